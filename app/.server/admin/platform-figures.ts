@@ -1,0 +1,23 @@
+import { and, count, eq, gte, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { messages, organizations, users } from "../db/schema";
+
+/** Platform-wide counts for the admin overview, straight from the database. */
+export async function platformFigures() {
+  const [byStatus, userCount, monthMessages, newThisWeek] = await Promise.all([
+    db().select({ status: organizations.status, value: count() }).from(organizations).groupBy(organizations.status),
+    db().select({ value: count() }).from(users).where(eq(users.usertype, "individual")),
+    db()
+      .select({ value: count() })
+      .from(messages)
+      .where(and(eq(messages.direction, "outbound"), gte(messages.createdAt, sql`date_trunc('month', now() at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi'`))),
+    db().select({ value: count() }).from(users).where(and(eq(users.usertype, "individual"), gte(users.createdAt, sql`now() - interval '7 days'`))),
+  ]);
+  const status = Object.fromEntries(byStatus.map((row) => [row.status, row.value])) as Record<string, number>;
+  return {
+    organizations: { active: status.active ?? 0, pending: status.pending ?? 0, suspended: status.suspended ?? 0 },
+    businessUsers: userCount[0]?.value ?? 0,
+    signupsThisWeek: newThisWeek[0]?.value ?? 0,
+    messagesThisMonth: monthMessages[0]?.value ?? 0,
+  };
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+// Demo secrets let `npm start` work on a fresh clone; production refuses them.
+export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";
+export const DEMO_ENCRYPTION_KEY = "0000000000000000000000000000000000000000000000000000000000000000";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true"));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("127.0.0.1"),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL").optional(),
+    APP_URL: z.url().optional(),
+    SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
+    ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "ENCRYPTION_KEY must be 32 bytes as 64 hex characters")
+      .default(DEMO_ENCRYPTION_KEY),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL").optional(),
+    MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>"),
+    SANDBOX: flag,
+    TRUST_PROXY: z.string().default("loopback"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .transform((env) => {
+    const production = env.NODE_ENV === "production";
+    // Sandbox is on by default outside production; in production only when asked for explicitly.
+    const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
+    return {
+      ...env,
+      production,
+      sandbox,
+      APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    };
+  })
+  .superRefine((env, ctx) => {
+    if (!env.production) return;
+    if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
+    if (env.ENCRYPTION_KEY === DEMO_ENCRYPTION_KEY)
+      ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "refusing to start in production with the demo ENCRYPTION_KEY" });
+    if (!env.SMTP_URL)
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
+  });
+
+export type Env = z.output<typeof EnvSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "env"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let current: Env | undefined;
+
+/** The validated configuration, read from process.env once. */
+export function env(): Env {
+  current ??= parseEnv(process.env);
+  return current;
+}
+
+/** Tests replace the configuration explicitly. */
+export function setEnv(next: Env) {
+  current = next;
+}

@@ -1,0 +1,29 @@
+import { and, count, eq, gte, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { contacts, messageTemplates, messages } from "../db/schema";
+import { listRecentActivity } from "../activity/queries";
+import type { CurrentUser } from "../auth/guards";
+
+/** The Overview page's figures for one tenant, all counted from its own rows. */
+export async function dashboardOverview(current: CurrentUser) {
+  const organizationId = current.organization.id;
+  const [sent, active, templates, recent] = await Promise.all([
+    db().select({ value: count() }).from(messages).where(and(eq(messages.organizationId, organizationId), eq(messages.direction, "outbound"))),
+    db()
+      .select({ value: count() })
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, organizationId), gte(contacts.lastSeenAt, sql`now() - interval '30 days'`))),
+    db().select({ value: count() }).from(messageTemplates).where(eq(messageTemplates.organizationId, organizationId)),
+    listRecentActivity(organizationId, { limit: 5 }),
+  ]);
+  const whatsappNumber = current.organization.whatsappNumber;
+  return {
+    messagesSent: sent[0]?.value ?? 0,
+    activeContacts: active[0]?.value ?? 0,
+    templates: templates[0]?.value ?? 0,
+    // "Setup" until a WhatsApp number is connected (spec section 2).
+    accountStatus: whatsappNumber ? "Active" : "Setup",
+    whatsapp: { connected: !!whatsappNumber, number: whatsappNumber },
+    recentActivity: recent.map((r) => ({ id: r.id, action: r.action, details: r.details, status: r.status, type: r.type, at: r.createdAt.toISOString() })),
+  };
+}

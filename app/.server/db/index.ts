@@ -1,0 +1,2 @@
+export * from "./client";
+export * as schema from "./schema";

@@ -1,0 +1,44 @@
+import { env } from "../config/env";
+import type { OutgoingMail } from "./transport";
+
+const SIGN_OFF = "\n\nKaribu,\nThe Jumbe team";
+
+export function verificationCodeMail(to: string, code: string): OutgoingMail {
+  return {
+    to,
+    subject: `Your Jumbe verification code: ${code}`,
+    text: `Your Jumbe verification code is ${code}.\n\nEnter it on the Verify Email page within 10 minutes. If you did not create a Jumbe account, you can ignore this e-mail.${SIGN_OFF}`,
+  };
+}
+
+export function existingAccountMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Someone tried to sign up with your e-mail",
+    text: `Someone tried to create a Jumbe account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${env().APP_URL}/login, or reset your password at ${env().APP_URL}/forgot-password. If it was not you, no action is needed: nothing about your account has changed.${SIGN_OFF}`,
+  };
+}
+
+export function passwordResetMail(to: string, code: string): OutgoingMail {
+  return {
+    to,
+    subject: `Your Jumbe password reset code: ${code}`,
+    text: `Your Jumbe password reset code is ${code}.\n\nEnter it on the reset page within 10 minutes to choose a new password. If you did not ask to reset your password, ignore this e-mail; your password stays the same.${SIGN_OFF}`,
+  };
+}
+
+export function emailChangeMail(to: string, code: string): OutgoingMail {
+  return {
+    to,
+    subject: `Confirm your new Jumbe e-mail: ${code}`,
+    text: `Your code to confirm this address for your Jumbe account is ${code}. It is valid for 10 minutes.${SIGN_OFF}`,
+  };
+}
+
+export function passwordChangedMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Jumbe password was changed",
+    text: `The password of your Jumbe account was just changed. If this was not you, reset it now at ${env().APP_URL}/forgot-password.${SIGN_OFF}`,
+  };
+}

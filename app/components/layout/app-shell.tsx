@@ -1,0 +1,181 @@
+import type { ReactNode } from "react";
+import { Form, Link, NavLink, useFetcher, useLocation, useNavigation } from "react-router";
+import { Activity, Bell, CreditCard, KeyRound, LayoutDashboard, LogOut, Menu as MenuIcon, MessageCircle, PanelLeftClose, PanelLeftOpen, Rocket, Search, Settings, User, UserCircle2 } from "lucide-react";
+import { Logo } from "~/components/ui/logo";
+import { Menu } from "./menu";
+import { ShellLoading } from "./loaders";
+
+export const NAV_ITEMS = [
+  { to: "/dashboard", label: "Overview", icon: LayoutDashboard },
+  { to: "/get-started", label: "Get Started", icon: Rocket },
+  { to: "/whatsapp", label: "WhatsApp Setup", icon: MessageCircle },
+  { to: "/billing", label: "Billing", icon: CreditCard },
+  { to: "/activity", label: "Activity", icon: Activity },
+];
+
+export interface ShellUser {
+  businessName: string;
+  email: string;
+  avatar: string | null;
+  name: string;
+}
+
+export interface ShellNotification {
+  id: number;
+  action: string;
+  status: string;
+  at: string;
+}
+
+export function AppShell({ user, collapsed, notifications, unread, children }: { user: ShellUser; collapsed: boolean; notifications: ShellNotification[]; unread: boolean; children: ReactNode }) {
+  const location = useLocation();
+  const navigation = useNavigation();
+  const sidebar = useFetcher<{ collapsed: boolean }>();
+  // Optimistic: the fetcher's pending value wins over the cookie's.
+  const pending = sidebar.formData?.get("collapsed");
+  const isCollapsed = pending ? pending === "true" : (sidebar.data?.collapsed ?? collapsed);
+  const loading = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
+
+  return (
+    <div className="flex min-h-screen">
+      <aside data-collapsed={isCollapsed} className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex" aria-label="Main navigation">
+        <div className="flex h-16 items-center border-b border-slate-200 px-3">
+          <Link to="/dashboard" aria-label="Jumbe overview" className="overflow-hidden">
+            {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
+          </Link>
+        </div>
+        <nav className="flex-1 space-y-1 p-2">
+          {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+            <NavLink
+              key={to}
+              to={to}
+              title={label}
+              className={({ isActive }) =>
+                `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`
+              }
+            >
+              <Icon className="size-5 shrink-0" aria-hidden />
+              <span className="sidenav-label">{label}</span>
+            </NavLink>
+          ))}
+        </nav>
+        <sidebar.Form method="post" action="/preferences/sidebar" className="border-t border-slate-200 p-2" onSubmit={(e) => { e.preventDefault(); sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" }); }}>
+          <input type="hidden" name="collapsed" value={String(!isCollapsed)} />
+          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+          <button type="submit" className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-slate-600 hover:bg-slate-100" aria-label={isCollapsed ? "Expand navigation" : "Collapse navigation"}>
+            {isCollapsed ? <PanelLeftOpen className="size-5 shrink-0" aria-hidden /> : <PanelLeftClose className="size-5 shrink-0" aria-hidden />}
+            <span className="sidenav-label">Collapse</span>
+          </button>
+        </sidebar.Form>
+      </aside>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
+          <MobileMenu />
+          <label className="relative hidden max-w-md flex-1 sm:block">
+            <span className="sr-only">Search</span>
+            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
+            <input type="search" placeholder="Search..." className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none" />
+          </label>
+          <div className="ml-auto flex items-center gap-2">
+            <Notifications items={notifications} unread={unread} />
+            <UserMenu user={user} />
+          </div>
+        </header>
+        <main className="flex-1 p-4 sm:p-6">{loading ? <ShellLoading /> : children}</main>
+      </div>
+    </div>
+  );
+}
+
+function MobileMenu() {
+  return (
+    <Menu
+      label="Open menu"
+      className="md:hidden"
+      panelClassName="left-0 w-64 p-2"
+      summary={<span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"><MenuIcon className="size-6" aria-hidden /></span>}
+    >
+      <nav aria-label="Mobile navigation">
+        {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+          <NavLink key={to} to={to} className={({ isActive }) => `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}>
+            <Icon className="size-5" aria-hidden />
+            {label}
+          </NavLink>
+        ))}
+      </nav>
+    </Menu>
+  );
+}
+
+function Notifications({ items, unread }: { items: ShellNotification[]; unread: boolean }) {
+  return (
+    <Menu
+      label="Notifications"
+      panelClassName="right-0 w-80 p-2"
+      summary={
+        <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
+          <Bell className="size-5" aria-hidden />
+          {unread ? <span className="absolute top-2 right-2 size-2 rounded-full bg-red-500" data-testid="unread-dot" /> : null}
+        </span>
+      }
+    >
+      <p className="px-2 py-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Recent activity</p>
+      {items.length ? (
+        <ul>
+          {items.map((n) => (
+            <li key={n.id} className="rounded-lg px-2 py-2 text-sm text-slate-700">
+              {n.action}
+              <span className="block text-xs text-slate-500">{formatWhen(n.at)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="px-2 py-3 text-sm text-slate-500">Nothing new.</p>
+      )}
+    </Menu>
+  );
+}
+
+export function UserMenu({ user, profilePath = "/profile" }: { user: Pick<ShellUser, "businessName" | "email" | "avatar">; profilePath?: string }) {
+  return (
+    <Menu
+      label="User menu"
+      panelClassName="right-0 w-64 py-2"
+      summary={
+        <span className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100">
+          {user.avatar ? <img src={user.avatar} alt="" className="size-8 rounded-full object-cover" /> : <UserCircle2 className="size-8 text-slate-400" aria-hidden />}
+          <span className="hidden text-left text-sm leading-tight lg:block">
+            <span className="block font-semibold text-slate-900">{user.businessName}</span>
+            <span className="block text-slate-500">{user.email}</span>
+          </span>
+        </span>
+      }
+    >
+      <div className="border-b border-slate-100 px-4 pb-2 lg:hidden">
+        <p className="font-semibold text-slate-900">{user.businessName}</p>
+        <p className="text-sm text-slate-500">{user.email}</p>
+      </div>
+      <MenuLink to={profilePath} icon={User}>View Profile</MenuLink>
+      <MenuLink to="/settings" icon={Settings}>Account Settings</MenuLink>
+      <MenuLink to="/change-password" icon={KeyRound}>Change Password</MenuLink>
+      <Form method="post" action="/logout" className="border-t border-slate-100 pt-1">
+        <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
+          <LogOut className="size-4" aria-hidden /> Logout
+        </button>
+      </Form>
+    </Menu>
+  );
+}
+
+function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User; children: ReactNode }) {
+  return (
+    <Link to={to} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+      <Icon className="size-4" aria-hidden /> {children}
+    </Link>
+  );
+}
+
+export function formatWhen(iso: string) {
+  return new Intl.DateTimeFormat("en-KE", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Nairobi" }).format(new Date(iso));
+}

@@ -1,0 +1,75 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, useLoaderData, useNavigation, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { useNonce } from "~/components/nonce";
+import { Toast, type ToastMessage } from "~/components/ui/toast";
+import { FullScreenLoader } from "~/components/layout/loaders";
+import { takeToast } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Jumbe | WhatsApp Business messaging for Africa" },
+  { name: "description", content: "Jumbe: WhatsApp Business API messaging, campaigns and customer chat for organisations in Kenya and across Africa." },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { toast, headers } = await takeToast(request);
+  return data({ toast }, { headers });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#059669" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <NavigationLoader />
+      {toast ? <Toast key={toast.id} toast={toast as ToastMessage} /> : null}
+      <Outlet />
+    </>
+  );
+}
+
+// The spec's full-screen loader, shown while a navigation waits on the server.
+function NavigationLoader() {
+  const navigation = useNavigation();
+  return navigation.state === "loading" && !navigation.formMethod ? <FullScreenLoader delayed /> : null;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : "Unknown error";
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div role="alert" className="w-full max-w-md rounded-xl border border-red-200 bg-white p-8 text-center shadow-sm">
+        <h1 className="text-xl font-semibold text-slate-900">Something went wrong.</h1>
+        <p className="mt-2 text-slate-600">An unexpected error occurred in the application.</p>
+        <pre className="mt-4 overflow-x-auto rounded bg-red-50 p-3 text-left text-sm whitespace-pre-wrap text-red-700">{detail}</pre>
+        <a href="" className="mt-6 inline-block rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+          Reload Page
+        </a>
+      </div>
+    </main>
+  );
+}

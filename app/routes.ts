@@ -1,0 +1,45 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+// Every URL of the product, in one place.
+export default [
+  index("routes/marketing/home.tsx"),
+
+  // Public: signing in and up
+  route("login", "routes/auth/login.tsx", { id: "login" }),
+  route("signin", "routes/auth/login.tsx", { id: "signin" }),
+  route("signup", "routes/auth/signup.tsx"),
+  route("verify-otp", "routes/auth/verify-otp.tsx"),
+  route("forgot-password", "routes/auth/forgot-password.tsx"),
+  route("reset-password", "routes/auth/reset-password.tsx"),
+  route("logout", "routes/auth/logout.tsx"),
+  route("unauthorized", "routes/auth/unauthorized.tsx"),
+
+  // Signed in: the shell (side navigation for non-admins)
+  layout("routes/app/layout.tsx", [
+    route("dashboard", "routes/app/dashboard.tsx"),
+    route("get-started", "routes/app/get-started.tsx"),
+    route("profile", "routes/app/profile.tsx", { id: "profile" }),
+    route("change-password", "routes/app/change-password.tsx"),
+    route("preferences/sidebar", "routes/app/sidebar-preference.tsx"),
+  ]),
+
+  // Platform administrators
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/overview.tsx"),
+    route("admin/profile", "routes/app/profile.tsx", { id: "admin-profile" }),
+  ]),
+
+  // JSON API (cookie-authenticated), spec section 7
+  ...prefix("api", [
+    route("auth/me", "routes/api/auth.me.ts"),
+    route("auth/signin", "routes/api/auth.signin.ts"),
+    route("auth/signup", "routes/api/auth.signup.ts"),
+    route("auth/verify-otp", "routes/api/auth.verify-otp.ts"),
+    route("auth/resend-otp", "routes/api/auth.resend-otp.ts"),
+    route("auth/logout", "routes/api/auth.logout.ts"),
+    route("*", "routes/api/not-found.ts"),
+  ]),
+
+  // Any other path goes home (spec section 2).
+  route("*", "routes/catch-all.tsx"),
+] satisfies RouteConfig;

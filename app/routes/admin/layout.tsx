@@ -1,0 +1,25 @@
+import { Outlet } from "react-router";
+import type { Route } from "./+types/layout";
+import { requireRole } from "~/.server/auth/guards";
+import { AdminHeader } from "~/components/layout/admin-header";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireRole(request, ["admin"]);
+  return {
+    name: `${current.user.firstName} ${current.user.lastName}`.trim(),
+    email: current.user.email,
+    query: new URL(request.url).searchParams.get("q") ?? "",
+  };
+}
+
+// Admins see no side navigation or top bar, only the admin header (spec section 2).
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="min-h-screen">
+      <AdminHeader name={loaderData.name} email={loaderData.email} query={loaderData.query} />
+      <main className="mx-auto max-w-7xl p-4 sm:p-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import type { Route } from "./+types/auth.logout";
+import { signOut } from "~/.server/auth/signout";
+import { methodNotAllowed } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+
+export async function loader() {
+  return methodNotAllowed("POST");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const clear = await signOut(request, requestMeta(request, context));
+  return Response.json({ message: "Logged out" }, { headers: { "Set-Cookie": clear } });
+}

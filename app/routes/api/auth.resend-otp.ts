@@ -1,0 +1,17 @@
+import type { Route } from "./+types/auth.resend-otp";
+import { EmailOnlySchema } from "~/lib/schemas/auth";
+import { resendSignupCode } from "~/.server/auth/verification";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+
+export async function loader() {
+  return methodNotAllowed("POST");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const body = await readJsonBody(request, EmailOnlySchema);
+  if (!body.ok) return body.response;
+  const outcome = await resendSignupCode(body.value.email, requestMeta(request, context));
+  if (!outcome.ok) return jsonError(429, outcome.message, { headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+  return Response.json({ message: outcome.message });
+}

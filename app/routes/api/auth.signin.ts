@@ -1,0 +1,25 @@
+import type { Route } from "./+types/auth.signin";
+import { SigninSchema } from "~/lib/schemas/auth";
+import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
+import { signedCookies } from "~/.server/auth/cookies";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+
+export async function loader() {
+  return methodNotAllowed("POST");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const body = await readJsonBody(request, SigninSchema);
+  if (!body.ok) return body.response;
+  const { email, password, remember } = body.value;
+  const outcome = await signIn(email, password, remember === true, requestMeta(request, context));
+  if (outcome.ok) return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers: { "Set-Cookie": outcome.setCookie } });
+  if (outcome.reason === "unverified") {
+    return jsonError(403, outcome.message, {
+      headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) },
+      extra: { requiresVerification: true },
+    });
+  }
+  return jsonError(outcome.status, outcome.message);
+}

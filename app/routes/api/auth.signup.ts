@@ -1,0 +1,35 @@
+import { z } from "zod";
+import type { Route } from "./+types/auth.signup";
+import { SignupSchema } from "~/lib/schemas/auth";
+import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
+import { signedCookies } from "~/.server/auth/cookies";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+
+// The spec's payload: usertype defaults to 'individual' and agreedToTerms to true; nobody signs up as an admin.
+const SignupPayload = z.looseObject({
+  usertype: z.literal("individual", { error: "Invalid user type." }).optional(),
+  agreedToTerms: z.boolean().default(true),
+});
+
+export async function loader() {
+  return methodNotAllowed("POST");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const body = await readJsonBody(request, SignupPayload);
+  if (!body.ok) return body.response;
+  const parsed = SignupSchema.safeParse(body.value);
+  if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Registration failed. Please try again.");
+  const v = parsed.data;
+  const outcome = await createSignup(
+    { firstName: v.firstName!, lastName: v.lastName!, businessName: v.businessName, email: v.email!, phoneNumber: v.phoneNumber, password: v.password! },
+    requestMeta(request, context),
+  );
+  if (!outcome.ok) return jsonError(outcome.status, outcome.message);
+  return Response.json(
+    { message: SIGNUP_SUCCESS, email: outcome.email },
+    { status: 201, headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
+  );
+}
+

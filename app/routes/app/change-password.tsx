@@ -1,0 +1,67 @@
+import { Form, Link, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { ArrowLeft } from "lucide-react";
+import type { Route } from "./+types/change-password";
+import { ChangePasswordSchema } from "~/lib/schemas/auth";
+import { FormError, PasswordField } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { StrengthMeter } from "~/components/ui/strength-meter";
+import { Toast } from "~/components/ui/toast";
+import { requireUser } from "~/.server/auth/guards";
+import { changePassword } from "~/.server/auth/change-password";
+import { sessionToken } from "~/.server/auth/sessions";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  return { profilePath: current.user.usertype === "admin" ? "/admin/profile" : "/profile" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const current = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const hide = ["currentPassword", "newPassword", "confirmPassword"];
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
+  const { currentPassword, newPassword } = submission.value;
+  const outcome = await changePassword(current, currentPassword!, newPassword!, sessionToken(request), requestMeta(request, context));
+  if (!outcome.ok) {
+    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+    return formFailure(reply, outcome.status, outcome.message);
+  }
+  return redirectWithToast(new URL(request.url).pathname, "success", outcome.message);
+}
+
+export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="mx-auto max-w-lg">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Link to={loaderData.profilePath} className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
+        <ArrowLeft className="size-4" aria-hidden /> Back to Profile
+      </Link>
+      <h1 className="mt-4 text-2xl font-bold tracking-tight">Change Password</h1>
+      <p className="text-slate-600">Other devices signed in to your account will be signed out.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <FormError id={form.errorId} errors={form.errors} />
+        <PasswordField label="Current password" markRequired autoComplete="current-password" errors={fields.currentPassword.errors} {...getInputProps(fields.currentPassword, { type: "password" })} key={fields.currentPassword.key} />
+        <PasswordField label="New password" markRequired autoComplete="new-password" errors={fields.newPassword.errors} {...getInputProps(fields.newPassword, { type: "password" })} key={fields.newPassword.key} />
+        <StrengthMeter inputId={fields.newPassword.id} />
+        <PasswordField label="Confirm new password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+        <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Updating..." : "Update Password"}
+        </Button>
+      </Form>
+    </div>
+  );
+}

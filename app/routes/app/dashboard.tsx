@@ -1,0 +1,89 @@
+import { Link } from "react-router";
+import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "lucide-react";
+import type { Route } from "./+types/dashboard";
+import { requireRole } from "~/.server/auth/guards";
+import { dashboardOverview } from "~/.server/dashboard/overview";
+import { StatCard } from "~/components/ui/stat-card";
+import { formatWhen } from "~/components/layout/app-shell";
+
+export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireRole(request, ["individual"]);
+  return { businessName: current.organization.name, overview: await dashboardOverview(current) };
+}
+
+const QUICK_ACTIONS = [
+  { to: "/messaging", label: "Send Message", icon: Send },
+  { to: "/messaging", label: "Manage Contacts", icon: Users },
+  { to: "/templates", label: "Create Template", icon: FileText },
+  { to: "/analytics", label: "View Analytics", icon: BarChart3 },
+];
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { overview, businessName } = loaderData;
+  const fmt = new Intl.NumberFormat("en-KE");
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Overview</h1>
+        <p className="text-slate-600">Welcome back, {businessName}.</p>
+      </div>
+
+      <section className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center" aria-labelledby="wa-card">
+        <span className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}>
+          <MessageSquare className="size-6" aria-hidden />
+        </span>
+        <div className="flex-1">
+          <h2 id="wa-card" className="font-semibold">WhatsApp Business</h2>
+          <p className="text-sm text-slate-600" data-testid="whatsapp-status">
+            {overview.whatsapp.connected ? `Connected: ${overview.whatsapp.number}` : "Not connected. Connect your WhatsApp Business account to start messaging."}
+          </p>
+        </div>
+        <Link to="/whatsapp" className="rounded-lg bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700">
+          {overview.whatsapp.connected ? "Manage" : "Connect WhatsApp"}
+        </Link>
+      </section>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Messages Sent" value={fmt.format(overview.messagesSent)} icon={Send} />
+        <StatCard label="Active Contacts" value={fmt.format(overview.activeContacts)} icon={Users} hint="Seen in the last 30 days" />
+        <StatCard label="Templates" value={fmt.format(overview.templates)} icon={FileText} />
+        <StatCard label="Account Status" value={overview.accountStatus} icon={ShieldCheck} />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 className="font-semibold">Quick Actions</h2>
+          <div className="mt-4 grid grid-cols-2 gap-3">
+            {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
+              <Link key={label} to={to} className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-4 text-center text-sm font-medium text-slate-700 hover:border-brand-600 hover:bg-brand-50">
+                <Icon className="size-6 text-brand-600" aria-hidden />
+                {label}
+              </Link>
+            ))}
+          </div>
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 className="font-semibold">Recent Activity</h2>
+          {overview.recentActivity.length ? (
+            <ul className="mt-4 divide-y divide-slate-100">
+              {overview.recentActivity.map((item) => (
+                <li key={item.id} className="flex gap-3 py-3">
+                  {item.status === "success" ? <CheckCircle2 className="size-5 shrink-0 text-brand-600" aria-hidden /> : item.status === "warning" ? <AlertTriangle className="size-5 shrink-0 text-amber-500" aria-hidden /> : <XCircle className="size-5 shrink-0 text-red-600" aria-hidden />}
+                  <div className="min-w-0">
+                    <p className="text-sm font-medium text-slate-900">{item.action}</p>
+                    {item.details ? <p className="truncate text-sm text-slate-600">{item.details}</p> : null}
+                    <p className="text-xs text-slate-500">{formatWhen(item.at)}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-4 text-sm text-slate-500">No activity yet.</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

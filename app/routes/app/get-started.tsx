@@ -1,0 +1,65 @@
+import { Link } from "react-router";
+import { ArrowLeft, ArrowRight } from "lucide-react";
+import type { Route } from "./+types/get-started";
+import { homeFor, requireUser } from "~/.server/auth/guards";
+import { linkButtonClass } from "~/components/ui/button";
+
+export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
+
+const STEPS = [
+  { title: "Welcome to Jumbe", body: "Jumbe connects your organisation to customers on WhatsApp: templates, campaigns, broadcasts and live chat in one place. This short tour shows the way.", link: null },
+  { title: "Connect WhatsApp", body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.", link: { to: "/whatsapp", label: "Open WhatsApp Setup" } },
+  { title: "Create message templates", body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.", link: { to: "/templates", label: "Open Templates" } },
+  { title: "Add your contacts", body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.", link: { to: "/messaging", label: "Open Message Center" } },
+  { title: "Send your first campaign", body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.", link: { to: "/messaging", label: "Open Message Center" } },
+  { title: "Track results", body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.", link: { to: "/analytics", label: "Open Analytics" } },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const raw = Number(new URL(request.url).searchParams.get("step") ?? "1");
+  const step = Number.isInteger(raw) && raw >= 1 && raw <= STEPS.length ? raw : 1;
+  return { step, home: homeFor(current.user.usertype) };
+}
+
+// Every control is a link (?step=N), so the tutorial works without JavaScript.
+export default function GetStarted({ loaderData }: Route.ComponentProps) {
+  const { step, home } = loaderData;
+  const current = STEPS[step - 1]!;
+  const last = step === STEPS.length;
+  return (
+    <div className="mx-auto max-w-2xl">
+      <div className="flex items-center justify-between text-sm text-slate-600">
+        <span>Step {step} of {STEPS.length}</span>
+        <Link to={home} className="font-medium text-slate-600 hover:text-slate-900 hover:underline">Skip Tutorial</Link>
+      </div>
+      <div className="mt-2 h-2 rounded-full bg-slate-200" role="progressbar" aria-valuemin={1} aria-valuemax={STEPS.length} aria-valuenow={step} aria-label="Tutorial progress">
+        <div className="h-2 rounded-full bg-brand-600 transition-[width]" style={{ width: `${(step / STEPS.length) * 100}%` }} />
+      </div>
+      <article className="mt-6 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-2xl font-bold tracking-tight">{current.title}</h1>
+        <p className="mt-3 text-slate-600">{current.body}</p>
+        {current.link ? <Link to={current.link.to} className="mt-4 inline-block font-semibold text-brand-700 hover:underline">{current.link.label}</Link> : null}
+      </article>
+      <nav className="mt-6 flex items-center justify-between" aria-label="Tutorial steps">
+        {step > 1 ? (
+          <Link to={`?step=${step - 1}`} className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}><ArrowLeft className="size-4" aria-hidden /> Previous</Link>
+        ) : (
+          <span aria-hidden className={`${linkButtonClass} invisible`}>Previous</span>
+        )}
+        <ol className="flex gap-2">
+          {STEPS.map((s, i) => (
+            <li key={s.title}>
+              <Link to={`?step=${i + 1}`} aria-label={`Step ${i + 1}: ${s.title}`} aria-current={i + 1 === step ? "step" : undefined} className={`block size-2.5 rounded-full ${i + 1 === step ? "bg-brand-600" : "bg-slate-300 hover:bg-slate-400"}`} />
+            </li>
+          ))}
+        </ol>
+        {last ? (
+          <Link to={home} className={`${linkButtonClass} bg-brand-600 text-white hover:bg-brand-700`}>Get Started</Link>
+        ) : (
+          <Link to={`?step=${step + 1}`} className={`${linkButtonClass} bg-brand-600 text-white hover:bg-brand-700`}>Next <ArrowRight className="size-4" aria-hidden /></Link>
+        )}
+      </nav>
+    </div>
+  );
+}

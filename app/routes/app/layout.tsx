@@ -1,0 +1,44 @@
+import { Outlet } from "react-router";
+import type { Route } from "./+types/layout";
+import { requireUser } from "~/.server/auth/guards";
+import { signedCookies } from "~/.server/auth/cookies";
+import { listRecentActivity } from "~/.server/activity/queries";
+import { AppShell } from "~/components/layout/app-shell";
+import { AdminHeader } from "~/components/layout/admin-header";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
+  const notifications = await listRecentActivity(current.organization.id, { limit: 5 });
+  return {
+    user: {
+      businessName: current.organization.name,
+      email: current.user.email,
+      avatar: current.user.avatarUrl,
+      usertype: current.user.usertype,
+      name: `${current.user.firstName} ${current.user.lastName}`,
+    },
+    collapsed,
+    notifications: notifications.map((n) => ({ id: n.id, action: n.action, status: n.status, at: n.createdAt.toISOString() })),
+    unread: notifications.some((n) => n.status !== "success" && Date.now() - n.createdAt.getTime() < 7 * 24 * 3600_000),
+  };
+}
+
+// Spec section 2: admins get the shell without side navigation and top bar.
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  if (loaderData.user.usertype === "admin") {
+    return (
+      <div className="min-h-screen">
+        <AdminHeader name={loaderData.user.name} email={loaderData.user.email} />
+        <main className="mx-auto max-w-7xl p-4 sm:p-6">
+          <Outlet />
+        </main>
+      </div>
+    );
+  }
+  return (
+    <AppShell user={loaderData.user} collapsed={loaderData.collapsed} notifications={loaderData.notifications} unread={loaderData.unread}>
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,184 @@
+import { Form, Link, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Pencil } from "lucide-react";
+import type { Route } from "./+types/profile";
+import { OtpSchema, ProfileSchema } from "~/lib/schemas/auth";
+import { joinOtpBoxes } from "~/lib/otp";
+import { Field, FormError } from "~/components/ui/field";
+import { Button, linkButtonClass } from "~/components/ui/button";
+import { OtpInput } from "~/components/ui/otp-input";
+import { Toast } from "~/components/ui/toast";
+import { formatWhen } from "~/components/layout/app-shell";
+import { requireUser } from "~/.server/auth/guards";
+import { pendingCode } from "~/.server/auth/codes";
+import { listRecentActivity } from "~/.server/activity/queries";
+import { confirmEmailChange, updateProfile } from "~/.server/profile/update-profile";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const url = new URL(request.url);
+  const [pending, activity] = await Promise.all([
+    pendingCode(current.user.id, "email_change"),
+    listRecentActivity(current.organization.id, { userId: current.user.id, limit: 8 }),
+  ]);
+  return {
+    editing: url.searchParams.get("edit") === "1",
+    profile: {
+      businessName: current.organization.name,
+      email: current.user.email,
+      phoneNumber: current.user.phoneNumber ?? "",
+      businessId: current.organization.businessId,
+      whatsappNumber: current.organization.whatsappNumber ?? "",
+      name: `${current.user.firstName} ${current.user.lastName}`,
+      createdAt: current.user.createdAt.toISOString(),
+    },
+    pendingEmail: pending?.targetEmail ?? null,
+    activity: activity.map((a) => ({ id: a.id, action: a.action, details: a.details, at: a.createdAt.toISOString() })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const current = await requireUser(request);
+  const formData = await request.formData();
+  const meta = requestMeta(request, context);
+  const path = new URL(request.url).pathname;
+
+  if (formData.get("intent") === "confirm-email") {
+    const submission = parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema });
+    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
+    const outcome = await confirmEmailChange(current, submission.value.otp, meta);
+    if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
+    return redirectWithToast(path, "success", outcome.message);
+  }
+  if (formData.get("intent") !== "save") return formFailure(null, 400, "Unknown action.");
+
+  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "profile" });
+  const outcome = await updateProfile(current, submission.value, meta);
+  if (!outcome.ok) {
+    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) : submission.reply({ formErrors: [outcome.message] });
+    return formFailure(reply, outcome.status, outcome.message, { form: "profile" });
+  }
+  return redirectWithToast(path, "success", outcome.message);
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, editing, pendingEmail, activity } = loaderData;
+  const navigation = useNavigation();
+  const profileResult = actionData && "form" in actionData && actionData.form === "profile" ? actionData.result : undefined;
+  const [form, fields] = useForm({
+    id: "profile",
+    lastResult: profileResult,
+    defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  // A failed save keeps the form open, with or without JavaScript.
+  const showForm = editing || !!profileResult;
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div className="flex items-center justify-between">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
+          <p className="text-slate-600">{profile.name} · member since {formatWhen(profile.createdAt).split(",")[0]}</p>
+        </div>
+        {showForm ? null : (
+          <Link to="?edit=1" className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+            <Pencil className="size-4" aria-hidden /> Edit Profile
+          </Link>
+        )}
+      </div>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="business-info">
+        <h2 id="business-info" className="font-semibold">Business information</h2>
+        {showForm ? (
+          <Form method="post" {...getFormProps(form)} className="mt-4">
+            <FormError id={form.errorId} errors={form.errors} />
+            <Field label="Business name" markRequired errors={fields.businessName.errors} {...getInputProps(fields.businessName, { type: "text" })} key={fields.businessName.key} />
+            <Field label="Email" markRequired hint="A new address is used once you confirm the code we send to it." errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
+            <Field label="Phone number" placeholder="0712 345 678" errors={fields.phoneNumber.errors} {...getInputProps(fields.phoneNumber, { type: "tel" })} key={fields.phoneNumber.key} />
+            <div className="flex gap-3">
+              <Button type="submit" name="intent" value="save" disabled={navigation.state === "submitting"}>
+                {navigation.state === "submitting" ? "Saving..." : "Save Changes"}
+              </Button>
+              <Link to="." className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>Cancel</Link>
+            </div>
+          </Form>
+        ) : (
+          <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <Item label="Business name" value={profile.businessName} />
+            <Item label="Email" value={profile.email} />
+            <Item label="Phone number" value={profile.phoneNumber || "Not set"} />
+          </dl>
+        )}
+      </section>
+
+      {pendingEmail ? <ConfirmEmail pendingEmail={pendingEmail} /> : null}
+
+      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="whatsapp-info">
+        <h2 id="whatsapp-info" className="font-semibold">WhatsApp information</h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          <Item label="Business ID" value={profile.businessId} />
+          <Item label="WhatsApp number" value={profile.whatsappNumber || "Not connected"} />
+        </dl>
+        <p className="mt-3 text-xs text-slate-500">These are read-only. The WhatsApp number comes from your connected WhatsApp Business account.</p>
+      </section>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="account-activity">
+        <div className="flex items-center justify-between">
+          <h2 id="account-activity" className="font-semibold">Account activity</h2>
+          <Link to="/change-password" className="text-sm font-semibold text-brand-700 hover:underline">Change Password</Link>
+        </div>
+        {activity.length ? (
+          <ul className="mt-3 divide-y divide-slate-100">
+            {activity.map((a) => (
+              <li key={a.id} className="flex justify-between gap-4 py-2 text-sm">
+                <span>
+                  <span className="font-medium text-slate-900">{a.action}</span>
+                  {a.details ? <span className="block text-slate-500">{a.details}</span> : null}
+                </span>
+                <span className="shrink-0 text-slate-500">{formatWhen(a.at)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-3 text-sm text-slate-500">No activity yet.</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-500">{label}</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
+  const navigation = useNavigation();
+  return (
+    <section className="rounded-xl border border-amber-200 bg-amber-50 p-6" aria-labelledby="confirm-email">
+      <h2 id="confirm-email" className="font-semibold">Confirm your new email</h2>
+      <p className="mt-1 text-sm text-slate-700">Enter the 6-digit code we sent to <strong>{pendingEmail}</strong>. Until then, sign in with your current email.</p>
+      <Form method="post" className="mt-4 max-w-sm">
+        <OtpInput />
+        <Button type="submit" name="intent" value="confirm-email" className="mt-4" disabled={navigation.state === "submitting"}>
+          Confirm Email
+        </Button>
+      </Form>
+    </section>
+  );
+}

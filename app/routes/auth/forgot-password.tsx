@@ -1,0 +1,61 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/forgot-password";
+import { EmailOnlySchema } from "~/lib/schemas/auth";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { Field, FormError } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { HoneypotInputs } from "~/components/ui/honeypot";
+import { Toast } from "~/components/ui/toast";
+import { requestPasswordReset } from "~/.server/auth/password-reset";
+import { signedCookies } from "~/.server/auth/cookies";
+import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+import { toastCookie } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Jumbe" }];
+
+export async function loader() {
+  return { honeypot: await honeypotInputProps() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: EmailOnlySchema });
+  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: ["Something went wrong. Please try again."] }));
+  if (submission.status !== "success") return formFailure(submission.reply());
+  const outcome = await requestPasswordReset(submission.value.email, requestMeta(request, context));
+  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message] }), outcome.status, outcome.message);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await signedCookies().resetEmail.serialize(submission.value.email));
+  headers.append("Set-Cookie", await toastCookie("success", outcome.message));
+  throw redirect("/reset-password", { headers });
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailOnlySchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthShell title="Forgot password?" subtitle="Enter your account's email and we will send you a 6-digit code to reset your password.">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <HoneypotInputs honeypot={loaderData.honeypot} />
+        <Field label="Email" markRequired autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
+        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Sending..." : "Send Reset Code"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="font-semibold text-brand-700 hover:underline">Back to sign in</Link>
+      </p>
+    </AuthShell>
+  );
+}

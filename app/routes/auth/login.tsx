@@ -1,0 +1,94 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/login";
+import { SigninSchema } from "~/lib/schemas/auth";
+import { AuthShell, ChatPreview } from "~/components/layout/auth-shell";
+import { Field, FormError, PasswordField } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { HoneypotInputs } from "~/components/ui/honeypot";
+import { Toast } from "~/components/ui/toast";
+import { getCurrentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
+import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
+import { signedCookies } from "~/.server/auth/cookies";
+import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
+import { requestMeta } from "~/.server/http/request-meta";
+import { toastCookie } from "~/.server/http/toast";
+import { formFailure } from "~/.server/http/forms";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await getCurrentUser(request);
+  if (current) throw redirect(homeFor(current.user.usertype));
+  const from = new URL(request.url).searchParams.get("from") ?? "";
+  return { honeypot: await honeypotInputProps(), from };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: SigninSchema });
+  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }), 400, SIGNIN_MESSAGES.fallback);
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }));
+
+  const { email, password, remember, from } = submission.value;
+  const outcome = await signIn(email, password, remember === true, requestMeta(request, context));
+  if (outcome.ok) {
+    const headers = new Headers();
+    headers.append("Set-Cookie", outcome.setCookie);
+    headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
+    throw redirect(safeRedirectTarget(from, outcome.user.usertype), { headers });
+  }
+  if (outcome.reason === "unverified") {
+    const headers = new Headers();
+    headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));
+    headers.append("Set-Cookie", await toastCookie("info", outcome.message));
+    throw redirect("/verify-otp", { headers });
+  }
+  return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome.status, outcome.message);
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SigninSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthShell title="Welcome back" subtitle="Sign in to your Jumbe account" aside={<ChatPreview />}>
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-1">
+        <FormError id={form.errorId} errors={form.errors} />
+        <HoneypotInputs honeypot={loaderData.honeypot} />
+        <input type="hidden" name="from" value={loaderData.from} />
+        <Field label="Email" markRequired autoComplete="email" inputMode="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
+        <PasswordField label="Password" markRequired autoComplete="current-password" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} />
+        <div className="flex items-center justify-between pb-4 text-sm">
+          <label className="flex items-center gap-2 text-slate-700">
+            <input type="checkbox" name="remember" value="on" className="size-4 rounded border-slate-300 accent-brand-600" />
+            Remember me
+          </label>
+          <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={submitting}>
+          {submitting ? "Signing in..." : "Sign In"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Don&apos;t have an account?{" "}
+        <Link to="/signup" className="font-semibold text-brand-700 hover:underline">
+          Sign up
+        </Link>
+      </p>
+      <p className="mt-4 text-center text-xs text-slate-500">
+        By signing in you agree to our <Link to="/terms" className="underline">Terms of Service</Link> and{" "}
+        <Link to="/privacy" className="underline">Privacy Policy</Link>.
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,73 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/reset-password";
+import { ResetPasswordSchema } from "~/lib/schemas/auth";
+import { joinOtpBoxes } from "~/lib/otp";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { FormError, PasswordField } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { OtpInput } from "~/components/ui/otp-input";
+import { StrengthMeter } from "~/components/ui/strength-meter";
+import { Toast } from "~/components/ui/toast";
+import { resetPassword } from "~/.server/auth/password-reset";
+import { signedCookies } from "~/.server/auth/cookies";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+import { toastCookie } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
+
+async function resetEmail(request: Request) {
+  return ((await signedCookies().resetEmail.parse(request.headers.get("cookie"))) as string | null) ?? null;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const email = await resetEmail(request);
+  if (!email) throw redirect("/forgot-password");
+  return { email };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const email = await resetEmail(request);
+  if (!email) throw redirect("/forgot-password");
+  const submission = parseWithZod(joinOtpBoxes(await request.formData()), { schema: ResetPasswordSchema });
+  const hide = ["newPassword", "confirmPassword", "otp"];
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
+  const outcome = await resetPassword(email, submission.value.otp, submission.value.newPassword!, requestMeta(request, context));
+  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: hide }), outcome.status, outcome.message);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await signedCookies().resetEmail.serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await toastCookie("success", outcome.message));
+  throw redirect("/login", { headers });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(joinOtpBoxes(formData), { schema: ResetPasswordSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthShell title="Reset your password" subtitle={<>Enter the code we sent to <strong className="text-slate-900">{loaderData.email}</strong> and choose a new password.</>}>
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <p className="mb-2 text-sm font-medium text-slate-700">Reset code</p>
+        <OtpInput describedBy={fields.otp.errorId} invalid={!!fields.otp.errors} />
+        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">{fields.otp.errors?.[0] ?? ""}</p>
+        <PasswordField label="New password" markRequired autoComplete="new-password" errors={fields.newPassword.errors} {...getInputProps(fields.newPassword, { type: "password" })} key={fields.newPassword.key} />
+        <StrengthMeter inputId={fields.newPassword.id} />
+        <PasswordField label="Confirm new password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Resetting..." : "Reset Password"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/forgot-password" className="font-semibold text-brand-700 hover:underline">Send a new code</Link>
+      </p>
+    </AuthShell>
+  );
+}

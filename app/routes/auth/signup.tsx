@@ -1,0 +1,119 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/signup";
+import { SignupSchema } from "~/lib/schemas/auth";
+import { AuthShell, MarketingPanel } from "~/components/layout/auth-shell";
+import { Field, FormError, FormSuccess, PasswordField } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { HoneypotInputs } from "~/components/ui/honeypot";
+import { Toast } from "~/components/ui/toast";
+import { getCurrentUser, homeFor } from "~/.server/auth/guards";
+import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
+import { signedCookies } from "~/.server/auth/cookies";
+import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+
+export const SIGNUP_FAILED = "Registration failed. Please try again.";
+// Spec section 9: the success message shows for 1.8 s before the verify page.
+const REDIRECT_DELAY_MS = 1800;
+
+export const meta: Route.MetaFunction = () => [{ title: "Create your account | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await getCurrentUser(request);
+  if (current) throw redirect(homeFor(current.user.usertype));
+  return { honeypot: await honeypotInputProps() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: SignupSchema });
+  const hide = ["password", "confirmPassword"];
+  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNUP_FAILED], hideFields: hide }), 400, SIGNUP_FAILED);
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }), 400, submission.reply().error?.[""]?.[0]);
+
+  const v = submission.value;
+  const outcome = await createSignup(
+    { firstName: v.firstName!, lastName: v.lastName!, businessName: v.businessName, email: v.email!, phoneNumber: v.phoneNumber, password: v.password! },
+    requestMeta(request, context),
+  );
+  if (!outcome.ok) {
+    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+    return formFailure(reply, outcome.status, outcome.message);
+  }
+  return data(
+    { result: submission.reply({ resetForm: true }), toast: null, success: SIGNUP_SUCCESS },
+    { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
+  );
+}
+
+export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const success = actionData && "success" in actionData ? String(actionData.success) : null;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  useEffect(() => {
+    if (!success) return;
+    const timer = setTimeout(() => navigate("/verify-otp"), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [success, navigate]);
+
+  return (
+    <AuthShell title="Create your account" subtitle="Start messaging your customers on WhatsApp" aside={<MarketingPanel />}>
+      {success ? (
+        <>
+          {/* Without JavaScript the browser follows this after the same pause. */}
+          <noscript>
+            <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/verify-otp`} />
+          </noscript>
+          <Toast toast={{ type: "success", message: success }} />
+          <FormSuccess message={success} />
+          <p className="text-sm text-slate-600">
+            Taking you to <Link to="/verify-otp" className="font-semibold text-brand-700 underline">Verify Email</Link>…
+          </p>
+        </>
+      ) : (
+        <>
+          {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+          <Form method="post" {...getFormProps(form)}>
+            <FormError id={form.errorId} errors={form.errors} />
+            <HoneypotInputs honeypot={loaderData.honeypot} />
+            <div className="grid gap-x-4 sm:grid-cols-2">
+              <Field label="First name" markRequired autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} key={fields.firstName.key} />
+              <Field label="Last name" markRequired autoComplete="family-name" errors={fields.lastName.errors} {...getInputProps(fields.lastName, { type: "text" })} key={fields.lastName.key} />
+            </div>
+            <Field label="Business/Organization name (optional)" autoComplete="organization" errors={fields.businessName.errors} {...getInputProps(fields.businessName, { type: "text" })} key={fields.businessName.key} />
+            <Field label="Email" markRequired autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
+            <Field label="Phone (optional)" autoComplete="tel" placeholder="0712 345 678" errors={fields.phoneNumber.errors} {...getInputProps(fields.phoneNumber, { type: "tel" })} key={fields.phoneNumber.key} />
+            <PasswordField label="Password" markRequired autoComplete="new-password" hint="At least 8 characters" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} />
+            <PasswordField label="Confirm password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+            <label className="flex items-start gap-2 text-sm text-slate-700">
+              <input type="checkbox" name="agreedToTerms" value="on" aria-describedby={fields.agreedToTerms.errorId} className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600" />
+              <span>
+                I agree to the <Link to="/terms" className="font-medium text-brand-700 underline">Terms of Service</Link> and{" "}
+                <Link to="/privacy" className="font-medium text-brand-700 underline">Privacy Policy</Link>
+              </span>
+            </label>
+            <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{fields.agreedToTerms.errors?.[0] ?? ""}</p>
+            <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
+              {navigation.state === "submitting" ? "Creating Account..." : "Create Account"}
+            </Button>
+          </Form>
+          <p className="mt-6 text-center text-sm text-slate-600">
+            Already have an account?{" "}
+            <Link to="/login" className="font-semibold text-brand-700 hover:underline">Sign in</Link>
+          </p>
+        </>
+      )}
+    </AuthShell>
+  );
+}

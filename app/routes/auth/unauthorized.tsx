@@ -1,0 +1,26 @@
+import { Link } from "react-router";
+import { ShieldAlert } from "lucide-react";
+import type { Route } from "./+types/unauthorized";
+import { getCurrentUser, homeFor } from "~/.server/auth/guards";
+
+export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await getCurrentUser(request);
+  return { home: current ? homeFor(current.user.usertype) : "/login" };
+}
+
+export default function Unauthorized({ loaderData }: Route.ComponentProps) {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <ShieldAlert className="mx-auto size-12 text-amber-500" aria-hidden />
+        <h1 className="mt-4 text-xl font-semibold">Access denied</h1>
+        <p className="mt-2 text-slate-600">You do not have permission to view this page.</p>
+        <Link to={loaderData.home} className="mt-6 inline-block rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+          Go to your home page
+        </Link>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,129 @@
+import { data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { useEffect, useState } from "react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/verify-otp";
+import { MESSAGES, OtpSchema } from "~/lib/schemas/auth";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { Field, FormError, FormSuccess } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { OtpInput } from "~/components/ui/otp-input";
+import { Toast } from "~/components/ui/toast";
+import { signedCookies } from "~/.server/auth/cookies";
+import { resendSignupCode, verifySignupCode } from "~/.server/auth/verification";
+import { secondsUntilResend } from "~/.server/auth/resend-window";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure } from "~/.server/http/forms";
+import { joinOtpBoxes } from "~/lib/otp";
+
+// Spec section 9: 1.5 s on the success message, then the sign-in page.
+const REDIRECT_DELAY_MS = 1500;
+const VERIFY_FAILED = "Verification failed. Please try again.";
+
+export const meta: Route.MetaFunction = () => [{ title: "Verify your email | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const email = ((await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null) ?? "";
+  return { email, resendIn: email ? await secondsUntilResend(email) : 0 };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = joinOtpBoxes(await request.formData());
+  const cookieEmail = (await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null;
+  const email = cookieEmail || String(formData.get("email") ?? "").trim();
+  const meta = requestMeta(request, context);
+
+  if (formData.get("intent") === "resend") {
+    if (!email) return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, "Failed to resend OTP");
+    const outcome = await resendSignupCode(email, meta);
+    return data(
+      { result: null, toast: { id: crypto.randomUUID(), type: outcome.ok ? ("success" as const) : ("error" as const), message: outcome.message }, resendIn: outcome.ok ? 30 : outcome.retryAfterSeconds },
+      { status: outcome.ok ? 200 : outcome.status },
+    );
+  }
+
+  const submission = parseWithZod(formData, { schema: OtpSchema });
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
+  if (!email) return formFailure(submission.reply({ fieldErrors: { email: [MESSAGES.emailRequired] } }));
+  const outcome = await verifySignupCode(email, submission.value.otp, meta);
+  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message || VERIFY_FAILED], hideFields: ["otp"] }), outcome.status, outcome.message);
+  return data(
+    { result: submission.reply({ resetForm: true }), toast: null, success: outcome.message },
+    { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize("", { maxAge: 0 }) } },
+  );
+}
+
+export default function VerifyOtp({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const success = actionData && "success" in actionData ? String(actionData.success) : null;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result ?? undefined,
+    onValidate: ({ formData }) => parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const resendIn = actionData && "resendIn" in actionData ? actionData.resendIn : loaderData.resendIn;
+  const countdown = useCountdown(resendIn, actionData?.toast?.id);
+  const busy = navigation.state === "submitting";
+
+  useEffect(() => {
+    if (!success) return;
+    const timer = setTimeout(() => navigate("/login"), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [success, navigate]);
+
+  if (success) {
+    return (
+      <AuthShell title="Verify Email">
+        <noscript>
+          <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/login`} />
+        </noscript>
+        <Toast toast={{ type: "success", message: success }} />
+        <FormSuccess message={success} />
+        <Link to="/login" className="text-sm font-semibold text-brand-700 underline">Continue to sign in</Link>
+      </AuthShell>
+    );
+  }
+
+  const otpError = fields.otp.errors?.[0];
+  return (
+    <AuthShell
+      title="Verify Email"
+      subtitle={loaderData.email ? <>We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>. Enter it below.</> : "Enter the 6-digit code we e-mailed you."}
+    >
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        {loaderData.email ? null : <Field label="Email" name="email" type="email" autoComplete="email" markRequired errors={fields.email.errors} />}
+        <OtpInput describedBy={fields.otp.errorId} invalid={!!otpError} />
+        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">{otpError ?? ""}</p>
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" disabled={busy}>
+          {busy && navigation.formData?.get("intent") !== "resend" ? "Verifying..." : "Verify Account"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Didn&apos;t receive the code?{" "}
+        <button type="submit" form={form.id} formNoValidate name="intent" value="resend" disabled={countdown > 0 || busy} className="font-semibold text-brand-700 hover:underline disabled:cursor-not-allowed disabled:text-slate-400 disabled:no-underline">
+          {countdown > 0 ? `Resend OTP in ${countdown}s` : "Resend OTP"}
+        </button>
+      </p>
+    </AuthShell>
+  );
+}
+
+/** Counts down from the server's figure; a new figure (after a resend) restarts it. */
+function useCountdown(seconds: number, restartKey?: string) {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    setLeft(seconds);
+    if (seconds <= 0) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const remaining = Math.max(0, seconds - Math.floor((Date.now() - started) / 1000));
+      setLeft(remaining);
+      if (remaining === 0) clearInterval(timer);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [seconds, restartKey]);
+  return left;
+}

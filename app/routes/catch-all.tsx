@@ -1,0 +1,10 @@
+import { redirect } from "react-router";
+
+// Spec section 2: any other path redirects to /.
+export async function loader() {
+  throw redirect("/");
+}
+
+export async function action() {
+  throw redirect("/");
+}
