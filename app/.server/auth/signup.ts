@@ -15,7 +15,7 @@ import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
 
 export const SIGNUP_SUCCESS = "Registration Successful! Please check your email for the verification OTP.";
-export const RESEND_WINDOW = { name: "code:resend", limit: 1, windowSeconds: 30 };
+export const RESEND_WINDOW = { name: "code:resend", limit: 1, windowSeconds: 30, fixed: true };
 
 export interface SignupInput {
   firstName: string;

@@ -26,7 +26,7 @@ export function databaseKind() {
   return current?.kind;
 }
 
-export function useDatabase(handle: DatabaseHandle) {
+export function setCurrentDatabase(handle: DatabaseHandle) {
   current = handle;
 }
 
@@ -49,7 +49,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     ? await openPostgres(options.databaseUrl)
     : await openPglite(options.dataDir ?? "memory://");
   if (options.migrate !== false) await migrateDatabase(handle);
-  useDatabase(handle);
+  setCurrentDatabase(handle);
   return handle;
 }
 

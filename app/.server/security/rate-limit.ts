@@ -1,11 +1,14 @@
 import { sql } from "drizzle-orm";
 import { db, queryRows } from "../db/client";
+import { env } from "../config/env";
 
 export interface RateLimitRule {
   /** Bucket name, e.g. `signin:ip`. */
   name: string;
   limit: number;
   windowSeconds: number;
+  /** A product rule rather than an abuse limit: RATE_LIMIT_MULTIPLIER leaves it alone. */
+  fixed?: boolean;
 }
 
 export interface RateLimitResult {
@@ -30,7 +33,8 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
   const row = rows[0]!;
   const started = new Date(row.window_start).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((started + rule.windowSeconds * 1000 - Date.now()) / 1000));
-  return { allowed: row.hits <= rule.limit, hits: row.hits, retryAfterSeconds };
+  const limit = rule.fixed ? rule.limit : rule.limit * env().RATE_LIMIT_MULTIPLIER;
+  return { allowed: row.hits <= limit, hits: row.hits, retryAfterSeconds };
 }
 
 /** Checks every (rule, subject) pair; all are counted, the first refusal wins. */

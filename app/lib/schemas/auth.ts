@@ -28,7 +28,7 @@ export const PASSWORD_MAX = 256;
 const email = z
   .string({ error: MESSAGES.emailRequired })
   .trim()
-  .min(1, MESSAGES.emailRequired)
+  .min(1, { message: MESSAGES.emailRequired, abort: true })
   .max(254, MESSAGES.emailInvalid)
   .regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
 
@@ -36,7 +36,7 @@ export const SigninSchema = z.object({
   email,
   password: z
     .string({ error: MESSAGES.passwordRequired })
-    .min(1, MESSAGES.passwordRequired)
+    .min(1, { message: MESSAGES.passwordRequired, abort: true })
     .min(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin)
     .max(PASSWORD_MAX),
   remember: z.boolean().optional(),
@@ -113,7 +113,7 @@ export const ResetPasswordSchema = z
   .superRefine(newPasswordRules);
 
 export const ProfileSchema = z.object({
-  businessName: z.string({ error: MESSAGES.businessNameRequired }).trim().min(1, MESSAGES.businessNameRequired).max(120),
+  businessName: z.string({ error: MESSAGES.businessNameRequired }).trim().min(1, { message: MESSAGES.businessNameRequired, abort: true }).max(120),
   email,
   phoneNumber: z.string().trim().max(32).optional(),
 });

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import express from "express";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { requireSameOrigin } from "./same-origin";
+import { securityHeaders } from "./security-headers";
+
+let server: Server;
+let base = "";
+
+beforeAll(async () => {
+  const app = express();
+  app.use(securityHeaders({ production: false }));
+  app.use(requireSameOrigin({ appUrl: "http://app.jumbe.test", exempt: (p) => p.startsWith("/webhooks/") }));
+  app.all("/{*splat}", (_req, res) => void res.json({ ok: true, nonce: res.locals.cspNonce }));
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const post = (path: string, headers: Record<string, string>, body = "{}") => fetch(`${base}${path}`, { method: "POST", headers, body });
+
+describe("security headers", () => {
+  it("enforces a CSP with a fresh nonce per response", async () => {
+    const [a, b] = await Promise.all([fetch(`${base}/`), fetch(`${base}/`)]);
+    const csp = a.headers.get("content-security-policy")!;
+    const { nonce } = (await a.json()) as { nonce: string };
+    expect(csp).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic'`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(a.headers.get("content-security-policy-report-only")).toBeNull();
+    expect(b.headers.get("content-security-policy")).not.toBe(csp);
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(a.headers.get("x-frame-options")).toBe("DENY");
+    expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+});
+
+describe("CSRF origin checks", () => {
+  it("refuses a cross-site form post and accepts a same-origin one", async () => {
+    expect((await post("/login", { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(403);
+    expect((await post("/login", { origin: "http://app.jumbe.test", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(200);
+    expect((await post("/login", { origin: base, "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(200);
+  });
+
+  it("requires JSON and a same-origin Origin on cookie-authenticated API posts", async () => {
+    const noOrigin = await post("/api/auth/logout", { "content-type": "application/json" });
+    expect(noOrigin.status).toBe(403);
+    expect(await noOrigin.json()).toEqual({ message: "Forbidden: cross-origin request refused." });
+    const form = await post("/api/auth/logout", { origin: base, "content-type": "text/plain" });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({ message: "Content-Type must be application/json." });
+    expect((await post("/api/auth/logout", { origin: base, "content-type": "application/json" }, "")).status).toBe(200);
+    expect((await post("/api/auth/logout", { origin: "null", "content-type": "application/json" })).status).toBe(403);
+  });
+
+  it("leaves safe methods and webhooks alone", async () => {
+    expect((await fetch(`${base}/api/auth/me`, { headers: { origin: "https://evil.example" } })).status).toBe(200);
+    expect((await post("/webhooks/whatsapp", { "content-type": "application/json" })).status).toBe(200);
+  });
+});

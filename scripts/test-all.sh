@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `npm test`: every check the project has, in the order that fails fastest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+
+step "lint"
+npx eslint --max-warnings=0 .
+step "typecheck"
+npx react-router typegen
+npx tsc
+step "unit and integration tests (PGlite)"
+npx vitest run
+step "integration tests (PostgreSQL)"
+bash scripts/with-postgres.sh npx vitest run --project integration
+step "production build"
+npx react-router build
+step "browser tests (JavaScript on and off)"
+npx playwright test

@@ -1,0 +1,59 @@
+import { desc, eq } from "drizzle-orm";
+import { db } from "~/.server/db/client";
+import { mailOutbox, organizations, users } from "~/.server/db/schema";
+import { createSignup } from "~/.server/auth/signup";
+import { verifySignupCode } from "~/.server/auth/verification";
+import { signIn } from "~/.server/auth/signin";
+import { hashPassword } from "~/.server/auth/password";
+import { newBusinessId } from "~/.server/auth/signup";
+import { cookieHeader } from "./http";
+
+export const META = { ip: "198.51.100.7", userAgent: "vitest" };
+let counter = 0;
+
+export function uniqueEmail(prefix = "user") {
+  counter += 1;
+  return `${prefix}${counter}-${Date.now()}@example.co.ke`;
+}
+
+/** The newest mail to `to`, straight from the sandbox outbox. */
+export async function latestMailTo(to: string) {
+  const [mail] = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(desc(mailOutbox.id)).limit(1);
+  return mail ?? null;
+}
+
+export async function latestCodeFor(to: string) {
+  const mail = await latestMailTo(to);
+  const code = mail?.textBody.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code mailed to ${to}`);
+  return code;
+}
+
+/** A verified individual account created directly in the database (for tests not about sign-up). */
+export async function createVerifiedUser(options: { email?: string; password?: string; usertype?: "individual" | "admin"; businessName?: string; status?: "active" | "suspended" | "pending"; verified?: boolean } = {}) {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? "Correct#Horse1";
+  const [organization] = await db()
+    .insert(organizations)
+    .values({ name: options.businessName ?? "Test Biashara Ltd", businessId: newBusinessId(), status: options.status ?? "active" })
+    .returning();
+  const [user] = await db()
+    .insert(users)
+    .values({ organizationId: organization!.id, email, firstName: "Test", lastName: "User", usertype: options.usertype ?? "individual", passwordHash: await hashPassword(password), isVerified: options.verified ?? true })
+    .returning();
+  return { organization: organization!, user: user!, email, password };
+}
+
+/** Signs in through the domain function and returns a Cookie header carrying the session. */
+export async function signedInCookie(email: string, password: string, remember = false) {
+  const outcome = await signIn(email, password, remember, META);
+  if (!outcome.ok) throw new Error(`sign-in failed: ${outcome.message}`);
+  return cookieHeader([outcome.setCookie]);
+}
+
+export async function signUpAndVerify(email = uniqueEmail(), password = "Correct#Horse1") {
+  await createSignup({ firstName: "Amina", lastName: "Hassan", email, password }, META);
+  const outcome = await verifySignupCode(email, await latestCodeFor(email), META);
+  if (!outcome.ok) throw new Error(outcome.message);
+  return { email, password };
+}
