@@ -6,6 +6,13 @@ import path from "node:path";
 export default defineConfig(({ isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
   build: isSsrBuild ? { rollupOptions: { input: "./server.ts" }, target: "node20" } : { target: "es2022" },
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  resolve: {
+    alias: [
+      { find: /^~\//, replacement: `${path.resolve(import.meta.dirname, "app")}/` },
+      // Conform's zod coercion imports classic zod only for lazy/optional/pipe/transform; zod/mini has
+      // the same functions without classic's side-effectful bundle (about 25 KB compressed saved).
+      { find: /^zod\/v4$/, replacement: "zod/mini" },
+    ],
+  },
   plugins: [tailwindcss(), reactRouter()],
 }));

@@ -5,6 +5,7 @@ import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import type { JumbeLoadContext } from "~/.server/http/request-meta";
+import { log } from "~/.server/log";
 
 export const streamTimeout = 5_000;
 
@@ -51,4 +52,10 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** Unexpected loader, action and render errors: one structured log line each (aborted requests are not errors). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  log().error({ err: error, method: request.method, path: new URL(request.url).pathname }, "unhandled error");
 }

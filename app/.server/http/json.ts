@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /** JSON errors are `{ "message": ... }` with the status that fits (spec section 8's texts where it has them). */
 export function jsonError(status: number, message: string, init: { headers?: HeadersInit; extra?: Record<string, unknown> } = {}) {
@@ -17,7 +17,7 @@ export function methodNotAllowed(allow: string) {
 }
 
 /** Parses a JSON body with a schema; a Response to return when it is not valid. */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
+export async function readJsonBody<S extends z.core.$ZodType>(request: Request, schema: S): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
   let body: unknown;
   try {
     const text = await request.text();
@@ -25,7 +25,7 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   } catch {
     return { ok: false, response: jsonError(400, "Request body must be valid JSON.") };
   }
-  const parsed = await schema.safeParseAsync(body);
+  const parsed = await z.safeParseAsync(schema, body);
   if (!parsed.success) return { ok: false, response: jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request.") };
   return { ok: true, value: parsed.data };
 }

@@ -1,4 +1,5 @@
-import { z } from "zod";
+// zod/mini keeps these schemas (shared with the browser for inline validation) about 30 KB lighter than classic zod.
+import * as z from "zod/mini";
 
 // Texts are the spec's, word for word (sections 5 and 8).
 export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
@@ -25,25 +26,29 @@ export const SIGNIN_PASSWORD_MIN = 6;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-const email = z
-  .string({ error: MESSAGES.emailRequired })
-  .trim()
-  .min(1, { message: MESSAGES.emailRequired, abort: true })
-  .max(254, MESSAGES.emailInvalid)
-  .regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
+const email = z.string({ error: MESSAGES.emailRequired }).check(
+  z.trim(),
+  z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
+  z.maxLength(254, MESSAGES.emailInvalid),
+  z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+);
+
+const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
+const optionalSecret = () => z.optional(z.string().check(z.maxLength(PASSWORD_MAX)));
+
+const otp = z.pipe(
+  z.pipe(z.string({ error: MESSAGES.otpIncomplete }), z.transform((v: string) => v.replace(/\D/g, ""))),
+  z.string().check(z.length(6, MESSAGES.otpIncomplete)),
+);
 
 export const SigninSchema = z.object({
   email,
   password: z
     .string({ error: MESSAGES.passwordRequired })
-    .min(1, { message: MESSAGES.passwordRequired, abort: true })
-    .min(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin)
-    .max(PASSWORD_MAX),
-  remember: z.boolean().optional(),
-  from: z.string().optional(),
+    .check(z.minLength(1, { error: MESSAGES.passwordRequired, abort: true }), z.minLength(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin), z.maxLength(PASSWORD_MAX)),
+  remember: z.optional(z.boolean()),
+  from: z.optional(z.string()),
 });
-
-const optionalText = (max: number) => z.string().trim().max(max).optional();
 
 /** Sign-up fields; the form and `POST /api/auth/signup` share it. */
 export const SignupSchema = z
@@ -51,36 +56,37 @@ export const SignupSchema = z
     firstName: optionalText(80),
     lastName: optionalText(80),
     businessName: optionalText(120),
-    email: z.string().trim().max(254).optional(),
+    email: optionalText(254),
     phoneNumber: optionalText(32),
-    password: z.string().max(PASSWORD_MAX).optional(),
-    confirmPassword: z.string().max(PASSWORD_MAX).optional(),
-    agreedToTerms: z.boolean().optional(),
+    password: optionalSecret(),
+    confirmPassword: optionalSecret(),
+    agreedToTerms: z.optional(z.boolean()),
   })
-  .superRefine((value, ctx) => {
-    if (!value.firstName || !value.lastName || !value.email || !value.password) {
-      ctx.addIssue({ code: "custom", path: [], message: MESSAGES.requiredFields });
-      return;
-    }
-    if (!EMAIL_PATTERN.test(value.email)) ctx.addIssue({ code: "custom", path: ["email"], message: MESSAGES.emailInvalid });
-    if (value.password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: ["password"], message: MESSAGES.newMin });
-    if (value.confirmPassword !== undefined && value.confirmPassword !== value.password)
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.signupPasswordsMismatch });
-    if (!value.agreedToTerms) ctx.addIssue({ code: "custom", path: ["agreedToTerms"], message: MESSAGES.terms });
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      if (!value.firstName || !value.lastName || !value.email || !value.password) {
+        ctx.addIssue({ code: "custom", path: [], message: MESSAGES.requiredFields });
+        return;
+      }
+      if (!EMAIL_PATTERN.test(value.email)) ctx.addIssue({ code: "custom", path: ["email"], message: MESSAGES.emailInvalid });
+      if (value.password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: ["password"], message: MESSAGES.newMin });
+      if (value.confirmPassword !== undefined && value.confirmPassword !== value.password)
+        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.signupPasswordsMismatch });
+      if (!value.agreedToTerms) ctx.addIssue({ code: "custom", path: ["agreedToTerms"], message: MESSAGES.terms });
+    }),
+  );
 
 /** Six digits, from one field or from the six boxes joined. */
-export const OtpSchema = z.object({
-  email: z.string().trim().max(254).optional(),
-  otp: z
-    .string({ error: MESSAGES.otpIncomplete })
-    .transform((v) => v.replace(/\D/g, ""))
-    .pipe(z.string().length(6, MESSAGES.otpIncomplete)),
-});
+export const OtpSchema = z.object({ email: optionalText(254), otp });
 
 export const EmailOnlySchema = z.object({ email });
 
-function newPasswordRules<T extends { newPassword?: string; confirmPassword?: string }>(value: T, ctx: z.RefinementCtx) {
+interface NewPasswordFields {
+  newPassword?: string;
+  confirmPassword?: string;
+}
+
+function newPasswordRules(value: NewPasswordFields, ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void }) {
   if (!value.newPassword) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newRequired });
   else if (value.newPassword.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newMin });
   if (!value.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.confirmRequired });
@@ -89,31 +95,24 @@ function newPasswordRules<T extends { newPassword?: string; confirmPassword?: st
 }
 
 export const ChangePasswordSchema = z
-  .object({
-    currentPassword: z.string().max(PASSWORD_MAX).optional(),
-    newPassword: z.string().max(PASSWORD_MAX).optional(),
-    confirmPassword: z.string().max(PASSWORD_MAX).optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.currentPassword) ctx.addIssue({ code: "custom", path: ["currentPassword"], message: MESSAGES.currentRequired });
-    newPasswordRules(value, ctx);
-    if (value.currentPassword && value.newPassword && value.currentPassword === value.newPassword)
-      ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.mustDiffer });
-  });
+  .object({ currentPassword: optionalSecret(), newPassword: optionalSecret(), confirmPassword: optionalSecret() })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (!value.currentPassword) ctx.addIssue({ code: "custom", path: ["currentPassword"], message: MESSAGES.currentRequired });
+      newPasswordRules(value, ctx);
+      if (value.currentPassword && value.newPassword && value.currentPassword === value.newPassword)
+        ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.mustDiffer });
+    }),
+  );
 
 export const ResetPasswordSchema = z
-  .object({
-    otp: z
-      .string({ error: MESSAGES.otpIncomplete })
-      .transform((v) => v.replace(/\D/g, ""))
-      .pipe(z.string().length(6, MESSAGES.otpIncomplete)),
-    newPassword: z.string().max(PASSWORD_MAX).optional(),
-    confirmPassword: z.string().max(PASSWORD_MAX).optional(),
-  })
-  .superRefine(newPasswordRules);
+  .object({ otp, newPassword: optionalSecret(), confirmPassword: optionalSecret() })
+  .check(z.superRefine((value, ctx) => newPasswordRules(value, ctx)));
 
 export const ProfileSchema = z.object({
-  businessName: z.string({ error: MESSAGES.businessNameRequired }).trim().min(1, { message: MESSAGES.businessNameRequired, abort: true }).max(120),
+  businessName: z
+    .string({ error: MESSAGES.businessNameRequired })
+    .check(z.trim(), z.minLength(1, { error: MESSAGES.businessNameRequired, abort: true }), z.maxLength(120)),
   email,
-  phoneNumber: z.string().trim().max(32).optional(),
+  phoneNumber: optionalText(32),
 });
