@@ -1,0 +1,55 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Browser tests against the built server (`npx react-router build` first; the README's test command does).
+// Each run starts the server on a fresh embedded database, so the seeded demo accounts and every limit start clean.
+const PORT = 3210;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = "/tmp/jumbe-e2e";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  outputDir: "test-results",
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node build/server/index.js`,
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR,
+      APP_URL: BASE_URL,
+      NODE_ENV: "development",
+      SANDBOX: "1",
+      TRUST_PROXY: "loopback",
+      LOG_LEVEL: "error",
+    },
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL: BASE_URL,
+    viewport: { width: 1280, height: 800 },
+    locale: "en-KE",
+    timezoneId: "Africa/Nairobi",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+});

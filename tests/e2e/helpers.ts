@@ -1,0 +1,162 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+
+export const BASE_URL = "http://127.0.0.1:3210";
+
+/** The seeded demo accounts (sandbox mode). */
+export const ADMIN = { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" } as const;
+export const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" } as const;
+
+/** Texts the product shows word for word (product spec sections 5 and 8). */
+export const TEXT = {
+  signupSuccess: "Registration Successful! Please check your email for the verification OTP.",
+  verifySuccess: "Email verified successfully! Redirecting...",
+  loginSuccess: "Login successful!",
+  emailRequired: "Email is required",
+  emailInvalid: "Email is invalid",
+  passwordRequired: "Password is required",
+  signinPasswordMin: "Password must be at least 6 characters",
+  requiredFields: "Please fill in all required fields.",
+  signupMismatch: "Passwords do not match.",
+  terms: "You must agree to the terms and conditions.",
+  otpIncomplete: "Please enter the complete 6-digit OTP code",
+  invalidCredentials: "Invalid email or password.",
+  currentWrong: "Current password is incorrect",
+  passwordsMismatch: "Passwords do not match",
+  passwordChanged: "Password changed successfully",
+  resetDone: "Your password has been reset. Please sign in with your new password.",
+} as const;
+
+/** A random client address in 10.0.0.0/8, one per test, sent as X-Forwarded-For. */
+export function randomIp() {
+  return `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+}
+
+/** An address no other test (or earlier run) uses. */
+export function uniqueEmail(prefix = "user") {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@e2e.jumbe.test`;
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+export type CodeKind = "verification" | "reset" | "any";
+
+const SUBJECTS: Record<CodeKind, RegExp> = {
+  verification: /verification code/i,
+  reset: /password reset code/i,
+  any: /./,
+};
+
+/**
+ * The newest 6-digit code e-mailed to `email` (sandbox outbox, newest first), polled until it arrives.
+ * `except` skips codes already used, `since` skips mail sent before that moment.
+ */
+export async function latestCode(request: APIRequestContext, email: string, options: { kind?: CodeKind; except?: string[]; since?: Date } = {}) {
+  const { kind = "any", except = [], since } = options;
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get("/sandbox/mail.json");
+        expect(response.ok()).toBeTruthy();
+        const mails = (await response.json()) as OutboxMail[];
+        for (const mail of mails) {
+          if (mail.to.toLowerCase() !== email.toLowerCase() || !SUBJECTS[kind].test(mail.subject)) continue;
+          if (since && new Date(mail.sentAt).getTime() < since.getTime() - 1000) continue;
+          const code = /\b(\d{6})\b/.exec(mail.subject)?.[1];
+          expect(code, `a 6-digit code in "${mail.subject}"`).toBeTruthy();
+          expect(mail.text, "the code appears in the mail body too").toContain(code!);
+          if (except.includes(code!)) continue;
+          found = code;
+          return code;
+        }
+        return undefined;
+      },
+      { message: `a ${kind} code mailed to ${email}`, timeout: 10_000, intervals: [100, 250, 500] },
+    )
+    .toMatch(/^\d{6}$/);
+  return found!;
+}
+
+/** Every mail the sandbox outbox holds for `email`, newest first. */
+export async function mailsTo(request: APIRequestContext, email: string) {
+  const response = await request.get("/sandbox/mail.json");
+  expect(response.ok()).toBeTruthy();
+  return ((await response.json()) as OutboxMail[]).filter((m) => m.to.toLowerCase() === email.toLowerCase());
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  businessName: string;
+}
+
+export function newUser(overrides: Partial<TestUser> = {}): TestUser {
+  const tag = randomBytes(3).toString("hex");
+  return {
+    email: uniqueEmail(),
+    password: `Karibu#${tag}2026`,
+    firstName: "Wanjiku",
+    lastName: `Kamau${tag}`,
+    businessName: `Duka ${tag} Ltd`,
+    ...overrides,
+  };
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json", Origin: BASE_URL };
+
+/** Signs a user up and verifies the e-mail through the JSON API (spec section 7), so UI tests can start signed out with a ready account. */
+export async function signUpAndVerifyViaApi(request: APIRequestContext, overrides: Partial<TestUser> = {}) {
+  const user = newUser(overrides);
+  const signup = await request.post("/api/auth/signup", {
+    headers: JSON_HEADERS,
+    data: { firstName: user.firstName, lastName: user.lastName, businessName: user.businessName, email: user.email, password: user.password, usertype: "individual", agreedToTerms: true },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const otp = await latestCode(request, user.email, { kind: "verification" });
+  const verify = await request.post("/api/auth/verify-otp", { headers: JSON_HEADERS, data: { email: user.email, otp } });
+  expect(verify.status(), await verify.text()).toBe(200);
+  expect(await verify.json()).toMatchObject({ isVerified: true, message: TEXT.verifySuccess });
+  return user;
+}
+
+/** The six boxes of a code. */
+export function otpBoxes(page: Page) {
+  return page.getByRole("group", { name: "6-digit code" }).locator('input[name="otp"]');
+}
+
+/** Fills the six boxes one by one (works with scripts on or off). */
+export async function fillOtpBoxes(page: Page, code: string) {
+  const boxes = otpBoxes(page);
+  await expect(boxes).toHaveCount(6);
+  for (let i = 0; i < code.length; i++) await boxes.nth(i).fill(code[i]!);
+}
+
+/**
+ * A form field by its label. Required fields' labels end with an aria-hidden "*", which is part of the
+ * label's text but not of the accessible name, so match the text with or without it.
+ */
+export function field(scope: Page | Locator, label: string) {
+  return scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\*?$`));
+}
+
+/** Signs in through the form (opening `goto` first unless it is false); waits until the page has left the sign-in screen. */
+export async function signInViaForm(page: Page, email: string, password: string, { goto = "/login" as string | false } = {}) {
+  if (goto !== false) await page.goto(goto);
+  await field(page, "Email").fill(email);
+  await field(page, "Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL((url) => !/^\/(login|signin)$/.test(url.pathname), { timeout: 15_000 });
+}
+
+/** The user menu in the top bar (a native <details>). */
+export function userMenu(page: Page) {
+  return page.locator("details").filter({ has: page.locator('summary[aria-label="User menu"]') });
+}

@@ -1,0 +1,147 @@
+import type { Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { signInViaForm, signUpAndVerifyViaApi, userMenu, type TestUser } from "./helpers";
+
+// Spec section 2: the authenticated shell for non-admin users (and section 9: 64 or 256 wide).
+
+const NAV = [
+  ["Overview", "/dashboard"],
+  ["Get Started", "/get-started"],
+  ["WhatsApp Setup", "/whatsapp"],
+  ["Billing", "/billing"],
+  ["Activity", "/activity"],
+] as const;
+
+let user: TestUser;
+
+test.beforeEach(async ({ page, request }) => {
+  user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+const sideNav = (page: Page) => page.getByRole("complementary", { name: "Main navigation" });
+const asideWidth = (page: Page) => sideNav(page).evaluate((el) => getComputedStyle(el).width);
+
+test("the side navigation lists the five entries and marks the current one", async ({ page }) => {
+  const links = sideNav(page).getByRole("navigation").getByRole("link");
+  await expect(links).toHaveText(NAV.map(([label]) => label));
+  for (const [label, href] of NAV) await expect(sideNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
+  await expect(sideNav(page).getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
+
+  await sideNav(page).getByRole("link", { name: "Get Started", exact: true }).click();
+  await expect(page).toHaveURL(/\/get-started$/);
+  await expect(sideNav(page).getByRole("link", { name: "Get Started", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(sideNav(page).getByRole("link", { name: "Overview", exact: true })).not.toHaveAttribute("aria-current", "page");
+});
+
+test("Collapse narrows the side navigation to 64 px and back to 256 px, and is remembered", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const aside = sideNav(page);
+  await expect(aside).toHaveAttribute("data-collapsed", "false");
+  await expect.poll(() => asideWidth(page)).toBe("256px");
+  await expect(aside.getByText("Overview", { exact: true })).toBeVisible();
+
+  // A form post to /preferences/sidebar (a fetcher with scripts, a plain post without); its answer sets the cookie.
+  const saved = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST");
+  await aside.getByRole("button", { name: "Collapse navigation" }).click();
+  await expect(aside).toHaveAttribute("data-collapsed", "true");
+  expect(await (await saved).headerValue("set-cookie")).toMatch(/^jumbe_sidebar=[^;]+;/);
+  await expect.poll(() => asideWidth(page)).toBe("64px");
+  // Labels are hidden; the icons stay as links.
+  await expect(aside.getByText("Overview", { exact: true })).toBeHidden();
+  await expect(aside.locator('a[href="/dashboard"][title="Overview"]').last()).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The choice is stored (a cookie), so a fresh load keeps it.
+  await page.reload();
+  await expect(sideNav(page)).toHaveAttribute("data-collapsed", "true");
+  await expect.poll(() => asideWidth(page)).toBe("64px");
+
+  const savedAgain = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST");
+  await sideNav(page).getByRole("button", { name: "Expand navigation" }).click();
+  await expect(sideNav(page)).toHaveAttribute("data-collapsed", "false");
+  await savedAgain;
+  await expect.poll(() => asideWidth(page)).toBe("256px");
+  await expect(sideNav(page).getByText("Overview", { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(sideNav(page)).toHaveAttribute("data-collapsed", "false");
+});
+
+test("the user menu opens and shows the business name and email", async ({ page }) => {
+  const menu = userMenu(page);
+  await expect(menu).not.toHaveAttribute("open");
+  const links = menu.getByRole("link");
+  await expect(links.first()).toBeHidden();
+
+  await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  await expect(menu.locator("summary")).toContainText(user.businessName);
+  await expect(menu.locator("summary")).toContainText(user.email);
+  await expect(menu.getByRole("link", { name: "View Profile" })).toHaveAttribute("href", "/profile");
+  await expect(menu.getByRole("link", { name: "Account Settings" })).toHaveAttribute("href", "/settings");
+  await expect(menu.getByRole("link", { name: "Change Password" })).toHaveAttribute("href", "/change-password");
+  await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
+
+  await menu.getByRole("link", { name: "View Profile" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole("heading", { name: "Profile", level: 1 })).toBeVisible();
+  // Choosing a link closes the menu.
+  await expect(menu).not.toHaveAttribute("open");
+});
+
+test("the sign-in toast does not cover the user menu", async ({ page }) => {
+  // The toast sits top-right, over the user menu, for about 6 s; it must not swallow clicks meanwhile.
+  await expect(page.getByRole("status").filter({ hasText: "Login successful!" })).toBeVisible();
+  const menu = userMenu(page);
+  await menu.locator("summary").click({ timeout: 2_000 });
+  await expect(menu).toHaveAttribute("open", "");
+  await expect(page.getByRole("status").filter({ hasText: "Login successful!" })).toBeVisible();
+  await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
+});
+
+test.describe("closing the user menu (scripts only)", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "outside-click and Escape closing need scripts");
+
+  test("an outside click or Escape closes it", async ({ page }) => {
+    const menu = userMenu(page);
+    await menu.locator("summary").click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.getByRole("heading", { name: "Overview", level: 1 }).click();
+    await expect(menu).not.toHaveAttribute("open");
+
+    await menu.locator("summary").click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open");
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the mobile menu opens and shows the navigation", async ({ page }) => {
+    await page.reload();
+    await expect(sideNav(page)).toBeHidden();
+    const mobileNav = page.getByRole("navigation", { name: "Mobile navigation" });
+    await expect(mobileNav).toBeHidden();
+
+    await page.locator('summary[aria-label="Open menu"]').click();
+    await expect(mobileNav).toBeVisible();
+    for (const [label, href] of NAV) {
+      const link = mobileNav.getByRole("link", { name: label, exact: true });
+      await expect(link).toBeVisible();
+      await expect(link).toHaveAttribute("href", href);
+    }
+
+    await mobileNav.getByRole("link", { name: "Get Started", exact: true }).click();
+    await expect(page).toHaveURL(/\/get-started$/);
+    await expect(page.getByText("Step 1 of 6")).toBeVisible();
+    await expect(mobileNav).toBeHidden();
+
+    // The user menu still shows who is signed in on a narrow screen.
+    await userMenu(page).locator("summary").click();
+    await expect(userMenu(page).getByText(user.businessName, { exact: true }).last()).toBeVisible();
+    await expect(userMenu(page).getByText(user.email, { exact: true }).last()).toBeVisible();
+  });
+});
