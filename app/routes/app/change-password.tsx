@@ -1,12 +1,13 @@
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/change-password";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { FormError, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { StrengthMeter } from "~/components/ui/strength-meter";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
 import { requireUser } from "~/.server/auth/guards";
 import { changePassword } from "~/.server/auth/change-password";
@@ -38,12 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(ChangePasswordSchema, actionData?.result, { shouldValidate: "onBlur" });
   return (
     <div className="mx-auto max-w-lg">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -55,9 +51,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
       <Form method="post" {...getFormProps(form)} className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <FormError id={form.errorId} errors={form.errors} />
         <PasswordField label="Current password" markRequired autoComplete="current-password" errors={fields.currentPassword.errors} {...getInputProps(fields.currentPassword, { type: "password" })} key={fields.currentPassword.key} />
-        <PasswordField label="New password" markRequired autoComplete="new-password" errors={fields.newPassword.errors} {...getInputProps(fields.newPassword, { type: "password" })} key={fields.newPassword.key} />
-        <StrengthMeter inputId={fields.newPassword.id} />
-        <PasswordField label="Confirm new password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
         <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Updating..." : "Update Password"}
         </Button>

@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { Pencil } from "lucide-react";
 import type { Route } from "./+types/profile";
 import { OtpSchema, ProfileSchema } from "~/lib/schemas/auth";
@@ -72,14 +73,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const { profile, editing, pendingEmail, activity } = loaderData;
   const navigation = useNavigation();
   const profileResult = actionData && "form" in actionData && actionData.form === "profile" ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    id: "profile",
-    lastResult: profileResult,
-    defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(ProfileSchema, profileResult, { id: "profile", defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber }, shouldValidate: "onBlur" });
   // A failed save keeps the form open, with or without JavaScript.
   const showForm = editing || !!profileResult;
 

@@ -1,11 +1,12 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/forgot-password";
 import { EmailOnlySchema } from "~/lib/schemas/auth";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { Field, FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { requestPasswordReset } from "~/.server/auth/password-reset";
@@ -36,12 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailOnlySchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(EmailOnlySchema, actionData?.result);
   return (
     <AuthShell title="Forgot password?" subtitle="Enter your account's email and we will send you a 6-digit code to reset your password.">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

@@ -1,11 +1,12 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
 import { SigninSchema } from "~/lib/schemas/auth";
 import { AuthShell, ChatPreview } from "~/components/layout/auth-shell";
 import { Field, FormError, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { getCurrentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
@@ -51,12 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SigninSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(SigninSchema, actionData?.result);
   return (
     <AuthShell title="Welcome back" subtitle="Sign in to your Jumbe account" aside={<ChatPreview />}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

@@ -1,14 +1,15 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reset-password";
 import { ResetPasswordSchema } from "~/lib/schemas/auth";
 import { joinOtpBoxes } from "~/lib/otp";
 import { AuthShell } from "~/components/layout/auth-shell";
-import { FormError, PasswordField } from "~/components/ui/field";
+import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
-import { StrengthMeter } from "~/components/ui/strength-meter";
+import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
 import { resetPassword } from "~/.server/auth/password-reset";
 import { signedCookies } from "~/.server/auth/cookies";
@@ -44,12 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(joinOtpBoxes(formData), { schema: ResetPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(ResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
   return (
     <AuthShell title="Reset your password" subtitle={<>Enter the code we sent to <strong className="text-slate-900">{loaderData.email}</strong> and choose a new password.</>}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -58,9 +54,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <p className="mb-2 text-sm font-medium text-slate-700">Reset code</p>
         <OtpInput describedBy={fields.otp.errorId} invalid={!!fields.otp.errors} />
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">{fields.otp.errors?.[0] ?? ""}</p>
-        <PasswordField label="New password" markRequired autoComplete="new-password" errors={fields.newPassword.errors} {...getInputProps(fields.newPassword, { type: "password" })} key={fields.newPassword.key} />
-        <StrengthMeter inputId={fields.newPassword.id} />
-        <PasswordField label="Confirm new password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
         <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Resetting..." : "Reset Password"}
         </Button>

@@ -1,13 +1,14 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/signup";
 import { SignupSchema } from "~/lib/schemas/auth";
 import { AuthShell, MarketingPanel } from "~/components/layout/auth-shell";
 import { Field, FormError, FormSuccess, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { getCurrentUser, homeFor } from "~/.server/auth/guards";
@@ -55,12 +56,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   const navigation = useNavigation();
   const navigate = useNavigate();
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(SignupSchema, actionData?.result);
   useEffect(() => {
     if (!success) return;
     const timer = setTimeout(() => navigate("/verify-otp"), REDIRECT_DELAY_MS);

@@ -1,12 +1,13 @@
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
 import { useEffect, useState } from "react";
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/verify-otp";
 import { MESSAGES, OtpSchema } from "~/lib/schemas/auth";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { Field, FormError, FormSuccess } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
 import { signedCookies } from "~/.server/auth/cookies";
@@ -57,11 +58,7 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const navigate = useNavigate();
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
-  const [form, fields] = useForm({
-    lastResult: actionData?.result ?? undefined,
-    onValidate: ({ formData }) => parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema }),
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, { prepare: joinOtpBoxes });
   const resendIn = actionData && "resendIn" in actionData ? actionData.resendIn : loaderData.resendIn;
   const countdown = useCountdown(resendIn, actionData?.toast?.id);
   const busy = navigation.state === "submitting";
