@@ -69,7 +69,9 @@ function requestLog() {
 /** Opens the database, seeds the demo in sandbox mode, and listens. */
 export async function startServer(build: ServerBuild, overrides: { port?: number } = {}) {
   const config = env();
-  await openDatabase(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, "pglite") });
+  await openDatabase(
+    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE } : { dataDir: path.join(config.DATA_DIR, "pglite") },
+  );
   if (config.sandbox) await seedDemoData();
   const stopHousekeeping = startHousekeeping();
   const app = createApp(build);
@@ -81,9 +83,12 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
   const actualPort = typeof address === "object" && address ? address.port : port;
   announce(actualPort);
 
+  // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
     stopHousekeeping();
-    server.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     await closeDatabase();
     process.exit(0);
   };

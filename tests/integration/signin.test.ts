@@ -176,3 +176,15 @@ describe("sign-in mail", () => {
     expect(u!.lastLoginAt).not.toBeNull();
   });
 });
+
+describe("session rotation", () => {
+  it("ends the browser's previous session when it signs in again", async () => {
+    const { email, password, user } = await createVerifiedUser();
+    const first = cookieHeader((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }))).setCookies);
+    const second = await run(loginAction, formRequest("/login", { email, password }, { cookie: first }));
+    expect(second.status).toBe(302);
+    expect((await run(apiMe, getRequest("/api/auth/me", { cookie: first }))).status).toBe(401);
+    expect((await run(apiMe, getRequest("/api/auth/me", { cookie: cookieHeader(second.setCookies) }))).status).toBe(200);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
+  });
+});

@@ -20,9 +20,14 @@ export function roleAllowedAt(pathname: string, role: Role) {
   return !rule || rule[1] === role;
 }
 
+/** True for a path on this site; `//host` and `/\\host` are other sites to a browser. */
+export function isLocalPath(path: string | null | undefined): path is string {
+  return !!path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") && !/[\r\n\t]/.test(path);
+}
+
 /** A `from` value is honoured only when it is a local path the role may open. */
 export function safeRedirectTarget(from: string | null | undefined, role: Role) {
-  if (!from || !from.startsWith("/") || from.startsWith("//") || from.startsWith("/\\") || /[\r\n]/.test(from)) return homeFor(role);
+  if (!isLocalPath(from)) return homeFor(role);
   const pathname = new URL(from, "http://local").pathname;
   if (["/login", "/signin", "/signup", "/verify-otp", "/unauthorized"].includes(pathname)) return homeFor(role);
   return roleAllowedAt(pathname, role) ? from : homeFor(role);

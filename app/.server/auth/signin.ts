@@ -6,7 +6,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { log } from "../log";
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
 import { verifyAgainstDummy, verifyPassword } from "./password";
-import { createSession } from "./sessions";
+import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
 import { countMessagesThisMonth, findUserByEmail, toAuthUser, type AuthUser } from "./users";
 
@@ -23,8 +23,11 @@ export type SigninResult =
   | { ok: false; status: 401 | 403 | 429; message: string; reason: "invalid" | "suspended" | "rate_limited" }
   | { ok: false; status: 403; message: string; reason: "unverified"; email: string };
 
-/** Checks the password and opens a session; unverified accounts get a fresh code instead. */
-export async function signIn(email: string, password: string, remember: boolean, meta: RequestMeta): Promise<SigninResult> {
+/**
+ * Checks the password and opens a session; unverified accounts get a fresh code instead.
+ * The session this browser had before (`previousToken`) ends: a sign-in always gets a new id.
+ */
+export async function signIn(email: string, password: string, remember: boolean, meta: RequestMeta, previousToken?: string): Promise<SigninResult> {
   const normalized = email.trim().toLowerCase();
   const limited = await hitRateLimits([
     [RATE_LIMITS.signinIp, meta.ip],
@@ -53,6 +56,7 @@ export async function signIn(email: string, password: string, remember: boolean,
     return { ok: false, status: 403, message: SIGNIN_MESSAGES.unverified, reason: "unverified", email: user.email };
   }
 
+  if (previousToken) await deleteSessionByToken(previousToken);
   const session = await createSession(user.id, remember, meta);
   const lastLoginAt = new Date();
   await db().update(users).set({ lastLoginAt }).where(eq(users.id, user.id));

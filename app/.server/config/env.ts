@@ -16,6 +16,7 @@ const EnvSchema = z
     HOST: z.string().default("127.0.0.1"),
     DATA_DIR: z.string().default("./data"),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL").optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     APP_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
     ENCRYPTION_KEY: z

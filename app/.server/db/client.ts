@@ -38,6 +38,8 @@ export async function closeDatabase() {
 
 export interface OpenOptions {
   databaseUrl?: string;
+  /** Connections per process on PostgreSQL. */
+  poolSize?: number;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   dataDir?: string;
   migrate?: boolean;
@@ -46,17 +48,17 @@ export interface OpenOptions {
 /** PostgreSQL when a URL is given, otherwise embedded PGlite; migrations applied on open. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl
-    ? await openPostgres(options.databaseUrl)
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
     : await openPglite(options.dataDir ?? "memory://");
   if (options.migrate !== false) await migrateDatabase(handle);
   setCurrentDatabase(handle);
   return handle;
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({ connectionString: url, max });
   return { db: drizzle(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
 }
 

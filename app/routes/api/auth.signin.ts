@@ -2,6 +2,7 @@ import type { Route } from "./+types/auth.signin";
 import { SigninSchema } from "~/lib/schemas/auth";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { signedCookies } from "~/.server/auth/cookies";
+import { sessionToken } from "~/.server/auth/sessions";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 
@@ -13,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readJsonBody(request, SigninSchema);
   if (!body.ok) return body.response;
   const { email, password, remember } = body.value;
-  const outcome = await signIn(email, password, remember === true, requestMeta(request, context));
+  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request));
   if (outcome.ok) return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers: { "Set-Cookie": outcome.setCookie } });
   if (outcome.reason === "unverified") {
     return jsonError(403, outcome.message, {

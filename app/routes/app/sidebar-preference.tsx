@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
-import { requireUser } from "~/.server/auth/guards";
+import { isLocalPath, requireUser } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
 
 /** Remembers whether the side navigation is collapsed; a plain form post without JavaScript, a fetcher with it. */
@@ -11,7 +11,7 @@ export async function action({ request }: Route.ActionArgs) {
   const cookie = await signedCookies().sidebar.serialize(collapsed ? "collapsed" : "open");
   const back = String(form.get("redirectTo") ?? "");
   // The no-JavaScript form names a page to return to; the script's fetcher does not.
-  if (back.startsWith("/") && !back.startsWith("//"))
+  if (isLocalPath(back))
     throw redirect(back, { headers: { "Set-Cookie": cookie } });
   return data({ collapsed }, { headers: { "Set-Cookie": cookie } });
 }

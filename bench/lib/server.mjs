@@ -1,0 +1,94 @@
+// Starts the production build as a child process on a free port, the way `npm start` runs it.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `node build/server/index.js` from `root` with a fresh DATA_DIR and waits for /healthz.
+ * It runs as production does (NODE_ENV=production: React's production build, fresh secrets), with
+ * SANDBOX=1 so the demo accounts are seeded. SMTP_URL points at a closed loopback port: no measured
+ * path sends mail.
+ */
+export async function startServer({ root, databaseUrl, extraEnv = {} }) {
+  const entry = path.join(root, "build/server/index.js");
+  if (!existsSync(entry)) throw new Error("build/server/index.js is missing: run `npm run build` first.");
+
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-"));
+  const childEnv = { ...process.env };
+  // A developer's shell settings must not change what is measured.
+  for (const name of ["NODE_ENV", "APP_URL", "SMTP_URL", "DATABASE_URL", "SANDBOX", "HOST"]) delete childEnv[name];
+  Object.assign(childEnv, {
+    NODE_ENV: "production",
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    SMTP_URL: "smtp://127.0.0.1:9",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    SANDBOX: "1",
+    ...extraEnv,
+  });
+  if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
+
+  const child = spawn(process.execPath, [entry], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (chunk) => {
+    output = (output + chunk.toString("utf8")).slice(-20_000);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, exited, 90_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`${error.message}\n--- server output ---\n${output.trim()}`);
+  }
+  return { baseUrl, port, dataDir, stop, output: () => output };
+}
+
+async function waitForHealth(baseUrl, exited, timeoutMs) {
+  let gone;
+  exited.then((how) => (gone = how));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`the server exited before it was healthy (code ${gone.code}, signal ${gone.signal})`);
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server was not healthy within ${timeoutMs / 1000} s`);
+}

@@ -1,0 +1,125 @@
+// Page weight: the HTML, CSS and JavaScript a first visit to each page downloads.
+//
+// JavaScript is every <script src> and <link rel="modulepreload"> in the server-rendered HTML,
+// plus the modules the inline bootstrap script imports (React Router preloads all of them).
+// Route modules fetched later, on navigation, are not counted.
+//
+// "gzip" is what crossed the wire when asked with Accept-Encoding: gzip (server.ts compresses with
+// `compression`; it leaves bodies under 1 kB as they are). "brotli" is computed here with node:zlib
+// at quality 11 for reference: the server does not send brotli.
+import zlib from "node:zlib";
+import { request } from "./lib/http.mjs";
+
+export const JS_BUDGET_BYTES = 150_000;
+
+/** Pages and who must be signed in to see them (spec section 2). */
+export const PAGES = [
+  { path: "/login", as: null },
+  { path: "/signup", as: null },
+  { path: "/verify-otp", as: null },
+  { path: "/forgot-password", as: null },
+  { path: "/dashboard", as: "individual" },
+  { path: "/profile", as: "individual" },
+  { path: "/change-password", as: "individual" },
+  { path: "/get-started", as: "individual" },
+  { path: "/admin", as: "admin" },
+];
+
+function brotliSize(raw) {
+  return zlib.brotliCompressSync(raw, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+  }).length;
+}
+
+function decode(response) {
+  const encoding = response.headers["content-encoding"];
+  if (encoding === "gzip") return zlib.gunzipSync(response.body);
+  if (encoding === "br") return zlib.brotliDecompressSync(response.body);
+  if (encoding === "deflate") return zlib.inflateSync(response.body);
+  return response.body;
+}
+
+/** Fetches one URL as a browser would and measures it. */
+async function measure(url, headers) {
+  const response = await request(url, { headers: { "Accept-Encoding": "gzip", ...headers } });
+  const raw = decode(response);
+  return {
+    status: response.status,
+    location: response.headers.location,
+    encoding: response.headers["content-encoding"] ?? "identity",
+    raw,
+    rawBytes: raw.length,
+    gzipBytes: response.body.length,
+    brotliBytes: brotliSize(raw),
+  };
+}
+
+const attribute = (tag, name) => tag.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"))?.slice(1).find((v) => v !== undefined);
+
+/** Script and stylesheet URLs of one HTML document, in order, without duplicates. */
+export function assetUrls(html) {
+  const scripts = new Set();
+  const styles = new Set();
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) {
+    const src = attribute(tag, "src");
+    if (src) scripts.add(src);
+  }
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    const rel = (attribute(tag, "rel") ?? "").toLowerCase().split(/\s+/);
+    const href = attribute(tag, "href");
+    if (!href) continue;
+    if (rel.includes("modulepreload")) scripts.add(href);
+    if (rel.includes("stylesheet")) styles.add(href);
+  }
+  // Static imports in the inline bootstrap module (`import * as route0 from "/assets/...js"`).
+  for (const [, specifier] of html.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?\(?\s*["'](\/[^"']+\.m?js)["']/g)) scripts.add(specifier);
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+function sum(items, key) {
+  return items.reduce((total, item) => total + item[key], 0);
+}
+
+/**
+ * Measures every page. `cookies` maps a role ("individual", "admin") to its session cookie.
+ * Assets shared between pages are fetched once.
+ */
+export async function measurePages(baseUrl, cookies) {
+  const assetCache = new Map();
+  const asset = (href) => {
+    const url = new URL(href, baseUrl).href;
+    if (!assetCache.has(url)) assetCache.set(url, measure(url, {}));
+    return assetCache.get(url);
+  };
+
+  const pages = [];
+  for (const page of PAGES) {
+    const headers = { Accept: "text/html" };
+    if (page.as) headers.Cookie = cookies[page.as];
+    const document = await measure(`${baseUrl}${page.path}`, headers);
+    if (document.status !== 200) {
+      pages.push({ path: page.path, as: page.as, error: `HTTP ${document.status}${document.location ? ` -> ${document.location}` : ""}` });
+      continue;
+    }
+    const { scripts, styles } = assetUrls(document.raw.toString("utf8"));
+    const js = await Promise.all(scripts.map(asset));
+    const css = await Promise.all(styles.map(asset));
+    const failed = [...js, ...css].filter((a) => a.status !== 200);
+    pages.push({
+      path: page.path,
+      as: page.as,
+      html: { rawBytes: document.rawBytes, gzipBytes: document.gzipBytes, brotliBytes: document.brotliBytes },
+      js: {
+        files: js.length,
+        rawBytes: sum(js, "rawBytes"),
+        gzipBytes: sum(js, "gzipBytes"),
+        brotliBytes: sum(js, "brotliBytes"),
+        urls: scripts,
+      },
+      css: { files: css.length, rawBytes: sum(css, "rawBytes"), gzipBytes: sum(css, "gzipBytes"), brotliBytes: sum(css, "brotliBytes") },
+      overBudget: sum(js, "gzipBytes") > JS_BUDGET_BYTES,
+      ...(failed.length ? { error: `${failed.length} asset(s) did not answer 200` } : {}),
+    });
+  }
+  return { budgetBytes: JS_BUDGET_BYTES, pages };
+}
