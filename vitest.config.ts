@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["app/**/*.test.ts", "sandbox/**/*.test.ts"], environment: "node" },
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"], environment: "node" },
       },
       {
         resolve: { alias },

@@ -1,9 +1,10 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, useLoaderData, useNavigation, useRouteError } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { useNonce } from "~/components/nonce";
 import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { FullScreenLoader } from "~/components/layout/loaders";
+import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { takeToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [
@@ -54,22 +55,5 @@ function NavigationLoader() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : "Unknown error";
-  return (
-    <main className="flex min-h-screen items-center justify-center p-6">
-      <div role="alert" className="w-full max-w-md rounded-xl border border-red-200 bg-white p-8 text-center shadow-sm">
-        <h1 className="text-xl font-semibold text-slate-900">Something went wrong.</h1>
-        <p className="mt-2 text-slate-600">An unexpected error occurred in the application.</p>
-        <pre className="mt-4 overflow-x-auto rounded bg-red-50 p-3 text-left text-sm whitespace-pre-wrap text-red-700">{detail}</pre>
-        <a href="" className="mt-6 inline-block rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-          Reload Page
-        </a>
-      </div>
-    </main>
-  );
+  return <CrashScreen detail={describeError(useRouteError())} />;
 }
