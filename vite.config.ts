@@ -5,7 +5,11 @@ import path from "node:path";
 
 export default defineConfig(({ isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
-  build: isSsrBuild ? { rollupOptions: { input: "./server.ts" }, target: "node20" } : { target: "es2022" },
+  build: {
+    ...(isSsrBuild ? { rollupOptions: { input: "./server.ts" }, target: "node20" } : { target: "es2022" }),
+    // Page scripts imported with ?url must stay files: the CSP allows nonce'd scripts, never data: URLs.
+    assetsInlineLimit: (file: string) => (file.endsWith(".js") ? false : undefined),
+  },
   resolve: {
     alias: [
       { find: /^~\//, replacement: `${path.resolve(import.meta.dirname, "app")}/` },

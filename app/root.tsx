@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useNavigation, useRouteError } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useMatches, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { useNonce } from "~/components/nonce";
@@ -17,8 +17,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ toast }, { headers });
 }
 
+/**
+ * A route whose `handle` says `hydrate: false` is sent as plain server-rendered HTML: no React
+ * runtime, only the few small scripts it names in `handle.scripts` (docs/decisions/007).
+ */
+export interface PageHandle {
+  hydrate?: false;
+  scripts?: string[];
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
+  const hydrate = !handles.some((handle) => handle.hydrate === false);
+  const pageScripts = handles.flatMap((handle) => handle.scripts ?? []);
   return (
     <html lang="en">
       <head>
@@ -30,8 +42,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          pageScripts.map((src) => <script key={src} type="module" src={src} nonce={nonce} />)
+        )}
       </body>
     </html>
   );

@@ -3,6 +3,13 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 // Every URL of the product, in one place.
 export default [
   index("routes/marketing/home.tsx"),
+  route("privacy-policy", "routes/marketing/privacy.tsx", { id: "privacy-policy" }),
+  route("privacy", "routes/marketing/privacy.tsx", { id: "privacy" }),
+  route("terms-of-service", "routes/marketing/terms.tsx", { id: "terms-of-service" }),
+  route("terms", "routes/marketing/terms.tsx", { id: "terms" }),
+  route("robots.txt", "routes/marketing/robots.ts"),
+  route("sitemap.xml", "routes/marketing/sitemap.ts"),
+  route("manifest.webmanifest", "routes/marketing/manifest.ts"),
 
   // Public: signing in and up
   route("login", "routes/auth/login.tsx", { id: "login" }),

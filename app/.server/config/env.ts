@@ -18,6 +18,13 @@ const EnvSchema = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL").optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     APP_URL: z.url().optional(),
+    // The public site (canonical URLs, sitemap); defaults to APP_URL, the same server.
+    SITE_URL: z.url().optional(),
+    SALES_EMAIL: z.email().default("sales@jumbe.co.ke"),
+    // The number the landing page's WhatsApp button opens a chat with (wa.me takes digits only).
+    WHATSAPP_NUMBER: z.string().regex(/^\+?\d{9,15}$/, "WHATSAPP_NUMBER must be an international number such as +254711082000").default("+254711082000"),
+    SUPPORT_EMAIL: z.email().default("support@jumbe.co.ke"),
+    SUPPORT_PHONE: z.string().default("+254 711 082 000"),
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
     ENCRYPTION_KEY: z
       .string()
@@ -40,6 +47,7 @@ const EnvSchema = z
       production,
       sandbox,
       APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+      SITE_URL: (env.SITE_URL ?? env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     };
   })
   .superRefine((env, ctx) => {

@@ -1,6 +1,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { Logo } from "~/components/ui/logo";
+import landingScript from "~/assets/landing.js?url";
+import type { PageHandle } from "~/root";
+
+export const handle: PageHandle = { hydrate: false, scripts: [landingScript] };
 
 export const meta: Route.MetaFunction = () => [
   { title: "Jumbe | WhatsApp Business messaging for Africa" },

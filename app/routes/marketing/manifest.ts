@@ -1,0 +1,3 @@
+export async function loader() {
+  return Response.json({ name: "Jumbe" }, { headers: { "Content-Type": "application/manifest+json" } });
+}
