@@ -27,4 +27,9 @@ export default tseslint.config(
     files: ["**/*.{js,mjs}"],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // Small page scripts that run in the browser without React (docs/decisions/007).
+    files: ["app/assets/**/*.js"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );
