@@ -24,6 +24,13 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
+  // React Router calls res.flush() after every streamed chunk, and zlib's flush() is a full flush that
+  // discards the compression history: the landing page's HTML came out twice as large. Documents
+  // render completely before they are sent (onAllReady), so flushing early gains nothing.
+  app.use((_req, res, next) => {
+    (res as unknown as { flush: () => void }).flush = () => {};
+    next();
+  });
   app.use(requestLog());
   app.use(securityHeaders({ production: config.production }));
 

@@ -12,6 +12,12 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Jumbe: WhatsApp Business API messaging, campaigns and customer chat for organisations in Kenya and across Africa." },
 ];
 
+/** The favicon and the web app manifest, on every page. */
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
 export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await takeToast(request);
   return data({ toast }, { headers });

@@ -6,7 +6,8 @@
 //
 // "gzip" is what crossed the wire when asked with Accept-Encoding: gzip (server.ts compresses with
 // `compression`; it leaves bodies under 1 kB as they are). "brotli" is computed here with node:zlib
-// at quality 11 for reference: the server does not send brotli.
+// at quality 11 for reference. (`compression` 1.8 sends brotli to clients that offer it, as browsers
+// do; public-pages.mjs measures what Chromium actually receives.)
 import zlib from "node:zlib";
 import { request } from "./lib/http.mjs";
 

@@ -4,10 +4,11 @@
 //   npm run build && npm run bench
 //   node bench/run.mjs --duration 5
 //   node bench/run.mjs --database-url postgres://...     (or DATABASE_URL=...; see README "Benchmarks")
+//   node bench/run.mjs --public-only                     (landing and legal pages: weight and Lighthouse)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
-// measures page weight and API throughput, prints tables, writes bench/results/latest.json, and
-// stops the server.
+// measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
+// scores, and API throughput, prints tables, writes bench/results/latest.json, and stops the server.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -16,7 +17,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { signIn } from "./lib/http.mjs";
 import { startServer } from "./lib/server.mjs";
+import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
 import { measurePages } from "./page-weight.mjs";
+import { formatPublicPages, measurePublicPages } from "./public-pages.mjs";
 import { argon2Cost, benchMe, benchSignin } from "./throughput.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -34,6 +37,9 @@ const { values: args } = parseArgs({
     "signin-connections": { type: "string", default: "1,4,16" },
     "me-connections": { type: "string", default: "1,10,50" },
     "skip-throughput": { type: "boolean", default: false },
+    "skip-public": { type: "boolean", default: false },
+    "skip-lighthouse": { type: "boolean", default: false },
+    "public-only": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -45,13 +51,21 @@ if (args.help) {
   --duration SECONDS          length of each load run (default 10)
   --signin-connections LIST   connection counts for POST /api/auth/signin (default 1,4,16)
   --me-connections LIST       connection counts for GET /api/auth/me (default 1,10,50)
-  --skip-throughput           page weight only`);
+  --skip-throughput           no load runs (page weight and Lighthouse only)
+  --skip-public               leave out the public pages (/, /privacy-policy, /terms-of-service)
+  --skip-lighthouse           leave out the Lighthouse runs
+  --public-only               only the public pages: their transferred bytes and Lighthouse scores`);
   process.exit(0);
 }
 
 const duration = Number(args.duration);
 const connectionList = (text) => text.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
+const publicOnly = args["public-only"];
+const runAppPages = !publicOnly;
+const runPublic = publicOnly || !args["skip-public"];
+const runLighthouseScores = (publicOnly || !args["skip-public"]) && !args["skip-lighthouse"];
+const runThroughput = !publicOnly && !args["skip-throughput"];
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -130,7 +144,7 @@ async function main() {
   const cpus = os.availableParallelism?.() ?? os.cpus().length;
   const loadBefore = os.loadavg()[0];
   // Throughput figures are only comparable on an otherwise idle machine.
-  if (loadBefore > cpus / 2) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput figures.`);
+  if (loadBefore > cpus / 2) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput and Lighthouse figures.`);
   console.log(`Starting the production build (${databaseUrl ? "PostgreSQL" : "PGlite"}) ...`);
   const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000" } });
   const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
@@ -141,15 +155,32 @@ async function main() {
     const ready = await (await fetch(`${server.baseUrl}/readyz`)).json();
     console.log(`Server at ${server.baseUrl}, database: ${ready.database ?? "unknown"}`);
 
-    const cookies = {
-      individual: await signIn(server.baseUrl, ACCOUNTS.individual),
-      admin: await signIn(server.baseUrl, ACCOUNTS.admin),
-    };
-    const pageWeight = await measurePages(server.baseUrl, cookies);
-    printPages(pageWeight);
+    const cookies = runAppPages || runThroughput
+      ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
+      : {};
+    let pageWeight = null;
+    if (runAppPages) {
+      pageWeight = await measurePages(server.baseUrl, cookies);
+      printPages(pageWeight);
+    }
+
+    let publicPages = null;
+    if (runPublic) {
+      publicPages = await measurePublicPages(server.baseUrl);
+      console.log(`\n${formatPublicPages(publicPages)}`);
+    }
+
+    // Before the load runs, so the server and the machine are quiet.
+    let lighthouseScores = null;
+    if (runLighthouseScores) {
+      console.log("\nRunning Lighthouse (about 10 s a page) ...");
+      lighthouseScores = await runLighthouse(server.baseUrl, { reportDir: path.join(root, "bench/results/lighthouse") });
+      console.log(formatLighthouse(lighthouseScores));
+      console.log("  HTML reports: bench/results/lighthouse/");
+    }
 
     let throughput = null;
-    if (!args["skip-throughput"]) {
+    if (runThroughput) {
       const argon2 = await argon2Cost();
       const me = await benchMe(server.baseUrl, cookies.individual, { duration, connections: connectionList(args["me-connections"]) });
       printThroughput(me, "session lookup in the database");
@@ -167,6 +198,8 @@ async function main() {
       database: ready.database ?? null,
       durationSeconds: duration,
       pageWeight,
+      publicPages,
+      lighthouse: lighthouseScores,
       throughput,
     };
     const outDir = path.join(root, "bench/results");

@@ -57,7 +57,7 @@ export function ChatPreview() {
     <div className="flex w-full flex-col items-center justify-center p-12" aria-hidden>
       <div className="w-full max-w-sm rounded-2xl bg-[#efeae2] p-4 shadow-2xl">
         <div className="mb-3 flex items-center gap-2 rounded-lg bg-brand-700 p-3 text-white">
-          <span className="flex size-8 items-center justify-center rounded-full bg-white/20 text-sm font-bold">NS</span>
+          <span className="flex size-8 items-center justify-center rounded-full bg-brand-900 text-sm font-bold">NS</span>
           <span className="text-sm font-semibold">Nyota Savings Sacco</span>
         </div>
         <div className="space-y-2">

@@ -1,32 +1,100 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import { Logo } from "~/components/ui/logo";
 import landingScript from "~/assets/landing.js?url";
 import type { PageHandle } from "~/root";
+import { siteConfig } from "~/.server/marketing/site";
+import { FloatingActions, Footer, Navbar } from "~/components/marketing/chrome";
+import { SentBubbleTemplate } from "~/components/marketing/demo-chat";
+import { JsonLd } from "~/components/marketing/json-ld";
+import { About, CaseStudies, ClientCarousel, ClosingCta, Faq, Features, Hero, Pricing, Solutions } from "~/components/marketing/sections";
 
+// Server-rendered HTML only: no React runtime in the browser, just the small landing script (docs/decisions/007).
 export const handle: PageHandle = { hydrate: false, scripts: [landingScript] };
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Jumbe | WhatsApp Business messaging for Africa" },
-  { name: "description", content: "Jumbe helps government agencies, banks and businesses across Africa talk to customers on WhatsApp." },
-];
+const TITLE = "Jumbe | WhatsApp Business messaging for Africa";
+const DESCRIPTION =
+  "WhatsApp Business API messaging, AI bots and CRM integrations for government agencies, banks and enterprises in Kenya and across Africa. 99.9% uptime, Swahili, French and English.";
 
-// The full landing page arrives with the public-site work; this entry point already leads into the product.
-export default function Home() {
+export function loader() {
+  const site = siteConfig();
+  return {
+    appUrl: site.appUrl,
+    siteUrl: site.siteUrl,
+    salesEmail: site.salesEmail,
+    supportEmail: site.supportEmail,
+    supportPhone: site.supportPhone,
+    whatsappChatUrl: site.whatsappChatUrl,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [{ title: TITLE }, { name: "description", content: DESCRIPTION }];
+  const { siteUrl } = loaderData;
+  const url = `${siteUrl}/`;
+  const image = `${siteUrl}/og-image.jpg`;
+  return [
+    { title: TITLE },
+    { name: "description", content: DESCRIPTION },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: "Jumbe" },
+    { property: "og:title", content: TITLE },
+    { property: "og:description", content: DESCRIPTION },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "og:image:alt", content: "Jumbe: WhatsApp Business messaging for Africa" },
+    { property: "og:locale", content: "en_KE" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: TITLE },
+    { name: "twitter:description", content: DESCRIPTION },
+    { name: "twitter:image", content: image },
+  ];
+};
+
+/** The Organization described for search engines (schema.org). */
+function organization({ siteUrl, salesEmail, supportEmail, supportPhone }: Route.ComponentProps["loaderData"]) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Organization",
+    name: "Jumbe",
+    url: `${siteUrl}/`,
+    logo: `${siteUrl}/icon-512.png`,
+    description: DESCRIPTION,
+    email: salesEmail,
+    address: { "@type": "PostalAddress", addressLocality: "Nairobi", addressCountry: "KE" },
+    areaServed: "Africa",
+    contactPoint: [
+      { "@type": "ContactPoint", contactType: "sales", email: salesEmail, areaServed: "KE", availableLanguage: ["en", "sw", "fr"] },
+      { "@type": "ContactPoint", contactType: "customer support", email: supportEmail, telephone: supportPhone, areaServed: "KE", availableLanguage: ["en", "sw", "fr"] },
+    ],
+  };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const links = loaderData;
   return (
-    <div className="flex min-h-screen flex-col">
-      <header className="flex items-center justify-between px-6 py-4">
-        <Logo />
-        <nav className="flex items-center gap-3 text-sm font-semibold">
-          <Link to="/login" className="rounded-lg px-3 py-2 text-slate-700 hover:bg-slate-100">Sign in</Link>
-          <Link to="/signup" className="rounded-lg bg-brand-600 px-3 py-2 text-white hover:bg-brand-700">Get started</Link>
-        </nav>
-      </header>
-      <main className="flex flex-1 flex-col items-center justify-center px-6 text-center">
-        <h1 className="max-w-2xl text-4xl font-bold tracking-tight sm:text-5xl">WhatsApp Business messaging for organisations across Africa</h1>
-        <p className="mt-4 max-w-xl text-lg text-slate-600">Campaigns, broadcasts and customer chat on the WhatsApp Business API, in Swahili, French and English.</p>
-        <Link to="/signup" className="mt-8 rounded-lg bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create your account</Link>
+    <>
+      <a href="#main" className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-900 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        Skip to content
+      </a>
+      <div id="top" />
+      <Navbar appUrl={links.appUrl} />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <Hero appUrl={links.appUrl} salesEmail={links.salesEmail} />
+        <ClientCarousel />
+        <Solutions />
+        <Features />
+        <CaseStudies />
+        <Pricing salesEmail={links.salesEmail} />
+        <About />
+        <Faq />
+        <ClosingCta appUrl={links.appUrl} salesEmail={links.salesEmail} />
       </main>
-    </div>
+      <Footer links={links} />
+      <FloatingActions whatsappChatUrl={links.whatsappChatUrl} />
+      <SentBubbleTemplate />
+      <JsonLd data={organization(links)} />
+    </>
   );
 }

@@ -1,3 +1,23 @@
-export async function loader() {
-  return new Response("User-agent: *\nAllow: /\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+import { siteConfig } from "~/.server/marketing/site";
+
+/** Everything public may be crawled; the signed-in app, the API and the sandboxes may not. */
+const DISALLOW = [
+  "/sandbox/",
+  "/api/",
+  "/admin",
+  "/dashboard",
+  "/get-started",
+  "/profile",
+  "/change-password",
+  "/preferences/",
+  "/verify-otp",
+  "/reset-password",
+  "/logout",
+  "/unauthorized",
+];
+
+export function loader() {
+  const { siteUrl } = siteConfig();
+  const body = ["User-agent: *", "Allow: /", ...DISALLOW.map((path) => `Disallow: ${path}`), "", `Sitemap: ${siteUrl}/sitemap.xml`, ""].join("\n");
+  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
 }
