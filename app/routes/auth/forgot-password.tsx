@@ -16,7 +16,10 @@ import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure } from "~/.server/http/forms";
 import { toastCookie } from "~/.server/http/toast";
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Jumbe" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot password | Jumbe" },
+  { name: "description", content: "Reset the password of your Jumbe account with a code sent to your email." },
+];
 
 export async function loader() {
   return { honeypot: await honeypotInputProps() };

@@ -18,7 +18,10 @@ import { requestMeta } from "~/.server/http/request-meta";
 import { toastCookie } from "~/.server/http/toast";
 import { formFailure } from "~/.server/http/forms";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in | Jumbe" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in | Jumbe" },
+  { name: "description", content: "Sign in to Jumbe to run WhatsApp Business campaigns, broadcasts and customer chat for your organisation." },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const current = await getCurrentUser(request);

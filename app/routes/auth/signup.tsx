@@ -22,7 +22,10 @@ export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
 const REDIRECT_DELAY_MS = 1800;
 
-export const meta: Route.MetaFunction = () => [{ title: "Create your account | Jumbe" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create your account | Jumbe" },
+  { name: "description", content: "Create a Jumbe account and start messaging your customers on the WhatsApp Business API, in Swahili, French and English." },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const current = await getCurrentUser(request);

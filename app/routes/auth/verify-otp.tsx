@@ -21,7 +21,10 @@ import { joinOtpBoxes } from "~/lib/otp";
 const REDIRECT_DELAY_MS = 1500;
 const VERIFY_FAILED = "Verification failed. Please try again.";
 
-export const meta: Route.MetaFunction = () => [{ title: "Verify your email | Jumbe" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Verify your email | Jumbe" },
+  { name: "description", content: "Enter the 6-digit code we emailed you to verify your Jumbe account." },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const email = ((await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null) ?? "";
