@@ -15,15 +15,7 @@ const DESCRIPTION =
   "WhatsApp Business API messaging, AI bots and CRM integrations for government agencies, banks and enterprises in Kenya and across Africa. 99.9% uptime, Swahili, French and English.";
 
 export function loader() {
-  const site = siteConfig();
-  return {
-    appUrl: site.appUrl,
-    siteUrl: site.siteUrl,
-    salesEmail: site.salesEmail,
-    supportEmail: site.supportEmail,
-    supportPhone: site.supportPhone,
-    whatsappChatUrl: site.whatsappChatUrl,
-  };
+  return siteConfig();
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
