@@ -28,4 +28,12 @@ describe("configuration", () => {
     expect(() => parseEnv({ ENCRYPTION_KEY: "short" })).toThrow(/64 hex characters/);
     expect(() => parseEnv({ PORT: "seventy" })).toThrow(/PORT/);
   });
+
+  it("configures the public site: canonical host, sales address and WhatsApp number", () => {
+    const defaults = parseEnv({ APP_URL: "https://app.jumbe.co.ke/" });
+    expect(defaults).toMatchObject({ APP_URL: "https://app.jumbe.co.ke", SITE_URL: "https://app.jumbe.co.ke", SALES_EMAIL: "sales@jumbe.co.ke", WHATSAPP_NUMBER: "+254711082000" });
+    expect(parseEnv({ APP_URL: "https://app.jumbe.co.ke", SITE_URL: "https://jumbe.co.ke/" }).SITE_URL).toBe("https://jumbe.co.ke");
+    expect(() => parseEnv({ WHATSAPP_NUMBER: "call us" })).toThrow(/WHATSAPP_NUMBER must be an international number/);
+    expect(() => parseEnv({ SALES_EMAIL: "not-an-address" })).toThrow(/SALES_EMAIL/);
+  });
 });
