@@ -106,3 +106,12 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
     </div>
   );
 }
+
+/** Title, description and canonical link of a legal page (the canonical comes from its loader). */
+export function legalPageMeta(document: LegalDocumentContent, loaderData: { canonical: string } | undefined) {
+  return [
+    { title: `${document.title} | Jumbe` },
+    { name: "description", content: document.description },
+    ...(loaderData ? [{ tagName: "link", rel: "canonical", href: loaderData.canonical }] : []),
+  ];
+}
