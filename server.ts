@@ -1,11 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { mkdirSync } from "node:fs";
 import express from "express";
 import compression from "compression";
 import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
-import { env } from "~/.server/config/env";
+import { env, setEnv } from "~/.server/config/env";
 import { databaseKind, openDatabase, closeDatabase, db } from "~/.server/db/client";
 import { sql } from "drizzle-orm";
 import { log } from "~/.server/log";
@@ -14,11 +15,16 @@ import { requireSameOrigin } from "~/.server/http/same-origin";
 import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
+import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
+import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
+import { createWebhookIngest } from "~/.server/webhooks/ingest";
+import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { startJobWorkers } from "~/.server/jobs/worker";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */
-export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
+export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), options: { metaSandbox?: MetaSandbox } = {}) {
   const config = env();
   const app = express();
   app.disable("x-powered-by");
@@ -32,7 +38,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     next();
   });
   app.use(requestLog());
-  app.use(securityHeaders({ production: config.production }));
+  app.use(securityHeaders({ production: config.production, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
@@ -48,7 +54,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(client, { maxAge: "1h", index: false }));
 
-  if (config.sandbox) app.use("/sandbox", sandboxMailRouter());
+  if (config.sandbox) {
+    if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
+    app.use("/sandbox", sandboxMailRouter());
+  }
   app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") }));
 
   app.all(
@@ -73,7 +82,36 @@ function requestLog() {
   };
 }
 
-/** Opens the database, seeds the demo in sandbox mode, and listens. */
+/**
+ * Node's http server: `/webhooks/whatsapp` is answered here directly (signature check, durable
+ * store, 200) and everything else goes to Express. See decision 008.
+ */
+export function createHttpServer(app: express.Express) {
+  const config = env();
+  const ingest = createWebhookIngest({ maxInFlight: config.DATABASE_URL ? 4 : 1 });
+  const receiveWebhook = createWebhookReceiver({ appSecret: config.META_APP_SECRET, verifyToken: config.META_VERIFY_TOKEN, store: ingest.store });
+  return createServer((req, res) => {
+    const url = req.url ?? "/";
+    if (url === WEBHOOK_PATH || url.startsWith(`${WEBHOOK_PATH}?`)) return receiveWebhook(req, res);
+    app(req, res);
+  });
+}
+
+/** The Meta stand-in of sandbox mode, persisted under DATA_DIR so a connected demo survives restarts. */
+function startMetaSandbox(port: number) {
+  const config = env();
+  const dir = path.join(config.DATA_DIR, "sandbox");
+  mkdirSync(dir, { recursive: true });
+  return createMetaSandbox({
+    appId: config.META_APP_ID,
+    appSecret: config.META_APP_SECRET,
+    configId: config.META_CONFIG_ID,
+    webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
+    statePath: path.join(dir, "meta.json"),
+  });
+}
+
+/** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(build: ServerBuild, overrides: { port?: number } = {}) {
   const config = env();
   await openDatabase(
@@ -81,18 +119,27 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
   );
   if (config.sandbox) await seedDemoData();
   const stopHousekeeping = startHousekeeping();
-  const app = createApp(build);
+  registerJobHandlers();
+  const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   const port = overrides.port ?? config.PORT;
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(port, config.HOST, () => resolve(listening));
-  });
+  const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
+  const app = createApp(build, { metaSandbox });
+  const server: Server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
+  if (actualPort !== port && config.sandbox) {
+    // Port 0 (tests): the sandbox and the Graph client learn the real port now.
+    metaSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${WEBHOOK_PATH}`);
+    if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...config, GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
+  }
   announce(actualPort);
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
     stopHousekeeping();
+    await stopWorkers();
+    await metaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
@@ -112,6 +159,7 @@ function announce(port: number) {
     lines.push("Sandbox mode: outside systems are local stand-ins.");
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.label}: ${account.email} / ${account.password}`);
     lines.push(config.SMTP_URL ? `  Mail goes out over ${new URL(config.SMTP_URL).host}` : `  Mail outbox: ${url}/sandbox/mail`);
+    lines.push(`  Meta (Graph API, Embedded Signup, webhooks): ${url}/sandbox/meta`);
   }
   console.log(lines.join("\n"));
 }

@@ -28,7 +28,11 @@ export default [
     route("profile", "routes/app/profile.tsx", { id: "profile" }),
     route("change-password", "routes/app/change-password.tsx"),
     route("preferences/sidebar", "routes/app/sidebar-preference.tsx"),
+    route("whatsapp", "routes/app/whatsapp.tsx"),
+    route("embedded-callback", "routes/app/embedded-callback.tsx"),
   ]),
+
+  route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
 
   // Platform administrators
   layout("routes/admin/layout.tsx", [
@@ -44,6 +48,10 @@ export default [
     route("auth/verify-otp", "routes/api/auth.verify-otp.ts"),
     route("auth/resend-otp", "routes/api/auth.resend-otp.ts"),
     route("auth/logout", "routes/api/auth.logout.ts"),
+    route("embedded-signup/status", "routes/api/embedded-signup.status.ts"),
+    route("meta/embedded-callback", "routes/api/meta.embedded-callback.ts"),
+    route("whatsapp/accounts", "routes/api/whatsapp.accounts.ts"),
+    route("whatsapp/accounts/:id/:change", "routes/api/whatsapp.account-connection.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -2,6 +2,12 @@ import { z } from "zod";
 
 // Demo secrets let `npm start` work on a fresh clone; production refuses them.
 export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";
+// Meta app settings for the sandbox; production without the sandbox refuses them.
+export const DEMO_META_APP_ID = "100000000000001";
+export const DEMO_META_APP_SECRET = "jumbe-sandbox-meta-app-secret";
+export const DEMO_META_CONFIG_ID = "200000000000002";
+export const DEMO_META_VERIFY_TOKEN = "jumbe-sandbox-verify-token";
+
 export const DEMO_ENCRYPTION_KEY = "0000000000000000000000000000000000000000000000000000000000000000";
 
 const flag = z
@@ -36,16 +42,28 @@ const EnvSchema = z
     TRUST_PROXY: z.string().default("loopback"),
     // Benchmarks raise every abuse limit; product rules (the 30 s resend window) are not scaled.
     RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
+    // Meta's Graph API. Without GRAPH_API_BASE_URL the sandbox (sandbox mode) or graph.facebook.com is used.
+    GRAPH_API_BASE_URL: z.url().optional(),
+    GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/, "GRAPH_API_VERSION must look like v25.0").default("v25.0"),
+    GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    META_APP_ID: z.string().regex(/^\d+$/, "META_APP_ID must be the numeric app id").default(DEMO_META_APP_ID),
+    META_APP_SECRET: z.string().min(16, "META_APP_SECRET must be the app secret from the App Dashboard").default(DEMO_META_APP_SECRET),
+    META_CONFIG_ID: z.string().regex(/^\d+$/, "META_CONFIG_ID must be the numeric Embedded Signup configuration id").default(DEMO_META_CONFIG_ID),
+    META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
+    // Background job workers in this process (0: this instance only serves requests).
+    JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .transform((env) => {
     const production = env.NODE_ENV === "production";
     // Sandbox is on by default outside production; in production only when asked for explicitly.
     const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
+    const selfUrl = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
     return {
       ...env,
       production,
       sandbox,
+      GRAPH_API_BASE_URL: (env.GRAPH_API_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/meta/graph` : "https://graph.facebook.com")).replace(/\/$/, ""),
       APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
       SITE_URL: (env.SITE_URL ?? env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     };
@@ -56,6 +74,12 @@ const EnvSchema = z
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
     if (env.ENCRYPTION_KEY === DEMO_ENCRYPTION_KEY)
       ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "refusing to start in production with the demo ENCRYPTION_KEY" });
+    if (!env.sandbox) {
+      const demo = { META_APP_ID: DEMO_META_APP_ID, META_APP_SECRET: DEMO_META_APP_SECRET, META_CONFIG_ID: DEMO_META_CONFIG_ID, META_VERIFY_TOKEN: DEMO_META_VERIFY_TOKEN };
+      for (const [key, value] of Object.entries(demo))
+        if (env[key as keyof typeof demo] === value)
+          ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
+    }
     if (!env.SMTP_URL)
       ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
   });

@@ -3,11 +3,12 @@ import { db } from "../db/client";
 import { contacts, messageTemplates, messages } from "../db/schema";
 import { listRecentActivity } from "../activity/queries";
 import type { CurrentUser } from "../auth/guards";
+import { listConnections } from "../whatsapp/connections";
 
 /** The Overview page's figures for one tenant, all counted from its own rows. */
 export async function dashboardOverview(current: CurrentUser) {
   const organizationId = current.organization.id;
-  const [sent, active, templates, recent] = await Promise.all([
+  const [sent, active, templates, recent, connections] = await Promise.all([
     db().select({ value: count() }).from(messages).where(and(eq(messages.organizationId, organizationId), eq(messages.direction, "outbound"))),
     db()
       .select({ value: count() })
@@ -15,15 +16,16 @@ export async function dashboardOverview(current: CurrentUser) {
       .where(and(eq(contacts.organizationId, organizationId), gte(contacts.lastSeenAt, sql`now() - interval '30 days'`))),
     db().select({ value: count() }).from(messageTemplates).where(eq(messageTemplates.organizationId, organizationId)),
     listRecentActivity(organizationId, { limit: 5 }),
+    listConnections(organizationId),
   ]);
-  const whatsappNumber = current.organization.whatsappNumber;
+  const live = connections.some((c) => c.status === "connected" && c.numbers.some((n) => n.registered));
   return {
     messagesSent: sent[0]?.value ?? 0,
     activeContacts: active[0]?.value ?? 0,
     templates: templates[0]?.value ?? 0,
     // "Setup" until a WhatsApp number is connected (spec section 2).
-    accountStatus: whatsappNumber ? "Active" : "Setup",
-    whatsapp: { connected: !!whatsappNumber, number: whatsappNumber },
+    accountStatus: live ? "Active" : "Setup",
+    whatsapp: { connected: live, connections },
     recentActivity: recent.map((r) => ({ id: r.id, action: r.action, details: r.details, status: r.status, type: r.type, at: r.createdAt.toISOString() })),
   };
 }

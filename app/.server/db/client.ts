@@ -9,6 +9,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Parameterised SQL straight to the driver, for hot paths that send arrays (unnest) and skip the ORM. */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,12 @@ let current: DatabaseHandle | undefined;
 export function db(): Database {
   if (!current) throw new Error("Database not opened: call openDatabase() at start-up");
   return current.db;
+}
+
+/** Driver-level query on the open database; see DatabaseHandle.query. */
+export function rawQuery<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]> {
+  if (!current) throw new Error("Database not opened: call openDatabase() at start-up");
+  return current.query<Row>(text, params);
 }
 
 export function databaseKind() {
@@ -59,7 +67,12 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const pool = new pg.Pool({ connectionString: url, max });
-  return { db: drizzle(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
+  return {
+    db: drizzle(pool, { schema }) as unknown as Database,
+    kind: "postgres",
+    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[],
+    close: () => pool.end(),
+  };
 }
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
@@ -67,7 +80,12 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir);
-  return { db: drizzle(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
+  return {
+    db: drizzle(client, { schema }) as unknown as Database,
+    kind: "pglite",
+    query: async <Row>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
+    close: () => client.close(),
+  };
 }
 
 async function migrateDatabase(handle: DatabaseHandle) {

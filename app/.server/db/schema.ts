@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -138,7 +139,10 @@ export const contacts = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
   },
-  (t) => [index("contacts_org_idx").on(t.organizationId)],
+  (t) => [
+    index("contacts_org_idx").on(t.organizationId),
+    uniqueIndex("contacts_org_wa_id_idx").on(t.organizationId, t.waId).where(sql`wa_id is not null`),
+  ],
 );
 
 export const messageTemplates = pgTable(
@@ -169,9 +173,164 @@ export const messages = pgTable(
     direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
     status: text("status").notNull(),
     body: text("body").notNull().default(""),
+    /** WhatsApp's message id (wamid): unique per tenant, the key for statuses and duplicate deliveries. */
+    wamid: text("wamid"),
+    phoneNumberId: text("phone_number_id"),
+    messageType: text("message_type").notNull().default("text"),
+    /** The message object as Meta sent it (media ids, replies, reactions...). */
+    payload: jsonb("payload"),
+    /** When WhatsApp says the message happened (webhook timestamp); createdAt is when Jumbe stored it. */
+    sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("messages_org_created_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    index("messages_org_created_idx").on(t.organizationId, t.createdAt),
+    uniqueIndex("messages_org_wamid_idx").on(t.organizationId, t.wamid).where(sql`wamid is not null`),
+  ],
+);
+
+/** A WhatsApp Business Account a tenant connected through Embedded Signup. A WABA belongs to one tenant. */
+export const whatsappAccounts = pgTable(
+  "whatsapp_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    wabaId: text("waba_id").notNull().unique(),
+    businessId: text("business_id"),
+    name: text("name"),
+    status: text("status", { enum: ["connected", "disconnected"] }).notNull().default("connected"),
+    /** The business token from the code exchange, AES-GCM encrypted with ENCRYPTION_KEY. */
+    accessTokenEncrypted: text("access_token_encrypted").notNull(),
+    /** null: the token does not expire (debug_token expires_at 0). */
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+    subscribed: boolean("subscribed").notNull().default(false),
+    connectedAt: timestamp("connected_at", { withTimezone: true }).notNull().defaultNow(),
+    disconnectedAt: timestamp("disconnected_at", { withTimezone: true }),
+    /** The last account_update event from Meta and when Meta says it happened. */
+    accountEvent: text("account_event"),
+    accountEventAt: timestamp("account_event_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("whatsapp_accounts_org_idx").on(t.organizationId)],
+);
+
+/** A phone number of a connected WABA. A number belongs to exactly one tenant. */
+export const whatsappPhoneNumbers = pgTable(
+  "whatsapp_phone_numbers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => whatsappAccounts.id, { onDelete: "cascade" }),
+    phoneNumberId: text("phone_number_id").notNull().unique(),
+    displayPhoneNumber: text("display_phone_number").notNull(),
+    /** Digits only, as webhooks' metadata carries it. */
+    phoneDigits: text("phone_digits").notNull(),
+    verifiedName: text("verified_name"),
+    qualityRating: text("quality_rating"),
+    status: text("status"),
+    codeVerificationStatus: text("code_verification_status"),
+    platformType: text("platform_type"),
+    messagingLimit: text("messaging_limit"),
+    registeredAt: timestamp("registered_at", { withTimezone: true }),
+    qualityEvent: text("quality_event"),
+    qualityEventAt: timestamp("quality_event_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("whatsapp_phone_numbers_org_idx").on(t.organizationId), index("whatsapp_phone_numbers_account_idx").on(t.accountId)],
+);
+
+/**
+ * The two-step verification PIN Jumbe set when registering a number, kept even when a connection
+ * attempt fails afterwards: a second attempt must send the same PIN or Meta answers 133005.
+ */
+export const whatsappRegistrationPins = pgTable("whatsapp_registration_pins", {
+  phoneNumberId: text("phone_number_id").primaryKey(),
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  pinEncrypted: text("pin_encrypted").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Every webhook delivery Meta made, byte for byte as received, kept after processing. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    body: text("body").notNull(),
+    signature: text("signature").notNull(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** processed, invalid (not JSON / not a WhatsApp envelope), failed (gave up after retries). */
+    outcome: text("outcome"),
+  },
+  (t) => [index("webhook_events_unprocessed_idx").on(t.id).where(sql`processed_at is null`)],
+);
+
+/** Changes for a WABA or number no tenant has (yet): replayed when it is connected, never dropped. */
+export const webhookUnroutedChanges = pgTable(
+  "webhook_unrouted_changes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
+    wabaId: text("waba_id"),
+    phoneNumberId: text("phone_number_id"),
+    entryTime: bigint("entry_time", { mode: "number" }),
+    field: text("field").notNull(),
+    value: jsonb("value").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_unrouted_waba_idx").on(t.wabaId), index("webhook_unrouted_phone_idx").on(t.phoneNumberId)],
+);
+
+/** Message statuses from webhooks, one row per (message, status): kept even before Jumbe knows the message. */
+export const messageStatuses = pgTable(
+  "message_statuses",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    phoneNumberId: text("phone_number_id").notNull(),
+    wamid: text("wamid").notNull(),
+    status: text("status").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    recipientId: text("recipient_id"),
+    errors: jsonb("errors"),
+    pricing: jsonb("pricing"),
+    eventId: bigint("event_id", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("message_statuses_org_wamid_status_idx").on(t.organizationId, t.wamid, t.status)],
+);
+
+/**
+ * The job queue: rows are claimed with FOR UPDATE SKIP LOCKED under a lease (lockedUntil), so any
+ * number of workers in any number of processes share it, and a crashed worker's jobs come back.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    queue: text("queue").notNull(),
+    payload: jsonb("payload").notNull(),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    /** Set when the job gave up; such rows stay for inspection and are never claimed again. */
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("jobs_ready_idx").on(t.queue, t.runAt).where(sql`failed_at is null`)],
 );
 
 export type Organization = typeof organizations.$inferSelect;

@@ -1,10 +1,11 @@
-import { Link } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "lucide-react";
 import type { Route } from "./+types/dashboard";
 import { requireRole } from "~/.server/auth/guards";
 import { dashboardOverview } from "~/.server/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatWhen } from "~/components/layout/app-shell";
+import { ConnectionList } from "~/components/whatsapp/connection-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
@@ -23,6 +24,7 @@ const QUICK_ACTIONS = [
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { overview, businessName } = loaderData;
   const fmt = new Intl.NumberFormat("en-KE");
+  const navigation = useNavigation();
   return (
     <div className="space-y-6">
       <div>
@@ -30,19 +32,30 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-600">Welcome back, {businessName}.</p>
       </div>
 
-      <section className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center" aria-labelledby="wa-card">
-        <span className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}>
-          <MessageSquare className="size-6" aria-hidden />
-        </span>
-        <div className="flex-1">
-          <h2 id="wa-card" className="font-semibold">WhatsApp Business</h2>
-          <p className="text-sm text-slate-600" data-testid="whatsapp-status">
-            {overview.whatsapp.connected ? `Connected: ${overview.whatsapp.number}` : "Not connected. Connect your WhatsApp Business account to start messaging."}
-          </p>
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="wa-card">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+          <span className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}>
+            <MessageSquare className="size-6" aria-hidden />
+          </span>
+          <div className="flex-1">
+            <h2 id="wa-card" className="font-semibold">WhatsApp Business</h2>
+            <p className="text-sm text-slate-600" data-testid="whatsapp-status">
+              {overview.whatsapp.connected
+                ? "Connected"
+                : overview.whatsapp.connections.length
+                  ? "Disconnected. Reconnect to receive messages again; your history is kept."
+                  : "Not connected. Connect your WhatsApp Business account to start messaging."}
+            </p>
+          </div>
+          <Link to="/whatsapp" className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900">
+            {overview.whatsapp.connections.length ? "Manage" : "Connect WhatsApp"}
+          </Link>
         </div>
-        <Link to="/whatsapp" className="rounded-lg bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700">
-          {overview.whatsapp.connected ? "Manage" : "Connect WhatsApp"}
-        </Link>
+        {overview.whatsapp.connections.length ? (
+          <div className="mt-4">
+            <ConnectionList connections={overview.whatsapp.connections} busy={navigation.state !== "idle"} redirectTo="/dashboard" />
+          </div>
+        ) : null}
       </section>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { db, type Database } from "../db/client";
+
+/** A database or an open transaction: queue writes join the caller's transaction when given one. */
+export type Executor = Pick<Database, "execute" | "insert">;
+
+export interface Job<Payload = unknown> {
+  id: number;
+  queue: string;
+  payload: Payload;
+  attempts: number;
+}
+
+/** Adds a job; pass the caller's transaction so the job exists exactly when the caller's writes do. */
+export async function enqueueJob(queue: string, payload: unknown, options: { executor?: Executor; delayMs?: number } = {}) {
+  const executor = options.executor ?? db();
+  const delay = Math.max(0, Math.round((options.delayMs ?? 0) / 1000));
+  await executor.execute(
+    sql`insert into jobs (queue, payload, run_at) values (${queue}, ${JSON.stringify(payload)}::jsonb, now() + make_interval(secs => ${delay}))`,
+  );
+}
+
+/**
+ * Claims up to `limit` ready jobs under a lease. SKIP LOCKED lets any number of workers, in any
+ * number of processes, claim disjoint jobs; a worker that dies lets its lease run out and the jobs
+ * come back to the others.
+ */
+export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: number): Promise<Job<Payload>[]> {
+  const result = (await db().execute(sql`
+    update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
+    where id in (
+      select id from jobs
+      where queue = ${queue} and failed_at is null and run_at <= now() and (locked_until is null or locked_until < now())
+      order by run_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    returning id, queue, payload, attempts`)) as unknown as { rows: { id: number | string; queue: string; payload: Payload; attempts: number }[] };
+  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Removes finished jobs, inside the transaction that did their work. */
+export async function completeJobs(executor: Executor, ids: number[]) {
+  if (ids.length) await executor.execute(sql`delete from jobs where id = any(${sql.param(ids)}::bigint[])`);
+}
+
+/** Puts a failed job back with exponential backoff, or parks it as failed after `maxAttempts`. */
+export async function releaseFailedJob(job: Job, error: unknown, maxAttempts: number) {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  if (job.attempts >= maxAttempts) {
+    await db().execute(sql`update jobs set failed_at = now(), locked_until = null, last_error = ${message} where id = ${job.id}`);
+    return "failed" as const;
+  }
+  const delaySeconds = Math.min(2 ** job.attempts, 3600);
+  await db().execute(
+    sql`update jobs set locked_until = null, last_error = ${message}, run_at = now() + make_interval(secs => ${delaySeconds}) where id = ${job.id}`,
+  );
+  return "retrying" as const;
+}
+
+/** Splits a claimed batch back into jobs that run one by one (after a batch failed). */
+export async function unlockJobs(ids: number[]) {
+  if (ids.length) await db().execute(sql`update jobs set locked_until = null, attempts = greatest(attempts - 1, 0) where id = any(${sql.param(ids)}::bigint[])`);
+}
+
+export async function queueDepth(queue: string) {
+  const result = (await db().execute(sql`select count(*)::int as n from jobs where queue = ${queue} and failed_at is null`)) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}

@@ -1,0 +1,186 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { activityLogs, whatsappAccounts, whatsappPhoneNumbers } from "../db/schema";
+import { decryptSecret } from "../security/crypto";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../http/request-meta";
+import type { CurrentUser } from "../auth/guards";
+import type { Executor, Job } from "../jobs/queue";
+import { GraphApiError, graphClient, type GraphClient } from "./graph-client";
+import { e164, qualityLabel } from "./phone-format";
+
+/** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
+export async function listConnections(organizationId: string) {
+  const accounts = await db()
+    .select()
+    .from(whatsappAccounts)
+    .where(eq(whatsappAccounts.organizationId, organizationId))
+    .orderBy(whatsappAccounts.createdAt);
+  const numbers = accounts.length
+    ? await db()
+        .select()
+        .from(whatsappPhoneNumbers)
+        .where(and(eq(whatsappPhoneNumbers.organizationId, organizationId), inArray(whatsappPhoneNumbers.accountId, accounts.map((a) => a.id))))
+        .orderBy(whatsappPhoneNumbers.createdAt)
+    : [];
+  return accounts.map((account) => ({
+    id: account.id,
+    wabaId: account.wabaId,
+    name: account.name,
+    status: account.status,
+    connectedAt: account.connectedAt.toISOString(),
+    disconnectedAt: account.disconnectedAt?.toISOString() ?? null,
+    tokenExpiresAt: account.tokenExpiresAt?.toISOString() ?? null,
+    confirmedByMeta: account.accountEvent !== null,
+    numbers: numbers
+      .filter((n) => n.accountId === account.id)
+      .map((n) => ({
+        id: n.id,
+        phoneNumberId: n.phoneNumberId,
+        number: e164(n.displayPhoneNumber),
+        verifiedName: n.verifiedName,
+        quality: qualityLabel(n.qualityRating),
+        qualityEvent: n.qualityEvent,
+        status: n.status,
+        messagingLimit: n.messagingLimit,
+        registered: n.platformType === "CLOUD_API",
+      })),
+  }));
+}
+
+export type Connection = Awaited<ReturnType<typeof listConnections>>[number];
+
+const STEP_ACTIONS = ["WhatsApp account connected", "WhatsApp connection failed"];
+
+/**
+ * GET /api/embedded-signup/status. Step 1 is completed once a WABA is connected, error when the
+ * last attempt failed, else pending; Verify Number when a number is registered for the Cloud API;
+ * Complete Setup when the app is subscribed and the account live.
+ */
+export async function signupStatus(organizationId: string) {
+  const connections = await listConnections(organizationId);
+  const live = connections.filter((c) => c.status === "connected");
+  const [lastAttempt] = await db()
+    .select({ action: activityLogs.action })
+    .from(activityLogs)
+    .where(and(eq(activityLogs.organizationId, organizationId), inArray(activityLogs.action, STEP_ACTIONS)))
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(1);
+  const connected = connections.length > 0;
+  const verified = connections.some((c) => c.numbers.some((n) => n.registered));
+  const completed = live.length > 0 && live.some((c) => c.numbers.some((n) => n.registered));
+  const failedLast = lastAttempt?.action === "WhatsApp connection failed";
+  return {
+    completed,
+    steps: [
+      { id: "embedded-signup", title: "Embedded Signup", status: failedLast && !completed ? "error" : connected ? "completed" : "pending" },
+      { id: "verify-number", title: "Verify Number", status: verified ? "completed" : "pending" },
+      { id: "complete-setup", title: "Complete Setup", status: completed ? "completed" : "pending" },
+    ] as { id: string; title: string; status: "pending" | "completed" | "error" }[],
+  };
+}
+
+export class ConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConnectionError";
+  }
+}
+
+async function ownedAccount(organizationId: string, accountId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(accountId)) return undefined;
+  const [account] = await db()
+    .select()
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.id, accountId), eq(whatsappAccounts.organizationId, organizationId)))
+    .limit(1);
+  return account;
+}
+
+/**
+ * Disconnect: Meta stops sending this WABA's webhooks to Jumbe (app unsubscribed); the account,
+ * numbers, messages and history stay. Returns undefined for an account the tenant does not own.
+ */
+export async function disconnectAccount(current: CurrentUser, accountId: string, meta: RequestMeta, client: GraphClient = graphClient()) {
+  const account = await ownedAccount(current.organization.id, accountId);
+  if (!account) return undefined;
+  if (account.status === "disconnected") return account;
+  try {
+    await client.unsubscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
+  } catch (error) {
+    // An expired or revoked token cannot unsubscribe, and cannot be used either: disconnect anyway.
+    if (!(error instanceof GraphApiError && error.code === 190)) {
+      await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp disconnect failed", details: describeGraph(error), meta });
+      throw new ConnectionError("Meta could not be reached to disconnect the account. Please try again.");
+    }
+  }
+  await db().transaction(async (tx) => {
+    await tx
+      .update(whatsappAccounts)
+      .set({ status: "disconnected", subscribed: false, disconnectedAt: new Date(), updatedAt: new Date() })
+      .where(eq(whatsappAccounts.id, account.id));
+    await refreshPrimaryNumber(tx, current.organization.id);
+  });
+  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "warning", action: "WhatsApp account disconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
+  return { ...account, status: "disconnected" as const };
+}
+
+/** Reconnect with the stored token; an expired token needs Embedded Signup again. */
+export async function reconnectAccount(current: CurrentUser, accountId: string, meta: RequestMeta, client: GraphClient = graphClient()) {
+  const account = await ownedAccount(current.organization.id, accountId);
+  if (!account) return undefined;
+  if (account.status === "connected") return account;
+  if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() <= Date.now())
+    throw new ConnectionError("Meta's access for this account has expired. Connect it again with Embedded Signup.");
+  try {
+    await client.subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
+  } catch (error) {
+    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp reconnect failed", details: describeGraph(error), meta });
+    throw new ConnectionError(
+      error instanceof GraphApiError && error.code === 190
+        ? "Meta no longer accepts Jumbe's access to this account. Connect it again with Embedded Signup."
+        : "Meta could not be reached to reconnect the account. Please try again.",
+    );
+  }
+  await db().transaction(async (tx) => {
+    await tx
+      .update(whatsappAccounts)
+      .set({ status: "connected", subscribed: true, disconnectedAt: null, connectedAt: new Date(), updatedAt: new Date() })
+      .where(eq(whatsappAccounts.id, account.id));
+    await refreshPrimaryNumber(tx, current.organization.id);
+  });
+  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "success", action: "WhatsApp account reconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
+  return { ...account, status: "connected" as const };
+}
+
+/** organizations.whatsapp_number: the first number of a connected account, or none. */
+async function refreshPrimaryNumber(tx: Executor, organizationId: string) {
+  await tx.execute(sql`
+    update organizations set whatsapp_number = (
+      select '+' || p.phone_digits from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
+      where p.organization_id = ${organizationId} and a.status = 'connected'
+      order by p.created_at limit 1
+    ), updated_at = now()
+    where id = ${organizationId}`);
+}
+
+/** Job: re-read a number from Graph after a quality event (the event names the change, Graph the state). */
+export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[], tx: Executor, client: GraphClient = graphClient()) {
+  for (const job of jobs) {
+    const found = (await tx.execute(sql`
+      select p.phone_number_id, a.access_token_encrypted from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
+      where p.phone_number_id = ${job.payload.phoneNumberId}`)) as unknown as { rows: { phone_number_id: string; access_token_encrypted: string }[] };
+    const row = found.rows[0];
+    if (!row) continue;
+    const number = await client.getPhoneNumber(row.phone_number_id, decryptSecret(row.access_token_encrypted));
+    await tx.execute(sql`
+      update whatsapp_phone_numbers set quality_rating = ${number.qualityRating ?? null}, status = coalesce(${number.status ?? null}, status),
+        messaging_limit = coalesce(${number.messagingLimit ?? null}, messaging_limit), verified_name = coalesce(${number.verifiedName ?? null}, verified_name), updated_at = now()
+      where phone_number_id = ${row.phone_number_id}`);
+  }
+}
+
+function describeGraph(error: unknown) {
+  if (error instanceof GraphApiError) return `(#${error.code}) ${error.message}${error.fbtraceId ? ` [fbtrace_id ${error.fbtraceId}]` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}

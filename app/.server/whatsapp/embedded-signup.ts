@@ -1,0 +1,226 @@
+import { eq, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "../db/schema";
+import { decryptSecret, encryptSecret, randomDigits } from "../security/crypto";
+import { recordActivity } from "../activity/record";
+import { enqueueJob } from "../jobs/queue";
+import { wakeWorkers } from "../jobs/worker";
+import type { RequestMeta } from "../http/request-meta";
+import type { CurrentUser } from "../auth/guards";
+import { log } from "../log";
+import { GraphApiError, GraphNetworkError, graphClient, type GraphClient, type GraphPhoneNumber } from "./graph-client";
+import { e164, phoneDigits } from "./phone-format";
+import { REPLAY_UNROUTED_QUEUE } from "../webhooks/process";
+
+/**
+ * Embedded Signup, server side (reference §1.5–1.9): exchange the 30-second code at once, check that
+ * the token really grants the WABA the browser named, register the number, subscribe the app, and
+ * store it all. A failure on any step leaves nothing half-connected.
+ */
+
+export type SignupFailureReason = "not_granted" | "taken" | "no_numbers" | "graph";
+
+export class EmbeddedSignupError extends Error {
+  constructor(
+    readonly reason: SignupFailureReason,
+    message: string,
+    readonly step?: string,
+  ) {
+    super(message);
+    this.name = "EmbeddedSignupError";
+  }
+}
+
+export interface EmbeddedSignupInput {
+  code: string;
+  wabaId: string;
+  /** From the session-info message; when absent every number of the WABA is connected. */
+  phoneNumberId?: string;
+}
+
+export interface ConnectedAccount {
+  accountId: string;
+  wabaId: string;
+  numbers: { phoneNumberId: string; displayPhoneNumber: string; verifiedName?: string; qualityRating?: string }[];
+}
+
+export async function completeEmbeddedSignup(
+  current: CurrentUser,
+  input: EmbeddedSignupInput,
+  meta: RequestMeta,
+  client: GraphClient = graphClient(),
+): Promise<ConnectedAccount> {
+  const organizationId = current.organization.id;
+  const base = { organizationId, userId: current.user.id, meta };
+  let subscribedHere = false;
+  let token: string | undefined;
+  try {
+    await assertWabaAvailable(organizationId, input.wabaId);
+    const exchanged = await client.exchangeCode(input.code);
+    token = exchanged.accessToken;
+    const debug = await client.debugToken(token);
+    assertGrantsWaba(debug, input.wabaId);
+    const expiresAt = tokenExpiry(debug.expiresAt, exchanged.expiresIn);
+
+    const listed = await client.listPhoneNumbers(input.wabaId, token);
+    const chosen = input.phoneNumberId ? listed.filter((n) => n.id === input.phoneNumberId) : listed;
+    if (input.phoneNumberId && !chosen.length)
+      throw new EmbeddedSignupError("not_granted", `Phone number ${input.phoneNumberId} is not in WhatsApp Business Account ${input.wabaId}.`);
+    if (!chosen.length) throw new EmbeddedSignupError("no_numbers", "The WhatsApp Business Account has no phone number yet.");
+
+    const registered = new Map<string, Date>();
+    for (const number of chosen) {
+      // Registration is needed once per number for the Cloud API; a registered number says CLOUD_API.
+      if (number.platformType === "CLOUD_API") continue;
+      const pin = await registrationPin(organizationId, number.id);
+      await client.registerPhoneNumber(number.id, token, pin);
+      registered.set(number.id, new Date());
+    }
+
+    const wasSubscribed = await isSubscribedByUs(input.wabaId);
+    await client.subscribeApp(input.wabaId, token);
+    subscribedHere = !wasSubscribed;
+
+    const waba = await client.getWaba(input.wabaId, token).catch(() => undefined);
+    const account = await storeConnection(organizationId, input.wabaId, waba?.name, token, expiresAt, chosen, registered);
+    subscribedHere = false;
+
+    await recordActivity({
+      ...base,
+      type: "settings",
+      status: "success",
+      action: "WhatsApp account connected",
+      details: `WhatsApp Business Account ${input.wabaId} with ${chosen.map((n) => e164(n.displayPhoneNumber)).join(", ")}`,
+    });
+    wakeWorkers();
+    return account;
+  } catch (error) {
+    if (subscribedHere && token) {
+      // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not store.
+      await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
+    }
+    await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: failureDetails(error) });
+    throw error;
+  }
+}
+
+/** A WABA belongs to one tenant: another tenant's WABA is refused before anything happens at Meta. */
+async function assertWabaAvailable(organizationId: string, wabaId: string) {
+  const [owner] = await db().select({ organizationId: whatsappAccounts.organizationId }).from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, wabaId)).limit(1);
+  if (owner && owner.organizationId !== organizationId)
+    throw new EmbeddedSignupError("taken", "This WhatsApp Business Account is connected to another organisation.");
+}
+
+/** The token must grant management of exactly the WABA the browser reported (a spoofed message names another). */
+function assertGrantsWaba(debug: Awaited<ReturnType<GraphClient["debugToken"]>>, wabaId: string) {
+  const management = debug.granularScopes.find((g) => g.scope === "whatsapp_business_management");
+  if (!debug.isValid || !management?.targetIds.includes(wabaId))
+    throw new EmbeddedSignupError("not_granted", `The token from Meta does not grant access to WhatsApp Business Account ${wabaId}.`);
+}
+
+function tokenExpiry(expiresAt: number | undefined, expiresIn: number | undefined) {
+  if (expiresAt && expiresAt > 0) return new Date(expiresAt * 1000);
+  if (expiresIn && expiresIn > 0) return new Date(Date.now() + expiresIn * 1000);
+  return null;
+}
+
+/** The PIN Jumbe set before for this number, or a new one stored (encrypted) before Meta sees it. */
+async function registrationPin(organizationId: string, phoneNumberId: string) {
+  const [existing] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId)).limit(1);
+  if (existing) {
+    if (existing.organizationId !== organizationId)
+      await db().update(whatsappRegistrationPins).set({ organizationId }).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId));
+    return decryptSecret(existing.pinEncrypted);
+  }
+  const pin = randomDigits(6);
+  await db().insert(whatsappRegistrationPins).values({ phoneNumberId, organizationId, pinEncrypted: encryptSecret(pin) }).onConflictDoNothing();
+  const [stored] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId)).limit(1);
+  return stored ? decryptSecret(stored.pinEncrypted) : pin;
+}
+
+async function isSubscribedByUs(wabaId: string) {
+  const [row] = await db().select({ subscribed: whatsappAccounts.subscribed }).from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, wabaId)).limit(1);
+  return row?.subscribed ?? false;
+}
+
+async function storeConnection(
+  organizationId: string,
+  wabaId: string,
+  name: string | undefined,
+  token: string,
+  tokenExpiresAt: Date | null,
+  numbers: GraphPhoneNumber[],
+  registered: Map<string, Date>,
+): Promise<ConnectedAccount> {
+  return db().transaction(async (tx) => {
+    const [account] = await tx
+      .insert(whatsappAccounts)
+      .values({ organizationId, wabaId, name: name ?? null, accessTokenEncrypted: encryptSecret(token), tokenExpiresAt, subscribed: true, status: "connected" })
+      .onConflictDoUpdate({
+        target: whatsappAccounts.wabaId,
+        set: {
+          name: sql`coalesce(excluded.name, ${whatsappAccounts.name})`,
+          accessTokenEncrypted: sql`excluded.access_token_encrypted`,
+          tokenExpiresAt: sql`excluded.token_expires_at`,
+          subscribed: true,
+          status: "connected",
+          connectedAt: sql`now()`,
+          disconnectedAt: null,
+          updatedAt: sql`now()`,
+        },
+        // Two tenants racing for one WABA: the loser updates nothing and is refused below.
+        setWhere: eq(whatsappAccounts.organizationId, organizationId),
+      })
+      .returning({ id: whatsappAccounts.id });
+    if (!account) throw new EmbeddedSignupError("taken", "This WhatsApp Business Account is connected to another organisation.");
+
+    for (const number of numbers) {
+      const values = {
+        organizationId,
+        accountId: account.id,
+        phoneNumberId: number.id,
+        displayPhoneNumber: number.displayPhoneNumber,
+        phoneDigits: phoneDigits(number.displayPhoneNumber),
+        verifiedName: number.verifiedName ?? null,
+        qualityRating: number.qualityRating ?? null,
+        status: registered.has(number.id) ? "CONNECTED" : (number.status ?? null),
+        codeVerificationStatus: number.codeVerificationStatus ?? null,
+        platformType: registered.has(number.id) ? "CLOUD_API" : (number.platformType ?? null),
+        messagingLimit: number.messagingLimit ?? null,
+        registeredAt: registered.get(number.id) ?? null,
+      };
+      const [saved] = await tx
+        .insert(whatsappPhoneNumbers)
+        .values(values)
+        .onConflictDoUpdate({
+          target: whatsappPhoneNumbers.phoneNumberId,
+          set: { ...values, registeredAt: sql`coalesce(excluded.registered_at, ${whatsappPhoneNumbers.registeredAt})`, updatedAt: sql`now()` },
+          setWhere: eq(whatsappPhoneNumbers.organizationId, organizationId),
+        })
+        .returning({ id: whatsappPhoneNumbers.id });
+      if (!saved) throw new EmbeddedSignupError("taken", `Phone number ${e164(number.displayPhoneNumber)} is connected to another organisation.`);
+    }
+
+    const primary = numbers[0]!;
+    await tx
+      .update(organizations)
+      .set({ whatsappNumber: sql`coalesce(${organizations.whatsappNumber}, ${e164(primary.displayPhoneNumber)})`, updatedAt: sql`now()` })
+      .where(eq(organizations.id, organizationId));
+    // Webhooks that beat the callback here (PARTNER_ADDED usually does) were kept; apply them now.
+    await enqueueJob(REPLAY_UNROUTED_QUEUE, { wabaId }, { executor: tx });
+    return {
+      accountId: account.id,
+      wabaId,
+      numbers: numbers.map((n) => ({ phoneNumberId: n.id, displayPhoneNumber: e164(n.displayPhoneNumber), verifiedName: n.verifiedName, qualityRating: n.qualityRating })),
+    };
+  });
+}
+
+function failureDetails(error: unknown) {
+  if (error instanceof GraphApiError)
+    return `Meta answered ${error.step}: (#${error.code}${error.subcode ? `/${error.subcode}` : ""}) ${error.message}${error.fbtraceId ? ` [fbtrace_id ${error.fbtraceId}]` : ""}`;
+  if (error instanceof GraphNetworkError) return error.message;
+  if (error instanceof EmbeddedSignupError) return error.message;
+  return "Unexpected error";
+}
+

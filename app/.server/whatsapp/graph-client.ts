@@ -1,0 +1,352 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { env } from "../config/env";
+import { log } from "../log";
+
+/**
+ * Meta's Graph API for WhatsApp Business onboarding, over fetch. The base URL and version come from
+ * configuration, so the same client talks to graph.facebook.com or to the local sandbox.
+ */
+
+/** A Graph error envelope, kept whole: code, subcode and fbtrace_id are what Meta support asks for. */
+export class GraphApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  readonly subcode?: number;
+  readonly type?: string;
+  readonly fbtraceId?: string;
+  readonly isTransient: boolean;
+  readonly step: string;
+
+  constructor(init: { step: string; status: number; code: number; subcode?: number; type?: string; message: string; fbtraceId?: string; isTransient?: boolean }) {
+    super(init.message);
+    this.name = "GraphApiError";
+    this.step = init.step;
+    this.status = init.status;
+    this.code = init.code;
+    this.subcode = init.subcode;
+    this.type = init.type;
+    this.fbtraceId = init.fbtraceId;
+    this.isTransient = init.isTransient ?? false;
+  }
+
+  /** Meta says a retry can succeed: throttling and transient server-side errors (reference §5.7). */
+  get retryable() {
+    return this.isTransient || RETRYABLE_CODES.has(this.code) || (this.code === 0 && this.status >= 500);
+  }
+}
+
+/** The request never got a Graph answer: timeout, refused connection, or a body that is not Graph's. */
+export class GraphNetworkError extends Error {
+  readonly step: string;
+  constructor(step: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "GraphNetworkError";
+    this.step = step;
+  }
+}
+
+// 1 and 2: unknown/service errors; 4, 17, 32, 613, 80007, 130429: rate limits and throughput;
+// 131000, 131016, 133004: Cloud API temporarily unavailable.
+const RETRYABLE_CODES = new Set([1, 2, 4, 17, 32, 613, 80007, 130429, 131000, 131016, 133004]);
+
+export interface GraphClientOptions {
+  baseUrl: string;
+  version: string;
+  appId: string;
+  appSecret: string;
+  timeoutMs: number;
+  /** Attempts for a retryable failure, the first included. */
+  attempts?: number;
+  /** First backoff delay; it doubles per attempt, with jitter, and honours Retry-After. */
+  backoffMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface TokenExchange {
+  accessToken: string;
+  expiresIn?: number;
+}
+
+export interface TokenDebugInfo {
+  isValid: boolean;
+  appId?: string;
+  type?: string;
+  /** Unix seconds; 0 or absent means the token does not expire. */
+  expiresAt?: number;
+  scopes: string[];
+  granularScopes: { scope: string; targetIds: string[] }[];
+  error?: { code?: number; message?: string };
+}
+
+export interface GraphPhoneNumber {
+  id: string;
+  displayPhoneNumber: string;
+  verifiedName?: string;
+  qualityRating?: string;
+  codeVerificationStatus?: string;
+  status?: string;
+  platformType?: string;
+  messagingLimit?: string;
+}
+
+export interface GraphWaba {
+  id: string;
+  name?: string;
+  currency?: string;
+  timezoneId?: string;
+}
+
+const PHONE_FIELDS = [
+  "id",
+  "display_phone_number",
+  "verified_name",
+  "quality_rating",
+  "code_verification_status",
+  "status",
+  "platform_type",
+  "whatsapp_business_manager_messaging_limit",
+].join(",");
+
+type Method = "GET" | "POST" | "DELETE";
+
+interface CallOptions {
+  step: string;
+  method: Method;
+  path: string;
+  query?: Record<string, string>;
+  token?: string;
+  body?: Record<string, unknown>;
+  /** Safe to send again after a timeout (reads, and writes Meta treats as idempotent). */
+  idempotent: boolean;
+}
+
+export function createGraphClient(options: GraphClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+  const attempts = options.attempts ?? 3;
+  const backoffMs = options.backoffMs ?? 250;
+  const base = `${options.baseUrl.replace(/\/$/, "")}/${options.version}`;
+
+  async function call<T>(request: CallOptions): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await callOnce<T>(request);
+      } catch (error) {
+        const retry =
+          attempt < attempts &&
+          ((error instanceof GraphApiError && error.retryable) || (error instanceof GraphNetworkError && request.idempotent));
+        if (!retry) throw error;
+        const wait = retryDelay(error, attempt, backoffMs);
+        log().warn({ step: request.step, attempt, wait, error: describe(error) }, "graph call failed; retrying");
+        await sleep(wait);
+      }
+    }
+  }
+
+  async function callOnce<T>({ step, method, path, query, token, body }: CallOptions): Promise<T> {
+    const url = new URL(`${base}/${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(options.timeoutMs),
+        redirect: "error",
+      });
+    } catch (cause) {
+      const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
+      throw new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, { cause });
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      throw new GraphNetworkError(step, `Graph ${step} answered HTTP ${response.status} with a body that is not JSON`);
+    }
+    const envelope = (parsed as { error?: Record<string, unknown> }).error;
+    if (envelope && typeof envelope === "object") {
+      const error = new GraphApiError({
+        step,
+        status: response.status,
+        code: typeof envelope.code === "number" ? envelope.code : 0,
+        subcode: typeof envelope.error_subcode === "number" ? envelope.error_subcode : undefined,
+        type: typeof envelope.type === "string" ? envelope.type : undefined,
+        message: typeof envelope.message === "string" ? envelope.message : `Graph ${step} failed`,
+        fbtraceId: typeof envelope.fbtrace_id === "string" ? envelope.fbtrace_id : (response.headers.get("x-fb-trace-id") ?? undefined),
+        isTransient: envelope.is_transient === true,
+      });
+      (error as { retryAfterMs?: number }).retryAfterMs = retryAfterHeader(response.headers.get("retry-after"));
+      throw error;
+    }
+    if (!response.ok) {
+      const error = new GraphApiError({ step, status: response.status, code: 0, message: `Graph ${step} answered HTTP ${response.status}` });
+      throw error;
+    }
+    return parsed as T;
+  }
+
+  return {
+    /** Embedded Signup: the 30-second code becomes the customer's business token. */
+    async exchangeCode(code: string): Promise<TokenExchange> {
+      const answer = await call<{ access_token?: string; expires_in?: number }>({
+        step: "oauth",
+        method: "GET",
+        path: "oauth/access_token",
+        query: { client_id: options.appId, client_secret: options.appSecret, code },
+        // A code is single-use: a second try after a lost answer could only fail.
+        idempotent: false,
+      });
+      if (!answer.access_token) throw new GraphNetworkError("oauth", "Graph oauth answered without an access_token");
+      return { accessToken: answer.access_token, expiresIn: typeof answer.expires_in === "number" ? answer.expires_in : undefined };
+    },
+
+    async debugToken(inputToken: string): Promise<TokenDebugInfo> {
+      const answer = await call<{ data?: Record<string, unknown> }>({
+        step: "debug_token",
+        method: "GET",
+        path: "debug_token",
+        query: { input_token: inputToken, access_token: `${options.appId}|${options.appSecret}` },
+        idempotent: true,
+      });
+      const data = answer.data ?? {};
+      const granular = Array.isArray(data.granular_scopes) ? (data.granular_scopes as { scope?: unknown; target_ids?: unknown }[]) : [];
+      return {
+        isValid: data.is_valid === true,
+        appId: typeof data.app_id === "string" ? data.app_id : undefined,
+        type: typeof data.type === "string" ? data.type : undefined,
+        expiresAt: typeof data.expires_at === "number" ? data.expires_at : undefined,
+        scopes: Array.isArray(data.scopes) ? data.scopes.filter((s): s is string => typeof s === "string") : [],
+        granularScopes: granular.map((g) => ({
+          scope: String(g.scope ?? ""),
+          targetIds: Array.isArray(g.target_ids) ? g.target_ids.map(String) : [],
+        })),
+        error: data.error as TokenDebugInfo["error"],
+      };
+    },
+
+    async getWaba(wabaId: string, token: string): Promise<GraphWaba> {
+      const answer = await call<{ id: string; name?: string; currency?: string; timezone_id?: string }>({
+        step: "waba",
+        method: "GET",
+        path: encodeURIComponent(wabaId),
+        query: { fields: "id,name,currency,timezone_id" },
+        token,
+        idempotent: true,
+      });
+      return { id: answer.id, name: answer.name, currency: answer.currency, timezoneId: answer.timezone_id };
+    },
+
+    async subscribeApp(wabaId: string, token: string) {
+      await call<{ success?: boolean }>({ step: "subscribed_apps", method: "POST", path: `${encodeURIComponent(wabaId)}/subscribed_apps`, token, idempotent: true });
+    },
+
+    async unsubscribeApp(wabaId: string, token: string) {
+      await call<{ success?: boolean }>({ step: "subscribed_apps", method: "DELETE", path: `${encodeURIComponent(wabaId)}/subscribed_apps`, token, idempotent: true });
+    },
+
+    async listPhoneNumbers(wabaId: string, token: string): Promise<GraphPhoneNumber[]> {
+      const numbers: GraphPhoneNumber[] = [];
+      let after: string | undefined;
+      // Pages of 100; a WABA holds at most a few dozen numbers, the bound only stops a runaway loop.
+      for (let page = 0; page < 20; page++) {
+        const answer = await call<{ data?: Record<string, unknown>[]; paging?: { cursors?: { after?: string }; next?: string } }>({
+          step: "phone_numbers",
+          method: "GET",
+          path: `${encodeURIComponent(wabaId)}/phone_numbers`,
+          query: { fields: PHONE_FIELDS, limit: "100", ...(after ? { after } : {}) },
+          token,
+          idempotent: true,
+        });
+        numbers.push(...(answer.data ?? []).map(toPhoneNumber));
+        after = answer.paging?.next ? answer.paging.cursors?.after : undefined;
+        if (!after) break;
+      }
+      return numbers;
+    },
+
+    async getPhoneNumber(phoneNumberId: string, token: string): Promise<GraphPhoneNumber> {
+      const answer = await call<Record<string, unknown>>({
+        step: "phone_number",
+        method: "GET",
+        path: encodeURIComponent(phoneNumberId),
+        query: { fields: PHONE_FIELDS },
+        token,
+        idempotent: true,
+      });
+      return toPhoneNumber(answer);
+    },
+
+    /** Cloud API registration with the two-step verification PIN (10 per number per 72 h). */
+    async registerPhoneNumber(phoneNumberId: string, token: string, pin: string) {
+      await call<{ success?: boolean }>({
+        step: "register",
+        method: "POST",
+        path: `${encodeURIComponent(phoneNumberId)}/register`,
+        body: { messaging_product: "whatsapp", pin },
+        token,
+        // Each call counts against the 72-hour limit: never repeat one whose answer was lost.
+        idempotent: false,
+      });
+    },
+  };
+}
+
+export type GraphClient = ReturnType<typeof createGraphClient>;
+
+function toPhoneNumber(raw: Record<string, unknown>): GraphPhoneNumber {
+  const text = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string) : undefined);
+  return {
+    id: String(raw.id),
+    displayPhoneNumber: text("display_phone_number") ?? "",
+    verifiedName: text("verified_name"),
+    qualityRating: text("quality_rating"),
+    codeVerificationStatus: text("code_verification_status"),
+    status: text("status"),
+    platformType: text("platform_type"),
+    messagingLimit: text("whatsapp_business_manager_messaging_limit") ?? text("messaging_limit_tier"),
+  };
+}
+
+function retryAfterHeader(value: string | null) {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+}
+
+function retryDelay(error: unknown, attempt: number, base: number) {
+  const hinted = (error as { retryAfterMs?: number }).retryAfterMs;
+  const exponential = base * 2 ** (attempt - 1);
+  const jittered = exponential / 2 + Math.random() * (exponential / 2);
+  // Never sleep long inside a user's request: a longer Retry-After becomes a failure instead.
+  return Math.min(hinted ?? jittered, 5_000);
+}
+
+function describe(error: unknown) {
+  if (error instanceof GraphApiError) return { code: error.code, subcode: error.subcode, fbtraceId: error.fbtraceId, message: error.message };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+let shared: GraphClient | undefined;
+let sharedKey = "";
+
+/** The client configured from the environment. */
+export function graphClient(): GraphClient {
+  const config = env();
+  const key = [config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, config.META_APP_ID, config.META_APP_SECRET, config.GRAPH_API_TIMEOUT_MS].join("|");
+  if (!shared || key !== sharedKey) {
+    shared = createGraphClient({
+      baseUrl: config.GRAPH_API_BASE_URL,
+      version: config.GRAPH_API_VERSION,
+      appId: config.META_APP_ID,
+      appSecret: config.META_APP_SECRET,
+      timeoutMs: config.GRAPH_API_TIMEOUT_MS,
+    });
+    sharedKey = key;
+  }
+  return shared;
+}

@@ -1,0 +1,34 @@
+import { env } from "../config/env";
+import type { CurrentUser } from "../auth/guards";
+import { embeddedSignupState } from "./signup-state";
+
+/**
+ * What the Connect button needs. Production: Meta's JavaScript SDK with the app and configuration
+ * ids (Embedded Signup v4). Sandbox: the local dialog that plays Meta's popup, which also works as a
+ * plain link when JavaScript is off.
+ */
+export function embeddedSignupConfig(current: CurrentUser) {
+  const config = env();
+  const state = embeddedSignupState(current);
+  const callbackUrl = `${config.APP_URL}/embedded-callback`;
+  const dialog = new URL("/sandbox/meta/dialog/oauth", config.APP_URL);
+  dialog.search = new URLSearchParams({
+    client_id: config.META_APP_ID,
+    config_id: config.META_CONFIG_ID,
+    redirect_uri: callbackUrl,
+    state,
+    response_type: "code",
+    display: "page",
+  }).toString();
+  return {
+    mode: config.sandbox ? ("sandbox" as const) : ("facebook" as const),
+    appId: config.META_APP_ID,
+    configId: config.META_CONFIG_ID,
+    graphVersion: config.GRAPH_API_VERSION,
+    state,
+    // Relative, so the link works on whatever host the browser used.
+    dialogUrl: config.sandbox ? `${dialog.pathname}${dialog.search}` : null,
+  };
+}
+
+export type EmbeddedSignupConfig = ReturnType<typeof embeddedSignupConfig>;

@@ -1,0 +1,77 @@
+import { Link, redirect } from "react-router";
+import { CheckCircle2, XCircle } from "lucide-react";
+import type { Route } from "./+types/embedded-callback";
+import { requireUser } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { toastCookie } from "~/.server/http/toast";
+import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/whatsapp/callback";
+import { listConnections } from "~/.server/whatsapp/connections";
+
+export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | Jumbe" }];
+
+/**
+ * Meta's flow ends here with ?code&shared_waba_id (and the state Jumbe sent). The code is used at
+ * once, then the browser is sent to ?outcome=..., so a reload shows the result instead of spending
+ * the single-use code a second time.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const url = new URL(request.url);
+  const outcome = url.searchParams.get("outcome");
+  if (outcome) return showOutcome(current.organization.id, outcome, url.searchParams.get("reason"), url.searchParams.get("waba"));
+
+  const result = await handleEmbeddedCallback(current, url, requestMeta(request, context));
+  const headers = new Headers();
+  if (result.kind === "missing") {
+    headers.append("Set-Cookie", await toastCookie("error", "Missing required parameters."));
+    throw redirect("/embedded-callback?outcome=missing", { headers });
+  }
+  if (result.kind === "failed") {
+    headers.append("Set-Cookie", await toastCookie("error", "Signup failed"));
+    throw redirect(`/embedded-callback?outcome=failed&reason=${result.reason}`, { headers });
+  }
+  headers.append("Set-Cookie", await toastCookie("success", "Signup complete!"));
+  throw redirect(`/embedded-callback?outcome=connected&waba=${encodeURIComponent(result.account.wabaId)}`, { headers });
+}
+
+async function showOutcome(organizationId: string, outcome: string, reason: string | null, wabaId: string | null) {
+  if (outcome === "connected") {
+    // Only what this tenant really has connected is shown as a success.
+    const connection = (await listConnections(organizationId)).find((c) => c.wabaId === wabaId && c.status === "connected");
+    if (connection) return { state: "success" as const, numbers: connection.numbers.map((n) => `${n.number}${n.verifiedName ? ` (${n.verifiedName})` : ""}`) };
+  }
+  if (outcome === "missing") return { state: "missing" as const };
+  const known = reason && reason in FAILURE_REASONS ? FAILURE_REASONS[reason as FailureReason] : null;
+  return { state: "error" as const, reason: known };
+}
+
+export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-xl">
+      {loaderData.state === "success" ? <meta httpEquiv="refresh" content="2;url=/whatsapp-setup" /> : null}
+      <section className="rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm" data-testid="callback-result" data-state={loaderData.state}>
+        {loaderData.state === "success" ? (
+          <>
+            <CheckCircle2 className="mx-auto size-12 text-brand-600" aria-hidden />
+            <h1 className="mt-4 text-xl font-bold">Signup complete!</h1>
+            <p className="mt-2 text-slate-600">Your WhatsApp Business Account is connected: {loaderData.numbers.join(", ")}.</p>
+            <p className="mt-4 text-sm text-slate-500">
+              Taking you to <Link to="/whatsapp" className="font-medium text-brand-700 underline">WhatsApp Setup</Link>...
+            </p>
+          </>
+        ) : (
+          <>
+            <XCircle className="mx-auto size-12 text-red-600" aria-hidden />
+            <h1 className="mt-4 text-xl font-bold" role="alert">
+              {loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}
+            </h1>
+            {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
+            <Link to="/whatsapp" className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
+              Back to WhatsApp Setup
+            </Link>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { useNavigation } from "react-router";
+import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "lucide-react";
+import type { Route } from "./+types/whatsapp";
+import { isLocalPath, requireUser } from "~/.server/auth/guards";
+import { listConnections, signupStatus, disconnectAccount, reconnectAccount, ConnectionError } from "~/.server/whatsapp/connections";
+import { embeddedSignupConfig } from "~/.server/whatsapp/signup-config";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast } from "~/.server/http/toast";
+import { log } from "~/.server/log";
+import { ConnectButton } from "~/components/whatsapp/connect-button";
+import { ConnectionList } from "~/components/whatsapp/connection-list";
+
+export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const signup = embeddedSignupConfig(current);
+  try {
+    const [status, connections] = await Promise.all([signupStatus(current.organization.id), listConnections(current.organization.id)]);
+    return { signup, status, connections, loadFailed: false };
+  } catch (error) {
+    log().error({ err: error }, "could not load the WhatsApp setup status");
+    return { signup, status: null, connections: [], loadFailed: true };
+  }
+}
+
+/** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const current = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const accountId = String(form.get("accountId") ?? "");
+  const back = String(form.get("redirectTo") ?? "");
+  const to = isLocalPath(back) ? back : "/whatsapp";
+  const meta = requestMeta(request, context);
+  if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", "Unknown action.");
+  try {
+    const done = intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
+    if (!done) throw new Response("Not Found", { status: 404 });
+    return redirectWithToast(to, "success", intent === "disconnect" ? "WhatsApp account disconnected." : "WhatsApp account reconnected.");
+  } catch (error) {
+    if (error instanceof ConnectionError) return redirectWithToast(to, "error", error.message);
+    throw error;
+  }
+}
+
+const TIPS = [
+  "Have your Meta Business Manager account ready, with its business details complete.",
+  "Use a business phone number that can receive an SMS or a call and is not on the WhatsApp app.",
+  "You need admin access to your business's Facebook page and Business Manager.",
+];
+
+const STEP_TEXT: Record<string, string> = {
+  "embedded-signup": "Sign in with Facebook and choose or create your WhatsApp Business Account.",
+  "verify-number": "Confirm the business phone number that will send and receive messages.",
+  "complete-setup": "Jumbe registers the number and subscribes to its messages.",
+};
+
+export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
+  const { signup, status, connections, loadFailed } = loaderData;
+  const navigation = useNavigation();
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">WhatsApp Business Setup</h1>
+        <p className="text-slate-600">Connect your WhatsApp Business Account through Meta&apos;s Embedded Signup.</p>
+      </div>
+
+      <p role="status" data-testid="signup-status" className={`flex items-center gap-2 rounded-lg border px-4 py-3 text-sm font-medium ${statusClass(loadFailed, status?.completed)}`}>
+        {loadFailed ? (
+          <>
+            <XCircle className="size-5" aria-hidden />
+            {"✗ Failed to load status. Try again later."}
+          </>
+        ) : status?.completed ? (
+          <>
+            <CheckCircle2 className="size-5" aria-hidden />
+            Connected
+          </>
+        ) : (
+          <>
+            <AlertCircle className="size-5" aria-hidden />
+            Signup not complete. Please follow the steps below.
+          </>
+        )}
+      </p>
+
+      <ol className="grid gap-4 sm:grid-cols-3" aria-label="Setup steps">
+        {(status?.steps ?? []).map((step, index) => (
+          <li key={step.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`step-${step.id}`} data-status={step.status}>
+            <div className="flex items-center gap-2">
+              <StepIcon status={step.status} />
+              <span className="text-sm font-semibold">
+                {index + 1}. {step.title}
+              </span>
+            </div>
+            <p className="mt-2 text-sm text-slate-600">{STEP_TEXT[step.id]}</p>
+            <p className="mt-2 text-xs font-medium uppercase tracking-wide text-slate-500">{step.status === "error" ? "Error" : step.status === "completed" ? "Completed" : "Pending"}</p>
+          </li>
+        ))}
+      </ol>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="connect-heading">
+        <h2 id="connect-heading" className="text-lg font-semibold">
+          {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-600">
+          A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes the setup.
+          {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
+        </p>
+        <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
+      </section>
+
+      {connections.length ? (
+        <section aria-labelledby="accounts-heading" className="space-y-3">
+          <h2 id="accounts-heading" className="text-lg font-semibold">
+            Connected accounts
+          </h2>
+          <ConnectionList connections={connections} busy={navigation.state !== "idle"} redirectTo="/whatsapp" />
+        </section>
+      ) : null}
+
+      <section className="rounded-xl border border-amber-200 bg-amber-50 p-5" aria-labelledby="tips-heading">
+        <h2 id="tips-heading" className="flex items-center gap-2 font-semibold text-amber-900">
+          <Lightbulb className="size-5" aria-hidden /> Before you start
+        </h2>
+        <ul className="mt-3 space-y-2 text-sm text-amber-900">
+          {TIPS.map((tip) => (
+            <li key={tip} className="flex gap-2">
+              <Phone className="mt-0.5 size-4 shrink-0" aria-hidden />
+              {tip}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function statusClass(failed: boolean, completed: boolean | undefined) {
+  if (failed) return "border-red-200 bg-red-50 text-red-800";
+  return completed ? "border-brand-200 bg-brand-50 text-brand-900" : "border-amber-200 bg-amber-50 text-amber-900";
+}
+
+function StepIcon({ status }: { status: string }) {
+  if (status === "completed") return <CheckCircle2 className="size-5 text-brand-600" aria-hidden />;
+  if (status === "error") return <XCircle className="size-5 text-red-600" aria-hidden />;
+  return <Circle className="size-5 text-slate-400" aria-hidden />;
+}

@@ -1,0 +1,17 @@
+import type { WebhookEvents } from "./events";
+import type { CallLog, FaultTable } from "./faults";
+import type { SandboxStore } from "./state";
+import type { MetaSandbox, ResolvedOptions } from "./types";
+import type { WebhookSender } from "./webhooks";
+
+/** What the routers share. */
+export interface SandboxContext {
+  options: ResolvedOptions;
+  store: SandboxStore;
+  sender: WebhookSender;
+  events: WebhookEvents;
+  faults: FaultTable;
+  calls: CallLog;
+  sandbox: MetaSandbox;
+  webhookUrl(): string;
+}

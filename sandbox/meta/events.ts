@@ -1,0 +1,148 @@
+import type { SandboxStore } from "./state";
+import type { WebhookSender } from "./webhooks";
+import { digitsOnly, newWamid, unixSeconds } from "./util";
+
+/** Builds Meta's webhook payloads from sandbox state and queues them. Throws readable Errors on bad input. */
+export class WebhookEvents {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly sender: WebhookSender,
+    private readonly now: () => number,
+  ) {}
+
+  private number(phoneNumberId: unknown) {
+    const number = typeof phoneNumberId === "string" ? this.store.phoneNumbers.get(phoneNumberId) : undefined;
+    if (!number) throw new Error(`Unknown phone number id ${String(phoneNumberId)}.`);
+    return number;
+  }
+
+  private metadata(phoneNumberId: string) {
+    const number = this.number(phoneNumberId);
+    return { display_phone_number: digitsOnly(number.displayPhoneNumber), phone_number_id: number.id };
+  }
+
+  inboundText(input: { phoneNumberId: string; from: string; name?: string; text: string }): { wamid: string } {
+    const number = this.number(input.phoneNumberId);
+    const from = digitsOnly(String(input.from ?? ""));
+    if (!/^\d{7,15}$/.test(from) || !/^\+?[\d\s().-]+$/.test(String(input.from).trim())) throw new Error("from must be the customer's phone number in digits, e.g. 254712345678.");
+    if (typeof input.text !== "string" || input.text.length === 0) throw new Error("text must not be empty.");
+    if (input.text.length > 4096) throw new Error("text must be at most 4096 characters.");
+    const name = typeof input.name === "string" && input.name.trim() ? input.name.trim() : "WhatsApp User";
+    const wamid = newWamid();
+    this.sender.enqueue(number.wabaId, {
+      field: "messages",
+      value: {
+        messaging_product: "whatsapp",
+        metadata: this.metadata(number.id),
+        contacts: [{ profile: { name }, wa_id: from }],
+        messages: [{ from, id: wamid, timestamp: String(unixSeconds(this.now())), type: "text", text: { body: input.text } }],
+      },
+    });
+    return { wamid };
+  }
+
+  status(input: { phoneNumberId: string; wamid: string; status: string; recipientId: string; errorCode?: number }) {
+    const number = this.number(input.phoneNumberId);
+    if (!["sent", "delivered", "read", "failed"].includes(input.status)) throw new Error("status must be sent, delivered, read or failed.");
+    if (typeof input.wamid !== "string" || !input.wamid.trim()) throw new Error("wamid must not be empty.");
+    const recipient = digitsOnly(String(input.recipientId ?? ""));
+    if (!/^\d{7,15}$/.test(recipient)) throw new Error("recipientId must be the customer's phone number in digits.");
+    if (input.errorCode !== undefined && !Number.isInteger(input.errorCode)) throw new Error("errorCode must be a whole number.");
+    const status: Record<string, unknown> = {
+      id: input.wamid.trim(),
+      status: input.status,
+      timestamp: String(unixSeconds(this.now())),
+      recipient_id: recipient,
+    };
+    if (input.status === "sent" || input.status === "delivered") {
+      status.pricing = { billable: true, pricing_model: "PMP", type: "regular", category: "utility" };
+    }
+    if (input.status === "failed") {
+      const code = input.errorCode ?? 131026;
+      const known = FAILURE_TEXT[code] ?? { title: "Message failed to send", details: "The sandbox failed this message on request." };
+      status.errors = [
+        {
+          code,
+          title: known.title,
+          message: known.title,
+          error_data: { details: known.details },
+          href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
+        },
+      ];
+    }
+    this.sender.enqueue(number.wabaId, {
+      field: "messages",
+      value: { messaging_product: "whatsapp", metadata: this.metadata(number.id), statuses: [status] },
+    });
+  }
+
+  quality(input: { phoneNumberId: string; event: string; currentLimit?: string }) {
+    const number = this.number(input.phoneNumberId);
+    if (!QUALITY_EVENTS.includes(input.event)) throw new Error(`event must be one of ${QUALITY_EVENTS.join(", ")}.`);
+    if (input.currentLimit !== undefined && !/^TIER_[A-Z0-9]+$/.test(input.currentLimit)) throw new Error('currentLimit must look like "TIER_2K".');
+    switch (input.event) {
+      case "FLAGGED":
+        number.qualityRating = "RED";
+        break;
+      case "UNFLAGGED":
+        number.qualityRating = "GREEN";
+        break;
+      case "THROUGHPUT_UPGRADE":
+        number.throughput = "HIGH";
+        break;
+      default:
+        if (input.currentLimit) number.messagingLimit = input.currentLimit;
+    }
+    this.store.changed();
+    const now = this.now();
+    this.sender.enqueue(
+      number.wabaId,
+      {
+        field: "phone_number_quality_update",
+        value: { display_phone_number: digitsOnly(number.displayPhoneNumber), event: input.event, current_limit: input.currentLimit ?? number.messagingLimit },
+      },
+      unixSeconds(now),
+    );
+  }
+
+  accountUpdate(input: { wabaId: string; event: string }) {
+    const waba = typeof input.wabaId === "string" ? this.store.wabas.get(input.wabaId) : undefined;
+    if (!waba) throw new Error(`Unknown WABA ${String(input.wabaId)}.`);
+    if (typeof input.event !== "string" || !/^[A-Z_]{2,64}$/.test(input.event)) throw new Error('event must be an upper-case event name such as "VERIFIED_ACCOUNT".');
+    if (input.event === "PARTNER_ADDED" || input.event === "PARTNER_REMOVED") return this.partnerEvent(waba.id, input.event);
+    const number = [...this.store.phoneNumbers.values()].find((p) => p.wabaId === waba.id);
+    this.sender.enqueue(
+      waba.id,
+      { field: "account_update", value: number ? { phone_number: digitsOnly(number.displayPhoneNumber), event: input.event } : { event: input.event } },
+      unixSeconds(this.now()),
+    );
+  }
+
+  /** PARTNER_ADDED / PARTNER_REMOVED: entry id is the app's partner business, not the WABA. */
+  partnerEvent(wabaId: string, event: "PARTNER_ADDED" | "PARTNER_REMOVED" = "PARTNER_ADDED") {
+    const waba = this.store.wabas.get(wabaId);
+    if (!waba) throw new Error(`Unknown WABA ${wabaId}.`);
+    this.sender.enqueue(
+      this.store.partnerBusinessId,
+      { field: "account_update", value: { event, waba_info: { waba_id: waba.id, owner_business_id: waba.businessId } } },
+      unixSeconds(this.now()),
+    );
+  }
+}
+
+export const QUALITY_EVENTS = ["FLAGGED", "UNFLAGGED", "UPGRADE", "DOWNGRADE", "THROUGHPUT_UPGRADE"];
+
+const FAILURE_TEXT: Record<number, { title: string; details: string }> = {
+  131026: { title: "Message undeliverable", details: "Message Undeliverable." },
+  131047: {
+    title: "Re-engagement message",
+    details: "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+  },
+  131049: {
+    title: "This message was not delivered to maintain healthy ecosystem engagement.",
+    details: "In order to maintain a healthy ecosystem engagement, the message failed to be delivered.",
+  },
+  131050: { title: "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.", details: "The user has stopped marketing messages." },
+  131000: { title: "Something went wrong", details: "Message failed to send due to an unknown error." },
+  131042: { title: "Business eligibility payment issue", details: "Message failed to send because there were one or more errors related to your payment method." },
+};

@@ -1,0 +1,465 @@
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import type { SandboxContext } from "./context";
+import { redactPath } from "./faults";
+import { REGISTRATION_LIMIT, REGISTRATION_WINDOW_MS, type PhoneNumber, type TokenRecord, type Waba } from "./state";
+import { APP_NAME, type GraphStep } from "./types";
+import { newTraceId, parseHttpUrl, serializeLikeMeta } from "./util";
+
+interface GraphErrorBody {
+  message: string;
+  type: string;
+  code: number;
+  error_subcode?: number;
+  is_transient?: boolean;
+  error_data?: Record<string, unknown>;
+}
+
+type GraphResult = { status: number; body: unknown; error?: undefined } | { status: number; error: GraphErrorBody; body?: undefined };
+
+const VERSION = /^v\d+\.\d+$/;
+
+const ok = (body: unknown, status = 200): GraphResult => ({ status, body });
+
+function fail(
+  status: number,
+  code: number,
+  message: string,
+  extra: { type?: string; subcode?: number; isTransient?: boolean; errorData?: Record<string, unknown> } = {},
+): GraphResult {
+  return {
+    status,
+    error: {
+      message,
+      type: extra.type ?? "OAuthException",
+      code,
+      ...(extra.subcode !== undefined ? { error_subcode: extra.subcode } : {}),
+      ...(extra.isTransient !== undefined ? { is_transient: extra.isTransient } : {}),
+      ...(extra.errorData ? { error_data: extra.errorData } : {}),
+    },
+  };
+}
+
+const unsupported = (method: string, id: string) =>
+  fail(
+    400,
+    100,
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    { type: "GraphMethodException", subcode: 33 },
+  );
+
+const unknownPath = (rest: string) => fail(400, 2500, `Unknown path components: ${rest}`);
+
+const invalidParameter = (details: string) => fail(400, 100, "(#100) Invalid parameter", { errorData: { messaging_product: "whatsapp", details } });
+
+/** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA and phone number endpoints. */
+export function graphRouter(ctx: SandboxContext): Router {
+  const router = Router();
+  router.use(
+    "/graph",
+    express.json({ limit: "1mb" }),
+    express.urlencoded({ extended: false, limit: "1mb" }),
+    (req: Request, res: Response) => handle(ctx, req, res),
+    // Body parser failures (malformed JSON, too large) still answer with a Graph envelope.
+    (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+      const status = (error as { status?: number }).status ?? 400;
+      respond(ctx, req, res, fail(status >= 400 && status < 500 ? status : 400, 100, "(#100) The request body could not be parsed."), undefined, newTraceId());
+    },
+  );
+  return router;
+}
+
+function handle(ctx: SandboxContext, req: Request, res: Response) {
+  const traceId = newTraceId();
+  const method = req.method === "HEAD" ? "GET" : req.method.toUpperCase();
+  let segments: string[];
+  try {
+    segments = req.path.split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return respond(ctx, req, res, unknownPath(req.path), undefined, traceId);
+  }
+  const [version, ...rest] = segments;
+  if (!version || !VERSION.test(version)) {
+    return respond(ctx, req, res, fail(400, 2500, `Unknown path components: /${version ?? ""} (the sandbox expects a Graph version such as v23.0 first)`), undefined, traceId);
+  }
+  const { step, run } = resolve(ctx, req, method, rest);
+  const fault = ctx.faults.take(step);
+  const result = fault
+    ? fail(fault.status ?? 400, fault.code, fault.message ?? `(#${fault.code}) Sandbox fault injected for ${step}`, {
+        type: fault.type,
+        subcode: fault.subcode,
+        isTransient: fault.isTransient,
+      })
+    : run();
+  respond(ctx, req, res, result, step, traceId);
+}
+
+function respond(ctx: SandboxContext, req: Request, res: Response, result: GraphResult, step: GraphStep | undefined, traceId: string) {
+  const body = result.error ? { error: { ...result.error, fbtrace_id: traceId } } : result.body;
+  res.setHeader("x-fb-trace-id", traceId);
+  res.setHeader("Cache-Control", "no-store");
+  const version = req.path.split("/").filter(Boolean)[0];
+  if (version && VERSION.test(version)) res.setHeader("facebook-api-version", version);
+  if (result.status === 401) res.setHeader("WWW-Authenticate", `OAuth "Facebook Platform" "invalid_token" "${result.error?.message.replace(/"/g, "'") ?? ""}"`);
+  res.status(result.status).type("application/json; charset=UTF-8").send(serializeLikeMeta(body));
+  const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+  ctx.calls.add({
+    at: new Date(ctx.options.now()).toISOString(),
+    method: req.method,
+    path: redactPath(req.path, search),
+    status: result.status,
+    ...(step ? { step } : {}),
+    ...(result.error ? { errorCode: result.error.code } : {}),
+  });
+}
+
+/** A request parameter from the body (POST) or the query string, as text. */
+function param(req: Request, name: string): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const fromBody = body && typeof body === "object" && !Array.isArray(body) ? body[name] : undefined;
+  const value = fromBody !== undefined ? fromBody : (req.query as Record<string, unknown>)[name];
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.get("authorization");
+  const match = header ? /^(?:Bearer|OAuth)\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1] ?? param(req, "access_token");
+}
+
+interface Route {
+  step?: GraphStep;
+  run: () => GraphResult;
+}
+
+function resolve(ctx: SandboxContext, req: Request, method: string, rest: string[]): Route {
+  const { store } = ctx;
+  const [first, edge, ...deeper] = rest;
+  if (!first) return { run: () => unknownPath("/") };
+  if (first === "oauth" && edge === "access_token" && deeper.length === 0 && method === "GET") return { step: "oauth", run: () => exchangeCode(ctx, req) };
+  if (first === "debug_token" && !edge && method === "GET") return { step: "debug_token", run: () => debugToken(ctx, req) };
+  if (deeper.length > 0) return { run: () => unknownPath(`/${rest.slice(1).join("/")}`) };
+
+  const id = first;
+  const waba = store.wabas.get(id);
+  const phone = store.phoneNumbers.get(id);
+
+  // Every remaining endpoint needs the business token, and the token must grant the object.
+  const guarded =
+    (allowed: boolean, body: (token: TokenRecord) => GraphResult) =>
+    (): GraphResult => {
+      const auth = authenticate(ctx, req);
+      if ("status" in auth) return auth;
+      if (!allowed || !grants(auth, waba, phone)) return unsupported(method, id);
+      return body(auth);
+    };
+
+  if (!edge) {
+    const step: GraphStep | undefined = waba ? "waba" : phone ? "phone_number" : undefined;
+    return {
+      step,
+      run: guarded(method === "GET", () => (waba ? wabaNode(ctx, req, waba) : phoneNode(req, phone!))),
+    };
+  }
+  switch (edge) {
+    case "subscribed_apps":
+      return { step: "subscribed_apps", run: guarded(!!waba && ["GET", "POST", "DELETE"].includes(method), () => subscribedApps(ctx, req, method, waba!)) };
+    case "phone_numbers":
+      return { step: "phone_numbers", run: guarded(!!waba && method === "GET", () => phoneNumbers(ctx, req, waba!)) };
+    case "register":
+    case "deregister":
+      return { step: edge, run: guarded(!!phone && method === "POST", () => registration(ctx, req, edge, phone!)) };
+    default:
+      return {
+        run: () => {
+          const auth = authenticate(ctx, req);
+          if ("status" in auth) return auth;
+          if ((!waba && !phone) || !grants(auth, waba, phone)) return unsupported(method, id);
+          return unknownPath(`/${edge}`);
+        },
+      };
+  }
+}
+
+function grants(token: TokenRecord, waba: Waba | undefined, phone: PhoneNumber | undefined) {
+  if (waba) return token.wabaIds.includes(waba.id);
+  if (phone) return token.wabaIds.includes(phone.wabaId);
+  return false;
+}
+
+function authenticate(ctx: SandboxContext, req: Request): TokenRecord | GraphResult {
+  const token = bearerToken(req);
+  if (!token) return fail(401, 190, "An active access token must be used to query information about the current user.");
+  const record = ctx.store.tokens.get(token);
+  if (!record) return fail(401, 190, "Invalid OAuth access token - Cannot parse access token", { subcode: 467 });
+  const now = ctx.options.now();
+  if (record.expiresAt && record.expiresAt <= now) {
+    return fail(401, 190, `Error validating access token: Session has expired on ${new Date(record.expiresAt).toUTCString()}. The current time is ${new Date(now).toUTCString()}.`, {
+      subcode: 463,
+    });
+  }
+  return record;
+}
+
+// ---- OAuth and debug_token --------------------------------------------------------------------
+
+function exchangeCode(ctx: SandboxContext, req: Request): GraphResult {
+  const { options, store } = ctx;
+  if (param(req, "client_id") !== options.appId || param(req, "client_secret") !== options.appSecret) {
+    return fail(400, 1, "Error validating client secret.");
+  }
+  const code = param(req, "code");
+  if (!code) return fail(400, 100, "Missing authorization code");
+  const record = store.codes.get(code);
+  if (!record) return fail(400, 100, "Invalid verification code format.", { subcode: 36008 });
+  if (record.used) return fail(400, 100, "This authorization code has been used.", { subcode: 36009 });
+  // Single use from here on, whatever happens next.
+  record.used = true;
+  if (options.now() - record.issuedAt > options.codeTtlMs) return fail(400, 100, "This authorization code has expired.", { subcode: 36007 });
+  const token = store.issueToken(record);
+  return ok({
+    access_token: token.token,
+    token_type: "bearer",
+    ...(token.expiresAt ? { expires_in: Math.round((token.expiresAt - token.issuedAt) / 1000) } : {}),
+  });
+}
+
+function debugToken(ctx: SandboxContext, req: Request): GraphResult {
+  const { options, store } = ctx;
+  const appToken = param(req, "access_token") ?? bearerToken(req);
+  if (appToken !== `${options.appId}|${options.appSecret}`) return fail(400, 190, "Invalid OAuth access token signature.");
+  const input = param(req, "input_token");
+  if (!input) return fail(400, 100, "(#100) The parameter input_token is required");
+  const token = store.tokens.get(input);
+  const now = options.now();
+  if (!token) {
+    return ok({ data: { is_valid: false, app_id: options.appId, error: { code: 190, message: "Invalid OAuth access token - Cannot parse access token" }, scopes: [] } });
+  }
+  const expiresAt = token.expiresAt ? Math.floor(token.expiresAt / 1000) : 0;
+  if (token.expiresAt && token.expiresAt <= now) {
+    return ok({
+      data: {
+        app_id: options.appId,
+        type: "SYSTEM_USER",
+        application: APP_NAME,
+        is_valid: false,
+        expires_at: expiresAt,
+        error: { code: 190, subcode: 463, message: `Error validating access token: Session has expired on ${new Date(token.expiresAt).toUTCString()}.` },
+        scopes: [],
+      },
+    });
+  }
+  return ok({
+    data: {
+      app_id: options.appId,
+      type: "SYSTEM_USER",
+      application: APP_NAME,
+      is_valid: true,
+      expires_at: expiresAt,
+      data_access_expires_at: 0,
+      user_id: token.userId,
+      scopes: ["whatsapp_business_management", "whatsapp_business_messaging", "business_management"],
+      granular_scopes: [
+        { scope: "whatsapp_business_management", target_ids: [...token.wabaIds] },
+        { scope: "whatsapp_business_messaging", target_ids: [...token.wabaIds] },
+        { scope: "business_management" },
+      ],
+    },
+  });
+}
+
+// ---- nodes and fields ---------------------------------------------------------------------------
+
+/** Graph's `fields` parameter: top-level names, with `{…}` sub-selections and `.modifiers()` dropped. */
+export function parseFields(raw: string | undefined): string[] | undefined {
+  if (!raw || !raw.trim()) return undefined;
+  const fields: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of raw) {
+    if (c === "{" || c === "(") depth++;
+    else if (c === "}" || c === ")") depth = Math.max(0, depth - 1);
+    else if (c === "," && depth === 0) {
+      fields.push(current);
+      current = "";
+      continue;
+    }
+    if (depth === 0 && c !== "}" && c !== ")") current += c;
+  }
+  fields.push(current);
+  return [...new Set(fields.map((f) => f.split(".")[0]!.trim()).filter(Boolean))];
+}
+
+function pick(all: Record<string, unknown>, requested: string[], nodeType: string): GraphResult {
+  const unknown = requested.find((f) => !(f in all));
+  if (unknown) return fail(400, 100, `(#100) Tried accessing nonexisting field (${unknown}) on node type (${nodeType})`);
+  const out: Record<string, unknown> = {};
+  for (const f of requested) if (all[f] !== undefined) out[f] = all[f];
+  if (!("id" in out)) out.id = all.id;
+  return ok(out);
+}
+
+function wabaNode(ctx: SandboxContext, req: Request, waba: Waba): GraphResult {
+  const business = ctx.store.businesses.get(waba.businessId);
+  const all: Record<string, unknown> = {
+    id: waba.id,
+    name: waba.name,
+    currency: "USD",
+    timezone_id: waba.timezoneId,
+    message_template_namespace: waba.namespace,
+    account_review_status: "APPROVED",
+    business_verification_status: "verified",
+    ownership_type: "CLIENT_OWNED",
+    is_enabled_for_insights: false,
+    owner_business_info: { id: waba.businessId, name: business?.name ?? "" },
+  };
+  const requested = parseFields(param(req, "fields")) ?? ["id", "name", "timezone_id", "message_template_namespace"];
+  return pick(all, requested, "WhatsAppBusinessAccount");
+}
+
+function phoneFields(phone: PhoneNumber): Record<string, unknown> {
+  return {
+    id: phone.id,
+    display_phone_number: phone.displayPhoneNumber,
+    verified_name: phone.verifiedName,
+    quality_rating: phone.qualityRating,
+    code_verification_status: "VERIFIED",
+    status: phone.status,
+    name_status: "APPROVED",
+    new_name_status: "NONE",
+    platform_type: phone.platformType,
+    throughput: { level: phone.platformType === "CLOUD_API" ? phone.throughput : "NOT_APPLICABLE" },
+    whatsapp_business_manager_messaging_limit: phone.messagingLimit,
+    messaging_limit_tier: phone.messagingLimit,
+    is_official_business_account: false,
+    is_pin_enabled: phone.pin !== null,
+    account_mode: "LIVE",
+    last_onboarded_time: phone.registeredAt ? new Date(phone.registeredAt).toISOString().replace(/\.\d{3}Z$/, "+0000") : undefined,
+  };
+}
+
+const DEFAULT_PHONE_FIELDS = ["id", "display_phone_number", "verified_name", "quality_rating"];
+
+function phoneNode(req: Request, phone: PhoneNumber): GraphResult {
+  return pick(phoneFields(phone), parseFields(param(req, "fields")) ?? DEFAULT_PHONE_FIELDS, "WhatsAppBusinessPhoneNumber");
+}
+
+const cursorOf = (id: string) => Buffer.from(`phone:${id}`).toString("base64url");
+const idOfCursor = (cursor: string) => {
+  const decoded = Buffer.from(cursor, "base64url").toString("utf8");
+  return decoded.startsWith("phone:") ? decoded.slice(6) : undefined;
+};
+
+function phoneNumbers(ctx: SandboxContext, req: Request, waba: Waba): GraphResult {
+  const all = [...ctx.store.phoneNumbers.values()].filter((p) => p.wabaId === waba.id);
+  const fields = parseFields(param(req, "fields")) ?? DEFAULT_PHONE_FIELDS;
+  const limitText = param(req, "limit");
+  const limit = limitText === undefined ? 25 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1) return fail(400, 100, "(#100) Param limit must be a positive integer");
+  let start = 0;
+  let end = all.length;
+  const after = param(req, "after");
+  const before = param(req, "before");
+  if (after) {
+    const index = all.findIndex((p) => p.id === idOfCursor(after));
+    if (index < 0) return fail(400, 100, "(#100) Invalid cursor: after");
+    start = index + 1;
+  } else if (before) {
+    const index = all.findIndex((p) => p.id === idOfCursor(before));
+    if (index < 0) return fail(400, 100, "(#100) Invalid cursor: before");
+    end = index;
+    start = Math.max(0, end - limit);
+  }
+  const page = all.slice(start, Math.min(end, start + limit));
+  const data: Record<string, unknown>[] = [];
+  for (const phone of page) {
+    const node = pick(phoneFields(phone), fields, "WhatsAppBusinessPhoneNumber");
+    if (node.error) return node;
+    data.push(node.body as Record<string, unknown>);
+  }
+  if (page.length === 0) return ok({ data: [] });
+  const paging: Record<string, unknown> = { cursors: { before: cursorOf(page[0]!.id), after: cursorOf(page[page.length - 1]!.id) } };
+  if (start + page.length < all.length) {
+    const next = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.baseUrl}${req.path}`);
+    next.searchParams.set("fields", fields.join(","));
+    next.searchParams.set("limit", String(limit));
+    next.searchParams.set("after", cursorOf(page[page.length - 1]!.id));
+    paging.next = next.toString();
+  }
+  if (start > 0) {
+    const previous = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.baseUrl}${req.path}`);
+    previous.searchParams.set("fields", fields.join(","));
+    previous.searchParams.set("limit", String(limit));
+    previous.searchParams.set("before", cursorOf(page[0]!.id));
+    paging.previous = previous.toString();
+  }
+  return ok({ data, paging });
+}
+
+// ---- subscriptions and registration ------------------------------------------------------------
+
+function subscribedApps(ctx: SandboxContext, req: Request, method: string, waba: Waba): GraphResult {
+  const { store, options } = ctx;
+  if (method === "GET") {
+    const sub = store.subscriptions.get(waba.id);
+    if (!sub) return ok({ data: [] });
+    return ok({
+      data: [
+        {
+          whatsapp_business_api_data: { id: options.appId, name: APP_NAME, link: `https://www.facebook.com/games/?app_id=${options.appId}` },
+          ...(sub.overrideCallbackUri ? { override_callback_uri: sub.overrideCallbackUri } : {}),
+        },
+      ],
+    });
+  }
+  if (method === "DELETE") {
+    store.subscriptions.delete(waba.id);
+    store.changed();
+    return ok({ success: true });
+  }
+  const override = param(req, "override_callback_uri");
+  const verifyToken = param(req, "verify_token");
+  if (override !== undefined && override !== "") {
+    if (!parseHttpUrl(override)) return fail(400, 100, "(#100) Param override_callback_uri must be a valid URL");
+    if (!verifyToken) return fail(400, 100, "(#100) The parameter verify_token is required");
+  }
+  store.subscriptions.set(waba.id, { wabaId: waba.id, subscribedAt: ctx.options.now(), ...(override ? { overrideCallbackUri: override } : {}) });
+  store.changed();
+  return ok({ success: true });
+}
+
+function registration(ctx: SandboxContext, req: Request, edge: "register" | "deregister", phone: PhoneNumber): GraphResult {
+  const now = ctx.options.now();
+  const recent = phone.registrationCalls.filter((t) => t > now - REGISTRATION_WINDOW_MS);
+  const limited = recent.length >= REGISTRATION_LIMIT;
+  // Refused calls count too, so a number over the limit stays blocked while calls keep coming.
+  phone.registrationCalls = [...recent, now];
+  ctx.store.changed();
+  if (limited) {
+    return fail(400, 133016, "(#133016) Account register deregister rate limit exceeded", {
+      errorData: {
+        messaging_product: "whatsapp",
+        details: `Registration or deregistration failed because there were too many attempts for this phone number in a short period of time (limit ${REGISTRATION_LIMIT} per 72 hours).`,
+      },
+    });
+  }
+  if (edge === "deregister") {
+    phone.status = "DISCONNECTED";
+    phone.platformType = "NOT_APPLICABLE";
+    phone.registeredAt = null;
+    return ok({ success: true });
+  }
+  if (param(req, "messaging_product") !== "whatsapp") return invalidParameter("Param messaging_product must be 'whatsapp'");
+  const pin = param(req, "pin");
+  if (pin === undefined) return invalidParameter("The parameter pin is required.");
+  if (!/^\d{6}$/.test(pin)) return invalidParameter("Param pin must be 6 characters long.");
+  if (phone.pin !== null && phone.pin !== pin) {
+    return fail(400, 133005, "(#133005) Two step verification PIN Mismatch", { errorData: { messaging_product: "whatsapp", details: "Two step verification PIN Mismatch" } });
+  }
+  phone.pin ??= pin;
+  phone.platformType = "CLOUD_API";
+  phone.status = "CONNECTED";
+  phone.registeredAt = now;
+  return ok({ success: true });
+}

@@ -1,0 +1,337 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { randomInt } from "node:crypto";
+import type { ResolvedOptions } from "./types";
+import { digitsOnly, formatDisplayNumber, isPlausiblePhone, newAccessToken, newAuthCode, newTemplateNamespace, randomNumericId, stableNumericId } from "./util";
+
+export interface Business {
+  id: string;
+  name: string;
+  createdAt: number;
+  demo?: boolean;
+}
+
+export interface Waba {
+  id: string;
+  businessId: string;
+  name: string;
+  timezoneId: string;
+  namespace: string;
+  createdAt: number;
+}
+
+export type QualityRating = "GREEN" | "YELLOW" | "RED";
+
+export interface PhoneNumber {
+  id: string;
+  wabaId: string;
+  /** Formatted: "+254 711 000 001". */
+  displayPhoneNumber: string;
+  verifiedName: string;
+  qualityRating: QualityRating;
+  status: "PENDING" | "CONNECTED" | "DISCONNECTED";
+  platformType: "NOT_APPLICABLE" | "CLOUD_API";
+  throughput: "STANDARD" | "HIGH";
+  messagingLimit: string;
+  /** Two-step verification PIN, set by the first successful registration. */
+  pin: string | null;
+  /** Times (ms) of register/deregister calls, for the 10-per-72-hours limit. */
+  registrationCalls: number[];
+  registeredAt: number | null;
+  createdAt: number;
+}
+
+export interface Subscription {
+  wabaId: string;
+  overrideCallbackUri?: string;
+  subscribedAt: number;
+}
+
+export interface TokenRecord {
+  token: string;
+  businessId: string;
+  wabaIds: string[];
+  userId: string;
+  issuedAt: number;
+  /** ms; 0 = never. */
+  expiresAt: number;
+}
+
+export interface CodeRecord {
+  businessId: string;
+  wabaIds: string[];
+  issuedAt: number;
+  used: boolean;
+}
+
+interface PersistedState {
+  version: 1;
+  partnerBusinessId: string;
+  businesses: Business[];
+  wabas: Waba[];
+  phoneNumbers: PhoneNumber[];
+  subscriptions: Subscription[];
+  tokens: TokenRecord[];
+}
+
+export const DEMO = {
+  businessName: "Jumbe Demo Business",
+  wabaName: "Jumbe Demo Business",
+  verifiedName: "Jumbe Demo",
+  displayPhoneNumber: "+254 711 000 001",
+};
+
+const SAVE_DEBOUNCE_MS = 100;
+
+/** Businesses, WABAs, numbers, subscriptions, codes and tokens; optionally persisted to a JSON file. */
+export class SandboxStore {
+  partnerBusinessId: string;
+  readonly businesses = new Map<string, Business>();
+  readonly wabas = new Map<string, Waba>();
+  readonly phoneNumbers = new Map<string, PhoneNumber>();
+  readonly subscriptions = new Map<string, Subscription>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly codes = new Map<string, CodeRecord>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ResolvedOptions) {
+    this.partnerBusinessId = stableNumericId(`${options.appId}:partner-business`);
+    if (!this.load()) this.seedDemo();
+  }
+
+  private get now() {
+    return this.options.now();
+  }
+
+  // ---- persistence ---------------------------------------------------------------------------
+
+  private load(): boolean {
+    const file = this.options.statePath;
+    if (!file || !existsSync(file)) return false;
+    let parsed: PersistedState;
+    try {
+      parsed = JSON.parse(readFileSync(file, "utf8")) as PersistedState;
+      if (parsed?.version !== 1 || !Array.isArray(parsed.businesses)) throw new Error("unknown format");
+    } catch (error) {
+      // Keep the unreadable file for inspection and start afresh rather than refuse to start.
+      const aside = `${file}.unreadable-${Date.now()}`;
+      try {
+        renameSync(file, aside);
+      } catch {
+        /* ignore */
+      }
+      console.warn(`[meta sandbox] ignoring unreadable state file ${file} (moved to ${aside}):`, error);
+      return false;
+    }
+    this.partnerBusinessId = parsed.partnerBusinessId || this.partnerBusinessId;
+    for (const b of parsed.businesses) this.businesses.set(b.id, b);
+    for (const w of parsed.wabas ?? []) this.wabas.set(w.id, w);
+    for (const p of parsed.phoneNumbers ?? []) this.phoneNumbers.set(p.id, { ...p, registrationCalls: p.registrationCalls ?? [] });
+    for (const s of parsed.subscriptions ?? []) this.subscriptions.set(s.wabaId, s);
+    for (const t of parsed.tokens ?? []) if (!t.expiresAt || t.expiresAt > this.now) this.tokens.set(t.token, t);
+    if (![...this.businesses.values()].some((b) => b.demo)) this.seedDemo();
+    return true;
+  }
+
+  private snapshot(): PersistedState {
+    const now = this.now;
+    return {
+      version: 1,
+      partnerBusinessId: this.partnerBusinessId,
+      businesses: [...this.businesses.values()],
+      wabas: [...this.wabas.values()],
+      phoneNumbers: [...this.phoneNumbers.values()],
+      subscriptions: [...this.subscriptions.values()],
+      tokens: [...this.tokens.values()].filter((t) => !t.expiresAt || t.expiresAt > now),
+    };
+  }
+
+  /** Schedules a debounced save; every mutation calls this. */
+  changed() {
+    if (!this.options.statePath || this.closed) return;
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.saveNow();
+    }, SAVE_DEBOUNCE_MS);
+  }
+
+  /** Writes the state file now: a temporary file beside it, then rename (atomic on one filesystem). */
+  saveNow() {
+    const file = this.options.statePath;
+    if (!file) return;
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomInt(1e9)}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.snapshot(), null, 2), { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+
+  close() {
+    if (this.saveTimer) this.saveNow();
+    this.closed = true;
+  }
+
+  // ---- business objects ----------------------------------------------------------------------
+
+  /** Forgets everything and recreates the demo business with its stable ids. */
+  reset() {
+    this.businesses.clear();
+    this.wabas.clear();
+    this.phoneNumbers.clear();
+    this.subscriptions.clear();
+    this.tokens.clear();
+    this.codes.clear();
+    this.seedDemo();
+  }
+
+  private seedDemo() {
+    const seed = this.options.appId;
+    const businessId = stableNumericId(`${seed}:demo-business`);
+    const wabaId = stableNumericId(`${seed}:demo-waba`);
+    const phoneId = stableNumericId(`${seed}:demo-phone`);
+    this.businesses.set(businessId, { id: businessId, name: DEMO.businessName, createdAt: this.now, demo: true });
+    this.wabas.set(wabaId, { id: wabaId, businessId, name: DEMO.wabaName, timezoneId: "1", namespace: newTemplateNamespace(), createdAt: this.now });
+    this.phoneNumbers.set(phoneId, this.newNumber(phoneId, wabaId, DEMO.displayPhoneNumber, DEMO.verifiedName));
+    this.changed();
+  }
+
+  private newNumber(id: string, wabaId: string, display: string, verifiedName: string): PhoneNumber {
+    return {
+      id,
+      wabaId,
+      displayPhoneNumber: formatDisplayNumber(display),
+      verifiedName,
+      qualityRating: "GREEN",
+      status: "PENDING",
+      platformType: "NOT_APPLICABLE",
+      throughput: "STANDARD",
+      messagingLimit: "TIER_250",
+      pin: null,
+      registrationCalls: [],
+      registeredAt: null,
+      createdAt: this.now,
+    };
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = randomNumericId();
+      if (!this.businesses.has(id) && !this.wabas.has(id) && !this.phoneNumbers.has(id) && id !== this.partnerBusinessId) return id;
+    }
+  }
+
+  private numberInUse(display: string) {
+    const digits = digitsOnly(display);
+    return [...this.phoneNumbers.values()].some((p) => digitsOnly(p.displayPhoneNumber) === digits);
+  }
+
+  private freshKenyanNumber(): string {
+    for (;;) {
+      const candidate = `2547${String(randomInt(10_000_000, 100_000_000))}`;
+      if (!this.numberInUse(candidate)) return formatDisplayNumber(candidate);
+    }
+  }
+
+  /** Checks a requested display number; throws a readable Error. */
+  checkNewNumber(display: string | undefined) {
+    if (display === undefined || display.trim() === "") return;
+    if (!isPlausiblePhone(display)) throw new Error(`"${display}" is not a phone number (8 to 15 digits with the country code).`);
+    if (this.numberInUse(display)) throw new Error(`${formatDisplayNumber(display)} already belongs to a test business.`);
+  }
+
+  createTestBusiness(input: { businessName?: string; wabaName?: string; verifiedName?: string; displayPhoneNumber?: string } = {}) {
+    const businessName = input.businessName?.trim() || `Test Business ${this.businesses.size + 1}`;
+    this.checkNewNumber(input.displayPhoneNumber);
+    const businessId = this.freshId();
+    this.businesses.set(businessId, { id: businessId, name: businessName, createdAt: this.now });
+    const wabaId = this.freshId();
+    this.wabas.set(wabaId, { id: wabaId, businessId, name: input.wabaName?.trim() || businessName, timezoneId: "1", namespace: newTemplateNamespace(), createdAt: this.now });
+    const number = this.addPhoneNumber(wabaId, { verifiedName: input.verifiedName?.trim() || businessName, displayPhoneNumber: input.displayPhoneNumber });
+    return { businessId, wabaId, phoneNumberId: number.phoneNumberId, displayPhoneNumber: number.displayPhoneNumber };
+  }
+
+  addPhoneNumber(wabaId: string, input: { verifiedName?: string; displayPhoneNumber?: string } = {}) {
+    const waba = this.wabas.get(wabaId);
+    if (!waba) throw new Error(`Unknown WABA ${wabaId}.`);
+    this.checkNewNumber(input.displayPhoneNumber);
+    const display = input.displayPhoneNumber?.trim() ? formatDisplayNumber(input.displayPhoneNumber) : this.freshKenyanNumber();
+    const id = this.freshId();
+    this.phoneNumbers.set(id, this.newNumber(id, wabaId, display, input.verifiedName?.trim() || waba.name));
+    this.changed();
+    return { phoneNumberId: id, displayPhoneNumber: display };
+  }
+
+  issueCode(input: { businessId: string; wabaIds: string[] }): string {
+    if (!this.businesses.has(input.businessId)) throw new Error(`Unknown business ${input.businessId}.`);
+    if (!Array.isArray(input.wabaIds) || input.wabaIds.length === 0) throw new Error("issueCode needs at least one WABA id.");
+    for (const wabaId of input.wabaIds) {
+      const waba = this.wabas.get(wabaId);
+      if (!waba) throw new Error(`Unknown WABA ${wabaId}.`);
+      if (waba.businessId !== input.businessId) throw new Error(`WABA ${wabaId} does not belong to business ${input.businessId}.`);
+    }
+    this.pruneCodes();
+    const code = newAuthCode();
+    this.codes.set(code, { businessId: input.businessId, wabaIds: [...new Set(input.wabaIds)], issuedAt: this.now, used: false });
+    return code;
+  }
+
+  /** Codes are kept a while after expiry so a late exchange still reads "expired", not "unknown". */
+  private pruneCodes() {
+    const horizon = this.now - Math.max(this.options.codeTtlMs * 10, 10 * 60_000);
+    for (const [code, record] of this.codes) if (record.issuedAt < horizon) this.codes.delete(code);
+  }
+
+  issueToken(code: CodeRecord): TokenRecord {
+    const ttl = this.options.tokenTtlSeconds;
+    const record: TokenRecord = {
+      token: newAccessToken(),
+      businessId: code.businessId,
+      wabaIds: code.wabaIds,
+      userId: stableNumericId(`${this.options.appId}:system-user:${code.businessId}`),
+      issuedAt: this.now,
+      expiresAt: ttl > 0 ? this.now + ttl * 1000 : 0,
+    };
+    this.tokens.set(record.token, record);
+    this.changed();
+    return record;
+  }
+
+  /** Public view for the console and GET control/state: no PINs, no tokens, no codes. */
+  publicState() {
+    const now = this.now;
+    return {
+      partnerBusinessId: this.partnerBusinessId,
+      businesses: [...this.businesses.values()].map((b) => ({ id: b.id, name: b.name, demo: !!b.demo })),
+      wabas: [...this.wabas.values()].map((w) => ({ id: w.id, businessId: w.businessId, name: w.name, subscribed: this.subscriptions.has(w.id) })),
+      phoneNumbers: [...this.phoneNumbers.values()].map((p) => ({
+        id: p.id,
+        wabaId: p.wabaId,
+        displayPhoneNumber: p.displayPhoneNumber,
+        verifiedName: p.verifiedName,
+        status: p.status,
+        platformType: p.platformType,
+        qualityRating: p.qualityRating,
+        messagingLimit: p.messagingLimit,
+        throughput: p.throughput,
+        registered: p.status === "CONNECTED",
+        registeredAt: p.registeredAt ? new Date(p.registeredAt).toISOString() : null,
+        hasPin: p.pin !== null,
+        registrationCallsLast72h: p.registrationCalls.filter((t) => t > now - REGISTRATION_WINDOW_MS).length,
+      })),
+      subscriptions: [...this.subscriptions.values()].map((s) => ({
+        wabaId: s.wabaId,
+        overrideCallbackUri: s.overrideCallbackUri ?? null,
+        subscribedAt: new Date(s.subscribedAt).toISOString(),
+      })),
+      activeTokens: [...this.tokens.values()].filter((t) => !t.expiresAt || t.expiresAt > now).length,
+    };
+  }
+}
+
+export const REGISTRATION_WINDOW_MS = 72 * 60 * 60 * 1000;
+export const REGISTRATION_LIMIT = 10;

@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { db, queryRows } from "~/.server/db/client";
+import { activityLogs, contacts, messageStatuses, messages, webhookEvents, webhookUnroutedChanges, whatsappAccounts, whatsappPhoneNumbers } from "~/.server/db/schema";
+import { claimJobs } from "~/.server/jobs/queue";
+import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/jobs/worker";
+import { WEBHOOK_QUEUE } from "~/.server/webhooks/ingest";
+import { enqueueJob } from "~/.server/jobs/queue";
+import { REPLAY_UNROUTED_QUEUE } from "~/.server/webhooks/process";
+import { createVerifiedUser } from "../support/accounts";
+import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";
+
+const A = { wabaId: "102290129340398", phoneNumberId: "106540352242922", display: "+254 711 000 101" };
+const B = { wabaId: "202290129340399", phoneNumberId: "206540352242923", display: "+254 722 000 202" };
+const digits = (d: string) => d.replace(/\D/g, "");
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeEach(async () => {
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await receiver.close();
+});
+
+async function tenant(name: string, ids: typeof A) {
+  const { organization } = await createVerifiedUser({ businessName: name });
+  await connectedNumber(organization.id, ids);
+  return organization.id;
+}
+
+describe("webhook verification handshake", () => {
+  it("answers the challenge only for the configured verify token", async () => {
+    const ok = await fetch(`${receiver.url}?hub.mode=subscribe&hub.verify_token=jumbe-sandbox-verify-token&hub.challenge=1158201444`);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe("1158201444");
+    const wrong = await fetch(`${receiver.url}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444`);
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).not.toContain("1158201444");
+  });
+});
+
+describe("signatures", () => {
+  it("refuses a missing, malformed or wrong signature with 401 and stores nothing", async () => {
+    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.X", status: "sent", timestamp: 1750030073 }])] }]));
+    expect((await receiver.post(raw, null)).status).toBe(401);
+    expect((await receiver.post(raw, "sha256=nothex")).status).toBe(401);
+    expect((await receiver.post(raw, sign(raw, "another-apps-secret"))).status).toBe(401);
+    // Signed for different bytes: one character changed after signing.
+    expect((await receiver.post(raw.replace("sent", "read"), sign(raw))).status).toBe(401);
+    expect(await db().select().from(webhookEvents)).toHaveLength(0);
+  });
+
+  it("checks the exact bytes: emoji and Swahili accents escaped as Meta escapes them", async () => {
+    const org = await tenant("Duka la Amina", A);
+    const text = "Habari ya asubuhi — karibu sana! 😀 Ñ é ü";
+    const raw = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.EMOJI1", from: "254712345678", name: "Amina Wanjiku 🌍", text, timestamp: 1750030073 })] }]));
+    expect(raw).toContain("\\ud83d\\ude00");
+    expect(raw).not.toContain("😀");
+    // Re-serialising the parsed body gives different bytes, so a check over those would fail.
+    expect(JSON.stringify(JSON.parse(raw))).not.toBe(raw);
+
+    const response = await receiver.post(raw);
+    expect(response.status).toBe(200);
+    const [stored] = await db().select().from(webhookEvents);
+    expect(stored!.body).toBe(raw);
+
+    await drainJobs();
+    const [message] = await db().select().from(messages).where(eq(messages.organizationId, org));
+    expect(message).toMatchObject({ body: text, direction: "inbound", wamid: "wamid.EMOJI1", messageType: "text", status: "received" });
+    const [contact] = await db().select().from(contacts).where(eq(contacts.organizationId, org));
+    expect(contact).toMatchObject({ name: "Amina Wanjiku 🌍", waId: "254712345678", phone: "+254712345678" });
+  });
+});
+
+describe("processing", () => {
+  it("handles every entry and every change of a batch, each for its own tenant", async () => {
+    const orgA = await tenant("Tenant A", A);
+    const orgB = await tenant("Tenant B", B);
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [
+            statusChange(A.phoneNumberId, digits(A.display), [
+              { id: "wamid.A1", status: "sent", timestamp: 1750030001 },
+              { id: "wamid.A2", status: "delivered", timestamp: 1750030002 },
+            ]),
+            inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.IN-A", from: "254700000001", name: "Otieno", text: "Asante", timestamp: 1750030003 }),
+          ],
+        },
+        { id: B.wabaId, changes: [statusChange(B.phoneNumberId, digits(B.display), [{ id: "wamid.B1", status: "read", timestamp: 1750030004 }])] },
+      ]),
+    );
+    expect((await receiver.post(raw)).status).toBe(200);
+    await drainJobs();
+
+    const statusesOf = async (org: string) =>
+      (await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).map((s) => `${s.wamid}:${s.status}`).sort();
+    expect(await statusesOf(orgA)).toEqual(["wamid.A1:sent", "wamid.A2:delivered"]);
+    expect(await statusesOf(orgB)).toEqual(["wamid.B1:read"]);
+    expect(await db().select().from(messages).where(eq(messages.organizationId, orgB))).toHaveLength(0);
+    expect(await db().select().from(messages).where(eq(messages.organizationId, orgA))).toHaveLength(1);
+    const [event] = await db().select().from(webhookEvents);
+    expect(event).toMatchObject({ outcome: "processed" });
+    expect(event!.processedAt).not.toBeNull();
+  });
+
+  it("processes duplicate and out-of-order deliveries once, and never moves a status backwards", async () => {
+    const org = await tenant("Tenant A", A);
+    await db().insert(messages).values({ organizationId: org, direction: "outbound", status: "accepted", body: "Your order has shipped", wamid: "wamid.OUT1" });
+    const delivery = (status: string, ts: number) => metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT1", status, timestamp: ts }])] }]));
+    const inbound = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.DUP", from: "254700000002", name: "Wanjiru", text: "Niko hapa", timestamp: 1750030100 })] }]));
+    // read arrives first, then delivered twice, then sent, then the inbound message three times.
+    for (const raw of [delivery("read", 1750030090), delivery("delivered", 1750030080), delivery("delivered", 1750030080), delivery("sent", 1750030070), inbound, inbound, inbound]) {
+      expect((await receiver.post(raw)).status).toBe(200);
+      // Processing between deliveries, and all at once below: both orders must give one result.
+      if (raw === inbound) await drainJobs();
+    }
+    await drainJobs();
+
+    const [message] = await db().select().from(messages).where(eq(messages.wamid, "wamid.OUT1"));
+    expect(message!.status).toBe("read");
+    const statuses = await db().select().from(messageStatuses).where(eq(messageStatuses.wamid, "wamid.OUT1"));
+    expect(statuses.map((s) => s.status).sort()).toEqual(["delivered", "read", "sent"]);
+    expect(await db().select().from(messages).where(eq(messages.wamid, "wamid.DUP"))).toHaveLength(1);
+    expect(await db().select().from(contacts).where(eq(contacts.organizationId, org))).toHaveLength(1);
+    expect(await db().select().from(webhookEvents)).toHaveLength(7);
+  });
+
+  it("keeps a status for a message Jumbe does not know yet", async () => {
+    const org = await tenant("Tenant A", A);
+    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.FUTURE", status: "failed", timestamp: 1750030200 }])] }]));
+    expect((await receiver.post(raw)).status).toBe(200);
+    await drainJobs();
+    const [kept] = await db().select().from(messageStatuses).where(and(eq(messageStatuses.organizationId, org), eq(messageStatuses.wamid, "wamid.FUTURE")));
+    expect(kept).toMatchObject({ status: "failed", phoneNumberId: A.phoneNumberId, recipientId: "254712345678" });
+    expect(kept!.occurredAt.toISOString()).toBe(new Date(1750030200 * 1000).toISOString());
+  });
+
+  it("keeps changes for a WABA nobody has connected yet and applies them once it is connected", async () => {
+    const partnerAdded = metaJson(
+      envelope([{ id: "999000111222333", time: 1750030300, changes: [{ field: "account_update", value: { event: "PARTNER_ADDED", waba_info: { waba_id: A.wabaId, owner_business_id: "2729063490586005" } } }] }]),
+    );
+    expect((await receiver.post(partnerAdded)).status).toBe(200);
+    await drainJobs();
+    expect(await db().select().from(webhookUnroutedChanges)).toHaveLength(1);
+
+    const org = await tenant("Late Tenant", A);
+    await enqueueJob(REPLAY_UNROUTED_QUEUE, { wabaId: A.wabaId });
+    await drainJobs();
+    expect(await db().select().from(webhookUnroutedChanges)).toHaveLength(0);
+    const [account] = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.organizationId, org));
+    expect(account).toMatchObject({ accountEvent: "PARTNER_ADDED" });
+    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "Meta confirmed the WhatsApp connection")));
+    expect(logged).toHaveLength(1);
+  });
+
+  it("applies a quality update for the number it names and ignores an older one that arrives late", async () => {
+    const org = await tenant("Tenant A", A);
+    const quality = (event: string, time: number, limit: string) =>
+      metaJson(envelope([{ id: A.wabaId, time, changes: [{ field: "phone_number_quality_update", value: { display_phone_number: digits(A.display), event, current_limit: limit } }] }]));
+    expect((await receiver.post(quality("FLAGGED", 1750030500, "TIER_2K"))).status).toBe(200);
+    expect((await receiver.post(quality("UPGRADE", 1750030400, "TIER_1K"))).status).toBe(200);
+    expect((await receiver.post(quality("FLAGGED", 1750030500, "TIER_2K"))).status).toBe(200);
+    // Refreshing from Graph is a job of its own; only webhook processing runs here.
+    for (let i = 0; i < 5; i++) await runJobBatch(WEBHOOK_QUEUE);
+    const [phone] = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.organizationId, org));
+    expect(phone).toMatchObject({ qualityEvent: "FLAGGED", messagingLimit: "TIER_2K" });
+    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "WhatsApp number quality update")));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ status: "warning", details: "+254 711 000 101: FLAGGED (messaging limit TIER_2K)" });
+  });
+
+  it("keeps a delivery that is not a WhatsApp envelope, marked invalid, without failing the others", async () => {
+    const org = await tenant("Tenant A", A);
+    expect((await receiver.post("this is not json")).status).toBe(200);
+    const good = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OK", status: "sent", timestamp: 1750030600 }])] }]));
+    expect((await receiver.post(good)).status).toBe(200);
+    await drainJobs();
+    const outcomes = (await db().select().from(webhookEvents)).map((e) => e.outcome).sort();
+    expect(outcomes).toEqual(["invalid", "processed"]);
+    expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(1);
+  });
+});
+
+describe("durability", () => {
+  it("loses nothing when the worker dies between acknowledgement and processing", async () => {
+    const org = await tenant("Tenant A", A);
+    const raws = Array.from({ length: 20 }, (_, i) =>
+      metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: `wamid.C${i}`, status: "delivered", timestamp: 1750031000 + i }])] }])),
+    );
+    const answers = await Promise.all(raws.map((raw) => receiver.post(raw)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+
+    // A worker claims the jobs and dies before committing: its lease is all that is left of it.
+    const claimed = await claimJobs(WEBHOOK_QUEUE, 100, 60_000);
+    expect(claimed.length).toBeGreaterThan(0);
+    expect(await runJobBatch(WEBHOOK_QUEUE)).toBe(0); // leased: nobody else takes them yet
+    await db().execute(sql`update jobs set locked_until = now() - interval '1 second'`); // the lease runs out
+
+    await drainJobs();
+    expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(20);
+    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+    expect(left!.n).toBe(0);
+  });
+
+  it("rolls back a batch that fails half-way and retries it until it succeeds", async () => {
+    const org = await tenant("Tenant A", A);
+    let failures = 1;
+    const { processWebhookJobs } = await import("~/.server/webhooks/process");
+    registerJobHandler<{ eventIds: number[] }>({
+      queue: WEBHOOK_QUEUE,
+      batchSize: 20,
+      maxAttempts: 5,
+      async run(jobs, tx) {
+        await processWebhookJobs(jobs, tx);
+        if (failures-- > 0) throw new Error("crash after the writes, before the commit");
+      },
+    });
+    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.R1", status: "sent", timestamp: 1750032000 }])] }]));
+    expect((await receiver.post(raw)).status).toBe(200);
+    await runJobBatch(WEBHOOK_QUEUE);
+    expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(0);
+    const [job] = await queryRows<{ attempts: number; last_error: string }>(sql`select attempts, last_error from jobs`);
+    expect(job).toMatchObject({ attempts: 1, last_error: "crash after the writes, before the commit" });
+    await db().execute(sql`update jobs set run_at = now()`); // skip the backoff
+    await drainJobs();
+    expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(1);
+    const { registerJobHandlers } = await import("~/.server/jobs/handlers");
+    registerJobHandlers();
+  });
+});
