@@ -52,6 +52,7 @@ export default [
     route("meta/embedded-callback", "routes/api/meta.embedded-callback.ts"),
     route("whatsapp/accounts", "routes/api/whatsapp.accounts.ts"),
     route("whatsapp/accounts/:id/:change", "routes/api/whatsapp.account-connection.ts"),
+    route("admin/queue", "routes/api/admin.queue.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

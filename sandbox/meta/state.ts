@@ -153,7 +153,12 @@ export class SandboxStore {
     if (this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      this.saveNow();
+      try {
+        this.saveNow();
+      } catch (error) {
+        // A failed write must not crash the app; the next change tries again.
+        console.warn(`[meta sandbox] could not write ${this.options.statePath}:`, error);
+      }
     }, SAVE_DEBOUNCE_MS);
   }
 
@@ -172,8 +177,9 @@ export class SandboxStore {
   }
 
   close() {
-    if (this.saveTimer) this.saveNow();
+    if (this.closed) return;
     this.closed = true;
+    this.saveNow();
   }
 
   // ---- business objects ----------------------------------------------------------------------

@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../db/client";
+
+/** Background work waiting, running and parked, and webhook deliveries stored and processed. */
+export async function queueHealth() {
+  const [jobs, events] = await Promise.all([
+    queryRows<{ queue: string; ready: number; running: number; failed: number }>(sql`
+      select queue,
+        count(*) filter (where failed_at is null and (locked_until is null or locked_until < now()))::int as ready,
+        count(*) filter (where failed_at is null and locked_until >= now())::int as running,
+        count(*) filter (where failed_at is not null)::int as failed
+      from jobs group by queue order by queue`),
+    queryRows<{ received: number; unprocessed: number; oldest_unprocessed: string | null }>(sql`
+      select count(*)::int as received, count(*) filter (where processed_at is null)::int as unprocessed,
+             min(received_at) filter (where processed_at is null) as oldest_unprocessed
+      from webhook_events`),
+  ]);
+  const e = events[0];
+  return {
+    jobs: jobs.map((j) => ({ queue: j.queue, ready: Number(j.ready), running: Number(j.running), failed: Number(j.failed) })),
+    webhooks: {
+      received: Number(e?.received ?? 0),
+      unprocessed: Number(e?.unprocessed ?? 0),
+      oldestUnprocessedAt: e?.oldest_unprocessed ? new Date(e.oldest_unprocessed).toISOString() : null,
+    },
+  };
+}

@@ -1,0 +1,265 @@
+import express, { Router, type Request, type Response } from "express";
+import type { SandboxContext } from "./context";
+import { QUALITY_EVENTS } from "./events";
+import { page } from "./html";
+import { escapeHtml } from "./util";
+
+const SHOW = 100;
+
+const DEFAULTS = { from: "254712345678", name: "Amina Wanjiku", text: "Habari! Ninahitaji msaada na oda yangu 🙏" };
+
+const field = (body: Record<string, unknown>, key: string) => (typeof body[key] === "string" ? (body[key] as string) : "");
+
+function time(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString("en-KE", { timeZone: "Africa/Nairobi", hour12: false });
+}
+
+function pill(value: string) {
+  const kind = /^(CONNECTED|GREEN|delivered|CLOUD_API|yes)$/.test(value)
+    ? "ok"
+    : /^(RED|failed|DISCONNECTED|FLAGGED)$/.test(value)
+      ? "bad"
+      : /^(PENDING|YELLOW|pending)$/.test(value)
+        ? "wait"
+        : "";
+  return `<span class="pill ${kind}">${escapeHtml(value)}</span>`;
+}
+
+/** The sandbox console: state, the Graph calls received, the webhooks sent, and forms to drive them. */
+export function consoleRouter(ctx: SandboxContext): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: "64kb" });
+  const base = ctx.options.publicPath;
+
+  const back = (res: Response, outcome: { notice?: string; error?: string }) => {
+    const query = new URLSearchParams(outcome.error ? { error: outcome.error } : { notice: outcome.notice ?? "Done." });
+    res.redirect(303, `${base}?${query.toString()}`);
+  };
+
+  const action = (handler: (body: Record<string, unknown>) => Promise<string> | string) => async (req: Request, res: Response) => {
+    try {
+      back(res, { notice: await handler((req.body ?? {}) as Record<string, unknown>) });
+    } catch (error) {
+      back(res, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  router.get("/", (req, res) => renderConsole(ctx, req, res));
+
+  router.post(
+    "/console/inbound",
+    form,
+    action(async (b) => {
+      const { wamid } = await ctx.sandbox.sendInboundText({
+        phoneNumberId: field(b, "phoneNumberId"),
+        from: field(b, "from") || DEFAULTS.from,
+        name: field(b, "name") || DEFAULTS.name,
+        text: field(b, "text"),
+      });
+      return `Queued inbound message ${wamid}.`;
+    }),
+  );
+  router.post(
+    "/console/status",
+    form,
+    action(async (b) => {
+      const errorCode = field(b, "errorCode").trim();
+      await ctx.sandbox.sendStatus({
+        phoneNumberId: field(b, "phoneNumberId"),
+        wamid: field(b, "wamid"),
+        status: field(b, "status") as "sent",
+        recipientId: field(b, "recipientId"),
+        ...(errorCode ? { errorCode: Number(errorCode) } : {}),
+      });
+      return `Queued ${field(b, "status")} status.`;
+    }),
+  );
+  router.post(
+    "/console/quality",
+    form,
+    action(async (b) => {
+      const currentLimit = field(b, "currentLimit").trim();
+      await ctx.sandbox.sendQualityUpdate({ phoneNumberId: field(b, "phoneNumberId"), event: field(b, "event") as "FLAGGED", ...(currentLimit ? { currentLimit } : {}) });
+      return `Queued ${field(b, "event")} quality update.`;
+    }),
+  );
+  router.post(
+    "/console/account-update",
+    form,
+    action(async (b) => {
+      await ctx.sandbox.sendAccountUpdate({ wabaId: field(b, "wabaId"), event: field(b, "event").trim() });
+      return `Queued ${field(b, "event")} account update.`;
+    }),
+  );
+  router.post(
+    "/console/chaos",
+    form,
+    action((b) => {
+      const duplicate = Number(field(b, "duplicate") || 0);
+      const delayMs = Number(field(b, "delayMs") || 0);
+      ctx.sandbox.setDeliveryChaos({ duplicate, delayMs, reorder: field(b, "reorder") === "on" });
+      const c = ctx.sender.getChaos();
+      return `Chaos: ${c.duplicate} duplicate(s), reorder ${c.reorder ? "on" : "off"}, delay ${c.delayMs} ms.`;
+    }),
+  );
+  router.post(
+    "/console/business",
+    form,
+    action((b) => {
+      const created = ctx.sandbox.createTestBusiness({
+        businessName: field(b, "businessName") || undefined,
+        verifiedName: field(b, "verifiedName") || undefined,
+        displayPhoneNumber: field(b, "displayPhoneNumber") || undefined,
+      });
+      return `Created business ${created.businessId} with number ${created.displayPhoneNumber}.`;
+    }),
+  );
+  router.post(
+    "/console/flush",
+    form,
+    action(async () => {
+      await ctx.sandbox.flushWebhooks();
+      return "Every queued webhook was delivered or gave up.";
+    }),
+  );
+  router.post(
+    "/console/reset",
+    form,
+    action(() => {
+      ctx.sandbox.reset();
+      return "Sandbox reset: only the demo business is left.";
+    }),
+  );
+  return router;
+}
+
+function renderConsole(ctx: SandboxContext, req: Request, res: Response) {
+  const { store, options } = ctx;
+  const base = escapeHtml(options.publicPath);
+  const notice = typeof req.query.notice === "string" ? req.query.notice : "";
+  const error = typeof req.query.error === "string" ? req.query.error : "";
+  const now = options.now();
+  const numbers = [...store.phoneNumbers.values()];
+  const wabas = [...store.wabas.values()];
+
+  const numberOptions = numbers
+    .map((p) => `<option value="${escapeHtml(p.id)}">${escapeHtml(`${p.displayPhoneNumber} · ${p.verifiedName} (${p.id})`)}</option>`)
+    .join("");
+  const wabaOptions = wabas.map((w) => `<option value="${escapeHtml(w.id)}">${escapeHtml(`${w.name} (${w.id})`)}</option>`).join("");
+
+  const businessRows = [...store.businesses.values()]
+    .flatMap((b) =>
+      wabas
+        .filter((w) => w.businessId === b.id)
+        .flatMap((w) => {
+          const sub = store.subscriptions.get(w.id);
+          const phones = numbers.filter((p) => p.wabaId === w.id);
+          const subscribed = sub ? `${pill("yes")}${sub.overrideCallbackUri ? `<br><small>override ${escapeHtml(sub.overrideCallbackUri)}</small>` : ""}` : pill("no");
+          const rows = phones.length ? phones : [undefined];
+          return rows.map(
+            (p) =>
+              `<tr><td>${escapeHtml(b.name)}${b.demo ? " <small>(demo)</small>" : ""}<br><small><code>${escapeHtml(b.id)}</code></small></td>` +
+              `<td>${escapeHtml(w.name)}<br><small><code>${escapeHtml(w.id)}</code></small></td><td>${subscribed}</td>` +
+              (p
+                ? `<td>${escapeHtml(p.displayPhoneNumber)}<br><small><code>${escapeHtml(p.id)}</code></small></td><td>${escapeHtml(p.verifiedName)}</td>` +
+                  `<td>${pill(p.status)}</td><td>${pill(p.platformType === "CLOUD_API" ? "yes" : "no")}${p.registeredAt ? `<br><small>${escapeHtml(time(new Date(p.registeredAt).toISOString()))}</small>` : ""}</td>` +
+                  `<td>${pill(p.qualityRating)}</td><td>${escapeHtml(p.messagingLimit)}<br><small>${escapeHtml(p.throughput)}</small></td><td>${p.pin ? "set" : "—"}</td>` +
+                  `<td>${p.registrationCalls.filter((t) => t > now - 72 * 3600_000).length}/10</td>`
+                : `<td colspan="8"><small>No numbers</small></td>`) +
+              `</tr>`,
+          );
+        }),
+    )
+    .join("");
+
+  const calls = ctx.calls.list().slice(-SHOW).reverse();
+  const callRows = calls
+    .map(
+      (c) =>
+        `<tr><td>${escapeHtml(time(c.at))}</td><td>${escapeHtml(c.method)}</td><td><code>${escapeHtml(c.path)}</code></td><td>${c.step ? escapeHtml(c.step) : "—"}</td>` +
+        `<td>${pill(String(c.status))}${c.errorCode !== undefined ? ` <small>code ${c.errorCode}</small>` : ""}</td></tr>`,
+    )
+    .join("");
+
+  const deliveries = ctx.sandbox.deliveries().slice(-SHOW).reverse();
+  const deliveryRows = deliveries
+    .map(
+      (d) =>
+        `<tr><td>${escapeHtml(time(d.at))}</td><td>${escapeHtml(d.fields.join(", ") || "—")}${d.copyOf ? " <small>(duplicate)</small>" : ""}</td><td>${pill(d.state)}</td>` +
+        `<td>${d.attempts}</td><td>${d.lastStatus ?? "—"}${d.lastError ? `<br><small>${escapeHtml(d.lastError)}</small>` : ""}</td>` +
+        `<td><details><summary>Body (${d.body.length} bytes)</summary><pre>${escapeHtml(d.body)}</pre><small>X-Hub-Signature-256: <code>${escapeHtml(d.signature)}</code></small></details></td></tr>`,
+    )
+    .join("");
+
+  const chaos = ctx.sender.getChaos();
+  const faults = ctx.faults.list();
+
+  const body = `<main><header class="card"><h1>Meta sandbox</h1>
+<p class="muted">Local stand-in for Meta's Graph API, Embedded Signup and WhatsApp webhooks. App <code>${escapeHtml(options.appId)}</code> · webhooks go to <code>${escapeHtml(ctx.webhookUrl())}</code> · partner business <code>${escapeHtml(store.partnerBusinessId)}</code>.</p>
+<p><a href="${base}">Refresh</a> · <a href="${base}/control/state">state.json</a> · <a href="${base}/control/calls">calls.json</a> · <a href="${base}/control/deliveries">deliveries.json</a></p>
+${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+</header>
+
+<section class="card" aria-labelledby="h-businesses"><h2 id="h-businesses">Test businesses</h2>
+<div role="region" aria-label="Test businesses table" tabindex="0"><table><thead><tr><th>Business</th><th>WABA</th><th>App subscribed</th><th>Number</th><th>Verified name</th><th>Status</th><th>Registered</th><th>Quality</th><th>Limit</th><th>PIN</th><th>Reg. calls (72 h)</th></tr></thead>
+<tbody>${businessRows}</tbody></table></div>
+${faults.length ? `<p><strong>Active faults:</strong> ${escapeHtml(faults.map((f) => `${f.step} → ${f.error.code} (${f.remaining} left)`).join("; "))}</p>` : ""}
+</section>
+
+<div class="grid">
+<section class="card" aria-labelledby="h-inbound"><h2 id="h-inbound">Customer sends a text</h2>
+<form method="post" action="${base}/console/inbound">
+<label class="field" for="in-number">To business number</label><select id="in-number" name="phoneNumberId">${numberOptions}</select>
+<label class="field" for="in-from">From (customer number)</label><input type="tel" id="in-from" name="from" value="${escapeHtml(DEFAULTS.from)}">
+<label class="field" for="in-name">Customer profile name</label><input type="text" id="in-name" name="name" value="${escapeHtml(DEFAULTS.name)}">
+<label class="field" for="in-text">Message</label><textarea id="in-text" name="text" rows="3" required>${escapeHtml(DEFAULTS.text)}</textarea>
+<div class="actions"><button type="submit">Send inbound message</button></div></form></section>
+
+<section class="card" aria-labelledby="h-status"><h2 id="h-status">Message status</h2>
+<form method="post" action="${base}/console/status">
+<label class="field" for="st-number">Business number</label><select id="st-number" name="phoneNumberId">${numberOptions}</select>
+<label class="field" for="st-wamid">Message id (wamid)</label><input type="text" id="st-wamid" name="wamid" required placeholder="wamid.…">
+<label class="field" for="st-status">Status</label><select id="st-status" name="status"><option>sent</option><option>delivered</option><option>read</option><option>failed</option></select>
+<label class="field" for="st-recipient">Recipient (customer number)</label><input type="tel" id="st-recipient" name="recipientId" value="${escapeHtml(DEFAULTS.from)}" required>
+<label class="field" for="st-code">Error code (failed only)</label><input type="number" id="st-code" name="errorCode" placeholder="131026">
+<div class="actions"><button type="submit">Send status</button></div></form></section>
+
+<section class="card" aria-labelledby="h-quality"><h2 id="h-quality">Quality update</h2>
+<form method="post" action="${base}/console/quality">
+<label class="field" for="q-number">Business number</label><select id="q-number" name="phoneNumberId">${numberOptions}</select>
+<label class="field" for="q-event">Event</label><select id="q-event" name="event">${QUALITY_EVENTS.map((e) => `<option>${e}</option>`).join("")}</select>
+<label class="field" for="q-limit">Current limit (optional)</label><input type="text" id="q-limit" name="currentLimit" placeholder="TIER_2K">
+<div class="actions"><button type="submit">Send quality update</button></div></form>
+<h2 id="h-account">Account update</h2>
+<form method="post" action="${base}/console/account-update" aria-labelledby="h-account">
+<label class="field" for="a-waba">WABA</label><select id="a-waba" name="wabaId">${wabaOptions}</select>
+<label class="field" for="a-event">Event</label><input type="text" id="a-event" name="event" value="VERIFIED_ACCOUNT" required>
+<div class="actions"><button type="submit">Send account update</button></div></form></section>
+
+<section class="card" aria-labelledby="h-chaos"><h2 id="h-chaos">Delivery chaos</h2>
+<form method="post" action="${base}/console/chaos">
+<label class="field" for="c-dup">Extra copies of each delivery</label><input type="number" id="c-dup" name="duplicate" min="0" max="10" value="${chaos.duplicate}">
+<label class="field" for="c-delay">Delay before first attempt (ms)</label><input type="number" id="c-delay" name="delayMs" min="0" max="120000" value="${chaos.delayMs}">
+<div class="choice"><input type="checkbox" id="c-reorder" name="reorder"${chaos.reorder ? " checked" : ""}><label for="c-reorder">Reorder: one change per POST, held and sent in reverse</label></div>
+<div class="actions"><button type="submit">Set chaos</button></div></form>
+<h2 id="h-more">More</h2>
+<form method="post" action="${base}/console/business" aria-labelledby="h-more">
+<label class="field" for="b-name">New test business name</label><input type="text" id="b-name" name="businessName" placeholder="Duka la Mama Njeri">
+<label class="field" for="b-verified">Display name</label><input type="text" id="b-verified" name="verifiedName">
+<label class="field" for="b-phone">Phone number</label><input type="tel" id="b-phone" name="displayPhoneNumber" placeholder="blank: random +254 7…">
+<div class="actions"><button type="submit" class="secondary">Create test business</button></div></form>
+<form method="post" action="${base}/console/flush"><div class="actions"><button type="submit" class="secondary">Flush webhooks</button></div></form>
+<form method="post" action="${base}/console/reset"><div class="actions"><button type="submit" class="secondary">Reset sandbox</button></div></form>
+</section>
+</div>
+
+<section class="card" aria-labelledby="h-calls"><h2 id="h-calls">Graph calls received (last ${SHOW}, newest first)</h2>
+${calls.length ? `<div role="region" aria-label="Graph calls table" tabindex="0"><table><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Step</th><th>Status</th></tr></thead><tbody>${callRows}</tbody></table></div>` : `<p class="muted">No Graph calls yet.</p>`}
+</section>
+
+<section class="card" aria-labelledby="h-webhooks"><h2 id="h-webhooks">Webhooks sent (last ${SHOW}, newest first)</h2>
+${deliveries.length ? `<div role="region" aria-label="Webhooks table" tabindex="0"><table><thead><tr><th>Time</th><th>Fields</th><th>State</th><th>Attempts</th><th>Last HTTP status</th><th>Body</th></tr></thead><tbody>${deliveryRows}</tbody></table></div>` : `<p class="muted">No webhooks yet.</p>`}
+</section></main>`;
+  page(res, { title: "Meta sandbox · Jumbe", body, width: 1180 });
+}

@@ -1,0 +1,134 @@
+import { Router } from "express";
+import type { SandboxContext } from "./context";
+import { consoleRouter } from "./console";
+import { controlRouter } from "./control";
+import { dialogRouter } from "./dialog";
+import { WebhookEvents } from "./events";
+import { CallLog, FaultTable } from "./faults";
+import { graphRouter } from "./graph-routes";
+import { SandboxStore } from "./state";
+import type { MetaSandbox, MetaSandboxOptions, ResolvedOptions } from "./types";
+import { parseHttpUrl } from "./util";
+import { WebhookSender } from "./webhooks";
+
+export type { CallRecord, DeliveryChaos, DeliveryRecord, GraphFault, GraphFaultError, GraphStep, MetaSandbox, MetaSandboxOptions } from "./types";
+export { serializeLikeMeta, signPayload } from "./util";
+
+function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
+  if (!options?.appId) throw new Error("createMetaSandbox: appId is required.");
+  if (!options.appSecret) throw new Error("createMetaSandbox: appSecret is required.");
+  const retry = options.webhookRetry ?? { attempts: 8, baseDelayMs: 1000 };
+  if (!Number.isInteger(retry.attempts) || retry.attempts < 1) throw new Error("createMetaSandbox: webhookRetry.attempts must be at least 1.");
+  if (!(retry.baseDelayMs >= 0)) throw new Error("createMetaSandbox: webhookRetry.baseDelayMs must not be negative.");
+  const publicPath = (options.publicPath ?? "/sandbox/meta").replace(/\/+$/, "");
+  if (!publicPath.startsWith("/")) throw new Error('createMetaSandbox: publicPath must start with "/".');
+  return {
+    appId: options.appId,
+    appSecret: options.appSecret,
+    configId: options.configId || undefined,
+    statePath: options.statePath || undefined,
+    publicPath,
+    codeTtlMs: options.codeTtlMs ?? 30_000,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 0,
+    webhookRetry: { attempts: retry.attempts, baseDelayMs: retry.baseDelayMs },
+    batchWindowMs: Math.max(0, options.batchWindowMs ?? 20),
+    now: options.now ?? Date.now,
+  };
+}
+
+function checkWebhookUrl(url: string) {
+  if (!parseHttpUrl(url)) throw new Error(`Meta sandbox: webhook URL must be an absolute http(s) URL; got "${url}".`);
+  return url;
+}
+
+/**
+ * A local stand-in for Meta: the Graph API endpoints Embedded Signup onboarding uses, the signup
+ * dialog, signed webhook delivery with retries and chaos, a console and a JSON control API.
+ */
+export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
+  const options = resolveOptions(input);
+  let webhookUrl = checkWebhookUrl(input.webhookUrl);
+  const store = new SandboxStore(options);
+  const sender = new WebhookSender({
+    appSecret: options.appSecret,
+    url: () => webhookUrl,
+    attempts: options.webhookRetry.attempts,
+    baseDelayMs: options.webhookRetry.baseDelayMs,
+    batchWindowMs: options.batchWindowMs,
+    now: options.now,
+  });
+  const events = new WebhookEvents(store, sender, options.now);
+  const faults = new FaultTable();
+  const calls = new CallLog();
+  let closed = false;
+
+  const router = Router();
+
+  const sandbox: MetaSandbox = {
+    router,
+    setWebhookUrl(url) {
+      webhookUrl = checkWebhookUrl(url);
+    },
+    createTestBusiness(businessInput) {
+      return store.createTestBusiness(businessInput ?? {});
+    },
+    addPhoneNumber(wabaId, numberInput) {
+      return store.addPhoneNumber(wabaId, numberInput ?? {});
+    },
+    issueCode(codeInput) {
+      return store.issueCode(codeInput);
+    },
+    injectFault(fault) {
+      faults.add(fault);
+    },
+    clearFaults() {
+      faults.clear();
+    },
+    async sendInboundText(message) {
+      return events.inboundText(message);
+    },
+    async sendStatus(status) {
+      events.status(status);
+    },
+    async sendQualityUpdate(update) {
+      events.quality(update);
+    },
+    async sendAccountUpdate(update) {
+      events.accountUpdate(update);
+    },
+    sendRaw(body) {
+      return sender.sendRaw(body);
+    },
+    setDeliveryChaos(chaos) {
+      sender.setChaos(chaos ?? {});
+    },
+    flushWebhooks() {
+      return sender.flush();
+    },
+    calls() {
+      return calls.list();
+    },
+    deliveries() {
+      return sender.list();
+    },
+    reset() {
+      faults.clear();
+      calls.clear();
+      sender.reset();
+      store.reset();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      sender.close();
+      store.close();
+    },
+  };
+
+  const ctx: SandboxContext = { options, store, sender, events, faults, calls, sandbox, webhookUrl: () => webhookUrl };
+  router.use(graphRouter(ctx));
+  router.use(dialogRouter(ctx));
+  router.use("/control", controlRouter(ctx));
+  router.use(consoleRouter(ctx));
+  return sandbox;
+}

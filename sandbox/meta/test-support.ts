@@ -1,0 +1,111 @@
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { createMetaSandbox, type MetaSandboxOptions } from "./index";
+
+export const APP_ID = "987654321012345";
+export const APP_SECRET = "test-app-secret";
+
+export interface ReceivedWebhook {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A tiny webhook receiver: records every POST and answers with the queued statuses (then 200). */
+export async function startReceiver() {
+  const received: ReceivedWebhook[] = [];
+  const statuses: number[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      res.writeHead(statuses.shift() ?? 200, { "Content-Type": "text/plain" }).end("ok");
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/whatsapp`,
+    received,
+    /** The next answers, in order; 200 after they run out. */
+    answer: (...codes: number[]) => statuses.push(...codes),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface GraphAnswer {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+/** The sandbox router on a throwaway Express app, plus a webhook receiver. */
+export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) {
+  const receiver = await startReceiver();
+  const sandbox = createMetaSandbox({
+    appId: APP_ID,
+    appSecret: APP_SECRET,
+    webhookUrl: receiver.url,
+    batchWindowMs: 5,
+    webhookRetry: { attempts: 3, baseDelayMs: 10 },
+    ...overrides,
+  });
+  const app = express();
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = "test-nonce";
+    next();
+  });
+  app.use("/sandbox/meta", sandbox.router);
+  const server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const base = `${origin}/sandbox/meta`;
+
+  async function graph(path: string, init: RequestInit & { token?: string } = {}): Promise<GraphAnswer> {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
+    const response = await fetch(`${base}/graph/v23.0/${path}`, { ...init, headers });
+    return { status: response.status, headers: response.headers, json: await response.json() };
+  }
+
+  async function exchange(code: string) {
+    return graph(`oauth/access_token?client_id=${APP_ID}&client_secret=${APP_SECRET}&code=${encodeURIComponent(code)}`);
+  }
+
+  /** A business token for the given business and WABAs, through the real code exchange. */
+  async function tokenFor(businessId: string, wabaIds: string[]) {
+    const answer = await exchange(sandbox.issueCode({ businessId, wabaIds }));
+    if (answer.status !== 200) throw new Error(`exchange failed: ${JSON.stringify(answer.json)}`);
+    return answer.json.access_token as string;
+  }
+
+  async function state() {
+    return (await (await fetch(`${base}/control/state`)).json()) as any;
+  }
+
+  return {
+    sandbox,
+    receiver,
+    origin,
+    base,
+    graph,
+    exchange,
+    tokenFor,
+    state,
+    async close() {
+      await sandbox.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await receiver.close();
+    },
+  };
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;

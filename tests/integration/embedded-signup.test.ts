@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import express from "express";
+import type { Server } from "node:http";
+import { and, eq } from "drizzle-orm";
+import { db } from "~/.server/db/client";
+import { activityLogs, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "~/.server/db/schema";
+import { env, parseEnv, setEnv } from "~/.server/config/env";
+import { getCurrentUser } from "~/.server/auth/guards";
+import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
+import { decryptSecret } from "~/.server/security/crypto";
+import { drainJobs } from "~/.server/jobs/worker";
+import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
+import * as callbackPage from "~/routes/app/embedded-callback";
+import * as callbackApi from "~/routes/api/meta.embedded-callback";
+import * as statusApi from "~/routes/api/embedded-signup.status";
+import * as whatsappPage from "~/routes/app/whatsapp";
+import * as dashboard from "~/routes/app/dashboard";
+import * as connectionApi from "~/routes/api/whatsapp.account-connection";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { formRequest, getRequest, run } from "../support/http";
+import { startReceiver } from "../support/whatsapp";
+
+let sandbox: MetaSandbox;
+let server: Server;
+let graphBase = "";
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  sandbox = createMetaSandbox({ appId: env().META_APP_ID, appSecret: env().META_APP_SECRET, configId: env().META_CONFIG_ID, webhookUrl: receiver.url, batchWindowMs: 1 });
+  const app = express();
+  app.use("/sandbox/meta", sandbox.router);
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const address = server.address();
+  graphBase = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/sandbox/meta/graph`;
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
+});
+
+beforeEach(() => {
+  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
+  sandbox.reset();
+});
+
+async function signedInTenant(name = "Biashara Bora Ltd") {
+  const account = await createVerifiedUser({ businessName: name });
+  const cookie = await signedInCookie(account.email, account.password);
+  const current = (await getCurrentUser(getRequest("/", { cookie })))!;
+  return { ...account, cookie, state: embeddedSignupState(current) };
+}
+
+function callbackQuery(params: Record<string, string | undefined>) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
+  return `/embedded-callback?${q}`;
+}
+
+/** Runs the callback page as a browser would: the processing request, then the result page it redirects to. */
+async function completeCallback(cookie: string, params: Record<string, string | undefined>) {
+  const first = await run(callbackPage.loader, getRequest(callbackQuery(params), { cookie }));
+  expect(first.status).toBe(302);
+  const shown = await run(callbackPage.loader, getRequest(first.location!, { cookie }));
+  return { first, shown };
+}
+
+describe("Embedded Signup callback", () => {
+  it("connects the WABA: exchanges the code, checks the grant, registers the number, subscribes the app and stores it all", async () => {
+    const tenant = await signedInTenant();
+    const business = sandbox.createTestBusiness({ businessName: "Biashara Bora", verifiedName: "Biashara Bora", displayPhoneNumber: "+254 733 100 200" });
+    const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+
+    const { first, shown } = await completeCallback(tenant.cookie, { code, shared_waba_id: business.wabaId, phone_number_id: business.phoneNumberId, state: tenant.state });
+    expect(first.location).toBe(`/embedded-callback?outcome=connected&waba=${business.wabaId}`);
+    expect(first.setCookies.join(";")).toContain("toast");
+    expect(shown.data).toEqual({ state: "success", numbers: ["+254733100200 (Biashara Bora)"] });
+
+    const [account] = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.organizationId, tenant.organization.id));
+    expect(account).toMatchObject({ wabaId: business.wabaId, status: "connected", subscribed: true, tokenExpiresAt: null });
+    expect(decryptSecret(account!.accessTokenEncrypted)).toMatch(/^EAA/);
+    expect(account!.accessTokenEncrypted).not.toContain(decryptSecret(account!.accessTokenEncrypted));
+    const [phone] = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.organizationId, tenant.organization.id));
+    expect(phone).toMatchObject({ phoneNumberId: business.phoneNumberId, phoneDigits: "254733100200", verifiedName: "Biashara Bora", platformType: "CLOUD_API", status: "CONNECTED" });
+    const [pin] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, business.phoneNumberId));
+    expect(decryptSecret(pin!.pinEncrypted)).toMatch(/^\d{6}$/);
+    const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
+    expect(org!.whatsappNumber).toBe("+254733100200");
+
+    // Meta's side agrees: the app is subscribed and the number registered.
+    const steps = sandbox.calls().map((c) => `${c.method} ${c.step}`);
+    expect(steps).toEqual(expect.arrayContaining(["GET oauth", "GET debug_token", "GET phone_numbers", "POST register", "POST subscribed_apps"]));
+
+    const status = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
+    expect(status.data).toEqual({
+      completed: true,
+      steps: [
+        { id: "embedded-signup", title: "Embedded Signup", status: "completed" },
+        { id: "verify-number", title: "Verify Number", status: "completed" },
+        { id: "complete-setup", title: "Complete Setup", status: "completed" },
+      ],
+    });
+
+    // PARTNER_ADDED went out when the dialog finished; here it is sent now and processed.
+    await sandbox.sendAccountUpdate({ wabaId: business.wabaId, event: "PARTNER_ADDED" });
+    await sandbox.flushWebhooks();
+    await drainJobs();
+    const logged = await db().select().from(activityLogs).where(eq(activityLogs.organizationId, tenant.organization.id));
+    expect(logged.map((l) => l.action)).toEqual(expect.arrayContaining(["WhatsApp account connected", "Meta confirmed the WhatsApp connection"]));
+  });
+
+  it("answers 'Missing required parameters.' without code or shared_waba_id, and changes nothing", async () => {
+    const tenant = await signedInTenant();
+    const { first, shown } = await completeCallback(tenant.cookie, { code: "abc", state: tenant.state });
+    expect(first.location).toBe("/embedded-callback?outcome=missing");
+    expect(shown.data).toEqual({ state: "missing" });
+    const api = await run(callbackApi.loader, getRequest("/api/meta/embedded-callback?shared_waba_id=123", { cookie: tenant.cookie }));
+    expect(api.status).toBe(400);
+    expect(api.data).toEqual({ message: "Missing required parameters." });
+    expect(sandbox.calls()).toHaveLength(0);
+  });
+
+  it("refuses a callback whose state is not this session's (a link crafted elsewhere)", async () => {
+    const tenant = await signedInTenant();
+    const other = await signedInTenant("Mshambulizi Ltd");
+    const business = sandbox.createTestBusiness();
+    const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    const { shown } = await completeCallback(tenant.cookie, { code, shared_waba_id: business.wabaId, state: other.state });
+    expect(shown.data).toMatchObject({ state: "error", reason: expect.stringContaining("not started from your session") });
+    expect(sandbox.calls()).toHaveLength(0);
+    expect(await db().select().from(whatsappAccounts)).toHaveLength(0);
+  });
+
+  it("fails cleanly on an expired code and on a reused one", async () => {
+    const tenant = await signedInTenant();
+    const business = sandbox.createTestBusiness();
+    const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    const params = { code, shared_waba_id: business.wabaId, state: tenant.state };
+    const ok = await completeCallback(tenant.cookie, params);
+    expect(ok.shown.data).toMatchObject({ state: "success" });
+
+    const reused = await run(callbackApi.loader, getRequest(`/api/meta/embedded-callback?${new URLSearchParams(params)}`, { cookie: tenant.cookie }));
+    expect(reused.status).toBe(400);
+    expect(reused.data).toMatchObject({ message: "Failed to complete signup. Please try again.", reason: "expired", graphError: expect.stringContaining("36009") });
+
+    // A code older than 30 seconds, on a sandbox whose clock has moved on.
+    let now = Date.now();
+    const clocked = createMetaSandbox({ appId: env().META_APP_ID, appSecret: env().META_APP_SECRET, webhookUrl: receiver.url, now: () => now });
+    const app = express().use("/sandbox/meta", clocked.router);
+    const s = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    try {
+      const port = (s.address() as { port: number }).port;
+      setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: `http://127.0.0.1:${port}/sandbox/meta/graph` }));
+      const b2 = clocked.createTestBusiness();
+      const stale = clocked.issueCode({ businessId: b2.businessId, wabaIds: [b2.wabaId] });
+      now += 31_000;
+      const expired = await completeCallback(tenant.cookie, { code: stale, shared_waba_id: b2.wabaId, state: tenant.state });
+      expect(expired.shown.data).toEqual({ state: "error", reason: "The signup code from Meta has expired or was already used. Please connect again." });
+      expect(await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, b2.wabaId))).toHaveLength(0);
+    } finally {
+      await clocked.close();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  });
+
+  it("refuses a WABA the token does not grant (a spoofed session-info message)", async () => {
+    const tenant = await signedInTenant();
+    const mine = sandbox.createTestBusiness();
+    const someoneElses = sandbox.createTestBusiness({ businessName: "Other Co" });
+    const code = sandbox.issueCode({ businessId: mine.businessId, wabaIds: [mine.wabaId] });
+    const { shown } = await completeCallback(tenant.cookie, { code, shared_waba_id: someoneElses.wabaId, state: tenant.state });
+    expect(shown.data).toEqual({ state: "error", reason: "Meta did not grant Jumbe access to the WhatsApp Business Account you chose." });
+    expect(await db().select().from(whatsappAccounts)).toHaveLength(0);
+    expect(sandbox.calls().map((c) => c.step)).not.toContain("subscribed_apps");
+  });
+
+  for (const step of ["oauth", "debug_token", "phone_numbers", "register", "subscribed_apps"] as const) {
+    it(`leaves nothing half-connected when Meta fails at ${step}`, async () => {
+      const tenant = await signedInTenant();
+      const business = sandbox.createTestBusiness();
+      const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+      sandbox.injectFault({ step, error: { code: 131000, message: "Something went wrong", status: 500 }, times: Infinity });
+      const { first, shown } = await completeCallback(tenant.cookie, { code, shared_waba_id: business.wabaId, state: tenant.state });
+      expect(first.location).toMatch(/outcome=failed/);
+      expect(first.setCookies.join(";")).toContain("toast");
+      expect(shown.data).toMatchObject({ state: "error" });
+      expect(await db().select().from(whatsappAccounts)).toHaveLength(0);
+      expect(await db().select().from(whatsappPhoneNumbers)).toHaveLength(0);
+      const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
+      expect(org!.whatsappNumber).toBeNull();
+      const failed = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, tenant.organization.id), eq(activityLogs.action, "WhatsApp connection failed")));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.details).toContain("131000");
+      // Meta's side: not subscribed, whatever happened before the failure.
+      sandbox.clearFaults();
+      const state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
+      expect(JSON.stringify(state.subscriptions ?? {})).not.toContain(business.wabaId);
+
+      const status = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
+      expect(status.data).toMatchObject({ completed: false, steps: [{ status: "error" }, { status: "pending" }, { status: "pending" }] });
+    });
+  }
+
+  it("a failed attempt after registration reuses the stored PIN on the next attempt", async () => {
+    const tenant = await signedInTenant();
+    const business = sandbox.createTestBusiness();
+    sandbox.injectFault({ step: "subscribed_apps", error: { code: 2, message: "Service temporarily unavailable", status: 503 }, times: 3 });
+    const first = await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    expect(first.shown.data).toMatchObject({ state: "error" });
+    // The number was registered with a PIN before the subscription failed: the next attempt must send the same PIN.
+    const second = await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    expect(second.shown.data).toMatchObject({ state: "success" });
+  });
+
+  it("keeps each WABA and number with one tenant: another tenant cannot take it, see it or toggle it", async () => {
+    const owner = await signedInTenant("Owner Ltd");
+    const intruder = await signedInTenant("Intruder Ltd");
+    const business = sandbox.createTestBusiness();
+    const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    expect((await completeCallback(owner.cookie, { code: issue(), shared_waba_id: business.wabaId, state: owner.state })).shown.data).toMatchObject({ state: "success" });
+
+    const taken = await completeCallback(intruder.cookie, { code: issue(), shared_waba_id: business.wabaId, state: intruder.state });
+    expect(taken.shown.data).toEqual({ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." });
+
+    const page = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: intruder.cookie }));
+    expect(page.data.connections).toEqual([]);
+    const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: intruder.cookie }));
+    expect(board.data.overview.whatsapp.connections).toEqual([]);
+
+    const [account] = await db().select().from(whatsappAccounts);
+    const toggled = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id }, { cookie: intruder.cookie }));
+    expect(toggled.status).toBe(404);
+    const api = await connectionApi.action({ request: new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, { method: "POST", headers: { cookie: intruder.cookie } }), params: { id: account!.id, change: "disconnect" }, context: {} } as never);
+    expect(api.status).toBe(404);
+    const [still] = await db().select().from(whatsappAccounts);
+    expect(still).toMatchObject({ status: "connected", organizationId: owner.organization.id });
+  });
+
+  it("disconnects (unsubscribes at Meta, keeps the history) and reconnects from the Overview card", async () => {
+    const tenant = await signedInTenant();
+    const business = sandbox.createTestBusiness({ displayPhoneNumber: "+254 744 555 666", verifiedName: "Duka Letu" });
+    await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    const [account] = await db().select().from(whatsappAccounts);
+
+    const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
+    expect(board.data.overview.accountStatus).toBe("Active");
+    expect(board.data.overview.whatsapp.connections[0]).toMatchObject({ status: "connected", numbers: [{ number: "+254744555666", verifiedName: "Duka Letu", quality: "high" }] });
+
+    const off = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    expect(off.location).toBe("/dashboard");
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "disconnected", subscribed: false });
+    expect(await db().select().from(whatsappPhoneNumbers)).toHaveLength(1);
+    let state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
+    expect(JSON.stringify(state.subscriptions ?? {})).not.toContain(business.wabaId);
+    const afterOff = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
+    expect(afterOff.data.overview).toMatchObject({ accountStatus: "Setup", whatsapp: { connected: false } });
+
+    const on = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "reconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    expect(on.location).toBe("/dashboard");
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "connected", subscribed: true });
+    state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
+    expect(JSON.stringify(state.subscriptions ?? {})).toContain(business.wabaId);
+  });
+});
