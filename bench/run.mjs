@@ -5,22 +5,25 @@
 //   node bench/run.mjs --duration 5
 //   node bench/run.mjs --database-url postgres://...     (or DATABASE_URL=...; see README "Benchmarks")
 //   node bench/run.mjs --public-only                     (landing and legal pages: weight and Lighthouse)
+//   node bench/run.mjs --webhooks-only                   (POST /webhooks/whatsapp: acknowledged/s, latency, drain)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
-// scores, and API throughput, prints tables, writes bench/results/latest.json, and stops the server.
+// scores, API throughput and webhook ingestion, prints tables, writes bench/results/latest.json, and stops the server.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { withDatabase } from "./lib/database.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServer } from "./lib/server.mjs";
 import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
 import { measurePages } from "./page-weight.mjs";
 import { formatPublicPages, measurePublicPages } from "./public-pages.mjs";
 import { argon2Cost, benchMe, benchSignin } from "./throughput.mjs";
+import { benchWebhooks, formatWebhooks, newAppSecret, verifyStoredRows } from "./webhooks.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -40,6 +43,10 @@ const { values: args } = parseArgs({
     "skip-public": { type: "boolean", default: false },
     "skip-lighthouse": { type: "boolean", default: false },
     "public-only": { type: "boolean", default: false },
+    "webhook-connections": { type: "string", default: "10,50,100" },
+    "drain-timeout": { type: "string", default: "60" },
+    "skip-webhooks": { type: "boolean", default: false },
+    "webhooks-only": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -54,7 +61,11 @@ if (args.help) {
   --skip-throughput           no load runs (page weight and Lighthouse only)
   --skip-public               leave out the public pages (/, /privacy-policy, /terms-of-service)
   --skip-lighthouse           leave out the Lighthouse runs
-  --public-only               only the public pages: their transferred bytes and Lighthouse scores`);
+  --public-only               only the public pages: their transferred bytes and Lighthouse scores
+  --webhook-connections LIST  connection counts for POST /webhooks/whatsapp (default 10,50,100)
+  --drain-timeout SECONDS     how long to wait for the webhook backlog after each load run (default 60)
+  --skip-webhooks             leave out the webhook ingestion runs
+  --webhooks-only             only the webhook runs (bare Node baseline, Jumbe, drain)`);
   process.exit(0);
 }
 
@@ -62,10 +73,16 @@ const duration = Number(args.duration);
 const connectionList = (text) => text.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
 const publicOnly = args["public-only"];
-const runAppPages = !publicOnly;
-const runPublic = publicOnly || !args["skip-public"];
-const runLighthouseScores = (publicOnly || !args["skip-public"]) && !args["skip-lighthouse"];
-const runThroughput = !publicOnly && !args["skip-throughput"];
+const webhooksOnly = args["webhooks-only"];
+if (publicOnly && webhooksOnly) {
+  console.error("--public-only and --webhooks-only exclude each other.");
+  process.exit(2);
+}
+const runAppPages = !publicOnly && !webhooksOnly;
+const runPublic = publicOnly || (!webhooksOnly && !args["skip-public"]);
+const runLighthouseScores = runPublic && !args["skip-lighthouse"];
+const runThroughput = !publicOnly && !webhooksOnly && !args["skip-throughput"];
+const runWebhooks = webhooksOnly || (!publicOnly && !args["skip-webhooks"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -146,7 +163,9 @@ async function main() {
   // Throughput figures are only comparable on an otherwise idle machine.
   if (loadBefore > cpus / 2) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput and Lighthouse figures.`);
   console.log(`Starting the production build (${databaseUrl ? "PostgreSQL" : "PGlite"}) ...`);
-  const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000" } });
+  // The webhook payloads are signed with this app secret, not the sandbox's published default.
+  const appSecret = newAppSecret();
+  const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000", META_APP_SECRET: appSecret } });
   const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
@@ -155,7 +174,7 @@ async function main() {
     const ready = await (await fetch(`${server.baseUrl}/readyz`)).json();
     console.log(`Server at ${server.baseUrl}, database: ${ready.database ?? "unknown"}`);
 
-    const cookies = runAppPages || runThroughput
+    const cookies = runAppPages || runThroughput || runWebhooks
       ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
       : {};
     let pageWeight = null;
@@ -190,6 +209,24 @@ async function main() {
       throughput = { argon2, me, signin };
     }
 
+    // Last: it leaves tens of thousands of rows behind.
+    let webhooks = null;
+    if (runWebhooks) {
+      console.log(`\nWebhook ingestion (POST /webhooks/whatsapp, ${duration} s per run) ...`);
+      webhooks = await benchWebhooks({
+        baseUrl: server.baseUrl,
+        appSecret,
+        individualCookie: cookies.individual,
+        adminCookie: cookies.admin,
+        duration,
+        connections: connectionList(args["webhook-connections"]),
+        drainTimeoutSeconds: Number(args["drain-timeout"]),
+        serverPid: server.pid,
+        serverOutput: server.output,
+      });
+      console.log(formatWebhooks(webhooks, { table, databaseKind: ready.database, cpus }));
+    }
+
     const results = {
       startedAt: started.toISOString(),
       commit: gitCommit(),
@@ -201,13 +238,36 @@ async function main() {
       publicPages,
       lighthouse: lighthouseScores,
       throughput,
+      webhooks,
     };
+    // The rows themselves, read once the server has stopped (PGlite serves one process at a time).
+    if (webhooks?.tag) {
+      await server.stop({ keepDataDir: true });
+      webhooks.database = await checkWebhookRows(webhooks);
+    }
     const outDir = path.join(root, "bench/results");
     mkdirSync(outDir, { recursive: true });
     writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nWrote bench/results/latest.json (${results.machine.cpus} CPUs, ${results.machine.cpu}, Node ${process.version})`);
   } finally {
     await server.stop();
+    server.removeDataDir();
+  }
+
+  async function checkWebhookRows(webhooks) {
+    try {
+      const rows = await withDatabase({ databaseUrl, dataDir: server.dataDir }, (query) => verifyStoredRows(query, webhooks.tag));
+      const c = webhooks.correctness;
+      const ok = rows.events === c.stored && rows.processed === rows.events && rows.statuses === rows.events && rows.unrouted === 0;
+      console.log(
+        `\nIn the database after the run: ${rows.events} webhook_events of this run (${rows.processed} processed), ${rows.statuses} message_statuses rows, ` +
+          `${rows.unrouted} unrouted, ${rows.failedJobs} failed jobs -> ${ok ? "every stored delivery was routed to the demo tenant and processed once" : "WARNING: these counts do not agree"}.`,
+      );
+      return { ...rows, consistent: ok };
+    } catch (error) {
+      console.log(`\nCould not read the database after the run: ${error instanceof Error ? error.message : error}`);
+      return { error: String(error) };
+    }
   }
 }
 

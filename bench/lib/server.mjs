@@ -57,14 +57,16 @@ export async function startServer({ root, databaseUrl, extraEnv = {} }) {
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
+  // keepDataDir: the caller reads the stopped server's PGlite files, then calls removeDataDir().
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  const stop = async ({ keepDataDir = false } = {}) => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keepDataDir) removeDataDir();
   };
 
   try {
@@ -73,7 +75,7 @@ export async function startServer({ root, databaseUrl, extraEnv = {} }) {
     await stop();
     throw new Error(`${error.message}\n--- server output ---\n${output.trim()}`);
   }
-  return { baseUrl, port, dataDir, stop, output: () => output };
+  return { baseUrl, port, pid: child.pid, dataDir, stop, removeDataDir, output: () => output };
 }
 
 async function waitForHealth(baseUrl, exited, timeoutMs) {

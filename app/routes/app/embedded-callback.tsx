@@ -62,10 +62,10 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <XCircle className="mx-auto size-12 text-red-600" aria-hidden />
-            <h1 className="mt-4 text-xl font-bold" role="alert">
-              {loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}
-            </h1>
-            {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
+            <div role="alert">
+              <h1 className="mt-4 text-xl font-bold">{loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}</h1>
+              {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
+            </div>
             <Link to="/whatsapp" className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
               Back to WhatsApp Setup
             </Link>

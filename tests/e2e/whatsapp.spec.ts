@@ -1,0 +1,148 @@
+import { randomInt } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+
+// Embedded Signup end to end: the product's /whatsapp page, the Meta sandbox's dialog (playing
+// Meta's popup with JavaScript, a plain page without), the callback, and webhooks coming back.
+
+const kenyanNumber = () => `+254 7${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
+
+async function fillNewBusiness(dialog: Page, number: string, name: string) {
+  await dialog.getByLabel("Create a new test business").check();
+  await dialog.getByLabel("Business name").fill(name);
+  await dialog.getByLabel("Display name").fill(name);
+  await dialog.getByLabel("Phone number").fill(number);
+}
+
+async function connectThroughDialog(page: Page, javaScriptEnabled: boolean, number: string, name: string) {
+  const connect = page.getByTestId("connect-whatsapp");
+  if (javaScriptEnabled) {
+    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+    await popup.waitForLoadState();
+    await fillNewBusiness(popup, number, name);
+    await popup.getByRole("button", { name: "Finish" }).click();
+  } else {
+    await connect.click();
+    await expect(page).toHaveURL(/\/sandbox\/meta\/dialog\/oauth/);
+    await fillNewBusiness(page, number, name);
+    await page.getByRole("button", { name: "Finish" }).click();
+  }
+}
+
+test("a new account connects WhatsApp through Embedded Signup, sees it everywhere, and disconnects and reconnects it", async ({ page, request, javaScriptEnabled }) => {
+  const user = await signUpAndVerifyViaApi(request, { businessName: "Duka la Mama Njeri" });
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/whatsapp");
+  await expect(page.getByRole("heading", { name: "WhatsApp Business Setup" })).toBeVisible();
+  await expect(page.getByTestId("signup-status")).toHaveText("Signup not complete. Please follow the steps below.");
+  await expect(page.getByTestId("step-embedded-signup")).toHaveAttribute("data-status", "pending");
+
+  const number = kenyanNumber();
+  const digits = number.replace(/\D/g, "");
+  await connectThroughDialog(page, javaScriptEnabled, number, "Mama Njeri");
+
+  // The callback: success text and toast, then on to /whatsapp-setup, which is /whatsapp, after 2 s.
+  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
+  await expect(page.getByRole("heading", { name: "Signup complete!" })).toBeVisible();
+  await expect(page.getByText(`+${digits} (Mama Njeri)`)).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Signup complete!" })).toBeVisible();
+  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 10_000 });
+  await expect(page.getByTestId("signup-status")).toHaveText("Connected");
+  for (const step of ["embedded-signup", "verify-number", "complete-setup"]) await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "completed");
+  await expect(page.getByTestId("phone-number")).toContainText(`+${digits}`);
+  await expect(page.getByTestId("phone-number")).toContainText("Quality: high");
+
+  // The Overview card shows the real connection and its toggle really disconnects.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("whatsapp-status")).toHaveText("Connected");
+  await expect(page.getByTestId("stat-account-status")).toHaveText("Active");
+  await expect(page.getByTestId("phone-number")).toContainText("Mama Njeri");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "WhatsApp account disconnected." })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "disconnected");
+  await expect(page.getByTestId("stat-account-status")).toHaveText("Setup");
+  // Meta's side: the app is no longer subscribed to the WABA.
+  const state = await (await request.get("/sandbox/meta/control/state")).json();
+  const waba = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits).wabaId;
+  expect(JSON.stringify(state.subscriptions)).not.toContain(waba);
+
+  await page.getByRole("button", { name: "Reconnect" }).click();
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "connected");
+  await expect(page.getByTestId("stat-account-status")).toHaveText("Active");
+  const after = await (await request.get("/sandbox/meta/control/state")).json();
+  expect(JSON.stringify(after.subscriptions)).toContain(waba);
+
+  // A quality webhook from Meta, signed and delivered, reaches the page through the queue.
+  const phoneNumberId = state.phoneNumbers.find((p: { wabaId: string }) => p.wabaId === waba).id;
+  expect((await request.post("/sandbox/meta/control/quality", { data: { phoneNumberId, event: "FLAGGED", currentLimit: "TIER_2K" } })).ok()).toBe(true);
+  await request.post("/sandbox/meta/control/flush");
+  await expect(async () => {
+    await page.goto("/whatsapp");
+    await expect(page.getByTestId("phone-number")).toContainText("Last quality event: FLAGGED", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+});
+
+test("closing Meta's window before the end connects nothing", async ({ page, request, javaScriptEnabled }) => {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/whatsapp");
+  const connect = page.getByTestId("connect-whatsapp");
+  if (javaScriptEnabled) {
+    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+    await popup.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByTestId("connect-phase")).toHaveText("Signup was closed before it finished. You can start again at any time.");
+  } else {
+    await connect.click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("heading", { name: "Failed to complete signup. Please try again." })).toBeVisible();
+    await expect(page.getByText("Signup was closed in Meta's window before it finished.")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Signup failed" })).toBeVisible();
+  }
+  await page.goto("/whatsapp");
+  await expect(page.getByTestId("signup-status")).toHaveText("Signup not complete. Please follow the steps below.");
+  await expect(page.getByTestId("connections")).toHaveCount(0);
+});
+
+test("the callback without its parameters says so and changes nothing", async ({ page, request }) => {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/embedded-callback?code=only-a-code");
+  await expect(page.getByRole("heading", { name: "Missing required parameters." })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Missing required parameters." })).toHaveCount(2);
+  const status = await page.request.get("/api/embedded-signup/status");
+  expect(status.status()).toBe(200);
+  expect((await status.json()).completed).toBe(false);
+});
+
+test("Meta refusing the number's registration shows the failure text and leaves nothing connected", async ({ page, request, javaScriptEnabled }) => {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  // A number someone already registered with another two-step PIN: Meta answers 133005 to Jumbe's PIN.
+  const number = kenyanNumber();
+  const created = await (await request.post("/sandbox/meta/control/businesses", { data: { businessName: "Taken Pin Ltd", verifiedName: "Taken Pin", displayPhoneNumber: number } })).json();
+  const { code } = await (await request.post("/sandbox/meta/control/codes", { data: { businessId: created.businessId, wabaIds: [created.wabaId] } })).json();
+  const graph = "/sandbox/meta/graph/v25.0";
+  const token = (await (await request.get(`${graph}/oauth/access_token`, { params: { client_id: "100000000000001", client_secret: "jumbe-sandbox-meta-app-secret", code } })).json()).access_token;
+  const registered = await request.post(`${graph}/${created.phoneNumberId}/register`, { headers: { Authorization: `Bearer ${token}` }, data: { messaging_product: "whatsapp", pin: "246810" } });
+  expect(registered.ok()).toBe(true);
+  await request.post(`${graph}/${created.phoneNumberId}/deregister`, { headers: { Authorization: `Bearer ${token}` } });
+
+  await page.goto("/whatsapp");
+  const connect = page.getByTestId("connect-whatsapp");
+  let dialog = page;
+  if (javaScriptEnabled) [dialog] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+  else await connect.click();
+  await dialog.getByLabel(number).check();
+  await dialog.getByRole("button", { name: "Finish" }).click();
+
+  await expect(page.getByRole("heading", { name: "Failed to complete signup. Please try again." })).toBeVisible();
+  await expect(page.getByText("Meta refused to register the phone number for the Cloud API.")).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Signup failed" })).toBeVisible();
+  await page.goto("/whatsapp");
+  await expect(page.getByTestId("step-embedded-signup")).toHaveAttribute("data-status", "error");
+  await expect(page.getByTestId("connections")).toHaveCount(0);
+  const state = await (await request.get("/sandbox/meta/control/state")).json();
+  expect(JSON.stringify(state.subscriptions)).not.toContain(created.wabaId);
+});
