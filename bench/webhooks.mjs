@@ -248,22 +248,40 @@ const alive = (pid) => {
   }
 };
 
-/** CPU used over an interval by the server, the PostgreSQL processes and this process (the load generator). */
+/** Seconds of CPU the whole machine has spent busy (all CPUs), from /proc/stat. */
+function machineBusySeconds() {
+  try {
+    const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    return (user + nice + system + irq + softirq + (steal || 0)) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU used over an interval by the server, the PostgreSQL processes, this process (the load
+ * generator) and everything else on the machine (other work skews the figures).
+ */
 function cpuMeter(serverPid) {
   const pg = postgresPids();
-  const start = { at: performance.now(), server: serverPid ? cpuSeconds([serverPid]) : null, pg: pg.length ? cpuSeconds(pg) : null, self: process.cpuUsage() };
+  const start = { at: performance.now(), server: serverPid ? cpuSeconds([serverPid]) : null, pg: pg.length ? cpuSeconds(pg) : null, self: process.cpuUsage(), machine: machineBusySeconds() };
   return () => {
+    const machine = start.machine === null ? null : machineBusySeconds();
     const seconds = (performance.now() - start.at) / 1000;
     const server = serverPid && start.server !== null ? cpuSeconds([serverPid]) : null;
     // Backends that exited meanwhile are lost; new ones count from zero: a rough figure.
     const pgNow = pg.length ? cpuSeconds(pg.filter(alive)) : null;
     const self = process.cpuUsage(start.self);
     const share = (used) => (used === null ? null : used / seconds);
-    return {
+    const figures = {
       server: server === null ? null : share(server - start.server),
       postgres: pgNow === null || start.pg === null ? null : share(Math.max(0, pgNow - start.pg)),
       loadGenerator: share((self.user + self.system) / 1e6),
+      machine: machine === null ? null : share(machine - start.machine),
     };
+    figures.other = figures.machine === null ? null : Math.max(0, figures.machine - (figures.server ?? 0) - (figures.postgres ?? 0) - figures.loadGenerator);
+    return figures;
   };
 }
 
@@ -362,8 +380,10 @@ async function jumbeRun({ baseUrl, adminCookie, payloads, connections, duration,
   };
 }
 
-async function bareRun({ baseUrl, payloads, connections, duration }) {
-  return summarise(await loadRun(`${baseUrl}${WEBHOOK_PATH}`, payloads, { connections, duration }));
+async function bareRun({ baseUrl, payloads, connections, duration, pid }) {
+  const cpu = cpuMeter(pid);
+  const result = summarise(await loadRun(`${baseUrl}${WEBHOOK_PATH}`, payloads, { connections, duration }));
+  return { ...result, cpuCoresDuringLoad: cpu() };
 }
 
 /** How many bodies to sign before a run: the expected count with room to spare. */
@@ -389,6 +409,7 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
 
   // The server must refuse a bad signature and accept ours, or nothing below means anything.
   const forged = { ...payloads.one(), signature: `sha256=${"0".repeat(64)}` };
+  // One accepted probe: it is in the database with this run's tag, outside the counts below.
   const problem = (await probe(url, forged, 401)) ?? (await probe(url, payloads.one(), 200));
   if (problem) return { endpoint: `POST ${WEBHOOK_PATH}`, problem, target };
   // The PARTNER_ADDED webhook the sandbox sends after signup, and the probe, are processed first.
@@ -404,7 +425,7 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
     await bareRun({ baseUrl: bare.baseUrl, payloads, connections: connections[0], duration: 2 }); // warm-up
     for (const count of connections) {
       payloads.prepare(poolSize(bareRate, duration));
-      const run = await bareRun({ baseUrl: bare.baseUrl, payloads, connections: count, duration });
+      const run = await bareRun({ baseUrl: bare.baseUrl, payloads, connections: count, duration, pid: bare.pid });
       bareRate = Math.max(bareRate, run.requestsPerSecond);
       bareRuns.push({ ...run, payloads: payloads.used() });
     }
@@ -464,6 +485,7 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
       // Requests in flight when a run stopped reach the server and are stored, but their 200 is
       // never read: stored = 200 answers + those (when nothing failed).
       matches: stored === totals.ok + totals.unanswered && totals.notOk === 0,
+      probes: 1,
     },
     serverLog: serverLines,
   };
@@ -501,15 +523,17 @@ export const TARGET = { okPerSecond: 3_000, p99Ms: 50 };
 export function targetNote(report, databaseKind) {
   const runs = report.runs ?? [];
   if (!runs.length) return "Target: not measured.";
-  const keepsUp = (r) => r.drained && r.drainPerSecond !== null && r.drainPerSecond >= r.okPerSecond;
+  // stored / time-to-drain can only reach stored / load time when the backlog is gone the moment the
+  // load ends, so "keeps up" allows the polling resolution: gone within 0.5 s of the load's end.
+  const keepsUp = (r) => r.drained && r.drainPerSecond !== null && (r.drainPerSecond >= r.okPerSecond || r.drainAfterLoadSeconds <= 0.5);
   const met = runs.filter((r) => r.okPerSecond >= TARGET.okPerSecond && r.latencyMs.p99 < TARGET.p99Ms && keepsUp(r));
   const best = [...runs].sort((a, b) => b.okPerSecond - a.okPerSecond)[0];
   const describe = (r) =>
     `${int(r.okPerSecond)} ack/s at ${r.connections} connections, p99 ${fixed(r.latencyMs.p99, 0)} ms, drain ${r.drained ? `${int(r.drainPerSecond)}/s (${fixed(r.drainAfterLoadSeconds)} s after the load)` : "not finished"}`;
   const scope = databaseKind === "postgres" ? "" : ` (the target is for PostgreSQL; this is ${databaseKind ?? "PGlite"})`;
   return met.length
-    ? `PostgreSQL target (≥ 3,000 acknowledged/s, p99 < 50 ms, drain rate ≥ ack rate)${scope}: met here at ${met.map((r) => r.connections).join(", ")} connections; ${describe(met[0])}.`
-    : `PostgreSQL target (≥ 3,000 acknowledged/s, p99 < 50 ms, drain rate ≥ ack rate)${scope}: not met here; best ${describe(best)}.`;
+    ? `PostgreSQL target (≥ 3,000 acknowledged/s, p99 < 50 ms, drain rate ≥ ack rate, i.e. backlog gone ≤ 0.5 s after the load)${scope}: met here at ${met.map((r) => r.connections).join(", ")} connections; ${describe(met[0])}.`
+    : `PostgreSQL target (≥ 3,000 acknowledged/s, p99 < 50 ms, drain rate ≥ ack rate, i.e. backlog gone ≤ 0.5 s after the load)${scope}: not met here; best ${describe(best)}.`;
 }
 
 export function formatWebhooks(report, { table, databaseKind, cpus }) {
@@ -520,19 +544,19 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
     return lines.join("\n");
   }
   lines.push(
-    `  autocannon runs in this process on the same ${cpus} CPUs as the server${databaseKind === "postgres" ? " and PostgreSQL" : " (PGlite runs inside the server process)"}; cores = CPU time / wall time during the load.`,
+    `  autocannon runs in this process on the same ${cpus} CPUs as the server${databaseKind === "postgres" ? " and PostgreSQL" : " (PGlite runs inside the server process)"}; cores = CPU time / wall time during the load for the server, ${databaseKind === "postgres" ? "PostgreSQL" : "- (no separate database)"}, the load generator and everything else on the machine.`,
   );
   lines.push("\nBare node:http baseline (reads the body, answers 200; no signature check, no database)");
   lines.push(
     table(
-      ["connections", "req/s", "p50 ms", "p97.5 ms", "p99 ms", "max ms", "requests", "statuses"],
-      report.bare.map((r) => [r.connections, int(r.okPerSecond), fixed(r.latencyMs.p50, 0), fixed(r.latencyMs.p97_5, 0), fixed(r.latencyMs.p99, 0), fixed(r.latencyMs.max, 0), r.answered, statusText(r)]),
+      ["connections", "req/s", "p50 ms", "p97.5 ms", "p99 ms", "max ms", "requests", "statuses", "cores srv/-/gen/other"],
+      report.bare.map((r) => [r.connections, int(r.okPerSecond), fixed(r.latencyMs.p50, 0), fixed(r.latencyMs.p97_5, 0), fixed(r.latencyMs.p99, 0), fixed(r.latencyMs.max, 0), r.answered, statusText(r), cpuText(r.cpuCoresDuringLoad)]),
     ),
   );
   lines.push(`\nJumbe ${report.endpoint} (${databaseKind === "postgres" ? "PostgreSQL" : "PGlite"}): acknowledged deliveries`);
   lines.push(
     table(
-      ["connections", "ack/s", "p50 ms", "p97.5 ms", "p99 ms", "max ms", "200s", "non-200", "statuses", "cores srv/db/gen"],
+      ["connections", "ack/s", "p50 ms", "p97.5 ms", "p99 ms", "max ms", "200s", "non-200", "statuses", "cores srv/db/gen/other"],
       report.runs.map((r) => [
         r.connections,
         int(r.okPerSecond),
@@ -543,7 +567,7 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
         r.ok,
         r.notOk + r.errors,
         statusText(r),
-        r.cpuCoresDuringLoad ? `${cores(r.cpuCoresDuringLoad.server)}/${cores(r.cpuCoresDuringLoad.postgres)}/${cores(r.cpuCoresDuringLoad.loadGenerator)}` : "-",
+        cpuText(r.cpuCoresDuringLoad),
       ]),
     ),
   );
@@ -579,6 +603,10 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
   if (report.serverLog?.length) lines.push(`  Server warnings/errors during the webhook runs (last ${report.serverLog.length}):\n    ${report.serverLog.join("\n    ")}`);
   lines.push(targetNote(report, databaseKind));
   return lines.join("\n");
+}
+
+function cpuText(c) {
+  return c ? [c.server, c.postgres, c.loadGenerator, c.other].map(cores).join("/") : "-";
 }
 
 function statusText(r) {

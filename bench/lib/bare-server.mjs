@@ -46,6 +46,7 @@ export function startBareServer() {
       const { port } = JSON.parse(line);
       resolve({
         baseUrl: `http://127.0.0.1:${port}`,
+        pid: child.pid,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) {
             child.kill("SIGTERM");

@@ -3,6 +3,7 @@ import { parseEnv } from "./env";
 
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
+const META = { META_APP_ID: "123456789012345", META_APP_SECRET: "f".repeat(32), META_CONFIG_ID: "987654321098765", META_VERIFY_TOKEN: "v".repeat(24) };
 
 describe("configuration", () => {
   it("works out of the box for the embedded demo, with sandbox on", () => {
@@ -11,16 +12,16 @@ describe("configuration", () => {
   });
 
   it("turns the sandbox off in production unless SANDBOX=1", () => {
-    const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587" };
+    const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
     expect(parseEnv(base).sandbox).toBe(false);
     expect(parseEnv({ ...base, SANDBOX: "1" }).sandbox).toBe(true);
     expect(parseEnv({ SANDBOX: "0" }).sandbox).toBe(false);
   });
 
   it("refuses to start in production on demo secrets or without SMTP_URL", () => {
-    expect(() => parseEnv({ NODE_ENV: "production", ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25" })).toThrow(/SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/);
-    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, SMTP_URL: "smtp://m:25" })).toThrow(/ENCRYPTION_KEY/);
-    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY })).toThrow(/SMTP_URL is required in production/);
+    expect(() => parseEnv({ NODE_ENV: "production", ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META })).toThrow(/SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, SMTP_URL: "smtp://m:25", ...META })).toThrow(/ENCRYPTION_KEY/);
+    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, ...META })).toThrow(/SMTP_URL is required in production/);
   });
 
   it("explains malformed values", () => {
@@ -35,5 +36,17 @@ describe("configuration", () => {
     expect(parseEnv({ APP_URL: "https://app.jumbe.co.ke", SITE_URL: "https://jumbe.co.ke/" }).SITE_URL).toBe("https://jumbe.co.ke");
     expect(() => parseEnv({ WHATSAPP_NUMBER: "call us" })).toThrow(/WHATSAPP_NUMBER must be an international number/);
     expect(() => parseEnv({ SALES_EMAIL: "not-an-address" })).toThrow(/SALES_EMAIL/);
+  });
+
+  it("configures Meta: the sandbox by default, graph.facebook.com in production, and no sandbox secrets in production", () => {
+    expect(parseEnv({ PORT: "4100" })).toMatchObject({ GRAPH_API_BASE_URL: "http://127.0.0.1:4100/sandbox/meta/graph", GRAPH_API_VERSION: "v25.0" });
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25" };
+    expect(parseEnv({ ...production, ...META })).toMatchObject({ GRAPH_API_BASE_URL: "https://graph.facebook.com", META_APP_ID: "123456789012345" });
+    expect(() => parseEnv(production)).toThrow(/META_APP_SECRET: refusing to start in production with the sandbox META_APP_SECRET/);
+    expect(() => parseEnv({ ...production, ...META, META_VERIFY_TOKEN: undefined })).toThrow(/META_VERIFY_TOKEN/);
+    // SANDBOX=1 in production (the benchmark) may keep the sandbox's Meta app.
+    expect(parseEnv({ ...production, SANDBOX: "1" }).GRAPH_API_BASE_URL).toMatch(/sandbox\/meta\/graph$/);
+    expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
+    expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
   });
 });
