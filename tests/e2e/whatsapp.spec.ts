@@ -74,8 +74,21 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   const after = await (await request.get("/sandbox/meta/control/state")).json();
   expect(JSON.stringify(after.subscriptions)).toContain(waba);
 
-  // A quality webhook from Meta, signed and delivered, reaches the page through the queue.
+  // A customer writes in, from the sandbox console's form: the signed webhook goes through the queue
+  // and the customer counts as an active contact on the Overview.
   const phoneNumberId = state.phoneNumbers.find((p: { wabaId: string }) => p.wabaId === waba).id;
+  await page.goto("/sandbox/meta");
+  await page.getByLabel("To business number").selectOption(phoneNumberId);
+  await page.getByLabel("From (customer number)").fill(`2547${randomInt(10_000_000, 99_999_999)}`);
+  await page.getByLabel("Customer profile name").fill("Wanjiku Kamau");
+  await page.getByRole("button", { name: "Send inbound message" }).click();
+  await expect(page).toHaveURL(/\/sandbox\/meta/);
+  await expect(async () => {
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("stat-active-contacts")).toHaveText("1", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+
+  // A quality webhook from Meta, signed and delivered, reaches the page through the queue.
   expect((await request.post("/sandbox/meta/control/quality", { data: { phoneNumberId, event: "FLAGGED", currentLimit: "TIER_2K" } })).ok()).toBe(true);
   await request.post("/sandbox/meta/control/flush");
   await expect(async () => {

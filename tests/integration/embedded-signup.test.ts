@@ -3,7 +3,7 @@ import express from "express";
 import type { Server } from "node:http";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "~/.server/db/schema";
+import { activityLogs, messageStatuses, messages, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "~/.server/db/schema";
 import { env, parseEnv, setEnv } from "~/.server/config/env";
 import { getCurrentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
@@ -266,5 +266,43 @@ describe("Embedded Signup callback", () => {
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "connected", subscribed: true });
     state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
     expect(JSON.stringify(state.subscriptions ?? {})).toContain(business.wabaId);
+  });
+
+  it("connects more than one number for a tenant: a second WABA, and a WABA with two numbers", async () => {
+    const tenant = await signedInTenant();
+    const first = sandbox.createTestBusiness({ displayPhoneNumber: "+254 701 111 111", verifiedName: "Tawi la Kwanza" });
+    const second = sandbox.createTestBusiness({ displayPhoneNumber: "+254 702 222 222", verifiedName: "Tawi la Pili" });
+    const extra = sandbox.addPhoneNumber(second.wabaId, { displayPhoneNumber: "+254 703 333 333", verifiedName: "Tawi la Tatu" });
+    for (const b of [first, second])
+      expect((await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }), shared_waba_id: b.wabaId, state: tenant.state })).shown.data).toMatchObject({ state: "success" });
+
+    const page = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: tenant.cookie }));
+    expect(page.data.connections.map((c: { wabaId: string; numbers: { number: string }[] }) => [c.wabaId, c.numbers.map((n) => n.number)])).toEqual([
+      [first.wabaId, ["+254701111111"]],
+      [second.wabaId, ["+254702222222", "+254703333333"]],
+    ]);
+    expect((await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.phoneNumberId, extra.phoneNumberId)))[0]).toMatchObject({ platformType: "CLOUD_API" });
+    const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
+    expect(org!.whatsappNumber).toBe("+254701111111");
+  });
+
+  it("processes the sandbox's duplicated and reordered deliveries once, ending at the highest status", async () => {
+    const tenant = await signedInTenant();
+    const b = sandbox.createTestBusiness();
+    await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }), shared_waba_id: b.wabaId, state: tenant.state });
+    await db().insert(messages).values({ organizationId: tenant.organization.id, direction: "outbound", status: "accepted", body: "Karibu!", wamid: "wamid.CHAOS1", phoneNumberId: b.phoneNumberId });
+    sandbox.setDeliveryChaos({ duplicate: 2, reorder: true });
+    for (const status of ["sent", "delivered", "read"] as const) await sandbox.sendStatus({ phoneNumberId: b.phoneNumberId, wamid: "wamid.CHAOS1", status, recipientId: "254712345678" });
+    await sandbox.sendInboundText({ phoneNumberId: b.phoneNumberId, from: "254799111222", name: "Baraka", text: "Nimepokea, asante 👍" });
+    await sandbox.flushWebhooks();
+    const sent = sandbox.deliveries().filter((d) => d.state === "delivered");
+    expect(sent.length).toBeGreaterThanOrEqual(12); // 4 changes, each sent three times
+    await drainJobs();
+
+    const [message] = await db().select().from(messages).where(eq(messages.wamid, "wamid.CHAOS1"));
+    expect(message!.status).toBe("read");
+    expect((await db().select().from(messageStatuses).where(eq(messageStatuses.wamid, "wamid.CHAOS1"))).map((s) => s.status).sort()).toEqual(["delivered", "read", "sent"]);
+    const inbound = await db().select().from(messages).where(and(eq(messages.organizationId, tenant.organization.id), eq(messages.direction, "inbound")));
+    expect(inbound.map((m) => m.body)).toEqual(["Nimepokea, asante 👍"]);
   });
 });
