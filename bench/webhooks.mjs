@@ -391,8 +391,9 @@ async function bareRun({ baseUrl, payloads, connections, duration, pid }) {
 }
 
 /**
- * How many bodies to sign before a run: twice what the best run so far would send (a run with
- * more connections may go faster), at least 20,000, and never more than the bare server's rate.
+ * How many bodies to sign before a run: twice what the best run so far would send, scaled up by
+ * the rise in connections (more connections can mean larger group commits), at least 20,000, and
+ * never more than the bare server's rate would use.
  */
 const poolSize = (perSecond, duration, ceiling = Infinity) => Math.ceil(Math.max(MIN_POOL, Math.min(perSecond * duration * 2, ceiling * duration * 1.1)));
 
@@ -455,9 +456,11 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
   count(warmUp);
   const runs = [];
   let rate = warmUp.okPerSecond;
+  let previous = connections[0];
   for (const c of connections) {
     log(`  Jumbe at ${c} connections ...`);
-    payloads.prepare(poolSize(rate, duration, bareRate));
+    payloads.prepare(poolSize(rate * Math.max(1, c / previous), duration, bareRate));
+    previous = c;
     const run = await jumbeRun({ baseUrl, adminCookie, payloads, connections: c, duration, drainTimeoutMs, serverPid });
     count(run);
     rate = Math.max(rate, run.okPerSecond);
