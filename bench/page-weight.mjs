@@ -23,6 +23,7 @@ export const PAGES = [
   { path: "/profile", as: "individual" },
   { path: "/change-password", as: "individual" },
   { path: "/get-started", as: "individual" },
+  { path: "/whatsapp", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 

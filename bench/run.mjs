@@ -223,6 +223,7 @@ async function main() {
         drainTimeoutSeconds: Number(args["drain-timeout"]),
         serverPid: server.pid,
         serverOutput: server.output,
+        databaseUrl,
       });
       console.log(formatWebhooks(webhooks, { table, databaseKind: ready.database, cpus }));
     }

@@ -227,30 +227,33 @@ function cpuSeconds(pids) {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
-/** The PostgreSQL server's processes on this machine (the throwaway cluster), for CPU figures. */
-function postgresPids() {
+/**
+ * The PostgreSQL processes serving the benchmark's database, for CPU figures: the postmaster started
+ * with `-p <port>` (as scripts/with-postgres.sh starts it) and its children; every postgres process
+ * on the machine when no such postmaster is found; none without a port (PGlite).
+ */
+function postgresPids(port) {
+  if (!port) return [];
+  const processes = [];
   try {
-    return readdirSync("/proc").filter((name) => {
-      if (!/^\d+$/.test(name)) return false;
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
       try {
-        return readFileSync(`/proc/${name}/comm`, "utf8").trim() === "postgres";
+        if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const ppid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
+        const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        processes.push({ pid, ppid, postmaster: args.some((arg, i) => (arg === "-p" && args[i + 1] === String(port)) || arg === `-p${port}`) });
       } catch {
-        return false;
+        // exited meanwhile
       }
-    });
+    }
   } catch {
     return [];
   }
+  const masters = new Set(processes.filter((p) => p.postmaster).map((p) => p.pid));
+  return masters.size ? processes.filter((p) => masters.has(p.pid) || masters.has(p.ppid)).map((p) => p.pid) : processes.map((p) => p.pid);
 }
-
-const alive = (pid) => {
-  try {
-    readFileSync(`/proc/${pid}/stat`);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Seconds of CPU the whole machine has spent busy (all CPUs), from /proc/stat. */
 function machineBusySeconds() {
@@ -267,20 +270,22 @@ function machineBusySeconds() {
  * CPU used over an interval by the server, the PostgreSQL processes, this process (the load
  * generator) and everything else on the machine (other work skews the figures).
  */
-function cpuMeter(serverPid) {
-  const pg = postgresPids();
-  const start = { at: performance.now(), server: serverPid ? cpuSeconds([serverPid]) : null, pg: pg.length ? cpuSeconds(pg) : null, self: process.cpuUsage(), machine: machineBusySeconds() };
+function cpuMeter(serverPid, postgresPort) {
+  const pgStart = new Map(postgresPids(postgresPort).map((pid) => [pid, cpuSeconds([pid]) ?? 0]));
+  const start = { at: performance.now(), server: serverPid ? cpuSeconds([serverPid]) : null, self: process.cpuUsage(), machine: machineBusySeconds() };
   return () => {
     const machine = start.machine === null ? null : machineBusySeconds();
     const seconds = (performance.now() - start.at) / 1000;
     const server = serverPid && start.server !== null ? cpuSeconds([serverPid]) : null;
-    // Backends that exited meanwhile are lost; new ones count from zero: a rough figure.
-    const pgNow = pg.length ? cpuSeconds(pg.filter(alive)) : null;
+    // Backends started meanwhile (the pool reconnects after idling) count from zero; ones that
+    // exited meanwhile are lost: a rough figure.
+    const pgNow = postgresPids(postgresPort);
+    const pgUsed = pgNow.reduce((total, pid) => total + Math.max(0, (cpuSeconds([pid]) ?? 0) - (pgStart.get(pid) ?? 0)), 0);
     const self = process.cpuUsage(start.self);
     const share = (used) => (used === null ? null : used / seconds);
     const figures = {
       server: server === null ? null : share(server - start.server),
-      postgres: pgNow === null || start.pg === null ? null : share(Math.max(0, pgNow - start.pg)),
+      postgres: postgresPort ? share(pgUsed) : null,
       loadGenerator: share((self.user + self.system) / 1e6),
       machine: machine === null ? null : share(machine - start.machine),
     };
@@ -324,10 +329,10 @@ async function settle(baseUrl, adminCookie, { timeoutMs = 30_000, stablePolls = 
  * One measured run against Jumbe: the load, and the queue polled every 200 ms from its start until
  * the backlog is gone (or `drainTimeoutMs` after the load ended).
  */
-async function jumbeRun({ baseUrl, adminCookie, payloads, connections, duration, drainTimeoutMs, serverPid }) {
+async function jumbeRun({ baseUrl, adminCookie, payloads, connections, duration, drainTimeoutMs, serverPid, postgresPort }) {
   const before = await settle(baseUrl, adminCookie);
   const processedBefore = before.received - before.unprocessed;
-  const cpu = cpuMeter(serverPid);
+  const cpu = cpuMeter(serverPid, postgresPort);
   const started = performance.now();
   let loadEndedAt = null;
   let loadCpu = null;
@@ -407,7 +412,8 @@ async function probe(url, delivery, expected) {
  * appSecret). `individualCookie` is the demo tenant whose number gets connected, `adminCookie`
  * reads /api/admin/queue.
  */
-export async function benchWebhooks({ baseUrl, appSecret, individualCookie, adminCookie, duration, connections, drainTimeoutSeconds = 60, serverPid, serverOutput, log = console.log }) {
+export async function benchWebhooks({ baseUrl, appSecret, individualCookie, adminCookie, duration, connections, drainTimeoutSeconds = 60, serverPid, serverOutput, databaseUrl, log = console.log }) {
+  const postgresPort = databaseUrl ? Number(new URL(databaseUrl).port || 5432) : null;
   const tag = `BENCH${Date.now().toString(36)}${randomBytes(3).toString("hex")}`.toUpperCase();
   const target = await connectDemoNumber(baseUrl, individualCookie);
   log(`  connected WABA ${target.wabaId}, number ${target.phoneNumberId} (+${target.displayPhoneNumber}) to the demo tenant`);
@@ -452,7 +458,7 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
   const drainTimeoutMs = drainTimeoutSeconds * 1000;
   log("  Jumbe warm-up ...");
   payloads.prepare(poolSize(3_000, 2, bareRate));
-  const warmUp = await jumbeRun({ baseUrl, adminCookie, payloads, connections: connections[0], duration: 2, drainTimeoutMs, serverPid });
+  const warmUp = await jumbeRun({ baseUrl, adminCookie, payloads, connections: connections[0], duration: 2, drainTimeoutMs, serverPid, postgresPort });
   count(warmUp);
   const runs = [];
   let rate = warmUp.okPerSecond;
@@ -461,7 +467,7 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
     log(`  Jumbe at ${c} connections ...`);
     payloads.prepare(poolSize(rate * Math.max(1, c / previous), duration, bareRate));
     previous = c;
-    const run = await jumbeRun({ baseUrl, adminCookie, payloads, connections: c, duration, drainTimeoutMs, serverPid });
+    const run = await jumbeRun({ baseUrl, adminCookie, payloads, connections: c, duration, drainTimeoutMs, serverPid, postgresPort });
     count(run);
     rate = Math.max(rate, run.okPerSecond);
     runs.push(run);
@@ -554,7 +560,7 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
     return lines.join("\n");
   }
   lines.push(
-    `  autocannon runs in this process on the same ${cpus} CPUs as the server${databaseKind === "postgres" ? " and PostgreSQL" : " (PGlite runs inside the server process)"}; cores = CPU time / wall time during the load for the server, ${databaseKind === "postgres" ? "PostgreSQL" : "- (no separate database)"}, the load generator and everything else on the machine.`,
+    `  autocannon runs in this process on the same ${cpus} CPUs as the server${databaseKind === "postgres" ? " and PostgreSQL" : " (PGlite runs inside the server process)"}; cores = CPU time / wall time during the load for the server, ${databaseKind === "postgres" ? "PostgreSQL" : "- (no separate database)"}, the load generator and the rest of the machine (other processes, kernel).`,
   );
   lines.push("\nBare node:http baseline (reads the body, answers 200; no signature check, no database)");
   lines.push(

@@ -159,3 +159,16 @@ test("Meta refusing the number's registration shows the failure text and leaves 
   const state = await (await request.get("/sandbox/meta/control/state")).json();
   expect(JSON.stringify(state.subscriptions)).not.toContain(created.wabaId);
 });
+
+test("the setup page and the callback's result have no serious accessibility violations", async ({ page, request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs in the page");
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  for (const path of ["/whatsapp", "/embedded-callback?code=x"]) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
+  }
+});
