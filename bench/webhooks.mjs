@@ -381,6 +381,7 @@ async function jumbeRun({ baseUrl, adminCookie, payloads, connections, duration,
     drainAfterLoadSeconds: drained ? (drained.at - loadEndedAt) / 1000 : null,
     drainPerSecond: drained && stored ? stored / drainSeconds : null,
     unprocessedAtEnd: last?.unprocessed ?? null,
+    drainTimeoutSeconds: drainTimeoutMs / 1000,
     failedJobs: last?.failed ?? null,
     poll: { count: samples.length, errors: pollErrors, p50Ms: pollMs[Math.floor(pollMs.length / 2)] ?? null, maxMs: pollMs.at(-1) ?? null },
     cpuCoresDuringLoad: loadCpu,
@@ -562,6 +563,14 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
   lines.push(
     `  autocannon runs in this process on the same ${cpus} CPUs as the server${databaseKind === "postgres" ? " and PostgreSQL" : " (PGlite runs inside the server process)"}; cores = CPU time / wall time during the load for the server, ${databaseKind === "postgres" ? "PostgreSQL" : "- (no separate database)"}, the load generator and the rest of the machine (other processes, kernel).`,
   );
+  const pg = report.postgresSettings;
+  if (pg && (pg.fsync === "off" || pg.synchronous_commit === "off")) {
+    lines.push(
+      `  PostgreSQL runs with fsync=${pg.fsync}, synchronous_commit=${pg.synchronous_commit} (as scripts/with-postgres.sh sets it up): a commit does not wait for the disk, so the acknowledgements here are cheaper than on a durable server.`,
+    );
+  } else if (pg) {
+    lines.push(`  PostgreSQL runs with fsync=${pg.fsync}, synchronous_commit=${pg.synchronous_commit}, wal_sync_method=${pg.wal_sync_method}.`);
+  }
   lines.push("\nBare node:http baseline (reads the body, answers 200; no signature check, no database)");
   lines.push(
     table(
@@ -596,7 +605,7 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
         r.stored,
         r.peakBacklog,
         int(r.processedPerSecondDuringLoad),
-        r.drained ? fixed(r.drainSeconds, 1) : `not in ${fixed(r.loadSeconds + 0, 0)}+ s (${r.unprocessedAtEnd} left)`,
+        r.drained ? fixed(r.drainSeconds, 1) : `no: ${r.unprocessedAtEnd} left ${r.drainTimeoutSeconds} s after the load`,
         r.drained ? fixed(r.drainAfterLoadSeconds, 1) : "-",
         int(r.drainPerSecond),
         int(r.okPerSecond),

@@ -23,3 +23,12 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
     await client.close();
   }
 }
+
+/** The settings that decide whether a PostgreSQL commit waits for the disk (null for PGlite). */
+export async function postgresDurability(databaseUrl) {
+  if (!databaseUrl) return null;
+  const rows = await withDatabase({ databaseUrl }, (query) =>
+    query(`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method') order by name`),
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+}
