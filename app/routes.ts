@@ -30,6 +30,7 @@ export default [
     route("preferences/sidebar", "routes/app/sidebar-preference.tsx"),
     route("whatsapp", "routes/app/whatsapp.tsx"),
     route("embedded-callback", "routes/app/embedded-callback.tsx"),
+    route("activity", "routes/app/activity.tsx"),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
@@ -53,6 +54,8 @@ export default [
     route("whatsapp/accounts", "routes/api/whatsapp.accounts.ts"),
     route("whatsapp/accounts/:id/:change", "routes/api/whatsapp.account-connection.ts"),
     route("admin/queue", "routes/api/admin.queue.ts"),
+    route("activity-logs", "routes/api/activity-logs.ts"),
+    route("activity-logs/export", "routes/api/activity-logs.export.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 
