@@ -58,7 +58,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     app.use("/sandbox", sandboxMailRouter());
   }
-  app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") }));
+  app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
 
   app.all(
     "/{*splat}",

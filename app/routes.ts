@@ -31,6 +31,7 @@ export default [
     route("whatsapp", "routes/app/whatsapp.tsx"),
     route("embedded-callback", "routes/app/embedded-callback.tsx"),
     route("activity", "routes/app/activity.tsx"),
+    route("developers", "routes/app/developers.tsx"),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
@@ -56,6 +57,9 @@ export default [
     route("admin/queue", "routes/api/admin.queue.ts"),
     route("activity-logs", "routes/api/activity-logs.ts"),
     route("activity-logs/export", "routes/api/activity-logs.export.ts"),
+    route("developer/api-key", "routes/api/developer.api-key.ts"),
+    route("developer/api-key/regenerate", "routes/api/developer.api-key.regenerate.ts"),
+    route("v1/*", "routes/api/v1.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -12,9 +12,10 @@ npx react-router typegen
 npx tsc
 step "unit and integration tests (PGlite)"
 npx vitest run
-step "integration tests (PostgreSQL)"
-bash scripts/with-postgres.sh npx vitest run --project integration
 step "production build"
 npx react-router build
+# After the build: the PostgreSQL run also starts two built servers on one database (API rate limit).
+step "integration tests (PostgreSQL)"
+bash scripts/with-postgres.sh npx vitest run --project integration
 step "browser tests (JavaScript on and off)"
 npx playwright test

@@ -18,6 +18,14 @@ export async function openTestDatabase() {
   await openDatabase({ databaseUrl: url.toString() });
 }
 
+/** The URL of this file's PostgreSQL database, or undefined on PGlite. */
+export function testDatabaseUrl() {
+  if (!droppable) return undefined;
+  const url = new URL(droppable.adminUrl);
+  url.pathname = `/${droppable.name}`;
+  return url.toString();
+}
+
 export async function closeTestDatabase() {
   await closeDatabase();
   if (droppable) await adminQuery(droppable.adminUrl, `drop database if exists ${droppable.name} with (force)`);
@@ -38,6 +46,6 @@ async function adminQuery(url: string, text: string) {
 /** Empties every table between tests (faster than a new database per test). */
 export async function resetTables() {
   await db().execute(
-    sql`truncate table activity_hourly_counts, jobs, webhook_events, webhook_unrouted_changes, message_statuses, whatsapp_registration_pins, whatsapp_phone_numbers, whatsapp_accounts, activity_logs, messages, message_templates, contacts, mail_outbox, rate_limits, verification_codes, sessions, users, organizations restart identity cascade`,
+    sql`truncate table api_keys, api_usage_minutely, webhook_endpoints, activity_hourly_counts, jobs, webhook_events, webhook_unrouted_changes, message_statuses, whatsapp_registration_pins, whatsapp_phone_numbers, whatsapp_accounts, activity_logs, messages, message_templates, contacts, mail_outbox, rate_limits, verification_codes, sessions, users, organizations restart identity cascade`,
   );
 }

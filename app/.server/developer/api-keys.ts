@@ -1,0 +1,97 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { apiKeys } from "../db/schema";
+import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } from "../security/crypto";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../http/request-meta";
+import type { CurrentUser } from "../auth/guards";
+
+/** `jmb_live_` and 43 characters of base64url: 256 random bits, recognisable in logs and by secret scanners. */
+export const KEY_PREFIX = "jmb_live_";
+const KEY_SHAPE = /^jmb_live_[A-Za-z0-9_-]{43}$/;
+
+function newKey() {
+  const key = `${KEY_PREFIX}${randomToken(32)}`;
+  return { key, keyHash: sha256(key), keyEncrypted: encryptSecret(key), prefix: key.slice(0, KEY_PREFIX.length + 4) };
+}
+
+export interface ApiKeyView {
+  key: string;
+  prefix: string;
+  createdAt: string;
+}
+
+async function liveKey(organizationId: string) {
+  const [row] = await db().select().from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt))).limit(1);
+  return row;
+}
+
+/** The tenant's live key, made on first use. Every read is logged: the key is a credential. */
+export async function readApiKey(current: CurrentUser, meta: RequestMeta): Promise<ApiKeyView> {
+  const organizationId = current.organization.id;
+  let row = await liveKey(organizationId);
+  if (!row) {
+    const fresh = newKey();
+    [row] = await db()
+      .insert(apiKeys)
+      .values({ organizationId, createdBy: current.user.id, keyHash: fresh.keyHash, keyEncrypted: fresh.keyEncrypted, prefix: fresh.prefix })
+      .onConflictDoNothing()
+      .returning();
+    // Two first reads at once: the other one's key won.
+    row ??= await liveKey(organizationId);
+    if (!row) throw new Error("API key could not be created");
+    await recordActivity({ organizationId, userId: current.user.id, type: "security", status: "success", action: "API key created", details: `Key ${row.prefix}...`, meta });
+  }
+  await recordActivity({ organizationId, userId: current.user.id, type: "security", status: "success", action: "API key viewed", details: `Key ${row.prefix}...`, meta });
+  return { key: decryptSecret(row.keyEncrypted), prefix: row.prefix, createdAt: row.createdAt.toISOString() };
+}
+
+/** The live key's prefix and age, without reading (or logging) the secret. */
+export async function apiKeySummary(organizationId: string) {
+  const row = await liveKey(organizationId);
+  return row ? { prefix: row.prefix, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null } : null;
+}
+
+/** A new key; the old one stops working in the same transaction. */
+export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta): Promise<ApiKeyView> {
+  const organizationId = current.organization.id;
+  const fresh = newKey();
+  const { created, revoked } = await db().transaction(async (tx) => {
+    const revokedRows = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+      .returning({ prefix: apiKeys.prefix });
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({ organizationId, createdBy: current.user.id, keyHash: fresh.keyHash, keyEncrypted: fresh.keyEncrypted, prefix: fresh.prefix })
+      .returning();
+    return { created: row!, revoked: revokedRows[0]?.prefix };
+  });
+  await recordActivity({
+    organizationId,
+    userId: current.user.id,
+    type: "security",
+    status: "warning",
+    action: "API key regenerated",
+    details: revoked ? `Key ${revoked}... revoked; new key ${created.prefix}...` : `New key ${created.prefix}...`,
+    meta,
+  });
+  return { key: fresh.key, prefix: created.prefix, createdAt: created.createdAt.toISOString() };
+}
+
+/** The tenant a presented key belongs to, or null (unknown, malformed or revoked). */
+export async function authenticateApiKey(presented: string) {
+  if (!KEY_SHAPE.test(presented)) return null;
+  const keyHash = sha256(presented);
+  const [row] = await db()
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row || !constantTimeEqual(row.keyHash, keyHash)) return null;
+  // Written at most once a minute per key, not on every call.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)
+    await db().update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
+  return { keyId: row.id, organizationId: row.organizationId };
+}

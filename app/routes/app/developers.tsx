@@ -1,0 +1,207 @@
+import { Form, Link, useActionData, useNavigation } from "react-router";
+import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Timer } from "lucide-react";
+import type { Route } from "./+types/developers";
+import { requireUser } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast } from "~/.server/http/toast";
+import { apiKeySummary, readApiKey, regenerateApiKey } from "~/.server/developer/api-keys";
+import { saveWebhookConfig, webhookConfig } from "~/.server/developer/webhook-endpoint";
+import { WEBHOOK_EVENTS } from "~/lib/developer";
+import { apiUsageStats } from "~/.server/api-v1/usage";
+import { openApiDocument } from "~/.server/api-v1/openapi";
+import { endpointDocs } from "~/.server/api-v1/examples";
+import { StatCard } from "~/components/ui/stat-card";
+import { CopyButton } from "~/components/ui/copy-button";
+
+export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
+
+/**
+ * The key is shown only when asked for (?reveal=1), so every read of it is a logged request; the
+ * regeneration asks for confirmation (?confirm=regenerate) as a page of its own. Both work without
+ * JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const current = await requireUser(request);
+  const url = new URL(request.url);
+  const reveal = url.searchParams.get("reveal") === "1";
+  const organizationId = current.organization.id;
+  const [key, summary, usage, webhook] = await Promise.all([
+    reveal ? readApiKey(current, requestMeta(request, context)) : null,
+    apiKeySummary(organizationId),
+    apiUsageStats(organizationId),
+    webhookConfig(organizationId),
+  ]);
+  return {
+    key: key?.key ?? null,
+    prefix: key?.prefix ?? summary?.prefix ?? null,
+    lastUsedAt: summary?.lastUsedAt ?? null,
+    confirmRegenerate: url.searchParams.get("confirm") === "regenerate",
+    usage,
+    webhook: webhook ?? { url: "", events: [...WEBHOOK_EVENTS], updatedAt: null },
+    endpoints: endpointDocs(openApiDocument()),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const current = await requireUser(request);
+  const form = await request.formData();
+  const meta = requestMeta(request, context);
+  if (form.get("intent") === "regenerate") {
+    if (form.get("confirm") !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", "Confirm that the current key should stop working.");
+    await regenerateApiKey(current, meta);
+    return redirectWithToast("/developers?reveal=1", "success", "New API key created. The old key no longer works.");
+  }
+  if (form.get("intent") === "webhook") {
+    const url = String(form.get("url") ?? "");
+    const events = form.getAll("events").map(String);
+    const saved = await saveWebhookConfig(current, { url, events }, meta);
+    if (!saved.ok) return { webhookError: saved.message, values: { url, events } };
+    return redirectWithToast("/developers", "success", "Webhook configuration saved.");
+  }
+  return redirectWithToast("/developers", "error", "Unknown action.");
+}
+
+export default function Developers({ loaderData }: Route.ComponentProps) {
+  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, lastUsedAt } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const values = actionData && "values" in actionData ? actionData.values : webhook;
+  const fmt = new Intl.NumberFormat("en-KE");
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Developers</h1>
+        <p className="text-slate-600">
+          Your API key, webhooks and the Jumbe API. The full description is at{" "}
+          <a href="/api/v1/openapi.json" className="font-medium text-brand-700 underline">
+            /api/v1/openapi.json
+          </a>{" "}
+          (OpenAPI 3.1).
+        </p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="API Calls" value={fmt.format(usage.calls)} icon={Activity} hint="Last 30 days" />
+        <StatCard label="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate}%`} icon={CheckCircle2} hint="Last 30 days" />
+        <StatCard label="Avg Response" value={usage.averageMs === null ? "—" : `${usage.averageMs}ms`} icon={Timer} hint="Measured at the server" />
+        <StatCard label="Rate Limit" value={`${fmt.format(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
+      </div>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="key-heading">
+        <h2 id="key-heading" className="flex items-center gap-2 text-lg font-semibold">
+          <KeyRound className="size-5 text-brand-600" aria-hidden /> Live API key
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">Send it as <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keep it secret: anyone with it can use the API as your organisation.</p>
+        <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
+          {key ? (
+            <input readOnly value={key} aria-label="API key" data-testid="api-key" className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1" />
+          ) : (
+            <code data-testid="api-key-masked" className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1">
+              {prefix ? `${prefix}${"•".repeat(24)}` : "No key yet: Show creates one"}
+            </code>
+          )}
+          <div className="flex gap-2">
+            {key ? (
+              <>
+                <Link to="/developers" className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+                  <EyeOff className="size-4" aria-hidden /> Hide
+                </Link>
+                <CopyButton text={key} label="Copy" />
+              </>
+            ) : (
+              <Link to="/developers?reveal=1" className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+                <Eye className="size-4" aria-hidden /> Show
+              </Link>
+            )}
+            <Link to="/developers?confirm=regenerate" className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+              <RefreshCw className="size-4" aria-hidden /> Regenerate
+            </Link>
+          </div>
+        </div>
+        {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {new Date(lastUsedAt).toLocaleString("en-KE", { timeZone: "Africa/Nairobi" })}</p> : null}
+        {confirmRegenerate ? (
+          <Form method="post" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="alertdialog" aria-labelledby="regen-title">
+            <p id="regen-title" className="font-semibold text-red-900">Regenerate the API key?</p>
+            <p className="mt-1 text-sm text-red-900">The current key stops working at once. Every program that uses it must be given the new key.</p>
+            <input type="hidden" name="intent" value="regenerate" />
+            <input type="hidden" name="confirm" value="yes" />
+            <div className="mt-3 flex gap-2">
+              <button type="submit" disabled={busy} className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60">
+                Yes, regenerate the key
+              </button>
+              <Link to="/developers" className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        ) : null}
+      </section>
+
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="webhook-heading">
+        <h2 id="webhook-heading" className="text-lg font-semibold">Webhook</h2>
+        <p className="mt-1 text-sm text-slate-600">Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.</p>
+        <Form method="post" className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="webhook" />
+          <label className="block text-sm font-medium text-slate-700">
+            Webhook URL
+            <input
+              type="url"
+              name="url"
+              required
+              defaultValue={values.url}
+              placeholder="https://example.co.ke/jumbe/webhooks"
+              aria-invalid={actionData && "webhookError" in actionData ? true : undefined}
+              aria-describedby={actionData && "webhookError" in actionData ? "webhook-error" : undefined}
+              className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+            />
+          </label>
+          {actionData && "webhookError" in actionData ? (
+            <p id="webhook-error" role="alert" className="text-sm text-red-700">
+              {actionData.webhookError}
+            </p>
+          ) : null}
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-700">Events</legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {WEBHOOK_EVENTS.map((event) => (
+                <label key={event} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="events" value={event} defaultChecked={values.events.includes(event)} className="size-4" />
+                  <code>{event}</code>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <button type="submit" disabled={busy} className="rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60">
+            Save Webhook Configuration
+          </button>
+        </Form>
+      </section>
+
+      <section className="space-y-4" aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading" className="text-lg font-semibold">Endpoints</h2>
+        {endpoints.map((endpoint) => (
+          <article key={`${endpoint.method} ${endpoint.path}`} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="endpoint">
+            <p className="font-mono text-sm">
+              <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{endpoint.method}</span>
+              {endpoint.path}
+            </p>
+            <p className="mt-2 text-sm text-slate-600">{endpoint.description}</p>
+            {(["curl", "javascript", "python"] as const).map((language) => (
+              <details key={language} className="mt-3" open={language === "curl"}>
+                <summary className="cursor-pointer text-sm font-medium text-slate-700">{language}</summary>
+                <div className="relative mt-2">
+                  <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100" data-testid={`example-${language}`}>
+                    <code>{endpoint.examples[language]}</code>
+                  </pre>
+                  <div className="absolute top-2 right-2">
+                    <CopyButton text={endpoint.examples[language]} label="Copy" subtle />
+                  </div>
+                </div>
+              </details>
+            ))}
+          </article>
+        ))}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { and, eq } from "drizzle-orm";
+import { db } from "~/.server/db/client";
+import { activityLogs, apiKeys } from "~/.server/db/schema";
+import { parseEnv, setEnv } from "~/.server/config/env";
+import { handleApiV1 } from "~/.server/api-v1/handle";
+import { openApiDocument } from "~/.server/api-v1/openapi";
+import { checkWebhookUrl, isForbiddenAddress } from "~/.server/developer/webhook-endpoint";
+import * as keyApi from "~/routes/api/developer.api-key";
+import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
+import * as developersPage from "~/routes/app/developers";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { connectedNumber } from "../support/whatsapp";
+import { formRequest, getRequest, jsonRequest, run } from "../support/http";
+
+const run$ = promisify(execFile);
+
+// The real /api/v1 handler on a real socket, so curl, Node and Python can call it.
+let server: Server;
+let base = "";
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    const request = new Request(`${base}${req.url}`, { method: req.method, headers, body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined });
+    const response = await handleApiV1(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => setEnv(parseEnv({ NODE_ENV: "test", APP_URL: base })));
+
+async function tenant(name: string) {
+  const account = await createVerifiedUser({ businessName: name });
+  const cookie = await signedInCookie(account.email, account.password);
+  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
+  expect(read.status).toBe(200);
+  return { ...account, cookie, key: read.data.key as string };
+}
+
+const call = (path: string, key?: string) => fetch(`${base}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+
+describe("API keys", () => {
+  it("are long random secrets with a recognisable prefix, stored encrypted and hashed, and every read is logged", async () => {
+    const t = await tenant("Keys Ltd");
+    expect(t.key).toMatch(/^jmb_live_[A-Za-z0-9_-]{43}$/);
+    const again = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie: t.cookie }));
+    expect(again.data.key).toBe(t.key);
+    const [row] = await db().select().from(apiKeys).where(eq(apiKeys.organizationId, t.organization.id));
+    expect(JSON.stringify(row)).not.toContain(t.key.slice(9));
+    expect(row!.prefix).toBe(t.key.slice(0, 13));
+    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.type, "security")));
+    expect(logged.map((l) => l.action).sort()).toEqual(["API key created", "API key viewed", "API key viewed"]);
+    expect(logged.every((l) => !l.details.includes(t.key.slice(13)))).toBe(true);
+  });
+
+  it("regenerating revokes the old key at once, from the API and from the page's confirmed form", async () => {
+    const t = await tenant("Rotate Ltd");
+    expect((await call("/api/v1/account", t.key)).status).toBe(200);
+    const regenerated = await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));
+    expect(regenerated.status).toBe(200);
+    const fresh = regenerated.data.key as string;
+    expect(fresh).not.toBe(t.key);
+    const old = await call("/api/v1/account", t.key);
+    expect(old.status).toBe(401);
+    expect(await old.json()).toEqual({ code: "invalid_api_key", message: "The API key is not valid or has been revoked." });
+    expect((await call("/api/v1/account", fresh)).status).toBe(200);
+
+    // The page asks first: without confirm=yes nothing changes.
+    const unconfirmed = await run(developersPage.action, formRequest("/developers", { intent: "regenerate" }, { cookie: t.cookie }));
+    expect(unconfirmed.location).toBe("/developers?confirm=regenerate");
+    expect((await call("/api/v1/account", fresh)).status).toBe(200);
+    const confirmed = await run(developersPage.action, formRequest("/developers", { intent: "regenerate", confirm: "yes" }, { cookie: t.cookie }));
+    expect(confirmed.location).toBe("/developers?reveal=1");
+    expect((await call("/api/v1/account", fresh)).status).toBe(401);
+    const live = await db().select().from(apiKeys).where(eq(apiKeys.organizationId, t.organization.id));
+    expect(live.filter((k) => !k.revokedAt)).toHaveLength(1);
+    expect(live).toHaveLength(3);
+    const regenerations = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API key regenerated")));
+    expect(regenerations).toHaveLength(2);
+  });
+});
+
+describe("public API v1", () => {
+  it("takes the tenant from the key only: each key sees its own account and numbers", async () => {
+    const a = await tenant("Alpha Sacco");
+    const b = await tenant("Beta Traders");
+    await connectedNumber(a.organization.id, { wabaId: "301", phoneNumberId: "401", display: "+254 711 000 301" });
+    const account = await call("/api/v1/account", a.key);
+    expect(account.status).toBe(200);
+    expect(account.headers.get("x-ratelimit-limit")).toBe("1000");
+    expect(await account.json()).toEqual({
+      organization: { id: a.organization.id, name: "Alpha Sacco", businessId: a.organization.businessId, status: "active" },
+      plan: { type: "Starter", billingType: "postpaid", messageLimit: 1000 },
+      usage: { messagesThisMonth: 0, messageLimit: 1000, percentUsed: 0 },
+    });
+    expect((await (await call("/api/v1/phone-numbers", a.key)).json()).data).toEqual([
+      { id: "401", number: "+254711000301", verifiedName: "Test Biashara", wabaId: "301", connection: "connected", quality: "high", messagingLimit: null, registered: true },
+    ]);
+    expect(await (await call("/api/v1/phone-numbers", b.key)).json()).toEqual({ data: [] });
+    // An id in the input cannot pick another tenant: unknown parameters are refused.
+    const smuggled = await call(`/api/v1/phone-numbers?organizationId=${a.organization.id}`, b.key);
+    expect(smuggled.status).toBe(400);
+    expect(await smuggled.json()).toEqual({ code: "invalid_request", message: "unknown parameter organizationId" });
+  });
+
+  it("answers errors as JSON with a stable code and a message", async () => {
+    const t = await tenant("Errors Ltd");
+    expect(await (await call("/api/v1/account")).json()).toEqual({ code: "missing_api_key", message: "Send your API key as the header Authorization: Bearer <key>." });
+    expect((await call("/api/v1/account", "jmb_live_" + "x".repeat(43))).status).toBe(401);
+    expect(await (await call("/api/v1/phone-numbers?connection=maybe", t.key)).json()).toMatchObject({ code: "invalid_request", message: expect.stringContaining("connection") });
+    const missing = await call("/api/v1/nothing", t.key);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: "not_found" });
+    const post = await fetch(`${base}/api/v1/account`, { method: "POST", headers: { Authorization: `Bearer ${t.key}` } });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+    // Failed calls with a valid key are measured and logged.
+    const failures = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API call failed")));
+    expect(failures.map((f) => f.details).sort()).toEqual(["GET /api/v1/phone-numbers?connection=maybe answered 400"]);
+  });
+
+  it("measures every call for the Developers page's cards", async () => {
+    const t = await tenant("Metrics Ltd");
+    for (let i = 0; i < 3; i++) await call("/api/v1/account", t.key);
+    await call("/api/v1/phone-numbers?bad=1", t.key);
+    const page = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
+    expect(page.data.usage).toMatchObject({ calls: 4, successRate: 75, rateLimitPerMinute: 1000 });
+    expect(page.data.usage.averageMs).toBeGreaterThanOrEqual(0);
+    expect(page.data.key).toBeNull(); // not shown (nor logged) until asked for
+    const revealed = await run(developersPage.loader, getRequest("/developers?reveal=1", { cookie: t.cookie }));
+    expect(revealed.data.key).toBe(t.key);
+  });
+
+  it("refuses the 1001st call of a minute with 429 and Retry-After", async () => {
+    const t = await tenant("Busy Ltd");
+    setEnv(parseEnv({ NODE_ENV: "test", APP_URL: base, RATE_LIMIT_MULTIPLIER: "0.01" })); // 10 a minute, same code path
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await call("/api/v1/account", t.key)).status);
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    const refused = await call("/api/v1/account", t.key);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ code: "rate_limited" });
+  });
+});
+
+describe("OpenAPI and the Developers page's examples", () => {
+  it("documents every endpoint from the zod schemas", async () => {
+    const doc = await (await call("/api/v1/openapi.json")).json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers"]);
+    expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
+      expect.objectContaining({ name: "connection", in: "query", required: false, schema: expect.objectContaining({ enum: ["connected", "disconnected", "all"] }) }),
+    ]);
+    expect(doc.components.schemas.PhoneNumber.required).toEqual(expect.arrayContaining(["id", "number", "quality"]));
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  });
+
+  it("runs the page's curl, JavaScript and Python examples successfully against the real API", async () => {
+    const t = await tenant("Examples Ltd");
+    const page = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
+    const endpoints = page.data.endpoints as { path: string; examples: { curl: string; javascript: string; python: string } }[];
+    expect(endpoints.map((e) => e.path)).toEqual(["/api/v1/account", "/api/v1/phone-numbers"]);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
+    const envVars = { ...process.env, JUMBE_API_KEY: t.key };
+    for (const endpoint of endpoints) {
+      const curl = await run$("sh", ["-c", endpoint.examples.curl], { env: envVars });
+      const js = path.join(dir, "example.mjs");
+      writeFileSync(js, endpoint.examples.javascript);
+      const node = await run$(process.execPath, [js], { env: envVars });
+      const py = path.join(dir, "example.py");
+      writeFileSync(py, endpoint.examples.python);
+      const python = await run$("python3", [py], { env: envVars });
+      const fromCurl = JSON.parse(curl.stdout);
+      expect(JSON.parse(python.stdout)).toEqual(fromCurl);
+      expect(node.stdout).toContain(endpoint.path.endsWith("account") ? "Examples Ltd" : "data");
+      if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+    }
+    // With a revoked key the same example fails loudly, with the API's code.
+    await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));
+    await expect(run$("sh", ["-c", endpoints[0]!.examples.curl], { env: envVars })).rejects.toMatchObject({ stdout: expect.stringContaining("invalid_api_key") });
+  });
+});
+
+describe("webhook URL rules", () => {
+  const publicResolver = async () => ["196.201.214.200"];
+  it("accepts a public https URL and saves the chosen events", async () => {
+    const t = await tenant("Hooks Ltd");
+    const saved = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://hooks.example.co.ke/jumbe", events: ["message.read", "message.failed"] }, { cookie: t.cookie }));
+    // example.co.ke does not resolve without a network: refused with a clear message, nothing saved.
+    expect(saved.data).toMatchObject({ webhookError: "The host name hooks.example.co.ke could not be resolved." });
+    expect(await checkWebhookUrl("https://hooks.example.co.ke/jumbe#frag", publicResolver)).toEqual({ ok: true, url: "https://hooks.example.co.ke/jumbe" });
+  });
+
+  it("refuses private, loopback and link-local addresses, also behind a host name", async () => {
+    expect(await checkWebhookUrl("https://localhost/hook")).toEqual({ ok: false, message: "The webhook URL must not point to a private, loopback or link-local address." });
+    for (const url of ["https://127.0.0.1/x", "https://10.1.2.3/x", "https://192.168.0.10/x", "https://172.20.0.1/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://[fe80::1]/x", "https://[::ffff:127.0.0.1]/x", "https://100.64.0.1/x"])
+      expect(await checkWebhookUrl(url), url).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl("https://sneaky.example/x", async () => ["203.0.113.9", "127.0.0.1"])).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl("https://user:pw@hooks.example/x", publicResolver)).toMatchObject({ ok: false, message: "The webhook URL must not contain a user name or password." });
+    expect(isForbiddenAddress("196.201.214.200")).toBe(false);
+    expect(isForbiddenAddress("2c0f:fe38::1")).toBe(false);
+  });
+
+  it("accepts only https in production", async () => {
+    expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toMatchObject({ ok: true });
+    setEnv(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), SMTP_URL: "smtp://m:25", SANDBOX: "1" }));
+    expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toEqual({ ok: false, message: "The webhook URL must use https." });
+    expect(await checkWebhookUrl("https://hooks.example/x", publicResolver)).toMatchObject({ ok: true });
+  });
+
+  it("keeps a tenant's webhook to itself and needs at least one event", async () => {
+    const t = await tenant("Events Ltd");
+    const none = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook" }, { cookie: t.cookie }));
+    expect(none.data).toMatchObject({ webhookError: "Choose at least one event." });
+    const ok = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.received"] }, { cookie: t.cookie }));
+    expect(ok.location).toBe("/developers");
+    const other = await tenant("Other Ltd");
+    const page = await run(developersPage.loader, getRequest("/developers", { cookie: other.cookie }));
+    expect(page.data.webhook).toEqual({ url: "", events: ["message.delivered", "message.read", "message.failed", "message.received"], updatedAt: null });
+    const mine = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
+    expect(mine.data.webhook).toMatchObject({ url: "https://8.8.8.8/hook", events: ["message.received"] });
+  });
+});
