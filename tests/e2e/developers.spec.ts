@@ -1,0 +1,113 @@
+import { readFileSync } from "node:fs";
+import { test, expect } from "./fixtures";
+import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+
+// The Activity log and the Developers page, with JavaScript on and off.
+
+test("the activity log filters through the URL, pages, and exports the same records as CSV", async ({ page, request }) => {
+  const user = await signUpAndVerifyViaApi(request, { businessName: "Kumbukumbu Ltd" });
+  await signInViaForm(page, user.email, user.password);
+  // A few real records: a failed sign-in (security/error comes from the wrong password) and a profile edit.
+  await page.goto("/activity");
+  await expect(page.getByRole("heading", { name: "Activity Log" })).toBeVisible();
+  await expect(page.getByTestId("stat-total-activities")).not.toHaveText("0");
+
+  await page.getByLabel("Type").selectOption("billing");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/type=billing/);
+  await expect(page.getByText("No activities found matching your filters")).toBeVisible();
+  await expect(page.getByTestId("stat-total-activities")).toHaveText("0");
+
+  await page.getByLabel("Type").selectOption("all");
+  await page.getByLabel("Status").selectOption("success");
+  await page.getByLabel("Date range").selectOption("24hours");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/status=success/);
+  await expect(page.getByTestId("activity-item").first()).toContainText("Signed in");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export").click()]);
+  expect(download.suggestedFilename()).toMatch(/^activity_logs_\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, "utf8");
+  expect(csv).toContain('"ID","Timestamp","Type","Status","Action","Details","IP Address","User Agent"');
+  expect(csv).toContain('"Signed in"');
+  expect(csv).not.toContain('"error"');
+
+  // A filter the server does not know is explained, and shared links keep their filters.
+  await page.goto("/activity?type=payments");
+  await expect(page.getByRole("alert")).toHaveText('Unknown activity type "payments".');
+  await page.goto("/api/activity-logs/export?type=payments").catch(() => undefined);
+  await expect(page).toHaveURL(/\/activity\?type=payments&exportError=1/);
+  await expect(page.getByText("Failed to export activity logs. Please try again.")).toBeVisible();
+});
+
+test("the Developers page shows, copies and regenerates the key with confirmation, and saves the webhook", async ({ page, request, javaScriptEnabled, context }) => {
+  const user = await signUpAndVerifyViaApi(request, { businessName: "Msanidi Ltd" });
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/developers");
+  await expect(page.getByTestId("stat-rate-limit")).toHaveText("1,000/min");
+  await expect(page.getByTestId("api-key")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Show" }).click();
+  const key = await page.getByTestId("api-key").inputValue();
+  expect(key).toMatch(/^jmb_live_[A-Za-z0-9_-]{43}$/);
+  if (javaScriptEnabled) {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy" }).first().click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  }
+
+  // The key works on the API; the page's figures count the call.
+  const api = await request.get("/api/v1/account", { headers: { Authorization: `Bearer ${key}` } });
+  expect(api.status()).toBe(200);
+  expect((await api.json()).organization.name).toBe("Msanidi Ltd");
+
+  await page.getByRole("link", { name: "Regenerate" }).click();
+  await expect(page.getByText("Regenerate the API key?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes, regenerate the key" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "New API key created. The old key no longer works." })).toBeVisible();
+  const fresh = await page.getByTestId("api-key").inputValue();
+  expect(fresh).not.toBe(key);
+  expect((await request.get("/api/v1/account", { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
+  expect((await request.get("/api/v1/account", { headers: { Authorization: `Bearer ${fresh}` } })).status()).toBe(200);
+  await page.getByRole("link", { name: "Hide" }).click();
+  await expect(page.getByTestId("api-key")).toHaveCount(0);
+  // Two calls with a live key; the one with the revoked key belongs to no tenant.
+  await expect(page.getByTestId("stat-api-calls")).toHaveText("2");
+  await expect(page.getByTestId("stat-success-rate")).toHaveText("100%");
+
+  // Webhook: the four events start checked; an address inside the machine is refused.
+  for (const event of ["message.delivered", "message.read", "message.failed", "message.received"]) await expect(page.getByLabel(event)).toBeChecked();
+  await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");
+  await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
+  await expect(page.getByRole("alert")).toHaveText("The webhook URL must not point to a private, loopback or link-local address.");
+  await page.getByLabel("Webhook URL").fill("https://8.8.8.8/jumbe/hooks");
+  await page.getByLabel("message.read").uncheck();
+  await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Webhook configuration saved." })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Webhook URL")).toHaveValue("https://8.8.8.8/jumbe/hooks");
+  await expect(page.getByLabel("message.read")).not.toBeChecked();
+  await expect(page.getByLabel("message.failed")).toBeChecked();
+
+  // Endpoints and examples come from the OpenAPI document.
+  await expect(page.getByTestId("endpoint")).toHaveCount(2);
+  await expect(page.getByTestId("example-curl").first()).toContainText("/api/v1/account");
+
+  // Every key read and the regeneration are in the activity log.
+  await page.goto("/activity?type=security");
+  await expect(page.getByTestId("activity-list")).toContainText("API key regenerated");
+  await expect(page.getByTestId("activity-list")).toContainText("API key viewed");
+});
+
+test("the activity and developer pages have no serious accessibility violations", async ({ page, request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs in the page");
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  for (const path of ["/activity", "/developers", "/developers?reveal=1&confirm=regenerate"]) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
+  }
+});
