@@ -6,11 +6,12 @@
 //   node bench/run.mjs --database-url postgres://...     (or DATABASE_URL=...; see README "Benchmarks")
 //   node bench/run.mjs --public-only                     (landing and legal pages: weight and Lighthouse)
 //   node bench/run.mjs --webhooks-only                   (POST /webhooks/whatsapp: acknowledged/s, latency, drain)
+//   node bench/run.mjs --activity-only --database-url .. (activity log with a million records: first page, export; PostgreSQL only)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
-// scores, API throughput and webhook ingestion, prints tables, writes bench/results/latest.json, and
-// stops the server.
+// scores, API throughput, webhook ingestion and (PostgreSQL only) the activity log at a million
+// records, prints tables, writes bench/results/latest.json, and stops the server.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -24,7 +25,9 @@ import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
 import { measurePages } from "./page-weight.mjs";
 import { formatPublicPages, measurePublicPages } from "./public-pages.mjs";
 import { argon2Cost, benchMe, benchSignin } from "./throughput.mjs";
+import { apiKeyFor, benchApiV1, formatApiV1 } from "./api-v1.mjs";
 import { benchWebhooks, formatWebhooks, newAppSecret, verifyStoredRows } from "./webhooks.mjs";
+import { benchActivity, formatActivity } from "./activity.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -48,6 +51,11 @@ const { values: args } = parseArgs({
     "drain-timeout": { type: "string", default: "60" },
     "skip-webhooks": { type: "boolean", default: false },
     "webhooks-only": { type: "boolean", default: false },
+    "activity-records": { type: "string", default: "1000000" },
+    "activity-duration": { type: "string", default: "5" },
+    "activity-export-timeout": { type: "string", default: "240" },
+    "skip-activity": { type: "boolean", default: false },
+    "activity-only": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -66,7 +74,12 @@ if (args.help) {
   --webhook-connections LIST  connection counts for POST /webhooks/whatsapp (default 10,50,100)
   --drain-timeout SECONDS     how long to wait for the webhook backlog after each load run (default 60)
   --skip-webhooks             leave out the webhook ingestion runs
-  --webhooks-only             only the webhook runs (bare Node baseline, Jumbe, drain)`);
+  --webhooks-only             only the webhook runs (bare Node baseline, Jumbe, drain)
+  --activity-records N        activity records inserted for the demo tenant (default 1000000; PostgreSQL only)
+  --activity-duration SECONDS length of each activity load run at 10 connections (default 5)
+  --activity-export-timeout S stop reading an export after S seconds and report what arrived (default 240)
+  --skip-activity             leave out the activity log benchmark
+  --activity-only             only the activity log benchmark (first page and export at a million records)`);
   process.exit(0);
 }
 
@@ -75,15 +88,18 @@ const connectionList = (text) => text.split(",").map(Number).filter((n) => Numbe
 const databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
 const publicOnly = args["public-only"];
 const webhooksOnly = args["webhooks-only"];
-if (publicOnly && webhooksOnly) {
-  console.error("--public-only and --webhooks-only exclude each other.");
+const activityOnly = args["activity-only"];
+if ([publicOnly, webhooksOnly, activityOnly].filter(Boolean).length > 1) {
+  console.error("--public-only, --webhooks-only and --activity-only exclude each other.");
   process.exit(2);
 }
-const runAppPages = !publicOnly && !webhooksOnly;
-const runPublic = publicOnly || (!webhooksOnly && !args["skip-public"]);
+const only = publicOnly || webhooksOnly || activityOnly;
+const runAppPages = !only;
+const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
-const runThroughput = !publicOnly && !webhooksOnly && !args["skip-throughput"];
-const runWebhooks = webhooksOnly || (!publicOnly && !args["skip-webhooks"]);
+const runThroughput = !only && !args["skip-throughput"];
+const runWebhooks = webhooksOnly || (!only && !args["skip-webhooks"]);
+const runActivity = activityOnly || (!only && !args["skip-activity"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -158,6 +174,10 @@ function printArgon2(argon2, signin) {
 }
 
 async function main() {
+  if (activityOnly && !databaseUrl) {
+    console.log("Activity log at scale: skipped (PostgreSQL only: pass --database-url or set DATABASE_URL; on PGlite nothing is measured).");
+    return;
+  }
   const started = new Date();
   const cpus = os.availableParallelism?.() ?? os.cpus().length;
   const loadBefore = os.loadavg()[0];
@@ -175,7 +195,7 @@ async function main() {
     const ready = await (await fetch(`${server.baseUrl}/readyz`)).json();
     console.log(`Server at ${server.baseUrl}, database: ${ready.database ?? "unknown"}`);
 
-    const cookies = runAppPages || runThroughput || runWebhooks
+    const cookies = runAppPages || runThroughput || runWebhooks || (runActivity && databaseUrl)
       ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
       : {};
     let pageWeight = null;
@@ -207,7 +227,10 @@ async function main() {
       const signin = await benchSignin(server.baseUrl, ACCOUNTS.individual, { duration, connections: connectionList(args["signin-connections"]) });
       printThroughput(signin, "argon2id password check, then session, activity and last-login writes");
       printArgon2(argon2, signin);
-      throughput = { argon2, me, signin };
+      const apiKey = await apiKeyFor(server.baseUrl, cookies.individual);
+      const apiV1 = await benchApiV1(server.baseUrl, apiKey, { duration, connections: connectionList(args["me-connections"]) });
+      console.log(`\n${formatApiV1(apiV1)}`);
+      throughput = { argon2, me, signin, apiV1 };
     }
 
     // Last: it leaves tens of thousands of rows behind.
@@ -236,6 +259,30 @@ async function main() {
       console.log(formatWebhooks(webhooks, { table, databaseKind: ready.database, cpus }));
     }
 
+    // After the webhooks: a million records would weigh on every other figure.
+    let activity = null;
+    if (runActivity) {
+      if (!databaseUrl) {
+        activity = { skipped: "PostgreSQL only: pass --database-url (see README \"Benchmarks\")" };
+      } else {
+        console.log(`\nActivity log at scale (${Number(args["activity-records"]).toLocaleString("en-US")} records) ...`);
+        try {
+          activity = await benchActivity({
+            baseUrl: server.baseUrl,
+            databaseUrl,
+            cookies,
+            serverPid: server.pid,
+            records: Number(args["activity-records"]),
+            duration: Number(args["activity-duration"]),
+            exportTimeoutSeconds: Number(args["activity-export-timeout"]),
+          });
+        } catch (error) {
+          activity = { problem: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      console.log(formatActivity(activity, { table }));
+    }
+
     const results = {
       startedAt: started.toISOString(),
       commit: gitCommit(),
@@ -248,6 +295,7 @@ async function main() {
       lighthouse: lighthouseScores,
       throughput,
       webhooks,
+      activity,
     };
     // The rows themselves, read once the server has stopped (PGlite serves one process at a time).
     if (webhooks?.tag) {

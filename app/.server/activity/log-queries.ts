@@ -57,6 +57,12 @@ function conditions(scope: ActivityScope, filter: ActivityFilter, after?: { at: 
   return sql.join(parts, sql` and `);
 }
 
+/**
+ * The indexes are built `desc nulls last` (drizzle's .desc()); plain `desc` means nulls first in
+ * PostgreSQL, an order no index has, and turns every page into a sort of the whole table.
+ */
+export const NEWEST_FIRST = sql.raw("created_at desc nulls last, id desc nulls last");
+
 const COLUMNS = sql.raw(`id, type, status, action, details, ip_address, user_agent,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at`);
 
@@ -78,7 +84,7 @@ export async function listActivity(scope: ActivityScope, filter: ActivityFilter,
   const limit = Math.min(Math.max(options.limit ?? PAGE_SIZE, 1), 1000);
   const after = decodeCursor(options.cursor);
   const rows = await queryRows<Row>(
-    sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by created_at desc, id desc limit ${limit + 1}`,
+    sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by ${NEWEST_FIRST} limit ${limit + 1}`,
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -90,7 +96,7 @@ export async function* activityChunks(scope: ActivityScope, filter: ActivityFilt
   let after: { at: string; id: number } | null = null;
   for (;;) {
     const rows: Row[] = await queryRows<Row>(
-      sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by created_at desc, id desc limit ${chunkSize}`,
+      sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by ${NEWEST_FIRST} limit ${chunkSize}`,
     );
     if (!rows.length) return;
     yield rows.map(toRecord);

@@ -1,6 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { db } from "../db/client";
 import { activityLogs } from "../db/schema";
+import { NEWEST_FIRST } from "./log-queries";
 
 /** The newest records of one tenant (optionally one user), newest first. */
 export async function listRecentActivity(organizationId: string, options: { userId?: string; limit?: number } = {}) {
@@ -19,6 +20,6 @@ export async function listRecentActivity(organizationId: string, options: { user
     })
     .from(activityLogs)
     .where(where)
-    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .orderBy(NEWEST_FIRST)
     .limit(options.limit ?? 10);
 }

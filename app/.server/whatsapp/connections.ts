@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { activityLogs, whatsappAccounts, whatsappPhoneNumbers } from "../db/schema";
 import { decryptSecret } from "../security/crypto";
+import { NEWEST_FIRST } from "../activity/log-queries";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
@@ -64,7 +65,7 @@ export async function signupStatus(organizationId: string) {
     .select({ action: activityLogs.action })
     .from(activityLogs)
     .where(and(eq(activityLogs.organizationId, organizationId), inArray(activityLogs.action, STEP_ACTIONS)))
-    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .orderBy(NEWEST_FIRST)
     .limit(1);
   const connected = connections.length > 0;
   const verified = connections.some((c) => c.numbers.some((n) => n.registered));
