@@ -85,16 +85,20 @@ describe("GET /api/activity-logs", () => {
     expect(seen).toEqual(expected.map((r) => Number(r.id)));
   });
 
-  it("counts the period from hourly totals and exact edges, equal to counting every record", async () => {
+  it("counts the period from daily and hourly totals and exact edges, equal to counting every record", async () => {
     const t = await tenant("Counts Ltd");
     const records: Seed[] = [];
-    for (let i = 0; i < 300; i++) records.push({ at: new Date(Date.parse("2026-11-01T00:00:00Z") + i * 7 * 60 * 1000 + 123).toISOString(), status: (["success", "warning", "error"] as const)[i % 3], type: i % 2 ? "login" : "settings" });
+    for (let i = 0; i < 1000; i++) records.push({ at: new Date(Date.parse("2026-11-01T00:00:00Z") + i * 7 * 60 * 1000 + 123).toISOString(), status: (["success", "warning", "error"] as const)[i % 3], type: i % 2 ? "login" : "settings" });
     await seed(t.organization.id, records);
     const scope = { organizationId: t.organization.id };
     for (const [start, end, type] of [
       ["2026-11-01T00:20:00Z", "2026-11-01T23:40:30Z", undefined],
       ["2026-11-01T03:00:00Z", "2026-11-01T05:00:00Z", "login"],
       ["2026-11-01T10:10:00Z", "2026-11-01T10:50:00Z", undefined],
+      // Several Nairobi days: whole days, whole hours and partial hours at both ends.
+      ["2026-10-31T05:30:00Z", "2026-11-04T10:10:00Z", undefined],
+      ["2026-11-01T21:00:00Z", "2026-11-03T21:00:00Z", "settings"],
+      ["2026-11-01T20:59:59Z", "2026-11-04T21:00:01Z", undefined],
     ] as const) {
       const stats = await activityStats(scope, { start: new Date(start), end: new Date(end), type });
       const [exact] = await queryRows<{ total: number; success: number; warning: number; error: number }>(sql`

@@ -46,6 +46,6 @@ async function adminQuery(url: string, text: string) {
 /** Empties every table between tests (faster than a new database per test). */
 export async function resetTables() {
   await db().execute(
-    sql`truncate table api_keys, api_usage_minutely, webhook_endpoints, activity_hourly_counts, jobs, webhook_events, webhook_unrouted_changes, message_statuses, whatsapp_registration_pins, whatsapp_phone_numbers, whatsapp_accounts, activity_logs, messages, message_templates, contacts, mail_outbox, rate_limits, verification_codes, sessions, users, organizations restart identity cascade`,
+    sql`truncate table activity_daily_counts, api_keys, api_usage_minutely, webhook_endpoints, activity_hourly_counts, jobs, webhook_events, webhook_unrouted_changes, message_statuses, whatsapp_registration_pins, whatsapp_phone_numbers, whatsapp_accounts, activity_logs, messages, message_templates, contacts, mail_outbox, rate_limits, verification_codes, sessions, users, organizations restart identity cascade`,
   );
 }

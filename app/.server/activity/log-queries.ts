@@ -107,28 +107,29 @@ export async function* activityChunks(scope: ActivityScope, filter: ActivityFilt
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+// Nairobi midnight is 21:00 UTC (UTC+3 all year).
+const NAIROBI_OFFSET_MS = 3 * HOUR_MS;
+
+type StatusCounts = { status: string; n: number | string }[];
 
 /**
- * Counts by status for the period (and type), for the stat cards. Whole hours come from
- * activity_hourly_counts; only the partial hours at either end are counted record by record.
+ * Counts by status for the period (and type), for the stat cards, in three tiers: whole Nairobi
+ * days from activity_daily_counts, whole hours at either end from activity_hourly_counts, and only
+ * the partial hours at the very ends counted record by record. Exact, and about a hundred small
+ * rows per type and status for 90 days, however many records there are.
  */
 export async function activityStats(scope: ActivityScope, filter: Pick<ActivityFilter, "type" | "start" | "end">) {
-  const startCeil = new Date(Math.ceil(filter.start.getTime() / HOUR_MS) * HOUR_MS);
-  const endFloor = new Date(Math.floor(filter.end.getTime() / HOUR_MS) * HOUR_MS);
-  const exact = (from: Date, to: Date) =>
-    queryRows<{ status: string; n: number | string }>(
-      sql`select status, count(*) as n from activity_logs where ${conditions(scope, { ...filter, range: "custom", start: from, end: to })} group by status`,
-    );
-  const parts: Promise<{ status: string; n: number | string }[]>[] = [];
-  if (startCeil.getTime() >= endFloor.getTime()) parts.push(exact(filter.start, filter.end));
-  else {
-    const where: SQL[] = [sql`hour >= ${startCeil.toISOString()}::timestamptz`, sql`hour < ${endFloor.toISOString()}::timestamptz`];
-    if (scope.organizationId) where.push(sql`organization_id = ${scope.organizationId}`);
-    if (filter.type) where.push(sql`type = ${filter.type}`);
-    parts.push(queryRows(sql`select status, sum(count) as n from activity_hourly_counts where ${sql.join(where, sql` and `)} group by status`));
-    if (filter.start.getTime() < startCeil.getTime()) parts.push(exact(filter.start, startCeil));
-    if (endFloor.getTime() < filter.end.getTime()) parts.push(exact(endFloor, filter.end));
-  }
+  const parts: Promise<StatusCounts>[] = [];
+  const { start, end } = filter;
+  const dayStart = new Date(Math.ceil((start.getTime() + NAIROBI_OFFSET_MS) / DAY_MS) * DAY_MS - NAIROBI_OFFSET_MS);
+  const dayEnd = new Date(Math.floor((end.getTime() + NAIROBI_OFFSET_MS) / DAY_MS) * DAY_MS - NAIROBI_OFFSET_MS);
+  if (dayStart.getTime() < dayEnd.getTime()) {
+    parts.push(bucketCounts(scope, filter.type, "daily", dayStart, dayEnd));
+    if (start < dayStart) hourTier(scope, filter.type, start, dayStart, parts);
+    if (dayEnd < end) hourTier(scope, filter.type, dayEnd, end, parts);
+  } else hourTier(scope, filter.type, start, end, parts);
+
   const totals = { total: 0, success: 0, warning: 0, error: 0 };
   for (const rows of await Promise.all(parts))
     for (const row of rows) {
@@ -137,4 +138,37 @@ export async function activityStats(scope: ActivityScope, filter: Pick<ActivityF
       if (row.status === "success" || row.status === "warning" || row.status === "error") totals[row.status] += n;
     }
   return totals;
+}
+
+function hourTier(scope: ActivityScope, type: ActivityFilter["type"], start: Date, end: Date, parts: Promise<StatusCounts>[]) {
+  const startCeil = new Date(Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS);
+  const endFloor = new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
+  if (startCeil.getTime() >= endFloor.getTime()) {
+    parts.push(exactCounts(scope, type, start, end));
+    return;
+  }
+  parts.push(bucketCounts(scope, type, "hourly", startCeil, endFloor));
+  if (start < startCeil) parts.push(exactCounts(scope, type, start, startCeil));
+  if (endFloor < end) parts.push(exactCounts(scope, type, endFloor, end));
+}
+
+function exactCounts(scope: ActivityScope, type: ActivityFilter["type"], start: Date, end: Date) {
+  return queryRows<{ status: string; n: number | string }>(
+    sql`select status, count(*) as n from activity_logs where ${conditions(scope, { type, start, end, range: "custom" })} group by status`,
+  );
+}
+
+function bucketCounts(scope: ActivityScope, type: ActivityFilter["type"], table: "daily" | "hourly", start: Date, end: Date) {
+  const where: SQL[] =
+    table === "daily"
+      ? [sql`day >= ${nairobiDay(start)}::date`, sql`day < ${nairobiDay(end)}::date`]
+      : [sql`hour >= ${start.toISOString()}::timestamptz`, sql`hour < ${end.toISOString()}::timestamptz`];
+  if (scope.organizationId) where.push(sql`organization_id = ${scope.organizationId}`);
+  if (type) where.push(sql`type = ${type}`);
+  const from = sql.raw(table === "daily" ? "activity_daily_counts" : "activity_hourly_counts");
+  return queryRows<{ status: string; n: number | string }>(sql`select status, sum(count) as n from ${from} where ${sql.join(where, sql` and `)} group by status`);
+}
+
+function nairobiDay(at: Date) {
+  return new Date(at.getTime() + NAIROBI_OFFSET_MS).toISOString().slice(0, 10);
 }

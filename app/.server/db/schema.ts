@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -385,6 +386,21 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("api_keys_one_live_idx").on(t.organizationId).where(sql`revoked_at is null`)],
+);
+
+/** The same counts per Nairobi calendar day (migration 0006): 90 days are 90 rows per type and status. */
+export const activityDailyCounts = pgTable(
+  "activity_daily_counts",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.type, t.status] })],
 );
 
 /** Public API calls per tenant and minute: the Developers page's figures. */
