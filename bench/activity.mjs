@@ -293,7 +293,7 @@ function streamExport(url, cookie, pid, { timeoutSeconds = 240 } = {}) {
 
 const COLUMNS = `id, type, status, action, details, ip_address, user_agent, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at`;
 
-function listQuery({ organizationId, start, end, type, status, after, limit, order = "created_at desc, id desc" }) {
+function listQuery({ organizationId, start, end, type, status, after, limit, order = "created_at desc nulls last, id desc nulls last" }) {
   const params = [start.toISOString(), end.toISOString(), organizationId];
   const where = ["created_at >= $1::timestamptz", "created_at < $2::timestamptz", "organization_id = $3"];
   if (type) where.push(`type = $${params.push(type)}`);
@@ -463,16 +463,21 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
     if (middle) plans.exportChunkMiddle = await explain(client, listQuery({ organizationId: big.organization_id, ...p, after: { at: middle.at, id: Number(middle.id) }, limit: 2000 }));
     // The app shell's notifications (app/.server/activity/queries.ts, on every signed-in page): newest 5, no period.
     plans.layoutNotifications = await explain(client, {
-      text: `select id, type, status, action, details, ip_address, created_at from activity_logs where organization_id = $1 order by created_at desc, id desc limit 5`,
+      text: `select id, type, status, action, details, ip_address, created_at from activity_logs where organization_id = $1 order by created_at desc nulls last, id desc nulls last limit 5`,
       params: [big.organization_id],
     });
-    // Not what the server runs: the same first page ordered as the indexes are built (DESC NULLS LAST), for comparison.
-    plans.firstPageNullsLastForComparison = await explain(client, listQuery({ organizationId: big.organization_id, ...p, limit: 51, order: "created_at desc nulls last, id desc nulls last" }));
-    const hourStart = new Date(Math.ceil(p.start.getTime() / 3_600_000) * 3_600_000);
+    // Not what the server runs: plain DESC (nulls first) matches no index; kept to show why the server says nulls last.
+    plans.firstPagePlainDescForComparison = await explain(client, listQuery({ organizationId: big.organization_id, ...p, limit: 51, order: "created_at desc, id desc" }));
+    plans.statsDaily = await explain(client, {
+      text: `select status, sum(count) as n from activity_daily_counts where day >= $1::date and day < $2::date and organization_id = $3 group by status`,
+      params: [new Date(p.start.getTime() + 3 * 3_600_000).toISOString().slice(0, 10), new Date(p.end.getTime() + 3 * 3_600_000).toISOString().slice(0, 10), big.organization_id],
+    });
+    // The hours of today (Nairobi) before the current hour, as the stat cards read them.
     const hourEnd = new Date(Math.floor(p.end.getTime() / 3_600_000) * 3_600_000);
+    const todayStart = new Date(Math.floor((p.end.getTime() + 3 * 3_600_000) / 86_400_000) * 86_400_000 - 3 * 3_600_000);
     plans.statsHourly = await explain(client, {
       text: `select status, sum(count) as n from activity_hourly_counts where hour >= $1::timestamptz and hour < $2::timestamptz and organization_id = $3 group by status`,
-      params: [hourStart.toISOString(), hourEnd.toISOString(), big.organization_id],
+      params: [todayStart.toISOString(), hourEnd.toISOString(), big.organization_id],
     });
     plans.statsPartialHour = await explain(client, {
       text: `select status, count(*) as n from activity_logs where created_at >= $1::timestamptz and created_at < $2::timestamptz and organization_id = $3 group by status`,
