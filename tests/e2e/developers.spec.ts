@@ -7,7 +7,7 @@ import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 test("the activity log filters through the URL, pages, and exports the same records as CSV", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Kumbukumbu Ltd" });
   await signInViaForm(page, user.email, user.password);
-  // A few real records: a failed sign-in (security/error comes from the wrong password) and a profile edit.
+  // The account's real records so far: its sign-up, verification and sign-in.
   await page.goto("/activity");
   await expect(page.getByRole("heading", { name: "Activity Log" })).toBeVisible();
   await expect(page.getByTestId("stat-total-activities")).not.toHaveText("0");

@@ -196,11 +196,12 @@ describe("OpenAPI and the Developers page's examples", () => {
 
 describe("webhook URL rules", () => {
   const publicResolver = async () => ["196.201.214.200"];
-  it("accepts a public https URL and saves the chosen events", async () => {
+  it("refuses a host name that does not resolve, changing nothing, and accepts one that resolves to a public address", async () => {
     const t = await tenant("Hooks Ltd");
     const saved = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://hooks.example.co.ke/jumbe", events: ["message.read", "message.failed"] }, { cookie: t.cookie }));
     // example.co.ke does not resolve without a network: refused with a clear message, nothing saved.
     expect(saved.data).toMatchObject({ webhookError: "The host name hooks.example.co.ke could not be resolved." });
+    expect((await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }))).data.webhook.url).toBe("");
     expect(await checkWebhookUrl("https://hooks.example.co.ke/jumbe#frag", publicResolver)).toEqual({ ok: true, url: "https://hooks.example.co.ke/jumbe" });
   });
 

@@ -16,6 +16,8 @@ import * as statusApi from "~/routes/api/embedded-signup.status";
 import * as whatsappPage from "~/routes/app/whatsapp";
 import * as dashboard from "~/routes/app/dashboard";
 import * as connectionApi from "~/routes/api/whatsapp.account-connection";
+import * as accountsApi from "~/routes/api/whatsapp.accounts";
+import * as queueApi from "~/routes/api/admin.queue";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
 import { startReceiver } from "../support/whatsapp";
@@ -232,6 +234,12 @@ describe("Embedded Signup callback", () => {
     expect(page.data.connections).toEqual([]);
     const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: intruder.cookie }));
     expect(board.data.overview.whatsapp.connections).toEqual([]);
+    expect((await run(accountsApi.loader, getRequest("/api/whatsapp/accounts", { cookie: intruder.cookie }))).data).toEqual({ accounts: [] });
+    expect((await run(accountsApi.loader, getRequest("/api/whatsapp/accounts", { cookie: owner.cookie }))).data.accounts).toEqual([
+      expect.objectContaining({ wabaId: business.wabaId, status: "connected" }),
+    ]);
+    // The queue's health is for administrators only.
+    expect((await run(queueApi.loader, getRequest("/api/admin/queue", { cookie: intruder.cookie }))).status).toBe(403);
 
     const [account] = await db().select().from(whatsappAccounts);
     const toggled = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id }, { cookie: intruder.cookie }));

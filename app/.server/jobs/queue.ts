@@ -57,13 +57,3 @@ export async function releaseFailedJob(job: Job, error: unknown, maxAttempts: nu
   );
   return "retrying" as const;
 }
-
-/** Splits a claimed batch back into jobs that run one by one (after a batch failed). */
-export async function unlockJobs(ids: number[]) {
-  if (ids.length) await db().execute(sql`update jobs set locked_until = null, attempts = greatest(attempts - 1, 0) where id = any(${sql.param(ids)}::bigint[])`);
-}
-
-export async function queueDepth(queue: string) {
-  const result = (await db().execute(sql`select count(*)::int as n from jobs where queue = ${queue} and failed_at is null`)) as unknown as { rows: { n: number }[] };
-  return Number(result.rows[0]?.n ?? 0);
-}

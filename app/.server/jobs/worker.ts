@@ -7,7 +7,7 @@ export interface JobHandler<Payload = unknown> {
   /** Jobs claimed together and handled in one transaction. */
   batchSize: number;
   maxAttempts: number;
-  /** Seconds a claim lasts before another worker may take the job. */
+  /** Milliseconds a claim lasts before another worker may take the job (default 60 s). */
   leaseMs?: number;
   /**
    * false: the work calls outside systems and must not hold a transaction open meanwhile (on PGlite

@@ -51,7 +51,7 @@ export async function handleEmbeddedCallback(current: CurrentUser, url: URL, met
 function classify(error: unknown): { reason: FailureReason; status: number; detail?: string } {
   if (error instanceof EmbeddedSignupError) return { reason: error.reason, status: error.reason === "taken" ? 409 : error.reason === "not_granted" ? 403 : 422 };
   if (error instanceof GraphApiError) {
-    const detail = `(#${error.code}${error.subcode ? `/${error.subcode}` : ""}) ${error.message}${error.fbtraceId ? ` · fbtrace_id ${error.fbtraceId}` : ""}`;
+    const detail = error.summary;
     if (error.step === "oauth" && error.code === 100) return { reason: "expired", status: 400, detail };
     if (error.step === "register") return { reason: "register", status: 502, detail };
     return { reason: "graph", status: 502, detail };

@@ -7,7 +7,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import type { Executor, Job } from "../jobs/queue";
-import { GraphApiError, graphClient, type GraphClient } from "./graph-client";
+import { describeGraphFailure, GraphApiError, graphClient, type GraphClient } from "./graph-client";
 import { e164, qualityLabel } from "./phone-format";
 
 /** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
@@ -58,8 +58,8 @@ const STEP_ACTIONS = ["WhatsApp account connected", "WhatsApp connection failed"
  * last attempt failed, else pending; Verify Number when a number is registered for the Cloud API;
  * Complete Setup when the app is subscribed and the account live.
  */
-export async function signupStatus(organizationId: string) {
-  const connections = await listConnections(organizationId);
+export async function signupStatus(organizationId: string, known?: Connection[]) {
+  const connections = known ?? (await listConnections(organizationId));
   const live = connections.filter((c) => c.status === "connected");
   const [lastAttempt] = await db()
     .select({ action: activityLogs.action })
@@ -111,7 +111,7 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
   } catch (error) {
     // An expired or revoked token cannot unsubscribe, and cannot be used either: disconnect anyway.
     if (!(error instanceof GraphApiError && error.code === 190)) {
-      await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp disconnect failed", details: describeGraph(error), meta });
+      await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp disconnect failed", details: describeGraphFailure(error), meta });
       throw new ConnectionError("Meta could not be reached to disconnect the account. Please try again.");
     }
   }
@@ -136,7 +136,7 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
   try {
     await client.subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
   } catch (error) {
-    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp reconnect failed", details: describeGraph(error), meta });
+    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp reconnect failed", details: describeGraphFailure(error), meta });
     throw new ConnectionError(
       error instanceof GraphApiError && error.code === 190
         ? "Meta no longer accepts Jumbe's access to this account. Connect it again with Embedded Signup."
@@ -179,9 +179,4 @@ export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[]
         messaging_limit = coalesce(${number.messagingLimit ?? null}, messaging_limit), verified_name = coalesce(${number.verifiedName ?? null}, verified_name), updated_at = now()
       where phone_number_id = ${row.phone_number_id}`);
   }
-}
-
-function describeGraph(error: unknown) {
-  if (error instanceof GraphApiError) return `(#${error.code}) ${error.message}${error.fbtraceId ? ` [fbtrace_id ${error.fbtraceId}]` : ""}`;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,7 +8,7 @@ import { wakeWorkers } from "../jobs/worker";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import { log } from "../log";
-import { GraphApiError, GraphNetworkError, graphClient, type GraphClient, type GraphPhoneNumber } from "./graph-client";
+import { describeGraphFailure, graphClient, type GraphClient, type GraphPhoneNumber } from "./graph-client";
 import { e164, phoneDigits } from "./phone-format";
 import { REPLAY_UNROUTED_QUEUE } from "../webhooks/process";
 
@@ -99,7 +99,7 @@ export async function completeEmbeddedSignup(
       // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not store.
       await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
     }
-    await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: failureDetails(error) });
+    await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: describeGraphFailure(error) });
     throw error;
   }
 }
@@ -215,12 +215,3 @@ async function storeConnection(
     };
   });
 }
-
-function failureDetails(error: unknown) {
-  if (error instanceof GraphApiError)
-    return `Meta answered ${error.step}: (#${error.code}${error.subcode ? `/${error.subcode}` : ""}) ${error.message}${error.fbtraceId ? ` [fbtrace_id ${error.fbtraceId}]` : ""}`;
-  if (error instanceof GraphNetworkError) return error.message;
-  if (error instanceof EmbeddedSignupError) return error.message;
-  return "Unexpected error";
-}
-

@@ -29,6 +29,11 @@ export class GraphApiError extends Error {
     this.isTransient = init.isTransient ?? false;
   }
 
+  /** "(#100/33) message [fbtrace_id X]": what the activity log and support need. */
+  get summary() {
+    return `(#${this.code}${this.subcode ? `/${this.subcode}` : ""}) ${this.message}${this.fbtraceId ? ` [fbtrace_id ${this.fbtraceId}]` : ""}`;
+  }
+
   /** Meta says a retry can succeed: throttling and transient server-side errors (reference §5.7). */
   get retryable() {
     return this.isTransient || RETRYABLE_CODES.has(this.code) || (this.code === 0 && this.status >= 500);
@@ -136,7 +141,7 @@ export function createGraphClient(options: GraphClientOptions) {
           ((error instanceof GraphApiError && error.retryable) || (error instanceof GraphNetworkError && request.idempotent));
         if (!retry) throw error;
         const wait = retryDelay(error, attempt, backoffMs);
-        log().warn({ step: request.step, attempt, wait, error: describe(error) }, "graph call failed; retrying");
+        log().warn({ step: request.step, attempt, wait, error: describeGraphFailure(error) }, "graph call failed; retrying");
         await sleep(wait);
       }
     }
@@ -326,9 +331,10 @@ function retryDelay(error: unknown, attempt: number, base: number) {
   return Math.min(hinted ?? jittered, 5_000);
 }
 
-function describe(error: unknown) {
-  if (error instanceof GraphApiError) return { code: error.code, subcode: error.subcode, fbtraceId: error.fbtraceId, message: error.message };
-  return { message: error instanceof Error ? error.message : String(error) };
+/** One line for any failure of a Graph call, for logs and the activity log. */
+export function describeGraphFailure(error: unknown) {
+  if (error instanceof GraphApiError) return `Meta answered ${error.step}: ${error.summary}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 let shared: GraphClient | undefined;

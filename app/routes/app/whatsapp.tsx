@@ -16,7 +16,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const current = await requireUser(request);
   const signup = embeddedSignupConfig(current);
   try {
-    const [status, connections] = await Promise.all([signupStatus(current.organization.id), listConnections(current.organization.id)]);
+    const connections = await listConnections(current.organization.id);
+    const status = await signupStatus(current.organization.id, connections);
     return { signup, status, connections, loadFailed: false };
   } catch (error) {
     log().error({ err: error }, "could not load the WhatsApp setup status");
