@@ -43,6 +43,26 @@ describe("activity filters", () => {
     expect(parse("type=all&status=all")).toMatchObject({ ok: true });
   });
 
+  it("refuses names every object has as a date range, type or status", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(parse(`range=${name}`)).toEqual({ ok: false, message: `Unknown date range "${name}".` });
+      expect(parse(`type=${name}`)).toEqual({ ok: false, message: `Unknown activity type "${name}".` });
+      expect(parse(`status=${name}`)).toEqual({ ok: false, message: `Unknown status "${name}".` });
+    }
+  });
+
+  it("refuses dates outside 2000 to 2100 (PostgreSQL has no year 0, JavaScript writes year 10000 as +010000)", () => {
+    const message = { start: "startDate must be between 2000-01-01 and 2100-12-31.", end: "endDate must be between 2000-01-01 and 2100-12-31." };
+    expect(parse("startDate=0000-01-01")).toEqual({ ok: false, message: message.start });
+    expect(parse("startDate=1999-12-31")).toEqual({ ok: false, message: message.start });
+    expect(parse("endDate=9999-12-31")).toEqual({ ok: false, message: message.end });
+    expect(parse("endDate=2101-01-01T00:00:00Z")).toEqual({ ok: false, message: message.end });
+    expect(parse("startDate=0001-01-01T00:00:00Z&endDate=2026-11-01")).toEqual({ ok: false, message: message.start });
+    expect(parse("startDate=2000-01-01&endDate=2100-12-31")).toMatchObject({ ok: true, filter: { range: "custom" } });
+    // Only an end: the period starts at the beginning of the log.
+    expect(parse("endDate=2026-11-21")).toMatchObject({ ok: true });
+  });
+
   it("turns a filter back into its query, defaults left out", () => {
     const r = parse("type=security&range=30days");
     if (!r.ok) throw new Error();

@@ -42,6 +42,12 @@ function parseBound(value: string, edge: "start" | "end"): Date | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
 
+// Years a log can hold. PostgreSQL has no year 0, and JavaScript writes year 10000 as +010000.
+const EARLIEST = Date.UTC(2000, 0, 1) - NAIROBI_OFFSET_MS;
+const LATEST = Date.UTC(2101, 0, 1) - NAIROBI_OFFSET_MS;
+const inBounds = (at: Date) => at.getTime() >= EARLIEST && at.getTime() <= LATEST;
+const OUT_OF_BOUNDS = "must be between 2000-01-01 and 2100-12-31.";
+
 export type FilterResult = { ok: true; filter: ActivityFilter } | { ok: false; message: string };
 
 /**
@@ -63,12 +69,15 @@ export function parseActivityFilter(query: URLSearchParams, now = new Date()): F
     const end = endDate ? parseBound(endDate, "end") : now;
     if (!start) return { ok: false, message: "startDate must be an ISO date (2026-11-22) or timestamp with an offset." };
     if (!end) return { ok: false, message: "endDate must be an ISO date (2026-11-22) or timestamp with an offset." };
+    if (startDate && !inBounds(start)) return { ok: false, message: `startDate ${OUT_OF_BOUNDS}` };
+    if (endDate && !inBounds(end)) return { ok: false, message: `endDate ${OUT_OF_BOUNDS}` };
     if (start.getTime() >= end.getTime()) return { ok: false, message: "startDate must be before endDate." };
     return { ok: true, filter: { ...base, start, end, range: "custom" } };
   }
 
   const range = query.get("range") || DEFAULT_RANGE;
-  if (!(range in DATE_RANGES)) return { ok: false, message: `Unknown date range "${range.slice(0, 40)}".` };
+  // Own keys only: "constructor" or "toString" is `in` every object.
+  if (!Object.hasOwn(DATE_RANGES, range)) return { ok: false, message: `Unknown date range "${range.slice(0, 40)}".` };
   const days = DATE_RANGES[range as DateRange];
   const start =
     range === "24hours" ? new Date(now.getTime() - DAY_MS) : new Date(nairobiMidnight(nairobiDate(now)).getTime() - (days - 1) * DAY_MS);

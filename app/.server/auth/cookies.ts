@@ -1,4 +1,5 @@
 import { createCookie } from "react-router";
+import { parseCookie } from "cookie";
 import { env } from "../config/env";
 
 export const SESSION_COOKIE = "jumbe_session";
@@ -19,15 +20,21 @@ export function clearSessionCookieHeader() {
   return sessionCookieHeader("", 0);
 }
 
+/** A cookie's value; one that does not decode, or decodes to a control character, is treated as absent. */
 export function readCookie(request: Request, name: string) {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index < 0) continue;
-    if (part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+  return parseCookie(header, { decode: decodeOrNothing })[name];
+}
+
+function decodeOrNothing(value: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = value.includes("%") ? decodeURIComponent(value) : value;
+  } catch {
+    return undefined;
   }
-  return undefined;
+  return /[\u0000-\u001f\u007f]/.test(decoded) ? undefined : decoded;
 }
 
 let signed: ReturnType<typeof buildSignedCookies> | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChangePasswordSchema, OtpSchema, SigninSchema, SignupSchema } from "./auth";
+import { ChangePasswordSchema, EmailOnlySchema, OtpSchema, ProfileSchema, SigninSchema, SignupSchema } from "./auth";
 import { passwordStrength } from "../password-strength";
 import { normalizePhone } from "../phone";
 import { joinOtpBoxes } from "../otp";
@@ -28,6 +28,16 @@ describe("validation texts (spec section 5)", () => {
     for (const d of "123456") boxes.append("otp", d);
     boxes.append("email", "a@b.co");
     expect(joinOtpBoxes(boxes).get("otp")).toBe("123456");
+  });
+
+  it("an e-mail with NUL or another control character is invalid (PostgreSQL cannot store NUL)", () => {
+    for (const email of ["juma\u0000@example.co.ke", "juma@exa\u0000mple.co.ke", "juma@example.co.ke\u0000", "ju\u0001ma@example.co.ke", "juma@example.co\u007f.ke", "juma@example.co.k\u009fe"]) {
+      expect(messagesOf(SigninSchema.safeParse({ email, password: "123456" }))).toEqual(["Email is invalid"]);
+      expect(messagesOf(EmailOnlySchema.safeParse({ email }))).toEqual(["Email is invalid"]);
+      expect(messagesOf(ProfileSchema.safeParse({ businessName: "Duka", email }))).toEqual(["Email is invalid"]);
+      expect(messagesOf(SignupSchema.safeParse({ firstName: "A", lastName: "B", email, password: "Karibu#2026", agreedToTerms: true }))).toEqual(["Email is invalid"]);
+    }
+    expect(EmailOnlySchema.safeParse({ email: "wanjiru.müller@example.co.ke" }).success).toBe(true);
   });
 
   it("change password", () => {

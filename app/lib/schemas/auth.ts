@@ -2,7 +2,10 @@
 import * as z from "zod/mini";
 
 // Texts are the spec's, word for word (sections 5 and 8).
-export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
+// Text, at sign, text, dot, text with no whitespace (the spec's rule); control characters (NUL
+// among them, which PostgreSQL cannot store) are no more an address than whitespace is.
+const EMAIL_CHAR = "[^\\s\\u0000-\\u001f\\u007f-\\u009f]";
+export const EMAIL_PATTERN = new RegExp(`^${EMAIL_CHAR}+@${EMAIL_CHAR}+\\.${EMAIL_CHAR}+$`);
 export const MESSAGES = {
   emailRequired: "Email is required",
   emailInvalid: "Email is invalid",
