@@ -34,7 +34,11 @@ function decodeOrNothing(value: string): string | undefined {
   } catch {
     return undefined;
   }
-  return /[\u0000-\u001f\u007f]/.test(decoded) ? undefined : decoded;
+  for (let i = 0; i < decoded.length; i++) {
+    const code = decoded.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return undefined;
+  }
+  return decoded;
 }
 
 let signed: ReturnType<typeof buildSignedCookies> | undefined;
