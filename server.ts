@@ -12,6 +12,10 @@ import { sql } from "drizzle-orm";
 import { log } from "~/.server/log";
 import { securityHeaders } from "~/.server/http/security-headers";
 import { requireSameOrigin } from "~/.server/http/same-origin";
+import { limitRequestBodies } from "~/.server/http/body-limit";
+import { allowedMethods, requireValidHost, routeLookup } from "~/.server/http/methods";
+import { requireFormEncoding } from "~/.server/http/forms";
+import { finalErrorHandler } from "~/.server/http/error-page";
 import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
@@ -39,6 +43,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   });
   app.use(requestLog());
   app.use(securityHeaders({ production: config.production, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
+  // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
+  app.use(limitRequestBodies());
+  app.use(requireValidHost());
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
@@ -60,6 +67,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   }
   app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
 
+  // Pages and the cookie API take GET, HEAD and POST only, and a page post is a form.
+  app.use(allowedMethods({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/"), routes: typeof build === "function" ? undefined : routeLookup(build) }));
+  app.use(requireFormEncoding({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/") }));
+
   app.all(
     "/{*splat}",
     createRequestHandler({
@@ -67,6 +78,8 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
       getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
     }),
   );
+  // Last: Express's own error page prints stack traces in development.
+  app.use(finalErrorHandler());
   return app;
 }
 

@@ -12,16 +12,18 @@ const SignupPayload = z.looseObject({
   agreedToTerms: z.boolean().default(true),
 });
 
+// One parse, so the form's messages (an e-mail with NUL is "Email is invalid") come before readJsonBody's NUL check.
+// SignupSchema's input type (every field optional) is looser than the payload's output; zod's pipe wants them equal.
+const SignupRequest = z.pipe(SignupPayload, SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>);
+
 export async function loader() {
   return methodNotAllowed("POST");
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const body = await readJsonBody(request, SignupPayload);
+  const body = await readJsonBody(request, SignupRequest);
   if (!body.ok) return body.response;
-  const parsed = SignupSchema.safeParse(body.value);
-  if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Registration failed. Please try again.");
-  const v = parsed.data;
+  const v = body.value;
   const outcome = await createSignup(
     { firstName: v.firstName!, lastName: v.lastName!, businessName: v.businessName, email: v.email!, phoneNumber: v.phoneNumber, password: v.password! },
     requestMeta(request, context),

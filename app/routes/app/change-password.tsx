@@ -13,7 +13,7 @@ import { requireUser } from "~/.server/auth/guards";
 import { changePassword } from "~/.server/auth/change-password";
 import { sessionToken } from "~/.server/auth/sessions";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
@@ -25,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const current = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: ChangePasswordSchema });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
   const { currentPassword, newPassword } = submission.value;

@@ -12,6 +12,7 @@ import { openApiDocument } from "~/.server/api-v1/openapi";
 import { endpointDocs } from "~/.server/api-v1/examples";
 import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
+import { readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
 
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const current = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const meta = requestMeta(request, context);
   if (form.get("intent") === "regenerate") {
     if (form.get("confirm") !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", "Confirm that the current key should stop working.");

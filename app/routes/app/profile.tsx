@@ -16,7 +16,7 @@ import { pendingCode } from "~/.server/auth/codes";
 import { listRecentActivity } from "~/.server/activity/queries";
 import { confirmEmailChange, updateProfile } from "~/.server/profile/update-profile";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const current = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const meta = requestMeta(request, context);
   const path = new URL(request.url).pathname;
 

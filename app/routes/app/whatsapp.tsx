@@ -9,6 +9,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { log } from "~/.server/log";
 import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
+import { readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
 export async function action({ request, context }: Route.ActionArgs) {
   const current = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const accountId = String(form.get("accountId") ?? "");
   const back = String(form.get("redirectTo") ?? "");

@@ -13,7 +13,7 @@ import { requestPasswordReset } from "~/.server/auth/password-reset";
 import { signedCookies } from "~/.server/auth/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { toastCookie } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [
@@ -26,7 +26,7 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: EmailOnlySchema });
   if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: ["Something went wrong. Please try again."] }));
   if (submission.status !== "success") return formFailure(submission.reply());

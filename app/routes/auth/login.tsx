@@ -16,7 +16,7 @@ import { sessionToken } from "~/.server/auth/sessions";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
 import { toastCookie } from "~/.server/http/toast";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in | Jumbe" },
@@ -31,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SigninSchema });
   if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }), 400, SIGNIN_MESSAGES.fallback);
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }));

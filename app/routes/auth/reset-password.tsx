@@ -14,7 +14,7 @@ import { Toast } from "~/components/ui/toast";
 import { resetPassword } from "~/.server/auth/password-reset";
 import { signedCookies } from "~/.server/auth/cookies";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { toastCookie } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const email = await resetEmail(request);
   if (!email) throw redirect("/forgot-password");
-  const submission = parseWithZod(joinOtpBoxes(await request.formData()), { schema: ResetPasswordSchema });
+  const submission = parseWithZod(joinOtpBoxes(await readForm(request)), { schema: ResetPasswordSchema });
   const hide = ["newPassword", "confirmPassword", "otp"];
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
   const outcome = await resetPassword(email, submission.value.otp, submission.value.newPassword!, requestMeta(request, context));

@@ -16,7 +16,7 @@ import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
 import { signedCookies } from "~/.server/auth/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
@@ -34,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SignupSchema });
   const hide = ["password", "confirmPassword"];
   if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNUP_FAILED], hideFields: hide }), 400, SIGNUP_FAILED);

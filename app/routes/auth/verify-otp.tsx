@@ -14,7 +14,7 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { resendSignupCode, verifySignupCode } from "~/.server/auth/verification";
 import { secondsUntilResend } from "~/.server/auth/resend-window";
 import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
 
 // Spec section 9: 1.5 s on the success message, then the sign-in page.
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = joinOtpBoxes(await request.formData());
+  const formData = joinOtpBoxes(await readForm(request));
   const cookieEmail = (await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null;
   const email = cookieEmail || String(formData.get("email") ?? "").trim();
   const meta = requestMeta(request, context);

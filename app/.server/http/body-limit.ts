@@ -1,0 +1,99 @@
+import type { NextFunction, Request, Response } from "express";
+import { sendError } from "./error-page";
+
+const KB = 1024;
+
+/**
+ * Request body limits. No form or JSON call of the product comes near them: a sign-up form is
+ * under 2 KB. `/webhooks/whatsapp` never reaches Express (its receiver allows 4 MB, Meta's
+ * payloads reach 3 MB); the sandboxes' own parsers accept up to 4 MB. Keep nginx's
+ * `client_max_body_size` at least as large (deploy/nginx/jumbe.conf).
+ */
+export const BODY_LIMITS = {
+  auth: 16 * KB,
+  default: 64 * KB,
+  sandbox: 4 * 1024 * KB,
+} as const;
+
+export const BODY_TOO_LARGE = "Request body too large.";
+
+// Sign-in and sign-up forms, posted without JavaScript or as React Router's `/path.data`.
+const AUTH_PAGES = new Set(["/login", "/signin", "/signup", "/verify-otp", "/forgot-password", "/reset-password", "/logout"]);
+
+/** The limit of a path. Paths are matched case-insensitively, as React Router matches them. */
+export function bodyLimitFor(path: string) {
+  const p = path.toLowerCase();
+  if (p.startsWith("/api/auth/")) return BODY_LIMITS.auth;
+  const page = p.replace(/(\/_)?\.data$/, "").replace(/\/+$/, "");
+  if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
+  if (p.startsWith("/sandbox/")) return BODY_LIMITS.sandbox;
+  return BODY_LIMITS.default;
+}
+
+/** The error a body read fails with once the limit is passed (React Router's readers see it). */
+export class BodyTooLargeError extends Error {
+  readonly status = 413;
+  readonly expose = true;
+  constructor(readonly limit: number) {
+    super(BODY_TOO_LARGE);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+/**
+ * Refuses a body over the path's limit with 413 before anything reads it. A declared
+ * Content-Length is checked up front (nothing is read; Node's parser holds a body to its declared
+ * length). A chunked body declares nothing, so its bytes are counted as the parser hands them to
+ * the request stream: past the limit, the rest is dropped, 413 is answered, and whoever is reading
+ * the body (React Router's request conversion) gets an error instead of a truncated body.
+ */
+export function limitRequestBodies(limitFor: (path: string) => number = bodyLimitFor) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const limit = limitFor(req.path);
+    const declared = req.headers["content-length"];
+    if (declared !== undefined && Number(declared) > limit) return watchBody(req, res, limit, true);
+    if (req.headers["transfer-encoding"] !== undefined) watchBody(req, res, limit, false);
+    next();
+  };
+}
+
+// After a 413, the rest of the body is read and dropped for a moment before the connection closes:
+// closing while the client still sends resets the connection, and the client loses the answer.
+const LINGER_MS = 1000;
+
+function watchBody(req: Request, res: Response, limit: number, refuseNow: boolean) {
+  const push = req.push.bind(req);
+  let received = 0;
+  let refused: BodyTooLargeError | undefined;
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    // Readers fail instead of seeing the end of a cut body; the socket goes with the request.
+    const done = () => req.destroy(refused);
+    if (res.writableFinished || !res.headersSent) done();
+    else res.once("finish", done);
+  };
+  const refuse = () => {
+    refused = new BodyTooLargeError(limit);
+    // Keeps a stream error with no other reader from being thrown.
+    req.on("error", () => {});
+    if (res.headersSent) return close();
+    // Node would close at once after the answer when the client asked for `Connection: close`; the linger below closes it instead.
+    res.shouldKeepAlive = true;
+    sendError(req, res, 413, BODY_TOO_LARGE);
+    res.once("finish", () => setTimeout(close, LINGER_MS).unref());
+  };
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (refused) {
+      if (chunk === null || chunk === undefined) close();
+      return true;
+    }
+    if (chunk !== null && chunk !== undefined && (received += (chunk as Buffer).length) > limit) {
+      refuse();
+      return true;
+    }
+    return push(chunk, encoding);
+  };
+  if (refuseNow) refuse();
+}

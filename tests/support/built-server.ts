@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import net from "node:net";
+import { randomBytes } from "node:crypto";
+
+/**
+ * The production build run as `npm start` runs it, in a child process on a free port with a fresh
+ * data directory: for tests of what Express does before and after React Router. `npm test` builds
+ * before the PostgreSQL pass, so these tests run there (and on PGlite whenever build/ exists).
+ */
+export const BUILD = "build/server/index.js";
+export const buildExists = () => existsSync(BUILD);
+
+export const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" };
+export const ADMIN = { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" };
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BuiltServer {
+  base: string;
+  port: number;
+  child: ChildProcess;
+  /** What the server printed (its error log), for failure messages. */
+  output: () => string;
+  alive: () => boolean;
+  stop: () => Promise<void>;
+}
+
+async function adminQuery(url: string, text: string) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the built server in sandbox mode (demo accounts seeded) with rate limits raised. On the
+ * PostgreSQL pass (TEST_DATABASE_URL) it gets a database of its own, so the test harness's table
+ * resets between tests never touch it.
+ */
+export async function startBuiltServer(extraEnv: Record<string, string> = {}): Promise<BuiltServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "jumbe-built-"));
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (process.env.TEST_DATABASE_URL) {
+    const name = `jumbe_b_${randomBytes(6).toString("hex")}`;
+    await adminQuery(process.env.TEST_DATABASE_URL, `create database ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = () => adminQuery(process.env.TEST_DATABASE_URL!, `drop database if exists ${name} with (force)`);
+  }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: "development",
+    SANDBOX: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: "4",
+    JOB_WORKERS: "0",
+    LOG_LEVEL: "error",
+    RATE_LIMIT_MULTIPLIER: "1000000",
+    ...extraEnv,
+  };
+  if (!databaseUrl) delete env.DATABASE_URL;
+  delete env.GRAPH_API_BASE_URL;
+  const child = spawn(process.execPath, [BUILD], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase();
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) {
+        return { base, port, child, output: () => output, alive: () => child.exitCode === null && child.signalCode === null, stop };
+      }
+    } catch {
+      // still starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`the built server did not start:\n${output}`);
+}
+
+/** Signs in through the JSON API and returns the session cookie (`jumbe_session=...`). */
+export async function signInCookie(server: BuiltServer, account: { email: string; password: string }) {
+  const response = await fetch(`${server.base}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.base },
+    body: JSON.stringify(account),
+  });
+  if (response.status !== 200) throw new Error(`sign-in as ${account.email} answered ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("jumbe_session="));
+  if (!cookie) throw new Error("no session cookie");
+  return cookie.split(";")[0]!;
+}
