@@ -1,10 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
+import { e2eServer } from "./tests/e2e/server-env";
 
 // Browser tests against the built server (`npx react-router build` first; the README's test command does).
 // Each run starts the server on a fresh embedded database, so the seeded demo accounts and every limit start clean.
-const PORT = 3210;
-const BASE_URL = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = "/tmp/jumbe-e2e";
+// A free port and a fresh temporary data directory per run, so two runs on one machine never collide.
+const { port: PORT, baseUrl: BASE_URL, dataDir: DATA_DIR } = e2eServer();
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -16,9 +16,11 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
-  outputDir: "test-results",
+  // Per run: Playwright empties its output directory when it starts.
+  outputDir: `test-results/run-${PORT}`,
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   webServer: {
-    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node build/server/index.js`,
+    command: "node build/server/index.js",
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",

@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signInViaForm, signUpAndVerifyViaApi, userMenu } from "./helpers";
+import { BASE_URL, TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signInViaForm, signUpAndVerifyViaApi, userMenu } from "./helpers";
 
 // Spec sections 2, 4, 5 and 8: the whole life of a new account, in the browser, with scripts on and off.
 test("sign up, verify by code, sign in, edit the profile, change the password, sign out and back in", async ({ page, request, javaScriptEnabled }) => {
@@ -227,7 +227,7 @@ test.describe("password strength meter (scripts only)", () => {
 test("an account that signs in before verifying is sent to verify, then signs in", async ({ page, request }) => {
   const user = newUser();
   const signup = await request.post("/api/auth/signup", {
-    headers: { "Content-Type": "application/json", Origin: "http://127.0.0.1:3210" },
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
     data: { firstName: user.firstName, lastName: user.lastName, businessName: user.businessName, email: user.email, password: user.password },
   });
   expect(signup.status()).toBe(201);

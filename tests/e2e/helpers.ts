@@ -1,7 +1,9 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { e2eServer } from "./server-env";
 
-export const BASE_URL = "http://127.0.0.1:3210";
+// This run's server (playwright.config.ts picks a free port once and hands it down in the environment).
+export const BASE_URL = e2eServer().baseUrl;
 
 /** The seeded demo accounts (sandbox mode). */
 export const ADMIN = { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" } as const;
