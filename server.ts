@@ -16,6 +16,8 @@ import { limitRequestBodies } from "~/.server/http/body-limit";
 import { allowedMethods, requireValidHost, routeLookup } from "~/.server/http/methods";
 import { requireFormEncoding } from "~/.server/http/forms";
 import { finalErrorHandler } from "~/.server/http/error-page";
+import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
+import { appHostOnly } from "~/.server/http/app-host";
 import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
@@ -31,6 +33,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), options: { metaSandbox?: MetaSandbox } = {}) {
   const config = env();
   const app = express();
+  // Before the first app.use: Express reads it when it creates the app's router. /Sandbox is not
+  // /sandbox (nginx blocks the prefix; the sandbox's routers are case-sensitive too). Decision 012.
+  app.set("case sensitive routing", true);
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
@@ -46,6 +51,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
   app.use(limitRequestBodies());
   app.use(requireValidHost());
+  app.use(exactReservedPrefixes());
+  // A page opened at another host than APP_URL's says where Jumbe is set up (421).
+  app.use(appHostOnly({ appUrl: () => env().APP_URL }));
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
@@ -63,8 +71,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
 
   if (config.sandbox) {
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
-    app.use("/sandbox", sandboxMailRouter());
+    app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
+  // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
+  app.use("/sandbox", notFound());
   app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
 
   // Pages and the cookie API take GET, HEAD and POST only, and a page post is a form.
@@ -110,6 +120,11 @@ export function createHttpServer(app: express.Express) {
   });
 }
 
+/** The sandbox's token cookie is Secure where the session cookie is. */
+function sandboxCookieSecure(config: ReturnType<typeof env>) {
+  return config.production || config.APP_URL.startsWith("https://");
+}
+
 /** The Meta stand-in of sandbox mode, persisted under DATA_DIR so a connected demo survives restarts. */
 function startMetaSandbox(port: number) {
   const config = env();
@@ -121,6 +136,9 @@ function startMetaSandbox(port: number) {
     configId: config.META_CONFIG_ID,
     webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
     statePath: path.join(dir, "meta.json"),
+    // On a demo host the control API, console and its forms ask for SANDBOX_CONTROL_TOKEN.
+    controlToken: config.SANDBOX_CONTROL_TOKEN,
+    secureCookie: sandboxCookieSecure(config),
   });
 }
 
@@ -141,10 +159,16 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
+  if (actualPort !== port && !process.env.APP_URL) {
+    // Port 0: the default APP_URL (and SITE_URL with it) names the real port.
+    const appUrl = new URL(config.APP_URL);
+    appUrl.port = String(actualPort);
+    setEnv({ ...env(), APP_URL: appUrl.origin, ...(process.env.SITE_URL ? {} : { SITE_URL: appUrl.origin }) });
+  }
   if (actualPort !== port && config.sandbox) {
     // Port 0 (tests): the sandbox and the Graph client learn the real port now.
     metaSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${WEBHOOK_PATH}`);
-    if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...config, GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
+    if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...env(), GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
   }
   announce(actualPort);
 
@@ -164,10 +188,16 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
   return { server, port: actualPort };
 }
 
+/**
+ * The banner prints APP_URL, the one address every link, redirect and origin check uses (pages at
+ * another host answer 421). Where the port was 0 (tests), APP_URL's default port is the real one.
+ */
 function announce(port: number) {
   const config = env();
-  const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
-  const lines = [`Jumbe is running at ${url} (database: ${databaseKind()}${config.DATABASE_URL ? "" : `, ${path.resolve(config.DATA_DIR)}`})`];
+  const url = config.APP_URL;
+  const listening = `${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
+  const lines = [`Jumbe is running at ${url} (listening on ${listening}; database: ${databaseKind()}${config.DATABASE_URL ? "" : `, ${path.resolve(config.DATA_DIR)}`})`];
+  if (config.demoHost) lines.push("Demo host: the sandbox is on in production; its console, control API and mail outbox ask for SANDBOX_CONTROL_TOKEN.");
   if (config.sandbox) {
     lines.push("Sandbox mode: outside systems are local stand-ins.");
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.label}: ${account.email} / ${account.password}`);

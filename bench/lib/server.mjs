@@ -20,9 +20,10 @@ export function freePort() {
 
 /**
  * Runs `node build/server/index.js` from `root` with a fresh DATA_DIR and waits for /healthz.
- * It runs as production does (NODE_ENV=production: React's production build, fresh secrets), with
- * SANDBOX=1 so the demo accounts are seeded. SMTP_URL points at a closed loopback port: no measured
- * path sends mail.
+ * It runs as production does (NODE_ENV=production: React's production build, fresh secrets), as a
+ * demo host (SANDBOX=1 with DEMO_HOST=1 and a random SANDBOX_CONTROL_TOKEN) so the demo accounts are
+ * seeded. APP_URL is the address the benchmarks open (pages at another host answer 421). SMTP_URL
+ * points at a closed loopback port: no measured path sends mail.
  */
 export async function startServer({ root, databaseUrl, extraEnv = {} }) {
   const entry = path.join(root, "build/server/index.js");
@@ -32,17 +33,21 @@ export async function startServer({ root, databaseUrl, extraEnv = {} }) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-"));
   const childEnv = { ...process.env };
   // A developer's shell settings must not change what is measured.
-  for (const name of ["NODE_ENV", "APP_URL", "SMTP_URL", "DATABASE_URL", "SANDBOX", "HOST"]) delete childEnv[name];
+  for (const name of ["NODE_ENV", "APP_URL", "SITE_URL", "SMTP_URL", "DATABASE_URL", "SANDBOX", "DEMO_HOST", "SANDBOX_CONTROL_TOKEN", "HOST"]) delete childEnv[name];
   Object.assign(childEnv, {
     NODE_ENV: "production",
     SESSION_SECRET: randomBytes(32).toString("hex"),
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    META_APP_SECRET: randomBytes(24).toString("hex"),
     SMTP_URL: "smtp://127.0.0.1:9",
+    APP_URL: `http://127.0.0.1:${port}`,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     SANDBOX: "1",
+    DEMO_HOST: "1",
+    SANDBOX_CONTROL_TOKEN: randomBytes(24).toString("base64url"),
     ...extraEnv,
   });
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;

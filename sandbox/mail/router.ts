@@ -1,17 +1,23 @@
 import { Router } from "express";
 import { listOutbox } from "~/.server/mail/transport";
+import { sandboxGate } from "../access";
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/** The sandbox mail outbox: what Jumbe would have sent over SMTP, newest first. */
-export function sandboxMailRouter() {
-  const router = Router();
-  router.get("/mail.json", async (_req, res) => {
+/**
+ * The sandbox mail outbox: what Jumbe would have sent over SMTP, newest first. It shows sign-up and
+ * reset codes, so on a demo host (a control token) it asks for the token like the Meta console.
+ */
+export function sandboxMailRouter(access: { controlToken?: string; secureCookie?: boolean } = {}) {
+  const router = Router({ caseSensitive: true });
+  const gate = sandboxGate({ token: access.controlToken, secureCookie: access.secureCookie, loginPath: "/sandbox/token", home: "/sandbox/mail" });
+  router.post("/token", ...gate.login);
+  router.get("/mail.json", gate.json, async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.json((await listOutbox(200)).map(({ to, subject, text, sentAt }) => ({ to, subject, text, sentAt })));
   });
-  router.get("/mail", async (_req, res) => {
+  router.get("/mail", gate.page, async (_req, res) => {
     const mails = await listOutbox(200);
     const items = mails
       .map(

@@ -28,7 +28,7 @@ function pill(value: string) {
 
 /** The sandbox console: state, the Graph calls received, the webhooks sent, and forms to drive them. */
 export function consoleRouter(ctx: SandboxContext): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const form = express.urlencoded({ extended: false, limit: "64kb" });
   const base = ctx.options.publicPath;
 

@@ -38,7 +38,7 @@ function num(body: Body, key: string): number | undefined {
  * and read-outs of calls, deliveries and state. Bad input answers 400 {message}.
  */
 export function controlRouter(ctx: SandboxContext): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const { sandbox } = ctx;
   router.use(express.json({ limit: "4mb" }));
   router.use((_req, res, next) => {

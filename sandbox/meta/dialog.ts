@@ -55,7 +55,7 @@ function withParams(base: string, params: Record<string, string | undefined>) {
 
 /** The Embedded Signup popup: pick or create a test business, then Finish or Cancel. */
 export function dialogRouter(ctx: SandboxContext): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const form = express.urlencoded({ extended: false, limit: "64kb" });
 
   router.get("/dialog/oauth", (req, res) => {

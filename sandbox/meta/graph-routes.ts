@@ -53,7 +53,7 @@ const invalidParameter = (details: string) => fail(400, 100, "(#100) Invalid par
 
 /** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA and phone number endpoints. */
 export function graphRouter(ctx: SandboxContext): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.use(
     "/graph",
     express.json({ limit: "1mb" }),

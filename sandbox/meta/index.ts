@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { sandboxGate } from "../access";
 import type { SandboxContext } from "./context";
 import { consoleRouter } from "./console";
 import { controlRouter } from "./control";
@@ -62,7 +63,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   const calls = new CallLog();
   let closed = false;
 
-  const router = Router();
+  // Case-sensitive like the app's own routing: /sandbox/meta/Control is not the control API.
+  const router = Router({ caseSensitive: true });
 
   const sandbox: MetaSandbox = {
     router,
@@ -126,9 +128,12 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   };
 
   const ctx: SandboxContext = { options, store, sender, events, faults, calls, sandbox, webhookUrl: () => webhookUrl };
+  // The dialog and the Graph API are the demo's own flow; the rest changes or shows state (decision 012).
+  const gate = sandboxGate({ token: input.controlToken, secureCookie: input.secureCookie, loginPath: `${options.publicPath}/token`, home: options.publicPath });
   router.use(graphRouter(ctx));
   router.use(dialogRouter(ctx));
-  router.use("/control", controlRouter(ctx));
-  router.use(consoleRouter(ctx));
+  router.post("/token", ...gate.login);
+  router.use("/control", gate.json, controlRouter(ctx));
+  router.use(gate.page, consoleRouter(ctx));
   return sandbox;
 }

@@ -25,6 +25,13 @@ export interface MetaSandboxOptions {
   batchWindowMs?: number;
   /** Clock (ms) for tests. */
   now?: () => number;
+  /**
+   * Set on a demo host (SANDBOX_CONTROL_TOKEN): the control API, the console and its forms ask for
+   * it. Unset: open, as in development. The dialog and the Graph API stay open either way.
+   */
+  controlToken?: string;
+  /** Mark the console's token cookie Secure (an https site). */
+  secureCookie?: boolean;
 }
 
 export interface GraphFaultError {

@@ -46,17 +46,34 @@ async function adminQuery(url: string, text: string) {
   }
 }
 
+/** Settings of a production demo host (decision 012) with fresh secrets; SMTP_URL is a closed port. */
+export function demoHostEnv(controlToken: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    SANDBOX: "1",
+    DEMO_HOST: "1",
+    SANDBOX_CONTROL_TOKEN: controlToken,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    META_APP_SECRET: randomBytes(24).toString("hex"),
+    SMTP_URL: "smtp://127.0.0.1:9",
+  };
+}
+
 /**
  * Starts the built server in sandbox mode (demo accounts seeded) with rate limits raised. On the
  * PostgreSQL pass (TEST_DATABASE_URL) it gets a database of its own, so the test harness's table
- * resets between tests never touch it.
+ * resets between tests never touch it. An `extraEnv` value of undefined removes the variable
+ * (APP_URL: the server's own default). `databaseUrl` shares a database between servers.
  */
-export async function startBuiltServer(extraEnv: Record<string, string> = {}): Promise<BuiltServer> {
+export async function startBuiltServer(extraEnv: Record<string, string | undefined> = {}, options: { databaseUrl?: string } = {}): Promise<BuiltServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "jumbe-built-"));
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
-  if (process.env.TEST_DATABASE_URL) {
+  if (options.databaseUrl) {
+    databaseUrl = options.databaseUrl;
+  } else if (process.env.TEST_DATABASE_URL) {
     const name = `jumbe_b_${randomBytes(6).toString("hex")}`;
     await adminQuery(process.env.TEST_DATABASE_URL, `create database ${name}`);
     const url = new URL(process.env.TEST_DATABASE_URL);
@@ -81,6 +98,7 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
   };
   if (!databaseUrl) delete env.DATABASE_URL;
   delete env.GRAPH_API_BASE_URL;
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const child = spawn(process.execPath, [BUILD], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const collect = (chunk: Buffer) => {
@@ -110,6 +128,26 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
   }
   await stop();
   throw new Error(`the built server did not start:\n${output}`);
+}
+
+/**
+ * Runs the built server with settings it must refuse, and returns its exit code and output. It is
+ * stopped (and the test fails on `code: null`) if it starts listening instead.
+ */
+export async function builtServerRefusal(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "jumbe-refuse-"));
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", ...extraEnv };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [BUILD], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  rmSync(dataDir, { recursive: true, force: true });
+  return { code, output };
 }
 
 /** Signs in through the JSON API and returns the session cookie (`jumbe_session=...`). */

@@ -3,6 +3,7 @@ import { parseEnv } from "./env";
 
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
+const TOKEN = "t".repeat(32);
 const META = { META_APP_ID: "123456789012345", META_APP_SECRET: "f".repeat(32), META_CONFIG_ID: "987654321098765", META_VERIFY_TOKEN: "v".repeat(24) };
 
 describe("configuration", () => {
@@ -11,11 +12,39 @@ describe("configuration", () => {
     expect(env).toMatchObject({ PORT: 3000, DATA_DIR: "./data", sandbox: true, production: false, APP_URL: "http://localhost:3000" });
   });
 
-  it("turns the sandbox off in production unless SANDBOX=1", () => {
+  it("turns the sandbox off in production unless SANDBOX=1 on a declared demo host", () => {
     const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
     expect(parseEnv(base).sandbox).toBe(false);
-    expect(parseEnv({ ...base, SANDBOX: "1" }).sandbox).toBe(true);
+    expect(parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN })).toMatchObject({ sandbox: true, demoHost: true, SANDBOX_CONTROL_TOKEN: TOKEN });
     expect(parseEnv({ SANDBOX: "0" }).sandbox).toBe(false);
+    // DEMO_HOST alone turns nothing on.
+    expect(parseEnv({ ...base, DEMO_HOST: "1" }).sandbox).toBe(false);
+  });
+
+  it("refuses the sandbox in production unless DEMO_HOST=1 and a control token say it is a demo host", () => {
+    const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
+    expect(() => parseEnv({ ...base, SANDBOX: "1" })).toThrow(
+      /SANDBOX: refusing to start in production with SANDBOX=1: the sandbox forges signed Meta webhooks and shows one-time codes. Set DEMO_HOST=1 only on a public demo host/,
+    );
+    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1" })).toThrow(/SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN is required on a demo host/);
+    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: "short" })).toThrow(/SANDBOX_CONTROL_TOKEN must be at least 32 characters/);
+    // The demo app secret is public: with it anyone could sign webhooks to /webhooks/whatsapp themselves.
+    expect(() => parseEnv({ ...base, META_APP_SECRET: undefined, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN })).toThrow(
+      /META_APP_SECRET: refusing to start in production with the sandbox META_APP_SECRET/,
+    );
+    // Outside production the sandbox needs neither (the browser tests and `npm start` use it).
+    expect(parseEnv({ NODE_ENV: "test" })).toMatchObject({ sandbox: true, demoHost: false });
+    expect(parseEnv({ NODE_ENV: "test" }).SANDBOX_CONTROL_TOKEN).toBeUndefined();
+    expect(parseEnv({ SANDBOX_CONTROL_TOKEN: TOKEN }).SANDBOX_CONTROL_TOKEN).toBe(TOKEN);
+  });
+
+  it("defaults APP_URL to the address HOST serves: localhost for loopback and every interface, else HOST", () => {
+    expect(parseEnv({ PORT: "4000" }).APP_URL).toBe("http://localhost:4000");
+    expect(parseEnv({ HOST: "0.0.0.0" }).APP_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ HOST: "::1" }).APP_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ HOST: "192.168.1.20", PORT: "8080" })).toMatchObject({ APP_URL: "http://192.168.1.20:8080", SITE_URL: "http://192.168.1.20:8080" });
+    expect(parseEnv({ HOST: "fd00::5" }).APP_URL).toBe("http://[fd00::5]:3000");
+    expect(parseEnv({ HOST: "192.168.1.20", APP_URL: "https://jumbe.example.co.ke" }).APP_URL).toBe("https://jumbe.example.co.ke");
   });
 
   it("refuses to start in production on demo secrets or without SMTP_URL", () => {
@@ -44,8 +73,9 @@ describe("configuration", () => {
     expect(parseEnv({ ...production, ...META })).toMatchObject({ GRAPH_API_BASE_URL: "https://graph.facebook.com", META_APP_ID: "123456789012345" });
     expect(() => parseEnv(production)).toThrow(/META_APP_SECRET: refusing to start in production with the sandbox META_APP_SECRET/);
     expect(() => parseEnv({ ...production, ...META, META_VERIFY_TOKEN: undefined })).toThrow(/META_VERIFY_TOKEN/);
-    // SANDBOX=1 in production (the benchmark) may keep the sandbox's Meta app.
-    expect(parseEnv({ ...production, SANDBOX: "1" }).GRAPH_API_BASE_URL).toMatch(/sandbox\/meta\/graph$/);
+    // A demo host (SANDBOX=1 in production, as the benchmark runs) may keep the sandbox's app id and configuration.
+    const demoHost = { ...production, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN, META_APP_SECRET: META.META_APP_SECRET };
+    expect(parseEnv(demoHost)).toMatchObject({ META_APP_ID: "100000000000001", GRAPH_API_BASE_URL: expect.stringMatching(/sandbox\/meta\/graph$/) });
     expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
     expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
   });

@@ -39,6 +39,10 @@ const EnvSchema = z
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>"),
     SANDBOX: flag,
+    // Production with the sandbox on is allowed only on a host declared a public demo (decision 012).
+    DEMO_HOST: flag,
+    // Required on a demo host: the sandbox's control API, console and mail outbox ask for it.
+    SANDBOX_CONTROL_TOKEN: z.string().min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters").optional(),
     TRUST_PROXY: z.string().default("loopback"),
     // Benchmarks raise every abuse limit; product rules (the 30 s resend window) are not scaled.
     RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
@@ -59,13 +63,15 @@ const EnvSchema = z
     // Sandbox is on by default outside production; in production only when asked for explicitly.
     const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
     const selfUrl = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+    const appUrl = (env.APP_URL ?? defaultAppUrl(env.HOST, env.PORT)).replace(/\/$/, "");
     return {
       ...env,
       production,
       sandbox,
+      demoHost: production && sandbox && env.DEMO_HOST === true,
       GRAPH_API_BASE_URL: (env.GRAPH_API_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/meta/graph` : "https://graph.facebook.com")).replace(/\/$/, ""),
-      APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
-      SITE_URL: (env.SITE_URL ?? env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+      APP_URL: appUrl,
+      SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
     };
   })
   .superRefine((env, ctx) => {
@@ -74,15 +80,36 @@ const EnvSchema = z
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
     if (env.ENCRYPTION_KEY === DEMO_ENCRYPTION_KEY)
       ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "refusing to start in production with the demo ENCRYPTION_KEY" });
-    if (!env.sandbox) {
-      const demo = { META_APP_ID: DEMO_META_APP_ID, META_APP_SECRET: DEMO_META_APP_SECRET, META_CONFIG_ID: DEMO_META_CONFIG_ID, META_VERIFY_TOKEN: DEMO_META_VERIFY_TOKEN };
-      for (const [key, value] of Object.entries(demo))
-        if (env[key as keyof typeof demo] === value)
-          ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
-    }
+    // The sandbox forges signed webhooks for any tenant and its outbox shows one-time codes.
+    if (env.sandbox && env.DEMO_HOST !== true)
+      ctx.addIssue({
+        code: "custom",
+        path: ["SANDBOX"],
+        message: "refusing to start in production with SANDBOX=1: the sandbox forges signed Meta webhooks and shows one-time codes. Set DEMO_HOST=1 only on a public demo host (with SANDBOX_CONTROL_TOKEN), or SANDBOX=0",
+      });
+    if (env.sandbox && env.DEMO_HOST === true && !env.SANDBOX_CONTROL_TOKEN)
+      ctx.addIssue({ code: "custom", path: ["SANDBOX_CONTROL_TOKEN"], message: "SANDBOX_CONTROL_TOKEN is required on a demo host (DEMO_HOST=1): the sandbox's control API asks for it" });
+    // With the sandbox, its app id and configuration may stay; the app secret never does: it is public,
+    // and anyone holding it signs webhooks to /webhooks/whatsapp.
+    const demo = env.sandbox
+      ? { META_APP_SECRET: DEMO_META_APP_SECRET }
+      : { META_APP_ID: DEMO_META_APP_ID, META_APP_SECRET: DEMO_META_APP_SECRET, META_CONFIG_ID: DEMO_META_CONFIG_ID, META_VERIFY_TOKEN: DEMO_META_VERIFY_TOKEN };
+    for (const [key, value] of Object.entries(demo))
+      if (env[key as keyof typeof demo] === value)
+        ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
     if (!env.SMTP_URL)
       ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
   });
+
+/**
+ * The address HOST serves, as a browser opens it: `localhost` for loopback and for every
+ * interface (the banner prints it, and links and the CSRF check use it), else HOST itself.
+ */
+function defaultAppUrl(host: string, port: number) {
+  const local = ["127.0.0.1", "::1", "localhost", "0.0.0.0", "::", ""].includes(host);
+  const name = local ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 export type Env = z.output<typeof EnvSchema>;
 
