@@ -1,6 +1,9 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod/mini";
+import * as z from "zod/mini";
+
+// Nothing to check: a submission that skips the form's schema (see `skipWhen`).
+const NOTHING = z.object({});
 
 interface SchemaFormOptions {
   id?: string;
@@ -9,6 +12,11 @@ interface SchemaFormOptions {
   prepare?: (formData: FormData) => FormData;
   /** When the first check runs; after that every keystroke re-checks. */
   shouldValidate?: "onSubmit" | "onBlur";
+  /**
+   * Submissions that are not the form's main purpose and must not be held back by its checks
+   * (Conform validates whatever button was pressed): e.g. "resend the code" with the boxes empty.
+   */
+  skipWhen?: (formData: FormData) => boolean;
 }
 
 /** Conform wired to a shared schema: the browser shows the same messages the server would send back. */
@@ -21,7 +29,10 @@ export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknow
     id: options.id,
     lastResult,
     defaultValue: options.defaultValue as never,
-    onValidate: ({ formData }) => parseWithZod(options.prepare ? options.prepare(formData) : formData, { schema }),
+    onValidate: ({ formData }) =>
+      options.skipWhen?.(formData)
+        ? parseWithZod(formData, { schema: NOTHING })
+        : parseWithZod(options.prepare ? options.prepare(formData) : formData, { schema }),
     shouldValidate: options.shouldValidate ?? "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -61,7 +61,11 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const navigate = useNavigate();
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
-  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, { prepare: joinOtpBoxes });
+  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
+    prepare: joinOtpBoxes,
+    // "Resend OTP" is for a user who has no code: it must go out with the boxes empty.
+    skipWhen: (formData) => formData.get("intent") === "resend",
+  });
   const resendIn = actionData && "resendIn" in actionData ? actionData.resendIn : loaderData.resendIn;
   const countdown = useCountdown(resendIn, actionData?.toast?.id);
   const busy = navigation.state === "submitting";
@@ -111,9 +115,13 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-/** Counts down from the server's figure; a new figure (after a resend) restarts it. */
+/**
+ * Counts down from the server's figure; a new figure (after a resend) restarts it. It starts at 0,
+ * so the server-rendered button is usable without JavaScript (the server enforces the 30 s window
+ * and says so); only the hydrated page disables it and counts down.
+ */
 function useCountdown(seconds: number, restartKey?: string) {
-  const [left, setLeft] = useState(seconds);
+  const [left, setLeft] = useState(0);
   useEffect(() => {
     setLeft(seconds);
     if (seconds <= 0) return;
