@@ -46,6 +46,19 @@ async function adminQuery(url: string, text: string) {
   }
 }
 
+/**
+ * A database of its own on the PostgreSQL pass (TEST_DATABASE_URL), for built servers: the test
+ * harness's table resets never touch it. Undefined on PGlite.
+ */
+export async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  if (!process.env.TEST_DATABASE_URL) return undefined;
+  const name = `jumbe_b_${randomBytes(6).toString("hex")}`;
+  await adminQuery(process.env.TEST_DATABASE_URL, `create database ${name}`);
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => adminQuery(process.env.TEST_DATABASE_URL!, `drop database if exists ${name} with (force)`) };
+}
+
 /** Settings of a production demo host (decision 012) with fresh secrets; SMTP_URL is a closed port. */
 export function demoHostEnv(controlToken: string): Record<string, string> {
   return {
@@ -73,13 +86,10 @@ export async function startBuiltServer(extraEnv: Record<string, string | undefin
   let dropDatabase = async () => {};
   if (options.databaseUrl) {
     databaseUrl = options.databaseUrl;
-  } else if (process.env.TEST_DATABASE_URL) {
-    const name = `jumbe_b_${randomBytes(6).toString("hex")}`;
-    await adminQuery(process.env.TEST_DATABASE_URL, `create database ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = () => adminQuery(process.env.TEST_DATABASE_URL!, `drop database if exists ${name} with (force)`);
+  } else {
+    const scratch = await scratchDatabase();
+    databaseUrl = scratch?.url;
+    if (scratch) dropDatabase = scratch.drop;
   }
   const env: Record<string, string | undefined> = {
     ...process.env,

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { rawRequest } from "./raw-http";
+
+/** nginx as Debian installs it, or the first on PATH; undefined when there is none. */
+export function findNginx(): string | undefined {
+  const candidates = ["/usr/sbin/nginx", ...(process.env.PATH ?? "").split(":").map((dir) => path.join(dir, "nginx"))];
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export const SITE_CONFIG = "deploy/nginx/jumbe.conf";
+
+/**
+ * The deploy site made runnable in a test, changing only what a test machine needs: the upstream
+ * instances' ports, plain HTTP on free loopback ports instead of 80 and 443 with TLS (every `ssl_`
+ * line goes, IPv6 listens too). Everything else (server names, headers, locations, limits) is the
+ * file as shipped. Each rewrite must apply, so the test notices when the site changes shape.
+ */
+export function siteConfigForTest(source: string, ports: { http: number; https: number; upstreams: [number, number] }) {
+  let config = source;
+  const rewrite = (pattern: RegExp, replacement: string, what: string) => {
+    if (!pattern.test(config)) throw new Error(`${SITE_CONFIG} no longer has ${what} (${pattern}); update tests/support/nginx.ts`);
+    pattern.lastIndex = 0;
+    config = config.replace(pattern, replacement);
+  };
+  rewrite(/server 127\.0\.0\.1:3000\b/, `server 127.0.0.1:${ports.upstreams[0]}`, "the upstream instance on 3000");
+  rewrite(/server 127\.0\.0\.1:3001\b/, `server 127.0.0.1:${ports.upstreams[1]}`, "the upstream instance on 3001");
+  rewrite(/^[ \t]*listen \[::\]:[^;]*;[ \t]*\n/gm, "", "IPv6 listens");
+  rewrite(/\blisten 80\b/g, `listen 127.0.0.1:${ports.http}`, "listen 80");
+  rewrite(/\blisten 443 ssl http2\b/g, `listen 127.0.0.1:${ports.https}`, "listen 443 ssl http2");
+  rewrite(/^[ \t]*ssl_[a-z_]+ [^;]*;[ \t]*\n/gm, "", "ssl_ settings");
+  return config;
+}
+
+export interface RunningNginx {
+  /** The site's former 443 server, on plain HTTP. */
+  base: string;
+  /** The site's port-80 server (the redirect to https). */
+  httpBase: string;
+  child: ChildProcess;
+  /** Access log lines: `<status> <upstream or -> <method> <uri>`. */
+  accessLog: () => string[];
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Runs nginx in the foreground (`daemon off`) as a child process with everything under a temporary
+ * prefix: the configuration, the pid file, the logs and the temp paths for bodies and proxied
+ * responses, so it needs no root and touches nothing of the machine's own nginx. Run as root, its
+ * workers drop to nobody, hence a prefix others may enter.
+ */
+export async function startNginx(binary: string, site: string, ports: { http: number; https: number }): Promise<RunningNginx> {
+  const prefix = mkdtempSync(path.join(tmpdir(), "jumbe-nginx-"));
+  chmodSync(prefix, 0o755);
+  for (const dir of ["logs", "temp"]) mkdirSync(path.join(prefix, dir), { mode: 0o777 });
+  chmodSync(path.join(prefix, "temp"), 0o777);
+  writeFileSync(path.join(prefix, "jumbe.conf"), site);
+  const temp = (name: string) => path.join(prefix, "temp", name);
+  writeFileSync(
+    path.join(prefix, "nginx.conf"),
+    [
+      "worker_processes 1;",
+      "events { worker_connections 256; }",
+      "http {",
+      "    default_type application/octet-stream;",
+      `    client_body_temp_path ${temp("client_body")};`,
+      `    proxy_temp_path ${temp("proxy")};`,
+      `    fastcgi_temp_path ${temp("fastcgi")};`,
+      `    uwsgi_temp_path ${temp("uwsgi")};`,
+      `    scgi_temp_path ${temp("scgi")};`,
+      "    log_format upstream '$status $upstream_addr $request_method $request_uri';",
+      `    access_log ${path.join(prefix, "logs", "access.log")} upstream;`,
+      `    include ${path.join(prefix, "jumbe.conf")};`,
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const directives = `daemon off; master_process on; pid ${path.join(prefix, "nginx.pid")}; error_log ${path.join(prefix, "logs", "error.log")} warn;`;
+  const child = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-g", directives], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const errorLog = () => {
+    try {
+      return readFileSync(path.join(prefix, "logs", "error.log"), "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      // QUIT: graceful shutdown of master and workers.
+      child.kill("SIGQUIT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await new Promise((resolve) => child.once("exit", resolve));
+      clearTimeout(timer);
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${ports.https}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) break;
+    // Any answer (the catch-all server closes the connection without one) means it is listening.
+    const probe = await rawRequest(base, { method: "GET", path: "/healthz", headers: { host: "nginx-probe.invalid" } }, { timeoutMs: 2000 });
+    if (!/ECONNREFUSED/.test(probe.body)) {
+      return {
+        base,
+        httpBase: `http://127.0.0.1:${ports.http}`,
+        child,
+        accessLog: () => {
+          try {
+            return readFileSync(path.join(prefix, "logs", "access.log"), "utf8").split("\n").filter(Boolean);
+          } catch {
+            return [];
+          }
+        },
+        output: () => `${output}${errorLog()}`,
+        stop,
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const failure = `${output}${errorLog()}`;
+  await stop();
+  throw new Error(`nginx did not start:\n${failure}`);
+}
