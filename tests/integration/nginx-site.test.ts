@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { DEMO, buildExists, freePort, scratchDatabase, startBuiltServer, type BuiltServer } from "../support/built-server";
-import { findNginx, siteConfigForTest, SITE_CONFIG, startNginx, type RunningNginx } from "../support/nginx";
+import { checkShippedSite, findNginx, siteConfigForTest, SITE_CONFIG, startNginx, type RunningNginx } from "../support/nginx";
 import { rawRequest, streamLargeBody } from "../support/raw-http";
 
 // Issue 9: deploy/nginx/jumbe.conf as shipped (TLS swapped for plain HTTP on a free, non-standard
@@ -89,6 +89,13 @@ function formFields(html: string) {
 const HTML = "text/html,application/xhtml+xml,*/*;q=0.8";
 
 describe.runIf(ready)("the nginx site in front of two instances", () => {
+  it("is valid as shipped, with TLS and HTTP/2 (nginx -t, a self-signed certificate)", (context) => {
+    const check = checkShippedSite(binary!, readFileSync(SITE_CONFIG, "utf8"));
+    if (!check) return context.skip("openssl is missing: no certificate for nginx -t");
+    expect(check.ok, check.output).toBe(true);
+    expect(check.output).toContain("test is successful");
+  });
+
   it("signs in with a plain HTML form (no JavaScript) on a non-standard port", async () => {
     const page = await through("GET", "/login", { accept: HTML });
     expect(page.status).toBe(200);

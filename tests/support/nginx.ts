@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -134,4 +134,30 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
   const failure = `${output}${errorLog()}`;
   await stop();
   throw new Error(`nginx did not start:\n${failure}`);
+}
+
+/**
+ * `nginx -t` of the site as shipped (TLS, ports 80 and 443, HTTP/2, the catch-all's
+ * ssl_reject_handshake), with a throwaway self-signed certificate in place of Let's Encrypt's.
+ * Nothing is bound. Undefined when openssl is missing.
+ */
+export function checkShippedSite(binary: string, source: string): { ok: boolean; output: string } | undefined {
+  const dir = mkdtempSync(path.join(tmpdir(), "jumbe-nginx-t-"));
+  try {
+    const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=jumbe.example.co.ke", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { encoding: "utf8" });
+    if (cert.error || cert.status !== 0) return undefined;
+    const site = source
+      .replace(/\/etc\/letsencrypt\/live\/[^/]+\/fullchain\.pem/g, path.join(dir, "cert.pem"))
+      .replace(/\/etc\/letsencrypt\/live\/[^/]+\/privkey\.pem/g, path.join(dir, "key.pem"));
+    writeFileSync(path.join(dir, "site.conf"), site);
+    const temp = (name: string) => path.join(dir, name);
+    writeFileSync(
+      path.join(dir, "nginx.conf"),
+      `events {}\nhttp {\n    client_body_temp_path ${temp("body")}; proxy_temp_path ${temp("proxy")}; fastcgi_temp_path ${temp("fastcgi")}; uwsgi_temp_path ${temp("uwsgi")}; scgi_temp_path ${temp("scgi")};\n    access_log off;\n    include ${path.join(dir, "site.conf")};\n}\n`,
+    );
+    const test = spawnSync(binary, ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", `pid ${temp("nginx.pid")}; error_log ${temp("error.log")};`], { encoding: "utf8" });
+    return { ok: test.status === 0, output: `${test.stdout}${test.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
