@@ -31,7 +31,7 @@ export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknow
     defaultValue: options.defaultValue as never,
     onValidate: ({ formData }) =>
       options.skipWhen?.(formData)
-        ? parseWithZod(formData, { schema: NOTHING })
+        ? (parseWithZod(formData, { schema: NOTHING }) as never)
         : parseWithZod(options.prepare ? options.prepare(formData) : formData, { schema }),
     shouldValidate: options.shouldValidate ?? "onSubmit",
     shouldRevalidate: "onInput",
