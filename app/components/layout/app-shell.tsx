@@ -72,6 +72,10 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
           <MobileMenu />
+          {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
+          <Link to="/dashboard" aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
+            <Logo />
+          </Link>
           <label className="relative hidden max-w-md flex-1 sm:block">
             <span className="sr-only">Search</span>
             <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />

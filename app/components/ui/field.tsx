@@ -9,8 +9,11 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   trailing?: ReactNode;
 }
 
+// A field in error stays red while focused: the aria-invalid variants outrank the brand focus colours.
+export const INVALID_FOCUS = "aria-invalid:border-red-500 aria-invalid:focus:border-red-600 aria-invalid:focus:ring-red-100";
+
 const inputClass =
-  "block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100";
+  `block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100 ${INVALID_FOCUS}`;
 
 /**
  * A labelled input whose error text is tied to it with aria-describedby. Required fields are
@@ -34,7 +37,7 @@ export function Field({ label, errors, hint, markRequired, trailing, id, classNa
           aria-invalid={invalid || undefined}
           aria-required={markRequired || undefined}
           aria-describedby={[invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined}
-          className={`${inputClass} ${invalid ? "border-red-500" : "border-slate-300"} ${trailing ? "pr-11" : ""}`}
+          className={`${inputClass} ${trailing ? "pr-11" : ""}`}
           {...input}
         />
         {trailing}

@@ -60,7 +60,7 @@ export function OtpInput({ length = 6, describedBy, invalid }: { length?: number
           onKeyDown={onKeyDown(index)}
           onPaste={onPaste(index)}
           onFocus={(e) => e.currentTarget.select()}
-          className={`size-12 rounded-lg border text-center text-xl font-semibold shadow-sm focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none sm:size-14 ${invalid ? "border-red-500" : "border-slate-300"}`}
+          className={`size-12 rounded-lg border text-center text-xl font-semibold shadow-sm focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none sm:size-14 ${invalid ? "border-red-500 focus:border-red-600 focus:ring-red-100" : "border-slate-300"}`}
         />
       ))}
     </div>

@@ -82,12 +82,19 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {overview.recentActivity.length ? (
             <ul className="mt-4 divide-y divide-slate-100">
               {overview.recentActivity.map((item) => (
-                <li key={item.id} className="flex gap-3 py-3">
+                <li key={item.id} className="flex gap-3 py-3" data-testid="recent-activity-item">
                   {item.status === "success" ? <CheckCircle2 className="size-5 shrink-0 text-brand-600" aria-hidden /> : item.status === "warning" ? <AlertTriangle className="size-5 shrink-0 text-amber-500" aria-hidden /> : <XCircle className="size-5 shrink-0 text-red-600" aria-hidden />}
                   <div className="min-w-0">
-                    <p className="text-sm font-medium text-slate-900">{item.action}</p>
+                    <p className="text-sm font-medium text-slate-900">
+                      {item.action}
+                      {item.count > 1 ? (
+                        <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600" data-testid="repeat-count">
+                          ×{item.count}
+                        </span>
+                      ) : null}
+                    </p>
                     {item.details ? <p className="truncate text-sm text-slate-600">{item.details}</p> : null}
-                    <p className="text-xs text-slate-500">{formatWhen(item.at)}</p>
+                    <p className="text-xs text-slate-500">{item.count > 1 ? `${formatWhen(item.firstAt)} – ${formatWhen(item.at)}` : formatWhen(item.at)}</p>
                   </div>
                 </li>
               ))}

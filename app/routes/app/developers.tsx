@@ -12,7 +12,10 @@ import { openApiDocument } from "~/.server/api-v1/openapi";
 import { endpointDocs } from "~/.server/api-v1/examples";
 import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
+import { CodeBlock, Disclosure } from "~/components/ui/code-block";
 import { readForm } from "~/.server/http/forms";
+
+const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
 
@@ -114,13 +117,16 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
                 <Eye className="size-4" aria-hidden /> Show
               </Link>
             )}
-            <Link to="/developers?confirm=regenerate" className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
-              <RefreshCw className="size-4" aria-hidden /> Regenerate
-            </Link>
+            {/* Nothing to regenerate until a key exists (Show creates the first one). */}
+            {prefix ? (
+              <Link to="/developers?confirm=regenerate" className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+                <RefreshCw className="size-4" aria-hidden /> Regenerate
+              </Link>
+            ) : null}
           </div>
         </div>
         {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {new Date(lastUsedAt).toLocaleString("en-KE", { timeZone: "Africa/Nairobi" })}</p> : null}
-        {confirmRegenerate ? (
+        {confirmRegenerate && prefix ? (
           <Form method="post" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="alertdialog" aria-labelledby="regen-title">
             <p id="regen-title" className="font-semibold text-red-900">Regenerate the API key?</p>
             <p className="mt-1 text-sm text-red-900">The current key stops working at once. Every program that uses it must be given the new key.</p>
@@ -181,25 +187,19 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       <section className="space-y-4" aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading" className="text-lg font-semibold">Endpoints</h2>
         {endpoints.map((endpoint) => (
-          <article key={`${endpoint.method} ${endpoint.path}`} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="endpoint">
-            <p className="font-mono text-sm">
+          <article key={`${endpoint.method} ${endpoint.path}`} className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="endpoint">
+            <p className="font-mono text-sm break-all">
               <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{endpoint.method}</span>
               {endpoint.path}
             </p>
             <p className="mt-2 text-sm text-slate-600">{endpoint.description}</p>
-            {(["curl", "javascript", "python"] as const).map((language) => (
-              <details key={language} className="mt-3" open={language === "curl"}>
-                <summary className="cursor-pointer text-sm font-medium text-slate-700">{language}</summary>
-                <div className="relative mt-2">
-                  <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100" data-testid={`example-${language}`}>
-                    <code>{endpoint.examples[language]}</code>
-                  </pre>
-                  <div className="absolute top-2 right-2">
-                    <CopyButton text={endpoint.examples[language]} label="Copy" subtle />
-                  </div>
-                </div>
-              </details>
-            ))}
+            <div className="mt-3 space-y-2">
+              {(["curl", "javascript", "python"] as const).map((language) => (
+                <Disclosure key={language} summary={LANGUAGE_LABELS[language]} open={language === "curl"}>
+                  <CodeBlock code={endpoint.examples[language]} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
+                </Disclosure>
+              ))}
+            </div>
           </article>
         ))}
       </section>

@@ -135,12 +135,15 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         {activity.length ? (
           <ul className="mt-3 divide-y divide-slate-100">
             {activity.map((a) => (
-              <li key={a.id} className="flex justify-between gap-4 py-2 text-sm">
-                <span>
+              // On a phone the time goes under the event instead of pushing out of the card.
+              <li key={a.id} className="flex flex-col gap-0.5 py-2 text-sm sm:flex-row sm:justify-between sm:gap-4">
+                <span className="min-w-0 break-words">
                   <span className="font-medium text-slate-900">{a.action}</span>
                   {a.details ? <span className="block text-slate-500">{a.details}</span> : null}
                 </span>
-                <span className="shrink-0 text-slate-500">{formatWhen(a.at)}</span>
+                <time dateTime={a.at} className="text-xs text-slate-500 sm:shrink-0 sm:text-right sm:text-sm" data-testid="activity-time">
+                  {formatWhen(a.at)}
+                </time>
               </li>
             ))}
           </ul>
