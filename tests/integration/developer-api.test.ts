@@ -217,7 +217,18 @@ describe("webhook URL rules", () => {
 
   it("accepts only https in production", async () => {
     expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toMatchObject({ ok: true });
-    setEnv(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), SMTP_URL: "smtp://m:25", SANDBOX: "1" }));
+    setEnv(
+      parseEnv({
+        NODE_ENV: "production",
+        SESSION_SECRET: "s".repeat(40),
+        ENCRYPTION_KEY: "ab".repeat(32),
+        SMTP_URL: "smtp://m:25",
+        META_APP_ID: "123456789",
+        META_APP_SECRET: "p".repeat(32),
+        META_CONFIG_ID: "987654321",
+        META_VERIFY_TOKEN: "v".repeat(32),
+      }),
+    );
     expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toEqual({ ok: false, message: "The webhook URL must use https." });
     expect(await checkWebhookUrl("https://hooks.example/x", publicResolver)).toMatchObject({ ok: true });
   });
