@@ -230,3 +230,57 @@ describe("durability", () => {
     registerJobHandlers();
   });
 });
+
+describe("poisoned deliveries", () => {
+  const inboundRaw = (i: number, text: string) =>
+    metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.P${i}`, from: `2547000${String(i).padStart(5, "0")}`, name: `Mteja ${i}`, text, timestamp: 1750040000 + i })] }]));
+
+  it("stores text PostgreSQL cannot hold cleaned, and the deliveries committed with it still apply", async () => {
+    const org = await tenant("Tenant A", A);
+    const raws = Array.from({ length: 60 }, (_, i) => inboundRaw(i, i === 17 ? "nul\u0000here" : i === 42 ? "lone \ud800 surrogate" : `Habari ${i}`));
+    expect(raws[17]).toContain("\\u0000");
+    expect(raws[42]).toContain("\\ud800");
+    const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+    await storeDeliveries(raws, raws.map((raw) => sign(raw)));
+    const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE}`);
+    expect(jobs).toBe(1);
+
+    await drainJobs();
+    const events = await db().select().from(webhookEvents);
+    expect(events).toHaveLength(60);
+    expect(events.every((e) => e.outcome === "processed" && e.processedAt)).toBe(true);
+    const stored = await db().select().from(messages).where(eq(messages.organizationId, org));
+    expect(stored).toHaveLength(60);
+    const byWamid = new Map(stored.map((m) => [m.wamid, m.body]));
+    expect(byWamid.get("wamid.P0")).toBe("Habari 0");
+    expect(byWamid.get("wamid.P17")).toBe("nulhere");
+    expect(byWamid.get("wamid.P42")).toBe("lone \ufffd surrogate");
+    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+    expect(left!.n).toBe(0);
+  });
+
+  it("marks one delivery that cannot be applied failed and applies the others of its job", async () => {
+    const org = await tenant("Tenant A", A);
+    // A trigger stands in for any fault that concerns one delivery only.
+    await db().execute(sql.raw(`
+      create function refuse_boom() returns trigger language plpgsql as $$
+      begin if new.wamid = 'wamid.P5' then raise exception 'refused for the test'; end if; return new; end $$`));
+    await db().execute(sql.raw(`create trigger refuse_boom before insert on messages for each row execute function refuse_boom()`));
+    try {
+      const raws = Array.from({ length: 10 }, (_, i) => inboundRaw(i, `Habari ${i}`));
+      const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+      await storeDeliveries(raws, raws.map((raw) => sign(raw)));
+      await drainJobs();
+      const events = await db().select().from(webhookEvents).orderBy(webhookEvents.id);
+      expect(events.map((e) => e.outcome)).toEqual(["processed", "processed", "processed", "processed", "processed", "failed", "processed", "processed", "processed", "processed"]);
+      expect(events.every((e) => e.processedAt)).toBe(true);
+      const stored = await db().select().from(messages).where(eq(messages.organizationId, org));
+      expect(stored.map((m) => m.wamid).sort()).toEqual(["wamid.P0", "wamid.P1", "wamid.P2", "wamid.P3", "wamid.P4", "wamid.P6", "wamid.P7", "wamid.P8", "wamid.P9"]);
+      const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+      expect(left!.n).toBe(0);
+    } finally {
+      await db().execute(sql.raw(`drop trigger refuse_boom on messages`));
+      await db().execute(sql.raw(`drop function refuse_boom()`));
+    }
+  });
+});

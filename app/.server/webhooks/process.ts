@@ -56,20 +56,68 @@ export async function processWebhookJobs(jobs: Job<{ eventIds: number[] }>[], tx
     if (parsed) changes.push(...parsed);
     else invalid.push(Number(event.id));
   }
-  const unrouted = await applyChanges(tx, changes);
-  if (unrouted.length) await storeUnrouted(tx, unrouted);
+  const failed = await applyIsolated(tx, changes);
   await tx.execute(sql`
     update webhook_events
-    set processed_at = now(), outcome = case when id = any(${sql.param(invalid)}::bigint[]) then 'invalid' else 'processed' end
+    set processed_at = now(),
+        outcome = case when id = any(${sql.param(invalid)}::bigint[]) then 'invalid'
+                       when id = any(${sql.param(failed)}::bigint[]) then 'failed' else 'processed' end
     where id = any(${sql.param(ids)}::bigint[])`);
   if (invalid.length) log().warn({ eventIds: invalid }, "webhook deliveries that are not WhatsApp envelopes were kept and skipped");
+}
+
+/**
+ * Applies the changes of a job together, inside a savepoint; if that fails, applies them again one
+ * delivery at a time, so one delivery the database refuses fails alone (returned, to be marked
+ * failed) instead of parking the deliveries committed with it, which Meta will not send again.
+ */
+async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<number[]> {
+  const apply = async (list: WebhookChange[]) => {
+    const unrouted = await applyChanges(tx, list);
+    if (unrouted.length) await storeUnrouted(tx, unrouted);
+  };
+  try {
+    await inSavepoint(tx, () => apply(changes));
+    return [];
+  } catch (error) {
+    log().warn({ err: error }, "webhook batch failed; applying its deliveries one by one");
+  }
+  const byEvent = new Map<number, WebhookChange[]>();
+  for (const change of changes) byEvent.set(change.eventId, [...(byEvent.get(change.eventId) ?? []), change]);
+  const failed: number[] = [];
+  let lastError: unknown;
+  for (const [eventId, list] of byEvent) {
+    try {
+      await inSavepoint(tx, () => apply(list));
+    } catch (error) {
+      failed.push(eventId);
+      lastError = error;
+      log().error({ eventId, err: error }, "webhook delivery could not be applied; kept and marked failed");
+    }
+  }
+  // Every one failing is no bad delivery but a fault of the moment (database, conflict): retry the job.
+  if (failed.length && failed.length === byEvent.size) throw lastError;
+  return failed;
+}
+
+/** Runs `work` so that its failure undoes only its own writes and leaves `tx` usable. */
+async function inSavepoint(tx: Executor, work: () => Promise<void>) {
+  await tx.execute(sql`savepoint webhook_apply`);
+  try {
+    await work();
+  } catch (error) {
+    await tx.execute(sql`rollback to savepoint webhook_apply`);
+    await tx.execute(sql`release savepoint webhook_apply`);
+    throw error;
+  }
+  await tx.execute(sql`release savepoint webhook_apply`);
 }
 
 /** `entry[] × changes[]` of one delivery, or null when it is not a WhatsApp Business envelope. */
 export function parseEnvelope(eventId: number, body: string): WebhookChange[] | null {
   let envelope: unknown;
   try {
-    envelope = JSON.parse(body);
+    envelope = cleanJson(JSON.parse(body));
   } catch {
     return null;
   }
@@ -416,6 +464,21 @@ function messageText(message: Record<string, unknown>): string {
   if (type === "reaction" && typeof part.emoji === "string") return part.emoji;
   if (type === "location") return [part.name, part.address].filter((v) => typeof v === "string").join(", ") || "Location";
   return `[${type || "unknown"}]`;
+}
+
+// A code unit of a surrogate pair without its other half.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Makes parsed JSON storable: PostgreSQL text and jsonb hold neither U+0000 nor half a surrogate
+ * pair, both of which valid JSON may carry as escapes. NUL is dropped and a lone surrogate becomes
+ * U+FFFD, in keys as in values.
+ */
+export function cleanJson(value: unknown): unknown {
+  if (typeof value === "string") return value.replaceAll("\u0000", "").replace(LONE_SURROGATE, "\ufffd");
+  if (Array.isArray(value)) return value.map(cleanJson);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [cleanJson(k) as string, cleanJson(v)]));
+  return value;
 }
 
 function unixToIso(value: unknown) {
