@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { eq, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { webhookEndpoints } from "../db/schema";
@@ -12,24 +13,37 @@ import { WEBHOOK_EVENTS } from "~/lib/developer";
 
 export { WEBHOOK_EVENTS };
 
-// Loopback, private, link-local, carrier-grade NAT, multicast, reserved and documentation ranges:
-// a tenant's webhook must not make Jumbe call into its own network (SSRF).
-const FORBIDDEN = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) FORBIDDEN.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["64:ff9b::", 96]] as const)
-  FORBIDDEN.addSubnet(net, bits, "ipv6");
+// A tenant's webhook must not make Jumbe call into its own network (SSRF): only addresses that
+// ipaddr.js classes as plain unicast pass, and on top of its special ranges (it names loopback,
+// private, link-local, CGNAT, multicast, reserved, documentation, IPv4-mapped/translated, NAT64
+// 64:ff9b::/96, 6to4 and Teredo) the IANA special-purpose ranges it does not know yet. Every IPv6
+// form that carries an IPv4 address is refused outright rather than decoded.
+const EXTRA_SPECIAL = [
+  "198.18.0.0/15", // benchmarking
+  "::/96", // IPv4-compatible (deprecated), e.g. ::127.0.0.1
+  "64:ff9b:1::/48", // NAT64 local use
+  "100::/64", // discard-only
+  "2001::/23", // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
+  "3fff::/20", // documentation
+  "5f00::/16", // SRv6 SIDs
+  "fec0::/10", // site-local (deprecated, still routed privately)
+].map((cidr) => ipaddr.parseCIDR(cidr));
 
-/** True for an address a webhook may never be delivered to. IPv4-mapped IPv6 is checked as IPv4. */
+/** True for an address a webhook may never be delivered to. */
 export function isForbiddenAddress(address: string) {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return FORBIDDEN.check(mapped[1]!, "ipv4");
+  // node:net decides what is an address, so no lenient form (octal, short IPv4) slips through.
   const family = isIP(address);
   if (!family) return true;
-  return FORBIDDEN.check(address, family === 4 ? "ipv4" : "ipv6");
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // The URL parser writes IPv6 canonically (an embedded dotted IPv4 as hex), which ipaddr.js reads.
+    parsed = ipaddr.parse(family === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address);
+  } catch {
+    return true;
+  }
+  if (parsed.range() !== "unicast") return true;
+  // Same kind checked first; the cast only satisfies the overloads.
+  return EXTRA_SPECIAL.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
