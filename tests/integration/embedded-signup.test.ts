@@ -9,6 +9,7 @@ import { getCurrentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
 import { decryptSecret } from "~/.server/security/crypto";
 import { drainJobs } from "~/.server/jobs/worker";
+import { takeToast } from "~/.server/http/toast";
 import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
 import * as callbackPage from "~/routes/app/embedded-callback";
 import * as callbackApi from "~/routes/api/meta.embedded-callback";
@@ -248,6 +249,86 @@ describe("Embedded Signup callback", () => {
     expect(api.status).toBe(404);
     const [still] = await db().select().from(whatsappAccounts);
     expect(still).toMatchObject({ status: "connected", organizationId: owner.organization.id });
+  });
+
+  it("two tenants connecting one WABA at once: the winner stays subscribed at Meta, the loser is told it is taken", async () => {
+    const subscribedAt = async (wabaId: string) => {
+      const state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
+      return (state.subscriptions as { wabaId: string }[]).some((s) => s.wabaId === wabaId);
+    };
+    for (let round = 0; round < 3; round++) {
+      const one = await signedInTenant(`Kwanza ${round} Ltd`);
+      const two = await signedInTenant(`Pili ${round} Ltd`);
+      const business = sandbox.createTestBusiness();
+      const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+      const results = await Promise.all([one, two].map((t) => completeCallback(t.cookie, { code: issue(), shared_waba_id: business.wabaId, state: t.state })));
+      const shown = results.map((r) => r.shown.data);
+      expect(shown.filter((d) => d.state === "success")).toHaveLength(1);
+      expect(shown.filter((d) => d.state === "error")).toEqual([{ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." }]);
+      const winner = shown[0]!.state === "success" ? one : two;
+      const stored = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, business.wabaId));
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ organizationId: winner.organization.id, status: "connected", subscribed: true });
+      expect(await subscribedAt(business.wabaId)).toBe(true);
+    }
+  });
+
+  it("lets another organisation connect a number the first one disconnected; the first keeps its history and cannot take it back", async () => {
+    const first = await signedInTenant("Kwanza Ltd");
+    const second = await signedInTenant("Pili Ltd");
+    const business = sandbox.createTestBusiness({ displayPhoneNumber: "+254 745 100 200" });
+    const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    expect((await completeCallback(first.cookie, { code: issue(), shared_waba_id: business.wabaId, state: first.state })).shown.data).toMatchObject({ state: "success" });
+    await sandbox.sendInboundText({ phoneNumberId: business.phoneNumberId, from: "254799000001", name: "Mteja wa Kwanza", text: "Habari Kwanza" });
+    await sandbox.flushWebhooks();
+    await drainJobs();
+    const [firstAccount] = await db().select().from(whatsappAccounts);
+    await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: firstAccount!.id, confirm: "yes" }, { cookie: first.cookie }));
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "disconnected" });
+
+    const taken = await completeCallback(second.cookie, { code: issue(), shared_waba_id: business.wabaId, state: second.state });
+    expect(taken.shown.data).toMatchObject({ state: "success" });
+    const accounts = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, business.wabaId));
+    expect(accounts.map((a) => [a.organizationId, a.status]).sort()).toEqual(
+      [
+        [first.organization.id, "disconnected"],
+        [second.organization.id, "connected"],
+      ].sort(),
+    );
+    const numbers = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.phoneNumberId, business.phoneNumberId));
+    expect(numbers).toHaveLength(2);
+    expect(numbers.find((n) => n.organizationId === second.organization.id)).toMatchObject({ disconnectedAt: null });
+    expect(numbers.find((n) => n.organizationId === first.organization.id)!.disconnectedAt).not.toBeNull();
+
+    // New messages go to the live connection only; the first organisation keeps what it had.
+    await sandbox.sendInboundText({ phoneNumberId: business.phoneNumberId, from: "254799000002", name: "Mteja wa Pili", text: "Habari Pili" });
+    await sandbox.flushWebhooks();
+    await drainJobs();
+    const bodies = async (org: string) => (await db().select().from(messages).where(eq(messages.organizationId, org))).map((m) => m.body);
+    expect(await bodies(first.organization.id)).toEqual(["Habari Kwanza"]);
+    expect(await bodies(second.organization.id)).toEqual(["Habari Pili"]);
+    const firstPage = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: first.cookie }));
+    expect(firstPage.data.connections).toEqual([expect.objectContaining({ wabaId: business.wabaId, status: "disconnected", numbers: [expect.objectContaining({ number: "+254745100200" })] })]);
+
+    // Reconnecting the old link would take the number from its new owner: refused, nothing changes.
+    const back = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "reconnect", accountId: firstAccount!.id }, { cookie: first.cookie }));
+    const toast = await takeToast(new Request("http://jumbe.test/whatsapp", { headers: { cookie: back.setCookies.map((c: string) => c.split(";")[0]).join("; ") } }));
+    expect(toast.toast).toMatchObject({ type: "error", message: "This WhatsApp Business Account is connected to another organisation." });
+    expect((await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.id, firstAccount!.id)))[0]).toMatchObject({ status: "disconnected" });
+    const again = await completeCallback(first.cookie, { code: issue(), shared_waba_id: business.wabaId, state: first.state });
+    expect(again.shown.data).toEqual({ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." });
+  });
+
+  it("a tenant connecting its own disconnected WABA again gets its old link back, not a second one", async () => {
+    const tenant = await signedInTenant();
+    const business = sandbox.createTestBusiness();
+    const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    await completeCallback(tenant.cookie, { code: issue(), shared_waba_id: business.wabaId, state: tenant.state });
+    const [account] = await db().select().from(whatsappAccounts);
+    await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, confirm: "yes" }, { cookie: tenant.cookie }));
+    expect((await completeCallback(tenant.cookie, { code: issue(), shared_waba_id: business.wabaId, state: tenant.state })).shown.data).toMatchObject({ state: "success" });
+    expect(await db().select().from(whatsappAccounts)).toEqual([expect.objectContaining({ id: account!.id, status: "connected", disconnectedAt: null })]);
+    expect(await db().select().from(whatsappPhoneNumbers)).toEqual([expect.objectContaining({ phoneNumberId: business.phoneNumberId, disconnectedAt: null })]);
   });
 
   it("disconnects (unsubscribes at Meta, keeps the history) and reconnects from the Overview card", async () => {

@@ -217,7 +217,10 @@ export const messages = pgTable(
   ],
 );
 
-/** A WhatsApp Business Account a tenant connected through Embedded Signup. A WABA belongs to one tenant. */
+/**
+ * A WhatsApp Business Account a tenant connected through Embedded Signup. A live WABA belongs to one
+ * tenant; a disconnected row stays as that tenant's history and no longer holds the WABA.
+ */
 export const whatsappAccounts = pgTable(
   "whatsapp_accounts",
   {
@@ -225,7 +228,7 @@ export const whatsappAccounts = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    wabaId: text("waba_id").notNull().unique(),
+    wabaId: text("waba_id").notNull(),
     businessId: text("business_id"),
     name: text("name"),
     status: text("status", { enum: ["connected", "disconnected"] }).notNull().default("connected"),
@@ -242,10 +245,14 @@ export const whatsappAccounts = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("whatsapp_accounts_org_idx").on(t.organizationId)],
+  (t) => [
+    index("whatsapp_accounts_org_idx").on(t.organizationId),
+    index("whatsapp_accounts_waba_idx").on(t.wabaId),
+    uniqueIndex("whatsapp_accounts_live_waba_idx").on(t.wabaId).where(sql`status = 'connected'`),
+  ],
 );
 
-/** A phone number of a connected WABA. A number belongs to exactly one tenant. */
+/** A phone number of a connected WABA. A live number belongs to exactly one tenant. */
 export const whatsappPhoneNumbers = pgTable(
   "whatsapp_phone_numbers",
   {
@@ -256,7 +263,7 @@ export const whatsappPhoneNumbers = pgTable(
     accountId: uuid("account_id")
       .notNull()
       .references(() => whatsappAccounts.id, { onDelete: "cascade" }),
-    phoneNumberId: text("phone_number_id").notNull().unique(),
+    phoneNumberId: text("phone_number_id").notNull(),
     displayPhoneNumber: text("display_phone_number").notNull(),
     /** Digits only, as webhooks' metadata carries it. */
     phoneDigits: text("phone_digits").notNull(),
@@ -269,10 +276,17 @@ export const whatsappPhoneNumbers = pgTable(
     registeredAt: timestamp("registered_at", { withTimezone: true }),
     qualityEvent: text("quality_event"),
     qualityEventAt: timestamp("quality_event_at", { withTimezone: true }),
+    /** Set with its account's disconnection: the row is history and the number free for others. */
+    disconnectedAt: timestamp("disconnected_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("whatsapp_phone_numbers_org_idx").on(t.organizationId), index("whatsapp_phone_numbers_account_idx").on(t.accountId)],
+  (t) => [
+    index("whatsapp_phone_numbers_org_idx").on(t.organizationId),
+    index("whatsapp_phone_numbers_account_idx").on(t.accountId),
+    index("whatsapp_phone_numbers_phone_idx").on(t.phoneNumberId),
+    uniqueIndex("whatsapp_phone_numbers_live_idx").on(t.phoneNumberId).where(sql`disconnected_at is null`),
+  ],
 );
 
 /**

@@ -154,14 +154,18 @@ export async function applyChanges(tx: Executor, changes: WebhookChange[]): Prom
   }
   const accounts = await rows<Account>(
     tx,
-    sql`select id, organization_id, waba_id from whatsapp_accounts where waba_id = any(${sql.param([...wabaIds])}::text[])`,
+    // Live links first, so a WABA a tenant disconnected and another connected goes to the live one only.
+    sql`select id, organization_id, waba_id from whatsapp_accounts where waba_id = any(${sql.param([...wabaIds])}::text[])
+        order by status = 'connected', connected_at`,
   );
   const accountIds = accounts.map((a) => a.id);
   const phones = await rows<Phone>(
     tx,
     sql`select phone_number_id, organization_id, account_id, phone_digits, display_phone_number from whatsapp_phone_numbers
-        where phone_number_id = any(${sql.param([...phoneIds])}::text[]) or account_id = any(${sql.param(accountIds)}::uuid[])`,
+        where phone_number_id = any(${sql.param([...phoneIds])}::text[]) or account_id = any(${sql.param(accountIds)}::uuid[])
+        order by disconnected_at is null, created_at`,
   );
+  // The last row of a key wins: the live one, else the latest disconnected one (its history).
   const accountByWaba = new Map(accounts.map((a) => [a.waba_id, a]));
   const phoneById = new Map(phones.map((p) => [p.phone_number_id, p]));
 
@@ -386,6 +390,7 @@ class ChangeWork {
             returning id`,
       );
       if (!updated.length) continue;
+      if (ends) await tx.execute(sql`update whatsapp_phone_numbers set disconnected_at = now(), updated_at = now() where account_id = ${account.id} and disconnected_at is null`);
       activity.push({
         organizationId: account.organization_id,
         type: "settings",

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { activityLogs, whatsappAccounts, whatsappPhoneNumbers } from "../db/schema";
 import { decryptSecret } from "../security/crypto";
@@ -9,6 +9,7 @@ import type { CurrentUser } from "../auth/guards";
 import type { Executor, Job } from "../jobs/queue";
 import { describeGraphFailure, GraphApiError, graphClient, type GraphClient } from "./graph-client";
 import { e164, qualityLabel } from "./phone-format";
+import { isUniqueViolation } from "./embedded-signup";
 
 /** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
 export async function listConnections(organizationId: string) {
@@ -34,7 +35,8 @@ export async function listConnections(organizationId: string) {
     tokenExpiresAt: account.tokenExpiresAt?.toISOString() ?? null,
     confirmedByMeta: account.accountEvent !== null,
     numbers: numbers
-      .filter((n) => n.accountId === account.id)
+      // A live account shows its live numbers; a disconnected one keeps showing what it had.
+      .filter((n) => n.accountId === account.id && (account.status === "disconnected" || n.disconnectedAt === null))
       .map((n) => ({
         id: n.id,
         phoneNumberId: n.phoneNumberId,
@@ -116,10 +118,13 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
     }
   }
   await db().transaction(async (tx) => {
+    const now = new Date();
+    await tx.update(whatsappAccounts).set({ status: "disconnected", subscribed: false, disconnectedAt: now, updatedAt: now }).where(eq(whatsappAccounts.id, account.id));
+    // The numbers stay as history and are free for whoever connects them next.
     await tx
-      .update(whatsappAccounts)
-      .set({ status: "disconnected", subscribed: false, disconnectedAt: new Date(), updatedAt: new Date() })
-      .where(eq(whatsappAccounts.id, account.id));
+      .update(whatsappPhoneNumbers)
+      .set({ disconnectedAt: now, updatedAt: now })
+      .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)));
     await refreshPrimaryNumber(tx, current.organization.id);
   });
   await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "warning", action: "WhatsApp account disconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
@@ -133,6 +138,8 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
   if (account.status === "connected") return account;
   if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() <= Date.now())
     throw new ConnectionError("Meta's access for this account has expired. Connect it again with Embedded Signup.");
+  // After a disconnect the WABA or its numbers may have been connected by another tenant since.
+  if (await heldElsewhere(current.organization.id, account.id, account.wabaId)) throw new ConnectionError(TAKEN_ELSEWHERE);
   try {
     await client.subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
   } catch (error) {
@@ -143,15 +150,36 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
         : "Meta could not be reached to reconnect the account. Please try again.",
     );
   }
-  await db().transaction(async (tx) => {
-    await tx
-      .update(whatsappAccounts)
-      .set({ status: "connected", subscribed: true, disconnectedAt: null, connectedAt: new Date(), updatedAt: new Date() })
-      .where(eq(whatsappAccounts.id, account.id));
-    await refreshPrimaryNumber(tx, current.organization.id);
-  });
+  try {
+    await db().transaction(async (tx) => {
+      await tx
+        .update(whatsappAccounts)
+        .set({ status: "connected", subscribed: true, disconnectedAt: null, connectedAt: new Date(), updatedAt: new Date() })
+        .where(eq(whatsappAccounts.id, account.id));
+      await tx.update(whatsappPhoneNumbers).set({ disconnectedAt: null, updatedAt: new Date() }).where(eq(whatsappPhoneNumbers.accountId, account.id));
+      await refreshPrimaryNumber(tx, current.organization.id);
+    });
+  } catch (error) {
+    // Another tenant connected the WABA or a number between the check above and this write.
+    if (isUniqueViolation(error)) throw new ConnectionError(TAKEN_ELSEWHERE);
+    throw error;
+  }
   await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "success", action: "WhatsApp account reconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
   return { ...account, status: "connected" as const };
+}
+
+const TAKEN_ELSEWHERE = "This WhatsApp Business Account is connected to another organisation.";
+
+/** Whether another tenant's live link holds the WABA or one of this account's numbers. */
+async function heldElsewhere(organizationId: string, accountId: string, wabaId: string) {
+  const found = (await db().execute(sql`
+    select 1 from whatsapp_accounts where waba_id = ${wabaId} and status = 'connected' and organization_id <> ${organizationId}
+    union all
+    select 1 from whatsapp_phone_numbers p
+    where p.disconnected_at is null and p.organization_id <> ${organizationId}
+      and p.phone_number_id in (select phone_number_id from whatsapp_phone_numbers where account_id = ${accountId})
+    limit 1`)) as unknown as { rows: unknown[] };
+  return found.rows.length > 0;
 }
 
 /** organizations.whatsapp_number: the first number of a connected account, or none. */
@@ -159,7 +187,7 @@ async function refreshPrimaryNumber(tx: Executor, organizationId: string) {
   await tx.execute(sql`
     update organizations set whatsapp_number = (
       select '+' || p.phone_digits from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
-      where p.organization_id = ${organizationId} and a.status = 'connected'
+      where p.organization_id = ${organizationId} and a.status = 'connected' and p.disconnected_at is null
       order by p.created_at limit 1
     ), updated_at = now()
     where id = ${organizationId}`);
@@ -170,13 +198,13 @@ export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[]
   for (const job of jobs) {
     const found = (await tx.execute(sql`
       select p.phone_number_id, a.access_token_encrypted from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
-      where p.phone_number_id = ${job.payload.phoneNumberId}`)) as unknown as { rows: { phone_number_id: string; access_token_encrypted: string }[] };
+      where p.phone_number_id = ${job.payload.phoneNumberId} and p.disconnected_at is null`)) as unknown as { rows: { phone_number_id: string; access_token_encrypted: string }[] };
     const row = found.rows[0];
     if (!row) continue;
     const number = await client.getPhoneNumber(row.phone_number_id, decryptSecret(row.access_token_encrypted));
     await tx.execute(sql`
       update whatsapp_phone_numbers set quality_rating = ${number.qualityRating ?? null}, status = coalesce(${number.status ?? null}, status),
         messaging_limit = coalesce(${number.messagingLimit ?? null}, messaging_limit), verified_name = coalesce(${number.verifiedName ?? null}, verified_name), updated_at = now()
-      where phone_number_id = ${row.phone_number_id}`);
+      where phone_number_id = ${row.phone_number_id} and disconnected_at is null`);
   }
 }

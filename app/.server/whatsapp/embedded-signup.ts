@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "../db/schema";
 import { decryptSecret, encryptSecret, randomDigits } from "../security/crypto";
@@ -95,8 +95,9 @@ export async function completeEmbeddedSignup(
     wakeWorkers();
     return account;
   } catch (error) {
-    if (subscribedHere && token) {
-      // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not store.
+    // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not
+    // store, unless a live connection (another tenant's that won a race, say) now relies on it.
+    if (subscribedHere && token && !(await heldByLiveConnection(input.wabaId))) {
       await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
     }
     await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: describeGraphFailure(error) });
@@ -104,11 +105,19 @@ export async function completeEmbeddedSignup(
   }
 }
 
-/** A WABA belongs to one tenant: another tenant's WABA is refused before anything happens at Meta. */
+const TAKEN = "This WhatsApp Business Account is connected to another organisation.";
+
+/**
+ * A live WABA belongs to one tenant: another tenant's is refused before anything happens at Meta.
+ * A disconnected link no longer holds it, so anyone may connect it then.
+ */
 async function assertWabaAvailable(organizationId: string, wabaId: string) {
-  const [owner] = await db().select({ organizationId: whatsappAccounts.organizationId }).from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, wabaId)).limit(1);
-  if (owner && owner.organizationId !== organizationId)
-    throw new EmbeddedSignupError("taken", "This WhatsApp Business Account is connected to another organisation.");
+  const [owner] = await db()
+    .select({ organizationId: whatsappAccounts.organizationId })
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
+    .limit(1);
+  if (owner && owner.organizationId !== organizationId) throw new EmbeddedSignupError("taken", TAKEN);
 }
 
 /** The token must grant management of exactly the WABA the browser reported (a spoofed message names another). */
@@ -139,8 +148,29 @@ async function registrationPin(organizationId: string, phoneNumberId: string) {
 }
 
 async function isSubscribedByUs(wabaId: string) {
-  const [row] = await db().select({ subscribed: whatsappAccounts.subscribed }).from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, wabaId)).limit(1);
+  const [row] = await db()
+    .select({ subscribed: whatsappAccounts.subscribed })
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
+    .limit(1);
   return row?.subscribed ?? false;
+}
+
+/** Whether any tenant's live connection holds the WABA (and so Meta's subscription to it). */
+async function heldByLiveConnection(wabaId: string) {
+  const [row] = await db()
+    .select({ id: whatsappAccounts.id })
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
+    .limit(1);
+  return !!row;
+}
+
+/** PostgreSQL's unique_violation, as the driver or drizzle's wrapper carries it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === "23505") return true;
+  return false;
 }
 
 async function storeConnection(
@@ -152,27 +182,46 @@ async function storeConnection(
   numbers: GraphPhoneNumber[],
   registered: Map<string, Date>,
 ): Promise<ConnectedAccount> {
+  try {
+    return await writeConnection(organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered);
+  } catch (error) {
+    // A tenant that won a race for the WABA or a number committed first: its live row refuses ours.
+    throw isUniqueViolation(error) ? new EmbeddedSignupError("taken", TAKEN) : error;
+  }
+}
+
+async function writeConnection(...[organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered]: Parameters<typeof storeConnection>): Promise<ConnectedAccount> {
   return db().transaction(async (tx) => {
-    const [account] = await tx
-      .insert(whatsappAccounts)
-      .values({ organizationId, wabaId, name: name ?? null, accessTokenEncrypted: encryptSecret(token), tokenExpiresAt, subscribed: true, status: "connected" })
-      .onConflictDoUpdate({
-        target: whatsappAccounts.wabaId,
-        set: {
-          name: sql`coalesce(excluded.name, ${whatsappAccounts.name})`,
-          accessTokenEncrypted: sql`excluded.access_token_encrypted`,
-          tokenExpiresAt: sql`excluded.token_expires_at`,
-          subscribed: true,
-          status: "connected",
-          connectedAt: sql`now()`,
-          disconnectedAt: null,
-          updatedAt: sql`now()`,
-        },
-        // Two tenants racing for one WABA: the loser updates nothing and is refused below.
-        setWhere: eq(whatsappAccounts.organizationId, organizationId),
-      })
-      .returning({ id: whatsappAccounts.id });
-    if (!account) throw new EmbeddedSignupError("taken", "This WhatsApp Business Account is connected to another organisation.");
+    const encrypted = encryptSecret(token);
+    // The tenant's own earlier link to this WABA (live, or disconnected and kept as history) comes back rather than a second row.
+    const [own] = await tx
+      .select({ id: whatsappAccounts.id })
+      .from(whatsappAccounts)
+      .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.organizationId, organizationId)))
+      .orderBy(sql`${whatsappAccounts.status} = 'connected' desc`, desc(whatsappAccounts.connectedAt))
+      .limit(1);
+    const [account] = own
+      ? await tx
+          .update(whatsappAccounts)
+          .set({
+            name: sql`coalesce(${name ?? null}, ${whatsappAccounts.name})`,
+            accessTokenEncrypted: encrypted,
+            tokenExpiresAt,
+            subscribed: true,
+            status: "connected",
+            connectedAt: sql`now()`,
+            disconnectedAt: null,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(whatsappAccounts.id, own.id))
+          .returning({ id: whatsappAccounts.id })
+      : await tx
+          .insert(whatsappAccounts)
+          .values({ organizationId, wabaId, name: name ?? null, accessTokenEncrypted: encrypted, tokenExpiresAt, subscribed: true, status: "connected" })
+          // Another tenant's live link to it: nothing is inserted and the attempt is refused below.
+          .onConflictDoNothing({ target: whatsappAccounts.wabaId, where: sql`status = 'connected'` })
+          .returning({ id: whatsappAccounts.id });
+    if (!account) throw new EmbeddedSignupError("taken", TAKEN);
 
     for (const number of numbers) {
       const values = {
@@ -188,16 +237,25 @@ async function storeConnection(
         platformType: registered.has(number.id) ? "CLOUD_API" : (number.platformType ?? null),
         messagingLimit: number.messagingLimit ?? null,
         registeredAt: registered.get(number.id) ?? null,
+        disconnectedAt: null,
       };
-      const [saved] = await tx
-        .insert(whatsappPhoneNumbers)
-        .values(values)
-        .onConflictDoUpdate({
-          target: whatsappPhoneNumbers.phoneNumberId,
-          set: { ...values, registeredAt: sql`coalesce(excluded.registered_at, ${whatsappPhoneNumbers.registeredAt})`, updatedAt: sql`now()` },
-          setWhere: eq(whatsappPhoneNumbers.organizationId, organizationId),
-        })
-        .returning({ id: whatsappPhoneNumbers.id });
+      const [ownNumber] = await tx
+        .select({ id: whatsappPhoneNumbers.id })
+        .from(whatsappPhoneNumbers)
+        .where(and(eq(whatsappPhoneNumbers.phoneNumberId, number.id), eq(whatsappPhoneNumbers.organizationId, organizationId)))
+        .orderBy(sql`${whatsappPhoneNumbers.disconnectedAt} is null desc`, desc(whatsappPhoneNumbers.createdAt))
+        .limit(1);
+      const [saved] = ownNumber
+        ? await tx
+            .update(whatsappPhoneNumbers)
+            .set({ ...values, registeredAt: sql`coalesce(${values.registeredAt}, ${whatsappPhoneNumbers.registeredAt})`, updatedAt: sql`now()` })
+            .where(eq(whatsappPhoneNumbers.id, ownNumber.id))
+            .returning({ id: whatsappPhoneNumbers.id })
+        : await tx
+            .insert(whatsappPhoneNumbers)
+            .values(values)
+            .onConflictDoNothing({ target: whatsappPhoneNumbers.phoneNumberId, where: isNull(whatsappPhoneNumbers.disconnectedAt) })
+            .returning({ id: whatsappPhoneNumbers.id });
       if (!saved) throw new EmbeddedSignupError("taken", `Phone number ${e164(number.displayPhoneNumber)} is connected to another organisation.`);
     }
 
