@@ -243,8 +243,11 @@ describe("Embedded Signup callback", () => {
     expect((await run(queueApi.loader, getRequest("/api/admin/queue", { cookie: intruder.cookie }))).status).toBe(403);
 
     const [account] = await db().select().from(whatsappAccounts);
-    const toggled = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id }, { cookie: intruder.cookie }));
-    expect(toggled.status).toBe(404);
+    for (const confirm of ["yes", undefined]) {
+      const toggled = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, ...(confirm ? { confirm } : {}) }, { cookie: intruder.cookie }));
+      expect(toggled.status).toBe(404);
+    }
+    expect((await run(whatsappPage.loader, getRequest(`/whatsapp?confirm=disconnect&account=${account!.id}`, { cookie: intruder.cookie }))).data.confirmDisconnect).toBeNull();
     const api = await connectionApi.action({ request: new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, { method: "POST", headers: { cookie: intruder.cookie } }), params: { id: account!.id, change: "disconnect" }, context: {} } as never);
     expect(api.status).toBe(404);
     const [still] = await db().select().from(whatsappAccounts);
@@ -341,7 +344,18 @@ describe("Embedded Signup callback", () => {
     expect(board.data.overview.accountStatus).toBe("Active");
     expect(board.data.overview.whatsapp.connections[0]).toMatchObject({ status: "connected", numbers: [{ number: "+254744555666", verifiedName: "Duka Letu", quality: "high" }] });
 
-    const off = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    // Without confirm=yes the action only asks: the page shows the question, the account stays connected.
+    const asked = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    expect(asked.status).toBe(302);
+    expect(asked.location).toBe(`/whatsapp?confirm=disconnect&account=${account!.id}&redirectTo=%2Fdashboard`);
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "connected", subscribed: true });
+    const question = await run(whatsappPage.loader, getRequest(asked.location!, { cookie: tenant.cookie }));
+    expect(question.data.confirmDisconnect).toEqual({ accountId: account!.id, label: expect.stringContaining("+254744555666"), redirectTo: "/dashboard" });
+    // Cancel is a link back; a question for an account that is not connected (or not this tenant's) is not asked.
+    const unknown = await run(whatsappPage.loader, getRequest("/whatsapp?confirm=disconnect&account=00000000-0000-4000-8000-000000000000", { cookie: tenant.cookie }));
+    expect(unknown.data.confirmDisconnect).toBeNull();
+
+    const off = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard", confirm: "yes" }, { cookie: tenant.cookie }));
     expect(off.location).toBe("/dashboard");
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "disconnected", subscribed: false });
     expect(await db().select().from(whatsappPhoneNumbers)).toHaveLength(1);
@@ -349,6 +363,17 @@ describe("Embedded Signup callback", () => {
     expect(JSON.stringify(state.subscriptions ?? {})).not.toContain(business.wabaId);
     const afterOff = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
     expect(afterOff.data.overview).toMatchObject({ accountStatus: "Setup", whatsapp: { connected: false } });
+    // The steps agree with the status line: nothing live is connected, so no step reads completed.
+    const page = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: tenant.cookie }));
+    expect(page.data.status).toEqual({
+      completed: false,
+      steps: [
+        { id: "embedded-signup", title: "Embedded Signup", status: "pending" },
+        { id: "verify-number", title: "Verify Number", status: "pending" },
+        { id: "complete-setup", title: "Complete Setup", status: "pending" },
+      ],
+    });
+    expect(page.data.connections).toEqual([expect.objectContaining({ status: "disconnected" })]);
 
     const on = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "reconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
     expect(on.location).toBe("/dashboard");

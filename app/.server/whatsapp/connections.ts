@@ -56,9 +56,10 @@ export type Connection = Awaited<ReturnType<typeof listConnections>>[number];
 const STEP_ACTIONS = ["WhatsApp account connected", "WhatsApp connection failed"];
 
 /**
- * GET /api/embedded-signup/status. Step 1 is completed once a WABA is connected, error when the
- * last attempt failed, else pending; Verify Number when a number is registered for the Cloud API;
- * Complete Setup when the app is subscribed and the account live.
+ * GET /api/embedded-signup/status. Step 1 is completed while a WABA is connected (a disconnected one
+ * no longer counts), error when the last attempt failed, else pending; Verify Number when a live
+ * account's number is registered for the Cloud API; Complete Setup when the app is subscribed and
+ * the account live. So the steps always agree with `completed` and the status line.
  */
 export async function signupStatus(organizationId: string, known?: Connection[]) {
   const connections = known ?? (await listConnections(organizationId));
@@ -69,8 +70,8 @@ export async function signupStatus(organizationId: string, known?: Connection[])
     .where(and(eq(activityLogs.organizationId, organizationId), inArray(activityLogs.action, STEP_ACTIONS)))
     .orderBy(NEWEST_FIRST)
     .limit(1);
-  const connected = connections.length > 0;
-  const verified = connections.some((c) => c.numbers.some((n) => n.registered));
+  const connected = live.length > 0;
+  const verified = live.some((c) => c.numbers.some((n) => n.registered));
   const completed = live.length > 0 && live.some((c) => c.numbers.some((n) => n.registered));
   const failedLast = lastAttempt?.action === "WhatsApp connection failed";
   return {
@@ -98,6 +99,19 @@ async function ownedAccount(organizationId: string, accountId: string) {
     .where(and(eq(whatsappAccounts.id, accountId), eq(whatsappAccounts.organizationId, organizationId)))
     .limit(1);
   return account;
+}
+
+/** What the disconnect question names, for an account of the tenant that is connected; else null. */
+export async function disconnectQuestion(organizationId: string, accountId: string) {
+  const account = await ownedAccount(organizationId, accountId);
+  if (!account || account.status !== "connected") return null;
+  const numbers = await db()
+    .select({ display: whatsappPhoneNumbers.displayPhoneNumber })
+    .from(whatsappPhoneNumbers)
+    .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)))
+    .orderBy(whatsappPhoneNumbers.createdAt);
+  const name = account.name ?? `WhatsApp Business Account ${account.wabaId}`;
+  return { accountId: account.id, label: numbers.length ? `${name} (${numbers.map((n) => e164(n.display)).join(", ")})` : name };
 }
 
 /**

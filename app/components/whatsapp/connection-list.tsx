@@ -1,5 +1,7 @@
-import { Form } from "react-router";
+import { useState } from "react";
+import { Form, Link } from "react-router";
 import { Power, PowerOff } from "lucide-react";
+import { Dialog } from "~/components/ui/dialog";
 
 export interface ConnectionView {
   id: string;
@@ -17,49 +19,166 @@ const QUALITY = {
   unknown: "bg-slate-100 text-slate-700",
 } as Record<string, string>;
 
-/** Each connected WABA with its numbers, and a form that disconnects or reconnects it (no script needed). */
-export function ConnectionList({ connections, busy, redirectTo }: { connections: ConnectionView[]; busy: boolean; redirectTo: string }) {
+/** The disconnect question a page was asked to show (server-rendered, for browsers without JavaScript). */
+export interface DisconnectQuestion {
+  accountId: string;
+  label: string;
+  redirectTo: string;
+}
+
+const DISCONNECT_EXPLAINED = "Meta stops sending this account's messages to Jumbe. Its contacts, messages and history stay, and you can reconnect it later.";
+
+/**
+ * Each connected WABA with its numbers, and a form that disconnects or reconnects it. Disconnect asks
+ * first: in a dialog with JavaScript; without it the form posts without confirm=yes and the server
+ * answers with /whatsapp?confirm=disconnect, where `confirming` renders the same question in place.
+ */
+export function ConnectionList({
+  connections,
+  busy,
+  redirectTo,
+  confirming = null,
+}: {
+  connections: ConnectionView[];
+  busy: boolean;
+  redirectTo: string;
+  confirming?: DisconnectQuestion | null;
+}) {
+  const [asking, setAsking] = useState<ConnectionView | null>(null);
   return (
-    <ul className="space-y-3" data-testid="connections">
-      {connections.map((c) => (
-        <li key={c.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="connection" data-status={c.status}>
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-            <div className="min-w-0">
-              <p className="font-semibold">
-                {c.name ?? "WhatsApp Business Account"}{" "}
-                <span className={`ml-1 rounded-full px-2 py-0.5 text-xs font-medium ${c.status === "connected" ? "bg-brand-100 text-brand-900" : "bg-slate-200 text-slate-700"}`}>
-                  {c.status === "connected" ? "Connected" : "Disconnected"}
-                </span>
-              </p>
-              <p className="text-xs text-slate-500">WABA {c.wabaId}</p>
-              <ul className="mt-2 space-y-1">
-                {c.numbers.map((n) => (
-                  <li key={n.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="phone-number">
-                    <span className="font-medium">{n.number}</span>
-                    {n.verifiedName ? <span className="text-slate-600">{n.verifiedName}</span> : null}
-                    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${QUALITY[n.quality] ?? QUALITY.unknown}`}>Quality: {n.quality}</span>
-                    {n.qualityEvent ? <span className="text-xs text-slate-500">Last quality event: {n.qualityEvent}</span> : null}
-                    {!n.registered ? <span className="text-xs text-amber-700">Not registered</span> : null}
-                  </li>
-                ))}
-              </ul>
-            </div>
-            <Form method="post" action="/whatsapp" className="shrink-0">
-              <input type="hidden" name="accountId" value={c.id} />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
-              {c.status === "connected" ? (
-                <button name="intent" value="disconnect" disabled={busy} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60">
-                  <PowerOff className="size-4" aria-hidden /> Disconnect
-                </button>
-              ) : (
-                <button name="intent" value="reconnect" disabled={busy} className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60">
-                  <Power className="size-4" aria-hidden /> Reconnect
-                </button>
+    <>
+      <ul className="space-y-3" data-testid="connections">
+        {connections.map((c) => (
+          <li key={c.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="connection" data-status={c.status}>
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-semibold">
+                  {c.name ?? "WhatsApp Business Account"}{" "}
+                  <span
+                    className={`ml-1 rounded-full px-2 py-0.5 text-xs font-medium ${c.status === "connected" ? "bg-brand-100 text-brand-900" : "bg-slate-200 text-slate-700"}`}
+                  >
+                    {c.status === "connected" ? "Connected" : "Disconnected"}
+                  </span>
+                </p>
+                <p className="text-xs text-slate-500">WABA {c.wabaId}</p>
+                <ul className="mt-2 space-y-1">
+                  {c.numbers.map((n) => (
+                    <li key={n.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="phone-number">
+                      <span className="font-medium">{n.number}</span>
+                      {n.verifiedName ? <span className="text-slate-600">{n.verifiedName}</span> : null}
+                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${QUALITY[n.quality] ?? QUALITY.unknown}`}>Quality: {n.quality}</span>
+                      {n.qualityEvent ? <span className="text-xs text-slate-500">Last quality event: {n.qualityEvent}</span> : null}
+                      {!n.registered ? <span className="text-xs text-amber-700">Not registered</span> : null}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              {confirming?.accountId === c.id && c.status === "connected" ? null : (
+                <Form method="post" action="/whatsapp" className="shrink-0">
+                  <input type="hidden" name="accountId" value={c.id} />
+                  <input type="hidden" name="redirectTo" value={redirectTo} />
+                  {c.status === "connected" ? (
+                    <button
+                      name="intent"
+                      value="disconnect"
+                      disabled={busy}
+                      onClick={(event) => {
+                        // With JavaScript the question opens here; without, the server asks it.
+                        event.preventDefault();
+                        setAsking(c);
+                      }}
+                      className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+                    >
+                      <PowerOff className="size-4" aria-hidden /> Disconnect
+                    </button>
+                  ) : (
+                    <button
+                      name="intent"
+                      value="reconnect"
+                      disabled={busy}
+                      className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60"
+                    >
+                      <Power className="size-4" aria-hidden /> Reconnect
+                    </button>
+                  )}
+                </Form>
               )}
-            </Form>
-          </div>
-        </li>
-      ))}
-    </ul>
+            </div>
+            {confirming?.accountId === c.id && c.status === "connected" ? (
+              <Form
+                method="post"
+                action="/whatsapp"
+                className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
+                role="alertdialog"
+                aria-labelledby="disconnect-question"
+                data-testid="disconnect-confirm"
+              >
+                <p id="disconnect-question" className="font-semibold text-red-900">
+                  Disconnect {confirming.label}?
+                </p>
+                <p className="mt-1 text-sm text-red-900">{DISCONNECT_EXPLAINED}</p>
+                <DisconnectFields accountId={c.id} redirectTo={confirming.redirectTo} />
+                <div className="mt-3 flex gap-2">
+                  <button
+                    type="submit"
+                    disabled={busy}
+                    className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+                  >
+                    Disconnect
+                  </button>
+                  <Link to={confirming.redirectTo} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
+                    Cancel
+                  </Link>
+                </div>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Dialog open={asking !== null} onClose={() => setAsking(null)} labelledBy="disconnect-dialog-title">
+        {asking ? (
+          <Form method="post" action="/whatsapp" onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
+            <h2 id="disconnect-dialog-title" className="text-lg font-semibold">
+              Disconnect {connectionLabel(asking)}?
+            </h2>
+            <p className="mt-2 text-sm text-slate-600">{DISCONNECT_EXPLAINED}</p>
+            <DisconnectFields accountId={asking.id} redirectTo={redirectTo} />
+            <div className="mt-4 flex justify-end gap-2">
+              <button
+                type="button"
+                onClick={() => setAsking(null)}
+                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+              >
+                Cancel
+              </button>
+              <button
+                type="submit"
+                disabled={busy}
+                className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+              >
+                Disconnect
+              </button>
+            </div>
+          </Form>
+        ) : null}
+      </Dialog>
+    </>
   );
+}
+
+function DisconnectFields({ accountId, redirectTo }: { accountId: string; redirectTo: string }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value="disconnect" />
+      <input type="hidden" name="accountId" value={accountId} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <input type="hidden" name="confirm" value="yes" />
+    </>
+  );
+}
+
+/** The same words the server-rendered question uses (disconnectQuestion). */
+function connectionLabel(c: ConnectionView) {
+  const name = c.name ?? `WhatsApp Business Account ${c.wabaId}`;
+  return c.numbers.length ? `${name} (${c.numbers.map((n) => n.number).join(", ")})` : name;
 }

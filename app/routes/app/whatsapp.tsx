@@ -1,8 +1,8 @@
-import { useNavigation } from "react-router";
+import { redirect, useNavigation } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "lucide-react";
 import type { Route } from "./+types/whatsapp";
 import { isLocalPath, requireUser } from "~/.server/auth/guards";
-import { listConnections, signupStatus, disconnectAccount, reconnectAccount, ConnectionError } from "~/.server/whatsapp/connections";
+import { listConnections, signupStatus, disconnectAccount, disconnectQuestion, reconnectAccount, ConnectionError } from "~/.server/whatsapp/connections";
 import { embeddedSignupConfig } from "~/.server/whatsapp/signup-config";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -19,11 +19,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     const connections = await listConnections(current.organization.id);
     const status = await signupStatus(current.organization.id, connections);
-    return { signup, status, connections, loadFailed: false };
+    return { signup, status, connections, loadFailed: false, confirmDisconnect: await askedToConfirm(current.organization.id, new URL(request.url)) };
   } catch (error) {
     log().error({ err: error }, "could not load the WhatsApp setup status");
-    return { signup, status: null, connections: [], loadFailed: true };
+    return { signup, status: null, connections: [], loadFailed: true, confirmDisconnect: null };
   }
+}
+
+/** ?confirm=disconnect&account=<id>[&redirectTo=]: the question a disconnect asks first (the page without JavaScript shows it). */
+async function askedToConfirm(organizationId: string, url: URL) {
+  if (url.searchParams.get("confirm") !== "disconnect") return null;
+  const question = await disconnectQuestion(organizationId, url.searchParams.get("account") ?? "");
+  if (!question) return null;
+  const back = url.searchParams.get("redirectTo") ?? "";
+  return { ...question, redirectTo: isLocalPath(back) ? back : "/whatsapp" };
 }
 
 /** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
@@ -36,6 +45,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const to = isLocalPath(back) ? back : "/whatsapp";
   const meta = requestMeta(request, context);
   if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", "Unknown action.");
+  if (intent === "disconnect" && form.get("confirm") !== "yes") {
+    // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
+    if (!(await disconnectQuestion(current.organization.id, accountId))) {
+      const [known] = (await listConnections(current.organization.id)).filter((c) => c.id === accountId);
+      if (!known) throw new Response("Not Found", { status: 404 });
+      return redirectWithToast(to, "success", "WhatsApp account disconnected.");
+    }
+    const ask = new URLSearchParams({ confirm: "disconnect", account: accountId });
+    if (to !== "/whatsapp") ask.set("redirectTo", to);
+    return redirect(`/whatsapp?${ask}`);
+  }
   try {
     const done = intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
     if (!done) throw new Response("Not Found", { status: 404 });
@@ -59,7 +79,7 @@ const STEP_TEXT: Record<string, string> = {
 };
 
 export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
-  const { signup, status, connections, loadFailed } = loaderData;
+  const { signup, status, connections, loadFailed, confirmDisconnect } = loaderData;
   const navigation = useNavigation();
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -118,7 +138,7 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           <h2 id="accounts-heading" className="text-lg font-semibold">
             Connected accounts
           </h2>
-          <ConnectionList connections={connections} busy={navigation.state !== "idle"} redirectTo="/whatsapp" />
+          <ConnectionList connections={connections} busy={navigation.state !== "idle"} redirectTo="/whatsapp" confirming={confirmDisconnect} />
         </section>
       ) : null}
 
