@@ -58,7 +58,19 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(page.getByTestId("whatsapp-status")).toHaveText("Connected");
   await expect(page.getByTestId("stat-account-status")).toHaveText("Active");
   await expect(page.getByTestId("phone-number")).toContainText("Mama Njeri");
-  await page.getByRole("button", { name: "Disconnect" }).click();
+  // Disconnect asks first: in a dialog with JavaScript, on /whatsapp without. Cancel changes nothing.
+  const question = `Disconnect Mama Njeri (+${digits})?`;
+  const ask = async () => {
+    await page.getByRole("button", { name: "Disconnect" }).click();
+    const asked = javaScriptEnabled ? page.getByRole("dialog", { name: question }) : page.getByRole("alertdialog", { name: question });
+    await expect(asked).toBeVisible();
+    if (!javaScriptEnabled) await expect(page).toHaveURL(/\/whatsapp\?confirm=disconnect&account=[0-9a-f-]+&redirectTo=%2Fdashboard$/);
+    return asked;
+  };
+  await (await ask()).getByRole(javaScriptEnabled ? "button" : "link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "connected");
+  await (await ask()).getByRole("button", { name: "Disconnect" }).click();
   await expect(page.getByRole("status").filter({ hasText: "WhatsApp account disconnected." })).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "disconnected");
@@ -67,6 +79,11 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   const state = await (await request.get("/sandbox/meta/control/state")).json();
   const waba = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits).wabaId;
   expect(JSON.stringify(state.subscriptions)).not.toContain(waba);
+  // The setup page agrees with itself: not complete, and no step still reads completed.
+  await page.goto("/whatsapp");
+  await expect(page.getByTestId("signup-status")).toHaveText("Signup not complete. Please follow the steps below.");
+  for (const step of ["embedded-signup", "verify-number", "complete-setup"]) await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "pending");
+  await page.goto("/dashboard");
 
   await page.getByRole("button", { name: "Reconnect" }).click();
   await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "connected");
