@@ -284,3 +284,22 @@ describe("poisoned deliveries", () => {
     }
   });
 });
+
+describe("links that end", () => {
+  it("PARTNER_REMOVED disconnects the account and frees its number, and later messages go to whoever connects it next", async () => {
+    const orgA = await tenant("Tenant A", A);
+    const removed = metaJson(envelope([{ id: A.wabaId, time: 1750050000, changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }]));
+    expect((await receiver.post(removed)).status).toBe(200);
+    await drainJobs();
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ organizationId: orgA, status: "disconnected", subscribed: false });
+    expect((await db().select().from(whatsappPhoneNumbers))[0]!.disconnectedAt).not.toBeNull();
+
+    // Another tenant connects the same WABA and number: both rows exist, only the live one receives.
+    const orgB = await tenant("Tenant B", A);
+    const raw = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.AFTER", from: "254700000009", name: "Baraka", text: "Bado mko?", timestamp: 1750050100 })] }]));
+    expect((await receiver.post(raw)).status).toBe(200);
+    await drainJobs();
+    expect(await db().select().from(messages).where(eq(messages.organizationId, orgA))).toHaveLength(0);
+    expect((await db().select().from(messages).where(eq(messages.organizationId, orgB))).map((m) => m.body)).toEqual(["Bado mko?"]);
+  });
+});
