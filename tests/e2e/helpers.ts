@@ -56,15 +56,16 @@ const SUBJECTS: Record<CodeKind, RegExp> = {
 
 /**
  * The newest 6-digit code e-mailed to `email` (sandbox outbox, newest first), polled until it arrives.
- * `except` skips codes already used, `since` skips mail sent before that moment.
+ * `except` skips codes already used, `since` skips mail sent before that moment; `base` is the
+ * origin of a spec's own server (the run's shared server by default).
  */
-export async function latestCode(request: APIRequestContext, email: string, options: { kind?: CodeKind; except?: string[]; since?: Date } = {}) {
-  const { kind = "any", except = [], since } = options;
+export async function latestCode(request: APIRequestContext, email: string, options: { kind?: CodeKind; except?: string[]; since?: Date; base?: string } = {}) {
+  const { kind = "any", except = [], since, base = "" } = options;
   let found: string | undefined;
   await expect
     .poll(
       async () => {
-        const response = await request.get("/sandbox/mail.json");
+        const response = await request.get(`${base}/sandbox/mail.json`);
         expect(response.ok()).toBeTruthy();
         const mails = (await response.json()) as OutboxMail[];
         for (const mail of mails) {
@@ -85,9 +86,9 @@ export async function latestCode(request: APIRequestContext, email: string, opti
   return found!;
 }
 
-/** Every mail the sandbox outbox holds for `email`, newest first. */
-export async function mailsTo(request: APIRequestContext, email: string) {
-  const response = await request.get("/sandbox/mail.json");
+/** Every mail the sandbox outbox holds for `email`, newest first (at `base`, a spec's own server). */
+export async function mailsTo(request: APIRequestContext, email: string, base = "") {
+  const response = await request.get(`${base}/sandbox/mail.json`);
   expect(response.ok()).toBeTruthy();
   return ((await response.json()) as OutboxMail[]).filter((m) => m.to.toLowerCase() === email.toLowerCase());
 }

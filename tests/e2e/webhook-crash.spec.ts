@@ -1,47 +1,21 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { test, expect } from "./fixtures";
 import { ADMIN } from "./helpers";
+import { ownServer } from "./own-server";
 
 // A process killed (SIGKILL) right after acknowledging webhooks loses none of them: a second process
-// on the same database processes them all. A server of its own, so the shared one is untouched.
+// on the same database processes them all. A server of its own (free port, temporary data
+// directory), so the shared one is untouched.
 
-const PORT = 3297;
-const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = "jumbe-sandbox-meta-app-secret";
-
-function startServer(dataDir: string, workers: number) {
-  const child = spawn(process.execPath, ["build/server/index.js"], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: BASE, NODE_ENV: "development", SANDBOX: "1", LOG_LEVEL: "error", JOB_WORKERS: String(workers) },
-    stdio: "ignore",
-  });
-  return child;
-}
-
-async function healthy() {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error("server did not start");
-}
-
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
 
 test("webhooks acknowledged before a crash are all processed after the restart", async ({ javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "no browser involved: run once");
   test.setTimeout(120_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-crash-"));
-  let server = startServer(dataDir, 0); // no workers: nothing is processed before the crash
+  const server = await ownServer("crash");
+  const BASE = server.base;
   try {
-    await healthy();
+    await server.start({ JOB_WORKERS: "0" }); // no workers: nothing is processed before the crash
     const bodies = Array.from({ length: 40 }, (_, i) =>
       JSON.stringify({
         object: "whatsapp_business_account",
@@ -59,11 +33,9 @@ test("webhooks acknowledged before a crash are all processed after the restart",
     );
     expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
 
-    server.kill("SIGKILL");
-    await exited(server);
+    await server.stop("SIGKILL");
 
-    server = startServer(dataDir, 2);
-    await healthy();
+    await server.start({ JOB_WORKERS: "2" });
     const signin = await fetch(`${BASE}/api/auth/signin`, { method: "POST", headers: { "Content-Type": "application/json", Origin: BASE }, body: JSON.stringify(ADMIN) });
     expect(signin.status).toBe(200);
     const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
@@ -73,8 +45,6 @@ test("webhooks acknowledged before a crash are all processed after the restart",
       expect(health.jobs.filter((j: { ready: number; running: number }) => j.ready + j.running > 0)).toEqual([]);
     }).toPass({ timeout: 20_000 });
   } finally {
-    server.kill("SIGTERM");
-    await exited(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.dispose();
   }
 });

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * A built server of a spec's own (the shared one stays untouched), on a free port with a fresh
+ * temporary data directory, so concurrent runs never collide. It can be stopped and started again
+ * on the same port and data: what a restart keeps is what the database keeps.
+ */
+export interface OwnServer {
+  base: string;
+  dataDir: string;
+  start: (env?: Record<string, string>) => Promise<void>;
+  /** SIGTERM by default; SIGKILL for a crash. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+  /** Stops it and removes its data directory. */
+  dispose: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
+
+export async function ownServer(prefix: string): Promise<OwnServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `jumbe-${prefix}-`));
+  let child: ChildProcess | undefined;
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (!child) return;
+    const running = child;
+    child = undefined;
+    if (running.exitCode === null && running.signalCode === null) running.kill(signal);
+    await exited(running);
+  };
+  const start = async (env: Record<string, string> = {}) => {
+    await stop();
+    const started = spawn(process.execPath, ["build/server/index.js"], {
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: base, NODE_ENV: "development", SANDBOX: "1", LOG_LEVEL: "error", ...env },
+      stdio: "ignore",
+    });
+    child = started;
+    for (let i = 0; i < 200; i++) {
+      if (started.exitCode !== null) break;
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    throw new Error("server did not start");
+  };
+  return {
+    base,
+    dataDir,
+    start,
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
