@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hitRateLimit } from "~/.server/security/rate-limit";
+import { hitRateLimit, refundRateLimit } from "~/.server/security/rate-limit";
 
 describe("database rate limits", () => {
   it("counts concurrent hits exactly, so instances sharing the database agree", async () => {
@@ -16,5 +16,23 @@ describe("database rate limits", () => {
     expect((await hitRateLimit(rule, "a@example.com")).allowed).toBe(false);
     expect((await hitRateLimit(rule, "b@example.com")).allowed).toBe(true);
     expect((await hitRateLimit({ ...rule, name: "test:other" }, "a@example.com")).allowed).toBe(true);
+  });
+
+  it("gives a refunded hit back in its own window only", async () => {
+    const rule = { name: "test:refund", limit: 2, windowSeconds: 60 };
+    const first = await hitRateLimit(rule, "s");
+    await refundRateLimit(rule, "s", first);
+    expect((await hitRateLimit(rule, "s")).hits).toBe(1);
+    await refundRateLimit(rule, "s", { windowStamp: "2000-01-01 00:00:00+00" });
+    expect((await hitRateLimit(rule, "s")).hits).toBe(2);
+  });
+
+  it("counts a per-IP rule per IPv6 /64 and an IPv4-mapped address as IPv4", async () => {
+    const rule = { name: "test:ip", limit: 1, windowSeconds: 60, perIp: true };
+    expect((await hitRateLimit(rule, "2001:db8:5:6::1")).allowed).toBe(true);
+    expect((await hitRateLimit(rule, "2001:db8:5:6:ffff::2")).allowed).toBe(false);
+    expect((await hitRateLimit(rule, "2001:db8:5:7::1")).allowed).toBe(true);
+    expect((await hitRateLimit(rule, "203.0.113.9")).allowed).toBe(true);
+    expect((await hitRateLimit(rule, "::ffff:203.0.113.9")).allowed).toBe(false);
   });
 });

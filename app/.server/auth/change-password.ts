@@ -5,7 +5,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import { sendMail } from "../mail/transport";
 import { passwordChangedMail } from "../mail/messages";
-import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
+import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../security/rate-limit";
 import type { CurrentUser } from "./guards";
 import { hashPassword, verifyPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
@@ -13,14 +13,19 @@ import { deleteUserSessions } from "./sessions";
 export const PASSWORD_CHANGED = "Password changed successfully";
 export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
 
-/** Changes the password after checking the current one; every other session of the user ends. */
+/**
+ * Changes the password after checking the current one; every other session of the user ends.
+ * Wrong current passwords count in a bucket of the user's own (decision 013): a right one gives
+ * its slot back, and strangers' failed sign-ins never block a signed-in user here.
+ */
 export async function changePassword(current: CurrentUser, currentPassword: string, newPassword: string, sessionToken: string | undefined, meta: RequestMeta) {
-  const limited = await hitRateLimit(RATE_LIMITS.signinAccount, current.user.email);
+  const limited = await hitRateLimit(RATE_LIMITS.passwordChange, current.user.id);
   if (!limited.allowed) return { ok: false as const, status: 429 as const, field: undefined, message: rateLimitMessage(limited.retryAfterSeconds) };
   if (!(await verifyPassword(current.user.passwordHash, currentPassword))) {
     await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "error", action: "Password change failed", details: "Wrong current password", meta });
     return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
   }
+  await refundRateLimit(RATE_LIMITS.passwordChange, current.user.id, limited);
   await db().update(users).set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: new Date() }).where(eq(users.id, current.user.id));
   await deleteUserSessions(current.user.id, sessionToken);
   await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "success", action: "Password changed", details: "Other sessions signed out", meta });

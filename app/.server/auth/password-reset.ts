@@ -7,7 +7,7 @@ import { env } from "../config/env";
 import { log } from "../log";
 import { sendMail } from "../mail/transport";
 import { passwordChangedMail, passwordResetMail } from "../mail/messages";
-import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
+import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage, resetRateLimit } from "../security/rate-limit";
 import { CODE_MESSAGES, consumeCode, issueCode } from "./codes";
 import { hashPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
@@ -59,6 +59,8 @@ export async function resetPassword(email: string, otp: string, newPassword: str
     .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: new Date(), isVerified: true })
     .where(eq(users.id, account.user.id));
   await deleteUserSessions(account.user.id);
+  // The code proved the mailbox: strangers' failed guesses no longer keep the owner out.
+  await resetRateLimit(RATE_LIMITS.signinAccount, normalized);
   await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "security", status: "success", action: "Password reset", details: "All sessions signed out", meta });
   await sendMail(passwordChangedMail(account.user.email));
   return { ok: true as const, message: RESET_DONE };

@@ -4,7 +4,8 @@ import { users } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import { log } from "../log";
-import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
+import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../security/rate-limit";
+import { knownDeviceCookieHeader, knownDeviceId } from "./known-device";
 import { verifyAgainstDummy, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
@@ -19,23 +20,32 @@ export const SIGNIN_MESSAGES = {
 } as const;
 
 export type SigninResult =
-  | { ok: true; user: AuthUser; setCookie: string }
+  | { ok: true; user: AuthUser; setCookie: string; deviceCookie: string }
   | { ok: false; status: 401 | 403 | 429; message: string; reason: "invalid" | "suspended" | "rate_limited" }
   | { ok: false; status: 403; message: string; reason: "unverified"; email: string };
 
 /**
  * Checks the password and opens a session; unverified accounts get a fresh code instead.
  * The session this browser had before (`previousToken`) ends: a sign-in always gets a new id.
+ *
+ * Limits count failures only (decision 013). Each attempt takes a slot in the client's IP bucket
+ * and in the account's bucket (or, from a known device of the account, that device's bucket)
+ * before the costly password check, and a right password gives both slots back. So concurrent
+ * guesses cannot overrun a limit, the owner's own sign-ins never use it up, and strangers who
+ * lock the account for unknown browsers do not lock out a browser the owner signed in with before.
  */
-export async function signIn(email: string, password: string, remember: boolean, meta: RequestMeta, previousToken?: string): Promise<SigninResult> {
+export async function signIn(email: string, password: string, remember: boolean, meta: RequestMeta, previousToken?: string, deviceCookie?: string): Promise<SigninResult> {
   const normalized = email.trim().toLowerCase();
-  const limited = await hitRateLimits([
-    [RATE_LIMITS.signinIp, meta.ip],
-    [RATE_LIMITS.signinAccount, normalized],
-  ]);
-  if (!limited.allowed) return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds), reason: "rate_limited" };
+  const refused = (retryAfterSeconds: number) => ({ ok: false as const, status: 429 as const, message: rateLimitMessage(retryAfterSeconds), reason: "rate_limited" as const });
+  const ipHit = await hitRateLimit(RATE_LIMITS.signinIp, meta.ip);
+  if (!ipHit.allowed) return refused(ipHit.retryAfterSeconds);
 
   const account = await findUserByEmail(normalized);
+  const device = account ? knownDeviceId(deviceCookie, account.user) : null;
+  const [bucket, subject] = device ? [RATE_LIMITS.signinDevice, device] : [RATE_LIMITS.signinAccount, normalized];
+  const accountHit = await hitRateLimit(bucket, subject);
+  if (!accountHit.allowed) return refused(accountHit.retryAfterSeconds);
+
   if (!account) {
     await verifyAgainstDummy(password);
     log().info({ ip: meta.ip }, "sign-in failed: unknown account");
@@ -46,6 +56,9 @@ export async function signIn(email: string, password: string, remember: boolean,
     await recordActivity({ organizationId: organization.id, userId: user.id, type: "login", status: "error", action: "Sign-in failed", details: "Wrong password", meta });
     return { ok: false, status: 401, message: SIGNIN_MESSAGES.invalid, reason: "invalid" };
   }
+  // The right password: this attempt was no failure.
+  await refundRateLimit(RATE_LIMITS.signinIp, meta.ip, ipHit);
+  await refundRateLimit(bucket, subject, accountHit);
   if (organization.status === "suspended") {
     await recordActivity({ organizationId: organization.id, userId: user.id, type: "security", status: "warning", action: "Sign-in refused", details: "Account suspended", meta });
     return { ok: false, status: 403, message: SIGNIN_MESSAGES.suspended, reason: "suspended" };
@@ -62,5 +75,5 @@ export async function signIn(email: string, password: string, remember: boolean,
   await db().update(users).set({ lastLoginAt }).where(eq(users.id, user.id));
   await recordActivity({ organizationId: organization.id, userId: user.id, type: "login", status: "success", action: "Signed in", details: remember ? "Remembered for 30 days" : "Browser session", meta });
   const messagesUsed = await countMessagesThisMonth(organization.id);
-  return { ok: true, user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed), setCookie: session.setCookie };
+  return { ok: true, user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed), setCookie: session.setCookie, deviceCookie: knownDeviceCookieHeader(user) };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, queryRows } from "../db/client";
 import { env } from "../config/env";
+import { ipRateSubject } from "./ip-subject";
 
 export interface RateLimitRule {
   /** Bucket name, e.g. `signin:ip`. */
@@ -9,12 +10,20 @@ export interface RateLimitRule {
   windowSeconds: number;
   /** A product rule rather than an abuse limit: RATE_LIMIT_MULTIPLIER leaves it alone. */
   fixed?: boolean;
+  /** The subject is a client IP: counted per IPv4 address or IPv6 /64 (ipRateSubject). */
+  perIp?: boolean;
 }
 
 export interface RateLimitResult {
   allowed: boolean;
   hits: number;
   retryAfterSeconds: number;
+  /** The window this hit landed in, exactly as the database holds it (for refundRateLimit). */
+  windowStamp: string;
+}
+
+function bucketKey(rule: RateLimitRule, subject: string) {
+  return `${rule.name}:${rule.perIp ? ipRateSubject(subject) : subject.toLowerCase()}`;
 }
 
 /**
@@ -22,19 +31,30 @@ export interface RateLimitResult {
  * One atomic upsert, so every server instance sharing the database sees the same count.
  */
 export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const key = `${rule.name}:${subject.toLowerCase()}`;
+  const key = bucketKey(rule, subject);
   const window = `${rule.windowSeconds} seconds`;
-  const rows = await queryRows<{ hits: number; window_start: Date | string }>(sql`
+  const rows = await queryRows<{ hits: number; window_start: Date | string; window_stamp: string }>(sql`
     insert into rate_limits (key, window_start, hits) values (${key}, now(), 1)
     on conflict (key) do update set
       hits = case when rate_limits.window_start <= now() - ${window}::interval then 1 else rate_limits.hits + 1 end,
       window_start = case when rate_limits.window_start <= now() - ${window}::interval then now() else rate_limits.window_start end
-    returning hits, window_start`);
+    returning hits, window_start, window_start::text as window_stamp`);
   const row = rows[0]!;
   const started = new Date(row.window_start).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((started + rule.windowSeconds * 1000 - Date.now()) / 1000));
   const limit = rule.fixed ? rule.limit : rule.limit * env().RATE_LIMIT_MULTIPLIER;
-  return { allowed: row.hits <= limit, hits: row.hits, retryAfterSeconds };
+  return { allowed: row.hits <= limit, hits: row.hits, retryAfterSeconds, windowStamp: row.window_stamp };
+}
+
+/**
+ * Takes back a hit counted by hitRateLimit, in the same window only. Attempt limits count every
+ * attempt up front (so concurrent attempts cannot all slip past the limit before any of them is
+ * counted) and refund the ones that succeeded: only failures stay counted.
+ */
+export async function refundRateLimit(rule: RateLimitRule, subject: string, hit: Pick<RateLimitResult, "windowStamp">) {
+  await db().execute(sql`
+    update rate_limits set hits = greatest(hits - 1, 0)
+    where key = ${bucketKey(rule, subject)} and window_start = ${hit.windowStamp}::timestamptz`);
 }
 
 /** Checks every (rule, subject) pair; all are counted, the first refusal wins. */
@@ -45,11 +65,11 @@ export async function hitRateLimits(checks: Array<[RateLimitRule, string | null 
     const result = await hitRateLimit(rule, subject);
     if (!result.allowed && (!refused || result.retryAfterSeconds > refused.retryAfterSeconds)) refused = result;
   }
-  return refused ?? { allowed: true, hits: 0, retryAfterSeconds: 0 };
+  return refused ?? { allowed: true, hits: 0, retryAfterSeconds: 0, windowStamp: "" };
 }
 
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
-  await db().execute(sql`delete from rate_limits where key = ${`${rule.name}:${subject.toLowerCase()}`}`);
+  await db().execute(sql`delete from rate_limits where key = ${bucketKey(rule, subject)}`);
 }
 
 /** Old windows are useless; the sweeper removes them. */
@@ -57,13 +77,19 @@ export async function deleteStaleRateLimits(olderThanSeconds = 86400) {
   await db().execute(sql`delete from rate_limits where window_start < now() - ${`${olderThanSeconds} seconds`}::interval`);
 }
 
+/** Sign-in and password-change buckets count failures only (decision 013). */
 export const RATE_LIMITS = {
-  signinIp: { name: "signin:ip", limit: 30, windowSeconds: 15 * 60 },
+  signinIp: { name: "signin:ip", limit: 30, windowSeconds: 15 * 60, perIp: true },
+  /** Failed sign-ins to an account from browsers it does not know. */
   signinAccount: { name: "signin:account", limit: 10, windowSeconds: 15 * 60 },
-  signupIp: { name: "signup:ip", limit: 10, windowSeconds: 60 * 60 },
-  codeIp: { name: "code:ip", limit: 30, windowSeconds: 15 * 60 },
+  /** Failed sign-ins from one known device (a stolen device cookie buys no more guesses). */
+  signinDevice: { name: "signin:device", limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong current passwords on the change-password form, per user. */
+  passwordChange: { name: "password-change:user", limit: 10, windowSeconds: 15 * 60 },
+  signupIp: { name: "signup:ip", limit: 10, windowSeconds: 60 * 60, perIp: true },
+  codeIp: { name: "code:ip", limit: 30, windowSeconds: 15 * 60, perIp: true },
   codeAccount: { name: "code:account", limit: 15, windowSeconds: 15 * 60 },
-  resetIp: { name: "reset:ip", limit: 10, windowSeconds: 60 * 60 },
+  resetIp: { name: "reset:ip", limit: 10, windowSeconds: 60 * 60, perIp: true },
   resetAccount: { name: "reset:account", limit: 5, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 

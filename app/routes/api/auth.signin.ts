@@ -2,6 +2,7 @@ import type { Route } from "./+types/auth.signin";
 import { SigninSchema } from "~/lib/schemas/auth";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { signedCookies } from "~/.server/auth/cookies";
+import { deviceCookieValue } from "~/.server/auth/known-device";
 import { sessionToken } from "~/.server/auth/sessions";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -14,8 +15,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readJsonBody(request, SigninSchema);
   if (!body.ok) return body.response;
   const { email, password, remember } = body.value;
-  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request));
-  if (outcome.ok) return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers: { "Set-Cookie": outcome.setCookie } });
+  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request), deviceCookieValue(request));
+  if (outcome.ok) {
+    const headers = new Headers();
+    headers.append("Set-Cookie", outcome.setCookie);
+    headers.append("Set-Cookie", outcome.deviceCookie);
+    return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers });
+  }
   if (outcome.reason === "unverified") {
     return jsonError(403, outcome.message, {
       headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) },

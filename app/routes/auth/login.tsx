@@ -12,6 +12,7 @@ import { Toast } from "~/components/ui/toast";
 import { getCurrentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { signedCookies } from "~/.server/auth/cookies";
+import { deviceCookieValue } from "~/.server/auth/known-device";
 import { sessionToken } from "~/.server/auth/sessions";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -37,10 +38,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }));
 
   const { email, password, remember, from } = submission.value;
-  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request));
+  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request), deviceCookieValue(request));
   if (outcome.ok) {
     const headers = new Headers();
     headers.append("Set-Cookie", outcome.setCookie);
+    headers.append("Set-Cookie", outcome.deviceCookie);
     headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
     throw redirect(safeRedirectTarget(from, outcome.user.usertype), { headers });
   }
