@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { db, queryRows } from "~/.server/db/client";
@@ -7,6 +8,7 @@ import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/jobs/worke
 import { WEBHOOK_QUEUE } from "~/.server/webhooks/ingest";
 import { enqueueJob } from "~/.server/jobs/queue";
 import { REPLAY_UNROUTED_QUEUE } from "~/.server/webhooks/process";
+import { env } from "~/.server/config/env";
 import { createVerifiedUser } from "../support/accounts";
 import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";
 
@@ -69,6 +71,28 @@ describe("signatures", () => {
     expect(message).toMatchObject({ body: text, direction: "inbound", wamid: "wamid.EMOJI1", messageType: "text", status: "received" });
     const [contact] = await db().select().from(contacts).where(eq(contacts.organizationId, org));
     expect(contact).toMatchObject({ name: "Amina Wanjiku 🌍", waId: "254712345678", phone: "+254712345678" });
+  });
+
+  it("refuses a signed body with a raw NUL byte or bytes that are not UTF-8 (400), so the deliveries stored with it are not held up", async () => {
+    const org = await tenant("Tenant A", A);
+    const good = (i: number) => metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.G${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750030100 + i })] }]));
+    const post = (bytes: Buffer) => fetch(receiver.url, { method: "POST", headers: { "Content-Type": "application/json", "X-Hub-Signature-256": `sha256=${createHmac("sha256", env().META_APP_SECRET).update(bytes).digest("hex")}` }, body: new Uint8Array(bytes) });
+    // A raw NUL byte (JSON allows it only escaped, which the cleaning handles) breaks a text column.
+    const withNul = Buffer.from(good(100).replace("Habari 100", "Habari\u0000raw"));
+    expect(withNul.includes(0)).toBe(true);
+    // A UTF-8-encoded lone surrogate: not UTF-8.
+    const notUtf8 = Buffer.concat([Buffer.from(good(101).slice(0, -3)), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(good(101).slice(-3))]);
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => post(Buffer.from(good(i)))),
+      post(withNul),
+      post(notUtf8),
+      ...Array.from({ length: 10 }, (_, i) => post(Buffer.from(good(10 + i)))),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([...Array(10).fill(200), 400, 400, ...Array(10).fill(200)]);
+    expect(await answers[10]!.json()).toEqual({ message: "The body is not UTF-8 JSON text." });
+    expect(await db().select().from(webhookEvents)).toHaveLength(20);
+    await drainJobs();
+    expect(await db().select().from(messages).where(eq(messages.organizationId, org))).toHaveLength(20);
   });
 });
 

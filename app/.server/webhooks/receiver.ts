@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constantTimeEqual } from "../security/crypto";
 import { log } from "../log";
+import { noteDatabaseError, RETRY_AFTER_SECONDS } from "../db/availability";
 import { isValidSignature } from "./signature";
 
 export const WEBHOOK_PATH = "/webhooks/whatsapp";
@@ -55,19 +56,41 @@ async function receiveDelivery(req: IncomingMessage, res: ServerResponse, option
     log().warn({ path: WEBHOOK_PATH, ip: req.socket.remoteAddress, signed: !!header }, "webhook refused: bad signature");
     return reply(res, 401, "Invalid signature.");
   }
+  const text = storableText(body);
+  if (text === null) {
+    log().warn({ path: WEBHOOK_PATH, bytes: body.length }, "webhook refused: signed body is not UTF-8 text without NUL");
+    return reply(res, 400, "The body is not UTF-8 JSON text.");
+  }
   try {
-    await options.store(body.toString("utf8"), header!);
+    await options.store(text, header!);
   } catch (error) {
-    // Not stored: a non-200 makes Meta deliver it again.
+    // Not stored: a non-200 makes Meta deliver it again; 503 while the database cannot be reached (decision 011).
+    if (noteDatabaseError(error)) return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
     log().error({ err: error }, "webhook could not be stored");
     return reply(res, 500, "Could not store the event.");
   }
   res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": "2" }).end("OK");
 }
 
-function reply(res: ServerResponse, status: number, message: string) {
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text a PostgreSQL text column takes, or null. JSON is UTF-8 and carries U+0000 only
+ * escaped, so a raw NUL byte or a byte sequence that is not UTF-8 is no delivery of Meta's; stored,
+ * a NUL would fail the group commit of every delivery that arrived with it.
+ */
+function storableText(body: Buffer): string | null {
+  if (body.includes(0)) return null;
+  try {
+    return UTF8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   const body = JSON.stringify({ message });
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: status === 413 ? "close" : "keep-alive" }).end(body);
+  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: status === 413 ? "close" : "keep-alive" }).end(body);
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
