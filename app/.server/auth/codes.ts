@@ -49,14 +49,25 @@ export async function consumeCode(userId: string, purpose: CodePurpose, code: st
   if (row.expiresAt.getTime() <= Date.now()) return { ok: false, reason: "expired" };
 
   if (!constantTimeEqual(keyedHash(code, purpose), row.codeHash)) {
+    // Counted in one conditional statement: concurrent wrong codes stop at exactly five, and a
+    // code that was replaced or used meanwhile is not charged.
     const [after] = await db()
       .update(verificationCodes)
       .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(eq(verificationCodes.id, row.id))
+      .where(
+        and(
+          eq(verificationCodes.id, row.id),
+          eq(verificationCodes.codeHash, row.codeHash),
+          isNull(verificationCodes.consumedAt),
+          lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+        ),
+      )
       .returning({ attempts: verificationCodes.attempts });
-    return { ok: false, reason: (after?.attempts ?? CODE_MAX_ATTEMPTS) >= CODE_MAX_ATTEMPTS ? "locked" : "invalid" };
+    if (!after) return { ok: false, reason: "locked" };
+    return { ok: false, reason: after.attempts >= CODE_MAX_ATTEMPTS ? "locked" : "invalid" };
   }
-  // The conditions make a code single-use even when two requests race.
+  // The conditions make a code single-use even when two requests race, and refuse it once five
+  // wrong codes have been counted, also when they landed after this request read the row.
   const [consumed] = await db()
     .update(verificationCodes)
     .set({ consumedAt: new Date() })
