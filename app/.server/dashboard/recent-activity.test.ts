@@ -29,3 +29,18 @@ describe("collapseRepeats", () => {
     expect(collapseRepeats(rows, 2).map((g) => [g.action, g.count])).toEqual([["A", 1], ["B", 2]]);
   });
 });
+
+describe("collapseRepeats at the end of what was read", () => {
+  it("says 'at least' when the repeats may go on beyond the rows read", () => {
+    const rows = [row(1, "A"), row(2, "B"), row(3, "B"), row(4, "B")];
+    // Four rows read of a longer log: the run of B may continue in the rows not read.
+    const groups = collapseRepeats(rows, 5, { more: true });
+    expect(groups.map((g) => [g.action, g.count, g.atLeast])).toEqual([["A", 1, false], ["B", 3, true]]);
+  });
+
+  it("gives exact counts when every row was read, or when a later distinct row closed the run", () => {
+    const rows = [row(1, "A"), row(2, "B"), row(3, "B"), row(4, "C")];
+    expect(collapseRepeats(rows, 2, { more: true }).map((g) => [g.count, g.atLeast])).toEqual([[1, false], [2, false]]);
+    expect(collapseRepeats(rows.slice(0, 3), 5, { more: false }).map((g) => [g.count, g.atLeast])).toEqual([[1, false], [2, false]]);
+  });
+});

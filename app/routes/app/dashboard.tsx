@@ -90,11 +90,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                       {item.count > 1 ? (
                         <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600" data-testid="repeat-count">
                           ×{item.count}
+                          {item.atLeast ? "+" : ""}
                         </span>
                       ) : null}
                     </p>
                     {item.details ? <p className="truncate text-sm text-slate-600">{item.details}</p> : null}
-                    <p className="text-xs text-slate-500">{item.count > 1 ? `${formatWhen(item.firstAt)} – ${formatWhen(item.at)}` : formatWhen(item.at)}</p>
+                    <p className="text-xs text-slate-500">{item.count > 1 ? `${formatWhen(item.firstAt)}${item.atLeast ? " or earlier" : ""} – ${formatWhen(item.at)}` : formatWhen(item.at)}</p>
                   </div>
                 </li>
               ))}
