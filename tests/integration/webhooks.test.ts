@@ -325,5 +325,16 @@ describe("links that end", () => {
     await drainJobs();
     expect(await db().select().from(messages).where(eq(messages.organizationId, orgA))).toHaveLength(0);
     expect((await db().select().from(messages).where(eq(messages.organizationId, orgB))).map((m) => m.body)).toEqual(["Bado mko?"]);
+
+    // A quality update for the number is the live link's; the disconnected row stays as it was.
+    const quality = metaJson(envelope([{ id: A.wabaId, time: 1750050200, changes: [{ field: "phone_number_quality_update", value: { display_phone_number: digits(A.display), event: "FLAGGED", current_limit: "TIER_2K" } }] }]));
+    expect((await receiver.post(quality)).status).toBe(200);
+    // Refreshing from Graph is a job of its own; only webhook processing runs here.
+    for (let i = 0; i < 3; i++) await runJobBatch(WEBHOOK_QUEUE);
+    const numbers = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.phoneNumberId, A.phoneNumberId));
+    expect(numbers.find((n) => n.organizationId === orgB)).toMatchObject({ qualityEvent: "FLAGGED", messagingLimit: "TIER_2K" });
+    expect(numbers.find((n) => n.organizationId === orgA)).toMatchObject({ qualityEvent: null });
+    const flagged = await db().select().from(activityLogs).where(eq(activityLogs.action, "WhatsApp number quality update"));
+    expect(flagged.map((a) => a.organizationId)).toEqual([orgB]);
   });
 });

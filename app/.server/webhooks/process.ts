@@ -351,6 +351,7 @@ class ChangeWork {
     const activity: ActivityRow[] = [];
     await this.writeStatuses(tx);
     await this.writeInbound(tx);
+    // Only the routed link's row: a disconnected tenant's row of the same number is history.
     for (const { change, phone } of this.qualityChanges) {
       const event = String(change.value.event ?? "UNKNOWN");
       const at = change.entryTime ? new Date(change.entryTime * 1000).toISOString() : new Date().toISOString();
@@ -359,7 +360,7 @@ class ChangeWork {
         tx,
         sql`update whatsapp_phone_numbers
             set quality_event = ${event}, quality_event_at = ${at}::timestamptz, messaging_limit = coalesce(${limit}, messaging_limit), updated_at = now()
-            where phone_number_id = ${phone.phone_number_id} and (quality_event_at is null or quality_event_at <= ${at}::timestamptz)
+            where phone_number_id = ${phone.phone_number_id} and account_id = ${phone.account_id} and (quality_event_at is null or quality_event_at <= ${at}::timestamptz)
               and not (quality_event is not distinct from ${event} and quality_event_at = ${at}::timestamptz)
             returning phone_number_id`,
       );
