@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
 import { activityLogs, mailOutbox, sessions } from "~/.server/db/schema";
 import { signedCookies } from "~/.server/auth/cookies";
+import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { drainJobs } from "~/.server/jobs/worker";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth/reset-password";
 import { action as changeAction } from "~/routes/app/change-password";
@@ -10,6 +12,9 @@ import { loader as apiMe } from "~/routes/api/auth.me";
 import { action as apiSignin } from "~/routes/api/auth.signin";
 import { cookieHeader, formRequest, getRequest, jsonRequest, run } from "../support/http";
 import { createVerifiedUser, latestCodeFor, signedInCookie } from "../support/accounts";
+
+// The reset mail goes out from a job (reset-mail-job.ts); tests run it with drainJobs().
+registerJobHandlers();
 
 describe("forgot and reset password", () => {
   it("mails a code, sets the new password and ends every session", async () => {
@@ -21,6 +26,7 @@ describe("forgot and reset password", () => {
     const cookie = cookieHeader(asked.setCookies);
     expect((await run(resetLoader, getRequest("/reset-password", { cookie }))).data).toEqual({ email: user.email });
 
+    await drainJobs();
     const code = await latestCodeFor(user.email);
     const reset = await run(resetAction, formRequest("/reset-password", { otp: code.split(""), newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
     expect(reset.location).toBe("/login");
@@ -36,6 +42,7 @@ describe("forgot and reset password", () => {
   it("answers an unknown address exactly like a known one and mails nothing", async () => {
     const res = await run(forgotAction, formRequest("/forgot-password", { email: "nobody@example.co.ke" }));
     expect(res.location).toBe("/reset-password");
+    await drainJobs();
     expect(await db().select().from(mailOutbox)).toHaveLength(0);
   });
 
@@ -43,6 +50,7 @@ describe("forgot and reset password", () => {
     const user = await createVerifiedUser();
     const cookie = cookieHeader([await signedCookies().resetEmail.serialize(user.email)]);
     await run(forgotAction, formRequest("/forgot-password", { email: user.email }));
+    await drainJobs();
     const code = await latestCodeFor(user.email);
     const wrong = await run(resetAction, formRequest("/reset-password", { otp: code === "999999" ? "111111" : "999999", newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
     expect(wrong.status).toBe(400);

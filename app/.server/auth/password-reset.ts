@@ -3,21 +3,24 @@ import { db } from "../db/client";
 import { users } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
-import { env } from "../config/env";
-import { log } from "../log";
+import { enqueueJob } from "../jobs/queue";
+import { wakeWorkers } from "../jobs/worker";
 import { sendMail } from "../mail/transport";
-import { passwordChangedMail, passwordResetMail } from "../mail/messages";
-import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage, resetRateLimit } from "../security/rate-limit";
-import { CODE_MESSAGES, consumeCode, issueCode } from "./codes";
+import { passwordChangedMail } from "../mail/messages";
+import { hitRateLimits, RATE_LIMITS, rateLimitMessage, resetRateLimit } from "../security/rate-limit";
+import { CODE_MESSAGES, consumeCode } from "./codes";
 import { hashPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
-import { RESEND_WINDOW } from "./signup";
+import { RESET_MAIL_QUEUE, type ResetMailPayload } from "./reset-mail-job";
 import { findUserByEmail } from "./users";
 
 export const RESET_REQUESTED = "If an account exists for that email, we have sent a 6-digit reset code to it.";
 export const RESET_DONE = "Your password has been reset. Please sign in with your new password.";
 
-/** E-mails a reset code when the account exists; the answer is the same either way. */
+/**
+ * Queues the reset mail (reset-mail-job.ts) after the limits; the answer is the same either way.
+ * Nothing here depends on whether the account exists, so neither the answer nor its timing does.
+ */
 export async function requestPasswordReset(email: string, meta: RequestMeta) {
   const normalized = email.trim().toLowerCase();
   const limited = await hitRateLimits([
@@ -25,17 +28,8 @@ export async function requestPasswordReset(email: string, meta: RequestMeta) {
     [RATE_LIMITS.resetAccount, normalized],
   ]);
   if (!limited.allowed) return { ok: false as const, status: 429 as const, message: rateLimitMessage(limited.retryAfterSeconds) };
-
-  const account = await findUserByEmail(normalized);
-  if (account && account.organization.status !== "suspended") {
-    const window = await hitRateLimit({ ...RESEND_WINDOW, name: "code:reset-resend" }, account.user.id);
-    if (window.allowed) {
-      const code = await issueCode(account.user.id, "reset", account.user.email);
-      if (env().sandbox) log().warn(`[sandbox] password reset code for ${account.user.email}: ${code}`);
-      await sendMail(passwordResetMail(account.user.email, code));
-      await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "security", status: "warning", action: "Password reset requested", details: "Reset code e-mailed", meta });
-    }
-  }
+  await enqueueJob(RESET_MAIL_QUEUE, { email: normalized, meta } satisfies ResetMailPayload);
+  wakeWorkers();
   return { ok: true as const, message: RESET_REQUESTED };
 }
 
