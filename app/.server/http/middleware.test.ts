@@ -11,7 +11,7 @@ let base = "";
 beforeAll(async () => {
   const app = express();
   app.use(securityHeaders({ production: false }));
-  app.use(requireSameOrigin({ appUrl: "http://app.jumbe.test", exempt: (p) => p.startsWith("/webhooks/") }));
+  app.use(requireSameOrigin({ appUrl: "http://app.jumbe.test", exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
   app.all("/{*splat}", (_req, res) => void res.json({ ok: true, nonce: res.locals.cspNonce }));
   server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -57,8 +57,29 @@ describe("CSRF origin checks", () => {
     expect((await post("/api/auth/logout", { origin: "null", "content-type": "application/json" })).status).toBe(403);
   });
 
+  it("refuses a form post with no Origin unless Sec-Fetch-Site or Referer says same-origin", async () => {
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    for (const path of ["/developers", "/profile", "/change-password", "/whatsapp", "/preferences/sidebar", "/logout", "/login"]) {
+      const bare = await post(path, form, "intent=regenerate");
+      expect(bare.status, path).toBe(403);
+      expect(await bare.json()).toEqual({ message: "Forbidden: cross-origin request refused." });
+    }
+    expect((await post("/developers", { ...form, "sec-fetch-site": "same-origin" }, "a=1")).status).toBe(200);
+    expect((await post("/developers", { ...form, "sec-fetch-site": "cross-site" }, "a=1")).status).toBe(403);
+    expect((await post("/developers", { ...form, "sec-fetch-site": "same-site" }, "a=1")).status).toBe(403);
+    expect((await post("/developers", { ...form, "sec-fetch-site": "none" }, "a=1")).status).toBe(403);
+    expect((await post("/developers", { ...form, referer: "http://app.jumbe.test/developers?reveal=1" }, "a=1")).status).toBe(200);
+    expect((await post("/developers", { ...form, referer: `${base}/developers` }, "a=1")).status).toBe(200);
+    expect((await post("/developers", { ...form, referer: "https://evil.example/app.jumbe.test" }, "a=1")).status).toBe(403);
+    expect((await post("/developers", { ...form, referer: "not a url" }, "a=1")).status).toBe(403);
+    // Sec-Fetch-Site speaks for the browser: a cross-site fetch with a same-origin-looking Referer is refused.
+    expect((await post("/developers", { ...form, "sec-fetch-site": "cross-site", referer: "http://app.jumbe.test/" }, "a=1")).status).toBe(403);
+  });
+
   it("leaves safe methods and webhooks alone", async () => {
     expect((await fetch(`${base}/api/auth/me`, { headers: { origin: "https://evil.example" } })).status).toBe(200);
     expect((await post("/webhooks/whatsapp", { "content-type": "application/json" })).status).toBe(200);
+    expect((await post("/sandbox/meta/control/flush", { "content-type": "application/json" })).status).toBe(200);
+    expect((await post("/api/v1/messages", { "content-type": "application/json", authorization: "Bearer jmb_live_x" })).status).toBe(200);
   });
 });
