@@ -309,6 +309,35 @@ describe("poisoned deliveries", () => {
   });
 });
 
+describe("faults of the moment", () => {
+  it("does not mark a delivery failed for a fault of the moment (deadlock, serialization): the job is retried instead", async () => {
+    await tenant("Tenant A", A);
+    await db().execute(sql.raw(`
+      create function deadlock_boom() returns trigger language plpgsql as $$
+      begin if new.wamid = 'wamid.T3' then raise exception 'deadlock for the test' using errcode = '40P01'; end if; return new; end $$`));
+    await db().execute(sql.raw(`create trigger deadlock_boom before insert on messages for each row execute function deadlock_boom()`));
+    try {
+      const raws = Array.from({ length: 6 }, (_, i) =>
+        metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.T${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750060000 + i })] }])),
+      );
+      const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+      await storeDeliveries(raws, raws.map((raw) => sign(raw)));
+      const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
+      const { processWebhookJobs } = await import("~/.server/webhooks/process");
+      // The handler as the worker runs it: its transaction rolls back when it throws.
+      await expect(db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx))).rejects.toThrow();
+      expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(6).fill(null));
+    } finally {
+      await db().execute(sql.raw(`drop trigger deadlock_boom on messages`));
+      await db().execute(sql.raw(`drop function deadlock_boom()`));
+    }
+    // Once the fault has passed, every delivery applies.
+    await drainJobs();
+    expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(6).fill("processed"));
+    expect(await db().select().from(messages)).toHaveLength(6);
+  });
+});
+
 describe("links that end", () => {
   it("PARTNER_REMOVED disconnects the account and frees its number, and later messages go to whoever connects it next", async () => {
     const orgA = await tenant("Tenant A", A);

@@ -90,6 +90,8 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<nu
     try {
       await inSavepoint(tx, () => apply(list));
     } catch (error) {
+      // A fault of the moment says nothing about the delivery: the whole job is tried again later.
+      if (isTransientFault(error)) throw error;
       failed.push(eventId);
       lastError = error;
       log().error({ eventId, err: error }, "webhook delivery could not be applied; kept and marked failed");
@@ -98,6 +100,19 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<nu
   // Every one failing is no bad delivery but a fault of the moment (database, conflict): retry the job.
   if (failed.length && failed.length === byEvent.size) throw lastError;
   return failed;
+}
+
+// SQLSTATE classes of faults that pass: connection, transaction rollback (serialization, deadlock),
+// insufficient resources, lock not available, operator intervention, system error.
+const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58)/;
+
+/** Whether the error (or one it wraps, as drizzle does) is a database fault that a retry may not meet. */
+function isTransientFault(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE.test(code)) return true;
+  }
+  return false;
 }
 
 /** Runs `work` so that its failure undoes only its own writes and leaves `tx` usable. */
