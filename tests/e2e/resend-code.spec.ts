@@ -71,6 +71,12 @@ test("once the server's 30 s have passed, Resend OTP with the boxes empty mails 
     const user = newUser();
     await signUpToVerifyPage(page, user, server.base);
     const first = await latestCode(request, user.email, { kind: "verification", base: server.base });
+    if (javaScriptEnabled) {
+      // Hydrated (the countdown runs) and done loading what it prefetches: nothing is asked of the
+      // server while it is down.
+      await expect(page.getByRole("button", { name: /^Resend OTP in \d+s$/ })).toBeDisabled();
+      await page.waitForLoadState("networkidle");
+    }
 
     await server.stop();
     const db = await PGlite.create(path.join(server.dataDir, "pglite"));
@@ -102,7 +108,12 @@ test("once the server's 30 s have passed, Resend OTP with the boxes empty mails 
     await fillOtpBoxes(page, second);
     await page.getByRole("button", { name: "Verify Account" }).click();
     await expect(page.getByText(TEXT.verifySuccess).first()).toBeVisible();
+    // Then on to sign in (1.5 s later, by script or by the page's refresh without it).
+    await page.waitForURL(`${server.base}/login`);
+    await expect(page.getByRole("button", { name: "Sign In", exact: true })).toBeVisible();
   } finally {
+    // Nothing left loading from the server about to stop.
+    await page.goto("about:blank");
     await server.dispose();
   }
 });
