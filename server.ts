@@ -16,6 +16,8 @@ import { limitRequestBodies } from "~/.server/http/body-limit";
 import { allowedMethods, requireValidHost, routeLookup } from "~/.server/http/methods";
 import { requireFormEncoding } from "~/.server/http/forms";
 import { finalErrorHandler } from "~/.server/http/error-page";
+import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database-unavailable";
+import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
 import { startHousekeeping } from "~/.server/housekeeping";
@@ -56,12 +58,16 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   app.use(appHostOnly({ appUrl: () => env().APP_URL }));
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  // Not ready while the database is known to be down (decision 011); otherwise asks it.
   app.get("/readyz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
     try {
+      if (databaseIsDown()) throw new Error("database unavailable");
       await db().execute(sql`select 1`);
       res.json({ status: "ready", database: databaseKind() });
-    } catch {
-      res.status(503).json({ status: "unavailable" });
+    } catch (error) {
+      noteDatabaseError(error);
+      res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).json({ status: "unavailable" });
     }
   });
 
@@ -83,11 +89,14 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
 
   app.all(
     "/{*splat}",
+    // 503 while PostgreSQL cannot be reached, not React Router's 500 (decision 011).
+    databaseGate(),
     createRequestHandler({
       build: build as ServerBuild,
       getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
     }),
   );
+  app.use(databaseUnavailableErrors());
   // Last: Express's own error page prints stack traces in development.
   app.use(finalErrorHandler());
   return app;

@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import type { JumbeLoadContext } from "~/.server/http/request-meta";
 import { log } from "~/.server/log";
+import { noteRequestError } from "~/.server/http/database-unavailable";
 
 export const streamTimeout = 5_000;
 
@@ -57,5 +58,7 @@ export default function handleRequest(
 /** Unexpected loader, action and render errors: one structured log line each (aborted requests are not errors). */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // The database cannot be reached: the request answers 503, and the outage is logged once (decision 011).
+  if (noteRequestError(error)) return;
   log().error({ err: error, method: request.method, path: new URL(request.url).pathname }, "unhandled error");
 }

@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import * as schema from "./schema";
+import { log } from "../log";
+import { noteDatabaseError, setAvailabilityProbe } from "./availability";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -63,15 +65,38 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return handle;
 }
 
+/** How long a query waits for a connection while PostgreSQL does not answer, before it fails (503). */
+const CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * A pool that rides through PostgreSQL going away (decision 011). PostgreSQL closes connections on
+ * restart, failover, idle_session_timeout or pg_terminate_backend; an idle pooled client then emits
+ * 'error', and an EventEmitter 'error' without a listener ends the process. The pool drops such
+ * clients itself (also a checked-out one once released), so the handlers only log and note that the
+ * database may be down; the next query opens a fresh connection.
+ */
 async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000 });
+  const dropped = (error: Error) => {
+    log().warn({ sqlstate: (error as { code?: unknown }).code, reason: error.message }, "database connection lost");
+    noteDatabaseError(error);
+  };
+  // Every client logs its own loss, idle or checked out (a transaction between two statements has
+  // no pool listener); the pool's event for an idle one is the same loss again.
+  pool.on("connect", (client) => client.on("error", dropped));
+  pool.on("error", (error) => void noteDatabaseError(error));
+  const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
+  setAvailabilityProbe(() => query("select 1"));
   return {
     db: drizzle(pool, { schema }) as unknown as Database,
     kind: "postgres",
-    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[],
-    close: () => pool.end(),
+    query,
+    close: () => {
+      setAvailabilityProbe(undefined);
+      return pool.end();
+    },
   };
 }
 

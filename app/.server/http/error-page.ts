@@ -29,6 +29,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported form encoding",
   431: "Request headers too large",
   500: "Something went wrong.",
+  503: "Service temporarily unavailable",
 };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

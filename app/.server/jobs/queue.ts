@@ -57,3 +57,16 @@ export async function releaseFailedJob(job: Job, error: unknown, maxAttempts: nu
   );
   return "retrying" as const;
 }
+
+/**
+ * Puts claimed jobs back as they were before the claim (lease off, attempt not counted): their work
+ * did not run because the database went away (decision 011). Matching on attempts leaves alone a
+ * job whose lease ran out and which another worker claimed since.
+ */
+export async function releaseClaims(claims: { id: number; attempts: number }[]) {
+  if (!claims.length) return;
+  await db().execute(sql`
+    update jobs set locked_until = null, attempts = greatest(jobs.attempts - 1, 0)
+    from unnest(${sql.param(claims.map((c) => c.id))}::bigint[], ${sql.param(claims.map((c) => c.attempts))}::int[]) as c(job_id, claimed_attempts)
+    where jobs.id = c.job_id and jobs.attempts = c.claimed_attempts and jobs.failed_at is null`);
+}

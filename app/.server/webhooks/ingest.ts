@@ -1,4 +1,5 @@
 import { rawQuery } from "../db/client";
+import { databaseIsDown, DatabaseUnavailableError } from "../db/availability";
 import { wakeWorkers } from "../jobs/worker";
 
 export const WEBHOOK_QUEUE = "whatsapp.webhook";
@@ -39,6 +40,9 @@ export function createWebhookIngest(options: { maxBatch?: number; maxInFlight?: 
     queue = queue.slice(batch.length);
     inFlight++;
     try {
+      // While the database is known to be down, answer at once (503; Meta retries) rather than wait
+      // for a connect timeout per batch (decision 011).
+      if (databaseIsDown()) throw new DatabaseUnavailableError();
       await storeDeliveries(batch.map((p) => p.body), batch.map((p) => p.signature));
       for (const p of batch) p.resolve();
       wakeWorkers();
@@ -51,7 +55,7 @@ export function createWebhookIngest(options: { maxBatch?: number; maxInFlight?: 
   }
 
   return {
-    /** Resolves once the delivery is committed; rejects if it could not be stored (answer 500, Meta retries). */
+    /** Resolves once the delivery is committed; rejects if it could not be stored (answer 503 or 500, Meta retries). */
     store(body: string, signature: string) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ body, signature, resolve, reject });

@@ -1,0 +1,61 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { NextFunction, Request, Response } from "express";
+import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../db/availability";
+import { sendError } from "./error-page";
+
+/**
+ * 503 instead of 500 while PostgreSQL cannot be reached (decision 011). Pages get the short
+ * "Service temporarily unavailable" page, `/api/...` gets `{ "message" }`, both with Retry-After.
+ */
+export function sendUnavailable(req: Request, res: Response) {
+  res.statusMessage = "Service Unavailable";
+  sendError(req, res, 503, UNAVAILABLE_MESSAGE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+}
+
+/** Per request: did one of its queries meet the outage (set from React Router's handleError). */
+const requestState = new AsyncLocalStorage<{ unavailable: boolean }>();
+
+/**
+ * Notes a loader, action or render error (entry.server's handleError): true when it says the
+ * database cannot be reached, and then the request answers 503.
+ */
+export function noteRequestError(error: unknown) {
+  if (!noteDatabaseError(error)) return false;
+  const state = requestState.getStore();
+  if (state) state.unavailable = true;
+  return true;
+}
+
+/**
+ * In front of React Router. While the database is known to be down, answers 503 at once (no request
+ * waits on a connect timeout). Otherwise lets the request through, and if a query of it meets the
+ * outage, React Router's 500 (document, data or resource route) becomes the 503: React Router has
+ * already rendered its error by then, so its status and body are swapped as they are sent.
+ */
+export function databaseGate() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (databaseIsDown()) return sendUnavailable(req, res);
+    const state = { unavailable: false };
+    const status = res.status.bind(res);
+    res.status = (code: number) => {
+      if (code < 500 || !state.unavailable) return status(code);
+      res.status = status;
+      sendUnavailable(req, res);
+      // What React Router still sends of its 500 goes nowhere.
+      res.append = () => res;
+      res.write = () => true;
+      res.end = () => res;
+      return res;
+    };
+    requestState.run(state, next);
+  };
+}
+
+/** Express error handler before the last one: errors raised outside React Router (sandbox routers, the adapter). */
+export function databaseUnavailableErrors() {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!noteDatabaseError(error)) return next(error);
+    if (res.headersSent) return void res.end();
+    sendUnavailable(req, res);
+  };
+}
