@@ -12,6 +12,9 @@ beforeAll(async () => {
   const app = express();
   app.use(securityHeaders({ production: false }));
   app.use(requireSameOrigin({ appUrl: "http://app.jumbe.test", exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
+  app.get("/public-page", (_req, res) => void res.set("Cache-Control", "public, max-age=600").type("html").send("<p>hi</p>"));
+  app.get("/assets/app.js", (_req, res) => void res.set("Cache-Control", "public, max-age=31536000, immutable").type("js").send("1"));
+  app.get("/signed-in", (_req, res) => void res.redirect("/login"));
   app.all("/{*splat}", (_req, res) => void res.json({ ok: true, nonce: res.locals.cspNonce }));
   server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -36,6 +39,24 @@ describe("security headers", () => {
     expect(a.headers.get("x-content-type-options")).toBe("nosniff");
     expect(a.headers.get("x-frame-options")).toBe("DENY");
     expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+});
+
+describe("no-store for signed-in browsers", () => {
+  const session = { cookie: "theme=dark; jumbe_session=abc123" };
+  it("makes every page, JSON answer and redirect to a browser with a session cookie uncacheable", async () => {
+    for (const path of ["/public-page", "/api/auth/me", "/developers?reveal=1", "/signed-in"]) {
+      const res = await fetch(`${base}${path}`, { headers: session, redirect: "manual" });
+      expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+    }
+    const posted = await post("/developers", { ...session, origin: base, "content-type": "application/x-www-form-urlencoded" }, "a=1");
+    expect(posted.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("leaves public caching alone without a session cookie, and static assets always", async () => {
+    expect((await fetch(`${base}/public-page`)).headers.get("cache-control")).toBe("public, max-age=600");
+    expect((await fetch(`${base}/public-page`, { headers: { cookie: "jumbe_session=" } })).headers.get("cache-control")).toBe("public, max-age=600");
+    expect((await fetch(`${base}/assets/app.js`, { headers: session })).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 });
 

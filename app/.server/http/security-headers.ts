@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { SESSION_COOKIE } from "../auth/cookies";
+
+const SESSION_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
+const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);
+/** Static files: the same bytes for everyone, so they keep their caching. */
+const STATIC_TYPES = /^(?:image\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
 
 /** Per-request nonce and an enforced Content-Security-Policy, plus the usual hardening headers. */
 export function securityHeaders(options: { production: boolean; facebookSdkPaths?: string[] }) {
@@ -15,8 +21,29 @@ export function securityHeaders(options: { production: boolean; facebookSdkPaths
     res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
     if (options.production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    noStoreWhenSignedIn(req, res);
     next();
   };
+}
+
+/**
+ * A response to a browser that sends a session cookie (valid or not), or that sets one, is never
+ * stored by a browser or proxy cache: pages, JSON, redirects and error pages alike, whatever the
+ * route said, decided when the headers go out. Deciding on the cookie rather than on a validated
+ * session needs no database and can only err towards no-store. Static assets are left alone.
+ */
+function noStoreWhenSignedIn(req: Request, res: Response) {
+  if (req.path.startsWith("/assets/")) return;
+  const signedIn = SESSION_PRESENT.test(req.get("cookie") ?? "");
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    const setCookies = [this.getHeader("set-cookie") ?? []].flat().map(String);
+    if ((signedIn || setCookies.some((c) => SETS_SESSION.test(c))) && !STATIC_TYPES.test(String(this.getHeader("content-type") ?? ""))) {
+      this.setHeader("Cache-Control", "private, no-store");
+      this.removeHeader("Expires");
+    }
+    return (writeHead as (...a: unknown[]) => ReturnType<Response["writeHead"]>).apply(this, args);
+  } as Response["writeHead"];
 }
 
 /**
