@@ -169,6 +169,7 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
   it("rides through a restart of PostgreSQL under load: 503 while it is down, everything resumes by itself", async () => {
     const load = startLoad();
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    const logFrom = server.output().length;
     cluster.stop();
     const stoppedAt = Date.now();
     // The server notices on its next query; give it a moment, then it must say so.
@@ -193,8 +194,15 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     expect(during.filter((o) => o.status !== 503).map((o) => `${o.kind} ${o.status}`)).toEqual([]);
     const after = outcomes.filter((o) => o.at > readyAt + 500);
     expect(after.filter((o) => o.status === 200).length).toBeGreaterThan(0);
+    // The outage is told once when it starts and once when it ends, not per request or per poll.
+    const logLines = server.output().slice(logFrom).split("\n");
+    const count = (text: string) => logLines.filter((line) => line.includes(text)).length;
+    expect(count("database unavailable: answering 503")).toBeGreaterThanOrEqual(1);
+    expect(count("database unavailable: answering 503")).toBeLessThanOrEqual(2);
+    expect(count("database available again")).toBe(count("database unavailable: answering 503"));
+    expect(count("job worker error") + count("unhandled error") + count("housekeeping failed")).toBe(0);
     const { acknowledged, stored } = await expectAcknowledgedDeliveriesProcessed(outcomes);
-    console.log("restart under load:", summary(outcomes), `during the outage: ${during.length} answers, all 503;`, `ready ${readyAt - startedAt} ms after PostgreSQL started;`, `${acknowledged} deliveries acknowledged, ${stored} stored in all`);
+    console.log(`restart under load: ${logLines.length} log lines while down and recovering;`, "answers:", summary(outcomes), `during the outage: ${during.length} answers, all 503;`, `ready ${readyAt - startedAt} ms after PostgreSQL started;`, `${acknowledged} deliveries acknowledged, ${stored} stored in all`);
   }, 120_000);
 });
 
