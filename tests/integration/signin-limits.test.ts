@@ -126,6 +126,23 @@ describe("change-password limits", () => {
     expect(res.status).toBe(302);
   });
 
+  it("keeps the browser that changed the password a known device, while other devices are forgotten", async () => {
+    const { email, password } = await createVerifiedUser();
+    const first = await run(loginAction, formRequest("/login", { email, password }), { ip: "198.51.100.30" });
+    const device = deviceCookieFrom(first.setCookies);
+    const other = deviceCookieFrom((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "198.51.100.31" })).setCookies);
+    const newPassword = "Mpya#Password9";
+    const changed = await run(changeAction, formRequest("/change-password", { currentPassword: password, newPassword, confirmPassword: newPassword }, { cookie: cookieHeader(first.setCookies) }));
+    expect(changed.status).toBe(302);
+    const renewed = deviceCookieFrom(changed.setCookies);
+
+    await attack(email, 10);
+    const signIn = (cookie: string) => run(apiSignin, jsonRequest("/api/auth/signin", { email, password: newPassword }, { cookie }), { ip: "198.51.100.32" });
+    expect((await signIn(renewed)).status).toBe(200);
+    expect((await signIn(other)).status).toBe(429);
+    expect((await signIn(device)).status).toBe(429);
+  });
+
   it("refuses after ten wrong current passwords, and those do not lock sign-in", async () => {
     const user = await createVerifiedUser();
     const cookie = await signedInCookie(user.email, user.password);

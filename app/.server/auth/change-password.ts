@@ -7,6 +7,7 @@ import { sendMail } from "../mail/transport";
 import { passwordChangedMail } from "../mail/messages";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../security/rate-limit";
 import type { CurrentUser } from "./guards";
+import { knownDeviceCookieHeader } from "./known-device";
 import { hashPassword, verifyPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
 
@@ -17,6 +18,7 @@ export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
  * Changes the password after checking the current one; every other session of the user ends.
  * Wrong current passwords count in a bucket of the user's own (decision 013): a right one gives
  * its slot back, and strangers' failed sign-ins never block a signed-in user here.
+ * The new password forgets every known device; `deviceCookie` keeps this browser one.
  */
 export async function changePassword(current: CurrentUser, currentPassword: string, newPassword: string, sessionToken: string | undefined, meta: RequestMeta) {
   const limited = await hitRateLimit(RATE_LIMITS.passwordChange, current.user.id);
@@ -26,9 +28,10 @@ export async function changePassword(current: CurrentUser, currentPassword: stri
     return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
   }
   await refundRateLimit(RATE_LIMITS.passwordChange, current.user.id, limited);
-  await db().update(users).set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: new Date() }).where(eq(users.id, current.user.id));
+  const passwordChangedAt = new Date();
+  await db().update(users).set({ passwordHash: await hashPassword(newPassword), passwordChangedAt }).where(eq(users.id, current.user.id));
   await deleteUserSessions(current.user.id, sessionToken);
   await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "success", action: "Password changed", details: "Other sessions signed out", meta });
   await sendMail(passwordChangedMail(current.user.email));
-  return { ok: true as const, message: PASSWORD_CHANGED };
+  return { ok: true as const, message: PASSWORD_CHANGED, deviceCookie: knownDeviceCookieHeader({ id: current.user.id, passwordChangedAt }) };
 }

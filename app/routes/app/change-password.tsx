@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
     return formFailure(reply, outcome.status, outcome.message);
   }
-  return redirectWithToast(new URL(request.url).pathname, "success", outcome.message);
+  return redirectWithToast(new URL(request.url).pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
