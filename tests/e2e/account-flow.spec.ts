@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { BASE_URL, TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signInViaForm, signUpAndVerifyViaApi, userMenu } from "./helpers";
+import { BASE_URL, TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signInViaForm, signUpAndVerifyViaApi, signUpViaForm, userMenu } from "./helpers";
 
 // Spec sections 2, 4, 5 and 8: the whole life of a new account, in the browser, with scripts on and off.
 test("sign up, verify by code, sign in, edit the profile, change the password, sign out and back in", async ({ page, request, javaScriptEnabled }) => {
@@ -156,16 +156,7 @@ test.describe("code boxes (scripts only)", () => {
 
   test("pasting the whole code fills all six boxes and verifies", async ({ page, request, context }) => {
     const user = newUser();
-    await page.goto("/signup");
-    await field(page, "First name").fill(user.firstName);
-    await field(page, "Last name").fill(user.lastName);
-    await field(page, "Business/Organization name (optional)").fill(user.businessName);
-    await field(page, "Email").fill(user.email);
-    await field(page, "Password").fill(user.password);
-    await field(page, "Confirm password").fill(user.password);
-    await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await page.waitForURL("**/verify-otp", { timeout: 10_000 });
+    await signUpViaForm(page, user, { businessName: true });
 
     const code = await latestCode(request, user.email, { kind: "verification" });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);

@@ -150,6 +150,20 @@ export function field(scope: Page | Locator, label: string) {
   return scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\*?$`));
 }
 
+/** Signs `user` up through the form (at `base`, for a spec's own server) and waits for the verify page. */
+export async function signUpViaForm(page: Page, user: TestUser, { base = "", businessName = false } = {}) {
+  await page.goto(`${base}/signup`);
+  await field(page, "First name").fill(user.firstName);
+  await field(page, "Last name").fill(user.lastName);
+  if (businessName) await field(page, "Business/Organization name (optional)").fill(user.businessName);
+  await field(page, "Email").fill(user.email);
+  await field(page, "Password").fill(user.password);
+  await field(page, "Confirm password").fill(user.password);
+  await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/verify-otp", { timeout: 10_000 });
+}
+
 /** Signs in through the form (opening `goto` first unless it is false); waits until the page has left the sign-in screen. */
 export async function signInViaForm(page: Page, email: string, password: string, { goto = "/login" as string | false } = {}) {
   if (goto !== false) await page.goto(goto);

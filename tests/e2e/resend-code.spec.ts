@@ -1,31 +1,18 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, type TestUser } from "./helpers";
+import { TEXT, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signUpViaForm } from "./helpers";
 import { ownServer } from "./own-server";
 
 // A user who never got the code must be able to ask for another from /verify-otp, with the boxes
 // empty, with scripts on and off. The server enforces the 30 s window and says so.
-
-async function signUpToVerifyPage(page: Page, user: TestUser, base = "") {
-  await page.goto(`${base}/signup`);
-  await field(page, "First name").fill(user.firstName);
-  await field(page, "Last name").fill(user.lastName);
-  await field(page, "Email").fill(user.email);
-  await field(page, "Password").fill(user.password);
-  await field(page, "Confirm password").fill(user.password);
-  await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await page.waitForURL("**/verify-otp", { timeout: 10_000 });
-}
 
 const TOO_EARLY = /^Please wait \d+ seconds before requesting a new code\.$/;
 
 test("without JavaScript, Resend OTP is usable at once and the server answers it", async ({ page, request, javaScriptEnabled }) => {
   test.skip(javaScriptEnabled, "the no-JavaScript page");
   const user = newUser();
-  await signUpToVerifyPage(page, user);
+  await signUpViaForm(page, user);
 
   const resend = page.getByRole("button", { name: "Resend OTP", exact: true });
   await expect(resend).toBeEnabled();
@@ -42,7 +29,7 @@ test("with JavaScript, Resend OTP after the countdown sends a request with the b
   test.skip(!javaScriptEnabled, "the countdown runs in the browser");
   await page.clock.install();
   const user = newUser();
-  await signUpToVerifyPage(page, user);
+  await signUpViaForm(page, user);
 
   await expect(page.getByRole("button", { name: /^Resend OTP in \d+s$/ })).toBeDisabled();
   await page.clock.fastForward(31_000);
@@ -69,7 +56,7 @@ test("once the server's 30 s have passed, Resend OTP with the boxes empty mails 
     await server.start();
     if (javaScriptEnabled) await page.clock.install();
     const user = newUser();
-    await signUpToVerifyPage(page, user, server.base);
+    await signUpViaForm(page, user, { base: server.base });
     const first = await latestCode(request, user.email, { kind: "verification", base: server.base });
     if (javaScriptEnabled) {
       // Hydrated (the countdown runs) and done loading what it prefetches: nothing is asked of the

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import net from "node:net";
 import { randomBytes } from "node:crypto";
+import { adminQuery } from "./database";
 
 /**
  * The production build run as `npm start` runs it, in a child process on a free port with a fresh
@@ -33,17 +34,6 @@ export interface BuiltServer {
   output: () => string;
   alive: () => boolean;
   stop: () => Promise<void>;
-}
-
-async function adminQuery(url: string, text: string) {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

@@ -32,7 +32,8 @@ export async function closeTestDatabase() {
   droppable = undefined;
 }
 
-async function adminQuery(url: string, text: string) {
+/** One statement on the admin connection of the test cluster (create and drop databases). */
+export async function adminQuery(url: string, text: string) {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -54,14 +54,7 @@ export async function consumeCode(userId: string, purpose: CodePurpose, code: st
     const [after] = await db()
       .update(verificationCodes)
       .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(
-        and(
-          eq(verificationCodes.id, row.id),
-          eq(verificationCodes.codeHash, row.codeHash),
-          isNull(verificationCodes.consumedAt),
-          lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
-        ),
-      )
+      .where(stillOpen(row))
       .returning({ attempts: verificationCodes.attempts });
     if (!after) return { ok: false, reason: "locked" };
     return { ok: false, reason: after.attempts >= CODE_MAX_ATTEMPTS ? "locked" : "invalid" };
@@ -71,17 +64,22 @@ export async function consumeCode(userId: string, purpose: CodePurpose, code: st
   const [consumed] = await db()
     .update(verificationCodes)
     .set({ consumedAt: new Date() })
-    .where(
-      and(
-        eq(verificationCodes.id, row.id),
-        eq(verificationCodes.codeHash, row.codeHash),
-        isNull(verificationCodes.consumedAt),
-        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
-        gt(verificationCodes.expiresAt, new Date()),
-      ),
-    )
+    .where(and(stillOpen(row), gt(verificationCodes.expiresAt, new Date())))
     .returning({ targetEmail: verificationCodes.targetEmail });
   return consumed ? { ok: true, targetEmail: consumed.targetEmail } : { ok: false, reason: "invalid" };
+}
+
+/**
+ * The code this request read is still the one on file, unused and with tries left. Both writes of
+ * consumeCode check it in the same statement, so concurrent requests cannot overrun five tries.
+ */
+function stillOpen(row: { id: string; codeHash: string }) {
+  return and(
+    eq(verificationCodes.id, row.id),
+    eq(verificationCodes.codeHash, row.codeHash),
+    isNull(verificationCodes.consumedAt),
+    lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+  );
 }
 
 export async function pendingCode(userId: string, purpose: CodePurpose) {

@@ -77,7 +77,7 @@ export async function completeEmbeddedSignup(
       registered.set(number.id, new Date());
     }
 
-    const wasSubscribed = await isSubscribedByUs(input.wabaId);
+    const wasSubscribed = (await liveConnectionOf(input.wabaId))?.subscribed ?? false;
     await client.subscribeApp(input.wabaId, token);
     subscribedHere = !wasSubscribed;
 
@@ -97,7 +97,7 @@ export async function completeEmbeddedSignup(
   } catch (error) {
     // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not
     // store, unless a live connection (another tenant's that won a race, say) now relies on it.
-    if (subscribedHere && token && !(await heldByLiveConnection(input.wabaId))) {
+    if (subscribedHere && token && !(await liveConnectionOf(input.wabaId))) {
       await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
     }
     await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: describeGraphFailure(error) });
@@ -147,23 +147,14 @@ async function registrationPin(organizationId: string, phoneNumberId: string) {
   return stored ? decryptSecret(stored.pinEncrypted) : pin;
 }
 
-async function isSubscribedByUs(wabaId: string) {
+/** Any tenant's live connection of the WABA (which Meta's subscription then serves), or undefined. */
+async function liveConnectionOf(wabaId: string) {
   const [row] = await db()
     .select({ subscribed: whatsappAccounts.subscribed })
     .from(whatsappAccounts)
     .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
     .limit(1);
-  return row?.subscribed ?? false;
-}
-
-/** Whether any tenant's live connection holds the WABA (and so Meta's subscription to it). */
-async function heldByLiveConnection(wabaId: string) {
-  const [row] = await db()
-    .select({ id: whatsappAccounts.id })
-    .from(whatsappAccounts)
-    .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
-    .limit(1);
-  return !!row;
+  return row;
 }
 
 /** PostgreSQL's unique_violation, as the driver or drizzle's wrapper carries it. */

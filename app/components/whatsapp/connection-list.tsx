@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link } from "react-router";
 import { Power, PowerOff } from "lucide-react";
 import { Dialog } from "~/components/ui/dialog";
+import { Button, linkButtonClass } from "~/components/ui/button";
 
 export interface ConnectionView {
   id: string;
@@ -119,14 +120,10 @@ export function ConnectionList({
                 <p className="mt-1 text-sm text-red-900">{DISCONNECT_EXPLAINED}</p>
                 <DisconnectFields accountId={c.id} redirectTo={confirming.redirectTo} />
                 <div className="mt-3 flex gap-2">
-                  <button
-                    type="submit"
-                    disabled={busy}
-                    className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
-                  >
+                  <Button type="submit" variant="danger" disabled={busy}>
                     Disconnect
-                  </button>
-                  <Link to={confirming.redirectTo} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
+                  </Button>
+                  <Link to={confirming.redirectTo} className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
                     Cancel
                   </Link>
                 </div>
@@ -144,20 +141,12 @@ export function ConnectionList({
             <p className="mt-2 text-sm text-slate-600">{DISCONNECT_EXPLAINED}</p>
             <DisconnectFields accountId={asking.id} redirectTo={redirectTo} />
             <div className="mt-4 flex justify-end gap-2">
-              <button
-                type="button"
-                onClick={() => setAsking(null)}
-                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-              >
+              <Button type="button" variant="secondary" onClick={() => setAsking(null)}>
                 Cancel
-              </button>
-              <button
-                type="submit"
-                disabled={busy}
-                className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
-              >
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
                 Disconnect
-              </button>
+              </Button>
             </div>
           </Form>
         ) : null}
