@@ -20,6 +20,7 @@ import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
+import { createRequestContext } from "~/.server/http/context";
 import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
@@ -93,7 +94,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     databaseGate(),
     createRequestHandler({
       build: build as ServerBuild,
-      getLoadContext: (req, res) => ({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) => createRequestContext({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
     }),
   );
   app.use(databaseUnavailableErrors());

@@ -1,10 +1,10 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
-import type { JumbeLoadContext } from "~/.server/http/request-meta";
+import { requestInfoOf } from "~/.server/http/context";
 import { log } from "~/.server/log";
 import { noteRequestError } from "~/.server/http/database-unavailable";
 
@@ -15,10 +15,10 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") return new Response(null, { status: responseStatusCode, headers: responseHeaders });
-  const nonce = (loadContext as JumbeLoadContext).cspNonce ?? "";
+  const nonce = requestInfoOf(loadContext).cspNonce;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;

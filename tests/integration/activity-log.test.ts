@@ -7,7 +7,7 @@ import * as exportApi from "~/routes/api/activity-logs.export";
 import * as activityPage from "~/routes/app/activity";
 import { activityStats } from "~/.server/activity/log-queries";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
+import { getRequest, routeArgs, run } from "../support/http";
 
 async function tenant(name: string) {
   const account = await createVerifiedUser({ businessName: name });
@@ -90,7 +90,7 @@ describe("GET /api/activity-logs", () => {
     const records: Seed[] = [];
     for (let i = 0; i < 1000; i++) records.push({ at: new Date(Date.parse("2026-11-01T00:00:00Z") + i * 7 * 60 * 1000 + 123).toISOString(), status: (["success", "warning", "error"] as const)[i % 3], type: i % 2 ? "login" : "settings" });
     await seed(t.organization.id, records);
-    const scope = { organizationId: t.organization.id };
+    const scope = { kind: "organization" as const, organizationId: t.organization.id };
     for (const [start, end, type] of [
       ["2026-11-01T00:20:00Z", "2026-11-01T23:40:30Z", undefined],
       ["2026-11-01T03:00:00Z", "2026-11-01T05:00:00Z", "login"],
@@ -118,7 +118,7 @@ describe("GET /api/activity-logs", () => {
     const list = await api("/api/activity-logs?range=24hours", a.cookie);
     expect(JSON.stringify(list.data)).not.toContain("B's secret action");
     expect(list.data.logs.every((l: { action: string }) => l.action === "Signed in")).toBe(true);
-    const csv = await (await exportApi.loader({ request: getRequest("/api/activity-logs/export?range=24hours", { cookie: a.cookie }), context: {} } as never)).text();
+    const csv = await (await exportApi.loader(routeArgs(getRequest("/api/activity-logs/export?range=24hours", { cookie: a.cookie })))).text();
     expect(csv).not.toContain("B's secret action");
     const unauthenticated = await api("/api/activity-logs", "");
     expect(unauthenticated.status).toBe(401);
@@ -133,7 +133,7 @@ describe("GET /api/activity-logs/export", () => {
       { at: "2026-11-05T08:00:00Z", action: "Profile updated", details: "Jina: Wanjiků 😀\nline two", type: "profile" },
       { at: "2026-11-05T09:00:00Z", action: "-1+2", status: "warning" },
     ]);
-    const response = (await exportApi.loader({ request: getRequest("/api/activity-logs/export?startDate=2026-11-05&endDate=2026-11-05", { cookie: t.cookie }), context: {} } as never)) as Response;
+    const response = (await exportApi.loader(routeArgs(getRequest("/api/activity-logs/export?startDate=2026-11-05&endDate=2026-11-05", { cookie: t.cookie })))) as Response;
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="activity_logs_\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -147,7 +147,7 @@ describe("GET /api/activity-logs/export", () => {
     expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")","Quote "" and, comma","196.201.214.10","'@SUM(1+1)"`);
     expect(lines.filter((l) => l.length)).toHaveLength(4);
 
-    const typed = await (await exportApi.loader({ request: getRequest("/api/activity-logs/export?startDate=2026-11-05&endDate=2026-11-05&type=profile", { cookie: t.cookie }), context: {} } as never)).text();
+    const typed = await (await exportApi.loader(routeArgs(getRequest("/api/activity-logs/export?startDate=2026-11-05&endDate=2026-11-05&type=profile", { cookie: t.cookie })))).text();
     expect(typed.split("\r\n").filter((l) => l.length)).toHaveLength(2);
   });
 
@@ -155,7 +155,7 @@ describe("GET /api/activity-logs/export", () => {
     const t = await tenant("Big Export Ltd");
     const base = Date.parse("2026-10-01T00:00:00Z");
     await seed(t.organization.id, Array.from({ length: 4500 }, (_, i) => ({ at: new Date(base + i * 1000).toISOString(), action: `a${i}` })));
-    const body = await (await exportApi.loader({ request: getRequest("/api/activity-logs/export?startDate=2026-10-01&endDate=2026-10-02", { cookie: t.cookie }), context: {} } as never)).text();
+    const body = await (await exportApi.loader(routeArgs(getRequest("/api/activity-logs/export?startDate=2026-10-01&endDate=2026-10-02", { cookie: t.cookie })))).text();
     const actions = body.split("\r\n").slice(1).filter(Boolean).map((line) => line.split(",")[4]);
     expect(actions).toHaveLength(4500);
     expect(actions[0]).toBe('"a4499"');

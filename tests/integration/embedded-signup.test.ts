@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
 import { activityLogs, messageStatuses, messages, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "~/.server/db/schema";
 import { env, parseEnv, setEnv } from "~/.server/config/env";
-import { getCurrentUser } from "~/.server/auth/guards";
+import { currentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
 import { decryptSecret } from "~/.server/security/crypto";
 import { drainJobs } from "~/.server/jobs/worker";
@@ -20,7 +20,7 @@ import * as connectionApi from "~/routes/api/whatsapp.account-connection";
 import * as accountsApi from "~/routes/api/whatsapp.accounts";
 import * as queueApi from "~/routes/api/admin.queue";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { formRequest, getRequest, run } from "../support/http";
+import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { startReceiver } from "../support/whatsapp";
 
 let sandbox: MetaSandbox;
@@ -54,7 +54,7 @@ beforeEach(() => {
 async function signedInTenant(name = "Biashara Bora Ltd") {
   const account = await createVerifiedUser({ businessName: name });
   const cookie = await signedInCookie(account.email, account.password);
-  const current = (await getCurrentUser(getRequest("/", { cookie })))!;
+  const current = (await currentUser({ request: getRequest("/", { cookie }), context: undefined }))!;
   return { ...account, cookie, state: embeddedSignupState(current) };
 }
 
@@ -248,7 +248,7 @@ describe("Embedded Signup callback", () => {
       expect(toggled.status).toBe(404);
     }
     expect((await run(whatsappPage.loader, getRequest(`/whatsapp?confirm=disconnect&account=${account!.id}`, { cookie: intruder.cookie }))).data.confirmDisconnect).toBeNull();
-    const api = await connectionApi.action({ request: new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, { method: "POST", headers: { cookie: intruder.cookie } }), params: { id: account!.id, change: "disconnect" }, context: {} } as never);
+    const api = await connectionApi.action(routeArgs(new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, { method: "POST", headers: { cookie: intruder.cookie } }), { id: account!.id, change: "disconnect" }));
     expect(api.status).toBe(404);
     const [still] = await db().select().from(whatsappAccounts);
     expect(still).toMatchObject({ status: "connected", organizationId: owner.organization.id });

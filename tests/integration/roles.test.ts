@@ -40,13 +40,13 @@ describe("roles and redirects", () => {
   });
 
   it("ignores unsafe or wrong-role `from` values", () => {
-    expect(safeRedirectTarget("//evil.example/x", "individual")).toBe("/dashboard");
-    expect(safeRedirectTarget("https://evil.example", "individual")).toBe("/dashboard");
-    expect(safeRedirectTarget("/\\evil.example", "individual")).toBe("/dashboard");
-    expect(safeRedirectTarget("/admin", "individual")).toBe("/dashboard");
-    expect(safeRedirectTarget("/dashboard", "admin")).toBe("/admin");
-    expect(safeRedirectTarget("/login", "admin")).toBe("/admin");
-    expect(safeRedirectTarget("/profile", "admin")).toBe("/profile");
+    expect(safeRedirectTarget("//evil.example/x", "owner")).toBe("/dashboard");
+    expect(safeRedirectTarget("https://evil.example", "owner")).toBe("/dashboard");
+    expect(safeRedirectTarget("/\\evil.example", "owner")).toBe("/dashboard");
+    expect(safeRedirectTarget("/admin", "owner")).toBe("/dashboard");
+    expect(safeRedirectTarget("/dashboard", "platform_admin")).toBe("/admin");
+    expect(safeRedirectTarget("/login", "platform_admin")).toBe("/admin");
+    expect(safeRedirectTarget("/profile", "platform_admin")).toBe("/profile");
   });
 
   it("redirects a signed-in visitor away from the sign-in page", async () => {

@@ -1,3 +1,4 @@
+import { createRequestContext } from "~/.server/http/context";
 /** What react-router's data() returns. */
 interface DataWithResponseInit<T> {
   type: "DataWithResponseInit";
@@ -53,11 +54,16 @@ export interface Outcome<T = unknown> {
 // Loader and action argument types differ per route; the test harness supplies what they all read.
 type Handler = (args: any) => unknown;
 
+/** The arguments React Router hands a loader or action, for tests that call one directly. */
+export function routeArgs(request: Request, params: Record<string, string> = {}, options: { ip?: string } = {}): never {
+  return { request, url: new URL(request.url), pattern: "", params, context: createRequestContext({ clientIp: options.ip ?? "198.51.100.7" }) } as never;
+}
+
 /** Runs a loader or action as React Router would, turning returns and throws into one shape. */
 export async function run<T = any>(handler: Handler, request: Request, options: { ip?: string } = {}): Promise<Outcome<T>> {
   let value: unknown;
   try {
-    value = await handler({ request, url: new URL(request.url), pattern: "", params: {}, context: { clientIp: options.ip ?? "198.51.100.7" } });
+    value = await handler(routeArgs(request, {}, options));
   } catch (thrown) {
     value = thrown;
   }

@@ -1,16 +1,15 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import type { ActivityFilter } from "./filters";
+import { scopeCondition, type DataScope } from "../auth/scope";
 
 /**
  * The activity log, read page by page. Keyset paging on (created_at, id), newest first, on the
  * indexes of migration 0002: the first page of a tenant with a million records reads as many rows
- * as one with ten. `organizationId: null` reads every tenant (the admin console).
+ * as one with ten. A platform scope (app/.server/auth/scope.ts) reads every tenant: the admin console.
  */
 
-export interface ActivityScope {
-  organizationId: string | null;
-}
+export type ActivityScope = DataScope;
 
 export interface ActivityRecord {
   id: number;
@@ -50,7 +49,8 @@ export function decodeCursor(cursor: string | null | undefined): { at: string; i
 
 function conditions(scope: ActivityScope, filter: ActivityFilter, after?: { at: string; id: number } | null): SQL {
   const parts: SQL[] = [sql`created_at >= ${filter.start.toISOString()}::timestamptz`, sql`created_at < ${filter.end.toISOString()}::timestamptz`];
-  if (scope.organizationId) parts.push(sql`organization_id = ${scope.organizationId}`);
+  const inScope = scopeCondition(scope);
+  if (inScope) parts.push(inScope);
   if (filter.type) parts.push(sql`type = ${filter.type}`);
   if (filter.status) parts.push(sql`status = ${filter.status}`);
   if (after) parts.push(sql`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
@@ -163,7 +163,8 @@ function bucketCounts(scope: ActivityScope, type: ActivityFilter["type"], table:
     table === "daily"
       ? [sql`day >= ${nairobiDay(start)}::date`, sql`day < ${nairobiDay(end)}::date`]
       : [sql`hour >= ${start.toISOString()}::timestamptz`, sql`hour < ${end.toISOString()}::timestamptz`];
-  if (scope.organizationId) where.push(sql`organization_id = ${scope.organizationId}`);
+  const inScope = scopeCondition(scope);
+  if (inScope) where.push(inScope);
   if (type) where.push(sql`type = ${type}`);
   const from = sql.raw(table === "daily" ? "activity_daily_counts" : "activity_hourly_counts");
   return queryRows<{ status: string; n: number | string }>(sql`select status, sum(count) as n from ${from} where ${sql.join(where, sql` and `)} group by status`);

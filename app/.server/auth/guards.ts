@@ -1,23 +1,15 @@
-import { redirect } from "react-router";
+import { createContext, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
 import { findSession } from "./sessions";
 import { countMessagesThisMonth, toAuthUser } from "./users";
+import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
+import { jsonError, STATUS_MESSAGES } from "../http/json";
 
-export type Role = "individual" | "admin";
+export type { Permission, Role } from "./permissions";
+export { can, roleOf } from "./permissions";
 
 /** Where each role lands after signing in. */
 export function homeFor(role: Role) {
-  return role === "admin" ? "/admin" : "/dashboard";
-}
-
-// Spec section 6: these pages are for one role only; every other private page accepts any signed-in user.
-const ROLE_ONLY: Array<[RegExp, Role]> = [
-  [/^\/dashboard(\/|$)/, "individual"],
-  [/^\/admin(\/|$)/, "admin"],
-];
-
-export function roleAllowedAt(pathname: string, role: Role) {
-  const rule = ROLE_ONLY.find(([pattern]) => pattern.test(pathname));
-  return !rule || rule[1] === role;
+  return role === "platform_admin" ? "/admin" : "/dashboard";
 }
 
 /** True for a path on this site; `//host` and `/\\host` are other sites to a browser. */
@@ -30,37 +22,78 @@ export function safeRedirectTarget(from: string | null | undefined, role: Role) 
   if (!isLocalPath(from)) return homeFor(role);
   const pathname = new URL(from, "http://local").pathname;
   if (["/login", "/signin", "/signup", "/verify-otp", "/unauthorized"].includes(pathname)) return homeFor(role);
-  return roleAllowedAt(pathname, role) ? from : homeFor(role);
+  const needed = pagePermission(pathname);
+  return !needed || can(role, needed) ? from : homeFor(role);
 }
 
-/** The signed-in user, or null. Reads the database on every request, so a role change or suspension applies at once. */
-export async function getCurrentUser(request: Request) {
+/** The signed-in user of a request: session, user and organisation, read from the database. */
+async function resolveCurrentUser(request: Request) {
   const found = await findSession(request);
   if (!found || found.organization.status === "suspended" || !found.user.isVerified) return null;
+  return { ...found, role: roleOf(found.user) };
+}
+
+export type CurrentUser = NonNullable<Awaited<ReturnType<typeof resolveCurrentUser>>>;
+
+/** The arguments every loader, action and middleware gets that the guards read. */
+export interface GuardArgs {
+  request: Request;
+  context: unknown;
+  url?: URL;
+}
+
+// One lookup per request: the first guard to ask stores the promise in the request's context, and
+// every later loader, action or middleware of the same request shares it. Reading the database on
+// every request (not a cache across requests) is what makes revocation and suspension instant.
+const currentUserContext = createContext<Promise<CurrentUser | null> | null>(null);
+
+/** The signed-in user, or null. */
+export function currentUser({ request, context }: GuardArgs): Promise<CurrentUser | null> {
+  if (!(context instanceof RouterContextProvider)) return resolveCurrentUser(request);
+  let found = context.get(currentUserContext);
+  if (!found) {
+    found = resolveCurrentUser(request);
+    context.set(currentUserContext, found);
+  }
   return found;
 }
 
-export type CurrentUser = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>;
-
-function loginRedirect(request: Request) {
-  const url = new URL(request.url);
-  const from = url.pathname + url.search;
-  return redirect(`/login?from=${encodeURIComponent(from)}`);
+function pageUrl({ request, url }: GuardArgs) {
+  return url ?? new URL(request.url);
 }
 
-/** Throws a redirect to /login (with `from`) when nobody is signed in. */
-export async function requireUser(request: Request) {
-  const current = await getCurrentUser(request);
-  if (!current) throw loginRedirect(request);
+function loginRedirect(args: GuardArgs) {
+  const url = pageUrl(args);
+  return redirect(`/login?from=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/**
+ * For pages and form actions: the signed-in user holding `permission` (or any signed-in user when
+ * none is given). Visitors are sent to /login with the attempted location, other roles to /unauthorized.
+ */
+export async function requireUserWithPermission(args: GuardArgs, permission?: Permission) {
+  const current = await currentUser(args);
+  if (!current) throw loginRedirect(args);
+  if (permission && !can(current.role, permission)) throw redirect("/unauthorized");
   return current;
 }
 
-/** Throws a redirect to /unauthorized when the signed-in user's role is not allowed. */
-export async function requireRole(request: Request, roles: Role[]) {
-  const current = await requireUser(request);
-  if (!roles.includes(current.user.usertype)) throw redirect("/unauthorized");
+/** For the cookie-authenticated JSON API: 401 and 403 as JSON with spec section 8's texts. */
+export async function requireApiPermission(args: GuardArgs, permission?: Permission) {
+  const current = await currentUser(args);
+  if (!current) throw jsonError(401, STATUS_MESSAGES[401], { headers: { "Cache-Control": "no-store" } });
+  if (permission && !can(current.role, permission)) throw jsonError(403, STATUS_MESSAGES[403], { headers: { "Cache-Control": "no-store" } });
   return current;
 }
+
+/**
+ * The signed-in layouts' middleware: resolves the session once, before any loader or action of the
+ * request, and checks the page's permission from the one table (PAGE_PERMISSIONS).
+ */
+export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
+  await requireUserWithPermission(args, pagePermission(args.url.pathname));
+  return next();
+};
 
 export async function authUserOf(current: CurrentUser) {
   return toAuthUser(current.user, current.organization, await countMessagesThisMonth(current.organization.id));

@@ -1,14 +1,16 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireRole } from "~/.server/auth/guards";
+import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireRole(request, ["admin"]);
+export const middleware: Route.MiddlewareFunction[] = [signedInPages];
+
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "platform:console");
   return {
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
     email: current.user.email,
-    query: new URL(request.url).searchParams.get("q") ?? "",
+    query: args.url.searchParams.get("q") ?? "",
   };
 }
 

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/overview";
 import { Building2, Clock, MessageSquare, UserPlus } from "lucide-react";
-import { requireRole } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { platformFigures } from "~/.server/admin/platform-figures";
 import { StatCard } from "~/components/ui/stat-card";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRole(request, ["admin"]);
+export async function loader(args: Route.LoaderArgs) {
+  await requireUserWithPermission(args, "platform:console");
   return { figures: await platformFigures() };
 }
 

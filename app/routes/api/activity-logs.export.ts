@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/activity-logs.export";
-import { getCurrentUser } from "~/.server/auth/guards";
+import { currentUser, can } from "~/.server/auth/guards";
+import { organizationScope } from "~/.server/auth/scope";
 import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 import { parseActivityFilter } from "~/.server/activity/filters";
@@ -13,11 +14,12 @@ import { log } from "~/.server/log";
  * activity_logs_{date}.csv, streamed. The Activity page's Export is a plain link to it; when the
  * export fails before it starts, a browser goes back to the page, which says so.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  const url = new URL(request.url);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
+  const current = await currentUser(args);
   const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
   if (!current) return fromPage ? redirect(`/login?from=${encodeURIComponent("/activity")}`) : jsonError(401, STATUS_MESSAGES[401]);
+  if (!can(current.role, "activity:export")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
   const back = () => {
     const q = new URLSearchParams(url.search);
     q.set("exportError", "1");
@@ -26,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseActivityFilter(url.searchParams);
   if (!parsed.ok) return fromPage ? back() : jsonError(400, parsed.message);
   try {
-    const body = await openActivityCsv({ organizationId: current.organization.id }, parsed.filter);
+    const body = await openActivityCsv(organizationScope(current), parsed.filter);
     await recordActivity({
       organizationId: current.organization.id,
       userId: current.user.id,

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/activity-logs";
-import { getCurrentUser } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { requireApiPermission } from "~/.server/auth/guards";
+import { organizationScope } from "~/.server/auth/scope";
+import { jsonError, methodNotAllowed } from "~/.server/http/json";
 import { parseActivityFilter } from "~/.server/activity/filters";
 import { activityStats, listActivity } from "~/.server/activity/log-queries";
 
@@ -8,16 +9,15 @@ import { activityStats, listActivity } from "~/.server/activity/log-queries";
  * GET /api/activity-logs?type&status&startDate&endDate (or range) [&cursor&limit]: the tenant's
  * records newest first, a page at a time, with the period's counts (spec section 7).
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  if (!current) return jsonError(401, STATUS_MESSAGES[401]);
-  const query = new URL(request.url).searchParams;
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireApiPermission(args, "activity:view");
+  const query = args.url.searchParams;
   const parsed = parseActivityFilter(query);
   if (!parsed.ok) return jsonError(400, parsed.message);
   const limit = query.get("limit");
   if (limit !== null && !/^\d{1,4}$/.test(limit)) return jsonError(400, "limit must be a number from 1 to 1000.");
   if (query.get("cursor") && !/^[\w-]{1,120}$/.test(query.get("cursor")!)) return jsonError(400, "cursor is not valid.");
-  const scope = { organizationId: current.organization.id };
+  const scope = organizationScope(current);
   const [page, stats] = await Promise.all([listActivity(scope, parsed.filter, { cursor: query.get("cursor"), limit: limit ? Number(limit) : undefined }), activityStats(scope, parsed.filter)]);
   return Response.json(
     { logs: page.logs, nextCursor: page.nextCursor, stats, period: { start: parsed.filter.start.toISOString(), end: parsed.filter.end.toISOString() } },

@@ -1,12 +1,11 @@
 import type { Route } from "./+types/embedded-signup.status";
-import { getCurrentUser } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { requireApiPermission } from "~/.server/auth/guards";
+import { methodNotAllowed } from "~/.server/http/json";
 import { signupStatus } from "~/.server/whatsapp/connections";
 
 /** GET /api/embedded-signup/status: `completed` and the three setup steps (spec sections 4 and 7). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  if (!current) return jsonError(401, STATUS_MESSAGES[401]);
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireApiPermission(args, "whatsapp:view");
   return Response.json(await signupStatus(current.organization.id), { headers: { "Cache-Control": "no-store" } });
 }
 

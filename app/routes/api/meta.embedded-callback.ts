@@ -1,14 +1,14 @@
 import type { Route } from "./+types/meta.embedded-callback";
-import { getCurrentUser } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { requireApiPermission } from "~/.server/auth/guards";
+import { jsonError, methodNotAllowed } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 import { FAILURE_REASONS, handleEmbeddedCallback } from "~/.server/whatsapp/callback";
 
 /** GET /api/meta/embedded-callback?code&shared_waba_id&state[&phone_number_id] (spec section 7). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  if (!current) return jsonError(401, STATUS_MESSAGES[401]);
-  const result = await handleEmbeddedCallback(current, new URL(request.url), requestMeta(request, context));
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
+  const current = await requireApiPermission(args, "whatsapp:manage");
+  const result = await handleEmbeddedCallback(current, url, requestMeta(request, context));
   const headers = { "Cache-Control": "no-store" };
   if (result.kind === "missing") return jsonError(400, "Missing required parameters.", { headers });
   if (result.kind === "failed")

@@ -1,14 +1,14 @@
 import type { Route } from "./+types/whatsapp.account-connection";
-import { getCurrentUser } from "~/.server/auth/guards";
+import { requireApiPermission } from "~/.server/auth/guards";
 import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 import { ConnectionError, disconnectAccount, reconnectAccount } from "~/.server/whatsapp/connections";
 
 /** POST /api/whatsapp/accounts/:id/disconnect and .../reconnect. Another tenant's id answers 404. */
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { request, params, context } = args;
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const current = await getCurrentUser(request);
-  if (!current) return jsonError(401, STATUS_MESSAGES[401]);
+  const current = await requireApiPermission(args, "whatsapp:manage");
   const meta = requestMeta(request, context);
   try {
     const account = params.change === "disconnect" ? await disconnectAccount(current, params.id, meta) : params.change === "reconnect" ? await reconnectAccount(current, params.id, meta) : undefined;

@@ -1,7 +1,8 @@
 import { Form, Link } from "react-router";
 import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "lucide-react";
 import type { Route } from "./+types/activity";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { organizationScope } from "~/.server/auth/scope";
 import { filterQuery, nairobiDate, parseActivityFilter } from "~/.server/activity/filters";
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE } from "~/lib/activity";
 import { activityStats, listActivity } from "~/.server/activity/log-queries";
@@ -14,9 +15,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }
 const RANGE_LABELS: Record<keyof typeof DATE_RANGES, string> = { "24hours": "Last 24 hours", "7days": "Last 7 days", "30days": "Last 30 days", "90days": "Last 90 days" };
 
 /** Filters live in the URL: the form is a GET, so it works without JavaScript and can be shared. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  const url = new URL(request.url);
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "activity:view");
+  const url = args.url;
   const q = url.searchParams;
   const form = {
     type: q.get("type") || "all",
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const parsed = parseActivityFilter(q);
   if (!parsed.ok) return { form, exportFailed, invalid: parsed.message, loadFailed: false, data: null };
   try {
-    const scope = { organizationId: current.organization.id };
+    const scope = organizationScope(current);
     const cursor = q.get("cursor");
     const [page, stats] = await Promise.all([listActivity(scope, parsed.filter, { cursor }), activityStats(scope, parsed.filter)]);
     const query = filterQuery(parsed.filter);

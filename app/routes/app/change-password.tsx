@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { changePassword } from "~/.server/auth/change-password";
 import { sessionToken } from "~/.server/auth/sessions";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -18,13 +18,14 @@ import { redirectWithToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  return { profilePath: current.user.usertype === "admin" ? "/admin/profile" : "/profile" };
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "account:manage");
+  return { profilePath: current.role === "platform_admin" ? "/admin/profile" : "/profile" };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const current = await requireUser(request);
+export async function action(args: Route.ActionArgs) {
+  const { request, context, url } = args;
+  const current = await requireUserWithPermission(args, "account:manage");
   const submission = parseWithZod(await readForm(request), { schema: ChangePasswordSchema });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
     return formFailure(reply, outcome.status, outcome.message);
   }
-  return redirectWithToast(new URL(request.url).pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
+  return redirectWithToast(url.pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "lucide-react";
 import type { Route } from "./+types/dashboard";
-import { requireRole } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { dashboardOverview } from "~/.server/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatWhen } from "~/components/layout/app-shell";
@@ -9,8 +9,8 @@ import { ConnectionList } from "~/components/whatsapp/connection-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireRole(request, ["individual"]);
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "overview:view");
   return { businessName: current.organization.name, overview: await dashboardOverview(current) };
 }
 

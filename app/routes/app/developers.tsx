@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Timer } from "lucide-react";
 import type { Route } from "./+types/developers";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
 import { apiKeySummary, readApiKey, regenerateApiKey } from "~/.server/developer/api-keys";
@@ -24,9 +24,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
  * regeneration asks for confirmation (?confirm=regenerate) as a page of its own. Both work without
  * JavaScript.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  const url = new URL(request.url);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
+  const current = await requireUserWithPermission(args, "developer:view");
   const reveal = url.searchParams.get("reveal") === "1";
   const organizationId = current.organization.id;
   const [key, summary, usage, webhook] = await Promise.all([
@@ -46,8 +46,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const current = await requireUser(request);
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  const current = await requireUserWithPermission(args, "developer:manage");
   const form = await readForm(request);
   const meta = requestMeta(request, context);
   if (form.get("intent") === "regenerate") {

@@ -1,7 +1,7 @@
 import { Link, redirect } from "react-router";
 import { CheckCircle2, XCircle } from "lucide-react";
 import type { Route } from "./+types/embedded-callback";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
 import { toastCookie } from "~/.server/http/toast";
 import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/whatsapp/callback";
@@ -14,9 +14,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | J
  * once, then the browser is sent to ?outcome=..., so a reload shows the result instead of spending
  * the single-use code a second time.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  const url = new URL(request.url);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
+  const current = await requireUserWithPermission(args, "whatsapp:manage");
   const outcome = url.searchParams.get("outcome");
   if (outcome) return showOutcome(current.organization.id, outcome, url.searchParams.get("reason"), url.searchParams.get("waba"));
 

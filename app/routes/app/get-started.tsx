@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import type { Route } from "./+types/get-started";
-import { homeFor, requireUser } from "~/.server/auth/guards";
+import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
 import { linkButtonClass } from "~/components/ui/button";
 
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
@@ -15,11 +15,11 @@ const STEPS = [
   { title: "Track results", body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.", link: { to: "/analytics", label: "Open Analytics" } },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  const raw = Number(new URL(request.url).searchParams.get("step") ?? "1");
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "tutorial:view");
+  const raw = Number(args.url.searchParams.get("step") ?? "1");
   const step = Number.isInteger(raw) && raw >= 1 && raw <= STEPS.length ? raw : 1;
-  return { step, home: homeFor(current.user.usertype) };
+  return { step, home: homeFor(current.role) };
 }
 
 // Every control is a link (?step=N), so the tutorial works without JavaScript.

@@ -1,13 +1,17 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
 import { listRecentActivity } from "~/.server/activity/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { AdminHeader } from "~/components/layout/admin-header";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
+// Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
+export const middleware: Route.MiddlewareFunction[] = [signedInPages];
+
+export async function loader(args: Route.LoaderArgs) {
+  const { request } = args;
+  const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   const notifications = await listRecentActivity(current.organization.id, { limit: 5 });
   return {

@@ -11,7 +11,7 @@ import { Button, linkButtonClass } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
 import { formatWhen } from "~/components/layout/app-shell";
-import { requireUser } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/auth/guards";
 import { pendingCode } from "~/.server/auth/codes";
 import { listRecentActivity } from "~/.server/activity/queries";
 import { confirmEmailChange, updateProfile } from "~/.server/profile/update-profile";
@@ -21,9 +21,9 @@ import { redirectWithToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
-  const url = new URL(request.url);
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "account:manage");
+  const url = args.url;
   const [pending, activity] = await Promise.all([
     pendingCode(current.user.id, "email_change"),
     listRecentActivity(current.organization.id, { userId: current.user.id, limit: 8 }),
@@ -44,11 +44,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const current = await requireUser(request);
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  const current = await requireUserWithPermission(args, "account:manage");
   const formData = await readForm(request);
   const meta = requestMeta(request, context);
-  const path = new URL(request.url).pathname;
+  const path = args.url.pathname;
 
   if (formData.get("intent") === "confirm-email") {
     const submission = parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema });

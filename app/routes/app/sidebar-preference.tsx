@@ -1,12 +1,13 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
-import { isLocalPath, requireUser } from "~/.server/auth/guards";
+import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
 import { readForm } from "~/.server/http/forms";
 
 /** Remembers whether the side navigation is collapsed; a plain form post without JavaScript, a fetcher with it. */
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
+export async function action(args: Route.ActionArgs) {
+  const { request } = args;
+  await requireUserWithPermission(args, "account:manage");
   const form = await readForm(request);
   const collapsed = form.get("collapsed") === "true";
   const cookie = await signedCookies().sidebar.serialize(collapsed ? "collapsed" : "open");

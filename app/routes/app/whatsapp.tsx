@@ -1,7 +1,7 @@
 import { redirect, useNavigation } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "lucide-react";
 import type { Route } from "./+types/whatsapp";
-import { isLocalPath, requireUser } from "~/.server/auth/guards";
+import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
 import { listConnections, signupStatus, disconnectAccount, disconnectQuestion, reconnectAccount, ConnectionError } from "~/.server/whatsapp/connections";
 import { embeddedSignupConfig } from "~/.server/whatsapp/signup-config";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -13,13 +13,13 @@ import { readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await requireUser(request);
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "whatsapp:view");
   const signup = embeddedSignupConfig(current);
   try {
     const connections = await listConnections(current.organization.id);
     const status = await signupStatus(current.organization.id, connections);
-    return { signup, status, connections, loadFailed: false, confirmDisconnect: await askedToConfirm(current.organization.id, new URL(request.url)) };
+    return { signup, status, connections, loadFailed: false, confirmDisconnect: await askedToConfirm(current.organization.id, args.url) };
   } catch (error) {
     log().error({ err: error }, "could not load the WhatsApp setup status");
     return { signup, status: null, connections: [], loadFailed: true, confirmDisconnect: null };
@@ -36,8 +36,9 @@ async function askedToConfirm(organizationId: string, url: URL) {
 }
 
 /** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const current = await requireUser(request);
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  const current = await requireUserWithPermission(args, "whatsapp:manage");
   const form = await readForm(request);
   const intent = form.get("intent");
   const accountId = String(form.get("accountId") ?? "");

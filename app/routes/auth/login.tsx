@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { getCurrentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
+import { currentUser, homeFor, roleOf, safeRedirectTarget } from "~/.server/auth/guards";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { signedCookies } from "~/.server/auth/cookies";
 import { deviceCookieValue } from "~/.server/auth/known-device";
@@ -24,10 +24,10 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Sign in to Jumbe to run WhatsApp Business campaigns, broadcasts and customer chat for your organisation." },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  if (current) throw redirect(homeFor(current.user.usertype));
-  const from = new URL(request.url).searchParams.get("from") ?? "";
+export async function loader(args: Route.LoaderArgs) {
+  const current = await currentUser(args);
+  if (current) throw redirect(homeFor(current.role));
+  const from = args.url.searchParams.get("from") ?? "";
   return { honeypot: await honeypotInputProps(), from };
 }
 
@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append("Set-Cookie", outcome.setCookie);
     headers.append("Set-Cookie", outcome.deviceCookie);
     headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
-    throw redirect(safeRedirectTarget(from, outcome.user.usertype), { headers });
+    throw redirect(safeRedirectTarget(from, roleOf(outcome.user)), { headers });
   }
   if (outcome.reason === "unverified") {
     const headers = new Headers();

@@ -11,7 +11,7 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { getCurrentUser, homeFor } from "~/.server/auth/guards";
+import { currentUser, homeFor } from "~/.server/auth/guards";
 import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
 import { signedCookies } from "~/.server/auth/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
@@ -27,9 +27,9 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Create a Jumbe account and start messaging your customers on the WhatsApp Business API, in Swahili, French and English." },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  if (current) throw redirect(homeFor(current.user.usertype));
+export async function loader(args: Route.LoaderArgs) {
+  const current = await currentUser(args);
+  if (current) throw redirect(homeFor(current.role));
   return { honeypot: await honeypotInputProps() };
 }
 

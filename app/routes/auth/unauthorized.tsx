@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import { ShieldAlert } from "lucide-react";
 import type { Route } from "./+types/unauthorized";
-import { getCurrentUser, homeFor } from "~/.server/auth/guards";
+import { currentUser, homeFor } from "~/.server/auth/guards";
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getCurrentUser(request);
-  return { home: current ? homeFor(current.user.usertype) : "/login" };
+export async function loader(args: Route.LoaderArgs) {
+  const current = await currentUser(args);
+  return { home: current ? homeFor(current.role) : "/login" };
 }
 
 export default function Unauthorized({ loaderData }: Route.ComponentProps) {

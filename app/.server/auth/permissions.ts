@@ -1,0 +1,90 @@
+import type { User } from "../db/schema";
+
+/**
+ * Who may do what: one table, read by every page guard, every JSON guard and the `from` check after
+ * sign-in. A platform administrator (usertype admin) runs the console; everybody else acts inside
+ * their own organisation with an organisation role. Until teams arrive every organisation member is
+ * its owner; the other organisation roles are here so the teams work only assigns them.
+ */
+export const ROLES = ["platform_admin", "owner", "admin", "agent", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  // Their own account: profile, password, sidebar preference.
+  "account:manage",
+  // The organisation's overview page (/dashboard); platform administrators have the console instead.
+  "overview:view",
+  // The Get Started tutorial.
+  "tutorial:view",
+  "whatsapp:view",
+  // Connect, disconnect and reconnect WhatsApp Business accounts.
+  "whatsapp:manage",
+  "activity:view",
+  "activity:export",
+  // The Developers page: the API key (shown in full), the webhook settings.
+  "developer:view",
+  "developer:manage",
+  // Cross-tenant: the admin console and the job queue's health.
+  "platform:console",
+  "platform:queue",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ORGANISATION_ADMIN: readonly Permission[] = [
+  "account:manage",
+  "overview:view",
+  "tutorial:view",
+  "whatsapp:view",
+  "whatsapp:manage",
+  "activity:view",
+  "activity:export",
+  "developer:view",
+  "developer:manage",
+];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
+  // every other private page accepts any signed-in user: an administrator's own organisation pages too.
+  platform_admin: ["account:manage", "tutorial:view", "whatsapp:view", "whatsapp:manage", "activity:view", "activity:export", "developer:view", "developer:manage", "platform:console", "platform:queue"],
+  owner: ORGANISATION_ADMIN,
+  admin: ORGANISATION_ADMIN,
+  // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
+  agent: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view"],
+  viewer: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view"],
+};
+
+const GRANTS = new Map<Role, ReadonlySet<Permission>>(ROLES.map((role) => [role, new Set(ROLE_PERMISSIONS[role])]));
+
+export function can(role: Role, permission: Permission) {
+  return GRANTS.get(role)?.has(permission) ?? false;
+}
+
+/** The role a user acts with: platform administrators by their usertype, everybody else their organisation role. */
+export function roleOf(user: Pick<User, "usertype">): Role {
+  return user.usertype === "admin" ? "platform_admin" : "owner";
+}
+
+/**
+ * What opening each signed-in page needs, by its path. The layouts' middleware checks it before any
+ * loader runs, and sign-in honours a `from` only when the role may open it. A signed-in page missing
+ * here needs only a session; tests/integration/route-permissions.test.ts keeps every route listed.
+ */
+export const PAGE_PERMISSIONS: Record<string, Permission> = {
+  "/dashboard": "overview:view",
+  "/get-started": "tutorial:view",
+  "/profile": "account:manage",
+  "/change-password": "account:manage",
+  "/preferences/sidebar": "account:manage",
+  "/whatsapp": "whatsapp:view",
+  "/embedded-callback": "whatsapp:manage",
+  "/activity": "activity:view",
+  "/developers": "developer:view",
+  "/admin": "platform:console",
+  "/admin/profile": "platform:console",
+};
+
+/** The permission a signed-in page needs (a trailing slash is the same page). */
+export function pagePermission(pathname: string): Permission | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return Object.hasOwn(PAGE_PERMISSIONS, path) ? PAGE_PERMISSIONS[path] : undefined;
+}

@@ -1,0 +1,34 @@
+import { sql, type SQL } from "drizzle-orm";
+import { can } from "./permissions";
+import type { CurrentUser } from "./guards";
+
+/**
+ * Whose rows a read may return. Every tenant-owned read takes a scope: an organisation's own rows,
+ * or (for the admin console) every tenant's, which only a role holding `platform:console` can get.
+ * There is no third value, so a missing or empty organisation id cannot widen a read.
+ */
+export type DataScope = { readonly kind: "organization"; readonly organizationId: string } | { readonly kind: "platform" };
+
+export function organizationScope(current: Pick<CurrentUser, "organization">): DataScope {
+  return { kind: "organization", organizationId: current.organization.id };
+}
+
+export class PlatformScopeRefused extends Error {
+  constructor() {
+    super("Only platform administrators may read across organisations");
+    this.name = "PlatformScopeRefused";
+  }
+}
+
+/** Every tenant's rows, for a user whose role may run the admin console; anybody else is refused. */
+export function platformScope(current: Pick<CurrentUser, "role">): DataScope {
+  if (!can(current.role, "platform:console")) throw new PlatformScopeRefused();
+  return { kind: "platform" };
+}
+
+/** The condition that keeps a query inside its scope, on the given organisation id column. */
+export function scopeCondition(scope: DataScope, column: SQL = sql`organization_id`): SQL | undefined {
+  if (scope.kind === "platform") return undefined;
+  if (!scope.organizationId) throw new Error("An organisation scope needs an organisation id");
+  return sql`${column} = ${scope.organizationId}`;
+}
