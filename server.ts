@@ -20,6 +20,7 @@ import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
+import { statementCountHeader } from "~/.server/db/statement-count";
 import { createRequestContext } from "~/.server/http/context";
 import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
@@ -50,6 +51,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     next();
   });
   app.use(requestLog());
+  app.use(statementCountHeader());
   app.use(securityHeaders({ production: config.production, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
   // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
   app.use(limitRequestBodies());

@@ -1,17 +1,15 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { contacts, messageTemplates, messages } from "../db/schema";
-import { listRecentActivity } from "../activity/queries";
+import { RECENT_ROWS, recentActivityOnce } from "../activity/queries";
 import type { CurrentUser } from "../auth/guards";
 import { listConnections } from "../whatsapp/connections";
 import { collapseRepeats } from "./recent-activity";
 
 const RECENT_ENTRIES = 5;
-// Enough rows that a run of repeats still leaves five distinct entries in most cases.
-const RECENT_ROWS = 30;
 
 /** The Overview page's figures for one tenant, all counted from its own rows. */
-export async function dashboardOverview(current: CurrentUser) {
+export async function dashboardOverview(current: CurrentUser, context?: unknown) {
   const organizationId = current.organization.id;
   const [sent, active, templates, recent, connections] = await Promise.all([
     db().select({ value: count() }).from(messages).where(and(eq(messages.organizationId, organizationId), eq(messages.direction, "outbound"))),
@@ -20,7 +18,7 @@ export async function dashboardOverview(current: CurrentUser) {
       .from(contacts)
       .where(and(eq(contacts.organizationId, organizationId), gte(contacts.lastSeenAt, sql`now() - interval '30 days'`))),
     db().select({ value: count() }).from(messageTemplates).where(eq(messageTemplates.organizationId, organizationId)),
-    listRecentActivity(organizationId, { limit: RECENT_ROWS }),
+    recentActivityOnce(context, organizationId),
     listConnections(organizationId),
   ]);
   const live = connections.some((c) => c.status === "connected" && c.numbers.some((n) => n.registered));

@@ -5,6 +5,10 @@ import type { SQL } from "drizzle-orm";
 import * as schema from "./schema";
 import { log } from "../log";
 import { noteDatabaseError, setAvailabilityProbe } from "./availability";
+import { noteStatement } from "./statement-count";
+
+// Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
+const counting = { logQuery: noteStatement };
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -29,6 +33,7 @@ export function db(): Database {
 /** Driver-level query on the open database; see DatabaseHandle.query. */
 export function rawQuery<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]> {
   if (!current) throw new Error("Database not opened: call openDatabase() at start-up");
+  noteStatement();
   return current.query<Row>(text, params);
 }
 
@@ -90,7 +95,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
   setAvailabilityProbe(() => query("select 1"));
   return {
-    db: drizzle(pool, { schema }) as unknown as Database,
+    db: drizzle(pool, { schema, logger: counting }) as unknown as Database,
     kind: "postgres",
     query,
     close: () => {
@@ -106,7 +111,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir);
   return {
-    db: drizzle(client, { schema }) as unknown as Database,
+    db: drizzle(client, { schema, logger: counting }) as unknown as Database,
     kind: "pglite",
     query: async <Row>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
     close: () => client.close(),

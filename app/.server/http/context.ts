@@ -22,3 +22,25 @@ export function requestInfoOf(context: unknown): RequestInfo {
   if (context instanceof RouterContextProvider) return context.get(requestInfoContext);
   return { clientIp: "127.0.0.1", cspNonce: "" };
 }
+
+const requestMemo = createContext<Map<string, Promise<unknown>> | null>(null);
+
+/**
+ * `load()` once per request under `key`: loaders of one page run side by side, and a read two of
+ * them need (the shell's notifications and the dashboard's Recent Activity) is sent once. Without
+ * a request context (a test calling domain code directly) it simply loads.
+ */
+export function onceInRequest<T>(context: unknown, key: string, load: () => Promise<T>): Promise<T> {
+  if (!(context instanceof RouterContextProvider)) return load();
+  let memo = context.get(requestMemo);
+  if (!memo) {
+    memo = new Map();
+    context.set(requestMemo, memo);
+  }
+  let found = memo.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = load();
+    memo.set(key, found);
+  }
+  return found;
+}

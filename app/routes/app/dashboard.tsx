@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "overview:view");
-  return { businessName: current.organization.name, overview: await dashboardOverview(current) };
+  return { businessName: current.organization.name, overview: await dashboardOverview(current, args.context) };
 }
 
 const QUICK_ACTIONS = [

@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
-import { listRecentActivity } from "~/.server/activity/queries";
+import { recentActivityOnce } from "~/.server/activity/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { AdminHeader } from "~/components/layout/admin-header";
 
@@ -13,7 +13,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
   const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
-  const notifications = await listRecentActivity(current.organization.id, { limit: 5 });
+  const notifications = (await recentActivityOnce(args.context, current.organization.id)).slice(0, 5);
   return {
     user: {
       businessName: current.organization.name,

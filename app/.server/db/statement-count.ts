@@ -1,0 +1,41 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { NextFunction, Request, Response } from "express";
+
+/** The SQL statements one request sent, counted as the ORM or the raw driver sends them. */
+interface Tally {
+  statements: number;
+}
+
+const requests = new AsyncLocalStorage<Tally>();
+
+/** Called for every statement sent to the database (the ORM's logger and rawQuery). */
+export function noteStatement() {
+  const tally = requests.getStore();
+  if (tally) tally.statements++;
+}
+
+/** Runs `work` counting its statements; for tests and benchmarks that call domain code directly. */
+export async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  const tally: Tally = { statements: 0 };
+  const result = await requests.run(tally, work);
+  return { result, statements: tally.statements };
+}
+
+/**
+ * Each response says how many statements its request sent, in a Server-Timing header
+ * (`db;desc="3 statements"`), written when the headers go out: a page's loaders have all finished
+ * by then, since documents render completely before they are sent. Browsers show it in their
+ * network panel; tests/integration/statement-count.test.ts pins the count per page.
+ */
+export function statementCountHeader() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.path.startsWith("/assets/")) return next();
+    const tally: Tally = { statements: 0 };
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      this.appendHeader("Server-Timing", `db;desc="${tally.statements} ${tally.statements === 1 ? "statement" : "statements"}"`);
+      return (writeHead as (...a: unknown[]) => ReturnType<Response["writeHead"]>).apply(this, args);
+    } as Response["writeHead"];
+    requests.run(tally, next);
+  };
+}

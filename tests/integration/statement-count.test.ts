@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
+import { rawRequest } from "../support/raw-http";
+
+// Issue 10: the signed-in user was looked up again in every loader and /dashboard ran the session
+// join twice and its recent-activity query twice. Each response says how many SQL statements its
+// request sent (Server-Timing: db;desc="N statements"); these are the most each page may send, on
+// the demo data. A page whose count grows past its budget fails here: find the repeated read (the
+// session is resolved once per request by the layouts' middleware; shared reads use onceInRequest)
+// before raising a budget.
+const USER_BUDGETS: Record<string, number> = {
+  // session, shell notifications + recent activity (one read), messages, contacts, templates, connections
+  "/dashboard": 6,
+  "/dashboard.data": 6,
+  // session, shell notifications
+  "/get-started": 2,
+  "/change-password": 2,
+  "/profile": 4,
+  "/whatsapp": 4,
+  "/activity": 6,
+  "/developers": 5,
+  "/api/auth/me": 2,
+  "/api/whatsapp/accounts": 2,
+  "/api/embedded-signup/status": 3,
+  "/api/activity-logs": 5,
+  // The public site sends none; a signed-in visitor at /login costs the session read only.
+  "/": 0,
+  "/privacy": 0,
+  "/login": 1,
+};
+const ADMIN_BUDGETS: Record<string, number> = {
+  "/admin": 5,
+  "/admin/profile": 3,
+  "/api/admin/queue": 3,
+};
+
+let server: BuiltServer;
+let demo = "";
+let admin = "";
+
+beforeAll(async () => {
+  if (!buildExists()) return;
+  server = await startBuiltServer();
+  demo = await signInCookie(server, DEMO);
+  admin = await signInCookie(server, ADMIN);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function statementsOf(path: string, cookie: string) {
+  const response = await rawRequest(server.base, { method: "GET", path, headers: { cookie, accept: "text/html" } });
+  const timing = String(response.headers["server-timing"] ?? "");
+  const match = /db;desc="(\d+) statements?"/.exec(timing);
+  expect(match, `${path} answered ${response.status} without a statement count: ${timing}`).not.toBeNull();
+  return { status: response.status, statements: Number(match![1]) };
+}
+
+describe.skipIf(!buildExists())("SQL statements per page (built server)", () => {
+  it("keeps every signed-in page and JSON route within its statement budget", async () => {
+    const over: string[] = [];
+    for (const [cookie, budgets] of [[demo, USER_BUDGETS], [admin, ADMIN_BUDGETS]] as const) {
+      for (const [path, budget] of Object.entries(budgets)) {
+        const { status, statements } = await statementsOf(path, cookie);
+        expect(status, path).toBeLessThan(400);
+        if (statements > budget) over.push(`${path}: ${statements} statements, budget ${budget}`);
+      }
+    }
+    expect(over).toEqual([]);
+  });
+
+  it("reads the session once however many loaders a page runs", async () => {
+    // /get-started runs the shell's loader and its own, both needing the user: one session read and
+    // the shell's notifications. A second lookup would make it 3.
+    expect((await statementsOf("/get-started", demo)).statements).toBe(2);
+    // Signed out, the shell's middleware redirects before any loader: the one (failed) session read.
+    expect((await statementsOf("/dashboard", "jumbe_session=not-a-session")).statements).toBeLessThanOrEqual(1);
+  });
+});
