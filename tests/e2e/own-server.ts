@@ -30,6 +30,8 @@ export function freePort(): Promise<number> {
   });
 }
 
+const STARTUP_DEADLINE_MS = 90_000;
+
 const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
 
 export async function ownServer(prefix: string): Promise<OwnServer> {
@@ -48,10 +50,15 @@ export async function ownServer(prefix: string): Promise<OwnServer> {
     await stop();
     const started = spawn(process.execPath, ["build/server/index.js"], {
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: base, NODE_ENV: "development", SANDBOX: "1", LOG_LEVEL: "error", ...env },
-      stdio: "ignore",
+      stdio: ["ignore", "ignore", "pipe"],
     });
     child = started;
-    for (let i = 0; i < 200; i++) {
+    let errors = "";
+    started.stderr!.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+    // A fresh database migrates and seeds the demo first: on a busy two-core machine that has taken
+    // over 30 s, so wait on a deadline rather than a fixed number of tries.
+    const deadline = Date.now() + STARTUP_DEADLINE_MS;
+    while (Date.now() < deadline) {
       if (started.exitCode !== null) break;
       try {
         if ((await fetch(`${base}/healthz`)).ok) return;
@@ -60,7 +67,7 @@ export async function ownServer(prefix: string): Promise<OwnServer> {
       }
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
-    throw new Error("server did not start");
+    throw new Error(`server did not start${started.exitCode !== null ? ` (exit ${started.exitCode})` : ` within ${STARTUP_DEADLINE_MS / 1000} s`}${errors ? `:\n${errors}` : ""}`);
   };
   return {
     base,

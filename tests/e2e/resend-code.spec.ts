@@ -50,7 +50,7 @@ test("once the server's 30 s have passed, Resend OTP with the boxes empty mails 
   // A server of its own: between its stop and its restart, the window the sign-up opened is moved
   // 30 s into the past in its database (what 30 s of waiting would do, without the wait). Nothing in
   // the product is changed or bypassed: the same code path then finds the window closed.
-  test.setTimeout(120_000);
+  test.setTimeout(180_000); // a server start (up to own-server.ts's deadline) and the 30 s resend wait
   const server = await ownServer("resend");
   try {
     await server.start();

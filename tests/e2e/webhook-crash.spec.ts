@@ -11,7 +11,7 @@ const SECRET = "jumbe-sandbox-meta-app-secret";
 
 test("webhooks acknowledged before a crash are all processed after the restart", async ({ javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "no browser involved: run once");
-  test.setTimeout(120_000);
+  test.setTimeout(240_000); // two server starts, each up to own-server.ts's deadline
   const server = await ownServer("crash");
   const BASE = server.base;
   try {
