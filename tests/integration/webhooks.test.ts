@@ -151,6 +151,22 @@ describe("processing", () => {
     expect(await db().select().from(webhookEvents)).toHaveLength(7);
   });
 
+  it("never moves a status backwards when each delivery is processed before the next arrives", async () => {
+    // Issue 10: the test above also processes everything in one batch, where the batch's own
+    // ordering hides a missing guard across batches. Here every delivery is a job of its own.
+    const org = await tenant("Tenant A", A);
+    await db().insert(messages).values({ organizationId: org, direction: "outbound", status: "accepted", body: "Your M-Pesa payment of KES 1,250 was received", wamid: "wamid.OUT2" });
+    const delivery = (status: string, ts: number) => metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT2", status, timestamp: ts }])] }]));
+    const seen: string[] = [];
+    for (const [status, ts] of [["delivered", 1750030180], ["read", 1750030190], ["delivered", 1750030180], ["sent", 1750030170]] as const) {
+      expect((await receiver.post(delivery(status, ts))).status).toBe(200);
+      await drainJobs();
+      const [message] = await db().select().from(messages).where(eq(messages.wamid, "wamid.OUT2"));
+      seen.push(message!.status);
+    }
+    expect(seen).toEqual(["delivered", "read", "read", "read"]);
+  });
+
   it("keeps a status for a message Jumbe does not know yet", async () => {
     const org = await tenant("Tenant A", A);
     const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.FUTURE", status: "failed", timestamp: 1750030200 }])] }]));
