@@ -32,6 +32,11 @@ export default [
     route("embedded-callback", "routes/app/embedded-callback.tsx"),
     route("activity", "routes/app/activity.tsx"),
     route("developers", "routes/app/developers.tsx"),
+    route("search", "routes/app/search.tsx"),
+    // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
+    ...["templates", "preview", "messaging", "chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
+      route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
+    ),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),

@@ -1,10 +1,10 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 
 // Spec section 2: any other path redirects to /.
 export async function loader() {
-  throw redirect("/");
+  throw redirect(href("/"));
 }
 
 export async function action() {
-  throw redirect("/");
+  throw redirect(href("/"));
 }

@@ -23,14 +23,18 @@ const USER_BUDGETS: Record<string, number> = {
   "/api/whatsapp/accounts": 2,
   "/api/embedded-signup/status": 3,
   "/api/activity-logs": 5,
+  // session, shell notifications; the search's providers side by side (WhatsApp, activity)
+  "/search?q=whatsapp": 4,
+  "/billing": 2,
   // The public site sends none; a signed-in visitor at /login costs the session read only.
   "/": 0,
   "/privacy": 0,
   "/login": 1,
 };
 const ADMIN_BUDGETS: Record<string, number> = {
-  "/admin": 5,
-  "/admin/profile": 3,
+  // session, the bell's system alerts, the platform figures
+  "/admin": 6,
+  "/admin/profile": 4,
   "/api/admin/queue": 3,
 };
 

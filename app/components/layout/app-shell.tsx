@@ -1,16 +1,17 @@
 import type { ReactNode } from "react";
-import { Form, Link, NavLink, useFetcher, useLocation, useNavigation } from "react-router";
+import { Form, href, Link, NavLink, useFetcher, useLocation, useNavigation } from "react-router";
 import { Activity, Bell, CreditCard, KeyRound, LayoutDashboard, LogOut, Menu as MenuIcon, MessageCircle, PanelLeftClose, PanelLeftOpen, Rocket, Search, Settings, User, UserCircle2 } from "lucide-react";
 import { Logo } from "~/components/ui/logo";
+import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
 
 export const NAV_ITEMS = [
-  { to: "/dashboard", label: "Overview", icon: LayoutDashboard },
-  { to: "/get-started", label: "Get Started", icon: Rocket },
-  { to: "/whatsapp", label: "WhatsApp Setup", icon: MessageCircle },
-  { to: "/billing", label: "Billing", icon: CreditCard },
-  { to: "/activity", label: "Activity", icon: Activity },
+  { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
+  { to: href("/get-started"), label: "Get Started", icon: Rocket },
+  { to: href("/whatsapp"), label: "WhatsApp Setup", icon: MessageCircle },
+  { to: href("/billing"), label: "Billing", icon: CreditCard, soon: isPlannedPath("/billing") },
+  { to: href("/activity"), label: "Activity", icon: Activity },
 ];
 
 export interface ShellUser {
@@ -40,12 +41,12 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
     <div className="flex min-h-screen">
       <aside data-collapsed={isCollapsed} className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex" aria-label="Main navigation">
         <div className="flex h-16 items-center border-b border-slate-200 px-3">
-          <Link to="/dashboard" aria-label="Jumbe overview" className="overflow-hidden">
+          <Link to={href("/dashboard")} aria-label="Jumbe overview" className="overflow-hidden">
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
           </Link>
         </div>
         <nav className="flex-1 space-y-1 p-2">
-          {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+          {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => (
             <NavLink
               key={to}
               to={to}
@@ -56,10 +57,11 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
             >
               <Icon className="size-5 shrink-0" aria-hidden />
               <span className="sidenav-label">{label}</span>
+              {soon ? <SoonBadge className="sidenav-label" /> : null}
             </NavLink>
           ))}
         </nav>
-        <sidebar.Form method="post" action="/preferences/sidebar" className="border-t border-slate-200 p-2" onSubmit={(e) => { e.preventDefault(); sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" }); }}>
+        <sidebar.Form method="post" action={href("/preferences/sidebar")} className="border-t border-slate-200 p-2" onSubmit={(e) => { e.preventDefault(); sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" }); }}>
           <input type="hidden" name="collapsed" value={String(!isCollapsed)} />
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
           <button type="submit" className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-slate-600 hover:bg-slate-100" aria-label={isCollapsed ? "Expand navigation" : "Collapse navigation"}>
@@ -73,15 +75,20 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
           <MobileMenu />
           {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
-          <Link to="/dashboard" aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
+          <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
             <Logo />
           </Link>
-          <label className="relative hidden max-w-md flex-1 sm:block">
-            <span className="sr-only">Search</span>
+          <Form method="get" action={href("/search")} role="search" className="relative hidden max-w-md flex-1 sm:block">
+            <label htmlFor="topbar-search" className="sr-only">
+              Search
+            </label>
             <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-            <input type="search" placeholder="Search..." className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none" />
-          </label>
+            <input id="topbar-search" name="q" type="search" maxLength={100} placeholder="Search..." className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none" />
+          </Form>
           <div className="ml-auto flex items-center gap-2">
+            <Link to={href("/search")} aria-label="Search" className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:hidden">
+              <Search className="size-5" aria-hidden />
+            </Link>
             <Notifications items={notifications} unread={unread} />
             <UserMenu user={user} />
           </div>
@@ -90,6 +97,11 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
       </div>
     </div>
   );
+}
+
+/** Marks a navigation entry whose page is not built yet (its page says so). */
+function SoonBadge({ className = "" }: { className?: string }) {
+  return <span className={`ml-auto rounded-full bg-amber-50 px-2 py-0.5 text-[11px] font-semibold text-amber-700 ${className}`}>Soon</span>;
 }
 
 function MobileMenu() {
@@ -101,10 +113,11 @@ function MobileMenu() {
       summary={<span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"><MenuIcon className="size-6" aria-hidden /></span>}
     >
       <nav aria-label="Mobile navigation">
-        {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+        {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => (
           <NavLink key={to} to={to} className={({ isActive }) => `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}>
             <Icon className="size-5" aria-hidden />
             {label}
+            {soon ? <SoonBadge /> : null}
           </NavLink>
         ))}
       </nav>
@@ -161,9 +174,9 @@ export function UserMenu({ user, profilePath = "/profile" }: { user: Pick<ShellU
         <p className="text-sm text-slate-500">{user.email}</p>
       </div>
       <MenuLink to={profilePath} icon={User}>View Profile</MenuLink>
-      <MenuLink to="/settings" icon={Settings}>Account Settings</MenuLink>
-      <MenuLink to="/change-password" icon={KeyRound}>Change Password</MenuLink>
-      <Form method="post" action="/logout" className="border-t border-slate-100 pt-1">
+      <MenuLink to={href("/settings")} icon={Settings}>Account Settings</MenuLink>
+      <MenuLink to={href("/change-password")} icon={KeyRound}>Change Password</MenuLink>
+      <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
         <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
           <LogOut className="size-4" aria-hidden /> Logout
         </button>

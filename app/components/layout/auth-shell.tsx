@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { CheckCircle2, Globe2, ShieldCheck, Zap } from "lucide-react";
 import { Logo } from "~/components/ui/logo";
 
@@ -9,7 +9,7 @@ export function AuthShell({ title, subtitle, children, aside }: { title: string;
     <div className="flex min-h-screen">
       <main className="flex flex-1 flex-col justify-center px-4 py-10 sm:px-8">
         <div className="mx-auto w-full max-w-md">
-          <Link to="/" className="mb-8 inline-block" aria-label="Jumbe home">
+          <Link to={href("/")} className="mb-8 inline-block" aria-label="Jumbe home">
             <Logo />
           </Link>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>

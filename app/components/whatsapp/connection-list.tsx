@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { Power, PowerOff } from "lucide-react";
 import { Dialog } from "~/components/ui/dialog";
 import { Button, linkButtonClass } from "~/components/ui/button";
@@ -75,7 +75,7 @@ export function ConnectionList({
                 </ul>
               </div>
               {confirming?.accountId === c.id && c.status === "connected" ? null : (
-                <Form method="post" action="/whatsapp" className="shrink-0">
+                <Form method="post" action={href("/whatsapp")} className="shrink-0">
                   <input type="hidden" name="accountId" value={c.id} />
                   <input type="hidden" name="redirectTo" value={redirectTo} />
                   {c.status === "connected" ? (
@@ -108,7 +108,7 @@ export function ConnectionList({
             {confirming?.accountId === c.id && c.status === "connected" ? (
               <Form
                 method="post"
-                action="/whatsapp"
+                action={href("/whatsapp")}
                 className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
                 role="alertdialog"
                 aria-labelledby="disconnect-question"
@@ -134,7 +134,7 @@ export function ConnectionList({
       </ul>
       <Dialog open={asking !== null} onClose={() => setAsking(null)} labelledBy="disconnect-dialog-title">
         {asking ? (
-          <Form method="post" action="/whatsapp" onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
+          <Form method="post" action={href("/whatsapp")} onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
             <h2 id="disconnect-dialog-title" className="text-lg font-semibold">
               Disconnect {connectionLabel(asking)}?
             </h2>

@@ -2,12 +2,14 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
+import { systemAlerts } from "~/.server/admin/system-alerts";
 
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "platform:console");
   return {
+    alerts: await systemAlerts(),
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
     email: current.user.email,
     query: args.url.searchParams.get("q") ?? "",
@@ -18,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen">
-      <AdminHeader name={loaderData.name} email={loaderData.email} query={loaderData.query} />
+      <AdminHeader name={loaderData.name} email={loaderData.email} query={loaderData.query} alerts={loaderData.alerts} />
       <main className="mx-auto max-w-7xl p-4 sm:p-6">
         <Outlet />
       </main>

@@ -3,16 +3,21 @@ import { Building2, Clock, MessageSquare, UserPlus } from "lucide-react";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { platformFigures } from "~/.server/admin/platform-figures";
 import { StatCard } from "~/components/ui/stat-card";
+import { readSearchQuery } from "~/.server/search/registry";
+import { platformUsers } from "~/.server/search/providers";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "platform:console");
-  return { figures: await platformFigures() };
+  const current = await requireUserWithPermission(args, "platform:console");
+  // The header's search box filters users across every organisation (spec section 2).
+  const read = readSearchQuery(args.url.searchParams.get("q"));
+  const [figures, users] = await Promise.all([platformFigures(), read.ok === true ? platformUsers.search(current, read.query, 25) : null]);
+  return { figures, search: read.ok === true ? { query: read.query, users } : read.ok === false ? { query: "", message: read.message } : null };
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { figures } = loaderData;
+  const { figures, search } = loaderData;
   const fmt = new Intl.NumberFormat("en-KE");
   return (
     <div>
@@ -24,6 +29,27 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
         <StatCard label="New sign-ups (7 days)" value={fmt.format(figures.signupsThisWeek)} icon={UserPlus} />
         <StatCard label="Messages this month" value={fmt.format(figures.messagesThisMonth)} icon={MessageSquare} />
       </div>
+      {search ? (
+        <section className="mt-6 rounded-xl border border-slate-200 bg-white shadow-sm" aria-labelledby="admin-user-search">
+          <h2 id="admin-user-search" className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-700">
+            {"message" in search ? "Search users" : `Users matching “${search.query}”`}
+          </h2>
+          {"message" in search ? (
+            <p role="alert" className="px-4 py-3 text-sm text-red-700">{search.message}</p>
+          ) : search.users?.length ? (
+            <ul className="divide-y divide-slate-100">
+              {search.users.map((user, i) => (
+                <li key={i} className="px-4 py-3">
+                  <span className="block font-medium text-slate-900">{user.title}</span>
+                  <span className="block text-sm text-slate-500">{user.detail}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="px-4 py-3 text-sm text-slate-600">No users match.</p>
+          )}
+        </section>
+      ) : null}
       <p className="mt-6 text-sm text-slate-500">
         {fmt.format(figures.businessUsers)} business users · {fmt.format(figures.organizations.suspended)} suspended organisations
       </p>

@@ -1,4 +1,4 @@
-import { Link, useNavigation } from "react-router";
+import { href, Link, useNavigation } from "react-router";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "lucide-react";
 import type { Route } from "./+types/dashboard";
 import { requireUserWithPermission } from "~/.server/auth/guards";
@@ -15,10 +15,10 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const QUICK_ACTIONS = [
-  { to: "/messaging", label: "Send Message", icon: Send },
-  { to: "/messaging", label: "Manage Contacts", icon: Users },
-  { to: "/templates", label: "Create Template", icon: FileText },
-  { to: "/analytics", label: "View Analytics", icon: BarChart3 },
+  { to: href("/messaging"), label: "Send Message", icon: Send },
+  { to: href("/messaging"), label: "Manage Contacts", icon: Users },
+  { to: href("/templates"), label: "Create Template", icon: FileText },
+  { to: href("/analytics"), label: "View Analytics", icon: BarChart3 },
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -47,7 +47,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   : "Not connected. Connect your WhatsApp Business account to start messaging."}
             </p>
           </div>
-          <Link to="/whatsapp" className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900">
+          <Link to={href("/whatsapp")} className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900">
             {overview.whatsapp.connections.length ? "Manage" : "Connect WhatsApp"}
           </Link>
         </div>

@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useNavigation } from "react-router";
+import { Form, href, Link, useActionData, useNavigation } from "react-router";
 import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Timer } from "lucide-react";
 import type { Route } from "./+types/developers";
 import { requireUserWithPermission } from "~/.server/auth/guards";
@@ -108,7 +108,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
           <div className="flex gap-2">
             {key ? (
               <>
-                <Link to="/developers" className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+                <Link to={href("/developers")} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
                   <EyeOff className="size-4" aria-hidden /> Hide
                 </Link>
                 <CopyButton text={key} label="Copy" />
@@ -137,7 +137,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
               <button type="submit" disabled={busy} className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60">
                 Yes, regenerate the key
               </button>
-              <Link to="/developers" className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
+              <Link to={href("/developers")} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
                 Cancel
               </Link>
             </div>

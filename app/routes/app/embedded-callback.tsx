@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { CheckCircle2, XCircle } from "lucide-react";
 import type { Route } from "./+types/embedded-callback";
 import { requireUserWithPermission } from "~/.server/auth/guards";
@@ -56,7 +56,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
             <h1 className="mt-4 text-xl font-bold">Signup complete!</h1>
             <p className="mt-2 text-slate-600">Your WhatsApp Business Account is connected: {loaderData.numbers.join(", ")}.</p>
             <p className="mt-4 text-sm text-slate-500">
-              Taking you to <Link to="/whatsapp" className="font-medium text-brand-700 underline">WhatsApp Setup</Link>...
+              Taking you to <Link to={href("/whatsapp")} className="font-medium text-brand-700 underline">WhatsApp Setup</Link>...
             </p>
           </>
         ) : (
@@ -66,7 +66,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
               <h1 className="mt-4 text-xl font-bold">{loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}</h1>
               {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
             </div>
-            <Link to="/whatsapp" className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
+            <Link to={href("/whatsapp")} className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
               Back to WhatsApp Setup
             </Link>
           </>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import type { Route } from "./+types/get-started";
 import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
@@ -8,11 +8,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }]
 
 const STEPS = [
   { title: "Welcome to Jumbe", body: "Jumbe connects your organisation to customers on WhatsApp: templates, campaigns, broadcasts and live chat in one place. This short tour shows the way.", link: null },
-  { title: "Connect WhatsApp", body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.", link: { to: "/whatsapp", label: "Open WhatsApp Setup" } },
-  { title: "Create message templates", body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.", link: { to: "/templates", label: "Open Templates" } },
-  { title: "Add your contacts", body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.", link: { to: "/messaging", label: "Open Message Center" } },
-  { title: "Send your first campaign", body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.", link: { to: "/messaging", label: "Open Message Center" } },
-  { title: "Track results", body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.", link: { to: "/analytics", label: "Open Analytics" } },
+  { title: "Connect WhatsApp", body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.", link: { to: href("/whatsapp"), label: "Open WhatsApp Setup" } },
+  { title: "Create message templates", body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.", link: { to: href("/templates"), label: "Open Templates" } },
+  { title: "Add your contacts", body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.", link: { to: href("/messaging"), label: "Open Message Center" } },
+  { title: "Send your first campaign", body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.", link: { to: href("/messaging"), label: "Open Message Center" } },
+  { title: "Track results", body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.", link: { to: href("/analytics"), label: "Open Analytics" } },
 ];
 
 export async function loader(args: Route.LoaderArgs) {

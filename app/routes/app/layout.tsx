@@ -5,6 +5,7 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { recentActivityOnce } from "~/.server/activity/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { AdminHeader } from "~/components/layout/admin-header";
+import { systemAlerts } from "~/.server/admin/system-alerts";
 
 // Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
@@ -13,7 +14,10 @@ export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
   const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
-  const notifications = (await recentActivityOnce(args.context, current.organization.id)).slice(0, 5);
+  // Administrators see the console's header, whose bell shows system alerts rather than their own activity.
+  const admin = current.role === "platform_admin";
+  const [recent, alerts] = await Promise.all([admin ? [] : recentActivityOnce(args.context, current.organization.id), admin ? systemAlerts() : []]);
+  const notifications = recent.slice(0, 5);
   return {
     user: {
       businessName: current.organization.name,
@@ -23,6 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
       name: `${current.user.firstName} ${current.user.lastName}`,
     },
     collapsed,
+    alerts,
     notifications: notifications.map((n) => ({ id: n.id, action: n.action, status: n.status, at: n.createdAt.toISOString() })),
     unread: notifications.some((n) => n.status !== "success" && Date.now() - n.createdAt.getTime() < 7 * 24 * 3600_000),
   };
@@ -33,7 +38,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   if (loaderData.user.usertype === "admin") {
     return (
       <div className="min-h-screen">
-        <AdminHeader name={loaderData.user.name} email={loaderData.user.email} />
+        <AdminHeader name={loaderData.user.name} email={loaderData.user.email} alerts={loaderData.alerts} />
         <main className="mx-auto max-w-7xl p-4 sm:p-6">
           <Outlet />
         </main>

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, href, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
@@ -131,7 +131,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="account-activity">
         <div className="flex items-center justify-between">
           <h2 id="account-activity" className="font-semibold">Account activity</h2>
-          <Link to="/change-password" className="text-sm font-semibold text-brand-700 hover:underline">Change Password</Link>
+          <Link to={href("/change-password")} className="text-sm font-semibold text-brand-700 hover:underline">Change Password</Link>
         </div>
         {activity.length ? (
           <ul className="mt-3 divide-y divide-slate-100">

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
 import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
@@ -19,5 +19,5 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export async function loader() {
-  throw redirect("/dashboard");
+  throw redirect(href("/dashboard"));
 }

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/forgot-password";
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await signedCookies().resetEmail.serialize(submission.value.email));
   headers.append("Set-Cookie", await toastCookie("success", outcome.message));
-  throw redirect("/reset-password", { headers });
+  throw redirect(href("/reset-password"), { headers });
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -53,7 +53,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="font-semibold text-brand-700 hover:underline">Back to sign in</Link>
+        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">Back to sign in</Link>
       </p>
     </AuthShell>
   );

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers();
     headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));
     headers.append("Set-Cookie", await toastCookie("info", outcome.message));
-    throw redirect("/verify-otp", { headers });
+    throw redirect(href("/verify-otp"), { headers });
   }
   return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome.status, outcome.message);
 }
@@ -73,7 +73,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <input type="checkbox" name="remember" value="on" className="size-4 rounded border-slate-300 accent-brand-600" />
             Remember me
           </label>
-          <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+          <Link to={href("/forgot-password")} className="font-medium text-brand-700 hover:underline">
             Forgot password?
           </Link>
         </div>
@@ -83,13 +83,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         Don&apos;t have an account?{" "}
-        <Link to="/signup" className="font-semibold text-brand-700 hover:underline">
+        <Link to={href("/signup")} className="font-semibold text-brand-700 hover:underline">
           Sign up
         </Link>
       </p>
       <p className="mt-4 text-center text-xs text-slate-500">
-        By signing in you agree to our <Link to="/terms" className="underline">Terms of Service</Link> and{" "}
-        <Link to="/privacy" className="underline">Privacy Policy</Link>.
+        By signing in you agree to our <Link to={href("/terms")} className="underline">Terms of Service</Link> and{" "}
+        <Link to={href("/privacy")} className="underline">Privacy Policy</Link>.
       </p>
     </AuthShell>
   );

@@ -1,14 +1,14 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { signOut } from "~/.server/auth/signout";
 import { requestMeta } from "~/.server/http/request-meta";
 
 // Signing out changes state, so it is a POST; a GET only goes to the sign-in page.
 export async function loader() {
-  throw redirect("/signin");
+  throw redirect(href("/signin"));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const clear = await signOut(request, requestMeta(request, context));
-  throw redirect("/signin", { headers: { "Set-Cookie": clear } });
+  throw redirect(href("/signin"), { headers: { "Set-Cookie": clear } });
 }

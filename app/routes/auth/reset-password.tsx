@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reset-password";
@@ -25,13 +25,13 @@ async function resetEmail(request: Request) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const email = await resetEmail(request);
-  if (!email) throw redirect("/forgot-password");
+  if (!email) throw redirect(href("/forgot-password"));
   return { email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const email = await resetEmail(request);
-  if (!email) throw redirect("/forgot-password");
+  if (!email) throw redirect(href("/forgot-password"));
   const submission = parseWithZod(joinOtpBoxes(await readForm(request)), { schema: ResetPasswordSchema });
   const hide = ["newPassword", "confirmPassword", "otp"];
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await signedCookies().resetEmail.serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await toastCookie("success", outcome.message));
-  throw redirect("/login", { headers });
+  throw redirect(href("/login"), { headers });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -60,7 +60,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/forgot-password" className="font-semibold text-brand-700 hover:underline">Send a new code</Link>
+        <Link to={href("/forgot-password")} className="font-semibold text-brand-700 hover:underline">Send a new code</Link>
       </p>
     </AuthShell>
   );

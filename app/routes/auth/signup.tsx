@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
@@ -77,7 +77,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Toast toast={{ type: "success", message: success }} />
           <FormSuccess message={success} />
           <p className="text-sm text-slate-600">
-            Taking you to <Link to="/verify-otp" className="font-semibold text-brand-700 underline">Verify Email</Link>…
+            Taking you to <Link to={href("/verify-otp")} className="font-semibold text-brand-700 underline">Verify Email</Link>…
           </p>
         </>
       ) : (
@@ -98,8 +98,8 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <label className="flex items-start gap-2 text-sm text-slate-700">
               <input type="checkbox" name="agreedToTerms" value="on" aria-describedby={fields.agreedToTerms.errorId} className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600" />
               <span>
-                I agree to the <Link to="/terms" className="font-medium text-brand-700 underline">Terms of Service</Link> and{" "}
-                <Link to="/privacy" className="font-medium text-brand-700 underline">Privacy Policy</Link>
+                I agree to the <Link to={href("/terms")} className="font-medium text-brand-700 underline">Terms of Service</Link> and{" "}
+                <Link to={href("/privacy")} className="font-medium text-brand-700 underline">Privacy Policy</Link>
               </span>
             </label>
             <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{fields.agreedToTerms.errors?.[0] ?? ""}</p>
@@ -109,7 +109,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           </Form>
           <p className="mt-6 text-center text-sm text-slate-600">
             Already have an account?{" "}
-            <Link to="/login" className="font-semibold text-brand-700 hover:underline">Sign in</Link>
+            <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">Sign in</Link>
           </p>
         </>
       )}

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigate, useNavigation } from "react-router";
 import { useEffect, useState } from "react";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -84,7 +84,7 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
         </noscript>
         <Toast toast={{ type: "success", message: success }} />
         <FormSuccess message={success} />
-        <Link to="/login" className="text-sm font-semibold text-brand-700 underline">Continue to sign in</Link>
+        <Link to={href("/login")} className="text-sm font-semibold text-brand-700 underline">Continue to sign in</Link>
       </AuthShell>
     );
   }

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../db/client";
+import { pagePermission, can } from "../auth/permissions";
+import { platformScope } from "../auth/scope";
+import { PLANNED_PAGES } from "~/lib/planned-pages";
+import { likePattern, searchWith, type SearchProvider } from "./registry";
+import type { CurrentUser } from "../auth/guards";
+
+// The signed-in pages a search can point to, with the words people use for them.
+const PAGES: { to: string; title: string; words: string }[] = [
+  { to: "/dashboard", title: "Overview", words: "dashboard home stats recent activity" },
+  { to: "/get-started", title: "Get Started", words: "tutorial steps guide onboarding" },
+  { to: "/whatsapp", title: "WhatsApp Setup", words: "whatsapp connect embedded signup number meta waba disconnect" },
+  { to: "/activity", title: "Activity Log", words: "activity log audit history export csv" },
+  { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
+  { to: "/profile", title: "Profile", words: "profile account business name email phone" },
+  { to: "/change-password", title: "Change Password", words: "password security" },
+  { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
+  ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
+];
+
+const pages: SearchProvider = {
+  id: "pages",
+  label: "Pages",
+  async search(current, query, limit) {
+    const words = query.toLowerCase().split(" ");
+    return PAGES.filter((page) => {
+      const needed = pagePermission(page.to);
+      if (needed && !can(current.role, needed)) return false;
+      const text = `${page.title} ${page.words}`.toLowerCase();
+      return words.every((word) => text.includes(word));
+    })
+      .slice(0, limit)
+      .map((page) => ({ title: page.title, to: page.to }));
+  },
+};
+
+const whatsappAccounts: SearchProvider = {
+  id: "whatsapp",
+  label: "WhatsApp accounts and numbers",
+  permission: "whatsapp:view",
+  async search(current, query, limit) {
+    const pattern = likePattern(query);
+    // Kenyans type numbers as 07..., 01... or +254...: stored digits are international.
+    const typed = query.replace(/\D/g, "");
+    const digits = typed.startsWith("0") ? `254${typed.slice(1)}` : typed;
+    const rows = await queryRows<{ name: string | null; waba_id: string; number: string | null; verified_name: string | null; status: string }>(sql`
+      select a.name, a.waba_id, n.display_phone_number as number, n.verified_name, a.status
+      from whatsapp_accounts a
+      left join whatsapp_phone_numbers n on n.account_id = a.id and n.organization_id = a.organization_id
+      where a.organization_id = ${current.organization.id}
+        and (a.name ilike ${pattern} or a.waba_id ilike ${pattern} or n.verified_name ilike ${pattern} or n.display_phone_number ilike ${pattern}
+             ${digits.length >= 3 ? sql`or n.phone_digits like ${likePattern(digits)}` : sql``})
+      order by a.created_at
+      limit ${limit}`);
+    return rows.map((row) => ({
+      title: row.verified_name ?? row.name ?? `WhatsApp Business Account ${row.waba_id}`,
+      detail: [row.number, `WABA ${row.waba_id}`, row.status === "connected" ? "Connected" : "Disconnected"].filter(Boolean).join(" · "),
+      to: "/whatsapp",
+    }));
+  },
+};
+
+const activity: SearchProvider = {
+  id: "activity",
+  label: "Activity",
+  permission: "activity:view",
+  async search(current, query, limit) {
+    const pattern = likePattern(query);
+    // The last 90 days, newest first: the organisation's index on (organization_id, created_at) bounds the scan.
+    const rows = await queryRows<{ action: string; details: string; created_at: string }>(sql`
+      select action, details, created_at from activity_logs
+      where organization_id = ${current.organization.id} and created_at > now() - interval '90 days'
+        and (action ilike ${pattern} or details ilike ${pattern})
+      order by created_at desc, id desc
+      limit ${limit}`);
+    return rows.map((row) => ({ title: row.action, detail: row.details, to: "/activity" }));
+  },
+};
+
+/** Platform administrators find organisations and their users across every tenant. */
+export const platformUsers: SearchProvider = {
+  id: "users",
+  label: "Users",
+  permission: "platform:console",
+  async search(current, query, limit) {
+    // Across tenants only with the platform scope, which refuses anybody without the console.
+    platformScope(current);
+    const pattern = likePattern(query);
+    const rows = await queryRows<{ first_name: string; last_name: string; email: string; organization: string; status: string }>(sql`
+      select u.first_name, u.last_name, u.email, o.name as organization, o.status
+      from users u join organizations o on o.id = u.organization_id
+      where u.email ilike ${pattern} or o.name ilike ${pattern} or (u.first_name || ' ' || u.last_name) ilike ${pattern}
+      order by o.name, u.email
+      limit ${limit}`);
+    return rows.map((row) => ({ title: `${row.first_name} ${row.last_name}`.trim() || row.email, detail: `${row.email} · ${row.organization} · ${row.status}`, to: "/admin" }));
+  },
+};
+
+/** Every domain's search; a new domain adds its provider here. */
+export const SEARCH_PROVIDERS: SearchProvider[] = [pages, whatsappAccounts, activity, platformUsers];
+
+export function searchEverything(current: CurrentUser, query: string) {
+  return searchWith(SEARCH_PROVIDERS, current, query);
+}

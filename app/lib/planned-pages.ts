@@ -1,0 +1,22 @@
+/**
+ * Pages the spec lists for every signed-in user that are not built yet. Each has a real route
+ * (app/routes/app/coming-soon.tsx) that says so in the shell, instead of a link that drops the user
+ * on the marketing site; the issue that builds a page replaces its route and removes it here.
+ */
+export const PLANNED_PAGES = {
+  "/templates": { title: "Message Templates", summary: "Create message templates in English, Swahili or French, submit them to Meta for approval and follow their status." },
+  "/preview": { title: "Message Preview", summary: "Choose a template, fill in its variables and see it as customers will on a phone, a tablet or a computer." },
+  "/messaging": { title: "Message Center", summary: "Campaigns, contacts and broadcast history: import customers, group them and send to the right audience." },
+  "/chat": { title: "Chat", summary: "Answer customers in one shared inbox, inside WhatsApp's 24-hour service window." },
+  "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
+  "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },
+  "/settings": { title: "Account Settings", summary: "Your team, their roles, notifications and two-step sign-in." },
+  "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },
+  "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements." },
+} as const satisfies Record<string, { title: string; summary: string }>;
+
+export type PlannedPath = keyof typeof PLANNED_PAGES;
+
+export function isPlannedPath(path: string): path is PlannedPath {
+  return Object.hasOwn(PLANNED_PAGES, path);
+}
