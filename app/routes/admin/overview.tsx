@@ -5,6 +5,7 @@ import { platformFigures } from "~/.server/admin/platform-figures";
 import { StatCard } from "~/components/ui/stat-card";
 import { readSearchQuery } from "~/.server/search/registry";
 import { platformUsers } from "~/.server/search/providers";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
@@ -55,4 +56,9 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
       </p>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -9,6 +9,7 @@ import { activityStats, listActivity } from "~/.server/activity/log-queries";
 import { log } from "~/.server/log";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatWhen } from "~/components/layout/app-shell";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 
@@ -193,4 +194,9 @@ function StatusIcon({ status }: { status: string }) {
   if (status === "success") return <CheckCircle2 className="size-5 shrink-0 text-brand-600" aria-label="Success" />;
   if (status === "warning") return <AlertTriangle className="size-5 shrink-0 text-amber-500" aria-label="Warning" />;
   return <XCircle className="size-5 shrink-0 text-red-600" aria-label="Error" />;
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -15,6 +15,7 @@ import { sessionToken } from "~/.server/auth/sessions";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
 
@@ -59,4 +60,9 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
       </Form>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -3,6 +3,7 @@ import { Hourglass } from "lucide-react";
 import type { Route } from "./+types/coming-soon";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { isPlannedPath, PLANNED_PAGES } from "~/lib/planned-pages";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Coming soon"} | Jumbe` }];
 
@@ -31,4 +32,9 @@ export default function ComingSoon({ loaderData }: Route.ComponentProps) {
       </Link>
     </section>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -6,6 +6,7 @@ import { dashboardOverview } from "~/.server/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatWhen } from "~/components/layout/app-shell";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
@@ -107,4 +108,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -14,6 +14,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
 import { CodeBlock, Disclosure } from "~/components/ui/code-block";
 import { readForm } from "~/.server/http/forms";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
 
@@ -206,4 +207,9 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       </section>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -6,6 +6,7 @@ import { requestMeta } from "~/.server/http/request-meta";
 import { toastCookie } from "~/.server/http/toast";
 import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/whatsapp/callback";
 import { listConnections } from "~/.server/whatsapp/connections";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | Jumbe" }];
 
@@ -74,4 +75,9 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
       </section>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -3,6 +3,7 @@ import { ArrowLeft, ArrowRight } from "lucide-react";
 import type { Route } from "./+types/get-started";
 import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
 import { linkButtonClass } from "~/components/ui/button";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
 
@@ -62,4 +63,9 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
       </nav>
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

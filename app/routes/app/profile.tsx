@@ -18,6 +18,7 @@ import { confirmEmailChange, updateProfile } from "~/.server/profile/update-prof
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
 
@@ -179,4 +180,9 @@ function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
       </Form>
     </section>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -4,6 +4,7 @@ import type { Route } from "./+types/search";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { readSearchQuery } from "~/.server/search/registry";
 import { searchEverything } from "~/.server/search/providers";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search | Jumbe" }];
 
@@ -55,4 +56,9 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       ))}
     </div>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

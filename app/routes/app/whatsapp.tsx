@@ -10,6 +10,7 @@ import { log } from "~/.server/log";
 import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { readForm } from "~/.server/http/forms";
+import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 
@@ -169,4 +170,9 @@ function StepIcon({ status }: { status: string }) {
   if (status === "completed") return <CheckCircle2 className="size-5 text-brand-600" aria-hidden />;
   if (status === "error") return <XCircle className="size-5 text-red-600" aria-hidden />;
   return <Circle className="size-5 text-slate-400" aria-hidden />;
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -15,6 +15,7 @@ import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { toastCookie } from "~/.server/http/toast";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Forgot password | Jumbe" },
@@ -57,4 +58,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
       </p>
     </AuthShell>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }

@@ -18,6 +18,7 @@ import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
 import { toastCookie } from "~/.server/http/toast";
 import { formFailure, readForm } from "~/.server/http/forms";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in | Jumbe" },
@@ -93,4 +94,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       </p>
     </AuthShell>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }

@@ -16,6 +16,7 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { toastCookie } from "~/.server/http/toast";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
 
@@ -64,4 +65,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       </p>
     </AuthShell>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }

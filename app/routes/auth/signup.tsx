@@ -17,6 +17,7 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
@@ -115,4 +116,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
       )}
     </AuthShell>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { ShieldAlert } from "lucide-react";
 import type { Route } from "./+types/unauthorized";
 import { currentUser, homeFor } from "~/.server/auth/guards";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
 
@@ -23,4 +24,9 @@ export default function Unauthorized({ loaderData }: Route.ComponentProps) {
       </div>
     </main>
   );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }

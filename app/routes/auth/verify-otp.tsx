@@ -16,6 +16,7 @@ import { secondsUntilResend } from "~/.server/auth/resend-window";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 // Spec section 9: 1.5 s on the success message, then the sign-in page.
 const REDIRECT_DELAY_MS = 1500;
@@ -134,4 +135,9 @@ function useCountdown(seconds: number, restartKey?: string) {
     return () => clearInterval(timer);
   }, [seconds, restartKey]);
   return left;
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
 }
