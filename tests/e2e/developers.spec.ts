@@ -79,7 +79,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   for (const event of ["message.delivered", "message.read", "message.failed", "message.received"]) await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");
   await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
-  await expect(page.getByRole("alert")).toHaveText("The webhook URL must not point to a private, loopback or link-local address.");
+  await expect(page.getByLabel("Webhook URL")).toHaveAccessibleDescription("The webhook URL must not point to a private, loopback or link-local address.");
   await page.getByLabel("Webhook URL").fill("https://8.8.8.8/jumbe/hooks");
   await page.getByLabel("message.read").uncheck();
   await page.getByRole("button", { name: "Save Webhook Configuration" }).click();

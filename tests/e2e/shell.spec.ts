@@ -8,7 +8,7 @@ const NAV = [
   ["Overview", "/dashboard"],
   ["Get Started", "/get-started"],
   ["WhatsApp Setup", "/whatsapp"],
-  ["Billing", "/billing"],
+  ["Billing (coming soon)", "/billing"],
   ["Activity", "/activity"],
 ] as const;
 
@@ -25,7 +25,8 @@ const asideWidth = (page: Page) => sideNav(page).evaluate((el) => getComputedSty
 
 test("the side navigation lists the five entries and marks the current one", async ({ page }) => {
   const links = sideNav(page).getByRole("navigation").getByRole("link");
-  await expect(links).toHaveText(NAV.map(([label]) => label));
+  await expect(links).toHaveCount(NAV.length);
+  for (const [i, [label]] of NAV.entries()) await expect(links.nth(i)).toHaveAccessibleName(label);
   for (const [label, href] of NAV) await expect(sideNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
   await expect(sideNav(page).getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
 
@@ -144,4 +145,18 @@ test.describe("on a phone", () => {
     await expect(userMenu(page).getByText(user.businessName, { exact: true }).last()).toBeVisible();
     await expect(userMenu(page).getByText(user.email, { exact: true }).last()).toBeVisible();
   });
+});
+
+test("a page the product will have says coming soon inside the shell, and the top bar's search finds pages", async ({ page }) => {
+  await sideNav(page).getByRole("link", { name: "Billing (coming soon)", exact: true }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing & Subscription");
+  await expect(page.getByText("Coming soon", { exact: true })).toBeVisible();
+  await expect(sideNav(page)).toBeVisible();
+
+  // A GET form: works the same with and without JavaScript.
+  await page.getByRole("searchbox", { name: "Search" }).first().fill("api key");
+  await page.getByRole("searchbox", { name: "Search" }).first().press("Enter");
+  await expect(page).toHaveURL(/\/search\?q=api\+key$/);
+  await expect(page.getByRole("region", { name: "Pages" }).getByRole("link")).toHaveText(["Developers"]);
 });

@@ -200,7 +200,8 @@ describe("webhook URL rules", () => {
     const t = await tenant("Hooks Ltd");
     const saved = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://hooks.example.co.ke/jumbe", events: ["message.read", "message.failed"] }, { cookie: t.cookie }));
     // example.co.ke does not resolve without a network: refused with a clear message, nothing saved.
-    expect(saved.data).toMatchObject({ webhookError: "The host name hooks.example.co.ke could not be resolved." });
+    expect(saved.status).toBe(400);
+    expect(saved.data.result.error).toEqual({ url: ["The host name hooks.example.co.ke could not be resolved."] });
     expect((await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }))).data.webhook.url).toBe("");
     expect(await checkWebhookUrl("https://hooks.example.co.ke/jumbe#frag", publicResolver)).toEqual({ ok: true, url: "https://hooks.example.co.ke/jumbe" });
   });
@@ -236,7 +237,11 @@ describe("webhook URL rules", () => {
   it("keeps a tenant's webhook to itself and needs at least one event", async () => {
     const t = await tenant("Events Ltd");
     const none = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook" }, { cookie: t.cookie }));
-    expect(none.data).toMatchObject({ webhookError: "Choose at least one event." });
+    expect(none.data.result.error).toEqual({ events: ["Choose at least one event."] });
+    const unknown = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.sent"] }, { cookie: t.cookie }));
+    expect(unknown.data.result.error).toEqual({ "events[0]": ["Unknown webhook event."] });
+    const blank = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "  ", events: ["message.read"] }, { cookie: t.cookie }));
+    expect(blank.data.result.error).toEqual({ url: ["Enter the webhook URL."] });
     const ok = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.received"] }, { cookie: t.cookie }));
     expect(ok.location).toBe("/developers");
     const other = await tenant("Other Ltd");

@@ -101,7 +101,12 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
 
 /** Marks a navigation entry whose page is not built yet (its page says so). */
 function SoonBadge({ className = "" }: { className?: string }) {
-  return <span className={`ml-auto rounded-full bg-amber-50 px-2 py-0.5 text-[11px] font-semibold text-amber-700 ${className}`}>Soon</span>;
+  return (
+    <span className={`ml-auto rounded-full bg-amber-50 px-2 py-0.5 text-[11px] font-semibold text-amber-700 ${className}`}>
+      <span aria-hidden>Soon</span>
+      <span className="sr-only"> (coming soon)</span>
+    </span>
+  );
 }
 
 function MobileMenu() {

@@ -1,6 +1,11 @@
 import { Form, href, Link, useActionData, useNavigation } from "react-router";
 import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Timer } from "lucide-react";
 import type { Route } from "./+types/developers";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { Field } from "~/components/ui/field";
+import { WEBHOOK_MESSAGES, WebhookSchema } from "~/lib/schemas/developer";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -13,7 +18,7 @@ import { endpointDocs } from "~/.server/api-v1/examples";
 import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
 import { CodeBlock, Disclosure } from "~/components/ui/code-block";
-import { readForm } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
@@ -58,10 +63,13 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast("/developers?reveal=1", "success", "New API key created. The old key no longer works.");
   }
   if (form.get("intent") === "webhook") {
-    const url = String(form.get("url") ?? "");
-    const events = form.getAll("events").map(String);
-    const saved = await saveWebhookConfig(current, { url, events }, meta);
-    if (!saved.ok) return { webhookError: saved.message, values: { url, events } };
+    const submission = parseWithZod(form, { schema: WebhookSchema });
+    if (submission.status !== "success") return formFailure(submission.reply(), 400);
+    const saved = await saveWebhookConfig(current, submission.value, meta);
+    if (!saved.ok) {
+      const field = saved.message === WEBHOOK_MESSAGES.eventsRequired || saved.message === WEBHOOK_MESSAGES.eventUnknown ? "events" : "url";
+      return formFailure(submission.reply({ fieldErrors: { [field]: [saved.message] } }), 400);
+    }
     return redirectWithToast("/developers", "success", "Webhook configuration saved.");
   }
   return redirectWithToast("/developers", "error", "Unknown action.");
@@ -71,7 +79,10 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
   const { key, prefix, confirmRegenerate, usage, webhook, endpoints, lastUsedAt } = loaderData;
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const values = actionData && "values" in actionData ? actionData.values : webhook;
+  const [webhookForm, webhookFields] = useSchemaForm(WebhookSchema, actionData?.result, { id: "webhook", defaultValue: { url: webhook.url }, shouldValidate: "onBlur" });
+  // After a refused save the boxes keep what was sent; otherwise they show what is stored.
+  const sentEvents = actionData?.result?.initialValue?.events;
+  const checkedEvents: readonly string[] = actionData?.result ? [sentEvents ?? []].flat().filter((e): e is string => typeof e === "string") : webhook.events;
   const fmt = new Intl.NumberFormat("en-KE");
   return (
     <div className="space-y-6">
@@ -149,36 +160,22 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="webhook-heading">
         <h2 id="webhook-heading" className="text-lg font-semibold">Webhook</h2>
         <p className="mt-1 text-sm text-slate-600">Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.</p>
-        <Form method="post" className="mt-4 space-y-4">
+        <Form method="post" {...getFormProps(webhookForm)} className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="webhook" />
-          <label className="block text-sm font-medium text-slate-700">
-            Webhook URL
-            <input
-              type="url"
-              name="url"
-              required
-              defaultValue={values.url}
-              placeholder="https://example.co.ke/jumbe/webhooks"
-              aria-invalid={actionData && "webhookError" in actionData ? true : undefined}
-              aria-describedby={actionData && "webhookError" in actionData ? "webhook-error" : undefined}
-              className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
-            />
-          </label>
-          {actionData && "webhookError" in actionData ? (
-            <p id="webhook-error" role="alert" className="text-sm text-red-700">
-              {actionData.webhookError}
-            </p>
-          ) : null}
-          <fieldset>
+          <Field label="Webhook URL" markRequired placeholder="https://example.co.ke/jumbe/webhooks" errors={webhookFields.url.errors} {...getInputProps(webhookFields.url, { type: "url" })} key={webhookFields.url.key} />
+          <fieldset aria-describedby={webhookFields.events.errors?.length ? webhookFields.events.errorId : undefined} aria-invalid={webhookFields.events.errors?.length ? true : undefined}>
             <legend className="text-sm font-medium text-slate-700">Events</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
               {WEBHOOK_EVENTS.map((event) => (
-                <label key={event} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="events" value={event} defaultChecked={values.events.includes(event)} className="size-4" />
+                <label key={`${event}-${webhookFields.events.key ?? ""}`} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name={webhookFields.events.name} value={event} defaultChecked={checkedEvents.includes(event)} className="size-4" />
                   <code>{event}</code>
                 </label>
               ))}
             </div>
+            <p id={webhookFields.events.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+              {webhookFields.events.errors?.[0] ?? ""}
+            </p>
           </fieldset>
           <button type="submit" disabled={busy} className="rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60">
             Save Webhook Configuration

@@ -1,0 +1,33 @@
+import * as z from "zod/mini";
+import { WEBHOOK_EVENTS } from "../developer";
+
+export const WEBHOOK_MESSAGES = {
+  urlRequired: "Enter the webhook URL.",
+  urlInvalid: "Enter a full URL, such as https://example.co.ke/jumbe/webhooks.",
+  urlTooLong: "The webhook URL must be at most 2,048 characters.",
+  eventsRequired: "Choose at least one event.",
+  eventUnknown: "Unknown webhook event.",
+} as const;
+
+function isAbsoluteHttpUrl(value: string) {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Developers page's webhook form, checked the same way in the browser and on the server. What
+ * only the server can check (https in production, the host resolving to a public address) comes
+ * back as the URL field's error.
+ */
+export const WebhookSchema = z.object({
+  url: z.string({ error: WEBHOOK_MESSAGES.urlRequired }).check(
+    z.trim(),
+    z.minLength(1, { error: WEBHOOK_MESSAGES.urlRequired, abort: true }),
+    z.maxLength(2048, { error: WEBHOOK_MESSAGES.urlTooLong, abort: true }),
+    z.refine(isAbsoluteHttpUrl, WEBHOOK_MESSAGES.urlInvalid),
+  ),
+  events: z.array(z.enum(WEBHOOK_EVENTS, { error: WEBHOOK_MESSAGES.eventUnknown }), { error: WEBHOOK_MESSAGES.eventsRequired }).check(z.minLength(1, WEBHOOK_MESSAGES.eventsRequired)),
+});
