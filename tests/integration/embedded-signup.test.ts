@@ -3,7 +3,7 @@ import express from "express";
 import type { Server } from "node:http";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, messageStatuses, messages, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "~/.server/db/schema";
+import { activityLogs, messageStatuses, messages, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins, whatsappSignupAttempts } from "~/.server/db/schema";
 import { env, parseEnv, setEnv } from "~/.server/config/env";
 import { currentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
@@ -207,6 +207,12 @@ describe("Embedded Signup callback", () => {
 
       const status = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
       expect(status.data).toMatchObject({ completed: false, steps: [{ status: "error" }, { status: "pending" }, { status: "pending" }] });
+      // The steps come from the attempt's own record, not from the activity log's wording.
+      await db().update(activityLogs).set({ action: "Reworded" }).where(eq(activityLogs.organizationId, tenant.organization.id));
+      const [attempt] = await db().select().from(whatsappSignupAttempts).where(eq(whatsappSignupAttempts.organizationId, tenant.organization.id));
+      expect(attempt).toMatchObject({ wabaId: business.wabaId, outcome: "failed", reason: expect.stringContaining("131000") });
+      const again = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
+      expect(again.data.steps[0]).toMatchObject({ status: "error" });
     });
   }
 

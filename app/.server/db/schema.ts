@@ -252,6 +252,27 @@ export const whatsappAccounts = pgTable(
   ],
 );
 
+/**
+ * Each Embedded Signup a tenant completed or failed, newest last: the WhatsApp page's first step
+ * reads "error" while the latest attempt failed and nothing is connected.
+ */
+export const whatsappSignupAttempts = pgTable(
+  "whatsapp_signup_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id"),
+    wabaId: text("waba_id").notNull(),
+    outcome: text("outcome", { enum: ["connected", "failed"] }).notNull(),
+    /** Why it failed, in the words shown to the user. */
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("whatsapp_signup_attempts_org_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc())],
+);
+
 /** A phone number of a connected WABA. A live number belongs to exactly one tenant. */
 export const whatsappPhoneNumbers = pgTable(
   "whatsapp_phone_numbers",

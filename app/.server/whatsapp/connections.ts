@@ -1,8 +1,7 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
-import { activityLogs, whatsappAccounts, whatsappPhoneNumbers } from "../db/schema";
+import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../db/schema";
 import { decryptSecret } from "../security/crypto";
-import { NEWEST_FIRST } from "../activity/log-queries";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
@@ -53,27 +52,27 @@ export async function listConnections(organizationId: string) {
 
 export type Connection = Awaited<ReturnType<typeof listConnections>>[number];
 
-const STEP_ACTIONS = ["WhatsApp account connected", "WhatsApp connection failed"];
-
 /**
  * GET /api/embedded-signup/status. Step 1 is completed while a WABA is connected (a disconnected one
- * no longer counts), error when the last attempt failed, else pending; Verify Number when a live
- * account's number is registered for the Cloud API; Complete Setup when the app is subscribed and
- * the account live. So the steps always agree with `completed` and the status line.
+ * no longer counts), error when the tenant's latest signup attempt failed, else pending; Verify
+ * Number when a live account's number is registered for the Cloud API; Complete Setup when the app
+ * is subscribed and the account live. So the steps always agree with `completed` and the status line.
  */
 export async function signupStatus(organizationId: string, known?: Connection[]) {
-  const connections = known ?? (await listConnections(organizationId));
+  const [connections, [lastAttempt]] = await Promise.all([
+    known ?? listConnections(organizationId),
+    db()
+      .select({ outcome: whatsappSignupAttempts.outcome })
+      .from(whatsappSignupAttempts)
+      .where(eq(whatsappSignupAttempts.organizationId, organizationId))
+      .orderBy(desc(whatsappSignupAttempts.createdAt), desc(whatsappSignupAttempts.id))
+      .limit(1),
+  ]);
   const live = connections.filter((c) => c.status === "connected");
-  const [lastAttempt] = await db()
-    .select({ action: activityLogs.action })
-    .from(activityLogs)
-    .where(and(eq(activityLogs.organizationId, organizationId), inArray(activityLogs.action, STEP_ACTIONS)))
-    .orderBy(NEWEST_FIRST)
-    .limit(1);
   const connected = live.length > 0;
   const verified = live.some((c) => c.numbers.some((n) => n.registered));
   const completed = live.length > 0 && live.some((c) => c.numbers.some((n) => n.registered));
-  const failedLast = lastAttempt?.action === "WhatsApp connection failed";
+  const failedLast = lastAttempt?.outcome === "failed";
   return {
     completed,
     steps: [

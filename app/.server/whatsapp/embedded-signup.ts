@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
-import { organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins } from "../db/schema";
+import { organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins, whatsappSignupAttempts } from "../db/schema";
 import { decryptSecret, encryptSecret, randomDigits } from "../security/crypto";
 import { recordActivity } from "../activity/record";
 import { enqueueJob } from "../jobs/queue";
@@ -85,6 +85,7 @@ export async function completeEmbeddedSignup(
     const account = await storeConnection(organizationId, input.wabaId, waba?.name, token, expiresAt, chosen, registered);
     subscribedHere = false;
 
+    await recordSignupAttempt({ organizationId, userId: current.user.id, wabaId: input.wabaId, outcome: "connected" });
     await recordActivity({
       ...base,
       type: "settings",
@@ -100,9 +101,16 @@ export async function completeEmbeddedSignup(
     if (subscribedHere && token && !(await liveConnectionOf(input.wabaId))) {
       await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
     }
-    await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: describeGraphFailure(error) });
+    const reason = describeGraphFailure(error);
+    await recordSignupAttempt({ organizationId, userId: current.user.id, wabaId: input.wabaId, outcome: "failed", reason });
+    await recordActivity({ ...base, type: "settings", status: "error", action: "WhatsApp connection failed", details: reason });
     throw error;
   }
+}
+
+/** Keeps the attempt's outcome: the setup steps read the latest one (signupStatus in connections.ts). */
+async function recordSignupAttempt(attempt: { organizationId: string; userId: string; wabaId: string; outcome: "connected" | "failed"; reason?: string }) {
+  await db().insert(whatsappSignupAttempts).values({ ...attempt, reason: attempt.reason?.slice(0, 1000) ?? null });
 }
 
 const TAKEN = "This WhatsApp Business Account is connected to another organisation.";
