@@ -1,0 +1,82 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+
+/** A tenant: every tenant-owned row carries its id. */
+export const organizations = pgTable("organizations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  businessId: text("business_id").notNull().unique(),
+  planType: text("plan_type").notNull().default("Starter"),
+  billingType: text("billing_type").notNull().default("postpaid"),
+  messageLimit: integer("message_limit").notNull().default(1000),
+  status: text("status", { enum: ["pending", "active", "suspended"] }).notNull().default("pending"),
+  whatsappNumber: text("whatsapp_number"),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    phoneNumber: text("phone_number"),
+    usertype: text("usertype", { enum: ["individual", "admin"] }).notNull().default("individual"),
+    avatarUrl: text("avatar_url"),
+    passwordHash: text("password_hash").notNull(),
+    isVerified: boolean("is_verified").notNull().default(false),
+    createdAt: createdAt(),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    index("users_organization_idx").on(t.organizationId),
+  ],
+);
+
+/** The cookie holds a random token; only its SHA-256 is stored, so a database leak yields no sessions. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    persistent: boolean("persistent").notNull().default(false),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** One-time codes for e-mail verification, password reset and e-mail change, stored as keyed hashes. */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["signup", "reset", "email_change"] }).notNull(),
+    codeHash: text("code_hash").notNull(),
+    targetEmail: text("target_email").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("verification_codes_user_purpose_key").on(t.userId, t.purpose)],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type User = typeof users.$inferSelect;

@@ -1,0 +1,13 @@
+/**
+ * The database schema, one file per domain. Migrations in drizzle/ are generated from it
+ * (`npm run db:generate`); tests empty every table exported here between tests.
+ */
+export * from "./auth";
+export * from "./security";
+export * from "./activity";
+export * from "./mail";
+export * from "./messaging";
+export * from "./whatsapp";
+export * from "./webhooks";
+export * from "./jobs";
+export * from "./developer";

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+
+/** Every webhook delivery Meta made, byte for byte as received, kept after processing. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    body: text("body").notNull(),
+    signature: text("signature").notNull(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** processed, invalid (not JSON / not a WhatsApp envelope), failed (gave up after retries). */
+    outcome: text("outcome"),
+  },
+  (t) => [index("webhook_events_unprocessed_idx").on(t.id).where(sql`processed_at is null`)],
+);
+
+/** Changes for a WABA or number no tenant has (yet): replayed when it is connected, never dropped. */
+export const webhookUnroutedChanges = pgTable(
+  "webhook_unrouted_changes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
+    wabaId: text("waba_id"),
+    phoneNumberId: text("phone_number_id"),
+    entryTime: bigint("entry_time", { mode: "number" }),
+    field: text("field").notNull(),
+    value: jsonb("value").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_unrouted_waba_idx").on(t.wabaId), index("webhook_unrouted_phone_idx").on(t.phoneNumberId)],
+);
