@@ -13,7 +13,7 @@ import { e164, phoneDigits } from "./phone-format";
 import { REPLAY_UNROUTED_QUEUE } from "../webhooks/process";
 
 /**
- * Embedded Signup, server side (reference §1.5–1.9): exchange the 30-second code at once, check that
+ * Embedded Signup, server side: exchange the code at once (Meta's codes expire after 30 seconds), check that
  * the token really grants the WABA the browser named, register the number, subscribe the app, and
  * store it all. A failure on any step leaves nothing half-connected.
  */

@@ -34,7 +34,7 @@ export class GraphApiError extends Error {
     return `(#${this.code}${this.subcode ? `/${this.subcode}` : ""}) ${this.message}${this.fbtraceId ? ` [fbtrace_id ${this.fbtraceId}]` : ""}`;
   }
 
-  /** Meta says a retry can succeed: throttling and transient server-side errors (reference §5.7). */
+  /** A retry can succeed: Meta marks the error transient, its code is a throttling or temporary one (RETRYABLE_CODES), or a 5xx came without a code. */
   get retryable() {
     return this.isTransient || RETRYABLE_CODES.has(this.code) || (this.code === 0 && this.status >= 500);
   }

@@ -2,10 +2,11 @@ import { LegalTable } from "./blocks";
 import { sectionId, type LegalDocumentContent, type LegalSection } from "./types";
 
 /*
- * Jumbe's Privacy Policy. Facts it rests on: the product spec (section 9: conversation data kept
- * about 30 days, not for users under 16), DESIGN.md (how passwords, codes, sessions and secrets
- * are protected) and the data-protection research in reference/kenya-payments.md section 4
- * (Data Protection Act, 2019 and the General Regulations, 2021). Keep them in step.
+ * Jumbe's Privacy Policy. The facts it states and that the code must keep true: conversation data
+ * is kept about 30 days; the service is not for users under 16; passwords are stored as Argon2id
+ * hashes, one-time codes and session tokens as keyed hashes, WhatsApp tokens encrypted
+ * (app/.server/security/crypto.ts); and data subjects' rights under Kenya's Data Protection Act,
+ * 2019 and its General Regulations, 2021. Change the code and this text together.
  */
 
 const PRIVACY_EMAIL = "privacy@jumbe.co.ke";
