@@ -1,9 +1,10 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { messages, organizations, users } from "../db/schema";
+import type { PlatformScope } from "../auth/scope";
 
-/** Platform-wide counts for the admin overview, straight from the database. */
-export async function platformFigures() {
+/** Platform-wide counts for the admin overview, straight from the database; reading every tenant needs the platform scope. */
+export async function platformFigures(_scope: PlatformScope) {
   const [byStatus, userCount, monthMessages, newThisWeek] = await Promise.all([
     db().select({ status: organizations.status, value: count() }).from(organizations).groupBy(organizations.status),
     db().select({ value: count() }).from(users).where(eq(users.usertype, "individual")),

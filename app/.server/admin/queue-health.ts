@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
+import type { PlatformScope } from "../auth/scope";
 
 /** Background work waiting, running and parked, and webhook deliveries stored and processed. */
-export async function queueHealth() {
+export async function queueHealth(_scope: PlatformScope) {
   const [jobs, events] = await Promise.all([
     queryRows<{ queue: string; ready: number; running: number; failed: number }>(sql`
       select queue,

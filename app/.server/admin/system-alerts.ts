@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
+import type { PlatformScope } from "../auth/scope";
 
 export interface SystemAlert {
   id: string;
@@ -14,7 +15,7 @@ const WEBHOOK_BACKLOG_ALERT_MINUTES = 5;
  * What the admin console's bell shows: background jobs parked as failed, and webhook deliveries
  * left unprocessed for minutes. One statement, read from the partial indexes over unfinished rows.
  */
-export async function systemAlerts(): Promise<SystemAlert[]> {
+export async function systemAlerts(_scope: PlatformScope): Promise<SystemAlert[]> {
   const rows = await queryRows<{ kind: string; queue: string | null; n: number | string }>(sql`
     select 'failed_jobs' as kind, queue, count(*) as n from jobs where failed_at is not null group by queue
     union all

@@ -7,9 +7,11 @@ import type { CurrentUser } from "./guards";
  * or (for the admin console) every tenant's, which only a role holding `platform:console` can get.
  * There is no third value, so a missing or empty organisation id cannot widen a read.
  */
-export type DataScope = { readonly kind: "organization"; readonly organizationId: string } | { readonly kind: "platform" };
+export type OrganizationScope = { readonly kind: "organization"; readonly organizationId: string };
+export type PlatformScope = { readonly kind: "platform" };
+export type DataScope = OrganizationScope | PlatformScope;
 
-export function organizationScope(current: Pick<CurrentUser, "organization">): DataScope {
+export function organizationScope(current: Pick<CurrentUser, "organization">): OrganizationScope {
   return { kind: "organization", organizationId: current.organization.id };
 }
 
@@ -21,7 +23,7 @@ export class PlatformScopeRefused extends Error {
 }
 
 /** Every tenant's rows, for a user whose role may run the admin console; anybody else is refused. */
-export function platformScope(current: Pick<CurrentUser, "role">): DataScope {
+export function platformScope(current: Pick<CurrentUser, "role">): PlatformScope {
   if (!can(current.role, "platform:console")) throw new PlatformScopeRefused();
   return { kind: "platform" };
 }

@@ -3,13 +3,14 @@ import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
+import { platformScope } from "~/.server/auth/scope";
 
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "platform:console");
   return {
-    alerts: await systemAlerts(),
+    alerts: await systemAlerts(platformScope(current)),
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
     email: current.user.email,
     query: args.url.searchParams.get("q") ?? "",

@@ -2,6 +2,7 @@ import type { Route } from "./+types/overview";
 import { Building2, Clock, MessageSquare, UserPlus } from "lucide-react";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { platformFigures } from "~/.server/admin/platform-figures";
+import { platformScope } from "~/.server/auth/scope";
 import { StatCard } from "~/components/ui/stat-card";
 import { readSearchQuery } from "~/.server/search/registry";
 import { platformUsers } from "~/.server/search/providers";
@@ -13,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "platform:console");
   // The header's search box filters users across every organisation (spec section 2).
   const read = readSearchQuery(args.url.searchParams.get("q"));
-  const [figures, users] = await Promise.all([platformFigures(), read.ok === true ? platformUsers.search(current, read.query, 25) : null]);
+  const [figures, users] = await Promise.all([platformFigures(platformScope(current)), read.ok === true ? platformUsers.search(current, read.query, 25) : null]);
   return { figures, search: read.ok === true ? { query: read.query, users } : read.ok === false ? { query: "", message: read.message } : null };
 }
 

@@ -2,11 +2,12 @@ import type { Route } from "./+types/admin.queue";
 import { requireApiPermission } from "~/.server/auth/guards";
 import { methodNotAllowed } from "~/.server/http/json";
 import { queueHealth } from "~/.server/admin/queue-health";
+import { platformScope } from "~/.server/auth/scope";
 
 /** GET /api/admin/queue: the job queue and webhook backlog, for administrators (and the benchmark). */
 export async function loader(args: Route.LoaderArgs) {
-  await requireApiPermission(args, "platform:queue");
-  return Response.json(await queueHealth(), { headers: { "Cache-Control": "no-store" } });
+  const current = await requireApiPermission(args, "platform:queue");
+  return Response.json(await queueHealth(platformScope(current)), { headers: { "Cache-Control": "no-store" } });
 }
 
 export function action() {

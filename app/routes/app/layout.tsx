@@ -6,6 +6,7 @@ import { recentActivityOnce } from "~/.server/activity/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
+import { platformScope } from "~/.server/auth/scope";
 
 // Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
@@ -16,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than their own activity.
   const admin = current.role === "platform_admin";
-  const [recent, alerts] = await Promise.all([admin ? [] : recentActivityOnce(args.context, current.organization.id), admin ? systemAlerts() : []]);
+  const [recent, alerts] = await Promise.all([admin ? [] : recentActivityOnce(args.context, current.organization.id), admin ? systemAlerts(platformScope(current)) : []]);
   const notifications = recent.slice(0, 5);
   return {
     user: {
