@@ -20,9 +20,8 @@ import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
-import { statementCountHeader } from "~/.server/db/statement-count";
+import { statementCountHeader, statementsOf } from "~/.server/db/statement-count";
 import { createRequestContext } from "~/.server/http/context";
-import { startHousekeeping } from "~/.server/housekeeping";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
@@ -111,7 +110,7 @@ function requestLog() {
     res.on("finish", () => {
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log().info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip }, "request");
+      log().info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip }, "request");
     });
     next();
   };
@@ -161,7 +160,6 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE } : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );
   if (config.sandbox) await seedDemoData();
-  const stopHousekeeping = startHousekeeping();
   registerJobHandlers();
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   const port = overrides.port ?? config.PORT;
@@ -186,7 +184,6 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
-    stopHousekeeping();
     await stopWorkers();
     await metaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

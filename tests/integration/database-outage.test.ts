@@ -114,7 +114,7 @@ async function appRows<Row>(text: string): Promise<Row[]> {
 async function expectAcknowledgedDeliveriesProcessed(outcomes: Outcome[]) {
   const acknowledged = outcomes.filter((o) => o.kind === "webhook" && o.status === 200).map((o) => o.marker!);
   let left: unknown[] = [];
-  await until(async () => (left = await appRows("select id, queue, attempts, locked_until > now() as locked, run_at > now() as later, last_error from jobs where failed_at is null")).length === 0, "the workers drain the job queue", 45_000).catch((error: Error) => {
+  await until(async () => (left = await appRows("select id, queue, attempts, locked_until > now() as locked, run_at > now() as later, last_error from jobs where failed_at is null and finished_at is null")).length === 0, "the workers drain the job queue", 45_000).catch((error: Error) => {
     throw new Error(`${error.message}\njobs left: ${JSON.stringify(left)}`);
   });
   const rows = await appRows<{ marker: string; processed: boolean }>(

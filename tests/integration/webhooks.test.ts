@@ -240,7 +240,7 @@ describe("durability", () => {
 
     await drainJobs();
     expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(20);
-    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
     expect(left!.n).toBe(0);
   });
 
@@ -282,7 +282,7 @@ describe("poisoned deliveries", () => {
     expect(raws[42]).toContain("\\ud800");
     const { storeDeliveries } = await import("~/.server/webhooks/ingest");
     await storeDeliveries(raws, raws.map((raw) => sign(raw)));
-    const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE}`);
+    const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE} and finished_at is null`);
     expect(jobs).toBe(1);
 
     await drainJobs();
@@ -295,7 +295,7 @@ describe("poisoned deliveries", () => {
     expect(byWamid.get("wamid.P0")).toBe("Habari 0");
     expect(byWamid.get("wamid.P17")).toBe("nulhere");
     expect(byWamid.get("wamid.P42")).toBe("lone \ufffd surrogate");
-    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
     expect(left!.n).toBe(0);
   });
 
@@ -316,7 +316,7 @@ describe("poisoned deliveries", () => {
       expect(events.every((e) => e.processedAt)).toBe(true);
       const stored = await db().select().from(messages).where(eq(messages.organizationId, org));
       expect(stored.map((m) => m.wamid).sort()).toEqual(["wamid.P0", "wamid.P1", "wamid.P2", "wamid.P3", "wamid.P4", "wamid.P6", "wamid.P7", "wamid.P8", "wamid.P9"]);
-      const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs`);
+      const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
       expect(left!.n).toBe(0);
     } finally {
       await db().execute(sql.raw(`drop trigger refuse_boom on messages`));

@@ -28,7 +28,8 @@ export async function requestPasswordReset(email: string, meta: RequestMeta) {
     [RATE_LIMITS.resetAccount, normalized],
   ]);
   if (!limited.allowed) return { ok: false as const, status: 429 as const, message: rateLimitMessage(limited.retryAfterSeconds) };
-  await enqueueJob(RESET_MAIL_QUEUE, { email: normalized, meta } satisfies ResetMailPayload);
+  // Someone is waiting for this mail: ahead of background work on its queue.
+  await enqueueJob(RESET_MAIL_QUEUE, { email: normalized, meta } satisfies ResetMailPayload, { priority: 10 });
   wakeWorkers();
   return { ok: true as const, message: RESET_REQUESTED };
 }

@@ -31,6 +31,8 @@ export function statementCountHeader() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.path.startsWith("/assets/")) return next();
     const tally: Tally = { statements: 0 };
+    // The request log line reads it when the response finishes.
+    res.locals.dbTally = tally;
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: unknown[]) {
       this.appendHeader("Server-Timing", `db;desc="${tally.statements} ${tally.statements === 1 ? "statement" : "statements"}"`);
@@ -38,4 +40,9 @@ export function statementCountHeader() {
     } as Response["writeHead"];
     requests.run(tally, next);
   };
+}
+
+/** Statements the request behind `res` has sent so far (undefined where nothing counted them). */
+export function statementsOf(res: Response): number | undefined {
+  return (res.locals.dbTally as Tally | undefined)?.statements;
 }

@@ -1,16 +1,39 @@
 import { registerJobHandler } from "./worker";
+import { registerRecurringJob } from "./recurring";
 import { WEBHOOK_QUEUE } from "../webhooks/ingest";
 import { processWebhookJobs, REFRESH_PHONE_QUEUE, REPLAY_UNROUTED_QUEUE, replayUnroutedChanges } from "../webhooks/process";
 import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
+import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
+import { log } from "../log";
 
-/** Every job queue of the product and its handler; servers and tests call this once. */
+/** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
-  // Each webhook job already groups the deliveries of one ingest commit.
-  registerJobHandler<{ eventIds: number[] }>({ queue: WEBHOOK_QUEUE, batchSize: 50, maxAttempts: 12, run: processWebhookJobs });
+  // Each webhook job already groups the deliveries of one ingest commit; two batches at once on PostgreSQL.
+  registerJobHandler<{ eventIds: number[] }>({ queue: WEBHOOK_QUEUE, batchSize: 50, maxAttempts: 12, concurrency: 2, run: processWebhookJobs });
   registerJobHandler<{ wabaId: string }>({ queue: REPLAY_UNROUTED_QUEUE, batchSize: 10, maxAttempts: 12, run: replayUnroutedChanges });
   // Calls Graph: outside a transaction, one number per job.
-  registerJobHandler<{ phoneNumberId: string }>({ queue: REFRESH_PHONE_QUEUE, batchSize: 1, maxAttempts: 8, transactional: false, run: (jobs, executor) => refreshPhoneNumbers(jobs, executor) });
-  // Sends mail: outside a transaction, one address per job.
-  registerJobHandler<ResetMailPayload>({ queue: RESET_MAIL_QUEUE, batchSize: 1, maxAttempts: 6, transactional: false, run: (jobs) => sendResetMails(jobs) });
+  registerJobHandler<{ phoneNumberId: string }>({
+    queue: REFRESH_PHONE_QUEUE,
+    batchSize: 1,
+    maxAttempts: 8,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs, executor) => refreshPhoneNumbers(jobs, executor),
+  });
+  // Sends mail: outside a transaction, one address per job; a slow mail server holds up no other queue.
+  registerJobHandler<ResetMailPayload>({ queue: RESET_MAIL_QUEUE, batchSize: 1, maxAttempts: 6, concurrency: 2, transactional: false, run: (jobs) => sendResetMails(jobs) });
+  // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
+  registerJobHandler<unknown>({
+    queue: HOUSEKEEPING_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    leaseMs: 10 * 60_000,
+    transactional: false,
+    async run() {
+      const removed = await sweepExpiredData();
+      log().info({ removed }, "housekeeping");
+    },
+  });
+  registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });
 }

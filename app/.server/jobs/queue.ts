@@ -11,27 +11,53 @@ export interface Job<Payload = unknown> {
   attempts: number;
 }
 
-/** Adds a job; pass the caller's transaction so the job exists exactly when the caller's writes do. */
-export async function enqueueJob(queue: string, payload: unknown, options: { executor?: Executor; delayMs?: number } = {}) {
+/** A job not finished and not given up: waiting, scheduled or running. */
+const PENDING = sql`finished_at is null and failed_at is null`;
+
+export interface EnqueueOptions {
+  /** Join the caller's transaction, so the job exists exactly when the caller's writes do. */
+  executor?: Executor;
+  /** Run no earlier than this many milliseconds from now (rounded to seconds)... */
+  delayMs?: number;
+  /** ...or no earlier than this moment. */
+  runAt?: Date;
+  /** Higher runs first among the queue's ready jobs (default 0; -32768..32767). */
+  priority?: number;
+  /**
+   * One pending job per key: while a job with this key waits or runs, enqueueing the key again adds
+   * nothing (enqueueJob answers null). Use it for work that is about a thing, not an event.
+   */
+  uniqueKey?: string;
+}
+
+/** Adds a job and answers its id, or null where `uniqueKey` already has a pending job. */
+export async function enqueueJob(queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<number | null> {
   const executor = options.executor ?? db();
-  const delay = Math.max(0, Math.round((options.delayMs ?? 0) / 1000));
-  await executor.execute(
-    sql`insert into jobs (queue, payload, run_at) values (${queue}, ${JSON.stringify(payload)}::jsonb, now() + make_interval(secs => ${delay}))`,
-  );
+  const priority = Math.max(-32768, Math.min(32767, Math.round(options.priority ?? 0)));
+  const runAt = options.runAt
+    ? sql`${options.runAt.toISOString()}::timestamptz`
+    : sql`now() + make_interval(secs => ${Math.max(0, Math.round((options.delayMs ?? 0) / 1000))})`;
+  const result = (await executor.execute(sql`
+    insert into jobs (queue, payload, run_at, priority, unique_key)
+    values (${queue}, ${JSON.stringify(payload)}::jsonb, ${runAt}, ${priority}, ${options.uniqueKey ?? null})
+    on conflict (unique_key) where finished_at is null and failed_at is null do nothing
+    returning id`)) as unknown as { rows: { id: number | string }[] };
+  const row = result.rows[0];
+  return row ? Number(row.id) : null;
 }
 
 /**
- * Claims up to `limit` ready jobs under a lease. SKIP LOCKED lets any number of workers, in any
- * number of processes, claim disjoint jobs; a worker that dies lets its lease run out and the jobs
- * come back to the others.
+ * Claims up to `limit` ready jobs of `queue` under a lease, the highest priority and then the oldest
+ * first. SKIP LOCKED lets any number of workers, in any number of processes, claim disjoint jobs; a
+ * worker that dies lets its lease run out and the jobs come back to the others.
  */
 export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: number): Promise<Job<Payload>[]> {
   const result = (await db().execute(sql`
     update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
     where id in (
       select id from jobs
-      where queue = ${queue} and failed_at is null and run_at <= now() and (locked_until is null or locked_until < now())
-      order by run_at, id
+      where queue = ${queue} and ${PENDING} and run_at <= now() and (locked_until is null or locked_until < now())
+      order by priority desc, run_at, id
       limit ${limit}
       for update skip locked
     )
@@ -39,9 +65,20 @@ export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: 
   return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Removes finished jobs, inside the transaction that did their work. */
+/** Which of `queues` have a job ready to claim now: one cheap statement for an idle worker's poll. */
+export async function readyQueues(queues: string[]): Promise<string[]> {
+  if (!queues.length) return [];
+  const result = (await db().execute(sql`
+    select q.name from unnest(${sql.param(queues)}::text[]) as q(name)
+    where exists (
+      select 1 from jobs where queue = q.name and ${PENDING} and run_at <= now() and (locked_until is null or locked_until < now())
+    )`)) as unknown as { rows: { name: string }[] };
+  return result.rows.map((row) => row.name);
+}
+
+/** Marks jobs finished, inside the transaction that did their work; housekeeping removes them later. */
 export async function completeJobs(executor: Executor, ids: number[]) {
-  if (ids.length) await executor.execute(sql`delete from jobs where id = any(${sql.param(ids)}::bigint[])`);
+  if (ids.length) await executor.execute(sql`update jobs set finished_at = now(), locked_until = null where id = any(${sql.param(ids)}::bigint[])`);
 }
 
 /** Puts a failed job back with exponential backoff, or parks it as failed after `maxAttempts`. */
@@ -68,5 +105,5 @@ export async function releaseClaims(claims: { id: number; attempts: number }[]) 
   await db().execute(sql`
     update jobs set locked_until = null, attempts = greatest(jobs.attempts - 1, 0)
     from unnest(${sql.param(claims.map((c) => c.id))}::bigint[], ${sql.param(claims.map((c) => c.attempts))}::int[]) as c(job_id, claimed_attempts)
-    where jobs.id = c.job_id and jobs.attempts = c.claimed_attempts and jobs.failed_at is null`);
+    where jobs.id = c.job_id and jobs.attempts = c.claimed_attempts and jobs.failed_at is null and jobs.finished_at is null`);
 }

@@ -1,13 +1,19 @@
 import { db } from "../db/client";
 import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError, onAvailabilityChange } from "../db/availability";
 import { log } from "../log";
-import { claimJobs, completeJobs, releaseClaims, releaseFailedJob, type Executor, type Job } from "./queue";
+import { claimJobs, completeJobs, readyQueues, releaseClaims, releaseFailedJob, type Executor, type Job } from "./queue";
+import { enqueueDueRecurringJobs, scheduleRecurringJobs } from "./recurring";
 
 export interface JobHandler<Payload = unknown> {
   queue: string;
   /** Jobs claimed together and handled in one transaction. */
   batchSize: number;
   maxAttempts: number;
+  /**
+   * Batches of this queue one process runs at once (default 1), capped by JOB_WORKERS. A slow
+   * queue (mail, Graph calls) thus never holds up another (webhooks).
+   */
+  concurrency?: number;
   /** Milliseconds a claim lasts before another worker may take the job (default 60 s). */
   leaseMs?: number;
   /**
@@ -41,34 +47,51 @@ export function wakeWorkers() {
   for (const wake of wakers) wake();
 }
 
-/** Claims and runs one batch of `queue`; returns how many jobs it handled. */
+/** Claims and runs one batch of `queue`; returns how many jobs it handled. Logs one line per job. */
 export async function runJobBatch(queue: string): Promise<number> {
   const handler = handlers.get(queue) as JobHandler<unknown> | undefined;
   if (!handler) throw new Error(`No handler for job queue ${queue}`);
   const jobs = await claimJobs<unknown>(queue, handler.batchSize, handler.leaseMs ?? 60_000);
   if (!jobs.length) return 0;
+  const started = performance.now();
   try {
     await runInTransaction(handler, jobs);
+    logJobs(jobs, "done", started);
   } catch (error) {
     if (isDatabaseUnavailableError(error)) return handBack(jobs, error);
     if (jobs.length === 1) {
       const outcome = await releaseFailedJob(jobs[0]!, error, handler.maxAttempts);
-      log().error({ queue, jobId: jobs[0]!.id, attempts: jobs[0]!.attempts, outcome, err: error }, "job failed");
+      logJobs(jobs, outcome, started, error);
       return 1;
     }
     // One bad job must not hold back the others: run the batch again one job at a time.
     log().warn({ queue, jobs: jobs.length, err: error }, "job batch failed; retrying its jobs one by one");
     for (const job of jobs) {
+      const single = performance.now();
       try {
         await runInTransaction(handler, [job]);
-      } catch (single) {
-        if (isDatabaseUnavailableError(single)) return handBack(jobs.slice(jobs.indexOf(job)), single);
-        const outcome = await releaseFailedJob(job, single, handler.maxAttempts);
-        log().error({ queue, jobId: job.id, attempts: job.attempts, outcome, err: single }, "job failed");
+        logJobs([job], "done", single);
+      } catch (failure) {
+        if (isDatabaseUnavailableError(failure)) return handBack(jobs.slice(jobs.indexOf(job)), failure);
+        const outcome = await releaseFailedJob(job, failure, handler.maxAttempts);
+        logJobs([job], outcome, single, failure);
       }
     }
   }
   return jobs.length;
+}
+
+/**
+ * One log line per job: queue, id, attempt, outcome (done, retrying, failed) and the milliseconds
+ * of the batch it ran in. Failures log at error level with the error.
+ */
+function logJobs(jobs: Job[], outcome: "done" | "retrying" | "failed", started: number, error?: unknown) {
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  for (const job of jobs) {
+    const line = { queue: job.queue, jobId: job.id, attempt: job.attempts, outcome, ms, batch: jobs.length };
+    if (outcome === "done") log().info(line, "job");
+    else log().error({ ...line, err: error }, "job");
+  }
 }
 
 /**
@@ -122,69 +145,118 @@ export async function drainJobs(maxRounds = 1000) {
 }
 
 /**
- * Starts `count` workers in this process. Each loops over the registered queues, sleeps when idle
- * (woken at once by wakeWorkers, or after `pollMs` for work another instance enqueued).
+ * Starts this process's job workers. One dispatcher loop asks the database which queues have ready
+ * work (one statement per poll whatever the number of queues), enqueues recurring jobs that are due,
+ * and runs each ready queue with up to its handler's `concurrency` batches at once, capped by
+ * `maxConcurrency` (JOB_WORKERS; 0 starts nothing). wakeWorkers() wakes it at once; work another
+ * instance enqueued is found at the next poll (`pollMs`).
  */
-export function startJobWorkers(count: number, options: { pollMs?: number } = {}) {
+export function startJobWorkers(maxConcurrency: number, options: { pollMs?: number; recurringCheckMs?: number } = {}) {
+  if (maxConcurrency < 1) return async () => {};
   const pollMs = options.pollMs ?? 500;
+  const recurringCheckMs = options.recurringCheckMs ?? 5000;
   let running = true;
-  const loops: Promise<void>[] = [];
-  const sleepers = new Set<() => void>();
+  let wake: (() => void) | undefined;
+  let woken = false;
   const waker = () => {
-    for (const resume of sleepers) resume();
+    woken = true;
+    wake?.();
   };
   wakers.add(waker);
-  // The database back: workers waiting out an outage try again at once.
+  // The database back: a dispatcher waiting out an outage tries again at once.
   const stopWatching = onAvailabilityChange((available) => {
     if (available) waker();
   });
-
-  const idle = (ms = pollMs) =>
+  const idle = (ms: number) =>
     new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        resolve();
-      };
+      if (woken || !running) return resolve();
       const timer = setTimeout(done, ms);
-      sleepers.add(done);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
     });
 
-  for (let i = 0; i < count; i++) {
-    loops.push(
-      (async () => {
-        // Consecutive failures to reach the database; the outage itself is logged once by availability.
-        let failures = 0;
+  /** Batches running per queue in this process. */
+  const busy = new Map<string, number>();
+  const slots = new Set<Promise<void>>();
+  const capacity = (queue: string) => Math.min(maxConcurrency, Math.max(1, handlers.get(queue)?.concurrency ?? 1));
+
+  /** Runs batches of `queue` until it has nothing ready; then its slot is free again. */
+  const runSlot = (queue: string) => {
+    busy.set(queue, (busy.get(queue) ?? 0) + 1);
+    const slot: Promise<void> = (async () => {
+      try {
+        const batchSize = handlers.get(queue)?.batchSize ?? 1;
         while (running) {
-          let handled = 0;
-          if (databaseIsDown()) {
-            await idle(outageBackoffMs(++failures));
-            continue;
-          }
-          try {
-            await releaseUnreleased();
-            for (const queue of handlers.keys()) if (running) handled += await runJobBatch(queue);
-            failures = 0;
-          } catch (error) {
-            if (noteDatabaseError(error)) {
-              await idle(outageBackoffMs(++failures));
-              continue;
-            }
-            failures = 0;
-            log().error({ err: error }, "job worker error");
-            await new Promise((resolve) => setTimeout(resolve, 1000));
-          }
-          if (!handled && running) await idle();
+          const handled = await runJobBatch(queue);
+          if (!handled) break;
+          // A full batch: there may be more than this slot can keep up with; the dispatcher may add one.
+          if (handled >= batchSize && (busy.get(queue) ?? 0) < capacity(queue)) waker();
         }
-      })(),
-    );
-  }
+      } catch (error) {
+        // The dispatcher sees an outage itself and backs off; anything else is logged here.
+        if (!noteDatabaseError(error)) log().error({ err: error, queue }, "job worker error");
+      } finally {
+        busy.set(queue, (busy.get(queue) ?? 1) - 1);
+        // Deferred: the slot's promise exists by the time this runs.
+        queueMicrotask(() => slots.delete(slot));
+        // A freed slot may be needed at once if the queue filled up meanwhile.
+        waker();
+      }
+    })();
+    slots.add(slot);
+  };
+
+  const dispatcher = (async () => {
+    let failures = 0;
+    let nextRecurringCheck = 0;
+    let scheduled = false;
+    while (running) {
+      woken = false;
+      if (databaseIsDown()) {
+        await idle(outageBackoffMs(++failures));
+        continue;
+      }
+      try {
+        await releaseUnreleased();
+        if (!scheduled) {
+          await scheduleRecurringJobs();
+          scheduled = true;
+        }
+        if (Date.now() >= nextRecurringCheck) {
+          nextRecurringCheck = Date.now() + recurringCheckMs;
+          if ((await enqueueDueRecurringJobs()).length) woken = true;
+        }
+        const free = [...handlers.keys()].filter((queue) => (busy.get(queue) ?? 0) < capacity(queue));
+        for (const queue of await readyQueues(free)) {
+          if (!running) break;
+          // One more slot per round: a slot that keeps finding full batches asks for the next one.
+          runSlot(queue);
+        }
+        failures = 0;
+      } catch (error) {
+        if (noteDatabaseError(error)) {
+          await idle(outageBackoffMs(++failures));
+          continue;
+        }
+        failures = 0;
+        log().error({ err: error }, "job dispatcher error");
+        await idle(1000);
+        continue;
+      }
+      await idle(pollMs);
+    }
+  })();
 
   return async function stop() {
     running = false;
     wakers.delete(waker);
     stopWatching();
-    waker();
-    await Promise.all(loops);
+    wake?.();
+    await dispatcher;
+    await Promise.all([...slots]);
   };
 }

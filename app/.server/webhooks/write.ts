@@ -140,7 +140,8 @@ export class ChangeWork {
       );
       if (!updated.length) continue;
       // The event says what changed; Graph says where quality stands now.
-      await enqueueJob(REFRESH_PHONE_QUEUE, { phoneNumberId: phone.phone_number_id }, { executor: tx });
+      // A burst of updates for one number makes one Graph call: a refresh already waiting reads the latest state.
+      await enqueueJob(REFRESH_PHONE_QUEUE, { phoneNumberId: phone.phone_number_id }, { executor: tx, uniqueKey: `refresh-phone:${phone.phone_number_id}` });
       activity.push({
         organizationId: phone.organization_id,
         type: "system",

@@ -264,7 +264,7 @@ async function writeConnection(...[organizationId, wabaId, name, token, tokenExp
       .set({ whatsappNumber: sql`coalesce(${organizations.whatsappNumber}, ${e164(primary.displayPhoneNumber)})`, updatedAt: sql`now()` })
       .where(eq(organizations.id, organizationId));
     // Webhooks that beat the callback here (PARTNER_ADDED usually does) were kept; apply them now.
-    await enqueueJob(REPLAY_UNROUTED_QUEUE, { wabaId }, { executor: tx });
+    await enqueueJob(REPLAY_UNROUTED_QUEUE, { wabaId }, { executor: tx, uniqueKey: `replay-unrouted:${wabaId}` });
     return {
       accountId: account.id,
       wabaId,

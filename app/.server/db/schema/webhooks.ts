@@ -14,7 +14,11 @@ export const webhookEvents = pgTable(
     /** processed, invalid (not JSON / not a WhatsApp envelope), failed (gave up after retries). */
     outcome: text("outcome"),
   },
-  (t) => [index("webhook_events_unprocessed_idx").on(t.id).where(sql`processed_at is null`)],
+  (t) => [
+    index("webhook_events_unprocessed_idx").on(t.id).where(sql`processed_at is null`),
+    // Housekeeping removes processed deliveries past their retention by age.
+    index("webhook_events_received_idx").on(t.receivedAt),
+  ],
 );
 
 /** Changes for a WABA or number no tenant has (yet): replayed when it is connected, never dropped. */

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { deleteExpiredSessions } from "../auth/sessions";
+import { deleteStaleCodes } from "../auth/codes";
+import { deleteStaleRateLimits } from "../security/rate-limit";
+import { db } from "../db/client";
+
+/** How long rows that only record the past are kept (decision 015). */
+export const RETENTION_DAYS = {
+  /** Webhook deliveries, byte for byte, once processed: long enough to investigate a dispute or replay. */
+  webhookEvents: 30,
+  /** Public API usage per minute: the Developers page shows 30 days; a quarter leaves room for trends. */
+  apiUsage: 90,
+  /** Jobs that finished. */
+  finishedJobs: 7,
+  /** Jobs that gave up: kept longer, for the admin console's alerts and investigation. */
+  failedJobs: 30,
+} as const;
+
+export const HOUSEKEEPING_QUEUE = "housekeeping";
+/** Every ten minutes, once across all instances (a recurring job). */
+export const HOUSEKEEPING_EVERY_SECONDS = 10 * 60;
+
+/** Deletes at most this many rows per table and sweep, so one sweep never holds long locks. */
+const BATCH = 5000;
+
+async function deleteInBatches(statement: () => ReturnType<typeof sql>) {
+  let total = 0;
+  for (;;) {
+    const result = (await db().execute(statement())) as unknown as { affectedRows?: number; rowCount?: number };
+    const n = Number(result.rowCount ?? result.affectedRows ?? 0);
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
+/** Expired sessions, dead codes, old rate-limit windows, and rows past their retention. Answers counts. */
+export async function sweepExpiredData() {
+  await deleteExpiredSessions();
+  await deleteStaleCodes();
+  await deleteStaleRateLimits();
+  const webhookEvents = await deleteInBatches(
+    () => sql`delete from webhook_events where id in (
+      select id from webhook_events where processed_at is not null and received_at < now() - make_interval(days => ${RETENTION_DAYS.webhookEvents}) limit ${BATCH})`,
+  );
+  const apiUsage = await deleteInBatches(
+    () => sql`delete from api_usage_minutely where (organization_id, minute) in (
+      select organization_id, minute from api_usage_minutely where minute < now() - make_interval(days => ${RETENTION_DAYS.apiUsage}) limit ${BATCH})`,
+  );
+  const jobs = await deleteInBatches(
+    () => sql`delete from jobs where id in (
+      select id from jobs where (finished_at < now() - make_interval(days => ${RETENTION_DAYS.finishedJobs}))
+                             or (failed_at < now() - make_interval(days => ${RETENTION_DAYS.failedJobs})) limit ${BATCH})`,
+  );
+  return { webhookEvents, apiUsage, jobs };
+}
