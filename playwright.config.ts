@@ -26,7 +26,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR,
       APP_URL: BASE_URL,
-      NODE_ENV: "development",
+      // As `npm start` runs it: React's production build, a local deployment's checks.
+      NODE_ENV: "production",
+      DEPLOYMENT: "local",
       SANDBOX: "1",
       TRUST_PROXY: "loopback",
       LOG_LEVEL: "error",

@@ -33,7 +33,13 @@ import { startJobWorkers } from "~/.server/jobs/worker";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */
-export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), options: { metaSandbox?: MetaSandbox } = {}) {
+export interface AppOptions {
+  metaSandbox?: MetaSandbox;
+  /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
+  vite?: express.RequestHandler;
+}
+
+export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), options: AppOptions = {}) {
   const config = env();
   const app = express();
   // Before the first app.use: Express reads it when it creates the app's router. /Sandbox is not
@@ -51,7 +57,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   });
   app.use(requestLog());
   app.use(statementCountHeader());
-  app.use(securityHeaders({ production: config.production, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
+  app.use(securityHeaders({ production: config.production, viteDev: !!options.vite, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
   // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
   app.use(limitRequestBodies());
   app.use(requireValidHost());
@@ -73,9 +79,13 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     }
   });
 
-  const client = path.resolve(here, "../client");
-  app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static(client, { maxAge: "1h", index: false }));
+  if (options.vite) {
+    app.use(options.vite);
+  } else {
+    const client = path.resolve(here, "../client");
+    app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(client, { maxAge: "1h", index: false }));
+  }
 
   if (config.sandbox) {
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
@@ -154,7 +164,7 @@ function startMetaSandbox(port: number) {
 }
 
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
-export async function startServer(build: ServerBuild, overrides: { port?: number } = {}) {
+export async function startServer(build: ServerBuild | (() => Promise<ServerBuild>), overrides: { port?: number; vite?: express.RequestHandler } = {}) {
   const config = env();
   await openDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE } : { dataDir: path.join(config.DATA_DIR, "pglite") },
@@ -164,7 +174,7 @@ export async function startServer(build: ServerBuild, overrides: { port?: number
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
-  const app = createApp(build, { metaSandbox });
+  const app = createApp(build, { metaSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();

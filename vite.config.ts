@@ -18,5 +18,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^zod\/v4$/, replacement: "zod/mini" },
     ],
   },
+  // `npm run dev`: Vite's dependency scan crawls route modules whole, server imports included; the
+  // native password hasher has no browser build to pre-bundle (and never reaches the browser).
+  optimizeDeps: { exclude: ["@node-rs/argon2"] },
   plugins: [tailwindcss(), reactRouter()],
 }));

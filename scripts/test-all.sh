@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 
+step "format (Prettier; npm run format fixes it)"
+npx prettier --check . --log-level warn
 step "lint"
 npx eslint --max-warnings=0 .
 step "typecheck"

@@ -34,7 +34,8 @@ const STARTUP_DEADLINE_MS = 90_000;
 
 const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
 
-export async function ownServer(prefix: string): Promise<OwnServer> {
+/** `entry`: the script to run, the production build by default (`scripts/dev.mjs` for `npm run dev`). */
+export async function ownServer(prefix: string, options: { entry?: string } = {}): Promise<OwnServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `jumbe-${prefix}-`));
@@ -48,8 +49,11 @@ export async function ownServer(prefix: string): Promise<OwnServer> {
   };
   const start = async (env: Record<string, string> = {}) => {
     await stop();
-    const started = spawn(process.execPath, ["build/server/index.js"], {
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: base, NODE_ENV: "development", SANDBOX: "1", LOG_LEVEL: "error", ...env },
+    const entry = options.entry ?? "build/server/index.js";
+    // The build runs as `npm start` runs it: React's production build on a local deployment.
+    const mode = entry.startsWith("build/") ? { NODE_ENV: "production", DEPLOYMENT: "local" } : { NODE_ENV: "development" };
+    const started = spawn(process.execPath, [entry], {
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: base, ...mode, SANDBOX: "1", LOG_LEVEL: "error", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child = started;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env";
+import { readFileSync } from "node:fs";
+import { ENV_VARIABLES, parseEnv } from "./env";
 
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
@@ -10,6 +11,17 @@ describe("configuration", () => {
   it("works out of the box for the embedded demo, with sandbox on", () => {
     const env = parseEnv({});
     expect(env).toMatchObject({ PORT: 3000, DATA_DIR: "./data", sandbox: true, production: false, APP_URL: "http://localhost:3000" });
+  });
+
+  it("separates React's build mode (NODE_ENV) from the deployment's safety checks (DEPLOYMENT)", () => {
+    // npm start: React's production build on a laptop, with the demo secrets and the sandbox.
+    expect(parseEnv({ NODE_ENV: "production", DEPLOYMENT: "local" })).toMatchObject({ NODE_ENV: "production", DEPLOYMENT: "local", production: false, sandbox: true });
+    // A production deployment is the default for NODE_ENV=production, and refuses the demo secrets.
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/);
+    // And it can be asked for with a development build too: the checks follow DEPLOYMENT.
+    expect(() => parseEnv({ NODE_ENV: "development", DEPLOYMENT: "production" })).toThrow(/refusing to start in production with the demo SESSION_SECRET/);
+    expect(parseEnv({}).DEPLOYMENT).toBe("local");
+    expect(() => parseEnv({ DEPLOYMENT: "staging" })).toThrow(/DEPLOYMENT/);
   });
 
   it("turns the sandbox off in production unless SANDBOX=1 on a declared demo host", () => {
@@ -78,5 +90,15 @@ describe("configuration", () => {
     expect(parseEnv(demoHost)).toMatchObject({ META_APP_ID: "100000000000001", GRAPH_API_BASE_URL: expect.stringMatching(/sandbox\/meta\/graph$/) });
     expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
     expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
+  });
+});
+
+describe("documentation of the configuration", () => {
+  it("lists every variable in .env.example and in the README's table", () => {
+    const example = readFileSync(".env.example", "utf8");
+    const readme = readFileSync("README.md", "utf8");
+    expect(ENV_VARIABLES.length).toBeGreaterThan(30);
+    expect(ENV_VARIABLES.filter((name) => !new RegExp(`^#? ?${name}=`, "m").test(example))).toEqual([]);
+    expect(ENV_VARIABLES.filter((name) => !readme.includes(`| \`${name}\` |`))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { processState } from "../process-state";
 
 // Demo secrets let `npm start` work on a fresh clone; production refuses them.
 export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";
@@ -15,91 +16,130 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true"));
 
-const EnvSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default("127.0.0.1"),
-    DATA_DIR: z.string().default("./data"),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL").optional(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    APP_URL: z.url().optional(),
-    // The public site (canonical URLs, sitemap); defaults to APP_URL, the same server.
-    SITE_URL: z.url().optional(),
-    SALES_EMAIL: z.email().default("sales@jumbe.co.ke"),
-    // The number the landing page's WhatsApp button opens a chat with (wa.me takes digits only).
-    WHATSAPP_NUMBER: z.string().regex(/^\+?\d{9,15}$/, "WHATSAPP_NUMBER must be an international number such as +254711082000").default("+254711082000"),
-    SUPPORT_EMAIL: z.email().default("support@jumbe.co.ke"),
-    SUPPORT_PHONE: z.string().default("+254 711 082 000"),
-    SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
-    ENCRYPTION_KEY: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, "ENCRYPTION_KEY must be 32 bytes as 64 hex characters")
-      .default(DEMO_ENCRYPTION_KEY),
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL").optional(),
-    MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>"),
-    SANDBOX: flag,
-    // Production with the sandbox on is allowed only on a host declared a public demo (decision 012).
-    DEMO_HOST: flag,
-    // Required on a demo host: the sandbox's control API, console and mail outbox ask for it.
-    SANDBOX_CONTROL_TOKEN: z.string().min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters").optional(),
-    TRUST_PROXY: z.string().default("loopback"),
-    // Benchmarks raise every abuse limit; product rules (the 30 s resend window) are not scaled.
-    RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
-    // Meta's Graph API. Without GRAPH_API_BASE_URL the sandbox (sandbox mode) or graph.facebook.com is used.
-    GRAPH_API_BASE_URL: z.url().optional(),
-    GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/, "GRAPH_API_VERSION must look like v25.0").default("v25.0"),
-    GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-    META_APP_ID: z.string().regex(/^\d+$/, "META_APP_ID must be the numeric app id").default(DEMO_META_APP_ID),
-    META_APP_SECRET: z.string().min(16, "META_APP_SECRET must be the app secret from the App Dashboard").default(DEMO_META_APP_SECRET),
-    META_CONFIG_ID: z.string().regex(/^\d+$/, "META_CONFIG_ID must be the numeric Embedded Signup configuration id").default(DEMO_META_CONFIG_ID),
-    META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
-    // Background job workers in this process (0: this instance only serves requests).
-    JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  })
-  .transform((env) => {
-    const production = env.NODE_ENV === "production";
-    // Sandbox is on by default outside production; in production only when asked for explicitly.
-    const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
-    const selfUrl = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
-    const appUrl = (env.APP_URL ?? defaultAppUrl(env.HOST, env.PORT)).replace(/\/$/, "");
-    return {
-      ...env,
-      production,
-      sandbox,
-      demoHost: production && sandbox && env.DEMO_HOST === true,
-      GRAPH_API_BASE_URL: (env.GRAPH_API_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/meta/graph` : "https://graph.facebook.com")).replace(/\/$/, ""),
-      APP_URL: appUrl,
-      SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
-    };
-  })
-  .superRefine((env, ctx) => {
-    if (!env.production) return;
-    if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
-    if (env.ENCRYPTION_KEY === DEMO_ENCRYPTION_KEY)
-      ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "refusing to start in production with the demo ENCRYPTION_KEY" });
-    // The sandbox forges signed webhooks for any tenant and its outbox shows one-time codes.
-    if (env.sandbox && env.DEMO_HOST !== true)
-      ctx.addIssue({
-        code: "custom",
-        path: ["SANDBOX"],
-        message: "refusing to start in production with SANDBOX=1: the sandbox forges signed Meta webhooks and shows one-time codes. Set DEMO_HOST=1 only on a public demo host (with SANDBOX_CONTROL_TOKEN), or SANDBOX=0",
-      });
-    if (env.sandbox && env.DEMO_HOST === true && !env.SANDBOX_CONTROL_TOKEN)
-      ctx.addIssue({ code: "custom", path: ["SANDBOX_CONTROL_TOKEN"], message: "SANDBOX_CONTROL_TOKEN is required on a demo host (DEMO_HOST=1): the sandbox's control API asks for it" });
-    // With the sandbox, its app id and configuration may stay; the app secret never does: it is public,
-    // and anyone holding it signs webhooks to /webhooks/whatsapp.
-    const demo = env.sandbox
-      ? { META_APP_SECRET: DEMO_META_APP_SECRET }
-      : { META_APP_ID: DEMO_META_APP_ID, META_APP_SECRET: DEMO_META_APP_SECRET, META_CONFIG_ID: DEMO_META_CONFIG_ID, META_VERIFY_TOKEN: DEMO_META_VERIFY_TOKEN };
-    for (const [key, value] of Object.entries(demo))
-      if (env[key as keyof typeof demo] === value)
-        ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
-    if (!env.SMTP_URL)
-      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
-  });
+const EnvVariables = z.object({
+  // React's and Node's build mode: production serves React's production build (npm start does).
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // Where Jumbe runs, which decides the safety checks (decision 014): `production` refuses demo
+  // secrets and a sandbox, sends HSTS and Secure cookies; `local` (a laptop, CI, a benchmark) does
+  // not. Defaults to production when NODE_ENV is production, else local.
+  DEPLOYMENT: z.enum(["local", "production"]).optional(),
+  // json: one JSON object per line (for log collectors); pretty: short readable lines. Default:
+  // pretty in development on a terminal, else json.
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  APP_URL: z.url().optional(),
+  // The public site (canonical URLs, sitemap); defaults to APP_URL, the same server.
+  SITE_URL: z.url().optional(),
+  SALES_EMAIL: z.email().default("sales@jumbe.co.ke"),
+  // The number the landing page's WhatsApp button opens a chat with (wa.me takes digits only).
+  WHATSAPP_NUMBER: z
+    .string()
+    .regex(/^\+?\d{9,15}$/, "WHATSAPP_NUMBER must be an international number such as +254711082000")
+    .default("+254711082000"),
+  SUPPORT_EMAIL: z.email().default("support@jumbe.co.ke"),
+  SUPPORT_PHONE: z.string().default("+254 711 082 000"),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "ENCRYPTION_KEY must be 32 bytes as 64 hex characters")
+    .default(DEMO_ENCRYPTION_KEY),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>"),
+  SANDBOX: flag,
+  // Production with the sandbox on is allowed only on a host declared a public demo (decision 012).
+  DEMO_HOST: flag,
+  // Required on a demo host: the sandbox's control API, console and mail outbox ask for it.
+  SANDBOX_CONTROL_TOKEN: z.string().min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters").optional(),
+  TRUST_PROXY: z.string().default("loopback"),
+  // Benchmarks raise every abuse limit; product rules (the 30 s resend window) are not scaled.
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
+  // Meta's Graph API. Without GRAPH_API_BASE_URL the sandbox (sandbox mode) or graph.facebook.com is used.
+  GRAPH_API_BASE_URL: z.url().optional(),
+  GRAPH_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, "GRAPH_API_VERSION must look like v25.0")
+    .default("v25.0"),
+  GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  META_APP_ID: z.string().regex(/^\d+$/, "META_APP_ID must be the numeric app id").default(DEMO_META_APP_ID),
+  META_APP_SECRET: z.string().min(16, "META_APP_SECRET must be the app secret from the App Dashboard").default(DEMO_META_APP_SECRET),
+  META_CONFIG_ID: z
+    .string()
+    .regex(/^\d+$/, "META_CONFIG_ID must be the numeric Embedded Signup configuration id")
+    .default(DEMO_META_CONFIG_ID),
+  META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
+  // Background job workers in this process (0: this instance only serves requests).
+  JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+/** Every variable Jumbe reads from the environment (README "Configuration", .env.example). */
+export const ENV_VARIABLES = Object.keys(EnvVariables.shape);
+
+const EnvSchema = EnvVariables.transform((env) => {
+  const deployment = env.DEPLOYMENT ?? (env.NODE_ENV === "production" ? "production" : "local");
+  const production = deployment === "production";
+  // Sandbox is on by default outside production; in production only when asked for explicitly.
+  const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
+  const selfUrl = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  const appUrl = (env.APP_URL ?? defaultAppUrl(env.HOST, env.PORT)).replace(/\/$/, "");
+  return {
+    ...env,
+    DEPLOYMENT: deployment,
+    production,
+    sandbox,
+    demoHost: production && sandbox && env.DEMO_HOST === true,
+    GRAPH_API_BASE_URL: (env.GRAPH_API_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/meta/graph` : "https://graph.facebook.com")).replace(
+      /\/$/,
+      "",
+    ),
+    APP_URL: appUrl,
+    SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
+  };
+}).superRefine((env, ctx) => {
+  if (!env.production) return;
+  if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
+    ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
+  if (env.ENCRYPTION_KEY === DEMO_ENCRYPTION_KEY)
+    ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "refusing to start in production with the demo ENCRYPTION_KEY" });
+  // The sandbox forges signed webhooks for any tenant and its outbox shows one-time codes.
+  if (env.sandbox && env.DEMO_HOST !== true)
+    ctx.addIssue({
+      code: "custom",
+      path: ["SANDBOX"],
+      message:
+        "refusing to start in production with SANDBOX=1: the sandbox forges signed Meta webhooks and shows one-time codes. Set DEMO_HOST=1 only on a public demo host (with SANDBOX_CONTROL_TOKEN), or SANDBOX=0",
+    });
+  if (env.sandbox && env.DEMO_HOST === true && !env.SANDBOX_CONTROL_TOKEN)
+    ctx.addIssue({
+      code: "custom",
+      path: ["SANDBOX_CONTROL_TOKEN"],
+      message: "SANDBOX_CONTROL_TOKEN is required on a demo host (DEMO_HOST=1): the sandbox's control API asks for it",
+    });
+  // With the sandbox, its app id and configuration may stay; the app secret never does: it is public,
+  // and anyone holding it signs webhooks to /webhooks/whatsapp.
+  const demo = env.sandbox
+    ? { META_APP_SECRET: DEMO_META_APP_SECRET }
+    : {
+        META_APP_ID: DEMO_META_APP_ID,
+        META_APP_SECRET: DEMO_META_APP_SECRET,
+        META_CONFIG_ID: DEMO_META_CONFIG_ID,
+        META_VERIFY_TOKEN: DEMO_META_VERIFY_TOKEN,
+      };
+  for (const [key, value] of Object.entries(demo))
+    if (env[key as keyof typeof demo] === value)
+      ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
+  if (!env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
+});
 
 /**
  * The address HOST serves, as a browser opens it: `localhost` for loopback and for every
@@ -122,15 +162,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-let current: Env | undefined;
+const state = processState<{ current?: Env }>("env", () => ({}));
 
 /** The validated configuration, read from process.env once. */
 export function env(): Env {
-  current ??= parseEnv(process.env);
-  return current;
+  state.current ??= parseEnv(process.env);
+  return state.current;
 }
 
-/** Tests replace the configuration explicitly. */
+/** Tests (and start-up, once the port is known) replace the configuration explicitly. */
 export function setEnv(next: Env) {
-  current = next;
+  state.current = next;
 }

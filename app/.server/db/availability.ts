@@ -1,4 +1,5 @@
 import { log } from "../log";
+import { processState } from "../process-state";
 
 /**
  * Whether PostgreSQL can be reached, as this process last saw it (decision 011). A connection-level
@@ -54,27 +55,30 @@ export class DatabaseUnavailableError extends Error {
 
 type Probe = () => Promise<unknown>;
 
-let down = false;
-let downSince = 0;
-let probe: Probe | undefined;
-let probing = false;
-let probeTimer: ReturnType<typeof setTimeout> | undefined;
-const listeners = new Set<(available: boolean) => void>();
+/** Per process (kept across development reloads). */
+const st = processState("database-availability", () => ({
+  down: false,
+  downSince: 0,
+  probe: undefined as Probe | undefined,
+  probing: false,
+  probeTimer: undefined as ReturnType<typeof setTimeout> | undefined,
+  listeners: new Set<(available: boolean) => void>(),
+}));
 
 /** The check that brings the database back up: the open database's `select 1`. */
 export function setAvailabilityProbe(check: Probe | undefined) {
-  probe = check;
+  st.probe = check;
   if (!check) resetAvailability();
 }
 
 export function databaseIsDown() {
-  return down;
+  return st.down;
 }
 
 /** Called with false when the database goes down and true when it is back (workers wake on it). */
 export function onAvailabilityChange(listener: (available: boolean) => void) {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
+  st.listeners.add(listener);
+  return () => void st.listeners.delete(listener);
 }
 
 /**
@@ -83,54 +87,54 @@ export function onAvailabilityChange(listener: (available: boolean) => void) {
  */
 export function noteDatabaseError(error: unknown): boolean {
   if (!isDatabaseUnavailableError(error)) return false;
-  if (probe) markDown(error);
+  if (st.probe) markDown(error);
   return true;
 }
 
 function markDown(error: unknown) {
-  if (!down) {
-    down = true;
-    downSince = Date.now();
+  if (!st.down) {
+    st.down = true;
+    st.downSince = Date.now();
     const e = error as { code?: unknown; message?: unknown };
     log().warn({ sqlstate: e?.code, reason: typeof e?.message === "string" ? e.message : String(error) }, "database unavailable: answering 503 until it is back");
-    for (const listener of listeners) listener(false);
+    for (const listener of st.listeners) listener(false);
   }
   scheduleProbe(0);
 }
 
 function markUp() {
-  if (!down) return;
-  down = false;
-  log().warn({ downMs: Date.now() - downSince }, "database available again");
-  for (const listener of listeners) listener(true);
+  if (!st.down) return;
+  st.down = false;
+  log().warn({ downMs: Date.now() - st.downSince }, "database available again");
+  for (const listener of st.listeners) listener(true);
 }
 
 /** Retries every second (each try bounded by the pool's connect timeout) while the database is down. */
 function scheduleProbe(delayMs: number) {
-  if (probing || probeTimer) return;
-  probeTimer = setTimeout(() => {
-    probeTimer = undefined;
+  if (st.probing || st.probeTimer) return;
+  st.probeTimer = setTimeout(() => {
+    st.probeTimer = undefined;
     void runProbe();
   }, delayMs);
-  probeTimer.unref();
+  st.probeTimer.unref();
 }
 
 async function runProbe() {
-  if (!probe || !down) return;
-  probing = true;
+  if (!st.probe || !st.down) return;
+  st.probing = true;
   try {
-    await probe();
-    probing = false;
+    await st.probe();
+    st.probing = false;
     markUp();
   } catch {
-    probing = false;
-    if (down) scheduleProbe(1000);
+    st.probing = false;
+    if (st.down) scheduleProbe(1000);
   }
 }
 
 /** Forgets the state (the database closed, or tests). */
 export function resetAvailability() {
-  if (probeTimer) clearTimeout(probeTimer);
-  probeTimer = undefined;
-  down = false;
+  if (st.probeTimer) clearTimeout(st.probeTimer);
+  st.probeTimer = undefined;
+  st.down = false;
 }

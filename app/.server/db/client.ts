@@ -6,6 +6,7 @@ import * as schema from "./schema";
 import { log } from "../log";
 import { noteDatabaseError, setAvailabilityProbe } from "./availability";
 import { noteStatement } from "./statement-count";
+import { processState } from "../process-state";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -22,32 +23,33 @@ export interface DatabaseHandle {
 
 const MIGRATIONS_FOLDER = path.resolve(process.env.JUMBE_MIGRATIONS_DIR ?? "drizzle");
 
-let current: DatabaseHandle | undefined;
+/** The open database, once per process (kept across development reloads). */
+const state = processState<{ current?: DatabaseHandle }>("database", () => ({}));
 
 /** The database every domain function uses. */
 export function db(): Database {
-  if (!current) throw new Error("Database not opened: call openDatabase() at start-up");
-  return current.db;
+  if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
+  return state.current.db;
 }
 
 /** Driver-level query on the open database; see DatabaseHandle.query. */
 export function rawQuery<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]> {
-  if (!current) throw new Error("Database not opened: call openDatabase() at start-up");
+  if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
   noteStatement();
-  return current.query<Row>(text, params);
+  return state.current.query<Row>(text, params);
 }
 
 export function databaseKind() {
-  return current?.kind;
+  return state.current?.kind;
 }
 
 export function setCurrentDatabase(handle: DatabaseHandle) {
-  current = handle;
+  state.current = handle;
 }
 
 export async function closeDatabase() {
-  const handle = current;
-  current = undefined;
+  const handle = state.current;
+  state.current = undefined;
   await handle?.close();
 }
 

@@ -1,12 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
+import { processState } from "../process-state";
 
 /** The SQL statements one request sent, counted as the ORM or the raw driver sends them. */
 interface Tally {
   statements: number;
 }
 
-const requests = new AsyncLocalStorage<Tally>();
+// One store per process, so the count survives development reloads of this module.
+const requests = processState("statement-count", () => new AsyncLocalStorage<Tally>());
 
 /** Called for every statement sent to the database (the ORM's logger and rawQuery). */
 export function noteStatement() {

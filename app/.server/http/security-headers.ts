@@ -8,12 +8,12 @@ const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);
 const STATIC_TYPES = /^(?:image\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
 
 /** Per-request nonce and an enforced Content-Security-Policy, plus the usual hardening headers. */
-export function securityHeaders(options: { production: boolean; facebookSdkPaths?: string[] }) {
+export function securityHeaders(options: { production: boolean; viteDev?: boolean; facebookSdkPaths?: string[] }) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     const facebook = options.facebookSdkPaths?.includes(req.path) ?? false;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.production, facebook));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.production, facebook, options.viteDev));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
@@ -47,20 +47,24 @@ function noStoreWhenSignedIn(req: Request, res: Response) {
 }
 
 /**
+ * `viteDev`: `npm run dev` (see above); never in a build.
  * `facebook`: the page that runs Meta's JavaScript SDK for Embedded Signup (loaded by a nonce'd
  * script, which 'strict-dynamic' trusts) needs Facebook's frames, images and API.
  */
-export function contentSecurityPolicy(nonce: string, production: boolean, facebook = false) {
+export function contentSecurityPolicy(nonce: string, production: boolean, facebook = false, viteDev = false) {
   const fb = facebook ? " https://*.facebook.com https://*.facebook.net https://*.fbcdn.net" : "";
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // `npm run dev` only: Vite injects the stylesheets as <style> elements from script, which no
+    // nonce can cover ('unsafe-inline' is ignored beside a nonce, so the nonce goes).
+    viteDev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     // React renders style={...} props as attributes; attribute styles cannot run code.
     "style-src-attr 'unsafe-inline'",
     `img-src 'self' data:${fb}`,
     "font-src 'self'",
-    `connect-src 'self'${fb}`,
+    // `npm run dev` only: Vite's hot-update socket.
+    `connect-src 'self'${viteDev ? " ws: wss:" : ""}${fb}`,
     ...(facebook ? [`frame-src https://*.facebook.com`] : []),
     "form-action 'self'",
     "frame-ancestors 'none'",

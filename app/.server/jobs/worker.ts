@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError, onAvailabilityChange } from "../db/availability";
 import { log } from "../log";
+import { processState } from "../process-state";
 import { claimJobs, completeJobs, readyQueues, releaseClaims, releaseFailedJob, type Executor, type Job } from "./queue";
 import { enqueueDueRecurringJobs, scheduleRecurringJobs } from "./recurring";
 
@@ -25,10 +26,13 @@ export interface JobHandler<Payload = unknown> {
   run(jobs: Job<Payload>[], tx: Executor): Promise<void>;
 }
 
-const handlers = new Map<string, JobHandler<never>>();
-const wakers = new Set<() => void>();
-/** Claims this process could not hand back while the database was unreachable: id to attempts. */
-const unreleased = new Map<number, number>();
+/** Per process (kept across development reloads): handlers by queue, idle workers, claims to hand back. */
+const { handlers, wakers, unreleased } = processState("jobs", () => ({
+  handlers: new Map<string, JobHandler<never>>(),
+  wakers: new Set<() => void>(),
+  /** Claims this process could not hand back while the database was unreachable: id to attempts. */
+  unreleased: new Map<number, number>(),
+}));
 
 /**
  * Milliseconds a worker waits after its `failures`-th consecutive failure to reach the database:
