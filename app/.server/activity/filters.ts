@@ -1,5 +1,6 @@
 /** The Activity page's and API's filters (spec sections 2, 7 and 9), read from a URL's query. */
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE, type DateRange } from "~/lib/activity";
+import { NAIROBI_OFFSET_MS, nairobiDate, nairobiMidnight } from "~/lib/dates";
 
 export { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE, type DateRange };
 
@@ -13,19 +14,9 @@ export interface ActivityFilter {
   range: DateRange | "custom";
 }
 
-// Africa/Nairobi has been UTC+3 all year since 1960: no daylight saving to follow.
-const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The Nairobi calendar date of an instant, as YYYY-MM-DD. */
-export function nairobiDate(at: Date) {
-  return new Date(at.getTime() + NAIROBI_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** 00:00 in Nairobi on a YYYY-MM-DD date. */
-export function nairobiMidnight(ymd: string) {
-  return new Date(Date.parse(`${ymd}T00:00:00.000+03:00`));
-}
+export { nairobiDate, nairobiMidnight };
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import type { ActivityFilter } from "./filters";
 import { scopeCondition, type DataScope } from "../auth/scope";
+import { NAIROBI_OFFSET_MS } from "~/lib/dates";
 
 /**
  * The activity log, read page by page. Keyset paging on (created_at, id), newest first, on the
@@ -108,8 +109,6 @@ export async function* activityChunks(scope: ActivityScope, filter: ActivityFilt
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-// Nairobi midnight is 21:00 UTC (UTC+3 all year).
-const NAIROBI_OFFSET_MS = 3 * HOUR_MS;
 
 type StatusCounts = { status: string; n: number | string }[];
 

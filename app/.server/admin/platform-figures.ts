@@ -2,6 +2,7 @@ import { and, count, eq, gte, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { messages, organizations, users } from "../db/schema";
 import type { PlatformScope } from "../auth/scope";
+import { TIME_ZONE } from "~/lib/dates";
 
 /** Platform-wide counts for the admin overview, straight from the database; reading every tenant needs the platform scope. */
 export async function platformFigures(_scope: PlatformScope) {
@@ -11,7 +12,7 @@ export async function platformFigures(_scope: PlatformScope) {
     db()
       .select({ value: count() })
       .from(messages)
-      .where(and(eq(messages.direction, "outbound"), gte(messages.createdAt, sql`date_trunc('month', now() at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi'`))),
+      .where(and(eq(messages.direction, "outbound"), gte(messages.createdAt, sql`date_trunc('month', now() at time zone ${TIME_ZONE}) at time zone ${TIME_ZONE}`))),
     db().select({ value: count() }).from(users).where(and(eq(users.usertype, "individual"), gte(users.createdAt, sql`now() - interval '7 days'`))),
   ]);
   const status = Object.fromEntries(byStatus.map((row) => [row.status, row.value])) as Record<string, number>;

@@ -1,6 +1,7 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { messages, organizations, users, type Organization, type User } from "../db/schema";
+import { TIME_ZONE } from "~/lib/dates";
 
 export async function findUserByEmail(email: string) {
   const [row] = await db()
@@ -31,7 +32,7 @@ export async function countMessagesThisMonth(organizationId: string) {
       and(
         eq(messages.organizationId, organizationId),
         eq(messages.direction, "outbound"),
-        gte(messages.createdAt, sql`date_trunc('month', now() at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi'`),
+        gte(messages.createdAt, sql`date_trunc('month', now() at time zone ${TIME_ZONE}) at time zone ${TIME_ZONE}`),
       ),
     );
   return row?.value ?? 0;

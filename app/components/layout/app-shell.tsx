@@ -5,6 +5,7 @@ import { Logo } from "~/components/ui/logo";
 import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
+import { formatWhen } from "~/lib/dates";
 
 export const NAV_ITEMS = [
   { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
@@ -198,6 +199,3 @@ function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User;
   );
 }
 
-export function formatWhen(iso: string) {
-  return new Intl.DateTimeFormat("en-KE", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Nairobi" }).format(new Date(iso));
-}

@@ -7,6 +7,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { readSearchQuery } from "~/.server/search/registry";
 import { platformUsers } from "~/.server/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { formatNumber } from "~/lib/dates";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
@@ -20,16 +21,15 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   const { figures, search } = loaderData;
-  const fmt = new Intl.NumberFormat("en-KE");
   return (
     <div>
       <h1 className="text-2xl font-bold tracking-tight">Admin Console</h1>
       <p className="mt-1 text-slate-600">Platform overview across every organisation.</p>
       <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Active organisations" value={fmt.format(figures.organizations.active)} icon={Building2} />
-        <StatCard label="Pending verification" value={fmt.format(figures.organizations.pending)} icon={Clock} />
-        <StatCard label="New sign-ups (7 days)" value={fmt.format(figures.signupsThisWeek)} icon={UserPlus} />
-        <StatCard label="Messages this month" value={fmt.format(figures.messagesThisMonth)} icon={MessageSquare} />
+        <StatCard label="Active organisations" value={formatNumber(figures.organizations.active)} icon={Building2} />
+        <StatCard label="Pending verification" value={formatNumber(figures.organizations.pending)} icon={Clock} />
+        <StatCard label="New sign-ups (7 days)" value={formatNumber(figures.signupsThisWeek)} icon={UserPlus} />
+        <StatCard label="Messages this month" value={formatNumber(figures.messagesThisMonth)} icon={MessageSquare} />
       </div>
       {search ? (
         <section className="mt-6 rounded-xl border border-slate-200 bg-white shadow-sm" aria-labelledby="admin-user-search">
@@ -53,7 +53,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
       <p className="mt-6 text-sm text-slate-500">
-        {fmt.format(figures.businessUsers)} business users · {fmt.format(figures.organizations.suspended)} suspended organisations
+        {formatNumber(figures.businessUsers)} business users · {formatNumber(figures.organizations.suspended)} suspended organisations
       </p>
     </div>
   );

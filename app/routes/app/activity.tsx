@@ -8,7 +8,7 @@ import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE } from "~
 import { activityStats, listActivity } from "~/.server/activity/log-queries";
 import { log } from "~/.server/log";
 import { StatCard } from "~/components/ui/stat-card";
-import { formatWhen } from "~/components/layout/app-shell";
+import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
@@ -60,7 +60,6 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function ActivityLog({ loaderData }: Route.ComponentProps) {
   const { form, data, invalid, loadFailed, exportFailed } = loaderData;
-  const fmt = new Intl.NumberFormat("en-KE");
   const rate = data && data.stats.total ? `${Math.round((data.stats.success / data.stats.total) * 1000) / 10}% of the period` : "No records in the period";
   return (
     <div className="space-y-6">
@@ -84,10 +83,10 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
 
       {data ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <StatCard label="Total Activities" value={fmt.format(data.stats.total)} icon={ActivityIcon} hint={`${data.period.from} to ${data.period.to}`} />
-          <StatCard label="Successful" value={fmt.format(data.stats.success)} icon={CheckCircle2} hint={rate} />
-          <StatCard label="Warnings" value={fmt.format(data.stats.warning)} icon={AlertTriangle} />
-          <StatCard label="Errors" value={fmt.format(data.stats.error)} icon={XCircle} />
+          <StatCard label="Total Activities" value={formatNumber(data.stats.total)} icon={ActivityIcon} hint={`${data.period.from} to ${data.period.to}`} />
+          <StatCard label="Successful" value={formatNumber(data.stats.success)} icon={CheckCircle2} hint={rate} />
+          <StatCard label="Warnings" value={formatNumber(data.stats.warning)} icon={AlertTriangle} />
+          <StatCard label="Errors" value={formatNumber(data.stats.error)} icon={XCircle} />
         </div>
       ) : null}
 

@@ -4,7 +4,7 @@ import type { Route } from "./+types/dashboard";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { dashboardOverview } from "~/.server/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
-import { formatWhen } from "~/components/layout/app-shell";
+import { formatNumber, formatWhen } from "~/lib/dates";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
@@ -24,7 +24,6 @@ const QUICK_ACTIONS = [
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { overview, businessName } = loaderData;
-  const fmt = new Intl.NumberFormat("en-KE");
   const navigation = useNavigation();
   return (
     <div className="space-y-6">
@@ -60,9 +59,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Messages Sent" value={fmt.format(overview.messagesSent)} icon={Send} />
-        <StatCard label="Active Contacts" value={fmt.format(overview.activeContacts)} icon={Users} hint="Seen in the last 30 days" />
-        <StatCard label="Templates" value={fmt.format(overview.templates)} icon={FileText} />
+        <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} />
+        <StatCard label="Active Contacts" value={formatNumber(overview.activeContacts)} icon={Users} hint="Seen in the last 30 days" />
+        <StatCard label="Templates" value={formatNumber(overview.templates)} icon={FileText} />
         <StatCard label="Account Status" value={overview.accountStatus} icon={ShieldCheck} />
       </div>
 

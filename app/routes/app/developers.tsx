@@ -20,6 +20,7 @@ import { CopyButton } from "~/components/ui/copy-button";
 import { CodeBlock, Disclosure } from "~/components/ui/code-block";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { formatNumber, formatWhen } from "~/lib/dates";
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
 
@@ -83,7 +84,6 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
   // After a refused save the boxes keep what was sent; otherwise they show what is stored.
   const sentEvents = actionData?.result?.initialValue?.events;
   const checkedEvents: readonly string[] = actionData?.result ? [sentEvents ?? []].flat().filter((e): e is string => typeof e === "string") : webhook.events;
-  const fmt = new Intl.NumberFormat("en-KE");
   return (
     <div className="space-y-6">
       <div>
@@ -98,10 +98,10 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="API Calls" value={fmt.format(usage.calls)} icon={Activity} hint="Last 30 days" />
+        <StatCard label="API Calls" value={formatNumber(usage.calls)} icon={Activity} hint="Last 30 days" />
         <StatCard label="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate}%`} icon={CheckCircle2} hint="Last 30 days" />
         <StatCard label="Avg Response" value={usage.averageMs === null ? "—" : `${usage.averageMs}ms`} icon={Timer} hint="Measured at the server" />
-        <StatCard label="Rate Limit" value={`${fmt.format(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
+        <StatCard label="Rate Limit" value={`${formatNumber(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
       </div>
 
       <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="key-heading">
@@ -138,7 +138,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
             ) : null}
           </div>
         </div>
-        {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {new Date(lastUsedAt).toLocaleString("en-KE", { timeZone: "Africa/Nairobi" })}</p> : null}
+        {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {formatWhen(lastUsedAt)}</p> : null}
         {confirmRegenerate && prefix ? (
           <Form method="post" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="alertdialog" aria-labelledby="regen-title">
             <p id="regen-title" className="font-semibold text-red-900">Regenerate the API key?</p>

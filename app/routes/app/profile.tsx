@@ -10,7 +10,7 @@ import { Field, FormError } from "~/components/ui/field";
 import { Button, linkButtonClass } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
-import { formatWhen } from "~/components/layout/app-shell";
+import { formatDay, formatWhen } from "~/lib/dates";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { pendingCode } from "~/.server/auth/codes";
 import { listRecentActivity } from "~/.server/activity/queries";
@@ -85,7 +85,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <div className="flex items-center justify-between">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
-          <p className="text-slate-600">{profile.name} · member since {formatWhen(profile.createdAt).split(",")[0]}</p>
+          <p className="text-slate-600">{profile.name} · member since {formatDay(profile.createdAt)}</p>
         </div>
         {showForm ? null : (
           <Link to="?edit=1" className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
