@@ -11,6 +11,12 @@ import { knownDeviceCookieHeader } from "./known-device";
 import { hashPassword, verifyPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
 
+/** The stored hash, read only where a password is checked (sessions never load it). */
+async function passwordHashOf(userId: string) {
+  const [row] = await db().select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row?.hash ?? "";
+}
+
 export const PASSWORD_CHANGED = "Password changed successfully";
 export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
 
@@ -23,7 +29,7 @@ export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
 export async function changePassword(current: CurrentUser, currentPassword: string, newPassword: string, sessionToken: string | undefined, meta: RequestMeta) {
   const limited = await hitRateLimit(RATE_LIMITS.passwordChange, current.user.id);
   if (!limited.allowed) return { ok: false as const, status: 429 as const, field: undefined, message: rateLimitMessage(limited.retryAfterSeconds) };
-  if (!(await verifyPassword(current.user.passwordHash, currentPassword))) {
+  if (!(await verifyPassword(await passwordHashOf(current.user.id), currentPassword))) {
     await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "error", action: "Password change failed", details: "Wrong current password", meta });
     return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
   }

@@ -1,6 +1,6 @@
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { db } from "../db/client";
-import { organizations, sessions, users } from "../db/schema";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { db, rawQuery } from "../db/client";
+import { sessions, type Organization, type User } from "../db/schema";
 import { randomToken, sha256 } from "../security/crypto";
 import type { RequestMeta } from "../http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "./cookies";
@@ -34,21 +34,95 @@ export function sessionToken(request: Request) {
   return readCookie(request, SESSION_COOKIE) || undefined;
 }
 
+/** The signed-in user's row as pages need it: every column but the password hash. */
+export type SessionUser = Omit<User, "passwordHash">;
+
+export interface FoundSession {
+  session: { id: string; persistent: boolean; lastUsedAt: Date; expiresAt: Date };
+  user: SessionUser;
+  organization: Organization;
+}
+
+interface SessionRow {
+  session_id: string;
+  persistent: boolean;
+  last_used_at: Date | string;
+  expires_at: Date | string;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string | null;
+  usertype: User["usertype"];
+  avatar_url: string | null;
+  is_verified: boolean;
+  user_created_at: Date | string;
+  last_login_at: Date | string | null;
+  password_changed_at: Date | string | null;
+  organization_id: string;
+  organization_name: string;
+  business_id: string;
+  plan_type: string;
+  billing_type: string;
+  message_limit: number;
+  status: Organization["status"];
+  whatsapp_number: string | null;
+  organization_created_at: Date | string;
+  organization_updated_at: Date | string;
+}
+
+// Every request of a signed-in page runs this, so it goes straight to the driver with the columns
+// pages use (no password hash), one indexed join. Read from the database on every request: that is
+// what makes revocation and suspension instant across instances.
+const FIND_SESSION_SQL = `
+  select s.id as session_id, s.persistent, s.last_used_at, s.expires_at,
+         u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.avatar_url, u.is_verified,
+         u.created_at as user_created_at, u.last_login_at, u.password_changed_at,
+         o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
+         o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at
+  from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
+  where s.id = $1 and s.expires_at > now()`;
+
+const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const maybeDate = (value: Date | string | null) => (value === null ? null : date(value));
+
 /** The live session of this request with its user and organisation, or null. */
-export async function findSession(request: Request) {
+export async function findSession(request: Request): Promise<FoundSession | null> {
   const token = sessionToken(request);
   if (!token || token.length > 100) return null;
-  const id = sha256(token);
-  const [row] = await db()
-    .select({ session: sessions, user: users, organization: organizations })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+  const [row] = await rawQuery<SessionRow>(FIND_SESSION_SQL, [sha256(token)]);
   if (!row) return null;
-  if (Date.now() - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(row.session.id, row.session.persistent);
-  return row;
+  const found: FoundSession = {
+    session: { id: row.session_id, persistent: row.persistent, lastUsedAt: date(row.last_used_at), expiresAt: date(row.expires_at) },
+    user: {
+      id: row.user_id,
+      organizationId: row.organization_id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      phoneNumber: row.phone_number,
+      usertype: row.usertype,
+      avatarUrl: row.avatar_url,
+      isVerified: row.is_verified,
+      createdAt: date(row.user_created_at),
+      lastLoginAt: maybeDate(row.last_login_at),
+      passwordChangedAt: maybeDate(row.password_changed_at),
+    },
+    organization: {
+      id: row.organization_id,
+      name: row.organization_name,
+      businessId: row.business_id,
+      planType: row.plan_type,
+      billingType: row.billing_type,
+      messageLimit: row.message_limit,
+      status: row.status,
+      whatsappNumber: row.whatsapp_number,
+      createdAt: date(row.organization_created_at),
+      updatedAt: date(row.organization_updated_at),
+    },
+  };
+  if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);
+  return found;
 }
 
 // Sliding expiry, written at most once an hour per session.
