@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer, type Server } from "node:http";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import express from "express";
 import compression from "compression";
 import { createRequestHandler } from "@react-router/express";
@@ -22,6 +22,8 @@ import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixe
 import { appHostOnly } from "~/.server/http/app-host";
 import { statementCountHeader, statementsOf } from "~/.server/db/statement-count";
 import { createRequestContext } from "~/.server/http/context";
+import { renderOnce } from "~/.server/http/render-once";
+import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
@@ -31,6 +33,9 @@ import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Public pages with nothing per visitor in them (app/.server/http/render-once.ts). */
+const ONCE_RENDERED_PAGES = ["/", "/privacy-policy", "/privacy", "/terms-of-service", "/terms"];
 
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */
 export interface AppOptions {
@@ -84,7 +89,11 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   } else {
     const client = path.resolve(here, "../client");
     app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(client, { maxAge: "1h", index: false }));
+    // The few files of public/ (icons, the social image) are known when the build is: a page's path
+    // goes straight on instead of costing a file-system stat first (about 10% of a page's time).
+    const publicFiles = publicFilesOf(client);
+    const servePublic = express.static(client, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
   }
 
   if (config.sandbox) {
@@ -99,6 +108,11 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   app.use(allowedMethods({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/"), routes: typeof build === "function" ? undefined : routeLookup(build) }));
   app.use(requireFormEncoding({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/") }));
 
+  if (typeof build !== "function") {
+    // The public pages, the same for every visitor: rendered once, each request gets its own nonce.
+    const toastCookie = `${signedCookies().toast.name}=`;
+    app.use(renderOnce({ paths: ONCE_RENDERED_PAGES, build, origin: () => env().APP_URL, skip: (req) => (req.get("cookie") ?? "").includes(toastCookie) }));
+  }
   app.all(
     "/{*splat}",
     // 503 while PostgreSQL cannot be reached, not React Router's 500 (decision 011).
@@ -112,6 +126,19 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   // Last: Express's own error page prints stack traces in development.
   app.use(finalErrorHandler());
   return app;
+}
+
+/** URL paths of the files at the top of the client build, the assets folder aside. */
+function publicFilesOf(client: string) {
+  try {
+    return new Set(
+      readdirSync(client, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${entry.name}`),
+    );
+  } catch {
+    return new Set<string>();
+  }
 }
 
 function requestLog() {

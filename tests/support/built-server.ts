@@ -53,6 +53,7 @@ export async function scratchDatabase(): Promise<{ url: string; drop: () => Prom
 export function demoHostEnv(controlToken: string): Record<string, string> {
   return {
     NODE_ENV: "production",
+    DEPLOYMENT: "production",
     SANDBOX: "1",
     DEMO_HOST: "1",
     SANDBOX_CONTROL_TOKEN: controlToken,
@@ -83,7 +84,9 @@ export async function startBuiltServer(extraEnv: Record<string, string | undefin
   }
   const env: Record<string, string | undefined> = {
     ...process.env,
-    NODE_ENV: "development",
+    // As `npm start` runs it: React's production build, a local deployment (decision 014).
+    NODE_ENV: "production",
+    DEPLOYMENT: "local",
     SANDBOX: "1",
     PORT: String(port),
     HOST: "127.0.0.1",
