@@ -9,9 +9,9 @@ import { rawRequest } from "../support/raw-http";
 // session is resolved once per request by the layouts' middleware; shared reads use onceInRequest)
 // before raising a budget.
 const USER_BUDGETS: Record<string, number> = {
-  // session, shell notifications + recent activity (one read), messages, contacts, templates, connections
-  "/dashboard": 6,
-  "/dashboard.data": 6,
+  // session, shell notifications + recent activity (one read), the three counts (one statement), connections
+  "/dashboard": 4,
+  "/dashboard.data": 4,
   // session, shell notifications
   "/get-started": 2,
   "/change-password": 2,
