@@ -11,6 +11,9 @@ export default [
   route("sitemap.xml", "routes/marketing/sitemap.ts"),
   route("manifest.webmanifest", "routes/marketing/manifest.ts"),
 
+  // Development only: every UI kit component on one page (404 in a production build).
+  route("dev/ui", "routes/dev/ui.tsx"),
+
   // Public: signing in and up
   route("login", "routes/auth/login.tsx", { id: "login" }),
   route("signin", "routes/auth/login.tsx", { id: "signin" }),

@@ -35,6 +35,8 @@ const ROWS: Record<string, Row> = {
   "/robots.txt": { path: "/robots.txt", anonymous: "ok", owner: "ok", admin: "ok" },
   "/sitemap.xml": { path: "/sitemap.xml", anonymous: "ok", owner: "ok", admin: "ok" },
   "/manifest.webmanifest": { path: "/manifest.webmanifest", anonymous: "ok", owner: "ok", admin: "ok" },
+  // The UI kit's gallery exists in development only; the built server is a production build.
+  "/dev/ui": { path: "/dev/ui", anonymous: "404", owner: "404", admin: "404" },
   "/login": { path: "/login", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   "/signin": { path: "/signin", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   "/signup": { path: "/signup", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },

@@ -1,4 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
+import { X } from "lucide-react";
 
 /**
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the inert page behind
@@ -22,5 +24,65 @@ export function Dialog({ open, onClose, labelledBy, children }: { open: boolean;
     >
       {open ? children : null}
     </dialog>
+  );
+}
+
+/** The URL that opens the `name` dialog on the current page (`?dialog=name`, other parameters kept). */
+export function dialogHref(searchParams: URLSearchParams, name: string) {
+  const next = new URLSearchParams(searchParams);
+  next.set("dialog", name);
+  return `?${next.toString()}`;
+}
+
+/** The URL of the current page with its dialog closed. */
+export function closeDialogHref(searchParams: URLSearchParams) {
+  const next = new URLSearchParams(searchParams);
+  next.delete("dialog");
+  const query = next.toString();
+  return query ? `?${query}` : "?";
+}
+
+/**
+ * A dialog that is page state: open while the URL says `?dialog=<name>`, so a link opens it and
+ * the server renders it, with or without JavaScript (without, it is an open <dialog> over a dimmed
+ * page, and Close is a link). Once scripts run it becomes a native modal: focus stays inside, Escape
+ * closes it, and closing goes to `closeHref`.
+ */
+export function UrlDialog({ name, searchParams, title, description, children }: { name: string; searchParams: URLSearchParams; title: string; description?: ReactNode; children: ReactNode }) {
+  const open = searchParams.get("dialog") === name;
+  const ref = useRef<HTMLDialogElement>(null);
+  const navigate = useNavigate();
+  const closeHref = closeDialogHref(searchParams);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!open || !dialog || dialog.matches(":modal")) return;
+    // Rendered open by the server; now that scripts run, make it modal.
+    dialog.close();
+    dialog.showModal();
+  }, [open]);
+  if (!open) return null;
+  const titleId = `dialog-${name}-title`;
+  return (
+    <>
+      <div className="fixed inset-0 z-40 bg-slate-900/40" aria-hidden />
+      <dialog
+        ref={ref}
+        open
+        aria-labelledby={titleId}
+        onClose={() => navigate(closeHref, { replace: true, preventScrollReset: true })}
+        className="fixed inset-0 z-50 m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
+      >
+        <div className="flex items-start justify-between gap-4">
+          <h2 id={titleId} className="text-lg font-semibold">
+            {title}
+          </h2>
+          <Link to={closeHref} replace preventScrollReset aria-label="Close" className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+            <X className="size-5" aria-hidden />
+          </Link>
+        </div>
+        {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+        <div className="mt-4">{children}</div>
+      </dialog>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { Eye, EyeOff } from "lucide-react";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -20,31 +20,14 @@ const inputClass =
  * marked, not enforced by the browser, so the spec's own messages show with JavaScript off too.
  */
 export function Field({ label, errors, hint, markRequired, trailing, id, className, ...input }: FieldProps) {
-  const fallbackId = useId();
-  const inputId = id ?? fallbackId;
-  const errorId = `${inputId}-error`;
-  const hintId = `${inputId}-hint`;
-  const invalid = !!errors?.length;
+  const wiring = useFieldWiring({ id, errors, hint, markRequired });
   return (
-    <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-        {markRequired ? <span className="ml-0.5 text-red-600" aria-hidden>*</span> : null}
-      </label>
+    <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
       <div className="relative">
-        <input
-          id={inputId}
-          aria-invalid={invalid || undefined}
-          aria-required={markRequired || undefined}
-          aria-describedby={[invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined}
-          className={`${inputClass} ${trailing ? "pr-11" : ""}`}
-          {...input}
-        />
+        <input {...wiring.control} className={`${inputClass} ${trailing ? "pr-11" : ""}`} {...input} />
         {trailing}
       </div>
-      {hint ? <p id={hintId} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <p id={errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{errors?.[0] ?? ""}</p>
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -81,6 +64,111 @@ export function FormSuccess({ message }: { message?: string | null }) {
   return (
     <div role="status" className="mb-4 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900">
       {message}
+    </div>
+  );
+}
+
+/**
+ * The ids and ARIA attributes of one control: its label's target, its hint and error texts tied to
+ * it with aria-describedby, and aria-invalid when it has an error. Every field of the kit uses it.
+ */
+export function useFieldWiring({ id, errors, hint, markRequired }: { id?: string; errors?: string[]; hint?: ReactNode; markRequired?: boolean }) {
+  const fallbackId = useId();
+  const controlId = id ?? fallbackId;
+  const errorId = `${controlId}-error`;
+  const hintId = `${controlId}-hint`;
+  const invalid = !!errors?.length;
+  return {
+    controlId,
+    errorId,
+    hintId,
+    invalid,
+    control: {
+      id: controlId,
+      "aria-invalid": invalid || undefined,
+      "aria-required": markRequired || undefined,
+      "aria-describedby": [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined,
+    },
+  };
+}
+
+interface FieldFrameProps {
+  label: ReactNode;
+  errors?: string[];
+  hint?: ReactNode;
+  markRequired?: boolean;
+  className?: string;
+}
+
+function FieldFrame({ label, hint, errors, markRequired, className, wiring, children }: FieldFrameProps & { wiring: ReturnType<typeof useFieldWiring>; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={wiring.controlId} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+        {markRequired ? <span className="ml-0.5 text-red-600" aria-hidden>*</span> : null}
+      </label>
+      {children}
+      {hint ? <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{errors?.[0] ?? ""}</p>
+    </div>
+  );
+}
+
+/** A labelled <select>; `options` as value and label pairs, or children <option>s. */
+export function SelectField({ label, errors, hint, markRequired, className, id, options, children, ...select }: FieldFrameProps & SelectHTMLAttributes<HTMLSelectElement> & { options?: { value: string; label: string }[] }) {
+  const wiring = useFieldWiring({ id, errors, hint, markRequired });
+  return (
+    <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
+      <select {...wiring.control} className={`${inputClass} pr-8`} {...select}>
+        {options?.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+        {children}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/** A labelled <textarea>; with `maxLength`, the hint says how many characters are allowed. */
+export function TextareaField({ label, errors, hint, markRequired, className, id, ...textarea }: FieldFrameProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const wiring = useFieldWiring({ id, errors, hint, markRequired });
+  return (
+    <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
+      <textarea {...wiring.control} className={`${inputClass} min-h-24`} rows={4} {...textarea} />
+    </FieldFrame>
+  );
+}
+
+/** A file input with its label; `accept` and a hint saying what is allowed ("CSV, up to 5 MB"). */
+export function FileField({ label, errors, hint, markRequired, className, id, ...input }: FieldFrameProps & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const wiring = useFieldWiring({ id, errors, hint, markRequired });
+  return (
+    <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
+      <input
+        type="file"
+        {...wiring.control}
+        className={`block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:border-0 file:bg-slate-100 file:px-3 file:py-2.5 file:font-medium file:text-slate-800 hover:file:bg-slate-200 ${INVALID_FOCUS}`}
+        {...input}
+      />
+    </FieldFrame>
+  );
+}
+
+/** A checkbox with its label beside it, and its hint and error under it. */
+export function CheckboxField({ label, errors, hint, className, id, ...input }: Omit<FieldFrameProps, "markRequired"> & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const wiring = useFieldWiring({ id, errors, hint });
+  return (
+    <div className={className}>
+      <div className="flex items-start gap-2">
+        <input type="checkbox" {...wiring.control} className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600" {...input} />
+        <label htmlFor={wiring.controlId} className="text-sm text-slate-700">
+          {label}
+        </label>
+      </div>
+      {hint ? <p id={wiring.hintId} className="mt-1 ml-6 text-xs text-slate-500">{hint}</p> : null}
+      {wiring.invalid ? <p id={wiring.errorId} className="mt-0.5 ml-6 text-sm text-red-600">{errors?.[0]}</p> : null}
     </div>
   );
 }

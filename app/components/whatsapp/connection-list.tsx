@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
 import { Power, PowerOff } from "lucide-react";
 import { Dialog } from "~/components/ui/dialog";
-import { Button, linkButtonClass } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 
 export interface ConnectionView {
   id: string;
@@ -123,9 +123,9 @@ export function ConnectionList({
                   <Button type="submit" variant="danger" disabled={busy}>
                     Disconnect
                   </Button>
-                  <Link to={confirming.redirectTo} className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+                  <ButtonLink to={confirming.redirectTo} variant="secondary">
                     Cancel
-                  </Link>
+                  </ButtonLink>
                 </div>
               </Form>
             ) : null}

@@ -2,7 +2,7 @@ import { href, Link } from "react-router";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import type { Route } from "./+types/get-started";
 import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
-import { linkButtonClass } from "~/components/ui/button";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
@@ -44,9 +44,9 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
       </article>
       <nav className="mt-6 flex items-center justify-between" aria-label="Tutorial steps">
         {step > 1 ? (
-          <Link to={`?step=${step - 1}`} className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}><ArrowLeft className="size-4" aria-hidden /> Previous</Link>
+          <ButtonLink to={`?step=${step - 1}`} variant="secondary"><ArrowLeft className="size-4" aria-hidden /> Previous</ButtonLink>
         ) : (
-          <span aria-hidden className={`${linkButtonClass} invisible`}>Previous</span>
+          <span aria-hidden className={buttonClass("secondary", "md", "invisible")}>Previous</span>
         )}
         <ol className="flex gap-2">
           {STEPS.map((s, i) => (
@@ -56,9 +56,9 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
         {last ? (
-          <Link to={home} className={`${linkButtonClass} bg-brand-600 text-white hover:bg-brand-700`}>Get Started</Link>
+          <ButtonLink to={home}>Get Started</ButtonLink>
         ) : (
-          <Link to={`?step=${step + 1}`} className={`${linkButtonClass} bg-brand-600 text-white hover:bg-brand-700`}>Next <ArrowRight className="size-4" aria-hidden /></Link>
+          <ButtonLink to={`?step=${step + 1}`}>Next <ArrowRight className="size-4" aria-hidden /></ButtonLink>
         )}
       </nav>
     </div>

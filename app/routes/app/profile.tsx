@@ -7,7 +7,7 @@ import type { Route } from "./+types/profile";
 import { OtpSchema, ProfileSchema } from "~/lib/schemas/auth";
 import { joinOtpBoxes } from "~/lib/otp";
 import { Field, FormError } from "~/components/ui/field";
-import { Button, linkButtonClass } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
 import { formatDay, formatWhen } from "~/lib/dates";
@@ -88,9 +88,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <p className="text-slate-600">{profile.name} · member since {formatDay(profile.createdAt)}</p>
         </div>
         {showForm ? null : (
-          <Link to="?edit=1" className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+          <ButtonLink to="?edit=1" variant="secondary">
             <Pencil className="size-4" aria-hidden /> Edit Profile
-          </Link>
+          </ButtonLink>
         )}
       </div>
 
@@ -103,10 +103,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <Field label="Email" markRequired hint="A new address is used once you confirm the code we send to it." errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
             <Field label="Phone number" placeholder="0712 345 678" errors={fields.phoneNumber.errors} {...getInputProps(fields.phoneNumber, { type: "tel" })} key={fields.phoneNumber.key} />
             <div className="flex gap-3">
-              <Button type="submit" name="intent" value="save" disabled={navigation.state === "submitting"}>
-                {navigation.state === "submitting" ? "Saving..." : "Save Changes"}
+              <Button type="submit" name="intent" value="save" pending={navigation.state === "submitting"} pendingText="Saving...">
+                Save Changes
               </Button>
-              <Link to="." className={`${linkButtonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>Cancel</Link>
+              <ButtonLink to="." variant="secondary">
+                Cancel
+              </ButtonLink>
             </div>
           </Form>
         ) : (

@@ -1,0 +1,146 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from "lucide-react";
+
+export type SortDirection = "asc" | "desc";
+
+export interface Column<Row> {
+  /** The column's key, also its `sort` value in the URL when sortable. */
+  key: string;
+  header: ReactNode;
+  cell: (row: Row) => ReactNode;
+  sortable?: boolean;
+  align?: "left" | "right";
+  /** Hidden on phones (below 640 px) where the table would not fit. */
+  hideOnPhone?: boolean;
+}
+
+/** The URL of a sortable header: this column, the other direction if it is the current sort; the page cursor dropped. */
+export function sortLinkHref(searchParams: URLSearchParams, column: string, defaultDirection: SortDirection = "asc") {
+  const next = new URLSearchParams(searchParams);
+  const current = next.get("sort") === column ? (next.get("dir") === "desc" ? "desc" : "asc") : null;
+  next.set("sort", column);
+  next.set("dir", current ? (current === "asc" ? "desc" : "asc") : defaultDirection);
+  next.delete("before");
+  next.delete("after");
+  return `?${next.toString()}`;
+}
+
+/** The URL of a keyset page: the filters and sort kept, one cursor (`before` or `after`) set. */
+export function pageHref(searchParams: URLSearchParams, cursor: { before?: string; after?: string }) {
+  const next = new URLSearchParams(searchParams);
+  next.delete("before");
+  next.delete("after");
+  if (cursor.before) next.set("before", cursor.before);
+  if (cursor.after) next.set("after", cursor.after);
+  return `?${next.toString()}`;
+}
+
+/**
+ * A data table: a real <table> with a caption (visually hidden unless `showCaption`), header cells
+ * that sort by links (aria-sort says which), and an empty state in place of rows when there are none.
+ */
+export function Table<Row>({
+  caption,
+  showCaption = false,
+  columns,
+  rows,
+  rowKey,
+  searchParams,
+  empty,
+}: {
+  caption: string;
+  showCaption?: boolean;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string | number;
+  /** The page's search parameters: needed for sortable columns. */
+  searchParams?: URLSearchParams;
+  /** What shows when there are no rows: a sentence, perhaps with an action. */
+  empty: ReactNode;
+}) {
+  const sortedBy = searchParams?.get("sort");
+  const direction: SortDirection = searchParams?.get("dir") === "desc" ? "desc" : "asc";
+  const phone = (column: Column<Row>) => (column.hideOnPhone ? "hidden sm:table-cell" : "");
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className={showCaption ? "mb-2 text-left font-semibold text-slate-900" : "sr-only"}>{caption}</caption>
+        <thead className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
+          <tr>
+            {columns.map((column) => {
+              const current = column.sortable && sortedBy === column.key;
+              const Icon = current ? (direction === "asc" ? ArrowUp : ArrowDown) : ArrowUpDown;
+              return (
+                <th
+                  key={column.key}
+                  scope="col"
+                  aria-sort={current ? (direction === "asc" ? "ascending" : "descending") : undefined}
+                  className={`px-3 py-2 ${column.align === "right" ? "text-right" : ""} ${phone(column)}`}
+                >
+                  {column.sortable && searchParams ? (
+                    <Link to={sortLinkHref(searchParams, column.key)} className="inline-flex items-center gap-1 hover:text-slate-900">
+                      {column.header}
+                      <Icon className="size-3.5" aria-hidden />
+                    </Link>
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.length ? (
+            rows.map((row) => (
+              <tr key={rowKey(row)} className="hover:bg-slate-50">
+                {columns.map((column) => (
+                  <td key={column.key} className={`px-3 py-2.5 text-slate-700 ${column.align === "right" ? "text-right tabular-nums" : ""} ${phone(column)}`}>
+                    {column.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-10 text-center text-slate-600">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * Newer and older pages by keyset cursors (the last row's position, never an offset: page 500 costs
+ * what page 1 does). Links, so they work without JavaScript; a missing cursor shows a disabled label.
+ */
+export function Pager({ searchParams, newer, older, label = "Pages" }: { searchParams: URLSearchParams; newer?: string | null; older?: string | null; label?: string }) {
+  const item = "inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium";
+  return (
+    <nav aria-label={label} className="mt-4 flex justify-between">
+      {newer ? (
+        <Link to={pageHref(searchParams, { before: newer })} className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+          <ChevronLeft className="size-4" aria-hidden /> Newer
+        </Link>
+      ) : (
+        <span aria-disabled="true" className={`${item} border-slate-200 text-slate-400`}>
+          <ChevronLeft className="size-4" aria-hidden /> Newer
+        </span>
+      )}
+      {older ? (
+        <Link to={pageHref(searchParams, { after: older })} className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+          Older <ChevronRight className="size-4" aria-hidden />
+        </Link>
+      ) : (
+        <span aria-disabled="true" className={`${item} border-slate-200 text-slate-400`}>
+          Older <ChevronRight className="size-4" aria-hidden />
+        </span>
+      )}
+    </nav>
+  );
+}
