@@ -8,13 +8,14 @@ import express from "express";
 import { createRequestHandler } from "@react-router/express";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const build = await import(path.join(here, "build/server/index.js"));
+const buildDir = path.join(here, "../results/baseline-app-build");
+const build = await import(path.join(buildDir, "server/index.js"));
 
 const app = express();
 app.disable("x-powered-by");
 app.use(compression());
-app.use("/assets", express.static(path.join(here, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(here, "build/client"), { maxAge: "1h" }));
+app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
 app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
 const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
