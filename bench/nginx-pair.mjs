@@ -1,0 +1,98 @@
+// nginx in front of two instances of the production build vs one, as deploy/ runs Jumbe: the
+// repository's site (deploy/nginx/jumbe.conf, TLS swapped for plain HTTP as tests/support/nginx.ts
+// does) with two `node build/server/index.js` on one PostgreSQL database (a private cluster, fsync
+// off). It measures GET /dashboard and GET /api/auth/me, signed in, straight at each instance, through
+// nginx to one instance (the second `server` line removed) and through nginx to two, and reports the
+// two-instance factor. The instances' CPU shares show whether both took the load.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
+import { signIn } from "./lib/http.mjs";
+import { findNginx, siteConfig, SITE_CONFIG, SITE_NAME, startNginx } from "./lib/nginx.mjs";
+import { freePort, startServer } from "./lib/server.mjs";
+import { measureLoad } from "./pages.mjs";
+
+const PATHS = [
+  { path: "/dashboard", accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+  { path: "/api/auth/me", accept: "application/json" },
+];
+
+export async function benchNginxPair({ root, accounts, duration, connections = 10, log = console.log }) {
+  const binary = findNginx();
+  if (!binary) return { skipped: "nginx is not installed (Debian: apt-get install nginx)" };
+  if (!postgresBinDir()) return { skipped: "two instances need PostgreSQL, and its binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
+
+  const postgres = await startPrivatePostgres();
+  const servers = [];
+  let nginx = null;
+  try {
+    const ports = { http: await freePort(), https: await freePort() };
+    // As a browser at the site's name would send them: APP_URL names nginx's address.
+    const host = `${SITE_NAME}:${ports.https}`;
+    const origin = `http://${host}`;
+    const extraEnv = { APP_URL: origin, TRUST_PROXY: "loopback", RATE_LIMIT_MULTIPLIER: "1000000" };
+    // One after the other: the first applies the migrations and seeds the demo accounts.
+    for (let i = 0; i < 2; i++) servers.push(await startServer({ root, databaseUrl: postgres.url, extraEnv }));
+    log(`  two instances on ports ${servers.map((s) => s.port).join(" and ")}, one PostgreSQL database`);
+    const source = readFileSync(path.join(root, SITE_CONFIG), "utf8");
+    const pids = servers.map((s) => s.pid);
+
+    const runs = [];
+    const measureAll = async (setup, base, cookie) => {
+      for (const target of PATHS) {
+        const headers = { Host: host, Accept: target.accept, Cookie: cookie };
+        log(`  ${setup}: GET ${target.path} ...`);
+        runs.push({ setup, path: target.path, ...(await measureLoad({ url: `${base}${target.path}`, headers, pids, duration, connections })) });
+      }
+    };
+
+    // Straight at each instance, for reference and so both are warm (the Host header as nginx
+    // passes it; the session, in the shared database, is good on both).
+    const directCookie = await signIn(servers[0].baseUrl, accounts.individual, { host, origin });
+    for (const [i, server] of servers.entries()) await measureAll(`direct, instance ${"AB"[i]}`, server.baseUrl, directCookie);
+
+    for (const instances of [1, 2]) {
+      const site = siteConfig(source, { ...ports, upstreams: servers.slice(0, instances).map((s) => s.port) });
+      nginx = await startNginx(binary, site, { https: ports.https, host });
+      // Signed in through nginx, as a browser would be.
+      const cookie = await signIn(nginx.base, accounts.individual, { host, origin });
+      await measureAll(`nginx, ${instances} instance${instances > 1 ? "s" : ""}`, nginx.base, cookie);
+      await nginx.stop();
+      nginx = null;
+    }
+
+    const rate = (setup, p) => runs.find((r) => r.setup === setup && r.path === p)?.requestsPerSecond;
+    const factors = Object.fromEntries(PATHS.map(({ path: p }) => [p, rate("nginx, 2 instances", p) / rate("nginx, 1 instance", p)]));
+    return { connections, durationSeconds: duration, postgresSettings: postgres.settings, runs, factors };
+  } finally {
+    await nginx?.stop();
+    for (const server of servers) await server.stop();
+    postgres.destroy();
+  }
+}
+
+const fixed = (value, digits = 1) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "-");
+
+export function formatNginxPair(report, { table }) {
+  if (report.skipped) return `nginx in front of two instances: skipped (${report.skipped})`;
+  if (report.problem) return `nginx in front of two instances: not measured (${report.problem})`;
+  const rows = report.runs.map((r) => {
+    const other = Object.entries(r.statuses).filter(([code]) => code !== "200");
+    return [
+      r.path,
+      r.setup,
+      fixed(r.requestsPerSecond, 0),
+      fixed(r.latencyMs.p50, 0),
+      fixed(r.latencyMs.p99, 0),
+      fixed(r.cpuMsPerRequest, 2),
+      r.cpuShares.map((share) => `${Math.round(share * 100)}%`).join(" + "),
+      other.length || r.errors ? `${other.map(([c, n]) => `${c}:${n}`).join(" ")}${r.errors ? ` errors:${r.errors}` : ""}` : "",
+    ];
+  });
+  const factors = Object.entries(report.factors).map(([p, f]) => `${p} ${fixed(f, 2)}x`).join(", ");
+  return [
+    `nginx (deploy/nginx/jumbe.conf, plain HTTP) in front of Jumbe on one PostgreSQL database, ${report.connections} connections, ${report.durationSeconds} s each`,
+    table(["path", "setup", "req/s", "p50 ms", "p99 ms", "Node CPU ms/req", "instances' CPU", "not 200"], rows),
+    `  two instances vs one behind nginx: ${factors} the requests per second`,
+  ].join("\n");
+}
