@@ -189,7 +189,7 @@ export function formatPages(report, { table, databaseKind }) {
     `baseline = bench/baseline-app at the nearest size, bare = node:http sending the same bytes${databaseKind === "postgres" ? "; PostgreSQL's own CPU is not counted" : "; PGlite runs inside Jumbe's process"})`,
   ].join("\n");
   return `${header}\n${table(
-    ["path", "as", "bytes", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "not 200"],
+    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "not 200"],
     rows,
   )}`;
 }
