@@ -42,7 +42,7 @@ export async function benchNginxPair({ root, accounts, duration, connections = 1
       for (const target of PATHS) {
         const headers = { Host: host, Accept: target.accept, Cookie: cookie };
         log(`  ${setup}: GET ${target.path} ...`);
-        runs.push({ setup, path: target.path, ...(await measureLoad({ url: `${base}${target.path}`, headers, pids, duration, connections })) });
+        runs.push({ setup, path: target.path, ...(await measureLoad({ url: `${base}${target.path}`, headers, pids, databasePids: postgres.processIds, duration, connections })) });
       }
     };
 
@@ -85,6 +85,7 @@ export function formatNginxPair(report, { table }) {
       fixed(r.latencyMs.p50, 0),
       fixed(r.latencyMs.p99, 0),
       fixed(r.cpuMsPerRequest, 2),
+      fixed(r.databaseCpuMsPerRequest, 2),
       r.cpuShares.map((share) => `${Math.round(share * 100)}%`).join(" + "),
       other.length || r.errors ? `${other.map(([c, n]) => `${c}:${n}`).join(" ")}${r.errors ? ` errors:${r.errors}` : ""}` : "",
     ];
@@ -92,7 +93,7 @@ export function formatNginxPair(report, { table }) {
   const factors = Object.entries(report.factors).map(([p, f]) => `${p} ${fixed(f, 2)}x`).join(", ");
   return [
     `nginx (deploy/nginx/jumbe.conf, plain HTTP) in front of Jumbe on one PostgreSQL database, ${report.connections} connections, ${report.durationSeconds} s each`,
-    table(["path", "setup", "req/s", "p50 ms", "p99 ms", "Node CPU ms/req", "instances' CPU", "not 200"], rows),
+    table(["path", "setup", "req/s", "p50 ms", "p99 ms", "Node CPU ms/req", "PostgreSQL CPU ms/req", "instances' CPU", "not 200"], rows),
     `  two instances vs one behind nginx: ${factors} the requests per second`,
   ].join("\n");
 }

@@ -77,17 +77,35 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / clockTicks;
 }
 
+/** CPU seconds of each process in `pids` that still exists, as a Map. */
+function cpuOf(pids) {
+  const seconds = new Map();
+  for (const pid of pids) {
+    try {
+      seconds.set(pid, cpuSeconds(pid));
+    } catch {
+      // exited
+    }
+  }
+  return seconds;
+}
+
 /**
  * A 1 s warm-up, then `duration` seconds at `connections`, with the CPU time of the processes
  * `pids` around it: cpuMsPerRequest is theirs together, cpuShares each one's share of a CPU.
+ * `databasePids()`, when given, lists the database's processes (a private PostgreSQL cluster):
+ * their CPU per request is databaseCpuMsPerRequest (a process that exits during the run is missed).
  */
-export async function measureLoad({ url, headers, pids = [], duration, connections }) {
+export async function measureLoad({ url, headers, pids = [], databasePids, duration, connections }) {
   await autocannon({ url, headers, connections, duration: 1, pipelining: 1, timeout: 30 });
-  const cpuBefore = pids.map(cpuSeconds);
+  const cpuBefore = pids.map((pid) => cpuSeconds(pid));
+  const databaseBefore = databasePids ? cpuOf(databasePids()) : null;
   const result = await autocannon({ url, headers, connections, duration, pipelining: 1, timeout: 30 });
   const used = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+  const databaseAfter = databasePids ? cpuOf(databasePids()) : null;
   const cpu = pids.length ? used.reduce((a, b) => a + b, 0) : null;
   const requests = result.requests.total;
+  const databaseCpu = databaseAfter ? [...databaseAfter].reduce((total, [pid, seconds]) => total + seconds - (databaseBefore.get(pid) ?? 0), 0) : null;
   return {
     requestsPerSecond: result.requests.average,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
@@ -96,6 +114,7 @@ export async function measureLoad({ url, headers, pids = [], duration, connectio
     errors: result.errors,
     cpuMsPerRequest: cpu !== null && requests ? (cpu * 1000) / requests : null,
     cpuShares: used.map((seconds) => seconds / result.duration),
+    databaseCpuMsPerRequest: databaseCpu !== null && requests ? (databaseCpu * 1000) / requests : null,
   };
 }
 
@@ -120,7 +139,7 @@ function baselinePath(kind, bytes, shell) {
  * server. `credentials` maps "individual" and "admin" to session cookies and "apiKey" to the demo
  * tenant's API key.
  */
-export async function benchPages({ root, baseUrl, serverPid, credentials, duration, connections = 10, log = console.log }) {
+export async function benchPages({ root, baseUrl, serverPid, databasePids, credentials, duration, connections = 10, log = console.log }) {
   const build = ensureBaselineBuild({ log });
   const baseline = await startBaselineApp();
   const bare = await startBareServer();
@@ -142,12 +161,14 @@ export async function benchPages({ root, baseUrl, serverPid, credentials, durati
         continue;
       }
       log(`  ${target.path} (${first.bytes} bytes) ...`);
-      row.jumbe = await measureLoad({ url: `${baseUrl}${target.path}`, headers, pids: [serverPid], duration, connections });
+      row.jumbe = await measureLoad({ url: `${baseUrl}${target.path}`, headers, pids: [serverPid], databasePids, duration, connections });
       const samePath = baselinePath(target.kind, first.bytes, shell);
       row.baseline = { path: samePath, bytes: (await probe(`${baseline.baseUrl}${samePath}`, {})).bytes };
       Object.assign(row.baseline, await measureLoad({ url: `${baseline.baseUrl}${samePath}`, headers: { Accept: headers.Accept }, pids: [baseline.pid], duration, connections }));
       row.bare = { bytes: first.bytes, ...(await measureLoad({ url: `${bare.baseUrl}/?bytes=${first.bytes}`, pids: [bare.pid], duration, connections })) };
-      row.cpuRatio = row.jumbe.cpuMsPerRequest && row.baseline.cpuMsPerRequest ? row.jumbe.cpuMsPerRequest / row.baseline.cpuMsPerRequest : null;
+      // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
+      const jumbeCpu = row.jumbe.cpuMsPerRequest === null ? null : row.jumbe.cpuMsPerRequest + (row.jumbe.databaseCpuMsPerRequest ?? 0);
+      row.cpuRatio = jumbeCpu && row.baseline.cpuMsPerRequest ? jumbeCpu / row.baseline.cpuMsPerRequest : null;
       rows.push(row);
     }
     return { connections, durationSeconds: duration, baselineShellBytes: shell, baselineBuild: build, rows };
@@ -164,9 +185,10 @@ const statusNote = (run) => {
 };
 
 export function formatPages(report, { table, databaseKind }) {
+  const database = report.rows.some((r) => typeof r.jumbe?.databaseCpuMsPerRequest === "number");
   const rows = report.rows.map((r) =>
     r.problem
-      ? [r.path, r.as ?? "-", r.bytes, r.problem, "", "", "", "", "", "", "", "", "", ""]
+      ? [r.path, r.as ?? "-", r.bytes, r.problem, ...Array(database ? 11 : 10).fill("")]
       : [
           r.path,
           r.as ?? "-",
@@ -175,6 +197,7 @@ export function formatPages(report, { table, databaseKind }) {
           fixed(r.jumbe.latencyMs.p50, 0),
           fixed(r.jumbe.latencyMs.p99, 0),
           fixed(r.jumbe.cpuMsPerRequest, 2),
+          ...(database ? [fixed(r.jumbe.databaseCpuMsPerRequest, 2)] : []),
           r.baseline.bytes,
           fixed(r.baseline.requestsPerSecond, 0),
           fixed(r.baseline.cpuMsPerRequest, 2),
@@ -186,10 +209,16 @@ export function formatPages(report, { table, databaseKind }) {
   );
   const header = [
     `Pages and JSON API (${report.connections} connections, ${report.durationSeconds} s each, no compression; CPU = server process user+system time per request;`,
-    `baseline = bench/baseline-app at the nearest size, bare = node:http sending the same bytes${databaseKind === "postgres" ? "; PostgreSQL's own CPU is not counted" : "; PGlite runs inside Jumbe's process"})`,
+    `baseline = bench/baseline-app at the nearest size, bare = node:http sending the same bytes; ${
+      database
+        ? "db CPU = the private PostgreSQL cluster's processes, counted in the ratio"
+        : databaseKind === "postgres"
+          ? "PostgreSQL's own CPU is not counted"
+          : "PGlite runs inside Jumbe's process"
+    })`,
   ].join("\n");
   return `${header}\n${table(
-    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "not 200"],
+    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", ...(database ? ["db CPU ms"] : []), "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "not 200"],
     rows,
   )}`;
 }

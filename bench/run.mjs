@@ -200,6 +200,8 @@ function printArgon2(argon2, signin) {
 }
 
 const cpus = os.availableParallelism?.() ?? os.cpus().length;
+/** The throwaway cluster of --private-postgres, while it runs. */
+let privatePostgres = null;
 
 async function main() {
   if (activityOnly && !databaseUrl && !args["private-postgres"]) {
@@ -219,7 +221,7 @@ async function main() {
     durationSeconds: duration,
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
-  const privatePostgres = args["private-postgres"] && !nginxOnly ? await startPrivatePostgres() : null;
+  privatePostgres = args["private-postgres"] && !nginxOnly ? await startPrivatePostgres() : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
@@ -333,6 +335,7 @@ async function singleServerRuns(results) {
           root,
           baseUrl: server.baseUrl,
           serverPid: server.pid,
+          databasePids: privatePostgres?.processIds,
           credentials: { ...cookies, apiKey },
           duration,
           connections: Number(args["pages-connections"]),

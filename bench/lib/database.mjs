@@ -2,7 +2,7 @@
 // PGlite through the server's DATA_DIR (PGlite's files serve one process at a time, so only after
 // the server has exited). And a private PostgreSQL cluster for a benchmark run.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./server.mjs";
@@ -52,7 +52,8 @@ export function postgresBinDir() {
  * A PostgreSQL cluster of the benchmark's own, as scripts/with-postgres.sh makes one: a temporary
  * directory, 127.0.0.1 on a free port, trust auth, fsync and synchronous_commit off (the data is
  * thrown away), owned by `postgres` when running as root (initdb refuses root). Resolves to
- * { url, settings, destroy } with url the cluster's `jumbe` database.
+ * { url, settings, processIds, destroy } with url the cluster's `jumbe` database and processIds()
+ * the cluster's processes now (the postmaster and its children: backends, writers), for CPU figures.
  */
 export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
   const bindir = postgresBinDir();
@@ -89,9 +90,27 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
     );
     run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
     await withDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }, (query) => query("create database jumbe"));
-    return { url: `postgres://postgres@127.0.0.1:${port}/jumbe`, settings, destroy };
+    const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    const processIds = () => [postmaster, ...childProcesses(postmaster)];
+    return { url: `postgres://postgres@127.0.0.1:${port}/jumbe`, settings, processIds, destroy };
   } catch (error) {
     destroy();
     throw error;
   }
+}
+
+/** Processes whose parent is `parent`, from /proc. */
+function childProcesses(parent) {
+  const children = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // After "(comm)": state, then the parent's pid.
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) children.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
