@@ -7,13 +7,13 @@
 // For each: requests/s and p50/p99 latency with autocannon (10 connections), and the server
 // process's CPU time per request from /proc/<pid>/stat (utime + stime before and after the run).
 // No Accept-Encoding is sent, so no side compresses: the sizes are the bodies as rendered.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { ensureBaselineBuild, startBaselineApp } from "./lib/baseline.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
 import { request } from "./lib/http.mjs";
+import { cpuBetween, cpuOf, cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 
 // Routes of app/routes.ts's signed-in layouts that are not pages to load with a GET.
 const NOT_PAGES = {
@@ -61,51 +61,33 @@ export function pageTargets(root) {
   ];
 }
 
-let clockTicks;
-/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid) {
-  clockTicks ??= (() => {
-    try {
-      return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    } catch {
-      return 100;
-    }
-  })();
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // After "(comm)": state is field 3, utime field 14, stime field 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-}
-
-/** CPU seconds of each process in `pids` that still exists, as a Map. */
-function cpuOf(pids) {
-  const seconds = new Map();
-  for (const pid of pids) {
-    try {
-      seconds.set(pid, cpuSeconds(pid));
-    } catch {
-      // exited
-    }
-  }
-  return seconds;
-}
-
 /**
  * A 1 s warm-up, then `duration` seconds at `connections`, with the CPU time of the processes
  * `pids` around it: cpuMsPerRequest is theirs together, cpuShares each one's share of a CPU.
  * `databasePids()`, when given, lists the database's processes (a private PostgreSQL cluster):
  * their CPU per request is databaseCpuMsPerRequest (a process that exits during the run is missed).
+ * `helperPids()` lists other processes of the benchmark (nginx). otherCpus is how many CPUs, on
+ * average, went to work outside the benchmark during the run (the machine's busy time less these
+ * processes' and this one's, where autocannon runs): when it is high, the figures are skewed.
  */
-export async function measureLoad({ url, headers, pids = [], databasePids, duration, connections }) {
+export async function measureLoad({ url, headers, pids = [], databasePids, helperPids, duration, connections }) {
   await autocannon({ url, headers, connections, duration: 1, pipelining: 1, timeout: 30 });
   const cpuBefore = pids.map((pid) => cpuSeconds(pid));
   const databaseBefore = databasePids ? cpuOf(databasePids()) : null;
+  const helpersBefore = helperPids ? cpuOf(helperPids()) : null;
+  const machineBefore = machineBusySeconds();
+  const selfBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
   const result = await autocannon({ url, headers, connections, duration, pipelining: 1, timeout: 30 });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const self = process.cpuUsage(selfBefore);
+  const machine = machineBusySeconds() - machineBefore;
   const used = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
-  const databaseAfter = databasePids ? cpuOf(databasePids()) : null;
+  const databaseCpu = databasePids ? cpuBetween(databaseBefore, cpuOf(databasePids())) : null;
+  const helpersCpu = helperPids ? cpuBetween(helpersBefore, cpuOf(helperPids())) : 0;
   const cpu = pids.length ? used.reduce((a, b) => a + b, 0) : null;
   const requests = result.requests.total;
-  const databaseCpu = databaseAfter ? [...databaseAfter].reduce((total, [pid, seconds]) => total + seconds - (databaseBefore.get(pid) ?? 0), 0) : null;
+  const ours = (cpu ?? 0) + (databaseCpu ?? 0) + helpersCpu + (self.user + self.system) / 1e6;
   return {
     requestsPerSecond: result.requests.average,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
@@ -115,6 +97,7 @@ export async function measureLoad({ url, headers, pids = [], databasePids, durat
     cpuMsPerRequest: cpu !== null && requests ? (cpu * 1000) / requests : null,
     cpuShares: used.map((seconds) => seconds / result.duration),
     databaseCpuMsPerRequest: databaseCpu !== null && requests ? (databaseCpu * 1000) / requests : null,
+    otherCpus: Math.max(0, (machine - ours) / wall),
   };
 }
 
@@ -188,7 +171,7 @@ export function formatPages(report, { table, databaseKind }) {
   const database = report.rows.some((r) => typeof r.jumbe?.databaseCpuMsPerRequest === "number");
   const rows = report.rows.map((r) =>
     r.problem
-      ? [r.path, r.as ?? "-", r.bytes, r.problem, ...Array(database ? 11 : 10).fill("")]
+      ? [r.path, r.as ?? "-", r.bytes, r.problem, ...Array(database ? 12 : 11).fill("")]
       : [
           r.path,
           r.as ?? "-",
@@ -204,6 +187,7 @@ export function formatPages(report, { table, databaseKind }) {
           r.cpuRatio ? `${fixed(r.cpuRatio, 1)}x` : "-",
           fixed(r.bare.requestsPerSecond, 0),
           fixed(r.bare.cpuMsPerRequest, 3),
+          fixed(Math.max(r.jumbe.otherCpus, r.baseline.otherCpus, r.bare.otherCpus), 1),
           [statusNote(r.jumbe), statusNote(r.baseline), statusNote(r.bare)].filter(Boolean).join("; "),
         ],
   );
@@ -216,9 +200,10 @@ export function formatPages(report, { table, databaseKind }) {
           ? "PostgreSQL's own CPU is not counted"
           : "PGlite runs inside Jumbe's process"
     })`,
+    "other CPUs = CPUs busy with work outside the benchmark during the row's runs (the most of the three): near 0 on a quiet machine",
   ].join("\n");
   return `${header}\n${table(
-    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", ...(database ? ["db CPU ms"] : []), "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "not 200"],
+    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", ...(database ? ["db CPU ms"] : []), "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "other CPUs", "not 200"],
     rows,
   )}`;
 }

@@ -2,9 +2,10 @@
 // PGlite through the server's DATA_DIR (PGlite's files serve one process at a time, so only after
 // the server has exited). And a private PostgreSQL cluster for a benchmark run.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childProcesses } from "./proc.mjs";
 import { freePort } from "./server.mjs";
 
 /** Runs `work(query)` against the database, then closes it; query(text, params) resolves to rows. */
@@ -99,18 +100,3 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
   }
 }
 
-/** Processes whose parent is `parent`, from /proc. */
-function childProcesses(parent) {
-  const children = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // After "(comm)": state, then the parent's pid.
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) children.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
