@@ -64,6 +64,7 @@ const { values: args } = parseArgs({
     "skip-pages": { type: "boolean", default: false },
     "pages-only": { type: "boolean", default: false },
     "nginx-connections": { type: "string", default: "10" },
+    "nginx-rounds": { type: "string", default: "1" },
     "skip-nginx": { type: "boolean", default: false },
     "nginx-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
@@ -95,6 +96,7 @@ if (args.help) {
   --skip-pages                leave out the pages runs (every signed-in page and the JSON API beside the baselines)
   --pages-only                only the pages runs: Jumbe, bench/baseline-app and bare Node at the same sizes
   --nginx-connections N       connections for the nginx runs (default 10)
+  --nginx-rounds N            nginx runs with one and two instances N times, alternating; the best of each counts (default 1)
   --skip-nginx                leave out nginx in front of two instances vs one
   --nginx-only                only nginx in front of two instances vs one (a private PostgreSQL cluster of its own)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
@@ -234,7 +236,7 @@ async function main() {
     if (runNginx) {
       console.log(`\nnginx in front of two instances vs one (${duration} s per run) ...`);
       try {
-        results.nginx = await benchNginxPair({ root, accounts: ACCOUNTS, duration, connections: Number(args["nginx-connections"]), log: (line) => console.log(line) });
+        results.nginx = await benchNginxPair({ root, accounts: ACCOUNTS, duration, connections: Number(args["nginx-connections"]), rounds: Math.max(1, Number(args["nginx-rounds"]) || 1), log: (line) => console.log(line) });
       } catch (error) {
         results.nginx = { problem: error instanceof Error ? error.message : String(error) };
       }
