@@ -95,7 +95,7 @@ export async function measureLoad({ url, headers, pids = [], databasePids, helpe
     statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
     errors: result.errors,
     cpuMsPerRequest: cpu !== null && requests ? (cpu * 1000) / requests : null,
-    cpuShares: used.map((seconds) => seconds / result.duration),
+    cpuShares: used.map((seconds) => seconds / wall),
     databaseCpuMsPerRequest: databaseCpu !== null && requests ? (databaseCpu * 1000) / requests : null,
     otherCpus: Math.max(0, (machine - ours) / wall),
   };
