@@ -12,8 +12,9 @@
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
-// scores, API throughput, webhook ingestion and (PostgreSQL only) the activity log at a million
-// records, prints tables, writes bench/results/latest.json, and stops the server.
+// scores, API throughput, every page and the JSON API beside a baseline app and bare Node, webhook
+// ingestion and (PostgreSQL only) the activity log at a million records, and stops the server;
+// then nginx in front of two instances vs one. Prints tables and writes bench/results/latest.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
