@@ -7,18 +7,21 @@
 //   node bench/run.mjs --public-only                     (landing and legal pages: weight and Lighthouse)
 //   node bench/run.mjs --webhooks-only                   (POST /webhooks/whatsapp: acknowledged/s, latency, drain)
 //   node bench/run.mjs --activity-only --database-url .. (activity log with a million records: first page, export; PostgreSQL only)
+//   node bench/run.mjs --pages-only                      (every signed-in page and the JSON API beside a baseline React Router app and bare Node)
+//   node bench/run.mjs --nginx-only                      (nginx in front of two instances vs one, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
-// scores, API throughput, webhook ingestion and (PostgreSQL only) the activity log at a million
-// records, prints tables, writes bench/results/latest.json, and stops the server.
+// scores, API throughput, every page and the JSON API beside a baseline app and bare Node, webhook
+// ingestion and (PostgreSQL only) the activity log at a million records, and stops the server;
+// then nginx in front of two instances vs one. Prints tables and writes bench/results/latest.json.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { postgresDurability, withDatabase } from "./lib/database.mjs";
+import { postgresDurability, startPrivatePostgres, withDatabase } from "./lib/database.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServer } from "./lib/server.mjs";
 import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
@@ -28,6 +31,8 @@ import { argon2Cost, benchMe, benchSignin } from "./throughput.mjs";
 import { apiKeyFor, benchApiV1, formatApiV1 } from "./api-v1.mjs";
 import { benchWebhooks, formatWebhooks, newAppSecret, verifyStoredRows } from "./webhooks.mjs";
 import { benchActivity, formatActivity } from "./activity.mjs";
+import { benchPages, formatPages } from "./pages.mjs";
+import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -56,6 +61,14 @@ const { values: args } = parseArgs({
     "activity-export-timeout": { type: "string", default: "240" },
     "skip-activity": { type: "boolean", default: false },
     "activity-only": { type: "boolean", default: false },
+    "pages-connections": { type: "string", default: "10" },
+    "skip-pages": { type: "boolean", default: false },
+    "pages-only": { type: "boolean", default: false },
+    "nginx-connections": { type: "string", default: "10" },
+    "nginx-rounds": { type: "string", default: "1" },
+    "skip-nginx": { type: "boolean", default: false },
+    "nginx-only": { type: "boolean", default: false },
+    "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -79,27 +92,43 @@ if (args.help) {
   --activity-duration SECONDS length of each activity load run at 10 connections (default 5)
   --activity-export-timeout S stop reading an export after S seconds and report what arrived (default 240)
   --skip-activity             leave out the activity log benchmark
-  --activity-only             only the activity log benchmark (first page and export at a million records)`);
+  --activity-only             only the activity log benchmark (first page and export at a million records)
+  --pages-connections N       connections for the pages runs (default 10)
+  --skip-pages                leave out the pages runs (every signed-in page and the JSON API beside the baselines)
+  --pages-only                only the pages runs: Jumbe, bench/baseline-app and bare Node at the same sizes
+  --nginx-connections N       connections for the nginx runs (default 10)
+  --nginx-rounds N            nginx runs with one and two instances N times, alternating; the best of each counts (default 1)
+  --skip-nginx                leave out nginx in front of two instances vs one
+  --nginx-only                only nginx in front of two instances vs one (a private PostgreSQL cluster of its own)
+  --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
 
 const duration = Number(args.duration);
 const connectionList = (text) => text.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-const databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
+let databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
+if (args["private-postgres"] && databaseUrl) {
+  console.error("--private-postgres and --database-url (or DATABASE_URL) exclude each other.");
+  process.exit(2);
+}
 const publicOnly = args["public-only"];
 const webhooksOnly = args["webhooks-only"];
 const activityOnly = args["activity-only"];
-if ([publicOnly, webhooksOnly, activityOnly].filter(Boolean).length > 1) {
-  console.error("--public-only, --webhooks-only and --activity-only exclude each other.");
+const pagesOnly = args["pages-only"];
+const nginxOnly = args["nginx-only"];
+if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly].filter(Boolean).length > 1) {
+  console.error("--public-only, --webhooks-only, --activity-only, --pages-only and --nginx-only exclude each other.");
   process.exit(2);
 }
-const only = publicOnly || webhooksOnly || activityOnly;
+const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
 const runThroughput = !only && !args["skip-throughput"];
 const runWebhooks = webhooksOnly || (!only && !args["skip-webhooks"]);
 const runActivity = activityOnly || (!only && !args["skip-activity"]);
+const runPages = pagesOnly || (!only && !args["skip-pages"]);
+const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -173,16 +202,81 @@ function printArgon2(argon2, signin) {
   );
 }
 
+const cpus = os.availableParallelism?.() ?? os.cpus().length;
+/** The throwaway cluster of --private-postgres, while it runs. */
+let privatePostgres = null;
+
 async function main() {
-  if (activityOnly && !databaseUrl) {
-    console.log("Activity log at scale: skipped (PostgreSQL only: pass --database-url or set DATABASE_URL; on PGlite nothing is measured).");
+  if (activityOnly && !databaseUrl && !args["private-postgres"]) {
+    console.log("Activity log at scale: skipped (PostgreSQL only: pass --database-url or --private-postgres, or set DATABASE_URL; on PGlite nothing is measured).");
     return;
   }
   const started = new Date();
-  const cpus = os.availableParallelism?.() ?? os.cpus().length;
   const loadBefore = os.loadavg()[0];
   // Throughput figures are only comparable on an otherwise idle machine.
   if (loadBefore > cpus / 2) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput and Lighthouse figures.`);
+  const results = {
+    startedAt: started.toISOString(),
+    commit: gitCommit(),
+    node: process.version,
+    machine: { cpu: os.cpus()[0]?.model ?? "unknown", cpus, memoryGiB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: loadBefore, loadAverageAfter: null },
+    database: null,
+    durationSeconds: duration,
+  };
+  // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
+  privatePostgres = args["private-postgres"] && !nginxOnly ? await startPrivatePostgres() : null;
+  if (privatePostgres) {
+    // Also when a signal ends the run (destroy() is synchronous).
+    process.once("exit", () => privatePostgres.destroy());
+    databaseUrl = privatePostgres.url;
+    console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
+  }
+  try {
+    if (!nginxOnly) await singleServerRuns(results);
+    // Last: it starts servers of its own, which the single server would compete with.
+    if (runNginx) {
+      console.log(`\nnginx in front of two instances vs one (${duration} s per run) ...`);
+      try {
+        results.nginx = await benchNginxPair({ root, accounts: ACCOUNTS, duration, connections: Number(args["nginx-connections"]), rounds: Math.max(1, Number(args["nginx-rounds"]) || 1), log: (line) => console.log(line) });
+      } catch (error) {
+        results.nginx = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      console.log(`\n${formatNginxPair(results.nginx, { table })}`);
+    }
+  } finally {
+    privatePostgres?.destroy();
+  }
+  results.machine.loadAverageAfter = os.loadavg()[0];
+  writeResults(results);
+}
+
+/**
+ * Writes bench/results/latest.json. A section this run did not measure (a partial run such as
+ * --pages-only) keeps the previous file's; `sections` says which run and commit each one is from.
+ */
+function writeResults(results) {
+  const outDir = path.join(root, "bench/results");
+  const file = path.join(outDir, "latest.json");
+  mkdirSync(outDir, { recursive: true });
+  let previous = {};
+  try {
+    previous = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    // none yet, or unreadable: start afresh
+  }
+  const meta = new Set(["startedAt", "commit", "node", "machine", "database", "durationSeconds", "sections"]);
+  const measured = Object.keys(results).filter((key) => !meta.has(key) && results[key] !== null && results[key] !== undefined);
+  const sections = { ...previous.sections };
+  for (const key of Object.keys(previous)) if (!meta.has(key) && previous[key] !== null && !sections[key]) sections[key] = { startedAt: previous.startedAt, commit: previous.commit, database: previous.database ?? null };
+  for (const key of measured) sections[key] = { startedAt: results.startedAt, commit: results.commit, database: results.database };
+  const merged = { ...previous, ...Object.fromEntries(Object.entries(results).filter(([key]) => meta.has(key) || measured.includes(key))), sections };
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  const kept = Object.keys(sections).filter((key) => !measured.includes(key));
+  console.log(`\nWrote bench/results/latest.json (${results.machine.cpus} CPUs, ${results.machine.cpu}, Node ${process.version})${kept.length ? `; kept from earlier runs: ${kept.join(", ")}` : ""}`);
+}
+
+/** Everything measured on one production server: page weight, public pages, Lighthouse, throughput, pages, webhooks, activity. */
+async function singleServerRuns(results) {
   console.log(`Starting the production build (${databaseUrl ? "PostgreSQL" : "PGlite"}) ...`);
   // The webhook payloads are signed with this app secret, not the sandbox's published default.
   const appSecret = newAppSecret();
@@ -194,8 +288,9 @@ async function main() {
   try {
     const ready = await (await fetch(`${server.baseUrl}/readyz`)).json();
     console.log(`Server at ${server.baseUrl}, database: ${ready.database ?? "unknown"}`);
+    results.database = ready.database ?? null;
 
-    const cookies = runAppPages || runThroughput || runWebhooks || (runActivity && databaseUrl)
+    const cookies = runAppPages || runThroughput || runPages || runWebhooks || (runActivity && databaseUrl)
       ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
       : {};
     let pageWeight = null;
@@ -231,6 +326,28 @@ async function main() {
       const apiV1 = await benchApiV1(server.baseUrl, apiKey, { duration, connections: connectionList(args["me-connections"]) });
       console.log(`\n${formatApiV1(apiV1)}`);
       throughput = { argon2, me, signin, apiV1 };
+    }
+
+    // Before the webhooks, which leave tens of thousands of rows behind.
+    let pages = null;
+    if (runPages) {
+      console.log(`\nPages and JSON API beside bench/baseline-app and bare Node (${duration} s per run, three runs a row) ...`);
+      try {
+        const apiKey = await apiKeyFor(server.baseUrl, cookies.individual);
+        pages = await benchPages({
+          root,
+          baseUrl: server.baseUrl,
+          serverPid: server.pid,
+          databasePids: privatePostgres?.processIds,
+          credentials: { ...cookies, apiKey },
+          duration,
+          connections: Number(args["pages-connections"]),
+        });
+        console.log(`\n${formatPages(pages, { table, databaseKind: ready.database })}`);
+      } catch (error) {
+        pages = { problem: error instanceof Error ? error.message : String(error) };
+        console.log(`\nPages: not measured (${pages.problem})`);
+      }
     }
 
     // Last: it leaves tens of thousands of rows behind.
@@ -283,29 +400,12 @@ async function main() {
       console.log(formatActivity(activity, { table }));
     }
 
-    const results = {
-      startedAt: started.toISOString(),
-      commit: gitCommit(),
-      node: process.version,
-      machine: { cpu: os.cpus()[0]?.model ?? "unknown", cpus, memoryGiB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg()[0] },
-      database: ready.database ?? null,
-      durationSeconds: duration,
-      pageWeight,
-      publicPages,
-      lighthouse: lighthouseScores,
-      throughput,
-      webhooks,
-      activity,
-    };
+    Object.assign(results, { pageWeight, publicPages, lighthouse: lighthouseScores, throughput, pages, webhooks, activity });
     // The rows themselves, read once the server has stopped (PGlite serves one process at a time).
     if (webhooks?.tag) {
       await server.stop({ keepDataDir: true });
       webhooks.database = await checkWebhookRows(webhooks);
     }
-    const outDir = path.join(root, "bench/results");
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\nWrote bench/results/latest.json (${results.machine.cpus} CPUs, ${results.machine.cpu}, Node ${process.version})`);
   } finally {
     await server.stop();
     server.removeDataDir();

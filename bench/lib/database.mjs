@@ -1,7 +1,12 @@
-// Read-only access to the database a stopped benchmark server used: PostgreSQL through its URL, or
+// Access to the database a stopped benchmark server used (read-only): PostgreSQL through its URL, or
 // PGlite through the server's DATA_DIR (PGlite's files serve one process at a time, so only after
-// the server has exited).
+// the server has exited). And a private PostgreSQL cluster for a benchmark run.
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { childProcesses } from "./proc.mjs";
+import { freePort } from "./server.mjs";
 
 /** Runs `work(query)` against the database, then closes it; query(text, params) resolves to rows. */
 export async function withDatabase({ databaseUrl, dataDir }, work) {
@@ -32,3 +37,66 @@ export async function postgresDurability(databaseUrl) {
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
+
+/** PostgreSQL's programs: Debian's 15, else `pg_config --bindir`; undefined when there are none. */
+export function postgresBinDir() {
+  const candidates = ["/usr/lib/postgresql/15/bin"];
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    // no pg_config
+  }
+  return candidates.find((dir) => dir && ["initdb", "pg_ctl", "postgres"].every((bin) => existsSync(path.join(dir, bin))));
+}
+
+/**
+ * A PostgreSQL cluster of the benchmark's own, as scripts/with-postgres.sh makes one: a temporary
+ * directory, 127.0.0.1 on a free port, trust auth, fsync and synchronous_commit off (the data is
+ * thrown away), owned by `postgres` when running as root (initdb refuses root). Resolves to
+ * { url, settings, processIds, destroy } with url the cluster's `jumbe` database and processIds()
+ * the cluster's processes now (the postmaster and its children: backends, writers), for CPU figures.
+ */
+export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
+  const bindir = postgresBinDir();
+  if (!bindir) throw new Error("PostgreSQL binaries not found (/usr/lib/postgresql/15/bin or pg_config --bindir)");
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-pg-"));
+  const data = path.join(dir, "data");
+  if (asRoot) {
+    const id = (flag) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, id("-u"), id("-g"));
+  }
+  chmodSync(dir, 0o700);
+  const run = (bin, args) => {
+    const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bindir, bin), ...args]] : [path.join(bindir, bin), args];
+    const result = spawnSync(command, argv, { cwd: dir, encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+  };
+  const destroy = () => {
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } catch {
+      // not running
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+    const port = await freePort();
+    const settings = { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: String(maxConnections) };
+    appendFileSync(
+      path.join(data, "postgresql.conf"),
+      `\n# bench/lib/database.mjs\nlisten_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\n` +
+        Object.entries(settings).map(([name, value]) => `${name} = ${value}\n`).join(""),
+    );
+    run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
+    await withDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }, (query) => query("create database jumbe"));
+    const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    const processIds = () => [postmaster, ...childProcesses(postmaster)];
+    return { url: `postgres://postgres@127.0.0.1:${port}/jumbe`, settings, processIds, destroy };
+  } catch (error) {
+    destroy();
+    throw error;
+  }
+}
+

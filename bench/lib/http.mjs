@@ -22,11 +22,14 @@ export function jsonHeaders(baseUrl) {
   return { "Content-Type": "application/json", Origin: baseUrl };
 }
 
-/** Signs in through POST /api/auth/signin and returns the `jumbe_session` cookie pair. */
-export async function signIn(baseUrl, account) {
+/**
+ * Signs in through POST /api/auth/signin and returns the `jumbe_session` cookie pair. Behind a
+ * proxy, `site` gives the Host header and Origin a browser would send ({ host, origin }).
+ */
+export async function signIn(baseUrl, account, site = {}) {
   const response = await request(`${baseUrl}/api/auth/signin`, {
     method: "POST",
-    headers: jsonHeaders(baseUrl),
+    headers: { ...jsonHeaders(site.origin ?? baseUrl), ...(site.host ? { Host: site.host } : {}) },
     body: JSON.stringify({ email: account.email, password: account.password }),
   });
   if (response.status !== 200) {
