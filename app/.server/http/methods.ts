@@ -27,7 +27,10 @@ export function routeLookup(build: ServerBuild): RouteLookup {
     children.set(parent, [...(children.get(parent) ?? []), toObject(id)]);
   }
   const tree = children.get(undefined) ?? [];
-  return (pathname) => {
+  // Matching flattens and ranks every route each time (about half a millisecond): remember the
+  // answers for the paths posted to, a bounded number of them since paths come from anyone.
+  const known = new Map<string, { action: boolean } | undefined>();
+  const lookup: RouteLookup = (pathname) => {
     // React Router's own fetches: /path.data, /_root.data for "/", /path/_.data for a trailing slash.
     const data = pathname === "/_root.data" ? "/" : pathname.replace(/(\/_)?\.data$/, (m) => (m.startsWith("/") ? "/" : ""));
     // Dot segments resolved as React Router's URL (origin + path) resolves them: "/x/.." is "/".
@@ -40,6 +43,13 @@ export function routeLookup(build: ServerBuild): RouteLookup {
     const matches = matchRoutes(tree, page);
     const leaf = matches?.at(-1)?.route.id;
     return leaf ? { action: typeof build.routes[leaf]?.module.action === "function" } : undefined;
+  };
+  return (pathname) => {
+    if (known.has(pathname)) return known.get(pathname);
+    const found = lookup(pathname);
+    if (known.size >= 1000) known.clear();
+    known.set(pathname, found);
+    return found;
   };
 }
 
@@ -57,9 +67,12 @@ export function allowedMethods(options: { exempt: (path: string) => boolean; rou
       if (API_V1_METHODS.has(req.method)) return next();
       return void res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).json({ code: "method_not_allowed", message: "Method not allowed." });
     }
+    // Reads go straight on: the route lookup (React Router's matcher over every route) is only
+    // needed to tell a POST, OPTIONS or a refused method which methods the path takes.
+    if (req.method === "GET" || req.method === "HEAD") return next();
     const route = options.routes?.(req.path);
     const allow = !route || route.action ? WITH_ACTION : WITHOUT_ACTION;
-    if (req.method === "GET" || req.method === "HEAD" || (req.method === "POST" && allow === WITH_ACTION)) return next();
+    if (req.method === "POST" && allow === WITH_ACTION) return next();
     if (req.method === "OPTIONS") return void res.status(204).set({ Allow: allow, "Cache-Control": "no-store" }).end();
     sendError(req, res, 405, "Method not allowed.", { Allow: allow });
   };
