@@ -1,6 +1,6 @@
 import type { HTMLAttributes, ReactNode } from "react";
 
-const PADDING = { none: "", sm: "p-4", md: "p-5", lg: "p-6" } as const;
+const PADDING = { none: "", sm: "p-4", md: "p-5", lg: "p-6", xl: "p-8" } as const;
 
 /** A white panel with a border: the surface every page section sits on. */
 export function Card({ padding = "md", className = "", as: As = "section", ...props }: HTMLAttributes<HTMLElement> & { padding?: keyof typeof PADDING; as?: "section" | "div" | "article" }) {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Loader2, MessageCircle } from "lucide-react";
+import { buttonClass } from "~/components/ui/button";
 
 export interface ConnectConfig {
   mode: "sandbox" | "facebook";
@@ -28,8 +29,7 @@ declare global {
   }
 }
 
-const BUTTON =
-  "inline-flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-3 text-sm font-semibold text-white shadow-sm hover:bg-brand-900 disabled:cursor-not-allowed disabled:bg-brand-700/60 sm:w-auto";
+const BUTTON = buttonClass("primary", "md", "w-full py-3 sm:w-auto");
 
 /**
  * Starts Embedded Signup. The code (login callback) and the WABA (session-info message) arrive on

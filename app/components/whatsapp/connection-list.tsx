@@ -79,28 +79,23 @@ export function ConnectionList({
                   <input type="hidden" name="accountId" value={c.id} />
                   <input type="hidden" name="redirectTo" value={redirectTo} />
                   {c.status === "connected" ? (
-                    <button
+                    <Button
                       name="intent"
                       value="disconnect"
+                      variant="secondary"
                       disabled={busy}
                       onClick={(event) => {
                         // With JavaScript the question opens here; without, the server asks it.
                         event.preventDefault();
                         setAsking(c);
                       }}
-                      className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
                     >
                       <PowerOff className="size-4" aria-hidden /> Disconnect
-                    </button>
+                    </Button>
                   ) : (
-                    <button
-                      name="intent"
-                      value="reconnect"
-                      disabled={busy}
-                      className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60"
-                    >
+                    <Button name="intent" value="reconnect" disabled={busy}>
                       <Power className="size-4" aria-hidden /> Reconnect
-                    </button>
+                    </Button>
                   )}
                 </Form>
               )}

@@ -10,6 +10,8 @@ import { log } from "~/.server/log";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 
@@ -96,9 +98,7 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
         <Select name="range" label="Date range" value={form.range} options={Object.entries(RANGE_LABELS)} />
         <DateInput name="startDate" label="From (optional)" value={form.startDate} />
         <DateInput name="endDate" label="To (optional)" value={form.endDate} />
-        <button type="submit" className="rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
-          Apply filters
-        </button>
+        <Button type="submit">Apply filters</Button>
       </Form>
 
       {invalid ? (
@@ -117,7 +117,7 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {data ? (
-        <section className="rounded-xl border border-slate-200 bg-white shadow-sm" aria-label="Activity records">
+        <Card padding="none" aria-label="Activity records">
           {data.logs.length ? (
             <ul className="divide-y divide-slate-100" data-testid="activity-list">
               {data.logs.map((item) => (
@@ -155,7 +155,7 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
               ) : null}
             </nav>
           ) : null}
-        </section>
+        </Card>
       ) : null}
     </div>
   );

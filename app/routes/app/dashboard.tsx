@@ -7,6 +7,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
@@ -32,7 +33,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-600">Welcome back, {businessName}.</p>
       </div>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="wa-card">
+      <Card aria-labelledby="wa-card">
         <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
           <span className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}>
             <MessageSquare className="size-6" aria-hidden />
@@ -56,7 +57,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <ConnectionList connections={overview.whatsapp.connections} busy={navigation.state !== "idle"} redirectTo="/dashboard" />
           </div>
         ) : null}
-      </section>
+      </Card>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} />
@@ -66,7 +67,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <Card>
           <h2 className="font-semibold">Quick Actions</h2>
           <div className="mt-4 grid grid-cols-2 gap-3">
             {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
@@ -76,8 +77,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               </Link>
             ))}
           </div>
-        </section>
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        </Card>
+        <Card>
           <h2 className="font-semibold">Recent Activity</h2>
           {overview.recentActivity.length ? (
             <ul className="mt-4 divide-y divide-slate-100">
@@ -103,7 +104,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="mt-4 text-sm text-slate-500">No activity yet.</p>
           )}
-        </section>
+        </Card>
       </div>
     </div>
   );

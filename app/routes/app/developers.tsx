@@ -21,6 +21,8 @@ import { CodeBlock, Disclosure } from "~/components/ui/code-block";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
+import { Card } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
 
@@ -104,7 +106,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         <StatCard label="Rate Limit" value={`${formatNumber(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
       </div>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="key-heading">
+      <Card aria-labelledby="key-heading">
         <h2 id="key-heading" className="flex items-center gap-2 text-lg font-semibold">
           <KeyRound className="size-5 text-brand-600" aria-hidden /> Live API key
         </h2>
@@ -146,18 +148,18 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
             <input type="hidden" name="intent" value="regenerate" />
             <input type="hidden" name="confirm" value="yes" />
             <div className="mt-3 flex gap-2">
-              <button type="submit" disabled={busy} className="rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60">
+              <Button type="submit" variant="danger" disabled={busy}>
                 Yes, regenerate the key
-              </button>
+              </Button>
               <Link to={href("/developers")} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
                 Cancel
               </Link>
             </div>
           </Form>
         ) : null}
-      </section>
+      </Card>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="webhook-heading">
+      <Card aria-labelledby="webhook-heading">
         <h2 id="webhook-heading" className="text-lg font-semibold">Webhook</h2>
         <p className="mt-1 text-sm text-slate-600">Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.</p>
         <Form method="post" {...getFormProps(webhookForm)} className="mt-4 space-y-4">
@@ -177,11 +179,11 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
               {webhookFields.events.errors?.[0] ?? ""}
             </p>
           </fieldset>
-          <button type="submit" disabled={busy} className="rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900 disabled:opacity-60">
+          <Button type="submit" disabled={busy}>
             Save Webhook Configuration
-          </button>
+          </Button>
         </Form>
-      </section>
+      </Card>
 
       <section className="space-y-4" aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading" className="text-lg font-semibold">Endpoints</h2>

@@ -7,6 +7,7 @@ import { toastCookie } from "~/.server/http/toast";
 import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/whatsapp/callback";
 import { listConnections } from "~/.server/whatsapp/connections";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
 
 export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | Jumbe" }];
 
@@ -50,7 +51,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-xl">
       {loaderData.state === "success" ? <meta httpEquiv="refresh" content="2;url=/whatsapp-setup" /> : null}
-      <section className="rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm" data-testid="callback-result" data-state={loaderData.state}>
+      <Card padding="xl" className="text-center" data-testid="callback-result" data-state={loaderData.state}>
         {loaderData.state === "success" ? (
           <>
             <CheckCircle2 className="mx-auto size-12 text-brand-600" aria-hidden />
@@ -72,7 +73,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
             </Link>
           </>
         )}
-      </section>
+      </Card>
     </div>
   );
 }

@@ -19,6 +19,7 @@ import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
 
@@ -94,7 +95,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         )}
       </div>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="business-info">
+      <Card padding="lg" aria-labelledby="business-info">
         <h2 id="business-info" className="font-semibold">Business information</h2>
         {showForm ? (
           <Form method="post" {...getFormProps(form)} className="mt-4">
@@ -118,20 +119,20 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <Item label="Phone number" value={profile.phoneNumber || "Not set"} />
           </dl>
         )}
-      </section>
+      </Card>
 
       {pendingEmail ? <ConfirmEmail pendingEmail={pendingEmail} /> : null}
 
-      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="whatsapp-info">
+      <Card padding="lg" aria-labelledby="whatsapp-info">
         <h2 id="whatsapp-info" className="font-semibold">WhatsApp information</h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
           <Item label="Business ID" value={profile.businessId} />
           <Item label="WhatsApp number" value={profile.whatsappNumber || "Not connected"} />
         </dl>
         <p className="mt-3 text-xs text-slate-500">These are read-only. The WhatsApp number comes from your connected WhatsApp Business account.</p>
-      </section>
+      </Card>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="account-activity">
+      <Card padding="lg" aria-labelledby="account-activity">
         <div className="flex items-center justify-between">
           <h2 id="account-activity" className="font-semibold">Account activity</h2>
           <Link to={href("/change-password")} className="text-sm font-semibold text-brand-700 hover:underline">Change Password</Link>
@@ -154,7 +155,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         ) : (
           <p className="mt-3 text-sm text-slate-500">No activity yet.</p>
         )}
-      </section>
+      </Card>
     </div>
   );
 }

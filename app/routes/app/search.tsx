@@ -5,6 +5,7 @@ import { requireUserWithPermission } from "~/.server/auth/guards";
 import { readSearchQuery } from "~/.server/search/registry";
 import { searchEverything } from "~/.server/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search | Jumbe" }];
 
@@ -38,7 +39,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       {!message && query && !sections.length ? <p className="text-slate-600">Nothing found for “{query}”.</p> : null}
       {sections.map((section) => (
-        <section key={section.id} aria-labelledby={`search-${section.id}`} className="rounded-xl border border-slate-200 bg-white shadow-sm">
+        <Card padding="none" key={section.id} aria-labelledby={`search-${section.id}`}>
           <h2 id={`search-${section.id}`} className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-700">
             {section.label}
           </h2>
@@ -52,7 +53,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-        </section>
+        </Card>
       ))}
     </div>
   );

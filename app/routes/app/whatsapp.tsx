@@ -11,6 +11,7 @@ import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Card } from "~/components/ui/card";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 
@@ -124,7 +125,7 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
         ))}
       </ol>
 
-      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="connect-heading">
+      <Card padding="lg" aria-labelledby="connect-heading">
         <h2 id="connect-heading" className="text-lg font-semibold">
           {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
         </h2>
@@ -133,7 +134,7 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
         </p>
         <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
-      </section>
+      </Card>
 
       {connections.length ? (
         <section aria-labelledby="accounts-heading" className="space-y-3">

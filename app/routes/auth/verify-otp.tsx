@@ -108,9 +108,9 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         Didn&apos;t receive the code?{" "}
-        <button type="submit" form={form.id} formNoValidate name="intent" value="resend" disabled={countdown > 0 || busy} className="font-semibold text-brand-700 hover:underline disabled:cursor-not-allowed disabled:text-slate-400 disabled:no-underline">
+        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" disabled={countdown > 0 || busy}>
           {countdown > 0 ? `Resend OTP in ${countdown}s` : "Resend OTP"}
-        </button>
+        </Button>
       </p>
     </AuthShell>
   );

@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import type { ReactNode } from "react";
+import { Badge, statusTone } from "./badge";
+import { Button } from "./button";
+import { BarChart, LineChart } from "./chart";
+import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
+import { CheckboxField, Field, SelectField, TextareaField } from "./field";
+import { ProgressBar } from "./progress-bar";
+import { pageHref, Pager, sortLinkHref, Table } from "./table";
+import { Tabs } from "./tabs";
+
+/** Renders inside a router at `url`, as pages are, so links resolve. */
+function render(node: ReactNode, url = "/contacts") {
+  const router = createMemoryRouter([{ path: "*", element: node }], { initialEntries: [url] });
+  return renderToStaticMarkup(<RouterProvider router={router} />);
+}
+
+describe("Button", () => {
+  it("is disabled and busy while pending, and says what it is doing", () => {
+    const html = renderToStaticMarkup(
+      <Button pending pendingText="Sending...">
+        Send
+      </Button>,
+    );
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-busy="true"/);
+    expect(html).toContain("Sending...");
+    expect(html).not.toContain(">Send<");
+    expect(renderToStaticMarkup(<Button>Send</Button>)).not.toContain("aria-busy");
+  });
+});
+
+describe("fields", () => {
+  it("ties the label, hint and error to the control", () => {
+    const html = renderToStaticMarkup(<Field id="phone" label="Phone number" hint="e.g. +254 712 345 678" errors={["Phone number is invalid"]} name="phone" />);
+    expect(html).toContain('<label for="phone"');
+    expect(html).toMatch(/<input id="phone" aria-invalid="true" aria-describedby="phone-error phone-hint"/);
+    expect(html).toContain('<p id="phone-error" class="min-h-5 pt-0.5 text-sm text-red-600">Phone number is invalid</p>');
+    expect(html).toContain('<p id="phone-hint"');
+  });
+
+  it("wires select, textarea and checkbox the same way", () => {
+    const select = renderToStaticMarkup(<SelectField id="county" label="County" errors={["Pick a county"]} options={[{ value: "047", label: "Nairobi" }]} />);
+    expect(select).toMatch(/<select id="county" aria-invalid="true" aria-describedby="county-error"/);
+    expect(select).toContain('<option value="047">Nairobi</option>');
+    const textarea = renderToStaticMarkup(<TextareaField id="body" label="Message" hint="Up to 1,024 characters" />);
+    expect(textarea).toMatch(/<textarea id="body" aria-describedby="body-hint"/);
+    const checkbox = renderToStaticMarkup(<CheckboxField id="copy" label="Send me a copy" errors={["Required"]} />);
+    expect(checkbox).toMatch(/<input type="checkbox" id="copy" aria-invalid="true" aria-describedby="copy-error"/);
+    expect(checkbox).toContain('<label for="copy"');
+  });
+});
+
+describe("Table", () => {
+  const rows = [
+    { id: 1, name: "Wanjiku", spent: 1200 },
+    { id: 2, name: "Otieno", spent: 300 },
+  ];
+  const columns = [
+    { key: "name", header: "Name", cell: (r: (typeof rows)[number]) => r.name, sortable: true },
+    { key: "spent", header: "Spent", cell: (r: (typeof rows)[number]) => `KES ${r.spent}`, align: "right" as const },
+  ];
+
+  it("links sortable headers to the next sort, marks the current one, and keeps the filters", () => {
+    const params = new URLSearchParams("status=active&sort=name&dir=asc&after=42");
+    expect(sortLinkHref(params, "name")).toBe("?status=active&sort=name&dir=desc");
+    expect(sortLinkHref(params, "spent")).toBe("?status=active&sort=spent&dir=asc");
+    const html = render(<Table caption="Contacts" columns={columns} rows={rows} rowKey={(r) => r.id} searchParams={params} empty="No contacts" />);
+    expect(html).toContain('<th scope="col" aria-sort="ascending"');
+    expect(html).toContain('href="/contacts?status=active&amp;sort=name&amp;dir=desc"');
+    expect(html).toContain("<td");
+    expect(html).toContain("KES 1200");
+    expect(html).toContain('<caption class="sr-only">Contacts</caption>');
+  });
+
+  it("shows the empty state across all columns when there are no rows", () => {
+    const html = render(<Table caption="Contacts" columns={columns} rows={[]} rowKey={(r) => r.id} empty="No contacts yet." />);
+    expect(html).toMatch(/<td colSpan="2"[^>]*>No contacts yet.<\/td>/i);
+  });
+
+  it("pages by cursors, not offsets, and shows a missing direction as disabled", () => {
+    const params = new URLSearchParams("status=active&before=10");
+    expect(pageHref(params, { after: "99" })).toBe("?status=active&after=99");
+    const html = render(<Pager searchParams={params} newer={null} older="99" />);
+    expect(html).toContain('href="/contacts?status=active&amp;after=99"');
+    expect(html).toMatch(/<span aria-disabled="true"[^>]*>.*Newer<\/span>/);
+  });
+});
+
+describe("Tabs, Badge and ProgressBar", () => {
+  it("marks the current tab for screen readers", () => {
+    const html = render(
+      <Tabs
+        label="Lists"
+        items={[
+          { label: "All", to: "?tab=all", current: true, count: 3 },
+          { label: "Replies", to: "?tab=replies" },
+        ]}
+      />,
+    );
+    expect(html).toContain('<nav aria-label="Lists"');
+    expect(html).toMatch(/<a aria-current="page"[^>]*href="\/contacts\?tab=all"/);
+    expect(html.match(/aria-current/g)).toHaveLength(1);
+  });
+
+  it("picks a badge's tone from its status", () => {
+    expect(["Delivered", "FAILED", "in review", "scheduled", "something-new"].map(statusTone)).toEqual(["success", "danger", "warning", "warning", "neutral"]);
+    expect(renderToStaticMarkup(<Badge status="failed" />)).toContain("bg-red-50");
+  });
+
+  it("reports its value to assistive technology", () => {
+    const html = renderToStaticMarkup(<ProgressBar label="Messages this month" value={720} max={1000} valueText="720 of 1,000" />);
+    expect(html).toMatch(/role="progressbar"[^>]*aria-valuemin="0" aria-valuemax="1000" aria-valuenow="720" aria-valuetext="720 of 1,000"/);
+    expect(html).toContain("width:72%");
+  });
+});
+
+describe("charts", () => {
+  const week = [
+    { label: "Mon", value: 1240 },
+    { label: "Tue", value: 2480 },
+  ];
+
+  it("draws bars to scale and repeats the figures in a table for screen readers", () => {
+    const html = renderToStaticMarkup(<BarChart title="Messages sent" data={week} formatValue={(v) => v.toLocaleString("en-KE")} height={140} />);
+    expect(html).toContain('<svg viewBox="0 0 600 140"');
+    expect(html).toContain('aria-hidden="true"');
+    // Tuesday is the tallest bar: the whole drawing height (140 - 12 - 28 = 100); Monday half of it.
+    expect(html).toMatch(/<rect[^>]*y="12\.0"[^>]*height="100\.0"/);
+    expect(html).toMatch(/<rect[^>]*y="62\.0"[^>]*height="50\.0"/);
+    expect(html).toContain('<table class="sr-only"><caption>Messages sent</caption>');
+    expect(html).toContain('<th scope="row">Tue</th><td>2,480</td>');
+  });
+
+  it("draws a line through every point", () => {
+    const html = renderToStaticMarkup(<LineChart title="Replies" data={week} height={140} />);
+    expect(html).toContain('d="M8.0 62.0L592.0 12.0"');
+  });
+});
+
+describe("URL dialog", () => {
+  it("opens from the URL, keeps the other parameters, and closes by a link", () => {
+    const params = new URLSearchParams("tab=all");
+    expect(dialogHref(params, "archive")).toBe("?tab=all&dialog=archive");
+    expect(closeDialogHref(new URLSearchParams("tab=all&dialog=archive"))).toBe("?tab=all");
+    const open = render(
+      <UrlDialog name="archive" searchParams={new URLSearchParams("tab=all&dialog=archive")} title="Archive this campaign?">
+        <p>Its messages are kept.</p>
+      </UrlDialog>,
+      "/campaigns?tab=all&dialog=archive",
+    );
+    expect(open).toMatch(/<dialog open="" aria-labelledby="dialog-archive-title"/);
+    expect(open).toContain('<h2 id="dialog-archive-title"');
+    expect(open).toMatch(/<a[^>]*aria-label="Close"[^>]*href="\/campaigns\?tab=all"|<a[^>]*href="\/campaigns\?tab=all"[^>]*aria-label="Close"/);
+    const closed = render(
+      <UrlDialog name="archive" searchParams={new URLSearchParams("tab=all")} title="Archive this campaign?">
+        <p>Its messages are kept.</p>
+      </UrlDialog>,
+    );
+    expect(closed).not.toContain("<dialog");
+  });
+});
