@@ -39,3 +39,23 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 });
+
+test("the UI kit's gallery shows every component, and its URL dialog is a modal with JavaScript", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${server.base}/dev/ui`);
+  await expect(page.getByRole("heading", { level: 1, name: "UI kit" })).toBeVisible();
+  for (const name of ["Buttons", "Fields", "Tabs, table and pager", "Badges and progress", "Charts", "Dialog"]) await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Messages this month" })).toHaveAttribute("aria-valuenow", "720");
+  // Sorting is a link: the URL carries it, and the header says so.
+  await page.getByRole("link", { name: "County" }).click();
+  await expect(page).toHaveURL(/sort=county&dir=asc/);
+  await expect(page.getByRole("columnheader", { name: "County" })).toHaveAttribute("aria-sort", "ascending");
+  // The dialog opens from its link and, with scripts running, is modal: Escape closes it and the URL follows.
+  await page.getByRole("link", { name: "Archive campaign" }).click();
+  const dialog = page.getByRole("dialog", { name: "Archive this campaign?" });
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => dialog.evaluate((el) => el.matches(":modal"))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(page).not.toHaveURL(/dialog=/);
+});
