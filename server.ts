@@ -62,7 +62,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   });
   app.use(requestLog());
   app.use(statementCountHeader());
-  app.use(securityHeaders({ production: config.production, viteDev: !!options.vite, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }));
+  app.use(
+    securityHeaders({ production: config.production, viteDev: !!options.vite, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }),
+  );
   // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
   app.use(limitRequestBodies());
   app.use(requireValidHost());
@@ -102,16 +104,33 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
   app.use("/sandbox", notFound());
-  app.use(requireSameOrigin({ appUrl: config.APP_URL, exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
+  app.use(
+    requireSameOrigin({
+      appUrl: config.APP_URL,
+      exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/"),
+    }),
+  );
 
   // Pages and the cookie API take GET, HEAD and POST only, and a page post is a form.
-  app.use(allowedMethods({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/"), routes: typeof build === "function" ? undefined : routeLookup(build) }));
+  app.use(
+    allowedMethods({
+      exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/"),
+      routes: typeof build === "function" ? undefined : routeLookup(build),
+    }),
+  );
   app.use(requireFormEncoding({ exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/") }));
 
   if (typeof build !== "function") {
     // The public pages, the same for every visitor: rendered once, each request gets its own nonce.
     const toastCookie = `${signedCookies().toast.name}=`;
-    app.use(renderOnce({ paths: ONCE_RENDERED_PAGES, build, origin: () => env().APP_URL, skip: (req) => (req.get("cookie") ?? "").includes(toastCookie) }));
+    app.use(
+      renderOnce({
+        paths: ONCE_RENDERED_PAGES,
+        build,
+        origin: () => env().APP_URL,
+        skip: (req) => (req.get("cookie") ?? "").includes(toastCookie),
+      }),
+    );
   }
   app.all(
     "/{*splat}",
@@ -147,7 +166,10 @@ function requestLog() {
     res.on("finish", () => {
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log().info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip }, "request");
+      log().info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip },
+        "request",
+      );
     });
     next();
   };
@@ -160,7 +182,11 @@ function requestLog() {
 export function createHttpServer(app: express.Express) {
   const config = env();
   const ingest = createWebhookIngest({ maxInFlight: config.DATABASE_URL ? 4 : 1 });
-  const receiveWebhook = createWebhookReceiver({ appSecret: config.META_APP_SECRET, verifyToken: config.META_VERIFY_TOKEN, store: ingest.store });
+  const receiveWebhook = createWebhookReceiver({
+    appSecret: config.META_APP_SECRET,
+    verifyToken: config.META_VERIFY_TOKEN,
+    store: ingest.store,
+  });
   return createServer((req, res) => {
     const url = req.url ?? "/";
     if (url === WEBHOOK_PATH || url.startsWith(`${WEBHOOK_PATH}?`)) return receiveWebhook(req, res);
@@ -191,10 +217,15 @@ function startMetaSandbox(port: number) {
 }
 
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
-export async function startServer(build: ServerBuild | (() => Promise<ServerBuild>), overrides: { port?: number; vite?: express.RequestHandler } = {}) {
+export async function startServer(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  overrides: { port?: number; vite?: express.RequestHandler } = {},
+) {
   const config = env();
   await openDatabase(
-    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE } : { dataDir: path.join(config.DATA_DIR, "pglite") },
+    config.DATABASE_URL
+      ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );
   if (config.sandbox) await seedDemoData();
   registerJobHandlers();
@@ -242,8 +273,11 @@ function announce(port: number) {
   const config = env();
   const url = config.APP_URL;
   const listening = `${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
-  const lines = [`Jumbe is running at ${url} (listening on ${listening}; database: ${databaseKind()}${config.DATABASE_URL ? "" : `, ${path.resolve(config.DATA_DIR)}`})`];
-  if (config.demoHost) lines.push("Demo host: the sandbox is on in production; its console, control API and mail outbox ask for SANDBOX_CONTROL_TOKEN.");
+  const lines = [
+    `Jumbe is running at ${url} (listening on ${listening}; database: ${databaseKind()}${config.DATABASE_URL ? "" : `, ${path.resolve(config.DATA_DIR)}`})`,
+  ];
+  if (config.demoHost)
+    lines.push("Demo host: the sandbox is on in production; its console, control API and mail outbox ask for SANDBOX_CONTROL_TOKEN.");
   if (config.sandbox) {
     lines.push("Sandbox mode: outside systems are local stand-ins.");
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.label}: ${account.email} / ${account.password}`);

@@ -1,4 +1,15 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useMatches, useNavigation, useRouteError } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  useLoaderData,
+  useMatches,
+  useNavigation,
+  useRouteError,
+} from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { useNonce } from "~/components/nonce";
@@ -9,7 +20,10 @@ import { takeToast } from "~/.server/http/toast";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Jumbe | WhatsApp Business messaging for Africa" },
-  { name: "description", content: "Jumbe: WhatsApp Business API messaging, campaigns and customer chat for organisations in Kenya and across Africa." },
+  {
+    name: "description",
+    content: "Jumbe: WhatsApp Business API messaging, campaigns and customer chat for organisations in Kenya and across Africa.",
+  },
 ];
 
 /** The favicon and the web app manifest, on every page. */

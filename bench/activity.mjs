@@ -103,7 +103,18 @@ const ACTIONS = {
     ["WhatsApp number connected", "+254 700 %2$s, quality GREEN"],
   ],
 };
-const PEOPLE = ["Wanjikũ Kamau", "Otieno Achieng", "Njeri Mwangi", "Kipchoge Rotich", "Amina Hassan", "Mũthoni Kariũki", "Baraka Odhiambo", "Zawadi Chebet", "Émile Nduwayo", "Fatuma Ali 🌍"];
+const PEOPLE = [
+  "Wanjikũ Kamau",
+  "Otieno Achieng",
+  "Njeri Mwangi",
+  "Kipchoge Rotich",
+  "Amina Hassan",
+  "Mũthoni Kariũki",
+  "Baraka Odhiambo",
+  "Zawadi Chebet",
+  "Émile Nduwayo",
+  "Fatuma Ali 🌍",
+];
 const USER_AGENTS = [
   "Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
@@ -128,7 +139,13 @@ function insertSql(literal) {
   const pick = (values, r) => `(${array(values)})[1 + floor(${r} * ${values.length})::int]`;
   const actionCase = (part) =>
     `case type ${Object.entries(ACTIONS)
-      .map(([type, list]) => `when ${literal(type)} then ${pick(list.map((a) => a[part]), "r_action")}`)
+      .map(
+        ([type, list]) =>
+          `when ${literal(type)} then ${pick(
+            list.map((a) => a[part]),
+            "r_action",
+          )}`,
+      )
       .join(" ")} end`;
   return `
 insert into activity_logs (organization_id, user_id, type, status, action, details, ip_address, user_agent, created_at)
@@ -168,7 +185,10 @@ async function sequential(url, cookie, { count = 50, warmUp = 5, expected = 200,
     const started = performance.now();
     const response = await request(url, { headers });
     const ms = performance.now() - started;
-    if (response.status !== expected) throw new Error(`GET ${new URL(url).pathname}${new URL(url).search} answered ${response.status}: ${response.body.toString("utf8").slice(0, 200)}`);
+    if (response.status !== expected)
+      throw new Error(
+        `GET ${new URL(url).pathname}${new URL(url).search} answered ${response.status}: ${response.body.toString("utf8").slice(0, 200)}`,
+      );
     if (i >= warmUp) times.push(ms);
     bytes = response.body.length;
     body = response.body;
@@ -270,7 +290,7 @@ function streamExport(url, cookie, pid, { timeoutSeconds = 240 } = {}) {
           contentDisposition: response.headers["content-disposition"] ?? null,
           bom: start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf,
           header: text.replace(/^\uFEFF/, "").split("\r\n")[0],
-          nonAscii: { "Wanjikũ": text.includes("Wanjikũ"), emoji: /\p{Extended_Pictographic}/u.test(text) },
+          nonAscii: { Wanjikũ: text.includes("Wanjikũ"), emoji: /\p{Extended_Pictographic}/u.test(text) },
           totalMs,
           firstByteMs,
           bytes,
@@ -307,7 +327,14 @@ async function explain(client, { text, params }) {
   const plan = rows.map((r) => r["QUERY PLAN"]);
   const ms = Number(plan.find((l) => l.startsWith("Execution Time"))?.match(/([\d.]+) ms/)?.[1]);
   const indexes = [...new Set(plan.flatMap((l) => [...l.matchAll(/using (\w+)/gi)].map((m) => m[1])))];
-  const nodes = plan.filter((l) => /->|^\S/.test(l) && !/^(Planning|Execution)/.test(l)).map((l) => l.trim().replace(/^->\s*/, "").replace(/\s+\(cost=.*$/, ""));
+  const nodes = plan
+    .filter((l) => /->|^\S/.test(l) && !/^(Planning|Execution)/.test(l))
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^->\s*/, "")
+        .replace(/\s+\(cost=.*$/, ""),
+    );
   return { executionMs: ms, indexes, shape: nodes.join(" > "), plan };
 }
 
@@ -318,7 +345,19 @@ async function explain(client, { text, params }) {
  * Everything above on a running server. `cookies` = { individual, admin } (signed in by the
  * caller); `serverPid` for /proc; `databaseUrl` for the bench's own pg client.
  */
-export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, records = 1_000_000, smallRecords = 10, duration = 5, connections = 10, samples = 50, exportTimeoutSeconds = 240, log = console.log }) {
+export async function benchActivity({
+  baseUrl,
+  databaseUrl,
+  cookies,
+  serverPid,
+  records = 1_000_000,
+  smallRecords = 10,
+  duration = 5,
+  connections = 10,
+  samples = 50,
+  exportTimeoutSeconds = 240,
+  log = console.log,
+}) {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -330,7 +369,10 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
     const small = await one(`select organization_id, id from users where email = 'admin@jumbe.demo'`);
     if (!big || !small) throw new Error("the demo accounts are missing (the server seeds them with SANDBOX=1)");
     if (big.organization_id === small.organization_id) throw new Error("the demo individual and admin share an organisation");
-    report.tenants = { large: { organizationId: big.organization_id, account: "demo@jumbe.demo" }, small: { organizationId: small.organization_id, account: "admin@jumbe.demo" } };
+    report.tenants = {
+      large: { organizationId: big.organization_id, account: "demo@jumbe.demo" },
+      small: { organizationId: small.organization_id, account: "admin@jumbe.demo" },
+    };
 
     // 1. The records.
     const maxBefore = Number((await one(`select coalesce(max(id), 0) as id from activity_logs`)).id);
@@ -355,8 +397,15 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
     const analyzeMs = performance.now() - started;
     const tableBytes = Number((await one(`select pg_total_relation_size('activity_logs') as n`)).n);
     const heapBytes = Number((await one(`select pg_relation_size('activity_logs') as n`)).n);
-    const hourly = Number((await one(`select count(*) as n from activity_hourly_counts where organization_id = $1`, [big.organization_id])).n);
-    const mix = (await client.query(`select type, status, count(*)::int as n from activity_logs where organization_id = $1 and id > $2 group by 1, 2`, [big.organization_id, maxBefore])).rows;
+    const hourly = Number(
+      (await one(`select count(*) as n from activity_hourly_counts where organization_id = $1`, [big.organization_id])).n,
+    );
+    const mix = (
+      await client.query(
+        `select type, status, count(*)::int as n from activity_logs where organization_id = $1 and id > $2 group by 1, 2`,
+        [big.organization_id, maxBefore],
+      )
+    ).rows;
     report.insert = {
       rows: result.rowCount,
       smallRows: smallResult.rowCount,
@@ -368,12 +417,22 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
       heapBytes,
       hourlyCountRows: hourly,
       securityErrors: mix.filter((m) => m.type === "security" && m.status === "error").reduce((a, m) => a + m.n, 0),
-      byStatus: Object.fromEntries(["success", "warning", "error"].map((s) => [s, mix.filter((m) => m.status === s).reduce((a, m) => a + m.n, 0)])),
+      byStatus: Object.fromEntries(
+        ["success", "warning", "error"].map((s) => [s, mix.filter((m) => m.status === s).reduce((a, m) => a + m.n, 0)]),
+      ),
     };
     log(`  inserted in ${(insertMs / 1000).toFixed(1)} s; ANALYZE activity_logs took ${(analyzeMs / 1000).toFixed(1)} s`);
 
     const inRange = async (organizationId, start, end) =>
-      Number((await one(`select count(*) as n from activity_logs where organization_id = $1 and created_at >= $2 and created_at < $3`, [organizationId, start.toISOString(), end.toISOString()])).n);
+      Number(
+        (
+          await one(`select count(*) as n from activity_logs where organization_id = $1 and created_at >= $2 and created_at < $3`, [
+            organizationId,
+            start.toISOString(),
+            end.toISOString(),
+          ])
+        ).n,
+      );
     report.tenants.large.recordsIn90days = await inRange(big.organization_id, period.start, new Date(Date.now() + 1000));
     report.tenants.small.recordsIn90days = await inRange(small.organization_id, period.start, new Date(Date.now() + 1000));
 
@@ -422,14 +481,25 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
     }
     const deepRepeat = await sequential(deepUrl, cookies.individual, { count: Math.min(samples, 20), warmUp: 0 });
     delete deepRepeat.body;
-    report.deepPage = { hops: walk.length - 1, hop20Ms: walk.at(-1).ms, recordsBefore: (walk.length - 1) * 50, walkMs: walk.map((w) => w.ms), repeat: deepRepeat };
+    report.deepPage = {
+      hops: walk.length - 1,
+      hop20Ms: walk.at(-1).ms,
+      recordsBefore: (walk.length - 1) * 50,
+      walkMs: walk.map((w) => w.ms),
+      repeat: deepRepeat,
+    };
 
     // 4. Exports: ~100,000 rows (9 whole Nairobi days, ending 10 days ago), then the whole 90 days.
     const today = nairobiDate(new Date());
     const dayOffset = (days) => nairobiDate(new Date(nairobiMidnight(today).getTime() + days * DAY_MS + 12 * 60 * 60 * 1000));
     const smallRange = { startDate: dayOffset(-18), endDate: dayOffset(-10) };
     const exports = [
-      { name: "9 days", query: `startDate=${smallRange.startDate}&endDate=${smallRange.endDate}`, start: nairobiMidnight(smallRange.startDate), end: new Date(nairobiMidnight(smallRange.endDate).getTime() + DAY_MS) },
+      {
+        name: "9 days",
+        query: `startDate=${smallRange.startDate}&endDate=${smallRange.endDate}`,
+        start: nairobiMidnight(smallRange.startDate),
+        end: new Date(nairobiMidnight(smallRange.endDate).getTime() + DAY_MS),
+      },
       { name: "90days", query: "range=90days" },
     ];
     report.export = [];
@@ -441,9 +511,19 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
       const expected = await inRange(big.organization_id, start, end);
       log(`  export ${e.name} (${expected.toLocaleString("en-US")} records in range) ...`);
       await sleep(1000); // let the server settle; the baseline is read right before the request
-      const run = await streamExport(`${baseUrl}/api/activity-logs/export?${e.query}`, cookies.individual, serverPid, { timeoutSeconds: exportTimeoutSeconds });
+      const run = await streamExport(`${baseUrl}/api/activity-logs/export?${e.query}`, cookies.individual, serverPid, {
+        timeoutSeconds: exportTimeoutSeconds,
+      });
       if (!run.complete) log(`    stopped after ${exportTimeoutSeconds} s with ${run.rows.toLocaleString("en-US")} rows received`);
-      report.export.push({ ...e, start: start.toISOString(), end: end.toISOString(), expectedRows: expected, matches: run.rows === expected, rowsPerSecond: run.rows / (run.totalMs / 1000), ...run });
+      report.export.push({
+        ...e,
+        start: start.toISOString(),
+        end: end.toISOString(),
+        expectedRows: expected,
+        matches: run.rows === expected,
+        rowsPerSecond: run.rows / (run.totalMs / 1000),
+        ...run,
+      });
     }
 
     // 5. Plans of the server's queries for the large tenant.
@@ -452,25 +532,40 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
     const deepCursor = decodeCursorText(new URL(deepUrl).searchParams.get("cursor"));
     const plans = {};
     plans.firstPage = await explain(client, listQuery({ organizationId: big.organization_id, ...p, limit: 51 }));
-    plans.filtered = await explain(client, listQuery({ organizationId: big.organization_id, ...p, type: "security", status: "error", limit: 51 }));
-    if (deepCursor) plans.deepPage = await explain(client, listQuery({ organizationId: big.organization_id, ...p, after: deepCursor, limit: 51 }));
+    plans.filtered = await explain(
+      client,
+      listQuery({ organizationId: big.organization_id, ...p, type: "security", status: "error", limit: 51 }),
+    );
+    if (deepCursor)
+      plans.deepPage = await explain(client, listQuery({ organizationId: big.organization_id, ...p, after: deepCursor, limit: 51 }));
     plans.exportChunk = await explain(client, listQuery({ organizationId: big.organization_id, ...p, limit: 2000 }));
     // Halfway through the export: the keyset position after half the tenant's records.
     const middle = await one(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from activity_logs where organization_id = $1 order by created_at desc, id desc offset $2 limit 1`,
       [big.organization_id, Math.floor(records / 2)],
     );
-    if (middle) plans.exportChunkMiddle = await explain(client, listQuery({ organizationId: big.organization_id, ...p, after: { at: middle.at, id: Number(middle.id) }, limit: 2000 }));
+    if (middle)
+      plans.exportChunkMiddle = await explain(
+        client,
+        listQuery({ organizationId: big.organization_id, ...p, after: { at: middle.at, id: Number(middle.id) }, limit: 2000 }),
+      );
     // The app shell's notifications (app/.server/activity/queries.ts, on every signed-in page): newest 5, no period.
     plans.layoutNotifications = await explain(client, {
       text: `select id, type, status, action, details, ip_address, created_at from activity_logs where organization_id = $1 order by created_at desc nulls last, id desc nulls last limit 5`,
       params: [big.organization_id],
     });
     // Not what the server runs: plain DESC (nulls first) matches no index; kept to show why the server says nulls last.
-    plans.firstPagePlainDescForComparison = await explain(client, listQuery({ organizationId: big.organization_id, ...p, limit: 51, order: "created_at desc, id desc" }));
+    plans.firstPagePlainDescForComparison = await explain(
+      client,
+      listQuery({ organizationId: big.organization_id, ...p, limit: 51, order: "created_at desc, id desc" }),
+    );
     plans.statsDaily = await explain(client, {
       text: `select status, sum(count) as n from activity_daily_counts where day >= $1::date and day < $2::date and organization_id = $3 group by status`,
-      params: [new Date(p.start.getTime() + 3 * 3_600_000).toISOString().slice(0, 10), new Date(p.end.getTime() + 3 * 3_600_000).toISOString().slice(0, 10), big.organization_id],
+      params: [
+        new Date(p.start.getTime() + 3 * 3_600_000).toISOString().slice(0, 10),
+        new Date(p.end.getTime() + 3 * 3_600_000).toISOString().slice(0, 10),
+        big.organization_id,
+      ],
     });
     // The hours of today (Nairobi) before the current hour, as the stat cards read them.
     const hourEnd = new Date(Math.floor(p.end.getTime() / 3_600_000) * 3_600_000);
@@ -489,7 +584,12 @@ export async function benchActivity({ baseUrl, databaseUrl, cookies, serverPid, 
       log("  deleting the inserted records ...");
       const started = performance.now();
       try {
-        const removed = await client.query(`delete from activity_logs where id > $1 and id <= $2 and organization_id in ($3, $4)`, [inserted.maxBefore, inserted.maxInserted, inserted.large, inserted.small]);
+        const removed = await client.query(`delete from activity_logs where id > $1 and id <= $2 and organization_id in ($3, $4)`, [
+          inserted.maxBefore,
+          inserted.maxInserted,
+          inserted.large,
+          inserted.small,
+        ]);
         report.cleanup = { deleted: removed.rowCount, ms: performance.now() - started };
       } catch (error) {
         report.cleanup = { error: String(error) };
@@ -521,13 +621,17 @@ export function formatActivity(report, { table }) {
   if (report.problem) return `\nActivity log at scale: not measured: ${report.problem}`;
   const ins = report.insert;
   const t = report.tenants;
-  lines.push(`\nActivity log at scale (PostgreSQL): demo tenant with ${int(t.large.recordsIn90days)} records in range=90days, admin tenant with ${int(t.small.recordsIn90days)}`);
+  lines.push(
+    `\nActivity log at scale (PostgreSQL): demo tenant with ${int(t.large.recordsIn90days)} records in range=90days, admin tenant with ${int(t.small.recordsIn90days)}`,
+  );
   lines.push(
     `  Insert: ${int(ins.rows)} records in one INSERT ... SELECT FROM generate_series (5 indexes, statement trigger into activity_hourly_counts: ${int(ins.hourlyCountRows)} hourly rows for the tenant) ` +
       `in ${fixed(ins.ms / 1000)} s = ${int(ins.rowsPerSecond)} rows/s; table + indexes ${fixed(ins.tableBytesWithIndexes / 2 ** 20, 0)} MiB (heap ${fixed(ins.heapBytes / 2 ** 20, 0)} MiB). ` +
       `Then ANALYZE activity_logs (${fixed(ins.analyzeMs / 1000)} s). Statuses ${int(ins.byStatus.success)} success / ${int(ins.byStatus.warning)} warning / ${int(ins.byStatus.error)} error; ${int(ins.securityErrors)} security errors.`,
   );
-  lines.push(`\nFirst page (50 records + stat cards): n sequential requests (up to 50) after 5 warm-up (a slow case stops after 12 s, at least 10), then autocannon ${report.connections} connections x ${report.durationSeconds} s`);
+  lines.push(
+    `\nFirst page (50 records + stat cards): n sequential requests (up to 50) after 5 warm-up (a slow case stops after 12 s, at least 10), then autocannon ${report.connections} connections x ${report.durationSeconds} s`,
+  );
   lines.push(
     table(
       ["case", "tenant", "n", "p50 ms", "p95 ms", "max ms", "bytes", "req/s", "ac p50 ms", "ac p99 ms", "statuses", "check"],
@@ -542,8 +646,14 @@ export function formatActivity(report, { table }) {
         fixed(c.throughput.requestsPerSecond, 0),
         fixed(c.throughput.latencyMs.p50, 0),
         fixed(c.throughput.latencyMs.p99, 0),
-        Object.entries(c.throughput.statuses).map(([code, n]) => `${code}:${n}`).join(" ") + (c.throughput.errors ? ` errors:${c.throughput.errors}` : ""),
-        c.check?.logs !== undefined ? `${c.check.logs} rows, total ${int(c.check.total)}` : c.check?.htmlRecords ? `${c.check.htmlRecords} rows` : "",
+        Object.entries(c.throughput.statuses)
+          .map(([code, n]) => `${code}:${n}`)
+          .join(" ") + (c.throughput.errors ? ` errors:${c.throughput.errors}` : ""),
+        c.check?.logs !== undefined
+          ? `${c.check.logs} rows, total ${int(c.check.total)}`
+          : c.check?.htmlRecords
+            ? `${c.check.htmlRecords} rows`
+            : "",
       ]),
     ),
   );
@@ -556,7 +666,19 @@ export function formatActivity(report, { table }) {
   lines.push(`\nExport (${short(report.records)} tenant; body read as a stream; server VmRSS sampled every 100 ms)`);
   lines.push(
     table(
-      ["range", "rows", "expected (SQL)", "ok", "total s", "first byte ms", "rows/s", "MB", "RSS before MiB", "RSS peak MiB", "peak - before MiB"],
+      [
+        "range",
+        "rows",
+        "expected (SQL)",
+        "ok",
+        "total s",
+        "first byte ms",
+        "rows/s",
+        "MB",
+        "RSS before MiB",
+        "RSS peak MiB",
+        "peak - before MiB",
+      ],
       report.export.map((e) => [
         e.name === "9 days" ? `${e.query.replace("&", " ")}` : e.query,
         int(e.rows),
@@ -579,7 +701,8 @@ export function formatActivity(report, { table }) {
         `"Wanjikũ" ${last.nonAscii["Wanjikũ"] ? "intact" : "NOT FOUND"}, emoji ${last.nonAscii.emoji ? "intact" : "NOT FOUND"} in the first 64 kB.`,
     );
     const [a, b] = report.export;
-    if (a && b && a.rows) lines.push(`  ${fixed(b.rows / a.rows)}x the rows: peak - before ${mb(a.rss.deltaKiB)} -> ${mb(b.rss.deltaKiB)} MiB.`);
+    if (a && b && a.rows)
+      lines.push(`  ${fixed(b.rows / a.rows)}x the rows: peak - before ${mb(a.rss.deltaKiB)} -> ${mb(b.rss.deltaKiB)} MiB.`);
     for (const e of report.export) {
       const tl = e.rss.timeline ?? [];
       if (tl.length < 5) continue;
@@ -592,14 +715,24 @@ export function formatActivity(report, { table }) {
     }
   }
   if (report.plans) {
-    lines.push(`\nEXPLAIN (ANALYZE, BUFFERS) of the server's queries for the ${short(report.records)} tenant (app/.server/activity/log-queries.ts; full plans in latest.json)`);
+    lines.push(
+      `\nEXPLAIN (ANALYZE, BUFFERS) of the server's queries for the ${short(report.records)} tenant (app/.server/activity/log-queries.ts; full plans in latest.json)`,
+    );
     lines.push(
       table(
         ["query", "exec ms", "indexes", "plan"],
-        Object.entries(report.plans).map(([name, p]) => [name, fixed(p.executionMs, 2), p.indexes.join(",") || "-", p.shape.length > 110 ? `${p.shape.slice(0, 107)}...` : p.shape]),
+        Object.entries(report.plans).map(([name, p]) => [
+          name,
+          fixed(p.executionMs, 2),
+          p.indexes.join(",") || "-",
+          p.shape.length > 110 ? `${p.shape.slice(0, 107)}...` : p.shape,
+        ]),
       ),
     );
   }
-  if (report.cleanup) lines.push(`\nCleanup: ${report.cleanup.error ? `FAILED: ${report.cleanup.error}` : `${int(report.cleanup.deleted)} inserted records deleted in ${fixed(report.cleanup.ms / 1000)} s (delete trigger included)`}.`);
+  if (report.cleanup)
+    lines.push(
+      `\nCleanup: ${report.cleanup.error ? `FAILED: ${report.cleanup.error}` : `${int(report.cleanup.deleted)} inserted records deleted in ${fixed(report.cleanup.ms / 1000)} s (delete trigger included)`}.`,
+    );
   return lines.join("\n");
 }

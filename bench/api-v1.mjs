@@ -15,7 +15,8 @@ export async function benchApiV1(baseUrl, key, { duration, connections }) {
   const url = `${baseUrl}/api/v1/account`;
   const headers = { Authorization: `Bearer ${key}` };
   const first = await request(url, { headers });
-  if (first.status !== 200) return { endpoint: "GET /api/v1/account", problem: `answered ${first.status}: ${first.body.toString("utf8").slice(0, 160)}`, runs: [] };
+  if (first.status !== 200)
+    return { endpoint: "GET /api/v1/account", problem: `answered ${first.status}: ${first.body.toString("utf8").slice(0, 160)}`, runs: [] };
   await autocannon({ url, headers, connections: 2, duration: 2 }); // warm-up
   const runs = [];
   for (const count of connections) {
@@ -34,10 +35,18 @@ export async function benchApiV1(baseUrl, key, { duration, connections }) {
 
 export function formatApiV1(report) {
   if (report.problem) return `${report.endpoint}: not measured (${report.problem})`;
-  const lines = [`${report.endpoint}  (API key lookup, rate limit upsert, account read, usage upsert)`, "connections   req/s  p50 ms  p99 ms  requests  statuses", "-----------  ------  ------  ------  --------  --------"];
+  const lines = [
+    `${report.endpoint}  (API key lookup, rate limit upsert, account read, usage upsert)`,
+    "connections   req/s  p50 ms  p99 ms  requests  statuses",
+    "-----------  ------  ------  ------  --------  --------",
+  ];
   for (const r of report.runs)
     lines.push(
-      `${String(r.connections).padStart(11)}  ${r.requestsPerSecond.toFixed(1).padStart(6)}  ${String(r.latencyMs.p50).padStart(6)}  ${String(r.latencyMs.p99).padStart(6)}  ${String(r.requests).padStart(8)}  ${Object.entries(r.statuses).map(([c, n]) => `${c}:${n}`).join(" ")}`,
+      `${String(r.connections).padStart(11)}  ${r.requestsPerSecond.toFixed(1).padStart(6)}  ${String(r.latencyMs.p50).padStart(6)}  ${String(r.latencyMs.p99).padStart(6)}  ${String(r.requests).padStart(8)}  ${Object.entries(
+        r.statuses,
+      )
+        .map(([c, n]) => `${c}:${n}`)
+        .join(" ")}`,
     );
   return lines.join("\n");
 }

@@ -48,7 +48,10 @@ const isLoopback = (url) => /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])
 function failedAudits(lhr, category) {
   return (lhr.categories[category]?.auditRefs ?? [])
     .map((ref) => lhr.audits[ref.id])
-    .filter((audit) => audit && audit.score !== null && audit.score < 1 && !["notApplicable", "manual", "informative"].includes(audit.scoreDisplayMode))
+    .filter(
+      (audit) =>
+        audit && audit.score !== null && audit.score < 1 && !["notApplicable", "manual", "informative"].includes(audit.scoreDisplayMode),
+    )
     .map((audit) => ({
       id: audit.id,
       title: audit.title,
@@ -67,7 +70,9 @@ function describeItem(item) {
 }
 
 function summarise(page, lhr) {
-  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100)]));
+  const scores = Object.fromEntries(
+    CATEGORIES.map((c) => [c, lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100)]),
+  );
   const metric = (id) => lhr.audits[id]?.numericValue ?? null;
   const missed = page.targeted
     ? Object.entries(TARGETS)
@@ -151,7 +156,9 @@ const ms = (value) => (typeof value === "number" ? Math.round(value) : "-");
 
 /** The report as text: scores and metrics per page, then every missed target and failed audit. */
 export function formatLighthouse(report) {
-  const lines = [`Lighthouse ${report.pages.find((p) => p.lighthouseVersion)?.lighthouseVersion ?? ""}, ${report.mode}; targets: performance >= ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, SEO ${TARGETS.seo}`];
+  const lines = [
+    `Lighthouse ${report.pages.find((p) => p.lighthouseVersion)?.lighthouseVersion ?? ""}, ${report.mode}; targets: performance >= ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, SEO ${TARGETS.seo}`,
+  ];
   const rows = report.pages.map((p) =>
     p.error
       ? [p.path, p.error, "", "", "", "", "", "", "", ""]

@@ -23,7 +23,8 @@ const PATHS = [
 export async function benchNginxPair({ root, accounts, duration, connections = 10, rounds = 1, log = console.log }) {
   const binary = findNginx();
   if (!binary) return { skipped: "nginx is not installed (Debian: apt-get install nginx)" };
-  if (!postgresBinDir()) return { skipped: "two instances need PostgreSQL, and its binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
+  if (!postgresBinDir())
+    return { skipped: "two instances need PostgreSQL, and its binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
 
   const postgres = await startPrivatePostgres();
   const servers = [];
@@ -47,7 +48,15 @@ export async function benchNginxPair({ root, accounts, duration, connections = 1
         log(`  ${setup}${rounds > 1 ? `, round ${round}` : ""}: GET ${target.path} ...`);
         // nginx's master and workers count as the benchmark's own, not as other work.
         const helperPids = nginx ? () => [nginx.pid, ...childProcesses(nginx.pid)] : undefined;
-        const run = await measureLoad({ url: `${base}${target.path}`, headers, pids, databasePids: postgres.processIds, helperPids, duration, connections });
+        const run = await measureLoad({
+          url: `${base}${target.path}`,
+          headers,
+          pids,
+          databasePids: postgres.processIds,
+          helperPids,
+          duration,
+          connections,
+        });
         runs.push({ setup, round, path: target.path, ...run });
       }
     };
@@ -99,10 +108,15 @@ export function formatNginxPair(report, { table }) {
       other.length || r.errors ? `${other.map(([c, n]) => `${c}:${n}`).join(" ")}${r.errors ? ` errors:${r.errors}` : ""}` : "",
     ];
   });
-  const factors = Object.entries(report.factors).map(([p, f]) => `${p} ${fixed(f, 2)}x`).join(", ");
+  const factors = Object.entries(report.factors)
+    .map(([p, f]) => `${p} ${fixed(f, 2)}x`)
+    .join(", ");
   return [
     `nginx (deploy/nginx/jumbe.conf, plain HTTP) in front of Jumbe on one PostgreSQL database, ${report.connections} connections, ${report.durationSeconds} s each`,
-    table(["path", "setup", "req/s", "p50 ms", "p99 ms", "Node CPU ms/req", "PostgreSQL CPU ms/req", "instances' CPU", "other CPUs", "not 200"], rows),
+    table(
+      ["path", "setup", "req/s", "p50 ms", "p99 ms", "Node CPU ms/req", "PostgreSQL CPU ms/req", "instances' CPU", "other CPUs", "not 200"],
+      rows,
+    ),
     `  two instances vs one behind nginx: ${factors} the requests per second${report.rounds > 1 ? ` (best of ${report.rounds} rounds each)` : ""}`,
     "  other CPUs = CPUs busy with work outside the benchmark during the run: near 0 on a quiet machine",
   ].join("\n");

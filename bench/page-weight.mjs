@@ -56,7 +56,11 @@ async function measure(url, headers) {
   };
 }
 
-const attribute = (tag, name) => tag.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"))?.slice(1).find((v) => v !== undefined);
+const attribute = (tag, name) =>
+  tag
+    .match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"))
+    ?.slice(1)
+    .find((v) => v !== undefined);
 
 /** Script and stylesheet URLs of one HTML document, in order, without duplicates. */
 export function assetUrls(html) {

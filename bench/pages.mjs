@@ -147,8 +147,20 @@ export async function benchPages({ root, baseUrl, serverPid, databasePids, crede
       row.jumbe = await measureLoad({ url: `${baseUrl}${target.path}`, headers, pids: [serverPid], databasePids, duration, connections });
       const samePath = baselinePath(target.kind, first.bytes, shell);
       row.baseline = { path: samePath, bytes: (await probe(`${baseline.baseUrl}${samePath}`, {})).bytes };
-      Object.assign(row.baseline, await measureLoad({ url: `${baseline.baseUrl}${samePath}`, headers: { Accept: headers.Accept }, pids: [baseline.pid], duration, connections }));
-      row.bare = { bytes: first.bytes, ...(await measureLoad({ url: `${bare.baseUrl}/?bytes=${first.bytes}`, pids: [bare.pid], duration, connections })) };
+      Object.assign(
+        row.baseline,
+        await measureLoad({
+          url: `${baseline.baseUrl}${samePath}`,
+          headers: { Accept: headers.Accept },
+          pids: [baseline.pid],
+          duration,
+          connections,
+        }),
+      );
+      row.bare = {
+        bytes: first.bytes,
+        ...(await measureLoad({ url: `${bare.baseUrl}/?bytes=${first.bytes}`, pids: [bare.pid], duration, connections })),
+      };
       // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
       const jumbeCpu = row.jumbe.cpuMsPerRequest === null ? null : row.jumbe.cpuMsPerRequest + (row.jumbe.databaseCpuMsPerRequest ?? 0);
       row.cpuRatio = jumbeCpu && row.baseline.cpuMsPerRequest ? jumbeCpu / row.baseline.cpuMsPerRequest : null;
@@ -203,7 +215,24 @@ export function formatPages(report, { table, databaseKind }) {
     "other CPUs = CPUs busy with work outside the benchmark during the row's runs (the most of the three): near 0 on a quiet machine",
   ].join("\n");
   return `${header}\n${table(
-    ["path", "as", "bytes", "Jumbe req/s", "p50 ms", "p99 ms", "CPU ms/req", ...(database ? ["db CPU ms"] : []), "base bytes", "base req/s", "base CPU ms", "CPU ratio", "bare req/s", "bare CPU ms", "other CPUs", "not 200"],
+    [
+      "path",
+      "as",
+      "bytes",
+      "Jumbe req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      ...(database ? ["db CPU ms"] : []),
+      "base bytes",
+      "base req/s",
+      "base CPU ms",
+      "CPU ratio",
+      "bare req/s",
+      "bare CPU ms",
+      "other CPUs",
+      "not 200",
+    ],
     rows,
   )}`;
 }

@@ -66,7 +66,12 @@ async function loadPage(browser, url, encodings) {
       // A redirect reuses the request id: keep the hop's bytes as their own entry.
       if (event.redirectResponse && requests.has(event.requestId)) {
         const hop = requests.get(event.requestId);
-        requests.set(`${event.requestId}:redirect:${requests.size}`, { ...hop, status: event.redirectResponse.status, bytes: event.redirectResponse.encodedDataLength ?? 0, finished: true });
+        requests.set(`${event.requestId}:redirect:${requests.size}`, {
+          ...hop,
+          status: event.redirectResponse.status,
+          bytes: event.redirectResponse.encodedDataLength ?? 0,
+          finished: true,
+        });
         requests.delete(event.requestId);
       }
       Object.assign(entry(event.requestId), { url: event.request.url, type: event.type });
@@ -83,7 +88,9 @@ async function loadPage(browser, url, encodings) {
       });
     });
     cdp.on("Network.loadingFinished", (event) => Object.assign(entry(event.requestId), { bytes: event.encodedDataLength, finished: true }));
-    cdp.on("Network.loadingFailed", (event) => Object.assign(entry(event.requestId), { failed: event.errorText, bytes: 0, finished: true }));
+    cdp.on("Network.loadingFailed", (event) =>
+      Object.assign(entry(event.requestId), { failed: event.errorText, bytes: 0, finished: true }),
+    );
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     if (encodings) await cdp.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Encoding": encodings.join(", ") } });
@@ -163,13 +170,21 @@ export async function measurePublicPages(baseUrl, { paths = PUBLIC_PAGES } = {})
         // A client that accepts only gzip (the issue's assumption; `compression` prefers br when offered).
         const gzip = await loadPage(browser, url, ["gzip", "deflate"]);
         const gzipPage = summarise(pagePath, gzip.status, gzip.resources, BUDGETED_PAGES.has(pagePath));
-        page.gzipOnly = { byType: gzipPage.byType, budgetBytes: gzipPage.budgetBytes, overBudget: gzipPage.overBudget, violations: gzipPage.violations };
+        page.gzipOnly = {
+          byType: gzipPage.byType,
+          budgetBytes: gzipPage.budgetBytes,
+          overBudget: gzipPage.overBudget,
+          violations: gzipPage.violations,
+        };
         pages.push(page);
       } catch (error) {
         pages.push({ path: pagePath, error: error instanceof Error ? error.message : String(error) });
       }
     }
-    return { budget: { ...BUDGET, counts: BUDGET_TYPES, unit: "bytes transferred (encodedDataLength: compressed body + response headers)" }, pages };
+    return {
+      budget: { ...BUDGET, counts: BUDGET_TYPES, unit: "bytes transferred (encodedDataLength: compressed body + response headers)" },
+      pages,
+    };
   } finally {
     await browser.close();
   }
@@ -205,11 +220,29 @@ export function formatPublicPages(report) {
           p.overBudget ? (p.budgeted ? "OVER" : "over (reference)") : p.budgeted ? "ok" : "ok (reference)",
         ],
   );
-  lines.push(table(["page", "requests", "HTML", "CSS", "JS (n)", "fonts (n)", "images (n)", "other (n)", "budgeted total", "gzip only: HTML / total", "budget"], rows));
+  lines.push(
+    table(
+      [
+        "page",
+        "requests",
+        "HTML",
+        "CSS",
+        "JS (n)",
+        "fonts (n)",
+        "images (n)",
+        "other (n)",
+        "budgeted total",
+        "gzip only: HTML / total",
+        "budget",
+      ],
+      rows,
+    ),
+  );
   for (const p of report.pages) {
     if (p.error) continue;
     for (const v of p.violations) lines.push(`  ${p.budgeted ? "BUDGET VIOLATION" : "over budget (reference only)"} ${p.path}: ${v}`);
-    for (const v of p.gzipOnly?.violations ?? []) lines.push(`  ${p.budgeted ? "BUDGET VIOLATION" : "over budget (reference only)"} ${p.path} for a gzip-only client: ${v}`);
+    for (const v of p.gzipOnly?.violations ?? [])
+      lines.push(`  ${p.budgeted ? "BUDGET VIOLATION" : "over budget (reference only)"} ${p.path} for a gzip-only client: ${v}`);
     for (const url of p.uncompressed) lines.push(`  WARNING ${p.path}: ${url} arrived uncompressed`);
     for (const problem of p.problems) lines.push(`  WARNING ${p.path}: ${problem}`);
   }

@@ -105,7 +105,11 @@ if (args.help) {
 }
 
 const duration = Number(args.duration);
-const connectionList = (text) => text.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const connectionList = (text) =>
+  text
+    .split(",")
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
 let databaseUrl = args["database-url"] ?? process.env.DATABASE_URL;
 if (args["private-postgres"] && databaseUrl) {
   console.error("--private-postgres and --database-url (or DATABASE_URL) exclude each other.");
@@ -141,7 +145,9 @@ function table(headers, rows) {
 
 function gitCommit() {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -161,10 +167,15 @@ function printPages(report) {
           kB(p.js.brotliBytes),
           kB(p.html.gzipBytes),
           kB(p.css.gzipBytes),
-          p.overBudget ? "OVER" : p.error ?? "ok",
+          p.overBudget ? "OVER" : (p.error ?? "ok"),
         ],
   );
-  console.log(table(["page", "as", "JS files", "JS raw", "JS gzip", "JS br", "HTML gzip", "CSS gzip", `JS budget ${kB(report.budgetBytes)} kB gzip`], rows));
+  console.log(
+    table(
+      ["page", "as", "JS files", "JS raw", "JS gzip", "JS br", "HTML gzip", "CSS gzip", `JS budget ${kB(report.budgetBytes)} kB gzip`],
+      rows,
+    ),
+  );
 }
 
 function printThroughput(section, note) {
@@ -180,11 +191,16 @@ function printThroughput(section, note) {
     fixed(r.latencyMs.p50, 0),
     fixed(r.latencyMs.p99, 0),
     r.requests,
-    Object.entries(r.statuses).map(([code, count]) => `${code}:${count}`).join(" ") + (r.errors ? ` errors:${r.errors}` : ""),
+    Object.entries(r.statuses)
+      .map(([code, count]) => `${code}:${count}`)
+      .join(" ") + (r.errors ? ` errors:${r.errors}` : ""),
   ]);
   console.log(table(["case", "connections", "req/s", "p50 ms", "p99 ms", "requests", "statuses"], rows));
   const refused = section.runs.reduce((total, r) => total + (r.statuses["429"] ?? 0), 0);
-  if (refused) console.log(`  WARNING: ${refused} responses were 429 (rate limited): the server ignored RATE_LIMIT_MULTIPLIER, so these figures are not sign-ins.`);
+  if (refused)
+    console.log(
+      `  WARNING: ${refused} responses were 429 (rate limited): the server ignored RATE_LIMIT_MULTIPLIER, so these figures are not sign-ins.`,
+    );
   else if (section.runs.some((r) => r.errors || Object.keys(r.statuses).some((code) => Number(code) !== (r.expectedStatus ?? 200))))
     console.log("  WARNING: some requests did not get the expected answer; see statuses.");
 }
@@ -196,7 +212,9 @@ function printArgon2(argon2, signin) {
   const unknown = median("unknown e-mail (401)");
   console.log(
     `  argon2id (19 MiB, t=2, p=1) dominates: one verification takes ${fixed(argon2.verifyMs)} ms in a quiet process here` +
-      (valid && unknown ? `; an unknown e-mail, which verifies against a dummy hash and writes nothing, has a ${unknown} ms median against ${valid} ms for a real sign-in` : "") +
+      (valid && unknown
+        ? `; an unknown e-mail, which verifies against a dummy hash and writes nothing, has a ${unknown} ms median against ${valid} ms for a real sign-in`
+        : "") +
       `. Verifications run on libuv's thread pool (${argon2.threadPool} threads) over ${argon2.cpus} CPUs shared with the database and autocannon, ` +
       `so hashing alone caps sign-in near ${fixed((parallel * 1000) / argon2.verifyMs, 0)}/s.`,
   );
@@ -208,18 +226,29 @@ let privatePostgres = null;
 
 async function main() {
   if (activityOnly && !databaseUrl && !args["private-postgres"]) {
-    console.log("Activity log at scale: skipped (PostgreSQL only: pass --database-url or --private-postgres, or set DATABASE_URL; on PGlite nothing is measured).");
+    console.log(
+      "Activity log at scale: skipped (PostgreSQL only: pass --database-url or --private-postgres, or set DATABASE_URL; on PGlite nothing is measured).",
+    );
     return;
   }
   const started = new Date();
   const loadBefore = os.loadavg()[0];
   // Throughput figures are only comparable on an otherwise idle machine.
-  if (loadBefore > cpus / 2) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput and Lighthouse figures.`);
+  if (loadBefore > cpus / 2)
+    console.log(
+      `Note: the 1-minute load average is ${loadBefore.toFixed(1)} on ${cpus} CPUs; other work will skew the throughput and Lighthouse figures.`,
+    );
   const results = {
     startedAt: started.toISOString(),
     commit: gitCommit(),
     node: process.version,
-    machine: { cpu: os.cpus()[0]?.model ?? "unknown", cpus, memoryGiB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: loadBefore, loadAverageAfter: null },
+    machine: {
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      cpus,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: null,
+    },
     database: null,
     durationSeconds: duration,
   };
@@ -237,7 +266,14 @@ async function main() {
     if (runNginx) {
       console.log(`\nnginx in front of two instances vs one (${duration} s per run) ...`);
       try {
-        results.nginx = await benchNginxPair({ root, accounts: ACCOUNTS, duration, connections: Number(args["nginx-connections"]), rounds: Math.max(1, Number(args["nginx-rounds"]) || 1), log: (line) => console.log(line) });
+        results.nginx = await benchNginxPair({
+          root,
+          accounts: ACCOUNTS,
+          duration,
+          connections: Number(args["nginx-connections"]),
+          rounds: Math.max(1, Number(args["nginx-rounds"]) || 1),
+          log: (line) => console.log(line),
+        });
       } catch (error) {
         results.nginx = { problem: error instanceof Error ? error.message : String(error) };
       }
@@ -267,12 +303,20 @@ function writeResults(results) {
   const meta = new Set(["startedAt", "commit", "node", "machine", "database", "durationSeconds", "sections"]);
   const measured = Object.keys(results).filter((key) => !meta.has(key) && results[key] !== null && results[key] !== undefined);
   const sections = { ...previous.sections };
-  for (const key of Object.keys(previous)) if (!meta.has(key) && previous[key] !== null && !sections[key]) sections[key] = { startedAt: previous.startedAt, commit: previous.commit, database: previous.database ?? null };
+  for (const key of Object.keys(previous))
+    if (!meta.has(key) && previous[key] !== null && !sections[key])
+      sections[key] = { startedAt: previous.startedAt, commit: previous.commit, database: previous.database ?? null };
   for (const key of measured) sections[key] = { startedAt: results.startedAt, commit: results.commit, database: results.database };
-  const merged = { ...previous, ...Object.fromEntries(Object.entries(results).filter(([key]) => meta.has(key) || measured.includes(key))), sections };
+  const merged = {
+    ...previous,
+    ...Object.fromEntries(Object.entries(results).filter(([key]) => meta.has(key) || measured.includes(key))),
+    sections,
+  };
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
   const kept = Object.keys(sections).filter((key) => !measured.includes(key));
-  console.log(`\nWrote bench/results/latest.json (${results.machine.cpus} CPUs, ${results.machine.cpu}, Node ${process.version})${kept.length ? `; kept from earlier runs: ${kept.join(", ")}` : ""}`);
+  console.log(
+    `\nWrote bench/results/latest.json (${results.machine.cpus} CPUs, ${results.machine.cpu}, Node ${process.version})${kept.length ? `; kept from earlier runs: ${kept.join(", ")}` : ""}`,
+  );
 }
 
 /** Everything measured on one production server: page weight, public pages, Lighthouse, throughput, pages, webhooks, activity. */
@@ -290,9 +334,10 @@ async function singleServerRuns(results) {
     console.log(`Server at ${server.baseUrl}, database: ${ready.database ?? "unknown"}`);
     results.database = ready.database ?? null;
 
-    const cookies = runAppPages || runThroughput || runPages || runWebhooks || (runActivity && databaseUrl)
-      ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
-      : {};
+    const cookies =
+      runAppPages || runThroughput || runPages || runWebhooks || (runActivity && databaseUrl)
+        ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
+        : {};
     let pageWeight = null;
     if (runAppPages) {
       pageWeight = await measurePages(server.baseUrl, cookies);
@@ -319,7 +364,10 @@ async function singleServerRuns(results) {
       const argon2 = await argon2Cost();
       const me = await benchMe(server.baseUrl, cookies.individual, { duration, connections: connectionList(args["me-connections"]) });
       printThroughput(me, "session lookup in the database");
-      const signin = await benchSignin(server.baseUrl, ACCOUNTS.individual, { duration, connections: connectionList(args["signin-connections"]) });
+      const signin = await benchSignin(server.baseUrl, ACCOUNTS.individual, {
+        duration,
+        connections: connectionList(args["signin-connections"]),
+      });
       printThroughput(signin, "argon2id password check, then session, activity and last-login writes");
       printArgon2(argon2, signin);
       const apiKey = await apiKeyFor(server.baseUrl, cookies.individual);
@@ -380,7 +428,7 @@ async function singleServerRuns(results) {
     let activity = null;
     if (runActivity) {
       if (!databaseUrl) {
-        activity = { skipped: "PostgreSQL only: pass --database-url (see README \"Benchmarks\")" };
+        activity = { skipped: 'PostgreSQL only: pass --database-url (see README "Benchmarks")' };
       } else {
         console.log(`\nActivity log at scale (${Number(args["activity-records"]).toLocaleString("en-US")} records) ...`);
         try {
@@ -415,7 +463,8 @@ async function singleServerRuns(results) {
     try {
       const rows = await withDatabase({ databaseUrl, dataDir: server.dataDir }, (query) => verifyStoredRows(query, webhooks.tag));
       const c = webhooks.correctness;
-      const ok = rows.events === c.stored + c.probes && rows.processed === rows.events && rows.statuses === rows.events && rows.unrouted === 0;
+      const ok =
+        rows.events === c.stored + c.probes && rows.processed === rows.events && rows.statuses === rows.events && rows.unrouted === 0;
       console.log(
         `\nIn the database after the run: ${rows.events} webhook_events of this run (${c.stored} + ${c.probes} probe; ${rows.processed} processed), ${rows.statuses} message_statuses rows, ` +
           `${rows.unrouted} unrouted, ${rows.failedJobs} failed jobs -> ${ok ? "every stored delivery was routed to the demo tenant and processed once" : "WARNING: these counts do not agree"}.`,

@@ -69,7 +69,8 @@ export async function benchSignin(baseUrl, account, { duration, connections }) {
   if (problem) return { endpoint: "POST /api/auth/signin", problem, runs: [] };
   await run({ url, ...valid, connections: 2, duration: 2 }); // warm-up, not reported
   const runs = [];
-  for (const count of connections) runs.push({ case: "valid account", ...summarise(await run({ url, ...valid, connections: count, duration })) });
+  for (const count of connections)
+    runs.push({ case: "valid account", ...summarise(await run({ url, ...valid, connections: count, duration })) });
   runs.push({ case: "unknown e-mail (401)", expectedStatus: 401, ...summarise(await run({ url, ...unknown, connections: 1, duration })) });
   return { endpoint: "POST /api/auth/signin", runs };
 }
@@ -81,6 +82,7 @@ export async function benchMe(baseUrl, cookie, { duration, connections }) {
   if (problem) return { endpoint: "GET /api/auth/me", problem, runs: [] };
   await run({ url, ...options, connections: 4, duration: 2 }); // warm-up, not reported
   const runs = [];
-  for (const count of connections) runs.push({ case: "signed in", ...summarise(await run({ url, ...options, connections: count, duration })) });
+  for (const count of connections)
+    runs.push({ case: "signed in", ...summarise(await run({ url, ...options, connections: count, duration })) });
   return { endpoint: "GET /api/auth/me", runs };
 }

@@ -55,18 +55,23 @@ export async function connectDemoNumber(baseUrl, cookie) {
   if (setup.status !== 200) throw new Error(`GET /whatsapp answered ${setup.status}`);
   const link = setup.body.toString("utf8").match(/<a\b[^>]*data-testid="connect-whatsapp"[^>]*>/)?.[0];
   const dialogPath = link && attribute(link, "href");
-  if (!dialogPath?.startsWith("/sandbox/meta/dialog/oauth")) throw new Error("GET /whatsapp has no sandbox Connect link (data-testid=connect-whatsapp)");
+  if (!dialogPath?.startsWith("/sandbox/meta/dialog/oauth"))
+    throw new Error("GET /whatsapp has no sandbox Connect link (data-testid=connect-whatsapp)");
 
   const dialog = await request(new URL(dialogPath, baseUrl).toString(), { headers: { Cookie: cookie } });
-  if (dialog.status !== 200) throw new Error(`the Embedded Signup dialog answered ${dialog.status}: ${dialog.body.toString("utf8").slice(0, 200)}`);
+  if (dialog.status !== 200)
+    throw new Error(`the Embedded Signup dialog answered ${dialog.status}: ${dialog.body.toString("utf8").slice(0, 200)}`);
   const html = dialog.body.toString("utf8");
   const formTag = html.match(/<form\b[^>]*method="post"[^>]*>/)?.[0];
   const action = formTag && attribute(formTag, "action");
   if (!action) throw new Error("the Embedded Signup dialog has no form");
   const fields = new URLSearchParams();
-  for (const [tag] of html.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g)) fields.append(attribute(tag, "name"), attribute(tag, "value") ?? "");
+  for (const [tag] of html.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g))
+    fields.append(attribute(tag, "name"), attribute(tag, "value") ?? "");
   // The first existing test number; a new test business only if the sandbox has none.
-  const phone = [...html.matchAll(/<input\b[^>]*type="radio"[^>]*>/g)].map(([tag]) => attribute(tag, "value")).find((v) => v?.startsWith("phone:"));
+  const phone = [...html.matchAll(/<input\b[^>]*type="radio"[^>]*>/g)]
+    .map(([tag]) => attribute(tag, "value"))
+    .find((v) => v?.startsWith("phone:"));
   fields.set("asset", phone ?? "new");
   fields.set("action", "finish");
   const finished = await request(new URL(action, baseUrl).toString(), {
@@ -75,7 +80,8 @@ export async function connectDemoNumber(baseUrl, cookie) {
     body: fields.toString(),
   });
   const toCallback = finished.headers.location;
-  if (finished.status !== 303 || !toCallback) throw new Error(`finishing the dialog answered ${finished.status}: ${finished.body.toString("utf8").slice(0, 200)}`);
+  if (finished.status !== 303 || !toCallback)
+    throw new Error(`finishing the dialog answered ${finished.status}: ${finished.body.toString("utf8").slice(0, 200)}`);
 
   // redirect_uri is APP_URL's host (localhost); the same server answers on baseUrl.
   const callback = new URL(toCallback, baseUrl);
@@ -92,7 +98,11 @@ export async function connectDemoNumber(baseUrl, cookie) {
   const account = accounts.find((a) => a.wabaId === wabaId) ?? accounts[0];
   const number = account?.numbers?.[0];
   if (!account || !number) throw new Error(`GET /api/whatsapp/accounts lists no number for WABA ${wabaId}`);
-  return { wabaId: account.wabaId, phoneNumberId: number.phoneNumberId, displayPhoneNumber: String(number.number ?? "").replace(/\D/g, "") };
+  return {
+    wabaId: account.wabaId,
+    phoneNumberId: number.phoneNumberId,
+    displayPhoneNumber: String(number.number ?? "").replace(/\D/g, ""),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,7 +253,11 @@ function postgresPids(port) {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
         const ppid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
         const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-        processes.push({ pid, ppid, postmaster: args.some((arg, i) => (arg === "-p" && args[i + 1] === String(port)) || arg === `-p${port}`) });
+        processes.push({
+          pid,
+          ppid,
+          postmaster: args.some((arg, i) => (arg === "-p" && args[i + 1] === String(port)) || arg === `-p${port}`),
+        });
       } catch {
         // exited meanwhile
       }
@@ -272,7 +286,12 @@ function machineBusySeconds() {
  */
 function cpuMeter(serverPid, postgresPort) {
   const pgStart = new Map(postgresPids(postgresPort).map((pid) => [pid, cpuSeconds([pid]) ?? 0]));
-  const start = { at: performance.now(), server: serverPid ? cpuSeconds([serverPid]) : null, self: process.cpuUsage(), machine: machineBusySeconds() };
+  const start = {
+    at: performance.now(),
+    server: serverPid ? cpuSeconds([serverPid]) : null,
+    self: process.cpuUsage(),
+    machine: machineBusySeconds(),
+  };
   return () => {
     const machine = start.machine === null ? null : machineBusySeconds();
     const seconds = (performance.now() - start.at) / 1000;
@@ -289,7 +308,10 @@ function cpuMeter(serverPid, postgresPort) {
       loadGenerator: share((self.user + self.system) / 1e6),
       machine: machine === null ? null : share(machine - start.machine),
     };
-    figures.other = figures.machine === null ? null : Math.max(0, figures.machine - (figures.server ?? 0) - (figures.postgres ?? 0) - figures.loadGenerator);
+    figures.other =
+      figures.machine === null
+        ? null
+        : Math.max(0, figures.machine - (figures.server ?? 0) - (figures.postgres ?? 0) - figures.loadGenerator);
     return figures;
   };
 }
@@ -350,7 +372,16 @@ async function jumbeRun({ baseUrl, adminCookie, payloads, connections, duration,
     const tick = performance.now();
     try {
       const state = await queueState(baseUrl, adminCookie);
-      samples.push({ atMs: Math.round(state.at - started), ms: Math.round(state.ms), received: state.received - before.received, processed: state.received - state.unprocessed - processedBefore, unprocessed: state.unprocessed, pending: state.pending, failed: state.failed, duringLoad: loadEndedAt === null || state.at - state.ms <= loadEndedAt });
+      samples.push({
+        atMs: Math.round(state.at - started),
+        ms: Math.round(state.ms),
+        received: state.received - before.received,
+        processed: state.received - state.unprocessed - processedBefore,
+        unprocessed: state.unprocessed,
+        pending: state.pending,
+        failed: state.failed,
+        duringLoad: loadEndedAt === null || state.at - state.ms <= loadEndedAt,
+      });
       if (loadEndedAt !== null && !summary) summary = summarise(await load);
       // Every 200 answered is committed, so a poll sent after the load saw at least those rows.
       if (summary && tick > loadEndedAt && state.received - before.received >= summary.ok && isDrained(state)) {
@@ -401,11 +432,18 @@ async function bareRun({ baseUrl, payloads, connections, duration, pid }) {
  * the rise in connections (more connections can mean larger group commits), at least 20,000, and
  * never more than the bare server's rate would use.
  */
-const poolSize = (perSecond, duration, ceiling = Infinity) => Math.ceil(Math.max(MIN_POOL, Math.min(perSecond * duration * 2, ceiling * duration * 1.1)));
+const poolSize = (perSecond, duration, ceiling = Infinity) =>
+  Math.ceil(Math.max(MIN_POOL, Math.min(perSecond * duration * 2, ceiling * duration * 1.1)));
 
 async function probe(url, delivery, expected) {
-  const response = await request(url, { method: "POST", headers: { "Content-Type": "application/json", "X-Hub-Signature-256": delivery.signature }, body: delivery.body });
-  return response.status === expected ? null : `POST ${WEBHOOK_PATH} answered ${response.status} (expected ${expected}): ${response.body.toString("utf8").slice(0, 160)}`;
+  const response = await request(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": delivery.signature },
+    body: delivery.body,
+  });
+  return response.status === expected
+    ? null
+    : `POST ${WEBHOOK_PATH} answered ${response.status} (expected ${expected}): ${response.body.toString("utf8").slice(0, 160)}`;
 }
 
 /**
@@ -413,7 +451,19 @@ async function probe(url, delivery, expected) {
  * appSecret). `individualCookie` is the demo tenant whose number gets connected, `adminCookie`
  * reads /api/admin/queue.
  */
-export async function benchWebhooks({ baseUrl, appSecret, individualCookie, adminCookie, duration, connections, drainTimeoutSeconds = 60, serverPid, serverOutput, databaseUrl, log = console.log }) {
+export async function benchWebhooks({
+  baseUrl,
+  appSecret,
+  individualCookie,
+  adminCookie,
+  duration,
+  connections,
+  drainTimeoutSeconds = 60,
+  serverPid,
+  serverOutput,
+  databaseUrl,
+  log = console.log,
+}) {
   const postgresPort = databaseUrl ? Number(new URL(databaseUrl).port || 5432) : null;
   const tag = `BENCH${Date.now().toString(36)}${randomBytes(3).toString("hex")}`.toUpperCase();
   const target = await connectDemoNumber(baseUrl, individualCookie);
@@ -459,7 +509,16 @@ export async function benchWebhooks({ baseUrl, appSecret, individualCookie, admi
   const drainTimeoutMs = drainTimeoutSeconds * 1000;
   log("  Jumbe warm-up ...");
   payloads.prepare(poolSize(3_000, 2, bareRate));
-  const warmUp = await jumbeRun({ baseUrl, adminCookie, payloads, connections: connections[0], duration: 2, drainTimeoutMs, serverPid, postgresPort });
+  const warmUp = await jumbeRun({
+    baseUrl,
+    adminCookie,
+    payloads,
+    connections: connections[0],
+    duration: 2,
+    drainTimeoutMs,
+    serverPid,
+    postgresPort,
+  });
   count(warmUp);
   const runs = [];
   let rate = warmUp.okPerSecond;
@@ -569,13 +628,25 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
       `  PostgreSQL runs with fsync=${pg.fsync}, synchronous_commit=${pg.synchronous_commit} (as scripts/with-postgres.sh sets it up): a commit does not wait for the disk, so the acknowledgements here are cheaper than on a durable server.`,
     );
   } else if (pg) {
-    lines.push(`  PostgreSQL runs with fsync=${pg.fsync}, synchronous_commit=${pg.synchronous_commit}, wal_sync_method=${pg.wal_sync_method}.`);
+    lines.push(
+      `  PostgreSQL runs with fsync=${pg.fsync}, synchronous_commit=${pg.synchronous_commit}, wal_sync_method=${pg.wal_sync_method}.`,
+    );
   }
   lines.push("\nBare node:http baseline (reads the body, answers 200; no signature check, no database)");
   lines.push(
     table(
       ["connections", "req/s", "p50 ms", "p97.5 ms", "p99 ms", "max ms", "requests", "statuses", "cores srv/-/gen/other"],
-      report.bare.map((r) => [r.connections, int(r.okPerSecond), fixed(r.latencyMs.p50, 0), fixed(r.latencyMs.p97_5, 0), fixed(r.latencyMs.p99, 0), fixed(r.latencyMs.max, 0), r.answered, statusText(r), cpuText(r.cpuCoresDuringLoad)]),
+      report.bare.map((r) => [
+        r.connections,
+        int(r.okPerSecond),
+        fixed(r.latencyMs.p50, 0),
+        fixed(r.latencyMs.p97_5, 0),
+        fixed(r.latencyMs.p99, 0),
+        fixed(r.latencyMs.max, 0),
+        r.answered,
+        statusText(r),
+        cpuText(r.cpuCoresDuringLoad),
+      ]),
     ),
   );
   lines.push(`\nJumbe ${report.endpoint} (${databaseKind === "postgres" ? "PostgreSQL" : "PGlite"}): acknowledged deliveries`);
@@ -599,7 +670,17 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
   lines.push("\nDrain (job workers turning stored deliveries into message_statuses; /api/admin/queue polled every 200 ms)");
   lines.push(
     table(
-      ["connections", "stored", "peak backlog", "processed/s in load", "drained at s", "after load s", "drain rate/s", "ack/s", "queue poll p50/max ms"],
+      [
+        "connections",
+        "stored",
+        "peak backlog",
+        "processed/s in load",
+        "drained at s",
+        "after load s",
+        "drain rate/s",
+        "ack/s",
+        "queue poll p50/max ms",
+      ],
       report.runs.map((r) => [
         r.connections,
         r.stored,
@@ -620,12 +701,17 @@ export function formatWebhooks(report, { table, databaseKind, cpus }) {
       `${c.settled ? "" : "; the queue had not settled"}${c.failedJobs ? `; ${c.failedJobs} failed jobs` : ""}.`,
   );
   if (c.notOk || report.runs.some((r) => r.errors || r.timeouts)) {
-    lines.push(`  WARNING: ${c.notOk} webhook deliveries were NOT acknowledged with 200 (Meta would retry them); errors/timeouts: ${report.runs.map((r) => `${r.connections}c ${r.errors}/${r.timeouts}`).join(", ")}.`);
+    lines.push(
+      `  WARNING: ${c.notOk} webhook deliveries were NOT acknowledged with 200 (Meta would retry them); errors/timeouts: ${report.runs.map((r) => `${r.connections}c ${r.errors}/${r.timeouts}`).join(", ")}.`,
+    );
   }
   if (report.runs.some((r) => !r.drained)) lines.push("  WARNING: the backlog was not processed within the drain timeout for some runs.");
   const live = report.runs.reduce((total, r) => total + r.payloads.signedDuringRun, 0);
   if (live) lines.push(`  Note: ${live} bodies were signed during the load (the pre-signed pool ran out).`);
-  if (report.serverLog?.length) lines.push(`  Server warnings/errors during the webhook runs (last ${report.serverLog.length}):\n    ${report.serverLog.join("\n    ")}`);
+  if (report.serverLog?.length)
+    lines.push(
+      `  Server warnings/errors during the webhook runs (last ${report.serverLog.length}):\n    ${report.serverLog.join("\n    ")}`,
+    );
   lines.push(targetNote(report, databaseKind));
   return lines.join("\n");
 }
@@ -635,5 +721,11 @@ function cpuText(c) {
 }
 
 function statusText(r) {
-  return Object.entries(r.statuses).map(([code, n]) => `${code}:${n}`).join(" ") + (r.errors ? ` errors:${r.errors}` : "") + (r.unanswered ? ` in-flight:${r.unanswered}` : "");
+  return (
+    Object.entries(r.statuses)
+      .map(([code, n]) => `${code}:${n}`)
+      .join(" ") +
+    (r.errors ? ` errors:${r.errors}` : "") +
+    (r.unanswered ? ` in-flight:${r.unanswered}` : "")
+  );
 }

@@ -79,7 +79,8 @@ export function sandboxGate(options: { token?: string; secureCookie?: boolean; l
 
   const page: RequestHandler = (req, res, next) => {
     if (byHeader(req)) return next();
-    if (byCookie(req)) return crossOrigin(req) ? tokenPage(res, 403, options.loginPath, req.originalUrl, "Cross-origin request refused.") : next();
+    if (byCookie(req))
+      return crossOrigin(req) ? tokenPage(res, 403, options.loginPath, req.originalUrl, "Cross-origin request refused.") : next();
     tokenPage(res, 401, options.loginPath, req.method === "GET" ? req.originalUrl : options.home);
   };
 
@@ -89,7 +90,8 @@ export function sandboxGate(options: { token?: string; secureCookie?: boolean; l
       if (!token) return next();
       const body = (req.body ?? {}) as Record<string, unknown>;
       const back = safeNext(body.next, options.home);
-      if (typeof body.token !== "string" || !same(body.token, token)) return tokenPage(res, 401, options.loginPath, back, "That is not this host's sandbox token.");
+      if (typeof body.token !== "string" || !same(body.token, token))
+        return tokenPage(res, 401, options.loginPath, back, "That is not this host's sandbox token.");
       const secure = options.secureCookie ? "; Secure" : "";
       res.setHeader("Set-Cookie", `${SANDBOX_TOKEN_COOKIE}=${cookieToken}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`);
       res.redirect(303, back);

@@ -5,13 +5,36 @@ const at = Date.UTC(2026, 10, 22, 14, 2, 11);
 
 describe("readable development logs", () => {
   it("prints a request as method, path, status, duration and statements", () => {
-    const line = JSON.stringify({ level: 30, time: at, msg: "request", method: "GET", path: "/dashboard", status: 200, ms: 12.3, db: 4, ip: "127.0.0.1" });
+    const line = JSON.stringify({
+      level: 30,
+      time: at,
+      msg: "request",
+      method: "GET",
+      path: "/dashboard",
+      status: 200,
+      ms: 12.3,
+      db: 4,
+      ip: "127.0.0.1",
+    });
     expect(prettyLine(line)).toBe("14:02:11 INFO  GET /dashboard 200 12.3 ms db=4\n");
   });
 
   it("prints a job with its outcome, and a retry's attempt", () => {
-    const line = JSON.stringify({ level: 50, time: at, msg: "job", queue: "mail.reset", jobId: 12, attempt: 2, outcome: "retrying", ms: 40, batch: 1, err: { message: "ECONNREFUSED", stack: "Error: ECONNREFUSED\n    at send" } });
-    expect(prettyLine(line)).toBe("14:02:11 \x1b[31mERROR\x1b[0m job mail.reset #12 retrying 40 ms attempt 2\nError: ECONNREFUSED\n    at send\n");
+    const line = JSON.stringify({
+      level: 50,
+      time: at,
+      msg: "job",
+      queue: "mail.reset",
+      jobId: 12,
+      attempt: 2,
+      outcome: "retrying",
+      ms: 40,
+      batch: 1,
+      err: { message: "ECONNREFUSED", stack: "Error: ECONNREFUSED\n    at send" },
+    });
+    expect(prettyLine(line)).toBe(
+      "14:02:11 \x1b[31mERROR\x1b[0m job mail.reset #12 retrying 40 ms attempt 2\nError: ECONNREFUSED\n    at send\n",
+    );
   });
 
   it("prints anything else as its message and fields", () => {

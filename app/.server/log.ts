@@ -32,7 +32,12 @@ export function prettyLine(json: string): string {
   } catch {
     return json;
   }
-  const { level, time, msg, err, ...fields } = entry as { level: number; time: number; msg?: string; err?: { stack?: string; message?: string } } & Record<string, unknown>;
+  const { level, time, msg, err, ...fields } = entry as {
+    level: number;
+    time: number;
+    msg?: string;
+    err?: { stack?: string; message?: string };
+  } & Record<string, unknown>;
   const clock = new Date(time).toISOString().slice(11, 19);
   let text: string;
   if (msg === "request") {

@@ -4,9 +4,18 @@
  * on the marketing site; the issue that builds a page replaces its route and removes it here.
  */
 export const PLANNED_PAGES = {
-  "/templates": { title: "Message Templates", summary: "Create message templates in English, Swahili or French, submit them to Meta for approval and follow their status." },
-  "/preview": { title: "Message Preview", summary: "Choose a template, fill in its variables and see it as customers will on a phone, a tablet or a computer." },
-  "/messaging": { title: "Message Center", summary: "Campaigns, contacts and broadcast history: import customers, group them and send to the right audience." },
+  "/templates": {
+    title: "Message Templates",
+    summary: "Create message templates in English, Swahili or French, submit them to Meta for approval and follow their status.",
+  },
+  "/preview": {
+    title: "Message Preview",
+    summary: "Choose a template, fill in its variables and see it as customers will on a phone, a tablet or a computer.",
+  },
+  "/messaging": {
+    title: "Message Center",
+    summary: "Campaigns, contacts and broadcast history: import customers, group them and send to the right audience.",
+  },
   "/chat": { title: "Chat", summary: "Answer customers in one shared inbox, inside WhatsApp's 24-hour service window." },
   "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
   "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },

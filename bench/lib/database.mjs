@@ -33,7 +33,9 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
 export async function postgresDurability(databaseUrl) {
   if (!databaseUrl) return null;
   const rows = await withDatabase({ databaseUrl }, (query) =>
-    query(`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method') order by name`),
+    query(
+      `select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method') order by name`,
+    ),
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
@@ -68,7 +70,9 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
   }
   chmodSync(dir, 0o700);
   const run = (bin, args) => {
-    const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bindir, bin), ...args]] : [path.join(bindir, bin), args];
+    const [command, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bindir, bin), ...args]]
+      : [path.join(bindir, bin), args];
     const result = spawnSync(command, argv, { cwd: dir, encoding: "utf8" });
     if (result.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
   };
@@ -87,7 +91,9 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
     appendFileSync(
       path.join(data, "postgresql.conf"),
       `\n# bench/lib/database.mjs\nlisten_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\n` +
-        Object.entries(settings).map(([name, value]) => `${name} = ${value}\n`).join(""),
+        Object.entries(settings)
+          .map(([name, value]) => `${name} = ${value}\n`)
+          .join(""),
     );
     run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
     await withDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }, (query) => query("create database jumbe"));
@@ -99,4 +105,3 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
     throw error;
   }
 }
-

@@ -76,7 +76,9 @@ export async function startNginx(binary, site, { https, host, workers = "auto" }
   );
   const errorLog = path.join(prefix, "logs", "error.log");
   const directives = `daemon off; master_process on; pid ${path.join(prefix, "nginx.pid")}; error_log ${errorLog} warn;`;
-  const child = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-g", directives], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-g", directives], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));

@@ -33,7 +33,18 @@ export async function startServer({ root, databaseUrl, extraEnv = {} }) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-"));
   const childEnv = { ...process.env };
   // A developer's shell settings must not change what is measured.
-  for (const name of ["NODE_ENV", "APP_URL", "SITE_URL", "SMTP_URL", "DATABASE_URL", "SANDBOX", "DEMO_HOST", "SANDBOX_CONTROL_TOKEN", "HOST"]) delete childEnv[name];
+  for (const name of [
+    "NODE_ENV",
+    "APP_URL",
+    "SITE_URL",
+    "SMTP_URL",
+    "DATABASE_URL",
+    "SANDBOX",
+    "DEMO_HOST",
+    "SANDBOX_CONTROL_TOKEN",
+    "HOST",
+  ])
+    delete childEnv[name];
   Object.assign(childEnv, {
     NODE_ENV: "production",
     SESSION_SECRET: randomBytes(32).toString("hex"),

@@ -10,7 +10,12 @@ afterEach(async () => {
 });
 
 const TOKEN = "demo-host-control-token-0123456789abcdef";
-const forged = { body: { object: "whatsapp_business_account", entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }] } };
+const forged = {
+  body: {
+    object: "whatsapp_business_account",
+    entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }],
+  },
+};
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -22,9 +27,12 @@ describe("sandbox control token", () => {
     const refused = await post(`${h.base}/control/raw`, forged);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expect(await refused.json()).toEqual({ message: "The sandbox control API needs the SANDBOX_CONTROL_TOKEN: send it in the X-Sandbox-Token header." });
+    expect(await refused.json()).toEqual({
+      message: "The sandbox control API needs the SANDBOX_CONTROL_TOKEN: send it in the X-Sandbox-Token header.",
+    });
     expect((await post(`${h.base}/control/raw`, forged, { "x-sandbox-token": "wrong-token-wrong-token-wrong-token" })).status).toBe(401);
-    for (const path of ["/control/state", "/control/deliveries", "/control/calls"]) expect((await fetch(`${h.base}${path}`)).status, path).toBe(401);
+    for (const path of ["/control/state", "/control/deliveries", "/control/calls"])
+      expect((await fetch(`${h.base}${path}`)).status, path).toBe(401);
     await h.sandbox.flushWebhooks();
     expect(h.receiver.received).toHaveLength(0);
 
@@ -44,15 +52,30 @@ describe("sandbox control token", () => {
     expect(html).toContain(`action="/sandbox/meta/token"`);
     expect(html).not.toContain("Test businesses");
     // A console form without the cookie changes nothing.
-    const unauthorised = await fetch(`${h.base}/console/reset`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    const unauthorised = await fetch(`${h.base}/console/reset`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(unauthorised.status).toBe(401);
 
-    const wrong = await fetch(`${h.base}/token`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: "nope", next: "/sandbox/meta" }) });
+    const wrong = await fetch(`${h.base}/token`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: "nope", next: "/sandbox/meta" }),
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain("That is not this host&#39;s sandbox token.");
     expect(wrong.headers.getSetCookie()).toEqual([]);
 
-    const signIn = await fetch(`${h.base}/token`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: TOKEN, next: "/sandbox/meta" }) });
+    const signIn = await fetch(`${h.base}/token`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: TOKEN, next: "/sandbox/meta" }),
+    });
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("location")).toBe("/sandbox/meta");
     const setCookie = signIn.headers.getSetCookie()[0]!;
@@ -70,16 +93,28 @@ describe("sandbox control token", () => {
       body: new URLSearchParams({ businessName: "Cookie Works Ltd" }),
     });
     expect(form.status).toBe(303);
-    expect((await (await fetch(`${h.base}/control/state`, { headers: { cookie } })).json()).businesses.map((b: { name: string }) => b.name)).toContain("Cookie Works Ltd");
+    expect(
+      (await (await fetch(`${h.base}/control/state`, { headers: { cookie } })).json()).businesses.map((b: { name: string }) => b.name),
+    ).toContain("Cookie Works Ltd");
     // The cookie does not carry a post from another origin.
-    const crossSite = await fetch(`${h.base}/console/reset`, { method: "POST", redirect: "manual", headers: { cookie, origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    const crossSite = await fetch(`${h.base}/console/reset`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(crossSite.status).toBe(403);
   });
 
   it("only goes back to sandbox pages after the token form", async () => {
     h = await startHarness({ controlToken: TOKEN });
     for (const next of ["https://evil.example/", "//evil.example/x", "/dashboard", "/sandbox/../dashboard"]) {
-      const answer = await fetch(`${h.base}/token`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: TOKEN, next }) });
+      const answer = await fetch(`${h.base}/token`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: TOKEN, next }),
+      });
       expect(answer.status).toBe(303);
       expect(answer.headers.get("location"), next).toBe("/sandbox/meta");
     }
@@ -87,7 +122,9 @@ describe("sandbox control token", () => {
 
   it("keeps the Embedded Signup dialog and the Graph API open: the demo's own flow uses them", async () => {
     h = await startHarness({ controlToken: TOKEN });
-    const dialog = await fetch(`${h.base}/dialog/oauth?client_id=987654321012345&redirect_uri=${encodeURIComponent("http://app.test/cb")}&response_type=code`);
+    const dialog = await fetch(
+      `${h.base}/dialog/oauth?client_id=987654321012345&redirect_uri=${encodeURIComponent("http://app.test/cb")}&response_type=code`,
+    );
     expect(dialog.status).toBe(200);
     expect((await h.graph("debug_token?input_token=x")).status).not.toBe(401);
   });

@@ -80,7 +80,11 @@ export function consoleRouter(ctx: SandboxContext): Router {
     form,
     action(async (b) => {
       const currentLimit = field(b, "currentLimit").trim();
-      await ctx.sandbox.sendQualityUpdate({ phoneNumberId: field(b, "phoneNumberId"), event: field(b, "event") as "FLAGGED", ...(currentLimit ? { currentLimit } : {}) });
+      await ctx.sandbox.sendQualityUpdate({
+        phoneNumberId: field(b, "phoneNumberId"),
+        event: field(b, "event") as "FLAGGED",
+        ...(currentLimit ? { currentLimit } : {}),
+      });
       return `Queued ${field(b, "event")} quality update.`;
     }),
   );
@@ -155,7 +159,9 @@ function renderConsole(ctx: SandboxContext, req: Request, res: Response) {
         .flatMap((w) => {
           const sub = store.subscriptions.get(w.id);
           const phones = numbers.filter((p) => p.wabaId === w.id);
-          const subscribed = sub ? `${pill("yes")}${sub.overrideCallbackUri ? `<br><small>override ${escapeHtml(sub.overrideCallbackUri)}</small>` : ""}` : pill("no");
+          const subscribed = sub
+            ? `${pill("yes")}${sub.overrideCallbackUri ? `<br><small>override ${escapeHtml(sub.overrideCallbackUri)}</small>` : ""}`
+            : pill("no");
           const rows = phones.length ? phones : [undefined];
           return rows.map(
             (p) =>

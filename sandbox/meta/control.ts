@@ -46,17 +46,15 @@ export function controlRouter(ctx: SandboxContext): Router {
     next();
   });
 
-  const route =
-    (handler: (req: Request, res: Response) => unknown) =>
-    async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const result = await handler(req, res);
-        if (!res.headersSent) res.json(result ?? { ok: true });
-      } catch (error) {
-        if (error instanceof BadInput || error instanceof Error) return void res.status(400).json({ message: error.message });
-        next(error);
-      }
-    };
+  const route = (handler: (req: Request, res: Response) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const result = await handler(req, res);
+      if (!res.headersSent) res.json(result ?? { ok: true });
+    } catch (error) {
+      if (error instanceof BadInput || error instanceof Error) return void res.status(400).json({ message: error.message });
+      next(error);
+    }
+  };
 
   router.post(
     "/reset",
@@ -74,7 +72,11 @@ export function controlRouter(ctx: SandboxContext): Router {
       const times = body.times === "Infinity" || body.times === "infinite" ? Infinity : num(body, "times");
       const error = body.error;
       if (!error || typeof error !== "object" || Array.isArray(error)) throw new BadInput("error must be an object with at least code.");
-      sandbox.injectFault({ step: str(body, "step", true) as GraphFault["step"], error: error as GraphFault["error"], ...(times !== undefined ? { times } : {}) });
+      sandbox.injectFault({
+        step: str(body, "step", true) as GraphFault["step"],
+        error: error as GraphFault["error"],
+        ...(times !== undefined ? { times } : {}),
+      });
       return { ok: true, faults: ctx.faults.list() };
     }),
   );
@@ -93,7 +95,11 @@ export function controlRouter(ctx: SandboxContext): Router {
       const body = bodyOf(req);
       const reorder = body.reorder;
       if (reorder !== undefined && typeof reorder !== "boolean") throw new BadInput("reorder must be true or false.");
-      sandbox.setDeliveryChaos({ duplicate: num(body, "duplicate"), reorder: reorder as boolean | undefined, delayMs: num(body, "delayMs") });
+      sandbox.setDeliveryChaos({
+        duplicate: num(body, "duplicate"),
+        reorder: reorder as boolean | undefined,
+        delayMs: num(body, "delayMs"),
+      });
       return { ok: true, chaos: ctx.sender.getChaos() };
     }),
   );
@@ -102,7 +108,12 @@ export function controlRouter(ctx: SandboxContext): Router {
     "/inbound",
     route(async (req) => {
       const body = bodyOf(req);
-      return sandbox.sendInboundText({ phoneNumberId: str(body, "phoneNumberId", true), from: str(body, "from", true), name: str(body, "name"), text: str(body, "text", true) });
+      return sandbox.sendInboundText({
+        phoneNumberId: str(body, "phoneNumberId", true),
+        from: str(body, "from", true),
+        name: str(body, "name"),
+        text: str(body, "text", true),
+      });
     }),
   );
   router.post(
@@ -122,7 +133,11 @@ export function controlRouter(ctx: SandboxContext): Router {
     "/quality",
     route(async (req) => {
       const body = bodyOf(req);
-      await sandbox.sendQualityUpdate({ phoneNumberId: str(body, "phoneNumberId", true), event: str(body, "event", true) as "FLAGGED", currentLimit: str(body, "currentLimit") });
+      await sandbox.sendQualityUpdate({
+        phoneNumberId: str(body, "phoneNumberId", true),
+        event: str(body, "event", true) as "FLAGGED",
+        currentLimit: str(body, "currentLimit"),
+      });
     }),
   );
   router.post(
@@ -186,7 +201,10 @@ export function controlRouter(ctx: SandboxContext): Router {
     "/phone-numbers",
     route((req, res) => {
       const body = bodyOf(req);
-      const created = sandbox.addPhoneNumber(str(body, "wabaId", true), { verifiedName: str(body, "verifiedName"), displayPhoneNumber: str(body, "displayPhoneNumber") });
+      const created = sandbox.addPhoneNumber(str(body, "wabaId", true), {
+        verifiedName: str(body, "verifiedName"),
+        displayPhoneNumber: str(body, "displayPhoneNumber"),
+      });
       res.status(201);
       return created;
     }),
@@ -196,7 +214,8 @@ export function controlRouter(ctx: SandboxContext): Router {
     route((req, res) => {
       const body = bodyOf(req);
       const wabaIds = body.wabaIds;
-      if (!Array.isArray(wabaIds) || !wabaIds.every((w) => typeof w === "string")) throw new BadInput("wabaIds must be an array of strings.");
+      if (!Array.isArray(wabaIds) || !wabaIds.every((w) => typeof w === "string"))
+        throw new BadInput("wabaIds must be an array of strings.");
       res.status(201);
       return { code: sandbox.issueCode({ businessId: str(body, "businessId", true), wabaIds }) };
     }),
@@ -205,7 +224,9 @@ export function controlRouter(ctx: SandboxContext): Router {
   router.use((_req: Request, res: Response) => void res.status(404).json({ message: "No such control endpoint." }));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: number }).status;
-    res.status(status && status >= 400 && status < 500 ? status : 400).json({ message: error instanceof Error ? error.message : "Bad request." });
+    res
+      .status(status && status >= 400 && status < 500 ? status : 400)
+      .json({ message: error instanceof Error ? error.message : "Bad request." });
   });
   return router;
 }

@@ -10,7 +10,14 @@ afterEach(async () => {
 const REDIRECT = "https://app.example/onboarding/whatsapp/callback?tenant=duka";
 
 function dialogQuery(extra: Record<string, string> = {}) {
-  return new URLSearchParams({ client_id: APP_ID, config_id: "cfg-1", redirect_uri: REDIRECT, state: "st-123", response_type: "code", ...extra });
+  return new URLSearchParams({
+    client_id: APP_ID,
+    config_id: "cfg-1",
+    redirect_uri: REDIRECT,
+    state: "st-123",
+    response_type: "code",
+    ...extra,
+  });
 }
 
 async function submit(harness: Harness, fields: Record<string, string>) {
@@ -29,7 +36,9 @@ describe("Embedded Signup dialog", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<form method="post" action="/sandbox/meta/dialog/oauth">');
-    expect(html).toMatch(/<input type="radio" name="asset" id="asset-0" value="phone:\d+" checked><label for="asset-0">Jumbe Demo Business — [^<]*\+254 711 000 001 \(Jumbe Demo\)<\/label>/);
+    expect(html).toMatch(
+      /<input type="radio" name="asset" id="asset-0" value="phone:\d+" checked><label for="asset-0">Jumbe Demo Business — [^<]*\+254 711 000 001 \(Jumbe Demo\)<\/label>/,
+    );
     expect(html).toContain('<label for="asset-new">Create a new test business</label>');
     expect(html).toContain(`name="redirect_uri" value="${REDIRECT.replace(/&/g, "&amp;")}"`);
     expect(html).toContain('<style nonce="test-nonce">');
@@ -89,7 +98,13 @@ describe("Embedded Signup dialog", () => {
 
   it("creates a new test business on Finish, and shows form errors", async () => {
     h = await startHarness();
-    const taken = await submit(h, { ...Object.fromEntries(dialogQuery()), asset: "new", business_name: "Duka", phone_number: "+254 711 000 001", action: "finish" });
+    const taken = await submit(h, {
+      ...Object.fromEntries(dialogQuery()),
+      asset: "new",
+      business_name: "Duka",
+      phone_number: "+254 711 000 001",
+      action: "finish",
+    });
     expect(taken.status).toBe(422);
     expect(await taken.text()).toContain("already belongs to a test business");
 
@@ -113,7 +128,11 @@ describe("Embedded Signup dialog", () => {
     h = await startHarness();
     const state = await h.state();
     const phone = state.phoneNumbers[0];
-    const answer = await submit(h, { ...Object.fromEntries(dialogQuery({ display: "popup" })), asset: `phone:${phone.id}`, action: "finish" });
+    const answer = await submit(h, {
+      ...Object.fromEntries(dialogQuery({ display: "popup" })),
+      asset: `phone:${phone.id}`,
+      action: "finish",
+    });
     expect(answer.status).toBe(200);
     const html = await answer.text();
     const script = /<script nonce="test-nonce">([\s\S]*?)<\/script>/.exec(html)?.[1];
@@ -125,7 +144,11 @@ describe("Embedded Signup dialog", () => {
       event: "FINISH",
       data: { phone_number_id: phone.id, waba_id: phone.wabaId, business_id: state.wabas[0].businessId },
     });
-    expect(messages[1]).toMatchObject({ type: "JUMBE_SANDBOX_AUTH_RESPONSE", authResponse: { code: expect.stringMatching(/^AQ/) }, status: "connected" });
+    expect(messages[1]).toMatchObject({
+      type: "JUMBE_SANDBOX_AUTH_RESPONSE",
+      authResponse: { code: expect.stringMatching(/^AQ/) },
+      status: "connected",
+    });
     expect(script).toContain("opener.postMessage(JSON.stringify(messages[i]),origin)");
     expect(script).toContain("window.close()");
     const href = /<a class="button" id="continue" href="([^"]+)">Continue<\/a>/.exec(html)![1]!.replace(/&amp;/g, "&");

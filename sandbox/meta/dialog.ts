@@ -35,7 +35,8 @@ function readParams(source: Record<string, unknown>): DialogParams {
 /** Why the dialog cannot open, as a sentence, or null when the request is acceptable. */
 function problem(ctx: SandboxContext, p: DialogParams): string | null {
   if (!p.clientId) return "The request has no client_id (the Meta app id).";
-  if (p.clientId !== ctx.options.appId) return `Invalid App ID: client_id "${p.clientId}" is not this sandbox's app (${ctx.options.appId}).`;
+  if (p.clientId !== ctx.options.appId)
+    return `Invalid App ID: client_id "${p.clientId}" is not this sandbox's app (${ctx.options.appId}).`;
   if (ctx.options.configId && p.configId !== ctx.options.configId) {
     return p.configId
       ? `Unknown configuration: config_id "${p.configId}" is not the configured Embedded Signup configuration (${ctx.options.configId}).`
@@ -43,7 +44,8 @@ function problem(ctx: SandboxContext, p: DialogParams): string | null {
   }
   if (!p.redirectUri) return "The request has no redirect_uri.";
   if (!parseHttpUrl(p.redirectUri)) return `redirect_uri must be an absolute http or https URL; got "${p.redirectUri}".`;
-  if (p.responseType !== "code") return `response_type must be "code" (Embedded Signup returns an authorization code); got "${p.responseType}".`;
+  if (p.responseType !== "code")
+    return `response_type must be "code" (Embedded Signup returns an authorization code); got "${p.responseType}".`;
   return null;
 }
 
@@ -101,7 +103,12 @@ function hiddenInputs(p: DialogParams) {
     .join("");
 }
 
-function renderForm(ctx: SandboxContext, res: Response, p: DialogParams, extra: { error?: string; values?: NewBusinessValues; selected?: string } = {}) {
+function renderForm(
+  ctx: SandboxContext,
+  res: Response,
+  p: DialogParams,
+  extra: { error?: string; values?: NewBusinessValues; selected?: string } = {},
+) {
   const { store, options } = ctx;
   const numbers = [...store.phoneNumbers.values()];
   const selected = extra.selected ?? (numbers[0] ? `phone:${numbers[0].id}` : "new");
@@ -167,12 +174,21 @@ function finish(ctx: SandboxContext, res: Response, p: DialogParams, body: Recor
   }
   const code = store.issueCode({ businessId: target.businessId, wabaIds: [target.wabaId] });
   events.partnerEvent(target.wabaId, "PARTNER_ADDED");
-  const continueUrl = withParams(p.redirectUri, { code, shared_waba_id: target.wabaId, phone_number_id: target.phoneNumberId, state: p.state });
+  const continueUrl = withParams(p.redirectUri, {
+    code,
+    shared_waba_id: target.wabaId,
+    phone_number_id: target.phoneNumberId,
+    state: p.state,
+  });
   if (p.display === "page") return void res.redirect(303, continueUrl);
 
   const origin = new URL(p.redirectUri).origin;
   const messages = [
-    { type: "WA_EMBEDDED_SIGNUP", event: "FINISH", data: { phone_number_id: target.phoneNumberId, waba_id: target.wabaId, business_id: target.businessId } },
+    {
+      type: "WA_EMBEDDED_SIGNUP",
+      event: "FINISH",
+      data: { phone_number_id: target.phoneNumberId, waba_id: target.wabaId, business_id: target.businessId },
+    },
     { type: "JUMBE_SANDBOX_AUTH_RESPONSE", authResponse: { code }, status: "connected" },
   ];
   const phone = store.phoneNumbers.get(target.phoneNumberId)!;
@@ -207,7 +223,10 @@ function cancel(res: Response, p: DialogParams) {
  * message as a JSON string to the redirect URI's origin and closes the window; without one (or
  * with JavaScript off) the Continue link goes to the same URL display=page redirects to.
  */
-function popupPage(res: Response, o: { title: string; heading: string; text: string; origin: string; messages: unknown[]; continueUrl: string }) {
+function popupPage(
+  res: Response,
+  o: { title: string; heading: string; text: string; origin: string; messages: unknown[]; continueUrl: string },
+) {
   const script = `(function(){var origin=${scriptJson(o.origin)};var messages=${scriptJson(o.messages)};var status=document.getElementById("popup-status");var opener=window.opener;if(!opener||opener.closed){if(status)status.textContent="This window was not opened by the app. Use Continue to go back.";return;}for(var i=0;i<messages.length;i++){opener.postMessage(JSON.stringify(messages[i]),origin);}if(status)status.textContent="Returning to the app…";window.close();})();`;
   page(res, {
     title: o.title,

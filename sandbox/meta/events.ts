@@ -24,7 +24,8 @@ export class WebhookEvents {
   inboundText(input: { phoneNumberId: string; from: string; name?: string; text: string }): { wamid: string } {
     const number = this.number(input.phoneNumberId);
     const from = digitsOnly(String(input.from ?? ""));
-    if (!/^\d{7,15}$/.test(from) || !/^\+?[\d\s().-]+$/.test(String(input.from).trim())) throw new Error("from must be the customer's phone number in digits, e.g. 254712345678.");
+    if (!/^\d{7,15}$/.test(from) || !/^\+?[\d\s().-]+$/.test(String(input.from).trim()))
+      throw new Error("from must be the customer's phone number in digits, e.g. 254712345678.");
     if (typeof input.text !== "string" || input.text.length === 0) throw new Error("text must not be empty.");
     if (input.text.length > 4096) throw new Error("text must be at most 4096 characters.");
     const name = typeof input.name === "string" && input.name.trim() ? input.name.trim() : "WhatsApp User";
@@ -79,7 +80,8 @@ export class WebhookEvents {
   quality(input: { phoneNumberId: string; event: string; currentLimit?: string }) {
     const number = this.number(input.phoneNumberId);
     if (!QUALITY_EVENTS.includes(input.event)) throw new Error(`event must be one of ${QUALITY_EVENTS.join(", ")}.`);
-    if (input.currentLimit !== undefined && !/^TIER_[A-Z0-9]+$/.test(input.currentLimit)) throw new Error('currentLimit must look like "TIER_2K".');
+    if (input.currentLimit !== undefined && !/^TIER_[A-Z0-9]+$/.test(input.currentLimit))
+      throw new Error('currentLimit must look like "TIER_2K".');
     switch (input.event) {
       case "FLAGGED":
         number.qualityRating = "RED";
@@ -99,7 +101,11 @@ export class WebhookEvents {
       number.wabaId,
       {
         field: "phone_number_quality_update",
-        value: { display_phone_number: digitsOnly(number.displayPhoneNumber), event: input.event, current_limit: input.currentLimit ?? number.messagingLimit },
+        value: {
+          display_phone_number: digitsOnly(number.displayPhoneNumber),
+          event: input.event,
+          current_limit: input.currentLimit ?? number.messagingLimit,
+        },
       },
       unixSeconds(now),
     );
@@ -108,12 +114,16 @@ export class WebhookEvents {
   accountUpdate(input: { wabaId: string; event: string }) {
     const waba = typeof input.wabaId === "string" ? this.store.wabas.get(input.wabaId) : undefined;
     if (!waba) throw new Error(`Unknown WABA ${String(input.wabaId)}.`);
-    if (typeof input.event !== "string" || !/^[A-Z_]{2,64}$/.test(input.event)) throw new Error('event must be an upper-case event name such as "VERIFIED_ACCOUNT".');
+    if (typeof input.event !== "string" || !/^[A-Z_]{2,64}$/.test(input.event))
+      throw new Error('event must be an upper-case event name such as "VERIFIED_ACCOUNT".');
     if (input.event === "PARTNER_ADDED" || input.event === "PARTNER_REMOVED") return this.partnerEvent(waba.id, input.event);
     const number = [...this.store.phoneNumbers.values()].find((p) => p.wabaId === waba.id);
     this.sender.enqueue(
       waba.id,
-      { field: "account_update", value: number ? { phone_number: digitsOnly(number.displayPhoneNumber), event: input.event } : { event: input.event } },
+      {
+        field: "account_update",
+        value: number ? { phone_number: digitsOnly(number.displayPhoneNumber), event: input.event } : { event: input.event },
+      },
       unixSeconds(this.now()),
     );
   }
@@ -142,7 +152,13 @@ const FAILURE_TEXT: Record<number, { title: string; details: string }> = {
     title: "This message was not delivered to maintain healthy ecosystem engagement.",
     details: "In order to maintain a healthy ecosystem engagement, the message failed to be delivered.",
   },
-  131050: { title: "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.", details: "The user has stopped marketing messages." },
+  131050: {
+    title: "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.",
+    details: "The user has stopped marketing messages.",
+  },
   131000: { title: "Something went wrong", details: "Message failed to send due to an unknown error." },
-  131042: { title: "Business eligibility payment issue", details: "Message failed to send because there were one or more errors related to your payment method." },
+  131042: {
+    title: "Business eligibility payment issue",
+    details: "Message failed to send because there were one or more errors related to your payment method.",
+  },
 };

@@ -15,13 +15,16 @@ export class FaultTable {
     if (!GRAPH_STEPS.includes(fault.step)) throw new Error(`step must be one of ${GRAPH_STEPS.join(", ")}.`);
     const error = fault.error;
     if (!error || typeof error !== "object" || !Number.isInteger(error.code)) throw new Error("error.code must be a whole number.");
-    if (error.status !== undefined && (!Number.isInteger(error.status) || error.status < 100 || error.status > 599)) throw new Error("error.status must be an HTTP status (100-599).");
+    if (error.status !== undefined && (!Number.isInteger(error.status) || error.status < 100 || error.status > 599))
+      throw new Error("error.status must be an HTTP status (100-599).");
     if (error.subcode !== undefined && !Number.isInteger(error.subcode)) throw new Error("error.subcode must be a whole number.");
     if (error.message !== undefined && typeof error.message !== "string") throw new Error("error.message must be text.");
     if (error.type !== undefined && typeof error.type !== "string") throw new Error("error.type must be text.");
-    if (error.isTransient !== undefined && typeof error.isTransient !== "boolean") throw new Error("error.isTransient must be true or false.");
+    if (error.isTransient !== undefined && typeof error.isTransient !== "boolean")
+      throw new Error("error.isTransient must be true or false.");
     const times = fault.times ?? 1;
-    if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) throw new Error("times must be a positive whole number or Infinity.");
+    if (!(times === Infinity || (Number.isInteger(times) && times >= 1)))
+      throw new Error("times must be a positive whole number or Infinity.");
     this.faults.push({ step: fault.step, error: { ...error }, remaining: times });
   }
 
@@ -41,7 +44,11 @@ export class FaultTable {
   }
 
   list() {
-    return this.faults.map((f) => ({ step: f.step, error: { ...f.error }, remaining: f.remaining === Infinity ? "Infinity" : f.remaining }));
+    return this.faults.map((f) => ({
+      step: f.step,
+      error: { ...f.error },
+      remaining: f.remaining === Infinity ? "Infinity" : f.remaining,
+    }));
   }
 }
 
@@ -72,6 +79,7 @@ export function redactPath(pathname: string, search: string): string {
   if (!search || search === "?") return pathname;
   const params = new URLSearchParams(search);
   const parts: string[] = [];
-  for (const [key, value] of params) parts.push(`${encodeURIComponent(key)}=${SECRET_PARAMS.has(key) ? "[redacted]" : encodeURIComponent(value)}`);
+  for (const [key, value] of params)
+    parts.push(`${encodeURIComponent(key)}=${SECRET_PARAMS.has(key) ? "[redacted]" : encodeURIComponent(value)}`);
   return parts.length ? `${pathname}?${parts.join("&")}` : pathname;
 }

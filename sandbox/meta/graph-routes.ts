@@ -49,7 +49,8 @@ const unsupported = (method: string, id: string) =>
 
 const unknownPath = (rest: string) => fail(400, 2500, `Unknown path components: ${rest}`);
 
-const invalidParameter = (details: string) => fail(400, 100, "(#100) Invalid parameter", { errorData: { messaging_product: "whatsapp", details } });
+const invalidParameter = (details: string) =>
+  fail(400, 100, "(#100) Invalid parameter", { errorData: { messaging_product: "whatsapp", details } });
 
 /** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA and phone number endpoints. */
 export function graphRouter(ctx: SandboxContext): Router {
@@ -62,7 +63,14 @@ export function graphRouter(ctx: SandboxContext): Router {
     // Body parser failures (malformed JSON, too large) still answer with a Graph envelope.
     (error: unknown, req: Request, res: Response, _next: NextFunction) => {
       const status = (error as { status?: number }).status ?? 400;
-      respond(ctx, req, res, fail(status >= 400 && status < 500 ? status : 400, 100, "(#100) The request body could not be parsed."), undefined, newTraceId());
+      respond(
+        ctx,
+        req,
+        res,
+        fail(status >= 400 && status < 500 ? status : 400, 100, "(#100) The request body could not be parsed."),
+        undefined,
+        newTraceId(),
+      );
     },
   );
   return router;
@@ -79,7 +87,14 @@ function handle(ctx: SandboxContext, req: Request, res: Response) {
   }
   const [version, ...rest] = segments;
   if (!version || !VERSION.test(version)) {
-    return respond(ctx, req, res, fail(400, 2500, `Unknown path components: /${version ?? ""} (the sandbox expects a Graph version such as v23.0 first)`), undefined, traceId);
+    return respond(
+      ctx,
+      req,
+      res,
+      fail(400, 2500, `Unknown path components: /${version ?? ""} (the sandbox expects a Graph version such as v23.0 first)`),
+      undefined,
+      traceId,
+    );
   }
   const { step, run } = resolve(ctx, req, method, rest);
   const fault = ctx.faults.take(step);
@@ -99,7 +114,8 @@ function respond(ctx: SandboxContext, req: Request, res: Response, result: Graph
   res.setHeader("Cache-Control", "no-store");
   const version = req.path.split("/").filter(Boolean)[0];
   if (version && VERSION.test(version)) res.setHeader("facebook-api-version", version);
-  if (result.status === 401) res.setHeader("WWW-Authenticate", `OAuth "Facebook Platform" "invalid_token" "${result.error?.message.replace(/"/g, "'") ?? ""}"`);
+  if (result.status === 401)
+    res.setHeader("WWW-Authenticate", `OAuth "Facebook Platform" "invalid_token" "${result.error?.message.replace(/"/g, "'") ?? ""}"`);
   res.status(result.status).type("application/json; charset=UTF-8").send(serializeLikeMeta(body));
   const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
   ctx.calls.add({
@@ -137,7 +153,8 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   const { store } = ctx;
   const [first, edge, ...deeper] = rest;
   if (!first) return { run: () => unknownPath("/") };
-  if (first === "oauth" && edge === "access_token" && deeper.length === 0 && method === "GET") return { step: "oauth", run: () => exchangeCode(ctx, req) };
+  if (first === "oauth" && edge === "access_token" && deeper.length === 0 && method === "GET")
+    return { step: "oauth", run: () => exchangeCode(ctx, req) };
   if (first === "debug_token" && !edge && method === "GET") return { step: "debug_token", run: () => debugToken(ctx, req) };
   if (deeper.length > 0) return { run: () => unknownPath(`/${rest.slice(1).join("/")}`) };
 
@@ -146,14 +163,12 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   const phone = store.phoneNumbers.get(id);
 
   // Every remaining endpoint needs the business token, and the token must grant the object.
-  const guarded =
-    (allowed: boolean, body: (token: TokenRecord) => GraphResult) =>
-    (): GraphResult => {
-      const auth = authenticate(ctx, req);
-      if ("status" in auth) return auth;
-      if (!allowed || !grants(auth, waba, phone)) return unsupported(method, id);
-      return body(auth);
-    };
+  const guarded = (allowed: boolean, body: (token: TokenRecord) => GraphResult) => (): GraphResult => {
+    const auth = authenticate(ctx, req);
+    if ("status" in auth) return auth;
+    if (!allowed || !grants(auth, waba, phone)) return unsupported(method, id);
+    return body(auth);
+  };
 
   if (!edge) {
     const step: GraphStep | undefined = waba ? "waba" : phone ? "phone_number" : undefined;
@@ -164,7 +179,10 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   }
   switch (edge) {
     case "subscribed_apps":
-      return { step: "subscribed_apps", run: guarded(!!waba && ["GET", "POST", "DELETE"].includes(method), () => subscribedApps(ctx, req, method, waba!)) };
+      return {
+        step: "subscribed_apps",
+        run: guarded(!!waba && ["GET", "POST", "DELETE"].includes(method), () => subscribedApps(ctx, req, method, waba!)),
+      };
     case "phone_numbers":
       return { step: "phone_numbers", run: guarded(!!waba && method === "GET", () => phoneNumbers(ctx, req, waba!)) };
     case "register":
@@ -195,9 +213,14 @@ function authenticate(ctx: SandboxContext, req: Request): TokenRecord | GraphRes
   if (!record) return fail(401, 190, "Invalid OAuth access token - Cannot parse access token", { subcode: 467 });
   const now = ctx.options.now();
   if (record.expiresAt && record.expiresAt <= now) {
-    return fail(401, 190, `Error validating access token: Session has expired on ${new Date(record.expiresAt).toUTCString()}. The current time is ${new Date(now).toUTCString()}.`, {
-      subcode: 463,
-    });
+    return fail(
+      401,
+      190,
+      `Error validating access token: Session has expired on ${new Date(record.expiresAt).toUTCString()}. The current time is ${new Date(now).toUTCString()}.`,
+      {
+        subcode: 463,
+      },
+    );
   }
   return record;
 }
@@ -216,7 +239,8 @@ function exchangeCode(ctx: SandboxContext, req: Request): GraphResult {
   if (record.used) return fail(400, 100, "This authorization code has been used.", { subcode: 36009 });
   // Single use from here on, whatever happens next.
   record.used = true;
-  if (options.now() - record.issuedAt > options.codeTtlMs) return fail(400, 100, "This authorization code has expired.", { subcode: 36007 });
+  if (options.now() - record.issuedAt > options.codeTtlMs)
+    return fail(400, 100, "This authorization code has expired.", { subcode: 36007 });
   const token = store.issueToken(record);
   return ok({
     access_token: token.token,
@@ -234,7 +258,14 @@ function debugToken(ctx: SandboxContext, req: Request): GraphResult {
   const token = store.tokens.get(input);
   const now = options.now();
   if (!token) {
-    return ok({ data: { is_valid: false, app_id: options.appId, error: { code: 190, message: "Invalid OAuth access token - Cannot parse access token" }, scopes: [] } });
+    return ok({
+      data: {
+        is_valid: false,
+        app_id: options.appId,
+        error: { code: 190, message: "Invalid OAuth access token - Cannot parse access token" },
+        scopes: [],
+      },
+    });
   }
   const expiresAt = token.expiresAt ? Math.floor(token.expiresAt / 1000) : 0;
   if (token.expiresAt && token.expiresAt <= now) {
@@ -245,7 +276,11 @@ function debugToken(ctx: SandboxContext, req: Request): GraphResult {
         application: APP_NAME,
         is_valid: false,
         expires_at: expiresAt,
-        error: { code: 190, subcode: 463, message: `Error validating access token: Session has expired on ${new Date(token.expiresAt).toUTCString()}.` },
+        error: {
+          code: 190,
+          subcode: 463,
+          message: `Error validating access token: Session has expired on ${new Date(token.expiresAt).toUTCString()}.`,
+        },
         scopes: [],
       },
     });
@@ -407,7 +442,11 @@ function subscribedApps(ctx: SandboxContext, req: Request, method: string, waba:
     return ok({
       data: [
         {
-          whatsapp_business_api_data: { id: options.appId, name: APP_NAME, link: `https://www.facebook.com/games/?app_id=${options.appId}` },
+          whatsapp_business_api_data: {
+            id: options.appId,
+            name: APP_NAME,
+            link: `https://www.facebook.com/games/?app_id=${options.appId}`,
+          },
           ...(sub.overrideCallbackUri ? { override_callback_uri: sub.overrideCallbackUri } : {}),
         },
       ],
@@ -424,7 +463,11 @@ function subscribedApps(ctx: SandboxContext, req: Request, method: string, waba:
     if (!parseHttpUrl(override)) return fail(400, 100, "(#100) Param override_callback_uri must be a valid URL");
     if (!verifyToken) return fail(400, 100, "(#100) The parameter verify_token is required");
   }
-  store.subscriptions.set(waba.id, { wabaId: waba.id, subscribedAt: ctx.options.now(), ...(override ? { overrideCallbackUri: override } : {}) });
+  store.subscriptions.set(waba.id, {
+    wabaId: waba.id,
+    subscribedAt: ctx.options.now(),
+    ...(override ? { overrideCallbackUri: override } : {}),
+  });
   store.changed();
   return ok({ success: true });
 }
@@ -455,7 +498,9 @@ function registration(ctx: SandboxContext, req: Request, edge: "register" | "der
   if (pin === undefined) return invalidParameter("The parameter pin is required.");
   if (!/^\d{6}$/.test(pin)) return invalidParameter("Param pin must be 6 characters long.");
   if (phone.pin !== null && phone.pin !== pin) {
-    return fail(400, 133005, "(#133005) Two step verification PIN Mismatch", { errorData: { messaging_product: "whatsapp", details: "Two step verification PIN Mismatch" } });
+    return fail(400, 133005, "(#133005) Two step verification PIN Mismatch", {
+      errorData: { messaging_product: "whatsapp", details: "Two step verification PIN Mismatch" },
+    });
   }
   phone.pin ??= pin;
   phone.platformType = "CLOUD_API";

@@ -43,7 +43,12 @@ describe("OAuth code exchange", () => {
     now += 30_001;
     const expired = await h.exchange(code);
     expect(expired.status).toBe(400);
-    expect(expired.json.error).toMatchObject({ code: 100, error_subcode: 36007, message: "This authorization code has expired.", type: "OAuthException" });
+    expect(expired.json.error).toMatchObject({
+      code: 100,
+      error_subcode: 36007,
+      message: "This authorization code has expired.",
+      type: "OAuthException",
+    });
     expect((await h.exchange(code)).json.error.error_subcode).toBe(36009);
   });
 
@@ -149,12 +154,20 @@ describe("WABA endpoints", () => {
     const { businessId, wabaId, phoneNumberId } = await demo(h);
     const token = await h.tokenFor(businessId, [wabaId]);
     const plain = await h.graph(`${wabaId}/phone_numbers`, { token });
-    expect(plain.json.data).toEqual([{ id: phoneNumberId, display_phone_number: "+254 711 000 001", verified_name: "Jumbe Demo", quality_rating: "GREEN" }]);
+    expect(plain.json.data).toEqual([
+      { id: phoneNumberId, display_phone_number: "+254 711 000 001", verified_name: "Jumbe Demo", quality_rating: "GREEN" },
+    ]);
     expect(plain.json.paging.cursors).toEqual({ before: expect.any(String), after: expect.any(String) });
 
-    const fields = "id,display_phone_number,status,platform_type,code_verification_status,name_status,throughput,whatsapp_business_manager_messaging_limit";
+    const fields =
+      "id,display_phone_number,status,platform_type,code_verification_status,name_status,throughput,whatsapp_business_manager_messaging_limit";
     const before = await h.graph(`${wabaId}/phone_numbers?fields=${fields}`, { token });
-    expect(before.json.data[0]).toMatchObject({ status: "PENDING", platform_type: "NOT_APPLICABLE", code_verification_status: "VERIFIED", name_status: "APPROVED" });
+    expect(before.json.data[0]).toMatchObject({
+      status: "PENDING",
+      platform_type: "NOT_APPLICABLE",
+      code_verification_status: "VERIFIED",
+      name_status: "APPROVED",
+    });
     expect(before.json.data[0].whatsapp_business_manager_messaging_limit).toBe("TIER_250");
 
     const register = await h.graph(`${phoneNumberId}/register`, {
@@ -165,7 +178,12 @@ describe("WABA endpoints", () => {
     });
     expect(register.json).toEqual({ success: true });
     const after = await h.graph(`${phoneNumberId}?fields=${fields}`, { token });
-    expect(after.json).toMatchObject({ id: phoneNumberId, status: "CONNECTED", platform_type: "CLOUD_API", throughput: { level: "STANDARD" } });
+    expect(after.json).toMatchObject({
+      id: phoneNumberId,
+      status: "CONNECTED",
+      platform_type: "CLOUD_API",
+      throughput: { level: "STANDARD" },
+    });
   });
 
   it("enforces the PIN rules and the 10-per-72-hours limit", async () => {
@@ -173,7 +191,12 @@ describe("WABA endpoints", () => {
     const { businessId, wabaId, phoneNumberId } = await demo(h);
     const token = await h.tokenFor(businessId, [wabaId]);
     const register = (body: Record<string, string>) =>
-      h!.graph(`${phoneNumberId}/register`, { token, method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+      h!.graph(`${phoneNumberId}/register`, {
+        token,
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body).toString(),
+      });
 
     const badPin = await register({ messaging_product: "whatsapp", pin: "12345" });
     expect(badPin.status).toBe(400);
@@ -185,7 +208,10 @@ describe("WABA endpoints", () => {
     expect(mismatch.json.error.message).toContain("Two step verification PIN Mismatch");
     // 4 calls so far; deregister and register alternately up to 10.
     for (let i = 4; i < 10; i++) {
-      const answer = i % 2 ? await register({ messaging_product: "whatsapp", pin: "123456" }) : await h.graph(`${phoneNumberId}/deregister`, { token, method: "POST" });
+      const answer =
+        i % 2
+          ? await register({ messaging_product: "whatsapp", pin: "123456" })
+          : await h.graph(`${phoneNumberId}/deregister`, { token, method: "POST" });
       expect(answer.json).toEqual({ success: true });
     }
     const limited = await register({ messaging_product: "whatsapp", pin: "123456" });
@@ -235,7 +261,11 @@ describe("fault injection", () => {
     h = await startHarness();
     const { businessId, wabaId, phoneNumberId } = await demo(h);
     const token = await h.tokenFor(businessId, [wabaId]);
-    h.sandbox.injectFault({ step: "phone_numbers", error: { status: 500, code: 131000, message: "Something went wrong", isTransient: true }, times: 2 });
+    h.sandbox.injectFault({
+      step: "phone_numbers",
+      error: { status: 500, code: 131000, message: "Something went wrong", isTransient: true },
+      times: 2,
+    });
     for (let i = 0; i < 2; i++) {
       const answer = await h.graph(`${wabaId}/phone_numbers`, { token });
       expect(answer.status).toBe(500);
@@ -247,12 +277,19 @@ describe("fault injection", () => {
     h.sandbox.injectFault({ step: "register", error: { code: 133004 }, times: Infinity });
     const body = JSON.stringify({ messaging_product: "whatsapp", pin: "111111" });
     for (let i = 0; i < 3; i++) {
-      const answer = await h.graph(`${phoneNumberId}/register`, { token, method: "POST", headers: { "Content-Type": "application/json" }, body });
+      const answer = await h.graph(`${phoneNumberId}/register`, {
+        token,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      });
       expect(answer.json.error.code).toBe(133004);
     }
     expect((await h.state()).phoneNumbers[0]).toMatchObject({ registered: false, hasPin: false, registrationCallsLast72h: 0 });
     h.sandbox.clearFaults();
-    expect((await h.graph(`${phoneNumberId}/register`, { token, method: "POST", headers: { "Content-Type": "application/json" }, body })).json).toEqual({ success: true });
+    expect(
+      (await h.graph(`${phoneNumberId}/register`, { token, method: "POST", headers: { "Content-Type": "application/json" }, body })).json,
+    ).toEqual({ success: true });
   });
 
   it("does not consume the code on an oauth fault", async () => {
@@ -269,7 +306,8 @@ describe("fault injection", () => {
 
   it("takes faults over the control API", async () => {
     h = await startHarness();
-    const post = (body: unknown) => fetch(`${h!.base}/control/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${h!.base}/control/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     expect((await post({ step: "nope", error: { code: 1 } })).status).toBe(400);
     expect((await post({ step: "debug_token", error: { code: 4, status: 429 }, times: "Infinity" })).status).toBe(200);
     const answer = await h.graph(`debug_token?input_token=x&access_token=${APP_ID}|${APP_SECRET}`);
@@ -289,7 +327,12 @@ describe("persistence", () => {
       const extra = h.sandbox.createTestBusiness({ businessName: "Duka la Mama Njeri", displayPhoneNumber: "+254 722 123 456" });
       const token = await h.tokenFor(businessId, [wabaId]);
       await h.graph(`${wabaId}/subscribed_apps`, { token, method: "POST" });
-      await h.graph(`${phoneNumberId}/register`, { token, method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ messaging_product: "whatsapp", pin: "246810" }) });
+      await h.graph(`${phoneNumberId}/register`, {
+        token,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ messaging_product: "whatsapp", pin: "246810" }),
+      });
       await h.close();
       h = undefined;
       const saved = JSON.parse(readFileSync(statePath, "utf8"));

@@ -12,14 +12,24 @@ import type { MetaSandbox, MetaSandboxOptions, ResolvedOptions } from "./types";
 import { parseHttpUrl } from "./util";
 import { WebhookSender } from "./webhooks";
 
-export type { CallRecord, DeliveryChaos, DeliveryRecord, GraphFault, GraphFaultError, GraphStep, MetaSandbox, MetaSandboxOptions } from "./types";
+export type {
+  CallRecord,
+  DeliveryChaos,
+  DeliveryRecord,
+  GraphFault,
+  GraphFaultError,
+  GraphStep,
+  MetaSandbox,
+  MetaSandboxOptions,
+} from "./types";
 export { serializeLikeMeta, signPayload } from "./util";
 
 function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
   if (!options?.appId) throw new Error("createMetaSandbox: appId is required.");
   if (!options.appSecret) throw new Error("createMetaSandbox: appSecret is required.");
   const retry = options.webhookRetry ?? { attempts: 8, baseDelayMs: 1000 };
-  if (!Number.isInteger(retry.attempts) || retry.attempts < 1) throw new Error("createMetaSandbox: webhookRetry.attempts must be at least 1.");
+  if (!Number.isInteger(retry.attempts) || retry.attempts < 1)
+    throw new Error("createMetaSandbox: webhookRetry.attempts must be at least 1.");
   if (!(retry.baseDelayMs >= 0)) throw new Error("createMetaSandbox: webhookRetry.baseDelayMs must not be negative.");
   const publicPath = (options.publicPath ?? "/sandbox/meta").replace(/\/+$/, "");
   if (!publicPath.startsWith("/")) throw new Error('createMetaSandbox: publicPath must start with "/".');
@@ -129,7 +139,12 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
 
   const ctx: SandboxContext = { options, store, sender, events, faults, calls, sandbox, webhookUrl: () => webhookUrl };
   // The dialog and the Graph API are the demo's own flow; the rest changes or shows state (decision 012).
-  const gate = sandboxGate({ token: input.controlToken, secureCookie: input.secureCookie, loginPath: `${options.publicPath}/token`, home: options.publicPath });
+  const gate = sandboxGate({
+    token: input.controlToken,
+    secureCookie: input.secureCookie,
+    loginPath: `${options.publicPath}/token`,
+    home: options.publicPath,
+  });
   router.use(graphRouter(ctx));
   router.use(dialogRouter(ctx));
   router.post("/token", ...gate.login);

@@ -2,7 +2,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import path from "node:path";
 import { randomInt } from "node:crypto";
 import type { ResolvedOptions } from "./types";
-import { digitsOnly, formatDisplayNumber, isPlausiblePhone, newAccessToken, newAuthCode, newTemplateNamespace, randomNumericId, stableNumericId } from "./util";
+import {
+  digitsOnly,
+  formatDisplayNumber,
+  isPlausiblePhone,
+  newAccessToken,
+  newAuthCode,
+  newTemplateNamespace,
+  randomNumericId,
+  stableNumericId,
+} from "./util";
 
 export interface Business {
   id: string;
@@ -201,7 +210,14 @@ export class SandboxStore {
     const wabaId = stableNumericId(`${seed}:demo-waba`);
     const phoneId = stableNumericId(`${seed}:demo-phone`);
     this.businesses.set(businessId, { id: businessId, name: DEMO.businessName, createdAt: this.now, demo: true });
-    this.wabas.set(wabaId, { id: wabaId, businessId, name: DEMO.wabaName, timezoneId: "1", namespace: newTemplateNamespace(), createdAt: this.now });
+    this.wabas.set(wabaId, {
+      id: wabaId,
+      businessId,
+      name: DEMO.wabaName,
+      timezoneId: "1",
+      namespace: newTemplateNamespace(),
+      createdAt: this.now,
+    });
     this.phoneNumbers.set(phoneId, this.newNumber(phoneId, wabaId, DEMO.displayPhoneNumber, DEMO.verifiedName));
     this.changed();
   }
@@ -256,8 +272,18 @@ export class SandboxStore {
     const businessId = this.freshId();
     this.businesses.set(businessId, { id: businessId, name: businessName, createdAt: this.now });
     const wabaId = this.freshId();
-    this.wabas.set(wabaId, { id: wabaId, businessId, name: input.wabaName?.trim() || businessName, timezoneId: "1", namespace: newTemplateNamespace(), createdAt: this.now });
-    const number = this.addPhoneNumber(wabaId, { verifiedName: input.verifiedName?.trim() || businessName, displayPhoneNumber: input.displayPhoneNumber });
+    this.wabas.set(wabaId, {
+      id: wabaId,
+      businessId,
+      name: input.wabaName?.trim() || businessName,
+      timezoneId: "1",
+      namespace: newTemplateNamespace(),
+      createdAt: this.now,
+    });
+    const number = this.addPhoneNumber(wabaId, {
+      verifiedName: input.verifiedName?.trim() || businessName,
+      displayPhoneNumber: input.displayPhoneNumber,
+    });
     return { businessId, wabaId, phoneNumberId: number.phoneNumberId, displayPhoneNumber: number.displayPhoneNumber };
   }
 
@@ -313,7 +339,12 @@ export class SandboxStore {
     return {
       partnerBusinessId: this.partnerBusinessId,
       businesses: [...this.businesses.values()].map((b) => ({ id: b.id, name: b.name, demo: !!b.demo })),
-      wabas: [...this.wabas.values()].map((w) => ({ id: w.id, businessId: w.businessId, name: w.name, subscribed: this.subscriptions.has(w.id) })),
+      wabas: [...this.wabas.values()].map((w) => ({
+        id: w.id,
+        businessId: w.businessId,
+        name: w.name,
+        subscribed: this.subscriptions.has(w.id),
+      })),
       phoneNumbers: [...this.phoneNumbers.values()].map((p) => ({
         id: p.id,
         wabaId: p.wabaId,

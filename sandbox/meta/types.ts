@@ -2,7 +2,16 @@ import type { Router } from "express";
 
 export type GraphStep = "oauth" | "debug_token" | "subscribed_apps" | "phone_numbers" | "phone_number" | "register" | "deregister" | "waba";
 
-export const GRAPH_STEPS: readonly GraphStep[] = ["oauth", "debug_token", "subscribed_apps", "phone_numbers", "phone_number", "register", "deregister", "waba"];
+export const GRAPH_STEPS: readonly GraphStep[] = [
+  "oauth",
+  "debug_token",
+  "subscribed_apps",
+  "phone_numbers",
+  "phone_number",
+  "register",
+  "deregister",
+  "waba",
+];
 
 export interface MetaSandboxOptions {
   appId: string;
@@ -99,7 +108,10 @@ export interface MetaSandbox {
     phoneNumberId: string;
     displayPhoneNumber: string;
   };
-  addPhoneNumber(wabaId: string, input?: { verifiedName?: string; displayPhoneNumber?: string }): { phoneNumberId: string; displayPhoneNumber: string };
+  addPhoneNumber(
+    wabaId: string,
+    input?: { verifiedName?: string; displayPhoneNumber?: string },
+  ): { phoneNumberId: string; displayPhoneNumber: string };
   issueCode(input: { businessId: string; wabaIds: string[] }): string;
   injectFault(fault: GraphFault): void;
   clearFaults(): void;

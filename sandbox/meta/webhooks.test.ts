@@ -36,7 +36,12 @@ describe("webhook delivery", () => {
     let now = 1_750_000_000_000;
     h = await startHarness({ now: () => now });
     const phone = await demoNumber(h);
-    const { wamid } = await h.sandbox.sendInboundText({ phoneNumberId: phone.id, from: "254712345678", name: "Amina Wanjiku", text: SWAHILI });
+    const { wamid } = await h.sandbox.sendInboundText({
+      phoneNumberId: phone.id,
+      from: "254712345678",
+      name: "Amina Wanjiku",
+      text: SWAHILI,
+    });
     expect(wamid).toMatch(/^wamid\.[A-Za-z0-9+/]+=*$/);
     now += 1000;
     await h.sandbox.flushWebhooks();
@@ -68,7 +73,14 @@ describe("webhook delivery", () => {
       ],
     });
     const [delivery] = h.sandbox.deliveries();
-    expect(delivery).toMatchObject({ state: "delivered", attempts: 1, lastStatus: 200, body, signature: headers["x-hub-signature-256"], fields: ["messages"] });
+    expect(delivery).toMatchObject({
+      state: "delivered",
+      attempts: 1,
+      lastStatus: 200,
+      body,
+      signature: headers["x-hub-signature-256"],
+      fields: ["messages"],
+    });
   });
 
   it("merges changes queued within the batch window into one POST, grouped by entry", async () => {
@@ -77,7 +89,13 @@ describe("webhook delivery", () => {
     const other = h.sandbox.createTestBusiness({ businessName: "Other" });
     await h.sandbox.sendInboundText({ phoneNumberId: phone.id, from: "254712345678", text: "one" });
     await h.sandbox.sendStatus({ phoneNumberId: phone.id, wamid: "wamid.abc", status: "delivered", recipientId: "254712345678" });
-    await h.sandbox.sendStatus({ phoneNumberId: phone.id, wamid: "wamid.abc", status: "failed", recipientId: "254712345678", errorCode: 131049 });
+    await h.sandbox.sendStatus({
+      phoneNumberId: phone.id,
+      wamid: "wamid.abc",
+      status: "failed",
+      recipientId: "254712345678",
+      errorCode: 131049,
+    });
     await h.sandbox.sendQualityUpdate({ phoneNumberId: other.phoneNumberId, event: "UPGRADE", currentLimit: "TIER_2K" });
     await h.sandbox.flushWebhooks();
     expect(h.receiver.received).toHaveLength(1);
@@ -85,12 +103,26 @@ describe("webhook delivery", () => {
     expect(body.entry.map((e: any) => e.id)).toEqual([phone.wabaId, other.wabaId]);
     expect(body.entry[0].changes.map((c: any) => c.field)).toEqual(["messages", "messages", "messages"]);
     const delivered = body.entry[0].changes[1].value.statuses[0];
-    expect(delivered).toMatchObject({ id: "wamid.abc", status: "delivered", recipient_id: "254712345678", pricing: { billable: true, pricing_model: "PMP", type: "regular", category: "utility" } });
+    expect(delivered).toMatchObject({
+      id: "wamid.abc",
+      status: "delivered",
+      recipient_id: "254712345678",
+      pricing: { billable: true, pricing_model: "PMP", type: "regular", category: "utility" },
+    });
     expect(typeof delivered.timestamp).toBe("string");
     const failed = body.entry[0].changes[2].value.statuses[0];
     expect(failed).not.toHaveProperty("pricing");
-    expect(failed.errors[0]).toMatchObject({ code: 131049, title: expect.any(String), message: expect.any(String), error_data: { details: expect.any(String) }, href: expect.any(String) });
-    expect(body.entry[1]).toMatchObject({ time: expect.any(Number), changes: [{ field: "phone_number_quality_update", value: { event: "UPGRADE", current_limit: "TIER_2K" } }] });
+    expect(failed.errors[0]).toMatchObject({
+      code: 131049,
+      title: expect.any(String),
+      message: expect.any(String),
+      error_data: { details: expect.any(String) },
+      href: expect.any(String),
+    });
+    expect(body.entry[1]).toMatchObject({
+      time: expect.any(Number),
+      changes: [{ field: "phone_number_quality_update", value: { event: "UPGRADE", current_limit: "TIER_2K" } }],
+    });
     expect(body.entry[1].changes[0].value.display_phone_number).toMatch(/^\d+$/);
   });
 
@@ -151,7 +183,10 @@ describe("webhook delivery", () => {
   it("sendRaw delivers one arbitrary envelope, signed like Meta", async () => {
     h = await startHarness();
     h.sandbox.setDeliveryChaos({ duplicate: 2 });
-    await h.sandbox.sendRaw({ object: "whatsapp_business_account", entry: [{ id: "1", changes: [{ field: "messages", value: { text: "é" } }] }] });
+    await h.sandbox.sendRaw({
+      object: "whatsapp_business_account",
+      entry: [{ id: "1", changes: [{ field: "messages", value: { text: "é" } }] }],
+    });
     expect(h.receiver.received).toHaveLength(1);
     expect(h.receiver.received[0]!.body).toContain("\\u00e9");
     expect(verify(h.receiver.received[0]!.body, h.receiver.received[0]!.headers["x-hub-signature-256"])).toBe(true);
@@ -162,7 +197,8 @@ describe("control API and console", () => {
   it("drives inbound messages over HTTP and validates input", async () => {
     h = await startHarness();
     const phone = await demoNumber(h);
-    const post = (path: string, body: unknown) => fetch(`${h!.base}/control/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${h!.base}/control/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const bad = await post("inbound", { phoneNumberId: "nope", from: "254712345678", text: "x" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toContain("Unknown phone number");
@@ -185,7 +221,12 @@ describe("control API and console", () => {
     const form = await fetch(`${h.base}/console/inbound`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ phoneNumberId: phone.id, from: "254712345678", name: "Amina Wanjiku", text: "Habari! Ninahitaji msaada na oda yangu 🙏" }).toString(),
+      body: new URLSearchParams({
+        phoneNumberId: phone.id,
+        from: "254712345678",
+        name: "Amina Wanjiku",
+        text: "Habari! Ninahitaji msaada na oda yangu 🙏",
+      }).toString(),
       redirect: "manual",
     });
     expect(form.status).toBe(303);

@@ -61,7 +61,8 @@ export class WebhookSender {
   setChaos(chaos: DeliveryChaos) {
     const duplicate = chaos.duplicate ?? 0;
     const delayMs = chaos.delayMs ?? 0;
-    if (!Number.isInteger(duplicate) || duplicate < 0 || duplicate > 10) throw new Error("chaos.duplicate must be a whole number from 0 to 10.");
+    if (!Number.isInteger(duplicate) || duplicate < 0 || duplicate > 10)
+      throw new Error("chaos.duplicate must be a whole number from 0 to 10.");
     if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > 120_000) throw new Error("chaos.delayMs must be between 0 and 120000.");
     if (chaos.reorder !== undefined && typeof chaos.reorder !== "boolean") throw new Error("chaos.reorder must be true or false.");
     this.chaos = { duplicate, reorder: chaos.reorder ?? false, delayMs };
@@ -156,10 +157,13 @@ export class WebhookSender {
     if (this.chaos.reorder) {
       this.held.push(...deliveries);
       if (!this.holdTimer) {
-        this.holdTimer = setTimeout(() => {
-          this.holdTimer = undefined;
-          this.release();
-        }, Math.max(REORDER_HOLD_MS, this.options.batchWindowMs));
+        this.holdTimer = setTimeout(
+          () => {
+            this.holdTimer = undefined;
+            this.release();
+          },
+          Math.max(REORDER_HOLD_MS, this.options.batchWindowMs),
+        );
       }
       return;
     }
@@ -289,7 +293,9 @@ function envelope(items: Queued[]) {
   }
   return {
     object: "whatsapp_business_account",
-    entry: [...entries.values()].map((e) => (e.time === undefined ? { id: e.id, changes: e.changes } : { id: e.id, time: e.time, changes: e.changes })),
+    entry: [...entries.values()].map((e) =>
+      e.time === undefined ? { id: e.id, changes: e.changes } : { id: e.id, time: e.time, changes: e.changes },
+    ),
   };
 }
 
@@ -306,7 +312,8 @@ function fieldsOf(body: unknown): string[] {
   if (Array.isArray(entries)) {
     for (const entry of entries) {
       const changes = (entry as { changes?: unknown })?.changes;
-      if (Array.isArray(changes)) for (const c of changes) if (typeof (c as { field?: unknown })?.field === "string") fields.add((c as { field: string }).field);
+      if (Array.isArray(changes))
+        for (const c of changes) if (typeof (c as { field?: unknown })?.field === "string") fields.add((c as { field: string }).field);
     }
   }
   return [...fields];

@@ -23,13 +23,17 @@ interface Known {
 const KNOWN: Known[] = [];
 
 const targetOf = (node: NodeResult) => node.target.join(" ");
-const isKnown = (path: string, rule: string, node: NodeResult) => KNOWN.some((k) => k.path === path && k.rule === rule && targetOf(node) === k.target);
+const isKnown = (path: string, rule: string, node: NodeResult) =>
+  KNOWN.some((k) => k.path === path && k.rule === rule && targetOf(node) === k.target);
 
 const SERIOUS = new Set(["serious", "critical"]);
 
 function describe(violations: Result[]) {
   return violations
-    .map((v) => `${v.id} [${v.impact}] ${v.help}\n${v.nodes.map((n) => `    ${targetOf(n)}${n.failureSummary ? `: ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n")}`)
+    .map(
+      (v) =>
+        `${v.id} [${v.impact}] ${v.help}\n${v.nodes.map((n) => `    ${targetOf(n)}${n.failureSummary ? `: ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n")}`,
+    )
     .join("\n");
 }
 
@@ -40,7 +44,13 @@ function describe(violations: Result[]) {
  */
 async function withoutScripts(browser: Browser, testInfo: TestInfo, clientIp: string): Promise<Page> {
   const { baseURL, viewport, locale } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, viewport, locale, javaScriptEnabled: true, extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    locale,
+    javaScriptEnabled: true,
+    extraHTTPHeaders: { "X-Forwarded-For": clientIp },
+  });
   await context.route("**/*", async (route) => {
     const type = route.request().resourceType();
     if (type === "script") return route.abort();
@@ -94,7 +104,11 @@ for (const known of KNOWN) {
 const LANDING_SCRIPT = /^\/assets\/landing-[\w-]+\.js$/;
 const YEAR = 31_536_000;
 
-test("/ is sent without the React runtime, compressed, with a year of immutable caching for its assets", async ({ page, request, javaScriptEnabled }) => {
+test("/ is sent without the React runtime, compressed, with a year of immutable caching for its assets", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   const responses: Response[] = [];
   page.on("response", (response) => responses.push(response));
   const response = await page.goto("/");
@@ -104,14 +118,20 @@ test("/ is sent without the React runtime, compressed, with a year of immutable 
   const modules = await page
     .locator('script[type="module"]')
     .evaluateAll((scripts) => scripts.map((s) => s.getAttribute("src") ?? `inline: ${(s.textContent ?? "").slice(0, 80)}`));
-  expect(modules.filter((src) => !LANDING_SCRIPT.test(src)), "module scripts other than /assets/landing-*.js").toEqual([]);
+  expect(
+    modules.filter((src) => !LANDING_SCRIPT.test(src)),
+    "module scripts other than /assets/landing-*.js",
+  ).toEqual([]);
   expect(await page.locator('link[rel="modulepreload"]').count(), "module preloads").toBe(0);
   const html = await response!.text();
   expect(html).not.toContain("__reactRouterContext");
   expect(html).not.toContain("__reactRouterManifest");
   await page.waitForLoadState("networkidle");
   const scripts = responses.filter((r) => r.request().resourceType() === "script").map((r) => new URL(r.url()).pathname);
-  expect(scripts.filter((p) => !LANDING_SCRIPT.test(p)), "scripts downloaded other than the landing script").toEqual([]);
+  expect(
+    scripts.filter((p) => !LANDING_SCRIPT.test(p)),
+    "scripts downloaded other than the landing script",
+  ).toEqual([]);
 
   // Compressed. Chromium asks for br too and `compression` prefers it; a gzip-only client gets gzip.
   const headers = await response!.allHeaders();
@@ -123,7 +143,8 @@ test("/ is sent without the React runtime, compressed, with a year of immutable 
   // Hashed assets: cached for a year, immutable.
   const assets = responses.filter((r) => /^\/assets\/.+\.(js|css)$/.test(new URL(r.url()).pathname));
   expect(assets.filter((r) => r.url().endsWith(".css")).length, "stylesheets under /assets/").toBeGreaterThan(0);
-  if (javaScriptEnabled && modules.length) expect(assets.filter((r) => r.url().endsWith(".js")).length, "the landing script").toBeGreaterThan(0);
+  if (javaScriptEnabled && modules.length)
+    expect(assets.filter((r) => r.url().endsWith(".js")).length, "the landing script").toBeGreaterThan(0);
   for (const asset of assets) {
     const cacheControl = (await asset.allHeaders())["cache-control"] ?? "";
     expect(cacheControl, `cache-control of ${new URL(asset.url()).pathname}`).toContain("immutable");

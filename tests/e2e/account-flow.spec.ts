@@ -1,8 +1,25 @@
 import { test, expect } from "./fixtures";
-import { BASE_URL, TEXT, field, fillOtpBoxes, latestCode, mailsTo, newUser, otpBoxes, signInViaForm, signUpAndVerifyViaApi, signUpViaForm, userMenu } from "./helpers";
+import {
+  BASE_URL,
+  TEXT,
+  field,
+  fillOtpBoxes,
+  latestCode,
+  mailsTo,
+  newUser,
+  otpBoxes,
+  signInViaForm,
+  signUpAndVerifyViaApi,
+  signUpViaForm,
+  userMenu,
+} from "./helpers";
 
 // Spec sections 2, 4, 5 and 8: the whole life of a new account, in the browser, with scripts on and off.
-test("sign up, verify by code, sign in, edit the profile, change the password, sign out and back in", async ({ page, request, javaScriptEnabled }) => {
+test("sign up, verify by code, sign in, edit the profile, change the password, sign out and back in", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   test.slow();
   const user = newUser();
 
@@ -221,7 +238,13 @@ test("an account that signs in before verifying is sent to verify, then signs in
   const user = newUser();
   const signup = await request.post("/api/auth/signup", {
     headers: { "Content-Type": "application/json", Origin: BASE_URL },
-    data: { firstName: user.firstName, lastName: user.lastName, businessName: user.businessName, email: user.email, password: user.password },
+    data: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      businessName: user.businessName,
+      email: user.email,
+      password: user.password,
+    },
   });
   expect(signup.status()).toBe(201);
 

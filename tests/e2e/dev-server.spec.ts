@@ -44,7 +44,8 @@ test("the UI kit's gallery shows every component, and its URL dialog is a modal 
   test.setTimeout(120_000);
   await page.goto(`${server.base}/dev/ui`);
   await expect(page.getByRole("heading", { level: 1, name: "UI kit" })).toBeVisible();
-  for (const name of ["Buttons", "Fields", "Tabs, table and pager", "Badges and progress", "Charts", "Dialog"]) await expect(page.getByRole("heading", { name })).toBeVisible();
+  for (const name of ["Buttons", "Fields", "Tabs, table and pager", "Badges and progress", "Charts", "Dialog"])
+    await expect(page.getByRole("heading", { name })).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Messages this month" })).toHaveAttribute("aria-valuenow", "720");
   // Sorting is a link: the URL carries it, and the header says so.
   await page.getByRole("link", { name: "County" }).click();

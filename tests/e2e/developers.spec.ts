@@ -40,7 +40,12 @@ test("the activity log filters through the URL, pages, and exports the same reco
   await expect(page.getByText("Failed to export activity logs. Please try again.")).toBeVisible();
 });
 
-test("the Developers page shows, copies and regenerates the key with confirmation, and saves the webhook", async ({ page, request, javaScriptEnabled, context }) => {
+test("the Developers page shows, copies and regenerates the key with confirmation, and saves the webhook", async ({
+  page,
+  request,
+  javaScriptEnabled,
+  context,
+}) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Msanidi Ltd" });
   await signInViaForm(page, user.email, user.password);
   await page.goto("/developers");
@@ -76,10 +81,13 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   await expect(page.getByTestId("stat-success-rate")).toHaveText("100%");
 
   // Webhook: the four events start checked; an address inside the machine is refused.
-  for (const event of ["message.delivered", "message.read", "message.failed", "message.received"]) await expect(page.getByLabel(event)).toBeChecked();
+  for (const event of ["message.delivered", "message.read", "message.failed", "message.received"])
+    await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");
   await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
-  await expect(page.getByLabel("Webhook URL")).toHaveAccessibleDescription("The webhook URL must not point to a private, loopback or link-local address.");
+  await expect(page.getByLabel("Webhook URL")).toHaveAccessibleDescription(
+    "The webhook URL must not point to a private, loopback or link-local address.",
+  );
   await page.getByLabel("Webhook URL").fill("https://8.8.8.8/jumbe/hooks");
   await page.getByLabel("message.read").uncheck();
   await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
@@ -108,6 +116,9 @@ test("the activity and developer pages have no serious accessibility violations"
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      path,
+    ).toEqual([]);
   }
 });

@@ -28,7 +28,9 @@ test("Next, the step dots and the final Get Started button", async ({ page }) =>
   await tutorial(page).getByRole("link", { name: "Previous" }).click();
   await expect(page.getByText("Step 1 of 6", { exact: true })).toBeVisible();
 
-  await tutorial(page).getByRole("link", { name: /^Step 6: / }).click();
+  await tutorial(page)
+    .getByRole("link", { name: /^Step 6: / })
+    .click();
   await expect(page.getByText("Step 6 of 6", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Track results", level: 1 })).toBeVisible();
   await expect(tutorial(page).getByRole("link", { name: "Next" })).toHaveCount(0);

@@ -59,7 +59,11 @@ const SUBJECTS: Record<CodeKind, RegExp> = {
  * `except` skips codes already used, `since` skips mail sent before that moment; `base` is the
  * origin of a spec's own server (the run's shared server by default).
  */
-export async function latestCode(request: APIRequestContext, email: string, options: { kind?: CodeKind; except?: string[]; since?: Date; base?: string } = {}) {
+export async function latestCode(
+  request: APIRequestContext,
+  email: string,
+  options: { kind?: CodeKind; except?: string[]; since?: Date; base?: string } = {},
+) {
   const { kind = "any", except = [], since, base = "" } = options;
   let found: string | undefined;
   await expect
@@ -120,7 +124,15 @@ export async function signUpAndVerifyViaApi(request: APIRequestContext, override
   const user = newUser(overrides);
   const signup = await request.post("/api/auth/signup", {
     headers: JSON_HEADERS,
-    data: { firstName: user.firstName, lastName: user.lastName, businessName: user.businessName, email: user.email, password: user.password, usertype: "individual", agreedToTerms: true },
+    data: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      businessName: user.businessName,
+      email: user.email,
+      password: user.password,
+      usertype: "individual",
+      agreedToTerms: true,
+    },
   });
   expect(signup.status(), await signup.text()).toBe(201);
   const otp = await latestCode(request, user.email, { kind: "verification" });

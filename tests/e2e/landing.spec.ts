@@ -29,7 +29,8 @@ const scriptsOnly = () => test.skip(({ javaScriptEnabled }) => !javaScriptEnable
 const carousel = (page: Page) => page.getByRole("region", { name: "Client logos" });
 const faqItems = (page: Page) => page.locator("#faq details");
 const backToTop = (page: Page) => page.getByRole("link", { name: "Back to top" });
-const demoChat = (page: Page, name: string) => page.locator("[data-demo-chat]").filter({ has: page.getByRole("log", { name: `Conversation with ${name}` }) });
+const demoChat = (page: Page, name: string) =>
+  page.locator("[data-demo-chat]").filter({ has: page.getByRole("log", { name: `Conversation with ${name}` }) });
 const sentMessages = (chat: Locator) => chat.locator("[data-demo-chat-log] > [data-sent]");
 
 test.describe("the page, with or without scripts", () => {
@@ -52,7 +53,8 @@ test.describe("the page, with or without scripts", () => {
     expect([...tops].sort((a, b) => a - b)).toEqual(tops);
 
     // The navbar leads to every section.
-    for (const id of SECTION_ANCHORS) await expect(page.getByRole("navigation", { name: "Main" }).locator(`a[href="#${id}"]`)).toHaveCount(1);
+    for (const id of SECTION_ANCHORS)
+      await expect(page.getByRole("navigation", { name: "Main" }).locator(`a[href="#${id}"]`)).toHaveCount(1);
 
     // Hero with a demo chat, three solutions each with a demo chat.
     await expect(page.locator("[data-demo-chat]")).toHaveCount(4);
@@ -120,7 +122,8 @@ test.describe("the page, with or without scripts", () => {
     // Every link goes somewhere: an anchor on this page, a path, the app host, mail, phone or WhatsApp.
     const hrefs = await page.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
     for (const href of hrefs) expect(href, "link target").toMatch(/^(#[a-z-]+|\/[a-z-]*|https?:\/\/\S+|mailto:\S+@\S+|tel:\+\d+)$/);
-    for (const id of hrefs.filter((h) => h.startsWith("#")).map((h) => h.slice(1))) await expect(page.locator(`[id="${id}"]`), `#${id}`).toHaveCount(1);
+    for (const id of hrefs.filter((h) => h.startsWith("#")).map((h) => h.slice(1)))
+      await expect(page.locator(`[id="${id}"]`), `#${id}`).toHaveCount(1);
   });
 
   test("the floating WhatsApp button opens a chat with the configured number in a new tab", async ({ page }) => {

@@ -9,7 +9,14 @@ const DOCUMENTS = [
     title: "Privacy Policy",
     paths: ["/privacy-policy", "/privacy"],
     sections: 12,
-    facts: [/about 30 days/, /under 16/, /Data Protection Act, 2019/, /Office of the Data Protection Commissioner/, /72 hours/, /privacy@jumbe\.co\.ke/],
+    facts: [
+      /about 30 days/,
+      /under 16/,
+      /Data Protection Act, 2019/,
+      /Office of the Data Protection Commissioner/,
+      /72 hours/,
+      /privacy@jumbe\.co\.ke/,
+    ],
   },
   {
     title: "Terms of Service",

@@ -32,7 +32,8 @@ export function freePort(): Promise<number> {
 
 const STARTUP_DEADLINE_MS = 90_000;
 
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
+const exited = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
 
 /** `entry`: the script to run, the production build by default (`scripts/dev.mjs` for `npm run dev`). */
 export async function ownServer(prefix: string, options: { entry?: string } = {}): Promise<OwnServer> {
@@ -53,7 +54,17 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
     // The build runs as `npm start` runs it: React's production build on a local deployment.
     const mode = entry.startsWith("build/") ? { NODE_ENV: "production", DEPLOYMENT: "local" } : { NODE_ENV: "development" };
     const started = spawn(process.execPath, [entry], {
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_URL: base, ...mode, SANDBOX: "1", LOG_LEVEL: "error", ...env },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        APP_URL: base,
+        ...mode,
+        SANDBOX: "1",
+        LOG_LEVEL: "error",
+        ...env,
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child = started;
@@ -71,7 +82,9 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
       }
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
-    throw new Error(`server did not start${started.exitCode !== null ? ` (exit ${started.exitCode})` : ` within ${STARTUP_DEADLINE_MS / 1000} s`}${errors ? `:\n${errors}` : ""}`);
+    throw new Error(
+      `server did not start${started.exitCode !== null ? ` (exit ${started.exitCode})` : ` within ${STARTUP_DEADLINE_MS / 1000} s`}${errors ? `:\n${errors}` : ""}`,
+    );
   };
   return {
     base,

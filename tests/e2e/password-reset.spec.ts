@@ -14,7 +14,9 @@ test("forgot password: a mailed code sets a new password", async ({ page, reques
   await page.getByRole("button", { name: "Send Reset Code" }).click();
 
   await expect(page).toHaveURL(/\/reset-password$/);
-  await expect(page.getByRole("status").filter({ hasText: "If an account exists for that email, we have sent a 6-digit reset code to it." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "If an account exists for that email, we have sent a 6-digit reset code to it." }),
+  ).toBeVisible();
   await expect(page.getByText(user.email, { exact: true })).toBeVisible();
 
   const code = await latestCode(request, user.email, { kind: "reset" });

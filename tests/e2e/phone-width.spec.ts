@@ -19,7 +19,10 @@ function intersects(a: Box, b: Box) {
 }
 
 async function noSidewaysScroll(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, "the page does not scroll sideways").toBeLessThanOrEqual(innerWidth);
 }
 
@@ -30,7 +33,11 @@ async function signedInAsNewUser(page: Page, request: import("@playwright/test")
   return user;
 }
 
-test("(a) Developers: the curl sample scrolls inside its block and its Copy button never covers the command", async ({ page, request, javaScriptEnabled }) => {
+test("(a) Developers: the curl sample scrolls inside its block and its Copy button never covers the command", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   await signedInAsNewUser(page, request, "/developers");
   const endpoint = page.getByTestId("endpoint").first();
   const curlCode = page.locator("pre").filter({ hasText: /^\s*curl\b/ });
@@ -47,7 +54,11 @@ test("(a) Developers: the curl sample scrolls inside its block and its Copy butt
   if (!javaScriptEnabled) return; // Copy needs scripts and is not drawn without them.
   // Within this endpoint, the innermost block holding both the command and a Copy button (the last
   // such ancestor in document order): that button is the command's.
-  const block = endpoint.locator("div").filter({ has: curlCode }).filter({ has: page.getByRole("button", { name: "Copy" }) }).last();
+  const block = endpoint
+    .locator("div")
+    .filter({ has: curlCode })
+    .filter({ has: page.getByRole("button", { name: "Copy" }) })
+    .last();
   const copy = block.getByRole("button", { name: "Copy" }).first();
   await expect(copy).toBeVisible();
   expect(intersects(await box(copy), codeBox), "the Copy button is not drawn over the code").toBe(false);
@@ -63,7 +74,11 @@ test("(b) Developers: the code-example toggles look like controls and open their
       const s = getComputedStyle(el);
       return { border: parseFloat(s.borderTopWidth) >= 1, cursor: s.cursor, indicator: !!el.querySelector("svg") };
     });
-    expect(style, `the "${label}" toggle has a border, a pointer and an open/closed indicator`).toEqual({ border: true, cursor: "pointer", indicator: true });
+    expect(style, `the "${label}" toggle has a border, a pointer and an open/closed indicator`).toEqual({
+      border: true,
+      cursor: "pointer",
+      indicator: true,
+    });
   }
   const js = endpoint.locator("summary").filter({ hasText: /^\s*JavaScript\s*$/ });
   await js.click();
@@ -117,7 +132,10 @@ test("(d) a field in error keeps a red focus ring, not the brand green", async (
 
 test("(e) Developers: no Regenerate before a key exists; offered once Show has created one", async ({ page, request }) => {
   await signedInAsNewUser(page, request, "/developers");
-  const regenerate = page.getByRole("main").getByRole("link", { name: /Regenerate/ }).or(page.getByRole("main").getByRole("button", { name: /Regenerate/ }));
+  const regenerate = page
+    .getByRole("main")
+    .getByRole("link", { name: /Regenerate/ })
+    .or(page.getByRole("main").getByRole("button", { name: /Regenerate/ }));
   await expect(page.getByRole("heading", { name: "Endpoints" })).toBeVisible();
   await expect(regenerate).toHaveCount(0);
   // Nor its confirmation, asked for by address.
@@ -133,7 +151,10 @@ test("(e) Developers: no Regenerate before a key exists; offered once Show has c
 test("(f) Overview: Recent Activity shows repeated events once, with a count", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
   for (let i = 0; i < 3; i++) {
-    const signin = await request.post("/api/auth/signin", { headers: { "Content-Type": "application/json", Origin: BASE_URL }, data: { email: user.email, password: user.password } });
+    const signin = await request.post("/api/auth/signin", {
+      headers: { "Content-Type": "application/json", Origin: BASE_URL },
+      data: { email: user.email, password: user.password },
+    });
     expect(signin.status()).toBe(200);
   }
   await signInViaForm(page, user.email, user.password);

@@ -37,7 +37,9 @@ test("with JavaScript, Resend OTP after the countdown sends a request with the b
   await expect(resend).toBeEnabled();
   for (let i = 0; i < 6; i++) await expect(otpBoxes(page).nth(i)).toHaveValue("");
 
-  const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/verify-otp"));
+  const answered = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/verify-otp"),
+  );
   await resend.click();
   const response = await answered;
   expect(response.request().postData() ?? "").toContain("intent=resend");
@@ -46,7 +48,11 @@ test("with JavaScript, Resend OTP after the countdown sends a request with the b
   await expect(page.getByText(TEXT.otpIncomplete)).toHaveCount(0);
 });
 
-test("once the server's 30 s have passed, Resend OTP with the boxes empty mails a new code that verifies", async ({ page, request, javaScriptEnabled }) => {
+test("once the server's 30 s have passed, Resend OTP with the boxes empty mails a new code that verifies", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   // A server of its own: between its stop and its restart, the window the sign-up opened is moved
   // 30 s into the past in its database (what 30 s of waiting would do, without the wait). Nothing in
   // the product is changed or bypassed: the same code path then finds the window closed.

@@ -5,7 +5,10 @@ import { field } from "./helpers";
 
 function nonceOf(csp: string | undefined) {
   expect(csp, "a Content-Security-Policy header").toBeTruthy();
-  const scriptSrc = csp!.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "));
+  const scriptSrc = csp!
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "));
   expect(scriptSrc, "a script-src directive").toBeTruthy();
   expect(scriptSrc).not.toContain("'unsafe-inline'");
   const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc!)?.[1];
@@ -24,7 +27,9 @@ test("the landing page has a nonce-based CSP and every script carries the nonce"
   expect(headers["x-frame-options"]).toBe("DENY");
 
   // Chromium hides the nonce attribute once parsed; the property keeps it.
-  const scripts = await page.evaluate(() => Array.from(document.querySelectorAll("script"), (s) => ({ nonce: s.nonce, src: s.src, module: s.type === "module" })));
+  const scripts = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("script"), (s) => ({ nonce: s.nonce, src: s.src, module: s.type === "module" })),
+  );
   expect(scripts.length).toBeGreaterThan(0);
   for (const script of scripts) expect(script.nonce, `nonce of ${script.src || "an inline script"}`).toBe(nonce);
 });

@@ -61,7 +61,15 @@ test("/manifest.webmanifest is a web app manifest with icons", async ({ request 
   const response = await request.get("/manifest.webmanifest");
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("application/manifest+json");
-  const manifest = (await response.json()) as { name: string; short_name: string; start_url: string; display: string; theme_color: string; background_color: string; icons: { src: string; type: string; purpose?: string; sizes: string }[] };
+  const manifest = (await response.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    display: string;
+    theme_color: string;
+    background_color: string;
+    icons: { src: string; type: string; purpose?: string; sizes: string }[];
+  };
   expect(manifest).toMatchObject({ name: "Jumbe", short_name: "Jumbe", start_url: "/", display: "standalone", theme_color: "#059669" });
   expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
   expect(manifest.icons.some((icon) => icon.src === "/favicon.svg" && icon.type === "image/svg+xml")).toBe(true);
@@ -106,5 +114,7 @@ test("/sitemap.xml is valid XML listing the public pages with absolute URLs", as
   expect(parsed.error).toBe(false);
   expect(parsed.root).toBe("urlset");
   expect(parsed.ns).toBe("http://www.sitemaps.org/schemas/sitemap/0.9");
-  expect(parsed.locs.sort()).toEqual(["/", "/login", "/privacy-policy", "/signup", "/terms-of-service"].map((p) => `${siteUrl()}${p}`).sort());
+  expect(parsed.locs.sort()).toEqual(
+    ["/", "/login", "/privacy-policy", "/signup", "/terms-of-service"].map((p) => `${siteUrl()}${p}`).sort(),
+  );
 });

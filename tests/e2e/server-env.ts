@@ -11,7 +11,8 @@ import path from "node:path";
  */
 export function e2eServer() {
   if (!process.env.JUMBE_E2E_PORT) {
-    const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+    const script =
+      "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
     process.env.JUMBE_E2E_PORT = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
   }
   process.env.JUMBE_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "jumbe-e2e-"));

@@ -27,7 +27,8 @@ test("the side navigation lists the five entries and marks the current one", asy
   const links = sideNav(page).getByRole("navigation").getByRole("link");
   await expect(links).toHaveCount(NAV.length);
   for (const [i, [label]] of NAV.entries()) await expect(links.nth(i)).toHaveAccessibleName(label);
-  for (const [label, href] of NAV) await expect(sideNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
+  for (const [label, href] of NAV)
+    await expect(sideNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
   await expect(sideNav(page).getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
 
   await sideNav(page).getByRole("link", { name: "Get Started", exact: true }).click();
@@ -44,7 +45,9 @@ test("Collapse narrows the side navigation to 64 px and back to 256 px, and is r
   await expect(aside.getByText("Overview", { exact: true })).toBeVisible();
 
   // A form post to /preferences/sidebar (a fetcher with scripts, a plain post without); its answer sets the cookie.
-  const saved = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST");
+  const saved = page.waitForResponse(
+    (r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST",
+  );
   await aside.getByRole("button", { name: "Collapse navigation" }).click();
   await expect(aside).toHaveAttribute("data-collapsed", "true");
   expect(await (await saved).headerValue("set-cookie")).toMatch(/^jumbe_sidebar=[^;]+;/);
@@ -59,7 +62,9 @@ test("Collapse narrows the side navigation to 64 px and back to 256 px, and is r
   await expect(sideNav(page)).toHaveAttribute("data-collapsed", "true");
   await expect.poll(() => asideWidth(page)).toBe("64px");
 
-  const savedAgain = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST");
+  const savedAgain = page.waitForResponse(
+    (r) => new URL(r.url()).pathname.startsWith("/preferences/sidebar") && r.request().method() === "POST",
+  );
   await sideNav(page).getByRole("button", { name: "Expand navigation" }).click();
   await expect(sideNav(page)).toHaveAttribute("data-collapsed", "false");
   await savedAgain;

@@ -19,14 +19,31 @@ test("webhooks acknowledged before a crash are all processed after the restart",
     const bodies = Array.from({ length: 40 }, (_, i) =>
       JSON.stringify({
         object: "whatsapp_business_account",
-        entry: [{ id: "1000000000000001", changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { display_phone_number: "254700000001", phone_number_id: "1000000000000002" }, statuses: [{ id: `wamid.CRASH${i}`, status: "delivered", timestamp: "1750030073", recipient_id: "254712345678" }] } }] }],
+        entry: [
+          {
+            id: "1000000000000001",
+            changes: [
+              {
+                field: "messages",
+                value: {
+                  messaging_product: "whatsapp",
+                  metadata: { display_phone_number: "254700000001", phone_number_id: "1000000000000002" },
+                  statuses: [{ id: `wamid.CRASH${i}`, status: "delivered", timestamp: "1750030073", recipient_id: "254712345678" }],
+                },
+              },
+            ],
+          },
+        ],
       }),
     );
     const answers = await Promise.all(
       bodies.map((body) =>
         fetch(`${BASE}/webhooks/whatsapp`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", "X-Hub-Signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}` },
+          headers: {
+            "Content-Type": "application/json",
+            "X-Hub-Signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+          },
           body,
         }),
       ),
@@ -36,9 +53,16 @@ test("webhooks acknowledged before a crash are all processed after the restart",
     await server.stop("SIGKILL");
 
     await server.start({ JOB_WORKERS: "2" });
-    const signin = await fetch(`${BASE}/api/auth/signin`, { method: "POST", headers: { "Content-Type": "application/json", Origin: BASE }, body: JSON.stringify(ADMIN) });
+    const signin = await fetch(`${BASE}/api/auth/signin`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: BASE },
+      body: JSON.stringify(ADMIN),
+    });
     expect(signin.status).toBe(200);
-    const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = signin.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     await expect(async () => {
       const health = await (await fetch(`${BASE}/api/admin/queue`, { headers: { cookie } })).json();
       expect(health.webhooks).toMatchObject({ received: 40, unprocessed: 0 });

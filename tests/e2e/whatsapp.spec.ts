@@ -30,7 +30,11 @@ async function connectThroughDialog(page: Page, javaScriptEnabled: boolean, numb
   }
 }
 
-test("a new account connects WhatsApp through Embedded Signup, sees it everywhere, and disconnects and reconnects it", async ({ page, request, javaScriptEnabled }) => {
+test("a new account connects WhatsApp through Embedded Signup, sees it everywhere, and disconnects and reconnects it", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Duka la Mama Njeri" });
   await signInViaForm(page, user.email, user.password);
   await page.goto("/whatsapp");
@@ -49,7 +53,8 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(page.getByRole("status").filter({ hasText: "Signup complete!" })).toBeVisible();
   await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 10_000 });
   await expect(page.getByTestId("signup-status")).toHaveText("Connected");
-  for (const step of ["embedded-signup", "verify-number", "complete-setup"]) await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "completed");
+  for (const step of ["embedded-signup", "verify-number", "complete-setup"])
+    await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "completed");
   await expect(page.getByTestId("phone-number")).toContainText(`+${digits}`);
   await expect(page.getByTestId("phone-number")).toContainText("Quality: high");
 
@@ -82,7 +87,8 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   // The setup page agrees with itself: not complete, and no step still reads completed.
   await page.goto("/whatsapp");
   await expect(page.getByTestId("signup-status")).toHaveText("Signup not complete. Please follow the steps below.");
-  for (const step of ["embedded-signup", "verify-number", "complete-setup"]) await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "pending");
+  for (const step of ["embedded-signup", "verify-number", "complete-setup"])
+    await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "pending");
   await page.goto("/dashboard");
 
   await page.getByRole("button", { name: "Reconnect" }).click();
@@ -106,7 +112,9 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   }).toPass({ timeout: 15_000 });
 
   // A quality webhook from Meta, signed and delivered, reaches the page through the queue.
-  expect((await request.post("/sandbox/meta/control/quality", { data: { phoneNumberId, event: "FLAGGED", currentLimit: "TIER_2K" } })).ok()).toBe(true);
+  expect(
+    (await request.post("/sandbox/meta/control/quality", { data: { phoneNumberId, event: "FLAGGED", currentLimit: "TIER_2K" } })).ok(),
+  ).toBe(true);
   await request.post("/sandbox/meta/control/flush");
   await expect(async () => {
     await page.goto("/whatsapp");
@@ -146,16 +154,35 @@ test("the callback without its parameters says so and changes nothing", async ({
   expect((await status.json()).completed).toBe(false);
 });
 
-test("Meta refusing the number's registration shows the failure text and leaves nothing connected", async ({ page, request, javaScriptEnabled }) => {
+test("Meta refusing the number's registration shows the failure text and leaves nothing connected", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   const user = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, user.email, user.password);
   // A number someone already registered with another two-step PIN: Meta answers 133005 to Jumbe's PIN.
   const number = kenyanNumber();
-  const created = await (await request.post("/sandbox/meta/control/businesses", { data: { businessName: "Taken Pin Ltd", verifiedName: "Taken Pin", displayPhoneNumber: number } })).json();
-  const { code } = await (await request.post("/sandbox/meta/control/codes", { data: { businessId: created.businessId, wabaIds: [created.wabaId] } })).json();
+  const created = await (
+    await request.post("/sandbox/meta/control/businesses", {
+      data: { businessName: "Taken Pin Ltd", verifiedName: "Taken Pin", displayPhoneNumber: number },
+    })
+  ).json();
+  const { code } = await (
+    await request.post("/sandbox/meta/control/codes", { data: { businessId: created.businessId, wabaIds: [created.wabaId] } })
+  ).json();
   const graph = "/sandbox/meta/graph/v25.0";
-  const token = (await (await request.get(`${graph}/oauth/access_token`, { params: { client_id: "100000000000001", client_secret: "jumbe-sandbox-meta-app-secret", code } })).json()).access_token;
-  const registered = await request.post(`${graph}/${created.phoneNumberId}/register`, { headers: { Authorization: `Bearer ${token}` }, data: { messaging_product: "whatsapp", pin: "246810" } });
+  const token = (
+    await (
+      await request.get(`${graph}/oauth/access_token`, {
+        params: { client_id: "100000000000001", client_secret: "jumbe-sandbox-meta-app-secret", code },
+      })
+    ).json()
+  ).access_token;
+  const registered = await request.post(`${graph}/${created.phoneNumberId}/register`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { messaging_product: "whatsapp", pin: "246810" },
+  });
   expect(registered.ok()).toBe(true);
   await request.post(`${graph}/${created.phoneNumberId}/deregister`, { headers: { Authorization: `Bearer ${token}` } });
 
@@ -186,6 +213,9 @@ test("the setup page and the callback's result have no serious accessibility vio
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      path,
+    ).toEqual([]);
   }
 });

@@ -30,7 +30,18 @@ afterAll(async () => {
 async function startServer(databaseUrl: string) {
   const port = await freePort();
   const child = spawn(process.execPath, [BUILD], {
-    env: { ...process.env, NODE_ENV: "development", SANDBOX: "0", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "4", JOB_WORKERS: "0", LOG_LEVEL: "error", APP_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      SANDBOX: "0",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: "4",
+      JOB_WORKERS: "0",
+      LOG_LEVEL: "error",
+      APP_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: "ignore",
   });
   children.push(child);

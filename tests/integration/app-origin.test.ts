@@ -28,7 +28,11 @@ describe.skipIf(!buildExists())("one origin by default (built server, APP_URL un
   });
 
   it("serves pages at the printed address", async () => {
-    const page = await rawRequest(server.base, { method: "GET", path: "/login", headers: { host: `localhost:${server.port}`, accept: HTML } });
+    const page = await rawRequest(server.base, {
+      method: "GET",
+      path: "/login",
+      headers: { host: `localhost:${server.port}`, accept: HTML },
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain("<form");
     // Embedded Signup's dialog and callback are built from the same origin.

@@ -19,15 +19,25 @@ afterAll(async () => {
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const origin = () => ({ origin: server.base });
-const formHeaders = (extra: Record<string, string> = {}) => ({ ...origin(), "content-type": "application/x-www-form-urlencoded", ...extra });
+const formHeaders = (extra: Record<string, string> = {}) => ({
+  ...origin(),
+  "content-type": "application/x-www-form-urlencoded",
+  ...extra,
+});
 const jsonHeaders = (extra: Record<string, string> = {}) => ({ ...origin(), "content-type": "application/json", ...extra });
-const post = (path: string, headers: Record<string, string>, body: string) => rawRequest(server.base, { method: "POST", path, headers, body });
+const post = (path: string, headers: Record<string, string>, body: string) =>
+  rawRequest(server.base, { method: "POST", path, headers, body });
 const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.base, { method: "GET", path, headers });
 const json = (body: string) => JSON.parse(body) as { message?: string };
 
 describe.skipIf(!buildExists())("bad input never answers 500 (built server)", () => {
   it("refuses a declared body over the route's limit with 413 before reading it", async () => {
-    const signin = await streamLargeBody(server.base, { path: "/api/auth/signin", headers: jsonHeaders(), total: 64 * 1024 * 1024, declareLength: true });
+    const signin = await streamLargeBody(server.base, {
+      path: "/api/auth/signin",
+      headers: jsonHeaders(),
+      total: 64 * 1024 * 1024,
+      declareLength: true,
+    });
     expect(signin.status).toBe(413);
     expect(json(signin.body)).toEqual({ message: "Request body too large." });
     expect(signin.written).toBeLessThan(64 * 1024 * 1024);
@@ -45,15 +55,32 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
 
   it("counts a chunked body while it streams: 413 past the limit, and the server does not hold it", async () => {
     const before = await residentBytes(server.child.pid!);
-    const big = await streamLargeBody(server.base, { path: "/api/auth/signin", headers: jsonHeaders(), total: 128 * 1024 * 1024, declareLength: false });
+    const big = await streamLargeBody(server.base, {
+      path: "/api/auth/signin",
+      headers: jsonHeaders(),
+      total: 128 * 1024 * 1024,
+      declareLength: false,
+    });
     expect(big.status).toBe(413);
     expect(json(big.body)).toEqual({ message: "Request body too large." });
-    const page = await streamLargeBody(server.base, { path: "/profile", headers: formHeaders({ cookie: demo }), total: 8 * 1024 * 1024, declareLength: false, fill: "b" });
+    const page = await streamLargeBody(server.base, {
+      path: "/profile",
+      headers: formHeaders({ cookie: demo }),
+      total: 8 * 1024 * 1024,
+      declareLength: false,
+      fill: "b",
+    });
     expect(page.status).toBe(413);
     // Without the limit the 128 MB body was buffered (and copied into a string) in the server.
     expect((await residentBytes(server.child.pid!)) - before).toBeLessThan(48 * 1024 * 1024);
     // A small chunked body still goes through.
-    const small = await streamLargeBody(server.base, { path: "/api/auth/signin", headers: jsonHeaders(), total: 10, declareLength: false, fill: " " });
+    const small = await streamLargeBody(server.base, {
+      path: "/api/auth/signin",
+      headers: jsonHeaders(),
+      total: 10,
+      declareLength: false,
+      fill: " ",
+    });
     expect(small.status).toBe(400);
     expect(json(small.body).message).toBeTruthy();
     expect((await get("/healthz")).status).toBe(200);
@@ -66,7 +93,11 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
       expect(response.body).toContain("Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.");
     }
     expect((await post("/login", origin(), "email=a@b.co")).status).toBe(415);
-    const broken = await post("/signup", { ...origin(), "content-type": "multipart/form-data; boundary=XYZ" }, "--XYZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nno end");
+    const broken = await post(
+      "/signup",
+      { ...origin(), "content-type": "multipart/form-data; boundary=XYZ" },
+      '--XYZ\r\nContent-Disposition: form-data; name="email"\r\n\r\nno end',
+    );
     expect(broken.status).toBe(400);
     expect(broken.body).toContain("The form could not be read. Please try again.");
     // React Router's own submissions with JavaScript (fetch to /path.data, form-encoded) still work.
@@ -84,7 +115,12 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
       expect(response.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
       expect(response.body).not.toMatch(/ at |\/work\/|node_modules/);
     }
-    const api = await rawRequest(server.base, { method: "DELETE", path: "/api/auth/logout", headers: { ...jsonHeaders(), cookie }, body: "{}" });
+    const api = await rawRequest(server.base, {
+      method: "DELETE",
+      path: "/api/auth/logout",
+      headers: { ...jsonHeaders(), cookie },
+      body: "{}",
+    });
     expect(api.status).toBe(405);
     expect(json(api.body)).toEqual({ message: "Method not allowed." });
     // Still signed in: none of them signed out.
@@ -128,12 +164,19 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
       expect(response.status, path).toBe(400);
       expect(json(response.body), path).toEqual({ message: "Email is invalid" });
     }
-    const name = await post("/api/auth/signup", jsonHeaders(), JSON.stringify({ firstName: "A\u0000", lastName: "B", email: "nul@example.co.ke", password: "Karibu#2026" }));
+    const name = await post(
+      "/api/auth/signup",
+      jsonHeaders(),
+      JSON.stringify({ firstName: "A\u0000", lastName: "B", email: "nul@example.co.ke", password: "Karibu#2026" }),
+    );
     expect(name.status).toBe(400);
     expect(json(name.body)).toEqual({ message: "Text fields must not contain NUL characters." });
     for (const [path, fields] of [
       ["/login", { email: nul, password: DEMO.password }],
-      ["/signup", { firstName: "A", lastName: "B", email: nul, password: "Karibu#2026", confirmPassword: "Karibu#2026", agreedToTerms: "on" }],
+      [
+        "/signup",
+        { firstName: "A", lastName: "B", email: nul, password: "Karibu#2026", confirmPassword: "Karibu#2026", agreedToTerms: "on" },
+      ],
       ["/verify-otp", { email: nul, otp: "123456" }],
       ["/verify-otp", { email: nul, intent: "resend" }],
       ["/forgot-password", { email: nul }],
@@ -168,7 +211,12 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
   });
 
   it("refuses a Host or forwarded host that makes no URL with 400", async () => {
-    const odd: Array<Record<string, string>> = [{ "x-forwarded-host": "%%%" }, { "x-forwarded-host": "a b" }, { "x-forwarded-host": "x:99999" }, { "x-forwarded-proto": "javascript" }];
+    const odd: Array<Record<string, string>> = [
+      { "x-forwarded-host": "%%%" },
+      { "x-forwarded-host": "a b" },
+      { "x-forwarded-host": "x:99999" },
+      { "x-forwarded-proto": "javascript" },
+    ];
     for (const headers of odd) {
       const response = await get("/login", headers);
       expect(response.status, JSON.stringify(headers)).toBe(400);

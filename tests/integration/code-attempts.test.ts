@@ -6,7 +6,10 @@ import { consumeCode, issueCode } from "~/.server/auth/codes";
 import { createVerifiedUser } from "../support/accounts";
 
 async function attemptsOf(userId: string) {
-  const [row] = await db().select().from(verificationCodes).where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, "reset")));
+  const [row] = await db()
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, "reset")));
   return row!.attempts;
 }
 
@@ -33,7 +36,10 @@ describe("one-time code attempts", () => {
         consumeCode(user.id, "reset", code),
         ...Array.from({ length: 5 }, () => consumeCode(user.id, "reset", wrong)),
       ]);
-      const [row] = await db().select().from(verificationCodes).where(and(eq(verificationCodes.userId, user.id), eq(verificationCodes.purpose, "reset")));
+      const [row] = await db()
+        .select()
+        .from(verificationCodes)
+        .where(and(eq(verificationCodes.userId, user.id), eq(verificationCodes.purpose, "reset")));
       expect(row!.attempts).toBeLessThanOrEqual(5);
       // Accepted only while fewer than five wrong codes had been counted, and none counted after.
       if (results[5]!.ok) expect(row!.consumedAt).not.toBeNull();

@@ -36,7 +36,11 @@ async function postWebhook(marker: string) {
     object: "whatsapp_business_account",
     entry: [{ id: "WABA-OUTAGE", changes: [{ field: "account_update", value: { event: "OUTAGE_TEST", marker } }] }],
   });
-  return fetch(`${server.base}/webhooks/whatsapp`, { method: "POST", headers: { "Content-Type": "application/json", "X-Hub-Signature-256": sign(raw) }, body: raw });
+  return fetch(`${server.base}/webhooks/whatsapp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": sign(raw) },
+    body: raw,
+  });
 }
 
 /** Pages, the cookie API and webhooks, a few at a time, until stopped; every answer recorded. */
@@ -97,7 +101,8 @@ async function until(check: () => Promise<boolean>, what: string, boundMs = 60_0
   throw new Error(`gave up waiting: ${what}\n${server.output().slice(-4000)}`);
 }
 
-const terminateBackends = () => cluster.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = 'jumbe' and pid <> pg_backend_pid()");
+const terminateBackends = () =>
+  cluster.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = 'jumbe' and pid <> pg_backend_pid()");
 
 async function appRows<Row>(text: string): Promise<Row[]> {
   const { default: pg } = await import("pg");
@@ -114,7 +119,14 @@ async function appRows<Row>(text: string): Promise<Row[]> {
 async function expectAcknowledgedDeliveriesProcessed(outcomes: Outcome[]) {
   const acknowledged = outcomes.filter((o) => o.kind === "webhook" && o.status === 200).map((o) => o.marker!);
   let left: unknown[] = [];
-  await until(async () => (left = await appRows("select id, queue, attempts, locked_until > now() as locked, run_at > now() as later, last_error from jobs where failed_at is null and finished_at is null")).length === 0, "the workers drain the job queue", 45_000).catch((error: Error) => {
+  await until(
+    async () =>
+      (left = await appRows(
+        "select id, queue, attempts, locked_until > now() as locked, run_at > now() as later, last_error from jobs where failed_at is null and finished_at is null",
+      )).length === 0,
+    "the workers drain the job queue",
+    45_000,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\njobs left: ${JSON.stringify(left)}`);
   });
   const rows = await appRows<{ marker: string; processed: boolean }>(
@@ -182,7 +194,10 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     const startedAt = Date.now();
     await until(async () => (await readyz()).status === 200, "/readyz ready after the restart");
     const readyAt = Date.now();
-    await until(async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200, "/api/auth/me 200 after the restart");
+    await until(
+      async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200,
+      "/api/auth/me 200 after the restart",
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await load.stop();
 
@@ -202,7 +217,14 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     expect(count("database available again")).toBe(count("database unavailable: answering 503"));
     expect(count("job worker error") + count("unhandled error") + count("housekeeping failed")).toBe(0);
     const { acknowledged, stored } = await expectAcknowledgedDeliveriesProcessed(outcomes);
-    console.log(`restart under load: ${logLines.length} log lines while down and recovering;`, "answers:", summary(outcomes), `during the outage: ${during.length} answers, all 503;`, `ready ${readyAt - startedAt} ms after PostgreSQL started;`, `${acknowledged} deliveries acknowledged, ${stored} stored in all`);
+    console.log(
+      `restart under load: ${logLines.length} log lines while down and recovering;`,
+      "answers:",
+      summary(outcomes),
+      `during the outage: ${during.length} answers, all 503;`,
+      `ready ${readyAt - startedAt} ms after PostgreSQL started;`,
+      `${acknowledged} deliveries acknowledged, ${stored} stored in all`,
+    );
   }, 120_000);
 });
 

@@ -18,7 +18,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const forged = JSON.stringify({ body: { object: "whatsapp_business_account", entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }] } });
+const forged = JSON.stringify({
+  body: {
+    object: "whatsapp_business_account",
+    entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }],
+  },
+});
 
 describe.skipIf(!buildExists())("the sandbox in production (built server)", () => {
   it("refuses to start with SANDBOX=1 unless DEMO_HOST=1 and SANDBOX_CONTROL_TOKEN say it is a demo host", async () => {
@@ -29,22 +34,36 @@ describe.skipIf(!buildExists())("the sandbox in production (built server)", () =
     expect(withoutDemoHost.output).toContain("SANDBOX: refusing to start in production with SANDBOX=1");
     const withoutToken = await builtServerRefusal({ ...settings, SANDBOX_CONTROL_TOKEN: "" });
     expect(withoutToken.code).toBe(1);
-    expect(withoutToken.output).toMatch(/SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN (is required on a demo host|must be at least 32 characters)/);
+    expect(withoutToken.output).toMatch(
+      /SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN (is required on a demo host|must be at least 32 characters)/,
+    );
   }, 120_000);
 
   it("asks for the token before the control API forges a webhook, and for the outbox and console", async () => {
     expect(server.output()).toContain("Demo host: the sandbox is on in production");
-    const refused = await rawRequest(server.base, { method: "POST", path: "/sandbox/meta/control/raw", headers: { "content-type": "application/json" }, body: forged });
+    const refused = await rawRequest(server.base, {
+      method: "POST",
+      path: "/sandbox/meta/control/raw",
+      headers: { "content-type": "application/json" },
+      body: forged,
+    });
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.body)).toEqual({ message: "The sandbox control API needs the SANDBOX_CONTROL_TOKEN: send it in the X-Sandbox-Token header." });
-    for (const path of ["/sandbox/meta/control/state", "/sandbox/meta/control/deliveries", "/sandbox/mail.json"]) expect((await rawRequest(server.base, { method: "GET", path })).status, path).toBe(401);
+    expect(JSON.parse(refused.body)).toEqual({
+      message: "The sandbox control API needs the SANDBOX_CONTROL_TOKEN: send it in the X-Sandbox-Token header.",
+    });
+    for (const path of ["/sandbox/meta/control/state", "/sandbox/meta/control/deliveries", "/sandbox/mail.json"])
+      expect((await rawRequest(server.base, { method: "GET", path })).status, path).toBe(401);
     for (const path of ["/sandbox/meta", "/sandbox/mail"]) {
       const page = await rawRequest(server.base, { method: "GET", path, headers: { accept: "text/html" } });
       expect(page.status, path).toBe(401);
       expect(page.body).toContain("Sandbox token");
     }
 
-    const deliveries = await rawRequest(server.base, { method: "GET", path: "/sandbox/meta/control/deliveries", headers: { "x-sandbox-token": TOKEN } });
+    const deliveries = await rawRequest(server.base, {
+      method: "GET",
+      path: "/sandbox/meta/control/deliveries",
+      headers: { "x-sandbox-token": TOKEN },
+    });
     expect(deliveries.status).toBe(200);
     expect(JSON.parse(deliveries.body)).toEqual([]);
     const mail = await rawRequest(server.base, { method: "GET", path: "/sandbox/mail.json", headers: { "x-sandbox-token": TOKEN } });
@@ -70,7 +89,11 @@ describe.skipIf(!buildExists())("the sandbox in production (built server)", () =
   });
 
   it("keeps the demo's own flow open: the Embedded Signup dialog and the Graph API", async () => {
-    const dialog = await rawRequest(server.base, { method: "GET", path: "/sandbox/meta/dialog/oauth?client_id=1&redirect_uri=x", headers: { accept: "text/html" } });
+    const dialog = await rawRequest(server.base, {
+      method: "GET",
+      path: "/sandbox/meta/dialog/oauth?client_id=1&redirect_uri=x",
+      headers: { accept: "text/html" },
+    });
     expect(dialog.status).not.toBe(401);
     expect(dialog.body).not.toContain("Sandbox token");
   });

@@ -30,7 +30,11 @@ beforeAll(async () => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`${base}${req.url}`, { method: req.method, headers, body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined });
+    const request = new Request(`${base}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined,
+    });
     const response = await handleApiV1(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
@@ -60,7 +64,10 @@ describe("API keys", () => {
     const [row] = await db().select().from(apiKeys).where(eq(apiKeys.organizationId, t.organization.id));
     expect(JSON.stringify(row)).not.toContain(t.key.slice(9));
     expect(row!.prefix).toBe(t.key.slice(0, 13));
-    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.type, "security")));
+    const logged = await db()
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.type, "security")));
     expect(logged.map((l) => l.action).sort()).toEqual(["API key created", "API key viewed", "API key viewed"]);
     expect(logged.every((l) => !l.details.includes(t.key.slice(13)))).toBe(true);
   });
@@ -81,13 +88,19 @@ describe("API keys", () => {
     const unconfirmed = await run(developersPage.action, formRequest("/developers", { intent: "regenerate" }, { cookie: t.cookie }));
     expect(unconfirmed.location).toBe("/developers?confirm=regenerate");
     expect((await call("/api/v1/account", fresh)).status).toBe(200);
-    const confirmed = await run(developersPage.action, formRequest("/developers", { intent: "regenerate", confirm: "yes" }, { cookie: t.cookie }));
+    const confirmed = await run(
+      developersPage.action,
+      formRequest("/developers", { intent: "regenerate", confirm: "yes" }, { cookie: t.cookie }),
+    );
     expect(confirmed.location).toBe("/developers?reveal=1");
     expect((await call("/api/v1/account", fresh)).status).toBe(401);
     const live = await db().select().from(apiKeys).where(eq(apiKeys.organizationId, t.organization.id));
     expect(live.filter((k) => !k.revokedAt)).toHaveLength(1);
     expect(live).toHaveLength(3);
-    const regenerations = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API key regenerated")));
+    const regenerations = await db()
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API key regenerated")));
     expect(regenerations).toHaveLength(2);
   });
 });
@@ -106,7 +119,16 @@ describe("public API v1", () => {
       usage: { messagesThisMonth: 0, messageLimit: 1000, percentUsed: 0 },
     });
     expect((await (await call("/api/v1/phone-numbers", a.key)).json()).data).toEqual([
-      { id: "401", number: "+254711000301", verifiedName: "Test Biashara", wabaId: "301", connection: "connected", quality: "high", messagingLimit: null, registered: true },
+      {
+        id: "401",
+        number: "+254711000301",
+        verifiedName: "Test Biashara",
+        wabaId: "301",
+        connection: "connected",
+        quality: "high",
+        messagingLimit: null,
+        registered: true,
+      },
     ]);
     expect(await (await call("/api/v1/phone-numbers", b.key)).json()).toEqual({ data: [] });
     // An id in the input cannot pick another tenant: unknown parameters are refused.
@@ -117,9 +139,15 @@ describe("public API v1", () => {
 
   it("answers errors as JSON with a stable code and a message", async () => {
     const t = await tenant("Errors Ltd");
-    expect(await (await call("/api/v1/account")).json()).toEqual({ code: "missing_api_key", message: "Send your API key as the header Authorization: Bearer <key>." });
+    expect(await (await call("/api/v1/account")).json()).toEqual({
+      code: "missing_api_key",
+      message: "Send your API key as the header Authorization: Bearer <key>.",
+    });
     expect((await call("/api/v1/account", "jmb_live_" + "x".repeat(43))).status).toBe(401);
-    expect(await (await call("/api/v1/phone-numbers?connection=maybe", t.key)).json()).toMatchObject({ code: "invalid_request", message: expect.stringContaining("connection") });
+    expect(await (await call("/api/v1/phone-numbers?connection=maybe", t.key)).json()).toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("connection"),
+    });
     const missing = await call("/api/v1/nothing", t.key);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: "not_found" });
@@ -127,7 +155,10 @@ describe("public API v1", () => {
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");
     // Failed calls with a valid key are measured and logged.
-    const failures = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API call failed")));
+    const failures = await db()
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.organizationId, t.organization.id), eq(activityLogs.action, "API call failed")));
     expect(failures.map((f) => f.details).sort()).toEqual(["GET /api/v1/phone-numbers?connection=maybe answered 400"]);
   });
 
@@ -161,7 +192,12 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
-      expect.objectContaining({ name: "connection", in: "query", required: false, schema: expect.objectContaining({ enum: ["connected", "disconnected", "all"] }) }),
+      expect.objectContaining({
+        name: "connection",
+        in: "query",
+        required: false,
+        schema: expect.objectContaining({ enum: ["connected", "disconnected", "all"] }),
+      }),
     ]);
     expect(doc.components.schemas.PhoneNumber.required).toEqual(expect.arrayContaining(["id", "number", "quality"]));
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
@@ -190,7 +226,9 @@ describe("OpenAPI and the Developers page's examples", () => {
     }
     // With a revoked key the same example fails loudly, with the API's code.
     await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));
-    await expect(run$("sh", ["-c", endpoints[0]!.examples.curl], { env: envVars })).rejects.toMatchObject({ stdout: expect.stringContaining("invalid_api_key") });
+    await expect(run$("sh", ["-c", endpoints[0]!.examples.curl], { env: envVars })).rejects.toMatchObject({
+      stdout: expect.stringContaining("invalid_api_key"),
+    });
   });
 });
 
@@ -198,20 +236,46 @@ describe("webhook URL rules", () => {
   const publicResolver = async () => ["196.201.214.200"];
   it("refuses a host name that does not resolve, changing nothing, and accepts one that resolves to a public address", async () => {
     const t = await tenant("Hooks Ltd");
-    const saved = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://hooks.example.co.ke/jumbe", events: ["message.read", "message.failed"] }, { cookie: t.cookie }));
+    const saved = await run(
+      developersPage.action,
+      formRequest(
+        "/developers",
+        { intent: "webhook", url: "https://hooks.example.co.ke/jumbe", events: ["message.read", "message.failed"] },
+        { cookie: t.cookie },
+      ),
+    );
     // example.co.ke does not resolve without a network: refused with a clear message, nothing saved.
     expect(saved.status).toBe(400);
     expect(saved.data.result.error).toEqual({ url: ["The host name hooks.example.co.ke could not be resolved."] });
     expect((await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }))).data.webhook.url).toBe("");
-    expect(await checkWebhookUrl("https://hooks.example.co.ke/jumbe#frag", publicResolver)).toEqual({ ok: true, url: "https://hooks.example.co.ke/jumbe" });
+    expect(await checkWebhookUrl("https://hooks.example.co.ke/jumbe#frag", publicResolver)).toEqual({
+      ok: true,
+      url: "https://hooks.example.co.ke/jumbe",
+    });
   });
 
   it("refuses private, loopback and link-local addresses, also behind a host name", async () => {
-    expect(await checkWebhookUrl("https://localhost/hook")).toEqual({ ok: false, message: "The webhook URL must not point to a private, loopback or link-local address." });
-    for (const url of ["https://127.0.0.1/x", "https://10.1.2.3/x", "https://192.168.0.10/x", "https://172.20.0.1/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://[fe80::1]/x", "https://[::ffff:127.0.0.1]/x", "https://100.64.0.1/x"])
+    expect(await checkWebhookUrl("https://localhost/hook")).toEqual({
+      ok: false,
+      message: "The webhook URL must not point to a private, loopback or link-local address.",
+    });
+    for (const url of [
+      "https://127.0.0.1/x",
+      "https://10.1.2.3/x",
+      "https://192.168.0.10/x",
+      "https://172.20.0.1/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/x",
+      "https://[fe80::1]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://100.64.0.1/x",
+    ])
       expect(await checkWebhookUrl(url), url).toMatchObject({ ok: false });
     expect(await checkWebhookUrl("https://sneaky.example/x", async () => ["203.0.113.9", "127.0.0.1"])).toMatchObject({ ok: false });
-    expect(await checkWebhookUrl("https://user:pw@hooks.example/x", publicResolver)).toMatchObject({ ok: false, message: "The webhook URL must not contain a user name or password." });
+    expect(await checkWebhookUrl("https://user:pw@hooks.example/x", publicResolver)).toMatchObject({
+      ok: false,
+      message: "The webhook URL must not contain a user name or password.",
+    });
     expect(isForbiddenAddress("196.201.214.200")).toBe(false);
     expect(isForbiddenAddress("2c0f:fe38::1")).toBe(false);
   });
@@ -230,23 +294,42 @@ describe("webhook URL rules", () => {
         META_VERIFY_TOKEN: "v".repeat(32),
       }),
     );
-    expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toEqual({ ok: false, message: "The webhook URL must use https." });
+    expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toEqual({
+      ok: false,
+      message: "The webhook URL must use https.",
+    });
     expect(await checkWebhookUrl("https://hooks.example/x", publicResolver)).toMatchObject({ ok: true });
   });
 
   it("keeps a tenant's webhook to itself and needs at least one event", async () => {
     const t = await tenant("Events Ltd");
-    const none = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook" }, { cookie: t.cookie }));
+    const none = await run(
+      developersPage.action,
+      formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook" }, { cookie: t.cookie }),
+    );
     expect(none.data.result.error).toEqual({ events: ["Choose at least one event."] });
-    const unknown = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.sent"] }, { cookie: t.cookie }));
+    const unknown = await run(
+      developersPage.action,
+      formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.sent"] }, { cookie: t.cookie }),
+    );
     expect(unknown.data.result.error).toEqual({ "events[0]": ["Unknown webhook event."] });
-    const blank = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "  ", events: ["message.read"] }, { cookie: t.cookie }));
+    const blank = await run(
+      developersPage.action,
+      formRequest("/developers", { intent: "webhook", url: "  ", events: ["message.read"] }, { cookie: t.cookie }),
+    );
     expect(blank.data.result.error).toEqual({ url: ["Enter the webhook URL."] });
-    const ok = await run(developersPage.action, formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.received"] }, { cookie: t.cookie }));
+    const ok = await run(
+      developersPage.action,
+      formRequest("/developers", { intent: "webhook", url: "https://8.8.8.8/hook", events: ["message.received"] }, { cookie: t.cookie }),
+    );
     expect(ok.location).toBe("/developers");
     const other = await tenant("Other Ltd");
     const page = await run(developersPage.loader, getRequest("/developers", { cookie: other.cookie }));
-    expect(page.data.webhook).toEqual({ url: "", events: ["message.delivered", "message.read", "message.failed", "message.received"], updatedAt: null });
+    expect(page.data.webhook).toEqual({
+      url: "",
+      events: ["message.delivered", "message.read", "message.failed", "message.received"],
+      updatedAt: null,
+    });
     const mine = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
     expect(mine.data.webhook).toMatchObject({ url: "https://8.8.8.8/hook", events: ["message.received"] });
   });

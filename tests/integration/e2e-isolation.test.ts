@@ -14,7 +14,8 @@ const made: string[] = [];
 async function loadConfig(asWorkerOf?: NodeJS.ProcessEnv): Promise<Config> {
   delete process.env.JUMBE_E2E_PORT;
   delete process.env.JUMBE_E2E_DATA_DIR;
-  if (asWorkerOf) Object.assign(process.env, { JUMBE_E2E_PORT: asWorkerOf.JUMBE_E2E_PORT, JUMBE_E2E_DATA_DIR: asWorkerOf.JUMBE_E2E_DATA_DIR });
+  if (asWorkerOf)
+    Object.assign(process.env, { JUMBE_E2E_PORT: asWorkerOf.JUMBE_E2E_PORT, JUMBE_E2E_DATA_DIR: asWorkerOf.JUMBE_E2E_DATA_DIR });
   vi.resetModules();
   const config = (await import("../../playwright.config")).default as unknown as Config;
   made.push(config.webServer.env.DATA_DIR!);
@@ -43,7 +44,10 @@ describe("Playwright configuration", () => {
     expect(a.PORT).not.toBe(b.PORT);
     expect(a.DATA_DIR).not.toBe(b.DATA_DIR);
     expect(first.outputDir).not.toBe(second.outputDir);
-    for (const [config, env] of [[first, a], [second, b]] as const) {
+    for (const [config, env] of [
+      [first, a],
+      [second, b],
+    ] as const) {
       expect(config.use.baseURL).toBe(`http://127.0.0.1:${env.PORT}`);
       expect(env.APP_URL).toBe(config.use.baseURL);
       expect(await canListen(Number(env.PORT)), `port ${env.PORT} is free`).toBe(true);
@@ -69,7 +73,11 @@ describe("Playwright configuration", () => {
       const text = readFileSync(path.join(dir, name), "utf8");
       for (const [i, line] of text.split("\n").entries()) {
         // A port constant, a server address with a fixed port (outside a quoted test input), or a /tmp path.
-        if (/\bPORT\s*=\s*\d+|["'`/]\/?tmp\/|https?:\/\/(127\.0\.0\.1|localhost):\d+\/?["'`]/.test(line) || /^const BASE(_URL)? = ["'`]http/.test(line)) offenders.push(`${name}:${i + 1}: ${line.trim()}`);
+        if (
+          /\bPORT\s*=\s*\d+|["'`/]\/?tmp\/|https?:\/\/(127\.0\.0\.1|localhost):\d+\/?["'`]/.test(line) ||
+          /^const BASE(_URL)? = ["'`]http/.test(line)
+        )
+          offenders.push(`${name}:${i + 1}: ${line.trim()}`);
       }
     }
     expect(offenders).toEqual([]);

@@ -3,7 +3,16 @@ import express from "express";
 import type { Server } from "node:http";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, messageStatuses, messages, organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins, whatsappSignupAttempts } from "~/.server/db/schema";
+import {
+  activityLogs,
+  messageStatuses,
+  messages,
+  organizations,
+  whatsappAccounts,
+  whatsappPhoneNumbers,
+  whatsappRegistrationPins,
+  whatsappSignupAttempts,
+} from "~/.server/db/schema";
 import { env, parseEnv, setEnv } from "~/.server/config/env";
 import { currentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
@@ -30,7 +39,13 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  sandbox = createMetaSandbox({ appId: env().META_APP_ID, appSecret: env().META_APP_SECRET, configId: env().META_CONFIG_ID, webhookUrl: receiver.url, batchWindowMs: 1 });
+  sandbox = createMetaSandbox({
+    appId: env().META_APP_ID,
+    appSecret: env().META_APP_SECRET,
+    configId: env().META_CONFIG_ID,
+    webhookUrl: receiver.url,
+    batchWindowMs: 1,
+  });
   const app = express();
   app.use("/sandbox/meta", sandbox.router);
   server = await new Promise<Server>((resolve) => {
@@ -75,10 +90,19 @@ async function completeCallback(cookie: string, params: Record<string, string | 
 describe("Embedded Signup callback", () => {
   it("connects the WABA: exchanges the code, checks the grant, registers the number, subscribes the app and stores it all", async () => {
     const tenant = await signedInTenant();
-    const business = sandbox.createTestBusiness({ businessName: "Biashara Bora", verifiedName: "Biashara Bora", displayPhoneNumber: "+254 733 100 200" });
+    const business = sandbox.createTestBusiness({
+      businessName: "Biashara Bora",
+      verifiedName: "Biashara Bora",
+      displayPhoneNumber: "+254 733 100 200",
+    });
     const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
 
-    const { first, shown } = await completeCallback(tenant.cookie, { code, shared_waba_id: business.wabaId, phone_number_id: business.phoneNumberId, state: tenant.state });
+    const { first, shown } = await completeCallback(tenant.cookie, {
+      code,
+      shared_waba_id: business.wabaId,
+      phone_number_id: business.phoneNumberId,
+      state: tenant.state,
+    });
     expect(first.location).toBe(`/embedded-callback?outcome=connected&waba=${business.wabaId}`);
     expect(first.setCookies.join(";")).toContain("toast");
     expect(shown.data).toEqual({ state: "success", numbers: ["+254733100200 (Biashara Bora)"] });
@@ -88,15 +112,26 @@ describe("Embedded Signup callback", () => {
     expect(decryptSecret(account!.accessTokenEncrypted)).toMatch(/^EAA/);
     expect(account!.accessTokenEncrypted).not.toContain(decryptSecret(account!.accessTokenEncrypted));
     const [phone] = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.organizationId, tenant.organization.id));
-    expect(phone).toMatchObject({ phoneNumberId: business.phoneNumberId, phoneDigits: "254733100200", verifiedName: "Biashara Bora", platformType: "CLOUD_API", status: "CONNECTED" });
-    const [pin] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, business.phoneNumberId));
+    expect(phone).toMatchObject({
+      phoneNumberId: business.phoneNumberId,
+      phoneDigits: "254733100200",
+      verifiedName: "Biashara Bora",
+      platformType: "CLOUD_API",
+      status: "CONNECTED",
+    });
+    const [pin] = await db()
+      .select()
+      .from(whatsappRegistrationPins)
+      .where(eq(whatsappRegistrationPins.phoneNumberId, business.phoneNumberId));
     expect(decryptSecret(pin!.pinEncrypted)).toMatch(/^\d{6}$/);
     const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
     expect(org!.whatsappNumber).toBe("+254733100200");
 
     // Meta's side agrees: the app is subscribed and the number registered.
     const steps = sandbox.calls().map((c) => `${c.method} ${c.step}`);
-    expect(steps).toEqual(expect.arrayContaining(["GET oauth", "GET debug_token", "GET phone_numbers", "POST register", "POST subscribed_apps"]));
+    expect(steps).toEqual(
+      expect.arrayContaining(["GET oauth", "GET debug_token", "GET phone_numbers", "POST register", "POST subscribed_apps"]),
+    );
 
     const status = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
     expect(status.data).toEqual({
@@ -113,7 +148,9 @@ describe("Embedded Signup callback", () => {
     await sandbox.flushWebhooks();
     await drainJobs();
     const logged = await db().select().from(activityLogs).where(eq(activityLogs.organizationId, tenant.organization.id));
-    expect(logged.map((l) => l.action)).toEqual(expect.arrayContaining(["WhatsApp account connected", "Meta confirmed the WhatsApp connection"]));
+    expect(logged.map((l) => l.action)).toEqual(
+      expect.arrayContaining(["WhatsApp account connected", "Meta confirmed the WhatsApp connection"]),
+    );
   });
 
   it("answers 'Missing required parameters.' without code or shared_waba_id, and changes nothing", async () => {
@@ -146,25 +183,42 @@ describe("Embedded Signup callback", () => {
     const ok = await completeCallback(tenant.cookie, params);
     expect(ok.shown.data).toMatchObject({ state: "success" });
 
-    const reused = await run(callbackApi.loader, getRequest(`/api/meta/embedded-callback?${new URLSearchParams(params)}`, { cookie: tenant.cookie }));
+    const reused = await run(
+      callbackApi.loader,
+      getRequest(`/api/meta/embedded-callback?${new URLSearchParams(params)}`, { cookie: tenant.cookie }),
+    );
     expect(reused.status).toBe(400);
-    expect(reused.data).toMatchObject({ message: "Failed to complete signup. Please try again.", reason: "expired", graphError: expect.stringContaining("36009") });
+    expect(reused.data).toMatchObject({
+      message: "Failed to complete signup. Please try again.",
+      reason: "expired",
+      graphError: expect.stringContaining("36009"),
+    });
 
     // A code older than 30 seconds, on a sandbox whose clock has moved on.
     let now = Date.now();
-    const clocked = createMetaSandbox({ appId: env().META_APP_ID, appSecret: env().META_APP_SECRET, webhookUrl: receiver.url, now: () => now });
+    const clocked = createMetaSandbox({
+      appId: env().META_APP_ID,
+      appSecret: env().META_APP_SECRET,
+      webhookUrl: receiver.url,
+      now: () => now,
+    });
     const app = express().use("/sandbox/meta", clocked.router);
     const s = await new Promise<Server>((resolve) => {
       const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
     });
     try {
       const port = (s.address() as { port: number }).port;
-      setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: `http://127.0.0.1:${port}/sandbox/meta/graph` }));
+      setEnv(
+        parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: `http://127.0.0.1:${port}/sandbox/meta/graph` }),
+      );
       const b2 = clocked.createTestBusiness();
       const stale = clocked.issueCode({ businessId: b2.businessId, wabaIds: [b2.wabaId] });
       now += 31_000;
       const expired = await completeCallback(tenant.cookie, { code: stale, shared_waba_id: b2.wabaId, state: tenant.state });
-      expect(expired.shown.data).toEqual({ state: "error", reason: "The signup code from Meta has expired or was already used. Please connect again." });
+      expect(expired.shown.data).toEqual({
+        state: "error",
+        reason: "The signup code from Meta has expired or was already used. Please connect again.",
+      });
       expect(await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, b2.wabaId))).toHaveLength(0);
     } finally {
       await clocked.close();
@@ -197,7 +251,10 @@ describe("Embedded Signup callback", () => {
       expect(await db().select().from(whatsappPhoneNumbers)).toHaveLength(0);
       const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
       expect(org!.whatsappNumber).toBeNull();
-      const failed = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, tenant.organization.id), eq(activityLogs.action, "WhatsApp connection failed")));
+      const failed = await db()
+        .select()
+        .from(activityLogs)
+        .where(and(eq(activityLogs.organizationId, tenant.organization.id), eq(activityLogs.action, "WhatsApp connection failed")));
       expect(failed).toHaveLength(1);
       expect(failed[0]!.details).toContain("131000");
       // Meta's side: not subscribed, whatever happened before the failure.
@@ -209,7 +266,10 @@ describe("Embedded Signup callback", () => {
       expect(status.data).toMatchObject({ completed: false, steps: [{ status: "error" }, { status: "pending" }, { status: "pending" }] });
       // The steps come from the attempt's own record, not from the activity log's wording.
       await db().update(activityLogs).set({ action: "Reworded" }).where(eq(activityLogs.organizationId, tenant.organization.id));
-      const [attempt] = await db().select().from(whatsappSignupAttempts).where(eq(whatsappSignupAttempts.organizationId, tenant.organization.id));
+      const [attempt] = await db()
+        .select()
+        .from(whatsappSignupAttempts)
+        .where(eq(whatsappSignupAttempts.organizationId, tenant.organization.id));
       expect(attempt).toMatchObject({ wabaId: business.wabaId, outcome: "failed", reason: expect.stringContaining("131000") });
       const again = await run(statusApi.loader, getRequest("/api/embedded-signup/status", { cookie: tenant.cookie }));
       expect(again.data.steps[0]).toMatchObject({ status: "error" });
@@ -220,10 +280,18 @@ describe("Embedded Signup callback", () => {
     const tenant = await signedInTenant();
     const business = sandbox.createTestBusiness();
     sandbox.injectFault({ step: "subscribed_apps", error: { code: 2, message: "Service temporarily unavailable", status: 503 }, times: 3 });
-    const first = await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    const first = await completeCallback(tenant.cookie, {
+      code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }),
+      shared_waba_id: business.wabaId,
+      state: tenant.state,
+    });
     expect(first.shown.data).toMatchObject({ state: "error" });
     // The number was registered with a PIN before the subscription failed: the next attempt must send the same PIN.
-    const second = await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    const second = await completeCallback(tenant.cookie, {
+      code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }),
+      shared_waba_id: business.wabaId,
+      state: tenant.state,
+    });
     expect(second.shown.data).toMatchObject({ state: "success" });
   });
 
@@ -232,7 +300,9 @@ describe("Embedded Signup callback", () => {
     const intruder = await signedInTenant("Intruder Ltd");
     const business = sandbox.createTestBusiness();
     const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-    expect((await completeCallback(owner.cookie, { code: issue(), shared_waba_id: business.wabaId, state: owner.state })).shown.data).toMatchObject({ state: "success" });
+    expect(
+      (await completeCallback(owner.cookie, { code: issue(), shared_waba_id: business.wabaId, state: owner.state })).shown.data,
+    ).toMatchObject({ state: "success" });
 
     const taken = await completeCallback(intruder.cookie, { code: issue(), shared_waba_id: business.wabaId, state: intruder.state });
     expect(taken.shown.data).toEqual({ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." });
@@ -241,7 +311,9 @@ describe("Embedded Signup callback", () => {
     expect(page.data.connections).toEqual([]);
     const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: intruder.cookie }));
     expect(board.data.overview.whatsapp.connections).toEqual([]);
-    expect((await run(accountsApi.loader, getRequest("/api/whatsapp/accounts", { cookie: intruder.cookie }))).data).toEqual({ accounts: [] });
+    expect((await run(accountsApi.loader, getRequest("/api/whatsapp/accounts", { cookie: intruder.cookie }))).data).toEqual({
+      accounts: [],
+    });
     expect((await run(accountsApi.loader, getRequest("/api/whatsapp/accounts", { cookie: owner.cookie }))).data.accounts).toEqual([
       expect.objectContaining({ wabaId: business.wabaId, status: "connected" }),
     ]);
@@ -250,11 +322,29 @@ describe("Embedded Signup callback", () => {
 
     const [account] = await db().select().from(whatsappAccounts);
     for (const confirm of ["yes", undefined]) {
-      const toggled = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, ...(confirm ? { confirm } : {}) }, { cookie: intruder.cookie }));
+      const toggled = await run(
+        whatsappPage.action,
+        formRequest(
+          "/whatsapp",
+          { intent: "disconnect", accountId: account!.id, ...(confirm ? { confirm } : {}) },
+          { cookie: intruder.cookie },
+        ),
+      );
       expect(toggled.status).toBe(404);
     }
-    expect((await run(whatsappPage.loader, getRequest(`/whatsapp?confirm=disconnect&account=${account!.id}`, { cookie: intruder.cookie }))).data.confirmDisconnect).toBeNull();
-    const api = await connectionApi.action(routeArgs(new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, { method: "POST", headers: { cookie: intruder.cookie } }), { id: account!.id, change: "disconnect" }));
+    expect(
+      (await run(whatsappPage.loader, getRequest(`/whatsapp?confirm=disconnect&account=${account!.id}`, { cookie: intruder.cookie }))).data
+        .confirmDisconnect,
+    ).toBeNull();
+    const api = await connectionApi.action(
+      routeArgs(
+        new Request(`http://jumbe.test/api/whatsapp/accounts/${account!.id}/disconnect`, {
+          method: "POST",
+          headers: { cookie: intruder.cookie },
+        }),
+        { id: account!.id, change: "disconnect" },
+      ),
+    );
     expect(api.status).toBe(404);
     const [still] = await db().select().from(whatsappAccounts);
     expect(still).toMatchObject({ status: "connected", organizationId: owner.organization.id });
@@ -270,10 +360,14 @@ describe("Embedded Signup callback", () => {
       const two = await signedInTenant(`Pili ${round} Ltd`);
       const business = sandbox.createTestBusiness();
       const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-      const results = await Promise.all([one, two].map((t) => completeCallback(t.cookie, { code: issue(), shared_waba_id: business.wabaId, state: t.state })));
+      const results = await Promise.all(
+        [one, two].map((t) => completeCallback(t.cookie, { code: issue(), shared_waba_id: business.wabaId, state: t.state })),
+      );
       const shown = results.map((r) => r.shown.data);
       expect(shown.filter((d) => d.state === "success")).toHaveLength(1);
-      expect(shown.filter((d) => d.state === "error")).toEqual([{ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." }]);
+      expect(shown.filter((d) => d.state === "error")).toEqual([
+        { state: "error", reason: "This WhatsApp Business Account is connected to another organisation." },
+      ]);
       const winner = shown[0]!.state === "success" ? one : two;
       const stored = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.wabaId, business.wabaId));
       expect(stored).toHaveLength(1);
@@ -287,12 +381,22 @@ describe("Embedded Signup callback", () => {
     const second = await signedInTenant("Pili Ltd");
     const business = sandbox.createTestBusiness({ displayPhoneNumber: "+254 745 100 200" });
     const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-    expect((await completeCallback(first.cookie, { code: issue(), shared_waba_id: business.wabaId, state: first.state })).shown.data).toMatchObject({ state: "success" });
-    await sandbox.sendInboundText({ phoneNumberId: business.phoneNumberId, from: "254799000001", name: "Mteja wa Kwanza", text: "Habari Kwanza" });
+    expect(
+      (await completeCallback(first.cookie, { code: issue(), shared_waba_id: business.wabaId, state: first.state })).shown.data,
+    ).toMatchObject({ state: "success" });
+    await sandbox.sendInboundText({
+      phoneNumberId: business.phoneNumberId,
+      from: "254799000001",
+      name: "Mteja wa Kwanza",
+      text: "Habari Kwanza",
+    });
     await sandbox.flushWebhooks();
     await drainJobs();
     const [firstAccount] = await db().select().from(whatsappAccounts);
-    await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: firstAccount!.id, confirm: "yes" }, { cookie: first.cookie }));
+    await run(
+      whatsappPage.action,
+      formRequest("/whatsapp", { intent: "disconnect", accountId: firstAccount!.id, confirm: "yes" }, { cookie: first.cookie }),
+    );
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "disconnected" });
 
     const taken = await completeCallback(second.cookie, { code: issue(), shared_waba_id: business.wabaId, state: second.state });
@@ -310,20 +414,38 @@ describe("Embedded Signup callback", () => {
     expect(numbers.find((n) => n.organizationId === first.organization.id)!.disconnectedAt).not.toBeNull();
 
     // New messages go to the live connection only; the first organisation keeps what it had.
-    await sandbox.sendInboundText({ phoneNumberId: business.phoneNumberId, from: "254799000002", name: "Mteja wa Pili", text: "Habari Pili" });
+    await sandbox.sendInboundText({
+      phoneNumberId: business.phoneNumberId,
+      from: "254799000002",
+      name: "Mteja wa Pili",
+      text: "Habari Pili",
+    });
     await sandbox.flushWebhooks();
     await drainJobs();
     const bodies = async (org: string) => (await db().select().from(messages).where(eq(messages.organizationId, org))).map((m) => m.body);
     expect(await bodies(first.organization.id)).toEqual(["Habari Kwanza"]);
     expect(await bodies(second.organization.id)).toEqual(["Habari Pili"]);
     const firstPage = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: first.cookie }));
-    expect(firstPage.data.connections).toEqual([expect.objectContaining({ wabaId: business.wabaId, status: "disconnected", numbers: [expect.objectContaining({ number: "+254745100200" })] })]);
+    expect(firstPage.data.connections).toEqual([
+      expect.objectContaining({
+        wabaId: business.wabaId,
+        status: "disconnected",
+        numbers: [expect.objectContaining({ number: "+254745100200" })],
+      }),
+    ]);
 
     // Reconnecting the old link would take the number from its new owner: refused, nothing changes.
-    const back = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "reconnect", accountId: firstAccount!.id }, { cookie: first.cookie }));
-    const toast = await takeToast(new Request("http://jumbe.test/whatsapp", { headers: { cookie: back.setCookies.map((c: string) => c.split(";")[0]).join("; ") } }));
+    const back = await run(
+      whatsappPage.action,
+      formRequest("/whatsapp", { intent: "reconnect", accountId: firstAccount!.id }, { cookie: first.cookie }),
+    );
+    const toast = await takeToast(
+      new Request("http://jumbe.test/whatsapp", { headers: { cookie: back.setCookies.map((c: string) => c.split(";")[0]).join("; ") } }),
+    );
     expect(toast.toast).toMatchObject({ type: "error", message: "This WhatsApp Business Account is connected to another organisation." });
-    expect((await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.id, firstAccount!.id)))[0]).toMatchObject({ status: "disconnected" });
+    expect((await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.id, firstAccount!.id)))[0]).toMatchObject({
+      status: "disconnected",
+    });
     const again = await completeCallback(first.cookie, { code: issue(), shared_waba_id: business.wabaId, state: first.state });
     expect(again.shown.data).toEqual({ state: "error", reason: "This WhatsApp Business Account is connected to another organisation." });
   });
@@ -334,34 +456,67 @@ describe("Embedded Signup callback", () => {
     const issue = () => sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
     await completeCallback(tenant.cookie, { code: issue(), shared_waba_id: business.wabaId, state: tenant.state });
     const [account] = await db().select().from(whatsappAccounts);
-    await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, confirm: "yes" }, { cookie: tenant.cookie }));
-    expect((await completeCallback(tenant.cookie, { code: issue(), shared_waba_id: business.wabaId, state: tenant.state })).shown.data).toMatchObject({ state: "success" });
-    expect(await db().select().from(whatsappAccounts)).toEqual([expect.objectContaining({ id: account!.id, status: "connected", disconnectedAt: null })]);
-    expect(await db().select().from(whatsappPhoneNumbers)).toEqual([expect.objectContaining({ phoneNumberId: business.phoneNumberId, disconnectedAt: null })]);
+    await run(
+      whatsappPage.action,
+      formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, confirm: "yes" }, { cookie: tenant.cookie }),
+    );
+    expect(
+      (await completeCallback(tenant.cookie, { code: issue(), shared_waba_id: business.wabaId, state: tenant.state })).shown.data,
+    ).toMatchObject({ state: "success" });
+    expect(await db().select().from(whatsappAccounts)).toEqual([
+      expect.objectContaining({ id: account!.id, status: "connected", disconnectedAt: null }),
+    ]);
+    expect(await db().select().from(whatsappPhoneNumbers)).toEqual([
+      expect.objectContaining({ phoneNumberId: business.phoneNumberId, disconnectedAt: null }),
+    ]);
   });
 
   it("disconnects (unsubscribes at Meta, keeps the history) and reconnects from the Overview card", async () => {
     const tenant = await signedInTenant();
     const business = sandbox.createTestBusiness({ displayPhoneNumber: "+254 744 555 666", verifiedName: "Duka Letu" });
-    await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }), shared_waba_id: business.wabaId, state: tenant.state });
+    await completeCallback(tenant.cookie, {
+      code: sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] }),
+      shared_waba_id: business.wabaId,
+      state: tenant.state,
+    });
     const [account] = await db().select().from(whatsappAccounts);
 
     const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
     expect(board.data.overview.accountStatus).toBe("Active");
-    expect(board.data.overview.whatsapp.connections[0]).toMatchObject({ status: "connected", numbers: [{ number: "+254744555666", verifiedName: "Duka Letu", quality: "high" }] });
+    expect(board.data.overview.whatsapp.connections[0]).toMatchObject({
+      status: "connected",
+      numbers: [{ number: "+254744555666", verifiedName: "Duka Letu", quality: "high" }],
+    });
 
     // Without confirm=yes the action only asks: the page shows the question, the account stays connected.
-    const asked = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    const asked = await run(
+      whatsappPage.action,
+      formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }),
+    );
     expect(asked.status).toBe(302);
     expect(asked.location).toBe(`/whatsapp?confirm=disconnect&account=${account!.id}&redirectTo=%2Fdashboard`);
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "connected", subscribed: true });
     const question = await run(whatsappPage.loader, getRequest(asked.location!, { cookie: tenant.cookie }));
-    expect(question.data.confirmDisconnect).toEqual({ accountId: account!.id, label: expect.stringContaining("+254744555666"), redirectTo: "/dashboard" });
+    expect(question.data.confirmDisconnect).toEqual({
+      accountId: account!.id,
+      label: expect.stringContaining("+254744555666"),
+      redirectTo: "/dashboard",
+    });
     // Cancel is a link back; a question for an account that is not connected (or not this tenant's) is not asked.
-    const unknown = await run(whatsappPage.loader, getRequest("/whatsapp?confirm=disconnect&account=00000000-0000-4000-8000-000000000000", { cookie: tenant.cookie }));
+    const unknown = await run(
+      whatsappPage.loader,
+      getRequest("/whatsapp?confirm=disconnect&account=00000000-0000-4000-8000-000000000000", { cookie: tenant.cookie }),
+    );
     expect(unknown.data.confirmDisconnect).toBeNull();
 
-    const off = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard", confirm: "yes" }, { cookie: tenant.cookie }));
+    const off = await run(
+      whatsappPage.action,
+      formRequest(
+        "/whatsapp",
+        { intent: "disconnect", accountId: account!.id, redirectTo: "/dashboard", confirm: "yes" },
+        { cookie: tenant.cookie },
+      ),
+    );
     expect(off.location).toBe("/dashboard");
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "disconnected", subscribed: false });
     expect(await db().select().from(whatsappPhoneNumbers)).toHaveLength(1);
@@ -381,7 +536,10 @@ describe("Embedded Signup callback", () => {
     });
     expect(page.data.connections).toEqual([expect.objectContaining({ status: "disconnected" })]);
 
-    const on = await run(whatsappPage.action, formRequest("/whatsapp", { intent: "reconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }));
+    const on = await run(
+      whatsappPage.action,
+      formRequest("/whatsapp", { intent: "reconnect", accountId: account!.id, redirectTo: "/dashboard" }, { cookie: tenant.cookie }),
+    );
     expect(on.location).toBe("/dashboard");
     expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ status: "connected", subscribed: true });
     state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
@@ -394,14 +552,26 @@ describe("Embedded Signup callback", () => {
     const second = sandbox.createTestBusiness({ displayPhoneNumber: "+254 702 222 222", verifiedName: "Tawi la Pili" });
     const extra = sandbox.addPhoneNumber(second.wabaId, { displayPhoneNumber: "+254 703 333 333", verifiedName: "Tawi la Tatu" });
     for (const b of [first, second])
-      expect((await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }), shared_waba_id: b.wabaId, state: tenant.state })).shown.data).toMatchObject({ state: "success" });
+      expect(
+        (
+          await completeCallback(tenant.cookie, {
+            code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }),
+            shared_waba_id: b.wabaId,
+            state: tenant.state,
+          })
+        ).shown.data,
+      ).toMatchObject({ state: "success" });
 
     const page = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: tenant.cookie }));
-    expect(page.data.connections.map((c: { wabaId: string; numbers: { number: string }[] }) => [c.wabaId, c.numbers.map((n) => n.number)])).toEqual([
+    expect(
+      page.data.connections.map((c: { wabaId: string; numbers: { number: string }[] }) => [c.wabaId, c.numbers.map((n) => n.number)]),
+    ).toEqual([
       [first.wabaId, ["+254701111111"]],
       [second.wabaId, ["+254702222222", "+254703333333"]],
     ]);
-    expect((await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.phoneNumberId, extra.phoneNumberId)))[0]).toMatchObject({ platformType: "CLOUD_API" });
+    expect(
+      (await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.phoneNumberId, extra.phoneNumberId)))[0],
+    ).toMatchObject({ platformType: "CLOUD_API" });
     const [org] = await db().select().from(organizations).where(eq(organizations.id, tenant.organization.id));
     expect(org!.whatsappNumber).toBe("+254701111111");
   });
@@ -409,10 +579,22 @@ describe("Embedded Signup callback", () => {
   it("processes the sandbox's duplicated and reordered deliveries once, ending at the highest status", async () => {
     const tenant = await signedInTenant();
     const b = sandbox.createTestBusiness();
-    await completeCallback(tenant.cookie, { code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }), shared_waba_id: b.wabaId, state: tenant.state });
-    await db().insert(messages).values({ organizationId: tenant.organization.id, direction: "outbound", status: "accepted", body: "Karibu!", wamid: "wamid.CHAOS1", phoneNumberId: b.phoneNumberId });
+    await completeCallback(tenant.cookie, {
+      code: sandbox.issueCode({ businessId: b.businessId, wabaIds: [b.wabaId] }),
+      shared_waba_id: b.wabaId,
+      state: tenant.state,
+    });
+    await db().insert(messages).values({
+      organizationId: tenant.organization.id,
+      direction: "outbound",
+      status: "accepted",
+      body: "Karibu!",
+      wamid: "wamid.CHAOS1",
+      phoneNumberId: b.phoneNumberId,
+    });
     sandbox.setDeliveryChaos({ duplicate: 2, reorder: true });
-    for (const status of ["sent", "delivered", "read"] as const) await sandbox.sendStatus({ phoneNumberId: b.phoneNumberId, wamid: "wamid.CHAOS1", status, recipientId: "254712345678" });
+    for (const status of ["sent", "delivered", "read"] as const)
+      await sandbox.sendStatus({ phoneNumberId: b.phoneNumberId, wamid: "wamid.CHAOS1", status, recipientId: "254712345678" });
     await sandbox.sendInboundText({ phoneNumberId: b.phoneNumberId, from: "254799111222", name: "Baraka", text: "Nimepokea, asante 👍" });
     await sandbox.flushWebhooks();
     const sent = sandbox.deliveries().filter((d) => d.state === "delivered");
@@ -421,8 +603,13 @@ describe("Embedded Signup callback", () => {
 
     const [message] = await db().select().from(messages).where(eq(messages.wamid, "wamid.CHAOS1"));
     expect(message!.status).toBe("read");
-    expect((await db().select().from(messageStatuses).where(eq(messageStatuses.wamid, "wamid.CHAOS1"))).map((s) => s.status).sort()).toEqual(["delivered", "read", "sent"]);
-    const inbound = await db().select().from(messages).where(and(eq(messages.organizationId, tenant.organization.id), eq(messages.direction, "inbound")));
+    expect(
+      (await db().select().from(messageStatuses).where(eq(messageStatuses.wamid, "wamid.CHAOS1"))).map((s) => s.status).sort(),
+    ).toEqual(["delivered", "read", "sent"]);
+    const inbound = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.organizationId, tenant.organization.id), eq(messages.direction, "inbound")));
     expect(inbound.map((m) => m.body)).toEqual(["Nimepokea, asante 👍"]);
   });
 });

@@ -20,7 +20,17 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: string, cookie?: string) =>
-  rawRequest(server.base, { method: "POST", path, headers: { origin: server.base, "content-type": "application/x-www-form-urlencoded", accept: "text/html", ...(cookie ? { cookie } : {}) }, body });
+  rawRequest(server.base, {
+    method: "POST",
+    path,
+    headers: {
+      origin: server.base,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "text/html",
+      ...(cookie ? { cookie } : {}),
+    },
+    body,
+  });
 
 describe.skipIf(!buildExists())("error boundaries (built server)", () => {
   it("keeps the signed-in shell around a page's error and says what went wrong", async () => {

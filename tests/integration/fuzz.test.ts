@@ -41,10 +41,71 @@ export function routePatterns(source = readFileSync("app/routes.ts", "utf8")) {
 type Pick = <T>(items: readonly T[]) => T;
 
 const PROTO_KEYS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype"];
-const NASTY = ["", "\u0000", "a\u0000b", "\ud800", "x\udfffy", "%", "%ZZ", "x%2", "\u202e", "<script>", "'; drop table users; --", "𝔍𝔲𝔪𝔟𝔢", "a".repeat(300), "0", "-1", "1e309", "null", "true", "[]", "{}"];
+const NASTY = [
+  "",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfffy",
+  "%",
+  "%ZZ",
+  "x%2",
+  "\u202e",
+  "<script>",
+  "'; drop table users; --",
+  "𝔍𝔲𝔪𝔟𝔢",
+  "a".repeat(300),
+  "0",
+  "-1",
+  "1e309",
+  "null",
+  "true",
+  "[]",
+  "{}",
+];
 const METHODS = ["GET", "GET", "POST", "POST", "POST", "HEAD"];
-const ODD_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "SEARCH", "PURGE", "REPORT"];
-const FIELDS = ["email", "password", "confirmPassword", "currentPassword", "newPassword", "firstName", "lastName", "businessName", "phoneNumber", "otp", "intent", "remember", "from", "agreedToTerms", "collapsed", "redirectTo", "url", "events", "confirm", "accountId", "usertype", "code", "state"];
+const ODD_METHODS = [
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "PROPPATCH",
+  "MKCOL",
+  "COPY",
+  "MOVE",
+  "LOCK",
+  "UNLOCK",
+  "SEARCH",
+  "PURGE",
+  "REPORT",
+];
+const FIELDS = [
+  "email",
+  "password",
+  "confirmPassword",
+  "currentPassword",
+  "newPassword",
+  "firstName",
+  "lastName",
+  "businessName",
+  "phoneNumber",
+  "otp",
+  "intent",
+  "remember",
+  "from",
+  "agreedToTerms",
+  "collapsed",
+  "redirectTo",
+  "url",
+  "events",
+  "confirm",
+  "accountId",
+  "usertype",
+  "code",
+  "state",
+];
 const INTENTS = ["save", "confirm-email", "resend", "regenerate", "webhook", "disconnect", "reconnect", "nothing", "__proto__"];
 
 function fieldValue(name: string, pick: Pick, chance: (p: number) => boolean): string {
@@ -74,7 +135,9 @@ function fieldValue(name: string, pick: Pick, chance: (p: number) => boolean): s
 function urlencoded(fields: Array<[string, string]>, pick: Pick, chance: (p: number) => boolean) {
   return fields
     .map(([k, v]) => {
-      const value = chance(0.1) ? pick(["%", "%ZZ", "x%2", "%ED%A0%80", "%C0%AF", "%00", "%FF%FE"]) : encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "\ufffd"));
+      const value = chance(0.1)
+        ? pick(["%", "%ZZ", "x%2", "%ED%A0%80", "%C0%AF", "%00", "%FF%FE"])
+        : encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "\ufffd"));
       return `${chance(0.05) ? pick(PROTO_KEYS) : encodeURIComponent(k)}=${value}`;
     })
     .join("&");
@@ -82,7 +145,11 @@ function urlencoded(fields: Array<[string, string]>, pick: Pick, chance: (p: num
 
 function multipart(fields: Array<[string, string]>, pick: Pick, chance: (p: number) => boolean) {
   const boundary = "----jumbefuzz42";
-  const parts = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"${chance(0.1) ? '; filename="x.txt"' : ""}\r\n\r\n${v}\r\n`).join("");
+  const parts = fields
+    .map(
+      ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"${chance(0.1) ? '; filename="x.txt"' : ""}\r\n\r\n${v}\r\n`,
+    )
+    .join("");
   const variants = [
     { type: `multipart/form-data; boundary=${boundary}`, body: `${parts}--${boundary}--\r\n` },
     { type: `multipart/form-data; boundary=${boundary}`, body: parts }, // no closing boundary
@@ -132,7 +199,28 @@ function fillPath(pattern: string, pick: Pick, chance: (p: number) => boolean) {
 
 function query(pick: Pick, chance: (p: number) => boolean) {
   if (chance(0.45)) return "";
-  const key = pick(["range", "type", "status", "startDate", "endDate", "cursor", "limit", "from", "code", "state", "shared_waba_id", "phone_number_id", "reveal", "confirm", "exportError", "index", "_data", "__proto__", "constructor", "q"]);
+  const key = pick([
+    "range",
+    "type",
+    "status",
+    "startDate",
+    "endDate",
+    "cursor",
+    "limit",
+    "from",
+    "code",
+    "state",
+    "shared_waba_id",
+    "phone_number_id",
+    "reveal",
+    "confirm",
+    "exportError",
+    "index",
+    "_data",
+    "__proto__",
+    "constructor",
+    "q",
+  ]);
   const value = pick([
     ...PROTO_KEYS,
     "0000-01-01",
@@ -160,7 +248,12 @@ interface Sessions {
   admin: string;
 }
 
-function generate(rng: () => number, patterns: string[], sessions: Sessions, base: string): { request: RawRequest; large?: { total: number; declareLength: boolean } } {
+function generate(
+  rng: () => number,
+  patterns: string[],
+  sessions: Sessions,
+  base: string,
+): { request: RawRequest; large?: { total: number; declareLength: boolean } } {
   const pick: Pick = (items) => items[Math.floor(rng() * items.length)]!;
   const chance = (p: number) => rng() < p;
   const pattern = pick(patterns);
@@ -179,7 +272,10 @@ function generate(rng: () => number, patterns: string[], sessions: Sessions, bas
   if (who < 0.35) cookies.push(sessions.demo);
   else if (who < 0.5) cookies.push(sessions.admin);
   else if (who < 0.75) cookies.push(`jumbe_session=${pick(["%", "%ZZ", "x%2", "%00", "%0A", "a".repeat(120), "", "%E0%A4%A"])}`);
-  if (chance(0.25)) cookies.push(`${pick(["otp_email", "reset_email", "jumbe_toast", "jumbe_sidebar"])}=${pick(["%", "%ZZ", "x%2", "%00", "eyJ9", "e30%3D.sig", "", "a.b.c"])}`);
+  if (chance(0.25))
+    cookies.push(
+      `${pick(["otp_email", "reset_email", "jumbe_toast", "jumbe_sidebar"])}=${pick(["%", "%ZZ", "x%2", "%00", "eyJ9", "e30%3D.sig", "", "a.b.c"])}`,
+    );
   if (chance(0.03)) cookies.push(`big=${"b".repeat(6000)}`);
   if (cookies.length) headers.cookie = cookies.join("; ");
 
@@ -203,16 +299,30 @@ function generate(rng: () => number, patterns: string[], sessions: Sessions, bas
   // Oversized bodies: over the 16 KB sign-in or 64 KB form limits, declared or chunked.
   if (method !== "GET" && method !== "HEAD" && chance(0.03)) {
     headers["content-type"] = pick(["application/x-www-form-urlencoded", "application/json"]);
-    return { request: { method, path, headers }, large: { total: pick([17 * 1024, 70 * 1024, 2 * 1024 * 1024]), declareLength: chance(0.5) } };
+    return {
+      request: { method, path, headers },
+      large: { total: pick([17 * 1024, 70 * 1024, 2 * 1024 * 1024]), declareLength: chance(0.5) },
+    };
   }
 
   let body: string | undefined;
   // Mostly what the route reads (a form for pages, JSON for the API), so the actions run; the rest anything.
   const fitting = pattern.startsWith("/api/") ? "json" : pick(["form", "form", "multipart"]);
   const kind =
-    method === "GET" || method === "HEAD" ? (chance(0.05) ? "form" : "none") : chance(0.65) ? fitting : pick(["form", "json", "multipart", "text", "none", "xml", "garbage"]);
+    method === "GET" || method === "HEAD"
+      ? chance(0.05)
+        ? "form"
+        : "none"
+      : chance(0.65)
+        ? fitting
+        : pick(["form", "json", "multipart", "text", "none", "xml", "garbage"]);
   if (kind === "form") {
-    headers["content-type"] = pick(["application/x-www-form-urlencoded", "application/x-www-form-urlencoded;charset=UTF-8", "APPLICATION/X-WWW-FORM-URLENCODED", "application/x-www-form-urlencoded; charset=latin1"]);
+    headers["content-type"] = pick([
+      "application/x-www-form-urlencoded",
+      "application/x-www-form-urlencoded;charset=UTF-8",
+      "APPLICATION/X-WWW-FORM-URLENCODED",
+      "application/x-www-form-urlencoded; charset=latin1",
+    ]);
     body = urlencoded(fields, pick, chance);
   } else if (kind === "json") {
     headers["content-type"] = pick(["application/json", "application/json; charset=utf-8", "application/json;;", "application/jsonx"]);
@@ -253,7 +363,11 @@ function describeRequest(index: number, request: RawRequest, large?: { total: nu
     method: request.method,
     path: request.path,
     headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k, String(v).slice(0, 200)])),
-    body: large ? `<${large.total} bytes, ${large.declareLength ? "Content-Length" : "chunked"}>` : body.length > 400 ? `${body.slice(0, 400)}... (${body.length} chars)` : body,
+    body: large
+      ? `<${large.total} bytes, ${large.declareLength ? "Content-Length" : "chunked"}>`
+      : body.length > 400
+        ? `${body.slice(0, 400)}... (${body.length} chars)`
+        : body,
   });
 }
 
@@ -309,23 +423,43 @@ describe.skipIf(!buildExists())("fuzz: malformed requests to every route (built 
           const request = await withSession(planned);
           covered.add(request.path.split("?")[0]!);
           const response = large
-            ? await streamLargeBody(server.base, { method: request.method, path: request.path, headers: request.headers as Record<string, string>, ...large })
+            ? await streamLargeBody(server.base, {
+                method: request.method,
+                path: request.path,
+                headers: request.headers as Record<string, string>,
+                ...large,
+              })
             : await rawRequest(server.base, request);
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           const found = problem(response.status, response.body, String(response.headers["content-type"] ?? ""));
-          if (found && failures.length < 25) failures.push(`${found}: ${describeRequest(index, planned, large)}\n  answer: ${response.body.slice(0, 300).replace(/\s+/g, " ")}`);
+          if (found && failures.length < 25)
+            failures.push(
+              `${found}: ${describeRequest(index, planned, large)}\n  answer: ${response.body.slice(0, 300).replace(/\s+/g, " ")}`,
+            );
           if (!server.alive()) throw new Error(`the server stopped after ${describeRequest(index, planned, large)}\n${server.output()}`);
         }
       }),
     );
 
-    const summary = { seed: SEED, requests: TOTAL, routes: patterns.length, paths: covered.size, seconds: Math.round((Date.now() - started) / 100) / 10, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)) };
+    const summary = {
+      seed: SEED,
+      requests: TOTAL,
+      routes: patterns.length,
+      paths: covered.size,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+      statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+    };
     console.log(`fuzz: ${JSON.stringify(summary)}`);
-    if (failures.length) console.log(`fuzz failures (replay with FUZZ_SEED=${SEED}):\n${failures.join("\n")}\nserver log:\n${server.output().slice(-4000)}`);
+    if (failures.length)
+      console.log(`fuzz failures (replay with FUZZ_SEED=${SEED}):\n${failures.join("\n")}\nserver log:\n${server.output().slice(-4000)}`);
     expect(failures).toEqual([]);
     expect(server.alive()).toBe(true);
     expect((await rawRequest(server.base, { method: "GET", path: "/healthz" })).status).toBe(200);
     // Every route was asked.
-    for (const pattern of patterns) expect([...covered].some((p) => new RegExp(`^${pattern.replace(/:\w+/g, "[^/]*").replace(/\*$/, ".*")}`, "i").test(p)), pattern).toBe(true);
+    for (const pattern of patterns)
+      expect(
+        [...covered].some((p) => new RegExp(`^${pattern.replace(/:\w+/g, "[^/]*").replace(/\*$/, ".*")}`, "i").test(p)),
+        pattern,
+      ).toBe(true);
   }, 180_000);
 });

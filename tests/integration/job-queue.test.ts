@@ -85,7 +85,9 @@ describe("scheduling", () => {
     await drainJobs();
     expect(ran.map((r) => r.payload)).toEqual([{ v: 1 }, { v: 3 }]);
     expect(await enqueueJob("t.unique", { v: 5 }, { uniqueKey: "contact:42" })).not.toBeNull();
-    const rows = await queryRows<{ unique_key: string; finished: boolean }>(sql`select unique_key, finished_at is not null as finished from jobs order by id`);
+    const rows = await queryRows<{ unique_key: string; finished: boolean }>(
+      sql`select unique_key, finished_at is not null as finished from jobs order by id`,
+    );
     expect(rows).toEqual([
       { unique_key: "contact:42", finished: true },
       { unique_key: "contact:43", finished: true },
@@ -99,7 +101,9 @@ describe("scheduling", () => {
     expect(await drainJobs()).toBe(1);
     expect(await drainJobs()).toBe(0);
     expect(ran).toHaveLength(1);
-    const [row] = await queryRows<{ finished: boolean; locked: boolean }>(sql`select finished_at is not null as finished, locked_until is not null as locked from jobs`);
+    const [row] = await queryRows<{ finished: boolean; locked: boolean }>(
+      sql`select finished_at is not null as finished, locked_until is not null as locked from jobs`,
+    );
     expect(row).toEqual({ finished: true, locked: false });
   });
 });
@@ -189,7 +193,9 @@ describe("recurring jobs", () => {
     // Not due again until its period has passed, and a restart does not make it due.
     await scheduleRecurringJobs();
     expect(await enqueueDueRecurringJobs()).not.toContain("t-nightly");
-    const [schedule] = await queryRows<{ in_seconds: number }>(sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-nightly'`);
+    const [schedule] = await queryRows<{ in_seconds: number }>(
+      sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-nightly'`,
+    );
     expect(schedule!.in_seconds).toBeGreaterThan(3500);
   });
 
@@ -215,7 +221,9 @@ describe("recurring jobs", () => {
     expect(await enqueueDueRecurringJobs()).toContain("t-hourly");
     await drainJobs();
     expect(await enqueueDueRecurringJobs()).not.toContain("t-hourly");
-    const [schedule] = await queryRows<{ in_seconds: number }>(sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-hourly'`);
+    const [schedule] = await queryRows<{ in_seconds: number }>(
+      sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-hourly'`,
+    );
     expect(schedule!.in_seconds).toBeGreaterThan(3500);
   });
 
@@ -225,7 +233,9 @@ describe("recurring jobs", () => {
     const stop = startJobWorkers(1, { pollMs: 20, recurringCheckMs: 20 });
     try {
       await until(async () => {
-        const rows = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = 'housekeeping' and finished_at is not null`);
+        const rows = await queryRows<{ n: number }>(
+          sql`select count(*)::int as n from jobs where queue = 'housekeeping' and finished_at is not null`,
+        );
         return rows[0]!.n === 1;
       }, "housekeeping ran");
     } finally {
@@ -253,8 +263,15 @@ describe("retention", () => {
       ('t.r', '"pending"', null, null)`);
 
     expect(await sweepExpiredData()).toEqual({ webhookEvents: 1, apiUsage: 1, jobs: 2 });
-    expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual(["old unprocessed", "recent processed"]);
+    expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
+      "old unprocessed",
+      "recent processed",
+    ]);
     expect((await queryRows<{ calls: number }>(sql`select calls from api_usage_minutely`)).map((r) => r.calls)).toEqual([7]);
-    expect((await queryRows<{ payload: string }>(sql`select payload from jobs order by id`)).map((r) => r.payload)).toEqual(["recent finished", "recent failed", "pending"]);
+    expect((await queryRows<{ payload: string }>(sql`select payload from jobs order by id`)).map((r) => r.payload)).toEqual([
+      "recent finished",
+      "recent failed",
+      "pending",
+    ]);
   });
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
       stream.on("end", () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw });
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         callback();
       });
     },
@@ -41,7 +45,14 @@ afterAll(async () => {
 
 describe("SMTP transport", () => {
   it("sends the verification code through a real SMTP server when SMTP_URL is set, not to the outbox", async () => {
-    setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Jumbe <no-reply@jumbe.test>" }));
+    setEnv(
+      parseEnv({
+        NODE_ENV: "test",
+        APP_URL: "http://jumbe.test",
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: "Jumbe <no-reply@jumbe.test>",
+      }),
+    );
     const email = uniqueEmail("smtp");
     await createSignup({ firstName: "Neema", lastName: "Atieno", email, password: "Karibu#2026" }, META);
     const message = received.find((m) => m.to.includes(email));

@@ -15,7 +15,9 @@ const ready = !!binary && postgres && buildExists();
 const NAME = "jumbe.example.co.ke";
 
 if (!ready) {
-  const missing = [!binary && "nginx", !postgres && "PostgreSQL (TEST_DATABASE_URL)", !buildExists() && "a build (build/server/index.js)"].filter(Boolean).join(", ");
+  const missing = [!binary && "nginx", !postgres && "PostgreSQL (TEST_DATABASE_URL)", !buildExists() && "a build (build/server/index.js)"]
+    .filter(Boolean)
+    .join(", ");
   console.warn(`nginx site test skipped: needs ${missing}. It runs in npm test's PostgreSQL step (Debian: apt-get install nginx).`);
 }
 
@@ -40,7 +42,8 @@ beforeAll(async () => {
   const database = (await scratchDatabase())!;
   dropDatabase = database.drop;
   // One after the other: the first applies the migrations and seeds the demo accounts.
-  for (let i = 0; i < 2; i++) servers.push(await startBuiltServer({ APP_URL: origin, TRUST_PROXY: "loopback" }, { databaseUrl: database.url }));
+  for (let i = 0; i < 2; i++)
+    servers.push(await startBuiltServer({ APP_URL: origin, TRUST_PROXY: "loopback" }, { databaseUrl: database.url }));
   const site = siteConfigForTest(readFileSync(SITE_CONFIG, "utf8"), { ...ports, upstreams: [servers[0]!.port, servers[1]!.port] });
   nginx = await startNginx(binary!, site, ports);
 }, 180_000);
@@ -102,7 +105,12 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
     const fields = formFields(page.body);
     fields.set("email", DEMO.email);
     fields.set("password", DEMO.password);
-    const signIn = await through("POST", "/login", { accept: HTML, origin, "content-type": "application/x-www-form-urlencoded" }, fields.toString());
+    const signIn = await through(
+      "POST",
+      "/login",
+      { accept: HTML, origin, "content-type": "application/x-www-form-urlencoded" },
+      fields.toString(),
+    );
     expect(signIn.status, signIn.body.slice(0, 300)).toBe(302);
     expect(signIn.headers.location).toBe("/dashboard");
     const cookie = (signIn.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).find((c) => c!.startsWith("jumbe_session="));
@@ -148,7 +156,12 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
       ["GET", "/sandbox%2Fmail"],
     ];
     for (const [method, path] of attempts) {
-      const answer = await through(method, path, { accept: "application/json", "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
+      const answer = await through(
+        method,
+        path,
+        { accept: "application/json", "content-type": "application/json" },
+        method === "POST" ? "{}" : undefined,
+      );
       expect.soft(answer.status, `${method} ${path}`).toBe(404);
       expect.soft(answer.upstream, `${method} ${path}: nginx answers, no instance`).toBe("-");
     }
@@ -167,10 +180,22 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
     expect(await upstreamOf("/profile?probe=form")).toMatch(/^127\.0\.0\.1:/);
 
     const json = { host, "content-type": "application/json", "x-hub-signature-256": "sha256=00" };
-    const webhook = await streamLargeBody(nginx.base, { path: "/webhooks/whatsapp", headers: json, total: 5 * 1024 * 1024, declareLength: true, fill: " " });
+    const webhook = await streamLargeBody(nginx.base, {
+      path: "/webhooks/whatsapp",
+      headers: json,
+      total: 5 * 1024 * 1024,
+      declareLength: true,
+      fill: " ",
+    });
     expect(webhook.status).toBe(413);
     // Meta's batches reach 3 MB: nginx passes them on, and the instance checks the signature.
-    const batch = await streamLargeBody(nginx.base, { path: "/webhooks/whatsapp", headers: json, total: 3 * 1024 * 1024, declareLength: true, fill: " " });
+    const batch = await streamLargeBody(nginx.base, {
+      path: "/webhooks/whatsapp",
+      headers: json,
+      total: 3 * 1024 * 1024,
+      declareLength: true,
+      fill: " ",
+    });
     expect([401, 403]).toContain(batch.status);
   }, 60_000);
 

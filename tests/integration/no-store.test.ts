@@ -20,19 +20,43 @@ afterAll(async () => {
 });
 
 const HTML = "text/html,application/xhtml+xml,*/*;q=0.8";
-const get = (path: string, cookie?: string, accept = HTML) => rawRequest(server.base, { method: "GET", path, headers: { accept, ...(cookie ? { cookie } : {}) } });
+const get = (path: string, cookie?: string, accept = HTML) =>
+  rawRequest(server.base, { method: "GET", path, headers: { accept, ...(cookie ? { cookie } : {}) } });
 const NO_STORE = /(^|,\s*)no-store(\s*,|$)/;
 
 // Every signed-in page of app/routes.ts (app and admin layouts, and the setup redirect).
-const USER_PAGES = ["/dashboard", "/get-started", "/profile", "/change-password", "/preferences/sidebar", "/whatsapp", "/embedded-callback", "/activity", "/developers", "/developers?reveal=1", "/whatsapp-setup"];
+const USER_PAGES = [
+  "/dashboard",
+  "/get-started",
+  "/profile",
+  "/change-password",
+  "/preferences/sidebar",
+  "/whatsapp",
+  "/embedded-callback",
+  "/activity",
+  "/developers",
+  "/developers?reveal=1",
+  "/whatsapp-setup",
+];
 const ADMIN_PAGES = ["/admin", "/admin/profile"];
 // Every cookie-authenticated JSON route that answers GET.
-const USER_API = ["/api/auth/me", "/api/embedded-signup/status", "/api/whatsapp/accounts", "/api/activity-logs", "/api/activity-logs/export", "/api/developer/api-key", "/api/no-such-thing"];
+const USER_API = [
+  "/api/auth/me",
+  "/api/embedded-signup/status",
+  "/api/whatsapp/accounts",
+  "/api/activity-logs",
+  "/api/activity-logs/export",
+  "/api/developer/api-key",
+  "/api/no-such-thing",
+];
 const ADMIN_API = ["/api/admin/queue"];
 
 describe.skipIf(!buildExists())("no-store for signed-in browsers (built server)", () => {
   it("answers every signed-in page, its data request and redirect with no-store", async () => {
-    for (const [cookie, paths] of [[demo, USER_PAGES], [admin, ADMIN_PAGES]] as const) {
+    for (const [cookie, paths] of [
+      [demo, USER_PAGES],
+      [admin, ADMIN_PAGES],
+    ] as const) {
       for (const path of paths) {
         const page = await get(path, cookie);
         expect(page.status, path).toBeLessThan(500);
@@ -42,13 +66,21 @@ describe.skipIf(!buildExists())("no-store for signed-in browsers (built server)"
       }
     }
     // A signed-in user sent elsewhere (a redirect), refused (403) or shown a public page.
-    for (const [path, cookie] of [["/login", demo], ["/admin", demo], ["/", demo], ["/privacy", demo]] as const) {
+    for (const [path, cookie] of [
+      ["/login", demo],
+      ["/admin", demo],
+      ["/", demo],
+      ["/privacy", demo],
+    ] as const) {
       expect(String((await get(path, cookie)).headers["cache-control"]), path).toMatch(NO_STORE);
     }
   });
 
   it("answers every cookie-authenticated API route with no-store", async () => {
-    for (const [cookie, paths] of [[demo, USER_API], [admin, ADMIN_API]] as const) {
+    for (const [cookie, paths] of [
+      [demo, USER_API],
+      [admin, ADMIN_API],
+    ] as const) {
       for (const path of paths) {
         const res = await get(path, cookie, "application/json");
         expect(res.status, path).toBeLessThan(500);

@@ -28,7 +28,10 @@ describe("forgot and reset password", () => {
 
     await drainJobs();
     const code = await latestCodeFor(user.email);
-    const reset = await run(resetAction, formRequest("/reset-password", { otp: code.split(""), newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
+    const reset = await run(
+      resetAction,
+      formRequest("/reset-password", { otp: code.split(""), newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }),
+    );
     expect(reset.location).toBe("/login");
     expect(await db().select().from(sessions).where(eq(sessions.userId, user.user.id))).toHaveLength(0);
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: phone }))).status).toBe(401);
@@ -52,10 +55,20 @@ describe("forgot and reset password", () => {
     await run(forgotAction, formRequest("/forgot-password", { email: user.email }));
     await drainJobs();
     const code = await latestCodeFor(user.email);
-    const wrong = await run(resetAction, formRequest("/reset-password", { otp: code === "999999" ? "111111" : "999999", newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
+    const wrong = await run(
+      resetAction,
+      formRequest(
+        "/reset-password",
+        { otp: code === "999999" ? "111111" : "999999", newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" },
+        { cookie },
+      ),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.data.result.error[""]).toEqual(["Invalid verification code. Please try again."]);
-    const short = await run(resetAction, formRequest("/reset-password", { otp: code, newPassword: "short", confirmPassword: "short" }, { cookie }));
+    const short = await run(
+      resetAction,
+      formRequest("/reset-password", { otp: code, newPassword: "short", confirmPassword: "short" }, { cookie }),
+    );
     expect(short.data.result.error.newPassword).toEqual(["Password must be at least 8 characters long"]);
     expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email: user.email, password: user.password }))).status).toBe(200);
   });
@@ -66,11 +79,25 @@ describe("change password", () => {
     const user = await createVerifiedUser();
     const here = await signedInCookie(user.email, user.password);
     const elsewhere = await signedInCookie(user.email, user.password);
-    const wrong = await run(changeAction, formRequest("/change-password", { currentPassword: "Nope#12345", newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie: here }));
+    const wrong = await run(
+      changeAction,
+      formRequest(
+        "/change-password",
+        { currentPassword: "Nope#12345", newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" },
+        { cookie: here },
+      ),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.data.result.error.currentPassword).toEqual(["Current password is incorrect"]);
 
-    const ok = await run(changeAction, formRequest("/change-password", { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie: here }));
+    const ok = await run(
+      changeAction,
+      formRequest(
+        "/change-password",
+        { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" },
+        { cookie: here },
+      ),
+    );
     expect(ok.status).toBe(302);
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: here }))).status).toBe(200);
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: elsewhere }))).status).toBe(401);
@@ -83,11 +110,22 @@ describe("change password", () => {
     [{ newPassword: "Short1!", confirmPassword: "Short1!" }, "newPassword", "Password must be at least 8 characters long"],
     [{ confirmPassword: "" }, "confirmPassword", "Please confirm your new password"],
     [{ confirmPassword: "Other#Password9" }, "confirmPassword", "Passwords do not match"],
-    [{ newPassword: "Correct#Horse1", confirmPassword: "Correct#Horse1" }, "newPassword", "New password must be different from current password"],
+    [
+      { newPassword: "Correct#Horse1", confirmPassword: "Correct#Horse1" },
+      "newPassword",
+      "New password must be different from current password",
+    ],
   ])("refuses %o with the spec's message", async (change, field, message) => {
     const user = await createVerifiedUser();
     const cookie = await signedInCookie(user.email, user.password);
-    const res = await run(changeAction, formRequest("/change-password", { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9", ...change }, { cookie }));
+    const res = await run(
+      changeAction,
+      formRequest(
+        "/change-password",
+        { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9", ...change },
+        { cookie },
+      ),
+    );
     expect(res.status).toBe(400);
     expect(res.data.result.error[field]).toEqual([message]);
     expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email: user.email, password: user.password }))).status).toBe(200);

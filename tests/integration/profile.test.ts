@@ -17,20 +17,38 @@ async function signedIn(options: Parameters<typeof createVerifiedUser>[0] = {}) 
 describe("profile", () => {
   it("saves business name and phone (E.164) and logs the change", async () => {
     const me = await signedIn({ businessName: "Old Name" });
-    const res = await run(profileAction, formRequest("/profile", { intent: "save", businessName: "Tumaini Hardware", email: me.email, phoneNumber: "0722 000 111" }, { cookie: me.cookie }));
+    const res = await run(
+      profileAction,
+      formRequest(
+        "/profile",
+        { intent: "save", businessName: "Tumaini Hardware", email: me.email, phoneNumber: "0722 000 111" },
+        { cookie: me.cookie },
+      ),
+    );
     expect(res.status).toBe(302);
     const page = await run(profileLoader, getRequest("/profile", { cookie: me.cookie }));
-    expect(page.data.profile).toMatchObject({ businessName: "Tumaini Hardware", phoneNumber: "+254722000111", businessId: me.organization.businessId, whatsappNumber: "" });
+    expect(page.data.profile).toMatchObject({
+      businessName: "Tumaini Hardware",
+      phoneNumber: "+254722000111",
+      businessId: me.organization.businessId,
+      whatsappNumber: "",
+    });
     const [log] = await db().select().from(activityLogs).where(eq(activityLogs.action, "Profile updated"));
     expect(log).toMatchObject({ type: "profile", organizationId: me.organization.id, userId: me.user.id });
   });
 
   it("refuses a bad phone and an empty business name, changing nothing", async () => {
     const me = await signedIn({ businessName: "Keep Me" });
-    const phone = await run(profileAction, formRequest("/profile", { intent: "save", businessName: "Changed", email: me.email, phoneNumber: "12" }, { cookie: me.cookie }));
+    const phone = await run(
+      profileAction,
+      formRequest("/profile", { intent: "save", businessName: "Changed", email: me.email, phoneNumber: "12" }, { cookie: me.cookie }),
+    );
     expect(phone.status).toBe(400);
     expect(phone.data.result.error.phoneNumber).toEqual(["Please enter a valid phone number"]);
-    const name = await run(profileAction, formRequest("/profile", { intent: "save", businessName: "", email: me.email }, { cookie: me.cookie }));
+    const name = await run(
+      profileAction,
+      formRequest("/profile", { intent: "save", businessName: "", email: me.email }, { cookie: me.cookie }),
+    );
     expect(name.data.result.error.businessName).toEqual(["Business name is required"]);
     const [org] = await db().select().from(organizations).where(eq(organizations.id, me.organization.id));
     expect(org!.name).toBe("Keep Me");
@@ -44,7 +62,10 @@ describe("profile", () => {
     expect(pending.data.profile.email).toBe(me.email);
     expect(pending.data.pendingEmail).toBe(newEmail);
     const code = await latestCodeFor(newEmail);
-    const confirmed = await run(profileAction, formRequest("/profile", { intent: "confirm-email", otp: code.split("") }, { cookie: me.cookie }));
+    const confirmed = await run(
+      profileAction,
+      formRequest("/profile", { intent: "confirm-email", otp: code.split("") }, { cookie: me.cookie }),
+    );
     expect(confirmed.status).toBe(302);
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: me.cookie }))).data.user.email).toBe(newEmail);
     expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email: newEmail, password: me.password }))).status).toBe(200);
@@ -53,7 +74,14 @@ describe("profile", () => {
   it("never lets one tenant touch another's organisation, whatever the form says", async () => {
     const a = await signedIn({ businessName: "Tenant A" });
     const b = await signedIn({ businessName: "Tenant B" });
-    await run(profileAction, formRequest("/profile", { intent: "save", businessName: "Renamed", email: a.email, organizationId: b.organization.id, userId: b.user.id }, { cookie: a.cookie }));
+    await run(
+      profileAction,
+      formRequest(
+        "/profile",
+        { intent: "save", businessName: "Renamed", email: a.email, organizationId: b.organization.id, userId: b.user.id },
+        { cookie: a.cookie },
+      ),
+    );
     const [orgB] = await db().select().from(organizations).where(eq(organizations.id, b.organization.id));
     const [orgA] = await db().select().from(organizations).where(eq(organizations.id, a.organization.id));
     expect(orgB!.name).toBe("Tenant B");
@@ -70,16 +98,29 @@ describe("dashboard overview", () => {
   it("shows zero for a new tenant and counts only the tenant's own rows", async () => {
     const fresh = await signedIn();
     const empty = await run(dashboardLoader, getRequest("/dashboard", { cookie: fresh.cookie }));
-    expect(empty.data.overview).toMatchObject({ messagesSent: 0, activeContacts: 0, templates: 0, accountStatus: "Setup", whatsapp: { connected: false } });
+    expect(empty.data.overview).toMatchObject({
+      messagesSent: 0,
+      activeContacts: 0,
+      templates: 0,
+      accountStatus: "Setup",
+      whatsapp: { connected: false },
+    });
 
     const busy = await signedIn();
-    const [contact] = await db().insert(contacts).values({ organizationId: busy.organization.id, name: "Amina", phone: "+254712345678", lastSeenAt: new Date() }).returning();
-    await db().insert(messages).values([
-      { organizationId: busy.organization.id, contactId: contact!.id, direction: "outbound", status: "delivered", body: "Habari" },
-      { organizationId: busy.organization.id, contactId: contact!.id, direction: "outbound", status: "read", body: "Karibu" },
-      { organizationId: busy.organization.id, contactId: contact!.id, direction: "inbound", status: "received", body: "Asante" },
-    ]);
-    await db().insert(messageTemplates).values({ organizationId: busy.organization.id, name: "welcome", category: "Marketing", language: "English", body: "Hi" });
+    const [contact] = await db()
+      .insert(contacts)
+      .values({ organizationId: busy.organization.id, name: "Amina", phone: "+254712345678", lastSeenAt: new Date() })
+      .returning();
+    await db()
+      .insert(messages)
+      .values([
+        { organizationId: busy.organization.id, contactId: contact!.id, direction: "outbound", status: "delivered", body: "Habari" },
+        { organizationId: busy.organization.id, contactId: contact!.id, direction: "outbound", status: "read", body: "Karibu" },
+        { organizationId: busy.organization.id, contactId: contact!.id, direction: "inbound", status: "received", body: "Asante" },
+      ]);
+    await db()
+      .insert(messageTemplates)
+      .values({ organizationId: busy.organization.id, name: "welcome", category: "Marketing", language: "English", body: "Hi" });
     const full = await run(dashboardLoader, getRequest("/dashboard", { cookie: busy.cookie }));
     expect(full.data.overview).toMatchObject({ messagesSent: 2, activeContacts: 1, templates: 1 });
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: busy.cookie }))).data.user.messagesUsed).toBe(2);

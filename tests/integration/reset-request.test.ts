@@ -44,7 +44,9 @@ describe("forgot-password request", () => {
     await drainJobs();
     expect(await db().select().from(mailOutbox)).toHaveLength(0);
     // The job ran to the end (finished jobs are kept a while, decision 015).
-    expect((await db().select().from(jobs)).map((job) => ({ finished: job.finishedAt !== null, failed: job.failedAt }))).toEqual([{ finished: true, failed: null }]);
+    expect((await db().select().from(jobs)).map((job) => ({ finished: job.finishedAt !== null, failed: job.failedAt }))).toEqual([
+      { finished: true, failed: null },
+    ]);
   });
 
   it("mails the reset code from the job to an existing account, once per resend window", async () => {

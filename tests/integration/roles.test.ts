@@ -15,7 +15,9 @@ describe("roles and redirects", () => {
     const admin = await createVerifiedUser({ usertype: "admin" });
     const individual = await createVerifiedUser();
     expect((await run(loginAction, formRequest("/login", { email: admin.email, password: admin.password }))).location).toBe("/admin");
-    expect((await run(loginAction, formRequest("/login", { email: individual.email, password: individual.password }))).location).toBe("/dashboard");
+    expect((await run(loginAction, formRequest("/login", { email: individual.email, password: individual.password }))).location).toBe(
+      "/dashboard",
+    );
   });
 
   it("sends each role to /unauthorized from the other's page", async () => {
@@ -35,7 +37,10 @@ describe("roles and redirects", () => {
     expect(res.location).toBe("/login?from=%2Fprofile%3Ftab%3Dsecurity");
     expect((await run(appLayoutLoader, getRequest("/get-started"))).location).toBe("/login?from=%2Fget-started");
     const user = await createVerifiedUser();
-    const signedIn = await run(loginAction, formRequest("/login", { email: user.email, password: user.password, from: "/profile?tab=security" }));
+    const signedIn = await run(
+      loginAction,
+      formRequest("/login", { email: user.email, password: user.password, from: "/profile?tab=security" }),
+    );
     expect(signedIn.location).toBe("/profile?tab=security");
   });
 

@@ -55,7 +55,12 @@ const ROWS: Record<string, Row> = {
   "/preferences/sidebar": { path: "/preferences/sidebar", anonymous: "login", owner: "→/dashboard", admin: "→/dashboard" },
   "/whatsapp": { path: "/whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
   // Without Meta's code the callback says what is missing.
-  "/embedded-callback": { path: "/embedded-callback", anonymous: "login", owner: "→/embedded-callback?outcome=missing", admin: "→/embedded-callback?outcome=missing" },
+  "/embedded-callback": {
+    path: "/embedded-callback",
+    anonymous: "login",
+    owner: "→/embedded-callback?outcome=missing",
+    admin: "→/embedded-callback?outcome=missing",
+  },
   "/activity": { path: "/activity", anonymous: "login", owner: "ok", admin: "ok" },
   "/developers": { path: "/developers", anonymous: "login", owner: "ok", admin: "ok" },
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
@@ -80,9 +85,19 @@ const ROWS: Record<string, Row> = {
   "/api/auth/logout": { path: "/api/auth/logout", anonymous: "405", owner: "405", admin: "405" },
   "/api/embedded-signup/status": { path: "/api/embedded-signup/status", anonymous: "401", owner: "ok", admin: "ok" },
   // Missing code and WABA: the spec's 400 once the caller may connect at all.
-  "/api/meta/embedded-callback": { path: "/api/meta/embedded-callback", anonymous: "401", owner: "400" as Outcome, admin: "400" as Outcome },
+  "/api/meta/embedded-callback": {
+    path: "/api/meta/embedded-callback",
+    anonymous: "401",
+    owner: "400" as Outcome,
+    admin: "400" as Outcome,
+  },
   "/api/whatsapp/accounts": { path: "/api/whatsapp/accounts", anonymous: "401", owner: "ok", admin: "ok" },
-  "/api/whatsapp/accounts/:id/:change": { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "405", owner: "405", admin: "405" },
+  "/api/whatsapp/accounts/:id/:change": {
+    path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect",
+    anonymous: "405",
+    owner: "405",
+    admin: "405",
+  },
   "/api/admin/queue": { path: "/api/admin/queue", anonymous: "401", owner: "403", admin: "ok" },
   "/api/activity-logs": { path: "/api/activity-logs", anonymous: "401", owner: "ok", admin: "ok" },
   // A browser opening the export link signed out is sent to sign in and back to the Activity page.
@@ -165,7 +180,11 @@ describe.skipIf(!buildExists())("every route checks permissions on the server (b
     const wrong: string[] = [];
     for (const row of Object.values(ROWS)) {
       for (const who of ["anonymous", "owner", "admin"] as const) {
-        const response = await rawRequest(server.base, { method: "GET", path: row.path, headers: { accept: "text/html", ...(cookies[who] ? { cookie: cookies[who] } : {}) } });
+        const response = await rawRequest(server.base, {
+          method: "GET",
+          path: row.path,
+          headers: { accept: "text/html", ...(cookies[who] ? { cookie: cookies[who] } : {}) },
+        });
         const got = outcomeOf(row.path, response);
         if (got !== row[who]) wrong.push(`${who} GET ${row.path}: ${got}, expected ${row[who]}`);
       }
@@ -174,8 +193,16 @@ describe.skipIf(!buildExists())("every route checks permissions on the server (b
   });
 
   it("answers a data request (client navigation) like its page", async () => {
-    for (const [path, who, expected] of [["/dashboard", "admin", "denied"], ["/admin", "owner", "denied"], ["/developers", "anonymous", "login"]] as const) {
-      const response = await rawRequest(server.base, { method: "GET", path: `${path}.data`, headers: cookies[who] ? { cookie: cookies[who] } : {} });
+    for (const [path, who, expected] of [
+      ["/dashboard", "admin", "denied"],
+      ["/admin", "owner", "denied"],
+      ["/developers", "anonymous", "login"],
+    ] as const) {
+      const response = await rawRequest(server.base, {
+        method: "GET",
+        path: `${path}.data`,
+        headers: cookies[who] ? { cookie: cookies[who] } : {},
+      });
       // Single fetch answers a redirect as 202 with the target in its body.
       const target = /"redirect","([^"]+)"/.exec(response.body)?.[1];
       expect(target, `${who} ${path}.data`).toBe(expected === "denied" ? "/unauthorized" : `/login?from=${encodeURIComponent(path)}`);
@@ -192,7 +219,11 @@ describe.skipIf(!buildExists())("every route checks permissions on the server (b
         const response = await rawRequest(server.base, {
           method: "POST",
           path: post.path,
-          headers: { origin: server.base, "content-type": post.form ? "application/x-www-form-urlencoded" : "application/json", ...(cookies[who] ? { cookie: cookies[who] } : {}) },
+          headers: {
+            origin: server.base,
+            "content-type": post.form ? "application/x-www-form-urlencoded" : "application/json",
+            ...(cookies[who] ? { cookie: cookies[who] } : {}),
+          },
           body: post.form ? form : "{}",
         });
         const got = outcomeOf(post.path, response);

@@ -15,7 +15,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const forged = JSON.stringify({ body: { object: "whatsapp_business_account", entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }] } });
+const forged = JSON.stringify({
+  body: {
+    object: "whatsapp_business_account",
+    entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }],
+  },
+});
 
 describe.skipIf(!buildExists())("the sandbox answers only at its lower-case prefix (built server)", () => {
   it("does not serve the sandbox at /Sandbox, /SANDBOX or /sAnDbOx", async () => {
@@ -34,7 +39,12 @@ describe.skipIf(!buildExists())("the sandbox answers only at its lower-case pref
       { method: "POST", path: "/x/../sandbox/meta/control/raw" },
     ];
     for (const { method, path } of variants) {
-      const answer = await rawRequest(server.base, { method, path, headers: { "content-type": "application/json", accept: "application/json" }, body: method === "POST" ? forged : undefined });
+      const answer = await rawRequest(server.base, {
+        method,
+        path,
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: method === "POST" ? forged : undefined,
+      });
       expect.soft(answer.status, `${method} ${path}`).toBe(404);
       expect.soft(answer.body, `${method} ${path}`).not.toMatch(/Meta sandbox|Sandbox mail outbox|"webhookUrl"|"delivery"/);
     }
@@ -52,8 +62,19 @@ describe.skipIf(!buildExists())("the sandbox answers only at its lower-case pref
       expect.soft(answer.status, path).toBe(404);
     }
     // A sandbox path that resolves to a page would skip the page's origin and form checks.
-    expect((await rawRequest(server.base, { method: "POST", path: "/sandbox/../login", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(404);
-    expect((await rawRequest(server.base, { method: "GET", path: "/sandbox/nothing-here", headers: { accept: "text/html" } })).status).toBe(404);
+    expect(
+      (
+        await rawRequest(server.base, {
+          method: "POST",
+          path: "/sandbox/../login",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(404);
+    expect((await rawRequest(server.base, { method: "GET", path: "/sandbox/nothing-here", headers: { accept: "text/html" } })).status).toBe(
+      404,
+    );
     // Pages keep React Router's case-insensitive matching: /Login is the sign-in page.
     const login = await rawRequest(server.base, { method: "GET", path: "/Login", headers: { accept: "text/html" } });
     expect(login.status).toBe(200);

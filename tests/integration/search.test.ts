@@ -17,16 +17,37 @@ async function signedIn(options: Parameters<typeof createVerifiedUser>[0] = {}) 
   return { ...account, cookie: await signedInCookie(account.email, account.password) };
 }
 
-const titles = (sections: { id: string; hits: { title: string }[] }[], id: string) => sections.find((s) => s.id === id)?.hits.map((h) => h.title) ?? [];
+const titles = (sections: { id: string; hits: { title: string }[] }[], id: string) =>
+  sections.find((s) => s.id === id)?.hits.map((h) => h.title) ?? [];
 
 describe("search", () => {
   it("finds the tenant's pages, WhatsApp numbers and activity, and nothing of another tenant's", async () => {
     const mine = await signedIn({ businessName: "Mama Mboga Groceries" });
     const theirs = await signedIn({ businessName: "Other Sacco" });
-    await connectedNumber(mine.organization.id, { wabaId: "102290129340398", phoneNumberId: "106540352242922", display: "+254 712 345 678" });
-    await connectedNumber(theirs.organization.id, { wabaId: "202290129340398", phoneNumberId: "206540352242922", display: "+254 733 000 111" });
-    await recordActivity({ organizationId: mine.organization.id, type: "profile", status: "success", action: "Profile updated", details: "Business name changed to Mama Mboga Groceries" });
-    await recordActivity({ organizationId: theirs.organization.id, type: "profile", status: "success", action: "Profile updated", details: "Business name changed to Other Sacco" });
+    await connectedNumber(mine.organization.id, {
+      wabaId: "102290129340398",
+      phoneNumberId: "106540352242922",
+      display: "+254 712 345 678",
+    });
+    await connectedNumber(theirs.organization.id, {
+      wabaId: "202290129340398",
+      phoneNumberId: "206540352242922",
+      display: "+254 733 000 111",
+    });
+    await recordActivity({
+      organizationId: mine.organization.id,
+      type: "profile",
+      status: "success",
+      action: "Profile updated",
+      details: "Business name changed to Mama Mboga Groceries",
+    });
+    await recordActivity({
+      organizationId: theirs.organization.id,
+      type: "profile",
+      status: "success",
+      action: "Profile updated",
+      details: "Business name changed to Other Sacco",
+    });
 
     const pages = await run(searchLoader, getRequest("/search?q=api+key", { cookie: mine.cookie }));
     expect(titles(pages.data.sections, "pages")).toEqual(["Developers"]);
@@ -46,14 +67,28 @@ describe("search", () => {
 
   it("treats % and _ as text, and says what is wrong with a query too short or too long", async () => {
     const me = await signedIn();
-    await recordActivity({ organizationId: me.organization.id, type: "security", status: "success", action: "Signed in", details: "from Nairobi" });
+    await recordActivity({
+      organizationId: me.organization.id,
+      type: "security",
+      status: "success",
+      action: "Signed in",
+      details: "from Nairobi",
+    });
     expect((await run(searchLoader, getRequest("/search?q=%25%25", { cookie: me.cookie }))).data.sections).toEqual([]);
     expect((await run(searchLoader, getRequest("/search?q=__", { cookie: me.cookie }))).data.sections).toEqual([]);
-    expect((await run(searchLoader, getRequest("/search?q=a", { cookie: me.cookie }))).data.message).toBe("Type at least 2 characters to search.");
-    expect((await run(searchLoader, getRequest(`/search?q=${"x".repeat(101)}`, { cookie: me.cookie }))).data.message).toBe("Search for at most 100 characters.");
+    expect((await run(searchLoader, getRequest("/search?q=a", { cookie: me.cookie }))).data.message).toBe(
+      "Type at least 2 characters to search.",
+    );
+    expect((await run(searchLoader, getRequest(`/search?q=${"x".repeat(101)}`, { cookie: me.cookie }))).data.message).toBe(
+      "Search for at most 100 characters.",
+    );
     const nul = await run(searchLoader, getRequest("/search?q=Signed%00in", { cookie: me.cookie }));
     expect(nul.status).toBe(200);
-    expect((await run(searchLoader, getRequest("/search", { cookie: me.cookie }))).data).toEqual({ query: "", message: null, sections: [] });
+    expect((await run(searchLoader, getRequest("/search", { cookie: me.cookie }))).data).toEqual({
+      query: "",
+      message: null,
+      sections: [],
+    });
     expect((await run(searchLoader, getRequest("/search?q=signed"))).location).toBe("/login?from=%2Fsearch%3Fq%3Dsigned");
   });
 
@@ -61,8 +96,12 @@ describe("search", () => {
     const admin = await signedIn({ usertype: "admin", businessName: "Jumbe Platform" });
     const owner = await signedIn({ businessName: "Kilimo Bora Cooperative", email: "wanjiku@kilimobora.co.ke" });
     const found = await run(adminOverview, getRequest("/admin?q=kilimo", { cookie: admin.cookie }));
-    expect(found.data.search.users.map((u: { detail: string }) => u.detail)).toEqual(["wanjiku@kilimobora.co.ke · Kilimo Bora Cooperative · active"]);
-    expect((await run(adminOverview, getRequest("/admin?q=k", { cookie: admin.cookie }))).data.search.message).toBe("Type at least 2 characters to search.");
+    expect(found.data.search.users.map((u: { detail: string }) => u.detail)).toEqual([
+      "wanjiku@kilimobora.co.ke · Kilimo Bora Cooperative · active",
+    ]);
+    expect((await run(adminOverview, getRequest("/admin?q=k", { cookie: admin.cookie }))).data.search.message).toBe(
+      "Type at least 2 characters to search.",
+    );
     const current = (await currentUser({ request: getRequest("/", { cookie: owner.cookie }), context: undefined }))!;
     await expect(platformUsers.search(current, "kilimo", 5)).rejects.toBeInstanceOf(PlatformScopeRefused);
   });

@@ -8,7 +8,10 @@ describe("side navigation preference", () => {
   it("remembers the collapsed state and returns to a local page only", async () => {
     const user = await createVerifiedUser();
     const cookie = await signedInCookie(user.email, user.password);
-    const collapsed = await run(sidebarAction, formRequest("/preferences/sidebar", { collapsed: "true", redirectTo: "/profile" }, { cookie }));
+    const collapsed = await run(
+      sidebarAction,
+      formRequest("/preferences/sidebar", { collapsed: "true", redirectTo: "/profile" }, { cookie }),
+    );
     expect(collapsed.location).toBe("/profile");
     const withPreference = cookieHeader(collapsed.setCookies, cookie);
     expect((await run(layoutLoader, getRequest("/dashboard", { cookie: withPreference }))).data.collapsed).toBe(true);

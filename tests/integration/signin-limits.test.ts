@@ -21,7 +21,9 @@ function deviceCookieFrom(setCookies: string[]) {
 
 async function attack(email: string, times: number, ipPrefix = "192.0.2.", cookie?: string) {
   for (let i = 0; i < times; i++) {
-    const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }, { cookie }), { ip: `${ipPrefix}${i + 1}` });
+    const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }, { cookie }), {
+      ip: `${ipPrefix}${i + 1}`,
+    });
     expect(res.status).toBe(401);
   }
 }
@@ -54,7 +56,9 @@ describe("sign-in limits count failures only", () => {
   it("lets no more than ten of twenty concurrent wrong passwords reach the password check", async () => {
     const { email } = await createVerifiedUser();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }), { ip: `192.0.2.${i + 1}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }), { ip: `192.0.2.${i + 1}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 401)).toHaveLength(10);
     expect(results.filter((r) => r.status === 429)).toHaveLength(10);
@@ -72,9 +76,15 @@ describe("sign-in limits count failures only", () => {
   it("gives another account's known-device cookie no pass", async () => {
     const owner = await createVerifiedUser();
     const other = await createVerifiedUser();
-    const device = deviceCookieFrom((await run(apiSignin, jsonRequest("/api/auth/signin", { email: other.email, password: other.password }))).setCookies);
+    const device = deviceCookieFrom(
+      (await run(apiSignin, jsonRequest("/api/auth/signin", { email: other.email, password: other.password }))).setCookies,
+    );
     await attack(owner.email, 10);
-    const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email: owner.email, password: owner.password }, { cookie: device }), { ip: "192.0.2.99" });
+    const res = await run(
+      apiSignin,
+      jsonRequest("/api/auth/signin", { email: owner.email, password: owner.password }, { cookie: device }),
+      { ip: "192.0.2.99" },
+    );
     expect(res.status).toBe(429);
   });
 
@@ -85,7 +95,9 @@ describe("sign-in limits count failures only", () => {
     const tampered = device.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
     const forged = `jumbe_device=${user.id}.${Math.floor(Date.now() / 1000)}.${"0".repeat(64)}`;
     for (const cookie of [tampered, forged]) {
-      expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }, { cookie }), { ip: "192.0.2.99" })).status).toBe(429);
+      expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }, { cookie }), { ip: "192.0.2.99" })).status).toBe(
+        429,
+      );
     }
   });
 
@@ -96,14 +108,25 @@ describe("sign-in limits count failures only", () => {
     const asked = await run(forgotAction, formRequest("/forgot-password", { email }));
     await drainJobs();
     const code = await latestCodeFor(email);
-    const reset = await run(resetAction, formRequest("/reset-password", { otp: code, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie: cookieHeader(asked.setCookies) }));
+    const reset = await run(
+      resetAction,
+      formRequest(
+        "/reset-password",
+        { otp: code, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" },
+        { cookie: cookieHeader(asked.setCookies) },
+      ),
+    );
     expect(reset.location).toBe("/login");
-    expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Mpya#Password9" }), { ip: "192.0.2.99" })).status).toBe(200);
+    expect(
+      (await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Mpya#Password9" }), { ip: "192.0.2.99" })).status,
+    ).toBe(200);
   });
 
   it("bounds failures per IP, and counts an IPv6 /64 as one address", async () => {
     for (let i = 0; i < 30; i++) {
-      const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email: uniqueEmail(), password: "Wrong#Pass1" }), { ip: `2001:db8:1:2::${(i + 1).toString(16)}` });
+      const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email: uniqueEmail(), password: "Wrong#Pass1" }), {
+        ip: `2001:db8:1:2::${(i + 1).toString(16)}`,
+      });
       expect(res.status).toBe(401);
     }
     const { email, password } = await createVerifiedUser();
@@ -113,7 +136,8 @@ describe("sign-in limits count failures only", () => {
 
   it("does not spend the per-IP allowance on successful sign-ins", async () => {
     const { email, password } = await createVerifiedUser();
-    for (let i = 0; i < 31; i++) expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "203.0.113.50" })).status).toBe(200);
+    for (let i = 0; i < 31; i++)
+      expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "203.0.113.50" })).status).toBe(200);
   });
 });
 
@@ -122,7 +146,14 @@ describe("change-password limits", () => {
     const user = await createVerifiedUser();
     const cookie = await signedInCookie(user.email, user.password);
     await attack(user.email, 10);
-    const res = await run(changeAction, formRequest("/change-password", { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
+    const res = await run(
+      changeAction,
+      formRequest(
+        "/change-password",
+        { currentPassword: user.password, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" },
+        { cookie },
+      ),
+    );
     expect(res.status).toBe(302);
   });
 
@@ -130,14 +161,24 @@ describe("change-password limits", () => {
     const { email, password } = await createVerifiedUser();
     const first = await run(loginAction, formRequest("/login", { email, password }), { ip: "198.51.100.30" });
     const device = deviceCookieFrom(first.setCookies);
-    const other = deviceCookieFrom((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "198.51.100.31" })).setCookies);
+    const other = deviceCookieFrom(
+      (await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "198.51.100.31" })).setCookies,
+    );
     const newPassword = "Mpya#Password9";
-    const changed = await run(changeAction, formRequest("/change-password", { currentPassword: password, newPassword, confirmPassword: newPassword }, { cookie: cookieHeader(first.setCookies) }));
+    const changed = await run(
+      changeAction,
+      formRequest(
+        "/change-password",
+        { currentPassword: password, newPassword, confirmPassword: newPassword },
+        { cookie: cookieHeader(first.setCookies) },
+      ),
+    );
     expect(changed.status).toBe(302);
     const renewed = deviceCookieFrom(changed.setCookies);
 
     await attack(email, 10);
-    const signIn = (cookie: string) => run(apiSignin, jsonRequest("/api/auth/signin", { email, password: newPassword }, { cookie }), { ip: "198.51.100.32" });
+    const signIn = (cookie: string) =>
+      run(apiSignin, jsonRequest("/api/auth/signin", { email, password: newPassword }, { cookie }), { ip: "198.51.100.32" });
     expect((await signIn(renewed)).status).toBe(200);
     expect((await signIn(other)).status).toBe(429);
     expect((await signIn(device)).status).toBe(429);
@@ -147,11 +188,17 @@ describe("change-password limits", () => {
     const user = await createVerifiedUser();
     const cookie = await signedInCookie(user.email, user.password);
     const change = (currentPassword: string) =>
-      run(changeAction, formRequest("/change-password", { currentPassword, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }));
+      run(
+        changeAction,
+        formRequest("/change-password", { currentPassword, newPassword: "Mpya#Password9", confirmPassword: "Mpya#Password9" }, { cookie }),
+      );
     for (let i = 0; i < 10; i++) expect((await change("Nope#12345")).status).toBe(400);
     const limited = await change(user.password);
     expect(limited.status).toBe(429);
     expect(limited.data.toast.message).toMatch(LIMITED);
-    expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email: user.email, password: user.password }), { ip: "203.0.113.60" })).status).toBe(200);
+    expect(
+      (await run(apiSignin, jsonRequest("/api/auth/signin", { email: user.email, password: user.password }), { ip: "203.0.113.60" }))
+        .status,
+    ).toBe(200);
   });
 });

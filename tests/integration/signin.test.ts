@@ -84,7 +84,9 @@ describe("sign-in", () => {
     expect(unknown.data).toEqual(wrongPassword.data);
     expect(wrongPassword.setCookies).toEqual([]);
     const logs = await db().select().from(activityLogs).where(eq(activityLogs.userId, user.id));
-    expect(logs).toEqual([expect.objectContaining({ type: "login", status: "error", action: "Sign-in failed", ipAddress: "198.51.100.7" })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ type: "login", status: "error", action: "Sign-in failed", ipAddress: "198.51.100.7" }),
+    ]);
   });
 
   it("applies the spec's form messages with JavaScript off", async () => {
@@ -123,14 +125,16 @@ describe("sign-in", () => {
 
   it("limits sign-in attempts per account, across IPs", async () => {
     const { email, password } = await createVerifiedUser();
-    for (let i = 0; i < 10; i++) await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }), { ip: `192.0.2.${i + 1}` });
+    for (let i = 0; i < 10; i++)
+      await run(apiSignin, jsonRequest("/api/auth/signin", { email, password: "Wrong#Pass1" }), { ip: `192.0.2.${i + 1}` });
     const res = await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "192.0.2.99" });
     expect(res.status).toBe(429);
     expect(res.data.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
   });
 
   it("limits sign-in attempts per IP, across accounts", async () => {
-    for (let i = 0; i < 30; i++) await run(apiSignin, jsonRequest("/api/auth/signin", { email: uniqueEmail(), password: "Wrong#Pass1" }), { ip: "192.0.2.200" });
+    for (let i = 0; i < 30; i++)
+      await run(apiSignin, jsonRequest("/api/auth/signin", { email: uniqueEmail(), password: "Wrong#Pass1" }), { ip: "192.0.2.200" });
     const { email, password } = await createVerifiedUser();
     expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "192.0.2.200" })).status).toBe(429);
     expect((await run(apiSignin, jsonRequest("/api/auth/signin", { email, password }), { ip: "192.0.2.201" })).status).toBe(200);

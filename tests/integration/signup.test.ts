@@ -19,7 +19,10 @@ const valid = (email: string) => ({
 });
 
 async function honeypotFields() {
-  const page = await run<{ honeypot: { nameFieldName: string; validFromFieldName: string; encryptedValidFrom: string } }>(signupLoader, getRequest("/signup"));
+  const page = await run<{ honeypot: { nameFieldName: string; validFromFieldName: string; encryptedValidFrom: string } }>(
+    signupLoader,
+    getRequest("/signup"),
+  );
   const h = page.data.honeypot;
   return { [h.nameFieldName]: "", [h.validFromFieldName]: h.encryptedValidFrom };
 }
@@ -41,7 +44,13 @@ describe("sign-up", () => {
     expect(user).toMatchObject({ usertype: "individual", isVerified: false, firstName: "Wanjiku", phoneNumber: "+254712345678" });
     expect(user!.passwordHash).toMatch(/^\$argon2id\$/);
     const [org] = await db().select().from(organizations).where(eq(organizations.id, user!.organizationId));
-    expect(org).toMatchObject({ name: "Mama Mboga Supplies", planType: "Starter", billingType: "postpaid", messageLimit: 1000, status: "pending" });
+    expect(org).toMatchObject({
+      name: "Mama Mboga Supplies",
+      planType: "Starter",
+      billingType: "postpaid",
+      messageLimit: 1000,
+      status: "pending",
+    });
 
     const mail = await latestMailTo(email);
     const code = mail!.textBody.match(/\b(\d{6})\b/)![1]!;
@@ -49,20 +58,33 @@ describe("sign-up", () => {
     expect(stored!.codeHash).not.toContain(code);
     expect(stored!.codeHash).toHaveLength(64);
     const [logged] = await db().select().from(activityLogs).where(eq(activityLogs.userId, user!.id));
-    expect(logged).toMatchObject({ type: "auth", status: "success", action: "Account created", ipAddress: "198.51.100.7", userAgent: "vitest" });
+    expect(logged).toMatchObject({
+      type: "auth",
+      status: "success",
+      action: "Account created",
+      ipAddress: "198.51.100.7",
+      userAgent: "vitest",
+    });
   });
 
   it("names the organisation 'First Last' when no business name is given", async () => {
     const email = uniqueEmail();
     await run(signupAction, formRequest("/signup", { ...valid(email), businessName: "" }));
-    const [row] = await db().select({ name: organizations.name }).from(organizations).innerJoin(users, eq(users.organizationId, organizations.id)).where(eq(users.email, email));
+    const [row] = await db()
+      .select({ name: organizations.name })
+      .from(organizations)
+      .innerJoin(users, eq(users.organizationId, organizations.id))
+      .where(eq(users.email, email));
     expect(row!.name).toBe("Wanjiku Mwangi");
   });
 
   it("answers an existing e-mail exactly like a new one and sends that address a notice, not a code", async () => {
     const { email } = await createVerifiedUser();
     const fresh = await run(signupAction, formRequest("/signup", valid(uniqueEmail())));
-    const again = await run(signupAction, formRequest("/signup", { ...valid(email.toUpperCase()), firstName: "Other" }, { ip: "203.0.113.9" }));
+    const again = await run(
+      signupAction,
+      formRequest("/signup", { ...valid(email.toUpperCase()), firstName: "Other" }, { ip: "203.0.113.9" }),
+    );
     expect(again.status).toBe(fresh.status);
     expect(again.data.success).toBe(fresh.data.success);
     expect(again.setCookies.map((c) => c.split("=")[0])).toEqual(fresh.setCookies.map((c) => c.split("=")[0]));
@@ -97,7 +119,8 @@ describe("sign-up", () => {
   });
 
   it("limits sign-ups per IP with a clear message", async () => {
-    for (let i = 0; i < 10; i++) expect((await run(signupAction, formRequest("/signup", valid(uniqueEmail())), { ip: "192.0.2.50" })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await run(signupAction, formRequest("/signup", valid(uniqueEmail())), { ip: "192.0.2.50" })).status).toBe(200);
     const res = await run(signupAction, formRequest("/signup", valid(uniqueEmail())), { ip: "192.0.2.50" });
     expect(res.status).toBe(429);
     expect(JSON.stringify(res.data.result.error)).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
@@ -109,14 +132,35 @@ describe("sign-up", () => {
   describe("POST /api/auth/signup", () => {
     it("accepts the spec's payload and answers 201", async () => {
       const email = uniqueEmail();
-      const res = await run(apiSignup, jsonRequest("/api/auth/signup", { firstName: "Juma", lastName: "Otieno", email, phoneNumber: "+254 722 000 111", password: "Karibu#2026", usertype: "individual", businessName: "", agreedToTerms: true }));
+      const res = await run(
+        apiSignup,
+        jsonRequest("/api/auth/signup", {
+          firstName: "Juma",
+          lastName: "Otieno",
+          email,
+          phoneNumber: "+254 722 000 111",
+          password: "Karibu#2026",
+          usertype: "individual",
+          businessName: "",
+          agreedToTerms: true,
+        }),
+      );
       expect(res.status).toBe(201);
       expect(res.data).toEqual({ message: "Registration Successful! Please check your email for the verification OTP.", email });
       expect(await latestMailTo(email)).not.toBeNull();
     });
 
     it("never creates an admin", async () => {
-      const res = await run(apiSignup, jsonRequest("/api/auth/signup", { firstName: "Eve", lastName: "Admin", email: uniqueEmail(), password: "Karibu#2026", usertype: "admin" }));
+      const res = await run(
+        apiSignup,
+        jsonRequest("/api/auth/signup", {
+          firstName: "Eve",
+          lastName: "Admin",
+          email: uniqueEmail(),
+          password: "Karibu#2026",
+          usertype: "admin",
+        }),
+      );
       expect(res.status).toBe(400);
       expect(res.data).toEqual({ message: "Invalid user type." });
       expect(await tableCount(users)).toBe(0);
@@ -126,7 +170,10 @@ describe("sign-up", () => {
       const missing = await run(apiSignup, jsonRequest("/api/auth/signup", { email: uniqueEmail() }));
       expect(missing.status).toBe(400);
       expect(missing.data).toEqual({ message: "Please fill in all required fields." });
-      const bad = await run(apiSignup, new Request("http://jumbe.test/api/auth/signup", { method: "POST", body: "{", headers: { "content-type": "application/json" } }));
+      const bad = await run(
+        apiSignup,
+        new Request("http://jumbe.test/api/auth/signup", { method: "POST", body: "{", headers: { "content-type": "application/json" } }),
+      );
       expect(bad.status).toBe(400);
       expect(bad.data).toEqual({ message: "Request body must be valid JSON." });
       const [mails] = await db().select({ value: count() }).from(mailOutbox);

@@ -64,7 +64,10 @@ async function statementsOf(path: string, cookie: string) {
 describe.skipIf(!buildExists())("SQL statements per page (built server)", () => {
   it("keeps every signed-in page and JSON route within its statement budget", async () => {
     const over: string[] = [];
-    for (const [cookie, budgets] of [[demo, USER_BUDGETS], [admin, ADMIN_BUDGETS]] as const) {
+    for (const [cookie, budgets] of [
+      [demo, USER_BUDGETS],
+      [admin, ADMIN_BUDGETS],
+    ] as const) {
       for (const [path, budget] of Object.entries(budgets)) {
         const { status, statements } = await statementsOf(path, cookie);
         expect(status, path).toBeLessThan(400);

@@ -25,7 +25,9 @@ async function userByEmail(email: string) {
 
 // Rate-limit windows run on the database clock; moving a window's start back is how a test lets time pass.
 async function ageResendWindow(seconds: number) {
-  await db().execute(sql`update rate_limits set window_start = window_start - ${`${seconds} seconds`}::interval where key like 'code:resend:%'`);
+  await db().execute(
+    sql`update rate_limits set window_start = window_start - ${`${seconds} seconds`}::interval where key like 'code:resend:%'`,
+  );
 }
 
 afterEach(() => {
@@ -83,7 +85,10 @@ describe("e-mail verification", () => {
     const email = await signUp();
     const code = await latestCodeFor(email);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 9 * 60 * 1000 });
-    expect((await run(apiVerify, jsonRequest("/api/auth/verify-otp", { email, otp: code }))).data).toEqual({ isVerified: true, message: "Email verified successfully! Redirecting..." });
+    expect((await run(apiVerify, jsonRequest("/api/auth/verify-otp", { email, otp: code }))).data).toEqual({
+      isVerified: true,
+      message: "Email verified successfully! Redirecting...",
+    });
     expect((await run(apiVerify, jsonRequest("/api/auth/verify-otp", { email, otp: code }))).status).toBe(400);
   });
 
@@ -117,7 +122,8 @@ describe("e-mail verification", () => {
   it("limits code checks per account", async () => {
     const email = await signUp();
     let last;
-    for (let i = 0; i < 16; i++) last = await run(apiVerify, jsonRequest("/api/auth/verify-otp", { email, otp: "123456" }), { ip: `192.0.2.${i + 1}` });
+    for (let i = 0; i < 16; i++)
+      last = await run(apiVerify, jsonRequest("/api/auth/verify-otp", { email, otp: "123456" }), { ip: `192.0.2.${i + 1}` });
     expect(last!.status).toBe(429);
     expect(last!.data.message).toMatch(/^Too many attempts\./);
   });

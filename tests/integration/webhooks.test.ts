@@ -2,7 +2,16 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { db, queryRows } from "~/.server/db/client";
-import { activityLogs, contacts, messageStatuses, messages, webhookEvents, webhookUnroutedChanges, whatsappAccounts, whatsappPhoneNumbers } from "~/.server/db/schema";
+import {
+  activityLogs,
+  contacts,
+  messageStatuses,
+  messages,
+  webhookEvents,
+  webhookUnroutedChanges,
+  whatsappAccounts,
+  whatsappPhoneNumbers,
+} from "~/.server/db/schema";
 import { claimJobs } from "~/.server/jobs/queue";
 import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/jobs/worker";
 import { WEBHOOK_QUEUE } from "~/.server/webhooks/ingest";
@@ -43,7 +52,14 @@ describe("webhook verification handshake", () => {
 
 describe("signatures", () => {
   it("refuses a missing, malformed or wrong signature with 401 and stores nothing", async () => {
-    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.X", status: "sent", timestamp: 1750030073 }])] }]));
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.X", status: "sent", timestamp: 1750030073 }])],
+        },
+      ]),
+    );
     expect((await receiver.post(raw, null)).status).toBe(401);
     expect((await receiver.post(raw, "sha256=nothex")).status).toBe(401);
     expect((await receiver.post(raw, sign(raw, "another-apps-secret"))).status).toBe(401);
@@ -55,7 +71,22 @@ describe("signatures", () => {
   it("checks the exact bytes: emoji and Swahili accents escaped as Meta escapes them", async () => {
     const org = await tenant("Duka la Amina", A);
     const text = "Habari ya asubuhi — karibu sana! 😀 Ñ é ü";
-    const raw = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.EMOJI1", from: "254712345678", name: "Amina Wanjiku 🌍", text, timestamp: 1750030073 })] }]));
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [
+            inboundChange(A.phoneNumberId, digits(A.display), {
+              id: "wamid.EMOJI1",
+              from: "254712345678",
+              name: "Amina Wanjiku 🌍",
+              text,
+              timestamp: 1750030073,
+            }),
+          ],
+        },
+      ]),
+    );
     expect(raw).toContain("\\ud83d\\ude00");
     expect(raw).not.toContain("😀");
     // Re-serialising the parsed body gives different bytes, so a check over those would fail.
@@ -75,8 +106,32 @@ describe("signatures", () => {
 
   it("refuses a signed body with a raw NUL byte or bytes that are not UTF-8 (400), so the deliveries stored with it are not held up", async () => {
     const org = await tenant("Tenant A", A);
-    const good = (i: number) => metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.G${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750030100 + i })] }]));
-    const post = (bytes: Buffer) => fetch(receiver.url, { method: "POST", headers: { "Content-Type": "application/json", "X-Hub-Signature-256": `sha256=${createHmac("sha256", env().META_APP_SECRET).update(bytes).digest("hex")}` }, body: new Uint8Array(bytes) });
+    const good = (i: number) =>
+      metaJson(
+        envelope([
+          {
+            id: A.wabaId,
+            changes: [
+              inboundChange(A.phoneNumberId, digits(A.display), {
+                id: `wamid.G${i}`,
+                from: "254712345678",
+                name: "Amina",
+                text: `Habari ${i}`,
+                timestamp: 1750030100 + i,
+              }),
+            ],
+          },
+        ]),
+      );
+    const post = (bytes: Buffer) =>
+      fetch(receiver.url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Hub-Signature-256": `sha256=${createHmac("sha256", env().META_APP_SECRET).update(bytes).digest("hex")}`,
+        },
+        body: new Uint8Array(bytes),
+      });
     // A raw NUL byte (JSON allows it only escaped, which the cleaning handles) breaks a text column.
     const withNul = Buffer.from(good(100).replace("Habari 100", "Habari\u0000raw"));
     expect(withNul.includes(0)).toBe(true);
@@ -109,17 +164,28 @@ describe("processing", () => {
               { id: "wamid.A1", status: "sent", timestamp: 1750030001 },
               { id: "wamid.A2", status: "delivered", timestamp: 1750030002 },
             ]),
-            inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.IN-A", from: "254700000001", name: "Otieno", text: "Asante", timestamp: 1750030003 }),
+            inboundChange(A.phoneNumberId, digits(A.display), {
+              id: "wamid.IN-A",
+              from: "254700000001",
+              name: "Otieno",
+              text: "Asante",
+              timestamp: 1750030003,
+            }),
           ],
         },
-        { id: B.wabaId, changes: [statusChange(B.phoneNumberId, digits(B.display), [{ id: "wamid.B1", status: "read", timestamp: 1750030004 }])] },
+        {
+          id: B.wabaId,
+          changes: [statusChange(B.phoneNumberId, digits(B.display), [{ id: "wamid.B1", status: "read", timestamp: 1750030004 }])],
+        },
       ]),
     );
     expect((await receiver.post(raw)).status).toBe(200);
     await drainJobs();
 
     const statusesOf = async (org: string) =>
-      (await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).map((s) => `${s.wamid}:${s.status}`).sort();
+      (await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org)))
+        .map((s) => `${s.wamid}:${s.status}`)
+        .sort();
     expect(await statusesOf(orgA)).toEqual(["wamid.A1:sent", "wamid.A2:delivered"]);
     expect(await statusesOf(orgB)).toEqual(["wamid.B1:read"]);
     expect(await db().select().from(messages).where(eq(messages.organizationId, orgB))).toHaveLength(0);
@@ -131,11 +197,41 @@ describe("processing", () => {
 
   it("processes duplicate and out-of-order deliveries once, and never moves a status backwards", async () => {
     const org = await tenant("Tenant A", A);
-    await db().insert(messages).values({ organizationId: org, direction: "outbound", status: "accepted", body: "Your order has shipped", wamid: "wamid.OUT1" });
-    const delivery = (status: string, ts: number) => metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT1", status, timestamp: ts }])] }]));
-    const inbound = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.DUP", from: "254700000002", name: "Wanjiru", text: "Niko hapa", timestamp: 1750030100 })] }]));
+    await db()
+      .insert(messages)
+      .values({ organizationId: org, direction: "outbound", status: "accepted", body: "Your order has shipped", wamid: "wamid.OUT1" });
+    const delivery = (status: string, ts: number) =>
+      metaJson(
+        envelope([
+          { id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT1", status, timestamp: ts }])] },
+        ]),
+      );
+    const inbound = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [
+            inboundChange(A.phoneNumberId, digits(A.display), {
+              id: "wamid.DUP",
+              from: "254700000002",
+              name: "Wanjiru",
+              text: "Niko hapa",
+              timestamp: 1750030100,
+            }),
+          ],
+        },
+      ]),
+    );
     // read arrives first, then delivered twice, then sent, then the inbound message three times.
-    for (const raw of [delivery("read", 1750030090), delivery("delivered", 1750030080), delivery("delivered", 1750030080), delivery("sent", 1750030070), inbound, inbound, inbound]) {
+    for (const raw of [
+      delivery("read", 1750030090),
+      delivery("delivered", 1750030080),
+      delivery("delivered", 1750030080),
+      delivery("sent", 1750030070),
+      inbound,
+      inbound,
+      inbound,
+    ]) {
       expect((await receiver.post(raw)).status).toBe(200);
       // Processing between deliveries, and all at once below: both orders must give one result.
       if (raw === inbound) await drainJobs();
@@ -155,10 +251,26 @@ describe("processing", () => {
     // Issue 10: the test above also processes everything in one batch, where the batch's own
     // ordering hides a missing guard across batches. Here every delivery is a job of its own.
     const org = await tenant("Tenant A", A);
-    await db().insert(messages).values({ organizationId: org, direction: "outbound", status: "accepted", body: "Your M-Pesa payment of KES 1,250 was received", wamid: "wamid.OUT2" });
-    const delivery = (status: string, ts: number) => metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT2", status, timestamp: ts }])] }]));
+    await db().insert(messages).values({
+      organizationId: org,
+      direction: "outbound",
+      status: "accepted",
+      body: "Your M-Pesa payment of KES 1,250 was received",
+      wamid: "wamid.OUT2",
+    });
+    const delivery = (status: string, ts: number) =>
+      metaJson(
+        envelope([
+          { id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OUT2", status, timestamp: ts }])] },
+        ]),
+      );
     const seen: string[] = [];
-    for (const [status, ts] of [["delivered", 1750030180], ["read", 1750030190], ["delivered", 1750030180], ["sent", 1750030170]] as const) {
+    for (const [status, ts] of [
+      ["delivered", 1750030180],
+      ["read", 1750030190],
+      ["delivered", 1750030180],
+      ["sent", 1750030170],
+    ] as const) {
       expect((await receiver.post(delivery(status, ts))).status).toBe(200);
       await drainJobs();
       const [message] = await db().select().from(messages).where(eq(messages.wamid, "wamid.OUT2"));
@@ -169,17 +281,38 @@ describe("processing", () => {
 
   it("keeps a status for a message Jumbe does not know yet", async () => {
     const org = await tenant("Tenant A", A);
-    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.FUTURE", status: "failed", timestamp: 1750030200 }])] }]));
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.FUTURE", status: "failed", timestamp: 1750030200 }])],
+        },
+      ]),
+    );
     expect((await receiver.post(raw)).status).toBe(200);
     await drainJobs();
-    const [kept] = await db().select().from(messageStatuses).where(and(eq(messageStatuses.organizationId, org), eq(messageStatuses.wamid, "wamid.FUTURE")));
+    const [kept] = await db()
+      .select()
+      .from(messageStatuses)
+      .where(and(eq(messageStatuses.organizationId, org), eq(messageStatuses.wamid, "wamid.FUTURE")));
     expect(kept).toMatchObject({ status: "failed", phoneNumberId: A.phoneNumberId, recipientId: "254712345678" });
     expect(kept!.occurredAt.toISOString()).toBe(new Date(1750030200 * 1000).toISOString());
   });
 
   it("keeps changes for a WABA nobody has connected yet and applies them once it is connected", async () => {
     const partnerAdded = metaJson(
-      envelope([{ id: "999000111222333", time: 1750030300, changes: [{ field: "account_update", value: { event: "PARTNER_ADDED", waba_info: { waba_id: A.wabaId, owner_business_id: "2729063490586005" } } }] }]),
+      envelope([
+        {
+          id: "999000111222333",
+          time: 1750030300,
+          changes: [
+            {
+              field: "account_update",
+              value: { event: "PARTNER_ADDED", waba_info: { waba_id: A.wabaId, owner_business_id: "2729063490586005" } },
+            },
+          ],
+        },
+      ]),
     );
     expect((await receiver.post(partnerAdded)).status).toBe(200);
     await drainJobs();
@@ -191,14 +324,27 @@ describe("processing", () => {
     expect(await db().select().from(webhookUnroutedChanges)).toHaveLength(0);
     const [account] = await db().select().from(whatsappAccounts).where(eq(whatsappAccounts.organizationId, org));
     expect(account).toMatchObject({ accountEvent: "PARTNER_ADDED" });
-    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "Meta confirmed the WhatsApp connection")));
+    const logged = await db()
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "Meta confirmed the WhatsApp connection")));
     expect(logged).toHaveLength(1);
   });
 
   it("applies a quality update for the number it names and ignores an older one that arrives late", async () => {
     const org = await tenant("Tenant A", A);
     const quality = (event: string, time: number, limit: string) =>
-      metaJson(envelope([{ id: A.wabaId, time, changes: [{ field: "phone_number_quality_update", value: { display_phone_number: digits(A.display), event, current_limit: limit } }] }]));
+      metaJson(
+        envelope([
+          {
+            id: A.wabaId,
+            time,
+            changes: [
+              { field: "phone_number_quality_update", value: { display_phone_number: digits(A.display), event, current_limit: limit } },
+            ],
+          },
+        ]),
+      );
     expect((await receiver.post(quality("FLAGGED", 1750030500, "TIER_2K"))).status).toBe(200);
     expect((await receiver.post(quality("UPGRADE", 1750030400, "TIER_1K"))).status).toBe(200);
     expect((await receiver.post(quality("FLAGGED", 1750030500, "TIER_2K"))).status).toBe(200);
@@ -206,7 +352,10 @@ describe("processing", () => {
     for (let i = 0; i < 5; i++) await runJobBatch(WEBHOOK_QUEUE);
     const [phone] = await db().select().from(whatsappPhoneNumbers).where(eq(whatsappPhoneNumbers.organizationId, org));
     expect(phone).toMatchObject({ qualityEvent: "FLAGGED", messagingLimit: "TIER_2K" });
-    const logged = await db().select().from(activityLogs).where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "WhatsApp number quality update")));
+    const logged = await db()
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.organizationId, org), eq(activityLogs.action, "WhatsApp number quality update")));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ status: "warning", details: "+254 711 000 101: FLAGGED (messaging limit TIER_2K)" });
   });
@@ -214,7 +363,14 @@ describe("processing", () => {
   it("keeps a delivery that is not a WhatsApp envelope, marked invalid, without failing the others", async () => {
     const org = await tenant("Tenant A", A);
     expect((await receiver.post("this is not json")).status).toBe(200);
-    const good = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OK", status: "sent", timestamp: 1750030600 }])] }]));
+    const good = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.OK", status: "sent", timestamp: 1750030600 }])],
+        },
+      ]),
+    );
     expect((await receiver.post(good)).status).toBe(200);
     await drainJobs();
     const outcomes = (await db().select().from(webhookEvents)).map((e) => e.outcome).sort();
@@ -227,7 +383,16 @@ describe("durability", () => {
   it("loses nothing when the worker dies between acknowledgement and processing", async () => {
     const org = await tenant("Tenant A", A);
     const raws = Array.from({ length: 20 }, (_, i) =>
-      metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: `wamid.C${i}`, status: "delivered", timestamp: 1750031000 + i }])] }])),
+      metaJson(
+        envelope([
+          {
+            id: A.wabaId,
+            changes: [
+              statusChange(A.phoneNumberId, digits(A.display), [{ id: `wamid.C${i}`, status: "delivered", timestamp: 1750031000 + i }]),
+            ],
+          },
+        ]),
+      ),
     );
     const answers = await Promise.all(raws.map((raw) => receiver.post(raw)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -257,7 +422,14 @@ describe("durability", () => {
         if (failures-- > 0) throw new Error("crash after the writes, before the commit");
       },
     });
-    const raw = metaJson(envelope([{ id: A.wabaId, changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.R1", status: "sent", timestamp: 1750032000 }])] }]));
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [statusChange(A.phoneNumberId, digits(A.display), [{ id: "wamid.R1", status: "sent", timestamp: 1750032000 }])],
+        },
+      ]),
+    );
     expect((await receiver.post(raw)).status).toBe(200);
     await runJobBatch(WEBHOOK_QUEUE);
     expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(0);
@@ -273,16 +445,38 @@ describe("durability", () => {
 
 describe("poisoned deliveries", () => {
   const inboundRaw = (i: number, text: string) =>
-    metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.P${i}`, from: `2547000${String(i).padStart(5, "0")}`, name: `Mteja ${i}`, text, timestamp: 1750040000 + i })] }]));
+    metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [
+            inboundChange(A.phoneNumberId, digits(A.display), {
+              id: `wamid.P${i}`,
+              from: `2547000${String(i).padStart(5, "0")}`,
+              name: `Mteja ${i}`,
+              text,
+              timestamp: 1750040000 + i,
+            }),
+          ],
+        },
+      ]),
+    );
 
   it("stores text PostgreSQL cannot hold cleaned, and the deliveries committed with it still apply", async () => {
     const org = await tenant("Tenant A", A);
-    const raws = Array.from({ length: 60 }, (_, i) => inboundRaw(i, i === 17 ? "nul\u0000here" : i === 42 ? "lone \ud800 surrogate" : `Habari ${i}`));
+    const raws = Array.from({ length: 60 }, (_, i) =>
+      inboundRaw(i, i === 17 ? "nul\u0000here" : i === 42 ? "lone \ud800 surrogate" : `Habari ${i}`),
+    );
     expect(raws[17]).toContain("\\u0000");
     expect(raws[42]).toContain("\\ud800");
     const { storeDeliveries } = await import("~/.server/webhooks/ingest");
-    await storeDeliveries(raws, raws.map((raw) => sign(raw)));
-    const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE} and finished_at is null`);
+    await storeDeliveries(
+      raws,
+      raws.map((raw) => sign(raw)),
+    );
+    const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(
+      sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE} and finished_at is null`,
+    );
     expect(jobs).toBe(1);
 
     await drainJobs();
@@ -302,20 +496,46 @@ describe("poisoned deliveries", () => {
   it("marks one delivery that cannot be applied failed and applies the others of its job", async () => {
     const org = await tenant("Tenant A", A);
     // A trigger stands in for any fault that concerns one delivery only.
-    await db().execute(sql.raw(`
+    await db().execute(
+      sql.raw(`
       create function refuse_boom() returns trigger language plpgsql as $$
-      begin if new.wamid = 'wamid.P5' then raise exception 'refused for the test'; end if; return new; end $$`));
+      begin if new.wamid = 'wamid.P5' then raise exception 'refused for the test'; end if; return new; end $$`),
+    );
     await db().execute(sql.raw(`create trigger refuse_boom before insert on messages for each row execute function refuse_boom()`));
     try {
       const raws = Array.from({ length: 10 }, (_, i) => inboundRaw(i, `Habari ${i}`));
       const { storeDeliveries } = await import("~/.server/webhooks/ingest");
-      await storeDeliveries(raws, raws.map((raw) => sign(raw)));
+      await storeDeliveries(
+        raws,
+        raws.map((raw) => sign(raw)),
+      );
       await drainJobs();
       const events = await db().select().from(webhookEvents).orderBy(webhookEvents.id);
-      expect(events.map((e) => e.outcome)).toEqual(["processed", "processed", "processed", "processed", "processed", "failed", "processed", "processed", "processed", "processed"]);
+      expect(events.map((e) => e.outcome)).toEqual([
+        "processed",
+        "processed",
+        "processed",
+        "processed",
+        "processed",
+        "failed",
+        "processed",
+        "processed",
+        "processed",
+        "processed",
+      ]);
       expect(events.every((e) => e.processedAt)).toBe(true);
       const stored = await db().select().from(messages).where(eq(messages.organizationId, org));
-      expect(stored.map((m) => m.wamid).sort()).toEqual(["wamid.P0", "wamid.P1", "wamid.P2", "wamid.P3", "wamid.P4", "wamid.P6", "wamid.P7", "wamid.P8", "wamid.P9"]);
+      expect(stored.map((m) => m.wamid).sort()).toEqual([
+        "wamid.P0",
+        "wamid.P1",
+        "wamid.P2",
+        "wamid.P3",
+        "wamid.P4",
+        "wamid.P6",
+        "wamid.P7",
+        "wamid.P8",
+        "wamid.P9",
+      ]);
       const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
       expect(left!.n).toBe(0);
     } finally {
@@ -328,20 +548,42 @@ describe("poisoned deliveries", () => {
 describe("faults of the moment", () => {
   it("does not mark a delivery failed for a fault of the moment (deadlock, serialization): the job is retried instead", async () => {
     await tenant("Tenant A", A);
-    await db().execute(sql.raw(`
+    await db().execute(
+      sql.raw(`
       create function deadlock_boom() returns trigger language plpgsql as $$
-      begin if new.wamid = 'wamid.T3' then raise exception 'deadlock for the test' using errcode = '40P01'; end if; return new; end $$`));
+      begin if new.wamid = 'wamid.T3' then raise exception 'deadlock for the test' using errcode = '40P01'; end if; return new; end $$`),
+    );
     await db().execute(sql.raw(`create trigger deadlock_boom before insert on messages for each row execute function deadlock_boom()`));
     try {
       const raws = Array.from({ length: 6 }, (_, i) =>
-        metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: `wamid.T${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750060000 + i })] }])),
+        metaJson(
+          envelope([
+            {
+              id: A.wabaId,
+              changes: [
+                inboundChange(A.phoneNumberId, digits(A.display), {
+                  id: `wamid.T${i}`,
+                  from: "254712345678",
+                  name: "Amina",
+                  text: `Habari ${i}`,
+                  timestamp: 1750060000 + i,
+                }),
+              ],
+            },
+          ]),
+        ),
       );
       const { storeDeliveries } = await import("~/.server/webhooks/ingest");
-      await storeDeliveries(raws, raws.map((raw) => sign(raw)));
+      await storeDeliveries(
+        raws,
+        raws.map((raw) => sign(raw)),
+      );
       const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
       const { processWebhookJobs } = await import("~/.server/webhooks/process");
       // The handler as the worker runs it: its transaction rolls back when it throws.
-      await expect(db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx))).rejects.toThrow();
+      await expect(
+        db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx)),
+      ).rejects.toThrow();
       expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(6).fill(null));
     } finally {
       await db().execute(sql.raw(`drop trigger deadlock_boom on messages`));
@@ -357,22 +599,56 @@ describe("faults of the moment", () => {
 describe("links that end", () => {
   it("PARTNER_REMOVED disconnects the account and frees its number, and later messages go to whoever connects it next", async () => {
     const orgA = await tenant("Tenant A", A);
-    const removed = metaJson(envelope([{ id: A.wabaId, time: 1750050000, changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }]));
+    const removed = metaJson(
+      envelope([{ id: A.wabaId, time: 1750050000, changes: [{ field: "account_update", value: { event: "PARTNER_REMOVED" } }] }]),
+    );
     expect((await receiver.post(removed)).status).toBe(200);
     await drainJobs();
-    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({ organizationId: orgA, status: "disconnected", subscribed: false });
+    expect((await db().select().from(whatsappAccounts))[0]).toMatchObject({
+      organizationId: orgA,
+      status: "disconnected",
+      subscribed: false,
+    });
     expect((await db().select().from(whatsappPhoneNumbers))[0]!.disconnectedAt).not.toBeNull();
 
     // Another tenant connects the same WABA and number: both rows exist, only the live one receives.
     const orgB = await tenant("Tenant B", A);
-    const raw = metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), { id: "wamid.AFTER", from: "254700000009", name: "Baraka", text: "Bado mko?", timestamp: 1750050100 })] }]));
+    const raw = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          changes: [
+            inboundChange(A.phoneNumberId, digits(A.display), {
+              id: "wamid.AFTER",
+              from: "254700000009",
+              name: "Baraka",
+              text: "Bado mko?",
+              timestamp: 1750050100,
+            }),
+          ],
+        },
+      ]),
+    );
     expect((await receiver.post(raw)).status).toBe(200);
     await drainJobs();
     expect(await db().select().from(messages).where(eq(messages.organizationId, orgA))).toHaveLength(0);
     expect((await db().select().from(messages).where(eq(messages.organizationId, orgB))).map((m) => m.body)).toEqual(["Bado mko?"]);
 
     // A quality update for the number is the live link's; the disconnected row stays as it was.
-    const quality = metaJson(envelope([{ id: A.wabaId, time: 1750050200, changes: [{ field: "phone_number_quality_update", value: { display_phone_number: digits(A.display), event: "FLAGGED", current_limit: "TIER_2K" } }] }]));
+    const quality = metaJson(
+      envelope([
+        {
+          id: A.wabaId,
+          time: 1750050200,
+          changes: [
+            {
+              field: "phone_number_quality_update",
+              value: { display_phone_number: digits(A.display), event: "FLAGGED", current_limit: "TIER_2K" },
+            },
+          ],
+        },
+      ]),
+    );
     expect((await receiver.post(quality)).status).toBe(200);
     // Refreshing from Graph is a job of its own; only webhook processing runs here.
     for (let i = 0; i < 3; i++) await runJobBatch(WEBHOOK_QUEUE);

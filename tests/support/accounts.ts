@@ -30,7 +30,16 @@ export async function latestCodeFor(to: string) {
 }
 
 /** A verified individual account created directly in the database (for tests not about sign-up). */
-export async function createVerifiedUser(options: { email?: string; password?: string; usertype?: "individual" | "admin"; businessName?: string; status?: "active" | "suspended" | "pending"; verified?: boolean } = {}) {
+export async function createVerifiedUser(
+  options: {
+    email?: string;
+    password?: string;
+    usertype?: "individual" | "admin";
+    businessName?: string;
+    status?: "active" | "suspended" | "pending";
+    verified?: boolean;
+  } = {},
+) {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? "Correct#Horse1";
   const [organization] = await db()
@@ -39,7 +48,15 @@ export async function createVerifiedUser(options: { email?: string; password?: s
     .returning();
   const [user] = await db()
     .insert(users)
-    .values({ organizationId: organization!.id, email, firstName: "Test", lastName: "User", usertype: options.usertype ?? "individual", passwordHash: await hashPassword(password), isVerified: options.verified ?? true })
+    .values({
+      organizationId: organization!.id,
+      email,
+      firstName: "Test",
+      lastName: "User",
+      usertype: options.usertype ?? "individual",
+      passwordHash: await hashPassword(password),
+      isVerified: options.verified ?? true,
+    })
     .returning();
   return { organization: organization!, user: user!, email, password };
 }

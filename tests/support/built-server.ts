@@ -70,7 +70,10 @@ export function demoHostEnv(controlToken: string): Record<string, string> {
  * resets between tests never touch it. An `extraEnv` value of undefined removes the variable
  * (APP_URL: the server's own default). `databaseUrl` shares a database between servers.
  */
-export async function startBuiltServer(extraEnv: Record<string, string | undefined> = {}, options: { databaseUrl?: string } = {}): Promise<BuiltServer> {
+export async function startBuiltServer(
+  extraEnv: Record<string, string | undefined> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<BuiltServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "jumbe-built-"));
   let databaseUrl: string | undefined;
@@ -140,7 +143,14 @@ export async function startBuiltServer(extraEnv: Record<string, string | undefin
 export async function builtServerRefusal(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "jumbe-refuse-"));
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", ...extraEnv };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "error",
+    ...extraEnv,
+  };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [BUILD], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

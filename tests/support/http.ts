@@ -56,7 +56,13 @@ type Handler = (args: any) => unknown;
 
 /** The arguments React Router hands a loader or action, for tests that call one directly. */
 export function routeArgs(request: Request, params: Record<string, string> = {}, options: { ip?: string } = {}): never {
-  return { request, url: new URL(request.url), pattern: "", params, context: createRequestContext({ clientIp: options.ip ?? "198.51.100.7" }) } as never;
+  return {
+    request,
+    url: new URL(request.url),
+    pattern: "",
+    params,
+    context: createRequestContext({ clientIp: options.ip ?? "198.51.100.7" }),
+  } as never;
 }
 
 /** Runs a loader or action as React Router would, turning returns and throws into one shape. */
@@ -75,12 +81,24 @@ export async function run<T = any>(handler: Handler, request: Request, options: 
     } catch {
       /* not JSON */
     }
-    return { status: value.status, headers: value.headers, data: data as T, location: value.headers.get("location"), setCookies: value.headers.getSetCookie() };
+    return {
+      status: value.status,
+      headers: value.headers,
+      data: data as T,
+      location: value.headers.get("location"),
+      setCookies: value.headers.getSetCookie(),
+    };
   }
   if (value && typeof value === "object" && (value as DataWithResponseInit<unknown>).type === "DataWithResponseInit") {
     const wrapped = value as DataWithResponseInit<T>;
     const headers = new Headers(wrapped.init?.headers);
-    return { status: wrapped.init?.status ?? 200, headers, data: wrapped.data, location: headers.get("location"), setCookies: headers.getSetCookie() };
+    return {
+      status: wrapped.init?.status ?? 200,
+      headers,
+      data: wrapped.data,
+      location: headers.get("location"),
+      setCookies: headers.getSetCookie(),
+    };
   }
   if (value instanceof Error) throw value;
   return { status: 200, headers: new Headers(), data: value as T, location: null, setCookies: [] };
@@ -88,7 +106,13 @@ export async function run<T = any>(handler: Handler, request: Request, options: 
 
 /** The `name=value` pairs of Set-Cookie headers, ready for a Cookie header. */
 export function cookieHeader(setCookies: string[], previous = "") {
-  const jar = new Map(previous.split(";").map((p) => p.trim()).filter(Boolean).map((p) => [p.split("=")[0]!, p] as const));
+  const jar = new Map(
+    previous
+      .split(";")
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => [p.split("=")[0]!, p] as const),
+  );
   for (const header of setCookies) {
     const pair = header.split(";")[0]!;
     const [name, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];

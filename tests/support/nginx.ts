@@ -87,7 +87,9 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
     ].join("\n"),
   );
   const directives = `daemon off; master_process on; pid ${path.join(prefix, "nginx.pid")}; error_log ${path.join(prefix, "logs", "error.log")} warn;`;
-  const child = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-g", directives], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-g", directives], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -112,7 +114,11 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) break;
     // Any answer (the catch-all server closes the connection without one) means it is listening.
-    const probe = await rawRequest(base, { method: "GET", path: "/healthz", headers: { host: "nginx-probe.invalid" } }, { timeoutMs: 2000 });
+    const probe = await rawRequest(
+      base,
+      { method: "GET", path: "/healthz", headers: { host: "nginx-probe.invalid" } },
+      { timeoutMs: 2000 },
+    );
     if (!/ECONNREFUSED/.test(probe.body)) {
       return {
         base,
@@ -120,7 +126,9 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
         child,
         accessLog: () => {
           try {
-            return readFileSync(path.join(prefix, "logs", "access.log"), "utf8").split("\n").filter(Boolean);
+            return readFileSync(path.join(prefix, "logs", "access.log"), "utf8")
+              .split("\n")
+              .filter(Boolean);
           } catch {
             return [];
           }
@@ -144,7 +152,25 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
 export function checkShippedSite(binary: string, source: string): { ok: boolean; output: string } | undefined {
   const dir = mkdtempSync(path.join(tmpdir(), "jumbe-nginx-t-"));
   try {
-    const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=jumbe.example.co.ke", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { encoding: "utf8" });
+    const cert = spawnSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=jumbe.example.co.ke",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { encoding: "utf8" },
+    );
     if (cert.error || cert.status !== 0) return undefined;
     const site = source
       .replace(/\/etc\/letsencrypt\/live\/[^/]+\/fullchain\.pem/g, path.join(dir, "cert.pem"))
@@ -155,7 +181,11 @@ export function checkShippedSite(binary: string, source: string): { ok: boolean;
       path.join(dir, "nginx.conf"),
       `events {}\nhttp {\n    client_body_temp_path ${temp("body")}; proxy_temp_path ${temp("proxy")}; fastcgi_temp_path ${temp("fastcgi")}; uwsgi_temp_path ${temp("uwsgi")}; scgi_temp_path ${temp("scgi")};\n    access_log off;\n    include ${path.join(dir, "site.conf")};\n}\n`,
     );
-    const test = spawnSync(binary, ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", `pid ${temp("nginx.pid")}; error_log ${temp("error.log")};`], { encoding: "utf8" });
+    const test = spawnSync(
+      binary,
+      ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", `pid ${temp("nginx.pid")}; error_log ${temp("error.log")};`],
+      { encoding: "utf8" },
+    );
     return { ok: test.status === 0, output: `${test.stdout}${test.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });

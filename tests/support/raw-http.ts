@@ -17,11 +17,23 @@ export interface RawResponse {
  * One request over node:http, which (unlike fetch) sends any method, header and path as given:
  * TRACE, odd content types, broken percent-encoding. A dropped connection is `status: 0`.
  */
-export function rawRequest(base: string, request: RawRequest, options: { agent?: http.Agent; timeoutMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  request: RawRequest,
+  options: { agent?: http.Agent; timeoutMs?: number } = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, agent: options.agent ?? false, insecureHTTPParser: true },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        agent: options.agent ?? false,
+        insecureHTTPParser: true,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -55,15 +67,18 @@ export function streamLargeBody(
     let answered = false;
     const headers: Record<string, string> = { ...request.headers };
     if (request.declareLength) headers["content-length"] = String(request.total);
-    const req = http.request({ host: url.hostname, port: url.port, method: request.method ?? "POST", path: request.path, headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), written });
-        req.destroy();
-      });
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, method: request.method ?? "POST", path: request.path, headers, agent: false },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), written });
+          req.destroy();
+        });
+      },
+    );
     req.on("error", (error) => {
       if (!answered) resolve({ status: 0, headers: {}, body: String(error), written });
     });

@@ -53,14 +53,25 @@ export async function startReceiver() {
   return {
     url,
     post: (raw: string, signature: string | null = sign(raw)) =>
-      fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) }, body: raw }),
+      fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) },
+        body: raw,
+      }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-export const envelope = (entries: { id: string; time?: number; changes: { field: string; value: unknown }[] }[]) => ({ object: "whatsapp_business_account", entry: entries });
+export const envelope = (entries: { id: string; time?: number; changes: { field: string; value: unknown }[] }[]) => ({
+  object: "whatsapp_business_account",
+  entry: entries,
+});
 
-export function statusChange(phoneNumberId: string, digits: string, statuses: { id: string; status: string; timestamp: number; recipient_id?: string }[]) {
+export function statusChange(
+  phoneNumberId: string,
+  digits: string,
+  statuses: { id: string; status: string; timestamp: number; recipient_id?: string }[],
+) {
   return {
     field: "messages",
     value: {
@@ -71,7 +82,11 @@ export function statusChange(phoneNumberId: string, digits: string, statuses: { 
   };
 }
 
-export function inboundChange(phoneNumberId: string, digits: string, message: { id: string; from: string; name: string; text: string; timestamp: number }) {
+export function inboundChange(
+  phoneNumberId: string,
+  digits: string,
+  message: { id: string; from: string; name: string; text: string; timestamp: number },
+) {
   return {
     field: "messages",
     value: {

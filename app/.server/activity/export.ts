@@ -33,7 +33,11 @@ export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilt
         const next = pending ?? (await chunks.next());
         pending = null;
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(next.value.map((r) => csvRow([r.id, r.timestamp, r.type, r.status, r.action, r.details, r.ipAddress, r.userAgent])).join("")));
+        controller.enqueue(
+          encoder.encode(
+            next.value.map((r) => csvRow([r.id, r.timestamp, r.type, r.status, r.action, r.details, r.ipAddress, r.userAgent])).join(""),
+          ),
+        );
       } catch (error) {
         log().error({ err: error }, "activity export failed mid-stream");
         controller.error(error);

@@ -52,7 +52,10 @@ describe("activity filters", () => {
   });
 
   it("refuses dates outside 2000 to 2100 (PostgreSQL has no year 0, JavaScript writes year 10000 as +010000)", () => {
-    const message = { start: "startDate must be between 2000-01-01 and 2100-12-31.", end: "endDate must be between 2000-01-01 and 2100-12-31." };
+    const message = {
+      start: "startDate must be between 2000-01-01 and 2100-12-31.",
+      end: "endDate must be between 2000-01-01 and 2100-12-31.",
+    };
     expect(parse("startDate=0000-01-01")).toEqual({ ok: false, message: message.start });
     expect(parse("startDate=1999-12-31")).toEqual({ ok: false, message: message.start });
     expect(parse("endDate=9999-12-31")).toEqual({ ok: false, message: message.end });
@@ -81,11 +84,14 @@ describe("activity filters", () => {
 
 describe("CSV cells", () => {
   it("quotes every cell and doubles quotes, keeping commas and line breaks inside the cell", () => {
-    expect(csvRow(["a", 'say "habari"', "one, two", "line\nbreak", null, 42])).toBe('"a","say ""habari""","one, two","line\nbreak","","42"\r\n');
+    expect(csvRow(["a", 'say "habari"', "one, two", "line\nbreak", null, 42])).toBe(
+      '"a","say ""habari""","one, two","line\nbreak","","42"\r\n',
+    );
   });
 
   it("defuses cells a spreadsheet would run as formulas", () => {
-    for (const formula of ["=HYPERLINK(\"http://x\")", "+254700", "-2+3", "@SUM(A1)", "\tcmd", "\rcmd"]) expect(csvCell(formula)).toMatch(/^"'/);
+    for (const formula of ['=HYPERLINK("http://x")', "+254700", "-2+3", "@SUM(A1)", "\tcmd", "\rcmd"])
+      expect(csvCell(formula)).toMatch(/^"'/);
     expect(csvCell("Habari 😀")).toBe('"Habari 😀"');
   });
 });

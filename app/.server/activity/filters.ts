@@ -49,9 +49,14 @@ export type FilterResult = { ok: true; filter: ActivityFilter } | { ok: false; m
 export function parseActivityFilter(query: URLSearchParams, now = new Date()): FilterResult {
   const type = query.get("type") || "all";
   const status = query.get("status") || "all";
-  if (type !== "all" && !(ACTIVITY_TYPES as readonly string[]).includes(type)) return { ok: false, message: `Unknown activity type "${type.slice(0, 40)}".` };
-  if (status !== "all" && !(ACTIVITY_STATUSES as readonly string[]).includes(status)) return { ok: false, message: `Unknown status "${status.slice(0, 40)}".` };
-  const base = { type: type === "all" ? undefined : (type as ActivityFilter["type"]), status: status === "all" ? undefined : (status as ActivityFilter["status"]) };
+  if (type !== "all" && !(ACTIVITY_TYPES as readonly string[]).includes(type))
+    return { ok: false, message: `Unknown activity type "${type.slice(0, 40)}".` };
+  if (status !== "all" && !(ACTIVITY_STATUSES as readonly string[]).includes(status))
+    return { ok: false, message: `Unknown status "${status.slice(0, 40)}".` };
+  const base = {
+    type: type === "all" ? undefined : (type as ActivityFilter["type"]),
+    status: status === "all" ? undefined : (status as ActivityFilter["status"]),
+  };
 
   const startDate = query.get("startDate");
   const endDate = query.get("endDate");

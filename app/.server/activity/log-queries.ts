@@ -49,7 +49,10 @@ export function decodeCursor(cursor: string | null | undefined): { at: string; i
 }
 
 function conditions(scope: ActivityScope, filter: ActivityFilter, after?: { at: string; id: number } | null): SQL {
-  const parts: SQL[] = [sql`created_at >= ${filter.start.toISOString()}::timestamptz`, sql`created_at < ${filter.end.toISOString()}::timestamptz`];
+  const parts: SQL[] = [
+    sql`created_at >= ${filter.start.toISOString()}::timestamptz`,
+    sql`created_at < ${filter.end.toISOString()}::timestamptz`,
+  ];
   const inScope = scopeCondition(scope);
   if (inScope) parts.push(inScope);
   if (filter.type) parts.push(sql`type = ${filter.type}`);
@@ -166,7 +169,9 @@ function bucketCounts(scope: ActivityScope, type: ActivityFilter["type"], table:
   if (inScope) where.push(inScope);
   if (type) where.push(sql`type = ${type}`);
   const from = sql.raw(table === "daily" ? "activity_daily_counts" : "activity_hourly_counts");
-  return queryRows<{ status: string; n: number | string }>(sql`select status, sum(count) as n from ${from} where ${sql.join(where, sql` and `)} group by status`);
+  return queryRows<{ status: string; n: number | string }>(
+    sql`select status, sum(count) as n from ${from} where ${sql.join(where, sql` and `)} group by status`,
+  );
 }
 
 function nairobiDay(at: Date) {

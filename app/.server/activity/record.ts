@@ -18,15 +18,17 @@ export interface ActivityEntry {
 
 /** Appends one record to the tenant's activity log. */
 export async function recordActivity(entry: ActivityEntry) {
-  await db().insert(activityLogs).values({
-    organizationId: entry.organizationId,
-    userId: entry.userId ?? null,
-    type: entry.type,
-    status: entry.status,
-    action: entry.action,
-    details: entry.details ?? "",
-    ipAddress: entry.meta?.ip ?? null,
-    userAgent: entry.meta?.userAgent ?? null,
-  });
+  await db()
+    .insert(activityLogs)
+    .values({
+      organizationId: entry.organizationId,
+      userId: entry.userId ?? null,
+      type: entry.type,
+      status: entry.status,
+      action: entry.action,
+      details: entry.details ?? "",
+      ipAddress: entry.meta?.ip ?? null,
+      userAgent: entry.meta?.userAgent ?? null,
+    });
   log().info({ organizationId: entry.organizationId, type: entry.type, status: entry.status, action: entry.action }, "activity");
 }

@@ -8,7 +8,14 @@ import { TIME_ZONE } from "~/lib/dates";
  * reading every tenant needs the platform scope.
  */
 export async function platformFigures(_scope: PlatformScope) {
-  const [row] = await queryRows<{ active: number; pending: number; suspended: number; business_users: number; signups_week: number; messages_month: number }>(sql`
+  const [row] = await queryRows<{
+    active: number;
+    pending: number;
+    suspended: number;
+    business_users: number;
+    signups_week: number;
+    messages_month: number;
+  }>(sql`
     select
       (select count(*) from organizations where status = 'active')::int as active,
       (select count(*) from organizations where status = 'pending')::int as pending,

@@ -25,8 +25,14 @@ export async function systemAlerts(_scope: PlatformScope): Promise<SystemAlert[]
   for (const row of rows) {
     const n = Number(row.n);
     if (!n) continue;
-    if (row.kind === "failed_jobs") alerts.push({ id: `failed:${row.queue}`, level: "error", text: `${n} failed ${n === 1 ? "job" : "jobs"} in the ${row.queue} queue` });
-    else alerts.push({ id: "webhook-backlog", level: "warning", text: `${n} webhook ${n === 1 ? "delivery has" : "deliveries have"} waited over ${WEBHOOK_BACKLOG_ALERT_MINUTES} minutes` });
+    if (row.kind === "failed_jobs")
+      alerts.push({ id: `failed:${row.queue}`, level: "error", text: `${n} failed ${n === 1 ? "job" : "jobs"} in the ${row.queue} queue` });
+    else
+      alerts.push({
+        id: "webhook-backlog",
+        level: "warning",
+        text: `${n} webhook ${n === 1 ? "delivery has" : "deliveries have"} waited over ${WEBHOOK_BACKLOG_ALERT_MINUTES} minutes`,
+      });
   }
   return alerts;
 }

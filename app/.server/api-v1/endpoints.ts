@@ -36,7 +36,11 @@ export const ENDPOINTS = [
       return {
         organization: { id: org.id, name: org.name, businessId: org.businessId, status: org.status },
         plan: { type: org.planType, billingType: org.billingType, messageLimit: org.messageLimit },
-        usage: { messagesThisMonth: sent, messageLimit: org.messageLimit, percentUsed: org.messageLimit ? Math.min(100, Math.round((sent / org.messageLimit) * 1000) / 10) : 0 },
+        usage: {
+          messagesThisMonth: sent,
+          messageLimit: org.messageLimit,
+          percentUsed: org.messageLimit ? Math.min(100, Math.round((sent / org.messageLimit) * 1000) / 10) : 0,
+        },
       };
     },
   }),

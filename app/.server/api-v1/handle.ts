@@ -27,27 +27,50 @@ export async function handleApiV1(request: Request): Promise<Response> {
   }
   const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
   if (!endpoint) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`);
-  if (request.method.toLowerCase() !== endpoint.method) return apiError(405, "method_not_allowed", `Use ${endpoint.method.toUpperCase()} for ${endpoint.path}.`, { Allow: endpoint.method.toUpperCase() });
+  if (request.method.toLowerCase() !== endpoint.method)
+    return apiError(405, "method_not_allowed", `Use ${endpoint.method.toUpperCase()} for ${endpoint.path}.`, {
+      Allow: endpoint.method.toUpperCase(),
+    });
 
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (!match) return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", { "WWW-Authenticate": 'Bearer realm="jumbe"' });
+  if (!match)
+    return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", {
+      "WWW-Authenticate": 'Bearer realm="jumbe"',
+    });
   const key = await authenticateApiKey(match[1]!);
-  if (!key) return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", { "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"' });
+  if (!key)
+    return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
+      "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
+    });
 
   let response: Response;
   try {
     const limit = effectiveApiRateLimit();
     const rate = await hitRateLimit(API_RATE_LIMIT, key.keyId);
-    const limitHeaders = { "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": String(Math.max(0, limit - rate.hits)), "X-RateLimit-Reset": String(rate.retryAfterSeconds) };
+    const limitHeaders = {
+      "X-RateLimit-Limit": String(limit),
+      "X-RateLimit-Remaining": String(Math.max(0, limit - rate.hits)),
+      "X-RateLimit-Reset": String(rate.retryAfterSeconds),
+    };
     if (!rate.allowed) {
-      response = apiError(429, "rate_limited", `This key made more than ${limit} requests in a minute. Try again in ${rate.retryAfterSeconds} s.`, { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) });
+      response = apiError(
+        429,
+        "rate_limited",
+        `This key made more than ${limit} requests in a minute. Try again in ${rate.retryAfterSeconds} s.`,
+        { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
+      );
     } else {
       const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) {
         const issue = query.error.issues[0];
         const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-        response = apiError(400, "invalid_request", `${where}${issue?.code === "unrecognized_keys" ? `unknown parameter ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(", ")}` : (issue?.message ?? "invalid query")}`, limitHeaders);
+        response = apiError(
+          400,
+          "invalid_request",
+          `${where}${issue?.code === "unrecognized_keys" ? `unknown parameter ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(", ")}` : (issue?.message ?? "invalid query")}`,
+          limitHeaders,
+        );
       } else {
         const body = endpoint.response.parse(await endpoint.run(key.organizationId, query.data as never));
         response = Response.json(body, { headers: { "Cache-Control": "no-store", ...limitHeaders } });
@@ -63,7 +86,13 @@ export async function handleApiV1(request: Request): Promise<Response> {
     await recordApiCall(key.organizationId, response.status < 400, ms);
     // Refusals by the rate limit would flood the log; they show in the figures instead.
     if (response.status >= 400 && response.status !== 429)
-      await recordActivity({ organizationId: key.organizationId, type: "system", status: "error", action: "API call failed", details: `${request.method} ${url.pathname}${url.search} answered ${response.status}` });
+      await recordActivity({
+        organizationId: key.organizationId,
+        type: "system",
+        status: "error",
+        action: "API call failed",
+        details: `${request.method} ${url.pathname}${url.search} answered ${response.status}`,
+      });
   } catch (error) {
     log().error({ err: error }, "could not record an API call");
   }

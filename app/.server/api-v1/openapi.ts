@@ -28,7 +28,10 @@ function queryParameters(query: z.ZodType) {
   });
 }
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
 
 /** The OpenAPI 3.1 document of /api/v1, built from ENDPOINTS and their zod schemas. */
 export function openApiDocument() {
@@ -43,7 +46,10 @@ export function openApiDocument() {
         description: endpoint.description,
         parameters: queryParameters(endpoint.query),
         responses: {
-          "200": { description: endpoint.summary, content: { "application/json": { schema: id ? { $ref: `#/components/schemas/${id}` } : schemaOf(endpoint.response) } } },
+          "200": {
+            description: endpoint.summary,
+            content: { "application/json": { schema: id ? { $ref: `#/components/schemas/${id}` } : schemaOf(endpoint.response) } },
+          },
           "400": errorResponse("The query is not valid (code invalid_request)."),
           "401": errorResponse("No API key, or a key that is not valid or was revoked (codes missing_api_key, invalid_api_key)."),
           "429": {

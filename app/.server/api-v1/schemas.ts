@@ -50,7 +50,10 @@ export const PhoneNumberList = z.object({ data: z.array(PhoneNumber) }).meta({ i
 
 export const PhoneNumbersQuery = z
   .object({
-    connection: z.enum(["connected", "disconnected", "all"]).default("all").describe("Only numbers whose account is connected, or disconnected."),
+    connection: z
+      .enum(["connected", "disconnected", "all"])
+      .default("all")
+      .describe("Only numbers whose account is connected, or disconnected."),
   })
   .strict();
 

@@ -26,18 +26,48 @@ export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
  * its slot back, and strangers' failed sign-ins never block a signed-in user here.
  * The new password forgets every known device; `deviceCookie` keeps this browser one.
  */
-export async function changePassword(current: CurrentUser, currentPassword: string, newPassword: string, sessionToken: string | undefined, meta: RequestMeta) {
+export async function changePassword(
+  current: CurrentUser,
+  currentPassword: string,
+  newPassword: string,
+  sessionToken: string | undefined,
+  meta: RequestMeta,
+) {
   const limited = await hitRateLimit(RATE_LIMITS.passwordChange, current.user.id);
-  if (!limited.allowed) return { ok: false as const, status: 429 as const, field: undefined, message: rateLimitMessage(limited.retryAfterSeconds) };
+  if (!limited.allowed)
+    return { ok: false as const, status: 429 as const, field: undefined, message: rateLimitMessage(limited.retryAfterSeconds) };
   if (!(await verifyPassword(await passwordHashOf(current.user.id), currentPassword))) {
-    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "error", action: "Password change failed", details: "Wrong current password", meta });
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "security",
+      status: "error",
+      action: "Password change failed",
+      details: "Wrong current password",
+      meta,
+    });
     return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
   }
   await refundRateLimit(RATE_LIMITS.passwordChange, current.user.id, limited);
   const passwordChangedAt = new Date();
-  await db().update(users).set({ passwordHash: await hashPassword(newPassword), passwordChangedAt }).where(eq(users.id, current.user.id));
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt })
+    .where(eq(users.id, current.user.id));
   await deleteUserSessions(current.user.id, sessionToken);
-  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "security", status: "success", action: "Password changed", details: "Other sessions signed out", meta });
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "security",
+    status: "success",
+    action: "Password changed",
+    details: "Other sessions signed out",
+    meta,
+  });
   await sendMail(passwordChangedMail(current.user.email));
-  return { ok: true as const, message: PASSWORD_CHANGED, deviceCookie: knownDeviceCookieHeader({ id: current.user.id, passwordChangedAt }) };
+  return {
+    ok: true as const,
+    message: PASSWORD_CHANGED,
+    deviceCookie: knownDeviceCookieHeader({ id: current.user.id, passwordChangedAt }),
+  };
 }

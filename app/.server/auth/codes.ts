@@ -9,9 +9,7 @@ export const CODE_MAX_ATTEMPTS = 5;
 
 export type CodePurpose = "signup" | "reset" | "email_change";
 
-export type CodeCheck =
-  | { ok: true; targetEmail: string }
-  | { ok: false; reason: "invalid" | "expired" | "locked" | "missing" };
+export type CodeCheck = { ok: true; targetEmail: string } | { ok: false; reason: "invalid" | "expired" | "locked" | "missing" };
 
 export const CODE_MESSAGES = {
   invalid: "Invalid verification code. Please try again.",
@@ -98,5 +96,7 @@ export async function pendingCode(userId: string, purpose: CodePurpose) {
 }
 
 export async function deleteStaleCodes() {
-  await db().delete(verificationCodes).where(lt(verificationCodes.expiresAt, new Date(Date.now() - 24 * 60 * 60 * 1000)));
+  await db()
+    .delete(verificationCodes)
+    .where(lt(verificationCodes.expiresAt, new Date(Date.now() - 24 * 60 * 60 * 1000)));
 }

@@ -82,7 +82,8 @@ export async function requireUserWithPermission(args: GuardArgs, permission?: Pe
 export async function requireApiPermission(args: GuardArgs, permission?: Permission) {
   const current = await currentUser(args);
   if (!current) throw jsonError(401, STATUS_MESSAGES[401], { headers: { "Cache-Control": "no-store" } });
-  if (permission && !can(current.role, permission)) throw jsonError(403, STATUS_MESSAGES[403], { headers: { "Cache-Control": "no-store" } });
+  if (permission && !can(current.role, permission))
+    throw jsonError(403, STATUS_MESSAGES[403], { headers: { "Cache-Control": "no-store" } });
   return current;
 }
 

@@ -23,7 +23,13 @@ function mac(user: DeviceOwner, issuedAt: number) {
 /** The Set-Cookie header that makes this browser a known device of `user`. */
 export function knownDeviceCookieHeader(user: DeviceOwner) {
   const issuedAt = Math.floor(Date.now() / 1000);
-  const parts = [`${DEVICE_COOKIE}=${user.id}.${issuedAt}.${mac(user, issuedAt)}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${DEVICE_MAX_AGE_SECONDS}`];
+  const parts = [
+    `${DEVICE_COOKIE}=${user.id}.${issuedAt}.${mac(user, issuedAt)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${DEVICE_MAX_AGE_SECONDS}`,
+  ];
   if (env().production || env().APP_URL.startsWith("https://")) parts.push("Secure");
   return parts.join("; ");
 }

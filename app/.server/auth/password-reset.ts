@@ -56,7 +56,15 @@ export async function resetPassword(email: string, otp: string, newPassword: str
   await deleteUserSessions(account.user.id);
   // The code proved the mailbox: strangers' failed guesses no longer keep the owner out.
   await resetRateLimit(RATE_LIMITS.signinAccount, normalized);
-  await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "security", status: "success", action: "Password reset", details: "All sessions signed out", meta });
+  await recordActivity({
+    organizationId: account.organization.id,
+    userId: account.user.id,
+    type: "security",
+    status: "success",
+    action: "Password reset",
+    details: "All sessions signed out",
+    meta,
+  });
   await sendMail(passwordChangedMail(account.user.email));
   return { ok: true as const, message: RESET_DONE };
 }

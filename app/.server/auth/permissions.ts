@@ -45,7 +45,18 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
   // every other private page accepts any signed-in user: an administrator's own organisation pages too.
-  platform_admin: ["account:manage", "tutorial:view", "whatsapp:view", "whatsapp:manage", "activity:view", "activity:export", "developer:view", "developer:manage", "platform:console", "platform:queue"],
+  platform_admin: [
+    "account:manage",
+    "tutorial:view",
+    "whatsapp:view",
+    "whatsapp:manage",
+    "activity:view",
+    "activity:export",
+    "developer:view",
+    "developer:manage",
+    "platform:console",
+    "platform:queue",
+  ],
   owner: ORGANISATION_ADMIN,
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.

@@ -38,6 +38,14 @@ export async function sendResetMails(jobs: Job<ResetMailPayload>[]) {
       await resetRateLimit(RESET_RESEND_WINDOW, account.user.id);
       throw error;
     }
-    await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "security", status: "warning", action: "Password reset requested", details: "Reset code e-mailed", meta: payload.meta });
+    await recordActivity({
+      organizationId: account.organization.id,
+      userId: account.user.id,
+      type: "security",
+      status: "warning",
+      action: "Password reset requested",
+      details: "Reset code e-mailed",
+      meta: payload.meta,
+    });
   }
 }

@@ -19,14 +19,16 @@ function lifetime(persistent: boolean) {
 export async function createSession(userId: string, persistent: boolean, meta: RequestMeta) {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + lifetime(persistent));
-  await db().insert(sessions).values({
-    id: sha256(token),
-    userId,
-    persistent,
-    expiresAt,
-    ipAddress: meta.ip,
-    userAgent: meta.userAgent,
-  });
+  await db()
+    .insert(sessions)
+    .values({
+      id: sha256(token),
+      userId,
+      persistent,
+      expiresAt,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+    });
   return { token, setCookie: sessionCookieHeader(token, persistent ? lifetime(true) / 1000 : undefined) };
 }
 
@@ -134,17 +136,19 @@ async function touchSession(id: string, persistent: boolean) {
 }
 
 export async function deleteSessionByToken(token: string) {
-  await db().delete(sessions).where(eq(sessions.id, sha256(token)));
+  await db()
+    .delete(sessions)
+    .where(eq(sessions.id, sha256(token)));
 }
 
 /** Ends every session of the user, except the one carrying `keepToken` when given. */
 export async function deleteUserSessions(userId: string, keepToken?: string) {
-  const where = keepToken
-    ? and(eq(sessions.userId, userId), ne(sessions.id, sha256(keepToken)))
-    : eq(sessions.userId, userId);
+  const where = keepToken ? and(eq(sessions.userId, userId), ne(sessions.id, sha256(keepToken))) : eq(sessions.userId, userId);
   await db().delete(sessions).where(where);
 }
 
 export async function deleteExpiredSessions() {
-  await db().delete(sessions).where(lt(sessions.expiresAt, sql`now()`));
+  await db()
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, sql`now()`));
 }

@@ -34,9 +34,21 @@ export type SigninResult =
  * guesses cannot overrun a limit, the owner's own sign-ins never use it up, and strangers who
  * lock the account for unknown browsers do not lock out a browser the owner signed in with before.
  */
-export async function signIn(email: string, password: string, remember: boolean, meta: RequestMeta, previousToken?: string, deviceCookie?: string): Promise<SigninResult> {
+export async function signIn(
+  email: string,
+  password: string,
+  remember: boolean,
+  meta: RequestMeta,
+  previousToken?: string,
+  deviceCookie?: string,
+): Promise<SigninResult> {
   const normalized = email.trim().toLowerCase();
-  const refused = (retryAfterSeconds: number) => ({ ok: false as const, status: 429 as const, message: rateLimitMessage(retryAfterSeconds), reason: "rate_limited" as const });
+  const refused = (retryAfterSeconds: number) => ({
+    ok: false as const,
+    status: 429 as const,
+    message: rateLimitMessage(retryAfterSeconds),
+    reason: "rate_limited" as const,
+  });
   const ipHit = await hitRateLimit(RATE_LIMITS.signinIp, meta.ip);
   if (!ipHit.allowed) return refused(ipHit.retryAfterSeconds);
 
@@ -53,14 +65,30 @@ export async function signIn(email: string, password: string, remember: boolean,
   }
   const { user, organization } = account;
   if (!(await verifyPassword(user.passwordHash, password))) {
-    await recordActivity({ organizationId: organization.id, userId: user.id, type: "login", status: "error", action: "Sign-in failed", details: "Wrong password", meta });
+    await recordActivity({
+      organizationId: organization.id,
+      userId: user.id,
+      type: "login",
+      status: "error",
+      action: "Sign-in failed",
+      details: "Wrong password",
+      meta,
+    });
     return { ok: false, status: 401, message: SIGNIN_MESSAGES.invalid, reason: "invalid" };
   }
   // The right password: this attempt was no failure.
   await refundRateLimit(RATE_LIMITS.signinIp, meta.ip, ipHit);
   await refundRateLimit(bucket, subject, accountHit);
   if (organization.status === "suspended") {
-    await recordActivity({ organizationId: organization.id, userId: user.id, type: "security", status: "warning", action: "Sign-in refused", details: "Account suspended", meta });
+    await recordActivity({
+      organizationId: organization.id,
+      userId: user.id,
+      type: "security",
+      status: "warning",
+      action: "Sign-in refused",
+      details: "Account suspended",
+      meta,
+    });
     return { ok: false, status: 403, message: SIGNIN_MESSAGES.suspended, reason: "suspended" };
   }
   if (!user.isVerified) {
@@ -73,7 +101,20 @@ export async function signIn(email: string, password: string, remember: boolean,
   const session = await createSession(user.id, remember, meta);
   const lastLoginAt = new Date();
   await db().update(users).set({ lastLoginAt }).where(eq(users.id, user.id));
-  await recordActivity({ organizationId: organization.id, userId: user.id, type: "login", status: "success", action: "Signed in", details: remember ? "Remembered for 30 days" : "Browser session", meta });
+  await recordActivity({
+    organizationId: organization.id,
+    userId: user.id,
+    type: "login",
+    status: "success",
+    action: "Signed in",
+    details: remember ? "Remembered for 30 days" : "Browser session",
+    meta,
+  });
   const messagesUsed = await countMessagesThisMonth(organization.id);
-  return { ok: true, user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed), setCookie: session.setCookie, deviceCookie: knownDeviceCookieHeader(user) };
+  return {
+    ok: true,
+    user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed),
+    setCookie: session.setCookie,
+    deviceCookie: knownDeviceCookieHeader(user),
+  };
 }

@@ -9,7 +9,15 @@ export async function signOut(request: Request, meta: RequestMeta) {
   if (token) {
     const found = await findSession(request);
     await deleteSessionByToken(token);
-    if (found) await recordActivity({ organizationId: found.organization.id, userId: found.user.id, type: "login", status: "success", action: "Signed out", meta });
+    if (found)
+      await recordActivity({
+        organizationId: found.organization.id,
+        userId: found.user.id,
+        type: "login",
+        status: "success",
+        action: "Signed out",
+        meta,
+      });
   }
   return clearSessionCookieHeader();
 }

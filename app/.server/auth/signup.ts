@@ -60,25 +60,25 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
 
   const created = await db()
     .transaction(async (tx) => {
-    const [organization] = await tx
-      .insert(organizations)
-      .values({ name: input.businessName?.trim() || `${input.firstName.trim()} ${input.lastName.trim()}`, businessId: newBusinessId() })
-      .returning();
-    const [user] = await tx
-      .insert(users)
-      .values({
-        organizationId: organization!.id,
-        email,
-        firstName: input.firstName.trim(),
-        lastName: input.lastName.trim(),
-        phoneNumber: phone,
-        passwordHash,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!user) tx.rollback();
-    return { organization: organization!, user: user! };
-  })
+      const [organization] = await tx
+        .insert(organizations)
+        .values({ name: input.businessName?.trim() || `${input.firstName.trim()} ${input.lastName.trim()}`, businessId: newBusinessId() })
+        .returning();
+      const [user] = await tx
+        .insert(users)
+        .values({
+          organizationId: organization!.id,
+          email,
+          firstName: input.firstName.trim(),
+          lastName: input.lastName.trim(),
+          phoneNumber: phone,
+          passwordHash,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!user) tx.rollback();
+      return { organization: organization!, user: user! };
+    })
     .catch((error: unknown) => {
       if (error instanceof TransactionRollbackError) return null;
       throw error;
@@ -86,7 +86,15 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
   // A concurrent sign-up with the same e-mail won the race; answer as for an existing account.
   if (!created) return { ok: true, email };
 
-  await recordActivity({ organizationId: created.organization.id, userId: created.user.id, type: "auth", status: "success", action: "Account created", details: `Sign-up for ${email}`, meta });
+  await recordActivity({
+    organizationId: created.organization.id,
+    userId: created.user.id,
+    type: "auth",
+    status: "success",
+    action: "Account created",
+    details: `Sign-up for ${email}`,
+    meta,
+  });
   await hitRateLimit(RESEND_WINDOW, created.user.id);
   await sendVerificationCode(created.user.id, email);
   return { ok: true, email };

@@ -26,7 +26,15 @@ export async function verifySignupCode(email: string, otp: string, meta: Request
   if (!account || account.user.isVerified) return { ok: false, status: 400, message: CODE_MESSAGES.invalid };
   const check = await consumeCode(account.user.id, "signup", otp);
   if (!check.ok) {
-    await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "auth", status: "warning", action: "Email verification failed", details: CODE_MESSAGES[check.reason], meta });
+    await recordActivity({
+      organizationId: account.organization.id,
+      userId: account.user.id,
+      type: "auth",
+      status: "warning",
+      action: "Email verification failed",
+      details: CODE_MESSAGES[check.reason],
+      meta,
+    });
     return { ok: false, status: 400, message: CODE_MESSAGES[check.reason] };
   }
   await db().transaction(async (tx) => {
@@ -34,7 +42,15 @@ export async function verifySignupCode(email: string, otp: string, meta: Request
     if (account.organization.status === "pending")
       await tx.update(organizations).set({ status: "active", updatedAt: new Date() }).where(eq(organizations.id, account.organization.id));
   });
-  await recordActivity({ organizationId: account.organization.id, userId: account.user.id, type: "auth", status: "success", action: "Email verified", details: account.user.email, meta });
+  await recordActivity({
+    organizationId: account.organization.id,
+    userId: account.user.id,
+    type: "auth",
+    status: "success",
+    action: "Email verified",
+    details: account.user.email,
+    meta,
+  });
   return { ok: true, message: VERIFY_SUCCESS };
 }
 
@@ -50,13 +66,19 @@ export async function resendSignupCode(email: string, meta: RequestMeta): Promis
     [RATE_LIMITS.codeIp, meta.ip],
     [RATE_LIMITS.codeAccount, normalized],
   ]);
-  if (!limited.allowed) return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds), retryAfterSeconds: limited.retryAfterSeconds };
+  if (!limited.allowed)
+    return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds), retryAfterSeconds: limited.retryAfterSeconds };
 
   const account = await findUserByEmail(normalized);
   const subject = account?.user.id ?? `unknown:${normalized}`;
   const window = await hitRateLimit(RESEND_WINDOW, subject);
   if (!window.allowed) {
-    return { ok: false, status: 429, message: `Please wait ${window.retryAfterSeconds} seconds before requesting a new code.`, retryAfterSeconds: window.retryAfterSeconds };
+    return {
+      ok: false,
+      status: 429,
+      message: `Please wait ${window.retryAfterSeconds} seconds before requesting a new code.`,
+      retryAfterSeconds: window.retryAfterSeconds,
+    };
   }
   if (account && !account.user.isVerified) {
     await sendVerificationCode(account.user.id, account.user.email);

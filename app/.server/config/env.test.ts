@@ -5,7 +5,12 @@ import { ENV_VARIABLES, parseEnv } from "./env";
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
 const TOKEN = "t".repeat(32);
-const META = { META_APP_ID: "123456789012345", META_APP_SECRET: "f".repeat(32), META_CONFIG_ID: "987654321098765", META_VERIFY_TOKEN: "v".repeat(24) };
+const META = {
+  META_APP_ID: "123456789012345",
+  META_APP_SECRET: "f".repeat(32),
+  META_CONFIG_ID: "987654321098765",
+  META_VERIFY_TOKEN: "v".repeat(24),
+};
 
 describe("configuration", () => {
   it("works out of the box for the embedded demo, with sandbox on", () => {
@@ -15,11 +20,20 @@ describe("configuration", () => {
 
   it("separates React's build mode (NODE_ENV) from the deployment's safety checks (DEPLOYMENT)", () => {
     // npm start: React's production build on a laptop, with the demo secrets and the sandbox.
-    expect(parseEnv({ NODE_ENV: "production", DEPLOYMENT: "local" })).toMatchObject({ NODE_ENV: "production", DEPLOYMENT: "local", production: false, sandbox: true });
+    expect(parseEnv({ NODE_ENV: "production", DEPLOYMENT: "local" })).toMatchObject({
+      NODE_ENV: "production",
+      DEPLOYMENT: "local",
+      production: false,
+      sandbox: true,
+    });
     // A production deployment is the default for NODE_ENV=production, and refuses the demo secrets.
-    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(
+      /SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/,
+    );
     // And it can be asked for with a development build too: the checks follow DEPLOYMENT.
-    expect(() => parseEnv({ NODE_ENV: "development", DEPLOYMENT: "production" })).toThrow(/refusing to start in production with the demo SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: "development", DEPLOYMENT: "production" })).toThrow(
+      /refusing to start in production with the demo SESSION_SECRET/,
+    );
     expect(parseEnv({}).DEPLOYMENT).toBe("local");
     expect(() => parseEnv({ DEPLOYMENT: "staging" })).toThrow(/DEPLOYMENT/);
   });
@@ -27,7 +41,11 @@ describe("configuration", () => {
   it("turns the sandbox off in production unless SANDBOX=1 on a declared demo host", () => {
     const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
     expect(parseEnv(base).sandbox).toBe(false);
-    expect(parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN })).toMatchObject({ sandbox: true, demoHost: true, SANDBOX_CONTROL_TOKEN: TOKEN });
+    expect(parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN })).toMatchObject({
+      sandbox: true,
+      demoHost: true,
+      SANDBOX_CONTROL_TOKEN: TOKEN,
+    });
     expect(parseEnv({ SANDBOX: "0" }).sandbox).toBe(false);
     // DEMO_HOST alone turns nothing on.
     expect(parseEnv({ ...base, DEMO_HOST: "1" }).sandbox).toBe(false);
@@ -38,8 +56,12 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...base, SANDBOX: "1" })).toThrow(
       /SANDBOX: refusing to start in production with SANDBOX=1: the sandbox forges signed Meta webhooks and shows one-time codes. Set DEMO_HOST=1 only on a public demo host/,
     );
-    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1" })).toThrow(/SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN is required on a demo host/);
-    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: "short" })).toThrow(/SANDBOX_CONTROL_TOKEN must be at least 32 characters/);
+    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1" })).toThrow(
+      /SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN is required on a demo host/,
+    );
+    expect(() => parseEnv({ ...base, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: "short" })).toThrow(
+      /SANDBOX_CONTROL_TOKEN must be at least 32 characters/,
+    );
     // The demo app secret is public: with it anyone could sign webhooks to /webhooks/whatsapp themselves.
     expect(() => parseEnv({ ...base, META_APP_SECRET: undefined, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN })).toThrow(
       /META_APP_SECRET: refusing to start in production with the sandbox META_APP_SECRET/,
@@ -54,15 +76,22 @@ describe("configuration", () => {
     expect(parseEnv({ PORT: "4000" }).APP_URL).toBe("http://localhost:4000");
     expect(parseEnv({ HOST: "0.0.0.0" }).APP_URL).toBe("http://localhost:3000");
     expect(parseEnv({ HOST: "::1" }).APP_URL).toBe("http://localhost:3000");
-    expect(parseEnv({ HOST: "192.168.1.20", PORT: "8080" })).toMatchObject({ APP_URL: "http://192.168.1.20:8080", SITE_URL: "http://192.168.1.20:8080" });
+    expect(parseEnv({ HOST: "192.168.1.20", PORT: "8080" })).toMatchObject({
+      APP_URL: "http://192.168.1.20:8080",
+      SITE_URL: "http://192.168.1.20:8080",
+    });
     expect(parseEnv({ HOST: "fd00::5" }).APP_URL).toBe("http://[fd00::5]:3000");
     expect(parseEnv({ HOST: "192.168.1.20", APP_URL: "https://jumbe.example.co.ke" }).APP_URL).toBe("https://jumbe.example.co.ke");
   });
 
   it("refuses to start in production on demo secrets or without SMTP_URL", () => {
-    expect(() => parseEnv({ NODE_ENV: "production", ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META })).toThrow(/SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: "production", ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META })).toThrow(
+      /SESSION_SECRET: refusing to start in production with the demo SESSION_SECRET/,
+    );
     expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, SMTP_URL: "smtp://m:25", ...META })).toThrow(/ENCRYPTION_KEY/);
-    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, ...META })).toThrow(/SMTP_URL is required in production/);
+    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, ...META })).toThrow(
+      /SMTP_URL is required in production/,
+    );
   });
 
   it("explains malformed values", () => {
@@ -73,21 +102,35 @@ describe("configuration", () => {
 
   it("configures the public site: canonical host, sales address and WhatsApp number", () => {
     const defaults = parseEnv({ APP_URL: "https://app.jumbe.co.ke/" });
-    expect(defaults).toMatchObject({ APP_URL: "https://app.jumbe.co.ke", SITE_URL: "https://app.jumbe.co.ke", SALES_EMAIL: "sales@jumbe.co.ke", WHATSAPP_NUMBER: "+254711082000" });
+    expect(defaults).toMatchObject({
+      APP_URL: "https://app.jumbe.co.ke",
+      SITE_URL: "https://app.jumbe.co.ke",
+      SALES_EMAIL: "sales@jumbe.co.ke",
+      WHATSAPP_NUMBER: "+254711082000",
+    });
     expect(parseEnv({ APP_URL: "https://app.jumbe.co.ke", SITE_URL: "https://jumbe.co.ke/" }).SITE_URL).toBe("https://jumbe.co.ke");
     expect(() => parseEnv({ WHATSAPP_NUMBER: "call us" })).toThrow(/WHATSAPP_NUMBER must be an international number/);
     expect(() => parseEnv({ SALES_EMAIL: "not-an-address" })).toThrow(/SALES_EMAIL/);
   });
 
   it("configures Meta: the sandbox by default, graph.facebook.com in production, and no sandbox secrets in production", () => {
-    expect(parseEnv({ PORT: "4100" })).toMatchObject({ GRAPH_API_BASE_URL: "http://127.0.0.1:4100/sandbox/meta/graph", GRAPH_API_VERSION: "v25.0" });
+    expect(parseEnv({ PORT: "4100" })).toMatchObject({
+      GRAPH_API_BASE_URL: "http://127.0.0.1:4100/sandbox/meta/graph",
+      GRAPH_API_VERSION: "v25.0",
+    });
     const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25" };
-    expect(parseEnv({ ...production, ...META })).toMatchObject({ GRAPH_API_BASE_URL: "https://graph.facebook.com", META_APP_ID: "123456789012345" });
+    expect(parseEnv({ ...production, ...META })).toMatchObject({
+      GRAPH_API_BASE_URL: "https://graph.facebook.com",
+      META_APP_ID: "123456789012345",
+    });
     expect(() => parseEnv(production)).toThrow(/META_APP_SECRET: refusing to start in production with the sandbox META_APP_SECRET/);
     expect(() => parseEnv({ ...production, ...META, META_VERIFY_TOKEN: undefined })).toThrow(/META_VERIFY_TOKEN/);
     // A demo host (SANDBOX=1 in production, as the benchmark runs) may keep the sandbox's app id and configuration.
     const demoHost = { ...production, SANDBOX: "1", DEMO_HOST: "1", SANDBOX_CONTROL_TOKEN: TOKEN, META_APP_SECRET: META.META_APP_SECRET };
-    expect(parseEnv(demoHost)).toMatchObject({ META_APP_ID: "100000000000001", GRAPH_API_BASE_URL: expect.stringMatching(/sandbox\/meta\/graph$/) });
+    expect(parseEnv(demoHost)).toMatchObject({
+      META_APP_ID: "100000000000001",
+      GRAPH_API_BASE_URL: expect.stringMatching(/sandbox\/meta\/graph$/),
+    });
     expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
     expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
   });

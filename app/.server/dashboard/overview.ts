@@ -30,7 +30,14 @@ export async function dashboardOverview(current: CurrentUser, context?: unknown)
     accountStatus: live ? "Active" : "Setup",
     whatsapp: { connected: live, connections },
     recentActivity: collapseRepeats(
-      recent.map((r) => ({ id: r.id, action: r.action, details: r.details, status: r.status, type: r.type, at: r.createdAt.toISOString() })),
+      recent.map((r) => ({
+        id: r.id,
+        action: r.action,
+        details: r.details,
+        status: r.status,
+        type: r.type,
+        at: r.createdAt.toISOString(),
+      })),
       RECENT_ENTRIES,
       // A full read may have cut a run of repeats short.
       { more: recent.length === RECENT_ROWS },

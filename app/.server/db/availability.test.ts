@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import net from "node:net";
 import pg from "pg";
-import { databaseIsDown, DatabaseUnavailableError, isDatabaseUnavailableError, noteDatabaseError, onAvailabilityChange, setAvailabilityProbe } from "./availability";
+import {
+  databaseIsDown,
+  DatabaseUnavailableError,
+  isDatabaseUnavailableError,
+  noteDatabaseError,
+  onAvailabilityChange,
+  setAvailabilityProbe,
+} from "./availability";
 
 // Issue 9: a dropped PostgreSQL connection killed the process. Which errors mean "the database
 // cannot be reached" (503, workers back off) rather than "this query is wrong" (500).
@@ -49,7 +56,10 @@ describe("isDatabaseUnavailableError", () => {
 
   it("classifies what node-postgres really raises for a server that does not answer", async () => {
     const pool = new pg.Pool({ host: "127.0.0.1", port: await closedPort(), user: "x", database: "x", connectionTimeoutMillis: 2000 });
-    const error = await pool.query("select 1").then(() => undefined, (e: unknown) => e);
+    const error = await pool.query("select 1").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await pool.end();
     expect(error).toBeDefined();
     expect(isDatabaseUnavailableError(error)).toBe(true);

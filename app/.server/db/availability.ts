@@ -13,7 +13,18 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export const UNAVAILABLE_MESSAGE = "Service temporarily unavailable: the database cannot be reached. Please try again in a few seconds.";
 
-const NETWORK_CODES = new Set(["JUMBE_DATABASE_UNAVAILABLE", "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const NETWORK_CODES = new Set([
+  "JUMBE_DATABASE_UNAVAILABLE",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 /** admin_shutdown, crash_shutdown, cannot_connect_now, and too_many_connections. */
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 const MESSAGES = [
@@ -96,7 +107,10 @@ function markDown(error: unknown) {
     st.down = true;
     st.downSince = Date.now();
     const e = error as { code?: unknown; message?: unknown };
-    log().warn({ sqlstate: e?.code, reason: typeof e?.message === "string" ? e.message : String(error) }, "database unavailable: answering 503 until it is back");
+    log().warn(
+      { sqlstate: e?.code, reason: typeof e?.message === "string" ? e.message : String(error) },
+      "database unavailable: answering 503 until it is back",
+    );
     for (const listener of st.listeners) listener(false);
   }
   scheduleProbe(0);

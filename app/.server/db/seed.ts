@@ -5,8 +5,24 @@ import { hashPassword } from "../auth/password";
 import { newBusinessId } from "../auth/signup";
 
 export const DEMO_ACCOUNTS = [
-  { label: "Platform admin", email: "admin@jumbe.demo", password: "JumbeAdmin#2026", usertype: "admin" as const, firstName: "Wanjiru", lastName: "Kamau", organization: "Jumbe Platform" },
-  { label: "Business account", email: "demo@jumbe.demo", password: "JumbeDemo#2026", usertype: "individual" as const, firstName: "Otieno", lastName: "Achieng", organization: "Nyota Savings Sacco" },
+  {
+    label: "Platform admin",
+    email: "admin@jumbe.demo",
+    password: "JumbeAdmin#2026",
+    usertype: "admin" as const,
+    firstName: "Wanjiru",
+    lastName: "Kamau",
+    organization: "Jumbe Platform",
+  },
+  {
+    label: "Business account",
+    email: "demo@jumbe.demo",
+    password: "JumbeDemo#2026",
+    usertype: "individual" as const,
+    firstName: "Otieno",
+    lastName: "Achieng",
+    organization: "Nyota Savings Sacco",
+  },
 ];
 
 /** Fills an empty database with the demo admin, a demo business and realistic history. */
@@ -17,7 +33,12 @@ export async function seedDemoData() {
   for (const account of DEMO_ACCOUNTS) {
     const [organization] = await db()
       .insert(organizations)
-      .values({ name: account.organization, businessId: newBusinessId(), status: "active", planType: account.usertype === "admin" ? "Enterprise" : "Starter" })
+      .values({
+        name: account.organization,
+        businessId: newBusinessId(),
+        status: "active",
+        planType: account.usertype === "admin" ? "Enterprise" : "Starter",
+      })
       .returning();
     const [user] = await db()
       .insert(users)
@@ -52,20 +73,85 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     .insert(contacts)
     .values(DEMO_CONTACTS.map(([name, phone], i) => ({ organizationId, name, phone, waId: phone.slice(1), lastSeenAt: hoursAgo(i * 5) })))
     .returning({ id: contacts.id });
-  await db().insert(messageTemplates).values([
-    { organizationId, name: "loan_repayment_reminder", category: "Transactional", language: "English", status: "approved", body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}." },
-    { organizationId, name: "otp_verification", category: "OTP", language: "English", status: "approved", body: "Your Nyota verification code is {{1}}." },
-    { organizationId, name: "dividend_announcement_sw", category: "Marketing", language: "Swahili", status: "pending", body: "Habari {{1}}! Gawio la mwaka huu limetangazwa." },
-  ]);
-  await db().insert(messages).values(
-    saved.flatMap((contact, i) => [
-      { organizationId, contactId: contact.id, direction: "outbound" as const, status: "read", body: "Habari! Your loan repayment is due on Friday.", createdAt: hoursAgo(2 + i * 7) },
-      { organizationId, contactId: contact.id, direction: "inbound" as const, status: "received", body: "Asante, nitalipa kesho.", createdAt: hoursAgo(1 + i * 7) },
-    ]),
-  );
-  await db().insert(activityLogs).values([
-    { organizationId, userId, type: "template", status: "success", action: "Template approved", details: "loan_repayment_reminder was approved", createdAt: hoursAgo(30) },
-    { organizationId, userId, type: "message", status: "success", action: "Messages sent", details: "5 repayment reminders sent", createdAt: hoursAgo(3) },
-    { organizationId, userId, type: "system", status: "success", action: "Demo data loaded", details: "Sample contacts, templates and messages", createdAt: hoursAgo(48) },
-  ]);
+  await db()
+    .insert(messageTemplates)
+    .values([
+      {
+        organizationId,
+        name: "loan_repayment_reminder",
+        category: "Transactional",
+        language: "English",
+        status: "approved",
+        body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}.",
+      },
+      {
+        organizationId,
+        name: "otp_verification",
+        category: "OTP",
+        language: "English",
+        status: "approved",
+        body: "Your Nyota verification code is {{1}}.",
+      },
+      {
+        organizationId,
+        name: "dividend_announcement_sw",
+        category: "Marketing",
+        language: "Swahili",
+        status: "pending",
+        body: "Habari {{1}}! Gawio la mwaka huu limetangazwa.",
+      },
+    ]);
+  await db()
+    .insert(messages)
+    .values(
+      saved.flatMap((contact, i) => [
+        {
+          organizationId,
+          contactId: contact.id,
+          direction: "outbound" as const,
+          status: "read",
+          body: "Habari! Your loan repayment is due on Friday.",
+          createdAt: hoursAgo(2 + i * 7),
+        },
+        {
+          organizationId,
+          contactId: contact.id,
+          direction: "inbound" as const,
+          status: "received",
+          body: "Asante, nitalipa kesho.",
+          createdAt: hoursAgo(1 + i * 7),
+        },
+      ]),
+    );
+  await db()
+    .insert(activityLogs)
+    .values([
+      {
+        organizationId,
+        userId,
+        type: "template",
+        status: "success",
+        action: "Template approved",
+        details: "loan_repayment_reminder was approved",
+        createdAt: hoursAgo(30),
+      },
+      {
+        organizationId,
+        userId,
+        type: "message",
+        status: "success",
+        action: "Messages sent",
+        details: "5 repayment reminders sent",
+        createdAt: hoursAgo(3),
+      },
+      {
+        organizationId,
+        userId,
+        type: "system",
+        status: "success",
+        action: "Demo data loaded",
+        details: "Sample contacts, templates and messages",
+        createdAt: hoursAgo(48),
+      },
+    ]);
 }

@@ -22,7 +22,11 @@ export interface ApiKeyView {
 }
 
 async function liveKey(organizationId: string) {
-  const [row] = await db().select().from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt))).limit(1);
+  const [row] = await db()
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .limit(1);
   return row;
 }
 
@@ -34,15 +38,37 @@ export async function readApiKey(current: CurrentUser, meta: RequestMeta): Promi
     const fresh = newKey();
     [row] = await db()
       .insert(apiKeys)
-      .values({ organizationId, createdBy: current.user.id, keyHash: fresh.keyHash, keyEncrypted: fresh.keyEncrypted, prefix: fresh.prefix })
+      .values({
+        organizationId,
+        createdBy: current.user.id,
+        keyHash: fresh.keyHash,
+        keyEncrypted: fresh.keyEncrypted,
+        prefix: fresh.prefix,
+      })
       .onConflictDoNothing()
       .returning();
     // Two first reads at once: the other one's key won.
     row ??= await liveKey(organizationId);
     if (!row) throw new Error("API key could not be created");
-    await recordActivity({ organizationId, userId: current.user.id, type: "security", status: "success", action: "API key created", details: `Key ${row.prefix}...`, meta });
+    await recordActivity({
+      organizationId,
+      userId: current.user.id,
+      type: "security",
+      status: "success",
+      action: "API key created",
+      details: `Key ${row.prefix}...`,
+      meta,
+    });
   }
-  await recordActivity({ organizationId, userId: current.user.id, type: "security", status: "success", action: "API key viewed", details: `Key ${row.prefix}...`, meta });
+  await recordActivity({
+    organizationId,
+    userId: current.user.id,
+    type: "security",
+    status: "success",
+    action: "API key viewed",
+    details: `Key ${row.prefix}...`,
+    meta,
+  });
   return { key: decryptSecret(row.keyEncrypted), prefix: row.prefix, createdAt: row.createdAt.toISOString() };
 }
 
@@ -64,7 +90,13 @@ export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta):
       .returning({ prefix: apiKeys.prefix });
     const [row] = await tx
       .insert(apiKeys)
-      .values({ organizationId, createdBy: current.user.id, keyHash: fresh.keyHash, keyEncrypted: fresh.keyEncrypted, prefix: fresh.prefix })
+      .values({
+        organizationId,
+        createdBy: current.user.id,
+        keyHash: fresh.keyHash,
+        keyEncrypted: fresh.keyEncrypted,
+        prefix: fresh.prefix,
+      })
       .returning();
     return { created: row!, revoked: revokedRows[0]?.prefix };
   });
@@ -92,6 +124,9 @@ export async function authenticateApiKey(presented: string) {
   if (!row || !constantTimeEqual(row.keyHash, keyHash)) return null;
   // Written at most once a minute per key, not on every call.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)
-    await db().update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
+    await db()
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(apiKeys.id, row.id));
   return { keyId: row.id, organizationId: row.organizationId };
 }

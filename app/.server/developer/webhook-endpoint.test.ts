@@ -35,13 +35,26 @@ describe("webhook URL address check", () => {
     expect(await checkWebhookUrl("https://hooks.example.co.ke/hook", async () => ["196.201.214.200", address])).toEqual(refused);
   });
 
-  it.each(["0.0.0.0", "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "192.0.0.8", "192.0.2.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1", "240.0.0.1", "255.255.255.255"])(
-    "refuses IPv4 %s",
-    async (address) => {
-      expect(isForbiddenAddress(address)).toBe(true);
-      expect(await checkWebhookUrl(`https://${address}/hook`)).toEqual(refused);
-    },
-  );
+  it.each([
+    "0.0.0.0",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "192.0.0.8",
+    "192.0.2.1",
+    "198.18.0.1",
+    "198.51.100.7",
+    "203.0.113.9",
+    "224.0.0.1",
+    "240.0.0.1",
+    "255.255.255.255",
+  ])("refuses IPv4 %s", async (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+    expect(await checkWebhookUrl(`https://${address}/hook`)).toEqual(refused);
+  });
 
   it("refuses what is not an address at all", () => {
     expect(isForbiddenAddress("hooks.example")).toBe(true);
@@ -66,6 +79,9 @@ describe("webhook URL address check", () => {
     expect(isForbiddenAddress(address)).toBe(false);
     const literal = address.includes(":") ? `[${address}]` : address;
     expect(await checkWebhookUrl(`https://${literal}/hook`)).toMatchObject({ ok: true });
-    expect(await checkWebhookUrl("https://hooks.example.co.ke/hook", async () => [address])).toEqual({ ok: true, url: "https://hooks.example.co.ke/hook" });
+    expect(await checkWebhookUrl("https://hooks.example.co.ke/hook", async () => [address])).toEqual({
+      ok: true,
+      url: "https://hooks.example.co.ke/hook",
+    });
   });
 });

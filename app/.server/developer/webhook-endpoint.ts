@@ -53,7 +53,10 @@ const systemResolver: Resolver = async (host) => (await lookup(host, { all: true
  * Checks a webhook URL: https in production (http too elsewhere), no credentials, and a host whose
  * every address is public. Delivery checks again after its own DNS lookup, since a name can change.
  */
-export async function checkWebhookUrl(raw: string, resolve: Resolver = systemResolver): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+export async function checkWebhookUrl(
+  raw: string,
+  resolve: Resolver = systemResolver,
+): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
   const value = raw.trim();
   if (!value) return { ok: false, message: "Enter the URL that should receive the events." };
   if (value.length > 2048) return { ok: false, message: "The webhook URL is too long." };
@@ -65,7 +68,10 @@ export async function checkWebhookUrl(raw: string, resolve: Resolver = systemRes
   }
   const production = env().production;
   if (url.protocol !== "https:" && (production || url.protocol !== "http:"))
-    return { ok: false, message: production ? "The webhook URL must use https." : "The webhook URL must use https (or http outside production)." };
+    return {
+      ok: false,
+      message: production ? "The webhook URL must use https." : "The webhook URL must use https (or http outside production).",
+    };
   if (url.username || url.password) return { ok: false, message: "The webhook URL must not contain a user name or password." };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
@@ -88,17 +94,34 @@ export async function webhookConfig(organizationId: string) {
   return row ? { url: row.url, events: row.events, updatedAt: row.updatedAt.toISOString() } : null;
 }
 
-export async function saveWebhookConfig(current: CurrentUser, input: { url: string; events: string[] }, meta: RequestMeta, resolve?: Resolver) {
+export async function saveWebhookConfig(
+  current: CurrentUser,
+  input: { url: string; events: string[] },
+  meta: RequestMeta,
+  resolve?: Resolver,
+) {
   const events = [...new Set(input.events)];
   if (!events.length) return { ok: false as const, message: "Choose at least one event." };
-  if (events.some((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e))) return { ok: false as const, message: "Unknown webhook event." };
+  if (events.some((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e)))
+    return { ok: false as const, message: "Unknown webhook event." };
   const checked = await checkWebhookUrl(input.url, resolve);
   if (!checked.ok) return checked;
   const ordered = WEBHOOK_EVENTS.filter((e) => events.includes(e));
   await db()
     .insert(webhookEndpoints)
     .values({ organizationId: current.organization.id, url: checked.url, events: ordered, updatedBy: current.user.id })
-    .onConflictDoUpdate({ target: webhookEndpoints.organizationId, set: { url: checked.url, events: ordered, updatedBy: current.user.id, updatedAt: sql`now()` } });
-  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "success", action: "Webhook configuration saved", details: `${checked.url} (${ordered.join(", ")})`, meta });
+    .onConflictDoUpdate({
+      target: webhookEndpoints.organizationId,
+      set: { url: checked.url, events: ordered, updatedBy: current.user.id, updatedAt: sql`now()` },
+    });
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "settings",
+    status: "success",
+    action: "Webhook configuration saved",
+    details: `${checked.url} (${ordered.join(", ")})`,
+    meta,
+  });
   return { ok: true as const, url: checked.url, events: ordered };
 }

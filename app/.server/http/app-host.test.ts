@@ -49,7 +49,9 @@ describe("pages at a host that is not APP_URL's", () => {
     expect(answer.headers["content-type"]).toMatch(/^text\/html/);
     expect(answer.headers["cache-control"]).toBe("no-store");
     expect(answer.body).toContain("Jumbe is set up for http://localhost:3000");
-    expect(answer.body).toContain(`<a href="http://localhost:3000/login?next=%2Fdashboard">http://localhost:3000/login?next=%2Fdashboard</a>`);
+    expect(answer.body).toContain(
+      `<a href="http://localhost:3000/login?next=%2Fdashboard">http://localhost:3000/login?next=%2Fdashboard</a>`,
+    );
     expect(answer.body).toContain("You opened it at 127.0.0.1:3000");
     expect(answer.body).toContain(`<style nonce="n0nce">`);
     expect((await get("/", { host: "127.0.0.1:3000", accept: HTML }, "HEAD")).status).toBe(421);
@@ -71,7 +73,15 @@ describe("pages at a host that is not APP_URL's", () => {
   });
 
   it("leaves health probes, assets, webhooks, the API, data requests and Graph calls alone", async () => {
-    for (const path of ["/healthz", "/readyz", "/assets/app-1.js", "/webhooks/whatsapp", "/api/auth/me", "/sandbox/meta/graph/v25.0/debug_token", "/dashboard.data"]) {
+    for (const path of [
+      "/healthz",
+      "/readyz",
+      "/assets/app-1.js",
+      "/webhooks/whatsapp",
+      "/api/auth/me",
+      "/sandbox/meta/graph/v25.0/debug_token",
+      "/dashboard.data",
+    ]) {
       expect((await get(path, { host: "127.0.0.1:3000", accept: HTML })).status, path).toBe(200);
     }
     // Not a browser asking for a page: fetch(), curl.
@@ -95,7 +105,12 @@ describe("APP_URL on a default port", () => {
     });
     const p = (s.address() as AddressInfo).port;
     const status = (host: string) =>
-      new Promise<number>((resolve) => http.get({ host: "127.0.0.1", port: p, path: "/", headers: { host, accept: HTML }, agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0))));
+      new Promise<number>((resolve) =>
+        http.get(
+          { host: "127.0.0.1", port: p, path: "/", headers: { host, accept: HTML }, agent: false },
+          (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+        ),
+      );
     expect(await status("jumbe.example.co.ke")).toBe(200);
     expect(await status("jumbe.example.co.ke:443")).toBe(200);
     expect(await status("jumbe.example.co.ke:8443")).toBe(421);

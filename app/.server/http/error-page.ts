@@ -68,7 +68,7 @@ export function finalErrorHandler() {
       log().error({ err: error, method: req.method, path: req.path }, "unhandled error");
       return sendError(req, res, status, "An unexpected error occurred. Please try again.");
     }
-    const message = e.expose !== false && typeof e.message === "string" && e.message ? e.message : TITLES[status] ?? "Bad request";
+    const message = e.expose !== false && typeof e.message === "string" && e.message ? e.message : (TITLES[status] ?? "Bad request");
     sendError(req, res, status, message.slice(0, 200));
   };
 }

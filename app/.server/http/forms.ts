@@ -48,7 +48,8 @@ export async function readForm(request: Request): Promise<FormData> {
   try {
     form = await request.formData();
   } catch (error) {
-    if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) throw data(BODY_TOO_LARGE, { status: 413 });
+    if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError)
+      throw data(BODY_TOO_LARGE, { status: 413 });
     throw data(FORM_MESSAGES.unreadable, { status: 400 });
   }
   for (const [, value] of form) {

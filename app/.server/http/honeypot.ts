@@ -18,7 +18,8 @@ let recent: { at: number; props: ReturnType<Honeypot["getInputProps"]> } | undef
  */
 export function honeypotInputProps() {
   const now = Date.now();
-  if (!recent || now - recent.at >= 1000 || now < recent.at) recent = { at: now, props: instance().getInputProps({ validFromTimestamp: now }) };
+  if (!recent || now - recent.at >= 1000 || now < recent.at)
+    recent = { at: now, props: instance().getInputProps({ validFromTimestamp: now }) };
   return recent.props;
 }
 

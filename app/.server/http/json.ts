@@ -29,13 +29,17 @@ export function containsNul(value: unknown, depth = 0): boolean {
  * messages come first (an e-mail with a control character is "Email is invalid"); a NUL the
  * schema let through in any other field is refused after it.
  */
-export async function readJsonBody<S extends z.core.$ZodType>(request: Request, schema: S): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
+export async function readJsonBody<S extends z.core.$ZodType>(
+  request: Request,
+  schema: S,
+): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
   let body: unknown;
   try {
     const text = await request.text();
     body = text ? JSON.parse(text) : {};
   } catch (error) {
-    if ((error as { status?: unknown })?.status === 413 || (error as { cause?: { status?: unknown } })?.cause?.status === 413) return { ok: false, response: jsonError(413, "Request body too large.") };
+    if ((error as { status?: unknown })?.status === 413 || (error as { cause?: { status?: unknown } })?.cause?.status === 413)
+      return { ok: false, response: jsonError(413, "Request body too large.") };
     return { ok: false, response: jsonError(400, "Request body must be valid JSON.") };
   }
   const parsed = await z.safeParseAsync(schema, body);

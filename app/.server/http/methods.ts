@@ -16,7 +16,13 @@ export function routeLookup(build: ServerBuild): RouteLookup {
   const children = new Map<string | undefined, RouteObject[]>();
   const toObject = (id: string): RouteObject => {
     const route = build.routes[id]!;
-    const object = { id, path: route.path, index: route.index, caseSensitive: route.caseSensitive, children: children.get(id) } as RouteObject;
+    const object = {
+      id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+      children: children.get(id),
+    } as RouteObject;
     return object;
   };
   // Children first, so each object is made once its children exist.
@@ -65,7 +71,10 @@ export function allowedMethods(options: { exempt: (path: string) => boolean; rou
     if (options.exempt(req.path)) return next();
     if (req.path.startsWith("/api/v1/")) {
       if (API_V1_METHODS.has(req.method)) return next();
-      return void res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).json({ code: "method_not_allowed", message: "Method not allowed." });
+      return void res
+        .status(405)
+        .set({ Allow: "GET, HEAD", "Cache-Control": "no-store" })
+        .json({ code: "method_not_allowed", message: "Method not allowed." });
     }
     // Reads go straight on: the route lookup (React Router's matcher over every route) is only
     // needed to tell a POST, OPTIONS or a refused method which methods the path takes.
@@ -95,9 +104,19 @@ export function requireValidHost() {
     const forwardedHost = req.headers["x-forwarded-host"];
     const forwardedProto = req.headers["x-forwarded-proto"];
     if (!host || !validHost(host)) return sendError(req, res, 400, "Bad request: the Host header is not valid.");
-    if (forwardedHost !== undefined && !String(forwardedHost).split(",").every((h) => validHost(h.trim())))
+    if (
+      forwardedHost !== undefined &&
+      !String(forwardedHost)
+        .split(",")
+        .every((h) => validHost(h.trim()))
+    )
       return sendError(req, res, 400, "Bad request: the X-Forwarded-Host header is not valid.");
-    if (forwardedProto !== undefined && !String(forwardedProto).split(",").every((p) => /^https?$/i.test(p.trim())))
+    if (
+      forwardedProto !== undefined &&
+      !String(forwardedProto)
+        .split(",")
+        .every((p) => /^https?$/i.test(p.trim()))
+    )
       return sendError(req, res, 400, "Bad request: the X-Forwarded-Proto header is not valid.");
     next();
   };

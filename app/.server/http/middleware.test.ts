@@ -11,7 +11,12 @@ let base = "";
 beforeAll(async () => {
   const app = express();
   app.use(securityHeaders({ production: false }));
-  app.use(requireSameOrigin({ appUrl: "http://app.jumbe.test", exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/") }));
+  app.use(
+    requireSameOrigin({
+      appUrl: "http://app.jumbe.test",
+      exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/"),
+    }),
+  );
   app.get("/public-page", (_req, res) => void res.set("Cache-Control", "public, max-age=600").type("html").send("<p>hi</p>"));
   app.get("/assets/app.js", (_req, res) => void res.set("Cache-Control", "public, max-age=31536000, immutable").type("js").send("1"));
   app.get("/signed-in", (_req, res) => void res.redirect("/login"));
@@ -55,15 +60,23 @@ describe("no-store for signed-in browsers", () => {
 
   it("leaves public caching alone without a session cookie, and static assets always", async () => {
     expect((await fetch(`${base}/public-page`)).headers.get("cache-control")).toBe("public, max-age=600");
-    expect((await fetch(`${base}/public-page`, { headers: { cookie: "jumbe_session=" } })).headers.get("cache-control")).toBe("public, max-age=600");
-    expect((await fetch(`${base}/assets/app.js`, { headers: session })).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${base}/public-page`, { headers: { cookie: "jumbe_session=" } })).headers.get("cache-control")).toBe(
+      "public, max-age=600",
+    );
+    expect((await fetch(`${base}/assets/app.js`, { headers: session })).headers.get("cache-control")).toBe(
+      "public, max-age=31536000, immutable",
+    );
   });
 });
 
 describe("CSRF origin checks", () => {
   it("refuses a cross-site form post and accepts a same-origin one", async () => {
-    expect((await post("/login", { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(403);
-    expect((await post("/login", { origin: "http://app.jumbe.test", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(200);
+    expect(
+      (await post("/login", { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status,
+    ).toBe(403);
+    expect(
+      (await post("/login", { origin: "http://app.jumbe.test", "content-type": "application/x-www-form-urlencoded" }, "a=1")).status,
+    ).toBe(200);
     expect((await post("/login", { origin: base, "content-type": "application/x-www-form-urlencoded" }, "a=1")).status).toBe(200);
   });
 
@@ -94,7 +107,9 @@ describe("CSRF origin checks", () => {
     expect((await post("/developers", { ...form, referer: "https://evil.example/app.jumbe.test" }, "a=1")).status).toBe(403);
     expect((await post("/developers", { ...form, referer: "not a url" }, "a=1")).status).toBe(403);
     // Sec-Fetch-Site speaks for the browser: a cross-site fetch with a same-origin-looking Referer is refused.
-    expect((await post("/developers", { ...form, "sec-fetch-site": "cross-site", referer: "http://app.jumbe.test/" }, "a=1")).status).toBe(403);
+    expect((await post("/developers", { ...form, "sec-fetch-site": "cross-site", referer: "http://app.jumbe.test/" }, "a=1")).status).toBe(
+      403,
+    );
   });
 
   it("leaves safe methods and webhooks alone", async () => {

@@ -19,7 +19,10 @@ export function renderOnce(options: { paths: string[]; build: ServerBuild; origi
   const pages = new Map<string, Promise<RenderedPage | null>>();
 
   const render = async (path: string): Promise<RenderedPage | null> => {
-    const response = await handler(new Request(`${options.origin()}${path}`, { headers: { Accept: "text/html" } }), createRequestContext({ cspNonce: placeholder }));
+    const response = await handler(
+      new Request(`${options.origin()}${path}`, { headers: { Accept: "text/html" } }),
+      createRequestContext({ cspNonce: placeholder }),
+    );
     const html = await response.text();
     if (response.status !== 200 || response.headers.has("set-cookie")) {
       log().warn({ path, status: response.status }, "page not kept for rendering once");

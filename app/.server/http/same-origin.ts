@@ -5,7 +5,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 function sameOrigin(origin: string, req: Request, appUrl: string) {
   if (origin === new URL(appUrl).origin) return true;
   const host = req.get("host");
-  return !!host && (origin === `${req.protocol}://${host}`);
+  return !!host && origin === `${req.protocol}://${host}`;
 }
 
 function originOf(url: string) {
@@ -42,7 +42,8 @@ export function requireSameOrigin(options: { appUrl: string; exempt: (path: stri
     if (!fromOwnPages(req, options.appUrl)) return forbidden();
     if (req.path.startsWith("/api/")) {
       if (!req.get("origin")) return forbidden();
-      if (!/^application\/json\b/i.test(req.get("content-type") ?? "")) return res.status(415).json({ message: "Content-Type must be application/json." });
+      if (!/^application\/json\b/i.test(req.get("content-type") ?? ""))
+        return res.status(415).json({ message: "Content-Type must be application/json." });
     }
     next();
   };

@@ -10,7 +10,13 @@ import { log } from "../log";
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
   // Each webhook job already groups the deliveries of one ingest commit; two batches at once on PostgreSQL.
-  registerJobHandler<{ eventIds: number[] }>({ queue: WEBHOOK_QUEUE, batchSize: 50, maxAttempts: 12, concurrency: 2, run: processWebhookJobs });
+  registerJobHandler<{ eventIds: number[] }>({
+    queue: WEBHOOK_QUEUE,
+    batchSize: 50,
+    maxAttempts: 12,
+    concurrency: 2,
+    run: processWebhookJobs,
+  });
   registerJobHandler<{ wabaId: string }>({ queue: REPLAY_UNROUTED_QUEUE, batchSize: 10, maxAttempts: 12, run: replayUnroutedChanges });
   // Calls Graph: outside a transaction, one number per job.
   registerJobHandler<{ phoneNumberId: string }>({
@@ -22,7 +28,14 @@ export function registerJobHandlers() {
     run: (jobs, executor) => refreshPhoneNumbers(jobs, executor),
   });
   // Sends mail: outside a transaction, one address per job; a slow mail server holds up no other queue.
-  registerJobHandler<ResetMailPayload>({ queue: RESET_MAIL_QUEUE, batchSize: 1, maxAttempts: 6, concurrency: 2, transactional: false, run: (jobs) => sendResetMails(jobs) });
+  registerJobHandler<ResetMailPayload>({
+    queue: RESET_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => sendResetMails(jobs),
+  });
   // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
   registerJobHandler<unknown>({
     queue: HOUSEKEEPING_QUEUE,

@@ -61,7 +61,9 @@ export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: 
       limit ${limit}
       for update skip locked
     )
-    returning id, queue, payload, attempts`)) as unknown as { rows: { id: number | string; queue: string; payload: Payload; attempts: number }[] };
+    returning id, queue, payload, attempts`)) as unknown as {
+    rows: { id: number | string; queue: string; payload: Payload; attempts: number }[];
+  };
   return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
@@ -78,7 +80,8 @@ export async function readyQueues(queues: string[]): Promise<string[]> {
 
 /** Marks jobs finished, inside the transaction that did their work; housekeeping removes them later. */
 export async function completeJobs(executor: Executor, ids: number[]) {
-  if (ids.length) await executor.execute(sql`update jobs set finished_at = now(), locked_until = null where id = any(${sql.param(ids)}::bigint[])`);
+  if (ids.length)
+    await executor.execute(sql`update jobs set finished_at = now(), locked_until = null where id = any(${sql.param(ids)}::bigint[])`);
 }
 
 /** Puts a failed job back with exponential backoff, or parks it as failed after `maxAttempts`. */

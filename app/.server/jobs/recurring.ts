@@ -12,7 +12,8 @@ const schedules = new Map<string, RecurringJob>();
 
 /** Declares a recurring job (handlers.ts does, at start-up); scheduleRecurringJobs stores it. */
 export function registerRecurringJob(job: RecurringJob) {
-  if (!Number.isInteger(job.everySeconds) || job.everySeconds < 1) throw new Error(`Recurring job ${job.name}: everySeconds must be a whole number >= 1`);
+  if (!Number.isInteger(job.everySeconds) || job.everySeconds < 1)
+    throw new Error(`Recurring job ${job.name}: everySeconds must be a whole number >= 1`);
   schedules.set(job.name, job);
 }
 

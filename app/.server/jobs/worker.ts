@@ -127,12 +127,18 @@ async function releaseUnreleased() {
 async function runInTransaction(handler: JobHandler<unknown>, jobs: Job[]) {
   if (handler.transactional === false) {
     await handler.run(jobs, db());
-    await completeJobs(db(), jobs.map((j) => j.id));
+    await completeJobs(
+      db(),
+      jobs.map((j) => j.id),
+    );
     return;
   }
   await db().transaction(async (tx) => {
     await handler.run(jobs, tx);
-    await completeJobs(tx, jobs.map((j) => j.id));
+    await completeJobs(
+      tx,
+      jobs.map((j) => j.id),
+    );
   });
 }
 

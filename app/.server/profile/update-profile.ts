@@ -22,8 +22,7 @@ export interface ProfileInput {
 }
 
 export type ProfileResult =
-  | { ok: true; message: string; pendingEmail?: string }
-  | { ok: false; status: 400 | 429; field?: "phoneNumber" | "email"; message: string };
+  { ok: true; message: string; pendingEmail?: string } | { ok: false; status: 400 | 429; field?: "phoneNumber" | "email"; message: string };
 
 /** Saves business name and phone at once; a new e-mail waits until its code is confirmed. */
 export async function updateProfile(current: CurrentUser, input: ProfileInput, meta: RequestMeta): Promise<ProfileResult> {
@@ -41,13 +40,29 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
     if (!limited.allowed) return { ok: false, status: 429, field: "email", message: rateLimitMessage(limited.retryAfterSeconds) };
   }
   await db().transaction(async (tx) => {
-    await tx.update(organizations).set({ name: input.businessName, updatedAt: new Date() }).where(eq(organizations.id, current.organization.id));
+    await tx
+      .update(organizations)
+      .set({ name: input.businessName, updatedAt: new Date() })
+      .where(eq(organizations.id, current.organization.id));
     await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, current.user.id));
   });
   if (emailChanged) await startEmailChange(current, newEmail);
   if (changes.length || emailChanged) {
-    const details = [changes.length ? `Updated ${changes.join(" and ")}` : "", emailChanged ? `E-mail change to ${newEmail} awaiting confirmation` : ""].filter(Boolean).join("; ");
-    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "profile", status: "success", action: "Profile updated", details, meta });
+    const details = [
+      changes.length ? `Updated ${changes.join(" and ")}` : "",
+      emailChanged ? `E-mail change to ${newEmail} awaiting confirmation` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "profile",
+      status: "success",
+      action: "Profile updated",
+      details,
+      meta,
+    });
   }
   return emailChanged
     ? { ok: true, message: `${PROFILE_SAVED}. We sent a code to ${newEmail} to confirm it.`, pendingEmail: newEmail }
@@ -56,7 +71,11 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
 
 // A taken address gets a notice, not a code, and the owner sees the same answer.
 async function startEmailChange(current: CurrentUser, newEmail: string) {
-  const [taken] = await db().select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, newEmail.toLowerCase())).limit(1);
+  const [taken] = await db()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, newEmail.toLowerCase()))
+    .limit(1);
   if (taken) {
     await sendMail(existingAccountMail(newEmail));
     return;
@@ -76,7 +95,16 @@ export async function confirmEmailChange(current: CurrentUser, otp: string, meta
     .where(and(eq(users.id, current.user.id)))
     .returning({ id: users.id })
     .catch(() => []);
-  if (!updated.length) return { ok: false as const, status: 400 as const, message: "This email address can no longer be used. Please choose another." };
-  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "profile", status: "success", action: "E-mail changed", details: `${current.user.email} → ${check.targetEmail}`, meta });
+  if (!updated.length)
+    return { ok: false as const, status: 400 as const, message: "This email address can no longer be used. Please choose another." };
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "profile",
+    status: "success",
+    action: "E-mail changed",
+    details: `${current.user.email} → ${check.targetEmail}`,
+    meta,
+  });
   return { ok: true as const, message: `Your email is now ${check.targetEmail}` };
 }

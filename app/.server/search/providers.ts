@@ -44,7 +44,13 @@ const whatsappAccounts: SearchProvider = {
     // Kenyans type numbers as 07..., 01... or +254...: stored digits are international.
     const typed = query.replace(/\D/g, "");
     const digits = typed.startsWith("0") ? `254${typed.slice(1)}` : typed;
-    const rows = await queryRows<{ name: string | null; waba_id: string; number: string | null; verified_name: string | null; status: string }>(sql`
+    const rows = await queryRows<{
+      name: string | null;
+      waba_id: string;
+      number: string | null;
+      verified_name: string | null;
+      status: string;
+    }>(sql`
       select a.name, a.waba_id, n.display_phone_number as number, n.verified_name, a.status
       from whatsapp_accounts a
       left join whatsapp_phone_numbers n on n.account_id = a.id and n.organization_id = a.organization_id
@@ -93,7 +99,11 @@ export const platformUsers: SearchProvider = {
       where u.email ilike ${pattern} or o.name ilike ${pattern} or (u.first_name || ' ' || u.last_name) ilike ${pattern}
       order by o.name, u.email
       limit ${limit}`);
-    return rows.map((row) => ({ title: `${row.first_name} ${row.last_name}`.trim() || row.email, detail: `${row.email} · ${row.organization} · ${row.status}`, to: "/admin" }));
+    return rows.map((row) => ({
+      title: `${row.first_name} ${row.last_name}`.trim() || row.email,
+      detail: `${row.email} · ${row.organization} · ${row.status}`,
+      to: "/admin",
+    }));
   },
 };
 

@@ -29,9 +29,14 @@ export type SearchQuery = { ok: true; query: string } | { ok: false; message: st
 /** The search box's text, trimmed: 2 to 100 characters. */
 export function readSearchQuery(raw: string | null): SearchQuery {
   // Control characters (NUL included, which PostgreSQL refuses in text) become spaces.
-  const query = [...(raw ?? "")].map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c)).join("").replace(/\s+/g, " ").trim();
+  const query = [...(raw ?? "")]
+    .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
   if (!query) return { ok: "empty" };
-  if (query.length < SEARCH_LIMITS.minLength) return { ok: false, message: `Type at least ${SEARCH_LIMITS.minLength} characters to search.` };
+  if (query.length < SEARCH_LIMITS.minLength)
+    return { ok: false, message: `Type at least ${SEARCH_LIMITS.minLength} characters to search.` };
   if (query.length > SEARCH_LIMITS.maxLength) return { ok: false, message: `Search for at most ${SEARCH_LIMITS.maxLength} characters.` };
   return { ok: true, query };
 }
@@ -50,6 +55,8 @@ export interface SearchSection {
 /** Runs every provider the user may use, side by side; sections with no hits are left out. */
 export async function searchWith(providers: SearchProvider[], current: CurrentUser, query: string): Promise<SearchSection[]> {
   const allowed = providers.filter((p) => !p.permission || can(current.role, p.permission));
-  const results = await Promise.all(allowed.map(async (p) => ({ id: p.id, label: p.label, hits: await p.search(current, query, SEARCH_LIMITS.perProvider) })));
+  const results = await Promise.all(
+    allowed.map(async (p) => ({ id: p.id, label: p.label, hits: await p.search(current, query, SEARCH_LIMITS.perProvider) })),
+  );
   return results.filter((section) => section.hits.length > 0);
 }

@@ -43,7 +43,10 @@ export function createWebhookIngest(options: { maxBatch?: number; maxInFlight?: 
       // While the database is known to be down, answer at once (503; Meta retries) rather than wait
       // for a connect timeout per batch (decision 011).
       if (databaseIsDown()) throw new DatabaseUnavailableError();
-      await storeDeliveries(batch.map((p) => p.body), batch.map((p) => p.signature));
+      await storeDeliveries(
+        batch.map((p) => p.body),
+        batch.map((p) => p.signature),
+      );
       for (const p of batch) p.resolve();
       wakeWorkers();
     } catch (error) {

@@ -6,7 +6,11 @@ describe("parseEnvelope", () => {
     const body = JSON.stringify({
       object: "whatsapp_business_account",
       entry: [
-        { id: "102290129340398", time: 1750030000, changes: [{ field: "messages", value: { messaging_product: "whatsapp" } }, { field: "messages", value: [] }, { value: {} }] },
+        {
+          id: "102290129340398",
+          time: 1750030000,
+          changes: [{ field: "messages", value: { messaging_product: "whatsapp" } }, { field: "messages", value: [] }, { value: {} }],
+        },
         { id: "no-changes" },
         "not an entry",
         { id: 7, changes: [{ field: "account_update", value: { event: "VERIFIED_ACCOUNT" } }] },
@@ -22,7 +26,10 @@ describe("parseEnvelope", () => {
     expect(parseEnvelope(1, "not json")).toBeNull();
     expect(parseEnvelope(1, JSON.stringify({ object: "page", entry: [] }))).toBeNull();
     expect(parseEnvelope(1, JSON.stringify({ object: "whatsapp_business_account", entry: {} }))).toBeNull();
-    const [change] = parseEnvelope(1, '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"t":"a\\u0000b\\ud800"}}]}]}')!;
+    const [change] = parseEnvelope(
+      1,
+      '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"t":"a\\u0000b\\ud800"}}]}]}',
+    )!;
     expect(change!.value).toEqual({ t: "ab\ufffd" });
   });
 

@@ -65,7 +65,8 @@ async function receiveDelivery(req: IncomingMessage, res: ServerResponse, option
     await options.store(text, header!);
   } catch (error) {
     // Not stored: a non-200 makes Meta deliver it again; 503 while the database cannot be reached (decision 011).
-    if (noteDatabaseError(error)) return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+    if (noteDatabaseError(error))
+      return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
     log().error({ err: error }, "webhook could not be stored");
     return reply(res, 500, "Could not store the event.");
   }
@@ -90,7 +91,14 @@ function storableText(body: Buffer): string | null {
 
 function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   const body = JSON.stringify({ message });
-  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: status === 413 ? "close" : "keep-alive" }).end(body);
+  res
+    .writeHead(status, {
+      ...headers,
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: status === 413 ? "close" : "keep-alive",
+    })
+    .end(body);
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

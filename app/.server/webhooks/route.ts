@@ -104,7 +104,14 @@ export async function storeUnrouted(tx: Executor, changes: WebhookChange[]) {
 /** Replays changes that arrived before their WABA was connected (job payload: the WABA id). */
 export async function replayUnroutedChanges(jobs: Job<{ wabaId: string }>[], tx: Executor) {
   for (const job of jobs) {
-    const stored = await rows<{ id: number | string; event_id: number | string; waba_id: string; entry_time: number | string | null; field: string; value: Record<string, unknown> }>(
+    const stored = await rows<{
+      id: number | string;
+      event_id: number | string;
+      waba_id: string;
+      entry_time: number | string | null;
+      field: string;
+      value: Record<string, unknown>;
+    }>(
       tx,
       sql`select u.id, u.event_id, u.waba_id, u.entry_time, u.field, u.value from webhook_unrouted_changes u
           where u.waba_id = ${job.payload.wabaId}

@@ -141,7 +141,11 @@ export class ChangeWork {
       if (!updated.length) continue;
       // The event says what changed; Graph says where quality stands now.
       // A burst of updates for one number makes one Graph call: a refresh already waiting reads the latest state.
-      await enqueueJob(REFRESH_PHONE_QUEUE, { phoneNumberId: phone.phone_number_id }, { executor: tx, uniqueKey: `refresh-phone:${phone.phone_number_id}` });
+      await enqueueJob(
+        REFRESH_PHONE_QUEUE,
+        { phoneNumberId: phone.phone_number_id },
+        { executor: tx, uniqueKey: `refresh-phone:${phone.phone_number_id}` },
+      );
       activity.push({
         organizationId: phone.organization_id,
         type: "system",
@@ -166,7 +170,10 @@ export class ChangeWork {
             returning id`,
       );
       if (!updated.length) continue;
-      if (ends) await tx.execute(sql`update whatsapp_phone_numbers set disconnected_at = now(), updated_at = now() where account_id = ${account.id} and disconnected_at is null`);
+      if (ends)
+        await tx.execute(
+          sql`update whatsapp_phone_numbers set disconnected_at = now(), updated_at = now() where account_id = ${account.id} and disconnected_at is null`,
+        );
       activity.push({
         organizationId: account.organization_id,
         type: "settings",

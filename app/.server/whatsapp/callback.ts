@@ -36,20 +36,23 @@ export async function handleEmbeddedCallback(current: CurrentUser, url: URL, met
   const wabaId = q.get("shared_waba_id")?.trim();
   if (!code || !wabaId) return { kind: "missing" };
   const phoneNumberId = q.get("phone_number_id")?.trim() || undefined;
-  if (code.length > 2048 || !DIGITS.test(wabaId) || (phoneNumberId && !DIGITS.test(phoneNumberId))) return { kind: "failed", reason: "invalid", status: 400 };
+  if (code.length > 2048 || !DIGITS.test(wabaId) || (phoneNumberId && !DIGITS.test(phoneNumberId)))
+    return { kind: "failed", reason: "invalid", status: 400 };
   if (!isValidSignupState(current, q.get("state"))) return { kind: "failed", reason: "state", status: 403 };
   try {
     const account = await completeEmbeddedSignup(current, { code, wabaId, phoneNumberId }, meta);
     return { kind: "connected", account };
   } catch (error) {
     const failure = classify(error);
-    if (failure.reason === "network" || (failure.reason === "graph" && !(error instanceof GraphApiError))) log().error({ err: error }, "embedded signup failed");
+    if (failure.reason === "network" || (failure.reason === "graph" && !(error instanceof GraphApiError)))
+      log().error({ err: error }, "embedded signup failed");
     return { kind: "failed", ...failure };
   }
 }
 
 function classify(error: unknown): { reason: FailureReason; status: number; detail?: string } {
-  if (error instanceof EmbeddedSignupError) return { reason: error.reason, status: error.reason === "taken" ? 409 : error.reason === "not_granted" ? 403 : 422 };
+  if (error instanceof EmbeddedSignupError)
+    return { reason: error.reason, status: error.reason === "taken" ? 409 : error.reason === "not_granted" ? 403 : 422 };
   if (error instanceof GraphApiError) {
     const detail = error.summary;
     if (error.step === "oauth" && error.code === 100) return { reason: "expired", status: 400, detail };

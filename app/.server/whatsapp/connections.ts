@@ -21,7 +21,15 @@ export async function listConnections(organizationId: string) {
     ? await db()
         .select()
         .from(whatsappPhoneNumbers)
-        .where(and(eq(whatsappPhoneNumbers.organizationId, organizationId), inArray(whatsappPhoneNumbers.accountId, accounts.map((a) => a.id))))
+        .where(
+          and(
+            eq(whatsappPhoneNumbers.organizationId, organizationId),
+            inArray(
+              whatsappPhoneNumbers.accountId,
+              accounts.map((a) => a.id),
+            ),
+          ),
+        )
         .orderBy(whatsappPhoneNumbers.createdAt)
     : [];
   return accounts.map((account) => ({
@@ -126,13 +134,24 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
   } catch (error) {
     // An expired or revoked token cannot unsubscribe, and cannot be used either: disconnect anyway.
     if (!(error instanceof GraphApiError && error.code === 190)) {
-      await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp disconnect failed", details: describeGraphFailure(error), meta });
+      await recordActivity({
+        organizationId: current.organization.id,
+        userId: current.user.id,
+        type: "settings",
+        status: "error",
+        action: "WhatsApp disconnect failed",
+        details: describeGraphFailure(error),
+        meta,
+      });
       throw new ConnectionError("Meta could not be reached to disconnect the account. Please try again.");
     }
   }
   await db().transaction(async (tx) => {
     const now = new Date();
-    await tx.update(whatsappAccounts).set({ status: "disconnected", subscribed: false, disconnectedAt: now, updatedAt: now }).where(eq(whatsappAccounts.id, account.id));
+    await tx
+      .update(whatsappAccounts)
+      .set({ status: "disconnected", subscribed: false, disconnectedAt: now, updatedAt: now })
+      .where(eq(whatsappAccounts.id, account.id));
     // The numbers stay as history and are free for whoever connects them next.
     await tx
       .update(whatsappPhoneNumbers)
@@ -140,7 +159,15 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
       .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)));
     await refreshPrimaryNumber(tx, current.organization.id);
   });
-  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "warning", action: "WhatsApp account disconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "settings",
+    status: "warning",
+    action: "WhatsApp account disconnected",
+    details: `WhatsApp Business Account ${account.wabaId}`,
+    meta,
+  });
   return { ...account, status: "disconnected" as const };
 }
 
@@ -156,7 +183,15 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
   try {
     await client.subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
   } catch (error) {
-    await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "error", action: "WhatsApp reconnect failed", details: describeGraphFailure(error), meta });
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "settings",
+      status: "error",
+      action: "WhatsApp reconnect failed",
+      details: describeGraphFailure(error),
+      meta,
+    });
     throw new ConnectionError(
       error instanceof GraphApiError && error.code === 190
         ? "Meta no longer accepts Jumbe's access to this account. Connect it again with Embedded Signup."
@@ -169,7 +204,10 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
         .update(whatsappAccounts)
         .set({ status: "connected", subscribed: true, disconnectedAt: null, connectedAt: new Date(), updatedAt: new Date() })
         .where(eq(whatsappAccounts.id, account.id));
-      await tx.update(whatsappPhoneNumbers).set({ disconnectedAt: null, updatedAt: new Date() }).where(eq(whatsappPhoneNumbers.accountId, account.id));
+      await tx
+        .update(whatsappPhoneNumbers)
+        .set({ disconnectedAt: null, updatedAt: new Date() })
+        .where(eq(whatsappPhoneNumbers.accountId, account.id));
       await refreshPrimaryNumber(tx, current.organization.id);
     });
   } catch (error) {
@@ -177,7 +215,15 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
     if (isUniqueViolation(error)) throw new ConnectionError(TAKEN_ELSEWHERE);
     throw error;
   }
-  await recordActivity({ organizationId: current.organization.id, userId: current.user.id, type: "settings", status: "success", action: "WhatsApp account reconnected", details: `WhatsApp Business Account ${account.wabaId}`, meta });
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "settings",
+    status: "success",
+    action: "WhatsApp account reconnected",
+    details: `WhatsApp Business Account ${account.wabaId}`,
+    meta,
+  });
   return { ...account, status: "connected" as const };
 }
 
@@ -211,7 +257,9 @@ export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[]
   for (const job of jobs) {
     const found = (await tx.execute(sql`
       select p.phone_number_id, a.access_token_encrypted from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
-      where p.phone_number_id = ${job.payload.phoneNumberId} and p.disconnected_at is null`)) as unknown as { rows: { phone_number_id: string; access_token_encrypted: string }[] };
+      where p.phone_number_id = ${job.payload.phoneNumberId} and p.disconnected_at is null`)) as unknown as {
+      rows: { phone_number_id: string; access_token_encrypted: string }[];
+    };
     const row = found.rows[0];
     if (!row) continue;
     const number = await client.getPhoneNumber(row.phone_number_id, decryptSecret(row.access_token_encrypted));

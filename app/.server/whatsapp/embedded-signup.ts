@@ -65,7 +65,10 @@ export async function completeEmbeddedSignup(
     const listed = await client.listPhoneNumbers(input.wabaId, token);
     const chosen = input.phoneNumberId ? listed.filter((n) => n.id === input.phoneNumberId) : listed;
     if (input.phoneNumberId && !chosen.length)
-      throw new EmbeddedSignupError("not_granted", `Phone number ${input.phoneNumberId} is not in WhatsApp Business Account ${input.wabaId}.`);
+      throw new EmbeddedSignupError(
+        "not_granted",
+        `Phone number ${input.phoneNumberId} is not in WhatsApp Business Account ${input.wabaId}.`,
+      );
     if (!chosen.length) throw new EmbeddedSignupError("no_numbers", "The WhatsApp Business Account has no phone number yet.");
 
     const registered = new Map<string, Date>();
@@ -99,7 +102,9 @@ export async function completeEmbeddedSignup(
     // Undo the one outside change that would keep webhooks flowing for an account Jumbe does not
     // store, unless a live connection (another tenant's that won a race, say) now relies on it.
     if (subscribedHere && token && !(await liveConnectionOf(input.wabaId))) {
-      await client.unsubscribeApp(input.wabaId, token).catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
+      await client
+        .unsubscribeApp(input.wabaId, token)
+        .catch((undo: unknown) => log().error({ err: undo, wabaId: input.wabaId }, "could not undo the app subscription"));
     }
     const reason = describeGraphFailure(error);
     await recordSignupAttempt({ organizationId, userId: current.user.id, wabaId: input.wabaId, outcome: "failed", reason });
@@ -109,8 +114,16 @@ export async function completeEmbeddedSignup(
 }
 
 /** Keeps the attempt's outcome: the setup steps read the latest one (signupStatus in connections.ts). */
-async function recordSignupAttempt(attempt: { organizationId: string; userId: string; wabaId: string; outcome: "connected" | "failed"; reason?: string }) {
-  await db().insert(whatsappSignupAttempts).values({ ...attempt, reason: attempt.reason?.slice(0, 1000) ?? null });
+async function recordSignupAttempt(attempt: {
+  organizationId: string;
+  userId: string;
+  wabaId: string;
+  outcome: "connected" | "failed";
+  reason?: string;
+}) {
+  await db()
+    .insert(whatsappSignupAttempts)
+    .values({ ...attempt, reason: attempt.reason?.slice(0, 1000) ?? null });
 }
 
 const TAKEN = "This WhatsApp Business Account is connected to another organisation.";
@@ -143,15 +156,26 @@ function tokenExpiry(expiresAt: number | undefined, expiresIn: number | undefine
 
 /** The PIN Jumbe set before for this number, or a new one stored (encrypted) before Meta sees it. */
 async function registrationPin(organizationId: string, phoneNumberId: string) {
-  const [existing] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId)).limit(1);
+  const [existing] = await db()
+    .select()
+    .from(whatsappRegistrationPins)
+    .where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId))
+    .limit(1);
   if (existing) {
     if (existing.organizationId !== organizationId)
       await db().update(whatsappRegistrationPins).set({ organizationId }).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId));
     return decryptSecret(existing.pinEncrypted);
   }
   const pin = randomDigits(6);
-  await db().insert(whatsappRegistrationPins).values({ phoneNumberId, organizationId, pinEncrypted: encryptSecret(pin) }).onConflictDoNothing();
-  const [stored] = await db().select().from(whatsappRegistrationPins).where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId)).limit(1);
+  await db()
+    .insert(whatsappRegistrationPins)
+    .values({ phoneNumberId, organizationId, pinEncrypted: encryptSecret(pin) })
+    .onConflictDoNothing();
+  const [stored] = await db()
+    .select()
+    .from(whatsappRegistrationPins)
+    .where(eq(whatsappRegistrationPins.phoneNumberId, phoneNumberId))
+    .limit(1);
   return stored ? decryptSecret(stored.pinEncrypted) : pin;
 }
 
@@ -189,7 +213,9 @@ async function storeConnection(
   }
 }
 
-async function writeConnection(...[organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered]: Parameters<typeof storeConnection>): Promise<ConnectedAccount> {
+async function writeConnection(
+  ...[organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered]: Parameters<typeof storeConnection>
+): Promise<ConnectedAccount> {
   return db().transaction(async (tx) => {
     const encrypted = encryptSecret(token);
     // The tenant's own earlier link to this WABA (live, or disconnected and kept as history) comes back rather than a second row.
@@ -216,7 +242,15 @@ async function writeConnection(...[organizationId, wabaId, name, token, tokenExp
           .returning({ id: whatsappAccounts.id })
       : await tx
           .insert(whatsappAccounts)
-          .values({ organizationId, wabaId, name: name ?? null, accessTokenEncrypted: encrypted, tokenExpiresAt, subscribed: true, status: "connected" })
+          .values({
+            organizationId,
+            wabaId,
+            name: name ?? null,
+            accessTokenEncrypted: encrypted,
+            tokenExpiresAt,
+            subscribed: true,
+            status: "connected",
+          })
           // Another tenant's live link to it: nothing is inserted and the attempt is refused below.
           .onConflictDoNothing({ target: whatsappAccounts.wabaId, where: sql`status = 'connected'` })
           .returning({ id: whatsappAccounts.id });
@@ -247,7 +281,11 @@ async function writeConnection(...[organizationId, wabaId, name, token, tokenExp
       const [saved] = ownNumber
         ? await tx
             .update(whatsappPhoneNumbers)
-            .set({ ...values, registeredAt: sql`coalesce(${values.registeredAt}, ${whatsappPhoneNumbers.registeredAt})`, updatedAt: sql`now()` })
+            .set({
+              ...values,
+              registeredAt: sql`coalesce(${values.registeredAt}, ${whatsappPhoneNumbers.registeredAt})`,
+              updatedAt: sql`now()`,
+            })
             .where(eq(whatsappPhoneNumbers.id, ownNumber.id))
             .returning({ id: whatsappPhoneNumbers.id })
         : await tx
@@ -255,7 +293,8 @@ async function writeConnection(...[organizationId, wabaId, name, token, tokenExp
             .values(values)
             .onConflictDoNothing({ target: whatsappPhoneNumbers.phoneNumberId, where: isNull(whatsappPhoneNumbers.disconnectedAt) })
             .returning({ id: whatsappPhoneNumbers.id });
-      if (!saved) throw new EmbeddedSignupError("taken", `Phone number ${e164(number.displayPhoneNumber)} is connected to another organisation.`);
+      if (!saved)
+        throw new EmbeddedSignupError("taken", `Phone number ${e164(number.displayPhoneNumber)} is connected to another organisation.`);
     }
 
     const primary = numbers[0]!;
@@ -268,7 +307,12 @@ async function writeConnection(...[organizationId, wabaId, name, token, tokenExp
     return {
       accountId: account.id,
       wabaId,
-      numbers: numbers.map((n) => ({ phoneNumberId: n.id, displayPhoneNumber: e164(n.displayPhoneNumber), verifiedName: n.verifiedName, qualityRating: n.qualityRating })),
+      numbers: numbers.map((n) => ({
+        phoneNumberId: n.id,
+        displayPhoneNumber: e164(n.displayPhoneNumber),
+        verifiedName: n.verifiedName,
+        qualityRating: n.qualityRating,
+      })),
     };
   });
 }

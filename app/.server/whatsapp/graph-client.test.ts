@@ -7,17 +7,35 @@ type Answer = { status: number; body: unknown; headers?: Record<string, string> 
 function scripted(answers: Answer[]) {
   const calls: { url: URL; method: string; headers: Record<string, string>; body?: string }[] = [];
   const fetchImpl = (async (input: URL, init: RequestInit) => {
-    calls.push({ url: new URL(input), method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+    calls.push({
+      url: new URL(input),
+      method: String(init.method),
+      headers: init.headers as Record<string, string>,
+      body: init.body as string | undefined,
+    });
     const next = answers.shift();
     if (!next) throw new Error("no scripted answer left");
     if (next instanceof Error) throw next;
-    return new Response(JSON.stringify(next.body), { status: next.status, headers: { "content-type": "application/json", ...next.headers } });
+    return new Response(JSON.stringify(next.body), {
+      status: next.status,
+      headers: { "content-type": "application/json", ...next.headers },
+    });
   }) as unknown as typeof fetch;
-  const client = createGraphClient({ baseUrl: "https://graph.example/", version: "v25.0", appId: "111", appSecret: "s3cret", timeoutMs: 1000, backoffMs: 1, fetch: fetchImpl });
+  const client = createGraphClient({
+    baseUrl: "https://graph.example/",
+    version: "v25.0",
+    appId: "111",
+    appSecret: "s3cret",
+    timeoutMs: 1000,
+    backoffMs: 1,
+    fetch: fetchImpl,
+  });
   return { client, calls };
 }
 
-const graphError = (code: number, extra: Record<string, unknown> = {}) => ({ error: { message: `(#${code}) boom`, type: "OAuthException", code, fbtrace_id: "AbCdEf123", ...extra } });
+const graphError = (code: number, extra: Record<string, unknown> = {}) => ({
+  error: { message: `(#${code}) boom`, type: "OAuthException", code, fbtrace_id: "AbCdEf123", ...extra },
+});
 
 describe("Graph API client", () => {
   it("exchanges a code without a bearer token, on the configured base URL and version", async () => {
@@ -28,10 +46,19 @@ describe("Graph API client", () => {
   });
 
   it("turns the Graph error envelope into a typed error keeping code, subcode and fbtrace_id", async () => {
-    const { client, calls } = scripted([{ status: 400, body: graphError(100, { error_subcode: 36009, message: "This authorization code has been used." }) }]);
+    const { client, calls } = scripted([
+      { status: 400, body: graphError(100, { error_subcode: 36009, message: "This authorization code has been used." }) },
+    ]);
     const error = await client.exchangeCode("used").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GraphApiError);
-    expect(error).toMatchObject({ step: "oauth", status: 400, code: 100, subcode: 36009, fbtraceId: "AbCdEf123", message: "This authorization code has been used." });
+    expect(error).toMatchObject({
+      step: "oauth",
+      status: 400,
+      code: 100,
+      subcode: 36009,
+      fbtraceId: "AbCdEf123",
+      message: "This authorization code has been used.",
+    });
     expect(calls).toHaveLength(1); // a used code is not worth a second try
   });
 
@@ -39,10 +66,15 @@ describe("Graph API client", () => {
     const { client, calls } = scripted([
       { status: 400, body: graphError(80007) },
       { status: 500, body: graphError(131000) },
-      { status: 200, body: { data: [{ id: "1", display_phone_number: "+254 711 000 001", quality_rating: "GREEN", platform_type: "CLOUD_API" }] } },
+      {
+        status: 200,
+        body: { data: [{ id: "1", display_phone_number: "+254 711 000 001", quality_rating: "GREEN", platform_type: "CLOUD_API" }] },
+      },
     ]);
     const numbers = await client.listPhoneNumbers("555", "EAAtoken");
-    expect(numbers).toEqual([expect.objectContaining({ id: "1", displayPhoneNumber: "+254 711 000 001", qualityRating: "GREEN", platformType: "CLOUD_API" })]);
+    expect(numbers).toEqual([
+      expect.objectContaining({ id: "1", displayPhoneNumber: "+254 711 000 001", qualityRating: "GREEN", platformType: "CLOUD_API" }),
+    ]);
     expect(calls).toHaveLength(3);
     expect(calls[2]!.headers.Authorization).toBe("Bearer EAAtoken");
   });
@@ -63,16 +95,38 @@ describe("Graph API client", () => {
   });
 
   it("gives up after the configured attempts", async () => {
-    const { client, calls } = scripted([{ status: 400, body: graphError(4) }, { status: 400, body: graphError(4) }, { status: 400, body: graphError(4) }]);
+    const { client, calls } = scripted([
+      { status: 400, body: graphError(4) },
+      { status: 400, body: graphError(4) },
+      { status: 400, body: graphError(4) },
+    ]);
     await expect(client.debugToken("t")).rejects.toMatchObject({ code: 4 });
     expect(calls).toHaveLength(3);
   });
 
   it("reads debug_token's granular scopes and expiry", async () => {
     const { client, calls } = scripted([
-      { status: 200, body: { data: { is_valid: true, app_id: "111", expires_at: 0, scopes: ["whatsapp_business_management"], granular_scopes: [{ scope: "whatsapp_business_management", target_ids: ["555"] }, { scope: "business_management" }] } } },
+      {
+        status: 200,
+        body: {
+          data: {
+            is_valid: true,
+            app_id: "111",
+            expires_at: 0,
+            scopes: ["whatsapp_business_management"],
+            granular_scopes: [{ scope: "whatsapp_business_management", target_ids: ["555"] }, { scope: "business_management" }],
+          },
+        },
+      },
     ]);
-    expect(await client.debugToken("EAAx")).toMatchObject({ isValid: true, expiresAt: 0, granularScopes: [{ scope: "whatsapp_business_management", targetIds: ["555"] }, { scope: "business_management", targetIds: [] }] });
+    expect(await client.debugToken("EAAx")).toMatchObject({
+      isValid: true,
+      expiresAt: 0,
+      granularScopes: [
+        { scope: "whatsapp_business_management", targetIds: ["555"] },
+        { scope: "business_management", targetIds: [] },
+      ],
+    });
     expect(calls[0]!.url.searchParams.get("access_token")).toBe("111|s3cret");
   });
 });

@@ -17,7 +17,16 @@ export class GraphApiError extends Error {
   readonly isTransient: boolean;
   readonly step: string;
 
-  constructor(init: { step: string; status: number; code: number; subcode?: number; type?: string; message: string; fbtraceId?: string; isTransient?: boolean }) {
+  constructor(init: {
+    step: string;
+    status: number;
+    code: number;
+    subcode?: number;
+    type?: string;
+    message: string;
+    fbtraceId?: string;
+    isTransient?: boolean;
+  }) {
     super(init.message);
     this.name = "GraphApiError";
     this.step = init.step;
@@ -164,7 +173,9 @@ export function createGraphClient(options: GraphClientOptions) {
       });
     } catch (cause) {
       const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-      throw new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, { cause });
+      throw new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, {
+        cause,
+      });
     }
     const text = await response.text();
     let parsed: unknown;
@@ -189,7 +200,12 @@ export function createGraphClient(options: GraphClientOptions) {
       throw error;
     }
     if (!response.ok) {
-      const error = new GraphApiError({ step, status: response.status, code: 0, message: `Graph ${step} answered HTTP ${response.status}` });
+      const error = new GraphApiError({
+        step,
+        status: response.status,
+        code: 0,
+        message: `Graph ${step} answered HTTP ${response.status}`,
+      });
       throw error;
     }
     return parsed as T;
@@ -247,11 +263,23 @@ export function createGraphClient(options: GraphClientOptions) {
     },
 
     async subscribeApp(wabaId: string, token: string) {
-      await call<{ success?: boolean }>({ step: "subscribed_apps", method: "POST", path: `${encodeURIComponent(wabaId)}/subscribed_apps`, token, idempotent: true });
+      await call<{ success?: boolean }>({
+        step: "subscribed_apps",
+        method: "POST",
+        path: `${encodeURIComponent(wabaId)}/subscribed_apps`,
+        token,
+        idempotent: true,
+      });
     },
 
     async unsubscribeApp(wabaId: string, token: string) {
-      await call<{ success?: boolean }>({ step: "subscribed_apps", method: "DELETE", path: `${encodeURIComponent(wabaId)}/subscribed_apps`, token, idempotent: true });
+      await call<{ success?: boolean }>({
+        step: "subscribed_apps",
+        method: "DELETE",
+        path: `${encodeURIComponent(wabaId)}/subscribed_apps`,
+        token,
+        idempotent: true,
+      });
     },
 
     async listPhoneNumbers(wabaId: string, token: string): Promise<GraphPhoneNumber[]> {
@@ -343,7 +371,13 @@ let sharedKey = "";
 /** The client configured from the environment. */
 export function graphClient(): GraphClient {
   const config = env();
-  const key = [config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, config.META_APP_ID, config.META_APP_SECRET, config.GRAPH_API_TIMEOUT_MS].join("|");
+  const key = [
+    config.GRAPH_API_BASE_URL,
+    config.GRAPH_API_VERSION,
+    config.META_APP_ID,
+    config.META_APP_SECRET,
+    config.GRAPH_API_TIMEOUT_MS,
+  ].join("|");
   if (!shared || key !== sharedKey) {
     shared = createGraphClient({
       baseUrl: config.GRAPH_API_BASE_URL,

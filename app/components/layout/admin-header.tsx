@@ -10,7 +10,17 @@ export interface AdminAlert {
   text: string;
 }
 
-export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: string | null; email: string; query?: string; alerts?: AdminAlert[] }) {
+export function AdminHeader({
+  name,
+  email,
+  query = "",
+  alerts = [],
+}: {
+  name?: string | null;
+  email: string;
+  query?: string;
+  alerts?: AdminAlert[];
+}) {
   const displayName = name?.trim() || "Super Admin";
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
@@ -20,9 +30,18 @@ export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: s
           <span className="hidden rounded-md bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white sm:inline">Admin</span>
         </Link>
         <Form method="get" action={href("/admin")} role="search" className="relative hidden max-w-sm flex-1 md:block">
-          <label htmlFor="admin-search" className="sr-only">Search users</label>
+          <label htmlFor="admin-search" className="sr-only">
+            Search users
+          </label>
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-          <input id="admin-search" name="q" type="search" defaultValue={query} placeholder="Search users..." className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none" />
+          <input
+            id="admin-search"
+            name="q"
+            type="search"
+            defaultValue={query}
+            placeholder="Search users..."
+            className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none"
+          />
         </Form>
         <div className="ml-auto flex items-center gap-2">
           <Menu
@@ -31,7 +50,9 @@ export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: s
             summary={
               <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
                 <Bell className="size-5" aria-hidden />
-                {alerts.length ? <span className="absolute top-2 right-2 size-2 rounded-full bg-red-500" data-testid="admin-alert-dot" /> : null}
+                {alerts.length ? (
+                  <span className="absolute top-2 right-2 size-2 rounded-full bg-red-500" data-testid="admin-alert-dot" />
+                ) : null}
               </span>
             }
           >
@@ -39,7 +60,10 @@ export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: s
             {alerts.length ? (
               <ul>
                 {alerts.map((alert) => (
-                  <li key={alert.id} className={`rounded-lg px-2 py-2 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}>
+                  <li
+                    key={alert.id}
+                    className={`rounded-lg px-2 py-2 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}
+                  >
                     {alert.text}
                   </li>
                 ))}
@@ -53,7 +77,9 @@ export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: s
             panelClassName="right-0 w-60 py-2"
             summary={
               <span className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100">
-                <span className="flex size-8 items-center justify-center rounded-full bg-slate-900 text-white"><ShieldCheck className="size-4" aria-hidden /></span>
+                <span className="flex size-8 items-center justify-center rounded-full bg-slate-900 text-white">
+                  <ShieldCheck className="size-4" aria-hidden />
+                </span>
                 <span className="hidden text-left text-sm leading-tight sm:block">
                   <span className="block font-semibold">{displayName}</span>
                   <span className="block text-slate-500">{email}</span>
@@ -61,10 +87,16 @@ export function AdminHeader({ name, email, query = "", alerts = [] }: { name?: s
               </span>
             }
           >
-            <Link to={href("/admin/profile")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50"><User className="size-4" aria-hidden /> View Profile</Link>
-            <Link to={href("/change-password")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50"><KeyRound className="size-4" aria-hidden /> Change Password</Link>
+            <Link to={href("/admin/profile")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+              <User className="size-4" aria-hidden /> View Profile
+            </Link>
+            <Link to={href("/change-password")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+              <KeyRound className="size-4" aria-hidden /> Change Password
+            </Link>
             <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
-              <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50"><LogOut className="size-4" aria-hidden /> Logout</button>
+              <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
+                <LogOut className="size-4" aria-hidden /> Logout
+              </button>
             </Form>
           </Menu>
         </div>

@@ -1,6 +1,22 @@
 import type { ReactNode } from "react";
 import { Form, href, Link, NavLink, useFetcher, useLocation, useNavigation } from "react-router";
-import { Activity, Bell, CreditCard, KeyRound, LayoutDashboard, LogOut, Menu as MenuIcon, MessageCircle, PanelLeftClose, PanelLeftOpen, Rocket, Search, Settings, User, UserCircle2 } from "lucide-react";
+import {
+  Activity,
+  Bell,
+  CreditCard,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Menu as MenuIcon,
+  MessageCircle,
+  PanelLeftClose,
+  PanelLeftOpen,
+  Rocket,
+  Search,
+  Settings,
+  User,
+  UserCircle2,
+} from "lucide-react";
 import { Logo } from "~/components/ui/logo";
 import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
@@ -29,7 +45,19 @@ export interface ShellNotification {
   at: string;
 }
 
-export function AppShell({ user, collapsed, notifications, unread, children }: { user: ShellUser; collapsed: boolean; notifications: ShellNotification[]; unread: boolean; children: ReactNode }) {
+export function AppShell({
+  user,
+  collapsed,
+  notifications,
+  unread,
+  children,
+}: {
+  user: ShellUser;
+  collapsed: boolean;
+  notifications: ShellNotification[];
+  unread: boolean;
+  children: ReactNode;
+}) {
   const location = useLocation();
   const navigation = useNavigation();
   const sidebar = useFetcher<{ collapsed: boolean }>();
@@ -40,7 +68,11 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
 
   return (
     <div className="flex min-h-screen">
-      <aside data-collapsed={isCollapsed} className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex" aria-label="Main navigation">
+      <aside
+        data-collapsed={isCollapsed}
+        className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex"
+        aria-label="Main navigation"
+      >
         <div className="flex h-16 items-center border-b border-slate-200 px-3">
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="overflow-hidden">
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
@@ -62,11 +94,27 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
             </NavLink>
           ))}
         </nav>
-        <sidebar.Form method="post" action={href("/preferences/sidebar")} className="border-t border-slate-200 p-2" onSubmit={(e) => { e.preventDefault(); sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" }); }}>
+        <sidebar.Form
+          method="post"
+          action={href("/preferences/sidebar")}
+          className="border-t border-slate-200 p-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" });
+          }}
+        >
           <input type="hidden" name="collapsed" value={String(!isCollapsed)} />
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          <button type="submit" className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-slate-600 hover:bg-slate-100" aria-label={isCollapsed ? "Expand navigation" : "Collapse navigation"}>
-            {isCollapsed ? <PanelLeftOpen className="size-5 shrink-0" aria-hidden /> : <PanelLeftClose className="size-5 shrink-0" aria-hidden />}
+          <button
+            type="submit"
+            className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-slate-600 hover:bg-slate-100"
+            aria-label={isCollapsed ? "Expand navigation" : "Collapse navigation"}
+          >
+            {isCollapsed ? (
+              <PanelLeftOpen className="size-5 shrink-0" aria-hidden />
+            ) : (
+              <PanelLeftClose className="size-5 shrink-0" aria-hidden />
+            )}
             <span className="sidenav-label">Collapse</span>
           </button>
         </sidebar.Form>
@@ -84,10 +132,21 @@ export function AppShell({ user, collapsed, notifications, unread, children }: {
               Search
             </label>
             <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-            <input id="topbar-search" name="q" type="search" maxLength={100} placeholder="Search..." className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none" />
+            <input
+              id="topbar-search"
+              name="q"
+              type="search"
+              maxLength={100}
+              placeholder="Search..."
+              className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none"
+            />
           </Form>
           <div className="ml-auto flex items-center gap-2">
-            <Link to={href("/search")} aria-label="Search" className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:hidden">
+            <Link
+              to={href("/search")}
+              aria-label="Search"
+              className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:hidden"
+            >
               <Search className="size-5" aria-hidden />
             </Link>
             <Notifications items={notifications} unread={unread} />
@@ -116,11 +175,21 @@ function MobileMenu() {
       label="Open menu"
       className="md:hidden"
       panelClassName="left-0 w-64 p-2"
-      summary={<span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"><MenuIcon className="size-6" aria-hidden /></span>}
+      summary={
+        <span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100">
+          <MenuIcon className="size-6" aria-hidden />
+        </span>
+      }
     >
       <nav aria-label="Mobile navigation">
         {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => (
-          <NavLink key={to} to={to} className={({ isActive }) => `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}>
+          <NavLink
+            key={to}
+            to={to}
+            className={({ isActive }) =>
+              `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`
+            }
+          >
             <Icon className="size-5" aria-hidden />
             {label}
             {soon ? <SoonBadge /> : null}
@@ -160,14 +229,24 @@ function Notifications({ items, unread }: { items: ShellNotification[]; unread: 
   );
 }
 
-export function UserMenu({ user, profilePath = "/profile" }: { user: Pick<ShellUser, "businessName" | "email" | "avatar">; profilePath?: string }) {
+export function UserMenu({
+  user,
+  profilePath = "/profile",
+}: {
+  user: Pick<ShellUser, "businessName" | "email" | "avatar">;
+  profilePath?: string;
+}) {
   return (
     <Menu
       label="User menu"
       panelClassName="right-0 w-64 py-2"
       summary={
         <span className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100">
-          {user.avatar ? <img src={user.avatar} alt="" className="size-8 rounded-full object-cover" /> : <UserCircle2 className="size-8 text-slate-400" aria-hidden />}
+          {user.avatar ? (
+            <img src={user.avatar} alt="" className="size-8 rounded-full object-cover" />
+          ) : (
+            <UserCircle2 className="size-8 text-slate-400" aria-hidden />
+          )}
           <span className="hidden text-left text-sm leading-tight lg:block">
             <span className="block font-semibold text-slate-900">{user.businessName}</span>
             <span className="block text-slate-500">{user.email}</span>
@@ -179,9 +258,15 @@ export function UserMenu({ user, profilePath = "/profile" }: { user: Pick<ShellU
         <p className="font-semibold text-slate-900">{user.businessName}</p>
         <p className="text-sm text-slate-500">{user.email}</p>
       </div>
-      <MenuLink to={profilePath} icon={User}>View Profile</MenuLink>
-      <MenuLink to={href("/settings")} icon={Settings}>Account Settings</MenuLink>
-      <MenuLink to={href("/change-password")} icon={KeyRound}>Change Password</MenuLink>
+      <MenuLink to={profilePath} icon={User}>
+        View Profile
+      </MenuLink>
+      <MenuLink to={href("/settings")} icon={Settings}>
+        Account Settings
+      </MenuLink>
+      <MenuLink to={href("/change-password")} icon={KeyRound}>
+        Change Password
+      </MenuLink>
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
         <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
           <LogOut className="size-4" aria-hidden /> Logout
@@ -198,4 +283,3 @@ function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User;
     </Link>
   );
 }
-

@@ -4,7 +4,17 @@ import { CheckCircle2, Globe2, ShieldCheck, Zap } from "lucide-react";
 import { Logo } from "~/components/ui/logo";
 
 /** Centered card used by sign-in, verification and password pages, with an optional side panel. */
-export function AuthShell({ title, subtitle, children, aside }: { title: string; subtitle?: ReactNode; children: ReactNode; aside?: ReactNode }) {
+export function AuthShell({
+  title,
+  subtitle,
+  children,
+  aside,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  aside?: ReactNode;
+}) {
   return (
     <div className="flex min-h-screen">
       <main className="flex flex-1 flex-col justify-center px-4 py-10 sm:px-8">
@@ -33,7 +43,9 @@ export function MarketingPanel() {
   return (
     <div className="flex flex-col justify-center p-12 text-white">
       <h2 className="text-3xl font-bold">Reach every customer where they already are.</h2>
-      <p className="mt-3 max-w-md text-brand-100">Government agencies, banks and businesses across Africa talk to their customers on WhatsApp with Jumbe.</p>
+      <p className="mt-3 max-w-md text-brand-100">
+        Government agencies, banks and businesses across Africa talk to their customers on WhatsApp with Jumbe.
+      </p>
       <ul className="mt-8 space-y-4">
         {points.map(({ icon: Icon, text }) => (
           <li key={text} className="flex items-start gap-3">
@@ -62,7 +74,10 @@ export function ChatPreview() {
         </div>
         <div className="space-y-2">
           {bubbles.map((b) => (
-            <p key={b.text} className={`max-w-[80%] rounded-lg px-3 py-2 text-sm shadow-sm ${b.from === "us" ? "ml-auto bg-[#d9fdd3]" : "bg-white"}`}>
+            <p
+              key={b.text}
+              className={`max-w-[80%] rounded-lg px-3 py-2 text-sm shadow-sm ${b.from === "us" ? "ml-auto bg-[#d9fdd3]" : "bg-white"}`}
+            >
               {b.text}
             </p>
           ))}

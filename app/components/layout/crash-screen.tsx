@@ -2,7 +2,8 @@ import { isRouteErrorResponse } from "react-router";
 
 export function describeError(error: unknown) {
   // A 4xx thrown with a message (an unreadable form, say) shows it.
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}${typeof error.data === "string" && error.status < 500 ? `: ${error.data}` : ""}`;
+  if (isRouteErrorResponse(error))
+    return `${error.status} ${error.statusText}${typeof error.data === "string" && error.status < 500 ? `: ${error.data}` : ""}`;
   if (error instanceof Error) return error.message;
   return "Unknown error";
 }

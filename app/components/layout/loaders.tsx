@@ -11,7 +11,11 @@ export function FullScreenLoader({ message = "Loading Jumbe...", delayed = false
   }, [delayed]);
   if (!visible) return null;
   return (
-    <div role="status" aria-live="polite" className="fixed inset-0 z-40 flex flex-col items-center justify-center bg-white/90 backdrop-blur-sm">
+    <div
+      role="status"
+      aria-live="polite"
+      className="fixed inset-0 z-40 flex flex-col items-center justify-center bg-white/90 backdrop-blur-sm"
+    >
       <div className="loader-spin size-12 rounded-full border-4 border-brand-100 border-t-brand-600" aria-hidden />
       <p className="mt-4 text-lg font-semibold text-slate-900">{message}</p>
       <p className="mt-1 text-sm text-slate-500">Please wait while we prepare your experience</p>

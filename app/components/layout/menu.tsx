@@ -4,7 +4,19 @@ import { useEffect, useRef, type ReactNode } from "react";
  * A disclosure menu on native <details>: it opens and closes without JavaScript. With JavaScript it
  * also closes on an outside click, on Escape, and when one of its links is chosen.
  */
-export function Menu({ summary, label, children, className = "", panelClassName = "" }: { summary: ReactNode; label: string; children: ReactNode; className?: string; panelClassName?: string }) {
+export function Menu({
+  summary,
+  label,
+  children,
+  className = "",
+  panelClassName = "",
+}: {
+  summary: ReactNode;
+  label: string;
+  children: ReactNode;
+  className?: string;
+  panelClassName?: string;
+}) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const details = ref.current;

@@ -7,7 +7,13 @@ export function explainError(error: unknown): { title: string; body: string } {
   const status = isRouteErrorResponse(error) ? error.status : (error as { status?: unknown } | null)?.status;
   switch (status) {
     case 400:
-      return { title: "That request could not be read.", body: isRouteErrorResponse(error) && typeof error.data === "string" && error.data ? error.data : "Check what you entered and try again." };
+      return {
+        title: "That request could not be read.",
+        body:
+          isRouteErrorResponse(error) && typeof error.data === "string" && error.data
+            ? error.data
+            : "Check what you entered and try again.",
+      };
     case 403:
       return { title: "You do not have permission to see this.", body: "Ask an administrator of your organisation for access." };
     case 404:
@@ -17,10 +23,16 @@ export function explainError(error: unknown): { title: string; body: string } {
     case 429:
       return { title: "Too many attempts.", body: "Wait a moment, then try again." };
     case 503:
-      return { title: "Jumbe is briefly unavailable.", body: "We cannot reach our database right now. Nothing you saved is lost; try again in a few seconds." };
+      return {
+        title: "Jumbe is briefly unavailable.",
+        body: "We cannot reach our database right now. Nothing you saved is lost; try again in a few seconds.",
+      };
     default:
       // Spec section 2's crash-screen words; the details stay in the server's log.
-      return { title: "Something went wrong.", body: "An unexpected error occurred in the application. It has been logged; try again in a moment." };
+      return {
+        title: "Something went wrong.",
+        body: "An unexpected error occurred in the application. It has been logged; try again in a moment.",
+      };
   }
 }
 
@@ -57,7 +69,10 @@ export function AuthErrorBoundary() {
         <a href="" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-900">
           Reload Page
         </a>
-        <Link to={href("/login")} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+        <Link
+          to={href("/login")}
+          className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+        >
           Back to sign in
         </Link>
       </div>

@@ -17,7 +17,8 @@ const PROSE = [
   "[&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline [&_a]:underline-offset-2 [&_a:hover]:text-brand-900",
 ].join(" ");
 
-const BUTTON = "inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-900";
+const BUTTON =
+  "inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-900";
 
 function BackToHome() {
   return (
@@ -53,7 +54,10 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
             </p>
           </header>
 
-          <aside aria-label="Summary" className={`mt-8 rounded-xl border border-brand-200 bg-brand-50 p-5 sm:p-6 ${PROSE} [&>:first-child]:mt-0`}>
+          <aside
+            aria-label="Summary"
+            className={`mt-8 rounded-xl border border-brand-200 bg-brand-50 p-5 sm:p-6 ${PROSE} [&>:first-child]:mt-0`}
+          >
             {summary}
           </aside>
 
@@ -75,7 +79,12 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
             {sections.map((section, index) => {
               const id = sectionId(index + 1);
               return (
-                <section key={section.heading} id={id} aria-labelledby={`${id}-heading`} className="mt-10 scroll-mt-4 border-t border-slate-200 pt-8">
+                <section
+                  key={section.heading}
+                  id={id}
+                  aria-labelledby={`${id}-heading`}
+                  className="mt-10 scroll-mt-4 border-t border-slate-200 pt-8"
+                >
                   <h2 id={`${id}-heading`} className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl">
                     {index + 1}. {section.heading}
                   </h2>

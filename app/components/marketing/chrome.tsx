@@ -10,7 +10,8 @@ export interface LandingLinks {
   whatsappChatUrl: string;
 }
 
-const primaryButton = "inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-900";
+const primaryButton =
+  "inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-900";
 
 /**
  * The fixed navbar. app/assets/landing.js sets data-compact="true" past 10 px of scroll; the page keeps
@@ -40,7 +41,10 @@ export function Navbar({ appUrl }: { appUrl: string }) {
           </ul>
         </nav>
         <div className="flex items-center gap-2">
-          <a href={`${appUrl}/login`} className="hidden min-h-11 items-center rounded-lg px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 sm:inline-flex">
+          <a
+            href={`${appUrl}/login`}
+            className="hidden min-h-11 items-center rounded-lg px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 sm:inline-flex"
+          >
             Sign in
           </a>
           <a href={`${appUrl}/signup`} className={primaryButton}>
@@ -81,7 +85,9 @@ export function Footer({ links }: { links: LandingLinks }) {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-4">
         <div className="md:col-span-1">
           <Logo className="[&>span:last-child]:text-white" />
-          <p className="mt-4 leading-relaxed">WhatsApp Business API messaging, AI bots and CRM integrations for organisations in Kenya and across Africa.</p>
+          <p className="mt-4 leading-relaxed">
+            WhatsApp Business API messaging, AI bots and CRM integrations for organisations in Kenya and across Africa.
+          </p>
         </div>
         <div>
           <h2 className="font-semibold text-white">Product</h2>
@@ -99,16 +105,24 @@ export function Footer({ links }: { links: LandingLinks }) {
           <h2 className="font-semibold text-white">Company</h2>
           <ul className="mt-3 space-y-1">
             <li>
-              <a href="#about" className={linkClass}>About</a>
+              <a href="#about" className={linkClass}>
+                About
+              </a>
             </li>
             <li>
-              <a href="#faq" className={linkClass}>FAQ</a>
+              <a href="#faq" className={linkClass}>
+                FAQ
+              </a>
             </li>
             <li>
-              <a href="/privacy-policy" className={linkClass}>Privacy Policy</a>
+              <a href="/privacy-policy" className={linkClass}>
+                Privacy Policy
+              </a>
             </li>
             <li>
-              <a href="/terms-of-service" className={linkClass}>Terms of Service</a>
+              <a href="/terms-of-service" className={linkClass}>
+                Terms of Service
+              </a>
             </li>
           </ul>
         </div>

@@ -108,7 +108,13 @@ const LOGOS: Record<ClientId, { name: string; line1: string; line2: string; colo
     emblem: (
       <>
         <rect x="4" y="4" width="40" height="40" rx="6" fill="#4338ca" />
-        <path d="M10 20c4.7-4 9.3 4 14 0s9.3 4 14 0M10 30c4.7-4 9.3 4 14 0s9.3 4 14 0" fill="none" stroke="#fff" strokeWidth="3" strokeLinecap="round" />
+        <path
+          d="M10 20c4.7-4 9.3 4 14 0s9.3 4 14 0M10 30c4.7-4 9.3 4 14 0s9.3 4 14 0"
+          fill="none"
+          stroke="#fff"
+          strokeWidth="3"
+          strokeLinecap="round"
+        />
       </>
     ),
   },

@@ -38,7 +38,11 @@ export const HERO_CHAT: DemoChatScript = {
   lines: [
     { from: "them", text: "Karibu! I'm the Jumbe Assistant. How can I help you today?", time: "09:41" },
     { from: "me", text: "Habari! I'd like to check the status of my application.", time: "09:42" },
-    { from: "them", text: "Sure. Please share your reference number and I'll look it up for you, in English, Kiswahili or Français.", time: "09:42" },
+    {
+      from: "them",
+      text: "Sure. Please share your reference number and I'll look it up for you, in English, Kiswahili or Français.",
+      time: "09:42",
+    },
   ],
 };
 
@@ -66,7 +70,11 @@ export const SOLUTIONS: Solution[] = [
       inputLabel: "Message County Services",
       lines: [
         { from: "me", text: "Hello, how do I renew my single business permit?", time: "08:15" },
-        { from: "them", text: "You can renew it right here. Reply 1 to start your renewal or 2 to book a visit to a service centre.", time: "08:15" },
+        {
+          from: "them",
+          text: "You can renew it right here. Reply 1 to start your renewal or 2 to book a visit to a service centre.",
+          time: "08:15",
+        },
         { from: "me", text: "1", time: "08:16" },
         { from: "them", text: "Great. Please send your business registration number.", time: "08:16" },
       ],
@@ -87,7 +95,11 @@ export const SOLUTIONS: Solution[] = [
       inputLabel: "Message Bank Support",
       lines: [
         { from: "me", text: "I need a mini statement for my savings account.", time: "14:02" },
-        { from: "them", text: "For your security, please confirm the one-time code we just sent to your registered number.", time: "14:02" },
+        {
+          from: "them",
+          text: "For your security, please confirm the one-time code we just sent to your registered number.",
+          time: "14:02",
+        },
         { from: "me", text: "Done.", time: "14:03" },
         { from: "them", text: "Confirmed. Your mini statement is ready. Latest: M-Pesa deposit, KES 2,500.", time: "14:03" },
       ],
@@ -226,8 +238,7 @@ export const FAQS = [
   },
   {
     question: "Which languages do your bots speak?",
-    answer:
-      "Jumbe offers multilingual support (Swahili, French, English). Customers can switch language at any point in a conversation.",
+    answer: "Jumbe offers multilingual support (Swahili, French, English). Customers can switch language at any point in a conversation.",
   },
   {
     question: "How do you keep our data secure?",

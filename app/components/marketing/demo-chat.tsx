@@ -25,7 +25,13 @@ export function DemoChat({ chat, className = "" }: { chat: DemoChatScript; class
         data-demo-chat-log
         className="flex max-h-[28rem] min-h-64 flex-col gap-2 overflow-y-auto bg-[#efeae2] p-3 text-sm"
       >
-        {chat.lines.map((line, i) => (line.from === "me" ? <SentBubble key={i} text={line.text} time={line.time} /> : <ReceivedBubble key={i} text={line.text} time={line.time} />))}
+        {chat.lines.map((line, i) =>
+          line.from === "me" ? (
+            <SentBubble key={i} text={line.text} time={line.time} />
+          ) : (
+            <ReceivedBubble key={i} text={line.text} time={line.time} />
+          ),
+        )}
       </div>
       <form data-demo-chat-form className="flex items-center gap-2 border-t border-slate-200 bg-slate-50 p-2">
         <input
@@ -37,7 +43,12 @@ export function DemoChat({ chat, className = "" }: { chat: DemoChatScript; class
           placeholder="Type a message"
           className="min-w-0 flex-1 rounded-full border border-slate-300 bg-white px-4 py-2.5 text-base text-slate-900 placeholder:text-slate-600 disabled:bg-slate-100"
         />
-        <button type="submit" disabled aria-label="Send message" className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-900 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled
+          aria-label="Send message"
+          className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-900 disabled:opacity-60"
+        >
           <SendHorizontal className="size-5" aria-hidden />
         </button>
       </form>
@@ -49,7 +60,9 @@ export function SentBubble({ text, time }: { text: string; time: string }) {
   return (
     <div data-sent className="ml-auto max-w-[85%] rounded-lg rounded-tr-none bg-[#d9fdd3] px-3 py-2 text-slate-900 shadow-sm">
       <span className="sr-only">You: </span>
-      <span data-text className="break-words">{text}</span>
+      <span data-text className="break-words">
+        {text}
+      </span>
       <span className="mt-0.5 flex items-center justify-end gap-1 text-xs text-slate-600">
         <time data-time>{time}</time>
         <CheckCheck className="size-3.5 text-sky-700" aria-hidden />

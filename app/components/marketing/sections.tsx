@@ -4,8 +4,10 @@ import { ClientLogo } from "./client-logos";
 import { CAROUSEL_CLIENTS, CASE_STUDIES, FAQS, FEATURES, HERO_CHAT, PRICING_FEATURES, SOLUTIONS } from "./content";
 import { DemoChat } from "./demo-chat";
 
-const primaryButton = "inline-flex min-h-12 items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-900";
-const secondaryButton = "inline-flex min-h-12 items-center justify-center rounded-lg border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-800 hover:bg-slate-50";
+const primaryButton =
+  "inline-flex min-h-12 items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-900";
+const secondaryButton =
+  "inline-flex min-h-12 items-center justify-center rounded-lg border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-800 hover:bg-slate-50";
 const sectionClass = "scroll-mt-16 px-4 py-16 sm:px-6 sm:py-24";
 
 function SectionHeading({ eyebrow, title, children, id }: { eyebrow: string; title: string; children?: ReactNode; id: string }) {
@@ -25,13 +27,15 @@ export function Hero({ appUrl, salesEmail }: { appUrl: string; salesEmail: strin
     <section aria-labelledby="hero-title" className="bg-linear-to-b from-brand-50 to-white px-4 pt-28 pb-16 sm:px-6 sm:pt-32 sm:pb-24">
       <div className="mx-auto grid max-w-6xl items-center gap-12 lg:grid-cols-[1fr_auto]">
         <div>
-          <p className="inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-900">WhatsApp Business API for Africa</p>
+          <p className="inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-900">
+            WhatsApp Business API for Africa
+          </p>
           <h1 id="hero-title" className="mt-5 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl lg:text-6xl">
             Serve every citizen and customer on WhatsApp
           </h1>
           <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-600">
-            Jumbe gives government agencies, banks and enterprises in Kenya and across Africa one platform for WhatsApp campaigns, AI bots, live chat and CRM
-            integrations, with 99.9% uptime, multilingual support (Swahili, French, English) and go-live in 4 to 6 weeks.
+            Jumbe gives government agencies, banks and enterprises in Kenya and across Africa one platform for WhatsApp campaigns, AI bots,
+            live chat and CRM integrations, with 99.9% uptime, multilingual support (Swahili, French, English) and go-live in 4 to 6 weeks.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href={`${appUrl}/signup`} className={primaryButton}>
@@ -103,7 +107,12 @@ export function Solutions() {
         {SOLUTIONS.map((solution, index) => {
           const Icon = SOLUTION_ICONS[solution.id] ?? Bot;
           return (
-            <article key={solution.id} id={solution.id} aria-labelledby={`${solution.id}-title`} className="grid scroll-mt-20 items-center gap-10 lg:grid-cols-2">
+            <article
+              key={solution.id}
+              id={solution.id}
+              aria-labelledby={`${solution.id}-title`}
+              className="grid scroll-mt-20 items-center gap-10 lg:grid-cols-2"
+            >
               <div className={index % 2 === 1 ? "lg:order-2" : undefined}>
                 <span className="flex size-12 items-center justify-center rounded-xl bg-brand-100 text-brand-700">
                   <Icon className="size-6" aria-hidden />
@@ -178,7 +187,21 @@ export function CaseStudies() {
 }
 
 /** A pricing plan; its call to action reads 'Contact Us' unless the plan says otherwise (spec section 1). */
-function PlanCard({ name, price, description, features, href, cta = "Contact Us" }: { name: string; price: string; description: string; features: string[]; href: string; cta?: string }) {
+function PlanCard({
+  name,
+  price,
+  description,
+  features,
+  href,
+  cta = "Contact Us",
+}: {
+  name: string;
+  price: string;
+  description: string;
+  features: string[];
+  href: string;
+  cta?: string;
+}) {
   return (
     <div data-plan className="mx-auto mt-14 max-w-lg rounded-3xl border-2 border-brand-700 bg-white p-8 shadow-xl sm:p-10">
       <h3 className="text-xl font-bold text-slate-900">{name}</h3>
@@ -229,12 +252,13 @@ export function About() {
         </div>
         <div className="space-y-4 text-lg leading-relaxed text-slate-600">
           <p>
-            <strong className="text-slate-900">Jumbe</strong> is Swahili for “messages”. We are a Nairobi team building WhatsApp Business messaging for the
-            organisations people depend on every day: county and national government, banks, insurers, utilities and growing enterprises.
+            <strong className="text-slate-900">Jumbe</strong> is Swahili for “messages”. We are a Nairobi team building WhatsApp Business
+            messaging for the organisations people depend on every day: county and national government, banks, insurers, utilities and
+            growing enterprises.
           </p>
           <p>
-            WhatsApp is where Africa already talks. We make it a secure, reliable and multilingual service channel, and we stay with you from the first
-            template to millions of conversations.
+            WhatsApp is where Africa already talks. We make it a secure, reliable and multilingual service channel, and we stay with you
+            from the first template to millions of conversations.
           </p>
         </div>
       </div>
@@ -269,12 +293,20 @@ export function ClosingCta({ appUrl, salesEmail }: { appUrl: string; salesEmail:
         <h2 id="cta-title" className="text-3xl font-bold tracking-tight text-white sm:text-4xl">
           Ready to meet your customers on WhatsApp?
         </h2>
-        <p className="mt-4 text-lg text-brand-100">Create your account today, or talk to us about your organisation. Go-live in 4 to 6 weeks.</p>
+        <p className="mt-4 text-lg text-brand-100">
+          Create your account today, or talk to us about your organisation. Go-live in 4 to 6 weeks.
+        </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <a href={`${appUrl}/signup`} className="inline-flex min-h-12 items-center justify-center rounded-lg bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50">
+          <a
+            href={`${appUrl}/signup`}
+            className="inline-flex min-h-12 items-center justify-center rounded-lg bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50"
+          >
             Create your account
           </a>
-          <a href={`mailto:${salesEmail}`} className="inline-flex min-h-12 items-center justify-center rounded-lg border border-white/60 px-6 py-3 font-semibold text-white hover:bg-white/10">
+          <a
+            href={`mailto:${salesEmail}`}
+            className="inline-flex min-h-12 items-center justify-center rounded-lg border border-white/60 px-6 py-3 font-semibold text-white hover:bg-white/10"
+          >
             Contact sales
           </a>
         </div>

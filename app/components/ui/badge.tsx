@@ -43,11 +43,22 @@ const BY_STATUS: Record<string, BadgeTone> = {
 
 /** The tone a status shows in, whatever its case ("FAILED", "Delivered"); neutral for ones it does not know. */
 export function statusTone(status: string): BadgeTone {
-  return BY_STATUS[status.trim().toLowerCase().replace(/[\s-]+/g, "_")] ?? "neutral";
+  return (
+    BY_STATUS[
+      status
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, "_")
+    ] ?? "neutral"
+  );
 }
 
 /** A small label for a status or a count. Give `status` to pick the tone from it. */
 export function Badge({ tone, status, children }: { tone?: BadgeTone; status?: string; children?: ReactNode }) {
   const chosen = tone ?? (status ? statusTone(status) : "neutral");
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[chosen]}`}>{children ?? status}</span>;
+  return (
+    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[chosen]}`}>
+      {children ?? status}
+    </span>
+  );
 }

@@ -36,7 +36,16 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** A button. Type "submit" by default, as inside a form without JavaScript. */
-export function Button({ variant = "primary", size = "md", pending = false, pendingText, className = "", disabled, children, ...props }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  pending = false,
+  pendingText,
+  className = "",
+  disabled,
+  children,
+  ...props
+}: ButtonProps) {
   return (
     <button className={buttonClass(variant, size, className)} disabled={disabled || pending} aria-busy={pending || undefined} {...props}>
       {pending ? <LoaderCircle className="size-4 animate-spin" aria-hidden /> : null}
@@ -46,6 +55,11 @@ export function Button({ variant = "primary", size = "md", pending = false, pend
 }
 
 /** A link that looks like a button: navigation (a GET) never needs a form. */
-export function ButtonLink({ variant = "primary", size = "md", className = "", ...props }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
+export function ButtonLink({
+  variant = "primary",
+  size = "md",
+  className = "",
+  ...props
+}: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }

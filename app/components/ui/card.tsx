@@ -3,12 +3,29 @@ import type { HTMLAttributes, ReactNode } from "react";
 const PADDING = { none: "", sm: "p-4", md: "p-5", lg: "p-6", xl: "p-8" } as const;
 
 /** A white panel with a border: the surface every page section sits on. */
-export function Card({ padding = "md", className = "", as: As = "section", ...props }: HTMLAttributes<HTMLElement> & { padding?: keyof typeof PADDING; as?: "section" | "div" | "article" }) {
+export function Card({
+  padding = "md",
+  className = "",
+  as: As = "section",
+  ...props
+}: HTMLAttributes<HTMLElement> & { padding?: keyof typeof PADDING; as?: "section" | "div" | "article" }) {
   return <As className={`rounded-xl border border-slate-200 bg-white shadow-sm ${PADDING[padding]} ${className}`.trim()} {...props} />;
 }
 
 /** A card's title row: a heading, an optional description under it, actions on the right. */
-export function CardHeader({ title, description, actions, id, level = 2 }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; id?: string; level?: 2 | 3 }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+  id,
+  level = 2,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  id?: string;
+  level?: 2 | 3;
+}) {
   const Heading = level === 2 ? "h2" : "h3";
   return (
     <div className="flex flex-wrap items-start justify-between gap-3">
@@ -28,5 +45,7 @@ export function CardBody({ className = "", ...props }: HTMLAttributes<HTMLDivEle
 }
 
 export function CardFooter({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={`mt-5 flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 pt-4 ${className}`.trim()} {...props} />;
+  return (
+    <div className={`mt-5 flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 pt-4 ${className}`.trim()} {...props} />
+  );
 }

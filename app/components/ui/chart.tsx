@@ -64,11 +64,27 @@ export function BarChart({ title, data, formatValue, height = 180 }: ChartProps)
         {data.map((point, i) => {
           const h = (point.value / max) * innerH;
           const x = PAD.left + i * slot + (slot - barW) / 2;
-          return <rect key={point.label} x={x.toFixed(1)} y={(height - PAD.bottom - h).toFixed(1)} width={barW.toFixed(1)} height={h.toFixed(1)} rx="2" className="fill-brand-600" />;
+          return (
+            <rect
+              key={point.label}
+              x={x.toFixed(1)}
+              y={(height - PAD.bottom - h).toFixed(1)}
+              width={barW.toFixed(1)}
+              height={h.toFixed(1)}
+              rx="2"
+              className="fill-brand-600"
+            />
+          );
         })}
         {data.map((point, i) =>
           i % every === 0 ? (
-            <text key={point.label} x={(PAD.left + i * slot + slot / 2).toFixed(1)} y={height - 8} textAnchor="middle" className="fill-slate-500 text-[11px]">
+            <text
+              key={point.label}
+              x={(PAD.left + i * slot + slot / 2).toFixed(1)}
+              y={height - 8}
+              textAnchor="middle"
+              className="fill-slate-500 text-[11px]"
+            >
               {point.label}
             </text>
           ) : null,

@@ -7,7 +7,17 @@ import { X } from "lucide-react";
  * it, so no library is needed. It exists only with JavaScript; pages that use it also render the
  * same question server-side for browsers without.
  */
-export function Dialog({ open, onClose, labelledBy, children }: { open: boolean; onClose: () => void; labelledBy: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  labelledBy,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  labelledBy: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -48,7 +58,19 @@ export function closeDialogHref(searchParams: URLSearchParams) {
  * page, and Close is a link). Once scripts run it becomes a native modal: focus stays inside, Escape
  * closes it, and closing goes to `closeHref`.
  */
-export function UrlDialog({ name, searchParams, title, description, children }: { name: string; searchParams: URLSearchParams; title: string; description?: ReactNode; children: ReactNode }) {
+export function UrlDialog({
+  name,
+  searchParams,
+  title,
+  description,
+  children,
+}: {
+  name: string;
+  searchParams: URLSearchParams;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
   const open = searchParams.get("dialog") === name;
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
@@ -76,7 +98,13 @@ export function UrlDialog({ name, searchParams, title, description, children }: 
           <h2 id={titleId} className="text-lg font-semibold">
             {title}
           </h2>
-          <Link to={closeHref} replace preventScrollReset aria-label="Close" className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+          <Link
+            to={closeHref}
+            replace
+            preventScrollReset
+            aria-label="Close"
+            className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          >
             <X className="size-5" aria-hidden />
           </Link>
         </div>

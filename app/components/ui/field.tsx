@@ -1,4 +1,12 @@
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import {
+  useEffect,
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { Eye, EyeOff } from "lucide-react";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -12,8 +20,7 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 // A field in error stays red while focused: the aria-invalid variants outrank the brand focus colours.
 export const INVALID_FOCUS = "aria-invalid:border-red-500 aria-invalid:focus:border-red-600 aria-invalid:focus:ring-red-100";
 
-const inputClass =
-  `block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100 ${INVALID_FOCUS}`;
+const inputClass = `block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100 ${INVALID_FOCUS}`;
 
 /**
  * A labelled input whose error text is tied to it with aria-describedby. Required fields are
@@ -72,7 +79,17 @@ export function FormSuccess({ message }: { message?: string | null }) {
  * The ids and ARIA attributes of one control: its label's target, its hint and error texts tied to
  * it with aria-describedby, and aria-invalid when it has an error. Every field of the kit uses it.
  */
-export function useFieldWiring({ id, errors, hint, markRequired }: { id?: string; errors?: string[]; hint?: ReactNode; markRequired?: boolean }) {
+export function useFieldWiring({
+  id,
+  errors,
+  hint,
+  markRequired,
+}: {
+  id?: string;
+  errors?: string[];
+  hint?: ReactNode;
+  markRequired?: boolean;
+}) {
   const fallbackId = useId();
   const controlId = id ?? fallbackId;
   const errorId = `${controlId}-error`;
@@ -100,22 +117,50 @@ interface FieldFrameProps {
   className?: string;
 }
 
-function FieldFrame({ label, hint, errors, markRequired, className, wiring, children }: FieldFrameProps & { wiring: ReturnType<typeof useFieldWiring>; children: ReactNode }) {
+function FieldFrame({
+  label,
+  hint,
+  errors,
+  markRequired,
+  className,
+  wiring,
+  children,
+}: FieldFrameProps & { wiring: ReturnType<typeof useFieldWiring>; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={wiring.controlId} className="mb-1 block text-sm font-medium text-slate-700">
         {label}
-        {markRequired ? <span className="ml-0.5 text-red-600" aria-hidden>*</span> : null}
+        {markRequired ? (
+          <span className="ml-0.5 text-red-600" aria-hidden>
+            *
+          </span>
+        ) : null}
       </label>
       {children}
-      {hint ? <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{errors?.[0] ?? ""}</p>
+      {hint ? (
+        <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+        {errors?.[0] ?? ""}
+      </p>
     </div>
   );
 }
 
 /** A labelled <select>; `options` as value and label pairs, or children <option>s. */
-export function SelectField({ label, errors, hint, markRequired, className, id, options, children, ...select }: FieldFrameProps & SelectHTMLAttributes<HTMLSelectElement> & { options?: { value: string; label: string }[] }) {
+export function SelectField({
+  label,
+  errors,
+  hint,
+  markRequired,
+  className,
+  id,
+  options,
+  children,
+  ...select
+}: FieldFrameProps & SelectHTMLAttributes<HTMLSelectElement> & { options?: { value: string; label: string }[] }) {
   const wiring = useFieldWiring({ id, errors, hint, markRequired });
   return (
     <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
@@ -132,7 +177,15 @@ export function SelectField({ label, errors, hint, markRequired, className, id, 
 }
 
 /** A labelled <textarea>; with `maxLength`, the hint says how many characters are allowed. */
-export function TextareaField({ label, errors, hint, markRequired, className, id, ...textarea }: FieldFrameProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextareaField({
+  label,
+  errors,
+  hint,
+  markRequired,
+  className,
+  id,
+  ...textarea
+}: FieldFrameProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const wiring = useFieldWiring({ id, errors, hint, markRequired });
   return (
     <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
@@ -142,7 +195,15 @@ export function TextareaField({ label, errors, hint, markRequired, className, id
 }
 
 /** A file input with its label; `accept` and a hint saying what is allowed ("CSV, up to 5 MB"). */
-export function FileField({ label, errors, hint, markRequired, className, id, ...input }: FieldFrameProps & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+export function FileField({
+  label,
+  errors,
+  hint,
+  markRequired,
+  className,
+  id,
+  ...input
+}: FieldFrameProps & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
   const wiring = useFieldWiring({ id, errors, hint, markRequired });
   return (
     <FieldFrame label={label} errors={errors} hint={hint} markRequired={markRequired} className={className} wiring={wiring}>
@@ -157,18 +218,38 @@ export function FileField({ label, errors, hint, markRequired, className, id, ..
 }
 
 /** A checkbox with its label beside it, and its hint and error under it. */
-export function CheckboxField({ label, errors, hint, className, id, ...input }: Omit<FieldFrameProps, "markRequired"> & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+export function CheckboxField({
+  label,
+  errors,
+  hint,
+  className,
+  id,
+  ...input
+}: Omit<FieldFrameProps, "markRequired"> & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
   const wiring = useFieldWiring({ id, errors, hint });
   return (
     <div className={className}>
       <div className="flex items-start gap-2">
-        <input type="checkbox" {...wiring.control} className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600" {...input} />
+        <input
+          type="checkbox"
+          {...wiring.control}
+          className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600"
+          {...input}
+        />
         <label htmlFor={wiring.controlId} className="text-sm text-slate-700">
           {label}
         </label>
       </div>
-      {hint ? <p id={wiring.hintId} className="mt-1 ml-6 text-xs text-slate-500">{hint}</p> : null}
-      {wiring.invalid ? <p id={wiring.errorId} className="mt-0.5 ml-6 text-sm text-red-600">{errors?.[0]}</p> : null}
+      {hint ? (
+        <p id={wiring.hintId} className="mt-1 ml-6 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {wiring.invalid ? (
+        <p id={wiring.errorId} className="mt-0.5 ml-6 text-sm text-red-600">
+          {errors?.[0]}
+        </p>
+      ) : null}
     </div>
   );
 }

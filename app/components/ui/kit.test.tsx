@@ -33,7 +33,9 @@ describe("Button", () => {
 
 describe("fields", () => {
   it("ties the label, hint and error to the control", () => {
-    const html = renderToStaticMarkup(<Field id="phone" label="Phone number" hint="e.g. +254 712 345 678" errors={["Phone number is invalid"]} name="phone" />);
+    const html = renderToStaticMarkup(
+      <Field id="phone" label="Phone number" hint="e.g. +254 712 345 678" errors={["Phone number is invalid"]} name="phone" />,
+    );
     expect(html).toContain('<label for="phone"');
     expect(html).toMatch(/<input id="phone" aria-invalid="true" aria-describedby="phone-error phone-hint"/);
     expect(html).toContain('<p id="phone-error" class="min-h-5 pt-0.5 text-sm text-red-600">Phone number is invalid</p>');
@@ -41,7 +43,9 @@ describe("fields", () => {
   });
 
   it("wires select, textarea and checkbox the same way", () => {
-    const select = renderToStaticMarkup(<SelectField id="county" label="County" errors={["Pick a county"]} options={[{ value: "047", label: "Nairobi" }]} />);
+    const select = renderToStaticMarkup(
+      <SelectField id="county" label="County" errors={["Pick a county"]} options={[{ value: "047", label: "Nairobi" }]} />,
+    );
     expect(select).toMatch(/<select id="county" aria-invalid="true" aria-describedby="county-error"/);
     expect(select).toContain('<option value="047">Nairobi</option>');
     const textarea = renderToStaticMarkup(<TextareaField id="body" label="Message" hint="Up to 1,024 characters" />);
@@ -66,7 +70,9 @@ describe("Table", () => {
     const params = new URLSearchParams("status=active&sort=name&dir=asc&after=42");
     expect(sortLinkHref(params, "name")).toBe("?status=active&sort=name&dir=desc");
     expect(sortLinkHref(params, "spent")).toBe("?status=active&sort=spent&dir=asc");
-    const html = render(<Table caption="Contacts" columns={columns} rows={rows} rowKey={(r) => r.id} searchParams={params} empty="No contacts" />);
+    const html = render(
+      <Table caption="Contacts" columns={columns} rows={rows} rowKey={(r) => r.id} searchParams={params} empty="No contacts" />,
+    );
     expect(html).toContain('<th scope="col" aria-sort="ascending"');
     expect(html).toContain('href="/contacts?status=active&amp;sort=name&amp;dir=desc"');
     expect(html).toContain("<td");
@@ -105,7 +111,13 @@ describe("Tabs, Badge and ProgressBar", () => {
   });
 
   it("picks a badge's tone from its status", () => {
-    expect(["Delivered", "FAILED", "in review", "scheduled", "something-new"].map(statusTone)).toEqual(["success", "danger", "warning", "warning", "neutral"]);
+    expect(["Delivered", "FAILED", "in review", "scheduled", "something-new"].map(statusTone)).toEqual([
+      "success",
+      "danger",
+      "warning",
+      "warning",
+      "neutral",
+    ]);
     expect(renderToStaticMarkup(<Badge status="failed" />)).toContain("bg-red-50");
   });
 
@@ -123,7 +135,9 @@ describe("charts", () => {
   ];
 
   it("draws bars to scale and repeats the figures in a table for screen readers", () => {
-    const html = renderToStaticMarkup(<BarChart title="Messages sent" data={week} formatValue={(v) => v.toLocaleString("en-KE")} height={140} />);
+    const html = renderToStaticMarkup(
+      <BarChart title="Messages sent" data={week} formatValue={(v) => v.toLocaleString("en-KE")} height={140} />,
+    );
     expect(html).toContain('<svg viewBox="0 0 600 140"');
     expect(html).toContain('aria-hidden="true"');
     // Tuesday is the tallest bar: the whole drawing height (140 - 12 - 28 = 100); Monday half of it.
@@ -152,7 +166,9 @@ describe("URL dialog", () => {
     );
     expect(open).toMatch(/<dialog open="" aria-labelledby="dialog-archive-title"/);
     expect(open).toContain('<h2 id="dialog-archive-title"');
-    expect(open).toMatch(/<a[^>]*aria-label="Close"[^>]*href="\/campaigns\?tab=all"|<a[^>]*href="\/campaigns\?tab=all"[^>]*aria-label="Close"/);
+    expect(open).toMatch(
+      /<a[^>]*aria-label="Close"[^>]*href="\/campaigns\?tab=all"|<a[^>]*href="\/campaigns\?tab=all"[^>]*aria-label="Close"/,
+    );
     const closed = render(
       <UrlDialog name="archive" searchParams={new URLSearchParams("tab=all")} title="Archive this campaign?">
         <p>Its messages are kept.</p>

@@ -1,7 +1,19 @@
 import { useId } from "react";
 
 /** A determinate progress bar with its label and figure; screen readers get role=progressbar. */
-export function ProgressBar({ value, max = 100, label, valueText, tone = "brand" }: { value: number; max?: number; label: string; valueText?: string; tone?: "brand" | "warning" | "danger" }) {
+export function ProgressBar({
+  value,
+  max = 100,
+  label,
+  valueText,
+  tone = "brand",
+}: {
+  value: number;
+  max?: number;
+  label: string;
+  valueText?: string;
+  tone?: "brand" | "warning" | "danger";
+}) {
   const id = useId();
   const clamped = Math.min(Math.max(value, 0), max);
   const percent = max > 0 ? Math.round((clamped / max) * 100) : 0;
@@ -14,7 +26,15 @@ export function ProgressBar({ value, max = 100, label, valueText, tone = "brand"
         </span>
         <span className="text-slate-600">{valueText ?? `${percent}%`}</span>
       </div>
-      <div role="progressbar" aria-labelledby={id} aria-valuemin={0} aria-valuemax={max} aria-valuenow={clamped} aria-valuetext={valueText} className="h-2 overflow-hidden rounded-full bg-slate-100">
+      <div
+        role="progressbar"
+        aria-labelledby={id}
+        aria-valuemin={0}
+        aria-valuemax={max}
+        aria-valuenow={clamped}
+        aria-valuetext={valueText}
+        className="h-2 overflow-hidden rounded-full bg-slate-100"
+      >
         <div className={`h-full rounded-full ${fill}`} style={{ width: `${percent}%` }} />
       </div>
     </div>

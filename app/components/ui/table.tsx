@@ -96,7 +96,10 @@ export function Table<Row>({
             rows.map((row) => (
               <tr key={rowKey(row)} className="hover:bg-slate-50">
                 {columns.map((column) => (
-                  <td key={column.key} className={`px-3 py-2.5 text-slate-700 ${column.align === "right" ? "text-right tabular-nums" : ""} ${phone(column)}`}>
+                  <td
+                    key={column.key}
+                    className={`px-3 py-2.5 text-slate-700 ${column.align === "right" ? "text-right tabular-nums" : ""} ${phone(column)}`}
+                  >
                     {column.cell(row)}
                   </td>
                 ))}
@@ -119,12 +122,25 @@ export function Table<Row>({
  * Newer and older pages by keyset cursors (the last row's position, never an offset: page 500 costs
  * what page 1 does). Links, so they work without JavaScript; a missing cursor shows a disabled label.
  */
-export function Pager({ searchParams, newer, older, label = "Pages" }: { searchParams: URLSearchParams; newer?: string | null; older?: string | null; label?: string }) {
+export function Pager({
+  searchParams,
+  newer,
+  older,
+  label = "Pages",
+}: {
+  searchParams: URLSearchParams;
+  newer?: string | null;
+  older?: string | null;
+  label?: string;
+}) {
   const item = "inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium";
   return (
     <nav aria-label={label} className="mt-4 flex justify-between">
       {newer ? (
-        <Link to={pageHref(searchParams, { before: newer })} className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+        <Link
+          to={pageHref(searchParams, { before: newer })}
+          className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
+        >
           <ChevronLeft className="size-4" aria-hidden /> Newer
         </Link>
       ) : (
@@ -133,7 +149,10 @@ export function Pager({ searchParams, newer, older, label = "Pages" }: { searchP
         </span>
       )}
       {older ? (
-        <Link to={pageHref(searchParams, { after: older })} className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+        <Link
+          to={pageHref(searchParams, { after: older })}
+          className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
+        >
           Older <ChevronRight className="size-4" aria-hidden />
         </Link>
       ) : (

@@ -20,7 +20,9 @@ export function Tabs({ items, label }: { items: TabItem[]; label: string }) {
               className={`inline-flex items-center gap-2 border-b-2 px-1 py-2.5 text-sm font-medium whitespace-nowrap ${item.current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"}`}
             >
               {item.label}
-              {item.count !== undefined ? <span className="rounded-full bg-slate-100 px-2 text-xs text-slate-700">{item.count}</span> : null}
+              {item.count !== undefined ? (
+                <span className="rounded-full bg-slate-100 px-2 text-xs text-slate-700">{item.count}</span>
+              ) : null}
             </Link>
           </li>
         ))}

@@ -20,7 +20,10 @@ export function Toast({ toast }: { toast: ToastMessage }) {
   const Icon = toast.type === "success" ? CheckCircle2 : toast.type === "error" ? XCircle : Info;
   return (
     <div className="pointer-events-none fixed top-4 right-4 z-50 flex max-w-sm flex-col gap-2" aria-live="polite">
-      <div role={toast.type === "error" ? "alert" : "status"} className={`toast-auto flex items-start gap-3 rounded-lg border p-4 shadow-lg ${STYLES[toast.type]}`}>
+      <div
+        role={toast.type === "error" ? "alert" : "status"}
+        className={`toast-auto flex items-start gap-3 rounded-lg border p-4 shadow-lg ${STYLES[toast.type]}`}
+      >
         <Icon aria-hidden className="mt-0.5 size-5 shrink-0" />
         <p className="text-sm font-medium">{toast.message}</p>
       </div>

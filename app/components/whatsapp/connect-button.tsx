@@ -51,7 +51,8 @@ export function ConnectButton({ config, label }: { config: ConnectConfig; label:
       window.location.assign(`/embedded-callback?${params}`);
     }
     function onMessage(event: MessageEvent) {
-      const trusted = config.mode === "sandbox" ? event.origin === window.location.origin : /^https:\/\/([\w-]+\.)*facebook\.com$/.test(event.origin);
+      const trusted =
+        config.mode === "sandbox" ? event.origin === window.location.origin : /^https:\/\/([\w-]+\.)*facebook\.com$/.test(event.origin);
       if (!trusted || typeof event.data !== "string") return;
       let data: { type?: string; event?: string; data?: SessionInfo; authResponse?: { code?: string } | null };
       try {
@@ -132,7 +133,9 @@ export function ConnectButton({ config, label }: { config: ConnectConfig; label:
             {label}
           </button>
           <noscript>
-            <p className="text-sm text-amber-700">Meta&apos;s signup window needs JavaScript. Turn it on for this page to connect your account.</p>
+            <p className="text-sm text-amber-700">
+              Meta&apos;s signup window needs JavaScript. Turn it on for this page to connect your account.
+            </p>
           </noscript>
         </>
       )}

@@ -27,7 +27,8 @@ export interface DisconnectQuestion {
   redirectTo: string;
 }
 
-const DISCONNECT_EXPLAINED = "Meta stops sending this account's messages to Jumbe. Its contacts, messages and history stay, and you can reconnect it later.";
+const DISCONNECT_EXPLAINED =
+  "Meta stops sending this account's messages to Jumbe. Its contacts, messages and history stay, and you can reconnect it later.";
 
 /**
  * Each connected WABA with its numbers, and a form that disconnects or reconnects it. Disconnect asks
@@ -50,7 +51,12 @@ export function ConnectionList({
     <>
       <ul className="space-y-3" data-testid="connections">
         {connections.map((c) => (
-          <li key={c.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="connection" data-status={c.status}>
+          <li
+            key={c.id}
+            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+            data-testid="connection"
+            data-status={c.status}
+          >
             <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
               <div className="min-w-0">
                 <p className="font-semibold">
@@ -67,7 +73,9 @@ export function ConnectionList({
                     <li key={n.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="phone-number">
                       <span className="font-medium">{n.number}</span>
                       {n.verifiedName ? <span className="text-slate-600">{n.verifiedName}</span> : null}
-                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${QUALITY[n.quality] ?? QUALITY.unknown}`}>Quality: {n.quality}</span>
+                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${QUALITY[n.quality] ?? QUALITY.unknown}`}>
+                        Quality: {n.quality}
+                      </span>
                       {n.qualityEvent ? <span className="text-xs text-slate-500">Last quality event: {n.qualityEvent}</span> : null}
                       {!n.registered ? <span className="text-xs text-amber-700">Not registered</span> : null}
                     </li>

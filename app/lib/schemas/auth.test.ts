@@ -4,12 +4,16 @@ import { passwordStrength } from "../password-strength";
 import { normalizePhone } from "../phone";
 import { joinOtpBoxes } from "../otp";
 
-const messagesOf = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((i) => i.message) ?? [];
+const messagesOf = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+  result.error?.issues.map((i) => i.message) ?? [];
 
 describe("validation texts (spec section 5)", () => {
   it("sign-in", () => {
     expect(messagesOf(SigninSchema.safeParse({ email: "", password: "" }))).toEqual(["Email is required", "Password is required"]);
-    expect(messagesOf(SigninSchema.safeParse({ email: "a b@c.d", password: "12345" }))).toEqual(["Email is invalid", "Password must be at least 6 characters"]);
+    expect(messagesOf(SigninSchema.safeParse({ email: "a b@c.d", password: "12345" }))).toEqual([
+      "Email is invalid",
+      "Password must be at least 6 characters",
+    ]);
     expect(SigninSchema.safeParse({ email: "juma@example.co.ke", password: "123456" }).success).toBe(true);
   });
 
@@ -31,18 +35,33 @@ describe("validation texts (spec section 5)", () => {
   });
 
   it("an e-mail with NUL or another control character is invalid (PostgreSQL cannot store NUL)", () => {
-    for (const email of ["juma\u0000@example.co.ke", "juma@exa\u0000mple.co.ke", "juma@example.co.ke\u0000", "ju\u0001ma@example.co.ke", "juma@example.co\u007f.ke", "juma@example.co.k\u009fe"]) {
+    for (const email of [
+      "juma\u0000@example.co.ke",
+      "juma@exa\u0000mple.co.ke",
+      "juma@example.co.ke\u0000",
+      "ju\u0001ma@example.co.ke",
+      "juma@example.co\u007f.ke",
+      "juma@example.co.k\u009fe",
+    ]) {
       expect(messagesOf(SigninSchema.safeParse({ email, password: "123456" }))).toEqual(["Email is invalid"]);
       expect(messagesOf(EmailOnlySchema.safeParse({ email }))).toEqual(["Email is invalid"]);
       expect(messagesOf(ProfileSchema.safeParse({ businessName: "Duka", email }))).toEqual(["Email is invalid"]);
-      expect(messagesOf(SignupSchema.safeParse({ firstName: "A", lastName: "B", email, password: "Karibu#2026", agreedToTerms: true }))).toEqual(["Email is invalid"]);
+      expect(
+        messagesOf(SignupSchema.safeParse({ firstName: "A", lastName: "B", email, password: "Karibu#2026", agreedToTerms: true })),
+      ).toEqual(["Email is invalid"]);
     }
     expect(EmailOnlySchema.safeParse({ email: "wanjiru.müller@example.co.ke" }).success).toBe(true);
   });
 
   it("change password", () => {
-    expect(messagesOf(ChangePasswordSchema.safeParse({}))).toEqual(["Current password is required", "New password is required", "Please confirm your new password"]);
-    expect(messagesOf(ChangePasswordSchema.safeParse({ currentPassword: "OldPass#1", newPassword: "OldPass#1", confirmPassword: "OldPass#1" }))).toEqual(["New password must be different from current password"]);
+    expect(messagesOf(ChangePasswordSchema.safeParse({}))).toEqual([
+      "Current password is required",
+      "New password is required",
+      "Please confirm your new password",
+    ]);
+    expect(
+      messagesOf(ChangePasswordSchema.safeParse({ currentPassword: "OldPass#1", newPassword: "OldPass#1", confirmPassword: "OldPass#1" })),
+    ).toEqual(["New password must be different from current password"]);
   });
 });
 

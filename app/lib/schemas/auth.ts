@@ -29,18 +29,23 @@ export const SIGNIN_PASSWORD_MIN = 6;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-const email = z.string({ error: MESSAGES.emailRequired }).check(
-  z.trim(),
-  z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
-  z.maxLength(254, MESSAGES.emailInvalid),
-  z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
-);
+const email = z
+  .string({ error: MESSAGES.emailRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
+    z.maxLength(254, MESSAGES.emailInvalid),
+    z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+  );
 
 const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
 const optionalSecret = () => z.optional(z.string().check(z.maxLength(PASSWORD_MAX)));
 
 const otp = z.pipe(
-  z.pipe(z.string({ error: MESSAGES.otpIncomplete }), z.transform((v: string) => v.replace(/\D/g, ""))),
+  z.pipe(
+    z.string({ error: MESSAGES.otpIncomplete }),
+    z.transform((v: string) => v.replace(/\D/g, "")),
+  ),
   z.string().check(z.length(6, MESSAGES.otpIncomplete)),
 );
 
@@ -48,7 +53,11 @@ export const SigninSchema = z.object({
   email,
   password: z
     .string({ error: MESSAGES.passwordRequired })
-    .check(z.minLength(1, { error: MESSAGES.passwordRequired, abort: true }), z.minLength(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin), z.maxLength(PASSWORD_MAX)),
+    .check(
+      z.minLength(1, { error: MESSAGES.passwordRequired, abort: true }),
+      z.minLength(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin),
+      z.maxLength(PASSWORD_MAX),
+    ),
   remember: z.optional(z.boolean()),
   from: z.optional(z.string()),
 });
@@ -89,7 +98,10 @@ interface NewPasswordFields {
   confirmPassword?: string;
 }
 
-function newPasswordRules(value: NewPasswordFields, ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void }) {
+function newPasswordRules(
+  value: NewPasswordFields,
+  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
+) {
   if (!value.newPassword) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newRequired });
   else if (value.newPassword.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newMin });
   if (!value.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.confirmRequired });

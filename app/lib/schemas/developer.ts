@@ -23,11 +23,15 @@ function isAbsoluteHttpUrl(value: string) {
  * back as the URL field's error.
  */
 export const WebhookSchema = z.object({
-  url: z.string({ error: WEBHOOK_MESSAGES.urlRequired }).check(
-    z.trim(),
-    z.minLength(1, { error: WEBHOOK_MESSAGES.urlRequired, abort: true }),
-    z.maxLength(2048, { error: WEBHOOK_MESSAGES.urlTooLong, abort: true }),
-    z.refine(isAbsoluteHttpUrl, WEBHOOK_MESSAGES.urlInvalid),
-  ),
-  events: z.array(z.enum(WEBHOOK_EVENTS, { error: WEBHOOK_MESSAGES.eventUnknown }), { error: WEBHOOK_MESSAGES.eventsRequired }).check(z.minLength(1, WEBHOOK_MESSAGES.eventsRequired)),
+  url: z
+    .string({ error: WEBHOOK_MESSAGES.urlRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: WEBHOOK_MESSAGES.urlRequired, abort: true }),
+      z.maxLength(2048, { error: WEBHOOK_MESSAGES.urlTooLong, abort: true }),
+      z.refine(isAbsoluteHttpUrl, WEBHOOK_MESSAGES.urlInvalid),
+    ),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS, { error: WEBHOOK_MESSAGES.eventUnknown }), { error: WEBHOOK_MESSAGES.eventsRequired })
+    .check(z.minLength(1, WEBHOOK_MESSAGES.eventsRequired)),
 });

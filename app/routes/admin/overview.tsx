@@ -15,8 +15,14 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "platform:console");
   // The header's search box filters users across every organisation (spec section 2).
   const read = readSearchQuery(args.url.searchParams.get("q"));
-  const [figures, users] = await Promise.all([platformFigures(platformScope(current)), read.ok === true ? platformUsers.search(current, read.query, 25) : null]);
-  return { figures, search: read.ok === true ? { query: read.query, users } : read.ok === false ? { query: "", message: read.message } : null };
+  const [figures, users] = await Promise.all([
+    platformFigures(platformScope(current)),
+    read.ok === true ? platformUsers.search(current, read.query, 25) : null,
+  ]);
+  return {
+    figures,
+    search: read.ok === true ? { query: read.query, users } : read.ok === false ? { query: "", message: read.message } : null,
+  };
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
@@ -37,7 +43,9 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
             {"message" in search ? "Search users" : `Users matching “${search.query}”`}
           </h2>
           {"message" in search ? (
-            <p role="alert" className="px-4 py-3 text-sm text-red-700">{search.message}</p>
+            <p role="alert" className="px-4 py-3 text-sm text-red-700">
+              {search.message}
+            </p>
           ) : search.users?.length ? (
             <ul className="divide-y divide-slate-100">
               {search.users.map((user, i) => (

@@ -18,9 +18,17 @@ export async function loader(args: Route.LoaderArgs) {
   if (limit !== null && !/^\d{1,4}$/.test(limit)) return jsonError(400, "limit must be a number from 1 to 1000.");
   if (query.get("cursor") && !/^[\w-]{1,120}$/.test(query.get("cursor")!)) return jsonError(400, "cursor is not valid.");
   const scope = organizationScope(current);
-  const [page, stats] = await Promise.all([listActivity(scope, parsed.filter, { cursor: query.get("cursor"), limit: limit ? Number(limit) : undefined }), activityStats(scope, parsed.filter)]);
+  const [page, stats] = await Promise.all([
+    listActivity(scope, parsed.filter, { cursor: query.get("cursor"), limit: limit ? Number(limit) : undefined }),
+    activityStats(scope, parsed.filter),
+  ]);
   return Response.json(
-    { logs: page.logs, nextCursor: page.nextCursor, stats, period: { start: parsed.filter.start.toISOString(), end: parsed.filter.end.toISOString() } },
+    {
+      logs: page.logs,
+      nextCursor: page.nextCursor,
+      stats,
+      period: { start: parsed.filter.start.toISOString(), end: parsed.filter.end.toISOString() },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

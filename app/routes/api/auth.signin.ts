@@ -15,7 +15,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readJsonBody(request, SigninSchema);
   if (!body.ok) return body.response;
   const { email, password, remember } = body.value;
-  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request), deviceCookieValue(request));
+  const outcome = await signIn(
+    email,
+    password,
+    remember === true,
+    requestMeta(request, context),
+    sessionToken(request),
+    deviceCookieValue(request),
+  );
   if (outcome.ok) {
     const headers = new Headers();
     headers.append("Set-Cookie", outcome.setCookie);

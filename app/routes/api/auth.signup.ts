@@ -14,7 +14,10 @@ const SignupPayload = z.looseObject({
 
 // One parse, so the form's messages (an e-mail with NUL is "Email is invalid") come before readJsonBody's NUL check.
 // SignupSchema's input type (every field optional) is looser than the payload's output; zod's pipe wants them equal.
-const SignupRequest = z.pipe(SignupPayload, SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>);
+const SignupRequest = z.pipe(
+  SignupPayload,
+  SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>,
+);
 
 export async function loader() {
   return methodNotAllowed("POST");
@@ -25,7 +28,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!body.ok) return body.response;
   const v = body.value;
   const outcome = await createSignup(
-    { firstName: v.firstName!, lastName: v.lastName!, businessName: v.businessName, email: v.email!, phoneNumber: v.phoneNumber, password: v.password! },
+    {
+      firstName: v.firstName!,
+      lastName: v.lastName!,
+      businessName: v.businessName,
+      email: v.email!,
+      phoneNumber: v.phoneNumber,
+      password: v.password!,
+    },
     requestMeta(request, context),
   );
   if (!outcome.ok) return jsonError(outcome.status, outcome.message);
@@ -34,4 +44,3 @@ export async function action({ request, context }: Route.ActionArgs) {
     { status: 201, headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
   );
 }
-

@@ -11,7 +11,12 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireApiPermission(args, "whatsapp:manage");
   const meta = requestMeta(request, context);
   try {
-    const account = params.change === "disconnect" ? await disconnectAccount(current, params.id, meta) : params.change === "reconnect" ? await reconnectAccount(current, params.id, meta) : undefined;
+    const account =
+      params.change === "disconnect"
+        ? await disconnectAccount(current, params.id, meta)
+        : params.change === "reconnect"
+          ? await reconnectAccount(current, params.id, meta)
+          : undefined;
     if (!account) return jsonError(404, STATUS_MESSAGES[404]);
     return Response.json({ id: account.id, wabaId: account.wabaId, status: account.status });
   } catch (error) {

@@ -15,7 +15,12 @@ import { Button } from "~/components/ui/button";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 
-const RANGE_LABELS: Record<keyof typeof DATE_RANGES, string> = { "24hours": "Last 24 hours", "7days": "Last 7 days", "30days": "Last 30 days", "90days": "Last 90 days" };
+const RANGE_LABELS: Record<keyof typeof DATE_RANGES, string> = {
+  "24hours": "Last 24 hours",
+  "7days": "Last 7 days",
+  "30days": "Last 30 days",
+  "90days": "Last 90 days",
+};
 
 /** Filters live in the URL: the form is a GET, so it works without JavaScript and can be shared. */
 export async function loader(args: Route.LoaderArgs) {
@@ -62,7 +67,10 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function ActivityLog({ loaderData }: Route.ComponentProps) {
   const { form, data, invalid, loadFailed, exportFailed } = loaderData;
-  const rate = data && data.stats.total ? `${Math.round((data.stats.success / data.stats.total) * 1000) / 10}% of the period` : "No records in the period";
+  const rate =
+    data && data.stats.total
+      ? `${Math.round((data.stats.success / data.stats.total) * 1000) / 10}% of the period`
+      : "No records in the period";
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
@@ -71,7 +79,12 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
           <p className="text-slate-600">Sign-ins, settings, security events and WhatsApp changes in your account.</p>
         </div>
         {data ? (
-          <a href={data.exportUrl} download className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50" data-testid="export">
+          <a
+            href={data.exportUrl}
+            download
+            className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+            data-testid="export"
+          >
             <Download className="size-4" aria-hidden /> Export
           </a>
         ) : null}
@@ -85,16 +98,35 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
 
       {data ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <StatCard label="Total Activities" value={formatNumber(data.stats.total)} icon={ActivityIcon} hint={`${data.period.from} to ${data.period.to}`} />
+          <StatCard
+            label="Total Activities"
+            value={formatNumber(data.stats.total)}
+            icon={ActivityIcon}
+            hint={`${data.period.from} to ${data.period.to}`}
+          />
           <StatCard label="Successful" value={formatNumber(data.stats.success)} icon={CheckCircle2} hint={rate} />
           <StatCard label="Warnings" value={formatNumber(data.stats.warning)} icon={AlertTriangle} />
           <StatCard label="Errors" value={formatNumber(data.stats.error)} icon={XCircle} />
         </div>
       ) : null}
 
-      <Form method="get" className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6 lg:items-end" aria-label="Filters">
-        <Select name="type" label="Type" value={form.type} options={[["all", "All types"], ...ACTIVITY_TYPES.map((t) => [t, capitalise(t)] as [string, string])]} />
-        <Select name="status" label="Status" value={form.status} options={[["all", "All statuses"], ...ACTIVITY_STATUSES.map((s) => [s, capitalise(s)] as [string, string])]} />
+      <Form
+        method="get"
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6 lg:items-end"
+        aria-label="Filters"
+      >
+        <Select
+          name="type"
+          label="Type"
+          value={form.type}
+          options={[["all", "All types"], ...ACTIVITY_TYPES.map((t) => [t, capitalise(t)] as [string, string])]}
+        />
+        <Select
+          name="status"
+          label="Status"
+          value={form.status}
+          options={[["all", "All statuses"], ...ACTIVITY_STATUSES.map((s) => [s, capitalise(s)] as [string, string])]}
+        />
         <Select name="range" label="Date range" value={form.range} options={Object.entries(RANGE_LABELS)} />
         <DateInput name="startDate" label="From (optional)" value={form.startDate} />
         <DateInput name="endDate" label="To (optional)" value={form.endDate} />
@@ -125,7 +157,8 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
                   <StatusIcon status={item.status} />
                   <div className="min-w-0 flex-1">
                     <p className="text-sm font-medium text-slate-900">
-                      {item.action} <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600">{item.type}</span>
+                      {item.action}{" "}
+                      <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600">{item.type}</span>
                     </p>
                     {item.details ? <p className="text-sm break-words text-slate-600">{item.details}</p> : null}
                     <p className="text-xs text-slate-500">
@@ -184,7 +217,12 @@ function DateInput({ name, label, value }: { name: string; label: string; value:
   return (
     <label className="block text-sm font-medium text-slate-700">
       {label}
-      <input type="date" name={name} defaultValue={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ""} className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+      <input
+        type="date"
+        name={name}
+        defaultValue={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ""}
+        className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+      />
     </label>
   );
 }

@@ -33,7 +33,9 @@ export async function action(args: Route.ActionArgs) {
   const { currentPassword, newPassword } = submission.value;
   const outcome = await changePassword(current, currentPassword!, newPassword!, sessionToken(request), requestMeta(request, context));
   if (!outcome.ok) {
-    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+    const reply = outcome.field
+      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
+      : submission.reply({ formErrors: [outcome.message], hideFields: hide });
     return formFailure(reply, outcome.status, outcome.message);
   }
   return redirectWithToast(url.pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
@@ -52,7 +54,14 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
       <p className="text-slate-600">Other devices signed in to your account will be signed out.</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <FormError id={form.errorId} errors={form.errors} />
-        <PasswordField label="Current password" markRequired autoComplete="current-password" errors={fields.currentPassword.errors} {...getInputProps(fields.currentPassword, { type: "password" })} key={fields.currentPassword.key} />
+        <PasswordField
+          label="Current password"
+          markRequired
+          autoComplete="current-password"
+          errors={fields.currentPassword.errors}
+          {...getInputProps(fields.currentPassword, { type: "password" })}
+          key={fields.currentPassword.key}
+        />
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
         <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Updating..." : "Update Password"}

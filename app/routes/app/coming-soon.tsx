@@ -17,7 +17,10 @@ export async function loader(args: Route.LoaderArgs) {
 /** A page the product will have, said plainly, inside the shell. */
 export default function ComingSoon({ loaderData }: Route.ComponentProps) {
   return (
-    <section className="mx-auto max-w-xl rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm" aria-labelledby="coming-soon-title">
+    <section
+      className="mx-auto max-w-xl rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm"
+      aria-labelledby="coming-soon-title"
+    >
       <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-amber-50 text-amber-700">
         <Hourglass className="size-6" aria-hidden />
       </span>
@@ -27,7 +30,10 @@ export default function ComingSoon({ loaderData }: Route.ComponentProps) {
       </h1>
       <p className="mt-2 text-slate-600">{loaderData.summary}</p>
       <p className="mt-6 text-sm text-slate-500">This part of Jumbe is being built. Everything you set up now carries over.</p>
-      <Link to={href("/dashboard")} className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
+      <Link
+        to={href("/dashboard")}
+        className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900"
+      >
         Back to Overview
       </Link>
     </section>

@@ -35,11 +35,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <Card aria-labelledby="wa-card">
         <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
-          <span className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}>
+          <span
+            className={`flex size-12 shrink-0 items-center justify-center rounded-full ${overview.whatsapp.connected ? "bg-brand-100 text-brand-700" : "bg-slate-100 text-slate-500"}`}
+          >
             <MessageSquare className="size-6" aria-hidden />
           </span>
           <div className="flex-1">
-            <h2 id="wa-card" className="font-semibold">WhatsApp Business</h2>
+            <h2 id="wa-card" className="font-semibold">
+              WhatsApp Business
+            </h2>
             <p className="text-sm text-slate-600" data-testid="whatsapp-status">
               {overview.whatsapp.connected
                 ? "Connected"
@@ -48,7 +52,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   : "Not connected. Connect your WhatsApp Business account to start messaging."}
             </p>
           </div>
-          <Link to={href("/whatsapp")} className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900">
+          <Link
+            to={href("/whatsapp")}
+            className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900"
+          >
             {overview.whatsapp.connections.length ? "Manage" : "Connect WhatsApp"}
           </Link>
         </div>
@@ -71,7 +78,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <h2 className="font-semibold">Quick Actions</h2>
           <div className="mt-4 grid grid-cols-2 gap-3">
             {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
-              <Link key={label} to={to} className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-4 text-center text-sm font-medium text-slate-700 hover:border-brand-600 hover:bg-brand-50">
+              <Link
+                key={label}
+                to={to}
+                className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-4 text-center text-sm font-medium text-slate-700 hover:border-brand-600 hover:bg-brand-50"
+              >
                 <Icon className="size-6 text-brand-600" aria-hidden />
                 {label}
               </Link>
@@ -84,19 +95,32 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <ul className="mt-4 divide-y divide-slate-100">
               {overview.recentActivity.map((item) => (
                 <li key={item.id} className="flex gap-3 py-3" data-testid="recent-activity-item">
-                  {item.status === "success" ? <CheckCircle2 className="size-5 shrink-0 text-brand-600" aria-hidden /> : item.status === "warning" ? <AlertTriangle className="size-5 shrink-0 text-amber-500" aria-hidden /> : <XCircle className="size-5 shrink-0 text-red-600" aria-hidden />}
+                  {item.status === "success" ? (
+                    <CheckCircle2 className="size-5 shrink-0 text-brand-600" aria-hidden />
+                  ) : item.status === "warning" ? (
+                    <AlertTriangle className="size-5 shrink-0 text-amber-500" aria-hidden />
+                  ) : (
+                    <XCircle className="size-5 shrink-0 text-red-600" aria-hidden />
+                  )}
                   <div className="min-w-0">
                     <p className="text-sm font-medium text-slate-900">
                       {item.action}
                       {item.count > 1 ? (
-                        <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600" data-testid="repeat-count">
+                        <span
+                          className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600"
+                          data-testid="repeat-count"
+                        >
                           ×{item.count}
                           {item.atLeast ? "+" : ""}
                         </span>
                       ) : null}
                     </p>
                     {item.details ? <p className="truncate text-sm text-slate-600">{item.details}</p> : null}
-                    <p className="text-xs text-slate-500">{item.count > 1 ? `${formatWhen(item.firstAt)}${item.atLeast ? " or earlier" : ""} – ${formatWhen(item.at)}` : formatWhen(item.at)}</p>
+                    <p className="text-xs text-slate-500">
+                      {item.count > 1
+                        ? `${formatWhen(item.firstAt)}${item.atLeast ? " or earlier" : ""} – ${formatWhen(item.at)}`
+                        : formatWhen(item.at)}
+                    </p>
                   </div>
                 </li>
               ))}

@@ -61,7 +61,8 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(request);
   const meta = requestMeta(request, context);
   if (form.get("intent") === "regenerate") {
-    if (form.get("confirm") !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", "Confirm that the current key should stop working.");
+    if (form.get("confirm") !== "yes")
+      return redirectWithToast("/developers?confirm=regenerate", "error", "Confirm that the current key should stop working.");
     await regenerateApiKey(current, meta);
     return redirectWithToast("/developers?reveal=1", "success", "New API key created. The old key no longer works.");
   }
@@ -82,10 +83,16 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
   const { key, prefix, confirmRegenerate, usage, webhook, endpoints, lastUsedAt } = loaderData;
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const [webhookForm, webhookFields] = useSchemaForm(WebhookSchema, actionData?.result, { id: "webhook", defaultValue: { url: webhook.url }, shouldValidate: "onBlur" });
+  const [webhookForm, webhookFields] = useSchemaForm(WebhookSchema, actionData?.result, {
+    id: "webhook",
+    defaultValue: { url: webhook.url },
+    shouldValidate: "onBlur",
+  });
   // After a refused save the boxes keep what was sent; otherwise they show what is stored.
   const sentEvents = actionData?.result?.initialValue?.events;
-  const checkedEvents: readonly string[] = actionData?.result ? [sentEvents ?? []].flat().filter((e): e is string => typeof e === "string") : webhook.events;
+  const checkedEvents: readonly string[] = actionData?.result
+    ? [sentEvents ?? []].flat().filter((e): e is string => typeof e === "string")
+    : webhook.events;
   return (
     <div className="space-y-6">
       <div>
@@ -101,8 +108,18 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="API Calls" value={formatNumber(usage.calls)} icon={Activity} hint="Last 30 days" />
-        <StatCard label="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate}%`} icon={CheckCircle2} hint="Last 30 days" />
-        <StatCard label="Avg Response" value={usage.averageMs === null ? "—" : `${usage.averageMs}ms`} icon={Timer} hint="Measured at the server" />
+        <StatCard
+          label="Success Rate"
+          value={usage.successRate === null ? "—" : `${usage.successRate}%`}
+          icon={CheckCircle2}
+          hint="Last 30 days"
+        />
+        <StatCard
+          label="Avg Response"
+          value={usage.averageMs === null ? "—" : `${usage.averageMs}ms`}
+          icon={Timer}
+          hint="Measured at the server"
+        />
         <StatCard label="Rate Limit" value={`${formatNumber(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
       </div>
 
@@ -110,31 +127,52 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         <h2 id="key-heading" className="flex items-center gap-2 text-lg font-semibold">
           <KeyRound className="size-5 text-brand-600" aria-hidden /> Live API key
         </h2>
-        <p className="mt-1 text-sm text-slate-600">Send it as <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keep it secret: anyone with it can use the API as your organisation.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Send it as <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;key&gt;</code>. Keep it secret: anyone with it
+          can use the API as your organisation.
+        </p>
         <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
           {key ? (
-            <input readOnly value={key} aria-label="API key" data-testid="api-key" className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1" />
+            <input
+              readOnly
+              value={key}
+              aria-label="API key"
+              data-testid="api-key"
+              className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1"
+            />
           ) : (
-            <code data-testid="api-key-masked" className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1">
+            <code
+              data-testid="api-key-masked"
+              className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1"
+            >
               {prefix ? `${prefix}${"•".repeat(24)}` : "No key yet: Show creates one"}
             </code>
           )}
           <div className="flex gap-2">
             {key ? (
               <>
-                <Link to={href("/developers")} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+                <Link
+                  to={href("/developers")}
+                  className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+                >
                   <EyeOff className="size-4" aria-hidden /> Hide
                 </Link>
                 <CopyButton text={key} label="Copy" />
               </>
             ) : (
-              <Link to="/developers?reveal=1" className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+              <Link
+                to="/developers?reveal=1"
+                className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+              >
                 <Eye className="size-4" aria-hidden /> Show
               </Link>
             )}
             {/* Nothing to regenerate until a key exists (Show creates the first one). */}
             {prefix ? (
-              <Link to="/developers?confirm=regenerate" className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+              <Link
+                to="/developers?confirm=regenerate"
+                className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50"
+              >
                 <RefreshCw className="size-4" aria-hidden /> Regenerate
               </Link>
             ) : null}
@@ -142,16 +180,28 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         </div>
         {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {formatWhen(lastUsedAt)}</p> : null}
         {confirmRegenerate && prefix ? (
-          <Form method="post" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="alertdialog" aria-labelledby="regen-title">
-            <p id="regen-title" className="font-semibold text-red-900">Regenerate the API key?</p>
-            <p className="mt-1 text-sm text-red-900">The current key stops working at once. Every program that uses it must be given the new key.</p>
+          <Form
+            method="post"
+            className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
+            role="alertdialog"
+            aria-labelledby="regen-title"
+          >
+            <p id="regen-title" className="font-semibold text-red-900">
+              Regenerate the API key?
+            </p>
+            <p className="mt-1 text-sm text-red-900">
+              The current key stops working at once. Every program that uses it must be given the new key.
+            </p>
             <input type="hidden" name="intent" value="regenerate" />
             <input type="hidden" name="confirm" value="yes" />
             <div className="mt-3 flex gap-2">
               <Button type="submit" variant="danger" disabled={busy}>
                 Yes, regenerate the key
               </Button>
-              <Link to={href("/developers")} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800">
+              <Link
+                to={href("/developers")}
+                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800"
+              >
                 Cancel
               </Link>
             </div>
@@ -160,17 +210,37 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <Card aria-labelledby="webhook-heading">
-        <h2 id="webhook-heading" className="text-lg font-semibold">Webhook</h2>
-        <p className="mt-1 text-sm text-slate-600">Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.</p>
+        <h2 id="webhook-heading" className="text-lg font-semibold">
+          Webhook
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.
+        </p>
         <Form method="post" {...getFormProps(webhookForm)} className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="webhook" />
-          <Field label="Webhook URL" markRequired placeholder="https://example.co.ke/jumbe/webhooks" errors={webhookFields.url.errors} {...getInputProps(webhookFields.url, { type: "url" })} key={webhookFields.url.key} />
-          <fieldset aria-describedby={webhookFields.events.errors?.length ? webhookFields.events.errorId : undefined} aria-invalid={webhookFields.events.errors?.length ? true : undefined}>
+          <Field
+            label="Webhook URL"
+            markRequired
+            placeholder="https://example.co.ke/jumbe/webhooks"
+            errors={webhookFields.url.errors}
+            {...getInputProps(webhookFields.url, { type: "url" })}
+            key={webhookFields.url.key}
+          />
+          <fieldset
+            aria-describedby={webhookFields.events.errors?.length ? webhookFields.events.errorId : undefined}
+            aria-invalid={webhookFields.events.errors?.length ? true : undefined}
+          >
             <legend className="text-sm font-medium text-slate-700">Events</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
               {WEBHOOK_EVENTS.map((event) => (
                 <label key={`${event}-${webhookFields.events.key ?? ""}`} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name={webhookFields.events.name} value={event} defaultChecked={checkedEvents.includes(event)} className="size-4" />
+                  <input
+                    type="checkbox"
+                    name={webhookFields.events.name}
+                    value={event}
+                    defaultChecked={checkedEvents.includes(event)}
+                    className="size-4"
+                  />
                   <code>{event}</code>
                 </label>
               ))}
@@ -186,9 +256,15 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <section className="space-y-4" aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading" className="text-lg font-semibold">Endpoints</h2>
+        <h2 id="endpoints-heading" className="text-lg font-semibold">
+          Endpoints
+        </h2>
         {endpoints.map((endpoint) => (
-          <article key={`${endpoint.method} ${endpoint.path}`} className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="endpoint">
+          <article
+            key={`${endpoint.method} ${endpoint.path}`}
+            className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+            data-testid="endpoint"
+          >
             <p className="font-mono text-sm break-all">
               <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{endpoint.method}</span>
               {endpoint.path}

@@ -40,7 +40,11 @@ async function showOutcome(organizationId: string, outcome: string, reason: stri
   if (outcome === "connected") {
     // Only what this tenant really has connected is shown as a success.
     const connection = (await listConnections(organizationId)).find((c) => c.wabaId === wabaId && c.status === "connected");
-    if (connection) return { state: "success" as const, numbers: connection.numbers.map((n) => `${n.number}${n.verifiedName ? ` (${n.verifiedName})` : ""}`) };
+    if (connection)
+      return {
+        state: "success" as const,
+        numbers: connection.numbers.map((n) => `${n.number}${n.verifiedName ? ` (${n.verifiedName})` : ""}`),
+      };
   }
   if (outcome === "missing") return { state: "missing" as const };
   const known = reason && reason in FAILURE_REASONS ? FAILURE_REASONS[reason as FailureReason] : null;
@@ -58,17 +62,26 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
             <h1 className="mt-4 text-xl font-bold">Signup complete!</h1>
             <p className="mt-2 text-slate-600">Your WhatsApp Business Account is connected: {loaderData.numbers.join(", ")}.</p>
             <p className="mt-4 text-sm text-slate-500">
-              Taking you to <Link to={href("/whatsapp")} className="font-medium text-brand-700 underline">WhatsApp Setup</Link>...
+              Taking you to{" "}
+              <Link to={href("/whatsapp")} className="font-medium text-brand-700 underline">
+                WhatsApp Setup
+              </Link>
+              ...
             </p>
           </>
         ) : (
           <>
             <XCircle className="mx-auto size-12 text-red-600" aria-hidden />
             <div role="alert">
-              <h1 className="mt-4 text-xl font-bold">{loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}</h1>
+              <h1 className="mt-4 text-xl font-bold">
+                {loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}
+              </h1>
               {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
             </div>
-            <Link to={href("/whatsapp")} className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900">
+            <Link
+              to={href("/whatsapp")}
+              className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900"
+            >
               Back to WhatsApp Setup
             </Link>
           </>

@@ -8,12 +8,36 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
 
 const STEPS = [
-  { title: "Welcome to Jumbe", body: "Jumbe connects your organisation to customers on WhatsApp: templates, campaigns, broadcasts and live chat in one place. This short tour shows the way.", link: null },
-  { title: "Connect WhatsApp", body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.", link: { to: href("/whatsapp"), label: "Open WhatsApp Setup" } },
-  { title: "Create message templates", body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.", link: { to: href("/templates"), label: "Open Templates" } },
-  { title: "Add your contacts", body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.", link: { to: href("/messaging"), label: "Open Message Center" } },
-  { title: "Send your first campaign", body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.", link: { to: href("/messaging"), label: "Open Message Center" } },
-  { title: "Track results", body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.", link: { to: href("/analytics"), label: "Open Analytics" } },
+  {
+    title: "Welcome to Jumbe",
+    body: "Jumbe connects your organisation to customers on WhatsApp: templates, campaigns, broadcasts and live chat in one place. This short tour shows the way.",
+    link: null,
+  },
+  {
+    title: "Connect WhatsApp",
+    body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.",
+    link: { to: href("/whatsapp"), label: "Open WhatsApp Setup" },
+  },
+  {
+    title: "Create message templates",
+    body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.",
+    link: { to: href("/templates"), label: "Open Templates" },
+  },
+  {
+    title: "Add your contacts",
+    body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.",
+    link: { to: href("/messaging"), label: "Open Message Center" },
+  },
+  {
+    title: "Send your first campaign",
+    body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.",
+    link: { to: href("/messaging"), label: "Open Message Center" },
+  },
+  {
+    title: "Track results",
+    body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.",
+    link: { to: href("/analytics"), label: "Open Analytics" },
+  },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -31,34 +55,60 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-2xl">
       <div className="flex items-center justify-between text-sm text-slate-600">
-        <span>Step {step} of {STEPS.length}</span>
-        <Link to={home} className="font-medium text-slate-600 hover:text-slate-900 hover:underline">Skip Tutorial</Link>
+        <span>
+          Step {step} of {STEPS.length}
+        </span>
+        <Link to={home} className="font-medium text-slate-600 hover:text-slate-900 hover:underline">
+          Skip Tutorial
+        </Link>
       </div>
-      <div className="mt-2 h-2 rounded-full bg-slate-200" role="progressbar" aria-valuemin={1} aria-valuemax={STEPS.length} aria-valuenow={step} aria-label="Tutorial progress">
+      <div
+        className="mt-2 h-2 rounded-full bg-slate-200"
+        role="progressbar"
+        aria-valuemin={1}
+        aria-valuemax={STEPS.length}
+        aria-valuenow={step}
+        aria-label="Tutorial progress"
+      >
         <div className="h-2 rounded-full bg-brand-600 transition-[width]" style={{ width: `${(step / STEPS.length) * 100}%` }} />
       </div>
       <article className="mt-6 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <h1 className="text-2xl font-bold tracking-tight">{current.title}</h1>
         <p className="mt-3 text-slate-600">{current.body}</p>
-        {current.link ? <Link to={current.link.to} className="mt-4 inline-block font-semibold text-brand-700 hover:underline">{current.link.label}</Link> : null}
+        {current.link ? (
+          <Link to={current.link.to} className="mt-4 inline-block font-semibold text-brand-700 hover:underline">
+            {current.link.label}
+          </Link>
+        ) : null}
       </article>
       <nav className="mt-6 flex items-center justify-between" aria-label="Tutorial steps">
         {step > 1 ? (
-          <ButtonLink to={`?step=${step - 1}`} variant="secondary"><ArrowLeft className="size-4" aria-hidden /> Previous</ButtonLink>
+          <ButtonLink to={`?step=${step - 1}`} variant="secondary">
+            <ArrowLeft className="size-4" aria-hidden /> Previous
+          </ButtonLink>
         ) : (
-          <span aria-hidden className={buttonClass("secondary", "md", "invisible")}>Previous</span>
+          <span aria-hidden className={buttonClass("secondary", "md", "invisible")}>
+            Previous
+          </span>
         )}
         <ol className="flex gap-2">
           {STEPS.map((s, i) => (
             <li key={s.title}>
-              <Link to={`?step=${i + 1}`} aria-label={`Step ${i + 1}: ${s.title}`} aria-current={i + 1 === step ? "step" : undefined} className={`block size-2.5 rounded-full ${i + 1 === step ? "bg-brand-600" : "bg-slate-300 hover:bg-slate-400"}`} />
+              <Link
+                to={`?step=${i + 1}`}
+                aria-label={`Step ${i + 1}: ${s.title}`}
+                aria-current={i + 1 === step ? "step" : undefined}
+                className={`block size-2.5 rounded-full ${i + 1 === step ? "bg-brand-600" : "bg-slate-300 hover:bg-slate-400"}`}
+              />
             </li>
           ))}
         </ol>
         {last ? (
           <ButtonLink to={home}>Get Started</ButtonLink>
         ) : (
-          <ButtonLink to={`?step=${step + 1}`}>Next <ArrowRight className="size-4" aria-hidden /></ButtonLink>
+          <ButtonLink to={`?step=${step + 1}`}>
+            Next <ArrowRight className="size-4" aria-hidden />
+          </ButtonLink>
         )}
       </nav>
     </div>

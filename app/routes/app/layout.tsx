@@ -17,7 +17,10 @@ export async function loader(args: Route.LoaderArgs) {
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than their own activity.
   const admin = current.role === "platform_admin";
-  const [recent, alerts] = await Promise.all([admin ? [] : recentActivityOnce(args.context, current.organization.id), admin ? systemAlerts(platformScope(current)) : []]);
+  const [recent, alerts] = await Promise.all([
+    admin ? [] : recentActivityOnce(args.context, current.organization.id),
+    admin ? systemAlerts(platformScope(current)) : [],
+  ]);
   const notifications = recent.slice(0, 5);
   return {
     user: {

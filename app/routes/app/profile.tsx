@@ -57,7 +57,8 @@ export async function action(args: Route.ActionArgs) {
     const submission = parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema });
     if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
     const outcome = await confirmEmailChange(current, submission.value.otp, meta);
-    if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
+    if (!outcome.ok)
+      return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
     return redirectWithToast(path, "success", outcome.message);
   }
   if (formData.get("intent") !== "save") return formFailure(null, 400, "Unknown action.");
@@ -66,7 +67,9 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "profile" });
   const outcome = await updateProfile(current, submission.value, meta);
   if (!outcome.ok) {
-    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) : submission.reply({ formErrors: [outcome.message] });
+    const reply = outcome.field
+      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } })
+      : submission.reply({ formErrors: [outcome.message] });
     return formFailure(reply, outcome.status, outcome.message, { form: "profile" });
   }
   return redirectWithToast(path, "success", outcome.message);
@@ -76,7 +79,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const { profile, editing, pendingEmail, activity } = loaderData;
   const navigation = useNavigation();
   const profileResult = actionData && "form" in actionData && actionData.form === "profile" ? actionData.result : undefined;
-  const [form, fields] = useSchemaForm(ProfileSchema, profileResult, { id: "profile", defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber }, shouldValidate: "onBlur" });
+  const [form, fields] = useSchemaForm(ProfileSchema, profileResult, {
+    id: "profile",
+    defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber },
+    shouldValidate: "onBlur",
+  });
   // A failed save keeps the form open, with or without JavaScript.
   const showForm = editing || !!profileResult;
 
@@ -86,7 +93,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <div className="flex items-center justify-between">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
-          <p className="text-slate-600">{profile.name} · member since {formatDay(profile.createdAt)}</p>
+          <p className="text-slate-600">
+            {profile.name} · member since {formatDay(profile.createdAt)}
+          </p>
         </div>
         {showForm ? null : (
           <ButtonLink to="?edit=1" variant="secondary">
@@ -96,13 +105,34 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </div>
 
       <Card padding="lg" aria-labelledby="business-info">
-        <h2 id="business-info" className="font-semibold">Business information</h2>
+        <h2 id="business-info" className="font-semibold">
+          Business information
+        </h2>
         {showForm ? (
           <Form method="post" {...getFormProps(form)} className="mt-4">
             <FormError id={form.errorId} errors={form.errors} />
-            <Field label="Business name" markRequired errors={fields.businessName.errors} {...getInputProps(fields.businessName, { type: "text" })} key={fields.businessName.key} />
-            <Field label="Email" markRequired hint="A new address is used once you confirm the code we send to it." errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
-            <Field label="Phone number" placeholder="0712 345 678" errors={fields.phoneNumber.errors} {...getInputProps(fields.phoneNumber, { type: "tel" })} key={fields.phoneNumber.key} />
+            <Field
+              label="Business name"
+              markRequired
+              errors={fields.businessName.errors}
+              {...getInputProps(fields.businessName, { type: "text" })}
+              key={fields.businessName.key}
+            />
+            <Field
+              label="Email"
+              markRequired
+              hint="A new address is used once you confirm the code we send to it."
+              errors={fields.email.errors}
+              {...getInputProps(fields.email, { type: "email" })}
+              key={fields.email.key}
+            />
+            <Field
+              label="Phone number"
+              placeholder="0712 345 678"
+              errors={fields.phoneNumber.errors}
+              {...getInputProps(fields.phoneNumber, { type: "tel" })}
+              key={fields.phoneNumber.key}
+            />
             <div className="flex gap-3">
               <Button type="submit" name="intent" value="save" pending={navigation.state === "submitting"} pendingText="Saving...">
                 Save Changes
@@ -124,18 +154,26 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {pendingEmail ? <ConfirmEmail pendingEmail={pendingEmail} /> : null}
 
       <Card padding="lg" aria-labelledby="whatsapp-info">
-        <h2 id="whatsapp-info" className="font-semibold">WhatsApp information</h2>
+        <h2 id="whatsapp-info" className="font-semibold">
+          WhatsApp information
+        </h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
           <Item label="Business ID" value={profile.businessId} />
           <Item label="WhatsApp number" value={profile.whatsappNumber || "Not connected"} />
         </dl>
-        <p className="mt-3 text-xs text-slate-500">These are read-only. The WhatsApp number comes from your connected WhatsApp Business account.</p>
+        <p className="mt-3 text-xs text-slate-500">
+          These are read-only. The WhatsApp number comes from your connected WhatsApp Business account.
+        </p>
       </Card>
 
       <Card padding="lg" aria-labelledby="account-activity">
         <div className="flex items-center justify-between">
-          <h2 id="account-activity" className="font-semibold">Account activity</h2>
-          <Link to={href("/change-password")} className="text-sm font-semibold text-brand-700 hover:underline">Change Password</Link>
+          <h2 id="account-activity" className="font-semibold">
+            Account activity
+          </h2>
+          <Link to={href("/change-password")} className="text-sm font-semibold text-brand-700 hover:underline">
+            Change Password
+          </Link>
         </div>
         {activity.length ? (
           <ul className="mt-3 divide-y divide-slate-100">
@@ -173,8 +211,12 @@ function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
   const navigation = useNavigation();
   return (
     <section className="rounded-xl border border-amber-200 bg-amber-50 p-6" aria-labelledby="confirm-email">
-      <h2 id="confirm-email" className="font-semibold">Confirm your new email</h2>
-      <p className="mt-1 text-sm text-slate-700">Enter the 6-digit code we sent to <strong>{pendingEmail}</strong>. Until then, sign in with your current email.</p>
+      <h2 id="confirm-email" className="font-semibold">
+        Confirm your new email
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        Enter the 6-digit code we sent to <strong>{pendingEmail}</strong>. Until then, sign in with your current email.
+      </p>
       <Form method="post" className="mt-4 max-w-sm">
         <OtpInput />
         <Button type="submit" name="intent" value="confirm-email" className="mt-4" disabled={navigation.state === "submitting"}>

@@ -30,7 +30,15 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           Search
         </label>
         <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-        <input id="search-page-q" name="q" type="search" defaultValue={query} maxLength={100} placeholder="Pages, WhatsApp numbers, activity..." className="w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none" />
+        <input
+          id="search-page-q"
+          name="q"
+          type="search"
+          defaultValue={query}
+          maxLength={100}
+          placeholder="Pages, WhatsApp numbers, activity..."
+          className="w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+        />
       </Form>
       {message ? (
         <p role="alert" className="text-sm text-red-700">

@@ -13,8 +13,7 @@ export async function action(args: Route.ActionArgs) {
   const cookie = await signedCookies().sidebar.serialize(collapsed ? "collapsed" : "open");
   const back = String(form.get("redirectTo") ?? "");
   // The no-JavaScript form names a page to return to; the script's fetcher does not.
-  if (isLocalPath(back))
-    throw redirect(back, { headers: { "Set-Cookie": cookie } });
+  if (isLocalPath(back)) throw redirect(back, { headers: { "Set-Cookie": cookie } });
   return data({ collapsed }, { headers: { "Set-Cookie": cookie } });
 }
 

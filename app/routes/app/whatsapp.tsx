@@ -2,7 +2,14 @@ import { redirect, useNavigation } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "lucide-react";
 import type { Route } from "./+types/whatsapp";
 import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
-import { listConnections, signupStatus, disconnectAccount, disconnectQuestion, reconnectAccount, ConnectionError } from "~/.server/whatsapp/connections";
+import {
+  listConnections,
+  signupStatus,
+  disconnectAccount,
+  disconnectQuestion,
+  reconnectAccount,
+  ConnectionError,
+} from "~/.server/whatsapp/connections";
 import { embeddedSignupConfig } from "~/.server/whatsapp/signup-config";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -60,7 +67,8 @@ export async function action(args: Route.ActionArgs) {
     return redirect(`/whatsapp?${ask}`);
   }
   try {
-    const done = intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
+    const done =
+      intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
     if (!done) throw new Response("Not Found", { status: 404 });
     return redirectWithToast(to, "success", intent === "disconnect" ? "WhatsApp account disconnected." : "WhatsApp account reconnected.");
   } catch (error) {
@@ -91,7 +99,11 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-600">Connect your WhatsApp Business Account through Meta&apos;s Embedded Signup.</p>
       </div>
 
-      <p role="status" data-testid="signup-status" className={`flex items-center gap-2 rounded-lg border px-4 py-3 text-sm font-medium ${statusClass(loadFailed, status?.completed)}`}>
+      <p
+        role="status"
+        data-testid="signup-status"
+        className={`flex items-center gap-2 rounded-lg border px-4 py-3 text-sm font-medium ${statusClass(loadFailed, status?.completed)}`}
+      >
         {loadFailed ? (
           <>
             <XCircle className="size-5" aria-hidden />
@@ -112,7 +124,12 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
 
       <ol className="grid gap-4 sm:grid-cols-3" aria-label="Setup steps">
         {(status?.steps ?? []).map((step, index) => (
-          <li key={step.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`step-${step.id}`} data-status={step.status}>
+          <li
+            key={step.id}
+            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+            data-testid={`step-${step.id}`}
+            data-status={step.status}
+          >
             <div className="flex items-center gap-2">
               <StepIcon status={step.status} />
               <span className="text-sm font-semibold">
@@ -120,7 +137,9 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
               </span>
             </div>
             <p className="mt-2 text-sm text-slate-600">{STEP_TEXT[step.id]}</p>
-            <p className="mt-2 text-xs font-medium uppercase tracking-wide text-slate-500">{step.status === "error" ? "Error" : step.status === "completed" ? "Completed" : "Pending"}</p>
+            <p className="mt-2 text-xs font-medium uppercase tracking-wide text-slate-500">
+              {step.status === "error" ? "Error" : step.status === "completed" ? "Completed" : "Pending"}
+            </p>
           </li>
         ))}
       </ol>
@@ -130,7 +149,8 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
         </h2>
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes the setup.
+          A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes
+          the setup.
           {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
         </p>
         <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
@@ -141,7 +161,12 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           <h2 id="accounts-heading" className="text-lg font-semibold">
             Connected accounts
           </h2>
-          <ConnectionList connections={connections} busy={navigation.state !== "idle"} redirectTo="/whatsapp" confirming={confirmDisconnect} />
+          <ConnectionList
+            connections={connections}
+            busy={navigation.state !== "idle"}
+            redirectTo="/whatsapp"
+            confirming={confirmDisconnect}
+          />
         </section>
       ) : null}
 

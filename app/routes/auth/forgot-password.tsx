@@ -48,13 +48,22 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         <HoneypotInputs honeypot={loaderData.honeypot} />
-        <Field label="Email" markRequired autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
+        <Field
+          label="Email"
+          markRequired
+          autoComplete="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+          key={fields.email.key}
+        />
         <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Sending..." : "Send Reset Code"}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">Back to sign in</Link>
+        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
       </p>
     </AuthShell>
   );

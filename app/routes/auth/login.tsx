@@ -22,7 +22,10 @@ import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in | Jumbe" },
-  { name: "description", content: "Sign in to Jumbe to run WhatsApp Business campaigns, broadcasts and customer chat for your organisation." },
+  {
+    name: "description",
+    content: "Sign in to Jumbe to run WhatsApp Business campaigns, broadcasts and customer chat for your organisation.",
+  },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -35,11 +38,23 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SigninSchema });
-  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }), 400, SIGNIN_MESSAGES.fallback);
+  if (await isSpam(formData))
+    return formFailure(
+      submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }),
+      400,
+      SIGNIN_MESSAGES.fallback,
+    );
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }));
 
   const { email, password, remember, from } = submission.value;
-  const outcome = await signIn(email, password, remember === true, requestMeta(request, context), sessionToken(request), deviceCookieValue(request));
+  const outcome = await signIn(
+    email,
+    password,
+    remember === true,
+    requestMeta(request, context),
+    sessionToken(request),
+    deviceCookieValue(request),
+  );
   if (outcome.ok) {
     const headers = new Headers();
     headers.append("Set-Cookie", outcome.setCookie);
@@ -67,8 +82,23 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <FormError id={form.errorId} errors={form.errors} />
         <HoneypotInputs honeypot={loaderData.honeypot} />
         <input type="hidden" name="from" value={loaderData.from} />
-        <Field label="Email" markRequired autoComplete="email" inputMode="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
-        <PasswordField label="Password" markRequired autoComplete="current-password" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} />
+        <Field
+          label="Email"
+          markRequired
+          autoComplete="email"
+          inputMode="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+          key={fields.email.key}
+        />
+        <PasswordField
+          label="Password"
+          markRequired
+          autoComplete="current-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+          key={fields.password.key}
+        />
         <div className="flex items-center justify-between pb-4 text-sm">
           <label className="flex items-center gap-2 text-slate-700">
             <input type="checkbox" name="remember" value="on" className="size-4 rounded border-slate-300 accent-brand-600" />
@@ -89,8 +119,15 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </Link>
       </p>
       <p className="mt-4 text-center text-xs text-slate-500">
-        By signing in you agree to our <Link to={href("/terms")} className="underline">Terms of Service</Link> and{" "}
-        <Link to={href("/privacy")} className="underline">Privacy Policy</Link>.
+        By signing in you agree to our{" "}
+        <Link to={href("/terms")} className="underline">
+          Terms of Service
+        </Link>{" "}
+        and{" "}
+        <Link to={href("/privacy")} className="underline">
+          Privacy Policy
+        </Link>
+        .
       </p>
     </AuthShell>
   );

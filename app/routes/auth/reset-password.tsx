@@ -37,7 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const hide = ["newPassword", "confirmPassword", "otp"];
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
   const outcome = await resetPassword(email, submission.value.otp, submission.value.newPassword!, requestMeta(request, context));
-  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: hide }), outcome.status, outcome.message);
+  if (!outcome.ok)
+    return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: hide }), outcome.status, outcome.message);
   const headers = new Headers();
   headers.append("Set-Cookie", await signedCookies().resetEmail.serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await toastCookie("success", outcome.message));
@@ -48,20 +49,31 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const [form, fields] = useSchemaForm(ResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
   return (
-    <AuthShell title="Reset your password" subtitle={<>Enter the code we sent to <strong className="text-slate-900">{loaderData.email}</strong> and choose a new password.</>}>
+    <AuthShell
+      title="Reset your password"
+      subtitle={
+        <>
+          Enter the code we sent to <strong className="text-slate-900">{loaderData.email}</strong> and choose a new password.
+        </>
+      }
+    >
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         <p className="mb-2 text-sm font-medium text-slate-700">Reset code</p>
         <OtpInput describedBy={fields.otp.errorId} invalid={!!fields.otp.errors} />
-        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">{fields.otp.errors?.[0] ?? ""}</p>
+        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
+          {fields.otp.errors?.[0] ?? ""}
+        </p>
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
         <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Resetting..." : "Reset Password"}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to={href("/forgot-password")} className="font-semibold text-brand-700 hover:underline">Send a new code</Link>
+        <Link to={href("/forgot-password")} className="font-semibold text-brand-700 hover:underline">
+          Send a new code
+        </Link>
       </p>
     </AuthShell>
   );

@@ -25,7 +25,10 @@ const REDIRECT_DELAY_MS = 1800;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Create your account | Jumbe" },
-  { name: "description", content: "Create a Jumbe account and start messaging your customers on the WhatsApp Business API, in Swahili, French and English." },
+  {
+    name: "description",
+    content: "Create a Jumbe account and start messaging your customers on the WhatsApp Business API, in Swahili, French and English.",
+  },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -43,11 +46,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const v = submission.value;
   const outcome = await createSignup(
-    { firstName: v.firstName!, lastName: v.lastName!, businessName: v.businessName, email: v.email!, phoneNumber: v.phoneNumber, password: v.password! },
+    {
+      firstName: v.firstName!,
+      lastName: v.lastName!,
+      businessName: v.businessName,
+      email: v.email!,
+      phoneNumber: v.phoneNumber,
+      password: v.password!,
+    },
     requestMeta(request, context),
   );
   if (!outcome.ok) {
-    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide }) : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+    const reply = outcome.field
+      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
+      : submission.reply({ formErrors: [outcome.message], hideFields: hide });
     return formFailure(reply, outcome.status, outcome.message);
   }
   return data(
@@ -78,7 +90,11 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Toast toast={{ type: "success", message: success }} />
           <FormSuccess message={success} />
           <p className="text-sm text-slate-600">
-            Taking you to <Link to={href("/verify-otp")} className="font-semibold text-brand-700 underline">Verify Email</Link>…
+            Taking you to{" "}
+            <Link to={href("/verify-otp")} className="font-semibold text-brand-700 underline">
+              Verify Email
+            </Link>
+            …
           </p>
         </>
       ) : (
@@ -88,29 +104,94 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <FormError id={form.errorId} errors={form.errors} />
             <HoneypotInputs honeypot={loaderData.honeypot} />
             <div className="grid gap-x-4 sm:grid-cols-2">
-              <Field label="First name" markRequired autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} key={fields.firstName.key} />
-              <Field label="Last name" markRequired autoComplete="family-name" errors={fields.lastName.errors} {...getInputProps(fields.lastName, { type: "text" })} key={fields.lastName.key} />
+              <Field
+                label="First name"
+                markRequired
+                autoComplete="given-name"
+                errors={fields.firstName.errors}
+                {...getInputProps(fields.firstName, { type: "text" })}
+                key={fields.firstName.key}
+              />
+              <Field
+                label="Last name"
+                markRequired
+                autoComplete="family-name"
+                errors={fields.lastName.errors}
+                {...getInputProps(fields.lastName, { type: "text" })}
+                key={fields.lastName.key}
+              />
             </div>
-            <Field label="Business/Organization name (optional)" autoComplete="organization" errors={fields.businessName.errors} {...getInputProps(fields.businessName, { type: "text" })} key={fields.businessName.key} />
-            <Field label="Email" markRequired autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} />
-            <Field label="Phone (optional)" autoComplete="tel" placeholder="0712 345 678" errors={fields.phoneNumber.errors} {...getInputProps(fields.phoneNumber, { type: "tel" })} key={fields.phoneNumber.key} />
-            <PasswordField label="Password" markRequired autoComplete="new-password" hint="At least 8 characters" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} />
-            <PasswordField label="Confirm password" markRequired autoComplete="new-password" errors={fields.confirmPassword.errors} {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} />
+            <Field
+              label="Business/Organization name (optional)"
+              autoComplete="organization"
+              errors={fields.businessName.errors}
+              {...getInputProps(fields.businessName, { type: "text" })}
+              key={fields.businessName.key}
+            />
+            <Field
+              label="Email"
+              markRequired
+              autoComplete="email"
+              errors={fields.email.errors}
+              {...getInputProps(fields.email, { type: "email" })}
+              key={fields.email.key}
+            />
+            <Field
+              label="Phone (optional)"
+              autoComplete="tel"
+              placeholder="0712 345 678"
+              errors={fields.phoneNumber.errors}
+              {...getInputProps(fields.phoneNumber, { type: "tel" })}
+              key={fields.phoneNumber.key}
+            />
+            <PasswordField
+              label="Password"
+              markRequired
+              autoComplete="new-password"
+              hint="At least 8 characters"
+              errors={fields.password.errors}
+              {...getInputProps(fields.password, { type: "password" })}
+              key={fields.password.key}
+            />
+            <PasswordField
+              label="Confirm password"
+              markRequired
+              autoComplete="new-password"
+              errors={fields.confirmPassword.errors}
+              {...getInputProps(fields.confirmPassword, { type: "password" })}
+              key={fields.confirmPassword.key}
+            />
             <label className="flex items-start gap-2 text-sm text-slate-700">
-              <input type="checkbox" name="agreedToTerms" value="on" aria-describedby={fields.agreedToTerms.errorId} className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600" />
+              <input
+                type="checkbox"
+                name="agreedToTerms"
+                value="on"
+                aria-describedby={fields.agreedToTerms.errorId}
+                className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600"
+              />
               <span>
-                I agree to the <Link to={href("/terms")} className="font-medium text-brand-700 underline">Terms of Service</Link> and{" "}
-                <Link to={href("/privacy")} className="font-medium text-brand-700 underline">Privacy Policy</Link>
+                I agree to the{" "}
+                <Link to={href("/terms")} className="font-medium text-brand-700 underline">
+                  Terms of Service
+                </Link>{" "}
+                and{" "}
+                <Link to={href("/privacy")} className="font-medium text-brand-700 underline">
+                  Privacy Policy
+                </Link>
               </span>
             </label>
-            <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">{fields.agreedToTerms.errors?.[0] ?? ""}</p>
+            <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+              {fields.agreedToTerms.errors?.[0] ?? ""}
+            </p>
             <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
               {navigation.state === "submitting" ? "Creating Account..." : "Create Account"}
             </Button>
           </Form>
           <p className="mt-6 text-center text-sm text-slate-600">
             Already have an account?{" "}
-            <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">Sign in</Link>
+            <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+              Sign in
+            </Link>
           </p>
         </>
       )}

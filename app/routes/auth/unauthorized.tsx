@@ -18,7 +18,10 @@ export default function Unauthorized({ loaderData }: Route.ComponentProps) {
         <ShieldAlert className="mx-auto size-12 text-amber-500" aria-hidden />
         <h1 className="mt-4 text-xl font-semibold">Access denied</h1>
         <p className="mt-2 text-slate-600">You do not have permission to view this page.</p>
-        <Link to={loaderData.home} className="mt-6 inline-block rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-900">
+        <Link
+          to={loaderData.home}
+          className="mt-6 inline-block rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-900"
+        >
           Go to your home page
         </Link>
       </div>

@@ -42,7 +42,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!email) return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, "Failed to resend OTP");
     const outcome = await resendSignupCode(email, meta);
     return data(
-      { result: null, toast: { id: crypto.randomUUID(), type: outcome.ok ? ("success" as const) : ("error" as const), message: outcome.message }, resendIn: outcome.ok ? 30 : outcome.retryAfterSeconds },
+      {
+        result: null,
+        toast: { id: crypto.randomUUID(), type: outcome.ok ? ("success" as const) : ("error" as const), message: outcome.message },
+        resendIn: outcome.ok ? 30 : outcome.retryAfterSeconds,
+      },
       { status: outcome.ok ? 200 : outcome.status },
     );
   }
@@ -51,7 +55,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
   if (!email) return formFailure(submission.reply({ fieldErrors: { email: [MESSAGES.emailRequired] } }));
   const outcome = await verifySignupCode(email, submission.value.otp, meta);
-  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message || VERIFY_FAILED], hideFields: ["otp"] }), outcome.status, outcome.message);
+  if (!outcome.ok)
+    return formFailure(
+      submission.reply({ formErrors: [outcome.message || VERIFY_FAILED], hideFields: ["otp"] }),
+      outcome.status,
+      outcome.message,
+    );
   return data(
     { result: submission.reply({ resetForm: true }), toast: null, success: outcome.message },
     { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize("", { maxAge: 0 }) } },
@@ -85,7 +94,9 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
         </noscript>
         <Toast toast={{ type: "success", message: success }} />
         <FormSuccess message={success} />
-        <Link to={href("/login")} className="text-sm font-semibold text-brand-700 underline">Continue to sign in</Link>
+        <Link to={href("/login")} className="text-sm font-semibold text-brand-700 underline">
+          Continue to sign in
+        </Link>
       </AuthShell>
     );
   }
@@ -94,14 +105,26 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   return (
     <AuthShell
       title="Verify Email"
-      subtitle={loaderData.email ? <>We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>. Enter it below.</> : "Enter the 6-digit code we e-mailed you."}
+      subtitle={
+        loaderData.email ? (
+          <>
+            We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>. Enter it below.
+          </>
+        ) : (
+          "Enter the 6-digit code we e-mailed you."
+        )
+      }
     >
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        {loaderData.email ? null : <Field label="Email" name="email" type="email" autoComplete="email" markRequired errors={fields.email.errors} />}
+        {loaderData.email ? null : (
+          <Field label="Email" name="email" type="email" autoComplete="email" markRequired errors={fields.email.errors} />
+        )}
         <OtpInput describedBy={fields.otp.errorId} invalid={!!otpError} />
-        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">{otpError ?? ""}</p>
+        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
+          {otpError ?? ""}
+        </p>
         <Button type="submit" name="intent" value="verify" className="mt-4 w-full" disabled={busy}>
           {busy && navigation.formData?.get("intent") !== "resend" ? "Verifying..." : "Verify Account"}
         </Button>

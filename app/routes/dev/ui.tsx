@@ -108,10 +108,27 @@ export default function UiKit() {
           <FormError errors={["Please fill in all required fields."]} />
           <div className="grid gap-x-4 sm:grid-cols-2">
             <Field label="Full name" name="name" markRequired defaultValue="Wanjiku Kamau" />
-            <Field label="Phone number" name="phone" hint="In international form, e.g. +254 712 345 678" errors={["Phone number is invalid"]} defaultValue="0712" />
-            <SelectField label="County" name="county" options={["Nairobi", "Mombasa", "Kisumu", "Nakuru"].map((c) => ({ value: c, label: c }))} />
+            <Field
+              label="Phone number"
+              name="phone"
+              hint="In international form, e.g. +254 712 345 678"
+              errors={["Phone number is invalid"]}
+              defaultValue="0712"
+            />
+            <SelectField
+              label="County"
+              name="county"
+              options={["Nairobi", "Mombasa", "Kisumu", "Nakuru"].map((c) => ({ value: c, label: c }))}
+            />
             <FileField label="Contacts file" name="file" accept=".csv" hint="CSV, up to 5 MB" />
-            <TextareaField label="Message" name="message" maxLength={1024} hint="Up to 1,024 characters" className="sm:col-span-2" defaultValue="Habari! Your order is ready for collection." />
+            <TextareaField
+              label="Message"
+              name="message"
+              maxLength={1024}
+              hint="Up to 1,024 characters"
+              className="sm:col-span-2"
+              defaultValue="Habari! Your order is ready for collection."
+            />
             <CheckboxField label="Send me a copy" name="copy" hint="To the account's e-mail" />
           </div>
         </CardBody>
@@ -126,7 +143,14 @@ export default function UiKit() {
       <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Stat cards">
         <StatCard label="Messages Sent" value={formatNumber(10997)} icon={Send} delta="+12% on last week" trend="up" />
         <StatCard label="Active Contacts" value={formatNumber(2431)} icon={Users} hint="Seen in the last 30 days" />
-        <StatCard label="Replies" value={formatNumber(318)} icon={MessageSquare} delta="-4% on last week" trend="down" href="?tab=replies" />
+        <StatCard
+          label="Replies"
+          value={formatNumber(318)}
+          icon={MessageSquare}
+          delta="-4% on last week"
+          trend="down"
+          href="?tab=replies"
+        />
         <StatCard label="Balance" value={formatKes(4520)} icon={Wallet} />
       </section>
 
@@ -141,7 +165,14 @@ export default function UiKit() {
               { label: "Opted out", to: "?tab=opted-out", current: tab === "opted-out", count: 0 },
             ]}
           />
-          <Table caption="Contacts" columns={columns} rows={tab === "all" ? rows : []} rowKey={(c) => c.id} searchParams={searchParams} empty="No contacts here yet." />
+          <Table
+            caption="Contacts"
+            columns={columns}
+            rows={tab === "all" ? rows : []}
+            rowKey={(c) => c.id}
+            searchParams={searchParams}
+            empty="No contacts here yet."
+          />
           <Pager searchParams={searchParams} newer={null} older="4" />
         </CardBody>
       </Card>
@@ -164,7 +195,11 @@ export default function UiKit() {
         <CardHeader title="Charts" description="SVG drawn on the server, with the same figures as a table for screen readers." />
         <CardBody className="grid gap-6 sm:grid-cols-2">
           <BarChart title="Messages sent this week" data={WEEK} formatValue={formatNumber} />
-          <LineChart title="Replies this week" data={WEEK.map((d) => ({ ...d, value: Math.round(d.value / 7) }))} formatValue={formatNumber} />
+          <LineChart
+            title="Replies this week"
+            data={WEEK.map((d) => ({ ...d, value: Math.round(d.value / 7) }))}
+            formatValue={formatNumber}
+          />
         </CardBody>
       </Card>
 
@@ -174,7 +209,12 @@ export default function UiKit() {
           <ButtonLink to={dialogHref(searchParams, "archive")} variant="danger" preventScrollReset>
             Archive campaign
           </ButtonLink>
-          <UrlDialog name="archive" searchParams={searchParams} title="Archive this campaign?" description="Its messages and figures are kept; it stops sending.">
+          <UrlDialog
+            name="archive"
+            searchParams={searchParams}
+            title="Archive this campaign?"
+            description="Its messages and figures are kept; it stops sending."
+          >
             <div className="flex justify-end gap-2">
               <ButtonLink to="?" variant="secondary">
                 Keep it

@@ -58,7 +58,14 @@ function organization({ siteUrl, salesEmail, supportEmail, supportPhone }: Route
     areaServed: "Africa",
     contactPoint: [
       { "@type": "ContactPoint", contactType: "sales", email: salesEmail, areaServed: "KE", availableLanguage: ["en", "sw", "fr"] },
-      { "@type": "ContactPoint", contactType: "customer support", email: supportEmail, telephone: supportPhone, areaServed: "KE", availableLanguage: ["en", "sw", "fr"] },
+      {
+        "@type": "ContactPoint",
+        contactType: "customer support",
+        email: supportEmail,
+        telephone: supportPhone,
+        areaServed: "KE",
+        availableLanguage: ["en", "sw", "fr"],
+      },
     ],
   };
 }
@@ -67,7 +74,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const links = loaderData;
   return (
     <>
-      <a href="#main" className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-900 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-900 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to content
       </a>
       <div id="top" />

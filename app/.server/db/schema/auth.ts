@@ -10,7 +10,9 @@ export const organizations = pgTable("organizations", {
   planType: text("plan_type").notNull().default("Starter"),
   billingType: text("billing_type").notNull().default("postpaid"),
   messageLimit: integer("message_limit").notNull().default(1000),
-  status: text("status", { enum: ["pending", "active", "suspended"] }).notNull().default("pending"),
+  status: text("status", { enum: ["pending", "active", "suspended"] })
+    .notNull()
+    .default("pending"),
   whatsappNumber: text("whatsapp_number"),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -27,7 +29,9 @@ export const users = pgTable(
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     phoneNumber: text("phone_number"),
-    usertype: text("usertype", { enum: ["individual", "admin"] }).notNull().default("individual"),
+    usertype: text("usertype", { enum: ["individual", "admin"] })
+      .notNull()
+      .default("individual"),
     avatarUrl: text("avatar_url"),
     passwordHash: text("password_hash").notNull(),
     isVerified: boolean("is_verified").notNull().default(false),
@@ -35,10 +39,7 @@ export const users = pgTable(
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
     passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
-    index("users_organization_idx").on(t.organizationId),
-  ],
+  (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`), index("users_organization_idx").on(t.organizationId)],
 );
 
 /** The cookie holds a random token; only its SHA-256 is stored, so a database leak yields no sessions. */

@@ -24,7 +24,11 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("api_keys_one_live_idx").on(t.organizationId).where(sql`revoked_at is null`)],
+  (t) => [
+    uniqueIndex("api_keys_one_live_idx")
+      .on(t.organizationId)
+      .where(sql`revoked_at is null`),
+  ],
 );
 
 /** Public API calls per tenant and minute: the Developers page's figures. */

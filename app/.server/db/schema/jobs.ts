@@ -29,9 +29,15 @@ export const jobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("jobs_pending_idx").on(t.queue, t.priority.desc(), t.runAt, t.id).where(sql`finished_at is null and failed_at is null`),
-    uniqueIndex("jobs_pending_unique_key_idx").on(t.uniqueKey).where(sql`finished_at is null and failed_at is null`),
-    index("jobs_finished_idx").on(t.finishedAt).where(sql`finished_at is not null`),
+    index("jobs_pending_idx")
+      .on(t.queue, t.priority.desc(), t.runAt, t.id)
+      .where(sql`finished_at is null and failed_at is null`),
+    uniqueIndex("jobs_pending_unique_key_idx")
+      .on(t.uniqueKey)
+      .where(sql`finished_at is null and failed_at is null`),
+    index("jobs_finished_idx")
+      .on(t.finishedAt)
+      .where(sql`finished_at is not null`),
   ],
 );
 

@@ -18,7 +18,9 @@ export const contacts = pgTable(
   },
   (t) => [
     index("contacts_org_idx").on(t.organizationId),
-    uniqueIndex("contacts_org_wa_id_idx").on(t.organizationId, t.waId).where(sql`wa_id is not null`),
+    uniqueIndex("contacts_org_wa_id_idx")
+      .on(t.organizationId, t.waId)
+      .where(sql`wa_id is not null`),
   ],
 );
 
@@ -32,7 +34,9 @@ export const messageTemplates = pgTable(
     name: text("name").notNull(),
     category: text("category").notNull(),
     language: text("language").notNull(),
-    status: text("status", { enum: ["approved", "pending", "rejected"] }).notNull().default("pending"),
+    status: text("status", { enum: ["approved", "pending", "rejected"] })
+      .notNull()
+      .default("pending"),
     body: text("body").notNull(),
     createdAt: createdAt(),
   },
@@ -62,7 +66,9 @@ export const messages = pgTable(
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
-    uniqueIndex("messages_org_wamid_idx").on(t.organizationId, t.wamid).where(sql`wamid is not null`),
+    uniqueIndex("messages_org_wamid_idx")
+      .on(t.organizationId, t.wamid)
+      .where(sql`wamid is not null`),
   ],
 );
 

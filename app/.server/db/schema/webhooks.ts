@@ -15,7 +15,9 @@ export const webhookEvents = pgTable(
     outcome: text("outcome"),
   },
   (t) => [
-    index("webhook_events_unprocessed_idx").on(t.id).where(sql`processed_at is null`),
+    index("webhook_events_unprocessed_idx")
+      .on(t.id)
+      .where(sql`processed_at is null`),
     // Housekeeping removes processed deliveries past their retention by age.
     index("webhook_events_received_idx").on(t.receivedAt),
   ],

@@ -17,7 +17,9 @@ export const whatsappAccounts = pgTable(
     wabaId: text("waba_id").notNull(),
     businessId: text("business_id"),
     name: text("name"),
-    status: text("status", { enum: ["connected", "disconnected"] }).notNull().default("connected"),
+    status: text("status", { enum: ["connected", "disconnected"] })
+      .notNull()
+      .default("connected"),
     /** The business token from the code exchange, AES-GCM encrypted with ENCRYPTION_KEY. */
     accessTokenEncrypted: text("access_token_encrypted").notNull(),
     /** null: the token does not expire (debug_token expires_at 0). */
@@ -34,7 +36,9 @@ export const whatsappAccounts = pgTable(
   (t) => [
     index("whatsapp_accounts_org_idx").on(t.organizationId),
     index("whatsapp_accounts_waba_idx").on(t.wabaId),
-    uniqueIndex("whatsapp_accounts_live_waba_idx").on(t.wabaId).where(sql`status = 'connected'`),
+    uniqueIndex("whatsapp_accounts_live_waba_idx")
+      .on(t.wabaId)
+      .where(sql`status = 'connected'`),
   ],
 );
 
@@ -92,7 +96,9 @@ export const whatsappPhoneNumbers = pgTable(
     index("whatsapp_phone_numbers_org_idx").on(t.organizationId),
     index("whatsapp_phone_numbers_account_idx").on(t.accountId),
     index("whatsapp_phone_numbers_phone_idx").on(t.phoneNumberId),
-    uniqueIndex("whatsapp_phone_numbers_live_idx").on(t.phoneNumberId).where(sql`disconnected_at is null`),
+    uniqueIndex("whatsapp_phone_numbers_live_idx")
+      .on(t.phoneNumberId)
+      .where(sql`disconnected_at is null`),
   ],
 );
 
