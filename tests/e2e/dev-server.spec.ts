@@ -55,7 +55,8 @@ test("the UI kit's gallery shows every component, and its URL dialog is a modal 
   await page.getByRole("link", { name: "Archive campaign" }).click();
   const dialog = page.getByRole("dialog", { name: "Archive this campaign?" });
   await expect(dialog).toBeVisible();
-  await expect.poll(() => dialog.evaluate((el) => el.matches(":modal"))).toBe(true);
+  // Modal once React has hydrated the page (from source, on a busy machine that can take a while).
+  await expect.poll(() => dialog.evaluate((el) => el.matches(":modal")), { timeout: 60_000 }).toBe(true);
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   await expect(page).not.toHaveURL(/dialog=/);
