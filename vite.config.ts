@@ -18,8 +18,18 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^zod\/v4$/, replacement: "zod/mini" },
     ],
   },
-  // `npm run dev`: Vite's dependency scan crawls route modules whole, server imports included; the
-  // native password hasher has no browser build to pre-bundle (and never reaches the browser).
-  optimizeDeps: { exclude: ["@node-rs/argon2"] },
+  // `npm run dev`: Vite pre-bundles the browser's dependencies once, at start. Without entries its scan
+  // finds none (React Router's entry and routes are virtual to it), so the first page load discovers
+  // them, re-bundles, and answers the modules already requested with 504 "Outdated Optimize Dep": the
+  // page never hydrates. So the scan starts at the client entry and every route module. It crawls
+  // them whole, server imports included; the native password hasher has no browser build to
+  // pre-bundle (and never reaches the browser).
+  // The browser tests give `npm run dev` an empty cache of its own (VITE_CACHE_DIR), so every run
+  // starts as a fresh clone does.
+  cacheDir: process.env.VITE_CACHE_DIR || "node_modules/.vite",
+  optimizeDeps: {
+    entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
+    exclude: ["@node-rs/argon2"],
+  },
   plugins: [tailwindcss(), reactRouter()],
 }));

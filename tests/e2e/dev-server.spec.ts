@@ -1,3 +1,4 @@
+import path from "node:path";
 import { test, expect } from "./fixtures";
 import { DEMO, signInViaForm } from "./helpers";
 import { ownServer, type OwnServer } from "./own-server";
@@ -14,7 +15,9 @@ test.beforeAll(async ({}, testInfo) => {
   test.skip(testInfo.project.name !== "js", "hot reload needs JavaScript: run once");
   testInfo.setTimeout(180_000);
   server = await ownServer("dev", { entry: "scripts/dev.mjs" });
-  await server.start();
+  // An empty pre-bundling cache, as on a fresh clone: the first page load must not find
+  // dependencies the start-up scan missed (Vite would answer 504 and the page never hydrates).
+  await server.start({ VITE_CACHE_DIR: path.join(server.dataDir, "vite-cache") });
 });
 
 test.afterAll(async () => {

@@ -91,7 +91,12 @@ export function UrlDialog({
         ref={ref}
         open
         aria-labelledby={titleId}
-        onClose={() => navigate(closeHref, { replace: true, preventScrollReset: true })}
+        onClose={(event) => {
+          // Making the server's open dialog modal closes it first, and that close event arrives after
+          // showModal(): the dialog is open again then, and nothing should navigate.
+          if (event.currentTarget.open) return;
+          navigate(closeHref, { replace: true, preventScrollReset: true });
+        }}
         className="fixed inset-0 z-50 m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
       >
         <div className="flex items-start justify-between gap-4">
