@@ -4,48 +4,9 @@ import { redactPath } from "./faults";
 import { REGISTRATION_LIMIT, REGISTRATION_WINDOW_MS, type PhoneNumber, type TokenRecord, type Waba } from "./state";
 import { APP_NAME, type GraphStep } from "./types";
 import { newTraceId, parseHttpUrl, serializeLikeMeta } from "./util";
-
-interface GraphErrorBody {
-  message: string;
-  type: string;
-  code: number;
-  error_subcode?: number;
-  is_transient?: boolean;
-  error_data?: Record<string, unknown>;
-}
-
-type GraphResult = { status: number; body: unknown; error?: undefined } | { status: number; error: GraphErrorBody; body?: undefined };
+import { fail, ok, param, parseFields, pick, selfUrl, unsupported, type GraphResult } from "./graph-common";
 
 const VERSION = /^v\d+\.\d+$/;
-
-const ok = (body: unknown, status = 200): GraphResult => ({ status, body });
-
-function fail(
-  status: number,
-  code: number,
-  message: string,
-  extra: { type?: string; subcode?: number; isTransient?: boolean; errorData?: Record<string, unknown> } = {},
-): GraphResult {
-  return {
-    status,
-    error: {
-      message,
-      type: extra.type ?? "OAuthException",
-      code,
-      ...(extra.subcode !== undefined ? { error_subcode: extra.subcode } : {}),
-      ...(extra.isTransient !== undefined ? { is_transient: extra.isTransient } : {}),
-      ...(extra.errorData ? { error_data: extra.errorData } : {}),
-    },
-  };
-}
-
-const unsupported = (method: string, id: string) =>
-  fail(
-    400,
-    100,
-    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    { type: "GraphMethodException", subcode: 33 },
-  );
 
 const unknownPath = (rest: string) => fail(400, 2500, `Unknown path components: ${rest}`);
 
@@ -126,16 +87,6 @@ function respond(ctx: SandboxContext, req: Request, res: Response, result: Graph
     ...(step ? { step } : {}),
     ...(result.error ? { errorCode: result.error.code } : {}),
   });
-}
-
-/** A request parameter from the body (POST) or the query string, as text. */
-function param(req: Request, name: string): string | undefined {
-  const body = req.body as Record<string, unknown> | undefined;
-  const fromBody = body && typeof body === "object" && !Array.isArray(body) ? body[name] : undefined;
-  const value = fromBody !== undefined ? fromBody : (req.query as Record<string, unknown>)[name];
-  if (typeof value === "string") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return undefined;
 }
 
 function bearerToken(req: Request): string | undefined {
@@ -306,35 +257,6 @@ function debugToken(ctx: SandboxContext, req: Request): GraphResult {
 
 // ---- nodes and fields ---------------------------------------------------------------------------
 
-/** Graph's `fields` parameter: top-level names, with `{…}` sub-selections and `.modifiers()` dropped. */
-export function parseFields(raw: string | undefined): string[] | undefined {
-  if (!raw || !raw.trim()) return undefined;
-  const fields: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const c of raw) {
-    if (c === "{" || c === "(") depth++;
-    else if (c === "}" || c === ")") depth = Math.max(0, depth - 1);
-    else if (c === "," && depth === 0) {
-      fields.push(current);
-      current = "";
-      continue;
-    }
-    if (depth === 0 && c !== "}" && c !== ")") current += c;
-  }
-  fields.push(current);
-  return [...new Set(fields.map((f) => f.split(".")[0]!.trim()).filter(Boolean))];
-}
-
-function pick(all: Record<string, unknown>, requested: string[], nodeType: string): GraphResult {
-  const unknown = requested.find((f) => !(f in all));
-  if (unknown) return fail(400, 100, `(#100) Tried accessing nonexisting field (${unknown}) on node type (${nodeType})`);
-  const out: Record<string, unknown> = {};
-  for (const f of requested) if (all[f] !== undefined) out[f] = all[f];
-  if (!("id" in out)) out.id = all.id;
-  return ok(out);
-}
-
 function wabaNode(ctx: SandboxContext, req: Request, waba: Waba): GraphResult {
   const business = ctx.store.businesses.get(waba.businessId);
   const all: Record<string, unknown> = {
@@ -416,14 +338,14 @@ function phoneNumbers(ctx: SandboxContext, req: Request, waba: Waba): GraphResul
   if (page.length === 0) return ok({ data: [] });
   const paging: Record<string, unknown> = { cursors: { before: cursorOf(page[0]!.id), after: cursorOf(page[page.length - 1]!.id) } };
   if (start + page.length < all.length) {
-    const next = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.baseUrl}${req.path}`);
+    const next = selfUrl(req);
     next.searchParams.set("fields", fields.join(","));
     next.searchParams.set("limit", String(limit));
     next.searchParams.set("after", cursorOf(page[page.length - 1]!.id));
     paging.next = next.toString();
   }
   if (start > 0) {
-    const previous = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.baseUrl}${req.path}`);
+    const previous = selfUrl(req);
     previous.searchParams.set("fields", fields.join(","));
     previous.searchParams.set("limit", String(limit));
     previous.searchParams.set("before", cursorOf(page[0]!.id));
