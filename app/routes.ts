@@ -36,8 +36,12 @@ export default [
     route("activity", "routes/app/activity.tsx"),
     route("developers", "routes/app/developers.tsx"),
     route("search", "routes/app/search.tsx"),
+    route("templates", "routes/app/templates/index.tsx"),
+    route("templates/new", "routes/app/templates/edit.tsx", { id: "template-new" }),
+    route("templates/:id/edit", "routes/app/templates/edit.tsx", { id: "template-edit" }),
+    route("preview", "routes/app/preview.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    ...["templates", "preview", "messaging", "chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
+    ...["messaging", "chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
   ]),

@@ -4,14 +4,6 @@
  * on the marketing site; the issue that builds a page replaces its route and removes it here.
  */
 export const PLANNED_PAGES = {
-  "/templates": {
-    title: "Message Templates",
-    summary: "Create message templates in English, Swahili or French, submit them to Meta for approval and follow their status.",
-  },
-  "/preview": {
-    title: "Message Preview",
-    summary: "Choose a template, fill in its variables and see it as customers will on a phone, a tablet or a computer.",
-  },
   "/messaging": {
     title: "Message Center",
     summary: "Campaigns, contacts and broadcast history: import customers, group them and send to the right audience.",

@@ -120,7 +120,13 @@ describe("dashboard overview", () => {
       ]);
     await db()
       .insert(messageTemplates)
-      .values({ organizationId: busy.organization.id, name: "welcome", category: "Marketing", language: "English", body: "Hi" });
+      .values({
+        organizationId: busy.organization.id,
+        name: "welcome",
+        category: "MARKETING",
+        language: "en",
+        components: [{ type: "BODY", text: "Hi" }],
+      });
     const full = await run(dashboardLoader, getRequest("/dashboard", { cookie: busy.cookie }));
     expect(full.data.overview).toMatchObject({ messagesSent: 2, activeContacts: 1, templates: 1 });
     expect((await run(apiMe, getRequest("/api/auth/me", { cookie: busy.cookie }))).data.user.messagesUsed).toBe(2);

@@ -21,6 +21,9 @@ export const PERMISSIONS = [
   "whatsapp:manage",
   "activity:view",
   "activity:export",
+  // Message templates and their preview; managing is creating, submitting, copying, deleting, syncing.
+  "templates:view",
+  "templates:manage",
   // The Developers page: the API key (shown in full), the webhook settings.
   "developer:view",
   "developer:manage",
@@ -38,6 +41,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "whatsapp:manage",
   "activity:view",
   "activity:export",
+  "templates:view",
+  "templates:manage",
   "developer:view",
   "developer:manage",
 ];
@@ -52,6 +57,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "whatsapp:manage",
     "activity:view",
     "activity:export",
+    "templates:view",
+    "templates:manage",
     "developer:view",
     "developer:manage",
     "platform:console",
@@ -60,8 +67,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: ORGANISATION_ADMIN,
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
-  agent: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view"],
-  viewer: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view"],
+  agent: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view", "templates:view"],
+  viewer: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view", "templates:view"],
 };
 
 const GRANTS = new Map<Role, ReadonlySet<Permission>>(ROLES.map((role) => [role, new Set(ROLE_PERMISSIONS[role])]));
@@ -90,6 +97,9 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/embedded-callback": "whatsapp:manage",
   "/activity": "activity:view",
   "/developers": "developer:view",
+  "/templates": "templates:view",
+  "/templates/new": "templates:manage",
+  "/preview": "templates:view",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

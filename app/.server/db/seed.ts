@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { db } from "./client";
+import { toMetaComponents, type TemplateInput } from "../../lib/templates";
 import { activityLogs, contacts, messageTemplates, messages, organizations, users } from "./schema";
 import { hashPassword } from "../auth/password";
 import { newBusinessId } from "../auth/signup";
@@ -58,6 +59,49 @@ export async function seedDemoData() {
   return true;
 }
 
+const DEMO_TEMPLATES: TemplateInput[] = [
+  {
+    name: "loan_repayment_reminder",
+    category: "UTILITY",
+    language: "en",
+    headerFormat: "TEXT",
+    headerText: "Repayment due {{1}}",
+    headerExample: "15 December",
+    body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}. Pay via M-Pesa Paybill 522522, account {{4}}.",
+    bodyExamples: ["Amina", "4,500", "15 December 2026", "NYOTA-0042"],
+    footer: "Nyota Sacco",
+    buttons: [
+      { type: "URL", text: "View statement", url: "https://nyota.co.ke/loans/{{1}}", example: "NYOTA-0042" },
+      { type: "PHONE_NUMBER", text: "Call us", phone: "+254711000001" },
+    ],
+  },
+  {
+    name: "otp_verification",
+    category: "AUTHENTICATION",
+    language: "en",
+    headerFormat: "NONE",
+    bodyExamples: [],
+    buttons: [],
+    addSecurityRecommendation: true,
+    codeExpirationMinutes: 10,
+    otpType: "COPY_CODE",
+    otpButtonText: "Copy code",
+  },
+  {
+    name: "dividend_announcement_sw",
+    category: "MARKETING",
+    language: "sw",
+    headerFormat: "NONE",
+    body: "Habari {{1}}! Gawio la mwaka huu la asilimia {{2}} limetangazwa. Asante kwa kuwa mwanachama.",
+    bodyExamples: ["Brian", "12"],
+    footer: "Jibu STOP kujiondoa",
+    buttons: [
+      { type: "QUICK_REPLY", text: "Nieleze zaidi" },
+      { type: "QUICK_REPLY", text: "Acha ujumbe" },
+    ],
+  },
+];
+
 const DEMO_CONTACTS = [
   ["Amina Hassan", "+254712345678"],
   ["Brian Mwangi", "+254723456789"],
@@ -73,34 +117,20 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     .insert(contacts)
     .values(DEMO_CONTACTS.map(([name, phone], i) => ({ organizationId, name, phone, waId: phone.slice(1), lastSeenAt: hoursAgo(i * 5) })))
     .returning({ id: contacts.id });
+  // Drafts until the demo business connects WhatsApp and submits them (Meta decides from there).
   await db()
     .insert(messageTemplates)
-    .values([
-      {
+    .values(
+      DEMO_TEMPLATES.map((input) => ({
         organizationId,
-        name: "loan_repayment_reminder",
-        category: "Transactional",
-        language: "English",
-        status: "approved",
-        body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}.",
-      },
-      {
-        organizationId,
-        name: "otp_verification",
-        category: "OTP",
-        language: "English",
-        status: "approved",
-        body: "Your Nyota verification code is {{1}}.",
-      },
-      {
-        organizationId,
-        name: "dividend_announcement_sw",
-        category: "Marketing",
-        language: "Swahili",
-        status: "pending",
-        body: "Habari {{1}}! Gawio la mwaka huu limetangazwa.",
-      },
-    ]);
+        createdBy: userId,
+        name: input.name,
+        category: input.category,
+        language: input.language,
+        status: "draft" as const,
+        components: toMetaComponents(input),
+      })),
+    );
   await db()
     .insert(messages)
     .values(

@@ -6,6 +6,13 @@ import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
 import { log } from "../log";
+import {
+  enqueueAllTemplateSyncs,
+  runTemplateSyncJobs,
+  TEMPLATE_SYNC_ALL_QUEUE,
+  TEMPLATE_SYNC_EVERY_SECONDS,
+  TEMPLATE_SYNC_QUEUE,
+} from "../templates/sync";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -49,4 +56,23 @@ export function registerJobHandlers() {
     },
   });
   registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });
+  // Templates reconciled with Meta: one account per job (it calls Graph), outside a transaction.
+  registerJobHandler<{ accountId: string }>({
+    queue: TEMPLATE_SYNC_QUEUE,
+    batchSize: 1,
+    maxAttempts: 8,
+    concurrency: 1,
+    transactional: false,
+    run: (jobs) => runTemplateSyncJobs(jobs),
+  });
+  registerJobHandler<unknown>({
+    queue: TEMPLATE_SYNC_ALL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    async run() {
+      await enqueueAllTemplateSyncs();
+    },
+  });
+  registerRecurringJob({ name: "template-sync", queue: TEMPLATE_SYNC_ALL_QUEUE, everySeconds: TEMPLATE_SYNC_EVERY_SECONDS });
 }

@@ -70,8 +70,16 @@ export async function applyChanges(tx: Executor, changes: WebhookChange[]): Prom
         else routed = false;
         break;
       }
+      case "message_template_status_update":
+      case "message_template_quality_update":
+      case "template_category_update": {
+        const account = accountByWaba.get(change.entryId);
+        if (account) work.template(change, account);
+        else routed = false;
+        break;
+      }
       default:
-        // Fields Jumbe does not use yet (templates, alerts...) stay in webhook_events for later.
+        // Fields Jumbe does not use yet (alerts, history...) stay in webhook_events for later.
         break;
     }
     if (!routed) unrouted.push(change);

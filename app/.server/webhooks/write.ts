@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { activityLogs } from "../db/schema";
 import { enqueueJob, type Executor } from "../jobs/queue";
 import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
+import { applyTemplateChanges, type TemplateChange } from "../templates/webhook";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -57,7 +58,7 @@ interface InboundRow {
 }
 interface ActivityRow {
   organizationId: string;
-  type: "settings" | "system" | "message";
+  type: "settings" | "system" | "message" | "template";
   status: "success" | "warning" | "error";
   action: string;
   details: string;
@@ -69,6 +70,7 @@ export class ChangeWork {
   private inbound = new Map<string, InboundRow>();
   private qualityChanges: { change: WebhookChange; phone: Phone }[] = [];
   private accountChanges: { change: WebhookChange; account: Account }[] = [];
+  private templateChanges: TemplateChange[] = [];
 
   messages(change: WebhookChange, phone: Phone) {
     const value = change.value;
@@ -119,6 +121,10 @@ export class ChangeWork {
 
   account(change: WebhookChange, account: Account) {
     this.accountChanges.push({ change, account });
+  }
+
+  template(change: WebhookChange, account: Account) {
+    this.templateChanges.push({ field: change.field, value: change.value, entryTime: change.entryTime, account });
   }
 
   async write(tx: Executor) {
@@ -182,6 +188,7 @@ export class ChangeWork {
         details: `WhatsApp Business Account ${account.waba_id}: ${event}`,
       });
     }
+    activity.push(...(await applyTemplateChanges(tx, this.templateChanges)));
     if (activity.length) await tx.insert(activityLogs).values(activity);
   }
 

@@ -11,3 +11,4 @@ export * from "./whatsapp";
 export * from "./webhooks";
 export * from "./jobs";
 export * from "./developer";
+export * from "./templates";

@@ -24,25 +24,6 @@ export const contacts = pgTable(
   ],
 );
 
-export const messageTemplates = pgTable(
-  "message_templates",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    category: text("category").notNull(),
-    language: text("language").notNull(),
-    status: text("status", { enum: ["approved", "pending", "rejected"] })
-      .notNull()
-      .default("pending"),
-    body: text("body").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("message_templates_org_idx").on(t.organizationId)],
-);
-
 export const messages = pgTable(
   "messages",
   {

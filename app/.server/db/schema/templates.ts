@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { organizations, users } from "./auth";
+import { whatsappAccounts } from "./whatsapp";
+
+/**
+ * A tenant's message templates. A draft may have no WhatsApp account yet; a submitted template
+ * belongs to the account (WABA) it was submitted to and carries Meta's id. Meta's name rule (one
+ * name per WABA and language) is a unique index; drafts without an account share the tenant's
+ * own namespace. `components` is Meta's shape, as sent and as Meta's API returns it.
+ */
+export const messageTemplates = pgTable(
+  "message_templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id").references(() => whatsappAccounts.id, { onDelete: "set null" }),
+    wabaId: text("waba_id"),
+    metaTemplateId: text("meta_template_id"),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    category: text("category", { enum: ["AUTHENTICATION", "UTILITY", "MARKETING"] }).notNull(),
+    /** Set when Meta moved the template to another category (template_category_update). */
+    previousCategory: text("previous_category"),
+    status: text("status", { enum: ["draft", "pending", "approved", "rejected", "paused", "disabled"] })
+      .notNull()
+      .default("draft"),
+    components: jsonb("components").$type<Record<string, unknown>[]>().notNull(),
+    /** Meta's reason code (INVALID_FORMAT...) and, when given, its explanation. */
+    rejectionReason: text("rejection_reason"),
+    /** GREEN, YELLOW, RED or UNKNOWN: message_template_quality_update. */
+    qualityScore: text("quality_score"),
+    /** The last status event from Meta (APPROVED, FLAGGED...) and when Meta says it happened: later events win. */
+    metaEvent: text("meta_event"),
+    metaEventAt: timestamp("meta_event_at", { withTimezone: true }),
+    /** What went wrong the last time Jumbe called Meta for this template (Meta's words), until it next succeeds. */
+    lastError: text("last_error"),
+    /** meta: imported from Meta (made in Business Manager); jumbe: made here. */
+    source: text("source", { enum: ["jumbe", "meta"] })
+      .notNull()
+      .default("jumbe"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    /** Being deleted: hidden, and deleted at Meta by the next try or sync if the first was cut short. */
+    deletingAt: timestamp("deleting_at", { withTimezone: true }),
+    syncedAt: timestamp("synced_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("message_templates_name_idx").on(t.organizationId, sql`coalesce(${t.wabaId}, '')`, t.name, t.language),
+    uniqueIndex("message_templates_meta_id_idx")
+      .on(t.organizationId, t.metaTemplateId)
+      .where(sql`meta_template_id is not null`),
+    index("message_templates_list_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index("message_templates_waba_idx").on(t.wabaId),
+  ],
+);
+
+export type MessageTemplate = typeof messageTemplates.$inferSelect;

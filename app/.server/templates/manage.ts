@@ -1,0 +1,343 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../db/client";
+import type { MessageTemplate } from "../db/schema";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../http/request-meta";
+import { decryptSecret } from "../security/crypto";
+import { describeGraphFailure, graphClient, type GraphClient } from "../whatsapp/graph-client";
+import { isUniqueViolation } from "../whatsapp/embedded-signup";
+import {
+  inputFromMeta,
+  languageLabel,
+  LIMITS,
+  templateProblems,
+  toMetaComponents,
+  type Problems,
+  type TemplateInput,
+} from "../../lib/templates";
+import { findTemplate, toTemplate } from "./queries";
+
+/**
+ * Creating, submitting, copying, editing and deleting templates. Jumbe checks every rule it can
+ * before calling Meta; what Meta still refuses is kept on the template in Meta's words.
+ */
+
+export interface Actor {
+  organizationId: string;
+  userId: string | null;
+  meta?: RequestMeta;
+}
+
+export const TEMPLATE_MESSAGES = {
+  noAccount:
+    "Connect a WhatsApp Business account before submitting templates to Meta (WhatsApp Setup). You can save this template as a draft now.",
+  chooseAccount: "Choose the WhatsApp Business account this template belongs to.",
+  unknownAccount: "Choose one of your connected WhatsApp Business accounts.",
+  notEditable: "Only drafts, rejected and paused templates can be edited.",
+  accountGone: "The WhatsApp Business account of this template is no longer connected. Reconnect it first.",
+} as const;
+
+export type SaveResult = { ok: true; template: MessageTemplate; submitError?: string } | { ok: false; problems: Problems; status?: number };
+
+interface LiveAccount {
+  id: string;
+  waba_id: string;
+  access_token_encrypted: string;
+}
+
+async function liveAccounts(organizationId: string) {
+  return queryRows<LiveAccount>(
+    sql`select id, waba_id, access_token_encrypted from whatsapp_accounts where organization_id = ${organizationId} and status = 'connected' order by connected_at`,
+  );
+}
+
+/** The account a new template goes to: the chosen one, or the only one; problems otherwise. */
+async function chooseAccount(
+  organizationId: string,
+  accountId: string | undefined,
+  submitting: boolean,
+): Promise<{ account?: LiveAccount; problems?: Problems }> {
+  const accounts = await liveAccounts(organizationId);
+  if (accountId) {
+    const account = accounts.find((a) => a.id === accountId);
+    return account ? { account } : { problems: { accountId: TEMPLATE_MESSAGES.unknownAccount } };
+  }
+  if (accounts.length === 1) return { account: accounts[0] };
+  if (accounts.length > 1) return { problems: { accountId: TEMPLATE_MESSAGES.chooseAccount } };
+  return submitting ? { problems: { form: TEMPLATE_MESSAGES.noAccount } } : { account: undefined };
+}
+
+async function nameTaken(organizationId: string, wabaId: string | null, name: string, language: string, exceptId?: string) {
+  const rows = await queryRows<{ id: string }>(sql`
+    select id from message_templates
+    where organization_id = ${organizationId} and coalesce(waba_id, '') = ${wabaId ?? ""} and name = ${name} and language = ${language}
+      and id <> ${exceptId ?? "00000000-0000-0000-0000-000000000000"}::uuid limit 1`);
+  return rows.length > 0;
+}
+
+const takenMessage = (input: { name: string; language: string }) =>
+  `A template named ${input.name} already exists in ${languageLabel(input.language)} for this WhatsApp account. Choose another name or language.`;
+
+/** Saves a new template as a draft and, when asked, submits it to Meta. */
+export async function createTemplate(
+  actor: Actor,
+  input: TemplateInput,
+  options: { accountId?: string; submit: boolean },
+  client: GraphClient = graphClient(),
+): Promise<SaveResult> {
+  const problems = templateProblems(input);
+  if (Object.keys(problems).length) return { ok: false, problems };
+  const chosen = await chooseAccount(actor.organizationId, options.accountId, options.submit);
+  if (chosen.problems) return { ok: false, problems: chosen.problems };
+  const account = chosen.account;
+  const wabaId = account?.waba_id ?? null;
+  if (await nameTaken(actor.organizationId, wabaId, input.name, input.language))
+    return { ok: false, problems: { name: takenMessage(input) } };
+  let row: Record<string, unknown> | undefined;
+  try {
+    [row] = await queryRows<Record<string, unknown>>(sql`
+      insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, created_by)
+      values (${actor.organizationId}, ${account?.id ?? null}, ${wabaId}, ${input.name}, ${input.language}, ${input.category}, 'draft',
+              ${JSON.stringify(toMetaComponents(input))}::jsonb, ${actor.userId})
+      returning *`);
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, problems: { name: takenMessage(input) } };
+    throw error;
+  }
+  const template = toTemplate(row!);
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "template",
+    status: "success",
+    action: "Template created",
+    details: `${template.name} (${languageLabel(template.language)}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
+    meta: actor.meta,
+  });
+  if (!options.submit || !account) return { ok: true, template };
+  return submitToMeta(actor, template, account, client);
+}
+
+/** Sends a saved template to Meta; on failure it stays a draft carrying Meta's words. */
+async function submitToMeta(actor: Actor, template: MessageTemplate, account: LiveAccount, client: GraphClient): Promise<SaveResult> {
+  try {
+    const answer = await client.createTemplate(account.waba_id, decryptSecret(account.access_token_encrypted), {
+      name: template.name,
+      language: template.language,
+      category: template.category,
+      components: template.components,
+    });
+    // Meta's decision may already have arrived by webhook (it matched the template by name): keep it.
+    const [row] = await queryRows<Record<string, unknown>>(sql`
+      update message_templates set meta_template_id = ${answer.id}, submitted_at = now(), last_error = null, updated_at = now(),
+        account_id = ${account.id}, waba_id = ${account.waba_id},
+        status = case when meta_event_at is null then ${metaStatus(answer.status) ?? "pending"} else status end,
+        category = case when meta_event_at is null then coalesce(${answer.category ?? null}, category) else category end
+      where id = ${template.id} returning *`);
+    await recordActivity({
+      organizationId: actor.organizationId,
+      userId: actor.userId,
+      type: "template",
+      status: "success",
+      action: "Template submitted to Meta",
+      details: `${template.name} (${languageLabel(template.language)}) to WhatsApp Business Account ${account.waba_id}`,
+      meta: actor.meta,
+    });
+    return { ok: true, template: toTemplate(row!) };
+  } catch (error) {
+    const reason = describeGraphFailure(error);
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql`update message_templates set last_error = ${`Meta did not accept it: ${reason}`}, account_id = ${account.id}, waba_id = ${account.waba_id}, updated_at = now()
+          where id = ${template.id} returning *`,
+    );
+    await recordActivity({
+      organizationId: actor.organizationId,
+      userId: actor.userId,
+      type: "template",
+      status: "error",
+      action: "Template submission failed",
+      details: `${template.name}: ${reason}`,
+      meta: actor.meta,
+    });
+    return { ok: true, template: toTemplate(row!), submitError: reason };
+  }
+}
+
+/** Jumbe's status for a status Meta names (undefined for events that do not change it). */
+export function metaStatus(status: string | undefined): MessageTemplate["status"] | undefined {
+  switch ((status ?? "").toUpperCase()) {
+    case "APPROVED":
+    case "REINSTATED":
+      return "approved";
+    case "PENDING":
+    case "IN_APPEAL":
+      return "pending";
+    case "REJECTED":
+      return "rejected";
+    case "PAUSED":
+      return "paused";
+    case "DISABLED":
+      return "disabled";
+    default:
+      return undefined;
+  }
+}
+
+/** Submits a draft (first time) or sends a rejected or paused template's new content back to review. */
+export async function updateTemplate(
+  actor: Actor,
+  id: string,
+  input: TemplateInput,
+  options: { accountId?: string; submit: boolean },
+  client: GraphClient = graphClient(),
+): Promise<SaveResult> {
+  const template = await findTemplate(actor.organizationId, id);
+  if (!template) return { ok: false, problems: { form: "Template not found." }, status: 404 };
+  if (!["draft", "rejected", "paused"].includes(template.status)) return { ok: false, problems: { form: TEMPLATE_MESSAGES.notEditable } };
+  // At Meta a template's name, language and category stay what they were submitted with.
+  const submitted = template.metaTemplateId !== null;
+  const next: TemplateInput = submitted
+    ? { ...input, name: template.name, language: template.language as TemplateInput["language"], category: template.category }
+    : input;
+  const problems = templateProblems(next);
+  if (Object.keys(problems).length) return { ok: false, problems };
+  const components = toMetaComponents(next);
+
+  if (!submitted) {
+    const chosen = await chooseAccount(actor.organizationId, options.accountId ?? template.accountId ?? undefined, options.submit);
+    if (chosen.problems) return { ok: false, problems: chosen.problems };
+    const wabaId = chosen.account?.waba_id ?? null;
+    if (await nameTaken(actor.organizationId, wabaId, next.name, next.language, template.id))
+      return { ok: false, problems: { name: takenMessage(next) } };
+    let row: Record<string, unknown> | undefined;
+    try {
+      [row] = await queryRows<Record<string, unknown>>(sql`
+        update message_templates set name = ${next.name}, language = ${next.language}, category = ${next.category},
+          components = ${JSON.stringify(components)}::jsonb, account_id = ${chosen.account?.id ?? null}, waba_id = ${wabaId}, updated_at = now()
+        where id = ${template.id} and organization_id = ${actor.organizationId} returning *`);
+    } catch (error) {
+      if (isUniqueViolation(error)) return { ok: false, problems: { name: takenMessage(next) } };
+      throw error;
+    }
+    const saved = toTemplate(row!);
+    if (!options.submit || !chosen.account) return { ok: true, template: saved };
+    return submitToMeta(actor, saved, chosen.account, client);
+  }
+
+  const account = (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId);
+  if (!account) return { ok: false, problems: { form: TEMPLATE_MESSAGES.accountGone } };
+  try {
+    await client.editTemplate(template.metaTemplateId!, decryptSecret(account.access_token_encrypted), { components });
+  } catch (error) {
+    const reason = describeGraphFailure(error);
+    await queryRows(
+      sql`update message_templates set last_error = ${`Meta did not accept the change: ${reason}`}, updated_at = now() where id = ${template.id}`,
+    );
+    await recordActivity({
+      organizationId: actor.organizationId,
+      userId: actor.userId,
+      type: "template",
+      status: "error",
+      action: "Template resubmission failed",
+      details: `${template.name}: ${reason}`,
+      meta: actor.meta,
+    });
+    return { ok: true, template: (await findTemplate(actor.organizationId, id))!, submitError: reason };
+  }
+  const [row] = await queryRows<Record<string, unknown>>(sql`
+    update message_templates set components = ${JSON.stringify(components)}::jsonb, status = 'pending', rejection_reason = null,
+      last_error = null, submitted_at = now(), updated_at = now()
+    where id = ${template.id} returning *`);
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "template",
+    status: "success",
+    action: "Template resubmitted to Meta",
+    details: `${template.name} (${languageLabel(template.language)})`,
+    meta: actor.meta,
+  });
+  return { ok: true, template: toTemplate(row!) };
+}
+
+/** A new draft with the same content and a fresh name (name_copy, name_copy_2...). */
+export async function copyTemplate(actor: Actor, id: string): Promise<MessageTemplate | undefined> {
+  const template = await findTemplate(actor.organizationId, id);
+  if (!template) return undefined;
+  const base = `${template.name.replace(/_copy(_\d+)?$/, "")}_copy`.slice(0, LIMITS.name - 4);
+  for (let n = 1; n < 100; n++) {
+    const name = n === 1 ? base : `${base}_${n}`;
+    try {
+      const [row] = await queryRows<Record<string, unknown>>(sql`
+        insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, created_by)
+        values (${actor.organizationId}, ${template.accountId}, ${template.wabaId}, ${name}, ${template.language}, ${template.category}, 'draft',
+                ${JSON.stringify(template.components)}::jsonb, ${actor.userId})
+        returning *`);
+      await recordActivity({
+        organizationId: actor.organizationId,
+        userId: actor.userId,
+        type: "template",
+        status: "success",
+        action: "Template copied",
+        details: `${template.name} copied as ${name}`,
+        meta: actor.meta,
+      });
+      return toTemplate(row!);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error("no free name for the copy");
+}
+
+export type DeleteResult = { ok: true; atMeta: boolean } | { ok: false; status: 404 | 502; message: string };
+
+/**
+ * Deletes a template here and at Meta. The row is first marked as being deleted (hidden from lists),
+ * then deleted at Meta, then here: a crash between the two leaves the mark, and the next sync
+ * finishes the deletion at Meta. If Meta refuses, the mark is lifted and Meta's words kept.
+ */
+export async function deleteTemplate(actor: Actor, id: string, client: GraphClient = graphClient()): Promise<DeleteResult> {
+  const template = await findTemplate(actor.organizationId, id);
+  if (!template) return { ok: false, status: 404, message: "Template not found." };
+  const account = template.metaTemplateId
+    ? (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId)
+    : undefined;
+  if (template.metaTemplateId && account) {
+    await queryRows(sql`update message_templates set deleting_at = now(), updated_at = now() where id = ${template.id}`);
+    try {
+      await client.deleteTemplate(account.waba_id, decryptSecret(account.access_token_encrypted), template.name, template.metaTemplateId);
+    } catch (error) {
+      const reason = describeGraphFailure(error);
+      await queryRows(
+        sql`update message_templates set deleting_at = null, last_error = ${`Meta did not delete it: ${reason}`}, updated_at = now() where id = ${template.id}`,
+      );
+      await recordActivity({
+        organizationId: actor.organizationId,
+        userId: actor.userId,
+        type: "template",
+        status: "error",
+        action: "Template deletion failed",
+        details: `${template.name}: ${reason}`,
+        meta: actor.meta,
+      });
+      return { ok: false, status: 502, message: `Meta did not delete ${template.name}: ${reason}` };
+    }
+  }
+  await queryRows(sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "template",
+    status: "success",
+    action: "Template deleted",
+    details: `${template.name} (${languageLabel(template.language)})${template.metaTemplateId ? (account ? ", also at Meta" : ", here only: its WhatsApp account is disconnected") : ""}`,
+    meta: actor.meta,
+  });
+  return { ok: true, atMeta: !!(template.metaTemplateId && account) };
+}
+
+/** The form's values of a stored template (to edit, copy or preview it). */
+export function templateInput(template: Pick<MessageTemplate, "name" | "category" | "language" | "components">): TemplateInput {
+  return inputFromMeta(template);
+}

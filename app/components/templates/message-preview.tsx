@@ -1,0 +1,60 @@
+import { Copy, ExternalLink, Phone, Reply } from "lucide-react";
+import type { RenderedTemplate } from "~/lib/templates";
+
+export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const;
+export type Device = keyof typeof DEVICE_WIDTHS;
+
+/** WhatsApp's *bold*, _italic_, ~strike~ and ```mono```, as React elements (no HTML from the text). */
+function formatted(text: string) {
+  const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|```[^`]+```)/g);
+  return parts.map((part, i) => {
+    if (/^\*[^*]+\*$/.test(part)) return <strong key={i}>{part.slice(1, -1)}</strong>;
+    if (/^_[^_]+_$/.test(part)) return <em key={i}>{part.slice(1, -1)}</em>;
+    if (/^~[^~]+~$/.test(part)) return <s key={i}>{part.slice(1, -1)}</s>;
+    if (/^```[^`]+```$/.test(part)) return <code key={i}>{part.slice(3, -3)}</code>;
+    return part;
+  });
+}
+
+const ICONS = { QUICK_REPLY: Reply, URL: ExternalLink, PHONE_NUMBER: Phone, COPY_CODE: Copy, OTP: Copy } as const;
+
+/** A template as WhatsApp shows it: a chat bubble with header, body, footer, time and buttons. */
+export function MessagePreview({
+  message,
+  device = "mobile",
+  time = "10:24",
+}: {
+  message: RenderedTemplate;
+  device?: Device;
+  time?: string;
+}) {
+  return (
+    <div className="mx-auto w-full" style={{ maxWidth: DEVICE_WIDTHS[device] }} data-device={device}>
+      <div className="rounded-2xl bg-[#efeae2] p-3 shadow-inner" role="figure" aria-label={`Message preview, ${device} width`}>
+        <div className="max-w-[85%] rounded-lg rounded-tl-none bg-white px-3 py-2 text-[15px] leading-snug text-slate-900 shadow-sm">
+          {message.header ? <p className="mb-1 font-semibold break-words">{message.header}</p> : null}
+          <p className="break-words whitespace-pre-wrap">{formatted(message.body)}</p>
+          {message.footer ? <p className="mt-1 text-xs text-slate-500">{message.footer}</p> : null}
+          <p className="mt-0.5 text-right text-[11px] text-slate-500">{time}</p>
+        </div>
+        {message.buttons.length ? (
+          <ul className="mt-1 max-w-[85%] space-y-1">
+            {message.buttons.map((button, i) => {
+              const Icon = ICONS[button.type as keyof typeof ICONS] ?? Reply;
+              return (
+                <li
+                  key={i}
+                  className="flex items-center justify-center gap-1.5 rounded-lg bg-white px-3 py-2 text-sm font-medium text-sky-700 shadow-sm"
+                >
+                  <Icon className="size-4" aria-hidden />
+                  <span>{button.text}</span>
+                  {button.detail ? <span className="sr-only">({button.detail})</span> : null}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import {
+  BUTTON_TYPES,
+  CATEGORY_VALUES,
+  HEADER_FORMATS,
+  LANGUAGE_VALUES,
+  LIMITS,
+  OTP_TYPES,
+  placeholderCount,
+  type TemplateButton,
+  type TemplateInput,
+} from "./templates";
+
+/**
+ * The create form's fields as a TemplateInput: the same reading in the browser (live preview, the
+ * checks before sending) and on the server. Button rows are `buttons[i].type`, `buttons[i].text`...
+ * and `buttonCount` says how many rows the form had; unknown values fall back to the first choice.
+ */
+export function readTemplateForm(form: FormData): TemplateInput {
+  const text = (key: string, max = 4096) => {
+    const value = form.get(key);
+    return typeof value === "string" ? value.slice(0, max) : "";
+  };
+  const pick = <T extends string>(key: string, allowed: readonly T[]) => {
+    const value = text(key, 64);
+    return (allowed as readonly string[]).includes(value) ? (value as T) : allowed[0]!;
+  };
+  const rows = Math.max(0, Math.min(LIMITS.buttons + 1, Number.parseInt(text("buttonCount", 4), 10) || 0));
+  const buttons: TemplateButton[] = [];
+  for (let i = 0; i < rows; i++) {
+    const type = text(`buttons[${i}].type`, 32);
+    if (!(BUTTON_TYPES as readonly string[]).includes(type)) continue;
+    buttons.push({
+      type: type as TemplateButton["type"],
+      text: text(`buttons[${i}].text`, 200),
+      url: text(`buttons[${i}].url`, LIMITS.url + 100) || undefined,
+      example: text(`buttons[${i}].example`, 400) || undefined,
+      phone: text(`buttons[${i}].phone`, 64) || undefined,
+    });
+  }
+  const body = text("body", LIMITS.body * 2);
+  const examples = form.getAll("bodyExamples").map((v) => (typeof v === "string" ? v.slice(0, 400) : ""));
+  const minutes = text("codeExpirationMinutes", 8).trim();
+  return {
+    name: text("name", LIMITS.name + 100).trim(),
+    category: pick("category", CATEGORY_VALUES),
+    language: pick("language", LANGUAGE_VALUES),
+    headerFormat: pick("headerFormat", HEADER_FORMATS),
+    headerText: text("headerText", 400) || undefined,
+    headerExample: text("headerExample", 400) || undefined,
+    body: body || undefined,
+    bodyExamples: examples.slice(0, Math.max(placeholderCount(body), 0) || examples.length),
+    footer: text("footer", 400) || undefined,
+    buttons,
+    addSecurityRecommendation: form.get("addSecurityRecommendation") === "on",
+    codeExpirationMinutes: minutes ? Number(minutes) : undefined,
+    otpType: pick("otpType", OTP_TYPES),
+    otpButtonText: text("otpButtonText", 200) || undefined,
+    packageName: text("packageName", 200) || undefined,
+    signatureHash: text("signatureHash", 64) || undefined,
+  };
+}
+
+/** A blank form's values. */
+export function emptyTemplateInput(): TemplateInput {
+  return {
+    name: "",
+    category: "UTILITY",
+    language: "en",
+    headerFormat: "NONE",
+    bodyExamples: [],
+    buttons: [],
+    otpType: "COPY_CODE",
+    otpButtonText: "Copy code",
+  };
+}
+
+/** The form's button-row intents: add a row of a kind, or remove row i (they work without JavaScript). */
+export function applyRowIntent(input: TemplateInput, intent: string): TemplateInput | undefined {
+  const add = /^add-button:(QUICK_REPLY|URL|PHONE_NUMBER|COPY_CODE)$/.exec(intent);
+  if (add) {
+    if (input.buttons.length >= LIMITS.buttons) return input;
+    return { ...input, buttons: [...input.buttons, { type: add[1] as TemplateButton["type"], text: "" }] };
+  }
+  const remove = /^remove-button:(\d+)$/.exec(intent);
+  if (remove) return { ...input, buttons: input.buttons.filter((_, i) => i !== Number(remove[1])) };
+  if (intent === "refresh") return input;
+  return undefined;
+}

@@ -1,0 +1,431 @@
+/**
+ * Message templates: the spec's words for them, Meta's rules for their content, and the conversion
+ * between the create form and the `components` Meta stores. Shared by the browser (checks as you
+ * type, the live preview) and the server (the same checks before any call to Meta, the public API).
+ */
+
+/** Spec section 3's types with the categories Meta names them by. */
+export const TEMPLATE_CATEGORIES = [
+  { value: "AUTHENTICATION", type: "OTP", label: "OTP (Authentication)" },
+  { value: "UTILITY", type: "Transactional", label: "Transactional (Utility)" },
+  { value: "MARKETING", type: "Marketing", label: "Marketing (Marketing)" },
+] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number]["value"];
+export const CATEGORY_VALUES = TEMPLATE_CATEGORIES.map((c) => c.value) as [TemplateCategory, ...TemplateCategory[]];
+
+/** The spec's three languages, stored as Meta's language codes. */
+export const TEMPLATE_LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "sw", label: "Swahili" },
+  { value: "fr", label: "French" },
+] as const;
+export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]["value"];
+export const LANGUAGE_VALUES = TEMPLATE_LANGUAGES.map((l) => l.value) as [TemplateLanguage, ...TemplateLanguage[]];
+
+/** A template's status as Jumbe shows and the API returns it (Meta's, lowercase, plus draft). */
+export const TEMPLATE_STATUSES = ["draft", "pending", "approved", "rejected", "paused", "disabled"] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+export const HEADER_FORMATS = ["NONE", "TEXT"] as const;
+export type HeaderFormat = (typeof HEADER_FORMATS)[number];
+export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
+export type ButtonType = (typeof BUTTON_TYPES)[number];
+export const BUTTON_LABELS: Record<ButtonType, string> = {
+  QUICK_REPLY: "Quick reply",
+  URL: "Visit website",
+  PHONE_NUMBER: "Call phone number",
+  COPY_CODE: "Copy offer code",
+};
+export const OTP_TYPES = ["COPY_CODE", "ONE_TAP"] as const;
+export type OtpType = (typeof OTP_TYPES)[number];
+
+/** Meta's limits (characters, counts). */
+export const LIMITS = {
+  name: 512,
+  headerText: 60,
+  body: 1024,
+  footer: 60,
+  buttons: 10,
+  quickReplies: 10,
+  urlButtons: 2,
+  phoneButtons: 1,
+  copyCodeButtons: 1,
+  buttonText: 25,
+  phone: 20,
+  url: 2000,
+  copyCode: 15,
+  example: 200,
+  expiryMinutes: { min: 1, max: 90 },
+} as const;
+
+export interface TemplateButton {
+  type: ButtonType;
+  text: string;
+  /** URL buttons: the address, optionally ending in {{1}}. */
+  url?: string;
+  /** URL with {{1}}: the example value; COPY_CODE: the example code. */
+  example?: string;
+  /** PHONE_NUMBER: international, with +. */
+  phone?: string;
+}
+
+/** The create form's values: what a person types, before it becomes Meta's components. */
+export interface TemplateInput {
+  name: string;
+  category: TemplateCategory;
+  language: TemplateLanguage;
+  headerFormat: HeaderFormat;
+  headerText?: string;
+  headerExample?: string;
+  body?: string;
+  /** bodyExamples[i] is the example of {{i+1}}. */
+  bodyExamples: string[];
+  footer?: string;
+  buttons: TemplateButton[];
+  /** Authentication templates: Meta writes the body ("<code> is your verification code."). */
+  addSecurityRecommendation?: boolean;
+  codeExpirationMinutes?: number;
+  otpType?: OtpType;
+  otpButtonText?: string;
+  /** One-tap autofill: the Android app that receives the code. */
+  packageName?: string;
+  signatureHash?: string;
+}
+
+export const NAME_PATTERN = /^[a-z0-9_]+$/;
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** The numbers of the `{{n}}` placeholders in order of appearance; a `{{name}}` gives NaN. */
+export function placeholders(text: string | undefined): number[] {
+  if (!text) return [];
+  return [...text.matchAll(PLACEHOLDER)].map((m) => (/^\d+$/.test(m[1]!) ? Number(m[1]) : Number.NaN));
+}
+
+/** How many example values the text needs: its highest placeholder number. */
+export function placeholderCount(text: string | undefined) {
+  const numbers = placeholders(text).filter((n) => Number.isInteger(n));
+  return numbers.length ? Math.max(...numbers) : 0;
+}
+
+export type Problems = Record<string, string>;
+
+function checkPlaceholders(text: string, field: string, problems: Problems, options: { max?: number; edges: boolean }) {
+  const found = placeholders(text);
+  if (!found.length) return;
+  if (found.some((n) => !Number.isInteger(n) || n < 1)) {
+    problems[field] = "Variables are numbers in double braces: {{1}}, {{2}} and so on.";
+    return;
+  }
+  if (options.max !== undefined && found.length > options.max) {
+    problems[field] = options.max === 1 ? "The header can have one variable, {{1}}." : `At most ${options.max} variables.`;
+    return;
+  }
+  const distinct = [...new Set(found)].sort((a, b) => a - b);
+  if (distinct.some((n, i) => n !== i + 1)) {
+    problems[field] = `Number the variables in order from {{1}} without gaps (found ${distinct.map((n) => `{{${n}}}`).join(", ")}).`;
+    return;
+  }
+  if (options.edges) {
+    const trimmed = text.trim();
+    if (/^\{\{[^{}]*\}\}/.test(trimmed)) {
+      problems[field] = "The text cannot start with a variable: Meta rejects it. Put some words before {{1}}.";
+      return;
+    }
+    if (/\{\{[^{}]*\}\}[.!?]?$/.test(trimmed)) {
+      problems[field] = "The text cannot end with a variable: Meta rejects it. Put some words after the last variable.";
+      return;
+    }
+    if (/\}\}\s*\{\{/.test(text)) {
+      problems[field] = "Two variables are next to each other: Meta rejects it. Put words between them.";
+    }
+  }
+}
+
+function checkExample(value: string | undefined, field: string, problems: Problems, label: string) {
+  const text = (value ?? "").trim();
+  if (!text) problems[field] = `Add an example for ${label}: Meta reviews templates with their examples.`;
+  else if (text.length > LIMITS.example) problems[field] = `Keep the example under ${LIMITS.example} characters.`;
+  else if (/[\n\t]|\s{4,}/.test(value ?? ""))
+    problems[field] = "Examples cannot contain line breaks, tabs or more than three spaces in a row.";
+}
+
+function isHttpUrl(value: string) {
+  try {
+    const url = new URL(value.replace(/\{\{1\}\}$/, "x"));
+    return (url.protocol === "https:" || url.protocol === "http:") && !!url.hostname.includes(".");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every rule Meta applies to a template's content that Jumbe can check itself, as field-named
+ * messages (Conform's field names: `body`, `bodyExamples[0]`, `buttons[1].text`). Empty when fine.
+ */
+export function templateProblems(input: TemplateInput): Problems {
+  const problems: Problems = {};
+  const name = input.name ?? "";
+  if (!name) problems.name = "Enter a template name.";
+  else if (name.length > LIMITS.name) problems.name = `Keep the name under ${LIMITS.name} characters.`;
+  else if (!NAME_PATTERN.test(name)) problems.name = "Use lowercase letters, numbers and underscores only, e.g. order_update.";
+
+  if (input.category === "AUTHENTICATION") {
+    checkAuthentication(input, problems);
+    return problems;
+  }
+
+  if (input.headerFormat === "TEXT") {
+    const header = input.headerText ?? "";
+    if (!header.trim()) problems.headerText = "Enter the header text, or choose no header.";
+    else if (header.length > LIMITS.headerText) problems.headerText = `Keep the header under ${LIMITS.headerText} characters.`;
+    else if (/[\n*_~]/.test(header)) problems.headerText = "The header cannot contain line breaks or formatting characters (* _ ~).";
+    else {
+      checkPlaceholders(header, "headerText", problems, { max: 1, edges: false });
+      if (!problems.headerText && placeholderCount(header) === 1)
+        checkExample(input.headerExample, "headerExample", problems, "{{1}} in the header");
+    }
+  }
+
+  const body = input.body ?? "";
+  if (!body.trim()) problems.body = "Enter the message body.";
+  else if (body.length > LIMITS.body) problems.body = `Keep the body under ${LIMITS.body.toLocaleString("en")} characters.`;
+  else {
+    checkPlaceholders(body, "body", problems, { edges: true });
+    if (!problems.body) {
+      const count = placeholderCount(body);
+      for (let i = 0; i < count; i++) checkExample(input.bodyExamples[i], `bodyExamples[${i}]`, problems, `{{${i + 1}}}`);
+    }
+  }
+
+  const footer = input.footer ?? "";
+  if (footer.length > LIMITS.footer) problems.footer = `Keep the footer under ${LIMITS.footer} characters.`;
+  else if (placeholders(footer).length) problems.footer = "The footer cannot have variables.";
+
+  checkButtons(input, problems);
+  return problems;
+}
+
+function checkButtons(input: TemplateInput, problems: Problems) {
+  const buttons = input.buttons ?? [];
+  if (buttons.length > LIMITS.buttons) {
+    problems.buttons = `At most ${LIMITS.buttons} buttons.`;
+    return;
+  }
+  const count = (type: ButtonType) => buttons.filter((b) => b.type === type).length;
+  if (count("QUICK_REPLY") > LIMITS.quickReplies) problems.buttons = `At most ${LIMITS.quickReplies} quick replies.`;
+  else if (count("URL") > LIMITS.urlButtons) problems.buttons = `At most ${LIMITS.urlButtons} website buttons.`;
+  else if (count("PHONE_NUMBER") > LIMITS.phoneButtons) problems.buttons = "At most one phone number button.";
+  else if (count("COPY_CODE") > LIMITS.copyCodeButtons) problems.buttons = "At most one copy code button.";
+  else if (count("COPY_CODE") && input.category !== "MARKETING") problems.buttons = "Copy code buttons are for Marketing templates only.";
+  else {
+    // Quick replies sit together: QR, QR, URL is fine; QR, URL, QR is not.
+    const kinds = buttons.map((b) => (b.type === "QUICK_REPLY" ? "Q" : "C")).join("");
+    if (/Q+C+Q/.test(kinds) || /C+Q+C/.test(kinds)) problems.buttons = "Keep quick replies together, before or after the other buttons.";
+  }
+  const seen = new Set<string>();
+  buttons.forEach((button, i) => {
+    const at = (key: string) => `buttons[${i}].${key}`;
+    const text = (button.text ?? "").trim();
+    if (button.type !== "COPY_CODE") {
+      if (!text) problems[at("text")] = "Enter the button's text.";
+      else if (text.length > LIMITS.buttonText) problems[at("text")] = `Keep button text under ${LIMITS.buttonText} characters.`;
+      else if (placeholders(text).length) problems[at("text")] = "Button text cannot have variables.";
+      else if (seen.has(text.toLowerCase())) problems[at("text")] = "Two buttons have the same text.";
+      seen.add(text.toLowerCase());
+    }
+    if (button.type === "URL") {
+      const url = (button.url ?? "").trim();
+      if (!url) problems[at("url")] = "Enter the website address.";
+      else if (url.length > LIMITS.url) problems[at("url")] = `Keep the address under ${LIMITS.url} characters.`;
+      else if (!isHttpUrl(url)) problems[at("url")] = "Enter a full address, such as https://example.co.ke/orders.";
+      else {
+        const vars = placeholders(url);
+        if (vars.length > 1 || (vars.length === 1 && (vars[0] !== 1 || !/\{\{1\}\}$/.test(url))))
+          problems[at("url")] = "A website address can have one variable, {{1}}, at its end.";
+        else if (vars.length === 1) checkExample(button.example, at("example"), problems, "the address's {{1}}");
+      }
+    }
+    if (button.type === "PHONE_NUMBER") {
+      const phone = (button.phone ?? "").replace(/[\s-]/g, "");
+      if (!phone) problems[at("phone")] = "Enter the phone number.";
+      else if (!/^\+[1-9]\d{6,18}$/.test(phone) || phone.length > LIMITS.phone)
+        problems[at("phone")] = "Enter the number in international form, such as +254711000001.";
+    }
+    if (button.type === "COPY_CODE") {
+      const code = (button.example ?? "").trim();
+      if (!code) problems[at("example")] = "Enter the example offer code.";
+      else if (code.length > LIMITS.copyCode) problems[at("example")] = `Keep the offer code under ${LIMITS.copyCode} characters.`;
+      else if (/\s/.test(code)) problems[at("example")] = "The offer code cannot contain spaces.";
+    }
+  });
+}
+
+function checkAuthentication(input: TemplateInput, problems: Problems) {
+  const minutes = input.codeExpirationMinutes;
+  if (minutes !== undefined && (!Number.isInteger(minutes) || minutes < LIMITS.expiryMinutes.min || minutes > LIMITS.expiryMinutes.max))
+    problems.codeExpirationMinutes = `Codes expire after ${LIMITS.expiryMinutes.min} to ${LIMITS.expiryMinutes.max} minutes.`;
+  const text = (input.otpButtonText ?? "").trim();
+  if (!text) problems.otpButtonText = "Enter the button's text, such as Copy code.";
+  else if (text.length > LIMITS.buttonText) problems.otpButtonText = `Keep button text under ${LIMITS.buttonText} characters.`;
+  if (input.otpType === "ONE_TAP") {
+    if (!/^[a-zA-Z][\w]*(\.[a-zA-Z][\w]*)+$/.test(input.packageName ?? ""))
+      problems.packageName = "Enter your Android app's package name, such as ke.co.example.app.";
+    if (!/^[A-Za-z0-9+/]{11}$/.test(input.signatureHash ?? "")) problems.signatureHash = "Enter the app's 11-character signing key hash.";
+  }
+}
+
+/** Meta's `components` for a checked template (Meta's create request and what its API returns). */
+export function toMetaComponents(input: TemplateInput): Record<string, unknown>[] {
+  if (input.category === "AUTHENTICATION") {
+    const button: Record<string, unknown> = {
+      type: "OTP",
+      otp_type: input.otpType ?? "COPY_CODE",
+      text: input.otpButtonText?.trim() || "Copy code",
+    };
+    if (input.otpType === "ONE_TAP") button.supported_apps = [{ package_name: input.packageName, signature_hash: input.signatureHash }];
+    const components: Record<string, unknown>[] = [{ type: "BODY", add_security_recommendation: !!input.addSecurityRecommendation }];
+    if (input.codeExpirationMinutes) components.push({ type: "FOOTER", code_expiration_minutes: input.codeExpirationMinutes });
+    components.push({ type: "BUTTONS", buttons: [button] });
+    return components;
+  }
+  const components: Record<string, unknown>[] = [];
+  if (input.headerFormat === "TEXT" && input.headerText) {
+    const header: Record<string, unknown> = { type: "HEADER", format: "TEXT", text: input.headerText };
+    if (placeholderCount(input.headerText)) header.example = { header_text: [input.headerExample?.trim() ?? ""] };
+    components.push(header);
+  }
+  const body: Record<string, unknown> = { type: "BODY", text: input.body ?? "" };
+  const count = placeholderCount(input.body);
+  if (count) body.example = { body_text: [input.bodyExamples.slice(0, count).map((v) => v.trim())] };
+  components.push(body);
+  if (input.footer?.trim()) components.push({ type: "FOOTER", text: input.footer.trim() });
+  if (input.buttons.length)
+    components.push({
+      type: "BUTTONS",
+      buttons: input.buttons.map((b) => {
+        if (b.type === "URL") {
+          const url = (b.url ?? "").trim();
+          return placeholderCount(url)
+            ? { type: "URL", text: b.text.trim(), url, example: [b.example?.trim() ?? ""] }
+            : { type: "URL", text: b.text.trim(), url };
+        }
+        if (b.type === "PHONE_NUMBER")
+          return { type: "PHONE_NUMBER", text: b.text.trim(), phone_number: (b.phone ?? "").replace(/[\s-]/g, "") };
+        if (b.type === "COPY_CODE") return { type: "COPY_CODE", example: (b.example ?? "").trim() };
+        return { type: "QUICK_REPLY", text: b.text.trim() };
+      }),
+    });
+  return components;
+}
+
+type Component = Record<string, unknown>;
+const str = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** The form's values from Meta's components: to copy, edit or preview a template made anywhere. */
+export function inputFromMeta(meta: { name: string; category: string; language: string; components: unknown }): TemplateInput {
+  const components = Array.isArray(meta.components) ? (meta.components.filter((c) => c && typeof c === "object") as Component[]) : [];
+  const find = (type: string) => components.find((c) => String(c.type).toUpperCase() === type);
+  const header = find("HEADER");
+  const body = find("BODY");
+  const footer = find("FOOTER");
+  const buttonsPart = find("BUTTONS");
+  const rawButtons = Array.isArray(buttonsPart?.buttons) ? (buttonsPart.buttons as Component[]) : [];
+  const category = (CATEGORY_VALUES as readonly string[]).includes(meta.category) ? (meta.category as TemplateCategory) : "UTILITY";
+  const language = (LANGUAGE_VALUES as readonly string[]).includes(meta.language) ? (meta.language as TemplateLanguage) : "en";
+  const bodyExample = (body?.example as { body_text?: unknown } | undefined)?.body_text;
+  const otp = rawButtons.find((b) => String(b.type).toUpperCase() === "OTP");
+  const apps = Array.isArray(otp?.supported_apps) ? (otp.supported_apps as Component[]) : [];
+  return {
+    name: meta.name,
+    category,
+    language,
+    headerFormat: header && String(header.format).toUpperCase() === "TEXT" ? "TEXT" : "NONE",
+    headerText: str(header?.text),
+    headerExample: str(((header?.example as { header_text?: unknown[] } | undefined)?.header_text ?? [])[0]),
+    body: str(body?.text),
+    bodyExamples: Array.isArray(bodyExample) && Array.isArray(bodyExample[0]) ? (bodyExample[0] as unknown[]).map((v) => String(v)) : [],
+    footer: str(footer?.text),
+    buttons: rawButtons
+      .filter((b) => (BUTTON_TYPES as readonly string[]).includes(String(b.type).toUpperCase()))
+      .map((b) => ({
+        type: String(b.type).toUpperCase() as ButtonType,
+        text: str(b.text) ?? "",
+        url: str(b.url),
+        phone: str(b.phone_number),
+        example: Array.isArray(b.example) ? String(b.example[0] ?? "") : str(b.example),
+      })),
+    addSecurityRecommendation: body?.add_security_recommendation === true,
+    codeExpirationMinutes: typeof footer?.code_expiration_minutes === "number" ? footer.code_expiration_minutes : undefined,
+    otpType: str(otp?.otp_type) === "ONE_TAP" ? "ONE_TAP" : "COPY_CODE",
+    otpButtonText: str(otp?.text),
+    packageName: str(apps[0]?.package_name),
+    signatureHash: str(apps[0]?.signature_hash),
+  };
+}
+
+/** What a template looks like in WhatsApp, with `values` put into its variables (examples otherwise). */
+export interface RenderedTemplate {
+  header?: string;
+  body: string;
+  footer?: string;
+  buttons: { type: string; text: string; detail?: string }[];
+}
+
+/** The variables a preview asks for: `header.1`, `body.1`... and `button.<i>` for a URL's {{1}}. */
+export function templateVariables(input: TemplateInput): { key: string; label: string; example: string }[] {
+  const list: { key: string; label: string; example: string }[] = [];
+  if (input.category === "AUTHENTICATION") return [{ key: "body.1", label: "Verification code", example: "482913" }];
+  if (input.headerFormat === "TEXT" && placeholderCount(input.headerText))
+    list.push({ key: "header.1", label: "Header {{1}}", example: input.headerExample ?? "" });
+  for (let i = 0; i < placeholderCount(input.body); i++)
+    list.push({ key: `body.${i + 1}`, label: `Body {{${i + 1}}}`, example: input.bodyExamples[i] ?? "" });
+  input.buttons.forEach((b, i) => {
+    if (b.type === "URL" && placeholderCount(b.url))
+      list.push({ key: `button.${i}`, label: `${b.text || "Website"} {{1}}`, example: b.example ?? "" });
+  });
+  return list;
+}
+
+function fill(text: string, prefix: string, values: Record<string, string>, input: TemplateInput) {
+  return text.replace(PLACEHOLDER, (whole, inner: string) => {
+    const value = values[`${prefix}.${inner}`];
+    if (value) return value;
+    const example = templateVariables(input).find((v) => v.key === `${prefix}.${inner}`)?.example;
+    return example || whole;
+  });
+}
+
+export function renderTemplate(input: TemplateInput, values: Record<string, string> = {}): RenderedTemplate {
+  if (input.category === "AUTHENTICATION") {
+    const code = values["body.1"] || "482913";
+    return {
+      body: `*${code}* is your verification code.${input.addSecurityRecommendation ? " For your security, do not share this code." : ""}`,
+      footer: input.codeExpirationMinutes ? `This code expires in ${input.codeExpirationMinutes} minutes.` : undefined,
+      buttons: [{ type: "OTP", text: input.otpButtonText || "Copy code" }],
+    };
+  }
+  return {
+    header: input.headerFormat === "TEXT" && input.headerText ? fill(input.headerText, "header", values, input) : undefined,
+    body: fill(input.body ?? "", "body", values, input),
+    footer: input.footer?.trim() || undefined,
+    buttons: input.buttons.map((b, i) => ({
+      type: b.type,
+      text: b.type === "COPY_CODE" ? "Copy offer code" : b.text,
+      detail:
+        b.type === "URL"
+          ? (b.url ?? "").replace("{{1}}", values[`button.${i}`] || b.example || "{{1}}")
+          : b.type === "PHONE_NUMBER"
+            ? b.phone
+            : b.type === "COPY_CODE"
+              ? b.example
+              : undefined,
+    })),
+  };
+}
+
+export function categoryLabel(category: string) {
+  return TEMPLATE_CATEGORIES.find((c) => c.value === category)?.label ?? category;
+}
+export function languageLabel(language: string) {
+  return TEMPLATE_LANGUAGES.find((l) => l.value === language)?.label ?? language;
+}

@@ -1,0 +1,167 @@
+import { useState } from "react";
+import { Form, href, Link } from "react-router";
+import { Monitor, Smartphone, Tablet } from "lucide-react";
+import type { Route } from "./+types/preview";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { findTemplate, isUuid, templateChoices } from "~/.server/templates/queries";
+import { templateInput } from "~/.server/templates/manage";
+import { languageLabel, renderTemplate, templateVariables, type TemplateInput } from "~/lib/templates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Field, SelectField } from "~/components/ui/field";
+import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
+
+export const meta: Route.MetaFunction = () => [{ title: "Message Preview | Jumbe" }];
+
+const DEVICES: { value: Device; label: string; icon: typeof Smartphone }[] = [
+  { value: "mobile", label: "Mobile", icon: Smartphone },
+  { value: "tablet", label: "Tablet", icon: Tablet },
+  { value: "desktop", label: "Desktop", icon: Monitor },
+];
+
+/**
+ * Message Preview: a GET form (template, its variables, the device width), so the server renders
+ * the preview without JavaScript and the URL can be shared; with JavaScript it follows the typing.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "templates:view");
+  const organizationId = current.organization.id;
+  const params = args.url.searchParams;
+  const choices = await templateChoices(organizationId);
+  const wanted = params.get("template");
+  const chosenId = isUuid(wanted) ? wanted : choices[0]?.id;
+  const template = chosenId ? await findTemplate(organizationId, chosenId) : undefined;
+  const device = (Object.keys(DEVICE_WIDTHS) as Device[]).includes(params.get("device") as Device)
+    ? (params.get("device") as Device)
+    : "mobile";
+  const values: Record<string, string> = {};
+  for (const [key, value] of params) if (/^(header|body)\.\d{1,2}$|^button\.\d$/.test(key)) values[key] = value.slice(0, 200);
+  return {
+    choices: choices.map((c) => ({
+      id: c.id,
+      label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${c.status}`}`,
+    })),
+    template: template ? { id: template.id, name: template.name, status: template.status, input: templateInput(template) } : null,
+    missing: !!wanted && !template,
+    device,
+    values,
+  };
+}
+
+export default function Preview({ loaderData }: Route.ComponentProps) {
+  const { choices, template, device, missing } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Message Preview</h1>
+        <p className="text-slate-600">See a template as your customers will, with your own values, on a phone, a tablet or a computer.</p>
+      </div>
+      {missing ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          That template was not found. Choose one of yours below.
+        </p>
+      ) : null}
+      {template ? (
+        <PreviewForm
+          key={`${template.id}-${device}-${JSON.stringify(loaderData.values)}`}
+          choices={choices}
+          template={template}
+          device={device}
+          initial={loaderData.values}
+        />
+      ) : (
+        <Card>
+          <p className="text-slate-700">
+            No templates yet.{" "}
+            <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
+              Create a template
+            </Link>{" "}
+            to preview it here.
+          </p>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function PreviewForm({
+  choices,
+  template,
+  device: initialDevice,
+  initial,
+}: {
+  choices: { id: string; label: string }[];
+  template: { id: string; name: string; status: string; input: TemplateInput };
+  device: Device;
+  initial: Record<string, string>;
+}) {
+  const [values, setValues] = useState(initial);
+  const [device, setDevice] = useState<Device>(initialDevice);
+  const variables = templateVariables(template.input);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
+      <Form
+        method="get"
+        className="space-y-1"
+        aria-label="Preview settings"
+        onChange={(event) => {
+          // Another template has other variables: the server renders it.
+          if ((event.target as HTMLElement).getAttribute("name") === "template") return event.currentTarget.requestSubmit();
+          const form = new FormData(event.currentTarget);
+          const next: Record<string, string> = {};
+          for (const v of variables) next[v.key] = String(form.get(v.key) ?? "");
+          setValues(next);
+          setDevice((String(form.get("device")) as Device) || "mobile");
+        }}
+      >
+        <Card className="space-y-1">
+          <SelectField
+            label="Template"
+            name="template"
+            defaultValue={template.id}
+            options={choices.map((c) => ({ value: c.id, label: c.label }))}
+          />
+          <p className="pb-2 text-sm">
+            <Badge status={template.status}>{template.status}</Badge>
+          </p>
+          {variables.length ? (
+            <fieldset>
+              <legend className="mb-2 text-sm font-semibold text-slate-800">Variables</legend>
+              {variables.map((v) => (
+                <Field key={v.key} label={v.label} name={v.key} defaultValue={initial[v.key] ?? ""} placeholder={v.example} />
+              ))}
+            </fieldset>
+          ) : (
+            <p className="pb-2 text-sm text-slate-600">This template has no variables.</p>
+          )}
+          <fieldset>
+            <legend className="mb-2 text-sm font-semibold text-slate-800">Device width</legend>
+            <div className="flex flex-wrap gap-2">
+              {DEVICES.map(({ value, label, icon: Icon }) => (
+                <label
+                  key={value}
+                  className="flex cursor-pointer items-center gap-1.5 rounded-lg border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600"
+                >
+                  <input type="radio" name="device" value={value} defaultChecked={device === value} className="sr-only" />
+                  <Icon className="size-4" aria-hidden /> {label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <Button type="submit" className="mt-4">
+            Show preview
+          </Button>
+        </Card>
+      </Form>
+      <section aria-label={`Preview of ${template.name}`}>
+        <MessagePreview message={renderTemplate(template.input, values)} device={device} />
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

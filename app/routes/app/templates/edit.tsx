@@ -1,0 +1,109 @@
+import { data, href, Link } from "react-router";
+import { ArrowLeft } from "lucide-react";
+import type { Route } from "./+types/edit";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { findTemplate } from "~/.server/templates/queries";
+import { createTemplate, templateInput, updateTemplate } from "~/.server/templates/manage";
+import { templateAccountChoices } from "~/.server/templates/accounts";
+import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/template-form";
+import type { Problems, TemplateInput } from "~/lib/templates";
+import { TemplateForm } from "~/components/templates/template-form";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Badge } from "~/components/ui/badge";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.template ? `Edit ${loaderData.template.name}` : "Create template"} | Jumbe` },
+];
+
+/** /templates/new and /templates/:id/edit: a page of its own, so it works without JavaScript. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "templates:manage");
+  const organizationId = current.organization.id;
+  const accounts = await templateAccountChoices(organizationId);
+  if (!args.params.id) return { template: null, values: emptyTemplateInput(), accounts };
+  const template = await findTemplate(organizationId, args.params.id);
+  if (!template) throw data("Template not found.", { status: 404 });
+  return {
+    template: {
+      id: template.id,
+      name: template.name,
+      status: template.status,
+      submitted: template.metaTemplateId !== null,
+      accountId: template.accountId,
+      rejectionReason: template.rejectionReason,
+      lastError: template.lastError,
+    },
+    values: templateInput(template),
+    accounts,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "templates:manage");
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const values = readTemplateForm(form);
+  const accountId = typeof form.get("accountId") === "string" && form.get("accountId") ? String(form.get("accountId")) : undefined;
+  // Adding or removing a button row, or showing example fields: the same form back, changed.
+  const changed = applyRowIntent(values, intent);
+  if (changed) return { values: changed, problems: {} as Problems };
+  if (intent !== "draft" && intent !== "submit") throw data("Unknown action.", { status: 400 });
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const options = { accountId, submit: intent === "submit" };
+  const result = args.params.id
+    ? await updateTemplate(actor, args.params.id, values, options)
+    : await createTemplate(actor, values, options);
+  if (!result.ok) {
+    if (result.status === 404) throw data("Template not found.", { status: 404 });
+    return data({ values, problems: result.problems }, { status: 400 });
+  }
+  if (result.submitError)
+    return redirectWithToast(
+      href("/templates/:id/edit", { id: result.template.id }),
+      "error",
+      `Saved as a draft, but Meta did not accept it: ${result.submitError}`,
+    );
+  const message =
+    intent === "submit" ? `${result.template.name} was submitted to Meta for approval.` : `${result.template.name} was saved as a draft.`;
+  return redirectWithToast(href("/templates"), "success", message);
+}
+
+export default function TemplateEditor({ loaderData, actionData }: Route.ComponentProps) {
+  const { template, accounts } = loaderData;
+  const values: TemplateInput = actionData?.values ?? loaderData.values;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link to={href("/templates")} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+          <ArrowLeft className="size-4" aria-hidden /> Message Templates
+        </Link>
+        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+          {template ? `Edit ${template.name}` : "Create template"}
+          {template ? <Badge status={template.status}>{template.status}</Badge> : null}
+        </h1>
+        {template?.rejectionReason ? (
+          <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            Meta rejected it: {template.rejectionReason}. Change it and submit it again.
+          </p>
+        ) : null}
+        {template?.lastError ? (
+          <p className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">{template.lastError}</p>
+        ) : null}
+      </div>
+      <TemplateForm
+        values={values}
+        problems={actionData?.problems ?? {}}
+        accounts={accounts}
+        accountId={template?.accountId}
+        locked={template?.submitted}
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

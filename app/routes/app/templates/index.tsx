@@ -1,0 +1,384 @@
+import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
+import { Copy, Eye, Plus, RefreshCw, Trash2 } from "lucide-react";
+import type { Route } from "./+types/index";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts, type TemplateRow } from "~/.server/templates/queries";
+import { copyTemplate, deleteTemplate, templateInput } from "~/.server/templates/manage";
+import { syncOrganisationTemplates } from "~/.server/templates/sync";
+import { templateAccountChoices } from "~/.server/templates/accounts";
+import { categoryLabel, languageLabel, renderTemplate, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, TEMPLATE_STATUSES } from "~/lib/templates";
+import { formatWhen } from "~/lib/dates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
+import { Pager, Table, type Column } from "~/components/ui/table";
+import { MessagePreview } from "~/components/templates/message-preview";
+
+export const meta: Route.MetaFunction = () => [{ title: "Message Templates | Jumbe" }];
+
+/**
+ * The tenant's templates: filters and pages in the URL (a GET form), the view and delete dialogs as
+ * `?dialog=view|delete&template=<id>` that the server renders, copy, delete and sync as posts.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "templates:view");
+  const organizationId = current.organization.id;
+  const params = args.url.searchParams;
+  const filters = readTemplateFilters(params);
+  const dialog = params.get("dialog");
+  const selectedId = dialog === "view" || dialog === "delete" ? params.get("template") : null;
+  const [page, counts, accounts, selected] = await Promise.all([
+    listTemplates(organizationId, filters, { after: params.get("after"), before: params.get("before") }),
+    templateStatusCounts(organizationId),
+    templateAccountChoices(organizationId),
+    selectedId ? findTemplate(organizationId, selectedId) : undefined,
+  ]);
+  if (selectedId && !selected) throw data("Template not found.", { status: 404 });
+  return {
+    filters,
+    page,
+    counts,
+    connected: accounts.length > 0,
+    canManage: can(current.role, "templates:manage"),
+    selected: selected
+      ? {
+          id: selected.id,
+          name: selected.name,
+          status: selected.status,
+          category: selected.category,
+          previousCategory: selected.previousCategory,
+          language: selected.language,
+          rejectionReason: selected.rejectionReason,
+          qualityScore: selected.qualityScore,
+          lastError: selected.lastError,
+          wabaId: selected.wabaId,
+          submittedAt: selected.submittedAt?.toISOString() ?? null,
+          preview: renderTemplate(templateInput(selected)),
+        }
+      : null,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "templates:manage");
+  const form = await readForm(args.request);
+  const intent = form.get("intent");
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const id = String(form.get("template") ?? "");
+  if (intent === "copy") {
+    const copy = await copyTemplate(actor, id);
+    if (!copy) throw data("Template not found.", { status: 404 });
+    return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", `Copied as ${copy.name}. Change it and submit it.`);
+  }
+  if (intent === "delete") {
+    if (form.get("confirm") !== "yes")
+      return redirectWithToast(`/templates?dialog=delete&template=${encodeURIComponent(id)}`, "error", "Confirm the deletion first.");
+    const result = await deleteTemplate(actor, id);
+    if (!result.ok) {
+      if (result.status === 404) throw data("Template not found.", { status: 404 });
+      return redirectWithToast(href("/templates"), "error", result.message);
+    }
+    return redirectWithToast(href("/templates"), "success", result.atMeta ? "Template deleted here and at Meta." : "Template deleted.");
+  }
+  if (intent === "sync") {
+    const outcomes = await syncOrganisationTemplates(current.organization.id);
+    if (!outcomes.length)
+      return redirectWithToast(href("/templates"), "error", "Connect a WhatsApp Business account first: there is nothing to sync.");
+    const failed = outcomes.find((o) => o.error);
+    if (failed) return redirectWithToast(href("/templates"), "error", `Sync from Meta failed for ${failed.wabaId}: ${failed.error}`);
+    const sum = (key: "imported" | "updated" | "removed") => outcomes.reduce((n, o) => n + o[key], 0);
+    return redirectWithToast(
+      href("/templates"),
+      "success",
+      `Synced from Meta: ${sum("imported")} imported, ${sum("updated")} updated, ${sum("removed")} removed.`,
+    );
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function Templates({ loaderData }: Route.ComponentProps) {
+  const { filters, page, counts, connected, canManage, selected } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const params = new URLSearchParams();
+  if (filters.q) params.set("q", filters.q);
+  if (filters.status) params.set("status", filters.status);
+  if (filters.category) params.set("type", filters.category);
+  if (filters.language) params.set("language", filters.language);
+  const dialogLink = (name: string, id: string) => {
+    const next = new URLSearchParams(params);
+    next.set("dialog", name);
+    next.set("template", id);
+    return `?${next.toString()}`;
+  };
+  const total = Object.values(counts).reduce((a: number, b) => a + Number(b), 0);
+  const filtered = !!(filters.q || filters.status || filters.category || filters.language);
+
+  const columns: Column<TemplateRow>[] = [
+    {
+      key: "name",
+      header: "Name",
+      cell: (row) => (
+        <div className="min-w-0">
+          <Link to={dialogLink("view", row.id)} className="font-medium break-all text-slate-900 hover:underline" preventScrollReset>
+            {row.name}
+          </Link>
+          {row.lastError ? <p className="text-xs text-amber-700">{row.lastError}</p> : null}
+          {row.status === "rejected" && row.rejectionReason ? <p className="text-xs text-red-700">{row.rejectionReason}</p> : null}
+        </div>
+      ),
+    },
+    { key: "type", header: "Type", cell: (row) => categoryLabel(row.category), hideOnPhone: true },
+    { key: "language", header: "Language", cell: (row) => languageLabel(row.language), hideOnPhone: true },
+    { key: "status", header: "Status", cell: (row) => <Badge status={row.status}>{row.status}</Badge> },
+    {
+      key: "submitted",
+      header: "Date submitted",
+      cell: (row) => (row.submittedAt ? formatWhen(row.submittedAt) : "Not submitted"),
+      hideOnPhone: true,
+    },
+    {
+      key: "actions",
+      header: <span className="sr-only">Actions</span>,
+      align: "right",
+      cell: (row) => (
+        <div className="flex justify-end gap-1">
+          <Link
+            to={dialogLink("view", row.id)}
+            preventScrollReset
+            className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
+            aria-label={`View ${row.name}`}
+          >
+            <Eye className="size-4" aria-hidden />
+          </Link>
+          {canManage ? (
+            <>
+              <Form method="post" className="inline">
+                <input type="hidden" name="template" value={row.id} />
+                <button
+                  name="intent"
+                  value="copy"
+                  className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
+                  aria-label={`Copy ${row.name}`}
+                >
+                  <Copy className="size-4" aria-hidden />
+                </button>
+              </Form>
+              <Link
+                to={dialogLink("delete", row.id)}
+                preventScrollReset
+                className="rounded p-1.5 text-red-600 hover:bg-red-50"
+                aria-label={`Delete ${row.name}`}
+              >
+                <Trash2 className="size-4" aria-hidden />
+              </Link>
+            </>
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+
+  const [search] = useSearchParams();
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Message Templates</h1>
+          <p className="text-slate-600">
+            Outside the 24-hour service window, WhatsApp only delivers templates Meta approved. {total} template{total === 1 ? "" : "s"}:{" "}
+            {counts.approved} approved, {counts.pending} pending, {counts.rejected} rejected, {counts.draft} draft
+            {counts.draft === 1 ? "" : "s"}.
+          </p>
+        </div>
+        {canManage ? (
+          <div className="flex flex-wrap gap-2">
+            {connected ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="sync" variant="secondary" pending={busy} pendingText="Syncing...">
+                  <RefreshCw className="size-4" aria-hidden /> Sync from Meta
+                </Button>
+              </Form>
+            ) : null}
+            <ButtonLink to={href("/templates/new")}>
+              <Plus className="size-4" aria-hidden /> Create template
+            </ButtonLink>
+          </div>
+        ) : null}
+      </div>
+
+      {!connected ? (
+        <p className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          No WhatsApp Business account is connected, so templates can be saved as drafts but not submitted to Meta yet.{" "}
+          <Link to={href("/whatsapp")} className="font-semibold underline">
+            Connect WhatsApp
+          </Link>
+        </p>
+      ) : null}
+
+      <Form
+        method="get"
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+        aria-label="Filters"
+      >
+        <label className="block text-sm font-medium text-slate-700">
+          Search
+          <input
+            type="search"
+            name="q"
+            defaultValue={filters.q ?? ""}
+            placeholder="Template name"
+            className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+          />
+        </label>
+        <FilterSelect
+          name="status"
+          label="Status"
+          value={filters.status}
+          options={TEMPLATE_STATUSES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)])}
+          all="All statuses"
+        />
+        <FilterSelect
+          name="type"
+          label="Type"
+          value={filters.category}
+          options={TEMPLATE_CATEGORIES.map((c) => [c.value, c.label])}
+          all="All types"
+        />
+        <FilterSelect
+          name="language"
+          label="Language"
+          value={filters.language}
+          options={TEMPLATE_LANGUAGES.map((l) => [l.value, l.label])}
+          all="All languages"
+        />
+        <Button type="submit">Apply filters</Button>
+      </Form>
+
+      <Card padding="none">
+        <Table
+          caption="Message templates"
+          columns={columns}
+          rows={page.rows}
+          rowKey={(row) => row.id}
+          empty={
+            filtered ? (
+              "No templates match these filters."
+            ) : (
+              <>
+                No templates yet.{" "}
+                {canManage ? (
+                  <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
+                    Create your first template
+                  </Link>
+                ) : null}
+              </>
+            )
+          }
+        />
+        <div className="px-4 pb-4">
+          <Pager searchParams={search} newer={page.newer} older={page.older} label="Template pages" />
+        </div>
+      </Card>
+
+      {selected ? (
+        <>
+          <UrlDialog
+            name="view"
+            searchParams={search}
+            title={selected.name}
+            description={`${categoryLabel(selected.category)} · ${languageLabel(selected.language)}`}
+          >
+            <div className="space-y-3">
+              <p className="flex flex-wrap items-center gap-2 text-sm">
+                <Badge status={selected.status}>{selected.status}</Badge>
+                {selected.submittedAt ? <span className="text-slate-600">Submitted {formatWhen(selected.submittedAt)}</span> : null}
+                {selected.qualityScore ? <span className="text-slate-600">Quality: {selected.qualityScore}</span> : null}
+              </p>
+              {selected.previousCategory ? (
+                <p className="text-sm text-amber-800">
+                  Meta moved it from {categoryLabel(selected.previousCategory)} to {categoryLabel(selected.category)}.
+                </p>
+              ) : null}
+              {selected.rejectionReason ? <p className="text-sm text-red-700">Rejected: {selected.rejectionReason}</p> : null}
+              {selected.lastError ? <p className="text-sm text-amber-800">{selected.lastError}</p> : null}
+              <MessagePreview message={selected.preview} />
+              <div className="flex flex-wrap gap-2">
+                <ButtonLink to={`${href("/preview")}?template=${selected.id}`} variant="secondary" size="sm">
+                  Preview with your values
+                </ButtonLink>
+                {canManage && ["draft", "rejected", "paused"].includes(selected.status) ? (
+                  <ButtonLink to={href("/templates/:id/edit", { id: selected.id })} size="sm">
+                    {selected.status === "draft" ? "Edit and submit" : "Edit and resubmit"}
+                  </ButtonLink>
+                ) : null}
+              </div>
+            </div>
+          </UrlDialog>
+          <UrlDialog
+            name="delete"
+            searchParams={search}
+            title={`Delete ${selected.name}?`}
+            description={
+              selected.wabaId && selected.status !== "draft"
+                ? "It is deleted at Meta too, and Meta keeps its name from being reused for 30 days."
+                : "The draft is removed."
+            }
+          >
+            <Form method="post" className="flex justify-end gap-2">
+              <input type="hidden" name="template" value={selected.id} />
+              <input type="hidden" name="confirm" value="yes" />
+              <ButtonLink to={closeDialogHref(search)} variant="secondary" preventScrollReset replace>
+                Cancel
+              </ButtonLink>
+              <Button type="submit" name="intent" value="delete" variant="danger" pending={busy} pendingText="Deleting...">
+                <Trash2 className="size-4" aria-hidden /> Delete
+              </Button>
+            </Form>
+          </UrlDialog>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+  all,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  options: [string, string][];
+  all: string;
+}) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <select
+        name={name}
+        defaultValue={value ?? ""}
+        className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+      >
+        <option value="">{all}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
