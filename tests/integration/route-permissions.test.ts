@@ -67,6 +67,9 @@ const ROWS: Record<string, Row> = {
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
   "/templates": { path: "/templates", anonymous: "login", owner: "ok", admin: "ok" },
+  "/templates/new": { path: "/templates/new", anonymous: "login", owner: "ok", admin: "ok" },
+  // Nobody's template: another tenant's id and an unknown one look the same.
+  "/templates/:id/edit": { path: "/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/edit", anonymous: "login", owner: "404", admin: "404" },
   "/preview": { path: "/preview", anonymous: "login", owner: "ok", admin: "ok" },
   "/messaging": { path: "/messaging", anonymous: "login", owner: "ok", admin: "ok" },
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },

@@ -110,6 +110,6 @@ describe("search", () => {
     const me = await signedIn();
     const billing = await run(comingSoon, getRequest("/billing", { cookie: me.cookie }));
     expect(billing.data).toMatchObject({ path: "/billing", title: "Billing & Subscription" });
-    expect((await run(comingSoon, getRequest("/templates"))).location).toBe("/login?from=%2Ftemplates");
+    expect((await run(comingSoon, getRequest("/chat"))).location).toBe("/login?from=%2Fchat");
   });
 });
