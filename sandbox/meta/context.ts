@@ -1,6 +1,7 @@
 import type { WebhookEvents } from "./events";
 import type { CallLog, FaultTable } from "./faults";
 import type { SandboxStore } from "./state";
+import type { TemplateDesk } from "./templates";
 import type { MetaSandbox, ResolvedOptions } from "./types";
 import type { WebhookSender } from "./webhooks";
 
@@ -10,6 +11,7 @@ export interface SandboxContext {
   store: SandboxStore;
   sender: WebhookSender;
   events: WebhookEvents;
+  templates: TemplateDesk;
   faults: FaultTable;
   calls: CallLog;
   sandbox: MetaSandbox;

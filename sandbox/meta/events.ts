@@ -1,4 +1,4 @@
-import type { SandboxStore } from "./state";
+import type { SandboxStore, Template } from "./state";
 import type { WebhookSender } from "./webhooks";
 import { digitsOnly, newWamid, unixSeconds } from "./util";
 
@@ -138,6 +138,63 @@ export class WebhookEvents {
       unixSeconds(this.now()),
     );
   }
+
+  // ---- templates ------------------------------------------------------------------------------
+
+  /**
+   * message_template_status_update. `reason` is "NONE" unless rejected, and null for DELETED;
+   * extras (rejection_info, disable_info, other_info) ride on the events Meta sends them with.
+   */
+  templateStatus(template: Template, event: string, reason: string | null, extras: Record<string, unknown> = {}) {
+    this.sender.enqueue(
+      template.wabaId,
+      {
+        field: "message_template_status_update",
+        value: {
+          event,
+          ...templateRef(template),
+          reason,
+          message_template_category: template.category,
+          ...extras,
+        },
+      },
+      unixSeconds(this.now()),
+    );
+  }
+
+  /** template_category_update: Meta moved the template to another category. */
+  templateCategory(template: Template, previous: string, next: string) {
+    this.sender.enqueue(
+      template.wabaId,
+      { field: "template_category_update", value: { ...templateRef(template), previous_category: previous, new_category: next } },
+      unixSeconds(this.now()),
+    );
+  }
+
+  /** message_template_quality_update. */
+  templateQuality(template: Template, previous: string, next: string) {
+    this.sender.enqueue(
+      template.wabaId,
+      {
+        field: "message_template_quality_update",
+        value: { previous_quality_score: previous, new_quality_score: next, ...templateRef(template) },
+      },
+      unixSeconds(this.now()),
+    );
+  }
+}
+
+/**
+ * The template's id, name and language as template webhooks carry them: the id as a JSON number
+ * (a string in the Graph API), the language with a hyphen ("en-US") as in Meta's webhook samples,
+ * although the Graph API says "en_US".
+ */
+function templateRef(template: Template) {
+  return {
+    message_template_id: Number(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language.replace(/_/g, "-"),
+  };
 }
 
 export const QUALITY_EVENTS = ["FLAGGED", "UNFLAGGED", "UPGRADE", "DOWNGRADE", "THROUGHPUT_UPGRADE"];

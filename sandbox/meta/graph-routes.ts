@@ -1,10 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { SandboxContext } from "./context";
 import { redactPath } from "./faults";
-import { REGISTRATION_LIMIT, REGISTRATION_WINDOW_MS, type PhoneNumber, type TokenRecord, type Waba } from "./state";
+import { REGISTRATION_LIMIT, REGISTRATION_WINDOW_MS, type PhoneNumber, type Template, type TokenRecord, type Waba } from "./state";
 import { APP_NAME, type GraphStep } from "./types";
 import { newTraceId, parseHttpUrl, serializeLikeMeta } from "./util";
 import { fail, ok, param, parseFields, pick, selfUrl, unsupported, type GraphResult } from "./graph-common";
+import { createTemplate, deleteTemplates, editTemplate, listTemplates, templateNode } from "./graph-templates";
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -13,7 +14,7 @@ const unknownPath = (rest: string) => fail(400, 2500, `Unknown path components: 
 const invalidParameter = (details: string) =>
   fail(400, 100, "(#100) Invalid parameter", { errorData: { messaging_product: "whatsapp", details } });
 
-/** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA and phone number endpoints. */
+/** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA, phone number and template endpoints. */
 export function graphRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true });
   router.use(
@@ -112,15 +113,23 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   const id = first;
   const waba = store.wabas.get(id);
   const phone = store.phoneNumbers.get(id);
+  const template = ctx.templates.get(id);
 
   // Every remaining endpoint needs the business token, and the token must grant the object.
   const guarded = (allowed: boolean, body: (token: TokenRecord) => GraphResult) => (): GraphResult => {
     const auth = authenticate(ctx, req);
     if ("status" in auth) return auth;
-    if (!allowed || !grants(auth, waba, phone)) return unsupported(method, id);
+    if (!allowed || !grants(auth, waba, phone, template)) return unsupported(method, id);
     return body(auth);
   };
 
+  if (!edge && template) {
+    const step: GraphStep | undefined = method === "GET" ? "template.get" : method === "POST" ? "template.edit" : undefined;
+    return {
+      step,
+      run: guarded(!!step, () => (method === "GET" ? templateNode(req, template) : editTemplate(ctx, req, template))),
+    };
+  }
   if (!edge) {
     const step: GraphStep | undefined = waba ? "waba" : phone ? "phone_number" : undefined;
     return {
@@ -139,21 +148,33 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
     case "register":
     case "deregister":
       return { step: edge, run: guarded(!!phone && method === "POST", () => registration(ctx, req, edge, phone!)) };
+    case "message_templates": {
+      const step = TEMPLATE_EDGE_STEPS[method];
+      const answer = method === "GET" ? listTemplates : method === "POST" ? createTemplate : deleteTemplates;
+      return { step: waba ? step : undefined, run: guarded(!!waba && !!step, () => answer(ctx, req, waba!)) };
+    }
     default:
       return {
         run: () => {
           const auth = authenticate(ctx, req);
           if ("status" in auth) return auth;
-          if ((!waba && !phone) || !grants(auth, waba, phone)) return unsupported(method, id);
+          if ((!waba && !phone && !template) || !grants(auth, waba, phone, template)) return unsupported(method, id);
           return unknownPath(`/${edge}`);
         },
       };
   }
 }
 
-function grants(token: TokenRecord, waba: Waba | undefined, phone: PhoneNumber | undefined) {
+const TEMPLATE_EDGE_STEPS: Record<string, GraphStep | undefined> = {
+  GET: "template.list",
+  POST: "template.create",
+  DELETE: "template.delete",
+};
+
+function grants(token: TokenRecord, waba: Waba | undefined, phone: PhoneNumber | undefined, template: Template | undefined) {
   if (waba) return token.wabaIds.includes(waba.id);
   if (phone) return token.wabaIds.includes(phone.wabaId);
+  if (template) return token.wabaIds.includes(template.wabaId);
   return false;
 }
 

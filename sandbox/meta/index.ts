@@ -8,6 +8,7 @@ import { WebhookEvents } from "./events";
 import { CallLog, FaultTable } from "./faults";
 import { graphRouter } from "./graph-routes";
 import { SandboxStore } from "./state";
+import { TemplateDesk } from "./templates";
 import type { MetaSandbox, MetaSandboxOptions, ResolvedOptions } from "./types";
 import { parseHttpUrl } from "./util";
 import { WebhookSender } from "./webhooks";
@@ -21,6 +22,15 @@ export type {
   GraphStep,
   MetaSandbox,
   MetaSandboxOptions,
+  ParameterFormat,
+  SandboxTemplate,
+  TemplateAtMetaInput,
+  TemplateCategory,
+  TemplateDecision,
+  TemplateEvent,
+  TemplateQualityScore,
+  TemplateReason,
+  TemplateStatus,
 } from "./types";
 export { serializeLikeMeta, signPayload } from "./util";
 
@@ -31,6 +41,9 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
   if (!Number.isInteger(retry.attempts) || retry.attempts < 1)
     throw new Error("createMetaSandbox: webhookRetry.attempts must be at least 1.");
   if (!(retry.baseDelayMs >= 0)) throw new Error("createMetaSandbox: webhookRetry.baseDelayMs must not be negative.");
+  const reviewDelay = options.templateReviewDelayMs ?? 3000;
+  if (!Number.isFinite(reviewDelay) || reviewDelay < 0)
+    throw new Error("createMetaSandbox: templateReviewDelayMs must be a number of milliseconds, 0 or more.");
   const publicPath = (options.publicPath ?? "/sandbox/meta").replace(/\/+$/, "");
   if (!publicPath.startsWith("/")) throw new Error('createMetaSandbox: publicPath must start with "/".');
   return {
@@ -43,6 +56,7 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     tokenTtlSeconds: options.tokenTtlSeconds ?? 0,
     webhookRetry: { attempts: retry.attempts, baseDelayMs: retry.baseDelayMs },
     batchWindowMs: Math.max(0, options.batchWindowMs ?? 20),
+    templateReviewDelayMs: reviewDelay,
     now: options.now ?? Date.now,
   };
 }
@@ -53,8 +67,9 @@ function checkWebhookUrl(url: string) {
 }
 
 /**
- * A local stand-in for Meta: the Graph API endpoints Embedded Signup onboarding uses, the signup
- * dialog, signed webhook delivery with retries and chaos, a console and a JSON control API.
+ * A local stand-in for Meta: the Graph API endpoints Embedded Signup onboarding uses, message
+ * templates with a reviewer that decides them, the signup dialog, signed webhook delivery with
+ * retries and chaos, a console and a JSON control API.
  */
 export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   const options = resolveOptions(input);
@@ -69,6 +84,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     now: options.now,
   });
   const events = new WebhookEvents(store, sender, options.now);
+  const templates = new TemplateDesk(store, events, { reviewDelayMs: options.templateReviewDelayMs, now: options.now });
   const faults = new FaultTable();
   const calls = new CallLog();
   let closed = false;
@@ -111,6 +127,24 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     sendRaw(body) {
       return sender.sendRaw(body);
     },
+    templates(wabaId) {
+      return templates.list(wabaId).map((t) => templates.view(t));
+    },
+    createTemplateAtMeta(wabaId, templateInput) {
+      return templates.view(templates.createAtMeta(wabaId, templateInput));
+    },
+    async setTemplateStatus(templateId, event, statusOptions) {
+      return templates.view(templates.setStatus(templateId, event, statusOptions ?? {}));
+    },
+    async deleteTemplateAtMeta(templateId, deleteOptions) {
+      templates.deleteAtMeta(templateId, deleteOptions ?? {});
+    },
+    async sendTemplateQualityUpdate(templateId, newScore) {
+      templates.quality(templateId, newScore);
+    },
+    async reviewTemplatesNow() {
+      return templates.reviewNow();
+    },
     setDeliveryChaos(chaos) {
       sender.setChaos(chaos ?? {});
     },
@@ -126,18 +160,20 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     reset() {
       faults.clear();
       calls.clear();
+      templates.reset();
       sender.reset();
       store.reset();
     },
     async close() {
       if (closed) return;
       closed = true;
+      templates.close();
       sender.close();
       store.close();
     },
   };
 
-  const ctx: SandboxContext = { options, store, sender, events, faults, calls, sandbox, webhookUrl: () => webhookUrl };
+  const ctx: SandboxContext = { options, store, sender, events, templates, faults, calls, sandbox, webhookUrl: () => webhookUrl };
   // The dialog and the Graph API are the demo's own flow; the rest changes or shows state (decision 012).
   const gate = sandboxGate({
     token: input.controlToken,

@@ -1,13 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomInt } from "node:crypto";
-import type { ResolvedOptions } from "./types";
+import type { TemplateComponent } from "./template-rules";
+import type { ParameterFormat, ResolvedOptions, TemplateCategory, TemplateQualityScore, TemplateStatus } from "./types";
 import {
   digitsOnly,
   formatDisplayNumber,
   isPlausiblePhone,
   newAccessToken,
   newAuthCode,
+  newTemplateId,
   newTemplateNamespace,
   randomNumericId,
   stableNumericId,
@@ -73,6 +75,39 @@ export interface CodeRecord {
   used: boolean;
 }
 
+export interface Template {
+  id: string;
+  wabaId: string;
+  /** Creation order, for the list's cursors. */
+  seq: number;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  /** Set when Meta re-categorised the template. */
+  previousCategory: TemplateCategory | null;
+  parameterFormat: ParameterFormat;
+  components: TemplateComponent[];
+  status: TemplateStatus;
+  /** "NONE" unless rejected. */
+  rejectedReason: string;
+  rejectionInfo: { reason: string; recommendation: string } | null;
+  qualityScore: TemplateQualityScore;
+  /** When the current review began (ms): a PENDING template is decided the review delay after it. */
+  submittedAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An approved template's deletion: its name is held for 30 days. */
+export interface DeletedTemplateName {
+  wabaId: string;
+  name: string;
+  language: string;
+  deletedAt: number;
+}
+
+export const NAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
+
 interface PersistedState {
   version: 1;
   partnerBusinessId: string;
@@ -81,6 +116,9 @@ interface PersistedState {
   phoneNumbers: PhoneNumber[];
   subscriptions: Subscription[];
   tokens: TokenRecord[];
+  /** Absent in state files from before templates: none. */
+  templates?: Template[];
+  deletedTemplateNames?: DeletedTemplateName[];
 }
 
 export const DEMO = {
@@ -101,6 +139,9 @@ export class SandboxStore {
   readonly subscriptions = new Map<string, Subscription>();
   readonly tokens = new Map<string, TokenRecord>();
   readonly codes = new Map<string, CodeRecord>();
+  readonly templates = new Map<string, Template>();
+  private deletedNames: DeletedTemplateName[] = [];
+  private templateSeq = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
@@ -139,6 +180,9 @@ export class SandboxStore {
     for (const p of parsed.phoneNumbers ?? []) this.phoneNumbers.set(p.id, { ...p, registrationCalls: p.registrationCalls ?? [] });
     for (const s of parsed.subscriptions ?? []) this.subscriptions.set(s.wabaId, s);
     for (const t of parsed.tokens ?? []) if (!t.expiresAt || t.expiresAt > this.now) this.tokens.set(t.token, t);
+    for (const t of parsed.templates ?? []) this.templates.set(t.id, t);
+    this.templateSeq = Math.max(0, ...[...this.templates.values()].map((t) => t.seq));
+    this.deletedNames = parsed.deletedTemplateNames ?? [];
     if (![...this.businesses.values()].some((b) => b.demo)) this.seedDemo();
     return true;
   }
@@ -153,6 +197,8 @@ export class SandboxStore {
       phoneNumbers: [...this.phoneNumbers.values()],
       subscriptions: [...this.subscriptions.values()],
       tokens: [...this.tokens.values()].filter((t) => !t.expiresAt || t.expiresAt > now),
+      templates: [...this.templates.values()],
+      deletedTemplateNames: this.heldNames(),
     };
   }
 
@@ -201,6 +247,8 @@ export class SandboxStore {
     this.subscriptions.clear();
     this.tokens.clear();
     this.codes.clear();
+    this.templates.clear();
+    this.deletedNames = [];
     this.seedDemo();
   }
 
@@ -245,6 +293,29 @@ export class SandboxStore {
       const id = randomNumericId();
       if (!this.businesses.has(id) && !this.wabas.has(id) && !this.phoneNumbers.has(id) && id !== this.partnerBusinessId) return id;
     }
+  }
+
+  // ---- templates -----------------------------------------------------------------------------
+
+  /** A new template's id (a safe integer: webhooks carry it as a JSON number) and creation order. */
+  newTemplateKeys(): { id: string; seq: number } {
+    for (;;) {
+      const id = newTemplateId();
+      if (!this.templates.has(id) && !this.businesses.has(id) && !this.wabas.has(id) && !this.phoneNumbers.has(id))
+        return { id, seq: ++this.templateSeq };
+    }
+  }
+
+  /** Approved templates deleted in the last 30 days, whose names are held. */
+  heldNames(): DeletedTemplateName[] {
+    const horizon = this.now - NAME_HOLD_MS;
+    this.deletedNames = this.deletedNames.filter((d) => d.deletedAt > horizon);
+    return [...this.deletedNames];
+  }
+
+  holdName(entry: DeletedTemplateName) {
+    this.deletedNames.push(entry);
+    this.changed();
   }
 
   private numberInUse(display: string) {

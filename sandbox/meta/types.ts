@@ -1,6 +1,19 @@
 import type { Router } from "express";
 
-export type GraphStep = "oauth" | "debug_token" | "subscribed_apps" | "phone_numbers" | "phone_number" | "register" | "deregister" | "waba";
+export type GraphStep =
+  | "oauth"
+  | "debug_token"
+  | "subscribed_apps"
+  | "phone_numbers"
+  | "phone_number"
+  | "register"
+  | "deregister"
+  | "waba"
+  | "template.create"
+  | "template.list"
+  | "template.get"
+  | "template.edit"
+  | "template.delete";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
   "oauth",
@@ -11,7 +24,116 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "register",
   "deregister",
   "waba",
+  "template.create",
+  "template.list",
+  "template.get",
+  "template.edit",
+  "template.delete",
 ];
+
+export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
+export type ParameterFormat = "POSITIONAL" | "NAMED";
+
+/** Statuses a template has in the Graph API. */
+export const TEMPLATE_STATUSES = [
+  "APPROVED",
+  "PENDING",
+  "REJECTED",
+  "PAUSED",
+  "DISABLED",
+  "IN_APPEAL",
+  "PENDING_DELETION",
+  "DELETED",
+  "LIMIT_EXCEEDED",
+  "ARCHIVED",
+] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+/**
+ * message_template_status_update events setTemplateStatus sends. FLAGGED changes no status (the
+ * template stays usable, at risk); REINSTATED makes it APPROVED again; DELETED deletes it.
+ */
+export const TEMPLATE_EVENTS = [
+  "APPROVED",
+  "REJECTED",
+  "PENDING",
+  "PAUSED",
+  "DISABLED",
+  "FLAGGED",
+  "REINSTATED",
+  "IN_APPEAL",
+  "LIMIT_EXCEEDED",
+  "ARCHIVED",
+  "PENDING_DELETION",
+  "DELETED",
+] as const;
+export type TemplateEvent = (typeof TEMPLATE_EVENTS)[number];
+
+/** Rejection reasons Meta names in the status webhook ("NONE" when not rejected). */
+export const TEMPLATE_REASONS = [
+  "NONE",
+  "ABUSIVE_CONTENT",
+  "INCORRECT_CATEGORY",
+  "INVALID_FORMAT",
+  "PROMOTIONAL",
+  "SCAM",
+  "TAG_CONTENT_MISMATCH",
+] as const;
+export type TemplateReason = (typeof TEMPLATE_REASONS)[number];
+
+export const QUALITY_SCORES = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
+export type TemplateQualityScore = (typeof QUALITY_SCORES)[number];
+
+/** A template as the sandbox holds it (templates(), GET control/templates). */
+export interface SandboxTemplate {
+  /** Numeric string, below 2^53 (webhooks carry it as a JSON number). */
+  id: string;
+  wabaId: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  /** Set when Meta re-categorised the template. */
+  previousCategory: TemplateCategory | null;
+  parameterFormat: ParameterFormat;
+  components: Record<string, unknown>[];
+  status: TemplateStatus;
+  rejectedReason: string;
+  rejectionInfo: { reason: string; recommendation: string } | null;
+  qualityScore: TemplateQualityScore;
+  /** ISO times (sandbox clock). */
+  createdAt: string;
+  updatedAt: string;
+  /** When the reviewer decides this PENDING template (ISO, sandbox clock); null when not pending. */
+  reviewAt: string | null;
+}
+
+/** What the reviewer decided for one template. */
+export interface TemplateDecision {
+  templateId: string;
+  wabaId: string;
+  name: string;
+  language: string;
+  status: "APPROVED" | "REJECTED";
+  reason: "NONE" | "INVALID_FORMAT";
+  /** The category after the decision (MARKETING when re-categorised). */
+  category: TemplateCategory;
+  /** Set when the decision re-categorised the template (UTILITY). */
+  previousCategory?: TemplateCategory;
+}
+
+/** createTemplateAtMeta: a template made in Meta's Business Manager. */
+export interface TemplateAtMetaInput {
+  name: string;
+  language: string;
+  category: TemplateCategory | Lowercase<TemplateCategory>;
+  /** Checked like the Graph API; default one BODY without parameters. */
+  components?: Record<string, unknown>[];
+  parameterFormat?: ParameterFormat | Lowercase<ParameterFormat>;
+  /** Default APPROVED; PENDING goes through the reviewer. */
+  status?: TemplateStatus;
+  /** Default UNKNOWN. */
+  qualityScore?: TemplateQualityScore;
+}
 
 export interface MetaSandboxOptions {
   appId: string;
@@ -41,6 +163,11 @@ export interface MetaSandboxOptions {
   controlToken?: string;
   /** Mark the console's token cookie Secure (an https site). */
   secureCookie?: boolean;
+  /**
+   * The reviewer decides a submitted (created or edited) template this long after submission;
+   * default 3000; 0 = right after the Graph answer went out.
+   */
+  templateReviewDelayMs?: number;
 }
 
 export interface GraphFaultError {
@@ -130,6 +257,26 @@ export interface MetaSandbox {
   }): Promise<void>;
   sendAccountUpdate(input: { wabaId: string; event: string }): Promise<void>;
   sendRaw(body: unknown): Promise<void>;
+  /** Templates, oldest first; of one WABA when given. */
+  templates(wabaId?: string): SandboxTemplate[];
+  /** A template made in Meta's Business Manager: stored, no webhook; status given or APPROVED. */
+  createTemplateAtMeta(wabaId: string, input: TemplateAtMetaInput): SandboxTemplate;
+  /**
+   * Changes the template's status as Meta would and sends message_template_status_update;
+   * `silent` changes the state without the webhook (a missed webhook). Reason: "NONE", or
+   * INVALID_FORMAT for REJECTED, unless given.
+   */
+  setTemplateStatus(
+    templateId: string,
+    event: TemplateEvent,
+    options?: { reason?: TemplateReason; silent?: boolean },
+  ): Promise<SandboxTemplate>;
+  /** Deletes one template as in Business Manager: the DELETED webhook (reason null) unless silent. */
+  deleteTemplateAtMeta(templateId: string, options?: { silent?: boolean }): Promise<void>;
+  /** Sets the template's quality score and sends message_template_quality_update. */
+  sendTemplateQualityUpdate(templateId: string, newScore: TemplateQualityScore): Promise<void>;
+  /** Decides every PENDING template now (the reviewer's rules) and returns the decisions. */
+  reviewTemplatesNow(): Promise<TemplateDecision[]>;
   setDeliveryChaos(chaos: DeliveryChaos): void;
   flushWebhooks(): Promise<void>;
   calls(): CallRecord[];
@@ -149,6 +296,7 @@ export interface ResolvedOptions {
   tokenTtlSeconds: number;
   webhookRetry: { attempts: number; baseDelayMs: number };
   batchWindowMs: number;
+  templateReviewDelayMs: number;
   now: () => number;
 }
 

@@ -28,6 +28,16 @@ export function randomNumericId(): string {
   return id;
 }
 
+/**
+ * A template id: 16 digits below Number.MAX_SAFE_INTEGER, like Meta's, because webhooks carry it
+ * as a JSON number and a receiver's JSON.parse must read it back exactly.
+ */
+export function newTemplateId(): string {
+  let id = String(randomInt(1, 9));
+  while (id.length < 16) id += String(randomInt(0, 10));
+  return id;
+}
+
 /** A 16-digit numeric id derived from a seed, so the demo business keeps its ids across restarts. */
 export function stableNumericId(seed: string): string {
   const hash = createHash("sha256").update(`jumbe-meta-sandbox:${seed}`).digest();
