@@ -2,6 +2,7 @@ import express, { Router, type Request, type Response } from "express";
 import type { SandboxContext } from "./context";
 import { QUALITY_EVENTS } from "./events";
 import { page } from "./html";
+import type { TemplateEvent } from "./types";
 import { escapeHtml } from "./util";
 
 const SHOW = 100;
@@ -16,9 +17,9 @@ function time(iso: string) {
 }
 
 function pill(value: string) {
-  const kind = /^(CONNECTED|GREEN|delivered|CLOUD_API|yes)$/.test(value)
+  const kind = /^(CONNECTED|GREEN|delivered|CLOUD_API|yes|APPROVED)$/.test(value)
     ? "ok"
-    : /^(RED|failed|DISCONNECTED|FLAGGED)$/.test(value)
+    : /^(RED|failed|DISCONNECTED|FLAGGED|REJECTED|PAUSED|DISABLED)$/.test(value)
       ? "bad"
       : /^(PENDING|YELLOW|pending)$/.test(value)
         ? "wait"
@@ -37,13 +38,14 @@ export function consoleRouter(ctx: SandboxContext): Router {
     res.redirect(303, `${base}?${query.toString()}`);
   };
 
-  const action = (handler: (body: Record<string, unknown>) => Promise<string> | string) => async (req: Request, res: Response) => {
-    try {
-      back(res, { notice: await handler((req.body ?? {}) as Record<string, unknown>) });
-    } catch (error) {
-      back(res, { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
+  const action =
+    (handler: (body: Record<string, unknown>, req: Request) => Promise<string> | string) => async (req: Request, res: Response) => {
+      try {
+        back(res, { notice: await handler((req.body ?? {}) as Record<string, unknown>, req) });
+      } catch (error) {
+        back(res, { error: error instanceof Error ? error.message : String(error) });
+      }
+    };
 
   router.get("/", (req, res) => renderConsole(ctx, req, res));
 
@@ -94,6 +96,25 @@ export function consoleRouter(ctx: SandboxContext): Router {
     action(async (b) => {
       await ctx.sandbox.sendAccountUpdate({ wabaId: field(b, "wabaId"), event: field(b, "event").trim() });
       return `Queued ${field(b, "event")} account update.`;
+    }),
+  );
+  router.post(
+    "/console/templates/review",
+    form,
+    action(async () => {
+      const decided = await ctx.sandbox.reviewTemplatesNow();
+      return decided.length
+        ? `Reviewed ${decided.length} template(s): ${decided.map((d) => `${d.name} (${d.language}) ${d.status}`).join(", ")}.`
+        : "No template was waiting for review.";
+    }),
+  );
+  router.post(
+    "/console/templates/:id/status",
+    form,
+    action(async (b, req) => {
+      const event = field(b, "event") as TemplateEvent;
+      const template = await ctx.sandbox.setTemplateStatus(String(req.params.id), event);
+      return `${template.name} (${template.language}) is ${template.status}; ${event} webhook queued.`;
     }),
   );
   router.post(
@@ -200,6 +221,7 @@ function renderConsole(ctx: SandboxContext, req: Request, res: Response) {
 
   const chaos = ctx.sender.getChaos();
   const faults = ctx.faults.list();
+  const templateRows = templatesTable(ctx, wabas);
 
   const body = `<main><header class="card"><h1>Meta sandbox</h1>
 <p class="muted">Local stand-in for Meta's Graph API, Embedded Signup and WhatsApp webhooks. App <code>${escapeHtml(options.appId)}</code> · webhooks go to <code>${escapeHtml(ctx.webhookUrl())}</code> · partner business <code>${escapeHtml(store.partnerBusinessId)}</code>.</p>
@@ -211,6 +233,12 @@ ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}${er
 <div role="region" aria-label="Test businesses table" tabindex="0"><table><thead><tr><th>Business</th><th>WABA</th><th>App subscribed</th><th>Number</th><th>Verified name</th><th>Status</th><th>Registered</th><th>Quality</th><th>Limit</th><th>PIN</th><th>Reg. calls (72 h)</th></tr></thead>
 <tbody>${businessRows}</tbody></table></div>
 ${faults.length ? `<p><strong>Active faults:</strong> ${escapeHtml(faults.map((f) => `${f.step} → ${f.error.code} (${f.remaining} left)`).join("; "))}</p>` : ""}
+</section>
+
+<section class="card" aria-labelledby="h-templates"><h2 id="h-templates">Message templates</h2>
+<p class="muted">The reviewer decides a submitted template ${escapeHtml(reviewDelayText(options.templateReviewDelayMs))} later, by its name: <code>reject</code> → rejected (INVALID_FORMAT); <code>recategorise</code> → approved, then UTILITY → MARKETING; else approved. The buttons send Meta's status webhook.</p>
+${templateRows}
+<form method="post" action="${base}/console/templates/review"><div class="actions"><button type="submit" class="secondary">Review pending templates now</button></div></form>
 </section>
 
 <div class="grid">
@@ -268,4 +296,43 @@ ${calls.length ? `<div role="region" aria-label="Graph calls table" tabindex="0"
 ${deliveries.length ? `<div role="region" aria-label="Webhooks table" tabindex="0"><table><thead><tr><th>Time</th><th>Fields</th><th>State</th><th>Attempts</th><th>Last HTTP status</th><th>Body</th></tr></thead><tbody>${deliveryRows}</tbody></table></div>` : `<p class="muted">No webhooks yet.</p>`}
 </section></main>`;
   page(res, { title: "Meta sandbox · Jumbe", body, width: 1180 });
+}
+
+const reviewDelayText = (ms: number) => (ms === 0 ? "right" : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+const TEMPLATE_BUTTONS: { event: TemplateEvent; label: string; when: (status: string) => boolean }[] = [
+  { event: "APPROVED", label: "Approve", when: (s) => s !== "APPROVED" },
+  { event: "REJECTED", label: "Reject", when: (s) => s !== "REJECTED" },
+  { event: "PAUSED", label: "Pause", when: (s) => s === "APPROVED" },
+  { event: "DISABLED", label: "Disable", when: (s) => s !== "DISABLED" },
+];
+
+/** Every template with buttons that change its status by hand (plain forms: no JavaScript needed). */
+function templatesTable(ctx: SandboxContext, wabas: { id: string; name: string }[]) {
+  const templates = ctx.sandbox.templates();
+  if (templates.length === 0) return `<p class="muted">No templates yet: the app creates them through the Graph API.</p>`;
+  const base = escapeHtml(ctx.options.publicPath);
+  const wabaName = (id: string) => wabas.find((w) => w.id === id)?.name ?? id;
+  const rows = templates
+    .map((t) => {
+      const buttons = TEMPLATE_BUTTONS.filter((b) => b.when(t.status))
+        .map(
+          (b) =>
+            `<form method="post" action="${base}/console/templates/${escapeHtml(t.id)}/status"><input type="hidden" name="event" value="${b.event}">` +
+            `<button type="submit" class="secondary" aria-label="${escapeHtml(`${b.label} ${t.name} (${t.language})`)}">${b.label}</button></form>`,
+        )
+        .join("");
+      const category = t.previousCategory ? `${t.category}<br><small>was ${t.previousCategory}</small>` : t.category;
+      const status = `${pill(t.status)}${t.status === "REJECTED" ? `<br><small>${escapeHtml(t.rejectedReason)}</small>` : ""}`;
+      return (
+        `<tr><td>${escapeHtml(wabaName(t.wabaId))}<br><small><code>${escapeHtml(t.wabaId)}</code></small></td>` +
+        `<td>${escapeHtml(t.name)}<br><small><code>${escapeHtml(t.id)}</code></small></td><td>${escapeHtml(t.language)}</td>` +
+        `<td>${category}</td><td>${status}</td><td>${pill(t.qualityScore)}</td><td><div class="actions tight">${buttons}</div></td></tr>`
+      );
+    })
+    .join("");
+  return (
+    `<div role="region" aria-label="Message templates table" tabindex="0"><table><thead><tr><th>WABA</th><th>Name</th><th>Language</th>` +
+    `<th>Category</th><th>Status</th><th>Quality</th><th>Change status</th></tr></thead><tbody>${rows}</tbody></table></div>`
+  );
 }

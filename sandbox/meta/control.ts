@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { SandboxContext } from "./context";
-import type { GraphFault } from "./types";
+import type { GraphFault, TemplateAtMetaInput, TemplateEvent, TemplateQualityScore, TemplateReason } from "./types";
 
 class BadInput extends Error {}
 
@@ -25,6 +25,13 @@ function str(body: Body, key: string, required = false): string | undefined {
   return value;
 }
 
+function bool(body: Body, key: string): boolean | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw new BadInput(`${key} must be true or false.`);
+  return value;
+}
+
 function num(body: Body, key: string): number | undefined {
   const value = body[key];
   if (value === undefined || value === null || value === "") return undefined;
@@ -35,7 +42,8 @@ function num(body: Body, key: string): number | undefined {
 
 /**
  * JSON control API for browser tests: reset, faults, chaos, simulated customer traffic, flush,
- * and read-outs of calls, deliveries and state. Bad input answers 400 {message}.
+ * templates (list, made at Meta, status changes, the reviewer, quality, deletion at Meta), and
+ * read-outs of calls, deliveries and state. Bad input answers 400 {message}.
  */
 export function controlRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true });
@@ -161,6 +169,56 @@ export function controlRouter(ctx: SandboxContext): Router {
     route(async () => {
       await sandbox.flushWebhooks();
       return { ok: true, deliveries: sandbox.deliveries().length };
+    }),
+  );
+
+  router.get(
+    "/templates",
+    route((req) => sandbox.templates(typeof req.query.wabaId === "string" ? req.query.wabaId : undefined)),
+  );
+  router.post(
+    "/templates",
+    route((req, res) => {
+      const body = bodyOf(req);
+      const components = body.components;
+      if (components !== undefined && !Array.isArray(components)) throw new BadInput("components must be an array.");
+      const created = sandbox.createTemplateAtMeta(str(body, "wabaId", true), {
+        name: str(body, "name", true),
+        language: str(body, "language", true),
+        category: str(body, "category", true) as TemplateAtMetaInput["category"],
+        components: components as TemplateAtMetaInput["components"],
+        parameterFormat: str(body, "parameterFormat") as TemplateAtMetaInput["parameterFormat"],
+        status: str(body, "status") as TemplateAtMetaInput["status"],
+        qualityScore: str(body, "qualityScore") as TemplateAtMetaInput["qualityScore"],
+      });
+      res.status(201);
+      return created;
+    }),
+  );
+  router.post(
+    "/templates/review",
+    route(async () => ({ decided: await sandbox.reviewTemplatesNow() })),
+  );
+  router.post(
+    "/templates/:id/status",
+    route(async (req) => {
+      const body = bodyOf(req);
+      return sandbox.setTemplateStatus(String(req.params.id), str(body, "event", true) as TemplateEvent, {
+        reason: str(body, "reason") as TemplateReason | undefined,
+        silent: bool(body, "silent"),
+      });
+    }),
+  );
+  router.post(
+    "/templates/:id/quality",
+    route(async (req) => {
+      await sandbox.sendTemplateQualityUpdate(String(req.params.id), str(bodyOf(req), "score", true) as TemplateQualityScore);
+    }),
+  );
+  router.delete(
+    "/templates/:id",
+    route(async (req) => {
+      await sandbox.deleteTemplateAtMeta(String(req.params.id), { silent: req.query.silent === "true" });
     }),
   );
 

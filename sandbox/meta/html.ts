@@ -16,6 +16,7 @@ legend{font-weight:600;padding:0 .25rem}
 label.field{display:block;margin:.5rem 0 .15rem;font-weight:500}
 input[type=text],input[type=tel],input[type=number],select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #bec3c9;border-radius:.35rem;width:100%;box-sizing:border-box;background:#fff}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
+.actions.tight{margin-top:0;gap:.25rem}.actions.tight button{padding:.2rem .5rem;font-size:.85rem}
 button,.button{font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:.35rem;border:1px solid #1877f2;background:#1877f2;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary,.button.secondary{background:#fff;color:#1c1e21;border-color:#bec3c9}
 button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0a58ca;outline-offset:2px}

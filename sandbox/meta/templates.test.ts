@@ -866,3 +866,75 @@ describe("persistence", () => {
     }
   });
 });
+
+describe("console and control API", () => {
+  it("lists templates on the console, whose buttons post without JavaScript", async () => {
+    const { harness, wabaId, token } = await setup();
+    const created = await post(harness, `${wabaId}/message_templates`, token, ORDER_UPDATE);
+    const html = await (await fetch(harness.base)).text();
+    expect(html).toContain("Message templates");
+    expect(html).toContain("order_update");
+    expect(html).toContain(`action="/sandbox/meta/console/templates/${created.json.id}/status"`);
+    expect(html).toContain('name="event" value="APPROVED"');
+    expect(html).toContain("Jumbe Demo Business");
+    expect(html).not.toMatch(/<script/);
+
+    const form = (event: string) =>
+      fetch(`${harness.base}/console/templates/${created.json.id}/status`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ event }).toString(),
+        redirect: "manual",
+      });
+    const approved = await form("APPROVED");
+    expect(approved.status).toBe(303);
+    expect(notice(approved)).toContain("order_update (en_US) is APPROVED");
+    const paused = await form("PAUSED");
+    expect(paused.status).toBe(303);
+    expect(harness.sandbox.templates()[0]!.status).toBe("PAUSED");
+    const bad = await form("BOGUS");
+    expect(bad.headers.get("location")).toMatch(/\?error=/);
+
+    await post(harness, `${wabaId}/message_templates`, token, { ...ORDER_UPDATE, name: "second" });
+    const review = await fetch(`${harness.base}/console/templates/review`, { method: "POST", redirect: "manual" });
+    expect(notice(review)).toContain("second (en_US) APPROVED");
+    await harness.sandbox.flushWebhooks();
+    expect(changes(harness).map((c) => c.value.event)).toEqual(["APPROVED", "PAUSED", "APPROVED"]);
+  });
+
+  it("drives templates over the control API", async () => {
+    const { harness, wabaId } = await setup();
+    const call = (method: string, pathname: string, payload?: unknown) =>
+      fetch(`${harness.base}/control/${pathname}`, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+      });
+    const made = await call("POST", "templates", { wabaId, name: "from_control", language: "en", category: "UTILITY", status: "PENDING" });
+    expect(made.status).toBe(201);
+    const template = await made.json();
+    expect(template).toMatchObject({ name: "from_control", status: "PENDING" });
+    expect((await call("POST", "templates", { wabaId, name: "Bad", language: "en", category: "UTILITY" })).status).toBe(400);
+
+    const listed = await (await call("GET", "templates")).json();
+    expect(listed.map((t: any) => t.id)).toEqual([template.id]);
+    expect(await (await call("GET", `templates?wabaId=${wabaId}`)).json()).toHaveLength(1);
+    expect(await (await call("GET", "templates?wabaId=nope")).json()).toEqual([]);
+
+    const review = await (await call("POST", "templates/review")).json();
+    expect(review.decided).toEqual([expect.objectContaining({ templateId: template.id, status: "APPROVED" })]);
+    const rejected = await call("POST", `templates/${template.id}/status`, { event: "REJECTED", reason: "SCAM" });
+    expect(await rejected.json()).toMatchObject({ status: "REJECTED", rejectedReason: "SCAM" });
+    const silent = await call("POST", `templates/${template.id}/status`, { event: "APPROVED", silent: true });
+    expect((await silent.json()).status).toBe("APPROVED");
+    expect((await call("POST", `templates/${template.id}/status`, { event: "WHAT" })).status).toBe(400);
+    expect((await call("POST", `templates/${template.id}/status`, { event: "PAUSED", reason: "nope" })).status).toBe(400);
+    expect((await call("POST", "templates/123/status", { event: "APPROVED" })).status).toBe(400);
+    expect((await call("POST", `templates/${template.id}/quality`, { score: "RED" })).status).toBe(200);
+    expect((await call("DELETE", `templates/${template.id}`)).status).toBe(200);
+    expect(await (await call("GET", "templates")).json()).toEqual([]);
+
+    await harness.sandbox.flushWebhooks();
+    expect(changes(harness).map((c) => c.value.event ?? c.value.new_quality_score)).toEqual(["APPROVED", "REJECTED", "RED", "DELETED"]);
+  });
+});
