@@ -77,6 +77,8 @@ const EnvVariables = z.object({
     .regex(/^\d+$/, "META_CONFIG_ID must be the numeric Embedded Signup configuration id")
     .default(DEMO_META_CONFIG_ID),
   META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
+  // The Meta sandbox's template reviewer decides a submitted template this long after (0: at once).
+  META_SANDBOX_TEMPLATE_REVIEW_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   // Background job workers in this process (0: this instance only serves requests).
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
