@@ -106,6 +106,17 @@ export async function syncAccountTemplates(accountId: string, client: GraphClien
   return outcome;
 }
 
+/** JSON with keys sorted: jsonb keeps its own key order, so stored and fetched components compare by content. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value ?? null);
+}
+
 function rejection(template: GraphTemplate) {
   return template.rejectedReason && template.rejectedReason !== "NONE" ? template.rejectedReason : null;
 }
@@ -121,7 +132,7 @@ async function updateFromMeta(row: LocalRow, template: GraphTemplate) {
     row.category === category &&
     row.rejection_reason === reason &&
     (template.qualityScore ?? row.quality_score) === row.quality_score &&
-    JSON.stringify(row.components) === JSON.stringify(components);
+    canonical(row.components) === canonical(components);
   if (same) return false;
   await queryRows(sql`
     update message_templates set meta_template_id = ${template.id}, status = ${status}, category = ${category},
