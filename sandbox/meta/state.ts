@@ -291,8 +291,18 @@ export class SandboxStore {
   private freshId(): string {
     for (;;) {
       const id = randomNumericId();
-      if (!this.businesses.has(id) && !this.wabas.has(id) && !this.phoneNumbers.has(id) && id !== this.partnerBusinessId) return id;
+      if (this.isFree(id)) return id;
     }
+  }
+
+  private isFree(id: string) {
+    return (
+      !this.businesses.has(id) &&
+      !this.wabas.has(id) &&
+      !this.phoneNumbers.has(id) &&
+      !this.templates.has(id) &&
+      id !== this.partnerBusinessId
+    );
   }
 
   // ---- templates -----------------------------------------------------------------------------
@@ -301,8 +311,7 @@ export class SandboxStore {
   newTemplateKeys(): { id: string; seq: number } {
     for (;;) {
       const id = newTemplateId();
-      if (!this.templates.has(id) && !this.businesses.has(id) && !this.wabas.has(id) && !this.phoneNumbers.has(id))
-        return { id, seq: ++this.templateSeq };
+      if (this.isFree(id)) return { id, seq: ++this.templateSeq };
     }
   }
 
