@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, apiKeys } from "~/.server/db/schema";
+import { activityLogs, apiKeys, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { handleApiV1 } from "~/.server/api-v1/handle";
 import { openApiDocument } from "~/.server/api-v1/openapi";
@@ -17,14 +17,18 @@ import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
 import * as developersPage from "~/routes/app/developers";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
+import { startGraphSandbox } from "../support/sandbox-waba";
 import { formRequest, getRequest, jsonRequest, run } from "../support/http";
 
 const run$ = promisify(execFile);
 
-// The real /api/v1 handler on a real socket, so curl, Node and Python can call it.
+// The real /api/v1 handler on a real socket, so curl, Node and Python can call it; Meta's sandbox
+// behind it for the template examples.
 let server: Server;
 let base = "";
+let meta: Awaited<ReturnType<typeof startGraphSandbox>>;
 beforeAll(async () => {
+  meta = await startGraphSandbox();
   server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -42,8 +46,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
-beforeEach(() => setEnv(parseEnv({ NODE_ENV: "test", APP_URL: base })));
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await meta.close();
+});
+beforeEach(() => {
+  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: base, GRAPH_API_BASE_URL: meta.graphBase }));
+  meta.sandbox.reset();
+});
 
 async function tenant(name: string) {
   const account = await createVerifiedUser({ businessName: name });
@@ -190,7 +200,7 @@ describe("OpenAPI and the Developers page's examples", () => {
   it("documents every endpoint from the zod schemas", async () => {
     const doc = await (await call("/api/v1/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers"]);
+    expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers", "/api/v1/templates", "/api/v1/templates/{id}"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",
@@ -207,27 +217,79 @@ describe("OpenAPI and the Developers page's examples", () => {
   it("runs the page's curl, JavaScript and Python examples successfully against the real API", async () => {
     const t = await tenant("Examples Ltd");
     const page = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
-    const endpoints = page.data.endpoints as { path: string; examples: { curl: string; javascript: string; python: string } }[];
-    expect(endpoints.map((e) => e.path)).toEqual(["/api/v1/account", "/api/v1/phone-numbers"]);
+    const endpoints = page.data.endpoints as {
+      method: string;
+      path: string;
+      examples: { curl: string; javascript: string; python: string };
+    }[];
+    expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
+      "GET /api/v1/account",
+      "GET /api/v1/phone-numbers",
+      "GET /api/v1/templates",
+      "POST /api/v1/templates",
+      "GET /api/v1/templates/{id}",
+      "DELETE /api/v1/templates/{id}",
+    ]);
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
     const envVars = { ...process.env, JUMBE_API_KEY: t.key };
-    for (const endpoint of endpoints) {
-      const curl = await run$("sh", ["-c", endpoint.examples.curl], { env: envVars });
-      const js = path.join(dir, "example.mjs");
-      writeFileSync(js, endpoint.examples.javascript);
-      const node = await run$(process.execPath, [js], { env: envVars });
-      const py = path.join(dir, "example.py");
-      writeFileSync(py, endpoint.examples.python);
-      const python = await run$("python3", [py], { env: envVars });
-      const fromCurl = JSON.parse(curl.stdout);
-      expect(JSON.parse(python.stdout)).toEqual(fromCurl);
-      expect(node.stdout).toContain(endpoint.path.endsWith("account") ? "Examples Ltd" : "data");
-      if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+    const runExample = async (language: "curl" | "javascript" | "python", code: string, vars: NodeJS.ProcessEnv) => {
+      if (language === "curl") return (await run$("sh", ["-c", code], { env: vars })).stdout;
+      const file = path.join(dir, language === "javascript" ? "example.mjs" : "example.py");
+      writeFileSync(file, code);
+      return (await run$(language === "javascript" ? process.execPath : "python3", [file], { env: vars })).stdout;
+    };
+
+    // Each language in turn runs every endpoint in the page's order: the POST creates the example
+    // template, the GET and DELETE after it use its id (TEMPLATE_ID). Meta holds a deleted name for
+    // a while, so each language submits to a WhatsApp account of its own.
+    const outputs: Record<string, string[]> = {};
+    for (const language of ["curl", "javascript", "python"] as const) {
+      await db().update(whatsappAccounts).set({ status: "disconnected" }).where(eq(whatsappAccounts.organizationId, t.organization.id));
+      const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
+      let templateId = "";
+      outputs[language] = [];
+      for (const endpoint of endpoints) {
+        const stdout = await runExample(language, endpoint.examples[language], { ...envVars, TEMPLATE_ID: templateId });
+        if (endpoint.method === "POST") templateId = JSON.parse(stdout).id;
+        outputs[language].push(stdout);
+      }
+      expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
+      // Created at Meta, then deleted there and here by the DELETE example.
+      expect(meta.sandbox.templates(wabaId)).toEqual([]);
+      expect(await db().select().from(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id))).toEqual([]);
     }
-    // With a revoked key the same example fails loudly, with the API's code.
+
+    const timeless = (value: Record<string, unknown>) => ({ ...value, id: "", wabaId: "", createdAt: "", submittedAt: "", updatedAt: "" });
+    endpoints.forEach((endpoint, i) => {
+      const [curl, javascript, python] = [outputs.curl![i]!, outputs.javascript![i]!, outputs.python![i]!];
+      if (endpoint.method === "DELETE") {
+        expect(curl).toBe("HTTP 204\n");
+        expect(javascript).toBe("Deleted (HTTP 204)\n");
+        expect(python).toBe("Deleted (HTTP 204)\n");
+        return;
+      }
+      const fromCurl = JSON.parse(curl);
+      const same = endpoint.path.includes("templates/") || endpoint.method === "POST" ? timeless : (v: unknown) => v;
+      expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+      expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+      if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+      if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
+      if (endpoint.method === "POST") expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+    });
+    // The GET of one template shows what the POST made, in each language.
+    for (const language of ["curl", "javascript", "python"] as const)
+      expect(JSON.parse(outputs[language]![4]!)).toEqual(JSON.parse(outputs[language]![3]!));
+
+    // With a revoked key the same examples fail loudly, with the API's code.
     await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));
     await expect(run$("sh", ["-c", endpoints[0]!.examples.curl], { env: envVars })).rejects.toMatchObject({
       stdout: expect.stringContaining("invalid_api_key"),
+    });
+    await expect(runExample("javascript", endpoints[3]!.examples.javascript, envVars)).rejects.toMatchObject({
+      stderr: expect.stringContaining("invalid_api_key"),
+    });
+    await expect(runExample("python", endpoints[3]!.examples.python, envVars)).rejects.toMatchObject({
+      stderr: expect.stringContaining("invalid_api_key: The API key is not valid or has been revoked."),
     });
   });
 });

@@ -1,26 +1,72 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { db } from "../db/client";
 import { organizations } from "../db/schema";
 import { countMessagesThisMonth } from "../auth/users";
 import { listConnections } from "../whatsapp/connections";
-import { Account, NoQuery, PhoneNumberList, PhoneNumbersQuery } from "./schemas";
+import {
+  Account,
+  NoQuery,
+  PhoneNumberList,
+  PhoneNumbersQuery,
+  Template,
+  TEMPLATE_CREATE_EXAMPLE,
+  TemplateCreate,
+  TemplateIdParams,
+  TemplateList,
+  TemplatesQuery,
+} from "./schemas";
+import { createApiTemplate, deleteApiTemplate, getApiTemplate, listApiTemplates } from "./templates";
 
-export interface Endpoint<Q extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  method: "get";
-  path: string;
+export type HttpMethod = "get" | "post" | "delete";
+
+/** The errors an endpoint documents besides 400, 401 and 429, which every endpoint can give. */
+export type DocumentedError = 404 | 409 | 413 | 502;
+
+export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
+  organizationId: string;
+  query: z.output<Q>;
+  params: z.output<P>;
+  body: z.output<B>;
+}
+
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** OpenAPI's form: `/api/v1/templates/{id}`; each `{name}` matches one path segment and is a key of `params`. */
+  path: `/api/v1/${string}`;
   operationId: string;
   summary: string;
   description: string;
   query: Q;
+  /** The path's parameters (NoParams when it has none). */
+  params: P;
+  /** A JSON request body: its schema, and the example the documentation and the code examples send. */
+  body?: { schema: B; example: z.input<B> };
+  /** The success status; 204 answers no body (`response` is then NoContent). */
+  status: 200 | 201 | 204;
   response: R;
-  run(organizationId: string, query: z.output<Q>): Promise<z.input<R>>;
+  /** Errors particular to this endpoint, with what they mean (codes included), for the OpenAPI document. */
+  errors?: Partial<Record<DocumentedError, string>>;
+  /** The answer's body; an ApiProblem thrown is answered as `{ code, message }` with its status. */
+  run(input: EndpointInput<Q, P, B>): Promise<z.input<R>>;
 }
 
-const define = <Q extends z.ZodType, R extends z.ZodType>(endpoint: Endpoint<Q, R>) => endpoint;
+const define = <Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(endpoint: Endpoint<Q, P, B, R>) =>
+  endpoint as unknown as Endpoint;
+
+export const NoParams = z.object({});
+/** The "body" of a 204. */
+export const NoContent = z.undefined();
+
+const TEMPLATE_NOT_FOUND = "No template with this id in your organisation: unknown, malformed or another's (code not_found).";
 
 /** Every endpoint of /api/v1: the router, the OpenAPI document and the Developers page read this list. */
-export const ENDPOINTS = [
+export const ENDPOINTS: Endpoint[] = [
   define({
     method: "get",
     path: "/api/v1/account",
@@ -28,8 +74,10 @@ export const ENDPOINTS = [
     summary: "Your organisation, plan and usage",
     description: "The organisation the API key belongs to, its plan, and the messages sent this month against the plan's limit.",
     query: NoQuery,
+    params: NoParams,
+    status: 200,
     response: Account,
-    async run(organizationId) {
+    async run({ organizationId }) {
       const [org] = await db().select().from(organizations).where(eq(organizations.id, organizationId)).limit(1);
       if (!org) throw new Error("organisation of a live API key is missing");
       const sent = await countMessagesThisMonth(organizationId);
@@ -51,8 +99,10 @@ export const ENDPOINTS = [
     summary: "Your WhatsApp numbers",
     description: "The WhatsApp Business numbers connected through Embedded Signup, with quality and messaging limit.",
     query: PhoneNumbersQuery,
+    params: NoParams,
+    status: 200,
     response: PhoneNumberList,
-    async run(organizationId, query) {
+    async run({ organizationId, query }) {
       const connections = await listConnections(organizationId);
       return {
         data: connections
@@ -71,5 +121,66 @@ export const ENDPOINTS = [
           ),
       };
     },
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/templates",
+    operationId: "listTemplates",
+    summary: "Your message templates",
+    description:
+      "The organisation's message templates, newest first, a page at a time: pass nextCursor as cursor for the next page. Filter by status, language or part of the name.",
+    query: TemplatesQuery,
+    params: NoParams,
+    status: 200,
+    response: TemplateList,
+    run: ({ organizationId, query }) => listApiTemplates(organizationId, query),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/templates",
+    operationId: "createTemplate",
+    summary: "Create a template and submit it to Meta",
+    description:
+      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending; Meta's decision arrives later (see its status). Components are Meta's, with text headers only.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: TemplateCreate, example: TEMPLATE_CREATE_EXAMPLE },
+    status: 201,
+    response: Template,
+    errors: {
+      409: "No WhatsApp Business account is connected (code no_whatsapp_account), or a template with this name and language exists for the account (code template_exists).",
+      413: "The body is over 64 KB (code payload_too_large).",
+      502: "Meta did not accept the template (code meta_error, with Meta's words). It is kept in Jumbe as a draft, whose id the message gives.",
+    },
+    run: ({ organizationId, body }) => createApiTemplate(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/templates/{id}",
+    operationId: "getTemplate",
+    summary: "One message template",
+    description: "A template of the organisation, with its content and Meta's status.",
+    query: NoQuery,
+    params: TemplateIdParams,
+    status: 200,
+    response: Template,
+    errors: { 404: TEMPLATE_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiTemplate(organizationId, params.id),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/templates/{id}",
+    operationId: "deleteTemplate",
+    summary: "Delete a message template",
+    description: "Deletes the template here and at Meta. Answers 204 with no body.",
+    query: NoQuery,
+    params: TemplateIdParams,
+    status: 204,
+    response: NoContent,
+    errors: {
+      404: TEMPLATE_NOT_FOUND,
+      502: "Meta did not delete the template (code meta_error, with Meta's words); it is kept.",
+    },
+    run: ({ organizationId, params }) => deleteApiTemplate(organizationId, params.id),
   }),
 ];

@@ -8,43 +8,148 @@ export interface EndpointDoc {
   examples: { curl: string; javascript: string; python: string };
 }
 
+interface Operation {
+  summary: string;
+  description: string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: { "application/json": { example: unknown } } };
+  responses: Record<string, unknown>;
+}
+
+/**
+ * The environment variable an example reads a path parameter from: `{id}` after `/templates`
+ * is TEMPLATE_ID (the one-word singular of the segment before it, then the parameter's name).
+ */
+export function pathParameterVariable(path: string, name: string) {
+  const segments = path.split("/");
+  const before = segments[segments.indexOf(`{${name}}`) - 1] ?? "";
+  const noun = before.replace(/[^A-Za-z0-9]+/g, "_").replace(/s$/, "");
+  return `${noun ? `${noun}_` : ""}${name}`.toUpperCase();
+}
+
+/** The URL with each `{name}` replaced, in each language's way, by its environment variable. */
+function urls(base: string, path: string) {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  let shell = `${base}${path}`;
+  let js = shell;
+  for (const name of names) {
+    const variable = pathParameterVariable(path, name);
+    shell = shell.replace(`{${name}}`, `$${variable}`);
+    js = js.replace(`{${name}}`, `\${process.env.${variable}}`);
+  }
+  const python = `${base}${path}`
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? `os.environ["${pathParameterVariable(path, part)}"]` : JSON.stringify(part)))
+    .filter((part) => part !== '""')
+    .join(" + ");
+  return {
+    shell: `"${shell}"`,
+    js: names.length ? `\`${js}\`` : JSON.stringify(js),
+    python,
+    variables: names.map((n) => ({ name: n, variable: pathParameterVariable(path, n) })),
+  };
+}
+
+type Syntax = "json" | "javascript" | "python";
+
+const isInline = (value: unknown): boolean =>
+  value === null || typeof value !== "object" || (Array.isArray(value) && value.every(isInline));
+
+/**
+ * A JSON value written out in a language's syntax, indented, with short lists on one line:
+ * JSON for curl, an object literal for JavaScript, a dict with True, False and None for Python.
+ */
+export function literal(value: unknown, syntax: Syntax, indent = ""): string {
+  const step = syntax === "python" ? "    " : "  ";
+  const inner = indent + step;
+  if (value === null || value === undefined) return syntax === "python" ? "None" : "null";
+  if (typeof value === "boolean") return syntax === "python" ? (value ? "True" : "False") : String(value);
+  if (typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (isInline(value)) return `[${value.map((v) => literal(v, syntax)).join(", ")}]`;
+    return `[\n${value.map((v) => inner + literal(v, syntax, inner)).join(",\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (!entries.length) return "{}";
+  const key = (k: string) => (syntax === "javascript" && /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${literal(v, syntax, inner)}`).join(",\n")}\n${indent}}`;
+}
+
+const setFirst = ({ name, variable }: { name: string; variable: string }, path: string) =>
+  `Set ${variable} first: the {${name}} of ${path}.`;
+
 /**
  * The Developers page's endpoint list and code examples, written from the OpenAPI document: a path
- * or method in the examples is always one the API serves. The key is read from JUMBE_API_KEY.
+ * or method in the examples is always one the API serves, and a body is the documented example.
+ * The key is read from JUMBE_API_KEY, a path parameter from its own variable (TEMPLATE_ID for
+ * `{id}` of /templates).
  */
 export function endpointDocs(doc: OpenApiDocument): EndpointDoc[] {
   const base = doc.servers[0]!.url;
   return Object.entries(doc.paths).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, operation]) => {
-      const op = operation as { summary: string; description: string };
-      const url = `${base}${path}`;
+      const op = operation as Operation;
+      const url = urls(base, path);
+      const METHOD = method.toUpperCase();
+      const hasBody = !!op.requestBody;
+      const example = op.requestBody?.content["application/json"].example;
+      const noContent = "204" in op.responses;
       return {
-        method: method.toUpperCase(),
+        method: METHOD,
         path,
         summary: op.summary,
         description: op.description,
         examples: {
-          curl: `curl -sS --fail-with-body ${method === "get" ? "" : `-X ${method.toUpperCase()} `}"${url}" \\\n  -H "Authorization: Bearer $JUMBE_API_KEY"`,
+          curl: [
+            ...url.variables.map((v) => `# ${setFirst(v, path)}`),
+            `curl -sS --fail-with-body ${method === "get" ? "" : `-X ${METHOD} `}${url.shell} \\`,
+            `  -H "Authorization: Bearer $JUMBE_API_KEY"${hasBody || noContent ? " \\" : ""}`,
+            ...(hasBody ? [`  -H "Content-Type: application/json" \\`, `  -d '${literal(example, "json").replace(/'/g, `'\\''`)}'`] : []),
+            ...(noContent ? [`  -w "HTTP %{http_code}\\n"`] : []),
+          ].join("\n"),
           javascript: [
             `// Node 18+ (save as example.mjs) or a browser console`,
-            `const response = await fetch("${url}", {`,
-            `  method: "${method.toUpperCase()}",`,
-            "  headers: { Authorization: `Bearer ${process.env.JUMBE_API_KEY}` },",
+            ...url.variables.map((v) => `// ${setFirst(v, path)}`),
+            `const response = await fetch(${url.js}, {`,
+            `  method: "${METHOD}",`,
+            hasBody
+              ? '  headers: { Authorization: `Bearer ${process.env.JUMBE_API_KEY}`, "Content-Type": "application/json" },'
+              : "  headers: { Authorization: `Bearer ${process.env.JUMBE_API_KEY}` },",
+            ...(hasBody ? [`  body: JSON.stringify(${literal(example, "javascript", "  ")}),`] : []),
             `});`,
-            `const body = await response.json();`,
-            "if (!response.ok) throw new Error(`${body.code}: ${body.message}`);",
-            `console.log(body);`,
+            ...(noContent
+              ? [
+                  `if (!response.ok) {`,
+                  `  const body = await response.json();`,
+                  "  throw new Error(`${body.code}: ${body.message}`);",
+                  `}`,
+                  "console.log(`Deleted (HTTP ${response.status})`);",
+                ]
+              : [
+                  `const body = await response.json();`,
+                  "if (!response.ok) throw new Error(`${body.code}: ${body.message}`);",
+                  `console.log(JSON.stringify(body, null, 2));`,
+                ]),
           ].join("\n"),
           python: [
-            `import json, os, urllib.request`,
+            `import json, os, urllib.error, urllib.request`,
             ``,
+            ...url.variables.map((v) => `# ${setFirst(v, path)}`),
+            ...(hasBody ? [`payload = ${literal(example, "python")}`, ``] : []),
             `request = urllib.request.Request(`,
-            `    "${url}",`,
-            `    method="${method.toUpperCase()}",`,
-            `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"]},`,
+            `    ${url.python},`,
+            `    method="${METHOD}",`,
+            hasBody
+              ? `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"], "Content-Type": "application/json"},`
+              : `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"]},`,
+            ...(hasBody ? [`    data=json.dumps(payload).encode(),`] : []),
             `)`,
-            `with urllib.request.urlopen(request) as response:`,
-            `    print(json.dumps(json.load(response), indent=2))`,
+            `try:`,
+            `    with urllib.request.urlopen(request) as response:`,
+            noContent ? `        print("Deleted (HTTP %d)" % response.status)` : `        print(json.dumps(json.load(response), indent=2))`,
+            `except urllib.error.HTTPError as error:`,
+            `    body = json.load(error)`,
+            `    raise SystemExit(body["code"] + ": " + body["message"])`,
           ].join("\n"),
         },
       };

@@ -3,11 +3,17 @@ import { authenticateApiKey } from "../developer/api-keys";
 import { hitRateLimit } from "../security/rate-limit";
 import { recordActivity } from "../activity/record";
 import { log } from "../log";
-import { ENDPOINTS } from "./endpoints";
+import { BODY_LIMITS } from "../http/body-limit";
+import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { openApiDocument } from "./openapi";
+import { ApiProblem } from "./problem";
 import { API_RATE_LIMIT, effectiveApiRateLimit, recordApiCall } from "./usage";
 
 const OPENAPI_PATH = "/api/v1/openapi.json";
+
+/** Request bodies: Express refuses larger ones before they get here (http/body-limit.ts); this holds without it too. */
+export const API_BODY_LIMIT = BODY_LIMITS.default;
+const TOO_LARGE = `The request body is over ${API_BODY_LIMIT / 1024} KB.`;
 
 function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
   return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -25,20 +31,30 @@ export async function handleApiV1(request: Request): Promise<Response> {
     if (request.method !== "GET" && request.method !== "HEAD") return apiError(405, "method_not_allowed", "Use GET.", { Allow: "GET" });
     return Response.json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" } });
   }
-  const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
-  if (!endpoint) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`);
-  if (request.method.toLowerCase() !== endpoint.method)
-    return apiError(405, "method_not_allowed", `Use ${endpoint.method.toUpperCase()} for ${endpoint.path}.`, {
-      Allow: endpoint.method.toUpperCase(),
+  const matches = ENDPOINTS.flatMap((e) => {
+    const params = matchPath(e.path, url.pathname);
+    return params ? [{ endpoint: e, params }] : [];
+  });
+  if (!matches.length) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`);
+  const match = matches.find((m) => m.endpoint.method === request.method.toLowerCase());
+  if (!match) {
+    const allowed = [...new Set(matches.map((m) => m.endpoint.method.toUpperCase()))];
+    return apiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${matches[0]!.endpoint.path}.`, {
+      Allow: allowed.join(", "),
     });
+  }
+  const { endpoint } = match;
+  // A declared length over the limit is refused before anything is read (as Express does in front).
+  if (endpoint.body && Number(request.headers.get("content-length") ?? 0) > API_BODY_LIMIT)
+    return apiError(413, "payload_too_large", TOO_LARGE);
 
   const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (!match)
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!bearer)
     return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", {
       "WWW-Authenticate": 'Bearer realm="jumbe"',
     });
-  const key = await authenticateApiKey(match[1]!);
+  const key = await authenticateApiKey(bearer[1]!);
   if (!key)
     return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
       "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
@@ -61,24 +77,15 @@ export async function handleApiV1(request: Request): Promise<Response> {
         { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
       );
     } else {
-      const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
-      if (!query.success) {
-        const issue = query.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-        response = apiError(
-          400,
-          "invalid_request",
-          `${where}${issue?.code === "unrecognized_keys" ? `unknown parameter ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(", ")}` : (issue?.message ?? "invalid query")}`,
-          limitHeaders,
-        );
-      } else {
-        const body = endpoint.response.parse(await endpoint.run(key.organizationId, query.data as never));
-        response = Response.json(body, { headers: { "Cache-Control": "no-store", ...limitHeaders } });
-      }
+      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders);
     }
   } catch (error) {
-    log().error({ err: error, path: url.pathname }, "API call failed");
-    response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
+    // The limit passed while the body streamed in: Express has answered 413 (or this does).
+    if (isTooLarge(error)) response = apiError(413, "payload_too_large", TOO_LARGE);
+    else {
+      log().error({ err: error, path: url.pathname }, "API call failed");
+      response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
+    }
   }
 
   const ms = performance.now() - started;
@@ -97,4 +104,168 @@ export async function handleApiV1(request: Request): Promise<Response> {
     log().error({ err: error }, "could not record an API call");
   }
   return response;
+}
+
+/** The path's parameters when `pattern` (`/api/v1/templates/{id}`) matches it; undefined otherwise. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  const want = pattern.split("/");
+  const got = pathname.split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\{(\w+)\}$/.exec(want[i]!)?.[1];
+    if (!name) {
+      if (want[i] !== got[i]) return undefined;
+      continue;
+    }
+    if (!got[i]) return undefined;
+    try {
+      params[name] = decodeURIComponent(got[i]!);
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+function invalid(message: string, headers: Record<string, string>) {
+  return apiError(400, "invalid_request", message, headers);
+}
+
+/** A validated call's answer: query, path parameters and body checked, then the endpoint run. */
+async function answer(
+  endpoint: Endpoint,
+  request: Request,
+  url: URL,
+  organizationId: string,
+  rawParams: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) {
+    const issue = query.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return invalid(
+      `${where}${issue?.code === "unrecognized_keys" ? `unknown parameter ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(", ")}` : (issue?.message ?? "invalid query")}`,
+      headers,
+    );
+  }
+  // A path parameter the endpoint cannot take names nothing it has.
+  const params = endpoint.params.safeParse(rawParams);
+  if (!params.success) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`, headers);
+
+  let body: unknown;
+  if (endpoint.body) {
+    let text: string | undefined;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (isTooLarge(error)) throw error;
+      return invalid("The request body could not be read.", headers);
+    }
+    if (text === undefined) return apiError(413, "payload_too_large", TOO_LARGE, headers);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return invalid(
+        text.trim()
+          ? "The request body is not valid JSON."
+          : "Send the request as a JSON object in the body (Content-Type: application/json).",
+        headers,
+      );
+    }
+    const parsed = endpoint.body.schema.safeParse(raw);
+    if (!parsed.success) return invalid(describeIssues(parsed.error.issues, raw), headers);
+    const bad = unstorableString(parsed.data, []);
+    if (bad)
+      return invalid(
+        `${bad.length ? `${locate(bad, raw)}: ` : ""}Text cannot contain NUL characters or half of a surrogate pair.`,
+        headers,
+      );
+    body = parsed.data;
+  }
+
+  try {
+    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body });
+    if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
+    return Response.json(endpoint.response.parse(result), {
+      status: endpoint.status,
+      headers: { "Cache-Control": "no-store", ...headers },
+    });
+  } catch (error) {
+    if (error instanceof ApiProblem) return apiError(error.status, error.code, error.message, headers);
+    throw error;
+  }
+}
+
+function isTooLarge(error: unknown) {
+  const e = error as { status?: unknown; cause?: { status?: unknown } } | null;
+  return e?.status === 413 || e?.cause?.status === 413;
+}
+
+/** The body as text, or undefined past API_BODY_LIMIT bytes (a chunked body declares no length). Invalid UTF-8 reads as U+FFFD. */
+async function readBody(request: Request): Promise<string | undefined> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > API_BODY_LIMIT) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * A readable place in the body for a schema path: `components[1].buttons[0].text`, with a
+ * component named by its type where the body gives one (`components.BODY.text`), as the
+ * template rules' messages name them.
+ */
+function locate(path: readonly PropertyKey[], raw: unknown) {
+  let out = "";
+  let node: unknown = raw;
+  let parentKey: PropertyKey | undefined;
+  for (const key of path) {
+    const child = node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    const type = (child as { type?: unknown } | undefined)?.type;
+    if (typeof key === "number" && parentKey === "components" && typeof type === "string" && /^[A-Z_]{1,20}$/.test(type)) out += `.${type}`;
+    else if (typeof key === "number") out += `[${key}]`;
+    else out += `${out ? "." : ""}${String(key)}`;
+    node = child;
+    parentKey = key;
+  }
+  return out;
+}
+
+function describeIssues(issues: z.core.$ZodIssue[], raw: unknown) {
+  if (issues[0]?.path.length === 0 && issues[0].code === "invalid_type")
+    return "The request body must be a JSON object (see the API's description for its fields).";
+  return issues
+    .slice(0, 10)
+    .map((issue) => {
+      const where = issue.path.length ? `${locate(issue.path, raw)}: ` : "";
+      if (issue.code === "unrecognized_keys") return `${where}unknown field ${issue.keys.join(", ")}`;
+      return `${where}${issue.message}`;
+    })
+    .join("; ");
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string PostgreSQL could not store (NUL, a lone surrogate), or undefined. */
+function unstorableString(value: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") || LONE_SURROGATE.test(value) ? path : undefined;
+  if (value === null || typeof value !== "object" || path.length > 16) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = unstorableString(key, path) ?? unstorableString(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return undefined;
 }

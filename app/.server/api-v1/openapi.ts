@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { env } from "../config/env";
 import { API_RATE_LIMIT } from "./usage";
-import { ENDPOINTS } from "./endpoints";
-import { ApiError, PhoneNumber } from "./schemas";
+import { ENDPOINTS, type Endpoint } from "./endpoints";
+import { ApiError, NESTED_SCHEMAS } from "./schemas";
 
 /** JSON Schema (2020-12, which OpenAPI 3.1 uses) of a zod schema, with named schemas as $refs. */
 function schemaOf(schema: z.ZodType) {
@@ -11,7 +11,7 @@ function schemaOf(schema: z.ZodType) {
 
 function componentsFor(schemas: z.ZodType[]) {
   const registry = z.registry<{ id: string }>();
-  for (const schema of schemas) {
+  for (const schema of new Set(schemas)) {
     const id = (schema.meta() as { id?: string } | undefined)?.id;
     if (id) registry.add(schema, { id });
   }
@@ -20,11 +20,19 @@ function componentsFor(schemas: z.ZodType[]) {
   return all;
 }
 
-function queryParameters(query: z.ZodType) {
-  const json = schemaOf(query) as { properties?: Record<string, { description?: string }>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
-    const { description, ...rest } = schema;
-    return { name, in: "query", required: json.required?.includes(name) ?? false, description, schema: rest };
+const idOf = (schema: z.ZodType) => (schema.meta() as { id?: string } | undefined)?.id;
+
+/** A named schema as a $ref to components, any other inline. */
+const refOrSchema = (schema: z.ZodType) => {
+  const id = idOf(schema);
+  return id ? { $ref: `#/components/schemas/${id}` } : schemaOf(schema);
+};
+
+function parameters(schema: z.ZodType, where: "query" | "path") {
+  const json = schemaOf(schema) as { properties?: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: where, required: where === "path" || (json.required?.includes(name) ?? false), description, schema: rest };
   });
 }
 
@@ -33,33 +41,46 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
+function operation(endpoint: Endpoint) {
+  const success =
+    endpoint.status === 204
+      ? { description: endpoint.summary }
+      : { description: endpoint.summary, content: { "application/json": { schema: refOrSchema(endpoint.response) } } };
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    parameters: [...parameters(endpoint.params, "path"), ...parameters(endpoint.query, "query")],
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: refOrSchema(endpoint.body.schema), example: endpoint.body.example } },
+          },
+        }
+      : {}),
+    responses: {
+      [String(endpoint.status)]: success,
+      "400": errorResponse(
+        endpoint.body
+          ? "The query or the body is not valid: the message names the field and the problem (code invalid_request)."
+          : "The query is not valid (code invalid_request).",
+      ),
+      "401": errorResponse("No API key, or a key that is not valid or was revoked (codes missing_api_key, invalid_api_key)."),
+      ...Object.fromEntries(Object.entries(endpoint.errors ?? {}).map(([status, description]) => [status, errorResponse(description)])),
+      "429": {
+        ...errorResponse(`More than ${API_RATE_LIMIT.limit} requests in a minute with this key (code rate_limited).`),
+        headers: { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of /api/v1, built from ENDPOINTS and their zod schemas. */
 export function openApiDocument() {
   const config = env();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const endpoint of ENDPOINTS) {
-    const id = (endpoint.response.meta() as { id?: string } | undefined)?.id;
-    paths[endpoint.path] = {
-      [endpoint.method]: {
-        operationId: endpoint.operationId,
-        summary: endpoint.summary,
-        description: endpoint.description,
-        parameters: queryParameters(endpoint.query),
-        responses: {
-          "200": {
-            description: endpoint.summary,
-            content: { "application/json": { schema: id ? { $ref: `#/components/schemas/${id}` } : schemaOf(endpoint.response) } },
-          },
-          "400": errorResponse("The query is not valid (code invalid_request)."),
-          "401": errorResponse("No API key, or a key that is not valid or was revoked (codes missing_api_key, invalid_api_key)."),
-          "429": {
-            ...errorResponse(`More than ${API_RATE_LIMIT.limit} requests in a minute with this key (code rate_limited).`),
-            headers: { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } },
-          },
-        },
-      },
-    };
-  }
+  for (const endpoint of ENDPOINTS) paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation(endpoint) };
   return {
     openapi: "3.1.0",
     info: {
@@ -72,7 +93,11 @@ export function openApiDocument() {
     paths,
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "Your live API key, jmb_live_..." } },
-      schemas: componentsFor([ApiError, PhoneNumber, ...ENDPOINTS.map((e) => e.response)]),
+      schemas: componentsFor([
+        ApiError,
+        ...NESTED_SCHEMAS,
+        ...ENDPOINTS.flatMap((e) => [...(e.status === 204 ? [] : [e.response]), ...(e.body ? [e.body.schema] : [])]),
+      ]),
     },
   };
 }

@@ -1,0 +1,143 @@
+import type { z } from "zod";
+import { and, eq, inArray } from "drizzle-orm";
+import { db } from "../db/client";
+import { messageTemplates, whatsappAccounts, type MessageTemplate } from "../db/schema";
+import { listTemplates, findTemplate } from "../templates/queries";
+import { createTemplate, deleteTemplate, TEMPLATE_MESSAGES, type Actor } from "../templates/manage";
+import { inputFromMeta, templateProblems, type Problems } from "../../lib/templates";
+import { ApiProblem } from "./problem";
+import type { Template, TemplateCreate, TemplatesQuery } from "./schemas";
+
+/** The message templates of /api/v1: the same rules and the same code as the Templates page. */
+
+type ApiTemplate = z.input<typeof Template>;
+
+export function apiTemplate(t: MessageTemplate): ApiTemplate {
+  return {
+    id: t.id,
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    status: t.status,
+    rejectionReason: t.rejectionReason,
+    components: t.components as ApiTemplate["components"],
+    wabaId: t.wabaId,
+    createdAt: t.createdAt.toISOString(),
+    submittedAt: t.submittedAt?.toISOString() ?? null,
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+const actor = (organizationId: string): Actor => ({ organizationId, userId: null });
+
+const notFound = () => new ApiProblem(404, "not_found", "No template with this id.");
+
+export async function listApiTemplates(organizationId: string, query: z.output<typeof TemplatesQuery>) {
+  const page = await listTemplates(
+    organizationId,
+    { q: query.name || undefined, status: query.status, language: query.language },
+    { after: query.cursor },
+    query.limit,
+  );
+  // The list's rows leave out the components; one more query reads the page's templates whole.
+  const ids = page.rows.map((r) => r.id);
+  const full = ids.length
+    ? await db()
+        .select()
+        .from(messageTemplates)
+        .where(and(eq(messageTemplates.organizationId, organizationId), inArray(messageTemplates.id, ids)))
+    : [];
+  const byId = new Map(full.map((t) => [t.id, t]));
+  return {
+    // A template deleted between the two reads is left out rather than shown half.
+    data: ids.flatMap((id) => {
+      const t = byId.get(id);
+      return t ? [apiTemplate(t)] : [];
+    }),
+    nextCursor: page.nextCursor,
+  };
+}
+
+export async function getApiTemplate(organizationId: string, id: string) {
+  const template = await findTemplate(organizationId, id);
+  if (!template) throw notFound();
+  return apiTemplate(template);
+}
+
+/** Where a field of the create form sits in Meta's shape, for messages: `bodyExamples[1]` → `components.BODY.example.body_text[0][1]`. */
+const FIELD_LOCATIONS: Record<string, string> = {
+  name: "name",
+  category: "category",
+  language: "language",
+  headerText: "components.HEADER",
+  headerExample: "components.HEADER.example.header_text[0]",
+  body: "components.BODY",
+  footer: "components.FOOTER",
+  buttons: "components.BUTTONS",
+  codeExpirationMinutes: "components.FOOTER.code_expiration_minutes",
+  otpButtonText: "components.BUTTONS.buttons[0].text",
+  packageName: "components.BUTTONS.buttons[0].supported_apps[0].package_name",
+  signatureHash: "components.BUTTONS.buttons[0].supported_apps[0].signature_hash",
+  accountId: "wabaId",
+};
+const BUTTON_KEYS: Record<string, string> = { text: "text", url: "url", phone: "phone_number", example: "example" };
+
+export function problemLocation(field: string) {
+  const button = /^buttons\[(\d+)\]\.(\w+)$/.exec(field);
+  if (button) return `components.BUTTONS.buttons[${button[1]}].${BUTTON_KEYS[button[2]!] ?? button[2]}`;
+  const example = /^bodyExamples\[(\d+)\]$/.exec(field);
+  if (example) return `components.BODY.example.body_text[0][${example[1]}]`;
+  return FIELD_LOCATIONS[field] ?? field;
+}
+
+export function describeProblems(problems: Problems) {
+  return Object.entries(problems)
+    .map(([field, message]) => (field === "form" ? message : `${problemLocation(field)}: ${message}`))
+    .join("; ");
+}
+
+/** The first sentence of the page's "connect an account first" message (the rest is about the page's drafts). */
+const NO_ACCOUNT = TEMPLATE_MESSAGES.noAccount.replace(/(?<=\.)\s.*$/s, "");
+
+export async function createApiTemplate(organizationId: string, body: z.output<typeof TemplateCreate>) {
+  const input = inputFromMeta(body);
+  const problems = templateProblems(input);
+  if (Object.keys(problems).length) throw new ApiProblem(400, "invalid_request", describeProblems(problems));
+
+  const accounts = await db()
+    .select({ id: whatsappAccounts.id, wabaId: whatsappAccounts.wabaId })
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.organizationId, organizationId), eq(whatsappAccounts.status, "connected")))
+    .orderBy(whatsappAccounts.connectedAt);
+  if (!accounts.length) throw new ApiProblem(409, "no_whatsapp_account", NO_ACCOUNT);
+  const known = accounts.map((a) => a.wabaId).join(", ");
+  let accountId: string | undefined;
+  if (body.wabaId !== undefined) {
+    accountId = accounts.find((a) => a.wabaId === body.wabaId)?.id;
+    if (!accountId) throw new ApiProblem(400, "invalid_request", `wabaId: ${TEMPLATE_MESSAGES.unknownAccount} Yours: ${known}.`);
+  }
+
+  const result = await createTemplate(actor(organizationId), input, { accountId, submit: true });
+  if (!result.ok) {
+    const { problems: refused } = result;
+    if (refused.form === TEMPLATE_MESSAGES.noAccount) throw new ApiProblem(409, "no_whatsapp_account", NO_ACCOUNT);
+    if (refused.accountId) throw new ApiProblem(400, "invalid_request", `wabaId: ${refused.accountId} Send wabaId, one of ${known}.`);
+    // The content was checked above: a problem with the name now is a name already in use.
+    if (refused.name) throw new ApiProblem(409, "template_exists", refused.name);
+    throw new ApiProblem(400, "invalid_request", describeProblems(refused));
+  }
+  if (result.submitError)
+    throw new ApiProblem(
+      502,
+      "meta_error",
+      `Meta did not accept the template: ${result.submitError}. It is saved in Jumbe as a draft (id ${result.template.id}): correct it on the Templates page and submit it again, or delete it (DELETE /api/v1/templates/${result.template.id}) before creating it again.`,
+    );
+  return apiTemplate(result.template);
+}
+
+export async function deleteApiTemplate(organizationId: string, id: string) {
+  const result = await deleteTemplate(actor(organizationId), id);
+  if (result.ok) return undefined;
+  if (result.status === 404) throw notFound();
+  throw new ApiProblem(502, "meta_error", `${result.message.replace(/\.$/, "")}. The template is kept, here and at Meta.`);
+}

@@ -1,0 +1,62 @@
+import type { Server } from "node:http";
+import express from "express";
+import { db } from "~/.server/db/client";
+import { whatsappAccounts } from "~/.server/db/schema";
+import { env } from "~/.server/config/env";
+import { encryptSecret } from "~/.server/security/crypto";
+import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
+
+/**
+ * The Meta sandbox's Graph API on a socket of its own, for tests that call Meta for real (template
+ * submission and deletion). Its reviewer waits ten minutes, so no test sees a decision it did not
+ * ask for; its webhooks go nowhere (no test here reads them).
+ */
+export async function startGraphSandbox() {
+  const sandbox: MetaSandbox = createMetaSandbox({
+    appId: env().META_APP_ID,
+    appSecret: env().META_APP_SECRET,
+    configId: env().META_CONFIG_ID,
+    webhookUrl: "http://127.0.0.1:9/webhooks/whatsapp",
+    webhookRetry: { attempts: 1, baseDelayMs: 0 },
+    batchWindowMs: 1,
+    templateReviewDelayMs: 600_000,
+  });
+  const app = express();
+  app.use("/sandbox/meta", sandbox.router);
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const address = server.address();
+  const graphBase = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/sandbox/meta/graph`;
+
+  /** A WABA at the sandbox, connected to the organisation as Embedded Signup leaves it (with a token the sandbox accepts). */
+  async function connect(organizationId: string, name = "Sandbox Biashara") {
+    const business = sandbox.createTestBusiness({ businessName: name, verifiedName: name });
+    const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    const query = new URLSearchParams({ client_id: env().META_APP_ID, client_secret: env().META_APP_SECRET, code });
+    const exchanged = await fetch(`${graphBase}/${env().GRAPH_API_VERSION}/oauth/access_token?${query}`);
+    const { access_token: token } = (await exchanged.json()) as { access_token: string };
+    if (!token) throw new Error(`the sandbox did not exchange the code (${exchanged.status})`);
+    const [account] = await db()
+      .insert(whatsappAccounts)
+      .values({
+        organizationId,
+        wabaId: business.wabaId,
+        businessId: business.businessId,
+        accessTokenEncrypted: encryptSecret(token),
+        subscribed: true,
+      })
+      .returning();
+    return { account: account!, wabaId: business.wabaId };
+  }
+
+  return {
+    sandbox,
+    graphBase,
+    connect,
+    close: async () => {
+      await sandbox.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
