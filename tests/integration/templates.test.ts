@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import express from "express";
-import type { Server } from "node:http";
 import { eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, whatsappAccounts } from "~/.server/db/schema";
-import { env, parseEnv, setEnv } from "~/.server/config/env";
-import { encryptSecret } from "~/.server/security/crypto";
+import { activityLogs } from "~/.server/db/schema";
+import { parseEnv, setEnv } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
-import { graphClient } from "~/.server/whatsapp/graph-client";
 import { copyTemplate, createTemplate, deleteTemplate, updateTemplate, TEMPLATE_MESSAGES, type Actor } from "~/.server/templates/manage";
 import { findTemplate, listTemplates } from "~/.server/templates/queries";
 import { syncOrganisationTemplates } from "~/.server/templates/sync";
 import type { TemplateInput } from "~/lib/templates";
-import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
+import type { MetaSandbox } from "../../sandbox/meta";
+import { startGraphSandbox } from "../support/sandbox-waba";
 import { createVerifiedUser } from "../support/accounts";
 import { startReceiver } from "../support/whatsapp";
 
@@ -22,59 +19,32 @@ import { startReceiver } from "../support/whatsapp";
  * reconciled by sync when a webhook is missed or a template was made or deleted elsewhere.
  */
 
+let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
 let sandbox: MetaSandbox;
-let server: Server;
-let graphBase = "";
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  sandbox = createMetaSandbox({
-    appId: env().META_APP_ID,
-    appSecret: env().META_APP_SECRET,
-    configId: env().META_CONFIG_ID,
-    webhookUrl: receiver.url,
-    batchWindowMs: 1,
-    // Decided only when a test asks (reviewTemplatesNow).
-    templateReviewDelayMs: 3_600_000,
-  });
-  const app = express();
-  app.use("/sandbox/meta", sandbox.router);
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const address = server.address();
-  graphBase = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/sandbox/meta/graph`;
+  graph = await startGraphSandbox({ webhookUrl: receiver.url });
+  sandbox = graph.sandbox;
 });
 
 afterAll(async () => {
-  await sandbox.close();
-  await new Promise((resolve) => server.close(resolve));
+  await graph.close();
   await receiver.close();
 });
 
 beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
+  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
   sandbox.reset();
 });
 
 /** A tenant whose WABA is connected with a real sandbox token, as Embedded Signup leaves it. */
 async function connectedTenant(name = "Nyota Savings Sacco") {
   const user = await createVerifiedUser({ businessName: name });
-  const business = sandbox.createTestBusiness({ businessName: name });
-  const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-  const { accessToken } = await graphClient().exchangeCode(code);
-  const [account] = await db()
-    .insert(whatsappAccounts)
-    .values({
-      organizationId: user.organization.id,
-      wabaId: business.wabaId,
-      accessTokenEncrypted: encryptSecret(accessToken),
-      subscribed: true,
-    })
-    .returning();
+  const { account, wabaId } = await graph.connect(user.organization.id, name);
   const actor: Actor = { organizationId: user.organization.id, userId: user.user.id };
-  return { user, business, account: account!, actor };
+  return { user, business: { wabaId }, account, actor };
 }
 
 const input = (change: Partial<TemplateInput> = {}): TemplateInput => ({

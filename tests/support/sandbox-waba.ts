@@ -9,15 +9,15 @@ import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
 /**
  * The Meta sandbox's Graph API on a socket of its own, for tests that call Meta for real (template
  * submission and deletion). Its reviewer waits ten minutes, so no test sees a decision it did not
- * ask for; its webhooks go nowhere (no test here reads them).
+ * ask for (reviewTemplatesNow decides at once); its webhooks go to `webhookUrl`, else nowhere.
  */
-export async function startGraphSandbox() {
+export async function startGraphSandbox(options: { webhookUrl?: string } = {}) {
   const sandbox: MetaSandbox = createMetaSandbox({
     appId: env().META_APP_ID,
     appSecret: env().META_APP_SECRET,
     configId: env().META_CONFIG_ID,
-    webhookUrl: "http://127.0.0.1:9/webhooks/whatsapp",
-    webhookRetry: { attempts: 1, baseDelayMs: 0 },
+    webhookUrl: options.webhookUrl ?? "http://127.0.0.1:9/webhooks/whatsapp",
+    webhookRetry: options.webhookUrl ? undefined : { attempts: 1, baseDelayMs: 0 },
     batchWindowMs: 1,
     templateReviewDelayMs: 600_000,
   });

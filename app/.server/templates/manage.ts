@@ -105,15 +105,12 @@ export async function createTemplate(
     throw error;
   }
   const template = toTemplate(row!);
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "template",
-    status: "success",
-    action: "Template created",
-    details: `${template.name} (${languageLabel(template.language)}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
-    meta: actor.meta,
-  });
+  await logTemplate(
+    actor,
+    "success",
+    "Template created",
+    `${template.name} (${languageLabel(template.language)}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
+  );
   if (!options.submit || !account) return { ok: true, template };
   return submitToMeta(actor, template, account, client);
 }
@@ -134,15 +131,12 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
         status = case when meta_event_at is null then ${metaStatus(answer.status) ?? "pending"} else status end,
         category = case when meta_event_at is null then coalesce(${answer.category ?? null}, category) else category end
       where id = ${template.id} returning *`);
-    await recordActivity({
-      organizationId: actor.organizationId,
-      userId: actor.userId,
-      type: "template",
-      status: "success",
-      action: "Template submitted to Meta",
-      details: `${template.name} (${languageLabel(template.language)}) to WhatsApp Business Account ${account.waba_id}`,
-      meta: actor.meta,
-    });
+    await logTemplate(
+      actor,
+      "success",
+      "Template submitted to Meta",
+      `${template.name} (${languageLabel(template.language)}) to WhatsApp Business Account ${account.waba_id}`,
+    );
     return { ok: true, template: toTemplate(row!) };
   } catch (error) {
     const reason = describeGraphFailure(error);
@@ -150,17 +144,22 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
       sql`update message_templates set last_error = ${`Meta did not accept it: ${reason}`}, account_id = ${account.id}, waba_id = ${account.waba_id}, updated_at = now()
           where id = ${template.id} returning *`,
     );
-    await recordActivity({
-      organizationId: actor.organizationId,
-      userId: actor.userId,
-      type: "template",
-      status: "error",
-      action: "Template submission failed",
-      details: `${template.name}: ${reason}`,
-      meta: actor.meta,
-    });
+    await logTemplate(actor, "error", "Template submission failed", `${template.name}: ${reason}`);
     return { ok: true, template: toTemplate(row!), submitError: reason };
   }
+}
+
+/** One record of what happened to a template, in the tenant's activity log. */
+function logTemplate(actor: Actor, status: "success" | "error", action: string, details: string) {
+  return recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "template",
+    status,
+    action,
+    details,
+    meta: actor.meta,
+  });
 }
 
 /** Jumbe's status for a status Meta names (undefined for events that do not change it). */
@@ -233,30 +232,14 @@ export async function updateTemplate(
     await queryRows(
       sql`update message_templates set last_error = ${`Meta did not accept the change: ${reason}`}, updated_at = now() where id = ${template.id}`,
     );
-    await recordActivity({
-      organizationId: actor.organizationId,
-      userId: actor.userId,
-      type: "template",
-      status: "error",
-      action: "Template resubmission failed",
-      details: `${template.name}: ${reason}`,
-      meta: actor.meta,
-    });
+    await logTemplate(actor, "error", "Template resubmission failed", `${template.name}: ${reason}`);
     return { ok: true, template: (await findTemplate(actor.organizationId, id))!, submitError: reason };
   }
   const [row] = await queryRows<Record<string, unknown>>(sql`
     update message_templates set components = ${JSON.stringify(components)}::jsonb, status = 'pending', rejection_reason = null,
       last_error = null, submitted_at = now(), updated_at = now()
     where id = ${template.id} returning *`);
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "template",
-    status: "success",
-    action: "Template resubmitted to Meta",
-    details: `${template.name} (${languageLabel(template.language)})`,
-    meta: actor.meta,
-  });
+  await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language)})`);
   return { ok: true, template: toTemplate(row!) };
 }
 
@@ -273,15 +256,7 @@ export async function copyTemplate(actor: Actor, id: string): Promise<MessageTem
         values (${actor.organizationId}, ${template.accountId}, ${template.wabaId}, ${name}, ${template.language}, ${template.category}, 'draft',
                 ${JSON.stringify(template.components)}::jsonb, ${actor.userId})
         returning *`);
-      await recordActivity({
-        organizationId: actor.organizationId,
-        userId: actor.userId,
-        type: "template",
-        status: "success",
-        action: "Template copied",
-        details: `${template.name} copied as ${name}`,
-        meta: actor.meta,
-      });
+      await logTemplate(actor, "success", "Template copied", `${template.name} copied as ${name}`);
       return toTemplate(row!);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -312,28 +287,17 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
       await queryRows(
         sql`update message_templates set deleting_at = null, last_error = ${`Meta did not delete it: ${reason}`}, updated_at = now() where id = ${template.id}`,
       );
-      await recordActivity({
-        organizationId: actor.organizationId,
-        userId: actor.userId,
-        type: "template",
-        status: "error",
-        action: "Template deletion failed",
-        details: `${template.name}: ${reason}`,
-        meta: actor.meta,
-      });
+      await logTemplate(actor, "error", "Template deletion failed", `${template.name}: ${reason}`);
       return { ok: false, status: 502, message: `Meta did not delete ${template.name}: ${reason}` };
     }
   }
   await queryRows(sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "template",
-    status: "success",
-    action: "Template deleted",
-    details: `${template.name} (${languageLabel(template.language)})${template.metaTemplateId ? (account ? ", also at Meta" : ", here only: its WhatsApp account is disconnected") : ""}`,
-    meta: actor.meta,
-  });
+  await logTemplate(
+    actor,
+    "success",
+    "Template deleted",
+    `${template.name} (${languageLabel(template.language)})${template.metaTemplateId ? (account ? ", also at Meta" : ", here only: its WhatsApp account is disconnected") : ""}`,
+  );
   return { ok: true, atMeta: !!(template.metaTemplateId && account) };
 }
 
