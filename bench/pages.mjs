@@ -43,7 +43,8 @@ export function signedInPages(routesSource) {
       continue;
     }
     const route = as && line.match(/^\s*route\("([^"]+)",\s*"([^"]+)"/);
-    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES)) pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as });
+    // A path with a parameter (templates/:id/edit) needs a record to name; it is left out.
+    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !route[1].includes(":")) pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as });
   }
   if (pages.length) return pages;
   return [...FALLBACK.map((p) => ({ path: `/${p}${QUERIES[p] ?? ""}`, as: "individual" })), { path: "/admin", as: "admin" }];
