@@ -189,3 +189,33 @@ export async function signInViaForm(page: Page, email: string, password: string,
 export function userMenu(page: Page) {
   return page.locator("details").filter({ has: page.locator('summary[aria-label="User menu"]') });
 }
+
+/** A random Kenyan mobile number as people write it (+254 7xx xxx xxx). */
+export const kenyanNumber = () => `+254 7${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
+
+/** In the Meta sandbox's Embedded Signup dialog: create a new test business with `number`, named `name`. */
+export async function fillNewBusiness(dialog: Page, number: string, name: string) {
+  await dialog.getByLabel("Create a new test business").check();
+  await dialog.getByLabel("Business name").fill(name);
+  await dialog.getByLabel("Display name").fill(name);
+  await dialog.getByLabel("Phone number").fill(number);
+}
+
+/**
+ * On /whatsapp: "Connect WhatsApp Business", then the sandbox's dialog (a popup with JavaScript, the same
+ * page without) creates a new test business with `number` and finishes. The caller checks the callback's result.
+ */
+export async function connectThroughDialog(page: Page, javaScriptEnabled: boolean, number: string, name: string) {
+  const connect = page.getByTestId("connect-whatsapp");
+  if (javaScriptEnabled) {
+    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+    await popup.waitForLoadState();
+    await fillNewBusiness(popup, number, name);
+    await popup.getByRole("button", { name: "Finish" }).click();
+  } else {
+    await connect.click();
+    await expect(page).toHaveURL(/\/sandbox\/meta\/dialog\/oauth/);
+    await fillNewBusiness(page, number, name);
+    await page.getByRole("button", { name: "Finish" }).click();
+  }
+}

@@ -1,34 +1,9 @@
 import { randomInt } from "node:crypto";
-import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectThroughDialog, kenyanNumber, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 // Embedded Signup end to end: the product's /whatsapp page, the Meta sandbox's dialog (playing
 // Meta's popup with JavaScript, a plain page without), the callback, and webhooks coming back.
-
-const kenyanNumber = () => `+254 7${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
-
-async function fillNewBusiness(dialog: Page, number: string, name: string) {
-  await dialog.getByLabel("Create a new test business").check();
-  await dialog.getByLabel("Business name").fill(name);
-  await dialog.getByLabel("Display name").fill(name);
-  await dialog.getByLabel("Phone number").fill(number);
-}
-
-async function connectThroughDialog(page: Page, javaScriptEnabled: boolean, number: string, name: string) {
-  const connect = page.getByTestId("connect-whatsapp");
-  if (javaScriptEnabled) {
-    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
-    await popup.waitForLoadState();
-    await fillNewBusiness(popup, number, name);
-    await popup.getByRole("button", { name: "Finish" }).click();
-  } else {
-    await connect.click();
-    await expect(page).toHaveURL(/\/sandbox\/meta\/dialog\/oauth/);
-    await fillNewBusiness(page, number, name);
-    await page.getByRole("button", { name: "Finish" }).click();
-  }
-}
 
 test("a new account connects WhatsApp through Embedded Signup, sees it everywhere, and disconnects and reconnects it", async ({
   page,
