@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, href, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { Monitor, Smartphone, Tablet } from "lucide-react";
 import type { Route } from "./+types/preview";
 import { requireUserWithPermission } from "~/.server/auth/guards";
@@ -31,23 +31,26 @@ export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
   const choices = await templateChoices(organizationId);
   const wanted = params.get("template");
-  const chosenId = isUuid(wanted) ? wanted : choices[0]?.id;
-  const template = chosenId ? await findTemplate(organizationId, chosenId) : undefined;
+  // A template that is not the tenant's (or no template at all) is a 404, with the tenant's first one to choose from.
+  const asked = isUuid(wanted) ? await findTemplate(organizationId, wanted) : undefined;
+  const missing = !!wanted && !asked;
+  const template = asked ?? (choices[0] ? await findTemplate(organizationId, choices[0].id) : undefined);
   const device = (Object.keys(DEVICE_WIDTHS) as Device[]).includes(params.get("device") as Device)
     ? (params.get("device") as Device)
     : "mobile";
   const values: Record<string, string> = {};
   for (const [key, value] of params) if (/^(header|body)\.\d{1,2}$|^button\.\d$/.test(key)) values[key] = value.slice(0, 200);
-  return {
+  const page = {
     choices: choices.map((c) => ({
       id: c.id,
       label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${c.status}`}`,
     })),
     template: template ? { id: template.id, name: template.name, status: template.status, input: templateInput(template) } : null,
-    missing: !!wanted && !template,
+    missing,
     device,
     values,
   };
+  return missing ? data(page, { status: 404 }) : page;
 }
 
 export default function Preview({ loaderData }: Route.ComponentProps) {
