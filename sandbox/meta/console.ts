@@ -241,6 +241,11 @@ ${templateRows}
 <form method="post" action="${base}/console/templates/review"><div class="actions"><button type="submit" class="secondary">Review pending templates now</button></div></form>
 </section>
 
+<section class="card" aria-labelledby="h-uploads"><h2 id="h-uploads">Uploads (Resumable Upload API)</h2>
+<p class="muted">Samples of media headers: <code>POST /{app-id}/uploads</code>, then <code>POST /upload:…</code> with the bytes. A file name containing <code>cut-once</code> is cut short on its first send.</p>
+${uploadsTable(ctx)}
+</section>
+
 <div class="grid">
 <section class="card" aria-labelledby="h-inbound"><h2 id="h-inbound">Customer sends a text</h2>
 <form method="post" action="${base}/console/inbound">
@@ -296,6 +301,28 @@ ${calls.length ? `<div role="region" aria-label="Graph calls table" tabindex="0"
 ${deliveries.length ? `<div role="region" aria-label="Webhooks table" tabindex="0"><table><thead><tr><th>Time</th><th>Fields</th><th>State</th><th>Attempts</th><th>Last HTTP status</th><th>Body</th></tr></thead><tbody>${deliveryRows}</tbody></table></div>` : `<p class="muted">No webhooks yet.</p>`}
 </section></main>`;
   page(res, { title: "Meta sandbox · Jumbe", body, width: 1180 });
+}
+
+/** The last uploads: what arrived and the handle issued. */
+function uploadsTable(ctx: SandboxContext) {
+  const uploads = ctx.sandbox.uploads().slice(-20).reverse();
+  if (uploads.length === 0) return `<p class="muted">No uploads yet.</p>`;
+  const base = escapeHtml(ctx.options.publicPath);
+  const rows = uploads
+    .map((u) => {
+      const key = u.id.replace(/^upload:/, "");
+      const name = u.handle ? `<a href="${base}/uploads/${escapeHtml(key)}">${escapeHtml(u.fileName)}</a>` : escapeHtml(u.fileName);
+      return (
+        `<tr><td>${escapeHtml(time(u.createdAt))}</td><td>${name}<br><small><code>${escapeHtml(u.id.slice(0, 24))}…</code></small></td>` +
+        `<td>${escapeHtml(u.fileType)}</td><td>${u.fileOffset.toLocaleString("en")} / ${u.fileLength.toLocaleString("en")} bytes</td>` +
+        `<td>${u.handle ? `${pill("yes")}<br><small><code>${escapeHtml(u.handle.slice(0, 24))}…</code></small>` : pill("pending")}</td></tr>`
+      );
+    })
+    .join("");
+  return (
+    `<div role="region" aria-label="Uploads table" tabindex="0"><table><thead><tr><th>Time</th><th>File</th><th>Type</th>` +
+    `<th>Received</th><th>Handle</th></tr></thead><tbody>${rows}</tbody></table></div>`
+  );
 }
 
 const reviewDelayText = (ms: number) => (ms === 0 ? "right" : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -2,6 +2,7 @@ import type { WebhookEvents } from "./events";
 import type { CallLog, FaultTable } from "./faults";
 import type { SandboxStore } from "./state";
 import type { TemplateDesk } from "./templates";
+import type { UploadDesk } from "./uploads";
 import type { MetaSandbox, ResolvedOptions } from "./types";
 import type { WebhookSender } from "./webhooks";
 
@@ -12,6 +13,7 @@ export interface SandboxContext {
   sender: WebhookSender;
   events: WebhookEvents;
   templates: TemplateDesk;
+  uploads: UploadDesk;
   faults: FaultTable;
   calls: CallLog;
   sandbox: MetaSandbox;

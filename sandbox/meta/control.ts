@@ -173,6 +173,10 @@ export function controlRouter(ctx: SandboxContext): Router {
   );
 
   router.get(
+    "/uploads",
+    route(() => ({ uploads: sandbox.uploads() })),
+  );
+  router.get(
     "/templates",
     route((req) => sandbox.templates(typeof req.query.wabaId === "string" ? req.query.wabaId : undefined)),
   );

@@ -17,8 +17,11 @@ const invalidParameter = (details: string) =>
 /** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA, phone number and template endpoints. */
 export function graphRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true });
+  // An upload session's POST carries the file's raw bytes (Meta takes up to 100 MB, a PDF).
+  const rawUpload = express.raw({ type: () => true, limit: "100mb" });
   router.use(
     "/graph",
+    (req: Request, res: Response, next: NextFunction) => (/^\/[^/]+\/upload:/.test(req.path) ? rawUpload(req, res, next) : next()),
     express.json({ limit: "1mb" }),
     express.urlencoded({ extended: false, limit: "1mb" }),
     (req: Request, res: Response) => handle(ctx, req, res),
@@ -111,6 +114,29 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   if (deeper.length > 0) return { run: () => unknownPath(`/${rest.slice(1).join("/")}`) };
 
   const id = first;
+  if (edge === "uploads" && !deeper.length)
+    return {
+      step: method === "POST" ? "upload.create" : undefined,
+      run: () => {
+        const auth = authenticate(ctx, req);
+        if ("status" in auth) return auth;
+        return method === "POST" ? ctx.uploads.create(req, id, auth) : unsupported(method, `${id}/uploads`);
+      },
+    };
+  if (id.startsWith("upload:") && !edge) {
+    const step: GraphStep | undefined = method === "POST" ? "upload.send" : method === "GET" ? "upload.status" : undefined;
+    return {
+      step,
+      run: () => {
+        const auth = authenticate(ctx, req);
+        if ("status" in auth) return auth;
+        const upload = ctx.uploads.find(id, req);
+        // Another system user's session is as unknown as a made-up one.
+        if (!upload || upload.userId !== auth.userId || !step) return unsupported(method, id);
+        return method === "POST" ? ctx.uploads.send(req, upload) : ctx.uploads.status(upload);
+      },
+    };
+  }
   const waba = store.wabas.get(id);
   const phone = store.phoneNumbers.get(id);
   const template = ctx.templates.get(id);

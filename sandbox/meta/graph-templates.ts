@@ -47,10 +47,16 @@ function answerRules(run: () => GraphResult): GraphResult {
   }
 }
 
+/** A media header's handle → the example URL Meta keeps, for handles this sandbox's uploads issued. */
+function handles(ctx: SandboxContext, req: Request) {
+  const origin = `${req.protocol}://${req.get("host") ?? "localhost"}`;
+  return (handle: string) => ctx.uploads.exampleUrl(handle, origin);
+}
+
 /** POST /{waba-id}/message_templates → {id, status: "PENDING", category}. */
 export function createTemplate(ctx: SandboxContext, req: Request, waba: Waba): GraphResult {
   return answerRules(() => {
-    const template = ctx.templates.submit(waba.id, {
+    const template = ctx.templates.submit(waba.id, handles(ctx, req), {
       name: param(req, "name"),
       language: param(req, "language"),
       category: param(req, "category"),
@@ -69,7 +75,7 @@ export function templateNode(req: Request, template: Template): GraphResult {
 /** POST /{template-id}: components and/or category → {success: true}. */
 export function editTemplate(ctx: SandboxContext, req: Request, template: Template): GraphResult {
   return answerRules(() => {
-    ctx.templates.edit(template, { components: jsonParam(req, "components"), category: param(req, "category") });
+    ctx.templates.edit(template, handles(ctx, req), { components: jsonParam(req, "components"), category: param(req, "category") });
     return ok({ success: true });
   });
 }

@@ -9,6 +9,7 @@ import { CallLog, FaultTable } from "./faults";
 import { graphRouter } from "./graph-routes";
 import { SandboxStore } from "./state";
 import { TemplateDesk } from "./templates";
+import { UploadDesk } from "./uploads";
 import type { MetaSandbox, MetaSandboxOptions, ResolvedOptions } from "./types";
 import { parseHttpUrl } from "./util";
 import { WebhookSender } from "./webhooks";
@@ -24,6 +25,7 @@ export type {
   MetaSandboxOptions,
   ParameterFormat,
   SandboxTemplate,
+  SandboxUpload,
   TemplateAtMetaInput,
   TemplateCategory,
   TemplateDecision,
@@ -85,6 +87,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   });
   const events = new WebhookEvents(store, sender, options.now);
   const templates = new TemplateDesk(store, events, { reviewDelayMs: options.templateReviewDelayMs, now: options.now });
+  const uploads = new UploadDesk(store, { appId: options.appId, publicPath: options.publicPath, now: options.now });
   const faults = new FaultTable();
   const calls = new CallLog();
   let closed = false;
@@ -145,6 +148,9 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     async reviewTemplatesNow() {
       return templates.reviewNow();
     },
+    uploads() {
+      return uploads.list();
+    },
     setDeliveryChaos(chaos) {
       sender.setChaos(chaos ?? {});
     },
@@ -161,6 +167,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       faults.clear();
       calls.clear();
       templates.reset();
+      uploads.reset();
       sender.reset();
       store.reset();
     },
@@ -173,7 +180,18 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     },
   };
 
-  const ctx: SandboxContext = { options, store, sender, events, templates, faults, calls, sandbox, webhookUrl: () => webhookUrl };
+  const ctx: SandboxContext = {
+    options,
+    store,
+    sender,
+    events,
+    templates,
+    uploads,
+    faults,
+    calls,
+    sandbox,
+    webhookUrl: () => webhookUrl,
+  };
   // The dialog and the Graph API are the demo's own flow; the rest changes or shows state (decision 012).
   const gate = sandboxGate({
     token: input.controlToken,
@@ -182,6 +200,15 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     home: options.publicPath,
   });
   router.use(graphRouter(ctx));
+  // A finished upload's bytes at the URL Meta keeps as a media header's example (Meta's scontent
+  // stand-in): open like the Graph API, since a template's example is readable by its business.
+  router.get("/uploads/:key", (req, res) => {
+    const file = uploads.file(String(req.params.key));
+    if (!file) return void res.status(404).type("text/plain").send("No such upload (uploads' bytes are kept in memory only).");
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.type(file.type).send(file.bytes);
+  });
   router.use(dialogRouter(ctx));
   router.post("/token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));

@@ -98,6 +98,26 @@ export interface Template {
   updatedAt: number;
 }
 
+/** A Resumable Upload API session (its bytes are kept in memory by the UploadDesk). */
+export interface Upload {
+  /** The id's key: the session is `upload:<key>?sig=<sig>`. */
+  key: string;
+  sig: string;
+  /** The system user whose token opened it. */
+  userId: string;
+  fileName: string;
+  fileType: string;
+  fileLength: number;
+  /** Bytes received so far. */
+  offset: number;
+  /** "4::…": issued when the last byte arrived. */
+  handle: string | null;
+  /** The magic file name "cut-once": the first send is cut short. */
+  cutOnce: boolean;
+  createdAt: number;
+  completedAt: number | null;
+}
+
 /** An approved template's deletion: its name is held for 30 days. */
 export interface DeletedTemplateName {
   wabaId: string;
@@ -119,6 +139,8 @@ interface PersistedState {
   /** Absent in state files from before templates: none. */
   templates?: Template[];
   deletedTemplateNames?: DeletedTemplateName[];
+  /** Absent in state files from before uploads: none. */
+  uploads?: Upload[];
 }
 
 export const DEMO = {
@@ -140,6 +162,7 @@ export class SandboxStore {
   readonly tokens = new Map<string, TokenRecord>();
   readonly codes = new Map<string, CodeRecord>();
   readonly templates = new Map<string, Template>();
+  readonly uploads = new Map<string, Upload>();
   private deletedNames: DeletedTemplateName[] = [];
   private templateSeq = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -181,6 +204,7 @@ export class SandboxStore {
     for (const s of parsed.subscriptions ?? []) this.subscriptions.set(s.wabaId, s);
     for (const t of parsed.tokens ?? []) if (!t.expiresAt || t.expiresAt > this.now) this.tokens.set(t.token, t);
     for (const t of parsed.templates ?? []) this.templates.set(t.id, t);
+    for (const u of parsed.uploads ?? []) this.uploads.set(u.key, u);
     this.templateSeq = Math.max(0, ...[...this.templates.values()].map((t) => t.seq));
     this.deletedNames = parsed.deletedTemplateNames ?? [];
     if (![...this.businesses.values()].some((b) => b.demo)) this.seedDemo();
@@ -199,6 +223,7 @@ export class SandboxStore {
       tokens: [...this.tokens.values()].filter((t) => !t.expiresAt || t.expiresAt > now),
       templates: [...this.templates.values()],
       deletedTemplateNames: this.heldNames(),
+      uploads: [...this.uploads.values()],
     };
   }
 
@@ -248,6 +273,7 @@ export class SandboxStore {
     this.tokens.clear();
     this.codes.clear();
     this.templates.clear();
+    this.uploads.clear();
     this.deletedNames = [];
     this.seedDemo();
   }

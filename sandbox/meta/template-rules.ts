@@ -172,7 +172,13 @@ function tooLong(where: string, length: number, limit: number) {
   return invalid("Character limit exceeded", `The ${where} is ${length} characters long; the limit is ${limit}.`, SUBCODE.characterLimit);
 }
 
-function checkHeader(c: TemplateComponent, format: ParameterFormat) {
+/**
+ * A media header's sample handle → the example URL Meta stores in its place, or undefined for a
+ * handle the Resumable Upload API never issued. Absent: any handle goes (Business Manager).
+ */
+export type HandleResolver = (handle: string) => string | undefined;
+
+function checkHeader(c: TemplateComponent, format: ParameterFormat, handles?: HandleResolver) {
   const kind = upper(c.format);
   if (typeof kind !== "string" || !HEADER_FORMATS.includes(kind))
     throw invalid("Message header format is incorrect", `A HEADER's format is one of ${HEADER_FORMATS.join(", ")}.`, SUBCODE.headerFormat);
@@ -180,13 +186,24 @@ function checkHeader(c: TemplateComponent, format: ParameterFormat) {
   const example = isObject(c.example) ? c.example : {};
   if (kind === "LOCATION") return;
   if (kind !== "TEXT") {
-    const handles = example.header_handle;
-    if (!Array.isArray(handles) || !nonEmptyStrings(handles, Math.max(1, handles.length)))
+    const given = example.header_handle;
+    if (!Array.isArray(given) || !nonEmptyStrings(given, Math.max(1, given.length)))
       throw invalid(
         "Sample media missing",
         `A ${kind} header needs a sample in example.header_handle: one handle from the Resumable Upload API.`,
         SUBCODE.headerFormat,
       );
+    if (!handles) return;
+    if (given.length !== 1)
+      throw invalid("Invalid sample media", `A ${kind} header takes one handle in example.header_handle.`, SUBCODE.headerFormat);
+    const url = handles(given[0] as string);
+    if (!url)
+      throw invalid(
+        "Invalid sample media",
+        `The handle in example.header_handle was not issued by the Resumable Upload API for this app. Upload the sample with POST /{app-id}/uploads and use the "h" it answers.`,
+        SUBCODE.headerFormat,
+      );
+    c.example = { ...example, header_handle: [url] };
     return;
   }
   const value = text(c.text);
@@ -325,7 +342,12 @@ function checkButtons(c: TemplateComponent, category: string) {
  * Checks the components for the category and format and returns a normalised copy (component,
  * header format, button and OTP types upper-cased; everything else as sent).
  */
-export function checkComponents(input: unknown, category: TemplateCategory, format: ParameterFormat): TemplateComponent[] {
+export function checkComponents(
+  input: unknown,
+  category: TemplateCategory,
+  format: ParameterFormat,
+  handles?: HandleResolver,
+): TemplateComponent[] {
   if (input === undefined || input === null || input === "") throw requiredParameter("components");
   if (!Array.isArray(input) || input.length === 0 || !input.every(isObject))
     throw new TemplateRuleError(
@@ -349,7 +371,7 @@ export function checkComponents(input: unknown, category: TemplateCategory, form
   if (category === "AUTHENTICATION" && !seen.has("BUTTONS"))
     throw invalid("Invalid button", "Authentication templates need a BUTTONS component with one OTP button.");
   for (const c of components) {
-    if (c.type === "HEADER") checkHeader(c, format);
+    if (c.type === "HEADER") checkHeader(c, format, handles);
     else if (c.type === "BODY") checkBody(c, format, category);
     else if (c.type === "FOOTER") checkFooter(c, category);
     else checkButtons(c, category);

@@ -133,13 +133,20 @@ describe("creating templates", () => {
 
   it("accepts named parameters and media headers with their samples", async () => {
     const { harness, wabaId, token } = await setup();
+    const upload = await harness.graph(`${APP_ID}/uploads?file_name=a.jpg&file_length=3&file_type=image/jpeg`, { method: "POST", token });
+    const sent = await fetch(`${harness.base}/graph/v23.0/${upload.json.id}`, {
+      method: "POST",
+      headers: { Authorization: `OAuth ${token}`, file_offset: "0" },
+      body: Buffer.from([0xff, 0xd8, 0xff]),
+    });
+    const handle = ((await sent.json()) as { h: string }).h;
     const named = await post(harness, `${wabaId}/message_templates`, token, {
       name: "named_params",
       language: "en_GB",
       category: "MARKETING",
       parameter_format: "named",
       components: [
-        { type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW1hZ2UvanBn:ARYy"] } },
+        { type: "HEADER", format: "IMAGE", example: { header_handle: [handle] } },
         {
           type: "BODY",
           text: "Hello {{first_name}}, your code is {{code}} today.",
@@ -162,7 +169,12 @@ describe("creating templates", () => {
     expect(named.json).toEqual({ id: expect.any(String), status: "PENDING", category: "MARKETING" });
     const node = await harness.graph(`${named.json.id}?fields=parameter_format,components`, { token });
     expect(node.json.parameter_format).toBe("NAMED");
-    expect(node.json.components[0]).toEqual({ type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW1hZ2UvanBn:ARYy"] } });
+    // Meta keeps the sample at a URL of its own and answers that as the example.
+    expect(node.json.components[0]).toEqual({
+      type: "HEADER",
+      format: "IMAGE",
+      example: { header_handle: [expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/meta\/uploads\/[\w-]+$/)] },
+    });
   });
 
   it("refuses the same name and language in the WABA (2388024), and takes another language", async () => {

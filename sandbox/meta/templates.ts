@@ -7,6 +7,7 @@ import {
   checkName,
   checkParameterFormat,
   SUBCODE,
+  type HandleResolver,
   TemplateRuleError,
 } from "./template-rules";
 import {
@@ -100,20 +101,20 @@ export class TemplateDesk {
   // ---- the Graph API's operations (rule failures throw TemplateRuleError) ----------------------
 
   /** POST /{waba-id}/message_templates: checked, stored PENDING, decided by the reviewer later. */
-  submit(wabaId: string, request: TemplateRequest): Template {
+  submit(wabaId: string, handles: HandleResolver, request: TemplateRequest): Template {
     const name = checkName(request.name);
     const language = checkLanguage(request.language);
     const category = checkCategory(request.category);
     const parameterFormat = checkParameterFormat(request.parameterFormat);
     this.checkNameFree(wabaId, name, language);
-    const components = checkComponents(request.components, category, parameterFormat);
+    const components = checkComponents(request.components, category, parameterFormat, handles);
     const template = this.add({ wabaId, name, language, category, parameterFormat, components, status: "PENDING" });
     this.schedule(template);
     return template;
   }
 
   /** POST /{template-id}: new components and/or category; back to PENDING and through review. */
-  edit(t: Template, request: { components?: unknown; category?: string }) {
+  edit(t: Template, handles: HandleResolver, request: { components?: unknown; category?: string }) {
     if (!EDITABLE.includes(t.status))
       throw new TemplateRuleError(
         "Message template status can't be changed",
@@ -130,7 +131,11 @@ export class TemplateDesk {
     const category = request.category ? checkCategory(request.category) : t.category;
     if (category !== t.category && t.status === "APPROVED")
       throw new TemplateRuleError("Category can't be changed", "An approved template's category can't be changed.");
-    const components = checkComponents(request.components ?? t.components, category, t.parameterFormat);
+    // Stored components carry example URLs, not handles: checked again for the category only.
+    const components =
+      request.components === undefined
+        ? checkComponents(t.components, category, t.parameterFormat)
+        : checkComponents(request.components, category, t.parameterFormat, handles);
     Object.assign(t, { category, components, rejectedReason: "NONE", rejectionInfo: null });
     this.moveTo(t, "PENDING");
   }

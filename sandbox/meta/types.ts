@@ -13,7 +13,10 @@ export type GraphStep =
   | "template.list"
   | "template.get"
   | "template.edit"
-  | "template.delete";
+  | "template.delete"
+  | "upload.create"
+  | "upload.send"
+  | "upload.status";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
   "oauth",
@@ -29,6 +32,9 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "template.get",
   "template.edit",
   "template.delete",
+  "upload.create",
+  "upload.send",
+  "upload.status",
 ];
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
@@ -105,6 +111,21 @@ export interface SandboxTemplate {
   updatedAt: string;
   /** When the reviewer decides this PENDING template (ISO, sandbox clock); null when not pending. */
   reviewAt: string | null;
+}
+
+/** A Resumable Upload API session (uploads(), GET control/uploads). */
+export interface SandboxUpload {
+  /** "upload:<key>" (without its signature). */
+  id: string;
+  fileName: string;
+  fileType: string;
+  fileLength: number;
+  /** Bytes received so far. */
+  fileOffset: number;
+  /** The handle ("4::…") once the last byte arrived; template creation accepts it in example.header_handle. */
+  handle: string | null;
+  createdAt: string;
+  completedAt: string | null;
 }
 
 /** What the reviewer decided for one template. */
@@ -277,6 +298,8 @@ export interface MetaSandbox {
   sendTemplateQualityUpdate(templateId: string, newScore: TemplateQualityScore): Promise<void>;
   /** Decides every PENDING template now (the reviewer's rules) and returns the decisions. */
   reviewTemplatesNow(): Promise<TemplateDecision[]>;
+  /** Resumable Upload API sessions, oldest first. */
+  uploads(): SandboxUpload[];
   setDeliveryChaos(chaos: DeliveryChaos): void;
   flushWebhooks(): Promise<void>;
   calls(): CallRecord[];

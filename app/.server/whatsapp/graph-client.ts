@@ -61,6 +61,9 @@ export class GraphNetworkError extends Error {
 
 // 1 and 2: unknown/service errors; 4, 17, 32, 613, 80007, 130429: rate limits and throughput;
 // 131000, 131016, 133004: Cloud API temporarily unavailable.
+/** An upload session's id as Meta answers it: `upload:<key>`, with `?sig=<signature>` at times. */
+const UPLOAD_ID = /^upload:[A-Za-z0-9_\-=:.%]+(\?sig=[A-Za-z0-9_\-=%]+)?$/;
+
 const RETRYABLE_CODES = new Set([1, 2, 4, 17, 32, 613, 80007, 130429, 131000, 131016, 133004]);
 
 export interface GraphClientOptions {
@@ -129,7 +132,11 @@ interface CallOptions {
   path: string;
   query?: Record<string, string>;
   token?: string;
+  /** The Resumable Upload API's own scheme for the token: `Authorization: OAuth <token>`. */
+  authScheme?: "Bearer" | "OAuth";
   body?: Record<string, unknown>;
+  /** Raw bytes sent as the body, from `offset` of the file on (an upload session's POST). */
+  raw?: { bytes: Uint8Array; offset: number };
   /** Safe to send again after a timeout (reads, and writes Meta treats as idempotent). */
   idempotent: boolean;
 }
@@ -156,18 +163,19 @@ export function createGraphClient(options: GraphClientOptions) {
     }
   }
 
-  async function callOnce<T>({ step, method, path, query, token, body }: CallOptions): Promise<T> {
+  async function callOnce<T>({ step, method, path, query, token, authScheme, body, raw }: CallOptions): Promise<T> {
     const url = new URL(`${base}/${path}`);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { Accept: "application/json" };
-    if (token) headers.Authorization = `Bearer ${token}`;
+    if (token) headers.Authorization = `${authScheme ?? "Bearer"} ${token}`;
     if (body) headers["Content-Type"] = "application/json";
+    if (raw) headers.file_offset = String(raw.offset);
     let response: Response;
     try {
       response = await doFetch(url, {
         method,
         headers,
-        body: body ? JSON.stringify(body) : undefined,
+        body: body ? JSON.stringify(body) : raw ? (raw.bytes as Uint8Array<ArrayBuffer>) : undefined,
         signal: AbortSignal.timeout(options.timeoutMs),
         redirect: "error",
       });
@@ -325,6 +333,67 @@ export function createGraphClient(options: GraphClientOptions) {
         // Each call counts against the 72-hour limit: never repeat one whose answer was lost.
         idempotent: false,
       });
+    },
+
+    /**
+     * Meta's Resumable Upload API: a session for the file (`POST /{app-id}/uploads`), then its
+     * bytes (`POST /{upload-id}` with `file_offset`), answering the handle ("4::...") a media
+     * header's `example.header_handle` carries. A send whose answer was lost (or that Meta
+     * refused as transient) resumes from the offset `GET /{upload-id}` reports, never from 0.
+     */
+    async uploadFile(token: string, file: { fileName: string; contentType: string; bytes: Uint8Array }): Promise<string> {
+      const session = await call<{ id?: unknown }>({
+        step: "upload.create",
+        method: "POST",
+        path: `${encodeURIComponent(options.appId)}/uploads`,
+        query: { file_name: file.fileName, file_length: String(file.bytes.byteLength), file_type: file.contentType },
+        token,
+        // A repeated session is only an unused one.
+        idempotent: true,
+      });
+      const id = typeof session.id === "string" ? session.id : "";
+      if (!UPLOAD_ID.test(id)) throw new GraphNetworkError("upload.create", "Graph upload.create answered without an upload session id");
+      let offset = 0;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const answer = await callOnce<{ h?: unknown }>({
+            step: "upload.send",
+            method: "POST",
+            path: id,
+            token,
+            authScheme: "OAuth",
+            raw: { bytes: file.bytes.subarray(offset), offset },
+            idempotent: false,
+          });
+          if (typeof answer.h !== "string" || !answer.h)
+            throw new GraphNetworkError("upload.send", "Graph upload.send answered without a handle (h)");
+          return answer.h;
+        } catch (error) {
+          const resumable =
+            attempt < attempts &&
+            ((error instanceof GraphApiError && error.retryable) ||
+              (error instanceof GraphNetworkError && !/without a handle/.test(error.message)));
+          if (!resumable) throw error;
+          const wait = retryDelay(error, attempt, backoffMs);
+          log().warn({ step: "upload.send", attempt, wait, error: describeGraphFailure(error) }, "upload cut short; resuming");
+          await sleep(wait);
+          const status = await call<{ file_offset?: unknown }>({
+            step: "upload.status",
+            method: "GET",
+            path: id,
+            token,
+            authScheme: "OAuth",
+            idempotent: true,
+          });
+          const at = Number(status.file_offset);
+          if (!Number.isInteger(at) || at < 0 || at > file.bytes.byteLength)
+            throw new GraphNetworkError(
+              "upload.status",
+              `Graph upload.status answered an offset outside the file: ${String(status.file_offset)}`,
+            );
+          offset = at;
+        }
+      }
     },
 
     /** Submits a template for review: Meta answers its id and PENDING (or a category it chose). */
