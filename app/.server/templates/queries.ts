@@ -106,7 +106,12 @@ export async function listTemplates(
     : before
       ? sql` and (created_at, id) > (${before.createdAt}::timestamptz, ${before.id}::uuid)`
       : sql``;
-  const order = before ? sql`order by created_at, id` : sql`order by created_at desc, id desc`;
+  // NULLS LAST / FIRST as message_templates_list_idx is built (Drizzle's desc()): plain DESC means
+  // NULLS FIRST, which no index matches, and PostgreSQL then sorts the whole tenant for every page.
+  // The columns are never null, so the order is the same.
+  const order = before
+    ? sql`order by created_at asc nulls first, id asc nulls first`
+    : sql`order by created_at desc nulls last, id desc nulls last`;
   const raw = await queryRows<RawRow>(sql`
     select id, name, category, language, status, waba_id, submitted_at, created_at, created_at::text as position, last_error, rejection_reason, source
     from message_templates where ${whereOf(organizationId, filters)}${keyset}
