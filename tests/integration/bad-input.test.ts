@@ -47,6 +47,16 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
     expect(login.headers["content-type"]).toMatch(/text\/html/);
     expect(login.body).toContain("Request body too large.");
 
+    // The public API keeps its own error shape, code included, when Express answers for it.
+    const api = await streamLargeBody(server.base, {
+      path: "/api/v1/templates",
+      headers: { "content-type": "application/json", authorization: "Bearer jmb_not_checked_before_the_body" },
+      total: 1024 * 1024,
+      declareLength: true,
+    });
+    expect(api.status).toBe(413);
+    expect(JSON.parse(api.body)).toEqual({ code: "payload_too_large", message: "The request body is over 64 KB." });
+
     // 64 KB for the other forms: a 60 KB profile post is read (and refused for what it says), 65 KB is not.
     const profile = (size: number) => post("/profile", formHeaders({ cookie: demo }), form({ intent: "nothing", pad: "x".repeat(size) }));
     expect((await profile(60 * 1024)).status).toBe(400);

@@ -81,7 +81,9 @@ function watchBody(req: Request, res: Response, limit: number, refuseNow: boolea
     if (res.headersSent) return close();
     // Node would close at once after the answer when the client asked for `Connection: close`; the linger below closes it instead.
     res.shouldKeepAlive = true;
-    sendError(req, res, 413, BODY_TOO_LARGE);
+    // The public API says which limit it is, as its own check does (app/.server/api-v1/handle.ts).
+    const publicApi = req.path === "/api/v1" || req.path.startsWith("/api/v1/");
+    sendError(req, res, 413, publicApi ? `The request body is over ${Math.round(limit / 1024)} KB.` : BODY_TOO_LARGE);
     res.once("finish", () => setTimeout(close, LINGER_MS).unref());
   };
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {

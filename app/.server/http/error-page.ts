@@ -9,8 +9,31 @@ import { log } from "../log";
 export function sendError(req: Request, res: Response, status: number, message: string, headers: Record<string, string> = {}) {
   if (res.headersSent) return void res.end();
   res.status(status).set({ ...headers, "Cache-Control": "no-store" });
-  if (wantsJson(req)) return void res.json({ message });
+  if (wantsJson(req)) return void res.json(isPublicApi(req) ? { code: apiCode(status), message } : { message });
   res.type("html").send(req.method === "HEAD" ? "" : errorPage(status, message, res.locals.cspNonce as string | undefined));
+}
+
+// The public API answers every error as { code, message } (app/.server/api-v1/handle.ts); errors
+// Express gives before React Router runs (413, 503, 400 for a bad Host) keep that shape.
+const API_CODES: Record<number, string> = {
+  400: "invalid_request",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  408: "request_timeout",
+  411: "length_required",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "service_unavailable",
+};
+
+function apiCode(status: number) {
+  return API_CODES[status] ?? (status >= 500 ? "internal_error" : "invalid_request");
+}
+
+function isPublicApi(req: Request) {
+  return req.path === "/api/v1" || req.path.startsWith("/api/v1/");
 }
 
 function wantsJson(req: Request) {
