@@ -25,7 +25,7 @@ export function freePort() {
  * seeded. APP_URL is the address the benchmarks open (pages at another host answer 421). SMTP_URL
  * points at a closed loopback port: no measured path sends mail.
  */
-export async function startServer({ root, databaseUrl, extraEnv = {} }) {
+export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs = [] }) {
   const entry = path.join(root, "build/server/index.js");
   if (!existsSync(entry)) throw new Error("build/server/index.js is missing: run `npm run build` first.");
 
@@ -63,7 +63,12 @@ export async function startServer({ root, databaseUrl, extraEnv = {} }) {
   });
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
 
-  const child = spawn(process.execPath, [entry], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // Node's flags as `npm start` (package.json "serve") and the systemd unit give them (decision 017).
+  const child = spawn(process.execPath, ["--max-semi-space-size=64", ...nodeArgs, entry], {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const keep = (chunk) => {
     output = (output + chunk.toString("utf8")).slice(-20_000);
