@@ -24,6 +24,12 @@ export const PAGES = [
   { path: "/change-password", as: "individual" },
   { path: "/get-started", as: "individual" },
   { path: "/whatsapp", as: "individual" },
+  { path: "/activity", as: "individual" },
+  { path: "/developers", as: "individual" },
+  { path: "/search?q=a", as: "individual" },
+  { path: "/templates", as: "individual" },
+  { path: "/templates/new", as: "individual" },
+  { path: "/preview", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 

@@ -44,7 +44,8 @@ export function signedInPages(routesSource) {
     }
     const route = as && line.match(/^\s*route\("([^"]+)",\s*"([^"]+)"/);
     // A path with a parameter (templates/:id/edit) needs a record to name; it is left out.
-    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !route[1].includes(":")) pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as });
+    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !route[1].includes(":"))
+      pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as });
   }
   if (pages.length) return pages;
   return [...FALLBACK.map((p) => ({ path: `/${p}${QUERIES[p] ?? ""}`, as: "individual" })), { path: "/admin", as: "admin" }];
@@ -103,9 +104,15 @@ export async function measureLoad({ url, headers, pids = [], databasePids, helpe
 }
 
 /** Size of one answer as sent without compression, and its status. */
-async function probe(url, headers) {
+export async function probe(url, headers) {
   const response = await request(url, { headers });
-  return { status: response.status, bytes: response.body.length, location: response.headers.location };
+  return {
+    status: response.status,
+    bytes: response.body.length,
+    location: response.headers.location,
+    headers: response.headers,
+    body: response.body,
+  };
 }
 
 /**
@@ -119,19 +126,58 @@ function baselinePath(kind, bytes, shell) {
 }
 
 /**
+ * The two references, started side by side for a run: bench/baseline-app (built when stale) and
+ * the bare server. Resolves to { baseline, bare, shell, build, stop }; `shell` is the size of the
+ * baseline's empty page and JSON object.
+ */
+export async function startBaselines({ log = console.log } = {}) {
+  const build = ensureBaselineBuild({ log });
+  const baseline = await startBaselineApp();
+  const bare = await startBareServer();
+  const shell = {
+    html: (await probe(`${baseline.baseUrl}/page?kb=0`, {})).bytes,
+    json: (await probe(`${baseline.baseUrl}/json`, {})).bytes,
+  };
+  return { baseline, bare, shell, build, stop: async () => Promise.all([baseline.stop(), bare.stop()]) };
+}
+
+/**
+ * One row: `url` on Jumbe (process `serverPid`, its database's processes `databasePids`), then the
+ * baseline app at the nearest size and the bare server at exactly `bytes` (from startBaselines()),
+ * one after the other, with the CPU ratio. `row` carries what the caller names the row by.
+ */
+export async function measureBesideBaselines(row, { url, headers, kind, bytes, serverPid, databasePids, refs, duration, connections }) {
+  row.jumbe = await measureLoad({ url, headers, pids: [serverPid], databasePids, duration, connections });
+  const samePath = baselinePath(kind, bytes, refs.shell);
+  row.baseline = { path: samePath, bytes: (await probe(`${refs.baseline.baseUrl}${samePath}`, {})).bytes };
+  Object.assign(
+    row.baseline,
+    await measureLoad({
+      url: `${refs.baseline.baseUrl}${samePath}`,
+      headers: { Accept: headers.Accept },
+      pids: [refs.baseline.pid],
+      duration,
+      connections,
+    }),
+  );
+  row.bare = {
+    bytes,
+    ...(await measureLoad({ url: `${refs.bare.baseUrl}/?bytes=${bytes}`, pids: [refs.bare.pid], duration, connections })),
+  };
+  // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
+  const jumbeCpu = row.jumbe.cpuMsPerRequest === null ? null : row.jumbe.cpuMsPerRequest + (row.jumbe.databaseCpuMsPerRequest ?? 0);
+  row.cpuRatio = jumbeCpu && row.baseline.cpuMsPerRequest ? jumbeCpu / row.baseline.cpuMsPerRequest : null;
+  return row;
+}
+
+/**
  * Measures every target on Jumbe (at `baseUrl`, process `serverPid`), the baseline app and the bare
  * server. `credentials` maps "individual" and "admin" to session cookies and "apiKey" to the demo
  * tenant's API key.
  */
 export async function benchPages({ root, baseUrl, serverPid, databasePids, credentials, duration, connections = 10, log = console.log }) {
-  const build = ensureBaselineBuild({ log });
-  const baseline = await startBaselineApp();
-  const bare = await startBareServer();
+  const refs = await startBaselines({ log });
   try {
-    const shell = {
-      html: (await probe(`${baseline.baseUrl}/page?kb=0`, {})).bytes,
-      json: (await probe(`${baseline.baseUrl}/json`, {})).bytes,
-    };
     const rows = [];
     for (const target of pageTargets(root)) {
       const headers = { Accept: target.kind === "json" ? "application/json" : "text/html,application/xhtml+xml,*/*;q=0.8" };
@@ -145,32 +191,13 @@ export async function benchPages({ root, baseUrl, serverPid, databasePids, crede
         continue;
       }
       log(`  ${target.path} (${first.bytes} bytes) ...`);
-      row.jumbe = await measureLoad({ url: `${baseUrl}${target.path}`, headers, pids: [serverPid], databasePids, duration, connections });
-      const samePath = baselinePath(target.kind, first.bytes, shell);
-      row.baseline = { path: samePath, bytes: (await probe(`${baseline.baseUrl}${samePath}`, {})).bytes };
-      Object.assign(
-        row.baseline,
-        await measureLoad({
-          url: `${baseline.baseUrl}${samePath}`,
-          headers: { Accept: headers.Accept },
-          pids: [baseline.pid],
-          duration,
-          connections,
-        }),
-      );
-      row.bare = {
-        bytes: first.bytes,
-        ...(await measureLoad({ url: `${bare.baseUrl}/?bytes=${first.bytes}`, pids: [bare.pid], duration, connections })),
-      };
-      // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
-      const jumbeCpu = row.jumbe.cpuMsPerRequest === null ? null : row.jumbe.cpuMsPerRequest + (row.jumbe.databaseCpuMsPerRequest ?? 0);
-      row.cpuRatio = jumbeCpu && row.baseline.cpuMsPerRequest ? jumbeCpu / row.baseline.cpuMsPerRequest : null;
-      rows.push(row);
+      const url = `${baseUrl}${target.path}`;
+      const options = { url, headers, kind: target.kind, bytes: first.bytes, serverPid, databasePids, refs, duration, connections };
+      rows.push(await measureBesideBaselines(row, options));
     }
-    return { connections, durationSeconds: duration, baselineShellBytes: shell, baselineBuild: build, rows };
+    return { connections, durationSeconds: duration, baselineShellBytes: refs.shell, baselineBuild: refs.build, rows };
   } finally {
-    await baseline.stop();
-    await bare.stop();
+    await refs.stop();
   }
 }
 
@@ -180,7 +207,7 @@ const statusNote = (run) => {
   return other.length || run.errors ? `${other.map(([c, n]) => `${c}:${n}`).join(" ")}${run.errors ? ` errors:${run.errors}` : ""}` : "";
 };
 
-export function formatPages(report, { table, databaseKind }) {
+export function formatPages(report, { table, databaseKind, title = "Pages and JSON API" }) {
   const database = report.rows.some((r) => typeof r.jumbe?.databaseCpuMsPerRequest === "number");
   const rows = report.rows.map((r) =>
     r.problem
@@ -205,7 +232,7 @@ export function formatPages(report, { table, databaseKind }) {
         ],
   );
   const header = [
-    `Pages and JSON API (${report.connections} connections, ${report.durationSeconds} s each, no compression; CPU = server process user+system time per request;`,
+    `${title} (${report.connections} connections, ${report.durationSeconds} s each, no compression; CPU = server process user+system time per request;`,
     `baseline = bench/baseline-app at the nearest size, bare = node:http sending the same bytes; ${
       database
         ? "db CPU = the private PostgreSQL cluster's processes, counted in the ratio"

@@ -8,6 +8,7 @@
 //   node bench/run.mjs --webhooks-only                   (POST /webhooks/whatsapp: acknowledged/s, latency, drain)
 //   node bench/run.mjs --activity-only --database-url .. (activity log with a million records: first page, export; PostgreSQL only)
 //   node bench/run.mjs --pages-only                      (every signed-in page and the JSON API beside a baseline React Router app and bare Node)
+//   node bench/run.mjs --templates-only --private-postgres (the Templates pages with 5,000 templates beside the baselines; PostgreSQL only)
 //   node bench/run.mjs --nginx-only                      (nginx in front of two instances vs one, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
@@ -32,6 +33,7 @@ import { apiKeyFor, benchApiV1, formatApiV1 } from "./api-v1.mjs";
 import { benchWebhooks, formatWebhooks, newAppSecret, verifyStoredRows } from "./webhooks.mjs";
 import { benchActivity, formatActivity } from "./activity.mjs";
 import { benchPages, formatPages } from "./pages.mjs";
+import { benchTemplates, formatTemplates } from "./templates.mjs";
 import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -64,6 +66,10 @@ const { values: args } = parseArgs({
     "pages-connections": { type: "string", default: "10" },
     "skip-pages": { type: "boolean", default: false },
     "pages-only": { type: "boolean", default: false },
+    "templates-count": { type: "string", default: "5000" },
+    "templates-hops": { type: "string", default: "100" },
+    "skip-templates": { type: "boolean", default: false },
+    "templates-only": { type: "boolean", default: false },
     "nginx-connections": { type: "string", default: "10" },
     "nginx-rounds": { type: "string", default: "1" },
     "skip-nginx": { type: "boolean", default: false },
@@ -96,6 +102,10 @@ if (args.help) {
   --pages-connections N       connections for the pages runs (default 10)
   --skip-pages                leave out the pages runs (every signed-in page and the JSON API beside the baselines)
   --pages-only                only the pages runs: Jumbe, bench/baseline-app and bare Node at the same sizes
+  --templates-count N         message templates inserted for the demo tenant and for the admin's (default 5000; PostgreSQL only)
+  --templates-hops N          "Older" links followed from /templates to the deep page (default 100)
+  --skip-templates            leave out the message templates benchmark
+  --templates-only            only the message templates benchmark (its pages beside the baselines, query plans; PostgreSQL only)
   --nginx-connections N       connections for the nginx runs (default 10)
   --nginx-rounds N            nginx runs with one and two instances N times, alternating; the best of each counts (default 1)
   --skip-nginx                leave out nginx in front of two instances vs one
@@ -120,11 +130,12 @@ const webhooksOnly = args["webhooks-only"];
 const activityOnly = args["activity-only"];
 const pagesOnly = args["pages-only"];
 const nginxOnly = args["nginx-only"];
-if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly].filter(Boolean).length > 1) {
-  console.error("--public-only, --webhooks-only, --activity-only, --pages-only and --nginx-only exclude each other.");
+const templatesOnly = args["templates-only"];
+if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly].filter(Boolean).length > 1) {
+  console.error("--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only and --nginx-only exclude each other.");
   process.exit(2);
 }
-const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly;
+const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -132,6 +143,7 @@ const runThroughput = !only && !args["skip-throughput"];
 const runWebhooks = webhooksOnly || (!only && !args["skip-webhooks"]);
 const runActivity = activityOnly || (!only && !args["skip-activity"]);
 const runPages = pagesOnly || (!only && !args["skip-pages"]);
+const runTemplates = templatesOnly || (!only && !args["skip-templates"]);
 const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
@@ -225,9 +237,9 @@ const cpus = os.availableParallelism?.() ?? os.cpus().length;
 let privatePostgres = null;
 
 async function main() {
-  if (activityOnly && !databaseUrl && !args["private-postgres"]) {
+  if ((activityOnly || templatesOnly) && !databaseUrl && !args["private-postgres"]) {
     console.log(
-      "Activity log at scale: skipped (PostgreSQL only: pass --database-url or --private-postgres, or set DATABASE_URL; on PGlite nothing is measured).",
+      `${activityOnly ? "Activity log" : "Message templates"} at scale: skipped (PostgreSQL only: pass --database-url or --private-postgres, or set DATABASE_URL; on PGlite nothing is measured).`,
     );
     return;
   }
@@ -319,7 +331,7 @@ function writeResults(results) {
   );
 }
 
-/** Everything measured on one production server: page weight, public pages, Lighthouse, throughput, pages, webhooks, activity. */
+/** Everything measured on one production server: page weight, public pages, Lighthouse, throughput, pages, templates, webhooks, activity. */
 async function singleServerRuns(results) {
   console.log(`Starting the production build (${databaseUrl ? "PostgreSQL" : "PGlite"}) ...`);
   // The webhook payloads are signed with this app secret, not the sandbox's published default.
@@ -335,7 +347,7 @@ async function singleServerRuns(results) {
     results.database = ready.database ?? null;
 
     const cookies =
-      runAppPages || runThroughput || runPages || runWebhooks || (runActivity && databaseUrl)
+      runAppPages || runThroughput || runPages || runWebhooks || ((runActivity || runTemplates) && databaseUrl)
         ? { individual: await signIn(server.baseUrl, ACCOUNTS.individual), admin: await signIn(server.baseUrl, ACCOUNTS.admin) }
         : {};
     let pageWeight = null;
@@ -398,6 +410,33 @@ async function singleServerRuns(results) {
       }
     }
 
+    // Inserts 5,000 templates for two tenants and deletes them again; before the webhooks' rows.
+    let templates = null;
+    if (runTemplates) {
+      if (!databaseUrl) {
+        templates = { skipped: 'PostgreSQL only: pass --database-url or --private-postgres (see README "Benchmarks")' };
+      } else {
+        console.log(`\nMessage templates at scale (${Number(args["templates-count"]).toLocaleString("en-US")} templates a tenant) ...`);
+        try {
+          templates = await benchTemplates({
+            baseUrl: server.baseUrl,
+            databaseUrl,
+            cookies,
+            apiKey: await apiKeyFor(server.baseUrl, cookies.individual),
+            serverPid: server.pid,
+            databasePids: privatePostgres?.processIds,
+            templates: Number(args["templates-count"]),
+            hops: Number(args["templates-hops"]),
+            duration,
+            connections: Number(args["pages-connections"]),
+          });
+        } catch (error) {
+          templates = { problem: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      console.log(formatTemplates(templates, { table, databaseKind: ready.database, formatPages }));
+    }
+
     // Last: it leaves tens of thousands of rows behind.
     let webhooks = null;
     if (runWebhooks) {
@@ -448,7 +487,7 @@ async function singleServerRuns(results) {
       console.log(formatActivity(activity, { table }));
     }
 
-    Object.assign(results, { pageWeight, publicPages, lighthouse: lighthouseScores, throughput, pages, webhooks, activity });
+    Object.assign(results, { pageWeight, publicPages, lighthouse: lighthouseScores, throughput, pages, templates, webhooks, activity });
     // The rows themselves, read once the server has stopped (PGlite serves one process at a time).
     if (webhooks?.tag) {
       await server.stop({ keepDataDir: true });

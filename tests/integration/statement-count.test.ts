@@ -26,6 +26,13 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications; the search's providers side by side (WhatsApp, activity)
   "/search?q=whatsapp": 4,
   "/billing": 2,
+  // session, shell notifications; the page of templates, the status counts, the connected accounts
+  "/templates": 5,
+  "/templates?status=approved&language=en": 5,
+  // session, shell notifications, the connected accounts
+  "/templates/new": 3,
+  // session, shell notifications; the chooser's templates, the chosen one in full
+  "/preview": 4,
   // The public site sends none; a signed-in visitor at /login costs the session read only.
   "/": 0,
   "/privacy": 0,
@@ -38,23 +45,47 @@ const ADMIN_BUDGETS: Record<string, number> = {
   "/api/admin/queue": 3,
 };
 
+// Pages that name one of the demo's templates (the seed's drafts): <id> is replaced with the first
+// one the API lists.
+const TEMPLATE_BUDGETS: Record<string, number> = {
+  // /templates's five and the template shown in the dialog
+  "/templates?dialog=view&template=<id>": 6,
+  "/preview?template=<id>": 4,
+};
+// With the demo tenant's API key: the key, the per-key rate limit, the page of templates, the page's
+// templates in full (listTemplates leaves components out), the usage count.
+const API_KEY_BUDGETS: Record<string, number> = {
+  "/api/v1/templates": 5,
+  "/api/v1/templates/<id>": 4,
+};
+
 let server: BuiltServer;
 let demo = "";
 let admin = "";
+let apiKey = "";
+let templateId = "";
 
 beforeAll(async () => {
   if (!buildExists()) return;
   server = await startBuiltServer();
   demo = await signInCookie(server, DEMO);
   admin = await signInCookie(server, ADMIN);
+  const key = await rawRequest(server.base, { method: "GET", path: "/api/developer/api-key", headers: { cookie: demo } });
+  apiKey = JSON.parse(key.body).key;
+  const listed = await rawRequest(server.base, {
+    method: "GET",
+    path: "/api/v1/templates",
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  templateId = JSON.parse(listed.body).data[0]?.id ?? "";
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
 });
 
-async function statementsOf(path: string, cookie: string) {
-  const response = await rawRequest(server.base, { method: "GET", path, headers: { cookie, accept: "text/html" } });
+async function statementsOf(path: string, cookie: string, headers: Record<string, string> = { cookie, accept: "text/html" }) {
+  const response = await rawRequest(server.base, { method: "GET", path, headers });
   const timing = String(response.headers["server-timing"] ?? "");
   const match = /db;desc="(\d+) statements?"/.exec(timing);
   expect(match, `${path} answered ${response.status} without a statement count: ${timing}`).not.toBeNull();
@@ -72,6 +103,23 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
         const { status, statements } = await statementsOf(path, cookie);
         expect(status, path).toBeLessThan(400);
         if (statements > budget) over.push(`${path}: ${statements} statements, budget ${budget}`);
+      }
+    }
+    expect(over).toEqual([]);
+  });
+
+  it("keeps the template pages and the templates API within their budgets", async () => {
+    expect(templateId, "the demo tenant has no templates (the seed's drafts)").toMatch(/^[0-9a-f-]{36}$/);
+    const over: string[] = [];
+    for (const [budgets, headers] of [
+      [TEMPLATE_BUDGETS, { cookie: demo, accept: "text/html" }],
+      [API_KEY_BUDGETS, { authorization: `Bearer ${apiKey}`, accept: "application/json" }],
+    ] as const) {
+      for (const [pattern, budget] of Object.entries(budgets)) {
+        const path = pattern.replace("<id>", templateId);
+        const { status, statements } = await statementsOf(path, "", headers);
+        expect(status, path).toBe(200);
+        if (statements > budget) over.push(`${pattern}: ${statements} statements, budget ${budget}`);
       }
     }
     expect(over).toEqual([]);
