@@ -47,6 +47,8 @@ export default [
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
+  // A template's media sample (the preview's image): a resource route, outside the shell.
+  route("templates/:id/sample", "routes/app/templates/sample.ts"),
 
   // Platform administrators
   layout("routes/admin/layout.tsx", [

@@ -5,7 +5,9 @@ import {
   LANGUAGE_VALUES,
   LIMITS,
   OTP_TYPES,
+  isMediaFormat,
   placeholderCount,
+  type HeaderSample,
   type TemplateButton,
   type TemplateInput,
 } from "./templates";
@@ -40,12 +42,14 @@ export function readTemplateForm(form: FormData): TemplateInput {
   const body = text("body", LIMITS.body * 2);
   const examples = form.getAll("bodyExamples").map((v) => (typeof v === "string" ? v.slice(0, 400) : ""));
   const minutes = text("codeExpirationMinutes", 8).trim();
+  const headerFormat = pick("headerFormat", HEADER_FORMATS);
   return {
     name: text("name", LIMITS.name + 100).trim(),
     category: pick("category", CATEGORY_VALUES),
     language: pick("language", LANGUAGE_VALUES),
-    headerFormat: pick("headerFormat", HEADER_FORMATS),
+    headerFormat,
     headerText: text("headerText", 400) || undefined,
+    headerSample: isMediaFormat(headerFormat) ? readHeaderSample(form) : undefined,
     headerExample: text("headerExample", 400) || undefined,
     body: body || undefined,
     bodyExamples: examples.slice(0, Math.max(placeholderCount(body), 0) || examples.length),
@@ -57,6 +61,38 @@ export function readTemplateForm(form: FormData): TemplateInput {
     otpButtonText: text("otpButtonText", 200) || undefined,
     packageName: text("packageName", 200) || undefined,
     signatureHash: text("signatureHash", 64) || undefined,
+  };
+}
+
+/** The file input's name: the sample of an IMAGE, VIDEO or DOCUMENT header. */
+export const SAMPLE_FIELD = "headerFile";
+
+/** A chosen file (a browser posts an empty part, no name and no bytes, when none was chosen). */
+export function chosenFile(form: FormData): File | undefined {
+  const value = form.get(SAMPLE_FIELD);
+  return value !== null && typeof value === "object" && (value.size > 0 || value.name !== "") ? value : undefined;
+}
+
+/**
+ * The header's sample: a file chosen now, or the one kept from before (a stored sample the form
+ * carries as hidden fields, so a page sent back with a problem, or an edit, needs no new upload).
+ * The server looks the kept sample up by its id and trusts nothing else of it.
+ */
+export function readHeaderSample(form: FormData): HeaderSample | undefined {
+  const file = chosenFile(form);
+  if (file) return { fileName: file.name.slice(0, 200), contentType: file.type, size: file.size };
+  const id = form.get("headerSampleId");
+  if (typeof id !== "string" || !id) return undefined;
+  const field = (key: string) => {
+    const value = form.get(key);
+    return typeof value === "string" ? value.slice(0, 200) : "";
+  };
+  return {
+    id: id.slice(0, 64),
+    fileName: field("headerSampleName"),
+    contentType: field("headerSampleType"),
+    size: Number(field("headerSampleSize")) || 0,
+    url: field("headerSampleUrl") || undefined,
   };
 }
 

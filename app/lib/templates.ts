@@ -26,8 +26,96 @@ export const LANGUAGE_VALUES = TEMPLATE_LANGUAGES.map((l) => l.value) as [Templa
 export const TEMPLATE_STATUSES = ["draft", "pending", "approved", "rejected", "paused", "disabled"] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
-export const HEADER_FORMATS = ["NONE", "TEXT"] as const;
+export const HEADER_FORMATS = ["NONE", "TEXT", "IMAGE", "VIDEO", "DOCUMENT"] as const;
 export type HeaderFormat = (typeof HEADER_FORMATS)[number];
+export const MEDIA_FORMATS = ["IMAGE", "VIDEO", "DOCUMENT"] as const;
+export type MediaFormat = (typeof MEDIA_FORMATS)[number];
+export const isMediaFormat = (format: string | undefined): format is MediaFormat =>
+  (MEDIA_FORMATS as readonly string[]).includes(format ?? "");
+
+const MB = 1024 * 1024;
+
+/**
+ * Jumbe's rules for a media header's sample (decision 019): Meta's types and sizes for images and
+ * videos; documents are PDFs up to 16 MB (Meta takes 100 MB, but the sample travels through a form
+ * post and is kept in the database, so Jumbe bounds it like a video).
+ */
+export const MEDIA_SAMPLES: Record<
+  MediaFormat,
+  { types: readonly string[]; maxBytes: number; noun: string; kinds: string; accept: string }
+> = {
+  IMAGE: { types: ["image/jpeg", "image/png"], maxBytes: 5 * MB, noun: "image", kinds: "JPEG or PNG", accept: "image/jpeg,image/png" },
+  VIDEO: { types: ["video/mp4"], maxBytes: 16 * MB, noun: "video", kinds: "MP4", accept: "video/mp4" },
+  DOCUMENT: { types: ["application/pdf"], maxBytes: 16 * MB, noun: "document", kinds: "PDF", accept: "application/pdf" },
+};
+/** Every type a sample may have, and the largest sample of any kind. */
+export const SAMPLE_TYPES = [...new Set(Object.values(MEDIA_SAMPLES).flatMap((s) => s.types))];
+export const SAMPLE_MAX_BYTES = Math.max(...Object.values(MEDIA_SAMPLES).map((s) => s.maxBytes));
+
+/** "5 MB", "12.3 KB": a size for people. */
+export function formatBytes(bytes: number) {
+  if (bytes >= MB) return `${Math.round((bytes / MB) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+/** The media format whose samples have this content type. */
+export function formatOfType(contentType: string): MediaFormat | undefined {
+  return MEDIA_FORMATS.find((f) => MEDIA_SAMPLES[f].types.includes(contentType));
+}
+
+/** What a sample file must be, for the form's hint: "JPEG or PNG, up to 5 MB". */
+export function sampleHint(format: MediaFormat) {
+  const rule = MEDIA_SAMPLES[format];
+  return `${rule.kinds}, up to ${formatBytes(rule.maxBytes)}.`;
+}
+
+/** A media header's sample file as the rules see it (its bytes stay on the server). */
+export interface HeaderSample {
+  /** Jumbe's id of a stored sample (template_media). */
+  id?: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** Where the preview shows it from: the sample route, or an object URL in the browser. */
+  url?: string;
+}
+
+/**
+ * Whether a file's first bytes are those of its declared type (PNG and JPEG signatures, "%PDF",
+ * an MP4's "ftyp" box): a renamed file is refused before Meta sees it. Server side, with the bytes.
+ */
+export function contentMatchesType(contentType: string, bytes: Uint8Array) {
+  const starts = (offset: number, signature: number[]) => signature.every((b, i) => bytes[offset + i] === b);
+  switch (contentType) {
+    case "image/png":
+      return starts(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    case "image/jpeg":
+      return starts(0, [0xff, 0xd8, 0xff]);
+    case "application/pdf":
+      return starts(0, [0x25, 0x50, 0x44, 0x46]);
+    case "video/mp4":
+      return starts(4, [0x66, 0x74, 0x79, 0x70]);
+    default:
+      return false;
+  }
+}
+
+/** The message for a file whose contents are not its declared type. */
+export const sampleContentProblem = (contentType: string) =>
+  `The file's contents are not ${contentType === "application/pdf" ? "a PDF" : contentType === "video/mp4" ? "an MP4 video" : `a ${contentType === "image/png" ? "PNG" : "JPEG"} image`}, whatever its name says. Choose the file again.`;
+
+/** The problem with a sample for a media header, or undefined when it is fine. */
+export function sampleProblem(format: MediaFormat, sample: HeaderSample | undefined): string | undefined {
+  const rule = MEDIA_SAMPLES[format];
+  if (!sample) return `Choose a sample ${rule.noun} (${sampleHint(format)}): Meta reviews media headers with a sample.`;
+  if (!rule.types.includes(sample.contentType))
+    return `A${rule.noun === "image" ? "n" : ""} ${rule.noun} header's sample must be ${rule.kinds}${sample.contentType ? `; this file is ${sample.contentType}` : ""}.`;
+  if (sample.size <= 0) return "The file is empty. Choose another.";
+  if (sample.size > rule.maxBytes)
+    return `The file is ${formatBytes(sample.size)}; a${rule.noun === "image" ? "n" : ""} ${rule.noun} sample can be up to ${formatBytes(rule.maxBytes)}.`;
+  return undefined;
+}
 export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 export const BUTTON_LABELS: Record<ButtonType, string> = {
@@ -77,6 +165,10 @@ export interface TemplateInput {
   headerFormat: HeaderFormat;
   headerText?: string;
   headerExample?: string;
+  /** IMAGE, VIDEO and DOCUMENT headers: the sample Meta reviews the template with. */
+  headerSample?: HeaderSample;
+  /** A media header as Meta returns it: the example's URL at Meta (templates imported by sync). */
+  headerExampleUrl?: string;
   body?: string;
   /** bodyExamples[i] is the example of {{i+1}}. */
   bodyExamples: string[];
@@ -170,8 +262,15 @@ export function templateProblems(input: TemplateInput): Problems {
   else if (!NAME_PATTERN.test(name)) problems.name = "Use lowercase letters, numbers and underscores only, e.g. order_update.";
 
   if (input.category === "AUTHENTICATION") {
+    if (isMediaFormat(input.headerFormat))
+      problems.form = "Authentication templates take no media header: Meta writes their message. Send the form again without one.";
     checkAuthentication(input, problems);
     return problems;
+  }
+
+  if (isMediaFormat(input.headerFormat)) {
+    const problem = sampleProblem(input.headerFormat, input.headerSample);
+    if (problem) problems.headerSample = problem;
   }
 
   if (input.headerFormat === "TEXT") {
@@ -274,8 +373,11 @@ function checkAuthentication(input: TemplateInput, problems: Problems) {
   }
 }
 
-/** Meta's `components` for a checked template (Meta's create request and what its API returns). */
-export function toMetaComponents(input: TemplateInput): Record<string, unknown>[] {
+/**
+ * Meta's `components` for a checked template (Meta's create request and what its API returns). A
+ * media header carries its sample's upload handle when given (at submission); a draft's has none.
+ */
+export function toMetaComponents(input: TemplateInput, headerHandle?: string): Record<string, unknown>[] {
   if (input.category === "AUTHENTICATION") {
     const button: Record<string, unknown> = {
       type: "OTP",
@@ -294,6 +396,12 @@ export function toMetaComponents(input: TemplateInput): Record<string, unknown>[
     if (placeholderCount(input.headerText)) header.example = { header_text: [input.headerExample?.trim() ?? ""] };
     components.push(header);
   }
+  if (isMediaFormat(input.headerFormat))
+    components.push(
+      headerHandle
+        ? { type: "HEADER", format: input.headerFormat, example: { header_handle: [headerHandle] } }
+        : { type: "HEADER", format: input.headerFormat },
+    );
   const body: Record<string, unknown> = { type: "BODY", text: input.body ?? "" };
   const count = placeholderCount(input.body);
   if (count) body.example = { body_text: [input.bodyExamples.slice(0, count).map((v) => v.trim())] };
@@ -335,11 +443,14 @@ export function inputFromMeta(meta: { name: string; category: string; language: 
   const bodyExample = (body?.example as { body_text?: unknown } | undefined)?.body_text;
   const otp = rawButtons.find((b) => String(b.type).toUpperCase() === "OTP");
   const apps = Array.isArray(otp?.supported_apps) ? (otp.supported_apps as Component[]) : [];
+  const headerFormat = String(header?.format ?? "").toUpperCase();
+  const handle = ((header?.example as { header_handle?: unknown[] } | undefined)?.header_handle ?? [])[0];
   return {
     name: meta.name,
     category,
     language,
-    headerFormat: header && String(header.format).toUpperCase() === "TEXT" ? "TEXT" : "NONE",
+    headerFormat: header && (headerFormat === "TEXT" || isMediaFormat(headerFormat)) ? (headerFormat as HeaderFormat) : "NONE",
+    headerExampleUrl: typeof handle === "string" && /^https?:\/\//.test(handle) ? handle : undefined,
     headerText: str(header?.text),
     headerExample: str(((header?.example as { header_text?: unknown[] } | undefined)?.header_text ?? [])[0]),
     body: str(body?.text),
@@ -366,6 +477,8 @@ export function inputFromMeta(meta: { name: string; category: string; language: 
 /** What a template looks like in WhatsApp, with `values` put into its variables (examples otherwise). */
 export interface RenderedTemplate {
   header?: string;
+  /** A media header: the sample to show (src), or a placeholder of its kind. */
+  media?: { format: MediaFormat; src?: string; fileName?: string };
   body: string;
   footer?: string;
   buttons: { type: string; text: string; detail?: string }[];
@@ -406,6 +519,9 @@ export function renderTemplate(input: TemplateInput, values: Record<string, stri
   }
   return {
     header: input.headerFormat === "TEXT" && input.headerText ? fill(input.headerText, "header", values, input) : undefined,
+    media: isMediaFormat(input.headerFormat)
+      ? { format: input.headerFormat, src: input.headerSample?.url, fileName: input.headerSample?.fileName }
+      : undefined,
     body: fill(input.body ?? "", "body", values, input),
     footer: input.footer?.trim() || undefined,
     buttons: input.buttons.map((b, i) => ({

@@ -137,7 +137,7 @@ describe("creating templates", () => {
     const sent = await fetch(`${harness.base}/graph/v23.0/${upload.json.id}`, {
       method: "POST",
       headers: { Authorization: `OAuth ${token}`, file_offset: "0" },
-      body: Buffer.from([0xff, 0xd8, 0xff]),
+      body: new Uint8Array([0xff, 0xd8, 0xff]),
     });
     const handle = ((await sent.json()) as { h: string }).h;
     const named = await post(harness, `${wabaId}/message_templates`, token, {

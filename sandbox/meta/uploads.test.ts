@@ -29,7 +29,7 @@ async function send(harness: Harness, id: string, token: string, bytes: Buffer, 
   const response = await fetch(`${harness.base}/graph/v23.0/${id}`, {
     method: "POST",
     headers: { Authorization: `${scheme} ${token}`, file_offset: String(offset) },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
   return { status: response.status, json: (await response.json()) as any };
 }
@@ -144,7 +144,7 @@ describe("the Resumable Upload API", () => {
     const missing = await fetch(`${harness.base}/graph/v23.0/${id}`, {
       method: "POST",
       headers: { Authorization: `OAuth ${token}` },
-      body: PNG,
+      body: new Uint8Array(PNG),
     });
     expect(((await missing.json()) as any).error.message).toBe("(#100) The header file_offset is required");
     expect((await offsetOf(harness, id, token)).json.file_offset).toBe(0);

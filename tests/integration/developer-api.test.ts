@@ -200,7 +200,13 @@ describe("OpenAPI and the Developers page's examples", () => {
   it("documents every endpoint from the zod schemas", async () => {
     const doc = await (await call("/api/v1/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers", "/api/v1/templates", "/api/v1/templates/{id}"]);
+    expect(Object.keys(doc.paths)).toEqual([
+      "/api/v1/account",
+      "/api/v1/phone-numbers",
+      "/api/v1/templates",
+      "/api/v1/templates/{id}",
+      "/api/v1/template-samples",
+    ]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",
@@ -229,14 +235,18 @@ describe("OpenAPI and the Developers page's examples", () => {
       "POST /api/v1/templates",
       "GET /api/v1/templates/{id}",
       "DELETE /api/v1/templates/{id}",
+      "POST /api/v1/template-samples",
     ]);
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
+    // The sample upload's examples send sample.png from the directory they run in.
+    const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(64)]);
+    writeFileSync(path.join(dir, "sample.png"), png);
     const envVars = { ...process.env, JUMBE_API_KEY: t.key };
     const runExample = async (language: "curl" | "javascript" | "python", code: string, vars: NodeJS.ProcessEnv) => {
-      if (language === "curl") return (await run$("sh", ["-c", code], { env: vars })).stdout;
+      if (language === "curl") return (await run$("sh", ["-c", code], { env: vars, cwd: dir })).stdout;
       const file = path.join(dir, language === "javascript" ? "example.mjs" : "example.py");
       writeFileSync(file, code);
-      return (await run$(language === "javascript" ? process.execPath : "python3", [file], { env: vars })).stdout;
+      return (await run$(language === "javascript" ? process.execPath : "python3", [file], { env: vars, cwd: dir })).stdout;
     };
 
     // Each language in turn runs every endpoint in the page's order: the POST creates the example
@@ -250,7 +260,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       outputs[language] = [];
       for (const endpoint of endpoints) {
         const stdout = await runExample(language, endpoint.examples[language], { ...envVars, TEMPLATE_ID: templateId });
-        if (endpoint.method === "POST") templateId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -274,7 +284,10 @@ describe("OpenAPI and the Developers page's examples", () => {
       expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
       if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
-      if (endpoint.method === "POST") expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+      if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
+        expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+      if (endpoint.path === "/api/v1/template-samples")
+        expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
     });
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)

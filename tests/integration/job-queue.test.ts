@@ -262,7 +262,7 @@ describe("retention", () => {
       ('t.r', '"recent failed"', null, ${days(RETENTION_DAYS.finishedJobs + 1)}),
       ('t.r', '"pending"', null, null)`);
 
-    expect(await sweepExpiredData()).toEqual({ webhookEvents: 1, apiUsage: 1, jobs: 2 });
+    expect(await sweepExpiredData()).toEqual({ webhookEvents: 1, apiUsage: 1, jobs: 2, templateSamples: 0 });
     expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
       "old unprocessed",
       "recent processed",

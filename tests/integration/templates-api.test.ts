@@ -324,7 +324,7 @@ describe("POST /api/v1/templates: Meta's rules, as the Templates page checks the
           { type: "HEADER", format: "IMAGE", example: { header_handle: ["h"] } },
           { type: "BODY", text: "Hi there." },
         ]),
-        /^components\.HEADER\.format: Only text headers/,
+        "components.HEADER.example: Jumbe uploads the sample to Meta itself: give the IMAGE header's sampleId (POST /api/v1/template-samples), not example.header_handle.",
       ],
       [
         utility([
@@ -625,7 +625,13 @@ describe("the OpenAPI document", () => {
   it("lists the template paths with their methods, parameters, body, statuses and errors", async () => {
     const doc = await (await fetch(`${base}/api/v1/openapi.json`)).json();
     expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
-    expect(Object.keys(doc.paths)).toEqual(["/api/v1/account", "/api/v1/phone-numbers", "/api/v1/templates", "/api/v1/templates/{id}"]);
+    expect(Object.keys(doc.paths)).toEqual([
+      "/api/v1/account",
+      "/api/v1/phone-numbers",
+      "/api/v1/templates",
+      "/api/v1/templates/{id}",
+      "/api/v1/template-samples",
+    ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);
 

@@ -14,20 +14,26 @@ import {
   TemplateCreate,
   TemplateIdParams,
   TemplateList,
+  TemplateSample,
+  TemplateSampleQuery,
   TemplatesQuery,
 } from "./schemas";
-import { createApiTemplate, deleteApiTemplate, getApiTemplate, listApiTemplates } from "./templates";
+import { createApiTemplate, createApiTemplateSample, deleteApiTemplate, getApiTemplate, listApiTemplates } from "./templates";
+import { BODY_LIMITS } from "../http/body-limit";
+import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../lib/templates";
 
 export type HttpMethod = "get" | "post" | "delete";
 
 /** The errors an endpoint documents besides 400, 401 and 429, which every endpoint can give. */
-export type DocumentedError = 404 | 409 | 413 | 502;
+export type DocumentedError = 404 | 409 | 413 | 415 | 502;
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;
   query: z.output<Q>;
   params: z.output<P>;
   body: z.output<B>;
+  /** A raw body's bytes and type (endpoints with `rawBody`). */
+  file?: { contentType: string; bytes: Buffer };
 }
 
 export interface Endpoint<
@@ -47,6 +53,12 @@ export interface Endpoint<
   params: P;
   /** A JSON request body: its schema, and the example the documentation and the code examples send. */
   body?: { schema: B; example: z.input<B> };
+  /**
+   * A raw body instead of JSON: a file of one of these types, up to `maxBytes` (its declared
+   * length is refused above it before anything is read). `example` names the file the code
+   * examples send.
+   */
+  rawBody?: { contentTypes: readonly string[]; maxBytes: number; description: string; example: { file: string; contentType: string } };
   /** The success status; 204 answers no body (`response` is then NoContent). */
   status: 200 | 201 | 204;
   response: R;
@@ -141,7 +153,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "createTemplate",
     summary: "Create a template and submit it to Meta",
     description:
-      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending; Meta's decision arrives later (see its status). Components are Meta's, with text headers only.",
+      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending; Meta's decision arrives later (see its status). Components are Meta's; a media header (IMAGE, VIDEO, DOCUMENT) gives the sampleId of a sample uploaded first with POST /api/v1/template-samples, which Jumbe uploads to Meta.",
     query: NoQuery,
     params: NoParams,
     body: { schema: TemplateCreate, example: TEMPLATE_CREATE_EXAMPLE },
@@ -150,7 +162,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: {
       409: "No WhatsApp Business account is connected (code no_whatsapp_account), or a template with this name and language exists for the account (code template_exists).",
       413: "The body is over 64 KB (code payload_too_large).",
-      502: "Meta did not accept the template (code meta_error, with Meta's words). It is kept in Jumbe as a draft, whose id the message gives.",
+      502: "Meta did not accept the template or its sample (code meta_error, with Meta's words). It is kept in Jumbe as a draft, whose id the message gives.",
     },
     run: ({ organizationId, body }) => createApiTemplate(organizationId, body),
   }),
@@ -182,5 +194,33 @@ export const ENDPOINTS: Endpoint[] = [
       502: "Meta did not delete the template (code meta_error, with Meta's words); it is kept.",
     },
     run: ({ organizationId, params }) => deleteApiTemplate(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/template-samples",
+    operationId: "uploadTemplateSample",
+    summary: "Upload a media header's sample",
+    description: `The sample file of an IMAGE, VIDEO or DOCUMENT header, as the raw body with its Content-Type: ${Object.values(
+      MEDIA_SAMPLES,
+    )
+      .map((r) => `${r.types.join(" or ")} up to ${r.maxBytes / 1024 / 1024} MB`)
+      .join(
+        ", ",
+      )}. Answers its id, for the header's sampleId in POST /api/v1/templates (the template's JSON stays under 64 KB). A sample no template uses is deleted after 24 hours.`,
+    query: TemplateSampleQuery,
+    params: NoParams,
+    rawBody: {
+      contentTypes: SAMPLE_TYPES,
+      maxBytes: BODY_LIMITS.templateSample,
+      description: "The file's bytes, nothing else (no form encoding).",
+      example: { file: "sample.png", contentType: "image/png" },
+    },
+    status: 201,
+    response: TemplateSample,
+    errors: {
+      413: "The file is over its type's limit, or over 16 MB (code payload_too_large).",
+      415: "The Content-Type is not image/jpeg, image/png, video/mp4 or application/pdf (code unsupported_media_type).",
+    },
+    run: ({ organizationId, query, file }) => createApiTemplateSample(organizationId, file!, query.fileName),
   }),
 ];

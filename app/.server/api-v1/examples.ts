@@ -12,7 +12,7 @@ interface Operation {
   summary: string;
   description: string;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: { "application/json": { example: unknown } } };
+  requestBody?: { content: Record<string, { example?: unknown }>; "x-example"?: { file: string; contentType: string } };
   responses: Record<string, unknown>;
 }
 
@@ -91,8 +91,10 @@ export function endpointDocs(doc: OpenApiDocument): EndpointDoc[] {
       const op = operation as Operation;
       const url = urls(base, path);
       const METHOD = method.toUpperCase();
+      const file = op.requestBody?.["x-example"];
+      if (file) return fileExample(METHOD, path, op, url, file);
       const hasBody = !!op.requestBody;
-      const example = op.requestBody?.content["application/json"].example;
+      const example = op.requestBody?.content["application/json"]?.example;
       const noContent = "204" in op.responses;
       return {
         method: METHOD,
@@ -155,4 +157,67 @@ export function endpointDocs(doc: OpenApiDocument): EndpointDoc[] {
       };
     }),
   );
+}
+
+/**
+ * The examples of an endpoint whose body is a file (a template's sample): each sends the named
+ * file from the current directory as the raw body with its Content-Type.
+ */
+function fileExample(
+  METHOD: string,
+  path: string,
+  op: Operation,
+  url: ReturnType<typeof urls>,
+  file: { file: string; contentType: string },
+): EndpointDoc {
+  const note = `${file.file}: the header's sample in the current directory (JPEG, PNG, MP4 or PDF, with its Content-Type).`;
+  return {
+    method: METHOD,
+    path,
+    summary: op.summary,
+    description: op.description,
+    examples: {
+      curl: [
+        `# ${note}`,
+        `curl -sS --fail-with-body -X ${METHOD} ${url.shell} \\`,
+        `  -H "Authorization: Bearer $JUMBE_API_KEY" \\`,
+        `  -H "Content-Type: ${file.contentType}" \\`,
+        `  --data-binary @${file.file}`,
+      ].join("\n"),
+      javascript: [
+        `// Node 18+ (save as example.mjs)`,
+        `// ${note}`,
+        `import { readFile } from "node:fs/promises";`,
+        ``,
+        `const response = await fetch(${url.js}, {`,
+        `  method: "${METHOD}",`,
+        `  headers: { Authorization: \`Bearer \${process.env.JUMBE_API_KEY}\`, "Content-Type": "${file.contentType}" },`,
+        `  body: await readFile("${file.file}"),`,
+        `});`,
+        `const body = await response.json();`,
+        "if (!response.ok) throw new Error(`${body.code}: ${body.message}`);",
+        `console.log(JSON.stringify(body, null, 2));`,
+      ].join("\n"),
+      python: [
+        `import json, os, urllib.error, urllib.request`,
+        ``,
+        `# ${note}`,
+        `with open("${file.file}", "rb") as sample:`,
+        `    payload = sample.read()`,
+        ``,
+        `request = urllib.request.Request(`,
+        `    ${url.python},`,
+        `    method="${METHOD}",`,
+        `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"], "Content-Type": "${file.contentType}"},`,
+        `    data=payload,`,
+        `)`,
+        `try:`,
+        `    with urllib.request.urlopen(request) as response:`,
+        `        print(json.dumps(json.load(response), indent=2))`,
+        `except urllib.error.HTTPError as error:`,
+        `    body = json.load(error)`,
+        `    raise SystemExit(body["code"] + ": " + body["message"])`,
+      ].join("\n"),
+    },
+  };
 }

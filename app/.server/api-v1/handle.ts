@@ -14,6 +14,8 @@ const OPENAPI_PATH = "/api/v1/openapi.json";
 /** Request bodies: Express refuses larger ones before they get here (http/body-limit.ts); this holds without it too. */
 export const API_BODY_LIMIT = BODY_LIMITS.default;
 const TOO_LARGE = `The request body is over ${API_BODY_LIMIT / 1024} KB.`;
+const tooLarge = (endpoint: Endpoint) =>
+  endpoint.rawBody ? `The request body is over ${endpoint.rawBody.maxBytes / 1024 / 1024} MB.` : TOO_LARGE;
 
 function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
   return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -45,8 +47,9 @@ export async function handleApiV1(request: Request): Promise<Response> {
   }
   const { endpoint } = match;
   // A declared length over the limit is refused before anything is read (as Express does in front).
-  if (endpoint.body && Number(request.headers.get("content-length") ?? 0) > API_BODY_LIMIT)
-    return apiError(413, "payload_too_large", TOO_LARGE);
+  const bodyLimit = endpoint.rawBody?.maxBytes ?? API_BODY_LIMIT;
+  if ((endpoint.body || endpoint.rawBody) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
+    return apiError(413, "payload_too_large", tooLarge(endpoint));
 
   const header = request.headers.get("authorization") ?? "";
   const bearer = /^Bearer\s+(\S+)$/i.exec(header.trim());
@@ -81,7 +84,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
-    if (isTooLarge(error)) response = apiError(413, "payload_too_large", TOO_LARGE);
+    if (isTooLarge(error)) response = apiError(413, "payload_too_large", tooLarge(endpoint));
     else {
       log().error({ err: error, path: url.pathname }, "API call failed");
       response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
@@ -155,6 +158,26 @@ async function answer(
   if (!params.success) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`, headers);
 
   let body: unknown;
+  let file: { contentType: string; bytes: Buffer } | undefined;
+  if (endpoint.rawBody) {
+    const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!endpoint.rawBody.contentTypes.includes(contentType))
+      return apiError(
+        415,
+        "unsupported_media_type",
+        `Send the file as the body with its Content-Type: ${endpoint.rawBody.contentTypes.join(", ")}${contentType ? ` (not ${contentType.slice(0, 60)})` : ""}.`,
+        headers,
+      );
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readBytes(request, endpoint.rawBody.maxBytes);
+    } catch (error) {
+      if (isTooLarge(error)) throw error;
+      return invalid("The request body could not be read.", headers);
+    }
+    if (bytes === undefined) return apiError(413, "payload_too_large", tooLarge(endpoint), headers);
+    file = { contentType, bytes };
+  }
   if (endpoint.body) {
     let text: string | undefined;
     try {
@@ -187,7 +210,7 @@ async function answer(
   }
 
   try {
-    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body });
+    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file });
     if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,
@@ -206,7 +229,13 @@ function isTooLarge(error: unknown) {
 
 /** The body as text, or undefined past API_BODY_LIMIT bytes (a chunked body declares no length). Invalid UTF-8 reads as U+FFFD. */
 async function readBody(request: Request): Promise<string | undefined> {
-  if (!request.body) return "";
+  const bytes = await readBytes(request, API_BODY_LIMIT);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+/** The body's bytes, or undefined past `limit` (read no further). */
+async function readBytes(request: Request, limit: number): Promise<Buffer | undefined> {
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -214,13 +243,13 @@ async function readBody(request: Request): Promise<string | undefined> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > API_BODY_LIMIT) {
+    if (size > limit) {
       await reader.cancel().catch(() => {});
       return undefined;
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /**

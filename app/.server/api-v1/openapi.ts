@@ -59,10 +59,23 @@ function operation(endpoint: Endpoint) {
           },
         }
       : {}),
+    ...(endpoint.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: endpoint.rawBody.description,
+            content: Object.fromEntries(
+              endpoint.rawBody.contentTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+            ),
+            // The file the code examples send (the Developers page).
+            "x-example": endpoint.rawBody.example,
+          },
+        }
+      : {}),
     responses: {
       [String(endpoint.status)]: success,
       "400": errorResponse(
-        endpoint.body
+        endpoint.body || endpoint.rawBody
           ? "The query or the body is not valid: the message names the field and the problem (code invalid_request)."
           : "The query is not valid (code invalid_request).",
       ),

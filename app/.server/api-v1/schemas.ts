@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORY_VALUES, LANGUAGE_VALUES, TEMPLATE_STATUSES } from "../../lib/templates";
+import { CATEGORY_VALUES, LANGUAGE_VALUES, MEDIA_FORMATS, SAMPLE_TYPES, TEMPLATE_STATUSES } from "../../lib/templates";
 
 /**
  * The public API's shapes, once: they validate requests and answers at run time, and the OpenAPI
@@ -117,19 +117,35 @@ export const TemplateIdParams = z.object({
   id: z.string().describe("The template's id (a UUID) from the list or from creating it."),
 });
 
-// Meta's components, as a request to POST /{waba-id}/message_templates carries them (text headers only).
+// Meta's components, as a request to POST /{waba-id}/message_templates carries them; a media
+// header names a sample uploaded before (POST /api/v1/template-samples) instead of Meta's handle.
+
+const HEADER_FORMATS = ["TEXT", ...MEDIA_FORMATS] as const;
 
 const HeaderComponent = z
   .strictObject({
     type: z.literal("HEADER"),
-    format: z.literal("TEXT", { error: "Only text headers (format TEXT) can be created through the API." }),
-    text: z.string().describe("Up to 60 characters; at most one variable, {{1}}."),
+    format: z.enum(HEADER_FORMATS, { error: "A header's format is TEXT, IMAGE, VIDEO or DOCUMENT." }),
+    text: z.string().optional().describe("TEXT: up to 60 characters; at most one variable, {{1}}."),
     example: z
-      .strictObject({ header_text: z.array(z.string()).max(1).describe("The example value of {{1}}.") })
+      .strictObject({
+        header_text: z.array(z.string()).max(1).optional().describe("The example value of {{1}}."),
+        header_handle: z
+          .array(z.string())
+          .max(1)
+          .optional()
+          .describe("Not taken: Jumbe uploads a media header's sample to Meta itself. Give sampleId instead."),
+      })
       .optional()
-      .describe("Required when the text has {{1}}."),
+      .describe("TEXT: required when the text has {{1}}."),
+    sampleId: z
+      .uuid()
+      .optional()
+      .describe(
+        "IMAGE, VIDEO and DOCUMENT: the id POST /api/v1/template-samples answered for the sample (JPEG or PNG up to 5 MB, MP4 up to 16 MB, PDF up to 16 MB). Jumbe uploads it to Meta.",
+      ),
   })
-  .meta({ id: "TemplateHeader", description: "A text header (not for AUTHENTICATION templates)." });
+  .meta({ id: "TemplateHeader", description: "A text or media header (not for AUTHENTICATION templates)." });
 
 const BodyComponent = z
   .strictObject({
@@ -234,6 +250,27 @@ export const TemplateCreate = z
         ctx.addIssue({ code: "custom", path: ["components", i], message: `Only one ${component.type} component.` });
       seen.add(component.type);
       const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: ["components", i, key], message });
+      if (component.type === "HEADER" && value.category !== "AUTHENTICATION") {
+        if (component.format === "TEXT") {
+          if (component.text === undefined) issue("text", "A TEXT header needs its text.");
+          if (component.sampleId !== undefined)
+            issue("sampleId", "A TEXT header has no sample: sampleId is for IMAGE, VIDEO and DOCUMENT.");
+          if (component.example?.header_handle !== undefined) issue("example", "A TEXT header's example is header_text.");
+        } else {
+          if (component.example?.header_handle !== undefined)
+            issue(
+              "example",
+              `Jumbe uploads the sample to Meta itself: give the ${component.format} header's sampleId (POST /api/v1/template-samples), not example.header_handle.`,
+            );
+          else if (component.sampleId === undefined)
+            issue(
+              "sampleId",
+              `A ${component.format} header needs its sample: upload it with POST /api/v1/template-samples and give its id.`,
+            );
+          if (component.text !== undefined || component.example?.header_text !== undefined)
+            issue(component.text !== undefined ? "text" : "example", `A ${component.format} header has no text: only sampleId.`);
+        }
+      }
       if (value.category === "AUTHENTICATION") {
         if (component.type === "HEADER") issue("type", "Authentication templates have no header.");
         if (component.type === "BODY" && component.text !== undefined)
@@ -287,6 +324,25 @@ export const TEMPLATE_CREATE_EXAMPLE: z.input<typeof TemplateCreate> = {
     },
   ],
 };
+
+export const TemplateSample = z
+  .object({
+    id: z.uuid().describe("Give it as sampleId of a media HEADER in POST /api/v1/templates (within 24 hours: unused samples are deleted)."),
+    contentType: z.enum(SAMPLE_TYPES as [string, ...string[]]),
+    size: z.int().describe("Bytes."),
+  })
+  .meta({ id: "TemplateSample" });
+
+export const TemplateSampleQuery = z
+  .object({
+    fileName: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .describe("The file's name, shown beside the template (default sample.png and the like)."),
+  })
+  .strict();
 
 /** Named schemas that appear inside others: listed so the OpenAPI document names them too. */
 export const NESTED_SCHEMAS = [PhoneNumber, Template, HeaderComponent, BodyComponent, FooterComponent, ButtonsComponent];

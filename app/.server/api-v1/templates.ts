@@ -4,7 +4,18 @@ import { db } from "../db/client";
 import { messageTemplates, whatsappAccounts, type MessageTemplate } from "../db/schema";
 import { listTemplates, findTemplate } from "../templates/queries";
 import { createTemplate, deleteTemplate, TEMPLATE_MESSAGES, type Actor } from "../templates/manage";
-import { inputFromMeta, templateProblems, type Problems } from "../../lib/templates";
+import {
+  contentMatchesType,
+  formatBytes,
+  formatOfType,
+  inputFromMeta,
+  isMediaFormat,
+  MEDIA_SAMPLES,
+  sampleContentProblem,
+  templateProblems,
+  type Problems,
+} from "../../lib/templates";
+import { storeSample, usableSample } from "../templates/media";
 import { ApiProblem } from "./problem";
 import type { Template, TemplateCreate, TemplatesQuery } from "./schemas";
 
@@ -70,6 +81,7 @@ const FIELD_LOCATIONS: Record<string, string> = {
   category: "category",
   language: "language",
   headerText: "components.HEADER",
+  headerSample: "components.HEADER.sampleId",
   headerExample: "components.HEADER.example.header_text[0]",
   body: "components.BODY",
   footer: "components.FOOTER",
@@ -101,6 +113,17 @@ const NO_ACCOUNT = TEMPLATE_MESSAGES.noAccount.replace(/(?<=\.)\s.*$/s, "");
 
 export async function createApiTemplate(organizationId: string, body: z.output<typeof TemplateCreate>) {
   const input = inputFromMeta(body);
+  const header = body.components.find((c) => c.type === "HEADER");
+  if (header?.type === "HEADER" && isMediaFormat(header.format) && body.category !== "AUTHENTICATION") {
+    const sample = await usableSample(organizationId, header.sampleId);
+    if (!sample)
+      throw new ApiProblem(
+        400,
+        "invalid_request",
+        "components.HEADER.sampleId: No sample with this id: upload the file with POST /api/v1/template-samples and give the id it answers (each sample serves one template, and an unused one is deleted after 24 hours).",
+      );
+    input.headerSample = { id: sample.id, fileName: sample.fileName, contentType: sample.contentType, size: sample.size };
+  }
   const problems = templateProblems(input);
   if (Object.keys(problems).length) throw new ApiProblem(400, "invalid_request", describeProblems(problems));
 
@@ -133,6 +156,23 @@ export async function createApiTemplate(organizationId: string, body: z.output<t
       `Meta did not accept the template: ${result.submitError}. It is saved in Jumbe as a draft (id ${result.template.id}): correct it on the Templates page and submit it again, or delete it (DELETE /api/v1/templates/${result.template.id}) before creating it again.`,
     );
   return apiTemplate(result.template);
+}
+
+/** POST /api/v1/template-samples: a sample's bytes, checked as the form checks a chosen file, stored for a template to come. */
+export async function createApiTemplateSample(organizationId: string, file: { contentType: string; bytes: Buffer }, fileName?: string) {
+  const format = formatOfType(file.contentType)!;
+  const rule = MEDIA_SAMPLES[format];
+  if (file.bytes.length === 0) throw new ApiProblem(400, "invalid_request", "The body is empty: send the file's bytes.");
+  if (file.bytes.length > rule.maxBytes)
+    throw new ApiProblem(
+      413,
+      "payload_too_large",
+      `The file is ${formatBytes(file.bytes.length)}; a ${file.contentType} sample can be up to ${formatBytes(rule.maxBytes)}.`,
+    );
+  if (!contentMatchesType(file.contentType, file.bytes))
+    throw new ApiProblem(400, "invalid_request", sampleContentProblem(file.contentType));
+  const stored = await storeSample(organizationId, { fileName: fileName ?? "", contentType: file.contentType, bytes: file.bytes });
+  return { id: stored.id, contentType: stored.contentType, size: stored.size };
 }
 
 export async function deleteApiTemplate(organizationId: string, id: string) {

@@ -3,6 +3,7 @@ import { deleteExpiredSessions } from "../auth/sessions";
 import { deleteStaleCodes } from "../auth/codes";
 import { deleteStaleRateLimits } from "../security/rate-limit";
 import { db } from "../db/client";
+import { deleteUnattachedSamples } from "../templates/media";
 
 /** How long rows that only record the past are kept (decision 015). */
 export const RETENTION_DAYS = {
@@ -51,5 +52,6 @@ export async function sweepExpiredData() {
       select id from jobs where (finished_at < now() - make_interval(days => ${RETENTION_DAYS.finishedJobs}))
                              or (failed_at < now() - make_interval(days => ${RETENTION_DAYS.failedJobs})) limit ${BATCH})`,
   );
-  return { webhookEvents, apiUsage, jobs };
+  const templateSamples = await deleteUnattachedSamples();
+  return { webhookEvents, apiUsage, jobs, templateSamples };
 }

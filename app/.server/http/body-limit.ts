@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { sendError } from "./error-page";
 
 const KB = 1024;
+const MB = 1024 * KB;
 
 /**
  * Request body limits. No form or JSON call of the product comes near them: a sign-up form is
@@ -12,7 +13,16 @@ const KB = 1024;
 export const BODY_LIMITS = {
   auth: 16 * KB,
   default: 64 * KB,
-  sandbox: 4 * 1024 * KB,
+  sandbox: 4 * MB,
+  /**
+   * The template create and edit pages: a media header's sample (16 MB at most, app/lib/templates.ts
+   * MEDIA_SAMPLES) with the rest of the form. Only these two pages (decision 019).
+   */
+  templateForm: 17 * MB,
+  /** POST /api/v1/template-samples: the raw sample, nothing else. */
+  templateSample: 16 * MB,
+  /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
+  sandboxUpload: 17 * MB,
 } as const;
 
 export const BODY_TOO_LARGE = "Request body too large.";
@@ -20,12 +30,19 @@ export const BODY_TOO_LARGE = "Request body too large.";
 // Sign-in and sign-up forms, posted without JavaScript or as React Router's `/path.data`.
 const AUTH_PAGES = new Set(["/login", "/signin", "/signup", "/verify-otp", "/forgot-password", "/reset-password", "/logout"]);
 
+// /templates/new and /templates/<id>/edit (React Router's `.data` forms included, stripped above).
+const TEMPLATE_FORM_PAGE = /^\/templates\/(new|[^/]+\/edit)$/;
+const SANDBOX_UPLOAD = /^\/sandbox\/meta\/graph\/[^/]+\/upload:[^/]*$/;
+
 /** The limit of a path. Paths are matched case-insensitively, as React Router matches them. */
 export function bodyLimitFor(path: string) {
   const p = path.toLowerCase();
   if (p.startsWith("/api/auth/")) return BODY_LIMITS.auth;
   const page = p.replace(/(\/_)?\.data$/, "").replace(/\/+$/, "");
   if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
+  if (TEMPLATE_FORM_PAGE.test(page)) return BODY_LIMITS.templateForm;
+  if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
+  if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;
   if (p.startsWith("/sandbox/")) return BODY_LIMITS.sandbox;
   return BODY_LIMITS.default;
 }

@@ -7,7 +7,9 @@ import { decryptSecret } from "../security/crypto";
 import { describeGraphFailure, graphClient, type GraphClient } from "../whatsapp/graph-client";
 import { isUniqueViolation } from "../whatsapp/embedded-signup";
 import {
+  formatBytes,
   inputFromMeta,
+  isMediaFormat,
   languageLabel,
   LIMITS,
   templateProblems,
@@ -16,6 +18,7 @@ import {
   type TemplateInput,
 } from "../../lib/templates";
 import { findTemplate, toTemplate } from "./queries";
+import { attachSample, copySample, dropSample, HANDLE_REUSE_MS, rememberHandle, templateSampleFile, usableSample } from "./media";
 
 /**
  * Creating, submitting, copying, editing and deleting templates. Jumbe checks every rule it can
@@ -35,7 +38,54 @@ export const TEMPLATE_MESSAGES = {
   unknownAccount: "Choose one of your connected WhatsApp Business accounts.",
   notEditable: "Only drafts, rejected and paused templates can be edited.",
   accountGone: "The WhatsApp Business account of this template is no longer connected. Reconnect it first.",
+  sampleGone: "Choose the sample file again: the one chosen before is no longer available.",
+  sampleMissing: "The media header has no sample file. Choose one on the template's page and submit it again.",
 } as const;
+
+/** A media header's sample the tenant may use for this template (checked before anything is stored). */
+async function checkSample(actor: Actor, input: TemplateInput, templateId?: string): Promise<Problems | undefined> {
+  if (input.category === "AUTHENTICATION" || !isMediaFormat(input.headerFormat)) return undefined;
+  const sample = await usableSample(actor.organizationId, input.headerSample?.id, templateId);
+  return sample ? undefined : { headerSample: TEMPLATE_MESSAGES.sampleGone };
+}
+
+/** After saving: the template's sample is the one chosen, or none without a media header. */
+async function keepSample(actor: Actor, input: TemplateInput, templateId: string) {
+  if (input.category !== "AUTHENTICATION" && isMediaFormat(input.headerFormat) && input.headerSample?.id)
+    await attachSample(actor.organizationId, input.headerSample.id, templateId);
+  else await dropSample(actor.organizationId, templateId);
+}
+
+/**
+ * The components to send to Meta: a media header gets its sample's upload handle, uploaded through
+ * the Resumable Upload API now unless Meta issued one for it within HANDLE_REUSE_MS. The upload is
+ * recorded in the activity log; a failure is thrown like any Graph failure.
+ */
+async function componentsWithHandle(
+  actor: Actor,
+  template: Pick<MessageTemplate, "id" | "name">,
+  components: Record<string, unknown>[],
+  token: string,
+  client: GraphClient,
+): Promise<Record<string, unknown>[]> {
+  const index = components.findIndex((c) => c.type === "HEADER" && isMediaFormat(String(c.format)));
+  if (index < 0) return components;
+  const sample = await templateSampleFile(actor.organizationId, template.id);
+  if (!sample) throw new Error(TEMPLATE_MESSAGES.sampleMissing);
+  let handle =
+    sample.metaHandle && sample.uploadedAt && Date.now() - sample.uploadedAt.getTime() < HANDLE_REUSE_MS ? sample.metaHandle : null;
+  if (!handle) {
+    handle = await client.uploadFile(token, { fileName: sample.fileName, contentType: sample.contentType, bytes: sample.bytes });
+    await rememberHandle(sample.id, handle, new Date());
+    await logTemplate(
+      actor,
+      "success",
+      "Template sample uploaded to Meta",
+      `${template.name}: ${sample.fileName} (${sample.contentType}, ${formatBytes(sample.size)})`,
+    );
+  }
+  return components.map((c, i) => (i === index ? { ...c, example: { header_handle: [handle] } } : c));
+}
 
 export type SaveResult = { ok: true; template: MessageTemplate; submitError?: string } | { ok: false; problems: Problems; status?: number };
 
@@ -93,6 +143,8 @@ export async function createTemplate(
   const wabaId = account?.waba_id ?? null;
   if (await nameTaken(actor.organizationId, wabaId, input.name, input.language))
     return { ok: false, problems: { name: takenMessage(input) } };
+  const sampleProblems = await checkSample(actor, input);
+  if (sampleProblems) return { ok: false, problems: sampleProblems };
   let row: Record<string, unknown> | undefined;
   try {
     [row] = await queryRows<Record<string, unknown>>(sql`
@@ -105,6 +157,7 @@ export async function createTemplate(
     throw error;
   }
   const template = toTemplate(row!);
+  await keepSample(actor, input, template.id);
   await logTemplate(
     actor,
     "success",
@@ -118,16 +171,18 @@ export async function createTemplate(
 /** Sends a saved template to Meta; on failure it stays a draft carrying Meta's words. */
 async function submitToMeta(actor: Actor, template: MessageTemplate, account: LiveAccount, client: GraphClient): Promise<SaveResult> {
   try {
-    const answer = await client.createTemplate(account.waba_id, decryptSecret(account.access_token_encrypted), {
+    const token = decryptSecret(account.access_token_encrypted);
+    const components = await componentsWithHandle(actor, template, template.components, token, client);
+    const answer = await client.createTemplate(account.waba_id, token, {
       name: template.name,
       language: template.language,
       category: template.category,
-      components: template.components,
+      components,
     });
     // Meta's decision may already have arrived by webhook (it matched the template by name): keep it.
     const [row] = await queryRows<Record<string, unknown>>(sql`
       update message_templates set meta_template_id = ${answer.id}, submitted_at = now(), last_error = null, updated_at = now(),
-        account_id = ${account.id}, waba_id = ${account.waba_id},
+        account_id = ${account.id}, waba_id = ${account.waba_id}, components = ${JSON.stringify(components)}::jsonb,
         status = case when meta_event_at is null then ${metaStatus(answer.status) ?? "pending"} else status end,
         category = case when meta_event_at is null then coalesce(${answer.category ?? null}, category) else category end
       where id = ${template.id} returning *`);
@@ -200,6 +255,8 @@ export async function updateTemplate(
     : input;
   const problems = templateProblems(next);
   if (Object.keys(problems).length) return { ok: false, problems };
+  const sampleProblems = await checkSample(actor, next, template.id);
+  if (sampleProblems) return { ok: false, problems: sampleProblems };
   const components = toMetaComponents(next);
 
   if (!submitted) {
@@ -219,14 +276,19 @@ export async function updateTemplate(
       throw error;
     }
     const saved = toTemplate(row!);
+    await keepSample(actor, next, saved.id);
     if (!options.submit || !chosen.account) return { ok: true, template: saved };
     return submitToMeta(actor, saved, chosen.account, client);
   }
 
   const account = (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId);
   if (!account) return { ok: false, problems: { form: TEMPLATE_MESSAGES.accountGone } };
+  await keepSample(actor, next, template.id);
+  let sent = components;
   try {
-    await client.editTemplate(template.metaTemplateId!, decryptSecret(account.access_token_encrypted), { components });
+    const token = decryptSecret(account.access_token_encrypted);
+    sent = await componentsWithHandle(actor, template, components, token, client);
+    await client.editTemplate(template.metaTemplateId!, token, { components: sent });
   } catch (error) {
     const reason = describeGraphFailure(error);
     await queryRows(
@@ -236,7 +298,7 @@ export async function updateTemplate(
     return { ok: true, template: (await findTemplate(actor.organizationId, id))!, submitError: reason };
   }
   const [row] = await queryRows<Record<string, unknown>>(sql`
-    update message_templates set components = ${JSON.stringify(components)}::jsonb, status = 'pending', rejection_reason = null,
+    update message_templates set components = ${JSON.stringify(sent)}::jsonb, status = 'pending', rejection_reason = null,
       last_error = null, submitted_at = now(), updated_at = now()
     where id = ${template.id} returning *`);
   await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language)})`);
@@ -256,8 +318,10 @@ export async function copyTemplate(actor: Actor, id: string): Promise<MessageTem
         values (${actor.organizationId}, ${template.accountId}, ${template.wabaId}, ${name}, ${template.language}, ${template.category}, 'draft',
                 ${JSON.stringify(template.components)}::jsonb, ${actor.userId})
         returning *`);
+      const copy = toTemplate(row!);
+      await copySample(actor.organizationId, template.id, copy.id);
       await logTemplate(actor, "success", "Template copied", `${template.name} copied as ${name}`);
-      return toTemplate(row!);
+      return copy;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }

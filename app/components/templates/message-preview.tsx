@@ -1,4 +1,4 @@
-import { Copy, ExternalLink, Phone, Reply } from "lucide-react";
+import { Copy, ExternalLink, FileText, Image as ImageIcon, Phone, Play, Reply } from "lucide-react";
 import type { RenderedTemplate } from "~/lib/templates";
 
 export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const;
@@ -14,6 +14,47 @@ function formatted(text: string) {
     if (/^```[^`]+```$/.test(part)) return <code key={i}>{part.slice(3, -3)}</code>;
     return part;
   });
+}
+
+/** A media header as WhatsApp shows it: the image, a video's poster with a play button, a document's file row. */
+function MediaHeader({ media }: { media: NonNullable<RenderedTemplate["media"]> }) {
+  if (media.format === "IMAGE")
+    return media.src ? (
+      <img
+        src={media.src}
+        alt={`Header image${media.fileName ? `: ${media.fileName}` : ""}`}
+        className="mb-2 max-h-56 w-full rounded-md object-cover"
+      />
+    ) : (
+      <div
+        className="mb-2 flex h-36 items-center justify-center rounded-md bg-slate-200 text-slate-500"
+        role="img"
+        aria-label="Header image"
+      >
+        <ImageIcon className="size-10" aria-hidden />
+      </div>
+    );
+  if (media.format === "VIDEO")
+    return (
+      <div
+        className="mb-2 flex h-36 items-center justify-center rounded-md bg-slate-700"
+        role="img"
+        aria-label={`Header video${media.fileName ? `: ${media.fileName}` : ""}`}
+      >
+        <span className="flex size-12 items-center justify-center rounded-full bg-black/50 text-white">
+          <Play className="size-6 translate-x-0.5" aria-hidden />
+        </span>
+      </div>
+    );
+  return (
+    <div className="mb-2 flex items-center gap-3 rounded-md bg-slate-100 px-3 py-2" aria-label="Header document">
+      <FileText className="size-8 shrink-0 text-red-600" aria-hidden />
+      <div className="min-w-0">
+        <p className="truncate text-sm font-medium">{media.fileName || "Document"}</p>
+        <p className="text-xs text-slate-500">PDF</p>
+      </div>
+    </div>
+  );
 }
 
 const ICONS = { QUICK_REPLY: Reply, URL: ExternalLink, PHONE_NUMBER: Phone, COPY_CODE: Copy, OTP: Copy } as const;
@@ -32,6 +73,7 @@ export function MessagePreview({
     <div className="mx-auto w-full" style={{ maxWidth: DEVICE_WIDTHS[device] }} data-device={device}>
       <div className="rounded-2xl bg-[#efeae2] p-3 shadow-inner" role="figure" aria-label={`Message preview, ${device} width`}>
         <div className="max-w-[85%] rounded-lg rounded-tl-none bg-white px-3 py-2 text-[15px] leading-snug text-slate-900 shadow-sm">
+          {message.media ? <MediaHeader media={message.media} /> : null}
           {message.header ? <p className="mb-1 font-semibold break-words">{message.header}</p> : null}
           <p className="break-words whitespace-pre-wrap">{formatted(message.body)}</p>
           {message.footer ? <p className="mt-1 text-xs text-slate-500">{message.footer}</p> : null}

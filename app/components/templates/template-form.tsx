@@ -1,17 +1,21 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import { Plus, Trash2 } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { CheckboxField, Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { MessagePreview } from "./message-preview";
-import { readTemplateForm } from "~/lib/template-form";
+import { chosenFile, readTemplateForm, SAMPLE_FIELD } from "~/lib/template-form";
 import {
   BUTTON_LABELS,
   BUTTON_TYPES,
+  formatBytes,
+  isMediaFormat,
   LIMITS,
+  MEDIA_SAMPLES,
   placeholderCount,
   renderTemplate,
+  sampleHint,
   TEMPLATE_CATEGORIES,
   TEMPLATE_LANGUAGES,
   templateProblems,
@@ -44,7 +48,10 @@ export function TemplateForm({
   /** Submitted templates keep their name, language and category at Meta. */
   locked?: boolean;
 }) {
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  // "Submitting..." only while submitting: saving a draft or adding a row leaves it disabled, not relabelled.
+  const submitting = busy && navigation.formData?.get("intent") === "submit";
   const [live, setLive] = useState<TemplateInput>(values);
   const [clientProblems, setClientProblems] = useState<Problems | null>(null);
   // A new answer from the server (values and problems) replaces what the browser had.
@@ -58,10 +65,24 @@ export function TemplateForm({
   const err = (key: string) => (shown[key] ? [shown[key]!] : undefined);
   const auth = live.category === "AUTHENTICATION";
   const exampleCount = placeholderCount(live.body);
+  // A file chosen in this browser previews from an object URL before anything is sent.
+  const [localSample, setLocalSample] = useState<{ file: File; url: string } | null>(null);
+  useEffect(() => () => (localSample ? URL.revokeObjectURL(localSample.url) : undefined), [localSample]);
+  if (localSample && seen !== values) setLocalSample(null);
+  const media = isMediaFormat(live.headerFormat) ? live.headerFormat : isMediaFormat(values.headerFormat) ? values.headerFormat : null;
+  const kept = values.headerSample?.id ? values.headerSample : undefined;
+  const previewed: TemplateInput =
+    localSample && live.headerSample && !live.headerSample.id
+      ? { ...live, headerSample: { ...live.headerSample, url: localSample.url } }
+      : live;
 
   const onChange = (event: FormEvent<HTMLFormElement>) => {
-    const next = readTemplateForm(new FormData(event.currentTarget));
+    const form = new FormData(event.currentTarget);
+    const next = readTemplateForm(form);
     setLive(next);
+    const file = chosenFile(form);
+    if (file !== localSample?.file)
+      setLocalSample(file && file.type.startsWith("image/") ? { file, url: URL.createObjectURL(file) } : null);
     if (clientProblems) setClientProblems(templateProblems(next));
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -77,7 +98,15 @@ export function TemplateForm({
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <Form method="post" noValidate onChange={onChange} onSubmit={onSubmit} className="space-y-4" aria-label="Template">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        onChange={onChange}
+        onSubmit={onSubmit}
+        className="space-y-4"
+        aria-label="Template"
+      >
         <FormError errors={shown.form ? [shown.form] : undefined} />
         <Card className="space-y-1">
           <Field
@@ -199,8 +228,36 @@ export function TemplateForm({
                 options={[
                   { value: "NONE", label: "No header" },
                   { value: "TEXT", label: "Text" },
+                  { value: "IMAGE", label: "Image" },
+                  { value: "VIDEO", label: "Video" },
+                  { value: "DOCUMENT", label: "Document (PDF)" },
                 ]}
               />
+              {media ? (
+                <>
+                  <FileField
+                    label={`Sample ${MEDIA_SAMPLES[media].noun}`}
+                    name={SAMPLE_FIELD}
+                    accept={MEDIA_SAMPLES[media].accept}
+                    errors={err("headerSample")}
+                    markRequired={!kept}
+                    hint={
+                      kept
+                        ? `Kept: ${kept.fileName} (${formatBytes(kept.size)}). Choose a file only to replace it. ${sampleHint(media)}`
+                        : `Meta reviews the template with it. ${sampleHint(media)}`
+                    }
+                  />
+                  {kept ? (
+                    <>
+                      <input type="hidden" name="headerSampleId" value={kept.id} />
+                      <input type="hidden" name="headerSampleName" value={kept.fileName} />
+                      <input type="hidden" name="headerSampleType" value={kept.contentType} />
+                      <input type="hidden" name="headerSampleSize" value={kept.size} />
+                      {kept.url ? <input type="hidden" name="headerSampleUrl" value={kept.url} /> : null}
+                    </>
+                  ) : null}
+                </>
+              ) : null}
               {live.headerFormat === "TEXT" || values.headerFormat === "TEXT" ? (
                 <div className="grid gap-3 sm:grid-cols-2">
                   <Field
@@ -354,7 +411,7 @@ export function TemplateForm({
         )}
 
         <div className="flex flex-wrap gap-3">
-          <Button type="submit" name="intent" value="submit" pending={busy} pendingText="Submitting...">
+          <Button type="submit" name="intent" value="submit" pending={submitting} disabled={busy} pendingText="Submitting...">
             Submit for approval
           </Button>
           <Button type="submit" name="intent" value="draft" variant="secondary" disabled={busy}>
@@ -365,7 +422,7 @@ export function TemplateForm({
 
       <aside aria-label="Preview" className="lg:sticky lg:top-4 lg:self-start">
         <h2 className="mb-2 text-sm font-semibold text-slate-700">Preview</h2>
-        <MessagePreview message={renderTemplate(live)} />
+        <MessagePreview message={renderTemplate(previewed)} />
       </aside>
     </div>
   );

@@ -5,6 +5,7 @@ import type { Route } from "./+types/preview";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { findTemplate, isUuid, templateChoices } from "~/.server/templates/queries";
 import { templateInput } from "~/.server/templates/manage";
+import { withStoredSample } from "~/.server/templates/media";
 import { languageLabel, renderTemplate, templateVariables, type TemplateInput } from "~/lib/templates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
@@ -45,7 +46,14 @@ export async function loader(args: Route.LoaderArgs) {
       id: c.id,
       label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${c.status}`}`,
     })),
-    template: template ? { id: template.id, name: template.name, status: template.status, input: templateInput(template) } : null,
+    template: template
+      ? {
+          id: template.id,
+          name: template.name,
+          status: template.status,
+          input: await withStoredSample(organizationId, template.id, templateInput(template)),
+        }
+      : null,
     missing,
     device,
     values,

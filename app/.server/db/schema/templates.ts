@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 import { whatsappAccounts } from "./whatsapp";
@@ -61,3 +61,43 @@ export const messageTemplates = pgTable(
 );
 
 export type MessageTemplate = typeof messageTemplates.$inferSelect;
+
+/** PostgreSQL's bytea, read and written as a Buffer (pg gives Buffers, PGlite Uint8Arrays). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * The sample file of a media header (IMAGE, VIDEO, DOCUMENT), kept in the database so every
+ * instance can submit and show it (decision 019). One per template; a sample uploaded before its
+ * template exists (the public API, a form sent back with a problem) has no template yet, and
+ * housekeeping deletes it after a day. `metaHandle` is Meta's upload handle for the sample and
+ * `uploadedAt` when Meta issued it: a submission reuses a fresh one and uploads again otherwise.
+ */
+export const templateMedia = pgTable(
+  "template_media",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    templateId: uuid("template_id").references(() => messageTemplates.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    bytes: bytea("bytes").notNull(),
+    metaHandle: text("meta_handle"),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("template_media_template_idx")
+      .on(t.templateId)
+      .where(sql`template_id is not null`),
+    index("template_media_organization_idx").on(t.organizationId, t.createdAt),
+  ],
+);
+
+export type TemplateMedia = typeof templateMedia.$inferSelect;

@@ -8,8 +8,9 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { findTemplate } from "~/.server/templates/queries";
 import { createTemplate, templateInput, updateTemplate } from "~/.server/templates/manage";
 import { templateAccountChoices } from "~/.server/templates/accounts";
+import { readFormSample, withStoredSample } from "~/.server/templates/media";
 import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/template-form";
-import type { Problems, TemplateInput } from "~/lib/templates";
+import { templateProblems, type Problems, type TemplateInput } from "~/lib/templates";
 import { TemplateForm } from "~/components/templates/template-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
@@ -36,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
       rejectionReason: template.rejectionReason,
       lastError: template.lastError,
     },
-    values: templateInput(template),
+    values: await withStoredSample(organizationId, template.id, templateInput(template)),
     accounts,
   };
 }
@@ -45,7 +46,10 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "templates:manage");
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
-  const values = readTemplateForm(form);
+  // A media header's sample: a file chosen now is checked and kept, so a form sent back keeps it.
+  const sample = await readFormSample(current.organization.id, form, readTemplateForm(form), args.params.id);
+  const values = sample.values;
+  if (sample.problem) return data({ values, problems: { ...templateProblems(values), headerSample: sample.problem } }, { status: 400 });
   const accountId = typeof form.get("accountId") === "string" && form.get("accountId") ? String(form.get("accountId")) : undefined;
   // Adding or removing a button row, or showing example fields: the same form back, changed.
   const changed = applyRowIntent(values, intent);

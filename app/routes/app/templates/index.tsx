@@ -8,6 +8,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts, type TemplateRow } from "~/.server/templates/queries";
 import { copyTemplate, deleteTemplate, templateInput } from "~/.server/templates/manage";
 import { syncOrganisationTemplates } from "~/.server/templates/sync";
+import { withStoredSample } from "~/.server/templates/media";
 import { templateAccountChoices } from "~/.server/templates/accounts";
 import { categoryLabel, languageLabel, renderTemplate, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, TEMPLATE_STATUSES } from "~/lib/templates";
 import { formatWhen } from "~/lib/dates";
@@ -58,7 +59,7 @@ export async function loader(args: Route.LoaderArgs) {
           lastError: selected.lastError,
           wabaId: selected.wabaId,
           submittedAt: selected.submittedAt?.toISOString() ?? null,
-          preview: renderTemplate(templateInput(selected)),
+          preview: renderTemplate(await withStoredSample(organizationId, selected.id, templateInput(selected))),
         }
       : null,
   };
