@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { inputFromMeta, renderTemplate, templateProblems, toMetaComponents, type TemplateInput } from "./templates";
-import { applyRowIntent, readTemplateForm } from "./template-form";
+import {
+  contentMatchesType,
+  inputFromMeta,
+  MEDIA_SAMPLES,
+  renderTemplate,
+  templateProblems,
+  toMetaComponents,
+  type TemplateInput,
+} from "./templates";
+import { applyRowIntent, chosenFile, readTemplateForm } from "./template-form";
 
 const base: TemplateInput = {
   name: "order_update",
@@ -139,5 +147,104 @@ describe("the form", () => {
     expect(applyRowIntent(input, "add-button:URL")!.buttons.map((b) => b.type)).toEqual(["QUICK_REPLY", "URL"]);
     expect(applyRowIntent(input, "remove-button:0")!.buttons).toEqual([]);
     expect(applyRowIntent(input, "submit")).toBeUndefined();
+  });
+});
+
+describe("media headers", () => {
+  const png = { fileName: "poster.png", contentType: "image/png", size: 40_000 };
+  const media = (change: Partial<TemplateInput>) =>
+    problems({ category: "MARKETING", headerFormat: "IMAGE", headerSample: png, ...change });
+
+  it("need a sample of the header's type within Jumbe's size (image 5 MB, video 16 MB, document a 16 MB PDF)", () => {
+    expect(media({})).toEqual({});
+    expect(media({ headerSample: undefined }).headerSample).toBe(
+      "Choose a sample image (JPEG or PNG, up to 5 MB.): Meta reviews media headers with a sample.",
+    );
+    expect(media({ headerSample: { ...png, contentType: "image/gif" } }).headerSample).toBe(
+      "An image header's sample must be JPEG or PNG; this file is image/gif.",
+    );
+    expect(media({ headerSample: { ...png, size: 5 * 1024 * 1024 + 1 } }).headerSample).toBe(
+      "The file is 5 MB; an image sample can be up to 5 MB.",
+    );
+    expect(media({ headerSample: { ...png, size: 0 } }).headerSample).toBe("The file is empty. Choose another.");
+    expect(media({ headerFormat: "VIDEO", headerSample: { fileName: "a.mp4", contentType: "video/mp4", size: 16 * 1024 * 1024 } })).toEqual(
+      {},
+    );
+    expect(
+      media({ headerFormat: "VIDEO", headerSample: { fileName: "a.mp4", contentType: "video/mp4", size: 16 * 1024 * 1024 + 1 } })
+        .headerSample,
+    ).toMatch(/^The file is 16 MB; a video sample can be up to 16 MB\.$/);
+    expect(media({ headerFormat: "DOCUMENT", headerSample: png }).headerSample).toBe(
+      "A document header's sample must be PDF; this file is image/png.",
+    );
+    expect(MEDIA_SAMPLES.DOCUMENT.maxBytes).toBe(16 * 1024 * 1024);
+    // Authentication templates take none.
+    expect(problems({ category: "AUTHENTICATION", headerFormat: "IMAGE", otpButtonText: "Copy code" }).form).toMatch(
+      /^Authentication templates take no media header/,
+    );
+  });
+
+  it("are Meta's HEADER with the handle at submission, read back from Meta with its example URL, and previewed as media", () => {
+    const input: TemplateInput = {
+      ...base,
+      category: "MARKETING",
+      headerFormat: "IMAGE",
+      headerSample: { ...png, url: "/templates/x/sample" },
+    };
+    expect(toMetaComponents(input)[0]).toEqual({ type: "HEADER", format: "IMAGE" });
+    expect(toMetaComponents(input, "4::aW1hZ2U=:ARb")[0]).toEqual({
+      type: "HEADER",
+      format: "IMAGE",
+      example: { header_handle: ["4::aW1hZ2U=:ARb"] },
+    });
+    const fromMeta = inputFromMeta({
+      name: "promo",
+      category: "MARKETING",
+      language: "en",
+      components: [
+        { type: "HEADER", format: "VIDEO", example: { header_handle: ["https://scontent.whatsapp.net/v/clip.mp4"] } },
+        { type: "BODY", text: "New!" },
+      ],
+    });
+    expect(fromMeta).toMatchObject({ headerFormat: "VIDEO", headerExampleUrl: "https://scontent.whatsapp.net/v/clip.mp4" });
+    expect(renderTemplate(fromMeta).media).toEqual({ format: "VIDEO", src: undefined, fileName: undefined });
+    expect(renderTemplate(input).media).toEqual({ format: "IMAGE", src: "/templates/x/sample", fileName: "poster.png" });
+    expect(renderTemplate(input).header).toBeUndefined();
+  });
+
+  it("check a file's first bytes against its type", () => {
+    expect(contentMatchesType("image/png", Buffer.from("89504e470d0a1a0a00", "hex"))).toBe(true);
+    expect(contentMatchesType("image/png", Buffer.from("%PDF-1.4"))).toBe(false);
+    expect(contentMatchesType("image/jpeg", Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe(true);
+    expect(contentMatchesType("application/pdf", Buffer.from("%PDF-1.7"))).toBe(true);
+    expect(contentMatchesType("video/mp4", Buffer.from("\0\0\0\x18ftypmp42", "latin1"))).toBe(true);
+    expect(contentMatchesType("image/gif", Buffer.from("GIF89a"))).toBe(false);
+  });
+
+  it("are read from the form: a chosen file, the kept sample's hidden fields, or nothing", () => {
+    const form = new FormData();
+    form.set("name", "promo");
+    form.set("category", "MARKETING");
+    form.set("headerFormat", "IMAGE");
+    form.set("body", "New!");
+    form.set("headerFile", new File([new Uint8Array(10)], "poster.png", { type: "image/png" }));
+    expect(readTemplateForm(form).headerSample).toEqual({ fileName: "poster.png", contentType: "image/png", size: 10 });
+    // No file chosen: a browser sends an empty part; the kept sample stands.
+    form.set("headerFile", new File([], "", { type: "application/octet-stream" }));
+    expect(chosenFile(form)).toBeUndefined();
+    expect(readTemplateForm(form).headerSample).toBeUndefined();
+    form.set("headerSampleId", "0b9d6c4e-0000-4000-8000-000000000001");
+    form.set("headerSampleName", "old.png");
+    form.set("headerSampleType", "image/png");
+    form.set("headerSampleSize", "1234");
+    expect(readTemplateForm(form).headerSample).toEqual({
+      id: "0b9d6c4e-0000-4000-8000-000000000001",
+      fileName: "old.png",
+      contentType: "image/png",
+      size: 1234,
+      url: undefined,
+    });
+    form.set("headerFormat", "TEXT");
+    expect(readTemplateForm(form).headerSample).toBeUndefined();
   });
 });

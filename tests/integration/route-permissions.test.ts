@@ -63,6 +63,13 @@ const ROWS: Record<string, Row> = {
   },
   "/activity": { path: "/activity", anonymous: "login", owner: "ok", admin: "ok" },
   "/developers": { path: "/developers", anonymous: "login", owner: "ok", admin: "ok" },
+  // A template's media sample: another organisation's (or no) template is 404.
+  "/templates/:id/sample": {
+    path: "/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/sample",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
