@@ -1,0 +1,1 @@
+CREATE INDEX "message_templates_choice_idx" ON "message_templates" USING btree ("organization_id",("status" <> 'approved'),"name","language") WHERE deleting_at is null;
