@@ -104,7 +104,9 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Templates({ loaderData }: Route.ComponentProps) {
   const { filters, page, counts, connected, canManage, selected } = loaderData;
-  const busy = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  // Only the action being submitted says it is working (copying is not "Syncing...").
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const params = new URLSearchParams();
   if (filters.q) params.set("q", filters.q);
   if (filters.status) params.set("status", filters.status);
@@ -201,7 +203,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           <div className="flex flex-wrap gap-2">
             {connected ? (
               <Form method="post">
-                <Button type="submit" name="intent" value="sync" variant="secondary" pending={busy} pendingText="Syncing...">
+                <Button type="submit" name="intent" value="sync" variant="secondary" pending={busy("sync")} pendingText="Syncing...">
                   <RefreshCw className="size-4" aria-hidden /> Sync from Meta
                 </Button>
               </Form>
@@ -337,7 +339,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
               <ButtonLink to={closeDialogHref(search)} variant="secondary" preventScrollReset replace>
                 Cancel
               </ButtonLink>
-              <Button type="submit" name="intent" value="delete" variant="danger" pending={busy} pendingText="Deleting...">
+              <Button type="submit" name="intent" value="delete" variant="danger" pending={busy("delete")} pendingText="Deleting...">
                 <Trash2 className="size-4" aria-hidden /> Delete
               </Button>
             </Form>
