@@ -148,6 +148,31 @@ async function templateId(page: Page, name: string) {
   return id!;
 }
 
+/**
+ * With scripts: clicks `submit` and, while the page's POST is held back (the page is mid-submission),
+ * runs `check`; then lets the POST through. Without scripts there is no such moment to look at.
+ */
+async function whileSubmitting(page: Page, submit: Locator, check: () => Promise<void>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let posted!: () => void;
+  const sent = new Promise<void>((resolve) => (posted = resolve));
+  await page.route("**/*", async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    posted();
+    await released;
+    await route.fallback();
+  });
+  await submit.click();
+  await sent;
+  try {
+    await check();
+  } finally {
+    release();
+    await page.unrouteAll({ behavior: "wait" });
+  }
+}
+
 test("without WhatsApp connected a template cannot be submitted: the page says why, and it is saved as a draft", async ({
   page,
   request,
@@ -173,7 +198,14 @@ test("without WhatsApp connected a template cannot be submitted: the page says w
   await expect(field(page, "Body")).toHaveValue(body);
   await expect(page.getByLabel("Footer (optional)")).toHaveValue("Duka la Mama Njeri");
 
-  await page.getByRole("button", { name: "Save draft" }).click();
+  const saveDraft = page.getByRole("button", { name: "Save draft" });
+  if (javaScriptEnabled)
+    // Saving a draft is not submitting it: only the button pressed says it is working.
+    await whileSubmitting(page, saveDraft, async () => {
+      await expect(page.getByRole("button", { name: "Submit for approval" })).toBeDisabled();
+      await expect(page.getByRole("button", { name: "Submitting..." })).toHaveCount(0);
+    });
+  else await saveDraft.click();
   await expect(page).toHaveURL(/\/templates$/);
   await expect(page.getByRole("status").filter({ hasText: `${name} was saved as a draft.` })).toBeVisible();
   await expect(cell(page, name, "status")).toHaveText("draft");
@@ -333,10 +365,14 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(page).not.toHaveURL(/dialog=/);
 
-  // Copy: a new draft with a fresh name, the same content.
-  await row(page, name)
-    .getByRole("button", { name: `Copy ${name}` })
-    .click();
+  // Copy: a new draft with a fresh name, the same content. While it is copied, Sync from Meta is not "Syncing...".
+  const copy = row(page, name).getByRole("button", { name: `Copy ${name}` });
+  if (javaScriptEnabled)
+    await whileSubmitting(page, copy, async () => {
+      await expect(page.getByRole("button", { name: "Sync from Meta" })).toBeEnabled();
+      await expect(page.getByRole("button", { name: "Syncing..." })).toHaveCount(0);
+    });
+  else await copy.click();
   await expect(page).toHaveURL(/\/templates\/[0-9a-f-]{36}\/edit$/);
   await expect(page.getByRole("status").filter({ hasText: `Copied as ${name}_copy. Change it and submit it.` })).toBeVisible();
   await expect(page.getByRole("heading", { name: `Edit ${name}_copy` })).toBeVisible();
