@@ -61,7 +61,8 @@ export function contentSecurityPolicy(nonce: string, production: boolean, facebo
     viteDev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     // React renders style={...} props as attributes; attribute styles cannot run code.
     "style-src-attr 'unsafe-inline'",
-    `img-src 'self' data:${fb}`,
+    // blob: is a file the user chose in this page, previewed before it is sent (template samples).
+    `img-src 'self' data: blob:${fb}`,
     "font-src 'self'",
     // `npm run dev` only: Vite's hot-update socket.
     `connect-src 'self'${viteDev ? " ws: wss:" : ""}${fb}`,
