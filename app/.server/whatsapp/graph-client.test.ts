@@ -129,4 +129,54 @@ describe("Graph API client", () => {
     });
     expect(calls[0]!.url.searchParams.get("access_token")).toBe("111|s3cret");
   });
+
+  it("uploads a file through the Resumable Upload API: a session, then the bytes with OAuth and file_offset, answering the handle", async () => {
+    const { client, calls } = scripted([
+      { status: 200, body: { id: "upload:MTphdHRh?sig=ARZx" } },
+      { status: 200, body: { h: "4::aW1hZ2UvcG5n:ARb" } },
+    ]);
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    expect(await client.uploadFile("EAAtoken", { fileName: "a b.png", contentType: "image/png", bytes })).toBe("4::aW1hZ2UvcG5n:ARb");
+    expect(calls[0]!.url.toString()).toBe("https://graph.example/v25.0/111/uploads?file_name=a+b.png&file_length=4&file_type=image%2Fpng");
+    expect(calls[0]!.headers.Authorization).toBe("Bearer EAAtoken");
+    expect(calls[1]!.url.toString()).toBe("https://graph.example/v25.0/upload:MTphdHRh?sig=ARZx");
+    expect(calls[1]!.headers).toMatchObject({ Authorization: "OAuth EAAtoken", file_offset: "0" });
+  });
+
+  it("resumes an upload whose answer was lost from the offset Meta reports, never from the start", async () => {
+    const { client, calls } = scripted([
+      { status: 200, body: { id: "upload:abc" } },
+      new TypeError("socket hang up"),
+      { status: 200, body: { id: "upload:abc", file_offset: 3 } },
+      { status: 200, body: { h: "4::x:y" } },
+    ]);
+    const bytes = new Uint8Array([1, 2, 3, 4, 5]);
+    expect(await client.uploadFile("EAAtoken", { fileName: "a.png", contentType: "image/png", bytes })).toBe("4::x:y");
+    expect(calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([
+      "POST /v25.0/111/uploads",
+      "POST /v25.0/upload:abc",
+      "GET /v25.0/upload:abc",
+      "POST /v25.0/upload:abc",
+    ]);
+    expect(calls[3]!.headers.file_offset).toBe("3");
+    expect([...(calls[3]!.body as unknown as Uint8Array)]).toEqual([4, 5]);
+  });
+
+  it("gives up on an upload Meta refuses for good, and on a session id that is not Meta's", async () => {
+    const refused = scripted([
+      { status: 200, body: { id: "upload:abc" } },
+      { status: 400, body: graphError(100) },
+    ]);
+    await expect(
+      refused.client.uploadFile("t", { fileName: "a.png", contentType: "image/png", bytes: new Uint8Array(1) }),
+    ).rejects.toMatchObject({
+      step: "upload.send",
+      code: 100,
+    });
+    expect(refused.calls).toHaveLength(2);
+    const odd = scripted([{ status: 200, body: { id: "../../me" } }]);
+    await expect(
+      odd.client.uploadFile("t", { fileName: "a.png", contentType: "image/png", bytes: new Uint8Array(1) }),
+    ).rejects.toBeInstanceOf(GraphNetworkError);
+  });
 });
