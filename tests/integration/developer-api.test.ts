@@ -5,9 +5,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, apiKeys, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
+import { activityLogs, apiKeys, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
+import { countMessagesThisMonth } from "~/.server/auth/users";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { handleApiV1 } from "~/.server/api-v1/handle";
 import { openApiDocument } from "~/.server/api-v1/openapi";
@@ -116,6 +117,36 @@ describe("API keys", () => {
 });
 
 describe("public API v1", () => {
+  it("counts this month's outbound messages (Nairobi's month) in the account's usage, as the dashboard does", async () => {
+    const a = await tenant("Gamma Chama");
+    const b = await tenant("Delta Hardware");
+    const thisMonth = sql`date_trunc('month', now() at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi'`;
+    const row = (organizationId: string, direction: "outbound" | "inbound", createdAt: SQL) => ({
+      organizationId,
+      direction,
+      status: "sent",
+      createdAt: createdAt as unknown as Date,
+    });
+    await db()
+      .insert(messages)
+      .values([
+        row(a.organization.id, "outbound", sql`${thisMonth} + interval '1 minute'`),
+        row(a.organization.id, "outbound", sql`now()`),
+        row(a.organization.id, "outbound", sql`now()`),
+        row(a.organization.id, "outbound", sql`${thisMonth} - interval '1 minute'`),
+        row(a.organization.id, "inbound", sql`now()`),
+        row(b.organization.id, "outbound", sql`now()`),
+      ]);
+    const usage = ((await (await call("/api/v1/account", a.key)).json()) as { usage: unknown }).usage;
+    expect(usage).toEqual({ messagesThisMonth: 3, messageLimit: 1000, percentUsed: 0.3 });
+    expect(await countMessagesThisMonth(a.organization.id)).toBe(3);
+    expect(((await (await call("/api/v1/account", b.key)).json()) as { usage: unknown }).usage).toEqual({
+      messagesThisMonth: 1,
+      messageLimit: 1000,
+      percentUsed: 0.1,
+    });
+  });
+
   it("takes the tenant from the key only: each key sees its own account and numbers", async () => {
     const a = await tenant("Alpha Sacco");
     const b = await tenant("Beta Traders");

@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import { db } from "../db/client";
-import { organizations } from "../db/schema";
-import { countMessagesThisMonth } from "../auth/users";
+import { accountSummary } from "./account";
 import { listConnections } from "../whatsapp/connections";
 import {
   Account,
@@ -90,18 +87,9 @@ export const ENDPOINTS: Endpoint[] = [
     status: 200,
     response: Account,
     async run({ organizationId }) {
-      const [org] = await db().select().from(organizations).where(eq(organizations.id, organizationId)).limit(1);
-      if (!org) throw new Error("organisation of a live API key is missing");
-      const sent = await countMessagesThisMonth(organizationId);
-      return {
-        organization: { id: org.id, name: org.name, businessId: org.businessId, status: org.status },
-        plan: { type: org.planType, billingType: org.billingType, messageLimit: org.messageLimit },
-        usage: {
-          messagesThisMonth: sent,
-          messageLimit: org.messageLimit,
-          percentUsed: org.messageLimit ? Math.min(100, Math.round((sent / org.messageLimit) * 1000) / 10) : 0,
-        },
-      };
+      const account = await accountSummary(organizationId);
+      if (!account) throw new Error("organisation of a live API key is missing");
+      return account;
     },
   }),
   define({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../db/client";
+import { queryRows, rawQuery } from "../db/client";
 import { env } from "../config/env";
 import type { RateLimitRule } from "../security/rate-limit";
 
@@ -12,13 +12,16 @@ export function effectiveApiRateLimit() {
 
 /** One call's outcome, added to its minute: what the Developers page's cards are made of. */
 export async function recordApiCall(organizationId: string, succeeded: boolean, ms: number) {
-  await db().execute(sql`
-    insert into api_usage_minutely (organization_id, minute, calls, succeeded, total_ms)
-    values (${organizationId}, date_trunc('minute', now()), 1, ${succeeded ? 1 : 0}, ${Math.round(ms)})
-    on conflict (organization_id, minute) do update set
-      calls = api_usage_minutely.calls + 1,
-      succeeded = api_usage_minutely.succeeded + excluded.succeeded,
-      total_ms = api_usage_minutely.total_ms + excluded.total_ms`);
+  // The driver's own query: this runs on every API call.
+  await rawQuery(
+    `insert into api_usage_minutely (organization_id, minute, calls, succeeded, total_ms)
+     values ($1, date_trunc('minute', now()), 1, $2, $3)
+     on conflict (organization_id, minute) do update set
+       calls = api_usage_minutely.calls + 1,
+       succeeded = api_usage_minutely.succeeded + excluded.succeeded,
+       total_ms = api_usage_minutely.total_ms + excluded.total_ms`,
+    [organizationId, succeeded ? 1 : 0, Math.round(ms)],
+  );
 }
 
 /** Calls, success rate and average response time over the last `days` days. */

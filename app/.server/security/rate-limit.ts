@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../db/client";
+import { db, rawQuery } from "../db/client";
 import { env } from "../config/env";
 import { ipRateSubject } from "./ip-subject";
 
@@ -33,12 +33,15 @@ function bucketKey(rule: RateLimitRule, subject: string) {
 export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
   const key = bucketKey(rule, subject);
   const window = `${rule.windowSeconds} seconds`;
-  const rows = await queryRows<{ hits: number; window_start: Date | string; window_stamp: string }>(sql`
-    insert into rate_limits (key, window_start, hits) values (${key}, now(), 1)
-    on conflict (key) do update set
-      hits = case when rate_limits.window_start <= now() - ${window}::interval then 1 else rate_limits.hits + 1 end,
-      window_start = case when rate_limits.window_start <= now() - ${window}::interval then now() else rate_limits.window_start end
-    returning hits, window_start, window_start::text as window_stamp`);
+  // The driver's own query: every API call and sign-in attempt counts here.
+  const rows = await rawQuery<{ hits: number; window_start: Date | string; window_stamp: string }>(
+    `insert into rate_limits (key, window_start, hits) values ($1, now(), 1)
+     on conflict (key) do update set
+       hits = case when rate_limits.window_start <= now() - $2::interval then 1 else rate_limits.hits + 1 end,
+       window_start = case when rate_limits.window_start <= now() - $2::interval then now() else rate_limits.window_start end
+     returning hits, window_start, window_start::text as window_stamp`,
+    [key, window],
+  );
   const row = rows[0]!;
   const started = new Date(row.window_start).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((started + rule.windowSeconds * 1000 - Date.now()) / 1000));

@@ -1,0 +1,40 @@
+import { rawQuery } from "../db/client";
+import { TIME_ZONE } from "../../lib/dates";
+
+interface AccountRow {
+  id: string;
+  name: string;
+  business_id: string;
+  status: "pending" | "active" | "suspended";
+  plan_type: string;
+  billing_type: string;
+  message_limit: number;
+  sent: string | number;
+}
+
+/**
+ * The organisation of an API key with its messages sent this calendar month (Nairobi time), in
+ * one statement: `GET /api/v1/account` answers with this alone. Counts what countMessagesThisMonth
+ * counts (outbound messages since the month began).
+ */
+export async function accountSummary(organizationId: string) {
+  const [row] = await rawQuery<AccountRow>(
+    `select o.id, o.name, o.business_id, o.status, o.plan_type, o.billing_type, o.message_limit,
+       (select count(*) from messages m
+         where m.organization_id = o.id and m.direction = 'outbound'
+           and m.created_at >= date_trunc('month', now() at time zone $2) at time zone $2) as sent
+     from organizations o where o.id = $1`,
+    [organizationId, TIME_ZONE],
+  );
+  if (!row) return undefined;
+  const sent = Number(row.sent);
+  return {
+    organization: { id: row.id, name: row.name, businessId: row.business_id, status: row.status },
+    plan: { type: row.plan_type, billingType: row.billing_type, messageLimit: row.message_limit },
+    usage: {
+      messagesThisMonth: sent,
+      messageLimit: row.message_limit,
+      percentUsed: row.message_limit ? Math.min(100, Math.round((sent / row.message_limit) * 1000) / 10) : 0,
+    },
+  };
+}
