@@ -169,7 +169,7 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
     expect((await rawRequest(servers[0]!.base, { method: "GET", path: "/sandbox/mail.json" })).status).toBe(200);
   });
 
-  it("refuses bodies over the limits with 413: nginx's 1 MB and 4 MB for the webhook, and Node's own behind it", async () => {
+  it("refuses bodies over the limits with 413: nginx's 1 MB, 4 MB for the webhook, 17 MB for the template pages, and Node's own behind it", async () => {
     const headers = { host, origin, "content-type": "application/x-www-form-urlencoded" };
     const big = await streamLargeBody(nginx.base, { path: "/login?probe=big", headers, total: 2 * 1024 * 1024, declareLength: true });
     expect(big.status).toBe(413);
