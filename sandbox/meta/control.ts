@@ -201,7 +201,10 @@ export function controlRouter(ctx: SandboxContext): Router {
   );
   router.post(
     "/templates/review",
-    route(async () => ({ decided: await sandbox.reviewTemplatesNow() })),
+    route(async (req) => {
+      const body = bodyOf(req);
+      return { decided: await sandbox.reviewTemplatesNow({ wabaId: str(body, "wabaId"), templateId: str(body, "templateId") }) };
+    }),
   );
   router.post(
     "/templates/:id/status",

@@ -145,8 +145,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     async sendTemplateQualityUpdate(templateId, newScore) {
       templates.quality(templateId, newScore);
     },
-    async reviewTemplatesNow() {
-      return templates.reviewNow();
+    async reviewTemplatesNow(only) {
+      return templates.reviewNow(only);
     },
     uploads() {
       return uploads.list();

@@ -522,6 +522,19 @@ describe("the reviewer", () => {
     expect(() => createMetaSandbox({ ...options, templateReviewDelayMs: -1 })).toThrow(/templateReviewDelayMs/);
   });
 
+  it("reviewTemplatesNow decides only one WABA's or one template's pending templates when asked", async () => {
+    const { harness, wabaId, token } = await setup();
+    await post(harness, `${wabaId}/message_templates`, token, ORDER_UPDATE);
+    await post(harness, `${wabaId}/message_templates`, token, { ...ORDER_UPDATE, name: "reject_this" });
+    const [first, second] = harness.sandbox.templates();
+    expect(await harness.sandbox.reviewTemplatesNow({ wabaId: "not-this-waba" })).toEqual([]);
+    const one = await harness.sandbox.reviewTemplatesNow({ templateId: second!.id });
+    expect(one.map((d) => [d.name, d.status])).toEqual([["reject_this", "REJECTED"]]);
+    expect(harness.sandbox.templates().map((t) => t.status)).toEqual(["PENDING", "REJECTED"]);
+    const rest = await harness.sandbox.reviewTemplatesNow({ wabaId });
+    expect(rest.map((d) => [d.templateId, d.status])).toEqual([[first!.id, "APPROVED"]]);
+  });
+
   it("waits the review delay; reviewTemplatesNow decides every pending template at once", async () => {
     const { harness, wabaId, token } = await setup();
     await post(harness, `${wabaId}/message_templates`, token, ORDER_UPDATE);

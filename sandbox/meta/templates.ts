@@ -25,6 +25,12 @@ import {
 } from "./types";
 import { unixSeconds } from "./util";
 
+/** Which pending templates reviewNow decides: all of them, a WABA's, or one (tests running side by side). */
+export interface ReviewFilter {
+  wabaId?: string;
+  templateId?: string;
+}
+
 /** A create request's parameters, as received (the rules check them). */
 export interface TemplateRequest {
   name?: string;
@@ -229,10 +235,11 @@ export class TemplateDesk {
 
   // ---- the reviewer --------------------------------------------------------------------------
 
-  /** Decides every PENDING template now. */
-  reviewNow(): TemplateDecision[] {
+  /** Decides every PENDING template now, or only a WABA's or one template's (`only`). */
+  reviewNow(only: ReviewFilter = {}): TemplateDecision[] {
     return this.list()
       .filter((t) => t.status === "PENDING")
+      .filter((t) => (!only.wabaId || t.wabaId === only.wabaId) && (!only.templateId || t.id === only.templateId))
       .map((t) => this.decide(t));
   }
 

@@ -296,8 +296,11 @@ export interface MetaSandbox {
   deleteTemplateAtMeta(templateId: string, options?: { silent?: boolean }): Promise<void>;
   /** Sets the template's quality score and sends message_template_quality_update. */
   sendTemplateQualityUpdate(templateId: string, newScore: TemplateQualityScore): Promise<void>;
-  /** Decides every PENDING template now (the reviewer's rules) and returns the decisions. */
-  reviewTemplatesNow(): Promise<TemplateDecision[]>;
+  /**
+   * Decides every PENDING template now (the reviewer's rules) and returns the decisions; `only`
+   * narrows it to one WABA's templates or one template.
+   */
+  reviewTemplatesNow(only?: { wabaId?: string; templateId?: string }): Promise<TemplateDecision[]>;
   /** Resumable Upload API sessions, oldest first. */
   uploads(): SandboxUpload[];
   setDeliveryChaos(chaos: DeliveryChaos): void;
