@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { db } from "../db/client";
-import { messageTemplates, whatsappAccounts, type MessageTemplate } from "../db/schema";
-import { listTemplates, findTemplate } from "../templates/queries";
+import { whatsappAccounts, type MessageTemplate } from "../db/schema";
+import { listWholeTemplates, findTemplate } from "../templates/queries";
 import { createTemplate, deleteTemplate, TEMPLATE_MESSAGES, type Actor } from "../templates/manage";
 import {
   contentMatchesType,
@@ -44,29 +44,13 @@ const actor = (organizationId: string): Actor => ({ organizationId, userId: null
 const notFound = () => new ApiProblem(404, "not_found", "No template with this id.");
 
 export async function listApiTemplates(organizationId: string, query: z.output<typeof TemplatesQuery>) {
-  const page = await listTemplates(
+  const page = await listWholeTemplates(
     organizationId,
     { q: query.name || undefined, status: query.status, language: query.language },
     { after: query.cursor },
     query.limit,
   );
-  // The list's rows leave out the components; one more query reads the page's templates whole.
-  const ids = page.rows.map((r) => r.id);
-  const full = ids.length
-    ? await db()
-        .select()
-        .from(messageTemplates)
-        .where(and(eq(messageTemplates.organizationId, organizationId), inArray(messageTemplates.id, ids)))
-    : [];
-  const byId = new Map(full.map((t) => [t.id, t]));
-  return {
-    // A template deleted between the two reads is left out rather than shown half.
-    data: ids.flatMap((id) => {
-      const t = byId.get(id);
-      return t ? [apiTemplate(t)] : [];
-    }),
-    nextCursor: page.nextCursor,
-  };
+  return { data: page.rows.map(apiTemplate), nextCursor: page.nextCursor };
 }
 
 export async function getApiTemplate(organizationId: string, id: string) {

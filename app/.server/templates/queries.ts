@@ -99,6 +99,47 @@ export async function listTemplates(
   page: { after?: string | null; before?: string | null } = {},
   limit = TEMPLATE_PAGE_SIZE,
 ) {
+  return pageOfTemplates(
+    organizationId,
+    filters,
+    page,
+    limit,
+    sql`id, name, category, language, status, waba_id, submitted_at, created_at, last_error, rejection_reason, source`,
+    (r: RawRow): TemplateRow => ({
+      id: r.id,
+      name: r.name,
+      category: r.category,
+      language: r.language,
+      status: r.status,
+      wabaId: r.waba_id,
+      submittedAt: iso(r.submitted_at),
+      createdAt: iso(r.created_at)!,
+      lastError: r.last_error,
+      rejectionReason: r.rejection_reason,
+      source: r.source,
+    }),
+  );
+}
+
+/** The same page as listTemplates, each template whole (components included): the public API's list. */
+export async function listWholeTemplates(
+  organizationId: string,
+  filters: TemplateFilters,
+  page: { after?: string | null; before?: string | null } = {},
+  limit = TEMPLATE_PAGE_SIZE,
+) {
+  return pageOfTemplates(organizationId, filters, page, limit, sql`*`, (r) => toTemplate(r as unknown as Record<string, unknown>));
+}
+
+/** One keyset page of the tenant's templates, newest first, in one statement, with the cursors around it. */
+async function pageOfTemplates<Row>(
+  organizationId: string,
+  filters: TemplateFilters,
+  page: { after?: string | null; before?: string | null },
+  limit: number,
+  columns: SQL,
+  toRow: (raw: RawRow) => Row,
+) {
   const after = decodeCursor(page.after);
   const before = after ? undefined : decodeCursor(page.before);
   const keyset = after
@@ -113,30 +154,17 @@ export async function listTemplates(
     ? sql`order by created_at asc nulls first, id asc nulls first`
     : sql`order by created_at desc nulls last, id desc nulls last`;
   const raw = await queryRows<RawRow>(sql`
-    select id, name, category, language, status, waba_id, submitted_at, created_at, created_at::text as position, last_error, rejection_reason, source
+    select ${columns}, created_at::text as position
     from message_templates where ${whereOf(organizationId, filters)}${keyset}
     ${order} limit ${limit + 1}`);
   const more = raw.length > limit;
   const kept = raw.slice(0, limit);
   if (before) kept.reverse();
-  const rows: TemplateRow[] = kept.map((r) => ({
-    id: r.id,
-    name: r.name,
-    category: r.category,
-    language: r.language,
-    status: r.status,
-    wabaId: r.waba_id,
-    submittedAt: iso(r.submitted_at),
-    createdAt: iso(r.created_at)!,
-    lastError: r.last_error,
-    rejectionReason: r.rejection_reason,
-    source: r.source,
-  }));
   const cursorOf = (r: RawRow | undefined) => (r ? encodeCursor({ createdAt: r.position, id: r.id }) : null);
   const first = cursorOf(kept[0]);
   const last = cursorOf(kept[kept.length - 1]);
   return {
-    rows,
+    rows: kept.map(toRow),
     older: last && (before || more) ? last : null,
     newer: first && (after || (before && more)) ? first : null,
     /** For the API: the cursor of the next (older) page. */
