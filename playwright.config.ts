@@ -32,6 +32,10 @@ export default defineConfig({
       SANDBOX: "1",
       TRUST_PROXY: "loopback",
       LOG_LEVEL: "error",
+      // The Meta sandbox's reviewer decides a submitted template after this long. The template specs
+      // read "pending" on the page drawn right after a submission, so the margin is kept wide even on
+      // a busy machine; they wait for the decision afterwards (or ask the control API for it).
+      META_SANDBOX_TEMPLATE_REVIEW_MS: "6000",
     },
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
