@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { connectThroughDialog, field, kenyanNumber, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectWhatsApp, templateCell, templateRow, waitForTemplateStatus } from "./template-helpers";
 
 // A template with an image header (decision 019), with scripts on and off: the sample chosen with
 // the file input, shown in the preview before saving (scripts on), uploaded to the Meta sandbox at
@@ -10,31 +10,6 @@ import { connectThroughDialog, field, kenyanNumber, signInViaForm, signUpAndVeri
 // A 1×1 PNG.
 const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
-const table = (page: Page) => page.getByRole("table", { name: "Message templates" });
-const row = (page: Page, name: string) =>
-  table(page)
-    .getByRole("row")
-    .filter({ has: page.getByRole("link", { name, exact: true }) });
-const status = (page: Page, name: string) => row(page, name).getByRole("cell").nth(3);
-
-async function waitForStatus(page: Page, name: string, wanted: string) {
-  await expect(async () => {
-    await page.goto("/templates");
-    await expect(status(page, name)).toHaveText(wanted, { timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
-}
-
-async function connectWhatsApp(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
-  const number = kenyanNumber();
-  await page.goto("/whatsapp");
-  await connectThroughDialog(page, javaScriptEnabled, number, "Picha Studio");
-  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
-  const state = await (await request.get("/sandbox/meta/control/state")).json();
-  const digits = number.replace(/\D/g, "");
-  return state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits)
-    .wabaId as string;
-}
-
 test("an image header's sample is chosen, previewed, uploaded to Meta at submission, approved, and shown in the preview", async ({
   page,
   request,
@@ -42,7 +17,7 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
 }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Picha Studio" });
   await signInViaForm(page, user.email, user.password);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled);
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Picha Studio");
   const name = `season_poster_${randomBytes(3).toString("hex")}`;
 
   await page.goto("/templates/new");
@@ -71,7 +46,7 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
   await page.getByRole("button", { name: "Submit for approval" }).click();
   await expect(page).toHaveURL(/\/templates$/);
   await expect(page.getByRole("status").filter({ hasText: `${name} was submitted to Meta for approval.` })).toBeVisible();
-  await expect(status(page, name)).toHaveText("pending");
+  await expect(templateCell(page, name, "status")).toHaveText("pending");
 
   // At Meta: the sample arrived through the Resumable Upload API, and the header carries it.
   const uploads = (await (await request.get("/sandbox/meta/control/uploads")).json()).uploads as {
@@ -92,8 +67,8 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
   // The sandbox's reviewer approves it; the view dialog shows the image from the sample route.
   // Only this template: the other specs' templates, running side by side, keep their own timing.
   expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
-  await waitForStatus(page, name, "approved");
-  await row(page, name)
+  await waitForTemplateStatus(page, name, "approved");
+  await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .click();
   const bubble = page.getByRole("dialog", { name }).getByRole("figure", { name: "Message preview, mobile width" });

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, connectThroughDialog, field, kenyanNumber, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectWhatsApp, templateCell, templateRow, templatesTable, waitForTemplateStatus } from "./template-helpers";
 
 // Message templates (issue 11), with scripts on and off: drafts without WhatsApp, Meta's rules under
 // their fields, submission to the Meta sandbox and its reviewer's decision arriving by webhook, the
@@ -55,19 +56,6 @@ async function signedIn(page: Page, request: APIRequestContext, businessName?: s
   return user;
 }
 
-/** Connects a new sandbox WABA through Embedded Signup; returns its WABA id. */
-async function connectWhatsApp(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
-  const number = kenyanNumber();
-  await page.goto("/whatsapp");
-  await connectThroughDialog(page, javaScriptEnabled, number, "Duka la Mama Njeri");
-  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
-  const state = await (await request.get("/sandbox/meta/control/state")).json();
-  const digits = number.replace(/\D/g, "");
-  const phone = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits);
-  expect(phone, `the sandbox holds ${number}`).toBeTruthy();
-  return phone.wabaId as string;
-}
-
 const buttonRow = (page: Page, index: number, type: string) => page.getByRole("group", { name: `Button ${index + 1}: ${type}` });
 
 /**
@@ -115,32 +103,16 @@ async function createTemplate(
   await expect(page.getByRole("status").filter({ hasText: said })).toBeVisible();
 }
 
-const table = (page: Page) => page.getByRole("table", { name: "Message templates" });
-const row = (page: Page, name: string) =>
-  table(page)
-    .getByRole("row")
-    .filter({ has: page.getByRole("link", { name, exact: true }) });
-/** The table's cells of a row: Name, Type, Language, Status, Date submitted, actions. */
-const cell = (page: Page, name: string, column: "name" | "type" | "language" | "status" | "submitted") =>
-  row(page, name).getByRole("cell").nth(["name", "type", "language", "status", "submitted"].indexOf(column));
 const names = (page: Page) =>
-  table(page)
+  templatesTable(page)
     .getByRole("row")
     .locator("td:first-child a")
     .allInnerTexts()
     .then((all) => all.sort());
 
-/** Reloads /templates (a new page load, with or without scripts) until the template shows `status`. */
-async function waitForStatus(page: Page, name: string, status: string) {
-  await expect(async () => {
-    await page.goto("/templates");
-    await expect(cell(page, name, "status")).toHaveText(status, { timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
-}
-
 /** The template's id, from its View link (`?dialog=view&template=<id>`). */
 async function templateId(page: Page, name: string) {
-  const href = await row(page, name)
+  const href = await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .getAttribute("href");
   const id = new URLSearchParams(href!.split("?")[1]).get("template");
@@ -182,7 +154,7 @@ test("without WhatsApp connected a template cannot be submitted: the page says w
   await page.goto("/templates");
   await expect(page.getByRole("heading", { name: "Message Templates" })).toBeVisible();
   await expect(page.getByText("No WhatsApp Business account is connected, so templates can be saved as drafts")).toBeVisible();
-  await expect(table(page)).toContainText("No templates yet.");
+  await expect(templatesTable(page)).toContainText("No templates yet.");
   await expect(page.getByRole("button", { name: /Sync from Meta/ })).toHaveCount(0);
 
   await page.getByRole("link", { name: "Create template" }).click();
@@ -208,13 +180,13 @@ test("without WhatsApp connected a template cannot be submitted: the page says w
   else await saveDraft.click();
   await expect(page).toHaveURL(/\/templates$/);
   await expect(page.getByRole("status").filter({ hasText: `${name} was saved as a draft.` })).toBeVisible();
-  await expect(cell(page, name, "status")).toHaveText("draft");
-  await expect(cell(page, name, "type")).toHaveText("Transactional (Utility)");
-  await expect(cell(page, name, "submitted")).toHaveText("Not submitted");
+  await expect(templateCell(page, name, "status")).toHaveText("draft");
+  await expect(templateCell(page, name, "type")).toHaveText("Transactional (Utility)");
+  await expect(templateCell(page, name, "submitted")).toHaveText("Not submitted");
   await expect(page.getByText("1 template: 0 approved, 0 pending, 0 rejected, 1 draft.")).toBeVisible();
 
   // The draft opens again with its content, and still cannot be submitted.
-  await row(page, name)
+  await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .click();
   const view = page.getByRole("dialog", { name });
@@ -225,7 +197,7 @@ test("without WhatsApp connected a template cannot be submitted: the page says w
   await page.getByRole("button", { name: "Submit for approval" }).click();
   await expect(page.getByRole("alert").filter({ hasText: NO_ACCOUNT })).toBeVisible();
   await page.goto("/templates");
-  await expect(cell(page, name, "status")).toHaveText("draft");
+  await expect(templateCell(page, name, "status")).toHaveText("draft");
 });
 
 test("Meta's rules show under their fields with the typed values kept, and nothing is saved", async ({ page, request }) => {
@@ -275,7 +247,7 @@ test("Meta's rules show under their fields with the typed values kept, and nothi
   await expect(website.getByLabel("Button text")).toHaveValue("Track order");
 
   await page.goto("/templates");
-  await expect(table(page)).toContainText("No templates yet.");
+  await expect(templatesTable(page)).toContainText("No templates yet.");
   await expect(page.getByText("0 templates: 0 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
 });
 
@@ -285,7 +257,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   javaScriptEnabled,
 }) => {
   await signedIn(page, request);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled);
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
   const name = `order_ready_${tag()}`;
   await createTemplate(
     page,
@@ -317,10 +289,10 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
       }
     },
   );
-  await expect(cell(page, name, "status")).toHaveText("pending");
-  await expect(cell(page, name, "type")).toHaveText("Transactional (Utility)");
-  await expect(cell(page, name, "language")).toHaveText("English");
-  await expect(cell(page, name, "submitted")).not.toHaveText("Not submitted");
+  await expect(templateCell(page, name, "status")).toHaveText("pending");
+  await expect(templateCell(page, name, "type")).toHaveText("Transactional (Utility)");
+  await expect(templateCell(page, name, "language")).toHaveText("English");
+  await expect(templateCell(page, name, "submitted")).not.toHaveText("Not submitted");
   // At Meta: the template as built from the form.
   const [atMeta] = await sandboxTemplates(request, name);
   expect(atMeta).toMatchObject({ wabaId, components: expect.arrayContaining([expect.objectContaining({ type: "BODY" })]) });
@@ -342,11 +314,11 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   ]);
 
   // The sandbox's reviewer approves it and tells Jumbe by webhook.
-  await waitForStatus(page, name, "approved");
+  await waitForTemplateStatus(page, name, "approved");
   expect((await sandboxTemplates(request, name))[0]!.status).toBe("APPROVED");
 
   // View: a dialog in the URL (rendered by the server without scripts).
-  await row(page, name)
+  await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .click();
   await expect(page).toHaveURL(/\?dialog=view&template=[0-9a-f-]{36}$/);
@@ -366,7 +338,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   await expect(page).not.toHaveURL(/dialog=/);
 
   // Copy: a new draft with a fresh name, the same content. While it is copied, Sync from Meta is not "Syncing...".
-  const copy = row(page, name).getByRole("button", { name: `Copy ${name}` });
+  const copy = templateRow(page, name).getByRole("button", { name: `Copy ${name}` });
   if (javaScriptEnabled)
     await whileSubmitting(page, copy, async () => {
       await expect(page.getByRole("button", { name: "Sync from Meta" })).toBeEnabled();
@@ -381,10 +353,10 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   await expect(field(page, "Body")).toHaveValue("Habari {{1}}, your order {{2}} is ready for collection at our Moi Avenue shop.");
   await expect(buttonRow(page, 1, "Visit website").getByLabel("Website address")).toHaveValue("https://duka.co.ke/orders");
   await page.goto("/templates");
-  await expect(cell(page, `${name}_copy`, "status")).toHaveText("draft");
-  await expect(cell(page, name, "status")).toHaveText("approved");
+  await expect(templateCell(page, `${name}_copy`, "status")).toHaveText("draft");
+  await expect(templateCell(page, name, "status")).toHaveText("approved");
   // A second copy of either gets the next free name.
-  await row(page, `${name}_copy`)
+  await templateRow(page, `${name}_copy`)
     .getByRole("button", { name: `Copy ${name}_copy` })
     .click();
   await expect(page.getByRole("heading", { name: `Edit ${name}_copy_2` })).toBeVisible();
@@ -394,7 +366,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
 
   // Delete asks first; Cancel changes nothing.
   const askToDelete = async () => {
-    await row(page, name)
+    await templateRow(page, name)
       .getByRole("link", { name: `Delete ${name}` })
       .click();
     await expect(page).toHaveURL(/\?dialog=delete&template=[0-9a-f-]{36}$/);
@@ -415,7 +387,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   await asked.getByRole("link", { name: "Cancel" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.goto("/templates");
-  await expect(cell(page, name, "status")).toHaveText("approved");
+  await expect(templateCell(page, name, "status")).toHaveText("approved");
   expect(await sandboxTemplates(request, name)).toHaveLength(1);
   await page.goto("/sandbox/meta");
   const consoleRows = page.getByRole("region", { name: "Message templates table" }).getByRole("row").filter({ hasText: name });
@@ -425,7 +397,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   await (await askToDelete()).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Template deleted here and at Meta." })).toBeVisible();
   await expect(page).toHaveURL(/\/templates$/);
-  await expect(row(page, name)).toHaveCount(0);
+  await expect(templateRow(page, name)).toHaveCount(0);
   expect(await names(page)).toEqual([`${name}_copy`, `${name}_copy_2`]);
   expect(await sandboxTemplates(request, name)).toEqual([]);
   // And the sandbox console no longer lists it (it listed it before: see consoleRows above).
@@ -435,7 +407,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
 
   // A draft is only removed here.
   await page.goto("/templates");
-  await row(page, `${name}_copy_2`)
+  await templateRow(page, `${name}_copy_2`)
     .getByRole("link", { name: `Delete ${name}_copy_2` })
     .click();
   const draft = page.getByRole("dialog", { name: `Delete ${name}_copy_2?` });
@@ -447,7 +419,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
 
 test("a template Meta rejects shows the reason, and is edited and resubmitted", async ({ page, request, javaScriptEnabled }) => {
   await signedIn(page, request);
-  await connectWhatsApp(page, request, javaScriptEnabled);
+  await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
   const name = `points_reject_${tag()}`;
   await createTemplate(
     page,
@@ -455,10 +427,10 @@ test("a template Meta rejects shows the reason, and is edited and resubmitted", 
     { name, body: "Habari {{1}}, your points balance has been updated.", examples: ["Wanjiku"] },
     "submit",
   );
-  await waitForStatus(page, name, "rejected");
-  await expect(cell(page, name, "name")).toContainText(REVIEWER_REJECTION);
+  await waitForTemplateStatus(page, name, "rejected");
+  await expect(templateCell(page, name, "name")).toContainText(REVIEWER_REJECTION);
 
-  await row(page, name)
+  await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .click();
   const view = page.getByRole("dialog", { name });
@@ -479,14 +451,14 @@ test("a template Meta rejects shows the reason, and is edited and resubmitted", 
   const [atMeta] = await sandboxTemplates(request, name);
   expect(atMeta!.components.find((c) => c.type === "BODY")).toMatchObject({ text: body, example: { body_text: [["Otieno"]] } });
   // Pending again, the old reason gone (the page was drawn right after the resubmission, well before the review).
-  await expect(cell(page, name, "status")).toHaveText("pending");
-  await expect(cell(page, name, "name")).toHaveText(name);
+  await expect(templateCell(page, name, "status")).toHaveText("pending");
+  await expect(templateCell(page, name, "name")).toHaveText(name);
   // The reviewer rejects the name again; approving it by hand in the sandbox's console reaches Jumbe too.
-  await waitForStatus(page, name, "rejected");
+  await waitForTemplateStatus(page, name, "rejected");
   const approved = await request.post(`/sandbox/meta/control/templates/${atMeta!.id}/status`, { data: { event: "APPROVED" } });
   expect(approved.ok(), await approved.text()).toBe(true);
-  await waitForStatus(page, name, "approved");
-  await expect(cell(page, name, "name")).toHaveText(name);
+  await waitForTemplateStatus(page, name, "approved");
+  await expect(templateCell(page, name, "name")).toHaveText(name);
 });
 
 test("preview at each device width shows the values given, the header, footer and buttons", async ({
@@ -513,7 +485,7 @@ test("preview at each device width shows the values given, the header, footer an
     "draft",
   );
   // From the view dialog.
-  await row(page, name)
+  await templateRow(page, name)
     .getByRole("link", { name: `View ${name}` })
     .click();
   await page.getByRole("dialog", { name }).getByRole("link", { name: "Preview with your values" }).click();
@@ -572,7 +544,7 @@ test("preview at each device width shows the values given, the header, footer an
 
 test("filters and search in the URL narrow the table", async ({ page, request, javaScriptEnabled }) => {
   await signedIn(page, request);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled);
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
   const t = tag();
   const made = [
     { name: `karibu_offer_${t}`, language: "sw", category: "MARKETING" },
@@ -595,7 +567,7 @@ test("filters and search in the URL narrow the table", async ({ page, request, j
   await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/[?&]type=MARKETING(&|$)/);
   await expect.poll(() => names(page)).toEqual([`karibu_offer_${t}`]);
-  await expect(cell(page, `karibu_offer_${t}`, "language")).toHaveText("Swahili");
+  await expect(templateCell(page, `karibu_offer_${t}`, "language")).toHaveText("Swahili");
 
   await filters.getByLabel("Type").selectOption({ label: "All types" });
   await filters.getByLabel("Status").selectOption({ label: "Paused" });
@@ -615,7 +587,7 @@ test("filters and search in the URL narrow the table", async ({ page, request, j
   expect(await names(page)).toEqual([`rappel_${t}`]);
   await expect(filters.getByLabel("Language")).toHaveValue("fr");
   await page.goto("/templates?language=sw&type=UTILITY");
-  await expect(table(page)).toContainText("No templates match these filters.");
+  await expect(templatesTable(page)).toContainText("No templates match these filters.");
   await page.goto(`/templates?q=${t}&status=approved`);
   expect(await names(page)).toEqual([`karibu_offer_${t}`, `receipt_${t}`]);
 });
@@ -735,7 +707,7 @@ test("the templates pages, their dialogs and the preview have no serious accessi
   );
   const id = await templateId(page, name);
   const pages: [string, Locator][] = [
-    ["/templates", table(page)],
+    ["/templates", templatesTable(page)],
     [`/templates?dialog=view&template=${id}`, page.getByRole("dialog", { name })],
     [`/templates?dialog=delete&template=${id}`, page.getByRole("dialog", { name: `Delete ${name}?` })],
     ["/templates/new", page.getByRole("heading", { name: "Create template" })],
@@ -787,7 +759,7 @@ test.describe("at phone width", () => {
     );
     const id = await templateId(page, name);
     const pages: [string, Locator][] = [
-      ["/templates", table(page)],
+      ["/templates", templatesTable(page)],
       [`/templates?dialog=view&template=${id}`, page.getByRole("dialog", { name })],
       [`/templates?dialog=delete&template=${id}`, page.getByRole("dialog", { name: `Delete ${name}?` })],
       ["/templates/new", page.getByRole("heading", { name: "Create template" })],

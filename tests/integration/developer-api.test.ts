@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createServer, type Server } from "node:http";
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -10,7 +9,6 @@ import { db } from "~/.server/db/client";
 import { activityLogs, apiKeys, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
 import { countMessagesThisMonth } from "~/.server/auth/users";
 import { parseEnv, setEnv } from "~/.server/config/env";
-import { handleApiV1 } from "~/.server/api-v1/handle";
 import { openApiDocument } from "~/.server/api-v1/openapi";
 import { checkWebhookUrl, isForbiddenAddress } from "~/.server/developer/webhook-endpoint";
 import * as keyApi from "~/routes/api/developer.api-key";
@@ -19,36 +17,23 @@ import * as developersPage from "~/routes/app/developers";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 import { startGraphSandbox } from "../support/sandbox-waba";
+import { startApiV1Server } from "../support/api-v1-server";
 import { formRequest, getRequest, jsonRequest, run } from "../support/http";
 
 const run$ = promisify(execFile);
 
 // The real /api/v1 handler on a real socket, so curl, Node and Python can call it; Meta's sandbox
 // behind it for the template examples.
-let server: Server;
+let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
 let base = "";
 let meta: Awaited<ReturnType<typeof startGraphSandbox>>;
 beforeAll(async () => {
   meta = await startGraphSandbox();
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`${base}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined,
-    });
-    const response = await handleApiV1(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  apiServer = await startApiV1Server();
+  base = apiServer.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await apiServer.close();
   await meta.close();
 });
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createServer, type Server } from "node:http";
+import { type Server } from "node:http";
 import { Readable } from "node:stream";
 import express from "express";
 import { and, eq, sql } from "drizzle-orm";
@@ -16,33 +16,20 @@ import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
 import { startGraphSandbox } from "../support/sandbox-waba";
+import { startApiV1Server } from "../support/api-v1-server";
 
 // The real /api/v1 handler on a real socket, as developer-api.test.ts runs it.
-let server: Server;
+let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
 let base = "";
 let meta: Awaited<ReturnType<typeof startGraphSandbox>>;
 
 beforeAll(async () => {
   meta = await startGraphSandbox();
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`${base}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined,
-    });
-    const response = await handleApiV1(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  apiServer = await startApiV1Server();
+  base = apiServer.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await apiServer.close();
   await meta.close();
 });
 beforeEach(() => {

@@ -253,3 +253,48 @@ export function CheckboxField({
     </div>
   );
 }
+
+const filterControl = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm";
+
+/**
+ * A compact labelled <select> for a GET filter bar (no error line: a filter's bad value is said
+ * once, above the results). `options` as value and label pairs; `all`, when given, comes first
+ * with an empty value.
+ */
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+  all,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  options: [string, string][];
+  all?: string;
+}) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <select name={name} defaultValue={value ?? ""} className={filterControl}>
+        {all !== undefined ? <option value="">{all}</option> : null}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A compact labelled <input> for a GET filter bar (search box, date). */
+export function FilterInput({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <input {...input} className={filterControl} />
+    </label>
+  );
+}

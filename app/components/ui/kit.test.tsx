@@ -6,7 +6,7 @@ import { Badge, statusTone } from "./badge";
 import { Button } from "./button";
 import { BarChart, LineChart } from "./chart";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
-import { CheckboxField, Field, SelectField, TextareaField } from "./field";
+import { CheckboxField, Field, FilterInput, FilterSelect, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
 import { pageHref, Pager, sortLinkHref, Table } from "./table";
 import { Tabs } from "./tabs";
@@ -53,6 +53,28 @@ describe("fields", () => {
     const checkbox = renderToStaticMarkup(<CheckboxField id="copy" label="Send me a copy" errors={["Required"]} />);
     expect(checkbox).toMatch(/<input type="checkbox" id="copy" aria-invalid="true" aria-describedby="copy-error"/);
     expect(checkbox).toContain('<label for="copy"');
+  });
+
+  it("labels a filter bar's select and input, with 'all' first as an empty value and the current value chosen", () => {
+    const select = renderToStaticMarkup(
+      <FilterSelect
+        name="status"
+        label="Status"
+        value="approved"
+        all="All statuses"
+        options={[
+          ["approved", "Approved"],
+          ["rejected", "Rejected"],
+        ]}
+      />,
+    );
+    expect(select).toMatch(/^<label[^>]*>Status<select name="status"/);
+    expect(select).toMatch(/<option value="">All statuses<\/option><option value="approved" selected="">Approved<\/option>/);
+    expect(renderToStaticMarkup(<FilterSelect name="range" label="Date range" options={[["7d", "Last 7 days"]]} />)).not.toContain(
+      'value=""',
+    );
+    const input = renderToStaticMarkup(<FilterInput label="Search" type="search" name="q" defaultValue="otp" />);
+    expect(input).toMatch(/^<label[^>]*>Search<input type="search" [^>]*name="q" value="otp"/);
   });
 });
 

@@ -12,6 +12,7 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
+import { FilterInput, FilterSelect } from "~/components/ui/field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 
@@ -115,21 +116,21 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6 lg:items-end"
         aria-label="Filters"
       >
-        <Select
+        <FilterSelect
           name="type"
           label="Type"
           value={form.type}
           options={[["all", "All types"], ...ACTIVITY_TYPES.map((t) => [t, capitalise(t)] as [string, string])]}
         />
-        <Select
+        <FilterSelect
           name="status"
           label="Status"
           value={form.status}
           options={[["all", "All statuses"], ...ACTIVITY_STATUSES.map((s) => [s, capitalise(s)] as [string, string])]}
         />
-        <Select name="range" label="Date range" value={form.range} options={Object.entries(RANGE_LABELS)} />
-        <DateInput name="startDate" label="From (optional)" value={form.startDate} />
-        <DateInput name="endDate" label="To (optional)" value={form.endDate} />
+        <FilterSelect name="range" label="Date range" value={form.range} options={Object.entries(RANGE_LABELS)} />
+        <FilterInput type="date" name="startDate" label="From (optional)" defaultValue={isoDay(form.startDate)} />
+        <FilterInput type="date" name="endDate" label="To (optional)" defaultValue={isoDay(form.endDate)} />
         <Button type="submit">Apply filters</Button>
       </Form>
 
@@ -198,33 +199,9 @@ function capitalise(value: string) {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 
-function Select({ name, label, value, options }: { name: string; label: string; value: string; options: [string, string][] }) {
-  return (
-    <label className="block text-sm font-medium text-slate-700">
-      {label}
-      <select name={name} defaultValue={value} className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function DateInput({ name, label, value }: { name: string; label: string; value: string }) {
-  return (
-    <label className="block text-sm font-medium text-slate-700">
-      {label}
-      <input
-        type="date"
-        name={name}
-        defaultValue={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ""}
-        className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
-      />
-    </label>
-  );
+/** A date the date input can show (YYYY-MM-DD), else empty. */
+function isoDay(value: string) {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : "";
 }
 
 function StatusIcon({ status }: { status: string }) {

@@ -6,7 +6,17 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "~/components/ui/card";
 import { BarChart, LineChart } from "~/components/ui/chart";
 import { dialogHref, UrlDialog } from "~/components/ui/dialog";
-import { CheckboxField, Field, FileField, FormError, FormSuccess, SelectField, TextareaField } from "~/components/ui/field";
+import {
+  CheckboxField,
+  Field,
+  FileField,
+  FilterInput,
+  FilterSelect,
+  FormError,
+  FormSuccess,
+  SelectField,
+  TextareaField,
+} from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, Table, type Column } from "~/components/ui/table";
@@ -121,6 +131,13 @@ export default function UiKit() {
               options={["Nairobi", "Mombasa", "Kisumu", "Nakuru"].map((c) => ({ value: c, label: c }))}
             />
             <FileField label="Contacts file" name="file" accept=".csv" hint="CSV, up to 5 MB" />
+            <FilterSelect
+              name="county-filter"
+              label="Filter: county"
+              all="All counties"
+              options={["Nairobi", "Mombasa", "Kisumu"].map((c) => [c, c])}
+            />
+            <FilterInput label="Filter: search" type="search" name="q" placeholder="Name or phone" />
             <TextareaField
               label="Message"
               name="message"

@@ -16,6 +16,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { MessagePreview } from "~/components/templates/message-preview";
@@ -229,16 +230,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
         aria-label="Filters"
       >
-        <label className="block text-sm font-medium text-slate-700">
-          Search
-          <input
-            type="search"
-            name="q"
-            defaultValue={filters.q ?? ""}
-            placeholder="Template name"
-            className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
-          />
-        </label>
+        <FilterInput label="Search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Template name" />
         <FilterSelect
           name="status"
           label="Status"
@@ -347,38 +339,6 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
         </>
       ) : null}
     </div>
-  );
-}
-
-function FilterSelect({
-  name,
-  label,
-  value,
-  options,
-  all,
-}: {
-  name: string;
-  label: string;
-  value?: string;
-  options: [string, string][];
-  all: string;
-}) {
-  return (
-    <label className="block text-sm font-medium text-slate-700">
-      {label}
-      <select
-        name={name}
-        defaultValue={value ?? ""}
-        className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
-      >
-        <option value="">{all}</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 

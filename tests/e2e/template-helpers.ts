@@ -1,0 +1,40 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import { connectThroughDialog, kenyanNumber } from "./helpers";
+
+// What the template specs share: the /templates table, waiting for Meta's decision, and a WABA
+// connected through the sandbox's Embedded Signup.
+
+export const templatesTable = (page: Page) => page.getByRole("table", { name: "Message templates" });
+
+export const templateRow = (page: Page, name: string) =>
+  templatesTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name, exact: true }) });
+
+const COLUMNS = ["name", "type", "language", "status", "submitted"] as const;
+
+/** A cell of the table's row for `name`: Name, Type, Language, Status, Date submitted. */
+export const templateCell = (page: Page, name: string, column: (typeof COLUMNS)[number]) =>
+  templateRow(page, name).getByRole("cell").nth(COLUMNS.indexOf(column));
+
+/** Reloads /templates (a new page load, with or without scripts) until the template shows `status`. */
+export async function waitForTemplateStatus(page: Page, name: string, status: string) {
+  await expect(async () => {
+    await page.goto("/templates");
+    await expect(templateCell(page, name, "status")).toHaveText(status, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/** Connects a new sandbox WABA through Embedded Signup; returns its WABA id. */
+export async function connectWhatsApp(page: Page, request: APIRequestContext, javaScriptEnabled: boolean, businessName: string) {
+  const number = kenyanNumber();
+  await page.goto("/whatsapp");
+  await connectThroughDialog(page, javaScriptEnabled, number, businessName);
+  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
+  const state = await (await request.get("/sandbox/meta/control/state")).json();
+  const digits = number.replace(/\D/g, "");
+  const phone = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits);
+  expect(phone, `the sandbox holds ${number}`).toBeTruthy();
+  return phone.wabaId as string;
+}
