@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import { mkdirSync, readdirSync } from "node:fs";
 import express from "express";
 import compression from "compression";
+import { serveAssets } from "~/.server/http/static-assets";
 import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import { env, setEnv } from "~/.server/config/env";
@@ -90,7 +91,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     app.use(options.vite);
   } else {
     const client = path.resolve(here, "../client");
-    app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use("/assets", serveAssets(path.join(client, "assets")));
     // The few files of public/ (icons, the social image) are known when the build is: a page's path
     // goes straight on instead of costing a file-system stat first (about 10% of a page's time).
     const publicFiles = publicFilesOf(client);

@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import path from "node:path";
+import { precompressAssets } from "./app/.server/http/precompress";
 
 export default defineConfig(({ isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
@@ -31,5 +32,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
     exclude: ["@node-rs/argon2"],
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets()],
 }));

@@ -166,7 +166,7 @@ function gitCommit() {
 }
 
 function printPages(report) {
-  console.log(`\nPage weight (first visit; kB = 1000 bytes; gzip = bytes on the wire, brotli computed for reference)`);
+  console.log(`\nPage weight (first visit; kB = 1000 bytes on the wire; br = a browser over HTTPS, gzip = a gzip-only client)`);
   const rows = report.pages.map((p) =>
     p.error && !p.js
       ? [p.path, p.as ?? "-", p.error, "", "", "", "", "", ""]
@@ -175,8 +175,8 @@ function printPages(report) {
           p.as ?? "-",
           p.js.files,
           kB(p.js.rawBytes),
-          kB(p.js.gzipBytes),
           kB(p.js.brotliBytes),
+          kB(p.js.gzipBytes),
           kB(p.html.gzipBytes),
           kB(p.css.gzipBytes),
           p.overBudget ? "OVER" : (p.error ?? "ok"),
@@ -184,7 +184,7 @@ function printPages(report) {
   );
   console.log(
     table(
-      ["page", "as", "JS files", "JS raw", "JS gzip", "JS br", "HTML gzip", "CSS gzip", `JS budget ${kB(report.budgetBytes)} kB gzip`],
+      ["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", `JS budget ${kB(report.budgetBytes)} kB br`],
       rows,
     ),
   );

@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { BASE_URL } from "./helpers";
+import { ADMIN, BASE_URL, DEMO } from "./helpers";
 
 interface PageReport {
   path: string;
@@ -26,4 +26,28 @@ test("the first visit to / stays inside the public-site budget", async ({ javaSc
   expect(home.gzipOnly.violations).toEqual([]);
   expect(home.byType.font!.bytes).toBe(0);
   expect(home.byType.js!.requests).toBe(1);
+});
+
+// Every page the benchmark weighs, signed in as the demo users, carries at most 150 KB of JavaScript
+// as a browser over HTTPS receives it (brotli, precompressed at build time; decision 020).
+test("every signed-in and auth page stays inside the JavaScript budget", async ({ javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "a measurement over HTTP; once is enough");
+  const weight = "../../bench/page-weight.mjs";
+  const http = "../../bench/lib/http.mjs";
+  const { measurePages } = (await import(/* @vite-ignore */ weight)) as {
+    measurePages: (
+      baseUrl: string,
+      cookies: Record<string, string>,
+    ) => Promise<{ budgetBytes: number; pages: { path: string; error?: string; overBudget?: boolean; js?: { brotliBytes: number } }[] }>;
+  };
+  const { signIn } = (await import(/* @vite-ignore */ http)) as {
+    signIn: (baseUrl: string, account: { email: string; password: string }) => Promise<string>;
+  };
+  const cookies = { individual: await signIn(BASE_URL, DEMO), admin: await signIn(BASE_URL, ADMIN) };
+  const { budgetBytes, pages } = await measurePages(BASE_URL, cookies);
+  expect(budgetBytes).toBe(150_000);
+  expect(pages.filter((p) => p.error)).toEqual([]);
+  expect(pages.filter((p) => p.overBudget).map((p) => `${p.path}: ${p.js?.brotliBytes} bytes`)).toEqual([]);
+  // Every file really arrived compressed: nothing near the raw size.
+  for (const page of pages) expect(page.js!.brotliBytes, page.path).toBeGreaterThan(50_000);
 });

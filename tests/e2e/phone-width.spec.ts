@@ -64,25 +64,23 @@ test("(a) Developers: the curl sample scrolls inside its block and its Copy butt
   expect(intersects(await box(copy), codeBox), "the Copy button is not drawn over the code").toBe(false);
 });
 
-test("(b) Developers: the code-example toggles look like controls and open their sample", async ({ page, request }) => {
+test("(b) Developers: the examples' language is chosen once, by tabs that are links, and every sample follows", async ({
+  page,
+  request,
+}) => {
   await signedInAsNewUser(page, request, "/developers");
-  const endpoint = page.getByTestId("endpoint").first();
-  for (const label of ["curl", "JavaScript", "Python"]) {
-    const toggle = endpoint.locator("summary").filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) });
-    await expect(toggle, `a "${label}" toggle`).toHaveCount(1);
-    const style = await toggle.evaluate((el) => {
-      const s = getComputedStyle(el);
-      return { border: parseFloat(s.borderTopWidth) >= 1, cursor: s.cursor, indicator: !!el.querySelector("svg") };
-    });
-    expect(style, `the "${label}" toggle has a border, a pointer and an open/closed indicator`).toEqual({
-      border: true,
-      cursor: "pointer",
-      indicator: true,
-    });
-  }
-  const js = endpoint.locator("summary").filter({ hasText: /^\s*JavaScript\s*$/ });
-  await js.click();
-  await expect(endpoint.locator("pre").filter({ hasText: "fetch(" }).first()).toBeVisible();
+  const tabs = page.getByRole("navigation", { name: "Examples in" });
+  await expect(tabs.getByRole("link", { name: "curl" })).toHaveAttribute("aria-current", "page");
+  const endpoints = page.getByTestId("endpoint");
+  const count = await endpoints.count();
+  expect(count).toBeGreaterThan(0);
+  await expect(page.getByTestId("example-curl")).toHaveCount(count);
+  await tabs.getByRole("link", { name: "JavaScript" }).click();
+  await expect(page).toHaveURL(/[?&]lang=javascript/);
+  await expect(tabs.getByRole("link", { name: "JavaScript" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("example-javascript")).toHaveCount(count);
+  await expect(page.getByTestId("example-curl")).toHaveCount(0);
+  await expect(endpoints.first().locator("pre")).toContainText("fetch(");
   await noSidewaysScroll(page);
 });
 

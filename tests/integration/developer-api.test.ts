@@ -238,12 +238,20 @@ describe("OpenAPI and the Developers page's examples", () => {
 
   it("runs the page's curl, JavaScript and Python examples successfully against the real API", async () => {
     const t = await tenant("Examples Ltd");
-    const page = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
-    const endpoints = page.data.endpoints as {
-      method: string;
-      path: string;
-      examples: { curl: string; javascript: string; python: string };
-    }[];
+    type Endpoint = { method: string; path: string; example: string };
+    // The page shows one language's examples at a time (?lang=), curl unless another is asked for.
+    const examplesIn = async (lang: string) => {
+      const page = await run(developersPage.loader, getRequest(`/developers?lang=${lang}`, { cookie: t.cookie }));
+      return { language: page.data.language as string, endpoints: page.data.endpoints as Endpoint[] };
+    };
+    expect((await examplesIn("cobol")).language).toBe("curl");
+    const pages = {
+      curl: await examplesIn("curl"),
+      javascript: await examplesIn("javascript"),
+      python: await examplesIn("python"),
+    };
+    expect(Object.values(pages).map((p) => p.language)).toEqual(["curl", "javascript", "python"]);
+    const endpoints = pages.curl.endpoints;
     expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
       "GET /api/v1/account",
       "GET /api/v1/phone-numbers",
@@ -274,8 +282,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
       let templateId = "";
       outputs[language] = [];
-      for (const endpoint of endpoints) {
-        const stdout = await runExample(language, endpoint.examples[language], { ...envVars, TEMPLATE_ID: templateId });
+      for (const endpoint of pages[language].endpoints) {
+        const stdout = await runExample(language, endpoint.example, { ...envVars, TEMPLATE_ID: templateId });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
@@ -311,13 +319,13 @@ describe("OpenAPI and the Developers page's examples", () => {
 
     // With a revoked key the same examples fail loudly, with the API's code.
     await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));
-    await expect(run$("sh", ["-c", endpoints[0]!.examples.curl], { env: envVars })).rejects.toMatchObject({
+    await expect(run$("sh", ["-c", pages.curl.endpoints[0]!.example], { env: envVars })).rejects.toMatchObject({
       stdout: expect.stringContaining("invalid_api_key"),
     });
-    await expect(runExample("javascript", endpoints[3]!.examples.javascript, envVars)).rejects.toMatchObject({
+    await expect(runExample("javascript", pages.javascript.endpoints[3]!.example, envVars)).rejects.toMatchObject({
       stderr: expect.stringContaining("invalid_api_key"),
     });
-    await expect(runExample("python", endpoints[3]!.examples.python, envVars)).rejects.toMatchObject({
+    await expect(runExample("python", pages.python.endpoints[3]!.example, envVars)).rejects.toMatchObject({
       stderr: expect.stringContaining("invalid_api_key: The API key is not valid or has been revoked."),
     });
   });

@@ -17,7 +17,8 @@ import { openApiDocument } from "~/.server/api-v1/openapi";
 import { endpointDocs } from "~/.server/api-v1/examples";
 import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
-import { CodeBlock, Disclosure } from "~/components/ui/code-block";
+import { CodeBlock } from "~/components/ui/code-block";
+import { Tabs } from "~/components/ui/tabs";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -25,6 +26,14 @@ import { Card } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
+type Language = keyof typeof LANGUAGE_LABELS;
+const LANGUAGES = Object.keys(LANGUAGE_LABELS) as Language[];
+
+/** The examples' language from `?lang=`; curl unless another known one is asked for. */
+function exampleLanguage(url: URL): Language {
+  const asked = url.searchParams.get("lang");
+  return LANGUAGES.find((language) => language === asked) ?? "curl";
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
 
@@ -38,6 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "developer:view");
   const reveal = url.searchParams.get("reveal") === "1";
   const organizationId = current.organization.id;
+  const language = exampleLanguage(url);
   const [key, summary, usage, webhook] = await Promise.all([
     reveal ? readApiKey(current, requestMeta(request, context)) : null,
     apiKeySummary(organizationId),
@@ -51,7 +61,9 @@ export async function loader(args: Route.LoaderArgs) {
     confirmRegenerate: url.searchParams.get("confirm") === "regenerate",
     usage,
     webhook: webhook ?? { url: "", events: [...WEBHOOK_EVENTS], updatedAt: null },
-    endpoints: endpointDocs(openApiDocument()),
+    // One language's examples at a time (tabs below): the page and its data carry a third of them.
+    language,
+    endpoints: endpointDocs(openApiDocument()).map(({ examples, ...endpoint }) => ({ ...endpoint, example: examples[language] })),
   };
 }
 
@@ -80,7 +92,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Developers({ loaderData }: Route.ComponentProps) {
-  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, lastUsedAt } = loaderData;
+  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, language, lastUsedAt } = loaderData;
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const [webhookForm, webhookFields] = useSchemaForm(WebhookSchema, actionData?.result, {
@@ -259,6 +271,10 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         <h2 id="endpoints-heading" className="text-lg font-semibold">
           Endpoints
         </h2>
+        <Tabs
+          label="Examples in"
+          items={LANGUAGES.map((l) => ({ label: LANGUAGE_LABELS[l], to: `?lang=${l}#endpoints-heading`, current: l === language }))}
+        />
         {endpoints.map((endpoint) => (
           <article
             key={`${endpoint.method} ${endpoint.path}`}
@@ -270,12 +286,8 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
               {endpoint.path}
             </p>
             <p className="mt-2 text-sm text-slate-600">{endpoint.description}</p>
-            <div className="mt-3 space-y-2">
-              {(["curl", "javascript", "python"] as const).map((language) => (
-                <Disclosure key={language} summary={LANGUAGE_LABELS[language]} open={language === "curl"}>
-                  <CodeBlock code={endpoint.examples[language]} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
-                </Disclosure>
-              ))}
+            <div className="mt-3">
+              <CodeBlock code={endpoint.example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
             </div>
           </article>
         ))}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import express from "express";
+import compression from "compression";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { precompressDirectory } from "./precompress";
+import { serveAssets } from "./static-assets";
+
+let dir = "";
+let server: Server;
+let port = 0;
+// A script large enough to be worth compressing, and one too short to shrink.
+const script = Array.from({ length: 400 }, (_, i) => `export const value${i} = "Habari ${i}";`).join("\n");
+const image = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "jumbe-assets-"));
+  await writeFile(path.join(dir, "app-abc123.js"), script);
+  await writeFile(path.join(dir, "logo-abc123.png"), image);
+  await precompressDirectory(dir);
+  const app = express();
+  app.use(compression());
+  app.use("/assets", serveAssets(dir));
+  app.use((_req, res) => void res.status(404).send("not here"));
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** One raw request: the bytes as they crossed the wire, not decoded. */
+function get(pathname: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path: pathname, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("precompressed assets", () => {
+  it("writes brotli and gzip forms of compressible files only", async () => {
+    expect((await readdir(dir)).sort()).toEqual(["app-abc123.js", "app-abc123.js.br", "app-abc123.js.gz", "logo-abc123.png"]);
+  });
+
+  it("sends brotli to a browser that accepts it, gzip to one that does not, and the file itself to neither", async () => {
+    const br = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip, deflate, br, zstd" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(br.headers.vary).toBe("Accept-Encoding");
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(script);
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+
+    const gz = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(script);
+    // Quality 11 beats level 9.
+    expect(br.body.length).toBeLessThan(gz.body.length);
+
+    const plain = await get("/assets/app-abc123.js", { "Accept-Encoding": "identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+    const refused = await get("/assets/app-abc123.js", { "Accept-Encoding": "br;q=0, gzip;q=0" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.body.toString()).toBe(script);
+  });
+
+  it("answers 304 to a revalidation with the ETag of the same encoding, and HEAD without a body", async () => {
+    const first = await get("/assets/app-abc123.js", { "Accept-Encoding": "br" });
+    const again = await get("/assets/app-abc123.js", { "Accept-Encoding": "br", "If-None-Match": String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const otherEncoding = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip", "If-None-Match": String(first.headers.etag) });
+    expect(otherEncoding.status).toBe(200);
+    const head = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip" }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(String(zlib.gzipSync(script, { level: 9 }).length));
+    expect(head.body.length).toBe(0);
+  });
+
+  it("sends an image as it is, and leaves unknown names and the precompressed files themselves to the next handler", async () => {
+    const png = await get("/assets/logo-abc123.png", { "Accept-Encoding": "gzip, br" });
+    expect(png.headers["content-type"]).toBe("image/png");
+    expect(png.headers["content-encoding"]).toBeUndefined();
+    expect(png.body.equals(image)).toBe(true);
+    expect((await get("/assets/missing-abc.js")).status).toBe(404);
+    expect((await get("/assets/app-abc123.js.br")).status).toBe(404);
+    expect((await get("/assets/app-abc123.js", {}, "POST")).status).toBe(404);
+  });
+});
