@@ -175,11 +175,21 @@ export async function measureBesideBaselines(row, { url, headers, kind, bytes, s
  * server. `credentials` maps "individual" and "admin" to session cookies and "apiKey" to the demo
  * tenant's API key.
  */
-export async function benchPages({ root, baseUrl, serverPid, databasePids, credentials, duration, connections = 10, log = console.log }) {
+export async function benchPages({
+  root,
+  baseUrl,
+  serverPid,
+  databasePids,
+  credentials,
+  duration,
+  connections = 10,
+  only,
+  log = console.log,
+}) {
   const refs = await startBaselines({ log });
   try {
     const rows = [];
-    for (const target of pageTargets(root)) {
+    for (const target of pageTargets(root).filter((t) => !only?.length || only.includes(t.path))) {
       const headers = { Accept: target.kind === "json" ? "application/json" : "text/html,application/xhtml+xml,*/*;q=0.8" };
       if (target.as === "apiKey") headers.Authorization = `Bearer ${credentials.apiKey}`;
       else if (target.as) headers.Cookie = credentials[target.as];

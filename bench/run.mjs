@@ -66,6 +66,7 @@ const { values: args } = parseArgs({
     "pages-connections": { type: "string", default: "10" },
     "skip-pages": { type: "boolean", default: false },
     "pages-only": { type: "boolean", default: false },
+    "pages-paths": { type: "string" },
     "templates-count": { type: "string", default: "5000" },
     "templates-hops": { type: "string", default: "100" },
     "skip-templates": { type: "boolean", default: false },
@@ -102,6 +103,7 @@ if (args.help) {
   --pages-connections N       connections for the pages runs (default 10)
   --skip-pages                leave out the pages runs (every signed-in page and the JSON API beside the baselines)
   --pages-only                only the pages runs: Jumbe, bench/baseline-app and bare Node at the same sizes
+  --pages-paths P1,P2         only these paths in the pages runs (as listed in the report, e.g. /developers,/api/auth/me)
   --templates-count N         message templates inserted for the demo tenant and for the admin's (default 5000; PostgreSQL only)
   --templates-hops N          "Older" links followed from /templates to the deep page (default 100)
   --skip-templates            leave out the message templates benchmark
@@ -402,6 +404,7 @@ async function singleServerRuns(results) {
           credentials: { ...cookies, apiKey },
           duration,
           connections: Number(args["pages-connections"]),
+          only: args["pages-paths"]?.split(",").filter(Boolean),
         });
         console.log(`\n${formatPages(pages, { table, databaseKind: ready.database })}`);
       } catch (error) {

@@ -78,6 +78,9 @@ export function literal(value: unknown, syntax: Syntax, indent = ""): string {
 const setFirst = ({ name, variable }: { name: string; variable: string }, path: string) =>
   `Set ${variable} first: the {${name}} of ${path}.`;
 
+// The examples of each (shared, unchanging) document, written once.
+const written = new WeakMap<OpenApiDocument, EndpointDoc[]>();
+
 /**
  * The Developers page's endpoint list and code examples, written from the OpenAPI document: a path
  * or method in the examples is always one the API serves, and a body is the documented example.
@@ -85,6 +88,12 @@ const setFirst = ({ name, variable }: { name: string; variable: string }, path: 
  * `{id}` of /templates).
  */
 export function endpointDocs(doc: OpenApiDocument): EndpointDoc[] {
+  let docs = written.get(doc);
+  if (!docs) written.set(doc, (docs = writeEndpointDocs(doc)));
+  return docs;
+}
+
+function writeEndpointDocs(doc: OpenApiDocument): EndpointDoc[] {
   const base = doc.servers[0]!.url;
   return Object.entries(doc.paths).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, operation]) => {

@@ -89,9 +89,21 @@ function operation(endpoint: Endpoint) {
   };
 }
 
-/** The OpenAPI 3.1 document of /api/v1, built from ENDPOINTS and their zod schemas. */
+let built: { appUrl: string; document: ReturnType<typeof buildOpenApiDocument> } | undefined;
+
+/**
+ * The OpenAPI 3.1 document of /api/v1. It depends only on the code and APP_URL, so it is built once
+ * (turning the zod schemas into JSON Schema was a tenth of the Developers page's time) and shared:
+ * callers must not change it.
+ */
 export function openApiDocument() {
-  const config = env();
+  const appUrl = env().APP_URL;
+  if (built?.appUrl !== appUrl) built = { appUrl, document: buildOpenApiDocument(appUrl) };
+  return built.document;
+}
+
+/** Builds the document from ENDPOINTS and their zod schemas. */
+function buildOpenApiDocument(appUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of ENDPOINTS) paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation(endpoint) };
   return {
@@ -101,7 +113,7 @@ export function openApiDocument() {
       version: "1.0.0",
       description: `WhatsApp Business messaging for your organisation. Authenticate with your API key from the Developers page as a bearer token. Each key may make ${API_RATE_LIMIT.limit} requests a minute.`,
     },
-    servers: [{ url: config.APP_URL }],
+    servers: [{ url: appUrl }],
     security: [{ apiKey: [] }],
     paths,
     components: {
