@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
 
@@ -11,8 +24,14 @@ export const contacts = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /** E.164 with its plus sign. */
     phone: text("phone"),
     waId: text("wa_id"),
+    /**
+     * Meta's business-scoped user id (BSUID, e.g. `KE.1234…`): a person who hides their number
+     * behind a username still arrives with it, so they stay one contact.
+     */
+    userId: text("user_id"),
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
   },
@@ -21,6 +40,34 @@ export const contacts = pgTable(
     uniqueIndex("contacts_org_wa_id_idx")
       .on(t.organizationId, t.waId)
       .where(sql`wa_id is not null`),
+    uniqueIndex("contacts_org_user_id_idx")
+      .on(t.organizationId, t.userId)
+      .where(sql`user_id is not null`),
+  ],
+);
+
+/**
+ * One conversation per customer per business number. Its service window is open for 24 hours
+ * after the customer's last message (`last_inbound_at`): free-form messages only then.
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    phoneNumberId: text("phone_number_id").notNull(),
+    contactId: uuid("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    lastInboundAt: timestamp("last_inbound_at", { withTimezone: true }),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("conversations_org_number_contact_idx").on(t.organizationId, t.phoneNumberId, t.contactId),
+    index("conversations_org_last_idx").on(t.organizationId, t.lastMessageAt.desc()),
   ],
 );
 
@@ -41,16 +88,104 @@ export const messages = pgTable(
     messageType: text("message_type").notNull().default("text"),
     /** The message object as Meta sent it (media ids, replies, reactions...). */
     payload: jsonb("payload"),
-    /** When WhatsApp says the message happened (webhook timestamp); createdAt is when Jumbe stored it. */
+    /**
+     * Inbound: when WhatsApp says the customer sent it. Outbound: Meta's "sent" status time.
+     * createdAt is when Jumbe stored it.
+     */
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: createdAt(),
+    // Outbound only from here on.
+    /** Who sends it: api, campaign, broadcast, inbox. */
+    source: text("source"),
+    /** The recipient in E.164 as Jumbe normalised it, and the WhatsApp id Meta answered with. */
+    recipientPhone: text("recipient_phone"),
+    recipientWaId: text("recipient_wa_id"),
+    templateId: uuid("template_id"),
+    /** The message this one replies to (context.message_id). */
+    contextWamid: text("context_wamid"),
+    /** The dispatcher's claim: attempts so far, the earliest next try, and the lease of a worker holding it. */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** Meta answered 200 with the wamid: accepted, before any status webhook. */
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+    /** Meta's error (code, title, details) or Jumbe's own refusal before calling Meta. */
+    errorCode: integer("error_code"),
+    errorTitle: text("error_title"),
+    errorDetails: text("error_details"),
+    /** What Meta's status webhooks said about pricing: category, type (regular, free_customer_service...), billable. */
+    pricingCategory: text("pricing_category"),
+    pricingType: text("pricing_type"),
+    billable: boolean("billable"),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
     uniqueIndex("messages_org_wamid_idx")
       .on(t.organizationId, t.wamid)
       .where(sql`wamid is not null`),
+    // The dispatcher's queue: outbound messages not yet accepted, per number, by when they may go.
+    index("messages_dispatch_idx")
+      .on(t.phoneNumberId, t.nextAttemptAt)
+      .where(sql`direction = 'outbound' and status = 'queued' and accepted_at is null`),
+    // The pair rate: what went to one person from one number lately.
+    index("messages_pair_idx")
+      .on(t.phoneNumberId, t.recipientPhone, t.acceptedAt)
+      .where(sql`accepted_at is not null`),
   ],
+);
+
+/**
+ * The first answer to each `Idempotency-Key` of the public API, kept 24 hours: a retry with the same
+ * key and body gets it again; the same key with another body is refused (idempotency_conflict).
+ */
+export const apiIdempotency = pgTable(
+  "api_idempotency",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    response: jsonb("response").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.key] }), index("api_idempotency_created_idx").on(t.createdAt)],
+);
+
+/** Each number's send rate across every instance: a token bucket refilled at `rate` a second. */
+export const sendingBuckets = pgTable("sending_buckets", {
+  phoneNumberId: text("phone_number_id").primaryKey(),
+  /** Messages a second Meta allows this number: 80 by default, 1,000 once Meta raises it. */
+  rate: integer("rate").notNull().default(80),
+  tokens: doublePrecision("tokens").notNull(),
+  refilledAt: timestamp("refilled_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Media Jumbe keeps: uploads for sending and what customers sent, the bytes in the storage module. */
+export const mediaFiles = pgTable(
+  "media_files",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    fileName: text("file_name"),
+    /** Where the storage module keeps the bytes (a path under DATA_DIR by default). */
+    storageKey: text("storage_key").notNull(),
+    /** Meta's media id and the number it belongs to, once uploaded or as the inbound message named it. */
+    metaMediaId: text("meta_media_id"),
+    phoneNumberId: text("phone_number_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("media_files_org_idx").on(t.organizationId, t.createdAt)],
 );
 
 /** Message statuses from webhooks, one row per (message, status): kept even before Jumbe knows the message. */
