@@ -67,5 +67,5 @@ CREATE UNIQUE INDEX "conversations_org_number_contact_idx" ON "conversations" US
 CREATE INDEX "conversations_org_last_idx" ON "conversations" USING btree ("organization_id","last_message_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "media_files_org_idx" ON "media_files" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_org_user_id_idx" ON "contacts" USING btree ("organization_id","user_id") WHERE user_id is not null;--> statement-breakpoint
-CREATE INDEX "messages_dispatch_idx" ON "messages" USING btree ("phone_number_id","next_attempt_at") WHERE direction = 'outbound' and status = 'queued' and accepted_at is null;--> statement-breakpoint
+CREATE INDEX "messages_dispatch_idx" ON "messages" USING btree ("next_attempt_at") WHERE direction = 'outbound' and status = 'queued' and accepted_at is null;--> statement-breakpoint
 CREATE INDEX "messages_pair_idx" ON "messages" USING btree ("phone_number_id","recipient_phone","accepted_at") WHERE accepted_at is not null;

@@ -126,9 +126,9 @@ export const messages = pgTable(
     uniqueIndex("messages_org_wamid_idx")
       .on(t.organizationId, t.wamid)
       .where(sql`wamid is not null`),
-    // The dispatcher's queue: outbound messages not yet accepted, per number, by when they may go.
+    // The dispatcher's queue: outbound messages not yet accepted, by when they may go.
     index("messages_dispatch_idx")
-      .on(t.phoneNumberId, t.nextAttemptAt)
+      .on(t.nextAttemptAt)
       .where(sql`direction = 'outbound' and status = 'queued' and accepted_at is null`),
     // The pair rate: what went to one person from one number lately.
     index("messages_pair_idx")
