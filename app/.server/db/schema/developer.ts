@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, json, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 
@@ -46,7 +46,7 @@ export const apiUsageMinutely = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.minute] })],
 );
 
-/** Where a tenant wants message events delivered, and which ones. */
+/** Where a tenant wants message events delivered, and which ones (webhooks out, decision 021). */
 export const webhookEndpoints = pgTable("webhook_endpoints", {
   organizationId: uuid("organization_id")
     .primaryKey()
@@ -55,4 +55,56 @@ export const webhookEndpoints = pgTable("webhook_endpoints", {
   events: text("events").array().notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+  /** The signing secret (`whsec_...`, Standard Webhooks), AES-GCM encrypted like API keys. */
+  secretEncrypted: text("secret_encrypted"),
+  secretCreatedAt: timestamp("secret_created_at", { withTimezone: true }),
+  /** After a rotation the old secret signs too, beside the new one, until this moment (24 hours). */
+  previousSecretEncrypted: text("previous_secret_encrypted"),
+  previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
+  /** The first failed attempt since the last success; three days of that disables the endpoint. */
+  failingSince: timestamp("failing_since", { withTimezone: true }),
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
 });
+
+/**
+ * One event for a tenant's endpoint and how its delivery went: the body as it is sent (json keeps
+ * its text and key order), the last attempt's answer, the next retry. `seq` names the one job
+ * allowed to act on the row: each attempt's outcome and each redelivery move it on, so a stale job
+ * does nothing.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** The message the event is about (no foreign key: the event outlives nothing it needs). */
+    messageId: uuid("message_id"),
+    payload: json("payload").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Attempts in the current round of the retry schedule (a redelivery starts a new round). */
+    step: integer("step").notNull().default(0),
+    seq: integer("seq").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    responseStatus: integer("response_status"),
+    /** At most 1 KB of the last answer, for display. */
+    responseBody: text("response_body"),
+    /** Why the last attempt failed without an HTTP answer (refused address, timeout...), in words. */
+    error: text("error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex("webhook_deliveries_org_message_event_idx")
+      .on(t.organizationId, t.messageId, t.eventType)
+      .where(sql`message_id is not null`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
