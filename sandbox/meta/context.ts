@@ -1,5 +1,7 @@
 import type { WebhookEvents } from "./events";
 import type { CallLog, FaultTable } from "./faults";
+import type { MediaDesk } from "./media";
+import type { MessageDesk } from "./messages";
 import type { SandboxStore } from "./state";
 import type { TemplateDesk } from "./templates";
 import type { UploadDesk } from "./uploads";
@@ -14,6 +16,8 @@ export interface SandboxContext {
   events: WebhookEvents;
   templates: TemplateDesk;
   uploads: UploadDesk;
+  media: MediaDesk;
+  messages: MessageDesk;
   faults: FaultTable;
   calls: CallLog;
   sandbox: MetaSandbox;

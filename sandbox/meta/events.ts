@@ -1,6 +1,6 @@
 import type { SandboxStore, Template } from "./state";
 import type { WebhookSender } from "./webhooks";
-import { digitsOnly, newWamid, unixSeconds } from "./util";
+import { digitsOnly, unixSeconds } from "./util";
 
 /** Builds Meta's webhook payloads from sandbox state and queues them. Throws readable Errors on bad input. */
 export class WebhookEvents {
@@ -21,25 +21,39 @@ export class WebhookEvents {
     return { display_phone_number: digitsOnly(number.displayPhoneNumber), phone_number_id: number.id };
   }
 
-  inboundText(input: { phoneNumberId: string; from: string; name?: string; text: string }): { wamid: string } {
-    const number = this.number(input.phoneNumberId);
-    const from = digitsOnly(String(input.from ?? ""));
-    if (!/^\d{7,15}$/.test(from) || !/^\+?[\d\s().-]+$/.test(String(input.from).trim()))
-      throw new Error("from must be the customer's phone number in digits, e.g. 254712345678.");
-    if (typeof input.text !== "string" || input.text.length === 0) throw new Error("text must not be empty.");
-    if (input.text.length > 4096) throw new Error("text must be at most 4096 characters.");
-    const name = typeof input.name === "string" && input.name.trim() ? input.name.trim() : "WhatsApp User";
-    const wamid = newWamid();
+  /** A customer message (built by buildInbound) as a `messages` change; system messages carry no contacts. */
+  inbound(phoneNumberId: string, built: { contacts?: unknown[]; message: unknown }) {
+    const number = this.number(phoneNumberId);
     this.sender.enqueue(number.wabaId, {
       field: "messages",
       value: {
         messaging_product: "whatsapp",
         metadata: this.metadata(number.id),
-        contacts: [{ profile: { name }, wa_id: from }],
-        messages: [{ from, id: wamid, timestamp: String(unixSeconds(this.now())), type: "text", text: { body: input.text } }],
+        ...(built.contacts ? { contacts: built.contacts } : {}),
+        messages: [built.message],
       },
     });
-    return { wamid };
+  }
+
+  /** One status of a message the business sent (statuses[] holds it alone, as Meta's usually do). */
+  messageStatus(phoneNumberId: string, status: Record<string, unknown>) {
+    const number = this.number(phoneNumberId);
+    this.sender.enqueue(number.wabaId, {
+      field: "messages",
+      value: { messaging_product: "whatsapp", metadata: this.metadata(number.id), statuses: [status] },
+    });
+  }
+
+  /** A failed status's error, as status webhooks carry it: {code, title, message, error_data.details, href}. */
+  failureError(code: number) {
+    const known = FAILURE_TEXT[code] ?? { title: "Message failed to send", details: "The sandbox failed this message on request." };
+    return {
+      code,
+      title: known.title,
+      message: known.title,
+      error_data: { details: known.details },
+      href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
+    };
   }
 
   status(input: { phoneNumberId: string; wamid: string; status: string; recipientId: string; errorCode?: number }) {
@@ -58,19 +72,7 @@ export class WebhookEvents {
     if (input.status === "sent" || input.status === "delivered") {
       status.pricing = { billable: true, pricing_model: "PMP", type: "regular", category: "utility" };
     }
-    if (input.status === "failed") {
-      const code = input.errorCode ?? 131026;
-      const known = FAILURE_TEXT[code] ?? { title: "Message failed to send", details: "The sandbox failed this message on request." };
-      status.errors = [
-        {
-          code,
-          title: known.title,
-          message: known.title,
-          error_data: { details: known.details },
-          href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
-        },
-      ];
-    }
+    if (input.status === "failed") status.errors = [this.failureError(input.errorCode ?? 131026)];
     this.sender.enqueue(number.wabaId, {
       field: "messages",
       value: { messaging_product: "whatsapp", metadata: this.metadata(number.id), statuses: [status] },

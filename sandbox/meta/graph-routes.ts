@@ -2,10 +2,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { SandboxContext } from "./context";
 import { redactPath } from "./faults";
 import { REGISTRATION_LIMIT, REGISTRATION_WINDOW_MS, type PhoneNumber, type Template, type TokenRecord, type Waba } from "./state";
-import { APP_NAME, type GraphStep } from "./types";
+import { APP_NAME, type GraphFaultError, type GraphStep } from "./types";
 import { newTraceId, parseHttpUrl, serializeLikeMeta } from "./util";
 import { fail, ok, param, parseFields, pick, selfUrl, unsupported, type GraphResult } from "./graph-common";
 import { createTemplate, deleteTemplates, editTemplate, listTemplates, templateNode } from "./graph-templates";
+import { MEDIA_BODY_LIMIT, type StoredMedia } from "./media";
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -19,9 +20,16 @@ export function graphRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true });
   // An upload session's POST carries the file's raw bytes (Meta takes up to 100 MB, a PDF).
   const rawUpload = express.raw({ type: () => true, limit: "100mb" });
+  // POST /{phone-number-id}/media is multipart with the file (documents up to 100 MB): read raw, parsed by the media desk.
+  const rawMedia = express.raw({ type: () => true, limit: MEDIA_BODY_LIMIT });
   router.use(
     "/graph",
-    (req: Request, res: Response, next: NextFunction) => (/^\/[^/]+\/upload:/.test(req.path) ? rawUpload(req, res, next) : next()),
+    (req: Request, res: Response, next: NextFunction) =>
+      /^\/[^/]+\/upload:/.test(req.path)
+        ? rawUpload(req, res, next)
+        : req.method === "POST" && /^\/[^/]+\/[^/]+\/media\/?$/.test(req.path)
+          ? rawMedia(req, res, next)
+          : next(),
     express.json({ limit: "1mb" }),
     express.urlencoded({ extended: false, limit: "1mb" }),
     (req: Request, res: Response) => handle(ctx, req, res),
@@ -63,14 +71,16 @@ function handle(ctx: SandboxContext, req: Request, res: Response) {
   }
   const { step, run } = resolve(ctx, req, method, rest);
   const fault = ctx.faults.take(step);
-  const result = fault
-    ? fail(fault.status ?? 400, fault.code, fault.message ?? `(#${fault.code}) Sandbox fault injected for ${step}`, {
-        type: fault.type,
-        subcode: fault.subcode,
-        isTransient: fault.isTransient,
-      })
-    : run();
-  respond(ctx, req, res, result, step, traceId);
+  respond(ctx, req, res, fault ? faultResult(fault, step) : run(), step, traceId);
+}
+
+/** An injected fault as Meta's envelope. */
+function faultResult(fault: GraphFaultError, step: GraphStep | undefined): GraphResult {
+  return fail(fault.status ?? 400, fault.code, fault.message ?? `(#${fault.code}) Sandbox fault injected for ${step}`, {
+    type: fault.type,
+    subcode: fault.subcode,
+    isTransient: fault.isTransient,
+  });
 }
 
 function respond(ctx: SandboxContext, req: Request, res: Response, result: GraphResult, step: GraphStep | undefined, traceId: string) {
@@ -140,14 +150,23 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   const waba = store.wabas.get(id);
   const phone = store.phoneNumbers.get(id);
   const template = ctx.templates.get(id);
+  const media = ctx.media.get(id);
 
   // Every remaining endpoint needs the business token, and the token must grant the object.
   const guarded = (allowed: boolean, body: (token: TokenRecord) => GraphResult) => (): GraphResult => {
     const auth = authenticate(ctx, req);
     if ("status" in auth) return auth;
-    if (!allowed || !grants(auth, waba, phone, template)) return unsupported(method, id);
+    if (!allowed || !grants(auth, waba, phone, template, media)) return unsupported(method, id);
     return body(auth);
   };
+
+  if (!edge && media) {
+    const step: GraphStep | undefined = method === "GET" ? "media.get" : method === "DELETE" ? "media.delete" : undefined;
+    return {
+      step,
+      run: guarded(!!step, () => (method === "GET" ? ctx.media.node(req, media) : ctx.media.remove(req, media))),
+    };
+  }
 
   if (!edge && template) {
     const step: GraphStep | undefined = method === "GET" ? "template.get" : method === "POST" ? "template.edit" : undefined;
@@ -174,6 +193,16 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
     case "register":
     case "deregister":
       return { step: edge, run: guarded(!!phone && method === "POST", () => registration(ctx, req, edge, phone!)) };
+    case "messages":
+      return {
+        step: phone && method === "POST" ? "messages.send" : undefined,
+        run: guarded(!!phone && method === "POST", () => ctx.messages.post(phone!, req.body)),
+      };
+    case "media":
+      return {
+        step: phone && method === "POST" ? "media.upload" : undefined,
+        run: guarded(!!phone && method === "POST", () => ctx.media.upload(req, phone!)),
+      };
     case "message_templates": {
       const step = TEMPLATE_EDGE_STEPS[method];
       const answer = method === "GET" ? listTemplates : method === "POST" ? createTemplate : deleteTemplates;
@@ -184,7 +213,7 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
         run: () => {
           const auth = authenticate(ctx, req);
           if ("status" in auth) return auth;
-          if ((!waba && !phone && !template) || !grants(auth, waba, phone, template)) return unsupported(method, id);
+          if ((!waba && !phone && !template && !media) || !grants(auth, waba, phone, template, media)) return unsupported(method, id);
           return unknownPath(`/${edge}`);
         },
       };
@@ -197,11 +226,42 @@ const TEMPLATE_EDGE_STEPS: Record<string, GraphStep | undefined> = {
   DELETE: "template.delete",
 };
 
-function grants(token: TokenRecord, waba: Waba | undefined, phone: PhoneNumber | undefined, template: Template | undefined) {
+function grants(
+  token: TokenRecord,
+  waba: Waba | undefined,
+  phone: PhoneNumber | undefined,
+  template: Template | undefined,
+  media?: StoredMedia,
+) {
   if (waba) return token.wabaIds.includes(waba.id);
   if (phone) return token.wabaIds.includes(phone.wabaId);
   if (template) return token.wabaIds.includes(template.wabaId);
+  if (media) return token.wabaIds.includes(media.wabaId);
   return false;
+}
+
+/**
+ * A media file's bytes at the URL GET /{media-id} answers (Meta's lookaside stand-in): the
+ * business token of the media's WABA as Bearer, else 401; an unknown, deleted or forged URL 404.
+ */
+export function mediaDownload(ctx: SandboxContext) {
+  return (req: Request, res: Response) => {
+    const traceId = newTraceId();
+    const step: GraphStep = "media.download";
+    const fault = ctx.faults.take(step);
+    if (fault) return respond(ctx, req, res, faultResult(fault, step), step, traceId);
+    const auth = authenticate(ctx, req);
+    if ("status" in auth) return respond(ctx, req, res, auth, step, traceId);
+    const media = ctx.media.file(req.query.mid, req.query.hash);
+    if (!media || !auth.wabaIds.includes(media.wabaId))
+      return respond(ctx, req, res, fail(404, 100, "(#100) The media file does not exist or its URL is no longer valid."), step, traceId);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Content-Type", media.mimeType);
+    res.setHeader("Content-Length", String(media.fileSize));
+    res.status(200).end(req.method === "HEAD" ? undefined : media.bytes);
+    ctx.calls.add({ at: new Date(ctx.options.now()).toISOString(), method: req.method, path: req.path, status: 200, step });
+  };
 }
 
 function authenticate(ctx: SandboxContext, req: Request): TokenRecord | GraphResult {

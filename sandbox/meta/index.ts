@@ -6,7 +6,11 @@ import { controlRouter } from "./control";
 import { dialogRouter } from "./dialog";
 import { WebhookEvents } from "./events";
 import { CallLog, FaultTable } from "./faults";
-import { graphRouter } from "./graph-routes";
+import { DEFAULT_STATUS_DELAYS, sendingFromEnv } from "./env-options";
+import { graphRouter, mediaDownload } from "./graph-routes";
+import { buildInbound } from "./inbound";
+import { MediaDesk } from "./media";
+import { MessageDesk } from "./messages";
 import { SandboxStore } from "./state";
 import { TemplateDesk } from "./templates";
 import { UploadDesk } from "./uploads";
@@ -21,11 +25,15 @@ export type {
   GraphFault,
   GraphFaultError,
   GraphStep,
+  InboundInput,
+  InboundType,
   MetaSandbox,
   MetaSandboxOptions,
   ParameterFormat,
+  SandboxMessage,
   SandboxTemplate,
   SandboxUpload,
+  StatusDelays,
   TemplateAtMetaInput,
   TemplateCategory,
   TemplateDecision,
@@ -35,6 +43,7 @@ export type {
   TemplateStatus,
 } from "./types";
 export { serializeLikeMeta, signPayload } from "./util";
+export { MAGIC_RECIPIENTS, PAIR_RATE, WINDOW_MS } from "./messages";
 
 function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
   if (!options?.appId) throw new Error("createMetaSandbox: appId is required.");
@@ -48,6 +57,14 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     throw new Error("createMetaSandbox: templateReviewDelayMs must be a number of milliseconds, 0 or more.");
   const publicPath = (options.publicPath ?? "/sandbox/meta").replace(/\/+$/, "");
   if (!publicPath.startsWith("/")) throw new Error('createMetaSandbox: publicPath must start with "/".');
+  const fromEnv = sendingFromEnv(process.env);
+  const statusDelaysMs = { ...DEFAULT_STATUS_DELAYS, ...fromEnv.statusDelaysMs, ...options.statusDelaysMs };
+  for (const [name, ms] of Object.entries(statusDelaysMs))
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new Error(`createMetaSandbox: statusDelaysMs.${name} must be a number of milliseconds, 0 or more.`);
+  const throughputPerSecond = options.throughputPerSecond ?? fromEnv.throughputPerSecond ?? 80;
+  if (!Number.isFinite(throughputPerSecond) || throughputPerSecond < 0)
+    throw new Error("createMetaSandbox: throughputPerSecond must be 0 (no limit) or more.");
   return {
     appId: options.appId,
     appSecret: options.appSecret,
@@ -59,6 +76,9 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     webhookRetry: { attempts: retry.attempts, baseDelayMs: retry.baseDelayMs },
     batchWindowMs: Math.max(0, options.batchWindowMs ?? 20),
     templateReviewDelayMs: reviewDelay,
+    statusDelaysMs,
+    throughputPerSecond,
+    pairRateLimit: options.pairRateLimit ?? fromEnv.pairRateLimit ?? true,
     now: options.now ?? Date.now,
   };
 }
@@ -88,6 +108,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   const events = new WebhookEvents(store, sender, options.now);
   const templates = new TemplateDesk(store, events, { reviewDelayMs: options.templateReviewDelayMs, now: options.now });
   const uploads = new UploadDesk(store, { appId: options.appId, publicPath: options.publicPath, now: options.now });
+  const media = new MediaDesk({ publicPath: options.publicPath, now: options.now });
+  const messages = new MessageDesk(store, events, media, options);
   const faults = new FaultTable();
   const calls = new CallLog();
   let closed = false;
@@ -116,7 +138,19 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       faults.clear();
     },
     async sendInboundText(message) {
-      return events.inboundText(message);
+      const { wamid } = await sandbox.sendInbound({ ...message, type: "text" });
+      return { wamid };
+    },
+    async sendInbound(input) {
+      const phone = typeof input?.phoneNumberId === "string" ? store.phoneNumbers.get(input.phoneNumberId) : undefined;
+      if (!phone) throw new Error(`Unknown phone number id ${String(input?.phoneNumberId)}.`);
+      const built = buildInbound(input, phone, media, options.now());
+      events.inbound(phone.id, built);
+      messages.noteInbound(phone.id, built.customer, built.wamid, built.opensWindow);
+      return { wamid: built.wamid, ...(built.mediaId ? { mediaId: built.mediaId } : {}) };
+    },
+    messages(filter) {
+      return messages.list(filter ?? {});
     },
     async sendStatus(status) {
       events.status(status);
@@ -168,6 +202,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       calls.clear();
       templates.reset();
       uploads.reset();
+      messages.reset();
+      media.reset();
       sender.reset();
       store.reset();
     },
@@ -175,6 +211,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       if (closed) return;
       closed = true;
       templates.close();
+      messages.close();
       sender.close();
       store.close();
     },
@@ -187,6 +224,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     events,
     templates,
     uploads,
+    media,
+    messages,
     faults,
     calls,
     sandbox,
@@ -209,6 +248,8 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.type(file.type).send(file.bytes);
   });
+  // The media download URL (Meta's lookaside stand-in): the business token as Bearer, like the Graph API.
+  router.get("/lookaside/whatsapp_business/attachments", mediaDownload(ctx));
   router.use(dialogRouter(ctx));
   router.post("/token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));

@@ -372,7 +372,9 @@ export class SandboxStore {
     if (this.numberInUse(display)) throw new Error(`${formatDisplayNumber(display)} already belongs to a test business.`);
   }
 
-  createTestBusiness(input: { businessName?: string; wabaName?: string; verifiedName?: string; displayPhoneNumber?: string } = {}) {
+  createTestBusiness(
+    input: { businessName?: string; wabaName?: string; verifiedName?: string; displayPhoneNumber?: string; registered?: boolean } = {},
+  ) {
     const businessName = input.businessName?.trim() || `Test Business ${this.businesses.size + 1}`;
     this.checkNewNumber(input.displayPhoneNumber);
     const businessId = this.freshId();
@@ -389,17 +391,21 @@ export class SandboxStore {
     const number = this.addPhoneNumber(wabaId, {
       verifiedName: input.verifiedName?.trim() || businessName,
       displayPhoneNumber: input.displayPhoneNumber,
+      registered: input.registered,
     });
     return { businessId, wabaId, phoneNumberId: number.phoneNumberId, displayPhoneNumber: number.displayPhoneNumber };
   }
 
-  addPhoneNumber(wabaId: string, input: { verifiedName?: string; displayPhoneNumber?: string } = {}) {
+  addPhoneNumber(wabaId: string, input: { verifiedName?: string; displayPhoneNumber?: string; registered?: boolean } = {}) {
     const waba = this.wabas.get(wabaId);
     if (!waba) throw new Error(`Unknown WABA ${wabaId}.`);
     this.checkNewNumber(input.displayPhoneNumber);
     const display = input.displayPhoneNumber?.trim() ? formatDisplayNumber(input.displayPhoneNumber) : this.freshKenyanNumber();
     const id = this.freshId();
-    this.phoneNumbers.set(id, this.newNumber(id, wabaId, display, input.verifiedName?.trim() || waba.name));
+    const number = this.newNumber(id, wabaId, display, input.verifiedName?.trim() || waba.name);
+    // Registered already (tests of sending): as a successful POST /{phone}/register leaves it, without a PIN.
+    if (input.registered) Object.assign(number, { status: "CONNECTED", platformType: "CLOUD_API", registeredAt: this.now });
+    this.phoneNumbers.set(id, number);
     this.changed();
     return { phoneNumberId: id, displayPhoneNumber: display };
   }

@@ -16,7 +16,12 @@ export type GraphStep =
   | "template.delete"
   | "upload.create"
   | "upload.send"
-  | "upload.status";
+  | "upload.status"
+  | "messages.send"
+  | "media.upload"
+  | "media.get"
+  | "media.download"
+  | "media.delete";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
   "oauth",
@@ -35,6 +40,11 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "upload.create",
   "upload.send",
   "upload.status",
+  "messages.send",
+  "media.upload",
+  "media.get",
+  "media.download",
+  "media.delete",
 ];
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
@@ -189,7 +199,113 @@ export interface MetaSandboxOptions {
    * default 3000; 0 = right after the Graph answer went out.
    */
   templateReviewDelayMs?: number;
+  /**
+   * When each status webhook of an accepted message goes out, in ms after the send was accepted;
+   * default { sent: 200, delivered: 800, read: 3000 } (env META_SANDBOX_STATUS_DELAYS_MS="200,800,3000").
+   * 0 queues the status with the send's answer.
+   */
+  statusDelaysMs?: Partial<StatusDelays>;
+  /**
+   * Messages per second one business number may send (Meta's default 80; more answers 130429);
+   * 0 switches the limit off. Default 80 (env META_SANDBOX_THROUGHPUT).
+   */
+  throughputPerSecond?: number;
+  /**
+   * Meta's pair rate limit: one message per 6 s to the same customer, with bursts of up to 45
+   * (more answers 131056). Default on (env META_SANDBOX_PAIR_RATE=0 switches it off).
+   */
+  pairRateLimit?: boolean;
 }
+
+export interface StatusDelays {
+  sent: number;
+  delivered: number;
+  read: number;
+}
+
+/** A message Jumbe sent that the sandbox accepted (messages(), GET control/messages). */
+export interface SandboxMessage {
+  wamid: string;
+  phoneNumberId: string;
+  /** `to` as sent, and the wa_id the sandbox answered. */
+  to: string;
+  waId: string;
+  type: string;
+  /** Template sends: the template's name, language and category. */
+  template?: { name: string; language: string; category: TemplateCategory };
+  /** The request body as received. */
+  body: Record<string, unknown>;
+  /** biz_opaque_callback_data, echoed on every status webhook. */
+  callbackData?: string;
+  /** What the status ladder does: "read" (sent → delivered → read), "delivered", "sent", or "failed <code>". */
+  outcome: string;
+  /** Statuses whose webhooks were queued so far, in order. */
+  statuses: string[];
+  pricing: { type: string; category: string } | null;
+  /** ISO time accepted (sandbox clock). */
+  acceptedAt: string;
+}
+
+/** A simulated customer message (sendInbound, POST control/inbound). */
+export interface InboundInput {
+  phoneNumberId: string;
+  /** The customer's number in digits; may be left out for a username-only customer (then userId is needed). */
+  from?: string;
+  name?: string;
+  /** 2026 business-scoped user id (BSUID), e.g. "KE.1234567890". */
+  userId?: string;
+  /** A username-only customer's username (a guess at Meta's field: contacts[].profile.username). */
+  username?: string;
+  /** Default "text". */
+  type?: InboundType;
+  text?: string;
+  caption?: string;
+  /** document: the file's name. */
+  filename?: string;
+  /** audio: a voice note. */
+  voice?: boolean;
+  /** sticker: animated. */
+  animated?: boolean;
+  /** location. */
+  latitude?: number;
+  longitude?: number;
+  locationName?: string;
+  address?: string;
+  /** contacts: the shared contact's name and number. */
+  contactName?: string;
+  contactPhone?: string;
+  /** button (template quick reply): payload and text. */
+  payload?: string;
+  /** interactive replies: the reply's id, title and (list) description. */
+  replyId?: string;
+  title?: string;
+  description?: string;
+  /** button / interactive: the wamid replied to (a message the business sent). */
+  contextId?: string;
+  /** reaction: the wamid reacted to and the emoji ("" removes it). */
+  messageId?: string;
+  emoji?: string;
+  /** system user_changed_number: the customer's new number. */
+  newWaId?: string;
+}
+
+export const INBOUND_TYPES = [
+  "text",
+  "image",
+  "video",
+  "audio",
+  "document",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "button_reply",
+  "list_reply",
+  "reaction",
+  "unsupported",
+  "user_changed_number",
+] as const;
+export type InboundType = (typeof INBOUND_TYPES)[number];
 
 export interface GraphFaultError {
   status?: number;
@@ -250,7 +366,14 @@ export interface DeliveryChaos {
 export interface MetaSandbox {
   router: Router;
   setWebhookUrl(url: string): void;
-  createTestBusiness(input?: { businessName?: string; wabaName?: string; verifiedName?: string; displayPhoneNumber?: string }): {
+  /** `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it. */
+  createTestBusiness(input?: {
+    businessName?: string;
+    wabaName?: string;
+    verifiedName?: string;
+    displayPhoneNumber?: string;
+    registered?: boolean;
+  }): {
     businessId: string;
     wabaId: string;
     phoneNumberId: string;
@@ -258,12 +381,16 @@ export interface MetaSandbox {
   };
   addPhoneNumber(
     wabaId: string,
-    input?: { verifiedName?: string; displayPhoneNumber?: string },
+    input?: { verifiedName?: string; displayPhoneNumber?: string; registered?: boolean },
   ): { phoneNumberId: string; displayPhoneNumber: string };
   issueCode(input: { businessId: string; wabaIds: string[] }): string;
   injectFault(fault: GraphFault): void;
   clearFaults(): void;
   sendInboundText(input: { phoneNumberId: string; from: string; name?: string; text: string }): Promise<{ wamid: string }>;
+  /** Any inbound message type; opens (or extends) the customer service window. Media types answer their media id. */
+  sendInbound(input: InboundInput): Promise<{ wamid: string; mediaId?: string }>;
+  /** Messages the sandbox accepted, oldest first (the last 10,000); of one number and/or one recipient when given. */
+  messages(filter?: { phoneNumberId?: string; to?: string }): SandboxMessage[];
   sendStatus(input: {
     phoneNumberId: string;
     wamid: string;
@@ -323,6 +450,10 @@ export interface ResolvedOptions {
   webhookRetry: { attempts: number; baseDelayMs: number };
   batchWindowMs: number;
   templateReviewDelayMs: number;
+  statusDelaysMs: StatusDelays;
+  /** 0 = off. */
+  throughputPerSecond: number;
+  pairRateLimit: boolean;
   now: () => number;
 }
 

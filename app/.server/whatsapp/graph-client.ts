@@ -16,6 +16,11 @@ export class GraphApiError extends Error {
   readonly fbtraceId?: string;
   readonly isTransient: boolean;
   readonly step: string;
+  /** Meta's reason in words: `error_data.details` ("body: number of localizable_params (1) does not match …"). */
+  readonly details?: string;
+  /** `error_user_title` / `error_user_msg`: the text Meta means for people. */
+  readonly userTitle?: string;
+  readonly userMessage?: string;
 
   constructor(init: {
     step: string;
@@ -26,6 +31,9 @@ export class GraphApiError extends Error {
     message: string;
     fbtraceId?: string;
     isTransient?: boolean;
+    details?: string;
+    userTitle?: string;
+    userMessage?: string;
   }) {
     super(init.message);
     this.name = "GraphApiError";
@@ -36,6 +44,9 @@ export class GraphApiError extends Error {
     this.type = init.type;
     this.fbtraceId = init.fbtraceId;
     this.isTransient = init.isTransient ?? false;
+    this.details = init.details;
+    this.userTitle = init.userTitle;
+    this.userMessage = init.userMessage;
   }
 
   /** "(#100/33) message [fbtrace_id X]": what the activity log and support need. */
@@ -135,6 +146,8 @@ interface CallOptions {
   /** The Resumable Upload API's own scheme for the token: `Authorization: OAuth <token>`. */
   authScheme?: "Bearer" | "OAuth";
   body?: Record<string, unknown>;
+  /** multipart/form-data (a media upload); fetch sets the boundary. */
+  form?: FormData;
   /** Raw bytes sent as the body, from `offset` of the file on (an upload session's POST). */
   raw?: { bytes: Uint8Array; offset: number };
   /** Safe to send again after a timeout (reads, and writes Meta treats as idempotent). */
@@ -147,23 +160,35 @@ export function createGraphClient(options: GraphClientOptions) {
   const backoffMs = options.backoffMs ?? 250;
   const base = `${options.baseUrl.replace(/\/$/, "")}/${options.version}`;
 
-  async function call<T>(request: CallOptions): Promise<T> {
+  /** A fetch that never got an answer: timed out or unreachable. */
+  function unreachable(step: string, cause: unknown) {
+    const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
+    return new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, {
+      cause,
+    });
+  }
+
+  function call<T>(request: CallOptions): Promise<T> {
+    return withRetries(request.step, request.idempotent, () => callOnce<T>(request));
+  }
+
+  /** Retries a retryable Graph error, and a lost answer when the request is idempotent. */
+  async function withRetries<T>(step: string, idempotent: boolean, once: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await callOnce<T>(request);
+        return await once();
       } catch (error) {
         const retry =
-          attempt < attempts &&
-          ((error instanceof GraphApiError && error.retryable) || (error instanceof GraphNetworkError && request.idempotent));
+          attempt < attempts && ((error instanceof GraphApiError && error.retryable) || (error instanceof GraphNetworkError && idempotent));
         if (!retry) throw error;
         const wait = retryDelay(error, attempt, backoffMs);
-        log().warn({ step: request.step, attempt, wait, error: describeGraphFailure(error) }, "graph call failed; retrying");
+        log().warn({ step, attempt, wait, error: describeGraphFailure(error) }, "graph call failed; retrying");
         await sleep(wait);
       }
     }
   }
 
-  async function callOnce<T>({ step, method, path, query, token, authScheme, body, raw }: CallOptions): Promise<T> {
+  async function callOnce<T>({ step, method, path, query, token, authScheme, body, form, raw }: CallOptions): Promise<T> {
     const url = new URL(`${base}/${path}`);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { Accept: "application/json" };
@@ -175,15 +200,12 @@ export function createGraphClient(options: GraphClientOptions) {
       response = await doFetch(url, {
         method,
         headers,
-        body: body ? JSON.stringify(body) : raw ? (raw.bytes as Uint8Array<ArrayBuffer>) : undefined,
+        body: body ? JSON.stringify(body) : form ? form : raw ? (raw.bytes as Uint8Array<ArrayBuffer>) : undefined,
         signal: AbortSignal.timeout(options.timeoutMs),
         redirect: "error",
       });
     } catch (cause) {
-      const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-      throw new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, {
-        cause,
-      });
+      throw unreachable(step, cause);
     }
     const text = await response.text();
     let parsed: unknown;
@@ -192,30 +214,8 @@ export function createGraphClient(options: GraphClientOptions) {
     } catch {
       throw new GraphNetworkError(step, `Graph ${step} answered HTTP ${response.status} with a body that is not JSON`);
     }
-    const envelope = (parsed as { error?: Record<string, unknown> }).error;
-    if (envelope && typeof envelope === "object") {
-      const error = new GraphApiError({
-        step,
-        status: response.status,
-        code: typeof envelope.code === "number" ? envelope.code : 0,
-        subcode: typeof envelope.error_subcode === "number" ? envelope.error_subcode : undefined,
-        type: typeof envelope.type === "string" ? envelope.type : undefined,
-        message: typeof envelope.message === "string" ? envelope.message : `Graph ${step} failed`,
-        fbtraceId: typeof envelope.fbtrace_id === "string" ? envelope.fbtrace_id : (response.headers.get("x-fb-trace-id") ?? undefined),
-        isTransient: envelope.is_transient === true,
-      });
-      (error as { retryAfterMs?: number }).retryAfterMs = retryAfterHeader(response.headers.get("retry-after"));
-      throw error;
-    }
-    if (!response.ok) {
-      const error = new GraphApiError({
-        step,
-        status: response.status,
-        code: 0,
-        message: `Graph ${step} answered HTTP ${response.status}`,
-      });
-      throw error;
-    }
+    const error = graphErrorOf(step, response, parsed);
+    if (error) throw error;
     return parsed as T;
   }
 
@@ -479,7 +479,197 @@ export function createGraphClient(options: GraphClientOptions) {
         throw error;
       }
     },
+
+    /**
+     * POST /{phone-number-id}/messages: one attempt only, never retried here. A send is not
+     * idempotent (a repeat after a lost answer is a second message); the dispatcher decides retries.
+     * `body` is Meta's request (messaging_product, to, type, …) as the caller built it.
+     */
+    async sendMessage(phoneNumberId: string, token: string, body: Record<string, unknown>): Promise<SentMessage> {
+      const answer = await callOnce<{ contacts?: { wa_id?: unknown }[]; messages?: { id?: unknown; message_status?: unknown }[] }>({
+        step: "messages.send",
+        method: "POST",
+        path: `${encodeURIComponent(phoneNumberId)}/messages`,
+        body: { messaging_product: "whatsapp", ...body },
+        token,
+        idempotent: false,
+      });
+      const message = Array.isArray(answer.messages) ? answer.messages[0] : undefined;
+      if (typeof message?.id !== "string" || !message.id)
+        throw new GraphNetworkError("messages.send", "Graph messages.send answered without a message id");
+      const waId = Array.isArray(answer.contacts) ? answer.contacts[0]?.wa_id : undefined;
+      return {
+        wamid: message.id,
+        ...(typeof waId === "string" ? { waId } : {}),
+        ...(typeof message.message_status === "string" ? { messageStatus: message.message_status } : {}),
+      };
+    },
+
+    /** Marks a customer's message read (and shows the typing indicator): the blue ticks. No webhook follows. */
+    async markRead(phoneNumberId: string, token: string, wamid: string, typing = false) {
+      await call<{ success?: boolean }>({
+        step: "messages.read",
+        method: "POST",
+        path: `${encodeURIComponent(phoneNumberId)}/messages`,
+        body: {
+          messaging_product: "whatsapp",
+          status: "read",
+          message_id: wamid,
+          ...(typing ? { typing_indicator: { type: "text" } } : {}),
+        },
+        token,
+        idempotent: true,
+      });
+    },
+
+    /**
+     * POST /{phone-number-id}/media (multipart): the media id a message sends by `id`. `type` is
+     * Meta's `type` field, the file's MIME type; it defaults to contentType.
+     */
+    async uploadMedia(
+      phoneNumberId: string,
+      token: string,
+      file: { bytes: Uint8Array; contentType: string; fileName: string; type?: string },
+    ): Promise<string> {
+      const form = new FormData();
+      form.set("messaging_product", "whatsapp");
+      form.set("type", file.type ?? file.contentType);
+      form.set("file", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType }), file.fileName);
+      const answer = await call<{ id?: unknown }>({
+        step: "media.upload",
+        method: "POST",
+        path: `${encodeURIComponent(phoneNumberId)}/media`,
+        form,
+        token,
+        // A lost answer may have stored the file: a repeat only makes an unused second id.
+        idempotent: false,
+      });
+      if (typeof answer.id !== "string" && typeof answer.id !== "number")
+        throw new GraphNetworkError("media.upload", "Graph media.upload answered without a media id");
+      return String(answer.id);
+    },
+
+    /** GET /{media-id}: where the file can be downloaded (a short-lived URL that needs the token). */
+    async getMedia(mediaId: string, token: string, phoneNumberId?: string): Promise<GraphMedia> {
+      const answer = await call<{ url?: unknown; mime_type?: unknown; sha256?: unknown; file_size?: unknown }>({
+        step: "media.get",
+        method: "GET",
+        path: encodeURIComponent(mediaId),
+        query: phoneNumberId ? { phone_number_id: phoneNumberId } : undefined,
+        token,
+        idempotent: true,
+      });
+      if (typeof answer.url !== "string" || !/^https?:\/\//.test(answer.url))
+        throw new GraphNetworkError("media.get", "Graph media.get answered without a download url");
+      return {
+        url: answer.url,
+        mimeType: typeof answer.mime_type === "string" ? answer.mime_type : "application/octet-stream",
+        sha256: typeof answer.sha256 === "string" ? answer.sha256 : undefined,
+        fileSize: typeof answer.file_size === "number" ? answer.file_size : Number(answer.file_size) || undefined,
+      };
+    },
+
+    /**
+     * The bytes at a media URL (the second hop), with the token as Bearer. Refuses more than
+     * `maxBytes` (by Content-Length, and while reading), and any redirect.
+     */
+    async downloadMedia(url: string, token: string, maxBytes: number): Promise<Uint8Array> {
+      return withRetries("media.download", true, () => downloadOnce(url, token, maxBytes));
+    },
+
+    /** DELETE /{media-id}. Media Meta no longer has counts as deleted (400, 100/33). */
+    async deleteMedia(mediaId: string, token: string, phoneNumberId?: string) {
+      try {
+        await call<{ success?: boolean }>({
+          step: "media.delete",
+          method: "DELETE",
+          path: encodeURIComponent(mediaId),
+          query: phoneNumberId ? { phone_number_id: phoneNumberId } : undefined,
+          token,
+          idempotent: true,
+        });
+      } catch (error) {
+        if (error instanceof GraphApiError && error.code === 100 && error.subcode === 33) return;
+        throw error;
+      }
+    },
   };
+
+  async function downloadOnce(url: string, token: string, maxBytes: number): Promise<Uint8Array> {
+    const step = "media.download";
+    if (!/^https?:\/\//.test(url)) throw new GraphNetworkError(step, "The media url is not an http(s) URL");
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        headers: { Authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(options.timeoutMs),
+        redirect: "error",
+      });
+    } catch (cause) {
+      throw unreachable(step, cause);
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      let parsed: unknown = {};
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not Graph's envelope */
+      }
+      throw graphErrorOf(step, response, parsed)!;
+    }
+    const declared = Number(response.headers.get("content-length"));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new MediaTooLargeError(declared, maxBytes);
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const reader = response.body?.getReader();
+    for (;;) {
+      const next = reader ? await reader.read() : undefined;
+      if (!next || next.done) break;
+      total += next.value.byteLength;
+      if (total > maxBytes) {
+        await reader!.cancel().catch(() => undefined);
+        throw new MediaTooLargeError(total, maxBytes);
+      }
+      chunks.push(next.value);
+    }
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return bytes;
+  }
+}
+
+export interface SentMessage {
+  wamid: string;
+  /** The wa_id Meta answered for `to` (it may differ from the input). */
+  waId?: string;
+  /** Template sends: "accepted", "held_for_quality_assessment" or "paused". */
+  messageStatus?: string;
+}
+
+export interface GraphMedia {
+  url: string;
+  mimeType: string;
+  sha256?: string;
+  fileSize?: number;
+}
+
+/** A media download over the caller's limit: refused before (Content-Length) or while reading. */
+export class MediaTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`The media file is larger than ${maxBytes} bytes (at least ${size})`);
+    this.name = "MediaTooLargeError";
+  }
 }
 
 export interface GraphTemplateRequest {
@@ -539,6 +729,37 @@ function toPhoneNumber(raw: Record<string, unknown>): GraphPhoneNumber {
     platformType: text("platform_type"),
     messagingLimit: text("whatsapp_business_manager_messaging_limit") ?? text("messaging_limit_tier"),
   };
+}
+
+/** Meta's error envelope (or a bare non-2xx) as a GraphApiError; undefined for a success. */
+function graphErrorOf(step: string, response: Response, parsed: unknown): GraphApiError | undefined {
+  const envelope = (parsed as { error?: Record<string, unknown> } | null)?.error;
+  if (envelope && typeof envelope === "object") {
+    const text = (key: string) => (typeof envelope[key] === "string" ? (envelope[key] as string) : undefined);
+    const data = envelope.error_data;
+    const details =
+      data && typeof data === "object" && typeof (data as { details?: unknown }).details === "string"
+        ? (data as { details: string }).details
+        : undefined;
+    const error = new GraphApiError({
+      step,
+      status: response.status,
+      code: typeof envelope.code === "number" ? envelope.code : 0,
+      subcode: typeof envelope.error_subcode === "number" ? envelope.error_subcode : undefined,
+      type: text("type"),
+      message: text("message") ?? `Graph ${step} failed`,
+      fbtraceId: text("fbtrace_id") ?? response.headers.get("x-fb-trace-id") ?? undefined,
+      isTransient: envelope.is_transient === true,
+      details,
+      userTitle: text("error_user_title"),
+      userMessage: text("error_user_msg"),
+    });
+    (error as { retryAfterMs?: number }).retryAfterMs = retryAfterHeader(response.headers.get("retry-after"));
+    return error;
+  }
+  if (!response.ok)
+    return new GraphApiError({ step, status: response.status, code: 0, message: `Graph ${step} answered HTTP ${response.status}` });
+  return undefined;
 }
 
 function retryAfterHeader(value: string | null) {

@@ -1,0 +1,263 @@
+import { deflateSync } from "node:zlib";
+import { webhookSha256, type MediaDesk } from "./media";
+import type { PhoneNumber } from "./state";
+import { INBOUND_TYPES, type InboundInput } from "./types";
+import { digitsOnly, newWamid, unixSeconds } from "./util";
+
+/**
+ * Simulated customer messages as Meta's `messages` webhook carries them (reference §4.4 and the
+ * OpenAPI examples). Throws readable Errors on bad input.
+ */
+
+type Obj = Record<string, unknown>;
+
+export interface BuiltInbound {
+  wamid: string;
+  /** Absent for system messages, which carry no contacts. */
+  contacts?: Obj[];
+  message: Obj;
+  /** Who the customer is for the 24-hour window: the wa_id, else the BSUID. */
+  customer: string;
+  /** System messages are not the customer writing: they open no window. */
+  opensWindow: boolean;
+  mediaId?: string;
+}
+
+const MEDIA_TYPES = ["image", "video", "audio", "document", "sticker"];
+
+function text(value: unknown, name: string, max: number, required = false): string | undefined {
+  if (value === undefined || value === null || value === "") {
+    if (required) throw new Error(`${name} is required for this message type.`);
+    return undefined;
+  }
+  if (typeof value !== "string") throw new Error(`${name} must be text.`);
+  if (value.length > max) throw new Error(`${name} must be at most ${max} characters.`);
+  return value;
+}
+
+const BSUID = /^[A-Z]{2}\.[A-Za-z0-9]{6,64}$/;
+
+/**
+ * The customer's identity. With a phone number: `from` and `wa_id` (and the BSUID when given).
+ * Username-only (2026): no number at all, only `user_id` / `from_user_id`. Guess (the reference
+ * specifies no more): the username rides in contacts[].profile.username beside the name.
+ */
+function identity(input: InboundInput) {
+  const rawFrom = input.from === undefined || input.from === null ? "" : String(input.from);
+  const from = digitsOnly(rawFrom);
+  if (rawFrom.trim() && (!/^\d{7,15}$/.test(from) || !/^\+?[\d\s().-]+$/.test(rawFrom.trim())))
+    throw new Error("from must be the customer's phone number in digits, e.g. 254712345678.");
+  const userId = text(input.userId, "userId", 80);
+  if (userId !== undefined && !BSUID.test(userId)) throw new Error('userId must be a business-scoped user id such as "KE.1234567890".');
+  if (!from && !userId) throw new Error("from (the customer's number) or userId (a username-only customer) is required.");
+  const username = text(input.username, "username", 64);
+  const name = typeof input.name === "string" && input.name.trim() ? input.name.trim().slice(0, 256) : "WhatsApp User";
+  const contact: Obj = {
+    profile: { name, ...(username ? { username } : {}) },
+    ...(from ? { wa_id: from } : {}),
+    ...(userId ? { user_id: userId } : {}),
+  };
+  const sender: Obj = { ...(from ? { from } : {}), ...(userId ? { from_user_id: userId } : {}) };
+  return { from, userId, contact, sender, customer: from || userId! };
+}
+
+/** The inbound message for the input; media types store a generated sample in the media desk. */
+export function buildInbound(input: InboundInput, phone: PhoneNumber, media: MediaDesk, now: number): BuiltInbound {
+  const type = input.type ?? "text";
+  if (!(INBOUND_TYPES as readonly string[]).includes(type)) throw new Error(`type must be one of ${INBOUND_TYPES.join(", ")}.`);
+  const who = identity(input);
+  const wamid = newWamid();
+  const base: Obj = { ...who.sender, id: wamid, timestamp: String(unixSeconds(now)) };
+  const context = contextOf(input, phone);
+  let mediaId: string | undefined;
+  let message: Obj;
+  switch (type) {
+    case "text":
+      message = { ...base, type, text: { body: text(input.text, "text", 4096, true) } };
+      break;
+    case "location":
+      message = { ...base, type, location: location(input) };
+      break;
+    case "contacts": {
+      const contactName = text(input.contactName, "contactName", 256) ?? "Wanjiru Kamau";
+      const phoneNumber = digitsOnly(text(input.contactPhone, "contactPhone", 32) ?? "254722000111");
+      message = {
+        ...base,
+        type,
+        contacts: [
+          {
+            name: { formatted_name: contactName, first_name: contactName.split(" ")[0] },
+            phones: [{ phone: `+${phoneNumber}`, wa_id: phoneNumber, type: "CELL" }],
+          },
+        ],
+      };
+      break;
+    }
+    case "button":
+      if (!context) throw new Error("contextId (the template message's wamid) is required for a button reply.");
+      message = {
+        ...base,
+        context,
+        type,
+        button: { payload: text(input.payload, "payload", 256, true), text: text(input.text ?? input.payload, "text", 256, true) },
+      };
+      break;
+    case "button_reply":
+    case "list_reply": {
+      if (!context) throw new Error("contextId (the interactive message's wamid) is required for an interactive reply.");
+      const reply: Obj = {
+        id: text(input.replyId, "replyId", type === "button_reply" ? 256 : 200, true),
+        title: text(input.title, "title", type === "button_reply" ? 20 : 24, true),
+      };
+      const description = type === "list_reply" ? text(input.description, "description", 72) : undefined;
+      if (description) reply.description = description;
+      message = { ...base, context, type: "interactive", interactive: { type, [type]: reply } };
+      break;
+    }
+    case "reaction":
+      if (typeof input.emoji !== "string") throw new Error('emoji is required for a reaction ("" removes one).');
+      message = {
+        ...base,
+        type,
+        reaction: { message_id: text(input.messageId, "messageId", 256, true), emoji: input.emoji },
+      };
+      break;
+    case "unsupported":
+      message = {
+        ...base,
+        type,
+        errors: [
+          {
+            code: 131051,
+            title: "Message type unknown",
+            message: "Message type unknown",
+            error_data: { details: "Message type is currently not supported." },
+          },
+        ],
+      };
+      break;
+    case "user_changed_number": {
+      const newWaId = digitsOnly(text(input.newWaId, "newWaId", 32, true)!);
+      if (!/^\d{7,15}$/.test(newWaId)) throw new Error("newWaId must be the customer's new number in digits.");
+      if (!who.from) throw new Error("from (the customer's old number) is required for user_changed_number.");
+      // No contacts[]; the new number is system.wa_id (older payloads: system.new_wa_id).
+      return {
+        wamid,
+        message: {
+          from: who.from,
+          id: wamid,
+          timestamp: base.timestamp,
+          type: "system",
+          system: { body: `User ${who.from} changed from ${who.from} to ${newWaId}`, wa_id: newWaId, type: "user_changed_number" },
+        },
+        customer: who.customer,
+        opensWindow: false,
+      };
+    }
+    default: {
+      const sample = sampleFile(type as "image", input);
+      const stored = media.addInbound(phone, sample);
+      mediaId = stored.id;
+      const object: Obj = { mime_type: stored.mimeType, sha256: webhookSha256(stored), id: stored.id };
+      const caption = text(input.caption, "caption", 1024);
+      if (caption && ["image", "video", "document"].includes(type)) object.caption = caption;
+      if (type === "document") object.filename = sample.fileName;
+      if (type === "audio") object.voice = !!input.voice;
+      if (type === "sticker") object.animated = !!input.animated;
+      message = { ...base, ...(context ? { context } : {}), type, [type]: object };
+    }
+  }
+  return { wamid, contacts: [who.contact], message, customer: who.customer, opensWindow: true, ...(mediaId ? { mediaId } : {}) };
+}
+
+/** `context` of a reply: the business's message replied to. */
+function contextOf(input: InboundInput, phone: PhoneNumber): Obj | undefined {
+  const id = text(input.contextId, "contextId", 256);
+  return id ? { from: digitsOnly(phone.displayPhoneNumber), id } : undefined;
+}
+
+function location(input: InboundInput): Obj {
+  const latitude = input.latitude ?? -1.2921;
+  const longitude = input.longitude ?? 36.8219;
+  if (typeof latitude !== "number" || !Number.isFinite(latitude) || Math.abs(latitude) > 90)
+    throw new Error("latitude must be a number from -90 to 90.");
+  if (typeof longitude !== "number" || !Number.isFinite(longitude) || Math.abs(longitude) > 180)
+    throw new Error("longitude must be a number from -180 to 180.");
+  const name = text(input.locationName, "locationName", 256);
+  const address = text(input.address, "address", 512);
+  return { latitude, longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) };
+}
+
+// ---- generated samples ----------------------------------------------------------------------------
+
+export const isMediaType = (type: string) => MEDIA_TYPES.includes(type);
+
+/** A small file of the type, valid enough that its magic bytes and MIME type agree. */
+function sampleFile(type: "image" | "video" | "audio" | "document" | "sticker", input: InboundInput) {
+  switch (type) {
+    case "image":
+      return { mimeType: "image/png", bytes: png() };
+    case "video":
+      // An ISO base media file's first box: ftyp, brand mp42.
+      return { mimeType: "video/mp4", bytes: Buffer.from("000000186674797069736f6d0000020069736f6d6d703432", "hex") };
+    case "audio":
+      return input.voice
+        ? { mimeType: "audio/ogg; codecs=opus", bytes: Buffer.concat([Buffer.from("OggS"), Buffer.alloc(60, 0)]) }
+        : { mimeType: "audio/mpeg", bytes: Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 0]), Buffer.alloc(54, 0)]) };
+    case "document": {
+      const fileName = text(input.filename, "filename", 240) ?? "risiti.pdf";
+      const pdf =
+        "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
+      return { mimeType: "application/pdf", bytes: Buffer.from(pdf), fileName };
+    }
+    case "sticker":
+      return { mimeType: "image/webp", bytes: webp(!!input.animated), animated: !!input.animated };
+  }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A 2×2 PNG in Jumbe green. */
+function png() {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.from([0, 0x25, 0xd3, 0x66, 0x25, 0xd3, 0x66]);
+  return Buffer.concat([
+    Buffer.from("89504e470d0a1a0a", "hex"),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(Buffer.concat([row, row]))),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A WebP container with a VP8X chunk; its animation flag set for an animated sticker. */
+function webp(animated: boolean) {
+  const vp8x = Buffer.alloc(18);
+  vp8x.write("VP8X", 0, "latin1");
+  vp8x.writeUInt32LE(10, 4);
+  vp8x[8] = animated ? 0x02 : 0;
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(4 + vp8x.length);
+  return Buffer.concat([Buffer.from("RIFF"), size, Buffer.from("WEBP"), vp8x]);
+}
