@@ -18,7 +18,8 @@ const USER_BUDGETS: Record<string, number> = {
   "/profile": 4,
   "/whatsapp": 4,
   "/activity": 6,
-  "/developers": 5,
+  // five before webhooks out, and the recent webhook deliveries (one bounded read of 20 rows)
+  "/developers": 6,
   "/api/auth/me": 2,
   "/api/whatsapp/accounts": 2,
   "/api/embedded-signup/status": 3,

@@ -79,6 +79,9 @@ const EnvVariables = z.object({
   META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
   // The Meta sandbox's template reviewer decides a submitted template this long after (0: at once).
   META_SANDBOX_TEMPLATE_REVIEW_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  // Tests and local trials only: webhooks out may go to loopback (127.0.0.0/8, ::1), where a local
+  // receiver listens. Every other private range stays refused; production refuses the switch.
+  WEBHOOK_ALLOW_LOOPBACK: flag,
   // Background job workers in this process (0: this instance only serves requests).
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -140,6 +143,12 @@ const EnvSchema = EnvVariables.transform((env) => {
   for (const [key, value] of Object.entries(demo))
     if (env[key as keyof typeof demo] === value)
       ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
+  if (env.WEBHOOK_ALLOW_LOOPBACK)
+    ctx.addIssue({
+      code: "custom",
+      path: ["WEBHOOK_ALLOW_LOOPBACK"],
+      message: "refusing to start in production with WEBHOOK_ALLOW_LOOPBACK=1: tenants' webhooks could call into this machine",
+    });
   if (!env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
 });
 

@@ -8,6 +8,8 @@ import { env } from "../config/env";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
+import { encryptSecret } from "../security/crypto";
+import { newWebhookSecret } from "../webhooks-out/secret";
 
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 
@@ -46,8 +48,21 @@ export function isForbiddenAddress(address: string) {
   return EXTRA_SPECIAL.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
 }
 
+const LOOPBACK = [ipaddr.parseCIDR("127.0.0.0/8"), ipaddr.parseCIDR("::1/128")];
+
+/**
+ * isForbiddenAddress, except that loopback passes when WEBHOOK_ALLOW_LOOPBACK is set (tests and
+ * local trials with a receiver on this machine; production refuses the switch at start-up).
+ */
+export function isForbiddenTarget(address: string) {
+  if (!isForbiddenAddress(address)) return false;
+  if (!env().WEBHOOK_ALLOW_LOOPBACK || !isIP(address)) return true;
+  const parsed = ipaddr.parse(address);
+  return !LOOPBACK.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
+}
+
 export type Resolver = (host: string) => Promise<string[]>;
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * Checks a webhook URL: https in production (http too elsewhere), no credentials, and a host whose
@@ -57,6 +72,18 @@ export async function checkWebhookUrl(
   raw: string,
   resolve: Resolver = systemResolver,
 ): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+  const target = await resolveWebhookTarget(raw, resolve);
+  return target.ok ? { ok: true, url: target.url } : target;
+}
+
+/**
+ * The checks of checkWebhookUrl, answering the addresses that passed as well: delivery connects to
+ * one of exactly these (never to a second lookup's answer), so a name cannot be rebound in between.
+ */
+export async function resolveWebhookTarget(
+  raw: string,
+  resolve: Resolver = systemResolver,
+): Promise<{ ok: true; url: string; addresses: string[] } | { ok: false; message: string }> {
   const value = raw.trim();
   if (!value) return { ok: false, message: "Enter the URL that should receive the events." };
   if (value.length > 2048) return { ok: false, message: "The webhook URL is too long." };
@@ -83,15 +110,24 @@ export async function checkWebhookUrl(
       return { ok: false, message: `The host name ${host} could not be resolved.` };
     }
   }
-  if (!addresses.length || addresses.some(isForbiddenAddress))
+  if (!addresses.length || addresses.some(isForbiddenTarget))
     return { ok: false, message: "The webhook URL must not point to a private, loopback or link-local address." };
   url.hash = "";
-  return { ok: true, url: url.toString() };
+  return { ok: true, url: url.toString(), addresses };
 }
 
 export async function webhookConfig(organizationId: string) {
   const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).limit(1);
-  return row ? { url: row.url, events: row.events, updatedAt: row.updatedAt.toISOString() } : null;
+  return row
+    ? {
+        url: row.url,
+        events: row.events,
+        updatedAt: row.updatedAt.toISOString(),
+        secretCreatedAt: row.secretCreatedAt?.toISOString() ?? null,
+        failingSince: row.failingSince?.toISOString() ?? null,
+        disabledAt: row.disabledAt?.toISOString() ?? null,
+      }
+    : null;
 }
 
 export async function saveWebhookConfig(
@@ -107,12 +143,30 @@ export async function saveWebhookConfig(
   const checked = await checkWebhookUrl(input.url, resolve);
   if (!checked.ok) return checked;
   const ordered = WEBHOOK_EVENTS.filter((e) => events.includes(e));
+  // The first save makes the signing secret; saving again keeps it, and re-enables a disabled endpoint
+  // (its owner has looked at it): deliveries start again from a clean record.
   await db()
     .insert(webhookEndpoints)
-    .values({ organizationId: current.organization.id, url: checked.url, events: ordered, updatedBy: current.user.id })
+    .values({
+      organizationId: current.organization.id,
+      url: checked.url,
+      events: ordered,
+      updatedBy: current.user.id,
+      secretEncrypted: encryptSecret(newWebhookSecret()),
+      secretCreatedAt: sql`now()`,
+    })
     .onConflictDoUpdate({
       target: webhookEndpoints.organizationId,
-      set: { url: checked.url, events: ordered, updatedBy: current.user.id, updatedAt: sql`now()` },
+      set: {
+        url: checked.url,
+        events: ordered,
+        updatedBy: current.user.id,
+        updatedAt: sql`now()`,
+        secretEncrypted: sql`coalesce(${webhookEndpoints.secretEncrypted}, excluded.secret_encrypted)`,
+        secretCreatedAt: sql`coalesce(${webhookEndpoints.secretCreatedAt}, excluded.secret_created_at)`,
+        failingSince: null,
+        disabledAt: null,
+      },
     });
   await recordActivity({
     organizationId: current.organization.id,

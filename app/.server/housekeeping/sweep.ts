@@ -11,6 +11,8 @@ export const RETENTION_DAYS = {
   webhookEvents: 30,
   /** Public API usage per minute: the Developers page shows 30 days; a quarter leaves room for trends. */
   apiUsage: 90,
+  /** Webhooks out: events and their last answers on the Developers page, once delivered or given up. */
+  webhookDeliveries: 30,
   /** Jobs that finished. */
   finishedJobs: 7,
   /** Jobs that gave up: kept longer, for the admin console's alerts and investigation. */
@@ -52,6 +54,11 @@ export async function sweepExpiredData() {
       select id from jobs where (finished_at < now() - make_interval(days => ${RETENTION_DAYS.finishedJobs}))
                              or (failed_at < now() - make_interval(days => ${RETENTION_DAYS.failedJobs})) limit ${BATCH})`,
   );
+  const webhookDeliveries = await deleteInBatches(
+    () => sql`delete from webhook_deliveries where id in (
+      select id from webhook_deliveries where created_at < now() - make_interval(days => ${RETENTION_DAYS.webhookDeliveries})
+                                          and status <> 'pending' limit ${BATCH})`,
+  );
   const templateSamples = await deleteUnattachedSamples();
-  return { webhookEvents, apiUsage, jobs, templateSamples };
+  return { webhookEvents, apiUsage, jobs, webhookDeliveries, templateSamples };
 }

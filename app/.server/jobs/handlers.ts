@@ -6,6 +6,8 @@ import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
 import { log } from "../log";
+import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../webhooks-out/events";
+import { runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../webhooks-out/deliver";
 import {
   enqueueAllTemplateSyncs,
   runTemplateSyncJobs,
@@ -42,6 +44,24 @@ export function registerJobHandlers() {
     concurrency: 2,
     transactional: false,
     run: (jobs) => sendResetMails(jobs),
+  });
+  // Webhooks out: HTTP calls to tenants' endpoints (5 s at most each), outside a transaction; each job
+  // is one attempt and schedules the next itself (decision 021), so the queue's own retries only
+  // cover a failure to reach the database.
+  registerJobHandler<DeliveryJob>({
+    queue: WEBHOOK_OUT_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => runDeliveryJobs(jobs),
+  });
+  registerJobHandler<{ organizationId: string; url: string }>({
+    queue: WEBHOOK_DISABLED_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    transactional: false,
+    run: (jobs) => sendDisabledMails(jobs),
   });
   // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
   registerJobHandler<unknown>({

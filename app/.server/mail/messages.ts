@@ -42,3 +42,11 @@ export function passwordChangedMail(to: string): OutgoingMail {
     text: `The password of your Jumbe account was just changed. If this was not you, reset it now at ${env().APP_URL}/forgot-password.${SIGN_OFF}`,
   };
 }
+
+export function webhookDisabledMail(to: string, url: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Jumbe webhook endpoint was disabled",
+    text: `Jumbe could not deliver events to your webhook endpoint for three days, so it has stopped sending to it:\n\n${url}\n\nOnce the endpoint answers again, re-enable it on the Developers page at ${env().APP_URL}/developers. The events that failed are listed there and can be redelivered.${SIGN_OFF}`,
+  };
+}

@@ -1,5 +1,5 @@
-import { Form, href, Link, useActionData, useNavigation } from "react-router";
-import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Timer } from "lucide-react";
+import { data, Form, href, Link, useActionData, useNavigation } from "react-router";
+import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Send, Timer } from "lucide-react";
 import type { Route } from "./+types/developers";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -11,6 +11,8 @@ import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
 import { apiKeySummary, readApiKey, regenerateApiKey } from "~/.server/developer/api-keys";
 import { saveWebhookConfig, webhookConfig } from "~/.server/developer/webhook-endpoint";
+import { readWebhookSecret, rotateWebhookSecret } from "~/.server/webhooks-out/secret";
+import { enableEndpoint, recentDeliveries, redeliver, sendTestEvent, type DeliveryRow } from "~/.server/webhooks-out/manage";
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 import { apiUsageStats } from "~/.server/api-v1/usage";
 import { openApiDocument } from "~/.server/api-v1/openapi";
@@ -23,7 +25,11 @@ import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { Card } from "~/components/ui/card";
-import { Button } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Badge } from "~/components/ui/badge";
+import { Table, type Column } from "~/components/ui/table";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const LANGUAGE_LABELS = { curl: "curl", javascript: "JavaScript", python: "Python" } as const;
 type Language = keyof typeof LANGUAGE_LABELS;
@@ -39,8 +45,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
 
 /**
  * The key is shown only when asked for (?reveal=1), so every read of it is a logged request; the
- * regeneration asks for confirmation (?confirm=regenerate) as a page of its own. Both work without
- * JavaScript.
+ * regeneration asks for confirmation (?confirm=regenerate) as a page of its own. The webhook's
+ * signing secret works the same way (?secret=1, ?confirm=rotate-secret). All without JavaScript.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
@@ -48,11 +54,13 @@ export async function loader(args: Route.LoaderArgs) {
   const reveal = url.searchParams.get("reveal") === "1";
   const organizationId = current.organization.id;
   const language = exampleLanguage(url);
-  const [key, summary, usage, webhook] = await Promise.all([
+  const [key, summary, usage, webhook, deliveries, secret] = await Promise.all([
     reveal ? readApiKey(current, requestMeta(request, context)) : null,
     apiKeySummary(organizationId),
     apiUsageStats(organizationId),
     webhookConfig(organizationId),
+    recentDeliveries(organizationId),
+    url.searchParams.get("secret") === "1" ? readWebhookSecret(current, requestMeta(request, context)) : null,
   ]);
   return {
     key: key?.key ?? null,
@@ -60,7 +68,17 @@ export async function loader(args: Route.LoaderArgs) {
     lastUsedAt: summary?.lastUsedAt ?? null,
     confirmRegenerate: url.searchParams.get("confirm") === "regenerate",
     usage,
-    webhook: webhook ?? { url: "", events: [...WEBHOOK_EVENTS], updatedAt: null },
+    webhook: webhook ?? {
+      url: "",
+      events: [...WEBHOOK_EVENTS],
+      updatedAt: null,
+      secretCreatedAt: null,
+      failingSince: null,
+      disabledAt: null,
+    },
+    secret,
+    confirmRotateSecret: url.searchParams.get("confirm") === "rotate-secret",
+    deliveries,
     // One language's examples at a time (tabs below): the page and its data carry a third of them.
     language,
     endpoints: endpointDocs(openApiDocument()).map(({ examples, ...endpoint }) => ({ ...endpoint, example: examples[language] })),
@@ -88,13 +106,55 @@ export async function action(args: Route.ActionArgs) {
     }
     return redirectWithToast("/developers", "success", "Webhook configuration saved.");
   }
+  if (form.get("intent") === "webhook-secret-rotate") {
+    if (form.get("confirm") !== "yes")
+      return redirectWithToast(
+        "/developers?confirm=rotate-secret#signing-secret",
+        "error",
+        "Confirm that the signing secret should change.",
+      );
+    if (!(await rotateWebhookSecret(current, meta))) throw data("Save a webhook URL first: it has no signing secret yet.", { status: 400 });
+    return redirectWithToast(
+      "/developers?secret=1#signing-secret",
+      "success",
+      "New signing secret created. The previous one also signs for 24 hours.",
+    );
+  }
+  if (form.get("intent") === "webhook-test") {
+    if (!(await sendTestEvent(current, meta))) throw data("Save a webhook URL first, and re-enable it if it is disabled.", { status: 400 });
+    return redirectWithToast(
+      "/developers#deliveries-heading",
+      "success",
+      "Test event queued. Its delivery is listed under Recent deliveries.",
+    );
+  }
+  if (form.get("intent") === "webhook-redeliver") {
+    const id = form.get("delivery");
+    if (typeof id !== "string" || !UUID.test(id)) throw data("Choose a delivery to send again.", { status: 400 });
+    const outcome = await redeliver(current, id, meta);
+    if (outcome === "not_found") throw data("Delivery not found.", { status: 404 });
+    if (outcome === "disabled") throw data("Re-enable the webhook endpoint before redelivering.", { status: 409 });
+    return redirectWithToast("/developers#deliveries-heading", "success", "Event queued to be sent again.");
+  }
+  if (form.get("intent") === "webhook-enable") {
+    const outcome = await enableEndpoint(current, meta);
+    if (outcome === "missing") throw data("There is no webhook endpoint to enable.", { status: 400 });
+    return redirectWithToast(
+      "/developers",
+      "success",
+      outcome === "reenabled" ? "Webhook endpoint re-enabled." : "The webhook endpoint is already enabled.",
+    );
+  }
   return redirectWithToast("/developers", "error", "Unknown action.");
 }
 
 export default function Developers({ loaderData }: Route.ComponentProps) {
-  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, language, lastUsedAt } = loaderData;
+  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, language, lastUsedAt, secret, confirmRotateSecret, deliveries } =
+    loaderData;
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const submitting = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const [webhookForm, webhookFields] = useSchemaForm(WebhookSchema, actionData?.result, {
     id: "webhook",
     defaultValue: { url: webhook.url },
@@ -226,8 +286,37 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
           Webhook
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Jumbe sends the events you choose to this URL when messaging is live. It must be a public https address.
+          Jumbe sends the events you choose to this URL, signed as the{" "}
+          <a href="https://www.standardwebhooks.com/" className="font-medium text-brand-700 underline">
+            Standard Webhooks
+          </a>{" "}
+          specification says. It must be a public https address.
         </p>
+        {webhook.disabledAt ? (
+          <div
+            role="alert"
+            className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+            data-testid="webhook-disabled"
+          >
+            <p className="font-semibold">
+              <Badge tone="danger">Disabled</Badge> Jumbe stopped sending to this endpoint on {formatWhen(webhook.disabledAt)}.
+            </p>
+            <p className="mt-1">
+              No delivery succeeded for three days. Once the endpoint answers again, re-enable it; failed events can be redelivered below.
+            </p>
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="webhook-enable" />
+              <Button type="submit" pending={submitting("webhook-enable")} disabled={busy}>
+                Re-enable the endpoint
+              </Button>
+            </Form>
+          </div>
+        ) : webhook.failingSince ? (
+          <p role="status" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            Deliveries have been failing since {formatWhen(webhook.failingSince)}. After three days without a success the endpoint is
+            disabled.
+          </p>
+        ) : null}
         <Form method="post" {...getFormProps(webhookForm)} className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="webhook" />
           <Field
@@ -265,6 +354,48 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
             Save Webhook Configuration
           </Button>
         </Form>
+        {webhook.updatedAt ? (
+          <SigningSecret secret={secret} createdAt={webhook.secretCreatedAt} confirmRotate={confirmRotateSecret} busy={busy} />
+        ) : null}
+      </Card>
+
+      <Card aria-labelledby="deliveries-heading">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0">
+            <h2 id="deliveries-heading" className="text-lg font-semibold">
+              Recent deliveries
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              The last 20 events sent to your webhook, newest first. A failed delivery is retried for three days.
+            </p>
+          </div>
+          {webhook.updatedAt ? (
+            <div className="flex flex-wrap gap-2">
+              <ButtonLink to="/developers#deliveries-heading" variant="secondary" size="sm" reloadDocument>
+                <RefreshCw className="size-4" aria-hidden /> Refresh
+              </ButtonLink>
+              {webhook.disabledAt ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="webhook-test" />
+                  <Button type="submit" size="sm" variant="secondary" pending={submitting("webhook-test")} disabled={busy}>
+                    <Send className="size-4" aria-hidden /> Send test event
+                  </Button>
+                </Form>
+              )}
+            </div>
+          ) : null}
+        </div>
+        <div className="mt-4">
+          <Table
+            caption="Recent webhook deliveries"
+            columns={deliveryColumns(busy, !webhook.disabledAt)}
+            rows={deliveries}
+            rowKey={(row) => row.id}
+            empty={
+              webhook.updatedAt ? "No deliveries yet. Send a test event to see one here." : "Save a webhook URL to start receiving events."
+            }
+          />
+        </div>
       </Card>
 
       <section className="space-y-4" aria-labelledby="endpoints-heading">
@@ -294,6 +425,163 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
       </section>
     </div>
   );
+}
+
+/** The signing secret: masked until asked for (each read logged), rotated after a confirmation. */
+function SigningSecret({
+  secret,
+  createdAt,
+  confirmRotate,
+  busy,
+}: {
+  secret: string | null;
+  createdAt: string | null;
+  confirmRotate: boolean;
+  busy: boolean;
+}) {
+  return (
+    <div className="mt-6 border-t border-slate-100 pt-4">
+      <h3 id="signing-secret" className="font-semibold text-slate-900">
+        Signing secret
+      </h3>
+      <p className="mt-1 text-sm text-slate-600">
+        Check each request&apos;s <code className="rounded bg-slate-100 px-1">webhook-signature</code> header with it. Keep it secret.
+      </p>
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-center">
+        {secret ? (
+          <input
+            readOnly
+            value={secret}
+            aria-label="Signing secret"
+            data-testid="webhook-secret"
+            className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1"
+          />
+        ) : (
+          <code className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm sm:flex-1">
+            whsec_{"•".repeat(24)}
+          </code>
+        )}
+        <div className="flex gap-2">
+          {secret ? (
+            <>
+              <ButtonLink to="/developers#signing-secret" variant="secondary">
+                <EyeOff className="size-4" aria-hidden /> Hide secret
+              </ButtonLink>
+              <CopyButton text={secret} label="Copy secret" />
+            </>
+          ) : (
+            <ButtonLink to="/developers?secret=1#signing-secret" variant="secondary">
+              <Eye className="size-4" aria-hidden /> Show secret
+            </ButtonLink>
+          )}
+          <Link
+            to="/developers?confirm=rotate-secret#signing-secret"
+            className="inline-flex items-center gap-2 rounded-lg border border-red-200 px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50"
+          >
+            <RefreshCw className="size-4" aria-hidden /> Rotate
+          </Link>
+        </div>
+      </div>
+      {createdAt ? <p className="mt-2 text-xs text-slate-500">Created {formatWhen(createdAt)}</p> : null}
+      {confirmRotate ? (
+        <Form
+          method="post"
+          className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
+          role="alertdialog"
+          aria-labelledby="rotate-title"
+        >
+          <p id="rotate-title" className="font-semibold text-red-900">
+            Rotate the signing secret?
+          </p>
+          <p className="mt-1 text-sm text-red-900">
+            A new secret signs every delivery from now on. The current one also signs for 24 hours, so there is time to give your receiver
+            the new one.
+          </p>
+          <input type="hidden" name="intent" value="webhook-secret-rotate" />
+          <input type="hidden" name="confirm" value="yes" />
+          <div className="mt-3 flex gap-2">
+            <Button type="submit" variant="danger" disabled={busy}>
+              Yes, rotate the secret
+            </Button>
+            <Link
+              to="/developers#signing-secret"
+              className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800"
+            >
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
+const DELIVERY_BADGES = {
+  delivered: { tone: "success", label: "Delivered" },
+  pending: { tone: "warning", label: "Retrying" },
+  failed: { tone: "danger", label: "Failed" },
+} as const;
+
+/** A delivery's last answer in words: the HTTP status, or why there was none. */
+function deliveryResult(row: DeliveryRow) {
+  if (row.status === "delivered") return `HTTP ${row.responseStatus}`;
+  if (!row.attempts && !row.error) return "Waiting to be sent";
+  if (row.responseStatus !== null && row.error && !row.error.startsWith("HTTP")) return `HTTP ${row.responseStatus}: ${row.error}`;
+  return row.error ?? `HTTP ${row.responseStatus}`;
+}
+
+function deliveryColumns(busy: boolean, sendable: boolean): Column<DeliveryRow>[] {
+  return [
+    { key: "event", header: "Event", cell: (row) => <code className="text-xs">{row.eventType}</code> },
+    { key: "time", header: "Time", cell: (row) => formatWhen(row.createdAt), hideOnPhone: true },
+    {
+      key: "result",
+      header: "Result",
+      cell: (row) => {
+        const badge =
+          row.status === "pending" && !row.attempts ? { tone: "warning" as const, label: "Queued" } : DELIVERY_BADGES[row.status];
+        return (
+          <div className="min-w-0" data-testid="delivery-result">
+            <Badge tone={badge.tone}>{badge.label}</Badge> <span className="text-slate-700">{deliveryResult(row)}</span>
+            {row.responseBody ? (
+              <details className="mt-1">
+                <summary className="cursor-pointer text-xs text-slate-500">Answer</summary>
+                <pre className="mt-1 max-w-md overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap">{row.responseBody}</pre>
+              </details>
+            ) : null}
+          </div>
+        );
+      },
+    },
+    { key: "attempts", header: "Attempts", cell: (row) => <span data-testid="delivery-attempts">{row.attempts}</span>, align: "right" },
+    {
+      key: "next",
+      header: "Next retry",
+      cell: (row) => (row.nextAttemptAt && row.attempts ? formatWhen(row.nextAttemptAt) : "—"),
+      hideOnPhone: true,
+    },
+    {
+      key: "actions",
+      header: <span className="sr-only">Actions</span>,
+      cell: (row) =>
+        sendable ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="webhook-redeliver" />
+            <input type="hidden" name="delivery" value={row.id} />
+            <Button
+              type="submit"
+              size="sm"
+              variant="secondary"
+              disabled={busy}
+              aria-label={`Redeliver ${row.eventType} of ${formatWhen(row.createdAt)}`}
+            >
+              Redeliver
+            </Button>
+          </Form>
+        ) : null,
+      align: "right",
+    },
+  ];
 }
 
 // What went wrong, in words, inside the page's own layout.

@@ -1,0 +1,155 @@
+import { eq, sql } from "drizzle-orm";
+import { db, queryRows } from "../db/client";
+import { users } from "../db/schema";
+import { env } from "../config/env";
+import { enqueueJob, type Job } from "../jobs/queue";
+import { recordActivity } from "../activity/record";
+import { roleOf } from "../auth/permissions";
+import { sendMail } from "../mail/transport";
+import { webhookDisabledMail } from "../mail/messages";
+import { resolveWebhookTarget, systemResolver, type Resolver } from "../developer/webhook-endpoint";
+import { postToAddress, type SendOutcome } from "./send";
+import { signatureHeader, signingSecrets } from "./secret";
+import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
+
+/**
+ * Seconds to wait after each failed attempt of a round: the Standard Webhooks reference schedule
+ * (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), carried on with 10 h until three days are covered.
+ * Thirteen attempts over 72 h 35 min; after the last one the delivery gives up.
+ */
+export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000, 18_000] as const;
+/** An endpoint with no success since its first failure this many days ago is disabled. */
+export const DISABLE_AFTER_DAYS = 3;
+/** The owners' e-mail when an endpoint is disabled: a job, outside any transaction, like reset mails. */
+export const WEBHOOK_DISABLED_MAIL_QUEUE = "webhooks-out.disabled-mail";
+
+export interface DeliveryOptions {
+  /** DNS for the delivery-time check; tests give their own. The connection goes to what it answered. */
+  resolve?: Resolver;
+}
+
+/** The job handler: each job is one attempt of one delivery, run side by side. */
+export async function runDeliveryJobs(jobs: Job<DeliveryJob>[], options: DeliveryOptions = {}) {
+  await Promise.all(jobs.map((job) => deliverOnce(job.payload, options)));
+}
+
+interface PendingDelivery {
+  id: string;
+  organization_id: string;
+  event_type: string;
+  body: string;
+  step: number;
+  url: string | null;
+  disabled: boolean | null;
+}
+
+/**
+ * One attempt: nothing when the job is stale (the delivery moved on: delivered, redelivered, another
+ * attempt recorded). The endpoint's URL is checked again against the SSRF rules and its addresses
+ * resolved afresh; the request goes to the first of exactly those addresses.
+ */
+export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {}) {
+  const [row] = await queryRows<PendingDelivery>(sql`
+    select d.id, d.organization_id, d.event_type, d.payload::text as body, d.step, w.url, w.disabled_at is not null as disabled
+    from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
+    where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'`);
+  if (!row) return;
+  if (!row.url || row.disabled) {
+    const why = row.url ? "Not sent: the endpoint is disabled." : "Not sent: there is no webhook endpoint any more.";
+    await db().execute(sql`
+      update webhook_deliveries set status = 'failed', error = ${why}, next_attempt_at = null, seq = seq + 1
+      where id = ${row.id} and seq = ${job.seq}`);
+    return;
+  }
+  const outcome = await attempt(row, row.url, options.resolve ?? systemResolver);
+  await recordOutcome(row, job.seq, outcome);
+}
+
+async function attempt(row: PendingDelivery, url: string, resolve: Resolver): Promise<SendOutcome> {
+  const target = await resolveWebhookTarget(url, resolve);
+  if (!target.ok)
+    return { status: null, body: null, error: `Not sent: ${target.message.charAt(0).toLowerCase()}${target.message.slice(1)}` };
+  const secrets = await signingSecrets(row.organization_id);
+  if (!secrets) return { status: null, body: null, error: "Not sent: there is no signing secret." };
+  const id = `msg_${row.id}`;
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": `Jumbe-Webhooks/1.0 (+${env().APP_URL}/developers)`,
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatureHeader(id, timestamp, row.body, [secrets.current, ...(secrets.previous ? [secrets.previous] : [])]),
+  };
+  return postToAddress(new URL(target.url), target.addresses[0]!, headers, row.body);
+}
+
+/**
+ * Writes the attempt's outcome and, on a failure with retries left, the next attempt's job, in one
+ * transaction; then the endpoint's record: a success clears its failing time, a failure starts it,
+ * and one that has lasted DISABLE_AFTER_DAYS disables the endpoint and mails the owners.
+ */
+async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOutcome) {
+  const delivered = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const step = row.step + 1;
+  const delay = delivered ? undefined : RETRY_SCHEDULE_SECONDS[step - 1];
+  const status = delivered ? "delivered" : delay === undefined ? "failed" : "pending";
+  const error = delivered ? null : (outcome.error ?? (outcome.status !== null ? `HTTP ${outcome.status}` : "No answer."));
+  const disabled = await db().transaction(async (tx) => {
+    const result = (await tx.execute(sql`
+      with d as (
+        update webhook_deliveries set attempts = attempts + 1, step = ${step}, seq = seq + 1, last_attempt_at = now(),
+          response_status = ${outcome.status}, response_body = ${outcome.body}, error = ${error}, status = ${status},
+          delivered_at = case when ${delivered} then now() else delivered_at end,
+          next_attempt_at = ${delay === undefined ? null : sql`now() + make_interval(secs => ${delay})`}
+        where id = ${row.id} and seq = ${seq}
+        returning id, seq, status, next_attempt_at
+      ), retry as (
+        insert into jobs (queue, payload, run_at)
+        select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq), d.next_attempt_at from d where d.status = 'pending'
+      )
+      select id from d`)) as unknown as { rows: unknown[] };
+    // Another attempt or a redelivery got there first: its outcome stands.
+    if (!result.rows.length) return null;
+    if (delivered) {
+      await tx.execute(
+        sql`update webhook_endpoints set failing_since = null where organization_id = ${row.organization_id} and failing_since is not null`,
+      );
+      return null;
+    }
+    const [endpoint] = (
+      (await tx.execute(sql`
+        with old as (
+          select organization_id, failing_since, disabled_at from webhook_endpoints where organization_id = ${row.organization_id} for update
+        )
+        update webhook_endpoints w set failing_since = coalesce(old.failing_since, now()),
+          disabled_at = case when old.disabled_at is null and old.failing_since <= now() - make_interval(days => ${DISABLE_AFTER_DAYS})
+                             then now() else old.disabled_at end
+        from old where w.organization_id = old.organization_id
+        returning w.url, (old.disabled_at is null and w.disabled_at is not null) as just_disabled`)) as unknown as {
+        rows: { url: string; just_disabled: boolean }[];
+      }
+    ).rows;
+    if (!endpoint?.just_disabled) return null;
+    await enqueueJob(WEBHOOK_DISABLED_MAIL_QUEUE, { organizationId: row.organization_id, url: endpoint.url }, { executor: tx });
+    return endpoint.url;
+  });
+  if (disabled)
+    await recordActivity({
+      organizationId: row.organization_id,
+      type: "settings",
+      status: "error",
+      action: "Webhook endpoint disabled",
+      details: `No successful delivery to ${disabled} for ${DISABLE_AFTER_DAYS} days`,
+    });
+}
+
+/** Tells the organisation's owners that their endpoint was disabled. */
+export async function sendDisabledMails(jobs: Job<{ organizationId: string; url: string }>[]) {
+  for (const { payload } of jobs) {
+    const members = await db()
+      .select({ email: users.email, usertype: users.usertype })
+      .from(users)
+      .where(eq(users.organizationId, payload.organizationId));
+    for (const member of members) if (roleOf(member) === "owner") await sendMail(webhookDisabledMail(member.email, payload.url));
+  }
+}
