@@ -293,6 +293,11 @@ ${uploadsTable(ctx)}
 </section>
 </div>
 
+<section class="card" aria-labelledby="h-messages"><h2 id="h-messages">Messages sent (last ${SHOW}, newest first)</h2>
+<p class="muted">Accepted by <code>POST /{phone-number-id}/messages</code>, with the statuses sent so far. Magic recipients by the last four digits: <code>0000</code> fails (131026), <code>0047</code> fails (131047), <code>1049</code> fails (131049), <code>0002</code> delivered only, <code>0003</code> sent only; <code>0429</code>, <code>1056</code>, <code>0190</code> and <code>0500</code> are refused at once. <a href="${base}/control/messages">messages.json</a></p>
+${messagesTable(ctx)}
+</section>
+
 <section class="card" aria-labelledby="h-calls"><h2 id="h-calls">Graph calls received (last ${SHOW}, newest first)</h2>
 ${calls.length ? `<div role="region" aria-label="Graph calls table" tabindex="0"><table><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Step</th><th>Status</th></tr></thead><tbody>${callRows}</tbody></table></div>` : `<p class="muted">No Graph calls yet.</p>`}
 </section>
@@ -301,6 +306,32 @@ ${calls.length ? `<div role="region" aria-label="Graph calls table" tabindex="0"
 ${deliveries.length ? `<div role="region" aria-label="Webhooks table" tabindex="0"><table><thead><tr><th>Time</th><th>Fields</th><th>State</th><th>Attempts</th><th>Last HTTP status</th><th>Body</th></tr></thead><tbody>${deliveryRows}</tbody></table></div>` : `<p class="muted">No webhooks yet.</p>`}
 </section></main>`;
   page(res, { title: "Meta sandbox · Jumbe", body, width: 1180 });
+}
+
+/** The last messages the sandbox accepted, with their outcome and the statuses sent so far. */
+function messagesTable(ctx: SandboxContext) {
+  const messages = ctx.sandbox.messages().slice(-SHOW).reverse();
+  if (messages.length === 0) return `<p class="muted">No messages yet.</p>`;
+  const rows = messages
+    .map((m) => {
+      const what = m.template
+        ? `template <code>${escapeHtml(m.template.name)}</code> (${escapeHtml(m.template.language)})`
+        : escapeHtml(m.type);
+      const text =
+        typeof (m.body.text as { body?: unknown } | undefined)?.body === "string" ? String((m.body.text as { body: string }).body) : "";
+      return (
+        `<tr><td>${escapeHtml(time(m.acceptedAt))}</td><td>+${escapeHtml(m.waId)}<br><small><code>${escapeHtml(m.phoneNumberId)}</code></small></td>` +
+        `<td>${what}${text ? `<br><small>${escapeHtml(text.slice(0, 120))}</small>` : ""}</td>` +
+        `<td>${m.statuses.map(pill).join(" ") || pill("pending")}<br><small>${escapeHtml(m.outcome)}</small></td>` +
+        `<td>${m.pricing ? `${escapeHtml(m.pricing.type)}<br><small>${escapeHtml(m.pricing.category)}</small>` : "—"}</td>` +
+        `<td><small><code>${escapeHtml(m.wamid.slice(0, 28))}…</code></small></td></tr>`
+      );
+    })
+    .join("");
+  return (
+    `<div role="region" aria-label="Messages table" tabindex="0"><table><thead><tr><th>Time</th><th>To</th><th>Message</th>` +
+    `<th>Statuses</th><th>Pricing</th><th>wamid</th></tr></thead><tbody>${rows}</tbody></table></div>`
+  );
 }
 
 /** The last uploads: what arrived and the handle issued. */

@@ -1,6 +1,14 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { SandboxContext } from "./context";
-import type { GraphFault, TemplateAtMetaInput, TemplateEvent, TemplateQualityScore, TemplateReason } from "./types";
+import {
+  INBOUND_TYPES,
+  type GraphFault,
+  type InboundType,
+  type TemplateAtMetaInput,
+  type TemplateEvent,
+  type TemplateQualityScore,
+  type TemplateReason,
+} from "./types";
 
 class BadInput extends Error {}
 
@@ -116,13 +124,45 @@ export function controlRouter(ctx: SandboxContext): Router {
     "/inbound",
     route(async (req) => {
       const body = bodyOf(req);
-      return sandbox.sendInboundText({
+      const type = str(body, "type") ?? "text";
+      if (!(INBOUND_TYPES as readonly string[]).includes(type)) throw new BadInput(`type must be one of ${INBOUND_TYPES.join(", ")}.`);
+      return sandbox.sendInbound({
         phoneNumberId: str(body, "phoneNumberId", true),
-        from: str(body, "from", true),
+        from: str(body, "from"),
         name: str(body, "name"),
-        text: str(body, "text", true),
+        userId: str(body, "userId"),
+        username: str(body, "username"),
+        type: type as InboundType,
+        text: str(body, "text"),
+        caption: str(body, "caption"),
+        filename: str(body, "filename"),
+        voice: bool(body, "voice"),
+        animated: bool(body, "animated"),
+        latitude: num(body, "latitude"),
+        longitude: num(body, "longitude"),
+        locationName: str(body, "locationName"),
+        address: str(body, "address"),
+        contactName: str(body, "contactName"),
+        contactPhone: str(body, "contactPhone"),
+        payload: str(body, "payload"),
+        replyId: str(body, "replyId"),
+        title: str(body, "title"),
+        description: str(body, "description"),
+        contextId: str(body, "contextId"),
+        messageId: str(body, "messageId"),
+        emoji: str(body, "emoji"),
+        newWaId: str(body, "newWaId"),
       });
     }),
+  );
+  router.get(
+    "/messages",
+    route((req) => ({
+      messages: sandbox.messages({
+        phoneNumberId: typeof req.query.phoneNumberId === "string" ? req.query.phoneNumberId : undefined,
+        to: typeof req.query.to === "string" ? req.query.to : undefined,
+      }),
+    })),
   );
   router.post(
     "/status",

@@ -110,6 +110,11 @@ export function checkSend(body: Obj): CheckedSend | GraphResult {
     if (!isObject(context) || typeof context.message_id !== "string" || !context.message_id.trim()) return missing("context['message_id']");
   }
   const object = body[type];
+  // contacts is a list of contact cards; every other type takes an object.
+  if (type === "contacts") {
+    if (!Array.isArray(object) || object.length === 0 || !object.every(isObject)) return missing("contacts");
+    return { ...target, type, ...(typeof callbackData === "string" ? { callbackData } : {}) };
+  }
   if (!isObject(object)) return missing(type);
   const checked: CheckedSend = {
     ...target,
@@ -146,10 +151,8 @@ function checkObject(send: CheckedSend, object: Obj): GraphResult | undefined {
       if (!Number.isFinite(Number(object.longitude)) || Math.abs(Number(object.longitude)) > 180)
         return notValid("location['longitude'] must be a number from -180 to 180.");
       return undefined;
-    case "contacts":
-      return undefined;
     default:
-      return checkMedia(send, send.type, object, send.type);
+      return checkMedia(send, send.type as MediaKind, object, send.type);
   }
 }
 

@@ -109,3 +109,55 @@ export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) 
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/** Every `value` of the `messages` changes received so far, oldest first. */
+export function messageValues(received: ReceivedWebhook[]): any[] {
+  return received.flatMap((r) =>
+    (JSON.parse(r.body).entry as any[]).flatMap((e) => (e.changes as any[]).filter((c) => c.field === "messages").map((c) => c.value)),
+  );
+}
+
+/** Every status webhook received so far, oldest first. */
+export const statusesOf = (received: ReceivedWebhook[]): any[] => messageValues(received).flatMap((v) => v.statuses ?? []);
+
+/**
+ * A harness for sending: statuses at once (delays 0), a registered test number with a business
+ * token, and helpers to send, to have the customer write first, and to read the statuses.
+ */
+export async function startSending(overrides: Partial<MetaSandboxOptions> = {}) {
+  const h = await startHarness({ statusDelaysMs: { sent: 0, delivered: 0, read: 0 }, ...overrides });
+  const business = h.sandbox.createTestBusiness({ businessName: "Duka la Mama Njeri", registered: true });
+  const token = await h.tokenFor(business.businessId, [business.wabaId]);
+
+  async function send(body: unknown, options: { phoneNumberId?: string; token?: string } = {}) {
+    return h.graph(`${options.phoneNumberId ?? business.phoneNumberId}/messages`, {
+      method: "POST",
+      token: options.token ?? token,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** The customer writes first: the 24-hour window opens. */
+  async function customerWrites(from: string, text = "Habari") {
+    return h.sandbox.sendInbound({ phoneNumberId: business.phoneNumberId, from, text });
+  }
+
+  async function statuses() {
+    await h.sandbox.flushWebhooks();
+    return statusesOf(h.receiver.received);
+  }
+
+  return { ...h, business, token, send, customerWrites, statuses };
+}
+
+export type SendingHarness = Awaited<ReturnType<typeof startSending>>;
+
+export const text = (to: string, body = "Karibu!", extra: Record<string, unknown> = {}) => ({
+  messaging_product: "whatsapp",
+  recipient_type: "individual",
+  to,
+  type: "text",
+  text: { body },
+  ...extra,
+});
