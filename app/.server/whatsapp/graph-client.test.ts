@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { createGraphClient, GraphApiError, GraphNetworkError } from "./graph-client";
+import { afterEach, describe, expect, it } from "vitest";
+import type { MetaSandboxOptions } from "../../../sandbox/meta";
+import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "../../../sandbox/meta/test-support";
+import { createGraphClient, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-client";
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> } | Error;
 
@@ -178,5 +180,165 @@ describe("Graph API client", () => {
     await expect(
       odd.client.uploadFile("t", { fileName: "a.png", contentType: "image/png", bytes: new Uint8Array(1) }),
     ).rejects.toBeInstanceOf(GraphNetworkError);
+  });
+});
+
+describe("Graph API client: messages and media, against the in-process Meta sandbox", () => {
+  let h: SendingHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  const CUSTOMER = "254712345678";
+
+  async function sandboxClient(overrides: Partial<MetaSandboxOptions> = {}) {
+    h = await startSending(overrides);
+    const client = createGraphClient({
+      baseUrl: `${h.base}/graph`,
+      version: "v25.0",
+      appId: APP_ID,
+      appSecret: APP_SECRET,
+      timeoutMs: 5000,
+      backoffMs: 1,
+    });
+    return { harness: h, client };
+  }
+
+  it("sends a message and answers its wamid, the wa_id and, for templates, the message status", async () => {
+    const { harness, client } = await sandboxClient();
+    await harness.customerWrites(CUSTOMER);
+    const sent = await client.sendMessage(harness.business.phoneNumberId, harness.token, {
+      to: "+254 712 345 678",
+      type: "text",
+      text: { body: "Karibu" },
+    });
+    expect(sent).toEqual({ wamid: expect.stringMatching(/^wamid\./), waId: CUSTOMER });
+    harness.sandbox.createTemplateAtMeta(harness.business.wabaId, { name: "salamu", language: "sw", category: "MARKETING" });
+    const templated = await client.sendMessage(harness.business.phoneNumberId, harness.token, {
+      to: CUSTOMER,
+      type: "template",
+      template: { name: "salamu", language: { code: "sw" } },
+    });
+    expect(templated.messageStatus).toBe("accepted");
+    expect(harness.sandbox.messages().map((m) => m.wamid)).toEqual([sent.wamid, templated.wamid]);
+  });
+
+  it("never retries a send itself, even a transient error, and keeps Meta's details and user texts", async () => {
+    const { harness, client } = await sandboxClient();
+    await harness.customerWrites(CUSTOMER);
+    harness.sandbox.injectFault({ step: "messages.send", error: { status: 500, code: 131000, isTransient: true }, times: 1 });
+    const transient = await client
+      .sendMessage(harness.business.phoneNumberId, harness.token, { to: CUSTOMER, text: { body: "x" } })
+      .catch((e: unknown) => e);
+    expect(transient).toBeInstanceOf(GraphApiError);
+    expect(transient).toMatchObject({ step: "messages.send", code: 131000, retryable: true });
+    expect(harness.sandbox.calls().filter((c) => c.step === "messages.send")).toHaveLength(1);
+
+    harness.sandbox.createTemplateAtMeta(harness.business.wabaId, {
+      name: "oda",
+      language: "sw",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "{{1}} {{2}} {{3}}", example: { body_text: [["a", "b", "c"]] } }],
+    });
+    const mismatch = await client
+      .sendMessage(harness.business.phoneNumberId, harness.token, {
+        to: CUSTOMER,
+        type: "template",
+        template: { name: "oda", language: { code: "sw" }, components: [{ type: "body", parameters: [{ type: "text", text: "a" }] }] },
+      })
+      .catch((e: unknown) => e);
+    expect(mismatch).toMatchObject({
+      code: 132000,
+      details: "body: number of localizable_params (1) does not match the expected number of params (3)",
+    });
+    const expired = await client
+      .sendMessage(harness.business.phoneNumberId, harness.token, { to: "254700000190", text: { body: "x" } })
+      .catch((e: unknown) => e);
+    expect(expired).toMatchObject({ status: 401, code: 190, subcode: 463 });
+  });
+
+  it("keeps error_user_title and error_user_msg", async () => {
+    const { client } = scripted([
+      {
+        status: 400,
+        body: graphError(100, { error_user_title: "Wrong file", error_user_msg: "Upload a JPEG.", error_data: { details: "d" } }),
+      },
+    ]);
+    const error = await client.getMedia("1", "t").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 100, userTitle: "Wrong file", userMessage: "Upload a JPEG.", details: "d" });
+  });
+
+  it("marks a customer's message read, with the typing indicator", async () => {
+    const { harness, client } = await sandboxClient();
+    const { wamid } = await harness.customerWrites(CUSTOMER);
+    await client.markRead(harness.business.phoneNumberId, harness.token, wamid, true);
+    await expect(client.markRead(harness.business.phoneNumberId, harness.token, "wamid.other")).rejects.toMatchObject({
+      code: 100,
+      subcode: 33,
+    });
+  });
+
+  it("uploads media, reads its URL, downloads the bytes within a limit, and deletes it", async () => {
+    const { harness, client } = await sandboxClient();
+    const bytes = new Uint8Array(Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(2000, 65)]));
+    const id = await client.uploadMedia(harness.business.phoneNumberId, harness.token, {
+      bytes,
+      contentType: "application/pdf",
+      fileName: "risiti.pdf",
+    });
+    expect(id).toMatch(/^\d+$/);
+    const media = await client.getMedia(id, harness.token, harness.business.phoneNumberId);
+    expect(media).toMatchObject({ mimeType: "application/pdf", fileSize: bytes.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await client.downloadMedia(media.url, harness.token, 10_000)).toEqual(bytes);
+    await expect(client.downloadMedia(media.url, harness.token, 100)).rejects.toBeInstanceOf(MediaTooLargeError);
+    await expect(client.downloadMedia(media.url, "EAAwrong", 10_000)).rejects.toMatchObject({ status: 401, code: 190 });
+
+    const sent = await harness.customerWrites(CUSTOMER);
+    expect(sent.wamid).toBeTruthy();
+    await client.sendMessage(harness.business.phoneNumberId, harness.token, { to: CUSTOMER, type: "document", document: { id } });
+
+    await client.deleteMedia(id, harness.token);
+    await client.deleteMedia(id, harness.token); // already gone: done
+    await expect(client.getMedia(id, harness.token)).rejects.toMatchObject({ code: 100, subcode: 33 });
+  });
+
+  it("downloads a customer's photo in two hops", async () => {
+    const { harness, client } = await sandboxClient();
+    const { mediaId } = await harness.sandbox.sendInbound({ phoneNumberId: harness.business.phoneNumberId, from: CUSTOMER, type: "image" });
+    const media = await client.getMedia(mediaId!, harness.token, harness.business.phoneNumberId);
+    const bytes = await client.downloadMedia(media.url, harness.token, 1024 * 1024);
+    expect(Buffer.from(bytes.subarray(0, 8)).toString("hex")).toBe("89504e470d0a1a0a");
+  });
+
+  it("refuses a download that redirects, and one whose length is over the limit before reading it", async () => {
+    const { client, calls } = scripted([]);
+    const redirecting = createGraphClient({
+      baseUrl: "https://graph.example",
+      version: "v25.0",
+      appId: "1",
+      appSecret: "s",
+      timeoutMs: 1000,
+      attempts: 1,
+      fetch: (async (_url: URL, init: RequestInit) => {
+        expect(init.redirect).toBe("error");
+        throw new TypeError("fetch failed: redirect mode is set to error");
+      }) as unknown as typeof fetch,
+    });
+    await expect(redirecting.downloadMedia("https://lookaside.example/x", "t", 10)).rejects.toBeInstanceOf(GraphNetworkError);
+    const declared = createGraphClient({
+      baseUrl: "https://graph.example",
+      version: "v25.0",
+      appId: "1",
+      appSecret: "s",
+      timeoutMs: 1000,
+      fetch: (async () => new Response("x".repeat(50), { headers: { "content-length": "50" } })) as unknown as typeof fetch,
+    });
+    await expect(declared.downloadMedia("https://lookaside.example/x", "t", 10)).rejects.toMatchObject({
+      name: "MediaTooLargeError",
+      size: 50,
+    });
+    await expect(client.downloadMedia("file:///etc/passwd", "t", 10)).rejects.toBeInstanceOf(GraphNetworkError);
+    expect(calls).toHaveLength(0);
   });
 });

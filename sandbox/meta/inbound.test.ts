@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { messageValues, startSending, text, type SendingHarness } from "./test-support";
+
+// Simulated customer messages: each type's webhook shape, BSUIDs, the window they open, and the
+// two-hop download of inbound media.
+
+let h: SendingHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const FROM = "254712345678";
+
+async function inbound(harness: SendingHarness, body: Record<string, unknown>) {
+  const response = await fetch(`${harness.base}/control/inbound`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phoneNumberId: harness.business.phoneNumberId, from: FROM, name: "Amina", ...body }),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+async function lastValue(harness: SendingHarness) {
+  await harness.sandbox.flushWebhooks();
+  return messageValues(harness.receiver.received).at(-1);
+}
+
+describe("inbound messages", () => {
+  it("keeps the text body working, with metadata and contacts", async () => {
+    h = await startSending();
+    const answer = await inbound(h, { text: "Habari" });
+    expect(answer).toMatchObject({ status: 200, json: { wamid: expect.stringMatching(/^wamid\./) } });
+    const value = await lastValue(h);
+    expect(value).toEqual({
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: h.business.displayPhoneNumber.replace(/\D/g, ""), phone_number_id: h.business.phoneNumberId },
+      contacts: [{ profile: { name: "Amina" }, wa_id: FROM }],
+      messages: [{ from: FROM, id: answer.json.wamid, timestamp: expect.stringMatching(/^\d+$/), type: "text", text: { body: "Habari" } }],
+    });
+  });
+
+  const shapes: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    [
+      "location",
+      { type: "location", latitude: -1.28, longitude: 36.82, locationName: "Kenyatta Avenue" },
+      {
+        type: "location",
+        location: { latitude: -1.28, longitude: 36.82, name: "Kenyatta Avenue" },
+      },
+    ],
+    [
+      "contacts",
+      { type: "contacts", contactName: "Baraka Otieno", contactPhone: "254733000111" },
+      {
+        type: "contacts",
+        contacts: [
+          {
+            name: { formatted_name: "Baraka Otieno", first_name: "Baraka" },
+            phones: [{ phone: "+254733000111", wa_id: "254733000111", type: "CELL" }],
+          },
+        ],
+      },
+    ],
+    [
+      "button",
+      { type: "button", payload: "STOP", text: "Acha", contextId: "wamid.tpl" },
+      {
+        type: "button",
+        button: { payload: "STOP", text: "Acha" },
+        context: { from: expect.any(String), id: "wamid.tpl" },
+      },
+    ],
+    [
+      "button_reply",
+      { type: "button_reply", replyId: "cancel", title: "Ghairi", contextId: "wamid.int" },
+      {
+        type: "interactive",
+        interactive: { type: "button_reply", button_reply: { id: "cancel", title: "Ghairi" } },
+        context: { from: expect.any(String), id: "wamid.int" },
+      },
+    ],
+    [
+      "list_reply",
+      { type: "list_reply", replyId: "express", title: "Express", description: "Kesho", contextId: "wamid.list" },
+      {
+        type: "interactive",
+        interactive: { type: "list_reply", list_reply: { id: "express", title: "Express", description: "Kesho" } },
+        context: { from: expect.any(String), id: "wamid.list" },
+      },
+    ],
+    [
+      "reaction",
+      { type: "reaction", messageId: "wamid.out", emoji: "👍" },
+      { type: "reaction", reaction: { message_id: "wamid.out", emoji: "👍" } },
+    ],
+    [
+      "removed reaction",
+      { type: "reaction", messageId: "wamid.out", emoji: "" },
+      { type: "reaction", reaction: { message_id: "wamid.out", emoji: "" } },
+    ],
+    [
+      "unsupported",
+      { type: "unsupported" },
+      {
+        type: "unsupported",
+        errors: [
+          { code: 131051, title: "Message type unknown", message: "Message type unknown", error_data: { details: expect.any(String) } },
+        ],
+      },
+    ],
+  ];
+
+  it.each(shapes)("sends %s in Meta's shape", async (_name, body, expected) => {
+    h = await startSending();
+    const answer = await inbound(h, body);
+    expect(answer.status).toBe(200);
+    const value = await lastValue(h);
+    expect(value.contacts).toEqual([{ profile: { name: "Amina" }, wa_id: FROM }]);
+    expect(value.messages[0]).toEqual({ from: FROM, id: answer.json.wamid, timestamp: expect.any(String), ...expected });
+  });
+
+  it.each([
+    ["image", {}, { mime_type: "image/png" }],
+    ["video", {}, { mime_type: "video/mp4" }],
+    ["audio", { voice: true }, { mime_type: "audio/ogg; codecs=opus", voice: true }],
+    ["audio", {}, { mime_type: "audio/mpeg", voice: false }],
+    [
+      "document",
+      { filename: "risiti.pdf", caption: "Risiti" },
+      { mime_type: "application/pdf", filename: "risiti.pdf", caption: "Risiti" },
+    ],
+    ["sticker", { animated: true }, { mime_type: "image/webp", animated: true }],
+  ] as const)("sends %s with a sample the business can download in two hops", async (type, extra, expected) => {
+    h = await startSending();
+    const answer = await inbound(h, { type, ...extra });
+    const message = (await lastValue(h)).messages[0];
+    const object = message[type];
+    expect(message.type).toBe(type);
+    expect(object).toEqual({ id: answer.json.mediaId, sha256: expect.any(String), ...expected });
+    const node = await h.graph(`${object.id}?phone_number_id=${h.business.phoneNumberId}`, { token: h.token });
+    expect(node.json.mime_type).toBe(expected.mime_type);
+    const bytes = Buffer.from(await (await fetch(node.json.url, { headers: { Authorization: `Bearer ${h.token}` } })).arrayBuffer());
+    expect(bytes.length).toBe(node.json.file_size);
+    expect(createHash("sha256").update(bytes).digest("base64")).toBe(object.sha256);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(node.json.sha256);
+  });
+
+  it("carries the BSUID beside the number, and only the BSUID for a username-only customer", async () => {
+    h = await startSending();
+    await inbound(h, { text: "Habari", userId: "KE.1234567890" });
+    const both = await lastValue(h);
+    expect(both.contacts).toEqual([{ profile: { name: "Amina" }, wa_id: FROM, user_id: "KE.1234567890" }]);
+    expect(both.messages[0]).toMatchObject({ from: FROM, from_user_id: "KE.1234567890" });
+
+    await inbound(h, { from: undefined, text: "Habari", userId: "KE.9876543210", username: "amina.duka" });
+    const only = await lastValue(h);
+    expect(only.contacts).toEqual([{ profile: { name: "Amina", username: "amina.duka" }, user_id: "KE.9876543210" }]);
+    expect(only.messages[0]).not.toHaveProperty("from");
+    expect(only.messages[0].from_user_id).toBe("KE.9876543210");
+
+    expect((await inbound(h, { from: undefined, text: "x" })).status).toBe(400);
+    expect((await inbound(h, { text: "x", userId: "not-a-bsuid" })).status).toBe(400);
+  });
+
+  it("sends user_changed_number without contacts, and opens no window with it", async () => {
+    h = await startSending();
+    const answer = await inbound(h, { type: "user_changed_number", newWaId: "254799000111" });
+    const value = await lastValue(h);
+    expect(value).not.toHaveProperty("contacts");
+    expect(value.messages[0]).toEqual({
+      from: FROM,
+      id: answer.json.wamid,
+      timestamp: expect.any(String),
+      type: "system",
+      system: { body: `User ${FROM} changed from ${FROM} to 254799000111`, wa_id: "254799000111", type: "user_changed_number" },
+    });
+    expect((await h.send(text(FROM))).json.error.code).toBe(131047);
+  });
+
+  it("opens the window for each customer message, and refuses bad input with a readable 400", async () => {
+    h = await startSending();
+    expect((await h.send(text(FROM))).json.error.code).toBe(131047);
+    await inbound(h, { type: "reaction", messageId: "wamid.x", emoji: "❤️" });
+    expect((await h.send(text(FROM))).status).toBe(200);
+    for (const bad of [
+      { type: "fax" },
+      { type: "text" },
+      { type: "button", payload: "x" },
+      { type: "location", latitude: 91 },
+      { from: "07abc", text: "x" },
+    ]) {
+      const answer = await inbound(h, bad);
+      expect(answer.status).toBe(400);
+      expect(answer.json.message).toEqual(expect.any(String));
+    }
+  });
+});
