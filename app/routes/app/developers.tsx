@@ -371,9 +371,12 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
           </div>
           {webhook.updatedAt ? (
             <div className="flex flex-wrap gap-2">
-              <ButtonLink to="/developers#deliveries-heading" variant="secondary" size="sm" reloadDocument>
-                <RefreshCw className="size-4" aria-hidden /> Refresh
-              </ButtonLink>
+              {/* A GET form: it loads the page again even when the URL is the same one. */}
+              <Form method="get" action="/developers">
+                <Button type="submit" size="sm" variant="secondary" disabled={busy}>
+                  <RefreshCw className="size-4" aria-hidden /> Refresh
+                </Button>
+              </Form>
               {webhook.disabledAt ? null : (
                 <Form method="post">
                   <input type="hidden" name="intent" value="webhook-test" />
