@@ -1,13 +1,16 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/http/precompress";
 
 export default defineConfig(({ isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
   build: {
-    ...(isSsrBuild ? { rollupOptions: { input: "./server.ts" }, target: "node20" } : { target: "es2022" }),
+    // The Meta sandbox's standalone process (sandbox/meta/standalone.ts) builds beside it: build/server/meta-sandbox.js.
+    ...(isSsrBuild
+      ? { rollupOptions: { input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts" } }, target: "node20" }
+      : { target: "es2022" }),
     // Page scripts imported with ?url must stay files: the CSP allows nonce'd scripts, never data: URLs.
     assetsInlineLimit: (file: string) => (file.endsWith(".js") ? false : undefined),
   },
@@ -32,5 +35,17 @@ export default defineConfig(({ isSsrBuild }) => ({
     entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
     exclude: ["@node-rs/argon2"],
   },
-  plugins: [tailwindcss(), reactRouter(), precompressAssets()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames()],
 }));
+
+/** React Router names the server entry index.js whatever the input: each server entry keeps its own name instead. */
+function serverEntryNames(): Plugin {
+  return {
+    name: "jumbe-server-entry-names",
+    apply: "build",
+    outputOptions(output) {
+      if (output.entryFileNames !== "index.js") return null;
+      return { ...output, entryFileNames: (chunk) => (chunk.name === "meta-sandbox" ? "meta-sandbox.js" : "index.js") };
+    },
+  };
+}
