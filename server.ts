@@ -32,6 +32,7 @@ import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver
 import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
+import { startDispatcher } from "~/.server/messaging/dispatcher";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -232,6 +233,8 @@ export async function startServer(
   if (config.sandbox) await seedDemoData();
   registerJobHandlers();
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
+  // Outbound WhatsApp messages: their own loop, so a long queue of sends never waits behind other jobs.
+  const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? 1 : 0);
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
   const app = createApp(build, { metaSandbox, vite: overrides.vite });
@@ -254,6 +257,7 @@ export async function startServer(
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
+    await stopDispatcher();
     await stopWorkers();
     await metaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

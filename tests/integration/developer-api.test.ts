@@ -10,6 +10,7 @@ import { activityLogs, apiKeys, messages, messageTemplates, whatsappAccounts } f
 import { countMessagesThisMonth } from "~/.server/auth/users";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { openApiDocument } from "~/.server/api-v1/openapi";
+import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/api-v1/schemas";
 import { checkWebhookUrl, isForbiddenAddress } from "~/.server/developer/webhook-endpoint";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
@@ -222,7 +223,11 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/templates",
       "/api/v1/templates/{id}",
       "/api/v1/template-samples",
+      "/api/v1/messages",
+      "/api/v1/messages/{id}",
     ]);
+    expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
+    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "409", "422", "429"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",
@@ -260,7 +265,11 @@ describe("OpenAPI and the Developers page's examples", () => {
       "GET /api/v1/templates/{id}",
       "DELETE /api/v1/templates/{id}",
       "POST /api/v1/template-samples",
+      "POST /api/v1/messages",
+      "GET /api/v1/messages",
+      "GET /api/v1/messages/{id}",
     ]);
+    const isMessages = (e: Endpoint) => e.path.startsWith("/api/v1/messages");
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
     // The sample upload's examples send sample.png from the directory they run in.
     const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(64)]);
@@ -277,12 +286,13 @@ describe("OpenAPI and the Developers page's examples", () => {
     // template, the GET and DELETE after it use its id (TEMPLATE_ID). Meta holds a deleted name for
     // a while, so each language submits to a WhatsApp account of its own.
     const outputs: Record<string, string[]> = {};
+    const messageOutputs: Record<string, string[]> = {};
     for (const language of ["curl", "javascript", "python"] as const) {
       await db().update(whatsappAccounts).set({ status: "disconnected" }).where(eq(whatsappAccounts.organizationId, t.organization.id));
       const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
       let templateId = "";
       outputs[language] = [];
-      for (const endpoint of pages[language].endpoints) {
+      for (const endpoint of pages[language].endpoints.filter((e) => !isMessages(e))) {
         const stdout = await runExample(language, endpoint.example, { ...envVars, TEMPLATE_ID: templateId });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
@@ -291,28 +301,66 @@ describe("OpenAPI and the Developers page's examples", () => {
       // Created at Meta, then deleted there and here by the DELETE example.
       expect(meta.sandbox.templates(wabaId)).toEqual([]);
       expect(await db().select().from(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id))).toEqual([]);
+
+      // The message examples send the example template, approved by Meta, then read the message back (MESSAGE_ID).
+      await db()
+        .insert(messageTemplates)
+        .values({
+          organizationId: t.organization.id,
+          wabaId,
+          metaTemplateId: `approved-${language}`,
+          name: TEMPLATE_CREATE_EXAMPLE.name,
+          language: TEMPLATE_CREATE_EXAMPLE.language,
+          category: TEMPLATE_CREATE_EXAMPLE.category,
+          status: "approved",
+          components: TEMPLATE_CREATE_EXAMPLE.components as Record<string, unknown>[],
+        });
+      let messageId = "";
+      messageOutputs[language] = [];
+      for (const endpoint of pages[language].endpoints.filter(isMessages)) {
+        const stdout = await runExample(language, endpoint.example, { ...envVars, MESSAGE_ID: messageId });
+        if (endpoint.method === "POST") messageId = JSON.parse(stdout).id;
+        messageOutputs[language].push(stdout);
+      }
+      const [sent, list, one] = messageOutputs[language].map((out) => JSON.parse(out));
+      expect(sent).toMatchObject({ status: "queued", direction: "outbound", type: "template", to: "+254712345678", wamid: null });
+      expect(one).toEqual(sent);
+      expect(list.data.map((m: { id: string }) => m.id)).toContain(messageId);
+      // The next language's account example counts this month's messages from zero again.
+      await db().delete(messages).where(eq(messages.organizationId, t.organization.id));
+      await db().delete(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id));
     }
 
     const timeless = (value: Record<string, unknown>) => ({ ...value, id: "", wabaId: "", createdAt: "", submittedAt: "", updatedAt: "" });
-    endpoints.forEach((endpoint, i) => {
-      const [curl, javascript, python] = [outputs.curl![i]!, outputs.javascript![i]!, outputs.python![i]!];
-      if (endpoint.method === "DELETE") {
-        expect(curl).toBe("HTTP 204\n");
-        expect(javascript).toBe("Deleted (HTTP 204)\n");
-        expect(python).toBe("Deleted (HTTP 204)\n");
-        return;
-      }
-      const fromCurl = JSON.parse(curl);
-      const same = endpoint.path.includes("templates/") || endpoint.method === "POST" ? timeless : (v: unknown) => v;
-      expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
-      expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
-      if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
-      if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
-      if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
-        expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
-      if (endpoint.path === "/api/v1/template-samples")
-        expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
-    });
+    endpoints
+      .filter((e) => !isMessages(e))
+      .forEach((endpoint, i) => {
+        const [curl, javascript, python] = [outputs.curl![i]!, outputs.javascript![i]!, outputs.python![i]!];
+        if (endpoint.method === "DELETE") {
+          expect(curl).toBe("HTTP 204\n");
+          expect(javascript).toBe("Deleted (HTTP 204)\n");
+          expect(python).toBe("Deleted (HTTP 204)\n");
+          return;
+        }
+        const fromCurl = JSON.parse(curl);
+        // Each language connects a WhatsApp account and number of its own; the earlier ones are listed as disconnected.
+        const connectedNumbers = (v: { data: { connection: string; verifiedName: string }[] }) =>
+          v.data.filter((n) => n.connection === "connected").map((n) => ({ ...n, id: "", number: "", wabaId: "", verifiedName: "" }));
+        const same =
+          endpoint.path === "/api/v1/phone-numbers"
+            ? connectedNumbers
+            : endpoint.path.includes("templates/") || endpoint.method === "POST"
+              ? timeless
+              : (v: unknown) => v;
+        expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+        expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+        if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+        if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
+        if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
+          expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+        if (endpoint.path === "/api/v1/template-samples")
+          expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
+      });
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)
       expect(JSON.parse(outputs[language]![4]!)).toEqual(JSON.parse(outputs[language]![3]!));

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import express from "express";
 import { db } from "~/.server/db/client";
-import { whatsappAccounts } from "~/.server/db/schema";
+import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/db/schema";
 import { env } from "~/.server/config/env";
 import { encryptSecret } from "~/.server/security/crypto";
 import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
@@ -11,7 +11,9 @@ import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
  * submission and deletion). Its reviewer waits ten minutes, so no test sees a decision it did not
  * ask for (reviewTemplatesNow decides at once); its webhooks go to `webhookUrl`, else nowhere.
  */
-export async function startGraphSandbox(options: { webhookUrl?: string } = {}) {
+export async function startGraphSandbox(
+  options: { webhookUrl?: string; statusDelaysMs?: { sent?: number; delivered?: number; read?: number } } = {},
+) {
   const sandbox: MetaSandbox = createMetaSandbox({
     appId: env().META_APP_ID,
     appSecret: env().META_APP_SECRET,
@@ -20,6 +22,7 @@ export async function startGraphSandbox(options: { webhookUrl?: string } = {}) {
     webhookRetry: options.webhookUrl ? undefined : { attempts: 1, baseDelayMs: 0 },
     batchWindowMs: 1,
     templateReviewDelayMs: 600_000,
+    statusDelaysMs: options.statusDelaysMs,
   });
   const app = express();
   app.use("/sandbox/meta", sandbox.router);
@@ -31,7 +34,7 @@ export async function startGraphSandbox(options: { webhookUrl?: string } = {}) {
 
   /** A WABA at the sandbox, connected to the organisation as Embedded Signup leaves it (with a token the sandbox accepts). */
   async function connect(organizationId: string, name = "Sandbox Biashara") {
-    const business = sandbox.createTestBusiness({ businessName: name, verifiedName: name });
+    const business = sandbox.createTestBusiness({ businessName: name, verifiedName: name, registered: true });
     const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
     const query = new URLSearchParams({ client_id: env().META_APP_ID, client_secret: env().META_APP_SECRET, code });
     const exchanged = await fetch(`${graphBase}/${env().GRAPH_API_VERSION}/oauth/access_token?${query}`);
@@ -47,7 +50,23 @@ export async function startGraphSandbox(options: { webhookUrl?: string } = {}) {
         subscribed: true,
       })
       .returning();
-    return { account: account!, wabaId: business.wabaId };
+    // Its number, registered for the Cloud API, as Embedded Signup leaves it.
+    const [phone] = await db()
+      .insert(whatsappPhoneNumbers)
+      .values({
+        organizationId,
+        accountId: account!.id,
+        phoneNumberId: business.phoneNumberId,
+        displayPhoneNumber: business.displayPhoneNumber,
+        phoneDigits: business.displayPhoneNumber.replace(/\D/g, ""),
+        verifiedName: name,
+        qualityRating: "GREEN",
+        status: "CONNECTED",
+        platformType: "CLOUD_API",
+        registeredAt: new Date(),
+      })
+      .returning();
+    return { account: account!, wabaId: business.wabaId, phone: phone!, phoneNumberId: business.phoneNumberId };
   }
 
   return {

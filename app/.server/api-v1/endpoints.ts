@@ -17,12 +17,14 @@ import {
 } from "./schemas";
 import { createApiTemplate, createApiTemplateSample, deleteApiTemplate, getApiTemplate, listApiTemplates } from "./templates";
 import { BODY_LIMITS } from "../http/body-limit";
+import { Message, MessageIdParams, MessageList, MessagesQuery, SEND_MESSAGE_EXAMPLE, SendMessage } from "./message-schemas";
+import { getApiMessage, listApiMessages, sendApiMessage } from "./messages";
 import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../lib/templates";
 
 export type HttpMethod = "get" | "post" | "delete";
 
 /** The errors an endpoint documents besides 400, 401 and 429, which every endpoint can give. */
-export type DocumentedError = 404 | 409 | 413 | 415 | 502;
+export type DocumentedError = 404 | 409 | 413 | 415 | 422 | 502;
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;
@@ -31,6 +33,8 @@ export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B exten
   body: z.output<B>;
   /** A raw body's bytes and type (endpoints with `rawBody`). */
   file?: { contentType: string; bytes: Buffer };
+  /** The Idempotency-Key header, checked (endpoints with `idempotent`). */
+  idempotencyKey?: string;
 }
 
 export interface Endpoint<
@@ -57,7 +61,9 @@ export interface Endpoint<
    */
   rawBody?: { contentTypes: readonly string[]; maxBytes: number; description: string; example: { file: string; contentType: string } };
   /** The success status; 204 answers no body (`response` is then NoContent). */
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
+  /** Takes an Idempotency-Key header: a repeat within 24 hours answers the first result. */
+  idempotent?: boolean;
   response: R;
   /** Errors particular to this endpoint, with what they mean (codes included), for the OpenAPI document. */
   errors?: Partial<Record<DocumentedError, string>>;
@@ -210,5 +216,50 @@ export const ENDPOINTS: Endpoint[] = [
       415: "The Content-Type is not image/jpeg, image/png, video/mp4 or application/pdf (code unsupported_media_type).",
     },
     run: ({ organizationId, query, file }) => createApiTemplateSample(organizationId, file!, query.fileName),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/messages",
+    operationId: "sendMessage",
+    summary: "Send a WhatsApp message",
+    description:
+      "Checks the message (the number, the customer's 24-hour service window for anything but a template, the template's approval and parameters) and queues it; Jumbe sends it to Meta at once, within each number's rate. The answer is the message, queued: follow its status with GET /api/v1/messages/{id} or your webhook. The example sends the template order_update with its two parameters. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first message and sends nothing.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: SendMessage, example: SEND_MESSAGE_EXAMPLE },
+    status: 202,
+    idempotent: true,
+    response: Message,
+    errors: {
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window or message_not_found, with a sentence saying what to change.",
+    },
+    run: ({ organizationId, body, idempotencyKey }) => sendApiMessage(organizationId, body, idempotencyKey),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/messages",
+    operationId: "listMessages",
+    summary: "Your messages",
+    description: "Messages sent and received, newest first, a page at a time: pass nextCursor as cursor for the next page.",
+    query: MessagesQuery,
+    params: NoParams,
+    status: 200,
+    response: MessageList,
+    run: ({ organizationId, query }) => listApiMessages(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/messages/{id}",
+    operationId: "getMessage",
+    summary: "One message and its status",
+    description:
+      "The message's status (queued, sent, delivered, read, failed), Meta's error in words when it failed, its wamid and the time of each status.",
+    query: NoQuery,
+    params: MessageIdParams,
+    status: 200,
+    response: Message,
+    errors: { 404: "No message with this id in your organisation (code not_found)." },
+    run: ({ organizationId, params }) => getApiMessage(organizationId, params.id),
   }),
 ];

@@ -209,8 +209,18 @@ async function answer(
     body = parsed.data;
   }
 
+  let idempotencyKey: string | undefined;
+  if (endpoint.idempotent) {
+    const header = request.headers.get("idempotency-key");
+    if (header !== null) {
+      if (!/^[\x21-\x7e]{1,255}$/.test(header))
+        return invalid("The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.", headers);
+      idempotencyKey = header;
+    }
+  }
+
   try {
-    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file });
+    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file, idempotencyKey });
     if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,

@@ -3,6 +3,7 @@ import { env } from "../config/env";
 import { API_RATE_LIMIT } from "./usage";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { ApiError, NESTED_SCHEMAS } from "./schemas";
+import { MediaRef, Message } from "./message-schemas";
 
 /** JSON Schema (2020-12, which OpenAPI 3.1 uses) of a zod schema, with named schemas as $refs. */
 function schemaOf(schema: z.ZodType) {
@@ -50,7 +51,22 @@ function operation(endpoint: Endpoint) {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     description: endpoint.description,
-    parameters: [...parameters(endpoint.params, "path"), ...parameters(endpoint.query, "query")],
+    parameters: [
+      ...parameters(endpoint.params, "path"),
+      ...parameters(endpoint.query, "query"),
+      ...(endpoint.idempotent
+        ? [
+            {
+              name: "Idempotency-Key",
+              in: "header",
+              required: false,
+              description:
+                "Any unique string (a UUID) for this request: a repeat with the same key and body within 24 hours answers the first result and does nothing again; with another body it is refused (idempotency_conflict).",
+              schema: { type: "string", minLength: 1, maxLength: 255 },
+            },
+          ]
+        : []),
+    ],
     ...(endpoint.body
       ? {
           requestBody: {
@@ -121,6 +137,8 @@ function buildOpenApiDocument(appUrl: string) {
       schemas: componentsFor([
         ApiError,
         ...NESTED_SCHEMAS,
+        Message,
+        MediaRef,
         ...ENDPOINTS.flatMap((e) => [...(e.status === 204 ? [] : [e.response]), ...(e.body ? [e.body.schema] : [])]),
       ]),
     },

@@ -3,6 +3,8 @@ import { activityLogs } from "../db/schema";
 import { enqueueJob, type Executor } from "../jobs/queue";
 import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
 import { applyTemplateChanges, type TemplateChange } from "../templates/webhook";
+import { adoptLostAccepts, applyKeptStatuses } from "../messaging/statuses";
+import { messageEventsFor, receivedEventsFor } from "../messaging/events";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -26,13 +28,9 @@ export interface Phone {
 }
 
 type Row = Record<string, unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) =>
   ((await executor.execute(query)) as unknown as { rows: T[] }).rows;
-
-// A message's statuses rank sent < delivered < read (< played, for voice); failed ranks above sent
-// only: a message read or delivered stays so when a late failure arrives.
-const STATUS_RANK_SQL = (column: string) =>
-  `case ${column} when 'played' then 5 when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 when 'sent' then 1 else 0 end`;
 
 interface StatusRow {
   organizationId: string;
@@ -44,12 +42,17 @@ interface StatusRow {
   errors: string | null;
   pricing: string | null;
   eventId: number;
+  /** Jumbe's message id, echoed by Meta as biz_opaque_callback_data. */
+  callback: string | null;
 }
 interface InboundRow {
   organizationId: string;
   phoneNumberId: string;
   wamid: string;
-  waId: string;
+  /** The sender's WhatsApp id (their number's digits), or null for a username-only sender. */
+  waId: string | null;
+  /** Meta's business-scoped user id (BSUID), when the webhook carries one. */
+  userId: string | null;
   name: string;
   type: string;
   body: string;
@@ -91,22 +94,31 @@ export class ChangeWork {
         errors: status.errors ? JSON.stringify(status.errors) : null,
         pricing: status.pricing ? JSON.stringify(status.pricing) : null,
         eventId: change.eventId,
+        callback:
+          typeof status.biz_opaque_callback_data === "string" && UUID.test(status.biz_opaque_callback_data)
+            ? status.biz_opaque_callback_data
+            : null,
       });
     }
     for (const message of Array.isArray(value.messages) ? value.messages.filter(isObject) : []) {
       const wamid = typeof message.id === "string" ? message.id : "";
-      const from = String(message.from ?? message.from_user_id ?? "");
-      if (!wamid || !from) continue;
+      const waId = typeof message.from === "string" && /^\d{5,20}$/.test(message.from) ? message.from : null;
+      const userId = typeof message.from_user_id === "string" && message.from_user_id ? message.from_user_id.slice(0, 128) : null;
+      if (!wamid || (!waId && !userId)) continue;
       const key = `${phone.organization_id}|${wamid}`;
       if (this.inbound.has(key)) continue;
-      const contact = contacts.find((c) => c.wa_id === from || c.user_id === from) ?? contacts[0];
+      const contact =
+        contacts.find((c) => (waId && c.wa_id === waId) || (userId && c.user_id === userId)) ??
+        (contacts.length === 1 ? contacts[0] : undefined);
       const profile = contact && isObject(contact.profile) ? contact.profile : undefined;
+      const contactUserId = typeof contact?.user_id === "string" && contact.user_id ? contact.user_id.slice(0, 128) : null;
       this.inbound.set(key, {
         organizationId: phone.organization_id,
         phoneNumberId: phone.phone_number_id,
         wamid,
-        waId: from,
-        name: (typeof profile?.name === "string" && profile.name.trim()) || `+${from}`,
+        waId,
+        userId: userId ?? contactUserId,
+        name: (typeof profile?.name === "string" && profile.name.trim()) || (waId ? `+${waId}` : "WhatsApp user"),
         type: typeof message.type === "string" ? message.type : "unknown",
         body: messageText(message),
         payload: JSON.stringify(message),
@@ -202,46 +214,91 @@ export class ChangeWork {
                            ${col("occurredAt")}::timestamptz[], ${col("recipientId")}::text[], ${col("errors")}::jsonb[], ${col("pricing")}::jsonb[],
                            ${col("eventId")}::bigint[])
       on conflict (organization_id, wamid, status) do nothing`);
+    // Sends whose answer was lost (the worker died, a timeout) take their wamid from the status.
+    await adoptLostAccepts(
+      tx,
+      list.flatMap((s) => (s.callback ? [{ organizationId: s.organizationId, wamid: s.wamid, messageId: s.callback }] : [])),
+    );
     // Messages Jumbe sent move forward only: a late "delivered" never overwrites "read".
-    await tx.execute(sql`
-      update messages m set status = s.status
-      from (
-        select distinct on (organization_id, wamid) organization_id, wamid, status
-        from unnest(${col("organizationId")}::uuid[], ${col("wamid")}::text[], ${col("status")}::text[]) as t(organization_id, wamid, status)
-        order by organization_id, wamid, ${sql.raw(STATUS_RANK_SQL("status"))} desc
-      ) s
-      where m.organization_id = s.organization_id and m.wamid = s.wamid and m.direction = 'outbound'
-        and ${sql.raw(STATUS_RANK_SQL("m.status"))} < ${sql.raw(STATUS_RANK_SQL("s.status"))}`);
+    const pairs = new Map(list.map((s) => [`${s.organizationId}|${s.wamid}`, { organizationId: s.organizationId, wamid: s.wamid }]));
+    await messageEventsFor(tx, await applyKeptStatuses(tx, [...pairs.values()]));
   }
 
   private async writeInbound(tx: Executor) {
     const list = [...this.inbound.values()];
     if (!list.length) return;
-    // One contact row per (tenant, WhatsApp id): the batch may hold several messages from one person.
+    // One contact per person and tenant: by WhatsApp id (their number) when the webhook has it, else
+    // by Meta's business-scoped user id (a username hides the number). The batch may hold several
+    // messages from one person; the latest names them.
     const people = new Map<string, InboundRow>();
+    const personKey = (m: InboundRow) => `${m.organizationId}|${m.waId ? `w:${m.waId}` : `u:${m.userId}`}`;
     for (const m of list) {
-      const key = `${m.organizationId}|${m.waId}`;
-      const seen = people.get(key);
-      if (!seen || seen.sentAt < m.sentAt) people.set(key, m);
+      const seen = people.get(personKey(m));
+      if (!seen || seen.sentAt < m.sentAt) people.set(personKey(m), m);
     }
-    const contacts = [...people.values()];
-    const ccol = <K extends keyof InboundRow>(key: K) => sql.param(contacts.map((c) => c[key]));
-    const saved = await rows<{ id: string; organization_id: string; wa_id: string }>(
-      tx,
-      sql`insert into contacts (organization_id, wa_id, phone, name, last_seen_at)
-          select o, w, '+' || w, n, s from unnest(${ccol("organizationId")}::uuid[], ${ccol("waId")}::text[], ${ccol("name")}::text[], ${ccol("sentAt")}::timestamptz[]) as t(o, w, n, s)
-          on conflict (organization_id, wa_id) where wa_id is not null
-          do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at)
-          returning id, organization_id, wa_id`,
-    );
-    const contactId = new Map(saved.map((c) => [`${c.organization_id}|${c.wa_id}`, c.id]));
+    const byNumber = [...people.values()].filter((c) => c.waId);
+    const byUserId = [...people.values()].filter((c) => !c.waId);
+    const contactId = new Map<string, string>();
+    if (byNumber.length) {
+      const col = <K extends keyof InboundRow>(key: K) => sql.param(byNumber.map((c) => c[key]));
+      const saved = await rows<{ id: string; organization_id: string; wa_id: string }>(
+        tx,
+        sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
+            select o, w, u, '+' || w, n, s
+            from unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)
+            on conflict (organization_id, wa_id) where wa_id is not null
+            do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
+                          user_id = coalesce(contacts.user_id, excluded.user_id)
+            returning id, organization_id, wa_id`,
+      );
+      for (const c of saved) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
+    }
+    if (byUserId.length) {
+      const col = <K extends keyof InboundRow>(key: K) => sql.param(byUserId.map((c) => c[key]));
+      const saved = await rows<{ id: string; organization_id: string; user_id: string }>(
+        tx,
+        sql`insert into contacts (organization_id, user_id, name, last_seen_at)
+            select o, u, n, s from unnest(${col("organizationId")}::uuid[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, u, n, s)
+            on conflict (organization_id, user_id) where user_id is not null
+            do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at)
+            returning id, organization_id, user_id`,
+      );
+      for (const c of saved) contactId.set(`${c.organization_id}|u:${c.user_id}`, c.id);
+    }
+    const contactOf = (m: InboundRow) => contactId.get(personKey(m)) ?? null;
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
-    await tx.execute(sql`
-      insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, created_at)
-      select o, c, 'inbound', 'received', b, w, p, ty, pl, s, now()
-      from unnest(${mcol("organizationId")}::uuid[], ${sql.param(list.map((m) => contactId.get(`${m.organizationId}|${m.waId}`) ?? null))}::uuid[],
-                  ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
-                  ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[]) as t(o, c, b, w, p, ty, pl, s)
-      on conflict (organization_id, wamid) where wamid is not null do nothing`);
+    const inserted = await rows<{ id: string; organization_id: string }>(
+      tx,
+      sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
+          select o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, now()
+          from unnest(${mcol("organizationId")}::uuid[], ${sql.param(list.map(contactOf))}::uuid[],
+                      ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
+                      ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
+          on conflict (organization_id, wamid) where wamid is not null do nothing
+          returning id, organization_id`,
+    );
+    // Each customer's message opens (or extends) their 24-hour service window with that number.
+    const windows = new Map<string, { organizationId: string; phoneNumberId: string; contactId: string; at: string }>();
+    for (const m of list) {
+      const contact = contactOf(m);
+      if (!contact) continue;
+      const key = `${m.organizationId}|${m.phoneNumberId}|${contact}`;
+      const seen = windows.get(key);
+      if (!seen || seen.at < m.sentAt)
+        windows.set(key, { organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, contactId: contact, at: m.sentAt });
+    }
+    const w = [...windows.values()];
+    if (w.length)
+      await tx.execute(sql`
+        insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at)
+        select o, p, c, a, a from unnest(${sql.param(w.map((x) => x.organizationId))}::uuid[], ${sql.param(w.map((x) => x.phoneNumberId))}::text[],
+                                         ${sql.param(w.map((x) => x.contactId))}::uuid[], ${sql.param(w.map((x) => x.at))}::timestamptz[]) as t(o, p, c, a)
+        on conflict (organization_id, phone_number_id, contact_id) do update
+          set last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
+              last_message_at = greatest(conversations.last_message_at, excluded.last_message_at)`);
+    await receivedEventsFor(
+      tx,
+      inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),
+    );
   }
 }

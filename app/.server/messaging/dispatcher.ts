@@ -1,0 +1,357 @@
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../db/client";
+import { databaseIsDown, noteDatabaseError, onAvailabilityChange } from "../db/availability";
+import { log } from "../log";
+import { processState } from "../process-state";
+import { decryptSecret } from "../security/crypto";
+import { GraphApiError, GraphNetworkError, graphClient, type GraphClient } from "../whatsapp/graph-client";
+import { outageBackoffMs } from "../jobs/worker";
+import { applyKeptStatuses } from "./statuses";
+import { failMessages, type Failure } from "./failures";
+import { messageEventsFor } from "./events";
+
+/**
+ * The dispatcher: the one path from a stored `queued` message to Meta. The messages table is its
+ * queue (decision 022): a worker claims due messages under a lease with SKIP LOCKED, takes each
+ * number's send tokens from `sending_buckets`, keeps Meta's pair rate, calls Graph, and settles the
+ * batch in a few statements. Any number of workers in any number of processes share the work.
+ */
+
+/** Messages claimed per statement. */
+export const DISPATCH_BATCH = 200;
+/** How long a claim lasts before another worker may take the message (its send is then in doubt). */
+export const CLAIM_LEASE_SECONDS = 30;
+/** Tries before a message fails for good (throttling, Meta's temporary errors, network trouble). */
+export const MAX_SEND_ATTEMPTS = 8;
+/** Meta's pair rate: one message every 6 s to one person, with bursts; Jumbe allows 10 a minute. */
+export const PAIR_MESSAGES_PER_MINUTE = 10;
+/** Graph calls in flight per worker. */
+const IN_FLIGHT = 64;
+
+interface Claimed {
+  id: string;
+  organization_id: string;
+  phone_number_id: string;
+  recipient_phone: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface DispatchOutcome {
+  claimed: number;
+  accepted: number;
+  retrying: number;
+  failed: number;
+  deferred: number;
+}
+
+const { wakers } = processState("messaging.dispatcher", () => ({ wakers: new Set<() => void>() }));
+
+/** Tells this process's dispatcher there is a message to send (other processes find it by polling). */
+export function wakeDispatcher() {
+  for (const wake of wakers) wake();
+}
+
+/** Claims due messages, oldest due first. */
+async function claimMessages(limit: number): Promise<Claimed[]> {
+  const result = (await db().execute(sql`
+    with ready as (
+      select id from messages
+      where direction = 'outbound' and status = 'queued' and accepted_at is null
+        and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
+    from ready where m.id = ready.id
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts`)) as unknown as { rows: Claimed[] };
+  return result.rows;
+}
+
+/** Puts claimed messages back untried, due again after `delayMs` each (rate limits, not failures). */
+async function deferMessages(items: { id: string; delayMs: number }[]) {
+  if (!items.length) return;
+  await db().execute(sql`
+    update messages m set locked_until = null, attempts = greatest(m.attempts - 1, 0),
+           next_attempt_at = now() + make_interval(secs => d.delay_ms / 1000.0)
+    from unnest(${sql.param(items.map((i) => i.id))}::uuid[], ${sql.param(items.map((i) => i.delayMs))}::int[]) as d(id, delay_ms)
+    where m.id = d.id`);
+}
+
+/**
+ * Each number's share of this batch under its throughput (a token bucket per number, refilled at
+ * its rate a second, shared by every worker through the database). Answers how many may go now.
+ */
+async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, { granted: number; rate: number }>> {
+  const ids = [...wanted.keys()];
+  return db().transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into sending_buckets (phone_number_id, tokens) select id, 80 from unnest(${sql.param(ids)}::text[]) as t(id)
+      on conflict (phone_number_id) do nothing`);
+    const rows = (
+      (await tx.execute(sql`
+        select phone_number_id, rate,
+               least(rate::float8, tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available
+        from sending_buckets where phone_number_id = any(${sql.param(ids)}::text[]) for update`)) as unknown as {
+        rows: { phone_number_id: string; rate: number; available: number }[];
+      }
+    ).rows;
+    const grants = new Map<string, { granted: number; rate: number }>();
+    for (const row of rows) {
+      const granted = Math.max(0, Math.min(wanted.get(row.phone_number_id) ?? 0, Math.floor(Number(row.available))));
+      grants.set(row.phone_number_id, { granted, rate: row.rate });
+    }
+    await tx.execute(sql`
+      update sending_buckets b set tokens = least(b.rate::float8, b.tokens + b.rate * extract(epoch from (clock_timestamp() - b.refilled_at))) - g.granted,
+             refilled_at = clock_timestamp()
+      from unnest(${sql.param([...grants.keys()])}::text[], ${sql.param([...grants.values()].map((g) => g.granted))}::int[]) as g(id, granted)
+      where b.phone_number_id = g.id`);
+    return grants;
+  });
+}
+
+/** Messages sent to each (number, person) pair in the last minute. */
+async function recentPairCounts(messages: Claimed[]) {
+  const rows = await rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(
+    `select phone_number_id, recipient_phone, count(*)::int as n from messages
+     where accepted_at > now() - interval '60 seconds'
+       and (phone_number_id, recipient_phone) in (select * from unnest($1::text[], $2::text[]))
+     group by phone_number_id, recipient_phone`,
+    [messages.map((m) => m.phone_number_id), messages.map((m) => m.recipient_phone)],
+  );
+  return new Map(rows.map((r) => [`${r.phone_number_id}|${r.recipient_phone}`, r.n]));
+}
+
+/** Each live number's access token (the account's, decrypted), or nothing for a number no longer connected. */
+async function numberTokens(phoneNumberIds: string[]) {
+  const rows = await rawQuery<{ phone_number_id: string; organization_id: string; access_token_encrypted: string }>(
+    `select p.phone_number_id, p.organization_id, a.access_token_encrypted
+     from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
+     where p.phone_number_id = any($1::text[]) and p.disconnected_at is null and a.status = 'connected'`,
+    [phoneNumberIds],
+  );
+  return new Map(rows.map((r) => [`${r.organization_id}|${r.phone_number_id}`, decryptSecret(r.access_token_encrypted)]));
+}
+
+// Throttling and Meta's temporary trouble: try again later. 131056 is the pair rate (4^n seconds).
+const RETRY_LATER = new Set([1, 2, 4, 17, 32, 613, 80007, 130429, 131000, 131016, 131056, 131057, 133004]);
+
+/** When a failed try may be repeated, or null when the message fails for good. */
+export function retryDelayMs(error: unknown, attempts: number): number | null {
+  if (attempts >= MAX_SEND_ATTEMPTS) return null;
+  if (error instanceof GraphApiError) {
+    if (error.code === 131056) return Math.min(4 ** attempts, 3600) * 1000;
+    if (error.code === 131057) return 60_000;
+    if (error.code === 190) return 60 * 60_000;
+    if (!RETRY_LATER.has(error.code) && !(error.code === 0 && error.status >= 500) && !error.isTransient) return null;
+    return Math.min(2 ** attempts, 300) * 1000;
+  }
+  if (error instanceof GraphNetworkError) return Math.min(2 ** attempts, 300) * 1000;
+  return null;
+}
+
+/** Meta's error in words for the message (code, title, details), or Jumbe's for anything else. */
+function failureOf(id: string, organizationId: string, error: unknown): Failure {
+  if (error instanceof GraphApiError)
+    return {
+      id,
+      organizationId,
+      code: error.code,
+      title: (error as GraphApiError & { userTitle?: string }).userTitle ?? error.message.replace(/^\(#\d+\)\s*/, ""),
+      details: (error as GraphApiError & { details?: string }).details ?? error.summary,
+    };
+  return { id, organizationId, code: null, title: "send_failed", details: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * One round: claim a batch, keep the rate limits, send, settle. Answers what happened; 0 claimed
+ * means nothing was due.
+ */
+export async function dispatchBatch(client: GraphClient = graphClient(), limit = DISPATCH_BATCH): Promise<DispatchOutcome> {
+  const outcome: DispatchOutcome = { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  const claimed = await claimMessages(limit);
+  outcome.claimed = claimed.length;
+  if (!claimed.length) return outcome;
+
+  const deferred: { id: string; delayMs: number }[] = [];
+  const failures: Failure[] = [];
+  // The pair rate: one message per person per batch, and at most PAIR_MESSAGES_PER_MINUTE a minute.
+  const pairs = await recentPairCounts(claimed);
+  const inBatch = new Set<string>();
+  const paced: Claimed[] = [];
+  for (const message of claimed) {
+    const pair = `${message.phone_number_id}|${message.recipient_phone}`;
+    if (inBatch.has(pair) || (pairs.get(pair) ?? 0) >= PAIR_MESSAGES_PER_MINUTE) deferred.push({ id: message.id, delayMs: 6000 });
+    else {
+      inBatch.add(pair);
+      paced.push(message);
+    }
+  }
+  // Each number's throughput.
+  const wanted = new Map<string, number>();
+  for (const m of paced) wanted.set(m.phone_number_id, (wanted.get(m.phone_number_id) ?? 0) + 1);
+  const grants = paced.length ? await takeSendTokens(wanted) : new Map<string, { granted: number; rate: number }>();
+  const tokens = await numberTokens([...wanted.keys()]);
+  const toSend: (Claimed & { token: string })[] = [];
+  const used = new Map<string, number>();
+  for (const message of paced) {
+    const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
+    if (!token) {
+      failures.push({
+        id: message.id,
+        organizationId: message.organization_id,
+        code: null,
+        title: "no_whatsapp_number",
+        details: "The number was disconnected before the message could be sent.",
+      });
+      continue;
+    }
+    const grant = grants.get(message.phone_number_id) ?? { granted: 0, rate: 80 };
+    const n = used.get(message.phone_number_id) ?? 0;
+    if (n >= grant.granted) {
+      // Due again once the bucket has refilled enough for the messages ahead of it.
+      deferred.push({ id: message.id, delayMs: Math.ceil(((n - grant.granted + 1) / grant.rate) * 1000) });
+      continue;
+    }
+    used.set(message.phone_number_id, n + 1);
+    toSend.push({ ...message, token });
+  }
+  outcome.deferred = deferred.length;
+  await deferMessages(deferred);
+
+  const accepted: { id: string; wamid: string; waId: string | null }[] = [];
+  const retries: { id: string; delayMs: number; failure: Failure }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < toSend.length) {
+      const message = toSend[next++]!;
+      // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
+      const body = { ...message.payload, biz_opaque_callback_data: message.id };
+      try {
+        const sent = await client.sendMessage(message.phone_number_id, message.token, body);
+        accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
+      } catch (error) {
+        const delay = retryDelayMs(error, message.attempts);
+        const failure = failureOf(message.id, message.organization_id, error);
+        if (delay === null) failures.push(failure);
+        else retries.push({ id: message.id, delayMs: delay, failure });
+        if (error instanceof GraphApiError && error.code === 190)
+          log().warn({ phoneNumberId: message.phone_number_id }, "WhatsApp token refused (190): sending from this number waits");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker));
+
+  await settleAccepted(accepted);
+  await scheduleRetries(retries);
+  await failMessages(failures);
+  outcome.accepted = accepted.length;
+  outcome.retrying = retries.length;
+  outcome.failed = failures.length;
+  return outcome;
+}
+
+async function settleAccepted(accepted: { id: string; wamid: string; waId: string | null }[]) {
+  if (!accepted.length) return;
+  await db().transaction(async (tx) => {
+    const rows = (await tx.execute(sql`
+      update messages m set wamid = a.wamid, recipient_wa_id = a.wa_id, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
+             error_code = null, error_title = null, error_details = null
+      from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.wamid))}::text[],
+                  ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
+      where m.id = a.id
+      returning m.organization_id, m.wamid`)) as unknown as { rows: { organization_id: string; wamid: string }[] };
+    // Statuses that came in before this answer was written.
+    const changes = await applyKeptStatuses(
+      tx,
+      rows.rows.map((r) => ({ organizationId: r.organization_id, wamid: r.wamid })),
+    );
+    await messageEventsFor(tx, changes);
+  });
+}
+
+async function scheduleRetries(retries: { id: string; delayMs: number; failure: Failure }[]) {
+  if (!retries.length) return;
+  await db().execute(sql`
+    update messages m set locked_until = null, next_attempt_at = now() + make_interval(secs => r.delay_ms / 1000.0),
+           error_code = r.code, error_title = r.title, error_details = r.details
+    from unnest(${sql.param(retries.map((r) => r.id))}::uuid[], ${sql.param(retries.map((r) => r.delayMs))}::int[],
+                ${sql.param(retries.map((r) => r.failure.code))}::int[], ${sql.param(retries.map((r) => r.failure.title))}::text[],
+                ${sql.param(retries.map((r) => r.failure.details))}::text[]) as r(id, delay_ms, code, title, details)
+    where m.id = r.id`);
+}
+
+/** Sends until nothing is due (tests drain this way). */
+export async function drainDispatcher(client?: GraphClient, maxRounds = 1000) {
+  let total = 0;
+  for (let round = 0; round < maxRounds; round++) {
+    const { claimed } = await dispatchBatch(client);
+    total += claimed;
+    if (!claimed) break;
+  }
+  return total;
+}
+
+/**
+ * Starts this process's dispatcher: rounds back to back while there is work, a poll every `pollMs`
+ * otherwise; wakeDispatcher() wakes it at once. 0 workers starts nothing.
+ */
+export function startDispatcher(workers: number, options: { pollMs?: number } = {}) {
+  if (workers < 1) return async () => {};
+  const pollMs = options.pollMs ?? 250;
+  let running = true;
+  let wake: (() => void) | undefined;
+  let woken = false;
+  const waker = () => {
+    woken = true;
+    wake?.();
+  };
+  wakers.add(waker);
+  const stopWatching = onAvailabilityChange((available) => {
+    if (available) waker();
+  });
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || !running) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  const loop = async () => {
+    let failures = 0;
+    while (running) {
+      woken = false;
+      if (databaseIsDown()) {
+        await idle(outageBackoffMs(++failures));
+        continue;
+      }
+      try {
+        const { claimed } = await dispatchBatch();
+        failures = 0;
+        if (claimed) continue;
+      } catch (error) {
+        if (noteDatabaseError(error)) {
+          await idle(outageBackoffMs(++failures));
+          continue;
+        }
+        log().error({ err: error }, "message dispatcher error");
+        await idle(1000);
+        continue;
+      }
+      await idle(pollMs);
+    }
+  };
+  const loops = Array.from({ length: workers }, loop);
+  return async function stop() {
+    running = false;
+    wakers.delete(waker);
+    stopWatching();
+    wake?.();
+    await Promise.all(loops);
+  };
+}

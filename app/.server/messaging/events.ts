@@ -1,0 +1,28 @@
+import type { Executor } from "../jobs/queue";
+import { enqueueMessageEvents } from "../webhooks-out/events";
+import type { StatusChange } from "./statuses";
+
+const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
+  delivered: "message.delivered",
+  read: "message.read",
+  failed: "message.failed",
+};
+
+/** The tenant's webhook events for messages whose status moved (delivered, read, failed), in the writer's transaction. */
+export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
+  await enqueueMessageEvents(
+    tx,
+    changes.flatMap((c) => {
+      const type = EVENT_OF[c.status];
+      return type ? [{ organizationId: c.organizationId, type, messageId: c.id }] : [];
+    }),
+  );
+}
+
+/** message.received for inbound messages just stored, in the writer's transaction. */
+export async function receivedEventsFor(tx: Executor, messages: { id: string; organizationId: string }[]) {
+  await enqueueMessageEvents(
+    tx,
+    messages.map((m) => ({ organizationId: m.organizationId, type: "message.received" as const, messageId: m.id })),
+  );
+}

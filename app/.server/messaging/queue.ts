@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { db, rawQuery } from "../db/client";
+import { sql } from "drizzle-orm";
+import type { OutboundContent } from "./content";
+import { isFreeForm, summaryOf } from "./content";
+import { composeMessage } from "./compose";
+import { normaliseRecipient } from "./recipient";
+import { refuse } from "./refusals";
+import { resolveSenderNumber, serviceWindowClosesAt } from "./sender";
+import { wakeDispatcher } from "./dispatcher";
+import { messageView, type MessageView } from "./views";
+
+export interface SendRequest {
+  to: string;
+  /** A connected number (Meta's id or the number); the tenant's first connected number otherwise. */
+  from?: string;
+  content: OutboundContent;
+  /** The message this one answers (a Jumbe message id or a wamid). */
+  replyTo?: string;
+  source: "api" | "campaign" | "broadcast" | "inbox";
+}
+
+export interface Idempotency {
+  key: string;
+  /** A hash of the request: the same key with another request is refused. */
+  requestHash: string;
+}
+
+/** How long an Idempotency-Key's first answer is kept. */
+export const IDEMPOTENCY_HOURS = 24;
+
+export const hashRequest = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
+
+/**
+ * Checks a message against the rules Jumbe enforces before Meta (recipient, number, service window,
+ * template) and stores it `queued`; the dispatcher sends it. With an idempotency key, a repeat of
+ * the same request within 24 hours answers the first message again and stores nothing.
+ */
+export async function queueMessage(organizationId: string, request: SendRequest, idempotency?: Idempotency): Promise<MessageView> {
+  if (idempotency) {
+    const earlier = await previousAnswer(organizationId, idempotency);
+    if (earlier) return earlier;
+  }
+  const to = normaliseRecipient(request.to);
+  const sender = await resolveSenderNumber(organizationId, request.from);
+  if (isFreeForm(request.content) && !(await serviceWindowClosesAt(organizationId, sender.phoneNumberId, to)))
+    throw refuse(
+      422,
+      "outside_service_window",
+      `${to} has not written to ${sender.number} in the last 24 hours, so WhatsApp only takes a template message now.`,
+    );
+  const composed = await composeMessage(organizationId, sender, to, request.content, request.replyTo);
+
+  const view = await db().transaction(async (tx) => {
+    if (idempotency) {
+      const claimed = (await tx.execute(sql`
+        insert into api_idempotency (organization_id, key, request_hash, status, response)
+        values (${organizationId}, ${idempotency.key}, ${idempotency.requestHash}, 202, '{}'::jsonb)
+        on conflict (organization_id, key) do update
+          set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
+          where api_idempotency.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
+        returning key`)) as unknown as { rows: unknown[] };
+      // Another request with this key won the race (or it is still fresh): its answer is the answer.
+      if (!claimed.rows.length) return null;
+    }
+    const inserted = (await tx.execute(sql`
+      insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
+                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category)
+      values (${organizationId},
+              (select id from contacts where organization_id = ${organizationId} and (phone = ${to} or wa_id = ${to.slice(1)}) limit 1),
+              'outbound', 'queued', ${summaryOf(request.content).slice(0, 4096)}, ${sender.phoneNumberId}, ${request.content.kind},
+              ${JSON.stringify(composed.graph)}::jsonb, ${request.source}, ${to}, ${composed.templateId}, ${composed.contextWamid}, now(),
+              ${composed.templateCategory})
+      returning *`)) as unknown as { rows: Record<string, unknown>[] };
+    const message = messageView(inserted.rows[0]!, sender.number);
+    if (idempotency)
+      await tx.execute(sql`
+        update api_idempotency set response = ${JSON.stringify(message)}::jsonb
+        where organization_id = ${organizationId} and key = ${idempotency.key}`);
+    return message;
+  });
+  if (!view) return (await previousAnswer(organizationId, idempotency!))!;
+  wakeDispatcher();
+  return view;
+}
+
+async function previousAnswer(organizationId: string, idempotency: Idempotency): Promise<MessageView | undefined> {
+  const [row] = await rawQuery<{ request_hash: string; response: MessageView }>(
+    `select request_hash, response from api_idempotency
+     where organization_id = $1 and key = $2 and created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+    [organizationId, idempotency.key],
+  );
+  if (!row) return undefined;
+  if (row.request_hash !== idempotency.requestHash)
+    throw refuse(
+      409,
+      "idempotency_conflict",
+      "This Idempotency-Key was used in the last 24 hours for a different request. Use a new key for a new message.",
+    );
+  return row.response;
+}
