@@ -415,7 +415,7 @@ describe("disabling", () => {
     const [first] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, t.organizationId));
     expect(first!.failingSince).not.toBeNull();
     expect(first!.disabledAt).toBeNull();
-    expect((await page(t)).data.webhook.failingSince).not.toBeNull();
+    expect((await page(t)).data.webhookState.failingSince).not.toBeNull();
 
     // Under three days of failures: still enabled.
     await db().execute(
@@ -423,7 +423,7 @@ describe("disabling", () => {
     );
     await makeRetriesDue();
     await drainJobs();
-    expect((await page(t)).data.webhook.disabledAt).toBeNull();
+    expect((await page(t)).data.webhookState.disabledAt).toBeNull();
     expect(await latestMailTo(t.email)).toBeNull();
 
     // Three days since the first failure, no success since: the next failure disables it.
@@ -433,7 +433,7 @@ describe("disabling", () => {
     await makeRetriesDue();
     await drainJobs();
     const view = (await page(t)).data;
-    expect(view.webhook.disabledAt).not.toBeNull();
+    expect(view.webhookState.disabledAt).not.toBeNull();
     const mail = await latestMailTo(t.email);
     expect(mail?.subject).toBe("Your Jumbe webhook endpoint was disabled");
     expect(mail?.textBody).toContain(hookUrl());
@@ -463,7 +463,7 @@ describe("disabling", () => {
     answer = () => ({ status: 204 });
     const enabled = await post(t, { intent: "webhook-enable" });
     expect(enabled.status).toBe(302);
-    const after = (await page(t)).data.webhook;
+    const after = (await page(t)).data.webhookState;
     expect(after).toMatchObject({ disabledAt: null, failingSince: null });
     expect((await post(t, { intent: "webhook-redeliver", delivery: stopped!.id })).status).toBe(302);
     await drainJobs();

@@ -68,13 +68,14 @@ export async function loader(args: Route.LoaderArgs) {
     lastUsedAt: summary?.lastUsedAt ?? null,
     confirmRegenerate: url.searchParams.get("confirm") === "regenerate",
     usage,
-    webhook: webhook ?? {
-      url: "",
-      events: [...WEBHOOK_EVENTS],
-      updatedAt: null,
-      secretCreatedAt: null,
-      failingSince: null,
-      disabledAt: null,
+    webhook: webhook
+      ? { url: webhook.url, events: webhook.events, updatedAt: webhook.updatedAt }
+      : { url: "", events: [...WEBHOOK_EVENTS], updatedAt: null },
+    // Webhooks out: when the secret was made, and whether deliveries are failing or stopped.
+    webhookState: {
+      secretCreatedAt: webhook?.secretCreatedAt ?? null,
+      failingSince: webhook?.failingSince ?? null,
+      disabledAt: webhook?.disabledAt ?? null,
     },
     secret,
     confirmRotateSecret: url.searchParams.get("confirm") === "rotate-secret",
@@ -149,8 +150,20 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Developers({ loaderData }: Route.ComponentProps) {
-  const { key, prefix, confirmRegenerate, usage, webhook, endpoints, language, lastUsedAt, secret, confirmRotateSecret, deliveries } =
-    loaderData;
+  const {
+    key,
+    prefix,
+    confirmRegenerate,
+    usage,
+    webhook,
+    webhookState,
+    endpoints,
+    language,
+    lastUsedAt,
+    secret,
+    confirmRotateSecret,
+    deliveries,
+  } = loaderData;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -292,14 +305,14 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
           </a>{" "}
           specification says. It must be a public https address.
         </p>
-        {webhook.disabledAt ? (
+        {webhookState.disabledAt ? (
           <div
             role="alert"
             className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900"
             data-testid="webhook-disabled"
           >
             <p className="font-semibold">
-              <Badge tone="danger">Disabled</Badge> Jumbe stopped sending to this endpoint on {formatWhen(webhook.disabledAt)}.
+              <Badge tone="danger">Disabled</Badge> Jumbe stopped sending to this endpoint on {formatWhen(webhookState.disabledAt)}.
             </p>
             <p className="mt-1">
               No delivery succeeded for three days. Once the endpoint answers again, re-enable it; failed events can be redelivered below.
@@ -311,9 +324,9 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
               </Button>
             </Form>
           </div>
-        ) : webhook.failingSince ? (
+        ) : webhookState.failingSince ? (
           <p role="status" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-            Deliveries have been failing since {formatWhen(webhook.failingSince)}. After three days without a success the endpoint is
+            Deliveries have been failing since {formatWhen(webhookState.failingSince)}. After three days without a success the endpoint is
             disabled.
           </p>
         ) : null}
@@ -355,7 +368,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
         {webhook.updatedAt ? (
-          <SigningSecret secret={secret} createdAt={webhook.secretCreatedAt} confirmRotate={confirmRotateSecret} busy={busy} />
+          <SigningSecret secret={secret} createdAt={webhookState.secretCreatedAt} confirmRotate={confirmRotateSecret} busy={busy} />
         ) : null}
       </Card>
 
@@ -377,7 +390,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
                   <RefreshCw className="size-4" aria-hidden /> Refresh
                 </Button>
               </Form>
-              {webhook.disabledAt ? null : (
+              {webhookState.disabledAt ? null : (
                 <Form method="post">
                   <input type="hidden" name="intent" value="webhook-test" />
                   <Button type="submit" size="sm" variant="secondary" pending={submitting("webhook-test")} disabled={busy}>
@@ -391,7 +404,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         <div className="mt-4">
           <Table
             caption="Recent webhook deliveries"
-            columns={deliveryColumns(busy, !webhook.disabledAt)}
+            columns={deliveryColumns(busy, !webhookState.disabledAt)}
             rows={deliveries}
             rowKey={(row) => row.id}
             empty={
