@@ -261,8 +261,20 @@ describe("retention", () => {
       ('t.r', '"old failed"', null, ${days(RETENTION_DAYS.failedJobs + 1)}),
       ('t.r', '"recent failed"', null, ${days(RETENTION_DAYS.finishedJobs + 1)}),
       ('t.r', '"pending"', null, null)`);
+    // Idempotency keys answer for 24 hours.
+    await db().execute(sql`insert into api_idempotency (organization_id, key, request_hash, status, response, created_at) values
+      (${organization.id}, 'old-key', 'h', 202, '{}'::jsonb, now() - interval '25 hours'),
+      (${organization.id}, 'fresh-key', 'h', 202, '{}'::jsonb, now() - interval '23 hours')`);
 
-    expect(await sweepExpiredData()).toEqual({ webhookEvents: 1, apiUsage: 1, jobs: 2, templateSamples: 0 });
+    expect(await sweepExpiredData()).toEqual({
+      webhookEvents: 1,
+      apiUsage: 1,
+      jobs: 2,
+      webhookDeliveries: 0,
+      idempotencyKeys: 1,
+      templateSamples: 0,
+    });
+    expect((await queryRows<{ key: string }>(sql`select key from api_idempotency`)).map((r) => r.key)).toEqual(["fresh-key"]);
     expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
       "old unprocessed",
       "recent processed",

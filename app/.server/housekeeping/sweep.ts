@@ -4,6 +4,7 @@ import { deleteStaleCodes } from "../auth/codes";
 import { deleteStaleRateLimits } from "../security/rate-limit";
 import { db } from "../db/client";
 import { deleteUnattachedSamples } from "../templates/media";
+import { IDEMPOTENCY_HOURS } from "../messaging/queue";
 
 /** How long rows that only record the past are kept (decision 015). */
 export const RETENTION_DAYS = {
@@ -59,6 +60,11 @@ export async function sweepExpiredData() {
       select id from webhook_deliveries where created_at < now() - make_interval(days => ${RETENTION_DAYS.webhookDeliveries})
                                           and status <> 'pending' limit ${BATCH})`,
   );
+  // An Idempotency-Key answers its first result for 24 hours only.
+  const idempotencyKeys = await deleteInBatches(
+    () => sql`delete from api_idempotency where (organization_id, key) in (
+      select organization_id, key from api_idempotency where created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS}) limit ${BATCH})`,
+  );
   const templateSamples = await deleteUnattachedSamples();
-  return { webhookEvents, apiUsage, jobs, webhookDeliveries, templateSamples };
+  return { webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, templateSamples };
 }

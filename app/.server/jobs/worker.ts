@@ -1,5 +1,6 @@
 import { db } from "../db/client";
-import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError, onAvailabilityChange } from "../db/availability";
+import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError } from "../db/availability";
+import { createIdler } from "./idle";
 import { log } from "../log";
 import { processState } from "../process-state";
 import { claimJobs, completeJobs, readyQueues, releaseClaims, releaseFailedJob, type Executor, type Job } from "./queue";
@@ -165,29 +166,11 @@ export function startJobWorkers(maxConcurrency: number, options: { pollMs?: numb
   if (maxConcurrency < 1) return async () => {};
   const pollMs = options.pollMs ?? 500;
   const recurringCheckMs = options.recurringCheckMs ?? 5000;
-  let running = true;
-  let wake: (() => void) | undefined;
-  let woken = false;
-  const waker = () => {
-    woken = true;
-    wake?.();
-  };
+  // Woken by wakeWorkers() and by the database coming back after an outage.
+  const idler = createIdler();
+  const waker = idler.wake;
   wakers.add(waker);
-  // The database back: a dispatcher waiting out an outage tries again at once.
-  const stopWatching = onAvailabilityChange((available) => {
-    if (available) waker();
-  });
-  const idle = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const idle = idler.idle;
 
   /** Batches running per queue in this process. */
   const busy = new Map<string, number>();
@@ -200,7 +183,7 @@ export function startJobWorkers(maxConcurrency: number, options: { pollMs?: numb
     const slot: Promise<void> = (async () => {
       try {
         const batchSize = handlers.get(queue)?.batchSize ?? 1;
-        while (running) {
+        while (idler.running) {
           const handled = await runJobBatch(queue);
           if (!handled) break;
           // A full batch: there may be more than this slot can keep up with; the dispatcher may add one.
@@ -224,8 +207,8 @@ export function startJobWorkers(maxConcurrency: number, options: { pollMs?: numb
     let failures = 0;
     let nextRecurringCheck = 0;
     let scheduled = false;
-    while (running) {
-      woken = false;
+    while (idler.running) {
+      idler.begin();
       if (databaseIsDown()) {
         await idle(outageBackoffMs(++failures));
         continue;
@@ -238,11 +221,11 @@ export function startJobWorkers(maxConcurrency: number, options: { pollMs?: numb
         }
         if (Date.now() >= nextRecurringCheck) {
           nextRecurringCheck = Date.now() + recurringCheckMs;
-          if ((await enqueueDueRecurringJobs()).length) woken = true;
+          if ((await enqueueDueRecurringJobs()).length) waker();
         }
         const free = [...handlers.keys()].filter((queue) => (busy.get(queue) ?? 0) < capacity(queue));
         for (const queue of await readyQueues(free)) {
-          if (!running) break;
+          if (!idler.running) break;
           // One more slot per round: a slot that keeps finding full batches asks for the next one.
           runSlot(queue);
         }
@@ -262,10 +245,8 @@ export function startJobWorkers(maxConcurrency: number, options: { pollMs?: numb
   })();
 
   return async function stop() {
-    running = false;
     wakers.delete(waker);
-    stopWatching();
-    wake?.();
+    idler.stop();
     await dispatcher;
     await Promise.all([...slots]);
   };

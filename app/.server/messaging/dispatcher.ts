@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
-import { databaseIsDown, noteDatabaseError, onAvailabilityChange } from "../db/availability";
+import { databaseIsDown, noteDatabaseError } from "../db/availability";
+import { createIdler } from "../jobs/idle";
 import { log } from "../log";
 import { processState } from "../process-state";
 import { decryptSecret } from "../security/crypto";
@@ -300,32 +301,14 @@ export async function drainDispatcher(client?: GraphClient, maxRounds = 1000) {
 export function startDispatcher(workers: number, options: { pollMs?: number } = {}) {
   if (workers < 1) return async () => {};
   const pollMs = options.pollMs ?? 250;
-  let running = true;
-  let wake: (() => void) | undefined;
-  let woken = false;
-  const waker = () => {
-    woken = true;
-    wake?.();
-  };
+  const idler = createIdler();
+  const waker = idler.wake;
   wakers.add(waker);
-  const stopWatching = onAvailabilityChange((available) => {
-    if (available) waker();
-  });
-  const idle = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const idle = idler.idle;
   const loop = async () => {
     let failures = 0;
-    while (running) {
-      woken = false;
+    while (idler.running) {
+      idler.begin();
       if (databaseIsDown()) {
         await idle(outageBackoffMs(++failures));
         continue;
@@ -348,10 +331,8 @@ export function startDispatcher(workers: number, options: { pollMs?: number } = 
   };
   const loops = Array.from({ length: workers }, loop);
   return async function stop() {
-    running = false;
     wakers.delete(waker);
-    stopWatching();
-    wake?.();
+    idler.stop();
     await Promise.all(loops);
   };
 }

@@ -10,6 +10,7 @@ import { CheckboxField, Field, FilterInput, FilterSelect, SelectField, TextareaF
 import { ProgressBar } from "./progress-bar";
 import { pageHref, Pager, sortLinkHref, Table } from "./table";
 import { Tabs } from "./tabs";
+import { ConfirmPanel } from "./confirm-panel";
 
 /** Renders inside a router at `url`, as pages are, so links resolve. */
 function render(node: ReactNode, url = "/contacts") {
@@ -197,5 +198,28 @@ describe("URL dialog", () => {
       </UrlDialog>,
     );
     expect(closed).not.toContain("<dialog");
+  });
+});
+
+describe("ConfirmPanel", () => {
+  it("posts the intent with confirm=yes, names itself by its title, and cancels by a link", () => {
+    const html = render(
+      <ConfirmPanel
+        title="Rotate the signing secret?"
+        intent="webhook-secret-rotate"
+        confirmLabel="Yes, rotate the secret"
+        cancelTo="/developers"
+      >
+        A new secret signs every delivery from now on.
+      </ConfirmPanel>,
+      "/developers?confirm=rotate",
+    );
+    expect(html).toMatch(/<form [^>]*role="alertdialog"[^>]*aria-labelledby="[^"]+"[^>]*method="post"/);
+    const id = /aria-labelledby="([^"]+)"/.exec(html)![1]!;
+    expect(html).toContain(`id="${id}" class="font-semibold text-red-900">Rotate the signing secret?</p>`);
+    expect(html).toContain('<input type="hidden" name="intent" value="webhook-secret-rotate"/>');
+    expect(html).toContain('<input type="hidden" name="confirm" value="yes"/>');
+    expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Yes, rotate the secret<\/button>/);
+    expect(html).toMatch(/<a [^>]*href="\/developers"[^>]*>Cancel<\/a>/);
   });
 });

@@ -21,6 +21,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
 import { CodeBlock } from "~/components/ui/code-block";
 import { Tabs } from "~/components/ui/tabs";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -265,32 +266,15 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         </div>
         {lastUsedAt ? <p className="mt-2 text-xs text-slate-500">Last used {formatWhen(lastUsedAt)}</p> : null}
         {confirmRegenerate && prefix ? (
-          <Form
-            method="post"
-            className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
-            role="alertdialog"
-            aria-labelledby="regen-title"
+          <ConfirmPanel
+            title="Regenerate the API key?"
+            intent="regenerate"
+            confirmLabel="Yes, regenerate the key"
+            cancelTo={href("/developers")}
+            busy={busy}
           >
-            <p id="regen-title" className="font-semibold text-red-900">
-              Regenerate the API key?
-            </p>
-            <p className="mt-1 text-sm text-red-900">
-              The current key stops working at once. Every program that uses it must be given the new key.
-            </p>
-            <input type="hidden" name="intent" value="regenerate" />
-            <input type="hidden" name="confirm" value="yes" />
-            <div className="mt-3 flex gap-2">
-              <Button type="submit" variant="danger" disabled={busy}>
-                Yes, regenerate the key
-              </Button>
-              <Link
-                to={href("/developers")}
-                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800"
-              >
-                Cancel
-              </Link>
-            </div>
-          </Form>
+            The current key stops working at once. Every program that uses it must be given the new key.
+          </ConfirmPanel>
         ) : null}
       </Card>
 
@@ -500,33 +484,16 @@ function SigningSecret({
       </div>
       {createdAt ? <p className="mt-2 text-xs text-slate-500">Created {formatWhen(createdAt)}</p> : null}
       {confirmRotate ? (
-        <Form
-          method="post"
-          className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
-          role="alertdialog"
-          aria-labelledby="rotate-title"
+        <ConfirmPanel
+          title="Rotate the signing secret?"
+          intent="webhook-secret-rotate"
+          confirmLabel="Yes, rotate the secret"
+          cancelTo="/developers#signing-secret"
+          busy={busy}
         >
-          <p id="rotate-title" className="font-semibold text-red-900">
-            Rotate the signing secret?
-          </p>
-          <p className="mt-1 text-sm text-red-900">
-            A new secret signs every delivery from now on. The current one also signs for 24 hours, so there is time to give your receiver
-            the new one.
-          </p>
-          <input type="hidden" name="intent" value="webhook-secret-rotate" />
-          <input type="hidden" name="confirm" value="yes" />
-          <div className="mt-3 flex gap-2">
-            <Button type="submit" variant="danger" disabled={busy}>
-              Yes, rotate the secret
-            </Button>
-            <Link
-              to="/developers#signing-secret"
-              className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800"
-            >
-              Cancel
-            </Link>
-          </div>
-        </Form>
+          A new secret signs every delivery from now on. The current one also signs for 24 hours, so there is time to give your receiver the
+          new one.
+        </ConfirmPanel>
       ) : null}
     </div>
   );

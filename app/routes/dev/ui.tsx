@@ -1,4 +1,4 @@
-import { useSearchParams } from "react-router";
+import { redirect, useSearchParams } from "react-router";
 import { MessageSquare, Send, Users, Wallet } from "lucide-react";
 import type { Route } from "./+types/ui";
 import { Badge } from "~/components/ui/badge";
@@ -21,6 +21,7 @@ import { ProgressBar } from "~/components/ui/progress-bar";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { Tabs } from "~/components/ui/tabs";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { formatKes, formatNumber } from "~/lib/dates";
 
 export const meta: Route.MetaFunction = () => [{ title: "UI kit | Jumbe" }, { name: "robots", content: "noindex" }];
@@ -29,6 +30,12 @@ export const meta: Route.MetaFunction = () => [{ title: "UI kit | Jumbe" }, { na
 export function loader() {
   if (process.env.NODE_ENV === "production") throw new Response("Not Found", { status: 404 });
   return null;
+}
+
+/** The gallery's forms (the confirmation panel) post here: nothing happens but a return to the gallery. */
+export function action() {
+  if (process.env.NODE_ENV === "production") throw new Response("Not Found", { status: 404 });
+  return redirect("/dev/ui");
 }
 
 interface Contact {
@@ -170,6 +177,15 @@ export default function UiKit() {
         />
         <StatCard label="Balance" value={formatKes(4520)} icon={Wallet} />
       </section>
+
+      <Card>
+        <CardHeader title="Confirmation" />
+        <CardBody>
+          <ConfirmPanel title="Delete this contact list?" intent="noop" confirmLabel="Yes, delete the list" cancelTo="/dev/ui">
+            The list and its 120 contacts are removed. Messages already sent stay in the history.
+          </ConfirmPanel>
+        </CardBody>
+      </Card>
 
       <Card>
         <CardHeader title="Tabs, table and pager" />
