@@ -165,6 +165,25 @@ export const sendingBuckets = pgTable("sending_buckets", {
   refilledAt: timestamp("refilled_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Each business portfolio's messaging limit at work: the people it reached with business-initiated
+ * messages (templates outside a service window) and when, so a rolling 24 hours can be counted.
+ * A row older than 24 hours no longer counts; housekeeping removes it.
+ */
+export const messagingLimitRecipients = pgTable(
+  "messaging_limit_recipients",
+  {
+    /** The account's business portfolio id (its WABA id when Meta did not name the portfolio). */
+    portfolioId: text("portfolio_id").notNull(),
+    recipient: text("recipient").notNull(),
+    reachedAt: timestamp("reached_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.portfolioId, t.recipient] }),
+    index("messaging_limit_recipients_reached_idx").on(t.portfolioId, t.reachedAt),
+  ],
+);
+
 /** Media Jumbe keeps: uploads for sending and what customers sent, the bytes in the storage module. */
 export const mediaFiles = pgTable(
   "media_files",

@@ -27,6 +27,12 @@ export const whatsappAccounts = pgTable(
     subscribed: boolean("subscribed").notNull().default(false),
     connectedAt: timestamp("connected_at", { withTimezone: true }).notNull().defaultNow(),
     disconnectedAt: timestamp("disconnected_at", { withTimezone: true }),
+    /**
+     * Set when Meta refused the token (error 190: expired, revoked, password changed): sending from
+     * the account's numbers stops until the tenant connects again, which clears it.
+     */
+    tokenRefusedAt: timestamp("token_refused_at", { withTimezone: true }),
+    tokenRefusal: text("token_refusal"),
     /** The last account_update event from Meta and when Meta says it happened. */
     accountEvent: text("account_event"),
     accountEventAt: timestamp("account_event_at", { withTimezone: true }),
