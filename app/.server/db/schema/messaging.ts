@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -120,6 +121,12 @@ export const messages = pgTable(
     pricingCategory: text("pricing_category"),
     pricingType: text("pricing_type"),
     billable: boolean("billable"),
+    /**
+     * Inbound media: the file Jumbe downloaded from Meta into its storage (null until the download
+     * job has run, or when it failed: error_* then say why). A column rather than a key in payload,
+     * so payload stays exactly what Meta sent and a deleted file unlinks itself.
+     */
+    mediaFileId: uuid("media_file_id").references((): AnyPgColumn => mediaFiles.id, { onDelete: "set null" }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
@@ -205,6 +212,23 @@ export const mediaFiles = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("media_files_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * Meta's media id for a file of Jumbe's on one business number: the dispatcher uploads a file once
+ * per number and sends that id again while it is younger than Meta keeps media (30 days; decision 023).
+ */
+export const mediaUploads = pgTable(
+  "media_uploads",
+  {
+    mediaFileId: uuid("media_file_id")
+      .notNull()
+      .references(() => mediaFiles.id, { onDelete: "cascade" }),
+    phoneNumberId: text("phone_number_id").notNull(),
+    metaMediaId: text("meta_media_id").notNull(),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mediaFileId, t.phoneNumberId] })],
 );
 
 /** Message statuses from webhooks, one row per (message, status): kept even before Jumbe knows the message. */
