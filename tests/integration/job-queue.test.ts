@@ -265,6 +265,10 @@ describe("retention", () => {
     await db().execute(sql`insert into api_idempotency (organization_id, key, request_hash, status, response, created_at) values
       (${organization.id}, 'old-key', 'h', 202, '{}'::jsonb, now() - interval '25 hours'),
       (${organization.id}, 'fresh-key', 'h', 202, '{}'::jsonb, now() - interval '23 hours')`);
+    // A person reached by a template counts against the messaging limit for 24 hours.
+    await db().execute(sql`insert into messaging_limit_recipients (portfolio_id, recipient, reached_at) values
+      ('portfolio-1', '+254700000001', now() - interval '25 hours'),
+      ('portfolio-1', '+254700000002', now() - interval '23 hours')`);
 
     expect(await sweepExpiredData()).toEqual({
       webhookEvents: 1,
@@ -272,8 +276,12 @@ describe("retention", () => {
       jobs: 2,
       webhookDeliveries: 0,
       idempotencyKeys: 1,
+      messagingLimitRecipients: 1,
       templateSamples: 0,
     });
+    expect((await queryRows<{ recipient: string }>(sql`select recipient from messaging_limit_recipients`)).map((r) => r.recipient)).toEqual(
+      ["+254700000002"],
+    );
     expect((await queryRows<{ key: string }>(sql`select key from api_idempotency`)).map((r) => r.key)).toEqual(["fresh-key"]);
     expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
       "old unprocessed",

@@ -65,6 +65,11 @@ export async function sweepExpiredData() {
     () => sql`delete from api_idempotency where (organization_id, key) in (
       select organization_id, key from api_idempotency where created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS}) limit ${BATCH})`,
   );
+  // A person reached more than 24 hours ago no longer counts against the messaging limit.
+  const messagingLimitRecipients = await deleteInBatches(
+    () => sql`delete from messaging_limit_recipients where (portfolio_id, recipient) in (
+      select portfolio_id, recipient from messaging_limit_recipients where reached_at < now() - interval '24 hours' limit ${BATCH})`,
+  );
   const templateSamples = await deleteUnattachedSamples();
-  return { webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, templateSamples };
+  return { webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
 }

@@ -6,6 +6,7 @@ import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
 import { log } from "../log";
+import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../messaging/token-refusal";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../webhooks-out/events";
 import { runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../webhooks-out/deliver";
 import {
@@ -62,6 +63,14 @@ export function registerJobHandlers() {
     maxAttempts: 6,
     transactional: false,
     run: (jobs) => sendDisabledMails(jobs),
+  });
+  // The e-mail that a WhatsApp account needs reconnecting (Meta refused its token): like the other mails.
+  registerJobHandler<{ organizationId: string; account: string; reason: string }>({
+    queue: RECONNECT_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    transactional: false,
+    run: (jobs) => sendReconnectMails(jobs),
   });
   // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
   registerJobHandler<unknown>({

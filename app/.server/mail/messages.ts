@@ -50,3 +50,11 @@ export function webhookDisabledMail(to: string, url: string): OutgoingMail {
     text: `Jumbe could not deliver events to your webhook endpoint for three days, so it has stopped sending to it:\n\n${url}\n\nOnce the endpoint answers again, re-enable it on the Developers page at ${env().APP_URL}/developers. The events that failed are listed there and can be redelivered.${SIGN_OFF}`,
   };
 }
+
+export function whatsappReconnectMail(to: string, account: string, reason: string): OutgoingMail {
+  return {
+    to,
+    subject: "Reconnect your WhatsApp account to keep sending",
+    text: `Meta stopped accepting Jumbe's access to your WhatsApp Business Account ${account} (${reason}). Messages from its numbers are waiting and nothing has been lost.\n\nConnect the account again with Embedded Signup on the WhatsApp page at ${env().APP_URL}/whatsapp. Once it is connected, the waiting messages are sent.${SIGN_OFF}`,
+  };
+}

@@ -10,6 +10,8 @@ import { outageBackoffMs } from "../jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
+import { holdOverMessagingLimit } from "./messaging-limit";
+import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } from "./token-refusal";
 
 /**
  * The dispatcher: the one path from a stored `queued` message to Meta. The messages table is its
@@ -36,6 +38,14 @@ interface Claimed {
   recipient_phone: string;
   payload: Record<string, unknown>;
   attempts: number;
+  created_at: Date | string;
+}
+
+/** A claimed message put back untried, due again after `delayMs`, with why it waits when that is worth showing. */
+interface Deferral {
+  id: string;
+  delayMs: number;
+  why?: { title: string; details: string };
 }
 
 export interface DispatchOutcome {
@@ -66,17 +76,23 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
     from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts`)) as unknown as { rows: Claimed[] };
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at`)) as unknown as {
+    rows: Claimed[];
+  };
   return result.rows;
 }
 
-/** Puts claimed messages back untried, due again after `delayMs` each (rate limits, not failures). */
-async function deferMessages(items: { id: string; delayMs: number }[]) {
+/** Puts claimed messages back untried, due again after `delayMs` each (limits and holds, not failures). */
+async function deferMessages(items: Deferral[]) {
   if (!items.length) return;
   await db().execute(sql`
     update messages m set locked_until = null, attempts = greatest(m.attempts - 1, 0),
-           next_attempt_at = now() + make_interval(secs => d.delay_ms / 1000.0)
-    from unnest(${sql.param(items.map((i) => i.id))}::uuid[], ${sql.param(items.map((i) => i.delayMs))}::int[]) as d(id, delay_ms)
+           next_attempt_at = now() + make_interval(secs => d.delay_ms / 1000.0),
+           error_code = case when d.title is null then m.error_code end,
+           error_title = coalesce(d.title, m.error_title), error_details = coalesce(d.details, m.error_details)
+    from unnest(${sql.param(items.map((i) => i.id))}::uuid[], ${sql.param(items.map((i) => Math.round(i.delayMs)))}::int[],
+                ${sql.param(items.map((i) => i.why?.title ?? null))}::text[], ${sql.param(items.map((i) => i.why?.details ?? null))}::text[])
+         as d(id, delay_ms, title, details)
     where m.id = d.id`);
 }
 
@@ -124,16 +140,27 @@ async function recentPairCounts(messages: Claimed[]) {
   return new Map(rows.map((r) => [`${r.phone_number_id}|${r.recipient_phone}`, r.n]));
 }
 
-/** Each live number's access token (the account's, decrypted), or nothing for a number no longer connected. */
+/**
+ * Each live number's access token (the account's, decrypted), `refused` while Meta refuses it (190)
+ * until the tenant reconnects, or nothing for a number no longer connected.
+ */
 async function numberTokens(phoneNumberIds: string[]) {
-  const rows = await rawQuery<{ phone_number_id: string; organization_id: string; access_token_encrypted: string }>(
-    `select p.phone_number_id, p.organization_id, a.access_token_encrypted
+  const rows = await rawQuery<{ phone_number_id: string; organization_id: string; access_token_encrypted: string; refused: boolean }>(
+    `select p.phone_number_id, p.organization_id, a.access_token_encrypted, a.token_refused_at is not null as refused
      from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
      where p.phone_number_id = any($1::text[]) and p.disconnected_at is null and a.status = 'connected'`,
     [phoneNumberIds],
   );
-  return new Map(rows.map((r) => [`${r.organization_id}|${r.phone_number_id}`, decryptSecret(r.access_token_encrypted)]));
+  return new Map<string, string | { refused: true }>(
+    rows.map((r) => [`${r.organization_id}|${r.phone_number_id}`, r.refused ? { refused: true } : decryptSecret(r.access_token_encrypted)]),
+  );
 }
+
+/** Why a message waits for its account's reconnection (the API shows it while the message is queued). */
+const TOKEN_HOLD_WHY = {
+  title: TOKEN_HELD,
+  details: "Meta refused Jumbe's access to this WhatsApp account. The message is sent once the account is connected again.",
+};
 
 // Throttling and Meta's temporary trouble: try again later. 131056 is the pair rate (4^n seconds).
 const RETRY_LATER = new Set([1, 2, 4, 17, 32, 613, 80007, 130429, 131000, 131016, 131056, 131057, 133004]);
@@ -144,7 +171,6 @@ export function retryDelayMs(error: unknown, attempts: number): number | null {
   if (error instanceof GraphApiError) {
     if (error.code === 131056) return Math.min(4 ** attempts, 3600) * 1000;
     if (error.code === 131057) return 60_000;
-    if (error.code === 190) return 60 * 60_000;
     if (!RETRY_LATER.has(error.code) && !(error.code === 0 && error.status >= 500) && !error.isTransient) return null;
     return Math.min(2 ** attempts, 300) * 1000;
   }
@@ -175,7 +201,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   outcome.claimed = claimed.length;
   if (!claimed.length) return outcome;
 
-  const deferred: { id: string; delayMs: number }[] = [];
+  const deferred: Deferral[] = [];
   const failures: Failure[] = [];
   // The pair rate: one message per person per batch, and at most PAIR_MESSAGES_PER_MINUTE a minute.
   const pairs = await recentPairCounts(claimed);
@@ -189,6 +215,20 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       paced.push(message);
     }
   }
+  // The portfolio's messaging limit (people reached by templates in a rolling 24 hours).
+  const overLimit = await holdOverMessagingLimit(paced);
+  if (overLimit.length) {
+    const over = new Set(overLimit.map((h) => h.id));
+    for (const hold of overLimit)
+      deferred.push({
+        ...hold,
+        why: {
+          title: "messaging_limit_reached",
+          details: "The WhatsApp messaging limit for new people in 24 hours is reached. The message is sent when it allows again.",
+        },
+      });
+    paced.splice(0, paced.length, ...paced.filter((m) => !over.has(m.id)));
+  }
   // Each number's throughput.
   const wanted = new Map<string, number>();
   for (const m of paced) wanted.set(m.phone_number_id, (wanted.get(m.phone_number_id) ?? 0) + 1);
@@ -198,6 +238,19 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const used = new Map<string, number>();
   for (const message of paced) {
     const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
+    if (typeof token === "object") {
+      if (Date.now() - new Date(message.created_at).getTime() < TOKEN_HOLD_LIMIT_MS)
+        deferred.push({ id: message.id, delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
+      else
+        failures.push({
+          id: message.id,
+          organizationId: message.organization_id,
+          code: 190,
+          title: TOKEN_HELD,
+          details: "Meta refused Jumbe's access to this WhatsApp account and it was not connected again within 24 hours.",
+        });
+      continue;
+    }
     if (!token) {
       failures.push({
         id: message.id,
@@ -223,6 +276,8 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
 
   const accepted: { id: string; wamid: string; waId: string | null }[] = [];
   const retries: { id: string; delayMs: number; failure: Failure }[] = [];
+  const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
+  const held: Deferral[] = [];
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
@@ -233,23 +288,36 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
         const sent = await client.sendMessage(message.phone_number_id, message.token, body);
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
       } catch (error) {
+        if (error instanceof GraphApiError && error.code === 190) {
+          // The connection's trouble, not the message's: it waits untried for the reconnection.
+          refused.push({ phoneNumberId: message.phone_number_id, organizationId: message.organization_id, reason: error.summary });
+          held.push({ id: message.id, delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
+          continue;
+        }
         const delay = retryDelayMs(error, message.attempts);
         const failure = failureOf(message.id, message.organization_id, error);
         if (delay === null) failures.push(failure);
         else retries.push({ id: message.id, delayMs: delay, failure });
-        if (error instanceof GraphApiError && error.code === 190)
-          log().warn({ phoneNumberId: message.phone_number_id }, "WhatsApp token refused (190): sending from this number waits");
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker));
 
   await settleAccepted(accepted);
+  await deferMessages(held);
   await scheduleRetries(retries);
   await failMessages(failures);
   outcome.accepted = accepted.length;
   outcome.retrying = retries.length;
   outcome.failed = failures.length;
+  outcome.deferred += held.length;
+  if (refused.length) {
+    log().warn(
+      { phoneNumberIds: [...new Set(refused.map((r) => r.phoneNumberId))] },
+      "WhatsApp token refused (190): sending waits for a reconnection",
+    );
+    await markTokensRefused(refused);
+  }
   return outcome;
 }
 

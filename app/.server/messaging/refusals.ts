@@ -17,12 +17,14 @@ export type SendRefusalCode =
   | "invalid_phone_number"
   | "no_whatsapp_number"
   | "number_not_registered"
+  | "whatsapp_reconnect_needed"
   | "template_not_found"
   | "template_not_approved"
   | "parameter_mismatch"
   | "outside_service_window"
   | "message_not_found"
   | "media_not_found"
+  | "media_type_mismatch"
   | "idempotency_conflict";
 
 export const refuse = (status: SendRefusal["status"], code: SendRefusalCode, message: string) => new SendRefusal(status, code, message);

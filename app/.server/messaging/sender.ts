@@ -18,6 +18,7 @@ interface Row {
   waba_id: string;
   phone_digits: string;
   registered_at: Date | string | null;
+  token_refused: boolean;
 }
 
 /**
@@ -27,7 +28,7 @@ interface Row {
  */
 export async function resolveSenderNumber(organizationId: string, from?: string): Promise<SenderNumber> {
   const rows = await rawQuery<Row>(
-    `select p.phone_number_id, p.account_id, a.waba_id, p.phone_digits, p.registered_at
+    `select p.phone_number_id, p.account_id, a.waba_id, p.phone_digits, p.registered_at, a.token_refused_at is not null as token_refused
      from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
      where p.organization_id = $1 and p.disconnected_at is null and a.status = 'connected'
      order by p.created_at, p.phone_number_id`,
@@ -52,6 +53,12 @@ export async function resolveSenderNumber(organizationId: string, from?: string)
       );
     row = found;
   }
+  if (row.token_refused)
+    throw refuse(
+      409,
+      "whatsapp_reconnect_needed",
+      `Meta no longer accepts Jumbe's access to the WhatsApp account of +${row.phone_digits}. Connect it again on the WhatsApp page, then send.`,
+    );
   if (!row.registered_at)
     throw refuse(
       409,

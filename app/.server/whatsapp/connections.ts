@@ -41,6 +41,11 @@ export async function listConnections(organizationId: string) {
     disconnectedAt: account.disconnectedAt?.toISOString() ?? null,
     tokenExpiresAt: account.tokenExpiresAt?.toISOString() ?? null,
     confirmedByMeta: account.accountEvent !== null,
+    /** Meta refused the token (190): sending waits until Embedded Signup connects the account again. */
+    needsReconnection:
+      account.status === "connected" && account.tokenRefusedAt
+        ? { since: account.tokenRefusedAt.toISOString(), reason: account.tokenRefusal ?? "" }
+        : null,
     numbers: numbers
       // A live account shows its live numbers; a disconnected one keeps showing what it had.
       .filter((n) => n.accountId === account.id && (account.status === "disconnected" || n.disconnectedAt === null))

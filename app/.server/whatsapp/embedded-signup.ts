@@ -1,3 +1,5 @@
+import { releaseHeldMessages } from "../messaging/token-refusal";
+import { wakeDispatcher } from "../messaging/dispatcher";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { organizations, whatsappAccounts, whatsappPhoneNumbers, whatsappRegistrationPins, whatsappSignupAttempts } from "../db/schema";
@@ -206,7 +208,10 @@ async function storeConnection(
   registered: Map<string, Date>,
 ): Promise<ConnectedAccount> {
   try {
-    return await writeConnection(organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered);
+    const connected = await writeConnection(organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered);
+    // Messages that waited for this account's reconnection go now.
+    if (await releaseHeldMessages(connected.accountId)) wakeDispatcher();
+    return connected;
   } catch (error) {
     // A tenant that won a race for the WABA or a number committed first: its live row refuses ours.
     throw isUniqueViolation(error) ? new EmbeddedSignupError("taken", TAKEN) : error;
@@ -232,6 +237,9 @@ async function writeConnection(
             name: sql`coalesce(${name ?? null}, ${whatsappAccounts.name})`,
             accessTokenEncrypted: encrypted,
             tokenExpiresAt,
+            // A new token: Meta's earlier refusal (190) no longer stands.
+            tokenRefusedAt: null,
+            tokenRefusal: null,
             subscribed: true,
             status: "connected",
             connectedAt: sql`now()`,

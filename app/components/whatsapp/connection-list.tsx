@@ -3,6 +3,7 @@ import { Form, href } from "react-router";
 import { Power, PowerOff } from "lucide-react";
 import { Dialog } from "~/components/ui/dialog";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { formatWhen } from "~/lib/dates";
 
 export interface ConnectionView {
   id: string;
@@ -10,6 +11,8 @@ export interface ConnectionView {
   name: string | null;
   status: "connected" | "disconnected";
   confirmedByMeta: boolean;
+  /** Meta refused Jumbe's token (error 190): sending waits for Embedded Signup again. */
+  needsReconnection?: { since: string; reason: string } | null;
   numbers: { id: string; number: string; verifiedName: string | null; quality: string; qualityEvent: string | null; registered: boolean }[];
 }
 
@@ -68,6 +71,17 @@ export function ConnectionList({
                   </span>
                 </p>
                 <p className="text-xs text-slate-500">WABA {c.wabaId}</p>
+                {c.needsReconnection ? (
+                  <p
+                    role="alert"
+                    className="mt-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+                    data-testid="needs-reconnection"
+                  >
+                    <span className="font-semibold">Needs reconnecting.</span> Meta stopped accepting Jumbe&apos;s access to this account on{" "}
+                    {formatWhen(c.needsReconnection.since)} ({c.needsReconnection.reason}). Messages from its numbers are waiting: connect
+                    it again with the button above and they are sent.
+                  </p>
+                ) : null}
                 <ul className="mt-2 space-y-1">
                   {c.numbers.map((n) => (
                     <li key={n.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="phone-number">
