@@ -9,6 +9,8 @@ import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { applyKeptStatuses } from "~/.server/messaging/statuses";
 import { SendRefusal } from "~/.server/messaging/refusals";
 import { getApiMessage } from "~/.server/api-v1/messages";
+import { markInboundRead } from "~/.server/messaging/read-receipts";
+import { graphClient } from "~/.server/whatsapp/graph-client";
 import type { MetaSandbox } from "../../sandbox/meta";
 import { createVerifiedUser } from "../support/accounts";
 import { startGraphSandbox } from "../support/sandbox-waba";
@@ -231,5 +233,56 @@ describe("the sending engine", () => {
     const mine = await queueMessage(a.organizationId, { to: "+254712345678", content: { kind: "text", text: "Hi" }, source: "api" });
     await expect(getApiMessage(b.organizationId, mine.id)).rejects.toMatchObject({ status: 404, code: "not_found" });
     expect((await getApiMessage(a.organizationId, mine.id)).id).toBe(mine.id);
+  });
+
+  it("marks a customer's messages read, with the typing indicator, and only the tenant's own", async () => {
+    const t = await connectedTenant("Kilifi Water Services");
+    const other = await connectedTenant("Another Tenant");
+    await customerWrites(t.phoneNumberId, "254711000222", "Maji hayatoki tangu jana.");
+    await sandbox.sendInbound({
+      phoneNumberId: t.phoneNumberId,
+      from: "254711000222",
+      name: "Wanjiku Kamau",
+      text: "Tafadhali mtusaidie.",
+    });
+    const inbound = await vi.waitFor(
+      async () => {
+        await drainJobs();
+        const rows = await rawQuery<{ id: string; wamid: string }>(
+          `select id, wamid from messages where direction = 'inbound' and payload ->> 'from' = '254711000222' order by created_at, id`,
+        );
+        expect(rows).toHaveLength(2);
+        return rows;
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    // What Jumbe asked Meta, while the sandbox checks the call as Meta would (a customer's wamid to that number).
+    const asked: { wamid: string; typing: boolean }[] = [];
+    const real = graphClient();
+    const client = {
+      ...real,
+      async markRead(phoneNumberId: string, token: string, wamid: string, typing = false) {
+        asked.push({ wamid, typing });
+        return real.markRead(phoneNumberId, token, wamid, typing);
+      },
+    };
+
+    await expect(markInboundRead(other.organizationId, inbound[1]!.id, {}, client)).rejects.toMatchObject({
+      status: 404,
+      code: "message_not_found",
+    });
+    const read = await markInboundRead(t.organizationId, inbound[1]!.id, { typing: true }, client);
+    expect(read.alreadyRead).toBe(false);
+    expect(asked).toEqual([{ wamid: inbound[1]!.wamid, typing: true }]);
+    // Reading the latest reads the earlier one too, as on the customer's phone.
+    const times = await rawQuery<{ read: boolean }>(`select read_at is not null as read from messages where id = any($1::uuid[])`, [
+      inbound.map((m) => m.id),
+    ]);
+    expect(times).toEqual([{ read: true }, { read: true }]);
+    // A second read receipt is not sent again; the typing indicator is.
+    expect((await markInboundRead(t.organizationId, inbound[0]!.id, {}, client)).alreadyRead).toBe(true);
+    expect(asked).toHaveLength(1);
+    await markInboundRead(t.organizationId, inbound[1]!.id, { typing: true }, client);
+    expect(asked).toHaveLength(2);
   });
 });
