@@ -28,6 +28,8 @@ export const CLAIM_LEASE_SECONDS = 30;
 export const MAX_SEND_ATTEMPTS = 8;
 /** Meta's pair rate: one message every 6 s to one person, with bursts; Jumbe allows 10 a minute. */
 export const PAIR_MESSAGES_PER_MINUTE = 10;
+/** How long a send whose answer was lost waits for Meta's status webhook before it is tried again. */
+export const IN_DOUBT_WAIT_MS = 60_000;
 /** Graph calls in flight per worker. */
 const IN_FLIGHT = 64;
 
@@ -174,7 +176,9 @@ export function retryDelayMs(error: unknown, attempts: number): number | null {
     if (!RETRY_LATER.has(error.code) && !(error.code === 0 && error.status >= 500) && !error.isTransient) return null;
     return Math.min(2 ** attempts, 300) * 1000;
   }
-  if (error instanceof GraphNetworkError) return Math.min(2 ** attempts, 300) * 1000;
+  // A send in doubt (timed out, cut off) may have reached Meta: its `sent` webhook, which names the
+  // message (biz_opaque_callback_data), gets a minute to arrive and settle it before a second try.
+  if (error instanceof GraphNetworkError) return Math.max(Math.min(2 ** attempts, 300) * 1000, error.inDoubt ? IN_DOUBT_WAIT_MS : 0);
   return null;
 }
 

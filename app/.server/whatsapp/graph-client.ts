@@ -63,12 +63,21 @@ export class GraphApiError extends Error {
 /** The request never got a Graph answer: timeout, refused connection, or a body that is not Graph's. */
 export class GraphNetworkError extends Error {
   readonly step: string;
-  constructor(step: string, message: string, options?: { cause?: unknown }) {
+  /**
+   * Whether Meta may have acted on the request: false only when it never left (connection refused,
+   * no such host). A timeout or a cut connection after sending is in doubt.
+   */
+  readonly inDoubt: boolean;
+  constructor(step: string, message: string, options?: { cause?: unknown; inDoubt?: boolean }) {
     super(message, options);
     this.name = "GraphNetworkError";
     this.step = step;
+    this.inDoubt = options?.inDoubt ?? true;
   }
 }
+
+/** Connection errors that mean the request never reached the other side. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 
 // 1 and 2: unknown/service errors; 4, 17, 32, 613, 80007, 130429: rate limits and throughput;
 // 131000, 131016, 133004: Cloud API temporarily unavailable.
@@ -163,8 +172,10 @@ export function createGraphClient(options: GraphClientOptions) {
   /** A fetch that never got an answer: timed out or unreachable. */
   function unreachable(step: string, cause: unknown) {
     const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
+    const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
     return new GraphNetworkError(step, timedOut ? `Graph ${step} timed out after ${options.timeoutMs} ms` : `Graph ${step} unreachable`, {
       cause,
+      inDoubt: timedOut || typeof code !== "string" || !NEVER_SENT.has(code),
     });
   }
 
