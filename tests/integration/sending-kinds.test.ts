@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
+import { db, rawQuery } from "~/.server/db/client";
+import { messageTemplates } from "~/.server/db/schema";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
@@ -183,6 +184,122 @@ describe("every kind of message, through the API to Meta", () => {
       },
       { timeout: 10_000, interval: 50 },
     );
+  });
+
+  it("sends templates with header, body and button parameters as Meta's components, and refuses a wrong count before Meta", async () => {
+    const t = await connectedTenant("Nakuru Dairy Co-op");
+    const components = {
+      withText: [
+        { type: "HEADER", format: "TEXT", text: "Order {{1}}", example: { header_text: ["KE-1"] } },
+        {
+          type: "BODY",
+          text: "Habari {{1}}, your milk delivery of {{2}} litres is on the way.",
+          example: { body_text: [["Amina", "20"]] },
+        },
+        {
+          type: "BUTTONS",
+          buttons: [
+            {
+              type: "URL",
+              text: "Track",
+              url: "https://dairy.example.co.ke/track/{{1}}",
+              example: ["https://dairy.example.co.ke/track/KE-1"],
+            },
+          ],
+        },
+      ],
+      withImage: [
+        { type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW1hZ2U="] } },
+        { type: "BODY", text: "New price list from {{1}}.", example: { body_text: [["Monday"]] } },
+      ],
+    };
+    for (const [name, parts] of [
+      ["delivery_update", components.withText],
+      ["price_list", components.withImage],
+    ] as const) {
+      graph.sandbox.createTemplateAtMeta(t.wabaId, { name, language: "en", category: "UTILITY", components: parts as never });
+      await db()
+        .insert(messageTemplates)
+        .values({
+          organizationId: t.organizationId,
+          wabaId: t.wabaId,
+          name,
+          language: "en",
+          category: "UTILITY",
+          status: "approved",
+          components: parts as never,
+        });
+    }
+    const to = "0733 555 002";
+    const delivery = await send(t.key, {
+      to,
+      template: "delivery_update",
+      parameters: ["Amina", "20"],
+      header: { text: "KE-77" },
+      buttons: [{ index: 0, value: "KE-77" }],
+    });
+    expect(delivery.status, JSON.stringify(delivery.body)).toBe(202);
+    const prices = await send(t.key, {
+      to: "0733 555 003",
+      template: "price_list",
+      parameters: ["Monday"],
+      header: { link: "https://cdn.example.co.ke/prices.jpg" },
+    });
+    expect(prices.status, JSON.stringify(prices.body)).toBe(202);
+    // A template needs no service window; the wrong counts never reach Meta.
+    const mismatches = [
+      { to, template: "delivery_update", parameters: ["Amina"], header: { text: "KE-77" }, buttons: [{ index: 0, value: "KE-77" }] },
+      { to, template: "delivery_update", parameters: ["Amina", "20"], buttons: [{ index: 0, value: "KE-77" }] },
+      { to, template: "delivery_update", parameters: ["Amina", "20"], header: { text: "KE-77" } },
+      { to, template: "price_list", parameters: ["Monday"] },
+    ];
+    for (const body of mismatches) {
+      const answer = await send(t.key, body);
+      expect(answer.status).toBe(422);
+      expect(answer.body.code).toBe("parameter_mismatch");
+    }
+    await drainDispatcher();
+
+    const atMeta = graph.sandbox.messages({ phoneNumberId: t.phoneNumberId });
+    expect(atMeta).toHaveLength(2);
+    const sentDelivery = atMeta.find((m) => m.callbackData === delivery.body.id)!;
+    expect(sentDelivery.template).toMatchObject({ name: "delivery_update", language: "en" });
+    expect(sentDelivery.body).toMatchObject({
+      to: "+254733555002",
+      type: "template",
+      template: {
+        name: "delivery_update",
+        language: { code: "en" },
+        components: expect.arrayContaining([
+          { type: "header", parameters: [{ type: "text", text: "KE-77" }] },
+          {
+            type: "body",
+            parameters: [
+              { type: "text", text: "Amina" },
+              { type: "text", text: "20" },
+            ],
+          },
+          { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "KE-77" }] },
+        ]),
+      },
+    });
+    const sentPrices = atMeta.find((m) => m.callbackData === prices.body.id)!;
+    expect(sentPrices.body).toMatchObject({
+      template: {
+        components: expect.arrayContaining([
+          { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.example.co.ke/prices.jpg" } }] },
+        ]),
+      },
+    });
+    // Meta accepted both: no 132000 (parameter count) or 132012 (header format) from its checks.
+    const accepted = await rawQuery<{ accepted: boolean; error_code: number | null }>(
+      `select accepted_at is not null as accepted, error_code from messages where id = any($1::uuid[])`,
+      [[delivery.body.id, prices.body.id]],
+    );
+    expect(accepted).toEqual([
+      { accepted: true, error_code: null },
+      { accepted: true, error_code: null },
+    ]);
   });
 
   it("answers a bad body with a clear 4xx and stores nothing", async () => {
