@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -225,7 +226,12 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/template-samples",
       "/api/v1/messages",
       "/api/v1/messages/{id}",
+      "/api/v1/media",
+      "/api/v1/media/{id}",
     ]);
+    expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
+    expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "413", "415", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
     expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
     expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "409", "422", "429"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
@@ -268,12 +274,18 @@ describe("OpenAPI and the Developers page's examples", () => {
       "POST /api/v1/messages",
       "GET /api/v1/messages",
       "GET /api/v1/messages/{id}",
+      "POST /api/v1/media",
+      "GET /api/v1/media/{id}",
+      "DELETE /api/v1/media/{id}",
     ]);
     const isMessages = (e: Endpoint) => e.path.startsWith("/api/v1/messages");
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
     // The sample upload's examples send sample.png from the directory they run in.
     const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(64)]);
     writeFileSync(path.join(dir, "sample.png"), png);
+    // The media upload's examples send photo.jpg (a JPEG by its first bytes).
+    const photo = Buffer.concat([Buffer.from("ffd8ffe000104a464946000101", "hex"), Buffer.alloc(500, 7)]);
+    writeFileSync(path.join(dir, "photo.jpg"), photo);
     const envVars = { ...process.env, JUMBE_API_KEY: t.key };
     const runExample = async (language: "curl" | "javascript" | "python", code: string, vars: NodeJS.ProcessEnv) => {
       if (language === "curl") return (await run$("sh", ["-c", code], { env: vars, cwd: dir })).stdout;
@@ -291,10 +303,12 @@ describe("OpenAPI and the Developers page's examples", () => {
       await db().update(whatsappAccounts).set({ status: "disconnected" }).where(eq(whatsappAccounts.organizationId, t.organization.id));
       const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
       let templateId = "";
+      let mediaId = "";
       outputs[language] = [];
       for (const endpoint of pages[language].endpoints.filter((e) => !isMessages(e))) {
-        const stdout = await runExample(language, endpoint.example, { ...envVars, TEMPLATE_ID: templateId });
+        const stdout = await runExample(language, endpoint.example, { ...envVars, TEMPLATE_ID: templateId, MEDIA_ID: mediaId });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -349,7 +363,7 @@ describe("OpenAPI and the Developers page's examples", () => {
         const same =
           endpoint.path === "/api/v1/phone-numbers"
             ? connectedNumbers
-            : endpoint.path.includes("templates/") || endpoint.method === "POST"
+            : endpoint.path.includes("templates/") || endpoint.path.includes("/media") || endpoint.method === "POST"
               ? timeless
               : (v: unknown) => v;
         expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
@@ -358,6 +372,15 @@ describe("OpenAPI and the Developers page's examples", () => {
         if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
         if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
           expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+        if (endpoint.path === "/api/v1/media" || endpoint.path === "/api/v1/media/{id}")
+          expect(fromCurl, endpoint.method).toEqual({
+            id: expect.any(String),
+            mimeType: "image/jpeg",
+            size: photo.length,
+            sha256: createHash("sha256").update(photo).digest("hex"),
+            fileName: "photo.jpg",
+            createdAt: expect.any(String),
+          });
         if (endpoint.path === "/api/v1/template-samples")
           expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
       });

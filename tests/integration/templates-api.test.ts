@@ -620,6 +620,8 @@ describe("the OpenAPI document", () => {
       "/api/v1/template-samples",
       "/api/v1/messages",
       "/api/v1/messages/{id}",
+      "/api/v1/media",
+      "/api/v1/media/{id}",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

@@ -20,6 +20,8 @@ import { BODY_LIMITS } from "../http/body-limit";
 import { Message, MessageIdParams, MessageList, MessagesQuery, SEND_MESSAGE_EXAMPLE, SendMessage } from "./message-schemas";
 import { getApiMessage, listApiMessages, sendApiMessage } from "./messages";
 import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../lib/templates";
+import { deleteApiMedia, FILE_FIELD, getApiMedia, MediaFile, MediaIdParams, uploadApiMedia } from "./media";
+import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../messaging/media-types";
 
 export type HttpMethod = "get" | "post" | "delete";
 
@@ -33,6 +35,8 @@ export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B exten
   body: z.output<B>;
   /** A raw body's bytes and type (endpoints with `rawBody`). */
   file?: { contentType: string; bytes: Buffer };
+  /** A multipart/form-data body, unread: the endpoint streams it (endpoints with `multipart`). */
+  upload?: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number };
   /** The Idempotency-Key header, checked (endpoints with `idempotent`). */
   idempotencyKey?: string;
 }
@@ -60,6 +64,11 @@ export interface Endpoint<
    * examples send.
    */
   rawBody?: { contentTypes: readonly string[]; maxBytes: number; description: string; example: { file: string; contentType: string } };
+  /**
+   * A multipart/form-data body with a file in the part `field`, handed to run() unread so it
+   * streams; up to `maxBytes` in all. `example` names the file the code examples send.
+   */
+  multipart?: { field: string; maxBytes: number; description: string; example: { file: string; contentType: string } };
   /** The success status; 204 answers no body (`response` is then NoContent). */
   status: 200 | 201 | 202 | 204;
   /** Takes an Idempotency-Key header: a repeat within 24 hours answers the first result. */
@@ -77,6 +86,22 @@ const define = <Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R
 export const NoParams = z.object({});
 /** The "body" of a 204. */
 export const NoContent = z.undefined();
+
+const MEDIA_NOT_FOUND = "No file with this id in your organisation: unknown, deleted or another's (code media_not_found).";
+
+/** "image/jpeg or image/png up to 5 MB, ...": Meta's media types and limits in words. */
+const MEDIA_LIMITS_TEXT = (() => {
+  const groups = new Map<string, string[]>();
+  for (const [type, rule] of Object.entries(MEDIA_TYPES)) {
+    const limit =
+      rule.kind === "sticker"
+        ? `${formatLimit(STATIC_STICKER_MAX_BYTES)} (${formatLimit(rule.maxBytes)} animated)`
+        : formatLimit(rule.maxBytes);
+    const key = `${rule.kind} up to ${limit}`;
+    groups.set(key, [...(groups.get(key) ?? []), type]);
+  }
+  return [...groups].map(([key, types]) => `${key.replace(/ up to/, ` (${types.join(", ")}) up to`)}`).join("; ");
+})();
 
 const TEMPLATE_NOT_FOUND = "No template with this id in your organisation: unknown, malformed or another's (code not_found).";
 
@@ -261,5 +286,54 @@ export const ENDPOINTS: Endpoint[] = [
     response: Message,
     errors: { 404: "No message with this id in your organisation (code not_found)." },
     run: ({ organizationId, params }) => getApiMessage(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/media",
+    operationId: "uploadMedia",
+    summary: "Upload a file to send",
+    description: `A file for messages sent by mediaId, as the multipart/form-data part named file. WhatsApp's types and limits: ${MEDIA_LIMITS_TEXT}. The type is read from the file's first bytes: a declared Content-Type they contradict is refused. Jumbe uploads the file to Meta when a message first sends it from a number, and again after 29 days (Meta keeps media 30 days).`,
+    query: NoQuery,
+    params: NoParams,
+    multipart: {
+      field: FILE_FIELD,
+      maxBytes: BODY_LIMITS.media,
+      description: "The file as the part named file, with its filename and Content-Type.",
+      example: { file: "photo.jpg", contentType: "image/jpeg" },
+    },
+    status: 201,
+    response: MediaFile,
+    errors: {
+      413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
+      415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (code media_type_mismatch).",
+    },
+    run: ({ organizationId, upload }) => uploadApiMedia(organizationId, upload!),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/media/{id}",
+    operationId: "getMedia",
+    summary: "One uploaded file",
+    description: "A file of the organisation: its type, size, SHA-256 and name.",
+    query: NoQuery,
+    params: MediaIdParams,
+    status: 200,
+    response: MediaFile,
+    errors: { 404: MEDIA_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiMedia(organizationId, params.id),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/media/{id}",
+    operationId: "deleteMedia",
+    summary: "Delete an uploaded file",
+    description:
+      "Deletes the file and its bytes. Answers 204 with no body. A queued message that still sends it fails (media_not_found); Meta's copies expire on their own after 30 days.",
+    query: NoQuery,
+    params: MediaIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: MEDIA_NOT_FOUND },
+    run: ({ organizationId, params }) => deleteApiMedia(organizationId, params.id),
   }),
 ];

@@ -12,7 +12,7 @@ interface Operation {
   summary: string;
   description: string;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { example?: unknown }>; "x-example"?: { file: string; contentType: string } };
+  requestBody?: { content: Record<string, { example?: unknown }>; "x-example"?: { file: string; contentType: string; field?: string } };
   responses: Record<string, unknown>;
 }
 
@@ -101,6 +101,7 @@ function writeEndpointDocs(doc: OpenApiDocument): EndpointDoc[] {
       const url = urls(base, path);
       const METHOD = method.toUpperCase();
       const file = op.requestBody?.["x-example"];
+      if (file?.field) return formExample(METHOD, path, op, url, { ...file, field: file.field });
       if (file) return fileExample(METHOD, path, op, url, file);
       const hasBody = !!op.requestBody;
       const example = op.requestBody?.content["application/json"]?.example;
@@ -218,6 +219,77 @@ function fileExample(
         `    ${url.python},`,
         `    method="${METHOD}",`,
         `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"], "Content-Type": "${file.contentType}"},`,
+        `    data=payload,`,
+        `)`,
+        `try:`,
+        `    with urllib.request.urlopen(request) as response:`,
+        `        print(json.dumps(json.load(response), indent=2))`,
+        `except urllib.error.HTTPError as error:`,
+        `    body = json.load(error)`,
+        `    raise SystemExit(body["code"] + ": " + body["message"])`,
+      ].join("\n"),
+    },
+  };
+}
+
+/**
+ * The examples of an upload as multipart/form-data (a file to send): each sends the named file
+ * from the current directory as the form's part `field`, with its name and Content-Type.
+ */
+function formExample(
+  METHOD: string,
+  path: string,
+  op: Operation,
+  url: ReturnType<typeof urls>,
+  file: { file: string; contentType: string; field: string },
+): EndpointDoc {
+  const note = `${file.file}: the file to send, in the current directory (any type WhatsApp takes, with its Content-Type).`;
+  return {
+    method: METHOD,
+    path,
+    summary: op.summary,
+    description: op.description,
+    examples: {
+      curl: [
+        `# ${note}`,
+        `curl -sS --fail-with-body -X ${METHOD} ${url.shell} \\`,
+        `  -H "Authorization: Bearer $JUMBE_API_KEY" \\`,
+        `  -F "${file.field}=@${file.file};type=${file.contentType}"`,
+      ].join("\n"),
+      javascript: [
+        `// Node 20+ (save as example.mjs)`,
+        `// ${note}`,
+        `import { openAsBlob } from "node:fs";`,
+        ``,
+        `const form = new FormData();`,
+        `form.set("${file.field}", await openAsBlob("${file.file}", { type: "${file.contentType}" }), "${file.file}");`,
+        `const response = await fetch(${url.js}, {`,
+        `  method: "${METHOD}",`,
+        `  headers: { Authorization: \`Bearer \${process.env.JUMBE_API_KEY}\` },`,
+        `  body: form,`,
+        `});`,
+        `const body = await response.json();`,
+        "if (!response.ok) throw new Error(`${body.code}: ${body.message}`);",
+        `console.log(JSON.stringify(body, null, 2));`,
+      ].join("\n"),
+      python: [
+        `import json, os, urllib.error, urllib.request, uuid`,
+        ``,
+        `# ${note}`,
+        `with open("${file.file}", "rb") as upload:`,
+        `    content = upload.read()`,
+        `boundary = uuid.uuid4().hex`,
+        `payload = (`,
+        `    ('--%s\\r\\nContent-Disposition: form-data; name="${file.field}"; filename="${file.file}"\\r\\n'`,
+        `     'Content-Type: ${file.contentType}\\r\\n\\r\\n' % boundary).encode()`,
+        `    + content`,
+        `    + ("\\r\\n--%s--\\r\\n" % boundary).encode()`,
+        `)`,
+        ``,
+        `request = urllib.request.Request(`,
+        `    ${url.python},`,
+        `    method="${METHOD}",`,
+        `    headers={"Authorization": "Bearer " + os.environ["JUMBE_API_KEY"], "Content-Type": "multipart/form-data; boundary=" + boundary},`,
         `    data=payload,`,
         `)`,
         `try:`,

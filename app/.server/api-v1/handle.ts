@@ -4,7 +4,8 @@ import { hitRateLimit } from "../security/rate-limit";
 import { recordActivity } from "../activity/record";
 import { log } from "../log";
 import { BODY_LIMITS } from "../http/body-limit";
-import { ENDPOINTS, type Endpoint } from "./endpoints";
+import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
+import { multipartBoundary } from "../http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
 import { API_RATE_LIMIT, effectiveApiRateLimit, recordApiCall } from "./usage";
@@ -14,8 +15,11 @@ const OPENAPI_PATH = "/api/v1/openapi.json";
 /** Request bodies: Express refuses larger ones before they get here (http/body-limit.ts); this holds without it too. */
 export const API_BODY_LIMIT = BODY_LIMITS.default;
 const TOO_LARGE = `The request body is over ${API_BODY_LIMIT / 1024} KB.`;
-const tooLarge = (endpoint: Endpoint) =>
-  endpoint.rawBody ? `The request body is over ${endpoint.rawBody.maxBytes / 1024 / 1024} MB.` : TOO_LARGE;
+const streamedLimit = (endpoint: Endpoint) => endpoint.rawBody?.maxBytes ?? endpoint.multipart?.maxBytes;
+const tooLarge = (endpoint: Endpoint) => {
+  const limit = streamedLimit(endpoint);
+  return limit ? `The request body is over ${Math.floor(limit / 1024 / 1024)} MB.` : TOO_LARGE;
+};
 
 function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
   return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -47,8 +51,8 @@ export async function handleApiV1(request: Request): Promise<Response> {
   }
   const { endpoint } = match;
   // A declared length over the limit is refused before anything is read (as Express does in front).
-  const bodyLimit = endpoint.rawBody?.maxBytes ?? API_BODY_LIMIT;
-  if ((endpoint.body || endpoint.rawBody) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
+  const bodyLimit = streamedLimit(endpoint) ?? API_BODY_LIMIT;
+  if ((endpoint.body || endpoint.rawBody || endpoint.multipart) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
     return apiError(413, "payload_too_large", tooLarge(endpoint));
 
   const header = request.headers.get("authorization") ?? "";
@@ -178,6 +182,18 @@ async function answer(
     if (bytes === undefined) return apiError(413, "payload_too_large", tooLarge(endpoint), headers);
     file = { contentType, bytes };
   }
+  let upload: EndpointInput<z.ZodType, z.ZodType, z.ZodType>["upload"];
+  if (endpoint.multipart) {
+    const boundary = multipartBoundary(request.headers.get("content-type"));
+    if (!boundary)
+      return apiError(
+        415,
+        "unsupported_media_type",
+        `Send the file as multipart/form-data, in the part named ${endpoint.multipart.field} (curl -F "${endpoint.multipart.field}=@${endpoint.multipart.example.file}").`,
+        headers,
+      );
+    upload = { body: request.body, boundary, maxBytes: endpoint.multipart.maxBytes };
+  }
   if (endpoint.body) {
     let text: string | undefined;
     try {
@@ -220,7 +236,7 @@ async function answer(
   }
 
   try {
-    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file, idempotencyKey });
+    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file, upload, idempotencyKey });
     if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,

@@ -88,10 +88,29 @@ function operation(endpoint: Endpoint) {
           },
         }
       : {}),
+    ...(endpoint.multipart
+      ? {
+          requestBody: {
+            required: true,
+            description: endpoint.multipart.description,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: [endpoint.multipart.field],
+                  properties: { [endpoint.multipart.field]: { type: "string", format: "binary" } },
+                },
+              },
+            },
+            // The file the code examples send (the Developers page).
+            "x-example": { ...endpoint.multipart.example, field: endpoint.multipart.field },
+          },
+        }
+      : {}),
     responses: {
       [String(endpoint.status)]: success,
       "400": errorResponse(
-        endpoint.body || endpoint.rawBody
+        endpoint.body || endpoint.rawBody || endpoint.multipart
           ? "The query or the body is not valid: the message names the field and the problem (code invalid_request)."
           : "The query is not valid (code invalid_request).",
       ),

@@ -21,6 +21,11 @@ export const BODY_LIMITS = {
   templateForm: 17 * MB,
   /** POST /api/v1/template-samples: the raw sample, nothing else. */
   templateSample: 16 * MB,
+  /**
+   * POST /api/v1/media: one file as multipart/form-data, streamed to storage. Meta's largest type
+   * (documents, 100 MB) and the form's framing; each type's own limit is checked while it streams.
+   */
+  media: 100 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
 } as const;
@@ -42,6 +47,7 @@ export function bodyLimitFor(path: string) {
   if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
   if (TEMPLATE_FORM_PAGE.test(page)) return BODY_LIMITS.templateForm;
   if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
+  if (p === "/api/v1/media") return BODY_LIMITS.media;
   if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;
   if (p.startsWith("/sandbox/")) return BODY_LIMITS.sandbox;
   return BODY_LIMITS.default;

@@ -16,6 +16,7 @@ import {
   TEMPLATE_SYNC_EVERY_SECONDS,
   TEMPLATE_SYNC_QUEUE,
 } from "../templates/sync";
+import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_QUEUE, runInboundMediaJobs } from "../messaging/inbound-media";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -104,4 +105,15 @@ export function registerJobHandlers() {
     },
   });
   registerRecurringJob({ name: "template-sync", queue: TEMPLATE_SYNC_ALL_QUEUE, everySeconds: TEMPLATE_SYNC_EVERY_SECONDS });
+  // Customers' media downloaded into storage: Graph calls and a file write, outside a transaction;
+  // one message per job, and a download that keeps failing is recorded on its message.
+  registerJobHandler<{ messageId: string }>({
+    queue: INBOUND_MEDIA_QUEUE,
+    batchSize: 1,
+    maxAttempts: INBOUND_MEDIA_ATTEMPTS + 1,
+    concurrency: 2,
+    leaseMs: 5 * 60_000,
+    transactional: false,
+    run: (jobs) => runInboundMediaJobs(jobs),
+  });
 }

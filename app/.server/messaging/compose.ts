@@ -1,5 +1,7 @@
 import { rawQuery } from "../db/client";
-import type { InteractiveButtons, InteractiveList, MediaRef, OutboundContent, TemplateContent } from "./content";
+import type { InteractiveButtons, InteractiveList, MediaKind, MediaRef, OutboundContent, TemplateContent } from "./content";
+import { isUuid } from "./media-files";
+import { MEDIA_TYPES, mediaKindOf } from "./media-types";
 import { refuse } from "./refusals";
 import type { SenderNumber } from "./sender";
 
@@ -52,6 +54,9 @@ export async function composeMessage(
       break;
     case "template": {
       const template = await approvedTemplate(organizationId, sender, content.template);
+      const headerFormat = String(componentOf(template, "HEADER")?.format ?? "").toUpperCase();
+      if (content.template.header?.mediaId && ["IMAGE", "VIDEO", "DOCUMENT"].includes(headerFormat))
+        await checkMediaFile(organizationId, headerFormat.toLowerCase() as MediaKind, content.template.header.mediaId, "header.mediaId");
       templateId = template.id;
       templateCategory = template.category.toLowerCase();
       graph.type = "template";
@@ -71,12 +76,43 @@ export async function composeMessage(
       graph.reaction = { message_id: await wamidOf(organizationId, sender, content.messageId), emoji: content.emoji };
       break;
     default:
+      if (content.media.mediaId) await checkMediaFile(organizationId, content.kind, content.media.mediaId, `${content.kind}.mediaId`);
       graph.type = content.kind;
       graph[content.kind] = mediaObject(content.kind, content.media);
   }
   const contextWamid = replyTo ? await wamidOf(organizationId, sender, replyTo) : null;
   if (contextWamid) graph.context = { message_id: contextWamid };
   return { graph, templateId, templateCategory, contextWamid };
+}
+
+/**
+ * A file sent by mediaId must be the tenant's own (uploaded with POST /api/v1/media) and of a type
+ * the message kind takes: a PNG cannot go as a document, nor a PDF as an image.
+ */
+async function checkMediaFile(organizationId: string, kind: MediaKind, mediaId: string, field: string) {
+  const [file] = isUuid(mediaId)
+    ? await rawQuery<{ mime_type: string }>(`select mime_type from media_files where organization_id = $1 and id = $2`, [
+        organizationId,
+        mediaId,
+      ])
+    : [];
+  if (!file)
+    throw refuse(
+      404,
+      "media_not_found",
+      `${field}: no media file ${mediaId.slice(0, 80)} in your organisation. Upload the file with POST /api/v1/media and give the id it answers.`,
+    );
+  const fileKind = mediaKindOf(file.mime_type);
+  if (fileKind !== kind) {
+    const takes = Object.entries(MEDIA_TYPES)
+      .filter(([, rule]) => rule.kind === kind)
+      .map(([type]) => type);
+    throw refuse(
+      422,
+      "media_type_mismatch",
+      `${field}: the file is ${file.mime_type}${fileKind ? `, which WhatsApp sends as ${fileKind === "image" || fileKind === "audio" ? "an" : "a"} ${fileKind}` : ""}; ${kind === "image" || kind === "audio" ? "an" : "a"} ${kind} takes ${takes.join(", ")}.`,
+    );
+  }
 }
 
 /** A media reference as Meta takes it: `link`, or Jumbe's upload (sent as Meta's id once uploaded). */

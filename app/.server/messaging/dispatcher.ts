@@ -10,6 +10,7 @@ import { outageBackoffMs } from "../jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
+import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit } from "./messaging-limit";
 import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } from "./token-refusal";
 
@@ -289,7 +290,8 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
       const body = { ...message.payload, biz_opaque_callback_data: message.id };
       try {
-        const sent = await client.sendMessage(message.phone_number_id, message.token, body);
+        // Files sent by mediaId become Meta's media id for this number (uploaded once; media.ts).
+        const sent = await client.sendMessage(message.phone_number_id, message.token, await withMetaMediaIds(client, message, body));
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
       } catch (error) {
         if (error instanceof GraphApiError && error.code === 190) {

@@ -5,6 +5,7 @@ import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
 import { applyTemplateChanges, type TemplateChange } from "../templates/webhook";
 import { adoptLostAccepts, applyKeptStatuses } from "../messaging/statuses";
 import { messageEventsFor, receivedEventsFor } from "../messaging/events";
+import { enqueueInboundMedia } from "../messaging/inbound-media";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -267,7 +268,7 @@ export class ChangeWork {
     }
     const contactOf = (m: InboundRow) => contactId.get(personKey(m)) ?? null;
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
-    const inserted = await rows<{ id: string; organization_id: string }>(
+    const inserted = await rows<{ id: string; organization_id: string; message_type: string }>(
       tx,
       sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
           select o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, now()
@@ -275,7 +276,12 @@ export class ChangeWork {
                       ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
                       ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
           on conflict (organization_id, wamid) where wamid is not null do nothing
-          returning id, organization_id`,
+          returning id, organization_id, message_type`,
+    );
+    // Customers' images, voice notes, documents...: downloaded into storage by a job of their own.
+    await enqueueInboundMedia(
+      tx,
+      inserted.map((m) => ({ id: m.id, type: m.message_type })),
     );
     // Each customer's message opens (or extends) their 24-hour service window with that number.
     const windows = new Map<string, { organizationId: string; phoneNumberId: string; contactId: string; at: string }>();

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { MultipartError, MultipartReader } from "../http/multipart";
+import {
+  deleteMediaFile,
+  discardUploadedMedia,
+  getMediaFile,
+  MediaRefusal,
+  storeUploadedMedia,
+  type MediaFileView,
+} from "../messaging/media-files";
+import { ApiProblem } from "./problem";
+
+/** POST, GET and DELETE /api/v1/media: the tenant's files for sending by mediaId (decision 023). */
+
+export const MediaFile = z
+  .object({
+    id: z.uuid().describe("Send it as mediaId: image, video, audio, document or sticker, or a template's media header."),
+    mimeType: z.string().describe("The type Jumbe found in the file's bytes (it decides the message kind: image/webp is a sticker)."),
+    size: z.int().describe("Bytes."),
+    sha256: z.string().describe("The SHA-256 of the bytes, in hex."),
+    fileName: z.string().nullable().describe("The name the upload gave the file, without any path."),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "MediaFile" });
+
+export const MediaIdParams = z.object({ id: z.string().describe("The file's id (a UUID) from uploading it.") });
+
+/** The part of the form that carries the file. */
+export const FILE_FIELD = "file";
+
+const asProblem = (error: unknown) => (error instanceof MediaRefusal ? new ApiProblem(error.status, error.code, error.message) : error);
+
+/** Reads what is left of a refused body (bounded by the reader's limit) so the answer reaches the client whole. */
+async function drain(reader: MultipartReader) {
+  try {
+    while (await reader.next());
+  } catch {
+    /* malformed or over the limit: the answer is decided already */
+  }
+}
+
+/**
+ * The upload: one part named `file` (other, small fields are read and ignored, as Meta's own
+ * `messaging_product` and `type`), streamed to storage as it arrives; a second file is refused.
+ */
+export async function uploadApiMedia(
+  organizationId: string,
+  upload: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number },
+): Promise<MediaFileView> {
+  const reader = new MultipartReader(upload.body, upload.boundary, { maxBytes: upload.maxBytes, maxParts: 8 });
+  let stored: MediaFileView | undefined;
+  try {
+    for (let part = await reader.next(); part; part = await reader.next()) {
+      if (part.name !== FILE_FIELD) continue;
+      if (stored)
+        throw new MediaRefusal(400, "invalid_request", `Send one file per request: the form has a second part named ${FILE_FIELD}.`);
+      if (part.fileName === undefined)
+        throw new MediaRefusal(400, "invalid_request", `The part named ${FILE_FIELD} must be a file (with a filename), not a text field.`);
+      stored = await storeUploadedMedia(organizationId, {
+        declaredType: part.contentType,
+        fileName: part.fileName,
+        chunks: reader.chunks(),
+      });
+    }
+    if (!stored)
+      throw new MediaRefusal(
+        400,
+        "invalid_request",
+        `No file in the form: send it as the multipart/form-data part named ${FILE_FIELD} (curl -F "${FILE_FIELD}=@photo.jpg").`,
+      );
+    return stored;
+  } catch (error) {
+    if (stored) await discardUploadedMedia(organizationId, stored.id);
+    if (error instanceof MultipartError) {
+      if (error.tooLarge)
+        throw new ApiProblem(413, "payload_too_large", `The request body is over ${Math.floor(upload.maxBytes / 1024 / 1024)} MB.`);
+      throw new ApiProblem(400, "invalid_request", `The multipart/form-data body is malformed: ${error.message}`);
+    }
+    if (error instanceof MediaRefusal) await drain(reader);
+    throw asProblem(error);
+  }
+}
+
+export async function getApiMedia(organizationId: string, id: string) {
+  try {
+    return await getMediaFile(organizationId, id);
+  } catch (error) {
+    throw asProblem(error);
+  }
+}
+
+export async function deleteApiMedia(organizationId: string, id: string) {
+  try {
+    await deleteMediaFile(organizationId, id);
+  } catch (error) {
+    throw asProblem(error);
+  }
+  return undefined;
+}
