@@ -76,6 +76,11 @@ export const messages = pgTable(
   "messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /**
+     * Arrival order: Meta's timestamps are whole seconds, so messages of one second (several in one
+     * webhook batch) keep their order by this. A conversation reads in (sent_at, seq) order.
+     */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
