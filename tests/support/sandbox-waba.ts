@@ -12,7 +12,14 @@ import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
  * ask for (reviewTemplatesNow decides at once); its webhooks go to `webhookUrl`, else nowhere.
  */
 export async function startGraphSandbox(
-  options: { webhookUrl?: string; statusDelaysMs?: { sent?: number; delivered?: number; read?: number } } = {},
+  options: {
+    webhookUrl?: string;
+    statusDelaysMs?: { sent?: number; delivered?: number; read?: number };
+    /** Meta's limits (the sandbox's defaults otherwise: 80 a second, pair rate on) and its clock. */
+    throughputPerSecond?: number;
+    pairRateLimit?: boolean;
+    now?: () => number;
+  } = {},
 ) {
   const sandbox: MetaSandbox = createMetaSandbox({
     appId: env().META_APP_ID,
@@ -23,6 +30,9 @@ export async function startGraphSandbox(
     batchWindowMs: 1,
     templateReviewDelayMs: 600_000,
     statusDelaysMs: options.statusDelaysMs,
+    throughputPerSecond: options.throughputPerSecond,
+    pairRateLimit: options.pairRateLimit,
+    now: options.now,
   });
   const app = express();
   app.use("/sandbox/meta", sandbox.router);

@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { rawQuery } from "~/.server/db/client";
+import { parseEnv, setEnv } from "~/.server/config/env";
+import { setTimeout as sleep } from "node:timers/promises";
+import { dispatchBatch, PAIR_MESSAGES_PER_MINUTE, startDispatcher } from "~/.server/messaging/dispatcher";
+import { graphClient, type GraphClient } from "~/.server/whatsapp/graph-client";
+import { createVerifiedUser } from "../support/accounts";
+import { testDatabaseUrl } from "../support/database";
+import { startGraphSandbox } from "../support/sandbox-waba";
+import {
+  acceptsPerMessage,
+  approvedTemplate,
+  messageRows,
+  metaReceived,
+  queueTemplates,
+  recipient,
+  sendErrorCodes,
+  setBucketRate,
+  settleStatuses,
+  startDispatcherProcess,
+  type GraphSandbox,
+} from "../support/sending-kit";
+import { startReceiver } from "../support/whatsapp";
+
+// Meta's limits held by Jumbe's dispatcher against a sandbox that enforces them as Meta does: the
+// number's throughput (130429 beyond it) and the pair rate (131056), with several workers in one
+// process and, on PostgreSQL, two processes on one database. What counts is what Meta received
+// (the sandbox's control/messages, one entry per accepted send, with Jumbe's message id echoed as
+// biz_opaque_callback_data) and what Jumbe stored.
+
+/** The number's throughput for these tests, at Jumbe (sending_buckets.rate) and at Meta alike. */
+const RATE = 25;
+/** Messages to distinct people: eight seconds of sending at RATE. */
+const MESSAGES = 200;
+
+let graph: GraphSandbox;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  graph = await startGraphSandbox({
+    webhookUrl: receiver.url,
+    statusDelaysMs: { sent: 0, delivered: 0, read: 0 },
+    throughputPerSecond: RATE,
+    pairRateLimit: true,
+  });
+});
+
+afterAll(async () => {
+  await graph.close();
+  await receiver.close();
+});
+
+beforeEach(() => {
+  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "5000" }));
+  graph.sandbox.reset();
+});
+
+async function connectedTenant(name = "Mvua Logistics") {
+  const user = await createVerifiedUser({ businessName: name });
+  const connection = await graph.connect(user.organization.id, name);
+  return { organizationId: user.organization.id, wabaId: connection.wabaId, phoneNumberId: connection.phoneNumberId };
+}
+
+/** Sends issued in the first `stallMs` after the first one reach Meta only then (a link that stalls and clears). */
+function stallingClient(real: GraphClient, stallMs: number): GraphClient {
+  let clears: number | undefined;
+  return {
+    ...real,
+    sendMessage: async (phoneNumberId, token, body) => {
+      clears ??= Date.now() + stallMs;
+      if (Date.now() < clears) await sleep(clears - Date.now());
+      return real.sendMessage(phoneNumberId, token, body);
+    },
+  };
+}
+
+/**
+ * Meta refused nothing but a few sends for throughput (130429), each tried again and accepted (every
+ * message's single acceptance is checked by expectEachSentOnceAndRead). Without Jumbe's bucket
+ * most of the burst is refused: see the control test. The few that remain at equal rates are a known
+ * overshoot: see the it.fails test and its BUG note.
+ */
+function expectThrottlesFewAndRetried() {
+  const codes = sendErrorCodes(graph);
+  expect(codes.filter((code) => code !== 130429)).toEqual([]);
+  expect(codes.length).toBeLessThan(RATE);
+  expect(graph.sandbox.calls().filter((c) => c.step === "messages.send")).toHaveLength(MESSAGES + codes.length);
+}
+
+async function acceptedCount(ids: string[]) {
+  const [row] = await rawQuery<{ n: number }>(
+    `select count(*)::int as n from messages where id = any($1::uuid[]) and accepted_at is not null`,
+    [ids],
+  );
+  return row!.n;
+}
+
+/**
+ * Every message accepted by Meta exactly once, Jumbe holding the wamid Meta gave for it, and every
+ * status webhook applied (the sandbox's ladder for these recipients ends at read).
+ */
+async function expectEachSentOnceAndRead(phoneNumberId: string, ids: string[]) {
+  const received = await metaReceived(graph, phoneNumberId);
+  const perMessage = acceptsPerMessage(received);
+  expect(received).toHaveLength(ids.length);
+  expect([...perMessage.keys()].sort()).toEqual([...ids].sort());
+  expect([...perMessage.values()].every((n) => n === 1)).toBe(true);
+
+  await settleStatuses(ids, ["read"]);
+  const rows = await messageRows(ids);
+  const wamidAtMeta = new Map(received.map((m) => [m.callbackData, m.wamid]));
+  for (const id of ids) {
+    const row = rows.get(id)!;
+    expect(row).toMatchObject({
+      status: "read",
+      wamid: wamidAtMeta.get(id),
+      error_code: null,
+      billable: true,
+      pricing_category: "utility",
+    });
+    expect(row.sent_at).not.toBeNull();
+    expect(row.delivered_at).not.toBeNull();
+    expect(row.read_at).not.toBeNull();
+  }
+}
+
+describe("the number's throughput", () => {
+  it("holds with two dispatcher workers in one process: each message goes once, all read, Meta throttles at most a few", async () => {
+    const t = await connectedTenant();
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, RATE);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: MESSAGES }, (_, i) => recipient(i)),
+    );
+
+    const stop = startDispatcher(2, { pollMs: 20 });
+    try {
+      await vi.waitFor(async () => expect(await acceptedCount(ids)).toBe(MESSAGES), { timeout: 60_000, interval: 100 });
+    } finally {
+      await stop();
+    }
+    expectThrottlesFewAndRetried();
+    await expectEachSentOnceAndRead(t.phoneNumberId, ids);
+  }, 90_000);
+
+  it("is the number's rate and no more: a send beyond what Meta allows is answered 130429 (the sandbox checks)", async () => {
+    // The control for the test above: with Jumbe's bucket set above Meta's rate, the same burst is throttled.
+    const t = await connectedTenant("Haraka Couriers");
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, RATE * 4);
+    await queueTemplates(
+      t.organizationId,
+      Array.from({ length: RATE * 2 }, (_, i) => recipient(i)),
+    );
+    await dispatchBatch();
+    expect(sendErrorCodes(graph)).toContain(130429);
+    const [throttled] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from messages where status = 'queued' and error_code = 130429 and accepted_at is null`,
+    );
+    expect(throttled!.n).toBeGreaterThan(0);
+  });
+
+  // BUG (dispatcher.ts, takeSendTokens and dispatchBatch): Jumbe takes a token when it grants it,
+  // before it writes the batch's deferrals and looks up the tokens, and its bucket holds a whole
+  // second's burst (capacity = rate); Meta counts a request when it arrives. When the first sends of
+  // a run reach Meta later than the ones granted after them (a slow link for a moment, a busy event
+  // loop, a GC pause), Meta's bucket starts late and Jumbe is over it by rate × the difference. At
+  // equal rates every run of the test above showed 2 to 10 throttled sends of 200 (PGlite and
+  // PostgreSQL), and a bucket a fifth below Meta's rate still 5 on a busy machine. Proposed fix: a burst of half a second (least(rate / 2, ...) in takeSendTokens),
+  // which absorbs up to 0.5 s of uneven delay, and taking the tokens just before the Graph calls.
+  // This test makes the uneven delay certain: every send issued in the first 0.4 s waits until then.
+  it.fails("holds at exactly Meta's rate when the first sends reach Meta 0.4 s late (fails today: Meta throttles)", async () => {
+    const t = await connectedTenant("Polepole Traders");
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, RATE);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: RATE * 2 }, (_, i) => recipient(i)),
+    );
+    const client = stallingClient(graphClient(), 400);
+    let done = false;
+    const worker = async () => {
+      while (!done) {
+        const { claimed } = await dispatchBatch(client);
+        if (sendErrorCodes(graph).length || (await acceptedCount(ids)) === ids.length) done = true;
+        else if (!claimed) await sleep(10);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    expect(sendErrorCodes(graph)).toEqual([]);
+  });
+});
+
+describe("the pair rate", () => {
+  it("keeps one person's messages apart, ten a minute, in the order they were queued; Meta never answers 131056", async () => {
+    const t = await connectedTenant("Tumaini Clinic");
+    await approvedTemplate(graph, t);
+    const person = recipient(7);
+    const count = PAIR_MESSAGES_PER_MINUTE + 2;
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: count }, () => person),
+    );
+    // One worker (two at once do not keep the rule yet: see the it.fails test below).
+    const round = () => dispatchBatch();
+    // The dispatcher puts a person's next message 6 s away; moving next_attempt_at to now stands in
+    // for those seconds passing (the clock, not the rule, is what the test shortens).
+    const sixSecondsPass = () =>
+      rawQuery(`update messages set next_attempt_at = now() where id = any($1::uuid[]) and accepted_at is null`, [ids]);
+
+    const acceptedAfterEachRound: number[] = [];
+    for (let i = 0; i < count + 2; i++) {
+      await round();
+      acceptedAfterEachRound.push(await acceptedCount(ids));
+      await sixSecondsPass();
+    }
+    // One message per person per round however many workers run, then no more than Meta's
+    // ten a minute: the last two wait for the minute to pass.
+    expect(acceptedAfterEachRound).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10]);
+    const waiting = await rawQuery<{ id: string }>(`select id from messages where id = any($1::uuid[]) and accepted_at is null`, [ids]);
+    expect(waiting.map((w) => w.id).sort()).toEqual(ids.slice(PAIR_MESSAGES_PER_MINUTE).sort());
+
+    // A minute passes: Jumbe's record of the ten sends moves a minute back (the stand-in for the clock).
+    await rawQuery(
+      `update messages set accepted_at = accepted_at - interval '61 seconds' where id = any($1::uuid[]) and accepted_at is not null`,
+      [ids],
+    );
+    for (let i = 0; i < 3; i++) {
+      await round();
+      await sixSecondsPass();
+    }
+    expect(await acceptedCount(ids)).toBe(count);
+
+    expect(sendErrorCodes(graph)).toEqual([]);
+    const received = await metaReceived(graph, t.phoneNumberId);
+    // Meta got them in the order they were queued, each once.
+    expect(received.map((m) => m.callbackData)).toEqual(ids);
+    await expectEachSentOnceAndRead(t.phoneNumberId, ids);
+  }, 60_000);
+});
+
+describe("the pair rate with two workers", () => {
+  // BUG (dispatcher.ts, claimMessages and recentPairCounts): "one message per person per batch" holds
+  // within one batch only. Two workers claim different messages of the same person (SKIP LOCKED lets
+  // the second take the next one), and the pair count looks at accepted messages only, not at ones
+  // another worker holds, so both send at once: two to one person in one round (and an 11th in the
+  // minute when the count stood at 9), in either order. Seen in about one run in five of the test
+  // above with two workers on PostgreSQL; claims of one message each make it certain, on PGlite too.
+  // Proposed fix: decide the pair rate under the number's bucket row lock (takeSendTokens'
+  // transaction), counting a person's messages accepted in the last minute or claimed by another
+  // worker (locked_until > now(), accepted_at null), and send a person's message only when no earlier
+  // queued one of theirs is waiting, so the order holds too.
+  it.fails("two workers holding one person's messages send one of them a round (fails today: both go)", async () => {
+    const t = await connectedTenant("Jirani Pharmacy");
+    await approvedTemplate(graph, t);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 3 }, () => recipient(9)),
+    );
+    await Promise.all([dispatchBatch(undefined, 1), dispatchBatch(undefined, 1)]);
+    expect(await acceptedCount(ids)).toBe(1);
+  });
+});
+
+// Two processes need one database both can reach: PGlite lives inside this test process, so this
+// runs on PostgreSQL only (the PostgreSQL pass of `npm test`, and CI).
+const databaseUrl = () => testDatabaseUrl();
+describe.skipIf(!process.env.TEST_DATABASE_URL)("two processes on one PostgreSQL database (PostgreSQL only: PGlite is in-process)", () => {
+  it("hold the number's throughput together and send every message exactly once", async () => {
+    const t = await connectedTenant("Pamoja Sacco");
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, RATE);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: MESSAGES }, (_, i) => recipient(i)),
+    );
+
+    const processes = await Promise.all([
+      startDispatcherProcess(databaseUrl()!, graph.graphBase),
+      startDispatcherProcess(databaseUrl()!, graph.graphBase),
+    ]);
+    let totals: Awaited<ReturnType<(typeof processes)[number]["stop"]>>[] = [];
+    try {
+      await vi.waitFor(async () => expect(await acceptedCount(ids)).toBe(MESSAGES), { timeout: 60_000, interval: 100 });
+    } finally {
+      totals = await Promise.all(processes.map((p) => p.stop()));
+    }
+    // Both processes sent a share, together each message once; Meta never throttled them.
+    expect(totals.map((x) => x.accepted).reduce((a, b) => a + b, 0)).toBe(MESSAGES);
+    expect(totals.every((x) => x.accepted > 0 && x.errors === 0)).toBe(true);
+    expectThrottlesFewAndRetried();
+    await expectEachSentOnceAndRead(t.phoneNumberId, ids);
+  }, 120_000);
+});

@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseEnv, setEnv } from "~/.server/config/env";
+import { closeDatabase, openDatabase } from "~/.server/db/client";
+import { dispatchBatch } from "~/.server/messaging/dispatcher";
+
+/**
+ * A dispatcher in a process of its own, for the tests that need a second process on the same
+ * PostgreSQL database (or one to kill): `DATABASE_URL`, `GRAPH_API_BASE_URL` and `DISPATCH_WORKERS`
+ * (rounds in parallel) from the environment. Run with `node --import tsx`. It prints
+ * `DISPATCHER {"ready":true}` once it polls, and on SIGTERM stops its rounds and prints
+ * `DISPATCHER {"accepted":…,"claimed":…}` (what its rounds did) before it exits.
+ */
+
+const say = (value: unknown) => process.stdout.write(`DISPATCHER ${JSON.stringify(value)}\n`);
+
+setEnv(
+  parseEnv({
+    NODE_ENV: "test",
+    APP_URL: "http://jumbe.test",
+    GRAPH_API_BASE_URL: process.env.GRAPH_API_BASE_URL,
+    GRAPH_API_TIMEOUT_MS: process.env.GRAPH_API_TIMEOUT_MS ?? "30000",
+  }),
+);
+await openDatabase({ databaseUrl: process.env.DATABASE_URL, poolSize: 4, migrate: false });
+
+let running = true;
+const totals = { claimed: 0, accepted: 0, deferred: 0, retrying: 0, failed: 0, errors: 0 };
+const workers = Math.max(1, Number(process.env.DISPATCH_WORKERS ?? 2));
+const loops = Array.from({ length: workers }, async () => {
+  while (running) {
+    try {
+      const outcome = await dispatchBatch();
+      totals.claimed += outcome.claimed;
+      totals.accepted += outcome.accepted;
+      totals.deferred += outcome.deferred;
+      totals.retrying += outcome.retrying;
+      totals.failed += outcome.failed;
+      if (!outcome.claimed) await sleep(20);
+    } catch (error) {
+      totals.errors++;
+      process.stderr.write(`dispatcher round failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      await sleep(100);
+    }
+  }
+});
+say({ ready: true });
+
+process.once("SIGTERM", () => {
+  running = false;
+  void Promise.all(loops).then(async () => {
+    say(totals);
+    await closeDatabase();
+    process.exit(0);
+  });
+});
