@@ -64,6 +64,13 @@ export function messageText(message: Record<string, unknown>): string {
   }
   if (type === "reaction" && typeof part.emoji === "string") return part.emoji;
   if (type === "location") return [part.name, part.address].filter((v) => typeof v === "string").join(", ") || "Location";
+  if (type === "contacts" && Array.isArray(message.contacts)) {
+    const names = message.contacts
+      .map((c) => (isObject(c) && isObject(c.name) ? c.name.formatted_name : undefined))
+      .filter((n): n is string => typeof n === "string" && n.length > 0);
+    if (names.length) return `Contact: ${names.join(", ")}`;
+  }
+  if (type === "document" && typeof part.filename === "string") return part.filename;
   return `[${type || "unknown"}]`;
 }
 

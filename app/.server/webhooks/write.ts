@@ -241,6 +241,16 @@ export class ChangeWork {
     const byUserId = [...people.values()].filter((c) => !c.waId);
     const contactId = new Map<string, string>();
     if (byNumber.length) {
+      // Someone known so far only by their user id (their number hidden) who now shows it: the same
+      // contact takes the number, rather than a second contact for the same person.
+      const joining = byNumber.filter((c) => c.userId);
+      if (joining.length)
+        await tx.execute(sql`
+          update contacts c set wa_id = t.w, phone = '+' || t.w
+          from unnest(${sql.param(joining.map((c) => c.organizationId))}::uuid[], ${sql.param(joining.map((c) => c.waId))}::text[],
+                      ${sql.param(joining.map((c) => c.userId))}::text[]) as t(o, w, u)
+          where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
+            and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
       const col = <K extends keyof InboundRow>(key: K) => sql.param(byNumber.map((c) => c[key]));
       const saved = await rows<{ id: string; organization_id: string; wa_id: string }>(
         tx,
@@ -249,7 +259,10 @@ export class ChangeWork {
             from unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)
             on conflict (organization_id, wa_id) where wa_id is not null
             do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
-                          user_id = coalesce(contacts.user_id, excluded.user_id)
+                          -- Unless another contact already holds that user id (merging two contacts is the contacts page's).
+                          user_id = coalesce(contacts.user_id, case when not exists (
+                            select 1 from contacts d where d.organization_id = excluded.organization_id and d.user_id = excluded.user_id)
+                            then excluded.user_id end)
             returning id, organization_id, wa_id`,
       );
       for (const c of saved) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
