@@ -65,7 +65,7 @@ describe("inbound messages", () => {
       source: "api",
     });
     await drainDispatcher();
-    const [{ wamid: asked }] = await rawQuery<{ wamid: string }>(`select wamid from messages where id = $1`, [question.id]);
+    const asked = (await rawQuery<{ wamid: string }>(`select wamid from messages where id = $1`, [question.id]))[0]!.wamid;
     const kinds: InboundInput[] = [
       { ...base, type: "location", latitude: -0.0917, longitude: 34.768, locationName: "Kisumu stage", address: "Oginga Odinga St" },
       { ...base, type: "contacts", contactName: "Akinyi Odhiambo", contactPhone: "+254711000333" },
