@@ -73,12 +73,14 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
 /**
  * A status for a wamid Jumbe has not recorded, carrying Jumbe's message id back (Meta echoes
  * `biz_opaque_callback_data` on every status): the send was accepted but its answer was lost
- * (a worker died, a timeout). The message takes the wamid, so it is never sent a second time.
+ * (a worker died, a timeout). The message takes the wamid, so it is never sent a second time, and
+ * loses the error of the try that lost the answer (it was accepted after all).
  */
 export async function adoptLostAccepts(tx: Executor, found: { organizationId: string; wamid: string; messageId: string }[]) {
   if (!found.length) return;
   await tx.execute(sql`
-    update messages m set wamid = f.wamid, accepted_at = coalesce(m.accepted_at, now()), locked_until = null
+    update messages m set wamid = f.wamid, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
+           error_code = null, error_title = null, error_details = null
     from unnest(${sql.param(found.map((f) => f.organizationId))}::uuid[], ${sql.param(found.map((f) => f.wamid))}::text[],
                 ${sql.param(found.map((f) => f.messageId))}::uuid[]) as f(organization_id, wamid, id)
     where m.id = f.id and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
