@@ -653,6 +653,14 @@ describe("tenant separation in the public API", () => {
     expect((await list(b.key)).data.map((m) => m.id)).toEqual(bIds);
     expect((await list(b.key, `?to=${encodeURIComponent(shared)}`)).data.map((m) => m.id)).toEqual(bIds);
     expect((await list(b.key, `?to=${encodeURIComponent(recipient(6))}`)).data).toEqual([]);
+    // B cannot point a reply at A's message either: as if it did not exist, and nothing is stored.
+    const reply = await call(b.key, "/api/v1/messages", {
+      method: "POST",
+      body: JSON.stringify({ to: shared, template: "payment_received", parameters: ["KES 10"], replyTo: aIds[0] }),
+    });
+    expect(reply.status).toBe(422);
+    expect(await reply.json()).toMatchObject({ code: "message_not_found" });
+    expect((await list(b.key)).data.map((m) => m.id)).toEqual(bIds);
     // Page by page too.
     const paged: string[] = [];
     let cursor: string | null = null;
@@ -662,5 +670,52 @@ describe("tenant separation in the public API", () => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(paged.sort()).toEqual([...aIds].sort());
+  });
+
+  it("takes no message of another tenant from a status webhook that names it", async () => {
+    const a = await connectedTenant("Amani Traders");
+    const b = await connectedTenant("Baraka Sacco");
+    await approvedTemplate(graph, b);
+    const [theirs] = await queueTemplates(b.organizationId, [recipient(8)]);
+    // A status on A's number for a wamid A never sent, naming B's queued message.
+    const raw = metaJson(
+      envelope([
+        {
+          id: a.wabaId,
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "254700000000", phone_number_id: a.phoneNumberId },
+                statuses: [
+                  {
+                    id: "wamid.not-yours",
+                    status: "read",
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    recipient_id: "254710000088",
+                    biz_opaque_callback_data: theirs,
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ]),
+    );
+    expect((await receiver.post(raw)).status).toBe(200);
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        expect(await rawQuery(`select organization_id from message_statuses where wamid = 'wamid.not-yours'`)).toEqual([
+          { organization_id: a.organizationId },
+        ]);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    expect((await messageRows([theirs!])).get(theirs!)).toMatchObject({ status: "queued", wamid: null, accepted_at: null });
+    // B's message still goes, once.
+    await drainDispatcher();
+    expect(acceptsPerMessage(await metaReceived(graph, b.phoneNumberId)).get(theirs!)).toBe(1);
   });
 });
