@@ -168,9 +168,10 @@ describe("the number's throughput", () => {
   // a run reach Meta later than the ones granted after them (a slow link for a moment, a busy event
   // loop, a GC pause), Meta's bucket starts late and Jumbe is over it by rate × the difference. At
   // equal rates every run of the test above showed 2 to 10 throttled sends of 200 (PGlite and
-  // PostgreSQL), and a bucket a fifth below Meta's rate still 5 on a busy machine. Proposed fix: a burst of half a second (least(rate / 2, ...) in takeSendTokens),
-  // which absorbs up to 0.5 s of uneven delay, and taking the tokens just before the Graph calls.
-  // This test makes the uneven delay certain: every send issued in the first 0.4 s waits until then.
+  // PostgreSQL); a bucket a fifth below Meta's rate still had 5 on a busy machine. Proposed fix: a
+  // burst of half a second (least(rate / 2, ...) in takeSendTokens), which absorbs up to 0.5 s of
+  // uneven delay, and taking the tokens just before the Graph calls. This test makes the uneven
+  // delay certain: every send issued in the first 0.4 s waits until then.
   it.fails("holds at exactly Meta's rate when the first sends reach Meta 0.4 s late (fails today: Meta throttles)", async () => {
     const t = await connectedTenant("Polepole Traders");
     await approvedTemplate(graph, t);
@@ -194,7 +195,7 @@ describe("the number's throughput", () => {
 });
 
 describe("the pair rate", () => {
-  it("keeps one person's messages apart, ten a minute, in the order they were queued; Meta never answers 131056", async () => {
+  it("keeps one person's messages apart, ten a minute, each sent once; Meta never answers 131056", async () => {
     const t = await connectedTenant("Tumaini Clinic");
     await approvedTemplate(graph, t);
     const person = recipient(7);
@@ -203,7 +204,8 @@ describe("the pair rate", () => {
       t.organizationId,
       Array.from({ length: count }, () => person),
     );
-    // One worker (two at once do not keep the rule yet: see the it.fails test below).
+    // Several messages to one person, Meta's pair rate on. One worker: two at once do not keep the
+    // rule yet (see the it.fails test below).
     const round = () => dispatchBatch();
     // The dispatcher puts a person's next message 6 s away; moving next_attempt_at to now stands in
     // for those seconds passing (the clock, not the rule, is what the test shortens).
@@ -216,11 +218,14 @@ describe("the pair rate", () => {
       acceptedAfterEachRound.push(await acceptedCount(ids));
       await sixSecondsPass();
     }
-    // One message per person per round however many workers run, then no more than Meta's
-    // ten a minute: the last two wait for the minute to pass.
+    // One message to the person per round, then no more than ten a minute: the last two wait for
+    // the minute to pass.
     expect(acceptedAfterEachRound).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10]);
-    const waiting = await rawQuery<{ id: string }>(`select id from messages where id = any($1::uuid[]) and accepted_at is null`, [ids]);
-    expect(waiting.map((w) => w.id).sort()).toEqual(ids.slice(PAIR_MESSAGES_PER_MINUTE).sort());
+    const [waiting] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from messages where id = any($1::uuid[]) and accepted_at is null and status = 'queued'`,
+      [ids],
+    );
+    expect(waiting!.n).toBe(2);
 
     // A minute passes: Jumbe's record of the ten sends moves a minute back (the stand-in for the clock).
     await rawQuery(
@@ -234,24 +239,51 @@ describe("the pair rate", () => {
     expect(await acceptedCount(ids)).toBe(count);
 
     expect(sendErrorCodes(graph)).toEqual([]);
-    const received = await metaReceived(graph, t.phoneNumberId);
-    // Meta got them in the order they were queued, each once.
-    expect(received.map((m) => m.callbackData)).toEqual(ids);
+    // The first queued went first; the order of the rest is not kept yet (see the it.fails test below).
+    expect((await metaReceived(graph, t.phoneNumberId))[0]!.callbackData).toBe(ids[0]);
     await expectEachSentOnceAndRead(t.phoneNumberId, ids);
   }, 60_000);
 });
 
-describe("the pair rate with two workers", () => {
+describe("the pair rate: known gaps", () => {
   // BUG (dispatcher.ts, claimMessages and recentPairCounts): "one message per person per batch" holds
   // within one batch only. Two workers claim different messages of the same person (SKIP LOCKED lets
   // the second take the next one), and the pair count looks at accepted messages only, not at ones
   // another worker holds, so both send at once: two to one person in one round (and an 11th in the
-  // minute when the count stood at 9), in either order. Seen in about one run in five of the test
-  // above with two workers on PostgreSQL; claims of one message each make it certain, on PGlite too.
+  // minute when the count stood at 9), in either order. Seen in about one run in five when the test
+  // above ran two workers at once on PostgreSQL; claims of one message each make it certain, on
+  // PGlite too.
   // Proposed fix: decide the pair rate under the number's bucket row lock (takeSendTokens'
   // transaction), counting a person's messages accepted in the last minute or claimed by another
   // worker (locked_until > now(), accepted_at null), and send a person's message only when no earlier
   // queued one of theirs is waiting, so the order holds too.
+  // BUG (dispatcher.ts, claimMessages and the pacing loop in dispatchBatch): a person's messages do
+  // not leave in the order they were queued. Messages the pair rate holds back are all due at the
+  // same instant (now() + 6 s in one statement) and the claim orders by next_attempt_at alone, so
+  // which of them goes next is up to the plan (seen: the 6th and 7th sent after the 8th and 9th, in
+  // about one PGlite run in six); and a message queued while older ones wait is due at once and
+  // overtakes them all (certain, as below). Proposed fix: order the claim by (next_attempt_at,
+  // created_at), and hold a message while an older queued message to the same person and number is
+  // still unsent (not exists … created_at < m.created_at, in the claim or the pacing step).
+  it.fails("sends one person's messages in the order they were queued (fails today: a later one overtakes)", async () => {
+    const t = await connectedTenant("Uzima Pharmacy");
+    await approvedTemplate(graph, t);
+    const person = recipient(10);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 3 }, () => person),
+    );
+    await dispatchBatch();
+    // A fourth message to the same person, while the second and third wait for the pair rate.
+    ids.push(...(await queueTemplates(t.organizationId, [person])));
+    for (let i = 0; i < 4; i++) {
+      await dispatchBatch();
+      await rawQuery(`update messages set next_attempt_at = now() where id = any($1::uuid[]) and accepted_at is null`, [ids]);
+    }
+    expect(await acceptedCount(ids)).toBe(4);
+    expect((await metaReceived(graph, t.phoneNumberId)).map((m) => m.callbackData)).toEqual(ids);
+  });
+
   it.fails("two workers holding one person's messages send one of them a round (fails today: both go)", async () => {
     const t = await connectedTenant("Jirani Pharmacy");
     await approvedTemplate(graph, t);
@@ -287,7 +319,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two processes on one PostgreSQL
     } finally {
       totals = await Promise.all(processes.map((p) => p.stop()));
     }
-    // Both processes sent a share, together each message once; Meta never throttled them.
+    // Both processes sent a share, together each message once; Meta throttled at most a few, retried.
     expect(totals.map((x) => x.accepted).reduce((a, b) => a + b, 0)).toBe(MESSAGES);
     expect(totals.every((x) => x.accepted > 0 && x.errors === 0)).toBe(true);
     expectThrottlesFewAndRetried();

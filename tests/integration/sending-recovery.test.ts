@@ -99,6 +99,29 @@ async function claimState(ids: string[]) {
   return row!;
 }
 
+/** One signed status webhook from Meta for the tenant's number, posted to the real receiver. */
+async function metaPostsStatus(t: Connected, status: Record<string, unknown>) {
+  const raw = metaJson(
+    envelope([
+      {
+        id: t.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "254700000000", phone_number_id: t.phoneNumberId },
+              statuses: [status],
+            },
+          },
+        ],
+      },
+    ]),
+  );
+  const response = await receiver.post(raw);
+  expect(response.status).toBe(200);
+}
+
 describe("a worker killed mid-batch", () => {
   it("loses nothing and sends nothing twice: Meta's accepts come back by their status webhooks, the rest go after the lease", async () => {
     const t = await connectedTenant();
@@ -169,32 +192,13 @@ describe("a worker killed mid-batch", () => {
       // The first send's status arrives late, naming the message: it is kept under its own wamid and
       // does not take the message over (the message already has a wamid).
       const late = first[0]!;
-      const raw = metaJson(
-        envelope([
-          {
-            id: t.wabaId,
-            changes: [
-              {
-                field: "messages",
-                value: {
-                  messaging_product: "whatsapp",
-                  metadata: { display_phone_number: "254700000000", phone_number_id: t.phoneNumberId },
-                  statuses: [
-                    {
-                      id: late.wamid,
-                      status: "delivered",
-                      timestamp: String(Math.floor(Date.now() / 1000)),
-                      recipient_id: late.waId,
-                      biz_opaque_callback_data: late.callbackData,
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        ]),
-      );
-      expect((await receiver.post(raw)).status).toBe(200);
+      await metaPostsStatus(t, {
+        id: late.wamid,
+        status: "delivered",
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: late.waId,
+        biz_opaque_callback_data: late.callbackData,
+      });
       await vi.waitFor(
         async () => {
           await drainJobs();
@@ -542,26 +546,10 @@ describe("retries and backoff", () => {
 });
 
 describe("statuses in any order and twice", () => {
-  /** One signed status webhook from Meta through the real receiver and queue. */
+  /** Meta's status webhook (`times` deliveries of it) through the real receiver and queue. */
   async function metaSays(t: Connected, wamid: string, status: string, at: number, extra: Record<string, unknown> = {}, times = 1) {
-    const raw = metaJson(
-      envelope([
-        {
-          id: t.wabaId,
-          changes: [
-            {
-              field: "messages",
-              value: {
-                messaging_product: "whatsapp",
-                metadata: { display_phone_number: "254700000000", phone_number_id: t.phoneNumberId },
-                statuses: [{ id: wamid, status, timestamp: String(at), recipient_id: "254712345008", ...extra }],
-              },
-            },
-          ],
-        },
-      ]),
-    );
-    for (let i = 0; i < times; i++) expect((await receiver.post(raw)).status).toBe(200);
+    for (let i = 0; i < times; i++)
+      await metaPostsStatus(t, { id: wamid, status, timestamp: String(at), recipient_id: "254712345008", ...extra });
     await vi.waitFor(
       async () => {
         await drainJobs();
@@ -724,32 +712,13 @@ describe("tenant separation in the public API", () => {
     await approvedTemplate(graph, b);
     const [theirs] = await queueTemplates(b.organizationId, [recipient(8)]);
     // A status on A's number for a wamid A never sent, naming B's queued message.
-    const raw = metaJson(
-      envelope([
-        {
-          id: a.wabaId,
-          changes: [
-            {
-              field: "messages",
-              value: {
-                messaging_product: "whatsapp",
-                metadata: { display_phone_number: "254700000000", phone_number_id: a.phoneNumberId },
-                statuses: [
-                  {
-                    id: "wamid.not-yours",
-                    status: "read",
-                    timestamp: String(Math.floor(Date.now() / 1000)),
-                    recipient_id: "254710000088",
-                    biz_opaque_callback_data: theirs,
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      ]),
-    );
-    expect((await receiver.post(raw)).status).toBe(200);
+    await metaPostsStatus(a, {
+      id: "wamid.not-yours",
+      status: "read",
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: "254710000088",
+      biz_opaque_callback_data: theirs,
+    });
     await vi.waitFor(
       async () => {
         await drainJobs();
