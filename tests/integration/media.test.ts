@@ -375,6 +375,28 @@ describe("sending by mediaId", () => {
     expect(upload2!.meta_media_id).not.toBe(metaId);
     const third = sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345670" })[0]!;
     expect(third.body.image).toEqual({ id: upload2!.meta_media_id, caption: "Risiti yako" });
+
+    // Meta lost the media early (the sandbox forgets its media on a restart): a reused id is checked
+    // with Meta every ten minutes, and one Meta no longer has is uploaded again rather than sent.
+    const token = decryptSecret(t.account.accessTokenEncrypted);
+    const deleted = await fetch(`${graph.graphBase}/v25.0/${upload2!.meta_media_id}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(200);
+    await customerWrites(t.phoneNumberId, "254712345671");
+    await queueMessage(t.organizationId, image("+254712345671"));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 11 * 60_000);
+      await drainDispatcher();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(3);
+    const fourth = sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345671" })[0]!;
+    expect((fourth.body.image as { id: string }).id).not.toBe(upload2!.meta_media_id);
+    expect((await atMeta(t, (fourth.body.image as { id: string }).id)).bytes).toEqual(photo);
   });
 
   it("sends a template's media header by mediaId", async () => {

@@ -1,6 +1,6 @@
 import { rawQuery } from "../db/client";
 import { fileStorage, StorageNotFoundError } from "../storage";
-import type { GraphClient } from "../whatsapp/graph-client";
+import { GraphApiError, type GraphClient } from "../whatsapp/graph-client";
 import { processState } from "../process-state";
 
 /**
@@ -29,8 +29,19 @@ export class MediaGoneError extends Error {
   }
 }
 
-// Uploads under way in this process, by file and number: messages sending one file at once share one upload.
-const { inFlight } = processState("messaging.media-uploads", () => ({ inFlight: new Map<string, Promise<string>>() }));
+/**
+ * How often a reused id is checked with Meta (GET /{media-id}) before it is sent: an id Meta no
+ * longer has (the sandbox forgets its media on a restart; Meta may drop one early) is uploaded
+ * again instead of failing every message that names it until it ages out.
+ */
+export const VERIFY_EVERY_MS = 10 * 60_000;
+
+// Per process: uploads under way by file and number (messages sending one file at once share one
+// upload), and when each reused id was last seen at Meta.
+const { inFlight, verifiedAt } = processState("messaging.media-uploads", () => ({
+  inFlight: new Map<string, Promise<string>>(),
+  verifiedAt: new Map<string, number>(),
+}));
 
 /** Every placeholder id in a request (a media message's `id`, a template header's). */
 function placeholders(value: unknown, found: Set<string>) {
@@ -80,7 +91,7 @@ async function metaMediaId(client: GraphClient, message: OutgoingMedia, fileId: 
       [fileId, message.organization_id, message.phone_number_id],
     );
     if (!file) throw new MediaGoneError(fileId);
-    if (file.meta_media_id) return file.meta_media_id;
+    if (file.meta_media_id && (await stillAtMeta(client, message, key, file.meta_media_id))) return file.meta_media_id;
     let bytes: Blob;
     try {
       bytes = await fileStorage().blob(file.storage_key, file.mime_type);
@@ -93,6 +104,7 @@ async function metaMediaId(client: GraphClient, message: OutgoingMedia, fileId: 
       contentType: file.mime_type,
       fileName: file.file_name ?? `${fileId}.${file.mime_type.split("/")[1]}`,
     });
+    verifiedAt.set(key, Date.now());
     await rawQuery(
       `insert into media_uploads (media_file_id, phone_number_id, meta_media_id) values ($1, $2, $3)
        on conflict (media_file_id, phone_number_id) do update set meta_media_id = excluded.meta_media_id, uploaded_at = now()`,
@@ -106,4 +118,23 @@ async function metaMediaId(client: GraphClient, message: OutgoingMedia, fileId: 
   } finally {
     inFlight.delete(key);
   }
+}
+
+/** Whether Meta still has a media id uploaded earlier: checked once per VERIFY_EVERY_MS per process. */
+async function stillAtMeta(client: GraphClient, message: OutgoingMedia, key: string, metaId: string) {
+  const checked = verifiedAt.get(key);
+  if (checked !== undefined && Date.now() - checked < VERIFY_EVERY_MS) return true;
+  try {
+    await client.getMedia(metaId, message.token, message.phone_number_id);
+  } catch (error) {
+    // Meta's "no such object" (100/33, 404): upload again. Anything else is the send's trouble.
+    if (error instanceof GraphApiError && !error.retryable && error.status >= 400 && error.status < 500 && error.code !== 190) {
+      verifiedAt.delete(key);
+      return false;
+    }
+    throw error;
+  }
+  if (verifiedAt.size > 10_000) verifiedAt.clear();
+  verifiedAt.set(key, Date.now());
+  return true;
 }
