@@ -501,7 +501,7 @@ describe("customers' media", () => {
     return row!;
   }
 
-  it("downloads an inbound image into storage, byte for byte what Meta served, and links it to the message", async () => {
+  it("downloads a customer's image, and every other media kind, into storage: byte for byte what Meta served, linked to the message", async () => {
     const t = await tenant("Pokea Ltd");
     const sent = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "image", caption: "Mzigo" });
     const served = await atMeta(t, sent.mediaId!);
@@ -535,6 +535,16 @@ describe("customers' media", () => {
     await drainJobs();
     expect(await mediaRows()).toBe(2);
     expect(filesOnDisk()).toBe(2);
+
+    // Every other kind a customer sends is downloaded too.
+    const kinds = [{ type: "video" as const }, { type: "audio" as const, voice: true }, { type: "sticker" as const, animated: true }];
+    for (const kind of kinds) {
+      const one = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", ...kind });
+      const row = await inboundMessage(t.phoneNumberId, one.wamid);
+      const [stored] = await rawQuery<Record<string, unknown>>(`select * from media_files where id = $1`, [row.media_file_id]);
+      const served = await atMeta(t, one.mediaId!);
+      expect(stored, kind.type).toMatchObject({ meta_media_id: one.mediaId, sha256: sha256(served.bytes), size: served.bytes.length });
+    }
   });
 
   it("records a download that cannot succeed on the message, which stays as it came", async () => {
