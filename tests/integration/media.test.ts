@@ -350,7 +350,11 @@ describe("sending by mediaId", () => {
     const second = await queueMessage(t.organizationId, image("+254712345679"));
     await drainDispatcher();
 
-    const received = sandbox.messages({ phoneNumberId: t.phoneNumberId }).filter((m) => m.type === "image");
+    // What Meta received, as the sandbox's control API lists it.
+    const control = await fetch(`${graph.graphBase.replace(/\/graph$/, "")}/control/messages?phoneNumberId=${t.phoneNumberId}`);
+    const received = ((await control.json()) as { messages: ReturnType<MetaSandbox["messages"]> }).messages.filter(
+      (m) => m.type === "image",
+    );
     expect(received.map((m) => m.to)).toEqual(["+254712345678", "+254712345679"]);
     const metaId = (received[0]!.body.image as { id: string }).id;
     expect(metaId).toMatch(/^\d+$/);
