@@ -233,7 +233,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "413", "415", "429"]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
     expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
-    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "409", "422", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "404", "409", "422", "429"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",

@@ -55,15 +55,19 @@ export async function composeMessage(
     case "template": {
       const template = await approvedTemplate(organizationId, sender, content.template);
       const headerFormat = String(componentOf(template, "HEADER")?.format ?? "").toUpperCase();
-      if (content.template.header?.mediaId && ["IMAGE", "VIDEO", "DOCUMENT"].includes(headerFormat))
-        await checkMediaFile(organizationId, headerFormat.toLowerCase() as MediaKind, content.template.header.mediaId, "header.mediaId");
+      let wanted = content.template;
+      if (wanted.header?.mediaId && ["IMAGE", "VIDEO", "DOCUMENT"].includes(headerFormat)) {
+        const kind = headerFormat.toLowerCase() as MediaKind;
+        const file = await checkMediaFile(organizationId, kind, wanted.header.mediaId, "header.mediaId");
+        wanted = { ...wanted, header: withFileName(kind, wanted.header, file) };
+      }
       templateId = template.id;
       templateCategory = template.category.toLowerCase();
       graph.type = "template";
       graph.template = {
         name: content.template.name,
         language: { code: template.language },
-        components: templateComponents(content.template, template),
+        components: templateComponents(wanted, template),
       };
       break;
     }
@@ -75,10 +79,17 @@ export async function composeMessage(
       graph.type = "reaction";
       graph.reaction = { message_id: await wamidOf(organizationId, sender, content.messageId), emoji: content.emoji };
       break;
-    default:
-      if (content.media.mediaId) await checkMediaFile(organizationId, content.kind, content.media.mediaId, `${content.kind}.mediaId`);
+    default: {
+      let media = content.media;
+      if (media.mediaId)
+        media = withFileName(
+          content.kind,
+          media,
+          await checkMediaFile(organizationId, content.kind, media.mediaId, `${content.kind}.mediaId`),
+        );
       graph.type = content.kind;
-      graph[content.kind] = mediaObject(content.kind, content.media);
+      graph[content.kind] = mediaObject(content.kind, media);
+    }
   }
   const contextWamid = replyTo ? await wamidOf(organizationId, sender, replyTo) : null;
   if (contextWamid) graph.context = { message_id: contextWamid };
@@ -91,10 +102,10 @@ export async function composeMessage(
  */
 async function checkMediaFile(organizationId: string, kind: MediaKind, mediaId: string, field: string) {
   const [file] = isUuid(mediaId)
-    ? await rawQuery<{ mime_type: string }>(`select mime_type from media_files where organization_id = $1 and id = $2`, [
-        organizationId,
-        mediaId,
-      ])
+    ? await rawQuery<{ mime_type: string; file_name: string | null }>(
+        `select mime_type, file_name from media_files where organization_id = $1 and id = $2`,
+        [organizationId, mediaId],
+      )
     : [];
   if (!file)
     throw refuse(
@@ -113,7 +124,12 @@ async function checkMediaFile(organizationId: string, kind: MediaKind, mediaId: 
       `${field}: the file is ${file.mime_type}${fileKind ? `, which WhatsApp sends as ${fileKind === "image" || fileKind === "audio" ? "an" : "a"} ${fileKind}` : ""}; ${kind === "image" || kind === "audio" ? "an" : "a"} ${kind} takes ${takes.join(", ")}.`,
     );
   }
+  return file;
 }
+
+/** A document shows the customer a name: the upload's own when the message gives none. */
+const withFileName = <T extends MediaRef>(kind: MediaKind, media: T, file: { file_name: string | null }): T =>
+  kind === "document" && !media.filename && file.file_name ? { ...media, filename: file.file_name } : media;
 
 /** A media reference as Meta takes it: `link`, or Jumbe's upload (sent as Meta's id once uploaded). */
 export function mediaObject(kind: string, media: MediaRef): Record<string, unknown> {
