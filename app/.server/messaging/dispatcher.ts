@@ -31,6 +31,12 @@ export const MAX_SEND_ATTEMPTS = 8;
 export const PAIR_MESSAGES_PER_MINUTE = 10;
 /** How long a send whose answer was lost waits for Meta's status webhook before it is tried again. */
 export const IN_DOUBT_WAIT_MS = 60_000;
+/**
+ * A number's bucket holds half a second of its rate. Meta counts a send when it arrives, Jumbe when
+ * it grants it: sends delayed unevenly on the way (a slow moment on the link, a pause here) bunch up
+ * at Meta, and a smaller burst absorbs up to half a second of that without a 130429.
+ */
+export const BURST_SECONDS = 0.5;
 /** Graph calls in flight per worker. */
 const IN_FLIGHT = 64;
 
@@ -42,6 +48,8 @@ interface Claimed {
   payload: Record<string, unknown>;
   attempts: number;
   created_at: Date | string;
+  /** Queueing order (bigint as text from the driver): a person's messages go in this order. */
+  seq: string | number;
 }
 
 /** A claimed message put back untried, due again after `delayMs`, with why it waits when that is worth showing. */
@@ -79,7 +87,7 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
     from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at`)) as unknown as {
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq`)) as unknown as {
     rows: Claimed[];
   };
   return result.rows;
@@ -107,12 +115,12 @@ async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, 
   const ids = [...wanted.keys()];
   return db().transaction(async (tx) => {
     await tx.execute(sql`
-      insert into sending_buckets (phone_number_id, tokens) select id, 80 from unnest(${sql.param(ids)}::text[]) as t(id)
+      insert into sending_buckets (phone_number_id, tokens) select id, 80 * ${BURST_SECONDS}::float8 from unnest(${sql.param(ids)}::text[]) as t(id)
       on conflict (phone_number_id) do nothing`);
     const rows = (
       (await tx.execute(sql`
         select phone_number_id, rate,
-               least(rate::float8, tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available
+               least(greatest(rate * ${BURST_SECONDS}::float8, 1), tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available
         from sending_buckets where phone_number_id = any(${sql.param(ids)}::text[]) for update`)) as unknown as {
         rows: { phone_number_id: string; rate: number; available: number }[];
       }
@@ -123,7 +131,8 @@ async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, 
       grants.set(row.phone_number_id, { granted, rate: row.rate });
     }
     await tx.execute(sql`
-      update sending_buckets b set tokens = least(b.rate::float8, b.tokens + b.rate * extract(epoch from (clock_timestamp() - b.refilled_at))) - g.granted,
+      update sending_buckets b set tokens = least(greatest(b.rate * ${BURST_SECONDS}::float8, 1),
+                                                  b.tokens + b.rate * extract(epoch from (clock_timestamp() - b.refilled_at))) - g.granted,
              refilled_at = clock_timestamp()
       from unnest(${sql.param([...grants.keys()])}::text[], ${sql.param([...grants.values()].map((g) => g.granted))}::int[]) as g(id, granted)
       where b.phone_number_id = g.id`);
@@ -131,16 +140,35 @@ async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, 
   });
 }
 
-/** Messages sent to each (number, person) pair in the last minute. */
-async function recentPairCounts(messages: Claimed[]) {
-  const rows = await rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(
-    `select phone_number_id, recipient_phone, count(*)::int as n from messages
-     where accepted_at > now() - interval '60 seconds'
-       and (phone_number_id, recipient_phone) in (select * from unnest($1::text[], $2::text[]))
-     group by phone_number_id, recipient_phone`,
-    [messages.map((m) => m.phone_number_id), messages.map((m) => m.recipient_phone)],
-  );
-  return new Map(rows.map((r) => [`${r.phone_number_id}|${r.recipient_phone}`, r.n]));
+/**
+ * For the pair rate: the claimed messages that must wait because an earlier message to the same
+ * person from the same number is still unsent (it may be in another worker's hands, or waiting),
+ * and the messages each (number, person) pair was sent in the last minute.
+ */
+async function pairState(messages: Claimed[]) {
+  const ids = messages.map((m) => m.id);
+  const [behind, recent] = await Promise.all([
+    rawQuery<{ id: string }>(
+      `select m.id from messages m
+       where m.id = any($1::uuid[]) and exists (
+         select 1 from messages e
+         where e.organization_id = m.organization_id and e.phone_number_id = m.phone_number_id
+           and e.recipient_phone = m.recipient_phone and e.direction = 'outbound' and e.status = 'queued'
+           and e.accepted_at is null and e.seq < m.seq and e.id <> all($1::uuid[]))`,
+      [ids],
+    ),
+    rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(
+      `select phone_number_id, recipient_phone, count(*)::int as n from messages
+       where accepted_at > now() - interval '60 seconds'
+         and (phone_number_id, recipient_phone) in (select * from unnest($1::text[], $2::text[]))
+       group by phone_number_id, recipient_phone`,
+      [messages.map((m) => m.phone_number_id), messages.map((m) => m.recipient_phone)],
+    ),
+  ]);
+  return {
+    behind: new Set(behind.map((r) => r.id)),
+    recent: new Map(recent.map((r) => [`${r.phone_number_id}|${r.recipient_phone}`, r.n])),
+  };
 }
 
 /**
@@ -208,14 +236,19 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
 
   const deferred: Deferral[] = [];
   const failures: Failure[] = [];
-  // The pair rate: one message per person per batch, and at most PAIR_MESSAGES_PER_MINUTE a minute.
-  const pairs = await recentPairCounts(claimed);
+  // The pair rate: a person's messages one at a time in the order they were queued (none while an
+  // earlier one is unsent, here or in another worker), one per batch, at most
+  // PAIR_MESSAGES_PER_MINUTE a minute.
+  claimed.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+  const pairs = await pairState(claimed);
   const inBatch = new Set<string>();
   const paced: Claimed[] = [];
   for (const message of claimed) {
     const pair = `${message.phone_number_id}|${message.recipient_phone}`;
-    if (inBatch.has(pair) || (pairs.get(pair) ?? 0) >= PAIR_MESSAGES_PER_MINUTE) deferred.push({ id: message.id, delayMs: 6000 });
-    else {
+    if (inBatch.has(pair) || pairs.behind.has(message.id) || (pairs.recent.get(pair) ?? 0) >= PAIR_MESSAGES_PER_MINUTE) {
+      inBatch.add(pair);
+      deferred.push({ id: message.id, delayMs: 6000 });
+    } else {
       inBatch.add(pair);
       paced.push(message);
     }
@@ -234,13 +267,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       });
     paced.splice(0, paced.length, ...paced.filter((m) => !over.has(m.id)));
   }
-  // Each number's throughput.
-  const wanted = new Map<string, number>();
-  for (const m of paced) wanted.set(m.phone_number_id, (wanted.get(m.phone_number_id) ?? 0) + 1);
-  const grants = paced.length ? await takeSendTokens(wanted) : new Map<string, { granted: number; rate: number }>();
-  const tokens = await numberTokens([...wanted.keys()]);
-  const toSend: (Claimed & { token: string })[] = [];
-  const used = new Map<string, number>();
+  // Each number's access token; then its throughput, taken last, just before the calls.
+  const tokens = await numberTokens([...new Set(paced.map((m) => m.phone_number_id))]);
+  const sendable: (Claimed & { token: string })[] = [];
   for (const message of paced) {
     const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
     if (typeof token === "object") {
@@ -266,6 +295,14 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       });
       continue;
     }
+    sendable.push({ ...message, token });
+  }
+  const wanted = new Map<string, number>();
+  for (const m of sendable) wanted.set(m.phone_number_id, (wanted.get(m.phone_number_id) ?? 0) + 1);
+  const grants = sendable.length ? await takeSendTokens(wanted) : new Map<string, { granted: number; rate: number }>();
+  const toSend: (Claimed & { token: string })[] = [];
+  const used = new Map<string, number>();
+  for (const message of sendable) {
     const grant = grants.get(message.phone_number_id) ?? { granted: 0, rate: 80 };
     const n = used.get(message.phone_number_id) ?? 0;
     if (n >= grant.granted) {
@@ -274,10 +311,14 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       continue;
     }
     used.set(message.phone_number_id, n + 1);
-    toSend.push({ ...message, token });
+    toSend.push(message);
   }
   outcome.deferred = deferred.length;
-  await deferMessages(deferred);
+  // Written while the calls are on their way; a failure here must not keep the sends from settling.
+  const deferring = deferMessages(deferred).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
 
   const accepted: { id: string; wamid: string; waId: string | null }[] = [];
   const retries: { id: string; delayMs: number; failure: Failure }[] = [];
@@ -307,7 +348,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker));
+  const [deferFailure] = await Promise.all([deferring, ...Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker)]);
 
   await settleAccepted(accepted);
   await deferMessages(held);
@@ -324,6 +365,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
     );
     await markTokensRefused(refused);
   }
+  // The deferred messages stay claimed until their lease runs out, then go round again: unsent, so
+  // nothing is lost or doubled.
+  if (deferFailure) throw deferFailure.error;
   return outcome;
 }
 
@@ -354,7 +398,7 @@ async function scheduleRetries(retries: { id: string; delayMs: number; failure: 
     from unnest(${sql.param(retries.map((r) => r.id))}::uuid[], ${sql.param(retries.map((r) => r.delayMs))}::int[],
                 ${sql.param(retries.map((r) => r.failure.code))}::int[], ${sql.param(retries.map((r) => r.failure.title))}::text[],
                 ${sql.param(retries.map((r) => r.failure.details))}::text[]) as r(id, delay_ms, code, title, details)
-    where m.id = r.id`);
+    where m.id = r.id and m.accepted_at is null`);
 }
 
 /** Sends until nothing is due (tests drain this way). */
