@@ -76,6 +76,22 @@ describe("the multipart reader", () => {
       expect(error, text.slice(0, 40)).toBeInstanceOf(MultipartError);
       expect((error as MultipartError).tooLarge).toBe(false);
     }
+    // A body that breaks off (the client went away) is malformed, not a server error.
+    let sent = false;
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error("aborted"));
+        sent = true;
+        controller.enqueue(new Uint8Array(Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nab')));
+      },
+    });
+    const reader = new MultipartReader(broken, "XyZ", { maxBytes: 1000 });
+    await reader.next();
+    await expect(
+      (async () => {
+        for await (const chunk of reader.chunks()) void chunk;
+      })(),
+    ).rejects.toThrow("could not be read");
     const many = `${Array.from({ length: 20 }, (_, i) => `--XyZ\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join("")}--XyZ--`;
     await expect(readAll(many, 64)).rejects.toThrow("too many parts");
   });

@@ -83,7 +83,16 @@ export class MultipartReader {
       this.ended = true;
       return false;
     }
-    const { done, value } = await this.reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await this.reader.read();
+    } catch (error) {
+      // A body limit in front (Express's 413) says so itself; anything else is a body that broke off.
+      const status = (error as { status?: unknown; cause?: { status?: unknown } } | null) ?? {};
+      if (status.status === 413 || status.cause?.status === 413) throw error;
+      throw new MultipartError("The request body could not be read to its end.");
+    }
+    const { done, value } = next;
     if (done) {
       this.ended = true;
       return false;
