@@ -40,8 +40,8 @@ async function drain(reader: MultipartReader) {
 }
 
 /**
- * The upload: one part named `file` (other, small fields are read and ignored, as Meta's own
- * `messaging_product` and `type`), streamed to storage as it arrives; a second file is refused.
+ * The upload: one part named `file` (other fields, as Meta's own `messaging_product` and `type`,
+ * are read past and ignored), streamed to storage as it arrives; a second file is refused.
  */
 export async function uploadApiMedia(
   organizationId: string,

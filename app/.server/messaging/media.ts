@@ -78,7 +78,7 @@ export async function withMetaMediaIds<T extends Record<string, unknown>>(
 }
 
 async function metaMediaId(client: GraphClient, message: OutgoingMedia, fileId: string): Promise<string> {
-  const key = `${fileId}|${message.phone_number_id}`;
+  const key = `${message.organization_id}|${fileId}|${message.phone_number_id}`;
   const running = inFlight.get(key);
   if (running) return running;
   const work = (async () => {
