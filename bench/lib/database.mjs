@@ -21,7 +21,9 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
     }
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  const client = await PGlite.create(path.join(dataDir, "pglite"));
+  // The server's extensions (app/.server/db/client.ts), or tables with their indexes cannot be written.
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
   try {
     return await work(async (text, params) => (await client.query(text, params)).rows);
   } finally {

@@ -111,7 +111,9 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  // pg_trgm: contact and inbox search by any part of a name or number (migration 0018), as on PostgreSQL.
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   return {
     db: drizzle(client, { schema, logger: counting }) as unknown as Database,
     kind: "pglite",

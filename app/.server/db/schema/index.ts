@@ -12,3 +12,4 @@ export * from "./webhooks";
 export * from "./jobs";
 export * from "./developer";
 export * from "./templates";
+export * from "./contacts";

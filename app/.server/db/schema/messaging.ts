@@ -33,11 +33,39 @@ export const contacts = pgTable(
      * behind a username still arrives with it, so they stay one contact.
      */
     userId: text("user_id"),
+    /** Free labels for filters and segments, lower-cased, at most 50 of 40 characters each. */
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Values of the tenant's custom attributes (contact_attributes), by key: usable as template variables. */
+    attributes: jsonb("attributes")
+      .$type<Record<string, string | number | boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    notes: text("notes"),
+    /** The person's language for Jumbe's own replies (en or sw); null: not known. */
+    language: text("language"),
+    /** Derived from the consent ledger (consent_events), written in the same transaction as its latest event. */
+    optIn: text("opt_in", { enum: ["opted_in", "opted_out", "unknown"] })
+      .notNull()
+      .default("unknown"),
+    optInChangedAt: timestamp("opt_in_changed_at", { withTimezone: true }),
     createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
   },
   (t) => [
     index("contacts_org_idx").on(t.organizationId),
+    uniqueIndex("contacts_org_phone_idx")
+      .on(t.organizationId, t.phone)
+      .where(sql`phone is not null`),
+    // Keyset paging, newest first, and the filters' common orders.
+    index("contacts_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index("contacts_org_seen_idx").on(t.organizationId, t.lastSeenAt.desc().nullsLast()),
+    index("contacts_tags_idx").using("gin", t.tags),
+    index("contacts_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
+    index("contacts_phone_trgm_idx").using("gin", sql`${t.phone} gin_trgm_ops`),
     uniqueIndex("contacts_org_wa_id_idx")
       .on(t.organizationId, t.waId)
       .where(sql`wa_id is not null`),
