@@ -21,8 +21,12 @@ import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } fro
  * batch in a few statements. Any number of workers in any number of processes share the work.
  */
 
-/** Messages claimed per statement. */
-export const DISPATCH_BATCH = 200;
+/**
+ * Messages claimed per statement: four full rounds of IN_FLIGHT calls. A batch that is not a
+ * multiple of it ends with a round of a few calls that takes as long as a full one (200 was three
+ * rounds and eight calls: a quarter of the batch's time for 4% of its messages).
+ */
+export const DISPATCH_BATCH = 256;
 /** How long a claim lasts before another worker may take the message (its send is then in doubt). */
 export const CLAIM_LEASE_SECONDS = 30;
 /** Tries before a message fails for good (throttling, Meta's temporary errors, network trouble). */
@@ -158,10 +162,17 @@ async function pairState(messages: Claimed[]) {
       [ids],
     ),
     rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(
-      `select phone_number_id, recipient_phone, count(*)::int as n from messages
-       where accepted_at > now() - interval '60 seconds'
-         and (phone_number_id, recipient_phone) in (select * from unnest($1::text[], $2::text[]))
-       group by phone_number_id, recipient_phone`,
+      // One probe of messages_pair_idx per pair. As a join, the planner may instead read every
+      // message the number sent in the last minute (60,000 at 1,000 a second) against each pair:
+      // seconds a batch when the statistics are older than the traffic.
+      `select p.phone_number_id, p.recipient_phone, c.n
+       from (select distinct phone_number_id, recipient_phone from unnest($1::text[], $2::text[]) as u(phone_number_id, recipient_phone)) p
+       cross join lateral (
+         select count(*)::int as n from messages m
+         where m.phone_number_id = p.phone_number_id and m.recipient_phone = p.recipient_phone
+           and m.accepted_at > now() - interval '60 seconds'
+       ) c
+       where c.n > 0`,
       [messages.map((m) => m.phone_number_id), messages.map((m) => m.recipient_phone)],
     ),
   ]);
