@@ -340,13 +340,10 @@ describe("a send in doubt (Meta accepted, its answer was lost)", () => {
     expect((await getApiMessage(t.organizationId, id!)).error).toBeNull();
   });
 
-  // BUG (dispatcher.ts, scheduleRetries): the retry is written whatever happened to the message
-  // meanwhile. Meta's `sent` webhook usually comes within a second, long before a send times out
-  // (GRAPH_API_TIMEOUT_MS), so the message is adopted and read first; then the timeout's retry
-  // stamps it with next_attempt_at and the error "send_failed" (the API shows a read message with an
-  // error). It is never sent again (accepted_at is set). Proposed fix: `and m.accepted_at is null`
-  // in scheduleRetries' where clause (failMessages already has it).
-  it("a send whose status webhook came before the timeout stays read without an error (fails today)", async () => {
+  // Meta's `sent` webhook usually comes within a second, long before a send times out
+  // (GRAPH_API_TIMEOUT_MS): the message is adopted and read before the timeout's retry is written,
+  // which must then leave it alone (it stamped it with the error "send_failed" and a next try).
+  it("a send whose status webhook came before the timeout stays read without an error", async () => {
     const t = await connectedTenant();
     await approvedTemplate(graph, t);
     const [id] = await queueTemplates(t.organizationId, [recipient(12)]);
