@@ -1,0 +1,48 @@
+import { normaliseRecipient } from "../messaging/recipient";
+import { SendRefusal } from "../messaging/refusals";
+import { refuseContact } from "./refusals";
+
+/** At most this many tags a contact, each at most TAG_MAX characters. */
+export const MAX_TAGS = 50;
+export const TAG_MAX = 40;
+export const NAME_MAX = 120;
+export const NOTES_MAX = 4000;
+
+/**
+ * A contact's number in E.164: `0712 345 678`, `254712345678` and `+254 712 345 678` are one
+ * person (Kenya unless the number says otherwise); anything that cannot be a real number is refused.
+ */
+export function contactPhone(input: string): string {
+  try {
+    return normaliseRecipient(input);
+  } catch (error) {
+    if (error instanceof SendRefusal) throw refuseContact(422, "invalid_phone_number", error.message);
+    throw error;
+  }
+}
+
+/** A name as people write it: trimmed, single-spaced, 1 to NAME_MAX characters, no control characters. */
+export function contactName(input: string): string {
+  const name = input
+    .replace(/\p{Cc}/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!name) throw refuseContact(422, "invalid_name", "Give the contact a name.");
+  if ([...name].length > NAME_MAX) throw refuseContact(422, "invalid_name", `A name has at most ${NAME_MAX} characters.`);
+  return name;
+}
+
+/** Tags lower-cased and trimmed, each once, in the order given. */
+export function contactTags(input: readonly string[]): string[] {
+  const tags: string[] = [];
+  for (const raw of input) {
+    const tag = raw.replace(/\s+/g, " ").trim().toLowerCase();
+    if (!tag) continue;
+    if ([...tag].length > TAG_MAX)
+      throw refuseContact(422, "invalid_tag", `"${tag.slice(0, TAG_MAX)}…" is longer than ${TAG_MAX} characters.`);
+    if (/[,\p{Cc}]/u.test(tag)) throw refuseContact(422, "invalid_tag", `"${tag}" may not hold a comma or a control character.`);
+    if (!tags.includes(tag)) tags.push(tag);
+  }
+  if (tags.length > MAX_TAGS) throw refuseContact(422, "invalid_tag", `A contact has at most ${MAX_TAGS} tags.`);
+  return tags;
+}
