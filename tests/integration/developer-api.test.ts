@@ -228,7 +228,11 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/messages/{id}",
       "/api/v1/media",
       "/api/v1/media/{id}",
+      "/api/v1/contacts",
+      "/api/v1/contacts/{id}",
+      "/api/v1/contacts/{id}/consent",
     ]);
+    expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
     expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "413", "415", "429"]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
@@ -277,7 +281,16 @@ describe("OpenAPI and the Developers page's examples", () => {
       "POST /api/v1/media",
       "GET /api/v1/media/{id}",
       "DELETE /api/v1/media/{id}",
+      "GET /api/v1/contacts",
+      "POST /api/v1/contacts",
+      "GET /api/v1/contacts/{id}",
+      "PATCH /api/v1/contacts/{id}",
+      "DELETE /api/v1/contacts/{id}",
+      "POST /api/v1/contacts/{id}/consent",
     ]);
+    // The contact's consent example runs before its DELETE example (the page lists DELETE first).
+    const deletesContact = (e: Endpoint) => e.method === "DELETE" && e.path === "/api/v1/contacts/{id}";
+    const runOrder = (list: Endpoint[]) => [...list.filter((e) => !isMessages(e) && !deletesContact(e)), ...list.filter(deletesContact)];
     const isMessages = (e: Endpoint) => e.path.startsWith("/api/v1/messages");
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
     // The sample upload's examples send sample.png from the directory they run in.
@@ -304,11 +317,18 @@ describe("OpenAPI and the Developers page's examples", () => {
       const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
       let templateId = "";
       let mediaId = "";
+      let contactId = "";
       outputs[language] = [];
-      for (const endpoint of pages[language].endpoints.filter((e) => !isMessages(e))) {
-        const stdout = await runExample(language, endpoint.example, { ...envVars, TEMPLATE_ID: templateId, MEDIA_ID: mediaId });
+      for (const endpoint of runOrder(pages[language].endpoints)) {
+        const stdout = await runExample(language, endpoint.example, {
+          ...envVars,
+          TEMPLATE_ID: templateId,
+          MEDIA_ID: mediaId,
+          CONTACT_ID: contactId,
+        });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/contacts") contactId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -345,45 +365,59 @@ describe("OpenAPI and the Developers page's examples", () => {
       await db().delete(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id));
     }
 
-    const timeless = (value: Record<string, unknown>) => ({ ...value, id: "", wabaId: "", createdAt: "", submittedAt: "", updatedAt: "" });
-    endpoints
-      .filter((e) => !isMessages(e))
-      .forEach((endpoint, i) => {
-        const [curl, javascript, python] = [outputs.curl![i]!, outputs.javascript![i]!, outputs.python![i]!];
-        if (endpoint.method === "DELETE") {
-          expect(curl).toBe("HTTP 204\n");
-          expect(javascript).toBe("Deleted (HTTP 204)\n");
-          expect(python).toBe("Deleted (HTTP 204)\n");
-          return;
-        }
-        const fromCurl = JSON.parse(curl);
-        // Each language connects a WhatsApp account and number of its own; the earlier ones are listed as disconnected.
-        const connectedNumbers = (v: { data: { connection: string; verifiedName: string }[] }) =>
-          v.data.filter((n) => n.connection === "connected").map((n) => ({ ...n, id: "", number: "", wabaId: "", verifiedName: "" }));
-        const same =
-          endpoint.path === "/api/v1/phone-numbers"
-            ? connectedNumbers
-            : endpoint.path.includes("templates/") || endpoint.path.includes("/media") || endpoint.method === "POST"
-              ? timeless
-              : (v: unknown) => v;
-        expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
-        expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
-        if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
-        if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
-        if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
-          expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
-        if (endpoint.path === "/api/v1/media" || endpoint.path === "/api/v1/media/{id}")
-          expect(fromCurl, endpoint.method).toEqual({
-            id: expect.any(String),
-            mimeType: "image/jpeg",
-            size: photo.length,
-            sha256: createHash("sha256").update(photo).digest("hex"),
-            fileName: "photo.jpg",
-            createdAt: expect.any(String),
-          });
-        if (endpoint.path === "/api/v1/template-samples")
-          expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
-      });
+    const timeless = (value: Record<string, unknown>) => ({
+      ...value,
+      id: "",
+      wabaId: "",
+      createdAt: "",
+      submittedAt: "",
+      updatedAt: "",
+      ...("optInChangedAt" in value ? { optInChangedAt: "" } : {}),
+    });
+    runOrder(endpoints).forEach((endpoint, i) => {
+      const [curl, javascript, python] = [outputs.curl![i]!, outputs.javascript![i]!, outputs.python![i]!];
+      if (endpoint.method === "DELETE") {
+        expect(curl).toBe("HTTP 204\n");
+        expect(javascript).toBe("Deleted (HTTP 204)\n");
+        expect(python).toBe("Deleted (HTTP 204)\n");
+        return;
+      }
+      const fromCurl = JSON.parse(curl);
+      // Each language connects a WhatsApp account and number of its own; the earlier ones are listed as disconnected.
+      const connectedNumbers = (v: { data: { connection: string; verifiedName: string }[] }) =>
+        v.data.filter((n) => n.connection === "connected").map((n) => ({ ...n, id: "", number: "", wabaId: "", verifiedName: "" }));
+      const same =
+        endpoint.path === "/api/v1/phone-numbers"
+          ? connectedNumbers
+          : endpoint.path.includes("templates/") ||
+              endpoint.path.includes("/media") ||
+              endpoint.path.includes("contacts/") ||
+              endpoint.method === "POST"
+            ? timeless
+            : (v: unknown) => v;
+      expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+      expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
+      if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+      if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
+      if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
+        expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
+      if (endpoint.path === "/api/v1/media" || endpoint.path === "/api/v1/media/{id}")
+        expect(fromCurl, endpoint.method).toEqual({
+          id: expect.any(String),
+          mimeType: "image/jpeg",
+          size: photo.length,
+          sha256: createHash("sha256").update(photo).digest("hex"),
+          fileName: "photo.jpg",
+          createdAt: expect.any(String),
+        });
+      if (endpoint.path === "/api/v1/contacts" && endpoint.method === "POST")
+        expect(fromCurl).toMatchObject({ name: "Amina Hassan", phone: "+254712345678", tags: ["members", "nairobi"], optIn: "opted_in" });
+      if (endpoint.path === "/api/v1/contacts/{id}" && endpoint.method === "PATCH")
+        expect(fromCurl.tags).toEqual(["members", "nairobi", "vip"]);
+      if (endpoint.path === "/api/v1/contacts/{id}/consent") expect(fromCurl.optIn).toBe("opted_out");
+      if (endpoint.path === "/api/v1/template-samples")
+        expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
+    });
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)
       expect(JSON.parse(outputs[language]![4]!)).toEqual(JSON.parse(outputs[language]![3]!));

@@ -622,6 +622,9 @@ describe("the OpenAPI document", () => {
       "/api/v1/messages/{id}",
       "/api/v1/media",
       "/api/v1/media/{id}",
+      "/api/v1/contacts",
+      "/api/v1/contacts/{id}",
+      "/api/v1/contacts/{id}/consent",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

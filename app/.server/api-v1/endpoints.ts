@@ -22,8 +22,21 @@ import { getApiMessage, listApiMessages, sendApiMessage } from "./messages";
 import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../lib/templates";
 import { deleteApiMedia, FILE_FIELD, getApiMedia, MediaFile, MediaIdParams, uploadApiMedia } from "./media";
 import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../messaging/media-types";
+import {
+  CONSENT_EXAMPLE,
+  ConsentInput,
+  Contact,
+  CONTACT_CREATE_EXAMPLE,
+  CONTACT_UPDATE_EXAMPLE,
+  ContactCreate,
+  ContactIdParams,
+  ContactList,
+  ContactsQuery,
+  ContactUpdate,
+} from "./contact-schemas";
+import { deleteApiContact, getApiContact, listApiContacts, saveApiContact, setApiConsent, updateApiContact } from "./contacts";
 
-export type HttpMethod = "get" | "post" | "delete";
+export type HttpMethod = "get" | "post" | "patch" | "delete";
 
 /** The errors an endpoint documents besides 400, 401 and 429, which every endpoint can give. */
 export type DocumentedError = 404 | 409 | 413 | 415 | 422 | 502;
@@ -87,6 +100,7 @@ export const NoParams = z.object({});
 /** The "body" of a 204. */
 export const NoContent = z.undefined();
 
+const CONTACT_NOT_FOUND = "No contact with this id in your organisation (code contact_not_found).";
 const MEDIA_NOT_FOUND = "No file with this id in your organisation: unknown, deleted or another's (code media_not_found).";
 
 /** "image/jpeg or image/png up to 5 MB, ...": Meta's media types and limits in words. */
@@ -336,5 +350,96 @@ export const ENDPOINTS: Endpoint[] = [
     response: NoContent,
     errors: { 404: MEDIA_NOT_FOUND },
     run: ({ organizationId, params }) => deleteApiMedia(organizationId, params.id),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/contacts",
+    operationId: "listContacts",
+    summary: "List contacts",
+    description:
+      "The organisation's contacts, newest first, 25 a page (up to 100 with limit). Search by part of a name, a number in any form or a custom field's value; filter by tag and opt-in state; follow nextCursor for the next page.",
+    query: ContactsQuery,
+    params: NoParams,
+    status: 200,
+    response: ContactList,
+    run: ({ organizationId, query }) => listApiContacts(organizationId, query),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/contacts",
+    operationId: "saveContact",
+    summary: "Add or update a contact",
+    description:
+      "One contact per number: a new number adds a contact, a known one (in any form) updates it. The answer carries the number as stored (E.164). With consent, the person's opt-in or opt-out is recorded in their consent ledger. A number erased at the person's request comes back only with consent opted_in.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: ContactCreate, example: CONTACT_CREATE_EXAMPLE },
+    status: 200,
+    response: Contact,
+    errors: {
+      409: "The number was erased at the person's request; send consent opted_in with evidence to add them again (code erased_contact).",
+      422: "The phone is not a real number (code invalid_phone_number), a custom field is unknown (unknown_attribute) or its value not of its type (invalid_attribute), or a name or tag is not valid (invalid_name, invalid_tag).",
+    },
+    run: ({ organizationId, body }) => saveApiContact(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/contacts/{id}",
+    operationId: "getContact",
+    summary: "One contact",
+    description: "A contact of the organisation, with its tags, custom fields and consent state.",
+    query: NoQuery,
+    params: ContactIdParams,
+    status: 200,
+    response: Contact,
+    errors: { 404: CONTACT_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiContact(organizationId, params.id),
+  }),
+  define({
+    method: "patch",
+    path: "/api/v1/contacts/{id}",
+    operationId: "updateContact",
+    summary: "Change a contact",
+    description:
+      "Changes the fields given and leaves the others. tags replaces the list; attributes sets the fields given (null removes one).",
+    query: NoQuery,
+    params: ContactIdParams,
+    body: { schema: ContactUpdate, example: CONTACT_UPDATE_EXAMPLE },
+    status: 200,
+    response: Contact,
+    errors: {
+      404: CONTACT_NOT_FOUND,
+      409: "Another contact has this number: merge the two instead (code duplicate_phone).",
+      422: "A field is not valid (codes invalid_phone_number, unknown_attribute, invalid_attribute, invalid_name, invalid_tag).",
+    },
+    run: ({ organizationId, params, body }) => updateApiContact(organizationId, params.id, body),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/contacts/{id}",
+    operationId: "deleteContact",
+    summary: "Delete a contact",
+    description: "Deletes the contact; messages exchanged with them stay, no longer linked. Answers 204 with no body.",
+    query: NoQuery,
+    params: ContactIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: CONTACT_NOT_FOUND },
+    run: ({ organizationId, params }) => deleteApiContact(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/contacts/{id}/consent",
+    operationId: "recordConsent",
+    summary: "Record a contact's consent",
+    description:
+      "Adds an opt-in or opt-out to the contact's consent ledger, with where it came from and the evidence; the contact's optIn is the latest. Marketing messages go only to contacts opted in.",
+    query: NoQuery,
+    params: ContactIdParams,
+    body: { schema: ConsentInput, example: CONSENT_EXAMPLE },
+    status: 200,
+    response: Contact,
+    errors: { 404: CONTACT_NOT_FOUND, 422: "The source is not one of the list or the evidence is too long (code invalid_consent)." },
+    run: ({ organizationId, params, body }) => setApiConsent(organizationId, params.id, body),
   }),
 ];
