@@ -272,7 +272,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: {
       404: "The mediaId is not a file of your organisation: unknown, deleted or another's (code media_not_found).",
       409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), or the Idempotency-Key was used for another request (idempotency_conflict).",
-      422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, message_not_found or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
+      422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, not_opted_in (a marketing template to someone not opted in), message_not_found or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
     },
     run: ({ organizationId, body, idempotencyKey }) => sendApiMessage(organizationId, body, idempotencyKey),
   }),

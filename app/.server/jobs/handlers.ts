@@ -7,6 +7,7 @@ import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
 import { log } from "../log";
 import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../messaging/token-refusal";
+import { CONSENT_REPLY_QUEUE, sendConsentReplies } from "../contacts/signals";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../webhooks-out/events";
 import { runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../webhooks-out/deliver";
 import {
@@ -72,6 +73,14 @@ export function registerJobHandlers() {
     maxAttempts: 6,
     transactional: false,
     run: (jobs) => sendReconnectMails(jobs),
+  });
+  // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
+  registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({
+    queue: CONSENT_REPLY_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => sendConsentReplies(jobs),
   });
   // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
   registerJobHandler<unknown>({

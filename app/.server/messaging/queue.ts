@@ -17,7 +17,8 @@ export interface SendRequest {
   content: OutboundContent;
   /** The message this one answers (a Jumbe message id or a wamid). */
   replyTo?: string;
-  source: "api" | "campaign" | "broadcast" | "inbox";
+  /** Who sends: the API, a campaign or broadcast, an agent in the inbox, or Jumbe itself (a consent keyword's answer). */
+  source: "api" | "campaign" | "broadcast" | "inbox" | "system";
 }
 
 export interface Idempotency {
@@ -50,6 +51,13 @@ export async function queueMessage(organizationId: string, request: SendRequest,
       `${to} has not written to ${sender.number} in the last 24 hours, so WhatsApp only takes a template message now.`,
     );
   const composed = await composeMessage(organizationId, sender, to, request.content, request.replyTo);
+  // Meta's policy and the Data Protection Act: marketing only to people who said yes (issue 13's ledger).
+  if (composed.templateCategory === "marketing" && !(await optedIn(organizationId, to)))
+    throw refuse(
+      422,
+      "not_opted_in",
+      `${to} has not opted in to marketing messages from you. Record their consent first, or send a utility template.`,
+    );
 
   const view = await db().transaction(async (tx) => {
     if (idempotency) {
@@ -98,4 +106,13 @@ async function previousAnswer(organizationId: string, idempotency: Idempotency):
       "This Idempotency-Key was used in the last 24 hours for a different request. Use a new key for a new message.",
     );
   return row.response;
+}
+
+/** Whether the person's contact is opted in (their consent ledger's latest event). */
+async function optedIn(organizationId: string, to: string) {
+  const [row] = await rawQuery<{ opt_in: string }>(
+    `select opt_in from contacts where organization_id = $1 and (phone = $2 or wa_id = $3) order by phone = $2 desc limit 1`,
+    [organizationId, to, to.slice(1)],
+  );
+  return row?.opt_in === "opted_in";
 }

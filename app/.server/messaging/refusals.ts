@@ -22,6 +22,7 @@ export type SendRefusalCode =
   | "template_not_approved"
   | "parameter_mismatch"
   | "outside_service_window"
+  | "not_opted_in"
   | "message_not_found"
   | "media_not_found"
   | "media_type_mismatch"

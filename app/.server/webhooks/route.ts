@@ -53,6 +53,13 @@ export async function applyChanges(tx: Executor, changes: WebhookChange[]): Prom
         else routed = false;
         break;
       }
+      case "user_preferences": {
+        const metadata = change.value.metadata;
+        const phone = isObject(metadata) ? phoneById.get(String(metadata.phone_number_id)) : undefined;
+        if (phone) work.userPreferences(change, phone);
+        else routed = false;
+        break;
+      }
       case "phone_number_quality_update": {
         const account = accountByWaba.get(change.entryId);
         const digits = phoneDigits(String(change.value.display_phone_number ?? ""));

@@ -6,6 +6,7 @@ import { applyTemplateChanges, type TemplateChange } from "../templates/webhook"
 import { adoptLostAccepts, applyKeptStatuses } from "../messaging/statuses";
 import { messageEventsFor, receivedEventsFor } from "../messaging/events";
 import { enqueueInboundMedia } from "../messaging/inbound-media";
+import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../contacts/signals";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -75,6 +76,7 @@ export class ChangeWork {
   private qualityChanges: { change: WebhookChange; phone: Phone }[] = [];
   private accountChanges: { change: WebhookChange; account: Account }[] = [];
   private templateChanges: TemplateChange[] = [];
+  private preferences: { organizationId: string; waId: string; value: string; detail: string }[] = [];
 
   messages(change: WebhookChange, phone: Phone) {
     const value = change.value;
@@ -128,6 +130,19 @@ export class ChangeWork {
     }
   }
 
+  /** Meta's user_preferences: a person stopped or resumed marketing messages. */
+  userPreferences(change: WebhookChange, phone: Phone) {
+    const list = Array.isArray(change.value.user_preferences) ? change.value.user_preferences.filter(isObject) : [];
+    for (const p of list)
+      if (typeof p.wa_id === "string" && /^\d{5,20}$/.test(p.wa_id) && p.category === "marketing_messages")
+        this.preferences.push({
+          organizationId: phone.organization_id,
+          waId: p.wa_id,
+          value: String(p.value ?? ""),
+          detail: typeof p.detail === "string" ? p.detail : "",
+        });
+  }
+
   quality(change: WebhookChange, phone: Phone) {
     this.qualityChanges.push({ change, phone });
   }
@@ -143,7 +158,9 @@ export class ChangeWork {
   async write(tx: Executor) {
     const activity: ActivityRow[] = [];
     await this.writeStatuses(tx);
+    await applyMarketingStops(tx, [...this.statuses.values()]);
     await this.writeInbound(tx);
+    await applyUserPreferences(tx, this.preferences);
     // Only the routed link's row: a disconnected tenant's row of the same number is history.
     for (const { change, phone } of this.qualityChanges) {
       const event = String(change.value.event ?? "UNKNOWN");
@@ -319,5 +336,7 @@ export class ChangeWork {
       tx,
       inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),
     );
+    // STOP, ACHA, START…: the consent ledger, and an answer.
+    await applyConsentKeywords(tx, inserted);
   }
 }
