@@ -10,6 +10,7 @@
 //   node bench/run.mjs --pages-only                      (every signed-in page and the JSON API beside a baseline React Router app and bare Node)
 //   node bench/run.mjs --templates-only --private-postgres (the Templates pages with 5,000 templates beside the baselines; PostgreSQL only)
 //   node bench/run.mjs --nginx-only                      (nginx in front of two instances vs one, on a private PostgreSQL)
+//   node bench/run.mjs --sending-only                    (100,000 messages through the sending pipeline and the Meta sandbox, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -35,6 +36,7 @@ import { benchActivity, formatActivity } from "./activity.mjs";
 import { benchPages, formatPages } from "./pages.mjs";
 import { benchTemplates, formatTemplates } from "./templates.mjs";
 import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
+import { benchSending, formatSending } from "./sending.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -75,6 +77,15 @@ const { values: args } = parseArgs({
     "nginx-rounds": { type: "string", default: "1" },
     "skip-nginx": { type: "boolean", default: false },
     "nginx-only": { type: "boolean", default: false },
+    "sending-messages": { type: "string", default: "100000" },
+    "sending-sample": { type: "string", default: "10" },
+    "sending-bare-messages": { type: "string", default: "20000" },
+    "sending-rate": { type: "string", default: "1000" },
+    "sending-status-delays": { type: "string", default: "200,800,3000" },
+    "sending-build": { type: "string" },
+    "sending-no-cpu-prof": { type: "boolean", default: false },
+    "skip-sending": { type: "boolean", default: false },
+    "sending-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -112,6 +123,15 @@ if (args.help) {
   --nginx-rounds N            nginx runs with one and two instances N times, alternating; the best of each counts (default 1)
   --skip-nginx                leave out nginx in front of two instances vs one
   --nginx-only                only nginx in front of two instances vs one (a private PostgreSQL cluster of its own)
+  --sending-messages N        messages through the sending pipeline (default 100000)
+  --sending-sample N          of them through POST /api/v1/messages, the rest by one INSERT copying the API's row (default 10)
+  --sending-bare-messages N   calls of the bare loop (the same Graph calls without Jumbe; default 20000)
+  --sending-rate N            the number's send bucket and the sandbox's throughput, a second (default 1000)
+  --sending-status-delays L   the sandbox's sent,delivered,read delays in ms (default 200,800,3000)
+  --sending-build DIR         run the sending section on this copy of build/ (so a rebuild meanwhile cannot touch it)
+  --sending-no-cpu-prof       no --cpu-prof of the server during the sending run
+  --skip-sending              leave out the sending pipeline
+  --sending-only              only the sending pipeline (a private PostgreSQL cluster of its own, the Meta sandbox as its own process)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -133,11 +153,14 @@ const activityOnly = args["activity-only"];
 const pagesOnly = args["pages-only"];
 const nginxOnly = args["nginx-only"];
 const templatesOnly = args["templates-only"];
-if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly].filter(Boolean).length > 1) {
-  console.error("--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only and --nginx-only exclude each other.");
+const sendingOnly = args["sending-only"];
+if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly].filter(Boolean).length > 1) {
+  console.error(
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only and --sending-only exclude each other.",
+  );
   process.exit(2);
 }
-const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly;
+const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly || sendingOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -147,6 +170,7 @@ const runActivity = activityOnly || (!only && !args["skip-activity"]);
 const runPages = pagesOnly || (!only && !args["skip-pages"]);
 const runTemplates = templatesOnly || (!only && !args["skip-templates"]);
 const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
+const runSending = sendingOnly || (!only && !args["skip-sending"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -267,7 +291,7 @@ async function main() {
     durationSeconds: duration,
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
-  privatePostgres = args["private-postgres"] && !nginxOnly ? await startPrivatePostgres() : null;
+  privatePostgres = args["private-postgres"] && !nginxOnly && !sendingOnly ? await startPrivatePostgres() : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
@@ -275,7 +299,30 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly) await singleServerRuns(results);
+    // Its own cluster, server and Meta sandbox, after the single server has stopped.
+    if (runSending) {
+      const count = Number(args["sending-messages"]);
+      if (sendingOnly) results.database = "postgres";
+      console.log(`\nSending pipeline: ${count.toLocaleString("en-US")} messages through Jumbe and the Meta sandbox ...`);
+      try {
+        results.sending = await benchSending({
+          root,
+          buildDir: args["sending-build"],
+          accounts: ACCOUNTS,
+          messages: count,
+          sample: Number(args["sending-sample"]),
+          bareMessages: Number(args["sending-bare-messages"]),
+          rate: Number(args["sending-rate"]),
+          statusDelaysMs: args["sending-status-delays"],
+          cpuProfile: !args["sending-no-cpu-prof"],
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.sending = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      console.log(formatSending(results.sending, { table }));
+    }
     // Last: it starts servers of its own, which the single server would compete with.
     if (runNginx) {
       console.log(`\nnginx in front of two instances vs one (${duration} s per run) ...`);

@@ -59,8 +59,9 @@ export function postgresBinDir() {
  * thrown away), owned by `postgres` when running as root (initdb refuses root). Resolves to
  * { url, settings, processIds, destroy } with url the cluster's `jumbe` database and processIds()
  * the cluster's processes now (the postmaster and its children: backends, writers), for CPU figures.
+ * `extraSettings` adds postgresql.conf lines (bench/sending.mjs loads pg_stat_statements).
  */
-export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
+export async function startPrivatePostgres({ maxConnections = 200, extraSettings = {} } = {}) {
   const bindir = postgresBinDir();
   if (!bindir) throw new Error("PostgreSQL binaries not found (/usr/lib/postgresql/15/bin or pg_config --bindir)");
   const asRoot = process.getuid?.() === 0;
@@ -89,7 +90,13 @@ export async function startPrivatePostgres({ maxConnections = 200 } = {}) {
   try {
     run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
     const port = await freePort();
-    const settings = { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: String(maxConnections) };
+    const settings = {
+      fsync: "off",
+      synchronous_commit: "off",
+      full_page_writes: "off",
+      max_connections: String(maxConnections),
+      ...extraSettings,
+    };
     appendFileSync(
       path.join(data, "postgresql.conf"),
       `\n# bench/lib/database.mjs\nlisten_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\n` +
