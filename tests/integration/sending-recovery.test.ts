@@ -254,10 +254,35 @@ describe("a worker killed mid-batch", () => {
 });
 
 describe("a worker slower than its lease", () => {
-  // Not a crash: Meta is slow. A batch of 200 with 64 calls in flight runs 4 calls in a row per
-  // slot; at up to GRAPH_API_TIMEOUT_MS (10 s) each, a batch can outlive its 30-second lease, and
-  // another worker then claims what it has not sent yet. This records what happens today (a fourth
-  // at-least-once case beside decision 022's three): both send, and the slower one's wamid is kept.
+  // Not a crash: Meta is slow. A batch with 64 calls in flight runs several calls in a row per slot;
+  // at up to GRAPH_API_TIMEOUT_MS each, it could outlive its 30-second lease. The dispatcher starts no
+  // call that could still run when the lease ends (the rest goes back untried: the next test).
+  it("starts no send that could outlast its claim: the rest of the batch goes back untried", async () => {
+    const t = await connectedTenant("Pole Pole Logistics");
+    await approvedTemplate(graph, t);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 3 }, (_, i) => recipient(30 + i)),
+    );
+    // A Graph timeout this long leaves no time in a 30-second claim for even one call.
+    setEnv(
+      parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "29000" }),
+    );
+    expect(await dispatchBatch()).toMatchObject({ claimed: 3, accepted: 0, deferred: 3 });
+    expect(await metaReceived(graph, t.phoneNumberId)).toEqual([]);
+    const back = await rawQuery<{ attempts: number; locked: boolean; due: boolean }>(
+      `select attempts, locked_until is not null as locked, next_attempt_at <= now() as due from messages where id = any($1::uuid[])`,
+      [ids],
+    );
+    expect(back).toEqual(ids.map(() => ({ attempts: 0, locked: false, due: true })));
+    useGraph(graph.graphBase);
+    await drainDispatcher();
+    expect([...acceptsPerMessage(await metaReceived(graph, t.phoneNumberId)).values()]).toEqual([1, 1, 1]);
+  });
+
+  // Calls already on their way when a lease runs out anyway (the settle itself held up longer than
+  // the margin, or the clock standing in here): another worker claims them, and both send. The
+  // at-least-once case beside decision 022's three; the slower one's wamid is kept.
   it("sends again what another worker took over after the lease (at-least-once), and keeps the last answer's wamid", async () => {
     const t = await connectedTenant("Subira Insurance");
     await approvedTemplate(graph, t);

@@ -3,6 +3,7 @@ import { db, rawQuery } from "../db/client";
 import { databaseIsDown, noteDatabaseError } from "../db/availability";
 import { createIdler } from "../jobs/idle";
 import { log } from "../log";
+import { env } from "../config/env";
 import { processState } from "../process-state";
 import { decryptSecret } from "../security/crypto";
 import { GraphApiError, GraphNetworkError, graphClient, type GraphClient } from "../whatsapp/graph-client";
@@ -41,6 +42,8 @@ export const IN_DOUBT_WAIT_MS = 60_000;
  * at Meta, and a smaller burst absorbs up to half a second of that without a 130429.
  */
 export const BURST_SECONDS = 0.5;
+/** Time kept free at the end of a claim for settling the batch. */
+const LEASE_MARGIN_MS = 2000;
 /** Graph calls in flight per worker. */
 const IN_FLIGHT = 64;
 
@@ -241,6 +244,7 @@ function failureOf(id: string, organizationId: string, error: unknown): Failure 
  */
 export async function dispatchBatch(client: GraphClient = graphClient(), limit = DISPATCH_BATCH): Promise<DispatchOutcome> {
   const outcome: DispatchOutcome = { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  const claimedAt = Date.now();
   const claimed = await claimMessages(limit);
   outcome.claimed = claimed.length;
   if (!claimed.length) return outcome;
@@ -338,6 +342,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
+      // A send started now might still be running when the claim runs out and another worker takes
+      // the message: the rest of the batch goes back instead, untried.
+      if (Date.now() > claimedAt + CLAIM_LEASE_SECONDS * 1000 - env().GRAPH_API_TIMEOUT_MS - LEASE_MARGIN_MS) break;
       const message = toSend[next++]!;
       // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
       const body = { ...message.payload, biz_opaque_callback_data: message.id };
@@ -360,15 +367,16 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
     }
   };
   const [deferFailure] = await Promise.all([deferring, ...Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker)]);
+  const unsent = toSend.slice(next).map((m) => ({ id: m.id, delayMs: 0 }));
 
   await settleAccepted(accepted);
-  await deferMessages(held);
+  await deferMessages([...held, ...unsent]);
   await scheduleRetries(retries);
   await failMessages(failures);
   outcome.accepted = accepted.length;
   outcome.retrying = retries.length;
   outcome.failed = failures.length;
-  outcome.deferred += held.length;
+  outcome.deferred += held.length + unsent.length;
   if (refused.length) {
     log().warn(
       { phoneNumberIds: [...new Set(refused.map((r) => r.phoneNumberId))] },
