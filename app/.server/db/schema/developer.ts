@@ -106,5 +106,9 @@ export const webhookDeliveries = pgTable(
       .on(t.organizationId, t.messageId, t.eventType)
       .where(sql`message_id is not null`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    // The housekeeping sweep's look for deliveries whose job was lost (few rows: only pending ones).
+    index("webhook_deliveries_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
   ],
 );
