@@ -11,7 +11,7 @@ import { drainJobs } from "~/.server/jobs/worker";
 import { claimJobs, completeJobs, type Executor } from "~/.server/jobs/queue";
 import { checkWebhookUrl } from "~/.server/developer/webhook-endpoint";
 import { enqueueMessageEvents, WEBHOOK_OUT_QUEUE, type DeliveryJob, type MessageEvent } from "~/.server/webhooks-out/events";
-import { RETRY_SCHEDULE_SECONDS, runDeliveryJobs } from "~/.server/webhooks-out/deliver";
+import { requeueLostDeliveries, RETRY_SCHEDULE_SECONDS, runDeliveryJobs } from "~/.server/webhooks-out/deliver";
 import { RESPONSE_KEEP_BYTES } from "~/.server/webhooks-out/send";
 import { sweepExpiredData } from "~/.server/housekeeping/sweep";
 import * as developersPage from "~/routes/app/developers";
@@ -589,5 +589,27 @@ describe("housekeeping", () => {
     const removed = await sweepExpiredData();
     expect(removed.webhookDeliveries).toBe(1);
     expect((await deliveriesOf(t.organizationId)).map((d) => d.status)).toEqual(["pending"]);
+  });
+
+  it("queues again a delivery whose job gave up (the database unreachable at each of its tries), and nothing twice", async () => {
+    const t = await tenant("Lost Job Ltd", {});
+    await post(t, { intent: "webhook-test" });
+    // The job's own retries all failed: it is marked failed, the delivery still pending with nothing to try it.
+    await db().execute(sql`update jobs set failed_at = now() where queue = ${WEBHOOK_OUT_QUEUE} and finished_at is null`);
+    expect(await pendingDeliveryJobs()).toEqual([]);
+    // Not yet: a delivery is only lost once its attempt is well overdue.
+    expect(await requeueLostDeliveries()).toBe(0);
+    await db().execute(
+      sql`update webhook_deliveries set next_attempt_at = now() - interval '20 minutes' where organization_id = ${t.organizationId}`,
+    );
+    expect(await requeueLostDeliveries()).toBe(1);
+    // While that job waits, the sweep adds no second one.
+    expect(await requeueLostDeliveries()).toBe(0);
+    expect(await pendingDeliveryJobs()).toHaveLength(1);
+    received = [];
+    await drainJobs();
+    expect(received).toHaveLength(1);
+    expect((await deliveriesOf(t.organizationId)).map((d) => d.status)).toEqual(["delivered"]);
+    expect(await requeueLostDeliveries()).toBe(0);
   });
 });

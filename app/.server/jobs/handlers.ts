@@ -9,7 +9,7 @@ import { log } from "../log";
 import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../messaging/token-refusal";
 import { CONSENT_REPLY_QUEUE, sendConsentReplies } from "../contacts/signals";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../webhooks-out/events";
-import { runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../webhooks-out/deliver";
+import { requeueLostDeliveries, runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../webhooks-out/deliver";
 import {
   enqueueAllTemplateSyncs,
   runTemplateSyncJobs,
@@ -91,7 +91,8 @@ export function registerJobHandlers() {
     transactional: false,
     async run() {
       const removed = await sweepExpiredData();
-      log().info({ removed }, "housekeeping");
+      const requeuedDeliveries = await requeueLostDeliveries();
+      log().info({ removed, requeuedDeliveries }, "housekeeping");
     },
   });
   registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });

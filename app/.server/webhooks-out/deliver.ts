@@ -153,3 +153,28 @@ export async function sendDisabledMails(jobs: Job<{ organizationId: string; url:
     for (const member of members) if (roleOf(member) === "owner") await sendMail(webhookDisabledMail(member.email, payload.url));
   }
 }
+
+/** A pending delivery whose attempt is this late has lost its job (see requeueLostDeliveries). */
+export const LOST_AFTER_MINUTES = 15;
+
+/**
+ * Deliveries still pending well after their attempt was due, with no job waiting to make it: the
+ * job gave up after the queue's own retries (the database was unreachable each time), so nothing
+ * would ever try again. Each gets a job for its current `seq`; a job that turns up after all finds
+ * the row moved on and does nothing. Run by housekeeping; answers how many were queued again.
+ */
+export async function requeueLostDeliveries(limit = 500): Promise<number> {
+  const result = await queryRows<{ id: number }>(sql`
+    insert into jobs (queue, payload)
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq)
+    from webhook_deliveries d
+    where d.status = 'pending' and d.next_attempt_at < now() - make_interval(mins => ${LOST_AFTER_MINUTES})
+      and not exists (
+        select 1 from jobs j
+        where j.queue = ${WEBHOOK_OUT_QUEUE} and j.finished_at is null and j.failed_at is null
+          and j.payload ->> 'deliveryId' = d.id::text)
+    order by d.next_attempt_at
+    limit ${limit}
+    returning id`);
+  return result.length;
+}
