@@ -163,6 +163,10 @@ export const messages = pgTable(
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
+    // A contact's messages: the timeline, a merge, an erasure, and the set-null of a deleted contact.
+    index("messages_contact_idx")
+      .on(t.contactId, t.createdAt)
+      .where(sql`contact_id is not null`),
     uniqueIndex("messages_org_wamid_idx")
       .on(t.organizationId, t.wamid)
       .where(sql`wamid is not null`),
