@@ -18,6 +18,7 @@ import {
   TEMPLATE_SYNC_QUEUE,
 } from "../templates/sync";
 import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_QUEUE, runInboundMediaJobs } from "../messaging/inbound-media";
+import { IMPORT_ATTEMPTS, IMPORT_QUEUE, runImportJobs } from "../contacts/import";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -125,5 +126,15 @@ export function registerJobHandlers() {
     leaseMs: 5 * 60_000,
     transactional: false,
     run: (jobs) => runInboundMediaJobs(jobs),
+  });
+  // A contact CSV import: one file per job, outside a transaction (each batch of rows commits its
+  // own, with the position reached), resumable after a crash; the lease covers a 50 MB file.
+  registerJobHandler<{ importId: string }>({
+    queue: IMPORT_QUEUE,
+    batchSize: 1,
+    maxAttempts: IMPORT_ATTEMPTS,
+    leaseMs: 15 * 60_000,
+    transactional: false,
+    run: (jobs) => runImportJobs(jobs),
   });
 }

@@ -204,7 +204,26 @@ export class CsvParser {
   private run(chunk: Buffer, out: CsvRecord[]) {
     const delimiter = this.delimiterByte!;
     const { maxRecordBytes } = this.limits;
-    for (let i = 0; i < chunk.length; i++) {
+    const n = chunk.length;
+    for (let i = 0; i < n; i++) {
+      // Fast path: a run of ordinary bytes inside a field is copied at once.
+      if (this.state === State.Unquoted || this.state === State.Quoted) {
+        const quoted = this.state === State.Quoted;
+        let j = i;
+        let high = 0;
+        while (j < n) {
+          const c = chunk[j]!;
+          if (c === LF || c === CR || c === 0 || (quoted ? c === QUOTE : c === delimiter)) break;
+          high |= c;
+          j++;
+        }
+        if (j > i) {
+          this.appendRun(chunk, i, j, high);
+          this.previous = chunk[j - 1]!;
+          i = j;
+          if (i >= n) break;
+        }
+      }
       const b = chunk[i]!;
       const at = this.offset + i;
       if (b === 0) throw notText();
@@ -253,6 +272,26 @@ export class CsvParser {
     // A CR followed by LF: the record ends after the CR, and the LF is an empty line, skipped.
     this.endRecord(out, at + 1);
     this.recordLine = this.line;
+  }
+
+  private appendRun(chunk: Buffer, from: number, to: number, high: number) {
+    const length = to - from;
+    if ((this.recordBytes += length) > this.limits.maxRecordBytes)
+      throw new CsvError(
+        `The record on line ${this.recordLine} is longer than ${this.limits.maxRecordBytes} bytes${this.state === State.Quoted ? " (a quote mark left open?)" : ""}.`,
+      );
+    if (this.fieldLength + length > this.limits.maxFieldBytes)
+      throw new CsvError(`A field on line ${this.recordLine} is longer than ${this.limits.maxFieldBytes} bytes.`);
+    if (this.fieldLength + length > this.field.length) {
+      let size = this.field.length * 2;
+      while (size < this.fieldLength + length) size *= 2;
+      const grown = Buffer.allocUnsafe(Math.min(size, this.limits.maxFieldBytes));
+      this.field.copy(grown, 0, 0, this.fieldLength);
+      this.field = grown;
+    }
+    chunk.copy(this.field, this.fieldLength, from, to);
+    this.fieldLength += length;
+    if (high & 0x80) this.fieldAscii = false;
   }
 
   private append(b: number) {
