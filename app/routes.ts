@@ -40,8 +40,15 @@ export default [
     route("templates/new", "routes/app/templates/edit.tsx", { id: "template-new" }),
     route("templates/:id/edit", "routes/app/templates/edit.tsx", { id: "template-edit" }),
     route("preview", "routes/app/preview.tsx"),
+    // The Message Center: three tabs, each a URL; contacts, their pages, fields and segments.
+    route("messaging", "routes/app/messaging/campaigns.tsx"),
+    route("messaging/broadcasts", "routes/app/messaging/broadcasts.tsx"),
+    route("messaging/contacts", "routes/app/messaging/contacts.tsx"),
+    route("messaging/contacts/segments", "routes/app/messaging/segments.tsx"),
+    route("messaging/contacts/fields", "routes/app/messaging/fields.tsx"),
+    route("messaging/contacts/:id", "routes/app/messaging/contact.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    ...["messaging", "chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
+    ...["chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
   ]),

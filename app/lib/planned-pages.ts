@@ -4,10 +4,6 @@
  * on the marketing site; the issue that builds a page replaces its route and removes it here.
  */
 export const PLANNED_PAGES = {
-  "/messaging": {
-    title: "Message Center",
-    summary: "Campaigns, contacts and broadcast history: import customers, group them and send to the right audience.",
-  },
   "/chat": { title: "Chat", summary: "Answer customers in one shared inbox, inside WhatsApp's 24-hour service window." },
   "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
   "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },

@@ -79,6 +79,17 @@ const ROWS: Record<string, Row> = {
   "/templates/:id/edit": { path: "/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/edit", anonymous: "login", owner: "404", admin: "404" },
   "/preview": { path: "/preview", anonymous: "login", owner: "ok", admin: "ok" },
   "/messaging": { path: "/messaging", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/broadcasts": { path: "/messaging/broadcasts", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/contacts": { path: "/messaging/contacts", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/contacts/segments": { path: "/messaging/contacts/segments", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/contacts/fields": { path: "/messaging/contacts/fields", anonymous: "login", owner: "ok", admin: "ok" },
+  // Nobody's contact: another tenant's id and an unknown one look the same.
+  "/messaging/contacts/:id": {
+    path: "/messaging/contacts/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },

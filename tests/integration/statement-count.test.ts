@@ -32,6 +32,15 @@ const USER_BUDGETS: Record<string, number> = {
   "/templates?status=approved&language=en": 5,
   // session, shell notifications, the connected accounts
   "/templates/new": 3,
+  // session, shell notifications; the Message Center's empty tabs read nothing more
+  "/messaging": 2,
+  // session, shell notifications; the page of contacts, the capped count, the tag choices, the segments
+  "/messaging/contacts": 6,
+  "/messaging/contacts?q=amina&optin=opted_in&seen=30": 6,
+  // session, shell notifications; the field definitions
+  "/messaging/contacts/fields": 3,
+  // session, shell notifications; the segments (one statement; the demo has none to count)
+  "/messaging/contacts/segments": 3,
   // session, shell notifications; the chooser's templates, the chosen one in full
   "/preview": 4,
   // The public site sends none; a signed-in visitor at /login costs the session read only.

@@ -27,6 +27,11 @@ export const PERMISSIONS = [
   // The Developers page: the API key (shown in full), the webhook settings.
   "developer:view",
   "developer:manage",
+  // The Message Center (/messaging): its tabs; the contact book, its consent ledger, segments and people's rights.
+  "messaging:view",
+  "contacts:view",
+  // Add, change, tag, merge, delete and erase contacts; custom fields and segments.
+  "contacts:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -45,6 +50,9 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "templates:manage",
   "developer:view",
   "developer:manage",
+  "messaging:view",
+  "contacts:view",
+  "contacts:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -61,14 +69,36 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "templates:manage",
     "developer:view",
     "developer:manage",
+    "messaging:view",
+    "contacts:view",
+    "contacts:manage",
     "platform:console",
     "platform:queue",
   ],
   owner: ORGANISATION_ADMIN,
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
-  agent: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view", "templates:view"],
-  viewer: ["account:manage", "overview:view", "tutorial:view", "whatsapp:view", "activity:view", "templates:view"],
+  agent: [
+    "account:manage",
+    "overview:view",
+    "tutorial:view",
+    "whatsapp:view",
+    "activity:view",
+    "templates:view",
+    "messaging:view",
+    "contacts:view",
+    "contacts:manage",
+  ],
+  viewer: [
+    "account:manage",
+    "overview:view",
+    "tutorial:view",
+    "whatsapp:view",
+    "activity:view",
+    "templates:view",
+    "messaging:view",
+    "contacts:view",
+  ],
 };
 
 const GRANTS = new Map<Role, ReadonlySet<Permission>>(ROLES.map((role) => [role, new Set(ROLE_PERMISSIONS[role])]));
@@ -100,6 +130,9 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/templates": "templates:view",
   "/templates/new": "templates:manage",
   "/preview": "templates:view",
+  "/messaging": "messaging:view",
+  "/messaging/broadcasts": "messaging:view",
+  "/messaging/contacts": "contacts:view",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

@@ -4,8 +4,8 @@ import { Button, ButtonLink } from "./button";
 
 /**
  * An inline "are you sure?" for an action that cannot be undone: a page state of its own (a
- * `?confirm=` URL), so it works without JavaScript. It posts `intent` with `confirm=yes`; Cancel
- * goes back to `cancelTo`.
+ * `?confirm=` URL), so it works without JavaScript. It posts `intent` with `confirm=yes` (and
+ * `fields`, hidden: what the action is about); Cancel goes back to `cancelTo`.
  */
 export function ConfirmPanel({
   title,
@@ -14,6 +14,7 @@ export function ConfirmPanel({
   confirmLabel,
   cancelTo,
   busy,
+  fields = {},
 }: {
   title: string;
   children: ReactNode;
@@ -21,6 +22,7 @@ export function ConfirmPanel({
   confirmLabel: string;
   cancelTo: string;
   busy?: boolean;
+  fields?: Record<string, string>;
 }) {
   const titleId = useId();
   return (
@@ -31,6 +33,9 @@ export function ConfirmPanel({
       <p className="mt-1 text-sm text-red-900">{children}</p>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="confirm" value="yes" />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <div className="mt-3 flex gap-2">
         <Button type="submit" variant="danger" disabled={busy}>
           {confirmLabel}

@@ -222,4 +222,13 @@ describe("ConfirmPanel", () => {
     expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Yes, rotate the secret<\/button>/);
     expect(html).toMatch(/<a [^>]*href="\/developers"[^>]*>Cancel<\/a>/);
   });
+  it("carries what the action is about as hidden fields", () => {
+    const html = render(
+      <ConfirmPanel title="Merge?" intent="merge" confirmLabel="Yes, merge" cancelTo="/messaging/contacts" fields={{ other: "c-2" }}>
+        The other is removed.
+      </ConfirmPanel>,
+    );
+    expect(html).toContain('<input type="hidden" name="other" value="c-2"/>');
+    expect(html).toContain('<input type="hidden" name="intent" value="merge"/>');
+  });
 });

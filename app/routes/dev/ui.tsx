@@ -181,7 +181,13 @@ export default function UiKit() {
       <Card>
         <CardHeader title="Confirmation" />
         <CardBody>
-          <ConfirmPanel title="Delete this contact list?" intent="noop" confirmLabel="Yes, delete the list" cancelTo="/dev/ui">
+          <ConfirmPanel
+            title="Delete this contact list?"
+            intent="noop"
+            confirmLabel="Yes, delete the list"
+            cancelTo="/dev/ui"
+            fields={{ list: "demo" }}
+          >
             The list and its 120 contacts are removed. Messages already sent stay in the history.
           </ConfirmPanel>
         </CardBody>

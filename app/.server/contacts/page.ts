@@ -1,0 +1,74 @@
+import { sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { contactConditions, type ContactFilter } from "./manage";
+import { contactView, type ContactRow } from "./views";
+
+export const CONTACTS_PAGE_SIZE = 50;
+/** "All N matching" counts this far; past it the page says "10,000+" (a count of a million rows is not free). */
+export const COUNT_CAP = 10_000;
+
+/** A keyset cursor as the URL carries it: the row's created_at and id. */
+const encode = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString("base64url");
+function decode(cursor: string | null | undefined) {
+  if (!cursor || cursor.length > 200) return undefined;
+  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  if (!at || !id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(Date.parse(at))) return undefined;
+  return { at, id };
+}
+
+/**
+ * One page of the Contacts tab, newest first: `after` a cursor (older) or `before` one (newer), by
+ * the (created_at, id) index, so page 500 costs what page 1 does. Answers the cursors either way.
+ */
+export async function contactsPage(
+  organizationId: string,
+  filter: ContactFilter,
+  cursors: { after?: string | null; before?: string | null },
+) {
+  const before = decode(cursors.before);
+  const after = before ? undefined : decode(cursors.after);
+  const bound = before
+    ? sql` and (c.created_at, c.id) > (${before.at}::timestamptz, ${before.id}::uuid)`
+    : after
+      ? sql` and (c.created_at, c.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql``;
+  const order = before ? sql`c.created_at asc, c.id asc` : sql`c.created_at desc, c.id desc`;
+  const rows = (
+    (await db().execute(sql`
+      select c.*, c.created_at::text as cursor_at from contacts c
+      where ${contactConditions(organizationId, filter)}${bound}
+      order by ${order} limit ${CONTACTS_PAGE_SIZE + 1}`)) as unknown as { rows: (ContactRow & { cursor_at: string })[] }
+  ).rows;
+  const more = rows.length > CONTACTS_PAGE_SIZE;
+  const shown = rows.slice(0, CONTACTS_PAGE_SIZE);
+  if (before) shown.reverse();
+  const first = shown[0];
+  const last = shown.at(-1);
+  const cursor = (row: (typeof shown)[number] | undefined) => (row ? encode(row.cursor_at, row.id) : null);
+  return {
+    contacts: shown.map(contactView),
+    newer: (before ? more : !!after) ? cursor(first) : null,
+    older: (before ? true : more) && shown.length ? cursor(last) : null,
+  };
+}
+
+/** How many contacts the filter matches, counted up to COUNT_CAP + 1. */
+export async function countMatching(organizationId: string, filter: ContactFilter) {
+  const rows = (
+    (await db().execute(
+      sql`select count(*)::int as n from (select 1 from contacts c where ${contactConditions(organizationId, filter)} limit ${COUNT_CAP + 1}) m`,
+    )) as unknown as { rows: { n: number }[] }
+  ).rows;
+  const n = rows[0]?.n ?? 0;
+  return { count: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
+}
+
+/** The tenant's tags, most used first (the filter's choices). */
+export async function contactTagChoices(organizationId: string, limit = 100) {
+  const rows = (
+    (await db().execute(
+      sql`select t as tag from (select unnest(tags) t from contacts where organization_id = ${organizationId} and tags <> '{}' limit 20000) x group by t order by count(*) desc, t limit ${limit}`,
+    )) as unknown as { rows: { tag: string }[] }
+  ).rows;
+  return rows.map((r) => r.tag);
+}

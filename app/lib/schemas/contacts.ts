@@ -1,0 +1,71 @@
+// Shared with the browser for inline checks; the server checks again (fields.ts) and answers the same way.
+import * as z from "zod/mini";
+
+export const CONTACT_MESSAGES = {
+  nameRequired: "Give the contact a name.",
+  phoneRequired: "Enter their WhatsApp number, e.g. 0712 345 678.",
+  evidenceRequired: "Say how they agreed or refused: the form, the message, the conversation.",
+  tagRequired: "Name the tag first.",
+  segmentName: "Give the segment a name (at most 80 characters).",
+} as const;
+
+const name = z
+  .string({ error: CONTACT_MESSAGES.nameRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: CONTACT_MESSAGES.nameRequired, abort: true }),
+    z.maxLength(120, "A name has at most 120 characters."),
+  );
+const phone = z
+  .string({ error: CONTACT_MESSAGES.phoneRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: CONTACT_MESSAGES.phoneRequired, abort: true }),
+    z.maxLength(32, "That is too long for a phone number."),
+  );
+const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
+
+/** The Contacts tab's "Add contact": consent yes or no needs evidence; left out, none is recorded. */
+export const AddContactSchema = z
+  .object({
+    name,
+    phone,
+    tags: optionalText(2000),
+    consent: z.optional(z.enum(["yes", "no"])),
+    evidence: optionalText(2000),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.consent && !value.evidence)
+        ctx.addIssue({ code: "custom", path: ["evidence"], message: CONTACT_MESSAGES.evidenceRequired });
+    }),
+  );
+
+/** The contact page's edit form; custom attributes come as `attr.<key>` and are checked on the server. */
+export const EditContactSchema = z.object({
+  name,
+  phone,
+  tags: optionalText(2000),
+  language: z.optional(z.enum(["en", "sw"])),
+  notes: optionalText(4000),
+});
+
+/** Recording consent by hand on the contact page. */
+export const ConsentSchema = z.object({
+  status: z.enum(["opted_in", "opted_out"], { error: "Choose opted in or opted out." }),
+  source: z.enum(["form", "manual", "import", "api", "keyword", "meta"], { error: "Choose where the consent came from." }),
+  evidence: z
+    .string({ error: CONTACT_MESSAGES.evidenceRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: CONTACT_MESSAGES.evidenceRequired, abort: true }),
+      z.maxLength(2000, "Evidence has at most 2,000 characters."),
+    ),
+});
+
+/** Tags typed as "vip, nairobi": split on commas. */
+export const splitTags = (text: string | undefined) =>
+  (text ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);

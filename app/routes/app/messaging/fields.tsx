@@ -1,0 +1,137 @@
+import { data, Form, href, Link, useNavigation } from "react-router";
+import { ArrowLeft, Trash2 } from "lucide-react";
+import type { Route } from "./+types/fields";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { attributeDefinitions, type AttributeDefinition } from "~/.server/contacts/attributes";
+import { defineAttribute, removeAttribute } from "~/.server/contacts/field-definitions";
+import { isContactRefusal } from "~/.server/contacts/form-errors";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, SelectField } from "~/components/ui/field";
+import { Table, type Column } from "~/components/ui/table";
+import { Toast } from "~/components/ui/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Contact fields | Contacts | Jumbe" }];
+
+const TYPE_LABELS = { text: "Text", number: "Number", date: "Date", boolean: "Yes/no" } as const;
+
+/** The tenant's custom contact fields: each a key templates and CSVs use, a label, a type. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "contacts:view");
+  return { fields: [...(await attributeDefinitions(current.organization.id)).values()], canManage: can(current.role, "contacts:manage") };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "contacts:manage");
+  const form = await readForm(args.request);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const text = (name: string) => String(form.get(name) ?? "");
+  try {
+    if (form.get("intent") === "add") {
+      const field = await defineAttribute(actor, { key: text("key"), label: text("label"), type: text("type") });
+      return redirectWithToast(href("/messaging/contacts/fields"), "success", `Field "${field.label}" added.`);
+    }
+    if (form.get("intent") === "remove") {
+      await removeAttribute(actor, text("key"));
+      return redirectWithToast(href("/messaging/contacts/fields"), "success", "Field removed, with its values.");
+    }
+  } catch (error) {
+    if (!isContactRefusal(error)) throw error;
+    if (error.status === 404) throw data(error.message, { status: 404 });
+    return formFailure(null, error.status, error.message, {
+      problem: error.message,
+      values: { key: text("key"), label: text("label"), type: text("type") },
+    });
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function Fields({ loaderData, actionData }: Route.ComponentProps) {
+  const { fields, canManage } = loaderData;
+  const navigation = useNavigation();
+  const columns: Column<AttributeDefinition>[] = [
+    { key: "label", header: "Label", cell: (row) => <span className="font-medium text-slate-900">{row.label}</span> },
+    { key: "key", header: "Key", cell: (row) => <code className="text-sm">{row.key}</code> },
+    { key: "type", header: "Type", cell: (row) => TYPE_LABELS[row.type] },
+    ...(canManage
+      ? [
+          {
+            key: "actions",
+            header: <span className="sr-only">Actions</span>,
+            align: "right" as const,
+            cell: (row: AttributeDefinition) => (
+              <Form method="post">
+                <input type="hidden" name="key" value={row.key} />
+                <button
+                  name="intent"
+                  value="remove"
+                  className="rounded p-1.5 text-red-600 hover:bg-red-50"
+                  aria-label={`Remove field ${row.label}`}
+                >
+                  <Trash2 className="size-4" aria-hidden />
+                </button>
+              </Form>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div>
+        <Link
+          to={href("/messaging/contacts")}
+          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden /> Contacts
+        </Link>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">Contact fields</h1>
+        <p className="text-slate-600">Your own fields on every contact, usable as template variables and import columns.</p>
+      </div>
+      <Card padding="none">
+        <Table caption="Contact fields" columns={columns} rows={fields} rowKey={(row) => row.key} empty="No custom fields yet." />
+      </Card>
+      {canManage ? (
+        <Card>
+          <CardHeader title="Add a field" />
+          <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-4 sm:items-end">
+            {actionData?.problem ? (
+              <p role="alert" className="text-sm text-red-700 sm:col-span-4">
+                {actionData.problem}
+              </p>
+            ) : null}
+            <Field label="Label" name="label" maxLength={80} defaultValue={actionData?.values?.label} placeholder="e.g. County" />
+            <Field
+              label="Key"
+              name="key"
+              maxLength={40}
+              defaultValue={actionData?.values?.key}
+              placeholder="e.g. county"
+              hint="Lower case, digits, _"
+            />
+            <SelectField
+              label="Type"
+              name="type"
+              defaultValue={actionData?.values?.type ?? "text"}
+              options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+            />
+            <div className="pb-6">
+              <Button type="submit" name="intent" value="add" pending={navigation.state === "submitting"} pendingText="Adding...">
+                Add field
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

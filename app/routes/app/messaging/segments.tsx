@@ -1,0 +1,176 @@
+import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
+import { ArrowLeft, Trash2 } from "lucide-react";
+import type { Route } from "./+types/segments";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { deleteSegment, listSegments, saveSegment } from "~/.server/contacts/segments";
+import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
+import { isContactRefusal } from "~/.server/contacts/form-errors";
+import { formatNumber } from "~/lib/dates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field } from "~/components/ui/field";
+import { Table, type Column } from "~/components/ui/table";
+import { Toast } from "~/components/ui/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Segments | Contacts | Jumbe" }];
+
+/** Saved filters with a live count. Arriving with a filter in the query offers to save it. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "contacts:view");
+  const filter = readContactFilterParams(args.url.searchParams);
+  return {
+    segments: await listSegments(current.organization.id, { counts: true }),
+    filter,
+    describe: describeFilter(filter),
+    canManage: can(current.role, "contacts:manage"),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "contacts:manage");
+  const form = await readForm(args.request);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const intent = form.get("intent");
+  try {
+    if (intent === "save") {
+      const filter = readContactFilterParams(new URLSearchParams([...form].filter(([, v]) => typeof v === "string") as [string, string][]));
+      const segment = await saveSegment(actor, { name: String(form.get("name") ?? ""), filter });
+      return redirectWithToast(href("/messaging/contacts/segments"), "success", `Segment "${segment.name}" saved.`);
+    }
+    if (intent === "delete") {
+      await deleteSegment(actor, String(form.get("segment") ?? ""));
+      return redirectWithToast(href("/messaging/contacts/segments"), "success", "Segment deleted. Its contacts are untouched.");
+    }
+  } catch (error) {
+    if (!isContactRefusal(error)) throw error;
+    if (error.status === 404) throw data(error.message, { status: 404 });
+    return formFailure(null, error.status, error.message, { problem: error.message });
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+function describeFilter(filter: ContactFilterParams) {
+  const parts: string[] = [];
+  if (filter.q) parts.push(`matching "${filter.q}"`);
+  if (filter.tag) parts.push(`tagged ${filter.tag}`);
+  if (filter.optin) parts.push({ opted_in: "opted in", opted_out: "opted out", unknown: "not asked" }[filter.optin]);
+  if (filter.seen) parts.push(filter.seen === "never" ? "never seen" : `seen in the last ${filter.seen} days`);
+  return parts.length ? parts.join(", ") : "every contact";
+}
+
+type Row = Route.ComponentProps["loaderData"]["segments"][number];
+
+export default function Segments({ loaderData, actionData }: Route.ComponentProps) {
+  const { segments, filter, describe, canManage } = loaderData;
+  const navigation = useNavigation();
+  const [search] = useSearchParams();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  const columns: Column<Row>[] = [
+    {
+      key: "name",
+      header: "Segment",
+      cell: (row) => (
+        <Link to={`${href("/messaging/contacts")}?${row.query}`} className="font-medium text-slate-900 hover:underline">
+          {row.name}
+        </Link>
+      ),
+    },
+    { key: "filter", header: "Filter", hideOnPhone: true, cell: (row) => describeFilter(row.filter) },
+    {
+      key: "count",
+      header: "Contacts",
+      align: "right",
+      cell: (row) => (row.count ? `${formatNumber(row.count.count)}${row.count.more ? "+" : ""}` : ""),
+    },
+    ...(canManage
+      ? [
+          {
+            key: "actions",
+            header: <span className="sr-only">Actions</span>,
+            align: "right" as const,
+            cell: (row: Row) => (
+              <Form method="post">
+                <input type="hidden" name="segment" value={row.id} />
+                <button
+                  name="intent"
+                  value="delete"
+                  className="rounded p-1.5 text-red-600 hover:bg-red-50"
+                  aria-label={`Delete segment ${row.name}`}
+                >
+                  <Trash2 className="size-4" aria-hidden />
+                </button>
+              </Form>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div>
+        <Link
+          to={href("/messaging/contacts")}
+          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden /> Contacts
+        </Link>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">Segments</h1>
+        <p className="text-slate-600">Saved filters for campaigns. Counts are live: a segment is whoever matches it now.</p>
+      </div>
+      {canManage && isFiltered(filter) ? (
+        <Card>
+          <CardHeader title="Save this filter" description={`Contacts ${describe}.`} />
+          <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
+            {Object.entries(filter).map(([key, value]) => (
+              <input key={key} type="hidden" name={key} value={value} />
+            ))}
+            <Field
+              label="Segment name"
+              name="name"
+              maxLength={80}
+              className="min-w-64"
+              errors={actionData?.problem ? [actionData.problem] : undefined}
+            />
+            <div className="pb-6">
+              <Button type="submit" name="intent" value="save" pending={saving} pendingText="Saving...">
+                Save segment
+              </Button>
+            </div>
+          </Form>
+          <p className="text-sm">
+            <Link to={`${href("/messaging/contacts")}?${contactFilterQuery(filter)}`} className="text-brand-700 underline">
+              Back to these contacts
+            </Link>
+          </p>
+        </Card>
+      ) : null}
+      <Card padding="none">
+        <Table
+          caption="Segments"
+          columns={columns}
+          rows={segments}
+          rowKey={(row) => row.id}
+          searchParams={search}
+          empty={
+            <>
+              No segments yet. Filter your{" "}
+              <Link to={href("/messaging/contacts")} className="font-semibold text-brand-700 underline">
+                contacts
+              </Link>{" "}
+              and save the filter as a segment.
+            </>
+          }
+        />
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
