@@ -67,6 +67,18 @@ export function dispatcherInFlight(root) {
   return 64;
 }
 
+/** Seconds of its rate a number's bucket holds (BURST_SECONDS in dispatcher.ts; 1 before it existed), so the bare loop's matches. */
+export function dispatcherBurstSeconds(root) {
+  try {
+    const source = readFileSync(path.join(root, "app/.server/messaging/dispatcher.ts"), "utf8");
+    const match = source.match(/BURST_SECONDS\s*=\s*([\d.]+)/);
+    if (match) return Number(match[1]);
+  } catch {
+    // not readable: the default below
+  }
+  return 1;
+}
+
 /** n distinct Kenyan mobile numbers from `first` on, none ending in a magic recipient's digits. */
 function recipients(first, n) {
   const out = [];
@@ -184,16 +196,17 @@ async function sandboxBusiness(sandbox, { controlToken, appId, appSecret, name }
  * The dispatcher's Graph calls and nothing else: POST /{v}/{phone-number-id}/messages with the
  * body the dispatcher sends (the stored payload, Jumbe's id as biz_opaque_callback_data) and the
  * Graph client's headers, `inFlight` at a time, paced by a token bucket of `rate` a second that
- * starts full, as sending_buckets does.
+ * holds `burstSeconds` of it and starts full, as sending_buckets does.
  */
-async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate }) {
+async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
   const url = `${graph}/${encodeURIComponent(phoneNumberId)}/messages`;
-  let tokens = rate;
+  const capacity = Math.max(1, rate * burstSeconds);
+  let tokens = capacity;
   let refilledAt = performance.now();
   const takeToken = async () => {
     for (;;) {
       const now = performance.now();
-      tokens = Math.min(rate, tokens + ((now - refilledAt) / 1000) * rate);
+      tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * rate);
       refilledAt = now;
       if (tokens >= 1) {
         tokens -= 1;
@@ -426,6 +439,7 @@ export async function benchSending({
 }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
   const inFlight = dispatcherInFlight(root);
+  const burstSeconds = dispatcherBurstSeconds(root);
   const started = rootFor(root, buildDir);
   const postgres = await startPrivatePostgres({
     extraSettings: { shared_preload_libraries: "'pg_stat_statements'", "pg_stat_statements.max": "1000" },
@@ -562,6 +576,7 @@ export async function benchSending({
       to: bareTo,
       inFlight,
       rate,
+      burstSeconds,
     });
     const bareCpuAfter = cpuOf([sandbox.pid, server.pid]);
     const bareSelf = process.cpuUsage(bareProcessBefore);
@@ -691,6 +706,7 @@ export async function benchSending({
       bulkInsert:
         "one INSERT ... SELECT copying the row POST /api/v1/messages wrote (queueMessage's columns), with `to` and recipient_phone per message",
       rate,
+      burstSeconds,
       inFlight,
       statusDelaysMs,
       sandbox: { throughput: rate, pairRate: false, batchWindowMs: 20 },
@@ -992,7 +1008,7 @@ export function formatSending(report, { table }) {
   const r = report;
   lines.push(
     `  ${int(r.messages)} template messages to distinct recipients: ${r.sample} through POST /api/v1/messages, the rest by ${r.bulkInsert}.`,
-    `  Number's bucket ${int(r.rate)}/s (sending_buckets.rate), sandbox throughput ${int(r.sandbox.throughput)}/s, pair rate off (distinct recipients), status delays ${r.statusDelaysMs} ms; the dispatcher's Graph calls in flight: ${r.inFlight}.`,
+    `  Number's bucket ${int(r.rate)}/s (sending_buckets.rate), sandbox throughput ${int(r.sandbox.throughput)}/s, pair rate off (distinct recipients), status delays ${r.statusDelaysMs} ms; the dispatcher's Graph calls in flight: ${r.inFlight}; both buckets hold ${r.burstSeconds ?? 1} s of the rate.`,
   );
   lines.push(
     table(
