@@ -178,6 +178,10 @@ export const messages = pgTable(
     index("messages_pair_idx")
       .on(t.phoneNumberId, t.recipientPhone, t.acceptedAt)
       .where(sql`accepted_at is not null`),
+    // The pair order: a person's earlier unsent message (dispatcher.ts pairState), one probe per message.
+    index("messages_queued_pair_idx")
+      .on(t.organizationId, t.phoneNumberId, t.recipientPhone, t.seq)
+      .where(sql`direction = 'outbound' and status = 'queued' and accepted_at is null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_queued_pair_idx" ON "messages" USING btree ("organization_id","phone_number_id","recipient_phone","seq") WHERE direction = 'outbound' and status = 'queued' and accepted_at is null;
