@@ -12,6 +12,12 @@ const PAGES: { to: string; title: string; words: string }[] = [
   { to: "/get-started", title: "Get Started", words: "tutorial steps guide onboarding" },
   { to: "/whatsapp", title: "WhatsApp Setup", words: "whatsapp connect embedded signup number meta waba disconnect" },
   { to: "/activity", title: "Activity Log", words: "activity log audit history export csv" },
+  { to: "/messaging", title: "Message Center", words: "messaging campaigns broadcasts broadcast history send" },
+  {
+    to: "/messaging/contacts",
+    title: "Contacts",
+    words: "contacts customers people phone numbers tags segments consent opt-in import export",
+  },
   { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
   { to: "/change-password", title: "Change Password", words: "password security" },
