@@ -26,6 +26,9 @@ export default [
 
   // Signed in: the shell (side navigation for non-admins)
   layout("routes/app/layout.tsx", [
+    // The contacts CSV import: upload, then the mapping form and the import's progress and report.
+    route("messaging/contacts/import", "routes/app/messaging/import/upload.tsx"),
+    route("messaging/contacts/import/:id", "routes/app/messaging/import/run.tsx"),
     route("dashboard", "routes/app/dashboard.tsx"),
     route("get-started", "routes/app/get-started.tsx"),
     route("profile", "routes/app/profile.tsx", { id: "profile" }),
@@ -56,6 +59,9 @@ export default [
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
   // A template's media sample (the preview's image): a resource route, outside the shell.
   route("templates/:id/sample", "routes/app/templates/sample.ts"),
+  // CSV downloads: an import's rejected rows, and the contacts a filter matches.
+  route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
+  route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
 
   // Platform administrators
   layout("routes/admin/layout.tsx", [

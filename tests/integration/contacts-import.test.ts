@@ -16,6 +16,7 @@ import {
   uploadImport,
   type ImportSettings,
 } from "~/.server/contacts/import";
+import { exportFilter, openContactsCsv } from "~/.server/contacts/export";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { runJobBatch } from "~/.server/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
@@ -329,5 +330,56 @@ describe("the import job", () => {
     // Running it again changes nothing.
     await runImport(uploaded.id);
     expect(await getImport(actor.organizationId, uploaded.id)).toEqual(done);
+  });
+});
+
+describe("export", () => {
+  const read = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await new Response(stream).arrayBuffer()).toString("utf8");
+
+  it("streams the filter's contacts formula-safe, with a BOM, tags and custom fields; another tenant's stay out", async () => {
+    const actor = await tenant("Export Ltd");
+    const other = await tenant("Other Ltd");
+    await rawQuery(`insert into contact_attributes (organization_id, key, label, type) values ($1, 'city', 'City', 'text')`, [
+      actor.organizationId,
+    ]);
+    await saveContact(actor, {
+      name: '=HYPERLINK("http://evil")',
+      phone: "0712345678",
+      tags: ["vip", "mteja"],
+      attributes: { city: "@Nairobi" },
+    });
+    await saveContact(actor, { name: 'Amina "Mama" Otieno, 🌍', phone: "0722000000", tags: ["vip"], notes: "line one\nline two" });
+    await saveContact(actor, { name: "Not VIP", phone: "0733000000" });
+    await saveContact(other, { name: "Someone Else", phone: "0712345678", tags: ["vip"] });
+
+    const csv = await read(await openContactsCsv(actor.organizationId, exportFilter(new URLSearchParams("tag=vip")).filter));
+    expect(csv.startsWith("\uFEFF")).toBe(true);
+    const lines = csv.slice(1).split("\r\n");
+    expect(lines[0]).toBe('"Name","Phone","Tags","Opt-in","Language","Notes","Last seen","Created","City"');
+    expect(lines[1]).toMatch(
+      /^"'=HYPERLINK\(""http:\/\/evil""\)","'\+254712345678","vip, mteja","Not asked","","","","[^"]+","'@Nairobi"$/,
+    );
+    expect(csv).toContain('"Amina ""Mama"" Otieno, 🌍","\'+254722000000","vip"');
+    expect(csv).toContain('"line one\nline two"');
+    expect(csv).not.toContain("Not VIP");
+    expect(csv).not.toContain("Someone Else");
+    expect(exportFilter(new URLSearchParams("q=amina&optin=opted_in&seen=bogus")).description).toBe("search “amina”, opt-in opted in");
+  });
+
+  it("round-trips: an export imports into another book as the same contacts", async () => {
+    const from = await tenant("Export From");
+    const to = await tenant("Import To");
+    for (const t of [from, to])
+      await rawQuery(`insert into contact_attributes (organization_id, key, label, type) values ($1, 'city', 'City', 'text')`, [
+        t.organizationId,
+      ]);
+    await saveContact(from, { name: "=Wanjiku", phone: "0712345678", tags: ["vip", "mteja"], attributes: { city: "Nairobi, CBD" } });
+    await saveContact(from, { name: "Otieno", phone: "+255754123456" });
+    const csv = await read(await openContactsCsv(from.organizationId, {}));
+    const { done } = await importFile(to, csv, { mapping: { Name: "name", Phone: "phone", Tags: "tags", City: "attr:city" } });
+    expect(done).toMatchObject({ created: 2, invalid: 0 });
+    const strip = (rows: Awaited<ReturnType<typeof book>>) =>
+      rows.map(({ name, phone, tags, attributes }) => ({ name, phone, tags, attributes }));
+    expect(strip(await book(to.organizationId))).toEqual(strip(await book(from.organizationId)));
   });
 });

@@ -70,6 +70,26 @@ const ROWS: Record<string, Row> = {
     owner: "404",
     admin: "404",
   },
+  // The contacts CSV import and export (issue 13): another tenant's import id and an unknown one look the same.
+  "/messaging/contacts/import": { path: "/messaging/contacts/import", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/contacts/import/:id": {
+    path: "/messaging/contacts/import/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/messaging/contacts/import/:id/rejected.csv": {
+    path: "/messaging/contacts/import/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/rejected.csv",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/messaging/contacts/export.csv": {
+    path: "/messaging/contacts/export.csv",
+    anonymous: "→/login?from=%2Fmessaging%2Fcontacts",
+    owner: "ok",
+    admin: "ok",
+  },
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { db } from "../db/client";
+import { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type DuplicatePolicy } from "~/lib/contact-import";
+import { BODY_LIMITS } from "../http/body-limit";
 import { MultipartError, MultipartReader } from "../http/multipart";
 import type { RequestMeta } from "../http/request-meta";
 import { recordActivity } from "../activity/record";
@@ -16,20 +18,13 @@ import { ContactRefusal } from "./refusals";
 import { CsvError, CsvParser, csvRecords, headerColumns, type CsvRecord } from "./csv/reader";
 
 const MB = 1024 * 1024;
-/** The largest CSV file an import takes. */
-export const IMPORT_MAX_BYTES = 50 * MB;
+export { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type DuplicatePolicy };
 /** The upload's whole body: the file and the form's framing. */
-export const IMPORT_BODY_MAX_BYTES = IMPORT_MAX_BYTES + 64 * 1024;
+export const IMPORT_BODY_MAX_BYTES = BODY_LIMITS.contactImport;
 export const IMPORT_QUEUE = "contacts.import";
 export const IMPORT_ATTEMPTS = 5;
 /** Rows written per transaction: each batch moves the counts and the position reached together. */
 export const IMPORT_BATCH_ROWS = 1000;
-/** The form field that carries the file. */
-export const IMPORT_FILE_FIELD = "file";
-
-export type DuplicatePolicy = "skip" | "update" | "merge_tags";
-export const DUPLICATE_POLICIES: readonly DuplicatePolicy[] = ["skip", "update", "merge_tags"];
-export const IMPORT_FIELDS = ["name", "phone", "tags", "language", "notes"] as const;
 export type ImportStatus = "uploaded" | "queued" | "running" | "done" | "failed";
 
 /** Why an import is refused: an HTTP status and a sentence for people. */

@@ -26,6 +26,11 @@ export const BODY_LIMITS = {
    * (documents, 100 MB) and the form's framing; each type's own limit is checked while it streams.
    */
   media: 100 * MB + 64 * KB,
+  /**
+   * The contacts CSV import's upload page: the file (50 MB at most, IMPORT_MAX_BYTES in
+   * app/.server/contacts/import.ts, checked again while it streams) and the form's framing.
+   */
+  contactImport: 50 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
 } as const;
@@ -46,6 +51,7 @@ export function bodyLimitFor(path: string) {
   const page = p.replace(/(\/_)?\.data$/, "").replace(/\/+$/, "");
   if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
   if (TEMPLATE_FORM_PAGE.test(page)) return BODY_LIMITS.templateForm;
+  if (page === "/messaging/contacts/import") return BODY_LIMITS.contactImport;
   if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
   if (p === "/api/v1/media") return BODY_LIMITS.media;
   if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;

@@ -1,0 +1,49 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/export";
+import { currentUser, can } from "~/.server/auth/guards";
+import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+import { recordActivity } from "~/.server/activity/record";
+import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/contacts/export";
+import { log } from "~/.server/log";
+
+/**
+ * GET /messaging/contacts/export.csv: the contacts the Contacts tab's filter matches (q, tag,
+ * optin, seen), as a streamed, formula-safe CSV download. The tab's Export is a plain link to it.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
+  const current = await currentUser(args);
+  const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
+  if (!current)
+    return fromPage ? redirect(`/login?from=${encodeURIComponent("/messaging/contacts")}`) : jsonError(401, STATUS_MESSAGES[401]);
+  if (!can(current.role, "contacts:manage")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
+  const { filter, description } = exportFilter(url.searchParams);
+  try {
+    const body = await openContactsCsv(current.organization.id, filter);
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "settings",
+      status: "success",
+      action: "Contacts exported",
+      details: description,
+      meta: requestMeta(request, context),
+    });
+    return new Response(body, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${contactsExportFileName()}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (error) {
+    log().error({ err: error }, "contacts export failed");
+    return fromPage ? redirect("/messaging/contacts?exportError=1") : jsonError(500, "Failed to export contacts. Please try again.");
+  }
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

@@ -1,0 +1,32 @@
+import { Readable } from "node:stream";
+import type { Route } from "./+types/rejected";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { ImportRefusal, openRejectedRows } from "~/.server/contacts/import";
+import { methodNotAllowed } from "~/.server/http/json";
+
+/** GET /messaging/contacts/import/:id/rejected.csv: an import's rejected rows with their reasons. Another tenant's id is 404. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "contacts:manage");
+  try {
+    const { stream, fileName } = await openRejectedRows(current.organization.id, args.params.id);
+    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${fileName.replace(/[^\w.-]+/g, "_")}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (error) {
+    if (error instanceof ImportRefusal && error.status === 404)
+      return new Response("No rejected rows for this import.", {
+        status: 404,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+      });
+    throw error;
+  }
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

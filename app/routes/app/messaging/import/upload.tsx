@@ -1,0 +1,114 @@
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { ArrowLeft } from "lucide-react";
+import type { Route } from "./+types/upload";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { multipartBoundary } from "~/.server/http/multipart";
+import { ImportRefusal, recentImports, uploadImport } from "~/.server/contacts/import";
+import { IMPORT_FILE_FIELD, IMPORT_MAX_BYTES } from "~/lib/contact-import";
+import { formatNumber, formatWhen } from "~/lib/dates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardBody, CardHeader } from "~/components/ui/card";
+import { FileField } from "~/components/ui/field";
+import { Table } from "~/components/ui/table";
+
+export const meta: Route.MetaFunction = () => [{ title: "Import contacts | Message Center | Jumbe" }];
+
+/** /messaging/contacts/import: upload a CSV file (step 1 of 3), and the latest imports. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "contacts:manage");
+  return { imports: await recentImports(current.organization.id) };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "contacts:manage");
+  const { request, context } = args;
+  try {
+    const uploaded = await uploadImport(
+      { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(request, context) },
+      { body: request.body, boundary: multipartBoundary(request.headers.get("content-type")) },
+    );
+    return redirect(href("/messaging/contacts/import/:id", { id: uploaded.id }));
+  } catch (error) {
+    if (error instanceof ImportRefusal) return data({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+const STATUS_LABELS = { uploaded: "Needs mapping", queued: "Queued", running: "Running", done: "Done", failed: "Failed" } as const;
+
+export default function ImportUpload({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const uploading = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link
+          to={href("/messaging/contacts")}
+          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden /> Contacts
+        </Link>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">Import contacts</h1>
+        <p className="text-slate-600">
+          Upload a CSV file with a header line, choose what each column holds, and Jumbe adds the contacts in the background.
+        </p>
+      </div>
+      <Card>
+        <CardHeader
+          title="1. Upload a CSV file"
+          description="UTF-8 with or without a byte order mark, comma- or semicolon-separated (Excel's “CSV UTF-8” works as it is). One row per person; a phone number column is needed."
+        />
+        <CardBody>
+          <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
+            <FileField
+              label="CSV file"
+              name={IMPORT_FILE_FIELD}
+              accept=".csv,text/csv"
+              hint={`Up to ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`}
+              errors={actionData?.error ? [actionData.error] : undefined}
+              className="min-w-72 flex-1"
+            />
+            <Button type="submit" pending={uploading} pendingText="Uploading...">
+              Upload
+            </Button>
+          </Form>
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader title="Recent imports" />
+        <CardBody>
+          <Table
+            caption="Recent imports"
+            rows={loaderData.imports}
+            rowKey={(i) => i.id}
+            empty="No imports yet."
+            columns={[
+              {
+                key: "file",
+                header: "File",
+                cell: (i) => (
+                  <Link to={href("/messaging/contacts/import/:id", { id: i.id })} className="font-medium text-brand-700 hover:underline">
+                    {i.fileName}
+                  </Link>
+                ),
+              },
+              { key: "status", header: "Status", cell: (i) => <Badge status={i.status}>{STATUS_LABELS[i.status]}</Badge> },
+              {
+                key: "counts",
+                header: "Created / updated / skipped / invalid",
+                cell: (i) => [i.created, i.updated, i.skipped, i.invalid].map(formatNumber).join(" / "),
+                hideOnPhone: true,
+              },
+              { key: "when", header: "Uploaded", cell: (i) => formatWhen(i.createdAt), hideOnPhone: true },
+            ]}
+          />
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
+
+export { PageErrorBoundary as ErrorBoundary };
