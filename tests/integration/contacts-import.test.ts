@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import express from "express";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { BODY_LIMITS, bodyLimitFor, limitRequestBodies } from "~/.server/http/body-limit";
 import { text } from "node:stream/consumers";
 import { rawQuery } from "~/.server/db/client";
 import { phoneHash, saveContact } from "~/.server/contacts/manage";
@@ -124,6 +128,50 @@ describe("upload", () => {
     const refused = await refusal(uploadImport(actor, form(Buffer.concat([Buffer.from("name,phone\n"), big]), "big.csv", 1 << 20)));
     expect(refused).toEqual({ status: 413, message: expect.stringMatching(/larger than 50 MB/) });
     expect(await storedImports()).toBe(0);
+  });
+
+  it("raises the body limit for the upload page only, and answers a declared larger body 413 with what to do, reading nothing", async () => {
+    expect(bodyLimitFor("/messaging/contacts/import")).toBe(BODY_LIMITS.contactImport);
+    expect(bodyLimitFor("/Messaging/Contacts/Import.data")).toBe(BODY_LIMITS.contactImport);
+    expect(bodyLimitFor("/messaging/contacts/import/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f")).toBe(BODY_LIMITS.default);
+    expect(BODY_LIMITS.contactImport).toBeGreaterThan(IMPORT_MAX_BYTES);
+    const app = express();
+    let reached = false;
+    app.use(limitRequestBodies());
+    app.post("/messaging/contacts/import", (_req, res) => {
+      reached = true;
+      res.end("ok");
+    });
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/messaging/contacts/import",
+            method: "POST",
+            headers: { "Content-Length": String(IMPORT_MAX_BYTES * 2), Accept: "text/html" },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c.toString("utf8")));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on("error", reject);
+        req.write("name,phone\n");
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toContain("The file is larger than 50 MB. Split it into smaller files and import each.");
+      expect(reached).toBe(false);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("refuses a form without a file", async () => {

@@ -112,7 +112,18 @@ function watchBody(req: Request, res: Response, limit: number, refuseNow: boolea
     res.shouldKeepAlive = true;
     // The public API says which limit it is, as its own check does (app/.server/api-v1/handle.ts).
     const publicApi = req.path === "/api/v1" || req.path.startsWith("/api/v1/");
-    sendError(req, res, 413, publicApi ? `The request body is over ${Math.round(limit / 1024)} KB.` : BODY_TOO_LARGE);
+    // The import page says what to do with a file over its cap.
+    const importPage = limit === BODY_LIMITS.contactImport && !publicApi;
+    sendError(
+      req,
+      res,
+      413,
+      publicApi
+        ? `The request body is over ${Math.round(limit / 1024)} KB.`
+        : importPage
+          ? `The file is larger than ${Math.floor(limit / MB)} MB. Split it into smaller files and import each.`
+          : BODY_TOO_LARGE,
+    );
     res.once("finish", () => setTimeout(close, LINGER_MS).unref());
   };
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {
