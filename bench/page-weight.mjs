@@ -30,6 +30,7 @@ export const PAGES = [
   { path: "/templates", as: "individual" },
   { path: "/templates/new", as: "individual" },
   { path: "/preview", as: "individual" },
+  { path: "/messaging/contacts", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 

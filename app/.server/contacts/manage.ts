@@ -238,7 +238,7 @@ export async function listContacts(
     (await db().execute(sql`
       select c.*, c.created_at::text as cursor_at from contacts c
       where ${contactConditions(organizationId, filter)}${after}
-      order by c.created_at desc, c.id desc
+      order by c.created_at desc nulls last, c.id desc nulls last
       limit ${page.limit + 1}`)) as unknown as { rows: (ContactRow & { cursor_at: string })[] }
   ).rows;
   const more = rows.length > page.limit;

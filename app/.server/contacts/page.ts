@@ -32,7 +32,9 @@ export async function contactsPage(
     : after
       ? sql` and (c.created_at, c.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
       : sql``;
-  const order = before ? sql`c.created_at asc, c.id asc` : sql`c.created_at desc, c.id desc`;
+  // The index is (organization_id, created_at desc nulls last, id desc nulls last): the order must say
+  // its nulls as the index does (or its backward scan), or PostgreSQL sorts every row of the tenant.
+  const order = before ? sql`c.created_at asc nulls first, c.id asc nulls first` : sql`c.created_at desc nulls last, c.id desc nulls last`;
   const rows = (
     (await db().execute(sql`
       select c.*, c.created_at::text as cursor_at from contacts c
