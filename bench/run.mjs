@@ -11,6 +11,7 @@
 //   node bench/run.mjs --templates-only --private-postgres (the Templates pages with 5,000 templates beside the baselines; PostgreSQL only)
 //   node bench/run.mjs --nginx-only                      (nginx in front of two instances vs one, on a private PostgreSQL)
 //   node bench/run.mjs --sending-only                    (100,000 messages through the sending pipeline and the Meta sandbox, on a private PostgreSQL)
+//   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -37,6 +38,7 @@ import { benchPages, formatPages } from "./pages.mjs";
 import { benchTemplates, formatTemplates } from "./templates.mjs";
 import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
 import { benchSending, formatSending } from "./sending.mjs";
+import { benchContactsImport, formatContactsImport } from "./contacts-import.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -86,6 +88,9 @@ const { values: args } = parseArgs({
     "sending-no-cpu-prof": { type: "boolean", default: false },
     "skip-sending": { type: "boolean", default: false },
     "sending-only": { type: "boolean", default: false },
+    "contacts-import-rows": { type: "string", default: "100000" },
+    "skip-contacts-import": { type: "boolean", default: false },
+    "contacts-import-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -132,6 +137,9 @@ if (args.help) {
   --sending-no-cpu-prof       no --cpu-prof of the server during the sending run
   --skip-sending              leave out the sending pipeline
   --sending-only              only the sending pipeline (a private PostgreSQL cluster of its own, the Meta sandbox as its own process)
+  --contacts-import-rows N    rows of the contacts import benchmark's file (default 100000; 2% invalid, 5% duplicates)
+  --skip-contacts-import      leave out the contacts import
+  --contacts-import-only      only the contacts import (a private PostgreSQL cluster of its own, then PGlite, beside the bare parse)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -154,13 +162,16 @@ const pagesOnly = args["pages-only"];
 const nginxOnly = args["nginx-only"];
 const templatesOnly = args["templates-only"];
 const sendingOnly = args["sending-only"];
-if ([publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly].filter(Boolean).length > 1) {
+const contactsImportOnly = args["contacts-import-only"];
+if (
+  [publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly, contactsImportOnly].filter(Boolean).length > 1
+) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only and --sending-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only and --contacts-import-only exclude each other.",
   );
   process.exit(2);
 }
-const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly || sendingOnly;
+const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly || sendingOnly || contactsImportOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -171,6 +182,7 @@ const runPages = pagesOnly || (!only && !args["skip-pages"]);
 const runTemplates = templatesOnly || (!only && !args["skip-templates"]);
 const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
 const runSending = sendingOnly || (!only && !args["skip-sending"]);
+const runContactsImport = contactsImportOnly || (!only && !args["skip-contacts-import"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -291,7 +303,7 @@ async function main() {
     durationSeconds: duration,
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
-  privatePostgres = args["private-postgres"] && !nginxOnly && !sendingOnly ? await startPrivatePostgres() : null;
+  privatePostgres = args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly ? await startPrivatePostgres() : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
@@ -299,7 +311,7 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly) await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
       const count = Number(args["sending-messages"]);
@@ -322,6 +334,17 @@ async function main() {
         results.sending = { problem: error instanceof Error ? error.message : String(error) };
       }
       console.log(formatSending(results.sending, { table }));
+    }
+    // Its own servers: on a private PostgreSQL cluster, then on PGlite.
+    if (runContactsImport) {
+      const rows = Number(args["contacts-import-rows"]);
+      console.log(`\nContacts import: ${rows.toLocaleString("en-US")} rows through the import page, on PostgreSQL and PGlite ...`);
+      try {
+        results.contactsImport = await benchContactsImport({ root, accounts: ACCOUNTS, rows, log: (line) => console.log(line) });
+      } catch (error) {
+        results.contactsImport = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      console.log(formatContactsImport(results.contactsImport, { table }));
     }
     // Last: it starts servers of its own, which the single server would compete with.
     if (runNginx) {

@@ -63,8 +63,7 @@ export async function loader(args: Route.LoaderArgs) {
     tags,
     segments: segments.map((s) => ({ id: s.id, name: s.name, query: s.query })),
     canManage: can(current.role, "contacts:manage"),
-    // The CSV import (built beside this page) is linked once its route exists.
-    importLink: null as string | null,
+    importLink: href("/messaging/contacts/import") as string | null,
     confirmDelete: confirming
       ? {
           scope: params.get("scope") === "all" ? ("all" as const) : ("selected" as const),
