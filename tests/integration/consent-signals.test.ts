@@ -68,17 +68,15 @@ async function marketingTemplate(t: Awaited<ReturnType<typeof tenant>>) {
     { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Stop promotions" }] },
   ];
   sandbox.createTemplateAtMeta(t.wabaId, { name: "dividend_news", language: "en", category: "MARKETING", components: components as never });
-  await db()
-    .insert(messageTemplates)
-    .values({
-      organizationId: t.organizationId,
-      wabaId: t.wabaId,
-      name: "dividend_news",
-      language: "en",
-      category: "MARKETING",
-      status: "approved",
-      components,
-    });
+  await db().insert(messageTemplates).values({
+    organizationId: t.organizationId,
+    wabaId: t.wabaId,
+    name: "dividend_news",
+    language: "en",
+    category: "MARKETING",
+    status: "approved",
+    components,
+  });
 }
 
 const dividend = (to: string): SendRequest => ({

@@ -52,7 +52,9 @@ async function customerWrites(phoneNumberId: string, from: string) {
   await vi.waitFor(
     async () => {
       await drainJobs();
-      const rows = await rawQuery(`select 1 from messages where direction = 'inbound' and payload ->> 'from' = $1`, [from.replace(/^\+/, "")]);
+      const rows = await rawQuery(`select 1 from messages where direction = 'inbound' and payload ->> 'from' = $1`, [
+        from.replace(/^\+/, ""),
+      ]);
       expect(rows.length).toBeGreaterThan(0);
     },
     { timeout: 5000, interval: 20 },
