@@ -226,13 +226,13 @@ describe("contacts", () => {
     const b = await tenant("Baraka Sacco");
     const { contact } = await saveContact(a, { name: "Achieng", phone: "0733 111 222" });
     for (const work of [
-      getContact(b.organizationId, contact.id),
-      updateContact(b, contact.id, { name: "Taken" }),
-      setConsent(b, contact.id, { status: "opted_out", source: "manual" }),
-      deleteContact(b, contact.id),
-      getContact(a.organizationId, "not-a-uuid"),
+      () => getContact(b.organizationId, contact.id),
+      () => updateContact(b, contact.id, { name: "Taken" }),
+      () => setConsent(b, contact.id, { status: "opted_out", source: "manual" }),
+      () => deleteContact(b, contact.id),
+      () => getContact(a.organizationId, "not-a-uuid"),
     ])
-      expect(await refusal(work)).toMatchObject({ status: 404, code: "contact_not_found" });
+      expect(await refusal(work())).toMatchObject({ status: 404, code: "contact_not_found" });
     expect((await getContact(a.organizationId, contact.id)).name).toBe("Achieng");
     expect((await listContacts(b.organizationId, {}, { limit: 10 })).contacts).toEqual([]);
   });

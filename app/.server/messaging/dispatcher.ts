@@ -343,8 +343,8 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const worker = async () => {
     while (next < toSend.length) {
       // A send started now might still be running when the claim runs out and another worker takes
-      // the message: the rest of the batch goes back instead, untried.
-      if (Date.now() > claimedAt + CLAIM_LEASE_SECONDS * 1000 - env().GRAPH_API_TIMEOUT_MS - LEASE_MARGIN_MS) break;
+      // the message: after the first round of calls, the rest of the batch goes back, untried.
+      if (next >= IN_FLIGHT && Date.now() > claimedAt + CLAIM_LEASE_SECONDS * 1000 - env().GRAPH_API_TIMEOUT_MS - LEASE_MARGIN_MS) break;
       const message = toSend[next++]!;
       // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
       const body = { ...message.payload, biz_opaque_callback_data: message.id };
