@@ -10,6 +10,8 @@ import { contactsPage, countMatching } from "~/.server/contacts/page";
 import { contactFilterOf, readContactFilterParams } from "~/lib/contact-filter";
 import { defineAttribute, removeAttribute } from "~/.server/contacts/field-definitions";
 import { ContactRefusal } from "~/.server/contacts/refusals";
+import { contactTagChoices } from "~/.server/contacts/tags";
+import { sweepExpiredData } from "~/.server/housekeeping/sweep";
 import { createVerifiedUser } from "../support/accounts";
 
 // The Message Center's contact book (issue 13): bulk actions, merge, the people's rights, segments,
@@ -92,6 +94,33 @@ describe("bulk actions", () => {
     expect(await countMatching(t.organizationId, { tag: "paired" })).toEqual({ count: 1250, more: false });
     expect(await bulkDelete(t, { filter: { tag: "paired" } })).toBe(1250);
     expect(await countMatching(t.organizationId, {})).toEqual({ count: 1250, more: false });
+  });
+
+  it("keeps the tag filter's choices to the tags the tenant's contacts carry, whatever wrote them", async () => {
+    const t = await tenant("Tag Catalog Ltd");
+    const other = await tenant("Tag Catalog Other Ltd");
+    const a = await add(t, "Amina", "0712 100 001", ["vip", "nairobi"]);
+    const b = await add(t, "Baraka", "0712 100 002", ["vip"]);
+    await add(other, "Elsewhere", "0712 100 003", ["theirs"]);
+    // Written by SQL directly too (an import's batch insert): the catalog is kept by the database.
+    await rawQuery(`insert into contacts (organization_id, name, phone, tags) values ($1, 'Chebet', '+254712100004', '{kisumu,vip}')`, [
+      t.organizationId,
+    ]);
+    expect(await contactTagChoices(t.organizationId)).toEqual(["kisumu", "nairobi", "vip"]);
+    expect(await contactTagChoices(other.organizationId)).toEqual(["theirs"]);
+    await bulkTag(t, { ids: [b.id] }, ["Mombasa"]);
+    expect(await contactTagChoices(t.organizationId)).toEqual(["kisumu", "mombasa", "nairobi", "vip"]);
+    // Untagging the last carrier removes the choice at once; one still carried stays.
+    await bulkUntag(t, { ids: [a.id, b.id] }, ["nairobi", "vip"]);
+    expect(await contactTagChoices(t.organizationId)).toEqual(["kisumu", "mombasa", "vip"]);
+    await bulkDelete(t, { filter: { tag: "kisumu" } });
+    expect(await contactTagChoices(t.organizationId)).toEqual(["mombasa"]);
+    // A merge or an erasure drops tags too: housekeeping sweeps what nobody carries.
+    await rawQuery(`update contacts set tags = '{}' where organization_id = $1`, [t.organizationId]);
+    expect(await contactTagChoices(t.organizationId)).toEqual(["mombasa"]);
+    expect((await sweepExpiredData()).contactTags).toBeGreaterThanOrEqual(1);
+    expect(await contactTagChoices(t.organizationId)).toEqual([]);
+    expect(await contactTagChoices(other.organizationId)).toEqual(["theirs"]);
   });
 
   it("never touches another tenant's contacts, whether by id or by filter", async () => {

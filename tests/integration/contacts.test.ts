@@ -207,6 +207,14 @@ describe("contacts", () => {
     expect((await names({ tag: "ODD" })).length).toBe(12);
     expect(await names({ optIn: "opted_in" })).toEqual(["Wambui Njoroge"]);
     expect(await names({ search: "%_" })).toEqual([]);
+    // Values, not keys: every contact has a "town", none is found by the word.
+    expect(await names({ search: "town" })).toEqual([]);
+    expect(await names({ search: "NAIVASHA" })).toEqual(["Customer 7"]);
+    // An edit is searchable at once (the search text is the row's own generated column).
+    const wambui = (await listContacts(t.organizationId, { search: "wambui" }, { limit: 1 })).contacts[0]!;
+    await updateContact(t, wambui.id, { name: "Wambui Kiprotich", attributes: { town: "Eldoret" } });
+    expect(await names({ search: "eldoret" })).toEqual(["Wambui Kiprotich"]);
+    expect(await names({ search: "njoroge" })).toEqual([]);
 
     const seen = new Set<string>();
     let cursor: { at: string; id: string } | undefined;

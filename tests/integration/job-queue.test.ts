@@ -271,6 +271,7 @@ describe("retention", () => {
       ('portfolio-1', '+254700000002', now() - interval '23 hours')`);
 
     expect(await sweepExpiredData()).toEqual({
+      contactTags: 0,
       webhookEvents: 1,
       apiUsage: 1,
       jobs: 2,

@@ -5,6 +5,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { contactTags, MAX_TAGS } from "./fields";
 import { contactConditions, type Actor, type ContactFilter } from "./manage";
 import { refuseContact } from "./refusals";
+import { pruneContactTags } from "./tags";
 
 /** The rows a bulk action works on: the ticked ones, or everything a filter matches. */
 export type BulkTarget = { ids: string[] } | { filter: ContactFilter };
@@ -74,6 +75,7 @@ export async function bulkUntag(actor: Actor & { meta?: RequestMeta }, target: B
     update contacts set tags = array(select t from unnest(tags) t where t <> all(${sql.param(tags)}::text[])), updated_at = now()
     where organization_id = ${actor.organizationId} and id in (${ids}) and tags && ${sql.param(tags)}::text[]`,
   );
+  await pruneContactTags({ organizationId: actor.organizationId, tags });
   await note(actor, "Contacts untagged", `${tags.join(", ")} removed from ${changed} contact${changed === 1 ? "" : "s"}.`);
   return changed;
 }
@@ -85,6 +87,7 @@ export async function bulkDelete(actor: Actor & { meta?: RequestMeta }, target: 
     target,
     (ids) => sql`delete from contacts where organization_id = ${actor.organizationId} and id in (${ids})`,
   );
+  await pruneContactTags({ organizationId: actor.organizationId });
   await note(actor, "Contacts deleted", `${deleted} contact${deleted === 1 ? "" : "s"} deleted.`);
   return deleted;
 }

@@ -213,9 +213,11 @@ export function contactConditions(organizationId: string, filter: ContactFilter)
   const search = filter.search?.trim();
   if (search) {
     const digits = search.replace(/[^\d]/g, "");
-    // A number in any form finds its E.164 digits; otherwise the name (trigram index) or an attribute's value.
-    const byPhone = digits.length >= 3 ? sql` or c.phone like ${`%${digits.replace(/^0/, "")}%`}` : sql``;
-    parts.push(sql`(c.name ilike ${`%${escapeLike(search)}%`}${byPhone} or c.attributes::text ilike ${`%${escapeLike(search)}%`})`);
+    // The name, the number or an attribute's value, all in search_text (one trigram index). A number
+    // in any form ("0712 345 678") also finds its E.164 digits.
+    const byPhone = digits.length >= 3 ? sql` or c.search_text like ${`%${digits.replace(/^0/, "")}%`}` : sql``;
+    // lower() on both sides: the database's, not JavaScript's, so a collation's rules agree.
+    parts.push(sql`(c.search_text like lower(${`%${escapeLike(search)}%`})${byPhone})`);
   }
   if (filter.tag) parts.push(sql`c.tags @> array[${filter.tag.trim().toLowerCase()}]::text[]`);
   if (filter.optIn) parts.push(sql`c.opt_in = ${filter.optIn}`);

@@ -64,13 +64,3 @@ export async function countMatching(organizationId: string, filter: ContactFilte
   const n = rows[0]?.n ?? 0;
   return { count: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
 }
-
-/** The tenant's tags, most used first (the filter's choices). */
-export async function contactTagChoices(organizationId: string, limit = 100) {
-  const rows = (
-    (await db().execute(
-      sql`select t as tag from (select unnest(tags) t from contacts where organization_id = ${organizationId} and tags <> '{}' limit 20000) x group by t order by count(*) desc, t limit ${limit}`,
-    )) as unknown as { rows: { tag: string }[] }
-  ).rows;
-  return rows.map((r) => r.tag);
-}

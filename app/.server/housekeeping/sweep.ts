@@ -5,6 +5,7 @@ import { deleteStaleRateLimits } from "../security/rate-limit";
 import { db } from "../db/client";
 import { deleteUnattachedSamples } from "../templates/media";
 import { IDEMPOTENCY_HOURS } from "../messaging/queue";
+import { pruneContactTags } from "../contacts/tags";
 
 /** How long rows that only record the past are kept (decision 015). */
 export const RETENTION_DAYS = {
@@ -71,5 +72,7 @@ export async function sweepExpiredData() {
       select portfolio_id, recipient from messaging_limit_recipients where reached_at < now() - interval '24 hours' limit ${BATCH})`,
   );
   const templateSamples = await deleteUnattachedSamples();
-  return { webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
+  // Tags no contact carries any more (a deleted or erased contact, a merge) leave the tag filter.
+  const contactTags = await pruneContactTags();
+  return { contactTags, webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
 }

@@ -9,13 +9,15 @@ import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 import { saveContact } from "~/.server/contacts/manage";
 import { bulkDelete, bulkTag, bulkUntag, SELECTION_MAX, type BulkTarget } from "~/.server/contacts/bulk";
-import { contactsPage, contactTagChoices, countMatching } from "~/.server/contacts/page";
+import { contactsPage, countMatching } from "~/.server/contacts/page";
+import { contactTagChoices } from "~/.server/contacts/tags";
 import { contactFilterOf, contactFilterQuery, isFiltered, readContactFilterParams } from "~/lib/contact-filter";
 import { isContactRefusal, refusalField } from "~/.server/contacts/form-errors";
 import { listSegments } from "~/.server/contacts/segments";
 import { AddContactSchema, splitTags } from "~/lib/schemas/contacts";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { ContactIdentityFields } from "~/components/messaging/contact-fields";
 import { MessageCenter } from "~/components/messaging/message-center";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -404,32 +406,7 @@ function AddContactDialog({
       description="One contact per number: 0712 345 678 and +254 712 345 678 are the same person."
     >
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-1">
-        {form.errors?.length ? (
-          <p role="alert" className="text-sm text-red-700">
-            {form.errors[0]}
-          </p>
-        ) : null}
-        <Field
-          label="Name"
-          markRequired
-          errors={fields.name.errors}
-          {...getInputProps(fields.name, { type: "text" })}
-          key={fields.name.key}
-        />
-        <Field
-          label="Phone"
-          markRequired
-          errors={fields.phone.errors}
-          {...getInputProps(fields.phone, { type: "tel" })}
-          key={fields.phone.key}
-        />
-        <Field
-          label="Tags"
-          hint="Separate tags with commas."
-          errors={fields.tags.errors}
-          {...getInputProps(fields.tags, { type: "text" })}
-          key={fields.tags.key}
-        />
+        <ContactIdentityFields formErrors={form.errors} fields={fields} />
         <SelectField
           label="Consent to marketing messages"
           errors={fields.consent.errors}
