@@ -9,6 +9,7 @@ import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
 import { CheckboxField, Field, FilterInput, FilterSelect, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
 import { pageHref, Pager, sortLinkHref, Table } from "./table";
+import { removeRowColumn } from "./remove-row";
 import { Tabs } from "./tabs";
 import { ConfirmPanel } from "./confirm-panel";
 
@@ -114,6 +115,37 @@ describe("Table", () => {
     const html = render(<Pager searchParams={params} newer={null} older="99" />);
     expect(html).toContain('href="/contacts?status=active&amp;after=99"');
     expect(html).toMatch(/<span aria-disabled="true"[^>]*>.*Newer<\/span>/);
+  });
+});
+
+describe("remove-row column", () => {
+  it("gives each row its own form posting the intent and the row's value, with a named button", () => {
+    const rows = [
+      { key: "county", label: "County" },
+      { key: "branch", label: "Branch" },
+    ];
+    const html = render(
+      <Table
+        caption="Fields"
+        columns={[
+          { key: "label", header: "Label", cell: (row) => row.label },
+          removeRowColumn<(typeof rows)[number]>({
+            intent: "remove",
+            name: "key",
+            value: (row) => row.key,
+            label: (row) => `Remove field ${row.label}`,
+          }),
+        ]}
+        rows={rows}
+        rowKey={(row) => row.key}
+        empty="None"
+      />,
+    );
+    // Each form posts to the page itself, so it works without JavaScript.
+    expect(html.match(/<form[^>]*action="\/contacts" method="post">/g)).toHaveLength(2);
+    expect(html).toContain('<input type="hidden" name="key" value="branch"/>');
+    expect(html).toMatch(/<button value="remove"[^>]*aria-label="Remove field County" name="intent">/);
+    expect(html).toContain('<span class="sr-only">Actions</span>');
   });
 });
 

@@ -16,6 +16,7 @@ import { isContactRefusal, refusalField } from "~/.server/contacts/form-errors";
 import { ConsentSchema, EditContactSchema, splitTags } from "~/lib/schemas/contacts";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { ContactIdentityFields } from "~/components/messaging/contact-fields";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -344,32 +345,7 @@ function EditCard({
     <Card>
       <CardHeader title="Details" />
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-4 space-y-1">
-        {form.errors?.length ? (
-          <p role="alert" className="text-sm text-red-700">
-            {form.errors[0]}
-          </p>
-        ) : null}
-        <Field
-          label="Name"
-          markRequired
-          errors={inputs.name.errors}
-          {...getInputProps(inputs.name, { type: "text" })}
-          key={inputs.name.key}
-        />
-        <Field
-          label="Phone"
-          markRequired
-          errors={inputs.phone.errors}
-          {...getInputProps(inputs.phone, { type: "tel" })}
-          key={inputs.phone.key}
-        />
-        <Field
-          label="Tags"
-          hint="Separate tags with commas."
-          errors={inputs.tags.errors}
-          {...getInputProps(inputs.tags, { type: "text" })}
-          key={inputs.tags.key}
-        />
+        <ContactIdentityFields formErrors={form.errors} fields={inputs} />
         {fields.map((field) => {
           const value = contact.attributes[field.key];
           const name = `attr.${field.key}`;

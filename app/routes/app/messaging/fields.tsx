@@ -1,5 +1,5 @@
 import { data, Form, href, Link, useNavigation } from "react-router";
-import { ArrowLeft, Trash2 } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/fields";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -12,6 +12,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
+import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 
@@ -59,24 +60,12 @@ export default function Fields({ loaderData, actionData }: Route.ComponentProps)
     { key: "type", header: "Type", cell: (row) => TYPE_LABELS[row.type] },
     ...(canManage
       ? [
-          {
-            key: "actions",
-            header: <span className="sr-only">Actions</span>,
-            align: "right" as const,
-            cell: (row: AttributeDefinition) => (
-              <Form method="post">
-                <input type="hidden" name="key" value={row.key} />
-                <button
-                  name="intent"
-                  value="remove"
-                  className="rounded p-1.5 text-red-600 hover:bg-red-50"
-                  aria-label={`Remove field ${row.label}`}
-                >
-                  <Trash2 className="size-4" aria-hidden />
-                </button>
-              </Form>
-            ),
-          },
+          removeRowColumn<AttributeDefinition>({
+            intent: "remove",
+            name: "key",
+            value: (row) => row.key,
+            label: (row) => `Remove field ${row.label}`,
+          }),
         ]
       : []),
   ];

@@ -1,5 +1,5 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
-import { ArrowLeft, Trash2 } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/segments";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -13,6 +13,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
+import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 
@@ -88,24 +89,12 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
     },
     ...(canManage
       ? [
-          {
-            key: "actions",
-            header: <span className="sr-only">Actions</span>,
-            align: "right" as const,
-            cell: (row: Row) => (
-              <Form method="post">
-                <input type="hidden" name="segment" value={row.id} />
-                <button
-                  name="intent"
-                  value="delete"
-                  className="rounded p-1.5 text-red-600 hover:bg-red-50"
-                  aria-label={`Delete segment ${row.name}`}
-                >
-                  <Trash2 className="size-4" aria-hidden />
-                </button>
-              </Form>
-            ),
-          },
+          removeRowColumn<Row>({
+            intent: "delete",
+            name: "segment",
+            value: (row) => row.id,
+            label: (row) => `Delete segment ${row.name}`,
+          }),
         ]
       : []),
   ];

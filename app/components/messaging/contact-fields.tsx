@@ -1,0 +1,47 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Field } from "~/components/ui/field";
+
+type TextField = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+
+/**
+ * The head of both contact forms (Add contact on the Contacts tab, Details on a contact's page):
+ * the form's own error, then name, phone and tags, as Conform wires them to the shared schemas.
+ */
+export function ContactIdentityFields({
+  formErrors,
+  fields,
+}: {
+  formErrors?: string[];
+  fields: { name: TextField; phone: TextField; tags: TextField };
+}) {
+  return (
+    <>
+      {formErrors?.length ? (
+        <p role="alert" className="text-sm text-red-700">
+          {formErrors[0]}
+        </p>
+      ) : null}
+      <Field
+        label="Name"
+        markRequired
+        errors={fields.name.errors}
+        {...getInputProps(fields.name, { type: "text" })}
+        key={fields.name.key}
+      />
+      <Field
+        label="Phone"
+        markRequired
+        errors={fields.phone.errors}
+        {...getInputProps(fields.phone, { type: "tel" })}
+        key={fields.phone.key}
+      />
+      <Field
+        label="Tags"
+        hint="Separate tags with commas."
+        errors={fields.tags.errors}
+        {...getInputProps(fields.tags, { type: "text" })}
+        key={fields.tags.key}
+      />
+    </>
+  );
+}
