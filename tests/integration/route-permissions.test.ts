@@ -1,9 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "~/routes";
-import { can, PAGE_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from "~/.server/auth/permissions";
+import { can, PAGE_PERMISSIONS, pagePermission, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf } from "~/.server/auth/permissions";
+import { safeRedirectTarget, signedInPages } from "~/.server/auth/guards";
+import * as importUpload from "~/routes/app/messaging/import/upload";
+import * as importRun from "~/routes/app/messaging/import/run";
+import * as importRejected from "~/routes/app/messaging/import/rejected";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { ADMIN, buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
+import { formRequest, getRequest, run } from "../support/http";
 import { rawRequest } from "../support/raw-http";
+
+// Every member is an owner until teams arrive; a test makes one a viewer by answering their role.
+vi.mock("~/.server/auth/permissions", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/.server/auth/permissions")>();
+  return { ...actual, roleOf: vi.fn(actual.roleOf) };
+});
 
 /**
  * Issue 10: permissions come from one table, and every route checks them on the server. This is
@@ -213,6 +225,37 @@ describe("the permissions table", () => {
       expect(can(role, "developer:view"), role).toBe(false);
       expect(can(role, "developer:manage"), role).toBe(false);
     }
+  });
+
+  it("keeps the contact import to those who manage contacts: a viewer is refused its pages, its post and its rejected rows", async () => {
+    const id = "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f";
+    const upload = "/messaging/contacts/import";
+    const report = `/messaging/contacts/import/${id}`;
+    const rejected = `/messaging/contacts/import/${id}/rejected.csv`;
+    for (const path of [upload, `${upload}/`, report, rejected]) expect(pagePermission(path), path).toBe("contacts:manage");
+    expect(pagePermission(`/messaging/contacts/import/${id}/other`)).toBeUndefined();
+    expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual(["platform_admin", "owner", "admin", "agent"]);
+
+    const member = await createVerifiedUser();
+    const cookie = await signedInCookie(member.email, member.password);
+    vi.mocked(roleOf).mockReturnValue("viewer");
+    try {
+      // The shell's middleware (every page under routes/app/layout.tsx), before any loader or action.
+      const shell = (request: Request) => run((args) => signedInPages(args, async () => new Response("the page")), request);
+      for (const request of [getRequest(upload, { cookie }), getRequest(report, { cookie }), formRequest(report, {}, { cookie })])
+        expect((await shell(request)).location, `${request.method} ${request.url}`).toBe("/unauthorized");
+      // The routes' own guards answer the same, the download outside the shell included.
+      expect((await run(importUpload.loader, getRequest(upload, { cookie }))).location).toBe("/unauthorized");
+      expect((await run(importUpload.action, formRequest(upload, {}, { cookie }))).location).toBe("/unauthorized");
+      expect((await run(importRun.loader, getRequest(report, { cookie }))).location).toBe("/unauthorized");
+      expect((await run(importRejected.loader, getRequest(rejected, { cookie }))).location).toBe("/unauthorized");
+      // Sign-in does not send a viewer there either; the contact book itself stays open to them.
+      expect(safeRedirectTarget(upload, "viewer")).toBe("/dashboard");
+      expect((await shell(getRequest("/messaging/contacts", { cookie }))).status).toBe(200);
+    } finally {
+      vi.mocked(roleOf).mockReset();
+    }
+    expect((await run(importUpload.loader, getRequest(upload, { cookie }))).status).toBe(200);
   });
 });
 

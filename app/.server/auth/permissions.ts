@@ -113,9 +113,10 @@ export function roleOf(user: Pick<User, "usertype">): Role {
 }
 
 /**
- * What opening each signed-in page needs, by its path. The layouts' middleware checks it before any
- * loader runs, and sign-in honours a `from` only when the role may open it. A signed-in page missing
- * here needs only a session; tests/integration/route-permissions.test.ts keeps every route listed.
+ * What opening each signed-in page needs, by its path (a `:name` segment stands for any one segment,
+ * as in app/routes.ts). The layouts' middleware checks it before any loader runs, and sign-in
+ * honours a `from` only when the role may open it. A signed-in page missing here needs only a
+ * session; tests/integration/route-permissions.test.ts keeps every route listed.
  */
 export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/dashboard": "overview:view",
@@ -133,12 +134,25 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/messaging": "messaging:view",
   "/messaging/broadcasts": "messaging:view",
   "/messaging/contacts": "contacts:view",
+  // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
+  "/messaging/contacts/import": "contacts:manage",
+  "/messaging/contacts/import/:id": "contacts:manage",
+  "/messaging/contacts/import/:id/rejected.csv": "contacts:manage",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };
 
+// The table's paths with a parameter, as patterns: `:id` matches one segment.
+const PAGE_PATTERNS = Object.entries(PAGE_PERMISSIONS)
+  .filter(([path]) => path.includes("/:"))
+  .map(([path, permission]) => ({
+    pattern: new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\/:[^/]+/g, "/[^/]+")}$`),
+    permission,
+  }));
+
 /** The permission a signed-in page needs (a trailing slash is the same page). */
 export function pagePermission(pathname: string): Permission | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return Object.hasOwn(PAGE_PERMISSIONS, path) ? PAGE_PERMISSIONS[path] : undefined;
+  if (Object.hasOwn(PAGE_PERMISSIONS, path)) return PAGE_PERMISSIONS[path];
+  return PAGE_PATTERNS.find(({ pattern }) => pattern.test(path))?.permission;
 }
