@@ -1,44 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
-import { parseEnv, setEnv } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
 import { SendRefusal } from "~/.server/messaging/refusals";
 import { saveContact, setConsent } from "~/.server/contacts/manage";
-import type { MetaSandbox } from "../../sandbox/meta";
 import { createVerifiedUser } from "../support/accounts";
-import { startGraphSandbox } from "../support/sandbox-waba";
-import { startReceiver } from "../support/whatsapp";
+import { metaSandboxForFile } from "../support/meta-harness";
 
 // Consent arriving from WhatsApp (issue 13): keywords in English and Swahili, answered in the
 // person's language; Meta's "Stop promotions" button, its 131050 failure and its user_preferences
 // webhook; and the sending engine refusing marketing to anyone not opted in.
 
-let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
-let sandbox: MetaSandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  graph = await startGraphSandbox({ webhookUrl: receiver.url, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
-  sandbox = graph.sandbox;
-});
-
-afterAll(async () => {
-  await graph.close();
-  await receiver.close();
-});
-
-beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
-  sandbox.reset();
-});
+const meta = metaSandboxForFile();
 
 async function tenant(name: string) {
   const user = await createVerifiedUser({ businessName: name });
-  return { organizationId: user.organization.id, userId: user.user.id, ...(await graph.connect(user.organization.id, name)) };
+  return { organizationId: user.organization.id, userId: user.user.id, ...(await meta.graph.connect(user.organization.id, name)) };
 }
 
 /** Waits until the condition holds, running the job queue meanwhile. */
@@ -67,7 +46,12 @@ async function marketingTemplate(t: Awaited<ReturnType<typeof tenant>>) {
     { type: "BODY", text: "Habari {{1}}! Dividend of {{2}}% announced.", example: { body_text: [["Brian", "12"]] } },
     { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Stop promotions" }] },
   ];
-  sandbox.createTemplateAtMeta(t.wabaId, { name: "dividend_news", language: "en", category: "MARKETING", components: components as never });
+  meta.sandbox.createTemplateAtMeta(t.wabaId, {
+    name: "dividend_news",
+    language: "en",
+    category: "MARKETING",
+    components: components as never,
+  });
   await db().insert(messageTemplates).values({
     organizationId: t.organizationId,
     wabaId: t.wabaId,
@@ -99,13 +83,13 @@ describe("consent from WhatsApp", () => {
   it("opts out on ACHA and back in on START, answering each in the person's language", async () => {
     const t = await tenant("Nyota Savings Sacco");
     const phone = "+254712000111";
-    await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: phone.slice(1), name: "Brian Mwangi", text: "Habari" });
+    await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: phone.slice(1), name: "Brian Mwangi", text: "Habari" });
     await until(
       () => optIn(phone),
       (v) => v === "unknown",
     );
 
-    const { wamid: stop } = await sandbox.sendInbound({
+    const { wamid: stop } = await meta.sandbox.sendInbound({
       phoneNumberId: t.phoneNumberId,
       from: phone.slice(1),
       name: "Brian Mwangi",
@@ -127,12 +111,12 @@ describe("consent from WhatsApp", () => {
     expect(replies[0]).toMatchObject({ source: "system", context_wamid: stop });
     expect(replies[0]!.body).toContain("Jibu ANZA");
     await drainDispatcher();
-    expect(sandbox.messages({ phoneNumberId: t.phoneNumberId }).map((m) => (m.body.text as { body: string }).body)).toEqual([
+    expect(meta.sandbox.messages({ phoneNumberId: t.phoneNumberId }).map((m) => (m.body.text as { body: string }).body)).toEqual([
       replies[0]!.body,
     ]);
     expect((await rawQuery<{ language: string }>(`select language from contacts where phone = $1`, [phone]))[0]!.language).toBe("sw");
 
-    await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: phone.slice(1), name: "Brian Mwangi", text: "START" });
+    await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: phone.slice(1), name: "Brian Mwangi", text: "START" });
     await until(
       () => optIn(phone),
       (v) => v === "opted_in",
@@ -143,7 +127,7 @@ describe("consent from WhatsApp", () => {
     );
     expect(both[1]!.body).toContain("Reply STOP");
     // A sentence that merely holds the word is a message, not a keyword.
-    await sandbox.sendInbound({
+    await meta.sandbox.sendInbound({
       phoneNumberId: t.phoneNumberId,
       from: phone.slice(1),
       name: "Brian Mwangi",
@@ -186,7 +170,7 @@ describe("consent from WhatsApp", () => {
     const wamidOf = (phone: string) => sent.find((s) => s.recipient_phone === phone)!.wamid;
 
     // a presses the template's Stop promotions button.
-    await sandbox.sendInbound({
+    await meta.sandbox.sendInbound({
       phoneNumberId: t.phoneNumberId,
       from: a.slice(1),
       type: "button",
@@ -201,7 +185,7 @@ describe("consent from WhatsApp", () => {
     expect((await ledger(a)).at(-1)).toMatchObject({ status: "opted_out", source: "meta" });
 
     // Meta fails b's next marketing message with 131050.
-    await sandbox.sendStatus({
+    await meta.sandbox.sendStatus({
       phoneNumberId: t.phoneNumberId,
       wamid: wamidOf(b),
       status: "failed",
@@ -215,7 +199,7 @@ describe("consent from WhatsApp", () => {
     expect((await ledger(b)).at(-1)!.evidence).toContain("131050");
 
     // c, whom Jumbe has never met, stops marketing in WhatsApp's settings: remembered all the same.
-    await sandbox.sendRaw({
+    await meta.sandbox.sendRaw({
       object: "whatsapp_business_account",
       entry: [
         {

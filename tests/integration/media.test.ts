@@ -8,38 +8,30 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import express from "express";
 import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
 import { handleApiV1 } from "~/.server/api-v1/handle";
 import { BODY_LIMITS, bodyLimitFor, limitRequestBodies } from "~/.server/http/body-limit";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
-import { SendRefusal } from "~/.server/messaging/refusals";
 import { decryptSecret } from "~/.server/security/crypto";
 import { graphClient } from "~/.server/whatsapp/graph-client";
 import { fileStorage, localFileStorage, setFileStorage } from "~/.server/storage";
 import * as keyApi from "~/routes/api/developer.api-key";
-import type { MetaSandbox } from "../../sandbox/meta";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import { startGraphSandbox } from "../support/sandbox-waba";
-import { startReceiver } from "../support/whatsapp";
+import type { MetaSandbox } from "../../sandbox/meta";
+import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 
 // Media end to end: uploads through the real /api/v1 handler behind Express's body limit (as
 // server.ts serves it, streaming), sends by mediaId through the dispatcher to the Meta sandbox,
 // and customers' media downloaded through the webhook, its job and the Graph client.
 
-let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
-let sandbox: MetaSandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let front: Server;
 let base = "";
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-media-test-"));
+const meta = metaSandboxForFile({ appUrl: () => base });
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  graph = await startGraphSandbox({ webhookUrl: receiver.url, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
-  sandbox = graph.sandbox;
   // As in server.ts: the body limits, then the request handed on, unread, as React Router's adapter does.
   const app = express();
   app.use(limitRequestBodies());
@@ -69,14 +61,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => front.close(resolve));
-  await graph.close();
-  await receiver.close();
   rmSync(storageDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: base, GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
-  sandbox.reset();
   // Each test starts with an empty storage, as with an empty database.
   rmSync(storageDir, { recursive: true, force: true });
   setFileStorage(localFileStorage(storageDir));
@@ -86,7 +74,7 @@ async function tenant(name: string) {
   const user = await createVerifiedUser({ businessName: name });
   const cookie = await signedInCookie(user.email, user.password);
   const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  const connection = await graph.connect(user.organization.id, name);
+  const connection = await meta.graph.connect(user.organization.id, name);
   return { organizationId: user.organization.id, key: read.data.key as string, ...connection };
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
@@ -125,39 +113,15 @@ const filesOnDisk = () =>
   existsSync(storageDir) ? readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
 const mediaRows = async () => (await rawQuery<{ n: number }>(`select count(*)::int as n from media_files`))[0]!.n;
 
-/** A customer writes to the business number; Jumbe stores it through the webhook and its queue. */
-async function customerWrites(phoneNumberId: string, from: string) {
-  await sandbox.sendInbound({ phoneNumberId, from, name: "Wanjiku Kamau", text: "Habari, tumeni picha." });
-  await vi.waitFor(
-    async () => {
-      await drainJobs();
-      const rows = await rawQuery(
-        `select 1 from messages where direction = 'inbound' and payload ->> 'from' = $1 and phone_number_id = $2`,
-        [from, phoneNumberId],
-      );
-      expect(rows.length).toBeGreaterThan(0);
-    },
-    { timeout: 5000, interval: 20 },
-  );
-}
-
-async function refusal(organizationId: string, request: SendRequest) {
-  try {
-    await queueMessage(organizationId, request);
-  } catch (error) {
-    if (error instanceof SendRefusal) return { status: error.status, code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("the message was queued");
-}
-
 const messageRow = async (id: string) => (await rawQuery<Record<string, unknown>>(`select * from messages where id = $1`, [id]))[0]!;
 
 /** What Meta's Graph API serves for a media id: its facts (GET /{media-id}) and its bytes (the URL with the token). */
 async function atMeta(t: Tenant, mediaId: string) {
   const token = decryptSecret(t.account.accessTokenEncrypted);
   const auth = { Authorization: `Bearer ${token}` };
-  const facts = await (await fetch(`${graph.graphBase}/v25.0/${mediaId}?phone_number_id=${t.phoneNumberId}`, { headers: auth })).json();
+  const facts = await (
+    await fetch(`${meta.graph.graphBase}/v25.0/${mediaId}?phone_number_id=${t.phoneNumberId}`, { headers: auth })
+  ).json();
   const bytes = Buffer.from(await (await fetch(facts.url, { headers: auth })).arrayBuffer());
   return { facts, bytes };
 }
@@ -306,15 +270,15 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
         expect(refused, `${method} ${id}`).toMatchObject({ status: 404, body: { code: "media_not_found" } });
       }
     }
-    await customerWrites(b.phoneNumberId, "254712345678");
+    await meta.customerWrites(b.phoneNumberId, "254712345678");
     const send = (organizationId: string, content: SendRequest["content"]) =>
-      refusal(organizationId, { to: "+254712345678", content, source: "api" });
+      refusalOf(organizationId, { to: "+254712345678", content, source: "api" });
     expect(await send(b.organizationId, { kind: "image", media: { mediaId: mine.id } })).toMatchObject({
       status: 404,
       code: "media_not_found",
     });
     // The owner: the file must fit the kind of message.
-    await customerWrites(a.phoneNumberId, "254712345678");
+    await meta.customerWrites(a.phoneNumberId, "254712345678");
     expect(await send(a.organizationId, { kind: "document", media: { mediaId: mine.id, filename: "a.pdf" } })).toEqual({
       status: 422,
       code: "media_type_mismatch",
@@ -334,8 +298,8 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
 describe("sending by mediaId", () => {
   it("uploads the file to Meta at dispatch, once per number, and Meta receives its own media id", async () => {
     const t = await tenant("Nyota Savings Sacco");
-    await customerWrites(t.phoneNumberId, "254712345678");
-    await customerWrites(t.phoneNumberId, "254712345679");
+    await meta.customerWrites(t.phoneNumberId, "254712345678");
+    await meta.customerWrites(t.phoneNumberId, "254712345679");
     const photo = jpeg(50_000);
     const file = (await upload(t, { bytes: photo, type: "image/jpeg", name: "risiti.jpg" })).body;
     const image = (to: string): SendRequest => ({
@@ -351,7 +315,7 @@ describe("sending by mediaId", () => {
     await drainDispatcher();
 
     // What Meta received, as the sandbox's control API lists it.
-    const control = await fetch(`${graph.graphBase.replace(/\/graph$/, "")}/control/messages?phoneNumberId=${t.phoneNumberId}`);
+    const control = await fetch(`${meta.graph.graphBase.replace(/\/graph$/, "")}/control/messages?phoneNumberId=${t.phoneNumberId}`);
     const received = ((await control.json()) as { messages: ReturnType<MetaSandbox["messages"]> }).messages.filter(
       (m) => m.type === "image",
     );
@@ -360,35 +324,35 @@ describe("sending by mediaId", () => {
     expect(metaId).toMatch(/^\d+$/);
     expect(received[1]!.body.image).toEqual({ id: metaId, caption: "Risiti yako" });
     expect(JSON.stringify(received)).not.toContain("jumbe-media:");
-    expect(sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(1);
+    expect(meta.sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(1);
     // What Meta holds under that id is the file, byte for byte.
-    const meta = await atMeta(t, metaId);
-    expect(meta.facts).toMatchObject({ mime_type: "image/jpeg", sha256: file.sha256, file_size: photo.length });
-    expect(meta.bytes).toEqual(photo);
+    const held = await atMeta(t, metaId);
+    expect(held.facts).toMatchObject({ mime_type: "image/jpeg", sha256: file.sha256, file_size: photo.length });
+    expect(held.bytes).toEqual(photo);
     for (const id of [first.id, second.id]) expect((await messageRow(id)).wamid).toMatch(/^wamid\./);
     // The stored request keeps the placeholder: a later retry uploads again if Meta's id expired.
     expect((await messageRow(second.id)).payload).toMatchObject({ image: { id: `jumbe-media:${file.id}` } });
 
     // Meta keeps media 30 days: an upload older than 29 days is not sent again, the file is uploaded anew.
     await rawQuery(`update media_uploads set uploaded_at = now() - interval '29 days 1 hour'`);
-    await customerWrites(t.phoneNumberId, "254712345670");
+    await meta.customerWrites(t.phoneNumberId, "254712345670");
     await queueMessage(t.organizationId, image("+254712345670"));
     await drainDispatcher();
-    expect(sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(2);
+    expect(meta.sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(2);
     const [upload2] = await rawQuery<{ meta_media_id: string }>(`select meta_media_id from media_uploads`);
     expect(upload2!.meta_media_id).not.toBe(metaId);
-    const third = sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345670" })[0]!;
+    const third = meta.sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345670" })[0]!;
     expect(third.body.image).toEqual({ id: upload2!.meta_media_id, caption: "Risiti yako" });
 
     // Meta lost the media early (the sandbox forgets its media on a restart): a reused id is checked
     // with Meta every ten minutes, and one Meta no longer has is uploaded again rather than sent.
     const token = decryptSecret(t.account.accessTokenEncrypted);
-    const deleted = await fetch(`${graph.graphBase}/v25.0/${upload2!.meta_media_id}`, {
+    const deleted = await fetch(`${meta.graph.graphBase}/v25.0/${upload2!.meta_media_id}`, {
       method: "DELETE",
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(deleted.status).toBe(200);
-    await customerWrites(t.phoneNumberId, "254712345671");
+    await meta.customerWrites(t.phoneNumberId, "254712345671");
     await queueMessage(t.organizationId, image("+254712345671"));
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
@@ -397,8 +361,8 @@ describe("sending by mediaId", () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(3);
-    const fourth = sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345671" })[0]!;
+    expect(meta.sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(3);
+    const fourth = meta.sandbox.messages({ phoneNumberId: t.phoneNumberId, to: "+254712345671" })[0]!;
     expect((fourth.body.image as { id: string }).id).not.toBe(upload2!.meta_media_id);
     expect((await atMeta(t, (fourth.body.image as { id: string }).id)).bytes).toEqual(photo);
   });
@@ -423,7 +387,7 @@ describe("sending by mediaId", () => {
       contentType: "application/pdf",
       bytes: pdf(),
     });
-    sandbox.createTemplateAtMeta(t.wabaId, {
+    meta.sandbox.createTemplateAtMeta(t.wabaId, {
       name: "receipt_ready",
       language: "en",
       category: "UTILITY",
@@ -439,11 +403,11 @@ describe("sending by mediaId", () => {
       content: { kind: "template", template: { name: "receipt_ready", parameters: [], header: { mediaId } } },
       source: "api",
     });
-    expect(await refusal(t.organizationId, template(image.id))).toMatchObject({ status: 422, code: "media_type_mismatch" });
+    expect(await refusalOf(t.organizationId, template(image.id))).toMatchObject({ status: 422, code: "media_type_mismatch" });
     const queued = await queueMessage(t.organizationId, template(receipt.id));
     await drainDispatcher();
     expect((await messageRow(queued.id)).wamid).toMatch(/^wamid\./);
-    const [sent] = sandbox.messages({ phoneNumberId: t.phoneNumberId });
+    const [sent] = meta.sandbox.messages({ phoneNumberId: t.phoneNumberId });
     const header = (sent!.body.template as { components: { type: string; parameters: { document: { id: string } }[] }[] }).components[0]!;
     // The document is named as it was uploaded, since the message gave no filename.
     expect(header.parameters[0]!.document).toEqual({ id: expect.stringMatching(/^\d+$/), filename: "risiti.pdf" });
@@ -452,32 +416,36 @@ describe("sending by mediaId", () => {
 
   it("takes an upload's failure down the send's path: Meta's permanent error fails the message, a temporary one retries it", async () => {
     const t = await tenant("Shida Ltd");
-    await customerWrites(t.phoneNumberId, "254712345678");
-    await customerWrites(t.phoneNumberId, "254712345679");
+    await meta.customerWrites(t.phoneNumberId, "254712345678");
+    await meta.customerWrites(t.phoneNumberId, "254712345679");
     const file = (await upload(t, { bytes: jpeg(), type: "image/jpeg", name: "a.jpg" })).body;
     const image = (to: string): SendRequest => ({ to, content: { kind: "image", media: { mediaId: file.id } }, source: "api" });
 
-    sandbox.injectFault({ step: "media.upload", error: { code: 100, status: 400, message: "(#100) Invalid parameter" } });
+    meta.sandbox.injectFault({ step: "media.upload", error: { code: 100, status: 400, message: "(#100) Invalid parameter" } });
     const refused = await queueMessage(t.organizationId, image("+254712345678"));
     await drainDispatcher();
     expect(await messageRow(refused.id)).toMatchObject({ status: "failed", error_code: 100 });
-    expect(sandbox.messages({ phoneNumberId: t.phoneNumberId }).filter((m) => m.type === "image")).toHaveLength(0);
+    expect(meta.sandbox.messages({ phoneNumberId: t.phoneNumberId }).filter((m) => m.type === "image")).toHaveLength(0);
 
     // Meta's temporary trouble on every try (the client's own retries included): the message waits for its next try.
-    sandbox.injectFault({ step: "media.upload", error: { code: 131000, status: 500, message: "Something went wrong" }, times: Infinity });
+    meta.sandbox.injectFault({
+      step: "media.upload",
+      error: { code: 131000, status: 500, message: "Something went wrong" },
+      times: Infinity,
+    });
     const later = await queueMessage(t.organizationId, image("+254712345679"));
     await drainDispatcher();
     const waiting = await messageRow(later.id);
     expect(waiting).toMatchObject({ status: "queued", error_code: 131000, attempts: 1, accepted_at: null });
     expect(new Date(waiting.next_attempt_at as string).getTime()).toBeGreaterThan(Date.now());
-    sandbox.clearFaults();
+    meta.sandbox.clearFaults();
     await rawQuery(`update messages set next_attempt_at = now() where id = $1`, [later.id]);
     await drainDispatcher();
     expect(await messageRow(later.id)).toMatchObject({ status: "queued", error_code: null, wamid: expect.stringMatching(/^wamid\./) });
 
     // A file deleted while its message waited: the message fails, saying so.
     const gone = (await upload(t, { bytes: jpeg(), type: "image/jpeg", name: "b.jpg" })).body;
-    await customerWrites(t.phoneNumberId, "254712345670");
+    await meta.customerWrites(t.phoneNumberId, "254712345670");
     const orphan = await queueMessage(t.organizationId, {
       to: "+254712345670",
       content: { kind: "image", media: { mediaId: gone.id } },
@@ -508,7 +476,7 @@ describe("customers' media", () => {
 
   it("downloads a customer's image, and every other media kind, into storage: byte for byte what Meta served, linked to the message", async () => {
     const t = await tenant("Pokea Ltd");
-    const sent = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "image", caption: "Mzigo" });
+    const sent = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "image", caption: "Mzigo" });
     const served = await atMeta(t, sent.mediaId!);
     const message = await inboundMessage(t.phoneNumberId, sent.wamid);
     expect(message.media_file_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -528,7 +496,7 @@ describe("customers' media", () => {
     expect((await api(t, "GET", `/api/v1/media/${String(file!.id)}`)).body).toMatchObject({ sha256: sha256(served.bytes) });
 
     // A document keeps its name; a delivery of the same webhook again downloads nothing more.
-    const doc = await sandbox.sendInbound({
+    const doc = await meta.sandbox.sendInbound({
       phoneNumberId: t.phoneNumberId,
       from: "254712345678",
       type: "document",
@@ -544,7 +512,7 @@ describe("customers' media", () => {
     // Every other kind a customer sends is downloaded too.
     const kinds = [{ type: "video" as const }, { type: "audio" as const, voice: true }, { type: "sticker" as const, animated: true }];
     for (const kind of kinds) {
-      const one = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", ...kind });
+      const one = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", ...kind });
       const row = await inboundMessage(t.phoneNumberId, one.wamid);
       const [stored] = await rawQuery<Record<string, unknown>>(`select * from media_files where id = $1`, [row.media_file_id]);
       const served = await atMeta(t, one.mediaId!);
@@ -555,8 +523,8 @@ describe("customers' media", () => {
   it("records a download that cannot succeed on the message, which stays as it came", async () => {
     const t = await tenant("Potea Ltd");
     // Meta no longer has the media: a permanent error, recorded at once.
-    sandbox.injectFault({ step: "media.get", error: { code: 100, subcode: 33, status: 400, message: "Unsupported get request." } });
-    const lost = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "image" });
+    meta.sandbox.injectFault({ step: "media.get", error: { code: 100, subcode: 33, status: 400, message: "Unsupported get request." } });
+    const lost = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "image" });
     let message = await inboundMessage(t.phoneNumberId, lost.wamid);
     await vi.waitFor(
       async () => {
@@ -570,8 +538,12 @@ describe("customers' media", () => {
     expect(message.payload).toMatchObject({ image: { id: lost.mediaId } });
 
     // Temporary trouble every time: retried with the queue's backoff, then recorded after the last try.
-    sandbox.injectFault({ step: "media.download", error: { code: 131000, status: 500, message: "Something went wrong" }, times: Infinity });
-    const flaky = await sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "audio", voice: true });
+    meta.sandbox.injectFault({
+      step: "media.download",
+      error: { code: 131000, status: 500, message: "Something went wrong" },
+      times: Infinity,
+    });
+    const flaky = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from: "254712345678", type: "audio", voice: true });
     const waiting = await inboundMessage(t.phoneNumberId, flaky.wamid);
     await drainJobs();
     const [job] = await rawQuery<{ id: number; attempts: number; failed_at: unknown }>(

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates, whatsappAccounts } from "~/.server/db/schema";
-import { env, parseEnv, setEnv } from "~/.server/config/env";
+import { env } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
 import { currentUser } from "~/.server/auth/guards";
 import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
@@ -10,71 +10,26 @@ import { encryptSecret } from "~/.server/security/crypto";
 import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { recipientsPerDay } from "~/.server/messaging/messaging-limit";
-import { SendRefusal } from "~/.server/messaging/refusals";
 import * as callbackPage from "~/routes/app/embedded-callback";
 import * as whatsappPage from "~/routes/app/whatsapp";
-import type { MetaSandbox } from "../../sandbox/meta";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import { startGraphSandbox } from "../support/sandbox-waba";
-import { startReceiver } from "../support/whatsapp";
+import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 
 // Two rules of the sending engine that are about the connection rather than one message: Meta
 // refusing the account's token (error 190), and the portfolio's messaging limit.
 
-let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
-let sandbox: MetaSandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  graph = await startGraphSandbox({ webhookUrl: receiver.url, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
-  sandbox = graph.sandbox;
-});
-
-afterAll(async () => {
-  await graph.close();
-  await receiver.close();
-});
-
-beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
-  sandbox.reset();
-});
+const meta = metaSandboxForFile();
 
 /** What Meta accepted so far. */
 async function acceptedAtMeta() {
-  return sandbox.messages();
-}
-
-async function customerWrites(phoneNumberId: string, from: string) {
-  await sandbox.sendInbound({ phoneNumberId, from, name: "Achieng Otieno", text: "Habari, nimepokea ujumbe wenu." });
-  await vi.waitFor(
-    async () => {
-      await drainJobs();
-      const rows = await rawQuery(`select 1 from messages where direction = 'inbound' and payload ->> 'from' = $1`, [
-        from.replace(/^\+/, ""),
-      ]);
-      expect(rows.length).toBeGreaterThan(0);
-    },
-    { timeout: 5000, interval: 20 },
-  );
-}
-
-async function refusalOf(organizationId: string, request: SendRequest) {
-  try {
-    await queueMessage(organizationId, request);
-  } catch (error) {
-    if (error instanceof SendRefusal) return { status: error.status, code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("the message was queued");
+  return meta.sandbox.messages();
 }
 
 /** Embedded Signup as a browser completes it: the callback page with Meta's code for the business. */
 async function embeddedSignup(cookie: string, business: { businessId: string; wabaId: string; phoneNumberId: string }) {
   const current = (await currentUser({ request: getRequest("/", { cookie }), context: undefined }))!;
-  const code = sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+  const code = meta.sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
   const query = new URLSearchParams({
     code,
     shared_waba_id: business.wabaId,
@@ -89,7 +44,7 @@ describe("Meta refusing the account's token (190)", () => {
   it("holds the number's messages, marks the account, tells the tenant, and sends once the account is connected again", async () => {
     const owner = await createVerifiedUser({ businessName: "Pwani Fish Traders" });
     const cookie = await signedInCookie(owner.email, owner.password);
-    const business = sandbox.createTestBusiness({
+    const business = meta.sandbox.createTestBusiness({
       businessName: "Pwani Fish Traders",
       verifiedName: "Pwani Fish",
       displayPhoneNumber: "+254 741 200 300",
@@ -97,7 +52,7 @@ describe("Meta refusing the account's token (190)", () => {
     await embeddedSignup(cookie, business);
     const organizationId = owner.organization.id;
     const customers = ["+254722410001", "+254722410002"];
-    for (const customer of customers) await customerWrites(business.phoneNumberId, customer);
+    for (const customer of customers) await meta.customerWrites(business.phoneNumberId, customer);
 
     // The tenant's token stops working at Meta (revoked, or the admin's password changed).
     await db()
@@ -182,10 +137,10 @@ describe("the messaging limit", () => {
 
   it("holds templates to new people beyond the portfolio's limit in 24 hours, and sends them once it allows", async () => {
     const user = await createVerifiedUser({ businessName: "Mlima Tea Growers" });
-    const t = await graph.connect(user.organization.id, "Mlima Tea Growers");
+    const t = await meta.graph.connect(user.organization.id, "Mlima Tea Growers");
     const organizationId = user.organization.id;
     await db().execute(sql`update whatsapp_phone_numbers set messaging_limit = 'TIER_250' where phone_number_id = ${t.phoneNumberId}`);
-    sandbox.createTemplateAtMeta(t.wabaId, {
+    meta.sandbox.createTemplateAtMeta(t.wabaId, {
       name: "harvest_notice",
       language: "en",
       category: "UTILITY",
@@ -210,7 +165,7 @@ describe("the messaging limit", () => {
       select ${portfolio}, '+2547100' || lpad(n::text, 5, '0'), now() - make_interval(hours => 23) + make_interval(secs => n)
       from generate_series(1, 248) as n`);
     // A customer who wrote today: a template inside the window does not count.
-    await customerWrites(t.phoneNumberId, "+254733900001");
+    await meta.customerWrites(t.phoneNumberId, "+254733900001");
 
     const template = (to: string): SendRequest => ({
       to,

@@ -1,61 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
-import { parseEnv, setEnv } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
 import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { applyKeptStatuses } from "~/.server/messaging/statuses";
-import { SendRefusal } from "~/.server/messaging/refusals";
 import { getApiMessage } from "~/.server/api-v1/messages";
 import { markInboundRead } from "~/.server/messaging/read-receipts";
 import { graphClient } from "~/.server/whatsapp/graph-client";
-import type { MetaSandbox } from "../../sandbox/meta";
 import { createVerifiedUser } from "../support/accounts";
-import { startGraphSandbox } from "../support/sandbox-waba";
-import { startReceiver } from "../support/whatsapp";
+import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 
 // The sending engine end to end: rules checked before Meta, the dispatcher's call to the sandbox's
 // Graph API, and the sandbox's status webhooks coming back through the real receiver and queue.
 
-let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
-let sandbox: MetaSandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  graph = await startGraphSandbox({ webhookUrl: receiver.url, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
-  sandbox = graph.sandbox;
-});
-
-afterAll(async () => {
-  await graph.close();
-  await receiver.close();
-});
-
-beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
-  sandbox.reset();
-});
+const meta = metaSandboxForFile();
 
 async function connectedTenant(name = "Nyota Savings Sacco") {
   const user = await createVerifiedUser({ businessName: name });
-  const connection = await graph.connect(user.organization.id, name);
+  const connection = await meta.graph.connect(user.organization.id, name);
   return { organizationId: user.organization.id, ...connection };
-}
-
-/** A customer writes to the business number; Jumbe stores it through the webhook and its queue. */
-async function customerWrites(phoneNumberId: string, from: string, text = "Habari, nataka kujua salio langu.") {
-  await sandbox.sendInbound({ phoneNumberId, from, name: "Wanjiku Kamau", text });
-  await vi.waitFor(
-    async () => {
-      await drainJobs();
-      const rows = await rawQuery(`select 1 from messages where direction = 'inbound' and payload ->> 'from' = $1`, [from]);
-      expect(rows.length).toBeGreaterThan(0);
-    },
-    { timeout: 5000, interval: 20 },
-  );
 }
 
 async function messageRow(id: string) {
@@ -63,24 +28,14 @@ async function messageRow(id: string) {
   return row!;
 }
 
-async function refusal(organizationId: string, request: SendRequest) {
-  try {
-    await queueMessage(organizationId, request);
-  } catch (error) {
-    if (error instanceof SendRefusal) return { status: error.status, code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("the message was queued");
-}
-
 describe("the sending engine", () => {
   it("refuses a text outside the service window, sends it once the customer writes, and follows Meta's statuses to read", async () => {
     const t = await connectedTenant();
     const text: SendRequest = { to: "0712 345 678", content: { kind: "text", text: "Karibu! Salio lako ni KES 1,250." }, source: "api" };
-    expect(await refusal(t.organizationId, text)).toMatchObject({ status: 422, code: "outside_service_window" });
+    expect(await refusalOf(t.organizationId, text)).toMatchObject({ status: 422, code: "outside_service_window" });
     expect((await rawQuery(`select count(*)::int as n from messages where direction = 'outbound'`))[0]).toEqual({ n: 0 });
 
-    await customerWrites(t.phoneNumberId, "254712345678");
+    await meta.customerWrites(t.phoneNumberId, "254712345678");
     const queued = await queueMessage(t.organizationId, text);
     expect(queued).toMatchObject({ status: "queued", to: "+254712345678", type: "text", wamid: null });
 
@@ -89,7 +44,7 @@ describe("the sending engine", () => {
     expect(accepted.wamid).toMatch(/^wamid\./);
     expect(accepted.accepted_at).not.toBeNull();
     // Meta received exactly one request, with the + form of the number and Jumbe's id to echo back.
-    const atMeta = sandbox.messages({ phoneNumberId: t.phoneNumberId });
+    const atMeta = meta.sandbox.messages({ phoneNumberId: t.phoneNumberId });
     expect(atMeta).toHaveLength(1);
 
     await vi.waitFor(
@@ -113,14 +68,14 @@ describe("the sending engine", () => {
       content: { kind: "template", template: { name, parameters, language } },
       source: "api",
     });
-    expect(await refusal(lonely.organization.id, template("order_update"))).toMatchObject({ status: 409, code: "no_whatsapp_number" });
+    expect(await refusalOf(lonely.organization.id, template("order_update"))).toMatchObject({ status: 409, code: "no_whatsapp_number" });
 
     const t = await connectedTenant();
-    expect(await refusal(t.organizationId, { ...template("order_update"), to: "12" })).toMatchObject({ code: "invalid_phone_number" });
-    expect(await refusal(t.organizationId, { ...template("order_update"), from: "+254799999999" })).toMatchObject({
+    expect(await refusalOf(t.organizationId, { ...template("order_update"), to: "12" })).toMatchObject({ code: "invalid_phone_number" });
+    expect(await refusalOf(t.organizationId, { ...template("order_update"), from: "+254799999999" })).toMatchObject({
       code: "no_whatsapp_number",
     });
-    expect(await refusal(t.organizationId, template("order_update"))).toMatchObject({ code: "template_not_found" });
+    expect(await refusalOf(t.organizationId, template("order_update"))).toMatchObject({ code: "template_not_found" });
 
     const base = { organizationId: t.organizationId, wabaId: t.wabaId, category: "UTILITY" as const };
     const body = (text: string) => [{ type: "BODY", text }];
@@ -131,19 +86,19 @@ describe("the sending engine", () => {
         { ...base, name: "order_update", language: "sw", status: "approved", components: body("Habari {{1}}, oda {{2}} inatumwa leo.") },
         { ...base, name: "promo_june", language: "en", status: "pending", components: body("Offer for {{1}}") },
       ]);
-    expect(await refusal(t.organizationId, template("order_update", ["Amina", "KE-1"]))).toMatchObject({
+    expect(await refusalOf(t.organizationId, template("order_update", ["Amina", "KE-1"]))).toMatchObject({
       code: "template_not_found",
       message: "order_update exists in en and sw: say which with language.",
     });
-    expect(await refusal(t.organizationId, template("order_update", ["Amina", "KE-1"], "fr"))).toMatchObject({
+    expect(await refusalOf(t.organizationId, template("order_update", ["Amina", "KE-1"], "fr"))).toMatchObject({
       code: "template_not_found",
     });
-    expect(await refusal(t.organizationId, template("order_update", ["Amina"], "en"))).toMatchObject({
+    expect(await refusalOf(t.organizationId, template("order_update", ["Amina"], "en"))).toMatchObject({
       status: 422,
       code: "parameter_mismatch",
       message: "order_update's body takes 2 parameters; 1 was given.",
     });
-    expect(await refusal(t.organizationId, template("promo_june", ["Amina"]))).toMatchObject({ code: "template_not_approved" });
+    expect(await refusalOf(t.organizationId, template("promo_june", ["Amina"]))).toMatchObject({ code: "template_not_approved" });
 
     // A template goes at any time, without a service window.
     const queued = await queueMessage(t.organizationId, template("order_update", ["Amina", "KE-1"], "sw"));
@@ -162,7 +117,7 @@ describe("the sending engine", () => {
 
   it("answers a repeated Idempotency-Key with the first message and refuses the key for another request", async () => {
     const t = await connectedTenant();
-    await customerWrites(t.phoneNumberId, "254712345678");
+    await meta.customerWrites(t.phoneNumberId, "254712345678");
     const request: SendRequest = { to: "+254712345678", content: { kind: "text", text: "Asante!" }, source: "api" };
     const key = { key: "order-1042-thanks", requestHash: "hash-a" };
     const first = await queueMessage(t.organizationId, request, key);
@@ -177,8 +132,8 @@ describe("the sending engine", () => {
 
   it("fails a message with Meta's reason in words, and puts throttled ones back for later", async () => {
     const t = await connectedTenant();
-    await customerWrites(t.phoneNumberId, "254712340000");
-    await customerWrites(t.phoneNumberId, "254712340429");
+    await meta.customerWrites(t.phoneNumberId, "254712340000");
+    await meta.customerWrites(t.phoneNumberId, "254712340429");
     const text = (to: string): SendRequest => ({ to, content: { kind: "text", text: "Habari" }, source: "api" });
     const undeliverable = await queueMessage(t.organizationId, text("+254712340000"));
     const throttled = await queueMessage(t.organizationId, text("+254712340429"));
@@ -229,7 +184,7 @@ describe("the sending engine", () => {
   it("keeps each tenant's messages to itself", async () => {
     const a = await connectedTenant("Amani Traders");
     const b = await connectedTenant("Baraka Sacco");
-    await customerWrites(a.phoneNumberId, "254712345678");
+    await meta.customerWrites(a.phoneNumberId, "254712345678");
     const mine = await queueMessage(a.organizationId, { to: "+254712345678", content: { kind: "text", text: "Hi" }, source: "api" });
     await expect(getApiMessage(b.organizationId, mine.id)).rejects.toMatchObject({ status: 404, code: "not_found" });
     expect((await getApiMessage(a.organizationId, mine.id)).id).toBe(mine.id);
@@ -238,8 +193,8 @@ describe("the sending engine", () => {
   it("marks a customer's messages read, with the typing indicator, and only the tenant's own", async () => {
     const t = await connectedTenant("Kilifi Water Services");
     const other = await connectedTenant("Another Tenant");
-    await customerWrites(t.phoneNumberId, "254711000222", "Maji hayatoki tangu jana.");
-    await sandbox.sendInbound({
+    await meta.customerWrites(t.phoneNumberId, "254711000222", { text: "Maji hayatoki tangu jana." });
+    await meta.sandbox.sendInbound({
       phoneNumberId: t.phoneNumberId,
       from: "254711000222",
       name: "Wanjiku Kamau",

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db } from "~/.server/db/client";
 import { activityLogs } from "~/.server/db/schema";
-import { parseEnv, setEnv } from "~/.server/config/env";
 import { drainJobs } from "~/.server/jobs/worker";
 import { copyTemplate, createTemplate, deleteTemplate, updateTemplate, TEMPLATE_MESSAGES, type Actor } from "~/.server/templates/manage";
 import { findTemplate, listTemplates } from "~/.server/templates/queries";
 import { syncOrganisationTemplates } from "~/.server/templates/sync";
 import type { TemplateInput } from "~/lib/templates";
-import type { MetaSandbox } from "../../sandbox/meta";
-import { startGraphSandbox } from "../support/sandbox-waba";
+import { metaSandboxForFile } from "../support/meta-harness";
 import { createVerifiedUser } from "../support/accounts";
-import { startReceiver } from "../support/whatsapp";
 
 /**
  * Issue 11: templates against the Meta sandbox: submitted through the Graph client, decided by the
@@ -19,30 +16,12 @@ import { startReceiver } from "../support/whatsapp";
  * reconciled by sync when a webhook is missed or a template was made or deleted elsewhere.
  */
 
-let graph: Awaited<ReturnType<typeof startGraphSandbox>>;
-let sandbox: MetaSandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  graph = await startGraphSandbox({ webhookUrl: receiver.url });
-  sandbox = graph.sandbox;
-});
-
-afterAll(async () => {
-  await graph.close();
-  await receiver.close();
-});
-
-beforeEach(() => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000" }));
-  sandbox.reset();
-});
+const meta = metaSandboxForFile();
 
 /** A tenant whose WABA is connected with a real sandbox token, as Embedded Signup leaves it. */
 async function connectedTenant(name = "Nyota Savings Sacco") {
   const user = await createVerifiedUser({ businessName: name });
-  const { account, wabaId } = await graph.connect(user.organization.id, name);
+  const { account, wabaId } = await meta.graph.connect(user.organization.id, name);
   const actor: Actor = { organizationId: user.organization.id, userId: user.user.id };
   return { user, business: { wabaId }, account, actor };
 }
@@ -61,8 +40,8 @@ const input = (change: Partial<TemplateInput> = {}): TemplateInput => ({
 
 /** Meta decides, its webhooks arrive, and the queue applies them. */
 async function review() {
-  const decided = await sandbox.reviewTemplatesNow();
-  await sandbox.flushWebhooks();
+  const decided = await meta.sandbox.reviewTemplatesNow();
+  await meta.sandbox.flushWebhooks();
   await drainJobs();
   return decided;
 }
@@ -80,7 +59,7 @@ describe("templates at Meta", () => {
     const template = await submitted(actor);
     expect(template).toMatchObject({ status: "pending", wabaId: business.wabaId });
     expect(template.metaTemplateId).toMatch(/^\d+$/);
-    const atMeta = sandbox.templates(business.wabaId);
+    const atMeta = meta.sandbox.templates(business.wabaId);
     expect(atMeta).toHaveLength(1);
     expect(atMeta[0]).toMatchObject({
       id: template.metaTemplateId,
@@ -125,8 +104,8 @@ describe("templates at Meta", () => {
     const { actor } = await connectedTenant();
     const template = await submitted(actor);
     await review();
-    await sandbox.setTemplateStatus(template.metaTemplateId!, "APPROVED");
-    await sandbox.flushWebhooks();
+    await meta.sandbox.setTemplateStatus(template.metaTemplateId!, "APPROVED");
+    await meta.sandbox.flushWebhooks();
     await drainJobs();
     expect(await findTemplate(actor.organizationId, template.id)).toMatchObject({ status: "approved" });
   });
@@ -135,8 +114,8 @@ describe("templates at Meta", () => {
     const { actor, business } = await connectedTenant();
     const template = await submitted(actor);
     await review();
-    await sandbox.setTemplateStatus(template.metaTemplateId!, "PAUSED", { silent: true });
-    const foreign = sandbox.createTemplateAtMeta(business.wabaId, {
+    await meta.sandbox.setTemplateStatus(template.metaTemplateId!, "PAUSED", { silent: true });
+    const foreign = meta.sandbox.createTemplateAtMeta(business.wabaId, {
       name: "welcome_sw",
       language: "sw",
       category: "MARKETING",
@@ -159,24 +138,24 @@ describe("templates at Meta", () => {
     const other = await submitted(actor, { name: "payment_received" });
     expect(await deleteTemplate(actor, kept.id)).toEqual({ ok: true, atMeta: true });
     expect(await findTemplate(actor.organizationId, kept.id)).toBeUndefined();
-    expect(sandbox.templates(business.wabaId).map((t) => t.name)).toEqual(["payment_received"]);
-    await sandbox.deleteTemplateAtMeta(other.metaTemplateId!, { silent: true });
+    expect(meta.sandbox.templates(business.wabaId).map((t) => t.name)).toEqual(["payment_received"]);
+    await meta.sandbox.deleteTemplateAtMeta(other.metaTemplateId!, { silent: true });
     expect((await syncOrganisationTemplates(actor.organizationId))[0]).toMatchObject({ removed: 1 });
     expect(await findTemplate(actor.organizationId, other.id)).toBeUndefined();
   });
 
   it("a Graph failure on submit keeps the draft with Meta's words; on delete keeps the template", async () => {
     const { actor, business } = await connectedTenant();
-    sandbox.injectFault({ step: "template.create", error: { code: 100, message: "Invalid parameter", status: 400 } });
+    meta.sandbox.injectFault({ step: "template.create", error: { code: 100, message: "Invalid parameter", status: 400 } });
     const result = await createTemplate(actor, input(), { submit: true });
     expect(result).toMatchObject({ ok: true, template: { status: "draft", metaTemplateId: null } });
     expect(result.ok && result.submitError).toMatch(/Invalid parameter/);
     expect(result.ok && result.template.lastError).toMatch(/Meta did not accept it: .*Invalid parameter/);
     const template = await submitted(actor, { name: "statement_ready" });
-    sandbox.injectFault({ step: "template.delete", error: { code: 100, message: "Template cannot be deleted", status: 400 } });
+    meta.sandbox.injectFault({ step: "template.delete", error: { code: 100, message: "Template cannot be deleted", status: 400 } });
     expect(await deleteTemplate(actor, template.id)).toMatchObject({ ok: false, status: 502 });
     expect(await findTemplate(actor.organizationId, template.id)).toMatchObject({ lastError: expect.stringMatching(/cannot be deleted/) });
-    expect(sandbox.templates(business.wabaId).map((t) => t.name)).toContain("statement_ready");
+    expect(meta.sandbox.templates(business.wabaId).map((t) => t.name)).toContain("statement_ready");
   });
 
   it("copies as a new draft with a fresh name; a tenant without WhatsApp saves drafts and is told why it cannot submit", async () => {
