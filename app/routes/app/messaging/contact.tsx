@@ -1,7 +1,7 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ArrowLeft, Download, GitMerge, Trash2, UserX } from "lucide-react";
+import { Download, GitMerge, Trash2, UserX } from "lucide-react";
 import type { Route } from "./+types/contact";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -17,6 +17,7 @@ import { ConsentSchema, EditContactSchema, splitTags } from "~/lib/schemas/conta
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
+import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -172,12 +173,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <Link
-          to={href("/messaging/contacts")}
-          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-        >
-          <ArrowLeft className="size-4" aria-hidden /> Contacts
-        </Link>
+        <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
         <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
           {contact.name}
           <Badge tone={contact.optIn === "opted_in" ? "success" : contact.optIn === "opted_out" ? "danger" : "neutral"}>

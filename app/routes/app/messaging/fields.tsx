@@ -1,5 +1,4 @@
-import { data, Form, href, Link, useNavigation } from "react-router";
-import { ArrowLeft } from "lucide-react";
+import { data, Form, href, useNavigation } from "react-router";
 import type { Route } from "./+types/fields";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -9,6 +8,7 @@ import { attributeDefinitions, type AttributeDefinition } from "~/.server/contac
 import { defineAttribute, removeAttribute } from "~/.server/contacts/field-definitions";
 import { isContactRefusal } from "~/.server/contacts/form-errors";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
@@ -73,12 +73,7 @@ export default function Fields({ loaderData, actionData }: Route.ComponentProps)
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <Link
-          to={href("/messaging/contacts")}
-          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-        >
-          <ArrowLeft className="size-4" aria-hidden /> Contacts
-        </Link>
+        <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
         <h1 className="mt-2 text-2xl font-bold tracking-tight">Contact fields</h1>
         <p className="text-slate-600">Your own fields on every contact, usable as template variables and import columns.</p>
       </div>

@@ -1,5 +1,4 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
-import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/segments";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -10,6 +9,7 @@ import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFi
 import { isContactRefusal } from "~/.server/contacts/form-errors";
 import { formatNumber } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
@@ -102,12 +102,7 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <Link
-          to={href("/messaging/contacts")}
-          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-        >
-          <ArrowLeft className="size-4" aria-hidden /> Contacts
-        </Link>
+        <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
         <h1 className="mt-2 text-2xl font-bold tracking-tight">Segments</h1>
         <p className="text-slate-600">Saved filters for campaigns. Counts are live: a segment is whoever matches it now.</p>
       </div>

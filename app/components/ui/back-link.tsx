@@ -1,0 +1,12 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ArrowLeft } from "lucide-react";
+
+/** The link above a sub-page's heading back to the page it belongs to ("← Contacts"). */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <ArrowLeft className="size-4" aria-hidden /> {children}
+    </Link>
+  );
+}
