@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { env } from "../config/env";
 import { log } from "../log";
+import { createHttpTransport, TransportError, type Transport } from "./http-transport";
 
 /**
- * Meta's Graph API for WhatsApp Business onboarding, over fetch. The base URL and version come from
- * configuration, so the same client talks to graph.facebook.com or to the local sandbox.
+ * Meta's Graph API for WhatsApp Business onboarding and sending. The base URL and version come from
+ * configuration, so the same client talks to graph.facebook.com or to the local sandbox. JSON calls
+ * go over keep-alive node:http/node:https agents (http-transport.ts, decision 024); multipart
+ * uploads and media downloads over fetch.
  */
 
 /** A Graph error envelope, kept whole: code, subcode and fbtrace_id are what Meta support asks for. */
@@ -96,7 +99,10 @@ export interface GraphClientOptions {
   attempts?: number;
   /** First backoff delay; it doubles per attempt, with jitter, and honours Retry-After. */
   backoffMs?: number;
+  /** Every call through this fetch instead (tests script the answers this way). */
   fetch?: typeof fetch;
+  /** JSON calls through this transport; by default the process's keep-alive agents. */
+  transport?: Transport;
 }
 
 export interface TokenExchange {
@@ -163,8 +169,23 @@ interface CallOptions {
   idempotent: boolean;
 }
 
+let sharedTransport: Transport | undefined;
+
+/** The process's keep-alive agents for Graph, made on first use. */
+function defaultTransport() {
+  return (sharedTransport ??= createHttpTransport());
+}
+
+/** An answer from either transport: what parsing needs of it. */
+interface Answer {
+  status: number;
+  header(name: string): string | undefined;
+}
+
 export function createGraphClient(options: GraphClientOptions) {
   const doFetch = options.fetch ?? fetch;
+  // An injected fetch takes every call, as before the transport existed.
+  const transport = options.fetch ? undefined : (options.transport ?? defaultTransport());
   const attempts = options.attempts ?? 3;
   const backoffMs = options.backoffMs ?? 250;
   const base = `${options.baseUrl.replace(/\/$/, "")}/${options.version}`;
@@ -206,28 +227,66 @@ export function createGraphClient(options: GraphClientOptions) {
     if (token) headers.Authorization = `${authScheme ?? "Bearer"} ${token}`;
     if (body) headers["Content-Type"] = "application/json";
     if (raw) headers.file_offset = String(raw.offset);
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method,
-        headers,
-        body: body ? JSON.stringify(body) : form ? form : raw ? (raw.bytes as Uint8Array<ArrayBuffer>) : undefined,
-        signal: AbortSignal.timeout(options.timeoutMs),
-        redirect: "error",
-      });
-    } catch (cause) {
-      throw unreachable(step, cause);
+    let answer: Answer;
+    let text: string;
+    if (transport && !form) {
+      try {
+        const response = await transport.request({
+          method,
+          url,
+          headers,
+          body: body ? JSON.stringify(body) : raw ? raw.bytes : undefined,
+          timeoutMs: options.timeoutMs,
+        });
+        answer = response;
+        text = response.text;
+      } catch (cause) {
+        throw transportFailure(step, cause);
+      }
+      // fetch refused redirects (redirect: "error"); a redirect is not Graph's answer either.
+      if (answer.status >= 300 && answer.status < 400)
+        throw new GraphNetworkError(step, `Graph ${step} answered a redirect (HTTP ${answer.status}), which is not followed`);
+    } else {
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method,
+          headers,
+          body: body ? JSON.stringify(body) : form ? form : raw ? (raw.bytes as Uint8Array<ArrayBuffer>) : undefined,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          redirect: "error",
+        });
+      } catch (cause) {
+        throw unreachable(step, cause);
+      }
+      answer = fetchAnswer(response);
+      text = await response.text();
     }
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {
-      throw new GraphNetworkError(step, `Graph ${step} answered HTTP ${response.status} with a body that is not JSON`);
+      throw new GraphNetworkError(step, `Graph ${step} answered HTTP ${answer.status} with a body that is not JSON`);
     }
-    const error = graphErrorOf(step, response, parsed);
+    const error = graphErrorOf(step, answer, parsed);
     if (error) throw error;
     return parsed as T;
+  }
+
+  /** A transport call that got no usable answer: in doubt unless the connection never opened. */
+  function transportFailure(step: string, cause: unknown) {
+    if (!(cause instanceof TransportError)) return new GraphNetworkError(step, `Graph ${step} failed`, { cause, inDoubt: true });
+    const what =
+      cause.kind === "timeout"
+        ? `timed out after ${options.timeoutMs} ms`
+        : cause.kind === "refused"
+          ? `unreachable: ${cause.message}`
+          : cause.kind === "too_large"
+            ? `answered too much: ${cause.message}`
+            : cause.kind === "bad_encoding"
+              ? `answered unreadably: ${cause.message}`
+              : `cut off: ${cause.message}`;
+    return new GraphNetworkError(step, `Graph ${step} ${what}`, { cause, inDoubt: cause.sent });
   }
 
   return {
@@ -629,7 +688,7 @@ export function createGraphClient(options: GraphClientOptions) {
       } catch {
         /* not Graph's envelope */
       }
-      throw graphErrorOf(step, response, parsed)!;
+      throw graphErrorOf(step, fetchAnswer(response), parsed)!;
     }
     const declared = Number(response.headers.get("content-length"));
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -744,8 +803,12 @@ function toPhoneNumber(raw: Record<string, unknown>): GraphPhoneNumber {
   };
 }
 
+function fetchAnswer(response: Response): Answer {
+  return { status: response.status, header: (name) => response.headers.get(name) ?? undefined };
+}
+
 /** Meta's error envelope (or a bare non-2xx) as a GraphApiError; undefined for a success. */
-function graphErrorOf(step: string, response: Response, parsed: unknown): GraphApiError | undefined {
+function graphErrorOf(step: string, response: Answer, parsed: unknown): GraphApiError | undefined {
   const envelope = (parsed as { error?: Record<string, unknown> } | null)?.error;
   if (envelope && typeof envelope === "object") {
     const text = (key: string) => (typeof envelope[key] === "string" ? (envelope[key] as string) : undefined);
@@ -761,21 +824,21 @@ function graphErrorOf(step: string, response: Response, parsed: unknown): GraphA
       subcode: typeof envelope.error_subcode === "number" ? envelope.error_subcode : undefined,
       type: text("type"),
       message: text("message") ?? `Graph ${step} failed`,
-      fbtraceId: text("fbtrace_id") ?? response.headers.get("x-fb-trace-id") ?? undefined,
+      fbtraceId: text("fbtrace_id") ?? response.header("x-fb-trace-id"),
       isTransient: envelope.is_transient === true,
       details,
       userTitle: text("error_user_title"),
       userMessage: text("error_user_msg"),
     });
-    (error as { retryAfterMs?: number }).retryAfterMs = retryAfterHeader(response.headers.get("retry-after"));
+    (error as { retryAfterMs?: number }).retryAfterMs = retryAfterHeader(response.header("retry-after"));
     return error;
   }
-  if (!response.ok)
+  if (response.status < 200 || response.status > 299)
     return new GraphApiError({ step, status: response.status, code: 0, message: `Graph ${step} answered HTTP ${response.status}` });
   return undefined;
 }
 
-function retryAfterHeader(value: string | null) {
+function retryAfterHeader(value: string | undefined) {
   if (!value) return undefined;
   const seconds = Number(value);
   return Number.isFinite(seconds) ? seconds * 1000 : undefined;
