@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { ensureBaselineBuild, startBaselineApp } from "./lib/baseline.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
 import { request } from "./lib/http.mjs";
+import { fillContactPages } from "./page-weight.mjs";
 import { cpuBetween, cpuOf, cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 
 // Routes of app/routes.ts's signed-in layouts that are not pages to load with a GET.
@@ -58,6 +59,8 @@ export function pageTargets(root) {
     { path: "/", as: null, kind: "html" },
     { path: "/login", as: null, kind: "html" },
     ...signedIn.map((page) => ({ ...page, kind: "html" })),
+    // A contact's own page: the record is the demo's first contact (fillContactPages).
+    { path: "/messaging/contacts/:contact", as: "individual", kind: "html" },
     { path: "/api/auth/me", as: "individual", kind: "json" },
     { path: "/api/v1/account", as: "apiKey", kind: "json" },
   ];
@@ -188,12 +191,23 @@ export async function benchPages({
 }) {
   const refs = await startBaselines({ log });
   try {
+    // The contact pages with something on them: a custom field, a segment, a finished import.
+    const records = await fillContactPages(baseUrl, credentials.individual).catch((error) => {
+      log(`  the contact pages could not be filled: ${error.message}`);
+      return {};
+    });
     const rows = [];
     for (const target of pageTargets(root).filter((t) => !only?.length || only.includes(t.path))) {
       const headers = { Accept: target.kind === "json" ? "application/json" : "text/html,application/xhtml+xml,*/*;q=0.8" };
       if (target.as === "apiKey") headers.Authorization = `Bearer ${credentials.apiKey}`;
       else if (target.as) headers.Cookie = credentials[target.as];
-      const first = await probe(`${baseUrl}${target.path}`, headers);
+      const named = target.path.match(/:(\w+)/)?.[1];
+      if (named && !records[named]) {
+        rows.push({ path: target.path, as: target.as, kind: target.kind, bytes: 0, problem: `no record for :${named}` });
+        continue;
+      }
+      const url = `${baseUrl}${named ? target.path.replace(`:${named}`, records[named]) : target.path}`;
+      const first = await probe(url, headers);
       const row = { path: target.path, as: target.as, kind: target.kind, bytes: first.bytes };
       if (first.status !== 200) {
         rows.push({ ...row, problem: `HTTP ${first.status}${first.location ? ` -> ${first.location}` : ""}` });
@@ -201,7 +215,6 @@ export async function benchPages({
         continue;
       }
       log(`  ${target.path} (${first.bytes} bytes) ...`);
-      const url = `${baseUrl}${target.path}`;
       const options = { url, headers, kind: target.kind, bytes: first.bytes, serverPid, databasePids, refs, duration, connections };
       rows.push(await measureBesideBaselines(row, options));
     }
