@@ -33,6 +33,7 @@ import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
 import { startDispatcher } from "~/.server/messaging/dispatcher";
+import { startCampaignFeeder } from "~/.server/campaigns/feeder";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -235,6 +236,8 @@ export async function startServer(
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   // Outbound WhatsApp messages: their own loop, so a long queue of sends never waits behind other jobs.
   const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? 1 : 0);
+  // Campaigns: scheduled ones start on time, sending ones are fed to the dispatcher a little ahead.
+  const stopFeeder = config.JOB_WORKERS > 0 ? startCampaignFeeder() : async () => {};
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
   const app = createApp(build, { metaSandbox, vite: overrides.vite });
@@ -257,6 +260,7 @@ export async function startServer(
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
+    await stopFeeder();
     await stopDispatcher();
     await stopWorkers();
     await metaSandbox?.close();

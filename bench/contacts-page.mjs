@@ -113,20 +113,16 @@ async function explain(query, organizationId, search) {
     ? `c.organization_id = $1 and (c.search_text like lower($2)${byPhone ? " or c.search_text like $3" : ""})`
     : `c.organization_id = $1`;
   const params = search ? [organizationId, `%${search.text}%`, ...(byPhone ? [`%${search.digits}%`] : [])] : [organizationId];
-  const plan = async (sql) => {
-    const rows = await query(`explain (analyze, buffers, format json) ${sql}`, params);
+  const plan = async (sql, values = params) => {
+    const rows = await query(`explain (analyze, buffers, format json) ${sql}`, values);
     const top = rows[0]["QUERY PLAN"][0];
     return { ms: top["Execution Time"], node: top.Plan["Node Type"], child: top.Plan.Plans?.[0]?.["Node Type"] ?? "" };
   };
   return {
     page: await plan(`select c.* from contacts c where ${where} order by c.created_at desc nulls last, c.id desc nulls last limit 51`),
     count: await plan(`select count(*) from (select 1 from contacts c where ${where} limit 10001) m`),
-    // The tag filter's choices (app/.server/contacts/page.ts, contactTagChoices), on every page.
-    tags: search
-      ? null
-      : await plan(
-          `select t as tag from (select unnest(tags) t from contacts c where ${where} and tags <> '{}' limit 20000) x group by t order by count(*) desc, t limit 100`,
-        ),
+    // The tag filter's choices (app/.server/contacts/tags.ts: the contact_tags catalog), on every page.
+    tags: search ? null : await plan(`select tag from contact_tags where organization_id = $1 order by tag limit 200`, [organizationId]),
   };
 }
 

@@ -82,6 +82,18 @@ const EnvVariables = z.object({
   // Tests and local trials only: webhooks out may go to loopback (127.0.0.0/8, ::1), where a local
   // receiver listens. Every other private range stays refused; production refuses the switch.
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  // The price table campaigns estimate with (and billing will charge): Meta's per-message rate for
+  // Kenya (+254, "Rest of Africa") by template category in US dollars, the dollar's rate in shillings,
+  // and Jumbe's own fee per message in shillings. Meta bills in USD; rates change only each quarter.
+  META_RATES_USD: z
+    .string()
+    .regex(
+      /^\s*marketing=\d+(\.\d+)?\s*,\s*utility=\d+(\.\d+)?\s*,\s*authentication=\d+(\.\d+)?\s*$/,
+      "META_RATES_USD must look like marketing=0.0225,utility=0.004,authentication=0.004",
+    )
+    .default("marketing=0.0225,utility=0.004,authentication=0.004"),
+  USD_KES_RATE: z.coerce.number().positive().max(10_000).default(129.2),
+  JUMBE_FEE_KES: z.coerce.number().min(0).max(100).default(0.15),
   // Background job workers in this process (0: this instance only serves requests).
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

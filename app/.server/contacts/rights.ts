@@ -71,6 +71,14 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
         rows: { storage_key: string }[];
       }
     ).rows;
+    // Nothing more goes to them: messages not yet sent are withdrawn, and campaigns leave them out.
+    await tx.execute(sql`delete from messages where ${theirs} and direction = 'outbound' and status = 'queued' and accepted_at is null
+        and (locked_until is null or locked_until < now())`);
+    await tx.execute(sql`
+      update campaign_recipients set phone = null, contact_id = null,
+             state = case when state = 'pending' or (state = 'queued' and not exists (select 1 from messages m where m.id = message_id)) then 'left_out' else state end,
+             reason = case when state = 'pending' or (state = 'queued' and not exists (select 1 from messages m where m.id = message_id)) then 'erased' else reason end
+      where organization_id = ${actor.organizationId} and (contact_id = ${id} or phone = any(${sql.param(numbers)}::text[]))`);
     await tx.execute(sql`update messages set contact_id = null, body = '', payload = null, recipient_phone = null, recipient_wa_id = null,
         wamid = null, context_wamid = null, error_details = null, media_file_id = null where ${theirs}`);
     await tx.execute(sql`delete from contacts where organization_id = ${actor.organizationId} and id = ${id}`);

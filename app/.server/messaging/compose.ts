@@ -174,6 +174,16 @@ async function wamidOf(organizationId: string, sender: SenderNumber, id: string)
  * language; approved; and with a value for every placeholder.
  */
 async function approvedTemplate(organizationId: string, sender: SenderNumber, wanted: TemplateContent): Promise<TemplateRow> {
+  const template = await findApprovedTemplate(organizationId, sender, wanted);
+  checkParameters(wanted, template);
+  return template;
+}
+
+async function findApprovedTemplate(
+  organizationId: string,
+  sender: SenderNumber,
+  wanted: { name: string; language?: string },
+): Promise<TemplateRow> {
   const rows = await rawQuery<TemplateRow>(
     `select id, language, status, category, components from message_templates
      where organization_id = $1 and waba_id = $2 and name = $3 and deleting_at is null order by language`,
@@ -197,7 +207,6 @@ async function approvedTemplate(organizationId: string, sender: SenderNumber, wa
       "template_not_approved",
       `${wanted.name} (${template.language}) is ${template.status}: only templates Meta approved can be sent.`,
     );
-  checkParameters(wanted, template);
   return template;
 }
 
@@ -274,3 +283,72 @@ function templateComponents(wanted: TemplateContent, template: TemplateRow): Rec
   }
   return components;
 }
+
+/**
+ * One template for many recipients (a campaign): found and checked once (approved; a media header's
+ * file given; no button that needs a value per person), then each recipient's message is written
+ * without another query, from their body values and header value.
+ */
+export async function prepareTemplate(
+  organizationId: string,
+  sender: SenderNumber,
+  wanted: { name: string; language?: string; header?: MediaRef },
+) {
+  const template = await findApprovedTemplate(organizationId, sender, wanted);
+  const header = componentOf(template, "HEADER");
+  const headerFormat = String(header?.format ?? "").toUpperCase();
+  const body = needed(placeholderNames(componentOf(template, "BODY")?.text));
+  const headerCount = headerFormat === "TEXT" ? needed(placeholderNames(header?.text)).count : 0;
+  let sample: TemplateContent = {
+    name: wanted.name,
+    language: template.language,
+    parameters: Array.from({ length: body.count }, () => "x"),
+    ...(headerCount ? { header: { text: "x" } } : wanted.header ? { header: wanted.header } : {}),
+  };
+  checkParameters(sample, template);
+  if (["IMAGE", "VIDEO", "DOCUMENT"].includes(headerFormat) && sample.header?.mediaId) {
+    const kind = headerFormat.toLowerCase() as MediaKind;
+    sample = {
+      ...sample,
+      header: withFileName(kind, sample.header, await checkMediaFile(organizationId, kind, sample.header.mediaId, "header.mediaId")),
+    };
+  }
+  const category = template.category.toLowerCase();
+  return {
+    templateId: template.id,
+    name: wanted.name,
+    language: template.language,
+    category,
+    /** How many values the body takes (and their names, for named placeholders), and whether the header takes one. */
+    body,
+    headerTakesText: headerCount > 0,
+    /** The template's texts, for a preview. */
+    texts: {
+      header: headerFormat === "TEXT" ? String(header?.text ?? "") : null,
+      body: String(componentOf(template, "BODY")?.text ?? ""),
+      footer: componentOf(template, "FOOTER") ? String(componentOf(template, "FOOTER")?.text ?? "") : null,
+    },
+    /** Meta's request for one recipient. */
+    compose(to: string, values: { parameters: string[]; headerText?: string }): Composed {
+      const content: TemplateContent = {
+        ...sample,
+        parameters: values.parameters,
+        ...(headerCount ? { header: { text: values.headerText ?? "" } } : {}),
+      };
+      return {
+        graph: {
+          messaging_product: "whatsapp",
+          recipient_type: "individual",
+          to,
+          type: "template",
+          template: { name: wanted.name, language: { code: template.language }, components: templateComponents(content, template) },
+        },
+        templateId: template.id,
+        templateCategory: category,
+        contextWamid: null,
+      };
+    },
+  };
+}
+
+export type PreparedTemplate = Awaited<ReturnType<typeof prepareTemplate>>;

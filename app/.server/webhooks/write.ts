@@ -7,6 +7,7 @@ import { adoptLostAccepts, applyKeptStatuses } from "../messaging/statuses";
 import { messageEventsFor, receivedEventsFor } from "../messaging/events";
 import { enqueueInboundMedia } from "../messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../contacts/signals";
+import { markCampaignReplies } from "../campaigns/replies";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -332,6 +333,13 @@ export class ChangeWork {
         on conflict (organization_id, phone_number_id, contact_id) do update
           set last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
               last_message_at = greatest(conversations.last_message_at, excluded.last_message_at)`);
+    // A campaign's recipient writing back within 72 hours of its delivery: a reply in its figures.
+    await markCampaignReplies(
+      tx,
+      list
+        .filter((m) => m.waId)
+        .map((m) => ({ organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, from: `+${m.waId}`, sentAt: m.sentAt })),
+    );
     await receivedEventsFor(
       tx,
       inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),

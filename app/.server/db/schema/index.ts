@@ -13,3 +13,4 @@ export * from "./jobs";
 export * from "./developer";
 export * from "./templates";
 export * from "./contacts";
+export * from "./campaigns";

@@ -167,6 +167,8 @@ export const messages = pgTable(
      * so payload stays exactly what Meta sent and a deleted file unlinks itself.
      */
     mediaFileId: uuid("media_file_id").references((): AnyPgColumn => mediaFiles.id, { onDelete: "set null" }),
+    /** The campaign or broadcast that sent it (campaigns.id; no foreign key: the schema files would import each other). */
+    campaignId: uuid("campaign_id"),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
@@ -186,6 +188,10 @@ export const messages = pgTable(
       .on(t.phoneNumberId, t.recipientPhone, t.acceptedAt)
       .where(sql`accepted_at is not null`),
     // The pair order: a person's earlier unsent message (dispatcher.ts pairState), one probe per message.
+    // A campaign's figures and its pause: its messages by status.
+    index("messages_campaign_idx")
+      .on(t.campaignId, t.status)
+      .where(sql`campaign_id is not null`),
     index("messages_queued_pair_idx")
       .on(t.organizationId, t.phoneNumberId, t.recipientPhone, t.seq)
       .where(sql`direction = 'outbound' and status = 'queued' and accepted_at is null`),

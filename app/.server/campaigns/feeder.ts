@@ -1,0 +1,301 @@
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../db/client";
+import { databaseIsDown, noteDatabaseError } from "../db/availability";
+import { outageBackoffMs } from "../jobs/worker";
+import { createIdler } from "../jobs/idle";
+import { log } from "../log";
+import { recordActivity } from "../activity/record";
+import type { ParameterSource } from "../db/schema/campaigns";
+import { prepareTemplate } from "../messaging/compose";
+import { summaryOf } from "../messaging/content";
+import { resolveSenderNumber } from "../messaging/sender";
+import { SendRefusal } from "../messaging/refusals";
+import { wakeDispatcher } from "../messaging/dispatcher";
+import { CampaignRefusal } from "./refusals";
+import {
+  holdQueuedMessages,
+  pauseCampaign,
+  recheckCampaign,
+  startChecked,
+  withdrawUnsent,
+  type CheckedCampaign,
+  type StoredCampaign,
+} from "./lifecycle";
+import { finalCounts } from "./progress";
+import { parameterValue } from "./variables";
+import { onFeederWake } from "./wake";
+
+/**
+ * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
+ * the feeder, little enough that a pause holds back a few hundred messages, not a whole campaign.
+ */
+export const LEAD_SECONDS = 2;
+const LEAD_MIN = 50;
+/** Recipients turned into messages per transaction. */
+const FEED_BATCH = 1000;
+
+/** One round: starts what is due, tops up each sending campaign's queue, holds paused ones, ends finished ones. */
+export async function feedCampaigns() {
+  const started = await startDueCampaigns();
+  await holdStoppedCampaigns();
+  const sending = await rawQuery<{ id: string; organization_id: string }>(
+    `select id, organization_id from campaigns where status = 'sending' order by updated_at limit 100`,
+  );
+  let fed = 0;
+  let completed = 0;
+  for (const { id, organization_id: organizationId } of sending) {
+    try {
+      const result = await feedCampaign(id);
+      fed += result.fed;
+      if (result.done && (await completeCampaign(id))) completed++;
+    } catch (error) {
+      // The number was disconnected, Meta refuses the token, the template is no longer approved:
+      // the campaign pauses itself and says why; the tenant resumes it once it is put right.
+      if (!(error instanceof SendRefusal)) throw error;
+      await pauseCampaign({ organizationId }, id, error.message).catch((refusal) => {
+        if (!(refusal instanceof CampaignRefusal)) throw refusal;
+      });
+    }
+  }
+  if (fed) wakeDispatcher();
+  return { started, fed, completed };
+}
+
+/** Scheduled campaigns whose time has come: each checked again and started (audience frozen), or failed with why. */
+async function startDueCampaigns() {
+  let started = 0;
+  const due = await rawQuery<StoredCampaign>(
+    `select * from campaigns where status = 'scheduled' and scheduled_for <= now() order by scheduled_for limit 20`,
+  );
+  for (const candidate of due) {
+    let checked: CheckedCampaign | null = null;
+    let refusal: CampaignRefusal | null = null;
+    try {
+      checked = await recheckCampaign(candidate);
+    } catch (error) {
+      if (!(error instanceof CampaignRefusal)) throw error;
+      refusal = error;
+    }
+    const campaign = await db().transaction(async (tx) => {
+      // Another instance may have started it meanwhile, or someone paused or cancelled it.
+      const rows = (await tx.execute(sql`
+        select * from campaigns where id = ${candidate.id} and status = 'scheduled' and scheduled_for <= now()
+        for update skip locked`)) as unknown as { rows: StoredCampaign[] };
+      const row = rows.rows[0];
+      if (!row) return null;
+      if (checked) await startChecked(tx, row, checked);
+      else
+        await tx.execute(sql`
+          update campaigns set status = 'failed', notice = ${refusal!.message}, finished_at = now(), updated_at = now() where id = ${row.id}`);
+      return row;
+    });
+    if (!campaign) continue;
+    const what = campaign.kind === "broadcast" ? "Broadcast" : "Campaign";
+    await recordActivity({
+      organizationId: campaign.organization_id,
+      type: "message",
+      status: refusal ? "error" : "success",
+      action: refusal ? `${what} failed to start` : `${what} started`,
+      details: refusal ? `${campaign.name}: ${refusal.message}` : `${campaign.name}, as scheduled.`,
+    });
+    if (!refusal) started++;
+  }
+  return started;
+}
+
+/** Paused and cancelled campaigns of the last minutes: a message a worker put back after the pause is held too. */
+async function holdStoppedCampaigns() {
+  const stopped = await rawQuery<{ id: string; status: string }>(
+    `select id, status from campaigns where status in ('paused', 'cancelled') and updated_at > now() - interval '5 minutes'`,
+  );
+  for (const campaign of stopped) {
+    if (campaign.status === "paused") await holdQueuedMessages(db(), campaign.id);
+    else await db().transaction((tx) => withdrawUnsent(tx, campaign.id));
+  }
+}
+
+interface Pending {
+  id: number;
+  phone: string;
+  contact_id: string | null;
+  name: string | null;
+  attributes: Record<string, unknown> | null;
+  opt_in: string | null;
+}
+
+interface FeedCampaignRow {
+  id: string;
+  organization_id: string;
+  kind: string;
+  status: string;
+  phone_number_id: string;
+  template_name: string;
+  template_language: string;
+  template_category: string;
+  parameters: { body: ParameterSource[]; header?: ParameterSource };
+}
+
+/**
+ * Tops up one sending campaign's queue to LEAD_SECONDS of its number's rate: the next pending
+ * recipients become queued messages in one transaction with their rows, so none is sent twice or
+ * skipped whatever crashes. Several instances share a campaign: each takes rows the others have not
+ * locked. The campaign row is share-locked, so a pause waits for the batch and then holds it.
+ */
+export async function feedCampaign(campaignId: string): Promise<{ fed: number; done: boolean }> {
+  const [known] = await rawQuery<FeedCampaignRow>(`select * from campaigns where id = $1 and status = 'sending'`, [campaignId]);
+  if (!known) return { fed: 0, done: false };
+  // The number and template, read before the transaction (PGlite has one connection).
+  const sender = await resolveSenderNumber(known.organization_id, known.phone_number_id);
+  const template = await prepareTemplate(known.organization_id, sender, { name: known.template_name, language: known.template_language });
+  return db().transaction(async (tx) => {
+    const campaign = (
+      (await tx.execute(sql`select * from campaigns where id = ${campaignId} and status = 'sending' for share`)) as unknown as {
+        rows: FeedCampaignRow[];
+      }
+    ).rows[0];
+    if (!campaign) return { fed: 0, done: false };
+    const [state] = (
+      (await tx.execute(sql`
+        select (select count(*)::int from messages where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null) as waiting,
+               (select count(*)::int from messages where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null
+                                                     and error_title = 'messaging_limit_reached') as limited,
+               coalesce((select rate from sending_buckets where phone_number_id = ${campaign.phone_number_id}), 80) as rate`)) as unknown as {
+        rows: { waiting: number; limited: number; rate: number }[];
+      }
+    ).rows;
+    const { waiting, limited, rate } = state!;
+    const notice = limited
+      ? `${limited} message${limited === 1 ? " waits" : "s wait"} for the number's messaging limit: WhatsApp lets it reach only so many new people in 24 hours. They go as the limit allows.`
+      : null;
+    await tx.execute(sql`update campaigns set notice = ${notice} where id = ${campaignId} and notice is distinct from ${notice}`);
+    const room = Math.min(FEED_BATCH, Math.max(LEAD_MIN, rate * LEAD_SECONDS) - waiting);
+    if (room <= 0) return { fed: 0, done: false };
+    const pending = (
+      (await tx.execute(sql`
+        select r.id, r.phone, r.contact_id, c.name, c.attributes, c.opt_in
+        from campaign_recipients r left join contacts c on c.id = r.contact_id
+        where r.campaign_id = ${campaignId} and r.state = 'pending'
+        order by r.id limit ${room} for update of r skip locked`)) as unknown as { rows: Pending[] }
+    ).rows;
+    if (!pending.length) {
+      const [left] = (
+        (await tx.execute(
+          sql`select exists (select 1 from campaign_recipients where campaign_id = ${campaignId} and state = 'pending') as more`,
+        )) as unknown as { rows: { more: boolean }[] }
+      ).rows;
+      return { fed: 0, done: waiting === 0 && !left!.more };
+    }
+    const marketing = campaign.template_category.toLowerCase() === "marketing";
+    const send: { recipient: Pending; graph: Record<string, unknown>; body: string }[] = [];
+    const leftOut: { id: number; reason: string }[] = [];
+    for (const recipient of pending) {
+      // Their consent may have changed since the start: a STOP in between is honoured.
+      if (marketing && recipient.contact_id && recipient.opt_in !== "opted_in") {
+        leftOut.push({ id: recipient.id, reason: "not_opted_in" });
+        continue;
+      }
+      const fields = { name: recipient.name, phone: recipient.phone, attributes: recipient.attributes };
+      const parameters = campaign.parameters.body.map((source) => parameterValue(source, fields));
+      const headerText = campaign.parameters.header ? parameterValue(campaign.parameters.header, fields) : undefined;
+      if (parameters.some((p) => !p) || headerText === "") {
+        leftOut.push({ id: recipient.id, reason: "missing_value" });
+        continue;
+      }
+      const composed = template.compose(recipient.phone, { parameters, headerText });
+      send.push({
+        recipient,
+        graph: composed.graph,
+        body: summaryOf({ kind: "template", template: { name: template.name, parameters } }).slice(0, 4096),
+      });
+    }
+    if (send.length) {
+      const inserted = (
+        (await tx.execute(sql`
+          insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
+                                source, recipient_phone, template_id, next_attempt_at, pricing_category, campaign_id)
+          select ${campaign.organization_id}, m.contact_id, 'outbound', 'queued', m.body, ${campaign.phone_number_id}, 'template',
+                 m.payload, ${campaign.kind}, m.phone, ${template.templateId}, now(), ${template.category}, ${campaignId}
+          from unnest(${sql.param(send.map((s) => s.recipient.contact_id))}::uuid[], ${sql.param(send.map((s) => s.body))}::text[],
+                      ${sql.param(send.map((s) => JSON.stringify(s.graph)))}::jsonb[], ${sql.param(send.map((s) => s.recipient.phone))}::text[])
+               as m(contact_id, body, payload, phone)
+          returning id, recipient_phone`)) as unknown as { rows: { id: string; recipient_phone: string }[] }
+      ).rows;
+      const byPhone = new Map(inserted.map((row) => [row.recipient_phone, row.id]));
+      await tx.execute(sql`
+        update campaign_recipients r set state = 'queued', message_id = q.message_id
+        from unnest(${sql.param(send.map((s) => s.recipient.id))}::bigint[], ${sql.param(send.map((s) => byPhone.get(s.recipient.phone)!))}::uuid[])
+             as q(id, message_id)
+        where r.id = q.id`);
+    }
+    if (leftOut.length)
+      await tx.execute(sql`
+        update campaign_recipients r set state = 'left_out', reason = l.reason
+        from unnest(${sql.param(leftOut.map((l) => l.id))}::bigint[], ${sql.param(leftOut.map((l) => l.reason))}::text[]) as l(id, reason)
+        where r.id = l.id`);
+    await tx.execute(sql`update campaigns set updated_at = now() where id = ${campaignId}`);
+    return { fed: send.length, done: false };
+  });
+}
+
+/** A sending campaign with nobody pending and nothing waiting ends: completed, with its final figures. */
+async function completeCampaign(campaignId: string) {
+  const counts = await finalCounts(campaignId);
+  const rows = await rawQuery<{ organization_id: string; name: string; kind: string }>(
+    `update campaigns c set status = 'completed', finished_at = now(), updated_at = now(), counts = $2::jsonb, counted_at = now()
+     where id = $1 and status = 'sending'
+       and not exists (select 1 from campaign_recipients where campaign_id = c.id and state = 'pending')
+       and not exists (select 1 from messages where campaign_id = c.id and status = 'queued' and accepted_at is null)
+     returning organization_id, name, kind`,
+    [campaignId, JSON.stringify(counts)],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  await recordActivity({
+    organizationId: row.organization_id,
+    type: "message",
+    status: "success",
+    action: `${row.kind === "broadcast" ? "Broadcast" : "Campaign"} completed`,
+    details: `${row.name}: ${counts.sent} sent, ${counts.failed} failed.`,
+  });
+  return true;
+}
+
+/**
+ * Starts this process's campaign feeder: rounds back to back while campaigns send, a poll every
+ * `pollMs` otherwise (scheduled campaigns start within it); wakeFeeder() wakes it at once.
+ */
+export function startCampaignFeeder(options: { pollMs?: number; busyMs?: number } = {}) {
+  const pollMs = options.pollMs ?? 1000;
+  const busyMs = options.busyMs ?? 100;
+  const idler = createIdler();
+  const unhook = onFeederWake(idler.wake);
+  const loop = async () => {
+    let failures = 0;
+    while (idler.running) {
+      idler.begin();
+      if (databaseIsDown()) {
+        await idler.idle(outageBackoffMs(++failures));
+        continue;
+      }
+      try {
+        const round = await feedCampaigns();
+        failures = 0;
+        const busy = (await rawQuery<{ n: number }>(`select count(*)::int as n from campaigns where status = 'sending'`))[0]!.n > 0;
+        await idler.idle(round.fed || round.started ? 0 : busy ? busyMs : pollMs);
+      } catch (error) {
+        if (noteDatabaseError(error)) {
+          await idler.idle(outageBackoffMs(++failures));
+          continue;
+        }
+        log().error({ err: error }, "campaign feeder error");
+        await idler.idle(1000);
+      }
+    }
+  };
+  const running = loop();
+  return async function stop() {
+    unhook();
+    idler.stop();
+    await running;
+  };
+}

@@ -1,0 +1,359 @@
+import { describe, expect, it, vi } from "vitest";
+import { db, rawQuery } from "~/.server/db/client";
+import { messageTemplates } from "~/.server/db/schema";
+import { drainJobs } from "~/.server/jobs/worker";
+import { drainDispatcher } from "~/.server/messaging/dispatcher";
+import { saveContact, phoneHash } from "~/.server/contacts/manage";
+import { defineAttribute } from "~/.server/contacts/field-definitions";
+import {
+  cancelCampaign,
+  checkCampaign,
+  createCampaign,
+  estimateCampaign,
+  pauseCampaign,
+  resumeCampaign,
+} from "~/.server/campaigns/lifecycle";
+import type { CampaignInput } from "~/.server/campaigns/lifecycle";
+import { feedCampaign, feedCampaigns } from "~/.server/campaigns/feeder";
+import { campaignCounts, finalCounts } from "~/.server/campaigns/progress";
+import { CampaignRefusal } from "~/.server/campaigns/refusals";
+import { estimateCostCents } from "~/.server/campaigns/pricing";
+import { eraseContact } from "~/.server/contacts/rights";
+import { createVerifiedUser } from "../support/accounts";
+import { metaSandboxForFile } from "../support/meta-harness";
+import { metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+
+// Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
+// feeder turning recipients into messages a little ahead of the dispatcher, pause, resume, cancel,
+// scheduling, replies, erasure mid-campaign and tenant separation; against the Meta sandbox.
+
+const meta = metaSandboxForFile();
+
+async function connectedTenant(name = "Kaunti ya Nakuru") {
+  const user = await createVerifiedUser({ businessName: name });
+  const connection = await meta.graph.connect(user.organization.id, name);
+  return { organizationId: user.organization.id, userId: user.user.id, ...connection };
+}
+type Tenant = Awaited<ReturnType<typeof connectedTenant>>;
+
+/** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body. */
+async function template(t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) {
+  const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
+  meta.sandbox.createTemplateAtMeta(t.wabaId, {
+    name,
+    language: "en",
+    category,
+    components: [{ type: "BODY", text, example: { body_text: [samples] } }] as never,
+  });
+  await db()
+    .insert(messageTemplates)
+    .values({
+      organizationId: t.organizationId,
+      wabaId: t.wabaId,
+      name,
+      language: "en",
+      category,
+      status: "approved",
+      components: [{ type: "BODY", text }],
+    });
+}
+
+async function refusal(work: Promise<unknown>) {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof CampaignRefusal) return { status: error.status, code: error.code, field: error.field, message: error.message };
+    throw error;
+  }
+  throw new Error("it was accepted");
+}
+
+const campaignRow = async (id: string) =>
+  (await rawQuery<Record<string, unknown> & { status: string }>(`select * from campaigns where id = $1`, [id]))[0]!;
+
+/** Feeds and dispatches until the campaign has ended (or `until` holds). */
+async function runCampaign(id: string, until = (row: { status: string }) => ["completed", "cancelled", "failed"].includes(row.status)) {
+  await vi.waitFor(
+    async () => {
+      await feedCampaigns();
+      await drainDispatcher();
+      await drainJobs();
+      expect(until(await campaignRow(id))).toBe(true);
+    },
+    { timeout: 30_000, interval: 20 },
+  );
+}
+
+describe("the audience", () => {
+  it("counts who receives a marketing campaign and why the others are left out, and freezes exactly that at the start", async () => {
+    const t = await connectedTenant();
+    await template(t, "mega_sale", "MARKETING", "Habari {{1}}! Mega sale in {{2}} this weekend.");
+    await defineAttribute(t, { key: "town", label: "Town", type: "text" });
+    const yes = { consent: { status: "opted_in" as const, source: "manual" as const } };
+    await saveContact(t, { name: "Amina Wekesa", phone: "0712 000 118", tags: ["nakuru"], attributes: { town: "Nakuru" } }, yes);
+    await saveContact(t, { name: "Baraka Otieno", phone: "0712 000 128", tags: ["nakuru"] }, yes); // no town, has a fallback
+    await saveContact(t, { name: "Chebet Kiprop", phone: "0712 000 138", tags: ["nakuru"], attributes: { town: "Naivasha" } }); // unknown consent
+    await saveContact(t, { name: "Daudi Mwangi", phone: "0712 000 148", tags: ["other"], attributes: { town: "Molo" } }, yes);
+    // Someone erased earlier: their number is only a tombstone now.
+    await rawQuery(`insert into contact_tombstones (organization_id, phone_hash) values ($1, $2)`, [
+      t.organizationId,
+      phoneHash(t.organizationId, "+254712000158"),
+    ]);
+    const input: CampaignInput = {
+      name: "Weekend sale",
+      template: { name: "mega_sale" },
+      parameters: { body: [{ field: "first_name" }, { field: "town", fallback: "your town" }] },
+      audience: {
+        tags: ["nakuru"],
+        // Daudi by number, Amina again in another form, the erased one, junk twice, and a stranger never asked.
+        phones: ["+254 712 000 148", "254712000118", "0712000158", "12", "12", "0712 000 168"],
+      },
+    };
+    const checked = await checkCampaign(t.organizationId, input);
+    const estimate = await estimateCampaign(t.organizationId, checked);
+    expect(estimate).toMatchObject({
+      recipients: 3,
+      total: 9,
+      leftOut: { not_opted_in: 2, erased: 1, invalid_number: 1, duplicate: 2 },
+    });
+    expect(estimate.estimatedCostCents).toBe(estimateCostCents("marketing", 3).totalCents);
+    // 0.0225 USD at 129.2 KES plus 0.15 KES: about 3.06 KES a message.
+    expect(estimate.perMessageKes).toBeCloseTo(0.0225 * 129.2 + 0.15, 6);
+
+    const id = await createCampaign(t, input);
+    const row = await campaignRow(id);
+    expect(row).toMatchObject({ status: "sending", audience_size: 9 });
+    expect(row.left_out).toEqual({ not_opted_in: 2, erased: 1, invalid_number: 1, duplicate: 2 });
+    const pending = await rawQuery<{ phone: string }>(
+      `select phone from campaign_recipients where campaign_id = $1 and state = 'pending' order by id`,
+      [id],
+    );
+    expect(pending.map((r) => r.phone)).toEqual(["+254712000118", "+254712000128", "+254712000148"]);
+
+    await setBucketRate(t.phoneNumberId, 1000);
+    await runCampaign(id);
+    const atMeta = await metaReceived(meta.graph, t.phoneNumberId);
+    const bodies = new Map(
+      atMeta.map((m) => {
+        const components = ((m.body as { template: { components: { parameters: { text: string }[] }[] } }).template.components ?? [])[0]!;
+        return [m.to, components.parameters.map((p) => p.text)];
+      }),
+    );
+    expect(bodies).toEqual(
+      new Map([
+        ["+254712000118", ["Amina", "Nakuru"]],
+        ["+254712000128", ["Baraka", "your town"]],
+        ["+254712000148", ["Daudi", "Molo"]],
+      ]),
+    );
+  });
+
+  it("leaves out a person whose placeholder would be empty when it has no fallback", async () => {
+    const t = await connectedTenant();
+    await template(t, "statement_ready", "UTILITY", "Dear {{1}}, your statement for {{2}} is ready.");
+    await defineAttribute(t, { key: "account", label: "Account", type: "text" });
+    await saveContact(t, { name: "Esther Njeri", phone: "0722 100 118", tags: ["members"], attributes: { account: "ACC-001" } });
+    await saveContact(t, { name: "Faith Achieng", phone: "0722 100 128", tags: ["members"] });
+    const input: CampaignInput = {
+      name: "November statements",
+      template: { name: "statement_ready" },
+      parameters: { body: [{ field: "name" }, { field: "account" }] },
+      audience: { tags: ["members"] },
+    };
+    // A utility template needs no marketing consent; the empty account leaves Faith out.
+    expect(await estimateCampaign(t.organizationId, await checkCampaign(t.organizationId, input))).toMatchObject({
+      recipients: 1,
+      leftOut: { missing_value: 1 },
+    });
+  });
+
+  it("refuses a bad campaign with the field it is about, and stores nothing", async () => {
+    const t = await connectedTenant();
+    await template(t, "statement_ready", "UTILITY", "Dear {{1}}, your statement for {{2}} is ready.");
+    const good: CampaignInput = {
+      name: "Statements",
+      template: { name: "statement_ready" },
+      parameters: { body: [{ field: "name" }, { value: "October" }] },
+      audience: { phones: ["0722 200 118"] },
+    };
+    expect(await refusal(createCampaign(t, { ...good, name: "  " }))).toMatchObject({ code: "invalid_campaign", field: "name" });
+    expect(await refusal(createCampaign(t, { ...good, template: { name: "nope" } }))).toMatchObject({
+      code: "template_not_found",
+      field: "template",
+    });
+    expect(await refusal(createCampaign(t, { ...good, parameters: { body: [{ field: "name" }] } }))).toMatchObject({
+      code: "invalid_parameters",
+      message: "The template's body takes 2 values; 1 was given.",
+    });
+    expect(await refusal(createCampaign(t, { ...good, parameters: { body: [{ field: "shoe_size" }, { value: "x" }] } }))).toMatchObject({
+      code: "invalid_parameters",
+    });
+    expect(await refusal(createCampaign(t, { ...good, audience: {} }))).toMatchObject({ code: "invalid_audience", field: "audience" });
+    expect(await refusal(createCampaign(t, { ...good, audience: { segmentId: "00000000-0000-4000-8000-000000000000" } }))).toMatchObject({
+      code: "invalid_audience",
+    });
+    expect(await refusal(createCampaign(t, { ...good, audience: { phones: ["12", "34"] } }))).toMatchObject({ code: "empty_audience" });
+    expect(await refusal(createCampaign(t, { ...good, scheduledFor: new Date(Date.now() - 3_600_000) }))).toMatchObject({
+      code: "invalid_schedule",
+    });
+    expect(await refusal(createCampaign(t, { ...good, from: "+254799999999" }))).toMatchObject({
+      code: "no_whatsapp_number",
+      field: "from",
+    });
+    expect((await rawQuery(`select count(*)::int as n from campaigns`))[0]).toEqual({ n: 0 });
+  });
+});
+
+describe("sending", () => {
+  it("pauses within the batch already with Meta, resumes, and finishes with every recipient sent once", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    await setBucketRate(t.phoneNumberId, 80);
+    const phones = Array.from({ length: 400 }, (_, i) => recipient(i));
+    const id = await createCampaign(t, {
+      name: "Water rationing",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Nakuru East" }] },
+      audience: { phones },
+    });
+    // The feeder keeps about two seconds of the number's rate queued (80 a second): not all 400.
+    await feedCampaign(id);
+    const [queued] = await rawQuery<{ n: number }>(`select count(*)::int as n from messages where campaign_id = $1`, [id]);
+    expect(queued!.n).toBe(160);
+    await drainDispatcher();
+    await pauseCampaign(t, id);
+    const sentBefore = (await metaReceived(meta.graph, t.phoneNumberId)).length;
+    // Paused: nothing more leaves, however long the dispatcher and feeder run.
+    for (let i = 0; i < 3; i++) {
+      await feedCampaigns();
+      await drainDispatcher();
+    }
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).length).toBe(sentBefore);
+    expect(await refusal(pauseCampaign(t, id))).toMatchObject({ status: 409, code: "campaign_state" });
+
+    await setBucketRate(t.phoneNumberId, 1000);
+    await resumeCampaign(t, id);
+    await runCampaign(id);
+    const atMeta = await metaReceived(meta.graph, t.phoneNumberId);
+    expect(atMeta).toHaveLength(400);
+    expect(new Set(atMeta.map((m) => m.to)).size).toBe(400);
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        expect(await finalCounts(id)).toMatchObject({ queued: 0, sent: 400, delivered: 400, read: 400, failed: 0 });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const log = await rawQuery<{ action: string }>(`select action from activity_logs where organization_id = $1 order by created_at, id`, [
+      t.organizationId,
+    ]);
+    expect(log.map((l) => l.action)).toEqual(["Campaign started", "Campaign paused", "Campaign resumed", "Campaign completed"]);
+  });
+
+  it("cancels mid-way: the rest are left out, so sent + failed + left out is the audience", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    await setBucketRate(t.phoneNumberId, 80);
+    const id = await createCampaign(t, {
+      name: "Cancelled notice",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Gilgil" }] },
+      audience: { phones: Array.from({ length: 300 }, (_, i) => recipient(i)) },
+    });
+    await feedCampaign(id);
+    await drainDispatcher();
+    await cancelCampaign(t, id);
+    await feedCampaigns();
+    await drainDispatcher();
+    const sent = (await metaReceived(meta.graph, t.phoneNumberId)).length;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(300);
+    const [states] = await rawQuery<{ queued: number; cancelled: number; pending: number }>(
+      `select count(*) filter (where state = 'queued')::int as queued, count(*) filter (where reason = 'cancelled')::int as cancelled,
+              count(*) filter (where state = 'pending')::int as pending
+       from campaign_recipients where campaign_id = $1`,
+      [id],
+    );
+    expect(states).toEqual({ queued: sent, cancelled: 300 - sent, pending: 0 });
+    expect((await campaignRow(id)).status).toBe("cancelled");
+    expect(await refusal(resumeCampaign(t, id))).toMatchObject({ code: "campaign_state" });
+  });
+
+  it("starts a scheduled campaign when its time comes, and not before", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await createCampaign(t, {
+      name: "Later",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Njoro" }] },
+      audience: { phones: [recipient(1), recipient(2)] },
+      scheduledFor: new Date(Date.now() + 3_600_000),
+    });
+    await feedCampaigns();
+    expect(await campaignRow(id)).toMatchObject({ status: "scheduled", audience_size: null });
+    // The clock reaches the time (moved by moving the time, as a restart an hour later would find it).
+    await rawQuery(`update campaigns set scheduled_for = now() - interval '1 second' where id = $1`, [id]);
+    await setBucketRate(t.phoneNumberId, 1000);
+    await runCampaign(id);
+    expect(await campaignRow(id)).toMatchObject({ status: "completed", audience_size: 2 });
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(2);
+  });
+
+  it("counts a reply within 72 hours of delivery, and skips a person erased before their turn", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const first = await saveContact(t, { name: "Grace Wanjiru", phone: recipient(1), tags: ["estate"] });
+    const second = await saveContact(t, { name: "Hassan Ali", phone: recipient(2), tags: ["estate"] });
+    const id = await createCampaign(t, {
+      name: "Estate notice",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Lanet" }] },
+      audience: { tags: ["estate"] },
+    });
+    await eraseContact(t, second.contact.id);
+    await setBucketRate(t.phoneNumberId, 1000);
+    await runCampaign(id);
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).map((m) => m.to)).toEqual([first.contact.phone]);
+    const leftOut = await rawQuery<{ phone: string | null; reason: string }>(
+      `select phone, reason from campaign_recipients where campaign_id = $1 and state = 'left_out'`,
+      [id],
+    );
+    expect(leftOut).toEqual([{ phone: null, reason: "erased" }]);
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        expect((await finalCounts(id)).delivered).toBe(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await meta.customerWrites(t.phoneNumberId, first.contact.phone!.slice(1), { text: "Asante, tutajiandaa." });
+    const counts = await finalCounts(id);
+    expect(counts).toMatchObject({ sent: 1, delivered: 1, replied: 1 });
+    // The page's figures: stored when the campaign completed, counted again once they are a second old.
+    const row = await campaignRow(id);
+    expect(row.counts).toMatchObject({ replied: 0 });
+    expect(await campaignCounts(row as never, 60_000)).toMatchObject({ replied: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await campaignCounts(row as never)).toMatchObject({ replied: 1 });
+    expect((await campaignRow(id)).counts).toMatchObject({ replied: 1 });
+  });
+});
+
+describe("tenants", () => {
+  it("answers another tenant's campaign 404 for pause, resume and cancel, and leaves it alone", async () => {
+    const t = await connectedTenant();
+    const other = await connectedTenant("Other County");
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await createCampaign(t, {
+      name: "Mine",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Bahati" }] },
+      audience: { phones: [recipient(1)] },
+      scheduledFor: new Date(Date.now() + 3_600_000),
+    });
+    for (const act of [pauseCampaign, resumeCampaign, cancelCampaign])
+      expect(await refusal(act(other, id))).toMatchObject({ status: 404, code: "campaign_not_found" });
+    expect(await refusal(pauseCampaign(other, "not-a-uuid"))).toMatchObject({ status: 404 });
+    expect((await campaignRow(id)).status).toBe("scheduled");
+  });
+});
