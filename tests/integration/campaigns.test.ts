@@ -19,6 +19,8 @@ import { campaignCounts, finalCounts } from "~/.server/campaigns/progress";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { estimateCostCents } from "~/.server/campaigns/pricing";
 import { eraseContact } from "~/.server/contacts/rights";
+import { getCampaign, listCampaigns, openRecipientsCsv, recipientsPage } from "~/.server/campaigns/queries";
+import { previewMessages } from "~/.server/campaigns/preview";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { metaReceived, recipient, setBucketRate } from "../support/sending-kit";
@@ -120,6 +122,19 @@ describe("the audience", () => {
     // 0.0225 USD at 129.2 KES plus 0.15 KES: about 3.06 KES a message.
     expect(estimate.perMessageKes).toBeCloseTo(0.0225 * 129.2 + 0.15, 6);
 
+    // The preview: the first real messages, as the people will read them.
+    expect(await previewMessages(t.organizationId, checked)).toEqual([
+      { to: "+254712000118", name: "Amina Wekesa", header: null, body: "Habari Amina! Mega sale in Nakuru this weekend.", footer: null },
+      {
+        to: "+254712000128",
+        name: "Baraka Otieno",
+        header: null,
+        body: "Habari Baraka! Mega sale in your town this weekend.",
+        footer: null,
+      },
+      { to: "+254712000148", name: "Daudi Mwangi", header: null, body: "Habari Daudi! Mega sale in Molo this weekend.", footer: null },
+    ]);
+
     const id = await createCampaign(t, input);
     const row = await campaignRow(id);
     expect(row).toMatchObject({ status: "sending", audience_size: 9 });
@@ -139,6 +154,33 @@ describe("the audience", () => {
         return [m.to, components.parameters.map((p) => p.text)];
       }),
     );
+    // What the campaign's page and its download show.
+    const view = await getCampaign(t.organizationId, id);
+    expect(view).toMatchObject({
+      status: "completed",
+      from: `+${t.phone.phoneDigits}`,
+      audienceLabel: "Tag nakuru + 6 numbers",
+      audienceSize: 9,
+      template: { name: "mega_sale", category: "MARKETING" },
+    });
+    expect(view.counts.sent).toBe(3);
+    expect((await listCampaigns(t.organizationId, { search: "weekend" })).campaigns.map((c) => c.id)).toEqual([id]);
+    expect((await listCampaigns(t.organizationId, { status: "draft" })).campaigns).toEqual([]);
+    const leftOutRows = (await recipientsPage(t.organizationId, id, { result: "left_out" })).recipients;
+    expect(leftOutRows.map((r) => [r.phone, r.reason])).toEqual([
+      ["+254712000138", "Not opted in to marketing messages"],
+      ["+254712000158", "Erased at their request"],
+      ["+254712000168", "Not opted in to marketing messages"],
+      ["12", "Not a valid phone number"],
+    ]);
+    const bytes = Buffer.from(await new Response(await openRecipientsCsv(t.organizationId, id)).arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = bytes.subarray(3).toString("utf8");
+    expect(csv.split("\r\n")[0]).toBe('"Phone","Name","Result","Replied","Reason","Sent at","Delivered at","Read at","Replied at"');
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(1 + 7);
+    const other = await connectedTenant("Another County");
+    await expect(getCampaign(other.organizationId, id)).rejects.toMatchObject({ status: 404 });
+    await expect(recipientsPage(other.organizationId, id)).rejects.toMatchObject({ status: 404 });
     expect(bodies).toEqual(
       new Map([
         ["+254712000118", ["Amina", "Nakuru"]],

@@ -66,14 +66,14 @@ export async function contactSources(organizationId: string, audience: CampaignA
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
 }
 
-interface Rules {
+export interface Rules {
   organizationId: string;
   marketing: boolean;
   parameters: ParameterSource[];
 }
 
 /** Each contact the sources select, with why it is left out (null: it gets the message). */
-function contactRows(rules: Rules, sources: SQL) {
+export function contactRows(rules: Rules, sources: SQL) {
   return sql`
     select c.id as contact_id, c.phone,
            case when c.phone is null then 'invalid_number'
@@ -83,7 +83,7 @@ function contactRows(rules: Rules, sources: SQL) {
 }
 
 /** The numbers given directly, each once, valid, with their contact (if any) and tombstone: with why each is left out. */
-function numberRows(rules: Rules, sources: SQL, numbers: string[]) {
+export function numberRows(rules: Rules, sources: SQL, numbers: string[]) {
   const hashes = numbers.map((n) => phoneHash(rules.organizationId, n));
   return sql`
     select c.id as contact_id, p.phone, p.ord,
@@ -97,7 +97,7 @@ function numberRows(rules: Rules, sources: SQL, numbers: string[]) {
 }
 
 /** The numbers given, split: valid ones in E.164 (each once, in order), invalid ones as given, and repeats counted. */
-function splitNumbers(phones: string[]) {
+export function splitNumbers(phones: string[]) {
   const valid: string[] = [];
   const invalid: string[] = [];
   const seen = new Set<string>();

@@ -107,7 +107,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   };
 }
 
-const rulesOf = (organizationId: string, checked: CheckedCampaign) => ({
+export const rulesOf = (organizationId: string, checked: CheckedCampaign) => ({
   organizationId,
   marketing: checked.template.category === "marketing",
   parameters: [...checked.parameters.body, ...(checked.parameters.header ? [checked.parameters.header] : [])],
