@@ -41,7 +41,7 @@ type Tenant = Awaited<ReturnType<typeof connectedTenant>>;
 /** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body. */
 async function template(t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) {
   const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
-  meta.sandbox.createTemplateAtMeta(t.wabaId, {
+  const atMeta = meta.sandbox.createTemplateAtMeta(t.wabaId, {
     name,
     language: "en",
     category,
@@ -58,6 +58,7 @@ async function template(t: Tenant, name: string, category: "UTILITY" | "MARKETIN
       status: "approved",
       components: [{ type: "BODY", text }],
     });
+  return atMeta.id;
 }
 
 async function refusal(work: Promise<unknown>) {
@@ -378,6 +379,103 @@ describe("sending", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await campaignCounts(row as never)).toMatchObject({ replied: 1 });
     expect((await campaignRow(id)).counts).toMatchObject({ replied: 1 });
+  });
+});
+
+describe("the guards", () => {
+  /** A campaign of 300 to a number sending 80 a second, fed and dispatched once: part sent, the rest waiting. */
+  async function halfSent(t: Tenant, templateName: string) {
+    await setBucketRate(t.phoneNumberId, 80);
+    const id = await createCampaign(t, {
+      name: "Guarded",
+      template: { name: templateName },
+      parameters: { body: [{ value: "Rongai" }] },
+      audience: { phones: Array.from({ length: 300 }, (_, i) => recipient(i)) },
+    });
+    await feedCampaign(id);
+    await drainDispatcher();
+    return id;
+  }
+
+  async function pausedBy(id: string, phoneNumberId: string) {
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        expect((await campaignRow(id)).status).toBe("paused");
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const sent = (await metaReceived(meta.graph, phoneNumberId)).length;
+    for (let i = 0; i < 3; i++) {
+      await feedCampaigns();
+      await drainDispatcher();
+    }
+    // Nothing more leaves once it paused itself.
+    expect((await metaReceived(meta.graph, phoneNumberId)).length).toBe(sent);
+    expect(sent).toBeLessThan(300);
+    return (await campaignRow(id)).paused_reason as string;
+  }
+
+  it("pauses a campaign whose template Meta pauses, and says why", async () => {
+    const t = await connectedTenant();
+    const templateId = await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await halfSent(t, "water_notice");
+    await meta.sandbox.setTemplateStatus(templateId, "PAUSED");
+    expect(await pausedBy(id, t.phoneNumberId)).toMatch(/^Meta paused the template water_notice/);
+    const [log] = await rawQuery<{ details: string }>(
+      `select details from activity_logs where organization_id = $1 and action = 'Campaign paused'`,
+      [t.organizationId],
+    );
+    expect(log!.details).toMatch(/^Guarded: Meta paused the template water_notice/);
+  });
+
+  it("pauses the number's campaigns when Meta flags its quality as low", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await halfSent(t, "water_notice");
+    await meta.sandbox.sendQualityUpdate({ phoneNumberId: t.phoneNumberId, event: "FLAGGED" });
+    expect(await pausedBy(id, t.phoneNumberId)).toMatch(/^Meta flagged the quality of .* as low/);
+  });
+
+  it("pauses a campaign whose utility template Meta recategorises as marketing", async () => {
+    const t = await connectedTenant();
+    await template(t, "recategorise_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await halfSent(t, "recategorise_notice");
+    // The sandbox's reviewer approves a pending template named "recategorise…", then moves it UTILITY → MARKETING.
+    const [atMeta] = meta.sandbox.templates(t.wabaId);
+    await meta.sandbox.setTemplateStatus(atMeta!.id, "PENDING", { silent: true });
+    await meta.sandbox.reviewTemplatesNow();
+    expect(await pausedBy(id, t.phoneNumberId)).toMatch(/^Meta recategorised the template recategorise_notice as marketing/);
+  });
+
+  it("reports Meta's per-person marketing limit (131049) in words and does not retry it", async () => {
+    const t = await connectedTenant();
+    await template(t, "mega_sale", "MARKETING", "Habari {{1}}! Mega sale this weekend.");
+    const yes = { consent: { status: "opted_in" as const, source: "manual" as const } };
+    await saveContact(t, { name: "Imani Baraka", phone: "+254712341049", tags: ["sale"] }, yes);
+    await saveContact(t, { name: "Jabari Kamau", phone: recipient(7), tags: ["sale"] }, yes);
+    await setBucketRate(t.phoneNumberId, 1000);
+    const id = await createCampaign(t, {
+      name: "Sale",
+      template: { name: "mega_sale" },
+      parameters: { body: [{ field: "first_name" }] },
+      audience: { tags: ["sale"] },
+    });
+    await runCampaign(id);
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        expect(await finalCounts(id)).toMatchObject({ sent: 2, failed: 1, read: 1 });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await feedCampaigns();
+    await drainDispatcher();
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).filter((m) => m.to === "+254712341049")).toHaveLength(1);
+    const failed = (await recipientsPage(t.organizationId, id, { result: "failed" })).recipients;
+    expect(failed.map((r) => [r.phone, r.reason])).toEqual([
+      ["+254712341049", "Meta did not deliver it to keep this person's experience healthy: they received many marketing messages lately."],
+    ]);
   });
 });
 

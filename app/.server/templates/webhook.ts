@@ -1,3 +1,4 @@
+import { pauseForRecategorisation, pauseForTemplateStatus } from "../campaigns/guards";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../jobs/queue";
 import { CATEGORY_VALUES } from "../../lib/templates";
@@ -24,7 +25,7 @@ export interface TemplateChange {
 
 export interface TemplateActivity {
   organizationId: string;
-  type: "template";
+  type: "template" | "message";
   status: "success" | "warning" | "error";
   action: string;
   details: string;
@@ -39,9 +40,9 @@ const languageOf = (value: Record<string, unknown>) => String(value.message_temp
 /** The stored template a change is about: by Meta's id, else a submission not yet answered (name and language). */
 async function findTarget(tx: Executor, change: TemplateChange) {
   const id = templateIdOf(change.value);
-  const [row] = await rowsOf<{ id: string; name: string; meta_template_id: string | null }>(
+  const [row] = await rowsOf<{ id: string; name: string; language: string; meta_template_id: string | null }>(
     tx,
-    sql`select id, name, meta_template_id from message_templates
+    sql`select id, name, language, meta_template_id from message_templates
         where organization_id = ${change.account.organization_id} and waba_id = ${change.account.waba_id}
           and (meta_template_id = ${id} or (meta_template_id is null and name = ${String(change.value.message_template_name ?? "")} and language = ${languageOf(change.value)}))
         order by meta_template_id is null limit 1`,
@@ -92,6 +93,17 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
               and not (meta_event is not distinct from ${event} and meta_event_at = ${at}::timestamptz)
             returning id`,
       );
+      // A paused or disabled template stops the campaigns sending it (issue 14's quality guard).
+      if (updated.length && (event === "PAUSED" || event === "DISABLED"))
+        activity.push(
+          ...(await pauseForTemplateStatus(tx, {
+            organizationId: change.account.organization_id,
+            wabaId: change.account.waba_id,
+            name,
+            language: target.language,
+            event,
+          })),
+        );
       if (updated.length)
         activity.push({
           organizationId: change.account.organization_id,
@@ -109,6 +121,16 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
         sql`update message_templates set meta_template_id = ${id}, category = ${next}, previous_category = coalesce(${previous}, category), updated_at = now()
             where id = ${target.id} and category <> ${next} returning id`,
       );
+      if (updated.length)
+        activity.push(
+          ...(await pauseForRecategorisation(tx, {
+            organizationId: change.account.organization_id,
+            wabaId: change.account.waba_id,
+            name,
+            language: target.language,
+            category: next,
+          })),
+        );
       if (updated.length)
         activity.push({
           organizationId: change.account.organization_id,

@@ -8,6 +8,7 @@ import { messageEventsFor, receivedEventsFor } from "../messaging/events";
 import { enqueueInboundMedia } from "../messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../contacts/signals";
 import { markCampaignReplies } from "../campaigns/replies";
+import { pauseForLowQuality } from "../campaigns/guards";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -183,6 +184,15 @@ export class ChangeWork {
         { phoneNumberId: phone.phone_number_id },
         { executor: tx, uniqueKey: `refresh-phone:${phone.phone_number_id}` },
       );
+      // Quality low: the number's campaigns pause before Meta lowers its messaging limit.
+      if (event === "FLAGGED")
+        activity.push(
+          ...(await pauseForLowQuality(tx, {
+            organizationId: phone.organization_id,
+            phoneNumberId: phone.phone_number_id,
+            display: phone.display_phone_number,
+          })),
+        );
       activity.push({
         organizationId: phone.organization_id,
         type: "system",
