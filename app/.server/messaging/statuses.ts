@@ -23,45 +23,53 @@ export interface StatusChange {
  * Applies the kept statuses of these (tenant, wamid) pairs to their outbound messages: the highest
  * ranked status, each status's time, Meta's error of a failure and the pricing Meta reported.
  * Answers the messages whose status moved, with the status before.
+ *
+ * One pass (decision 024): each pair finds its message by messages_org_wamid_idx and its kept
+ * statuses by message_statuses_org_wamid_status_idx (a lateral aggregate, so only that message's
+ * rows are read and no pair is grouped twice), the message is locked, which gives the status before
+ * this statement as a concurrent writer left it, and updated where the lock found it (its ctid: a
+ * row locked by this transaction cannot move). It was three: the kept statuses grouped in a CTE,
+ * joined to messages to lock them, then joined again with a hash join and the primary key to update.
  */
 export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
   if (!pairs.length) return [];
   const result = (await tx.execute(sql`
-    with kept as (
-      select organization_id, wamid,
-             (array_agg(status order by ${sql.raw(STATUS_RANK_SQL("status"))} desc))[1] as best,
-             min(occurred_at) filter (where status = 'sent') as sent_at,
-             min(occurred_at) filter (where status = 'delivered') as delivered_at,
-             min(occurred_at) filter (where status = 'read') as read_at,
-             min(occurred_at) filter (where status = 'failed') as failed_at,
-             (array_agg(errors) filter (where status = 'failed' and errors is not null))[1] -> 0 as error,
-             (array_agg(pricing order by occurred_at desc) filter (where pricing is not null))[1] as pricing
-      from message_statuses
-      where (organization_id, wamid) in (
-        select * from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[]))
-      group by organization_id, wamid
-    ),
-    target as (
-      select m.id, m.status as previous from messages m join kept k on k.organization_id = m.organization_id and k.wamid = m.wamid
-      where m.direction = 'outbound' for update of m
+    with target as (
+      select m.ctid as row_ctid, m.status as previous, k.*
+      from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
+           as p(organization_id, wamid)
+      join messages m on m.organization_id = p.organization_id and m.wamid = p.wamid
+      cross join lateral (
+        select (array_agg(s.status order by ${sql.raw(STATUS_RANK_SQL("s.status"))} desc))[1] as best,
+               min(s.occurred_at) filter (where s.status = 'sent') as kept_sent_at,
+               min(s.occurred_at) filter (where s.status = 'delivered') as kept_delivered_at,
+               min(s.occurred_at) filter (where s.status = 'read') as kept_read_at,
+               min(s.occurred_at) filter (where s.status = 'failed') as kept_failed_at,
+               (array_agg(s.errors) filter (where s.status = 'failed' and s.errors is not null))[1] -> 0 as error,
+               (array_agg(s.pricing order by s.occurred_at desc) filter (where s.pricing is not null))[1] as pricing
+        from message_statuses s
+        where s.organization_id = p.organization_id and s.wamid = p.wamid
+      ) k
+      where m.direction = 'outbound' and k.best is not null
+      for update of m
     )
     update messages m set
-      status = case when ${sql.raw(STATUS_RANK_SQL("k.best"))} > ${sql.raw(STATUS_RANK_SQL("m.status"))} then k.best else m.status end,
-      accepted_at = coalesce(m.accepted_at, k.sent_at, k.delivered_at, k.read_at, k.failed_at),
-      sent_at = coalesce(m.sent_at, k.sent_at),
-      delivered_at = coalesce(m.delivered_at, k.delivered_at),
-      read_at = coalesce(m.read_at, k.read_at),
-      failed_at = coalesce(m.failed_at, k.failed_at),
-      error_code = case when k.error is not null and m.error_code is null then (k.error ->> 'code')::int else m.error_code end,
-      error_title = case when k.error is not null and m.error_code is null then k.error ->> 'title' else m.error_title end,
-      error_details = case when k.error is not null and m.error_code is null
-                           then coalesce(k.error -> 'error_data' ->> 'details', k.error ->> 'message') else m.error_details end,
-      pricing_category = coalesce(k.pricing ->> 'category', m.pricing_category),
-      pricing_type = coalesce(k.pricing ->> 'type', m.pricing_type),
-      billable = coalesce((k.pricing ->> 'billable')::boolean, m.billable),
+      status = case when ${sql.raw(STATUS_RANK_SQL("t.best"))} > ${sql.raw(STATUS_RANK_SQL("m.status"))} then t.best else m.status end,
+      accepted_at = coalesce(m.accepted_at, t.kept_sent_at, t.kept_delivered_at, t.kept_read_at, t.kept_failed_at),
+      sent_at = coalesce(m.sent_at, t.kept_sent_at),
+      delivered_at = coalesce(m.delivered_at, t.kept_delivered_at),
+      read_at = coalesce(m.read_at, t.kept_read_at),
+      failed_at = coalesce(m.failed_at, t.kept_failed_at),
+      error_code = case when t.error is not null and m.error_code is null then (t.error ->> 'code')::int else m.error_code end,
+      error_title = case when t.error is not null and m.error_code is null then t.error ->> 'title' else m.error_title end,
+      error_details = case when t.error is not null and m.error_code is null
+                           then coalesce(t.error -> 'error_data' ->> 'details', t.error ->> 'message') else m.error_details end,
+      pricing_category = coalesce(t.pricing ->> 'category', m.pricing_category),
+      pricing_type = coalesce(t.pricing ->> 'type', m.pricing_type),
+      billable = coalesce((t.pricing ->> 'billable')::boolean, m.billable),
       locked_until = null
-    from kept k, target t
-    where t.id = m.id and k.organization_id = m.organization_id and k.wamid = m.wamid
+    from target t
+    where m.ctid = t.row_ctid
     returning m.id, m.organization_id, m.status, t.previous`)) as unknown as {
     rows: { id: string; organization_id: string; status: string; previous: string }[];
   };
