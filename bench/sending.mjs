@@ -24,13 +24,15 @@
 //   webhook_events (the POSTs and their ingest lag), CPU of every process, pg_stat_statements
 //   (database time by statement) and the server's --cpu-prof restricted to the run;
 // - the bare loop: the same POST /{v}/{phone-number-id}/messages with the same body, headers and
-//   in-flight count, paced by the same token bucket, from this process with fetch (as Jumbe's
-//   Graph client calls), to the same sandbox process, for a second number no tenant has (its
+//   in-flight count, paced by the same token bucket, from this process over a keep-alive node:http
+//   agent with one timer per call (as Jumbe's Graph client calls, decision 024), to the same sandbox process, for a second number no tenant has (its
 //   status webhooks still reach Jumbe, which parks them as unrouted, so the sandbox does the same
 //   work per message as in the measured run). Run first, and Jumbe's backlog drained before the
 //   measured run starts.
 import { spawn } from "node:child_process";
 import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -196,10 +198,51 @@ async function sandboxBusiness(sandbox, { controlToken, appId, appSecret, name }
  * The dispatcher's Graph calls and nothing else: POST /{v}/{phone-number-id}/messages with the
  * body the dispatcher sends (the stored payload, Jumbe's id as biz_opaque_callback_data) and the
  * Graph client's headers, `inFlight` at a time, paced by a token bucket of `rate` a second that
- * holds `burstSeconds` of it and starts full, as sending_buckets does.
+ * holds `burstSeconds` of it and starts full, as sending_buckets does. Over a keep-alive node:http
+ * agent of `inFlight` sockets with one timer per call, as app/.server/whatsapp/http-transport.ts.
  */
 async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
-  const url = `${graph}/${encodeURIComponent(phoneNumberId)}/messages`;
+  const url = new URL(`${graph}/${encodeURIComponent(phoneNumberId)}/messages`);
+  const agent = new (url.protocol === "https:" ? https : http).Agent({
+    keepAlive: true,
+    maxSockets: inFlight,
+    maxFreeSockets: inFlight,
+    timeout: 4000,
+  });
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const payloadBytes = Buffer.from(body);
+      const req = (url.protocol === "https:" ? https : http).request(
+        {
+          agent,
+          hostname: url.hostname,
+          port: url.port,
+          method: "POST",
+          path: url.pathname,
+          headers: {
+            Accept: "application/json",
+            Authorization: `Bearer ${token}`,
+            "Content-Type": "application/json",
+            "Content-Length": String(payloadBytes.byteLength),
+          },
+        },
+        (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") });
+          });
+          res.on("error", reject);
+        },
+      );
+      const timer = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })), 10_000);
+      req.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      req.end(payloadBytes);
+    });
   const capacity = Math.max(1, rate * burstSeconds);
   let tokens = capacity;
   let refilledAt = performance.now();
@@ -227,15 +270,10 @@ async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, ra
       const sent = performance.now();
       let status = "error";
       try {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { Accept: "application/json", Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(10_000),
-          redirect: "error",
-        });
-        const answer = JSON.parse((await response.text()) || "{}");
-        status = response.ok && answer.messages?.[0]?.id ? "200" : `${response.status} ${answer.error?.code ?? ""}`.trim();
+        const response = await post(JSON.stringify(body));
+        const answer = JSON.parse(response.text || "{}");
+        const ok = response.status >= 200 && response.status < 300;
+        status = ok && answer.messages?.[0]?.id ? "200" : `${response.status} ${answer.error?.code ?? ""}`.trim();
       } catch (error) {
         status = `error ${error instanceof Error ? error.name : ""}`.trim();
       }
@@ -244,6 +282,7 @@ async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, ra
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
+  agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
@@ -274,6 +313,8 @@ function categoryOf(frame) {
   if (/node_modules\/(pg|pg-protocol|pg-pool|pg-types|pgpass|postgres-[a-z]+)\//.test(url)) return "PostgreSQL driver (pg)";
   if (/node_modules\/drizzle-orm\//.test(url)) return "Drizzle ORM";
   if (url.startsWith("node:internal/deps/undici") || /undici/.test(url)) return "fetch (undici): Graph calls";
+  // The client half of node:http (Jumbe's Graph transport since decision 024); sockets stay below.
+  if (/^node:(_http_client|_http_agent|https)$/.test(url)) return "node:http client and agent: Graph calls";
   if (/node_modules\/(express|router|body-parser|react-router|@react-router)/.test(url)) return "Express / React Router";
   if (/node_modules\/pino/.test(url)) return "logging (pino)";
   if (url.startsWith("node:internal/crypto") || url === "node:crypto") return "crypto (HMAC, AES)";
@@ -385,7 +426,8 @@ const STATEMENT_KINDS = [
   ["dispatcher: defer", /attempts = greatest\(m\.attempts - 1/],
   ["dispatcher: settle accepted", /set wamid = a\.wamid/],
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
-  ["statuses: apply kept statuses to messages", /with kept as/],
+  // "with kept as" before decision 024, one pass locking each message by its ctid since.
+  ["statuses: apply kept statuses to messages", /with kept as|select m\.ctid as row_ctid/],
   ["statuses: adopt lost accepts", /set wamid = f\.wamid/],
   ["webhook ingest: store statuses", /insert into message_statuses/],
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],
@@ -1015,7 +1057,7 @@ export function formatSending(report, { table }) {
       ["", "msgs/s accepted", "middle 80% /s", "last accepted s", "p50 ms", "p99 ms", "CPU s (sandbox/server/loop)"],
       [
         [
-          "bare loop (same HTTP calls, fetch)",
+          "bare loop (same HTTP calls, node:http)",
           int(r.bare.acceptedPerSecond),
           "-",
           fixed(r.bare.seconds),
