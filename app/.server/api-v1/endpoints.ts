@@ -35,6 +35,16 @@ import {
   ContactUpdate,
 } from "./contact-schemas";
 import { deleteApiContact, getApiContact, listApiContacts, saveApiContact, setApiConsent, updateApiContact } from "./contacts";
+import {
+  Campaign,
+  campaignCreateExample,
+  CampaignCreate,
+  CampaignIdParams,
+  CampaignList,
+  CampaignsQuery,
+  CreatedCampaign,
+} from "./campaign-schemas";
+import { changeApiCampaign, createApiCampaign, getApiCampaign, listApiCampaigns } from "./campaigns";
 
 export type HttpMethod = "get" | "post" | "patch" | "delete";
 
@@ -116,6 +126,30 @@ const MEDIA_LIMITS_TEXT = (() => {
   }
   return [...groups].map(([key, types]) => `${key.replace(/ up to/, ` (${types.join(", ")}) up to`)}`).join("; ");
 })();
+
+const CAMPAIGN_NOT_FOUND = "No campaign with this id in your organisation: unknown, malformed or another's (code campaign_not_found).";
+
+/** Pause, resume and cancel: the same shape, each answering the campaign as it is after. */
+const campaignChange = (
+  change: "pause" | "resume" | "cancel",
+  summary: string,
+  description: string,
+  stateError: string,
+  extraErrors: Partial<Record<DocumentedError, string>> = {},
+) =>
+  define({
+    method: "post",
+    path: `/api/v1/campaigns/{id}/${change}`,
+    operationId: `${change}Campaign`,
+    summary,
+    description,
+    query: NoQuery,
+    params: CampaignIdParams,
+    status: 200,
+    response: Campaign,
+    errors: { 404: CAMPAIGN_NOT_FOUND, 409: stateError, ...extraErrors },
+    run: ({ organizationId, params }) => changeApiCampaign(organizationId, params.id, change),
+  });
 
 const TEMPLATE_NOT_FOUND = "No template with this id in your organisation: unknown, malformed or another's (code not_found).";
 
@@ -442,4 +476,79 @@ export const ENDPOINTS: Endpoint[] = [
     errors: { 404: CONTACT_NOT_FOUND, 422: "The source is not one of the list or the evidence is too long (code invalid_consent)." },
     run: ({ organizationId, params, body }) => setApiConsent(organizationId, params.id, body),
   }),
+  define({
+    method: "post",
+    path: "/api/v1/campaigns",
+    operationId: "createCampaign",
+    summary: "Create a campaign",
+    description:
+      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing.",
+    query: NoQuery,
+    params: NoParams,
+    body: {
+      schema: CampaignCreate,
+      // A date a week ahead whenever the document is built (openapi.ts builds it again each day).
+      get example() {
+        return campaignCreateExample();
+      },
+    },
+    status: 201,
+    idempotent: true,
+    response: CreatedCampaign,
+    errors: {
+      404: "The audience's segment is not one of yours (code invalid_audience).",
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting (whatsapp_reconnect_needed), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
+      422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder without a value or mapped to an unknown field), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
+    },
+    run: ({ organizationId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/campaigns",
+    operationId: "listCampaigns",
+    summary: "List campaigns",
+    description:
+      "The organisation's campaigns and broadcasts, newest first, 25 a page (up to 100 with limit), with their figures. Search by part of the campaign's or the template's name, filter by status; follow nextCursor for the next page.",
+    query: CampaignsQuery,
+    params: NoParams,
+    status: 200,
+    response: CampaignList,
+    run: ({ organizationId, query }) => listApiCampaigns(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/campaigns/{id}",
+    operationId: "getCampaign",
+    summary: "One campaign and its progress",
+    description:
+      "A campaign's status (draft, scheduled, sending, paused, completed, cancelled, failed) and its figures, at most a second old: queued, sent, delivered, read, replied (within 72 hours of delivery) and failed; who was left out and why; why it is paused.",
+    query: NoQuery,
+    params: CampaignIdParams,
+    status: 200,
+    response: Campaign,
+    errors: { 404: CAMPAIGN_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiCampaign(organizationId, params.id),
+  }),
+  campaignChange(
+    "pause",
+    "Pause a campaign",
+    "Pauses a sending or scheduled campaign: nothing more leaves after the messages already with Meta, on every instance within a second. Answers the campaign, paused.",
+    "The campaign is not sending or scheduled (code campaign_state).",
+  ),
+  campaignChange(
+    "resume",
+    "Resume a campaign",
+    "Resumes a paused campaign where it stopped (a scheduled one that has not started waits for its time again; one whose time has passed starts now, checked again). Answers the campaign.",
+    "The campaign is not paused (code campaign_state).",
+    {
+      422: "A campaign starting now no longer passes its checks: its template, number or audience changed (codes as for creating one).",
+    },
+  ),
+  campaignChange(
+    "cancel",
+    "Cancel a campaign",
+    "Cancels a campaign that has not ended: the people not sent to yet are left out (cancelled); messages already with Meta keep their statuses. Answers the campaign, cancelled.",
+    "The campaign has already ended: completed, cancelled or failed (code campaign_state).",
+  ),
 ];

@@ -4,6 +4,7 @@ import { API_RATE_LIMIT } from "./usage";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { ApiError, NESTED_SCHEMAS } from "./schemas";
 import { MediaRef, Message } from "./message-schemas";
+import { CampaignAudience, CampaignEstimate, CampaignParameter } from "./campaign-schemas";
 
 /** JSON Schema (2020-12, which OpenAPI 3.1 uses) of a zod schema, with named schemas as $refs. */
 function schemaOf(schema: z.ZodType) {
@@ -124,16 +125,17 @@ function operation(endpoint: Endpoint) {
   };
 }
 
-let built: { appUrl: string; document: ReturnType<typeof buildOpenApiDocument> } | undefined;
+let built: { appUrl: string; day: string; document: ReturnType<typeof buildOpenApiDocument> } | undefined;
 
 /**
- * The OpenAPI 3.1 document of /api/v1. It depends only on the code and APP_URL, so it is built once
- * (turning the zod schemas into JSON Schema was a tenth of the Developers page's time) and shared:
- * callers must not change it.
+ * The OpenAPI 3.1 document of /api/v1. It depends only on the code, APP_URL and the day (the
+ * campaign example's schedule is a week ahead), so it is built once a day (turning the zod schemas
+ * into JSON Schema was a tenth of the Developers page's time) and shared: callers must not change it.
  */
 export function openApiDocument() {
   const appUrl = env().APP_URL;
-  if (built?.appUrl !== appUrl) built = { appUrl, document: buildOpenApiDocument(appUrl) };
+  const day = new Date().toISOString().slice(0, 10);
+  if (built?.appUrl !== appUrl || built.day !== day) built = { appUrl, day, document: buildOpenApiDocument(appUrl) };
   return built.document;
 }
 
@@ -158,6 +160,9 @@ function buildOpenApiDocument(appUrl: string) {
         ...NESTED_SCHEMAS,
         Message,
         MediaRef,
+        CampaignParameter,
+        CampaignAudience,
+        CampaignEstimate,
         ...ENDPOINTS.flatMap((e) => [...(e.status === 204 ? [] : [e.response]), ...(e.body ? [e.body.schema] : [])]),
       ]),
     },

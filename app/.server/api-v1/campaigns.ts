@@ -1,0 +1,173 @@
+import type { z } from "zod";
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../db/client";
+import type { ParameterSource } from "../db/schema/campaigns";
+import {
+  cancelCampaign,
+  checkCampaign,
+  createCampaign,
+  estimateCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  type CampaignInput,
+} from "../campaigns/lifecycle";
+import { getCampaign, listCampaigns, type CampaignView } from "../campaigns/queries";
+import { CampaignRefusal } from "../campaigns/refusals";
+import { ContactRefusal } from "../contacts/refusals";
+import { hashRequest, IDEMPOTENCY_HOURS } from "../messaging/queue";
+import { SendRefusal } from "../messaging/refusals";
+import { ApiProblem } from "./problem";
+import type { CampaignCreate, CampaignEstimate, CampaignParameter, CampaignsQuery } from "./campaign-schemas";
+
+type Estimate = z.output<typeof CampaignEstimate>;
+
+/** The campaigns domain's refusals in the API's `{ code, message }`, with their status. */
+async function answer<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof CampaignRefusal || error instanceof SendRefusal || error instanceof ContactRefusal)
+      throw new ApiProblem(error.status, error.code, error.message);
+    throw error;
+  }
+}
+
+const sourceOf = (p: z.output<typeof CampaignParameter>): ParameterSource =>
+  p.value !== undefined ? { value: p.value } : p.fallback !== undefined ? { field: p.field!, fallback: p.fallback } : { field: p.field! };
+
+function inputOf(body: z.output<typeof CampaignCreate>): CampaignInput {
+  return {
+    name: body.name,
+    from: body.from,
+    template: { name: body.template, language: body.language },
+    parameters: { body: body.parameters.map(sourceOf), ...(body.header ? { header: sourceOf(body.header) } : {}) },
+    audience: body.audience,
+    scheduledFor: body.scheduledFor ? new Date(body.scheduledFor) : null,
+    draft: body.draft,
+  };
+}
+
+const leftOutTotal = (leftOut: Partial<Record<string, number>>) => Object.values(leftOut).reduce<number>((a, b) => a + (b ?? 0), 0);
+
+/** A started campaign's estimate is what its frozen audience counted. */
+const frozenEstimate = (view: CampaignView): Estimate => ({
+  recipients: (view.audienceSize ?? 0) - leftOutTotal(view.leftOut),
+  leftOut: view.leftOut,
+  estimatedCostKes: view.estimatedCostKes ?? 0,
+});
+
+// ---- Idempotency-Key: api_idempotency, as POST /api/v1/messages keeps it -----------------------
+
+const PENDING = "{}";
+/** How long a repeat waits for the first request with its key to finish before it is refused. */
+const PENDING_WAIT_MS = 10_000;
+
+interface Remembered {
+  id: string;
+  estimate: Estimate;
+}
+
+/** The first answer of this key (undefined when none), refusing another request's key; waits while the first is in progress. */
+async function remembered(organizationId: string, key: string, requestHash: string): Promise<Remembered | undefined> {
+  const deadline = Date.now() + PENDING_WAIT_MS;
+  for (;;) {
+    const [row] = await rawQuery<{ request_hash: string; response: Partial<Remembered> }>(
+      `select request_hash, response from api_idempotency
+       where organization_id = $1 and key = $2 and created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+      [organizationId, key],
+    );
+    if (!row) return undefined;
+    if (row.request_hash !== requestHash)
+      throw new ApiProblem(
+        409,
+        "idempotency_conflict",
+        "This Idempotency-Key was used in the last 24 hours for a different request. Use a new key for a new campaign.",
+      );
+    if (row.response.id && row.response.estimate) return row.response as Remembered;
+    if (Date.now() > deadline)
+      throw new ApiProblem(
+        409,
+        "idempotency_conflict",
+        "A request with this Idempotency-Key is still being handled. Try again in a moment to get its campaign.",
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Claims the key for this request; false when another request holds it (fresh). */
+async function claim(organizationId: string, key: string, requestHash: string) {
+  const claimed = (await db().execute(sql`
+    insert into api_idempotency (organization_id, key, request_hash, status, response)
+    values (${organizationId}, ${key}, ${requestHash}, 201, ${PENDING}::jsonb)
+    on conflict (organization_id, key) do update
+      set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
+      where api_idempotency.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
+    returning key`)) as unknown as { rows: unknown[] };
+  return claimed.rows.length > 0;
+}
+
+/**
+ * POST /api/v1/campaigns: checked, counted and stored: started now, scheduled, or a draft. The
+ * answer carries the estimate (who receives it, who is left out and why, the cost). With an
+ * Idempotency-Key, a repeat within 24 hours answers the first campaign and creates nothing.
+ */
+export async function createApiCampaign(organizationId: string, body: z.output<typeof CampaignCreate>, idempotencyKey?: string) {
+  const requestHash = hashRequest({ endpoint: "POST /api/v1/campaigns", body });
+  if (idempotencyKey) {
+    let earlier = await remembered(organizationId, idempotencyKey, requestHash);
+    if (!earlier && !(await claim(organizationId, idempotencyKey, requestHash)))
+      earlier = await remembered(organizationId, idempotencyKey, requestHash);
+    if (earlier) return { ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate };
+  }
+  let created: string | undefined;
+  try {
+    const input = inputOf(body);
+    const now = new Date();
+    // One that does not start now is counted here; one that starts has its frozen audience's figures.
+    const startsLater = !!input.draft || (!!input.scheduledFor && input.scheduledFor > now);
+    let estimate: Estimate | undefined;
+    if (startsLater) {
+      const counted = await answer(estimateCampaign(organizationId, await answer(checkCampaign(organizationId, input, now))));
+      estimate = { recipients: counted.recipients, leftOut: counted.leftOut, estimatedCostKes: counted.estimatedCostCents / 100 };
+    }
+    const id = (created = await answer(createCampaign({ organizationId }, input, now)));
+    const view = await answer(getCampaign(organizationId, id));
+    estimate ??= frozenEstimate(view);
+    if (idempotencyKey)
+      await rawQuery(`update api_idempotency set response = $3::jsonb where organization_id = $1 and key = $2`, [
+        organizationId,
+        idempotencyKey,
+        JSON.stringify({ id, estimate } satisfies Remembered),
+      ]);
+    return { ...view, estimate };
+  } catch (error) {
+    // A refused request leaves its key free for a corrected retry (one that created its campaign keeps it held).
+    if (idempotencyKey && !created)
+      await rawQuery(`delete from api_idempotency where organization_id = $1 and key = $2 and request_hash = $3 and response = $4::jsonb`, [
+        organizationId,
+        idempotencyKey,
+        requestHash,
+        PENDING,
+      ]);
+    throw error;
+  }
+}
+
+/** GET /api/v1/campaigns: newest first, a keyset page at a time. */
+export async function listApiCampaigns(organizationId: string, query: z.output<typeof CampaignsQuery>) {
+  const page = await listCampaigns(
+    organizationId,
+    { search: query.search, status: query.status },
+    { cursor: query.cursor, limit: query.limit },
+  );
+  return { data: page.campaigns, nextCursor: page.next };
+}
+
+export const getApiCampaign = (organizationId: string, id: string) => answer(getCampaign(organizationId, id));
+
+/** Pause, resume or cancel, then the campaign as it is now. */
+export async function changeApiCampaign(organizationId: string, id: string, change: "pause" | "resume" | "cancel") {
+  const work = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign }[change];
+  await answer(work({ organizationId }, id));
+  return answer(getCampaign(organizationId, id));
+}
