@@ -2,11 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { closeDatabase, openDatabase } from "~/.server/db/client";
 import { dispatchBatch } from "~/.server/messaging/dispatcher";
+import { feedCampaigns } from "~/.server/campaigns/feeder";
 
 /**
  * A dispatcher in a process of its own, for the tests that need a second process on the same
  * PostgreSQL database (or one to kill): `DATABASE_URL`, `GRAPH_API_BASE_URL` and `DISPATCH_WORKERS`
- * (rounds in parallel) from the environment. Run with `node --import tsx`. It prints
+ * (rounds in parallel) from the environment; with `FEED_CAMPAIGNS=1` it also runs the campaign
+ * feeder, as a server instance does. Run with `node --import tsx`. It prints
  * `DISPATCHER {"ready":true}` once it polls, and on SIGTERM stops its rounds and prints
  * `DISPATCHER {"accepted":…,"claimed":…}` (what its rounds did) before it exits.
  */
@@ -43,6 +45,21 @@ const loops = Array.from({ length: workers }, async () => {
     }
   }
 });
+if (process.env.FEED_CAMPAIGNS === "1")
+  loops.push(
+    (async () => {
+      while (running) {
+        try {
+          const round = await feedCampaigns();
+          if (!round.fed && !round.started) await sleep(20);
+        } catch (error) {
+          totals.errors++;
+          process.stderr.write(`feeder round failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          await sleep(100);
+        }
+      }
+    })(),
+  );
 say({ ready: true });
 
 process.once("SIGTERM", () => {

@@ -196,13 +196,19 @@ export interface DispatcherTotals {
  * Meta at `graphBase`; answers once it polls. `stop()` ends it with SIGTERM and answers what its
  * rounds did; `kill()` ends it with SIGKILL mid-whatever, as a crash or the OOM killer would.
  */
-export async function startDispatcherProcess(databaseUrl: string, graphBase: string, workers = 2) {
+export async function startDispatcherProcess(
+  databaseUrl: string,
+  graphBase: string,
+  workers = 2,
+  options: { feedCampaigns?: boolean } = {},
+) {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/support/dispatcher-process.ts"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
       GRAPH_API_BASE_URL: graphBase,
       DISPATCH_WORKERS: String(workers),
+      FEED_CAMPAIGNS: options.feedCampaigns ? "1" : "0",
       LOG_LEVEL: "silent",
     },
     stdio: ["ignore", "pipe", "pipe"],

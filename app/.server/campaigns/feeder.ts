@@ -147,7 +147,9 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
   // The number and template, read before the transaction (PGlite has one connection).
   const sender = await resolveSenderNumber(known.organization_id, known.phone_number_id);
   const template = await prepareTemplate(known.organization_id, sender, { name: known.template_name, language: known.template_language });
-  return db().transaction(async (tx) => {
+  // The notice is written after the batch commits: updating the share-locked row inside would deadlock two feeders.
+  let noticeNow: string | null | undefined;
+  const outcome = await db().transaction(async (tx) => {
     const campaign = (
       (await tx.execute(sql`select * from campaigns where id = ${campaignId} and status = 'sending' for share`)) as unknown as {
         rows: FeedCampaignRow[];
@@ -167,7 +169,7 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
     const notice = limited
       ? `${limited} message${limited === 1 ? " waits" : "s wait"} for the number's messaging limit: WhatsApp lets it reach only so many new people in 24 hours. They go as the limit allows.`
       : null;
-    await tx.execute(sql`update campaigns set notice = ${notice} where id = ${campaignId} and notice is distinct from ${notice}`);
+    noticeNow = notice;
     const room = Math.min(FEED_BATCH, Math.max(LEAD_MIN, rate * LEAD_SECONDS) - waiting);
     if (room <= 0) return { fed: 0, done: false };
     const pending = (
@@ -232,9 +234,14 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
         update campaign_recipients r set state = 'left_out', reason = l.reason
         from unnest(${sql.param(leftOut.map((l) => l.id))}::bigint[], ${sql.param(leftOut.map((l) => l.reason))}::text[]) as l(id, reason)
         where r.id = l.id`);
-    await tx.execute(sql`update campaigns set updated_at = now() where id = ${campaignId}`);
     return { fed: send.length, done: false };
   });
+  if (noticeNow !== undefined)
+    await rawQuery(`update campaigns set notice = $2 where id = $1 and status = 'sending' and notice is distinct from $2`, [
+      campaignId,
+      noticeNow,
+    ]);
+  return outcome;
 }
 
 /** A sending campaign with nobody pending and nothing waiting ends: completed, with its final figures. */
