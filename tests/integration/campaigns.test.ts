@@ -448,6 +448,35 @@ describe("the guards", () => {
     expect(await pausedBy(id, t.phoneNumberId)).toMatch(/^Meta recategorised the template recategorise_notice as marketing/);
   });
 
+  it("sends what the number's messaging limit allows, says so, and continues when the limit allows again", async () => {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    await rawQuery(`update whatsapp_phone_numbers set messaging_limit = 'TIER_250' where phone_number_id = $1`, [t.phoneNumberId]);
+    await setBucketRate(t.phoneNumberId, 1000);
+    const id = await createCampaign(t, {
+      name: "Over the limit",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Kaptembwo" }] },
+      audience: { phones: Array.from({ length: 300 }, (_, i) => recipient(i)) },
+    });
+    await vi.waitFor(
+      async () => {
+        await feedCampaigns();
+        await drainDispatcher();
+        expect((await metaReceived(meta.graph, t.phoneNumberId)).length).toBe(250);
+        expect((await campaignRow(id)).notice).toMatch(/^50 messages wait for the number's messaging limit/);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    expect((await campaignRow(id)).status).toBe("sending");
+    // A day later (the clock moved by moving the times): the people reached no longer count, the held messages are due.
+    await rawQuery(`update messaging_limit_recipients set reached_at = reached_at - interval '25 hours'`);
+    await rawQuery(`update messages set next_attempt_at = now() where campaign_id = $1 and status = 'queued'`, [id]);
+    await runCampaign(id);
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(300);
+    expect((await campaignRow(id)).notice).toBeNull();
+  });
+
   it("reports Meta's per-person marketing limit (131049) in words and does not retry it", async () => {
     const t = await connectedTenant();
     await template(t, "mega_sale", "MARKETING", "Habari {{1}}! Mega sale this weekend.");
