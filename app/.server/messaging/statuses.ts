@@ -27,15 +27,18 @@ export interface StatusChange {
  * One pass (decision 024): each pair finds its message by messages_org_wamid_idx and its kept
  * statuses by message_statuses_org_wamid_status_idx (a lateral aggregate, so only that message's
  * rows are read and no pair is grouped twice), the message is locked, which gives the status before
- * this statement as a concurrent writer left it, and updated where the lock found it (its ctid: a
- * row locked by this transaction cannot move). It was three: the kept statuses grouped in a CTE,
- * joined to messages to lock them, then joined again with a hash join and the primary key to update.
+ * this statement as a concurrent writer left it, and updated by its id. It was three passes: the kept
+ * statuses grouped in a CTE, joined to messages to lock them, then joined again with a hash join.
+ *
+ * Not by the ctid the lock returned: when another transaction updated the message first, this
+ * statement's update finds the version its snapshot sees and follows it to the newest, whose ctid
+ * is another, so a ctid condition drops the row (and a status with it); the id holds.
  */
 export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
   if (!pairs.length) return [];
   const result = (await tx.execute(sql`
     with target as (
-      select m.ctid as row_ctid, m.status as previous, k.*
+      select m.id, m.status as previous, k.*
       from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
            as p(organization_id, wamid)
       join messages m on m.organization_id = p.organization_id and m.wamid = p.wamid
@@ -69,7 +72,7 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
       billable = coalesce((t.pricing ->> 'billable')::boolean, m.billable),
       locked_until = null
     from target t
-    where m.ctid = t.row_ctid
+    where m.id = t.id
     returning m.id, m.organization_id, m.status, t.previous`)) as unknown as {
     rows: { id: string; organization_id: string; status: string; previous: string }[];
   };

@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from "vitest";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { rawQuery } from "~/.server/db/client";
+import { applyKeptStatuses } from "~/.server/messaging/statuses";
+import type { Executor } from "~/.server/jobs/queue";
+import { createVerifiedUser } from "../support/accounts";
+import { testDatabaseUrl } from "../support/database";
+
+// Two webhook transactions applying statuses of one message at once (two job workers, Meta's
+// `delivered` and `read` in two POSTs): the second waits for the first's lock and must still apply
+// its status to the row the first left. PostgreSQL only (PGlite has one connection).
+
+describe("statuses of one message applied by two transactions at once", () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)("the second waits for the first and applies its status on top", async () => {
+    const user = await createVerifiedUser({ businessName: "Mvule Traders" });
+    const organizationId = user.organization.id;
+    const wamid = "wamid.concurrent-1";
+    const [message] = await rawQuery<{ id: string }>(
+      `insert into messages (organization_id, direction, status, wamid, phone_number_id, recipient_phone, accepted_at, sent_at)
+       values ($1, 'outbound', 'sent', $2, '1065', '+254712345678', now(), now()) returning id`,
+      [organizationId, wamid],
+    );
+    const keep = (client: pg.Client, status: string) =>
+      client.query(
+        `insert into message_statuses (organization_id, phone_number_id, wamid, status, occurred_at) values ($1, '1065', $2, $3, now())`,
+        [organizationId, wamid, status],
+      );
+    const [a, b] = [new pg.Client({ connectionString: testDatabaseUrl() }), new pg.Client({ connectionString: testDatabaseUrl() })];
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      const pairs = [{ organizationId, wamid }];
+      await a.query("begin");
+      await keep(a, "delivered");
+      expect(await applyKeptStatuses(drizzle(a) as unknown as Executor, pairs)).toEqual([
+        { id: message!.id, organizationId, status: "delivered", previous: "sent" },
+      ]);
+      await b.query("begin");
+      await keep(b, "read");
+      const second = applyKeptStatuses(drizzle(b) as unknown as Executor, pairs);
+      await vi.waitFor(
+        async () => {
+          const waiting = await rawQuery(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+          expect(waiting).toHaveLength(1);
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      await a.query("commit");
+      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered" }]);
+      await b.query("commit");
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+    const [row] = await rawQuery<{ status: string; delivered: boolean; read: boolean }>(
+      `select status, delivered_at is not null as delivered, read_at is not null as read from messages where id = $1`,
+      [message!.id],
+    );
+    expect(row).toEqual({ status: "read", delivered: true, read: true });
+  });
+});
