@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, apiKeys, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
+import { activityLogs, apiKeys, campaigns as campaignsTable, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
 import { countMessagesThisMonth } from "~/.server/auth/users";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { openApiDocument } from "~/.server/api-v1/openapi";
@@ -231,8 +231,18 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/contacts",
       "/api/v1/contacts/{id}",
       "/api/v1/contacts/{id}/consent",
+      "/api/v1/campaigns",
+      "/api/v1/campaigns/{id}",
+      "/api/v1/campaigns/{id}/pause",
+      "/api/v1/campaigns/{id}/resume",
+      "/api/v1/campaigns/{id}/cancel",
     ]);
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
+    expect(Object.keys(doc.paths["/api/v1/campaigns"])).toEqual(["post", "get"]);
+    expect(doc.paths["/api/v1/campaigns"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
+    expect(Object.keys(doc.paths["/api/v1/campaigns"].post.responses)).toEqual(["201", "400", "401", "404", "409", "413", "422", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/campaigns/{id}/pause"].post.responses)).toEqual(["200", "400", "401", "404", "409", "429"]);
+    expect(doc.components.schemas.Campaign.required).toEqual(expect.arrayContaining(["id", "status", "counts"]));
     expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
     expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "413", "415", "429"]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
@@ -287,11 +297,21 @@ describe("OpenAPI and the Developers page's examples", () => {
       "PATCH /api/v1/contacts/{id}",
       "DELETE /api/v1/contacts/{id}",
       "POST /api/v1/contacts/{id}/consent",
+      "POST /api/v1/campaigns",
+      "GET /api/v1/campaigns",
+      "GET /api/v1/campaigns/{id}",
+      "POST /api/v1/campaigns/{id}/pause",
+      "POST /api/v1/campaigns/{id}/resume",
+      "POST /api/v1/campaigns/{id}/cancel",
     ]);
     // The contact's consent example runs before its DELETE example (the page lists DELETE first).
     const deletesContact = (e: Endpoint) => e.method === "DELETE" && e.path === "/api/v1/contacts/{id}";
-    const runOrder = (list: Endpoint[]) => [...list.filter((e) => !isMessages(e) && !deletesContact(e)), ...list.filter(deletesContact)];
+    const runOrder = (list: Endpoint[]) => [
+      ...list.filter((e) => !isMessages(e) && !isCampaigns(e) && !deletesContact(e)),
+      ...list.filter(deletesContact),
+    ];
     const isMessages = (e: Endpoint) => e.path.startsWith("/api/v1/messages");
+    const isCampaigns = (e: Endpoint) => e.path.startsWith("/api/v1/campaigns");
     const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-examples-"));
     // The sample upload's examples send sample.png from the directory they run in.
     const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(64)]);
@@ -312,6 +332,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     // a while, so each language submits to a WhatsApp account of its own.
     const outputs: Record<string, string[]> = {};
     const messageOutputs: Record<string, string[]> = {};
+    const campaignOutputs: Record<string, string[]> = {};
     for (const language of ["curl", "javascript", "python"] as const) {
       await db().update(whatsappAccounts).set({ status: "disconnected" }).where(eq(whatsappAccounts.organizationId, t.organization.id));
       const { wabaId } = await meta.connect(t.organization.id, `Examples ${language}`);
@@ -360,6 +381,43 @@ describe("OpenAPI and the Developers page's examples", () => {
       expect(sent).toMatchObject({ status: "queued", direction: "outbound", type: "template", to: "+254712345678", wamid: null });
       expect(one).toEqual(sent);
       expect(list.data.map((m: { id: string }) => m.id)).toContain(messageId);
+
+      // The campaign examples schedule the approved template agm_reminder a week ahead, then list it,
+      // read it (CAMPAIGN_ID), pause, resume and cancel it.
+      await db()
+        .insert(messageTemplates)
+        .values({
+          organizationId: t.organization.id,
+          wabaId,
+          metaTemplateId: `agm-${language}`,
+          name: "agm_reminder",
+          language: "en",
+          category: "UTILITY",
+          status: "approved",
+          components: [{ type: "BODY", text: "Dear {{1}}, our AGM is on {{2}}." }],
+        });
+      let campaignId = "";
+      campaignOutputs[language] = [];
+      for (const endpoint of pages[language].endpoints.filter(isCampaigns)) {
+        const stdout = await runExample(language, endpoint.example, { ...envVars, CAMPAIGN_ID: campaignId });
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/campaigns") campaignId = JSON.parse(stdout).id;
+        campaignOutputs[language].push(stdout);
+      }
+      const [created, campaigns, campaign, paused, resumed, cancelled] = campaignOutputs[language].map((out) => JSON.parse(out));
+      expect(created).toMatchObject({
+        name: "AGM reminder",
+        status: "scheduled",
+        template: { name: "agm_reminder", language: "en", category: "UTILITY" },
+        audienceLabel: "Tag members + 1 number",
+        estimate: { recipients: 1, leftOut: {} },
+      });
+      expect(campaigns).toEqual({
+        data: [{ ...created, estimate: undefined }].map((c) => JSON.parse(JSON.stringify(c))),
+        nextCursor: null,
+      });
+      expect(campaign).toEqual(campaigns.data[0]);
+      expect([paused.status, resumed.status, cancelled.status]).toEqual(["paused", "scheduled", "cancelled"]);
+      await db().delete(campaignsTable).where(eq(campaignsTable.organizationId, t.organization.id));
       // The next language's account example counts this month's messages from zero again.
       await db().delete(messages).where(eq(messages.organizationId, t.organization.id));
       await db().delete(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id));
@@ -418,6 +476,16 @@ describe("OpenAPI and the Developers page's examples", () => {
       if (endpoint.path === "/api/v1/template-samples")
         expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
     });
+    // The campaign examples answer the same in each language, but for ids, times and the number.
+    const sameCampaign = (value: Record<string, unknown>): Record<string, unknown> => {
+      if (Array.isArray(value.data)) return { ...value, data: value.data.map(sameCampaign) };
+      return { ...value, id: "", from: "", phoneNumberId: "", createdAt: "", startedAt: "", finishedAt: "" };
+    };
+    campaignOutputs.curl!.forEach((curl, i) => {
+      expect(sameCampaign(JSON.parse(campaignOutputs.javascript![i]!)), `campaign example ${i}`).toEqual(sameCampaign(JSON.parse(curl)));
+      expect(sameCampaign(JSON.parse(campaignOutputs.python![i]!)), `campaign example ${i}`).toEqual(sameCampaign(JSON.parse(curl)));
+    });
+
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)
       expect(JSON.parse(outputs[language]![4]!)).toEqual(JSON.parse(outputs[language]![3]!));
@@ -433,7 +501,8 @@ describe("OpenAPI and the Developers page's examples", () => {
     await expect(runExample("python", pages.python.endpoints[3]!.example, envVars)).rejects.toMatchObject({
       stderr: expect.stringContaining("invalid_api_key: The API key is not valid or has been revoked."),
     });
-  });
+    // Some 75 programs run one after another (each a node or python3 process).
+  }, 90_000);
 });
 
 describe("webhook URL rules", () => {

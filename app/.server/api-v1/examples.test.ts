@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { literal, pathParameterVariable } from "./examples";
 import { matchPath } from "./handle";
+import { campaignCreateExample, CampaignCreate } from "./campaign-schemas";
 
 const tricky = {
   name: 'it\'s "quoted" \\ and ünïcode ✓ \u2028',
@@ -34,6 +35,19 @@ describe("example bodies", () => {
   it("name a path parameter's variable after the resource", () => {
     expect(pathParameterVariable("/api/v1/templates/{id}", "id")).toBe("TEMPLATE_ID");
     expect(pathParameterVariable("/api/v1/phone-numbers/{id}", "id")).toBe("PHONE_NUMBER_ID");
+    expect(pathParameterVariable("/api/v1/campaigns/{id}/pause", "id")).toBe("CAMPAIGN_ID");
+  });
+
+  it("schedule the campaign example a week ahead at 09:00 in Nairobi, a valid body whatever the day", () => {
+    for (const now of [new Date("2026-11-23T12:00:00Z"), new Date("2026-12-31T21:30:00Z"), new Date("2027-02-21T20:59:59Z")]) {
+      const example = campaignCreateExample(now);
+      expect(CampaignCreate.safeParse(example).success).toBe(true);
+      const at = Date.parse(example.scheduledFor!);
+      expect(at - now.getTime()).toBeGreaterThan(6 * 86_400_000);
+      expect(at - now.getTime()).toBeLessThan(8 * 86_400_000);
+      expect(example.scheduledFor).toMatch(/T09:00:00\+03:00$/);
+    }
+    expect(campaignCreateExample(new Date("2026-12-31T21:30:00Z")).scheduledFor).toBe("2027-01-08T09:00:00+03:00");
   });
 });
 
