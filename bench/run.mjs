@@ -11,6 +11,7 @@
 //   node bench/run.mjs --templates-only --private-postgres (the Templates pages with 5,000 templates beside the baselines; PostgreSQL only)
 //   node bench/run.mjs --nginx-only                      (nginx in front of two instances vs one, on a private PostgreSQL)
 //   node bench/run.mjs --sending-only                    (100,000 messages through the sending pipeline and the Meta sandbox, on a private PostgreSQL)
+//   node bench/run.mjs --campaign-only                   (a 100,000-person campaign through the API, the feeder, the dispatcher and the Meta sandbox, with a pause)
 //   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
@@ -39,6 +40,7 @@ import { benchTemplates, formatTemplates } from "./templates.mjs";
 import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
 import { benchSending, formatSending } from "./sending.mjs";
 import { benchContactsImport, formatContactsImport } from "./contacts-import.mjs";
+import { benchCampaign, formatCampaign } from "./campaign.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -91,6 +93,10 @@ const { values: args } = parseArgs({
     "contacts-import-rows": { type: "string", default: "100000" },
     "skip-contacts-import": { type: "boolean", default: false },
     "contacts-import-only": { type: "boolean", default: false },
+    "campaign-recipients": { type: "string", default: "100000" },
+    "campaign-build": { type: "string" },
+    "skip-campaign": { type: "boolean", default: false },
+    "campaign-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -140,6 +146,10 @@ if (args.help) {
   --contacts-import-rows N    rows of the contacts import benchmark's file (default 100000; 2% invalid, 5% duplicates)
   --skip-contacts-import      leave out the contacts import
   --contacts-import-only      only the contacts import (a private PostgreSQL cluster of its own, then PGlite, beside the bare parse)
+  --campaign-recipients N     people in the campaign benchmark (default 100000)
+  --campaign-build DIR        run the campaign benchmark on a copy of this build (others may rebuild build/ meanwhile)
+  --skip-campaign             leave out the campaign benchmark
+  --campaign-only             only the campaign (a private PostgreSQL cluster, the Meta sandbox as its own process)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -163,15 +173,27 @@ const nginxOnly = args["nginx-only"];
 const templatesOnly = args["templates-only"];
 const sendingOnly = args["sending-only"];
 const contactsImportOnly = args["contacts-import-only"];
+const campaignOnly = args["campaign-only"];
 if (
-  [publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly, contactsImportOnly].filter(Boolean).length > 1
+  [publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly, contactsImportOnly, campaignOnly].filter(
+    Boolean,
+  ).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only and --contacts-import-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only and --campaign-only exclude each other.",
   );
   process.exit(2);
 }
-const only = publicOnly || webhooksOnly || activityOnly || pagesOnly || nginxOnly || templatesOnly || sendingOnly || contactsImportOnly;
+const only =
+  publicOnly ||
+  webhooksOnly ||
+  activityOnly ||
+  pagesOnly ||
+  nginxOnly ||
+  templatesOnly ||
+  sendingOnly ||
+  contactsImportOnly ||
+  campaignOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -183,6 +205,7 @@ const runTemplates = templatesOnly || (!only && !args["skip-templates"]);
 const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
 const runSending = sendingOnly || (!only && !args["skip-sending"]);
 const runContactsImport = contactsImportOnly || (!only && !args["skip-contacts-import"]);
+const runCampaign = campaignOnly || (!only && !args["skip-campaign"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -303,7 +326,8 @@ async function main() {
     durationSeconds: duration,
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
-  privatePostgres = args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly ? await startPrivatePostgres() : null;
+  privatePostgres =
+    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly ? await startPrivatePostgres() : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
@@ -311,7 +335,7 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly) await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
       const count = Number(args["sending-messages"]);
@@ -334,6 +358,24 @@ async function main() {
         results.sending = { problem: error instanceof Error ? error.message : String(error) };
       }
       console.log(formatSending(results.sending, { table }));
+    }
+    // Its own cluster, server and Meta sandbox, like the sending pipeline.
+    if (runCampaign) {
+      const count = Number(args["campaign-recipients"]);
+      if (campaignOnly) results.database = "postgres";
+      console.log(`\nCampaign: ${count.toLocaleString("en-US")} people through the API, the feeder and the Meta sandbox ...`);
+      try {
+        results.campaign = await benchCampaign({
+          root,
+          buildDir: args["campaign-build"],
+          accounts: ACCOUNTS,
+          recipientsCount: count,
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.campaign = { skipped: error instanceof Error ? error.message : String(error) };
+      }
+      console.log(formatCampaign(results.campaign, { table }));
     }
     // Its own servers: on a private PostgreSQL cluster, then on PGlite.
     if (runContactsImport) {

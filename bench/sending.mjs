@@ -43,8 +43,8 @@ import { request, signIn } from "./lib/http.mjs";
 import { cpuBetween, cpuOf, machineBusySeconds } from "./lib/proc.mjs";
 import { freePort, startServer } from "./lib/server.mjs";
 
-const GRAPH_VERSION = "v25.0";
-const TEMPLATE = {
+export const GRAPH_VERSION = "v25.0";
+export const TEMPLATE = {
   name: "bench_order_update",
   language: "en",
   category: "UTILITY",
@@ -82,7 +82,7 @@ export function dispatcherBurstSeconds(root) {
 }
 
 /** n distinct Kenyan mobile numbers from `first` on, none ending in a magic recipient's digits. */
-function recipients(first, n) {
+export function recipients(first, n) {
   const out = [];
   for (let i = first; out.length < n; i++) {
     const digits = String(i).padStart(8, "0");
@@ -93,7 +93,7 @@ function recipients(first, n) {
 }
 
 /** Encrypts as app/.server/security/crypto.ts encryptSecret does (v1.iv.tag.body, AES-256-GCM). */
-function encryptSecret(plain, keyHex) {
+export function encryptSecret(plain, keyHex) {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
@@ -105,7 +105,7 @@ function encryptSecret(plain, keyHex) {
  * a copy of buildDir as `build` and everything else linked to root's, so a copy of a build keeps
  * running while other work rebuilds build/.
  */
-function rootFor(root, buildDir) {
+export function rootFor(root, buildDir) {
   if (!buildDir) return { root, remove: () => {} };
   const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-root-"));
   for (const name of readdirSync(root)) if (name !== "build") symlinkSync(path.join(root, name), path.join(dir, name));
@@ -115,7 +115,7 @@ function rootFor(root, buildDir) {
 }
 
 /** build/server/meta-sandbox.js in its own process; resolves once /healthz answers. */
-async function startSandbox(root, env) {
+export async function startSandbox(root, env) {
   const entry = path.join(root, "build/server/meta-sandbox.js");
   if (!existsSync(entry)) throw new Error("build/server/meta-sandbox.js is missing: run `npm run build` first.");
   const child = spawn(process.execPath, [entry], {
@@ -160,7 +160,7 @@ async function json(response, what) {
  * A test business at the sandbox with its number registered for the Cloud API and the template
  * approved in its WABA; the business token as Embedded Signup's code exchange gives it.
  */
-async function sandboxBusiness(sandbox, { controlToken, appId, appSecret, name }) {
+export async function sandboxBusiness(sandbox, { controlToken, appId, appSecret, name }) {
   const control = (route, body) =>
     fetch(`${sandbox.base}/sandbox/meta/control${route}`, {
       method: "POST",
@@ -201,7 +201,7 @@ async function sandboxBusiness(sandbox, { controlToken, appId, appSecret, name }
  * holds `burstSeconds` of it and starts full, as sending_buckets does. Over a keep-alive node:http
  * agent of `inFlight` sockets with one timer per call, as app/.server/whatsapp/http-transport.ts.
  */
-async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
+export async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
   const url = new URL(`${graph}/${encodeURIComponent(phoneNumberId)}/messages`);
   const agent = new (url.protocol === "https:" ? https : http).Agent({
     keepAlive: true,

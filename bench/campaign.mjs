@@ -1,0 +1,383 @@
+// A campaign of 100,000 people on PostgreSQL (issue 14): created through POST /api/v1/campaigns,
+// frozen, fed to the dispatcher by the campaign feeder, sent to the Meta sandbox in a process of its
+// own, and followed by the sandbox's status webhooks to `read`.
+//
+//   node bench/run.mjs --campaign-only                         (100,000 people; about 4 minutes)
+//   node bench/run.mjs --campaign-only --campaign-recipients 20000
+//
+// - the same set-up as bench/sending.mjs (a private PostgreSQL with fsync off, the production build,
+//   build/server/meta-sandbox.js with status delays 200, 800 and 3,000 ms and a throughput of `rate`
+//   a second, pair rate off; a sandbox business connected to the demo tenant, TIER_UNLIMITED, a send
+//   bucket of `rate`, an approved utility template at both ends);
+// - `recipients` contacts in the demo tenant, tagged, opted in, with names (one INSERT ... SELECT,
+//   then ANALYZE); the campaign maps {{1}} to each person's first name and {{2}} to a fixed text;
+// - measured: the time POST /api/v1/campaigns takes (the audience counted, estimated and frozen);
+//   the send rate from the campaign's start to each message's accepted_at (overall, and over the
+//   middle 80% of the send outside the pause); the pause: at half the audience, POST .../pause, then
+//   the last accepted_at after it (what was already in Meta's hands) and how many left after it;
+//   the time to the last `read`; and, while it sends, the server time of the Campaigns tab
+//   (/messaging) and the campaign's page (sequential GETs, median and 95th percentile), beside the
+//   bare server answering the same bytes;
+// - the baseline: bench/sending.mjs's bare loop (the same Graph calls and nothing else) for
+//   `bareMessages`, in the same run, to a second number.
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { apiKeyFor } from "./api-v1.mjs";
+import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
+import { request, signIn } from "./lib/http.mjs";
+import { startBareServer } from "./lib/bare-server.mjs";
+import { freePort, startServer } from "./lib/server.mjs";
+import {
+  bareLoop,
+  dispatcherBurstSeconds,
+  dispatcherInFlight,
+  encryptSecret,
+  GRAPH_VERSION,
+  recipients,
+  rootFor,
+  sandboxBusiness,
+  startSandbox,
+  TEMPLATE,
+} from "./sending.mjs";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const BENCH_SQL = "/* bench:campaign */";
+
+async function timePage(url, cookie, requests = 20) {
+  const times = [];
+  let bytes = 0;
+  let status = 0;
+  for (let i = 0; i < requests; i++) {
+    const started = performance.now();
+    const answer = await request(url, { headers: { Cookie: cookie, Accept: "text/html" } });
+    times.push(performance.now() - started);
+    bytes = answer.body.length;
+    status = answer.status;
+  }
+  times.sort((a, b) => a - b);
+  return {
+    status,
+    bytes,
+    median: times[Math.floor(times.length / 2)],
+    p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))],
+  };
+}
+
+async function timeBare(bare, bytes, requests = 20) {
+  const times = [];
+  for (let i = 0; i < requests; i++) {
+    const started = performance.now();
+    await request(`${bare.baseUrl}/?bytes=${bytes}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+export async function benchCampaign({
+  root,
+  buildDir,
+  recipientsCount = 100_000,
+  bareMessages = 20_000,
+  rate = 1000,
+  statusDelaysMs = "200,800,3000",
+  timeoutSeconds = 900,
+  accounts,
+  log = console.log,
+}) {
+  if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found" };
+  const started = rootFor(root, buildDir);
+  const postgres = await startPrivatePostgres();
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: postgres.url });
+  const query = async (text, params) => (await client.query(text, params)).rows;
+  let server = null;
+  let sandbox = null;
+  let bare = null;
+  try {
+    const appSecret = randomBytes(24).toString("hex");
+    const encryptionKey = randomBytes(32).toString("hex");
+    const controlToken = randomBytes(24).toString("base64url");
+    const sandboxPort = await freePort();
+    const graphBase = `http://127.0.0.1:${sandboxPort}/sandbox/meta/graph`;
+    server = await startServer({
+      root: started.root,
+      databaseUrl: postgres.url,
+      extraEnv: {
+        RATE_LIMIT_MULTIPLIER: "1000000",
+        META_APP_SECRET: appSecret,
+        ENCRYPTION_KEY: encryptionKey,
+        GRAPH_API_BASE_URL: graphBase,
+        GRAPH_API_VERSION: GRAPH_VERSION,
+      },
+    });
+    sandbox = await startSandbox(started.root, {
+      PORT: String(sandboxPort),
+      META_APP_SECRET: appSecret,
+      META_SANDBOX_WEBHOOK_URL: `${server.baseUrl}/webhooks/whatsapp`,
+      META_SANDBOX_STATUS_DELAYS_MS: statusDelaysMs,
+      META_SANDBOX_THROUGHPUT: String(rate),
+      META_SANDBOX_PAIR_RATE: "0",
+      SANDBOX_CONTROL_TOKEN: controlToken,
+    });
+    bare = await startBareServer();
+    await client.connect();
+    log(`  Jumbe at ${server.baseUrl} (PostgreSQL), the Meta sandbox at ${sandbox.base} (pid ${sandbox.pid})`);
+
+    const [{ organization_id: organizationId }] = await query(`select organization_id from users where lower(email) = lower($1)`, [
+      accounts.individual.email,
+    ]);
+    const metaAppId = (
+      await (await fetch(`${sandbox.base}/sandbox/meta/control/state`, { headers: { "X-Sandbox-Token": controlToken } })).json()
+    ).appId;
+    const business = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Ltd" });
+    const bareBusiness = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Bare Ltd" });
+    const [account] = await query(
+      `insert into whatsapp_accounts (organization_id, waba_id, business_id, name, access_token_encrypted, subscribed)
+       values ($1, $2, $3, $4, $5, true) returning id`,
+      [organizationId, business.wabaId, business.businessId, "Bench Campaign Ltd", encryptSecret(business.token, encryptionKey)],
+    );
+    await query(
+      `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
+                                           quality_rating, status, platform_type, messaging_limit, registered_at)
+       values ($1, $2, $3, $4, $5, 'Bench Campaign Ltd', 'GREEN', 'CONNECTED', 'CLOUD_API', 'TIER_UNLIMITED', now())`,
+      [organizationId, account.id, business.phoneNumberId, business.displayPhoneNumber, business.displayPhoneNumber.replace(/\D/g, "")],
+    );
+    await query(
+      `insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, source)
+       values ($1, $2, $3, $4, $5, $6, 'approved', $7::jsonb, 'meta')`,
+      [
+        organizationId,
+        account.id,
+        business.wabaId,
+        TEMPLATE.name,
+        TEMPLATE.language,
+        TEMPLATE.category,
+        JSON.stringify([{ type: "BODY", text: TEMPLATE.text }]),
+      ],
+    );
+    await query(`insert into sending_buckets (phone_number_id, rate, tokens) values ($1, $2::int, $2::int)`, [
+      business.phoneNumberId,
+      rate,
+    ]);
+
+    // The audience: contacts with Kenyan names and numbers the sandbox treats as ordinary people.
+    const everyone = recipients(20_000_000, recipientsCount + bareMessages);
+    const audience = everyone.slice(0, recipientsCount);
+    const seeded = performance.now();
+    await query(
+      `${BENCH_SQL} insert into contacts (organization_id, name, phone, tags, opt_in)
+       select $1, (array['Amina','Baraka','Chebet','Daudi','Esther','Faith','Grace','Hassan','Imani','Jabari'])[1 + (n % 10)] || ' ' ||
+                  (array['Mwangi','Otieno','Wanjiku','Kamau','Ochieng','Njoroge','Kiprop','Wekesa'])[1 + (n / 10 % 8)],
+              p, '{bench-campaign}', 'opted_in'
+       from unnest($2::text[]) with ordinality as t(p, n)`,
+      [organizationId, audience],
+    );
+    await query(`${BENCH_SQL} analyze contacts`);
+    log(`  ${recipientsCount.toLocaleString("en-US")} contacts in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+    const cookie = await signIn(server.baseUrl, accounts.individual);
+    const apiKey = await apiKeyFor(server.baseUrl, cookie);
+    const api = async (method, route, body) => {
+      const answer = await request(`${server.baseUrl}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = answer.body.toString("utf8");
+      if (answer.status >= 300) throw new Error(`${method} ${route} answered ${answer.status}: ${text.slice(0, 300)}`);
+      return JSON.parse(text);
+    };
+
+    // The baseline first: the same Graph calls and nothing else, to a number no tenant has.
+    const inFlight = dispatcherInFlight(root);
+    const burstSeconds = dispatcherBurstSeconds(root);
+    log(`  bare loop: ${bareMessages.toLocaleString("en-US")} sends, ${inFlight} in flight, paced at ${rate}/s ...`);
+    const payload = {
+      recipient_type: "individual",
+      type: "template",
+      template: {
+        name: TEMPLATE.name,
+        language: { code: TEMPLATE.language },
+        components: [{ type: "body", parameters: TEMPLATE.parameters.map((text) => ({ type: "text", text })) }],
+      },
+    };
+    const bareRun = await bareLoop({
+      graph: business.graph.replace(/\/$/, ""),
+      phoneNumberId: bareBusiness.phoneNumberId,
+      token: bareBusiness.token,
+      payload,
+      to: everyone.slice(recipientsCount),
+      inFlight,
+      rate,
+      burstSeconds,
+    });
+    log(`    ${Math.round(bareRun.acceptedPerSecond).toLocaleString("en-US")} accepted/s`);
+    await sleep(5000);
+
+    // The campaign, through the public API.
+    const createStarted = performance.now();
+    const campaign = await api("POST", "/api/v1/campaigns", {
+      name: "Bench: county rates reminder",
+      template: TEMPLATE.name,
+      from: business.phoneNumberId,
+      audience: { tags: ["bench-campaign"] },
+      parameters: [{ field: "first_name", fallback: "Mwananchi" }, { value: "KE-1042" }],
+    });
+    const createSeconds = (performance.now() - createStarted) / 1000;
+    log(`  POST /api/v1/campaigns: ${campaign.status} in ${createSeconds.toFixed(1)} s (audience frozen)`);
+    const [{ started_at: startedAt }] = await query(`select started_at::text from campaigns where id = $1`, [campaign.id]);
+
+    // While it sends: the pages, then the pause at half the audience.
+    let pages = null;
+    let pause = null;
+    const wallStart = performance.now();
+    let lastLog = 0;
+    for (;;) {
+      await sleep(500);
+      const [p] = await query(
+        `${BENCH_SQL} select count(*) filter (where accepted_at is not null)::int as accepted,
+                count(*) filter (where status = 'read')::int as read, count(*) filter (where status = 'failed')::int as failed
+         from messages where campaign_id = $1`,
+        [campaign.id],
+      );
+      const at = (performance.now() - wallStart) / 1000;
+      if (at - lastLog >= 10) {
+        lastLog = at;
+        log(
+          `    ${at.toFixed(0)} s: ${p.accepted.toLocaleString("en-US")} accepted, ${p.read.toLocaleString("en-US")} read, ${p.failed} failed`,
+        );
+      }
+      if (!pages && p.accepted > recipientsCount * 0.15) {
+        const tab = await timePage(`${server.baseUrl}/messaging`, cookie);
+        const one = await timePage(`${server.baseUrl}/messaging/campaigns/${campaign.id}`, cookie);
+        pages = {
+          tab: { ...tab, bare: await timeBare(bare, tab.bytes) },
+          campaign: { ...one, bare: await timeBare(bare, one.bytes) },
+        };
+        log(
+          `    pages while sending: /messaging ${tab.status} ${tab.median.toFixed(1)} ms, the campaign's page ${one.status} ${one.median.toFixed(1)} ms`,
+        );
+      }
+      if (!pause && p.accepted >= recipientsCount / 2) {
+        const [{ now: pausedAt }] = await query(`select clock_timestamp()::text as now`);
+        await api("POST", `/api/v1/campaigns/${campaign.id}/pause`);
+        await sleep(5000);
+        const [after] = await query(
+          `${BENCH_SQL} select max(accepted_at)::text as last, count(*) filter (where accepted_at > $2::timestamptz)::int as after,
+                  extract(epoch from (max(accepted_at) - $2::timestamptz))::float8 as seconds
+           from messages where campaign_id = $1`,
+          [campaign.id, pausedAt],
+        );
+        pause = { pausedAt, lastAcceptedAt: after.last, sentAfter: after.after, holdSeconds: Math.max(0, after.seconds ?? 0) };
+        log(`    paused: ${after.after} messages left after the pause, the last ${pause.holdSeconds.toFixed(2)} s after it`);
+        await api("POST", `/api/v1/campaigns/${campaign.id}/resume`);
+        pause.resumedAt = (await query(`select clock_timestamp()::text as now`))[0].now;
+      }
+      if (p.read + p.failed >= recipientsCount || at > timeoutSeconds) break;
+    }
+    const wallSeconds = (performance.now() - wallStart) / 1000;
+
+    // The figures, from the rows.
+    const [figures] = await query(
+      `${BENCH_SQL} with m as (select accepted_at, read_at, status from messages where campaign_id = $1),
+            span as (select min(accepted_at) as first, max(accepted_at) as last from m)
+       select (select count(*) from m where accepted_at is not null)::int as accepted,
+              (select count(*) from m where status = 'read')::int as read,
+              (select count(*) from m where status = 'failed')::int as failed,
+              extract(epoch from ((select last from span) - $2::timestamptz))::float8 as send_seconds,
+              extract(epoch from ((select max(read_at) from m) - $2::timestamptz))::float8 as to_last_read_seconds`,
+      [campaign.id, startedAt],
+    );
+    // The sustained rate: accepted per second over the middle 80% of the messages, the pause left out.
+    const times = (
+      await query(
+        `${BENCH_SQL} select extract(epoch from accepted_at)::float8 as t from messages where campaign_id = $1 and accepted_at is not null order by accepted_at`,
+        [campaign.id],
+      )
+    ).map((r) => r.t);
+    const pauseGap = pause ? Math.max(0, Date.parse(pause.resumedAt) / 1000 - Date.parse(pause.pausedAt) / 1000) : 0;
+    const lo = times[Math.floor(times.length * 0.1)];
+    const hi = times[Math.floor(times.length * 0.9)];
+    const middle = times.length * 0.8;
+    const sustained = middle / Math.max(0.001, hi - lo - (pause && Date.parse(pause.pausedAt) / 1000 > lo ? pauseGap : 0));
+    const duplicates = await query(
+      `${BENCH_SQL} select count(*)::int as n from (select recipient_phone from messages where campaign_id = $1 group by recipient_phone having count(*) > 1) d`,
+      [campaign.id],
+    );
+    const [final] = await query(`select status, audience_size from campaigns where id = $1`, [campaign.id]);
+    return {
+      recipients: recipientsCount,
+      rate,
+      createSeconds,
+      wallSeconds,
+      ...figures,
+      overallPerSecond: figures.accepted / Math.max(0.001, figures.send_seconds - pauseGap),
+      sustainedPerSecond: sustained,
+      pause,
+      pages,
+      bare: { acceptedPerSecond: bareRun.acceptedPerSecond, messages: bareRun.messages, accepted: bareRun.accepted },
+      duplicates: duplicates[0].n,
+      final,
+    };
+  } finally {
+    await client.end().catch(() => {});
+    await bare?.stop();
+    await sandbox?.stop();
+    await server?.stop();
+    postgres.destroy();
+    started.remove();
+  }
+}
+
+export function formatCampaign(report, { table }) {
+  if (report.skipped) return `  not measured: ${report.skipped}`;
+  const n = (x, d = 0) => (typeof x === "number" ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "-");
+  const lines = [
+    `Campaign of ${n(report.recipients)} people (PostgreSQL, the sandbox in its own process at ${n(report.rate)}/s; status delays 200/800/3,000 ms)`,
+    table(
+      ["figure", "value"],
+      [
+        ["POST /api/v1/campaigns (count, estimate, freeze)", `${n(report.createSeconds, 1)} s`],
+        ["accepted by Meta", `${n(report.accepted)} (${n(report.failed)} failed); final status ${report.final.status}`],
+        ["send rate, overall (pause left out)", `${n(report.overallPerSecond)} /s`],
+        ["send rate, middle 80%", `${n(report.sustainedPerSecond)} /s`],
+        [
+          "bare loop, same Graph calls only",
+          `${n(report.bare.acceptedPerSecond)} /s (ratio ${n(report.sustainedPerSecond / report.bare.acceptedPerSecond, 2)})`,
+        ],
+        ["start to last read", `${n(report.to_last_read_seconds, 1)} s`],
+        [
+          "pause: messages leaving after it, and the last one",
+          report.pause ? `${n(report.pause.sentAfter)}, ${n(report.pause.holdSeconds, 2)} s after the pause` : "-",
+        ],
+        ["numbers sent to twice", n(report.duplicates)],
+      ],
+    ),
+  ];
+  if (report.pages)
+    lines.push(
+      table(
+        ["page while sending", "status", "median", "p95", "bytes", "bare server, same bytes"],
+        [
+          [
+            "/messaging (Campaigns tab)",
+            report.pages.tab.status,
+            `${n(report.pages.tab.median, 1)} ms`,
+            `${n(report.pages.tab.p95, 1)} ms`,
+            n(report.pages.tab.bytes),
+            `${n(report.pages.tab.bare, 2)} ms`,
+          ],
+          [
+            "the campaign's page",
+            report.pages.campaign.status,
+            `${n(report.pages.campaign.median, 1)} ms`,
+            `${n(report.pages.campaign.p95, 1)} ms`,
+            n(report.pages.campaign.bytes),
+            `${n(report.pages.campaign.bare, 2)} ms`,
+          ],
+        ],
+      ),
+    );
+  return lines.join("\n");
+}
