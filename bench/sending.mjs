@@ -426,8 +426,8 @@ const STATEMENT_KINDS = [
   ["dispatcher: defer", /attempts = greatest\(m\.attempts - 1/],
   ["dispatcher: settle accepted", /set wamid = a\.wamid/],
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
-  // "with kept as" before decision 024, one pass locking each message by its ctid since.
-  ["statuses: apply kept statuses to messages", /with kept as|select m\.ctid as row_ctid/],
+  // "with kept as" before decision 024, one pass with a lateral aggregate since.
+  ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*/],
   ["statuses: adopt lost accepts", /set wamid = f\.wamid/],
   ["webhook ingest: store statuses", /insert into message_statuses/],
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],
