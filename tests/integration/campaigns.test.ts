@@ -272,6 +272,10 @@ describe("sending", () => {
       await drainDispatcher();
     }
     expect((await metaReceived(meta.graph, t.phoneNumberId)).length).toBe(sentBefore);
+    // A message a worker put back after the pause (due again at once) is still not sent.
+    await rawQuery(`update messages set next_attempt_at = now() where campaign_id = $1 and status = 'queued'`, [id]);
+    await drainDispatcher();
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).length).toBe(sentBefore);
     expect(await refusal(pauseCampaign(t, id))).toMatchObject({ status: 409, code: "campaign_state" });
 
     await setBucketRate(t.phoneNumberId, 1000);

@@ -88,6 +88,8 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
       select id from messages
       where direction = 'outbound' and status = 'queued' and accepted_at is null
         and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+        -- A campaign paused or cancelled while a worker held its message: not sent (the feeder holds it).
+        and (campaign_id is null or not exists (select 1 from campaigns c where c.id = messages.campaign_id and c.status in ('paused', 'cancelled')))
       order by next_attempt_at
       limit ${limit}
       for update skip locked
