@@ -369,6 +369,75 @@ describe("creating a campaign", () => {
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
   });
+  it("never answers 500 to a mangled body or query", async () => {
+    const t = await tenant("Fuzz Traders");
+    await template(t, "statement_ready", "UTILITY", STATEMENTS);
+    const good = {
+      name: "Statements",
+      template: "statement_ready",
+      language: "en",
+      audience: { phones: [recipient(1)], tags: ["members"] },
+      parameters: [{ field: "name", fallback: "member" }, { value: "October" }],
+      header: { value: "x" },
+      scheduledFor: inAnHour(),
+      draft: true,
+    };
+    const odd = [null, 0, -1, 1e308, true, "", "x".repeat(2000), "\ud800", "12", [], {}, ["a"], [{}], [null], { field: 1 }, "constructor"];
+    let seed = 14;
+    const rng = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(items: readonly T[]) => items[Math.floor(rng() * items.length)]!;
+    /** A copy of the body with one value somewhere in it replaced by an odd one (or a key added). */
+    const mangle = (value: unknown, depth = 0): unknown => {
+      if (value === null || typeof value !== "object" || depth > 3 || rng() < 0.25) return pick(odd);
+      const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as never) : { ...value };
+      const keys = Object.keys(copy);
+      if (!Array.isArray(value) && rng() < 0.1) copy[pick(["__proto__", "extra", "segmentId", "everyone", "value"])] = pick(odd);
+      else if (keys.length) {
+        const key = pick(keys);
+        copy[key] = mangle(copy[key], depth + 1);
+      }
+      return copy;
+    };
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) {
+      const body = mangle(good);
+      const answer = await call(t.key, "POST", "/api/v1/campaigns", body);
+      expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
+      if (answer.status >= 400) expect(answer.body.code, JSON.stringify(body)).toEqual(expect.any(String));
+      else expect(answer.body.status, JSON.stringify(body)).toBe("draft");
+      statuses.add(answer.status);
+    }
+    expect([...statuses].some((s) => s >= 400)).toBe(true);
+    for (const query of [
+      "status=__proto__",
+      "cursor=%00",
+      "limit=1e999",
+      "search=%ED%A0%80",
+      "search=%25%5F%5C",
+      "limit=-1",
+      "cursor=MjAyNi0xMS0yMyAxMjowMDowMHx4",
+    ]) {
+      const answer = await call(t.key, "GET", `/api/v1/campaigns?${query}`);
+      expect(answer.status, query).toBeLessThan(500);
+    }
+    // Cursors JavaScript would read but PostgreSQL would not: refused as cursors.
+    const cursor = (text: string) => Buffer.from(text).toString("base64url");
+    for (const text of [
+      `2026-11-23 12:00:00+00|${"-".repeat(36)}`,
+      `2026-11-23 12:00:00+00|${"a".repeat(36)}`,
+      "0000-01-01 00:00:00+00|00000000-0000-4000-8000-000000000000",
+      "2026-02-30 10:00:00+00|00000000-0000-4000-8000-000000000000",
+      "2026-11-23 24:00:00+00|00000000-0000-4000-8000-000000000000",
+    ])
+      expect((await call(t.key, "GET", `/api/v1/campaigns?cursor=${cursor(text)}`)).status, text).toBe(400);
+    for (const id of ["%00", "x".repeat(300), "constructor", "00000000-0000-0000-0000-000000000000", "%ZZ", "-".repeat(36), "a".repeat(36)])
+      for (const [method, path] of [
+        ["GET", `/api/v1/campaigns/${id}`],
+        ["POST", `/api/v1/campaigns/${id}/pause`],
+        ["POST", `/api/v1/campaigns/${id}/cancel`],
+      ])
+        expect((await call(t.key, method!, path!)).status, path).toBe(404);
+  });
 });
 
 describe("the list", () => {

@@ -177,16 +177,22 @@ export const CampaignList = z
   })
   .meta({ id: "CampaignList" });
 
-/** The list's cursor (queries.ts writes it): base64url of `created_at|id`. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The list's cursor as queries.ts writes it: base64url of `created_at|id`, the time as PostgreSQL
+ * writes a timestamptz ("2026-11-23 12:58:50.123456+00"). Checked to the day's existence, since
+ * PostgreSQL refuses a time JavaScript would read (2026-02-30, year 0).
+ */
 export function isCampaignCursor(value: string) {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return false;
   const [at, id, ...rest] = Buffer.from(value, "base64url").toString().split("|");
-  return (
-    !rest.length &&
-    /^\d{4}-\d{2}-\d{2}[ T][\d:.]+(Z|[+-]\d{2}(:?\d{2})?)$/.test(at ?? "") &&
-    !Number.isNaN(Date.parse(at!)) &&
-    /^[0-9a-f-]{36}$/i.test(id ?? "")
-  );
+  if (rest.length || !UUID.test(id ?? "")) return false;
+  const parts = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.exec(at ?? "");
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1970 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
 }
 
 export const CampaignsQuery = z

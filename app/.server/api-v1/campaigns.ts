@@ -17,7 +17,7 @@ import { ContactRefusal } from "../contacts/refusals";
 import { hashRequest, IDEMPOTENCY_HOURS } from "../messaging/queue";
 import { SendRefusal } from "../messaging/refusals";
 import { ApiProblem } from "./problem";
-import type { CampaignCreate, CampaignEstimate, CampaignParameter, CampaignsQuery } from "./campaign-schemas";
+import { UUID, type CampaignCreate, type CampaignEstimate, type CampaignParameter, type CampaignsQuery } from "./campaign-schemas";
 
 type Estimate = z.output<typeof CampaignEstimate>;
 
@@ -163,10 +163,17 @@ export async function listApiCampaigns(organizationId: string, query: z.output<t
   return { data: page.campaigns, nextCursor: page.next };
 }
 
-export const getApiCampaign = (organizationId: string, id: string) => answer(getCampaign(organizationId, id));
+/** An id that is not a UUID names no campaign (and never reaches a uuid column, which would refuse it). */
+function campaignId(id: string) {
+  if (!UUID.test(id)) throw new ApiProblem(404, "campaign_not_found", "No such campaign.");
+  return id;
+}
+
+export const getApiCampaign = (organizationId: string, id: string) => answer(getCampaign(organizationId, campaignId(id)));
 
 /** Pause, resume or cancel, then the campaign as it is now. */
 export async function changeApiCampaign(organizationId: string, id: string, change: "pause" | "resume" | "cancel") {
+  campaignId(id);
   const work = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign }[change];
   await answer(work({ organizationId }, id));
   return answer(getCampaign(organizationId, id));
