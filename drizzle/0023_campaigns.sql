@@ -55,4 +55,5 @@ CREATE INDEX "campaign_recipients_message_idx" ON "campaign_recipients" USING bt
 CREATE INDEX "campaigns_org_created_idx" ON "campaigns" USING btree ("organization_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "campaigns_due_idx" ON "campaigns" USING btree ("scheduled_for") WHERE status = 'scheduled';--> statement-breakpoint
 CREATE INDEX "campaigns_sending_idx" ON "campaigns" USING btree ("updated_at") WHERE status = 'sending';--> statement-breakpoint
+CREATE INDEX "campaigns_stopped_idx" ON "campaigns" USING btree ("updated_at") WHERE status in ('paused', 'cancelled');--> statement-breakpoint
 CREATE INDEX "messages_campaign_idx" ON "messages" USING btree ("campaign_id","status") WHERE campaign_id is not null;

@@ -88,6 +88,10 @@ export const campaigns = pgTable(
     index("campaigns_sending_idx")
       .on(t.updatedAt)
       .where(sql`status = 'sending'`),
+    // The feeder's sweep of campaigns paused or cancelled in the last minutes.
+    index("campaigns_stopped_idx")
+      .on(t.updatedAt)
+      .where(sql`status in ('paused', 'cancelled')`),
   ],
 );
 
