@@ -50,6 +50,10 @@ export default [
     route("messaging/contacts/segments", "routes/app/messaging/segments.tsx"),
     route("messaging/contacts/fields", "routes/app/messaging/fields.tsx"),
     route("messaging/contacts/:id", "routes/app/messaging/contact.tsx"),
+    // Campaigns and quick broadcasts: the New Campaign form with its review, a campaign's page.
+    route("messaging/campaigns/new", "routes/app/messaging/campaigns/new.tsx", { id: "campaign-new" }),
+    route("messaging/broadcasts/new", "routes/app/messaging/campaigns/new.tsx", { id: "broadcast-new" }),
+    route("messaging/campaigns/:id", "routes/app/messaging/campaigns/campaign.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     ...["chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
@@ -62,6 +66,9 @@ export default [
   // CSV downloads: an import's rejected rows, and the contacts a filter matches.
   route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
   route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
+  // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
+  route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
+  route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
 
   // Platform administrators
   layout("routes/admin/layout.tsx", [

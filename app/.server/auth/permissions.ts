@@ -32,6 +32,10 @@ export const PERMISSIONS = [
   "contacts:view",
   // Add, change, tag, merge, delete and erase contacts; custom fields and segments.
   "contacts:manage",
+  // Campaigns and broadcasts: their lists, pages, figures and results.
+  "campaigns:view",
+  // Create, schedule, pause, resume and cancel campaigns and quick broadcasts.
+  "campaigns:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -53,6 +57,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "messaging:view",
   "contacts:view",
   "contacts:manage",
+  "campaigns:view",
+  "campaigns:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -72,6 +78,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "messaging:view",
     "contacts:view",
     "contacts:manage",
+    "campaigns:view",
+    "campaigns:manage",
     "platform:console",
     "platform:queue",
   ],
@@ -88,6 +96,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "messaging:view",
     "contacts:view",
     "contacts:manage",
+    "campaigns:view",
+    "campaigns:manage",
   ],
   viewer: [
     "account:manage",
@@ -98,6 +108,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "templates:view",
     "messaging:view",
     "contacts:view",
+    "campaigns:view",
   ],
 };
 
@@ -133,6 +144,12 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/preview": "templates:view",
   "/messaging": "messaging:view",
   "/messaging/broadcasts": "messaging:view",
+  // Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
+  "/messaging/campaigns/new": "campaigns:manage",
+  "/messaging/broadcasts/new": "campaigns:manage",
+  "/messaging/campaigns/:id": "campaigns:view",
+  "/messaging/campaigns/:id/results.csv": "campaigns:view",
+  "/messaging/campaigns/:id/events": "campaigns:view",
   "/messaging/contacts": "contacts:view",
   // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
   "/messaging/contacts/import": "contacts:manage",

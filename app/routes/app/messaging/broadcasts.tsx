@@ -1,32 +1,84 @@
-import { href, Link } from "react-router";
+import { Form, href, Link, useSearchParams } from "react-router";
+import { Megaphone } from "lucide-react";
 import type { Route } from "./+types/broadcasts";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";
+import { ENDED_CHOICES } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Card } from "~/components/ui/card";
+import { CampaignTable } from "~/components/messaging/campaign-table";
 import { MessageCenter } from "~/components/messaging/message-center";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { FilterInput, FilterSelect } from "~/components/ui/field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Broadcast History | Message Center | Jumbe" }];
 
-/** /messaging/broadcasts: Broadcast History. Broadcasts arrive with the campaigns issue; until then it says so, with no figures. */
+/** /messaging/broadcasts: Broadcast History, every campaign and quick broadcast that has ended, with its final figures. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "messaging:view");
-  return null;
+  const current = await requireUserWithPermission(args, "campaigns:view");
+  const params = args.url.searchParams;
+  const q = (params.get("q") ?? "").slice(0, 100);
+  const wanted = params.get("status") ?? "";
+  const status = ENDED_STATUSES.includes(wanted as CampaignStatus) ? (wanted as CampaignStatus) : undefined;
+  const page = await listCampaigns(current.organization.id, { search: q, status, ended: true }, { cursor: params.get("after"), limit: 25 });
+  return { q, status: status ?? "", page, canManage: can(current.role, "campaigns:manage") };
 }
 
-export default function Broadcasts() {
+export default function Broadcasts({ loaderData }: Route.ComponentProps) {
+  const { q, status, page, canManage } = loaderData;
+  const [search] = useSearchParams();
+  const actions = canManage ? (
+    <ButtonLink to={href("/messaging/broadcasts/new")}>
+      <Megaphone className="size-4" aria-hidden /> Quick Broadcast
+    </ButtonLink>
+  ) : null;
   return (
-    <MessageCenter tab="broadcasts">
-      <Card>
-        <h2 className="font-semibold text-slate-900">No broadcasts yet</h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Every broadcast and campaign you send will be listed here with its delivery figures. Sending broadcasts is not available yet.
-          Meanwhile, build your audience in{" "}
-          <Link to={href("/messaging/contacts")} className="font-semibold text-brand-700 underline">
-            Contacts
-          </Link>
-          .
-        </p>
-      </Card>
+    <MessageCenter tab="broadcasts" actions={actions}>
+      <Form
+        method="get"
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 sm:items-end"
+        aria-label="Filters"
+      >
+        <FilterInput label="Search" type="search" name="q" defaultValue={q} placeholder="Name or template" />
+        <FilterSelect
+          name="status"
+          label="Ended as"
+          value={status}
+          options={ENDED_CHOICES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)])}
+          all="Any"
+        />
+        <Button type="submit">Apply filters</Button>
+      </Form>
+      {!page.campaigns.length && !q && !status && !search.get("after") ? (
+        <Card>
+          <h2 className="font-semibold text-slate-900">No broadcasts yet</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Every campaign and quick broadcast that has ended is listed here with its final figures.{" "}
+            {canManage ? (
+              <Link to={href("/messaging/broadcasts/new")} className="font-semibold text-brand-700 underline">
+                Send a quick broadcast
+              </Link>
+            ) : null}
+          </p>
+        </Card>
+      ) : (
+        <Card padding="none">
+          <CampaignTable
+            rows={page.campaigns}
+            next={page.next}
+            searchParams={search}
+            ended
+            empty={
+              <>
+                Nothing matches.{" "}
+                <Link to={href("/messaging/broadcasts")} className="font-semibold text-brand-700 underline">
+                  Show everything
+                </Link>
+              </>
+            }
+          />
+        </Card>
+      )}
     </MessageCenter>
   );
 }

@@ -1,31 +1,85 @@
-import { href, Link } from "react-router";
+import { Form, href, Link, useSearchParams } from "react-router";
+import { Megaphone, Plus } from "lucide-react";
 import type { Route } from "./+types/campaigns";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";
+import { STATUS_CHOICES } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Card } from "~/components/ui/card";
+import { CampaignTable } from "~/components/messaging/campaign-table";
 import { MessageCenter } from "~/components/messaging/message-center";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { FilterInput, FilterSelect } from "~/components/ui/field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Campaigns | Message Center | Jumbe" }];
 
-/** /messaging: the Campaigns tab. Campaigns arrive with their own issue; until then it says so, with no figures. */
+const STATUS_LABELS: [CampaignStatus, string][] = STATUS_CHOICES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)]);
+
+/** /messaging: the Campaigns tab. Search and status in the URL (a GET form), newest first, keyset pages. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "messaging:view");
-  return null;
+  const current = await requireUserWithPermission(args, "campaigns:view");
+  const params = args.url.searchParams;
+  const q = (params.get("q") ?? "").slice(0, 100);
+  const wanted = params.get("status") ?? "";
+  const status = (CAMPAIGN_STATUSES as readonly string[]).includes(wanted) ? (wanted as CampaignStatus) : undefined;
+  const page = await listCampaigns(current.organization.id, { search: q, status }, { cursor: params.get("after"), limit: 25 });
+  return { q, status: status ?? "", page, canManage: can(current.role, "campaigns:manage") };
 }
 
-export default function Campaigns() {
+export default function Campaigns({ loaderData }: Route.ComponentProps) {
+  const { q, status, page, canManage } = loaderData;
+  const [search] = useSearchParams();
+  const filtered = !!(q || status);
+  const actions = canManage ? (
+    <>
+      <ButtonLink to={href("/messaging/broadcasts/new")} variant="secondary">
+        <Megaphone className="size-4" aria-hidden /> Quick Broadcast
+      </ButtonLink>
+      <ButtonLink to={href("/messaging/campaigns/new")}>
+        <Plus className="size-4" aria-hidden /> New Campaign
+      </ButtonLink>
+    </>
+  ) : null;
   return (
-    <MessageCenter tab="campaigns">
-      <Card>
-        <h2 className="font-semibold text-slate-900">No campaigns yet</h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Campaigns (a template sent to a segment of your contacts) are not available yet. Meanwhile, build your audience in{" "}
-          <Link to={href("/messaging/contacts")} className="font-semibold text-brand-700 underline">
-            Contacts
-          </Link>
-          .
-        </p>
-      </Card>
+    <MessageCenter tab="campaigns" actions={actions}>
+      <Form
+        method="get"
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 sm:items-end"
+        aria-label="Filters"
+      >
+        <FilterInput label="Search" type="search" name="q" defaultValue={q} placeholder="Campaign or template name" />
+        <FilterSelect name="status" label="Status" value={status} options={STATUS_LABELS} all="Any status" />
+        <Button type="submit">Apply filters</Button>
+      </Form>
+      {!page.campaigns.length && !filtered && !search.get("after") ? (
+        <Card>
+          <h2 className="font-semibold text-slate-900">No campaigns yet</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            A campaign sends one approved template to a segment, tags or a list of numbers, now or at a time you choose.{" "}
+            {canManage ? (
+              <Link to={href("/messaging/campaigns/new")} className="font-semibold text-brand-700 underline">
+                Create your first campaign
+              </Link>
+            ) : null}
+          </p>
+        </Card>
+      ) : (
+        <Card padding="none">
+          <CampaignTable
+            rows={page.campaigns}
+            next={page.next}
+            searchParams={search}
+            empty={
+              <>
+                No campaigns match.{" "}
+                <Link to={href("/messaging")} className="font-semibold text-brand-700 underline">
+                  Show every campaign
+                </Link>
+              </>
+            }
+          />
+        </Card>
+      )}
     </MessageCenter>
   );
 }

@@ -1,0 +1,132 @@
+import * as z from "zod/mini";
+
+/**
+ * The New Campaign and Quick Broadcast form as flat fields (it works without JavaScript, so every
+ * step posts the whole form): read once into values the page shows again, and turned into the
+ * domain's input. Placeholder `i` is `p{i}_source` (a contact field's key, or FIXED for a fixed
+ * value), `p{i}_fallback` and `p{i}_value`; a text header's one is `h_source`, `h_fallback`, `h_value`.
+ */
+export const FIXED = "=";
+/** The phone numbers a pasted or uploaded list may hold (the domain's AUDIENCE_PHONES_MAX). */
+export const LIST_MAX = 10_000;
+export const UPLOAD_MAX_BYTES = 1_000_000;
+
+export interface PlaceholderValues {
+  source: string;
+  fallback: string;
+  value: string;
+}
+
+export interface CampaignFormValues {
+  name: string;
+  from: string;
+  template: string;
+  body: PlaceholderValues[];
+  header: PlaceholderValues;
+  segment: string;
+  tags: string;
+  everyone: boolean;
+  phones: string;
+  when: "now" | "later";
+  date: string;
+  time: string;
+}
+
+// The form's plain fields: each an optional string (the domain checks their meaning and answers by field).
+const TopLevel = z.object({
+  name: z.optional(z.string()),
+  from: z.optional(z.string()),
+  template: z.optional(z.string()),
+  segment: z.optional(z.string()),
+  tags: z.optional(z.string()),
+  everyone: z.optional(z.string()),
+  phones: z.optional(z.string()),
+  when: z.optional(z.string()),
+  date: z.optional(z.string()),
+  time: z.optional(z.string()),
+});
+
+const placeholder = (form: FormData, prefix: string): PlaceholderValues => ({
+  source: String(form.get(`${prefix}_source`) ?? "").slice(0, 100),
+  fallback: String(form.get(`${prefix}_fallback`) ?? "").slice(0, 1100),
+  value: String(form.get(`${prefix}_value`) ?? "").slice(0, 1100),
+});
+
+export const PLACEHOLDERS_MAX = 100;
+
+/** The posted form's values (strings only: an uploaded file is read by the action). */
+export function readCampaignForm(form: FormData): CampaignFormValues {
+  const strings = Object.fromEntries([...form].filter(([, v]) => typeof v === "string"));
+  const top = TopLevel.parse(strings);
+  const cut = (value: string | undefined, max: number) => (value ?? "").slice(0, max);
+  const body: PlaceholderValues[] = [];
+  for (let i = 1; i <= PLACEHOLDERS_MAX && form.has(`p${i}_source`); i++) body.push(placeholder(form, `p${i}`));
+  return {
+    name: cut(top.name, 200),
+    from: cut(top.from, 100),
+    template: cut(top.template, 600),
+    body,
+    header: placeholder(form, "h"),
+    segment: cut(top.segment, 60),
+    tags: cut(top.tags, 2000),
+    everyone: top.everyone === "on" || top.everyone === "yes",
+    phones: cut(top.phones, 400_000),
+    when: top.when === "later" ? "later" : "now",
+    date: cut(top.date, 10),
+    time: cut(top.time, 5),
+  };
+}
+
+export const emptyCampaignForm = (): CampaignFormValues => ({
+  name: "",
+  from: "",
+  template: "",
+  body: [],
+  header: { source: "", fallback: "", value: "" },
+  segment: "",
+  tags: "",
+  everyone: false,
+  phones: "",
+  when: "now",
+  date: "",
+  time: "",
+});
+
+/**
+ * The numbers of a pasted list ("0712 345 678, +254 723 456 789\n..."): every entry, so the review
+ * says which are not valid. From an uploaded file (`file`), only the cells that look like numbers:
+ * a CSV's header and its names are not numbers.
+ */
+export function numbersIn(textValue: string, { file = false } = {}): string[] {
+  const cells = textValue
+    .split(/[\r\n,;\t]+/)
+    .map((cell) => cell.replace(/^["'\s]+|["'\s]+$/g, ""))
+    .filter(Boolean);
+  return file ? cells.filter((cell) => /\d/.test(cell) && /^[+\d\s().-]+$/.test(cell)) : cells;
+}
+
+export const splitTagList = (value: string) =>
+  value
+    .split(/[,;\n]+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+/** 2026-11-30 and 09:30 in Nairobi (UTC+3 all year) as an instant; undefined when either is missing or invalid. */
+export function nairobiInstant(date: string, time: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return undefined;
+  const at = new Date(`${date}T${time}:00+03:00`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+type Source = { field: string; fallback?: string } | { value: string };
+
+export function sourceOf(values: PlaceholderValues): Source {
+  if (values.source === FIXED) return { value: values.value };
+  return values.fallback.trim() ? { field: values.source, fallback: values.fallback } : { field: values.source };
+}
+
+/** The template's `name|language` key, split. */
+export function templateOfKey(key: string) {
+  const at = key.lastIndexOf("|");
+  return at > 0 ? { name: key.slice(0, at), language: key.slice(at + 1) } : { name: key };
+}

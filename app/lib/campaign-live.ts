@@ -1,0 +1,47 @@
+import type { CampaignStatus, RecipientResult } from "~/.server/campaigns/queries";
+
+/** What a campaign's page updates live: its status, figures and notices (the events route sends them as JSON). */
+export interface LiveFigures {
+  status: string;
+  counts: { queued: number; sent: number; delivered: number; read: number; replied: number; failed: number };
+  pausedReason: string | null;
+  notice: string | null;
+}
+
+export const liveFiguresOf = (view: LiveFigures): LiveFigures => ({
+  status: view.status,
+  counts: view.counts,
+  pausedReason: view.pausedReason,
+  notice: view.notice,
+});
+
+/** How far a campaign has got: those no longer waiting, of those it will reach. */
+export function progressOf(counts: LiveFigures["counts"], recipients: number | null) {
+  const of = recipients ?? counts.queued + counts.sent + counts.failed;
+  const done = Math.max(of - counts.queued, 0);
+  return { done: Math.min(done, of), of };
+}
+
+export const LIVE_STATUSES = ["sending", "scheduled"];
+
+// The domain's lists (app/.server/campaigns), for the pages' components, which cannot import server code.
+
+export const STATUS_CHOICES = [
+  "draft",
+  "scheduled",
+  "sending",
+  "paused",
+  "completed",
+  "cancelled",
+  "failed",
+] as const satisfies readonly CampaignStatus[];
+export const ENDED_CHOICES = ["completed", "cancelled", "failed"] as const satisfies readonly CampaignStatus[];
+export const RESULT_CHOICES = [
+  "waiting",
+  "sent",
+  "delivered",
+  "read",
+  "replied",
+  "failed",
+  "left_out",
+] as const satisfies readonly RecipientResult[];

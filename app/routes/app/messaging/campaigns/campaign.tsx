@@ -1,0 +1,352 @@
+import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Download, Pause, Play, XCircle } from "lucide-react";
+import type { Route } from "./+types/campaign";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/campaigns/lifecycle";
+import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/campaigns/queries";
+import { CampaignRefusal } from "~/.server/campaigns/refusals";
+import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
+import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES } from "~/lib/campaign-live";
+import { formatKes, formatNumber, formatWhen } from "~/lib/dates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { useCampaignLive } from "~/components/messaging/use-campaign-live";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { FilterSelect } from "~/components/ui/field";
+import { ProgressBar } from "~/components/ui/progress-bar";
+import { SummaryList } from "~/components/ui/summary";
+import { Pager, Table, type Column } from "~/components/ui/table";
+
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },
+];
+
+const RESULT_LABELS: Record<RecipientResult, string> = {
+  waiting: "Waiting",
+  sent: "Sent",
+  delivered: "Delivered",
+  read: "Read",
+  replied: "Replied",
+  failed: "Failed",
+  left_out: "Left out",
+};
+
+const notFound = (error: unknown) => {
+  if (error instanceof CampaignRefusal && error.status === 404) return data("Campaign not found.", { status: 404 });
+  return error;
+};
+
+/**
+ * /messaging/campaigns/:id: one campaign or broadcast. Its figures update live with JavaScript (the
+ * events route), and without it the page refreshes itself every 5 s while it sends or waits for its
+ * time. Pause, Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "campaigns:view");
+  const organizationId = current.organization.id;
+  const params = args.url.searchParams;
+  const wanted = params.get("result");
+  const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted ?? "") ? (wanted as RecipientResult) : undefined;
+  const after = Number(params.get("after"));
+  try {
+    const campaign = await getCampaign(organizationId, args.params.id);
+    const recipients = await recipientsPage(organizationId, campaign.id, {
+      result,
+      after: Number.isSafeInteger(after) && after > 0 ? after : undefined,
+      limit: 50,
+    });
+    return {
+      campaign,
+      recipients,
+      result: result ?? null,
+      leftOut: Object.entries(campaign.leftOut).map(([reason, count]) => ({
+        reason,
+        words: LEFT_OUT_WORDS[reason] ?? reason,
+        count: count ?? 0,
+      })),
+      canManage: can(current.role, "campaigns:manage"),
+      confirmCancel: params.get("confirm") === "cancel",
+    };
+  } catch (error) {
+    throw notFound(error);
+  }
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "campaigns:manage");
+  if (!can(current.role, "campaigns:manage")) throw redirect("/unauthorized");
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const id = args.params.id;
+  const page = href("/messaging/campaigns/:id", { id });
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  try {
+    if (intent === "pause") {
+      await pauseCampaign(actor, id);
+      return redirectWithToast(page, "success", "Paused: nothing more leaves until you resume it.");
+    }
+    if (intent === "resume") {
+      await resumeCampaign(actor, id);
+      return redirectWithToast(page, "success", "Resumed.");
+    }
+    if (intent === "cancel") {
+      if (form.get("confirm") !== "yes") return redirect(`${page}?confirm=cancel`);
+      await cancelCampaign(actor, id);
+      return redirectWithToast(page, "success", "Cancelled: whoever had not been sent to is left out.");
+    }
+  } catch (error) {
+    if (error instanceof CampaignRefusal && error.status !== 404) return redirectWithToast(page, "error", error.message);
+    throw notFound(error);
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+type Recipient = Route.ComponentProps["loaderData"]["recipients"]["recipients"][number];
+
+const COUNTERS = [
+  ["queued", "Queued"],
+  ["sent", "Sent"],
+  ["delivered", "Delivered"],
+  ["read", "Read"],
+  ["replied", "Replied"],
+  ["failed", "Failed"],
+] as const;
+
+export default function CampaignPage({ loaderData }: Route.ComponentProps) {
+  const { campaign, recipients, result, leftOut, canManage, confirmCancel } = loaderData;
+  const [search] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const ended = ["completed", "cancelled", "failed"].includes(campaign.status);
+  const live = useCampaignLive(campaign.id, liveFiguresOf(campaign), !ended && campaign.status !== "draft");
+  const leftOutTotal = Object.values(campaign.leftOut).reduce((sum, n) => sum + (n ?? 0), 0);
+  const reach = campaign.audienceSize === null ? null : campaign.audienceSize - leftOutTotal;
+  const progress = progressOf(live.counts, reach);
+  const page = href("/messaging/campaigns/:id", { id: campaign.id });
+  const csv = `${page}/results.csv${result ? `?result=${result}` : ""}`;
+  const what = campaign.kind === "broadcast" ? "broadcast" : "campaign";
+  const canPause = live.status === "sending" || live.status === "scheduled";
+  const canResume = live.status === "paused";
+  const canCancel = !["completed", "cancelled", "failed"].includes(live.status);
+
+  const columns: Column<Recipient>[] = [
+    {
+      key: "to",
+      header: "Recipient",
+      cell: (r) => (
+        <span>
+          <span className="tabular-nums">{r.phone ?? "No number"}</span>
+          {r.name ? <span className="block text-xs text-slate-500">{r.name}</span> : null}
+        </span>
+      ),
+    },
+    {
+      key: "result",
+      header: "Result",
+      cell: (r) => (
+        <span className="flex flex-wrap gap-1">
+          <Badge status={r.result === "left_out" ? "archived" : r.result === "waiting" ? "queued" : r.result}>
+            {RESULT_LABELS[r.result]}
+          </Badge>
+          {r.replied ? <Badge tone="info">Replied</Badge> : null}
+        </span>
+      ),
+    },
+    { key: "reason", header: "Reason", hideOnPhone: true, cell: (r) => r.reason ?? "" },
+    {
+      key: "when",
+      header: "Last update",
+      hideOnPhone: true,
+      cell: (r) => {
+        const at = r.repliedAt ?? r.readAt ?? r.deliveredAt ?? r.sentAt;
+        return at ? formatWhen(at) : "";
+      },
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      {LIVE_STATUSES.includes(campaign.status) ? (
+        // Without JavaScript the page refreshes itself while the campaign runs (with it, the events route updates it).
+        <noscript>
+          <meta httpEquiv="refresh" content="5" />
+        </noscript>
+      ) : null}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <BackLink to={campaign.kind === "broadcast" ? href("/messaging/broadcasts") : href("/messaging")}>
+            {campaign.kind === "broadcast" ? "Broadcast History" : "Campaigns"}
+          </BackLink>
+          <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+            {campaign.name}
+            <span data-testid="campaign-status">
+              <Badge status={live.status}>{live.status.charAt(0).toUpperCase() + live.status.slice(1)}</Badge>
+            </span>
+          </h1>
+          <p className="text-slate-600">
+            {campaign.kind === "broadcast" ? "Quick broadcast" : "Campaign"} of {campaign.template.name} ({campaign.template.language}) from{" "}
+            {campaign.from ?? "a disconnected number"}
+          </p>
+        </div>
+        {canManage && (canPause || canResume || canCancel) ? (
+          <div className="flex flex-wrap gap-2">
+            {canPause ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="pause" variant="secondary" pending={busy("pause")} pendingText="Pausing...">
+                  <Pause className="size-4" aria-hidden /> Pause
+                </Button>
+              </Form>
+            ) : null}
+            {canResume ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="resume" pending={busy("resume")} pendingText="Resuming...">
+                  <Play className="size-4" aria-hidden /> Resume
+                </Button>
+              </Form>
+            ) : null}
+            {canCancel && !confirmCancel ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="cancel" variant="danger">
+                  <XCircle className="size-4" aria-hidden /> Cancel {what}
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+
+      {canManage && canCancel && confirmCancel ? (
+        <ConfirmPanel
+          title={`Cancel this ${what}?`}
+          intent="cancel"
+          confirmLabel={`Yes, cancel the ${what}`}
+          cancelTo={page}
+          busy={busy("cancel")}
+        >
+          Whoever has not been sent to yet is left out. Messages already with Meta keep their statuses. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
+
+      {live.pausedReason || (live.status === "paused" && campaign.pausedBy) ? (
+        <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          Paused{live.pausedReason ? `: ${live.pausedReason}` : campaign.pausedBy ? ` by ${campaign.pausedBy}.` : "."}
+        </p>
+      ) : null}
+      {live.notice ? (
+        <p role="status" className="rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900">
+          {live.notice}
+        </p>
+      ) : null}
+
+      <Card>
+        <ProgressBar
+          label={live.status === "scheduled" ? "Waiting for its time" : "Progress"}
+          value={progress.done}
+          max={Math.max(progress.of, 1)}
+          valueText={`${formatNumber(progress.done)} of ${formatNumber(progress.of)}`}
+          tone={live.counts.failed > 0 && live.counts.failed >= progress.done / 2 ? "danger" : "brand"}
+        />
+        <dl className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Figures">
+          {COUNTERS.map(([key, label]) => (
+            <div key={key} className="rounded-lg bg-slate-50 px-3 py-2">
+              <dt className="text-xs text-slate-500">{label}</dt>
+              <dd className="text-lg font-bold text-slate-900 tabular-nums" data-testid={`count-${key}`}>
+                {formatNumber(live.counts[key])}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </Card>
+
+      <Card>
+        <CardHeader title="Details" />
+        <SummaryList
+          className="mt-4"
+          items={[
+            { label: "Audience", value: campaign.audienceLabel },
+            {
+              label: "Audience size",
+              value: campaign.audienceSize === null ? "Counted when it starts" : formatNumber(campaign.audienceSize),
+            },
+            { label: "Estimated cost", value: campaign.estimatedCostKes === null ? "" : formatKes(campaign.estimatedCostKes) },
+            { label: "Scheduled for", value: campaign.scheduledFor ? formatWhen(campaign.scheduledFor) : "Not scheduled" },
+            { label: "Started", value: campaign.startedAt ? formatWhen(campaign.startedAt) : "Not yet" },
+            { label: campaign.finishedAt ? "Ended" : "Created", value: formatWhen(campaign.finishedAt ?? campaign.createdAt) },
+          ]}
+        />
+        {leftOutTotal ? (
+          <div className="mt-4">
+            <h3 className="text-sm font-semibold text-slate-900">Left out: {formatNumber(leftOutTotal)}</h3>
+            <ul className="mt-1 list-disc pl-5 text-sm text-slate-700">
+              {leftOut.map((r) => (
+                <li key={r.reason}>
+                  {r.words}: {formatNumber(r.count)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card padding="none">
+        <div className="flex flex-wrap items-end justify-between gap-3 px-4 pt-4">
+          <h2 className="font-semibold text-slate-900">Recipients</h2>
+          <div className="flex flex-wrap items-end gap-3">
+            <Form method="get" className="flex items-end gap-2" aria-label="Result filter">
+              <FilterSelect
+                name="result"
+                label="Result"
+                value={result ?? ""}
+                all="Every result"
+                options={RESULT_CHOICES.map((r) => [r, RESULT_LABELS[r]])}
+              />
+              <Button type="submit" variant="secondary" size="sm" className="mb-0.5">
+                Show
+              </Button>
+            </Form>
+            <a
+              href={csv}
+              download
+              className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+            >
+              <Download className="size-4" aria-hidden /> Download results
+            </a>
+          </div>
+        </div>
+        <Table
+          caption="Recipients"
+          columns={columns}
+          rows={recipients.recipients}
+          rowKey={(r) => r.id}
+          empty={
+            campaign.audienceSize === null ? (
+              <>The recipients are counted when it starts.</>
+            ) : result ? (
+              <>
+                Nobody with this result.{" "}
+                <Link to={page} className="font-semibold text-brand-700 underline">
+                  Show everyone
+                </Link>
+              </>
+            ) : (
+              "No recipients."
+            )
+          }
+        />
+        <div className="px-4 pb-4">
+          <Pager searchParams={search} older={recipients.next === null ? null : String(recipients.next)} label="Recipient pages" />
+        </div>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

@@ -1,0 +1,46 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/results";
+import { can, currentUser } from "~/.server/auth/guards";
+import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/campaigns/queries";
+import { CampaignRefusal } from "~/.server/campaigns/refusals";
+
+/**
+ * GET /messaging/campaigns/:id/results.csv: a campaign's per-recipient results (`?result=` keeps
+ * the page's filter), streamed as a formula-safe CSV. Another tenant's id is not found.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request, params, url } = args;
+  const page = `/messaging/campaigns/${params.id}`;
+  const current = await currentUser(args);
+  const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
+  if (!current) return fromPage ? redirect(`/login?from=${encodeURIComponent(page)}`) : jsonError(401, STATUS_MESSAGES[401]);
+  if (!can(current.role, "campaigns:view")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
+  const wanted = url.searchParams.get("result") ?? "";
+  const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted) ? (wanted as RecipientResult) : undefined;
+  try {
+    const campaign = await getCampaign(current.organization.id, params.id);
+    const body = await openRecipientsCsv(current.organization.id, campaign.id, result);
+    const slug =
+      campaign.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 60) || "campaign";
+    return new Response(body, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${slug}-results${result ? `-${result}` : ""}.csv"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (error) {
+    if (error instanceof CampaignRefusal && error.status === 404) throw data("Campaign not found.", { status: 404 });
+    throw error;
+  }
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}
