@@ -37,6 +37,12 @@ export const PAGES = [
   { path: "/messaging/contacts/segments", as: "individual" },
   { path: "/messaging/contacts/import", as: "individual" },
   { path: "/messaging/contacts/import/:import", as: "individual" },
+  // The Campaigns and Broadcast History tabs, the forms, and a campaign's page (`:campaign`, by fillCampaignPages).
+  { path: "/messaging", as: "individual" },
+  { path: "/messaging/broadcasts", as: "individual" },
+  { path: "/messaging/campaigns/new", as: "individual" },
+  { path: "/messaging/broadcasts/new", as: "individual" },
+  { path: "/messaging/campaigns/:campaign", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 
@@ -99,6 +105,19 @@ export async function fillContactPages(baseUrl, cookie) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { contact, import: imported };
+}
+
+/**
+ * The campaign pages' record: the demo business's first campaign on the Campaigns tab (the demo data
+ * holds a completed one, a scheduled one, a draft and a cancelled broadcast).
+ */
+export async function fillCampaignPages(baseUrl, cookie) {
+  const response = await request(`${baseUrl}/messaging`, { headers: { Cookie: cookie, Accept: "text/html" } });
+  if (response.status !== 200) throw new Error(`GET /messaging answered ${response.status}`);
+  const uuid = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})";
+  const campaign = new RegExp(`href="/messaging/campaigns/${uuid}"`).exec(response.body.toString("utf8"))?.[1];
+  if (!campaign) throw new Error("the demo business has no campaigns");
+  return { campaign };
 }
 
 function decode(response) {
@@ -176,6 +195,11 @@ export async function measurePages(baseUrl, cookies) {
     records = await fillContactPages(baseUrl, cookies.individual);
   } catch (error) {
     unfilled = `the contact pages could not be filled: ${error.message}`;
+  }
+  try {
+    Object.assign(records, await fillCampaignPages(baseUrl, cookies.individual));
+  } catch (error) {
+    unfilled = `the campaign pages could not be filled: ${error.message}`;
   }
 
   const pages = [];

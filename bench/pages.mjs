@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { ensureBaselineBuild, startBaselineApp } from "./lib/baseline.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
 import { request } from "./lib/http.mjs";
-import { fillContactPages } from "./page-weight.mjs";
+import { fillCampaignPages, fillContactPages } from "./page-weight.mjs";
 import { cpuBetween, cpuOf, cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 
 // Routes of app/routes.ts's signed-in layouts that are not pages to load with a GET.
@@ -61,6 +61,8 @@ export function pageTargets(root) {
     ...signedIn.map((page) => ({ ...page, kind: "html" })),
     // A contact's own page: the record is the demo's first contact (fillContactPages).
     { path: "/messaging/contacts/:contact", as: "individual", kind: "html" },
+    // A campaign's page: the demo's first campaign (fillCampaignPages).
+    { path: "/messaging/campaigns/:campaign", as: "individual", kind: "html" },
     { path: "/api/auth/me", as: "individual", kind: "json" },
     { path: "/api/v1/account", as: "apiKey", kind: "json" },
   ];
@@ -196,6 +198,13 @@ export async function benchPages({
       log(`  the contact pages could not be filled: ${error.message}`);
       return {};
     });
+    Object.assign(
+      records,
+      await fillCampaignPages(baseUrl, credentials.individual).catch((error) => {
+        log(`  the campaign pages could not be filled: ${error.message}`);
+        return {};
+      }),
+    );
     const rows = [];
     for (const target of pageTargets(root).filter((t) => !only?.length || only.includes(t.path))) {
       const headers = { Accept: target.kind === "json" ? "application/json" : "text/html,application/xhtml+xml,*/*;q=0.8" };

@@ -122,6 +122,27 @@ const ROWS: Record<string, Row> = {
     owner: "404",
     admin: "404",
   },
+  // Campaigns and quick broadcasts (issue 14): nobody's campaign is not found; its downloads and events ask to sign in to its page.
+  "/messaging/campaigns/new": { path: "/messaging/campaigns/new", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/broadcasts/new": { path: "/messaging/broadcasts/new", anonymous: "login", owner: "ok", admin: "ok" },
+  "/messaging/campaigns/:id": {
+    path: "/messaging/campaigns/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/messaging/campaigns/:id/results.csv": {
+    path: "/messaging/campaigns/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/results.csv",
+    anonymous: "→/login?from=%2Fmessaging%2Fcampaigns%2F6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    owner: "404",
+    admin: "404",
+  },
+  "/messaging/campaigns/:id/events": {
+    path: "/messaging/campaigns/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/events",
+    anonymous: "→/login?from=%2Fmessaging%2Fcampaigns%2F6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    owner: "404",
+    admin: "404",
+  },
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
@@ -225,6 +246,17 @@ describe("the permissions table", () => {
       expect(can(role, "developer:view"), role).toBe(false);
       expect(can(role, "developer:manage"), role).toBe(false);
     }
+  });
+
+  it("shows campaigns to everyone who sees the Message Center and lets only those who manage contacts make or change them", () => {
+    expect(ROLES.filter((role) => can(role, "campaigns:view"))).toEqual(ROLES.filter((role) => can(role, "messaging:view")));
+    expect(ROLES.filter((role) => can(role, "campaigns:manage"))).toEqual(ROLES.filter((role) => can(role, "contacts:manage")));
+    expect(can("viewer", "campaigns:manage")).toBe(false);
+    const id = "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f";
+    expect(pagePermission("/messaging/campaigns/new")).toBe("campaigns:manage");
+    expect(pagePermission("/messaging/broadcasts/new")).toBe("campaigns:manage");
+    for (const path of [`/messaging/campaigns/${id}`, `/messaging/campaigns/${id}/results.csv`, `/messaging/campaigns/${id}/events`])
+      expect(pagePermission(path), path).toBe("campaigns:view");
   });
 
   it("keeps the contact import to those who manage contacts: a viewer is refused its pages, its post and its rejected rows", async () => {

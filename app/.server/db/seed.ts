@@ -1,7 +1,7 @@
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { db } from "./client";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
-import { activityLogs, contacts, messageTemplates, messages, organizations, users } from "./schema";
+import { activityLogs, campaignRecipients, campaigns, contacts, messageTemplates, messages, organizations, users } from "./schema";
 import { hashPassword } from "../auth/password";
 import { newBusinessId } from "../auth/signup";
 
@@ -167,6 +167,7 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
         },
       ]),
     );
+  await seedCampaigns(organizationId, userId, now);
   await db()
     .insert(activityLogs)
     .values([
@@ -198,4 +199,228 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
         createdAt: hoursAgo(48),
       },
     ]);
+}
+
+// The demo's campaigns: Nakuru members, their numbers in a block of their own (+254 701 2xx xxx).
+const FIRST_NAMES = [
+  "Wanjiku",
+  "Kiprono",
+  "Achieng",
+  "Mutua",
+  "Njoki",
+  "Cheruiyot",
+  "Atieno",
+  "Kamau",
+  "Wambui",
+  "Otieno",
+  "Jepkosgei",
+  "Mwangi",
+  "Nyambura",
+  "Kibet",
+  "Akinyi",
+];
+const LAST_NAMES = [
+  "Kariuki",
+  "Langat",
+  "Odhiambo",
+  "Musyoka",
+  "Gitau",
+  "Rotich",
+  "Owino",
+  "Njoroge",
+  "Chebet",
+  "Wafula",
+  "Kiplagat",
+  "Nduta",
+  "Ruto",
+  "Omondi",
+  "Maina",
+  "Koros",
+  "Wekesa",
+];
+const NAKURU_MEMBERS = 320;
+/** The phone number id the demo's campaigns name: the sandbox's demo number (they were sent before it was connected here). */
+const DEMO_SENDER = "demo-phone-number";
+
+/**
+ * Four campaigns so every Message Center page has something on it, as the domain would have left
+ * them: a completed one to the Nakuru members (their recipients, messages and statuses), one
+ * scheduled for next week, a draft and a cancelled quick broadcast. Three bulk inserts of rows.
+ */
+async function seedCampaigns(organizationId: string, userId: string, now: number) {
+  const at = (hoursAgo: number) => new Date(now - hoursAgo * 3600_000);
+  const members = await db()
+    .insert(contacts)
+    .values(
+      Array.from({ length: NAKURU_MEMBERS }, (_, i) => {
+        const phone = `+25470120${String(1000 + i).slice(-4)}`;
+        return {
+          organizationId,
+          name: `${FIRST_NAMES[i % FIRST_NAMES.length]} ${LAST_NAMES[(i * 7) % LAST_NAMES.length]}`,
+          phone,
+          waId: phone.slice(1),
+          tags: ["nakuru", "members"],
+          createdAt: at(24 * 30),
+        };
+      }),
+    )
+    .returning({ id: contacts.id, phone: contacts.phone, name: contacts.name });
+
+  const parameters = {
+    header: { value: "15 December" },
+    body: [{ field: "first_name", fallback: "mwanachama" }, { value: "4,500" }, { value: "15 December 2026" }, { value: "NYOTA-NKR" }],
+  };
+  // What happened to each of them: most read, some delivered or only sent, a few failed, some replied.
+  const outcome = (i: number) => (i % 40 === 7 ? "failed" : i % 9 === 0 ? "sent" : i % 3 === 0 ? "delivered" : "read");
+  const started = at(50);
+  const [completed, scheduled, draft, cancelled] = await db()
+    .insert(campaigns)
+    .values([
+      {
+        organizationId,
+        kind: "campaign",
+        name: "December repayment reminder, Nakuru branch",
+        status: "completed",
+        phoneNumberId: DEMO_SENDER,
+        templateName: "loan_repayment_reminder",
+        templateLanguage: "en",
+        templateCategory: "UTILITY",
+        parameters,
+        audience: { tags: ["nakuru"] },
+        audienceSize: NAKURU_MEMBERS + 4,
+        leftOut: { invalid_number: 1, duplicate: 3 },
+        estimatedCostCents: Math.round(NAKURU_MEMBERS * (0.004 * 129.2 + 0.15) * 100),
+        createdBy: userId,
+        createdAt: at(52),
+        updatedAt: at(49),
+        startedAt: started,
+        finishedAt: at(49),
+      },
+      {
+        organizationId,
+        kind: "campaign",
+        name: "Gawio la mwaka: dividend notice",
+        status: "scheduled",
+        phoneNumberId: DEMO_SENDER,
+        templateName: "dividend_announcement_sw",
+        templateLanguage: "sw",
+        templateCategory: "MARKETING",
+        parameters: { body: [{ field: "first_name", fallback: "mwanachama" }, { value: "12" }] },
+        audience: { everyone: true },
+        scheduledFor: new Date(now + 7 * 24 * 3600_000),
+        createdBy: userId,
+        createdAt: at(6),
+      },
+      {
+        organizationId,
+        kind: "campaign",
+        name: "January loan reminder (draft)",
+        status: "draft",
+        phoneNumberId: DEMO_SENDER,
+        templateName: "loan_repayment_reminder",
+        templateLanguage: "en",
+        templateCategory: "UTILITY",
+        parameters,
+        audience: { tags: ["members"] },
+        createdBy: userId,
+        createdAt: at(3),
+      },
+      {
+        organizationId,
+        kind: "broadcast",
+        name: "Quick broadcast: Nakuru office closed",
+        status: "cancelled",
+        phoneNumberId: DEMO_SENDER,
+        templateName: "loan_repayment_reminder",
+        templateLanguage: "en",
+        templateCategory: "UTILITY",
+        parameters,
+        audience: { phones: ["+254701201000", "+254701201001"] },
+        audienceSize: 2,
+        leftOut: { cancelled: 2 },
+        estimatedCostCents: 133,
+        createdBy: userId,
+        createdAt: at(30),
+        updatedAt: at(29.9),
+        startedAt: at(30),
+        finishedAt: at(29.9),
+      },
+    ])
+    .returning({ id: campaigns.id });
+  void scheduled;
+  void draft;
+
+  const sentAt = (i: number) => new Date(started.getTime() + i * 250);
+  const sent = await db()
+    .insert(messages)
+    .values(
+      members.map((member, i) => {
+        const result = outcome(i);
+        const first = member.name.split(" ")[0];
+        return {
+          organizationId,
+          contactId: member.id,
+          direction: "outbound" as const,
+          status: result,
+          body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR.`,
+          phoneNumberId: DEMO_SENDER,
+          messageType: "template",
+          source: "campaign",
+          recipientPhone: member.phone!,
+          recipientWaId: member.phone!.slice(1),
+          campaignId: completed!.id,
+          createdAt: sentAt(i),
+          acceptedAt: sentAt(i),
+          sentAt: result === "failed" ? null : sentAt(i),
+          deliveredAt: result === "delivered" || result === "read" ? new Date(sentAt(i).getTime() + 4000) : null,
+          readAt: result === "read" ? new Date(sentAt(i).getTime() + 3600_000) : null,
+          failedAt: result === "failed" ? new Date(sentAt(i).getTime() + 2000) : null,
+          errorCode: result === "failed" ? 131026 : null,
+          errorTitle: result === "failed" ? "Message undeliverable" : null,
+          pricingCategory: "utility",
+          billable: result !== "failed",
+        };
+      }),
+    )
+    .returning({ id: messages.id, phone: messages.recipientPhone });
+  const messageOf = new Map(sent.map((m) => [m.phone, m.id]));
+  await db()
+    .insert(campaignRecipients)
+    .values([
+      ...members.map((member, i) => ({
+        campaignId: completed!.id,
+        organizationId,
+        phone: member.phone,
+        contactId: member.id,
+        state: "queued" as const,
+        messageId: messageOf.get(member.phone!)!,
+        repliedAt: outcome(i) === "read" && i % 5 === 1 ? new Date(sentAt(i).getTime() + 2 * 3600_000) : null,
+      })),
+      { campaignId: completed!.id, organizationId, phone: "0712", state: "left_out" as const, reason: "invalid_number" },
+      ...["+254701201000", "+254701201001"].map((phone) => ({
+        campaignId: cancelled!.id,
+        organizationId,
+        phone,
+        state: "left_out" as const,
+        reason: "cancelled",
+      })),
+    ]);
+  // The final figures, as the campaign left them when it ended.
+  const counts = { queued: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0 };
+  members.forEach((_, i) => {
+    const result = outcome(i);
+    counts.sent++;
+    if (result === "failed") counts.failed++;
+    if (result === "delivered" || result === "read") counts.delivered++;
+    if (result === "read") counts.read++;
+    if (result === "read" && i % 5 === 1) counts.replied++;
+  });
+  await db()
+    .update(campaigns)
+    .set({ counts, countedAt: at(49) })
+    .where(eq(campaigns.id, completed!.id));
+  await db()
+    .update(campaigns)
+    .set({ counts: { ...counts, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0 }, countedAt: at(29.9) })
+    .where(eq(campaigns.id, cancelled!.id));
 }

@@ -58,6 +58,6 @@ export async function loader(args: Route.LoaderArgs) {
         if (timer) clearTimeout(timer);
       };
     },
-    { headers: { "Cache-Control": "no-store", "X-Accel-Buffering": "no" } },
+    { headers: { "X-Accel-Buffering": "no" } },
   );
 }

@@ -1,0 +1,175 @@
+import { readFile } from "node:fs/promises";
+import { randomBytes, randomInt } from "node:crypto";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
+
+// Issue 14: the Message Center's Campaigns and Broadcast History tabs, with JavaScript on and off
+// (the two projects): a campaign reviewed (who receives it, who is left out and why, the cost, the
+// first real messages) and scheduled, paused, resumed and cancelled; one sent now and watched to the
+// end against the Meta sandbox; a quick broadcast; the results as CSV; another business's campaign.
+
+const number = () => `07${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
+
+/** A connected number and an approved utility template with two placeholders. */
+async function readyBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${randomBytes(2).toString("hex")}`);
+  const name = `water_notice_${randomBytes(3).toString("hex")}`;
+  await page.goto("/templates/new");
+  await field(page, "Template name").fill(name);
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
+  await page.getByLabel("Language", { exact: true }).selectOption({ label: "English" });
+  await field(page, "Body").fill("Habari {{1}}, water will be off in your area on {{2}}. Store enough water.");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Update example fields" }).click();
+  await field(page, "Example for {{1}}").fill("Amina");
+  await field(page, "Example for {{2}}").fill("Tuesday");
+  await page.getByRole("button", { name: "Submit for approval" }).click();
+  await expect(page).toHaveURL(/\/templates$/);
+  expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
+  await waitForTemplateStatus(page, name, "approved");
+  return { user, template: name };
+}
+
+/** Fills the New Campaign (or Quick Broadcast) form up to Review. */
+async function fillCampaign(
+  page: Page,
+  javaScriptEnabled: boolean,
+  values: { name?: string; template: string; phones: string[]; schedule?: { date: string; time: string } },
+) {
+  if (values.name !== undefined) await field(page, "Campaign name").fill(values.name);
+  const option = page.locator('select[name="template"] option', { hasText: values.template });
+  await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
+  await page.getByLabel("{{1}}").selectOption({ label: "First name" });
+  await page.locator('input[name="p1_fallback"]').fill("Mteja");
+  await page.getByLabel("{{2}}").selectOption({ label: "A fixed value" });
+  await page.locator('input[name="p2_value"]').fill("Tuesday");
+  await field(page, "Phone numbers").fill(values.phones.join("\n"));
+  if (values.schedule) {
+    await page.getByLabel("Schedule").check();
+    await field(page, "Date").fill(values.schedule.date);
+    await field(page, "Time").fill(values.schedule.time);
+  }
+  await page.getByRole("button", { name: "Review" }).click();
+}
+
+const tomorrow = () => new Date(Date.now() + 3 * 3600_000 + 86_400_000).toISOString().slice(0, 10);
+
+test("campaigns: review, schedule, pause, resume and cancel; send now and watch it complete; download its results", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(150_000);
+  const { template } = await readyBusiness(page, request, javaScriptEnabled);
+
+  await page.goto("/messaging");
+  await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
+  await page.getByRole("link", { name: "New Campaign" }).first().click();
+  await expect(page).toHaveURL(/\/messaging\/campaigns\/new$/);
+
+  // No name: refused next to the field, with the other values kept.
+  const scheduled = [number(), number()];
+  await fillCampaign(page, javaScriptEnabled, {
+    name: "",
+    template,
+    phones: [...scheduled, "12"],
+    schedule: { date: tomorrow(), time: "09:30" },
+  });
+  await expect(field(page, "Campaign name")).toHaveAccessibleDescription("Give the campaign a name.");
+  await expect(field(page, "Phone numbers")).toHaveValue(new RegExp(scheduled[0]!));
+
+  // The review: two receive it, one number is left out and why, the cost, the first real messages.
+  await field(page, "Campaign name").fill("Nakuru water rationing notice");
+  await page.getByRole("button", { name: "Review" }).click();
+  await expect(page.getByRole("heading", { name: "Review: New Campaign" })).toBeVisible();
+  await expect(page.getByTestId("review-recipients")).toHaveText("2");
+  await expect(page.getByText("Not a valid phone number: 1")).toBeVisible();
+  await expect(page.getByTestId("review-cost")).toContainText("Ksh");
+  await expect(page.getByRole("list", { name: "Message previews" })).toContainText(
+    "Habari Mteja, water will be off in your area on Tuesday.",
+  );
+  await expect(page.getByText(/Scheduled for .* 09:30/)).toBeVisible();
+
+  // Back keeps the form; Review again, then Confirm and schedule.
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(field(page, "Campaign name")).toHaveValue("Nakuru water rationing notice");
+  await page.getByRole("button", { name: "Review" }).click();
+  await page.getByRole("button", { name: "Confirm and schedule" }).click();
+  await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
+  const status = page.getByTestId("campaign-status");
+  await expect(status).toHaveText("Scheduled");
+
+  // Pause, resume, and cancel after a confirmation.
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(status).toHaveText("Paused");
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(status).toHaveText("Scheduled");
+  await page.getByRole("button", { name: "Cancel campaign" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Cancel this campaign?" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Yes, cancel the campaign" }).click();
+  await expect(status).toHaveText("Cancelled");
+
+  // One sent now: watched until it completes (live with JavaScript, the page refreshing itself without).
+  await page.goto("/messaging/campaigns/new");
+  const now = [number(), number(), number()];
+  await fillCampaign(page, javaScriptEnabled, { name: "Naivasha water notice", template, phones: now });
+  await expect(page.getByTestId("review-recipients")).toHaveText("3");
+  await page.getByRole("button", { name: "Confirm and send to 3" }).click();
+  await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
+  await expect(page.getByTestId("count-sent")).toHaveText("3", { timeout: 15_000 });
+  await expect(page.getByRole("progressbar", { name: "Progress" })).toHaveAttribute("aria-valuenow", "3");
+
+  // The results as CSV: a header and one row per recipient; the filter is kept in the link.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download results" }).click()]);
+  const csv = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
+  const lines = csv.trim().split(/\r?\n/);
+  expect(lines[0]!.replaceAll('"', "")).toBe("Phone,Name,Result,Replied,Reason,Sent at,Delivered at,Read at,Replied at");
+  expect(lines).toHaveLength(4);
+  for (const n of now) expect(csv).toContain(`+254${n.replace(/\D/g, "").slice(1)}`);
+  await page.locator('select[name="result"]').selectOption("failed");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/result=failed/);
+  await expect(page.getByRole("link", { name: "Download results" })).toHaveAttribute("href", /results\.csv\?result=failed$/);
+  await expect(page.getByText("Nobody with this result.")).toBeVisible();
+
+  // The Campaigns tab lists both; Broadcast History the ended ones; the status filter works.
+  await page.goto("/messaging?status=scheduled");
+  await expect(page.getByText("No campaigns match.")).toBeVisible();
+  await page.goto("/messaging");
+  await expect(page.getByRole("link", { name: "Naivasha water notice" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Nakuru water rationing notice" })).toBeVisible();
+  await page.getByRole("link", { name: "Broadcast History" }).click();
+  const naivasha = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Naivasha water notice" }) });
+  await expect(naivasha).toContainText("Completed");
+});
+
+test("campaigns: a quick broadcast sent now; another business's campaign is not found", async ({ page, request, javaScriptEnabled }) => {
+  test.setTimeout(150_000);
+  const { template } = await readyBusiness(page, request, javaScriptEnabled);
+  await page.goto("/messaging/broadcasts");
+  await expect(page.getByRole("heading", { name: "No broadcasts yet" })).toBeVisible();
+  await page.getByRole("link", { name: "Quick Broadcast" }).first().click();
+  await expect(page).toHaveURL(/\/messaging\/broadcasts\/new$/);
+  await fillCampaign(page, javaScriptEnabled, { template, phones: [number(), number()] });
+  await expect(page.getByTestId("review-recipients")).toHaveText("2");
+  await page.getByRole("button", { name: "Confirm and send to 2" }).click();
+  await expect(page.getByText("Quick broadcast of")).toBeVisible();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
+  const id = /campaigns\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  await page.getByRole("link", { name: "Broadcast History" }).click();
+  await expect(page.getByRole("row").filter({ hasText: `Quick broadcast: ${template}` })).toContainText("Completed");
+
+  // Another business: the same id is not found, page, results and events alike.
+  const other = await signUpAndVerifyViaApi(request);
+  await page.context().clearCookies();
+  await signInViaForm(page, other.email, other.password);
+  expect((await page.goto(`/messaging/campaigns/${id}`))?.status()).toBe(404);
+  expect((await page.request.get(`/messaging/campaigns/${id}/results.csv`)).status()).toBe(404);
+  expect((await page.request.get(`/messaging/campaigns/${id}/events`)).status()).toBe(404);
+});
