@@ -37,7 +37,13 @@ async function readyBusiness(page: Page, request: APIRequestContext, javaScriptE
 async function fillCampaign(
   page: Page,
   javaScriptEnabled: boolean,
-  values: { name?: string; template: string; phones: string[]; schedule?: { date: string; time: string } },
+  values: {
+    name?: string;
+    template: string;
+    phones: string[];
+    schedule?: { date: string; time: string };
+    file?: { name: string; text: string };
+  },
 ) {
   if (values.name !== undefined) await field(page, "Campaign name").fill(values.name);
   const option = page.locator('select[name="template"] option', { hasText: values.template });
@@ -53,6 +59,10 @@ async function fillCampaign(
     await field(page, "Date").fill(values.schedule.date);
     await field(page, "Time").fill(values.schedule.time);
   }
+  if (values.file)
+    await page
+      .getByLabel("Or upload a list")
+      .setInputFiles({ name: values.file.name, mimeType: "text/csv", buffer: Buffer.from(values.file.text) });
   await page.getByRole("button", { name: "Review" }).click();
 }
 
@@ -156,9 +166,20 @@ test("campaigns: a quick broadcast sent now; another business's campaign is not 
   await expect(page.getByRole("heading", { name: "No broadcasts yet" })).toBeVisible();
   await page.getByRole("link", { name: "Quick Broadcast" }).first().click();
   await expect(page).toHaveURL(/\/messaging\/broadcasts\/new$/);
-  await fillCampaign(page, javaScriptEnabled, { template, phones: [number(), number()] });
-  await expect(page.getByTestId("review-recipients")).toHaveText("2");
-  await page.getByRole("button", { name: "Confirm and send to 2" }).click();
+  // One number pasted, two more in an uploaded CSV (its header is not a number).
+  const uploaded = [number(), number()];
+  await fillCampaign(page, javaScriptEnabled, {
+    template,
+    phones: [number()],
+    file: { name: "members.csv", text: `Name,Phone\r\nAmina,${uploaded[0]}\r\nBaraka,${uploaded[1]}\r\n` },
+  });
+  await expect(page.getByTestId("review-recipients")).toHaveText("3");
+  // Back shows the uploaded numbers in the list, so the file need not be chosen again.
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(field(page, "Phone numbers")).toHaveValue(new RegExp(uploaded[1]!));
+  await page.getByRole("button", { name: "Review" }).click();
+  await expect(page.getByTestId("review-recipients")).toHaveText("3");
+  await page.getByRole("button", { name: "Confirm and send to 3" }).click();
   await expect(page.getByText("Quick broadcast of")).toBeVisible();
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
   const id = /campaigns\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
