@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { randomBytes, randomInt } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import AxeBuilder from "@axe-core/playwright";
+import { DEMO, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
 
 // Issue 14: the Message Center's Campaigns and Broadcast History tabs, with JavaScript on and off
@@ -193,4 +194,34 @@ test("campaigns: a quick broadcast sent now; another business's campaign is not 
   expect((await page.goto(`/messaging/campaigns/${id}`))?.status()).toBe(404);
   expect((await page.request.get(`/messaging/campaigns/${id}/results.csv`)).status()).toBe(404);
   expect((await page.request.get(`/messaging/campaigns/${id}/events`)).status()).toBe(404);
+});
+
+test("campaigns: the demo business's campaigns fill every page, with no serious accessibility violation", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInViaForm(page, DEMO.email, DEMO.password, { goto: "/login?from=%2Fmessaging" });
+  await expect(page).toHaveURL(/\/messaging$/);
+  const completed = page.getByRole("row").filter({ has: page.getByRole("link", { name: "December repayment reminder, Nakuru branch" }) });
+  await expect(completed).toContainText("Completed");
+  await expect(completed).toContainText("320");
+  await expect(page.getByRole("row").filter({ hasText: "Gawio la mwaka" })).toContainText("Scheduled");
+  await expect(page.getByRole("row").filter({ hasText: "January loan reminder" })).toContainText("Draft");
+  const pages = ["/messaging", "/messaging/broadcasts", "/messaging/campaigns/new"];
+  await completed.getByRole("link").first().click();
+  await expect(page.getByTestId("count-failed")).toHaveText("8");
+  await expect(page.getByText("Not a valid phone number: 1")).toBeVisible();
+  pages.push(new URL(page.url()).pathname);
+  await page.locator('select[name="result"]').selectOption("failed");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "+254701201007" })).toContainText("may not be on WhatsApp");
+  // axe runs as a script in the page: once, with scripts on (the markup is the same without).
+  for (const path of javaScriptEnabled ? pages : []) {
+    await page.goto(path);
+    const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(
+      serious.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      path,
+    ).toEqual([]);
+  }
 });
