@@ -322,7 +322,10 @@ describe("sending", () => {
       [id],
     );
     expect(states).toEqual({ queued: sent, cancelled: 300 - sent, pending: 0 });
-    expect((await campaignRow(id)).status).toBe("cancelled");
+    const cancelled = await campaignRow(id);
+    expect(cancelled.status).toBe("cancelled");
+    // The stored figures add up: sent + left out is the audience.
+    expect(cancelled.left_out).toEqual({ cancelled: 300 - sent });
     expect(await refusal(resumeCampaign(t, id))).toMatchObject({ code: "campaign_state" });
   });
 

@@ -16,6 +16,7 @@ import {
   holdQueuedMessages,
   pauseCampaign,
   recheckCampaign,
+  refreshLeftOut,
   startChecked,
   withdrawUnsent,
   type CheckedCampaign,
@@ -257,6 +258,7 @@ async function completeCampaign(campaignId: string) {
   );
   const row = rows[0];
   if (!row) return false;
+  await refreshLeftOut(db(), campaignId);
   await recordActivity({
     organizationId: row.organization_id,
     type: "message",

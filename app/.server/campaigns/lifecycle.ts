@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../db/client";
+import { isUuid } from "../db/keyset";
 import type { Executor } from "../jobs/queue";
 import type { CampaignAudience, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
 import { recordActivity } from "../activity/record";
@@ -218,7 +219,7 @@ export function startChecked(tx: Executor, stored: StoredCampaign, checked: Chec
 }
 
 async function readStored(executor: Executor, organizationId: string, id: string, lock: boolean) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw campaignNotFound();
+  if (!isUuid(id)) throw campaignNotFound();
   const rows = (await executor.execute(
     sql`select * from campaigns where organization_id = ${organizationId} and id = ${id}${lock ? sql` for update` : sql``}`,
   )) as unknown as { rows: StoredCampaign[] };
@@ -317,6 +318,7 @@ export async function cancelCampaign(actor: Actor, id: string) {
       throw refuseCampaign(409, "campaign_state", `This ${label(stored).toLowerCase()} has already ended (${stored.status}).`);
     await tx.execute(sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where id = ${stored.id}`);
     await withdrawUnsent(tx, stored.id);
+    await refreshLeftOut(tx, stored.id);
     return stored;
   });
   await recordActivity({
@@ -342,4 +344,17 @@ export async function withdrawUnsent(executor: Executor, campaignId: string) {
   await executor.execute(sql`
     update campaign_recipients set state = 'left_out', reason = ${"cancelled" satisfies LeftOutReason}
     where campaign_id = ${campaignId} and state = 'pending'`);
+}
+
+/**
+ * The campaign's left-out figures from its recipient rows (those left out later too: cancelled,
+ * erased before their turn, a STOP in between), keeping the duplicates counted at the start.
+ */
+export async function refreshLeftOut(executor: Executor, campaignId: string) {
+  await executor.execute(sql`
+    update campaigns c set left_out = coalesce(
+        (select jsonb_object_agg(x.reason, x.n) from (
+           select reason, count(*)::int as n from campaign_recipients where campaign_id = c.id and state = 'left_out' group by reason) x),
+        '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('duplicate', c.left_out -> 'duplicate'))
+    where c.id = ${campaignId}`);
 }

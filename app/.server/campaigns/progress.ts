@@ -1,4 +1,5 @@
-import { rawQuery } from "../db/client";
+import { db, rawQuery } from "../db/client";
+import { refreshLeftOut } from "./lifecycle";
 import type { CampaignCounts } from "../db/schema/campaigns";
 
 /** How stale a sending campaign's stored figures may be before a reader counts again. */
@@ -51,5 +52,6 @@ export async function campaignCounts(
   if (!claimed.length && campaign.counts) return campaign.counts;
   const counts = await finalCounts(campaign.id);
   await rawQuery(`update campaigns set counts = $2::jsonb where id = $1`, [campaign.id, JSON.stringify(counts)]);
+  await refreshLeftOut(db(), campaign.id);
   return counts;
 }

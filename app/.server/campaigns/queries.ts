@@ -1,4 +1,5 @@
 import { rawQuery } from "../db/client";
+import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../db/keyset";
 import { csvRow } from "../activity/csv";
 import { log } from "../log";
 import type { CampaignAudience, CampaignCounts, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
@@ -117,7 +118,7 @@ async function viewOf(row: CampaignRow, countsMaxAgeMs: number): Promise<Campaig
 
 /** One campaign of the tenant with figures at most a second old; another tenant's id is not found. */
 export async function getCampaign(organizationId: string, id: string): Promise<CampaignView> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw campaignNotFound();
+  if (!isUuid(id)) throw campaignNotFound();
   const [row] = await rawQuery<CampaignRow>(`${SELECT} where c.organization_id = $1 and c.id = $2`, [organizationId, id]);
   if (!row) throw campaignNotFound();
   return viewOf(row, 1000);
@@ -129,14 +130,6 @@ export interface CampaignListFilter {
   /** Broadcast History: only ended ones. */
   ended?: boolean;
   kind?: "campaign" | "broadcast";
-}
-
-const encodeCursor = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString("base64url");
-function decodeCursor(cursor: string | null | undefined) {
-  if (!cursor || cursor.length > 200) return undefined;
-  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  if (!at || !id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(Date.parse(at))) return undefined;
-  return { at, id };
 }
 
 /**
@@ -165,7 +158,7 @@ export async function listCampaigns(
     params.push(filter.kind);
     where.push(`c.kind = $${params.length}`);
   }
-  const cursor = decodeCursor(page.cursor);
+  const cursor = decodeKeysetCursor(page.cursor);
   if (cursor) {
     params.push(cursor.at, cursor.id);
     where.push(`(c.created_at, c.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
@@ -180,7 +173,7 @@ export async function listCampaigns(
   const shown = rows.slice(0, limit);
   const views = await Promise.all(shown.map((row) => viewOf(row, ENDED_STATUSES.includes(row.status) ? 60_000 : 1000)));
   const last = shown.at(-1);
-  return { campaigns: views, next: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null };
+  return { campaigns: views, next: rows.length > limit && last ? encodeKeysetCursor(last.cursor_at, last.id) : null };
 }
 
 export const RECIPIENT_RESULTS = ["waiting", "sent", "delivered", "read", "replied", "failed", "left_out"] as const;
@@ -286,7 +279,7 @@ export async function recipientsPage(
 }
 
 async function assertOwn(organizationId: string, campaignId: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(campaignId)) throw campaignNotFound();
+  if (!isUuid(campaignId)) throw campaignNotFound();
   const [own] = await rawQuery(`select 1 from campaigns where organization_id = $1 and id = $2`, [organizationId, campaignId]);
   if (!own) throw campaignNotFound();
 }

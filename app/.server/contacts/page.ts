@@ -1,20 +1,12 @@
 import { sql } from "drizzle-orm";
 import { db } from "../db/client";
+import { decodeKeysetCursor, encodeKeysetCursor } from "../db/keyset";
 import { contactConditions, type ContactFilter } from "./manage";
 import { contactView, type ContactRow } from "./views";
 
 export const CONTACTS_PAGE_SIZE = 50;
 /** "All N matching" counts this far; past it the page says "10,000+" (a count of a million rows is not free). */
 export const COUNT_CAP = 10_000;
-
-/** A keyset cursor as the URL carries it: the row's created_at and id. */
-const encode = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString("base64url");
-function decode(cursor: string | null | undefined) {
-  if (!cursor || cursor.length > 200) return undefined;
-  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  if (!at || !id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(Date.parse(at))) return undefined;
-  return { at, id };
-}
 
 /**
  * One page of the Contacts tab, newest first: `after` a cursor (older) or `before` one (newer), by
@@ -25,8 +17,8 @@ export async function contactsPage(
   filter: ContactFilter,
   cursors: { after?: string | null; before?: string | null },
 ) {
-  const before = decode(cursors.before);
-  const after = before ? undefined : decode(cursors.after);
+  const before = decodeKeysetCursor(cursors.before);
+  const after = before ? undefined : decodeKeysetCursor(cursors.after);
   const bound = before
     ? sql` and (c.created_at, c.id) > (${before.at}::timestamptz, ${before.id}::uuid)`
     : after
@@ -46,7 +38,7 @@ export async function contactsPage(
   if (before) shown.reverse();
   const first = shown[0];
   const last = shown.at(-1);
-  const cursor = (row: (typeof shown)[number] | undefined) => (row ? encode(row.cursor_at, row.id) : null);
+  const cursor = (row: (typeof shown)[number] | undefined) => (row ? encodeKeysetCursor(row.cursor_at, row.id) : null);
   return {
     contacts: shown.map(contactView),
     newer: (before ? more : !!after) ? cursor(first) : null,

@@ -31,6 +31,11 @@ export const BODY_LIMITS = {
    * app/.server/contacts/import.ts, checked again while it streams) and the form's framing.
    */
   contactImport: 50 * MB + 64 * KB,
+  /**
+   * The New Campaign and Quick Broadcast pages and POST /api/v1/campaigns: up to 10,000 numbers
+   * (AUDIENCE_PHONES_MAX), pasted or in a small file, and the Review step carrying them again.
+   */
+  campaignForm: 1 * MB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
 } as const;
@@ -52,6 +57,8 @@ export function bodyLimitFor(path: string) {
   if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
   if (TEMPLATE_FORM_PAGE.test(page)) return BODY_LIMITS.templateForm;
   if (page === "/messaging/contacts/import") return BODY_LIMITS.contactImport;
+  if (page === "/messaging/campaigns/new" || page === "/messaging/broadcasts/new" || p === "/api/v1/campaigns")
+    return BODY_LIMITS.campaignForm;
   if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
   if (p === "/api/v1/media") return BODY_LIMITS.media;
   if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;
