@@ -625,6 +625,11 @@ describe("the OpenAPI document", () => {
       "/api/v1/contacts",
       "/api/v1/contacts/{id}",
       "/api/v1/contacts/{id}/consent",
+      "/api/v1/campaigns",
+      "/api/v1/campaigns/{id}",
+      "/api/v1/campaigns/{id}/pause",
+      "/api/v1/campaigns/{id}/resume",
+      "/api/v1/campaigns/{id}/cancel",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);
