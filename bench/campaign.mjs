@@ -29,9 +29,9 @@ import { startBareServer } from "./lib/bare-server.mjs";
 import { freePort, startServer } from "./lib/server.mjs";
 import {
   bareLoop,
+  connectBenchNumber,
   dispatcherBurstSeconds,
   dispatcherInFlight,
-  encryptSecret,
   GRAPH_VERSION,
   recipients,
   rootFor,
@@ -132,34 +132,7 @@ export async function benchCampaign({
     ).appId;
     const business = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Ltd" });
     const bareBusiness = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Bare Ltd" });
-    const [account] = await query(
-      `insert into whatsapp_accounts (organization_id, waba_id, business_id, name, access_token_encrypted, subscribed)
-       values ($1, $2, $3, $4, $5, true) returning id`,
-      [organizationId, business.wabaId, business.businessId, "Bench Campaign Ltd", encryptSecret(business.token, encryptionKey)],
-    );
-    await query(
-      `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
-                                           quality_rating, status, platform_type, messaging_limit, registered_at)
-       values ($1, $2, $3, $4, $5, 'Bench Campaign Ltd', 'GREEN', 'CONNECTED', 'CLOUD_API', 'TIER_UNLIMITED', now())`,
-      [organizationId, account.id, business.phoneNumberId, business.displayPhoneNumber, business.displayPhoneNumber.replace(/\D/g, "")],
-    );
-    await query(
-      `insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, source)
-       values ($1, $2, $3, $4, $5, $6, 'approved', $7::jsonb, 'meta')`,
-      [
-        organizationId,
-        account.id,
-        business.wabaId,
-        TEMPLATE.name,
-        TEMPLATE.language,
-        TEMPLATE.category,
-        JSON.stringify([{ type: "BODY", text: TEMPLATE.text }]),
-      ],
-    );
-    await query(`insert into sending_buckets (phone_number_id, rate, tokens) values ($1, $2::int, $2::int)`, [
-      business.phoneNumberId,
-      rate,
-    ]);
+    await connectBenchNumber(query, { organizationId, business, encryptionKey, rate, name: "Bench Campaign Ltd" });
 
     // The audience: contacts with Kenyan names and numbers the sandbox treats as ordinary people.
     const everyone = recipients(20_000_000, recipientsCount + bareMessages);

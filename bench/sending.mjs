@@ -191,6 +191,39 @@ export async function sandboxBusiness(sandbox, { controlToken, appId, appSecret,
   return { ...business, token, graph };
 }
 
+/**
+ * Connects the sandbox business's number to the tenant as Embedded Signup leaves it (token
+ * encrypted, number registered, TIER_UNLIMITED), with the bench template approved and a send
+ * bucket of `rate` a second.
+ */
+export async function connectBenchNumber(query, { organizationId, business, encryptionKey, rate, name }) {
+  const [account] = await query(
+    `insert into whatsapp_accounts (organization_id, waba_id, business_id, name, access_token_encrypted, subscribed)
+     values ($1, $2, $3, $4, $5, true) returning id`,
+    [organizationId, business.wabaId, business.businessId, name, encryptSecret(business.token, encryptionKey)],
+  );
+  await query(
+    `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
+                                         quality_rating, status, platform_type, messaging_limit, registered_at)
+     values ($1, $2, $3, $4, $5, $6, 'GREEN', 'CONNECTED', 'CLOUD_API', 'TIER_UNLIMITED', now())`,
+    [organizationId, account.id, business.phoneNumberId, business.displayPhoneNumber, business.displayPhoneNumber.replace(/\D/g, ""), name],
+  );
+  await query(
+    `insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, source)
+     values ($1, $2, $3, $4, $5, $6, 'approved', $7::jsonb, 'meta')`,
+    [
+      organizationId,
+      account.id,
+      business.wabaId,
+      TEMPLATE.name,
+      TEMPLATE.language,
+      TEMPLATE.category,
+      JSON.stringify([{ type: "BODY", text: TEMPLATE.text }]),
+    ],
+  );
+  await query(`insert into sending_buckets (phone_number_id, rate, tokens) values ($1, $2::int, $2::int)`, [business.phoneNumberId, rate]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The bare loop
 
@@ -537,34 +570,7 @@ export async function benchSending({
     ).appId;
     const business = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Sending Ltd" });
     const bareBusiness = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Bare Loop Ltd" });
-    const [account] = await query(
-      `insert into whatsapp_accounts (organization_id, waba_id, business_id, name, access_token_encrypted, subscribed)
-       values ($1, $2, $3, $4, $5, true) returning id`,
-      [organizationId, business.wabaId, business.businessId, "Bench Sending Ltd", encryptSecret(business.token, encryptionKey)],
-    );
-    await query(
-      `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
-                                           quality_rating, status, platform_type, messaging_limit, registered_at)
-       values ($1, $2, $3, $4, $5, 'Bench Sending Ltd', 'GREEN', 'CONNECTED', 'CLOUD_API', 'TIER_UNLIMITED', now())`,
-      [organizationId, account.id, business.phoneNumberId, business.displayPhoneNumber, business.displayPhoneNumber.replace(/\D/g, "")],
-    );
-    await query(
-      `insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, source)
-       values ($1, $2, $3, $4, $5, $6, 'approved', $7::jsonb, 'meta')`,
-      [
-        organizationId,
-        account.id,
-        business.wabaId,
-        TEMPLATE.name,
-        TEMPLATE.language,
-        TEMPLATE.category,
-        JSON.stringify([{ type: "BODY", text: TEMPLATE.text }]),
-      ],
-    );
-    await query(`insert into sending_buckets (phone_number_id, rate, tokens) values ($1, $2::int, $2::int)`, [
-      business.phoneNumberId,
-      rate,
-    ]);
+    await connectBenchNumber(query, { organizationId, business, encryptionKey, rate, name: "Bench Sending Ltd" });
     const [{ n: endpoints }] = await query(`select count(*)::int as n from webhook_endpoints where organization_id = $1`, [organizationId]);
     log(
       `  number ${business.phoneNumberId} (${business.displayPhoneNumber}) connected to the demo tenant; bucket ${rate}/s; webhooks out: ${endpoints ? "configured" : "none"}`,

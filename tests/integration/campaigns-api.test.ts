@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
+import { rawQuery } from "~/.server/db/client";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { saveContact } from "~/.server/contacts/manage";
@@ -12,7 +11,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { approvedBodyTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
 
 // The campaign endpoints of the public API (issue 14) on a real socket, against the Meta sandbox:
 // creating one now, scheduled or as a draft with its estimate, every bad field answered 4xx with
@@ -37,27 +36,9 @@ async function tenant(name: string) {
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-/** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body. */
-async function template(t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) {
-  const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
-  meta.sandbox.createTemplateAtMeta(t.wabaId, {
-    name,
-    language: "en",
-    category,
-    components: [{ type: "BODY", text, example: { body_text: [samples] } }] as never,
-  });
-  await db()
-    .insert(messageTemplates)
-    .values({
-      organizationId: t.organizationId,
-      wabaId: t.wabaId,
-      name,
-      language: "en",
-      category,
-      status: "approved",
-      components: [{ type: "BODY", text }],
-    });
-}
+/** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body; answers Meta's id. */
+const template = (t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) =>
+  approvedBodyTemplate(meta.graph, t, name, category, text);
 
 async function call(key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${apiServer.base}${path}`, {

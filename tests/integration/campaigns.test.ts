@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
+import { rawQuery } from "~/.server/db/client";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { saveContact, phoneHash } from "~/.server/contacts/manage";
@@ -23,7 +22,7 @@ import { getCampaign, listCampaigns, openRecipientsCsv, recipientsPage } from "~
 import { previewMessages } from "~/.server/campaigns/preview";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { approvedBodyTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
 
 // Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
 // feeder turning recipients into messages a little ahead of the dispatcher, pause, resume, cancel,
@@ -38,28 +37,9 @@ async function connectedTenant(name = "Kaunti ya Nakuru") {
 }
 type Tenant = Awaited<ReturnType<typeof connectedTenant>>;
 
-/** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body. */
-async function template(t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) {
-  const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
-  const atMeta = meta.sandbox.createTemplateAtMeta(t.wabaId, {
-    name,
-    language: "en",
-    category,
-    components: [{ type: "BODY", text, example: { body_text: [samples] } }] as never,
-  });
-  await db()
-    .insert(messageTemplates)
-    .values({
-      organizationId: t.organizationId,
-      wabaId: t.wabaId,
-      name,
-      language: "en",
-      category,
-      status: "approved",
-      components: [{ type: "BODY", text }],
-    });
-  return atMeta.id;
-}
+/** An approved template at Meta (the sandbox) and in Jumbe, with `{{1}}`… in its body; answers Meta's id. */
+const template = (t: Tenant, name: string, category: "UTILITY" | "MARKETING", text: string) =>
+  approvedBodyTemplate(meta.graph, t, name, category, text);
 
 async function refusal(work: Promise<unknown>) {
   try {

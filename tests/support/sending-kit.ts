@@ -45,6 +45,35 @@ export async function approvedTemplate(graph: GraphSandbox, t: Connected, name =
   return name;
 }
 
+/** An approved template with this body (`{{1}}`…) at Meta (the sandbox) and in Jumbe; answers Meta's id. */
+export async function approvedBodyTemplate(
+  graph: GraphSandbox,
+  t: Connected,
+  name: string,
+  category: "UTILITY" | "MARKETING",
+  text: string,
+) {
+  const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
+  const atMeta = graph.sandbox.createTemplateAtMeta(t.wabaId, {
+    name,
+    language: "en",
+    category,
+    components: [{ type: "BODY", text, example: { body_text: [samples] } }] as never,
+  });
+  await db()
+    .insert(messageTemplates)
+    .values({
+      organizationId: t.organizationId,
+      wabaId: t.wabaId,
+      name,
+      language: "en",
+      category,
+      status: "approved",
+      components: [{ type: "BODY", text }],
+    });
+  return atMeta.id;
+}
+
 /** Queues one template message per recipient, in order; answers the message ids. */
 export async function queueTemplates(organizationId: string, to: string[], name = "payment_received") {
   const ids: string[] = [];
