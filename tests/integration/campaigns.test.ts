@@ -366,6 +366,15 @@ describe("sending", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await campaignCounts(row as never)).toMatchObject({ replied: 1 });
     expect((await campaignRow(id)).counts).toMatchObject({ replied: 1 });
+    // A week after its end the figures are final: counted once more after that, then never again.
+    await rawQuery(
+      `update campaigns set finished_at = now() - interval '8 days', counted_at = now() - interval '8 days', counts = counts || '{"replied": 0}' where id = $1`,
+      [id],
+    );
+    expect(await campaignCounts((await campaignRow(id)) as never, 60_000)).toMatchObject({ replied: 1 });
+    await rawQuery(`update campaigns set counts = counts || '{"replied": 5}', counted_at = now() - interval '1 day' where id = $1`, [id]);
+    expect(await campaignCounts((await campaignRow(id)) as never, 60_000)).toMatchObject({ replied: 5 });
+    expect((await campaignRow(id)).counts).toMatchObject({ replied: 5 });
   });
 });
 

@@ -32,8 +32,11 @@ const USER_BUDGETS: Record<string, number> = {
   "/templates?status=approved&language=en": 5,
   // session, shell notifications, the connected accounts
   "/templates/new": 3,
-  // session, shell notifications; the Message Center's empty tabs read nothing more
-  "/messaging": 2,
+  // session, shell notifications; the page of campaigns, their figures counted again where stale
+  // (one statement for the whole page, however many campaigns it shows)
+  "/messaging": 4,
+  "/messaging?status=completed": 4,
+  "/messaging/broadcasts": 4,
   // session, shell notifications; the page of contacts, the capped count, the tag choices, the segments
   "/messaging/contacts": 6,
   "/messaging/contacts?q=amina&optin=opted_in&seen=30": 6,

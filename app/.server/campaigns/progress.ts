@@ -1,57 +1,97 @@
-import { db, rawQuery } from "../db/client";
-import { refreshLeftOut } from "./lifecycle";
-import type { CampaignCounts } from "../db/schema/campaigns";
+import { rawQuery } from "../db/client";
+import type { CampaignCounts, LeftOutReason } from "../db/schema/campaigns";
 
 /** How stale a sending campaign's stored figures may be before a reader counts again. */
 export const COUNTS_MAX_AGE_MS = 1000;
 
 /**
- * A campaign's figures counted from its messages and recipients: waiting to leave (pending or
- * queued), sent (accepted by Meta), delivered, read, replied (within 72 hours of delivery) and failed.
+ * After this long past its end a campaign's figures are final: replies count within 72 hours of
+ * delivery and late read receipts stop well before; it is counted once more after it and never again.
  */
+const FINAL_AFTER = "7 days";
+
+/**
+ * The figures of the campaign whose id is `$id`, as one jsonb: waiting to leave (pending or queued),
+ * sent (accepted by Meta), delivered, read, replied (within 72 hours of delivery) and failed.
+ */
+const countsOf = (id: string) => `(
+  select jsonb_build_object(
+    'queued', (select count(*)::int from campaign_recipients where campaign_id = ${id} and state = 'pending')
+                + count(*) filter (where m.status = 'queued' and m.accepted_at is null)::int,
+    'sent', count(*) filter (where m.accepted_at is not null)::int,
+    'delivered', count(*) filter (where m.delivered_at is not null or m.read_at is not null)::int,
+    'read', count(*) filter (where m.read_at is not null)::int,
+    'replied', (select count(*)::int from campaign_recipients where campaign_id = ${id} and replied_at is not null),
+    'failed', count(*) filter (where m.status = 'failed')::int)
+  from messages m where m.campaign_id = ${id})`;
+
+/** Who was left out, by reason, counted from the recipient rows (duplicates never became rows). */
+const leftOutOf = (id: string) => `coalesce(
+  (select jsonb_object_agg(x.reason, x.n) from (
+     select reason, count(*)::int as n from campaign_recipients where campaign_id = ${id} and state = 'left_out' group by reason) x),
+  '{}'::jsonb)`;
+
+/** A campaign's figures counted now from its messages and recipients. */
 export async function finalCounts(campaignId: string): Promise<CampaignCounts> {
-  const [row] = await rawQuery<CampaignCounts>(
-    `select (select count(*)::int from campaign_recipients where campaign_id = $1 and state = 'pending')
-              + count(*) filter (where m.status = 'queued' and m.accepted_at is null)::int as queued,
-            count(*) filter (where m.accepted_at is not null)::int as sent,
-            count(*) filter (where m.delivered_at is not null or m.read_at is not null)::int as delivered,
-            count(*) filter (where m.read_at is not null)::int as read,
-            (select count(*)::int from campaign_recipients where campaign_id = $1 and replied_at is not null) as replied,
-            count(*) filter (where m.status = 'failed')::int as failed
-     from messages m where m.campaign_id = $1`,
-    [campaignId],
-  );
-  return row!;
+  const [row] = await rawQuery<{ counts: CampaignCounts }>(`select ${countsOf("$1")} as counts`, [campaignId]);
+  return row!.counts;
+}
+
+interface Counted {
+  id: string;
+  status: string;
+  started_at?: string | Date | null;
+  finished_at?: string | Date | null;
+  counts: CampaignCounts | null;
+  counted_at: string | Date | null;
+  left_out?: Partial<Record<LeftOutReason, number>> | null;
+}
+export interface Figures {
+  counts: CampaignCounts;
+  leftOut: Partial<Record<LeftOutReason, number>>;
 }
 
 const NONE: CampaignCounts = { queued: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0 };
+const notStarted = (c: Counted) => !c.started_at && (c.status === "draft" || c.status === "scheduled");
+const FINAL_AFTER_MS = 7 * 24 * 3600_000;
+/** Counted once after its figures became final: never counted again. */
+const final = (c: Counted) =>
+  !!c.finished_at && !!c.counted_at && new Date(c.counted_at).getTime() >= new Date(c.finished_at).getTime() + FINAL_AFTER_MS;
 
 /**
- * The figures a page shows: the stored ones while younger than `maxAgeMs`, else counted again and
- * stored, by one reader at a time across every instance (the others read what it stored). A
+ * The figures pages show, for a page of campaigns in one statement: each campaign's stored figures
+ * while younger than its `maxAgeMs`, else counted again and stored. Across every instance one reader
+ * at a time counts a campaign (the row is locked, the others skip it and show what is stored). A
  * campaign's own page asks for a second's freshness; lists of ended ones can take a minute's.
  */
-export async function campaignCounts(
-  campaign: {
-    id: string;
-    status: string;
-    started_at?: string | Date | null;
-    counts: CampaignCounts | null;
-    counted_at: string | Date | null;
-  },
-  maxAgeMs = COUNTS_MAX_AGE_MS,
-): Promise<CampaignCounts> {
-  if (!campaign.started_at && (campaign.status === "draft" || campaign.status === "scheduled")) return campaign.counts ?? NONE;
-  const age = campaign.counted_at ? Date.now() - new Date(campaign.counted_at).getTime() : Infinity;
-  if (campaign.counts && age < maxAgeMs) return campaign.counts;
-  const claimed = await rawQuery<{ id: string }>(
-    `update campaigns set counted_at = now() where id = $1 and (counted_at is null or counted_at < now() - make_interval(secs => $2::float8 / 1000))
-     returning id`,
-    [campaign.id, maxAgeMs],
+export async function campaignFigures(campaigns: { row: Counted; maxAgeMs: number }[]): Promise<Map<string, Figures>> {
+  const figures = new Map<string, Figures>();
+  const stale: { id: string; maxAgeMs: number }[] = [];
+  for (const { row, maxAgeMs } of campaigns) {
+    figures.set(row.id, { counts: row.counts ?? NONE, leftOut: row.left_out ?? {} });
+    if (notStarted(row) || final(row)) continue;
+    const age = row.counted_at ? Date.now() - new Date(row.counted_at).getTime() : Infinity;
+    if (!row.counts || age >= maxAgeMs) stale.push({ id: row.id, maxAgeMs });
+  }
+  if (!stale.length) return figures;
+  const counted = await rawQuery<{ id: string; counts: CampaignCounts; left_out: Partial<Record<LeftOutReason, number>> }>(
+    `update campaigns c
+        set counts = x.counts, counted_at = now(),
+            left_out = x.left_out || jsonb_strip_nulls(jsonb_build_object('duplicate', c.left_out -> 'duplicate'))
+       from (select s.id from campaigns s join unnest($1::uuid[], $2::float8[]) as w(id, max_age_ms) on w.id = s.id
+              where (s.counts is null or s.counted_at is null or s.counted_at < now() - make_interval(secs => w.max_age_ms / 1000))
+                and (s.finished_at is null or s.counted_at is null or s.counted_at < s.finished_at + interval '${FINAL_AFTER}')
+              for update of s skip locked) d
+       cross join lateral (select ${countsOf("d.id")} as counts, ${leftOutOf("d.id")} as left_out) x
+      where c.id = d.id
+      returning c.id, c.counts, c.left_out`,
+    [stale.map((s) => s.id), stale.map((s) => s.maxAgeMs)],
   );
-  if (!claimed.length && campaign.counts) return campaign.counts;
-  const counts = await finalCounts(campaign.id);
-  await rawQuery(`update campaigns set counts = $2::jsonb where id = $1`, [campaign.id, JSON.stringify(counts)]);
-  await refreshLeftOut(db(), campaign.id);
-  return counts;
+  for (const row of counted) figures.set(row.id, { counts: row.counts, leftOut: row.left_out ?? {} });
+  return figures;
+}
+
+/** One campaign's figures (see campaignFigures). */
+export async function campaignCounts(campaign: Counted, maxAgeMs = COUNTS_MAX_AGE_MS): Promise<CampaignCounts> {
+  return (await campaignFigures([{ row: campaign, maxAgeMs }])).get(campaign.id)!.counts;
 }

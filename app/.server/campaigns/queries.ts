@@ -3,7 +3,7 @@ import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../db/keyset";
 import { csvRow } from "../activity/csv";
 import { log } from "../log";
 import type { CampaignAudience, CampaignCounts, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
-import { campaignCounts } from "./progress";
+import { campaignFigures, COUNTS_MAX_AGE_MS, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 
@@ -90,7 +90,7 @@ const SELECT = `
   left join whatsapp_phone_numbers p on p.phone_number_id = c.phone_number_id and p.organization_id = c.organization_id
   left join users u on u.id = c.paused_by`;
 
-async function viewOf(row: CampaignRow, countsMaxAgeMs: number): Promise<CampaignView> {
+function viewOf(row: CampaignRow, figures: Figures): CampaignView {
   return {
     id: row.id,
     kind: row.kind,
@@ -103,9 +103,9 @@ async function viewOf(row: CampaignRow, countsMaxAgeMs: number): Promise<Campaig
     audience: row.audience,
     audienceLabel: audienceLabel(row.audience, row.segment_name),
     audienceSize: row.audience_size,
-    leftOut: row.left_out ?? {},
+    leftOut: figures.leftOut,
     estimatedCostKes: row.estimated_cost_cents === null ? null : Number(row.estimated_cost_cents) / 100,
-    counts: await campaignCounts(row, countsMaxAgeMs),
+    counts: figures.counts,
     pausedReason: row.paused_reason,
     pausedBy: row.paused_by_name,
     notice: row.notice,
@@ -121,7 +121,8 @@ export async function getCampaign(organizationId: string, id: string): Promise<C
   if (!isUuid(id)) throw campaignNotFound();
   const [row] = await rawQuery<CampaignRow>(`${SELECT} where c.organization_id = $1 and c.id = $2`, [organizationId, id]);
   if (!row) throw campaignNotFound();
-  return viewOf(row, 1000);
+  const figures = await campaignFigures([{ row, maxAgeMs: COUNTS_MAX_AGE_MS }]);
+  return viewOf(row, figures.get(row.id)!);
 }
 
 export interface CampaignListFilter {
@@ -171,7 +172,10 @@ export async function listCampaigns(
     params,
   );
   const shown = rows.slice(0, limit);
-  const views = await Promise.all(shown.map((row) => viewOf(row, ENDED_STATUSES.includes(row.status) ? 60_000 : 1000)));
+  const figures = await campaignFigures(
+    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : COUNTS_MAX_AGE_MS })),
+  );
+  const views = shown.map((row) => viewOf(row, figures.get(row.id)!));
   const last = shown.at(-1);
   return { campaigns: views, next: rows.length > limit && last ? encodeKeysetCursor(last.cursor_at, last.id) : null };
 }
