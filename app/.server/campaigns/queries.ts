@@ -140,7 +140,7 @@ export interface CampaignListFilter {
 export async function listCampaigns(
   organizationId: string,
   filter: CampaignListFilter,
-  page: { cursor?: string | null; limit?: number } = {},
+  page: { cursor?: string | null; before?: string | null; limit?: number } = {},
 ) {
   const limit = Math.min(Math.max(page.limit ?? 25, 1), 100);
   const params: unknown[] = [organizationId];
@@ -159,25 +159,32 @@ export async function listCampaigns(
     params.push(filter.kind);
     where.push(`c.kind = $${params.length}`);
   }
-  const cursor = decodeKeysetCursor(page.cursor);
-  if (cursor) {
-    params.push(cursor.at, cursor.id);
-    where.push(`(c.created_at, c.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+  // `before` a cursor reads the page newer than it (the index backwards), else `cursor` the one older.
+  const before = decodeKeysetCursor(page.before);
+  const after = before ? undefined : decodeKeysetCursor(page.cursor);
+  const bound = before ?? after;
+  if (bound) {
+    params.push(bound.at, bound.id);
+    where.push(`(c.created_at, c.id) ${before ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
   }
   params.push(limit + 1);
+  const order = before ? "c.created_at asc nulls first, c.id asc nulls first" : "c.created_at desc nulls last, c.id desc nulls last";
   const rows = await rawQuery<CampaignRow & { cursor_at: string }>(
     `${SELECT.replace("select c.*", "select c.*, c.created_at::text as cursor_at")}
      where ${where.join(" and ")}
-     order by c.created_at desc nulls last, c.id desc nulls last limit $${params.length}`,
+     order by ${order} limit $${params.length}`,
     params,
   );
+  const more = rows.length > limit;
   const shown = rows.slice(0, limit);
+  if (before) shown.reverse();
   const figures = await campaignFigures(
     shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : COUNTS_MAX_AGE_MS })),
   );
   const views = shown.map((row) => viewOf(row, figures.get(row.id)!));
-  const last = shown.at(-1);
-  return { campaigns: views, next: rows.length > limit && last ? encodeKeysetCursor(last.cursor_at, last.id) : null };
+  const cursor = (row: (typeof shown)[number] | undefined) => (row ? encodeKeysetCursor(row.cursor_at, row.id) : null);
+  const older = (before ? true : more) && shown.length ? cursor(shown.at(-1)) : null;
+  return { campaigns: views, next: older, older, newer: (before ? more : !!after) ? cursor(shown[0]) : null };
 }
 
 export const RECIPIENT_RESULTS = ["waiting", "sent", "delivered", "read", "replied", "failed", "left_out"] as const;

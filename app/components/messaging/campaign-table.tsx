@@ -23,13 +23,15 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The campaigns table with its figures; `ended` shows when each ended instead of its schedule. */
 export function CampaignTable({
   rows,
-  next,
+  older,
+  newer,
   searchParams,
   ended = false,
   empty,
 }: {
   rows: CampaignRow[];
-  next: string | null;
+  older: string | null;
+  newer: string | null;
   searchParams: URLSearchParams;
   ended?: boolean;
   empty: ReactNode;
@@ -74,7 +76,7 @@ export function CampaignTable({
     <>
       <Table caption={ended ? "Broadcast history" : "Campaigns"} columns={columns} rows={rows} rowKey={(row) => row.id} empty={empty} />
       <div className="px-4 pb-4">
-        <Pager searchParams={searchParams} older={next} label={ended ? "Broadcast history pages" : "Campaign pages"} />
+        <Pager searchParams={searchParams} newer={newer} older={older} label={ended ? "Broadcast history pages" : "Campaign pages"} />
       </div>
     </>
   );

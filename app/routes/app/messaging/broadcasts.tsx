@@ -20,7 +20,11 @@ export async function loader(args: Route.LoaderArgs) {
   const q = (params.get("q") ?? "").slice(0, 100);
   const wanted = params.get("status") ?? "";
   const status = ENDED_STATUSES.includes(wanted as CampaignStatus) ? (wanted as CampaignStatus) : undefined;
-  const page = await listCampaigns(current.organization.id, { search: q, status, ended: true }, { cursor: params.get("after"), limit: 25 });
+  const page = await listCampaigns(
+    current.organization.id,
+    { search: q, status, ended: true },
+    { cursor: params.get("after"), before: params.get("before"), limit: 25 },
+  );
   return { q, status: status ?? "", page, canManage: can(current.role, "campaigns:manage") };
 }
 
@@ -49,7 +53,7 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
         />
         <Button type="submit">Apply filters</Button>
       </Form>
-      {!page.campaigns.length && !q && !status && !search.get("after") ? (
+      {!page.campaigns.length && !q && !status && !search.get("after") && !search.get("before") ? (
         <Card>
           <h2 className="font-semibold text-slate-900">No broadcasts yet</h2>
           <p className="mt-1 text-sm text-slate-600">
@@ -65,7 +69,8 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
         <Card padding="none">
           <CampaignTable
             rows={page.campaigns}
-            next={page.next}
+            older={page.older}
+            newer={page.newer}
             searchParams={search}
             ended
             empty={

@@ -22,7 +22,11 @@ export async function loader(args: Route.LoaderArgs) {
   const q = (params.get("q") ?? "").slice(0, 100);
   const wanted = params.get("status") ?? "";
   const status = (CAMPAIGN_STATUSES as readonly string[]).includes(wanted) ? (wanted as CampaignStatus) : undefined;
-  const page = await listCampaigns(current.organization.id, { search: q, status }, { cursor: params.get("after"), limit: 25 });
+  const page = await listCampaigns(
+    current.organization.id,
+    { search: q, status },
+    { cursor: params.get("after"), before: params.get("before"), limit: 25 },
+  );
   return { q, status: status ?? "", page, canManage: can(current.role, "campaigns:manage") };
 }
 
@@ -51,7 +55,7 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
         <FilterSelect name="status" label="Status" value={status} options={STATUS_LABELS} all="Any status" />
         <Button type="submit">Apply filters</Button>
       </Form>
-      {!page.campaigns.length && !filtered && !search.get("after") ? (
+      {!page.campaigns.length && !filtered && !search.get("after") && !search.get("before") ? (
         <Card>
           <h2 className="font-semibold text-slate-900">No campaigns yet</h2>
           <p className="mt-1 text-sm text-slate-600">
@@ -67,7 +71,8 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
         <Card padding="none">
           <CampaignTable
             rows={page.campaigns}
-            next={page.next}
+            older={page.older}
+            newer={page.newer}
             searchParams={search}
             empty={
               <>
