@@ -15,6 +15,7 @@ import { estimateCostCents } from "./pricing";
 import { campaignNotFound, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
 import { wakeFeeder } from "./wake";
+import { leftOutOf } from "./progress";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
@@ -230,6 +231,19 @@ async function readStored(executor: Executor, organizationId: string, id: string
 
 const label = (row: { kind: string }) => (row.kind === "broadcast" ? "Broadcast" : "Campaign");
 
+/** "Campaign paused", "Broadcast resumed"… in the tenant's activity log: by the actor, or by Jumbe for `reason`. */
+function recordCampaignEvent(actor: Actor, row: { kind: string; name: string }, verb: string, reason?: string) {
+  return recordActivity({
+    organizationId: actor.organizationId,
+    userId: reason ? null : actor.userId,
+    type: "message",
+    status: reason ? "warning" : "success",
+    action: `${label(row)} ${verb}`,
+    details: reason ? `${row.name}: ${reason}` : `${row.name}.`,
+    meta: actor.meta,
+  });
+}
+
 /**
  * Pauses a scheduled or sending campaign: no new message leaves after the ones already in
  * Meta's hands (the messages waiting are held back at once). `reason` is Jumbe's own when it pauses.
@@ -249,15 +263,7 @@ export async function pauseCampaign(actor: Actor, id: string, reason?: string) {
     await holdQueuedMessages(tx, stored.id);
     return stored;
   });
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: reason ? null : actor.userId,
-    type: "message",
-    status: reason ? "warning" : "success",
-    action: `${label(row)} paused`,
-    details: reason ? `${row.name}: ${reason}` : `${row.name}.`,
-    meta: actor.meta,
-  });
+  await recordCampaignEvent(actor, row, "paused", reason);
 }
 
 /** The campaign's messages still waiting to leave are held back: not due until it resumes. */
@@ -294,15 +300,7 @@ export async function resumeCampaign(actor: Actor, id: string) {
     }
     return stored;
   });
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "message",
-    status: "success",
-    action: `${label(row)} resumed`,
-    details: `${row.name}.`,
-    meta: actor.meta,
-  });
+  await recordCampaignEvent(actor, row, "resumed");
   wakeFeeder();
   wakeDispatcher();
 }
@@ -321,15 +319,7 @@ export async function cancelCampaign(actor: Actor, id: string) {
     await refreshLeftOut(tx, stored.id);
     return stored;
   });
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "message",
-    status: "success",
-    action: `${label(row)} cancelled`,
-    details: `${row.name}.`,
-    meta: actor.meta,
-  });
+  await recordCampaignEvent(actor, row, "cancelled");
 }
 
 /** A cancelled campaign's messages that have not left are withdrawn, and their people (and the pending) left out. */
@@ -352,9 +342,6 @@ export async function withdrawUnsent(executor: Executor, campaignId: string) {
  */
 export async function refreshLeftOut(executor: Executor, campaignId: string) {
   await executor.execute(sql`
-    update campaigns c set left_out = coalesce(
-        (select jsonb_object_agg(x.reason, x.n) from (
-           select reason, count(*)::int as n from campaign_recipients where campaign_id = c.id and state = 'left_out' group by reason) x),
-        '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('duplicate', c.left_out -> 'duplicate'))
+    update campaigns c set left_out = ${sql.raw(leftOutOf("c.id"))} || jsonb_strip_nulls(jsonb_build_object('duplicate', c.left_out -> 'duplicate'))
     where c.id = ${campaignId}`);
 }

@@ -26,7 +26,7 @@ const countsOf = (id: string) => `(
   from messages m where m.campaign_id = ${id})`;
 
 /** Who was left out, by reason, counted from the recipient rows (duplicates never became rows). */
-const leftOutOf = (id: string) => `coalesce(
+export const leftOutOf = (id: string) => `coalesce(
   (select jsonb_object_agg(x.reason, x.n) from (
      select reason, count(*)::int as n from campaign_recipients where campaign_id = ${id} and state = 'left_out' group by reason) x),
   '{}'::jsonb)`;
