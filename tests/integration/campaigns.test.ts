@@ -22,7 +22,7 @@ import { getCampaign, listCampaigns, openRecipientsCsv, recipientsPage } from "~
 import { previewMessages } from "~/.server/campaigns/preview";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { approvedBodyTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
 
 // Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
 // feeder turning recipients into messages a little ahead of the dispatcher, pause, resume, cancel,
@@ -555,5 +555,207 @@ describe("the lists", () => {
     expect((await listCampaigns(t.organizationId, {}, { before: "bm90IGEgY3Vyc29y", limit: 2 })).campaigns.map((c) => c.id)).toEqual(
       ids.slice(0, 2),
     );
+  });
+});
+
+describe("media headers and buttons", () => {
+  const POSTER = "https://nyota.co.ke/media/gawio-2026.jpg";
+  const STATEMENT = { type: "URL", text: "View statement", url: "https://nyota.co.ke/statements/{{1}}", example: ["NYOTA-0042"] };
+
+  /** An approved template with an image header, a body placeholder and a dynamic URL button. */
+  const posterTemplate = (t: Tenant, name = "dividend_poster") =>
+    approvedMediaTemplate(meta.graph, t, name, {
+      body: "Habari {{1}}, your dividend statement for 2026 is ready.",
+      buttons: [{ type: "QUICK_REPLY", text: "Asante" }, STATEMENT],
+    });
+
+  /** A file in the tenant's media store (its row; the bytes are not read by these checks). */
+  const storedFile = async (organizationId: string, mimeType: string, fileName: string) =>
+    (
+      await rawQuery<{ id: string }>(
+        `insert into media_files (organization_id, direction, mime_type, size, sha256, file_name, storage_key)
+         values ($1, 'outbound', $2, 100, 'x', $3, 'test/none') returning id`,
+        [organizationId, mimeType, fileName],
+      )
+    )[0]!.id;
+
+  const sent = (m: { body: unknown }) =>
+    (m.body as { template: { components: { type: string; sub_type?: string; index?: string; parameters: Record<string, any>[] }[] } })
+      .template.components;
+
+  it("sends the header file to everyone and each person's button suffix from a contact field, with its fallback", async () => {
+    const t = await connectedTenant("Nyota Savings Sacco");
+    await posterTemplate(t);
+    await defineAttribute(t, { key: "member_no", label: "Member number", type: "text" });
+    await saveContact(t, { name: "Amina Wekesa", phone: recipient(1), tags: ["members"], attributes: { member_no: "NYOTA-0101" } });
+    await saveContact(t, { name: "Baraka Otieno", phone: recipient(2), tags: ["members"] }); // no member number: the fallback
+    const input: CampaignInput = {
+      name: "Dividend statements",
+      template: { name: "dividend_poster" },
+      parameters: {
+        body: [{ field: "first_name" }],
+        headerMedia: { link: POSTER },
+        buttons: [{ index: 1, source: { field: "member_no", fallback: "search" } }],
+      },
+      audience: { tags: ["members"] },
+    };
+    const checked = await checkCampaign(t.organizationId, input);
+    const preview = await previewMessages(t.organizationId, checked);
+    expect(preview.map((m) => [m.header, m.buttons])).toEqual([
+      [`[image: ${POSTER}]`, [{ text: "View statement", value: "https://nyota.co.ke/statements/NYOTA-0101" }]],
+      [`[image: ${POSTER}]`, [{ text: "View statement", value: "https://nyota.co.ke/statements/search" }]],
+    ]);
+
+    const id = await createCampaign(t, input);
+    expect((await campaignRow(id)).parameters).toEqual({
+      body: [{ field: "first_name" }],
+      headerMedia: { link: POSTER },
+      buttons: [{ index: 1, source: { field: "member_no", fallback: "search" } }],
+    });
+    await setBucketRate(t.phoneNumberId, 1000);
+    await runCampaign(id);
+    const atMeta = new Map((await metaReceived(meta.graph, t.phoneNumberId)).map((m) => [m.to, sent(m)]));
+    const expected = (name: string, suffix: string) => [
+      { type: "header", parameters: [{ type: "image", image: { link: POSTER } }] },
+      { type: "body", parameters: [{ type: "text", text: name }] },
+      { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: suffix }] },
+    ];
+    expect(atMeta).toEqual(
+      new Map([
+        [recipient(1), expected("Amina", "NYOTA-0101")],
+        [recipient(2), expected("Baraka", "search")],
+      ]),
+    );
+    expect((await getCampaign(t.organizationId, id)).counts.sent).toBe(2);
+  });
+
+  it("leaves out a person whose button value would be empty, and names an uploaded header file by its own name", async () => {
+    const t = await connectedTenant();
+    await posterTemplate(t);
+    await defineAttribute(t, { key: "member_no", label: "Member number", type: "text" });
+    await saveContact(t, { name: "Chebet Kiprop", phone: recipient(3), tags: ["members"], attributes: { member_no: "NYOTA-0303" } });
+    await saveContact(t, { name: "Daudi Mwangi", phone: recipient(4), tags: ["members"] });
+    const poster = await storedFile(t.organizationId, "image/png", "gawio.png");
+    const input: CampaignInput = {
+      name: "Statements by upload",
+      template: { name: "dividend_poster" },
+      parameters: {
+        body: [{ value: "member" }],
+        headerMedia: { mediaId: poster },
+        buttons: [{ index: 1, source: { field: "member_no" } }],
+      },
+      audience: { tags: ["members"] },
+    };
+    const checked = await checkCampaign(t.organizationId, input);
+    expect(await estimateCampaign(t.organizationId, checked)).toMatchObject({ recipients: 1, leftOut: { missing_value: 1 } });
+    expect((await previewMessages(t.organizationId, checked)).map((m) => m.header)).toEqual(["[image: gawio.png]"]);
+  });
+
+  it("refuses a missing or insecure header file, one the template has no place for, another's file, and missing buttons", async () => {
+    const t = await connectedTenant();
+    const other = await connectedTenant("Another Sacco");
+    await posterTemplate(t);
+    await template(t, "statement_ready", "UTILITY", "Dear {{1}}, your statement is ready.");
+    const good: CampaignInput = {
+      name: "Posters",
+      template: { name: "dividend_poster" },
+      parameters: { body: [{ value: "member" }], headerMedia: { link: POSTER }, buttons: [{ index: 1, source: { value: "all" } }] },
+      audience: { phones: [recipient(5)] },
+    };
+    const withParameters = (parameters: Partial<CampaignInput["parameters"]>) => ({
+      ...good,
+      parameters: { ...good.parameters, ...parameters },
+    });
+    const refusals = {
+      missing: await refusal(createCampaign(t, withParameters({ headerMedia: undefined }))),
+      http: await refusal(createCampaign(t, withParameters({ headerMedia: { link: "http://nyota.co.ke/gawio.jpg" } }))),
+      notALink: await refusal(createCampaign(t, withParameters({ headerMedia: { link: "gawio.jpg" } }))),
+      noPlace: await refusal(
+        createCampaign(t, {
+          ...good,
+          template: { name: "statement_ready" },
+          parameters: { body: [{ value: "x" }], headerMedia: { link: POSTER } },
+        }),
+      ),
+      foreign: await refusal(
+        createCampaign(t, withParameters({ headerMedia: { mediaId: await storedFile(other.organizationId, "image/png", "x.png") } })),
+      ),
+      pdf: await refusal(
+        createCampaign(t, withParameters({ headerMedia: { mediaId: await storedFile(t.organizationId, "application/pdf", "a.pdf") } })),
+      ),
+      noButton: await refusal(createCampaign(t, withParameters({ buttons: [] }))),
+      quickReply: await refusal(
+        createCampaign(t, withParameters({ buttons: [{ index: 0, source: { value: "x" } }, ...good.parameters.buttons!] })),
+      ),
+      unknownField: await refusal(createCampaign(t, withParameters({ buttons: [{ index: 1, source: { field: "shoe_size" } }] }))),
+    };
+    expect(refusals).toMatchObject({
+      missing: {
+        status: 422,
+        code: "invalid_parameters",
+        field: "parameters",
+        message: "dividend_poster has an image header: give the file to send with it, as an https link or an uploaded file.",
+      },
+      http: { status: 422, code: "invalid_parameters", field: "parameters", message: expect.stringContaining("must start with https://") },
+      notALink: { status: 422, code: "invalid_parameters", field: "parameters" },
+      noPlace: {
+        status: 422,
+        code: "invalid_parameters",
+        field: "parameters",
+        message: "statement_ready has no image, video or document header: leave out the header file.",
+      },
+      foreign: { status: 404, code: "media_not_found", field: "parameters" },
+      pdf: { status: 422, code: "media_type_mismatch", field: "parameters" },
+      noButton: {
+        status: 422,
+        code: "invalid_parameters",
+        field: "parameters",
+        message: expect.stringContaining("button 2 (View statement) ends its link with a placeholder"),
+      },
+      quickReply: { status: 422, code: "invalid_parameters", message: "dividend_poster has no button 1 that takes a value." },
+      unknownField: {
+        status: 422,
+        code: "invalid_parameters",
+        message: expect.stringContaining('button 2 (View statement) is mapped to "shoe_size"'),
+      },
+    });
+    expect((await rawQuery(`select count(*)::int as n from campaigns`))[0]).toEqual({ n: 0 });
+    expect(await createCampaign(t, good)).toEqual(expect.any(String));
+  });
+
+  it("takes a copy code per person for a marketing template's COPY_CODE button", async () => {
+    const t = await connectedTenant();
+    await approvedMediaTemplate(meta.graph, t, "gawio_offer", {
+      category: "MARKETING",
+      body: "Habari {{1}}! Use your code for 10% off loan fees.",
+      buttons: [{ type: "COPY_CODE", example: "GAWIO26" }],
+    });
+    await defineAttribute(t, { key: "promo", label: "Promo code", type: "text" });
+    const yes = { consent: { status: "opted_in" as const, source: "manual" as const } };
+    await saveContact(t, { name: "Esther Njeri", phone: recipient(6), tags: ["offer"], attributes: { promo: "ESTHER10" } }, yes);
+    const input: CampaignInput = {
+      name: "Loan fee offer",
+      template: { name: "gawio_offer" },
+      parameters: { body: [{ field: "first_name" }], headerMedia: { link: POSTER }, buttons: [{ index: 0, source: { field: "promo" } }] },
+      audience: { tags: ["offer"] },
+    };
+    expect(
+      await refusal(
+        createCampaign(t, { ...input, parameters: { ...input.parameters, buttons: [{ index: 0, source: { value: "X".repeat(16) } }] } }),
+      ),
+    ).toMatchObject({
+      code: "invalid_parameters",
+      message: "A copy code has at most 15 characters.",
+    });
+    const id = await createCampaign(t, input);
+    await setBucketRate(t.phoneNumberId, 1000);
+    await runCampaign(id);
+    const [message] = await metaReceived(meta.graph, t.phoneNumberId);
+    expect(sent(message!).at(-1)).toEqual({
+      type: "button",
+      sub_type: "copy_code",
+      index: "0",
+      parameters: [{ type: "coupon_code", coupon_code: "ESTHER10" }],
+    });
   });
 });

@@ -74,6 +74,49 @@ export async function approvedBodyTemplate(
   return atMeta.id;
 }
 
+/**
+ * An approved template with a media header, this body and these buttons (a URL ending in {{1}} is a
+ * dynamic button; COPY_CODE takes a code) at Meta (the sandbox) and in Jumbe; answers Meta's id.
+ */
+export async function approvedMediaTemplate(
+  graph: GraphSandbox,
+  t: Connected,
+  name: string,
+  options: {
+    category?: "UTILITY" | "MARKETING";
+    header?: "IMAGE" | "VIDEO" | "DOCUMENT";
+    body: string;
+    buttons?: Record<string, unknown>[];
+  },
+) {
+  const category = options.category ?? "UTILITY";
+  const samples = [...options.body.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
+  const header = { type: "HEADER", format: options.header ?? "IMAGE" };
+  const buttons = options.buttons?.length ? [{ type: "BUTTONS", buttons: options.buttons }] : [];
+  const atMeta = graph.sandbox.createTemplateAtMeta(t.wabaId, {
+    name,
+    language: "en",
+    category,
+    components: [
+      { ...header, example: { header_handle: ["4::aW1hZ2UvanBlZw==:sample"] } },
+      { type: "BODY", text: options.body, ...(samples.length ? { example: { body_text: [samples] } } : {}) },
+      ...buttons,
+    ] as never,
+  });
+  await db()
+    .insert(messageTemplates)
+    .values({
+      organizationId: t.organizationId,
+      wabaId: t.wabaId,
+      name,
+      language: "en",
+      category,
+      status: "approved",
+      components: [header, { type: "BODY", text: options.body }, ...buttons],
+    });
+  return atMeta.id;
+}
+
 /** Queues one template message per recipient, in order; answers the message ids. */
 export async function queueTemplates(organizationId: string, to: string[], name = "payment_received") {
   const ids: string[] = [];

@@ -5,7 +5,7 @@ import { outageBackoffMs } from "../jobs/worker";
 import { createIdler } from "../jobs/idle";
 import { log } from "../log";
 import { recordActivity } from "../activity/record";
-import type { ParameterSource } from "../db/schema/campaigns";
+import type { CampaignParameters } from "../db/schema/campaigns";
 import { prepareTemplate } from "../messaging/compose";
 import { summaryOf } from "../messaging/content";
 import { resolveSenderNumber } from "../messaging/sender";
@@ -24,6 +24,7 @@ import {
 } from "./lifecycle";
 import { finalCounts } from "./progress";
 import { parameterValue } from "./variables";
+import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
 
 /**
@@ -133,7 +134,17 @@ interface FeedCampaignRow {
   template_name: string;
   template_language: string;
   template_category: string;
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
+}
+
+/** One recipient's body, header and button values; null when one would be empty (they are left out). */
+function recipientValues(sources: CampaignParameters, recipient: Pending) {
+  const fields = { name: recipient.name, phone: recipient.phone, attributes: recipient.attributes };
+  const parameters = sources.body.map((source) => parameterValue(source, fields));
+  const headerText = sources.header ? parameterValue(sources.header, fields) : undefined;
+  const buttons = buttonValues(sources.buttons, fields);
+  if (parameters.some((p) => !p) || headerText === "" || buttons.some((b) => !b.value)) return null;
+  return { parameters, headerText, buttons };
 }
 
 /**
@@ -147,7 +158,11 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
   if (!known) return { fed: 0, done: false };
   // The number and template, read before the transaction (PGlite has one connection).
   const sender = await resolveSenderNumber(known.organization_id, known.phone_number_id);
-  const template = await prepareTemplate(known.organization_id, sender, { name: known.template_name, language: known.template_language });
+  const template = await prepareTemplate(known.organization_id, sender, {
+    name: known.template_name,
+    language: known.template_language,
+    header: known.parameters.headerMedia,
+  });
   // The notice is written after the batch commits: updating the share-locked row inside would deadlock two feeders.
   let noticeNow: string | null | undefined;
   const outcome = await db().transaction(async (tx) => {
@@ -197,14 +212,13 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
         leftOut.push({ id: recipient.id, reason: "not_opted_in" });
         continue;
       }
-      const fields = { name: recipient.name, phone: recipient.phone, attributes: recipient.attributes };
-      const parameters = campaign.parameters.body.map((source) => parameterValue(source, fields));
-      const headerText = campaign.parameters.header ? parameterValue(campaign.parameters.header, fields) : undefined;
-      if (parameters.some((p) => !p) || headerText === "") {
+      const values = recipientValues(campaign.parameters, recipient);
+      if (!values) {
         leftOut.push({ id: recipient.id, reason: "missing_value" });
         continue;
       }
-      const composed = template.compose(recipient.phone, { parameters, headerText });
+      const { parameters } = values;
+      const composed = template.compose(recipient.phone, values);
       send.push({
         recipient,
         graph: composed.graph,

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { db } from "../db/client";
 import { isUuid } from "../db/keyset";
 import type { Executor } from "../jobs/queue";
-import type { CampaignAudience, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
+import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import { attributeDefinitions } from "../contacts/attributes";
@@ -14,6 +14,7 @@ import { checkAudience, contactSources, countAudience, freezeAudience, type Audi
 import { estimateCostCents } from "./pricing";
 import { campaignNotFound, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
+import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
 
@@ -33,7 +34,7 @@ export interface CampaignInput {
   /** A connected number (Meta's id or the number); the tenant's first otherwise. */
   from?: string;
   template: { name: string; language?: string };
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
   audience: CampaignAudience;
   /** When to start: null or absent, now (or a draft, with `draft`). */
   scheduledFor?: Date | null;
@@ -46,7 +47,7 @@ export interface CheckedCampaign {
   kind: "campaign" | "broadcast";
   sender: SenderNumber;
   template: PreparedTemplate;
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
   audience: CampaignAudience;
   /** The audience's contacts as SQL on `c` (the segment read now, outside any transaction). */
   sources: SQL;
@@ -70,22 +71,12 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
     throw sendRefusalAsCampaign(error, "from");
   });
   if (!input.template?.name) throw refuseCampaign(422, "template_not_found", "Choose an approved template.", "template");
-  const template = await prepareTemplate(organizationId, sender, input.template).catch((error) => {
-    throw sendRefusalAsCampaign(error, "template");
+  const headerMedia = headerMediaInput(input.parameters?.headerMedia);
+  const template = await prepareTemplate(organizationId, sender, { ...input.template, header: headerMedia }).catch((error) => {
+    throw templateRefusal(error);
   });
-  const definitions = await attributeDefinitions(organizationId);
-  const body = checkParameterSources(input.parameters?.body ?? [], template.body.count, definitions);
-  let header: ParameterSource | undefined;
-  if (template.headerTakesText) {
-    if (!input.parameters?.header)
-      throw refuseCampaign(
-        422,
-        "invalid_parameters",
-        "The template's header has a placeholder: map it to a field or give a value.",
-        "parameters",
-      );
-    header = checkParameterSources([input.parameters.header], 1, definitions, "header")[0];
-  }
+  checkHeaderMediaFits(template, headerMedia);
+  const parameters = await checkValues(organizationId, template, input.parameters);
   const audience = await checkAudience(organizationId, input.audience ?? {});
   let scheduledFor: Date | null = null;
   if (input.scheduledFor) {
@@ -102,17 +93,40 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
     kind: input.kind === "broadcast" ? "broadcast" : "campaign",
     sender,
     template,
-    parameters: { body, ...(header ? { header } : {}) },
+    parameters: { ...parameters, ...(headerMedia ? { headerMedia } : {}) },
     audience,
     sources: await contactSources(organizationId, audience),
     scheduledFor,
   };
 }
 
+/** The body's, a text header's and the buttons' values, each a known field or a fixed text. */
+async function checkValues(organizationId: string, template: PreparedTemplate, given: CampaignParameters | undefined) {
+  const definitions = await attributeDefinitions(organizationId);
+  const body = checkParameterSources(given?.body ?? [], template.body.count, definitions);
+  let header: ParameterSource | undefined;
+  if (template.headerTakesText) {
+    if (!given?.header)
+      throw refuseCampaign(
+        422,
+        "invalid_parameters",
+        "The template's header has a placeholder: map it to a field or give a value.",
+        "parameters",
+      );
+    header = checkParameterSources([given.header], 1, definitions, "header")[0];
+  }
+  const buttons = checkButtonSources(template, given?.buttons, definitions);
+  return { body, ...(header ? { header } : {}), ...(buttons.length ? { buttons } : {}) };
+}
+
 export const rulesOf = (organizationId: string, checked: CheckedCampaign) => ({
   organizationId,
   marketing: checked.template.category === "marketing",
-  parameters: [...checked.parameters.body, ...(checked.parameters.header ? [checked.parameters.header] : [])],
+  parameters: [
+    ...checked.parameters.body,
+    ...(checked.parameters.header ? [checked.parameters.header] : []),
+    ...buttonSources(checked.parameters.buttons),
+  ],
 });
 
 /** What confirming would do: who receives it, who is left out and why, and the estimated cost in KES. */
@@ -188,7 +202,7 @@ export interface StoredCampaign {
   phone_number_id: string;
   template_name: string;
   template_language: string;
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
   audience: CampaignAudience;
   scheduled_for: string | Date | null;
   started_at: string | Date | null;

@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { contactRows, numberRows, splitNumbers } from "./audience";
 import { rulesOf, type CheckedCampaign } from "./lifecycle";
 import { parameterValue, type RecipientFields } from "./variables";
+import { buttonValues, headerMediaLabel } from "./template-values";
 
 export interface PreviewMessage {
   to: string;
@@ -10,6 +11,8 @@ export interface PreviewMessage {
   header: string | null;
   body: string;
   footer: string | null;
+  /** The buttons that take a value: their label and what they open or copy for this person. */
+  buttons?: { text: string; value: string }[];
 }
 
 /** A template's text with its placeholders ({{1}} or {{name}}) filled in order of the values. */
@@ -41,16 +44,32 @@ export async function previewMessages(organizationId: string, checked: CheckedCa
   if (audience.segmentId || audience.tags || audience.contactIds || audience.everyone) await take(contactRows(rules, checked.sources));
   const numbers = splitNumbers(audience.phones ?? []).valid;
   if (picked.length < limit && numbers.length) await take(numberRows(rules, checked.sources, numbers.slice(0, 1000)));
+  return picked.map(({ phone, fields }) => previewOf(checked, phone, fields));
+}
+
+function previewOf(checked: CheckedCampaign, phone: string, fields: RecipientFields): PreviewMessage {
   const texts = checked.template.texts;
-  return picked.map(({ phone, fields }) => {
-    const values = checked.parameters.body.map((source) => parameterValue(source, fields));
-    const header = checked.parameters.header ? parameterValue(checked.parameters.header, fields) : undefined;
-    return {
-      to: phone,
-      name: fields.name,
-      header: texts.header === null ? null : fillPlaceholders(texts.header, header === undefined ? [] : [header], []),
-      body: fillPlaceholders(texts.body, values, checked.template.body.named),
-      footer: texts.footer,
-    };
+  const values = checked.parameters.body.map((source) => parameterValue(source, fields));
+  const header = checked.parameters.header ? parameterValue(checked.parameters.header, fields) : undefined;
+  const buttons = previewButtons(checked, fields);
+  return {
+    to: phone,
+    name: fields.name,
+    header:
+      texts.header === null
+        ? headerMediaLabel(checked.template.headerFormat, checked.template.headerMedia)
+        : fillPlaceholders(texts.header, header === undefined ? [] : [header], []),
+    body: fillPlaceholders(texts.body, values, checked.template.body.named),
+    footer: texts.footer,
+    ...(buttons.length ? { buttons } : {}),
+  };
+}
+
+/** Each value button as this person gets it: the link with its suffix, or the code. */
+function previewButtons(checked: CheckedCampaign, fields: RecipientFields) {
+  const values = buttonValues(checked.parameters.buttons, fields);
+  return checked.template.buttons.map((button) => {
+    const value = values.find((v) => v.index === button.index)?.value ?? "";
+    return { text: button.text, value: button.url ? fillPlaceholders(button.url, [value], []) : value };
   });
 }

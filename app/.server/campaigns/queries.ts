@@ -2,7 +2,7 @@ import { rawQuery } from "../db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../db/keyset";
 import { csvRow } from "../activity/csv";
 import { log } from "../log";
-import type { CampaignAudience, CampaignCounts, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
+import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../db/schema/campaigns";
 import { campaignFigures, COUNTS_MAX_AGE_MS, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
@@ -23,7 +23,7 @@ interface CampaignRow {
   template_name: string;
   template_language: string;
   template_category: string;
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
   audience: CampaignAudience;
   segment_name: string | null;
   scheduled_for: Date | string | null;
@@ -49,7 +49,7 @@ export interface CampaignView {
   from: string | null;
   phoneNumberId: string;
   template: { name: string; language: string; category: string };
-  parameters: { body: ParameterSource[]; header?: ParameterSource };
+  parameters: CampaignParameters;
   audience: CampaignAudience;
   /** The audience in words: "Segment Nairobi VIPs", "tags vip, nakuru", "120 numbers"... */
   audienceLabel: string;

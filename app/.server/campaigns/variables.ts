@@ -26,7 +26,10 @@ export function checkParameterSources(
   expected: number,
   attributes: Map<string, AttributeDefinition>,
   label = "body",
+  /** What each value is called in a refusal: {{1}}, {{2}}... unless given. */
+  names: string[] = [],
 ): ParameterSource[] {
+  const nameOf = (i: number) => names[i] ?? `{{${i + 1}}}`;
   if (sources.length !== expected)
     throw refuseCampaign(
       422,
@@ -38,7 +41,7 @@ export function checkParameterSources(
     if ("value" in source) {
       const value = parameterText(String(source.value ?? ""));
       if (!value)
-        throw refuseCampaign(422, "invalid_parameters", `Give a value for {{${i + 1}}}, or map it to a contact field.`, "parameters");
+        throw refuseCampaign(422, "invalid_parameters", `Give a value for ${nameOf(i)}, or map it to a contact field.`, "parameters");
       return { value };
     }
     const field = String(source.field ?? "").trim();
@@ -46,7 +49,7 @@ export function checkParameterSources(
       throw refuseCampaign(
         422,
         "invalid_parameters",
-        `{{${i + 1}}} is mapped to ${field ? `"${field.slice(0, 40)}"` : "nothing"}, which is not a contact field: use name, first_name, phone or one of your custom fields.`,
+        `${nameOf(i)} is mapped to ${field ? `"${field.slice(0, 40)}"` : "nothing"}, which is not a contact field: use name, first_name, phone or one of your custom fields.`,
         "parameters",
       );
     const fallback = source.fallback === undefined ? undefined : parameterText(String(source.fallback));

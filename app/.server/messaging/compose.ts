@@ -284,10 +284,43 @@ function templateComponents(wanted: TemplateContent, template: TemplateRow): Rec
   return components;
 }
 
+const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
+
+/** A button that takes a value per message: a URL ending in a placeholder, or a copy code. */
+export interface ValueButton {
+  index: number;
+  kind: "url" | "copy_code";
+  /** The button's label, and a URL button's address ("https://.../{{1}}"). */
+  text: string;
+  url: string | null;
+}
+
+function valueButtons(template: TemplateRow): ValueButton[] {
+  const buttons = (componentOf(template, "BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
+  return buttons.flatMap((button, index): ValueButton[] => {
+    const type = String(button.type).toUpperCase();
+    if (type === "URL" && placeholderNames(button.url).length > 0)
+      return [{ index, kind: "url", text: String(button.text ?? ""), url: String(button.url) }];
+    if (type === "COPY_CODE") return [{ index, kind: "copy_code", text: String(button.text ?? "Copy code"), url: null }];
+    return [];
+  });
+}
+
+/** A media header needs its file: one for every recipient, given when the campaign is made. */
+function checkHeaderFile(name: string, format: string, header: MediaRef | undefined) {
+  if (!MEDIA_HEADERS.includes(format) || header?.link || header?.mediaId) return;
+  const kind = format.toLowerCase();
+  throw refuse(
+    422,
+    "parameter_mismatch",
+    `${name} has ${kind === "image" ? "an" : "a"} ${kind} header: give the file to send with it, as an https link or an uploaded file.`,
+  );
+}
+
 /**
  * One template for many recipients (a campaign): found and checked once (approved; a media header's
- * file given; no button that needs a value per person), then each recipient's message is written
- * without another query, from their body values and header value.
+ * file given and, when uploaded, the tenant's own and of the header's kind), then each recipient's
+ * message is written without another query, from their body values, header value and button values.
  */
 export async function prepareTemplate(
   organizationId: string,
@@ -299,19 +332,23 @@ export async function prepareTemplate(
   const headerFormat = String(header?.format ?? "").toUpperCase();
   const body = needed(placeholderNames(componentOf(template, "BODY")?.text));
   const headerCount = headerFormat === "TEXT" ? needed(placeholderNames(header?.text)).count : 0;
+  const buttons = valueButtons(template);
+  checkHeaderFile(wanted.name, headerFormat, wanted.header);
+  const media = MEDIA_HEADERS.includes(headerFormat) ? wanted.header : undefined;
   let sample: TemplateContent = {
     name: wanted.name,
     language: template.language,
     parameters: Array.from({ length: body.count }, () => "x"),
-    ...(headerCount ? { header: { text: "x" } } : wanted.header ? { header: wanted.header } : {}),
+    ...(headerCount ? { header: { text: "x" } } : media ? { header: media } : {}),
+    buttons: buttons.map((b) => ({ index: b.index, value: "x" })),
   };
   checkParameters(sample, template);
-  if (["IMAGE", "VIDEO", "DOCUMENT"].includes(headerFormat) && sample.header?.mediaId) {
+  let uploadedName: string | null = null;
+  if (media && sample.header?.mediaId) {
     const kind = headerFormat.toLowerCase() as MediaKind;
-    sample = {
-      ...sample,
-      header: withFileName(kind, sample.header, await checkMediaFile(organizationId, kind, sample.header.mediaId, "header.mediaId")),
-    };
+    const file = await checkMediaFile(organizationId, kind, sample.header.mediaId, "header.mediaId");
+    uploadedName = file.file_name;
+    sample = { ...sample, header: withFileName(kind, sample.header, file) };
   }
   const category = template.category.toLowerCase();
   return {
@@ -322,18 +359,25 @@ export async function prepareTemplate(
     /** How many values the body takes (and their names, for named placeholders), and whether the header takes one. */
     body,
     headerTakesText: headerCount > 0,
+    /** IMAGE, VIDEO, DOCUMENT, TEXT, LOCATION; null without a header. */
+    headerFormat: headerFormat || null,
+    /** A media header's file as it is sent (an upload's own name for a document). */
+    headerMedia: media ? { ...(sample.header as MediaRef), ...(uploadedName ? { uploadedName } : {}) } : null,
+    /** The buttons that take a value per message, in order. */
+    buttons,
     /** The template's texts, for a preview. */
     texts: {
       header: headerFormat === "TEXT" ? String(header?.text ?? "") : null,
       body: String(componentOf(template, "BODY")?.text ?? ""),
       footer: componentOf(template, "FOOTER") ? String(componentOf(template, "FOOTER")?.text ?? "") : null,
     },
-    /** Meta's request for one recipient. */
-    compose(to: string, values: { parameters: string[]; headerText?: string }): Composed {
+    /** Meta's request for one recipient; `buttons` gives each value button's value by its index. */
+    compose(to: string, values: { parameters: string[]; headerText?: string; buttons?: { index: number; value: string }[] }): Composed {
       const content: TemplateContent = {
         ...sample,
         parameters: values.parameters,
         ...(headerCount ? { header: { text: values.headerText ?? "" } } : {}),
+        buttons: values.buttons ?? [],
       };
       return {
         graph: {

@@ -20,6 +20,8 @@ export interface PreviewedMessage {
   header: string | null;
   body: string;
   footer: string | null;
+  /** Buttons with a value per person: their label and the link they open or the code they copy. */
+  buttons?: { text: string; value: string }[];
 }
 
 /** WhatsApp-like bubbles of messages as their recipients will read them, each under its recipient. */
@@ -46,6 +48,16 @@ export function MessagePreviewList({
             <p className="whitespace-pre-line">{m.body}</p>
             {m.footer ? <p className="mt-1 text-xs text-slate-500">{m.footer}</p> : null}
           </div>
+          {m.buttons?.length ? (
+            <ul className="mt-1 space-y-1" aria-label="Buttons">
+              {m.buttons.map((b, i) => (
+                <li key={i} className="rounded-lg bg-white px-3 py-1.5 text-center text-sm text-sky-700 shadow-sm">
+                  <span className="font-medium">{b.text}</span>
+                  <span className="block text-xs break-all text-slate-500">{b.value}</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -8,6 +8,31 @@ import { segments } from "./contacts";
 /** Where a template's placeholder takes its value: a contact field or attribute, or a fixed text. */
 export type ParameterSource = { field: string; fallback?: string } | { value: string };
 
+/** A media header's file, the same for every recipient: an https link, or a file of Jumbe's media store. */
+export interface CampaignHeaderMedia {
+  link?: string;
+  mediaId?: string;
+  /** Documents: the name the customer sees. */
+  filename?: string;
+}
+
+/** A dynamic URL button's suffix or a copy-code button's code, by the button's position (from 0). */
+export interface CampaignButton {
+  index: number;
+  source: ParameterSource;
+}
+
+/** Where each of a campaign's template values comes from. */
+export interface CampaignParameters {
+  /** The body's placeholders in order. */
+  body: ParameterSource[];
+  /** A TEXT header's placeholder. */
+  header?: ParameterSource;
+  /** An IMAGE, VIDEO or DOCUMENT header's file. */
+  headerMedia?: CampaignHeaderMedia;
+  buttons?: CampaignButton[];
+}
+
 /** Who a campaign goes to: any mix of a segment, tags, chosen contacts and numbers; or everyone opted in. */
 export interface CampaignAudience {
   segmentId?: string;
@@ -55,8 +80,8 @@ export const campaigns = pgTable(
     templateLanguage: text("template_language").notNull(),
     /** MARKETING, UTILITY or AUTHENTICATION, as approved when the campaign was saved. */
     templateCategory: text("template_category").notNull(),
-    /** The body's placeholders in order, and a TEXT header's, each from a field or a fixed value. */
-    parameters: jsonb("parameters").$type<{ body: ParameterSource[]; header?: ParameterSource }>().notNull(),
+    /** The body's placeholders, a TEXT header's and the buttons' (each from a field or a fixed value), a media header's file. */
+    parameters: jsonb("parameters").$type<CampaignParameters>().notNull(),
     audience: jsonb("audience").$type<CampaignAudience>().notNull(),
     segmentId: uuid("segment_id").references(() => segments.id, { onDelete: "set null" }),
     scheduledFor: timestamp("scheduled_for", { withTimezone: true }),
