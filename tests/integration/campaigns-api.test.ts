@@ -11,7 +11,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { approvedBodyTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
 
 // The campaign endpoints of the public API (issue 14) on a real socket, against the Meta sandbox:
 // creating one now, scheduled or as a draft with its estimate, every bad field answered 4xx with
@@ -611,5 +611,62 @@ describe("tenants", () => {
     // A's campaign is as A left it.
     expect((await call(a.key, "GET", `/api/v1/campaigns/${theirs.id}`)).body.status).toBe("scheduled");
     expect(await campaignCount(b.organizationId)).toBe(0);
+  });
+});
+
+describe("media headers and buttons", () => {
+  it("takes a media header's file and the buttons' values, stores and answers them; a bad one is refused and stores nothing", async () => {
+    const t = await tenant("Nyota Savings Sacco");
+    await approvedMediaTemplate(meta.graph, t, "dividend_poster", {
+      body: "Habari {{1}}, your dividend statement for 2026 is ready.",
+      buttons: [{ type: "URL", text: "View statement", url: "https://nyota.co.ke/statements/{{1}}", example: ["NYOTA-0042"] }],
+    });
+    const good = {
+      name: "Dividend posters",
+      template: "dividend_poster",
+      audience: { phones: [recipient(1)] },
+      parameters: [{ field: "first_name", fallback: "member" }],
+      header: { link: "https://nyota.co.ke/media/gawio-2026.jpg" },
+      buttons: [{ index: 0, field: "phone" }],
+      draft: true,
+    };
+    const cases: [string, unknown, number, string, string][] = [
+      ["http link", { ...good, header: { link: "http://nyota.co.ke/a.jpg" } }, 422, "invalid_parameters", "https://"],
+      ["no header", { ...good, header: undefined }, 422, "invalid_parameters", "image header"],
+      [
+        "link and mediaId",
+        { ...good, header: { link: good.header.link, mediaId: crypto.randomUUID() } },
+        400,
+        "invalid_request",
+        "not both",
+      ],
+      ["file and value", { ...good, header: { link: good.header.link, value: "x" } }, 400, "invalid_request", "header"],
+      ["mediaId not a uuid", { ...good, header: { mediaId: "poster" } }, 400, "invalid_request", "header.mediaId"],
+      ["unknown media", { ...good, header: { mediaId: crypto.randomUUID() } }, 404, "media_not_found", "header.mediaId"],
+      ["no buttons", { ...good, buttons: undefined }, 422, "invalid_parameters", "button 1 (View statement)"],
+      ["a button twice", { ...good, buttons: [good.buttons[0], good.buttons[0]] }, 400, "invalid_request", "each button once"],
+      ["button index", { ...good, buttons: [{ index: 10, value: "x" }] }, 400, "invalid_request", "buttons[0].index"],
+      ["button field and value", { ...good, buttons: [{ index: 0, field: "phone", value: "x" }] }, 400, "invalid_request", "buttons[0]"],
+    ];
+    for (const [what, body, status, code, words] of cases) {
+      const answer = await call(t.key, "POST", "/api/v1/campaigns", body);
+      expect(answer.status, what).toBe(status);
+      expect(answer.body.code, what).toBe(code);
+      expect(answer.body.message, what).toContain(words);
+    }
+    expect(await campaignCount(t.organizationId)).toBe(0);
+
+    const created = await call(t.key, "POST", "/api/v1/campaigns", good);
+    expect(created.status).toBe(201);
+    const parameters = {
+      body: [{ field: "first_name", fallback: "member" }],
+      headerMedia: { link: "https://nyota.co.ke/media/gawio-2026.jpg" },
+      buttons: [{ index: 0, source: { field: "phone" } }],
+    };
+    expect(created.body).toMatchObject({ status: "draft", parameters, estimate: { recipients: 1 } });
+    const got = await call(t.key, "GET", `/api/v1/campaigns/${created.body.id}`);
+    expect(got).toMatchObject({ status: 200, body: { parameters } });
+    const [row] = await rawQuery<{ parameters: unknown }>(`select parameters from campaigns where id = $1`, [created.body.id]);
+    expect(row!.parameters).toEqual(parameters);
   });
 });

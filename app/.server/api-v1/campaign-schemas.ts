@@ -3,37 +3,92 @@ import { AUDIENCE_CONTACT_IDS_MAX, AUDIENCE_PHONES_MAX, AUDIENCE_TAGS_MAX } from
 import { CAMPAIGN_NAME_MAX, SCHEDULE_MAX_DAYS } from "../campaigns/lifecycle";
 import { CAMPAIGN_STATUSES } from "../campaigns/queries";
 import { PARAMETER_MAX } from "../campaigns/variables";
+import { FILENAME_MAX, LINK_MAX } from "../campaigns/template-values";
 import { TAG_MAX } from "../contacts/fields";
 
 /** The campaign endpoints' shapes; the OpenAPI document is generated from them. */
 
 const LEFT_OUT_REASONS = ["not_opted_in", "erased", "invalid_number", "duplicate", "missing_value", "cancelled"] as const;
 
+const sourceShape = {
+  field: z
+    .string()
+    .min(1, "name a contact field: name, first_name, phone or one of your custom fields' keys")
+    .max(60)
+    .optional()
+    .describe("A contact field: name, first_name, phone, or the key of one of your custom fields."),
+  fallback: z
+    .string()
+    .max(PARAMETER_MAX)
+    .optional()
+    .describe("With field: the text for a person whose field is empty. Without one, such a person is left out (missing_value)."),
+  value: z
+    .string()
+    .min(1, "give the text, or map it to a contact field")
+    .max(PARAMETER_MAX)
+    .optional()
+    .describe("A fixed text, the same for everyone."),
+};
+
+type SourceFields = { field?: string; fallback?: string; value?: string };
+const FIELD_OR_VALUE = "give field (a contact field) or value (a fixed text), not both";
+const FALLBACK_WITH_FIELD = "a fallback goes with a field, not with a fixed value";
+const fieldOrValue = (p: SourceFields) => (p.field === undefined) !== (p.value === undefined);
+const fallbackWithField = (p: SourceFields) => p.fallback === undefined || p.field !== undefined;
+
 /** One placeholder's value: a contact field (with a fallback for people without it), or a fixed text. */
 export const CampaignParameter = z
+  .object(sourceShape)
+  .strict()
+  .refine(fieldOrValue, FIELD_OR_VALUE)
+  .refine(fallbackWithField, FALLBACK_WITH_FIELD)
+  .meta({ id: "CampaignParameter" });
+
+/** A text header's placeholder (like a body placeholder), or a media header's file. */
+export const CampaignHeader = z
   .object({
-    field: z
-      .string()
-      .min(1, "name a contact field: name, first_name, phone or one of your custom fields' keys")
-      .max(60)
+    ...sourceShape,
+    link: z
+      .url({ protocol: /^https?$/, error: "give the file's https:// address" })
+      .max(LINK_MAX)
       .optional()
-      .describe("A contact field: name, first_name, phone, or the key of one of your custom fields."),
-    fallback: z
-      .string()
-      .max(PARAMETER_MAX)
+      .describe("A media header's file: its public https address, which Meta fetches."),
+    mediaId: z
+      .uuid({ error: "not a media file's id (the UUID POST /api/v1/media answers)" })
       .optional()
-      .describe("With field: the text for a person whose field is empty. Without one, such a person is left out (missing_value)."),
-    value: z
-      .string()
-      .min(1, "give the text, or map it to a contact field")
-      .max(PARAMETER_MAX)
-      .optional()
-      .describe("A fixed text, the same for everyone."),
+      .describe("A media header's file: one uploaded first with POST /api/v1/media."),
+    filename: z.string().min(1).max(FILENAME_MAX).optional().describe("A document header: the name the customer sees."),
   })
   .strict()
-  .refine((p) => (p.field === undefined) !== (p.value === undefined), "give field (a contact field) or value (a fixed text), not both")
-  .refine((p) => p.fallback === undefined || p.field !== undefined, "a fallback goes with a field, not with a fixed value")
-  .meta({ id: "CampaignParameter" });
+  .superRefine((h, ctx) => {
+    const problem = headerProblem(h);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
+  })
+  .describe(
+    "The template's header: for a text header with a placeholder, { field, fallback? } or { value }; for an image, video or document header, the file for everyone as { link } (https) or { mediaId }, with filename for a document.",
+  )
+  .meta({ id: "CampaignHeader" });
+
+function headerProblem(h: SourceFields & { link?: string; mediaId?: string; filename?: string }) {
+  const file = h.link !== undefined || h.mediaId !== undefined;
+  if (file && (h.field !== undefined || h.value !== undefined || h.fallback !== undefined))
+    return "give a text header's value (field or value) or a media header's file (link or mediaId), not both";
+  if (file) return h.link !== undefined && h.mediaId !== undefined ? "give link or mediaId, not both" : undefined;
+  if (h.filename !== undefined) return "filename goes with a media header's link or mediaId";
+  if (!fieldOrValue(h)) return "give field or value (a text header's placeholder), or link or mediaId (a media header's file)";
+  return fallbackWithField(h) ? undefined : FALLBACK_WITH_FIELD;
+}
+
+/** A button's value per person: a dynamic URL button's suffix or a copy-code button's code. */
+export const CampaignButton = z
+  .object({
+    index: z.int().min(0).max(9).describe("The button's position among the template's buttons, from 0."),
+    ...sourceShape,
+  })
+  .strict()
+  .refine(fieldOrValue, FIELD_OR_VALUE)
+  .refine(fallbackWithField, FALLBACK_WITH_FIELD)
+  .meta({ id: "CampaignButton" });
 
 export const CampaignAudience = z
   .object({
@@ -78,7 +133,15 @@ export const CampaignCreate = z
       .max(100)
       .default([])
       .describe("The body's placeholders in order ({{1}}, {{2}}...): each a contact field or a fixed value."),
-    header: CampaignParameter.optional().describe("The header's placeholder, when the template's text header has one."),
+    header: CampaignHeader.optional(),
+    buttons: z
+      .array(CampaignButton)
+      .max(10)
+      .refine((b) => new Set(b.map((x) => x.index)).size === b.length, "give each button once")
+      .optional()
+      .describe(
+        "One value per button that takes one: a URL button whose link ends in {{1}} (the end of the link, per person) and a copy-code button (the code). Each a contact field (with a fallback) or a fixed value; a person whose value would be empty is left out (missing_value).",
+      ),
     scheduledFor: z.iso
       .datetime({ offset: true, error: "give the date and time with its offset, such as 2026-12-01T09:00:00+03:00 (Nairobi)" })
       .nullable()
@@ -124,6 +187,19 @@ const LeftOut = z
 
 const ParameterOut = z.union([z.object({ field: z.string(), fallback: z.string().optional() }), z.object({ value: z.string() })]);
 
+const ParametersOut = z.object({
+  body: z.array(ParameterOut),
+  header: ParameterOut.optional().describe("A text header's placeholder."),
+  headerMedia: z
+    .object({ link: z.string().optional(), mediaId: z.string().optional(), filename: z.string().optional() })
+    .optional()
+    .describe("A media header's file, the same for everyone: its link or the uploaded file's id."),
+  buttons: z
+    .array(z.object({ index: z.number().int(), source: ParameterOut }))
+    .optional()
+    .describe("The buttons' values by the button's position: a dynamic URL's suffix or a copy code."),
+});
+
 export const Campaign = z
   .object({
     id: z.uuid(),
@@ -133,7 +209,7 @@ export const Campaign = z
     from: z.string().nullable().describe("The sending number (E.164)."),
     phoneNumberId: z.string().describe("Meta's id of the sending number."),
     template: z.object({ name: z.string(), language: z.string(), category: z.string() }),
-    parameters: z.object({ body: z.array(ParameterOut), header: ParameterOut.optional() }),
+    parameters: ParametersOut,
     audience: z.object({
       segmentId: z.string().optional(),
       tags: z.array(z.string()).optional(),

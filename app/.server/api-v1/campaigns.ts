@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
-import type { ParameterSource } from "../db/schema/campaigns";
+import type { CampaignParameters, ParameterSource } from "../db/schema/campaigns";
 import {
   cancelCampaign,
   checkCampaign,
@@ -17,7 +17,14 @@ import { ContactRefusal } from "../contacts/refusals";
 import { hashRequest, IDEMPOTENCY_HOURS } from "../messaging/queue";
 import { SendRefusal } from "../messaging/refusals";
 import { ApiProblem } from "./problem";
-import { UUID, type CampaignCreate, type CampaignEstimate, type CampaignParameter, type CampaignsQuery } from "./campaign-schemas";
+import {
+  UUID,
+  type CampaignCreate,
+  type CampaignEstimate,
+  type CampaignHeader,
+  type CampaignParameter,
+  type CampaignsQuery,
+} from "./campaign-schemas";
 
 type Estimate = z.output<typeof CampaignEstimate>;
 
@@ -32,15 +39,32 @@ async function answer<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-const sourceOf = (p: z.output<typeof CampaignParameter>): ParameterSource =>
+type SourceFields = Pick<z.output<typeof CampaignParameter>, "field" | "fallback" | "value">;
+const sourceOf = (p: SourceFields): ParameterSource =>
   p.value !== undefined ? { value: p.value } : p.fallback !== undefined ? { field: p.field!, fallback: p.fallback } : { field: p.field! };
+
+/** The API's header: a text header's placeholder, or a media header's file. */
+function headerOf(header: z.output<typeof CampaignHeader> | undefined): Pick<CampaignParameters, "header" | "headerMedia"> {
+  if (!header) return {};
+  if (header.link === undefined && header.mediaId === undefined) return { header: sourceOf(header) };
+  const file = header.link !== undefined ? { link: header.link } : { mediaId: header.mediaId! };
+  return { headerMedia: { ...file, ...(header.filename ? { filename: header.filename } : {}) } };
+}
+
+function parametersOf(body: z.output<typeof CampaignCreate>): CampaignParameters {
+  return {
+    body: body.parameters.map(sourceOf),
+    ...headerOf(body.header),
+    ...(body.buttons?.length ? { buttons: body.buttons.map((b) => ({ index: b.index, source: sourceOf(b) })) } : {}),
+  };
+}
 
 function inputOf(body: z.output<typeof CampaignCreate>): CampaignInput {
   return {
     name: body.name,
     from: body.from,
     template: { name: body.template, language: body.language },
-    parameters: { body: body.parameters.map(sourceOf), ...(body.header ? { header: sourceOf(body.header) } : {}) },
+    parameters: parametersOf(body),
     audience: body.audience,
     scheduledFor: body.scheduledFor ? new Date(body.scheduledFor) : null,
     draft: body.draft,

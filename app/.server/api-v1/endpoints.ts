@@ -482,7 +482,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "createCampaign",
     summary: "Create a campaign",
     description:
-      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing.",
+      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing.",
     query: NoQuery,
     params: NoParams,
     body: {
@@ -496,10 +496,10 @@ export const ENDPOINTS: Endpoint[] = [
     idempotent: true,
     response: CreatedCampaign,
     errors: {
-      404: "The audience's segment is not one of yours (code invalid_audience).",
+      404: "The audience's segment is not one of yours (code invalid_audience), or header.mediaId is not a media file of yours (code media_not_found).",
       409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting (whatsapp_reconnect_needed), or the Idempotency-Key was used for another request (idempotency_conflict).",
       413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
-      422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder without a value or mapped to an unknown field), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
+      422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder or button without a value or mapped to an unknown field; a media header's file missing, not https, or given for a template without one), media_type_mismatch (the uploaded file does not fit the header: a PDF for an image), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
     },
     run: ({ organizationId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey),
   }),
