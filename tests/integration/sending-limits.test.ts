@@ -247,7 +247,22 @@ describe("the pair rate: order and workers", () => {
       t.organizationId,
       Array.from({ length: 3 }, () => recipient(9)),
     );
-    await Promise.all([dispatchBatch(undefined, 1), dispatchBatch(undefined, 1)]);
+    // Each worker's call to Meta waits until the other worker has also reached Meta or has finished
+    // its round, so the two rounds overlap however slowly the machine runs them (a round that began
+    // after the first message had been accepted could rightly send the second: ten a minute).
+    let sending = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const real = graphClient();
+    const held: GraphClient = Object.assign(Object.create(real) as GraphClient, {
+      sendMessage: async (...args: Parameters<GraphClient["sendMessage"]>) => {
+        if (++sending === 2) open();
+        await gate;
+        return real.sendMessage(...args);
+      },
+    });
+    const round = () => dispatchBatch(held, 1).finally(open);
+    await Promise.all([round(), round()]);
     expect(await acceptedCount(ids)).toBe(1);
   });
 });
