@@ -4,7 +4,10 @@ import * as z from "zod/mini";
  * The New Campaign and Quick Broadcast form as flat fields (it works without JavaScript, so every
  * step posts the whole form): read once into values the page shows again, and turned into the
  * domain's input. Placeholder `i` is `p{i}_source` (a contact field's key, or FIXED for a fixed
- * value), `p{i}_fallback` and `p{i}_value`; a text header's one is `h_source`, `h_fallback`, `h_value`.
+ * value), `p{i}_fallback` and `p{i}_value`; a text header's one is `h_source`, `h_fallback`, `h_value`;
+ * the button at position `n` (from 0) that takes a value, `b{n}_source`, `b{n}_fallback`, `b{n}_value`.
+ * A media header's file is `hm_link` (an https address) or `hm_media` (an uploaded file's id), and
+ * `hm_filename` for a document.
  */
 export const FIXED = "=";
 /** The phone numbers a pasted or uploaded list may hold (the domain's AUDIENCE_PHONES_MAX). */
@@ -17,12 +20,21 @@ export interface PlaceholderValues {
   value: string;
 }
 
+export interface HeaderFileValues {
+  link: string;
+  mediaId: string;
+  filename: string;
+}
+
 export interface CampaignFormValues {
   name: string;
   from: string;
   template: string;
   body: PlaceholderValues[];
   header: PlaceholderValues;
+  headerFile: HeaderFileValues;
+  /** By the button's position in the template (from 0). */
+  buttons: (PlaceholderValues & { index: number })[];
   segment: string;
   tags: string;
   everyone: boolean;
@@ -53,6 +65,19 @@ const placeholder = (form: FormData, prefix: string): PlaceholderValues => ({
 });
 
 export const PLACEHOLDERS_MAX = 100;
+/** A template has at most 10 buttons. */
+export const BUTTONS_MAX = 10;
+
+const headerFile = (form: FormData): HeaderFileValues => ({
+  link: String(form.get("hm_link") ?? "").slice(0, 2100),
+  mediaId: String(form.get("hm_media") ?? "").slice(0, 100),
+  filename: String(form.get("hm_filename") ?? "").slice(0, 300),
+});
+
+const buttonValues = (form: FormData) =>
+  Array.from({ length: BUTTONS_MAX }, (_, index) => index)
+    .filter((index) => form.has(`b${index}_source`))
+    .map((index) => ({ index, ...placeholder(form, `b${index}`) }));
 
 /** The posted form's values (strings only: an uploaded file is read by the action). */
 export function readCampaignForm(form: FormData): CampaignFormValues {
@@ -67,6 +92,8 @@ export function readCampaignForm(form: FormData): CampaignFormValues {
     template: cut(top.template, 600),
     body,
     header: placeholder(form, "h"),
+    headerFile: headerFile(form),
+    buttons: buttonValues(form),
     segment: cut(top.segment, 60),
     tags: cut(top.tags, 2000),
     everyone: top.everyone === "on" || top.everyone === "yes",
@@ -83,6 +110,8 @@ export const emptyCampaignForm = (): CampaignFormValues => ({
   template: "",
   body: [],
   header: { source: "", fallback: "", value: "" },
+  headerFile: { link: "", mediaId: "", filename: "" },
+  buttons: [],
   segment: "",
   tags: "",
   everyone: false,
@@ -129,4 +158,19 @@ export function sourceOf(values: PlaceholderValues): Source {
 export function templateOfKey(key: string) {
   const at = key.lastIndexOf("|");
   return at > 0 ? { name: key.slice(0, at), language: key.slice(at + 1) } : { name: key };
+}
+
+/** A media header's file as the domain takes it: the link or the uploaded file (both, and it says so). */
+export function headerFileOf(values: HeaderFileValues) {
+  const link = values.link.trim();
+  const filename = values.filename.trim();
+  if (!link && !values.mediaId) return undefined;
+  return { ...(link ? { link } : {}), ...(values.mediaId ? { mediaId: values.mediaId } : {}), ...(filename ? { filename } : {}) };
+}
+
+/** A placeholder's or button's source in words, for a campaign's page: `member_no, else "search"` or `"NYOTA"`. */
+export function sourceInWords(source: Source, labels: Record<string, string> = {}) {
+  if ("value" in source) return `"${source.value}"`;
+  const field = labels[source.field] ?? source.field;
+  return source.fallback ? `${field}, else "${source.fallback}"` : field;
 }

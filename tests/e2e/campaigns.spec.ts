@@ -225,3 +225,87 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
     ).toEqual([]);
   }
 });
+
+test("campaigns: a template with an image header and a dynamic link button, its file and button value through the form", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(150_000);
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  const tag = randomBytes(3).toString("hex");
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Nyota Sacco ${tag}`);
+  const name = `dividend_poster_${tag}`;
+  // Made in Meta's Business Manager (approved there), brought in by Sync from Meta.
+  const made = await request.post("/sandbox/meta/control/templates", {
+    data: {
+      wabaId,
+      name,
+      language: "en",
+      category: "UTILITY",
+      components: [
+        { type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW1hZ2UvanBlZw==:poster"] } },
+        { type: "BODY", text: "Habari {{1}}, your 2026 dividend statement is ready.", example: { body_text: [["Amina"]] } },
+        {
+          type: "BUTTONS",
+          buttons: [{ type: "URL", text: "View statement", url: "https://nyota.co.ke/statements/{{1}}", example: ["NYOTA-0042"] }],
+        },
+      ],
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await page.goto("/templates");
+  await page.getByRole("button", { name: "Sync from Meta" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Synced from Meta: 1 imported" })).toBeVisible();
+
+  await page.goto("/messaging/campaigns/new");
+  await field(page, "Campaign name").fill("Dividend statements 2026");
+  const option = page.locator('select[name="template"] option', { hasText: name });
+  await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
+  await page.getByLabel("{{1}}").selectOption({ label: "First name" });
+  await page.locator('input[name="p1_fallback"]').fill("Mwanachama");
+  await page.getByLabel("Button: View statement").selectOption({ label: "A fixed value" });
+  await page.locator('input[name="b0_value"]').fill("NYOTA-2026");
+  const recipientNumber = number();
+  await field(page, "Phone numbers").fill(recipientNumber);
+
+  // An http link is refused next to the template's values, with everything kept.
+  await field(page, "Header image: link").fill("http://nyota.co.ke/gawio.jpg");
+  await page.getByRole("button", { name: "Review" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "must start with https://" })).toBeVisible();
+  await expect(page.locator('input[name="b0_value"]')).toHaveValue("NYOTA-2026");
+
+  const poster = "https://nyota.co.ke/media/gawio-2026.jpg";
+  await field(page, "Header image: link").fill(poster);
+  await page.getByRole("button", { name: "Review" }).click();
+  const previews = page.getByRole("list", { name: "Message previews" });
+  await expect(previews).toContainText(`[image: ${poster}]`);
+  await expect(previews).toContainText("Habari Mwanachama, your 2026 dividend statement is ready.");
+  await expect(previews).toContainText("https://nyota.co.ke/statements/NYOTA-2026");
+  await page.getByRole("button", { name: "Confirm and send to 1" }).click();
+  await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(poster)).toBeVisible();
+  await expect(page.getByText('Button 1: "NYOTA-2026"')).toBeVisible();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
+
+  // What Meta received: the header's link and the button's suffix.
+  const digits = `254${recipientNumber.replace(/\D/g, "").slice(1)}`;
+  const state = await (await request.get("/sandbox/meta/control/state")).json();
+  const phone = state.phoneNumbers.find((p: { wabaId: string }) => p.wabaId === wabaId);
+  const sent = (await (await request.get(`/sandbox/meta/control/messages?phoneNumberId=${phone.id}`)).json()).messages as {
+    to: string;
+    body: { template: { components: Record<string, unknown>[] } };
+  }[];
+  expect(sent.map((m) => [m.to, m.body.template.components])).toEqual([
+    [
+      `+${digits}`,
+      [
+        { type: "header", parameters: [{ type: "image", image: { link: poster } }] },
+        { type: "body", parameters: [{ type: "text", text: "Mwanachama" }] },
+        { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "NYOTA-2026" }] },
+      ],
+    ],
+  ]);
+});

@@ -3,6 +3,8 @@ import { attributeDefinitions } from "../contacts/attributes";
 import { listSegments } from "../contacts/segments";
 import { contactTagChoices } from "../contacts/tags";
 import { BUILT_IN_FIELDS } from "./variables";
+import { valueButtons, type ValueButton } from "../messaging/compose";
+import { mediaKindOf } from "../messaging/media-types";
 
 /** One approved template as the New Campaign form offers it: what its placeholders need. */
 export interface TemplateChoice {
@@ -17,7 +19,18 @@ export interface TemplateChoice {
   named: string[];
   header: string | null;
   headerTakesText: boolean;
+  /** IMAGE, VIDEO or DOCUMENT: a media header, whose file the campaign gives; TEXT; null without a header. */
+  headerFormat: string | null;
+  /** The buttons that take a value per person: a URL ending in {{1}}, a copy code. */
+  buttons: ValueButton[];
   footer: string | null;
+}
+
+/** An uploaded file a media header can send: the tenant's own uploads, newest first. */
+export interface MediaChoice {
+  id: string;
+  name: string;
+  kind: string | null;
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -55,6 +68,8 @@ export async function approvedTemplateChoices(organizationId: string): Promise<T
       named: bodyNeeds.named,
       header: headerText,
       headerTakesText: headerText !== null && needed(names(headerText)).count > 0,
+      headerFormat: header ? String(header.format ?? "").toUpperCase() || null : null,
+      buttons: valueButtons(row.components ?? []),
       footer: part("FOOTER") ? String(part("FOOTER")?.text ?? "") : null,
     };
   });
@@ -71,14 +86,25 @@ export async function senderChoices(organizationId: string) {
   );
 }
 
-/** Everything the New Campaign form offers: numbers, templates, the fields a placeholder can take, segments and tags. */
+/** The tenant's latest uploads (POST /api/v1/media), for a media header. */
+export async function mediaChoices(organizationId: string, limit = 50): Promise<MediaChoice[]> {
+  const rows = await rawQuery<{ id: string; file_name: string | null; mime_type: string; created_at: Date | string }>(
+    `select id, file_name, mime_type, created_at from media_files
+     where organization_id = $1 and direction = 'outbound' order by created_at desc, id limit $2`,
+    [organizationId, limit],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.file_name ?? `${r.mime_type} file`, kind: mediaKindOf(r.mime_type) ?? null }));
+}
+
+/** Everything the New Campaign form offers: numbers, templates, the fields a placeholder can take, segments, tags and uploads. */
 export async function campaignFormChoices(organizationId: string) {
-  const [senders, templates, definitions, segments, tags] = await Promise.all([
+  const [senders, templates, definitions, segments, tags, media] = await Promise.all([
     senderChoices(organizationId),
     approvedTemplateChoices(organizationId),
     attributeDefinitions(organizationId),
     listSegments(organizationId, { counts: false }),
     contactTagChoices(organizationId),
+    mediaChoices(organizationId),
   ]);
   return {
     senders,
@@ -89,5 +115,6 @@ export async function campaignFormChoices(organizationId: string) {
     ],
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tags,
+    media,
   };
 }

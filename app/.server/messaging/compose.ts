@@ -295,8 +295,10 @@ export interface ValueButton {
   url: string | null;
 }
 
-function valueButtons(template: TemplateRow): ValueButton[] {
-  const buttons = (componentOf(template, "BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
+/** A template's buttons that take a value per message (its components as Meta stores them). */
+export function valueButtons(components: Record<string, unknown>[]): ValueButton[] {
+  const part = components.find((c) => String(c.type).toUpperCase() === "BUTTONS");
+  const buttons = (part?.buttons as Record<string, unknown>[] | undefined) ?? [];
   return buttons.flatMap((button, index): ValueButton[] => {
     const type = String(button.type).toUpperCase();
     if (type === "URL" && placeholderNames(button.url).length > 0)
@@ -332,7 +334,7 @@ export async function prepareTemplate(
   const headerFormat = String(header?.format ?? "").toUpperCase();
   const body = needed(placeholderNames(componentOf(template, "BODY")?.text));
   const headerCount = headerFormat === "TEXT" ? needed(placeholderNames(header?.text)).count : 0;
-  const buttons = valueButtons(template);
+  const buttons = valueButtons(template.components);
   checkHeaderFile(wanted.name, headerFormat, wanted.header);
   const media = MEDIA_HEADERS.includes(headerFormat) ? wanted.header : undefined;
   let sample: TemplateContent = {

@@ -9,6 +9,10 @@ import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/campaig
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
+import { BUILT_IN_FIELDS } from "~/.server/campaigns/variables";
+import { getMediaFile } from "~/.server/messaging/media-files";
+import type { CampaignParameters } from "~/.server/db/schema/campaigns";
+import { sourceInWords } from "~/lib/campaign-form";
 import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES } from "~/lib/campaign-live";
 import { formatKes, formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -63,6 +67,7 @@ export async function loader(args: Route.LoaderArgs) {
     });
     return {
       campaign,
+      templateValues: await templateValuesInWords(organizationId, campaign.parameters),
       recipients,
       result: result ?? null,
       leftOut: Object.entries(campaign.leftOut).map(([reason, count]) => ({
@@ -76,6 +81,19 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     throw notFound(error);
   }
+}
+
+/** A media header's file and the buttons' values in words, for the summary (the body's show in the preview when it is made). */
+async function templateValuesInWords(organizationId: string, parameters: CampaignParameters) {
+  const media = parameters.headerMedia;
+  let headerFile: string | null = media?.link ?? null;
+  if (media?.mediaId) {
+    const file = await getMediaFile(organizationId, media.mediaId).catch(() => null);
+    headerFile = file ? `Uploaded file ${file.fileName ?? file.id}` : "An uploaded file, since deleted";
+  }
+  if (headerFile && media?.filename) headerFile += ` (shown as ${media.filename})`;
+  const buttons = (parameters.buttons ?? []).map((b) => `Button ${b.index + 1}: ${sourceInWords(b.source, BUILT_IN_FIELDS)}`);
+  return { headerFile, buttons };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -119,7 +137,7 @@ const COUNTERS = [
 ] as const;
 
 export default function CampaignPage({ loaderData }: Route.ComponentProps) {
-  const { campaign, recipients, result, leftOut, canManage, confirmCancel } = loaderData;
+  const { campaign, templateValues, recipients, result, leftOut, canManage, confirmCancel } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -270,6 +288,21 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
           className="mt-4"
           items={[
             { label: "Audience", value: campaign.audienceLabel },
+            ...(templateValues.headerFile ? [{ label: "Header file", value: templateValues.headerFile }] : []),
+            ...(templateValues.buttons.length
+              ? [
+                  {
+                    label: "Button values",
+                    value: (
+                      <ul>
+                        {templateValues.buttons.map((words) => (
+                          <li key={words}>{words}</li>
+                        ))}
+                      </ul>
+                    ),
+                  },
+                ]
+              : []),
             {
               label: "Audience size",
               value: campaign.audienceSize === null ? "Counted when it starts" : formatNumber(campaign.audienceSize),

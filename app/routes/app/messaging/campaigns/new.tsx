@@ -15,6 +15,7 @@ import { campaignFormChoices, type TemplateChoice } from "~/.server/campaigns/pa
 import {
   emptyCampaignForm,
   FIXED,
+  headerFileOf,
   LIST_MAX,
   nairobiInstant,
   numbersIn,
@@ -34,6 +35,7 @@ import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField 
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
 
 type Kind = "campaign" | "broadcast";
+const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
 const kindOf = (url: URL): Kind => (url.pathname.startsWith("/messaging/broadcasts") ? "broadcast" : "campaign");
 
 export const meta: Route.MetaFunction = ({ location }) => [
@@ -156,9 +158,6 @@ function inputOf(
     if (!scheduledFor) errors.scheduledFor = "Give the date and the time (Nairobi time) to send it.";
   }
   if (Object.keys(errors).length) return { errors };
-  const body = Array.from({ length: template?.bodyCount ?? 0 }, (_, i) =>
-    sourceOf(values.body[i] ?? { source: "", fallback: "", value: "" }),
-  );
   const name = values.name.trim() || (kind === "broadcast" && template ? `Quick broadcast: ${template.name}`.slice(0, 80) : values.name);
   return {
     input: {
@@ -166,7 +165,7 @@ function inputOf(
       kind,
       from: values.from || undefined,
       template: templateOfKey(values.template),
-      parameters: { body, ...(template?.headerTakesText ? { header: sourceOf(values.header) } : {}) },
+      parameters: parametersOf(values, template),
       audience: {
         ...(values.segment ? { segmentId: values.segment } : {}),
         ...(splitTagList(values.tags).length ? { tags: splitTagList(values.tags) } : {}),
@@ -175,6 +174,24 @@ function inputOf(
       },
       scheduledFor,
     },
+  };
+}
+
+const EMPTY = { source: "", fallback: "", value: "" };
+
+/** The template's values from the form: the body's, a text header's, a media header's file, the buttons'. */
+function parametersOf(values: CampaignFormValues, template: TemplateChoice | undefined): CampaignInput["parameters"] {
+  const body = Array.from({ length: template?.bodyCount ?? 0 }, (_, i) => sourceOf(values.body[i] ?? EMPTY));
+  const headerMedia = MEDIA_HEADERS.includes(template?.headerFormat ?? "") ? headerFileOf(values.headerFile) : undefined;
+  const buttons = (template?.buttons ?? []).map((button) => ({
+    index: button.index,
+    source: sourceOf(values.buttons.find((b) => b.index === button.index) ?? EMPTY),
+  }));
+  return {
+    body,
+    ...(template?.headerTakesText ? { header: sourceOf(values.header) } : {}),
+    ...(headerMedia ? { headerMedia } : {}),
+    ...(buttons.length ? { buttons } : {}),
   };
 }
 
@@ -418,6 +435,7 @@ function Placeholders({
     ...choices.fields.map((f) => ({ value: f.key, label: f.label })),
     { value: FIXED, label: "A fixed value" },
   ];
+  const same = values.template === template.key;
   const row = (prefix: string, label: string, v: CampaignFormValues["body"][number] | undefined) => (
     <div key={prefix} className="grid gap-x-4 sm:grid-cols-3">
       <SelectField label={label} name={`${prefix}_source`} defaultValue={v?.source ?? ""} options={options} />
@@ -430,6 +448,9 @@ function Placeholders({
       <legend className="px-1 text-sm font-semibold text-slate-900">Placeholders</legend>
       <p className="mb-3 text-sm whitespace-pre-line text-slate-700">
         {template.header ? <strong className="block">{template.header}</strong> : null}
+        {MEDIA_HEADERS.includes(template.headerFormat ?? "") ? (
+          <strong className="block">[{template.headerFormat!.toLowerCase()} header]</strong>
+        ) : null}
         {template.body}
       </p>
       {error ? (
@@ -437,14 +458,80 @@ function Placeholders({
           {error}
         </p>
       ) : null}
+      {MEDIA_HEADERS.includes(template.headerFormat ?? "") ? (
+        <HeaderFile template={template} media={choices.media} values={same ? values.headerFile : undefined} />
+      ) : null}
       {template.headerTakesText ? row("h", "Header {{1}}", values.header) : null}
       {Array.from({ length: template.bodyCount }, (_, i) =>
-        row(`p${i + 1}`, `{{${template.named[i] ?? i + 1}}}`, values.template === template.key ? values.body[i] : undefined),
+        row(`p${i + 1}`, `{{${template.named[i] ?? i + 1}}}`, same ? values.body[i] : undefined),
       )}
-      {!template.headerTakesText && template.bodyCount === 0 ? (
+      {template.buttons.map((button) => (
+        <div key={button.index}>
+          <p className="mb-1 text-sm text-slate-700">
+            {button.kind === "url" ? (
+              <>
+                Button <strong>{button.text}</strong> opens <span className="break-all">{button.url}</span>: the end of its link for each
+                person.
+              </>
+            ) : (
+              <>
+                Button <strong>{button.text}</strong> copies a code for each person (at most 15 characters).
+              </>
+            )}
+          </p>
+          {row(`b${button.index}`, `Button: ${button.text}`, same ? values.buttons.find((b) => b.index === button.index) : undefined)}
+        </div>
+      ))}
+      {!template.headerTakesText && template.bodyCount === 0 && !template.buttons.length ? (
         <p className="text-sm text-slate-600">This template has no placeholders.</p>
       ) : null}
     </fieldset>
+  );
+}
+
+const KIND_WORDS: Record<string, string> = { IMAGE: "image", VIDEO: "video", DOCUMENT: "document" };
+
+/** A media header's file, the same for everyone: an https link, or one of the tenant's uploads of that kind. */
+function HeaderFile({
+  template,
+  media,
+  values,
+}: {
+  template: TemplateChoice;
+  media: Choices["media"];
+  values: CampaignFormValues["headerFile"] | undefined;
+}) {
+  const kind = KIND_WORDS[template.headerFormat ?? ""] ?? "file";
+  const uploads = media.filter((m) => m.kind === kind);
+  return (
+    <div className="mb-4 grid gap-x-4 sm:grid-cols-2">
+      <Field
+        label={`Header ${kind}: link`}
+        name="hm_link"
+        type="url"
+        inputMode="url"
+        defaultValue={values?.link ?? ""}
+        placeholder="https://"
+        hint={`The ${kind}'s https address, sent to everyone. WhatsApp fetches it from there.`}
+      />
+      {uploads.length ? (
+        <SelectField
+          label={`Or an uploaded ${kind}`}
+          name="hm_media"
+          defaultValue={values?.mediaId ?? ""}
+          options={[{ value: "", label: "None: use the link" }, ...uploads.map((m) => ({ value: m.id, label: m.name }))]}
+        />
+      ) : null}
+      {kind === "document" ? (
+        <Field
+          label="File name (optional)"
+          name="hm_filename"
+          defaultValue={values?.filename ?? ""}
+          maxLength={240}
+          hint="The name people see, such as statement.pdf."
+        />
+      ) : null}
+    </div>
   );
 }
 
@@ -468,6 +555,9 @@ function hiddenFields(values: CampaignFormValues): [string, string][] {
     fields.push([`p${i + 1}_source`, p.source], [`p${i + 1}_fallback`, p.fallback], [`p${i + 1}_value`, p.value]),
   );
   fields.push(["h_source", values.header.source], ["h_fallback", values.header.fallback], ["h_value", values.header.value]);
+  fields.push(["hm_link", values.headerFile.link], ["hm_media", values.headerFile.mediaId], ["hm_filename", values.headerFile.filename]);
+  for (const b of values.buttons)
+    fields.push([`b${b.index}_source`, b.source], [`b${b.index}_fallback`, b.fallback], [`b${b.index}_value`, b.value]);
   return fields;
 }
 
