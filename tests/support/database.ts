@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { inject } from "vitest";
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import * as schema from "~/.server/db/schema";
@@ -9,7 +11,11 @@ let droppable: { adminUrl: string; name: string } | undefined;
 export async function openTestDatabase() {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    await openDatabase({ dataDir: "memory://" });
+    // From the run's migrated dump (tests/support/pglite-template.ts) when there is one; the
+    // migrations still run, and find nothing to do.
+    const template = inject("pgliteTemplate");
+    const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
+    await openDatabase({ dataDir: "memory://", loadDataDir });
     return;
   }
   const name = `jumbe_t_${randomBytes(6).toString("hex")}`;

@@ -59,6 +59,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   dataDir?: string;
+  /** PGlite only: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one. */
+  loadDataDir?: Blob;
   migrate?: boolean;
 }
 
@@ -66,7 +68,7 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : await openPglite(options.dataDir ?? "memory://");
+    : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
   if (options.migrate !== false) await migrateDatabase(handle);
   setCurrentDatabase(handle);
   return handle;
@@ -107,13 +109,13 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   };
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: contact and inbox search by any part of a name or number (migration 0018), as on PostgreSQL.
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   return {
     db: drizzle(client, { schema, logger: counting }) as unknown as Database,
     kind: "pglite",
