@@ -18,7 +18,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/support/setup.ts"],
-          globalSetup: ["tests/support/pglite-template.ts"],
+          globalSetup: ["tests/support/database-template.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -11,7 +11,7 @@ let droppable: { adminUrl: string; name: string } | undefined;
 export async function openTestDatabase() {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    // From the run's migrated dump (tests/support/pglite-template.ts) when there is one; the
+    // From the run's migrated dump (tests/support/database-template.ts) when there is one; the
     // migrations still run, and find nothing to do.
     const template = inject("pgliteTemplate");
     const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
@@ -19,7 +19,10 @@ export async function openTestDatabase() {
     return;
   }
   const name = `jumbe_t_${randomBytes(6).toString("hex")}`;
-  await adminQuery(adminUrl, `create database ${name}`);
+  // From the run's migrated template (tests/support/database-template.ts); the migrations still run,
+  // and find nothing to do.
+  const template = inject("postgresTemplate");
+  await adminQuery(adminUrl, `create database ${name}${template ? ` template ${template}` : ""}`);
   droppable = { adminUrl, name };
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

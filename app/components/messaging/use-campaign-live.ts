@@ -6,8 +6,11 @@ import type { LiveFigures } from "~/lib/campaign-live";
  * A campaign's figures as they change: the page's own first (again whenever the page's data
  * changes), then each `figures` event of /messaging/campaigns/:id/events while it is live. A change
  * of status reloads the page's data (its buttons and results); the server closes the stream once
- * the campaign has ended, and the hook does not reconnect then.
+ * the campaign has ended, and the hook does not reconnect then. A stream the server refuses is
+ * opened again after a pause, and the page's data read meanwhile.
  */
+const ENDED = ["completed", "cancelled", "failed", "draft"];
+
 export function useCampaignLive(id: string, initial: LiveFigures, live: boolean) {
   const initialKey = JSON.stringify(initial);
   const [state, setState] = useState({ key: initialKey, figures: initial });
@@ -20,19 +23,40 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
   }, [shownStatus]);
   useEffect(() => {
     if (!live || typeof EventSource === "undefined") return;
-    const source = new EventSource(`/messaging/campaigns/${id}/events`);
-    source.addEventListener("figures", (event) => {
-      const next = JSON.parse((event as MessageEvent<string>).data) as LiveFigures;
-      const changed = next.status !== status.current;
-      status.current = next.status;
-      setState((current) => ({ ...current, figures: next }));
-      if (changed) void revalidator.revalidate();
-    });
-    source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED || ["completed", "cancelled", "failed", "draft"].includes(status.current))
-        source.close();
-    });
-    return () => source.close();
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let stopped = false;
+    const open = () => {
+      const stream = new EventSource(`/messaging/campaigns/${id}/events`);
+      source = stream;
+      stream.addEventListener("figures", (event) => {
+        failures = 0;
+        const next = JSON.parse((event as MessageEvent<string>).data) as LiveFigures;
+        const changed = next.status !== status.current;
+        status.current = next.status;
+        setState((current) => ({ ...current, figures: next }));
+        if (changed) void revalidator.revalidate();
+      });
+      stream.addEventListener("error", () => {
+        if (ENDED.includes(status.current)) {
+          stream.close();
+          return;
+        }
+        // The server refused the stream (a 503 while the database restarts, a proxy's 502): the
+        // browser gives up on it, so the hook reads the page again and reopens it after a pause
+        // that grows to half a minute. A dropped connection the browser reopens by itself.
+        if (stream.readyState !== EventSource.CLOSED || stopped) return;
+        void revalidator.revalidate();
+        retry = setTimeout(open, Math.min(30_000, 2000 * 2 ** failures++));
+      });
+    };
+    open();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      source?.close();
+    };
     // The stream is the campaign's: opened once per campaign while it is live.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, live]);
