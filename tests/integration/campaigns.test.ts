@@ -20,7 +20,9 @@ import { estimateCostCents } from "~/.server/campaigns/pricing";
 import { eraseContact } from "~/.server/contacts/rights";
 import { getCampaign, listCampaigns, openRecipientsCsv, recipientsPage } from "~/.server/campaigns/queries";
 import { previewMessages } from "~/.server/campaigns/preview";
-import { createVerifiedUser } from "../support/accounts";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { getRequest, routeArgs } from "../support/http";
+import { loader as eventsLoader } from "~/routes/app/messaging/campaigns/events";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
 
@@ -33,7 +35,7 @@ const meta = metaSandboxForFile();
 async function connectedTenant(name = "Kaunti ya Nakuru") {
   const user = await createVerifiedUser({ businessName: name });
   const connection = await meta.graph.connect(user.organization.id, name);
-  return { organizationId: user.organization.id, userId: user.user.id, ...connection };
+  return { organizationId: user.organization.id, userId: user.user.id, email: user.email, password: user.password, ...connection };
 }
 type Tenant = Awaited<ReturnType<typeof connectedTenant>>;
 
@@ -757,5 +759,30 @@ describe("media headers and buttons", () => {
       index: "0",
       parameters: [{ type: "coupon_code", coupon_code: "ESTHER10" }],
     });
+  });
+});
+
+describe("the live figures", () => {
+  it("streams an ended campaign's figures once and closes, and another tenant's campaign is not found", async () => {
+    const t = await connectedTenant();
+    const other = await createVerifiedUser({ businessName: "Duka Lingine" });
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    const id = await createCampaign(t, {
+      name: "Ended already",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Molo" }] },
+      audience: { phones: [recipient(1)] },
+    });
+    await cancelCampaign(t, id);
+    const cookie = await signedInCookie(t.email, t.password);
+    const request = getRequest(`/messaging/campaigns/${id}/events`, { cookie });
+    const response = (await eventsLoader(routeArgs(request, { id }))) as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const text = await response.text();
+    expect(text).toMatch(/^event: figures\ndata: \{.*"status":"cancelled".*\}\n\n$/);
+    const foreign = getRequest(`/messaging/campaigns/${id}/events`, { cookie: await signedInCookie(other.email, other.password) });
+    const refused = await eventsLoader(routeArgs(foreign, { id })).catch((thrown: unknown) => thrown);
+    expect((refused as { init?: { status?: number } }).init?.status).toBe(404);
   });
 });

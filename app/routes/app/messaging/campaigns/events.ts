@@ -39,7 +39,9 @@ export async function loader(args: Route.LoaderArgs) {
         }
         if (ENDED_STATUSES.includes(view.status)) {
           stopped = true;
-          close();
+          // Not at once: for a campaign that has already ended, this runs inside the stream's start,
+          // before remix-utils has its cleanup, and closing there threw (a 500 for the stream).
+          queueMicrotask(close);
         }
       };
       const tick = async () => {
