@@ -54,12 +54,26 @@ export async function approvedBodyTemplate(
   text: string,
 ) {
   const samples = [...text.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
-  const atMeta = graph.sandbox.createTemplateAtMeta(t.wabaId, {
+  return approvedAtBothEnds(
+    graph,
+    t,
     name,
-    language: "en",
     category,
-    components: [{ type: "BODY", text, example: { body_text: [samples] } }] as never,
-  });
+    [{ type: "BODY", text, example: { body_text: [samples] } }],
+    [{ type: "BODY", text }],
+  );
+}
+
+/** A template approved at Meta (the sandbox, with its examples) and in Jumbe (without them); answers Meta's id. */
+async function approvedAtBothEnds(
+  graph: GraphSandbox,
+  t: Connected,
+  name: string,
+  category: "UTILITY" | "MARKETING",
+  atMetaComponents: unknown[],
+  components: unknown[],
+) {
+  const atMeta = graph.sandbox.createTemplateAtMeta(t.wabaId, { name, language: "en", category, components: atMetaComponents as never });
   await db()
     .insert(messageTemplates)
     .values({
@@ -69,7 +83,7 @@ export async function approvedBodyTemplate(
       language: "en",
       category,
       status: "approved",
-      components: [{ type: "BODY", text }],
+      components: components as never,
     });
   return atMeta.id;
 }
@@ -93,28 +107,18 @@ export async function approvedMediaTemplate(
   const samples = [...options.body.matchAll(/\{\{\d+\}\}/g)].map((_, i) => `sample ${i + 1}`);
   const header = { type: "HEADER", format: options.header ?? "IMAGE" };
   const buttons = options.buttons?.length ? [{ type: "BUTTONS", buttons: options.buttons }] : [];
-  const atMeta = graph.sandbox.createTemplateAtMeta(t.wabaId, {
+  return approvedAtBothEnds(
+    graph,
+    t,
     name,
-    language: "en",
     category,
-    components: [
+    [
       { ...header, example: { header_handle: ["4::aW1hZ2UvanBlZw==:sample"] } },
       { type: "BODY", text: options.body, ...(samples.length ? { example: { body_text: [samples] } } : {}) },
       ...buttons,
-    ] as never,
-  });
-  await db()
-    .insert(messageTemplates)
-    .values({
-      organizationId: t.organizationId,
-      wabaId: t.wabaId,
-      name,
-      language: "en",
-      category,
-      status: "approved",
-      components: [header, { type: "BODY", text: options.body }, ...buttons],
-    });
-  return atMeta.id;
+    ],
+    [header, { type: "BODY", text: options.body }, ...buttons],
+  );
 }
 
 /** Queues one template message per recipient, in order; answers the message ids. */
