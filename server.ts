@@ -235,7 +235,7 @@ export async function startServer(
   registerJobHandlers();
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   // Outbound WhatsApp messages: their own loop, so a long queue of sends never waits behind other jobs.
-  const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? 1 : 0);
+  const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? config.DISPATCHER_LOOPS : 0);
   // Campaigns: scheduled ones start on time, sending ones are fed to the dispatcher a little ahead.
   const stopFeeder = config.JOB_WORKERS > 0 ? startCampaignFeeder() : async () => {};
   const port = overrides.port ?? config.PORT;

@@ -496,6 +496,22 @@ async function statementTimes(query) {
   };
 }
 
+/**
+ * Updates of the messages table (pg_stat_user_tables) since `before`: how many were HOT (written on
+ * the row's own page, no index entries), which needs every indexed column unchanged and room on the page.
+ */
+async function messageUpdates(query, before) {
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  if (before) await wait(1500); // closed backends' counts reach the statistics within a second
+  const [row] = await query(
+    `${BENCH_SQL} select n_tup_upd::float8 as updated, n_tup_hot_upd::float8 as hot from pg_stat_user_tables where relname = 'messages'`,
+  );
+  if (!before) return row;
+  const updated = row.updated - before.updated;
+  const hot = row.hot - before.hot;
+  return { updated, hot, hotShare: updated ? hot / updated : 0 };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The benchmark
 
@@ -640,6 +656,7 @@ export async function benchSending({
 
     // The bulk: one INSERT that copies the API's row for each recipient (as queueMessage's insert).
     await query(`${BENCH_SQL} select pg_stat_statements_reset()`);
+    const updatesBefore = await messageUpdates(query);
     log(`  queueing ${bulkTo.length.toLocaleString("en-US")} messages in one INSERT copying the API's row ...`);
     const insertStarted = performance.now();
     // ANALYZE in the same transaction (it counts the transaction's own rows), so the run starts with
@@ -738,8 +755,9 @@ export async function benchSending({
     });
     log(`    done after ${wallSeconds.toFixed(1)} s: ${checks.ok ? "every message read, once" : "CHECKS FAILED"}`);
 
-    // The profile is written when the server exits.
+    // The profile is written when the server exits (and its backends, closing, report their counts).
     await server.stop();
+    const updates = await messageUpdates(query, updatesBefore);
     let profile = null;
     if (cpuProfile) {
       const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
@@ -765,6 +783,7 @@ export async function benchSending({
       cpu,
       backends,
       statements,
+      updates,
       profile,
       progress,
       checks,
@@ -1104,6 +1123,10 @@ export function formatSending(report, { table }) {
           .map(([k, v]) => `${k} ${v}`)
           .join(", ") || "none"
       }), ${fixed(b.otherWait, 2)} waiting on I/O or internal locks, ${fixed(b.idleInTransaction, 2)} idle in a transaction (the server between two statements of it).`,
+    );
+  if (r.updates)
+    lines.push(
+      `\n  Updates of messages over the run: ${int(r.updates.updated)}, of which HOT (on the row's page, no index entries) ${int(r.updates.hot)} (${pct(r.updates.hotShare)})`,
     );
   lines.push(`\n  Database time by statement (pg_stat_statements over the run: ${int(r.statements.totalMs)} ms in all)`);
   lines.push(

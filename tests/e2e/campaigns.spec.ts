@@ -109,10 +109,28 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
   await page.getByRole("button", { name: "Back" }).click();
   await expect(field(page, "Campaign name")).toHaveValue("Nakuru water rationing notice");
   await page.getByRole("button", { name: "Review" }).click();
+  // With JavaScript the page opens the campaign's live stream. The first attempt is refused (as a
+  // proxy does while the server restarts): the page opens it again by itself after a pause.
+  const streams: number[] = [];
+  if (javaScriptEnabled)
+    await page.route("**/messaging/campaigns/*/events", async (route) => {
+      streams.push(Date.now());
+      if (streams.length === 1) await route.fulfill({ status: 503, contentType: "text/plain", body: "Restarting" });
+      else await route.continue();
+    });
+  const reopened = javaScriptEnabled
+    ? page.waitForResponse((response) => /\/events$/.test(response.url()) && response.status() === 200, { timeout: 20_000 })
+    : undefined;
   await page.getByRole("button", { name: "Confirm and schedule" }).click();
   await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
   const status = page.getByTestId("campaign-status");
   await expect(status).toHaveText("Scheduled");
+  if (reopened) {
+    expect((await reopened).headers()["content-type"]).toContain("text/event-stream");
+    expect(streams.length).toBe(2);
+    // Not at once: the page waited before trying again.
+    expect(streams[1]! - streams[0]!).toBeGreaterThanOrEqual(1500);
+  }
 
   // Pause, resume, and cancel after a confirmation.
   await page.getByRole("button", { name: "Pause" }).click();

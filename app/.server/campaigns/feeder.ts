@@ -174,8 +174,8 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
     if (!campaign) return { fed: 0, done: false };
     const [state] = (
       (await tx.execute(sql`
-        select (select count(*)::int from messages where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null) as waiting,
-               (select count(*)::int from messages where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null
+        select (select count(*)::int from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) as waiting,
+               (select count(*)::int from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null
                                                      and error_title = 'messaging_limit_reached') as limited,
                coalesce((select rate from sending_buckets where phone_number_id = ${campaign.phone_number_id}), 80) as rate`)) as unknown as {
         rows: { waiting: number; limited: number; rate: number }[];
@@ -266,7 +266,7 @@ async function completeCampaign(campaignId: string) {
     `update campaigns c set status = 'completed', finished_at = now(), updated_at = now(), counts = $2::jsonb, counted_at = now()
      where id = $1 and status = 'sending'
        and not exists (select 1 from campaign_recipients where campaign_id = c.id and state = 'pending')
-       and not exists (select 1 from messages where campaign_id = c.id and status = 'queued' and accepted_at is null)
+       and not exists (select 1 from messages where campaign_id = c.id and accepted_at is null and failed_at is null)
      returning organization_id, name, kind`,
     [campaignId, JSON.stringify(counts)],
   );

@@ -284,7 +284,7 @@ export async function pauseCampaign(actor: Actor, id: string, reason?: string) {
 export async function holdQueuedMessages(executor: Executor, campaignId: string) {
   await executor.execute(sql`
     update messages set next_attempt_at = 'infinity'
-    where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null and next_attempt_at <> 'infinity'
+    where campaign_id = ${campaignId} and accepted_at is null and failed_at is null and next_attempt_at <> 'infinity'
       and (locked_until is null or locked_until < now())`);
 }
 
@@ -310,7 +310,7 @@ export async function resumeCampaign(actor: Actor, id: string) {
       await tx.execute(sql`update campaigns set status = ${next}, updated_at = now() where id = ${stored.id}`);
       await tx.execute(sql`
         update messages set next_attempt_at = now()
-        where campaign_id = ${stored.id} and status = 'queued' and accepted_at is null and next_attempt_at = 'infinity'`);
+        where campaign_id = ${stored.id} and accepted_at is null and failed_at is null and next_attempt_at = 'infinity'`);
     }
     return stored;
   });
@@ -341,7 +341,7 @@ export async function withdrawUnsent(executor: Executor, campaignId: string) {
   await executor.execute(sql`
     with withdrawn as (
       delete from messages
-      where campaign_id = ${campaignId} and status = 'queued' and accepted_at is null and (locked_until is null or locked_until < now())
+      where campaign_id = ${campaignId} and accepted_at is null and failed_at is null and (locked_until is null or locked_until < now())
       returning id)
     update campaign_recipients r set state = 'left_out', reason = ${"cancelled" satisfies LeftOutReason}, message_id = null
     from withdrawn w where r.message_id = w.id`);

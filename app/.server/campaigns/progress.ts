@@ -17,7 +17,7 @@ const FINAL_AFTER = "7 days";
 const countsOf = (id: string) => `(
   select jsonb_build_object(
     'queued', (select count(*)::int from campaign_recipients where campaign_id = ${id} and state = 'pending')
-                + count(*) filter (where m.status = 'queued' and m.accepted_at is null)::int,
+                + count(*) filter (where m.accepted_at is null and m.failed_at is null)::int,
     'sent', count(*) filter (where m.accepted_at is not null)::int,
     'delivered', count(*) filter (where m.delivered_at is not null or m.read_at is not null)::int,
     'read', count(*) filter (where m.read_at is not null)::int,

@@ -96,6 +96,10 @@ const EnvVariables = z.object({
   JUMBE_FEE_KES: z.coerce.number().min(0).max(100).default(0.15),
   // Background job workers in this process (0: this instance only serves requests).
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  // Loops of the outbound message dispatcher in this process (when JOB_WORKERS is above 0): each
+  // claims, sends and settles a batch in turn, so a second one keeps calls to Meta going while the
+  // first reads and writes the database (decision 026).
+  DISPATCHER_LOOPS: z.coerce.number().int().min(1).max(8).default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

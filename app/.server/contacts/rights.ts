@@ -72,7 +72,7 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
       }
     ).rows;
     // Nothing more goes to them: messages not yet sent are withdrawn, and campaigns leave them out.
-    await tx.execute(sql`delete from messages where ${theirs} and direction = 'outbound' and status = 'queued' and accepted_at is null
+    await tx.execute(sql`delete from messages where ${theirs} and direction = 'outbound' and accepted_at is null and failed_at is null
         and (locked_until is null or locked_until < now())`);
     await tx.execute(sql`
       update campaign_recipients set phone = null, contact_id = null,

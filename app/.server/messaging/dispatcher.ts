@@ -86,7 +86,7 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
   const result = (await db().execute(sql`
     with ready as (
       select id from messages
-      where direction = 'outbound' and status = 'queued' and accepted_at is null
+      where direction = 'outbound' and accepted_at is null and failed_at is null
         and next_attempt_at <= now() and (locked_until is null or locked_until < now())
         -- A campaign paused or cancelled while a worker held its message: not sent (the feeder holds it).
         and (campaign_id is null or not exists (select 1 from campaigns c where c.id = messages.campaign_id and c.status in ('paused', 'cancelled')))
@@ -162,8 +162,8 @@ async function pairState(messages: Claimed[]) {
        where m.id = any($1::uuid[]) and exists (
          select 1 from messages e
          where e.organization_id = m.organization_id and e.phone_number_id = m.phone_number_id
-           and e.recipient_phone = m.recipient_phone and e.direction = 'outbound' and e.status = 'queued'
-           and e.accepted_at is null and e.seq < m.seq and e.id <> all($1::uuid[]))`,
+           and e.recipient_phone = m.recipient_phone and e.direction = 'outbound' and e.accepted_at is null
+           and e.failed_at is null and e.seq < m.seq and e.id <> all($1::uuid[]))`,
       [ids],
     ),
     rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(

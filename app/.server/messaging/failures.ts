@@ -20,7 +20,7 @@ export async function failMessages(failures: Failure[]) {
              error_code = f.code, error_title = f.title, error_details = f.details
       from unnest(${sql.param(failures.map((f) => f.id))}::uuid[], ${sql.param(failures.map((f) => f.code))}::int[],
                   ${sql.param(failures.map((f) => f.title))}::text[], ${sql.param(failures.map((f) => f.details))}::text[]) as f(id, code, title, details)
-      where m.id = f.id and m.accepted_at is null and m.status = 'queued'
+      where m.id = f.id and m.accepted_at is null and m.failed_at is null
       returning m.id, m.organization_id`)) as unknown as { rows: { id: string; organization_id: string }[] };
     await messageEventsFor(
       tx,

@@ -77,8 +77,8 @@ export async function releaseHeldMessages(accountId: string) {
        update messages m set next_attempt_at = now()
        from whatsapp_phone_numbers p
        where p.account_id = $1 and p.disconnected_at is null and m.organization_id = p.organization_id
-         and m.phone_number_id = p.phone_number_id and m.direction = 'outbound' and m.status = 'queued'
-         and m.accepted_at is null and m.error_title = $2
+         and m.phone_number_id = p.phone_number_id and m.direction = 'outbound' and m.accepted_at is null
+         and m.failed_at is null and m.error_title = $2
        returning 1)
      select count(*)::int as n from released`,
     [accountId, TOKEN_HELD],
