@@ -35,6 +35,7 @@ import {
   GRAPH_VERSION,
   recipients,
   rootFor,
+  statementTimes,
   sandboxBusiness,
   startSandbox,
   TEMPLATE,
@@ -87,7 +88,9 @@ export async function benchCampaign({
 }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found" };
   const started = rootFor(root, buildDir);
-  const postgres = await startPrivatePostgres();
+  const postgres = await startPrivatePostgres({
+    extraSettings: { shared_preload_libraries: "'pg_stat_statements'", "pg_stat_statements.max": "1000" },
+  });
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: postgres.url });
   const query = async (text, params) => (await client.query(text, params)).rows;
@@ -122,6 +125,7 @@ export async function benchCampaign({
     });
     bare = await startBareServer();
     await client.connect();
+    await query("create extension if not exists pg_stat_statements");
     log(`  Jumbe at ${server.baseUrl} (PostgreSQL), the Meta sandbox at ${sandbox.base} (pid ${sandbox.pid})`);
 
     const [{ organization_id: organizationId }] = await query(`select organization_id from users where lower(email) = lower($1)`, [
@@ -189,6 +193,7 @@ export async function benchCampaign({
     await sleep(5000);
 
     // The campaign, through the public API.
+    await query(`${BENCH_SQL} select pg_stat_statements_reset()`);
     const createStarted = performance.now();
     const campaign = await api("POST", "/api/v1/campaigns", {
       name: "Bench: county rates reminder",
@@ -199,7 +204,10 @@ export async function benchCampaign({
     });
     const createSeconds = (performance.now() - createStarted) / 1000;
     log(`  POST /api/v1/campaigns: ${campaign.status} in ${createSeconds.toFixed(1)} s (audience frozen)`);
-    const [{ started_at: startedAt }] = await query(`select started_at::text from campaigns where id = $1`, [campaign.id]);
+    const [{ started_at: startedAt, start_epoch: startSeconds }] = await query(
+      `select started_at::text, extract(epoch from started_at)::float8 as start_epoch from campaigns where id = $1`,
+      [campaign.id],
+    );
 
     // While it sends: the pages, then the pause at half the audience.
     let pages = null;
@@ -250,6 +258,7 @@ export async function benchCampaign({
       if (p.read + p.failed >= recipientsCount || at > timeoutSeconds) break;
     }
     const wallSeconds = (performance.now() - wallStart) / 1000;
+    const statements = await statementTimes(query);
 
     // The figures, from the rows.
     const [figures] = await query(
@@ -274,6 +283,9 @@ export async function benchCampaign({
     const hi = times[Math.floor(times.length * 0.9)];
     const middle = times.length * 0.8;
     const sustained = middle / Math.max(0.001, hi - lo - (pause && Date.parse(pause.pausedAt) / 1000 > lo ? pauseGap : 0));
+    // Accepted in each 10 s from the start (the pause shows as a dip).
+    const perTen = [];
+    for (const t of times) perTen[Math.floor((t - startSeconds) / 10)] = (perTen[Math.floor((t - startSeconds) / 10)] ?? 0) + 1;
     const duplicates = await query(
       `${BENCH_SQL} select count(*)::int as n from (select recipient_phone from messages where campaign_id = $1 group by recipient_phone having count(*) > 1) d`,
       [campaign.id],
@@ -292,6 +304,8 @@ export async function benchCampaign({
       bare: { acceptedPerSecond: bareRun.acceptedPerSecond, messages: bareRun.messages, accepted: bareRun.accepted },
       duplicates: duplicates[0].n,
       final,
+      statements,
+      acceptedPerTenSeconds: Array.from(perTen, (v) => v ?? 0),
     };
   } finally {
     await client.end().catch(() => {});
@@ -352,5 +366,17 @@ export function formatCampaign(report, { table }) {
         ],
       ),
     );
+  if (report.acceptedPerTenSeconds)
+    lines.push(`  Accepted in each 10 s from the start: ${report.acceptedPerTenSeconds.map((v) => n(v)).join(" ")}.`);
+  if (report.statements) {
+    const t = report.statements;
+    lines.push(`  Database time by statement (pg_stat_statements from the campaign's creation: ${n(t.totalMs)} ms in all)`);
+    lines.push(
+      table(
+        ["statement", "calls", "total ms", "mean ms", "rows", "share"],
+        t.kinds.map((k) => [k.kind, n(k.calls), n(k.ms), n(k.meanMs, 2), n(k.rows), `${n((k.ms / t.totalMs) * 100, 1)}%`]),
+      ),
+    );
+  }
   return lines.join("\n");
 }

@@ -461,20 +461,27 @@ const STATEMENT_KINDS = [
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
   // "with kept as" before decision 024, one pass with a lateral aggregate since.
   ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*/],
-  ["statuses: adopt lost accepts", /set wamid = f\.wamid/],
+  ["statuses: adopt lost accepts", /set wamid = f\.wamid|set wamid = lost\.wamid/],
   ["webhook ingest: store statuses", /insert into message_statuses/],
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],
   ["webhook ingest: read / mark deliveries", /webhook_events/],
   ["webhooks out: enqueue events", /webhook_deliveries/],
+  // Campaigns (bench/campaign.mjs): the feeder's batch, the figures, the rest.
+  ["campaign feeder: waiting count", /as waiting/],
+  ["campaign feeder: next pending recipients", /from campaign_recipients r left join contacts/],
+  ["campaign feeder: insert messages", /insert into messages/],
+  ["campaign feeder: mark recipients queued", /update campaign_recipients r set state = 'queued'/],
+  ["campaign figures (recount)", /'queued', \(select count/],
+  ["campaigns: other", /campaign/],
   ["job queue", /\bjobs\b/],
   ["transactions (begin, commit, savepoints)", /^\s*(begin|commit|rollback|savepoint|release)/i],
   ["API and other", /.*/],
 ];
 
-async function statementTimes(query) {
+export async function statementTimes(query) {
   const rows = await query(
     `${BENCH_SQL} select query, calls::float8 as calls, total_exec_time as ms, rows::float8 as rows from pg_stat_statements
-     where dbid = (select oid from pg_database where datname = current_database()) and query not like '/* bench:sending */%'`,
+     where dbid = (select oid from pg_database where datname = current_database()) and query not like '/* bench:%'`,
   );
   const kinds = new Map();
   for (const row of rows) {
@@ -814,7 +821,7 @@ function sampleBackends(url) {
       while (!stopped) {
         const { rows } = await client.query(
           `${BENCH_SQL} select state, wait_event_type, wait_event from pg_stat_activity
-           where backend_type = 'client backend' and pid <> pg_backend_pid() and query not like '/* bench:sending */%' and datname = current_database()`,
+           where backend_type = 'client backend' and pid <> pg_backend_pid() and query not like '/* bench:%' and datname = current_database()`,
         );
         counts.samples++;
         for (const r of rows) {

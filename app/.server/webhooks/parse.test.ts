@@ -31,6 +31,12 @@ describe("parseEnvelope", () => {
       '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"t":"a\\u0000b\\ud800"}}]}]}',
     )!;
     expect(change!.value).toEqual({ t: "ab\ufffd" });
+    // Escapes in upper case and in keys; a well-formed pair and an escaped backslash stay as they are.
+    const [other] = parseEnvelope(
+      1,
+      '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"k\\uDC00":"\\uD83D\\uDE00 \\\\u0000"}}]}]}',
+    )!;
+    expect(other!.value).toEqual({ "k\ufffd": "\u{1F600} \\u0000" });
   });
 
   it("gives an inbound message's words for lists and search", () => {

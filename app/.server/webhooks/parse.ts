@@ -21,11 +21,18 @@ const envelopeSchema = z.object({ object: z.literal("whatsapp_business_account")
 const entrySchema = z.object({ id: z.unknown().optional(), time: z.unknown().optional(), changes: z.array(z.unknown()) });
 const changeSchema = z.object({ field: z.string(), value: z.record(z.string(), z.unknown()) });
 
+/**
+ * JSON can carry U+0000 or half a surrogate pair only as a `\u` escape (a raw NUL is not valid JSON
+ * and UTF-8 cannot encode a lone surrogate), so a body without such an escape is stored as parsed
+ * and skips the walk over every value (5% of the server's time under a stream of status webhooks).
+ */
+const MAY_NEED_CLEANING = /\\u(?:0000|[dD][89a-fA-F])/;
+
 /** `entry[] × changes[]` of one delivery, or null when it is not a WhatsApp Business envelope. */
 export function parseEnvelope(eventId: number, body: string): WebhookChange[] | null {
   let json: unknown;
   try {
-    json = cleanJson(JSON.parse(body));
+    json = MAY_NEED_CLEANING.test(body) ? cleanJson(JSON.parse(body)) : JSON.parse(body);
   } catch {
     return null;
   }

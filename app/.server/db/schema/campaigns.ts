@@ -146,6 +146,8 @@ export const campaignRecipients = pgTable(
   },
   (t) => [
     uniqueIndex("campaign_recipients_phone_idx").on(t.campaignId, t.phone),
+    // A page of results in audience order: read from here, 50 rows joined, not the whole campaign sorted.
+    index("campaign_recipients_campaign_idx").on(t.campaignId, t.id),
     index("campaign_recipients_pending_idx")
       .on(t.campaignId, t.id)
       .where(sql`state = 'pending'`),

@@ -1,0 +1,1 @@
+CREATE INDEX "campaign_recipients_campaign_idx" ON "campaign_recipients" USING btree ("campaign_id","id");
