@@ -158,12 +158,17 @@ async function pairState(messages: Claimed[]) {
   const ids = messages.map((m) => m.id);
   const [behind, recent] = await Promise.all([
     rawQuery<{ id: string }>(
-      `select m.id from messages m
-       where m.id = any($1::uuid[]) and exists (
+      // One probe of messages_queued_pair_idx per claimed message (a lateral join). As a semi-join the
+      // planner, trusting statistics from before a campaign queued its thousands, may read every
+      // queued message for each claimed one: 300 ms a batch instead of 1 ms.
+      `select c.id from unnest($1::uuid[]) as c(id)
+       cross join lateral (select m.organization_id, m.phone_number_id, m.recipient_phone, m.seq from messages m where m.id = c.id) m
+       cross join lateral (
          select 1 from messages e
          where e.organization_id = m.organization_id and e.phone_number_id = m.phone_number_id
            and e.recipient_phone = m.recipient_phone and e.direction = 'outbound' and e.accepted_at is null
-           and e.failed_at is null and e.seq < m.seq and e.id <> all($1::uuid[]))`,
+           and e.failed_at is null and e.seq < m.seq and e.id <> all($1::uuid[])
+         limit 1) e`,
       [ids],
     ),
     rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(

@@ -89,7 +89,9 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
  */
 export async function adoptLostAccepts(tx: Executor, found: { organizationId: string; wamid: string; messageId: string }[]) {
   if (!found.length) return;
-  // A message another transaction holds is skipped, not waited for. Usually that is the dispatcher
+  // One probe by id per status (a lateral join): statistics that lag the table (a campaign has just
+  // queued thousands of messages without a wamid) once made this a scan of the table for each status,
+  // two seconds a call. A message another transaction holds is skipped, not waited for. Usually that is the dispatcher
   // settling the very answer (Meta's "sent" often arrives before the batch is settled): waiting for
   // it was 40% of the database's time during a campaign. Anything else that holds an unsent
   // message is brief, and the message's next status (delivered, read, failed) adopts it then; a
@@ -99,10 +101,12 @@ export async function adoptLostAccepts(tx: Executor, found: { organizationId: st
       select m.id, f.wamid
       from unnest(${sql.param(found.map((f) => f.organizationId))}::uuid[], ${sql.param(found.map((f) => f.wamid))}::text[],
                   ${sql.param(found.map((f) => f.messageId))}::uuid[]) as f(organization_id, wamid, id)
-      join messages m on m.id = f.id and m.organization_id = f.organization_id
-      where m.direction = 'outbound' and m.wamid is null
-        and not exists (select 1 from messages o where o.organization_id = f.organization_id and o.wamid = f.wamid)
-      for update of m skip locked
+      cross join lateral (
+        select m.id from messages m
+        where m.id = f.id and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
+          and not exists (select 1 from messages o where o.organization_id = f.organization_id and o.wamid = f.wamid)
+        for update skip locked
+      ) m
     )
     update messages m set wamid = lost.wamid, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
            error_code = null, error_title = null, error_details = null

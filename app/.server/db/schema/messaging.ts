@@ -185,10 +185,13 @@ export const messages = pgTable(
     // entry to each index. A message waiting to be sent is "outbound, accepted_at and failed_at
     // null" (the same as status 'queued' before Meta accepts it); queries say it that way so the
     // planner can use these partial indexes.
-    // The dispatcher's queue: outbound messages not yet accepted, by when they may go.
+    // The dispatcher's queue: outbound messages not yet accepted, by when they may go. Its predicate
+    // names next_attempt_at (which the claim's `next_attempt_at <= now()` implies) so that no other
+    // query can use it: with statistics from before a campaign queued its thousands, the planner
+    // once took it for the pair-order probe and read the whole queue for each message.
     index("messages_dispatch_idx")
       .on(t.nextAttemptAt)
-      .where(sql`direction = 'outbound' and accepted_at is null and failed_at is null`),
+      .where(sql`direction = 'outbound' and accepted_at is null and failed_at is null and next_attempt_at is not null`),
     // The pair rate: what went to one person from one number lately.
     index("messages_pair_idx")
       .on(t.phoneNumberId, t.recipientPhone, t.acceptedAt)

@@ -1,0 +1,2 @@
+DROP INDEX "messages_dispatch_idx";--> statement-breakpoint
+CREATE INDEX "messages_dispatch_idx" ON "messages" USING btree ("next_attempt_at") WHERE direction = 'outbound' and accepted_at is null and failed_at is null and next_attempt_at is not null;
