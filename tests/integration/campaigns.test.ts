@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/db/client";
+import { countStatements } from "~/.server/db/statement-count";
 import { drainJobs } from "~/.server/jobs/worker";
 import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { saveContact, phoneHash } from "~/.server/contacts/manage";
@@ -277,6 +278,38 @@ describe("sending", () => {
       t.organizationId,
     ]);
     expect(log.map((l) => l.action)).toEqual(["Campaign started", "Campaign paused", "Campaign resumed", "Campaign completed"]);
+  });
+
+  it("keeps a sending campaign's figures fresh from the feeder, so a page reads them without counting", async () => {
+    const t = await connectedTenant();
+    await template(t, "meter_reading", "UTILITY", "Your meter reading for {{1}} is due.");
+    await setBucketRate(t.phoneNumberId, 80);
+    const id = await createCampaign(t, {
+      name: "Meter readings",
+      template: { name: "meter_reading" },
+      parameters: { body: [{ value: "November" }] },
+      audience: { phones: Array.from({ length: 200 }, (_, i) => recipient(500 + i)) },
+    });
+    await feedCampaign(id);
+    await drainDispatcher();
+    // The feeder's round counts what was sent since (its figures were older than a second).
+    await rawQuery(`update campaigns set counted_at = now() - interval '2 seconds' where id = $1`, [id]);
+    await feedCampaigns();
+    const stored = await campaignRow(id);
+    expect(stored.status).toBe("sending");
+    // What Meta has, and the rest (the last 40 fed in this round) waiting for the dispatcher.
+    const counts = stored.counts as { sent: number; queued: number };
+    expect(counts.sent).toBe((await metaReceived(meta.graph, t.phoneNumberId)).length);
+    expect(counts.sent).toBeGreaterThan(0);
+    expect(counts.sent + counts.queued).toBe(200);
+    expect(stored.counts).toEqual(await finalCounts(id));
+    // A page a moment later shows them as stored, with no count of its own: one statement (the campaign).
+    const { result: page, statements } = await countStatements(() => getCampaign(t.organizationId, id));
+    expect(page.counts).toEqual(stored.counts);
+    expect(statements).toBe(1);
+    // Left stale by the feeder (none is running), a reader counts them itself.
+    await rawQuery(`update campaigns set counted_at = now() - interval '5 seconds' where id = $1`, [id]);
+    expect((await countStatements(() => getCampaign(t.organizationId, id))).statements).toBe(2);
   });
 
   it("cancels mid-way: the rest are left out, so sent + failed + left out is the audience", async () => {

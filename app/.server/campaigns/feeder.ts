@@ -22,7 +22,7 @@ import {
   type CheckedCampaign,
   type StoredCampaign,
 } from "./lifecycle";
-import { finalCounts } from "./progress";
+import { finalCounts, refreshSendingFigures } from "./progress";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
@@ -60,6 +60,8 @@ export async function feedCampaigns() {
     }
   }
   if (fed) wakeDispatcher();
+  // The figures pages and the live stream show, counted here rather than while a page waits.
+  if (sending.length) await refreshSendingFigures();
   return { started, fed, completed };
 }
 

@@ -1,8 +1,21 @@
 import { rawQuery } from "../db/client";
 import type { CampaignCounts, LeftOutReason } from "../db/schema/campaigns";
 
-/** How stale a sending campaign's stored figures may be before a reader counts again. */
+/** How often the campaign feeder counts a sending campaign's figures again (refreshSendingFigures). */
 export const COUNTS_MAX_AGE_MS = 1000;
+/**
+ * How stale a campaign's stored figures may be before a page, the live stream or the API counts them
+ * itself. Longer than the feeder's second, so a reader only counts when no feeder keeps them fresh:
+ * counting a campaign of 100,000 takes 100 ms or more, which a page should not wait for.
+ */
+const READER_MAX_AGE_MS = 3000;
+
+/**
+ * How stale a reader may find a campaign's figures: a sending one's are the feeder's to keep fresh;
+ * any other's (paused, just completed, late statuses still arriving) are counted by the reader
+ * after a second.
+ */
+export const readerMaxAgeMs = (status: string) => (status === "sending" ? READER_MAX_AGE_MS : COUNTS_MAX_AGE_MS);
 
 /**
  * After this long past its end a campaign's figures are final: replies count within 72 hours of
@@ -94,4 +107,18 @@ export async function campaignFigures(campaigns: { row: Counted; maxAgeMs: numbe
 /** One campaign's figures (see campaignFigures). */
 export async function campaignCounts(campaign: Counted, maxAgeMs = COUNTS_MAX_AGE_MS): Promise<CampaignCounts> {
   return (await campaignFigures([{ row: campaign, maxAgeMs }])).get(campaign.id)!.counts;
+}
+
+/**
+ * Counts every sending campaign's figures again once they are a second old (the campaign feeder
+ * calls it each round), so that readers find them fresh. Across instances one counts each campaign.
+ */
+export async function refreshSendingFigures() {
+  const rows = await rawQuery<Counted>(
+    `select id, status, started_at, finished_at, counts, counted_at, left_out from campaigns
+     where status = 'sending' and (counted_at is null or counted_at < now() - make_interval(secs => $1::float8 / 1000))
+     limit 100`,
+    [COUNTS_MAX_AGE_MS],
+  );
+  if (rows.length) await campaignFigures(rows.map((row) => ({ row, maxAgeMs: COUNTS_MAX_AGE_MS })));
 }

@@ -3,7 +3,7 @@ import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../db/keyset";
 import { csvRow } from "../activity/csv";
 import { log } from "../log";
 import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../db/schema/campaigns";
-import { campaignFigures, COUNTS_MAX_AGE_MS, type Figures } from "./progress";
+import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 
@@ -116,12 +116,12 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
   };
 }
 
-/** One campaign of the tenant with figures at most a second old; another tenant's id is not found. */
+/** One campaign of the tenant with figures at most a few seconds old (the feeder keeps them to a second); another tenant's id is not found. */
 export async function getCampaign(organizationId: string, id: string): Promise<CampaignView> {
   if (!isUuid(id)) throw campaignNotFound();
   const [row] = await rawQuery<CampaignRow>(`${SELECT} where c.organization_id = $1 and c.id = $2`, [organizationId, id]);
   if (!row) throw campaignNotFound();
-  const figures = await campaignFigures([{ row, maxAgeMs: COUNTS_MAX_AGE_MS }]);
+  const figures = await campaignFigures([{ row, maxAgeMs: readerMaxAgeMs(row.status) }]);
   return viewOf(row, figures.get(row.id)!);
 }
 
@@ -179,7 +179,7 @@ export async function listCampaigns(
   const shown = rows.slice(0, limit);
   if (before) shown.reverse();
   const figures = await campaignFigures(
-    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : COUNTS_MAX_AGE_MS })),
+    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : readerMaxAgeMs(row.status) })),
   );
   const views = shown.map((row) => viewOf(row, figures.get(row.id)!));
   const cursor = (row: (typeof shown)[number] | undefined) => (row ? encodeKeysetCursor(row.cursor_at, row.id) : null);
