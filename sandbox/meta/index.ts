@@ -79,6 +79,7 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     statusDelaysMs,
     throughputPerSecond,
     pairRateLimit: options.pairRateLimit ?? fromEnv.pairRateLimit ?? true,
+    keepMessages: Math.max(1, Math.floor(options.keepMessages ?? 10_000)),
     now: options.now ?? Date.now,
   };
 }

@@ -18,8 +18,7 @@ export const WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Pair rate (reference §5.3): one message per 6 s to one customer, bursts of up to 45 borrowing ahead. */
 export const PAIR_RATE = { burst: 45, intervalMs: 6000 };
 
-/** Messages and inbound wamids kept for look-ups; the oldest go first. */
-const KEEP_MESSAGES = 10_000;
+/** Inbound wamids kept for look-ups (sent messages: options.keepMessages); the oldest go first. */
 const KEEP_INBOUND = 50_000;
 /** Pair buckets untouched this long are full again and can be forgotten. */
 const PAIR_IDLE_MS = PAIR_RATE.burst * PAIR_RATE.intervalMs;
@@ -378,7 +377,7 @@ export class MessageDesk {
       generation: this.generation,
     };
     this.messages.set(sent.wamid, sent);
-    if (this.messages.size > KEEP_MESSAGES) this.messages.delete(this.messages.keys().next().value!);
+    if (this.messages.size > this.options.keepMessages) this.messages.delete(this.messages.keys().next().value!);
     this.schedule(sent, outcome);
     return sent;
   }

@@ -215,6 +215,8 @@ export interface MetaSandboxOptions {
    * (more answers 131056). Default on (env META_SANDBOX_PAIR_RATE=0 switches it off).
    */
   pairRateLimit?: boolean;
+  /** Sent messages kept for look-ups and the control API, the oldest dropped first. Default 10,000. */
+  keepMessages?: number;
 }
 
 export interface StatusDelays {
@@ -454,6 +456,7 @@ export interface ResolvedOptions {
   /** 0 = off. */
   throughputPerSecond: number;
   pairRateLimit: boolean;
+  keepMessages: number;
   now: () => number;
 }
 

@@ -18,6 +18,8 @@ export async function startGraphSandbox(
     /** Meta's limits (the sandbox's defaults otherwise: 80 a second, pair rate on) and its clock. */
     throughputPerSecond?: number;
     pairRateLimit?: boolean;
+    /** Sent messages the sandbox keeps for metaReceived (default 10,000). */
+    keepMessages?: number;
     now?: () => number;
   } = {},
 ) {
@@ -32,6 +34,7 @@ export async function startGraphSandbox(
     statusDelaysMs: options.statusDelaysMs,
     throughputPerSecond: options.throughputPerSecond,
     pairRateLimit: options.pairRateLimit,
+    keepMessages: options.keepMessages,
     now: options.now,
   });
   const app = express();
