@@ -42,8 +42,10 @@ async function message(
   extra: { recipientPhone?: string; direction?: string } = {},
 ) {
   await rawQuery(
-    `insert into messages (organization_id, contact_id, direction, status, body, wamid, recipient_phone, payload)
-     values ($1, $2, $3, 'delivered', $4, $5, $6, $7)`,
+    // Delivered, as Meta's statuses leave a message: accepted and delivered at a time (a message
+    // without accepted_at is one still waiting to be sent).
+    `insert into messages (organization_id, contact_id, direction, status, body, wamid, recipient_phone, payload, accepted_at, delivered_at)
+     values ($1, $2, $3, 'delivered', $4, $5, $6, $7, case when $3 = 'outbound' then now() end, case when $3 = 'outbound' then now() end)`,
     [
       organizationId,
       contactId,
