@@ -508,8 +508,7 @@ export async function statementTimes(query) {
  * the row's own page, no index entries), which needs every indexed column unchanged and room on the page.
  */
 async function messageUpdates(query, before) {
-  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  if (before) await wait(1500); // closed backends' counts reach the statistics within a second
+  if (before) await sleep(1500); // closed backends' counts reach the statistics within a second
   const [row] = await query(
     `${BENCH_SQL} select n_tup_upd::float8 as updated, n_tup_hot_upd::float8 as hot from pg_stat_user_tables where relname = 'messages'`,
   );

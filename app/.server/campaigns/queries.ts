@@ -116,7 +116,10 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
   };
 }
 
-/** One campaign of the tenant with figures at most a few seconds old (the feeder keeps them to a second); another tenant's id is not found. */
+/**
+ * One campaign of the tenant, its figures at most a few seconds old (the feeder keeps a sending
+ * one's to a second); another tenant's id is not found.
+ */
 export async function getCampaign(organizationId: string, id: string): Promise<CampaignView> {
   if (!isUuid(id)) throw campaignNotFound();
   const [row] = await rawQuery<CampaignRow>(`${SELECT} where c.organization_id = $1 and c.id = $2`, [organizationId, id]);

@@ -90,8 +90,9 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
 export async function adoptLostAccepts(tx: Executor, found: { organizationId: string; wamid: string; messageId: string }[]) {
   if (!found.length) return;
   // One probe by id per status (a lateral join): statistics that lag the table (a campaign has just
-  // queued thousands of messages without a wamid) once made this a scan of the table for each status,
-  // two seconds a call. A message another transaction holds is skipped, not waited for. Usually that is the dispatcher
+  // queued thousands of messages without a wamid) once made this a scan of the table for each
+  // status, two seconds a call (decision 026).
+  // A message another transaction holds is skipped, not waited for. Usually that is the dispatcher
   // settling the very answer (Meta's "sent" often arrives before the batch is settled): waiting for
   // it was 40% of the database's time during a campaign. Anything else that holds an unsent
   // message is brief, and the message's next status (delivered, read, failed) adopts it then; a
