@@ -30,6 +30,11 @@ export interface StatusChange {
  * this statement as a concurrent writer left it, and updated by its id. It was three passes: the kept
  * statuses grouped in a CTE, joined to messages to lock them, then joined again with a hash join.
  *
+ * The message is found by a lateral probe (LIMIT keeps the planner from flattening it into a join):
+ * as a join, statistics taken while a campaign's messages had no wamid yet made the planner read
+ * the whole wamid index in a merge join on every call, longer with every message sent (decision
+ * 027).
+ *
  * Not by the ctid the lock returned: when another transaction updated the message first, this
  * statement's update finds the version its snapshot sees and follows it to the newest, whose ctid
  * is another, so a ctid condition drops the row (and a status with it); the id holds.
@@ -38,10 +43,15 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
   if (!pairs.length) return [];
   const result = (await tx.execute(sql`
     with target as (
-      select m.id, m.status as previous, k.*
+      select m.id, m.previous, k.*
       from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
            as p(organization_id, wamid)
-      join messages m on m.organization_id = p.organization_id and m.wamid = p.wamid
+      cross join lateral (
+        select m.id, m.status as previous from messages m
+        where m.organization_id = p.organization_id and m.wamid = p.wamid and m.direction = 'outbound'
+        limit 1
+        for update
+      ) m
       cross join lateral (
         select (array_agg(s.status order by ${sql.raw(STATUS_RANK_SQL("s.status"))} desc))[1] as best,
                min(s.occurred_at) filter (where s.status = 'sent') as kept_sent_at,
@@ -53,8 +63,7 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
         from message_statuses s
         where s.organization_id = p.organization_id and s.wamid = p.wamid
       ) k
-      where m.direction = 'outbound' and k.best is not null
-      for update of m
+      where k.best is not null
     )
     update messages m set
       status = case when ${sql.raw(STATUS_RANK_SQL("t.best"))} > ${sql.raw(STATUS_RANK_SQL("m.status"))} then t.best else m.status end,
