@@ -42,6 +42,8 @@ export const IN_DOUBT_WAIT_MS = 60_000;
  * at Meta, and a smaller burst absorbs up to half a second of that without a 130429.
  */
 export const BURST_SECONDS = 0.5;
+/** Accepted sends settled together while the batch's other calls go on (a round of calls). */
+const SETTLE_EVERY = 64;
 /** Time kept free at the end of a claim for settling the batch. */
 const LEASE_MARGIN_MS = 2000;
 /** Graph calls in flight per worker. */
@@ -343,6 +345,19 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   );
 
   const accepted: { id: string; wamid: string; waId: string | null }[] = [];
+  // Accepted sends are settled SETTLE_EVERY at a time while the rest of the batch is still on its
+  // way, one settle after another: Meta's "sent" comes about 200 ms after its answer, and a send
+  // settled only at the end of the batch made that status take the message first (a second
+  // update of it, and a wait for each other's locks).
+  let settled = 0;
+  let settling: Promise<unknown> = Promise.resolve();
+  const settleFailures: unknown[] = [];
+  const settleUpTo = (end: number) => {
+    if (end <= settled) return;
+    const chunk = accepted.slice(settled, end);
+    settled = end;
+    settling = settling.then(() => settleAccepted(chunk).catch((error: unknown) => void settleFailures.push(error)));
+  };
   const retries: { id: string; delayMs: number; failure: Failure }[] = [];
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
@@ -359,6 +374,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
         // Files sent by mediaId become Meta's media id for this number (uploaded once; media.ts).
         const sent = await client.sendMessage(message.phone_number_id, message.token, await withMetaMediaIds(client, message, body));
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
+        if (accepted.length - settled >= SETTLE_EVERY) settleUpTo(accepted.length);
       } catch (error) {
         if (error instanceof GraphApiError && error.code === 190) {
           // The connection's trouble, not the message's: it waits untried for the reconnection.
@@ -376,7 +392,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const [deferFailure] = await Promise.all([deferring, ...Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker)]);
   const unsent = toSend.slice(next).map((m) => ({ id: m.id, delayMs: 0 }));
 
-  await settleAccepted(accepted);
+  settleUpTo(accepted.length);
+  await settling;
+  if (settleFailures.length) throw settleFailures[0];
   await deferMessages([...held, ...unsent]);
   await scheduleRetries(retries);
   await failMessages(failures);
