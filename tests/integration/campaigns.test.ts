@@ -310,6 +310,21 @@ describe("sending", () => {
     // Left stale by the feeder (none is running), a reader counts them itself.
     await rawQuery(`update campaigns set counted_at = now() - interval '5 seconds' where id = $1`, [id]);
     expect((await countStatements(() => getCampaign(t.organizationId, id))).statements).toBe(2);
+
+    // A campaign of 100,000 is counted every 5 s, not each second (counting reads all its messages):
+    // figures 2 s old are left for the feeder's next rounds and read as stored by a page.
+    const large = { queued: 60_000, sent: 40_000, delivered: 0, read: 0, replied: 0, failed: 0 };
+    await rawQuery(`update campaigns set counts = $2::jsonb, counted_at = now() - interval '2 seconds' where id = $1`, [
+      id,
+      JSON.stringify(large),
+    ]);
+    await feedCampaigns();
+    expect((await campaignRow(id)).counts).toEqual(large);
+    expect((await countStatements(() => getCampaign(t.organizationId, id))).statements).toBe(1);
+    // Five seconds old, the feeder counts them again: the campaign's 200 people.
+    await rawQuery(`update campaigns set counted_at = now() - interval '5500 milliseconds' where id = $1`, [id]);
+    await feedCampaigns();
+    expect((await campaignRow(id)).counts).toEqual(await finalCounts(id));
   });
 
   it("cancels mid-way: the rest are left out, so sent + failed + left out is the audience", async () => {

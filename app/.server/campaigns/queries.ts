@@ -118,13 +118,13 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
 
 /**
  * One campaign of the tenant, its figures at most a few seconds old (the feeder keeps a sending
- * one's to a second); another tenant's id is not found.
+ * one's to its interval: a second, up to 5 s for the largest); another tenant's id is not found.
  */
 export async function getCampaign(organizationId: string, id: string): Promise<CampaignView> {
   if (!isUuid(id)) throw campaignNotFound();
   const [row] = await rawQuery<CampaignRow>(`${SELECT} where c.organization_id = $1 and c.id = $2`, [organizationId, id]);
   if (!row) throw campaignNotFound();
-  const figures = await campaignFigures([{ row, maxAgeMs: readerMaxAgeMs(row.status) }]);
+  const figures = await campaignFigures([{ row, maxAgeMs: readerMaxAgeMs(row) }]);
   return viewOf(row, figures.get(row.id)!);
 }
 
@@ -182,7 +182,7 @@ export async function listCampaigns(
   const shown = rows.slice(0, limit);
   if (before) shown.reverse();
   const figures = await campaignFigures(
-    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : readerMaxAgeMs(row.status) })),
+    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : readerMaxAgeMs(row) })),
   );
   const views = shown.map((row) => viewOf(row, figures.get(row.id)!));
   const cursor = (row: (typeof shown)[number] | undefined) => (row ? encodeKeysetCursor(row.cursor_at, row.id) : null);
