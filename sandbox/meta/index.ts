@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Router } from "express";
 import { sandboxGate } from "../access";
 import type { SandboxContext } from "./context";
@@ -7,7 +8,7 @@ import { dialogRouter } from "./dialog";
 import { WebhookEvents } from "./events";
 import { CallLog, FaultTable } from "./faults";
 import { DEFAULT_STATUS_DELAYS, sendingFromEnv } from "./env-options";
-import { graphRouter, mediaDownload } from "./graph-routes";
+import { graphRouter, graphSendFastPath, mediaDownload } from "./graph-routes";
 import { buildInbound } from "./inbound";
 import { MediaDesk } from "./media";
 import { MessageDesk } from "./messages";
@@ -118,8 +119,10 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   // Case-sensitive like the app's own routing: /sandbox/meta/Control is not the control API.
   const router = Router({ caseSensitive: true });
 
+  let sendFastPath: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
   const sandbox: MetaSandbox = {
     router,
+    sendFastPath: (req, res) => sendFastPath(req, res),
     setWebhookUrl(url) {
       webhookUrl = checkWebhookUrl(url);
     },
@@ -240,6 +243,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     home: options.publicPath,
   });
   router.use(graphRouter(ctx));
+  sendFastPath = graphSendFastPath(ctx, options.publicPath);
   // A finished upload's bytes at the URL Meta keeps as a media header's example (Meta's scontent
   // stand-in): open like the Graph API, since a template's example is readable by its business.
   router.get("/uploads/:key", (req, res) => {

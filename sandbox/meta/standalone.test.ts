@@ -61,6 +61,77 @@ describe("the standalone Meta sandbox", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("answers Graph's send endpoint without Express exactly as through it, bad bodies included", async () => {
+    const s = await start({ META_SANDBOX_THROUGHPUT: "0", META_SANDBOX_PAIR_RATE: "0" });
+    const business = s.sandbox.createTestBusiness({ registered: true });
+    const code = s.sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+    const { access_token: token } = (await (
+      await fetch(`${s.base}/graph/v25.0/oauth/access_token?client_id=${APP_ID}&client_secret=${APP_SECRET}&code=${code}`)
+    ).json()) as { access_token: string };
+    // The customer wrote first: the service window is open for a free-form reply.
+    await fetch(`${s.base}/control/inbound`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ phoneNumberId: business.phoneNumberId, from: "254712345678", text: "Habari" }),
+    });
+    const sendUrl = `${s.base}/graph/v25.0/${business.phoneNumberId}/messages`;
+    // A query string takes the request past the fast path, to the Express router.
+    const paths = { fast: sendUrl, express: `${sendUrl}?via=express` };
+    const send = async (url: string, body: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...headers },
+        body,
+      });
+      const json = (await response.json()) as {
+        messages?: { id: string }[];
+        error?: { code: number; message: string; fbtrace_id: string };
+      };
+      return {
+        status: response.status,
+        type: response.headers.get("content-type"),
+        version: response.headers.get("facebook-api-version"),
+        cache: response.headers.get("cache-control"),
+        trace: response.headers.get("x-fb-trace-id"),
+        json,
+      };
+    };
+    const text = JSON.stringify({ messaging_product: "whatsapp", to: "254712345678", type: "text", text: { body: "Karibu" } });
+    for (const url of Object.values(paths)) {
+      const sent = await send(url, text);
+      expect(sent).toMatchObject({ status: 200, type: "application/json; charset=utf-8", version: "v25.0", cache: "no-store" });
+      expect(sent.trace).toMatch(/^[A-Za-z0-9]{11}$/);
+      expect(sent.json.messages?.[0]?.id).toMatch(/^wamid\./);
+    }
+    const outcomes = async (body: string, headers?: Record<string, string>) => {
+      const fast = await send(paths.fast, body, headers);
+      const express = await send(paths.express, body, headers);
+      expect({ ...fast, trace: null, json: { ...fast.json.error, fbtrace_id: null } }).toEqual({
+        ...express,
+        trace: null,
+        json: { ...express.json.error, fbtrace_id: null },
+      });
+      return fast;
+    };
+    // Malformed JSON, a JSON value that is not an object, and more than a megabyte: Graph's envelope.
+    for (const body of ["{not json", '"just a string"']) {
+      const refused = await outcomes(body);
+      expect(refused.status).toBe(400);
+      expect(refused.json.error).toMatchObject({ code: 100, message: "(#100) The request body could not be parsed." });
+    }
+    const huge = JSON.stringify({ messaging_product: "whatsapp", to: "254712345678", type: "text", text: { body: "x".repeat(1_100_000) } });
+    expect((await outcomes(huge)).status).toBe(413);
+    // No token, or a charset the fast path leaves to Express: the same answers as the router's.
+    const unauthorised = await outcomes(text, { Authorization: "Bearer nope" });
+    expect(unauthorised.status).toBe(401);
+    expect((await send(paths.fast, text, { "Content-Type": "application/json; charset=utf-16" })).status).toBe(
+      (await send(paths.express, text, { "Content-Type": "application/json; charset=utf-16" })).status,
+    );
+    // Both are in the console's call log, the fast path's as "messages.send".
+    const logged = s.sandbox.calls().filter((c) => c.path.includes("/messages"));
+    expect(logged.filter((c) => c.step === "messages.send" && c.status === 200)).toHaveLength(2);
+  });
+
   it("asks for SANDBOX_CONTROL_TOKEN when set, and refuses bad settings", async () => {
     const token = "x".repeat(40);
     const s = await start({ SANDBOX_CONTROL_TOKEN: token });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Router } from "express";
 
 export type GraphStep =
@@ -367,6 +368,11 @@ export interface DeliveryChaos {
 
 export interface MetaSandbox {
   router: Router;
+  /**
+   * For a server of its own (the standalone sandbox): answers Graph's send endpoint without Express
+   * when it can, before the router; true when it took the request.
+   */
+  sendFastPath(req: IncomingMessage, res: ServerResponse): boolean;
   setWebhookUrl(url: string): void;
   /** `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it. */
   createTestBusiness(input?: {
