@@ -702,8 +702,19 @@ export async function benchSending({
     const progress = [];
     let done = false;
     let lastLog = 0;
+    // The count of every message (100 ms or more at 100,000, on the same 2 CPUs as what is measured)
+    // each 10 s and once nothing waits to be sent; in between only the waiting ones, by their index.
     while (!done) {
       await sleep(2000);
+      const at = (performance.now() - wallStart) / 1000;
+      if (at - lastLog < 10 && at <= timeoutSeconds) {
+        const [w] = await query(
+          `${BENCH_SQL} select count(*)::int as waiting from messages
+           where organization_id = $1 and phone_number_id = $2 and direction = 'outbound' and accepted_at is null and failed_at is null`,
+          [organizationId, business.phoneNumberId],
+        );
+        if (w.waiting > 0) continue;
+      }
       const [p] = await query(
         `${BENCH_SQL} select count(*) filter (where accepted_at is not null)::int as accepted,
                 count(*) filter (where status = 'read')::int as read,
@@ -712,7 +723,6 @@ export async function benchSending({
          from messages where organization_id = $1 and direction = 'outbound' and phone_number_id = $2`,
         [organizationId, business.phoneNumberId],
       );
-      const at = (performance.now() - wallStart) / 1000;
       progress.push({ at, ...p });
       if (at - lastLog >= 10) {
         lastLog = at;
