@@ -267,6 +267,45 @@ describe("the pair rate: order and workers", () => {
   });
 });
 
+describe("settling a batch", () => {
+  // Meta's "sent" comes about 200 ms after its answer: a batch settled only after its last call let
+  // that status reach the message first. Answers are settled 64 at a time as they come.
+  it("settles accepted sends 64 at a time while the batch's later calls are still on their way", async () => {
+    const t = await connectedTenant("Baraka Hardware");
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, 1000);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 70 }, (_, i) => recipient(300 + i)),
+    );
+    // Meta answers at once, but for the last call, which waits until the test lets it through.
+    let calls = 0;
+    let letThrough!: () => void;
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
+    let lastCalled!: () => void;
+    const lastCall = new Promise<void>((resolve) => (lastCalled = resolve));
+    const answering: GraphClient = Object.assign(Object.create(graphClient()) as GraphClient, {
+      sendMessage: async () => {
+        const n = ++calls;
+        if (n === 70) {
+          lastCalled();
+          await held;
+        }
+        return { wamid: `wamid.settle-${n}` };
+      },
+    });
+    const batch = dispatchBatch(answering, 70);
+    await lastCall;
+    // 69 answers in, one call still out: the first 64 are settled; the other 5 wait for the end.
+    await vi.waitFor(async () => expect(await acceptedCount(ids)).toBe(64), { timeout: 10_000, interval: 20 });
+    await sleep(200);
+    expect(await acceptedCount(ids)).toBe(64);
+    letThrough();
+    expect(await batch).toMatchObject({ claimed: 70, accepted: 70, failed: 0 });
+    expect(await acceptedCount(ids)).toBe(70);
+  });
+});
+
 // Two processes need one database both can reach: PGlite lives inside this test process, so this
 // runs on PostgreSQL only (the PostgreSQL pass of `npm test`, and CI).
 const databaseUrl = () => testDatabaseUrl();
