@@ -21,7 +21,6 @@
 // - the baseline: bench/sending.mjs's bare loop (the same Graph calls and nothing else) for
 //   `bareMessages`, in the same run, to a second number.
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { apiKeyFor } from "./api-v1.mjs";
 import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
@@ -130,9 +129,6 @@ export async function benchCampaign({
       META_SANDBOX_PAIR_RATE: "0",
       SANDBOX_CONTROL_TOKEN: controlToken,
     });
-    // Meta's sandbox stands for a system that is not on this machine: it yields the CPUs to Jumbe
-    // and PostgreSQL when they want them.
-    os.setPriority(sandbox.pid, 10);
     bare = await startBareServer();
     await client.connect();
     await query("create extension if not exists pg_stat_statements");
