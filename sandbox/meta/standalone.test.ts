@@ -28,25 +28,31 @@ async function start(env: Record<string, string>) {
   return { ...started, receiver, base: `http://127.0.0.1:${started.port}${started.publicPath}` };
 }
 
+/** A registered test business, its token from the code exchange, and a customer who wrote first (the service window is open). */
+async function businessWithOpenWindow(s: Awaited<ReturnType<typeof start>>) {
+  const business = s.sandbox.createTestBusiness({ registered: true });
+  const code = s.sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
+  const { access_token: token } = (await (
+    await fetch(`${s.base}/graph/v25.0/oauth/access_token?client_id=${APP_ID}&client_secret=${APP_SECRET}&code=${code}`)
+  ).json()) as { access_token: string };
+  await fetch(`${s.base}/control/inbound`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phoneNumberId: business.phoneNumberId, from: "254712345678", text: "Habari" }),
+  });
+  return { business, token };
+}
+
 describe("the standalone Meta sandbox", () => {
   it("serves the Graph API, the control API and the console under its public path, and sends webhooks to the configured URL", async () => {
     const s = await start({ META_SANDBOX_PUBLIC_PATH: "/meta", META_SANDBOX_THROUGHPUT: "0", META_SANDBOX_PAIR_RATE: "0" });
     expect(s.publicPath).toBe("/meta");
     expect(await (await fetch(`http://127.0.0.1:${s.port}/healthz`)).json()).toEqual({ status: "ok" });
 
-    const business = s.sandbox.createTestBusiness({ registered: true });
-    const code = s.sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-    const exchanged = (await (
-      await fetch(`${s.base}/graph/v25.0/oauth/access_token?client_id=${APP_ID}&client_secret=${APP_SECRET}&code=${code}`)
-    ).json()) as { access_token: string };
-    await fetch(`${s.base}/control/inbound`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ phoneNumberId: business.phoneNumberId, from: "254712345678", text: "Habari" }),
-    });
+    const { business, token } = await businessWithOpenWindow(s);
     const sent = await fetch(`${s.base}/graph/v25.0/${business.phoneNumberId}/messages`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${exchanged.access_token}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
       body: JSON.stringify({ messaging_product: "whatsapp", to: "254712345678", type: "text", text: { body: "Karibu" } }),
     });
     expect(sent.status).toBe(200);
@@ -63,17 +69,7 @@ describe("the standalone Meta sandbox", () => {
 
   it("answers Graph's send endpoint without Express exactly as through it, bad bodies included", async () => {
     const s = await start({ META_SANDBOX_THROUGHPUT: "0", META_SANDBOX_PAIR_RATE: "0" });
-    const business = s.sandbox.createTestBusiness({ registered: true });
-    const code = s.sandbox.issueCode({ businessId: business.businessId, wabaIds: [business.wabaId] });
-    const { access_token: token } = (await (
-      await fetch(`${s.base}/graph/v25.0/oauth/access_token?client_id=${APP_ID}&client_secret=${APP_SECRET}&code=${code}`)
-    ).json()) as { access_token: string };
-    // The customer wrote first: the service window is open for a free-form reply.
-    await fetch(`${s.base}/control/inbound`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ phoneNumberId: business.phoneNumberId, from: "254712345678", text: "Habari" }),
-    });
+    const { business, token } = await businessWithOpenWindow(s);
     const sendUrl = `${s.base}/graph/v25.0/${business.phoneNumberId}/messages`;
     // A query string takes the request past the fast path, to the Express router.
     const paths = { fast: sendUrl, express: `${sendUrl}?via=express` };
