@@ -16,6 +16,13 @@ const unknownPath = (rest: string) => fail(400, 2500, `Unknown path components: 
 const invalidParameter = (details: string) =>
   fail(400, 100, "(#100) Invalid parameter", { errorData: { messaging_product: "whatsapp", details } });
 
+/** The largest JSON or form body the Graph API takes here (the router's parsers and the send fast path). */
+const JSON_LIMIT_BYTES = 1024 * 1024;
+
+/** A body that could not be read (malformed, not an object, too large): Graph's envelope, a 4xx. */
+const unparseableBody = (status: number) =>
+  fail(status >= 400 && status < 500 ? status : 400, 100, "(#100) The request body could not be parsed.");
+
 /** Graph API under /graph/:version/…: OAuth code exchange, debug_token, WABA, phone number and template endpoints. */
 export function graphRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true });
@@ -31,26 +38,17 @@ export function graphRouter(ctx: SandboxContext): Router {
         : req.method === "POST" && /^\/[^/]+\/[^/]+\/media\/?$/.test(req.path)
           ? rawMedia(req, res, next)
           : next(),
-    express.json({ limit: "1mb" }),
-    express.urlencoded({ extended: false, limit: "1mb" }),
+    express.json({ limit: JSON_LIMIT_BYTES }),
+    express.urlencoded({ extended: false, limit: JSON_LIMIT_BYTES }),
     (req: Request, res: Response) => handle(ctx, req, res),
     // Body parser failures (malformed JSON, too large) still answer with a Graph envelope.
     (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-      const status = (error as { status?: number }).status ?? 400;
-      respond(
-        ctx,
-        req,
-        res,
-        fail(status >= 400 && status < 500 ? status : 400, 100, "(#100) The request body could not be parsed."),
-        undefined,
-        newTraceId(),
-      );
+      respond(ctx, req, res, unparseableBody((error as { status?: number }).status ?? 400), undefined, newTraceId());
     },
   );
   return router;
 }
 
-const JSON_LIMIT_BYTES = 1024 * 1024;
 const SEND_PATH = /^\/graph(\/v\d+\.\d+\/[^/?#]+\/messages)$/;
 
 /**
@@ -104,7 +102,7 @@ export function graphSendFastPath(ctx: SandboxContext, publicPath: string) {
     const asRequest = shimReq as unknown as Request;
     const asResponse = shimRes as unknown as Response;
     const unreadable = (status: number) => {
-      respond(ctx, asRequest, asResponse, fail(status, 100, "(#100) The request body could not be parsed."), undefined, newTraceId());
+      respond(ctx, asRequest, asResponse, unparseableBody(status), undefined, newTraceId());
     };
     if (Number(req.headers["content-length"] ?? 0) > JSON_LIMIT_BYTES) {
       req.resume();
