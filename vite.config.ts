@@ -12,7 +12,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       ? { rollupOptions: { input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts" } }, target: "node20" }
       : { target: "es2022" }),
     // Page scripts imported with ?url must stay files: the CSP allows nonce'd scripts, never data: URLs.
-    assetsInlineLimit: (file: string) => (file.endsWith(".js") ? false : undefined),
+    // So must the icon sprite: <use href> cannot point into a data: URL.
+    assetsInlineLimit: (file: string) => (file.endsWith(".js") || file.endsWith("/icons.svg") ? false : undefined),
   },
   resolve: {
     alias: [

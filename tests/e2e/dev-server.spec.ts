@@ -32,7 +32,7 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   // lets the page connect to Vite's hot-update socket.
   const html = await login.text();
   expect(html).toContain('href="/app/routes/auth/login.tsx"');
-  expect(html).not.toContain("/assets/");
+  expect(html).not.toMatch(/"\/assets\//);
   expect(login.headers()["content-security-policy"]).toContain("connect-src 'self' ws: wss:");
 
   await page.goto(`${server.base}/login`);
@@ -41,6 +41,10 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   await signInViaForm(page, DEMO.email, DEMO.password, { goto: false });
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The icon sprite comes from source too, and the icons draw from it.
+  const icon = page.getByRole("complementary", { name: "Main navigation" }).locator("svg > use").first();
+  expect(await icon.getAttribute("href")).toMatch(/^\/app\/assets\/icons\.svg#[\w-]+$/);
+  await expect.poll(() => icon.evaluate((el) => (el as SVGUseElement).getBBox().width), { timeout: 30_000 }).toBeGreaterThan(10);
 });
 
 test("the UI kit's gallery shows every component, and its URL dialog is a modal with JavaScript", async ({ page }) => {

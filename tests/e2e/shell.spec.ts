@@ -165,3 +165,28 @@ test("a page the product will have says coming soon inside the shell, and the to
   await expect(page).toHaveURL(/\/search\?q=api\+key$/);
   await expect(page.getByRole("region", { name: "Pages" }).getByRole("link")).toHaveText(["Developers"]);
 });
+
+test("icons are drawn from the cached sprite", async ({ page, request }) => {
+  const overview = sideNav(page).getByRole("link", { name: "Overview", exact: true });
+  const use = overview.locator("svg > use");
+  const href = (await use.getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/assets\/icons-[\w-]+\.svg#layout-dashboard$/);
+  // Nothing is drawn while the sprite is missing or refused (a <use> that resolves to nothing is 0 wide).
+  await expect.poll(() => use.evaluate((el) => Math.round((el as SVGUseElement).getBBox().width))).toBeGreaterThan(10);
+  // The same measure of a symbol the sprite lacks: nothing drawn.
+  const [drawn, missing] = await use.evaluate((el) => {
+    const other = el.cloneNode() as SVGUseElement;
+    other.setAttribute("href", `${el.getAttribute("href")!.split("#")[0]}#no-such-icon`);
+    el.parentNode!.appendChild(other);
+    const widths = [(el as SVGUseElement).getBBox().width, other.getBBox().width];
+    other.remove();
+    return widths;
+  });
+  expect(drawn).toBeGreaterThan(10);
+  expect(missing).toBe(0);
+  const sprite = await request.get(href.replace(/#.*/, ""));
+  expect(sprite.status()).toBe(200);
+  expect(sprite.headers()["content-type"]).toContain("image/svg+xml");
+  expect(sprite.headers()["cache-control"]).toContain("immutable");
+  expect(await sprite.text()).toContain('<symbol id="layout-dashboard"');
+});

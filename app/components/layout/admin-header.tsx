@@ -1,5 +1,5 @@
 import { Form, href, Link } from "react-router";
-import { Bell, KeyRound, LogOut, Search, ShieldCheck, User } from "lucide-react";
+import { Bell, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
 

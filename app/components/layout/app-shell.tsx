@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, href, Link, NavLink, useFetcher, useLocation, useNavigation } from "react-router";
+import { Form, href, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import {
   Activity,
   Bell,
@@ -16,7 +16,7 @@ import {
   Settings,
   User,
   UserCircle2,
-} from "lucide-react";
+} from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
@@ -30,6 +30,11 @@ export const NAV_ITEMS = [
   { to: href("/billing"), label: "Billing", icon: CreditCard, soon: isPlannedPath("/billing") },
   { to: href("/activity"), label: "Activity", icon: Activity },
 ];
+
+/** Whether a navigation entry is the current page or one below it (as NavLink decides, without its per-link hooks). */
+export function isNavActive(pathname: string, to: string) {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
 
 export interface ShellUser {
   businessName: string;
@@ -79,20 +84,22 @@ export function AppShell({
           </Link>
         </div>
         <nav className="flex-1 space-y-1 p-2">
-          {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => (
-            <NavLink
-              key={to}
-              to={to}
-              title={label}
-              className={({ isActive }) =>
-                `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`
-              }
-            >
-              <Icon className="size-5 shrink-0" aria-hidden />
-              <span className="sidenav-label">{label}</span>
-              {soon ? <SoonBadge className="sidenav-label" /> : null}
-            </NavLink>
-          ))}
+          {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => {
+            const active = isNavActive(location.pathname, to);
+            return (
+              <Link
+                key={to}
+                to={to}
+                title={label}
+                aria-current={active ? "page" : undefined}
+                className={`flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+              >
+                <Icon className="size-5 shrink-0" aria-hidden />
+                <span className="sidenav-label">{label}</span>
+                {soon ? <SoonBadge className="sidenav-label" /> : null}
+              </Link>
+            );
+          })}
         </nav>
         <sidebar.Form
           method="post"
@@ -122,7 +129,7 @@ export function AppShell({
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
-          <MobileMenu />
+          <MobileMenu pathname={location.pathname} />
           {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
             <Logo />
@@ -169,7 +176,7 @@ function SoonBadge({ className = "" }: { className?: string }) {
   );
 }
 
-function MobileMenu() {
+function MobileMenu({ pathname }: { pathname: string }) {
   return (
     <Menu
       label="Open menu"
@@ -182,19 +189,21 @@ function MobileMenu() {
       }
     >
       <nav aria-label="Mobile navigation">
-        {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => (
-          <NavLink
-            key={to}
-            to={to}
-            className={({ isActive }) =>
-              `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`
-            }
-          >
-            <Icon className="size-5" aria-hidden />
-            {label}
-            {soon ? <SoonBadge /> : null}
-          </NavLink>
-        ))}
+        {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => {
+          const active = isNavActive(pathname, to);
+          return (
+            <Link
+              key={to}
+              to={to}
+              aria-current={active ? "page" : undefined}
+              className={`flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
+            >
+              <Icon className="size-5" aria-hidden />
+              {label}
+              {soon ? <SoonBadge /> : null}
+            </Link>
+          );
+        })}
       </nav>
     </Menu>
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
-import { CheckCircle2, Globe2, ShieldCheck, Zap } from "lucide-react";
+import { CheckCircle2, Globe2, ShieldCheck, Zap } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 
 /** Centered card used by sign-in, verification and password pages, with an optional side panel. */

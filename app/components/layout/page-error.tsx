@@ -1,5 +1,5 @@
 import { href, isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { AlertTriangle } from "lucide-react";
+import { AlertTriangle } from "~/components/ui/icons";
 import { AuthShell } from "./auth-shell";
 
 /** What went wrong, in words a customer understands, from what a loader or action threw. */

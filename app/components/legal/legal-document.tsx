@@ -1,4 +1,4 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { formatLegalDate, sectionId, type LegalDocumentContent } from "~/content/legal/types";
 

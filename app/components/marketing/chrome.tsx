@@ -1,4 +1,4 @@
-import { ArrowUp, Mail, MapPin, Menu, MessageCircle, Phone } from "lucide-react";
+import { ArrowUp, Mail, MapPin, Menu, MessageCircle, Phone } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { NAV_LINKS } from "./content";
 

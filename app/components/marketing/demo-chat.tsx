@@ -1,4 +1,4 @@
-import { CheckCheck, SendHorizontal } from "lucide-react";
+import { CheckCheck, SendHorizontal } from "~/components/ui/icons";
 import type { DemoChatScript } from "./content";
 
 /**

@@ -1,4 +1,4 @@
-import { Check, ChevronDown, Globe2, Lock, Rocket, ShieldCheck, Activity, Landmark, Building2, Bot } from "lucide-react";
+import { Check, ChevronDown, Globe2, Lock, Rocket, ShieldCheck, Activity, Landmark, Building2, Bot } from "~/components/ui/icons";
 import type { ReactNode } from "react";
 import { ClientLogo } from "./client-logos";
 import { CAROUSEL_CLIENTS, CASE_STUDIES, FAQS, FEATURES, HERO_CHAT, PRICING_FEATURES, SOLUTIONS } from "./content";

@@ -1,4 +1,4 @@
-import { Copy, ExternalLink, FileText, Image as ImageIcon, Phone, Play, Reply } from "lucide-react";
+import { Copy, ExternalLink, FileText, Image as ImageIcon, Phone, Play, Reply } from "~/components/ui/icons";
 import type { RenderedTemplate } from "~/lib/templates";
 
 export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const;

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import { Plus, Trash2 } from "lucide-react";
+import { Plus, Trash2 } from "~/components/ui/icons";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField } from "~/components/ui/field";

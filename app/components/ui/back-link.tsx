@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "~/components/ui/icons";
 
 /** The link above a sub-page's heading back to the page it belongs to ("← Contacts"). */
 export function BackLink({ to, children }: { to: string; children: ReactNode }) {

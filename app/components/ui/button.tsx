@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
-import { LoaderCircle } from "lucide-react";
+import { LoaderCircle } from "~/components/ui/icons";
 
 const VARIANTS = {
   // brand-700 under white text: 5.5:1 contrast (brand-600 is 3.8:1, under WCAG AA's 4.5:1).

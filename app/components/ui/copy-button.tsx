@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Check, Copy } from "lucide-react";
+import { Check, Copy } from "~/components/ui/icons";
 
 /** Copies `text` to the clipboard. Rendered only once scripts run: without them there is nothing it could do. */
 export function CopyButton({ text, label, subtle = false }: { text: string; label: string; subtle?: boolean }) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
-import { X } from "lucide-react";
+import { X } from "~/components/ui/icons";
 
 /**
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the inert page behind

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { Trash2 } from "lucide-react";
+import { Trash2 } from "~/components/ui/icons";
 import type { Column } from "./table";
 
 /**

@@ -1,4 +1,4 @@
-import type { LucideIcon } from "lucide-react";
+import type { IconComponent } from "~/components/ui/icons";
 import { Link } from "react-router";
 
 /**
@@ -16,7 +16,7 @@ export function StatCard({
 }: {
   label: string;
   value: string;
-  icon: LucideIcon;
+  icon: IconComponent;
   hint?: string;
   delta?: string;
   trend?: "up" | "down" | "flat";

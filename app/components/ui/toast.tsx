@@ -1,4 +1,4 @@
-import { CheckCircle2, Info, XCircle } from "lucide-react";
+import { CheckCircle2, Info, XCircle } from "~/components/ui/icons";
 
 export interface ToastMessage {
   id?: string;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Loader2, MessageCircle } from "lucide-react";
+import { LoaderCircle, MessageCircle } from "~/components/ui/icons";
 import { buttonClass } from "~/components/ui/button";
 
 export interface ConnectConfig {
@@ -123,13 +123,13 @@ export function ConnectButton({ config, label }: { config: ConnectConfig; label:
     <div className="space-y-3">
       {config.mode === "sandbox" && config.dialogUrl ? (
         <a href={config.dialogUrl} onClick={startSandbox} className={BUTTON} aria-disabled={busy} data-testid="connect-whatsapp">
-          {busy ? <Loader2 className="size-5 animate-spin" aria-hidden /> : <MessageCircle className="size-5" aria-hidden />}
+          {busy ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <MessageCircle className="size-5" aria-hidden />}
           {label}
         </a>
       ) : (
         <>
           <button type="button" onClick={startFacebook} disabled={busy} className={BUTTON} data-testid="connect-whatsapp">
-            {busy ? <Loader2 className="size-5 animate-spin" aria-hidden /> : <MessageCircle className="size-5" aria-hidden />}
+            {busy ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <MessageCircle className="size-5" aria-hidden />}
             {label}
           </button>
           <noscript>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, href } from "react-router";
-import { Power, PowerOff } from "lucide-react";
+import { Power, PowerOff } from "~/components/ui/icons";
 import { Dialog } from "~/components/ui/dialog";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { formatWhen } from "~/lib/dates";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/overview";
-import { Building2, Clock, MessageSquare, UserPlus } from "lucide-react";
+import { Building2, Clock, MessageSquare, UserPlus } from "~/components/ui/icons";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { platformFigures } from "~/.server/admin/platform-figures";
 import { platformScope } from "~/.server/auth/scope";

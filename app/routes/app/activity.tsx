@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "lucide-react";
+import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/activity";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { organizationScope } from "~/.server/auth/scope";

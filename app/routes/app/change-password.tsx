@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/change-password";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { FormError, PasswordField } from "~/components/ui/field";

@@ -1,5 +1,5 @@
 import { data, href, Link } from "react-router";
-import { Hourglass } from "lucide-react";
+import { Hourglass } from "~/components/ui/icons";
 import type { Route } from "./+types/coming-soon";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { isPlannedPath, PLANNED_PAGES } from "~/lib/planned-pages";

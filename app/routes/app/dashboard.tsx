@@ -1,5 +1,5 @@
 import { href, Link, useNavigation } from "react-router";
-import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "lucide-react";
+import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "~/components/ui/icons";
 import type { Route } from "./+types/dashboard";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { dashboardOverview } from "~/.server/dashboard/overview";

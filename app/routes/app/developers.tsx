@@ -1,5 +1,5 @@
 import { data, Form, href, Link, useActionData, useNavigation } from "react-router";
-import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Send, Timer } from "lucide-react";
+import { Activity, CheckCircle2, Eye, EyeOff, Gauge, KeyRound, RefreshCw, Send, Timer } from "~/components/ui/icons";
 import type { Route } from "./+types/developers";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

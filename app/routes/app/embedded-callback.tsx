@@ -1,5 +1,5 @@
 import { href, Link, redirect } from "react-router";
-import { CheckCircle2, XCircle } from "lucide-react";
+import { CheckCircle2, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/embedded-callback";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

@@ -1,5 +1,5 @@
 import { href, Link } from "react-router";
-import { ArrowLeft, ArrowRight } from "lucide-react";
+import { ArrowLeft, ArrowRight } from "~/components/ui/icons";
 import type { Route } from "./+types/get-started";
 import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
 import { ButtonLink, buttonClass } from "~/components/ui/button";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, Form, href, Link } from "react-router";
-import { Monitor, Smartphone, Tablet } from "lucide-react";
+import { Monitor, Smartphone, Tablet } from "~/components/ui/icons";
 import type { Route } from "./+types/preview";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { findTemplate, isUuid, templateChoices } from "~/.server/templates/queries";

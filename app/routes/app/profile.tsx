@@ -2,7 +2,7 @@ import { Form, href, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { Pencil } from "lucide-react";
+import { Pencil } from "~/components/ui/icons";
 import type { Route } from "./+types/profile";
 import { OtpSchema, ProfileSchema } from "~/lib/schemas/auth";
 import { joinOtpBoxes } from "~/lib/otp";

@@ -1,5 +1,5 @@
 import { Form, href, Link } from "react-router";
-import { Search } from "lucide-react";
+import { Search } from "~/components/ui/icons";
 import type { Route } from "./+types/search";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { readSearchQuery } from "~/.server/search/registry";

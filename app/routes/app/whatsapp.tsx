@@ -1,5 +1,5 @@
 import { redirect, useNavigation } from "react-router";
-import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "lucide-react";
+import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/whatsapp";
 import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
 import {

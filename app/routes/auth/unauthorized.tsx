@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ShieldAlert } from "lucide-react";
+import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
 import { currentUser, homeFor } from "~/.server/auth/guards";
 import { AuthErrorBoundary } from "~/components/layout/page-error";

@@ -1,5 +1,5 @@
 import { redirect, useSearchParams } from "react-router";
-import { MessageSquare, Send, Users, Wallet } from "lucide-react";
+import { MessageSquare, Send, Users, Wallet } from "~/components/ui/icons";
 import type { Route } from "./+types/ui";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";

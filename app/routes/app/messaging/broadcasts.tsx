@@ -1,5 +1,5 @@
 import { Form, href, Link, useSearchParams } from "react-router";
-import { Megaphone } from "lucide-react";
+import { Megaphone } from "~/components/ui/icons";
 import type { Route } from "./+types/broadcasts";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";

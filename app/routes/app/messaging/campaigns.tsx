@@ -1,5 +1,5 @@
 import { Form, href, Link, useSearchParams } from "react-router";
-import { Megaphone, Plus } from "lucide-react";
+import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";

@@ -1,7 +1,7 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Download, GitMerge, Trash2, UserX } from "lucide-react";
+import { Download, GitMerge, Trash2, UserX } from "~/components/ui/icons";
 import type { Route } from "./+types/contact";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

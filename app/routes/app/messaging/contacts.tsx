@@ -1,7 +1,7 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import { getInputProps, getSelectProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Download, Plus, Tag, Trash2, Upload, X } from "lucide-react";
+import { Download, Plus, Tag, Trash2, Upload, X } from "~/components/ui/icons";
 import type { Route } from "./+types/contacts";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

@@ -1,5 +1,5 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
-import { Copy, Eye, Plus, RefreshCw, Trash2 } from "lucide-react";
+import { Copy, Eye, Plus, RefreshCw, Trash2 } from "~/components/ui/icons";
 import type { Route } from "./+types/index";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

@@ -1,5 +1,5 @@
 import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { Download, Pause, Play, XCircle } from "lucide-react";
+import { Download, Pause, Play, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/campaign";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

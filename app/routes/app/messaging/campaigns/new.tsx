@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
-import { CalendarClock, Send, Save } from "lucide-react";
+import { CalendarClock, Send, Save } from "~/components/ui/icons";
 import type { Route } from "./+types/new";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, href, Link, redirect, useNavigation, useRevalidator } from "react-router";
-import { ArrowLeft, Download } from "lucide-react";
+import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";

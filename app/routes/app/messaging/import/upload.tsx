@@ -1,5 +1,5 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
