@@ -102,6 +102,8 @@ async function statementsOf(path: string, cookie: string, headers: Record<string
   const timing = String(response.headers["server-timing"] ?? "");
   const match = /db;desc="(\d+) statements?"/.exec(timing);
   expect(match, `${path} answered ${response.status} without a statement count: ${timing}`).not.toBeNull();
+  // Beside it, the server's time for the request in milliseconds (the campaign benchmark reads it).
+  expect(timing, `${path}: no server time`).toMatch(/(^|, )app;dur=\d+\.\d(,|$)/);
   return { status: response.status, statements: Number(match![1]) };
 }
 

@@ -24,20 +24,25 @@ export async function countStatements<T>(work: () => Promise<T>): Promise<{ resu
 }
 
 /**
- * Each response says how many statements its request sent, in a Server-Timing header
- * (`db;desc="3 statements"`), written when the headers go out: a page's loaders have all finished
- * by then, since documents render completely before they are sent. Browsers show it in their
- * network panel; tests/integration/statement-count.test.ts pins the count per page.
+ * Each response says how many statements its request sent and how long the server took, in a
+ * Server-Timing header (`db;desc="3 statements", app;dur=8.4`), written when the headers go out: a
+ * page's loaders have all finished and its document is rendered by then, since documents render
+ * completely before they are sent, so `app` is the page's whole server time (waits for the database
+ * and the event loop included). Browsers show both in their network panel;
+ * tests/integration/statement-count.test.ts pins the count per page, and the campaign benchmark
+ * reads the time.
  */
 export function statementCountHeader() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.path.startsWith("/assets/")) return next();
+    const started = performance.now();
     const tally: Tally = { statements: 0 };
     // The request log line reads it when the response finishes.
     res.locals.dbTally = tally;
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: unknown[]) {
-      this.appendHeader("Server-Timing", `db;desc="${tally.statements} ${tally.statements === 1 ? "statement" : "statements"}"`);
+      const statements = `${tally.statements} ${tally.statements === 1 ? "statement" : "statements"}`;
+      this.appendHeader("Server-Timing", `db;desc="${statements}", app;dur=${(performance.now() - started).toFixed(1)}`);
       return (writeHead as (...a: unknown[]) => ReturnType<Response["writeHead"]>).apply(this, args);
     } as Response["writeHead"];
     requests.run(tally, next);
