@@ -449,7 +449,15 @@ export function summariseProfile(file, { fromUs, toUs }) {
 // ---------------------------------------------------------------------------------------------
 // Database time by statement (pg_stat_statements)
 
+// First match wins. pg_stat_statements shows constants as $n, so patterns name no literal.
 const STATEMENT_KINDS = [
+  // Campaigns (bench/campaign.mjs): the feeder's batch and the figures, before the dispatcher's
+  // kinds (the waiting count also reads the number's rate from sending_buckets).
+  ["campaign feeder: waiting count", /as waiting/],
+  ["campaign feeder: next pending recipients", /from campaign_recipients r left join contacts/],
+  ["campaign feeder: insert messages", /insert into messages [^;]*pricing_category, campaign_id\)/],
+  ["campaign feeder: mark recipients queued", /update campaign_recipients r set state = (\$\d+|'queued'), message_id/],
+  ["campaign figures (recount)", /update campaigns c set counts = x\.counts|'queued', \(select count/],
   ["dispatcher: claim a batch", /with ready as/],
   ["dispatcher: pair order (an earlier message unsent)", /e\.seq < m\.seq/],
   ["dispatcher: pair-rate counts (last minute)", /accepted_at > now\(\) - interval/],
@@ -466,12 +474,6 @@ const STATEMENT_KINDS = [
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],
   ["webhook ingest: read / mark deliveries", /webhook_events/],
   ["webhooks out: enqueue events", /webhook_deliveries/],
-  // Campaigns (bench/campaign.mjs): the feeder's batch, the figures, the rest.
-  ["campaign feeder: waiting count", /as waiting/],
-  ["campaign feeder: next pending recipients", /from campaign_recipients r left join contacts/],
-  ["campaign feeder: insert messages", /insert into messages/],
-  ["campaign feeder: mark recipients queued", /update campaign_recipients r set state = 'queued'/],
-  ["campaign figures (recount)", /'queued', \(select count/],
   ["campaigns: other", /campaign/],
   ["job queue", /\bjobs\b/],
   ["transactions (begin, commit, savepoints)", /^\s*(begin|commit|rollback|savepoint|release)/i],

@@ -19,7 +19,7 @@ import { campaignCounts, finalCounts } from "~/.server/campaigns/progress";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { estimateCostCents } from "~/.server/campaigns/pricing";
 import { eraseContact } from "~/.server/contacts/rights";
-import { getCampaign, listCampaigns, openRecipientsCsv, recipientsPage } from "~/.server/campaigns/queries";
+import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/campaigns/queries";
 import { previewMessages } from "~/.server/campaigns/preview";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs } from "../support/http";
@@ -325,6 +325,26 @@ describe("sending", () => {
     await rawQuery(`update campaigns set counted_at = now() - interval '5500 milliseconds' where id = $1`, [id]);
     await feedCampaigns();
     expect((await campaignRow(id)).counts).toEqual(await finalCounts(id));
+  });
+
+  it("shows a campaign's recipients 25 a page, in audience order, each once", async () => {
+    const t = await connectedTenant();
+    await template(t, "bin_collection", "UTILITY", "Bins are collected in {{1}} on Monday.");
+    const phones = Array.from({ length: 30 }, (_, i) => recipient(700 + i));
+    const id = await createCampaign(t, {
+      name: "Bin collection",
+      template: { name: "bin_collection" },
+      parameters: { body: [{ value: "Kilimani" }] },
+      audience: { phones },
+    });
+    expect(RECIPIENTS_PER_PAGE).toBe(25);
+    const first = await recipientsPage(t.organizationId, id);
+    expect(first.recipients).toHaveLength(25);
+    expect(first.next).not.toBeNull();
+    const second = await recipientsPage(t.organizationId, id, { after: first.next! });
+    expect(second.recipients).toHaveLength(5);
+    expect(second.next).toBeNull();
+    expect([...first.recipients, ...second.recipients].map((r) => r.phone)).toEqual(phones);
   });
 
   it("cancels mid-way: the rest are left out, so sent + failed + left out is the audience", async () => {

@@ -174,12 +174,14 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
       }
     ).rows[0];
     if (!campaign) return { fed: 0, done: false };
+    // One pass over the campaign's waiting messages for both counts (the partial index keeps entries
+    // of sent messages until a vacuum, so each pass costs more than the few it counts).
     const [state] = (
       (await tx.execute(sql`
-        select (select count(*)::int from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) as waiting,
-               (select count(*)::int from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null
-                                                     and error_title = 'messaging_limit_reached') as limited,
-               coalesce((select rate from sending_buckets where phone_number_id = ${campaign.phone_number_id}), 80) as rate`)) as unknown as {
+        select w.waiting, w.limited,
+               coalesce((select rate from sending_buckets where phone_number_id = ${campaign.phone_number_id}), 80) as rate
+        from (select count(*)::int as waiting, (count(*) filter (where error_title = 'messaging_limit_reached'))::int as limited
+              from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) w`)) as unknown as {
         rows: { waiting: number; limited: number; rate: number }[];
       }
     ).rows;

@@ -279,6 +279,9 @@ function recipientsQuery(result: RecipientResult | undefined, afterId: number | 
     order by r.id${limit ? ` limit ${limit}` : ""}`;
 }
 
+/** Recipients a page of a campaign shows: a screenful, and a small page on a slow phone connection. */
+export const RECIPIENTS_PER_PAGE = 25;
+
 /** One page of a campaign's recipients in audience order, optionally one result only (a foreign campaign is not found). */
 export async function recipientsPage(
   organizationId: string,
@@ -286,7 +289,7 @@ export async function recipientsPage(
   options: { result?: RecipientResult; after?: number; limit?: number } = {},
 ) {
   await assertOwn(organizationId, campaignId);
-  const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
+  const limit = Math.min(Math.max(options.limit ?? RECIPIENTS_PER_PAGE, 1), 200);
   const rows = await rawQuery<RecipientRow>(recipientsQuery(options.result, options.after, limit + 1), [campaignId]);
   const shown = rows.slice(0, limit);
   return { recipients: shown.map(recipientView), next: rows.length > limit ? Number(shown.at(-1)!.id) : null };

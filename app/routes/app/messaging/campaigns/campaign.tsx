@@ -63,7 +63,6 @@ export async function loader(args: Route.LoaderArgs) {
     const recipients = await recipientsPage(organizationId, campaign.id, {
       result,
       after: Number.isSafeInteger(after) && after > 0 ? after : undefined,
-      limit: 50,
     });
     return {
       campaign,
