@@ -59,11 +59,11 @@ export async function loader(args: Route.LoaderArgs) {
   const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted ?? "") ? (wanted as RecipientResult) : undefined;
   const after = Number(params.get("after"));
   try {
-    const campaign = await getCampaign(organizationId, args.params.id);
-    const recipients = await recipientsPage(organizationId, campaign.id, {
-      result,
-      after: Number.isSafeInteger(after) && after > 0 ? after : undefined,
-    });
+    // Side by side (each refuses a campaign of another tenant): the page waits for two round trips, not four.
+    const [campaign, recipients] = await Promise.all([
+      getCampaign(organizationId, args.params.id),
+      recipientsPage(organizationId, args.params.id, { result, after: Number.isSafeInteger(after) && after > 0 ? after : undefined }),
+    ]);
     return {
       campaign,
       templateValues: await templateValuesInWords(organizationId, campaign.parameters),
