@@ -413,7 +413,17 @@ export function formatCampaign(report, { table }) {
       ];
     lines.push(
       table(
-        ["page while sending (60 requests)", "status", "median", "p95", "server median", "server p95", "server max", "bytes", "bare server, same bytes"],
+        [
+          "page while sending (60 requests)",
+          "status",
+          "median",
+          "p95",
+          "server median",
+          "server p95",
+          "server max",
+          "bytes",
+          "bare server, same bytes",
+        ],
         [
           row("/messaging (Campaigns tab)", report.pages.tab),
           row("the campaign's page", report.pages.campaign),
