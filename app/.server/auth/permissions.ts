@@ -3,8 +3,9 @@ import type { User } from "../db/schema";
 /**
  * Who may do what: one table, read by every page guard, every JSON guard and the `from` check after
  * sign-in. A platform administrator (usertype admin) runs the console; everybody else acts inside
- * their own organisation with an organisation role. Until teams arrive every organisation member is
- * its owner; the other organisation roles are here so the teams work only assigns them.
+ * their own organisation with their organisation role (users.org_role): the one owner, admins,
+ * agents and viewers. The role is read with the session on every request, so a change of role or a
+ * removal takes effect at once on every instance.
  */
 export const ROLES = ["platform_admin", "owner", "admin", "agent", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -36,6 +37,11 @@ export const PERMISSIONS = [
   "campaigns:view",
   // Create, schedule, pause, resume and cancel campaigns and quick broadcasts.
   "campaigns:manage",
+  // The organisation's members and invitations: seeing them; inviting, changing roles, removing.
+  "team:view",
+  "team:manage",
+  // What only the owner does: hand the ownership to another member.
+  "ownership:transfer",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -59,6 +65,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "contacts:manage",
   "campaigns:view",
   "campaigns:manage",
+  "team:view",
+  "team:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -83,7 +91,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "platform:console",
     "platform:queue",
   ],
-  owner: ORGANISATION_ADMIN,
+  owner: [...ORGANISATION_ADMIN, "ownership:transfer"],
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
   agent: [
@@ -98,6 +106,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "contacts:manage",
     "campaigns:view",
     "campaigns:manage",
+    "team:view",
   ],
   viewer: [
     "account:manage",
@@ -109,6 +118,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "messaging:view",
     "contacts:view",
     "campaigns:view",
+    "team:view",
   ],
 };
 
@@ -119,8 +129,8 @@ export function can(role: Role, permission: Permission) {
 }
 
 /** The role a user acts with: platform administrators by their usertype, everybody else their organisation role. */
-export function roleOf(user: Pick<User, "usertype">): Role {
-  return user.usertype === "admin" ? "platform_admin" : "owner";
+export function roleOf(user: Pick<User, "usertype" | "orgRole">): Role {
+  return user.usertype === "admin" ? "platform_admin" : user.orgRole;
 }
 
 /**

@@ -56,6 +56,7 @@ interface SessionRow {
   last_name: string;
   phone_number: string | null;
   usertype: User["usertype"];
+  org_role: User["orgRole"];
   avatar_url: string | null;
   is_verified: boolean;
   user_created_at: Date | string;
@@ -78,7 +79,7 @@ interface SessionRow {
 // what makes revocation and suspension instant across instances.
 const FIND_SESSION_SQL = `
   select s.id as session_id, s.persistent, s.last_used_at, s.expires_at,
-         u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.avatar_url, u.is_verified,
+         u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
          u.created_at as user_created_at, u.last_login_at, u.password_changed_at,
          o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
          o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at
@@ -105,6 +106,7 @@ export async function findSession(request: Request): Promise<FoundSession | null
       lastName: row.last_name,
       phoneNumber: row.phone_number,
       usertype: row.usertype,
+      orgRole: row.org_role,
       avatarUrl: row.avatar_url,
       isVerified: row.is_verified,
       createdAt: date(row.user_created_at),

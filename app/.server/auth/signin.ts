@@ -10,6 +10,7 @@ import { verifyAgainstDummy, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
 import { countMessagesThisMonth, findUserByEmail, toAuthUser, type AuthUser } from "./users";
+import { roleOf, type Role } from "./permissions";
 
 export const SIGNIN_MESSAGES = {
   invalid: "Invalid email or password.",
@@ -20,7 +21,7 @@ export const SIGNIN_MESSAGES = {
 } as const;
 
 export type SigninResult =
-  | { ok: true; user: AuthUser; setCookie: string; deviceCookie: string }
+  | { ok: true; user: AuthUser; role: Role; setCookie: string; deviceCookie: string }
   | { ok: false; status: 401 | 403 | 429; message: string; reason: "invalid" | "suspended" | "rate_limited" }
   | { ok: false; status: 403; message: string; reason: "unverified"; email: string };
 
@@ -114,6 +115,7 @@ export async function signIn(
   return {
     ok: true,
     user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed),
+    role: roleOf(user),
     setCookie: session.setCookie,
     deviceCookie: knownDeviceCookieHeader(user),
   };

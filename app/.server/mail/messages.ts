@@ -58,3 +58,14 @@ export function whatsappReconnectMail(to: string, account: string, reason: strin
     text: `Meta stopped accepting Jumbe's access to your WhatsApp Business Account ${account} (${reason}). Messages from its numbers are waiting and nothing has been lost.\n\nConnect the account again with Embedded Signup on the WhatsApp page at ${env().APP_URL}/whatsapp. Once it is connected, the waiting messages are sent.${SIGN_OFF}`,
   };
 }
+
+export function invitationMail(
+  to: string,
+  invitation: { organization: string; invitedBy: string; role: string; link: string; expiresOn: string },
+): OutgoingMail {
+  return {
+    to,
+    subject: `${invitation.invitedBy} invited you to ${invitation.organization} on Jumbe`,
+    text: `${invitation.invitedBy} invited you to join ${invitation.organization} on Jumbe as ${invitation.role}.\n\nAccept the invitation and choose your password here (the link works once, until ${invitation.expiresOn}):\n\n${invitation.link}\n\nIf you did not expect this, ignore this e-mail: nothing happens unless you open the link.${SIGN_OFF}`,
+  };
+}

@@ -59,7 +59,7 @@ export async function markTokensRefused(refusals: { phoneNumberId: string; organ
 export async function sendReconnectMails(jobs: Job<{ organizationId: string; account: string; reason: string }>[]) {
   for (const { payload } of jobs) {
     const members = await db()
-      .select({ email: users.email, usertype: users.usertype })
+      .select({ email: users.email, usertype: users.usertype, orgRole: users.orgRole })
       .from(users)
       .where(eq(users.organizationId, payload.organizationId));
     for (const member of members)

@@ -147,7 +147,7 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
 export async function sendDisabledMails(jobs: Job<{ organizationId: string; url: string }>[]) {
   for (const { payload } of jobs) {
     const members = await db()
-      .select({ email: users.email, usertype: users.usertype })
+      .select({ email: users.email, usertype: users.usertype, orgRole: users.orgRole })
       .from(users)
       .where(eq(users.organizationId, payload.organizationId));
     for (const member of members) if (roleOf(member) === "owner") await sendMail(webhookDisabledMail(member.email, payload.url));

@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { currentUser, homeFor, roleOf, safeRedirectTarget } from "~/.server/auth/guards";
+import { currentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { signedCookies } from "~/.server/auth/cookies";
 import { deviceCookieValue } from "~/.server/auth/known-device";
@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append("Set-Cookie", outcome.setCookie);
     headers.append("Set-Cookie", outcome.deviceCookie);
     headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
-    throw redirect(safeRedirectTarget(from, roleOf(outcome.user)), { headers });
+    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
   }
   if (outcome.reason === "unverified") {
     const headers = new Headers();

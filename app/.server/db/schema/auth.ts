@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
+
+/** The roles inside an organisation, most powerful first. */
+export const ORG_ROLES = ["owner", "admin", "agent", "viewer"] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
 
 /** A tenant: every tenant-owned row carries its id. */
 export const organizations = pgTable("organizations", {
@@ -38,8 +42,19 @@ export const users = pgTable(
     createdAt: createdAt(),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
     passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
+    // The member's role inside their organisation (owner, admin, agent, viewer); usertype says
+    // whether they run the platform. Every guard reads both (app/.server/auth/permissions.ts).
+    orgRole: text("org_role", { enum: ORG_ROLES }).notNull().default("owner"),
   },
-  (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`), index("users_organization_idx").on(t.organizationId)],
+  (t) => [
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    index("users_organization_idx").on(t.organizationId),
+    // At most one owner an organisation; team/members.ts keeps it exactly one (a transfer swaps the two in one transaction).
+    uniqueIndex("users_one_owner_key")
+      .on(t.organizationId)
+      .where(sql`org_role = 'owner'`),
+    check("users_org_role_check", sql`org_role in ('owner', 'admin', 'agent', 'viewer')`),
+  ],
 );
 
 /** The cookie holds a random token; only its SHA-256 is stored, so a database leak yields no sessions. */

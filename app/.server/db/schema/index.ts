@@ -14,3 +14,4 @@ export * from "./developer";
 export * from "./templates";
 export * from "./contacts";
 export * from "./campaigns";
+export * from "./team";
