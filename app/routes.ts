@@ -23,6 +23,8 @@ export default [
   route("reset-password", "routes/auth/reset-password.tsx"),
   route("logout", "routes/auth/logout.tsx"),
   route("unauthorized", "routes/auth/unauthorized.tsx"),
+  // An invitation's link: join the organisation that sent it.
+  route("invitations/:token", "routes/auth/invitation.tsx"),
 
   // Signed in: the shell (side navigation for non-admins)
   layout("routes/app/layout.tsx", [
@@ -55,7 +57,10 @@ export default [
     route("messaging/broadcasts/new", "routes/app/messaging/campaigns/new.tsx", { id: "broadcast-new" }),
     route("messaging/campaigns/:id", "routes/app/messaging/campaigns/campaign.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    ...["chat", "analytics", "billing", "settings", "integrations", "revenue-share"].map((path) =>
+    // Account Settings: its sections, each a page (the team first).
+    route("settings", "routes/app/settings/index.ts"),
+    route("settings/team", "routes/app/settings/team.tsx"),
+    ...["chat", "analytics", "billing", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
   ]),

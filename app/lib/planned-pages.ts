@@ -7,7 +7,6 @@ export const PLANNED_PAGES = {
   "/chat": { title: "Chat", summary: "Answer customers in one shared inbox, inside WhatsApp's 24-hour service window." },
   "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
   "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },
-  "/settings": { title: "Account Settings", summary: "Your team, their roles, notifications and two-step sign-in." },
   "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },
   "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements." },
 } as const satisfies Record<string, { title: string; summary: string }>;

@@ -146,7 +146,10 @@ const ROWS: Record<string, Row> = {
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
-  "/settings": { path: "/settings", anonymous: "login", owner: "ok", admin: "ok" },
+  "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/team", admin: "→/settings/team" },
+  "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
+  // A link that was never sent: the page says so, with 404.
+  "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
   "/admin": { path: "/admin", anonymous: "login", owner: "denied", admin: "ok" },
@@ -191,6 +194,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/profile", form: { intent: "profile" }, anonymous: "login" },
   { path: "/change-password", form: {}, anonymous: "login" },
   { path: "/preferences/sidebar", form: { collapsed: "1" }, anonymous: "login" },
+  { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];
@@ -246,6 +250,13 @@ describe("the permissions table", () => {
       expect(can(role, "developer:view"), role).toBe(false);
       expect(can(role, "developer:manage"), role).toBe(false);
     }
+  });
+
+  it("lets every member see the team and only owners and admins change it; only the owner hands over the ownership", () => {
+    expect(ROLES.filter((role) => can(role, "team:view"))).toEqual(["platform_admin", "owner", "admin", "agent", "viewer"]);
+    expect(ROLES.filter((role) => can(role, "team:manage"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((role) => can(role, "ownership:transfer"))).toEqual(["owner"]);
+    expect(pagePermission("/settings/team")).toBe("team:view");
   });
 
   it("shows campaigns to everyone who sees the Message Center and lets only those who manage contacts make or change them", () => {

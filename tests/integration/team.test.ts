@@ -12,6 +12,8 @@ import {
   revokeInvitation,
 } from "~/.server/team/invitations";
 import { TeamRefusal } from "~/.server/team/refusals";
+import { platformFigures } from "~/.server/admin/platform-figures";
+import { platformScope } from "~/.server/auth/scope";
 import { loader as developersLoader } from "~/routes/app/developers";
 import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
 import { createVerifiedUser, latestMailTo, META, signedInCookie, uniqueEmail } from "../support/accounts";
@@ -84,6 +86,8 @@ describe("the team", () => {
   });
 
   it("invites by e-mail: a single-use link that makes a verified member with the role, who signs in with it", async () => {
+    const platform = platformScope({ role: "platform_admin" });
+    const before = await platformFigures(platform);
     const owner = await createVerifiedUser({ businessName: "Kaunti ya Nakuru" });
     const actor = await actorFor(owner.user.id);
     const email = uniqueEmail("Agent.Otieno");
@@ -106,6 +110,10 @@ describe("the team", () => {
       ["Brian Otieno", "agent"],
     ]);
     expect(await listOpenInvitations(owner.organization.id)).toEqual([]);
+    // The admin console counts one more sign-up (the organisation) and two more business users.
+    const after = await platformFigures(platform);
+    expect(after.signupsThisWeek - before.signupsThisWeek).toBe(1);
+    expect(after.businessUsers - before.businessUsers).toBe(2);
     // Used once: the link is closed, and accepting again changes nothing.
     expect(await invitationByToken(token)).toMatchObject({ state: "accepted" });
     expect(await refusal(acceptInvitation(token, { firstName: "X", lastName: "Y", password: "Another#Pass1" }))).toMatchObject({

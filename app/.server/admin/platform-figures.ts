@@ -21,7 +21,9 @@ export async function platformFigures(_scope: PlatformScope) {
       (select count(*) from organizations where status = 'pending')::int as pending,
       (select count(*) from organizations where status = 'suspended')::int as suspended,
       (select count(*) from users where usertype = 'individual')::int as business_users,
-      (select count(*) from users where usertype = 'individual' and created_at >= now() - interval '7 days')::int as signups_week,
+      -- A sign-up makes an organisation; members who join by invitation are not sign-ups.
+      (select count(*) from organizations o where o.created_at >= now() - interval '7 days'
+         and not exists (select 1 from users u where u.organization_id = o.id and u.usertype = 'admin'))::int as signups_week,
       (select count(*) from messages where direction = 'outbound'
          and created_at >= date_trunc('month', now() at time zone ${TIME_ZONE}) at time zone ${TIME_ZONE})::int as messages_month`);
   return {

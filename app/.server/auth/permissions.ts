@@ -88,6 +88,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "contacts:manage",
     "campaigns:view",
     "campaigns:manage",
+    "team:view",
     "platform:console",
     "platform:queue",
   ],
@@ -165,6 +166,9 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/messaging/contacts/import": "contacts:manage",
   "/messaging/contacts/import/:id": "contacts:manage",
   "/messaging/contacts/import/:id/rejected.csv": "contacts:manage",
+  // Account Settings: every member has some section (their own security); the team is seen by all, changed by owners and admins.
+  "/settings": "account:manage",
+  "/settings/team": "team:view",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

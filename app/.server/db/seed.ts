@@ -1,8 +1,19 @@
 import { count, eq } from "drizzle-orm";
 import { db } from "./client";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
-import { activityLogs, campaignRecipients, campaigns, contacts, messageTemplates, messages, organizations, users } from "./schema";
+import {
+  activityLogs,
+  campaignRecipients,
+  campaigns,
+  contacts,
+  invitations,
+  messageTemplates,
+  messages,
+  organizations,
+  users,
+} from "./schema";
 import { hashPassword } from "../auth/password";
+import { randomToken, sha256 } from "../security/crypto";
 import { newBusinessId } from "../auth/signup";
 
 export const DEMO_ACCOUNTS = [
@@ -168,6 +179,7 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
       ]),
     );
   await seedCampaigns(organizationId, userId, now);
+  await seedTeam(organizationId, userId, now);
   await db()
     .insert(activityLogs)
     .values([
@@ -423,4 +435,47 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
     .update(campaigns)
     .set({ counts: { ...counts, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0 }, countedAt: at(29.9) })
     .where(eq(campaigns.id, cancelled!.id));
+}
+
+/**
+ * The Sacco's team, so Account Settings shows one: a branch manager (admin), two agents and an
+ * auditor (viewer), each with a password nobody knows (they never sign in), and one invitation
+ * still open. Only the demo owner signs in.
+ */
+async function seedTeam(organizationId: string, ownerId: string, now: number) {
+  const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000);
+  const unusable = await hashPassword(randomToken(24));
+  const people = [
+    { firstName: "Grace", lastName: "Wanjiru", email: "grace.wanjiru@nyota-sacco.demo", orgRole: "admin" as const, joined: 40, seen: 0.2 },
+    { firstName: "Brian", lastName: "Otieno", email: "brian.otieno@nyota-sacco.demo", orgRole: "agent" as const, joined: 31, seen: 1 },
+    { firstName: "Amina", lastName: "Hassan", email: "amina.hassan@nyota-sacco.demo", orgRole: "agent" as const, joined: 12, seen: 3 },
+    { firstName: "Peter", lastName: "Kiprono", email: "peter.kiprono@nyota-sacco.demo", orgRole: "viewer" as const, joined: 5, seen: null },
+  ];
+  await db()
+    .insert(users)
+    .values(
+      people.map((p) => ({
+        organizationId,
+        email: p.email,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        orgRole: p.orgRole,
+        passwordHash: unusable,
+        isVerified: true,
+        createdAt: daysAgo(p.joined),
+        lastLoginAt: p.seen === null ? null : daysAgo(p.seen),
+      })),
+    );
+  await db()
+    .insert(invitations)
+    .values({
+      organizationId,
+      email: "mercy.akinyi@nyota-sacco.demo",
+      role: "agent",
+      tokenHash: sha256(randomToken(32)),
+      invitedBy: ownerId,
+      sentAt: daysAgo(2),
+      createdAt: daysAgo(2),
+      expiresAt: daysAgo(2 - 7),
+    });
 }

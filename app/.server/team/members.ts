@@ -6,6 +6,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { verifyPassword } from "../auth/password";
 import { can, type Role } from "../auth/permissions";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
+import { ROLE_WORDS } from "~/lib/schemas/team";
 
 /** Who acts: the signed-in member, as the guards resolve them. */
 export interface Actor {
@@ -18,7 +19,7 @@ export interface Actor {
 export const ASSIGNABLE_ROLES = ["admin", "agent", "viewer"] as const satisfies readonly OrgRole[];
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
-export const ROLE_WORDS: Record<OrgRole, string> = { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" };
+export { ROLE_WORDS };
 
 export interface Member {
   id: string;

@@ -1,0 +1,66 @@
+import * as z from "zod/mini";
+import { EMAIL_PATTERN, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
+
+export const TEAM_FORM_MESSAGES = {
+  roleRequired: "Choose a role",
+  firstNameRequired: "First name is required",
+  lastNameRequired: "Last name is required",
+  passwordRequired: "Your password is required",
+} as const;
+
+/** Each organisation role in words. */
+export const ROLE_WORDS = { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" } as const;
+
+/** The roles an invitation or a role change can give (the owner's comes only with the ownership). */
+export const INVITE_ROLES = ["admin", "agent", "viewer"] as const;
+
+export const ROLE_SUMMARIES: Record<(typeof INVITE_ROLES)[number], string> = {
+  admin: "Admin: everything but the ownership",
+  agent: "Agent: inbox, contacts and campaigns; no keys, setup or team changes",
+  viewer: "Viewer: sees everything, changes nothing",
+};
+
+const email = z
+  .string({ error: MESSAGES.emailRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
+    z.maxLength(254, MESSAGES.emailInvalid),
+    z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+  );
+
+const role = z.enum(INVITE_ROLES, { error: TEAM_FORM_MESSAGES.roleRequired });
+
+/** Invite a member: their e-mail and role. */
+export const InviteSchema = z.object({ email, role });
+
+/** Change a member's role. */
+export const RoleChangeSchema = z.object({ role });
+
+const name = (message: string) =>
+  z.string({ error: message }).check(z.trim(), z.minLength(1, { error: message, abort: true }), z.maxLength(80));
+
+/** Accept an invitation: the new member's name and password. */
+export const AcceptInvitationSchema = z
+  .object({
+    firstName: name(TEAM_FORM_MESSAGES.firstNameRequired),
+    lastName: name(TEAM_FORM_MESSAGES.lastNameRequired),
+    newPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX))),
+    confirmPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX))),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (!value.newPassword) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newRequired });
+      else if (value.newPassword.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: ["newPassword"], message: MESSAGES.newMin });
+      if (!value.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.confirmRequired });
+      else if (value.newPassword && value.confirmPassword !== value.newPassword)
+        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+    }),
+  );
+
+/** Hand over the ownership: the owner's password confirms it. */
+export const HandoverSchema = z.object({
+  password: z
+    .string({ error: TEAM_FORM_MESSAGES.passwordRequired })
+    .check(z.minLength(1, { error: TEAM_FORM_MESSAGES.passwordRequired, abort: true }), z.maxLength(PASSWORD_MAX)),
+});

@@ -1,0 +1,132 @@
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/invitation";
+import { AcceptInvitationSchema, ROLE_WORDS } from "~/lib/schemas/team";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { Field, FormError } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { NewPasswordFields } from "~/components/ui/new-password-fields";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/team/invitations";
+import { TeamRefusal } from "~/.server/team/refusals";
+import { createSession, deleteSessionByToken, sessionToken } from "~/.server/auth/sessions";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { toastCookie } from "~/.server/http/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
+
+const CLOSED: Record<Exclude<InvitationState, "open">, { title: string; text: string; status: number }> = {
+  expired: {
+    title: "This invitation has expired",
+    text: "Invitations work for 7 days. Ask whoever invited you to send it again.",
+    status: 410,
+  },
+  accepted: { title: "This invitation has been used", text: "Each invitation works once. If it was you, sign in.", status: 410 },
+  revoked: { title: "This invitation was withdrawn", text: "Ask whoever invited you for a new one.", status: 410 },
+};
+
+/** What the link opens: the form to join, or why it cannot be used (answered with 404 or 410). */
+export async function loader({ params }: Route.LoaderArgs) {
+  const invitation = await invitationByToken(params.token);
+  if (!invitation)
+    return data(
+      { closed: { title: "No such invitation", text: "Check that the link is complete, or ask for a new one." }, invitation: null },
+      { status: 404 },
+    );
+  if (invitation.state !== "open") {
+    const closed = CLOSED[invitation.state];
+    return data({ closed: { title: closed.title, text: closed.text }, invitation: null }, { status: closed.status });
+  }
+  return {
+    closed: null,
+    invitation: { email: invitation.email, organization: invitation.organization, role: ROLE_WORDS[invitation.role] },
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: AcceptInvitationSchema });
+  const hide = ["newPassword", "confirmPassword"];
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
+  const meta = requestMeta(request, context);
+  let joined;
+  try {
+    joined = await acceptInvitation(
+      params.token,
+      { firstName: submission.value.firstName, lastName: submission.value.lastName, password: submission.value.newPassword! },
+      meta,
+    );
+  } catch (error) {
+    if (!(error instanceof TeamRefusal)) throw error;
+    return formFailure(submission.reply({ formErrors: [error.message], hideFields: hide }), error.status, error.message);
+  }
+  // Signed in as the new member: a session this browser had before ends, as at sign-in.
+  const previous = sessionToken(request);
+  if (previous) await deleteSessionByToken(previous);
+  const session = await createSession(joined.userId, false, meta);
+  const headers = new Headers();
+  headers.append("Set-Cookie", session.setCookie);
+  headers.append("Set-Cookie", await toastCookie("success", "Welcome to the team! You are signed in."));
+  throw redirect(href("/dashboard"), { headers });
+}
+
+export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useSchemaForm(AcceptInvitationSchema, actionData?.result, { shouldValidate: "onBlur" });
+  if (loaderData.closed) {
+    return (
+      <AuthShell title={loaderData.closed.title} subtitle={loaderData.closed.text}>
+        <p className="text-center text-sm">
+          <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+            Sign in
+          </Link>
+        </p>
+      </AuthShell>
+    );
+  }
+  const { invitation } = loaderData;
+  return (
+    <AuthShell
+      title={`Join ${invitation.organization}`}
+      subtitle={
+        <>
+          You were invited as <strong className="text-slate-900">{invitation.role}</strong>. Choose your name and password for{" "}
+          <strong className="text-slate-900">{invitation.email}</strong>.
+        </>
+      }
+    >
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <div className="grid gap-x-3 sm:grid-cols-2">
+          <Field
+            label="First name"
+            markRequired
+            autoComplete="given-name"
+            errors={fields.firstName.errors}
+            {...getInputProps(fields.firstName, { type: "text" })}
+            key={fields.firstName.key}
+          />
+          <Field
+            label="Last name"
+            markRequired
+            autoComplete="family-name"
+            errors={fields.lastName.errors}
+            {...getInputProps(fields.lastName, { type: "text" })}
+            key={fields.lastName.key}
+          />
+        </div>
+        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm password" />
+        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Joining..." : "Join the team"}
+        </Button>
+      </Form>
+    </AuthShell>
+  );
+}
+
+// A link that leads nowhere says so in words, inside the sign-in layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
+}
