@@ -60,6 +60,7 @@ export default [
     // Account Settings: its sections, each a page (the team first).
     route("settings", "routes/app/settings/index.ts"),
     route("settings/team", "routes/app/settings/team.tsx"),
+    route("settings/security", "routes/app/settings/security.tsx"),
     ...["chat", "analytics", "billing", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),

@@ -148,6 +148,7 @@ const ROWS: Record<string, Row> = {
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/team", admin: "→/settings/team" },
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
+  "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // A link that was never sent: the page says so, with 404.
   "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
@@ -195,6 +196,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/change-password", form: {}, anonymous: "login" },
   { path: "/preferences/sidebar", form: { collapsed: "1" }, anonymous: "login" },
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
+  { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];

@@ -169,6 +169,7 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   // Account Settings: every member has some section (their own security); the team is seen by all, changed by owners and admins.
   "/settings": "account:manage",
   "/settings/team": "team:view",
+  "/settings/security": "account:manage",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };
