@@ -29,7 +29,8 @@ export const SIGNIN_PASSWORD_MIN = 6;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-const email = z
+/** An e-mail address: required, trimmed, at most 254 characters, the spec's shape. */
+export const emailField = z
   .string({ error: MESSAGES.emailRequired })
   .check(
     z.trim(),
@@ -48,6 +49,8 @@ const otp = z.pipe(
   ),
   z.string().check(z.length(6, MESSAGES.otpIncomplete)),
 );
+
+const email = emailField;
 
 export const SigninSchema = z.object({
   email,

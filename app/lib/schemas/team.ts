@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { EMAIL_PATTERN, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
+import { emailField, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
 
 export const TEAM_FORM_MESSAGES = {
   roleRequired: "Choose a role",
@@ -20,19 +20,10 @@ export const ROLE_SUMMARIES: Record<(typeof INVITE_ROLES)[number], string> = {
   viewer: "Viewer: sees everything, changes nothing",
 };
 
-const email = z
-  .string({ error: MESSAGES.emailRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
-    z.maxLength(254, MESSAGES.emailInvalid),
-    z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
-  );
-
 const role = z.enum(INVITE_ROLES, { error: TEAM_FORM_MESSAGES.roleRequired });
 
 /** Invite a member: their e-mail and role. */
-export const InviteSchema = z.object({ email, role });
+export const InviteSchema = z.object({ email: emailField, role });
 
 /** Change a member's role. */
 export const RoleChangeSchema = z.object({ role });

@@ -1,11 +1,12 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
 import { AcceptInvitationSchema, ROLE_WORDS } from "~/lib/schemas/team";
 import { AuthShell } from "~/components/layout/auth-shell";
-import { Field, FormError } from "~/components/ui/field";
+import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { PersonNameFields } from "~/components/ui/person-name-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
@@ -99,24 +100,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
     >
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        <div className="grid gap-x-3 sm:grid-cols-2">
-          <Field
-            label="First name"
-            markRequired
-            autoComplete="given-name"
-            errors={fields.firstName.errors}
-            {...getInputProps(fields.firstName, { type: "text" })}
-            key={fields.firstName.key}
-          />
-          <Field
-            label="Last name"
-            markRequired
-            autoComplete="family-name"
-            errors={fields.lastName.errors}
-            {...getInputProps(fields.lastName, { type: "text" })}
-            key={fields.lastName.key}
-          />
-        </div>
+        <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm password" />
         <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Joining..." : "Join the team"}

@@ -8,6 +8,7 @@ import { SignupSchema } from "~/lib/schemas/auth";
 import { AuthShell, MarketingPanel } from "~/components/layout/auth-shell";
 import { Field, FormError, FormSuccess, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { PersonNameFields } from "~/components/ui/person-name-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
@@ -103,24 +104,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Form method="post" {...getFormProps(form)}>
             <FormError id={form.errorId} errors={form.errors} />
             <HoneypotInputs honeypot={loaderData.honeypot} />
-            <div className="grid gap-x-4 sm:grid-cols-2">
-              <Field
-                label="First name"
-                markRequired
-                autoComplete="given-name"
-                errors={fields.firstName.errors}
-                {...getInputProps(fields.firstName, { type: "text" })}
-                key={fields.firstName.key}
-              />
-              <Field
-                label="Last name"
-                markRequired
-                autoComplete="family-name"
-                errors={fields.lastName.errors}
-                {...getInputProps(fields.lastName, { type: "text" })}
-                key={fields.lastName.key}
-              />
-            </div>
+            <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
             <Field
               label="Business/Organization name (optional)"
               autoComplete="organization"

@@ -1,0 +1,32 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Field } from "./field";
+
+/** First and last name side by side on wider screens (sign-up, joining a team). */
+export function PersonNameFields({
+  firstName,
+  lastName,
+}: {
+  firstName: FieldMetadata<string | undefined>;
+  lastName: FieldMetadata<string | undefined>;
+}) {
+  return (
+    <div className="grid gap-x-4 sm:grid-cols-2">
+      <Field
+        label="First name"
+        markRequired
+        autoComplete="given-name"
+        errors={firstName.errors}
+        {...getInputProps(firstName, { type: "text" })}
+        key={firstName.key}
+      />
+      <Field
+        label="Last name"
+        markRequired
+        autoComplete="family-name"
+        errors={lastName.errors}
+        {...getInputProps(lastName, { type: "text" })}
+        key={lastName.key}
+      />
+    </div>
+  );
+}
