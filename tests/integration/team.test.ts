@@ -11,13 +11,14 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "~/.server/team/invitations";
-import { TeamRefusal } from "~/.server/team/refusals";
+import { TEAM_MESSAGES, TeamRefusal } from "~/.server/team/refusals";
 import { platformFigures } from "~/.server/admin/platform-figures";
 import { platformScope } from "~/.server/auth/scope";
 import { loader as developersLoader } from "~/routes/app/developers";
 import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
+import { action as teamAction } from "~/routes/app/settings/team";
 import { createVerifiedUser, latestMailTo, META, signedInCookie, uniqueEmail } from "../support/accounts";
-import { getRequest, run } from "../support/http";
+import { formRequest, getRequest, run } from "../support/http";
 
 // Issue 15: an organisation's team. Roles live on the member (users.org_role) and are read with the
 // session on every request; invitations are single-use links by e-mail, valid for 7 days.
@@ -130,6 +131,32 @@ describe("the team", () => {
       status: 403,
       code: "forbidden",
     });
+  });
+
+  it("answers the team page's forms with the reason at the field, or 403 for a role that may not change the team", async () => {
+    const { owner, member } = await teamWith("viewer");
+    const ownerCookie = await signedInCookie(owner.email, owner.password);
+    const taken = await run(
+      teamAction,
+      formRequest("/settings/team", { intent: "invite", email: member.email, role: "agent" }, { cookie: ownerCookie }),
+    );
+    expect(taken.status).toBe(409);
+    expect(taken.data.result.error).toEqual({ email: [TEAM_MESSAGES.alreadyMember] });
+    const bad = await run(
+      teamAction,
+      formRequest("/settings/team", { intent: "invite", email: "not-an-address", role: "boss" }, { cookie: ownerCookie }),
+    );
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.data.result.error).sort()).toEqual(["email", "role"]);
+
+    const viewerCookie = await signedInCookie(member.email, member.password);
+    const refused = await run(
+      teamAction,
+      formRequest("/settings/team", { intent: "invite", email: uniqueEmail(), role: "agent" }, { cookie: viewerCookie }),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.data.toast.message).toBe(TEAM_MESSAGES.forbidden);
+    expect(await listOpenInvitations(owner.organization.id)).toEqual([]);
   });
 
   it("refuses an expired link, an unknown one, and an address that already has an account", async () => {

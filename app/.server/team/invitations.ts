@@ -5,18 +5,18 @@ import type { OrgRole } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import { hashPassword } from "../auth/password";
-import { can } from "../auth/permissions";
 import { randomToken, sha256 } from "../security/crypto";
 import { sendMail } from "../mail/transport";
 import { invitationMail } from "../mail/messages";
 import { formatDay } from "~/lib/dates";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
-import { ROLE_WORDS, type Actor, type AssignableRole } from "./members";
+import { requireTeamManager, type Actor, type AssignableRole } from "./members";
+import { ROLE_WORDS } from "~/lib/schemas/team";
+import { isUuid } from "../db/keyset";
 
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 3600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OpenInvitation {
   id: string;
@@ -56,10 +56,6 @@ export async function listOpenInvitations(organizationId: string, now = new Date
       expired: expiresAt <= now,
     };
   });
-}
-
-function requireTeamManager(actor: Actor) {
-  if (!can(actor.role, "team:manage")) throw refuseTeam(403, "forbidden", TEAM_MESSAGES.forbidden);
 }
 
 /** A fresh link: only its hash is kept, so the database alone opens no invitation. */
@@ -119,7 +115,7 @@ export async function inviteMember(actor: Actor, input: { email: string; role: A
 }
 
 async function openInvitationOf(actor: Actor, id: string) {
-  if (!UUID.test(id)) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
+  if (!isUuid(id)) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
   const [row] = await rawQuery<{ id: string; email: string; role: AssignableRole; accepted_at: Date | null; revoked_at: Date | null }>(
     `select id, email, role, accepted_at, revoked_at from invitations where id = $1 and organization_id = $2`,
     [id, actor.organization.id],
@@ -212,7 +208,12 @@ export async function acceptInvitation(
   meta?: RequestMeta,
   now = new Date(),
 ) {
-  if (!token || token.length > 100) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
+  // A link that opens nothing is refused before the password's (deliberately slow) hash is made;
+  // the transaction checks it again under the row's lock.
+  const found = await invitationByToken(token, now);
+  if (!found) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
+  if (found.state === "expired") throw refuseTeam(410, "invitation_expired", TEAM_MESSAGES.invitationExpired);
+  if (found.state !== "open") throw refuseTeam(410, "invitation_closed", TEAM_MESSAGES.invitationClosed);
   const passwordHash = await hashPassword(person.password);
   const accepted = await db().transaction(async (tx) => {
     const [invitation] = (

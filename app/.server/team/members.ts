@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
+import { isUuid } from "../db/keyset";
 import type { OrgRole } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
@@ -19,8 +20,6 @@ export interface Actor {
 export const ASSIGNABLE_ROLES = ["admin", "agent", "viewer"] as const satisfies readonly OrgRole[];
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
-export { ROLE_WORDS };
-
 export interface Member {
   id: string;
   name: string;
@@ -29,8 +28,6 @@ export interface Member {
   joinedAt: Date;
   lastLoginAt: Date | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The organisation's members: the owner first, then admins, agents and viewers, each by name. */
 export async function listMembers(organizationId: string): Promise<Member[]> {
@@ -58,13 +55,14 @@ export async function listMembers(organizationId: string): Promise<Member[]> {
   }));
 }
 
-function requireTeamManager(actor: Actor) {
+/** Owners and admins change the team; anybody else is refused before anything is read. */
+export function requireTeamManager(actor: Actor) {
   if (!can(actor.role, "team:manage")) throw refuseTeam(403, "forbidden", TEAM_MESSAGES.forbidden);
 }
 
 /** A member of the actor's organisation other than the actor (another tenant's member is not found). */
 async function otherMember(actor: Actor, memberId: string) {
-  if (!UUID.test(memberId)) throw refuseTeam(404, "member_not_found", TEAM_MESSAGES.memberNotFound);
+  if (!isUuid(memberId)) throw refuseTeam(404, "member_not_found", TEAM_MESSAGES.memberNotFound);
   const [member] = await rawQuery<{ id: string; email: string; org_role: OrgRole }>(
     `select id, email, org_role from users where id = $1 and organization_id = $2`,
     [memberId, actor.organization.id],

@@ -60,7 +60,13 @@ export async function action(args: Route.ActionArgs) {
       case "invite": {
         const submission = parseWithZod(form, { schema: InviteSchema });
         if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-        await inviteMember(current, submission.value, meta);
+        try {
+          await inviteMember(current, submission.value, meta);
+        } catch (error) {
+          // Refused for the address (a member already, an account elsewhere): said at the field.
+          if (!(error instanceof TeamRefusal) || !error.field) throw error;
+          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+        }
         return redirectWithToast(here, "success", `Invitation sent to ${submission.value.email.toLowerCase()}.`);
       }
       case "role": {
@@ -98,12 +104,6 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof TeamRefusal)) throw error;
     if (error.status === 404) throw data(error.message, { status: 404 });
-    if (intent === "invite") {
-      const submission = parseWithZod(form, { schema: InviteSchema });
-      return formFailure(submission.reply({ fieldErrors: { [error.field ?? "email"]: [error.message] } }), error.status, undefined, {
-        intent,
-      });
-    }
     return formFailure(null, error.status, error.message, { intent });
   }
   throw data("Unknown action.", { status: 400 });
