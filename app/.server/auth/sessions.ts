@@ -36,8 +36,8 @@ export function sessionToken(request: Request) {
   return readCookie(request, SESSION_COOKIE) || undefined;
 }
 
-/** The signed-in user's row as pages need it: every column but the password hash. */
-export type SessionUser = Omit<User, "passwordHash">;
+/** The signed-in user's row as pages need it: every column but the password hash and the two-factor secret. */
+export type SessionUser = Omit<User, "passwordHash" | "totpSecret" | "totpLastStep">;
 
 export interface FoundSession {
   session: { id: string; persistent: boolean; lastUsedAt: Date; expiresAt: Date };
@@ -62,6 +62,7 @@ interface SessionRow {
   user_created_at: Date | string;
   last_login_at: Date | string | null;
   password_changed_at: Date | string | null;
+  two_factor_enabled_at: Date | string | null;
   organization_id: string;
   organization_name: string;
   business_id: string;
@@ -72,6 +73,16 @@ interface SessionRow {
   whatsapp_number: string | null;
   organization_created_at: Date | string;
   organization_updated_at: Date | string;
+  kra_pin: string | null;
+  postal_address: string | null;
+  county: string | null;
+  industry: string | null;
+  time_zone: string;
+  require_two_factor: boolean;
+  approval_threshold: number | null;
+  closure_requested_at: Date | string | null;
+  closure_requested_by: string | null;
+  erase_after: Date | string | null;
 }
 
 // Every request of a signed-in page runs this, so it goes straight to the driver with the columns
@@ -80,9 +91,11 @@ interface SessionRow {
 const FIND_SESSION_SQL = `
   select s.id as session_id, s.persistent, s.last_used_at, s.expires_at,
          u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
-         u.created_at as user_created_at, u.last_login_at, u.password_changed_at,
+         u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
          o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
-         o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at
+         o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
+         o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
+         o.closure_requested_at, o.closure_requested_by, o.erase_after
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
 
@@ -112,6 +125,7 @@ export async function findSession(request: Request): Promise<FoundSession | null
       createdAt: date(row.user_created_at),
       lastLoginAt: maybeDate(row.last_login_at),
       passwordChangedAt: maybeDate(row.password_changed_at),
+      twoFactorEnabledAt: maybeDate(row.two_factor_enabled_at),
     },
     organization: {
       id: row.organization_id,
@@ -124,6 +138,16 @@ export async function findSession(request: Request): Promise<FoundSession | null
       whatsappNumber: row.whatsapp_number,
       createdAt: date(row.organization_created_at),
       updatedAt: date(row.organization_updated_at),
+      kraPin: row.kra_pin,
+      postalAddress: row.postal_address,
+      county: row.county,
+      industry: row.industry,
+      timeZone: row.time_zone,
+      requireTwoFactor: row.require_two_factor,
+      approvalThreshold: row.approval_threshold,
+      closureRequestedAt: maybeDate(row.closure_requested_at),
+      closureRequestedBy: row.closure_requested_by,
+      eraseAfter: maybeDate(row.erase_after),
     },
   };
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);

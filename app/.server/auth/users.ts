@@ -41,7 +41,11 @@ export async function countMessagesThisMonth(organizationId: string) {
 export type AuthUser = ReturnType<typeof toAuthUser>;
 
 /** The user as spec section 3 names its fields, filled from the user and the organisation. */
-export function toAuthUser(user: Omit<User, "passwordHash">, organization: Organization, messagesUsed: number) {
+export function toAuthUser(
+  user: Omit<User, "passwordHash" | "totpSecret" | "totpLastStep">,
+  organization: Organization,
+  messagesUsed: number,
+) {
   return {
     id: user.id,
     email: user.email,

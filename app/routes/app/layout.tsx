@@ -30,6 +30,8 @@ export async function loader(args: Route.LoaderArgs) {
       usertype: current.user.usertype,
       name: `${current.user.firstName} ${current.user.lastName}`,
     },
+    // What the signed-in member may do: pages hide the entries and buttons their role cannot use.
+    role: current.role,
     collapsed,
     alerts,
     notifications: notifications.map((n) => ({ id: n.id, action: n.action, status: n.status, at: n.createdAt.toISOString() })),

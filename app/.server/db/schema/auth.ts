@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /** The roles inside an organisation, most powerful first. */
@@ -7,20 +7,44 @@ export const ORG_ROLES = ["owner", "admin", "agent", "viewer"] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];
 
 /** A tenant: every tenant-owned row carries its id. */
-export const organizations = pgTable("organizations", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  businessId: text("business_id").notNull().unique(),
-  planType: text("plan_type").notNull().default("Starter"),
-  billingType: text("billing_type").notNull().default("postpaid"),
-  messageLimit: integer("message_limit").notNull().default(1000),
-  status: text("status", { enum: ["pending", "active", "suspended"] })
-    .notNull()
-    .default("pending"),
-  whatsappNumber: text("whatsapp_number"),
-  createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    businessId: text("business_id").notNull().unique(),
+    planType: text("plan_type").notNull().default("Starter"),
+    billingType: text("billing_type").notNull().default("postpaid"),
+    messageLimit: integer("message_limit").notNull().default(1000),
+    status: text("status", { enum: ["pending", "active", "suspended"] })
+      .notNull()
+      .default("pending"),
+    whatsappNumber: text("whatsapp_number"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // Account Settings, Organisation: what invoices carry (KRA PIN: a letter, 9 digits, a letter).
+    kraPin: text("kra_pin"),
+    postalAddress: text("postal_address"),
+    county: text("county"),
+    industry: text("industry"),
+    timeZone: text("time_zone").notNull().default("Africa/Nairobi"),
+    /** The owner's "require two-factor for everyone": members without it set it up before anything else. */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    /** Maker-checker: a campaign or broadcast to more recipients than this waits for another owner or admin. Null: off. */
+    approvalThreshold: integer("approval_threshold"),
+    /** Closing: the owner asked on closureRequestedAt; the data is erased after eraseAfter unless reopened first. */
+    closureRequestedAt: timestamp("closure_requested_at", { withTimezone: true }),
+    closureRequestedBy: uuid("closure_requested_by"),
+    eraseAfter: timestamp("erase_after", { withTimezone: true }),
+  },
+  (t) => [
+    check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),
+    check("organizations_approval_threshold_check", sql`approval_threshold is null or approval_threshold >= 0`),
+    index("organizations_erase_after_idx")
+      .on(t.eraseAfter)
+      .where(sql`erase_after is not null`),
+  ],
+);
 
 export const users = pgTable(
   "users",
@@ -45,6 +69,11 @@ export const users = pgTable(
     // The member's role inside their organisation (owner, admin, agent, viewer); usertype says
     // whether they run the platform. Every guard reads both (app/.server/auth/permissions.ts).
     orgRole: text("org_role", { enum: ORG_ROLES }).notNull().default("owner"),
+    /** Two-factor sign-in (RFC 6238): the secret sealed with encryptSecret; on once twoFactorEnabledAt is set. */
+    totpSecret: text("totp_secret"),
+    twoFactorEnabledAt: timestamp("two_factor_enabled_at", { withTimezone: true }),
+    /** The last time step a code was accepted for: a code is good once. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),

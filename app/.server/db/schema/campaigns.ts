@@ -71,7 +71,9 @@ export const campaigns = pgTable(
       .notNull()
       .default("campaign"),
     name: text("name").notNull(),
-    status: text("status", { enum: ["draft", "scheduled", "sending", "paused", "completed", "cancelled", "failed"] })
+    status: text("status", {
+      enum: ["draft", "awaiting_approval", "scheduled", "sending", "paused", "completed", "cancelled", "failed"],
+    })
       .notNull()
       .default("draft"),
     /** The sender: Meta's phone number id of one of the tenant's connected numbers. */
@@ -99,6 +101,12 @@ export const campaigns = pgTable(
     /** A note the tenant should see while it sends (the messaging limit holding it back). */
     notice: text("notice"),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Maker-checker: who approved or declined a campaign that waited for approval, and when (and why, if declined). */
+    approvedBy: uuid("approved_by").references(() => users.id, { onDelete: "set null" }),
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+    declinedBy: uuid("declined_by").references(() => users.id, { onDelete: "set null" }),
+    declinedAt: timestamp("declined_at", { withTimezone: true }),
+    declineReason: text("decline_reason"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),

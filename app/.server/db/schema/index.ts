@@ -15,3 +15,4 @@ export * from "./templates";
 export * from "./contacts";
 export * from "./campaigns";
 export * from "./team";
+export * from "./settings";
