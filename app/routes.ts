@@ -17,6 +17,8 @@ export default [
   // Public: signing in and up
   route("login", "routes/auth/login.tsx", { id: "login" }),
   route("signin", "routes/auth/login.tsx", { id: "signin" }),
+  // Sign-in, step two, for members with two-factor sign-in.
+  route("login/two-factor", "routes/auth/two-factor.tsx"),
   route("signup", "routes/auth/signup.tsx"),
   route("verify-otp", "routes/auth/verify-otp.tsx"),
   route("forgot-password", "routes/auth/forgot-password.tsx"),
@@ -86,6 +88,7 @@ export default [
   ...prefix("api", [
     route("auth/me", "routes/api/auth.me.ts"),
     route("auth/signin", "routes/api/auth.signin.ts"),
+    route("auth/two-factor", "routes/api/auth.two-factor.ts"),
     route("auth/signup", "routes/api/auth.signup.ts"),
     route("auth/verify-otp", "routes/api/auth.verify-otp.ts"),
     route("auth/resend-otp", "routes/api/auth.resend-otp.ts"),

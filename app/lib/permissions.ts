@@ -51,6 +51,8 @@ export const PERMISSIONS = [
   // What only the owner does: hand the ownership to another member; close (and reopen) the organisation.
   "ownership:transfer",
   "organization:close",
+  // Require two-factor sign-in of every member (the owner).
+  "security:enforce",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -106,7 +108,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "platform:console",
     "platform:queue",
   ],
-  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close"],
+  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "security:enforce"],
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
   agent: [

@@ -51,6 +51,8 @@ const ROWS: Record<string, Row> = {
   "/dev/ui": { path: "/dev/ui", anonymous: "404", owner: "404", admin: "404" },
   "/login": { path: "/login", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   "/signin": { path: "/signin", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
+  // Sign-in, step two: only a browser with an open challenge (the right password moments ago) stays.
+  "/login/two-factor": { path: "/login/two-factor", anonymous: "→/login", owner: "→/dashboard", admin: "→/admin" },
   "/signup": { path: "/signup", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   "/verify-otp": { path: "/verify-otp", anonymous: "ok", owner: "ok", admin: "ok" },
   "/forgot-password": { path: "/forgot-password", anonymous: "ok", owner: "ok", admin: "ok" },
@@ -157,6 +159,7 @@ const ROWS: Record<string, Row> = {
   "/admin/profile": { path: "/admin/profile", anonymous: "login", owner: "denied", admin: "ok" },
   "/api/auth/me": { path: "/api/auth/me", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/auth/signin": { path: "/api/auth/signin", anonymous: "405", owner: "405", admin: "405" },
+  "/api/auth/two-factor": { path: "/api/auth/two-factor", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/signup": { path: "/api/auth/signup", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/verify-otp": { path: "/api/auth/verify-otp", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/resend-otp": { path: "/api/auth/resend-otp", anonymous: "405", owner: "405", admin: "405" },
@@ -197,6 +200,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/preferences/sidebar", form: { collapsed: "1" }, anonymous: "login" },
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
+  { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];

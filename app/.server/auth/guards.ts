@@ -3,6 +3,7 @@ import { findSession } from "./sessions";
 import { countMessagesThisMonth, toAuthUser } from "./users";
 import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
 import { jsonError, STATUS_MESSAGES } from "../http/json";
+import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 
 export type { Permission, Role } from "./permissions";
 export { can, roleOf } from "./permissions";
@@ -21,7 +22,7 @@ export function isLocalPath(path: string | null | undefined): path is string {
 export function safeRedirectTarget(from: string | null | undefined, role: Role) {
   if (!isLocalPath(from)) return homeFor(role);
   const pathname = new URL(from, "http://local").pathname;
-  if (["/login", "/signin", "/signup", "/verify-otp", "/unauthorized"].includes(pathname)) return homeFor(role);
+  if (["/login", "/signin", "/login/two-factor", "/signup", "/verify-otp", "/unauthorized"].includes(pathname)) return homeFor(role);
   const needed = pagePermission(pathname);
   return !needed || can(role, needed) ? from : homeFor(role);
 }
@@ -74,14 +75,28 @@ function loginRedirect(args: GuardArgs) {
 export async function requireUserWithPermission(args: GuardArgs, permission?: Permission) {
   const current = await currentUser(args);
   if (!current) throw loginRedirect(args);
+  if (mustSetUpTwoFactor(current) && pageUrl(args).pathname !== TWO_FACTOR_SETUP_PAGE) throw redirect(TWO_FACTOR_SETUP_PAGE);
   if (permission && !can(current.role, permission)) throw redirect("/unauthorized");
   return current;
+}
+
+/** Where a member sets up two-factor sign-in; the only page open to them while their organisation requires it and they have not. */
+export const TWO_FACTOR_SETUP_PAGE = "/settings/security";
+
+/** The owner required two-factor sign-in for everyone, and this member has not turned it on yet. */
+export function mustSetUpTwoFactor(current: Pick<CurrentUser, "organization" | "user" | "role">) {
+  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && current.role !== "platform_admin";
 }
 
 /** For the cookie-authenticated JSON API: 401 and 403 as JSON with spec section 8's texts. */
 export async function requireApiPermission(args: GuardArgs, permission?: Permission) {
   const current = await currentUser(args);
   if (!current) throw jsonError(401, STATUS_MESSAGES[401], { headers: { "Cache-Control": "no-store" } });
+  if (mustSetUpTwoFactor(current))
+    throw jsonError(403, TWO_FACTOR_MESSAGES.setUpFirst, {
+      headers: { "Cache-Control": "no-store" },
+      extra: { requiresTwoFactorSetup: true },
+    });
   if (permission && !can(current.role, permission))
     throw jsonError(403, STATUS_MESSAGES[403], { headers: { "Cache-Control": "no-store" } });
   return current;

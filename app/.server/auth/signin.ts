@@ -11,6 +11,9 @@ import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
 import { countMessagesThisMonth, findUserByEmail, toAuthUser, type AuthUser } from "./users";
 import { roleOf, type Role } from "./permissions";
+import { openChallenge } from "./two-factor/challenge";
+import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
+import type { Organization, User } from "../db/schema";
 
 export const SIGNIN_MESSAGES = {
   invalid: "Invalid email or password.",
@@ -20,8 +23,11 @@ export const SIGNIN_MESSAGES = {
   fallback: "An error occurred during login.",
 } as const;
 
+export type SignedIn = { ok: true; user: AuthUser; role: Role; setCookie: string; deviceCookie: string };
+
 export type SigninResult =
-  | { ok: true; user: AuthUser; role: Role; setCookie: string; deviceCookie: string }
+  | SignedIn
+  | { ok: false; status: 202; message: string; reason: "two_factor"; challengeCookie: string }
   | { ok: false; status: 401 | 403 | 429; message: string; reason: "invalid" | "suspended" | "rate_limited" }
   | { ok: false; status: 403; message: string; reason: "unverified"; email: string };
 
@@ -98,6 +104,30 @@ export async function signIn(
     return { ok: false, status: 403, message: SIGNIN_MESSAGES.unverified, reason: "unverified", email: user.email };
   }
 
+  // Two-factor sign-in: the password was right, and a code is asked before any session opens.
+  if (user.twoFactorEnabledAt)
+    return {
+      ok: false,
+      status: 202,
+      message: TWO_FACTOR_MESSAGES.askCode,
+      reason: "two_factor",
+      challengeCookie: await openChallenge(user.id, remember),
+    };
+  return openSignedInSession(user, organization, remember, meta, previousToken, remember ? "Remembered for 30 days" : "Browser session");
+}
+
+/**
+ * The last step of every sign-in (after the password, or after the password and a second factor):
+ * a new session (the browser's previous one ends), the last sign-in time, the log, the known-device cookie.
+ */
+export async function openSignedInSession(
+  user: User,
+  organization: Organization,
+  remember: boolean,
+  meta: RequestMeta,
+  previousToken: string | undefined,
+  details: string,
+): Promise<SignedIn> {
   if (previousToken) await deleteSessionByToken(previousToken);
   const session = await createSession(user.id, remember, meta);
   const lastLoginAt = new Date();
@@ -108,7 +138,7 @@ export async function signIn(
     type: "login",
     status: "success",
     action: "Signed in",
-    details: remember ? "Remembered for 30 days" : "Browser session",
+    details,
     meta,
   });
   const messagesUsed = await countMessagesThisMonth(organization.id);

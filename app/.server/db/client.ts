@@ -12,6 +12,8 @@ import { processState } from "../process-state";
 const counting = { logQuery: noteStatement };
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The database, or a transaction on it: what a function that may run inside a caller's transaction takes. */
+export type DbOrTx = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { deleteExpiredSessions } from "../auth/sessions";
 import { deleteStaleCodes } from "../auth/codes";
+import { deleteExpiredChallenges } from "../auth/two-factor/challenge";
 import { deleteStaleRateLimits } from "../security/rate-limit";
 import { db } from "../db/client";
 import { deleteUnattachedSamples } from "../templates/media";
@@ -41,6 +42,7 @@ async function deleteInBatches(statement: () => ReturnType<typeof sql>) {
 /** Expired sessions, dead codes, old rate-limit windows, and rows past their retention. Answers counts. */
 export async function sweepExpiredData() {
   await deleteExpiredSessions();
+  await deleteExpiredChallenges();
   await deleteStaleCodes();
   await deleteStaleRateLimits();
   const webhookEvents = await deleteInBatches(

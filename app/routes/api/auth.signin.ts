@@ -29,6 +29,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append("Set-Cookie", outcome.deviceCookie);
     return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers });
   }
+  if (outcome.reason === "two_factor") {
+    // The password was right; POST the app's code (or a recovery code) to /api/auth/two-factor with this cookie.
+    return Response.json(
+      { message: outcome.message, requiresTwoFactor: true },
+      { status: 202, headers: { "Set-Cookie": outcome.challengeCookie, "Cache-Control": "no-store" } },
+    );
+  }
   if (outcome.reason === "unverified") {
     return jsonError(403, outcome.message, {
       headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) },

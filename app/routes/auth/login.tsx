@@ -62,6 +62,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
     throw redirect(safeRedirectTarget(from, outcome.role), { headers });
   }
+  if (outcome.reason === "two_factor") {
+    // The password was right: the code from the app comes next, on its own page.
+    const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
+    throw redirect(to, { headers: { "Set-Cookie": outcome.challengeCookie } });
+  }
   if (outcome.reason === "unverified") {
     const headers = new Headers();
     headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));

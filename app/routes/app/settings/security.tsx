@@ -1,24 +1,53 @@
 import { data, Form, href, useNavigation } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/security";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { mustSetUpTwoFactor, requireUserWithPermission } from "~/.server/auth/guards";
+import { can } from "~/.server/auth/permissions";
 import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession } from "~/.server/auth/session-list";
+import {
+  cancelTwoFactorSetup,
+  confirmTwoFactorSetup,
+  membersWithoutTwoFactor,
+  renewRecoveryCodes,
+  setTwoFactorRequired,
+  startTwoFactorSetup,
+  turnOffTwoFactor,
+  TwoFactorRefusal,
+  twoFactorStatus,
+} from "~/.server/auth/two-factor/enrolment";
+import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
+import { ConfirmSetupSchema, RenewCodesSchema, TurnOffSchema } from "~/lib/schemas/two-factor";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import { RequireTwoFactorCard, TwoFactorCard } from "~/components/settings/two-factor";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
+import { Toast } from "~/components/ui/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Security | Account Settings | Jumbe" }];
 
-/** Where the signed-in person is signed in: each live session, with a way to end the others. */
+/** How the signed-in person signs in (two-factor) and where they are signed in: each live session, with a way to end the others. */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "account:manage");
-  return { sessions: await listSessions(current.user.id, current.session.id) };
+  const enforce = can(current.role, "security:enforce");
+  const [sessions, twoFactor, withoutTwoFactor] = await Promise.all([
+    listSessions(current.user.id, current.session.id),
+    twoFactorStatus(current.user.id, current.user.email),
+    enforce ? membersWithoutTwoFactor(current.organization.id) : 0,
+  ]);
+  return {
+    sessions,
+    twoFactor,
+    mustSetUp: mustSetUpTwoFactor(current),
+    required: current.organization.requireTwoFactor,
+    enforce: enforce ? { withoutTwoFactor } : null,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -27,27 +56,86 @@ export async function action(args: Route.ActionArgs) {
   const owner = { userId: current.user.id, organizationId: current.organization.id, currentSessionId: current.session.id };
   const meta = requestMeta(args.request, args.context);
   const here = href("/settings/security");
-  switch (form.get("intent")) {
-    case "one": {
-      if (!(await signOutSession(owner, String(form.get("session") ?? ""), meta))) throw data("No such session.", { status: 404 });
-      return redirectWithToast(here, "success", "That session is signed out.");
+  const intent = String(form.get("intent") ?? "");
+  try {
+    switch (intent) {
+      case "one": {
+        if (!(await signOutSession(owner, String(form.get("session") ?? ""), meta))) throw data("No such session.", { status: 404 });
+        return redirectWithToast(here, "success", "That session is signed out.");
+      }
+      case "others": {
+        const ended = await signOutOtherSessions(owner, meta);
+        return redirectWithToast(
+          here,
+          "success",
+          ended ? `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` : "You were not signed in anywhere else.",
+        );
+      }
+      case "2fa-start":
+        await startTwoFactorSetup(current);
+        return redirectWithToast(here, "info", "Scan the QR code with your authenticator app, then enter the code it shows.");
+      case "2fa-cancel":
+        await cancelTwoFactorSetup(current);
+        return redirectWithToast(here, "info", "Two-factor set-up cancelled.");
+      case "2fa-confirm": {
+        const submission = parseWithZod(form, { schema: ConfirmSetupSchema });
+        if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }), 400, undefined, { intent });
+        const codes = await refusedAtField(submission, intent, () => confirmTwoFactorSetup(current, submission.value.code, meta));
+        // The codes are shown in this answer only (no redirect): only their hashes are stored.
+        return codes.ok ? { recoveryCodes: codes.value, message: TWO_FACTOR_MESSAGES.turnedOn } : codes.response;
+      }
+      case "2fa-codes": {
+        const submission = parseWithZod(form, { schema: RenewCodesSchema });
+        if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
+        const codes = await refusedAtField(submission, intent, () => renewRecoveryCodes(current, submission.value.password, meta));
+        return codes.ok
+          ? { recoveryCodes: codes.value, message: "New recovery codes made. The earlier ones no longer work." }
+          : codes.response;
+      }
+      case "2fa-off": {
+        const submission = parseWithZod(form, { schema: TurnOffSchema });
+        if (submission.status !== "success")
+          return formFailure(submission.reply({ hideFields: ["password", "code"] }), 400, undefined, { intent });
+        const off = await refusedAtField(submission, intent, () =>
+          turnOffTwoFactor(current, submission.value.password, submission.value.code, meta),
+        );
+        return off.ok ? redirectWithToast(here, "success", TWO_FACTOR_MESSAGES.turnedOff) : off.response;
+      }
+      case "2fa-require": {
+        const required = form.get("required") === "on";
+        await setTwoFactorRequired(current, required, meta);
+        return redirectWithToast(
+          here,
+          "success",
+          required ? "Two-factor sign-in is now required for everyone." : "Two-factor sign-in is no longer required.",
+        );
+      }
     }
-    case "others": {
-      const ended = await signOutOtherSessions(owner, meta);
-      return redirectWithToast(
-        here,
-        "success",
-        ended ? `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` : "You were not signed in anywhere else.",
-      );
-    }
+  } catch (error) {
+    if (!(error instanceof TwoFactorRefusal)) throw error;
+    return formFailure(null, error.status, error.message, { intent });
   }
   throw data("Unknown action.", { status: 400 });
 }
 
-export default function Security({ loaderData }: Route.ComponentProps) {
-  const { sessions } = loaderData;
+type Submission = { reply: (options: { fieldErrors: Record<string, string[]>; hideFields: string[] }) => unknown };
+
+/** Runs a two-factor change; a refusal about a field comes back as that field's error (with the form's intent). */
+async function refusedAtField<T>(submission: Submission, intent: string, run: () => Promise<T>) {
+  try {
+    return { ok: true as const, value: await run() };
+  } catch (error) {
+    if (!(error instanceof TwoFactorRefusal) || !error.field) throw error;
+    const reply = submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password", "code"] });
+    return { ok: false as const, response: formFailure(reply as never, error.status, undefined, { intent }) };
+  }
+}
+
+export default function Security({ loaderData, actionData }: Route.ComponentProps) {
+  const { sessions, twoFactor, mustSetUp, required, enforce } = loaderData;
   const busy = useNavigation().state === "submitting";
   const others = sessions.filter((s) => !s.current).length;
+  const failed = actionData && "intent" in actionData ? actionData : null;
   const columns: Column<ActiveSession>[] = [
     {
       key: "device",
@@ -87,7 +175,16 @@ export default function Security({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="space-y-6">
+      {failed?.toast ? <Toast key={failed.toast.id} toast={failed.toast} /> : null}
       <SettingsHeader current="security" />
+      <TwoFactorCard
+        status={twoFactor}
+        mustSetUp={mustSetUp}
+        required={required}
+        issued={actionData && "recoveryCodes" in actionData ? actionData : null}
+        failed={failed ? { intent: failed.intent, result: failed.result } : null}
+      />
+      {enforce ? <RequireTwoFactorCard required={required} ownerHasIt={twoFactor.on} withoutTwoFactor={enforce.withoutTwoFactor} /> : null}
       <Card padding="none">
         <div className="flex flex-wrap items-end justify-between gap-3 px-4 pt-4">
           <div>

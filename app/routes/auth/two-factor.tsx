@@ -1,0 +1,95 @@
+import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/two-factor";
+import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { Field, FormError } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { Toast } from "~/components/ui/toast";
+import { currentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
+import { challengeToken, clearChallengeCookieHeader, openChallengeOf } from "~/.server/auth/two-factor/challenge";
+import { completeTwoFactorSignIn } from "~/.server/auth/two-factor/sign-in";
+import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
+import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
+import { sessionToken } from "~/.server/auth/sessions";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast, toastCookie } from "~/.server/http/toast";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
+
+export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Jumbe" }, { name: "robots", content: "noindex" }];
+
+function loginAgain(from: string, message: string) {
+  const to = from ? `${href("/login")}?from=${encodeURIComponent(from)}` : href("/login");
+  return redirectWithToast(to, "error", message, { headers: { "Set-Cookie": clearChallengeCookieHeader() } });
+}
+
+/** Sign-in, step two: only a browser holding an open challenge (the right password a moment ago) sees it. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await currentUser(args);
+  if (current) throw redirect(homeFor(current.role));
+  const from = args.url.searchParams.get("from") ?? "";
+  if (!(await openChallengeOf(challengeToken(args.request)))) throw await loginAgain(from, TWO_FACTOR_MESSAGES.challengeGone);
+  return { from };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: TwoFactorCodeSchema });
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }));
+  const { code, from = "" } = submission.value;
+  const outcome = await completeTwoFactorSignIn(challengeToken(request), code, requestMeta(request, context), sessionToken(request));
+  if (outcome.ok) {
+    const headers = new Headers();
+    headers.append("Set-Cookie", outcome.setCookie);
+    headers.append("Set-Cookie", outcome.deviceCookie);
+    headers.append("Set-Cookie", clearChallengeCookieHeader());
+    headers.append("Set-Cookie", await toastCookie(outcome.notice ? "info" : "success", outcome.notice ?? SIGNIN_MESSAGES.success));
+    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
+  }
+  if (outcome.restart) throw await loginAgain(from, outcome.message);
+  return formFailure(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status, outcome.message);
+}
+
+export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {
+  const submitting = useNavigation().state === "submitting";
+  const [form, fields] = useSchemaForm(TwoFactorCodeSchema, actionData?.result);
+  return (
+    <AuthShell title="Two-factor sign-in" subtitle="One more step: prove it is you.">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-1">
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="from" value={loaderData.from} />
+        <p className="pb-3 text-sm text-slate-600">{TWO_FACTOR_MESSAGES.askCode}</p>
+        <Field
+          label="Authentication code"
+          markRequired
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          autoFocus
+          maxLength={20}
+          hint="The code changes every 30 seconds. Lost your phone? Enter one of your recovery codes instead."
+          errors={fields.code.errors}
+          {...getInputProps(fields.code, { type: "text" })}
+          key={fields.code.key}
+        />
+        <Button type="submit" className="w-full" disabled={submitting}>
+          {submitting ? "Checking..." : "Verify and sign in"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Not you, or no code?{" "}
+        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
+}
