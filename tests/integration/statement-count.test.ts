@@ -29,8 +29,8 @@ const USER_BUDGETS: Record<string, number> = {
   "/billing": 2,
   // session, shell notifications; the members and the open invitations side by side
   "/settings/team": 4,
-  // session, shell notifications, the sessions
-  "/settings/security": 3,
+  // session, shell notifications; the sessions and the two-factor state (with the owner's count of members without it) side by side
+  "/settings/security": 4,
   // session, shell notifications; the page of templates, the status counts, the connected accounts
   "/templates": 5,
   "/templates?status=approved&language=en": 5,

@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect(safeRedirectTarget(from, outcome.role), { headers });
   }
   if (outcome.restart) throw await loginAgain(from, outcome.message);
-  return formFailure(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status, outcome.message);
+  return formFailure(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
 }
 
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { db } from "../../db/client";
+import { db, rawQuery } from "../../db/client";
 import { organizations, recoveryCodes, users } from "../../db/schema";
 import { recordActivity } from "../../activity/record";
 import type { RequestMeta } from "../../http/request-meta";
@@ -8,7 +8,7 @@ import { confirmOwnPassword } from "../own-password";
 import type { CurrentUser } from "../guards";
 import { can } from "../permissions";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
-import { replaceRecoveryCodes, unusedRecoveryCodes } from "./recovery-codes";
+import { replaceRecoveryCodes } from "./recovery-codes";
 import { checkSecondFactor } from "./second-factor";
 import { matchingStep, newTotpSecret, otpauthUri } from "./totp";
 import { qrSvg } from "./qr";
@@ -34,18 +34,34 @@ export interface TwoFactorStatus {
   setup: { qr: string; secret: string } | null;
 }
 
-/** What the Security page shows about the member's two-factor sign-in. */
-export async function twoFactorStatus(userId: string, email: string): Promise<TwoFactorStatus> {
-  const [row] = await db().select({ secret: users.totpSecret, since: users.twoFactorEnabledAt }).from(users).where(eq(users.id, userId));
-  if (!row) return { on: false, since: null, recoveryCodesLeft: 0, setup: null };
-  if (row.since) return { on: true, since: row.since, recoveryCodesLeft: await unusedRecoveryCodes(db(), userId), setup: null };
-  if (!row.secret) return { on: false, since: null, recoveryCodesLeft: 0, setup: null };
+/**
+ * What the Security page shows about the member's two-factor sign-in, in one statement: their state,
+ * recovery codes left and, for the owner (`countOrganisation`), how many members have it off.
+ */
+export async function twoFactorStatus(
+  userId: string,
+  email: string,
+  countOrganisation?: string,
+): Promise<TwoFactorStatus & { withoutTwoFactor: number }> {
+  const [row] = await rawQuery<{ secret: string | null; since: Date | string | null; codes_left: number; without: number }>(
+    `select u.totp_secret as secret, u.two_factor_enabled_at as since,
+            (select count(*)::int from recovery_codes r where r.user_id = u.id and r.used_at is null) as codes_left,
+            case when $2::uuid is null then 0
+                 else (select count(*)::int from users m where m.organization_id = $2::uuid and m.two_factor_enabled_at is null) end as without
+     from users u where u.id = $1`,
+    [userId, countOrganisation ?? null],
+  );
+  const withoutTwoFactor = row?.without ?? 0;
+  if (!row) return { on: false, since: null, recoveryCodesLeft: 0, setup: null, withoutTwoFactor };
+  if (row.since) return { on: true, since: new Date(row.since), recoveryCodesLeft: row.codes_left, setup: null, withoutTwoFactor };
+  if (!row.secret) return { on: false, since: null, recoveryCodesLeft: 0, setup: null, withoutTwoFactor };
   const secret = decryptSecret(row.secret);
   return {
     on: false,
     since: null,
     recoveryCodesLeft: 0,
     setup: { secret, qr: qrSvg(otpauthUri(secret, email), "QR code to scan with your authenticator app") },
+    withoutTwoFactor,
   };
 }
 
@@ -164,13 +180,4 @@ export async function setTwoFactorRequired(member: Member, required: boolean, me
     details: required ? "Members without it set it up at their next page" : "Each member chooses",
     meta,
   });
-}
-
-/** Members of the organisation who have not turned two-factor sign-in on (for the owner's view). */
-export async function membersWithoutTwoFactor(organizationId: string) {
-  const [row] = await db()
-    .select({ count: sql<number>`count(*)::int` })
-    .from(users)
-    .where(and(eq(users.organizationId, organizationId), isNull(users.twoFactorEnabledAt)));
-  return row?.count ?? 0;
 }

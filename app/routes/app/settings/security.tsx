@@ -7,7 +7,6 @@ import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession 
 import {
   cancelTwoFactorSetup,
   confirmTwoFactorSetup,
-  membersWithoutTwoFactor,
   renewRecoveryCodes,
   setTwoFactorRequired,
   startTwoFactorSetup,
@@ -36,10 +35,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Security | Account Sett
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "account:manage");
   const enforce = can(current.role, "security:enforce");
-  const [sessions, twoFactor, withoutTwoFactor] = await Promise.all([
+  const [sessions, { withoutTwoFactor, ...twoFactor }] = await Promise.all([
     listSessions(current.user.id, current.session.id),
-    twoFactorStatus(current.user.id, current.user.email),
-    enforce ? membersWithoutTwoFactor(current.organization.id) : 0,
+    twoFactorStatus(current.user.id, current.user.email, enforce ? current.organization.id : undefined),
   ]);
   return {
     sessions,
