@@ -38,7 +38,7 @@ export function flatRoutes(entries: RouteConfigEntry[] = routes, parentId = "roo
 
 const APP_DIR = path.resolve(import.meta.dirname, "../../app");
 
-let handler: ((request: Request, context?: unknown) => Promise<Response>) | undefined;
+let handler: ReturnType<typeof createRequestHandler> | undefined;
 
 // What React Router's Vite plugin does to a route module: its components get loaderData, params and matches as props.
 function asBuilt(module: Record<string, unknown>) {
@@ -57,11 +57,23 @@ async function build(): Promise<ServerBuild> {
     root: { id: "root", path: "", module: root as never },
   };
   const manifestRoutes: Record<string, unknown> = {
-    root: { id: "root", path: "", module: "/root.js", hasAction: false, hasLoader: true, hasClientAction: false, hasClientLoader: false, hasClientMiddleware: false, hasErrorBoundary: true, imports: [], css: [] },
+    root: {
+      id: "root",
+      path: "",
+      module: "/root.js",
+      hasAction: false,
+      hasLoader: true,
+      hasClientAction: false,
+      hasClientLoader: false,
+      hasClientMiddleware: false,
+      hasErrorBoundary: true,
+      imports: [],
+      css: [],
+    },
   };
   flat.forEach((route, i) => {
-    const module = modules[i];
-    buildRoutes[route.id] = { id: route.id, parentId: route.parentId, path: route.path, index: route.index, module };
+    const module = modules[i]!;
+    buildRoutes[route.id] = { id: route.id, parentId: route.parentId, path: route.path, index: route.index, module: module as never };
     manifestRoutes[route.id] = {
       id: route.id,
       parentId: route.parentId,
@@ -85,7 +97,12 @@ async function build(): Promise<ServerBuild> {
     publicPath: "/",
     assetsBuildDirectory: "build/client",
     basename: "/",
-    future: { v8_middleware: true, unstable_optimizeDeps: false, unstable_subResourceIntegrity: false, v8_passThroughRequests: true } as never,
+    future: {
+      v8_middleware: true,
+      unstable_optimizeDeps: false,
+      unstable_subResourceIntegrity: false,
+      v8_passThroughRequests: true,
+    } as never,
     ssr: true,
     isSpaMode: false,
     prerender: [],
@@ -95,6 +112,6 @@ async function build(): Promise<ServerBuild> {
 
 /** Sends one request to the application (built once per test file). */
 export async function appFetch(request: Request, clientIp = "198.51.100.7") {
-  handler ??= createRequestHandler(await build(), (process.env.PROBE_DEV ? "development" : "production"));
+  handler ??= createRequestHandler(await build(), "production");
   return handler(request, createRequestContext({ clientIp }));
 }
