@@ -80,7 +80,7 @@ const CHECKS: { path: string; what: string; find: (page: Page) => ReturnType<Pag
   {
     path: "/whatsapp",
     what: "the Connect button",
-    find: (p) => p.getByRole("button", { name: "Connect WhatsApp Business" }),
+    find: (p) => p.getByTestId("connect-whatsapp"),
     seenBy: ["owner"],
   },
   { path: "/activity", what: "the Export link", find: (p) => p.getByTestId("export"), seenBy: ["owner"] },
