@@ -59,14 +59,15 @@ const ROWS: Record<string, Row> = {
   // Without an e-mail to reset, the page starts at the request form.
   "/reset-password": { path: "/reset-password", anonymous: "→/forgot-password", owner: "→/forgot-password", admin: "→/forgot-password" },
   "/logout": { path: "/logout", anonymous: "→/signin", owner: "→/signin", admin: "→/signin" },
-  "/unauthorized": { path: "/unauthorized", anonymous: "ok", owner: "ok", admin: "ok" },
+  // Where a refused member lands: it answers 403 and says so (tests/integration/role-matrix.test.ts has every role).
+  "/unauthorized": { path: "/unauthorized", anonymous: "403", owner: "403", admin: "403" },
   // Spec section 6: /dashboard for individuals only, /admin and admin/profile for admins only,
   // every other private page for any signed-in user.
   "/dashboard": { path: "/dashboard", anonymous: "login", owner: "ok", admin: "denied" },
   "/get-started": { path: "/get-started", anonymous: "login", owner: "ok", admin: "ok" },
   "/profile": { path: "/profile", anonymous: "login", owner: "ok", admin: "ok" },
   "/change-password": { path: "/change-password", anonymous: "login", owner: "ok", admin: "ok" },
-  "/preferences/sidebar": { path: "/preferences/sidebar", anonymous: "login", owner: "→/dashboard", admin: "→/dashboard" },
+  "/preferences/sidebar": { path: "/preferences/sidebar", anonymous: "login", owner: "→/dashboard", admin: "→/admin" },
   "/whatsapp": { path: "/whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
   // Without Meta's code the callback says what is missing.
   "/embedded-callback": {

@@ -22,6 +22,7 @@ import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
 import { formatWhen } from "~/lib/dates";
+import { useCanOpen } from "./shell-role";
 
 export const NAV_ITEMS = [
   { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
@@ -65,6 +66,9 @@ export function AppShell({
 }) {
   const location = useLocation();
   const navigation = useNavigation();
+  // Entries the member's role cannot open are not shown at all (Billing for agents and viewers).
+  const canOpen = useCanOpen();
+  const navItems = NAV_ITEMS.filter((item) => canOpen(item.to));
   const sidebar = useFetcher<{ collapsed: boolean }>();
   // Optimistic: the fetcher's pending value wins over the cookie's.
   const pending = sidebar.formData?.get("collapsed");
@@ -84,7 +88,7 @@ export function AppShell({
           </Link>
         </div>
         <nav className="flex-1 space-y-1 p-2">
-          {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => {
+          {navItems.map(({ to, label, icon: Icon, soon }) => {
             const active = isNavActive(location.pathname, to);
             return (
               <Link
@@ -177,6 +181,8 @@ function SoonBadge({ className = "" }: { className?: string }) {
 }
 
 function MobileMenu({ pathname }: { pathname: string }) {
+  const canOpen = useCanOpen();
+  const navItems = NAV_ITEMS.filter((item) => canOpen(item.to));
   return (
     <Menu
       label="Open menu"
@@ -189,7 +195,7 @@ function MobileMenu({ pathname }: { pathname: string }) {
       }
     >
       <nav aria-label="Mobile navigation">
-        {NAV_ITEMS.map(({ to, label, icon: Icon, soon }) => {
+        {navItems.map(({ to, label, icon: Icon, soon }) => {
           const active = isNavActive(pathname, to);
           return (
             <Link

@@ -4,6 +4,7 @@ import { Power, PowerOff } from "~/components/ui/icons";
 import { Dialog } from "~/components/ui/dialog";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { formatWhen } from "~/lib/dates";
+import { useCan } from "~/components/layout/shell-role";
 
 export interface ConnectionView {
   id: string;
@@ -50,6 +51,8 @@ export function ConnectionList({
   confirming?: DisconnectQuestion | null;
 }) {
   const [asking, setAsking] = useState<ConnectionView | null>(null);
+  // Agents and viewers see the connection but cannot change it: no buttons for them.
+  const canManage = useCan("whatsapp:manage");
   return (
     <>
       <ul className="space-y-3" data-testid="connections">
@@ -96,7 +99,7 @@ export function ConnectionList({
                   ))}
                 </ul>
               </div>
-              {confirming?.accountId === c.id && c.status === "connected" ? null : (
+              {!canManage || (confirming?.accountId === c.id && c.status === "connected") ? null : (
                 <Form method="post" action={href("/whatsapp")} className="shrink-0">
                   <input type="hidden" name="accountId" value={c.id} />
                   <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -122,7 +125,7 @@ export function ConnectionList({
                 </Form>
               )}
             </div>
-            {confirming?.accountId === c.id && c.status === "connected" ? (
+            {canManage && confirming?.accountId === c.id && c.status === "connected" ? (
               <Form
                 method="post"
                 action={href("/whatsapp")}

@@ -13,6 +13,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
+import { useCan } from "~/components/layout/shell-role";
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 
@@ -68,6 +69,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function ActivityLog({ loaderData }: Route.ComponentProps) {
   const { form, data, invalid, loadFailed, exportFailed } = loaderData;
+  // The export is for owners and admins (activity:export): agents and viewers read the log here.
+  const canExport = useCan("activity:export");
   const rate =
     data && data.stats.total
       ? `${Math.round((data.stats.success / data.stats.total) * 1000) / 10}% of the period`
@@ -79,7 +82,7 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
           <h1 className="text-2xl font-bold tracking-tight">Activity Log</h1>
           <p className="text-slate-600">Sign-ins, settings, security events and WhatsApp changes in your account.</p>
         </div>
-        {data ? (
+        {data && canExport ? (
           <a
             href={data.exportUrl}
             download

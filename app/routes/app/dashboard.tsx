@@ -8,6 +8,8 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
+import { useShellRole } from "~/components/layout/shell-role";
+import { can, type Permission } from "~/lib/permissions";
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 
@@ -16,16 +18,19 @@ export async function loader(args: Route.LoaderArgs) {
   return { businessName: current.organization.name, overview: await dashboardOverview(current, args.context) };
 }
 
-const QUICK_ACTIONS = [
-  { to: href("/messaging"), label: "Send Message", icon: Send },
-  { to: href("/messaging"), label: "Manage Contacts", icon: Users },
-  { to: href("/templates"), label: "Create Template", icon: FileText },
-  { to: href("/analytics"), label: "View Analytics", icon: BarChart3 },
+// Each quick action is offered only to a role that can do it (a viewer reads; an agent makes no templates).
+const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: Permission }[] = [
+  { to: href("/messaging"), label: "Send Message", icon: Send, needs: "campaigns:manage" },
+  { to: href("/messaging"), label: "Manage Contacts", icon: Users, needs: "contacts:manage" },
+  { to: href("/templates"), label: "Create Template", icon: FileText, needs: "templates:manage" },
+  { to: href("/analytics"), label: "View Analytics", icon: BarChart3, needs: "campaigns:view" },
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { overview, businessName } = loaderData;
   const navigation = useNavigation();
+  const role = useShellRole();
+  const quickActions = QUICK_ACTIONS.filter((action) => can(role, action.needs));
   return (
     <div className="space-y-6">
       <div>
@@ -77,7 +82,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Card>
           <h2 className="font-semibold">Quick Actions</h2>
           <div className="mt-4 grid grid-cols-2 gap-3">
-            {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
+            {quickActions.map(({ to, label, icon: Icon }) => (
               <Link
                 key={label}
                 to={to}

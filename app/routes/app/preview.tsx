@@ -11,6 +11,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { useCan } from "~/components/layout/shell-role";
 import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
 
@@ -63,6 +64,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Preview({ loaderData }: Route.ComponentProps) {
   const { choices, template, device, missing } = loaderData;
+  const canCreate = useCan("templates:manage");
   return (
     <div className="space-y-6">
       <div>
@@ -84,13 +86,17 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
         />
       ) : (
         <Card>
-          <p className="text-slate-700">
-            No templates yet.{" "}
-            <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
-              Create a template
-            </Link>{" "}
-            to preview it here.
-          </p>
+          {canCreate ? (
+            <p className="text-slate-700">
+              No templates yet.{" "}
+              <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
+                Create a template
+              </Link>{" "}
+              to preview it here.
+            </p>
+          ) : (
+            <p className="text-slate-700">No templates yet.</p>
+          )}
         </Card>
       )}
     </div>

@@ -1,6 +1,6 @@
-import { data, href, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
-import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
+import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
 import { readForm } from "~/.server/http/forms";
 
@@ -17,6 +17,8 @@ export async function action(args: Route.ActionArgs) {
   return data({ collapsed }, { headers: { "Set-Cookie": cookie } });
 }
 
-export async function loader() {
-  throw redirect(href("/dashboard"));
+// Nothing to show: home, which for a platform administrator is the console (not /dashboard, which refuses them).
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args);
+  throw redirect(homeFor(current.role));
 }

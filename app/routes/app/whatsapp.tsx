@@ -16,6 +16,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { log } from "~/.server/log";
 import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
+import { useCan } from "~/components/layout/shell-role";
 import { readForm } from "~/.server/http/forms";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
@@ -91,6 +92,7 @@ const STEP_TEXT: Record<string, string> = {
 
 export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
   const { signup, status, connections, loadFailed, confirmDisconnect } = loaderData;
+  const canManage = useCan("whatsapp:manage");
   const navigation = useNavigation();
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -144,17 +146,23 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
         ))}
       </ol>
 
-      <Card padding="lg" aria-labelledby="connect-heading">
-        <h2 id="connect-heading" className="text-lg font-semibold">
-          {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
-        </h2>
-        <p className="mt-1 mb-4 text-sm text-slate-600">
-          A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes
-          the setup.
-          {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
+      {canManage ? (
+        <Card padding="lg" aria-labelledby="connect-heading">
+          <h2 id="connect-heading" className="text-lg font-semibold">
+            {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
+          </h2>
+          <p className="mt-1 mb-4 text-sm text-slate-600">
+            A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes
+            the setup.
+            {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
+          </p>
+          <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
+        </Card>
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="connect-not-allowed">
+          Your organisation&apos;s owner or an admin connects and disconnects WhatsApp accounts.
         </p>
-        <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
-      </Card>
+      )}
 
       {connections.length ? (
         <section aria-labelledby="accounts-heading" className="space-y-3">

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
 import { currentUser, homeFor } from "~/.server/auth/guards";
@@ -6,9 +6,23 @@ import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
 
+// How each role is named to the member it refuses.
+const ROLE_WORDS = { platform_admin: "platform administrator", owner: "owner", admin: "admin", agent: "agent", viewer: "viewer" } as const;
+
+/**
+ * Where a refused member lands (spec section 6: the guard redirects here). It answers 403, says which
+ * role they have and who can change it, and links home: a page their role opens, so never a loop.
+ */
 export async function loader(args: Route.LoaderArgs) {
   const current = await currentUser(args);
-  return { home: current ? homeFor(current.role) : "/login" };
+  return data(
+    {
+      home: current ? homeFor(current.role) : "/login",
+      role: current ? ROLE_WORDS[current.role] : null,
+      organisation: current && current.role !== "platform_admin" ? current.organization.name : null,
+    },
+    { status: 403 },
+  );
 }
 
 export default function Unauthorized({ loaderData }: Route.ComponentProps) {
@@ -18,6 +32,13 @@ export default function Unauthorized({ loaderData }: Route.ComponentProps) {
         <ShieldAlert className="mx-auto size-12 text-amber-500" aria-hidden />
         <h1 className="mt-4 text-xl font-semibold">Access denied</h1>
         <p className="mt-2 text-slate-600">You do not have permission to view this page.</p>
+        {loaderData.role ? (
+          <p className="mt-2 text-sm text-slate-600">
+            You are {loaderData.role === "admin" || loaderData.role === "agent" ? "an" : "a"} {loaderData.role}
+            {loaderData.organisation ? ` in ${loaderData.organisation}` : ""}, and your role does not include it.
+            {loaderData.organisation && loaderData.role !== "owner" ? " Ask your organisation's owner or an admin if you need it." : ""}
+          </p>
+        ) : null}
         <Link
           to={loaderData.home}
           className="mt-6 inline-block rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-900"

@@ -1,0 +1,616 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { db } from "~/.server/db/client";
+import {
+  campaigns,
+  contactAttributes,
+  contactImports,
+  contacts,
+  invitations,
+  messageTemplates,
+  organizations,
+  segments,
+  users,
+} from "~/.server/db/schema";
+import { seedDemoData } from "~/.server/db/seed";
+import { createSession } from "~/.server/auth/sessions";
+import { sha256 } from "~/.server/security/crypto";
+import { can, pagePermission, ROLES, type Permission, type Role } from "~/lib/permissions";
+import { appFetch, flatRoutes } from "../support/in-process-app";
+import { META } from "../support/accounts";
+import { APP, cookieHeader } from "../support/http";
+import { connectedNumber } from "../support/whatsapp";
+import { SCHEMA_TABLES } from "../support/database";
+
+/**
+ * Issue 15: every role against every page, action and API. The expectations come from the one
+ * permission table (app/lib/permissions.ts: PAGE_PERMISSIONS and ROLE_PERMISSIONS), plus the short
+ * lists below of routes it does not describe (public pages, the JSON API's own guards) and of each
+ * action's intents. A route added to app/routes.ts, or an intent added to a route's action, without
+ * its row here fails the first tests. The requests go to the application's own React Router in this
+ * process (tests/support/in-process-app.ts), so the file runs on PGlite and PostgreSQL alike;
+ * route-permissions.test.ts covers what Express adds on the built server.
+ *
+ * A refused member is sent to /unauthorized (spec section 6), which answers 403 and says plainly
+ * that their role does not open the page; the JSON API answers 403 with spec section 8's message.
+ */
+type Who = Role | "anonymous";
+const WHO: readonly Who[] = ["anonymous", ...ROLES];
+
+/** What a route needs when PAGE_PERMISSIONS does not say: public, any session, or (JSON API) a permission. */
+type Need = "public" | "session" | Permission;
+const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }> = {
+  "/": { need: "public", why: "the landing page" },
+  "/privacy-policy": { need: "public", why: "legal" },
+  "/privacy": { need: "public", why: "legal" },
+  "/terms-of-service": { need: "public", why: "legal" },
+  "/terms": { need: "public", why: "legal" },
+  "/robots.txt": { need: "public", why: "for crawlers" },
+  "/sitemap.xml": { need: "public", why: "for crawlers" },
+  "/manifest.webmanifest": { need: "public", why: "the web app manifest" },
+  "/dev/ui": { need: "public", why: "development only (404 in production)" },
+  "/login": { need: "public", why: "signing in (a member goes home)" },
+  "/signin": { need: "public", why: "signing in (a member goes home)" },
+  "/signup": { need: "public", why: "signing up (a member goes home)" },
+  "/verify-otp": { need: "public", why: "verifying an e-mail" },
+  "/forgot-password": { need: "public", why: "resetting a password" },
+  "/reset-password": { need: "public", why: "resetting a password" },
+  "/logout": { need: "public", why: "signing out" },
+  "/unauthorized": { need: "public", why: "the page a refused member lands on" },
+  "/invitations/:token": { need: "public", why: "an invitation's link, opened before signing in" },
+  "/*": { need: "public", why: "any other path goes home" },
+  // The shell's search: every member searches what they may see (its providers filter by permission).
+  "/search": { need: "session", why: "search filters its results by the member's permissions" },
+  // Sends a member to /whatsapp, whose own permission applies.
+  "/whatsapp-setup": { need: "public", why: "a redirect to /whatsapp, whose own permission applies" },
+  // The cookie-authenticated JSON API (spec section 7): each route's guard, by its permission.
+  "/api/auth/me": { need: "session", why: "who is signed in", api: true },
+  "/api/auth/signin": { need: "public", why: "POST only", api: true },
+  "/api/auth/signup": { need: "public", why: "POST only", api: true },
+  "/api/auth/verify-otp": { need: "public", why: "POST only", api: true },
+  "/api/auth/resend-otp": { need: "public", why: "POST only", api: true },
+  "/api/auth/logout": { need: "public", why: "POST only", api: true },
+  "/api/embedded-signup/status": { need: "whatsapp:view", why: "the connection's state", api: true },
+  "/api/meta/embedded-callback": { need: "whatsapp:manage", why: "connecting a number", api: true },
+  "/api/whatsapp/accounts": { need: "whatsapp:view", why: "the connected accounts", api: true },
+  "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
+  "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
+  "/api/activity-logs": { need: "activity:view", why: "the activity log", api: true },
+  "/api/activity-logs/export": { need: "activity:export", why: "the activity log as CSV", api: true },
+  "/api/developer/api-key": { need: "developer:view", why: "the API key in full", api: true },
+  "/api/developer/api-key/regenerate": { need: "developer:manage", why: "POST only; tested with the actions", api: true },
+  // The public API takes the organisation's API key, never a session: tested on its own below.
+  "/api/v1/*": { need: "public", why: "API key, not cookie", api: true },
+  "/api/*": { need: "public", why: "unknown API paths answer 404", api: true },
+};
+
+/** A route's pattern with its parameters filled from the world (real rows, so allowed roles see the real page). */
+const SAMPLE: Record<string, (w: World) => string> = {
+  "/templates/:id/sample": (w) => `/templates/${w.template}/sample`,
+  "/templates/:id/edit": (w) => `/templates/${w.template}/edit`,
+  "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.contacts[0]}`,
+  "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.contactImport}`,
+  "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.contactImport}/rejected.csv`,
+  "/messaging/campaigns/:id": (w) => `/messaging/campaigns/${w.campaign}`,
+  "/messaging/campaigns/:id/results.csv": (w) => `/messaging/campaigns/${w.campaign}/results.csv`,
+  "/messaging/campaigns/:id/events": (w) => `/messaging/campaigns/${w.campaign}/events`,
+  "/invitations/:token": () => "/invitations/no-such-token",
+  "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
+  "/api/v1/*": () => "/api/v1/account",
+  "/api/*": () => "/api/no-such-route",
+  "/*": () => "/no/such/page",
+};
+
+/** Allowed answers other than 2xx or a redirect that ends on a page: the route's own, with the reason. */
+const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
+  "/unauthorized": { status: 403, why: "the refusal page itself" },
+  // The demo import has no rejected rows stored: its file is not found.
+  "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
+  // Drafts have no media sample.
+  "/templates/:id/sample": { status: 404, why: "a draft without a media sample" },
+};
+
+/**
+ * Every intent of every action, with the permission it needs (besides the page's) and a form that a
+ * member holding it would get through with (`proof`: the owner's post changes the database). `proof:
+ * false` says why a change cannot be shown here (a call to Meta, a multipart upload); the refusals
+ * are checked all the same. One object literal: add a route's row, or an intent, here.
+ */
+interface Intent {
+  needs: Permission;
+  form: (w: World) => Record<string, string>;
+  proof?: false | { by: Role };
+  why?: string;
+}
+const PROFILE: Record<string, Intent> = {
+  save: { needs: "account:manage", form: () => ({ intent: "save", firstName: "Otieno", lastName: "Achieng" }), proof: false, why: "own" },
+  "confirm-email": { needs: "account:manage", form: () => ({ intent: "confirm-email", otp: "000000" }), proof: false, why: "own" },
+};
+const ACTIONS: Record<string, Record<string, Intent>> = {
+  "/profile": PROFILE,
+  "/admin/profile": PROFILE,
+  "/change-password": {
+    "": { needs: "account:manage", form: () => ({ currentPassword: "wrong", newPassword: "x", confirmPassword: "x" }), proof: false },
+  },
+  "/preferences/sidebar": { "": { needs: "account:manage", form: () => ({ collapsed: "1" }), proof: false, why: "a cookie" } },
+  "/settings/security": {
+    one: { needs: "account:manage", form: (w) => ({ intent: "one", session: w.ownerOtherSession }) },
+    others: { needs: "account:manage", form: () => ({ intent: "others" }), proof: false, why: "after `one`, nothing else to end" },
+  },
+  "/settings/team": {
+    invite: { needs: "team:manage", form: () => ({ intent: "invite", email: "mercy.wambui@nyota-sacco.demo", role: "agent" }) },
+    resend: { needs: "team:manage", form: (w) => ({ intent: "resend", invitation: w.invitation }) },
+    revoke: { needs: "team:manage", form: (w) => ({ intent: "revoke", invitation: w.invitation }) },
+    role: { needs: "team:manage", form: (w) => ({ intent: "role", member: w.extraAgent, role: "viewer" }) },
+    remove: { needs: "team:manage", form: (w) => ({ intent: "remove", member: w.extraAgent, confirm: "yes" }) },
+    // Last of all: the owner becomes an admin.
+    handover: { needs: "ownership:transfer", form: (w) => ({ intent: "handover", member: w.users.admin, password: DEMO_PASSWORD }) },
+  },
+  "/whatsapp": {
+    reconnect: { needs: "whatsapp:manage", form: (w) => ({ intent: "reconnect", accountId: w.account }), proof: false, why: "Meta" },
+    disconnect: {
+      needs: "whatsapp:manage",
+      form: (w) => ({ intent: "disconnect", accountId: w.account, confirm: "yes" }),
+      proof: false,
+      why: "Meta",
+    },
+  },
+  "/developers": {
+    regenerate: { needs: "developer:manage", form: () => ({ intent: "regenerate", confirm: "yes" }) },
+    webhook: {
+      needs: "developer:manage",
+      form: () => ({ intent: "webhook", url: "https://hooks.nyota.co.ke/jumbe", events: "message.status" }),
+      proof: false,
+      why: "the URL is resolved",
+    },
+    "webhook-secret-rotate": { needs: "developer:manage", form: () => ({ intent: "webhook-secret-rotate", confirm: "yes" }), proof: false },
+    "webhook-test": { needs: "developer:manage", form: () => ({ intent: "webhook-test" }), proof: false, why: "no endpoint" },
+    "webhook-redeliver": { needs: "developer:manage", form: () => ({ intent: "webhook-redeliver", delivery: "1" }), proof: false },
+    "webhook-enable": { needs: "developer:manage", form: () => ({ intent: "webhook-enable" }), proof: false, why: "no endpoint" },
+  },
+  "/templates": {
+    copy: { needs: "templates:manage", form: (w) => ({ intent: "copy", template: w.template }) },
+    sync: { needs: "templates:manage", form: () => ({ intent: "sync" }), proof: false, why: "Meta" },
+    delete: { needs: "templates:manage", form: (w) => ({ intent: "delete", template: w.template, confirm: "yes" }) },
+  },
+  "/templates/new": {
+    draft: { needs: "templates:manage", form: () => ({ intent: "draft", name: "agm_notice" }), proof: false, why: "a full form" },
+    submit: { needs: "templates:manage", form: () => ({ intent: "submit", name: "agm_notice" }), proof: false, why: "Meta" },
+  },
+  "/templates/:id/edit": {
+    draft: { needs: "templates:manage", form: () => ({ intent: "draft", name: "agm_notice" }), proof: false, why: "a full form" },
+    submit: { needs: "templates:manage", form: () => ({ intent: "submit", name: "agm_notice" }), proof: false, why: "Meta" },
+  },
+  "/messaging/contacts": {
+    add: { needs: "contacts:manage", form: () => ({ intent: "add", name: "Wairimu Njoroge", phone: "+254 722 111 222" }) },
+    tag: { needs: "contacts:manage", form: (w) => ({ intent: "tag", scope: "selected", id: w.contacts[1]!, tags: "agm-2026" }) },
+    untag: { needs: "contacts:manage", form: (w) => ({ intent: "untag", scope: "selected", id: w.contacts[1]!, tags: "agm-2026" }) },
+    delete: { needs: "contacts:manage", form: (w) => ({ intent: "delete", scope: "selected", id: w.contacts[2]!, confirm: "yes" }) },
+  },
+  "/messaging/contacts/:id": {
+    save: { needs: "contacts:manage", form: () => ({ intent: "save", name: "Amina H." }), proof: false, why: "a full form" },
+    consent: { needs: "contacts:manage", form: () => ({ intent: "consent", optIn: "opted_in" }), proof: false, why: "a full form" },
+    download: { needs: "contacts:manage", form: () => ({ intent: "download" }), proof: false, why: "reads" },
+    merge: { needs: "contacts:manage", form: (w) => ({ intent: "merge", other: w.contacts[3]!, confirm: "yes" }), proof: false },
+    erase: { needs: "contacts:manage", form: () => ({ intent: "erase", confirm: "yes" }), proof: false, why: "after delete" },
+    delete: { needs: "contacts:manage", form: () => ({ intent: "delete", confirm: "yes" }) },
+  },
+  "/messaging/contacts/fields": {
+    add: { needs: "contacts:manage", form: () => ({ intent: "add", key: "county", label: "County", type: "text" }) },
+    remove: { needs: "contacts:manage", form: () => ({ intent: "remove", key: "branch" }) },
+  },
+  "/messaging/contacts/segments": {
+    save: { needs: "contacts:manage", form: () => ({ intent: "save", name: "AGM invitees", tag: "nakuru" }) },
+    delete: { needs: "contacts:manage", form: (w) => ({ intent: "delete", segment: w.segment }) },
+  },
+  "/messaging/contacts/import": {
+    "": { needs: "contacts:manage", form: () => ({}), proof: false, why: "a multipart upload" },
+  },
+  "/messaging/contacts/import/:id": {
+    "": { needs: "contacts:manage", form: () => ({ duplicates: "skip" }), proof: false, why: "a finished import" },
+  },
+  "/messaging/campaigns/new": {
+    choose: { needs: "campaigns:manage", form: () => ({ intent: "choose" }), proof: false, why: "reads" },
+    back: { needs: "campaigns:manage", form: () => ({ intent: "back" }), proof: false, why: "reads" },
+    review: { needs: "campaigns:manage", form: () => ({ intent: "review" }), proof: false, why: "reads" },
+    draft: { needs: "campaigns:manage", form: () => ({ intent: "draft", name: "AGM" }), proof: false, why: "a full form" },
+    confirm: { needs: "campaigns:manage", form: () => ({ intent: "confirm", name: "AGM" }), proof: false, why: "a full form" },
+  },
+  "/messaging/broadcasts/new": {
+    choose: { needs: "campaigns:manage", form: () => ({ intent: "choose" }), proof: false, why: "reads" },
+    back: { needs: "campaigns:manage", form: () => ({ intent: "back" }), proof: false, why: "reads" },
+    review: { needs: "campaigns:manage", form: () => ({ intent: "review" }), proof: false, why: "reads" },
+    draft: { needs: "campaigns:manage", form: () => ({ intent: "draft", name: "AGM" }), proof: false, why: "a full form" },
+    confirm: { needs: "campaigns:manage", form: () => ({ intent: "confirm", name: "AGM" }), proof: false, why: "a full form" },
+  },
+  "/messaging/campaigns/:id": {
+    pause: { needs: "campaigns:manage", form: () => ({ intent: "pause" }), proof: false, why: "a scheduled campaign" },
+    resume: { needs: "campaigns:manage", form: () => ({ intent: "resume" }), proof: false, why: "a scheduled campaign" },
+    cancel: { needs: "campaigns:manage", form: () => ({ intent: "cancel", confirm: "yes" }) },
+  },
+  "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
+  "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
+};
+/** Actions open to visitors (signing in and up, invitations): no role to check. */
+const PUBLIC_ACTIONS = new Set([
+  "/login",
+  "/signin",
+  "/signup",
+  "/verify-otp",
+  "/forgot-password",
+  "/reset-password",
+  "/logout",
+  "/invitations/:token",
+  "/api/auth/signin",
+  "/api/auth/signup",
+  "/api/auth/verify-otp",
+  "/api/auth/resend-otp",
+  "/api/auth/logout",
+  "/api/v1/*",
+  "/dev/ui",
+]);
+
+const DEMO_PASSWORD = "JumbeDemo#2026";
+const ROUTES = flatRoutes().filter((r) => r.path !== undefined || r.index);
+const APP_DIR = path.resolve(import.meta.dirname, "../../app");
+const MODULES = new Map(
+  await Promise.all(
+    ROUTES.map(async (r) => [r.pattern, (await import(/* @vite-ignore */ path.join(APP_DIR, r.file))) as Record<string, unknown>] as const),
+  ),
+);
+
+/** A real action reads its arguments; `action() { return methodNotAllowed(...) }` only answers 405. */
+function takesPosts(module: Record<string, unknown>) {
+  return typeof module.action === "function" && module.action.length > 0;
+}
+
+/** The demo Sacco (its owner, admin, agents and viewer) and the platform administrator, with a session each. */
+interface World {
+  organizationId: string;
+  users: Record<Role, string>;
+  cookies: Record<Who, string>;
+  extraAgent: string;
+  ownerOtherSession: string;
+  template: string;
+  contacts: string[];
+  contactImport: string;
+  campaign: string;
+  segment: string;
+  invitation: string;
+  account: string;
+}
+
+async function buildWorld(): Promise<World> {
+  await seedDemoData();
+  const member = async (email: string) => (await db().select().from(users).where(eq(users.email, email)))[0]!;
+  const owner = await member("demo@jumbe.demo");
+  const organizationId = owner.organizationId;
+  const ids: Record<Role, string> = {
+    platform_admin: (await member("admin@jumbe.demo")).id,
+    owner: owner.id,
+    admin: (await member("grace.wanjiru@nyota-sacco.demo")).id,
+    agent: (await member("brian.otieno@nyota-sacco.demo")).id,
+    viewer: (await member("peter.kiprono@nyota-sacco.demo")).id,
+  };
+  const cookies = { anonymous: "" } as Record<Who, string>;
+  for (const role of ROLES) cookies[role] = cookieHeader([(await createSession(ids[role], false, META)).setCookie]);
+  const other = await createSession(owner.id, false, { ...META, userAgent: "a phone" });
+  const { account } = await connectedNumber(organizationId, {
+    wabaId: "104000111",
+    phoneNumberId: "105000222",
+    display: "+254 700 100 200",
+  });
+  const [segment] = await db()
+    .insert(segments)
+    .values({ organizationId, name: "Nakuru members", filter: { tags: ["nakuru"] } })
+    .returning();
+  await db().insert(contactAttributes).values({ organizationId, key: "branch", label: "Branch", type: "text" });
+  const [upload] = await db()
+    .insert(contactImports)
+    .values({
+      organizationId,
+      fileName: "members.csv",
+      storageKey: "imports/none.csv",
+      size: 10,
+      columns: ["name", "phone"],
+      status: "done",
+    })
+    .returning();
+  const own = (table: typeof contacts | typeof messageTemplates | typeof campaigns) =>
+    db().select({ id: table.id }).from(table).where(eq(table.organizationId, organizationId));
+  const [campaign] = await db()
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "scheduled")));
+  const [invitation] = await db().select({ id: invitations.id }).from(invitations).where(eq(invitations.organizationId, organizationId));
+  return {
+    organizationId,
+    users: ids,
+    cookies,
+    extraAgent: (await member("amina.hassan@nyota-sacco.demo")).id,
+    ownerOtherSession: sha256(other.token),
+    template: (await own(messageTemplates))[0]!.id,
+    contacts: (await own(contacts)).slice(0, 5).map((c) => c.id),
+    contactImport: upload!.id,
+    campaign: campaign!.id,
+    segment: segment!.id,
+    invitation: invitation!.id,
+    account: account.id,
+  };
+}
+
+/** Every row of every table (sessions by id only: a request touches its last use), as one comparable text per table. */
+async function snapshot() {
+  const out: Record<string, string> = {};
+  for (const table of SCHEMA_TABLES) {
+    const query =
+      table === "sessions"
+        ? `select coalesce(string_agg(id, ',' order by id), '') as d from sessions`
+        : table === "rate_limits"
+          ? `select '' as d`
+          : `select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as d from "${table}" t`;
+    const result = (await db().execute(sql.raw(query))) as unknown as { rows: { d: string }[] };
+    out[table] = String(result.rows[0]!.d);
+  }
+  return out;
+}
+
+function changedTables(before: Record<string, string>, after: Record<string, string>) {
+  return Object.keys(before).filter((t) => before[t] !== after[t]);
+}
+
+/** What a route needs: PAGE_PERMISSIONS by its sample path, else its row above. */
+function needOf(pattern: string, samplePath: string): { need: Need; api: boolean } {
+  const page = pagePermission(new URL(samplePath, APP).pathname);
+  if (page) return { need: page, api: pattern.startsWith("/api/") };
+  const row = NOT_IN_PAGE_TABLE[pattern];
+  if (!row) throw new Error(`${pattern}: no row in PAGE_PERMISSIONS nor in NOT_IN_PAGE_TABLE`);
+  return { need: row.need, api: !!row.api };
+}
+
+function allowed(who: Who, need: Need) {
+  if (need === "public") return true;
+  if (who === "anonymous") return false;
+  return need === "session" || can(who, need);
+}
+
+async function send(pathname: string, who: Who, w: World, init: { method?: string; form?: Record<string, string>; accept?: string } = {}) {
+  const headers = new Headers({ "user-agent": "vitest", accept: init.accept ?? "text/html" });
+  if (w.cookies[who]) headers.set("cookie", w.cookies[who]);
+  let body: URLSearchParams | undefined;
+  if (init.method === "POST") {
+    headers.set("origin", APP);
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(init.form ?? {});
+  }
+  return appFetch(new Request(`${APP}${pathname}`, { method: init.method ?? "GET", headers, body }));
+}
+
+/** Reads a response's text, except a stream (server-sent events) which is closed unread. */
+async function textOf(response: Response) {
+  if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    await response.body?.cancel();
+    return "";
+  }
+  return response.text();
+}
+
+/** Follows a page's redirects as a browser would (at most five), returning the last answer and the path it came from. */
+async function follow(pathname: string, who: Who, w: World, first?: Response) {
+  const seen: string[] = [];
+  let at = pathname;
+  for (let response = first ?? (await send(at, who, w)); ; response = await send(at, who, w)) {
+    const location = response.headers.get("location");
+    if (!(response.status >= 300 && response.status < 400 && location)) return { response, at, hops: seen, text: await textOf(response) };
+    await response.body?.cancel();
+    seen.push(at);
+    const next = new URL(location, `${APP}${at}`);
+    if (next.origin !== APP) return { response, at, hops: seen, text: "" };
+    at = next.pathname + next.search;
+    if (seen.length > 5 || seen.includes(at))
+      throw new Error(`${who} GET ${pathname}: a redirect loop through ${[...seen, at].join(" → ")}`);
+  }
+}
+
+let w: World;
+beforeEach(async () => {
+  w = await buildWorld();
+});
+
+describe("the matrix covers every route and intent", () => {
+  it("has a permission (or a documented exception) and a sample path for every route of app/routes.ts", () => {
+    const missing = ROUTES.filter((r) => {
+      const sample = SAMPLE[r.pattern]?.(w) ?? r.pattern;
+      if (sample.includes(":")) return true;
+      try {
+        needOf(r.pattern, sample);
+        return false;
+      } catch {
+        return true;
+      }
+    }).map((r) => r.pattern);
+    expect(missing).toEqual([]);
+    // Exceptions for routes that no longer exist, or that the page table now covers, go.
+    const patterns = new Set(ROUTES.map((r) => r.pattern));
+    expect(Object.keys(NOT_IN_PAGE_TABLE).filter((p) => !patterns.has(p) || pagePermission(SAMPLE[p]?.(w) ?? p))).toEqual([]);
+  });
+
+  it("lists every action's intents, read from the route modules", () => {
+    const wrong: string[] = [];
+    for (const route of ROUTES) {
+      const module = MODULES.get(route.pattern)!;
+      if (!takesPosts(module) || PUBLIC_ACTIONS.has(route.pattern)) continue;
+      const table = ACTIONS[route.pattern];
+      if (!table) {
+        wrong.push(`${route.pattern}: no row in ACTIONS`);
+        continue;
+      }
+      const source = readFileSync(path.join(APP_DIR, route.file), "utf8");
+      const intents = new Set<string>();
+      for (const re of [
+        /intent"?\)?\s*[!=]==\s*"([\w-]+)"/g,
+        /name="intent"\s+value="([\w-]+)"/g,
+        /\bintent="([\w-]+)"/g,
+        /\bintent:\s*"([\w-]+)"/g,
+        /case "([\w-]+)":/g,
+      ])
+        for (const match of source.matchAll(re)) intents.add(match[1]!);
+      for (const intent of intents) if (!table[intent]) wrong.push(`${route.pattern}: intent "${intent}" has no row`);
+      if (!intents.size && !table[""]) wrong.push(`${route.pattern}: no intents found, and no "" row`);
+    }
+    for (const pattern of Object.keys(ACTIONS))
+      if (!takesPosts(MODULES.get(pattern) ?? {})) wrong.push(`${pattern}: in ACTIONS but has no action`);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("every role against every page", () => {
+  it("answers each page (and its client-side data request) as the permission table says, with no 500 and no redirect loop", async () => {
+    const wrong: string[] = [];
+    const deny = /Access denied/;
+    for (const route of ROUTES) {
+      const sample = SAMPLE[route.pattern]?.(w) ?? route.pattern;
+      const { need, api } = needOf(route.pattern, sample);
+      const module = MODULES.get(route.pattern)!;
+      if (route.pattern === "/api/v1/*" || typeof module.loader !== "function") continue;
+      for (const who of WHO) {
+        const may = allowed(who, need);
+        const label = `${who} GET ${sample}`;
+        if (api) {
+          const response = await send(sample, who, w, { accept: "application/json" });
+          const text = await textOf(response);
+          const expected = may ? "allowed" : who === "anonymous" ? 401 : 403;
+          const got = response.status === 401 || response.status === 403 ? response.status : response.status >= 500 ? 500 : "allowed";
+          // A browser opening the activity export signed out is sent to sign in (its `from` is the Activity page).
+          const exportLogin = route.pattern === "/api/activity-logs/export" && who === "anonymous" && response.status === 302;
+          // POST-only routes answer GET with 405 before anything else; their refusals are tested with the actions.
+          const postOnly = response.status === 405 && !!ACTIONS[route.pattern];
+          if (got !== expected && !exportLogin && !postOnly)
+            wrong.push(`${label}: ${response.status} ${text.slice(0, 80)}, expected ${expected}`);
+          continue;
+        }
+        const first = await send(sample, who, w);
+        const location = first.headers.get("location");
+        if (!may && need !== "public") {
+          await first.body?.cancel();
+          if (who === "anonymous") {
+            if (first.status !== 302 || !location?.startsWith("/login?from="))
+              wrong.push(`${label}: ${first.status} ${location}, expected sign-in`);
+          } else if (first.status !== 302 || location !== "/unauthorized") {
+            wrong.push(`${label}: ${first.status} ${location}, expected /unauthorized`);
+          } else {
+            const page = await follow(sample, who, w);
+            if (page.response.status !== 403 || !deny.test(page.text))
+              wrong.push(`${label}: the refusal page answered ${page.response.status}`);
+          }
+        } else {
+          const page = await follow(sample, who, w, first);
+          const status = page.response.status;
+          const also = ALLOWED_ALSO[route.pattern];
+          const fine = (status >= 200 && status < 300) || status === 404 || status === also?.status;
+          if (!fine || (page.at === "/unauthorized" && sample !== "/unauthorized") || (need !== "public" && page.at.startsWith("/login")))
+            wrong.push(`${label}: ended at ${page.at} with ${status}`);
+          // A platform administrator acts in their own organisation: the Sacco's rows are another tenant's, not found.
+          const foreign = who === "platform_admin" && route.pattern.includes("/:");
+          if (status === 404 && also?.status !== 404 && need !== "public" && !foreign) wrong.push(`${label}: 404`);
+        }
+        // The same refusal when the client-side router fetches the page's data.
+        if (typeof module.default === "function" && !may) {
+          const dataPath = `${sample === "/" ? "/_root" : sample.replace(/\/$/, "")}.data`;
+          const response = await send(dataPath, who, w, { accept: "*/*" });
+          const text = await textOf(response);
+          const target = /"redirect","([^"]+)"/.exec(text)?.[1];
+          if (response.status >= 500) wrong.push(`${label}.data: ${response.status}`);
+          else if (!may && who !== "anonymous" && target !== "/unauthorized") wrong.push(`${label}.data: ${response.status} → ${target}`);
+          else if (!may && who === "anonymous" && !target?.startsWith("/login?from=")) wrong.push(`${label}.data: → ${target}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 180_000);
+
+  it("tells a refused member plainly, in a 403 page, which role they have and where to go", async () => {
+    const page = await follow("/developers", "viewer", w);
+    expect(page.hops).toEqual(["/developers"]);
+    expect(page.response.status).toBe(403);
+    expect(page.text).toContain("Access denied");
+    expect(page.text.replace(/<!-- -->/g, "")).toMatch(/You are a viewer in Nyota Savings Sacco, and your role does not include it/);
+    expect(page.text).toContain('href="/dashboard"');
+  });
+});
+
+describe("every role against every action", () => {
+  it("refuses each intent to every role without its permission, and changes nothing", async () => {
+    const wrong: string[] = [];
+    const proofs: { label: string; run: () => Promise<Response> }[] = [];
+    let before = await snapshot();
+    for (const [pattern, intents] of Object.entries(ACTIONS)) {
+      const sample = SAMPLE[pattern]?.(w) ?? pattern;
+      const page = pagePermission(new URL(sample, APP).pathname);
+      const api = pattern.startsWith("/api/");
+      for (const [intent, row] of Object.entries(intents)) {
+        for (const who of WHO) {
+          const may = who !== "anonymous" && can(who, row.needs) && (!page || can(who, page));
+          if (may) continue;
+          const label = `${who} POST ${sample} ${intent || "(form)"}`;
+          const response = await send(sample, who, w, {
+            method: "POST",
+            form: row.form(w),
+            accept: api ? "application/json" : "text/html",
+          });
+          await response.body?.cancel();
+          const location = response.headers.get("location");
+          const refused =
+            who === "anonymous"
+              ? response.status === 401 || (response.status === 302 && !!location?.startsWith("/login?from="))
+              : response.status === 403 || (response.status === 302 && location === "/unauthorized");
+          if (!refused) wrong.push(`${label}: ${response.status} ${location ?? ""}`);
+          const after = await snapshot();
+          const changed = changedTables(before, after);
+          if (changed.length) wrong.push(`${label}: changed ${changed.join(", ")}`);
+          // A failure is reported once; the next requests compare against what it left.
+          before = after;
+        }
+        if (row.proof !== false) {
+          const by = row.proof?.by ?? "owner";
+          proofs.push({
+            label: `${by} POST ${sample} ${intent || "(form)"}`,
+            run: () => send(sample, by, w, { method: "POST", form: row.form(w), accept: api ? "application/json" : "text/html" }),
+          });
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The same forms from a member who may: each changes the database, so the refusals above are the guard's.
+    for (const proof of proofs) {
+      const was = await snapshot();
+      const response = await proof.run();
+      const text = await textOf(response);
+      const changed = changedTables(was, await snapshot());
+      if (response.status >= 400 || !changed.length)
+        wrong.push(`${proof.label}: ${response.status} ${text.slice(0, 120)}; changed ${changed}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 180_000);
+});
+
+describe("the public API", () => {
+  it("takes the organisation's key whoever made it, and never a session", async () => {
+    // The key belongs to the organisation: an owner or admin makes it (developer:view), and calls
+    // made with it act for the organisation, not for a member (a member removed later does not stop it).
+    const shown = await send("/api/developer/api-key", "owner", w, { accept: "application/json" });
+    const key = ((await shown.json()) as { key?: string }).key ?? "";
+    expect(key).toMatch(/^jmb_/);
+    for (const who of WHO) {
+      const response = await send("/api/v1/account", who, w, { accept: "application/json" });
+      await response.body?.cancel();
+      expect(response.status, who).toBe(401);
+    }
+    const withKey = await appFetch(new Request(`${APP}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(withKey.status).toBe(200);
+    const [organization] = await db().select().from(organizations).where(eq(organizations.id, w.organizationId));
+    expect(await withKey.text()).toContain(organization!.name);
+  });
+});
