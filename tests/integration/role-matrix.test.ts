@@ -53,6 +53,7 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/dev/ui": { need: "public", why: "development only (404 in production)" },
   "/login": { need: "public", why: "signing in (a member goes home)" },
   "/signin": { need: "public", why: "signing in (a member goes home)" },
+  "/login/two-factor": { need: "public", why: "signing in, step two (a member goes home)" },
   "/signup": { need: "public", why: "signing up (a member goes home)" },
   "/verify-otp": { need: "public", why: "verifying an e-mail" },
   "/forgot-password": { need: "public", why: "resetting a password" },
@@ -68,6 +69,7 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   // The cookie-authenticated JSON API (spec section 7): each route's guard, by its permission.
   "/api/auth/me": { need: "session", why: "who is signed in", api: true },
   "/api/auth/signin": { need: "public", why: "POST only", api: true },
+  "/api/auth/two-factor": { need: "public", why: "POST only", api: true },
   "/api/auth/signup": { need: "public", why: "POST only", api: true },
   "/api/auth/verify-otp": { need: "public", why: "POST only", api: true },
   "/api/auth/resend-otp": { need: "public", why: "POST only", api: true },
@@ -138,6 +140,22 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   "/settings/security": {
     one: { needs: "account:manage", form: (w) => ({ intent: "one", session: w.ownerOtherSession }) },
     others: { needs: "account:manage", form: () => ({ intent: "others" }), proof: false, why: "after `one`, nothing else to end" },
+    "2fa-start": { needs: "account:manage", form: () => ({ intent: "2fa-start" }) },
+    "2fa-cancel": { needs: "account:manage", form: () => ({ intent: "2fa-cancel" }), proof: false, why: "after a start" },
+    "2fa-confirm": {
+      needs: "account:manage",
+      form: () => ({ intent: "2fa-confirm", code: "000000" }),
+      proof: false,
+      why: "the app's code",
+    },
+    "2fa-codes": { needs: "account:manage", form: () => ({ intent: "2fa-codes", password: "x" }), proof: false, why: "two-factor is off" },
+    "2fa-off": { needs: "account:manage", form: () => ({ intent: "2fa-off", password: "x", code: "000000" }), proof: false, why: "a code" },
+    "2fa-require": {
+      needs: "security:enforce",
+      form: () => ({ intent: "2fa-require", required: "on" }),
+      proof: false,
+      why: "the owner turns it on for themself first",
+    },
   },
   "/settings/team": {
     invite: { needs: "team:manage", form: () => ({ intent: "invite", email: "mercy.wambui@nyota-sacco.demo", role: "agent" }) },
@@ -237,6 +255,7 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
 const PUBLIC_ACTIONS = new Set([
   "/login",
   "/signin",
+  "/login/two-factor",
   "/signup",
   "/verify-otp",
   "/forgot-password",
@@ -244,6 +263,7 @@ const PUBLIC_ACTIONS = new Set([
   "/logout",
   "/invitations/:token",
   "/api/auth/signin",
+  "/api/auth/two-factor",
   "/api/auth/signup",
   "/api/auth/verify-otp",
   "/api/auth/resend-otp",
