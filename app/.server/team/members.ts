@@ -1,10 +1,10 @@
+import { confirmOwnPassword } from "../auth/own-password";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
 import { isUuid } from "../db/keyset";
 import type { OrgRole } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
-import { verifyPassword } from "../auth/password";
 import { can, type Role } from "../auth/permissions";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 import { ROLE_WORDS } from "~/lib/schemas/team";
@@ -122,9 +122,10 @@ export async function removeMember(actor: Actor, memberId: string, meta?: Reques
 export async function transferOwnership(actor: Actor, memberId: string, password: string, meta?: RequestMeta) {
   if (!can(actor.role, "ownership:transfer")) throw refuseTeam(403, "forbidden", TEAM_MESSAGES.ownerOnly);
   const member = await otherMember(actor, memberId);
-  const [own] = await rawQuery<{ password_hash: string }>(`select password_hash from users where id = $1`, [actor.user.id]);
-  if (!own || !(await verifyPassword(own.password_hash, password)))
-    throw refuseTeam(400, "wrong_password", TEAM_MESSAGES.wrongPassword, "password");
+  // Wrong passwords count in the member's own bucket (as on the change-password form).
+  const checked = await confirmOwnPassword(actor.user.id, password, TEAM_MESSAGES.wrongPassword);
+  if (!checked.ok)
+    throw refuseTeam(checked.status, checked.status === 429 ? "rate_limited" : "wrong_password", checked.message, "password");
   const handedOver = await db().transaction(async (tx) => {
     const demoted = (await tx.execute(
       sql`update users set org_role = 'admin'

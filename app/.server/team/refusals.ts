@@ -4,7 +4,7 @@
  */
 export class TeamRefusal extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 410,
+    readonly status: 400 | 403 | 404 | 409 | 410 | 429,
     readonly code: TeamRefusalCode,
     message: string,
     readonly field?: string,
@@ -24,7 +24,8 @@ export type TeamRefusalCode =
   | "account_exists"
   | "owner_fixed"
   | "not_yourself"
-  | "wrong_password";
+  | "wrong_password"
+  | "rate_limited";
 
 export const refuseTeam = (status: TeamRefusal["status"], code: TeamRefusalCode, message: string, field?: string) =>
   new TeamRefusal(status, code, message, field);
