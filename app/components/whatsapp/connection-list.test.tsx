@@ -4,9 +4,17 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { ConnectionList, type ConnectionView } from "./connection-list";
 
 function render(connections: ConnectionView[]) {
+  // Inside the signed-in shell, whose loader gives the member's role (an owner sees every button).
   const router = createMemoryRouter(
-    [{ path: "*", element: <ConnectionList connections={connections} busy={false} redirectTo="/whatsapp" /> }],
-    { initialEntries: ["/whatsapp"] },
+    [
+      {
+        id: "routes/app/layout",
+        path: "/",
+        loader: () => ({ role: "owner" }),
+        children: [{ path: "*", element: <ConnectionList connections={connections} busy={false} redirectTo="/whatsapp" /> }],
+      },
+    ],
+    { initialEntries: ["/whatsapp"], hydrationData: { loaderData: { "routes/app/layout": { role: "owner" } } } },
   );
   return renderToStaticMarkup(<RouterProvider router={router} />);
 }
