@@ -186,6 +186,11 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/settings": "account:manage",
   "/settings/team": "team:view",
   "/settings/security": "account:manage",
+  // Who each event e-mails: owners and admins. Your own notifications: every role.
+  "/settings/notifications": "notifications:manage",
+  "/notifications": "notifications:view",
+  "/notifications/:id": "notifications:view",
+  "/notifications/events": "notifications:view",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };
