@@ -189,7 +189,8 @@ describe("the member's notifications", () => {
     const [mine] = (await bellOf({ userId: t.admin.id, organizationId: t.organizationId })).items;
     const [theirs] = (await bellOf({ userId: other.admin.id, organizationId: other.organizationId })).items;
 
-    const open = (id: string) => openLoader(routeArgs(getRequest(`/notifications/${id}`, { cookie }), { id })).catch((thrown: unknown) => thrown);
+    const open = (id: string) =>
+      openLoader(routeArgs(getRequest(`/notifications/${id}`, { cookie }), { id })).catch((thrown: unknown) => thrown);
     const followed = (await open(mine!.id)) as Response;
     expect(followed.status).toBe(302);
     expect(followed.headers.get("location")).toBe("/messaging");
@@ -221,12 +222,19 @@ describe("the member's notifications", () => {
     expect(page.data.rules.template_decision).toEqual(["owner", "admin"]);
     const saved = await run(
       rulesAction,
-      formRequest("/settings/notifications", { intent: "save", template_decision: ["owner"], quality_drop: ["owner", "agent"] }, { cookie }),
+      formRequest(
+        "/settings/notifications",
+        { intent: "save", template_decision: ["owner"], quality_drop: ["owner", "agent"] },
+        { cookie },
+      ),
     );
     expect(saved.status).toBe(302);
     const rules = await readEmailRules(t.organizationId);
     expect(rules).toMatchObject({ template_decision: ["owner"], quality_drop: ["owner", "agent"], campaign_finished: [] });
-    const bad = await run(rulesAction, formRequest("/settings/notifications", { intent: "save", template_decision: ["janitor"] }, { cookie }));
+    const bad = await run(
+      rulesAction,
+      formRequest("/settings/notifications", { intent: "save", template_decision: ["janitor"] }, { cookie }),
+    );
     expect(bad.status).toBe(400);
     expect(await readEmailRules(t.organizationId)).toEqual(rules);
     const agent = await signedInCookie(t.agent.email, PASSWORD);
@@ -243,7 +251,7 @@ describe("live", () => {
     const cookie = await signedInCookie(t.owner.email, PASSWORD);
     const abort = new AbortController();
     const request = new Request("http://jumbe.test/notifications/events", {
-      headers: { cookie, "user-agent": "vitest" },
+      headers: { cookie, "user-agent": "vitest", accept: "text/event-stream" },
       signal: abort.signal,
     });
     const response = (await eventsLoader(routeArgs(request))) as Response;
@@ -257,7 +265,15 @@ describe("live", () => {
         // The last piece is an event not yet complete (or nothing).
         .slice(0, -1)
         .filter((block) => block.includes("event: bell"))
-        .map((block) => JSON.parse(block.split("\n").find((line) => line.startsWith("data: "))!.slice(6)) as { unread: number; items: { title: string }[] });
+        .map(
+          (block) =>
+            JSON.parse(
+              block
+                .split("\n")
+                .find((line) => line.startsWith("data: "))!
+                .slice(6),
+            ) as { unread: number; items: { title: string }[] },
+        );
     const until = async (check: () => boolean) => {
       while (!check()) {
         const { value, done } = await reader.read();
@@ -295,7 +311,11 @@ describe("the events that notify", () => {
     await changeMemberRole(admin, joined.userId, "viewer", META);
     const changed = await rowsOf(t.organizationId, "role_changed");
     expect(changed).toEqual([
-      expect.objectContaining({ user_id: joined.userId, title: "Your role is now Viewer", body: "Akinyi Otieno changed your role from Agent to Viewer." }),
+      expect.objectContaining({
+        user_id: joined.userId,
+        title: "Your role is now Viewer",
+        body: "Akinyi Otieno changed your role from Agent to Viewer.",
+      }),
     ]);
     // The same role again changes nothing and tells nobody.
     await changeMemberRole(admin, joined.userId, "viewer", META);
@@ -307,7 +327,10 @@ describe("the events that notify", () => {
   it("a sign-in from a new device tells the member themself, once; a known device tells nobody", async () => {
     const t = await team();
     const at = new Date("2026-11-24T07:30:00Z");
-    const meta = { ip: "41.90.64.12", userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36" };
+    const meta = {
+      ip: "41.90.64.12",
+      userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
+    };
     expect(await notifyNewDeviceSignIn({ user: t.agent, organizationId: t.organizationId, meta, knownDevice: true, at })).toBeNull();
     expect(await notifyNewDeviceSignIn({ user: t.agent, organizationId: t.organizationId, meta, knownDevice: false, at })).toEqual({
       notified: 1,
@@ -325,7 +348,13 @@ describe("the events that notify", () => {
   it("Meta's template decisions and a quality drop, through the real webhooks, notify once each however often they come", async () => {
     const t = await team();
     const connection = await meta.graph.connect(t.organizationId, "Nyota Sacco");
-    const templateId = await approvedBodyTemplate(meta.graph, { organizationId: t.organizationId, ...connection }, "loan_reminder", "UTILITY", "Habari {{1}}, your loan is due.");
+    const templateId = await approvedBodyTemplate(
+      meta.graph,
+      { organizationId: t.organizationId, ...connection },
+      "loan_reminder",
+      "UTILITY",
+      "Habari {{1}}, your loan is due.",
+    );
     await meta.sandbox.setTemplateStatus(templateId, "REJECTED");
     await meta.sandbox.setTemplateStatus(templateId, "PAUSED");
     await vi.waitFor(
@@ -336,7 +365,9 @@ describe("the events that notify", () => {
       { timeout: 10_000, interval: 20 },
     );
     const decisions = await rowsOf(t.organizationId, "template_decision");
-    expect(new Set(decisions.map((r) => r.title))).toEqual(new Set(["Meta rejected the template loan_reminder", "Meta paused the template loan_reminder"]));
+    expect(new Set(decisions.map((r) => r.title))).toEqual(
+      new Set(["Meta rejected the template loan_reminder", "Meta paused the template loan_reminder"]),
+    );
     expect(decisions[0]!.link).toMatch(/^\/templates\?dialog=view&template=[0-9a-f-]{36}$/);
 
     // Meta sends the same webhook again (at-least-once): nothing new.

@@ -426,7 +426,10 @@ describe("disabling", () => {
     expect((await page(t)).data.webhookState.disabledAt).toBeNull();
     // Failing for over an hour: the owner's bell (and, by the default rule, mail) says so, once a spell.
     const told = () =>
-      db().select({ title: notifications.title, link: notifications.link }).from(notifications).where(eq(notifications.organizationId, t.organizationId));
+      db()
+        .select({ title: notifications.title, link: notifications.link })
+        .from(notifications)
+        .where(eq(notifications.organizationId, t.organizationId));
     expect(await told()).toEqual([{ title: "Webhook deliveries are failing", link: "/developers" }]);
     expect((await latestMailTo(t.email))?.subject).toBe("Webhook deliveries are failing");
     await makeRetriesDue();

@@ -23,7 +23,9 @@ async function pauseWhere(tx: Executor, organizationId: string, match: ReturnTyp
     (await tx.execute(sql`
       update campaigns c set status = 'paused', paused_reason = ${reason}, paused_by = null, updated_at = now()
       where c.organization_id = ${organizationId} and c.status in ('sending', 'scheduled') and ${match}
-      returning c.id, c.name, c.kind, c.created_by`)) as unknown as { rows: { id: string; name: string; kind: string; created_by: string | null }[] }
+      returning c.id, c.name, c.kind, c.created_by`)) as unknown as {
+      rows: { id: string; name: string; kind: string; created_by: string | null }[];
+    }
   ).rows;
   const at = new Date();
   for (const campaign of paused) {

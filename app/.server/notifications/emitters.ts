@@ -136,7 +136,15 @@ export async function notifyWebhookFailing(
 /** Someone accepted an invitation: the inviter, owners and admins hear of it (not the new member). */
 export async function notifyInvitationAccepted(
   tx: Executor,
-  joined: { organizationId: string; invitationId: string; userId: string; name: string; email: string; role: OrgRole; invitedBy: string | null },
+  joined: {
+    organizationId: string;
+    invitationId: string;
+    userId: string;
+    name: string;
+    email: string;
+    role: OrgRole;
+    invitedBy: string | null;
+  },
 ) {
   await notify(
     {

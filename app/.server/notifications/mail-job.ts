@@ -18,7 +18,14 @@ export interface NotificationMailPayload {
  */
 export async function sendNotificationMails(jobs: Job<NotificationMailPayload>[]) {
   for (const { payload } of jobs) {
-    const [row] = await rawQuery<{ email: string; title: string; body: string; link: string | null; event: NotificationEvent; org: string }>(
+    const [row] = await rawQuery<{
+      email: string;
+      title: string;
+      body: string;
+      link: string | null;
+      event: NotificationEvent;
+      org: string;
+    }>(
       `select u.email, n.title, n.body, n.link, n.event, o.name as org
        from notifications n join users u on u.id = n.user_id join organizations o on o.id = n.organization_id
        where n.id = $1`,

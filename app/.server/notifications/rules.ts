@@ -27,9 +27,7 @@ export async function readEmailRules(organizationId: string): Promise<EmailRules
     [organizationId],
   );
   const stored = new Map(rows.map((r) => [r.event, r.email_roles]));
-  return Object.fromEntries(
-    EVENT_SETTINGS.map((s) => [s.event, ordered(stored.get(s.event) ?? s.defaultEmail)]),
-  ) as EmailRules;
+  return Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, ordered(stored.get(s.event) ?? s.defaultEmail)])) as EmailRules;
 }
 
 const words = (roles: readonly OrgRole[]) => (roles.length ? roles.map((r) => ROLE_WORDS[r]).join(", ") : "nobody");
@@ -42,7 +40,10 @@ export async function saveEmailRules(actor: Actor, rules: Partial<Record<Notific
   if (!can(actor.role, "notifications:manage")) throw new NotificationRulesRefusal();
   const before = await readEmailRules(actor.organization.id);
   const next = Object.fromEntries(
-    EVENT_SETTINGS.map((s) => [s.event, ordered((rules[s.event] ?? []).filter((r): r is OrgRole => (ORG_ROLES as readonly string[]).includes(r)))]),
+    EVENT_SETTINGS.map((s) => [
+      s.event,
+      ordered((rules[s.event] ?? []).filter((r): r is OrgRole => (ORG_ROLES as readonly string[]).includes(r))),
+    ]),
   ) as EmailRules;
   const changed = EVENT_SETTINGS.filter((s) => before[s.event].join() !== next[s.event].join());
   if (!changed.length) return 0;

@@ -80,11 +80,10 @@ export async function changeMemberRole(actor: Actor, memberId: string, role: Ass
   if (member.org_role === "owner") throw refuseTeam(409, "owner_fixed", TEAM_MESSAGES.ownerFixed, "role");
   if (member.org_role === role) return;
   // The owner check is repeated in the statement: an ownership handed over meanwhile is not undone.
-  const changed = await rawQuery(`update users set org_role = $3 where id = $1 and organization_id = $2 and org_role <> 'owner' returning id`, [
-    member.id,
-    actor.organization.id,
-    role,
-  ]);
+  const changed = await rawQuery(
+    `update users set org_role = $3 where id = $1 and organization_id = $2 and org_role <> 'owner' returning id`,
+    [member.id, actor.organization.id, role],
+  );
   if (changed.length)
     await notifyRoleChanged(undefined, {
       organizationId: actor.organization.id,

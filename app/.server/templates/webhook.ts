@@ -106,7 +106,14 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
           })),
         );
       if (updated.length)
-        await notifyTemplateDecision(tx, { organizationId: change.account.organization_id, templateId: target.id, name, event, at, reason });
+        await notifyTemplateDecision(tx, {
+          organizationId: change.account.organization_id,
+          templateId: target.id,
+          name,
+          event,
+          at,
+          reason,
+        });
       if (updated.length)
         activity.push({
           organizationId: change.account.organization_id,

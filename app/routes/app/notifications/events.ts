@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { eventStream } from "remix-utils/sse/server";
 import type { Route } from "./+types/events";
 import { can, currentUser } from "~/.server/auth/guards";
@@ -21,6 +21,9 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await currentUser(args);
   if (!current) throw redirect("/login?from=%2Fnotifications");
   if (!can(current.role, "notifications:view")) throw redirect("/unauthorized");
+  // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
+  if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
+    throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });
   const reader = { userId: current.user.id, organizationId: current.organization.id };
   const first = await bellOf(reader);
   return eventStream(

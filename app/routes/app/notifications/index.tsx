@@ -58,8 +58,8 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
           <p className="text-slate-600">
-            {unread ? `${unread >= 100 ? "99+" : unread} unread.` : "You are up to date."} What happened in your organisation that
-            concerns you.
+            {unread ? `${unread >= 100 ? "99+" : unread} unread.` : "You are up to date."} What happened in your organisation that concerns
+            you.
           </p>
         </div>
         {unread ? (
@@ -83,7 +83,15 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                   <Form method="post" className="pt-3">
                     <input type="hidden" name="notification" value={n.id} />
                     <input type="hidden" name="redirectTo" value={here} />
-                    <Button type="submit" name="intent" value="read" variant="ghost" size="sm" disabled={busy} aria-label={`Mark read: ${n.title}`}>
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="read"
+                      variant="ghost"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Mark read: ${n.title}`}
+                    >
                       Mark read
                     </Button>
                   </Form>
@@ -93,7 +101,9 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           </ul>
         ) : (
           <p className="p-6 text-sm text-slate-600">
-            {paged ? "No older notifications." : "No notifications yet. Template decisions, finished campaigns and the like will show here."}
+            {paged
+              ? "No older notifications."
+              : "No notifications yet. Template decisions, finished campaigns and the like will show here."}
           </p>
         )}
       </Card>
