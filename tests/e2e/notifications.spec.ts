@@ -10,7 +10,13 @@ const bell = (page: Page) => page.locator("details").filter({ has: page.locator(
 const dot = (page: Page) => page.getByTestId("unread-dot");
 
 /** Invites `email` as an agent from the team page and has them join in a browser of their own. */
-async function inviteAndJoin(page: Page, browser: Browser, request: Parameters<typeof mailsTo>[0], javaScriptEnabled: boolean, first: string) {
+async function inviteAndJoin(
+  page: Page,
+  browser: Browser,
+  request: Parameters<typeof mailsTo>[0],
+  javaScriptEnabled: boolean,
+  first: string,
+) {
   const email = uniqueEmail(first.toLowerCase());
   await page.goto("/settings/team");
   await field(page, "E-mail").fill(email);
