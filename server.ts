@@ -55,7 +55,13 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   app.set("case sensitive routing", true);
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
-  app.use(compression());
+  // Server-sent events (the bell, a campaign's figures) go out uncompressed: each event must leave as
+  // it is written, and compressed it would wait in zlib's buffer (res.flush is a no-op below).
+  app.use(
+    compression({
+      filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+    }),
+  );
   // React Router calls res.flush() after every streamed chunk, and zlib's flush() is a full flush that
   // discards the compression history: the landing page's HTML came out twice as large. Documents
   // render completely before they are sent (onAllReady), so flushing early gains nothing.

@@ -62,7 +62,11 @@ export default [
     // Account Settings: its sections, each a page (the team first).
     route("settings", "routes/app/settings/index.ts"),
     route("settings/team", "routes/app/settings/team.tsx"),
+    route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
+    // Notifications: the full list (the bell shows the latest), and following one (marks it read).
+    route("notifications", "routes/app/notifications/index.tsx"),
+    route("notifications/:id", "routes/app/notifications/open.ts"),
     ...["chat", "analytics", "billing", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
@@ -77,6 +81,8 @@ export default [
   // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
   route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
   route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
+  // The member's bell, live (server-sent events).
+  route("notifications/events", "routes/app/notifications/events.ts"),
 
   // Platform administrators
   layout("routes/admin/layout.tsx", [

@@ -206,6 +206,12 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/billing": "billing:view",
   "/integrations": "developer:view",
   "/revenue-share": "billing:view",
+
+  // Who each event e-mails: owners and admins. Your own notifications: every role.
+  "/settings/notifications": "notifications:manage",
+  "/notifications": "notifications:view",
+  "/notifications/:id": "notifications:view",
+  "/notifications/events": "notifications:view",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

@@ -29,7 +29,7 @@ vi.mock("~/.server/auth/permissions", async (importOriginal) => {
  *   401 / 403  JSON with spec section 8's message
  *   →/x        302 to /x
  */
-type Outcome = "ok" | "login" | "denied" | "401" | "403" | "404" | "405" | `→${string}`;
+type Outcome = "ok" | "login" | "denied" | "401" | "403" | "404" | "405" | "406" | `→${string}`;
 interface Row {
   /** The path requested for the route's pattern (params filled in). */
   path: string;
@@ -152,6 +152,13 @@ const ROWS: Record<string, Row> = {
   "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/team", admin: "→/settings/team" },
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
+  // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
+  "/settings/notifications": { path: "/settings/notifications", anonymous: "login", owner: "ok", admin: "denied" },
+  // Your own notifications: every role. Nobody's id is not found.
+  "/notifications": { path: "/notifications", anonymous: "login", owner: "ok", admin: "ok" },
+  "/notifications/:id": { path: "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  // The bell's live stream answers only an EventSource (Accept: text/event-stream); this table asks for HTML.
+  "/notifications/events": { path: "/notifications/events", anonymous: "→/login?from=%2Fnotifications", owner: "406", admin: "406" },
   // A link that was never sent: the page says so, with 404.
   "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
@@ -202,6 +209,9 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
+
+  { path: "/settings/notifications", form: { intent: "save" }, anonymous: "login" },
+  { path: "/notifications", form: { intent: "read-all" }, anonymous: "login" },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];

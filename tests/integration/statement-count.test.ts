@@ -9,9 +9,9 @@ import { rawRequest } from "../support/raw-http";
 // session is resolved once per request by the layouts' middleware; shared reads use onceInRequest)
 // before raising a budget.
 const USER_BUDGETS: Record<string, number> = {
-  // session, shell notifications + recent activity (one read), the three counts (one statement), connections
-  "/dashboard": 4,
-  "/dashboard.data": 4,
+  // session, the shell's bell (notifications), recent activity, the three counts (one statement), connections
+  "/dashboard": 5,
+  "/dashboard.data": 5,
   // session, shell notifications
   "/get-started": 2,
   "/change-password": 2,
@@ -31,6 +31,10 @@ const USER_BUDGETS: Record<string, number> = {
   "/settings/team": 4,
   // session, shell notifications; the sessions and the two-factor state (with the owner's count of members without it) side by side
   "/settings/security": 4,
+  // session, shell notifications, the organisation's rules
+  "/settings/notifications": 3,
+  // session, shell notifications (unread count and latest five, one statement), the page of notifications
+  "/notifications": 3,
   // session, shell notifications; the page of templates, the status counts, the connected accounts
   "/templates": 5,
   "/templates?status=approved&language=en": 5,

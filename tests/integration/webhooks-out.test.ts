@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { and, eq, sql } from "drizzle-orm";
 import { db, queryRows } from "~/.server/db/client";
-import { activityLogs, jobs, messages, webhookDeliveries, webhookEndpoints } from "~/.server/db/schema";
+import { activityLogs, jobs, messages, notifications, webhookDeliveries, webhookEndpoints } from "~/.server/db/schema";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { drainJobs } from "~/.server/jobs/worker";
@@ -424,7 +424,17 @@ describe("disabling", () => {
     await makeRetriesDue();
     await drainJobs();
     expect((await page(t)).data.webhookState.disabledAt).toBeNull();
-    expect(await latestMailTo(t.email)).toBeNull();
+    // Failing for over an hour: the owner's bell (and, by the default rule, mail) says so, once a spell.
+    const told = () =>
+      db()
+        .select({ title: notifications.title, link: notifications.link })
+        .from(notifications)
+        .where(eq(notifications.organizationId, t.organizationId));
+    expect(await told()).toEqual([{ title: "Webhook deliveries are failing", link: "/developers" }]);
+    expect((await latestMailTo(t.email))?.subject).toBe("Webhook deliveries are failing");
+    await makeRetriesDue();
+    await drainJobs();
+    expect(await told()).toHaveLength(1);
 
     // Three days since the first failure, no success since: the next failure disables it.
     await db().execute(
@@ -436,6 +446,7 @@ describe("disabling", () => {
     expect(view.webhookState.disabledAt).not.toBeNull();
     const mail = await latestMailTo(t.email);
     expect(mail?.subject).toBe("Your Jumbe webhook endpoint was disabled");
+    expect((await told()).map((n) => n.title)).toEqual(["Webhook deliveries are failing", "Webhook endpoint disabled"]);
     expect(mail?.textBody).toContain(hookUrl());
     expect(mail?.textBody).toContain("http://jumbe.test/developers");
     const logged = await db()
@@ -468,9 +479,9 @@ describe("disabling", () => {
     expect((await post(t, { intent: "webhook-redeliver", delivery: stopped!.id })).status).toBe(302);
     await drainJobs();
     expect((await deliveriesOf(t.organizationId))[0]).toMatchObject({ status: "delivered", responseStatus: 204 });
-    // Only one mail for one disabling.
-    const mails = await queryRows<{ n: number }>(sql`select count(*)::int as n from mail_outbox where to_address = ${t.email}`);
-    expect(mails[0]!.n).toBe(1);
+    // Only one mail for one disabling (and one for the hour of failures before it).
+    const mails = await queryRows<{ subject: string }>(sql`select subject from mail_outbox where to_address = ${t.email} order by id`);
+    expect(mails.map((m) => m.subject)).toEqual(["Webhook deliveries are failing", "Your Jumbe webhook endpoint was disabled"]);
   });
 });
 

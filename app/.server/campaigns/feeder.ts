@@ -26,6 +26,7 @@ import { finalCounts, refreshSendingFigures } from "./progress";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
+import { notifyCampaignFinished } from "../notifications/emitters";
 
 /**
  * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
@@ -266,15 +267,26 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
 /** A sending campaign with nobody pending and nothing waiting ends: completed, with its final figures. */
 async function completeCampaign(campaignId: string) {
   const counts = await finalCounts(campaignId);
-  const rows = await rawQuery<{ organization_id: string; name: string; kind: string }>(
-    `update campaigns c set status = 'completed', finished_at = now(), updated_at = now(), counts = $2::jsonb, counted_at = now()
-     where id = $1 and status = 'sending'
-       and not exists (select 1 from campaign_recipients where campaign_id = c.id and state = 'pending')
-       and not exists (select 1 from messages where campaign_id = c.id and accepted_at is null and failed_at is null)
-     returning organization_id, name, kind`,
-    [campaignId, JSON.stringify(counts)],
-  );
-  const row = rows[0];
+  // Completed and its notification written together: the notification exists exactly when the change does.
+  const row = await db().transaction(async (tx) => {
+    const [done] = (
+      (await tx.execute(sql`
+        update campaigns c set status = 'completed', finished_at = now(), updated_at = now(), counts = ${JSON.stringify(counts)}::jsonb, counted_at = now()
+        where id = ${campaignId} and status = 'sending'
+          and not exists (select 1 from campaign_recipients where campaign_id = c.id and state = 'pending')
+          and not exists (select 1 from messages where campaign_id = c.id and accepted_at is null and failed_at is null)
+        returning organization_id, name, kind, created_by`)) as unknown as {
+        rows: { organization_id: string; name: string; kind: string; created_by: string | null }[];
+      }
+    ).rows;
+    if (done)
+      await notifyCampaignFinished(
+        tx,
+        { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
+        counts,
+      );
+    return done;
+  });
   if (!row) return false;
   await refreshLeftOut(db(), campaignId);
   await recordActivity({

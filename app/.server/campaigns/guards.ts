@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../jobs/queue";
 import { holdQueuedMessages } from "./lifecycle";
 import { wakeFeeder } from "./wake";
+import { notifyCampaignPaused } from "../notifications/emitters";
 
 /** An activity log row for the caller's transaction to write (the webhook writer's shape). */
 export interface GuardActivity {
@@ -22,9 +23,15 @@ async function pauseWhere(tx: Executor, organizationId: string, match: ReturnTyp
     (await tx.execute(sql`
       update campaigns c set status = 'paused', paused_reason = ${reason}, paused_by = null, updated_at = now()
       where c.organization_id = ${organizationId} and c.status in ('sending', 'scheduled') and ${match}
-      returning c.id, c.name, c.kind`)) as unknown as { rows: { id: string; name: string; kind: string }[] }
+      returning c.id, c.name, c.kind, c.created_by`)) as unknown as {
+      rows: { id: string; name: string; kind: string; created_by: string | null }[];
+    }
   ).rows;
-  for (const campaign of paused) await holdQueuedMessages(tx, campaign.id);
+  const at = new Date();
+  for (const campaign of paused) {
+    await holdQueuedMessages(tx, campaign.id);
+    await notifyCampaignPaused(tx, { organizationId, ...campaign, createdBy: campaign.created_by }, { reason, at });
+  }
   if (paused.length) wakeFeeder();
   return paused.map((campaign) => ({
     organizationId,

@@ -17,6 +17,7 @@ import { checkParameterSources } from "./variables";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
+import { notifyCampaignPaused } from "../notifications/emitters";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
@@ -206,6 +207,7 @@ export interface StoredCampaign {
   audience: CampaignAudience;
   scheduled_for: string | Date | null;
   started_at: string | Date | null;
+  created_by?: string | null;
 }
 
 /**
@@ -275,6 +277,11 @@ export async function pauseCampaign(actor: Actor, id: string, reason?: string) {
       update campaigns set status = 'paused', paused_reason = ${reason ?? null}, paused_by = ${reason ? null : (actor.userId ?? null)}, updated_at = now()
       where id = ${stored.id}`);
     await holdQueuedMessages(tx, stored.id);
+    await notifyCampaignPaused(
+      tx,
+      { organizationId: actor.organizationId, id: stored.id, name: stored.name, kind: stored.kind, createdBy: stored.created_by },
+      { reason, by: actor.userId },
+    );
     return stored;
   });
   await recordCampaignEvent(actor, row, "paused", reason);

@@ -7,6 +7,7 @@ import { log } from "../log";
 import { noteDatabaseError, setAvailabilityProbe } from "./availability";
 import { noteStatement } from "./statement-count";
 import { processState } from "../process-state";
+import { checkChannel, createPgListener, type ChannelListener } from "./pg-listener";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -20,6 +21,8 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Parameterised SQL straight to the driver, for hot paths that send arrays (unnest) and skip the ORM. */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** LISTEN on a channel (pg_notify's, delivered once the sender's transaction commits); answers the unsubscribe. */
+  listen(channel: string, listener: ChannelListener): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,15 @@ export function rawQuery<Row = Record<string, unknown>>(text: string, params?: u
   if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
   noteStatement();
   return state.current.query<Row>(text, params);
+}
+
+/**
+ * Hears pg_notify on `channel` in this process, whichever instance sent it: PostgreSQL through one
+ * dedicated LISTEN connection, PGlite through its own LISTEN. Answers the unsubscribe.
+ */
+export function listenChannel(channel: string, listener: ChannelListener) {
+  if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
+  return state.current.listen(channel, listener);
 }
 
 export function databaseKind() {
@@ -100,13 +112,16 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   pool.on("error", (error) => void noteDatabaseError(error));
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
   setAvailabilityProbe(() => query("select 1"));
+  const listener = createPgListener(url);
   return {
     db: drizzle(pool, { schema, logger: counting }) as unknown as Database,
     kind: "postgres",
     query,
-    close: () => {
+    listen: listener.listen,
+    close: async () => {
       setAvailabilityProbe(undefined);
-      return pool.end();
+      await listener.close();
+      await pool.end();
     },
   };
 }
@@ -122,6 +137,11 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     db: drizzle(client, { schema, logger: counting }) as unknown as Database,
     kind: "pglite",
     query: async <Row>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
+    // PGlite is this process's only connection: its LISTEN hears every NOTIFY, and is never lost.
+    listen: async (channel, listener) => {
+      const stop = await client.listen(checkChannel(channel), listener.onMessage);
+      return () => stop();
+    },
     close: () => client.close(),
   };
 }

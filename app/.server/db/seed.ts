@@ -8,6 +8,7 @@ import {
   contacts,
   invitations,
   messageTemplates,
+  notifications,
   messages,
   organizations,
   users,
@@ -180,6 +181,7 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     );
   await seedCampaigns(organizationId, userId, now);
   await seedTeam(organizationId, userId, now);
+  await seedNotifications(organizationId, userId, now);
   await db()
     .insert(activityLogs)
     .values([
@@ -478,4 +480,82 @@ async function seedTeam(organizationId: string, ownerId: string, now: number) {
       createdAt: daysAgo(2),
       expiresAt: daysAgo(2 - 7),
     });
+}
+
+/**
+ * The demo owner's bell: a few real-looking notifications of the last days, the newest three unread,
+ * each linking where its event happened.
+ */
+async function seedNotifications(organizationId: string, ownerId: string, now: number) {
+  const hoursAgo = (h: number) => new Date(now - h * 3600_000);
+  const [done] = await db()
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(eq(campaigns.name, "December repayment reminder, Nakuru branch"))
+    .limit(1);
+  const rows = [
+    {
+      event: "campaign_finished" as const,
+      title: "Campaign finished: December repayment reminder, Nakuru branch",
+      body: "All members were sent the reminder; the results are on its page.",
+      link: done ? `/messaging/campaigns/${done.id}` : "/messaging",
+      at: 3,
+      read: false,
+    },
+    {
+      event: "invitation" as const,
+      title: "Amina Hassan joined the team",
+      body: "amina.hassan@nyota-sacco.demo accepted the invitation and joined as Agent.",
+      link: "/settings/team",
+      at: 9,
+      read: false,
+    },
+    {
+      event: "template_decision" as const,
+      title: "Meta approved the template loan_repayment_reminder",
+      body: "It can be sent now.",
+      link: "/templates",
+      at: 30,
+      read: false,
+    },
+    {
+      event: "quality_drop" as const,
+      title: "Messaging limit of +254 711 000 101 lowered",
+      body: "Meta lowered the number's messaging limit to TIER_1K after its quality dropped.",
+      link: "/whatsapp",
+      at: 52,
+      read: true,
+    },
+    {
+      event: "new_device_sign_in" as const,
+      title: "New sign-in from Chrome on Android",
+      body: "Your account was signed in to from a new device: Chrome on Android, IP address 41.90.64.12. If this was not you, change your password and sign out of the sessions you do not know.",
+      link: "/settings/security",
+      at: 75,
+      read: true,
+    },
+    {
+      event: "campaign_paused" as const,
+      title: "Campaign paused: Mavuno loan offer, Eldoret branch",
+      body: "Meta paused the template mavuno_offer because people reported or ignored it. Resume once Meta lifts the pause (usually within hours), or cancel.",
+      link: "/messaging",
+      at: 120,
+      read: true,
+    },
+  ];
+  await db()
+    .insert(notifications)
+    .values(
+      rows.map((r) => ({
+        organizationId,
+        userId: ownerId,
+        event: r.event,
+        title: r.title,
+        body: r.body,
+        link: r.link,
+        dedupeKey: `demo:${r.event}:${r.at}`,
+        createdAt: hoursAgo(r.at),
+        readAt: r.read ? hoursAgo(r.at - 1) : null,
+      })),
+    );
 }

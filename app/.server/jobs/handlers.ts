@@ -19,6 +19,8 @@ import {
 } from "../templates/sync";
 import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_QUEUE, runInboundMediaJobs } from "../messaging/inbound-media";
 import { IMPORT_ATTEMPTS, IMPORT_QUEUE, runImportJobs } from "../contacts/import";
+import { NOTIFICATION_MAIL_QUEUE } from "../notifications/notify";
+import { sendNotificationMails, type NotificationMailPayload } from "../notifications/mail-job";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -66,6 +68,15 @@ export function registerJobHandlers() {
     maxAttempts: 6,
     transactional: false,
     run: (jobs) => sendDisabledMails(jobs),
+  });
+  // A notification's e-mail, queued with it by the organisation's rule (decision 031): like the other mails.
+  registerJobHandler<NotificationMailPayload>({
+    queue: NOTIFICATION_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => sendNotificationMails(jobs),
   });
   // The e-mail that a WhatsApp account needs reconnecting (Meta refused its token): like the other mails.
   registerJobHandler<{ organizationId: string; account: string; reason: string }>({

@@ -69,3 +69,16 @@ export function invitationMail(
     text: `${invitation.invitedBy} invited you to join ${invitation.organization} on Jumbe as ${invitation.role}.\n\nAccept the invitation and choose your password here (the link works once, until ${invitation.expiresOn}):\n\n${invitation.link}\n\nIf you did not expect this, ignore this e-mail: nothing happens unless you open the link.${SIGN_OFF}`,
   };
 }
+
+/** A notification the organisation's rules send by e-mail as well: what happened, and where to look in Jumbe. */
+export function notificationMail(
+  to: string,
+  notification: { title: string; body: string; link: string | null; organization: string; event: string },
+): OutgoingMail {
+  const where = notification.link ? `\n\nSee it in Jumbe: ${env().APP_URL}${notification.link}` : "";
+  return {
+    to,
+    subject: notification.title,
+    text: `${notification.body || notification.title}${where}\n\nYou get this e-mail because ${notification.organization}'s notification settings send "${notification.event}" by e-mail to your role. Owners and admins change them at ${env().APP_URL}/settings/notifications.${SIGN_OFF}`,
+  };
+}

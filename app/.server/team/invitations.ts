@@ -13,6 +13,7 @@ import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 import { requireTeamManager, type Actor, type AssignableRole } from "./members";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { isUuid } from "../db/keyset";
+import { notifyInvitationAccepted } from "../notifications/emitters";
 
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 7;
@@ -218,10 +219,11 @@ export async function acceptInvitation(
   const accepted = await db().transaction(async (tx) => {
     const [invitation] = (
       (await tx.execute(sql`
-        select id, organization_id, email, role, expires_at, accepted_at, revoked_at from invitations
+        select id, organization_id, email, role, expires_at, accepted_at, revoked_at, invited_by from invitations
         where token_hash = ${sha256(token)} for update`)) as unknown as {
         rows: {
           id: string;
+          invited_by: string | null;
           organization_id: string;
           email: string;
           role: OrgRole;
@@ -248,6 +250,15 @@ export async function acceptInvitation(
         returning id`)) as unknown as { rows: { id: string }[] }
     ).rows;
     await tx.execute(sql`update invitations set accepted_at = ${now}, accepted_by = ${user!.id} where id = ${invitation.id}`);
+    await notifyInvitationAccepted(tx, {
+      organizationId: invitation.organization_id,
+      invitationId: invitation.id,
+      userId: user!.id,
+      name: `${person.firstName} ${person.lastName}`.trim(),
+      email: invitation.email,
+      role: invitation.role,
+      invitedBy: invitation.invited_by,
+    });
     return { userId: user!.id, organizationId: invitation.organization_id, email: invitation.email, role: invitation.role };
   });
   await recordActivity({

@@ -8,6 +8,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 import { ROLE_WORDS } from "~/lib/schemas/team";
+import { notifyRoleChanged } from "../notifications/emitters";
 
 /** Who acts: the signed-in member, as the guards resolve them. */
 export interface Actor {
@@ -79,11 +80,18 @@ export async function changeMemberRole(actor: Actor, memberId: string, role: Ass
   if (member.org_role === "owner") throw refuseTeam(409, "owner_fixed", TEAM_MESSAGES.ownerFixed, "role");
   if (member.org_role === role) return;
   // The owner check is repeated in the statement: an ownership handed over meanwhile is not undone.
-  await rawQuery(`update users set org_role = $3 where id = $1 and organization_id = $2 and org_role <> 'owner'`, [
-    member.id,
-    actor.organization.id,
-    role,
-  ]);
+  const changed = await rawQuery(
+    `update users set org_role = $3 where id = $1 and organization_id = $2 and org_role <> 'owner' returning id`,
+    [member.id, actor.organization.id, role],
+  );
+  if (changed.length)
+    await notifyRoleChanged(undefined, {
+      organizationId: actor.organization.id,
+      memberId: member.id,
+      from: member.org_role,
+      to: role,
+      by: `${actor.user.firstName} ${actor.user.lastName}`.trim() || actor.user.email,
+    });
   await recordActivity({
     organizationId: actor.organization.id,
     userId: actor.user.id,

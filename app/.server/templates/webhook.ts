@@ -4,6 +4,7 @@ import type { Executor } from "../jobs/queue";
 import { CATEGORY_VALUES } from "../../lib/templates";
 import { metaStatus } from "./manage";
 import { requestTemplateSync } from "./sync";
+import { notifyTemplateDecision } from "../notifications/emitters";
 
 /**
  * Meta's template webhooks, applied to the tenant whose live account holds the WABA:
@@ -104,6 +105,15 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
             event,
           })),
         );
+      if (updated.length)
+        await notifyTemplateDecision(tx, {
+          organizationId: change.account.organization_id,
+          templateId: target.id,
+          name,
+          event,
+          at,
+          reason,
+        });
       if (updated.length)
         activity.push({
           organizationId: change.account.organization_id,

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { db, queryRows } from "../db/client";
 import { users } from "../db/schema";
 import { env } from "../config/env";
-import { enqueueJob, type Job } from "../jobs/queue";
+import type { Job } from "../jobs/queue";
 import { recordActivity } from "../activity/record";
 import { roleOf } from "../auth/permissions";
 import { sendMail } from "../mail/transport";
@@ -11,6 +11,7 @@ import { resolveWebhookTarget, systemResolver, type Resolver } from "../develope
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
+import { notifyWebhookFailing } from "../notifications/emitters";
 
 /**
  * Seconds to wait after each failed attempt of a round: the Standard Webhooks reference schedule
@@ -20,8 +21,13 @@ import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000, 18_000] as const;
 /** An endpoint with no success since its first failure this many days ago is disabled. */
 export const DISABLE_AFTER_DAYS = 3;
-/** The owners' e-mail when an endpoint is disabled: a job, outside any transaction, like reset mails. */
+/**
+ * The owners' e-mail when an endpoint is disabled, before notifications (decision 031) sent it by the
+ * organisation's rules: the queue stays so that jobs queued before an upgrade are still sent.
+ */
 export const WEBHOOK_DISABLED_MAIL_QUEUE = "webhooks-out.disabled-mail";
+/** An endpoint failing this long with no success notifies the owners and admins (once a failing spell). */
+export const FAILING_NOTICE_MINUTES = 60;
 
 export interface DeliveryOptions {
   /** DNS for the delivery-time check; tests give their own. The connection goes to what it answered. */
@@ -125,12 +131,21 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
           disabled_at = case when old.disabled_at is null and old.failing_since <= now() - make_interval(days => ${DISABLE_AFTER_DAYS})
                              then now() else old.disabled_at end
         from old where w.organization_id = old.organization_id
-        returning w.url, (old.disabled_at is null and w.disabled_at is not null) as just_disabled`)) as unknown as {
-        rows: { url: string; just_disabled: boolean }[];
+        returning w.url, (old.disabled_at is null and w.disabled_at is not null) as just_disabled, w.failing_since::text as failing_since,
+          (old.disabled_at is null and old.failing_since <= now() - make_interval(mins => ${FAILING_NOTICE_MINUTES})) as failing_long`)) as unknown as {
+        rows: { url: string; just_disabled: boolean; failing_since: string; failing_long: boolean }[];
       }
     ).rows;
+    // Kept failing: the owners and admins hear of it an hour in, and again when it is disabled (with
+    // that e-mail's words), by the organisation's notification rules (decision 031).
+    if (endpoint && (endpoint.failing_long || endpoint.just_disabled))
+      await notifyWebhookFailing(tx, {
+        organizationId: row.organization_id,
+        url: endpoint.url,
+        failingSince: endpoint.failing_since,
+        disabled: endpoint.just_disabled,
+      });
     if (!endpoint?.just_disabled) return null;
-    await enqueueJob(WEBHOOK_DISABLED_MAIL_QUEUE, { organizationId: row.organization_id, url: endpoint.url }, { executor: tx });
     return endpoint.url;
   });
   if (disabled)

@@ -9,6 +9,7 @@ import { enqueueInboundMedia } from "../messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../contacts/signals";
 import { markCampaignReplies } from "../campaigns/replies";
 import { pauseForLowQuality } from "../campaigns/guards";
+import { notifyQualityDrop } from "../notifications/emitters";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -193,6 +194,14 @@ export class ChangeWork {
             display: phone.display_phone_number,
           })),
         );
+      await notifyQualityDrop(tx, {
+        organizationId: phone.organization_id,
+        phoneNumberId: phone.phone_number_id,
+        display: phone.display_phone_number,
+        event,
+        at,
+        limit,
+      });
       activity.push({
         organizationId: phone.organization_id,
         type: "system",

@@ -21,8 +21,10 @@ import { Logo } from "~/components/ui/logo";
 import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
-import { formatWhen } from "~/lib/dates";
 import { useCanOpen } from "./shell-role";
+
+import { NotificationItem } from "~/components/notifications/notification-item";
+import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
 
 export const NAV_ITEMS = [
   { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
@@ -44,24 +46,16 @@ export interface ShellUser {
   name: string;
 }
 
-export interface ShellNotification {
-  id: number;
-  action: string;
-  status: string;
-  at: string;
-}
-
 export function AppShell({
   user,
   collapsed,
-  notifications,
-  unread,
+  bell,
   children,
 }: {
   user: ShellUser;
   collapsed: boolean;
-  notifications: ShellNotification[];
-  unread: boolean;
+  /** The member's unread count and latest notifications. */
+  bell: BellState;
   children: ReactNode;
 }) {
   const location = useLocation();
@@ -160,7 +154,7 @@ export function AppShell({
             >
               <Search className="size-5" aria-hidden />
             </Link>
-            <Notifications items={notifications} unread={unread} />
+            <Notifications initial={bell} here={location.pathname + location.search} />
             <UserMenu user={user} />
           </div>
         </header>
@@ -215,11 +209,17 @@ function MobileMenu({ pathname }: { pathname: string }) {
   );
 }
 
-function Notifications({ items, unread }: { items: ShellNotification[]; unread: boolean }) {
+/**
+ * The bell (spec: "a notification bell with an unread dot"): the latest five, each leading to what
+ * it is about, "Mark all as read" (a form that comes back here) and the full list. A <details>
+ * menu, so it all works without JavaScript; with it, new ones arrive live (useLiveBell).
+ */
+function Notifications({ initial, here }: { initial: BellState; here: string }) {
+  const { unread, items } = useLiveBell(initial);
   return (
     <Menu
-      label="Notifications"
-      panelClassName="right-0 w-80 p-2"
+      label={unread ? `Notifications (${unread >= 100 ? "99+" : unread} unread)` : "Notifications"}
+      panelClassName="right-0 w-80 p-2 sm:w-96"
       summary={
         <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
           <Bell className="size-5" aria-hidden />
@@ -227,19 +227,34 @@ function Notifications({ items, unread }: { items: ShellNotification[]; unread: 
         </span>
       }
     >
-      <p className="px-2 py-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Recent activity</p>
+      <div className="flex items-center justify-between gap-2 px-2 py-1">
+        <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Notifications</p>
+        {unread ? (
+          <Form method="post" action={href("/notifications")}>
+            <input type="hidden" name="redirectTo" value={here} />
+            <button type="submit" name="intent" value="read-all" className="text-xs font-medium text-brand-700 hover:underline">
+              Mark all as read
+            </button>
+          </Form>
+        ) : null}
+      </div>
       {items.length ? (
-        <ul>
+        <ul aria-label="Latest notifications">
           {items.map((n) => (
-            <li key={n.id} className="rounded-lg px-2 py-2 text-sm text-slate-700">
-              {n.action}
-              <span className="block text-xs text-slate-500">{formatWhen(n.at)}</span>
+            <li key={n.id}>
+              <NotificationItem notification={n} compact />
             </li>
           ))}
         </ul>
       ) : (
         <p className="px-2 py-3 text-sm text-slate-500">Nothing new.</p>
       )}
+      <Link
+        to={href("/notifications")}
+        className="mt-1 block border-t border-slate-100 px-2 pt-2 pb-1 text-center text-sm font-medium text-brand-700 hover:underline"
+      >
+        See all notifications
+      </Link>
     </Menu>
   );
 }

@@ -9,6 +9,7 @@ import { can, type Permission } from "~/lib/permissions";
  */
 const SECTIONS: readonly { id: string; label: string; to: string; permission: Permission }[] = [
   { id: "team", label: "Team", to: href("/settings/team"), permission: "team:view" },
+  { id: "notifications", label: "Notifications", to: href("/settings/notifications"), permission: "notifications:manage" },
   { id: "security", label: "Security", to: href("/settings/security"), permission: "account:manage" },
 ];
 

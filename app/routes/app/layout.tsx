@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
-import { recentActivityOnce } from "~/.server/activity/queries";
+import { bellOf } from "~/.server/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
@@ -15,13 +15,13 @@ export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
   const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
-  // Administrators see the console's header, whose bell shows system alerts rather than their own activity.
+  // Administrators see the console's header, whose bell shows system alerts rather than notifications.
   const admin = current.role === "platform_admin";
-  const [recent, alerts] = await Promise.all([
-    admin ? [] : recentActivityOnce(args.context, current.organization.id),
+  const [bell, alerts] = await Promise.all([
+    // The member's unread count and latest five, in one statement (every signed-in page reads it).
+    admin ? { unread: 0, items: [] } : bellOf({ userId: current.user.id, organizationId: current.organization.id }),
     admin ? systemAlerts(platformScope(current)) : [],
   ]);
-  const notifications = recent.slice(0, 5);
   return {
     user: {
       businessName: current.organization.name,
@@ -34,8 +34,7 @@ export async function loader(args: Route.LoaderArgs) {
     role: current.role,
     collapsed,
     alerts,
-    notifications: notifications.map((n) => ({ id: n.id, action: n.action, status: n.status, at: n.createdAt.toISOString() })),
-    unread: notifications.some((n) => n.status !== "success" && Date.now() - n.createdAt.getTime() < 7 * 24 * 3600_000),
+    bell,
   };
 }
 
@@ -52,7 +51,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <AppShell user={loaderData.user} collapsed={loaderData.collapsed} notifications={loaderData.notifications} unread={loaderData.unread}>
+    <AppShell user={loaderData.user} collapsed={loaderData.collapsed} bell={loaderData.bell}>
       <Outlet />
     </AppShell>
   );

@@ -1,0 +1,80 @@
+import { data, redirect } from "react-router";
+import { eventStream } from "remix-utils/sse/server";
+import type { Route } from "./+types/events";
+import { can, currentUser } from "~/.server/auth/guards";
+import { bellOf } from "~/.server/notifications/queries";
+import { watchNotifications } from "~/.server/notifications/live";
+import { log } from "~/.server/log";
+
+/** A comment-like event now and then, so proxies (nginx's 60 s read timeout) keep an idle stream open. */
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * GET /notifications/events: the signed-in member's bell as server-sent events (`bell`, JSON: the
+ * unread count and the latest five). The first event is the bell as it is now, so a browser that
+ * reconnects (after a restart, a lost connection) catches up with whatever it missed; then one each
+ * time the member's notifications change on any instance (LISTEN/NOTIFY, decision 031). Its id is
+ * the newest notification's.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request } = args;
+  const current = await currentUser(args);
+  if (!current) throw redirect("/login?from=%2Fnotifications");
+  if (!can(current.role, "notifications:view")) throw redirect("/unauthorized");
+  // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
+  if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
+    throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });
+  const reader = { userId: current.user.id, organizationId: current.organization.id };
+  const first = await bellOf(reader);
+  return eventStream(
+    request.signal,
+    (send) => {
+      let last = "";
+      let stopped = false;
+      let reading = false;
+      let again = false;
+      let unsubscribe: (() => Promise<void>) | undefined;
+      const emit = (bell: Awaited<ReturnType<typeof bellOf>>) => {
+        const data = JSON.stringify(bell);
+        if (data === last) return;
+        last = data;
+        send({ event: "bell", data, id: bell.items[0]?.id });
+      };
+      // One read at a time; changes during a read make one more.
+      const refresh = async () => {
+        if (stopped) return;
+        if (reading) {
+          again = true;
+          return;
+        }
+        reading = true;
+        try {
+          do {
+            again = false;
+            emit(await bellOf(reader));
+          } while (again && !stopped);
+        } catch (error) {
+          log().warn({ err: error }, "notification events: reading the bell failed");
+        } finally {
+          reading = false;
+        }
+      };
+      emit(first);
+      const keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
+      watchNotifications(reader.userId, () => void refresh())
+        .then((stop) => {
+          if (stopped) void stop();
+          else unsubscribe = stop;
+          // Whatever arrived between the first read and the LISTEN.
+          void refresh();
+        })
+        .catch((error) => log().warn({ err: error }, "notification events: LISTEN failed"));
+      return () => {
+        stopped = true;
+        clearInterval(keepalive);
+        void unsubscribe?.();
+      };
+    },
+    { headers: { "X-Accel-Buffering": "no" } },
+  );
+}

@@ -1,0 +1,128 @@
+import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/index";
+import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
+import { readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { listNotifications, markAllRead, markRead } from "~/.server/notifications/queries";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { NotificationItem } from "~/components/notifications/notification-item";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import type { loader as layoutLoader } from "~/routes/app/layout";
+
+export const meta: Route.MetaFunction = () => [{ title: "Notifications | Jumbe" }];
+
+/** The member's notifications, newest first, 20 a page (keyset: `after` is the last row's position). */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "notifications:view");
+  const cursor = args.url.searchParams.get("after");
+  return listNotifications({ userId: current.user.id, organizationId: current.organization.id }, { cursor });
+}
+
+/**
+ * Marks one notification read (`intent=read`, `notification`) or all of them (`intent=read-all`),
+ * then goes back to `redirectTo` (the bell posts here from every page) or this page.
+ */
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "notifications:view");
+  const form = await readForm(args.request);
+  const reader = { userId: current.user.id, organizationId: current.organization.id };
+  const back = String(form.get("redirectTo") ?? "");
+  const to = isLocalPath(back) ? back : href("/notifications");
+  switch (form.get("intent")) {
+    case "read":
+      if (!(await markRead(reader, String(form.get("notification") ?? "")))) throw data("Notification not found.", { status: 404 });
+      return redirect(to);
+    case "read-all": {
+      const marked = await markAllRead(reader);
+      return redirectWithToast(
+        to,
+        "success",
+        marked ? `${marked} notification${marked === 1 ? "" : "s"} marked as read.` : "Nothing was unread.",
+      );
+    }
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const { items, next, paged } = loaderData;
+  const shell = useRouteLoaderData<typeof layoutLoader>("routes/app/layout");
+  const unread = shell?.bell?.unread ?? items.filter((n) => !n.read).length;
+  const busy = useNavigation().state === "submitting";
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+          <p className="text-slate-600">
+            {unread ? `${unread >= 100 ? "99+" : unread} unread.` : "You are up to date."} What happened in your organisation that concerns
+            you.
+          </p>
+        </div>
+        {unread ? (
+          <Form method="post">
+            <input type="hidden" name="redirectTo" value={here} />
+            <Button type="submit" name="intent" value="read-all" variant="secondary" disabled={busy}>
+              Mark all as read
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+      <Card padding="none">
+        {items.length ? (
+          <ul className="divide-y divide-slate-100" aria-label="Notifications">
+            {items.map((n) => (
+              <li key={n.id} className="flex items-start gap-2 pr-3">
+                <div className="min-w-0 flex-1">
+                  <NotificationItem notification={n} />
+                </div>
+                {n.read ? null : (
+                  <Form method="post" className="pt-3">
+                    <input type="hidden" name="notification" value={n.id} />
+                    <input type="hidden" name="redirectTo" value={here} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="read"
+                      variant="ghost"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Mark read: ${n.title}`}
+                    >
+                      Mark read
+                    </Button>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="p-6 text-sm text-slate-600">
+            {paged
+              ? "No older notifications."
+              : "No notifications yet. Template decisions, finished campaigns and the like will show here."}
+          </p>
+        )}
+      </Card>
+      <div className="flex items-center justify-between gap-3">
+        {paged ? (
+          <Link to={href("/notifications")} className="text-sm font-medium text-brand-700 hover:underline">
+            Back to the newest
+          </Link>
+        ) : (
+          <span />
+        )}
+        {next ? (
+          <ButtonLink to={`?after=${encodeURIComponent(next)}`} variant="secondary" size="sm">
+            Older notifications
+          </ButtonLink>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

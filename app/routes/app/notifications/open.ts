@@ -1,0 +1,16 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/open";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { markRead } from "~/.server/notifications/queries";
+import { isInProductLink } from "~/lib/notifications";
+
+/**
+ * GET /notifications/:id: following a notification marks it read and goes on to what it is about
+ * (its in-product link; without one, the list). Another member's or another tenant's id is 404.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "notifications:view");
+  const found = await markRead({ userId: current.user.id, organizationId: current.organization.id }, args.params.id);
+  if (!found) throw data("Notification not found.", { status: 404 });
+  throw redirect(found.link && isInProductLink(found.link) ? found.link : "/notifications");
+}

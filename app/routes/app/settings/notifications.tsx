@@ -1,0 +1,115 @@
+import { data, Form, href, useNavigation } from "react-router";
+import type { Route } from "./+types/notifications";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { NotificationRulesRefusal, readEmailRules, saveEmailRules } from "~/.server/notifications/rules";
+import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
+import { ROLE_WORDS } from "~/lib/schemas/team";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { SettingsHeader } from "~/components/settings/settings-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Toast } from "~/components/ui/toast";
+
+export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
+
+export const RULES_MESSAGES = {
+  badRole: "Choose e-mail recipients among owners, admins, agents and viewers.",
+} as const;
+
+/** Who each event e-mails in this organisation (owners and admins choose). */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "notifications:manage");
+  return { rules: await readEmailRules(current.organization.id) };
+}
+
+/** Saves the whole table at once: for each event, the roles ticked (`<event>=<role>`, repeated). */
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "notifications:manage");
+  const form = await readForm(args.request);
+  if (form.get("intent") !== "save") throw data("Unknown action.", { status: 400 });
+  const chosen = Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, form.getAll(s.event).map(String)]));
+  if (Object.values(chosen).some((roles) => roles.some((role) => !(RULE_ROLES as readonly string[]).includes(role))))
+    return formFailure(null, 400, RULES_MESSAGES.badRole);
+  try {
+    const changed = await saveEmailRules(current, chosen, requestMeta(args.request, args.context));
+    return redirectWithToast(
+      href("/settings/notifications"),
+      "success",
+      changed ? "Notification settings saved." : "Nothing changed: the settings were already so.",
+    );
+  } catch (error) {
+    if (error instanceof NotificationRulesRefusal) return formFailure(null, 403, error.message);
+    throw error;
+  }
+}
+
+export default function NotificationSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { rules } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <SettingsHeader current="notifications" />
+      <Card padding="none">
+        <div className="px-4 pt-4">
+          <CardHeader
+            title="E-mail notifications"
+            description="Every notification shows in the bell of the members it concerns. Tick who also gets it by e-mail; a ticked role sees it in the bell too."
+          />
+        </div>
+        <Form method="post" className="mt-2">
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Who gets an e-mail for each event</caption>
+              <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-2">
+                    Event
+                  </th>
+                  {RULE_ROLES.map((role) => (
+                    <th key={role} scope="col" className="px-3 py-2 text-center">
+                      {ROLE_WORDS[role]}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {EVENT_SETTINGS.map((s) => (
+                  <tr key={s.event}>
+                    <th scope="row" className="px-4 py-3 font-normal">
+                      <span className="font-medium text-slate-900">{s.label}</span>
+                      <span className="block text-slate-600">{s.description}</span>
+                      {s.note ? <span className="block text-xs text-amber-800">{s.note}</span> : null}
+                    </th>
+                    {RULE_ROLES.map((role) => (
+                      <td key={role} className="px-3 py-3 text-center">
+                        <input
+                          type="checkbox"
+                          name={s.event}
+                          value={role}
+                          defaultChecked={rules[s.event].includes(role)}
+                          aria-label={`${s.label}: e-mail ${ROLE_WORDS[role].toLowerCase()}s`}
+                          className="size-4 rounded border-slate-300 accent-brand-700"
+                        />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="flex justify-end border-t border-slate-200 p-4">
+            <Button type="submit" name="intent" value="save" pending={busy} pendingText="Saving...">
+              Save notification settings
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;
