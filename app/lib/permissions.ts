@@ -51,6 +51,9 @@ export const PERMISSIONS = [
   // What only the owner does: hand the ownership to another member; close (and reopen) the organisation.
   "ownership:transfer",
   "organization:close",
+  // Turn broadcast approval on or off and set its threshold: the owner's alone, since it is the
+  // check on everyone else's sending (admins approve campaigns but cannot switch the check off).
+  "approvals:configure",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -106,7 +109,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "platform:console",
     "platform:queue",
   ],
-  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close"],
+  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "approvals:configure"],
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
   agent: [
