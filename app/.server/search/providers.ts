@@ -22,7 +22,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
   { to: "/change-password", title: "Change Password", words: "password security" },
   { to: "/settings/security", title: "Security", words: "account settings security sessions devices signed in sign out" },
-  { to: "/settings/team", title: "Team", words: "account settings team members invite invitation roles owner admin agent viewer" },
+  {
+    to: "/settings/team",
+    title: "Team",
+    words: "account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
+  },
   { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
   ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
 ];

@@ -85,6 +85,8 @@ export async function loader(args: Route.LoaderArgs) {
       // Broadcast approval: owners and admins decide, but never on their own campaign.
       isAuthor: campaign.createdBy?.id === current.user.id,
       canDecide: can(current.role, "campaigns:approve") && campaign.createdBy?.id !== current.user.id,
+      // A scheduled one whose time has passed while it waited sends as soon as it is approved.
+      timePassed: !!campaign.scheduledFor && new Date(campaign.scheduledFor).getTime() <= Date.now(),
       confirmCancel: params.get("confirm") === "cancel",
     };
   } catch (error) {
@@ -166,7 +168,7 @@ const COUNTERS = [
 ] as const;
 
 export default function CampaignPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { campaign, templateValues, recipients, result, leftOut, canManage, canDecide, isAuthor, confirmCancel } = loaderData;
+  const { campaign, templateValues, recipients, result, leftOut, canManage, canDecide, isAuthor, timePassed, confirmCancel } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -289,6 +291,7 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
           what={what}
           canDecide={canDecide && live.status === "awaiting_approval"}
           isAuthor={isAuthor}
+          timePassed={timePassed}
           result={actionData?.intent === "decline" && "result" in actionData ? actionData.result : undefined}
           busy={busy}
         />
@@ -307,7 +310,9 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
 
       <Card>
         <ProgressBar
-          label={live.status === "scheduled" ? "Waiting for its time" : live.status === "awaiting_approval" ? "Waiting for approval" : "Progress"}
+          label={
+            live.status === "scheduled" ? "Waiting for its time" : live.status === "awaiting_approval" ? "Waiting for approval" : "Progress"
+          }
           value={progress.done}
           max={Math.max(progress.of, 1)}
           valueText={`${formatNumber(progress.done)} of ${formatNumber(progress.of)}`}
@@ -435,6 +440,7 @@ function ApprovalPanel({
   what,
   canDecide,
   isAuthor,
+  timePassed,
   result,
   busy,
 }: {
@@ -442,6 +448,7 @@ function ApprovalPanel({
   what: string;
   canDecide: boolean;
   isAuthor: boolean;
+  timePassed: boolean;
   result: Parameters<typeof useSchemaForm>[1];
   busy: (intent: string) => boolean;
 }) {
@@ -450,7 +457,7 @@ function ApprovalPanel({
   const author = campaign.createdBy ? campaign.createdBy.name : "the API (or a member since removed)";
   const waiting = campaign.status === "awaiting_approval";
   const scheduled = campaign.scheduledFor && campaign.audienceSize === null;
-  const late = scheduled && new Date(campaign.scheduledFor!).getTime() <= Date.now();
+  const late = scheduled && timePassed;
   const onApproval = !scheduled
     ? "Approving sends it now."
     : late
@@ -481,9 +488,7 @@ function ApprovalPanel({
         {approval.requestedAt ? ` on ${formatWhen(approval.requestedAt)}` : ""}. It reaches more people than the organisation&apos;s
         approval threshold, so nothing is sent until an owner or admin other than its author approves it.
       </p>
-      {isAuthor ? (
-        <p className="mt-1">You made this {what}: another owner or admin must approve it. You can still cancel it.</p>
-      ) : null}
+      {isAuthor ? <p className="mt-1">You made this {what}: another owner or admin must approve it. You can still cancel it.</p> : null}
       {canDecide ? (
         <div className="mt-3 grid gap-4 sm:grid-cols-2 sm:items-start">
           <Form method="post">
