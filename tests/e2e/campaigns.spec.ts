@@ -175,8 +175,11 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
   await expect(page.getByRole("row").filter({ hasText: "Gawio la mwaka" })).toContainText("Scheduled");
   await expect(page.getByRole("row").filter({ hasText: "January loan reminder" })).toContainText("Draft");
   // Broadcast approval is on in the demo: the branch manager's reminder to all members waits for the owner.
-  await expect(page.getByRole("row").filter({ hasText: "Repayment reminder, all members" })).toContainText("Awaiting approval");
-  const pages = ["/messaging", "/messaging/broadcasts", "/messaging/campaigns/new"];
+  const waiting = page.getByRole("row").filter({ hasText: "Repayment reminder, all members" });
+  await expect(waiting).toContainText("Awaiting approval");
+  // Its page offers the owner Approve and Decline (axe checks it below).
+  const waitingPage = (await waiting.getByRole("link").first().getAttribute("href"))!;
+  const pages = ["/messaging", "/messaging/broadcasts", "/messaging/campaigns/new", waitingPage];
   await completed.getByRole("link").first().click();
   await expect(page.getByTestId("count-failed")).toHaveText("8");
   await expect(page.getByText("Not a valid phone number: 1")).toBeVisible();
@@ -184,6 +187,12 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
   await page.locator('select[name="result"]').selectOption("failed");
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page.getByRole("row").filter({ hasText: "+254701201007" })).toContainText("may not be on WhatsApp");
+  // The waiting one: who asked, and the owner's Approve and Decline (not pressed: the demo is shared).
+  await page.goto(waitingPage);
+  await expect(page.getByTestId("campaign-status")).toHaveText("Awaiting approval");
+  await expect(page.getByRole("region", { name: "Approval" })).toContainText("Asked for by Grace Wanjiru");
+  await expect(page.getByRole("button", { name: "Approve campaign" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Decline campaign" })).toBeVisible();
   // axe runs as a script in the page: once, with scripts on (the markup is the same without).
   for (const path of javaScriptEnabled ? pages : []) {
     await page.goto(path);
