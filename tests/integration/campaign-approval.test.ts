@@ -41,7 +41,13 @@ async function organisation(name = "Kaunti ya Nakuru") {
   const connection = await meta.graph.connect(owner.organization.id, name);
   const t = { organizationId: owner.organization.id, userId: owner.user.id, ...connection };
   await approvedBodyTemplate(meta.graph, t, "water_notice", "UTILITY", "Habari {{1}}, water will be off on {{2}}.");
-  const people: Person = { userId: owner.user.id, email: owner.email, password: owner.password, role: "owner", organizationId: t.organizationId };
+  const people: Person = {
+    userId: owner.user.id,
+    email: owner.email,
+    password: owner.password,
+    role: "owner",
+    organizationId: t.organizationId,
+  };
   return { ...t, owner: people };
 }
 type Org = Awaited<ReturnType<typeof organisation>>;
@@ -131,7 +137,10 @@ async function postToCampaign(person: Person, id: string, fields: Record<string,
     value = thrown;
   }
   if (value instanceof Response) return { status: value.status, data: await value.text(), location: value.headers.get("location") };
-  const wrapped = value as { data: { result?: { error?: Record<string, string[]> }; toast?: { message: string } }; init?: { status?: number } };
+  const wrapped = value as {
+    data: { result?: { error?: Record<string, string[]> }; toast?: { message: string } };
+    init?: { status?: number };
+  };
   return { status: wrapped.init?.status ?? 200, data: wrapped.data, location: null };
 }
 
@@ -145,14 +154,21 @@ describe("the setting", () => {
     expect(await refusal(setBroadcastApproval(teamActor(admin), 10, META))).toMatchObject({ status: 403, code: "forbidden" });
     const adminPost = await run(
       teamAction,
-      formRequest("/settings/team", { intent: "approval", enabled: "on", threshold: "10" }, { cookie: await signedInCookie(admin.email, admin.password) }),
+      formRequest(
+        "/settings/team",
+        { intent: "approval", enabled: "on", threshold: "10" },
+        { cookie: await signedInCookie(admin.email, admin.password) },
+      ),
     );
     expect(adminPost.status).toBe(403);
 
     // The owner's form: a bad number is refused at the field, and nothing changes.
     const ownerCookie = await signedInCookie(org.owner.email, org.owner.password);
     for (const threshold of ["", "12.5", "-3", "1000001", "lots"]) {
-      const bad = await run(teamAction, formRequest("/settings/team", { intent: "approval", enabled: "on", threshold }, { cookie: ownerCookie }));
+      const bad = await run(
+        teamAction,
+        formRequest("/settings/team", { intent: "approval", enabled: "on", threshold }, { cookie: ownerCookie }),
+      );
       expect(bad.status, threshold).toBe(400);
       expect(bad.data.result.error.threshold, threshold).toEqual([
         threshold ? "Give a whole number from 0 to 1,000,000." : "Give the number of recipients above which a campaign needs approval.",
@@ -163,7 +179,10 @@ describe("the setting", () => {
     ]);
     expect(before!.approval_threshold).toBeNull();
 
-    const on = await run(teamAction, formRequest("/settings/team", { intent: "approval", enabled: "on", threshold: "1,500" }, { cookie: ownerCookie }));
+    const on = await run(
+      teamAction,
+      formRequest("/settings/team", { intent: "approval", enabled: "on", threshold: "1,500" }, { cookie: ownerCookie }),
+    );
     expect(on.status).toBe(302);
     const viewerPage = await run(teamLoader, getRequest("/settings/team", { cookie: await signedInCookie(viewer.email, viewer.password) }));
     expect(viewerPage.data).toMatchObject({ approvalThreshold: 1500, canConfigureApproval: false });
@@ -233,8 +252,12 @@ describe("waiting for approval", () => {
     const org = await organisation();
     const by = { organizationId: org.organizationId, userId: org.owner.userId };
     await setBroadcastApproval(teamActor(org.owner), 2, META);
-    for (const [i, name] of ["Amina Wekesa", "Baraka Otieno"].entries()) await saveContact(org, { name, phone: recipient(50 + i), tags: ["ward"] });
-    const scheduled = await confirmCampaign(by, input([], { audience: { tags: ["ward"] }, scheduledFor: new Date(Date.now() + 3_600_000) }));
+    for (const [i, name] of ["Amina Wekesa", "Baraka Otieno"].entries())
+      await saveContact(org, { name, phone: recipient(50 + i), tags: ["ward"] });
+    const scheduled = await confirmCampaign(
+      by,
+      input([], { audience: { tags: ["ward"] }, scheduledFor: new Date(Date.now() + 3_600_000) }),
+    );
     expect(scheduled.status).toBe("scheduled");
     await saveContact(org, { name: "Chebet Kiprop", phone: recipient(52), tags: ["ward"] });
     await rawQuery(`update campaigns set scheduled_for = now() - interval '1 minute' where id = $1`, [scheduled.id]);
@@ -267,7 +290,9 @@ describe("deciding", () => {
     const own = await postToCampaign(author, id, { intent: "approve" });
     expect(own.status).toBe(403);
     expect(JSON.stringify(own.data)).toContain("You made this campaign, so you cannot approve or decline it");
-    const authorPage = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie: await signedInCookie(author.email, author.password) }), { id }));
+    const authorPage = await campaignLoader(
+      routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie: await signedInCookie(author.email, author.password) }), { id }),
+    );
     expect(authorPage).toMatchObject({ isAuthor: true, canDecide: false });
     // Agents and viewers cannot decide (403), whatever they post.
     for (const person of [agent, viewer]) {
@@ -354,7 +379,10 @@ describe("deciding", () => {
     const author = await member(org, "agent", "Brian", "Otieno");
     await setBroadcastApproval(teamActor(org.owner), 1, META);
     const later = new Date(Date.now() + 2 * 3_600_000);
-    const ahead = await confirmCampaign({ organizationId: org.organizationId, userId: author.userId }, input(phones(90, 2), { scheduledFor: later }));
+    const ahead = await confirmCampaign(
+      { organizationId: org.organizationId, userId: author.userId },
+      input(phones(90, 2), { scheduledFor: later }),
+    );
     const passed = await confirmCampaign(
       { organizationId: org.organizationId, userId: author.userId },
       input(phones(95, 2), { scheduledFor: new Date(Date.now() + 3_600_000) }),

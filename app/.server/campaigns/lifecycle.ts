@@ -149,7 +149,11 @@ export async function createCampaign(actor: Actor, input: CampaignInput, now = n
 export type ConfirmedStatus = "draft" | "scheduled" | "sending" | "awaiting_approval";
 
 /** createCampaign, answering the status the campaign got too (the page's message says what happened). */
-export async function confirmCampaign(actor: Actor, input: CampaignInput, now = new Date()): Promise<{ id: string; status: ConfirmedStatus }> {
+export async function confirmCampaign(
+  actor: Actor,
+  input: CampaignInput,
+  now = new Date(),
+): Promise<{ id: string; status: ConfirmedStatus }> {
   const checked = await checkCampaign(actor.organizationId, input, now);
   const estimate = await estimateCampaign(actor.organizationId, checked);
   if (!input.draft && estimate.recipients === 0)
@@ -200,7 +204,8 @@ export async function confirmCampaign(actor: Actor, input: CampaignInput, now = 
         : `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"}.`,
     meta: actor.meta,
   });
-  if (status === "awaiting_approval") await announceApprovalRequest(actor, { id, kind: checked.kind, name: checked.name }, recipients, threshold);
+  if (status === "awaiting_approval")
+    await announceApprovalRequest(actor, { id, kind: checked.kind, name: checked.name }, recipients, threshold);
   if (status === "sending") wakeFeeder();
   return { id, status };
 }

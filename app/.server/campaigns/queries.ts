@@ -7,7 +7,16 @@ import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 
-export const CAMPAIGN_STATUSES = ["draft", "awaiting_approval", "scheduled", "sending", "paused", "completed", "cancelled", "failed"] as const;
+export const CAMPAIGN_STATUSES = [
+  "draft",
+  "awaiting_approval",
+  "scheduled",
+  "sending",
+  "paused",
+  "completed",
+  "cancelled",
+  "failed",
+] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** Broadcast History: what has ended. */
 export const ENDED_STATUSES: CampaignStatus[] = ["completed", "cancelled", "failed"];

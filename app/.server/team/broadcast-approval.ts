@@ -34,7 +34,12 @@ export async function setBroadcastApproval(actor: Actor, threshold: number | nul
     userId: actor.user.id,
     type: "settings",
     status: "success",
-    action: threshold === null ? "Broadcast approval turned off" : before.approval_threshold === null ? "Broadcast approval turned on" : "Broadcast approval threshold changed",
+    action:
+      threshold === null
+        ? "Broadcast approval turned off"
+        : before.approval_threshold === null
+          ? "Broadcast approval turned on"
+          : "Broadcast approval threshold changed",
     details: approvalInWords(threshold),
     meta,
   });

@@ -21,7 +21,10 @@ export const ApprovalSettingSchema = z
     z.superRefine((value, ctx) => {
       if (value.enabled !== "on") return;
       if (!value.threshold) ctx.addIssue({ code: "custom", path: ["threshold"], message: APPROVAL_MESSAGES.thresholdRequired });
-      else if (!/^\d+$/.test(value.threshold.replace(/[ ,_]/g, "")) || Number(value.threshold.replace(/[ ,_]/g, "")) > APPROVAL_THRESHOLD_MAX)
+      else if (
+        !/^\d+$/.test(value.threshold.replace(/[ ,_]/g, "")) ||
+        Number(value.threshold.replace(/[ ,_]/g, "")) > APPROVAL_THRESHOLD_MAX
+      )
         ctx.addIssue({ code: "custom", path: ["threshold"], message: APPROVAL_MESSAGES.thresholdInvalid });
     }),
   );

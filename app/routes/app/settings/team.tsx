@@ -128,8 +128,18 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
-  const { me, members, invitations, canManage, canHandOver, removing, handingOver, approvalThreshold, approvalWords, canConfigureApproval } =
-    loaderData;
+  const {
+    me,
+    members,
+    invitations,
+    canManage,
+    canHandOver,
+    removing,
+    handingOver,
+    approvalThreshold,
+    approvalWords,
+    canConfigureApproval,
+  } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const columns: Column<Member>[] = [
