@@ -160,6 +160,8 @@ export async function benchCampaign({
     const business = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Ltd" });
     const bareBusiness = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Bare Ltd" });
     await connectBenchNumber(query, { organizationId, business, encryptionKey, rate, name: "Bench Campaign Ltd" });
+    // The demo tenant has broadcast approval on (decision 033): the bench's campaign must not wait for it.
+    await query(`update organizations set approval_threshold = null where id = $1`, [organizationId]);
 
     // The audience: contacts with Kenyan names and numbers the sandbox treats as ordinary people.
     const everyone = recipients(20_000_000, recipientsCount + bareMessages);

@@ -24,10 +24,18 @@ export function progressOf(counts: LiveFigures["counts"], recipients: number | n
 
 export const LIVE_STATUSES = ["sending", "scheduled"];
 
+/** A campaign's status in words ("Awaiting approval"); a declined one shows as Declined rather than Cancelled. */
+export function statusWords(status: string, declined?: "declined" | null) {
+  if (declined && status === "cancelled") return "Declined";
+  if (status === "awaiting_approval") return "Awaiting approval";
+  return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
 // The domain's lists (app/.server/campaigns), for the pages' components, which cannot import server code.
 
 export const STATUS_CHOICES = [
   "draft",
+  "awaiting_approval",
   "scheduled",
   "sending",
   "paused",

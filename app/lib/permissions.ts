@@ -55,6 +55,9 @@ export const PERMISSIONS = [
   "organization:close",
   // Require two-factor sign-in of every member (the owner).
   "security:enforce",
+  // Turn broadcast approval on or off and set its threshold: the owner's alone, since it is the
+  // check on everyone else's sending (admins approve campaigns but cannot switch the check off).
+  "approvals:configure",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -113,7 +116,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "platform:console",
     "platform:queue",
   ],
-  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "security:enforce"],
+  owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "security:enforce", "approvals:configure"],
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
   agent: [

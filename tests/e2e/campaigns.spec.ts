@@ -1,71 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { randomBytes, randomInt } from "node:crypto";
-import type { APIRequestContext, Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
 import { test, expect } from "./fixtures";
 import AxeBuilder from "@axe-core/playwright";
 import { DEMO, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
-import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
+import { connectWhatsApp } from "./template-helpers";
+import { fillCampaign, number, readyBusiness } from "./campaign-helpers";
 
 // Issue 14: the Message Center's Campaigns and Broadcast History tabs, with JavaScript on and off
 // (the two projects): a campaign reviewed (who receives it, who is left out and why, the cost, the
 // first real messages) and scheduled, paused, resumed and cancelled; one sent now and watched to the
 // end against the Meta sandbox; a quick broadcast; the results as CSV; another business's campaign.
-
-const number = () => `07${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
-
-/** A connected number and an approved utility template with two placeholders. */
-async function readyBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
-  const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${randomBytes(2).toString("hex")}`);
-  const name = `water_notice_${randomBytes(3).toString("hex")}`;
-  await page.goto("/templates/new");
-  await field(page, "Template name").fill(name);
-  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
-  await page.getByLabel("Language", { exact: true }).selectOption({ label: "English" });
-  await field(page, "Body").fill("Habari {{1}}, water will be off in your area on {{2}}. Store enough water.");
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Update example fields" }).click();
-  await field(page, "Example for {{1}}").fill("Amina");
-  await field(page, "Example for {{2}}").fill("Tuesday");
-  await page.getByRole("button", { name: "Submit for approval" }).click();
-  await expect(page).toHaveURL(/\/templates$/);
-  expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
-  await waitForTemplateStatus(page, name, "approved");
-  return { user, template: name };
-}
-
-/** Fills the New Campaign (or Quick Broadcast) form up to Review. */
-async function fillCampaign(
-  page: Page,
-  javaScriptEnabled: boolean,
-  values: {
-    name?: string;
-    template: string;
-    phones: string[];
-    schedule?: { date: string; time: string };
-    file?: { name: string; text: string };
-  },
-) {
-  if (values.name !== undefined) await field(page, "Campaign name").fill(values.name);
-  const option = page.locator('select[name="template"] option', { hasText: values.template });
-  await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
-  await page.getByLabel("{{1}}").selectOption({ label: "First name" });
-  await page.locator('input[name="p1_fallback"]').fill("Mteja");
-  await page.getByLabel("{{2}}").selectOption({ label: "A fixed value" });
-  await page.locator('input[name="p2_value"]').fill("Tuesday");
-  await field(page, "Phone numbers").fill(values.phones.join("\n"));
-  if (values.schedule) {
-    await page.getByLabel("Schedule").check();
-    await field(page, "Date").fill(values.schedule.date);
-    await field(page, "Time").fill(values.schedule.time);
-  }
-  if (values.file)
-    await page
-      .getByLabel("Or upload a list")
-      .setInputFiles({ name: values.file.name, mimeType: "text/csv", buffer: Buffer.from(values.file.text) });
-  await page.getByRole("button", { name: "Review" }).click();
-}
 
 const tomorrow = () => new Date(Date.now() + 3 * 3600_000 + 86_400_000).toISOString().slice(0, 10);
 
@@ -230,7 +174,12 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
   await expect(completed).toContainText("320");
   await expect(page.getByRole("row").filter({ hasText: "Gawio la mwaka" })).toContainText("Scheduled");
   await expect(page.getByRole("row").filter({ hasText: "January loan reminder" })).toContainText("Draft");
-  const pages = ["/messaging", "/messaging/broadcasts", "/messaging/campaigns/new"];
+  // Broadcast approval is on in the demo: the branch manager's reminder to all members waits for the owner.
+  const waiting = page.getByRole("row").filter({ hasText: "Repayment reminder, all members" });
+  await expect(waiting).toContainText("Awaiting approval");
+  // Its page offers the owner Approve and Decline (axe checks it below).
+  const waitingPage = (await waiting.getByRole("link").first().getAttribute("href"))!;
+  const pages = ["/messaging", "/messaging/broadcasts", "/messaging/campaigns/new", waitingPage];
   await completed.getByRole("link").first().click();
   await expect(page.getByTestId("count-failed")).toHaveText("8");
   await expect(page.getByText("Not a valid phone number: 1")).toBeVisible();
@@ -238,6 +187,12 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
   await page.locator('select[name="result"]').selectOption("failed");
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page.getByRole("row").filter({ hasText: "+254701201007" })).toContainText("may not be on WhatsApp");
+  // The waiting one: who asked, and the owner's Approve and Decline (not pressed: the demo is shared).
+  await page.goto(waitingPage);
+  await expect(page.getByTestId("campaign-status")).toHaveText("Awaiting approval");
+  await expect(page.getByRole("region", { name: "Approval" })).toContainText("Asked for by Grace Wanjiru");
+  await expect(page.getByRole("button", { name: "Approve campaign" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Decline campaign" })).toBeVisible();
   // axe runs as a script in the page: once, with scripts on (the markup is the same without).
   for (const path of javaScriptEnabled ? pages : []) {
     await page.goto(path);

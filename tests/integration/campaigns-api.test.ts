@@ -5,6 +5,7 @@ import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { saveContact } from "~/.server/contacts/manage";
 import { saveSegment } from "~/.server/contacts/segments";
 import { feedCampaigns } from "~/.server/campaigns/feeder";
+import { approveCampaign } from "~/.server/campaigns/approval";
 import { estimateCostCents } from "~/.server/campaigns/pricing";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
@@ -668,5 +669,49 @@ describe("media headers and buttons", () => {
     expect(got).toMatchObject({ status: 200, body: { parameters } });
     const [row] = await rawQuery<{ parameters: unknown }>(`select parameters from campaigns where id = $1`, [created.body.id]);
     expect(row!.parameters).toEqual(parameters);
+  });
+});
+
+describe("broadcast approval", () => {
+  it("answers awaiting_approval above the threshold and sends nothing until any owner or admin approves it in Jumbe", async () => {
+    const t = await tenant("Kaunti ya Machakos");
+    await template(t, "statement_ready", "UTILITY", STATEMENTS);
+    await rawQuery(`update organizations set approval_threshold = 2 where id = $1`, [t.organizationId]);
+    const body = {
+      name: "Machakos rates reminder",
+      template: "statement_ready",
+      audience: { phones: [recipient(41), recipient(42), recipient(43)] },
+      parameters: [{ value: "Mkazi" }, { value: "2026" }],
+    };
+    // At the threshold it starts; above it, it waits, with its estimate and nothing queued.
+    const at = await call(t.key, "POST", "/api/v1/campaigns", { ...body, audience: { phones: [recipient(44), recipient(45)] } });
+    expect(at.body.status).toBe("sending");
+    const created = await call(t.key, "POST", "/api/v1/campaigns", body);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: "awaiting_approval",
+      startedAt: null,
+      approval: { requestedAt: expect.any(String), approvedBy: null, declinedBy: null },
+      estimate: { recipients: 3 },
+    });
+    const id = created.body.id as string;
+    const scheduled = await call(t.key, "POST", "/api/v1/campaigns", { ...body, scheduledFor: inAnHour() });
+    expect(scheduled.body).toMatchObject({ status: "awaiting_approval", estimate: { recipients: 3 } });
+    const waiting = await call(t.key, "GET", "/api/v1/campaigns?status=awaiting_approval");
+    expect(waiting.body.data.map((c: { id: string }) => c.id).sort()).toEqual([id, scheduled.body.id].sort());
+    // The API cannot start it: resume is for paused campaigns.
+    expect((await call(t.key, "POST", `/api/v1/campaigns/${id}/resume`)).status).toBe(409);
+    await feedCampaigns();
+    await drainDispatcher();
+    const [queued] = await rawQuery<{ n: number }>(`select count(*)::int as n from messages where campaign_id = $1`, [id]);
+    expect(queued!.n).toBe(0);
+
+    // An API key is nobody: the organisation's owner (any owner or admin) approves it, and it sends.
+    await approveCampaign({ organizationId: t.organizationId, userId: t.userId, role: "owner" }, id);
+    await runToTheEnd(t, id, { sent: 3, read: 3 });
+    const got = await call(t.key, "GET", `/api/v1/campaigns/${id}`);
+    expect(got.body).toMatchObject({ status: "completed", approval: { approvedBy: "Test User", approvedAt: expect.any(String) } });
+    // The API can still cancel the scheduled one while it waits.
+    expect((await call(t.key, "POST", `/api/v1/campaigns/${scheduled.body.id}/cancel`)).body.status).toBe("cancelled");
   });
 });

@@ -209,9 +209,16 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
-
   { path: "/settings/notifications", form: { intent: "save" }, anonymous: "login" },
   { path: "/notifications", form: { intent: "read-all" }, anonymous: "login" },
+  // Broadcast approval: the owner's setting, and approving a campaign (nobody's campaign is not found).
+  { path: "/settings/team", form: { intent: "approval", enabled: "on", threshold: "abc" }, anonymous: "login", owner: "400" as Outcome },
+  {
+    path: "/messaging/campaigns/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    form: { intent: "approve" },
+    anonymous: "login",
+    owner: "404" as Outcome,
+  },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];
@@ -273,6 +280,9 @@ describe("the permissions table", () => {
     expect(ROLES.filter((role) => can(role, "team:view"))).toEqual(["platform_admin", "owner", "admin", "agent", "viewer"]);
     expect(ROLES.filter((role) => can(role, "team:manage"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "ownership:transfer"))).toEqual(["owner"]);
+    // Maker-checker: owners and admins approve; only the owner turns the check on or off.
+    expect(ROLES.filter((role) => can(role, "campaigns:approve"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((role) => can(role, "approvals:configure"))).toEqual(["owner"]);
     expect(pagePermission("/settings/team")).toBe("team:view");
   });
 

@@ -228,6 +228,19 @@ export const Campaign = z
     pausedReason: z.string().nullable().describe("Why Jumbe paused it (a template paused by Meta, the number's quality...)."),
     pausedBy: z.string().nullable().describe("Who paused it."),
     notice: z.string().nullable().describe("A note while it sends, such as the messaging limit holding it back."),
+    approval: z
+      .object({
+        requestedAt: z.iso.datetime().nullable().describe("While it waits: when it was put to approval."),
+        approvedBy: z.string().nullable().describe("The owner or admin who approved it."),
+        approvedAt: z.iso.datetime().nullable(),
+        declinedBy: z.string().nullable().describe("The owner or admin who declined it (it is then cancelled)."),
+        declinedAt: z.iso.datetime().nullable(),
+        declineReason: z.string().nullable().describe("Why it was declined."),
+      })
+      .nullable()
+      .describe(
+        "Broadcast approval: with it on, a campaign to more recipients than the organisation's threshold is awaiting_approval until an owner or admin approves it in Jumbe (for one made through the API, any owner or admin; otherwise one other than its author). Null when it never needed approval.",
+      ),
     scheduledFor: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     startedAt: z.iso.datetime().nullable(),

@@ -482,7 +482,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "createCampaign",
     summary: "Create a campaign",
     description:
-      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing.",
+      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing. When the organisation's owner has turned on broadcast approval, a campaign to more recipients than its threshold answers status awaiting_approval: nothing is sent until an owner or admin approves it in Jumbe (any of them, since an API key is nobody's), and once approved it starts, or waits for its scheduledFor. Declined, it is cancelled with the reason in approval.declineReason.",
     query: NoQuery,
     params: NoParams,
     body: {
@@ -522,7 +522,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "getCampaign",
     summary: "One campaign and its progress",
     description:
-      "A campaign's status (draft, scheduled, sending, paused, completed, cancelled, failed) and its figures, at most a second old: queued, sent, delivered, read, replied (within 72 hours of delivery) and failed; who was left out and why; why it is paused.",
+      "A campaign's status (draft, awaiting_approval, scheduled, sending, paused, completed, cancelled, failed) and its figures, at most a second old: queued, sent, delivered, read, replied (within 72 hours of delivery) and failed; who was left out and why; why it is paused.",
     query: NoQuery,
     params: CampaignIdParams,
     status: 200,

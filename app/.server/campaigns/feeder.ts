@@ -27,6 +27,7 @@ import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
 import { notifyCampaignFinished } from "../notifications/emitters";
+import { announceApprovalRequest } from "./approval";
 
 /**
  * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
@@ -81,21 +82,31 @@ async function startDueCampaigns() {
       if (!(error instanceof CampaignRefusal)) throw error;
       refusal = error;
     }
-    const campaign = await db().transaction(async (tx) => {
+    const result = await db().transaction(async (tx) => {
       // Another instance may have started it meanwhile, or someone paused or cancelled it.
       const rows = (await tx.execute(sql`
         select * from campaigns where id = ${candidate.id} and status = 'scheduled' and scheduled_for <= now()
         for update skip locked`)) as unknown as { rows: StoredCampaign[] };
       const row = rows.rows[0];
       if (!row) return null;
-      if (checked) await startChecked(tx, row, checked);
-      else
-        await tx.execute(sql`
+      if (checked) return { row, start: await startChecked(tx, row, checked) };
+      await tx.execute(sql`
           update campaigns set status = 'failed', notice = ${refusal!.message}, finished_at = now(), updated_at = now() where id = ${row.id}`);
-      return row;
+      return { row, start: null };
     });
-    if (!campaign) continue;
+    if (!result) continue;
+    const campaign = result.row;
     const what = campaign.kind === "broadcast" ? "Broadcast" : "Campaign";
+    // Its frozen audience is above the approval threshold (it grew, or approval was turned on since): it waits.
+    if (result.start?.status === "awaiting_approval") {
+      await announceApprovalRequest(
+        { organizationId: campaign.organization_id, userId: null },
+        campaign,
+        result.start.recipients,
+        result.start.threshold,
+      );
+      continue;
+    }
     await recordActivity({
       organizationId: campaign.organization_id,
       type: "message",

@@ -18,6 +18,7 @@ import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInp
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
 import { notifyCampaignPaused } from "../notifications/emitters";
+import { announceApprovalRequest, needsApproval, requestApproval } from "./approval";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
@@ -139,27 +140,50 @@ export async function estimateCampaign(organizationId: string, checked: CheckedC
 
 /**
  * Stores a checked campaign: a draft, scheduled for its time, or started at once (its audience
- * frozen in the same transaction). Refuses one that would reach nobody, unless it is a draft.
+ * frozen in the same transaction). Refuses one that would reach nobody, unless it is a draft. With
+ * broadcast approval on, one above the threshold waits for approval instead (approval.ts).
  */
 export async function createCampaign(actor: Actor, input: CampaignInput, now = new Date()) {
+  return (await confirmCampaign(actor, input, now)).id;
+}
+
+export type ConfirmedStatus = "draft" | "scheduled" | "sending" | "awaiting_approval";
+
+/** createCampaign, answering the status the campaign got too (the page's message says what happened). */
+export async function confirmCampaign(
+  actor: Actor,
+  input: CampaignInput,
+  now = new Date(),
+): Promise<{ id: string; status: ConfirmedStatus }> {
   const checked = await checkCampaign(actor.organizationId, input, now);
   const estimate = await estimateCampaign(actor.organizationId, checked);
   if (!input.draft && estimate.recipients === 0)
     throw refuseCampaign(422, "empty_audience", "Nobody in this audience can receive it: see who is left out and why.", "audience");
-  const status = input.draft ? "draft" : checked.scheduledFor && checked.scheduledFor > now ? "scheduled" : "sending";
-  const id = await db().transaction(async (tx) => {
+  const planned = input.draft ? "draft" : checked.scheduledFor && checked.scheduledFor > now ? "scheduled" : "sending";
+  const { id, status, recipients, threshold } = await db().transaction(async (tx) => {
     const rows = (await tx.execute(sql`
       insert into campaigns (organization_id, kind, name, status, phone_number_id, template_name, template_language, template_category,
                              parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by)
-      values (${actor.organizationId}, ${checked.kind}, ${checked.name}, ${status === "sending" ? "scheduled" : status},
+      values (${actor.organizationId}, ${checked.kind}, ${checked.name}, ${planned === "sending" ? "scheduled" : planned},
               ${checked.sender.phoneNumberId}, ${checked.template.name}, ${checked.template.language},
               ${checked.template.category.toUpperCase()}, ${JSON.stringify(checked.parameters)}::jsonb,
               ${JSON.stringify(checked.audience)}::jsonb, ${checked.audience.segmentId ?? null},
               ${checked.scheduledFor?.toISOString() ?? null}::timestamptz, ${estimate.estimatedCostCents}, ${actor.userId ?? null})
       returning id`)) as unknown as { rows: { id: string }[] };
     const campaignId = rows.rows[0]!.id;
-    if (status === "sending") await startInTransaction(tx, actor.organizationId, campaignId, checked);
-    return campaignId;
+    if (planned === "sending") {
+      // Started now: the frozen audience is what the approval compares.
+      const started = await startInTransaction(tx, actor.organizationId, campaignId, checked);
+      return { id: campaignId, status: started.status, recipients: started.recipients, threshold: started.threshold };
+    }
+    if (planned === "scheduled") {
+      // Scheduled: counted now with the engine's rules; its start compares the frozen count again.
+      const approval = await needsApproval(tx, actor.organizationId, estimate.recipients);
+      if (approval.waits) await requestApproval(tx, campaignId);
+      const status: ConfirmedStatus = approval.waits ? "awaiting_approval" : "scheduled";
+      return { id: campaignId, status, recipients: estimate.recipients, threshold: approval.threshold };
+    }
+    return { id: campaignId, status: planned as ConfirmedStatus, recipients: estimate.recipients, threshold: null };
   });
   const what = checked.kind === "broadcast" ? "Broadcast" : "Campaign";
   await recordActivity({
@@ -167,31 +191,46 @@ export async function createCampaign(actor: Actor, input: CampaignInput, now = n
     userId: actor.userId,
     type: "message",
     status: "success",
-    action: status === "draft" ? `${what} saved as draft` : status === "scheduled" ? `${what} scheduled` : `${what} started`,
+    action:
+      status === "draft"
+        ? `${what} saved as draft`
+        : planned === "scheduled"
+          ? `${what} scheduled`
+          : status === "awaiting_approval"
+            ? `${what} confirmed`
+            : `${what} started`,
     details:
-      status === "scheduled"
-        ? `${checked.name}: ${checked.template.name} to ${estimate.recipients} recipient${estimate.recipients === 1 ? "" : "s"} at ${checked.scheduledFor!.toISOString()}.`
-        : `${checked.name}: ${checked.template.name} to ${estimate.recipients} recipient${estimate.recipients === 1 ? "" : "s"}.`,
+      planned === "scheduled"
+        ? `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"} at ${checked.scheduledFor!.toISOString()}.`
+        : `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"}.`,
     meta: actor.meta,
   });
+  if (status === "awaiting_approval")
+    await announceApprovalRequest(actor, { id, kind: checked.kind, name: checked.name }, recipients, threshold);
   if (status === "sending") wakeFeeder();
-  return id;
+  return { id, status };
 }
 
-/** Freezes the audience and marks the campaign sending (inside the caller's transaction). */
+/**
+ * Freezes the audience and marks the campaign sending (inside the caller's transaction), or, when
+ * broadcast approval is on and the frozen recipients are above the threshold (and it has not been
+ * approved), awaiting approval with its audience frozen: approving it then sends exactly those.
+ */
 async function startInTransaction(
   tx: Executor,
   organizationId: string,
   campaignId: string,
   checked: CheckedCampaign,
-): Promise<AudienceCount> {
+): Promise<AudienceCount & { status: "sending" | "awaiting_approval"; threshold: number | null }> {
   const frozen = await freezeAudience(tx, campaignId, rulesOf(organizationId, checked), checked.audience, checked.sources);
   await tx.execute(sql`
     update campaigns set status = 'sending', started_at = now(), updated_at = now(), audience_size = ${frozen.total},
            left_out = ${JSON.stringify(frozen.leftOut)}::jsonb,
            estimated_cost_cents = ${estimateCostCents(checked.template.category, frozen.recipients).totalCents}
     where id = ${campaignId}`);
-  return frozen;
+  const approval = await needsApproval(tx, organizationId, frozen.recipients, campaignId);
+  if (approval.waits) await requestApproval(tx, campaignId);
+  return { ...frozen, status: approval.waits ? "awaiting_approval" : "sending", threshold: approval.threshold };
 }
 
 export interface StoredCampaign {
@@ -207,7 +246,9 @@ export interface StoredCampaign {
   audience: CampaignAudience;
   scheduled_for: string | Date | null;
   started_at: string | Date | null;
+  /** Its author (null for one made through the API), and the frozen audience (null before it started). */
   created_by?: string | null;
+  audience_size?: number | null;
 }
 
 /**
@@ -235,7 +276,7 @@ export function startChecked(tx: Executor, stored: StoredCampaign, checked: Chec
   return startInTransaction(tx, stored.organization_id, stored.id, checked);
 }
 
-async function readStored(executor: Executor, organizationId: string, id: string, lock: boolean) {
+export async function readStoredCampaign(executor: Executor, organizationId: string, id: string, lock: boolean) {
   if (!isUuid(id)) throw campaignNotFound();
   const rows = (await executor.execute(
     sql`select * from campaigns where organization_id = ${organizationId} and id = ${id}${lock ? sql` for update` : sql``}`,
@@ -266,7 +307,7 @@ function recordCampaignEvent(actor: Actor, row: { kind: string; name: string }, 
  */
 export async function pauseCampaign(actor: Actor, id: string, reason?: string) {
   const row = await db().transaction(async (tx) => {
-    const stored = await readStored(tx, actor.organizationId, id, true);
+    const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (stored.status !== "sending" && stored.status !== "scheduled")
       throw refuseCampaign(
         409,
@@ -297,12 +338,12 @@ export async function holdQueuedMessages(executor: Executor, campaignId: string)
 
 /** Resumes a paused campaign: sending again (or scheduled, if it never started and its time is ahead). */
 export async function resumeCampaign(actor: Actor, id: string) {
-  const before = await readStored(db(), actor.organizationId, id, false);
+  const before = await readStoredCampaign(db(), actor.organizationId, id, false);
   // One that never started starts now: checked again first (outside the transaction).
   const starts = before.status === "paused" && !before.started_at && !(before.scheduled_for && new Date(before.scheduled_for) > new Date());
   const checked = starts ? await recheckCampaign(before) : null;
   const row = await db().transaction(async (tx) => {
-    const stored = await readStored(tx, actor.organizationId, id, true);
+    const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (stored.status !== "paused")
       throw refuseCampaign(
         409,
@@ -311,7 +352,8 @@ export async function resumeCampaign(actor: Actor, id: string) {
       );
     await tx.execute(sql`update campaigns set paused_reason = null, paused_by = null where id = ${stored.id}`);
     if (checked && !stored.started_at) {
-      await startChecked(tx, stored, checked);
+      const started = await startChecked(tx, stored, checked);
+      if (started.status === "awaiting_approval") return { stored, waits: started };
     } else {
       const next = stored.started_at ? "sending" : "scheduled";
       await tx.execute(sql`update campaigns set status = ${next}, updated_at = now() where id = ${stored.id}`);
@@ -319,9 +361,11 @@ export async function resumeCampaign(actor: Actor, id: string) {
         update messages set next_attempt_at = now()
         where campaign_id = ${stored.id} and accepted_at is null and failed_at is null and next_attempt_at = 'infinity'`);
     }
-    return stored;
+    return { stored, waits: null };
   });
-  await recordCampaignEvent(actor, row, "resumed");
+  await recordCampaignEvent(actor, row.stored, "resumed");
+  // Starting now, it reaches more people than the approval threshold: it waits for approval instead.
+  if (row.waits) await announceApprovalRequest(actor, row.stored, row.waits.recipients, row.waits.threshold);
   wakeFeeder();
   wakeDispatcher();
 }
@@ -332,7 +376,7 @@ export async function resumeCampaign(actor: Actor, id: string) {
  */
 export async function cancelCampaign(actor: Actor, id: string) {
   const row = await db().transaction(async (tx) => {
-    const stored = await readStored(tx, actor.organizationId, id, true);
+    const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (["completed", "cancelled", "failed"].includes(stored.status))
       throw refuseCampaign(409, "campaign_state", `This ${label(stored).toLowerCase()} has already ended (${stored.status}).`);
     await tx.execute(sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where id = ${stored.id}`);

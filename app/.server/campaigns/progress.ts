@@ -82,7 +82,7 @@ export interface Figures {
 }
 
 const NONE: CampaignCounts = { queued: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0 };
-const notStarted = (c: Counted) => !c.started_at && (c.status === "draft" || c.status === "scheduled");
+const notStarted = (c: Counted) => !c.started_at && ["draft", "scheduled", "awaiting_approval"].includes(c.status);
 const FINAL_AFTER_MS = 7 * 24 * 3600_000;
 /** Counted once after its figures became final: never counted again. */
 const final = (c: Counted) =>

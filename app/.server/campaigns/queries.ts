@@ -7,7 +7,16 @@ import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 
-export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "completed", "cancelled", "failed"] as const;
+export const CAMPAIGN_STATUSES = [
+  "draft",
+  "awaiting_approval",
+  "scheduled",
+  "sending",
+  "paused",
+  "completed",
+  "cancelled",
+  "failed",
+] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** Broadcast History: what has ended. */
 export const ENDED_STATUSES: CampaignStatus[] = ["completed", "cancelled", "failed"];
@@ -35,6 +44,14 @@ interface CampaignRow {
   paused_reason: string | null;
   paused_by_name: string | null;
   notice: string | null;
+  created_by: string | null;
+  created_by_name: string | null;
+  approved_by_name: string | null;
+  approved_at: Date | string | null;
+  declined_by_name: string | null;
+  declined_at: Date | string | null;
+  decline_reason: string | null;
+  updated_at: Date | string;
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;
@@ -62,10 +79,24 @@ export interface CampaignView {
   pausedReason: string | null;
   pausedBy: string | null;
   notice: string | null;
+  /** Who made it (null through the API) and, for broadcast approval, its request and decision. */
+  createdBy: { id: string; name: string } | null;
+  approval: Approval | null;
   scheduledFor: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+}
+
+/** Broadcast approval (decision 033): asked for when it began waiting; approved or declined by whom, when, why. */
+export interface Approval {
+  /** While it waits: when it was put to approval. */
+  requestedAt: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  declinedBy: string | null;
+  declinedAt: string | null;
+  declineReason: string | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -84,11 +115,17 @@ export function audienceLabel(audience: CampaignAudience, segmentName: string | 
 
 const SELECT = `
   select c.*, s.name as segment_name, p.phone_digits,
-         nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as paused_by_name
+         nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as paused_by_name,
+         nullif(trim(coalesce(cu.first_name, '') || ' ' || coalesce(cu.last_name, '')), '') as created_by_name,
+         nullif(trim(coalesce(au.first_name, '') || ' ' || coalesce(au.last_name, '')), '') as approved_by_name,
+         nullif(trim(coalesce(du.first_name, '') || ' ' || coalesce(du.last_name, '')), '') as declined_by_name
   from campaigns c
   left join segments s on s.id = c.segment_id
   left join whatsapp_phone_numbers p on p.phone_number_id = c.phone_number_id and p.organization_id = c.organization_id
-  left join users u on u.id = c.paused_by`;
+  left join users u on u.id = c.paused_by
+  left join users cu on cu.id = c.created_by
+  left join users au on au.id = c.approved_by
+  left join users du on du.id = c.declined_by`;
 
 function viewOf(row: CampaignRow, figures: Figures): CampaignView {
   return {
@@ -109,6 +146,18 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
     pausedReason: row.paused_reason,
     pausedBy: row.paused_by_name,
     notice: row.notice,
+    createdBy: row.created_by ? { id: row.created_by, name: row.created_by_name ?? "A member" } : null,
+    approval:
+      row.status === "awaiting_approval" || row.approved_at || row.declined_at
+        ? {
+            requestedAt: row.status === "awaiting_approval" ? iso(row.updated_at) : null,
+            approvedBy: row.approved_at ? (row.approved_by_name ?? "A former member") : null,
+            approvedAt: iso(row.approved_at),
+            declinedBy: row.declined_at ? (row.declined_by_name ?? "A former member") : null,
+            declinedAt: iso(row.declined_at),
+            declineReason: row.decline_reason,
+          }
+        : null,
     scheduledFor: iso(row.scheduled_for),
     createdAt: iso(row.created_at)!,
     startedAt: iso(row.started_at),

@@ -6,7 +6,7 @@ import type { SendRefusalCode } from "../messaging/refusals";
  */
 export class CampaignRefusal extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 422,
+    readonly status: 400 | 403 | 404 | 409 | 422,
     readonly code: CampaignRefusalCode,
     message: string,
     /** The form field it is about, when one is. */
@@ -25,7 +25,10 @@ export type CampaignRefusalCode =
   | "empty_audience"
   | "invalid_parameters"
   | "invalid_schedule"
-  | "campaign_state";
+  | "campaign_state"
+  | "approval_forbidden"
+  | "own_campaign"
+  | "invalid_reason";
 
 export const refuseCampaign = (status: CampaignRefusal["status"], code: CampaignRefusalCode, message: string, field?: string) =>
   new CampaignRefusal(status, code, message, field);

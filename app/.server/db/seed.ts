@@ -182,6 +182,7 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
   await seedCampaigns(organizationId, userId, now);
   await seedTeam(organizationId, userId, now);
   await seedNotifications(organizationId, userId, now);
+  await seedBroadcastApproval(organizationId, now);
   await db()
     .insert(activityLogs)
     .values([
@@ -558,4 +559,41 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
         readAt: r.read ? hoursAgo(r.at - 1) : null,
       })),
     );
+}
+
+/**
+ * Broadcast approval, on for more than 250 recipients, with one campaign waiting for the owner: Grace
+ * (the branch manager, an admin) asked to remind all the members of their repayment on Monday
+ * morning. Only the demo owner signs in, and may approve or decline it.
+ */
+async function seedBroadcastApproval(organizationId: string, now: number) {
+  await db().update(organizations).set({ approvalThreshold: 250 }).where(eq(organizations.id, organizationId));
+  const [grace] = await db().select({ id: users.id }).from(users).where(eq(users.email, "grace.wanjiru@nyota-sacco.demo"));
+  const asked = new Date(now - 2 * 3600_000);
+  // Next Monday, 09:00 in Nairobi (06:00 UTC).
+  const monday = new Date(now);
+  monday.setUTCDate(monday.getUTCDate() + ((8 - monday.getUTCDay()) % 7 || 7));
+  monday.setUTCHours(6, 0, 0, 0);
+  await db()
+    .insert(campaigns)
+    .values({
+      organizationId,
+      kind: "campaign",
+      name: "Repayment reminder, all members",
+      status: "awaiting_approval",
+      phoneNumberId: DEMO_SENDER,
+      templateName: "loan_repayment_reminder",
+      templateLanguage: "en",
+      templateCategory: "UTILITY",
+      parameters: {
+        header: { value: "15 January" },
+        body: [{ field: "first_name", fallback: "mwanachama" }, { value: "4,500" }, { value: "15 January 2027" }, { value: "NYOTA-ALL" }],
+      },
+      audience: { tags: ["members"] },
+      scheduledFor: monday,
+      estimatedCostCents: Math.round(NAKURU_MEMBERS * (0.004 * 129.2 + 0.15) * 100),
+      createdBy: grace!.id,
+      createdAt: asked,
+      updatedAt: asked,
+    });
 }

@@ -29,6 +29,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     words: "account settings notifications e-mail email alerts rules who gets",
   },
   { to: "/settings/team", title: "Team", words: "account settings team members invite invitation roles owner admin agent viewer" },
+  {
+    to: "/settings/team",
+    title: "Team",
+    words: "account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
+  },
   { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
   ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
 ];

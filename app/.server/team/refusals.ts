@@ -25,7 +25,8 @@ export type TeamRefusalCode =
   | "owner_fixed"
   | "not_yourself"
   | "wrong_password"
-  | "rate_limited";
+  | "rate_limited"
+  | "invalid_threshold";
 
 export const refuseTeam = (status: TeamRefusal["status"], code: TeamRefusalCode, message: string, field?: string) =>
   new TeamRefusal(status, code, message, field);
@@ -33,6 +34,7 @@ export const refuseTeam = (status: TeamRefusal["status"], code: TeamRefusalCode,
 export const TEAM_MESSAGES = {
   forbidden: "Only the organisation's owner and admins can change the team.",
   ownerOnly: "Only the owner can hand over the ownership.",
+  approvalOwnerOnly: "Only the owner can turn broadcast approval on or off, or change its threshold.",
   memberNotFound: "No such member.",
   invitationNotFound: "No such invitation.",
   invitationClosed: "This invitation has already been used or was withdrawn.",

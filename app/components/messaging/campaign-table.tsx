@@ -1,6 +1,7 @@
 import { href, Link } from "react-router";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { Badge } from "~/components/ui/badge";
+import { statusWords } from "~/lib/campaign-live";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import type { ReactNode } from "react";
 
@@ -16,9 +17,8 @@ export interface CampaignRow {
   scheduledFor: string | null;
   createdAt: string;
   finishedAt: string | null;
+  approval: { declinedAt: string | null } | null;
 }
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The campaigns table with its figures; `ended` shows when each ended instead of its schedule. */
 export function CampaignTable({
@@ -41,7 +41,10 @@ export function CampaignTable({
     header,
     align: "right",
     hideOnPhone: key !== "sent",
-    cell: (row) => (row.status === "draft" || (row.status === "scheduled" && !row.counts.sent) ? "" : formatNumber(row.counts[key])),
+    cell: (row) =>
+      row.status === "draft" || row.status === "awaiting_approval" || (row.status === "scheduled" && !row.counts.sent)
+        ? ""
+        : formatNumber(row.counts[key]),
   });
   const columns: Column<CampaignRow>[] = [
     {
@@ -54,7 +57,14 @@ export function CampaignTable({
         </Link>
       ),
     },
-    { key: "status", header: "Status", cell: (row) => <Badge status={row.status}>{capital(row.status)}</Badge> },
+    {
+      key: "status",
+      header: "Status",
+      cell: (row) => {
+        const declined = row.approval?.declinedAt ? "declined" : null;
+        return <Badge status={declined ?? row.status}>{statusWords(row.status, declined)}</Badge>;
+      },
+    },
     { key: "template", header: "Template", hideOnPhone: true, cell: (row) => `${row.template.name} (${row.template.language})` },
     { key: "audience", header: "Audience", hideOnPhone: true, cell: (row) => row.audienceLabel },
     figure("sent", "Sent"),

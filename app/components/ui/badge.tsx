@@ -30,6 +30,7 @@ const BY_STATUS: Record<string, BadgeTone> = {
   scheduled: "warning",
   sending: "warning",
   in_review: "warning",
+  awaiting_approval: "warning",
   warning: "warning",
   flagged: "warning",
   error: "danger",
@@ -37,6 +38,7 @@ const BY_STATUS: Record<string, BadgeTone> = {
   rejected: "danger",
   suspended: "danger",
   cancelled: "danger",
+  declined: "danger",
   expired: "danger",
   info: "info",
 };

@@ -3,7 +3,7 @@ import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";
-import { STATUS_CHOICES } from "~/lib/campaign-live";
+import { STATUS_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { CampaignTable } from "~/components/messaging/campaign-table";
 import { MessageCenter } from "~/components/messaging/message-center";
@@ -13,7 +13,7 @@ import { FilterInput, FilterSelect } from "~/components/ui/field";
 
 export const meta: Route.MetaFunction = () => [{ title: "Campaigns | Message Center | Jumbe" }];
 
-const STATUS_LABELS: [CampaignStatus, string][] = STATUS_CHOICES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)]);
+const STATUS_LABELS: [CampaignStatus, string][] = STATUS_CHOICES.map((s) => [s, statusWords(s)]);
 
 /** /messaging: the Campaigns tab. Search and status in the URL (a GET form), newest first, keyset pages. */
 export async function loader(args: Route.LoaderArgs) {

@@ -9,6 +9,8 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { changeMemberRole, listMembers, removeMember, transferOwnership, type Member } from "~/.server/team/members";
 import { inviteMember, listOpenInvitations, resendInvitation, revokeInvitation, type OpenInvitation } from "~/.server/team/invitations";
 import { TeamRefusal } from "~/.server/team/refusals";
+import { approvalInWords, setBroadcastApproval } from "~/.server/team/broadcast-approval";
+import { ApprovalSettingSchema, thresholdOf } from "~/lib/schemas/approval";
 import { HandoverSchema, INVITE_ROLES, InviteSchema, ROLE_SUMMARIES, ROLE_WORDS, RoleChangeSchema } from "~/lib/schemas/team";
 import { formatDay, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -16,7 +18,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
-import { Field, FormError, PasswordField, SelectField } from "~/components/ui/field";
+import { CheckboxField, Field, FormError, PasswordField, SelectField } from "~/components/ui/field";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
@@ -43,6 +45,10 @@ export async function loader(args: Route.LoaderArgs) {
     invitations,
     canManage,
     canHandOver: can(current.role, "ownership:transfer"),
+    // Broadcast approval (decision 033): everyone reads it, the owner alone changes it.
+    approvalThreshold: current.organization.approvalThreshold,
+    approvalWords: approvalInWords(current.organization.approvalThreshold),
+    canConfigureApproval: can(current.role, "approvals:configure"),
     removing: canManage && params.get("confirm") === "remove" ? chosen("member") : null,
     handingOver: can(current.role, "ownership:transfer") ? chosen("handover") : null,
   };
@@ -100,6 +106,18 @@ export async function action(args: Route.ActionArgs) {
         }
         return redirectWithToast(here, "success", "You have handed over the ownership. You are now an admin.");
       }
+      case "approval": {
+        const submission = parseWithZod(form, { schema: ApprovalSettingSchema });
+        if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+        const threshold = thresholdOf(submission.value);
+        try {
+          await setBroadcastApproval(current, threshold, meta);
+        } catch (error) {
+          if (!(error instanceof TeamRefusal) || !error.field) throw error;
+          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+        }
+        return redirectWithToast(here, "success", approvalInWords(threshold));
+      }
     }
   } catch (error) {
     if (!(error instanceof TeamRefusal)) throw error;
@@ -110,7 +128,18 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
-  const { me, members, invitations, canManage, canHandOver, removing, handingOver } = loaderData;
+  const {
+    me,
+    members,
+    invitations,
+    canManage,
+    canHandOver,
+    removing,
+    handingOver,
+    approvalThreshold,
+    approvalWords,
+    canConfigureApproval,
+  } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const columns: Column<Member>[] = [
@@ -215,7 +244,71 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
       </Card>
       {canManage ? <InviteCard result={actionData?.intent === "invite" ? actionData.result : undefined} busy={busy} /> : null}
       {canManage ? <Invitations invitations={invitations} busy={busy} /> : null}
+      <ApprovalCard
+        words={approvalWords}
+        threshold={approvalThreshold}
+        canConfigure={canConfigureApproval}
+        result={actionData?.intent === "approval" ? actionData.result : undefined}
+        busy={busy}
+      />
     </div>
+  );
+}
+
+/**
+ * Broadcast approval (maker-checker): its state in words for every member; the owner's form turns it
+ * on with a threshold of recipients, or off.
+ */
+function ApprovalCard({
+  words,
+  threshold,
+  canConfigure,
+  result,
+  busy,
+}: {
+  words: string;
+  threshold: number | null;
+  canConfigure: boolean;
+  result: Parameters<typeof useSchemaForm>[1];
+  busy: boolean;
+}) {
+  const [form, fields] = useSchemaForm(ApprovalSettingSchema, result, {
+    id: "approval",
+    defaultValue: { enabled: threshold === null ? undefined : "on", threshold: threshold === null ? "500" : String(threshold) },
+  });
+  return (
+    <Card>
+      <CardHeader title="Broadcast approval" />
+      <p className="mt-1 text-sm text-slate-600" data-testid="approval-state">
+        {words}
+      </p>
+      {!canConfigure ? <p className="mt-1 text-xs text-slate-500">Only the owner can change this.</p> : null}
+      {canConfigure ? (
+        <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-xl">
+          <FormError id={form.errorId} errors={form.errors} />
+          <CheckboxField
+            label="Require approval for large campaigns and broadcasts"
+            hint="Someone other than the author (an owner or admin) approves them before anything is sent."
+            errors={fields.enabled.errors}
+            {...getInputProps(fields.enabled, { type: "checkbox", value: "on" })}
+            key={fields.enabled.key}
+          />
+          <Field
+            label="When they reach more than (recipients)"
+            inputMode="numeric"
+            errors={fields.threshold.errors}
+            hint="A whole number from 0 to 1,000,000. With 0, every campaign and broadcast needs approval."
+            {...getInputProps(fields.threshold, { type: "text" })}
+            key={fields.threshold.key}
+          />
+          <div>
+            <Button type="submit" name="intent" value="approval" disabled={busy}>
+              Save approval setting
+            </Button>
+          </div>
+        </Form>
+      ) : null}
+    </Card>
   );
 }
 

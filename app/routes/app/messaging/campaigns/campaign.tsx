@@ -1,19 +1,23 @@
 import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { Download, Pause, Play, XCircle } from "~/components/ui/icons";
+import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { CheckCircle2, Download, Pause, Play, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/campaign";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
+import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/campaigns/lifecycle";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
+import { approveCampaign, declineCampaign, requireApprover } from "~/.server/campaigns/approval";
+import { DeclineSchema } from "~/lib/schemas/approval";
 import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
 import { BUILT_IN_FIELDS } from "~/.server/campaigns/variables";
 import { getMediaFile } from "~/.server/messaging/media-files";
 import type { CampaignParameters } from "~/.server/db/schema/campaigns";
 import { sourceInWords } from "~/lib/campaign-form";
-import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES } from "~/lib/campaign-live";
+import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES, statusWords } from "~/lib/campaign-live";
 import { formatKes, formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { useCampaignLive } from "~/components/messaging/use-campaign-live";
@@ -26,6 +30,9 @@ import { FilterSelect } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { SummaryList } from "~/components/ui/summary";
 import { Pager, Table, type Column } from "~/components/ui/table";
+import { Toast } from "~/components/ui/toast";
+import { TextareaField } from "~/components/ui/field";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },
@@ -75,6 +82,11 @@ export async function loader(args: Route.LoaderArgs) {
         count: count ?? 0,
       })),
       canManage: can(current.role, "campaigns:manage"),
+      // Broadcast approval: owners and admins decide, but never on their own campaign.
+      isAuthor: campaign.createdBy?.id === current.user.id,
+      canDecide: can(current.role, "campaigns:approve") && campaign.createdBy?.id !== current.user.id,
+      // A scheduled one whose time has passed while it waited sends as soon as it is approved.
+      timePassed: !!campaign.scheduledFor && new Date(campaign.scheduledFor).getTime() <= Date.now(),
       confirmCancel: params.get("confirm") === "cancel",
     };
   } catch (error) {
@@ -96,14 +108,31 @@ async function templateValuesInWords(organizationId: string, parameters: Campaig
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:manage");
-  if (!can(current.role, "campaigns:manage")) throw redirect("/unauthorized");
+  const current = await requireUserWithPermission(args, "campaigns:view");
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const id = args.params.id;
   const page = href("/messaging/campaigns/:id", { id });
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   try {
+    // Broadcast approval: owners and admins other than the author (approval.ts checks all of it).
+    if (intent === "approve" || intent === "decline") {
+      const approver = { ...actor, role: current.role };
+      requireApprover(approver);
+      if (intent === "approve") {
+        const { outcome } = await approveCampaign(approver, id);
+        return redirectWithToast(
+          page,
+          "success",
+          outcome === "sending" ? "Approved: it is sending now." : "Approved: it will send at its scheduled time.",
+        );
+      }
+      const submission = parseWithZod(form, { schema: DeclineSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+      await declineCampaign(approver, id, submission.value.reason);
+      return redirectWithToast(page, "success", "Declined: it will not be sent, and its author can see why.");
+    }
+    if (!can(current.role, "campaigns:manage")) throw redirect("/unauthorized");
     if (intent === "pause") {
       await pauseCampaign(actor, id);
       return redirectWithToast(page, "success", "Paused: nothing more leaves until you resume it.");
@@ -118,6 +147,9 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast(page, "success", "Cancelled: whoever had not been sent to is left out.");
     }
   } catch (error) {
+    // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
+    if (error instanceof CampaignRefusal && error.status !== 404 && (intent === "approve" || intent === "decline"))
+      return formFailure(null, error.status, error.message, { intent });
     if (error instanceof CampaignRefusal && error.status !== 404) return redirectWithToast(page, "error", error.message);
     throw notFound(error);
   }
@@ -135,8 +167,8 @@ const COUNTERS = [
   ["failed", "Failed"],
 ] as const;
 
-export default function CampaignPage({ loaderData }: Route.ComponentProps) {
-  const { campaign, templateValues, recipients, result, leftOut, canManage, confirmCancel } = loaderData;
+export default function CampaignPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { campaign, templateValues, recipients, result, leftOut, canManage, canDecide, isAuthor, timePassed, confirmCancel } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -189,6 +221,7 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       {LIVE_STATUSES.includes(campaign.status) ? (
         // Without JavaScript the page refreshes itself while the campaign runs (with it, the events route updates it).
         <noscript>
@@ -203,7 +236,9 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
           <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
             {campaign.name}
             <span data-testid="campaign-status">
-              <Badge status={live.status}>{live.status.charAt(0).toUpperCase() + live.status.slice(1)}</Badge>
+              <Badge status={campaign.approval?.declinedAt ? "declined" : live.status}>
+                {statusWords(live.status, campaign.approval?.declinedAt ? "declined" : null)}
+              </Badge>
             </span>
           </h1>
           <p className="text-slate-600">
@@ -250,6 +285,18 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
         </ConfirmPanel>
       ) : null}
 
+      {campaign.approval ? (
+        <ApprovalPanel
+          campaign={campaign}
+          what={what}
+          canDecide={canDecide && live.status === "awaiting_approval"}
+          isAuthor={isAuthor}
+          timePassed={timePassed}
+          result={actionData?.intent === "decline" && "result" in actionData ? actionData.result : undefined}
+          busy={busy}
+        />
+      ) : null}
+
       {live.pausedReason || (live.status === "paused" && campaign.pausedBy) ? (
         <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           Paused{live.pausedReason ? `: ${live.pausedReason}` : campaign.pausedBy ? ` by ${campaign.pausedBy}.` : "."}
@@ -263,7 +310,9 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
 
       <Card>
         <ProgressBar
-          label={live.status === "scheduled" ? "Waiting for its time" : "Progress"}
+          label={
+            live.status === "scheduled" ? "Waiting for its time" : live.status === "awaiting_approval" ? "Waiting for approval" : "Progress"
+          }
           value={progress.done}
           max={Math.max(progress.of, 1)}
           valueText={`${formatNumber(progress.done)} of ${formatNumber(progress.of)}`}
@@ -376,6 +425,95 @@ export default function CampaignPage({ loaderData }: Route.ComponentProps) {
         </div>
       </Card>
     </div>
+  );
+}
+
+type Loaded = Route.ComponentProps["loaderData"];
+
+/**
+ * Broadcast approval on a campaign's page: while it waits, who asked and when, and for an owner or
+ * admin other than its author Approve and Decline (with a reason, required); once decided, who did
+ * and when (and why it was declined).
+ */
+function ApprovalPanel({
+  campaign,
+  what,
+  canDecide,
+  isAuthor,
+  timePassed,
+  result,
+  busy,
+}: {
+  campaign: Loaded["campaign"];
+  what: string;
+  canDecide: boolean;
+  isAuthor: boolean;
+  timePassed: boolean;
+  result: Parameters<typeof useSchemaForm>[1];
+  busy: (intent: string) => boolean;
+}) {
+  const approval = campaign.approval!;
+  const [form, fields] = useSchemaForm(DeclineSchema, result, { id: "decline" });
+  const author = campaign.createdBy ? campaign.createdBy.name : "the API (or a member since removed)";
+  const waiting = campaign.status === "awaiting_approval";
+  const scheduled = campaign.scheduledFor && campaign.audienceSize === null;
+  const late = scheduled && timePassed;
+  const onApproval = !scheduled
+    ? "Approving sends it now."
+    : late
+      ? "Its scheduled time has passed: approving sends it now."
+      : `Approving schedules it for ${formatWhen(campaign.scheduledFor!)}.`;
+  if (!waiting)
+    return (
+      <section
+        aria-label="Approval"
+        className={`rounded-lg border px-4 py-3 text-sm ${approval.declinedAt ? "border-red-200 bg-red-50 text-red-900" : "border-brand-200 bg-brand-50 text-brand-900"}`}
+      >
+        {approval.declinedAt ? (
+          <p>
+            Declined by {approval.declinedBy} on {formatWhen(approval.declinedAt)}: <q>{approval.declineReason}</q>
+          </p>
+        ) : approval.approvedAt ? (
+          <p>
+            Approved by {approval.approvedBy} on {formatWhen(approval.approvedAt)}.
+          </p>
+        ) : null}
+      </section>
+    );
+  return (
+    <section aria-label="Approval" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      <h2 className="font-semibold">Awaiting approval</h2>
+      <p className="mt-1">
+        Asked for by {author}
+        {approval.requestedAt ? ` on ${formatWhen(approval.requestedAt)}` : ""}. It reaches more people than the organisation&apos;s
+        approval threshold, so nothing is sent until an owner or admin other than its author approves it.
+      </p>
+      {isAuthor ? <p className="mt-1">You made this {what}: another owner or admin must approve it. You can still cancel it.</p> : null}
+      {canDecide ? (
+        <div className="mt-3 grid gap-4 sm:grid-cols-2 sm:items-start">
+          <Form method="post">
+            <p className="mb-2">{onApproval}</p>
+            <Button type="submit" name="intent" value="approve" pending={busy("approve")} pendingText="Approving...">
+              <CheckCircle2 className="size-4" aria-hidden /> Approve {what}
+            </Button>
+          </Form>
+          <Form method="post" {...getFormProps(form)}>
+            <TextareaField
+              label="Reason for declining"
+              markRequired
+              rows={2}
+              errors={fields.reason.errors}
+              hint="The author sees it. Declined, it is cancelled."
+              {...getTextareaProps(fields.reason)}
+              key={fields.reason.key}
+            />
+            <Button type="submit" name="intent" value="decline" variant="danger" pending={busy("decline")} pendingText="Declining...">
+              <XCircle className="size-4" aria-hidden /> Decline {what}
+            </Button>
+          </Form>
+        </div>
+      ) : null}
+    </section>
   );
 }
 

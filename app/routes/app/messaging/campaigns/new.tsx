@@ -6,8 +6,9 @@ import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
 import { readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
-import { checkCampaign, createCampaign, estimateCampaign, type CampaignInput } from "~/.server/campaigns/lifecycle";
+import { checkCampaign, confirmCampaign, estimateCampaign, type CampaignInput } from "~/.server/campaigns/lifecycle";
 import { previewMessages } from "~/.server/campaigns/preview";
+import { overThreshold } from "~/.server/campaigns/approval";
 import { audienceLabel } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
@@ -122,17 +123,23 @@ export async function action(args: Route.ActionArgs) {
           costKes: estimate.estimatedCostCents / 100,
           perMessageKes: estimate.perMessageKes,
           preview,
+          // Broadcast approval: confirming puts it to approval rather than sending it.
+          approvalThreshold: overThreshold(current.organization.approvalThreshold, estimate.recipients)
+            ? current.organization.approvalThreshold
+            : null,
         },
       });
     }
-    const id = await createCampaign(actor, { ...input, draft: intent === "draft" });
+    const { id, status } = await confirmCampaign(actor, { ...input, draft: intent === "draft" });
     const what = kind === "broadcast" ? "Broadcast" : "Campaign";
     const message =
       intent === "draft"
         ? `${what} saved as a draft.`
-        : input.scheduledFor
-          ? `${what} scheduled for ${formatWhen(input.scheduledFor)}.`
-          : `${what} started: sending now.`;
+        : status === "awaiting_approval"
+          ? `${what} waiting for approval: it reaches more people than your organisation's approval threshold, so an owner or admin other than you must approve it before anything is sent.`
+          : input.scheduledFor
+            ? `${what} scheduled for ${formatWhen(input.scheduledFor)}.`
+            : `${what} started: sending now.`;
     return redirectWithToast(href("/messaging/campaigns/:id", { id }), "success", message);
   } catch (error) {
     if (!(error instanceof CampaignRefusal)) throw error;
@@ -593,6 +600,12 @@ function Review({ kind, values, review }: { kind: Kind; values: CampaignFormValu
             { label: "Audience", value: review.audience },
           ]}
         />
+        {review.approvalThreshold !== null ? (
+          <p role="note" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            It reaches more than {formatNumber(review.approvalThreshold)} people, your organisation&apos;s approval threshold: confirming
+            puts it to approval, and nothing is sent until an owner or admin other than you approves it.
+          </p>
+        ) : null}
         {review.leftOut.length ? (
           <div className="mt-4">
             <h3 className="text-sm font-semibold text-slate-900">Who is left out, and why</h3>

@@ -1,0 +1,46 @@
+import * as z from "zod/mini";
+
+/** Broadcast approval (maker-checker, decision 033): the owner's setting and a decline's reason. */
+export const APPROVAL_THRESHOLD_MAX = 1_000_000;
+export const DECLINE_REASON_MAX = 500;
+
+export const APPROVAL_MESSAGES = {
+  thresholdRequired: "Give the number of recipients above which a campaign needs approval.",
+  thresholdInvalid: "Give a whole number from 0 to 1,000,000.",
+  reasonRequired: "Say why you decline it: the author reads it.",
+  reasonTooLong: `Keep the reason to ${DECLINE_REASON_MAX} characters.`,
+} as const;
+
+/** "on" with a threshold, or off (the threshold is then ignored). */
+export const ApprovalSettingSchema = z
+  .object({
+    enabled: z.optional(z.string()),
+    threshold: z.optional(z.string().check(z.trim(), z.maxLength(20))),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.enabled !== "on") return;
+      if (!value.threshold) ctx.addIssue({ code: "custom", path: ["threshold"], message: APPROVAL_MESSAGES.thresholdRequired });
+      else if (
+        !/^\d+$/.test(value.threshold.replace(/[ ,_]/g, "")) ||
+        Number(value.threshold.replace(/[ ,_]/g, "")) > APPROVAL_THRESHOLD_MAX
+      )
+        ctx.addIssue({ code: "custom", path: ["threshold"], message: APPROVAL_MESSAGES.thresholdInvalid });
+    }),
+  );
+
+/** The threshold a valid setting gives: null when approval is off. */
+export function thresholdOf(value: z.output<typeof ApprovalSettingSchema>): number | null {
+  return value.enabled === "on" ? Number(value.threshold!.replace(/[ ,_]/g, "")) : null;
+}
+
+/** Declining a campaign that waits for approval: the reason is required (the author sees it). */
+export const DeclineSchema = z.object({
+  reason: z
+    .string({ error: APPROVAL_MESSAGES.reasonRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: APPROVAL_MESSAGES.reasonRequired, abort: true }),
+      z.maxLength(DECLINE_REASON_MAX, APPROVAL_MESSAGES.reasonTooLong),
+    ),
+});

@@ -1,0 +1,63 @@
+import { randomBytes, randomInt } from "node:crypto";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
+
+// The campaign browser tests' shared steps: a business ready to send, and the New Campaign form.
+
+export const number = () => `07${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
+
+/** A connected number and an approved utility template with two placeholders. */
+export async function readyBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${randomBytes(2).toString("hex")}`);
+  const name = `water_notice_${randomBytes(3).toString("hex")}`;
+  await page.goto("/templates/new");
+  await field(page, "Template name").fill(name);
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
+  await page.getByLabel("Language", { exact: true }).selectOption({ label: "English" });
+  await field(page, "Body").fill("Habari {{1}}, water will be off in your area on {{2}}. Store enough water.");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Update example fields" }).click();
+  await field(page, "Example for {{1}}").fill("Amina");
+  await field(page, "Example for {{2}}").fill("Tuesday");
+  await page.getByRole("button", { name: "Submit for approval" }).click();
+  await expect(page).toHaveURL(/\/templates$/);
+  expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
+  await waitForTemplateStatus(page, name, "approved");
+  return { user, template: name };
+}
+
+/** Fills the New Campaign (or Quick Broadcast) form up to Review. */
+export async function fillCampaign(
+  page: Page,
+  javaScriptEnabled: boolean,
+  values: {
+    name?: string;
+    template: string;
+    phones: string[];
+    schedule?: { date: string; time: string };
+    file?: { name: string; text: string };
+  },
+) {
+  if (values.name !== undefined) await field(page, "Campaign name").fill(values.name);
+  const option = page.locator('select[name="template"] option', { hasText: values.template });
+  await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
+  await page.getByLabel("{{1}}").selectOption({ label: "First name" });
+  await page.locator('input[name="p1_fallback"]').fill("Mteja");
+  await page.getByLabel("{{2}}").selectOption({ label: "A fixed value" });
+  await page.locator('input[name="p2_value"]').fill("Tuesday");
+  await field(page, "Phone numbers").fill(values.phones.join("\n"));
+  if (values.schedule) {
+    await page.getByLabel("Schedule").check();
+    await field(page, "Date").fill(values.schedule.date);
+    await field(page, "Time").fill(values.schedule.time);
+  }
+  if (values.file)
+    await page
+      .getByLabel("Or upload a list")
+      .setInputFiles({ name: values.file.name, mimeType: "text/csv", buffer: Buffer.from(values.file.text) });
+  await page.getByRole("button", { name: "Review" }).click();
+}
