@@ -74,5 +74,8 @@ export function isTimeZone(value: string) {
 /** "Dar es Salaam" for Africa/Dar_es_Salaam. */
 export function timeZoneLabel(zone: string) {
   if (zone === "UTC") return "UTC (Coordinated Universal Time)";
-  return zone.replace(/^[^/]+\//, "").replaceAll("_", " ").replace("Asmera", "Asmara");
+  return zone
+    .replace(/^[^/]+\//, "")
+    .replaceAll("_", " ")
+    .replace("Asmera", "Asmara");
 }

@@ -7,7 +7,7 @@ import { can } from "../auth/permissions";
 import { pauseForClosing } from "../campaigns/guards";
 import { OrganisationRefusal, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationActor } from "./details";
-import { sameOrganisationName } from "~/lib/schemas/organisation";
+import { ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";
 import { formatDay } from "~/lib/dates";
 
 /**
@@ -43,7 +43,7 @@ export async function closeOrganisation(
 ) {
   requireOwner(actor);
   if (!sameOrganisationName(input.confirmName, actor.organization.name))
-    throw new OrganisationRefusal(400, "name_mismatch", "This is not the organisation's name. Type it exactly as shown.", "confirmName");
+    throw new OrganisationRefusal(400, "name_mismatch", ORGANISATION_MESSAGES.confirmNameMismatch, "confirmName");
   await checkPassword(actor, input.password);
   const eraseAfter = new Date(now.getTime() + GRACE_DAYS * DAY_MS);
   const paused = await db().transaction(async (tx) => {
@@ -86,9 +86,10 @@ export async function reopenOrganisation(actor: OrganisationActor, input: { pass
     [actor.organization.id, now],
   );
   if (!reopened) {
-    const [row] = await rawQuery<{ closing: boolean }>(`select closure_requested_at is not null as closing from organizations where id = $1`, [
-      actor.organization.id,
-    ]);
+    const [row] = await rawQuery<{ closing: boolean }>(
+      `select closure_requested_at is not null as closing from organizations where id = $1`,
+      [actor.organization.id],
+    );
     if (row?.closing) throw new OrganisationRefusal(409, "grace_over", ORGANISATION_REFUSALS.graceOver);
     throw new OrganisationRefusal(409, "not_closing", ORGANISATION_REFUSALS.notClosing);
   }

@@ -24,25 +24,16 @@ export const ORGANISATION_MESSAGES = {
 /** A KRA PIN as people type it: spaces and case do not matter ("p051 234 567x" is P051234567X). */
 export const normaliseKraPin = (value: string) => value.replace(/\s+/g, "").toUpperCase();
 
-const inList = (list: readonly string[], error: string) =>
-  z.optional(
-    z.string().check(
-      z.refine((v) => list.includes(v), { error }),
-    ),
-  );
+const inList = (list: readonly string[], error: string) => z.optional(z.string().check(z.refine((v) => list.includes(v), { error })));
 
 /** The organisation's details: its name, and what invoices carry. Empty optional fields are cleared. */
 export const OrganisationDetailsSchema = z.object({
-  name: z
-    .string({ error: ORGANISATION_MESSAGES.nameRequired })
-    .check(
-      z.overwrite((v) => v.replace(/\s+/g, " ").trim()),
-      z.minLength(1, { error: ORGANISATION_MESSAGES.nameRequired, abort: true }),
-      z.maxLength(ORGANISATION_NAME_MAX, ORGANISATION_MESSAGES.nameMax),
-    ),
-  kraPin: z.optional(
-    z.string().check(z.overwrite(normaliseKraPin), z.maxLength(11, ORGANISATION_MESSAGES.kraPin), z.regex(KRA_PIN_PATTERN, ORGANISATION_MESSAGES.kraPin)),
+  name: z.string({ error: ORGANISATION_MESSAGES.nameRequired }).check(
+    z.overwrite((v) => v.replace(/\s+/g, " ").trim()),
+    z.minLength(1, { error: ORGANISATION_MESSAGES.nameRequired, abort: true }),
+    z.maxLength(ORGANISATION_NAME_MAX, ORGANISATION_MESSAGES.nameMax),
   ),
+  kraPin: z.optional(z.string().check(z.overwrite(normaliseKraPin), z.regex(KRA_PIN_PATTERN, ORGANISATION_MESSAGES.kraPin))),
   postalAddress: z.optional(
     z.string().check(
       z.overwrite((v) => v.replace(/\s+/g, " ").trim()),

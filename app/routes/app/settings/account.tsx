@@ -26,7 +26,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { name, closureRequestedAt, eraseAfter } = current.organization;
   return {
     name,
-    closing: closureRequestedAt && eraseAfter ? { requestedAt: closureRequestedAt.toISOString(), eraseAfter: eraseAfter.toISOString() } : null,
+    closing:
+      closureRequestedAt && eraseAfter ? { requestedAt: closureRequestedAt.toISOString(), eraseAfter: eraseAfter.toISOString() } : null,
   };
 }
 
@@ -42,7 +43,11 @@ export async function action(args: Route.ActionArgs) {
     if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
     try {
       const { eraseAfter } = await closeOrganisation(current, submission.value, meta);
-      return redirectWithToast(here, "success", `The organisation is closing. Its data will be erased on ${formatDay(eraseAfter)} unless you reopen it.`);
+      return redirectWithToast(
+        here,
+        "success",
+        `The organisation is closing. Its data will be erased on ${formatDay(eraseAfter)} unless you reopen it.`,
+      );
     } catch (error) {
       if (!(error instanceof OrganisationRefusal)) throw error;
       const reply = error.field
@@ -96,12 +101,12 @@ function CloseCard({ name, result, busy }: { name: string; result: Parameters<ty
       <CardHeader title="Close the organisation" />
       <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
         <p>
-          Closing stops all sending at once: campaigns and broadcasts pause, nothing new can be sent, and the API refuses to send. Your
-          team keeps access for {GRACE_DAYS} days to read and export what it needs, and every page says when the data goes.
+          Closing stops all sending at once: campaigns and broadcasts pause, nothing new can be sent, and the API refuses to send. Your team
+          keeps access for {GRACE_DAYS} days to read and export what it needs, and every page says when the data goes.
         </p>
         <p>
-          After {GRACE_DAYS} days, {name} and everything in it is erased for good: contacts and their consent records, conversations
-          and media, campaigns, templates, the team&apos;s accounts, API keys and the activity log. Until then you can reopen it here.
+          After {GRACE_DAYS} days, {name} and everything in it is erased for good: contacts and their consent records, conversations and
+          media, campaigns, templates, the team&apos;s accounts, API keys and the activity log. Until then you can reopen it here.
         </p>
       </div>
       <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md">
@@ -152,8 +157,8 @@ function ReopenCard({
       <CardHeader title="The organisation is closing" />
       <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
         <p>
-          Closed on {formatWhen(requestedAt)}. Its data will be erased on <strong>{formatWhen(eraseAfter)}</strong> (Nairobi time).
-          Nothing is sent until then.
+          Closed on {formatWhen(requestedAt)}. Its data will be erased on <strong>{formatWhen(eraseAfter)}</strong> (Nairobi time). Nothing
+          is sent until then.
         </p>
         <p>Reopening keeps everything and lets it send again. Campaigns paused by the closing stay paused until you resume them.</p>
       </div>

@@ -21,10 +21,7 @@ import { SettingsHeader } from "~/components/settings/settings-header";
 
 export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
 
-const INDUSTRY_OPTIONS = [
-  { value: "", label: "Not given" },
-  ...Object.entries(INDUSTRIES).map(([value, label]) => ({ value, label })),
-];
+const INDUSTRY_OPTIONS = [{ value: "", label: "Not given" }, ...Object.entries(INDUSTRIES).map(([value, label]) => ({ value, label }))];
 const COUNTIES_WITH_NONE = [{ value: "", label: "Not given" }, ...COUNTY_OPTIONS];
 const AFRICAN_ZONES = OFFERED_TIME_ZONES.filter((zone) => zone.startsWith("Africa/"));
 
