@@ -146,9 +146,13 @@ const ROWS: Record<string, Row> = {
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
-  "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/team", admin: "→/settings/team" },
+  // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
+  "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/organisation", admin: "→/settings/team" },
+  // The organisation's details (owners and admins) and closing it (the owner): not a platform administrator's.
+  "/settings/organisation": { path: "/settings/organisation", anonymous: "login", owner: "ok", admin: "denied" },
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
+  "/settings/account": { path: "/settings/account", anonymous: "login", owner: "ok", admin: "denied" },
   // A link that was never sent: the page says so, with 404.
   "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
@@ -197,6 +201,12 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/preferences/sidebar", form: { collapsed: "1" }, anonymous: "login" },
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
+  { path: "/settings/organisation", form: { name: "Someone Else Ltd", timeZone: "Africa/Nairobi" }, anonymous: "login" },
+  {
+    path: "/settings/account",
+    form: { intent: "close", password: "JumbeDemo#2026", confirmName: "Nyota Savings Sacco" },
+    anonymous: "login",
+  },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];
@@ -259,6 +269,15 @@ describe("the permissions table", () => {
     expect(ROLES.filter((role) => can(role, "team:manage"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "ownership:transfer"))).toEqual(["owner"]);
     expect(pagePermission("/settings/team")).toBe("team:view");
+  });
+
+  it("keeps the organisation's details to owners and admins, and closing it to the owner", () => {
+    expect(ROLES.filter((role) => can(role, "organization:manage"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((role) => can(role, "organization:close"))).toEqual(["owner"]);
+    expect(pagePermission("/settings/organisation")).toBe("organization:manage");
+    expect(pagePermission("/settings/account")).toBe("organization:close");
+    expect(safeRedirectTarget("/settings/organisation", "agent")).toBe("/dashboard");
+    expect(safeRedirectTarget("/settings/account", "admin")).toBe("/dashboard");
   });
 
   it("shows campaigns to everyone who sees the Message Center and lets only those who manage contacts make or change them", () => {

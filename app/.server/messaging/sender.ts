@@ -84,9 +84,10 @@ export async function resolveSenderNumber(organizationId: string, from?: string)
 
 /** Refuses while the organisation is closing (resolveSenderNumber checks the same, with the number). */
 export async function refuseWhileClosing(organizationId: string) {
-  const [row] = await rawQuery<{ closing: boolean }>(`select closure_requested_at is not null as closing from organizations where id = $1`, [
-    organizationId,
-  ]);
+  const [row] = await rawQuery<{ closing: boolean }>(
+    `select closure_requested_at is not null as closing from organizations where id = $1`,
+    [organizationId],
+  );
   if (row?.closing) throw organisationClosing();
 }
 

@@ -7,7 +7,7 @@ import { can } from "../auth/permissions";
 import { pauseForClosing } from "../campaigns/guards";
 import { OrganisationRefusal, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationActor } from "./details";
-import { ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";
+import { GRACE_DAYS, ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";
 import { formatDay } from "~/lib/dates";
 
 /**
@@ -15,7 +15,7 @@ import { formatDay } from "~/lib/dates";
  * GRACE_DAYS nothing is sent and every member sees when the data goes, and the owner can reopen it;
  * then housekeeping erases it (erasure.ts).
  */
-export const GRACE_DAYS = 30;
+export { GRACE_DAYS };
 const DAY_MS = 24 * 3600_000;
 
 function requireOwner(actor: OrganisationActor) {

@@ -26,7 +26,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Organisation",
     words: "account settings organisation organization details name kra pin tax postal address county industry time zone invoices",
   },
-  { to: "/settings/account", title: "Close the organisation", words: "account settings close delete erase reopen organisation organization" },
+  {
+    to: "/settings/account",
+    title: "Close the organisation",
+    words: "account settings close delete erase reopen organisation organization",
+  },
   { to: "/settings/security", title: "Security", words: "account settings security sessions devices signed in sign out" },
   { to: "/settings/team", title: "Team", words: "account settings team members invite invitation roles owner admin agent viewer" },
   { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },

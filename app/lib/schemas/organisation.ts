@@ -4,6 +4,8 @@ import { COUNTIES, INDUSTRY_KEYS } from "~/lib/kenya";
 import { isTimeZone } from "~/lib/time-zones";
 
 export const ORGANISATION_NAME_MAX = 120;
+/** Days between closing the organisation and the erasure of its data; it can be reopened until then (decision 032). */
+export const GRACE_DAYS = 30;
 export const POSTAL_ADDRESS_MAX = 160;
 /** KRA's PIN: a letter (P for companies and organisations, A for people), 9 digits, a letter. The database checks it too. */
 export const KRA_PIN_PATTERN = /^[A-Z][0-9]{9}[A-Z]$/;
