@@ -59,11 +59,13 @@ export default [
     route("messaging/broadcasts/new", "routes/app/messaging/campaigns/new.tsx", { id: "broadcast-new" }),
     route("messaging/campaigns/:id", "routes/app/messaging/campaigns/campaign.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    // Account Settings: its sections, each a page (the team first).
+    // Account Settings: its sections, each a page (the organisation first, closing it last).
     route("settings", "routes/app/settings/index.ts"),
+    route("settings/organisation", "routes/app/settings/organisation.tsx"),
     route("settings/team", "routes/app/settings/team.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
+    route("settings/account", "routes/app/settings/account.tsx"),
     // Notifications: the full list (the bell shows the latest), and following one (marks it read).
     route("notifications", "routes/app/notifications/index.tsx"),
     route("notifications/:id", "routes/app/notifications/open.ts"),

@@ -201,6 +201,8 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/messaging/contacts/import/:id/rejected.csv": "contacts:manage",
   // Account Settings: every member has some section (their own security); the team is seen by all, changed by owners and admins.
   "/settings": "account:manage",
+  // The organisation's details (owners and admins); closing and reopening it (the owner).
+  "/settings/organisation": "organization:manage",
   "/settings/team": "team:view",
   "/settings/security": "account:manage",
   // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
@@ -215,6 +217,7 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/notifications": "notifications:view",
   "/notifications/:id": "notifications:view",
   "/notifications/events": "notifications:view",
+  "/settings/account": "organization:close",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

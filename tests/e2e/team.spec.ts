@@ -19,11 +19,13 @@ test("an owner invites an agent, who joins by the mailed link and meets the role
   const owner = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, owner.email, owner.password);
 
-  // The user menu's Account Settings opens the team.
+  // The user menu's Account Settings opens at the organisation; the team is the next tab.
   if (javaScriptEnabled) {
     await userMenu(page).locator("summary").click();
     await userMenu(page).getByRole("link", { name: "Account Settings" }).click();
   } else await page.goto("/settings");
+  await expect(page).toHaveURL(/\/settings\/organisation$/);
+  await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Team" }).click();
   await expect(page).toHaveURL(/\/settings\/team$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Account Settings");
   await expect(members(page).getByRole("row")).toHaveCount(2);

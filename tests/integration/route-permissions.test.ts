@@ -149,7 +149,10 @@ const ROWS: Record<string, Row> = {
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
-  "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/team", admin: "→/settings/team" },
+  // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
+  "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/organisation", admin: "→/settings/team" },
+  // The organisation's details (owners and admins) and closing it (the owner): not a platform administrator's.
+  "/settings/organisation": { path: "/settings/organisation", anonymous: "login", owner: "ok", admin: "denied" },
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
@@ -159,6 +162,7 @@ const ROWS: Record<string, Row> = {
   "/notifications/:id": { path: "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The bell's live stream answers only an EventSource (Accept: text/event-stream); this table asks for HTML.
   "/notifications/events": { path: "/notifications/events", anonymous: "→/login?from=%2Fnotifications", owner: "406", admin: "406" },
+  "/settings/account": { path: "/settings/account", anonymous: "login", owner: "ok", admin: "denied" },
   // A link that was never sent: the page says so, with 404.
   "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
@@ -218,6 +222,12 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
     form: { intent: "approve" },
     anonymous: "login",
     owner: "404" as Outcome,
+  },
+  { path: "/settings/organisation", form: { name: "Someone Else Ltd", timeZone: "Africa/Nairobi" }, anonymous: "login" },
+  {
+    path: "/settings/account",
+    form: { intent: "close", password: "JumbeDemo#2026", confirmName: "Nyota Savings Sacco" },
+    anonymous: "login",
   },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
@@ -284,6 +294,15 @@ describe("the permissions table", () => {
     expect(ROLES.filter((role) => can(role, "campaigns:approve"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "approvals:configure"))).toEqual(["owner"]);
     expect(pagePermission("/settings/team")).toBe("team:view");
+  });
+
+  it("keeps the organisation's details to owners and admins, and closing it to the owner", () => {
+    expect(ROLES.filter((role) => can(role, "organization:manage"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((role) => can(role, "organization:close"))).toEqual(["owner"]);
+    expect(pagePermission("/settings/organisation")).toBe("organization:manage");
+    expect(pagePermission("/settings/account")).toBe("organization:close");
+    expect(safeRedirectTarget("/settings/organisation", "agent")).toBe("/dashboard");
+    expect(safeRedirectTarget("/settings/account", "admin")).toBe("/dashboard");
   });
 
   it("shows campaigns to everyone who sees the Message Center and lets only those who manage contacts make or change them", () => {

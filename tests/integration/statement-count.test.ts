@@ -27,6 +27,9 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications; the search's providers side by side (WhatsApp, activity)
   "/search?q=whatsapp": 4,
   "/billing": 2,
+  // session, shell notifications: the organisation's details (and its closing) come with the session
+  "/settings/organisation": 2,
+  "/settings/account": 2,
   // session, shell notifications; the members and the open invitations side by side
   "/settings/team": 4,
   // session, shell notifications; the sessions and the two-factor state (with the owner's count of members without it) side by side

@@ -305,7 +305,7 @@ export const ENDPOINTS: Endpoint[] = [
     response: Message,
     errors: {
       404: "The mediaId is not a file of your organisation: unknown, deleted or another's (code media_not_found).",
-      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
       422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, not_opted_in (a marketing template to someone not opted in), message_not_found or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
     },
     run: ({ organizationId, body, idempotencyKey }) => sendApiMessage(organizationId, body, idempotencyKey),
@@ -497,7 +497,7 @@ export const ENDPOINTS: Endpoint[] = [
     response: CreatedCampaign,
     errors: {
       404: "The audience's segment is not one of yours (code invalid_audience), or header.mediaId is not a media file of yours (code media_not_found).",
-      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting (whatsapp_reconnect_needed), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
       413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
       422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder or button without a value or mapped to an unknown field; a media header's file missing, not https, or given for a template without one), media_type_mismatch (the uploaded file does not fit the header: a PDF for an image), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
     },
@@ -540,7 +540,7 @@ export const ENDPOINTS: Endpoint[] = [
     "resume",
     "Resume a campaign",
     "Resumes a paused campaign where it stopped (a scheduled one that has not started waits for its time again; one whose time has passed starts now, checked again). Answers the campaign.",
-    "The campaign is not paused (code campaign_state).",
+    "The campaign is not paused (code campaign_state), or your organisation is closing and sends nothing (code organization_closing).",
     {
       422: "A campaign starting now no longer passes its checks: its template, number or audience changed (codes as for creating one).",
     },

@@ -44,6 +44,7 @@ const JUMBE: Record<string, string> = {
   messaging_limit_reached: "The number reached its messaging limit for new people in 24 hours.",
   number_not_connected: "The number was disconnected from Jumbe.",
   not_opted_in: "The person has not opted in to marketing messages.",
+  organization_closing: "The organisation was closing: nothing was sent.",
 };
 
 /** The reason in words for a failed message's code and title (Meta's title when the code is unknown). */

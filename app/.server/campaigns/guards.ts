@@ -88,3 +88,13 @@ export function pauseForLowQuality(tx: Executor, phone: { organizationId: string
     `Meta flagged the quality of ${phone.display} as low: people blocked or reported its messages. Sending more now risks a lower messaging limit. Review the template and audience, then resume.`,
   );
 }
+
+/** The organisation is closing: every sending and scheduled campaign stops, and says why (its owner may resume it after reopening). */
+export function pauseForClosing(tx: Executor, organizationId: string, eraseOn: string) {
+  return pauseWhere(
+    tx,
+    organizationId,
+    sql`true`,
+    `The organisation is closing: its data will be erased on ${eraseOn} unless its owner reopens it. After reopening, resume it or cancel.`,
+  );
+}

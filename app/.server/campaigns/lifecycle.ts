@@ -8,7 +8,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { attributeDefinitions } from "../contacts/attributes";
 import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
 import { SendRefusal } from "../messaging/refusals";
-import { resolveSenderNumber, type SenderNumber } from "../messaging/sender";
+import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../messaging/sender";
 import { wakeDispatcher } from "../messaging/dispatcher";
 import { checkAudience, contactSources, countAudience, freezeAudience, type AudienceCount } from "./audience";
 import { estimateCostCents } from "./pricing";
@@ -57,7 +57,9 @@ export interface CheckedCampaign {
 }
 
 const sendRefusalAsCampaign = (error: unknown, field: string) => {
-  if (error instanceof SendRefusal) return refuseCampaign(error.status, error.code, error.message, field);
+  // A closing organisation is the whole form's trouble, not one field's.
+  if (error instanceof SendRefusal)
+    return refuseCampaign(error.status, error.code, error.message, error.code === "organization_closing" ? undefined : field);
   return error;
 };
 
@@ -342,6 +344,8 @@ export async function resumeCampaign(actor: Actor, id: string) {
   // One that never started starts now: checked again first (outside the transaction).
   const starts = before.status === "paused" && !before.started_at && !(before.scheduled_for && new Date(before.scheduled_for) > new Date());
   const checked = starts ? await recheckCampaign(before) : null;
+  // One that started goes on where it stopped, unless its organisation is closing (the feeder would pause it again).
+  if (!checked) await refuseWhileClosing(actor.organizationId).catch((error) => Promise.reject(sendRefusalAsCampaign(error, "")));
   const row = await db().transaction(async (tx) => {
     const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (stored.status !== "paused")

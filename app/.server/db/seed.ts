@@ -51,6 +51,10 @@ export async function seedDemoData() {
         businessId: newBusinessId(),
         status: "active",
         planType: account.usertype === "admin" ? "Enterprise" : "Starter",
+        // The demo Sacco's details for invoices (Account Settings, Organisation).
+        ...(account.usertype === "individual"
+          ? { kraPin: "P051874263K", postalAddress: "P.O. Box 2145-20100, Nakuru", county: "Nakuru", industry: "sacco" }
+          : {}),
       })
       .returning();
     const [user] = await db()

@@ -21,6 +21,7 @@ import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_QUEUE, runInboundMediaJobs } from
 import { IMPORT_ATTEMPTS, IMPORT_QUEUE, runImportJobs } from "../contacts/import";
 import { NOTIFICATION_MAIL_QUEUE } from "../notifications/notify";
 import { sendNotificationMails, type NotificationMailPayload } from "../notifications/mail-job";
+import { eraseDueOrganisations } from "../organisation/erasure";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -94,7 +95,7 @@ export function registerJobHandlers() {
     transactional: false,
     run: (jobs) => sendConsentReplies(jobs),
   });
-  // Expired sessions and codes, and rows past their retention: once every ten minutes across all instances.
+  // Expired sessions and codes, rows past their retention, closed organisations past their grace: once every ten minutes across all instances.
   registerJobHandler<unknown>({
     queue: HOUSEKEEPING_QUEUE,
     batchSize: 1,
@@ -104,7 +105,9 @@ export function registerJobHandlers() {
     async run() {
       const removed = await sweepExpiredData();
       const requeuedDeliveries = await requeueLostDeliveries();
-      log().info({ removed, requeuedDeliveries }, "housekeeping");
+      // Organisations closed more than 30 days ago (decision 032).
+      const erasedOrganisations = (await eraseDueOrganisations()).length;
+      log().info({ removed, requeuedDeliveries, erasedOrganisations }, "housekeeping");
     },
   });
   registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });

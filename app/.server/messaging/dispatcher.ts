@@ -199,14 +199,24 @@ async function pairState(messages: Claimed[]) {
  * until the tenant reconnects, or nothing for a number no longer connected.
  */
 async function numberTokens(phoneNumberIds: string[]) {
-  const rows = await rawQuery<{ phone_number_id: string; organization_id: string; access_token_encrypted: string; refused: boolean }>(
-    `select p.phone_number_id, p.organization_id, a.access_token_encrypted, a.token_refused_at is not null as refused
-     from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
+  const rows = await rawQuery<{
+    phone_number_id: string;
+    organization_id: string;
+    access_token_encrypted: string;
+    refused: boolean;
+    closing: boolean;
+  }>(
+    `select p.phone_number_id, p.organization_id, a.access_token_encrypted, a.token_refused_at is not null as refused,
+            o.closure_requested_at is not null as closing
+     from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id join organizations o on o.id = p.organization_id
      where p.phone_number_id = any($1::text[]) and p.disconnected_at is null and a.status = 'connected'`,
     [phoneNumberIds],
   );
-  return new Map<string, string | { refused: true }>(
-    rows.map((r) => [`${r.organization_id}|${r.phone_number_id}`, r.refused ? { refused: true } : decryptSecret(r.access_token_encrypted)]),
+  return new Map<string, string | { refused: true } | { closing: true }>(
+    rows.map((r) => [
+      `${r.organization_id}|${r.phone_number_id}`,
+      r.closing ? { closing: true } : r.refused ? { refused: true } : decryptSecret(r.access_token_encrypted),
+    ]),
   );
 }
 
@@ -296,6 +306,17 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const sendable: (Claimed & { token: string })[] = [];
   for (const message of paced) {
     const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
+    if (typeof token === "object" && "closing" in token) {
+      // Queued before its organisation began closing: not sent, now or on a reopening weeks later.
+      failures.push({
+        id: message.id,
+        organizationId: message.organization_id,
+        code: null,
+        title: "organization_closing",
+        details: "Not sent: the organisation was closing.",
+      });
+      continue;
+    }
     if (typeof token === "object") {
       if (Date.now() - new Date(message.created_at).getTime() < TOKEN_HOLD_LIMIT_MS)
         deferred.push({ id: message.id, delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });

@@ -26,6 +26,16 @@ export type SendRefusalCode =
   | "message_not_found"
   | "media_not_found"
   | "media_type_mismatch"
-  | "idempotency_conflict";
+  | "idempotency_conflict"
+  | "organization_closing";
 
 export const refuse = (status: SendRefusal["status"], code: SendRefusalCode, message: string) => new SendRefusal(status, code, message);
+
+/**
+ * The organisation is closing (its owner asked; its data is erased at the end of the grace period):
+ * nothing is sent, whoever asks. Reopening it in Account Settings lifts this at once.
+ */
+export const CLOSING_SENDS_NOTHING =
+  "Your organisation is closing, so Jumbe sends no messages for it. Its owner can reopen it in Account Settings before its data is erased.";
+
+export const organisationClosing = () => refuse(409, "organization_closing", CLOSING_SENDS_NOTHING);

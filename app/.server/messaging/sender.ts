@@ -1,5 +1,5 @@
 import { rawQuery } from "../db/client";
-import { refuse } from "./refusals";
+import { organisationClosing, refuse } from "./refusals";
 import { digitsOf, normaliseRecipient } from "./recipient";
 
 /** A connected number a tenant sends from, with its account (WABA). */
@@ -13,6 +13,7 @@ export interface SenderNumber {
 }
 
 interface Row {
+  closing: boolean;
   phone_number_id: string;
   account_id: string;
   waba_id: string;
@@ -27,13 +28,20 @@ interface Row {
  * an unregistered number is refused (Meta would answer 133010).
  */
 export async function resolveSenderNumber(organizationId: string, from?: string): Promise<SenderNumber> {
-  const rows = await rawQuery<Row>(
-    `select p.phone_number_id, p.account_id, a.waba_id, p.phone_digits, p.registered_at, a.token_refused_at is not null as token_refused
-     from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
-     where p.organization_id = $1 and p.disconnected_at is null and a.status = 'connected'
+  // The organisation's row comes along (one statement): a closing organisation sends nothing. Every
+  // way out checks here first: a message by the API, a campaign checked, started, resumed or fed.
+  const found = await rawQuery<Row>(
+    `select o.closure_requested_at is not null as closing,
+            p.phone_number_id, p.account_id, a.waba_id, p.phone_digits, p.registered_at, a.token_refused_at is not null as token_refused
+     from organizations o
+     left join (whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id and a.status = 'connected')
+       on p.organization_id = o.id and p.disconnected_at is null
+     where o.id = $1
      order by p.created_at, p.phone_number_id`,
     [organizationId],
   );
+  if (found[0]?.closing) throw organisationClosing();
+  const rows = found.filter((r) => r.phone_number_id !== null);
   if (!rows.length) throw refuse(409, "no_whatsapp_number", "No WhatsApp number is connected. Connect one on the WhatsApp page first.");
   let row = rows[0]!;
   if (from !== undefined && from.trim()) {
@@ -72,6 +80,15 @@ export async function resolveSenderNumber(organizationId: string, from?: string)
     number: `+${row.phone_digits}`,
     registered: true,
   };
+}
+
+/** Refuses while the organisation is closing (resolveSenderNumber checks the same, with the number). */
+export async function refuseWhileClosing(organizationId: string) {
+  const [row] = await rawQuery<{ closing: boolean }>(
+    `select closure_requested_at is not null as closing from organizations where id = $1`,
+    [organizationId],
+  );
+  if (row?.closing) throw organisationClosing();
 }
 
 /** When the customer's service window with this number closes, or null when it is not open. */

@@ -21,6 +21,16 @@ const PAGES: { to: string; title: string; words: string }[] = [
   { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
   { to: "/change-password", title: "Change Password", words: "password security" },
+  {
+    to: "/settings/organisation",
+    title: "Organisation",
+    words: "account settings organisation organization details name kra pin tax postal address county industry time zone invoices",
+  },
+  {
+    to: "/settings/account",
+    title: "Close the organisation",
+    words: "account settings close delete erase reopen organisation organization",
+  },
   { to: "/settings/security", title: "Security", words: "account settings security sessions devices signed in sign out" },
   { to: "/notifications", title: "Notifications", words: "notifications bell alerts unread read" },
   {

@@ -8,9 +8,11 @@ import { can, type Permission } from "~/lib/permissions";
  * permission as its entry in PAGE_PERMISSIONS): a section the role cannot open has no tab.
  */
 const SECTIONS: readonly { id: string; label: string; to: string; permission: Permission }[] = [
+  { id: "organisation", label: "Organisation", to: href("/settings/organisation"), permission: "organization:manage" },
   { id: "team", label: "Team", to: href("/settings/team"), permission: "team:view" },
   { id: "notifications", label: "Notifications", to: href("/settings/notifications"), permission: "notifications:manage" },
   { id: "security", label: "Security", to: href("/settings/security"), permission: "account:manage" },
+  { id: "account", label: "Account", to: href("/settings/account"), permission: "organization:close" },
 ];
 
 export function SettingsHeader({ current }: { current: string }) {

@@ -4,6 +4,9 @@ import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards"
 import { signedCookies } from "~/.server/auth/cookies";
 import { bellOf } from "~/.server/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
+import { ClosingBanner } from "~/components/layout/closing-banner";
+import { can } from "~/lib/permissions";
+import { formatDay } from "~/lib/dates";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
 import { platformScope } from "~/.server/auth/scope";
@@ -32,6 +35,8 @@ export async function loader(args: Route.LoaderArgs) {
     },
     // What the signed-in member may do: pages hide the entries and buttons their role cannot use.
     role: current.role,
+    // A closing organisation (decision 032): when its data goes; read with the session, no statement of its own.
+    eraseAfter: current.organization.closureRequestedAt ? (current.organization.eraseAfter?.toISOString() ?? null) : null,
     collapsed,
     alerts,
     bell,
@@ -52,6 +57,9 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   }
   return (
     <AppShell user={loaderData.user} collapsed={loaderData.collapsed} bell={loaderData.bell}>
+      {loaderData.eraseAfter ? (
+        <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={can(loaderData.role, "organization:close")} />
+      ) : null}
       <Outlet />
     </AppShell>
   );

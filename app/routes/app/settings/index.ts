@@ -1,9 +1,9 @@
 import { href, redirect } from "react-router";
 import type { Route } from "./+types/index";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
 
-/** Account Settings opens at its first section. */
+/** Account Settings opens at its first section the member may open: the organisation for owners and admins, else the team. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "account:manage");
-  throw redirect(href("/settings/team"));
+  const current = await requireUserWithPermission(args, "account:manage");
+  throw redirect(can(current.role, "organization:manage") ? href("/settings/organisation") : href("/settings/team"));
 }

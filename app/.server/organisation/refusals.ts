@@ -1,0 +1,24 @@
+/**
+ * Why a change to the organisation is refused: a stable code, a plain sentence, and the form field
+ * it is about when there is one. Nothing has changed when one is thrown.
+ */
+export class OrganisationRefusal extends Error {
+  constructor(
+    readonly status: 400 | 403 | 409,
+    readonly code: "forbidden" | "wrong_password" | "name_mismatch" | "already_closing" | "not_closing" | "grace_over",
+    message: string,
+    readonly field?: "password" | "confirmName",
+  ) {
+    super(message);
+    this.name = "OrganisationRefusal";
+  }
+}
+
+export const ORGANISATION_REFUSALS = {
+  forbidden: "Only the organisation's owner and admins can change its details.",
+  ownerOnly: "Only the owner can close or reopen the organisation.",
+  wrongPassword: "The password is not correct.",
+  alreadyClosing: "The organisation is already closing.",
+  notClosing: "The organisation is not closing.",
+  graceOver: "The 30 days to reopen the organisation are over: its data is being erased.",
+} as const;

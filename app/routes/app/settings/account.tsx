@@ -1,0 +1,185 @@
+import { data, Form, href, useNavigation } from "react-router";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/account";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { closeOrganisation, reopenOrganisation } from "~/.server/organisation/closing";
+import { OrganisationRefusal, ORGANISATION_REFUSALS } from "~/.server/organisation/refusals";
+import { CloseOrganisationSchema, GRACE_DAYS, ReopenOrganisationSchema } from "~/lib/schemas/organisation";
+import { formatDay, formatWhen } from "~/lib/dates";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, FormError, PasswordField } from "~/components/ui/field";
+import { Toast } from "~/components/ui/toast";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { SettingsHeader } from "~/components/settings/settings-header";
+
+export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
+
+/** Closing the organisation, or reopening it while it closes: the owner's (the layout's middleware checks first). */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "organization:close");
+  const { name, closureRequestedAt, eraseAfter } = current.organization;
+  return {
+    name,
+    closing:
+      closureRequestedAt && eraseAfter ? { requestedAt: closureRequestedAt.toISOString(), eraseAfter: eraseAfter.toISOString() } : null,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args);
+  if (!can(current.role, "organization:close")) return formFailure(null, 403, ORGANISATION_REFUSALS.ownerOnly);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const meta = requestMeta(args.request, args.context);
+  const here = href("/settings/account");
+  if (intent === "close") {
+    const submission = parseWithZod(form, { schema: CloseOrganisationSchema });
+    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
+    try {
+      const { eraseAfter } = await closeOrganisation(current, submission.value, meta);
+      return redirectWithToast(
+        here,
+        "success",
+        `The organisation is closing. Its data will be erased on ${formatDay(eraseAfter)} unless you reopen it.`,
+      );
+    } catch (error) {
+      if (!(error instanceof OrganisationRefusal)) throw error;
+      const reply = error.field
+        ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
+        : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
+      return formFailure(reply, error.status, undefined, { intent });
+    }
+  }
+  if (intent === "reopen") {
+    const submission = parseWithZod(form, { schema: ReopenOrganisationSchema });
+    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
+    try {
+      await reopenOrganisation(current, submission.value, meta);
+      return redirectWithToast(
+        here,
+        "success",
+        "The organisation is open again and will not be erased. Campaigns paused by the closing stay paused: resume the ones you still want.",
+      );
+    } catch (error) {
+      if (!(error instanceof OrganisationRefusal)) throw error;
+      const reply = error.field
+        ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
+        : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
+      return formFailure(reply, error.status, undefined, { intent });
+    }
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { name, closing } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const result = (intent: string) => (actionData && "intent" in actionData && actionData.intent === intent ? actionData.result : undefined);
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <SettingsHeader current="account" />
+      {closing ? (
+        <ReopenCard eraseAfter={closing.eraseAfter} requestedAt={closing.requestedAt} result={result("reopen")} busy={busy} />
+      ) : (
+        <CloseCard name={name} result={result("close")} busy={busy} />
+      )}
+    </div>
+  );
+}
+
+function CloseCard({ name, result, busy }: { name: string; result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
+  const [form, fields] = useSchemaForm(CloseOrganisationSchema, result, { id: "close" });
+  return (
+    <Card>
+      <CardHeader title="Close the organisation" />
+      <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
+        <p>
+          Closing stops all sending at once: campaigns and broadcasts pause, nothing new can be sent, and the API refuses to send. Your team
+          keeps access for {GRACE_DAYS} days to read and export what it needs, and every page says when the data goes.
+        </p>
+        <p>
+          After {GRACE_DAYS} days, {name} and everything in it is erased for good: contacts and their consent records, conversations and
+          media, campaigns, templates, the team&apos;s accounts, API keys and the activity log. Until then you can reopen it here.
+        </p>
+      </div>
+      <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md">
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field
+          label={
+            <>
+              Type <strong>{name}</strong> to confirm
+            </>
+          }
+          markRequired
+          autoComplete="off"
+          spellCheck={false}
+          errors={fields.confirmName.errors}
+          {...getInputProps(fields.confirmName, { type: "text" })}
+          key={fields.confirmName.key}
+        />
+        <PasswordField
+          label="Your password"
+          markRequired
+          autoComplete="current-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+          key={fields.password.key}
+        />
+        <Button type="submit" name="intent" value="close" variant="danger" disabled={busy}>
+          Close the organisation
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function ReopenCard({
+  eraseAfter,
+  requestedAt,
+  result,
+  busy,
+}: {
+  eraseAfter: string;
+  requestedAt: string;
+  result: Parameters<typeof useSchemaForm>[1];
+  busy: boolean;
+}) {
+  const [form, fields] = useSchemaForm(ReopenOrganisationSchema, result, { id: "reopen" });
+  return (
+    <Card>
+      <CardHeader title="The organisation is closing" />
+      <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
+        <p>
+          Closed on {formatWhen(requestedAt)}. Its data will be erased on <strong>{formatWhen(eraseAfter)}</strong> (Nairobi time). Nothing
+          is sent until then.
+        </p>
+        <p>Reopening keeps everything and lets it send again. Campaigns paused by the closing stay paused until you resume them.</p>
+      </div>
+      <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md">
+        <FormError id={form.errorId} errors={form.errors} />
+        <PasswordField
+          label="Your password"
+          markRequired
+          autoComplete="current-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+          key={fields.password.key}
+        />
+        <Button type="submit" name="intent" value="reopen" disabled={busy}>
+          Reopen the organisation
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

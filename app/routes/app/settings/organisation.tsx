@@ -1,0 +1,161 @@
+import { Form, href, useNavigation } from "react-router";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/organisation";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { organisationDetails, updateOrganisationDetails } from "~/.server/organisation/details";
+import { OrganisationRefusal, ORGANISATION_REFUSALS } from "~/.server/organisation/refusals";
+import { OrganisationDetailsSchema, ORGANISATION_NAME_MAX, POSTAL_ADDRESS_MAX } from "~/lib/schemas/organisation";
+import { COUNTY_OPTIONS, INDUSTRIES } from "~/lib/kenya";
+import { OFFERED_TIME_ZONES, timeZoneLabel } from "~/lib/time-zones";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, FormError, SelectField } from "~/components/ui/field";
+import { Toast } from "~/components/ui/toast";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { SettingsHeader } from "~/components/settings/settings-header";
+
+export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
+
+const INDUSTRY_OPTIONS = [{ value: "", label: "Not given" }, ...Object.entries(INDUSTRIES).map(([value, label]) => ({ value, label }))];
+const COUNTIES_WITH_NONE = [{ value: "", label: "Not given" }, ...COUNTY_OPTIONS];
+const AFRICAN_ZONES = OFFERED_TIME_ZONES.filter((zone) => zone.startsWith("Africa/"));
+
+/** The organisation's name and what its invoices carry; owners and admins (the layout's middleware checks first). */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "organization:manage");
+  return { details: organisationDetails(current.organization) };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args);
+  // Checked before the form is read: a role that may not change it learns nothing more.
+  if (!can(current.role, "organization:manage")) return formFailure(null, 403, ORGANISATION_REFUSALS.forbidden);
+  const form = await readForm(args.request);
+  const submission = parseWithZod(form, { schema: OrganisationDetailsSchema });
+  if (submission.status !== "success") return formFailure(submission.reply(), 400);
+  let changed: string[];
+  try {
+    changed = await updateOrganisationDetails(current, submission.value, requestMeta(args.request, args.context));
+  } catch (error) {
+    if (!(error instanceof OrganisationRefusal)) throw error;
+    return formFailure(null, error.status, error.message);
+  }
+  return redirectWithToast(
+    href("/settings/organisation"),
+    "success",
+    changed.length ? "Organisation details saved." : "Nothing to save: the details are as they were.",
+  );
+}
+
+export default function OrganisationSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { details } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useSchemaForm(OrganisationDetailsSchema, actionData?.result, {
+    id: "organisation",
+    shouldValidate: "onBlur",
+    defaultValue: {
+      name: details.name,
+      kraPin: details.kraPin ?? "",
+      postalAddress: details.postalAddress ?? "",
+      county: details.county ?? "",
+      industry: details.industry ?? "",
+      timeZone: details.timeZone,
+    },
+  });
+  // A zone set elsewhere (any the server knows) stays a choice.
+  const otherZone = (OFFERED_TIME_ZONES as readonly string[]).includes(details.timeZone) ? null : details.timeZone;
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <SettingsHeader current="organisation" />
+      <Card>
+        <CardHeader
+          title="Organisation details"
+          description="The name shows in the user menu and on messages to your team; the rest goes on your invoices."
+        />
+        <Form method="post" {...getFormProps(form)} className="mt-4 grid max-w-3xl gap-x-4 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <FormError id={form.errorId} errors={form.errors} />
+          </div>
+          <Field
+            label="Organisation name"
+            markRequired
+            autoComplete="organization"
+            maxLength={ORGANISATION_NAME_MAX}
+            errors={fields.name.errors}
+            {...getInputProps(fields.name, { type: "text" })}
+            key={fields.name.key}
+            className="sm:col-span-2"
+          />
+          <Field
+            label="KRA PIN"
+            hint="A letter, 9 digits and a letter, like P051234567X."
+            autoComplete="off"
+            spellCheck={false}
+            errors={fields.kraPin.errors}
+            {...getInputProps(fields.kraPin, { type: "text" })}
+            key={fields.kraPin.key}
+          />
+          <SelectField
+            label="County"
+            errors={fields.county.errors}
+            {...getSelectProps(fields.county)}
+            key={fields.county.key}
+            options={COUNTIES_WITH_NONE}
+          />
+          <Field
+            label="Postal address for invoices"
+            hint="For example P.O. Box 30123-00100, Nairobi."
+            autoComplete="street-address"
+            maxLength={POSTAL_ADDRESS_MAX}
+            errors={fields.postalAddress.errors}
+            {...getInputProps(fields.postalAddress, { type: "text" })}
+            key={fields.postalAddress.key}
+            className="sm:col-span-2"
+          />
+          <SelectField
+            label="Industry"
+            errors={fields.industry.errors}
+            {...getSelectProps(fields.industry)}
+            key={fields.industry.key}
+            options={INDUSTRY_OPTIONS}
+          />
+          <SelectField
+            label="Default time zone"
+            markRequired
+            hint="Where your organisation works from."
+            errors={fields.timeZone.errors}
+            {...getSelectProps(fields.timeZone)}
+            key={fields.timeZone.key}
+          >
+            <optgroup label="Africa">
+              {AFRICAN_ZONES.map((zone) => (
+                <option key={zone} value={zone}>
+                  {timeZoneLabel(zone)}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Other">
+              <option value="UTC">{timeZoneLabel("UTC")}</option>
+              {otherZone ? <option value={otherZone}>{otherZone}</option> : null}
+            </optgroup>
+          </SelectField>
+          <div className="sm:col-span-2">
+            <Button type="submit" disabled={busy}>
+              Save details
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
