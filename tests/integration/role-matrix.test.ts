@@ -98,6 +98,8 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/messaging/campaigns/:id": (w) => `/messaging/campaigns/${w.campaign}`,
   "/messaging/campaigns/:id/results.csv": (w) => `/messaging/campaigns/${w.campaign}/results.csv`,
   "/messaging/campaigns/:id/events": (w) => `/messaging/campaigns/${w.campaign}/events`,
+  // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
+  "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
   "/api/v1/*": () => "/api/v1/account",
@@ -112,6 +114,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
   "/templates/:id/sample": { status: 404, why: "a draft without a media sample" },
+  "/notifications/:id": { status: 404, why: "nobody's notification (one's own is tested in notifications.test.ts)" },
+  "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
 };
 
 /**
@@ -164,6 +168,7 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     role: { needs: "team:manage", form: (w) => ({ intent: "role", member: w.extraAgent, role: "viewer" }) },
     remove: { needs: "team:manage", form: (w) => ({ intent: "remove", member: w.extraAgent, confirm: "yes" }) },
     // Last of all: the owner becomes an admin.
+    approval: { needs: "approvals:configure", form: () => ({ intent: "approval", enabled: "on", threshold: "100" }) },
     handover: { needs: "ownership:transfer", form: (w) => ({ intent: "handover", member: w.users.admin, password: DEMO_PASSWORD }) },
   },
   "/whatsapp": {
@@ -247,6 +252,45 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     pause: { needs: "campaigns:manage", form: () => ({ intent: "pause" }), proof: false, why: "a scheduled campaign" },
     resume: { needs: "campaigns:manage", form: () => ({ intent: "resume" }), proof: false, why: "a scheduled campaign" },
     cancel: { needs: "campaigns:manage", form: () => ({ intent: "cancel", confirm: "yes" }) },
+    approve: { needs: "campaigns:approve", form: () => ({ intent: "approve" }), proof: false, why: "the sample is not waiting" },
+    decline: {
+      needs: "campaigns:approve",
+      form: () => ({ intent: "decline", reason: "Wrong list" }),
+      proof: false,
+      why: "the sample is not waiting",
+    },
+  },
+  "/settings/organisation": {
+    "": {
+      needs: "organization:manage",
+      form: () => ({ name: "Nyota Savings Sacco", timeZone: "Africa/Nairobi", postalAddress: "P.O. Box 77-20100, Nakuru" }),
+    },
+  },
+  "/settings/account": {
+    close: {
+      needs: "organization:close",
+      form: () => ({ intent: "close", password: DEMO_PASSWORD, confirmName: "Nyota Savings Sacco" }),
+      proof: false,
+      why: "would stop the world's sending; closing is tested in organisation.test.ts",
+    },
+    reopen: { needs: "organization:close", form: () => ({ intent: "reopen", password: DEMO_PASSWORD }), proof: false, why: "not closing" },
+  },
+  "/settings/notifications": {
+    save: {
+      needs: "notifications:manage",
+      form: () => ({ intent: "save", "email:campaign_finished": "agent" }),
+      proof: false,
+      why: "a full form",
+    },
+  },
+  "/notifications": {
+    "read-all": { needs: "notifications:view", form: () => ({ intent: "read-all" }) },
+    read: {
+      needs: "notifications:view",
+      form: () => ({ intent: "read", notification: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "one's own",
+    },
   },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
   "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
