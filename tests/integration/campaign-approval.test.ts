@@ -372,6 +372,20 @@ describe("deciding", () => {
       [admin.userId, "Nakuru water rationing: Wrong date: the water is off on Wednesday."],
     ]);
     expect(await refusal(declineCampaign(approver(org.owner), id, "Again"))).toMatchObject({ status: 409 });
+    // The bells: the request went to the owner and the admin (not the author), the decision to the author alone.
+    const bells = await rawQuery<{ user_id: string; event: string; title: string }>(
+      `select user_id, event, title from notifications where organization_id = $1 and event like 'approval_%' order by created_at, user_id`,
+      [org.organizationId],
+    );
+    expect(
+      bells
+        .filter((b) => b.event === "approval_requested")
+        .map((b) => b.user_id)
+        .sort(),
+    ).toEqual([admin.userId, org.owner.userId].sort());
+    expect(bells.filter((b) => b.event === "approval_decided")).toEqual([
+      { user_id: author.userId, event: "approval_decided", title: "Campaign declined: Nakuru water rationing" },
+    ]);
   });
 
   it("approving a scheduled one keeps its time; one whose time has passed sends now", async () => {

@@ -271,3 +271,31 @@ describe("two-factor sign-in", () => {
     expect((await run(dashboardLoader, getRequest("/dashboard", { cookie: memberCookie }))).status).toBe(200);
   });
 });
+
+describe("a sign-in from a new device", () => {
+  it("tells the member in the bell, after two-factor too, but not from a known device nor on the first sign-in", async () => {
+    const { email, password, user } = await createVerifiedUser();
+    const bell = async () =>
+      rawQuery<{ title: string }>(`select title from notifications where user_id = $1 and event = 'new_device_sign_in'`, [user.id]);
+    const first = await run(
+      loginAction,
+      formRequest("/login", { email, password }, { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0" }),
+    );
+    expect(first.status).toBe(302);
+    expect(await bell()).toHaveLength(0);
+    const device = cookieHeader(first.setCookies.filter((c) => c.startsWith("jumbe_device=")));
+    await run(loginAction, formRequest("/login", { email, password }, { cookie: device }));
+    expect(await bell()).toHaveLength(0);
+
+    const { secret } = await turnOn(cookieHeader(first.setCookies));
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + STEP_MS });
+    const phone = { userAgent: "Mozilla/5.0 (Linux; Android 14) Chrome/131.0 Mobile" };
+    const challenge = cookieHeader((await run(loginAction, formRequest("/login", { email, password }, phone))).setCookies);
+    const done = await run(
+      twoFactorAction,
+      formRequest("/login/two-factor", { code: codeForStep(secret, stepAt(Date.now())) }, { ...phone, cookie: challenge }),
+    );
+    expect(done.status).toBe(302);
+    expect((await bell()).map((n) => n.title)).toEqual(["New sign-in from Chrome on Android"]);
+  });
+});

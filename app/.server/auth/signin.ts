@@ -12,6 +12,7 @@ import { RESEND_WINDOW, sendVerificationCode } from "./signup";
 import { countMessagesThisMonth, findUserByEmail, toAuthUser, type AuthUser } from "./users";
 import { roleOf, type Role } from "./permissions";
 import { openChallenge } from "./two-factor/challenge";
+import { notifyNewDeviceSignIn } from "../notifications/new-device";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import type { Organization, User } from "../db/schema";
 
@@ -113,7 +114,10 @@ export async function signIn(
       reason: "two_factor",
       challengeCookie: await openChallenge(user.id, remember),
     };
-  return openSignedInSession(user, organization, remember, meta, previousToken, remember ? "Remembered for 30 days" : "Browser session");
+  return openSignedInSession(user, organization, remember, meta, previousToken, {
+    details: remember ? "Remembered for 30 days" : "Browser session",
+    knownDevice: device !== null,
+  });
 }
 
 /**
@@ -126,7 +130,7 @@ export async function openSignedInSession(
   remember: boolean,
   meta: RequestMeta,
   previousToken: string | undefined,
-  details: string,
+  how: { details: string; knownDevice: boolean },
 ): Promise<SignedIn> {
   if (previousToken) await deleteSessionByToken(previousToken);
   const session = await createSession(user.id, remember, meta);
@@ -138,9 +142,13 @@ export async function openSignedInSession(
     type: "login",
     status: "success",
     action: "Signed in",
-    details,
+    details: how.details,
     meta,
   });
+  // A browser that is not a known device of the account: the member is told (bell, and e-mail by the
+  // rule). Not on the account's first sign-in: every browser is new then.
+  if (user.lastLoginAt)
+    await notifyNewDeviceSignIn({ user, organizationId: organization.id, meta, knownDevice: how.knownDevice, at: lastLoginAt });
   const messagesUsed = await countMessagesThisMonth(organization.id);
   return {
     ok: true,

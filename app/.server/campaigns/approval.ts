@@ -8,6 +8,7 @@ import { DECLINE_REASON_MAX, APPROVAL_MESSAGES } from "~/lib/schemas/approval";
 import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type Actor, type StoredCampaign } from "./lifecycle";
 import { refuseCampaign } from "./refusals";
 import { wakeFeeder } from "./wake";
+import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications/emitters";
 
 /**
  * Broadcast approval (maker-checker, decision 033). When the owner has set a threshold
@@ -84,7 +85,7 @@ export async function announceApprovalRequest(
     details: `${campaign.name}: ${people(recipients)}, more than the approval threshold of ${formatNumber(threshold ?? 0)}. An owner or admin other than its author must approve it.`,
     meta: actor.meta,
   });
-  // Notifications: "approval requested" to the owners and admins other than the author goes here.
+  await notifyApprovalRequested(db(), { organizationId: actor.organizationId, ...campaign }, { by: actor.userId, recipients });
 }
 
 /** THE place where an approval was decided (after the commit): the activity log records who and how. */
@@ -104,7 +105,13 @@ async function announceApprovalDecision(
       : `${campaign.name}: ${decision.reason}`,
     meta: approver.meta,
   });
-  // Notifications: "approval decided" to the author (campaign.created_by) goes here.
+  await notifyApprovalDecided(
+    db(),
+    { organizationId: approver.organizationId, id: campaign.id, name: campaign.name, kind: campaign.kind, createdBy: campaign.created_by },
+    decision.approved
+      ? { by: approver.userId, approved: true, outcome: decision.outcome }
+      : { by: approver.userId, approved: false, reason: decision.reason },
+  );
 }
 
 /** Owners and admins decide; anybody else is refused before anything is read. */

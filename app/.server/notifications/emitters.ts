@@ -181,3 +181,50 @@ export async function notifyRoleChanged(
     executor,
   );
 }
+
+/** A campaign waits for approval: the owners and admins, but not the member who asked. */
+export async function notifyApprovalRequested(
+  executor: Executor,
+  campaign: { organizationId: string; id: string; name: string; kind: string },
+  request: { by?: string | null; recipients: number; at?: Date },
+) {
+  const at = request.at ?? new Date();
+  await notify(
+    {
+      organizationId: campaign.organizationId,
+      event: "approval_requested",
+      title: `${what(campaign.kind)} awaiting your approval: ${campaign.name}`,
+      body: `It would reach ${request.recipients.toLocaleString("en-KE")} people. An owner or admin other than its author approves or declines it on its page.`,
+      link: `/messaging/campaigns/${campaign.id}`,
+      dedupeKey: `approval-requested:${campaign.id}:${at.getTime()}`,
+      excludeUserId: request.by ?? null,
+    },
+    executor,
+  );
+}
+
+/** An owner or admin approved or declined a campaign: its author is told (not the one who decided). */
+export async function notifyApprovalDecided(
+  executor: Executor,
+  campaign: { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null },
+  decision: { by: string; approved: boolean; outcome?: "sending" | "scheduled"; reason?: string },
+) {
+  await notify(
+    {
+      organizationId: campaign.organizationId,
+      event: "approval_decided",
+      title: `${what(campaign.kind)} ${decision.approved ? "approved" : "declined"}: ${campaign.name}`,
+      body: decision.approved
+        ? decision.outcome === "sending"
+          ? "It is sending now."
+          : "It will send at its scheduled time."
+        : `Reason: ${decision.reason ?? ""}`,
+      link: `/messaging/campaigns/${campaign.id}`,
+      dedupeKey: `approval-decided:${campaign.id}`,
+      userIds: [campaign.createdBy],
+      roles: [],
+      excludeUserId: decision.by,
+    },
+    executor,
+  );
+}

@@ -2,6 +2,7 @@ import type { Route } from "./+types/auth.two-factor";
 import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
 import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { sessionToken } from "~/.server/auth/sessions";
+import { deviceCookieValue } from "~/.server/auth/known-device";
 import { challengeToken, clearChallengeCookieHeader } from "~/.server/auth/two-factor/challenge";
 import { completeTwoFactorSignIn } from "~/.server/auth/two-factor/sign-in";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
@@ -20,6 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     body.value.code,
     requestMeta(request, context),
     sessionToken(request),
+    deviceCookieValue(request),
   );
   if (outcome.ok) {
     const headers = new Headers({ "Cache-Control": "no-store" });

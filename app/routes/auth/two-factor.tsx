@@ -14,6 +14,7 @@ import { completeTwoFactorSignIn } from "~/.server/auth/two-factor/sign-in";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
 import { sessionToken } from "~/.server/auth/sessions";
+import { deviceCookieValue } from "~/.server/auth/known-device";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/http/toast";
 import { formFailure, readForm } from "~/.server/http/forms";
@@ -40,7 +41,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: TwoFactorCodeSchema });
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }));
   const { code, from = "" } = submission.value;
-  const outcome = await completeTwoFactorSignIn(challengeToken(request), code, requestMeta(request, context), sessionToken(request));
+  const outcome = await completeTwoFactorSignIn(
+    challengeToken(request),
+    code,
+    requestMeta(request, context),
+    sessionToken(request),
+    deviceCookieValue(request),
+  );
   if (outcome.ok) {
     const headers = new Headers();
     headers.append("Set-Cookie", outcome.setCookie);

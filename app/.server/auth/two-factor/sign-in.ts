@@ -1,6 +1,7 @@
 import type { RequestMeta } from "../../http/request-meta";
 import { openSignedInSession, SIGNIN_MESSAGES, type SignedIn } from "../signin";
 import { findUserById } from "../users";
+import { knownDeviceId } from "../known-device";
 import { answerChallenge } from "./challenge";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 
@@ -16,6 +17,7 @@ export async function completeTwoFactorSignIn(
   code: string,
   meta: RequestMeta,
   previousToken?: string,
+  deviceCookie?: string,
 ): Promise<TwoFactorSigninResult> {
   const answer = await answerChallenge(challengeToken, code, meta);
   if (!answer.ok) return answer;
@@ -23,13 +25,9 @@ export async function completeTwoFactorSignIn(
   if (!account || !account.user.isVerified) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.challengeGone, restart: true };
   if (account.organization.status === "suspended") return { ok: false, status: 403, message: SIGNIN_MESSAGES.suspended, restart: true };
   const method = answer.method === "app" ? "authenticator app" : "recovery code";
-  const signedIn = await openSignedInSession(
-    account.user,
-    account.organization,
-    answer.remember,
-    meta,
-    previousToken,
-    `${answer.remember ? "Remembered for 30 days" : "Browser session"}; two-factor by ${method}`,
-  );
+  const signedIn = await openSignedInSession(account.user, account.organization, answer.remember, meta, previousToken, {
+    details: `${answer.remember ? "Remembered for 30 days" : "Browser session"}; two-factor by ${method}`,
+    knownDevice: knownDeviceId(deviceCookie, account.user) !== null,
+  });
   return answer.method === "recovery" ? { ...signedIn, notice: TWO_FACTOR_MESSAGES.recoveryUsed(answer.recoveryCodesLeft ?? 0) } : signedIn;
 }
