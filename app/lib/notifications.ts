@@ -48,7 +48,6 @@ export const EVENT_SETTINGS: readonly EventSetting[] = [
     description: "A campaign waits for approval. Owners and admins see it.",
     audience: OWNERS_AND_ADMINS,
     defaultEmail: OWNERS_AND_ADMINS,
-    note: "When broadcast approval is on.",
   },
   {
     event: "approval_decided",
@@ -56,7 +55,6 @@ export const EVENT_SETTINGS: readonly EventSetting[] = [
     description: "A campaign you made was approved or declined. Its author sees it.",
     audience: [],
     defaultEmail: EVERYONE,
-    note: "When broadcast approval is on.",
   },
   {
     event: "low_balance",

@@ -37,6 +37,34 @@ describe("profile", () => {
     expect(log).toMatchObject({ type: "profile", organizationId: me.organization.id, userId: me.user.id });
   });
 
+  it("lets an agent or viewer save their phone but not rename the organisation (owners and admins do)", async () => {
+    const me = await signedIn({ businessName: "Nyota Sacco" });
+    for (const role of ["agent", "viewer"] as const) {
+      await db().update(users).set({ orgRole: role }).where(eq(users.id, me.user.id));
+      const page = await run(profileLoader, getRequest("/profile?edit=1", { cookie: me.cookie }));
+      expect(page.data.canRename).toBe(false);
+      const renamed = await run(
+        profileAction,
+        formRequest("/profile", { intent: "save", businessName: "Someone Else Ltd", email: me.email }, { cookie: me.cookie }),
+      );
+      expect(renamed.status).toBe(403);
+      expect(renamed.data.result.error.businessName).toEqual(["Only the owner or an admin can rename the organisation."]);
+      const [org] = await db().select().from(organizations).where(eq(organizations.id, me.organization.id));
+      expect(org!.name).toBe("Nyota Sacco");
+      const phone = await run(
+        profileAction,
+        formRequest(
+          "/profile",
+          { intent: "save", businessName: "Nyota Sacco", email: me.email, phoneNumber: "0722 000 111" },
+          { cookie: me.cookie },
+        ),
+      );
+      expect(phone.status).toBe(302);
+    }
+    await db().update(users).set({ orgRole: "admin" }).where(eq(users.id, me.user.id));
+    expect((await run(profileLoader, getRequest("/profile", { cookie: me.cookie }))).data.canRename).toBe(true);
+  });
+
   it("refuses a bad phone and an empty business name, changing nothing", async () => {
     const me = await signedIn({ businessName: "Keep Me" });
     const phone = await run(

@@ -13,6 +13,8 @@ import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../security/rate-li
 import { MESSAGES } from "~/lib/schemas/auth";
 import { normalizePhone } from "~/lib/phone";
 
+import { can, type Role } from "../auth/permissions";
+
 export const PROFILE_SAVED = "Profile updated successfully";
 
 export interface ProfileInput {
@@ -22,7 +24,13 @@ export interface ProfileInput {
 }
 
 export type ProfileResult =
-  { ok: true; message: string; pendingEmail?: string } | { ok: false; status: 400 | 429; field?: "phoneNumber" | "email"; message: string };
+  | { ok: true; message: string; pendingEmail?: string }
+  | { ok: false; status: 400 | 403 | 429; field?: "phoneNumber" | "email" | "businessName"; message: string };
+
+export const BUSINESS_NAME_NOT_YOURS = "Only the owner or an admin can rename the organisation.";
+
+/** Owners and admins rename the organisation (a platform administrator their own); agents and viewers see its name. */
+export const mayRenameOrganisation = (role: Role) => role === "platform_admin" || can(role, "organization:manage");
 
 /** Saves business name and phone at once; a new e-mail waits until its code is confirmed. */
 export async function updateProfile(current: CurrentUser, input: ProfileInput, meta: RequestMeta): Promise<ProfileResult> {
@@ -30,7 +38,11 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
   if (input.phoneNumber && !phone) return { ok: false, status: 400, field: "phoneNumber", message: MESSAGES.phoneInvalid };
 
   const changes: string[] = [];
-  if (input.businessName !== current.organization.name) changes.push("business name");
+  const renamed = input.businessName !== current.organization.name;
+  // The organisation's name is the organisation's (Account Settings, Organisation): owners and admins change it.
+  if (renamed && !mayRenameOrganisation(current.role))
+    return { ok: false, status: 403, field: "businessName", message: BUSINESS_NAME_NOT_YOURS };
+  if (renamed) changes.push("business name");
   if ((phone ?? null) !== (current.user.phoneNumber ?? null)) changes.push("phone");
   const newEmail = input.email.trim();
   const emailChanged = newEmail.toLowerCase() !== current.user.email.toLowerCase();

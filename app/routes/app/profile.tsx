@@ -14,7 +14,7 @@ import { formatDay, formatWhen } from "~/lib/dates";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { pendingCode } from "~/.server/auth/codes";
 import { listRecentActivity } from "~/.server/activity/queries";
-import { confirmEmailChange, updateProfile } from "~/.server/profile/update-profile";
+import { confirmEmailChange, mayRenameOrganisation, updateProfile } from "~/.server/profile/update-profile";
 import { requestMeta } from "~/.server/http/request-meta";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -32,6 +32,8 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   return {
     editing: url.searchParams.get("edit") === "1",
+    // Agents and viewers see the organisation's name; owners and admins rename it.
+    canRename: mayRenameOrganisation(current.role),
     profile: {
       businessName: current.organization.name,
       email: current.user.email,
@@ -111,13 +113,23 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         {showForm ? (
           <Form method="post" {...getFormProps(form)} className="mt-4">
             <FormError id={form.errorId} errors={form.errors} />
-            <Field
-              label="Business name"
-              markRequired
-              errors={fields.businessName.errors}
-              {...getInputProps(fields.businessName, { type: "text" })}
-              key={fields.businessName.key}
-            />
+            {loaderData.canRename ? (
+              <Field
+                label="Business name"
+                markRequired
+                errors={fields.businessName.errors}
+                {...getInputProps(fields.businessName, { type: "text" })}
+                key={fields.businessName.key}
+              />
+            ) : (
+              <div className="pb-4 text-sm">
+                <input type="hidden" name="businessName" value={profile.businessName} />
+                <p className="font-medium text-slate-700">Business name</p>
+                <p className="mt-1 text-slate-900">{profile.businessName}</p>
+                <p className="mt-0.5 text-xs text-slate-500">The organisation&apos;s owner or an admin can rename it.</p>
+                {fields.businessName.errors ? <p className="mt-0.5 text-sm text-red-600">{fields.businessName.errors[0]}</p> : null}
+              </div>
+            )}
             <Field
               label="Email"
               markRequired
