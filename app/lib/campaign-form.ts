@@ -140,13 +140,6 @@ export const splitTagList = (value: string) =>
     .map((t) => t.trim())
     .filter(Boolean);
 
-/** 2026-11-30 and 09:30 in Nairobi (UTC+3 all year) as an instant; undefined when either is missing or invalid. */
-export function nairobiInstant(date: string, time: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return undefined;
-  const at = new Date(`${date}T${time}:00+03:00`);
-  return Number.isNaN(at.getTime()) ? undefined : at;
-}
-
 type Source = { field: string; fallback?: string } | { value: string };
 
 export function sourceOf(values: PlaceholderValues): Source {

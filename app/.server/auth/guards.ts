@@ -3,6 +3,7 @@ import { findSession } from "./sessions";
 import { countMessagesThisMonth, toAuthUser } from "./users";
 import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
 import { jsonError, STATUS_MESSAGES } from "../http/json";
+import { inDisplayZone } from "../http/display-zone";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 
 export type { Permission, Role } from "./permissions";
@@ -107,8 +108,9 @@ export async function requireApiPermission(args: GuardArgs, permission?: Permiss
  * request, and checks the page's permission from the one table (PAGE_PERMISSIONS).
  */
 export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
-  await requireUserWithPermission(args, pagePermission(args.url.pathname));
-  return next();
+  const current = await requireUserWithPermission(args, pagePermission(args.url.pathname));
+  // Dates on the page are in the organisation's time zone (its Organisation settings).
+  return inDisplayZone(current.organization.timeZone, next);
 };
 
 export async function authUserOf(current: CurrentUser) {

@@ -6,7 +6,7 @@ import { bellOf } from "~/.server/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { ClosingBanner } from "~/components/layout/closing-banner";
 import { can } from "~/lib/permissions";
-import { formatDay } from "~/lib/dates";
+import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
 import { platformScope } from "~/.server/auth/scope";
@@ -35,6 +35,8 @@ export async function loader(args: Route.LoaderArgs) {
     },
     // What the signed-in member may do: pages hide the entries and buttons their role cannot use.
     role: current.role,
+    // The organisation's time zone: the browser shows dates in it, as the server rendered them.
+    timeZone: current.organization.timeZone,
     // A closing organisation (decision 032): when its data goes; read with the session, no statement of its own.
     eraseAfter: current.organization.closureRequestedAt ? (current.organization.eraseAfter?.toISOString() ?? null) : null,
     collapsed,
@@ -45,6 +47,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 // Spec section 2: admins get the shell without side navigation and top bar.
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  // In the browser, pages rendered after this one (client navigations) show dates in the same zone.
+  if (typeof document !== "undefined") setDisplayZoneSource(() => loaderData.timeZone);
   if (loaderData.user.usertype === "admin") {
     return (
       <div className="min-h-screen">

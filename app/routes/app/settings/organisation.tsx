@@ -128,7 +128,7 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
           <SelectField
             label="Default time zone"
             markRequired
-            hint="Where your organisation works from."
+            hint="Every member sees dates and times in it, and schedules campaigns in it."
             errors={fields.timeZone.errors}
             {...getSelectProps(fields.timeZone)}
             key={fields.timeZone.key}

@@ -18,7 +18,6 @@ import {
   FIXED,
   headerFileOf,
   LIST_MAX,
-  nairobiInstant,
   numbersIn,
   readCampaignForm,
   sourceOf,
@@ -27,7 +26,7 @@ import {
   UPLOAD_MAX_BYTES,
   type CampaignFormValues,
 } from "~/lib/campaign-form";
-import { formatKes, formatNumber, formatWhen } from "~/lib/dates";
+import { formatKes, formatNumber, formatWhen, zonedInstant, zoneWords } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -161,8 +160,8 @@ function inputOf(
     errors.audience = `A list holds at most ${formatNumber(LIST_MAX)} numbers; this one has ${formatNumber(phones.length)}.`;
   let scheduledFor: Date | null = null;
   if (kind === "campaign" && values.when === "later") {
-    scheduledFor = nairobiInstant(values.date, values.time) ?? null;
-    if (!scheduledFor) errors.scheduledFor = "Give the date and the time (Nairobi time) to send it.";
+    scheduledFor = zonedInstant(values.date, values.time) ?? null;
+    if (!scheduledFor) errors.scheduledFor = `Give the date and the time (${zoneWords()}) to send it.`;
   }
   if (Object.keys(errors).length) return { errors };
   const name = values.name.trim() || (kind === "broadcast" && template ? `Quick broadcast: ${template.name}`.slice(0, 80) : values.name);
@@ -406,7 +405,7 @@ function CampaignForm({
                 name="date"
                 defaultValue={values.date}
                 errors={errors.scheduledFor ? [errors.scheduledFor] : undefined}
-                hint="Nairobi time (EAT, UTC+3). Used when Schedule is chosen."
+                hint={`${zoneWords()}, your organisation's time zone. Used when Schedule is chosen.`}
               />
               <Field label="Time" type="time" name="time" defaultValue={values.time} />
             </div>
@@ -580,7 +579,7 @@ function Review({ kind, values, review }: { kind: Kind; values: CampaignFormValu
       <Card>
         <CardHeader
           title={review.name}
-          description={review.when ? `Scheduled for ${review.when} (Nairobi time)` : "Sends as soon as you confirm"}
+          description={review.when ? `Scheduled for ${review.when} (${zoneWords()})` : "Sends as soon as you confirm"}
         />
         <SummaryList
           className="mt-4"
