@@ -51,7 +51,8 @@ export type CodeKind = "verification" | "reset" | "any";
 const SUBJECTS: Record<CodeKind, RegExp> = {
   verification: /verification code/i,
   reset: /password reset code/i,
-  any: /./,
+  // Any mail that carries a code (not, say, a notification of a sign-in from a new device).
+  any: /: \d{6}$/,
 };
 
 /**

@@ -302,6 +302,7 @@ describe("the events that notify", () => {
     const admin = actorOf(t, t.admin);
     const email = uniqueEmail("joiner");
     await inviteMember(admin, { email, role: "agent" }, META);
+    await drainJobs(); // the invitation's mail job
     const token = (await latestMailTo(email))!.textBody.match(/\/invitations\/([\w-]+)/)![1]!;
     const joined = await acceptInvitation(token, { firstName: "Wanjiru", lastName: "Kamau", password: PASSWORD }, META);
     const accepted = await rowsOf(t.organizationId, "invitation");

@@ -4,6 +4,7 @@ import { WEBHOOK_QUEUE } from "../webhooks/ingest";
 import { processWebhookJobs, REFRESH_PHONE_QUEUE, REPLAY_UNROUTED_QUEUE, replayUnroutedChanges } from "../webhooks/process";
 import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
+import { INVITATION_MAIL_QUEUE, sendInvitationMails, type InvitationMailPayload } from "../team/invitations";
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../housekeeping/sweep";
 import { log } from "../log";
 import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../messaging/token-refusal";
@@ -51,6 +52,14 @@ export function registerJobHandlers() {
     concurrency: 2,
     transactional: false,
     run: (jobs) => sendResetMails(jobs),
+  });
+  registerJobHandler<InvitationMailPayload>({
+    queue: INVITATION_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => sendInvitationMails(jobs),
   });
   // Webhooks out: HTTP calls to tenants' endpoints (5 s at most each), outside a transaction; each job
   // is one attempt and schedules the next itself (decision 021), so the queue's own retries only

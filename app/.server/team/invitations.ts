@@ -7,6 +7,7 @@ import type { RequestMeta } from "../http/request-meta";
 import { hashPassword } from "../auth/password";
 import { randomToken, sha256 } from "../security/crypto";
 import { sendMail } from "../mail/transport";
+import { enqueueJob, type Executor, type Job } from "../jobs/queue";
 import { invitationMail } from "../mail/messages";
 import { formatDay } from "~/lib/dates";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
@@ -67,16 +68,58 @@ function newLink() {
 
 const ROLE_WITH_ARTICLE: Record<AssignableRole, string> = { admin: "an admin", agent: "an agent", viewer: "a viewer" };
 
-async function mailInvitation(actor: Actor, email: string, role: AssignableRole, link: string, expiresAt: Date) {
-  await sendMail(
-    invitationMail(email, {
-      organization: actor.organization.name,
-      invitedBy: `${actor.user.firstName} ${actor.user.lastName}`.trim() || actor.user.email,
-      role: ROLE_WITH_ARTICLE[role],
-      link,
-      expiresOn: formatDay(expiresAt),
-    }),
-  );
+/** Invitation e-mails go out from a job, so an SMTP failure never fails the request (the job retries). */
+export const INVITATION_MAIL_QUEUE = "team.invitation-mail";
+
+export interface InvitationMailPayload {
+  invitationId: string;
+}
+
+/**
+ * Queues the e-mail of an invitation, in the caller's transaction. The request stores a link nobody
+ * knows (a random hash); the job gives the invitation its real link as it mails it. One pending job an
+ * invitation: resending twice before it ran mails once.
+ */
+async function queueInvitationMail(invitationId: string, executor?: Executor) {
+  await enqueueJob(INVITATION_MAIL_QUEUE, { invitationId } satisfies InvitationMailPayload, {
+    executor,
+    uniqueKey: `invitation-mail:${invitationId}`,
+  });
+}
+
+/**
+ * The job: for each invitation still open and unexpired, a new link (the one mailed before, if any,
+ * stops working) and the e-mail with it. A retry after a failed send mails a newer link; only the
+ * latest works. Invitations closed or expired meanwhile get nothing.
+ */
+export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
+  for (const { payload } of jobs) {
+    const { tokenHash, link } = newLink();
+    const [row] = await rawQuery<{
+      email: string;
+      role: AssignableRole;
+      expires_at: Date | string;
+      organization: string;
+      inviter: string | null;
+    }>(
+      `update invitations i set token_hash = $2
+       from organizations o
+       where i.id = $1 and o.id = i.organization_id and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()
+       returning i.email, i.role, i.expires_at, o.name as organization,
+                 (select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u where u.id = i.invited_by) as inviter`,
+      [payload.invitationId, tokenHash],
+    );
+    if (!row) continue;
+    await sendMail(
+      invitationMail(row.email, {
+        organization: row.organization,
+        invitedBy: row.inviter ?? `The team at ${row.organization}`,
+        role: ROLE_WITH_ARTICLE[row.role],
+        link,
+        expiresOn: formatDay(new Date(row.expires_at)),
+      }),
+    );
+  }
 }
 
 /**
@@ -90,19 +133,22 @@ export async function inviteMember(actor: Actor, input: { email: string; role: A
   const [existing] = await rawQuery<{ organization_id: string }>(`select organization_id from users where lower(email) = $1`, [email]);
   if (existing?.organization_id === actor.organization.id) throw refuseTeam(409, "already_member", TEAM_MESSAGES.alreadyMember, "email");
   if (existing) throw refuseTeam(409, "account_exists", TEAM_MESSAGES.accountExists, "email");
-  const { tokenHash, link } = newLink();
+  // A link nobody knows until the mail job gives it a real one.
+  const { tokenHash } = newLink();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
   // One open invitation an address: a second invitation refreshes the first (invitations_open_key).
-  const [row] = await rawQuery<{ id: string }>(
-    `insert into invitations (organization_id, email, role, token_hash, invited_by, sent_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7)
-     on conflict (organization_id, lower(email)) where accepted_at is null and revoked_at is null
-     do update set role = excluded.role, token_hash = excluded.token_hash, invited_by = excluded.invited_by,
-                   sent_at = excluded.sent_at, expires_at = excluded.expires_at
-     returning id`,
-    [actor.organization.id, email, input.role, tokenHash, actor.user.id, now, expiresAt],
-  );
-  await mailInvitation(actor, email, input.role, link, expiresAt);
+  // The invitation and its mail job in one transaction: a crash leaves both or neither.
+  const row = await db().transaction(async (tx) => {
+    const inserted = (await tx.execute(sql`
+      insert into invitations (organization_id, email, role, token_hash, invited_by, sent_at, expires_at)
+      values (${actor.organization.id}, ${email}, ${input.role}, ${tokenHash}, ${actor.user.id}, ${now}, ${expiresAt})
+      on conflict (organization_id, lower(email)) where accepted_at is null and revoked_at is null
+      do update set role = excluded.role, token_hash = excluded.token_hash, invited_by = excluded.invited_by,
+                    sent_at = excluded.sent_at, expires_at = excluded.expires_at
+      returning id`)) as unknown as { rows: { id: string }[] };
+    await queueInvitationMail(inserted.rows[0]!.id, tx);
+    return inserted.rows[0]!;
+  });
   await recordActivity({
     organizationId: actor.organization.id,
     userId: actor.user.id,
@@ -130,15 +176,16 @@ async function openInvitationOf(actor: Actor, id: string) {
 export async function resendInvitation(actor: Actor, id: string, meta?: RequestMeta, now = new Date()) {
   requireTeamManager(actor);
   const invitation = await openInvitationOf(actor, id);
-  const { tokenHash, link } = newLink();
+  const { tokenHash } = newLink();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
-  const updated = await rawQuery(
-    `update invitations set token_hash = $2, sent_at = $3, expires_at = $4, invited_by = $5
-     where id = $1 and accepted_at is null and revoked_at is null returning id`,
-    [invitation.id, tokenHash, now, expiresAt, actor.user.id],
-  );
-  if (!updated.length) throw refuseTeam(409, "invitation_closed", TEAM_MESSAGES.invitationClosed);
-  await mailInvitation(actor, invitation.email, invitation.role, link, expiresAt);
+  const resent = await db().transaction(async (tx) => {
+    const updated = (await tx.execute(sql`
+      update invitations set token_hash = ${tokenHash}, sent_at = ${now}, expires_at = ${expiresAt}, invited_by = ${actor.user.id}
+      where id = ${invitation.id} and accepted_at is null and revoked_at is null returning id`)) as unknown as { rows: unknown[] };
+    if (updated.rows.length) await queueInvitationMail(invitation.id, tx);
+    return updated.rows.length > 0;
+  });
+  if (!resent) throw refuseTeam(409, "invitation_closed", TEAM_MESSAGES.invitationClosed);
   await recordActivity({
     organizationId: actor.organization.id,
     userId: actor.user.id,
