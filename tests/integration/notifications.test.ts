@@ -296,6 +296,31 @@ describe("live", () => {
   });
 });
 
+describe("a browser that went away", () => {
+  it("ends its stream quietly when a write fails (its keepalive never throws from a timer)", async () => {
+    const t = await team();
+    const cookie = await signedInCookie(t.owner.email, PASSWORD);
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      // No abort signal: the browser's connection closed without the request saying so.
+      const request = new Request("http://jumbe.test/notifications/events", {
+        headers: { cookie, "user-agent": "vitest", accept: "text/event-stream" },
+      });
+      const response = (await eventsLoader(routeArgs(request))) as Response;
+      const reader = response.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: bell");
+      await reader.cancel();
+      // The keepalive's turn, twice: before the fix its write threw from the timer (the process ended).
+      expect(() => vi.advanceTimersByTime(60_000)).not.toThrow();
+      await finished(t, "after-gone");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("the events that notify", () => {
   it("team: an accepted invitation tells the inviter, owners and admins; a role change tells the member", async () => {
     const t = await team();

@@ -28,12 +28,23 @@ export async function loader(args: Route.LoaderArgs) {
   const first = await bellOf(reader);
   return eventStream(
     request.signal,
-    (send) => {
+    (rawSend) => {
       let last = "";
       let stopped = false;
       let reading = false;
       let again = false;
       let unsubscribe: (() => Promise<void>) | undefined;
+      let keepalive: ReturnType<typeof setInterval> | undefined;
+      // A browser that went away without the request's signal saying so: its stream is closed and a
+      // write throws. From a timer that would end the process, so a failed write ends this stream.
+      const send = (event: { event: string; data: string; id?: string }) => {
+        if (stopped) return;
+        try {
+          rawSend(event);
+        } catch {
+          stop();
+        }
+      };
       const emit = (bell: Awaited<ReturnType<typeof bellOf>>) => {
         const data = JSON.stringify(bell);
         if (data === last) return;
@@ -60,20 +71,22 @@ export async function loader(args: Route.LoaderArgs) {
         }
       };
       emit(first);
-      const keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
+      keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
       watchNotifications(reader.userId, () => void refresh())
-        .then((stop) => {
-          if (stopped) void stop();
-          else unsubscribe = stop;
+        .then((unlisten) => {
+          if (stopped) void unlisten();
+          else unsubscribe = unlisten;
           // Whatever arrived between the first read and the LISTEN.
           void refresh();
         })
         .catch((error) => log().warn({ err: error }, "notification events: LISTEN failed"));
-      return () => {
+      function stop() {
+        if (stopped) return;
         stopped = true;
         clearInterval(keepalive);
         void unsubscribe?.();
-      };
+      }
+      return stop;
     },
     { headers: { "X-Accel-Buffering": "no" } },
   );

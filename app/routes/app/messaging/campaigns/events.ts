@@ -35,7 +35,13 @@ export async function loader(args: Route.LoaderArgs) {
         const figures = JSON.stringify(liveFiguresOf(view));
         if (figures !== last) {
           last = figures;
-          send({ event: "figures", data: figures });
+          try {
+            send({ event: "figures", data: figures });
+          } catch {
+            // The browser went away without the request's signal saying so: stop polling for it.
+            stopped = true;
+            return;
+          }
         }
         if (ENDED_STATUSES.includes(view.status)) {
           stopped = true;
