@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, mailsTo, randomIp, uniqueEmail } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, uniqueEmail } from "./helpers";
 import { fillCampaign, number, readyBusiness } from "./campaign-helpers";
 
 // Issue 15's maker-checker (decision 033), with JavaScript on and off: the owner turns broadcast
@@ -38,7 +38,7 @@ test("broadcast approval: the owner turns it on, an admin's broadcast waits, the
   await field(page, "Role").selectOption("admin");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const link = (await mailsTo(request, email))[0]!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
+  const link = (await awaitMailsTo(request, email))[0]!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   try {
     const admin = await context.newPage();

@@ -98,6 +98,19 @@ export async function mailsTo(request: APIRequestContext, email: string, base = 
   return ((await response.json()) as OutboxMail[]).filter((m) => m.to.toLowerCase() === email.toLowerCase());
 }
 
+/** The mails to `email`, newest first, once there are at least `count`: mail sent by a job (invitations) arrives a moment after the form's answer. */
+export async function awaitMailsTo(request: APIRequestContext, email: string, count = 1, base = "") {
+  let mails: OutboxMail[] = [];
+  await expect
+    .poll(async () => (mails = await mailsTo(request, email, base)).length, {
+      message: `${count} mail(s) to ${email}`,
+      timeout: 10_000,
+      intervals: [100, 250, 500],
+    })
+    .toBeGreaterThanOrEqual(count);
+  return mails;
+}
+
 export interface TestUser {
   email: string;
   password: string;

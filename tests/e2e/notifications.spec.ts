@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, mailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
 
 // Issue 15's notifications: the bell with its unread dot, /notifications, and who gets e-mails.
 // Real events make them (a member joining the team); every step works with and without JavaScript,
@@ -13,7 +13,7 @@ const dot = (page: Page) => page.getByTestId("unread-dot");
 async function inviteAndJoin(
   page: Page,
   browser: Browser,
-  request: Parameters<typeof mailsTo>[0],
+  request: Parameters<typeof awaitMailsTo>[0],
   javaScriptEnabled: boolean,
   first: string,
 ) {
@@ -23,7 +23,7 @@ async function inviteAndJoin(
   await field(page, "Role").selectOption("agent");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const [mail] = await mailsTo(request, email);
+  const [mail] = await awaitMailsTo(request, email);
   const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   try {

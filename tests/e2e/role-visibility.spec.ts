@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, mailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
 
 // Issue 15: what a role cannot use is not offered at all (the server refuses it as well: see
 // tests/integration/role-matrix.test.ts). An owner invites a viewer and an agent through the team
@@ -17,7 +17,7 @@ async function join(owner: Page, request: APIRequestContext, browser: Browser, j
   await field(owner, "Role").selectOption(role);
   await owner.getByRole("button", { name: "Send invitation" }).click();
   await expect(owner.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const [mail] = await mailsTo(request, email);
+  const [mail] = await awaitMailsTo(request, email);
   const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const page = await context.newPage();

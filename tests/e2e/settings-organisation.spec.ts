@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, mailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
 
 // Issue 15, Account Settings: the organisation's details (owners and admins), and closing it (the
 // owner), with the banner every page shows while it closes. Plain forms, with and without JavaScript.
@@ -70,7 +70,7 @@ test("the owner closes the organisation and every member's pages say so, then re
   await field(page, "Role").selectOption("admin");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${adminEmail}.`)).toBeVisible();
-  const [mail] = await mailsTo(request, adminEmail);
+  const [mail] = await awaitMailsTo(request, adminEmail);
   const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   try {
