@@ -34,7 +34,6 @@ export async function loader(args: Route.LoaderArgs) {
       let reading = false;
       let again = false;
       let unsubscribe: (() => Promise<void>) | undefined;
-      let keepalive: ReturnType<typeof setInterval> | undefined;
       // A browser that went away without the request's signal saying so: its stream is closed and a
       // write throws. From a timer that would end the process, so a failed write ends this stream.
       const send = (event: { event: string; data: string; id?: string }) => {
@@ -70,8 +69,8 @@ export async function loader(args: Route.LoaderArgs) {
           reading = false;
         }
       };
+      const keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
       emit(first);
-      keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
       watchNotifications(reader.userId, () => void refresh())
         .then((unlisten) => {
           if (stopped) void unlisten();
