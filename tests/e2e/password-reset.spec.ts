@@ -10,6 +10,8 @@ test("forgot password: a mailed code sets a new password", async ({ page, reques
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The sign-in page has an Email field too: fill the new page's, once it is the one shown.
+  await expect(page.getByRole("heading", { name: "Forgot password?", level: 1 })).toBeVisible();
   await field(page, "Email").fill(user.email);
   await page.getByRole("button", { name: "Send Reset Code" }).click();
 
