@@ -69,7 +69,11 @@ export default [
     // Notifications: the full list (the bell shows the latest), and following one (marks it read).
     route("notifications", "routes/app/notifications/index.tsx"),
     route("notifications/:id", "routes/app/notifications/open.ts"),
-    ...["chat", "analytics", "billing", "integrations", "revenue-share"].map((path) =>
+    // The inbox: conversations, one conversation's thread, the organisation's saved answers.
+    route("chat", "routes/app/chat/index.tsx"),
+    route("chat/quick-replies", "routes/app/chat/quick-replies.tsx"),
+    route("chat/:id", "routes/app/chat/conversation.tsx"),
+    ...["analytics", "billing", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
   ]),
@@ -83,6 +87,9 @@ export default [
   // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
   route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
   route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
+  // The inbox, live (server-sent events), and the files of its messages.
+  route("chat/events", "routes/app/chat/events.ts"),
+  route("chat/media/:id", "routes/app/chat/media.ts"),
   // The member's bell, live (server-sent events).
   route("notifications/events", "routes/app/notifications/events.ts"),
 

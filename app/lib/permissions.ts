@@ -58,6 +58,12 @@ export const PERMISSIONS = [
   // Turn broadcast approval on or off and set its threshold: the owner's alone, since it is the
   // check on everyone else's sending (admins approve campaigns but cannot switch the check off).
   "approvals:configure",
+  // The inbox (/chat): reading conversations; answering, notes, taking, resolving and retrying;
+  // assigning a conversation to any member; the organisation's saved answers.
+  "inbox:view",
+  "inbox:reply",
+  "inbox:assign",
+  "inbox:quick-replies",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -88,6 +94,10 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "notifications:manage",
   "notifications:view",
   "billing:view",
+  "inbox:view",
+  "inbox:reply",
+  "inbox:assign",
+  "inbox:quick-replies",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -111,6 +121,10 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "campaigns:manage",
     "team:view",
     "notifications:view",
+    "inbox:view",
+    "inbox:reply",
+    "inbox:assign",
+    "inbox:quick-replies",
     // An administrator's own organisation pages, as every other organisation page above.
     "billing:view",
     "platform:console",
@@ -133,6 +147,9 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "campaigns:manage",
     "team:view",
     "notifications:view",
+    // The inbox: they answer, take and resolve conversations (assigning to others is for owners and admins).
+    "inbox:view",
+    "inbox:reply",
   ],
   viewer: [
     "account:manage",
@@ -146,6 +163,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "campaigns:view",
     "team:view",
     "notifications:view",
+    // Viewers read the inbox and answer nobody.
+    "inbox:view",
   ],
 };
 
@@ -206,7 +225,6 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/settings/team": "team:view",
   "/settings/security": "account:manage",
   // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
-  "/chat": "messaging:view",
   "/analytics": "campaigns:view",
   "/billing": "billing:view",
   "/integrations": "developer:view",
@@ -218,6 +236,13 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/notifications/:id": "notifications:view",
   "/notifications/events": "notifications:view",
   "/settings/account": "organization:close",
+  // The inbox: conversations, a thread, its live stream and its files; the saved answers (read by
+  // all who answer, kept by owners and admins on their page).
+  "/chat": "inbox:view",
+  "/chat/:id": "inbox:view",
+  "/chat/events": "inbox:view",
+  "/chat/media/:id": "inbox:view",
+  "/chat/quick-replies": "inbox:quick-replies",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

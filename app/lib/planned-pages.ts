@@ -4,7 +4,6 @@
  * on the marketing site; the issue that builds a page replaces its route and removes it here.
  */
 export const PLANNED_PAGES = {
-  "/chat": { title: "Chat", summary: "Answer customers in one shared inbox, inside WhatsApp's 24-hour service window." },
   "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
   "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },
   "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },

@@ -16,3 +16,4 @@ export * from "./contacts";
 export * from "./campaigns";
 export * from "./team";
 export * from "./settings";
+export * from "./inbox";

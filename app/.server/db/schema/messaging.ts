@@ -15,7 +15,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { organizations } from "./auth";
+import { organizations, users } from "./auth";
 
 export const contacts = pgTable(
   "contacts",
@@ -100,10 +100,24 @@ export const conversations = pgTable(
     lastInboundAt: timestamp("last_inbound_at", { withTimezone: true }),
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
+    /** The inbox (decision 034): open until an agent resolves it; the customer writing again reopens it. */
+    status: text("status", { enum: ["open", "resolved"] })
+      .notNull()
+      .default("open"),
+    /** The agent answering it; null: nobody yet. */
+    assignedTo: uuid("assigned_to").references(() => users.id, { onDelete: "set null" }),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    /** The customer's messages nobody has opened yet: raised as they arrive, zeroed when an agent opens the thread. */
+    unreadCount: integer("unread_count").notNull().default(0),
   },
   (t) => [
     uniqueIndex("conversations_org_number_contact_idx").on(t.organizationId, t.phoneNumberId, t.contactId),
-    index("conversations_org_last_idx").on(t.organizationId, t.lastMessageAt.desc()),
+    // The inbox's list: newest activity first, a keyset page at a time, whole or by state or agent.
+    index("conversations_org_last_idx").on(t.organizationId, t.lastMessageAt.desc(), t.id.desc()),
+    index("conversations_org_status_last_idx").on(t.organizationId, t.status, t.lastMessageAt.desc(), t.id.desc()),
+    index("conversations_org_assignee_last_idx")
+      .on(t.organizationId, t.assignedTo, t.lastMessageAt.desc(), t.id.desc())
+      .where(sql`assigned_to is not null`),
   ],
 );
 
@@ -169,6 +183,8 @@ export const messages = pgTable(
     mediaFileId: uuid("media_file_id").references((): AnyPgColumn => mediaFiles.id, { onDelete: "set null" }),
     /** The campaign or broadcast that sent it (campaigns.id; no foreign key: the schema files would import each other). */
     campaignId: uuid("campaign_id"),
+    /** The member who wrote it in the inbox. */
+    sentBy: uuid("sent_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
@@ -204,6 +220,10 @@ export const messages = pgTable(
       .on(t.campaignId)
       .where(sql`campaign_id is not null and accepted_at is null and failed_at is null`),
     // The pair order: a person's earlier unsent message (dispatcher.ts pairState), one probe per message.
+    // The inbox's search of what customers and agents wrote (not campaigns' templates, the same for everyone).
+    index("messages_inbox_search_trgm_idx")
+      .using("gin", sql`lower(${t.body}) gin_trgm_ops`)
+      .where(sql`contact_id is not null and (direction = 'inbound' or source = 'inbox')`),
     index("messages_queued_pair_idx")
       .on(t.organizationId, t.phoneNumberId, t.recipientPhone, t.seq)
       .where(sql`direction = 'outbound' and accepted_at is null and failed_at is null`),

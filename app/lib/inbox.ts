@@ -1,0 +1,134 @@
+/**
+ * The inbox's shapes, shared by the server (app/.server/inbox/) and the browser (/chat and its live
+ * stream): what a conversation in the list, a message in a thread and a live event carry.
+ */
+
+/** The list's filters (spec: search plus these); `all` is every conversation. */
+export const INBOX_FILTERS = ["all", "open", "resolved", "mine", "unassigned"] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+/** The longest message Meta takes as text, and the longest note. */
+export const MAX_TEXT_LENGTH = 4096;
+export const MAX_NOTE_LENGTH = 2000;
+
+export interface MemberRef {
+  id: string;
+  name: string;
+}
+
+/** The customer's 24-hour service window with the business number (Meta's rule). */
+export interface ServiceWindow {
+  open: boolean;
+  /** When it closes (open) or closed (closed after a customer message); null: the customer never wrote. */
+  closesAt: string | null;
+}
+
+/** One conversation as the list shows it. */
+export interface ConversationRow {
+  id: string;
+  contactId: string;
+  /** The customer's name, or their number when WhatsApp gave none. */
+  name: string;
+  phone: string | null;
+  phoneNumberId: string;
+  /** The business number, E.164. */
+  businessNumber: string;
+  lastMessage: { text: string; direction: "inbound" | "outbound"; status: MessageStatus } | null;
+  lastMessageAt: string;
+  lastInboundAt: string | null;
+  unread: number;
+  status: "open" | "resolved";
+  assignee: MemberRef | null;
+  window: ServiceWindow;
+}
+
+export type MessageStatus = "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+
+export type MediaKind = "image" | "video" | "audio" | "document" | "sticker";
+
+/** What a message shows, by kind: parsed from Meta's payload (inbound) or Jumbe's request (outbound). */
+export type MessageContent =
+  | { kind: "text"; text: string }
+  | {
+      kind: "media";
+      media: MediaKind;
+      caption: string | null;
+      fileName: string | null;
+      mimeType: string | null;
+      /** Bytes, when Jumbe holds the file. */
+      size: number | null;
+      /** Jumbe's copy (a /chat/... address); null while it downloads, or when it could not be fetched. */
+      url: string | null;
+      /** Why there is no file, in words (download failed, too large...). */
+      unavailable: string | null;
+      /** A voice note (audio recorded in WhatsApp). */
+      voice: boolean;
+    }
+  | { kind: "location"; latitude: number; longitude: number; name: string | null; address: string | null }
+  | { kind: "contacts"; people: { name: string; phones: string[]; emails: string[] }[] }
+  | {
+      kind: "template";
+      name: string;
+      /** The header's text with its value, or a media header's kind. */
+      header: string | null;
+      headerMedia: MediaKind | null;
+      body: string;
+      footer: string | null;
+      buttons: string[];
+    }
+  | { kind: "interactive"; header: string | null; body: string; footer: string | null; buttons: string[] }
+  /** The customer tapped a button or picked a list row. */
+  | { kind: "choice"; title: string; description: string | null }
+  | { kind: "reaction"; emoji: string }
+  | { kind: "order"; items: number; text: string | null }
+  | { kind: "unsupported"; text: string };
+
+export interface ThreadMessage {
+  type: "message";
+  id: string;
+  direction: "inbound" | "outbound";
+  /** When the customer sent it (inbound) or Jumbe stored it (outbound). */
+  at: string;
+  status: MessageStatus;
+  content: MessageContent;
+  /** The message it answers, in a line. */
+  replyTo: { id: string | null; direction: "inbound" | "outbound" | null; text: string } | null;
+  /** Reactions to it (the customer's and the business's). */
+  reactions: { emoji: string; from: "customer" | "business" }[];
+  /** Why it failed, in words; null unless failed. */
+  failure: string | null;
+  /** Whether an agent may send it again (failed, and not already retried). */
+  retryable: boolean;
+  /** The member who wrote it in the inbox; null for customers, campaigns and the API. */
+  sentBy: MemberRef | null;
+  /** Where it came from when not the inbox: campaign, broadcast, api, system. */
+  source: string | null;
+}
+
+export interface ThreadEntry {
+  type: "entry";
+  id: string;
+  at: string;
+  kind: "note" | "assigned" | "unassigned" | "resolved" | "reopened";
+  actor: MemberRef | null;
+  subject: MemberRef | null;
+  body: string;
+}
+
+export type ThreadItem = ThreadMessage | ThreadEntry;
+
+/** Who else is on a conversation now. */
+export interface PresenceMember extends MemberRef {
+  state: "viewing" | "typing";
+}
+
+/** What the inbox's event stream sends (event `inbox`), one change at a time. */
+export interface InboxLiveEvent {
+  id: number;
+  kind: "message" | "status" | "conversation" | "entry";
+  conversationId: string;
+  /** The conversation as the list shows it now. */
+  conversation: ConversationRow | null;
+  /** For the stream of this conversation's thread only: the message or entry as it is now. */
+  item: ThreadItem | null;
+}

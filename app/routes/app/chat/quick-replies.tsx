@@ -1,0 +1,4 @@
+// Being built (issue 16).
+export default function Placeholder() {
+  return null;
+}
