@@ -320,6 +320,7 @@ describe("outbound messages", () => {
       name: "order_update",
       header: "Order ORD-42",
       headerMedia: null,
+      headerUrl: null,
       body: "Habari Amina, your order of KES 1,250 is on its way.",
       footer: "Duka la Mama",
       buttons: ["Asante", "Track it"],
@@ -361,6 +362,7 @@ describe("outbound messages", () => {
       kind: "template",
       header: null,
       headerMedia: "image",
+      headerUrl: `/chat/media/${ID}`,
       body: "Hi Amina, take 20% off today. {{missing}} stays.",
       buttons: [],
     });
@@ -388,6 +390,7 @@ describe("outbound messages", () => {
       name: "login_code",
       header: null,
       headerMedia: null,
+      headerUrl: null,
       body: "482913 is your verification code. For your security, do not share this code.",
       footer: "This code expires in 10 minutes.",
       buttons: ["Copy code"],

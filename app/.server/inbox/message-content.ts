@@ -268,7 +268,10 @@ function templateOf(source: ContentSource, graph: Obj): MessageContent {
 
   const format = String(header?.format ?? "").toUpperCase();
   const mediaFormat = ["IMAGE", "VIDEO", "DOCUMENT"].includes(format) ? (format.toLowerCase() as MediaKind) : null;
-  const sentMedia = headerParameters.map((p) => str(p.type)).find((t) => t === "image" || t === "video" || t === "document");
+  const sentMediaParameter = headerParameters.find((p) => p.type === "image" || p.type === "video" || p.type === "document");
+  const sentMedia = sentMediaParameter ? (String(sentMediaParameter.type) as MediaKind) : null;
+  const sentMediaId = objOf(sentMediaParameter?.[String(sentMediaParameter?.type)]).id;
+  const headerMedia = mediaFormat ?? sentMedia;
   let headerText: string | null = null;
   if (format === "TEXT") headerText = fill(str(header?.text) ?? "", headerParameters) || null;
   else if (format === "LOCATION") {
@@ -290,7 +293,8 @@ function templateOf(source: ContentSource, graph: Obj): MessageContent {
     kind: "template",
     name,
     header: headerText,
-    headerMedia: mediaFormat ?? (sentMedia as MediaKind | undefined) ?? null,
+    headerMedia,
+    headerUrl: headerMedia && typeof sentMediaId === "string" && sentMediaId.startsWith(JUMBE_MEDIA) ? mediaUrl(source.id) : null,
     body: bodyText,
     footer: str(footer?.text) ?? (expiry ? `This code expires in ${expiry} minutes.` : null),
     buttons: templateButtons(part("BUTTONS")),
