@@ -110,7 +110,7 @@ describe("MessageBody", () => {
   });
 
   it("shows a template's image header from Jumbe, or a tile of its kind", () => {
-    const base = { kind: "template", name: "promo", header: null, body: "Offer", footer: null, buttons: [] } as const;
+    const base = { kind: "template" as const, name: "promo", header: null, body: "Offer", footer: null, buttons: [] };
     expect(render({ ...base, headerMedia: "image", headerUrl: "/chat/media/t1" })).toMatch(
       /<img src="\/chat\/media\/t1" alt="Image header"/,
     );
