@@ -300,7 +300,7 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   "/chat/:id": {
     send: { needs: "inbox:reply", form: () => ({ intent: "send", body: "Karibu, tunakusaidia aje?" }) },
     note: { needs: "inbox:reply", form: () => ({ intent: "note", note: "Called back on Monday" }) },
-    assign: { needs: "inbox:assign", form: (w) => ({ intent: "assign", assignee: w.extraAgent }) },
+    assign: { needs: "inbox:assign", form: (w) => ({ intent: "assign", assignee: w.users.admin }) },
     take: { needs: "inbox:reply", form: () => ({ intent: "take" }), proof: false, why: "after assign, the owner takes it in its own test" },
     unassign: { needs: "inbox:reply", form: () => ({ intent: "unassign" }), proof: false, why: "an agent lets go of their own only" },
     resolve: { needs: "inbox:reply", form: () => ({ intent: "resolve" }) },
@@ -413,7 +413,10 @@ async function buildWorld(): Promise<World> {
     .from(campaigns)
     .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "scheduled")));
   const [invitation] = await db().select({ id: invitations.id }).from(invitations).where(eq(invitations.organizationId, organizationId));
-  const [customer] = await own(contacts);
+  // The number is registered, so the inbox's send is taken (and queued: no dispatcher runs here).
+  await db().execute(sql`update whatsapp_phone_numbers set registered_at = now() where phone_number_id = '105000222'`);
+  // Not contacts[0..3]: other rows' proofs delete, tag and merge those.
+  const customer = (await own(contacts))[4];
   const [conversation] = (
     (await db().execute(sql`
       insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at, unread_count)
