@@ -305,7 +305,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     unassign: { needs: "inbox:reply", form: () => ({ intent: "unassign" }), proof: false, why: "an agent lets go of their own only" },
     resolve: { needs: "inbox:reply", form: () => ({ intent: "resolve" }) },
     reopen: { needs: "inbox:reply", form: () => ({ intent: "reopen" }) },
-    retry: { needs: "inbox:reply", form: (w) => ({ intent: "retry", message: w.conversationMessage }), proof: false, why: "nothing failed" },
+    retry: {
+      needs: "inbox:reply",
+      form: (w) => ({ intent: "retry", message: w.conversationMessage }),
+      proof: false,
+      why: "nothing failed",
+    },
     template: { needs: "inbox:reply", form: () => ({ intent: "template", template: "x" }), proof: false, why: "a template of Meta's" },
     read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
     typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
