@@ -411,6 +411,64 @@ describe("the pages", () => {
   });
 });
 
+describe("attachments", () => {
+  it("sends an image posted with the reply form; a file WhatsApp would refuse is refused at the attachment and nothing is kept", async () => {
+    const t = await tenant("Kitengela Printers");
+    await arrive([{ phoneNumberId: t.phoneNumberId, from: "254700999111", name: "Nafula Wekesa", type: "text", text: "Tuma design" }]);
+    const conversation = await conversationOf(t.organizationId, "+254700999111");
+    const cookie = await signedInCookie(t.email, t.password);
+    const post = (file: { bytes: Buffer; type: string; name: string }, body = "Hii hapa") => {
+      const form = new FormData();
+      form.set("intent", "send");
+      form.set("body", body);
+      form.set("attachment", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+      return call(
+        threadAction,
+        new Request(`http://jumbe.test/chat/${conversation.id}`, {
+          method: "POST",
+          body: form,
+          headers: { cookie, origin: "http://jumbe.test" },
+        }),
+        {
+          id: conversation.id,
+        },
+      );
+    };
+    const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(300, 7)]);
+    const files = async () =>
+      Number(
+        (await rawQuery<{ n: number }>(`select count(*)::int as n from media_files where organization_id = $1`, [t.organizationId]))[0]!.n,
+      );
+
+    const refused = await post({ bytes: Buffer.from("MZ this is a program"), type: "image/png", name: "design.png" });
+    expect(refused.status).toBe(415);
+    expect(refused.data.errors.attachment).toMatch(/./);
+    expect(refused.data.values.body).toBe("Hii hapa");
+    const audioWithCaption = await post({
+      bytes: Buffer.concat([Buffer.from("OggS"), Buffer.alloc(300, 1)]),
+      type: "audio/ogg",
+      name: "note.ogg",
+    });
+    expect(audioWithCaption.status).toBe(400);
+    expect(audioWithCaption.data.errors.body).toMatch(/without a caption/);
+    expect(await files()).toBe(0);
+    expect(await rawQuery(`select 1 from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId])).toHaveLength(
+      0,
+    );
+
+    const sent = await post({ bytes: png, type: "image/png", name: "design.png" });
+    expect(sent.status).toBe(302);
+    const [message] = await rawQuery<{ message_type: string; payload: { image: { id: string; caption: string } } }>(
+      `select message_type, payload from messages where organization_id = $1 and direction = 'outbound'`,
+      [t.organizationId],
+    );
+    expect(message!.message_type).toBe("image");
+    expect(message!.payload.image.caption).toBe("Hii hapa");
+    expect(message!.payload.image.id).toMatch(/^jumbe-media:/);
+    expect(await files()).toBe(1);
+  });
+});
+
 function owner(conversation: { id: string; contactId: string; phoneNumberId: string }, organizationId?: string) {
   return {
     organizationId: organizationId ?? "",

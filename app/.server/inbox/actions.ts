@@ -19,6 +19,8 @@ export const INBOX_MARK_READ_QUEUE = "inbox.mark-read";
 
 /** A refusal the page shows at the composer or the control that caused it. */
 export class InboxRefusal extends Error {
+  /** What the form held when it was refused before it was read to the end (shown again without JavaScript). */
+  values: Record<string, string> = {};
   constructor(
     readonly status: 400 | 403 | 404 | 409 | 413 | 415 | 422,
     message: string,

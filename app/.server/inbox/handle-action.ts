@@ -60,7 +60,7 @@ export async function handleInboxAction(
     }
   } catch (error) {
     if (error instanceof InboxRefusal)
-      return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values: {} };
+      return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values: error.values };
     throw error;
   }
   const field = (name: string) => fields.get(name) ?? "";

@@ -60,13 +60,25 @@ export async function readReplyForm(organizationId: string, request: Request): P
     if (attachment) await discardUploadedMedia(organizationId, attachment.id);
     // The browser is still sending: read the rest (bounded by the limit) so it gets the answer.
     if (!(error instanceof MultipartError)) await drain(reader);
-    if (error instanceof InboxRefusal) throw error;
-    if (error instanceof MediaRefusal) throw new InboxRefusal(error.status === 404 ? 400 : error.status, error.message, "attachment");
-    if (error instanceof MultipartError)
-      throw error.tooLarge
-        ? new InboxRefusal(413, `The file is over ${INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB, the most the inbox sends.`, "attachment")
-        : new InboxRefusal(400, "The form could not be read: send it again.", "attachment");
-    throw error;
+    const refusal =
+      error instanceof InboxRefusal
+        ? error
+        : error instanceof MediaRefusal
+          ? new InboxRefusal(error.status === 404 ? 400 : error.status, error.message, "attachment")
+          : error instanceof MultipartError
+            ? error.tooLarge
+              ? new InboxRefusal(
+                  413,
+                  `The file is over ${INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB, the most the inbox sends.`,
+                  "attachment",
+                )
+              : new InboxRefusal(400, "The form could not be read: send it again.", "attachment")
+            : null;
+    if (!refusal) throw error;
+    refusal.values = Object.fromEntries(
+      [...fields].filter(([name]) => name !== "intent").map(([name, value]) => [name, value.slice(0, 5000)]),
+    );
+    throw refusal;
   }
 }
 
