@@ -5,6 +5,7 @@ import { hashPassword } from "~/.server/auth/password";
 import { createQuickReply, listQuickReplies, QuickReplyRefusal } from "~/.server/inbox/quick-replies";
 import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES } from "~/lib/schemas/quick-replies";
 import { action, loader } from "~/routes/app/chat/quick-replies";
+import { loader as searchLoader } from "~/routes/app/search";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie, uniqueEmail } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";
@@ -187,7 +188,7 @@ describe("saved answers", () => {
     const [hours] = await stored(organizationId);
     const before = await stored(organizationId);
     const logged = await activity(organizationId);
-    for (const fields of [
+    for (const fields of <Record<string, string>[]>[
       { intent: "add", shortcut: "mine", body: "An agent's answer." },
       { intent: "update", id: hours!.id, shortcut: "hours", body: "Changed by an agent." },
       { intent: "delete", id: hours!.id, confirm: "yes" },
@@ -233,5 +234,22 @@ describe("saved answers", () => {
     expect((await run(loader, getRequest(PAGE, { cookie }))).data.full).toBe(true);
     const [first] = await stored(organizationId);
     expect((await post(cookie, { intent: "update", id: first!.id, shortcut: first!.shortcut, body: "Changed." })).status).toBe(302);
+  });
+
+  it("is found by the search as Saved answers, by those who keep them only", async () => {
+    const { cookie, agentCookie } = await organisation();
+    const pages = async (who: string, q: string) =>
+      (
+        ((await run(searchLoader, getRequest(`/search?q=${q}`, { cookie: who }))).data.sections ?? []) as {
+          id: string;
+          hits: { title: string; to: string }[];
+        }[]
+      )
+        .find((s) => s.id === "pages")
+        ?.hits.filter((h) => h.to === PAGE)
+        .map((h) => h.title) ?? [];
+    expect(await pages(cookie, "saved+answers")).toEqual(["Saved answers"]);
+    expect(await pages(cookie, "quick+replies")).toEqual(["Saved answers"]);
+    expect(await pages(agentCookie, "saved+answers")).toEqual([]);
   });
 });

@@ -147,6 +147,8 @@ const ROWS: Record<string, Row> = {
     admin: "404",
   },
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
+  // The saved answers: owners and admins (and a platform administrator in their own organisation).
+  "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
@@ -215,6 +217,8 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
   { path: "/settings/notifications", form: { intent: "save" }, anonymous: "login" },
   { path: "/notifications", form: { intent: "read-all" }, anonymous: "login" },
+  // A saved answer with a bad shortcut: refused at the field, signed in or not.
+  { path: "/chat/quick-replies", form: { intent: "add", shortcut: "two words", body: "x" }, anonymous: "login", owner: "400" as Outcome },
   // Broadcast approval: the owner's setting, and approving a campaign (nobody's campaign is not found).
   { path: "/settings/team", form: { intent: "approval", enabled: "on", threshold: "abc" }, anonymous: "login", owner: "400" as Outcome },
   {
