@@ -11,6 +11,7 @@ import {
   invitations,
   messageTemplates,
   organizations,
+  quickReplies,
   segments,
   users,
 } from "~/.server/db/schema";
@@ -315,6 +316,18 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
     typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
   },
+  // The organisation's saved answers (owners and admins): add, change and delete the demo's /hours.
+  "/chat/quick-replies": {
+    add: {
+      needs: "inbox:quick-replies",
+      form: () => ({ intent: "add", shortcut: "agm", body: "Our AGM is on Saturday 14 March, 10 am, at the Nakuru ASK showground." }),
+    },
+    update: {
+      needs: "inbox:quick-replies",
+      form: (w) => ({ intent: "update", id: w.quickReply, shortcut: "hours", body: "We are open Monday to Saturday, 8 am to 6 pm." }),
+    },
+    delete: { needs: "inbox:quick-replies", form: (w) => ({ intent: "delete", id: w.quickReply, confirm: "yes" }) },
+  },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
   "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
 };
@@ -373,6 +386,8 @@ interface World {
    */
   conversation: string;
   conversationMessage: string;
+  /** The demo's saved answer /hours. */
+  quickReply: string;
 }
 
 async function buildWorld(): Promise<World> {
@@ -450,6 +465,12 @@ async function buildWorld(): Promise<World> {
     account: account.id,
     conversation: conversation!.id,
     conversationMessage: said!.id,
+    quickReply: (
+      await db()
+        .select({ id: quickReplies.id })
+        .from(quickReplies)
+        .where(and(eq(quickReplies.organizationId, organizationId), eq(quickReplies.shortcut, "hours")))
+    )[0]!.id,
   };
 }
 

@@ -36,6 +36,8 @@ const USER_BUDGETS: Record<string, number> = {
   "/settings/security": 4,
   // session, shell notifications, the organisation's rules
   "/settings/notifications": 3,
+  // session, shell notifications, the saved answers (an edited one is found among them)
+  "/chat/quick-replies": 3,
   // session, shell notifications (unread count and latest five, one statement), the page of notifications
   "/notifications": 3,
   // session, shell notifications; the page of conversations (rows, customers, last messages in one

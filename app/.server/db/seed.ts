@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { db } from "./client";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
 import {
@@ -16,6 +16,10 @@ import {
 import { hashPassword } from "../auth/password";
 import { randomToken, sha256 } from "../security/crypto";
 import { newBusinessId } from "../auth/signup";
+import { env } from "../config/env";
+import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
+import { stableNumericId } from "../../../sandbox/meta/util";
+import { seedInbox } from "./seed-inbox";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -185,6 +189,23 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     );
   await seedCampaigns(organizationId, userId, now);
   await seedTeam(organizationId, userId, now);
+  const [reminder] = await db()
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.organizationId, organizationId), eq(messageTemplates.name, "loan_repayment_reminder")));
+  const [december] = await db()
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "completed")));
+  await seedInbox({
+    organizationId,
+    ownerId: userId,
+    phoneNumberId: demoSender(),
+    businessDigits: SANDBOX_DEMO.displayPhoneNumber.replace(/\D/g, ""),
+    campaignId: december!.id,
+    templateId: reminder!.id,
+    now,
+  });
   await seedNotifications(organizationId, userId, now);
   await seedBroadcastApproval(organizationId, now);
   await db()
@@ -258,8 +279,12 @@ const LAST_NAMES = [
   "Wekesa",
 ];
 const NAKURU_MEMBERS = 320;
-/** The phone number id the demo's campaigns name: the sandbox's demo number (they were sent before it was connected here). */
-const DEMO_SENDER = "demo-phone-number";
+/**
+ * The phone number id the demo's campaigns and conversations name: the Meta sandbox's demo number
+ * (its id is derived from the app id, as the sandbox derives it), so once the demo business connects
+ * it on WhatsApp Setup its history is that number's.
+ */
+const demoSender = () => stableNumericId(`${env().META_APP_ID}:demo-phone`);
 
 /**
  * Four campaigns so every Message Center page has something on it, as the domain would have left
@@ -300,7 +325,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
         kind: "campaign",
         name: "December repayment reminder, Nakuru branch",
         status: "completed",
-        phoneNumberId: DEMO_SENDER,
+        phoneNumberId: demoSender(),
         templateName: "loan_repayment_reminder",
         templateLanguage: "en",
         templateCategory: "UTILITY",
@@ -320,7 +345,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
         kind: "campaign",
         name: "Gawio la mwaka: dividend notice",
         status: "scheduled",
-        phoneNumberId: DEMO_SENDER,
+        phoneNumberId: demoSender(),
         templateName: "dividend_announcement_sw",
         templateLanguage: "sw",
         templateCategory: "MARKETING",
@@ -335,7 +360,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
         kind: "campaign",
         name: "January loan reminder (draft)",
         status: "draft",
-        phoneNumberId: DEMO_SENDER,
+        phoneNumberId: demoSender(),
         templateName: "loan_repayment_reminder",
         templateLanguage: "en",
         templateCategory: "UTILITY",
@@ -349,7 +374,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
         kind: "broadcast",
         name: "Quick broadcast: Nakuru office closed",
         status: "cancelled",
-        phoneNumberId: DEMO_SENDER,
+        phoneNumberId: demoSender(),
         templateName: "loan_repayment_reminder",
         templateLanguage: "en",
         templateCategory: "UTILITY",
@@ -382,7 +407,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
           direction: "outbound" as const,
           status: result,
           body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR.`,
-          phoneNumberId: DEMO_SENDER,
+          phoneNumberId: demoSender(),
           messageType: "template",
           source: "campaign",
           recipientPhone: member.phone!,
@@ -585,7 +610,7 @@ async function seedBroadcastApproval(organizationId: string, now: number) {
       kind: "campaign",
       name: "Repayment reminder, all members",
       status: "awaiting_approval",
-      phoneNumberId: DEMO_SENDER,
+      phoneNumberId: demoSender(),
       templateName: "loan_repayment_reminder",
       templateLanguage: "en",
       templateCategory: "UTILITY",

@@ -49,6 +49,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Team",
     words: "account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
   },
+  {
+    to: "/chat/quick-replies",
+    title: "Saved answers",
+    words: "chat inbox saved answers quick replies canned responses shortcuts slash reply text",
+  },
   { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
   ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
 ];

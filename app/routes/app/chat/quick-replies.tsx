@@ -1,4 +1,288 @@
-// Being built (issue 16).
-export default function Placeholder() {
-  return null;
+import { data, Form, href, Link, useNavigation } from "react-router";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/quick-replies";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requestMeta } from "~/.server/http/request-meta";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import {
+  createQuickReply,
+  deleteQuickReply,
+  listQuickReplies,
+  QuickReplyRefusal,
+  updateQuickReply,
+  type QuickReply,
+} from "~/.server/inbox/quick-replies";
+import {
+  QUICK_REPLIES_MAX,
+  QUICK_REPLY_BODY_MAX,
+  QUICK_REPLY_MESSAGES,
+  QUICK_REPLY_SHORTCUT_MAX,
+  QuickReplySchema,
+} from "~/lib/schemas/quick-replies";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { BackLink } from "~/components/ui/back-link";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { Table, type Column } from "~/components/ui/table";
+import { Toast } from "~/components/ui/toast";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+export const meta: Route.MetaFunction = () => [{ title: "Saved answers | Chat | Jumbe" }];
+
+/** The organisation's saved answers; `?edit=<id>` opens one for editing, `?confirm=delete&reply=<id>` asks before deleting. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "inbox:quick-replies");
+  const replies = await listQuickReplies(current.organization.id);
+  const params = args.url.searchParams;
+  // Another organisation's id (or none at all) is not found, as in the actions.
+  const chosen = (id: string | null) => {
+    if (id === null) return null;
+    const found = replies.find((r) => r.id === id);
+    if (!found) throw data(QUICK_REPLY_MESSAGES.notFound, { status: 404 });
+    return found;
+  };
+  return {
+    replies,
+    editing: chosen(params.get("edit")),
+    deleting: params.get("confirm") === "delete" ? chosen(params.get("reply") ?? "") : null,
+    full: replies.length >= QUICK_REPLIES_MAX,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "inbox:quick-replies");
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const id = String(form.get("id") ?? "");
+  const actor = {
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    role: current.role,
+    meta: requestMeta(args.request, args.context),
+  };
+  const here = href("/chat/quick-replies");
+  try {
+    switch (intent) {
+      case "add":
+      case "update": {
+        const submission = parseWithZod(form, { schema: QuickReplySchema });
+        if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+        try {
+          const saved =
+            intent === "add" ? await createQuickReply(actor, submission.value) : await updateQuickReply(actor, id, submission.value);
+          return redirectWithToast(
+            here,
+            "success",
+            intent === "add" ? `Saved answer /${saved.shortcut} added.` : `/${saved.shortcut} saved.`,
+          );
+        } catch (error) {
+          // Refused for a field (the shortcut is taken): said at the field, the form as it was sent.
+          if (!(error instanceof QuickReplyRefusal) || !error.field) throw error;
+          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+        }
+      }
+      case "delete": {
+        if (form.get("confirm") !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
+        const gone = await deleteQuickReply(actor, id);
+        return redirectWithToast(here, "success", `Saved answer /${gone.shortcut} deleted.`);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof QuickReplyRefusal)) throw error;
+    if (error.status === 404) throw data(error.message, { status: 404 });
+    return formFailure(null, error.status, error.message, { intent });
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+type ActionData = Route.ComponentProps["actionData"];
+
+export default function QuickReplies({ loaderData, actionData }: Route.ComponentProps) {
+  const { replies, editing, deleting, full } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const here = href("/chat/quick-replies");
+  const columns: Column<QuickReply>[] = [
+    {
+      key: "shortcut",
+      header: "Shortcut",
+      cell: (r) => <span className="font-mono font-medium whitespace-nowrap text-slate-900">/{r.shortcut}</span>,
+    },
+    { key: "body", header: "Answer", cell: (r) => <span className="block max-w-prose whitespace-pre-line text-slate-700">{r.body}</span> },
+    {
+      key: "actions",
+      header: <span className="sr-only">Actions</span>,
+      align: "right",
+      cell: (r) => (
+        <span className="inline-flex gap-2">
+          <ButtonLink to={`?edit=${r.id}`} variant="secondary" size="sm" aria-label={`Edit /${r.shortcut}`}>
+            Edit
+          </ButtonLink>
+          <ButtonLink to={`?confirm=delete&reply=${r.id}`} variant="secondary" size="sm" aria-label={`Delete /${r.shortcut}`}>
+            Delete
+          </ButtonLink>
+        </span>
+      ),
+    },
+  ];
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div>
+        <BackLink to={href("/chat")}>Back to Chat</BackLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">Saved answers</h1>
+        <p className="text-slate-600">
+          Answers your team gives often. In a chat, type <kbd className="font-mono">/</kbd> and the shortcut to put the text in the reply,
+          then change it if needed before sending.
+        </p>
+      </div>
+      {editing ? (
+        <EditCard
+          key={editing.id}
+          reply={editing}
+          result={actionData?.intent === "update" ? resultOf(actionData) : undefined}
+          busy={busy}
+          cancelTo={here}
+        />
+      ) : null}
+      <Card padding="none">
+        <div className="px-4 pt-4">
+          <CardHeader
+            title="Your saved answers"
+            description={`${replies.length} of at most ${QUICK_REPLIES_MAX}, by shortcut. Everyone who answers chats can use them.`}
+          />
+        </div>
+        <Table
+          caption="Saved answers"
+          columns={columns}
+          rows={replies}
+          rowKey={(r) => r.id}
+          empty={
+            <>
+              No saved answers yet. A saved answer is a reply your team sends often (opening hours, how to pay by M-Pesa, where to find you)
+              kept under a short name: type <span className="font-mono">/hours</span> in a chat and the whole text goes in. Add the first
+              one below.
+            </>
+          }
+        />
+        {deleting ? (
+          <div className="px-4 pb-4">
+            <ConfirmPanel
+              title={`Delete /${deleting.shortcut}?`}
+              intent="delete"
+              confirmLabel="Delete saved answer"
+              cancelTo={here}
+              busy={busy}
+              fields={{ id: deleting.id }}
+            >
+              The answer is gone for the whole team. Messages already sent with it stay as they are.
+            </ConfirmPanel>
+          </div>
+        ) : null}
+      </Card>
+      {full ? (
+        <Card>
+          <CardHeader title="Add a saved answer" />
+          <p className="mt-1 text-sm text-slate-600">{QUICK_REPLY_MESSAGES.limit}</p>
+        </Card>
+      ) : (
+        <AddCard result={actionData?.intent === "add" ? resultOf(actionData) : undefined} busy={busy} />
+      )}
+      <p className="text-sm text-slate-600">
+        For messages outside the 24-hour window WhatsApp takes only approved{" "}
+        <Link to={href("/templates")} className="font-medium text-brand-700 underline">
+          templates
+        </Link>
+        , not saved answers.
+      </p>
+    </div>
+  );
+}
+
+const resultOf = (actionData: ActionData) =>
+  (actionData && "result" in actionData ? actionData.result : undefined) as Parameters<typeof useSchemaForm>[1];
+
+function QuickReplyFields({ fields }: { fields: ReturnType<typeof useSchemaForm<typeof QuickReplySchema>>[1] }) {
+  return (
+    <>
+      <Field
+        label="Shortcut"
+        markRequired
+        autoComplete="off"
+        spellCheck={false}
+        hint={`Typed after /: letters, digits, - and _, at most ${QUICK_REPLY_SHORTCUT_MAX}.`}
+        errors={fields.shortcut.errors}
+        {...getInputProps(fields.shortcut, { type: "text" })}
+        key={fields.shortcut.key}
+      />
+      <TextareaField
+        label="Answer"
+        markRequired
+        hint={`What goes in the reply, at most ${QUICK_REPLY_BODY_MAX.toLocaleString("en-GB")} characters.`}
+        errors={fields.body.errors}
+        {...getTextareaProps(fields.body)}
+        key={fields.body.key}
+      />
+    </>
+  );
+}
+
+function AddCard({ result, busy }: { result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
+  const [form, fields] = useSchemaForm(QuickReplySchema, result, { id: "add-quick-reply" });
+  return (
+    <Card>
+      <CardHeader title="Add a saved answer" />
+      <Form method="post" action={href("/chat/quick-replies")} {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
+        <FormError id={form.errorId} errors={form.errors} />
+        <QuickReplyFields fields={fields} />
+        <div>
+          <Button type="submit" name="intent" value="add" disabled={busy}>
+            Add saved answer
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function EditCard({
+  reply,
+  result,
+  busy,
+  cancelTo,
+}: {
+  reply: QuickReply;
+  result: Parameters<typeof useSchemaForm>[1];
+  busy: boolean;
+  cancelTo: string;
+}) {
+  const [form, fields] = useSchemaForm(QuickReplySchema, result, {
+    id: `edit-quick-reply-${reply.id}`,
+    defaultValue: { shortcut: reply.shortcut, body: reply.body },
+  });
+  return (
+    <Card>
+      <CardHeader title={`Edit /${reply.shortcut}`} />
+      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="id" value={reply.id} />
+        <QuickReplyFields fields={fields} />
+        <div className="flex gap-2">
+          <Button type="submit" name="intent" value="update" disabled={busy}>
+            Save changes
+          </Button>
+          <ButtonLink to={cancelTo} variant="secondary">
+            Cancel
+          </ButtonLink>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }
