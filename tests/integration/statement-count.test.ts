@@ -157,6 +157,24 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     expect(over).toEqual([]);
   });
 
+  it("keeps a conversation's page within its budget", async () => {
+    const list = await rawRequest(server.base, { method: "GET", path: "/chat", headers: { cookie: demo, accept: "text/html" } });
+    const ids = [...new Set([...String(list.body).matchAll(/data-conversation="([0-9a-f-]{36})"/g)].map((m) => m[1]!))];
+    expect(ids.length, "the demo inbox has conversations").toBeGreaterThan(3);
+    const over: string[] = [];
+    for (const id of ids.slice(0, 4)) {
+      // The first view marks it read (a transaction of its own); the budget is for every view after.
+      await statementsOf(`/chat/${id}`, demo);
+      // session, shell notifications, the conversation; the list, the numbers, the change log's
+      // position; the thread's messages, its notes, their reactions and quoted messages; the saved
+      // answers, the members to assign, and the templates when the window is closed
+      const { status, statements } = await statementsOf(`/chat/${id}`, demo);
+      expect(status).toBe(200);
+      if (statements > 13) over.push(`/chat/${id}: ${statements} statements, budget 13`);
+    }
+    expect(over).toEqual([]);
+  });
+
   it("reads the session once however many loaders a page runs", async () => {
     // /get-started runs the shell's loader and its own, both needing the user: one session read and
     // the shell's notifications. A second lookup would make it 3.

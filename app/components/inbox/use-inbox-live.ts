@@ -10,7 +10,9 @@ const byTime = (a: ThreadItem, b: ThreadItem) => a.at.localeCompare(b.at) || (a.
  * The inbox kept current by its event stream (/chat/events): list rows replaced or added, the open
  * thread's messages and notes added or updated (ticks), the open conversation's header, and who of
  * the team is on it. The server-rendered data is the start; a navigation starts again from the new
- * page's data. A browser that was away too long (a `reset`) reloads the data.
+ * page's data. A browser that was away too long (a `reset`) reloads the data. The inputs must keep
+ * their identity between renders (loader data does): a new array each render would start over each
+ * render, for ever.
  */
 export function useInboxLive(options: {
   eventId: number;

@@ -6,6 +6,10 @@ import { InboxScreen } from "~/components/inbox/inbox-screen";
 import { placeHref } from "~/components/inbox/conversation-list";
 import { useInboxLive } from "~/components/inbox/use-inbox-live";
 import { MessageCircle } from "~/components/ui/icons";
+import type { ThreadItem } from "~/lib/inbox";
+
+// One empty thread for every render: the live hook starts again whenever its inputs change identity.
+const NO_ITEMS: ThreadItem[] = [];
 
 export const meta: Route.MetaFunction = () => [{ title: "Chat | Jumbe" }];
 
@@ -18,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Chat({ loaderData }: Route.ComponentProps) {
   const { place, numbers, next, now, eventId, viewerId } = loaderData;
-  const live = useInboxLive({ eventId, place, viewerId, rows: loaderData.rows, conversation: null, items: [], marksRead: false });
+  const live = useInboxLive({ eventId, place, viewerId, rows: loaderData.rows, conversation: null, items: NO_ITEMS, marksRead: false });
   return (
     <InboxScreen
       rows={live.rows}
