@@ -515,7 +515,8 @@ function postOnce(url, body, headers) {
  * first, the rest go to conversation 1 + floor(N * h^1.5) for a well-spread hash h of the message's
  * number, so a few conversations are long (the first about 2,300 messages of 5,000,000) and most
  * short. 55% inbound; outbound 90% the inbox's (an agent's, sent_by), 10% the API's; read or
- * delivered. Times uniform over 90 days, so each conversation's order is its messages' times.
+ * delivered. Each conversation has a last day within 90 days (recent ones more often: a^2 of 90
+ * days ago for a well-spread a) and its messages fall uniformly in a span before it.
  * Conversations: last_message_at, last_inbound_at from their messages; resolved when idle for a
  * week (nine in ten), assigned to one of four agents (six in ten); unread = the customer's messages
  * after the business's last one, for those active in the last three days (older ones were opened).
@@ -608,7 +609,11 @@ export async function seedScaleTenant(query, { conversations, messages, demoEmai
                 case when s.direction = 'outbound' and s.r2 < 0.7 then s.t + interval '2 minutes' end,
                 case when s.direction = 'outbound' and s.r2 < 0.9 then ($3::uuid[])[1 + s.g % 4] end
          from (
-           select g, k, r2, t,
+           select g, k, r2,
+                  -- The conversation's last day (a^2 of 90 days ago: recent ones more often) and its span before it.
+                  now() - interval '90 days' * (power(((k * 2654435761::bigint) % 4294967296)::float8 / 4294967296, 2)
+                          + (1 - power(((k * 2654435761::bigint) % 4294967296)::float8 / 4294967296, 2))
+                            * (((k * 40503::bigint + 12345) % 65536)::float8 / 65536) * r3) as t,
                   case when r1 < 0.55 then 'inbound' else 'outbound' end as direction,
                   case when r1 < 0.55
                     then ($4::text[])[1 + (g % ${CUSTOMER_TEXTS.length})] || case when r2 < 0.3 then ' ' || ($4::text[])[1 + ((g / 7) % ${CUSTOMER_TEXTS.length})] else '' end
@@ -617,7 +622,7 @@ export async function seedScaleTenant(query, { conversations, messages, demoEmai
              select g,
                     case when g <= $6 then g
                          else least($6, 1 + floor($6 * power(((g * 2654435761::bigint) % 4294967296)::float8 / 4294967296, 1.5))::int) end as k,
-                    random() as r1, random() as r2, now() - random() * interval '90 days' as t
+                    random() as r1, random() as r2, random() as r3
              from generate_series($7::int, $8::int) g
            ) x
          ) s
