@@ -42,6 +42,7 @@ ALTER TABLE "conversations" ADD COLUMN "assigned_to" uuid;--> statement-breakpoi
 ALTER TABLE "conversations" ADD COLUMN "resolved_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "conversations" ADD COLUMN "unread_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "sent_by" uuid;--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "retried_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "conversation_entries" ADD CONSTRAINT "conversation_entries_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "conversation_entries" ADD CONSTRAINT "conversation_entries_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "conversation_entries" ADD CONSTRAINT "conversation_entries_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

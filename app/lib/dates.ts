@@ -23,7 +23,10 @@ export function displayZone() {
 // Africa/Nairobi has been UTC+3 all year since 1960: no daylight saving to follow.
 export const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
 
-const formatters = new Map<string, { dateTime: Intl.DateTimeFormat; dateOnly: Intl.DateTimeFormat }>();
+const formatters = new Map<
+  string,
+  { dateTime: Intl.DateTimeFormat; dateOnly: Intl.DateTimeFormat; timeOnly: Intl.DateTimeFormat; dayKey: Intl.DateTimeFormat }
+>();
 
 function formattersFor(zone: string) {
   let found = formatters.get(zone);
@@ -31,6 +34,8 @@ function formattersFor(zone: string) {
     found = {
       dateTime: new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short", timeZone: zone }),
       dateOnly: new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone: zone }),
+      timeOnly: new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone }),
+      dayKey: new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }),
     };
     formatters.set(zone, found);
   }
@@ -53,6 +58,16 @@ export function formatDay(at: Instant, zone = displayZone()) {
 }
 
 /** "12,345": a count, grouped the Kenyan way. */
+/** The time of day, 24-hour (a chat bubble's "14:05"). */
+export function formatTime(at: Instant, zone = displayZone()) {
+  return formattersFor(zone).timeOnly.format(toDate(at));
+}
+
+/** The calendar day in the zone as YYYY-MM-DD: equal for two instants of the same local day. */
+export function dayKey(at: Instant, zone = displayZone()) {
+  return formattersFor(zone).dayKey.format(toDate(at));
+}
+
 export function formatNumber(n: number) {
   return numbers.format(n);
 }

@@ -72,6 +72,8 @@ export type MessageContent =
       /** The header's text with its value, or a media header's kind. */
       header: string | null;
       headerMedia: MediaKind | null;
+      /** A media header's file in Jumbe (a /chat/... address), when the header was Jumbe's upload. */
+      headerUrl?: string | null;
       body: string;
       footer: string | null;
       buttons: string[];

@@ -113,6 +113,11 @@ const filesOnDisk = () =>
   existsSync(storageDir) ? readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
 const mediaRows = async () => (await rawQuery<{ n: number }>(`select count(*)::int as n from media_files`))[0]!.n;
 
+/** The inbox's change log for one message. */
+const inboxEvents = (messageId: string) =>
+  rawQuery<{ kind: string; conversation_id: string }>(`select kind, conversation_id from inbox_events where message_id = $1 order by id`, [
+    messageId,
+  ]);
 const messageRow = async (id: string) => (await rawQuery<Record<string, unknown>>(`select * from messages where id = $1`, [id]))[0]!;
 
 /** What Meta's Graph API serves for a media id: its facts (GET /{media-id}) and its bytes (the URL with the token). */
@@ -492,6 +497,8 @@ describe("customers' media", () => {
       phone_number_id: t.phoneNumberId,
     });
     expect(await buffer(await fileStorage().read(String(file!.storage_key)))).toEqual(served.bytes);
+    // Open threads hear of it: a status event for the message, in its conversation.
+    expect(await inboxEvents(String(message.id))).toEqual([{ kind: "status", conversation_id: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
     // The tenant reads it like its uploads.
     expect((await api(t, "GET", `/api/v1/media/${String(file!.id)}`)).body).toMatchObject({ sha256: sha256(served.bytes) });
 
@@ -535,6 +542,7 @@ describe("customers' media", () => {
       { timeout: 5000, interval: 20 },
     );
     expect(message).toMatchObject({ status: "received", message_type: "image", media_file_id: null, error_code: 100 });
+    expect((await inboxEvents(String(message.id))).map((e) => e.kind)).toEqual(["status"]);
     expect(message.payload).toMatchObject({ image: { id: lost.mediaId } });
 
     // Temporary trouble every time: retried with the queue's backoff, then recorded after the last try.

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { INBOX_EVENT_RETENTION_HOURS } from "../inbox/events";
 import { deleteExpiredSessions } from "../auth/sessions";
 import { deleteStaleCodes } from "../auth/codes";
 import { deleteExpiredChallenges } from "../auth/two-factor/challenge";
@@ -73,8 +74,15 @@ export async function sweepExpiredData() {
     () => sql`delete from messaging_limit_recipients where (portfolio_id, recipient) in (
       select portfolio_id, recipient from messaging_limit_recipients where reached_at < now() - interval '24 hours' limit ${BATCH})`,
   );
+  // The inbox's change log replays to browsers that were away a little while; older rows serve nobody.
+  const inboxEvents = await deleteInBatches(
+    () => sql`delete from inbox_events where id in (
+      select id from inbox_events where created_at < now() - make_interval(hours => ${INBOX_EVENT_RETENTION_HOURS}) limit ${BATCH})`,
+  );
+  // Presence a member's stream stopped refreshing (the browser went away without a goodbye).
+  await db().execute(sql`delete from inbox_presence where updated_at < now() - interval '10 minutes'`);
   const templateSamples = await deleteUnattachedSamples();
   // Tags no contact carries any more (a deleted or erased contact, a merge) leave the tag filter.
   const contactTags = await pruneContactTags();
-  return { contactTags, webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
+  return { contactTags, inboxEvents, webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
 }

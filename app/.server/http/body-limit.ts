@@ -36,6 +36,11 @@ export const BODY_LIMITS = {
    * (AUDIENCE_PHONES_MAX), pasted or in a small file, and the Review step carrying them again.
    */
   campaignForm: 1 * MB,
+  /**
+   * A conversation's page (/chat/<id>): the composer's attachment (16 MB, the most WhatsApp takes
+   * for video and audio; INBOX_ATTACHMENT_MAX_BYTES), checked again while it streams, and the form.
+   */
+  chatReply: 16 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
 } as const;
@@ -47,6 +52,7 @@ const AUTH_PAGES = new Set(["/login", "/signin", "/signup", "/verify-otp", "/for
 
 // /templates/new and /templates/<id>/edit (React Router's `.data` forms included, stripped above).
 const TEMPLATE_FORM_PAGE = /^\/templates\/(new|[^/]+\/edit)$/;
+const CHAT_THREAD = /^\/chat\/[^/]+$/;
 const SANDBOX_UPLOAD = /^\/sandbox\/meta\/graph\/[^/]+\/upload:[^/]*$/;
 
 /** The limit of a path. Paths are matched case-insensitively, as React Router matches them. */
@@ -59,6 +65,7 @@ export function bodyLimitFor(path: string) {
   if (page === "/messaging/contacts/import") return BODY_LIMITS.contactImport;
   if (page === "/messaging/campaigns/new" || page === "/messaging/broadcasts/new" || p === "/api/v1/campaigns")
     return BODY_LIMITS.campaignForm;
+  if (CHAT_THREAD.test(page) && page !== "/chat/quick-replies") return BODY_LIMITS.chatReply;
   if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
   if (p === "/api/v1/media") return BODY_LIMITS.media;
   if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;

@@ -20,6 +20,8 @@ beforeAll(async () => {
   app.get("/public-page", (_req, res) => void res.set("Cache-Control", "public, max-age=600").type("html").send("<p>hi</p>"));
   app.get("/assets/app.js", (_req, res) => void res.set("Cache-Control", "public, max-age=31536000, immutable").type("js").send("1"));
   app.get("/signed-in", (_req, res) => void res.redirect("/login"));
+  app.get("/voice.ogg", (_req, res) => void res.set("Cache-Control", "private, max-age=86400, immutable").type("audio/ogg").send("OggS"));
+  app.get("/risiti.pdf", (_req, res) => void res.set("Cache-Control", "private, max-age=86400, immutable").type("pdf").send("%PDF"));
   app.all("/{*splat}", (_req, res) => void res.json({ ok: true, nonce: res.locals.cspNonce }));
   server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -66,6 +68,9 @@ describe("no-store for signed-in browsers", () => {
     expect((await fetch(`${base}/assets/app.js`, { headers: session })).headers.get("cache-control")).toBe(
       "public, max-age=31536000, immutable",
     );
+    // A message's audio keeps its private caching; a document does not.
+    expect((await fetch(`${base}/voice.ogg`, { headers: session })).headers.get("cache-control")).toBe("private, max-age=86400, immutable");
+    expect((await fetch(`${base}/risiti.pdf`, { headers: session })).headers.get("cache-control")).toBe("private, no-store");
   });
 });
 

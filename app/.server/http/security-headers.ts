@@ -5,7 +5,9 @@ import { SESSION_COOKIE } from "../auth/cookies";
 const SESSION_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
 const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);
 /** Static files: the same bytes for everyone, so they keep their caching. */
-const STATIC_TYPES = /^(?:image\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
+// Media keep the caching their route gave them (a thread's voice notes and videos, over slow networks,
+// are fetched once: /chat/media/:id answers them private and immutable).
+const STATIC_TYPES = /^(?:image\/|audio\/|video\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
 
 /** Per-request nonce and an enforced Content-Security-Policy, plus the usual hardening headers. */
 export function securityHeaders(options: { production: boolean; viteDev?: boolean; facebookSdkPaths?: string[] }) {

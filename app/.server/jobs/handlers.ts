@@ -23,6 +23,8 @@ import { IMPORT_ATTEMPTS, IMPORT_QUEUE, runImportJobs } from "../contacts/import
 import { NOTIFICATION_MAIL_QUEUE } from "../notifications/notify";
 import { sendNotificationMails, type NotificationMailPayload } from "../notifications/mail-job";
 import { eraseDueOrganisations } from "../organisation/erasure";
+import { INBOX_MARK_READ_QUEUE } from "../inbox/actions";
+import { markConversationsRead, type MarkReadPayload } from "../inbox/read-job";
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -52,6 +54,15 @@ export function registerJobHandlers() {
     concurrency: 2,
     transactional: false,
     run: (jobs) => sendResetMails(jobs),
+  });
+  // The inbox's read receipts at Meta: a Graph call each, outside a transaction.
+  registerJobHandler<MarkReadPayload>({
+    queue: INBOX_MARK_READ_QUEUE,
+    batchSize: 1,
+    maxAttempts: 5,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => markConversationsRead(jobs),
   });
   registerJobHandler<InvitationMailPayload>({
     queue: INVITATION_MAIL_QUEUE,

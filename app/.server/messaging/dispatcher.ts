@@ -11,6 +11,7 @@ import { outageBackoffMs } from "../jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
+import { logMessageEvents } from "../inbox/events";
 import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit } from "./messaging-limit";
 import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } from "./token-refusal";
@@ -445,7 +446,13 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
       from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.wamid))}::text[],
                   ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
       where m.id = a.id
-      returning m.organization_id, m.wamid`)) as unknown as { rows: { organization_id: string; wamid: string }[] };
+      returning m.id, m.organization_id, m.wamid`)) as unknown as { rows: { id: string; organization_id: string; wamid: string }[] };
+    // The inbox's single tick: Meta took it.
+    await logMessageEvents(
+      tx,
+      "status",
+      rows.rows.map((r) => r.id),
+    );
     // Statuses that came in before this answer was written.
     const changes = await applyKeptStatuses(
       tx,

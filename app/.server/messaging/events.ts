@@ -1,6 +1,7 @@
 import type { Executor } from "../jobs/queue";
 import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
+import { logMessageEvents } from "../inbox/events";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
   delivered: "message.delivered",
@@ -8,8 +9,16 @@ const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.f
   failed: "message.failed",
 };
 
-/** The tenant's webhook events for messages whose status moved (delivered, read, failed), in the writer's transaction. */
+/**
+ * The tenant's webhook events for messages whose status moved (delivered, read, failed), and the
+ * inbox's ticks for those in a conversation, in the writer's transaction.
+ */
 export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
+  await logMessageEvents(
+    tx,
+    "status",
+    changes.map((c) => c.id),
+  );
   await enqueueMessageEvents(
     tx,
     changes.flatMap((c) => {

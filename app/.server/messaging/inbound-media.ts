@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { rawQuery } from "../db/client";
+import { db, rawQuery } from "../db/client";
+import { logMessageEvents } from "../inbox/events";
 import { enqueueJob, type Executor, type Job } from "../jobs/queue";
 import { log } from "../log";
 import { decryptSecret } from "../security/crypto";
@@ -64,23 +65,27 @@ async function downloadInboundMedia(job: Job<{ messageId: string }>, client: Gra
   try {
     await fetchAndStore(message, client);
   } catch (error) {
-    const permanent =
-      error instanceof PermanentMediaFailure ||
-      error instanceof MediaTooLargeError ||
-      (error instanceof GraphApiError && !error.retryable && error.status !== 429);
-    if (!permanent && job.attempts < INBOUND_MEDIA_ATTEMPTS) throw error;
-    // The message stays as Meta sent it; its error says why there is no file.
-    const code = error instanceof GraphApiError ? error.code : error instanceof PermanentMediaFailure ? error.code : null;
-    await rawQuery(
-      `update messages set error_code = $2, error_title = 'media_download_failed', error_details = $3 where id = $1 and media_file_id is null`,
-      [
-        message.id,
-        code,
-        `The ${message.message_type} could not be downloaded from WhatsApp: ${describeGraphFailure(error)}`.slice(0, 1000),
-      ],
-    );
-    log().warn({ messageId: message.id, err: error }, "inbound media not downloaded");
+    if (!(await recordFailure(job, message, error))) throw error;
   }
+  // Open threads show the file (or why there is none) at once.
+  await logMessageEvents(db(), "status", [message.id]);
+}
+
+/** Records a download that will not succeed on its message; false when it is worth another try. */
+async function recordFailure(job: Job<{ messageId: string }>, message: InboundRow, error: unknown) {
+  const permanent =
+    error instanceof PermanentMediaFailure ||
+    error instanceof MediaTooLargeError ||
+    (error instanceof GraphApiError && !error.retryable && error.status !== 429);
+  if (!permanent && job.attempts < INBOUND_MEDIA_ATTEMPTS) return false;
+  // The message stays as Meta sent it; its error says why there is no file.
+  const code = error instanceof GraphApiError ? error.code : error instanceof PermanentMediaFailure ? error.code : null;
+  await rawQuery(
+    `update messages set error_code = $2, error_title = 'media_download_failed', error_details = $3 where id = $1 and media_file_id is null`,
+    [message.id, code, `The ${message.message_type} could not be downloaded from WhatsApp: ${describeGraphFailure(error)}`.slice(0, 1000)],
+  );
+  log().warn({ messageId: message.id, err: error }, "inbound media not downloaded");
+  return true;
 }
 
 async function fetchAndStore(message: InboundRow, client: GraphClient) {

@@ -19,6 +19,10 @@ export interface SendRequest {
   replyTo?: string;
   /** Who sends: the API, a campaign or broadcast, an agent in the inbox, or Jumbe itself (a consent keyword's answer). */
   source: "api" | "campaign" | "broadcast" | "inbox" | "system";
+  /** The member who wrote it (the inbox). */
+  sentBy?: string;
+  /** More writes in the message's own transaction (the inbox's conversation and change log). */
+  onQueued?: (tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0], messageId: string) => Promise<void>;
 }
 
 export interface Idempotency {
@@ -73,14 +77,15 @@ export async function queueMessage(organizationId: string, request: SendRequest,
     }
     const inserted = (await tx.execute(sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
-                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category)
+                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by)
       values (${organizationId},
               (select id from contacts where organization_id = ${organizationId} and (phone = ${to} or wa_id = ${to.slice(1)}) limit 1),
               'outbound', 'queued', ${summaryOf(request.content).slice(0, 4096)}, ${sender.phoneNumberId}, ${request.content.kind},
               ${JSON.stringify(composed.graph)}::jsonb, ${request.source}, ${to}, ${composed.templateId}, ${composed.contextWamid}, now(),
-              ${composed.templateCategory})
+              ${composed.templateCategory}, ${request.sentBy ?? null})
       returning *`)) as unknown as { rows: Record<string, unknown>[] };
     const message = messageView(inserted.rows[0]!, sender.number);
+    if (request.onQueued) await request.onQueued(tx, message.id);
     if (idempotency)
       await tx.execute(sql`
         update api_idempotency set response = ${JSON.stringify(message)}::jsonb

@@ -27,6 +27,8 @@ describe("local file storage", () => {
       sha256: createHash("sha256").update(whole).digest("hex"),
     });
     expect(await buffer(await storage.read(stored.key))).toEqual(whole);
+    // A part of it (an HTTP Range request), first and last byte included.
+    expect((await buffer(await storage.read(stored.key, { start: 7, end: 9 }))).toString()).toBe("ya ");
     expect(Buffer.from(await (await storage.blob(stored.key, "text/plain")).arrayBuffer())).toEqual(whole);
     expect(files().map((f) => f.name)).toEqual([stored.key.split("/")[1]]);
     await storage.delete(stored.key);

@@ -17,8 +17,11 @@ export interface FileStorage {
    * StorageLimitError. Answers the key, the size and the SHA-256 (hex) of what was written.
    */
   write(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: { maxBytes: number }): Promise<StoredFile>;
-  /** The bytes of a key as a stream; StorageNotFoundError when there is no such file. */
-  read(key: string): Promise<Readable>;
+  /**
+   * The bytes of a key as a stream (only `range`'s, first and last byte included, when given: an
+   * HTTP Range request); StorageNotFoundError when there is no such file.
+   */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** The bytes as a Blob read from storage when used (an upload's body), not held in memory. */
   blob(key: string, type: string): Promise<Blob>;
   /** Deletes the key; a key already gone is not an error. */
@@ -95,11 +98,11 @@ export function localFileStorage(root: string): FileStorage {
       }
     },
 
-    async read(key) {
+    async read(key, range) {
       const file = fileOf(key);
       const found = await stat(file).catch(() => undefined);
       if (!found?.isFile()) throw new StorageNotFoundError(key);
-      return createReadStream(file);
+      return createReadStream(file, range ? { start: range.start, end: range.end } : undefined);
     },
 
     async blob(key, type) {

@@ -10,6 +10,8 @@ import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from 
 import { markCampaignReplies } from "../campaigns/replies";
 import { pauseForLowQuality } from "../campaigns/guards";
 import { notifyQualityDrop } from "../notifications/emitters";
+import { logMessageEvents } from "../inbox/events";
+import { upsertConversations } from "../inbox/inbound";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -318,7 +320,7 @@ export class ChangeWork {
     }
     const contactOf = (m: InboundRow) => contactId.get(personKey(m)) ?? null;
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
-    const inserted = await rows<{ id: string; organization_id: string; message_type: string }>(
+    const inserted = await rows<{ id: string; organization_id: string; message_type: string; phone_number_id: string; contact_id: string | null }>(
       tx,
       sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
           select o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, now()
@@ -326,7 +328,7 @@ export class ChangeWork {
                       ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
                       ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
           on conflict (organization_id, wamid) where wamid is not null do nothing
-          returning id, organization_id, message_type`,
+          returning id, organization_id, message_type, phone_number_id, contact_id`,
     );
     // Customers' images, voice notes, documents...: downloaded into storage by a job of their own.
     await enqueueInboundMedia(
@@ -343,15 +345,7 @@ export class ChangeWork {
       if (!seen || seen.at < m.sentAt)
         windows.set(key, { organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, contactId: contact, at: m.sentAt });
     }
-    const w = [...windows.values()];
-    if (w.length)
-      await tx.execute(sql`
-        insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at)
-        select o, p, c, a, a from unnest(${sql.param(w.map((x) => x.organizationId))}::uuid[], ${sql.param(w.map((x) => x.phoneNumberId))}::text[],
-                                         ${sql.param(w.map((x) => x.contactId))}::uuid[], ${sql.param(w.map((x) => x.at))}::timestamptz[]) as t(o, p, c, a)
-        on conflict (organization_id, phone_number_id, contact_id) do update
-          set last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
-              last_message_at = greatest(conversations.last_message_at, excluded.last_message_at)`);
+    await upsertConversations(tx, [...windows.values()], inserted);
     // A campaign's recipient writing back within 72 hours of its delivery: a reply in its figures.
     await markCampaignReplies(
       tx,
@@ -362,6 +356,12 @@ export class ChangeWork {
     await receivedEventsFor(
       tx,
       inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),
+    );
+    // The inbox: each new message live in open lists and threads.
+    await logMessageEvents(
+      tx,
+      "message",
+      inserted.map((m) => m.id),
     );
     // STOP, ACHA, START…: the consent ledger, and an answer.
     await applyConsentKeywords(tx, inserted);

@@ -5,7 +5,7 @@ export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const
 export type Device = keyof typeof DEVICE_WIDTHS;
 
 /** WhatsApp's *bold*, _italic_, ~strike~ and ```mono```, as React elements (no HTML from the text). */
-function formatted(text: string) {
+export function formatted(text: string) {
   const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|```[^`]+```)/g);
   return parts.map((part, i) => {
     if (/^\*[^*]+\*$/.test(part)) return <strong key={i}>{part.slice(1, -1)}</strong>;

@@ -85,6 +85,7 @@ export const MessageSquare = icon("message-square");
 export const Monitor = icon("monitor");
 export const PanelLeftClose = icon("panel-left-close");
 export const PanelLeftOpen = icon("panel-left-open");
+export const Paperclip = icon("paperclip");
 export const Pause = icon("pause");
 export const Pencil = icon("pencil");
 export const Phone = icon("phone");

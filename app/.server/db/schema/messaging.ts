@@ -185,6 +185,8 @@ export const messages = pgTable(
     campaignId: uuid("campaign_id"),
     /** The member who wrote it in the inbox. */
     sentBy: uuid("sent_by").references(() => users.id, { onDelete: "set null" }),
+    /** A failed message an agent sent again (as a new message): when, so it is retried once. */
+    retriedAt: timestamp("retried_at", { withTimezone: true }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),

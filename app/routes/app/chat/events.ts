@@ -1,4 +1,31 @@
-// Being built (issue 16).
-export function loader() {
-  return new Response("Not yet", { status: 404 });
+import { data, redirect } from "react-router";
+import { eventStream } from "remix-utils/sse/server";
+import type { Route } from "./+types/events";
+import { can, currentUser } from "~/.server/auth/guards";
+import { openInboxStream } from "~/.server/inbox/stream";
+
+/**
+ * GET /chat/events: the inbox as server-sent events (decision 034). `inbox` events carry a change
+ * (JSON InboxLiveEvent, its id the change log's), `presence` who else is on the conversation named
+ * by `conversation`, `reset` that the browser was away too long to catch up (reload), `ping` keeps
+ * proxies from closing an idle stream. A browser reconnecting sends Last-Event-ID and gets what it
+ * missed; a page's first connection sends `after`, the newest change it was rendered with.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request } = args;
+  const current = await currentUser(args);
+  if (!current) throw redirect("/login?from=%2Fchat");
+  if (!can(current.role, "inbox:view")) throw redirect("/unauthorized");
+  if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
+    throw data("This is the inbox's live stream, for EventSource.", { status: 406 });
+  const url = new URL(request.url);
+  const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "";
+  const after = /^\d{1,18}$/.test(lastEventId) ? Number(lastEventId) : null;
+  const stream = await openInboxStream({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    conversationId: url.searchParams.get("conversation"),
+    after,
+  });
+  return eventStream(request.signal, (send) => stream.start(send), { headers: { "X-Accel-Buffering": "no" } });
 }

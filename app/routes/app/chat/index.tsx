@@ -1,4 +1,42 @@
-// Being built (issue 16).
-export default function Placeholder() {
-  return null;
+import type { Route } from "./+types/index";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { inboxListData, listPlace } from "~/.server/inbox/page";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { InboxScreen } from "~/components/inbox/inbox-screen";
+import { placeHref } from "~/components/inbox/conversation-list";
+import { useInboxLive } from "~/components/inbox/use-inbox-live";
+import { MessageCircle } from "~/components/ui/icons";
+
+export const meta: Route.MetaFunction = () => [{ title: "Chat | Jumbe" }];
+
+/** /chat: the organisation's conversations (spec: Chat), newest activity first, searchable and filtered. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "inbox:view");
+  const list = await inboxListData(current.organization.id, current.user.id, listPlace(args.url));
+  return { ...list, viewerId: current.user.id };
 }
+
+export default function Chat({ loaderData }: Route.ComponentProps) {
+  const { place, numbers, next, now, eventId, viewerId } = loaderData;
+  const live = useInboxLive({ eventId, place, viewerId, rows: loaderData.rows, conversation: null, items: [], marksRead: false });
+  return (
+    <InboxScreen
+      rows={live.rows}
+      place={place}
+      numbers={numbers}
+      next={next}
+      now={now}
+      activeId={null}
+      reloadHref={placeHref("/chat", place, { after: place.after })}
+      live={live.live}
+    >
+      <div className="m-auto max-w-sm p-6 text-center text-slate-600">
+        <MessageCircle size={40} className="mx-auto text-slate-400" />
+        <p className="mt-2 font-medium text-slate-800">Choose a conversation</p>
+        <p className="text-sm">Customers who write to your WhatsApp number appear on the left. Answer them within 24 hours of their last message.</p>
+      </div>
+    </InboxScreen>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

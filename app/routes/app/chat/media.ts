@@ -1,4 +1,21 @@
-// Being built (issue 16).
-export function loader() {
-  return new Response("Not yet", { status: 404 });
+import type { Route } from "./+types/media";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { fileNotFound, storedFileResponse } from "~/.server/http/file-response";
+import { methodNotAllowed } from "~/.server/http/json";
+import { messageFile } from "~/.server/inbox/media";
+
+/**
+ * GET /chat/media/:id: the file of a message (:id is the message's id) for anyone who may read the
+ * inbox: a customer's photo, voice note or document, or the upload Jumbe sent. Another tenant's
+ * message, one without a file and a malformed id are all 404.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "inbox:view");
+  const file = await messageFile(current.organization.id, args.params.id);
+  if (!file) return fileNotFound("This message has no file here.");
+  return storedFileResponse(args.request, file, `whatsapp-${args.params.id.slice(0, 8)}`);
+}
+
+export function action() {
+  return methodNotAllowed("GET");
 }

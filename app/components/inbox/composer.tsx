@@ -1,0 +1,303 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import type { ReplyTemplateView } from "./types";
+import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
+import { Button } from "~/components/ui/button";
+import { Notice } from "~/components/ui/notice";
+import { Paperclip, Send, X } from "~/components/ui/icons";
+
+/** What an action answers when it refuses: the field and its message, and what was typed (to show again without JavaScript). */
+export interface InboxActionData {
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+/** Throttle of the "typing" signal: at most one post this often while an agent types. */
+const TYPING_EVERY_MS = 8_000;
+
+/** The file types the composer takes (Meta's media types for image, video, audio and document). */
+export const ATTACHMENT_ACCEPT =
+  "image/jpeg,image/png,video/mp4,video/3gpp,audio/aac,audio/amr,audio/mpeg,audio/mp4,audio/ogg,application/pdf,text/plain,application/msword,application/vnd.ms-excel,application/vnd.ms-powerpoint,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.openxmlformats-officedocument.presentationml.presentation";
+export const ATTACHMENT_MAX_MB = 16;
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="mt-1 text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
+/** The reply form: Enter sends (only when there is something to send), Shift+Enter a new line, `/` a saved answer. */
+export function ReplyComposer({
+  quickReplies,
+  replyTo,
+  cancelReplyHref,
+  failed,
+}: {
+  quickReplies: { id: string; shortcut: string; body: string }[];
+  replyTo: { id: string; text: string } | null;
+  cancelReplyHref: string;
+  failed: InboxActionData | undefined;
+}) {
+  const fetcher = useFetcher<InboxActionData>();
+  const typing = useFetcher();
+  const form = useRef<HTMLFormElement>(null);
+  const text = useRef<HTMLTextAreaElement>(null);
+  const [value, setValue] = useState(failed?.values?.body ?? "");
+  const [file, setFile] = useState<string | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const lastTyping = useRef(0);
+  const answer = fetcher.data ?? failed;
+  const errors = answer?.errors ?? {};
+  const busy = fetcher.state !== "idle";
+  const blank = !value.trim() && !file;
+
+  // Sent: the form empties for the next message.
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.errors) {
+      form.current?.reset();
+      setValue("");
+      setFile(null);
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  const suggestions =
+    value.startsWith("/") && !value.includes(" ") && !value.includes("\n")
+      ? quickReplies.filter((q) => q.shortcut.toLowerCase().startsWith(value.slice(1).toLowerCase())).slice(0, 6)
+      : [];
+  const insert = (body: string) => {
+    setValue(body);
+    requestAnimationFrame(() => text.current?.focus());
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (suggestions[0]) return insert(suggestions[0].body);
+    if (!blank && !busy) form.current?.requestSubmit();
+  };
+  const onInput = (next: string) => {
+    setValue(next);
+    const now = Date.now();
+    if (next.trim() && now - lastTyping.current > TYPING_EVERY_MS) {
+      lastTyping.current = now;
+      typing.submit({ intent: "typing" }, { method: "post" });
+    }
+  };
+
+  return (
+    <fetcher.Form ref={form} method="post" encType="multipart/form-data" className="space-y-2" aria-label="Reply">
+      <input type="hidden" name="intent" value="send" />
+      {replyTo ? (
+        <div className="flex items-start justify-between gap-2 border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-700">
+          <input type="hidden" name="replyTo" value={replyTo.id} />
+          <span className="truncate">Replying to: {replyTo.text}</span>
+          <Link to={cancelReplyHref} aria-label="Cancel the reply" className="text-slate-500 hover:text-slate-800">
+            <X size={14} />
+          </Link>
+        </div>
+      ) : null}
+      <div className="relative">
+        <label htmlFor="composer-body" className="sr-only">
+          Message
+        </label>
+        <textarea
+          ref={text}
+          id="composer-body"
+          name="body"
+          rows={2}
+          maxLength={MAX_TEXT_LENGTH}
+          value={value}
+          onChange={(e) => onInput(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Type a message; / for a saved answer"
+          aria-invalid={errors.body ? true : undefined}
+          aria-describedby={errors.body ? "composer-body-error" : "composer-hint"}
+          className="block w-full resize-y rounded-lg border border-slate-300 px-3 py-2 text-sm aria-invalid:border-red-500"
+        />
+        {suggestions.length ? (
+          <ul role="listbox" aria-label="Saved answers" className="absolute bottom-full left-0 z-10 mb-1 w-full rounded-lg border border-slate-200 bg-white shadow-lg">
+            {suggestions.map((q) => (
+              <li key={q.id} role="option" aria-selected="false">
+                <button type="button" onClick={() => insert(q.body)} className="block w-full px-3 py-1.5 text-left text-sm hover:bg-slate-50">
+                  <span className="font-semibold">/{q.shortcut}</span> <span className="text-slate-600">{q.body.slice(0, 80)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <FieldError id="composer-body-error" message={errors.body} />
+      <p id="composer-hint" className="sr-only">
+        Enter sends, Shift and Enter start a new line.
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <label className="inline-flex cursor-pointer items-center gap-1 rounded-lg border border-slate-300 px-2.5 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
+          <Paperclip size={14} /> <span>{file ?? "Attach a file"}</span>
+          <input
+            type="file"
+            name="attachment"
+            accept={ATTACHMENT_ACCEPT}
+            className="sr-only"
+            aria-label="Attach a file"
+            aria-invalid={errors.attachment || fileError ? true : undefined}
+            onChange={(e) => {
+              const chosen = e.target.files?.[0];
+              setFileError(chosen && chosen.size > ATTACHMENT_MAX_MB * 1024 * 1024 ? `The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.` : null);
+              setFile(chosen ? chosen.name : null);
+            }}
+          />
+        </label>
+        {quickReplies.length ? (
+          <>
+            <label htmlFor="composer-quick" className="sr-only">
+              Saved answer
+            </label>
+            <select
+              id="composer-quick"
+              name="quickReply"
+              defaultValue=""
+              className="max-w-44 rounded-lg border border-slate-300 px-2 py-1.5 text-xs"
+              onChange={(e) => {
+                const chosen = quickReplies.find((q) => q.id === e.target.value);
+                if (chosen) insert(chosen.body);
+                e.target.value = "";
+              }}
+            >
+              <option value="">Saved answer…</option>
+              {quickReplies.map((q) => (
+                <option key={q.id} value={q.id}>
+                  /{q.shortcut}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
+        <Button type="submit" size="sm" className="ml-auto" disabled={busy || blank || !!fileError} aria-label="Send">
+          <Send size={14} /> Send
+        </Button>
+      </div>
+      <FieldError id="composer-attachment-error" message={fileError ?? errors.attachment} />
+    </fetcher.Form>
+  );
+}
+
+/** An internal note: saved in the thread for the team, never sent. */
+export function NoteForm({ failed }: { failed: InboxActionData | undefined }) {
+  const fetcher = useFetcher<InboxActionData>();
+  const form = useRef<HTMLFormElement>(null);
+  const answer = fetcher.data ?? failed;
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.errors) form.current?.reset();
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <details className="text-sm" open={!!answer?.errors?.note}>
+      <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Add an internal note</summary>
+      <fetcher.Form ref={form} method="post" className="mt-2 space-y-2">
+        <label htmlFor="note-body" className="sr-only">
+          Note
+        </label>
+        <textarea
+          id="note-body"
+          name="note"
+          rows={2}
+          maxLength={MAX_NOTE_LENGTH}
+          defaultValue={failed?.values?.note ?? ""}
+          placeholder="Only your team sees notes"
+          aria-invalid={answer?.errors?.note ? true : undefined}
+          className="block w-full rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm"
+        />
+        <FieldError id="note-error" message={answer?.errors?.note} />
+        <Button type="submit" name="intent" value="note" size="sm" variant="secondary" disabled={fetcher.state !== "idle"}>
+          Save note
+        </Button>
+      </fetcher.Form>
+    </details>
+  );
+}
+
+/** The window is closed: a template is the only way in. Choosing one (a GET) shows its values; sending posts them. */
+export function TemplatePicker({
+  templates,
+  chosen,
+  pickerAction,
+  failed,
+  windowText,
+}: {
+  templates: ReplyTemplateView[];
+  chosen: ReplyTemplateView | null;
+  pickerAction: string;
+  failed: InboxActionData | undefined;
+  windowText: string;
+}) {
+  const errors = failed?.errors ?? {};
+  return (
+    <div className="space-y-3" data-testid="template-picker">
+      <Notice tone="warning">{windowText}</Notice>
+      {templates.length ? (
+        <Form method="get" action={pickerAction} className="flex items-end gap-2" preventScrollReset>
+          <label className="block flex-1 text-sm font-medium text-slate-700">
+            Template
+            <select
+              name="template"
+              defaultValue={chosen?.id ?? ""}
+              className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-2 text-sm"
+              onChange={(e) => e.currentTarget.form?.requestSubmit()}
+            >
+              <option value="">Choose an approved template…</option>
+              {templates.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} ({t.language}, {t.category})
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit" variant="secondary" size="sm">
+            Choose
+          </Button>
+        </Form>
+      ) : (
+        <p className="text-sm text-slate-600">
+          No approved template can be sent from here. <Link to="/templates" className="font-medium text-brand-700 hover:underline">Create one on the Templates page</Link>.
+        </p>
+      )}
+      {chosen ? (
+        <Form method="post" className="space-y-2" aria-label="Send a template">
+          <input type="hidden" name="template" value={chosen.id} />
+          <div className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+            {chosen.header ? <p className="font-semibold">{chosen.header}</p> : null}
+            <p className="whitespace-pre-wrap">{chosen.body}</p>
+            {chosen.footer ? <p className="text-xs text-slate-500">{chosen.footer}</p> : null}
+          </div>
+          {chosen.headerTakesValue ? (
+            <label className="block text-sm font-medium text-slate-700">
+              Header value
+              <input name="headerText" required maxLength={60} defaultValue={failed?.values?.headerText ?? ""} className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+            </label>
+          ) : null}
+          {chosen.parameters.map((name, i) => (
+            <label key={name} className="block text-sm font-medium text-slate-700">
+              {`Value of {{${name}}}`}
+              <input
+                name={`p${i + 1}`}
+                required
+                maxLength={1024}
+                defaultValue={failed?.values?.[`p${i + 1}`] ?? ""}
+                aria-invalid={errors[`p${i + 1}`] ? true : undefined}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+              />
+              <FieldError id={`p${i + 1}-error`} message={errors[`p${i + 1}`]} />
+            </label>
+          ))}
+          <FieldError id="template-error" message={errors.template} />
+          <Button type="submit" name="intent" value="template" size="sm">
+            <Send size={14} /> Send template
+          </Button>
+        </Form>
+      ) : (
+        <FieldError id="template-error" message={errors.template} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+import { Form, Link } from "react-router";
+import type { ConversationRow, InboxFilter } from "~/lib/inbox";
+import { formatTime, formatDay, dayKey } from "~/lib/dates";
+import { Check, CheckCheck, Clock, RefreshCw, Search, XCircle } from "~/components/ui/icons";
+import { windowWords } from "./window-words";
+
+const FILTERS: [InboxFilter, string][] = [
+  ["all", "All"],
+  ["open", "Open"],
+  ["mine", "Mine"],
+  ["unassigned", "Unassigned"],
+  ["resolved", "Resolved"],
+];
+
+export interface ListPlaceView {
+  q: string;
+  filter: InboxFilter;
+  number: string;
+  after: string;
+}
+
+/** A query string keeping the list's place, with changes. */
+export function placeHref(path: string, place: ListPlaceView, change: Partial<ListPlaceView> = {}) {
+  const next = { ...place, after: "", ...change };
+  const params = new URLSearchParams();
+  if (next.q) params.set("q", next.q);
+  if (next.filter !== "all") params.set("filter", next.filter);
+  if (next.number) params.set("number", next.number);
+  if (next.after) params.set("after", next.after);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Whether a conversation belongs in the list as filtered (for live updates; a search is the server's). */
+export function matchesPlace(row: ConversationRow, place: ListPlaceView, viewerId: string) {
+  if (place.q || place.after) return false;
+  if (place.number && row.phoneNumberId !== place.number) return false;
+  switch (place.filter) {
+    case "open":
+      return row.status === "open";
+    case "resolved":
+      return row.status === "resolved";
+    case "mine":
+      return row.assignee?.id === viewerId;
+    case "unassigned":
+      return !row.assignee && row.status === "open";
+    default:
+      return true;
+  }
+}
+
+function Tick({ status }: { status: string }) {
+  if (status === "read") return <CheckCheck size={14} className="shrink-0 text-sky-600" aria-label="Read" />;
+  if (status === "delivered") return <CheckCheck size={14} className="shrink-0 text-slate-500" aria-label="Delivered" />;
+  if (status === "sent") return <Check size={14} className="shrink-0 text-slate-500" aria-label="Sent" />;
+  if (status === "failed") return <XCircle size={14} className="shrink-0 text-red-600" aria-label="Failed" />;
+  if (status === "queued") return <Clock size={14} className="shrink-0 text-slate-500" aria-label="Sending" />;
+  return null;
+}
+
+function when(at: string, now: string) {
+  return dayKey(at) === dayKey(now) ? formatTime(at) : formatDay(at);
+}
+
+/** The inbox's left side: search, filters and the conversations, newest activity first. */
+export function ConversationList({
+  rows,
+  place,
+  numbers,
+  activeId,
+  next,
+  now,
+  reloadHref,
+}: {
+  rows: ConversationRow[];
+  place: ListPlaceView;
+  numbers: { id: string; label: string }[];
+  activeId: string | null;
+  next: string | null;
+  now: string;
+  reloadHref: string;
+}) {
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <Form method="get" action="/chat" role="search" className="space-y-2 border-b border-slate-200 p-3">
+        <div className="flex gap-2">
+          <label className="sr-only" htmlFor="inbox-search">
+            Search conversations
+          </label>
+          <input
+            id="inbox-search"
+            type="search"
+            name="q"
+            defaultValue={place.q}
+            maxLength={100}
+            placeholder="Search name, number or message"
+            className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm"
+          />
+          {place.filter !== "all" ? <input type="hidden" name="filter" value={place.filter} /> : null}
+          {numbers.length > 1 ? (
+            <>
+              <label className="sr-only" htmlFor="inbox-number">
+                Business number
+              </label>
+              <select id="inbox-number" name="number" defaultValue={place.number} className="rounded-lg border border-slate-300 px-2 text-sm">
+                <option value="">All numbers</option>
+                {numbers.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.label}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
+          <button type="submit" className="rounded-lg border border-slate-300 px-3 text-slate-700 hover:bg-slate-50" aria-label="Search">
+            <Search size={16} />
+          </button>
+        </div>
+        <nav aria-label="Filter conversations" className="flex flex-wrap gap-1 text-xs">
+          {FILTERS.map(([value, label]) => (
+            <Link
+              key={value}
+              to={placeHref("/chat", place, { filter: value })}
+              aria-current={place.filter === value ? "page" : undefined}
+              className={`rounded-full px-2.5 py-1 font-medium ${place.filter === value ? "bg-brand-700 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`}
+            >
+              {label}
+            </Link>
+          ))}
+        </nav>
+      </Form>
+      <div className="flex items-center justify-between px-3 py-1.5 text-xs text-slate-600">
+        <span>{place.q ? `Results for “${place.q}”` : "Conversations"}</span>
+        <Link to={reloadHref} className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline" reloadDocument>
+          <RefreshCw size={12} /> Check for new messages
+        </Link>
+      </div>
+      {rows.length ? (
+        <ul className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto" aria-label="Conversations" data-testid="conversation-list">
+          {rows.map((row) => (
+            <li key={row.id}>
+              <Link
+                to={placeHref(`/chat/${row.id}`, place)}
+                aria-current={row.id === activeId ? "page" : undefined}
+                data-conversation={row.id}
+                className={`flex gap-3 px-3 py-2.5 hover:bg-slate-50 ${row.id === activeId ? "bg-brand-50" : ""}`}
+              >
+                <span
+                  aria-hidden="true"
+                  className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-semibold text-slate-700"
+                >
+                  {row.name.replace(/^\+/, "").slice(0, 1).toUpperCase()}
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-baseline justify-between gap-2">
+                    <span className={`truncate text-sm ${row.unread ? "font-bold text-slate-900" : "font-medium text-slate-800"}`}>{row.name}</span>
+                    <span className={`shrink-0 text-xs ${row.unread ? "font-semibold text-brand-700" : "text-slate-500"}`}>
+                      {when(row.lastMessageAt, now)}
+                    </span>
+                  </span>
+                  <span className="flex items-center gap-1 text-xs text-slate-600">
+                    {row.lastMessage?.direction === "outbound" ? <Tick status={row.lastMessage.status} /> : null}
+                    <span className="truncate">{row.lastMessage?.text || "No messages yet"}</span>
+                    {row.unread ? (
+                      <span
+                        className="ml-auto shrink-0 rounded-full bg-brand-700 px-1.5 text-[11px] font-bold text-white"
+                        aria-label={`${row.unread} unread`}
+                      >
+                        {row.unread > 99 ? "99+" : row.unread}
+                      </span>
+                    ) : null}
+                  </span>
+                  <span className="mt-0.5 flex flex-wrap items-center gap-x-2 text-[11px] text-slate-500">
+                    <span className={row.window.open ? "text-brand-800" : ""}>{windowWords(row.window, now, true)}</span>
+                    {row.status === "resolved" ? <span>Resolved</span> : null}
+                    {row.assignee ? <span>· {row.assignee.name}</span> : null}
+                  </span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="flex-1 p-4 text-sm text-slate-600">
+          {place.q
+            ? "No conversation matches your search."
+            : place.filter !== "all"
+              ? "No conversations here."
+              : "No conversations yet. When a customer writes to your WhatsApp number, their conversation shows here."}
+        </p>
+      )}
+      {next || place.after ? (
+        <div className="flex justify-between border-t border-slate-200 px-3 py-2 text-xs">
+          {place.after ? (
+            <Link to={placeHref("/chat", place)} className="font-medium text-brand-700 hover:underline">
+              Newest
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={placeHref("/chat", place, { after: next })} className="font-medium text-brand-700 hover:underline">
+              Older conversations
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ReactNode } from "react";
+import type { ConversationRow } from "~/lib/inbox";
+import { ConversationList, type ListPlaceView } from "./conversation-list";
+
+/**
+ * The inbox's two panes: the list and a conversation side by side on a wide screen; on a phone one
+ * at a time (the list on /chat, the thread with its back link on /chat/<id>).
+ */
+export function InboxScreen({
+  rows,
+  place,
+  numbers,
+  next,
+  now,
+  activeId,
+  reloadHref,
+  live,
+  children,
+}: {
+  rows: ConversationRow[];
+  place: ListPlaceView;
+  numbers: { id: string; label: string }[];
+  next: string | null;
+  now: string;
+  activeId: string | null;
+  reloadHref: string;
+  live: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="-m-4 flex h-[calc(100dvh-4rem)] overflow-hidden border-slate-200 bg-white sm:-m-6 md:m-0 md:h-[calc(100dvh-7rem)] md:rounded-xl md:border">
+      <h1 className="sr-only">Chat</h1>
+      <section
+        aria-label="Conversations"
+        className={`${activeId ? "hidden md:flex" : "flex"} w-full min-w-0 flex-col border-slate-200 md:w-80 md:shrink-0 md:border-r lg:w-96`}
+      >
+        <ConversationList rows={rows} place={place} numbers={numbers} activeId={activeId} next={next} now={now} reloadHref={reloadHref} />
+        <p className="border-t border-slate-200 px-3 py-1 text-[11px] text-slate-500" aria-live="polite">
+          {live ? "Live: new messages appear by themselves." : "Not live: use Check for new messages."}
+        </p>
+      </section>
+      <section aria-label="Conversation" className={`${activeId ? "flex" : "hidden md:flex"} min-w-0 flex-1 flex-col bg-slate-50`}>
+        {children}
+      </section>
+    </div>
+  );
+}

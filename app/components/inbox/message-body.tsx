@@ -1,0 +1,315 @@
+import { formatted } from "~/components/templates/message-preview";
+import {
+  AlertCircle,
+  Download,
+  ExternalLink,
+  FileText,
+  Image as ImageIcon,
+  Mail,
+  MapPin,
+  Phone,
+  Play,
+  Reply,
+  User,
+} from "~/components/ui/icons";
+import type { ReactNode } from "react";
+import type { MediaKind, MessageContent } from "~/lib/inbox";
+
+/**
+ * What a message says or carries, inside its bubble in a thread: server-rendered, no script (media
+ * plays in the browser's own players, nothing loads until asked: images lazily, audio and video
+ * with preload="none"), and little markup, for slow mobile networks.
+ */
+export function MessageBody({ content }: { content: MessageContent }) {
+  switch (content.kind) {
+    case "text":
+      return <Text text={content.text} />;
+    case "media":
+      return <Media content={content} />;
+    case "location":
+      return <Location content={content} />;
+    case "contacts":
+      return (
+        <ul className="space-y-2">
+          {content.people.map((person, i) => (
+            <li key={i} className="text-sm">
+              <p className="flex items-center gap-1.5 font-medium">
+                <User className="size-4 shrink-0 text-slate-500" />
+                {person.name}
+              </p>
+              {person.phones.map((phone) => (
+                <a
+                  key={phone}
+                  href={`tel:${phone.replace(/[^\d+]/g, "")}`}
+                  className="ml-5.5 flex items-center gap-1 text-sky-700 underline"
+                >
+                  <Phone className="size-3.5" />
+                  {phone}
+                </a>
+              ))}
+              {person.emails.map((email) => (
+                <a key={email} href={`mailto:${email}`} className="ml-5.5 flex items-center gap-1 break-all text-sky-700 underline">
+                  <Mail className="size-3.5" />
+                  {email}
+                </a>
+              ))}
+            </li>
+          ))}
+        </ul>
+      );
+    case "template":
+      return (
+        <Card
+          header={content.header}
+          headerMedia={content.headerMedia ? <HeaderMedia kind={content.headerMedia} url={content.headerUrl ?? null} /> : null}
+          body={content.body}
+          footer={content.footer}
+          buttons={content.buttons}
+          label={`Template ${content.name}`}
+        />
+      );
+    case "interactive":
+      return <Card header={content.header} body={content.body} footer={content.footer} buttons={content.buttons} />;
+    case "choice":
+      return (
+        <div className="text-sm">
+          <p className="flex items-center gap-1.5">
+            <Reply className="size-4 shrink-0 text-slate-500" />
+            <span>
+              Tapped: <strong className="font-medium">{content.title}</strong>
+            </span>
+          </p>
+          {content.description ? <p className="ml-5.5 text-xs text-slate-500">{content.description}</p> : null}
+        </div>
+      );
+    case "reaction":
+      return content.emoji ? (
+        <p className="text-sm">
+          Reacted <span className="text-xl">{content.emoji}</span>
+        </p>
+      ) : (
+        <p className="text-sm text-slate-500 italic">Removed a reaction</p>
+      );
+    case "order":
+      return (
+        <div className="text-sm">
+          <p className="font-medium">
+            🛒 Order: {content.items} {content.items === 1 ? "item" : "items"}
+          </p>
+          {content.text ? <Text text={content.text} /> : null}
+        </div>
+      );
+    case "unsupported":
+      return <Notice>{content.text}</Notice>;
+  }
+}
+
+function Text({ text }: { text: string }) {
+  return <p className="text-sm break-words whitespace-pre-wrap">{formatted(text)}</p>;
+}
+
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="flex items-start gap-1.5 text-sm text-slate-500 italic">
+      <AlertCircle className="mt-0.5 size-4 shrink-0" />
+      <span>{children}</span>
+    </p>
+  );
+}
+
+const MEDIA_LABELS: Record<MediaKind, string> = {
+  image: "Photo",
+  video: "Video",
+  audio: "Audio",
+  document: "Document",
+  sticker: "Sticker",
+};
+
+/** "12.3 KB": a size for people. */
+export function formatSize(bytes: number) {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+/** "PDF", "DOCX": what a file is, from its name or else its type. */
+function fileType(fileName: string | null, mimeType: string | null) {
+  const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1];
+  if (extension) return extension.toUpperCase();
+  const subtype = mimeType?.split(";")[0]?.split("/")[1];
+  return subtype && subtype.length <= 5 ? subtype.toUpperCase() : null;
+}
+
+function Media({ content }: { content: Extract<MessageContent, { kind: "media" }> }) {
+  const label = content.voice ? "Voice message" : MEDIA_LABELS[content.media];
+  const caption = content.caption ? <Text text={content.caption} /> : null;
+  if (!content.url)
+    return (
+      <div className="space-y-1">
+        <div className="flex items-start gap-2 rounded-md bg-slate-100 px-3 py-2 text-sm">
+          {content.media === "document" ? (
+            <FileText className="mt-0.5 size-5 shrink-0 text-slate-500" />
+          ) : (
+            <ImageIcon className="mt-0.5 size-5 shrink-0 text-slate-500" />
+          )}
+          <span className="min-w-0">
+            <span className="block font-medium break-words">{content.media === "document" ? (content.fileName ?? label) : label}</span>
+            {content.unavailable ? <span className="block text-xs text-slate-500">{content.unavailable}</span> : null}
+          </span>
+        </div>
+        {caption}
+      </div>
+    );
+  switch (content.media) {
+    case "image":
+    case "sticker":
+      return (
+        <div className="space-y-1">
+          <a href={content.url} target="_blank" rel="noopener" className="block w-fit" title={`Open the full ${label.toLowerCase()}`}>
+            <img
+              src={content.url}
+              alt={content.caption ?? label}
+              loading="lazy"
+              decoding="async"
+              className={
+                content.media === "sticker" ? "size-32 object-contain" : "max-h-72 max-w-full rounded-md object-contain sm:max-w-xs"
+              }
+            />
+          </a>
+          {caption}
+        </div>
+      );
+    case "video":
+      return (
+        <div className="space-y-1">
+          <video src={content.url} controls preload="none" className="max-h-72 max-w-full rounded-md bg-slate-900 sm:max-w-xs">
+            <a href={content.url}>Download the video</a>
+          </video>
+          {caption}
+        </div>
+      );
+    case "audio":
+      return (
+        <div className="space-y-1">
+          {content.voice ? (
+            <p className="flex items-center gap-1 text-xs text-slate-500">
+              <Play className="size-3" />
+              {label}
+            </p>
+          ) : null}
+          <audio src={content.url} controls preload="none" className="w-64 max-w-full">
+            <a href={content.url}>Download the {label.toLowerCase()}</a>
+          </audio>
+        </div>
+      );
+    case "document": {
+      const name = content.fileName ?? "Document";
+      const details = [content.size !== null ? formatSize(content.size) : null, fileType(content.fileName, content.mimeType)].filter(
+        Boolean,
+      );
+      return (
+        <div className="space-y-1">
+          <a
+            href={content.url}
+            download={content.fileName ?? ""}
+            className="flex items-center gap-3 rounded-md bg-slate-100 px-3 py-2 hover:bg-slate-200"
+          >
+            <FileText className="size-8 shrink-0 text-red-600" />
+            <span className="min-w-0 flex-1">
+              <span className="block text-sm font-medium break-words">{name}</span>
+              {details.length ? <span className="block text-xs text-slate-500">{details.join(" · ")}</span> : null}
+            </span>
+            <Download className="size-5 shrink-0 text-slate-500" />
+          </a>
+          {caption}
+        </div>
+      );
+    }
+  }
+}
+
+function Location({ content }: { content: Extract<MessageContent, { kind: "location" }> }) {
+  const { latitude, longitude } = content;
+  const map = `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
+  return (
+    <div className="flex items-start gap-2 text-sm">
+      <MapPin className="mt-0.5 size-5 shrink-0 text-red-600" />
+      <div className="min-w-0">
+        {content.name ? <p className="font-medium break-words">{content.name}</p> : null}
+        {content.address ? <p className="break-words">{content.address}</p> : null}
+        <p className="text-xs text-slate-500">
+          {latitude.toFixed(5)}, {longitude.toFixed(5)}
+        </p>
+        <a href={map} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sky-700 underline">
+          Open in OpenStreetMap
+          <ExternalLink className="size-3.5" />
+        </a>
+      </div>
+    </div>
+  );
+}
+
+const HEADER_LABELS: Record<MediaKind, string> = {
+  image: "Image header",
+  video: "Video header",
+  audio: "Audio header",
+  document: "Document header",
+  sticker: "Sticker header",
+};
+
+/** A template's media header: the image Jumbe sent when it holds it, else a tile of its kind. */
+function HeaderMedia({ kind, url }: { kind: MediaKind; url: string | null }) {
+  if (kind === "image" && url)
+    return (
+      <a href={url} target="_blank" rel="noopener" className="mb-2 block">
+        <img src={url} alt={HEADER_LABELS.image} loading="lazy" decoding="async" className="max-h-56 w-full rounded-md object-cover" />
+      </a>
+    );
+  if (url)
+    return (
+      <a href={url} className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2 text-sm text-sky-700 underline">
+        {kind === "video" ? <Play className="size-5" /> : <FileText className="size-5" />}
+        {HEADER_LABELS[kind]}
+      </a>
+    );
+  return (
+    <p className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-500">
+      {kind === "video" ? (
+        <Play className="size-5" />
+      ) : kind === "document" ? (
+        <FileText className="size-5" />
+      ) : (
+        <ImageIcon className="size-5" />
+      )}
+      {HEADER_LABELS[kind]}
+    </p>
+  );
+}
+
+/** A template or an interactive message as WhatsApp lays it out; its buttons are labels here, not controls. */
+function Card(props: {
+  header: string | null;
+  headerMedia?: ReactNode;
+  body: string;
+  footer: string | null;
+  buttons: string[];
+  label?: string;
+}) {
+  return (
+    <div className="text-sm" role={props.label ? "group" : undefined} aria-label={props.label}>
+      {props.headerMedia}
+      {props.header ? <p className="mb-1 font-semibold break-words">{props.header}</p> : null}
+      <p className="break-words whitespace-pre-wrap">{formatted(props.body)}</p>
+      {props.footer ? <p className="mt-1 text-xs text-slate-500">{props.footer}</p> : null}
+      {props.buttons.length ? (
+        <ul className="mt-2 space-y-1">
+          {props.buttons.map((button, i) => (
+            <li key={i} className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-center font-medium text-sky-700">
+              {button}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
