@@ -208,8 +208,11 @@ async function sendSteady(url, { rate, total, headers, delivery }) {
   return { sends, sendSeconds, behindMaxMs: behindMax };
 }
 
-/** Waits until every watcher has every message, or nothing new came for `quietMs` (or `maxMs` passed). */
-async function waitForArrivals(watchers, total, { quietMs = 5_000, maxMs = 60_000 } = {}) {
+/**
+ * Waits until every watcher has every message, or nothing new came for `quietMs` (or `maxMs` passed
+ * since the wait began): a late event still counts, with its time.
+ */
+async function waitForArrivals(watchers, total, { quietMs = 15_000, maxMs = 90_000 } = {}) {
   const started = performance.now();
   let last = -1;
   let lastChange = performance.now();
@@ -322,7 +325,10 @@ async function measureLatency({
 
   // The measured run.
   tag.current = `M${randomBytes(3).toString("hex").toUpperCase()}`;
-  for (const w of watchers) w.counts = { inbox: 0, other: 0, unmarked: 0, repeats: 0 };
+  for (const w of watchers) {
+    w.arrivals.clear();
+    Object.assign(w.counts, { inbox: 0, other: 0, unmarked: 0, repeats: 0 });
+  }
   log(`  ${total} inbound messages at ${rate}/s through nginx, ${watchers.length} streams ...`);
   const pids = () => [...servers.map((s) => s.pid), nginx.pid, ...childProcesses(nginx.pid), ...pair.postgres.processIds()];
   const cpuBefore = cpuOf(pids());
