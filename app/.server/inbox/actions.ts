@@ -52,12 +52,19 @@ function recipientOf(conversation: ConversationRow) {
 export async function sendReply(
   actor: InboxActor,
   conversation: ConversationRow,
-  reply: { text: string; replyTo?: string | null; attachment?: { mediaId: string; kind: OutboundContent["kind"]; fileName: string | null } },
+  reply: {
+    text: string;
+    replyTo?: string | null;
+    attachment?: { mediaId: string; kind: OutboundContent["kind"]; fileName: string | null };
+  },
 ) {
   const text = reply.text.replace(/\r\n/g, "\n").trim();
   if (!text && !reply.attachment) throw new InboxRefusal(400, "Write a message before sending.");
   if (text.length > MAX_TEXT_LENGTH)
-    throw new InboxRefusal(400, `A WhatsApp message holds at most ${MAX_TEXT_LENGTH.toLocaleString("en-GB")} characters; this one has ${text.length.toLocaleString("en-GB")}.`);
+    throw new InboxRefusal(
+      400,
+      `A WhatsApp message holds at most ${MAX_TEXT_LENGTH.toLocaleString("en-GB")} characters; this one has ${text.length.toLocaleString("en-GB")}.`,
+    );
   if (!conversation.window.open)
     throw new InboxRefusal(
       409,
@@ -116,14 +123,23 @@ export async function sendTemplateReply(
 
 /** Sends a failed message again, as a new message with the same request, once. */
 export async function retryMessage(actor: InboxActor, conversation: ConversationRow, messageId: string) {
-  const [failed] = await rawQuery<{ id: string; payload: Record<string, unknown>; message_type: string; body: string; template_id: string | null; template_category: string | null; context_wamid: string | null }>(
+  const [failed] = await rawQuery<{
+    id: string;
+    payload: Record<string, unknown>;
+    message_type: string;
+    body: string;
+    template_id: string | null;
+    template_category: string | null;
+    context_wamid: string | null;
+  }>(
     `select m.id, m.payload, m.message_type, m.body, m.template_id, m.pricing_category as template_category, m.context_wamid
      from messages m join contacts c on c.id = m.contact_id
      where m.organization_id = $1 and m.id = $2::uuid and m.direction = 'outbound' and m.failed_at is not null and m.retried_at is null
        and m.contact_id = $3 and m.phone_number_id = $4`,
     [actor.organizationId, messageId, conversation.contactId, conversation.phoneNumberId],
   );
-  if (!failed) throw new InboxRefusal(404, "No failed message to send again: it was sent again already, or it is not in this conversation.");
+  if (!failed)
+    throw new InboxRefusal(404, "No failed message to send again: it was sent again already, or it is not in this conversation.");
   if (failed.message_type !== "template" && !conversation.window.open)
     throw new InboxRefusal(
       409,
@@ -248,4 +264,3 @@ export async function latestUnreadInbound(organizationId: string, conversationId
 export function refuseUnless(allowed: boolean, message = "Your role cannot do this in the inbox.") {
   if (!allowed) throw new InboxRefusal(403, message, "form");
 }
-

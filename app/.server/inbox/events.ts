@@ -12,6 +12,21 @@ type Row = Record<string, unknown>;
 const rowsOf = <T = Row>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
+ * Takes each organisation's change-log lock until the transaction ends, in a fixed order: the
+ * organisation's changes then get their ids in the order they commit, so a reader that has seen id
+ * N has seen everything below it, and catching up from a last event id loses nothing (decision 034).
+ */
+async function lockLogs(tx: Executor, organizationIds: readonly string[]) {
+  const ids = [...new Set(organizationIds)].sort();
+  if (!ids.length) return;
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(${INBOX_LOCK_SPACE}, hashtext(o)) from unnest(${sql.param(ids)}::text[]) as t(o) order by o`);
+}
+
+/** The advisory lock space of the change log (the first key of the two-key form). */
+const INBOX_LOCK_SPACE = 16016;
+
+/**
  * Logs changes of messages in the inbox (a message in or out, a status tick), in the caller's
  * transaction: only messages that belong to a conversation (same organisation, number and contact),
  * so a campaign's thousands of recipients who never wrote add nothing. Announces each organisation
@@ -19,31 +34,48 @@ const rowsOf = <T = Row>(result: unknown) => (result as { rows: T[] }).rows;
  */
 export async function logMessageEvents(tx: Executor, kind: "message" | "status", messageIds: readonly string[]) {
   if (!messageIds.length) return;
-  await tx.execute(sql`
-    with logged as (
-      insert into inbox_events (organization_id, conversation_id, kind, message_id)
-      select m.organization_id, v.id, ${kind}, m.id
+  const found = rowsOf<{ organization_id: string; conversation_id: string; message_id: string }>(
+    await tx.execute(sql`
+      select m.organization_id, v.id as conversation_id, m.id as message_id
       from messages m
       join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
       where m.id = any(${sql.param([...new Set(messageIds)])}::uuid[])
-      order by m.seq
+      order by m.seq`),
+  );
+  if (!found.length) return;
+  await lockLogs(
+    tx,
+    found.map((f) => f.organization_id),
+  );
+  await tx.execute(sql`
+    with logged as (
+      insert into inbox_events (organization_id, conversation_id, kind, message_id)
+      select o, c, ${kind}, m from unnest(${sql.param(found.map((f) => f.organization_id))}::uuid[],
+                                          ${sql.param(found.map((f) => f.conversation_id))}::uuid[],
+                                          ${sql.param(found.map((f) => f.message_id))}::uuid[]) with ordinality as t(o, c, m, n)
+      order by n
       returning organization_id)
     select pg_notify(${INBOX_CHANNEL}, o::text) from (select distinct organization_id as o from logged) t`);
 }
 
-/** Logs that conversations changed (assignment, state, unread count) and announces them. */
+/** Logs that conversations changed (assignment, state, unread count, a note) and announces them. */
 export async function logConversationEvents(
   tx: Executor,
   changes: readonly { organizationId: string; conversationId: string; kind?: "conversation" | "entry"; entryId?: string | null }[],
 ) {
   if (!changes.length) return;
+  await lockLogs(
+    tx,
+    changes.map((c) => c.organizationId),
+  );
   await tx.execute(sql`
     with logged as (
       insert into inbox_events (organization_id, conversation_id, kind, entry_id)
       select o, c, k, e from unnest(${sql.param(changes.map((c) => c.organizationId))}::uuid[],
                                     ${sql.param(changes.map((c) => c.conversationId))}::uuid[],
                                     ${sql.param(changes.map((c) => c.kind ?? "conversation"))}::text[],
-                                    ${sql.param(changes.map((c) => c.entryId ?? null))}::uuid[]) as t(o, c, k, e)
+                                    ${sql.param(changes.map((c) => c.entryId ?? null))}::uuid[]) with ordinality as t(o, c, k, e, n)
+      order by n
       returning organization_id)
     select pg_notify(${INBOX_CHANNEL}, o::text) from (select distinct organization_id as o from logged) t`);
 }
@@ -57,11 +89,7 @@ export interface LoggedEvent {
   entryId: string | null;
 }
 
-/**
- * The organisation's changes after `afterId`, oldest first, plus any of the last few seconds (an
- * event's id is taken before its transaction commits, so a lower id can appear after a higher one:
- * readers skip those they have seen).
- */
+/** The organisation's changes after `afterId`, oldest first (ids follow commit order: lockLogs). */
 export async function eventsSince(executor: Executor, organizationId: string, afterId: number, limit = 500): Promise<LoggedEvent[]> {
   const rows = rowsOf<{
     id: string | number;
@@ -72,7 +100,7 @@ export async function eventsSince(executor: Executor, organizationId: string, af
   }>(
     await executor.execute(sql`
       select id, conversation_id, kind, message_id, entry_id from inbox_events
-      where organization_id = ${organizationId} and (id > ${afterId} or created_at > now() - interval '10 seconds')
+      where organization_id = ${organizationId} and id > ${afterId}
       order by id limit ${limit}`),
   );
   return rows.map((r) => ({

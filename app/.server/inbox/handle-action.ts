@@ -59,7 +59,8 @@ export async function handleInboxAction(
       fields = new Map([...form].flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : [])));
     }
   } catch (error) {
-    if (error instanceof InboxRefusal) return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values: {} };
+    if (error instanceof InboxRefusal)
+      return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values: {} };
     throw error;
   }
   const field = (name: string) => fields.get(name) ?? "";
@@ -87,7 +88,11 @@ export async function handleInboxAction(
         const blank = parameters.findIndex((p) => !p);
         if (blank >= 0) throw new InboxRefusal(400, `Give the value of {{${chosen.parameters[blank]}}}.`, `p${blank + 1}`);
         if (parameters.some((p) => /[\n\t]| {5,}/.test(p)))
-          throw new InboxRefusal(400, "Template values cannot hold line breaks, tabs or more than four spaces in a row (WhatsApp's rule).", `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`);
+          throw new InboxRefusal(
+            400,
+            "Template values cannot hold line breaks, tabs or more than four spaces in a row (WhatsApp's rule).",
+            `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`,
+          );
         if (chosen.headerTakesValue && !field("headerText").trim()) throw new InboxRefusal(400, "Give the header's value.", "headerText");
         await sendTemplateReply(actor, conversation, {
           name: chosen.name,
@@ -103,8 +108,11 @@ export async function handleInboxAction(
       case "assign": {
         const assignee = field("assignee") || null;
         const mayAssign =
-          can(current.role, "inbox:assign") || assignee === actor.userId || (assignee === null && conversation.assignee?.id === actor.userId);
-        if (!mayAssign) throw new InboxRefusal(403, "Only owners and admins assign conversations to others; take it yourself instead.", "form");
+          can(current.role, "inbox:assign") ||
+          assignee === actor.userId ||
+          (assignee === null && conversation.assignee?.id === actor.userId);
+        if (!mayAssign)
+          throw new InboxRefusal(403, "Only owners and admins assign conversations to others; take it yourself instead.", "form");
         await assignConversation(actor, conversation, assignee);
         return { kind: "done", toast: assignee ? "Conversation assigned." : "Conversation unassigned." };
       }
@@ -139,7 +147,8 @@ export async function handleInboxAction(
     throw new InboxRefusal(400, "Unknown action.", "form");
   } catch (error) {
     // A refused send keeps no file.
-    if (attachment && (error instanceof InboxRefusal || error instanceof SendRefusal)) await discardUploadedMedia(actor.organizationId, attachment.id);
+    if (attachment && (error instanceof InboxRefusal || error instanceof SendRefusal))
+      await discardUploadedMedia(actor.organizationId, attachment.id);
     if (error instanceof InboxRefusal) return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values };
     if (error instanceof SendRefusal)
       return {

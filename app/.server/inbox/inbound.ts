@@ -16,7 +16,8 @@ interface Window {
 /**
  * The webhook's customer messages in their conversations (one per customer per business number):
  * the service window opens or extends; each new message to read (not a duplicate delivery, not a
- * reaction) raises the unread count; a resolved conversation reopens, with a line in its thread.
+ * reaction) raises the unread count and moves it to the top of the list (by arrival: Meta's times are
+ * whole seconds); a resolved conversation reopens, with a line in its thread.
  */
 export async function upsertConversations(
   tx: Executor,
@@ -44,7 +45,7 @@ export async function upsertConversations(
     (await tx.execute(sql`
       with upserted as (
         insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at, unread_count)
-        select o, p, c, a, a, n from ${unnested}
+        select o, p, c, a, now(), n from ${unnested}
         on conflict (organization_id, phone_number_id, contact_id) do update
           set last_inbound_at = greatest(conversations.last_inbound_at, excluded.last_inbound_at),
               last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
@@ -61,6 +62,11 @@ export async function upsertConversations(
   ).rows;
   await logConversationEvents(
     tx,
-    rows.map((r) => ({ organizationId: r.organization_id, conversationId: r.conversation_id, kind: "entry" as const, entryId: r.entry_id })),
+    rows.map((r) => ({
+      organizationId: r.organization_id,
+      conversationId: r.conversation_id,
+      kind: "entry" as const,
+      entryId: r.entry_id,
+    })),
   );
 }

@@ -12,8 +12,6 @@ export const PRESENCE_CHANNEL = "jumbe_inbox_presence";
 /** A viewer whose stream stopped refreshing for this long is gone; a typist who stopped typing this long is viewing. */
 const VIEWING_TTL_SECONDS = 60;
 const TYPING_TTL_SECONDS = 8;
-/** How long an event id is remembered as seen, since ids are taken before their transactions commit. */
-const SEEN_MS = 10_000;
 
 /** An open event stream of a member, as the hub feeds it. */
 export interface InboxSubscriber {
@@ -28,9 +26,8 @@ export interface InboxSubscriber {
 
 interface OrgHub {
   subscribers: Set<InboxSubscriber>;
-  /** Every event id at or below this was read. */
+  /** Every event id at or below this was read (ids follow commit order within an organisation). */
   floor: number;
-  seen: Map<number, number>;
   reading: boolean;
   again: boolean;
   unlisten?: Promise<() => Promise<void>>;
@@ -89,16 +86,11 @@ async function readNew(organizationId: string, hub: OrgHub) {
   try {
     do {
       hub.again = false;
-      const logged = (await eventsSince(db(), organizationId, hub.floor)).filter((e) => !hub.seen.has(e.id));
-      const now = Date.now();
-      for (const e of logged) hub.seen.set(e.id, now);
-      for (const [id, at] of hub.seen)
-        if (now - at > SEEN_MS) {
-          hub.floor = Math.max(hub.floor, id);
-          hub.seen.delete(id);
-        }
-      for (const id of hub.seen.keys()) if (id <= hub.floor) hub.seen.delete(id);
-      if (logged.length) fanOut(hub, await buildLiveEvents(organizationId, logged));
+      const logged = await eventsSince(db(), organizationId, hub.floor);
+      if (logged.length) {
+        hub.floor = logged.at(-1)!.id;
+        fanOut(hub, await buildLiveEvents(organizationId, logged));
+      }
       if (logged.length >= 500) hub.again = true;
     } while (hub.again && hub.subscribers.size);
   } catch (error) {
@@ -116,7 +108,7 @@ async function readNew(organizationId: string, hub: OrgHub) {
 export async function subscribeInbox(subscriber: InboxSubscriber, startAfter: number) {
   let hub = hubs.get(subscriber.organizationId);
   if (!hub) {
-    const created: OrgHub = { subscribers: new Set(), floor: startAfter, seen: new Map(), reading: false, again: false };
+    const created: OrgHub = { subscribers: new Set(), floor: startAfter, reading: false, again: false };
     hub = created;
     hubs.set(subscriber.organizationId, created);
     created.unlisten = listenChannel(INBOX_CHANNEL, {
@@ -135,7 +127,9 @@ export async function subscribeInbox(subscriber: InboxSubscriber, startAfter: nu
     current.subscribers.delete(subscriber);
     if (current.subscribers.size || hubs.get(subscriber.organizationId) !== current) return;
     hubs.delete(subscriber.organizationId);
-    await (await current.unlisten)?.();
+    await (
+      await current.unlisten
+    )?.();
   };
 }
 

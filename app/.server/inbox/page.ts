@@ -75,7 +75,8 @@ export interface ReplyTemplate {
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const placeholders = (text: string) => {
   const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
-  if (names.every((n) => /^\d+$/.test(n))) return Array.from({ length: names.length ? Math.max(...names.map(Number)) : 0 }, (_, i) => String(i + 1));
+  if (names.every((n) => /^\d+$/.test(n)))
+    return Array.from({ length: names.length ? Math.max(...names.map(Number)) : 0 }, (_, i) => String(i + 1));
   return [...new Set(names)];
 };
 
@@ -96,7 +97,8 @@ export async function replyTemplates(organizationId: string, phoneNumberId: stri
     if (header && format !== "TEXT") return [];
     const buttons = (part("BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
     const needsValue = buttons.some(
-      (b) => String(b.type).toUpperCase() === "COPY_CODE" || (String(b.type).toUpperCase() === "URL" && PLACEHOLDER.test(String(b.url ?? ""))),
+      (b) =>
+        String(b.type).toUpperCase() === "COPY_CODE" || (String(b.type).toUpperCase() === "URL" && PLACEHOLDER.test(String(b.url ?? ""))),
     );
     PLACEHOLDER.lastIndex = 0;
     if (needsValue) return [];

@@ -31,7 +31,11 @@ export async function readReplyForm(organizationId: string, request: Request): P
         // A file input with no file chosen sends an empty part without a name.
         if (part.name !== FILE_FIELD || part.fileName === "") continue;
         if (attachment) throw new InboxRefusal(400, "Attach one file at a time.", "attachment");
-        const stored = await storeUploadedMedia(organizationId, { declaredType: part.contentType, fileName: part.fileName, chunks: reader.chunks() });
+        const stored = await storeUploadedMedia(organizationId, {
+          declaredType: part.contentType,
+          fileName: part.fileName,
+          chunks: reader.chunks(),
+        });
         const kind = mediaKindOf(stored.mimeType);
         if (!kind) {
           await discardUploadedMedia(organizationId, stored.id);

@@ -16,7 +16,12 @@ type Send = (event: { event: string; data: string; id?: string }) => void;
  * then forwards the hub's changes, skipping any already sent; marks the member as viewing the
  * conversation while it is open. `start` is eventStream's init: it answers the cleanup.
  */
-export async function openInboxStream(options: { organizationId: string; userId: string; conversationId: string | null; after: number | null }) {
+export async function openInboxStream(options: {
+  organizationId: string;
+  userId: string;
+  conversationId: string | null;
+  after: number | null;
+}) {
   const { organizationId, userId } = options;
   let conversationId: string | null = null;
   if (options.conversationId && isUuid(options.conversationId)) {
@@ -56,7 +61,7 @@ export async function openInboxStream(options: { organizationId: string; userId:
       };
       let lastId = latest;
       const replay = async (from: number) => {
-        for (let cursor = from; ; ) {
+        for (let cursor = from; ;) {
           const logged = await eventsSince(db(), organizationId, cursor);
           const fresh = logged.filter((e) => !sent.has(e.id));
           for (const event of await buildLiveEvents(organizationId, fresh))

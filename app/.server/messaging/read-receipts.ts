@@ -21,10 +21,11 @@ export async function markInboundRead(
     contact_id: string | null;
     read_at: Date | string | null;
     created_at: Date | string;
+    created_text: string;
     access_token_encrypted: string | null;
     refused: boolean | null;
   }>(
-    `select m.wamid, m.phone_number_id, m.contact_id, m.read_at, m.created_at, a.access_token_encrypted,
+    `select m.wamid, m.phone_number_id, m.contact_id, m.read_at, m.created_at, m.created_at::text as created_text, a.access_token_encrypted,
             a.token_refused_at is not null as refused
      from messages m
      left join whatsapp_phone_numbers p on p.phone_number_id = m.phone_number_id and p.organization_id = m.organization_id
@@ -51,7 +52,8 @@ export async function markInboundRead(
          and (id = $3 or ($4::uuid is not null and contact_id = $4::uuid and created_at <= $5::timestamptz))
        returning id, read_at)
      select coalesce((select read_at from marked where id = $3), (select read_at from messages where id = $3)) as read_at`,
-    [organizationId, message.phone_number_id, messageId, message.contact_id, new Date(message.created_at).toISOString()],
+    // As the database wrote it: a JavaScript Date would drop the microseconds and miss a message of the same instant.
+    [organizationId, message.phone_number_id, messageId, message.contact_id, message.created_text],
   );
   return { readAt: new Date(marked!.read_at).toISOString(), alreadyRead: !!message.read_at };
 }

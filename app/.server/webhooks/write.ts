@@ -320,7 +320,13 @@ export class ChangeWork {
     }
     const contactOf = (m: InboundRow) => contactId.get(personKey(m)) ?? null;
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
-    const inserted = await rows<{ id: string; organization_id: string; message_type: string; phone_number_id: string; contact_id: string | null }>(
+    const inserted = await rows<{
+      id: string;
+      organization_id: string;
+      message_type: string;
+      phone_number_id: string;
+      contact_id: string | null;
+    }>(
       tx,
       sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
           select o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, now()

@@ -117,10 +117,18 @@ export function ReplyComposer({
           className="block w-full resize-y rounded-lg border border-slate-300 px-3 py-2 text-sm aria-invalid:border-red-500"
         />
         {suggestions.length ? (
-          <ul role="listbox" aria-label="Saved answers" className="absolute bottom-full left-0 z-10 mb-1 w-full rounded-lg border border-slate-200 bg-white shadow-lg">
+          <ul
+            role="listbox"
+            aria-label="Saved answers"
+            className="absolute bottom-full left-0 z-10 mb-1 w-full rounded-lg border border-slate-200 bg-white shadow-lg"
+          >
             {suggestions.map((q) => (
               <li key={q.id} role="option" aria-selected="false">
-                <button type="button" onClick={() => insert(q.body)} className="block w-full px-3 py-1.5 text-left text-sm hover:bg-slate-50">
+                <button
+                  type="button"
+                  onClick={() => insert(q.body)}
+                  className="block w-full px-3 py-1.5 text-left text-sm hover:bg-slate-50"
+                >
                   <span className="font-semibold">/{q.shortcut}</span> <span className="text-slate-600">{q.body.slice(0, 80)}</span>
                 </button>
               </li>
@@ -144,7 +152,11 @@ export function ReplyComposer({
             aria-invalid={errors.attachment || fileError ? true : undefined}
             onChange={(e) => {
               const chosen = e.target.files?.[0];
-              setFileError(chosen && chosen.size > ATTACHMENT_MAX_MB * 1024 * 1024 ? `The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.` : null);
+              setFileError(
+                chosen && chosen.size > ATTACHMENT_MAX_MB * 1024 * 1024
+                  ? `The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.`
+                  : null,
+              );
               setFile(chosen ? chosen.name : null);
             }}
           />
@@ -259,7 +271,11 @@ export function TemplatePicker({
         </Form>
       ) : (
         <p className="text-sm text-slate-600">
-          No approved template can be sent from here. <Link to="/templates" className="font-medium text-brand-700 hover:underline">Create one on the Templates page</Link>.
+          No approved template can be sent from here.{" "}
+          <Link to="/templates" className="font-medium text-brand-700 hover:underline">
+            Create one on the Templates page
+          </Link>
+          .
         </p>
       )}
       {chosen ? (
@@ -273,7 +289,13 @@ export function TemplatePicker({
           {chosen.headerTakesValue ? (
             <label className="block text-sm font-medium text-slate-700">
               Header value
-              <input name="headerText" required maxLength={60} defaultValue={failed?.values?.headerText ?? ""} className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+              <input
+                name="headerText"
+                required
+                maxLength={60}
+                defaultValue={failed?.values?.headerText ?? ""}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+              />
             </label>
           ) : null}
           {chosen.parameters.map((name, i) => (

@@ -102,7 +102,12 @@ export function ConversationList({
               <label className="sr-only" htmlFor="inbox-number">
                 Business number
               </label>
-              <select id="inbox-number" name="number" defaultValue={place.number} className="rounded-lg border border-slate-300 px-2 text-sm">
+              <select
+                id="inbox-number"
+                name="number"
+                defaultValue={place.number}
+                className="rounded-lg border border-slate-300 px-2 text-sm"
+              >
                 <option value="">All numbers</option>
                 {numbers.map((n) => (
                   <option key={n.id} value={n.id}>
@@ -153,7 +158,9 @@ export function ConversationList({
                 </span>
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline justify-between gap-2">
-                    <span className={`truncate text-sm ${row.unread ? "font-bold text-slate-900" : "font-medium text-slate-800"}`}>{row.name}</span>
+                    <span className={`truncate text-sm ${row.unread ? "font-bold text-slate-900" : "font-medium text-slate-800"}`}>
+                      {row.name}
+                    </span>
                     <span className={`shrink-0 text-xs ${row.unread ? "font-semibold text-brand-700" : "text-slate-500"}`}>
                       {when(row.lastMessageAt, now)}
                     </span>

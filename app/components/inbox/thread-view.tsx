@@ -36,7 +36,9 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
         className={`max-w-[85%] rounded-lg px-3 py-2 text-sm shadow-sm sm:max-w-[70%] ${outbound ? "bg-brand-50 text-slate-900" : "bg-white text-slate-900"} ${message.status === "failed" ? "ring-1 ring-red-300" : ""}`}
       >
         {message.sentBy || message.source ? (
-          <p className="mb-0.5 text-[11px] font-semibold text-brand-800">{message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}</p>
+          <p className="mb-0.5 text-[11px] font-semibold text-brand-800">
+            {message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}
+          </p>
         ) : null}
         {message.replyTo ? (
           <p className="mb-1 truncate border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-600">
@@ -64,7 +66,12 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
             {canReply && message.retryable ? (
               <Form method="post" className="mt-1">
                 <input type="hidden" name="message" value={message.id} />
-                <button type="submit" name="intent" value="retry" className="inline-flex items-center gap-1 font-semibold text-red-800 hover:underline">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="retry"
+                  className="inline-flex items-center gap-1 font-semibold text-red-800 hover:underline"
+                >
                   <RefreshCw size={12} /> Send again
                 </button>
               </Form>
@@ -72,7 +79,11 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
           </div>
         ) : null}
         {canReply && !outbound ? (
-          <Link to={replyHref} className="mt-0.5 inline-flex items-center gap-1 text-[11px] font-medium text-slate-500 hover:text-brand-700" aria-label="Reply to this message">
+          <Link
+            to={replyHref}
+            className="mt-0.5 inline-flex items-center gap-1 text-[11px] font-medium text-slate-500 hover:text-brand-700"
+            aria-label="Reply to this message"
+          >
             <Reply size={12} /> Reply
           </Link>
         ) : null}
@@ -121,7 +132,8 @@ export function ThreadView({
   canReply: boolean;
   replyHref: (messageId: string) => string;
 }) {
-  let day = "";
+  // Each item with whether a day begins at it (the first, or another day than the item before).
+  const days = items.map((item, i) => dayKey(item.at) !== (i ? dayKey(items[i - 1]!.at) : ""));
   return (
     <ol className="space-y-2" aria-label="Messages" data-testid="thread">
       {olderHref ? (
@@ -131,15 +143,13 @@ export function ThreadView({
           </Link>
         </li>
       ) : null}
-      {items.flatMap((item) => {
+      {items.flatMap((item, i) => {
         const key = dayKey(item.at);
-        const separator =
-          key !== day ? (
-            <li key={`day-${key}`} className="py-1 text-center">
-              <span className="rounded-full bg-slate-200 px-2.5 py-0.5 text-[11px] font-medium text-slate-700">{formatDay(item.at)}</span>
-            </li>
-          ) : null;
-        day = key;
+        const separator = days[i] ? (
+          <li key={`day-${key}`} className="py-1 text-center">
+            <span className="rounded-full bg-slate-200 px-2.5 py-0.5 text-[11px] font-medium text-slate-700">{formatDay(item.at)}</span>
+          </li>
+        ) : null;
         const line =
           item.type === "message" ? (
             <MessageBubble key={item.id} message={item} canReply={canReply} replyHref={replyHref(item.id)} />

@@ -32,7 +32,9 @@ export function useInboxLive(options: {
   const reader = useFetcher();
   const conversationId = options.conversation?.id ?? null;
   const placeRef = useRef(place);
-  placeRef.current = place;
+  useEffect(() => {
+    placeRef.current = place;
+  }, [place]);
 
   useEffect(() => setRows(options.rows), [options.rows]);
   useEffect(() => setConversation(options.conversation), [options.conversation]);

@@ -53,7 +53,10 @@ export async function loader(args: Route.LoaderArgs) {
     members: page.members,
     templates: page.templates,
     chosenTemplate: page.templates.find((t) => t.id === templateId) ?? null,
-    replyTo: quoted && quoted.type === "message" ? { id: quoted.id, text: quoted.content.kind === "text" ? quoted.content.text.slice(0, 120) : "a message" } : null,
+    replyTo:
+      quoted && quoted.type === "message"
+        ? { id: quoted.id, text: quoted.content.kind === "text" ? quoted.content.text.slice(0, 120) : "a message" }
+        : null,
     viewerId: current.user.id,
     marksRead,
     before: url.searchParams.get("before"),
@@ -68,14 +71,16 @@ export async function action(args: Route.ActionArgs) {
   if (!conversation) throw data("No such conversation in your organisation.", { status: 404 });
   const outcome = await handleInboxAction(current, conversation, args.request, readForm);
   const back = `/chat/${conversation.id}${placeSearch(listPlace(args.url))}`;
-  if (outcome.kind === "refused") return data<InboxActionData>({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });
+  if (outcome.kind === "refused")
+    return data<InboxActionData>({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });
   if (outcome.kind === "quiet") return new Response(null, { status: 204 });
   if (outcome.toast) return redirectWithToast(back, "success", outcome.toast);
   return redirect(back);
 }
 
 export default function Conversation({ loaderData }: Route.ComponentProps) {
-  const { place, numbers, next, now, eventId, viewerId, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } = loaderData;
+  const { place, numbers, next, now, eventId, viewerId, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } =
+    loaderData;
   const failed = useActionData<typeof action>() as InboxActionData | undefined;
   const canReply = useCan("inbox:reply");
   const canAssign = useCan("inbox:assign");
@@ -109,7 +114,11 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
       live={live.live}
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white px-3 py-2">
-        <Link to={placeHref("/chat", place)} className="rounded-lg p-1 text-slate-600 hover:bg-slate-100 md:hidden" aria-label="Back to conversations">
+        <Link
+          to={placeHref("/chat", place)}
+          className="rounded-lg p-1 text-slate-600 hover:bg-slate-100 md:hidden"
+          aria-label="Back to conversations"
+        >
           <ArrowLeft size={20} />
         </Link>
         <div className="min-w-0 flex-1">
@@ -169,7 +178,13 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
               </Form>
             )}
             <Form method="post">
-              <Button type="submit" name="intent" value={conversation.status === "open" ? "resolve" : "reopen"} size="sm" variant="secondary">
+              <Button
+                type="submit"
+                name="intent"
+                value={conversation.status === "open" ? "resolve" : "reopen"}
+                size="sm"
+                variant="secondary"
+              >
                 {conversation.status === "open" ? "Resolve" : "Reopen"}
               </Button>
             </Form>

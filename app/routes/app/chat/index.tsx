@@ -33,7 +33,9 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
       <div className="m-auto max-w-sm p-6 text-center text-slate-600">
         <MessageCircle size={40} className="mx-auto text-slate-400" />
         <p className="mt-2 font-medium text-slate-800">Choose a conversation</p>
-        <p className="text-sm">Customers who write to your WhatsApp number appear on the left. Answer them within 24 hours of their last message.</p>
+        <p className="text-sm">
+          Customers who write to your WhatsApp number appear on the left. Answer them within 24 hours of their last message.
+        </p>
       </div>
     </InboxScreen>
   );
