@@ -100,6 +100,8 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/messaging/campaigns/:id/events": (w) => `/messaging/campaigns/${w.campaign}/events`,
   // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+  "/chat/:id": (w) => `/chat/${w.conversation}`,
+  "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
   "/api/v1/*": () => "/api/v1/account",
@@ -116,6 +118,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/templates/:id/sample": { status: 404, why: "a draft without a media sample" },
   "/notifications/:id": { status: 404, why: "nobody's notification (one's own is tested in notifications.test.ts)" },
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
+  "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
+  "/chat/media/:id": { status: 404, why: "a text message has no file (files are tested in inbox-media.test.ts)" },
 };
 
 /**
@@ -292,6 +296,25 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       why: "one's own",
     },
   },
+  // The inbox: answering needs inbox:reply (not viewers); assigning to others inbox:assign (not agents).
+  "/chat/:id": {
+    send: { needs: "inbox:reply", form: () => ({ intent: "send", body: "Karibu, tunakusaidia aje?" }) },
+    note: { needs: "inbox:reply", form: () => ({ intent: "note", note: "Called back on Monday" }) },
+    assign: { needs: "inbox:assign", form: (w) => ({ intent: "assign", assignee: w.users.admin }) },
+    take: { needs: "inbox:reply", form: () => ({ intent: "take" }), proof: false, why: "after assign, the owner takes it in its own test" },
+    unassign: { needs: "inbox:reply", form: () => ({ intent: "unassign" }), proof: false, why: "an agent lets go of their own only" },
+    resolve: { needs: "inbox:reply", form: () => ({ intent: "resolve" }) },
+    reopen: { needs: "inbox:reply", form: () => ({ intent: "reopen" }) },
+    retry: {
+      needs: "inbox:reply",
+      form: (w) => ({ intent: "retry", message: w.conversationMessage }),
+      proof: false,
+      why: "nothing failed",
+    },
+    template: { needs: "inbox:reply", form: () => ({ intent: "template", template: "x" }), proof: false, why: "a template of Meta's" },
+    read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
+    typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
+  },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
   "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
 };
@@ -344,6 +367,12 @@ interface World {
   segment: string;
   invitation: string;
   account: string;
+  /**
+   * A conversation of the world's number with one customer message, already read: opening the page
+   * marks a conversation read, and the page shown after a refused post must change nothing.
+   */
+  conversation: string;
+  conversationMessage: string;
 }
 
 async function buildWorld(): Promise<World> {
@@ -389,6 +418,23 @@ async function buildWorld(): Promise<World> {
     .from(campaigns)
     .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "scheduled")));
   const [invitation] = await db().select({ id: invitations.id }).from(invitations).where(eq(invitations.organizationId, organizationId));
+  // The number is registered, so the inbox's send is taken (and queued: no dispatcher runs here).
+  await db().execute(sql`update whatsapp_phone_numbers set registered_at = now() where phone_number_id = '105000222'`);
+  // Not contacts[0..3]: other rows' proofs delete, tag and merge those.
+  const customer = (await own(contacts))[4];
+  const [conversation] = (
+    (await db().execute(sql`
+      insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at, unread_count)
+      values (${organizationId}, '105000222', ${customer!.id}, now(), now(), 0)
+      on conflict (organization_id, phone_number_id, contact_id) do update set last_inbound_at = now(), unread_count = 0
+      returning id`)) as unknown as { rows: { id: string }[] }
+  ).rows;
+  const [said] = (
+    (await db().execute(sql`
+      insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, sent_at)
+      values (${organizationId}, ${customer!.id}, 'inbound', 'received', 'Habari, nataka kujua salio langu', 'wamid.matrix1', '105000222', 'text', now())
+      returning id`)) as unknown as { rows: { id: string }[] }
+  ).rows;
   return {
     organizationId,
     users: ids,
@@ -402,6 +448,8 @@ async function buildWorld(): Promise<World> {
     segment: segment!.id,
     invitation: invitation!.id,
     account: account.id,
+    conversation: conversation!.id,
+    conversationMessage: said!.id,
   };
 }
 

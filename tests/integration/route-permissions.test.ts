@@ -146,7 +146,12 @@ const ROWS: Record<string, Row> = {
     owner: "404",
     admin: "404",
   },
+  // The inbox: every role reads it (the platform administrator their own organisation's); nobody's conversation is not found.
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
+  "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
+  "/chat/:id": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
+  "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
@@ -215,6 +220,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
   { path: "/settings/notifications", form: { intent: "save" }, anonymous: "login" },
   { path: "/notifications", form: { intent: "read-all" }, anonymous: "login" },
+  { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", form: { intent: "note", note: "x" }, anonymous: "login", owner: "404" as Outcome },
   // Broadcast approval: the owner's setting, and approving a campaign (nobody's campaign is not found).
   { path: "/settings/team", form: { intent: "approval", enabled: "on", threshold: "abc" }, anonymous: "login", owner: "400" as Outcome },
   {

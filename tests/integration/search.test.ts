@@ -112,6 +112,6 @@ describe("search", () => {
     const me = await signedIn();
     const billing = await run(comingSoon, getRequest("/billing", { cookie: me.cookie }));
     expect(billing.data).toMatchObject({ path: "/billing", title: "Billing & Subscription" });
-    expect((await run(comingSoon, getRequest("/chat"))).location).toBe("/login?from=%2Fchat");
+    expect((await run(comingSoon, getRequest("/analytics"))).location).toBe("/login?from=%2Fanalytics");
   });
 });

@@ -38,6 +38,10 @@ const USER_BUDGETS: Record<string, number> = {
   "/settings/notifications": 3,
   // session, shell notifications (unread count and latest five, one statement), the page of notifications
   "/notifications": 3,
+  // session, shell notifications; the page of conversations (rows, customers, last messages in one
+  // statement), the business numbers, the change log's position for the live stream
+  "/chat": 5,
+  "/chat?filter=open&q=mpesa": 5,
   // session, shell notifications; the page of templates, the status counts, the connected accounts
   "/templates": 5,
   "/templates?status=approved&language=en": 5,

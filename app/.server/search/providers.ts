@@ -18,6 +18,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Contacts",
     words: "contacts customers people phone numbers tags segments consent opt-in import export",
   },
+  {
+    to: "/chat",
+    title: "Chat",
+    words: "chat inbox conversations customers reply answer messages unread assign resolve whatsapp",
+  },
   { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
   { to: "/change-password", title: "Change Password", words: "password security" },

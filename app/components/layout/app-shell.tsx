@@ -9,6 +9,7 @@ import {
   LogOut,
   Menu as MenuIcon,
   MessageCircle,
+  MessageSquare,
   PanelLeftClose,
   PanelLeftOpen,
   Rocket,
@@ -154,6 +155,16 @@ export function AppShell({
             >
               <Search className="size-5" aria-hidden />
             </Link>
+            {canOpen("/chat") ? (
+              <Link
+                to={href("/chat")}
+                aria-label="Chat"
+                aria-current={isNavActive(location.pathname, "/chat") ? "page" : undefined}
+                className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
+              >
+                <MessageSquare className="size-5" aria-hidden />
+              </Link>
+            ) : null}
             <Notifications initial={bell} here={location.pathname + location.search} />
             <UserMenu user={user} />
           </div>
