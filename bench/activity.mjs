@@ -16,11 +16,11 @@
 //     DESC NULLS LAST as the indexes are built.
 //   - Afterwards the inserted records are deleted again (by id range), so a persistent database is
 //     left as it was, apart from the app's own sign-in and export records.
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { request } from "./lib/http.mjs";
+import { rssKiB } from "./lib/proc.mjs";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
@@ -210,11 +210,6 @@ async function load(url, cookie, { duration, connections }) {
     errors: result.errors,
     timeouts: result.timeouts,
   };
-}
-
-function rssKiB(pid) {
-  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+)\s+kB/m);
-  return match ? Number(match[1]) : null;
 }
 
 /**

@@ -27,6 +27,7 @@ import { apiKeyFor } from "./api-v1.mjs";
 import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
 import { request, signIn } from "./lib/http.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
+import { timeBare, timePage } from "./lib/page-timing.mjs";
 import { freePort, startServer } from "./lib/server.mjs";
 import { cpuBetween, cpuOf, machineBusySeconds } from "./lib/proc.mjs";
 import {
@@ -45,55 +46,6 @@ import {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const BENCH_SQL = "/* bench:campaign */";
-
-const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
-// Nearest rank: the smallest value at or above 95% of the samples (the 57th of 60).
-const p95 = (sorted) => sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)];
-
-/**
- * A page's time as this process saw it (request to last byte) and as the server reports it
- * (Server-Timing's app;dur: request in to headers out, the document rendered by then). The first
- * differs by this process's own waits for a CPU, which on a busy 2-CPU machine are not the server's.
- */
-async function timePage(url, cookie, requests = 60) {
-  const times = [];
-  const serverTimes = [];
-  let bytes = 0;
-  let status = 0;
-  // Not timed: an instance's first request for a route loads its module and compiles its code.
-  await request(url, { headers: { Cookie: cookie, Accept: "text/html" } });
-  for (let i = 0; i < requests; i++) {
-    const started = performance.now();
-    const answer = await request(url, { headers: { Cookie: cookie, Accept: "text/html" } });
-    times.push(performance.now() - started);
-    const reported = /app;dur=([\d.]+)/.exec(String(answer.headers["server-timing"] ?? ""));
-    if (reported) serverTimes.push(Number(reported[1]));
-    bytes = answer.body.length;
-    status = answer.status;
-  }
-  times.sort((a, b) => a - b);
-  serverTimes.sort((a, b) => a - b);
-  return {
-    status,
-    bytes,
-    median: median(times),
-    p95: p95(times),
-    serverMedian: serverTimes.length ? median(serverTimes) : null,
-    serverP95: serverTimes.length ? p95(serverTimes) : null,
-    serverMax: serverTimes.length ? serverTimes.at(-1) : null,
-  };
-}
-
-async function timeBare(bare, bytes, requests = 20) {
-  const times = [];
-  for (let i = 0; i < requests; i++) {
-    const started = performance.now();
-    await request(`${bare.baseUrl}/?bytes=${bytes}`);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
 
 export async function benchCampaign({
   root,

@@ -22,6 +22,7 @@ import { startPrivatePostgres, withDatabase } from "./lib/database.mjs";
 import { startServer } from "./lib/server.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
 import { signIn } from "./lib/http.mjs";
+import { FAMILY_NAMES, FIRST_NAMES } from "./lib/names.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
@@ -31,14 +32,8 @@ const COUNT = Number(args.count);
 const REQUESTS = Number(args.requests);
 const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" };
 
-const FIRST =
-  "Amina Baraka Chebet Daudi Esther Faith Grace Hassan Imani Jabari Kamau Lillian Mary Njeri Otieno Pendo Rehema Saida Tumaini Wanjiru Zawadi Achieng Brian Collins Dennis Edwin Fatuma Gift Halima Ivy Joy Kevin Lucy Mercy Nafula Onyango Peter Ruth Said Wairimu".split(
-    " ",
-  );
-const LAST =
-  "Mwangi Otieno Wanjiku Kamau Ochieng Njoroge Kiprop Wekesa Mutua Kariuki Omondi Chebet Kipkemboi Waweru Macharia Akinyi Nyambura Odhiambo Barasa Cherono Kimani Koech Mbugua Muriuki Ndungu Ngugi Nyaga Oduor Okoth Onyango Rotich Ruto Sang Wafula Wambui Wairimu Juma Hassan Ali Abdi Mohamed Musyoka Mulwa Kilonzo Nzioka Kyalo Mutiso Mwende Ndunge Katana".split(
-    " ",
-  );
+const FIRST = FIRST_NAMES;
+const LAST = FAMILY_NAMES;
 
 const TARGETS = [
   { label: "First page", path: "/messaging/contacts" },

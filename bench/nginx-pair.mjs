@@ -6,6 +6,7 @@
 // two-instance factor. The instances' CPU shares show whether both took the load. With `rounds` > 1
 // the nginx runs repeat in alternating order (1 then 2 instances, then 2 then 1, ...) and the factor
 // compares each setup's best round: other work on the machine only ever slows a run down.
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
@@ -20,25 +21,55 @@ const PATHS = [
   { path: "/api/auth/me", accept: "application/json" },
 ];
 
+/**
+ * Two instances of the production build on one private PostgreSQL cluster (fsync off), set up to sit
+ * behind the repository's nginx site: APP_URL names the site (SITE_NAME at a free port, the one
+ * `ports.https` gives nginx), TRUST_PROXY=loopback, sign-in limits raised. `extraEnv` goes to both
+ * (one SESSION_SECRET, ENCRYPTION_KEY and META_APP_SECRET for both, as deployed). Resolves to
+ * { postgres, servers, ports, host, origin, source (the site file), stop() }.
+ */
+export async function startInstancePair({ root, extraEnv = {}, postgresOptions = {}, log = console.log }) {
+  const postgres = await startPrivatePostgres(postgresOptions);
+  const servers = [];
+  const stop = async () => {
+    for (const server of servers) await server.stop();
+    postgres.destroy();
+  };
+  try {
+    const ports = { http: await freePort(), https: await freePort() };
+    // As a browser at the site's name would send them: APP_URL names nginx's address.
+    const host = `${SITE_NAME}:${ports.https}`;
+    const origin = `http://${host}`;
+    const env = {
+      APP_URL: origin,
+      TRUST_PROXY: "loopback",
+      RATE_LIMIT_MULTIPLIER: "1000000",
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      META_APP_SECRET: randomBytes(24).toString("hex"),
+      ...extraEnv,
+    };
+    // One after the other: the first applies the migrations and seeds the demo accounts.
+    for (let i = 0; i < 2; i++) servers.push(await startServer({ root, databaseUrl: postgres.url, extraEnv: env }));
+    log(`  two instances on ports ${servers.map((s) => s.port).join(" and ")}, one PostgreSQL database`);
+    const source = readFileSync(path.join(root, SITE_CONFIG), "utf8");
+    return { postgres, servers, ports, host, origin, env, source, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 export async function benchNginxPair({ root, accounts, duration, connections = 10, rounds = 1, log = console.log }) {
   const binary = findNginx();
   if (!binary) return { skipped: "nginx is not installed (Debian: apt-get install nginx)" };
   if (!postgresBinDir())
     return { skipped: "two instances need PostgreSQL, and its binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
 
-  const postgres = await startPrivatePostgres();
-  const servers = [];
+  const pair = await startInstancePair({ root, log });
+  const { postgres, servers, ports, host, origin, source } = pair;
   let nginx = null;
   try {
-    const ports = { http: await freePort(), https: await freePort() };
-    // As a browser at the site's name would send them: APP_URL names nginx's address.
-    const host = `${SITE_NAME}:${ports.https}`;
-    const origin = `http://${host}`;
-    const extraEnv = { APP_URL: origin, TRUST_PROXY: "loopback", RATE_LIMIT_MULTIPLIER: "1000000" };
-    // One after the other: the first applies the migrations and seeds the demo accounts.
-    for (let i = 0; i < 2; i++) servers.push(await startServer({ root, databaseUrl: postgres.url, extraEnv }));
-    log(`  two instances on ports ${servers.map((s) => s.port).join(" and ")}, one PostgreSQL database`);
-    const source = readFileSync(path.join(root, SITE_CONFIG), "utf8");
     const pids = servers.map((s) => s.pid);
 
     const runs = [];
@@ -83,8 +114,7 @@ export async function benchNginxPair({ root, accounts, duration, connections = 1
     return { connections, durationSeconds: duration, rounds, postgresSettings: postgres.settings, runs, factors };
   } finally {
     await nginx?.stop();
-    for (const server of servers) await server.stop();
-    postgres.destroy();
+    await pair.stop();
   }
 }
 

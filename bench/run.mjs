@@ -13,6 +13,7 @@
 //   node bench/run.mjs --sending-only                    (100,000 messages through the sending pipeline and the Meta sandbox, on a private PostgreSQL)
 //   node bench/run.mjs --campaign-only                   (a 100,000-person campaign through the API, the feeder, the dispatcher and the Meta sandbox, with a pause)
 //   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
+//   node bench/run.mjs --inbox-only                      (the inbox: webhook to browser stream through nginx, 2,000 idle streams, /chat at 5,000,000 messages)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -41,6 +42,7 @@ import { benchNginxPair, formatNginxPair } from "./nginx-pair.mjs";
 import { benchSending, formatSending } from "./sending.mjs";
 import { benchContactsImport, formatContactsImport } from "./contacts-import.mjs";
 import { benchCampaign, formatCampaign } from "./campaign.mjs";
+import { benchInbox, formatInbox, PARTS as INBOX_PARTS } from "./inbox.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -97,6 +99,18 @@ const { values: args } = parseArgs({
     "campaign-build": { type: "string" },
     "skip-campaign": { type: "boolean", default: false },
     "campaign-only": { type: "boolean", default: false },
+    "inbox-parts": { type: "string", default: INBOX_PARTS.join(",") },
+    "inbox-rate": { type: "string", default: "200" },
+    "inbox-duration": { type: "string", default: "20" },
+    "inbox-customers": { type: "string", default: "400" },
+    "inbox-streams": { type: "string", default: "1" },
+    "inbox-nginx-streams": { type: "string", default: "2" },
+    "inbox-idle-streams": { type: "string", default: "2000" },
+    "inbox-conversations": { type: "string", default: "100000" },
+    "inbox-messages": { type: "string", default: "5000000" },
+    "inbox-requests": { type: "string", default: "60" },
+    "skip-inbox": { type: "boolean", default: false },
+    "inbox-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -150,6 +164,18 @@ if (args.help) {
   --campaign-build DIR        run the campaign benchmark on a copy of this build (others may rebuild build/ meanwhile)
   --skip-campaign             leave out the campaign benchmark
   --campaign-only             only the campaign (a private PostgreSQL cluster, the Meta sandbox as its own process)
+  --inbox-parts LIST          which inbox measurements: latency,idle,scale (default all three)
+  --inbox-rate N              inbound messages a second through nginx (default 200)
+  --inbox-duration SECONDS    how long they are sent (default 20)
+  --inbox-customers N         customers writing them, each once in a warm-up first (default 400)
+  --inbox-streams N           GET /chat/events streams straight at each instance (default 1)
+  --inbox-nginx-streams N     streams through nginx (default 2)
+  --inbox-idle-streams N      idle streams held on one instance (default 2000)
+  --inbox-conversations N     conversations of the tenant at scale (default 100000)
+  --inbox-messages N          its messages (default 5000000)
+  --inbox-requests N          sequential requests a page at scale (default 60)
+  --skip-inbox                leave out the inbox
+  --inbox-only                only the inbox (two instances behind nginx on a private PostgreSQL cluster)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -174,13 +200,23 @@ const templatesOnly = args["templates-only"];
 const sendingOnly = args["sending-only"];
 const contactsImportOnly = args["contacts-import-only"];
 const campaignOnly = args["campaign-only"];
+const inboxOnly = args["inbox-only"];
 if (
-  [publicOnly, webhooksOnly, activityOnly, pagesOnly, nginxOnly, templatesOnly, sendingOnly, contactsImportOnly, campaignOnly].filter(
-    Boolean,
-  ).length > 1
+  [
+    publicOnly,
+    webhooksOnly,
+    activityOnly,
+    pagesOnly,
+    nginxOnly,
+    templatesOnly,
+    sendingOnly,
+    contactsImportOnly,
+    campaignOnly,
+    inboxOnly,
+  ].filter(Boolean).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only and --campaign-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only and --inbox-only exclude each other.",
   );
   process.exit(2);
 }
@@ -193,7 +229,8 @@ const only =
   templatesOnly ||
   sendingOnly ||
   contactsImportOnly ||
-  campaignOnly;
+  campaignOnly ||
+  inboxOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -206,6 +243,7 @@ const runNginx = nginxOnly || (!only && !args["skip-nginx"]);
 const runSending = sendingOnly || (!only && !args["skip-sending"]);
 const runContactsImport = contactsImportOnly || (!only && !args["skip-contacts-import"]);
 const runCampaign = campaignOnly || (!only && !args["skip-campaign"]);
+const runInbox = inboxOnly || (!only && !args["skip-inbox"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -327,7 +365,9 @@ async function main() {
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
   privatePostgres =
-    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly ? await startPrivatePostgres() : null;
+    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly
+      ? await startPrivatePostgres()
+      : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
@@ -335,7 +375,7 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly) await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
       const count = Number(args["sending-messages"]);
@@ -404,6 +444,33 @@ async function main() {
         results.nginx = { problem: error instanceof Error ? error.message : String(error) };
       }
       console.log(`\n${formatNginxPair(results.nginx, { table })}`);
+    }
+    // Its own cluster, two instances and nginx; the 5,000,000 messages it seeds would weigh on anything after it.
+    if (runInbox) {
+      if (inboxOnly) results.database = "postgres";
+      const loadBeforeInbox = os.loadavg();
+      console.log(`\nInbox: webhook to browser stream through nginx, idle streams, /chat at scale ...`);
+      try {
+        results.inbox = await benchInbox({
+          root,
+          accounts: ACCOUNTS,
+          parts: args["inbox-parts"].split(",").filter((part) => INBOX_PARTS.includes(part)),
+          rate: Number(args["inbox-rate"]),
+          duration: Number(args["inbox-duration"]),
+          customers: Number(args["inbox-customers"]),
+          streamsPerInstance: Number(args["inbox-streams"]),
+          nginxStreams: Number(args["inbox-nginx-streams"]),
+          idleCount: Number(args["inbox-idle-streams"]),
+          conversations: Number(args["inbox-conversations"]),
+          messages: Number(args["inbox-messages"]),
+          requests: Number(args["inbox-requests"]),
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.inbox = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      results.inbox.loadAverage = { before: loadBeforeInbox, after: os.loadavg() };
+      console.log(`\n${formatInbox(results.inbox, { table })}`);
     }
   } finally {
     privatePostgres?.destroy();

@@ -50,15 +50,17 @@ const attribute = (tag, name) => {
  * dialog, submit it with an existing test number (action=finish), follow the 303 to
  * /embedded-callback with the session cookie. Returns the connected WABA and number.
  */
-export async function connectDemoNumber(baseUrl, cookie) {
-  const setup = await request(`${baseUrl}/whatsapp`, { headers: { Cookie: cookie } });
+export async function connectDemoNumber(baseUrl, cookie, { headers = {} } = {}) {
+  // Behind nginx, `headers` gives the Host of APP_URL (pages at another host answer 421).
+  const send = (url, options = {}) => request(url, { ...options, headers: { ...headers, ...options.headers } });
+  const setup = await send(`${baseUrl}/whatsapp`, { headers: { Cookie: cookie } });
   if (setup.status !== 200) throw new Error(`GET /whatsapp answered ${setup.status}`);
   const link = setup.body.toString("utf8").match(/<a\b[^>]*data-testid="connect-whatsapp"[^>]*>/)?.[0];
   const dialogPath = link && attribute(link, "href");
   if (!dialogPath?.startsWith("/sandbox/meta/dialog/oauth"))
     throw new Error("GET /whatsapp has no sandbox Connect link (data-testid=connect-whatsapp)");
 
-  const dialog = await request(new URL(dialogPath, baseUrl).toString(), { headers: { Cookie: cookie } });
+  const dialog = await send(new URL(dialogPath, baseUrl).toString(), { headers: { Cookie: cookie } });
   if (dialog.status !== 200)
     throw new Error(`the Embedded Signup dialog answered ${dialog.status}: ${dialog.body.toString("utf8").slice(0, 200)}`);
   const html = dialog.body.toString("utf8");
@@ -74,7 +76,7 @@ export async function connectDemoNumber(baseUrl, cookie) {
     .find((v) => v?.startsWith("phone:"));
   fields.set("asset", phone ?? "new");
   fields.set("action", "finish");
-  const finished = await request(new URL(action, baseUrl).toString(), {
+  const finished = await send(new URL(action, baseUrl).toString(), {
     method: "POST",
     headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
     body: fields.toString(),
@@ -85,14 +87,14 @@ export async function connectDemoNumber(baseUrl, cookie) {
 
   // redirect_uri is APP_URL's host (localhost); the same server answers on baseUrl.
   const callback = new URL(toCallback, baseUrl);
-  const done = await request(`${baseUrl}${callback.pathname}${callback.search}`, { headers: { Cookie: cookie } });
+  const done = await send(`${baseUrl}${callback.pathname}${callback.search}`, { headers: { Cookie: cookie } });
   const outcome = done.headers.location ? new URL(done.headers.location, baseUrl) : null;
   if (!outcome || outcome.searchParams.get("outcome") !== "connected") {
     throw new Error(`/embedded-callback answered ${done.status} ${done.headers.location ?? ""}: the number was not connected`);
   }
   const wabaId = outcome.searchParams.get("waba");
 
-  const listed = await request(`${baseUrl}/api/whatsapp/accounts`, { headers: { Cookie: cookie } });
+  const listed = await send(`${baseUrl}/api/whatsapp/accounts`, { headers: { Cookie: cookie } });
   if (listed.status !== 200) throw new Error(`GET /api/whatsapp/accounts answered ${listed.status}`);
   const { accounts } = JSON.parse(listed.body.toString("utf8"));
   const account = accounts.find((a) => a.wabaId === wabaId) ?? accounts[0];
@@ -107,6 +109,39 @@ export async function connectDemoNumber(baseUrl, cookie) {
 
 // ---------------------------------------------------------------------------------------------
 // Payloads
+
+/** A delivery's bytes and its X-Hub-Signature-256, as Meta signs them with the app secret. */
+export function signedDelivery(appSecret, body) {
+  const bytes = Buffer.from(body);
+  return { body: bytes, signature: `sha256=${createHmac("sha256", appSecret).update(bytes).digest("hex")}` };
+}
+
+/**
+ * A signed inbound text message as Meta delivers it (`messages` field, one `messages[]` entry of
+ * type text with the sender's profile in `contacts[]`), to the connected number `target`.
+ */
+export function inboundTextDelivery({ appSecret, target, from, name, wamid, text, at = Date.now() }) {
+  const body = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: target.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: target.displayPhoneNumber, phone_number_id: target.phoneNumberId },
+              contacts: [{ profile: { name }, wa_id: from }],
+              messages: [{ from, id: wamid, timestamp: String(Math.floor(at / 1000)), type: "text", text: { body: text } }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  return signedDelivery(appSecret, body);
+}
 
 /**
  * Signed status deliveries, one status each, every wamid unique within the benchmark (`tag` keeps
@@ -149,8 +184,7 @@ export function createPayloads({ appSecret, wabaId, phoneNumberId, displayPhoneN
         },
       ],
     });
-    const bytes = Buffer.from(body);
-    return { body: bytes, signature: `sha256=${createHmac("sha256", appSecret).update(bytes).digest("hex")}` };
+    return signedDelivery(appSecret, body);
   }
 
   return {

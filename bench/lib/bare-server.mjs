@@ -4,6 +4,11 @@
 // Driven with the same requests and connections as Jumbe, it shows what Node's HTTP handling and
 // the load generator cost here.
 //
+// For the inbox's live stream (bench/inbox.mjs) it is also a bare relay: `GET /events` holds a
+// server-sent events stream open, and `POST /relay` with a WhatsApp inbound-message delivery parses
+// it and writes one `inbox` event carrying the message's text to every open stream before answering
+// 200 (no signature check, no database): POST in, SSE out, in one process.
+//
 //   node bench/lib/bare-server.mjs        (prints {"port": N} on stdout once it is listening)
 import http from "node:http";
 import path from "node:path";
@@ -18,7 +23,36 @@ function serve() {
     if (!bodies.has(bytes)) bodies.set(bytes, Buffer.alloc(bytes, "x"));
     return bodies.get(bytes);
   };
+  const streams = new Set();
+  let eventId = 0;
   const server = http.createServer((req, res) => {
+    if (req.method === "GET" && req.url.startsWith("/events")) {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+      res.write(": open\n\n");
+      streams.add(res);
+      res.on("close", () => streams.delete(res));
+      return;
+    }
+    if (req.method === "POST" && req.url.startsWith("/relay")) {
+      const chunks = [];
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", () => {
+        const value = JSON.parse(Buffer.concat(chunks).toString("utf8")).entry?.[0]?.changes?.[0]?.value ?? {};
+        for (const message of value.messages ?? []) {
+          const event = {
+            id: ++eventId,
+            kind: "message",
+            conversationId: message.from,
+            conversation: null,
+            item: { type: "message", id: message.id, direction: "inbound", content: { kind: "text", text: message.text?.body ?? "" } },
+          };
+          const frame = `id: ${event.id}\nevent: inbox\ndata: ${JSON.stringify(event)}\n\n`;
+          for (const stream of streams) stream.write(frame);
+        }
+        res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": "2" }).end("OK");
+      });
+      return;
+    }
     // Consume every byte of the body, then answer, as the receiver does before its checks.
     req.on("data", () => {});
     req.on("end", () => {
@@ -35,7 +69,10 @@ function serve() {
   server.listen(0, "127.0.0.1", () => {
     process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
   });
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    for (const stream of streams) stream.end();
+    server.close(() => process.exit(0));
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

@@ -50,9 +50,11 @@ export function siteConfig(source, { http, https, upstreams }) {
 /**
  * Starts nginx with `site` (from siteConfig) and waits until the site answers /healthz at
  * `host`. `workers` is worker_processes (default auto: one per CPU, as Debian ships it). The access
- * log is off: the figures are the proxying's, not the disk's. Resolves to { base, pid, stop }.
+ * log is off: the figures are the proxying's, not the disk's. `httpLines` adds directives to the
+ * http block (bench/inbox.mjs adds a header naming the upstream that answered: the site's own
+ * locations add none except /assets/, so it applies everywhere else). Resolves to { base, pid, stop }.
  */
-export async function startNginx(binary, site, { https, host, workers = "auto" }) {
+export async function startNginx(binary, site, { https, host, workers = "auto", httpLines = [] }) {
   const prefix = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-nginx-"));
   // Run as root, its workers drop to nobody: the prefix must be open to them.
   chmodSync(prefix, 0o755);
@@ -69,6 +71,7 @@ export async function startNginx(binary, site, { https, host, workers = "auto" }
       "    default_type application/octet-stream;",
       ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `    ${name}_temp_path ${temp(name)};`),
       "    access_log off;",
+      ...httpLines.map((line) => `    ${line}`),
       `    include ${path.join(prefix, "jumbe.conf")};`,
       "}",
       "",

@@ -69,3 +69,13 @@ export function machineBusySeconds() {
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
   return (user + nice + system + irq + softirq + (steal || 0)) / ticksPerSecond();
 }
+
+/** The process's resident memory (VmRSS in /proc/<pid>/status) in KiB; null when it cannot be read. */
+export function rssKiB(pid) {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+)\s+kB/m);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
