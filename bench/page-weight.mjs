@@ -43,6 +43,9 @@ export const PAGES = [
   { path: "/messaging/campaigns/new", as: "individual" },
   { path: "/messaging/broadcasts/new", as: "individual" },
   { path: "/messaging/campaigns/:campaign", as: "individual" },
+  // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).
+  { path: "/chat", as: "individual" },
+  { path: "/chat/:conversation", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 
@@ -118,6 +121,17 @@ export async function fillCampaignPages(baseUrl, cookie) {
   const campaign = new RegExp(`href="/messaging/campaigns/${uuid}"`).exec(response.body.toString("utf8"))?.[1];
   if (!campaign) throw new Error("the demo business has no campaigns");
   return { campaign };
+}
+
+/** The demo inbox's first conversation (the `:conversation` of a thread page). */
+export async function fillInboxPages(baseUrl, cookie) {
+  const response = await request(`${baseUrl}/chat`, { headers: { Cookie: cookie, Accept: "text/html" } });
+  if (response.status !== 200) throw new Error(`GET /chat answered ${response.status}`);
+  const conversation = /data-conversation="([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/.exec(
+    response.body.toString("utf8"),
+  )?.[1];
+  if (!conversation) throw new Error("the demo business has no conversations");
+  return { conversation };
 }
 
 function decode(response) {
@@ -200,6 +214,11 @@ export async function measurePages(baseUrl, cookies) {
     Object.assign(records, await fillCampaignPages(baseUrl, cookies.individual));
   } catch (error) {
     unfilled = `the campaign pages could not be filled: ${error.message}`;
+  }
+  try {
+    Object.assign(records, await fillInboxPages(baseUrl, cookies.individual));
+  } catch (error) {
+    unfilled = `the inbox pages could not be filled: ${error.message}`;
   }
 
   const pages = [];

@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { ensureBaselineBuild, startBaselineApp } from "./lib/baseline.mjs";
 import { startBareServer } from "./lib/bare-server.mjs";
 import { request } from "./lib/http.mjs";
-import { fillCampaignPages, fillContactPages } from "./page-weight.mjs";
+import { fillCampaignPages, fillContactPages, fillInboxPages } from "./page-weight.mjs";
 import { cpuBetween, cpuOf, cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 
 // Routes of app/routes.ts's signed-in layouts that are not pages to load with a GET.
@@ -63,6 +63,8 @@ export function pageTargets(root) {
     { path: "/messaging/contacts/:contact", as: "individual", kind: "html" },
     // A campaign's page: the demo's first campaign (fillCampaignPages).
     { path: "/messaging/campaigns/:campaign", as: "individual", kind: "html" },
+    // A conversation beside the list: the demo inbox's newest (fillInboxPages).
+    { path: "/chat/:conversation", as: "individual", kind: "html" },
     { path: "/api/auth/me", as: "individual", kind: "json" },
     { path: "/api/v1/account", as: "apiKey", kind: "json" },
   ];
@@ -202,6 +204,10 @@ export async function benchPages({
       records,
       await fillCampaignPages(baseUrl, credentials.individual).catch((error) => {
         log(`  the campaign pages could not be filled: ${error.message}`);
+        return {};
+      }),
+      await fillInboxPages(baseUrl, credentials.individual).catch((error) => {
+        log(`  the inbox pages could not be filled: ${error.message}`);
         return {};
       }),
     );

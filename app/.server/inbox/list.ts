@@ -10,6 +10,8 @@ export const LIST_PAGE_SIZE = 25;
 /** Message text is searched from this many characters (a trigram index needs three); names and numbers always. */
 export const MESSAGE_SEARCH_MIN = 3;
 export const SEARCH_MAX = 100;
+/** How many of the newest messages containing the text a search reads (their conversations are the results). */
+export const MESSAGE_MATCHES = 2000;
 
 export interface ListQuery {
   /** Name, number or message text. */
@@ -60,12 +62,16 @@ export async function listConversations(organizationId: string, query: ListQuery
     const byPeople = `select c.id from contacts c where c.organization_id = $1 and c.search_text like ${pattern}${
       /^\d{3,}$/.test(digits) ? ` or (c.organization_id = $1 and c.search_text like ${add(containing(digits))})` : ""
     }`;
+    // The newest matching messages only: a common word is in thousands of messages, and a page of
+    // conversations needs their latest few; the planner walks the organisation's messages newest
+    // first for a common word and takes the trigram index for a rare one.
     const byText =
       q.length >= MESSAGE_SEARCH_MIN
         ? ` or (v.contact_id, v.phone_number_id) in (
               select m.contact_id, m.phone_number_id from messages m
               where m.organization_id = $1 and m.contact_id is not null and (m.direction = 'inbound' or m.source = 'inbox')
-                and lower(m.body) like ${pattern})`
+                and lower(m.body) like ${pattern}
+              order by m.created_at desc limit ${MESSAGE_MATCHES})`
         : "";
     where.push(`(v.contact_id in (${byPeople})${byText})`);
   }
