@@ -22,7 +22,8 @@ import { listQuickReplies } from "./quick-replies";
 import { readReplyForm } from "./reply-form";
 
 export type InboxOutcome =
-  | { kind: "done"; toast?: string }
+  /** `live`: the page's live stream is open and brings the change itself (no reload needed). */
+  | { kind: "done"; toast?: string; live?: boolean }
   | { kind: "quiet" }
   | { kind: "refused"; status: number; errors: Record<string, string>; values: Record<string, string> };
 
@@ -78,7 +79,7 @@ export async function handleInboxAction(
           replyTo: field("replyTo") || null,
           attachment: attachment ? { mediaId: attachment.id, kind: attachment.kind, fileName: attachment.fileName } : undefined,
         });
-        return { kind: "done" };
+        return { kind: "done", live: field("live") === "1" };
       }
       case "template": {
         const templates = await replyTemplates(actor.organizationId, conversation.phoneNumberId);
@@ -104,7 +105,7 @@ export async function handleInboxAction(
       }
       case "note":
         await addNote(actor, conversation, field("note"));
-        return { kind: "done" };
+        return { kind: "done", live: field("live") === "1" };
       case "assign": {
         const assignee = field("assignee") || null;
         const mayAssign =

@@ -35,11 +35,14 @@ export function ReplyComposer({
   replyTo,
   cancelReplyHref,
   failed,
+  live,
 }: {
   quickReplies: { id: string; shortcut: string; body: string }[];
   replyTo: { id: string; text: string } | null;
   cancelReplyHref: string;
   failed: InboxActionData | undefined;
+  /** The page's live stream is open: the reply comes back over it, so the page's data is not reloaded. */
+  live: boolean;
 }) {
   const fetcher = useFetcher<InboxActionData>();
   const typing = useFetcher();
@@ -54,13 +57,15 @@ export function ReplyComposer({
   const busy = fetcher.state !== "idle";
   const blank = !value.trim() && !file;
 
-  // Sent: the form empties for the next message.
+  // Sent (the post finished without a refusal, whether it answered or redirected): the form empties.
+  const previous = useRef(fetcher.state);
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.errors) {
+    if (previous.current !== "idle" && fetcher.state === "idle" && !fetcher.data?.errors) {
       form.current?.reset();
       setValue("");
       setFile(null);
     }
+    previous.current = fetcher.state;
   }, [fetcher.state, fetcher.data]);
 
   const suggestions =
@@ -89,6 +94,7 @@ export function ReplyComposer({
   return (
     <fetcher.Form ref={form} method="post" encType="multipart/form-data" className="space-y-2" aria-label="Reply">
       <input type="hidden" name="intent" value="send" />
+      {live ? <input type="hidden" name="live" value="1" /> : null}
       {replyTo ? (
         <div className="flex items-start justify-between gap-2 border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-700">
           <input type="hidden" name="replyTo" value={replyTo.id} />
@@ -196,17 +202,20 @@ export function ReplyComposer({
 }
 
 /** An internal note: saved in the thread for the team, never sent. */
-export function NoteForm({ failed }: { failed: InboxActionData | undefined }) {
+export function NoteForm({ failed, live }: { failed: InboxActionData | undefined; live: boolean }) {
   const fetcher = useFetcher<InboxActionData>();
   const form = useRef<HTMLFormElement>(null);
   const answer = fetcher.data ?? failed;
+  const previous = useRef(fetcher.state);
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.errors) form.current?.reset();
+    if (previous.current !== "idle" && fetcher.state === "idle" && !fetcher.data?.errors) form.current?.reset();
+    previous.current = fetcher.state;
   }, [fetcher.state, fetcher.data]);
   return (
     <details className="text-sm" open={!!answer?.errors?.note}>
       <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Add an internal note</summary>
       <fetcher.Form ref={form} method="post" className="mt-2 space-y-2">
+        {live ? <input type="hidden" name="live" value="1" /> : null}
         <label htmlFor="note-body" className="sr-only">
           Note
         </label>

@@ -1,4 +1,4 @@
-import { data, redirect, Form, Link, useActionData } from "react-router";
+import { data, redirect, Form, Link, useActionData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/conversation";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { readForm } from "~/.server/http/forms";
@@ -74,8 +74,16 @@ export async function action(args: Route.ActionArgs) {
   if (outcome.kind === "refused")
     return data<InboxActionData>({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });
   if (outcome.kind === "quiet") return new Response(null, { status: 204 });
+  // The page's live stream brings the message or note: a small answer, and no reload of the page's data.
+  if (outcome.live) return { sent: true as const };
   if (outcome.toast) return redirectWithToast(back, "success", outcome.toast);
   return redirect(back);
+}
+
+/** A reply or note sent while the live stream is open needs no reload: the stream brings it. */
+export function shouldRevalidate({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("live") === "1" && (actionResult as { sent?: boolean } | undefined)?.sent) return false;
+  return defaultShouldRevalidate;
 }
 
 export default function Conversation({ loaderData }: Route.ComponentProps) {
@@ -210,7 +218,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         {!canReply ? (
           <p className="text-sm text-slate-600">Your role reads conversations; owners, admins and agents answer them.</p>
         ) : conversation.window.open ? (
-          <ReplyComposer quickReplies={quickReplies} replyTo={replyTo} cancelReplyHref={withParams({})} failed={failed} />
+          <ReplyComposer quickReplies={quickReplies} replyTo={replyTo} cancelReplyHref={withParams({})} failed={failed} live={live.live} />
         ) : (
           <TemplatePicker
             templates={templates}
@@ -220,7 +228,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
             windowText={windowWords(conversation.window, now)}
           />
         )}
-        {canReply ? <NoteForm failed={failed} /> : null}
+        {canReply ? <NoteForm failed={failed} live={live.live} /> : null}
       </footer>
     </InboxScreen>
   );
