@@ -10,7 +10,9 @@ export const LIST_PAGE_SIZE = 25;
 /** Message text is searched from this many characters (a trigram index needs three); names and numbers always. */
 export const MESSAGE_SEARCH_MIN = 3;
 export const SEARCH_MAX = 100;
-/** How many of the newest messages containing the text a search reads (their conversations are the results). */
+/** A search reads the organisation's newest messages this far back, newest first… */
+export const RECENT_MESSAGES = 20_000;
+/** …and this many more matches from the trigram index, in no order (a rare word said long ago). */
 export const MESSAGE_MATCHES = 2000;
 
 export interface ListQuery {
@@ -62,16 +64,23 @@ export async function listConversations(organizationId: string, query: ListQuery
     const byPeople = `select c.id from contacts c where c.organization_id = $1 and c.search_text like ${pattern}${
       /^\d{3,}$/.test(digits) ? ` or (c.organization_id = $1 and c.search_text like ${add(containing(digits))})` : ""
     }`;
-    // The newest matching messages only: a common word is in thousands of messages, and a page of
-    // conversations needs their latest few; the planner walks the organisation's messages newest
-    // first for a common word and takes the trigram index for a rare one.
+    // What was written, read two bounded ways whatever the word: the organisation's newest messages
+    // (by their index, newest first) for the recent conversations a common word is in, and up to
+    // MESSAGE_MATCHES matches from the trigram index (no order, so it stops early) for a rare word
+    // said long ago. Reading every match of a common word took seconds at millions of messages.
+    const needle = add(q.toLowerCase());
     const byText =
       q.length >= MESSAGE_SEARCH_MIN
         ? ` or (v.contact_id, v.phone_number_id) in (
-              select m.contact_id, m.phone_number_id from messages m
-              where m.organization_id = $1 and m.contact_id is not null and (m.direction = 'inbound' or m.source = 'inbox')
-                and lower(m.body) like ${pattern}
-              order by m.created_at desc limit ${MESSAGE_MATCHES})`
+              select r.contact_id, r.phone_number_id from (
+                select m.contact_id, m.phone_number_id, m.body, m.direction, m.source from messages m
+                where m.organization_id = $1 order by m.created_at desc limit ${RECENT_MESSAGES}) r
+              where r.contact_id is not null and (r.direction = 'inbound' or r.source = 'inbox') and strpos(lower(r.body), ${needle}) > 0
+              union
+              (select m.contact_id, m.phone_number_id from messages m
+               where m.organization_id = $1 and m.contact_id is not null and (m.direction = 'inbound' or m.source = 'inbox')
+                 and lower(m.body) like ${pattern}
+               limit ${MESSAGE_MATCHES}))`
         : "";
     where.push(`(v.contact_id in (${byPeople})${byText})`);
   }
