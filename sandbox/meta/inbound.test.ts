@@ -196,4 +196,37 @@ describe("inbound messages", () => {
       expect(answer.json.message).toEqual(expect.any(String));
     }
   });
+
+  it("dates a late message ageSeconds back, and the window runs from then", async () => {
+    const NOW = Date.parse("2026-11-24T10:00:00Z");
+    h = await startSending({ now: () => NOW });
+    // 23 hours late: the timestamp is that far back, the window is still open.
+    await inbound(h, { text: "Habari", ageSeconds: 23 * 3600 });
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000 - 23 * 3600));
+    expect((await h.send(text(FROM))).status).toBe(200);
+
+    // 25 hours late from another customer: the message arrives, but their window closed an hour ago.
+    const late = "254711000222";
+    const answer = await inbound(h, { from: late, text: "Bado?", ageSeconds: 25 * 3600 });
+    expect(answer.status).toBe(200);
+    expect((await lastValue(h)).messages[0]).toMatchObject({ from: late, timestamp: String(NOW / 1000 - 25 * 3600) });
+    expect((await h.send(text(late))).json.error.code).toBe(131047);
+    // A late message never shortens a window a newer one opened.
+    await inbound(h, { from: late, text: "Sasa" });
+    await inbound(h, { from: late, text: "Jana", ageSeconds: 25 * 3600 });
+    expect((await h.send(text(late))).status).toBe(200);
+
+    // 0 is now; as text too (the console's form sends it so).
+    await inbound(h, { text: "Sasa hivi", ageSeconds: "0" });
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000));
+  });
+
+  it.each([-1, 1.5, 30 * 24 * 3600 + 1, "a day", true])("refuses ageSeconds %j with a readable 400 and sends nothing", async (age) => {
+    h = await startSending();
+    const answer = await inbound(h, { text: "Habari", ageSeconds: age });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/^ageSeconds must be a/);
+    await h.sandbox.flushWebhooks();
+    expect(messageValues(h.receiver.received)).toEqual([]);
+  });
 });
