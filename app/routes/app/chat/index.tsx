@@ -6,6 +6,11 @@ import { InboxScreen } from "~/components/inbox/inbox-screen";
 import { placeHref } from "~/components/inbox/conversation-list";
 import { useInboxLive } from "~/components/inbox/use-inbox-live";
 import { MessageCircle } from "~/components/ui/icons";
+import type { ThreadItem } from "~/lib/inbox";
+
+// The list alone has no thread: one empty array for every render (a new `[]` each time would make
+// useInboxLive's effect set its state on every render, a loop that starves React's navigations).
+const NO_ITEMS: ThreadItem[] = [];
 
 export const meta: Route.MetaFunction = () => [{ title: "Chat | Jumbe" }];
 
@@ -18,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Chat({ loaderData }: Route.ComponentProps) {
   const { place, numbers, next, now, eventId, viewerId } = loaderData;
-  const live = useInboxLive({ eventId, place, viewerId, rows: loaderData.rows, conversation: null, items: [], marksRead: false });
+  const live = useInboxLive({ eventId, place, viewerId, rows: loaderData.rows, conversation: null, items: NO_ITEMS, marksRead: false });
   return (
     <InboxScreen
       rows={live.rows}
