@@ -43,6 +43,8 @@ export const PAGES = [
   { path: "/messaging/campaigns/new", as: "individual" },
   { path: "/messaging/broadcasts/new", as: "individual" },
   { path: "/messaging/campaigns/:campaign", as: "individual" },
+  // The inbox's list (a conversation's page needs a connected number: tests/e2e/inbox.spec.ts weighs one).
+  { path: "/chat", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 

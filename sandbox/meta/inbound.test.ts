@@ -229,4 +229,23 @@ describe("inbound messages", () => {
     await h.sandbox.flushWebhooks();
     expect(messageValues(h.receiver.received)).toEqual([]);
   });
+
+  it("takes ageSeconds from the console's form, and answers a bad one in words", async () => {
+    const NOW = Date.parse("2026-11-24T10:00:00Z");
+    h = await startSending({ now: () => NOW });
+    const post = (ageSeconds: string) =>
+      fetch(`${h!.base}/console/inbound`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ phoneNumberId: h!.business.phoneNumberId, from: FROM, name: "Amina", text: "Habari", ageSeconds }),
+        redirect: "manual",
+      });
+    const late = await post("90000");
+    expect(late.headers.get("location")).toMatch(/\?notice=Queued/);
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000 - 90000));
+    expect((await h.send(text(FROM))).json.error.code).toBe(131047);
+    const bad = await post("-5");
+    expect(decodeURIComponent(bad.headers.get("location")!.replace(/\+/g, " "))).toContain("error=ageSeconds must be a whole number");
+    expect(await (await fetch(`${h.base}/`)).text()).toContain('name="ageSeconds"');
+  });
 });
