@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from "express";
 import type { SandboxContext } from "./context";
 import { QUALITY_EVENTS } from "./events";
+import { MAX_AGE_SECONDS } from "./inbound";
 import { page } from "./html";
 import type { TemplateEvent } from "./types";
 import { escapeHtml } from "./util";
@@ -53,11 +54,14 @@ export function consoleRouter(ctx: SandboxContext): Router {
     "/console/inbound",
     form,
     action(async (b) => {
-      const { wamid } = await ctx.sandbox.sendInboundText({
+      const age = field(b, "ageSeconds").trim();
+      const { wamid } = await ctx.sandbox.sendInbound({
         phoneNumberId: field(b, "phoneNumberId"),
         from: field(b, "from") || DEFAULTS.from,
         name: field(b, "name") || DEFAULTS.name,
+        type: "text",
         text: field(b, "text"),
+        ...(age ? { ageSeconds: /^\d+$/.test(age) ? Number(age) : Number.NaN } : {}),
       });
       return `Queued inbound message ${wamid}.`;
     }),
@@ -253,6 +257,7 @@ ${uploadsTable(ctx)}
 <label class="field" for="in-from">From (customer number)</label><input type="tel" id="in-from" name="from" value="${escapeHtml(DEFAULTS.from)}">
 <label class="field" for="in-name">Customer profile name</label><input type="text" id="in-name" name="name" value="${escapeHtml(DEFAULTS.name)}">
 <label class="field" for="in-text">Message</label><textarea id="in-text" name="text" rows="3" required>${escapeHtml(DEFAULTS.text)}</textarea>
+<label class="field" for="in-age">Sent this many seconds ago (blank: now; 90000 is 25 hours, a closed window)</label><input type="number" id="in-age" name="ageSeconds" min="0" max="${MAX_AGE_SECONDS}" step="1">
 <div class="actions"><button type="submit">Send inbound message</button></div></form></section>
 
 <section class="card" aria-labelledby="h-status"><h2 id="h-status">Message status</h2>

@@ -152,6 +152,7 @@ export function controlRouter(ctx: SandboxContext): Router {
         messageId: str(body, "messageId"),
         emoji: str(body, "emoji"),
         newWaId: str(body, "newWaId"),
+        ageSeconds: num(body, "ageSeconds"),
       });
     }),
   );

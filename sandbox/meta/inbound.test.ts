@@ -196,4 +196,56 @@ describe("inbound messages", () => {
       expect(answer.json.message).toEqual(expect.any(String));
     }
   });
+
+  it("dates a late message ageSeconds back, and the window runs from then", async () => {
+    const NOW = Date.parse("2026-11-24T10:00:00Z");
+    h = await startSending({ now: () => NOW });
+    // 23 hours late: the timestamp is that far back, the window is still open.
+    await inbound(h, { text: "Habari", ageSeconds: 23 * 3600 });
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000 - 23 * 3600));
+    expect((await h.send(text(FROM))).status).toBe(200);
+
+    // 25 hours late from another customer: the message arrives, but their window closed an hour ago.
+    const late = "254711000222";
+    const answer = await inbound(h, { from: late, text: "Bado?", ageSeconds: 25 * 3600 });
+    expect(answer.status).toBe(200);
+    expect((await lastValue(h)).messages[0]).toMatchObject({ from: late, timestamp: String(NOW / 1000 - 25 * 3600) });
+    expect((await h.send(text(late))).json.error.code).toBe(131047);
+    // A late message never shortens a window a newer one opened.
+    await inbound(h, { from: late, text: "Sasa" });
+    await inbound(h, { from: late, text: "Jana", ageSeconds: 25 * 3600 });
+    expect((await h.send(text(late))).status).toBe(200);
+
+    // 0 is now; as text too (the console's form sends it so).
+    await inbound(h, { text: "Sasa hivi", ageSeconds: "0" });
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000));
+  });
+
+  it.each([-1, 1.5, 30 * 24 * 3600 + 1, "a day", true])("refuses ageSeconds %j with a readable 400 and sends nothing", async (age) => {
+    h = await startSending();
+    const answer = await inbound(h, { text: "Habari", ageSeconds: age });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/^ageSeconds must be a/);
+    await h.sandbox.flushWebhooks();
+    expect(messageValues(h.receiver.received)).toEqual([]);
+  });
+
+  it("takes ageSeconds from the console's form, and answers a bad one in words", async () => {
+    const NOW = Date.parse("2026-11-24T10:00:00Z");
+    h = await startSending({ now: () => NOW });
+    const post = (ageSeconds: string) =>
+      fetch(`${h!.base}/console/inbound`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ phoneNumberId: h!.business.phoneNumberId, from: FROM, name: "Amina", text: "Habari", ageSeconds }),
+        redirect: "manual",
+      });
+    const late = await post("90000");
+    expect(late.headers.get("location")).toMatch(/\?notice=Queued/);
+    expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000 - 90000));
+    expect((await h.send(text(FROM))).json.error.code).toBe(131047);
+    const bad = await post("-5");
+    expect(decodeURIComponent(bad.headers.get("location")!.replace(/\+/g, " "))).toContain("error=ageSeconds must be a whole number");
+    expect(await (await fetch(`${h.base}/`)).text()).toContain('name="ageSeconds"');
+  });
 });

@@ -20,6 +20,8 @@ export interface BuiltInbound {
   customer: string;
   /** System messages are not the customer writing: they open no window. */
   opensWindow: boolean;
+  /** When the customer sent it (ms): `now`, or `ageSeconds` before it. */
+  sentAt: number;
   mediaId?: string;
 }
 
@@ -61,13 +63,26 @@ function identity(input: InboundInput) {
   return { from, userId, contact, sender, customer: from || userId! };
 }
 
+/** The longest `ageSeconds`: 30 days. */
+export const MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/** When the customer sent the message: `ageSeconds` (whole seconds, 0 to 30 days) before `now`. */
+function sentAtOf(input: InboundInput, now: number) {
+  const age = input.ageSeconds;
+  if (age === undefined || age === null) return now;
+  if (typeof age !== "number" || !Number.isInteger(age) || age < 0 || age > MAX_AGE_SECONDS)
+    throw new Error(`ageSeconds must be a whole number of seconds from 0 to ${MAX_AGE_SECONDS} (30 days).`);
+  return now - age * 1000;
+}
+
 /** The inbound message for the input; media types store a generated sample in the media desk. */
 export function buildInbound(input: InboundInput, phone: PhoneNumber, media: MediaDesk, now: number): BuiltInbound {
   const type = input.type ?? "text";
   if (!(INBOUND_TYPES as readonly string[]).includes(type)) throw new Error(`type must be one of ${INBOUND_TYPES.join(", ")}.`);
+  const sentAt = sentAtOf(input, now);
   const who = identity(input);
   const wamid = newWamid();
-  const base: Obj = { ...who.sender, id: wamid, timestamp: String(unixSeconds(now)) };
+  const base: Obj = { ...who.sender, id: wamid, timestamp: String(unixSeconds(sentAt)) };
   const context = contextOf(input, phone);
   let mediaId: string | undefined;
   let message: Obj;
@@ -152,6 +167,7 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
         },
         customer: who.customer,
         opensWindow: false,
+        sentAt,
       };
     }
     default: {
@@ -167,7 +183,15 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
       message = { ...base, ...(context ? { context } : {}), type, [type]: object };
     }
   }
-  return { wamid, contacts: [who.contact], message, customer: who.customer, opensWindow: true, ...(mediaId ? { mediaId } : {}) };
+  return {
+    wamid,
+    contacts: [who.contact],
+    message,
+    customer: who.customer,
+    opensWindow: true,
+    sentAt,
+    ...(mediaId ? { mediaId } : {}),
+  };
 }
 
 /** `context` of a reply: the business's message replied to. */

@@ -155,13 +155,17 @@ export class MessageDesk {
 
   // ---- the customer's side -------------------------------------------------------------------
 
-  /** A customer message reached the number: the window opens (or starts again), its wamid can be marked read. */
-  noteInbound(phoneNumberId: string, customer: string, wamid: string, opensWindow: boolean) {
+  /**
+   * A customer message reached the number: the window opens (or starts again) from when they sent it
+   * (`sentAt`: a late delivery's message may open none), its wamid can be marked read.
+   */
+  noteInbound(phoneNumberId: string, customer: string, wamid: string, opensWindow: boolean, sentAt = this.now) {
     if (opensWindow) {
       const key = `${phoneNumberId}:${customer}`;
+      const last = Math.max(sentAt, this.windows.get(key) ?? -Infinity);
       // Re-inserted so the map stays in order of last message, for pruning.
       this.windows.delete(key);
-      this.windows.set(key, this.now);
+      this.windows.set(key, last);
       if (this.windows.size > KEEP_INBOUND) this.windows.delete(this.windows.keys().next().value!);
     }
     this.inbound.set(wamid, phoneNumberId);

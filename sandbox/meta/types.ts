@@ -290,6 +290,11 @@ export interface InboundInput {
   emoji?: string;
   /** system user_changed_number: the customer's new number. */
   newWaId?: string;
+  /**
+   * How long ago the customer sent it, in whole seconds (0 to 30 days; default 0): its `timestamp` is
+   * that far in the past, as when Meta delivers a webhook late. The 24-hour window runs from then.
+   */
+  ageSeconds?: number;
 }
 
 export const INBOUND_TYPES = [

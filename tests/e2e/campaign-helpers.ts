@@ -8,7 +8,7 @@ import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
 
 export const number = () => `07${randomInt(10, 99)} ${randomInt(100, 999)} ${randomInt(100, 999)}`;
 
-/** A connected number and an approved utility template with two placeholders. */
+/** A connected number (its WABA's id) and an approved utility template with two placeholders. */
 export async function readyBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
   const user = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, user.email, user.password);
@@ -26,7 +26,7 @@ export async function readyBusiness(page: Page, request: APIRequestContext, java
   await expect(page).toHaveURL(/\/templates$/);
   expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
   await waitForTemplateStatus(page, name, "approved");
-  return { user, template: name };
+  return { user, template: name, wabaId };
 }
 
 /** Fills the New Campaign (or Quick Broadcast) form up to Review. */

@@ -29,6 +29,35 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
+/**
+ * Follows a fetcher's posts: `onSent` runs when one finished without a refusal, and the answer to
+ * show is the latest refusal, none once a later post went through. A successful post answers a
+ * redirect, which leaves the fetcher's data as it was (the previous refusal, if any), so a post
+ * counts as refused only when it brought new data with errors.
+ */
+function usePostOutcome(fetcher: { state: string; data?: InboxActionData }, onSent: () => void) {
+  const posting = useRef(false);
+  const before = useRef<InboxActionData | undefined>(undefined);
+  const [settled, setSettled] = useState<InboxActionData | undefined>(undefined);
+  const callback = useRef(onSent);
+  useEffect(() => {
+    callback.current = onSent;
+  });
+  useEffect(() => {
+    if (fetcher.state !== "idle") {
+      if (!posting.current) before.current = fetcher.data;
+      posting.current = true;
+      return;
+    }
+    if (!posting.current) return;
+    posting.current = false;
+    if (fetcher.data !== before.current && fetcher.data?.errors) return;
+    setSettled(fetcher.data);
+    callback.current();
+  }, [fetcher.state, fetcher.data]);
+  return fetcher.data === settled ? undefined : fetcher.data;
+}
+
 /** The reply form: Enter sends (only when there is something to send), Shift+Enter a new line, `/` a saved answer. */
 export function ReplyComposer({
   quickReplies,
@@ -52,21 +81,19 @@ export function ReplyComposer({
   const [file, setFile] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const lastTyping = useRef(0);
-  const answer = fetcher.data ?? failed;
-  const errors = answer?.errors ?? {};
-  const busy = fetcher.state !== "idle";
-  const blank = !value.trim() && !file;
-
-  // Sent (the post finished without a refusal, whether it answered or redirected): the form empties.
-  const previous = useRef(fetcher.state);
-  useEffect(() => {
-    if (previous.current !== "idle" && fetcher.state === "idle" && !fetcher.data?.errors) {
+  // Sent: the form empties for the next message.
+  const answer =
+    usePostOutcome(fetcher, () => {
       form.current?.reset();
       setValue("");
       setFile(null);
-    }
-    previous.current = fetcher.state;
-  }, [fetcher.state, fetcher.data]);
+    }) ?? failed;
+  const errors = answer?.errors ?? {};
+  const busy = fetcher.state !== "idle";
+  const blank = !value.trim() && !file;
+  // Without JavaScript the button always posts (the server refuses a blank message); the script disables it while blank.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   const suggestions =
     value.startsWith("/") && !value.includes(" ") && !value.includes("\n")
@@ -192,7 +219,7 @@ export function ReplyComposer({
             </select>
           </>
         ) : null}
-        <Button type="submit" size="sm" className="ml-auto" disabled={busy || blank || !!fileError} aria-label="Send">
+        <Button type="submit" size="sm" className="ml-auto" disabled={hydrated && (busy || blank || !!fileError)} aria-label="Send">
           <Send size={14} /> Send
         </Button>
       </div>
@@ -205,12 +232,7 @@ export function ReplyComposer({
 export function NoteForm({ failed, live }: { failed: InboxActionData | undefined; live: boolean }) {
   const fetcher = useFetcher<InboxActionData>();
   const form = useRef<HTMLFormElement>(null);
-  const answer = fetcher.data ?? failed;
-  const previous = useRef(fetcher.state);
-  useEffect(() => {
-    if (previous.current !== "idle" && fetcher.state === "idle" && !fetcher.data?.errors) form.current?.reset();
-    previous.current = fetcher.state;
-  }, [fetcher.state, fetcher.data]);
+  const answer = usePostOutcome(fetcher, () => form.current?.reset()) ?? failed;
   return (
     <details className="text-sm" open={!!answer?.errors?.note}>
       <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Add an internal note</summary>

@@ -8,7 +8,8 @@ import { useInboxLive } from "~/components/inbox/use-inbox-live";
 import { MessageCircle } from "~/components/ui/icons";
 import type { ThreadItem } from "~/lib/inbox";
 
-// One empty thread for every render: the live hook starts again whenever its inputs change identity.
+// The list alone has no thread: one empty array for every render (a new `[]` each time would make
+// useInboxLive's effect set its state on every render, a loop that starves React's navigations).
 const NO_ITEMS: ThreadItem[] = [];
 
 export const meta: Route.MetaFunction = () => [{ title: "Chat | Jumbe" }];
