@@ -134,3 +134,17 @@ export interface InboxLiveEvent {
   /** For the stream of this conversation's thread only: the message or entry as it is now. */
   item: ThreadItem | null;
 }
+
+/** A template an agent may send from the inbox: approved, on the number's account, no file or per-message link needed. */
+export interface ReplyTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  header: string | null;
+  body: string;
+  footer: string | null;
+  /** The body's placeholders in order: "1", "2"… or their names. */
+  parameters: string[];
+  headerTakesValue: boolean;
+}

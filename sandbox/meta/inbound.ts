@@ -1,4 +1,5 @@
 import { deflateSync } from "node:zlib";
+import { pngChunk } from "./png";
 import { webhookSha256, type MediaDesk } from "./media";
 import type { PhoneNumber } from "./state";
 import { INBOUND_TYPES, type InboundInput } from "./types";
@@ -237,27 +238,6 @@ function sampleFile(type: "image" | "video" | "audio" | "document" | "sticker", 
     case "sticker":
       return { mimeType: "image/webp", bytes: webp(!!input.animated), animated: !!input.animated };
   }
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
 }
 
 /** A 2×2 PNG in Jumbe green. */

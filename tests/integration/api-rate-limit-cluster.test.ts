@@ -1,60 +1,24 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import net from "node:net";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 import { getRequest, run } from "../support/http";
+import { startClusterInstance, stopClusterInstances } from "../support/built-server";
 
 // Two built servers on one PostgreSQL database share each key's limit of 1000 requests a minute.
 // Runs in the PostgreSQL pass of `npm test`, which comes after the build.
 const BUILD = "build/server/index.js";
 const ready = !!process.env.TEST_DATABASE_URL && existsSync(BUILD);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once("exit", resolve)))));
-});
+afterAll(() => stopClusterInstances(children));
 
 async function startServer(databaseUrl: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BUILD], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      SANDBOX: "0",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: "4",
-      JOB_WORKERS: "0",
-      LOG_LEVEL: "error",
-      APP_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: "ignore",
-  });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return base;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server did not start");
+  const instance = await startClusterInstance(databaseUrl);
+  children.push(instance.child);
+  return instance.base;
 }
 
 describe.skipIf(!ready)("API rate limit across server processes", () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rawQuery } from "~/.server/db/client";
 import { addNote } from "~/.server/inbox/actions";
@@ -7,7 +7,7 @@ import { findConversation } from "~/.server/inbox/list";
 import type { InboxLiveEvent } from "~/lib/inbox";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
-import { freePort } from "../support/built-server";
+import { startClusterInstance, stopClusterInstances } from "../support/built-server";
 
 // The inbox's live stream across instances: two built servers on one PostgreSQL database. A change
 // made on one (or by any other process) reaches a browser's stream held on the other, through
@@ -16,39 +16,12 @@ const BUILD = "build/server/index.js";
 const ready = !!process.env.TEST_DATABASE_URL && existsSync(BUILD);
 
 const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once("exit", resolve)))));
-});
+afterAll(() => stopClusterInstances(children));
 
 async function startServer(databaseUrl: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BUILD], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      SANDBOX: "0",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: "4",
-      JOB_WORKERS: "0",
-      LOG_LEVEL: "error",
-      APP_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: "ignore",
-  });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return base;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server did not start");
+  const instance = await startClusterInstance(databaseUrl);
+  children.push(instance.child);
+  return instance.base;
 }
 
 /** An EventSource's view of /chat/events: the `inbox` events as they arrive. */
@@ -74,7 +47,14 @@ async function openStream(base: string, cookie: string, conversationId: string, 
           buffer = buffer.slice(end + 2);
           const lines = block.split("\n");
           if (lines.some((l) => l === "event: inbox"))
-            events.push(JSON.parse(lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n")) as InboxLiveEvent);
+            events.push(
+              JSON.parse(
+                lines
+                  .filter((l) => l.startsWith("data: "))
+                  .map((l) => l.slice(6))
+                  .join("\n"),
+              ) as InboxLiveEvent,
+            );
         }
       }
     } catch {

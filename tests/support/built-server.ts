@@ -175,3 +175,43 @@ export async function signInCookie(server: BuiltServer, account: { email: string
   if (!cookie) throw new Error("no session cookie");
   return cookie.split(";")[0]!;
 }
+
+/**
+ * One more instance of the built server (development mode, no sandbox, no job workers) on a shared
+ * database, for tests of several instances behind one database. The caller stops it (`kill`).
+ */
+export async function startClusterInstance(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BUILD], {
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      SANDBOX: "0",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: "4",
+      JOB_WORKERS: "0",
+      LOG_LEVEL: "error",
+      APP_URL: `http://127.0.0.1:${port}`,
+    },
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
+    } catch {
+      // starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGTERM");
+  throw new Error("server did not start");
+}
+
+/** Stops cluster instances and waits for them to exit. */
+export async function stopClusterInstances(children: ChildProcess[]) {
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once("exit", resolve)))));
+}

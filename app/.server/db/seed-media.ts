@@ -1,30 +1,10 @@
 import { deflateSync } from "node:zlib";
+import { pngChunk } from "../../../sandbox/meta/png";
 
 /**
  * Small real files for the demo inbox, made here rather than kept in the repository: an image a
  * browser shows, a voice note it plays (two seconds of silence), and a one-page PDF it opens.
  */
-
-const CRC32_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC32_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /**
  * A 240×320 PNG that looks like a phone's screenshot of an M-Pesa message: a green bar on top, a

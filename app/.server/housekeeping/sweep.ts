@@ -84,5 +84,15 @@ export async function sweepExpiredData() {
   const templateSamples = await deleteUnattachedSamples();
   // Tags no contact carries any more (a deleted or erased contact, a merge) leave the tag filter.
   const contactTags = await pruneContactTags();
-  return { contactTags, inboxEvents, webhookEvents, apiUsage, jobs, webhookDeliveries, idempotencyKeys, messagingLimitRecipients, templateSamples };
+  return {
+    contactTags,
+    inboxEvents,
+    webhookEvents,
+    apiUsage,
+    jobs,
+    webhookDeliveries,
+    idempotencyKeys,
+    messagingLimitRecipients,
+    templateSamples,
+  };
 }

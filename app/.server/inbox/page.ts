@@ -4,7 +4,7 @@ import { latestEventId } from "./events";
 import { listConversations, SEARCH_MAX, type ListQuery } from "./list";
 import { listQuickReplies } from "./quick-replies";
 import { threadOf } from "./thread";
-import type { ConversationRow } from "~/lib/inbox";
+import type { ConversationRow, ReplyTemplate } from "~/lib/inbox";
 
 /** The list's place as the URL carries it: search, filter, number, page. */
 export interface ListPlace {
@@ -56,20 +56,6 @@ export async function inboxListData(organizationId: string, viewerId: string, pl
     latestEventId(db(), organizationId),
   ]);
   return { ...list, numbers, eventId, place, now: now.toISOString() };
-}
-
-/** A template an agent may send from the inbox: approved, on the number's account, no file or per-message link needed. */
-export interface ReplyTemplate {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  header: string | null;
-  body: string;
-  footer: string | null;
-  /** The body's placeholders in order: "1", "2"… or their names. */
-  parameters: string[];
-  headerTakesValue: boolean;
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import type { ReplyTemplateView } from "./types";
+import type { ReplyTemplate as ReplyTemplateView } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
