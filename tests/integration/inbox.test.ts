@@ -488,7 +488,6 @@ function owner(conversation: { id: string; contactId: string; phoneNumberId: str
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(
   handler: (args: any) => unknown,
   request: Request,
