@@ -269,9 +269,14 @@ describe("retention", () => {
     await db().execute(sql`insert into messaging_limit_recipients (portfolio_id, recipient, reached_at) values
       ('portfolio-1', '+254700000001', now() - interval '25 hours'),
       ('portfolio-1', '+254700000002', now() - interval '23 hours')`);
+    // The inbox's change log replays 48 hours; a member's presence that stopped refreshing goes.
+    await db().execute(sql`insert into inbox_events (organization_id, conversation_id, kind, created_at) values
+      (${organization.id}, gen_random_uuid(), 'conversation', now() - interval '49 hours'),
+      (${organization.id}, gen_random_uuid(), 'conversation', now() - interval '47 hours')`);
 
     expect(await sweepExpiredData()).toEqual({
       contactTags: 0,
+      inboxEvents: 1,
       webhookEvents: 1,
       apiUsage: 1,
       jobs: 2,
