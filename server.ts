@@ -248,11 +248,6 @@ export async function startServer(
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
   const app = createApp(build, { metaSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
-  // Idle keep-alive connections stay open longer than a client or proxy keeps them (nginx 60 s,
-  // browsers about as long): with Node's 5 s, a client reusing a connection the server was closing
-  // at that moment got a reset.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
