@@ -255,12 +255,19 @@ export async function startServer(
     // Port 0: the default APP_URL (and SITE_URL with it) names the real port.
     const appUrl = new URL(config.APP_URL);
     appUrl.port = String(actualPort);
-    setEnv({ ...env(), APP_URL: appUrl.origin, ...(process.env.SITE_URL ? {} : { SITE_URL: appUrl.origin }) });
+    setEnv({
+      ...env(),
+      APP_URL: appUrl.origin,
+      ...(process.env.SITE_URL ? {} : { SITE_URL: appUrl.origin }),
+      ...(process.env.MPESA_CALLBACK_BASE_URL ? {} : { MPESA_CALLBACK_BASE_URL: appUrl.origin }),
+    });
   }
   if (actualPort !== port && config.sandbox) {
     // Port 0 (tests): the sandbox and the Graph client learn the real port now.
     metaSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${WEBHOOK_PATH}`);
     if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...env(), GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
+    if (!process.env.MPESA_BASE_URL) setEnv({ ...env(), MPESA_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/mpesa` });
+    if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
   }
   announce(actualPort);
 

@@ -10,6 +10,14 @@ const META = {
   META_APP_SECRET: "f".repeat(32),
   META_CONFIG_ID: "987654321098765",
   META_VERIFY_TOKEN: "v".repeat(24),
+  // Production payment credentials (the demo ones are refused there).
+  MPESA_CONSUMER_KEY: "live-consumer-key",
+  MPESA_CONSUMER_SECRET: "live-consumer-secret",
+  MPESA_PASSKEY: "p".repeat(64),
+  MPESA_SHORTCODE: "4012345",
+  MPESA_CALLBACK_BASE_URL: "https://app.jumbe.co.ke",
+  PAYSTACK_SECRET_KEY: "sk_live_" + "a".repeat(40),
+  INVOICE_SELLER_KRA_PIN: "P051234567Q",
 };
 
 describe("configuration", () => {
@@ -133,6 +141,39 @@ describe("configuration", () => {
     });
     expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
     expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
+  });
+});
+
+describe("payments configuration", () => {
+  it("uses the local M-Pesa and Paystack sandboxes by default, Safaricom and Paystack in production", () => {
+    expect(parseEnv({ PORT: "4100" })).toMatchObject({
+      MPESA_BASE_URL: "http://127.0.0.1:4100/sandbox/mpesa",
+      MPESA_ENVIRONMENT: "sandbox",
+      MPESA_SHORTCODE: "174379",
+      MPESA_CALLBACK_BASE_URL: "http://localhost:4100",
+      PAYSTACK_BASE_URL: "http://127.0.0.1:4100/sandbox/paystack",
+      mpesaAllowedIps: [],
+      bankTransfer: { bank: "NCBA Bank Kenya", accountNumber: "1002345678" },
+    });
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    expect(parseEnv(production)).toMatchObject({
+      MPESA_BASE_URL: "https://api.safaricom.co.ke",
+      MPESA_ENVIRONMENT: "production",
+      PAYSTACK_BASE_URL: "https://api.paystack.co",
+    });
+    expect(parseEnv({ MPESA_ALLOWED_IPS: " 196.201.214.200, 196.201.214.206 " }).mpesaAllowedIps).toEqual(["196.201.214.200", "196.201.214.206"]);
+  });
+
+  it("refuses demo payment credentials, the test paybill, test card keys and plain-http callbacks in production", () => {
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    for (const key of ["MPESA_CONSUMER_KEY", "MPESA_CONSUMER_SECRET", "MPESA_PASSKEY", "PAYSTACK_SECRET_KEY", "INVOICE_SELLER_KRA_PIN"])
+      expect(() => parseEnv({ ...production, [key]: undefined })).toThrow(new RegExp(`${key}: refusing to start in production with the demo ${key}`));
+    expect(() => parseEnv({ ...production, MPESA_SHORTCODE: "174379" })).toThrow(/test paybill 174379/);
+    expect(() => parseEnv({ ...production, PAYSTACK_SECRET_KEY: "sk_test_" + "b".repeat(20) })).toThrow(/Paystack test key/);
+    expect(() => parseEnv({ ...production, MPESA_CALLBACK_BASE_URL: "http://app.jumbe.co.ke" })).toThrow(/must be https/);
+    expect(() => parseEnv({ PAYSTACK_SECRET_KEY: "pk_test_x" })).toThrow(/PAYSTACK_SECRET_KEY must be a Paystack secret key/);
+    expect(() => parseEnv({ MPESA_SHORTCODE: "12" })).toThrow(/MPESA_SHORTCODE must be the paybill number/);
+    expect(() => parseEnv({ BANK_TRANSFER_DETAILS: "NCBA only" })).toThrow(/bank\|branch\|account name\|account number/);
   });
 });
 

@@ -9,6 +9,14 @@ export const DEMO_META_APP_SECRET = "jumbe-sandbox-meta-app-secret";
 export const DEMO_META_CONFIG_ID = "200000000000002";
 export const DEMO_META_VERIFY_TOKEN = "jumbe-sandbox-verify-token";
 
+// Safaricom's public Daraja sandbox values (the test paybill and its passkey), and the local Paystack sandbox's key.
+export const DEMO_MPESA_CONSUMER_KEY = "jumbe-sandbox-daraja-consumer-key";
+export const DEMO_MPESA_CONSUMER_SECRET = "jumbe-sandbox-daraja-consumer-secret";
+export const DEMO_MPESA_SHORTCODE = "174379";
+export const DEMO_MPESA_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
+export const DEMO_PAYSTACK_SECRET_KEY = "sk_test_jumbe_sandbox_0000000000000000";
+export const DEMO_SELLER_KRA_PIN = "P000000000A";
+
 export const DEMO_ENCRYPTION_KEY = "0000000000000000000000000000000000000000000000000000000000000000";
 
 const flag = z
@@ -101,6 +109,41 @@ const EnvVariables = z.object({
   // first reads and writes the database (decision 026).
   DISPATCHER_LOOPS: z.coerce.number().int().min(1).max(8).default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // M-Pesa through Safaricom's Daraja API (wallet top-ups by STK push, and paybill payments).
+  // Without MPESA_BASE_URL: the local sandbox (sandbox mode) or Safaricom's production API.
+  MPESA_BASE_URL: z.url().optional(),
+  // sandbox: Safaricom's sandbox rules (test shortcode and passkey allowed); production: the live paybill.
+  MPESA_ENVIRONMENT: z.enum(["sandbox", "production"]).optional(),
+  MPESA_CONSUMER_KEY: z.string().min(8, "MPESA_CONSUMER_KEY must be the Daraja app's consumer key").default(DEMO_MPESA_CONSUMER_KEY),
+  MPESA_CONSUMER_SECRET: z.string().min(8, "MPESA_CONSUMER_SECRET must be the Daraja app's consumer secret").default(DEMO_MPESA_CONSUMER_SECRET),
+  MPESA_SHORTCODE: z
+    .string()
+    .regex(/^\d{5,7}$/, "MPESA_SHORTCODE must be the paybill number (5 to 7 digits)")
+    .default(DEMO_MPESA_SHORTCODE),
+  MPESA_PASSKEY: z.string().min(16, "MPESA_PASSKEY must be the Lipa na M-Pesa Online passkey").default(DEMO_MPESA_PASSKEY),
+  // Where Safaricom posts STK callbacks and paybill validations (a public https address; APP_URL by default).
+  MPESA_CALLBACK_BASE_URL: z.url().optional(),
+  // Safaricom's callback addresses (comma-separated IPs): callbacks from elsewhere are refused. Empty: any.
+  MPESA_ALLOWED_IPS: z.string().default(""),
+  MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  // Card payments through Paystack's hosted checkout. Without PAYSTACK_BASE_URL: the local sandbox or api.paystack.co.
+  PAYSTACK_BASE_URL: z.url().optional(),
+  PAYSTACK_SECRET_KEY: z
+    .string()
+    .regex(/^sk_(test|live)_\w{8,}$/, "PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_... or sk_live_...)")
+    .default(DEMO_PAYSTACK_SECRET_KEY),
+  PAYSTACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  // Who issues Jumbe's invoices (KRA PIN: a letter, 9 digits, a letter), and the bank account for transfers.
+  INVOICE_SELLER_NAME: z.string().min(2).default("Jumbe Technologies Limited"),
+  INVOICE_SELLER_KRA_PIN: z
+    .string()
+    .regex(/^[A-Z]\d{9}[A-Z]$/, "INVOICE_SELLER_KRA_PIN must be a KRA PIN such as P051234567Q")
+    .default(DEMO_SELLER_KRA_PIN),
+  INVOICE_SELLER_ADDRESS: z.string().min(2).default("Ngong Lane Plaza, 4th Floor, P.O. Box 10120-00100, Nairobi"),
+  BANK_TRANSFER_DETAILS: z
+    .string()
+    .regex(/^[^|]+\|[^|]+\|[^|]+\|[^|]+$/, "BANK_TRANSFER_DETAILS must be bank|branch|account name|account number")
+    .default("NCBA Bank Kenya|Upper Hill|Jumbe Technologies Limited|1002345678"),
 });
 
 /** Every variable Jumbe reads from the environment (README "Configuration", .env.example). */
@@ -125,6 +168,16 @@ const EnvSchema = EnvVariables.transform((env) => {
     ),
     APP_URL: appUrl,
     SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
+    MPESA_BASE_URL: (env.MPESA_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/mpesa` : "https://api.safaricom.co.ke")).replace(/\/$/, ""),
+    MPESA_ENVIRONMENT: env.MPESA_ENVIRONMENT ?? (production && !sandbox ? "production" : "sandbox"),
+    MPESA_CALLBACK_BASE_URL: (env.MPESA_CALLBACK_BASE_URL ?? appUrl).replace(/\/$/, ""),
+    mpesaAllowedIps: env.MPESA_ALLOWED_IPS.split(",")
+      .map((ip) => ip.trim())
+      .filter(Boolean),
+    PAYSTACK_BASE_URL: (env.PAYSTACK_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/paystack` : "https://api.paystack.co")).replace(/\/$/, ""),
+    bankTransfer: (([bank, branch, accountName, accountNumber]) => ({ bank, branch, accountName, accountNumber }))(
+      env.BANK_TRANSFER_DETAILS.split("|").map((part) => part.trim()) as [string, string, string, string],
+    ),
   };
 }).superRefine((env, ctx) => {
   if (!env.production) return;
@@ -166,6 +219,25 @@ const EnvSchema = EnvVariables.transform((env) => {
       message: "refusing to start in production with WEBHOOK_ALLOW_LOOPBACK=1: tenants' webhooks could call into this machine",
     });
   if (!env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required in production" });
+  // Payments: the public sandbox credentials would take real customers' money nowhere.
+  const paymentDemos = env.sandbox
+    ? {}
+    : {
+        MPESA_CONSUMER_KEY: DEMO_MPESA_CONSUMER_KEY,
+        MPESA_CONSUMER_SECRET: DEMO_MPESA_CONSUMER_SECRET,
+        MPESA_PASSKEY: DEMO_MPESA_PASSKEY,
+        PAYSTACK_SECRET_KEY: DEMO_PAYSTACK_SECRET_KEY,
+        INVOICE_SELLER_KRA_PIN: DEMO_SELLER_KRA_PIN,
+      };
+  for (const [key, value] of Object.entries(paymentDemos))
+    if (env[key as keyof typeof paymentDemos] === value)
+      ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the demo ${key}` });
+  if (!env.sandbox && env.MPESA_ENVIRONMENT === "production" && env.MPESA_SHORTCODE === DEMO_MPESA_SHORTCODE)
+    ctx.addIssue({ code: "custom", path: ["MPESA_SHORTCODE"], message: "refusing to start in production with Safaricom's test paybill 174379" });
+  if (!env.sandbox && !env.MPESA_CALLBACK_BASE_URL.startsWith("https://"))
+    ctx.addIssue({ code: "custom", path: ["MPESA_CALLBACK_BASE_URL"], message: "MPESA_CALLBACK_BASE_URL must be https:// in production: Safaricom refuses other callbacks" });
+  if (!env.sandbox && env.PAYSTACK_SECRET_KEY.startsWith("sk_test_"))
+    ctx.addIssue({ code: "custom", path: ["PAYSTACK_SECRET_KEY"], message: "refusing to start in production with a Paystack test key (sk_test_...)" });
 });
 
 /**
