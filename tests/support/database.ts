@@ -61,7 +61,11 @@ export const SCHEMA_TABLES = (Object.values(schema) as unknown[])
   .map((table) => getTableName(table))
   .sort();
 
-/** Empties every table between tests (faster than a new database per test). */
+/** Tables the migrations fill with reference data (the price list): kept between tests. */
+const REFERENCE_TABLES = new Set(["billing_plans"]);
+
+/** Empties every table between tests (faster than a new database per test), except the reference data. */
 export async function resetTables() {
-  await db().execute(sql.raw(`truncate table ${SCHEMA_TABLES.map((name) => `"${name}"`).join(", ")} restart identity cascade`));
+  const tables = SCHEMA_TABLES.filter((name) => !REFERENCE_TABLES.has(name));
+  await db().execute(sql.raw(`truncate table ${tables.map((name) => `"${name}"`).join(", ")} restart identity cascade`));
 }

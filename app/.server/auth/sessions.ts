@@ -83,6 +83,8 @@ interface SessionRow {
   closure_requested_at: Date | string | null;
   closure_requested_by: string | null;
   erase_after: Date | string | null;
+  next_plan_type: string | null;
+  next_billing_type: string | null;
 }
 
 // Every request of a signed-in page runs this, so it goes straight to the driver with the columns
@@ -95,7 +97,8 @@ const FIND_SESSION_SQL = `
          o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
          o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
          o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
-         o.closure_requested_at, o.closure_requested_by, o.erase_after
+         o.closure_requested_at, o.closure_requested_by, o.erase_after,
+         o.next_plan_type, o.next_billing_type
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
 
@@ -148,6 +151,8 @@ export async function findSession(request: Request): Promise<FoundSession | null
       closureRequestedAt: maybeDate(row.closure_requested_at),
       closureRequestedBy: row.closure_requested_by,
       eraseAfter: maybeDate(row.erase_after),
+      nextPlanType: row.next_plan_type,
+      nextBillingType: row.next_billing_type,
     },
   };
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);

@@ -28,6 +28,7 @@ import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
 import { notifyCampaignFinished } from "../notifications/emitters";
 import { announceApprovalRequest } from "./approval";
+import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing/charging";
 
 /**
  * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
@@ -51,6 +52,12 @@ export async function feedCampaigns() {
     try {
       const result = await feedCampaign(id);
       fed += result.fed;
+      if (result.walletEmpty) {
+        await pauseCampaign({ organizationId }, id, WALLET_EMPTY_PAUSE).catch((refusal) => {
+          if (!(refusal instanceof CampaignRefusal)) throw refusal;
+        });
+        continue;
+      }
       if (result.done && (await completeCampaign(id))) completed++;
     } catch (error) {
       // The number was disconnected, Meta refuses the token, the template is no longer approved:
@@ -167,7 +174,7 @@ function recipientValues(sources: CampaignParameters, recipient: Pending) {
  * skipped whatever crashes. Several instances share a campaign: each takes rows the others have not
  * locked. The campaign row is share-locked, so a pause waits for the batch and then holds it.
  */
-export async function feedCampaign(campaignId: string): Promise<{ fed: number; done: boolean }> {
+export async function feedCampaign(campaignId: string): Promise<{ fed: number; done: boolean; walletEmpty?: boolean }> {
   const [known] = await rawQuery<FeedCampaignRow>(`select * from campaigns where id = $1 and status = 'sending'`, [campaignId]);
   if (!known) return { fed: 0, done: false };
   // The number and template, read before the transaction (PGlite has one connection).
@@ -179,6 +186,7 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
   });
   // The notice is written after the batch commits: updating the share-locked row inside would deadlock two feeders.
   let noticeNow: string | null | undefined;
+  let walletEmpty = false;
   const outcome = await db().transaction(async (tx) => {
     const campaign = (
       (await tx.execute(sql`select * from campaigns where id = ${campaignId} and status = 'sending' for share`)) as unknown as {
@@ -241,13 +249,29 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
         body: summaryOf({ kind: "template", template: { name: template.name, parameters } }).slice(0, 4096),
       });
     }
+    // A prepaid wallet holds the messages' prices now: as many as it covers go; with none, the campaign pauses itself.
+    const price = await sendPrice(tx, campaign.organization_id);
+    const charge = chargeColumns(price);
+    if (send.length) {
+      const affordable = await holdForQueued(tx, price, {
+        organizationId: campaign.organization_id,
+        count: send.length,
+        campaignId,
+        description: `${send.length} message${send.length === 1 ? "" : "s"} of a ${campaign.kind} queued`,
+      });
+      if (affordable < send.length) {
+        send.splice(affordable);
+        if (!affordable) walletEmpty = true;
+      }
+    }
     if (send.length) {
       const inserted = (
         (await tx.execute(sql`
           insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
-                                source, recipient_phone, template_id, next_attempt_at, pricing_category, campaign_id)
+                                source, recipient_phone, template_id, next_attempt_at, pricing_category, campaign_id, price_cents, charge_state)
           select ${campaign.organization_id}, m.contact_id, 'outbound', 'queued', m.body, ${campaign.phone_number_id}, 'template',
-                 m.payload, ${campaign.kind}, m.phone, ${template.templateId}, now(), ${template.category}, ${campaignId}
+                 m.payload, ${campaign.kind}, m.phone, ${template.templateId}, now(), ${template.category}, ${campaignId},
+                 ${charge.priceCents}::int, ${charge.chargeState}
           from unnest(${sql.param(send.map((s) => s.recipient.contact_id))}::uuid[], ${sql.param(send.map((s) => s.body))}::text[],
                       ${sql.param(send.map((s) => JSON.stringify(s.graph)))}::jsonb[], ${sql.param(send.map((s) => s.recipient.phone))}::text[])
                as m(contact_id, body, payload, phone)
@@ -267,6 +291,7 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
         where r.id = l.id`);
     return { fed: send.length, done: false };
   });
+  if (walletEmpty) return { ...outcome, walletEmpty };
   if (noticeNow !== undefined)
     await rawQuery(`update campaigns set notice = $2 where id = $1 and status = 'sending' and notice is distinct from $2`, [
       campaignId,

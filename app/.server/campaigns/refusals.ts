@@ -6,7 +6,7 @@ import type { SendRefusalCode } from "../messaging/refusals";
  */
 export class CampaignRefusal extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 422,
+    readonly status: 400 | 402 | 403 | 404 | 409 | 422,
     readonly code: CampaignRefusalCode,
     message: string,
     /** The form field it is about, when one is. */

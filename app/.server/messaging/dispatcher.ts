@@ -11,6 +11,7 @@ import { outageBackoffMs } from "../jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
+import { chargeAccepted } from "../billing/charging";
 import { logMessageEvents } from "../inbox/events";
 import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit } from "./messaging-limit";
@@ -447,6 +448,11 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
                   ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
       where m.id = a.id
       returning m.id, m.organization_id, m.wamid`)) as unknown as { rows: { id: string; organization_id: string; wamid: string }[] };
+    // Billing: a held price becomes a charge, a postpaid message counts as usage.
+    await chargeAccepted(
+      tx,
+      rows.rows.map((r) => r.id),
+    );
     // The inbox's single tick: Meta took it.
     await logMessageEvents(
       tx,

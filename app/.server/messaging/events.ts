@@ -2,6 +2,7 @@ import type { Executor } from "../jobs/queue";
 import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "../inbox/events";
+import { chargeAccepted, settleFailed } from "../billing/charging";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
   delivered: "message.delivered",
@@ -14,6 +15,16 @@ const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.f
  * inbox's ticks for those in a conversation, in the writer's transaction.
  */
 export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
+  // Billing follows the status: a message first seen accepted here (its answer was lost) is
+  // charged; a failed one is released or refunded. Each is guarded, so repeats change nothing.
+  await chargeAccepted(
+    tx,
+    changes.filter((c) => c.previous === "queued" && c.status !== "failed").map((c) => c.id),
+  );
+  await settleFailed(
+    tx,
+    changes.filter((c) => c.status === "failed").map((c) => c.id),
+  );
   await logMessageEvents(
     tx,
     "status",

@@ -9,6 +9,7 @@ import { refuse } from "./refusals";
 import { resolveSenderNumber, serviceWindowClosesAt } from "./sender";
 import { wakeDispatcher } from "./dispatcher";
 import { messageView, type MessageView } from "./views";
+import { chargeColumns, holdForQueued, INSUFFICIENT_BALANCE_TEXT, sendPrice } from "../billing/charging";
 
 export interface SendRequest {
   to: string;
@@ -75,14 +76,23 @@ export async function queueMessage(organizationId: string, request: SendRequest,
       // Another request with this key won the race (or it is still fresh): its answer is the answer.
       if (!claimed.rows.length) return null;
     }
+    // A template message is paid for: a prepaid wallet holds its price now, or the send is refused.
+    let charge: ReturnType<typeof chargeColumns> | null = null;
+    if (composed.templateId) {
+      const price = await sendPrice(tx, organizationId);
+      const held = await holdForQueued(tx, price, { organizationId, count: 1, description: `A message to ${to} queued` });
+      if (!held) throw refuse(402, "insufficient_balance", INSUFFICIENT_BALANCE_TEXT);
+      charge = chargeColumns(price);
+    }
     const inserted = (await tx.execute(sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
-                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by)
+                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by,
+                            price_cents, charge_state)
       values (${organizationId},
               (select id from contacts where organization_id = ${organizationId} and (phone = ${to} or wa_id = ${to.slice(1)}) limit 1),
               'outbound', 'queued', ${summaryOf(request.content).slice(0, 4096)}, ${sender.phoneNumberId}, ${request.content.kind},
               ${JSON.stringify(composed.graph)}::jsonb, ${request.source}, ${to}, ${composed.templateId}, ${composed.contextWamid}, now(),
-              ${composed.templateCategory}, ${request.sentBy ?? null})
+              ${composed.templateCategory}, ${request.sentBy ?? null}, ${charge?.priceCents ?? null}, ${charge?.chargeState ?? null})
       returning *`)) as unknown as { rows: Record<string, unknown>[] };
     const message = messageView(inserted.rows[0]!, sender.number);
     if (request.onQueued) await request.onQueued(tx, message.id);

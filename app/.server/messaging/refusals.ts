@@ -4,7 +4,7 @@
  */
 export class SendRefusal extends Error {
   constructor(
-    readonly status: 404 | 409 | 422,
+    readonly status: 402 | 404 | 409 | 422,
     readonly code: SendRefusalCode,
     message: string,
   ) {
@@ -27,7 +27,8 @@ export type SendRefusalCode =
   | "media_not_found"
   | "media_type_mismatch"
   | "idempotency_conflict"
-  | "organization_closing";
+  | "organization_closing"
+  | "insufficient_balance";
 
 export const refuse = (status: SendRefusal["status"], code: SendRefusalCode, message: string) => new SendRefusal(status, code, message);
 

@@ -36,6 +36,9 @@ export const organizations = pgTable(
     closureRequestedAt: timestamp("closure_requested_at", { withTimezone: true }),
     closureRequestedBy: uuid("closure_requested_by"),
     eraseAfter: timestamp("erase_after", { withTimezone: true }),
+    /** A change of plan asked for, effective at the start of the next billing period (the 1st, Africa/Nairobi). */
+    nextPlanType: text("next_plan_type"),
+    nextBillingType: text("next_billing_type"),
   },
   (t) => [
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),

@@ -17,3 +17,4 @@ export * from "./campaigns";
 export * from "./team";
 export * from "./settings";
 export * from "./inbox";
+export * from "./billing";

@@ -187,6 +187,14 @@ export const messages = pgTable(
     sentBy: uuid("sent_by").references(() => users.id, { onDelete: "set null" }),
     /** A failed message an agent sent again (as a new message): when, so it is retried once. */
     retriedAt: timestamp("retried_at", { withTimezone: true }),
+    /**
+     * Billing (decision 035). A prepaid template message holds its price when it is queued (held),
+     * is charged when Meta accepts it (charged) and released when it fails before (released); one
+     * Meta fails after accepting it is refunded. A postpaid one is counted as usage when accepted
+     * (counted). Null: free (a reply inside the customer service window) or inbound.
+     */
+    priceCents: integer("price_cents"),
+    chargeState: text("charge_state", { enum: ["held", "unbilled", "charged", "counted", "released", "refunded"] }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
