@@ -151,6 +151,7 @@ CREATE TABLE "wallets" (
 --> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "next_plan_type" text;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "next_billing_type" text;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "next_plan_from" date;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "price_cents" integer;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "charge_state" text;--> statement-breakpoint
 ALTER TABLE "invoice_disputes" ADD CONSTRAINT "invoice_disputes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -125,7 +125,8 @@ test("an owner chooses who gets e-mails for each event, and the choice is kept",
   const agentsFinished = page.getByRole("checkbox", { name: "Campaign finished: e-mail agents" });
   await expect(adminsFinished).toBeChecked();
   await expect(agentsFinished).not.toBeChecked();
-  await expect(page.getByText("Applies once billing is on.")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Low balance: e-mail owners" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Overdue invoices: e-mail admins" })).toBeChecked();
   await adminsFinished.uncheck();
   await agentsFinished.check();
   await page.getByRole("button", { name: "Save notification settings" }).click();

@@ -85,6 +85,7 @@ interface SessionRow {
   erase_after: Date | string | null;
   next_plan_type: string | null;
   next_billing_type: string | null;
+  next_plan_from: string | null;
 }
 
 // Every request of a signed-in page runs this, so it goes straight to the driver with the columns
@@ -98,7 +99,7 @@ const FIND_SESSION_SQL = `
          o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
          o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
          o.closure_requested_at, o.closure_requested_by, o.erase_after,
-         o.next_plan_type, o.next_billing_type
+         o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
 
@@ -153,6 +154,7 @@ export async function findSession(request: Request): Promise<FoundSession | null
       eraseAfter: maybeDate(row.erase_after),
       nextPlanType: row.next_plan_type,
       nextBillingType: row.next_billing_type,
+      nextPlanFrom: row.next_plan_from,
     },
   };
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);

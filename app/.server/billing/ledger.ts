@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../jobs/queue";
+import { enqueueJob, type Executor } from "../jobs/queue";
+
+/** The job that sends the low-balance alert and the automatic M-Pesa prompt (alerts.ts). */
+export const WALLET_ALERTS_QUEUE = "billing.wallet-alerts";
 import type { WalletEntryKind } from "../db/schema/billing";
 
 /**
@@ -45,19 +48,35 @@ export async function changeWallet(tx: Executor, change: WalletChange): Promise<
       update wallets set balance_cents = balance_cents + ${change.amountCents}, held_cents = held_cents + ${held}, updated_at = now()
       where organization_id = ${change.organizationId}
         and held_cents + ${held} >= 0 and balance_cents + ${change.amountCents} >= held_cents + ${held}
-      returning balance_cents, held_cents)
+      returning balance_cents, held_cents, low_balance_threshold_cents, low_balance_notified_at, auto_topup_threshold_cents,
+                auto_topup_requested_at)
     insert into wallet_entries (organization_id, kind, amount_cents, held_cents, balance_after_cents, held_after_cents, message_count,
                                 campaign_id, payment_id, invoice_id, receipt, description, created_by)
     select ${change.organizationId}, ${change.kind}, ${change.amountCents}, ${held}, changed.balance_cents, changed.held_cents,
            ${change.messageCount ?? null}, ${change.campaignId ?? null}, ${change.paymentId ?? null}, ${change.invoiceId ?? null},
            ${change.receipt ?? null}, ${change.description}, ${change.createdBy ?? null}
     from changed
-    returning id, balance_after_cents, held_after_cents`)) as unknown as {
-    rows: { id: number | string; balance_after_cents: number | string; held_after_cents: number | string }[];
+    returning id, balance_after_cents, held_after_cents,
+              (select json_build_object('low', low_balance_threshold_cents, 'lowSent', low_balance_notified_at is not null,
+                                        'auto', auto_topup_threshold_cents, 'autoSent', auto_topup_requested_at is not null) from changed) as alerts`)) as unknown as {
+    rows: {
+      id: number | string;
+      balance_after_cents: number | string;
+      held_after_cents: number | string;
+      alerts: { low: number | string | null; lowSent: boolean; auto: number | string | null; autoSent: boolean };
+    }[];
   };
   const row = result.rows[0];
   if (!row) return null;
-  return { id: Number(row.id), balanceAfterCents: Number(row.balance_after_cents), heldAfterCents: Number(row.held_after_cents) };
+  const entry = { id: Number(row.id), balanceAfterCents: Number(row.balance_after_cents), heldAfterCents: Number(row.held_after_cents) };
+  // Money going out may cross the owner's thresholds: the alert job looks (once queued, in this transaction).
+  if (change.amountCents < 0 || held > 0) {
+    const available = entry.balanceAfterCents - entry.heldAfterCents;
+    const { low, lowSent, auto, autoSent } = row.alerts;
+    if ((low !== null && !lowSent && available < Number(low)) || (auto !== null && !autoSent && available < Number(auto)))
+      await enqueueJob(WALLET_ALERTS_QUEUE, { organizationId: change.organizationId }, { executor: tx, uniqueKey: `wallet-alerts:${change.organizationId}` });
+  }
+  return entry;
 }
 
 /**

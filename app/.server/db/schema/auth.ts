@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /** The roles inside an organisation, most powerful first. */
@@ -39,6 +39,7 @@ export const organizations = pgTable(
     /** A change of plan asked for, effective at the start of the next billing period (the 1st, Africa/Nairobi). */
     nextPlanType: text("next_plan_type"),
     nextBillingType: text("next_billing_type"),
+    nextPlanFrom: date("next_plan_from"),
   },
   (t) => [
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),

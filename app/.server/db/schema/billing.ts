@@ -217,7 +217,7 @@ export const mpesaSuspense = pgTable("mpesa_suspense", {
   resolvedAt: timestamp("resolved_at", { withTimezone: true }),
 });
 
-export const INVOICE_KINDS = ["topup", "subscription", "bank_transfer", "receipt"] as const;
+export const INVOICE_KINDS = ["topup", "subscription", "bank_transfer"] as const;
 export const INVOICE_STATUSES = ["paid", "pending", "overdue", "disputed", "void"] as const;
 
 /**

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { db, rawQuery } from "../db/client";
+import { env } from "../config/env";
+import { log } from "../log";
+import {
+  PaystackError,
+  parsePaystackEvent,
+  paystackClient,
+  paystackDeclineWords,
+  verifyPaystackSignature,
+  type VerifiedTransaction,
+} from "../payments/paystack";
+import { completePayment, createPayment, failPayment, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
+
+/**
+ * Card top-ups through Paystack's hosted checkout (decision 035): a pending payment with its own
+ * reference, the payer sent to Paystack's page, then settled by verifying the transaction with
+ * Paystack, on the return to Jumbe and on the signed charge.success webhook, whichever comes first.
+ * A reference credits once.
+ */
+
+/** The address Paystack sends the payer back to. */
+export const CARD_RETURN_PATH = "/billing/card-return";
+
+export async function startCardTopup(
+  actor: { organizationId: string; userId: string | null; email: string },
+  request: { amount: unknown; invoiceId?: string | null; idempotencyKey?: string | null },
+) {
+  const amountKes = parseTopupAmount(request.amount);
+  const reference = `JMB-${randomBytes(9).toString("base64url").replace(/[-_]/g, "x").toUpperCase()}`;
+  const { payment, repeated } = await createPayment(db(), {
+    organizationId: actor.organizationId,
+    method: "card",
+    amountCents: amountKes * 100,
+    invoiceId: request.invoiceId ?? null,
+    reference,
+    idempotencyKey: request.idempotencyKey ?? null,
+    createdBy: actor.userId,
+    // Abandoned checkouts are looked at again after half an hour (settlePendingCards).
+    firstCheckAt: new Date(Date.now() + 30 * 60_000),
+  });
+  try {
+    const initialized = await paystackClient().initializeTransaction({
+      email: actor.email,
+      amountCents: amountKes * 100,
+      reference: payment.reference!,
+      callbackUrl: `${env().APP_URL}${CARD_RETURN_PATH}`,
+      metadata: { organizationId: actor.organizationId, paymentId: payment.id },
+    });
+    return { payment, authorizationUrl: initialized.authorizationUrl, repeated };
+  } catch (error) {
+    log().warn({ err: error }, "Paystack initialize failed");
+    if (!repeated) await failPayment(payment.id, { code: "initialize", reason: "The card payment page could not be opened. Nothing was charged." });
+    throw new PaymentRefusal(502, "card_unavailable", "The card payment page could not be opened just now. Nothing was charged; try again in a minute.");
+  }
+}
+
+async function cardPaymentByReference(reference: string) {
+  return (await rawQuery<PaymentRow>(`select * from payments where method = 'card' and reference = $1`, [reference]))[0];
+}
+
+/** Settles a card payment from Paystack's own verification of its reference; answers the payment as it is now. */
+export async function settleCardPayment(reference: string, via: string): Promise<PaymentRow | undefined> {
+  const payment = await cardPaymentByReference(reference);
+  if (!payment) return undefined;
+  if (payment.status !== "pending") return payment;
+  let verified: VerifiedTransaction;
+  try {
+    verified = await paystackClient().verifyTransaction(reference);
+  } catch (error) {
+    if (error instanceof PaystackError && error.httpStatus < 500) {
+      log().warn({ reference, status: error.httpStatus }, "Paystack does not know this reference");
+      return payment;
+    }
+    throw error;
+  }
+  const asked = Number(payment.amount_cents);
+  if (verified.status === "success" && verified.amountCents === asked && verified.currency === "KES") {
+    await completePayment(payment.id, { receipt: null, via });
+  } else if (verified.status === "success") {
+    log().error({ reference, asked, paid: verified.amountCents, currency: verified.currency }, "card payment amount differs: not credited");
+    await failPayment(payment.id, {
+      code: "amount_mismatch",
+      reason: "The card payment's amount did not match the top-up, so it was not credited. Contact support with its reference.",
+    });
+  } else if (verified.status === "failed" || verified.status === "reversed") {
+    await failPayment(payment.id, { code: verified.status, reason: paystackDeclineWords(verified.gatewayResponse) });
+  }
+  return (await cardPaymentByReference(reference))!;
+}
+
+/** Paystack's webhook: the signature over the raw body first, then the reference verified with Paystack itself. */
+export async function receivePaystackWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ status: 200 | 400 | 401 }> {
+  if (!verifyPaystackSignature(rawBody, signature)) return { status: 401 };
+  let event;
+  try {
+    event = parsePaystackEvent(JSON.parse(rawBody.toString("utf8")));
+  } catch {
+    return { status: 400 };
+  }
+  if (event.event === "charge.success") await settleCardPayment(event.reference, "Paystack");
+  return { status: 200 };
+}
+
+/** Checkouts nobody finished in half an hour: asked about once, then closed as abandoned. */
+export async function settlePendingCards(now = new Date()) {
+  const due = await rawQuery<PaymentRow>(
+    `update payments set next_check_at = null, checks = checks + 1
+     where id in (select id from payments where method = 'card' and status = 'pending' and next_check_at <= $1 limit 20 for update skip locked)
+     returning *`,
+    [now.toISOString()],
+  );
+  for (const payment of due) {
+    const after = await settleCardPayment(payment.reference!, "Paystack's verification").catch(() => payment);
+    if (after?.status === "pending")
+      await failPayment(payment.id, { code: "abandoned", reason: "The card payment was not finished. Nothing was charged." });
+  }
+  return due.length;
+}

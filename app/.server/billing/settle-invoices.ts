@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "../jobs/queue";
+import { changeWallet, walletState } from "./ledger";
+
+/**
+ * Pays the organisation's open monthly invoices (pending or overdue, not disputed) from its wallet,
+ * oldest first, while the available balance covers the next one whole. Answers how many were paid.
+ */
+export async function payOpenInvoicesFromWallet(tx: Executor, organizationId: string) {
+  const open = (
+    (await tx.execute(sql`
+      select id, number, total_cents from invoices
+      where organization_id = ${organizationId} and kind = 'subscription' and status in ('pending', 'overdue')
+      order by issued_at, number
+      for update`)) as unknown as { rows: { id: string; number: string; total_cents: number | string }[] }
+  ).rows;
+  if (!open.length) return 0;
+  let paid = 0;
+  let { availableCents } = await walletState(tx, organizationId, { lock: true });
+  for (const invoice of open) {
+    const total = Number(invoice.total_cents);
+    if (total > availableCents) break;
+    const entry = await changeWallet(tx, {
+      organizationId,
+      kind: "invoice_payment",
+      amountCents: -total,
+      invoiceId: invoice.id,
+      description: `Invoice ${invoice.number} paid from the wallet`,
+    });
+    if (!entry) break;
+    availableCents = entry.balanceAfterCents - entry.heldAfterCents;
+    await tx.execute(sql`
+      update invoices set status = 'paid', paid_at = now(), payment_reference = coalesce(payment_reference, 'Wallet')
+      where id = ${invoice.id}`);
+    paid++;
+  }
+  return paid;
+}
