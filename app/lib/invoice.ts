@@ -161,6 +161,12 @@ export function formatPeriod(invoice: Pick<InvoiceDocument, "periodStart" | "per
   return `${formatInvoiceDate(invoice.periodStart)} - ${formatInvoiceDate(invoice.periodEnd)}`;
 }
 
+/** "Total due (KES)" while it is owed, "Total paid (KES)" once paid, "Total (KES)" otherwise. */
+export function totalLabel(status: InvoiceStatus): string {
+  if (status === "paid") return "Total paid (KES)";
+  return status === "pending" || status === "overdue" ? "Total due (KES)" : "Total (KES)";
+}
+
 /** "M-Pesa", "Card", "Bank transfer", or null when the invoice has no payment yet. */
 export function paymentMethodLabel(invoice: Pick<InvoiceDocument, "payment">): string | null {
   return invoice.payment.method ? PAYMENT_METHOD_LABELS[invoice.payment.method] : null;
