@@ -141,14 +141,20 @@ describe("renderInvoicePdf", () => {
 
   it("draws text the standard fonts cannot, rather than failing", async () => {
     const lines = [
-      lineFromGross({ description: "Top-up 🎉 for Chama\u00a0ya Akiba — “Ω” 中", itemCode: "JMB-TOPUP", quantity: 1, unit: "top-up", unitPriceCents: 100_000 }),
+      lineFromGross({
+        description: "Top-up 🎉 for Chama\u00a0ya Akiba — “Ω” 中",
+        itemCode: "JMB-TOPUP",
+        quantity: 1,
+        unit: "top-up",
+        unitPriceCents: 100_000,
+      }),
     ];
     const invoice = sampleTopUpReceipt({
       lines,
       ...totalsOf(lines),
       buyer: { name: "Café Ngũgĩ\u202fLtd", kraPin: null, address: null, county: null, businessId: "JMB-ABCDEFGH", email: null },
     });
-    const [page] = await pdfText(await renderInvoicePdf(invoice));
+    const page = (await pdfText(await renderInvoicePdf(invoice)))[0]!;
     expect(page).toContain("Café Ngugi Ltd");
     expect(page).toContain("Not provided"); // no buyer PIN
     expect(page.join(" ")).toContain("Top-up for Chama ya Akiba — “?” ?");
@@ -169,5 +175,6 @@ describe("winAnsiText", () => {
     expect(winAnsiText("Paid 👍🏽 ✅ 🇰🇪 in full", latin)).toBe("Paid in full");
     expect(winAnsiText("Ω 中", latin)).toBe("? ?");
     expect(winAnsiText("naïve", latin)).toBe("naïve");
+    expect(winAnsiText("in\u00advoice \u200bdue\u200d", latin)).toBe("invoice due");
   });
 });

@@ -116,7 +116,15 @@ function makeRoom(sheet: Sheet, height: number, invoice: InvoiceDocument): boole
 }
 
 // Characters the standard fonts lack but that have a plain stand-in.
-const STAND_INS: Record<string, string> = { "\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u2011": "-", "\u2212": "-", "\u2044": "/" };
+const STAND_INS: Record<string, string> = {
+  "\u00a0": " ",
+  "\u202f": " ",
+  "\u2009": " ",
+  "\u2011": "-",
+  "\u2212": "-",
+  "\u2044": "/",
+  "\u00ad": "",
+};
 
 /**
  * `value` with only characters Helvetica can draw: no-break and thin spaces become spaces, accented
@@ -132,10 +140,10 @@ export function winAnsiText(value: string, characters: Set<number> | null): stri
   };
   let out = "";
   for (const char of value) {
-    if (STAND_INS[char]) out += STAND_INS[char];
+    if (char in STAND_INS) out += STAND_INS[char];
     else if (/\s/u.test(char)) out += " ";
     else if (drawable(char)) out += char;
-    else if (/\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\p{M}|[\u200b-\u200d\ufe0e\ufe0f]/u.test(char)) continue;
+    else if (/\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\p{M}|\p{Cf}/u.test(char)) continue;
     else {
       const plain = char.normalize("NFKD").replace(/\p{M}/gu, "");
       out += plain && [...plain].every(drawable) ? plain : "?";
@@ -507,9 +515,15 @@ function drawFooters(sheet: Sheet, invoice: InvoiceDocument) {
     const seller = `${invoice.seller.name} · KRA PIN ${invoice.seller.kraPin} · ${invoice.seller.address}`;
     const room = CONTENT_WIDTH - widthOf(onPage, pageNumber, { size: 7 }) - 16;
     text(onPage, seller, MARGIN_X, top, { size: sizeToFit(onPage, seller, room, { size: 7 }), colour: MUTED });
-    text(onPage, "Amounts in Kenya shillings (KES). Dates and times in Africa/Nairobi (EAT). Thank you for your business.", MARGIN_X, top - 10, {
-      size: 7,
-      colour: MUTED,
-    });
+    text(
+      onPage,
+      "Amounts in Kenya shillings (KES). Dates and times in Africa/Nairobi (EAT). Thank you for your business.",
+      MARGIN_X,
+      top - 10,
+      {
+        size: 7,
+        colour: MUTED,
+      },
+    );
   });
 }

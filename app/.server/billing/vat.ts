@@ -110,13 +110,17 @@ export function totalsOf(lines: readonly Pick<InvoiceLine, "netCents" | "vatCent
  * is not quantity × unit price or whose net + VAT is not its gross, or totals that are not the lines'
  * sums. For tests and for checking an invoice before it is issued or transmitted.
  */
-export function invoiceDiscrepancies(invoice: Pick<InvoiceDocument, "lines" | "netCents" | "vatCents" | "totalCents" | "pricesIncludeVat">) {
+export function invoiceDiscrepancies(
+  invoice: Pick<InvoiceDocument, "lines" | "netCents" | "vatCents" | "totalCents" | "pricesIncludeVat">,
+) {
   const problems: string[] = [];
   invoice.lines.forEach((line, index) => {
     const name = `line ${index + 1} (${line.description})`;
     const priced = invoice.pricesIncludeVat ? line.grossCents : line.netCents;
     if (line.quantity * line.unitPriceCents !== priced)
-      problems.push(`${name}: ${line.quantity} × ${line.unitPriceCents} is not its ${invoice.pricesIncludeVat ? "gross" : "net"} ${priced}`);
+      problems.push(
+        `${name}: ${line.quantity} × ${line.unitPriceCents} is not its ${invoice.pricesIncludeVat ? "gross" : "net"} ${priced}`,
+      );
     if (line.netCents + line.vatCents !== line.grossCents)
       problems.push(`${name}: net ${line.netCents} + VAT ${line.vatCents} is not gross ${line.grossCents}`);
   });
