@@ -1,23 +1,39 @@
-export const VAT_RATE_BASIS_POINTS = 1600;
+/**
+ * An invoice as a document: the shape the PDF (app/.server/billing/invoice-pdf.ts) and the HTML view
+ * (app/components/billing/invoice-view.tsx) both render, and the formatting they share so the two never
+ * disagree on a figure or a date. Shared by server and browser: no server imports here.
+ * Money is integer cents of KES throughout; the VAT arithmetic is in app/.server/billing/vat.ts.
+ */
+
+export const VAT_RATE_BASIS_POINTS = 1600; // 16%: VAT Act 2013 s.5(2)(b)
+
 export type InvoiceKind = "topup" | "subscription" | "bank_transfer";
 export type InvoiceStatus = "paid" | "pending" | "overdue" | "disputed" | "void";
+
 export interface InvoiceLine {
   description: string;
+  /** The item code the line is declared under to KRA eTIMS. */
   itemCode: string;
+  /** Whole units: a line's amount is quantity × unit price, a whole number of cents. */
   quantity: number;
+  /** e.g. "message", "month", "top-up" */
   unit: string;
+  /** Integer cents; VAT-exclusive, or VAT-inclusive when the invoice's `pricesIncludeVat`. */
   unitPriceCents: number;
   netCents: number;
   vatCents: number;
   grossCents: number;
 }
+
 export interface InvoiceDocument {
   number: string;
   kind: InvoiceKind;
   status: InvoiceStatus;
+  /** ISO instants */
   issuedAt: string;
   dueAt: string | null;
   paidAt: string | null;
+  /** ISO dates (Africa/Nairobi days), postpaid only */
   periodStart: string | null;
   periodEnd: string | null;
   seller: { name: string; kraPin: string; address: string };
@@ -28,14 +44,130 @@ export interface InvoiceDocument {
   totalCents: number;
   pricesIncludeVat: boolean;
   payment: { method: "mpesa" | "card" | "bank" | null; reference: string | null };
+  /** Shown on unpaid invoices. */
   bank: { bank: string; branch: string; accountName: string; accountNumber: string } | null;
+  /** All null until the invoice is transmitted to KRA eTIMS. */
   etims: { cuSerial: string | null; cuInvoiceNumber: string | null; qrUrl: string | null };
 }
 
-/** KES from cents, as invoices show it: "KES 15,000.00" (an ordinary space), negatives "-KES 1,234.50". */
+/** What an invoice says in place of its eTIMS fields before it has been transmitted. */
+export const ETIMS_PENDING_TEXT = "Pending transmission to KRA eTIMS";
+
+/** Every invoice is titled a tax invoice (a paid one says it is also the receipt: see `documentSubtitle`). */
+export const DOCUMENT_TITLE = "TAX INVOICE";
+
+export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
+  topup: "Wallet top-up",
+  subscription: "Postpaid subscription",
+  bank_transfer: "Bank transfer",
+};
+
+export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
+  paid: "Paid",
+  pending: "Awaiting payment",
+  overdue: "Overdue",
+  disputed: "Disputed",
+  void: "Void",
+};
+
+export const PAYMENT_METHOD_LABELS: Record<"mpesa" | "card" | "bank", string> = {
+  mpesa: "M-Pesa",
+  card: "Card",
+  bank: "Bank transfer",
+};
+
+/**
+ * The line under the title. A top-up is paid before its invoice exists, and the top-up is the VAT tax
+ * point (kenya-payments.md 3.1), so its document is a tax invoice that doubles as the receipt.
+ */
+export function documentSubtitle(invoice: Pick<InvoiceDocument, "kind" | "status">): string | null {
+  if (invoice.status === "void") return "Void: not valid for tax purposes";
+  if (invoice.status !== "paid") return null;
+  return invoice.kind === "topup" ? "Receipt for a wallet top-up, paid in full" : "Paid in full: this tax invoice is also your receipt";
+}
+
+/** Whether the bank details belong on the invoice: it is unpaid (and not void) and there are details to show. */
+export function showsBankDetails(invoice: Pick<InvoiceDocument, "status" | "bank">): boolean {
+  return invoice.bank !== null && invoice.status !== "paid" && invoice.status !== "void";
+}
+
+/** "16%" from 1600 basis points; "12.5%" from 1250. */
+export function formatRate(rateBp = VAT_RATE_BASIS_POINTS): string {
+  return `${rateBp / 100}%`;
+}
+
+/** "VAT 16%": the label of the VAT column and the VAT total. */
+export const VAT_LABEL = `VAT ${formatRate()}`;
+
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * "KES 15,000.00" from 1500000 cents, with an ordinary space (Intl puts a no-break space there, which
+ * breaks string comparisons and the PDF's fonts); negatives "-KES 1,234.50". A fraction of a cent is
+ * rounded (half away from zero) rather than shown: amounts are meant to be whole cents.
+ */
 export function formatKes(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(Math.trunc(cents));
-  const shillings = Math.floor(abs / 100).toLocaleString("en-US");
-  return `${sign}KES ${shillings}.${String(abs % 100).padStart(2, "0")}`;
+  const amount = formatAmount(cents);
+  return amount.startsWith("-") ? `-KES ${amount.slice(1)}` : `KES ${amount}`;
+}
+
+/** "15,000.00" from 1500000 cents: an amount without the currency, for table columns headed "(KES)". */
+export function formatAmount(cents: number): string {
+  const whole = Math.round(Math.abs(cents));
+  const shillings = groupThousands(Math.floor(whole / 100).toString());
+  const sign = cents < 0 && whole !== 0 ? "-" : "";
+  return `${sign}${shillings}.${(whole % 100).toString().padStart(2, "0")}`;
+}
+
+/** "12,480": a quantity, grouped. */
+export function formatQuantity(quantity: number): string {
+  const [whole = "0", fraction] = Math.abs(quantity).toString().split(".");
+  return `${quantity < 0 ? "-" : ""}${groupThousands(whole)}${fraction ? `.${fraction}` : ""}`;
+}
+
+// Africa/Nairobi is UTC+3 all year, no daylight saving since 1960, so plain arithmetic gives its wall
+// clock without Intl (whose output differs between ICU versions).
+const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+function nairobiParts(iso: string) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return null;
+  const wall = new Date(at.getTime() + NAIROBI_OFFSET_MS).toISOString();
+  return { year: wall.slice(0, 4), month: wall.slice(5, 7), day: wall.slice(8, 10), time: wall.slice(11, 16) };
+}
+
+/** "22/11/2026 14:05": an instant on Nairobi's wall clock, as Kenyan invoices write it. "" for an unreadable value. */
+export function formatInvoiceDateTime(iso: string): string {
+  const parts = nairobiParts(iso);
+  return parts ? `${parts.day}/${parts.month}/${parts.year} ${parts.time}` : "";
+}
+
+/**
+ * "22/11/2026": the Nairobi day of an instant, or a plain YYYY-MM-DD date as it stands (a period's
+ * days are already Nairobi's). "" for an unreadable value.
+ */
+export function formatInvoiceDate(isoDateOrInstant: string): string {
+  const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDateOrInstant);
+  if (plain) return `${plain[3]}/${plain[2]}/${plain[1]}`;
+  const parts = nairobiParts(isoDateOrInstant);
+  return parts ? `${parts.day}/${parts.month}/${parts.year}` : "";
+}
+
+/** "01/10/2026 - 31/10/2026", or null when the invoice has no period (a top-up). */
+export function formatPeriod(invoice: Pick<InvoiceDocument, "periodStart" | "periodEnd">): string | null {
+  if (!invoice.periodStart || !invoice.periodEnd) return null;
+  return `${formatInvoiceDate(invoice.periodStart)} - ${formatInvoiceDate(invoice.periodEnd)}`;
+}
+
+/** "Total due (KES)" while it is owed, "Total paid (KES)" once paid, "Total (KES)" otherwise. */
+export function totalLabel(status: InvoiceStatus): string {
+  if (status === "paid") return "Total paid (KES)";
+  return status === "pending" || status === "overdue" ? "Total due (KES)" : "Total (KES)";
+}
+
+/** "M-Pesa", "Card", "Bank transfer", or null when the invoice has no payment yet. */
+export function paymentMethodLabel(invoice: Pick<InvoiceDocument, "payment">): string | null {
+  return invoice.payment.method ? PAYMENT_METHOD_LABELS[invoice.payment.method] : null;
 }

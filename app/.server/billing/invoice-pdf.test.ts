@@ -1,0 +1,180 @@
+import { inflateSync } from "node:zlib";
+import { PDFDocument } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { formatAmount, type InvoiceLine } from "~/lib/invoice";
+import { renderInvoicePdf, sampleInvoice, sampleTopUpReceipt, winAnsiText } from "./invoice-pdf";
+import { lineFromGross, lineFromNet, totalsOf } from "./vat";
+
+// Windows-1252's 0x80-0x9F (Node's TextDecoder reads them as Latin-1's control characters); undefined bytes stay as they are.
+const CP1252_HIGH = "€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ";
+
+function decodeWinAnsi(bytes: Buffer) {
+  return [...bytes].map((byte) => (byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte))).join("");
+}
+
+/**
+ * The text a PDF draws, page by page, one string per drawn line: each page's content stream inflated and
+ * its `<hex> Tj` operands decoded from WinAnsi (how pdf-lib writes standard-font text).
+ */
+async function pdfText(bytes: Uint8Array): Promise<string[][]> {
+  const pdf = await PDFDocument.load(bytes);
+  return pdf.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const streams = contents && "asArray" in contents ? contents.asArray() : [contents];
+    const drawn: string[] = [];
+    for (const ref of streams) {
+      const stream = pdf.context.lookup(ref) as unknown as { getContents(): Uint8Array };
+      const source = inflateSync(stream.getContents()).toString("latin1");
+      for (const [, hex] of source.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) drawn.push(decodeWinAnsi(Buffer.from(hex!, "hex")));
+    }
+    return drawn;
+  });
+}
+
+function itemLines(count: number): InvoiceLine[] {
+  return Array.from({ length: count }, (_, i) =>
+    lineFromNet({
+      description: `Marketing: "Loan reminder ${i + 1}"`,
+      itemCode: `JMB-MSG-${String(i + 1).padStart(3, "0")}`,
+      quantity: 1_000 + i * 37,
+      unit: "message",
+      unitPriceCents: 200,
+    }),
+  );
+}
+
+function withLines(lines: InvoiceLine[]) {
+  return sampleInvoice({ lines, ...totalsOf(lines) });
+}
+
+describe("renderInvoicePdf", () => {
+  it("writes a one-page A4 PDF", async () => {
+    const bytes = await renderInvoicePdf(sampleInvoice());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getPageCount()).toBe(1);
+    const { width, height } = pdf.getPage(0).getSize();
+    expect([Math.round(width), Math.round(height)]).toEqual([595, 842]);
+    expect(pdf.getTitle()).toBe("Tax invoice INV-2026-000184");
+    expect(pdf.getCreationDate()?.toISOString()).toBe("2026-10-31T21:05:00.000Z");
+  });
+
+  it("shows the parties, dates, every line's figures and the totals of a postpaid invoice", async () => {
+    const invoice = sampleInvoice();
+    const [page] = await pdfText(await renderInvoicePdf(invoice));
+    expect(page).toEqual(
+      expect.arrayContaining([
+        "TAX INVOICE",
+        "INV-2026-000184",
+        "AWAITING PAYMENT",
+        "Jumbe Technologies Limited",
+        "KRA PIN: P000000000A",
+        "Ufanisi Wakulima SACCO Society Ltd",
+        "P051987654M",
+        "JMB-7KQ2M9XD",
+        "accounts@ufanisisacco.co.ke",
+        "01/11/2026 00:05 (Nairobi)",
+        "15/11/2026",
+        "01/10/2026 - 31/10/2026",
+        "Postpaid subscription",
+      ]),
+    );
+    // each line: code, quantity, unit, unit price, net, VAT, gross
+    expect(page).toEqual(expect.arrayContaining(["JMB-PLAN-ENT", "1", "month", "15,000.00", "2,400.00", "17,400.00"]));
+    expect(page).toEqual(expect.arrayContaining(["JMB-MSG-OVER", "12,480", "message", "0.20", "2,496.00", "399.36", "2,895.36"]));
+    expect(page).toEqual(expect.arrayContaining(["VAT 16%", "KES 17,496.00", "KES 2,799.36", "Total due (KES)", "KES 20,295.36"]));
+    // unpaid: how to pay by bank; not transmitted: says so
+    expect(page).toEqual(expect.arrayContaining(["NCBA Bank Kenya", "Upper Hill", "1002345678", "Pending transmission to KRA eTIMS"]));
+    expect(page).toContain("INV-2026-000184 · Page 1 of 1");
+  });
+
+  it("makes a paid top-up its own receipt, with the M-Pesa reference and the eTIMS fields, and no bank details", async () => {
+    const [page] = await pdfText(await renderInvoicePdf(sampleTopUpReceipt()));
+    expect(page).toEqual(
+      expect.arrayContaining([
+        "PAID",
+        "Receipt for a wallet top-up, paid in full",
+        "Wallet top-up",
+        "M-Pesa",
+        "TK3H7Q2XAB",
+        "03/11/2026 09:42",
+        "KRACU0300001234",
+        "0300001234/185",
+        "862.07",
+        "137.93",
+        "1,000.00",
+        "Total paid (KES)",
+        "KES 1,000.00",
+        "Amounts in KES; unit prices include VAT",
+      ]),
+    );
+    expect(page).not.toContain("Pending transmission to KRA eTIMS");
+    expect(page).not.toContain("NCBA Bank Kenya");
+    expect(page).not.toContain("Due");
+  });
+
+  it("fits 25 one-line items and everything else on one page", async () => {
+    const pdf = await PDFDocument.load(await renderInvoicePdf(withLines(itemLines(25))));
+    expect(pdf.getPageCount()).toBe(1);
+  });
+
+  it("flows more lines onto further pages, repeating the table header, each line once and in order", async () => {
+    const lines = itemLines(60);
+    const pages = await pdfText(await renderInvoicePdf(withLines(lines)));
+    expect(pages).toHaveLength(2);
+    expect(pages[1]).toContain("TAX INVOICE INV-2026-000184 (continued)");
+    pages.forEach((page, i) => {
+      expect(page).toContain("Item code");
+      expect(page).toContain(`INV-2026-000184 · Page ${i + 1} of 2`);
+    });
+    const codes = pages.flat().filter((drawn) => drawn.startsWith("JMB-MSG-"));
+    expect(codes).toEqual(lines.map((line) => line.itemCode));
+    const last = lines.at(-1)!;
+    expect(pages[1]).toEqual(expect.arrayContaining([formatAmount(last.netCents), formatAmount(last.grossCents)]));
+    expect(pages[1]).toContain(`KES ${formatAmount(totalsOf(lines).totalCents)}`);
+  });
+
+  it("is the same bytes for the same invoice", async () => {
+    const [first, second] = await Promise.all([renderInvoicePdf(sampleInvoice()), renderInvoicePdf(sampleInvoice())]);
+    expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
+  });
+
+  it("draws text the standard fonts cannot, rather than failing", async () => {
+    const lines = [
+      lineFromGross({
+        description: "Top-up 🎉 for Chama\u00a0ya Akiba — “Ω” 中",
+        itemCode: "JMB-TOPUP",
+        quantity: 1,
+        unit: "top-up",
+        unitPriceCents: 100_000,
+      }),
+    ];
+    const invoice = sampleTopUpReceipt({
+      lines,
+      ...totalsOf(lines),
+      buyer: { name: "Café Ngũgĩ\u202fLtd", kraPin: null, address: null, county: null, businessId: "JMB-ABCDEFGH", email: null },
+    });
+    const page = (await pdfText(await renderInvoicePdf(invoice)))[0]!;
+    expect(page).toContain("Café Ngugi Ltd");
+    expect(page).toContain("Not provided"); // no buyer PIN
+    expect(page.join(" ")).toContain("Top-up for Chama ya Akiba — “?” ?");
+  });
+
+  it("draws a table with no lines", async () => {
+    const [page] = await pdfText(await renderInvoicePdf(withLines([])));
+    expect(page).toEqual(expect.arrayContaining(["No items.", "KES 0.00"]));
+  });
+});
+
+describe("winAnsiText", () => {
+  const latin = null;
+  it("keeps WinAnsi, swaps spaces and dashes it lacks, strips accents it lacks, drops emoji, marks the rest", () => {
+    expect(winAnsiText("KES\u00a015,000.00", latin)).toBe("KES 15,000.00");
+    expect(winAnsiText("Line\none\ttwo", latin)).toBe("Line one two");
+    expect(winAnsiText("Ngũgĩ", latin)).toBe("Ngugi");
+    expect(winAnsiText("Paid 👍🏽 ✅ 🇰🇪 in full", latin)).toBe("Paid in full");
+    expect(winAnsiText("Ω 中", latin)).toBe("? ?");
+    expect(winAnsiText("naïve", latin)).toBe("naïve");
+    expect(winAnsiText("in\u00advoice \u200bdue\u200d", latin)).toBe("invoice due");
+  });
+});
