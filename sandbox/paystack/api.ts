@@ -135,6 +135,9 @@ export function apiRouter(ctx: PaystackContext): Router {
   });
 
   // Anything else under /transaction: Paystack's 404 shape rather than the app's page.
-  router.use("/transaction", (_req, res) => void res.status(404).json(failure("Not found: the sandbox serves initialize and verify only", "not_found", "api_error")));
+  router.use(
+    "/transaction",
+    (_req, res) => void res.status(404).json(failure("Not found: the sandbox serves initialize and verify only", "not_found", "api_error")),
+  );
   return router;
 }

@@ -128,7 +128,8 @@ export function checkoutRouter(ctx: PaystackContext): Router {
     const tx = transaction(req);
     if (!tx) return notFoundPage(res);
     if (tx.status === "success") return renderDone(res, ctx, tx);
-    if (tx.status === "ongoing") return void res.redirect(303, `${ctx.options.publicPath}/checkout/${encodeURIComponent(tx.accessCode)}/otp`);
+    if (tx.status === "ongoing")
+      return void res.redirect(303, `${ctx.options.publicPath}/checkout/${encodeURIComponent(tx.accessCode)}/otp`);
     renderCheckout(res, ctx, tx);
   });
 
@@ -152,8 +153,7 @@ export function checkoutRouter(ctx: PaystackContext): Router {
 
     const result = ctx.desk.payWithCard(tx, card, expiry);
     if (result.kind === "otp") return void res.redirect(303, `${ctx.options.publicPath}/checkout/${encodeURIComponent(tx.accessCode)}/otp`);
-    if (result.kind === "declined")
-      return again(`Declined: ${result.gatewayResponse}. Nothing was charged. Try another card.`, 200);
+    if (result.kind === "declined") return again(`Declined: ${result.gatewayResponse}. Nothing was charged. Try another card.`, 200);
     if (result.kind === "refused") return again(result.message, 409);
     finish(res, ctx, tx);
   });

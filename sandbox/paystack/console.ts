@@ -16,13 +16,18 @@ export function consoleRouter(ctx: PaystackContext): Router {
 
   router.get("/", (req, res) => {
     const notice = typeof req.query.notice === "string" ? req.query.notice.slice(0, 200) : "";
-    const transactions = ctx.store.list().slice(0, 200).map((tx) => transactionView(ctx, tx));
+    const transactions = ctx.store
+      .list()
+      .slice(0, 200)
+      .map((tx) => transactionView(ctx, tx));
     const txRows = transactions
       .map((tx) => {
         const payable = tx.status !== "success";
         const buttons = payable
           ? `<form method="post" action="${escapeHtml(`${base}/console/pay`)}"><input type="hidden" name="reference" value="${escapeHtml(tx.reference)}">` +
-            ["success", "declined", "3ds"].map((card) => `<button type="submit" class="secondary" name="card" value="${card}">Pay: ${card}</button> `).join("") +
+            ["success", "declined", "3ds"]
+              .map((card) => `<button type="submit" class="secondary" name="card" value="${card}">Pay: ${card}</button> `)
+              .join("") +
             `</form>`
           : "";
         return (
@@ -70,14 +75,19 @@ export function consoleRouter(ctx: PaystackContext): Router {
     const form = (req.body ?? {}) as Record<string, unknown>;
     const answer = payByControl(ctx, String(form.reference ?? ""), { card: form.card });
     const message =
-      answer.status === 200 ? `Paid ${String(form.reference)} with the ${String(form.card)} card.` : String(answer.body.message ?? "Refused.");
+      answer.status === 200
+        ? `Paid ${String(form.reference)} with the ${String(form.card)} card.`
+        : String(answer.body.message ?? "Refused.");
     res.redirect(303, `${base}?notice=${encodeURIComponent(message)}`);
   });
 
   router.post("/console/webhooks/:index/resend", (req, res) => {
     const index = String(req.params.index);
     const record = /^\d{1,9}$/.test(index) ? ctx.sender.resend(Number(index)) : undefined;
-    res.redirect(303, `${base}?notice=${encodeURIComponent(record ? `Webhook ${index} sent again as ${record.index}.` : `No webhook ${index}.`)}`);
+    res.redirect(
+      303,
+      `${base}?notice=${encodeURIComponent(record ? `Webhook ${index} sent again as ${record.index}.` : `No webhook ${index}.`)}`,
+    );
   });
 
   return router;

@@ -67,7 +67,12 @@ describe("the control API", () => {
 
     const list = await h.control("/transactions");
     expect(list.status).toBe(200);
-    expect(list.json.transactions.map((t: { reference: string }) => t.reference)).toEqual([d.reference, c.reference, b.reference, a.reference]);
+    expect(list.json.transactions.map((t: { reference: string }) => t.reference)).toEqual([
+      d.reference,
+      c.reference,
+      b.reference,
+      a.reference,
+    ]);
 
     expect((await h.control(`/transactions/${a.reference}/pay`, post({ card: "success" }))).json.transaction).toMatchObject({
       status: "success",

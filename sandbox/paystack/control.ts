@@ -65,7 +65,8 @@ export function controlRouter(ctx: PaystackContext): Router {
     res.set("Cache-Control", "no-store");
     next();
   });
-  const body = (req: Request) => (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+  const body = (req: Request) =>
+    (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
 
   router.get("/transactions", (_req, res) => {
     res.json({ transactions: ctx.store.list().map((tx) => transactionView(ctx, tx)) });

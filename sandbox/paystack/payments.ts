@@ -4,10 +4,7 @@ import { chargedCard, type SandboxTransaction, type TransactionStore } from "./s
 import type { WebhookSender } from "./webhooks";
 
 export type PaymentResult =
-  | { kind: "paid" }
-  | { kind: "declined"; gatewayResponse: string }
-  | { kind: "otp" }
-  | { kind: "refused"; message: string };
+  { kind: "paid" } | { kind: "declined"; gatewayResponse: string } | { kind: "otp" } | { kind: "refused"; message: string };
 
 /** The expiry a test card gets when paid through the control API: December, three years on. */
 export function controlExpiry(now: Date) {

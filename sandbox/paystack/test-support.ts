@@ -47,7 +47,13 @@ export interface Answer {
 /** The sandbox on a throwaway Express app on a free port, with a webhook receiver. */
 export async function startPaystack(overrides: Partial<PaystackSandboxOptions> = {}) {
   const receiver = await startReceiver();
-  const sandbox = createPaystackSandbox({ secretKey: SECRET_KEY, webhookUrl: receiver.url, webhookDelayMs: 0, webhookAttempts: 3, ...overrides });
+  const sandbox = createPaystackSandbox({
+    secretKey: SECRET_KEY,
+    webhookUrl: receiver.url,
+    webhookDelayMs: 0,
+    webhookAttempts: 3,
+    ...overrides,
+  });
   const app = express();
   app.use((_req, res, next) => {
     res.locals.cspNonce = "test-nonce";

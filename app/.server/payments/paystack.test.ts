@@ -181,7 +181,9 @@ describe("paystackClient when Paystack misbehaves", () => {
     const seen: string[] = [];
     const baseUrl = await fakePaystack((req, res) => {
       seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
-      res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ status: false, message: "Transaction reference not found" }));
+      res
+        .writeHead(400, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ status: false, message: "Transaction reference not found" }));
     });
     const before = env();
     setEnv({ ...parseEnv({ ...process.env, PAYSTACK_BASE_URL: `${baseUrl}/` }) });

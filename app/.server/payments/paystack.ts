@@ -183,7 +183,8 @@ export function paystackClient(config: Partial<{ baseUrl: string; secretKey: str
       });
       const authorizationUrl = stringOr(data.authorization_url, "");
       const accessCode = stringOr(data.access_code, "");
-      if (!authorizationUrl || !accessCode) throw new PaystackError("Paystack initialize answered without an authorization URL", 502, "malformed");
+      if (!authorizationUrl || !accessCode)
+        throw new PaystackError("Paystack initialize answered without an authorization URL", 502, "malformed");
       return { authorizationUrl, accessCode, reference: stringOr(data.reference, input.reference) };
     },
 
@@ -224,7 +225,8 @@ export function parsePaystackEvent(body: unknown): PaystackEvent {
   if (typeof value.event !== "string" || !value.event) throw new Error("Paystack event: `event` is missing");
   const data = value.data;
   if (!isObject(data)) throw new Error(`Paystack event ${value.event}: \`data\` is missing`);
-  if (typeof data.reference !== "string" || !data.reference) throw new Error(`Paystack event ${value.event}: \`data.reference\` is missing`);
+  if (typeof data.reference !== "string" || !data.reference)
+    throw new Error(`Paystack event ${value.event}: \`data.reference\` is missing`);
   if (!Number.isSafeInteger(data.amount) || (data.amount as number) < 0)
     throw new Error(`Paystack event ${value.event}: \`data.amount\` is not a whole number of cents`);
   if (typeof data.currency !== "string" || !/^[A-Za-z]{3}$/.test(data.currency))
@@ -247,11 +249,20 @@ const DECLINES: [RegExp, string][] = [
   ],
   [/expired/i, "The card has expired. Try another card."],
   [/not completed|abandon|cancel/i, "The payment was not finished, so nothing was charged. You can try again."],
-  [/time(d)? ?out|timeout|unavailable|issuer.*(down|inoperative)/i, "The card's bank did not answer in time. Nothing was charged; try again in a few minutes."],
+  [
+    /time(d)? ?out|timeout|unavailable|issuer.*(down|inoperative)/i,
+    "The card's bank did not answer in time. Nothing was charged; try again in a few minutes.",
+  ],
   [/limit|exceed/i, "This payment is over the card's limit. Try a smaller amount, another card, or M-Pesa."],
   [/stolen|lost|fraud|restricted|pick ?up|blocked/i, "The card's bank refused this card. Use another card or call your bank."],
-  [/invalid (card|number|account)|incorrect|wrong/i, "The card details were not accepted. Check the number, expiry date and CVV, or try another card."],
-  [/declined|do not honou?r|not permitted|refused/i, "The card's bank declined the payment. Try another card, or call your bank to allow online payments."],
+  [
+    /invalid (card|number|account)|incorrect|wrong/i,
+    "The card details were not accepted. Check the number, expiry date and CVV, or try another card.",
+  ],
+  [
+    /declined|do not honou?r|not permitted|refused/i,
+    "The card's bank declined the payment. Try another card, or call your bank to allow online payments.",
+  ],
 ];
 
 /**
