@@ -28,12 +28,16 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
+import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
 import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
 import { startDispatcher } from "~/.server/messaging/dispatcher";
 import { startCampaignFeeder } from "~/.server/campaigns/feeder";
+
+/** Where the Paystack sandbox sends `charge.success` (the lead's route). */
+const PAYSTACK_WEBHOOK_PATH = "/webhooks/paystack";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,6 +47,7 @@ const ONCE_RENDERED_PAGES = ["/", "/privacy-policy", "/privacy", "/terms-of-serv
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */
 export interface AppOptions {
   metaSandbox?: MetaSandbox;
+  paystackSandbox?: PaystackSandbox;
   /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
   vite?: express.RequestHandler;
 }
@@ -109,6 +114,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
 
   if (config.sandbox) {
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
+    if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
@@ -226,6 +232,20 @@ function startMetaSandbox(port: number) {
   });
 }
 
+/** The Paystack stand-in of sandbox mode: card payments in KES, in memory; webhooks to /webhooks/paystack. */
+function startPaystackSandbox(port: number) {
+  const config = env();
+  return createPaystackSandbox({
+    secretKey: config.PAYSTACK_SECRET_KEY,
+    webhookUrl: `http://127.0.0.1:${port}${PAYSTACK_WEBHOOK_PATH}`,
+    merchantName: config.INVOICE_SELLER_NAME,
+    // Checkout links open at APP_URL: pages at another host answer 421 (app-host.ts).
+    publicOrigin: () => env().APP_URL,
+    controlToken: config.SANDBOX_CONTROL_TOKEN,
+    secureCookie: sandboxCookieSecure(config),
+  });
+}
+
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -246,7 +266,8 @@ export async function startServer(
   const stopFeeder = config.JOB_WORKERS > 0 ? startCampaignFeeder() : async () => {};
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
-  const app = createApp(build, { metaSandbox, vite: overrides.vite });
+  const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
+  const app = createApp(build, { metaSandbox, paystackSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -265,6 +286,7 @@ export async function startServer(
   if (actualPort !== port && config.sandbox) {
     // Port 0 (tests): the sandbox and the Graph client learn the real port now.
     metaSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${WEBHOOK_PATH}`);
+    paystackSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${PAYSTACK_WEBHOOK_PATH}`);
     if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...env(), GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
     if (!process.env.MPESA_BASE_URL) setEnv({ ...env(), MPESA_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/mpesa` });
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
@@ -277,6 +299,7 @@ export async function startServer(
     await stopDispatcher();
     await stopWorkers();
     await metaSandbox?.close();
+    await paystackSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
@@ -306,6 +329,7 @@ function announce(port: number) {
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.label}: ${account.email} / ${account.password}`);
     lines.push(config.SMTP_URL ? `  Mail goes out over ${new URL(config.SMTP_URL).host}` : `  Mail outbox: ${url}/sandbox/mail`);
     lines.push(`  Meta (Graph API, Embedded Signup, webhooks): ${url}/sandbox/meta`);
+    lines.push(`  Paystack (card checkout, test card 4084 0840 8408 4081): ${url}/sandbox/paystack`);
   }
   console.log(lines.join("\n"));
 }

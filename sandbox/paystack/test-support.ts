@@ -1,0 +1,134 @@
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { createPaystackSandbox, type PaystackSandboxOptions } from "./index";
+
+export const SECRET_KEY = "sk_test_sandbox_tests_0123456789";
+
+export interface ReceivedWebhook {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A webhook receiver: records every POST and answers the queued statuses (then 200). */
+export async function startReceiver() {
+  const received: ReceivedWebhook[] = [];
+  const statuses: number[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      res.writeHead(statuses.shift() ?? 200, { "Content-Type": "text/plain" }).end("ok");
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/paystack`,
+    received,
+    /** The next answers, in order; 200 after they run out. */
+    answer: (...codes: number[]) => statuses.push(...codes),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+/** The sandbox on a throwaway Express app on a free port, with a webhook receiver. */
+export async function startPaystack(overrides: Partial<PaystackSandboxOptions> = {}) {
+  const receiver = await startReceiver();
+  const sandbox = createPaystackSandbox({
+    secretKey: SECRET_KEY,
+    webhookUrl: receiver.url,
+    webhookDelayMs: 0,
+    webhookAttempts: 3,
+    ...overrides,
+  });
+  const app = express();
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = "test-nonce";
+    next();
+  });
+  app.use("/sandbox/paystack", sandbox.router);
+  const server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const base = `${origin}/sandbox/paystack`;
+
+  async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer> {
+    const headers = new Headers(init.headers);
+    const key = init.key === undefined ? SECRET_KEY : init.key;
+    if (key !== null) headers.set("Authorization", `Bearer ${key}`);
+    if (init.body && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    const response = await fetch(`${base}${path}`, { ...init, headers });
+    return { status: response.status, headers: response.headers, json: await response.json() };
+  }
+
+  const initialize = (body: Record<string, unknown>, key?: string | null) =>
+    call("/transaction/initialize", { method: "POST", body: JSON.stringify(body), key });
+
+  const verify = (reference: string, key?: string | null) => call(`/transaction/verify/${encodeURIComponent(reference)}`, { key });
+
+  /** A control API call (no token: tests run without one unless they set it). */
+  async function control(path: string, init: RequestInit = {}): Promise<Answer> {
+    const headers = new Headers(init.headers);
+    if (init.body && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    const response = await fetch(`${base}/control${path}`, { ...init, headers });
+    return { status: response.status, headers: response.headers, json: await response.json() };
+  }
+
+  /** A form post as a browser without JavaScript sends it; redirects are not followed. */
+  function postForm(path: string, fields: Record<string, string>) {
+    return fetch(`${origin}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+  }
+
+  /** Initialize a KES transaction, answering its data (authorization_url, access_code, reference). */
+  async function newTransaction(extra: Record<string, unknown> = {}) {
+    const answer = await initialize({
+      email: "owner@duka.co.ke",
+      amount: 250_000,
+      currency: "KES",
+      callback_url: "http://localhost:3000/billing/card/return",
+      ...extra,
+    });
+    if (answer.status !== 200) throw new Error(`initialize failed: ${JSON.stringify(answer.json)}`);
+    return answer.json.data as { authorization_url: string; access_code: string; reference: string };
+  }
+
+  return {
+    sandbox,
+    receiver,
+    origin,
+    base,
+    call,
+    initialize,
+    verify,
+    control,
+    postForm,
+    newTransaction,
+    async close() {
+      await sandbox.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await receiver.close();
+    },
+  };
+}
+
+export type PaystackHarness = Awaited<ReturnType<typeof startPaystack>>;
