@@ -28,6 +28,7 @@ import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
+import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
 import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
@@ -43,6 +44,7 @@ const ONCE_RENDERED_PAGES = ["/", "/privacy-policy", "/privacy", "/terms-of-serv
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */
 export interface AppOptions {
   metaSandbox?: MetaSandbox;
+  mpesaSandbox?: MpesaSandbox;
   /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
   vite?: express.RequestHandler;
 }
@@ -109,6 +111,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
 
   if (config.sandbox) {
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
+    if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
     app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
@@ -226,6 +229,19 @@ function startMetaSandbox(port: number) {
   });
 }
 
+/** Safaricom's Daraja stand-in of sandbox mode (state in memory), with the configured M-Pesa credentials. */
+function startMpesaSandbox() {
+  const config = env();
+  return createMpesaSandbox({
+    consumerKey: config.MPESA_CONSUMER_KEY,
+    consumerSecret: config.MPESA_CONSUMER_SECRET,
+    shortcode: config.MPESA_SHORTCODE,
+    passkey: config.MPESA_PASSKEY,
+    controlToken: config.SANDBOX_CONTROL_TOKEN,
+    secureCookie: sandboxCookieSecure(config),
+  });
+}
+
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -246,7 +262,8 @@ export async function startServer(
   const stopFeeder = config.JOB_WORKERS > 0 ? startCampaignFeeder() : async () => {};
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
-  const app = createApp(build, { metaSandbox, vite: overrides.vite });
+  const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
+  const app = createApp(build, { metaSandbox, mpesaSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -277,6 +294,7 @@ export async function startServer(
     await stopDispatcher();
     await stopWorkers();
     await metaSandbox?.close();
+    await mpesaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
@@ -306,6 +324,7 @@ function announce(port: number) {
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.label}: ${account.email} / ${account.password}`);
     lines.push(config.SMTP_URL ? `  Mail goes out over ${new URL(config.SMTP_URL).host}` : `  Mail outbox: ${url}/sandbox/mail`);
     lines.push(`  Meta (Graph API, Embedded Signup, webhooks): ${url}/sandbox/meta`);
+    lines.push(`  M-Pesa (Daraja: STK push, paybill): ${url}/sandbox/mpesa (the customer's phone: ${url}/sandbox/mpesa/phone)`);
   }
   console.log(lines.join("\n"));
 }
