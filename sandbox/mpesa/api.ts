@@ -50,7 +50,8 @@ function jsonBody(): RequestHandler[] {
     express.json({ limit: MAX_BODY, type: () => true, strict: false }),
     (req, res, next) => {
       const body = req.body as unknown;
-      if (!body || typeof body !== "object" || Array.isArray(body)) return darajaError(res, 400, "400.002.02", "Bad Request - Invalid JSON");
+      if (!body || typeof body !== "object" || Array.isArray(body))
+        return darajaError(res, 400, "400.002.02", "Bad Request - Invalid JSON");
       next();
     },
   ];

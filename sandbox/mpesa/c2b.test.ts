@@ -100,7 +100,11 @@ describe("C2B payments through the control API", () => {
     await register(h);
     h.receiver.answer("/c2b/validate", { status: 200, body: '{"ResultCode":"C2B00012","ResultDesc":"Rejected"}' });
     const answer = await pay(h);
-    expect(answer.json).toMatchObject({ outcome: "rejected", validation: { result: "rejected", resultCode: "C2B00012" }, confirmations: [] });
+    expect(answer.json).toMatchObject({
+      outcome: "rejected",
+      validation: { result: "rejected", resultCode: "C2B00012" },
+      confirmations: [],
+    });
     expect(h.receiver.on("/c2b/confirm")).toHaveLength(0);
   });
 
@@ -182,7 +186,11 @@ describe("C2B simulate: POST /mpesa/c2b/v2/simulate", () => {
     });
     await h.sandbox.flush();
     expect(h.receiver.on("/c2b/validate")).toHaveLength(1);
-    expect(h.receiver.on("/c2b/confirm")[0]!.body).toMatchObject({ TransAmount: "10.00", BillRefNumber: "ACC9", BusinessShortCode: "600999" });
+    expect(h.receiver.on("/c2b/confirm")[0]!.body).toMatchObject({
+      TransAmount: "10.00",
+      BillRefNumber: "ACC9",
+      BusinessShortCode: "600999",
+    });
   });
 
   it.each([

@@ -3,7 +3,6 @@ import type { CallbackPoster } from "./deliveries";
 import { MSISDN } from "./validation";
 import type { C2bInput, C2bRegistration, C2bResult, MsisdnFormat, ResolvedOptions } from "./types";
 
-
 export class C2bInputError extends Error {}
 
 /** Paybill (C2B) payments: registered URLs per shortcode, and payments that call them. */
@@ -70,7 +69,12 @@ export class C2bDesk {
       validation.result === "accepted" ||
       (validation.result === "unreachable" && registration.responseType === "Completed");
     if (!proceeds)
-      return { ...base, validation, outcome: validation.called && validation.result === "rejected" ? "rejected" : "cancelled", confirmations: [] };
+      return {
+        ...base,
+        validation,
+        outcome: validation.called && validation.result === "rejected" ? "rejected" : "cancelled",
+        confirmations: [],
+      };
 
     this.balance += checked.amount;
     const confirmation = { ...payload, OrgAccountBalance: this.balance.toFixed(2) };
@@ -82,7 +86,11 @@ export class C2bDesk {
     return { ...base, payload: confirmation, validation, outcome: "completed", confirmations };
   }
 
-  private async validate(registration: C2bRegistration, payload: Record<string, string>, transId: string): Promise<C2bResult["validation"]> {
+  private async validate(
+    registration: C2bRegistration,
+    payload: Record<string, string>,
+    transId: string,
+  ): Promise<C2bResult["validation"]> {
     if (!registration.validationUrl) return { called: false, reason: "No validation URL is registered." };
     const url = registration.validationUrl;
     const { result } = await this.poster.post("c2b_validation", transId, url, payload, 1, this.options.validationTimeoutMs);

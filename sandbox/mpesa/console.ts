@@ -95,7 +95,12 @@ export function consoleRouter(ctx: MpesaContext): Router {
     form,
     action(async (b) => {
       const result = await sandbox.simulateC2b(
-        c2bInput({ msisdn: field(b, "msisdn"), amount: field(b, "amount"), billRefNumber: field(b, "billRefNumber"), msisdnFormat: field(b, "msisdnFormat") || "plain" }),
+        c2bInput({
+          msisdn: field(b, "msisdn"),
+          amount: field(b, "amount"),
+          billRefNumber: field(b, "billRefNumber"),
+          msisdnFormat: field(b, "msisdnFormat") || "plain",
+        }),
       );
       return c2bSummary(result);
     }),
@@ -129,7 +134,8 @@ export function consoleRouter(ctx: MpesaContext): Router {
     if (field(body, "action") === "cancel") outcome = "cancel";
     else {
       const pin = field(body, "pin");
-      if (!/^\d{4}$/.test(pin)) return renderPhone(ctx, req, res, { phone: prompt.phone, error: "Enter your 4-digit M-Pesa PIN.", status: 400 });
+      if (!/^\d{4}$/.test(pin))
+        return renderPhone(ctx, req, res, { phone: prompt.phone, error: "Enter your 4-digit M-Pesa PIN.", status: 400 });
       outcome = pin === WRONG_PIN ? "wrong_pin" : pin === EMPTY_ACCOUNT_PIN ? "insufficient_funds" : "accept";
     }
     if (prompt.state !== "pending") return back(res, to, { error: `That prompt was already answered (${prompt.outcome}).` });
@@ -150,12 +156,7 @@ function phoneNotice(prompt: Prompt) {
   return `The prompt ended: ${prompt.resultDesc ?? ""}`;
 }
 
-function renderPhone(
-  ctx: MpesaContext,
-  req: Request,
-  res: Response,
-  override: { phone?: string; error?: string; status?: number } = {},
-) {
+function renderPhone(ctx: MpesaContext, req: Request, res: Response, override: { phone?: string; error?: string; status?: number } = {}) {
   const base = ctx.options.publicPath;
   const query = req.query as Record<string, unknown>;
   const only = override.phone ?? (typeof query.phone === "string" && /^254[17]\d{8}$/.test(query.phone) ? query.phone : undefined);
@@ -199,7 +200,8 @@ function renderPhone(
       flash(query) +
       (override.error ? `<p class="error" role="alert">${escapeHtml(override.error)}</p>` : "") +
       `<p class="muted">Each STK push shows up here as the M-Pesa prompt. Any 4-digit PIN pays, except <code>${WRONG_PIN}</code> (wrong PIN, 2001) and <code>${EMPTY_ACCOUNT_PIN}</code> (insufficient funds, 1). Cancel answers 1032; a prompt left alone ends as 1037 after ${Math.round(ctx.options.promptTimeoutMs / 1000)} s.</p>` +
-      (prompts || `<section class="card"><p>No M-Pesa prompt${only ? ` on ${escapeHtml(only)}` : ""} right now. This page looks again every 3 seconds.</p></section>`) +
+      (prompts ||
+        `<section class="card"><p>No M-Pesa prompt${only ? ` on ${escapeHtml(only)}` : ""} right now. This page looks again every 3 seconds.</p></section>`) +
       history +
       `<p><a href="${escapeHtml(`${base}/phone`)}">All phones</a> · <a href="${escapeHtml(base)}">Sandbox console</a></p></main>`,
   });
@@ -286,4 +288,3 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
       `<form method="post" action="${escapeHtml(`${base}/console/reset`)}"><button type="submit" class="secondary">Reset the M-Pesa sandbox</button></form></main>`,
   });
 }
-

@@ -117,7 +117,9 @@ export function controlRouter(ctx: MpesaContext): Router {
       // answer() marks the prompt done before it waits for the callback; a refusal leaves it as it was.
       if (body.wait !== false || !wasPending || prompt?.state !== "done") return answering;
       answering.catch(() => {});
-      res.status(202).json({ CheckoutRequestID: id, outcome, ResultCode: prompt.resultCode, ResultDesc: prompt.resultDesc, plan: prompt.plan });
+      res
+        .status(202)
+        .json({ CheckoutRequestID: id, outcome, ResultCode: prompt.resultCode, ResultDesc: prompt.resultDesc, plan: prompt.plan });
     }),
   );
   router.get(

@@ -189,7 +189,10 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
   it("answers 500 500.001.1001 Wrong credentials for a password from another passkey or timestamp", async () => {
     h = await startHarness();
     const body = h.pushBody();
-    for (const Password of [stkPasswordOf(SHORTCODE, "wrong-passkey", body.Timestamp), stkPasswordOf(SHORTCODE, PASSKEY, "20200101000000")]) {
+    for (const Password of [
+      stkPasswordOf(SHORTCODE, "wrong-passkey", body.Timestamp),
+      stkPasswordOf(SHORTCODE, PASSKEY, "20200101000000"),
+    ]) {
       const answer = await h.push({ ...body, Password });
       expect(answer.status).toBe(500);
       expect(answer.json).toEqual({
@@ -204,7 +207,9 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
   it("answers 500 Merchant does not exist for another shortcode", async () => {
     h = await startHarness();
     const ts = h.pushBody().Timestamp;
-    const answer = await h.push(h.pushBody("254712345678", { BusinessShortCode: "600999", Password: stkPasswordOf("600999", PASSKEY, ts), Timestamp: ts }));
+    const answer = await h.push(
+      h.pushBody("254712345678", { BusinessShortCode: "600999", Password: stkPasswordOf("600999", PASSKEY, ts), Timestamp: ts }),
+    );
     expect(answer.status).toBe(500);
     expect(answer.json.errorMessage).toBe("Merchant does not exist");
   });
@@ -233,7 +238,11 @@ describe("STK query: POST /mpesa/stkpushquery/v1/query", () => {
     const { json: pushed } = await h.push(h.pushBody());
     const pending = await h.query(pushed.CheckoutRequestID);
     expect(pending.status).toBe(500);
-    expect(pending.json).toEqual({ requestId: pushed.CheckoutRequestID, errorCode: "500.001.1001", errorMessage: "The transaction is being processed" });
+    expect(pending.json).toEqual({
+      requestId: pushed.CheckoutRequestID,
+      errorCode: "500.001.1001",
+      errorMessage: "The transaction is being processed",
+    });
     await h.control(`/prompts/${pushed.CheckoutRequestID}`, { outcome: "cancel" });
     const done = await h.query(pushed.CheckoutRequestID);
     expect(done.status).toBe(200);

@@ -31,9 +31,7 @@ export function isDarajaTimestamp(value: unknown): value is string {
   if (typeof value !== "string" || !/^\d{14}$/.test(value)) return false;
   const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(value.slice(at, at + (i === 0 ? 4 : 2))));
   const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-  return (
-    date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d && h! < 24 && mi! < 60 && s! < 60
-  );
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d && h! < 24 && mi! < 60 && s! < 60;
 }
 
 /** base64(BusinessShortCode + Passkey + Timestamp): the STK Password. */
@@ -43,8 +41,7 @@ export function stkPasswordOf(shortcode: string, passkey: string, timestamp: str
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-const randomChars = (alphabet: string, length: number) =>
-  Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");
+const randomChars = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");
 const randomDigits = (length: number) => Array.from({ length }, () => String(randomInt(10))).join("");
 
 /**

@@ -116,9 +116,19 @@ describe("the console", () => {
 
     await h.call("/mpesa/c2b/v2/registerurl", {
       token: await h.token(),
-      json: { ShortCode: "174379", ResponseType: "Completed", ConfirmationURL: h.receiver.url("/confirm"), ValidationURL: h.receiver.url("/validate") },
+      json: {
+        ShortCode: "174379",
+        ResponseType: "Completed",
+        ConfirmationURL: h.receiver.url("/confirm"),
+        ValidationURL: h.receiver.url("/validate"),
+      },
     });
-    const paid = await submit(h, "/console/c2b", { msisdn: "254708374149", amount: "700", billRefNumber: "ACME-42", msisdnFormat: "plain" });
+    const paid = await submit(h, "/console/c2b", {
+      msisdn: "254708374149",
+      amount: "700",
+      billRefNumber: "ACME-42",
+      msisdnFormat: "plain",
+    });
     expect(flashOf(paid)).toMatch(/Paid 700\.00 .*validation accepted; confirmation answered 200/);
     expect(h.receiver.on("/confirm")[0]!.body).toMatchObject({ BillRefNumber: "ACME-42", TransAmount: "700.00" });
     const badPay = await submit(h, "/console/c2b", { msisdn: "07", amount: "700", billRefNumber: "A" });

@@ -63,7 +63,12 @@ describe("answering a prompt through the control API", () => {
     expect(h.receiver.on("/stk").map((r) => r.body)).toEqual([
       {
         Body: {
-          stkCallback: { MerchantRequestID: push.MerchantRequestID, CheckoutRequestID: push.CheckoutRequestID, ResultCode: code, ResultDesc: desc },
+          stkCallback: {
+            MerchantRequestID: push.MerchantRequestID,
+            CheckoutRequestID: push.CheckoutRequestID,
+            ResultCode: code,
+            ResultDesc: desc,
+          },
         },
       },
     ]);

@@ -151,7 +151,12 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
   async function query(checkoutRequestId: string, bearer?: string) {
     const ts = timestamp();
     return call("/mpesa/stkpushquery/v1/query", {
-      json: { BusinessShortCode: SHORTCODE, Password: stkPasswordOf(SHORTCODE, PASSKEY, ts), Timestamp: ts, CheckoutRequestID: checkoutRequestId },
+      json: {
+        BusinessShortCode: SHORTCODE,
+        Password: stkPasswordOf(SHORTCODE, PASSKEY, ts),
+        Timestamp: ts,
+        CheckoutRequestID: checkoutRequestId,
+      },
       token: bearer ?? (await token()),
     });
   }

@@ -137,7 +137,14 @@ export interface C2bResult {
   payload: Record<string, string>;
   validation:
     | { called: false; reason: string }
-    | { called: true; url: string; status: number | null; answer: unknown; result: "accepted" | "rejected" | "unreachable"; resultCode?: string };
+    | {
+        called: true;
+        url: string;
+        status: number | null;
+        answer: unknown;
+        result: "accepted" | "rejected" | "unreachable";
+        resultCode?: string;
+      };
   /** completed: confirmation sent; rejected: validation said no; cancelled: unreachable validation with ResponseType Cancelled; unregistered: no URLs. */
   outcome: "completed" | "rejected" | "cancelled" | "unregistered";
   confirmations: { url: string; status: number | null; error?: string }[];

@@ -30,7 +30,8 @@ const noMerchant: Rejection = { status: 500, errorCode: "500.001.1001", errorMes
 
 /** Digits given as a JSON number or a string of digits (Daraja takes both), as a string. */
 function digits(value: unknown, pattern: RegExp): string | undefined {
-  const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : typeof value === "string" ? value.trim() : undefined;
+  const text =
+    typeof value === "number" && Number.isSafeInteger(value) ? String(value) : typeof value === "string" ? value.trim() : undefined;
   return text !== undefined && pattern.test(text) ? text : undefined;
 }
 

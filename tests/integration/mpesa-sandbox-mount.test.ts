@@ -3,7 +3,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_MPESA_CONSUMER_KEY, DEMO_MPESA_CONSUMER_SECRET, DEMO_MPESA_PASSKEY, DEMO_MPESA_SHORTCODE, env, parseEnv, setEnv } from "~/.server/config/env";
+import {
+  DEMO_MPESA_CONSUMER_KEY,
+  DEMO_MPESA_CONSUMER_SECRET,
+  DEMO_MPESA_PASSKEY,
+  DEMO_MPESA_SHORTCODE,
+  env,
+  parseEnv,
+  setEnv,
+} from "~/.server/config/env";
 import { createApp } from "../../server";
 import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
 import { rawRequest } from "../support/raw-http";
