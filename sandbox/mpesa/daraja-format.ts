@@ -42,7 +42,6 @@ export function stkPasswordOf(shortcode: string, passkey: string, timestamp: str
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const randomChars = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");
-const randomDigits = (length: number) => Array.from({ length }, () => String(randomInt(10))).join("");
 
 /**
  * A receipt like Safaricom's: a letter for the year (A = 2006, so R = 2023), one for the month
@@ -90,6 +89,3 @@ export const sha256Hex = (value: string) => createHash("sha256").update(value).d
 export function darajaError(res: Response, status: number, errorCode: string, errorMessage: string, id = requestId()) {
   res.status(status).json({ requestId: id, errorCode, errorMessage });
 }
-
-export const randomTransId = (ms: number) => receiptNumber(ms);
-export { randomDigits };

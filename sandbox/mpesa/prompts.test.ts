@@ -137,6 +137,10 @@ describe("answering a prompt through the control API", () => {
     expect(again.status).toBe(409);
     expect(again.json.message).toMatch(/already answered/);
     expect((await h.control("/prompts")).json).toEqual([]);
+    const all = await h.control("/prompts/all");
+    expect(all.json).toEqual([
+      expect.objectContaining({ CheckoutRequestID: push.CheckoutRequestID, state: "done", outcome: "accept", resultCode: 0 }),
+    ]);
   });
 
   it("a control body that is not JSON or too large answers 400 or 413", async () => {

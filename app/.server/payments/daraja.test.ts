@@ -207,7 +207,8 @@ describe("STK push and query", () => {
     const hanging = await stubServer(() => "hang");
     const refused = await stubServer(() => "hang");
     await refused.close();
-    const gateway = await stubServer(() => ({ status: 502, body: "<html>Bad Gateway</html>" }));
+    const bodies = ["<html>Bad Gateway</html>", "x".repeat(300_000)];
+    const gateway = await stubServer(() => ({ status: 502, body: bodies.shift() ?? "" }));
     try {
       const base = { consumerKey: KEY, consumerSecret: SECRET, shortcode: SHORTCODE, passkey: PASSKEY, environment: "sandbox" as const };
       const timeout = await refusalOf(darajaClient({ ...base, baseUrl: hanging.base, timeoutMs: 100 }).stkQuery("ws_CO_1"));
@@ -216,6 +217,8 @@ describe("STK push and query", () => {
       expect(down).toMatchObject({ httpStatus: 0, inDoubt: false, errorMessage: "Could not reach M-Pesa (ECONNREFUSED)." });
       const bad = await refusalOf(darajaClient({ ...base, baseUrl: gateway.base, timeoutMs: 2000 }).stkQuery("ws_CO_1"));
       expect(bad).toMatchObject({ httpStatus: 502, errorCode: null, errorMessage: "M-Pesa answered HTTP 502: <html>Bad Gateway</html>" });
+      const huge = await refusalOf(darajaClient({ ...base, baseUrl: gateway.base, timeoutMs: 2000 }).stkQuery("ws_CO_1"));
+      expect(huge).toMatchObject({ httpStatus: 502, inDoubt: true, errorMessage: `M-Pesa answered HTTP 502: ${"x".repeat(200)}` });
     } finally {
       await hanging.close();
       await gateway.close();

@@ -109,7 +109,8 @@ export interface DarajaClient {
 
 /** Tokens are used until this long before they expire (or half their life, when that is shorter). */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
-const MAX_ANSWER_CHARS = 64 * 1024;
+/** Daraja answers are a few hundred bytes; more than this is not Daraja (an HTML error page, say) and is cut. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 const INVALID_TOKEN = "404.001.03";
 const BEING_PROCESSED = "The transaction is being processed";
 
@@ -337,11 +338,10 @@ async function exchange(config: DarajaConfig, path: string, init: RequestInit): 
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await boundedText(response, MAX_ANSWER_BYTES);
   } catch (error) {
     throw networkError(error, config.timeoutMs);
   }
-  text = text.slice(0, MAX_ANSWER_CHARS);
   let json: Json | null = null;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -350,6 +350,22 @@ async function exchange(config: DarajaConfig, path: string, init: RequestInit): 
     json = null;
   }
   return { status: response.status, json, text };
+}
+
+/** The body's first `limit` bytes as text; the rest is not read. */
+async function boundedText(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size >= limit) await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
 }
 
 function networkError(error: unknown, timeoutMs: number) {
