@@ -29,6 +29,7 @@ import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
 import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
+import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
 import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
@@ -48,6 +49,7 @@ const ONCE_RENDERED_PAGES = ["/", "/privacy-policy", "/privacy", "/terms-of-serv
 export interface AppOptions {
   metaSandbox?: MetaSandbox;
   paystackSandbox?: PaystackSandbox;
+  mpesaSandbox?: MpesaSandbox;
   /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
   vite?: express.RequestHandler;
 }
@@ -115,6 +117,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   if (config.sandbox) {
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
+    if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
     app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
@@ -246,6 +249,19 @@ function startPaystackSandbox(port: number) {
   });
 }
 
+/** Safaricom's Daraja stand-in of sandbox mode (state in memory), with the configured M-Pesa credentials. */
+function startMpesaSandbox() {
+  const config = env();
+  return createMpesaSandbox({
+    consumerKey: config.MPESA_CONSUMER_KEY,
+    consumerSecret: config.MPESA_CONSUMER_SECRET,
+    shortcode: config.MPESA_SHORTCODE,
+    passkey: config.MPESA_PASSKEY,
+    controlToken: config.SANDBOX_CONTROL_TOKEN,
+    secureCookie: sandboxCookieSecure(config),
+  });
+}
+
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -267,7 +283,8 @@ export async function startServer(
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
-  const app = createApp(build, { metaSandbox, paystackSandbox, vite: overrides.vite });
+  const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
+  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -300,6 +317,7 @@ export async function startServer(
     await stopWorkers();
     await metaSandbox?.close();
     await paystackSandbox?.close();
+    await mpesaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
@@ -330,6 +348,7 @@ function announce(port: number) {
     lines.push(config.SMTP_URL ? `  Mail goes out over ${new URL(config.SMTP_URL).host}` : `  Mail outbox: ${url}/sandbox/mail`);
     lines.push(`  Meta (Graph API, Embedded Signup, webhooks): ${url}/sandbox/meta`);
     lines.push(`  Paystack (card checkout, test card 4084 0840 8408 4081): ${url}/sandbox/paystack`);
+    lines.push(`  M-Pesa (Daraja: STK push, paybill): ${url}/sandbox/mpesa (the customer's phone: ${url}/sandbox/mpesa/phone)`);
   }
   console.log(lines.join("\n"));
 }

@@ -24,6 +24,7 @@ describe.skipIf(!buildExists())("one origin by default (built server, APP_URL un
     expect(server.output()).toContain(`Jumbe is running at ${app} (listening on 127.0.0.1:${server.port}`);
     expect(server.output()).toContain(`Mail outbox: ${app}/sandbox/mail`);
     expect(server.output()).toContain(`Meta (Graph API, Embedded Signup, webhooks): ${app}/sandbox/meta`);
+    expect(server.output()).toContain(`M-Pesa (Daraja: STK push, paybill): ${app}/sandbox/mpesa`);
     expect(server.output()).not.toContain(`http://127.0.0.1:${server.port}`);
   });
 

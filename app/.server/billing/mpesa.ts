@@ -225,7 +225,8 @@ function c2bSecretMatches(secret: string) {
 
 /** The paybill addresses Daraja is told about. */
 export function c2bUrls() {
-  const base = `${env().MPESA_CALLBACK_BASE_URL}/webhooks/mpesa/c2b/${c2bSecret()}`;
+  // Daraja refuses C2B addresses that contain "mpesa" (or safaricom, query, sql...): /webhooks/paybill.
+  const base = `${env().MPESA_CALLBACK_BASE_URL}/webhooks/paybill/${c2bSecret()}`;
   return { validationUrl: `${base}/validation`, confirmationUrl: `${base}/confirmation` };
 }
 

@@ -1,0 +1,162 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { MpesaContext } from "./context";
+import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
+import { checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, type Rejection } from "./validation";
+
+/** Daraja's request bodies are small; anything over this answers 413 in Daraja's error shape. */
+export const MAX_BODY = "64kb";
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+const reject = (res: Response, r: Rejection) => darajaError(res, r.status, r.errorCode, r.errorMessage);
+
+/** `Authorization: Basic base64(key:secret)` as [key, secret], or undefined. */
+function basicCredentials(req: Request): [string, string] | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get("authorization") ?? "");
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+}
+
+/** GET /oauth/v1/generate?grant_type=client_credentials: a Bearer token, `expires_in` a string. */
+function generateToken(ctx: MpesaContext): RequestHandler {
+  return (req, res) => {
+    ctx.tokens.noteRequest();
+    res.setHeader("Cache-Control", "no-store");
+    const credentials = basicCredentials(req);
+    if (!credentials || !same(credentials[0], ctx.options.consumerKey) || !same(credentials[1], ctx.options.consumerSecret))
+      return darajaError(res, 400, "400.008.01", "Invalid Authentication passed");
+    if (req.query.grant_type !== "client_credentials") return darajaError(res, 400, "400.008.02", "Invalid grant type passed");
+    const { token, expiresIn } = ctx.tokens.issue();
+    res.json({ access_token: token, expires_in: String(expiresIn) });
+  };
+}
+
+/** Every API call needs a live Bearer token: else 404 `404.001.03`, as Daraja answers. */
+function requireToken(ctx: MpesaContext): RequestHandler {
+  return (req, res, next) => {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1];
+    if (!token || !ctx.tokens.valid(token)) return darajaError(res, 404, "404.001.03", "Invalid Access Token");
+    next();
+  };
+}
+
+/** JSON bodies up to MAX_BODY whatever their Content-Type; a JSON object or Daraja's 400. */
+function jsonBody(): RequestHandler[] {
+  return [
+    express.json({ limit: MAX_BODY, type: () => true, strict: false }),
+    (req, res, next) => {
+      const body = req.body as unknown;
+      if (!body || typeof body !== "object" || Array.isArray(body))
+        return darajaError(res, 400, "400.002.02", "Bad Request - Invalid JSON");
+      next();
+    },
+  ];
+}
+
+/** The body parser's failures in Daraja's shape: 413 too large, 400 not JSON. */
+function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === "entity.too.large") return darajaError(res, 413, "413.001.01", `Request Entity Too Large - at most ${MAX_BODY}`);
+  if (type === "entity.parse.failed" || type === "encoding.unsupported" || type === "charset.unsupported")
+    return darajaError(res, 400, "400.002.02", "Bad Request - Invalid JSON");
+  next(error);
+}
+
+function stkPush(ctx: MpesaContext): RequestHandler {
+  return (req, res) => {
+    const checked = checkStkPush(req.body as Record<string, unknown>, ctx.options);
+    if (!checked.ok) return reject(res, checked.rejection);
+    const request = checked.value;
+    if (ctx.prompts.pendingOn(request.phone))
+      return darajaError(
+        res,
+        500,
+        "500.001.1001",
+        "Unable to lock subscriber, a transaction is already in process for the current subscriber",
+      );
+    const prompt = ctx.prompts.create({
+      phone: request.phone,
+      partyA: request.partyA,
+      shortcode: request.partyB,
+      amount: request.amount,
+      accountReference: request.accountReference,
+      transactionDesc: request.transactionDesc,
+      transactionType: request.transactionType,
+      callbackUrl: request.callbackUrl,
+    });
+    res.on("finish", () => ctx.prompts.answerIfMagic(prompt));
+    res.json({
+      MerchantRequestID: prompt.MerchantRequestID,
+      CheckoutRequestID: prompt.CheckoutRequestID,
+      ResponseCode: "0",
+      ResponseDescription: "Success. Request accepted for processing",
+      CustomerMessage: "Success. Request accepted for processing",
+    });
+  };
+}
+
+function stkQuery(ctx: MpesaContext): RequestHandler {
+  return (req, res) => {
+    const checked = checkStkQuery(req.body as Record<string, unknown>, ctx.options);
+    if (!checked.ok) return reject(res, checked.rejection);
+    const id = checked.value.checkoutRequestId;
+    const prompt = ctx.prompts.get(id);
+    if (!prompt) return darajaError(res, 400, "400.002.02", "Bad Request - Invalid CheckoutRequestID");
+    if (prompt.state === "pending") return darajaError(res, 500, "500.001.1001", "The transaction is being processed", id);
+    res.json({
+      ResponseCode: "0",
+      ResponseDescription: "The service request has been accepted successsfully",
+      MerchantRequestID: prompt.MerchantRequestID,
+      CheckoutRequestID: prompt.CheckoutRequestID,
+      ResultCode: String(prompt.resultCode),
+      ResultDesc: prompt.resultDesc,
+    });
+  };
+}
+
+function registerUrl(ctx: MpesaContext, version: "v1" | "v2"): RequestHandler {
+  return (req, res) => {
+    const checked = checkRegisterUrl(req.body as Record<string, unknown>, ctx.options);
+    if (!checked.ok) return reject(res, checked.rejection);
+    ctx.c2b.register({ ...checked.value, version });
+    res.json({ OriginatorCoversationID: originatorConversationId(), ResponseCode: "0", ResponseDescription: "Success" });
+  };
+}
+
+/** Sandbox-only C2B simulate: accepted at once; validation and confirmation follow after callbackDelayMs. */
+function simulate(ctx: MpesaContext): RequestHandler {
+  return (req, res) => {
+    const checked = checkSimulate(req.body as Record<string, unknown>);
+    if (!checked.ok) return reject(res, checked.rejection);
+    const { shortCode, commandId, amount, msisdn, billRefNumber } = checked.value;
+    void ctx.poster.schedule(ctx.options.callbackDelayMs, () => ctx.c2b.pay({ shortCode, commandId, amount, msisdn, billRefNumber }));
+    res.json({
+      ConversationID: conversationId(),
+      OriginatorCoversationID: originatorConversationId(),
+      ResponseCode: "0",
+      ResponseDescription: "Accept the service request successfully.",
+    });
+  };
+}
+
+/** Daraja's endpoints: OAuth, STK push and query, C2B URL registration and simulate. */
+export function darajaRouter(ctx: MpesaContext): Router {
+  const router = Router({ caseSensitive: true });
+  router.get("/oauth/v1/generate", generateToken(ctx));
+  const api = Router({ caseSensitive: true });
+  api.use(requireToken(ctx), ...jsonBody());
+  api.post("/stkpush/v1/processrequest", stkPush(ctx));
+  api.post("/stkpushquery/v1/query", stkQuery(ctx));
+  api.post("/c2b/v1/registerurl", registerUrl(ctx, "v1"));
+  api.post("/c2b/v2/registerurl", registerUrl(ctx, "v2"));
+  api.post("/c2b/v1/simulate", simulate(ctx));
+  api.post("/c2b/v2/simulate", simulate(ctx));
+  api.use((_req: Request, res: Response) => darajaError(res, 404, "404.001.01", "Resource not found"));
+  api.use(bodyErrors);
+  router.use("/mpesa", api);
+  return router;
+}

@@ -1,0 +1,15 @@
+import type { C2bDesk } from "./c2b";
+import type { CallbackPoster } from "./deliveries";
+import type { PromptDesk } from "./prompts";
+import type { TokenDesk } from "./tokens";
+import type { MpesaSandbox, ResolvedOptions } from "./types";
+
+/** What the sandbox's routers share. */
+export interface MpesaContext {
+  options: ResolvedOptions;
+  tokens: TokenDesk;
+  prompts: PromptDesk;
+  c2b: C2bDesk;
+  poster: CallbackPoster;
+  sandbox: MpesaSandbox;
+}

@@ -1,0 +1,192 @@
+import type { Router } from "express";
+
+/** How the "customer" answers an STK prompt, and the ResultCode each gives. */
+export const OUTCOMES = ["accept", "cancel", "timeout", "wrong_pin", "insufficient_funds"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What happens to the callback of an answered prompt. `delayed` is `normal` with an extra delay. */
+export const DELIVERIES = ["normal", "duplicate", "delayed", "lost"] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+
+export interface DeliveryPlan {
+  delivery: Delivery;
+  /** Times the callback is sent with `duplicate` (2 or more; default 2). */
+  duplicates: number;
+  /** Extra delay before the callback, on top of callbackDelayMs. */
+  delayMs: number;
+}
+
+export interface MpesaSandboxOptions {
+  consumerKey: string;
+  consumerSecret: string;
+  /** The Lipa na M-Pesa Online shortcode (paybill) whose passkey signs STK requests. */
+  shortcode: string;
+  passkey: string;
+  /** Where the router is mounted (links in its pages). Default "/sandbox/mpesa". */
+  publicPath?: string;
+  /** SANDBOX_CONTROL_TOKEN: the console, phone page and control API ask for it when set. */
+  controlToken?: string;
+  secureCookie?: boolean;
+  /** Answer to callback POST, in ms (default 1500, so a person sees the prompt page change). */
+  callbackDelayMs?: number;
+  /** A prompt nobody answers ends as 1037 after this (default 60 000). */
+  promptTimeoutMs?: number;
+  /** Life of an OAuth token in seconds (default 3599, what Daraja's expires_in says). */
+  tokenTtlSeconds?: number;
+  /** How long a C2B validation URL has to answer before ResponseType decides (default 8000). */
+  validationTimeoutMs?: number;
+  /** How long a callback POST may take (default 10 000). */
+  callbackTimeoutMs?: number;
+  /** Refuse C2B URLs with words Daraja's production refuses (mpesa, safaricom, sql, ...). Default true. */
+  c2bUrlKeywordCheck?: boolean;
+  /** Callback and C2B POSTs go through this (default globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** The clock for timestamps and token expiry (default Date.now). Delays run on real timers. */
+  now?: () => number;
+}
+
+export interface ResolvedOptions {
+  consumerKey: string;
+  consumerSecret: string;
+  shortcode: string;
+  passkey: string;
+  publicPath: string;
+  callbackDelayMs: number;
+  promptTimeoutMs: number;
+  tokenTtlSeconds: number;
+  validationTimeoutMs: number;
+  callbackTimeoutMs: number;
+  c2bUrlKeywordCheck: boolean;
+  fetch: typeof fetch;
+  now: () => number;
+}
+
+export type PromptState = "pending" | "done";
+
+/** One accepted STK push: the prompt on the customer's "phone". */
+export interface Prompt {
+  MerchantRequestID: string;
+  CheckoutRequestID: string;
+  phone: string;
+  partyA: string;
+  shortcode: string;
+  amount: number;
+  accountReference: string;
+  transactionDesc: string;
+  transactionType: string;
+  callbackUrl: string;
+  createdAt: string;
+  state: PromptState;
+  /** The delivery plan this prompt was created with (chaos default or magic number). */
+  plan: DeliveryPlan;
+  outcome?: Outcome;
+  resultCode?: number;
+  resultDesc?: string;
+  receipt?: string;
+  answeredAt?: string;
+}
+
+export type CallbackKind = "stk" | "c2b_validation" | "c2b_confirmation";
+
+/** One POST the sandbox made (or, for `lost`, would have made). */
+export interface CallbackRecord {
+  id: number;
+  kind: CallbackKind;
+  /** CheckoutRequestID for STK, TransID for C2B. */
+  ref: string;
+  url: string;
+  body: unknown;
+  /** 1-based copy number (duplicates send the same body more than once). */
+  copy: number;
+  /** The status code the receiver answered; null when lost, unreachable or not yet sent. */
+  status: number | null;
+  /** The receiver's answer (first 2 KB), when there was one. */
+  answer?: string;
+  error?: string;
+  lost: boolean;
+  at: string;
+}
+
+export interface C2bRegistration {
+  shortCode: string;
+  responseType: "Completed" | "Cancelled";
+  confirmationUrl: string;
+  validationUrl: string;
+  version: "v1" | "v2";
+  registeredAt: string;
+}
+
+export type MsisdnFormat = "plain" | "hashed" | "masked";
+
+export interface C2bInput {
+  msisdn: string;
+  amount: number;
+  billRefNumber: string;
+  transId?: string;
+  shortCode?: string;
+  firstName?: string;
+  commandId?: "CustomerPayBillOnline" | "CustomerBuyGoodsOnline";
+  msisdnFormat?: MsisdnFormat;
+  /** Times the confirmation is sent (default 1). */
+  confirmations?: number;
+}
+
+export interface C2bResult {
+  transId: string;
+  shortCode: string;
+  payload: Record<string, string>;
+  validation:
+    | { called: false; reason: string }
+    | {
+        called: true;
+        url: string;
+        status: number | null;
+        answer: unknown;
+        result: "accepted" | "rejected" | "unreachable";
+        resultCode?: string;
+      };
+  /** completed: confirmation sent; rejected: validation said no; cancelled: unreachable validation with ResponseType Cancelled; unregistered: no URLs. */
+  outcome: "completed" | "rejected" | "cancelled" | "unregistered";
+  confirmations: { url: string; status: number | null; error?: string }[];
+}
+
+export interface AnswerResult {
+  CheckoutRequestID: string;
+  outcome: Outcome;
+  ResultCode: number;
+  ResultDesc: string;
+  plan: DeliveryPlan;
+  /** The callback body (the same for every copy). */
+  callback: unknown;
+  /** The POSTs made so far for this answer (all of them once the delay has passed). */
+  deliveries: CallbackRecord[];
+}
+
+export interface MpesaSandbox {
+  router: Router;
+  /** Pending prompts, oldest first. */
+  prompts(): Prompt[];
+  /** Every prompt, pending or answered, newest first. */
+  allPrompts(): Prompt[];
+  prompt(checkoutRequestId: string): Prompt | undefined;
+  /**
+   * Answers a pending prompt as the customer. Resolves once its callbacks are sent (after their
+   * delay), so a test can await it; throws on an unknown or already answered prompt.
+   */
+  answer(checkoutRequestId: string, outcome: Outcome, plan?: Partial<DeliveryPlan>): Promise<AnswerResult>;
+  /** The delivery plan of prompts created from now on (magic numbers still decide their own). */
+  setDefaultDelivery(plan: Partial<DeliveryPlan>): DeliveryPlan;
+  /** Every POST made (STK callbacks and C2B calls), oldest first. */
+  callbacks(): CallbackRecord[];
+  registrations(): C2bRegistration[];
+  /** A paybill payment: validation (when registered), then confirmation when accepted. */
+  simulateC2b(input: C2bInput): Promise<C2bResult>;
+  /** Resolves when every scheduled callback has been sent (or lost). */
+  flush(): Promise<void>;
+  /** Number of OAuth token requests answered (any result), for client tests. */
+  tokenRequests(): number;
+  /** Makes every issued token invalid (as if expired). */
+  revokeTokens(): void;
+  reset(): void;
+  close(): Promise<void>;
+}
