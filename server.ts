@@ -31,6 +31,7 @@ import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
 import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
 import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
+import { registerPaybillUrls } from "~/.server/billing/mpesa";
 import { createWebhookIngest } from "~/.server/webhooks/ingest";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
@@ -309,6 +310,9 @@ export async function startServer(
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
   }
   announce(actualPort);
+  // The sandbox's paybill learns where to send payments (production registers once: npm run mpesa:register).
+  if (config.sandbox)
+    registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with the M-Pesa sandbox"));
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {

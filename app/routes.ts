@@ -73,7 +73,11 @@ export default [
     route("chat", "routes/app/chat/index.tsx"),
     route("chat/quick-replies", "routes/app/chat/quick-replies.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
-    ...["analytics", "billing", "integrations", "revenue-share"].map((path) =>
+    // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
+    route("billing", "routes/app/billing/index.tsx"),
+    route("billing/payments/:id", "routes/app/billing/payment.tsx"),
+    route("billing/invoices/:id", "routes/app/billing/invoice.tsx"),
+    ...["analytics", "integrations", "revenue-share"].map((path) =>
       route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
     ),
   ]),
@@ -90,6 +94,14 @@ export default [
   // The inbox, live (server-sent events), and the files of its messages.
   route("chat/events", "routes/app/chat/events.ts"),
   route("chat/media/:id", "routes/app/chat/media.ts"),
+  // An invoice's PDF, and where Paystack's checkout sends the payer back (verifies, then the payment's page).
+  route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
+  route("billing/card-return", "routes/app/billing/card-return.ts"),
+  // Payments in: M-Pesa Express callbacks (one secret address per payment), the paybill's
+  // validation and confirmation (Daraja refuses "mpesa" in those), Paystack's signed webhook.
+  route("webhooks/mpesa/stk/:paymentId/:secret", "routes/webhooks/mpesa-stk.ts"),
+  route("webhooks/paybill/:secret/:step", "routes/webhooks/paybill.ts"),
+  route("webhooks/paystack", "routes/webhooks/paystack.ts"),
   // The member's bell, live (server-sent events).
   route("notifications/events", "routes/app/notifications/events.ts"),
 
@@ -117,6 +129,10 @@ export default [
     route("activity-logs/export", "routes/api/activity-logs.export.ts"),
     route("developer/api-key", "routes/api/developer.api-key.ts"),
     route("developer/api-key/regenerate", "routes/api/developer.api-key.regenerate.ts"),
+    route("billing/wallet", "routes/api/billing.wallet.ts"),
+    route("billing/topups", "routes/api/billing.topups.ts"),
+    route("billing/topups/:id", "routes/api/billing.topup.ts"),
+    route("billing/invoices", "routes/api/billing.invoices.ts"),
     route("v1/*", "routes/api/v1.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),

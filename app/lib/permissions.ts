@@ -50,6 +50,8 @@ export const PERMISSIONS = [
   "notifications:view",
   // The plan, the wallet, top-ups and invoices (the planned /billing and /revenue-share pages): money is for owners and admins.
   "billing:view",
+  // Top up the wallet, pay and dispute invoices, change the plan and the wallet's alerts.
+  "billing:manage",
   // What only the owner does: hand the ownership to another member; close (and reopen) the organisation.
   "ownership:transfer",
   "organization:close",
@@ -94,6 +96,7 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "notifications:manage",
   "notifications:view",
   "billing:view",
+  "billing:manage",
   "inbox:view",
   "inbox:reply",
   "inbox:assign",
@@ -127,6 +130,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "inbox:quick-replies",
     // An administrator's own organisation pages, as every other organisation page above.
     "billing:view",
+    "billing:manage",
     "platform:console",
     "platform:queue",
   ],
@@ -227,6 +231,11 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
   "/analytics": "campaigns:view",
   "/billing": "billing:view",
+  // Billing: the page (its forms check billing:manage), a payment's wait, an invoice and its PDF, the card's return.
+  "/billing/payments/:id": "billing:view",
+  "/billing/invoices/:id": "billing:view",
+  "/billing/invoices/:id/pdf": "billing:view",
+  "/billing/card-return": "billing:manage",
   "/integrations": "developer:view",
   "/revenue-share": "billing:view",
 

@@ -5,7 +5,6 @@
  */
 export const PLANNED_PAGES = {
   "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
-  "/billing": { title: "Billing & Subscription", summary: "Your plan, wallet and invoices in KES, with top-ups by M-Pesa." },
   "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },
   "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements." },
 } as const satisfies Record<string, { title: string; summary: string }>;

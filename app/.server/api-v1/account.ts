@@ -10,6 +10,8 @@ interface AccountRow {
   billing_type: string;
   message_limit: number;
   sent: string | number;
+  balance_cents: string | number | null;
+  held_cents: string | number | null;
 }
 
 /**
@@ -19,11 +21,11 @@ interface AccountRow {
  */
 export async function accountSummary(organizationId: string) {
   const [row] = await rawQuery<AccountRow>(
-    `select o.id, o.name, o.business_id, o.status, o.plan_type, o.billing_type, o.message_limit,
+    `select o.id, o.name, o.business_id, o.status, o.plan_type, o.billing_type, o.message_limit, w.balance_cents, w.held_cents,
        (select count(*) from messages m
          where m.organization_id = o.id and m.direction = 'outbound'
            and m.created_at >= date_trunc('month', now() at time zone $2) at time zone $2) as sent
-     from organizations o where o.id = $1`,
+     from organizations o left join wallets w on w.organization_id = o.id where o.id = $1`,
     [organizationId, TIME_ZONE],
   );
   if (!row) return undefined;
@@ -31,6 +33,11 @@ export async function accountSummary(organizationId: string) {
   return {
     organization: { id: row.id, name: row.name, businessId: row.business_id, status: row.status },
     plan: { type: row.plan_type, billingType: row.billing_type, messageLimit: row.message_limit },
+    wallet: {
+      balanceCents: Number(row.balance_cents ?? 0),
+      availableCents: Number(row.balance_cents ?? 0) - Number(row.held_cents ?? 0),
+      currency: "KES" as const,
+    },
     usage: {
       messagesThisMonth: sent,
       messageLimit: row.message_limit,

@@ -25,6 +25,15 @@ import { sendNotificationMails, type NotificationMailPayload } from "../notifica
 import { eraseDueOrganisations } from "../organisation/erasure";
 import { INBOX_MARK_READ_QUEUE } from "../inbox/actions";
 import { markConversationsRead, type MarkReadPayload } from "../inbox/read-job";
+import { WALLET_ALERTS_QUEUE } from "../billing/ledger";
+import { runWalletAlerts } from "../billing/alerts";
+import { BILLING_CYCLE_EVERY_SECONDS, BILLING_CYCLE_QUEUE, runBillingCycle } from "../billing/cycle";
+import { settlePendingPrompts } from "../billing/mpesa";
+import { settlePendingCards } from "../billing/card";
+
+/** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
+export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
+export const PAYMENTS_CHECK_EVERY_SECONDS = 15;
 
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
@@ -131,6 +140,29 @@ export function registerJobHandlers() {
     },
   });
   registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });
+  // Billing: the wallet's alerts (a notification; an M-Pesa prompt, a Daraja call), outside a transaction.
+  registerJobHandler<{ organizationId: string }>({
+    queue: WALLET_ALERTS_QUEUE,
+    batchSize: 1,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runWalletAlerts(jobs),
+  });
+  // The monthly invoices, plan changes and overdue reminders: idempotent, every five minutes.
+  registerJobHandler({ queue: BILLING_CYCLE_QUEUE, batchSize: 1, maxAttempts: 3, transactional: false, run: () => runBillingCycle().then(() => undefined) });
+  registerRecurringJob({ name: "billing-cycle", queue: BILLING_CYCLE_QUEUE, everySeconds: BILLING_CYCLE_EVERY_SECONDS });
+  // Payments whose callback never came: Safaricom's STK query, Paystack's verification (calls out).
+  registerJobHandler({
+    queue: PAYMENTS_CHECK_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: async () => {
+      await settlePendingPrompts();
+      await settlePendingCards();
+    },
+  });
+  registerRecurringJob({ name: "payments-check", queue: PAYMENTS_CHECK_QUEUE, everySeconds: PAYMENTS_CHECK_EVERY_SECONDS });
   // Templates reconciled with Meta: one account per job (it calls Graph), outside a transaction.
   registerJobHandler<{ accountId: string }>({
     queue: TEMPLATE_SYNC_QUEUE,

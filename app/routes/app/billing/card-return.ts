@@ -1,0 +1,18 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/card-return";
+import { settleCardPayment } from "~/.server/billing/card";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+
+/**
+ * GET /billing/card-return?reference=...: where Paystack's checkout sends the payer back. The
+ * transaction is verified with Paystack (never trusted from the address), then the payer sees
+ * their payment's page. Another organisation's reference answers 404.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "billing:manage");
+  const reference = args.url.searchParams.get("reference") ?? args.url.searchParams.get("trxref") ?? "";
+  if (!/^[\w-]{6,100}$/.test(reference)) throw new Response("Not Found", { status: 404 });
+  const payment = await settleCardPayment(reference, "Paystack's verification");
+  if (!payment || payment.organization_id !== current.organization.id) throw new Response("Not Found", { status: 404 });
+  return redirect(`/billing/payments/${payment.id}`);
+}

@@ -1,0 +1,20 @@
+import type { Route } from "./+types/invoice-pdf";
+import { requireUserWithPermission } from "~/.server/auth/guards";
+import { invoiceDocument } from "~/.server/billing/invoices";
+import { renderInvoicePdf } from "~/.server/billing/invoice-pdf";
+
+/** GET /billing/invoices/<id>/pdf: the invoice or receipt as an A4 PDF download. Another organisation's: 404. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "billing:view");
+  const invoice = await invoiceDocument(current.organization.id, args.params.id);
+  if (!invoice) throw new Response("Not Found", { status: 404 });
+  const pdf = await renderInvoicePdf(invoice);
+  return new Response(Buffer.from(pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${invoice.number}.pdf"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import type { Route } from "./+types/mpesa-stk";
+import { requestMeta } from "~/.server/http/request-meta";
+import { receiveStkCallback } from "~/.server/billing/mpesa";
+
+/**
+ * POST /webhooks/mpesa/stk/<payment>/<secret>: Safaricom's M-Pesa Express callback for one payment.
+ * Unsigned, so the address's secret, the payment's own request id and amount, and the STK query
+ * decide (app/.server/billing/mpesa.ts).
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    return Response.json({ ResultCode: 1, ResultDesc: "Body must be JSON" }, { status: 400 });
+  }
+  const answer = await receiveStkCallback(params.paymentId, params.secret, body, requestMeta(request, context).ip ?? undefined);
+  return Response.json(answer.body, { status: answer.status });
+}
+
+export function loader() {
+  return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}
