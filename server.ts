@@ -312,7 +312,9 @@ export async function startServer(
   announce(actualPort);
   // The sandbox's paybill learns where to send payments (production registers once: npm run mpesa:register).
   if (config.sandbox)
-    registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with the M-Pesa sandbox"));
+    registerPaybillUrls().catch((error: unknown) =>
+      log().warn({ err: error }, "could not register the paybill's addresses with the M-Pesa sandbox"),
+    );
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {

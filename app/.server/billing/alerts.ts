@@ -59,7 +59,13 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
   }
   const auto = wallet.auto_topup_threshold_cents === null ? null : Number(wallet.auto_topup_threshold_cents);
   const lastAsked = wallet.auto_topup_requested_at ? new Date(wallet.auto_topup_requested_at).getTime() : 0;
-  if (auto !== null && available < auto && wallet.auto_topup_phone && wallet.auto_topup_amount_cents && now.getTime() - lastAsked > AUTO_PROMPT_QUIET_MS) {
+  if (
+    auto !== null &&
+    available < auto &&
+    wallet.auto_topup_phone &&
+    wallet.auto_topup_amount_cents &&
+    now.getTime() - lastAsked > AUTO_PROMPT_QUIET_MS
+  ) {
     const [claimed] = await rawQuery(
       `update wallets set auto_topup_requested_at = $2 where organization_id = $1
          and (auto_topup_requested_at is null or auto_topup_requested_at < $2::timestamptz - make_interval(secs => $3))

@@ -14,7 +14,10 @@ import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, P
 const REFERENCE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const bankReference = () => `JMB-BT-${Array.from({ length: 6 }, () => REFERENCE_LETTERS[randomInt(REFERENCE_LETTERS.length)]).join("")}`;
 
-export async function startBankTransfer(actor: { organizationId: string; userId: string | null }, request: { amount: unknown; idempotencyKey?: string | null }) {
+export async function startBankTransfer(
+  actor: { organizationId: string; userId: string | null },
+  request: { amount: unknown; idempotencyKey?: string | null },
+) {
   const amountKes = parseTopupAmount(request.amount);
   const outcome = await db().transaction(async (tx) => {
     const { payment, repeated } = await createPayment(tx, {
@@ -44,12 +47,16 @@ export async function startBankTransfer(actor: { organizationId: string; userId:
 /** An administrator matched the transfer on the bank statement: the wallet is credited once. */
 export async function reconcileBankTransfer(admin: { userId: string }, paymentId: string, statementReference: string) {
   const reference = statementReference.trim();
-  if (!reference || reference.length > 64) throw new PaymentRefusal(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
+  if (!reference || reference.length > 64)
+    throw new PaymentRefusal(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
   const [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1 and method = 'bank'`, [paymentId]);
   if (!payment) throw new PaymentRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
   if (payment.status !== "pending") throw new PaymentRefusal(409, "payment_state", `This transfer is already ${payment.status}.`);
   const done = await completePayment(payment.id, { receipt: `BANK-${reference}`, via: "bank reconciliation" });
   if (done)
-    await rawQuery(`update invoices set reconciled = true, reconciled_at = now(), reconciled_by = $2 where id = $1`, [payment.invoice_id, admin.userId]);
+    await rawQuery(`update invoices set reconciled = true, reconciled_at = now(), reconciled_by = $2 where id = $1`, [
+      payment.invoice_id,
+      admin.userId,
+    ]);
   return done;
 }

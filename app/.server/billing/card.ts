@@ -50,8 +50,13 @@ export async function startCardTopup(
     return { payment, authorizationUrl: initialized.authorizationUrl, repeated };
   } catch (error) {
     log().warn({ err: error }, "Paystack initialize failed");
-    if (!repeated) await failPayment(payment.id, { code: "initialize", reason: "The card payment page could not be opened. Nothing was charged." });
-    throw new PaymentRefusal(502, "card_unavailable", "The card payment page could not be opened just now. Nothing was charged; try again in a minute.");
+    if (!repeated)
+      await failPayment(payment.id, { code: "initialize", reason: "The card payment page could not be opened. Nothing was charged." });
+    throw new PaymentRefusal(
+      502,
+      "card_unavailable",
+      "The card payment page could not be opened just now. Nothing was charged; try again in a minute.",
+    );
   }
 }
 

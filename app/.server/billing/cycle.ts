@@ -117,7 +117,9 @@ async function monthLines(tx: Executor, org: Billable, period: Period): Promise<
   const used = (
     (await tx.execute(sql`
       select coalesce(sum(messages), 0)::int as n from billing_usage_daily
-      where organization_id = ${org.id} and day between ${period.start}::date and ${period.end}::date`)) as unknown as { rows: { n: number }[] }
+      where organization_id = ${org.id} and day between ${period.start}::date and ${period.end}::date`)) as unknown as {
+      rows: { n: number }[];
+    }
   ).rows[0]!.n;
   const created = nairobiDate(new Date(org.created_at));
   const from = created > period.start ? created : period.start;

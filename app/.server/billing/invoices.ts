@@ -59,11 +59,25 @@ async function buyerOf(tx: Executor, organizationId: string): Promise<Buyer> {
     select o.name, o.kra_pin, o.postal_address, o.county, o.business_id,
            (select email from users u where u.organization_id = o.id and u.org_role = 'owner' order by created_at limit 1) as email
     from organizations o where o.id = ${organizationId}`)) as unknown as {
-    rows: { name: string; kra_pin: string | null; postal_address: string | null; county: string | null; business_id: string; email: string | null }[];
+    rows: {
+      name: string;
+      kra_pin: string | null;
+      postal_address: string | null;
+      county: string | null;
+      business_id: string;
+      email: string | null;
+    }[];
   };
   const row = result.rows[0];
   if (!row) throw new Error(`No organisation ${organizationId} to invoice.`);
-  return { name: row.name, kraPin: row.kra_pin, address: row.postal_address, county: row.county, businessId: row.business_id, email: row.email };
+  return {
+    name: row.name,
+    kraPin: row.kra_pin,
+    address: row.postal_address,
+    county: row.county,
+    businessId: row.business_id,
+    email: row.email,
+  };
 }
 
 /** Issues an invoice or receipt in the caller's transaction; answers its id and number. */
@@ -137,7 +151,10 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 const day = (value: Date | string | null) => (value === null ? null : typeof value === "string" ? value.slice(0, 10) : nairobiDate(value));
 
 /** The organisation's invoices, newest first (a page of them: `limit`, before an issue time). */
-export async function listInvoices(organizationId: string, options: { limit?: number; status?: InvoiceStatus } = {}): Promise<InvoiceRow[]> {
+export async function listInvoices(
+  organizationId: string,
+  options: { limit?: number; status?: InvoiceStatus } = {},
+): Promise<InvoiceRow[]> {
   const rows = await rawQuery<StoredInvoice>(
     `select i.*, d.reason as dispute_reason from invoices i
      left join invoice_disputes d on d.invoice_id = i.id and d.status = 'open'

@@ -74,7 +74,11 @@ export async function changeWallet(tx: Executor, change: WalletChange): Promise<
     const available = entry.balanceAfterCents - entry.heldAfterCents;
     const { low, lowSent, auto, autoSent } = row.alerts;
     if ((low !== null && !lowSent && available < Number(low)) || (auto !== null && !autoSent && available < Number(auto)))
-      await enqueueJob(WALLET_ALERTS_QUEUE, { organizationId: change.organizationId }, { executor: tx, uniqueKey: `wallet-alerts:${change.organizationId}` });
+      await enqueueJob(
+        WALLET_ALERTS_QUEUE,
+        { organizationId: change.organizationId },
+        { executor: tx, uniqueKey: `wallet-alerts:${change.organizationId}` },
+      );
   }
   return entry;
 }

@@ -88,7 +88,10 @@ export async function startMpesaTopup(actor: { organizationId: string; userId: s
     return updated!;
   } catch (error) {
     const reason = pushFailureWords(error);
-    await failPayment(payment.id, { code: error instanceof DarajaError ? (error.errorCode ?? String(error.httpStatus)) : "network", reason });
+    await failPayment(payment.id, {
+      code: error instanceof DarajaError ? (error.errorCode ?? String(error.httpStatus)) : "network",
+      reason,
+    });
     throw new PaymentRefusal(error instanceof DarajaError && error.httpStatus < 500 ? 422 : 502, "mpesa_refused", reason, "phone");
   }
 }
@@ -118,7 +121,12 @@ export function callbackSourceAllowed(ip: string | undefined) {
 }
 
 /** An STK callback to `/webhooks/mpesa/stk/<payment>/<secret>`. */
-export async function receiveStkCallback(paymentId: string, secret: string, body: unknown, ip: string | undefined): Promise<CallbackAnswer> {
+export async function receiveStkCallback(
+  paymentId: string,
+  secret: string,
+  body: unknown,
+  ip: string | undefined,
+): Promise<CallbackAnswer> {
   if (!callbackSourceAllowed(ip)) return { status: 403, body: { ResultCode: 1, ResultDesc: "Forbidden" } };
   const payment = await paymentById(paymentId);
   if (!payment || payment.method !== "mpesa" || !secretMatches(payment, secret))
@@ -129,11 +137,14 @@ export async function receiveStkCallback(paymentId: string, secret: string, body
   } catch (error) {
     return { status: 400, body: { ResultCode: 1, ResultDesc: (error as Error).message } };
   }
-  if (callback.checkoutRequestId !== payment.checkout_request_id) return { status: 400, body: { ResultCode: 1, ResultDesc: "Unknown request" } };
+  if (callback.checkoutRequestId !== payment.checkout_request_id)
+    return { status: 400, body: { ResultCode: 1, ResultDesc: "Unknown request" } };
   if (payment.status !== "pending") {
     // A repeat after it was settled (or the query settled it first): keep the receipt if it was missing.
     if (payment.status === "completed" && callback.resultCode === 0 && callback.receipt && !payment.receipt)
-      await rawQuery(`update payments set receipt = $2 where id = $1 and receipt is null`, [payment.id, callback.receipt]).catch(() => undefined);
+      await rawQuery(`update payments set receipt = $2 where id = $1 and receipt is null`, [payment.id, callback.receipt]).catch(
+        () => undefined,
+      );
     return ACCEPTED;
   }
   await settleFromCallback(payment, callback);
@@ -240,7 +251,9 @@ const normaliseAccount = (value: string) => value.trim().toUpperCase().replace(/
 async function organisationOfAccount(billRefNumber: string) {
   const account = normaliseAccount(billRefNumber);
   if (!account) return undefined;
-  return (await rawQuery<{ id: string }>(`select id from organizations where upper(business_id) = $1 and erase_after is null`, [account]))[0];
+  return (
+    await rawQuery<{ id: string }>(`select id from organizations where upper(business_id) = $1 and erase_after is null`, [account])
+  )[0];
 }
 
 /** Daraja's validation call: an account number that names no organisation is rejected (C2B00012). */
@@ -254,7 +267,8 @@ export async function validatePaybill(secret: string, body: unknown, ip: string 
     return { status: 200, body: { ResultCode: "C2B00016", ResultDesc: "Rejected" } };
   }
   if (payment.amountCents < 100) return { status: 200, body: { ResultCode: "C2B00013", ResultDesc: "Rejected" } };
-  if (!(await organisationOfAccount(payment.billRefNumber))) return { status: 200, body: { ResultCode: "C2B00012", ResultDesc: "Rejected" } };
+  if (!(await organisationOfAccount(payment.billRefNumber)))
+    return { status: 200, body: { ResultCode: "C2B00012", ResultDesc: "Rejected" } };
   return { status: 200, body: { ResultCode: "0", ResultDesc: "Accepted" } };
 }
 

@@ -199,7 +199,9 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
 
 /** The document of a top-up: a tax invoice for a prepaid wallet (VAT inside), a receipt on account for a postpaid one. */
 export async function issueTopupDocument(tx: Executor, payment: PaymentRow, options: { pending?: boolean } = {}) {
-  const result = (await tx.execute(sql`select billing_type, plan_type from organizations where id = ${payment.organization_id}`)) as unknown as {
+  const result = (await tx.execute(
+    sql`select billing_type, plan_type from organizations where id = ${payment.organization_id}`,
+  )) as unknown as {
     rows: { billing_type: string; plan_type: string }[];
   };
   const org = result.rows[0]!;

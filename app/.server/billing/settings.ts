@@ -4,7 +4,7 @@ import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../db/schema/billing";
 import { normaliseMpesaPhone } from "../payments/daraja";
-import { PaymentRefusal, TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
+import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
 import { periodAt } from "./periods";
 
 /**
@@ -70,10 +70,14 @@ export async function listPlans(): Promise<PlanRow[]> {
 export async function changePlan(actor: Actor, input: { plan: unknown; billingType: unknown }, now = new Date()) {
   const code = typeof input.plan === "string" ? input.plan.toLowerCase() : "";
   const billingType = typeof input.billingType === "string" ? input.billingType : "";
-  if (!(PLAN_CODES as readonly string[]).includes(code)) throw new BillingRefusal(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
+  if (!(PLAN_CODES as readonly string[]).includes(code))
+    throw new BillingRefusal(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
   if (!(BILLING_TYPES as readonly string[]).includes(billingType))
     throw new BillingRefusal(422, "invalid_billing_type", "Choose prepaid or postpaid.", "billingType");
-  const [plan] = await rawQuery<{ name: string }>(`select name from billing_plans where code = $1 and billing_type = $2`, [code, billingType]);
+  const [plan] = await rawQuery<{ name: string }>(`select name from billing_plans where code = $1 and billing_type = $2`, [
+    code,
+    billingType,
+  ]);
   if (!plan) throw new BillingRefusal(422, "invalid_plan", "That plan is not offered.", "plan");
   const from = periodAt(now).next;
   const [org] = await rawQuery<{ plan_type: string; billing_type: string }>(
@@ -125,11 +129,27 @@ export async function saveWalletAlerts(actor: Actor, input: WalletAlertsInput) {
   let phone: string | null = null;
   if (below !== null || amount !== null || phoneText) {
     if (below === null)
-      throw new BillingRefusal(422, "invalid_amount", "Say below which balance to send the prompt, or clear all three to turn it off.", "autoTopupBelow");
+      throw new BillingRefusal(
+        422,
+        "invalid_amount",
+        "Say below which balance to send the prompt, or clear all three to turn it off.",
+        "autoTopupBelow",
+      );
     if (amount === null)
-      throw new BillingRefusal(422, "invalid_amount", AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""), "autoTopupAmount");
+      throw new BillingRefusal(
+        422,
+        "invalid_amount",
+        AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""),
+        "autoTopupAmount",
+      );
     phone = normaliseMpesaPhone(phoneText);
-    if (!phone) throw new BillingRefusal(422, "invalid_phone", "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.", "autoTopupPhone");
+    if (!phone)
+      throw new BillingRefusal(
+        422,
+        "invalid_phone",
+        "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.",
+        "autoTopupPhone",
+      );
   }
   await db().execute(sql`
     update wallets set low_balance_threshold_cents = ${low}, auto_topup_threshold_cents = ${below}, auto_topup_amount_cents = ${amount},
@@ -166,8 +186,10 @@ export async function disputeInvoice(actor: Actor, invoiceId: string, reason: un
     };
     const invoice = found.rows[0];
     if (!invoice) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
-    if (invoice.status === "disputed") throw new BillingRefusal(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
-    if (invoice.status === "void") throw new BillingRefusal(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
+    if (invoice.status === "disputed")
+      throw new BillingRefusal(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
+    if (invoice.status === "void")
+      throw new BillingRefusal(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
     await tx.execute(sql`
       insert into invoice_disputes (organization_id, invoice_id, reason, previous_status, raised_by)
       values (${actor.organizationId}, ${invoice.id}, ${text}, ${invoice.status}, ${actor.userId})`);

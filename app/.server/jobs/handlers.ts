@@ -149,7 +149,13 @@ export function registerJobHandlers() {
     run: (jobs) => runWalletAlerts(jobs),
   });
   // The monthly invoices, plan changes and overdue reminders: idempotent, every five minutes.
-  registerJobHandler({ queue: BILLING_CYCLE_QUEUE, batchSize: 1, maxAttempts: 3, transactional: false, run: () => runBillingCycle().then(() => undefined) });
+  registerJobHandler({
+    queue: BILLING_CYCLE_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => runBillingCycle().then(() => undefined),
+  });
   registerRecurringJob({ name: "billing-cycle", queue: BILLING_CYCLE_QUEUE, everySeconds: BILLING_CYCLE_EVERY_SECONDS });
   // Payments whose callback never came: Safaricom's STK query, Paystack's verification (calls out).
   registerJobHandler({

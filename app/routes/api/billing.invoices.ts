@@ -10,7 +10,10 @@ export async function loader(args: Route.LoaderArgs) {
   const status = args.url.searchParams.get("status");
   if (status !== null && !(INVOICE_STATUSES as readonly string[]).includes(status))
     return jsonError(400, "status must be paid, pending, overdue, disputed or void.");
-  const invoices = await listInvoices(current.organization.id, { status: (status as (typeof INVOICE_STATUSES)[number]) ?? undefined, limit: 200 });
+  const invoices = await listInvoices(current.organization.id, {
+    status: (status as (typeof INVOICE_STATUSES)[number]) ?? undefined,
+    limit: 200,
+  });
   return Response.json(
     { invoices: invoices.map((i) => ({ ...i, amount: i.totalCents / 100, currency: "KES", pdf: `/billing/invoices/${i.id}/pdf` })) },
     { headers: { "Cache-Control": "no-store" } },

@@ -8,7 +8,8 @@ import { receiveStkCallback } from "~/.server/billing/mpesa";
  * decide (app/.server/billing/mpesa.ts).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   let body: unknown;
   try {
     body = JSON.parse(await request.text());

@@ -7,7 +7,8 @@ import { confirmPaybill, validatePaybill } from "~/.server/billing/mpesa";
  * to the paybill, the account number being the organisation's business id.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return Response.json({ ResultCode: 1, ResultDesc: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   if (params.step !== "validation" && params.step !== "confirmation")
     return Response.json({ ResultCode: 1, ResultDesc: "Not found" }, { status: 404 });
   let body: unknown;
@@ -17,7 +18,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return Response.json({ ResultCode: "C2B00016", ResultDesc: "Rejected" }, { status: 400 });
   }
   const ip = requestMeta(request, context).ip ?? undefined;
-  const answer = params.step === "validation" ? await validatePaybill(params.secret, body, ip) : await confirmPaybill(params.secret, body, ip);
+  const answer =
+    params.step === "validation" ? await validatePaybill(params.secret, body, ip) : await confirmPaybill(params.secret, body, ip);
   return Response.json(answer.body, { status: answer.status });
 }
 
