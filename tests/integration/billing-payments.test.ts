@@ -10,6 +10,12 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 import { appFetch } from "../support/in-process-app";
 import { paystackSignature } from "../../sandbox/paystack";
+import { changeWallet } from "~/.server/billing/ledger";
+import { saveWalletAlerts } from "~/.server/billing/settings";
+import { drainJobs } from "~/.server/jobs/worker";
+import { registerJobHandlers } from "~/.server/jobs/handlers";
+
+registerJobHandlers();
 
 // Payments in (issue 17): M-Pesa Express through the Daraja sandbox with every outcome, duplicate,
 // lost and forged callbacks; the paybill (C2B); cards through the Paystack sandbox; bank transfers;
@@ -186,6 +192,34 @@ describe("M-Pesa Express top-ups", () => {
     expect(await refusalOf(startMpesaTopup(b, { amount: 100, phone: "020 222 2222" }))).toMatchObject({ field: "phone" });
     expect(pay.mpesa.prompts()).toEqual([]);
     expect((await rawQuery(`select count(*)::int as n from payments`))[0]).toEqual({ n: 0 });
+  });
+});
+
+describe("the automatic M-Pesa prompt", () => {
+  it("prompts the owner's phone once when the balance falls below their mark, and the top-up lands when they approve it", async () => {
+    const b = await business();
+    const spend = (cents: number) =>
+      db().transaction((tx) =>
+        changeWallet(tx, { organizationId: b.organizationId, kind: "adjustment", amountCents: cents, description: "Test" }),
+      );
+    await spend(100_000);
+    await saveWalletAlerts(b, { lowBalance: "", autoTopupBelow: "800", autoTopupAmount: "2,000", autoTopupPhone: "0712 345 678" });
+    await spend(-10_000);
+    await drainJobs();
+    expect(pay.mpesa.prompts()).toEqual([]);
+    await spend(-20_000); // KES 700 left: below KES 800.
+    await drainJobs();
+    await spend(-100);
+    await drainJobs();
+    const prompts = pay.mpesa.prompts();
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatchObject({ phone: "254712345678", amount: 2000 });
+    const [payment] = await rawQuery<{ id: string; automatic: boolean; created_by: string | null }>(
+      `select id, automatic, created_by from payments`,
+    );
+    expect(payment).toMatchObject({ automatic: true, created_by: null });
+    await answer(prompts[0]!.CheckoutRequestID, "accept");
+    expect(await balance(b.organizationId)).toBe(69_900 + 200_000);
   });
 });
 

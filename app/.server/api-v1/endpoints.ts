@@ -49,7 +49,7 @@ import { changeApiCampaign, createApiCampaign, getApiCampaign, listApiCampaigns 
 export type HttpMethod = "get" | "post" | "patch" | "delete";
 
 /** The errors an endpoint documents besides 400, 401 and 429, which every endpoint can give. */
-export type DocumentedError = 404 | 409 | 413 | 415 | 422 | 502;
+export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502;
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;
@@ -304,6 +304,7 @@ export const ENDPOINTS: Endpoint[] = [
     idempotent: true,
     response: Message,
     errors: {
+      402: "A prepaid wallet cannot pay for this template message (code insufficient_balance): top up on the Billing page or with POST /api/billing/topups.",
       404: "The mediaId is not a file of your organisation: unknown, deleted or another's (code media_not_found).",
       409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
       422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, not_opted_in (a marketing template to someone not opted in), message_not_found or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
