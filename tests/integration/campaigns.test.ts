@@ -17,7 +17,6 @@ import type { CampaignInput } from "~/.server/campaigns/lifecycle";
 import { feedCampaign, feedCampaigns } from "~/.server/campaigns/feeder";
 import { campaignCounts, finalCounts } from "~/.server/campaigns/progress";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
-import { estimateCostCents } from "~/.server/campaigns/pricing";
 import { eraseContact } from "~/.server/contacts/rights";
 import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/campaigns/queries";
 import { previewMessages } from "~/.server/campaigns/preview";
@@ -102,9 +101,16 @@ describe("the audience", () => {
       total: 9,
       leftOut: { not_opted_in: 2, erased: 1, invalid_number: 1, duplicate: 2 },
     });
-    expect(estimate.estimatedCostCents).toBe(estimateCostCents("marketing", 3).totalCents);
-    // 0.0225 USD at 129.2 KES plus 0.15 KES: about 3.06 KES a message.
-    expect(estimate.perMessageKes).toBeCloseTo(0.0225 * 129.2 + 0.15, 6);
+    // The plan's price (decision 035): postpaid Starter includes 1,000 messages a month, KES 2.00 each beyond.
+    expect(estimate).toMatchObject({ estimatedCostCents: 0, perMessageKes: 2, includedLeft: 1000 });
+    // Prepaid: KES 2.00 a message from the wallet.
+    await rawQuery(`update organizations set billing_type = 'prepaid' where id = $1`, [t.organizationId]);
+    expect(await estimateCampaign(t.organizationId, checked)).toMatchObject({
+      estimatedCostCents: 600,
+      perMessageKes: 2,
+      includedLeft: null,
+    });
+    await rawQuery(`update organizations set billing_type = 'postpaid' where id = $1`, [t.organizationId]);
 
     // The preview: the first real messages, as the people will read them.
     expect(await previewMessages(t.organizationId, checked)).toEqual([

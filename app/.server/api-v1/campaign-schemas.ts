@@ -223,7 +223,9 @@ export const Campaign = z
     estimatedCostKes: z
       .number()
       .nullable()
-      .describe("The estimated cost in KES: Meta's rate for the template's category plus Jumbe's fee."),
+      .describe(
+        "The estimated cost in KES at your plan's prices: KES 2.00 a message from a prepaid wallet, or a postpaid plan's overage beyond its included messages.",
+      ),
     counts: Counts,
     pausedReason: z.string().nullable().describe("Why Jumbe paused it (a template paused by Meta, the number's quality...)."),
     pausedBy: z.string().nullable().describe("Who paused it."),

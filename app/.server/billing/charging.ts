@@ -166,3 +166,29 @@ async function addUsage(tx: Executor, rows: Settled[], sign: 1 | -1) {
     on conflict (organization_id, day, phone_number_id, category) do update
       set messages = billing_usage_daily.messages + excluded.messages, amount_cents = billing_usage_daily.amount_cents + excluded.amount_cents`);
 }
+
+/**
+ * What sending to `recipients` people will cost this organisation, as the campaign review shows it:
+ * prepaid, the plan's price a message from the wallet; postpaid, only the messages beyond what the
+ * plan still includes this month, at its overage price.
+ */
+export async function estimateSendCost(executor: Executor, organizationId: string, recipients: number) {
+  const price = await sendPrice(executor, organizationId);
+  const perMessageKes = price.priceCents / 100;
+  if (price.billingType === "prepaid")
+    return { billingType: price.billingType, totalCents: recipients * price.priceCents, perMessageKes, includedLeft: null };
+  const result = (await executor.execute(sql`
+    select coalesce(p.included_messages, 0) as included,
+           coalesce((select sum(messages) from billing_usage_daily u
+                     where u.organization_id = o.id and u.day >= date_trunc('month', now() at time zone 'Africa/Nairobi')::date), 0) as used
+    from organizations o left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type
+    where o.id = ${organizationId}`)) as unknown as { rows: { included: number | string; used: number | string }[] };
+  const row = result.rows[0];
+  const includedLeft = Math.max(0, Number(row?.included ?? 0) - Number(row?.used ?? 0));
+  return {
+    billingType: price.billingType,
+    totalCents: Math.max(0, recipients - includedLeft) * price.priceCents,
+    perMessageKes,
+    includedLeft,
+  };
+}

@@ -11,7 +11,7 @@ import { SendRefusal } from "../messaging/refusals";
 import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../messaging/sender";
 import { wakeDispatcher } from "../messaging/dispatcher";
 import { checkAudience, contactSources, countAudience, freezeAudience, type AudienceCount } from "./audience";
-import { estimateCostCents } from "./pricing";
+import { estimateSendCost } from "../billing/charging";
 import { campaignNotFound, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
@@ -136,8 +136,9 @@ export const rulesOf = (organizationId: string, checked: CheckedCampaign) => ({
 /** What confirming would do: who receives it, who is left out and why, and the estimated cost in KES. */
 export async function estimateCampaign(organizationId: string, checked: CheckedCampaign) {
   const count = await countAudience(rulesOf(organizationId, checked), checked.audience, checked.sources);
-  const cost = estimateCostCents(checked.template.category, count.recipients);
-  return { ...count, estimatedCostCents: cost.totalCents, perMessageKes: cost.perMessageKes };
+  // What the organisation's plan charges for it (decision 035), not Meta's rates.
+  const cost = await estimateSendCost(db(), organizationId, count.recipients);
+  return { ...count, estimatedCostCents: cost.totalCents, perMessageKes: cost.perMessageKes, includedLeft: cost.includedLeft };
 }
 
 /**
@@ -228,7 +229,7 @@ async function startInTransaction(
   await tx.execute(sql`
     update campaigns set status = 'sending', started_at = now(), updated_at = now(), audience_size = ${frozen.total},
            left_out = ${JSON.stringify(frozen.leftOut)}::jsonb,
-           estimated_cost_cents = ${estimateCostCents(checked.template.category, frozen.recipients).totalCents}
+           estimated_cost_cents = ${(await estimateSendCost(tx, organizationId, frozen.recipients)).totalCents}
     where id = ${campaignId}`);
   const approval = await needsApproval(tx, organizationId, frozen.recipients, campaignId);
   if (approval.waits) await requestApproval(tx, campaignId);

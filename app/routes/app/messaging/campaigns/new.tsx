@@ -121,6 +121,7 @@ export async function action(args: Route.ActionArgs) {
           })),
           costKes: estimate.estimatedCostCents / 100,
           perMessageKes: estimate.perMessageKes,
+          includedLeft: estimate.includedLeft,
           preview,
           // Broadcast approval: confirming puts it to approval rather than sending it.
           approvalThreshold: overThreshold(current.organization.approvalThreshold, estimate.recipients)
@@ -590,7 +591,12 @@ function Review({ kind, values, review }: { kind: Kind; values: CampaignFormValu
               label: "Estimated cost",
               value: (
                 <span data-testid="review-cost">
-                  {formatKes(review.costKes)} <span className="text-xs text-slate-500">({formatKes(review.perMessageKes)} a message)</span>
+                  {formatKes(review.costKes)}{" "}
+                  <span className="text-xs text-slate-500">
+                    {review.includedLeft === null
+                      ? `(${formatKes(review.perMessageKes)} a message, from your wallet)`
+                      : `(your plan includes ${formatNumber(review.includedLeft)} more messages this month; ${formatKes(review.perMessageKes)} each beyond)`}
+                  </span>
                 </span>
               ),
             },
