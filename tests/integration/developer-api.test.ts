@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PRODUCTION_PAYMENTS } from "../support/production-env";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -144,6 +145,7 @@ describe("public API v1", () => {
     expect(await account.json()).toEqual({
       organization: { id: a.organization.id, name: "Alpha Sacco", businessId: a.organization.businessId, status: "active" },
       plan: { type: "Starter", billingType: "postpaid", messageLimit: 1000 },
+      wallet: { balanceCents: 0, availableCents: 0, currency: "KES" },
       usage: { messagesThisMonth: 0, messageLimit: 1000, percentUsed: 0 },
     });
     expect((await (await call("/api/v1/phone-numbers", a.key)).json()).data).toEqual([
@@ -247,7 +249,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "413", "415", "429"]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
     expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
-    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "404", "409", "422", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "402", "404", "409", "422", "429"]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",
@@ -565,6 +567,7 @@ describe("webhook URL rules", () => {
         META_APP_SECRET: "p".repeat(32),
         META_CONFIG_ID: "987654321",
         META_VERIFY_TOKEN: "v".repeat(32),
+        ...PRODUCTION_PAYMENTS,
       }),
     );
     expect(await checkWebhookUrl("http://hooks.example/x", publicResolver)).toEqual({

@@ -110,8 +110,8 @@ describe("search", () => {
 
   it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {
     const me = await signedIn();
-    const billing = await run(comingSoon, getRequest("/billing", { cookie: me.cookie }));
-    expect(billing.data).toMatchObject({ path: "/billing", title: "Billing & Subscription" });
+    const analytics = await run(comingSoon, getRequest("/analytics", { cookie: me.cookie }));
+    expect(analytics.data).toMatchObject({ path: "/analytics", title: "Advanced Analytics" });
     expect((await run(comingSoon, getRequest("/analytics"))).location).toBe("/login?from=%2Fanalytics");
   });
 });

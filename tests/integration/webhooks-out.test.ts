@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PRODUCTION_PAYMENTS } from "../support/production-env";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -399,6 +400,7 @@ describe("the SSRF check at delivery", () => {
         META_APP_SECRET: "p".repeat(32),
         META_CONFIG_ID: "987654321",
         META_VERIFY_TOKEN: "v".repeat(32),
+        ...PRODUCTION_PAYMENTS,
         WEBHOOK_ALLOW_LOOPBACK: "1",
       }),
     ).toThrow(/WEBHOOK_ALLOW_LOOPBACK/);
