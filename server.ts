@@ -310,11 +310,9 @@ export async function startServer(
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
   }
   announce(actualPort);
-  // The sandbox's paybill learns where to send payments (production registers once: npm run mpesa:register).
-  if (config.sandbox)
-    registerPaybillUrls().catch((error: unknown) =>
-      log().warn({ err: error }, "could not register the paybill's addresses with the M-Pesa sandbox"),
-    );
+  // The paybill learns where to send payments (Daraja keeps the last registration; one refused because
+  // the addresses are already registered is only logged).
+  registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with Daraja"));
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {

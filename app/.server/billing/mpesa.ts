@@ -241,7 +241,7 @@ export function c2bUrls() {
   return { validationUrl: `${base}/validation`, confirmationUrl: `${base}/confirmation` };
 }
 
-/** Registers the paybill's addresses with Daraja (at start-up with the sandbox; by `npm run mpesa:register` in production). */
+/** Registers the paybill's addresses with Daraja (each instance at start-up; a refusal is logged, not fatal). */
 export async function registerPaybillUrls() {
   await darajaClient().registerC2bUrls({ ...c2bUrls(), responseType: "Completed" });
 }
