@@ -311,8 +311,9 @@ export async function startServer(
   }
   announce(actualPort);
   // The paybill learns where to send payments (Daraja keeps the last registration; one refused because
-  // the addresses are already registered is only logged).
-  registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with Daraja"));
+  // the addresses are already registered is only logged). A local run without the sandbox calls nobody.
+  if (config.sandbox || config.production)
+    registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with Daraja"));
 
   // Finish requests in flight before the database closes (rolling restarts behind nginx).
   const shutdown = async () => {
