@@ -7,6 +7,8 @@ import { changeWallet, walletState } from "./ledger";
  * oldest first, while the available balance covers the next one whole. Answers how many were paid.
  */
 export async function payOpenInvoicesFromWallet(tx: Executor, organizationId: string) {
+  // The wallet first, then the invoices: the order every billing transaction locks them in, so two never wait on each other.
+  let { availableCents } = await walletState(tx, organizationId, { lock: true });
   const open = (
     (await tx.execute(sql`
       select id, number, total_cents from invoices
@@ -16,7 +18,6 @@ export async function payOpenInvoicesFromWallet(tx: Executor, organizationId: st
   ).rows;
   if (!open.length) return 0;
   let paid = 0;
-  let { availableCents } = await walletState(tx, organizationId, { lock: true });
   for (const invoice of open) {
     const total = Number(invoice.total_cents);
     if (total > availableCents) break;
