@@ -92,6 +92,7 @@ const { values: args } = parseArgs({
     "sending-status-delays": { type: "string", default: "200,800,3000" },
     "sending-build": { type: "string" },
     "sending-no-cpu-prof": { type: "boolean", default: false },
+    "sending-billing": { type: "string", default: "postpaid" },
     "skip-sending": { type: "boolean", default: false },
     "sending-only": { type: "boolean", default: false },
     "contacts-import-rows": { type: "string", default: "100000" },
@@ -164,6 +165,7 @@ if (args.help) {
   --sending-status-delays L   the sandbox's sent,delivered,read delays in ms (default 200,800,3000)
   --sending-build DIR         run the sending section on this copy of build/ (so a rebuild meanwhile cannot touch it)
   --sending-no-cpu-prof       no --cpu-prof of the server during the sending run
+  --sending-billing TYPE      the tenant's billing while sending: postpaid (each message counted) or prepaid (charged from its wallet); default postpaid
   --skip-sending              leave out the sending pipeline
   --sending-only              only the sending pipeline (a private PostgreSQL cluster of its own, the Meta sandbox as its own process)
   --contacts-import-rows N    rows of the contacts import benchmark's file (default 100000; 2% invalid, 5% duplicates)
@@ -412,6 +414,7 @@ async function main() {
           rate: Number(args["sending-rate"]),
           statusDelaysMs: args["sending-status-delays"],
           cpuProfile: !args["sending-no-cpu-prof"],
+          billingType: args["sending-billing"],
           log: (line) => console.log(line),
         });
       } catch (error) {

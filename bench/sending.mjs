@@ -538,8 +538,8 @@ export async function benchSending({
   cpuProfile = true,
   timeoutSeconds = 900,
   accounts,
-  /** "prepaid" (its wallet topped up for every message, each queued batch's price held) or "postpaid"; null: as the demo seed left it. */
-  billingType = null,
+  /** "prepaid" (its wallet topped up for every message, the bulk's price held) or "postpaid" (each accepted message counted). */
+  billingType = "postpaid",
   log = console.log,
 }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
@@ -867,7 +867,6 @@ async function walletEntry(query, { organizationId, kind, amountCents, heldCents
 
 /** The tenant on the billing type asked for (its plan's price); a prepaid wallet topped up for every message and some. */
 async function billingFor(query, { organizationId, billingType, messages }) {
-  if (!billingType) return null;
   if (!["prepaid", "postpaid"].includes(billingType)) throw new Error(`billing type ${billingType}: prepaid or postpaid`);
   await query(`${BENCH_SQL} update organizations set billing_type = $2 where id = $1`, [organizationId, billingType]);
   const [{ price }] = await query(
@@ -1277,5 +1276,11 @@ export function formatSending(report, { table }) {
       `${int(k.statusRows)} status rows for ${int(k.statusWamids)} wamids, ${k.orphanStatuses} under a wamid no message has (a second send); rows alike: ${k.rowShapes === 1 && k.payloadShapes === 1 ? "yes" : `NO (${k.rowShapes} shapes, ${k.payloadShapes} payloads)`}; ` +
       `${int(k.webhookEvents)} webhook deliveries, ${k.webhookEventsNotProcessed} not processed; ${k.failedJobs} failed jobs; the sandbox's last ${int(k.sandboxKept)} sends: ${int(k.sandboxKeptMatched)} matched to Jumbe's message and wamid, ${int(k.sandboxKeptDistinctCallbacks)} distinct, ${k.sandboxKeptNotRead} not sent/delivered/read -> ${k.ok ? "all right" : "WRONG"}.`,
   );
+  const paid = r.billing?.after;
+  if (paid)
+    lines.push(
+      `  Billing (${r.billing.type}): ${int(paid.settled)} of ${int(paid.accepted)} accepted messages ${r.billing.type === "prepaid" ? "charged" : "counted"}, usage ${int(paid.usage)}, ` +
+        `${int(paid.charge_rows)} charge rows, ${int(paid.chargedCents)} cents from the wallet; the wallet ${paid.balance} (held ${paid.held}) and its ledger ${paid.ledger_balance} (${paid.ledger_held}) -> ${paid.consistent ? "all right" : "WRONG"}.`,
+    );
   return lines.join("\n");
 }
