@@ -799,7 +799,7 @@ export async function benchSending({
     if (billing) {
       billing.after = await billingAfter(query, { organizationId, phoneNumberId: business.phoneNumberId, billing });
       log(
-        `    billing: ${billing.after.consistent ? "every message charged once, the wallet equals its ledger" : "BILLING CHECKS FAILED"}`,
+        `    billing: ${billing.after.consistent ? `every message ${billing.type === "prepaid" ? "charged" : "counted"} once, the wallet equals its ledger` : "BILLING CHECKS FAILED"}`,
       );
     }
 
