@@ -113,7 +113,9 @@ export async function benchCampaign({
     const bareBusiness = await sandboxBusiness(sandbox, { controlToken, appId: metaAppId, appSecret, name: "Bench Campaign Bare Ltd" });
     await connectBenchNumber(query, { organizationId, business, encryptionKey, rate, name: "Bench Campaign Ltd" });
     // The demo tenant has broadcast approval on (decision 033): the bench's campaign must not wait for it.
-    await query(`update organizations set approval_threshold = null where id = $1`, [organizationId]);
+    // Its wallet (prepaid, a few thousand shillings: the demo seed) would pause a 100,000-person
+    // campaign: postpaid, each accepted message is counted for the invoice instead.
+    await query(`update organizations set approval_threshold = null, billing_type = 'postpaid' where id = $1`, [organizationId]);
 
     // The audience: contacts with Kenyan names and numbers the sandbox treats as ordinary people.
     const everyone = recipients(20_000_000, recipientsCount + bareMessages);

@@ -14,6 +14,7 @@
 //   node bench/run.mjs --campaign-only                   (a 100,000-person campaign through the API, the feeder, the dispatcher and the Meta sandbox, with a pause)
 //   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
 //   node bench/run.mjs --inbox-only                      (the inbox: webhook to browser stream through nginx, 2,000 idle streams, /chat at 5,000,000 messages)
+//   node bench/run.mjs --billing-only                    (wallet holds and charges under contention, an M-Pesa top-up end to end, sending on prepaid vs postpaid)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -43,6 +44,7 @@ import { benchSending, formatSending } from "./sending.mjs";
 import { benchContactsImport, formatContactsImport } from "./contacts-import.mjs";
 import { benchCampaign, formatCampaign } from "./campaign.mjs";
 import { benchInbox, formatInbox, PARTS as INBOX_PARTS } from "./inbox.mjs";
+import { benchBilling, formatBilling } from "./billing.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -90,6 +92,7 @@ const { values: args } = parseArgs({
     "sending-status-delays": { type: "string", default: "200,800,3000" },
     "sending-build": { type: "string" },
     "sending-no-cpu-prof": { type: "boolean", default: false },
+    "sending-billing": { type: "string", default: "postpaid" },
     "skip-sending": { type: "boolean", default: false },
     "sending-only": { type: "boolean", default: false },
     "contacts-import-rows": { type: "string", default: "100000" },
@@ -111,6 +114,13 @@ const { values: args } = parseArgs({
     "inbox-requests": { type: "string", default: "60" },
     "skip-inbox": { type: "boolean", default: false },
     "inbox-only": { type: "boolean", default: false },
+    "billing-connections": { type: "string", default: "20" },
+    "billing-ops": { type: "string", default: "500" },
+    "billing-topups": { type: "string", default: "200" },
+    "billing-concurrency": { type: "string", default: "10" },
+    "billing-sending-messages": { type: "string", default: "20000" },
+    "skip-billing": { type: "boolean", default: false },
+    "billing-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -155,6 +165,7 @@ if (args.help) {
   --sending-status-delays L   the sandbox's sent,delivered,read delays in ms (default 200,800,3000)
   --sending-build DIR         run the sending section on this copy of build/ (so a rebuild meanwhile cannot touch it)
   --sending-no-cpu-prof       no --cpu-prof of the server during the sending run
+  --sending-billing TYPE      the tenant's billing while sending: postpaid (each message counted) or prepaid (charged from its wallet); default postpaid
   --skip-sending              leave out the sending pipeline
   --sending-only              only the sending pipeline (a private PostgreSQL cluster of its own, the Meta sandbox as its own process)
   --contacts-import-rows N    rows of the contacts import benchmark's file (default 100000; 2% invalid, 5% duplicates)
@@ -176,6 +187,13 @@ if (args.help) {
   --inbox-requests N          sequential requests a page at scale (default 60)
   --skip-inbox                leave out the inbox
   --inbox-only                only the inbox (two instances behind nginx on a private PostgreSQL cluster)
+  --billing-connections N     connections holding and charging on one wallet (default 20)
+  --billing-ops N             hold + charge pairs per connection (default 500)
+  --billing-topups N          M-Pesa top-ups through the server and its M-Pesa sandbox (default 200)
+  --billing-concurrency N     top-ups in flight at once (default 10)
+  --billing-sending-messages N  messages through the sending pipeline on prepaid, then on postpaid (default 20000; 0 leaves it out)
+  --skip-billing              leave out billing
+  --billing-only              only billing (a private PostgreSQL cluster, the production build and its M-Pesa sandbox)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -201,6 +219,7 @@ const sendingOnly = args["sending-only"];
 const contactsImportOnly = args["contacts-import-only"];
 const campaignOnly = args["campaign-only"];
 const inboxOnly = args["inbox-only"];
+const billingOnly = args["billing-only"];
 if (
   [
     publicOnly,
@@ -213,10 +232,11 @@ if (
     contactsImportOnly,
     campaignOnly,
     inboxOnly,
+    billingOnly,
   ].filter(Boolean).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only and --inbox-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only and --billing-only exclude each other.",
   );
   process.exit(2);
 }
@@ -230,7 +250,8 @@ const only =
   sendingOnly ||
   contactsImportOnly ||
   campaignOnly ||
-  inboxOnly;
+  inboxOnly ||
+  billingOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -244,6 +265,7 @@ const runSending = sendingOnly || (!only && !args["skip-sending"]);
 const runContactsImport = contactsImportOnly || (!only && !args["skip-contacts-import"]);
 const runCampaign = campaignOnly || (!only && !args["skip-campaign"]);
 const runInbox = inboxOnly || (!only && !args["skip-inbox"]);
+const runBilling = billingOnly || (!only && !args["skip-billing"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -365,7 +387,7 @@ async function main() {
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
   privatePostgres =
-    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly
+    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly
       ? await startPrivatePostgres()
       : null;
   if (privatePostgres) {
@@ -375,7 +397,7 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly) await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
       const count = Number(args["sending-messages"]);
@@ -392,6 +414,7 @@ async function main() {
           rate: Number(args["sending-rate"]),
           statusDelaysMs: args["sending-status-delays"],
           cpuProfile: !args["sending-no-cpu-prof"],
+          billingType: args["sending-billing"],
           log: (line) => console.log(line),
         });
       } catch (error) {
@@ -416,6 +439,26 @@ async function main() {
         results.campaign = { skipped: error instanceof Error ? error.message : String(error) };
       }
       console.log(formatCampaign(results.campaign, { table }));
+    }
+    // Its own cluster and server, with the M-Pesa sandbox.
+    if (runBilling) {
+      if (billingOnly) results.database = "postgres";
+      console.log(`\nBilling: the wallet under contention and M-Pesa top-ups end to end, beside bare baselines ...`);
+      try {
+        results.billing = await benchBilling({
+          root,
+          accounts: ACCOUNTS,
+          connections: Number(args["billing-connections"]),
+          ops: Number(args["billing-ops"]),
+          topups: Number(args["billing-topups"]),
+          concurrency: Number(args["billing-concurrency"]),
+          sendingMessages: Number(args["billing-sending-messages"]),
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.billing = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      console.log(formatBilling(results.billing, { table }));
     }
     // Its own servers: on a private PostgreSQL cluster, then on PGlite.
     if (runContactsImport) {

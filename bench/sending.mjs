@@ -451,6 +451,10 @@ export function summariseProfile(file, { fromUs, toUs }) {
 
 // First match wins. pg_stat_statements shows constants as $n, so patterns name no literal.
 const STATEMENT_KINDS = [
+  // Billing (charging.ts, ledger.ts): the wallet's row and ledger, the messages' charge state, the usage rollup.
+  ["billing: wallet change + ledger row", /update wallets set balance_cents/],
+  ["billing: charge messages (charge_state)", /update messages set charge_state/],
+  ["billing: usage rollup", /billing_usage_daily/],
   // Campaigns (bench/campaign.mjs): the feeder's batch and the figures, before the dispatcher's
   // kinds (the waiting count also reads the number's rate from sending_buckets).
   ["campaign feeder: waiting count", /as waiting/],
@@ -534,6 +538,8 @@ export async function benchSending({
   cpuProfile = true,
   timeoutSeconds = 900,
   accounts,
+  /** "prepaid" (its wallet topped up for every message, the bulk's price held) or "postpaid" (each accepted message counted). */
+  billingType = "postpaid",
   log = console.log,
 }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
@@ -599,6 +605,12 @@ export async function benchSending({
     log(
       `  number ${business.phoneNumberId} (${business.displayPhoneNumber}) connected to the demo tenant; bucket ${rate}/s; webhooks out: ${endpoints ? "configured" : "none"}`,
     );
+
+    const billing = await billingFor(query, { organizationId, billingType, messages });
+    if (billing)
+      log(
+        `  billing: ${billing.type}, ${billing.priceCents} cents a message${billing.type === "prepaid" ? " from the wallet" : " (counted for the invoice)"}`,
+      );
 
     // The sample, through the public API.
     const cookie = await signIn(server.baseUrl, accounts.individual);
@@ -671,14 +683,26 @@ export async function benchSending({
     // statistics, as a live table always has them; a table grown from nothing to 100,000 rows by one
     // statement would otherwise have none until autovacuum's next round, and other plans.
     await query("begin");
+    // A prepaid wallet holds the bulk's price first, as the feeder holds a batch's (the ledger's own statement).
+    if (billing?.type === "prepaid")
+      await walletEntry(query, {
+        organizationId,
+        kind: "hold",
+        amountCents: 0,
+        heldCents: bulkTo.length * billing.priceCents,
+        messageCount: bulkTo.length,
+        description: `${bulkTo.length} messages queued (bench)`,
+      });
+    // The charge columns as queueMessage stores them: held at the price (prepaid) or unbilled (postpaid).
     const [inserted] = await query(
       `${BENCH_SQL} with queued as (
          insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
-                               source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category)
+                               source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, price_cents, charge_state)
          select s.organization_id,
                 (select id from contacts where organization_id = s.organization_id and (phone = r.phone or wa_id = substr(r.phone, 2)) limit 1),
                 'outbound', 'queued', s.body, s.phone_number_id, s.message_type, jsonb_set(s.payload, '{to}', to_jsonb(r.phone)),
-                s.source, r.phone, s.template_id, s.context_wamid, now(), s.pricing_category
+                s.source, r.phone, s.template_id, s.context_wamid, now(), s.pricing_category, s.price_cents,
+                case when s.charge_state is null then null when s.price_cents is null then 'unbilled' else 'held' end
          from messages s, unnest($2::text[]) as r(phone)
          where s.id = $1
          returning 1
@@ -772,6 +796,12 @@ export async function benchSending({
       controlToken,
     });
     log(`    done after ${wallSeconds.toFixed(1)} s: ${checks.ok ? "every message read, once" : "CHECKS FAILED"}`);
+    if (billing) {
+      billing.after = await billingAfter(query, { organizationId, phoneNumberId: business.phoneNumberId, billing });
+      log(
+        `    billing: ${billing.after.consistent ? `every message ${billing.type === "prepaid" ? "charged" : "counted"} once, the wallet equals its ledger` : "BILLING CHECKS FAILED"}`,
+      );
+    }
 
     // The profile is written when the server exits (and its backends, closing, report their counts).
     await server.stop();
@@ -805,6 +835,7 @@ export async function benchSending({
       profile,
       progress,
       checks,
+      billing,
     };
   } finally {
     await client.end().catch(() => {});
@@ -814,6 +845,68 @@ export async function benchSending({
     started.remove();
     rmSync(profileDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One change of a wallet and its ledger row, in the statement app/.server/billing/ledger.ts
+ * changeWallet() sends (without its alert check: the bench's tenant has no thresholds).
+ */
+async function walletEntry(query, { organizationId, kind, amountCents, heldCents = 0, messageCount = null, description }) {
+  const rows = await query(
+    `${BENCH_SQL} with changed as (
+       update wallets set balance_cents = balance_cents + $2, held_cents = held_cents + $3, updated_at = now()
+       where organization_id = $1 and held_cents + $3 >= 0 and balance_cents + $2 >= held_cents + $3
+       returning balance_cents, held_cents)
+     insert into wallet_entries (organization_id, kind, amount_cents, held_cents, balance_after_cents, held_after_cents, message_count, description)
+     select $1, $4, $2, $3, changed.balance_cents, changed.held_cents, $5, $6 from changed
+     returning id`,
+    [organizationId, amountCents, heldCents, kind, messageCount, description],
+  );
+  if (!rows.length) throw new Error(`the wallet refused a ${kind} of ${amountCents} (held ${heldCents})`);
+}
+
+/** The tenant on the billing type asked for (its plan's price); a prepaid wallet topped up for every message and some. */
+async function billingFor(query, { organizationId, billingType, messages }) {
+  if (!["prepaid", "postpaid"].includes(billingType)) throw new Error(`billing type ${billingType}: prepaid or postpaid`);
+  await query(`${BENCH_SQL} update organizations set billing_type = $2 where id = $1`, [organizationId, billingType]);
+  const [{ price }] = await query(
+    `${BENCH_SQL} select coalesce(p.message_price_cents, 200) as price from organizations o
+     left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type where o.id = $1`,
+    [organizationId],
+  );
+  const priceCents = Number(price);
+  if (billingType === "prepaid")
+    await walletEntry(query, { organizationId, kind: "topup", amountCents: (messages + 100) * priceCents, description: "Bench top-up" });
+  const [wallet] = await query(`${BENCH_SQL} select balance_cents::text as balance from wallets where organization_id = $1`, [
+    organizationId,
+  ]);
+  return { type: billingType, priceCents: billingType === "prepaid" ? priceCents : 0, balanceBefore: Number(wallet.balance) };
+}
+
+/** After the run: every accepted message charged (prepaid) or counted (postpaid) once, the wallet equal to its ledger. */
+async function billingAfter(query, { organizationId, phoneNumberId, billing }) {
+  const [row] = await query(
+    `${BENCH_SQL} select w.balance_cents::text as balance, w.held_cents::text as held,
+            (select sum(amount_cents)::text from wallet_entries e where e.organization_id = w.organization_id) as ledger_balance,
+            (select sum(held_cents)::text from wallet_entries e where e.organization_id = w.organization_id) as ledger_held,
+            (select count(*)::int from wallet_entries e where e.organization_id = w.organization_id and e.kind = 'charge') as charge_rows,
+            (select count(*)::int from messages m where m.organization_id = w.organization_id and m.phone_number_id = $2
+               and m.charge_state = $3) as settled,
+            (select count(*)::int from messages m where m.organization_id = w.organization_id and m.phone_number_id = $2
+               and m.accepted_at is not null) as accepted,
+            (select coalesce(sum(messages), 0)::int from billing_usage_daily u where u.organization_id = w.organization_id
+               and u.phone_number_id = $2) as usage
+     from wallets w where w.organization_id = $1`,
+    [organizationId, phoneNumberId, billing.type === "prepaid" ? "charged" : "counted"],
+  );
+  const charged = billing.balanceBefore - Number(row.balance);
+  const consistent =
+    row.balance === row.ledger_balance &&
+    row.held === row.ledger_held &&
+    row.settled === row.accepted &&
+    row.usage === row.accepted &&
+    charged === row.accepted * billing.priceCents;
+  return { ...row, chargedCents: charged, consistent };
 }
 
 /**
@@ -1183,5 +1276,11 @@ export function formatSending(report, { table }) {
       `${int(k.statusRows)} status rows for ${int(k.statusWamids)} wamids, ${k.orphanStatuses} under a wamid no message has (a second send); rows alike: ${k.rowShapes === 1 && k.payloadShapes === 1 ? "yes" : `NO (${k.rowShapes} shapes, ${k.payloadShapes} payloads)`}; ` +
       `${int(k.webhookEvents)} webhook deliveries, ${k.webhookEventsNotProcessed} not processed; ${k.failedJobs} failed jobs; the sandbox's last ${int(k.sandboxKept)} sends: ${int(k.sandboxKeptMatched)} matched to Jumbe's message and wamid, ${int(k.sandboxKeptDistinctCallbacks)} distinct, ${k.sandboxKeptNotRead} not sent/delivered/read -> ${k.ok ? "all right" : "WRONG"}.`,
   );
+  const paid = r.billing?.after;
+  if (paid)
+    lines.push(
+      `  Billing (${r.billing.type}): ${int(paid.settled)} of ${int(paid.accepted)} accepted messages ${r.billing.type === "prepaid" ? "charged" : "counted"}, usage ${int(paid.usage)}, ` +
+        `${int(paid.charge_rows)} charge rows, ${int(paid.chargedCents)} cents from the wallet; the wallet ${paid.balance} (held ${paid.held}) and its ledger ${paid.ledger_balance} (${paid.ledger_held}) -> ${paid.consistent ? "all right" : "WRONG"}.`,
+    );
   return lines.join("\n");
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/db/client";
 import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/db/seed";
+import { numberInIssueOrder } from "~/.server/db/seed-billing";
 import { listQuickReplies } from "~/.server/inbox/quick-replies";
 import { fileStorage } from "~/.server/storage";
 import { env } from "~/.server/config/env";
@@ -205,5 +206,170 @@ describe("the demo inbox", () => {
       expect(Buffer.from(file.payload_sha, "base64").toString("hex")).toBe(file.sha256);
       expect(bytes.subarray(0, 4).toString("latin1")).toBe(magic[file.mime_type]);
     }
+  });
+});
+
+describe("the demo billing", () => {
+  it("is what the billing domain left: the wallet equals its ledger, invoice numbers have no gaps, usage equals the charged messages", async () => {
+    await seedDemoData();
+    const organizationId = await demoOrganization();
+    const [org] = await rawQuery<{ plan_type: string; billing_type: string; message_limit: number }>(
+      `select plan_type, billing_type, message_limit from organizations where id = $1`,
+      [organizationId],
+    );
+    expect(org).toEqual({ plan_type: "Growth", billing_type: "prepaid", message_limit: 10000 });
+
+    // The wallet is the sum of its ledger, and each ledger row's running totals follow from the ones before.
+    const [wallet] = await rawQuery<{ balance: string; held: string; ledger_balance: string; ledger_held: string; low: string }>(
+      `select w.balance_cents::text as balance, w.held_cents::text as held, w.low_balance_threshold_cents::text as low,
+              (select coalesce(sum(amount_cents), 0)::text from wallet_entries e where e.organization_id = w.organization_id) as ledger_balance,
+              (select coalesce(sum(held_cents), 0)::text from wallet_entries e where e.organization_id = w.organization_id) as ledger_held
+       from wallets w where w.organization_id = $1`,
+      [organizationId],
+    );
+    expect(wallet!.balance).toBe(wallet!.ledger_balance);
+    expect(wallet!.held).toBe(wallet!.ledger_held);
+    expect(wallet!.held).toBe("0");
+    expect(wallet!.low).toBe("50000");
+    const entries = await rawQuery<{
+      kind: string;
+      amount_cents: string;
+      held_cents: string;
+      balance_after_cents: string;
+      created_at: Date | string;
+    }>(
+      `select kind, amount_cents, held_cents, balance_after_cents, created_at from wallet_entries where organization_id = $1 order by id`,
+      [organizationId],
+    );
+    let running = 0;
+    let previous = 0;
+    for (const entry of entries) {
+      running += Number(entry.amount_cents);
+      expect(Number(entry.balance_after_cents)).toBe(running);
+      const at = new Date(entry.created_at).getTime();
+      expect(at, "ledger rows in time order").toBeGreaterThanOrEqual(previous);
+      expect(at).toBeLessThan(Date.now());
+      previous = at;
+    }
+    expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(["topup", "invoice_payment", "hold", "charge", "refund"]));
+    expect(entries.length).toBeLessThan(60);
+
+    // Usage is the charged messages, by day; every accepted template message was charged or refunded.
+    const [usage] = await rawQuery<{
+      used: number;
+      spent: string;
+      charged: number;
+      charged_cents: string;
+      refunded: number;
+      unsettled: number;
+    }>(
+      `select (select coalesce(sum(messages), 0)::int from billing_usage_daily where organization_id = $1) as used,
+              (select coalesce(sum(amount_cents), 0)::text from billing_usage_daily where organization_id = $1) as spent,
+              (select count(*)::int from messages where organization_id = $1 and charge_state = 'charged') as charged,
+              (select coalesce(sum(price_cents), 0)::text from messages where organization_id = $1 and charge_state = 'charged') as charged_cents,
+              (select count(*)::int from messages where organization_id = $1 and charge_state = 'refunded') as refunded,
+              (select count(*)::int from messages where organization_id = $1 and direction = 'outbound' and message_type = 'template'
+                 and accepted_at is not null and charge_state is distinct from 'charged' and charge_state is distinct from 'refunded') as unsettled`,
+      [organizationId],
+    );
+    expect(usage!.charged).toBeGreaterThan(300);
+    expect(usage!.used).toBe(usage!.charged);
+    expect(usage!.spent).toBe(usage!.charged_cents);
+    expect(usage!.refunded).toBe(8);
+    expect(usage!.unsettled).toBe(0);
+    const [spend] = await rawQuery<{ charges: string }>(
+      `select (-coalesce(sum(amount_cents), 0))::text as charges from wallet_entries where organization_id = $1 and kind in ('charge', 'refund')`,
+      [organizationId],
+    );
+    expect(spend!.charges).toBe(usage!.charged_cents);
+    const byDay = await rawQuery<{ day: string; usage: number; messages: number }>(
+      `select u.day::text as day, u.messages as usage,
+              (select count(*)::int from messages m where m.organization_id = u.organization_id and m.charge_state = 'charged'
+                 and m.phone_number_id = u.phone_number_id and ((m.accepted_at + interval '3 hours') at time zone 'UTC')::date = u.day) as messages
+       from billing_usage_daily u where u.organization_id = $1`,
+      [organizationId],
+    );
+    for (const row of byDay) expect(row.usage, row.day).toBe(row.messages);
+
+    // Invoices: numbered without gaps per series and year, in issue order.
+    const invoices = await rawQuery<{
+      number: string;
+      series: string;
+      kind: string;
+      status: string;
+      issued_at: Date | string;
+      total_cents: string;
+    }>(`select number, series, kind, status, issued_at, total_cents from invoices where organization_id = $1 order by issued_at, number`, [
+      organizationId,
+    ]);
+    const seen = new Map<string, number>();
+    for (const invoice of invoices) {
+      const [series, year, sequence] = invoice.number.split("-");
+      const key = `${series}-${year}`;
+      expect(Number(sequence), invoice.number).toBe((seen.get(key) ?? 0) + 1);
+      seen.set(key, Number(sequence));
+    }
+    const counters = await rawQuery<{ series: string; year: number; last: number }>(`select series, year, last from invoice_counters`);
+    expect(new Map(counters.map((c) => [`${c.series}-${c.year}`, c.last]))).toEqual(seen);
+    const subscriptions = invoices.filter((i) => i.kind === "subscription");
+    expect(subscriptions.map((i) => i.status)).toEqual(["paid", "disputed"]);
+    expect(subscriptions.map((i) => Number(i.total_cents))).toEqual([232_000, 232_000]);
+    expect(invoices.filter((i) => i.kind === "topup").every((i) => i.status === "paid" && i.series === "INV")).toBe(true);
+    expect(invoices.filter((i) => i.kind === "bank_transfer").map((i) => i.status)).toEqual(["pending"]);
+    const [dispute] = await rawQuery<{ status: string; reason: string }>(
+      `select status, reason from invoice_disputes where organization_id = $1`,
+      [organizationId],
+    );
+    expect(dispute).toMatchObject({ status: "open", reason: expect.stringMatching(/prepaid Growth/) });
+
+    // Payments: M-Pesa prompts with Safaricom-like receipts, one paybill, one card, one bank transfer still pending.
+    const payments = await rawQuery<{ method: string; status: string; receipt: string | null; reference: string | null }>(
+      `select method, status, receipt, reference from payments where organization_id = $1 order by created_at`,
+      [organizationId],
+    );
+    expect(payments.map((p) => `${p.method}:${p.status}`)).toEqual([
+      "mpesa:completed",
+      "mpesa:completed",
+      "c2b:completed",
+      "card:completed",
+      "mpesa:completed",
+      "bank:pending",
+    ]);
+    for (const p of payments.filter((p) => p.method === "mpesa" || p.method === "c2b"))
+      expect(p.receipt).toMatch(/^[A-Z][A-L][0-9A-W][0-9A-Z]{7}$/);
+    const topups = entries.filter((e) => e.kind === "topup").reduce((sum, e) => sum + Number(e.amount_cents), 0);
+    expect(topups).toBe(232_000 + 300_000 + 150_000 + 500_000 + 200_000);
+
+    // History e-mails nobody, and nothing waits on the queue for it.
+    const [jobs] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from jobs where queue like 'notifications.mail' or queue like 'billing.%'`,
+    );
+    expect(jobs!.n).toBe(0);
+  });
+});
+
+describe("the demo billing started in January", () => {
+  it("numbers documents dated into the year before in that year, still without gaps", async () => {
+    await seedDemoData();
+    const organizationId = await demoOrganization();
+    const topups = await rawQuery<{ id: string; issued_at: Date | string }>(
+      `select id, issued_at from invoices where organization_id = $1 and kind = 'topup' order by issued_at limit 2`,
+      [organizationId],
+    );
+    const year = new Date(topups[0]!.issued_at).getUTCFullYear() - 1;
+    // As if the seed had run early in January: its first two top-ups fall in December.
+    await rawQuery(`update invoices set issued_at = $2 where id = $1`, [topups[0]!.id, `${year}-12-03T07:14:00Z`]);
+    await rawQuery(`update invoices set issued_at = $2 where id = $1`, [topups[1]!.id, `${year}-12-17T13:03:00Z`]);
+    await numberInIssueOrder(organizationId);
+    const numbers = await rawQuery<{ id: string; number: string }>(
+      `select id, number from invoices where organization_id = $1 and series = 'INV' order by issued_at, number`,
+      [organizationId],
+    );
+    expect(numbers.slice(0, 2).map((n) => n.id)).toEqual(topups.map((t) => t.id));
+    expect(numbers.slice(0, 2).map((n) => n.number)).toEqual([`INV-${year}-000001`, `INV-${year}-000002`]);
+    const later = numbers.slice(2).map((n) => Number(n.number.slice(-6)));
+    expect(later).toEqual(later.map((_, i) => i + 1));
+    const [counter] = await rawQuery<{ last: number }>(`select last from invoice_counters where series = 'INV' and year = $1`, [year]);
+    expect(counter!.last).toBe(2);
   });
 });

@@ -20,6 +20,7 @@ import { env } from "../config/env";
 import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
+import { seedBilling } from "./seed-billing";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -161,6 +162,7 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
           direction: "outbound" as const,
           status: "read",
           body: "Habari! Your loan repayment is due on Friday.",
+          phoneNumberId: demoSender(),
           messageType: "template",
           source: "api",
           recipientPhone: DEMO_CONTACTS[i]![1],
@@ -208,6 +210,8 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
   });
   await seedNotifications(organizationId, userId, now);
   await seedBroadcastApproval(organizationId, now);
+  // Last: it charges the template messages the seeds above stored.
+  await seedBilling(organizationId, userId, now);
   await db()
     .insert(activityLogs)
     .values([
