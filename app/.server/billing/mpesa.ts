@@ -304,7 +304,7 @@ export async function confirmPaybill(secret: string, body: unknown, ip: string |
     if (known.rows.length) return null;
     const result = (await tx.execute(sql`
       insert into payments (organization_id, method, status, amount_cents, phone, reference, receipt, result_code, completed_at)
-      values (${org.id}, 'c2b', 'completed', ${paid.amountCents}, ${paid.msisdn || null}, ${paid.billRefNumber}, ${paid.transId}, '0', now())
+      values (${org.id}, 'c2b', 'completed', ${paid.amountCents}, ${paid.msisdn || null}, ${paid.transId}, ${paid.transId}, '0', now())
       on conflict do nothing
       returning *`)) as unknown as { rows: PaymentRow[] };
     const payment = result.rows[0];

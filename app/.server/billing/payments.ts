@@ -172,7 +172,30 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
       ).rows[0]
     : undefined;
   const method = payment.method === "c2b" ? "mpesa" : payment.method;
-  if (invoice && invoice.kind !== "subscription") {
+  if (invoice?.kind === "subscription") {
+    // The invoice it was for is paid with it (its method and receipt on the invoice), if still open.
+    const open = (
+      (await tx.execute(sql`select number from invoices where id = ${invoice.id} and status in ('pending', 'overdue')`)) as unknown as {
+        rows: { number: string }[];
+      }
+    ).rows[0];
+    const total = Number(invoice.total_cents);
+    const paid = open
+      ? await changeWallet(tx, {
+          organizationId: payment.organization_id,
+          kind: "invoice_payment",
+          amountCents: -total,
+          invoiceId: invoice.id,
+          paymentId: payment.id,
+          description: `Invoice ${open.number} paid by ${METHOD_WORDS[payment.method]}`,
+        })
+      : null;
+    if (paid)
+      await tx.execute(sql`
+        update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
+               payment_reference = ${payment.receipt ?? payment.reference}
+        where id = ${invoice.id}`);
+  } else if (invoice) {
     // A bank transfer's own invoice: the money in is the top-up it invoiced.
     await tx.execute(sql`
       update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
