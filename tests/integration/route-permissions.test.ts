@@ -156,12 +156,32 @@ const ROWS: Record<string, Row> = {
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
-  "/billing/payments/:id": { path: "/billing/payments/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
-  "/billing/invoices/:id": { path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
-  "/billing/invoices/:id/pdf": { path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf", anonymous: "login", owner: "404", admin: "404" },
+  "/billing/payments/:id": {
+    path: "/billing/payments/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/billing/invoices/:id": {
+    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/billing/invoices/:id/pdf": {
+    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
   "/billing/card-return": { path: "/billing/card-return", anonymous: "login", owner: "404", admin: "404" },
   // Payments in: POST only (each checks its secret address or signature; tested with the billing flows).
-  "/webhooks/mpesa/stk/:paymentId/:secret": { path: "/webhooks/mpesa/stk/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/x", anonymous: "405", owner: "405", admin: "405" },
+  "/webhooks/mpesa/stk/:paymentId/:secret": {
+    path: "/webhooks/mpesa/stk/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/x",
+    anonymous: "405",
+    owner: "405",
+    admin: "405",
+  },
   "/webhooks/paybill/:secret/:step": { path: "/webhooks/paybill/x/validation", anonymous: "405", owner: "405", admin: "405" },
   "/webhooks/paystack": { path: "/webhooks/paystack", anonymous: "405", owner: "405", admin: "405" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
@@ -215,7 +235,12 @@ const ROWS: Record<string, Row> = {
   // The public API takes API keys, never the session cookie.
   "/api/billing/wallet": { path: "/api/billing/wallet", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/billing/topups": { path: "/api/billing/topups", anonymous: "405", owner: "405", admin: "405" },
-  "/api/billing/topups/:id": { path: "/api/billing/topups/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "401", owner: "404", admin: "404" },
+  "/api/billing/topups/:id": {
+    path: "/api/billing/topups/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "401",
+    owner: "404",
+    admin: "404",
+  },
   "/api/billing/invoices": { path: "/api/billing/invoices", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/v1/*": { path: "/api/v1/account", anonymous: "401", owner: "401", admin: "401" },
   "/api/*": { path: "/api/no-such-route", anonymous: "404", owner: "404", admin: "404" },
