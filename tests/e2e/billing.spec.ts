@@ -322,3 +322,53 @@ test("another business gets 404 for the first one's invoice and payment; /billin
     expect(serious, path).toEqual([]);
   }
 });
+
+test("an owner changes the plan from the next period and sets the wallet's alerts; bad figures are refused at their fields", async ({
+  page,
+  request,
+}) => {
+  await signedInOwner(page, request);
+  await page.goto("/billing");
+  await expect(page.getByTestId("billing-plan")).toHaveText("Starter · Postpaid");
+  await expect(page.getByTestId("billing-next-plan")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Change plan" }).click();
+  const dialog = page.getByRole("dialog", { name: "Change plan" });
+  await expect(dialog.getByText(/applies from the next billing period, on 1 \w+ \d{4}/)).toBeVisible();
+  await dialog.getByRole("radio", { name: /^Growth · Postpaid/ }).check();
+  await dialog.getByRole("button", { name: /^Change from 1 \w+ \d{4}$/ }).click();
+  await expect(page.getByText("Plan change saved. It applies from the start of the next billing period.")).toBeVisible();
+  await expect(page.getByTestId("billing-next-plan")).toHaveText(/^Growth \(postpaid\) from 1 \w+ \d{4}$/);
+  await expect(page.getByTestId("billing-plan")).toHaveText("Starter · Postpaid");
+  // Choosing the current plan again cancels the change.
+  await page.getByRole("link", { name: "Change plan" }).click();
+  await page
+    .getByRole("dialog", { name: "Change plan" })
+    .getByRole("radio", { name: /^Starter · Postpaid/ })
+    .check();
+  await page
+    .getByRole("dialog", { name: "Change plan" })
+    .getByRole("button", { name: /^Change from/ })
+    .click();
+  await expect(page.getByText("Plan change saved.", { exact: false })).toBeVisible();
+  await expect(page.getByTestId("billing-next-plan")).toHaveCount(0);
+
+  // The wallet's alerts: a figure that is not one, a prompt without its amount, then all of it.
+  await field(page, "Low-balance alert (KES)").fill("abc");
+  await page.getByRole("button", { name: "Save alerts" }).click();
+  await expect(page.getByText(/^Low-balance alert: enter whole shillings/)).toBeVisible();
+  await expect(field(page, "Low-balance alert (KES)")).toHaveValue("abc");
+  await field(page, "Low-balance alert (KES)").fill("1000");
+  await field(page, "Balance below (KES)").fill("500");
+  await page.getByRole("button", { name: "Save alerts" }).click();
+  await expect(page.getByText("Prompt amount: enter whole shillings from KES 10 to KES 250,000.")).toBeVisible();
+  await field(page, "Prompt amount (KES)").fill("2000");
+  await field(page, "Phone to prompt").fill("0722 123 456");
+  await page.getByRole("button", { name: "Save alerts" }).click();
+  await expect(page.getByText("Wallet alerts saved.")).toBeVisible();
+  await page.goto("/billing");
+  await expect(field(page, "Low-balance alert (KES)")).toHaveValue("1000");
+  await expect(field(page, "Balance below (KES)")).toHaveValue("500");
+  await expect(field(page, "Prompt amount (KES)")).toHaveValue("2000");
+  await expect(field(page, "Phone to prompt")).toHaveValue("254722123456");
+});

@@ -341,7 +341,7 @@ export function RadioGroupField({
                 name={name}
                 value={option.value}
                 defaultChecked={option.value === defaultValue}
-                className="mt-1 size-4 border-slate-300 text-brand-700 focus:ring-brand-600"
+                className="mt-1 size-4 shrink-0 border-slate-300 text-brand-700 focus:ring-brand-600"
               />
               <span className="text-sm">
                 <span className="font-medium text-slate-900">{option.label}</span>

@@ -153,7 +153,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         <Card aria-labelledby="plan-title">
           <CardHeader id="plan-title" title="Plan" />
-          <p className="mt-2 text-2xl font-bold text-slate-900" data-testid="billing-plan">
+          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-plan">
             {summary.plan} · {BILLING_TYPE_WORDS[summary.billingType] ?? summary.billingType}
           </p>
           {currentPlan ? <p className="mt-1 text-sm text-slate-600">{planPriceWords(currentPlan)}</p> : null}
@@ -175,7 +175,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
         </Card>
         <Card aria-labelledby="wallet-title">
           <CardHeader id="wallet-title" title="Wallet balance" />
-          <p className="mt-2 text-2xl font-bold text-slate-900" data-testid="billing-balance">
+          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-balance">
             {formatKes(summary.balanceCents)}
           </p>
           {summary.heldCents > 0 ? (
@@ -193,7 +193,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
             <CardHeader id="next-billing-title" title="Next billing date" />
             <CalendarClock className="size-5 text-brand-600" aria-hidden />
           </div>
-          <p className="mt-2 text-2xl font-bold text-slate-900">{longDate(summary.nextBillingDate)}</p>
+          <p className="mt-2 text-xl font-bold text-slate-900">{longDate(summary.nextBillingDate)}</p>
           <p className="mt-1 text-sm text-slate-600">
             This period: {longDate(summary.usage.periodStart)} to {longDate(summary.usage.periodEnd)}.
           </p>
@@ -205,9 +205,9 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
           </div>
           <div className="mt-3">
             <ProgressBar
-              label="Messages"
+              label={usageWords(summary.usage.messages, summary.usage.limit)}
               value={summary.usage.percent}
-              valueText={usageWords(summary.usage.messages, summary.usage.limit)}
+              valueText={`${summary.usage.percent}%`}
               tone={summary.usage.percent >= 100 ? "danger" : summary.usage.percent >= 80 ? "warning" : "brand"}
             />
           </div>
