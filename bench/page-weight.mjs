@@ -46,6 +46,9 @@ export const PAGES = [
   // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).
   { path: "/chat", as: "individual" },
   { path: "/chat/:conversation", as: "individual" },
+  // Billing & Subscription, and its top-up dialog (server-rendered open).
+  { path: "/billing", as: "individual" },
+  { path: "/billing?dialog=topup", as: "individual" },
   { path: "/admin", as: "admin" },
 ];
 

@@ -24,6 +24,7 @@ import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
 import { SCHEMA_TABLES } from "../support/database";
+import { startBankTransfer } from "~/.server/billing/bank";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one
@@ -78,6 +79,14 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/api/embedded-signup/status": { need: "whatsapp:view", why: "the connection's state", api: true },
   "/api/meta/embedded-callback": { need: "whatsapp:manage", why: "connecting a number", api: true },
   "/api/whatsapp/accounts": { need: "whatsapp:view", why: "the connected accounts", api: true },
+  "/api/billing/wallet": { need: "billing:view", why: "the wallet", api: true },
+  "/api/billing/topups": { need: "billing:manage", why: "POST only: a top-up", api: true },
+  "/api/billing/topups/:id": { need: "billing:view", why: "a top-up's state", api: true },
+  "/api/billing/invoices": { need: "billing:view", why: "the invoices", api: true },
+  // Payments in: Safaricom and Paystack post; each checks its own secret address or signature.
+  "/webhooks/mpesa/stk/:paymentId/:secret": { need: "public", why: "M-Pesa's callback, on a secret per-payment address" },
+  "/webhooks/paybill/:secret/:step": { need: "public", why: "the paybill's validation and confirmation, on a secret address" },
+  "/webhooks/paystack": { need: "public", why: "Paystack's webhook, signed" },
   "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
   "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
   "/api/activity-logs": { need: "activity:view", why: "the activity log", api: true },
@@ -102,6 +111,12 @@ const SAMPLE: Record<string, (w: World) => string> = {
   // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
+  "/billing/payments/:id": (w) => `/billing/payments/${w.payment}`,
+  "/billing/invoices/:id": (w) => `/billing/invoices/${w.invoices[1]}`,
+  "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.invoices[1]}/pdf`,
+  "/api/billing/topups/:id": (w) => `/api/billing/topups/${w.payment}`,
+  "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.payment}/not-the-secret`,
+  "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
@@ -121,6 +136,11 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/media/:id": { status: 404, why: "a text message has no file (files are tested in inbox-media.test.ts)" },
+  // Paystack's return without a reference of the organisation's (the card flow is tested in billing.spec.ts).
+  "/billing/card-return": { status: 404, why: "no card payment's reference" },
+  "/webhooks/mpesa/stk/:paymentId/:secret": { status: 405, why: "POST only" },
+  "/webhooks/paybill/:secret/:step": { status: 405, why: "POST only" },
+  "/webhooks/paystack": { status: 405, why: "POST only" },
 };
 
 /**
@@ -329,6 +349,21 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     delete: { needs: "inbox:quick-replies", form: (w) => ({ intent: "delete", id: w.quickReply, confirm: "yes" }) },
   },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
+  // Billing (owners and admins): a bank transfer (no outside system), a plan from the next period,
+  // the wallet's alerts, and a dispute of each of the world's two pending invoices.
+  "/billing": {
+    topup: { needs: "billing:manage", form: () => ({ intent: "topup", amount: "2500", method: "bank" }) },
+    plan: { needs: "billing:manage", form: () => ({ intent: "plan", choice: "enterprise/postpaid" }) },
+    alerts: { needs: "billing:manage", form: () => ({ intent: "alerts", lowBalance: "500" }) },
+    dispute: {
+      needs: "billing:manage",
+      form: (w) => ({ intent: "dispute", invoice: w.invoices[0]!, reason: "We were billed twice for the same transfer." }),
+    },
+  },
+  "/billing/invoices/:id": {
+    dispute: { needs: "billing:manage", form: () => ({ intent: "dispute", reason: "The amount is not what we agreed on." }) },
+  },
+  "/api/billing/topups": { "": { needs: "billing:manage", form: () => ({ amount: "1000" }), proof: false, why: "JSON" } },
   "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
 };
 /** Actions open to visitors (signing in and up, invitations): no role to check. */
@@ -350,6 +385,9 @@ const PUBLIC_ACTIONS = new Set([
   "/api/auth/logout",
   "/api/v1/*",
   "/dev/ui",
+  "/webhooks/mpesa/stk/:paymentId/:secret",
+  "/webhooks/paybill/:secret/:step",
+  "/webhooks/paystack",
 ]);
 
 const DEMO_PASSWORD = "JumbeDemo#2026";
@@ -388,6 +426,9 @@ interface World {
   conversationMessage: string;
   /** The demo's saved answer /hours. */
   quickReply: string;
+  /** A bank transfer of the Sacco's (pending), and two pending invoices of such transfers. */
+  payment: string;
+  invoices: string[];
 }
 
 async function buildWorld(): Promise<World> {
@@ -450,8 +491,12 @@ async function buildWorld(): Promise<World> {
       values (${organizationId}, ${customer!.id}, 'inbound', 'received', 'Habari, nataka kujua salio langu', 'wamid.matrix1', '105000222', 'text', now())
       returning id`)) as unknown as { rows: { id: string }[] }
   ).rows;
+  const transfers = [];
+  for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
   return {
     organizationId,
+    payment: transfers[0]!.payment.id,
+    invoices: transfers.map((t) => t.invoiceId!),
     users: ids,
     cookies,
     extraAgent: (await member("amina.hassan@nyota-sacco.demo")).id,

@@ -172,6 +172,35 @@ const ROWS: Record<string, Row> = {
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
+  // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
+  "/billing/payments/:id": {
+    path: "/billing/payments/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/billing/invoices/:id": {
+    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/billing/invoices/:id/pdf": {
+    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
+  "/billing/card-return": { path: "/billing/card-return", anonymous: "login", owner: "404", admin: "404" },
+  // Payments in: POST only (each checks its secret address or signature; tested with the billing flows).
+  "/webhooks/mpesa/stk/:paymentId/:secret": {
+    path: "/webhooks/mpesa/stk/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/x",
+    anonymous: "405",
+    owner: "405",
+    admin: "405",
+  },
+  "/webhooks/paybill/:secret/:step": { path: "/webhooks/paybill/x/validation", anonymous: "405", owner: "405", admin: "405" },
+  "/webhooks/paystack": { path: "/webhooks/paystack", anonymous: "405", owner: "405", admin: "405" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
   "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/organisation", admin: "→/settings/team" },
   // The organisation's details (owners and admins) and closing it (the owner): not a platform administrator's.
@@ -231,6 +260,15 @@ const ROWS: Record<string, Row> = {
   "/api/developer/api-key": { path: "/api/developer/api-key", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/developer/api-key/regenerate": { path: "/api/developer/api-key/regenerate", anonymous: "405", owner: "405", admin: "405" },
   // The public API takes API keys, never the session cookie.
+  "/api/billing/wallet": { path: "/api/billing/wallet", anonymous: "401", owner: "ok", admin: "ok" },
+  "/api/billing/topups": { path: "/api/billing/topups", anonymous: "405", owner: "405", admin: "405" },
+  "/api/billing/topups/:id": {
+    path: "/api/billing/topups/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    anonymous: "401",
+    owner: "404",
+    admin: "404",
+  },
+  "/api/billing/invoices": { path: "/api/billing/invoices", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/v1/*": { path: "/api/v1/account", anonymous: "401", owner: "401", admin: "401" },
   "/api/*": { path: "/api/no-such-route", anonymous: "404", owner: "404", admin: "404" },
   "/*": { path: "/no/such/page", anonymous: "→/", owner: "→/", admin: "→/" },
@@ -266,6 +304,15 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
     anonymous: "login",
   },
   { path: "/api/developer/api-key/regenerate", anonymous: "401" },
+  // Billing: a top-up below KES 10 is refused at its field (422), a dispute of nobody's invoice is not found.
+  { path: "/billing", form: { intent: "topup", amount: "5", method: "bank" }, anonymous: "login", owner: "422" as Outcome },
+  { path: "/billing", form: { intent: "alerts", lowBalance: "abc" }, anonymous: "login", owner: "422" as Outcome },
+  {
+    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    form: { intent: "dispute", reason: "The amount is not what we agreed." },
+    anonymous: "login",
+    owner: "404" as Outcome,
+  },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
 ];
 

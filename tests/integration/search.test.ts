@@ -9,6 +9,8 @@ import { loader as comingSoon } from "~/routes/app/coming-soon";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
+import { startBankTransfer } from "~/.server/billing/bank";
+import { rawQuery } from "~/.server/db/client";
 
 // Issue 10: the top bar's search box, the admin console's search and its bell did nothing. They
 // search what exists, each tenant inside its own data.
@@ -106,6 +108,30 @@ describe("search", () => {
     );
     const current = (await currentUser({ request: getRequest("/", { cookie: owner.cookie }), context: undefined }))!;
     await expect(platformUsers.search(current, "kilimo", 5)).rejects.toBeInstanceOf(PlatformScopeRefused);
+  });
+
+  it("finds the Billing page and the organisation's invoices by number or description, for owners and admins only", async () => {
+    const mine = await signedIn({ businessName: "Mama Mboga Groceries" });
+    const theirs = await signedIn({ businessName: "Other Sacco" });
+    const ours = await startBankTransfer({ organizationId: mine.organization.id, userId: mine.user.id }, { amount: 2500 });
+    await startBankTransfer({ organizationId: theirs.organization.id, userId: theirs.user.id }, { amount: 4000 });
+    const [invoice] = await rawQuery<{ number: string }>(`select number from invoices where id = $1`, [ours.invoiceId]);
+
+    const page = await run(searchLoader, getRequest("/search?q=top+up", { cookie: mine.cookie }));
+    expect(titles(page.data.sections, "pages")).toEqual(["Billing & Subscription"]);
+    const found = await run(searchLoader, getRequest("/search?q=bank+transfer", { cookie: mine.cookie }));
+    const hits = found.data.sections.find((s: { id: string }) => s.id === "invoices")?.hits ?? [];
+    expect(hits).toEqual([
+      { title: invoice!.number, detail: expect.stringContaining("KES 2,500.00 · Pending"), to: `/billing/invoices/${ours.invoiceId}` },
+    ]);
+    const byNumber = await run(searchLoader, getRequest(`/search?q=${invoice!.number}`, { cookie: mine.cookie }));
+    expect(titles(byNumber.data.sections, "invoices")).toEqual([invoice!.number]);
+
+    // An agent of the organisation finds neither the page nor its invoices.
+    await rawQuery(`update users set org_role = 'agent' where id = $1`, [mine.user.id]);
+    const asAgent = await run(searchLoader, getRequest("/search?q=bank+transfer", { cookie: mine.cookie }));
+    expect(titles(asAgent.data.sections, "invoices")).toEqual([]);
+    expect(titles((await run(searchLoader, getRequest("/search?q=top+up", { cookie: mine.cookie }))).data.sections, "pages")).toEqual([]);
   });
 
   it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {

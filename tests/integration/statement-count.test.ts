@@ -24,9 +24,12 @@ const USER_BUDGETS: Record<string, number> = {
   "/api/whatsapp/accounts": 2,
   "/api/embedded-signup/status": 3,
   "/api/activity-logs": 5,
-  // session, shell notifications; the search's providers side by side (WhatsApp, activity)
-  "/search?q=whatsapp": 4,
-  "/billing": 2,
+  // session, shell notifications; the search's providers side by side (WhatsApp, activity, invoices)
+  "/search?q=whatsapp": 5,
+  // session, shell notifications; side by side: the wallet with its plan and usage, the price list,
+  // the invoices, the spend by category and number (one statement, grouping sets), the wallet's alerts
+  "/billing": 7,
+  "/billing?dialog=topup&amount=2500": 7,
   // session, shell notifications: the organisation's details (and its closing) come with the session
   "/settings/organisation": 2,
   "/settings/account": 2,
@@ -171,6 +174,30 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
       const { status, statements } = await statementsOf(`/chat/${id}`, demo);
       expect(status).toBe(200);
       if (statements > 13) over.push(`/chat/${id}: ${statements} statements, budget 13`);
+    }
+    expect(over).toEqual([]);
+  });
+
+  it("keeps a payment's page and an invoice's page within their budgets", async () => {
+    // A bank transfer makes a pending payment and its invoice through the JSON API.
+    const started = await rawRequest(server.base, {
+      method: "POST",
+      path: "/api/billing/topups",
+      headers: { cookie: demo, "content-type": "application/json", origin: server.base, accept: "application/json" },
+      body: JSON.stringify({ amount: 2500, method: "bank" }),
+    });
+    expect(started.status, started.body).toBe(201);
+    const { id, invoiceId } = JSON.parse(started.body) as { id: string; invoiceId: string };
+    const over: string[] = [];
+    // session, shell notifications; the payment with its document and the wallet (one statement)
+    // session, shell notifications; the invoice and its open dispute side by side
+    for (const [path, budget] of [
+      [`/billing/payments/${id}`, 3],
+      [`/billing/invoices/${invoiceId}`, 4],
+    ] as const) {
+      const { status, statements } = await statementsOf(path, demo);
+      expect(status, path).toBe(200);
+      if (statements > budget) over.push(`${path}: ${statements} statements, budget ${budget}`);
     }
     expect(over).toEqual([]);
   });

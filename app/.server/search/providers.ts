@@ -3,6 +3,7 @@ import { queryRows } from "../db/client";
 import { pagePermission, can } from "../auth/permissions";
 import { platformScope } from "../auth/scope";
 import { PLANNED_PAGES } from "~/lib/planned-pages";
+import { formatKes } from "~/lib/invoice";
 import { likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
 
@@ -22,6 +23,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     to: "/chat",
     title: "Chat",
     words: "chat inbox conversations customers reply answer messages unread assign resolve whatsapp",
+  },
+  {
+    to: "/billing",
+    title: "Billing & Subscription",
+    words: "billing subscription plan wallet balance top up topup m-pesa mpesa card bank payment invoices receipts usage spend alerts",
   },
   { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
@@ -123,6 +129,26 @@ const activity: SearchProvider = {
   },
 };
 
+/** Invoices and receipts by number or description ("INV-2026", "top-up"), newest first. */
+const invoices: SearchProvider = {
+  id: "invoices",
+  label: "Invoices",
+  permission: "billing:view",
+  async search(current, query, limit) {
+    const pattern = likePattern(query);
+    const rows = await queryRows<{ id: string; number: string; description: string; status: string; total_cents: number | string }>(sql`
+      select id, number, description, status, total_cents from invoices
+      where organization_id = ${current.organization.id} and (number ilike ${pattern} or description ilike ${pattern})
+      order by issued_at desc
+      limit ${limit}`);
+    return rows.map((row) => ({
+      title: row.number,
+      detail: `${row.description} · ${formatKes(Number(row.total_cents))} · ${row.status.charAt(0).toUpperCase()}${row.status.slice(1)}`,
+      to: `/billing/invoices/${row.id}`,
+    }));
+  },
+};
+
 /** Platform administrators find organisations and their users across every tenant. */
 export const platformUsers: SearchProvider = {
   id: "users",
@@ -147,7 +173,7 @@ export const platformUsers: SearchProvider = {
 };
 
 /** Every domain's search; a new domain adds its provider here. */
-export const SEARCH_PROVIDERS: SearchProvider[] = [pages, whatsappAccounts, activity, platformUsers];
+export const SEARCH_PROVIDERS: SearchProvider[] = [pages, whatsappAccounts, activity, invoices, platformUsers];
 
 export function searchEverything(current: CurrentUser, query: string) {
   return searchWith(SEARCH_PROVIDERS, current, query);

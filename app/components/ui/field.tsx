@@ -298,3 +298,67 @@ export function FilterInput({ label, ...input }: { label: string } & InputHTMLAt
     </label>
   );
 }
+
+/**
+ * A group of radio buttons under a legend (a choice of a few: a payment method, a plan), each option
+ * with its label and an optional line under it; the group's hint and error are tied to the fieldset.
+ */
+export function RadioGroupField({
+  legend,
+  name,
+  options,
+  defaultValue,
+  errors,
+  hint,
+  id,
+  className = "",
+}: {
+  legend: ReactNode;
+  name: string;
+  options: { value: string; label: ReactNode; description?: ReactNode }[];
+  defaultValue?: string;
+  errors?: string[];
+  hint?: ReactNode;
+  id?: string;
+  className?: string;
+}) {
+  const wiring = useFieldWiring({ id, errors, hint });
+  return (
+    <fieldset id={wiring.controlId} aria-describedby={wiring.control["aria-describedby"]} className={className}>
+      <legend className="mb-1 block text-sm font-medium text-slate-700">{legend}</legend>
+      <div className="grid gap-2">
+        {options.map((option) => {
+          const optionId = `${wiring.controlId}-${option.value.replace(/\W+/g, "-")}`;
+          return (
+            <label
+              key={option.value}
+              htmlFor={optionId}
+              className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 px-3 py-2 hover:bg-slate-50 has-checked:border-brand-600 has-checked:bg-brand-50"
+            >
+              <input
+                type="radio"
+                id={optionId}
+                name={name}
+                value={option.value}
+                defaultChecked={option.value === defaultValue}
+                className="mt-1 size-4 shrink-0 border-slate-300 text-brand-700 focus:ring-brand-600"
+              />
+              <span className="text-sm">
+                <span className="font-medium text-slate-900">{option.label}</span>
+                {option.description ? <span className="block text-slate-600">{option.description}</span> : null}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+      {hint ? (
+        <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+        {errors?.[0] ?? ""}
+      </p>
+    </fieldset>
+  );
+}

@@ -6,7 +6,7 @@ import { Badge, statusTone } from "./badge";
 import { Button } from "./button";
 import { BarChart, LineChart } from "./chart";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
-import { CheckboxField, Field, FilterInput, FilterSelect, SelectField, TextareaField } from "./field";
+import { CheckboxField, Field, FilterInput, FilterSelect, RadioGroupField, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
 import { pageHref, Pager, sortLinkHref, Table } from "./table";
 import { removeRowColumn } from "./remove-row";
@@ -55,6 +55,28 @@ describe("fields", () => {
     const checkbox = renderToStaticMarkup(<CheckboxField id="copy" label="Send me a copy" errors={["Required"]} />);
     expect(checkbox).toMatch(/<input type="checkbox" id="copy" aria-invalid="true" aria-describedby="copy-error"/);
     expect(checkbox).toContain('<label for="copy"');
+  });
+
+  it("groups radio buttons under a legend, one chosen, with the group's hint and error tied to the fieldset", () => {
+    const html = renderToStaticMarkup(
+      <RadioGroupField
+        id="method"
+        name="method"
+        legend="Payment method"
+        defaultValue="card"
+        hint="How you pay"
+        errors={["Choose one"]}
+        options={[
+          { value: "mpesa", label: "M-Pesa", description: "A prompt on your phone" },
+          { value: "card", label: "Card" },
+        ]}
+      />,
+    );
+    expect(html).toMatch(/<fieldset id="method" aria-describedby="method-error method-hint"[^>]*><legend[^>]*>Payment method<\/legend>/);
+    expect(html).toMatch(/<label for="method-mpesa"[^>]*><input type="radio" id="method-mpesa"[^>]* name="method" value="mpesa"\/>/);
+    expect(html).toMatch(/<input type="radio" id="method-card"[^>]* name="method" checked="" value="card"\/>/);
+    expect(html).toContain("A prompt on your phone");
+    expect(html).toMatch(/<p id="method-error"[^>]*>Choose one<\/p>/);
   });
 
   it("labels a filter bar's select and input, with 'all' first as an empty value and the current value chosen", () => {

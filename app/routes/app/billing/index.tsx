@@ -1,7 +1,323 @@
-// Placeholder while the billing pages are built (issue 17).
-export function loader() {
-  throw new Response("Not Found", { status: 404 });
+import { data, Link, redirect, redirectDocument, useNavigation, useSearchParams } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/index";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { billingPageData, type SpendLine } from "~/.server/billing/page";
+import { startMpesaTopup } from "~/.server/billing/mpesa";
+import { startCardTopup } from "~/.server/billing/card";
+import { startBankTransfer } from "~/.server/billing/bank";
+import { PaymentRefusal } from "~/.server/billing/payments";
+import { BillingRefusal, changePlan, saveWalletAlerts } from "~/.server/billing/settings";
+import { disputeAction } from "~/.server/billing/page-actions";
+import { PlanChoiceSchema, TopupSchema, WalletAlertsSchema } from "~/lib/schemas/billing";
+import { BILLING_TYPE_WORDS, categoryWords, longDate, planPriceWords, planWords, usageWords } from "~/lib/billing-words";
+import { formatKes } from "~/lib/invoice";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { DisputeForm, PlanForm, TopupForm, WalletAlertsForm } from "~/components/billing/billing-forms";
+import { InvoiceHistory } from "~/components/billing/invoice-history";
+import { ButtonLink } from "~/components/ui/button";
+import { Card, CardBody, CardHeader } from "~/components/ui/card";
+import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
+import { ProgressBar } from "~/components/ui/progress-bar";
+import { Toast } from "~/components/ui/toast";
+import { CalendarClock, Gauge, Wallet } from "~/components/ui/icons";
+
+export const meta: Route.MetaFunction = () => [{ title: "Billing & Subscription | Jumbe" }];
+
+/** Billing & Subscription (spec section 2): owners and admins see it; the same roles change it. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "billing:view");
+  const page = await billingPageData(current.organization.id);
+  const params = args.url.searchParams;
+  const disputing = page.invoices.find((i) => i.id === params.get("invoice") && disputable(i.status)) ?? null;
+  const amount = Number(params.get("amount"));
+  return {
+    ...page,
+    canManage: can(current.role, "billing:manage"),
+    memberPhone: current.user.phoneNumber,
+    presetAmount: Number.isSafeInteger(amount) && amount > 0 ? amount : null,
+    disputing: disputing ? { id: disputing.id, number: disputing.number } : null,
+  };
 }
-export default function Placeholder() {
-  return null;
+
+const disputable = (status: string) => status === "pending" || status === "overdue" || status === "paid";
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "billing:manage");
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const actor = { organizationId: current.organization.id, userId: current.user.id };
+  switch (intent) {
+    case "topup": {
+      const submission = parseWithZod(form, { schema: TopupSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
+      const { amount, method = "mpesa", phone } = submission.value;
+      try {
+        if (method === "card") {
+          const started = await startCardTopup({ ...actor, email: current.user.email }, { amount });
+          // Paystack's hosted checkout is another site (the sandbox's is not one of the app's routes): a document load.
+          return redirectDocument(started.authorizationUrl);
+        }
+        if (method === "bank") {
+          const started = await startBankTransfer(actor, { amount });
+          return redirect(`/billing/payments/${started.payment.id}`);
+        }
+        const payment = await startMpesaTopup(actor, { amount, phone });
+        return redirect(`/billing/payments/${payment.id}`);
+      } catch (error) {
+        if (!(error instanceof PaymentRefusal)) throw error;
+        const field = error.field === "email" ? undefined : error.field;
+        if (field)
+          return formFailure(submission.reply({ fieldErrors: { [field]: [error.message] } }), error.status < 500 ? 422 : 503, undefined, {
+            intent,
+          });
+        return formFailure(submission.reply({ formErrors: [error.message] }), error.status < 500 ? error.status : 503, undefined, {
+          intent,
+        });
+      }
+    }
+    case "plan": {
+      const submission = parseWithZod(form, { schema: PlanChoiceSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
+      const [plan, billingType] = submission.value.choice.split("/");
+      try {
+        await changePlan(actor, { plan, billingType });
+      } catch (error) {
+        if (!(error instanceof BillingRefusal)) throw error;
+        return formFailure(submission.reply({ fieldErrors: { choice: [error.message] } }), 422, undefined, { intent });
+      }
+      return redirectWithToast("/billing", "success", "Plan change saved. It applies from the start of the next billing period.");
+    }
+    case "alerts": {
+      const submission = parseWithZod(form, { schema: WalletAlertsSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
+      try {
+        const v = submission.value;
+        await saveWalletAlerts(actor, {
+          lowBalance: v.lowBalance,
+          autoTopupBelow: v.autoTopupBelow,
+          autoTopupAmount: v.autoTopupAmount,
+          autoTopupPhone: v.autoTopupPhone,
+        });
+      } catch (error) {
+        if (!(error instanceof BillingRefusal)) throw error;
+        const field = error.field ?? "lowBalance";
+        return formFailure(submission.reply({ fieldErrors: { [field]: [error.message] } }), 422, undefined, { intent });
+      }
+      return redirectWithToast("/billing", "success", "Wallet alerts saved.");
+    }
+    case "dispute":
+      return disputeAction(actor, String(form.get("invoice") ?? ""), form, intent, "/billing");
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function Billing({ loaderData, actionData }: Route.ComponentProps) {
+  const { summary, plans, invoices, spend, alerts, canManage, memberPhone, presetAmount, disputing } = loaderData;
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const resultOf = (intent: string) =>
+    actionData && "intent" in actionData && actionData.intent === intent ? actionData.result : undefined;
+  const currentPlan = plans.find((p) => p.name.toLowerCase() === summary.plan.toLowerCase() && p.billingType === summary.billingType);
+  const topupHref = dialogHref(searchParams, "topup");
+  const presetHref = (amount: number) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("dialog", "topup");
+    next.set("amount", String(amount));
+    return `?${next.toString()}`;
+  };
+  const disputeHref = (invoiceId: string) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("dialog", "dispute");
+    next.set("invoice", invoiceId);
+    return `?${next.toString()}`;
+  };
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Billing &amp; Subscription</h1>
+          <p className="mt-1 text-sm text-slate-600">Your plan, the wallet, this month&apos;s usage and spend, and your invoices.</p>
+        </div>
+        {canManage ? (
+          <ButtonLink to={topupHref} preventScrollReset>
+            <Wallet className="size-4" aria-hidden /> Top up wallet
+          </ButtonLink>
+        ) : null}
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+        <Card aria-labelledby="plan-title">
+          <CardHeader id="plan-title" title="Plan" />
+          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-plan">
+            {summary.plan} · {BILLING_TYPE_WORDS[summary.billingType] ?? summary.billingType}
+          </p>
+          {currentPlan ? <p className="mt-1 text-sm text-slate-600">{planPriceWords(currentPlan)}</p> : null}
+          {summary.nextPlan ? (
+            <p className="mt-2 text-sm font-medium text-amber-800" data-testid="billing-next-plan">
+              {planWords(summary.nextPlan.plan, summary.nextPlan.billingType)} from{" "}
+              {longDate(summary.nextPlan.from ?? summary.nextBillingDate)}
+            </p>
+          ) : null}
+          {canManage ? (
+            <Link
+              to={dialogHref(searchParams, "plan")}
+              preventScrollReset
+              className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
+            >
+              Change plan
+            </Link>
+          ) : null}
+        </Card>
+        <Card aria-labelledby="wallet-title">
+          <CardHeader id="wallet-title" title="Wallet balance" />
+          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-balance">
+            {formatKes(summary.balanceCents)}
+          </p>
+          {summary.heldCents > 0 ? (
+            <p className="mt-1 text-sm text-slate-600">
+              {formatKes(summary.heldCents)} held for queued messages; {formatKes(summary.availableCents)} available.
+            </p>
+          ) : (
+            <p className="mt-1 text-sm text-slate-600">
+              {summary.billingType === "prepaid" ? "Each message is paid from the wallet." : "Money on account pays your monthly invoices."}
+            </p>
+          )}
+        </Card>
+        <Card aria-labelledby="next-billing-title">
+          <div className="flex items-center justify-between">
+            <CardHeader id="next-billing-title" title="Next billing date" />
+            <CalendarClock className="size-5 text-brand-600" aria-hidden />
+          </div>
+          <p className="mt-2 text-xl font-bold text-slate-900">{longDate(summary.nextBillingDate)}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            This period: {longDate(summary.usage.periodStart)} to {longDate(summary.usage.periodEnd)}.
+          </p>
+        </Card>
+        <Card aria-labelledby="usage-title">
+          <div className="flex items-center justify-between">
+            <CardHeader id="usage-title" title="Usage this period" />
+            <Gauge className="size-5 text-brand-600" aria-hidden />
+          </div>
+          <div className="mt-3">
+            <ProgressBar
+              label={usageWords(summary.usage.messages, summary.usage.limit)}
+              value={summary.usage.percent}
+              valueText={`${summary.usage.percent}%`}
+              tone={summary.usage.percent >= 100 ? "danger" : summary.usage.percent >= 80 ? "warning" : "brand"}
+            />
+          </div>
+          <p className="mt-2 text-sm text-slate-600">Spent this period: {formatKes(summary.usage.spentCents)}</p>
+        </Card>
+      </div>
+
+      <Card aria-labelledby="spend-title">
+        <CardHeader id="spend-title" title="Spend this period" description="What your messages cost, by template category and by number." />
+        {spend.byCategory.length === 0 ? (
+          <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
+            No messages charged this period yet.
+          </p>
+        ) : (
+          <CardBody className="grid gap-6 md:grid-cols-2">
+            <SpendTable caption="By template category" lines={spend.byCategory.map((l) => ({ ...l, label: categoryWords(l.label) }))} />
+            <SpendTable caption="By number" lines={spend.byNumber} />
+          </CardBody>
+        )}
+      </Card>
+
+      <InvoiceHistory invoices={invoices} disputeHref={canManage ? disputeHref : null} />
+
+      {canManage ? (
+        <Card aria-labelledby="alerts-title">
+          <CardHeader
+            id="alerts-title"
+            title="Wallet alerts"
+            description="Hear about a low balance before messages stop, or have M-Pesa ask you to top up."
+          />
+          <WalletAlertsForm result={resultOf("alerts")} alerts={alerts} busy={busy} />
+        </Card>
+      ) : null}
+
+      {canManage ? (
+        <>
+          <UrlDialog
+            name="topup"
+            searchParams={searchParams}
+            title="Top up your wallet"
+            description={summary.billingType === "postpaid" ? "On a postpaid plan, money on account pays your next invoices." : undefined}
+          >
+            <TopupForm
+              key={presetAmount ?? "default"}
+              result={resultOf("topup")}
+              amount={presetAmount}
+              phone={memberPhone}
+              busy={busy}
+              presetHref={presetHref}
+            />
+          </UrlDialog>
+          <UrlDialog name="plan" searchParams={searchParams} title="Change plan">
+            <PlanForm
+              result={resultOf("plan")}
+              plans={plans}
+              current={`${summary.nextPlan?.plan.toLowerCase() ?? summary.plan.toLowerCase()}/${summary.nextPlan?.billingType ?? summary.billingType}`}
+              nextPeriod={summary.nextBillingDate}
+              busy={busy}
+            />
+          </UrlDialog>
+          {disputing ? (
+            <UrlDialog name="dispute" searchParams={searchParams} title={`Dispute ${disputing.number}`}>
+              <DisputeForm
+                result={resultOf("dispute")}
+                invoiceId={disputing.id}
+                number={disputing.number}
+                action={`/billing?dialog=dispute&invoice=${disputing.id}`}
+                cancelTo={closeDialogHref(searchParams)}
+                busy={busy}
+              />
+            </UrlDialog>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function SpendTable({ caption, lines }: { caption: string; lines: SpendLine[] }) {
+  return (
+    <table className="w-full text-sm">
+      <caption className="mb-2 text-left font-medium text-slate-700">{caption}</caption>
+      <thead>
+        <tr className="border-b border-slate-200 text-left text-slate-500">
+          <th scope="col" className="py-1.5 font-medium">
+            {caption === "By number" ? "Number" : "Category"}
+          </th>
+          <th scope="col" className="py-1.5 text-right font-medium">
+            Messages
+          </th>
+          <th scope="col" className="py-1.5 text-right font-medium">
+            Amount
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line) => (
+          <tr key={line.label} className="border-b border-slate-100">
+            <th scope="row" className="py-1.5 text-left font-normal text-slate-900">
+              {line.label}
+            </th>
+            <td className="py-1.5 text-right">{line.messages.toLocaleString("en-US")}</td>
+            <td className="py-1.5 text-right">{formatKes(line.amountCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -1,7 +1,92 @@
-// Placeholder while the billing pages are built (issue 17).
-export function loader() {
-  throw new Response("Not Found", { status: 404 });
+import { data, useNavigation } from "react-router";
+import type { Route } from "./+types/invoice";
+import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { readForm } from "~/.server/http/forms";
+import { invoiceDocument } from "~/.server/billing/invoices";
+import { openDisputeOf } from "~/.server/billing/page";
+import { disputeAction } from "~/.server/billing/page-actions";
+import { formatInvoiceDateTime } from "~/lib/invoice";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { InvoiceView } from "~/components/billing/invoice-view";
+import { DisputeForm } from "~/components/billing/billing-forms";
+import { InvoiceStatusBadge } from "~/components/billing/invoice-history";
+import { BackLink } from "~/components/ui/back-link";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Download } from "~/components/ui/icons";
+import { buttonClass } from "~/components/ui/button";
+import { Toast } from "~/components/ui/toast";
+
+export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `${page?.invoice.number ?? "Invoice"} | Billing | Jumbe` }];
+
+/** One invoice or receipt as a page, its PDF, and its dispute. Another organisation's: 404. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "billing:view");
+  const [invoice, dispute] = await Promise.all([
+    invoiceDocument(current.organization.id, args.params.id),
+    openDisputeOf(current.organization.id, args.params.id),
+  ]);
+  if (!invoice) throw data("Not Found", { status: 404 });
+  return { id: args.params.id, invoice, dispute, canManage: can(current.role, "billing:manage") };
 }
-export default function Placeholder() {
-  return null;
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "billing:manage");
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  if (intent !== "dispute") throw data("Unknown action.", { status: 400 });
+  const actor = { organizationId: current.organization.id, userId: current.user.id };
+  return disputeAction(actor, args.params.id, form, intent, `/billing/invoices/${args.params.id}`);
+}
+
+export default function Invoice({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, invoice, dispute, canManage } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const disputable = invoice.status === "pending" || invoice.status === "overdue" || invoice.status === "paid";
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <BackLink to="/billing">Billing &amp; Subscription</BackLink>
+      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
+        <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
+          {invoice.number} <InvoiceStatusBadge status={invoice.status} />
+        </h1>
+        <a href={`/billing/invoices/${id}/pdf`} download className={buttonClass("secondary")}>
+          <Download className="size-4" aria-hidden /> Download PDF
+        </a>
+      </div>
+      {dispute ? (
+        <Card aria-labelledby="dispute-title" className="border-sky-200 bg-sky-50 print:hidden" data-testid="invoice-dispute">
+          <CardHeader
+            id="dispute-title"
+            title="Disputed"
+            description={`Raised ${formatInvoiceDateTime(dispute.raisedAt)}. Jumbe's billing team will reply.`}
+          />
+          <p className="mt-2 text-sm break-words text-slate-800">Reason: {dispute.reason}</p>
+        </Card>
+      ) : null}
+      <InvoiceView invoice={invoice} />
+      {canManage && disputable ? (
+        <Card aria-labelledby="dispute-form-title" className="print:hidden" id="dispute">
+          <CardHeader
+            id="dispute-form-title"
+            title="Dispute this invoice"
+            description="Something wrong with it? Tell us what, and it is put on hold until our billing team answers."
+          />
+          <div className="mt-4">
+            <DisputeForm
+              result={actionData && "result" in actionData ? actionData.result : undefined}
+              invoiceId={id}
+              number={invoice.number}
+              action={`/billing/invoices/${id}`}
+              busy={busy}
+            />
+          </div>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -1,0 +1,95 @@
+import { Link } from "react-router";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Table, type Column } from "~/components/ui/table";
+import { formatInvoiceDate, formatKes, type InvoiceStatus } from "~/lib/invoice";
+
+/** The words and tones of an invoice's status in lists (the spec's paid, pending, overdue, disputed). */
+export const INVOICE_STATUS_BADGES: Record<InvoiceStatus, { label: string; tone: BadgeTone }> = {
+  paid: { label: "Paid", tone: "success" },
+  pending: { label: "Pending", tone: "warning" },
+  overdue: { label: "Overdue", tone: "danger" },
+  disputed: { label: "Disputed", tone: "info" },
+  void: { label: "Void", tone: "neutral" },
+};
+
+export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+  const badge = INVOICE_STATUS_BADGES[status];
+  return <Badge tone={badge.tone}>{badge.label}</Badge>;
+}
+
+export interface InvoiceListRow {
+  id: string;
+  number: string;
+  status: InvoiceStatus;
+  description: string;
+  issuedAt: string;
+  totalCents: number;
+  disputeReason: string | null;
+}
+
+const linkClass = "font-medium text-brand-700 hover:underline";
+
+/** The organisation's invoices and receipts: view, download, and (for owners and admins) dispute. */
+export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceListRow[]; disputeHref: ((id: string) => string) | null }) {
+  const columns: Column<InvoiceListRow>[] = [
+    {
+      key: "number",
+      header: "Invoice",
+      cell: (i) => (
+        <Link to={`/billing/invoices/${i.id}`} className={linkClass}>
+          {i.number}
+        </Link>
+      ),
+    },
+    { key: "date", header: "Date", cell: (i) => formatInvoiceDate(i.issuedAt) },
+    { key: "description", header: "Description", hideOnPhone: true, cell: (i) => i.description },
+    { key: "amount", header: "Amount", align: "right", cell: (i) => formatKes(i.totalCents) },
+    {
+      key: "status",
+      header: "Status",
+      cell: (i) => (
+        <span>
+          <InvoiceStatusBadge status={i.status} />
+          {i.status === "disputed" && i.disputeReason ? (
+            <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">Reason: {i.disputeReason}</span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: "actions",
+      header: <span className="sr-only">Actions</span>,
+      align: "right",
+      cell: (i) => (
+        <span className="inline-flex flex-wrap justify-end gap-3 text-sm">
+          <Link to={`/billing/invoices/${i.id}`} className={linkClass} aria-label={`View ${i.number}`}>
+            View
+          </Link>
+          <a href={`/billing/invoices/${i.id}/pdf`} download className={linkClass} aria-label={`Download PDF of ${i.number}`}>
+            Download PDF
+          </a>
+          {disputeHref && (i.status === "pending" || i.status === "overdue" || i.status === "paid") ? (
+            <Link to={disputeHref(i.id)} preventScrollReset className={linkClass} aria-label={`Dispute ${i.number}`}>
+              Dispute
+            </Link>
+          ) : null}
+        </span>
+      ),
+    },
+  ];
+  return (
+    <Card padding="none" aria-labelledby="invoices-title">
+      <div className="px-4 pt-4">
+        <CardHeader id="invoices-title" title="Invoice history" description="Tax invoices and receipts, newest first." />
+      </div>
+      <Table
+        caption="Invoices"
+        columns={columns}
+        rows={invoices}
+        rowKey={(i) => i.id}
+        empty="No invoices yet. A top-up or a month on a postpaid plan makes one."
+      />
+    </Card>
+  );
+}
