@@ -150,23 +150,6 @@ const ROWS: Record<string, Row> = {
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/chat/:id": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
-  // An invoice's PDF (another organisation's or none: 404), and Paystack's return without a reference.
-  "/billing/invoices/:id/pdf": {
-    path: "/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf",
-    anonymous: "login",
-    owner: "404",
-    admin: "404",
-  },
-  "/billing/card-return": { path: "/billing/card-return", anonymous: "login", owner: "404", admin: "404" },
-  // Payments in take POSTs from Safaricom and Paystack only.
-  "/webhooks/mpesa/stk/:paymentId/:secret": {
-    path: "/webhooks/mpesa/stk/00000000-0000-4000-8000-000000000000/secret",
-    anonymous: "405",
-    owner: "405",
-    admin: "405",
-  },
-  "/webhooks/paybill/:secret/:step": { path: "/webhooks/paybill/secret/confirmation", anonymous: "405", owner: "405", admin: "405" },
-  "/webhooks/paystack": { path: "/webhooks/paystack", anonymous: "405", owner: "405", admin: "405" },
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
@@ -244,16 +227,6 @@ const ROWS: Record<string, Row> = {
     admin: "405",
   },
   "/api/admin/queue": { path: "/api/admin/queue", anonymous: "401", owner: "403", admin: "ok" },
-  // Billing's JSON (issue 17): the wallet and invoices to those who see billing; a top-up is a POST.
-  "/api/billing/wallet": { path: "/api/billing/wallet", anonymous: "401", owner: "ok", admin: "ok" },
-  "/api/billing/topups": { path: "/api/billing/topups", anonymous: "405", owner: "405", admin: "405" },
-  "/api/billing/topups/:id": {
-    path: "/api/billing/topups/00000000-0000-4000-8000-000000000000",
-    anonymous: "401",
-    owner: "404",
-    admin: "404",
-  },
-  "/api/billing/invoices": { path: "/api/billing/invoices", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/activity-logs": { path: "/api/activity-logs", anonymous: "401", owner: "ok", admin: "ok" },
   // A browser opening the export link signed out is sent to sign in and back to the Activity page.
   "/api/activity-logs/export": { path: "/api/activity-logs/export", anonymous: "→/login?from=%2Factivity", owner: "ok", admin: "ok" },
