@@ -133,7 +133,8 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   // Pages and the cookie API take GET, HEAD and POST only, and a page post is a form.
   app.use(
     allowedMethods({
-      exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/"),
+      // /webhooks/whatsapp never reaches Express; the payment callbacks are routes like any other (POST).
+      exempt: (p) => p.startsWith("/sandbox/"),
       routes: typeof build === "function" ? undefined : routeLookup(build),
     }),
   );
