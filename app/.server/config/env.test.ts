@@ -161,13 +161,18 @@ describe("payments configuration", () => {
       MPESA_ENVIRONMENT: "production",
       PAYSTACK_BASE_URL: "https://api.paystack.co",
     });
-    expect(parseEnv({ MPESA_ALLOWED_IPS: " 196.201.214.200, 196.201.214.206 " }).mpesaAllowedIps).toEqual(["196.201.214.200", "196.201.214.206"]);
+    expect(parseEnv({ MPESA_ALLOWED_IPS: " 196.201.214.200, 196.201.214.206 " }).mpesaAllowedIps).toEqual([
+      "196.201.214.200",
+      "196.201.214.206",
+    ]);
   });
 
   it("refuses demo payment credentials, the test paybill, test card keys and plain-http callbacks in production", () => {
     const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
     for (const key of ["MPESA_CONSUMER_KEY", "MPESA_CONSUMER_SECRET", "MPESA_PASSKEY", "PAYSTACK_SECRET_KEY", "INVOICE_SELLER_KRA_PIN"])
-      expect(() => parseEnv({ ...production, [key]: undefined })).toThrow(new RegExp(`${key}: refusing to start in production with the demo ${key}`));
+      expect(() => parseEnv({ ...production, [key]: undefined })).toThrow(
+        new RegExp(`${key}: refusing to start in production with the demo ${key}`),
+      );
     expect(() => parseEnv({ ...production, MPESA_SHORTCODE: "174379" })).toThrow(/test paybill 174379/);
     expect(() => parseEnv({ ...production, PAYSTACK_SECRET_KEY: "sk_test_" + "b".repeat(20) })).toThrow(/Paystack test key/);
     expect(() => parseEnv({ ...production, MPESA_CALLBACK_BASE_URL: "http://app.jumbe.co.ke" })).toThrow(/must be https/);

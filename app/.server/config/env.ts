@@ -115,7 +115,10 @@ const EnvVariables = z.object({
   // sandbox: Safaricom's sandbox rules (test shortcode and passkey allowed); production: the live paybill.
   MPESA_ENVIRONMENT: z.enum(["sandbox", "production"]).optional(),
   MPESA_CONSUMER_KEY: z.string().min(8, "MPESA_CONSUMER_KEY must be the Daraja app's consumer key").default(DEMO_MPESA_CONSUMER_KEY),
-  MPESA_CONSUMER_SECRET: z.string().min(8, "MPESA_CONSUMER_SECRET must be the Daraja app's consumer secret").default(DEMO_MPESA_CONSUMER_SECRET),
+  MPESA_CONSUMER_SECRET: z
+    .string()
+    .min(8, "MPESA_CONSUMER_SECRET must be the Daraja app's consumer secret")
+    .default(DEMO_MPESA_CONSUMER_SECRET),
   MPESA_SHORTCODE: z
     .string()
     .regex(/^\d{5,7}$/, "MPESA_SHORTCODE must be the paybill number (5 to 7 digits)")
@@ -233,11 +236,23 @@ const EnvSchema = EnvVariables.transform((env) => {
     if (env[key as keyof typeof paymentDemos] === value)
       ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the demo ${key}` });
   if (!env.sandbox && env.MPESA_ENVIRONMENT === "production" && env.MPESA_SHORTCODE === DEMO_MPESA_SHORTCODE)
-    ctx.addIssue({ code: "custom", path: ["MPESA_SHORTCODE"], message: "refusing to start in production with Safaricom's test paybill 174379" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["MPESA_SHORTCODE"],
+      message: "refusing to start in production with Safaricom's test paybill 174379",
+    });
   if (!env.sandbox && !env.MPESA_CALLBACK_BASE_URL.startsWith("https://"))
-    ctx.addIssue({ code: "custom", path: ["MPESA_CALLBACK_BASE_URL"], message: "MPESA_CALLBACK_BASE_URL must be https:// in production: Safaricom refuses other callbacks" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["MPESA_CALLBACK_BASE_URL"],
+      message: "MPESA_CALLBACK_BASE_URL must be https:// in production: Safaricom refuses other callbacks",
+    });
   if (!env.sandbox && env.PAYSTACK_SECRET_KEY.startsWith("sk_test_"))
-    ctx.addIssue({ code: "custom", path: ["PAYSTACK_SECRET_KEY"], message: "refusing to start in production with a Paystack test key (sk_test_...)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["PAYSTACK_SECRET_KEY"],
+      message: "refusing to start in production with a Paystack test key (sk_test_...)",
+    });
 });
 
 /**

@@ -81,7 +81,7 @@ export const wallets = pgTable(
     autoTopupRequestedAt: timestamp("auto_topup_requested_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
+  () => [
     check("wallets_available_check", sql`held_cents >= 0 and balance_cents >= held_cents`),
     check("wallets_settings_check", sql`coalesce(low_balance_threshold_cents, 0) >= 0 and coalesce(auto_topup_threshold_cents, 0) >= 0`),
   ],
