@@ -1,42 +1,15 @@
 import { once } from "node:events";
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { startWebhookReceiver } from "../test-receiver";
 import { createPaystackSandbox, type PaystackSandboxOptions } from "./index";
 
 export const SECRET_KEY = "sk_test_sandbox_tests_0123456789";
 
-export interface ReceivedWebhook {
-  body: string;
-  headers: http.IncomingHttpHeaders;
-}
+export type { ReceivedWebhook } from "../test-receiver";
 
-/** A webhook receiver: records every POST and answers the queued statuses (then 200). */
-export async function startReceiver() {
-  const received: ReceivedWebhook[] = [];
-  const statuses: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
-      res.writeHead(statuses.shift() ?? 200, { "Content-Type": "text/plain" }).end("ok");
-    });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks/paystack`,
-    received,
-    /** The next answers, in order; 200 after they run out. */
-    answer: (...codes: number[]) => statuses.push(...codes),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+/** A webhook receiver at /webhooks/paystack: records every POST and answers the queued statuses (then 200). */
+export const startReceiver = () => startWebhookReceiver("/webhooks/paystack");
 
 export interface Answer {
   status: number;
