@@ -7,11 +7,14 @@ step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 
 step "format (Prettier; npm run format fixes it)"
 npx prettier --check . --log-level warn
-step "lint"
-npx eslint --max-warnings=0 .
-step "typecheck"
+step "lint and typecheck (side by side: each uses one core)"
 npx react-router typegen
-npx tsc
+npx eslint --max-warnings=0 . &
+lint=$!
+npx tsc &
+typecheck=$!
+wait "$lint"
+wait "$typecheck"
 step "unit and integration tests (PGlite)"
 # The built-server tests run after the build below; a build left from an earlier run is older than
 # the code under test, so none may run against it here.
