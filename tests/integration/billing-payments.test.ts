@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/db/client";
 import { startMpesaTopup, settlePendingPrompts, c2bUrls, registerPaybillUrls } from "~/.server/billing/mpesa";
-import { startCardTopup } from "~/.server/billing/card";
+import { settlePendingCards, startCardTopup } from "~/.server/billing/card";
+import { env, setEnv } from "~/.server/config/env";
 import { startBankTransfer, reconcileBankTransfer } from "~/.server/billing/bank";
 import { PaymentRefusal, paymentById } from "~/.server/billing/payments";
 import { walletState } from "~/.server/billing/ledger";
@@ -323,6 +324,22 @@ describe("cards through Paystack", () => {
     expect(signed.status).toBe(200);
     expect((await paymentById(pending.payment.id))!.status).toBe("pending");
     expect(await balance(b.organizationId)).toBe(250_000);
+  });
+  it("closes a checkout nobody finished only once Paystack says so, and credits one paid after that", async () => {
+    const b = await business();
+    const started = await startCardTopup(b, { amount: 1500 });
+    // Paystack cannot be reached: the payment stays pending, to be asked about again.
+    setEnv({ ...env(), PAYSTACK_BASE_URL: "http://127.0.0.1:9/unreachable" });
+    await settlePendingCards(new Date(Date.now() + 31 * 60_000));
+    expect((await paymentById(started.payment.id))!.status).toBe("pending");
+    setEnv({ ...env(), PAYSTACK_BASE_URL: `${pay.origin}/sandbox/paystack` });
+    await settlePendingCards(new Date(Date.now() + 40 * 60_000));
+    expect(await paymentById(started.payment.id)).toMatchObject({ status: "failed", result_code: "abandoned" });
+    // The payer finishes on Paystack's page after all: the webhook's verification credits it once.
+    pay.paystack.pay(started.payment.reference!, "success");
+    await pay.paystack.flushWebhooks();
+    expect((await paymentById(started.payment.id))!.status).toBe("completed");
+    expect(await balance(b.organizationId)).toBe(150_000);
   });
 });
 

@@ -60,24 +60,37 @@ export async function startCardTopup(
   }
 }
 
-async function cardPaymentByReference(reference: string) {
+export async function cardPaymentByReference(reference: string) {
   return (await rawQuery<PaymentRow>(`select * from payments where method = 'card' and reference = $1`, [reference]))[0];
 }
 
 /** Settles a card payment from Paystack's own verification of its reference; answers the payment as it is now. */
 export async function settleCardPayment(reference: string, via: string): Promise<PaymentRow | undefined> {
-  const payment = await cardPaymentByReference(reference);
+  let payment = await cardPaymentByReference(reference);
   if (!payment) return undefined;
-  if (payment.status !== "pending") return payment;
+  // A checkout closed as abandoned may still be paid on Paystack's page afterwards: verified, it is reopened and credited.
+  const abandoned = payment.status === "failed" && payment.result_code === "abandoned";
+  if (payment.status !== "pending" && !abandoned) return payment;
   let verified: VerifiedTransaction;
   try {
     verified = await paystackClient().verifyTransaction(reference);
   } catch (error) {
-    if (error instanceof PaystackError && error.httpStatus < 500) {
+    if (error instanceof PaystackError && error.httpStatus >= 400 && error.httpStatus < 500) {
       log().warn({ reference, status: error.httpStatus }, "Paystack does not know this reference");
       return payment;
     }
     throw error;
+  }
+  if (abandoned) {
+    if (verified.status !== "success") return payment;
+    payment = (
+      await rawQuery<PaymentRow>(
+        `update payments set status = 'pending', result_code = null, failure_reason = null, completed_at = null
+         where id = $1 and status = 'failed' and result_code = 'abandoned' returning *`,
+        [payment.id],
+      )
+    )[0];
+    if (!payment) return cardPaymentByReference(reference);
   }
   const asked = Number(payment.amount_cents);
   if (verified.status === "success" && verified.amountCents === asked && verified.currency === "KES") {
@@ -116,7 +129,18 @@ export async function settlePendingCards(now = new Date()) {
     [now.toISOString()],
   );
   for (const payment of due) {
-    const after = await settleCardPayment(payment.reference!, "Paystack's verification").catch(() => payment);
+    let after: PaymentRow | undefined;
+    try {
+      after = await settleCardPayment(payment.reference!, "Paystack's verification");
+    } catch (error) {
+      // Paystack could not be asked: the payment stays pending and is asked about again later, never failed unverified.
+      log().warn({ err: error, reference: payment.reference }, "Paystack verification failed; will retry");
+      await rawQuery(`update payments set next_check_at = $2::timestamptz + interval '5 minutes' where id = $1 and status = 'pending'`, [
+        payment.id,
+        now.toISOString(),
+      ]);
+      continue;
+    }
     if (after?.status === "pending")
       await failPayment(payment.id, { code: "abandoned", reason: "The card payment was not finished. Nothing was charged." });
   }

@@ -209,7 +209,8 @@ export async function settlePendingPrompts(now = new Date(), limit = 20) {
       if (query.resultCode === 0) await completePayment(payment.id, { receipt: null, via: "M-Pesa's status query" });
       else await failPayment(payment.id, { code: String(query.resultCode), reason: mpesaResultWords(query.resultCode, query.resultDesc) });
       settled++;
-    } else if (now.getTime() - new Date(payment.created_at).getTime() > PROMPT_GIVE_UP_MS) {
+    } else if (query && now.getTime() - new Date(payment.created_at).getTime() > PROMPT_GIVE_UP_MS) {
+      // Given up only on Safaricom's own word that it is still unanswered; unreachable, it is asked again later.
       await failPayment(payment.id, { code: "1037", reason: mpesaResultWords(1037) });
       settled++;
     }
