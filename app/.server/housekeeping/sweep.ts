@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { pruneHourlyContacts } from "../analytics/fold";
 import { INBOX_EVENT_RETENTION_HOURS } from "../inbox/events";
 import { deleteExpiredSessions } from "../auth/sessions";
 import { deleteStaleCodes } from "../auth/codes";
@@ -84,6 +85,7 @@ export async function sweepExpiredData() {
   const templateSamples = await deleteUnattachedSamples();
   // Tags no contact carries any more (a deleted or erased contact, a merge) leave the tag filter.
   const contactTags = await pruneContactTags();
+  await pruneHourlyContacts();
   return {
     contactTags,
     inboxEvents,

@@ -27,6 +27,7 @@ import { INBOX_MARK_READ_QUEUE } from "../inbox/actions";
 import { markConversationsRead, type MarkReadPayload } from "../inbox/read-job";
 import { WALLET_ALERTS_QUEUE } from "../billing/ledger";
 import { runWalletAlerts } from "../billing/alerts";
+import { ANALYTICS_FOLD_EVERY_SECONDS, ANALYTICS_FOLD_QUEUE, foldAnalytics } from "../analytics/fold";
 import { BILLING_CYCLE_EVERY_SECONDS, BILLING_CYCLE_QUEUE, runBillingCycle } from "../billing/cycle";
 import { settlePendingPrompts } from "../billing/mpesa";
 import { settlePendingCards } from "../billing/card";
@@ -148,6 +149,16 @@ export function registerJobHandlers() {
     transactional: false,
     run: (jobs) => runWalletAlerts(jobs),
   });
+  // Analytics (decision 036): the figures the messages trigger left pending, added into the rollups.
+  // One fold at a time across the instances (it takes an advisory lock and skips when another holds it).
+  registerJobHandler({
+    queue: ANALYTICS_FOLD_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => foldAnalytics().then(() => undefined),
+  });
+  registerRecurringJob({ name: "analytics-fold", queue: ANALYTICS_FOLD_QUEUE, everySeconds: ANALYTICS_FOLD_EVERY_SECONDS });
   // The monthly invoices, plan changes and overdue reminders: idempotent, every five minutes.
   registerJobHandler({
     queue: BILLING_CYCLE_QUEUE,

@@ -188,6 +188,11 @@ export const messages = pgTable(
     /** A failed message an agent sent again (as a new message): when, so it is retried once. */
     retriedAt: timestamp("retried_at", { withTimezone: true }),
     /**
+     * Outbound: when the customer answered it (analytics, decision 036): the customer's next message
+     * on the same number within 24 hours, or one quoting it. Set once, by the analytics fold.
+     */
+    repliedAt: timestamp("replied_at", { withTimezone: true }),
+    /**
      * Billing (decision 035). A prepaid template message holds its price when it is queued (held),
      * is charged when Meta accepts it (charged) and released when it fails before (released); one
      * Meta fails after accepting it is refunded. A postpaid one is counted as usage when accepted
