@@ -15,6 +15,7 @@
 //   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
 //   node bench/run.mjs --inbox-only                      (the inbox: webhook to browser stream through nginx, 2,000 idle streams, /chat at 5,000,000 messages)
 //   node bench/run.mjs --billing-only                    (wallet holds and charges under contention, an M-Pesa top-up end to end, sending on prepaid vs postpaid)
+//   node bench/run.mjs --analytics-only                  (/analytics for each period and /dashboard at 10,000,000 messages, the report in process, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -45,6 +46,7 @@ import { benchContactsImport, formatContactsImport } from "./contacts-import.mjs
 import { benchCampaign, formatCampaign } from "./campaign.mjs";
 import { benchInbox, formatInbox, PARTS as INBOX_PARTS } from "./inbox.mjs";
 import { benchBilling, formatBilling } from "./billing.mjs";
+import { benchAnalytics, formatAnalytics } from "./analytics.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -121,6 +123,13 @@ const { values: args } = parseArgs({
     "billing-sending-messages": { type: "string", default: "20000" },
     "skip-billing": { type: "boolean", default: false },
     "billing-only": { type: "boolean", default: false },
+    "analytics-messages": { type: "string", default: "10000000" },
+    "analytics-contacts": { type: "string", default: "200000" },
+    "analytics-others": { type: "string", default: "100" },
+    "analytics-others-messages": { type: "string", default: "1000" },
+    "analytics-requests": { type: "string", default: "30" },
+    "skip-analytics": { type: "boolean", default: false },
+    "analytics-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -194,6 +203,13 @@ if (args.help) {
   --billing-sending-messages N  messages through the sending pipeline on prepaid, then on postpaid (default 20000; 0 leaves it out)
   --skip-billing              leave out billing
   --billing-only              only billing (a private PostgreSQL cluster, the production build and its M-Pesa sandbox)
+  --analytics-messages N      the large tenant's messages over 365 days (default 10000000; 100000 for a smoke run)
+  --analytics-contacts N      its contacts (default 200000)
+  --analytics-others N        small tenants beside it (default 100)
+  --analytics-others-messages N  messages of each small tenant (default 1000)
+  --analytics-requests N      sequential calls of the report and requests of each page (default 30)
+  --skip-analytics            leave out analytics
+  --analytics-only            only analytics (a private PostgreSQL cluster: seed, backfill and fold, the report in process, /analytics and /dashboard)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -220,6 +236,7 @@ const contactsImportOnly = args["contacts-import-only"];
 const campaignOnly = args["campaign-only"];
 const inboxOnly = args["inbox-only"];
 const billingOnly = args["billing-only"];
+const analyticsOnly = args["analytics-only"];
 if (
   [
     publicOnly,
@@ -233,10 +250,11 @@ if (
     campaignOnly,
     inboxOnly,
     billingOnly,
+    analyticsOnly,
   ].filter(Boolean).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only and --billing-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only, --billing-only and --analytics-only exclude each other.",
   );
   process.exit(2);
 }
@@ -251,7 +269,8 @@ const only =
   contactsImportOnly ||
   campaignOnly ||
   inboxOnly ||
-  billingOnly;
+  billingOnly ||
+  analyticsOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -266,6 +285,7 @@ const runContactsImport = contactsImportOnly || (!only && !args["skip-contacts-i
 const runCampaign = campaignOnly || (!only && !args["skip-campaign"]);
 const runInbox = inboxOnly || (!only && !args["skip-inbox"]);
 const runBilling = billingOnly || (!only && !args["skip-billing"]);
+const runAnalytics = analyticsOnly || (!only && !args["skip-analytics"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -387,7 +407,14 @@ async function main() {
   };
   // nginx-pair.mjs makes a cluster of its own; this one is for the single-server runs.
   privatePostgres =
-    args["private-postgres"] && !nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly
+    args["private-postgres"] &&
+    !nginxOnly &&
+    !sendingOnly &&
+    !contactsImportOnly &&
+    !campaignOnly &&
+    !inboxOnly &&
+    !billingOnly &&
+    !analyticsOnly
       ? await startPrivatePostgres()
       : null;
   if (privatePostgres) {
@@ -397,7 +424,8 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly) await singleServerRuns(results);
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly && !analyticsOnly)
+      await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
       const count = Number(args["sending-messages"]);
@@ -514,6 +542,31 @@ async function main() {
       }
       results.inbox.loadAverage = { before: loadBeforeInbox, after: os.loadavg() };
       console.log(`\n${formatInbox(results.inbox, { table })}`);
+    }
+    // Its own cluster and server; last, as its millions of messages take the longest to seed.
+    if (runAnalytics) {
+      if (analyticsOnly) results.database = "postgres";
+      const loadBeforeAnalytics = os.loadavg();
+      const messages = Number(args["analytics-messages"]);
+      console.log(
+        `\nAnalytics: the report and /analytics for each period, and /dashboard, at ${messages.toLocaleString("en-US")} messages ...`,
+      );
+      try {
+        results.analytics = await benchAnalytics({
+          root,
+          accounts: ACCOUNTS,
+          messages,
+          contacts: Number(args["analytics-contacts"]),
+          others: Number(args["analytics-others"]),
+          othersMessages: Number(args["analytics-others-messages"]),
+          requests: Number(args["analytics-requests"]),
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.analytics = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      results.analytics.loadAverage = { before: loadBeforeAnalytics, after: os.loadavg() };
+      console.log(`\n${formatAnalytics(results.analytics, { table })}`);
     }
   } finally {
     privatePostgres?.destroy();
