@@ -73,7 +73,7 @@ test("sign up, verify by code, sign in, edit the profile, change the password, s
     await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
     await expect(page.getByTestId("stat-messages-sent")).toHaveText("0");
     await expect(page.getByTestId("stat-active-contacts")).toHaveText("0");
-    await expect(page.getByTestId("stat-templates")).toHaveText("0");
+    await expect(page.getByTestId("stat-templates")).toHaveText("0 of 0");
     await expect(page.getByTestId("stat-account-status")).toHaveText("Setup");
     // Without a business name the organisation is named after the person.
     await expect(userMenu(page).locator("summary")).toContainText(`${user.firstName} ${user.lastName}`);

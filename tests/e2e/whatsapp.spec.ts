@@ -36,7 +36,9 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   // The Overview card shows the real connection and its toggle really disconnects.
   await page.goto("/dashboard");
   await expect(page.getByTestId("whatsapp-status")).toHaveText("Connected");
-  await expect(page.getByTestId("stat-account-status")).toHaveText("Active");
+  // Active needs an approved template too: the status says what is left.
+  await expect(page.getByTestId("stat-account-status")).toHaveText("Setup");
+  await expect(page.getByText("WhatsApp connected and get a template approved")).toBeVisible();
   await expect(page.getByTestId("phone-number")).toContainText("Mama Njeri");
   // Disconnect asks first: in a dialog with JavaScript, on /whatsapp without. Cancel changes nothing.
   const question = `Disconnect Mama Njeri (+${digits})?`;
@@ -55,6 +57,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "disconnected");
   await expect(page.getByTestId("stat-account-status")).toHaveText("Setup");
+  await expect(page.getByText("Connect WhatsApp and get a template approved")).toBeVisible();
   // Meta's side: the app is no longer subscribed to the WABA.
   const state = await (await request.get("/sandbox/meta/control/state")).json();
   const waba = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits).wabaId;
@@ -68,7 +71,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
 
   await page.getByRole("button", { name: "Reconnect" }).click();
   await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "connected");
-  await expect(page.getByTestId("stat-account-status")).toHaveText("Active");
+  await expect(page.getByText("WhatsApp connected and get a template approved")).toBeVisible();
   const after = await (await request.get("/sandbox/meta/control/state")).json();
   expect(JSON.stringify(after.subscriptions)).toContain(waba);
 

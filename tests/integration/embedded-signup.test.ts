@@ -482,7 +482,8 @@ describe("Embedded Signup callback", () => {
     const [account] = await db().select().from(whatsappAccounts);
 
     const board = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
-    expect(board.data.overview.accountStatus).toBe("Active");
+    // Connected, but no template approved yet: still Setup (Active needs both).
+    expect(board.data.overview).toMatchObject({ accountStatus: "Setup", progress: { whatsapp: true, templates: false } });
     expect(board.data.overview.whatsapp.connections[0]).toMatchObject({
       status: "connected",
       numbers: [{ number: "+254744555666", verifiedName: "Duka Letu", quality: "high" }],
@@ -523,7 +524,7 @@ describe("Embedded Signup callback", () => {
     let state = await (await fetch(graphBase.replace("/graph", "/control/state"))).json();
     expect(JSON.stringify(state.subscriptions ?? {})).not.toContain(business.wabaId);
     const afterOff = await run(dashboard.loader, getRequest("/dashboard", { cookie: tenant.cookie }));
-    expect(afterOff.data.overview).toMatchObject({ accountStatus: "Setup", whatsapp: { connected: false } });
+    expect(afterOff.data.overview).toMatchObject({ accountStatus: "Setup", progress: { whatsapp: false }, whatsapp: { connected: false } });
     // The steps agree with the status line: nothing live is connected, so no step reads completed.
     const page = await run(whatsappPage.loader, getRequest("/whatsapp", { cookie: tenant.cookie }));
     expect(page.data.status).toEqual({

@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../db/client";
+import { accountStatus, overviewFigures } from "./progress";
 import { RECENT_ROWS, recentActivityOnce } from "../activity/queries";
 import type { CurrentUser } from "../auth/guards";
 import { listConnections } from "../whatsapp/connections";
@@ -11,23 +10,19 @@ const RECENT_ENTRIES = 5;
 export async function dashboardOverview(current: CurrentUser, context?: unknown) {
   const organizationId = current.organization.id;
   const [figures, recent, connections] = await Promise.all([
-    // The three counts in one statement: on embedded PGlite each statement costs a round of its own.
-    queryRows<{ sent: number; active: number; templates: number }>(sql`
-      select
-        (select count(*) from messages where organization_id = ${organizationId} and direction = 'outbound')::int as sent,
-        (select count(*) from contacts where organization_id = ${organizationId} and last_seen_at >= now() - interval '30 days')::int as active,
-        (select count(*) from message_templates where organization_id = ${organizationId})::int as templates`),
+    // The figures and the setup steps in one statement, from the analytics rollups (decision 036).
+    overviewFigures(organizationId),
     recentActivityOnce(context, organizationId),
     listConnections(organizationId),
   ]);
-  const counts = figures[0];
   const live = connections.some((c) => c.status === "connected" && c.numbers.some((n) => n.registered));
   return {
-    messagesSent: Number(counts?.sent ?? 0),
-    activeContacts: Number(counts?.active ?? 0),
-    templates: Number(counts?.templates ?? 0),
-    // "Setup" until a WhatsApp number is connected (spec section 2).
-    accountStatus: live ? "Active" : "Setup",
+    messagesSent: figures.messagesSent,
+    activeContacts: figures.activeContacts,
+    templatesApproved: figures.templatesApproved,
+    templatesTotal: figures.templatesTotal,
+    accountStatus: accountStatus(figures),
+    progress: figures.progress,
     whatsapp: { connected: live, connections },
     recentActivity: collapseRepeats(
       recent.map((r) => ({

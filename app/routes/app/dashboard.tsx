@@ -72,10 +72,31 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} />
-        <StatCard label="Active Contacts" value={formatNumber(overview.activeContacts)} icon={Users} hint="Seen in the last 30 days" />
-        <StatCard label="Templates" value={formatNumber(overview.templates)} icon={FileText} />
-        <StatCard label="Account Status" value={overview.accountStatus} icon={ShieldCheck} />
+        <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} hint="This month" />
+        <StatCard
+          label="Active Contacts"
+          value={formatNumber(overview.activeContacts)}
+          icon={Users}
+          hint="With a message in the last 30 days"
+        />
+        <StatCard
+          label="Templates"
+          value={`${formatNumber(overview.templatesApproved)} of ${formatNumber(overview.templatesTotal)}`}
+          icon={FileText}
+          hint="Approved by Meta"
+        />
+        <StatCard
+          label="Account Status"
+          value={overview.accountStatus}
+          icon={ShieldCheck}
+          hint={
+            overview.accountStatus === "Setup"
+              ? `${overview.progress.whatsapp ? "WhatsApp connected" : "Connect WhatsApp"} and ${overview.progress.templates ? "a template approved" : "get a template approved"}`
+              : overview.accountStatus === "Suspended"
+                ? "Suspended by the platform"
+                : "Ready to message customers"
+          }
+        />
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
