@@ -489,6 +489,7 @@ export async function benchAnalytics({
   othersMessages = 1_000,
   days = 365,
   requests = 30,
+  keep = false,
   log = console.log,
 }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
@@ -566,13 +567,20 @@ export async function benchAnalytics({
     };
     await client.end();
     if (small) report.http = await measurePages({ root, databaseUrl, large, small, password, requests, log });
+    if (keep) {
+      // Left running for a look at the plans (bench/run.mjs waits for Ctrl-C, then destroys it); not in the JSON.
+      Object.defineProperty(report, "cluster", { value: postgres, enumerable: false });
+      report.keptAt = databaseUrl;
+    }
     return report;
   } finally {
     await client.end().catch(() => {});
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.off("exit", postgres.destroy);
-    postgres.destroy();
+    if (!keep) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      process.off("exit", postgres.destroy);
+      postgres.destroy();
+    }
   }
 }
 

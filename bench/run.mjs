@@ -128,6 +128,7 @@ const { values: args } = parseArgs({
     "analytics-others": { type: "string", default: "100" },
     "analytics-others-messages": { type: "string", default: "1000" },
     "analytics-requests": { type: "string", default: "30" },
+    "analytics-keep": { type: "boolean", default: false },
     "skip-analytics": { type: "boolean", default: false },
     "analytics-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
@@ -208,6 +209,7 @@ if (args.help) {
   --analytics-others N        small tenants beside it (default 100)
   --analytics-others-messages N  messages of each small tenant (default 1000)
   --analytics-requests N      sequential calls of the report and requests of each page (default 30)
+  --analytics-keep            leave its cluster running at the end (its URL printed) until Ctrl-C, to look at plans
   --skip-analytics            leave out analytics
   --analytics-only            only analytics (a private PostgreSQL cluster: seed, backfill and fold, the report in process, /analytics and /dashboard)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
@@ -560,6 +562,7 @@ async function main() {
           others: Number(args["analytics-others"]),
           othersMessages: Number(args["analytics-others-messages"]),
           requests: Number(args["analytics-requests"]),
+          keep: args["analytics-keep"],
           log: (line) => console.log(line),
         });
       } catch (error) {
@@ -573,6 +576,13 @@ async function main() {
   }
   results.machine.loadAverageAfter = os.loadavg()[0];
   writeResults(results);
+  // --analytics-keep: the seeded cluster stays until Ctrl-C (its signal handler destroys it).
+  if (results.analytics?.keptAt) {
+    console.log(
+      `\nThe analytics cluster is kept at ${results.analytics.keptAt} (psql "${results.analytics.keptAt}"); Ctrl-C stops and removes it.`,
+    );
+    setInterval(() => {}, 2 ** 30);
+  }
 }
 
 /**
