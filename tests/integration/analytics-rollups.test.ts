@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loader as keyApiLoader } from "~/routes/api/developer.api-key";
+import { getRequest, run } from "../support/http";
+import { signedInCookie } from "../support/accounts";
+import { startApiV1Server } from "../support/api-v1-server";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
 import { analyticsRange, analyticsReport } from "~/.server/analytics/report";
@@ -408,5 +412,75 @@ describe("analytics definitions", () => {
       `select (select count(*) from message_stats_pending) + (select count(*) from analytics_events_pending) as n`,
     );
     expect(Number(pending!.n)).toBe(0);
+  });
+});
+
+describe("GET /api/v1/analytics", () => {
+  let api: Awaited<ReturnType<typeof startApiV1Server>>;
+  beforeAll(async () => {
+    api = await startApiV1Server();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("answers the page's cards and daily rows for the key's tenant, and refuses a bad period or another's number", async () => {
+    const now = new Date();
+    const account = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
+    const cookie = await signedInCookie(account.email, account.password);
+    const key = (await run(keyApiLoader, getRequest("/api/developer/api-key", { cookie }))).data.key as string;
+    const organizationId = account.organization.id;
+    await connectedNumber(organizationId, { wabaId: "318000000000031", phoneNumberId: "418000000000031", display: "+254 711 800 031" });
+    const number: Number_ = { phoneNumberId: "418000000000031", wabaId: "318000000000031", digits: "254711800031" };
+    const people = await contactsFor(organizationId, 3, "14");
+    await storeOutbound(
+      organizationId,
+      people.map((p, i) => ({
+        contactId: p.id,
+        number,
+        templateId: null,
+        source: "api" as const,
+        acceptedAt: whole(now.getTime() - (i + 1) * HOUR),
+        charged: false,
+        viaUpdate: false,
+        wamid: `wamid.api.${i}`,
+      })),
+    );
+    await foldAll();
+    const call = (query: string) => fetch(`${api.base}/api/v1/analytics${query}`, { headers: { Authorization: `Bearer ${key}` } });
+
+    const week = await call("?period=7d");
+    expect(week.status).toBe(200);
+    const body = (await week.json()) as {
+      period: string;
+      cards: { sent: unknown; uniqueContacts: unknown };
+      daily: { messagesSent: number }[];
+    };
+    expect(body.period).toBe("7d");
+    expect(body.cards.sent).toEqual({ value: 3, previous: 0 });
+    expect(body.cards.uniqueContacts).toEqual({ value: 3, previous: 0 });
+    expect(body.daily).toHaveLength(7);
+    expect(body.daily.reduce((n, d) => n + d.messagesSent, 0)).toBe(3);
+    // The same figures as the page's report.
+    const report = await analyticsReport(organizationId, filters("period=7d", now), now);
+    expect(body.daily).toEqual(report.daily);
+
+    const refusals: [string, string][] = [
+      ["?period=week", "invalid_request"],
+      ["?period=custom&from=2026-02-30&to=2026-03-01", "invalid_request"],
+      ["?period=custom&from=2026-03-10&to=2026-03-01", "invalid_request"],
+      ["?period=7d&number=418000000000099", "invalid_request"],
+      ["?period=7d&colour=red", "invalid_request"],
+    ];
+    for (const [query, code] of refusals) {
+      const refused = await call(query);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { code: string }).code, query).toBe(code);
+    }
+    const custom = (await (await call("?period=custom&from=2026-03-10&to=2026-03-01")).json()) as { message: string };
+    expect(custom.message).toContain("The end date must be on or after the start date.");
+    const foreign = (await (await call("?period=7d&number=418000000000099")).json()) as { message: string };
+    expect(foreign.message).toContain("That business number is not one of yours.");
+    expect((await fetch(`${api.base}/api/v1/analytics?period=7d`)).status).toBe(401);
   });
 });
