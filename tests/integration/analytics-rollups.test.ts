@@ -6,6 +6,7 @@ import { startApiV1Server } from "../support/api-v1-server";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
 import { analyticsRange, analyticsReport } from "~/.server/analytics/report";
+import { pruneHourlyContacts } from "~/.server/analytics/fold";
 import { addDays, nairobiToday, parseAnalyticsFilters, type AnalyticsReport } from "~/lib/analytics";
 import { nairobiMidnight } from "~/lib/dates";
 import { createVerifiedUser } from "../support/accounts";
@@ -482,5 +483,38 @@ describe("GET /api/v1/analytics", () => {
     const foreign = (await (await call("?period=7d&number=418000000000099")).json()) as { message: string };
     expect(foreign.message).toContain("That business number is not one of yours.");
     expect((await fetch(`${api.base}/api/v1/analytics?period=7d`)).status).toBe(401);
+  });
+});
+
+describe("hour-grain activity after housekeeping", () => {
+  it("stays exact when old hours are pruned and a message arrives late between what is left", async () => {
+    const now = new Date();
+    const hour = Math.floor(now.getTime() / HOUR) * HOUR;
+    const { organization } = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
+    const [person] = await contactsFor(organization.id, 1, "15");
+    const note = (hoursAgo: number) =>
+      rawQuery(`select analytics_note_contact($1, $2, '', 'hour', $3)`, [
+        organization.id,
+        person!.id,
+        new Date(hour - hoursAgo * HOUR).toISOString(),
+      ]);
+    // Active 80 hours ago and 10 hours ago; housekeeping then drops the hours older than 72.
+    await note(80);
+    await note(10);
+    await pruneHourlyContacts();
+    const [left] = await rawQuery<{ n: number }>(`select count(*)::int as n from contact_active_periods where contact_id = $1`, [
+      person!.id,
+    ]);
+    expect(left!.n).toBe(1);
+    // A message of 50 hours ago arrives late: it sits between the pruned hour and the one of 10 hours ago.
+    await note(50);
+    const report = await analyticsReport(organization.id, filters("period=24h", now), now);
+    expect(report.cards.uniqueContacts).toEqual({ value: 1, previous: 0 });
+    const day = await analyticsReport(
+      organization.id,
+      filters("period=24h", new Date(now.getTime() - 30 * HOUR)),
+      new Date(now.getTime() - 30 * HOUR),
+    );
+    expect(day.cards.uniqueContacts.value).toBe(1);
   });
 });
