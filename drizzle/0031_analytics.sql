@@ -88,16 +88,16 @@ ALTER TABLE "message_stats_daily" ADD CONSTRAINT "message_stats_daily_organizati
 ALTER TABLE "message_stats_hourly" ADD CONSTRAINT "message_stats_hourly_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contact_active_periods_at_idx" ON "contact_active_periods" USING btree ("grain","at");--> statement-breakpoint
 -- Analytics (decision 036). The Meta pricing category a message counts under: Meta's own word once a
--- status reported it, else its template's category, else "service" (a free-form reply).
-CREATE OR REPLACE FUNCTION analytics_category(p_direction text, p_pricing_category text, p_template_id uuid) RETURNS text
-LANGUAGE sql STABLE AS $$
+-- status reported it, else its template's category, else "service" (a free-form reply). A plain
+-- expression, so the planner inlines it.
+CREATE OR REPLACE FUNCTION analytics_category(p_direction text, p_pricing_category text, p_template_category text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
     WHEN p_direction = 'inbound' THEN ''
-    WHEN c LIKE 'marketing%' THEN 'marketing'
-    WHEN c LIKE 'authentication%' THEN 'authentication'
-    WHEN c = 'utility' THEN 'utility'
+    WHEN lower(coalesce(p_pricing_category, p_template_category)) LIKE 'marketing%' THEN 'marketing'
+    WHEN lower(coalesce(p_pricing_category, p_template_category)) LIKE 'authentication%' THEN 'authentication'
+    WHEN lower(coalesce(p_pricing_category, p_template_category)) = 'utility' THEN 'utility'
     ELSE 'service' END
-  FROM (SELECT lower(coalesce(p_pricing_category, (SELECT t.category FROM message_templates t WHERE t.id = p_template_id))) AS c) x
 $$;
 --> statement-breakpoint
 -- A message's figures, each in the hour its event happened (decision 036): received (inbound), sent
@@ -120,16 +120,16 @@ CREATE OR REPLACE FUNCTION analytics_message_events(
   WHERE e.at IS NOT NULL
 $$;
 --> statement-breakpoint
--- What a set of message rows adds (sign 1) or takes away (sign -1), summed per hour and dimension; a
--- group whose changes cancel out is not written.
-CREATE OR REPLACE FUNCTION analytics_add_deltas(p_rows jsonb) RETURNS void LANGUAGE sql AS $$
+-- What message rows add (p_new, +1) and take away (p_old, -1), summed per hour and dimension; a group
+-- whose changes cancel out is not written.
+CREATE OR REPLACE FUNCTION analytics_add_deltas(p_new messages[], p_old messages[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO message_stats_pending (organization_id, hour, phone_number_id, template_id, category,
                                      received, sent, delivered, read, failed, replied, spend_cents)
   SELECT * FROM (
     SELECT r.organization_id, date_trunc('hour', e.at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour,
            coalesce(r.phone_number_id, '') AS phone_number_id,
            CASE WHEN r.direction = 'outbound' THEN r.template_id END AS template_id,
-           analytics_category(r.direction, r.pricing_category, r.template_id) AS category,
+           analytics_category(r.direction, r.pricing_category, t.category) AS category,
            coalesce(sum(r.sign) FILTER (WHERE e.kind = 'received'), 0) AS received,
            coalesce(sum(r.sign) FILTER (WHERE e.kind = 'sent'), 0) AS sent,
            coalesce(sum(r.sign) FILTER (WHERE e.kind = 'delivered'), 0) AS delivered,
@@ -137,11 +137,10 @@ CREATE OR REPLACE FUNCTION analytics_add_deltas(p_rows jsonb) RETURNS void LANGU
            coalesce(sum(r.sign) FILTER (WHERE e.kind = 'failed'), 0) AS failed,
            coalesce(sum(r.sign) FILTER (WHERE e.kind = 'replied'), 0) AS replied,
            coalesce(sum(r.sign * e.cents), 0) AS spend_cents
-    FROM jsonb_to_recordset(p_rows) AS r(
-      sign int, organization_id uuid, direction text, status text, phone_number_id text, template_id uuid,
-      pricing_category text, sent_at timestamptz, created_at timestamptz, accepted_at timestamptz,
-      delivered_at timestamptz, read_at timestamptz, failed_at timestamptz, replied_at timestamptz,
-      charge_state text, price_cents int)
+    FROM (SELECT 1 AS sign, n.* FROM unnest(p_new) n
+          UNION ALL
+          SELECT -1 AS sign, o.* FROM unnest(coalesce(p_old, '{}')) o) r
+    LEFT JOIN message_templates t ON t.id = r.template_id
     CROSS JOIN LATERAL analytics_message_events(r.direction, r.status, r.sent_at, r.created_at, r.accepted_at,
       r.delivered_at, r.read_at, r.failed_at, r.replied_at, r.charge_state, r.price_cents) e
     GROUP BY 1, 2, 3, 4, 5
@@ -151,11 +150,10 @@ $$;
 --> statement-breakpoint
 -- The fold's work beyond adding: a contact active (unique contacts), a customer's message (which
 -- answers a business message), and a business message from the inbox or the API (which may end a wait).
-CREATE OR REPLACE FUNCTION analytics_add_events(p_rows jsonb) RETURNS void LANGUAGE sql AS $$
+CREATE OR REPLACE FUNCTION analytics_add_events(p_rows messages[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO analytics_events_pending (kind, organization_id, contact_id, phone_number_id, message_id, at)
   SELECT k.kind, r.organization_id, r.contact_id, coalesce(r.phone_number_id, ''), r.id, k.at
-  FROM jsonb_to_recordset(p_rows) AS r(id uuid, organization_id uuid, contact_id uuid, direction text, source text,
-                                       phone_number_id text, sent_at timestamptz, created_at timestamptz, accepted_at timestamptz)
+  FROM unnest(p_rows) r
   CROSS JOIN LATERAL (VALUES
     ('contact', CASE WHEN r.direction = 'inbound' THEN coalesce(r.sent_at, r.created_at) ELSE r.accepted_at END),
     ('inbound', CASE WHEN r.direction = 'inbound' THEN coalesce(r.sent_at, r.created_at) END),
@@ -166,60 +164,40 @@ $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION messages_analytics_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  figures jsonb;
+  counted messages[];
 BEGIN
   -- A message queued for sending has no figure yet: only those with one are looked at.
-  SELECT jsonb_agg(jsonb_build_object(
-           'sign', 1, 'id', id, 'organization_id', organization_id, 'contact_id', contact_id, 'direction', direction,
-           'status', status, 'source', source, 'phone_number_id', phone_number_id, 'template_id', template_id,
-           'pricing_category', pricing_category, 'sent_at', sent_at, 'created_at', created_at, 'accepted_at', accepted_at,
-           'delivered_at', delivered_at, 'read_at', read_at, 'failed_at', failed_at, 'replied_at', replied_at,
-           'charge_state', charge_state, 'price_cents', price_cents))
-    INTO figures
-    FROM inserted
-   WHERE direction = 'inbound' OR accepted_at IS NOT NULL OR failed_at IS NOT NULL;
-  IF figures IS NOT NULL THEN
-    PERFORM analytics_add_deltas(figures);
-    PERFORM analytics_add_events(figures);
+  SELECT array_agg(n) INTO counted FROM inserted n
+   WHERE n.direction = 'inbound' OR n.accepted_at IS NOT NULL OR n.failed_at IS NOT NULL;
+  IF counted IS NOT NULL THEN
+    PERFORM analytics_add_deltas(counted, NULL);
+    PERFORM analytics_add_events(counted);
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION messages_analytics_update() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  figures jsonb;
-  accepted jsonb;
+  newer messages[];
+  older messages[];
+  accepted messages[];
 BEGIN
-  -- Only rows whose figures can have moved: the dispatcher's claims and leases change none of these columns.
-  WITH changed AS (
-    SELECT o.id FROM old_rows o JOIN new_rows n ON n.id = o.id
-    WHERE (o.direction, o.status, o.phone_number_id, o.template_id, o.pricing_category, o.sent_at, o.created_at, o.accepted_at,
-           o.delivered_at, o.read_at, o.failed_at, o.replied_at, o.charge_state, o.price_cents)
-          IS DISTINCT FROM
-          (n.direction, n.status, n.phone_number_id, n.template_id, n.pricing_category, n.sent_at, n.created_at, n.accepted_at,
-           n.delivered_at, n.read_at, n.failed_at, n.replied_at, n.charge_state, n.price_cents)
-  ), both_sides AS (
-    SELECT 1 AS sign, n.* FROM new_rows n WHERE n.id IN (SELECT id FROM changed)
-    UNION ALL
-    SELECT -1 AS sign, o.* FROM old_rows o WHERE o.id IN (SELECT id FROM changed)
-  )
-  SELECT jsonb_agg(jsonb_build_object(
-           'sign', sign, 'organization_id', organization_id, 'direction', direction, 'status', status,
-           'phone_number_id', phone_number_id, 'template_id', template_id, 'pricing_category', pricing_category,
-           'sent_at', sent_at, 'created_at', created_at, 'accepted_at', accepted_at, 'delivered_at', delivered_at,
-           'read_at', read_at, 'failed_at', failed_at, 'replied_at', replied_at, 'charge_state', charge_state,
-           'price_cents', price_cents))
-    INTO figures FROM both_sides;
-  IF figures IS NOT NULL THEN
-    PERFORM analytics_add_deltas(figures);
-  END IF;
-  -- A business message Meta has just accepted: its contact was active, and it may answer a waiting customer.
-  SELECT jsonb_agg(jsonb_build_object(
-           'id', n.id, 'organization_id', n.organization_id, 'contact_id', n.contact_id, 'direction', n.direction,
-           'source', n.source, 'phone_number_id', n.phone_number_id, 'accepted_at', n.accepted_at))
-    INTO accepted
+  -- Only rows whose figures can have moved (the dispatcher's claims and leases change none of these
+  -- columns), and the business messages Meta has just accepted: their contact was active, and they
+  -- may answer a waiting customer.
+  SELECT array_agg(n) FILTER (WHERE c.changed), array_agg(o) FILTER (WHERE c.changed),
+         array_agg(n) FILTER (WHERE n.direction = 'outbound' AND n.accepted_at IS NOT NULL AND o.accepted_at IS NULL)
+    INTO newer, older, accepted
     FROM new_rows n JOIN old_rows o ON o.id = n.id
-   WHERE n.direction = 'outbound' AND n.accepted_at IS NOT NULL AND o.accepted_at IS NULL;
+    CROSS JOIN LATERAL (SELECT
+      (o.direction, o.status, o.phone_number_id, o.template_id, o.pricing_category, o.sent_at, o.created_at, o.accepted_at,
+       o.delivered_at, o.read_at, o.failed_at, o.replied_at, o.charge_state, o.price_cents)
+      IS DISTINCT FROM
+      (n.direction, n.status, n.phone_number_id, n.template_id, n.pricing_category, n.sent_at, n.created_at, n.accepted_at,
+       n.delivered_at, n.read_at, n.failed_at, n.replied_at, n.charge_state, n.price_cents) AS changed) c;
+  IF newer IS NOT NULL THEN
+    PERFORM analytics_add_deltas(newer, older);
+  END IF;
   IF accepted IS NOT NULL THEN
     PERFORM analytics_add_events(accepted);
   END IF;
@@ -273,11 +251,12 @@ BEGIN
                                      received, sent, delivered, read, failed, replied, spend_cents)
   SELECT m.organization_id, date_trunc('hour', e.at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', coalesce(m.phone_number_id, ''),
          CASE WHEN m.direction = 'outbound' THEN m.template_id END,
-         analytics_category(m.direction, m.pricing_category, m.template_id),
+         analytics_category(m.direction, m.pricing_category, t.category),
          count(*) FILTER (WHERE e.kind = 'received'), count(*) FILTER (WHERE e.kind = 'sent'),
          count(*) FILTER (WHERE e.kind = 'delivered'), count(*) FILTER (WHERE e.kind = 'read'),
          count(*) FILTER (WHERE e.kind = 'failed'), count(*) FILTER (WHERE e.kind = 'replied'), coalesce(sum(e.cents), 0)
   FROM messages m
+  LEFT JOIN message_templates t ON t.id = m.template_id
   CROSS JOIN LATERAL analytics_message_events(m.direction, m.status, m.sent_at, m.created_at, m.accepted_at,
     m.delivered_at, m.read_at, m.failed_at, m.replied_at, m.charge_state, m.price_cents) e
   WHERE p_org IS NULL OR m.organization_id = p_org

@@ -1,7 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loader as keyApiLoader } from "~/routes/api/developer.api-key";
+import { getRequest, run } from "../support/http";
+import { signedInCookie } from "../support/accounts";
+import { startApiV1Server } from "../support/api-v1-server";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
 import { analyticsRange, analyticsReport } from "~/.server/analytics/report";
+import { pruneHourlyContacts } from "~/.server/analytics/fold";
 import { addDays, nairobiToday, parseAnalyticsFilters, type AnalyticsReport } from "~/lib/analytics";
 import { nairobiMidnight } from "~/lib/dates";
 import { createVerifiedUser } from "../support/accounts";
@@ -408,5 +413,108 @@ describe("analytics definitions", () => {
       `select (select count(*) from message_stats_pending) + (select count(*) from analytics_events_pending) as n`,
     );
     expect(Number(pending!.n)).toBe(0);
+  });
+});
+
+describe("GET /api/v1/analytics", () => {
+  let api: Awaited<ReturnType<typeof startApiV1Server>>;
+  beforeAll(async () => {
+    api = await startApiV1Server();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("answers the page's cards and daily rows for the key's tenant, and refuses a bad period or another's number", async () => {
+    const now = new Date();
+    const account = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
+    const cookie = await signedInCookie(account.email, account.password);
+    const key = (await run(keyApiLoader, getRequest("/api/developer/api-key", { cookie }))).data.key as string;
+    const organizationId = account.organization.id;
+    await connectedNumber(organizationId, { wabaId: "318000000000031", phoneNumberId: "418000000000031", display: "+254 711 800 031" });
+    const number: Number_ = { phoneNumberId: "418000000000031", wabaId: "318000000000031", digits: "254711800031" };
+    const people = await contactsFor(organizationId, 3, "14");
+    await storeOutbound(
+      organizationId,
+      people.map((p, i) => ({
+        contactId: p.id,
+        number,
+        templateId: null,
+        source: "api" as const,
+        acceptedAt: whole(now.getTime() - (i + 1) * HOUR),
+        charged: false,
+        viaUpdate: false,
+        wamid: `wamid.api.${i}`,
+      })),
+    );
+    await foldAll();
+    const call = (query: string) => fetch(`${api.base}/api/v1/analytics${query}`, { headers: { Authorization: `Bearer ${key}` } });
+
+    const week = await call("?period=7d");
+    expect(week.status).toBe(200);
+    const body = (await week.json()) as {
+      period: string;
+      cards: { sent: unknown; uniqueContacts: unknown };
+      daily: { messagesSent: number }[];
+    };
+    expect(body.period).toBe("7d");
+    expect(body.cards.sent).toEqual({ value: 3, previous: 0 });
+    expect(body.cards.uniqueContacts).toEqual({ value: 3, previous: 0 });
+    expect(body.daily).toHaveLength(7);
+    expect(body.daily.reduce((n, d) => n + d.messagesSent, 0)).toBe(3);
+    // The same figures as the page's report.
+    const report = await analyticsReport(organizationId, filters("period=7d", now), now);
+    expect(body.daily).toEqual(report.daily);
+
+    const refusals: [string, string][] = [
+      ["?period=week", "invalid_request"],
+      ["?period=custom&from=2026-02-30&to=2026-03-01", "invalid_request"],
+      ["?period=custom&from=2026-03-10&to=2026-03-01", "invalid_request"],
+      ["?period=7d&number=418000000000099", "invalid_request"],
+      ["?period=7d&colour=red", "invalid_request"],
+    ];
+    for (const [query, code] of refusals) {
+      const refused = await call(query);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { code: string }).code, query).toBe(code);
+    }
+    const custom = (await (await call("?period=custom&from=2026-03-10&to=2026-03-01")).json()) as { message: string };
+    expect(custom.message).toContain("The end date must be on or after the start date.");
+    const foreign = (await (await call("?period=7d&number=418000000000099")).json()) as { message: string };
+    expect(foreign.message).toContain("That business number is not one of yours.");
+    expect((await fetch(`${api.base}/api/v1/analytics?period=7d`)).status).toBe(401);
+  });
+});
+
+describe("hour-grain activity after housekeeping", () => {
+  it("stays exact when old hours are pruned and a message arrives late between what is left", async () => {
+    const now = new Date();
+    const hour = Math.floor(now.getTime() / HOUR) * HOUR;
+    const { organization } = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
+    const [person] = await contactsFor(organization.id, 1, "15");
+    const note = (hoursAgo: number) =>
+      rawQuery(`select analytics_note_contact($1, $2, '', 'hour', $3)`, [
+        organization.id,
+        person!.id,
+        new Date(hour - hoursAgo * HOUR).toISOString(),
+      ]);
+    // Active 80 hours ago and 10 hours ago; housekeeping then drops the hours older than 72.
+    await note(80);
+    await note(10);
+    await pruneHourlyContacts();
+    const [left] = await rawQuery<{ n: number }>(`select count(*)::int as n from contact_active_periods where contact_id = $1`, [
+      person!.id,
+    ]);
+    expect(left!.n).toBe(1);
+    // A message of 50 hours ago arrives late: it sits between the pruned hour and the one of 10 hours ago.
+    await note(50);
+    const report = await analyticsReport(organization.id, filters("period=24h", now), now);
+    expect(report.cards.uniqueContacts).toEqual({ value: 1, previous: 0 });
+    const day = await analyticsReport(
+      organization.id,
+      filters("period=24h", new Date(now.getTime() - 30 * HOUR)),
+      new Date(now.getTime() - 30 * HOUR),
+    );
+    expect(day.cards.uniqueContacts.value).toBe(1);
   });
 });

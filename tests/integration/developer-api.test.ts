@@ -222,6 +222,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual([
       "/api/v1/account",
+      "/api/v1/analytics",
       "/api/v1/phone-numbers",
       "/api/v1/templates",
       "/api/v1/templates/{id}",
@@ -281,6 +282,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     const endpoints = pages.curl.endpoints;
     expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
       "GET /api/v1/account",
+      "GET /api/v1/analytics",
       "GET /api/v1/phone-numbers",
       "GET /api/v1/templates",
       "POST /api/v1/templates",
@@ -458,6 +460,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+      if (endpoint.path === "/api/v1/analytics")
+        expect(fromCurl).toMatchObject({ period: "7d", cards: { sent: { value: 0, previous: 0 } } });
       if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
       if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
         expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
@@ -490,7 +494,7 @@ describe("OpenAPI and the Developers page's examples", () => {
 
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)
-      expect(JSON.parse(outputs[language]![4]!)).toEqual(JSON.parse(outputs[language]![3]!));
+      expect(JSON.parse(outputs[language]![5]!)).toEqual(JSON.parse(outputs[language]![4]!));
 
     // With a revoked key the same examples fail loudly, with the API's code.
     await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountSummary } from "./account";
+import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../whatsapp/connections";
 import {
   Account,
@@ -170,6 +171,19 @@ export const ENDPOINTS: Endpoint[] = [
       if (!account) throw new Error("organisation of a live API key is missing");
       return account;
     },
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/analytics",
+    operationId: "getAnalytics",
+    summary: "Your messaging figures",
+    description:
+      "The Analytics page's figures for a period (24 hours, 7, 30 or 90 Nairobi days, or a custom range), each beside the period of the same length before it, and one row per day (per hour for 24 hours). Figures count each event in the hour it happened and are up to a few seconds behind.",
+    query: AnalyticsQuery,
+    params: NoParams,
+    status: 200,
+    response: Analytics,
+    run: ({ organizationId, query }) => apiAnalytics(organizationId, query),
   }),
   define({
     method: "get",
