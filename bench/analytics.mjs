@@ -1,6 +1,6 @@
 // Analytics at scale (issue 18), on a private PostgreSQL cluster:
 //
-//   node bench/run.mjs --analytics-only                                  (10,000,000 messages; about 40 minutes)
+//   node bench/run.mjs --analytics-only                                  (10,000,000 messages; about 25 minutes)
 //   node bench/run.mjs --analytics-only --analytics-messages 100000 --analytics-others 10   (a smoke run, about 2 minutes)
 //
 // 1. Seed, straight in SQL: a tenant with `messages` messages over the last 365 days from `contacts`
@@ -22,19 +22,24 @@
 //    one, median and 95th percentile, beside the same round trips doing no work; then each statement
 //    of the large tenant's report timed alone and explained (EXPLAIN (ANALYZE, BUFFERS)).
 // 4. The production build on the cluster: `GET /analytics?period=…` (when the page is built: until
-//    then the route answers the "coming soon" page, and the rows say so) and `GET /dashboard`,
+//    then the route answers the "coming soon" page, and the rows say so), `GET /dashboard` and
+//    `GET /api/v1/analytics?period=…` (the same report as JSON, with each tenant's API key),
 //    `requests` times each for both tenants, the server's own time (Server-Timing app;dur) and the
-//    time seen here; beside bench/baseline-app at the nearest size and the bare node:http server
-//    sending as many bytes.
+//    time seen here; beside bench/baseline-app at the nearest size (a page, or a JSON object) and the
+//    bare node:http server sending as many bytes.
+//
+// `--analytics-keep` leaves the seeded cluster running at the end (bench/run.mjs prints its URL and
+// removes it on Ctrl-C), for a look at plans by hand.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
-import { signIn } from "./lib/http.mjs";
+import { request, signIn } from "./lib/http.mjs";
 import { FAMILY_NAMES, FIRST_NAMES } from "./lib/names.mjs";
 import { timeBare, timePage } from "./lib/page-timing.mjs";
 import { startServer } from "./lib/server.mjs";
+import { apiKeyFor } from "./api-v1.mjs";
 import { startBaselines } from "./pages.mjs";
 
 const BENCH_SQL = "/* bench:analytics */";
@@ -428,6 +433,9 @@ const OVERVIEW_CASE = { label: "Overview figures", query: "overview" };
 
 const COMING_SOON = 'id="coming-soon-title"';
 
+/** timePage's arguments after the URL: the cookie, the count, the options. */
+const withRequests = ([cookie, options], requests) => [cookie, requests, options];
+
 async function measurePages({ root, databaseUrl, large, small, password, requests, log }) {
   log(`  starting the production build on the cluster ...`);
   const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000" } });
@@ -447,33 +455,57 @@ async function measurePages({ root, databaseUrl, large, small, password, request
           ? "coming soon"
           : `answered ${probe.status}`;
     log(`  /analytics: ${analyticsPage === "built" ? "the page is built" : `not measured (${analyticsPage})`}`);
+    // The public API's analytics (GET /api/v1/analytics: the same report, its cards and daily rows as JSON), with each tenant's key.
+    const keys = { large: await apiKeyFor(server.baseUrl, cookies.large), small: await apiKeyFor(server.baseUrl, cookies.small) };
+    const probeApi = await request(`${server.baseUrl}/api/v1/analytics?period=7d`, { headers: { Authorization: `Bearer ${keys.large}` } });
+    const api = probeApi.status === 200 ? "built" : `answered ${probeApi.status}`;
     refs = await startBaselines({ log });
     const pages = [];
+    const forSmall = (query) => query.replace(large.numbers[0], small.numbers[0]);
     const paths = [
       ...(analyticsPage === "built"
         ? periodCases(large.numbers[0]).map((c) => ({
             label: `/analytics ${c.label}`,
             path: `/analytics?${c.query}`,
-            smallPath: `/analytics?${c.query.replace(large.numbers[0], small.numbers[0])}`,
+            smallPath: `/analytics?${forSmall(c.query)}`,
+            kind: "html",
           }))
         : []),
-      { label: "/dashboard", path: "/dashboard", smallPath: "/dashboard" },
+      { label: "/dashboard", path: "/dashboard", smallPath: "/dashboard", kind: "html" },
+      ...(api === "built"
+        ? periodCases(large.numbers[0]).map((c) => ({
+            label: `API ${c.label}`,
+            path: `/api/v1/analytics?${c.query}`,
+            smallPath: `/api/v1/analytics?${forSmall(c.query)}`,
+            kind: "json",
+          }))
+        : []),
     ];
     for (const p of paths) {
       log(`  GET ${p.path} (${requests} times, each tenant) ...`);
-      const big = await timePage(`${server.baseUrl}${p.path}`, cookies.large, requests);
-      const little = await timePage(`${server.baseUrl}${p.smallPath}`, cookies.small, requests);
-      const kb = Math.max(0, Math.round((big.bytes - refs.shell.html) / 100) / 10);
-      const baseline = await timePage(`${refs.baseline.baseUrl}/page?kb=${kb}`, "", requests);
+      const as = (tenant) =>
+        p.kind === "json"
+          ? ["", { headers: { Authorization: `Bearer ${keys[tenant]}`, Accept: "application/json" } }]
+          : [cookies[tenant], {}];
+      const big = await timePage(`${server.baseUrl}${p.path}`, ...withRequests(as("large"), requests));
+      const little = await timePage(`${server.baseUrl}${p.smallPath}`, ...withRequests(as("small"), requests));
+      // bench/baseline-app at the nearest size: a page of rows of 100 bytes, or a JSON object padded to as many bytes.
+      const basePath =
+        p.kind === "json"
+          ? big.bytes > refs.shell.json
+            ? `/json?kb=${big.bytes / 1000}`
+            : "/json"
+          : `/page?kb=${Math.max(0, Math.round((big.bytes - refs.shell.html) / 100) / 10)}`;
+      const baseline = await timePage(`${refs.baseline.baseUrl}${basePath}`, "", requests);
       pages.push({
         ...p,
         large: big,
         small: little,
-        baseline: { path: `/page?kb=${kb}`, bytes: baseline.bytes, median: baseline.median, p95: baseline.p95 },
+        baseline: { path: basePath, bytes: baseline.bytes, median: baseline.median, p95: baseline.p95 },
         bare: await timeBare(refs.bare, big.bytes, requests),
       });
     }
-    return { analyticsPage, requests, pages };
+    return { analyticsPage, api, requests, pages };
   } finally {
     await refs?.stop();
     await server.stop();
@@ -676,7 +708,7 @@ export function formatAnalytics(report, { table }) {
   const h = report.http;
   if (h) {
     lines.push(
-      `\nPages through the production build: ${h.requests} sequential requests each after one untimed; server = Server-Timing app;dur; /analytics ${h.analyticsPage === "built" ? "is built" : `not measured: ${h.analyticsPage}`}`,
+      `\nPages through the production build: ${h.requests} sequential requests each after one untimed; server = Server-Timing app;dur; /analytics ${h.analyticsPage === "built" ? "is built" : `not measured: ${h.analyticsPage}`}; GET /api/v1/analytics (API key) ${h.api === "built" ? "measured" : `not measured: ${h.api}`}`,
     );
     lines.push(
       table(
