@@ -15,7 +15,7 @@
 //   node bench/run.mjs --contacts-import-only            (a 100,000-row contacts CSV imported on a private PostgreSQL and on PGlite, beside the bare parse)
 //   node bench/run.mjs --inbox-only                      (the inbox: webhook to browser stream through nginx, 2,000 idle streams, /chat at 5,000,000 messages)
 //   node bench/run.mjs --billing-only                    (wallet holds and charges under contention, an M-Pesa top-up end to end, sending on prepaid vs postpaid)
-//   node bench/run.mjs --analytics-only                  (/analytics for each period and /dashboard at 10,000,000 messages, the report in process, on a private PostgreSQL)
+//   node bench/run.mjs --analytics-only                  (the analytics report in process, /analytics once built, /api/v1/analytics and /dashboard at 10,000,000 messages, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -211,7 +211,7 @@ if (args.help) {
   --analytics-requests N      sequential calls of the report and requests of each page (default 30)
   --analytics-keep            leave its cluster running at the end (its URL printed) until Ctrl-C, to look at plans
   --skip-analytics            leave out analytics
-  --analytics-only            only analytics (a private PostgreSQL cluster: seed, backfill and fold, the report in process, /analytics and /dashboard)
+  --analytics-only            only analytics (a private PostgreSQL cluster: seed, backfill and fold, the report in process, /analytics, the API and /dashboard)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
