@@ -438,4 +438,3 @@ describe("the demo analytics", () => {
     expect(replies!.late).toBe(0);
   });
 });
-

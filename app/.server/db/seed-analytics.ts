@@ -11,7 +11,7 @@ import { nairobiDate, nairobiMidnight, periodAt, previousPeriod } from "../billi
  * the inbox. The members are the other branches' (new contacts, numbers +254 745 3xx xxx); each who
  * wrote has a resolved conversation, reopened when they wrote again.
  *
- * Deterministic (a seeded generator, times relative to `now`), about 2,000 messages in a few bulk
+ * Deterministic (a seeded generator, times relative to `now`), about 400 messages in a few bulk
  * inserts. seed-billing charges the template messages afterwards as the sending engine would have;
  * the analytics fold credits the replies (replied_at: by its rule, from these rows) and measures the
  * response times.
@@ -371,7 +371,13 @@ export async function seedAnalyticsHistory(input: {
       wamid: wamid(),
       phoneNumberId,
       messageType: "text",
-      payload: { messaging_product: "whatsapp", recipient_type: "individual", to: member.phone, type: "text", text: { body: text, preview_url: false } },
+      payload: {
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        to: member.phone,
+        type: "text",
+        text: { body: text, preview_url: false },
+      },
       source: "inbox",
       recipientPhone: member.phone,
       recipientWaId: member.phone.slice(1),
@@ -432,7 +438,7 @@ export async function seedAnalyticsHistory(input: {
       };
     const due = dueWords(at + 3 * DAY);
     const amount = (random.int(12, 180) * 250).toLocaleString("en-US");
-    const account = `NYT-${20_000 + (members.indexOf(member) * 53) % 9000}`;
+    const account = `NYT-${20_000 + ((members.indexOf(member) * 53) % 9000)}`;
     return {
       template: "loan_repayment_reminder",
       body: `Habari ${first(member)}, your loan repayment of KES ${amount} is due on ${due}. Pay via M-Pesa Paybill 522522, account ${account}.`,
@@ -485,7 +491,10 @@ export async function seedAnalyticsHistory(input: {
   const idOfPhone = new Map(saved.map((c) => [c.phone, c.id]));
   const contactId = (member: number) => idOfPhone.get(members[member]!.phone)!;
   const rows = planned.map(({ member, row }) => ({ ...row, contactId: contactId(member) }));
-  for (let i = 0; i < rows.length; i += 500) await db().insert(messages).values(rows.slice(i, i + 500));
+  for (let i = 0; i < rows.length; i += 500)
+    await db()
+      .insert(messages)
+      .values(rows.slice(i, i + 500));
 
   // One conversation per member who wrote: resolved after each thread, reopened when they wrote again.
   const byMember = new Map<number, Thread[]>();

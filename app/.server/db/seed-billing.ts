@@ -13,11 +13,12 @@ import { dayWords, nairobiDate, nairobiMidnight, periodAt, previousPeriod } from
  * figures: three months ago it signed up postpaid on Starter; its first month's invoice was paid by
  * M-Pesa, the second is disputed; it moved to prepaid Growth from last month and has topped its
  * wallet up since by M-Pesa (prompts and the paybill) and card, with a bank transfer still awaiting
- * reconciliation; the template messages the other seeds left (the Nakuru campaign and the API's
- * reminders) held, were charged and, where Meta failed them after accepting, were refunded. Each
- * step runs now and is then moved back to when it happened (its rows shifted by the same amount),
- * so the wallet equals its ledger, usage equals the charged messages and invoice numbers have no
- * gaps. About thirty ledger rows, six payments and seven invoices: quick enough for every test start.
+ * reconciliation; the template messages the other seeds left (the Nakuru campaign, the API's
+ * reminders and the analytics history's 90 days) were counted as usage while it was postpaid, held
+ * and charged since, and where Meta failed them after accepting, refunded. Each step runs now and
+ * is then moved back to when it happened (its rows shifted by the same amount), so the wallet
+ * equals its ledger, usage equals the counted and charged messages and invoice numbers have no
+ * gaps. About twenty ledger rows, six payments and seven invoices: quick enough for every test start.
  */
 
 const PHONE = "254722000002";

@@ -412,6 +412,10 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
   void draft;
 
   const sentAt = (i: number) => new Date(started.getTime() + i * 250);
+  const [reminder] = await db()
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.organizationId, organizationId), eq(messageTemplates.name, "loan_repayment_reminder")));
   const sent = await db()
     .insert(messages)
     .values(
@@ -430,6 +434,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
           recipientPhone: member.phone!,
           recipientWaId: member.phone!.slice(1),
           campaignId: completed!.id,
+          templateId: reminder?.id ?? null,
           createdAt: sentAt(i),
           acceptedAt: sentAt(i),
           sentAt: result === "failed" ? null : sentAt(i),
