@@ -58,7 +58,6 @@ export default [
     route("messaging/campaigns/new", "routes/app/messaging/campaigns/new.tsx", { id: "campaign-new" }),
     route("messaging/broadcasts/new", "routes/app/messaging/campaigns/new.tsx", { id: "broadcast-new" }),
     route("messaging/campaigns/:id", "routes/app/messaging/campaigns/campaign.tsx"),
-    // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     // Account Settings: its sections, each a page (the organisation first, closing it last).
     route("settings", "routes/app/settings/index.ts"),
     route("settings/organisation", "routes/app/settings/organisation.tsx"),
@@ -77,9 +76,10 @@ export default [
     route("billing", "routes/app/billing/index.tsx"),
     route("billing/payments/:id", "routes/app/billing/payment.tsx"),
     route("billing/invoices/:id", "routes/app/billing/invoice.tsx"),
-    ...["analytics", "integrations", "revenue-share"].map((path) =>
-      route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` }),
-    ),
+    // Advanced Analytics: the period's figures, chart, funnel, templates and daily table.
+    route("analytics", "routes/app/analytics.tsx"),
+    // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
+    ...["integrations", "revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
@@ -88,6 +88,8 @@ export default [
   // CSV downloads: an import's rejected rows, and the contacts a filter matches.
   route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
   route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
+  // Advanced Analytics' daily table as CSV (the page's query).
+  route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
   // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
   route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
   route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),

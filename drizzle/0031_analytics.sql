@@ -149,7 +149,8 @@ CREATE OR REPLACE FUNCTION analytics_add_deltas(p_new messages[], p_old messages
 $$;
 --> statement-breakpoint
 -- The fold's work beyond adding: a contact active (unique contacts), a customer's message (which
--- answers a business message), and a business message from the inbox or the API (which may end a wait).
+-- answers a business message), and an answer from the inbox or a free-form one from the API (which may end
+-- a wait; a template sent through the API is a notification, not an answer).
 CREATE OR REPLACE FUNCTION analytics_add_events(p_rows messages[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO analytics_events_pending (kind, organization_id, contact_id, phone_number_id, message_id, at)
   SELECT k.kind, r.organization_id, r.contact_id, coalesce(r.phone_number_id, ''), r.id, k.at
@@ -157,7 +158,7 @@ CREATE OR REPLACE FUNCTION analytics_add_events(p_rows messages[]) RETURNS void 
   CROSS JOIN LATERAL (VALUES
     ('contact', CASE WHEN r.direction = 'inbound' THEN coalesce(r.sent_at, r.created_at) ELSE r.accepted_at END),
     ('inbound', CASE WHEN r.direction = 'inbound' THEN coalesce(r.sent_at, r.created_at) END),
-    ('response', CASE WHEN r.direction = 'outbound' AND r.source IN ('inbox', 'api') THEN r.accepted_at END)
+    ('response', CASE WHEN r.direction = 'outbound' AND (r.source = 'inbox' OR (r.source = 'api' AND r.template_id IS NULL)) THEN r.accepted_at END)
   ) AS k(kind, at)
   WHERE r.contact_id IS NOT NULL AND k.at IS NOT NULL
 $$;
@@ -291,7 +292,7 @@ BEGIN
            CASE WHEN m.direction = 'inbound' THEN coalesce(m.sent_at, m.created_at) ELSE m.accepted_at END
     FROM messages m
     WHERE (p_org IS NULL OR m.organization_id = p_org) AND m.contact_id IS NOT NULL
-      AND (m.direction = 'inbound' OR (m.source IN ('inbox', 'api') AND m.accepted_at IS NOT NULL))
+      AND (m.direction = 'inbound' OR ((m.source = 'inbox' OR (m.source = 'api' AND m.template_id IS NULL)) AND m.accepted_at IS NOT NULL))
     ORDER BY 6;
   END IF;
 END $$;

@@ -228,14 +228,16 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/settings/organisation": "organization:manage",
   "/settings/team": "team:view",
   "/settings/security": "account:manage",
-  // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
+  // Advanced Analytics and its daily CSV: everyone who sees the campaigns' results.
   "/analytics": "campaigns:view",
+  "/analytics/daily.csv": "campaigns:view",
   "/billing": "billing:view",
   // Billing: the page (its forms check billing:manage), a payment's wait, an invoice and its PDF, the card's return.
   "/billing/payments/:id": "billing:view",
   "/billing/invoices/:id": "billing:view",
   "/billing/invoices/:id/pdf": "billing:view",
   "/billing/card-return": "billing:manage",
+  // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
   "/integrations": "developer:view",
   "/revenue-share": "billing:view",
 

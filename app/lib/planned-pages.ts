@@ -4,7 +4,6 @@
  * on the marketing site; the issue that builds a page replaces its route and removes it here.
  */
 export const PLANNED_PAGES = {
-  "/analytics": { title: "Advanced Analytics", summary: "Sent, delivered, read and replied figures per day, per hour and per template." },
   "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },
   "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements." },
 } as const satisfies Record<string, { title: string; summary: string }>;

@@ -153,13 +153,16 @@ test.describe("on a phone", () => {
 });
 
 test("a page the product will have says coming soon inside the shell, and the top bar's search finds pages", async ({ page }) => {
-  // Billing is built (issue 17); Advanced Analytics is still to come.
+  // Billing (issue 17) and Advanced Analytics (issue 18) are built; Integrations is still to come.
   await sideNav(page).getByRole("link", { name: "Billing", exact: true }).click();
   await expect(page).toHaveURL(/\/billing$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing & Subscription");
   await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
   await page.goto("/analytics");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Advanced Analytics");
+  await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
+  await page.goto("/integrations");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Integrations");
   await expect(page.getByText("Coming soon", { exact: true })).toBeVisible();
   await expect(sideNav(page)).toBeVisible();
 

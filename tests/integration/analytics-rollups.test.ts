@@ -351,7 +351,15 @@ describe("analytics definitions", () => {
       viaUpdate: n % 2 === 0,
       wamid: `wamid.def.out.${n}`,
     });
-    await storeOutbound(a.organizationId, [send(-30, "campaign", 1), send(10, "inbox", 2), send(90, "api", 3), send(120, "campaign", 4)]);
+    // A template sent through the API at 2:10 (a notification) answers nobody's wait either.
+    const notification = { ...send(130, "api", 5), templateId: templateId! };
+    await storeOutbound(a.organizationId, [
+      send(-30, "campaign", 1),
+      send(10, "inbox", 2),
+      send(90, "api", 3),
+      send(120, "campaign", 4),
+      notification,
+    ]);
     // Waits: 0:00 (and 0:02 while still waiting) answered at 0:10 → 10 minutes; 1:00 answered at 1:30 → 30 minutes.
     // 2:05 answers the campaign message of 2:00 and waits on: no response yet, so not in the average.
     await deliverInbound([say(0, "Nimelipa", 1), say(2, "Mko?", 2), say(60, "Asante", 3), say(125, "Sawa", 4)]);
@@ -367,7 +375,7 @@ describe("analytics definitions", () => {
       [a.organizationId],
     );
     expect(replied.map((r) => r.wamid)).toEqual(["wamid.def.out.1", "wamid.def.out.2", "wamid.def.out.4"]);
-    expect(report.templates[0]).toMatchObject({ sent: 2, replied: 2 });
+    expect(report.templates[0]).toMatchObject({ sent: 3, replied: 2 });
 
     // A status delivered again, and the fold run again, change nothing.
     await deliverStatuses([

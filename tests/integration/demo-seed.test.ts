@@ -7,6 +7,8 @@ import { listQuickReplies } from "~/.server/inbox/quick-replies";
 import { fileStorage } from "~/.server/storage";
 import { env } from "~/.server/config/env";
 import { stableNumericId } from "../../sandbox/meta/util";
+import { analyticsReport } from "~/.server/analytics/report";
+import { parseAnalyticsFilters } from "~/lib/analytics";
 
 // The demo tenant's inbox (issue 16): conversations as the webhooks, the sending engine and the
 // agents would have left them, so /chat shows something real on a fresh start.
@@ -254,42 +256,58 @@ describe("the demo billing", () => {
     expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(["topup", "invoice_payment", "hold", "charge", "refund"]));
     expect(entries.length).toBeLessThan(60);
 
-    // Usage is the charged messages, by day; every accepted template message was charged or refunded.
+    // Usage is the charged messages (prepaid) and the counted ones (postpaid, before the move), by day;
+    // every accepted template message was charged or counted, or refunded when Meta failed it afterwards.
     const [usage] = await rawQuery<{
       used: number;
       spent: string;
       charged: number;
       charged_cents: string;
+      counted: number;
       refunded: number;
+      failed_after_accepting: number;
       unsettled: number;
+      last_counted: Date | string | null;
+      first_charged: Date | string;
     }>(
       `select (select coalesce(sum(messages), 0)::int from billing_usage_daily where organization_id = $1) as used,
               (select coalesce(sum(amount_cents), 0)::text from billing_usage_daily where organization_id = $1) as spent,
               (select count(*)::int from messages where organization_id = $1 and charge_state = 'charged') as charged,
               (select coalesce(sum(price_cents), 0)::text from messages where organization_id = $1 and charge_state = 'charged') as charged_cents,
+              (select count(*)::int from messages where organization_id = $1 and charge_state = 'counted') as counted,
               (select count(*)::int from messages where organization_id = $1 and charge_state = 'refunded') as refunded,
               (select count(*)::int from messages where organization_id = $1 and direction = 'outbound' and message_type = 'template'
-                 and accepted_at is not null and charge_state is distinct from 'charged' and charge_state is distinct from 'refunded') as unsettled`,
+                 and accepted_at is not null and status = 'failed') as failed_after_accepting,
+              (select count(*)::int from messages where organization_id = $1 and direction = 'outbound' and message_type = 'template'
+                 and accepted_at is not null and charge_state is distinct from 'charged' and charge_state is distinct from 'counted'
+                 and charge_state is distinct from 'refunded') as unsettled,
+              (select max(accepted_at) from messages where organization_id = $1 and charge_state = 'counted') as last_counted,
+              (select min(accepted_at) from messages where organization_id = $1 and charge_state = 'charged') as first_charged`,
       [organizationId],
     );
     expect(usage!.charged).toBeGreaterThan(300);
-    expect(usage!.used).toBe(usage!.charged);
+    expect(usage!.counted, "the postpaid months' template messages").toBeGreaterThan(0);
+    expect(new Date(usage!.last_counted!).getTime(), "postpaid before prepaid").toBeLessThan(new Date(usage!.first_charged).getTime());
+    expect(usage!.used).toBe(usage!.charged + usage!.counted);
     expect(usage!.spent).toBe(usage!.charged_cents);
-    expect(usage!.refunded).toBe(8);
+    expect(usage!.refunded).toBeGreaterThanOrEqual(8);
+    expect(usage!.refunded).toBe(usage!.failed_after_accepting);
     expect(usage!.unsettled).toBe(0);
     const [spend] = await rawQuery<{ charges: string }>(
       `select (-coalesce(sum(amount_cents), 0))::text as charges from wallet_entries where organization_id = $1 and kind in ('charge', 'refund')`,
       [organizationId],
     );
     expect(spend!.charges).toBe(usage!.charged_cents);
-    const byDay = await rawQuery<{ day: string; usage: number; messages: number }>(
-      `select u.day::text as day, u.messages as usage,
-              (select count(*)::int from messages m where m.organization_id = u.organization_id and m.charge_state = 'charged'
-                 and m.phone_number_id = u.phone_number_id and ((m.accepted_at + interval '3 hours') at time zone 'UTC')::date = u.day) as messages
+    const byDay = await rawQuery<{ day: string; category: string; usage: number; messages: number }>(
+      `select u.day::text as day, u.category, u.messages as usage,
+              (select count(*)::int from messages m where m.organization_id = u.organization_id and m.charge_state in ('charged', 'counted')
+                 and m.phone_number_id = u.phone_number_id and coalesce(lower(m.pricing_category), 'marketing') = u.category
+                 and ((m.accepted_at + interval '3 hours') at time zone 'UTC')::date = u.day) as messages
        from billing_usage_daily u where u.organization_id = $1`,
       [organizationId],
     );
-    for (const row of byDay) expect(row.usage, row.day).toBe(row.messages);
+    expect(new Set(byDay.map((row) => row.category))).toEqual(new Set(["utility", "authentication", "marketing"]));
+    for (const row of byDay) expect(row.usage, `${row.day} ${row.category}`).toBe(row.messages);
 
     // Invoices: numbered without gaps per series and year, in issue order.
     const invoices = await rawQuery<{
@@ -371,5 +389,52 @@ describe("the demo billing started in January", () => {
     expect(later).toEqual(later.map((_, i) => i + 1));
     const [counter] = await rawQuery<{ last: number }>(`select last from invoice_counters where series = 'INV' and year = $1`, [year]);
     expect(counter!.last).toBe(2);
+  });
+});
+
+describe("the demo analytics", () => {
+  it("fills every part of Advanced Analytics: 90 days of sends, statuses, replies, answers and spend, and the last 24 hours", async () => {
+    await seedDemoData();
+    const organizationId = await demoOrganization();
+    const filtersOf = (query: string) => {
+      const parsed = parseAnalyticsFilters(new URLSearchParams(query));
+      expect(parsed.ok).toBe(true);
+      return parsed.filters;
+    };
+    // The seed folds its history before it returns: the report reads the rollups only.
+    const report = await analyticsReport(organizationId, filtersOf("period=90d"));
+    const { cards } = report;
+    for (const card of ["sent", "delivered", "read", "replied", "failed", "received", "uniqueContacts", "spendCents"] as const)
+      expect(cards[card].value, card).toBeGreaterThan(0);
+    expect(cards.avgResponseMinutes.value).toBeGreaterThan(0);
+    expect(cards.deliveryRate.value).toBeGreaterThan(80);
+    expect(cards.readRate.value).toBeGreaterThan(50);
+    expect(report.billingType).toBe("prepaid");
+    expect(report.funnel.replied).toBeGreaterThan(0);
+    expect(report.funnel.replied).toBeLessThan(report.funnel.read);
+    expect(report.templates.map((t) => t.name).sort()).toEqual(["dividend_announcement_sw", "loan_repayment_reminder", "otp_verification"]);
+    for (const category of report.categories) expect(category.messages, category.category).toBeGreaterThan(0);
+    // Prepaid template messages cost KES 2.00 each; replies inside the window are free.
+    expect(report.categories.find((c) => c.category === "service")!.spendCents).toBe(0);
+    expect(report.categories.find((c) => c.category === "utility")!.spendCents).toBeGreaterThan(0);
+    expect(report.volume.points.filter((p) => p.sent > 0).length).toBeGreaterThan(8);
+    expect(report.daily).toHaveLength(90);
+    expect(report.daily.filter((d) => d.messagesSent > 0).length).toBeGreaterThan(60);
+    expect(report.daily.filter((d) => d.messagesReplied > 0).length).toBeGreaterThan(10);
+
+    const day = await analyticsReport(organizationId, filtersOf("period=24h"));
+    expect(day.cards.sent.value).toBeGreaterThan(0);
+    expect(day.cards.received.value).toBeGreaterThan(0);
+    expect(day.daily).toHaveLength(24);
+
+    // The fold credited the members' replies by its rule: each within 24 hours of what it answered.
+    const [replies] = await rawQuery<{ credited: number; late: number }>(
+      `select count(*)::int as credited,
+              count(*) filter (where replied_at < accepted_at or replied_at > accepted_at + interval '24 hours')::int as late
+       from messages where organization_id = $1 and direction = 'outbound' and replied_at is not null`,
+      [organizationId],
+    );
+    expect(replies!.credited).toBe(report.cards.replied.value);
+    expect(replies!.late).toBe(0);
   });
 });

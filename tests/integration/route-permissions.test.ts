@@ -153,7 +153,9 @@ const ROWS: Record<string, Row> = {
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
+  // Advanced Analytics and its daily CSV (issue 18).
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
+  "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
   "/billing/payments/:id": {

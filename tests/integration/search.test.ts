@@ -136,8 +136,8 @@ describe("search", () => {
 
   it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {
     const me = await signedIn();
-    const analytics = await run(comingSoon, getRequest("/analytics", { cookie: me.cookie }));
-    expect(analytics.data).toMatchObject({ path: "/analytics", title: "Advanced Analytics" });
-    expect((await run(comingSoon, getRequest("/analytics"))).location).toBe("/login?from=%2Fanalytics");
+    const integrations = await run(comingSoon, getRequest("/integrations", { cookie: me.cookie }));
+    expect(integrations.data).toMatchObject({ path: "/integrations", title: "Integrations" });
+    expect((await run(comingSoon, getRequest("/integrations"))).location).toBe("/login?from=%2Fintegrations");
   });
 });

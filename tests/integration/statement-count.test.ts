@@ -14,6 +14,11 @@ const USER_BUDGETS: Record<string, number> = {
   "/dashboard.data": 5,
   // session, shell notifications, the setup steps done (one statement)
   "/get-started": 3,
+  // session, shell notifications; side by side from the rollups (decision 036): the figures by period,
+  // template and category (one statement, grouping sets), the hourly chart, unique contacts, the
+  // numbers, the billing type; then the top templates' names
+  "/analytics": 8,
+  "/analytics?period=24h": 8,
   "/change-password": 2,
   "/profile": 4,
   "/whatsapp": 4,

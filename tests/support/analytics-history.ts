@@ -336,7 +336,7 @@ export function recompute(rows: RawMessage[], start: number, end: number, number
     // First responses: a reply from the inbox or the API ends the wait that began with the customer's
     // first message since the previous such reply.
     const replies = outbound
-      .filter((o) => o.source === "inbox" || o.source === "api")
+      .filter((o) => o.source === "inbox" || (o.source === "api" && !o.template_id))
       .sort((a, b) => ms(a.accepted_at)! - ms(b.accepted_at)! || a.seq - b.seq);
     let before = -Infinity;
     for (const reply of replies) {

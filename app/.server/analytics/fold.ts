@@ -191,7 +191,7 @@ async function creditReplies(tx: Executor, events: PendingEvent[]) {
 }
 
 /**
- * A message from the inbox or the API answers a waiting customer: the time from the customer's first
+ * A message from the inbox, or a free-form one from the API, answers a waiting customer: the time from the customer's first
  * message since the business last answered on that number until this one was accepted (decision 036).
  */
 async function measureResponses(tx: Executor, events: PendingEvent[]) {
@@ -203,7 +203,7 @@ async function measureResponses(tx: Executor, events: PendingEvent[]) {
       select m.id, m.organization_id, m.contact_id, m.phone_number_id, m.accepted_at,
              (select max(p.accepted_at) from messages p
               where p.contact_id = m.contact_id and p.organization_id = m.organization_id and p.direction = 'outbound'
-                and p.source in ('inbox', 'api') and p.phone_number_id = m.phone_number_id
+                and (p.source = 'inbox' or (p.source = 'api' and p.template_id is null)) and p.phone_number_id = m.phone_number_id
                 and p.accepted_at is not null and p.id <> m.id
                 and (p.accepted_at < m.accepted_at or (p.accepted_at = m.accepted_at and p.seq < m.seq))) as answered_before
       from e join messages m on m.id = e.message_id

@@ -21,6 +21,8 @@ import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
+import { seedAnalyticsHistory } from "./seed-analytics";
+import { foldAnalytics } from "../analytics/fold";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -77,6 +79,9 @@ export async function seedDemoData() {
       .returning();
     if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
   }
+  // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
+  // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
+  await foldAnalytics();
   return true;
 }
 
@@ -206,6 +211,14 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     businessDigits: SANDBOX_DEMO.displayPhoneNumber.replace(/\D/g, ""),
     campaignId: december!.id,
     templateId: reminder!.id,
+    now,
+  });
+  // The last 90 days of the core-banking system's messages and the members' answers (Advanced Analytics).
+  await seedAnalyticsHistory({
+    organizationId,
+    ownerId: userId,
+    phoneNumberId: demoSender(),
+    businessDigits: SANDBOX_DEMO.displayPhoneNumber.replace(/\D/g, ""),
     now,
   });
   await seedNotifications(organizationId, userId, now);
@@ -399,6 +412,10 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
   void draft;
 
   const sentAt = (i: number) => new Date(started.getTime() + i * 250);
+  const [reminder] = await db()
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.organizationId, organizationId), eq(messageTemplates.name, "loan_repayment_reminder")));
   const sent = await db()
     .insert(messages)
     .values(
@@ -417,6 +434,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
           recipientPhone: member.phone!,
           recipientWaId: member.phone!.slice(1),
           campaignId: completed!.id,
+          templateId: reminder?.id ?? null,
           createdAt: sentAt(i),
           acceptedAt: sentAt(i),
           sentAt: result === "failed" ? null : sentAt(i),

@@ -60,6 +60,11 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Saved answers",
     words: "chat inbox saved answers quick replies canned responses shortcuts slash reply text",
   },
+  {
+    to: "/analytics",
+    title: "Advanced Analytics",
+    words: "analytics reports statistics figures sent delivered read replied rates funnel templates daily hourly csv spend",
+  },
   { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
   ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
 ];

@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
+import { Link } from "react-router";
 
 export interface Point {
   label: string;
@@ -12,13 +13,18 @@ interface ChartProps {
   formatValue?: (value: number) => string;
   /** Height of the drawing in px; it stretches to the width it is given. */
   height?: number;
+  /** The screen readers' table's column headings ("Period" and "Value" unless given). */
+  labelHeader?: string;
+  valueHeader?: string;
+  /** The bars' fill (a Tailwind fill-* class). */
+  barClassName?: string;
 }
 
 const W = 600;
 const PAD = { top: 12, right: 8, bottom: 28, left: 8 };
 
 /** A chart's frame: the drawing for eyes (hidden from screen readers) and the same figures as a table for them. */
-function ChartFigure({ title, data, formatValue, children }: ChartProps & { children: ReactNode }) {
+function ChartFigure({ title, data, formatValue, labelHeader, valueHeader, children }: ChartProps & { children: ReactNode }) {
   const format = formatValue ?? ((v: number) => String(v));
   return (
     <figure className="w-full">
@@ -28,8 +34,8 @@ function ChartFigure({ title, data, formatValue, children }: ChartProps & { chil
         <caption>{title}</caption>
         <thead>
           <tr>
-            <th scope="col">Period</th>
-            <th scope="col">Value</th>
+            <th scope="col">{labelHeader ?? "Period"}</th>
+            <th scope="col">{valueHeader ?? "Value"}</th>
           </tr>
         </thead>
         <tbody>
@@ -51,14 +57,22 @@ function labelEvery(count: number) {
 }
 
 /** Bars, drawn on the server as SVG: no chart library and no script in the browser. */
-export function BarChart({ title, data, formatValue, height = 180 }: ChartProps) {
+export function BarChart({
+  title,
+  data,
+  formatValue,
+  height = 180,
+  labelHeader,
+  valueHeader,
+  barClassName = "fill-brand-600",
+}: ChartProps) {
   const max = Math.max(1, ...data.map((p) => p.value));
   const innerH = height - PAD.top - PAD.bottom;
   const slot = (W - PAD.left - PAD.right) / Math.max(1, data.length);
   const barW = Math.max(2, slot * 0.7);
   const every = labelEvery(data.length);
   return (
-    <ChartFigure title={title} data={data} formatValue={formatValue}>
+    <ChartFigure title={title} data={data} formatValue={formatValue} labelHeader={labelHeader} valueHeader={valueHeader}>
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {data.map((point, i) => {
@@ -72,7 +86,7 @@ export function BarChart({ title, data, formatValue, height = 180 }: ChartProps)
               width={barW.toFixed(1)}
               height={h.toFixed(1)}
               rx="2"
-              className="fill-brand-600"
+              className={barClassName}
             />
           );
         })}
@@ -118,5 +132,128 @@ export function LineChart({ title, data, formatValue, height = 180 }: ChartProps
         )}
       </svg>
     </ChartFigure>
+  );
+}
+
+export interface Series {
+  key: string;
+  label: string;
+  /** The bars' fill when this series is shown (a Tailwind fill-* class). */
+  barClassName?: string;
+}
+
+/**
+ * Bars of one series at a time (sent, delivered, read...) with links that choose it: each link is
+ * the page's URL for that series, so the choice works without JavaScript and can be shared; with it,
+ * `onSelect` switches the bars at once (the page keeps the choice in its state and the address bar).
+ * The chosen link is marked with aria-current, and the screen readers' table follows the choice.
+ */
+export function SeriesBarChart({
+  title,
+  points,
+  series,
+  selected,
+  hrefFor,
+  onSelect,
+  formatValue,
+  labelHeader,
+  height,
+}: {
+  title: string;
+  points: { label: string; values: Record<string, number> }[];
+  series: Series[];
+  selected: string;
+  hrefFor: (key: string) => string;
+  onSelect?: (key: string) => void;
+  formatValue?: (value: number) => string;
+  labelHeader?: string;
+  height?: number;
+}) {
+  const current = series.find((s) => s.key === selected) ?? series[0]!;
+  const choose = (key: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    // A click that opens a new tab or window stays a link.
+    if (!onSelect || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onSelect(key);
+  };
+  return (
+    <div>
+      <div role="group" aria-label="Series shown" className="mb-3 inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
+        {series.map((s) => (
+          <Link
+            key={s.key}
+            to={hrefFor(s.key)}
+            replace
+            preventScrollReset
+            aria-current={s.key === current.key ? "true" : undefined}
+            onClick={choose(s.key)}
+            className={`rounded-md px-3 py-1.5 text-sm font-medium ${s.key === current.key ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+          >
+            {s.label}
+          </Link>
+        ))}
+      </div>
+      <BarChart
+        title={`${title}: ${current.label}`}
+        data={points.map((p) => ({ label: p.label, value: p.values[current.key] ?? 0 }))}
+        formatValue={formatValue}
+        labelHeader={labelHeader}
+        valueHeader={current.label}
+        barClassName={current.barClassName}
+        height={height}
+      />
+    </div>
+  );
+}
+
+export interface FunnelStep {
+  label: string;
+  value: number;
+}
+
+/**
+ * Steps that narrow (sent, delivered, read, replied): each with its count, a bar as wide as its
+ * share of the first step, and its percentage of the step before in words.
+ */
+export function Funnel({
+  title,
+  steps,
+  formatValue = (v) => String(v),
+}: {
+  title: string;
+  steps: FunnelStep[];
+  formatValue?: (value: number) => string;
+}) {
+  const first = steps[0]?.value ?? 0;
+  const percent = new Intl.NumberFormat("en-KE", { maximumFractionDigits: 1 });
+  return (
+    <figure>
+      <figcaption className="sr-only">{title}</figcaption>
+      <ol className="space-y-3">
+        {steps.map((step, i) => {
+          const before = steps[i - 1];
+          const share = first > 0 ? Math.max(step.value > 0 ? 1 : 0, Math.round((step.value / first) * 100)) : 0;
+          const ofBefore = before && before.value > 0 ? percent.format(Math.round((step.value / before.value) * 1000) / 10) : null;
+          return (
+            <li key={step.label}>
+              <div className="flex items-baseline justify-between gap-3 text-sm">
+                <span className="font-medium text-slate-800">{step.label}</span>
+                <span className="font-semibold text-slate-900 tabular-nums">{formatValue(step.value)}</span>
+              </div>
+              <div className="mt-1 h-2.5 rounded-full bg-slate-100" aria-hidden>
+                <div className="h-2.5 rounded-full bg-brand-600" style={{ width: `${share}%` }} />
+              </div>
+              <p className="mt-1 text-xs text-slate-600">
+                {!before
+                  ? "Where the funnel starts"
+                  : ofBefore === null
+                    ? `No ${before.label.toLowerCase()} messages to compare with`
+                    : `${ofBefore}% of ${before.label.toLowerCase()}`}
+              </p>
+            </li>
+          );
+        })}
+      </ol>
+    </figure>
   );
 }

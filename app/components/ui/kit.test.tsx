@@ -4,7 +4,9 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import type { ReactNode } from "react";
 import { Badge, statusTone } from "./badge";
 import { Button } from "./button";
-import { BarChart, LineChart } from "./chart";
+import { BarChart, Funnel, LineChart, SeriesBarChart } from "./chart";
+import { changeWords, StatCard } from "./stat-card";
+import { Send } from "./icons";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
 import { CheckboxField, Field, FilterInput, FilterSelect, RadioGroupField, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
@@ -224,6 +226,55 @@ describe("charts", () => {
     expect(html).toContain('<th scope="row">Tue</th><td>2,480</td>');
   });
 
+  it("shows one series at a time, chosen by links that keep the page's other filters, and names it for screen readers", () => {
+    const points = [
+      { label: "08:00", values: { sent: 10, read: 4 } },
+      { label: "09:00", values: { sent: 5, read: 8 } },
+    ];
+    const series = [
+      { key: "sent", label: "Sent" },
+      { key: "read", label: "Read", barClassName: "fill-violet-600" },
+    ];
+    const html = render(
+      <SeriesBarChart
+        title="Messages by hour"
+        points={points}
+        series={series}
+        selected="read"
+        hrefFor={(key) => `?period=7d&chart=${key}`}
+      />,
+    );
+    expect(html).toContain('role="group" aria-label="Series shown"');
+    expect(html).toMatch(
+      /<a [^>]*aria-current="true"[^>]*href="\/contacts\?period=7d&amp;chart=read"|<a [^>]*href="\/contacts\?period=7d&amp;chart=read"[^>]*aria-current="true"/,
+    );
+    expect(html).not.toMatch(/chart=sent"[^>]*aria-current/);
+    expect(html).toContain("<caption>Messages by hour: Read</caption>");
+    expect(html).toContain('<th scope="col">Read</th>');
+    expect(html).toContain('<th scope="row">09:00</th><td>8</td>');
+    // Read's own bars: 09:00 the tallest.
+    expect(html).toMatch(/<rect[^>]*y="12\.0"[^>]*height="140\.0"[^>]*class="fill-violet-600"/);
+  });
+
+  it("says each funnel step's share of the one before in words", () => {
+    const html = renderToStaticMarkup(
+      <Funnel
+        title="From sent to replied"
+        steps={[
+          { label: "Sent", value: 200 },
+          { label: "Delivered", value: 180 },
+          { label: "Read", value: 0 },
+          { label: "Replied", value: 0 },
+        ]}
+      />,
+    );
+    expect(html).toContain('<figcaption class="sr-only">From sent to replied</figcaption>');
+    expect(html).toContain("90% of sent");
+    expect(html).toContain("0% of delivered");
+    expect(html).toContain("No read messages to compare with");
+    expect(html).toContain("width:90%");
+  });
+
   it("draws a line through every point", () => {
     const html = renderToStaticMarkup(<LineChart title="Replies" data={week} height={140} />);
     expect(html).toContain('d="M8.0 62.0L592.0 12.0"');
@@ -284,5 +335,25 @@ describe("ConfirmPanel", () => {
     );
     expect(html).toContain('<input type="hidden" name="other" value="c-2"/>');
     expect(html).toContain('<input type="hidden" name="intent" value="merge"/>');
+  });
+});
+
+describe("StatCard's change", () => {
+  it("says the change in words, with a minus screen readers read, and colours it by whether a rise is good", () => {
+    expect(changeWords({ percent: 12.5, against: "previous 7 days" })).toBe("+12.5% vs previous 7 days");
+    expect(changeWords({ percent: -3, against: "previous 24 hours" })).toBe("\u22123% vs previous 24 hours");
+    expect(changeWords({ percent: 0, against: "previous day" })).toBe("No change vs previous day");
+    expect(changeWords({ percent: null, against: "previous day" })).toBe("No data for the previous period");
+    const up = renderToStaticMarkup(
+      <StatCard label="Failed" value="9" icon={Send} change={{ percent: 50, against: "previous 7 days", better: "down" }} />,
+    );
+    expect(up).toContain("+50% vs previous 7 days");
+    expect(up).toContain("text-red-700");
+    expect(up).toContain('data-change="up"');
+    const none = renderToStaticMarkup(
+      <StatCard label="Sent" value="0" icon={Send} change={{ percent: null, against: "previous 7 days" }} />,
+    );
+    expect(none).toContain("No data for the previous period");
+    expect(none).toContain("text-slate-600");
   });
 });

@@ -1,43 +1,72 @@
-import type { IconComponent } from "~/components/ui/icons";
+import { ArrowDown, ArrowUp, type IconComponent } from "~/components/ui/icons";
 import { Link } from "react-router";
 
+/** How a figure moved against the period before it. */
+export interface Change {
+  /** The change in percent; null when there is nothing to compare with. */
+  percent: number | null;
+  /** What it is compared with: "previous 7 days". */
+  against: string;
+  /** Whether a rise is good news (most figures) or bad (failures, waiting times): it picks the colour, never the words. */
+  better?: "up" | "down";
+}
+
+const percentFormat = new Intl.NumberFormat("en-KE", { maximumFractionDigits: 1 });
+
+/** "+12.5% vs previous 7 days", "−3% vs previous 24 hours", "No change vs …", or "No data for the previous period". */
+export function changeWords({ percent, against }: Pick<Change, "percent" | "against">) {
+  if (percent === null) return "No data for the previous period";
+  if (percent === 0) return `No change vs ${against}`;
+  // U+2212, which screen readers read as "minus" (a hyphen is often read as nothing or "dash").
+  return `${percent > 0 ? "+" : "\u2212"}${percentFormat.format(Math.abs(percent))}% vs ${against}`;
+}
+
+/** The change in words, with an arrow for its direction and green or red for good or bad news. */
+export function ChangeIndicator({ change }: { change: Change }) {
+  const { percent, better = "up" } = change;
+  const moved = percent !== null && percent !== 0;
+  const good = moved && percent > 0 === (better === "up");
+  const Arrow = moved && percent > 0 ? ArrowUp : ArrowDown;
+  return (
+    <p
+      className={`mt-1 flex items-center gap-1 text-xs font-medium ${!moved ? "text-slate-600" : good ? "text-brand-700" : "text-red-700"}`}
+      data-change={percent === null ? "none" : percent > 0 ? "up" : percent < 0 ? "down" : "flat"}
+    >
+      {moved ? <Arrow className="size-3.5 shrink-0" aria-hidden /> : null}
+      <span>{changeWords(change)}</span>
+    </p>
+  );
+}
+
 /**
- * A figure with its label. `delta` says how it moved ("+12% on last month"), in green or red by
- * `trend`; `href` makes the whole card a link to the page behind the figure.
+ * A figure with its label. `change` says how it moved against the period before, in words (the
+ * colour only repeats them); `href` makes the whole card a link to the page behind the figure.
  */
 export function StatCard({
   label,
   value,
   icon: Icon,
   hint,
-  delta,
-  trend,
+  change,
   href,
 }: {
   label: string;
   value: string;
   icon: IconComponent;
   hint?: string;
-  delta?: string;
-  trend?: "up" | "down" | "flat";
+  change?: Change;
   href?: string;
 }) {
   const body = (
     <>
-      <div className="flex items-center justify-between">
+      <div className="flex items-center justify-between gap-2">
         <p className="text-sm font-medium text-slate-600">{label}</p>
-        <Icon className="size-5 text-brand-600" aria-hidden />
+        <Icon className="size-5 shrink-0 text-brand-600" aria-hidden />
       </div>
       <p className="mt-2 text-2xl font-bold text-slate-900" data-testid={`stat-${label.toLowerCase().replace(/\W+/g, "-")}`}>
         {value}
       </p>
-      {delta ? (
-        <p
-          className={`mt-1 text-xs font-medium ${trend === "up" ? "text-brand-700" : trend === "down" ? "text-red-700" : "text-slate-600"}`}
-        >
-          {delta}
-        </p>
-      ) : null}
+      {change ? <ChangeIndicator change={change} /> : null}
       {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
     </>
   );

@@ -4,7 +4,7 @@ import type { Route } from "./+types/ui";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "~/components/ui/card";
-import { BarChart, LineChart } from "~/components/ui/chart";
+import { BarChart, Funnel, LineChart, SeriesBarChart } from "~/components/ui/chart";
 import { dialogHref, UrlDialog } from "~/components/ui/dialog";
 import {
   CheckboxField,
@@ -165,14 +165,13 @@ export default function UiKit() {
       </Card>
 
       <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Stat cards">
-        <StatCard label="Messages Sent" value={formatNumber(10997)} icon={Send} delta="+12% on last week" trend="up" />
+        <StatCard label="Messages Sent" value={formatNumber(10997)} icon={Send} change={{ percent: 12.5, against: "previous 7 days" }} />
         <StatCard label="Active Contacts" value={formatNumber(2431)} icon={Users} hint="Seen in the last 30 days" />
         <StatCard
           label="Replies"
           value={formatNumber(318)}
           icon={MessageSquare}
-          delta="-4% on last week"
-          trend="down"
+          change={{ percent: -4, against: "previous 7 days" }}
           href="?tab=replies"
         />
         <StatCard label="Balance" value={formatKes(4520)} icon={Wallet} />
@@ -238,6 +237,27 @@ export default function UiKit() {
             title="Replies this week"
             data={WEEK.map((d) => ({ ...d, value: Math.round(d.value / 7) }))}
             formatValue={formatNumber}
+          />
+          <SeriesBarChart
+            title="Messages this week"
+            points={WEEK.map((d) => ({ label: d.label, values: { sent: d.value, read: Math.round(d.value * 0.7) } }))}
+            series={[
+              { key: "sent", label: "Sent" },
+              { key: "read", label: "Read", barClassName: "fill-violet-600" },
+            ]}
+            selected={searchParams.get("series") === "read" ? "read" : "sent"}
+            hrefFor={(key) => `?series=${key}`}
+            formatValue={formatNumber}
+          />
+          <Funnel
+            title="This week's messages, sent to replied"
+            formatValue={formatNumber}
+            steps={[
+              { label: "Sent", value: 10997 },
+              { label: "Delivered", value: 10512 },
+              { label: "Read", value: 7730 },
+              { label: "Replied", value: 1204 },
+            ]}
           />
         </CardBody>
       </Card>
