@@ -81,11 +81,22 @@ CREATE TABLE "message_stats_pending" (
 	"response_seconds" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "message_volume_hourly" (
+	"organization_id" uuid NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"phone_number_id" text NOT NULL,
+	"sent" bigint DEFAULT 0 NOT NULL,
+	"delivered" bigint DEFAULT 0 NOT NULL,
+	"read" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "message_volume_hourly_organization_id_hour_phone_number_id_pk" PRIMARY KEY("organization_id","hour","phone_number_id")
+);
+--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "replied_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "contact_active_periods" ADD CONSTRAINT "contact_active_periods_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "contact_first_counts" ADD CONSTRAINT "contact_first_counts_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_stats_daily" ADD CONSTRAINT "message_stats_daily_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_stats_hourly" ADD CONSTRAINT "message_stats_hourly_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "message_volume_hourly" ADD CONSTRAINT "message_volume_hourly_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contact_active_periods_at_idx" ON "contact_active_periods" USING btree ("grain","at");--> statement-breakpoint
 -- Analytics (decision 036). The Meta pricing category a message counts under: Meta's own word once a
 -- status reported it, else its template's category, else "service" (a free-form reply). A plain

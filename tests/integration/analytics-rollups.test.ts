@@ -250,8 +250,15 @@ function expectAgrees(report: AnalyticsReport, rows: RawMessage[], now: Date) {
     });
   }
   // The chart's bars add up to the period's figures.
-  const volume = report.volume.points.reduce((s, p) => ({ sent: s.sent + p.sent, read: s.read + p.read }), { sent: 0, read: 0 });
-  expect(volume, label).toEqual({ sent: cur.sent, read: cur.read });
+  const volume = report.volume.points.reduce(
+    (s, p) => ({ sent: s.sent + p.sent, delivered: s.delivered + p.delivered, read: s.read + p.read }),
+    {
+      sent: 0,
+      delivered: 0,
+      read: 0,
+    },
+  );
+  expect(volume, label).toEqual({ sent: cur.sent, delivered: cur.delivered, read: cur.read });
 }
 
 const filters = (query: string, now: Date) => {

@@ -49,7 +49,7 @@ export async function foldAnalytics(database: Database = db()) {
   return total;
 }
 
-/** Adds a batch of pending deltas into the hourly and daily rollups (keys in order: no two folds deadlock). */
+/** Adds a batch of pending deltas into the hourly, daily and chart rollups (keys in order: no two folds deadlock). */
 async function foldDeltas(tx: Executor) {
   const [result] = await rows<{ n: number | string }>(
     tx,
@@ -87,6 +87,14 @@ async function foldDeltas(tx: Executor) {
         spend_cents = message_stats_daily.spend_cents + excluded.spend_cents,
         responses = message_stats_daily.responses + excluded.responses,
         response_seconds = message_stats_daily.response_seconds + excluded.response_seconds
+      returning 1
+    ), volume as (
+      insert into message_volume_hourly (organization_id, hour, phone_number_id, sent, delivered, read)
+      select organization_id, hour, phone_number_id, sum(sent), sum(delivered), sum(read)
+      from live group by 1, 2, 3 having sum(sent) <> 0 or sum(delivered) <> 0 or sum(read) <> 0 order by 1, 2, 3
+      on conflict (organization_id, hour, phone_number_id) do update set
+        sent = message_volume_hourly.sent + excluded.sent, delivered = message_volume_hourly.delivered + excluded.delivered,
+        read = message_volume_hourly.read + excluded.read
       returning 1
     )
     select count(*) as n from moved`,

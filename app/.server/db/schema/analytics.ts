@@ -76,6 +76,25 @@ export const messageStatsDaily = pgTable(
 );
 
 /**
+ * The chart's three figures per hour and number alone: the hour-of-day chart of a long range reads
+ * one row an hour and number (8,760 a year) instead of one per template and category as well.
+ */
+export const messageVolumeHourly = pgTable(
+  "message_volume_hourly",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    phoneNumberId: text("phone_number_id").notNull(),
+    sent: bigint("sent", { mode: "number" }).notNull().default(0),
+    delivered: bigint("delivered", { mode: "number" }).notNull().default(0),
+    read: bigint("read", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.hour, t.phoneNumberId] })],
+);
+
+/**
  * What the fold does beyond adding: a contact was active (for unique contacts), a customer wrote
  * (which answers a business message), a business message went to a customer (which may end a wait).
  */
