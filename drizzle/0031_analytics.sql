@@ -98,6 +98,7 @@ ALTER TABLE "message_stats_daily" ADD CONSTRAINT "message_stats_daily_organizati
 ALTER TABLE "message_stats_hourly" ADD CONSTRAINT "message_stats_hourly_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_volume_hourly" ADD CONSTRAINT "message_volume_hourly_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "contact_active_periods_at_idx" ON "contact_active_periods" USING btree ("grain","at");--> statement-breakpoint
+CREATE INDEX "contact_active_periods_org_idx" ON "contact_active_periods" USING btree ("organization_id");--> statement-breakpoint
 -- Analytics (decision 036). The Meta pricing category a message counts under: Meta's own word once a
 -- status reported it, else its template's category, else "service" (a free-form reply). A plain
 -- expression, so the planner inlines it.

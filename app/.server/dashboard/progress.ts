@@ -59,7 +59,9 @@ export async function overviewFigures(organizationId: string, now = new Date()):
                 and a.status = 'connected') as whatsapp,
       exists (select 1 from contacts where organization_id = ${organizationId}) as contacts,
       exists (select 1 from campaigns where organization_id = ${organizationId} and status not in ('draft', 'awaiting_approval')) as campaign,
-      exists (select 1 from message_stats_daily where organization_id = ${organizationId} and delivered > 0) as results`);
+      -- Newest day first along the rollup's key: a tenant's first delivery is found without reading others' rows.
+      coalesce((select true from message_stats_daily where organization_id = ${organizationId} and delivered > 0
+                order by day desc limit 1), false) as results`);
   return {
     messagesSent: Number(row?.sent ?? 0),
     activeContacts: Number(row?.active ?? 0),

@@ -125,7 +125,12 @@ export const contactActivePeriods = pgTable(
     /** The hour, or the Nairobi day's midnight. */
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.contactId, t.phoneNumberId, t.grain, t.at] }), index("contact_active_periods_at_idx").on(t.grain, t.at)],
+  (t) => [
+    primaryKey({ columns: [t.contactId, t.phoneNumberId, t.grain, t.at] }),
+    index("contact_active_periods_at_idx").on(t.grain, t.at),
+    // One organisation's rows: its backfill, and the cascade when it is erased.
+    index("contact_active_periods_org_idx").on(t.organizationId),
+  ],
 );
 
 /**
