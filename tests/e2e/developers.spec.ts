@@ -102,7 +102,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   await expect(page.getByLabel("message.failed")).toBeChecked();
 
   // Endpoints and examples come from the OpenAPI document.
-  await expect(page.getByTestId("endpoint")).toHaveCount(25);
+  await expect(page.getByTestId("endpoint")).toHaveCount(26);
   await expect(page.getByTestId("example-curl").first()).toContainText("/api/v1/account");
 
   // Every key read and the regeneration are in the activity log.
