@@ -1,4 +1,4 @@
-import { TIME_ZONE } from "./dates";
+import { nairobiDate } from "./dates";
 
 /**
  * The Analytics page's filters and figures, shared by the server (which computes them), the page and
@@ -50,7 +50,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Today's date in Nairobi, YYYY-MM-DD. */
 export function nairobiToday(now = new Date()) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return nairobiDate(now);
 }
 
 /** A date plus a number of days (negative: before), YYYY-MM-DD. */

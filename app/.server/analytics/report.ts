@@ -14,7 +14,7 @@ import {
   type AnalyticsVolumePoint,
   type PricingCategory,
 } from "~/lib/analytics";
-import { nairobiMidnight } from "~/lib/dates";
+import { nairobiDate, nairobiMidnight } from "~/lib/dates";
 
 /**
  * The Analytics page's figures for one tenant (decision 036), read from the rollups only: a period of
@@ -119,7 +119,7 @@ function figuresQuery(organizationId: string, range: Range, number: string | nul
     group by grouping sets ((cur), (cur, k), (cur, template_id), (cur, category))`;
 }
 
-const dayOf = (instant: Date) => new Date(instant.getTime() + 3 * HOUR_MS).toISOString().slice(0, 10);
+const dayOf = nairobiDate;
 
 /**
  * The hourly chart: each hour of the 24-hour period, or each hour of the Nairobi day over a longer one,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
+import { nairobiDate } from "~/lib/dates";
 
 /**
  * What a tenant has done of the Get Started steps, and the Overview's figures that come with it, in
@@ -30,7 +31,7 @@ export interface OverviewFigures {
 }
 
 export async function overviewFigures(organizationId: string, now = new Date()): Promise<OverviewFigures> {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Nairobi" }).format(now);
+  const today = nairobiDate(now);
   const monthStart = `${today.slice(0, 8)}01`;
   const [row] = await queryRows<{
     sent: string;
