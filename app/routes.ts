@@ -108,10 +108,36 @@ export default [
   route("notifications/events", "routes/app/notifications/events.ts"),
 
   // Platform administrators
+  // Platform administrators: the console's six tabs, their detail pages and CSV exports, the audit
+  // log, search and the bell. Anyone else gets 404 from the layout's middleware (decision 037).
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/overview.tsx"),
+    route("admin/export.csv", "routes/admin/overview-export.ts"),
+    route("admin/users", "routes/admin/users.tsx"),
+    route("admin/users/export.csv", "routes/admin/users-export.ts"),
+    route("admin/users/:id", "routes/admin/user.tsx"),
+    route("admin/billing", "routes/admin/billing.tsx"),
+    route("admin/billing/export.csv", "routes/admin/billing-export.ts"),
+    route("admin/billing/invoices/:id", "routes/admin/invoice.tsx"),
+    route("admin/billing/invoices/:id/pdf", "routes/admin/invoice-pdf.ts"),
+    route("admin/billing/disputes/:id", "routes/admin/dispute.tsx"),
+    route("admin/billing/wallets/:id", "routes/admin/wallet.tsx"),
+    route("admin/whatsapp", "routes/admin/whatsapp.tsx"),
+    route("admin/whatsapp/export.csv", "routes/admin/whatsapp-export.ts"),
+    route("admin/whatsapp/:id", "routes/admin/whatsapp-account.tsx"),
+    route("admin/system", "routes/admin/system.tsx"),
+    route("admin/system/export.csv", "routes/admin/system-export.ts"),
+    route("admin/templates", "routes/admin/templates.tsx"),
+    route("admin/templates/export.csv", "routes/admin/templates-export.ts"),
+    route("admin/templates/:id", "routes/admin/template.tsx"),
+    route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/audit/export.csv", "routes/admin/audit-export.ts"),
+    route("admin/search", "routes/admin/search.tsx"),
+    route("admin/notifications", "routes/admin/notifications.tsx"),
     route("admin/profile", "routes/app/profile.tsx", { id: "admin-profile" }),
   ]),
+  // Prometheus's scrape of this instance, with a bearer token (METRICS_TOKEN).
+  route("metrics", "routes/metrics.ts"),
 
   // JSON API (cookie-authenticated), spec section 7
   ...prefix("api", [

@@ -269,6 +269,8 @@ const PAGE_PATTERNS = Object.entries(PAGE_PERMISSIONS)
 /** The permission a signed-in page needs (a trailing slash is the same page). */
 export function pagePermission(pathname: string): Permission | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  // The whole console is the platform administrators' (every /admin page, its exports and details).
+  if (path.startsWith("/admin/")) return "platform:console";
   if (Object.hasOwn(PAGE_PERMISSIONS, path)) return PAGE_PERMISSIONS[path];
   return PAGE_PATTERNS.find(({ pattern }) => pattern.test(path))?.permission;
 }

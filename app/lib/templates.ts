@@ -22,8 +22,11 @@ export const TEMPLATE_LANGUAGES = [
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]["value"];
 export const LANGUAGE_VALUES = TEMPLATE_LANGUAGES.map((l) => l.value) as [TemplateLanguage, ...TemplateLanguage[]];
 
-/** A template's status as Jumbe shows and the API returns it (Meta's, lowercase, plus draft). */
-export const TEMPLATE_STATUSES = ["draft", "pending", "approved", "rejected", "paused", "disabled"] as const;
+/**
+ * A template's status as Jumbe shows and the API returns it (Meta's, lowercase, plus draft, and held:
+ * waiting for a platform administrator's review before it goes to Meta).
+ */
+export const TEMPLATE_STATUSES = ["draft", "held", "pending", "approved", "rejected", "paused", "disabled"] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
 export const HEADER_FORMATS = ["NONE", "TEXT", "IMAGE", "VIDEO", "DOCUMENT"] as const;

@@ -64,6 +64,7 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/unauthorized": { need: "public", why: "the page a refused member lands on" },
   "/invitations/:token": { need: "public", why: "an invitation's link, opened before signing in" },
   "/*": { need: "public", why: "any other path goes home" },
+  "/metrics": { need: "public", why: "Prometheus's scrape: its own bearer token (METRICS_TOKEN)" },
   // The shell's search: every member searches what they may see (its providers filter by permission).
   "/search": { need: "session", why: "search filters its results by the member's permissions" },
   // Sends a member to /whatsapp, whose own permission applies.
@@ -100,6 +101,14 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
 
 /** A route's pattern with its parameters filled from the world (real rows, so allowed roles see the real page). */
 const SAMPLE: Record<string, (w: World) => string> = {
+  // The console's detail pages: the demo Sacco and its template (an administrator opens any tenant's).
+  "/admin/users/:id": (w) => `/admin/users/${w.organizationId}`,
+  "/admin/templates/:id": (w) => `/admin/templates/${w.template}`,
+  "/admin/billing/invoices/:id": () => "/admin/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+  "/admin/billing/invoices/:id/pdf": () => "/admin/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf",
+  "/admin/billing/disputes/:id": () => "/admin/billing/disputes/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+  "/admin/billing/wallets/:id": (w) => `/admin/billing/wallets/${w.organizationId}`,
+  "/admin/whatsapp/:id": () => "/admin/whatsapp/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/templates/:id/sample": (w) => `/templates/${w.template}/sample`,
   "/templates/:id/edit": (w) => `/templates/${w.template}/edit`,
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.contacts[0]}`,
@@ -127,6 +136,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
 
 /** Allowed answers other than 2xx or a redirect that ends on a page: the route's own, with the reason. */
 const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
+  "/metrics": { status: 401, why: "Prometheus's scrape takes a bearer token, never a session (tested in admin-system.test.ts)" },
   "/unauthorized": { status: 403, why: "the refusal page itself" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
@@ -548,6 +558,9 @@ function needOf(pattern: string, samplePath: string): { need: Need; api: boolean
   return { need: row.need, api: !!row.api };
 }
 
+/** The admin console answers 404 to anyone but a platform administrator (decision 037): it does not exist for them. */
+const isConsole = (pattern: string) => pattern === "/admin" || pattern.startsWith("/admin/") || pattern.startsWith("/api/admin/");
+
 function allowed(who: Who, need: Need) {
   if (need === "public") return true;
   if (who === "anonymous") return false;
@@ -659,8 +672,9 @@ describe("every role against every page", () => {
         if (api) {
           const response = await send(sample, who, w, { accept: "application/json" });
           const text = await textOf(response);
-          const expected = may ? "allowed" : who === "anonymous" ? 401 : 403;
-          const got = response.status === 401 || response.status === 403 ? response.status : response.status >= 500 ? 500 : "allowed";
+          const expected = may ? "allowed" : isConsole(route.pattern) ? 404 : who === "anonymous" ? 401 : 403;
+          const refusals = isConsole(route.pattern) ? [401, 403, 404] : [401, 403];
+          const got = refusals.includes(response.status) ? response.status : response.status >= 500 ? 500 : "allowed";
           // A browser opening the activity export signed out is sent to sign in (its `from` is the Activity page).
           const exportLogin = route.pattern === "/api/activity-logs/export" && who === "anonymous" && response.status === 302;
           // POST-only routes answer GET with 405 before anything else; their refusals are tested with the actions.
@@ -673,7 +687,9 @@ describe("every role against every page", () => {
         const location = first.headers.get("location");
         if (!may && need !== "public") {
           await first.body?.cancel();
-          if (who === "anonymous") {
+          if (isConsole(route.pattern)) {
+            if (first.status !== 404) wrong.push(`${label}: ${first.status} ${location}, expected 404`);
+          } else if (who === "anonymous") {
             if (first.status !== 302 || !location?.startsWith("/login?from="))
               wrong.push(`${label}: ${first.status} ${location}, expected sign-in`);
           } else if (first.status !== 302 || location !== "/unauthorized") {
@@ -701,7 +717,9 @@ describe("every role against every page", () => {
           const text = await textOf(response);
           const target = /"redirect","([^"]+)"/.exec(text)?.[1];
           if (response.status >= 500) wrong.push(`${label}.data: ${response.status}`);
-          else if (!may && who !== "anonymous" && target !== "/unauthorized") wrong.push(`${label}.data: ${response.status} → ${target}`);
+          else if (isConsole(route.pattern)) {
+            if (response.status !== 404) wrong.push(`${label}.data: ${response.status}, expected 404`);
+          } else if (!may && who !== "anonymous" && target !== "/unauthorized") wrong.push(`${label}.data: ${response.status} → ${target}`);
           else if (!may && who === "anonymous" && !target?.startsWith("/login?from=")) wrong.push(`${label}.data: → ${target}`);
         }
       }
@@ -740,8 +758,9 @@ describe("every role against every action", () => {
           });
           await response.body?.cancel();
           const location = response.headers.get("location");
-          const refused =
-            who === "anonymous"
+          const refused = isConsole(pattern)
+            ? response.status === 404
+            : who === "anonymous"
               ? response.status === 401 || (response.status === 302 && !!location?.startsWith("/login?from="))
               : response.status === 403 || (response.status === 302 && location === "/unauthorized");
           if (!refused) wrong.push(`${label}: ${response.status} ${location ?? ""}`);

@@ -20,14 +20,15 @@ describe("roles and redirects", () => {
     );
   });
 
-  it("sends each role to /unauthorized from the other's page", async () => {
+  it("sends an administrator to /unauthorized from /dashboard, and answers 404 to a member at the console", async () => {
     const admin = await createVerifiedUser({ usertype: "admin" });
     const individual = await createVerifiedUser();
     const adminCookie = await signedInCookie(admin.email, admin.password);
     const individualCookie = await signedInCookie(individual.email, individual.password);
     expect((await run(dashboardLoader, getRequest("/dashboard", { cookie: adminCookie }))).location).toBe("/unauthorized");
-    expect((await run(adminLayoutLoader, getRequest("/admin", { cookie: individualCookie }))).location).toBe("/unauthorized");
-    expect((await run(adminOverviewLoader, getRequest("/admin", { cookie: individualCookie }))).location).toBe("/unauthorized");
+    expect((await run(adminLayoutLoader, getRequest("/admin", { cookie: individualCookie }))).status).toBe(404);
+    expect((await run(adminOverviewLoader, getRequest("/admin", { cookie: individualCookie }))).status).toBe(404);
+    expect((await run(adminOverviewLoader, getRequest("/admin"))).status).toBe(404);
     expect((await run(dashboardLoader, getRequest("/dashboard", { cookie: individualCookie }))).status).toBe(200);
     expect((await run(adminOverviewLoader, getRequest("/admin", { cookie: adminCookie }))).status).toBe(200);
   });

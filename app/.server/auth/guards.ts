@@ -1,4 +1,4 @@
-import { createContext, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
 import { findSession } from "./sessions";
 import { countMessagesThisMonth, toAuthUser } from "./users";
 import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
@@ -111,6 +111,30 @@ export const signedInPages: MiddlewareFunction<Response> = async (args, next) =>
   const current = await requireUserWithPermission(args, pagePermission(args.url.pathname));
   // Dates on the page are in the organisation's time zone (its Organisation settings).
   return inDisplayZone(current.organization.timeZone, next);
+};
+
+/**
+ * The admin console's guard: a signed-in platform administrator, and a 404 for anyone else (a
+ * visitor, a member of any role), so the console's addresses say nothing about themselves.
+ */
+export async function requirePlatformAdmin(args: GuardArgs) {
+  const current = await currentUser(args);
+  if (!current || !can(current.role, "platform:console")) throw data("Not Found", { status: 404 });
+  return current;
+}
+
+/** The admin console's JSON routes: 404 as JSON to anyone but a platform administrator. */
+export async function requirePlatformAdminApi(args: GuardArgs) {
+  const current = await currentUser(args);
+  if (!current || !can(current.role, "platform:console"))
+    throw jsonError(404, STATUS_MESSAGES[404], { headers: { "Cache-Control": "no-store" } });
+  return current;
+}
+
+/** The admin layout's middleware: resolves the session once and answers 404 to anyone but an administrator. */
+export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
+  await requirePlatformAdmin(args);
+  return next();
 };
 
 export async function authUserOf(current: CurrentUser) {

@@ -40,7 +40,7 @@ export function sessionToken(request: Request) {
 export type SessionUser = Omit<User, "passwordHash" | "totpSecret" | "totpLastStep">;
 
 export interface FoundSession {
-  session: { id: string; persistent: boolean; lastUsedAt: Date; expiresAt: Date };
+  session: { id: string; persistent: boolean; lastUsedAt: Date; expiresAt: Date; confirmedAt: Date };
   user: SessionUser;
   organization: Organization;
 }
@@ -50,6 +50,11 @@ interface SessionRow {
   persistent: boolean;
   last_used_at: Date | string;
   expires_at: Date | string;
+  confirmed_at: Date | string;
+  admin_bell_seen_at: Date | string | null;
+  suspended_at: Date | string | null;
+  suspension_reason: string | null;
+  template_review: boolean;
   user_id: string;
   email: string;
   first_name: string;
@@ -92,14 +97,15 @@ interface SessionRow {
 // pages use (no password hash), one indexed join. Read from the database on every request: that is
 // what makes revocation and suspension instant across instances.
 const FIND_SESSION_SQL = `
-  select s.id as session_id, s.persistent, s.last_used_at, s.expires_at,
+  select s.id as session_id, s.persistent, s.last_used_at, s.expires_at, s.confirmed_at, u.admin_bell_seen_at,
          u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
          u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
          o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
          o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
          o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
          o.closure_requested_at, o.closure_requested_by, o.erase_after,
-         o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from
+         o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
+         o.suspended_at, o.suspension_reason, o.template_review
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
 
@@ -114,7 +120,10 @@ export async function findSession(request: Request): Promise<FoundSession | null
   const [row] = await rawQuery<SessionRow>(FIND_SESSION_SQL, [sha256(token), new Date()]);
   if (!row) return null;
   const found: FoundSession = {
-    session: { id: row.session_id, persistent: row.persistent, lastUsedAt: date(row.last_used_at), expiresAt: date(row.expires_at) },
+    session: { id: row.session_id, persistent: row.persistent, lastUsedAt: date(row.last_used_at),
+      expiresAt: date(row.expires_at),
+      confirmedAt: date(row.confirmed_at),
+    },
     user: {
       id: row.user_id,
       organizationId: row.organization_id,
@@ -130,6 +139,7 @@ export async function findSession(request: Request): Promise<FoundSession | null
       lastLoginAt: maybeDate(row.last_login_at),
       passwordChangedAt: maybeDate(row.password_changed_at),
       twoFactorEnabledAt: maybeDate(row.two_factor_enabled_at),
+      adminBellSeenAt: maybeDate(row.admin_bell_seen_at),
     },
     organization: {
       id: row.organization_id,
@@ -155,6 +165,9 @@ export async function findSession(request: Request): Promise<FoundSession | null
       nextPlanType: row.next_plan_type,
       nextBillingType: row.next_billing_type,
       nextPlanFrom: row.next_plan_from,
+      suspendedAt: maybeDate(row.suspended_at),
+      suspensionReason: row.suspension_reason,
+      templateReview: row.template_review,
     },
   };
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);

@@ -219,6 +219,9 @@ export function toTemplate(row: Record<string, unknown>): MessageTemplate {
     submittedAt: date("submitted_at"),
     deletingAt: date("deleting_at"),
     syncedAt: date("synced_at"),
+    platformReviewedAt: date("platform_reviewed_at"),
+    platformReviewedBy: (row.platform_reviewed_by as string | null) ?? null,
+    platformRejection: (row.platform_rejection as string | null) ?? null,
     createdAt: date("created_at")!,
     updatedAt: date("updated_at")!,
   };

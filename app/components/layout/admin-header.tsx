@@ -1,5 +1,5 @@
 import { Form, href, Link } from "react-router";
-import { Bell, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
+import { Bell, Download, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
 
@@ -15,11 +15,17 @@ export function AdminHeader({
   email,
   query = "",
   alerts = [],
+  searchAction = "/admin/search",
+  exportHref,
 }: {
   name?: string | null;
   email: string;
   query?: string;
   alerts?: AdminAlert[];
+  /** The Users tab filters itself; from anywhere else the search finds organisations, users, invoices, numbers and templates. */
+  searchAction?: "/admin/users" | "/admin/search";
+  /** The current tab's CSV with its filters; no button where there is nothing to export. */
+  exportHref?: string;
 }) {
   const displayName = name?.trim() || "Super Admin";
   return (
@@ -29,9 +35,14 @@ export function AdminHeader({
           <Logo />
           <span className="hidden rounded-md bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white sm:inline">Admin</span>
         </Link>
-        <Form method="get" action={href("/admin")} role="search" className="relative hidden max-w-sm flex-1 md:block">
+        <Form
+          method="get"
+          action={searchAction === "/admin/users" ? href("/admin/users") : href("/admin/search")}
+          role="search"
+          className="relative hidden max-w-sm flex-1 md:block"
+        >
           <label htmlFor="admin-search" className="sr-only">
-            Search users
+            {searchAction === "/admin/users" ? "Search users" : "Search the platform"}
           </label>
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
           <input
@@ -39,11 +50,20 @@ export function AdminHeader({
             name="q"
             type="search"
             defaultValue={query}
-            placeholder="Search users..."
+            placeholder={searchAction === "/admin/users" ? "Search users..." : "Search users, invoices, numbers..."}
             className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none"
           />
         </Form>
         <div className="ml-auto flex items-center gap-2">
+          {exportHref ? (
+            <a
+              href={exportHref}
+              download
+              className="hidden items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 sm:inline-flex"
+            >
+              <Download className="size-4" aria-hidden /> Export Data
+            </a>
+          ) : null}
           <Menu
             label="System alerts"
             panelClassName="right-0 w-80 p-2"

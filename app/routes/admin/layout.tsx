@@ -1,14 +1,16 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
+import { adminPages, requirePlatformAdmin } from "~/.server/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
 import { platformScope } from "~/.server/auth/scope";
+import { Tabs } from "~/components/ui/tabs";
+import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
 
-export const middleware: Route.MiddlewareFunction[] = [signedInPages];
+export const middleware: Route.MiddlewareFunction[] = [adminPages];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:console");
+  const current = await requirePlatformAdmin(args);
   return {
     alerts: await systemAlerts(platformScope(current)),
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
@@ -17,11 +19,26 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-// Admins see no side navigation or top bar, only the admin header (spec section 2).
+// Admins see no side navigation or top bar, only the admin header and the console's tabs (spec section 2).
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const location = useLocation();
+  const tab = adminTabOf(location.pathname);
   return (
     <div className="min-h-screen">
-      <AdminHeader name={loaderData.name} email={loaderData.email} query={loaderData.query} alerts={loaderData.alerts} />
+      <AdminHeader
+        name={loaderData.name}
+        email={loaderData.email}
+        query={loaderData.query}
+        alerts={loaderData.alerts}
+        searchAction={tab?.to === "/admin/users" ? "/admin/users" : "/admin/search"}
+        exportHref={adminExportHref(location.pathname, location.search)}
+      />
+      <div className="mx-auto max-w-7xl px-4 pt-4 sm:px-6">
+        <Tabs
+          label="Admin console"
+          items={[...ADMIN_TABS, AUDIT_TAB].map((item) => ({ label: item.label, to: item.to, current: item === tab }))}
+        />
+      </div>
       <main className="mx-auto max-w-7xl p-4 sm:p-6">
         <Outlet />
       </main>

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/overview";
 import { Building2, Clock, MessageSquare, UserPlus } from "~/components/ui/icons";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformFigures } from "~/.server/admin/platform-figures";
 import { platformScope } from "~/.server/auth/scope";
 import { StatCard } from "~/components/ui/stat-card";
@@ -12,7 +12,7 @@ import { formatNumber } from "~/lib/dates";
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:console");
+  const current = await requirePlatformAdmin(args);
   // The header's search box filters users across every organisation (spec section 2).
   const read = readSearchQuery(args.url.searchParams.get("q"));
   const [figures, users] = await Promise.all([

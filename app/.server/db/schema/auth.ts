@@ -40,6 +40,11 @@ export const organizations = pgTable(
     nextPlanType: text("next_plan_type"),
     nextBillingType: text("next_billing_type"),
     nextPlanFrom: date("next_plan_from"),
+    /** A platform administrator's suspension (status suspended): when and why, shown in the console. */
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    suspensionReason: text("suspension_reason"),
+    /** Hold this tenant's template submissions for a platform administrator before they go to Meta (new or flagged tenants). */
+    templateReview: boolean("template_review").notNull().default(false),
   },
   (t) => [
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),
@@ -78,6 +83,8 @@ export const users = pgTable(
     twoFactorEnabledAt: timestamp("two_factor_enabled_at", { withTimezone: true }),
     /** The last time step a code was accepted for: a code is good once. */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** A platform administrator's bell: events after this are unread. */
+    adminBellSeenAt: timestamp("admin_bell_seen_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
@@ -104,6 +111,8 @@ export const sessions = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** When the person last proved who they are in this session (the sign-in, or a step-up): destructive admin actions want it within 10 minutes. */
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );

@@ -217,7 +217,7 @@ export const mpesaSuspense = pgTable("mpesa_suspense", {
   resolvedAt: timestamp("resolved_at", { withTimezone: true }),
 });
 
-export const INVOICE_KINDS = ["topup", "subscription", "bank_transfer"] as const;
+export const INVOICE_KINDS = ["topup", "subscription", "bank_transfer", "credit_note"] as const;
 export const INVOICE_STATUSES = ["paid", "pending", "overdue", "disputed", "void"] as const;
 
 /**
@@ -231,7 +231,7 @@ export const invoices = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     organizationId: uuid("organization_id").notNull(),
     number: text("number").notNull().unique(),
-    series: text("series", { enum: ["INV", "RCT"] }).notNull(),
+    series: text("series", { enum: ["INV", "RCT", "CRN"] }).notNull(),
     kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
@@ -256,6 +256,10 @@ export const invoices = pgTable(
     reconciled: boolean("reconciled").notNull().default(false),
     reconciledAt: timestamp("reconciled_at", { withTimezone: true }),
     reconciledBy: uuid("reconciled_by"),
+    /** The administrator's notes from the reconcile form. */
+    reconciliationNote: text("reconciliation_note"),
+    /** A credit note: the invoice it credits. */
+    creditsInvoiceId: uuid("credits_invoice_id"),
     /** Overdue reminders e-mailed so far, and when the last went. */
     reminders: integer("reminders").notNull().default(0),
     lastReminderAt: timestamp("last_reminder_at", { withTimezone: true }),
@@ -311,6 +315,9 @@ export const invoiceDisputes = pgTable(
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     resolvedBy: uuid("resolved_by"),
     resolution: text("resolution"),
+    /** How it was resolved: a credit note for the invoice, or rejected with the note the tenant sees. */
+    outcome: text("outcome", { enum: ["credited", "rejected"] }),
+    creditNoteId: uuid("credit_note_id"),
   },
   (t) => [
     uniqueIndex("invoice_disputes_open_key")

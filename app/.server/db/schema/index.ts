@@ -19,3 +19,4 @@ export * from "./settings";
 export * from "./inbox";
 export * from "./billing";
 export * from "./analytics";
+export * from "./admin";

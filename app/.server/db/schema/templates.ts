@@ -3,6 +3,7 @@ import { customType, index, integer, jsonb, pgTable, text, timestamp, uniqueInde
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 import { whatsappAccounts } from "./whatsapp";
+import { TEMPLATE_STATUSES } from "../../../lib/templates";
 
 /**
  * A tenant's message templates. A draft may have no WhatsApp account yet; a submitted template
@@ -25,9 +26,7 @@ export const messageTemplates = pgTable(
     category: text("category", { enum: ["AUTHENTICATION", "UTILITY", "MARKETING"] }).notNull(),
     /** Set when Meta moved the template to another category (template_category_update). */
     previousCategory: text("previous_category"),
-    status: text("status", { enum: ["draft", "pending", "approved", "rejected", "paused", "disabled"] })
-      .notNull()
-      .default("draft"),
+    status: text("status", { enum: TEMPLATE_STATUSES }).notNull().default("draft"),
     components: jsonb("components").$type<Record<string, unknown>[]>().notNull(),
     /** Meta's reason code (INVALID_FORMAT...) and, when given, its explanation. */
     rejectionReason: text("rejection_reason"),
@@ -47,6 +46,10 @@ export const messageTemplates = pgTable(
     /** Being deleted: hidden, and deleted at Meta by the next try or sync if the first was cut short. */
     deletingAt: timestamp("deleting_at", { withTimezone: true }),
     syncedAt: timestamp("synced_at", { withTimezone: true }),
+    /** Platform review (status held): the administrator's decision, and the reason the tenant sees when it was returned. */
+    platformReviewedAt: timestamp("platform_reviewed_at", { withTimezone: true }),
+    platformReviewedBy: uuid("platform_reviewed_by"),
+    platformRejection: text("platform_rejection"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -36,6 +36,9 @@ export const whatsappAccounts = pgTable(
     /** The last account_update event from Meta and when Meta says it happened. */
     accountEvent: text("account_event"),
     accountEventAt: timestamp("account_event_at", { withTimezone: true }),
+    /** A platform administrator asked the tenant to connect this account again (Manage Account): why, shown to the tenant until they do. */
+    reconnectRequestedAt: timestamp("reconnect_requested_at", { withTimezone: true }),
+    reconnectReason: text("reconnect_reason"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,102 @@
+CREATE TABLE "admin_audit_log" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "admin_audit_log_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"admin_id" uuid NOT NULL,
+	"admin_email" text NOT NULL,
+	"action" text NOT NULL,
+	"organization_id" uuid,
+	"target_type" text NOT NULL,
+	"target_id" text,
+	"reason" text,
+	"before" jsonb,
+	"after" jsonb,
+	"ip_address" text,
+	"user_agent" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "graph_call_log" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "graph_call_log_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"organization_id" uuid,
+	"account_id" uuid,
+	"waba_id" text,
+	"method" text NOT NULL,
+	"path" text NOT NULL,
+	"status" integer,
+	"duration_ms" integer NOT NULL,
+	"error" text,
+	"origin" text DEFAULT 'engine' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "instance_heartbeats" (
+	"instance_id" text PRIMARY KEY NOT NULL,
+	"hostname" text NOT NULL,
+	"pid" integer NOT NULL,
+	"version" text,
+	"started_at" timestamp with time zone NOT NULL,
+	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"resources" jsonb
+);
+--> statement-breakpoint
+CREATE TABLE "metric_samples" (
+	"name" text NOT NULL,
+	"instance_id" text DEFAULT '' NOT NULL,
+	"at" timestamp with time zone NOT NULL,
+	"value" double precision NOT NULL,
+	CONSTRAINT "metric_samples_name_instance_id_at_pk" PRIMARY KEY("name","instance_id","at")
+);
+--> statement-breakpoint
+CREATE TABLE "system_alerts" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"rule" text NOT NULL,
+	"key" text DEFAULT '' NOT NULL,
+	"level" text NOT NULL,
+	"title" text NOT NULL,
+	"details" text,
+	"opened_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"resolved_at" timestamp with time zone,
+	"resolved_by" uuid,
+	"resolution" text
+);
+--> statement-breakpoint
+CREATE TABLE "template_events" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "template_events_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"template_id" uuid NOT NULL,
+	"organization_id" uuid NOT NULL,
+	"source" text NOT NULL,
+	"event" text NOT NULL,
+	"reason" text,
+	"actor_id" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "suspension_reason" text;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "template_review" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "confirmed_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "admin_bell_seen_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "whatsapp_accounts" ADD COLUMN "reconnect_requested_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "whatsapp_accounts" ADD COLUMN "reconnect_reason" text;--> statement-breakpoint
+ALTER TABLE "message_templates" ADD COLUMN "platform_reviewed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "message_templates" ADD COLUMN "platform_reviewed_by" uuid;--> statement-breakpoint
+ALTER TABLE "message_templates" ADD COLUMN "platform_rejection" text;--> statement-breakpoint
+ALTER TABLE "invoice_disputes" ADD COLUMN "outcome" text;--> statement-breakpoint
+ALTER TABLE "invoice_disputes" ADD COLUMN "credit_note_id" uuid;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "reconciliation_note" text;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "credits_invoice_id" uuid;--> statement-breakpoint
+CREATE INDEX "admin_audit_log_created_idx" ON "admin_audit_log" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "admin_audit_log_org_idx" ON "admin_audit_log" USING btree ("organization_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "graph_call_log_account_idx" ON "graph_call_log" USING btree ("account_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "graph_call_log_created_idx" ON "graph_call_log" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "metric_samples_at_idx" ON "metric_samples" USING btree ("at");--> statement-breakpoint
+CREATE UNIQUE INDEX "system_alerts_open_key" ON "system_alerts" USING btree ("rule","key") WHERE resolved_at is null;--> statement-breakpoint
+CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
+-- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
+CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'admin_audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+END $$;--> statement-breakpoint
+CREATE TRIGGER admin_audit_log_append_only BEFORE UPDATE OR DELETE ON admin_audit_log
+  FOR EACH ROW EXECUTE FUNCTION admin_audit_log_refuse_change();
