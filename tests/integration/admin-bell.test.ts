@@ -73,15 +73,29 @@ describe("the admin console's bell", () => {
     expect(top.data.bell.unread).toBe(4);
     expect(top.data.bell.events.map((e) => e.kind)).toEqual(["alert", "job", "dispute", "signup", expect.any(String)]);
     expect(top.data.bell.events.slice(0, 4)).toEqual([
-      expect.objectContaining({ title: "Webhook queue lag over 5 minutes", detail: "Oldest job waited 7 minutes", to: "/admin/system", unread: true }),
-      expect.objectContaining({ title: "Job failed in the mail queue", detail: "SMTP refused: 550 mailbox unavailable", to: "/admin/system", unread: true }),
+      expect.objectContaining({
+        title: "Webhook queue lag over 5 minutes",
+        detail: "Oldest job waited 7 minutes",
+        to: "/admin/system",
+        unread: true,
+      }),
+      expect.objectContaining({
+        title: "Job failed in the mail queue",
+        detail: "SMTP refused: 550 mailbox unavailable",
+        to: "/admin/system",
+        unread: true,
+      }),
       expect.objectContaining({
         title: "Dispute opened on INV-2026-770031",
         detail: "Baraka Dairy Farmers Sacco: We were charged twice for October's subscription.",
         to: `/admin/billing/disputes/${disputeId}`,
         unread: true,
       }),
-      expect.objectContaining({ title: "New sign-up: Baraka Dairy Farmers Sacco", to: `/admin/users/${tenant.organization.id}`, unread: true }),
+      expect.objectContaining({
+        title: "New sign-up: Baraka Dairy Farmers Sacco",
+        to: `/admin/users/${tenant.organization.id}`,
+        unread: true,
+      }),
     ]);
     // The fifth (the administrator's own organisation, from before) is read.
     expect(top.data.bell.events[4]!.unread).toBe(false);
@@ -155,7 +169,9 @@ describe("the admin console's bell", () => {
     expect((await page(owner.cookie)).status).toBe(404);
     expect((await run(notificationsLoader, getRequest("/admin/notifications"))).status).toBe(404);
     expect((await markRead(owner.cookie)).status).toBe(404);
-    const [row] = await rawQuery<{ admin_bell_seen_at: Date | null }>(`select admin_bell_seen_at from users where id = $1`, [owner.user.id]);
+    const [row] = await rawQuery<{ admin_bell_seen_at: Date | null }>(`select admin_bell_seen_at from users where id = $1`, [
+      owner.user.id,
+    ]);
     expect(row!.admin_bell_seen_at).toBeNull();
   });
 });

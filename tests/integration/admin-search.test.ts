@@ -88,13 +88,20 @@ describe("the admin console's search", () => {
     // WhatsApp: the number as shown or typed, Meta's phone number id, the WABA id.
     for (const q of ["+254 745 118", "0745118902", "6629031177", "7731904418820554"]) {
       const found = await search(q, admin.cookie);
-      expect(hits(found.data, "whatsapp").map((h) => h.to), q).toContain(`/admin/whatsapp/${account.id}`);
+      expect(
+        hits(found.data, "whatsapp").map((h) => h.to),
+        q,
+      ).toContain(`/admin/whatsapp/${account.id}`);
     }
 
     // Templates by part of the name, held ones included.
     const byTemplate = await search("harvest_payout", admin.cookie);
     expect(hits(byTemplate.data, "templates")).toEqual([
-      expect.objectContaining({ title: "zawadi_harvest_payout_notice", to: `/admin/templates/${templateId}`, detail: expect.stringContaining("Held") }),
+      expect.objectContaining({
+        title: "zawadi_harvest_payout_notice",
+        to: `/admin/templates/${templateId}`,
+        detail: expect.stringContaining("Held"),
+      }),
     ]);
 
     // `%` and `_` are themselves, not wildcards; nothing found is no sections.

@@ -158,10 +158,7 @@ export function AdminHeader({
               {alerts.length ? (
                 <ul>
                   {alerts.map((alert) => (
-                    <li
-                      key={alert.id}
-                      className={`rounded-lg py-1 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}
-                    >
+                    <li key={alert.id} className={`rounded-lg py-1 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}>
                       {alert.text}
                     </li>
                   ))}
