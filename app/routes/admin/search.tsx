@@ -15,20 +15,21 @@ export const meta: Route.MetaFunction = () => [{ title: "Search | Admin console 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const found = await adminSearch(current, args.url.searchParams.get("q"));
+  const limits = { ...SEARCH_LIMITS };
   switch (found.kind) {
     case "redirect":
       return redirect(found.to);
     case "empty":
-      return { query: "", message: null, sections: [] };
+      return { query: "", message: null, sections: [], limits };
     case "invalid":
-      return data({ query: found.query, message: found.message, sections: [] }, { status: 400 });
+      return data({ query: found.query, message: found.message, sections: [], limits }, { status: 400 });
     default:
-      return { query: found.query, message: null, sections: found.sections };
+      return { query: found.query, message: null, sections: found.sections, limits };
   }
 }
 
 export default function AdminSearch({ loaderData }: Route.ComponentProps) {
-  const { query, message, sections } = loaderData;
+  const { query, message, sections, limits } = loaderData;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
@@ -60,7 +61,7 @@ export default function AdminSearch({ loaderData }: Route.ComponentProps) {
       ) : null}
       {!message && !query ? (
         <p className="text-slate-600">
-          Type {SEARCH_LIMITS.minLength} to {SEARCH_LIMITS.maxLength} characters: part of a name, an e-mail address, a phone number, an
+          Type {limits.minLength} to {limits.maxLength} characters: part of a name, an e-mail address, a phone number, an
           invoice number, a WABA or phone number id, or a template&apos;s name.
         </p>
       ) : null}
@@ -69,8 +70,8 @@ export default function AdminSearch({ loaderData }: Route.ComponentProps) {
         <Card padding="none" key={section.id} aria-labelledby={`admin-search-${section.id}`}>
           <h2 id={`admin-search-${section.id}`} className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-700">
             {section.label}
-            {section.hits.length >= SEARCH_LIMITS.perProvider ? (
-              <span className="font-normal text-slate-600"> (the first {SEARCH_LIMITS.perProvider}: add more words to narrow)</span>
+            {section.hits.length >= limits.perProvider ? (
+              <span className="font-normal text-slate-600"> (the first {limits.perProvider}: add more words to narrow)</span>
             ) : null}
           </h2>
           <ul className="divide-y divide-slate-100">
