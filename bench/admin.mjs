@@ -1,19 +1,20 @@
 // The admin console at 10,000 organisations (issue 19), on a private PostgreSQL cluster:
 //
-//   npm run build && node bench/run.mjs --admin-only                                 (10,000 organisations; a few minutes)
+//   npm run build && node bench/run.mjs --admin-only                                 (10,000 organisations; about 10 minutes)
 //   node bench/run.mjs --admin-only --admin-organizations 500 --admin-requests 10     (a smoke run, under a minute)
 //
-// 1. Seed, straight in SQL (generate_series; no trigger off, so the analytics statement trigger
-//    records every message as a live database would): `organizations` organisations over the last two
+// 1. Seed, straight in SQL (generate_series): `organizations` organisations over the last two
 //    years (names from Kenyan towns and trades; 3% pending, 2% suspended, 5% with template review),
 //    each with an owner and two members (names, e-mail addresses, phone numbers), a plan and billing
 //    type, a wallet with a year of ledger entries (a top-up and a charge a month, running balances),
 //    a year of monthly subscription invoices (the current month's pending, the rest paid, some overdue)
 //    with their M-Pesa payments, an open dispute on 1% of them; 90% have a WhatsApp account with one
 //    or two numbers and five templates (2% held for review); five contacts and `messages` messages a
-//    year (35% inbound; outbound templates delivered and mostly read, 3% failed), folded into the
-//    analytics rollups (message_stats_daily and the rest) by foldAnalytics(), as the job does; then
-//    failed jobs, open health alerts and administrator actions in the audit log, and ANALYZE.
+//    year, twice a month at the tenant's own hour (35% inbound; outbound templates delivered and
+//    mostly read, 3% failed). The messages load with the triggers off (as bench/analytics.mjs loads
+//    them); analytics_backfill(null, false) (drizzle/0031_analytics.sql) then foldAnalytics() build
+//    the rollups (message_stats_daily and the rest) as a live database would have them; then failed
+//    jobs, open health alerts and administrator actions in the audit log, and ANALYZE.
 // 2. The production build on the cluster, signed in as a platform administrator of its own: each
 //    tab's first page (/admin, /admin/users, /admin/billing, /admin/whatsapp, /admin/system,
 //    /admin/templates, /admin/audit), /admin/notifications and the header's search (a name, a phone
