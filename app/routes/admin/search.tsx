@@ -61,8 +61,8 @@ export default function AdminSearch({ loaderData }: Route.ComponentProps) {
       ) : null}
       {!message && !query ? (
         <p className="text-slate-600">
-          Type {limits.minLength} to {limits.maxLength} characters: part of a name, an e-mail address, a phone number, an
-          invoice number, a WABA or phone number id, or a template&apos;s name.
+          Type {limits.minLength} to {limits.maxLength} characters: part of a name, an e-mail address, a phone number, an invoice number, a
+          WABA or phone number id, or a template&apos;s name.
         </p>
       ) : null}
       {!message && query && !sections.length ? <p className="text-slate-600">Nothing found for “{query}”.</p> : null}
