@@ -172,6 +172,10 @@ const PROFILE: Record<string, Intent> = {
 const ACTIONS: Record<string, Record<string, Intent>> = {
   "/profile": PROFILE,
   "/admin/profile": PROFILE,
+  // The bell's "Mark all as read": the administrator's own read mark (users.admin_bell_seen_at).
+  "/admin/notifications": {
+    "mark-read": { needs: "platform:console", form: () => ({ intent: "mark-read" }), proof: { by: "platform_admin" } },
+  },
   "/change-password": {
     "": { needs: "account:manage", form: () => ({ currentPassword: "wrong", newPassword: "x", confirmPassword: "x" }), proof: false },
   },

@@ -279,6 +279,8 @@ export const invoices = pgTable(
       .on(t.dueAt)
       .where(sql`status in ('pending', 'overdue')`),
     check("invoices_totals_check", sql`net_cents + vat_cents = total_cents`),
+    // The admin console's search by any part of the number.
+    index("invoices_number_trgm_idx").using("gin", sql`${t.number} gin_trgm_ops`),
   ],
 );
 
@@ -324,5 +326,7 @@ export const invoiceDisputes = pgTable(
       .on(t.invoiceId)
       .where(sql`status = 'open'`),
     index("invoice_disputes_org_idx").on(t.organizationId, t.createdAt),
+    // The admin console's bell: disputes opened, newest first, across tenants.
+    index("invoice_disputes_created_idx").on(t.createdAt.desc()),
   ],
 );
