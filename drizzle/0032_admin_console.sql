@@ -93,6 +93,7 @@ CREATE INDEX "metric_samples_at_idx" ON "metric_samples" USING btree ("at");--> 
 CREATE UNIQUE INDEX "system_alerts_open_key" ON "system_alerts" USING btree ("rule","key") WHERE resolved_at is null;--> statement-breakpoint
 CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
+CREATE INDEX "webhook_events_waba_idx" ON "webhook_events" USING btree ((substring(body from '"entry"\s*:\s*\[\s*\{\s*"id"\s*:\s*"([0-9]{1,32})"')),"received_at" DESC NULLS LAST);--> statement-breakpoint
 -- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
 CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
