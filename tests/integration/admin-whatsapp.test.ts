@@ -351,6 +351,8 @@ describe("an account's detail", () => {
     await reconnectAccount(current, account.id, { ip: "198.51.100.7", userAgent: "vitest" });
     const after = await run(tenantWhatsappLoader, getRequest("/whatsapp", { cookie: tenantCookie }));
     expect(after.data.connections[0].reconnectRequested).toBeNull();
+    // The tenant's calls are recorded in the background: done before the next test's tables are reset.
+    await graphCallsRecorded();
   });
 });
 
@@ -359,6 +361,8 @@ describe("graph_call_log", () => {
     const tenant = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
     const { account, wabaId, phoneNumberId } = await harness.graph.connect(tenant.organization.id, "Nyota Savings Sacco");
     const token = decryptSecret(account.accessTokenEncrypted);
+    await graphCallsRecorded();
+    await db().execute(sql`delete from graph_call_log`);
     await graphClient().listPhoneNumbers(wabaId, token);
     // A send (refused here: no customer window) is the messages table's record, never the call log's.
     await graphClient()

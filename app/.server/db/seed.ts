@@ -23,6 +23,7 @@ import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
+import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 
 export const DEMO_ACCOUNTS = [
   {
