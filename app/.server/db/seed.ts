@@ -80,6 +80,7 @@ export async function seedDemoData() {
       .returning();
     if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
   }
+  await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
