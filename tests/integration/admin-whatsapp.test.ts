@@ -14,7 +14,7 @@ import { loader as exportLoader } from "~/routes/admin/whatsapp-export";
 import { loader as detailLoader, action as detailAction } from "~/routes/admin/whatsapp-account";
 import { loader as tenantWhatsappLoader } from "~/routes/app/whatsapp";
 import type { AdminAccountRow } from "~/lib/admin-whatsapp";
-import { formRequest, getRequest, routeArgs, run } from "../support/http";
+import { formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 import { metaSandboxForFile } from "../support/meta-harness";
@@ -180,23 +180,31 @@ describe("an account's detail", () => {
     await db().execute(sql`
       insert into graph_call_log (account_id, waba_id, method, path, status, duration_ms, error, origin)
       values (${account.id}, '730001', 'POST', '/730001/subscribed_apps', 401, 12, 'Meta answered subscribed_apps: (#190) Invalid OAuth access token', 'admin')`);
+    // Embedded Signup's calls came before the account's row: recorded without it, they are its calls
+    // when made around the connection; the same WABA's call hours earlier is not.
+    await db().execute(sql`
+      insert into graph_call_log (method, path, status, duration_ms, origin, created_at)
+      values ('GET', '/730001', 200, 30, 'engine', now() - interval '30 seconds'),
+             ('GET', '/730001', 200, 31, 'engine', now() - interval '3 hours')`);
     await webhookFor("730001", "statuses", new Date(Date.now() - 120_000));
     await webhookFor("730001", "messages", new Date(Date.now() - 60_000));
     await webhookFor("739999", "account_update");
 
     const page = await detail(account.id, boss.cookie, "?view=logs");
     expect(page.status).toBe(200);
-    const calls = page.data.calls.calls as { path: string; status: number; error: string | null; origin: string }[];
+    const calls = page.data.calls.calls as { path: string; status: number; error: string | null; origin: string; durationMs: number }[];
     expect(calls).toHaveLength(20);
     expect(calls[0]).toMatchObject({ path: "/730001/subscribed_apps", status: 401, origin: "admin" });
     expect(calls[0]!.error).toContain("(#190)");
-    expect(calls[1]!.path).toBe("/730001/phone_numbers?n=21");
+    expect(calls[1]).toMatchObject({ path: "/730001", durationMs: 30 });
+    expect(calls[2]!.path).toBe("/730001/phone_numbers?n=21");
     const hooks = page.data.hooks.webhooks as { fields: string[] }[];
     expect(hooks.map((h) => h.fields)).toEqual([["messages"], ["statuses"]]);
     expect(page.data.hooks.next).toBeNull();
 
     const older = await detail(account.id, boss.cookie, `?view=logs&calls=${page.data.calls.next}`);
     expect((older.data.calls.calls as { path: string }[]).map((c) => c.path)).toEqual([
+      "/730001/phone_numbers?n=3",
       "/730001/phone_numbers?n=2",
       "/730001/phone_numbers?n=1",
       "/730001/phone_numbers?n=0",

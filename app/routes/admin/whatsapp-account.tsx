@@ -45,7 +45,10 @@ export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
   const showLogs = params.get("view") === "logs";
   const [calls, hooks] = showLogs
-    ? await Promise.all([graphCallsOf(scope, account.id, params.get("calls")), webhooksOf(scope, account.wabaId, params.get("hooks"))])
+    ? await Promise.all([
+        graphCallsOf(scope, { ...account, phoneNumberIds: account.numbers.map((n) => n.phoneNumberId) }, params.get("calls")),
+        webhooksOf(scope, account.wabaId, params.get("hooks")),
+      ])
     : [null, null];
   return { account, calls, hooks, showLogs, stepUpNeeded: stepUpNeeded(current), now: Date.now() };
 }

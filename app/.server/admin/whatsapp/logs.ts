@@ -48,8 +48,13 @@ function decodeLogCursor(raw: string | null): { at: string; id: number } | null 
   }
 }
 
-/** The account's Graph calls, newest first; `after` is the last id seen. */
-export async function graphCallsOf(_scope: PlatformScope, accountId: string, after: string | null, limit = LOG_PAGE_SIZE) {
+/** The account's Graph calls, newest first; `after` is the last row's position. */
+export async function graphCallsOf(
+  _scope: PlatformScope,
+  account: { id: string; wabaId: string; connectedAt: string; phoneNumberIds: string[] },
+  after: string | null,
+  limit = LOG_PAGE_SIZE,
+) {
   const below = decodeLogCursor(after);
   const rows = await queryRows<{
     id: string | number;
@@ -63,7 +68,13 @@ export async function graphCallsOf(_scope: PlatformScope, accountId: string, aft
     origin: string;
   }>(sql`
     select id, created_at, created_at::text as position, method, path, status, duration_ms, error, origin from graph_call_log
-    where account_id = ${accountId} ${below ? sql`and (created_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
+    where (account_id = ${account.id}
+           -- Embedded Signup calls Meta before the account's row exists: its calls for the WABA and its
+           -- numbers in the minutes around the connection are the account's too.
+           or (account_id is null and created_at between ${account.connectedAt}::timestamptz - interval '10 minutes'
+                                                   and ${account.connectedAt}::timestamptz + interval '2 minutes'
+               and split_part(path, '/', 2) = any(${sql.param([account.wabaId, ...account.phoneNumberIds])}::text[])))
+      ${below ? sql`and (created_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
     order by created_at desc, id desc limit ${limit + 1}`);
   const calls: GraphCallView[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
@@ -79,7 +90,7 @@ export async function graphCallsOf(_scope: PlatformScope, accountId: string, aft
   return { calls, next: rows.length > limit && last ? encodeLogCursor(last.position, Number(last.id)) : null };
 }
 
-/** The WABA's webhook deliveries, newest first; `after` is the last id seen. */
+/** The WABA's webhook deliveries, newest first; `after` is the last row's position. */
 export async function webhooksOf(_scope: PlatformScope, wabaId: string, after: string | null, limit = LOG_PAGE_SIZE) {
   const below = decodeLogCursor(after);
   const rows = await queryRows<{
