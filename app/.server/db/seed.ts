@@ -23,6 +23,7 @@ import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
+import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -79,6 +80,7 @@ export async function seedDemoData() {
       .returning();
     if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
   }
+  await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
