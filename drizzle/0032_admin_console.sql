@@ -93,6 +93,9 @@ CREATE INDEX "metric_samples_at_idx" ON "metric_samples" USING btree ("at");--> 
 CREATE UNIQUE INDEX "system_alerts_open_key" ON "system_alerts" USING btree ("rule","key") WHERE resolved_at is null;--> statement-breakpoint
 CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
+CREATE INDEX "invoices_issued_idx" ON "invoices" USING btree ("issued_at","id");--> statement-breakpoint
+CREATE INDEX "invoices_status_issued_idx" ON "invoices" USING btree ("status","issued_at","id");--> statement-breakpoint
+CREATE INDEX "invoices_unreconciled_bank_idx" ON "invoices" USING btree ("issued_at") WHERE status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank');--> statement-breakpoint
 -- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
 CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
