@@ -89,7 +89,11 @@ export async function reconcileBankTransfer(
     );
   } catch (error) {
     if (isUniqueViolation(error))
-      throw new PaymentRefusal(409, "duplicate_reference", "That bank reference is already recorded for another payment: check the statement.");
+      throw new PaymentRefusal(
+        409,
+        "duplicate_reference",
+        "That bank reference is already recorded for another payment: check the statement.",
+      );
     throw error;
   }
 }

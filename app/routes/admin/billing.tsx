@@ -48,7 +48,6 @@ export async function loader(args: Route.LoaderArgs) {
 
 const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
 
-
 const link = "font-medium text-brand-700 hover:underline";
 
 const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
@@ -189,7 +188,12 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
       </div>
 
       <section aria-label="Totals" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Invoiced" value={formatKes(totals.invoicedCents)} icon={Wallet} hint={`${totals.invoices.toLocaleString("en-US")} invoices`} />
+        <StatCard
+          label="Invoiced"
+          value={formatKes(totals.invoicedCents)}
+          icon={Wallet}
+          hint={`${totals.invoices.toLocaleString("en-US")} invoices`}
+        />
         <StatCard label="Paid" value={formatKes(totals.paidCents)} icon={CheckCircle2} />
         <StatCard label="Outstanding" value={formatKes(totals.outstandingCents)} icon={Clock} hint="Pending, overdue and disputed" />
         <StatCard
@@ -201,7 +205,11 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
       </section>
 
       <Card aria-labelledby="revenue-title">
-        <CardHeader id="revenue-title" title="Revenue breakdown" description={`${periodName}: paid invoices by plan, money received by method.`} />
+        <CardHeader
+          id="revenue-title"
+          title="Revenue breakdown"
+          description={`${periodName}: paid invoices by plan, money received by method.`}
+        />
         <div className="mt-4 grid gap-6 lg:grid-cols-2">
           <RevenueTable caption="By plan (paid invoices)" lines={byPlan} empty="No paid invoices in this period." />
           <RevenueTable caption="By payment method (money received)" lines={byMethod} empty="No payments in this period." />

@@ -83,7 +83,9 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
         {dispute.status === "open" ? (
           <Badge tone="info">Open</Badge>
         ) : (
-          <Badge tone={dispute.outcome === "credited" ? "success" : "neutral"}>{dispute.outcome === "credited" ? "Credited" : "Rejected"}</Badge>
+          <Badge tone={dispute.outcome === "credited" ? "success" : "neutral"}>
+            {dispute.outcome === "credited" ? "Credited" : "Rejected"}
+          </Badge>
         )}
       </h1>
 
@@ -101,7 +103,8 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
           <Link to={`/admin/billing/invoices/${invoice.id}`} className="font-medium text-brand-700 hover:underline">
             {doc.number}
           </Link>{" "}
-          <AdminInvoiceStatusBadge status={invoice.status} />, {formatKes(doc.totalCents)}; before the dispute it was {dispute.previousStatus}.
+          <AdminInvoiceStatusBadge status={invoice.status} />, {formatKes(doc.totalCents)}; before the dispute it was{" "}
+          {dispute.previousStatus}.
         </p>
       </Card>
 

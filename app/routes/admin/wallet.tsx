@@ -19,7 +19,9 @@ import { Table, type Column } from "~/components/ui/table";
 import { Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 
-export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `Wallet of ${page?.wallet.businessName ?? "an organisation"} | Admin console | Jumbe` }];
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: `Wallet of ${page?.wallet.businessName ?? "an organisation"} | Admin console | Jumbe` },
+];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -64,8 +66,7 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
   const { wallet, stepUp } = loaderData;
   const busy = useNavigation().state === "submitting";
   const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
-  const errorOf = (field?: string) =>
-    error && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
+  const errorOf = (field?: string) => (error && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined);
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <BackLink to="/admin/billing">Billing</BackLink>

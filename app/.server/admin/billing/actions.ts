@@ -27,7 +27,8 @@ export async function runBillingIntent(options: {
   const { current, form, intent } = options;
   if (options.destructive) {
     const check = await checkStepUp(current, form);
-    if (!check.ok) return data({ error: { intent, message: check.message, field: STEP_UP_FIELD } as AdminFormError }, { status: check.status });
+    if (!check.ok)
+      return data({ error: { intent, message: check.message, field: STEP_UP_FIELD } as AdminFormError }, { status: check.status });
   }
   try {
     const message = await options.work();

@@ -161,7 +161,8 @@ function parseNote(value: string, required: boolean) {
   const note = value.trim();
   if (required && note.length < 5)
     throw new AdminBillingRefusal(422, "Write the note the organisation will see (at least 5 characters).", "note");
-  if (note.length > RESOLUTION_NOTE_MAX) throw new AdminBillingRefusal(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
+  if (note.length > RESOLUTION_NOTE_MAX)
+    throw new AdminBillingRefusal(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
   return note || null;
 }
 
@@ -173,7 +174,11 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
     const total = Number(dispute.total_cents);
     const amountCents = input.amount.trim() ? parseShillings(input.amount) : total;
     if (amountCents === null || amountCents <= 0 || amountCents > total)
-      throw new AdminBillingRefusal(422, `Enter an amount from KES 0.01 to ${formatKes(total)} (the invoice's total), or leave it empty for all of it.`, "amount");
+      throw new AdminBillingRefusal(
+        422,
+        `Enter an amount from KES 0.01 to ${formatKes(total)} (the invoice's total), or leave it empty for all of it.`,
+        "amount",
+      );
     const whole = amountCents === total;
     const unpaid = dispute.previous_status === "pending" || dispute.previous_status === "overdue";
     const creditNote = await issueInvoice(tx, {
@@ -184,7 +189,15 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       description: `Credit note for ${dispute.number}`,
       lines: whole
         ? dispute.lines.map((line) => ({ ...line, description: `Credit: ${line.description}` }))
-        : [lineFromGross({ description: `Credit for ${dispute.number}`, itemCode: "JMB-CREDIT", quantity: 1, unit: "credit", unitPriceCents: amountCents })],
+        : [
+            lineFromGross({
+              description: `Credit for ${dispute.number}`,
+              itemCode: "JMB-CREDIT",
+              quantity: 1,
+              unit: "credit",
+              unitPriceCents: amountCents,
+            }),
+          ],
       pricesIncludeVat: whole ? dispute.prices_include_vat : true,
       paidAt: new Date(),
       planType: dispute.plan_type,
@@ -222,9 +235,19 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       targetId: dispute.id,
       reason: note,
       before: { invoice: dispute.number, status: "disputed" },
-      after: { status: invoiceStatus, creditNote: creditNote.number, creditedCents: amountCents, to: invoiceStatus === "void" ? "void" : "wallet" },
+      after: {
+        status: invoiceStatus,
+        creditNote: creditNote.number,
+        creditedCents: amountCents,
+        to: invoiceStatus === "void" ? "void" : "wallet",
+      },
     });
-    await tellTenant(tx, dispute, `Dispute of ${dispute.number} resolved: credit note ${creditNote.number} for ${formatKes(amountCents)}`, note);
+    await tellTenant(
+      tx,
+      dispute,
+      `Dispute of ${dispute.number} resolved: credit note ${creditNote.number} for ${formatKes(amountCents)}`,
+      note,
+    );
     return { invoiceNumber: dispute.number, creditNoteNumber: creditNote.number, amountCents, voided: invoiceStatus === "void" };
   });
 }

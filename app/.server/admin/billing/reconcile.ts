@@ -31,7 +31,11 @@ function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date
     throw new AdminBillingRefusal(422, "Enter the day the money reached the account, such as 2026-11-20.", "paymentDate");
   if (value > nairobiDate(now)) throw new AdminBillingRefusal(422, "The payment date cannot be in the future.", "paymentDate");
   if (value < nairobiDate(issuedAt))
-    throw new AdminBillingRefusal(422, `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`, "paymentDate");
+    throw new AdminBillingRefusal(
+      422,
+      `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`,
+      "paymentDate",
+    );
   return new Date(nairobiMidnight(value).getTime() + 12 * 3_600_000);
 }
 
@@ -78,7 +82,13 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
           targetId: invoice.id,
           reason: input.note || null,
           before: { status: invoice.status, reconciled: false },
-          after: { status: "paid", reconciled: true, reference, paymentDate: input.paymentDate, creditedCents: Number(invoice.total_cents) },
+          after: {
+            status: "paid",
+            reconciled: true,
+            reference,
+            paymentDate: input.paymentDate,
+            creditedCents: Number(invoice.total_cents),
+          },
         });
       },
     });

@@ -66,12 +66,14 @@ export async function adjustWallet(
   input: { direction: string; amount: string; reason: string },
 ) {
   if (!isUuid(organizationId)) throw new AdminBillingRefusal(404, NOT_FOUND);
-  if (input.direction !== "credit" && input.direction !== "debit") throw new AdminBillingRefusal(422, "Choose credit or debit.", "direction");
+  if (input.direction !== "credit" && input.direction !== "debit")
+    throw new AdminBillingRefusal(422, "Choose credit or debit.", "direction");
   const cents = parseShillings(input.amount);
   if (cents === null || cents <= 0 || cents > ADJUSTMENT_MAX_KES * 100)
     throw new AdminBillingRefusal(422, `Enter an amount in KES from 0.01 to ${ADJUSTMENT_MAX_KES.toLocaleString("en-US")}.`, "amount");
   const reason = input.reason.trim();
-  if (reason.length < 5) throw new AdminBillingRefusal(422, "Say why (at least 5 characters): the organisation's ledger shows it.", "reason");
+  if (reason.length < 5)
+    throw new AdminBillingRefusal(422, "Say why (at least 5 characters): the organisation's ledger shows it.", "reason");
   if (reason.length > ADJUSTMENT_REASON_MAX)
     throw new AdminBillingRefusal(422, `Keep the reason under ${ADJUSTMENT_REASON_MAX} characters.`, "reason");
   const amountCents = input.direction === "credit" ? cents : -cents;
