@@ -3,7 +3,6 @@ import type { Route } from "./+types/billing";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
 import {
-  BILLING_PERIODS,
   billingTotals,
   parseBillingPeriod,
   periodBounds,
@@ -23,6 +22,7 @@ import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { AlertTriangle, CheckCircle2, Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDate, formatKes } from "~/lib/invoice";
+import { BILLING_PERIODS } from "~/lib/admin-billing";
 import { AdminInvoiceStatusBadge, INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Admin console | Jumbe" }];

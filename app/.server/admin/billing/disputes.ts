@@ -12,6 +12,7 @@ import { payOpenInvoicesFromWallet } from "../../billing/settle-invoices";
 import { notify } from "../../notifications/notify";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
+import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
 import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
 
 /**
@@ -155,7 +156,6 @@ async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedD
   return row;
 }
 
-export const RESOLUTION_NOTE_MAX = 1000;
 
 function parseNote(value: string, required: boolean) {
   const note = value.trim();

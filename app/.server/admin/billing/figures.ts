@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
 import { nairobiMidnight, periodAt, previousPeriod } from "../../billing/periods";
+import { BILLING_PERIODS, type BillingPeriod } from "~/lib/admin-billing";
 
 /**
  * The Billing tab's figures. Invoiced, paid, outstanding and overdue count tax invoices (series INV:
@@ -10,13 +11,7 @@ import { nairobiMidnight, periodAt, previousPeriod } from "../../billing/periods
  * is those invoices paid; revenue by method is the money that arrived in the period by each way in
  * (completed payments: M-Pesa Express, the paybill, card, bank transfer).
  */
-export const BILLING_PERIODS = {
-  month: "This month",
-  "last-month": "Last month",
-  "12m": "Last 12 months",
-  all: "All time",
-} as const;
-export type BillingPeriod = keyof typeof BILLING_PERIODS;
+export { BILLING_PERIODS, type BillingPeriod };
 
 export function parseBillingPeriod(value: string | null): BillingPeriod {
   return value && value in BILLING_PERIODS ? (value as BillingPeriod) : "month";

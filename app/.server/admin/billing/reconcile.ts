@@ -9,6 +9,7 @@ import { nairobiDate, nairobiMidnight } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
 import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
+import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
 
 /**
  * Mark as Reconciled: an administrator found the transfer on the bank statement. Only an
@@ -23,7 +24,6 @@ export interface ReconcileInput {
   note: string;
 }
 
-export const RECONCILE_NOTE_MAX = 500;
 
 /** The payment date as the instant it is recorded at: noon in Nairobi that day (a statement gives days, not times). */
 function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date {

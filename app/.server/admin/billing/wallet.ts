@@ -7,6 +7,7 @@ import { isUuid } from "../../db/keyset";
 import { changeWallet, walletState } from "../../billing/ledger";
 import { formatKes } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
+import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
 import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
 
 /**
@@ -15,7 +16,6 @@ import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
  * the available balance cannot cover is refused and changes nothing (the ledger's own guard).
  */
 export const ADJUSTMENT_MAX_KES = 1_000_000;
-export const ADJUSTMENT_REASON_MAX = 500;
 
 export async function adminWallet(_scope: PlatformScope, organizationId: string) {
   if (!isUuid(organizationId)) return null;
