@@ -96,6 +96,7 @@ CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("t
 CREATE INDEX "invoices_issued_idx" ON "invoices" USING btree ("issued_at","id");--> statement-breakpoint
 CREATE INDEX "invoices_status_issued_idx" ON "invoices" USING btree ("status","issued_at","id");--> statement-breakpoint
 CREATE INDEX "invoices_unreconciled_bank_idx" ON "invoices" USING btree ("issued_at") WHERE status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank');--> statement-breakpoint
+CREATE INDEX "payments_completed_idx" ON "payments" USING btree ("completed_at") WHERE status = 'completed';--> statement-breakpoint
 -- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
 CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -199,6 +199,10 @@ export const payments = pgTable(
     uniqueIndex("payments_idempotency_key")
       .on(t.organizationId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
+    // The admin console's money received by method in a period.
+    index("payments_completed_idx")
+      .on(t.completedAt)
+      .where(sql`status = 'completed'`),
     index("payments_next_check_idx")
       .on(t.nextCheckAt)
       .where(sql`status = 'pending' and next_check_at is not null`),
