@@ -95,6 +95,7 @@ CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_
 CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
 CREATE INDEX "invoices_issued_idx" ON "invoices" USING btree ("issued_at","id");--> statement-breakpoint
 CREATE INDEX "invoices_status_issued_idx" ON "invoices" USING btree ("status","issued_at","id");--> statement-breakpoint
+CREATE INDEX "invoices_total_idx" ON "invoices" USING btree ("total_cents","id");--> statement-breakpoint
 CREATE INDEX "invoices_unreconciled_bank_idx" ON "invoices" USING btree ("issued_at") WHERE status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank');--> statement-breakpoint
 CREATE INDEX "payments_completed_idx" ON "payments" USING btree ("completed_at") WHERE status = 'completed';--> statement-breakpoint
 -- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.

@@ -278,6 +278,7 @@ export const invoices = pgTable(
     // The admin console's invoice table across tenants (newest first, or one status's) and its reconciliation list.
     index("invoices_issued_idx").on(t.issuedAt, t.id),
     index("invoices_status_issued_idx").on(t.status, t.issuedAt, t.id),
+    index("invoices_total_idx").on(t.totalCents, t.id),
     index("invoices_unreconciled_bank_idx")
       .on(t.issuedAt)
       .where(sql`status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank')`),
