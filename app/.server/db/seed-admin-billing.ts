@@ -10,6 +10,8 @@ import { issueInvoice } from "../billing/invoices";
 import { disputeInvoice } from "../billing/settings";
 import { lineFromNet } from "../billing/vat";
 import { nairobiMidnight, periodAt, previousPeriod } from "../billing/periods";
+import { NOTIFICATION_MAIL_QUEUE } from "../notifications/notify";
+import { numberInIssueOrder } from "./seed-billing";
 
 /**
  * Other tenants for the admin console's Billing tab (issue 19), so it looks like a platform with
@@ -97,6 +99,7 @@ export async function seedAdminBilling(now = Date.now()) {
   const months = [previousPeriod(previousPeriod(current)), previousPeriod(current), current];
   const day = (date: string, days: number, hour = 10) => new Date(nairobiMidnight(date).getTime() + days * 86_400_000 + hour * 3_600_000);
   const methods = ["mpesa", "card", "c2b"] as const;
+  const seeded: string[] = [];
   for (const [n, t] of TENANTS.entries()) {
     const [org] = await db()
       .insert(organizations)
@@ -110,6 +113,7 @@ export async function seedAdminBilling(now = Date.now()) {
       })
       .returning({ id: organizations.id });
     const organizationId = org!.id;
+    seeded.push(organizationId);
     const [owner] = await db()
       .insert(users)
       .values({
@@ -180,4 +184,12 @@ export async function seedAdminBilling(now = Date.now()) {
     await db().execute(sql`update payments set created_at = ${at} where id = ${payment.id}`);
     await db().execute(sql`update invoices set issued_at = ${at} where id = ${invoiceId}`);
   }
+  // History e-mails nobody: the mail its notifications queued, and any wallet alert, are dropped.
+  await rawQuery(
+    `delete from jobs where (queue = $1 and payload ->> 'notificationId' in (select id::text from notifications where organization_id = any($2::uuid[])))
+        or (queue like 'billing.%' and payload ->> 'organizationId' = any($2::text[]))`,
+    [NOTIFICATION_MAIL_QUEUE, seeded],
+  );
+  // Their documents were issued after the demo Sacco's but are dated earlier: every number again in issue order.
+  await numberInIssueOrder();
 }

@@ -156,7 +156,6 @@ async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedD
   return row;
 }
 
-
 function parseNote(value: string, required: boolean) {
   const note = value.trim();
   if (required && note.length < 5)

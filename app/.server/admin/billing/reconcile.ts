@@ -24,7 +24,6 @@ export interface ReconcileInput {
   note: string;
 }
 
-
 /** The payment date as the instant it is recorded at: noon in Nairobi that day (a statement gives days, not times). */
 function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
