@@ -21,6 +21,7 @@ import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
+import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
@@ -84,6 +85,7 @@ export async function seedDemoData() {
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
+  await seedAdminBilling();
   return true;
 }
 
