@@ -585,3 +585,8 @@ export function templateStatusTone(status: string): "success" | "warning" | "dan
 /** What the tenant is told about a held template. */
 export const HELD_EXPLANATION =
   "Held for review: Jumbe reviews this template before it goes to Meta. You will be told when it is sent on or returned.";
+
+/** A status as the tenant's pages write it in a badge: lowercase, like Meta's ("approved", "held for review"). */
+export function templateStatusWord(status: string) {
+  return templateStatusLabel(status).toLowerCase();
+}

@@ -9,8 +9,8 @@ import { withStoredSample } from "~/.server/templates/media";
 import {
   languageLabel,
   renderTemplate,
-  templateStatusLabel,
   templateStatusTone,
+  templateStatusWord,
   templateVariables,
   type TemplateInput,
 } from "~/lib/templates";
@@ -52,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
   const page = {
     choices: choices.map((c) => ({
       id: c.id,
-      label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${templateStatusLabel(c.status).toLowerCase()}`}`,
+      label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${templateStatusWord(c.status)}`}`,
     })),
     template: template
       ? {
@@ -148,7 +148,7 @@ function PreviewForm({
             options={choices.map((c) => ({ value: c.id, label: c.label }))}
           />
           <p className="pb-2 text-sm">
-            <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+            <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge>
           </p>
           {variables.length ? (
             <fieldset>

@@ -13,8 +13,8 @@ import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/temp
 import {
   HELD_EXPLANATION,
   templateProblems,
-  templateStatusLabel,
   templateStatusTone,
+  templateStatusWord,
   type Problems,
   type TemplateInput,
 } from "~/lib/templates";
@@ -98,7 +98,7 @@ export default function TemplateEditor({ loaderData, actionData }: Route.Compone
         </Link>
         <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
           {template ? `Edit ${template.name}` : "Create template"}
-          {template ? <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge> : null}
+          {template ? <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge> : null}
         </h1>
         {template?.status === "held" ? (
           <p className="mt-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">{HELD_EXPLANATION}</p>

@@ -20,6 +20,7 @@ import {
   TEMPLATE_STATUSES,
   templateStatusLabel,
   templateStatusTone,
+  templateStatusWord,
 } from "~/lib/templates";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -156,7 +157,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
     {
       key: "status",
       header: "Status",
-      cell: (row) => <Badge tone={templateStatusTone(row.status)}>{templateStatusLabel(row.status)}</Badge>,
+      cell: (row) => <Badge tone={templateStatusTone(row.status)}>{templateStatusWord(row.status)}</Badge>,
     },
     {
       key: "submitted",
@@ -311,7 +312,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           >
             <div className="space-y-3">
               <p className="flex flex-wrap items-center gap-2 text-sm">
-                <Badge tone={templateStatusTone(selected.status)}>{templateStatusLabel(selected.status)}</Badge>
+                <Badge tone={templateStatusTone(selected.status)}>{templateStatusWord(selected.status)}</Badge>
                 {selected.submittedAt ? <span className="text-slate-600">Submitted {formatWhen(selected.submittedAt)}</span> : null}
                 {selected.qualityScore ? <span className="text-slate-600">Quality: {selected.qualityScore}</span> : null}
               </p>
