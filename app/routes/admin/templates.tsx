@@ -197,7 +197,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               labelHeader="Language"
               valueHeader="Templates"
               height={150}
-              data={figures.byLanguage.map((l) => ({ label: languageLabel(l.language), value: l.count }))}
+              data={figures.byLanguage.map((l) => ({ label: l.language === "other" ? "Other" : languageLabel(l.language), value: l.count }))}
               formatValue={formatNumber}
             />
           </CardBody>

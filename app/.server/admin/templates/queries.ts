@@ -72,30 +72,30 @@ export interface TemplateFigures {
   heldOrganisations: number;
 }
 
-/** Counts by status, type and language in one pass over the templates (grouping sets), and how many organisations are held. */
+/** Counts by status, type and language in one pass over the templates (filtered counts), and how many organisations are held. */
 export async function adminTemplateFigures(_scope: PlatformScope): Promise<TemplateFigures> {
-  const rows = await queryRows<{ status: string | null; category: string | null; language: string | null; n: number | string }>(sql`
-    select status, category, language, count(*) as n
-    from message_templates where deleting_at is null
-    group by grouping sets ((status), (category), (language))`);
+  const counted = (column: SQL, values: readonly string[], prefix: string) =>
+    sql.join(
+      values.map((v) => sql`count(*) filter (where ${column} = ${v}) as ${sql.identifier(`${prefix}${v}`)}`),
+      sql`, `,
+    );
+  const [row] = await queryRows<Record<string, number | string>>(sql`
+    select count(*) as total, ${counted(sql`status`, TEMPLATE_STATUSES, "s_")}, ${counted(sql`category`, CATEGORY_VALUES, "c_")},
+           ${counted(sql`language`, LANGUAGE_VALUES, "l_")}
+    from message_templates where deleting_at is null`);
   const [held] = await queryRows<{ n: number | string }>(sql`select count(*) as n from organizations where template_review`);
-  const byStatus = Object.fromEntries(TEMPLATE_STATUSES.map((s) => [s, 0])) as Record<TemplateStatus, number>;
-  const byCategory = Object.fromEntries(CATEGORY_VALUES.map((c) => [c, 0])) as Record<TemplateCategory, number>;
-  const languages = new Map<string, number>(LANGUAGE_VALUES.map((l) => [l, 0]));
-  let total = 0;
-  for (const row of rows) {
-    const n = Number(row.n);
-    if (row.status !== null) {
-      byStatus[row.status as TemplateStatus] = n;
-      total += n;
-    } else if (row.category !== null) byCategory[row.category as TemplateCategory] = n;
-    else if (row.language !== null) languages.set(row.language, n);
-  }
+  const n = (key: string) => Number(row?.[key] ?? 0);
   return {
-    total,
-    byStatus,
-    byCategory,
-    byLanguage: [...languages].map(([language, count]) => ({ language, count })).sort((a, b) => b.count - a.count),
+    total: n("total"),
+    byStatus: Object.fromEntries(TEMPLATE_STATUSES.map((s) => [s, n(`s_${s}`)])) as Record<TemplateStatus, number>,
+    byCategory: Object.fromEntries(CATEGORY_VALUES.map((c) => [c, n(`c_${c}`)])) as Record<TemplateCategory, number>,
+    // Templates imported from Meta may be in other languages: the three of the spec are counted, the rest is "Other".
+    byLanguage: [
+      ...LANGUAGE_VALUES.map((language) => ({ language, count: n(`l_${language}`) })),
+      { language: "other", count: n("total") - LANGUAGE_VALUES.reduce((sum, l) => sum + n(`l_${l}`), 0) },
+    ]
+      .filter((l) => l.language !== "other" || l.count > 0)
+      .sort((a, b) => b.count - a.count),
     heldOrganisations: Number(held?.n ?? 0),
   };
 }
@@ -185,14 +185,21 @@ export async function adminTemplatePage(
       : sql``;
   const reversed = !!before;
   const ascending = (filters.dir === "asc") !== reversed;
-  const order = ascending ? sql`asc` : sql`desc`;
-  const raw = await queryRows<RawRow>(sql`
+  // NULLS FIRST / LAST as message_templates_submitted_idx is built (scanned forward for desc, backward for
+  // asc): plain DESC means NULLS FIRST, which no index matches. The sort keys are never null.
+  const order = ascending ? sql`asc nulls first` : sql`desc nulls last`;
+  const select = sql`
     select t.id, t.name, o.name as business, t.organization_id, t.category, t.status, t.language, t.submitted_at, t.created_at,
-           ${column.expr}::text as sort_key
+           ${column.expr} as sort_value, ${column.expr}::text as sort_key
     from message_templates t join organizations o on o.id = t.organization_id
-    where ${whereOf(filters)}${keyset}
-    order by ${column.expr} ${order}, t.id ${order}
-    limit ${limit + 1}`);
+    where ${whereOf(filters)}${keyset}`;
+  // A search matches few rows anywhere in the order: find them first (one pass), then sort those,
+  // rather than walk the whole sort index testing each row.
+  const raw = await queryRows<RawRow>(
+    filters.q
+      ? sql`with hits as materialized (${select}) select * from hits order by sort_value ${order}, id ${order} limit ${limit + 1}`
+      : sql`${select} order by ${column.expr} ${order}, t.id ${order} limit ${limit + 1}`,
+  );
   const more = raw.length > limit;
   const kept = raw.slice(0, limit);
   if (reversed) kept.reverse();
