@@ -60,7 +60,9 @@ test("an administrator holds a tenant, returns one submission with a reason the 
     await admin.getByLabel(/Organisation to hold/).fill(tenant.email);
     await admin.getByLabel("Reason (for the audit log)").last().fill("New tenant: first templates reviewed by Jumbe");
     await admin.getByRole("button", { name: "Hold submissions", exact: true }).click();
-    await expect(admin.getByRole("status").filter({ hasText: `${business}'s template submissions are now held for review.` })).toBeVisible();
+    await expect(
+      admin.getByRole("status").filter({ hasText: `${business}'s template submissions are now held for review.` }),
+    ).toBeVisible();
     await expect(admin.getByRole("link", { name: business })).toBeVisible();
 
     // The tenant submits twice: both held, nothing at Meta.
@@ -90,7 +92,10 @@ test("an administrator holds a tenant, returns one submission with a reason the 
 
     // And approves the second: the sandbox receives it.
     await admin.goto(`/admin/templates?status=held&q=${encodeURIComponent(business)}`);
-    await admin.getByRole("table", { name: "Template submissions" }).getByRole("link", { name: `Review ${approved}` }).click();
+    await admin
+      .getByRole("table", { name: "Template submissions" })
+      .getByRole("link", { name: `Review ${approved}` })
+      .click();
     await admin.getByRole("button", { name: "Approve and send to Meta" }).click();
     await expect(admin.getByRole("status").filter({ hasText: `${approved} was sent to Meta for approval.` })).toBeVisible();
     await expect.poll(async () => (await atMeta(request, approved)).length).toBe(1);

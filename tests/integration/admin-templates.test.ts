@@ -55,8 +55,7 @@ function withParams(handler: (args: never) => unknown, params: Record<string, st
 }
 
 const listPage = (cookie: string, query = "") => run(listLoader, getRequest(`/admin/templates${query}`, { cookie }));
-const reviewPage = (cookie: string, id: string) =>
-  run(withParams(reviewLoader, { id }), getRequest(`/admin/templates/${id}`, { cookie }));
+const reviewPage = (cookie: string, id: string) => run(withParams(reviewLoader, { id }), getRequest(`/admin/templates/${id}`, { cookie }));
 const decide = (cookie: string, id: string, fields: Record<string, string>) =>
   run(withParams(reviewAction, { id }), formRequest(`/admin/templates/${id}`, fields, { cookie }));
 
@@ -111,7 +110,8 @@ describe("the Templates tab", () => {
     expect(after.byStatus.pending - before.byStatus.pending).toBe(1);
     expect(after.byCategory.MARKETING - before.byCategory.MARKETING).toBe(2);
     expect(after.byCategory.AUTHENTICATION - before.byCategory.AUTHENTICATION).toBe(1);
-    const lang = (figures: typeof after, code: string) => figures.byLanguage.find((l: { language: string }) => l.language === code)?.count ?? 0;
+    const lang = (figures: typeof after, code: string) =>
+      figures.byLanguage.find((l: { language: string }) => l.language === code)?.count ?? 0;
     expect(lang(after, "fr") - lang(before, "fr")).toBe(1);
     expect(lang(after, "sw") - lang(before, "sw")).toBe(1);
     expect(lang(after, "en") - lang(before, "en")).toBe(2);
@@ -122,7 +122,13 @@ describe("the Templates tab", () => {
     expect(byBusiness.data.page.rows.map((r: { name: string }) => r.name).sort()).toEqual(["booking_code", "offre_safari"]);
     const byName = await listPage(cookie, "?q=MBEGU");
     expect(byName.data.page.rows).toEqual([
-      expect.objectContaining({ name: "mbegu_tangazo", business: "Kilimo Bora Agrovet", status: "held", category: "MARKETING", language: "sw" }),
+      expect.objectContaining({
+        name: "mbegu_tangazo",
+        business: "Kilimo Bora Agrovet",
+        status: "held",
+        category: "MARKETING",
+        language: "sw",
+      }),
     ]);
     expect((await listPage(cookie, "?status=held&q=kilimo")).data.page.rows).toHaveLength(1);
     expect((await listPage(cookie, "?type=MARKETING&language=fr")).data.page.rows.map((r: { name: string }) => r.name)).toEqual([
@@ -297,7 +303,12 @@ describe("the Templates tab", () => {
     expect(await countAdminActions("template.release", org)).toBe(1);
     const direct = await createTemplate(tenant.actor, input({ name: "weekly_prices" }), { submit: true });
     expect(direct).toMatchObject({ ok: true, template: { status: "pending" } });
-    expect(meta.sandbox.templates(tenant.wabaId).map((t) => t.name).sort()).toEqual(["catch_of_the_day", "weekly_prices"]);
+    expect(
+      meta.sandbox
+        .templates(tenant.wabaId)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["catch_of_the_day", "weekly_prices"]);
 
     // An unknown organisation is a clear 400, nothing audited.
     const unknown = await run(listAction, formRequest("/admin/templates", { intent: "hold", organisation: "JMB-NOPE0000" }, { cookie }));

@@ -213,7 +213,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   "/admin/templates/:id": {
     approve: { needs: "platform:console", form: () => ({ intent: "approve" }), proof: false, why: "a call to Meta" },
-    reject: { needs: "platform:console", form: () => ({ intent: "reject", reason: "Change it" }), proof: false, why: "a draft is not held" },
+    reject: {
+      needs: "platform:console",
+      form: () => ({ intent: "reject", reason: "Change it" }),
+      proof: false,
+      why: "a draft is not held",
+    },
     hold: { needs: "platform:console", form: () => ({ intent: "hold" }), proof: false, why: "shown in admin-templates.test.ts" },
     release: { needs: "platform:console", form: () => ({ intent: "release" }), proof: false, why: "nothing held" },
   },

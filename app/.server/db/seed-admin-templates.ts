@@ -224,7 +224,14 @@ export async function seedAdminTemplates(now = new Date()) {
       if (demo.status === "held" || demo.platformRejection)
         events.push({ templateId, organizationId, source: "platform", event: "held", createdAt: at(0) });
       if (demo.platformRejection)
-        events.push({ templateId, organizationId, source: "platform", event: "rejected", reason: demo.platformRejection, createdAt: at(2) });
+        events.push({
+          templateId,
+          organizationId,
+          source: "platform",
+          event: "rejected",
+          reason: demo.platformRejection,
+          createdAt: at(2),
+        });
       if (demo.metaId) {
         events.push({ templateId, organizationId, source: "meta", event: "sent", createdAt: at(0) });
         if (demo.status !== "pending")

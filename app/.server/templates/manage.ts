@@ -188,7 +188,13 @@ async function submitOrHold(
   event: "submitted" | "edited",
   client: GraphClient,
 ): Promise<SaveResult> {
-  await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "tenant", event, actorId: actor.userId });
+  await recordTemplateEvent({
+    templateId: template.id,
+    organizationId: actor.organizationId,
+    source: "tenant",
+    event,
+    actorId: actor.userId,
+  });
   if (await submissionsHeld(actor.organizationId)) return holdForReview(actor, template, account);
   return submitToMeta(actor, template, account, client);
 }
@@ -261,7 +267,13 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
           where id = ${template.id} returning *`,
     );
     await logTemplate(actor, "error", "Template submission failed", `${template.name}: ${reason}`);
-    await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "send_failed", reason });
+    await recordTemplateEvent({
+      templateId: template.id,
+      organizationId: actor.organizationId,
+      source: "meta",
+      event: "send_failed",
+      reason,
+    });
     return { ok: true, template: toTemplate(row!), submitError: reason };
   }
 }
@@ -379,7 +391,13 @@ async function sendEditToMeta(
       sql`update message_templates set last_error = ${`Meta did not accept the change: ${reason}`}, updated_at = now() where id = ${template.id}`,
     );
     await logTemplate(actor, "error", "Template resubmission failed", `${template.name}: ${reason}`);
-    await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "send_failed", reason });
+    await recordTemplateEvent({
+      templateId: template.id,
+      organizationId: actor.organizationId,
+      source: "meta",
+      event: "send_failed",
+      reason,
+    });
     return { ok: true, template: (await findTemplate(actor.organizationId, template.id))!, submitError: reason };
   }
   const [row] = await queryRows<Record<string, unknown>>(sql`
@@ -442,7 +460,13 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
     }
   }
   await queryRows(sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
-  await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "tenant", event: "deleted", actorId: actor.userId });
+  await recordTemplateEvent({
+    templateId: template.id,
+    organizationId: actor.organizationId,
+    source: "tenant",
+    event: "deleted",
+    actorId: actor.userId,
+  });
   await logTemplate(
     actor,
     "success",

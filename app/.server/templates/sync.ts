@@ -147,7 +147,13 @@ async function updateFromMeta(organizationId: string, row: LocalRow, template: G
   if (row.status !== status)
     await recordTemplateEvent({ templateId: row.id, organizationId, source: "meta", event: template.status.toUpperCase(), reason });
   if (row.category !== category)
-    await recordTemplateEvent({ templateId: row.id, organizationId, source: "meta", event: "category", reason: `${row.category} to ${category}` });
+    await recordTemplateEvent({
+      templateId: row.id,
+      organizationId,
+      source: "meta",
+      event: "category",
+      reason: `${row.category} to ${category}`,
+    });
   return true;
 }
 

@@ -33,7 +33,13 @@ export async function holdFlaggedOrganisation(
   );
   if (!held.length) return false;
   await recordTemplateEvent(
-    { templateId: target.templateId, organizationId: target.organizationId, source: "platform", event: "organisation_held", reason: because },
+    {
+      templateId: target.templateId,
+      organizationId: target.organizationId,
+      source: "platform",
+      event: "organisation_held",
+      reason: because,
+    },
     tx,
   );
   return true;
@@ -101,10 +107,7 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
       if (event === "DELETED" || event === "PENDING_DELETION") {
         const removed = await rowsOf(tx, sql`delete from message_templates where id = ${target.id} returning id`);
         if (removed.length)
-          await recordTemplateEvent(
-            { templateId: target.id, organizationId: change.account.organization_id, source: "meta", event },
-            tx,
-          );
+          await recordTemplateEvent({ templateId: target.id, organizationId: change.account.organization_id, source: "meta", event }, tx);
         if (removed.length)
           activity.push({
             organizationId: change.account.organization_id,

@@ -190,9 +190,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
                   },
                 ]}
               />
-              {template.platformRejection ? (
-                <p className="text-sm text-red-700">Returned by Jumbe: {template.platformRejection}</p>
-              ) : null}
+              {template.platformRejection ? <p className="text-sm text-red-700">Returned by Jumbe: {template.platformRejection}</p> : null}
               {template.rejectionReason ? <p className="text-sm text-red-700">Meta&apos;s reason: {template.rejectionReason}</p> : null}
               <Form method="post" className="flex flex-wrap items-end gap-3">
                 <Field label="Reason (for the audit log)" name="holdReason" maxLength={1000} className="min-w-56 flex-1" />

@@ -130,8 +130,8 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Templates</h1>
         <p className="mt-1 text-slate-600">
-          Every organisation&apos;s message templates. Organisations held for review send their submissions to Jumbe first: approve to
-          send one on to Meta, or return it with a reason.
+          Every organisation&apos;s message templates. Organisations held for review send their submissions to Jumbe first: approve to send
+          one on to Meta, or return it with a reason.
         </p>
       </div>
 
@@ -197,7 +197,10 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               labelHeader="Language"
               valueHeader="Templates"
               height={150}
-              data={figures.byLanguage.map((l) => ({ label: l.language === "other" ? "Other" : languageLabel(l.language), value: l.count }))}
+              data={figures.byLanguage.map((l) => ({
+                label: l.language === "other" ? "Other" : languageLabel(l.language),
+                value: l.count,
+              }))}
               formatValue={formatNumber}
             />
           </CardBody>

@@ -207,19 +207,17 @@ export async function adminTemplatePage(
   const first = cursorOf(kept[0]);
   const last = cursorOf(kept.at(-1));
   return {
-    rows: kept.map(
-      (r): AdminTemplateRow => ({
-        id: r.id,
-        name: r.name,
-        business: r.business,
-        organizationId: r.organization_id,
-        category: r.category,
-        status: r.status,
-        language: r.language,
-        submittedAt: r.submitted_at === null ? null : new Date(r.submitted_at).toISOString(),
-        createdAt: new Date(r.created_at).toISOString(),
-      }),
-    ),
+    rows: kept.map((r): AdminTemplateRow => ({
+      id: r.id,
+      name: r.name,
+      business: r.business,
+      organizationId: r.organization_id,
+      category: r.category,
+      status: r.status,
+      language: r.language,
+      submittedAt: r.submitted_at === null ? null : new Date(r.submitted_at).toISOString(),
+      createdAt: new Date(r.created_at).toISOString(),
+    })),
     older: last && (reversed || more) ? last : null,
     newer: first && (after || (reversed && more)) ? first : null,
   };

@@ -27,8 +27,7 @@ export const REVIEW_MESSAGES = {
 } as const;
 
 export type ReviewOutcome =
-  | { ok: true; template: MessageTemplate; metaError?: string }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+  { ok: true; template: MessageTemplate; metaError?: string } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /** A short lease on the decision: two administrators pressing Approve at once send the template once. */
 async function claimHeld(templateId: string, admin: Admin) {

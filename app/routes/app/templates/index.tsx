@@ -71,6 +71,7 @@ export async function loader(args: Route.LoaderArgs) {
           qualityScore: selected.qualityScore,
           lastError: selected.lastError,
           wabaId: selected.wabaId,
+          atMeta: selected.metaTemplateId !== null,
           submittedAt: selected.submittedAt?.toISOString() ?? null,
           preview: renderTemplate(await withStoredSample(organizationId, selected.id, templateInput(selected))),
         }
@@ -216,8 +217,8 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           <h1 className="text-2xl font-bold tracking-tight">Message Templates</h1>
           <p className="text-slate-600">
             Outside the 24-hour service window, WhatsApp only delivers templates Meta approved. {total} template{total === 1 ? "" : "s"}:{" "}
-            {counts.approved} approved, {counts.pending} pending{counts.held ? `, ${counts.held} held for review` : ""},{" "}
-            {counts.rejected} rejected, {counts.draft} draft
+            {counts.approved} approved, {counts.pending} pending{counts.held ? `, ${counts.held} held for review` : ""}, {counts.rejected}{" "}
+            rejected, {counts.draft} draft
             {counts.draft === 1 ? "" : "s"}.
           </p>
         </div>
@@ -345,7 +346,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
             searchParams={search}
             title={`Delete ${selected.name}?`}
             description={
-              selected.wabaId && selected.status !== "draft"
+              selected.atMeta
                 ? "It is deleted at Meta too, and Meta keeps its name from being reused for 30 days."
                 : "The draft is removed."
             }
