@@ -548,3 +548,45 @@ export function categoryLabel(category: string) {
 export function languageLabel(language: string) {
   return TEMPLATE_LANGUAGES.find((l) => l.value === language)?.label ?? language;
 }
+
+/** A status in words: "Held for review" for held (Jumbe reviews it before Meta does), else the status capitalised. */
+export const TEMPLATE_STATUS_LABELS: Record<TemplateStatus, string> = {
+  draft: "Draft",
+  held: "Held for review",
+  pending: "Pending",
+  approved: "Approved",
+  rejected: "Rejected",
+  paused: "Paused",
+  disabled: "Disabled",
+};
+
+export function templateStatusLabel(status: string) {
+  return TEMPLATE_STATUS_LABELS[status as TemplateStatus] ?? status;
+}
+
+/** The badge tone of a status: held is "info" (waiting on Jumbe, not a problem), the others as the kit picks them. */
+export function templateStatusTone(status: string): "success" | "warning" | "danger" | "neutral" | "info" {
+  switch (status) {
+    case "approved":
+      return "success";
+    case "pending":
+    case "paused":
+      return "warning";
+    case "rejected":
+    case "disabled":
+      return "danger";
+    case "held":
+      return "info";
+    default:
+      return "neutral";
+  }
+}
+
+/** What the tenant is told about a held template. */
+export const HELD_EXPLANATION =
+  "Held for review: Jumbe reviews this template before it goes to Meta. You will be told when it is sent on or returned.";
+
+/** A status as the tenant's pages write it in a badge: lowercase, like Meta's ("approved", "held for review"). */
+export function templateStatusWord(status: string) {
+  return templateStatusLabel(status).toLowerCase();
+}

@@ -200,6 +200,32 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       why: "the owner turns it on for themself first",
     },
   },
+  // The Templates tab's review (admin-templates.test.ts shows each change; here only the refusals).
+  "/admin/templates": {
+    hold: {
+      needs: "platform:console",
+      form: (w) => ({ intent: "hold", organisation: w.organizationId }),
+      proof: false,
+      why: "shown in admin-templates.test.ts",
+    },
+    release: {
+      needs: "platform:console",
+      form: (w) => ({ intent: "release", organisation: w.organizationId }),
+      proof: false,
+      why: "nothing held",
+    },
+  },
+  "/admin/templates/:id": {
+    approve: { needs: "platform:console", form: () => ({ intent: "approve" }), proof: false, why: "a call to Meta" },
+    reject: {
+      needs: "platform:console",
+      form: () => ({ intent: "reject", reason: "Change it" }),
+      proof: false,
+      why: "a draft is not held",
+    },
+    hold: { needs: "platform:console", form: () => ({ intent: "hold" }), proof: false, why: "shown in admin-templates.test.ts" },
+    release: { needs: "platform:console", form: () => ({ intent: "release" }), proof: false, why: "nothing held" },
+  },
   "/settings/team": {
     invite: { needs: "team:manage", form: () => ({ intent: "invite", email: "mercy.wambui@nyota-sacco.demo", role: "agent" }) },
     resend: { needs: "team:manage", form: (w) => ({ intent: "resend", invitation: w.invitation }) },

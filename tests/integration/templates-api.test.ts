@@ -188,6 +188,7 @@ describe("GET and DELETE /api/v1/templates/{id}", () => {
       category: "UTILITY",
       status: "draft",
       rejectionReason: null,
+      platformRejection: null,
       components: [{ type: "BODY", text: "Hello {{1}}, your order is ready for collection.", example: { body_text: [["Amina"]] } }],
       wabaId: null,
       createdAt: made.createdAt.toISOString(),
@@ -666,6 +667,7 @@ describe("the OpenAPI document", () => {
         "category",
         "status",
         "rejectionReason",
+        "platformRejection",
         "components",
         "wabaId",
         "createdAt",
@@ -673,7 +675,7 @@ describe("the OpenAPI document", () => {
         "updatedAt",
       ]),
     );
-    expect(template.properties.status.enum).toEqual(["draft", "pending", "approved", "rejected", "paused", "disabled"]);
+    expect(template.properties.status.enum).toEqual(["draft", "held", "pending", "approved", "rejected", "paused", "disabled"]);
     expect(template.properties.status.description).toBeTruthy();
     expect(doc.components.schemas.TemplateCreate.properties.components.items.oneOf).toHaveLength(4);
   });

@@ -234,7 +234,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "createTemplate",
     summary: "Create a template and submit it to Meta",
     description:
-      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending; Meta's decision arrives later (see its status). Components are Meta's; a media header (IMAGE, VIDEO, DOCUMENT) gives the sampleId of a sample uploaded first with POST /api/v1/template-samples, which Jumbe uploads to Meta.",
+      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending (held when Jumbe reviews the organisation's templates before Meta: it goes on to Meta once approved); Meta's decision arrives later (see its status). Components are Meta's; a media header (IMAGE, VIDEO, DOCUMENT) gives the sampleId of a sample uploaded first with POST /api/v1/template-samples, which Jumbe uploads to Meta.",
     query: NoQuery,
     params: NoParams,
     body: { schema: TemplateCreate, example: TEMPLATE_CREATE_EXAMPLE },

@@ -75,11 +75,17 @@ export const Template = z
     category: z.enum(CATEGORY_VALUES).describe("Meta's category (Meta may move a template to another)."),
     status: z
       .enum(TEMPLATE_STATUSES)
-      .describe("draft: saved in Jumbe, not at Meta (yet); pending: Meta is reviewing it; then approved, rejected, paused or disabled."),
+      .describe(
+        "draft: saved in Jumbe, not at Meta (yet); held: held for review, Jumbe reviews it before it goes to Meta (then pending, or rejected with platformRejection); pending: Meta is reviewing it; then approved, rejected, paused or disabled.",
+      ),
     rejectionReason: z
       .string()
       .nullable()
       .describe("Meta's reason when rejected, e.g. INVALID_FORMAT, with its explanation when Meta gave one."),
+    platformRejection: z
+      .string()
+      .nullable()
+      .describe("Jumbe's reason when its review returned the template (status rejected, never sent to Meta); null otherwise."),
     components: z
       .array(z.looseObject({ type: z.string() }))
       .describe("The template's content in Meta's shape (HEADER, BODY, FOOTER, BUTTONS), as submitted to and returned by Meta."),

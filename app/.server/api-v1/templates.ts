@@ -31,6 +31,7 @@ export function apiTemplate(t: MessageTemplate): ApiTemplate {
     category: t.category,
     status: t.status,
     rejectionReason: t.rejectionReason,
+    platformRejection: t.status === "rejected" ? t.platformRejection : null,
     components: t.components as ApiTemplate["components"],
     wabaId: t.wabaId,
     createdAt: t.createdAt.toISOString(),

@@ -25,6 +25,7 @@ import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
+import { seedAdminTemplates } from "./seed-admin-templates";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -86,6 +87,7 @@ export async function seedDemoData() {
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
   await seedAdminBilling();
+  await seedAdminTemplates();
   return true;
 }
 

@@ -18,6 +18,7 @@ import {
   type TemplateInput,
 } from "../../lib/templates";
 import { findTemplate, toTemplate } from "./queries";
+import { recordTemplateEvent } from "./events";
 import { attachSample, copySample, dropSample, HANDLE_REUSE_MS, rememberHandle, templateSampleFile, usableSample } from "./media";
 
 /**
@@ -40,6 +41,7 @@ export const TEMPLATE_MESSAGES = {
   accountGone: "The WhatsApp Business account of this template is no longer connected. Reconnect it first.",
   sampleGone: "Choose the sample file again: the one chosen before is no longer available.",
   sampleMissing: "The media header has no sample file. Choose one on the template's page and submit it again.",
+  notHeld: "Only a template held for review can be approved or returned.",
 } as const;
 
 /** A media header's sample the tenant may use for this template (checked before anything is stored). */
@@ -165,7 +167,71 @@ export async function createTemplate(
     `${template.name} (${languageLabel(template.language)}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
   );
   if (!options.submit || !account) return { ok: true, template };
+  return submitOrHold(actor, template, account, "submitted", client);
+}
+
+/** Whether the organisation's submissions wait for the platform's review before Meta (organizations.template_review). */
+export async function submissionsHeld(organizationId: string) {
+  const [row] = await queryRows<{ template_review: boolean }>(sql`select template_review from organizations where id = ${organizationId}`);
+  return row?.template_review === true;
+}
+
+/**
+ * A tenant's submission: to Meta, or, while the organisation is held for review, kept as "held"
+ * until a platform administrator approves it (which sends it on through sendHeldTemplate, the same
+ * code as here) or returns it with a reason.
+ */
+async function submitOrHold(
+  actor: Actor,
+  template: MessageTemplate,
+  account: LiveAccount,
+  event: "submitted" | "edited",
+  client: GraphClient,
+): Promise<SaveResult> {
+  await recordTemplateEvent({
+    templateId: template.id,
+    organizationId: actor.organizationId,
+    source: "tenant",
+    event,
+    actorId: actor.userId,
+  });
+  if (await submissionsHeld(actor.organizationId)) return holdForReview(actor, template, account);
   return submitToMeta(actor, template, account, client);
+}
+
+/** Keeps a submission for the platform's review: status held, nothing sent to Meta, any earlier decision cleared. */
+async function holdForReview(actor: Actor, template: MessageTemplate, account: LiveAccount): Promise<SaveResult> {
+  const [row] = await queryRows<Record<string, unknown>>(sql`
+    update message_templates set status = 'held', submitted_at = now(), account_id = ${account.id}, waba_id = ${account.waba_id},
+      last_error = null, rejection_reason = null, platform_rejection = null, platform_reviewed_at = null, platform_reviewed_by = null,
+      updated_at = now()
+    where id = ${template.id} returning *`);
+  await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "platform", event: "held" });
+  await logTemplate(
+    actor,
+    "success",
+    "Template held for review",
+    `${template.name} (${languageLabel(template.language)}): Jumbe reviews it before it goes to Meta`,
+  );
+  return { ok: true, template: toTemplate(row!) };
+}
+
+/**
+ * Sends a held template on to Meta after the platform approved it: a first submission as the
+ * tenant's submit sends it, an edit of a template already at Meta as the tenant's resubmission does.
+ * On Meta's refusal it stays held, carrying Meta's words, like a tenant's failed submit.
+ */
+export async function sendHeldTemplate(actor: Actor, id: string, client: GraphClient = graphClient()): Promise<SaveResult> {
+  const template = await findTemplate(actor.organizationId, id);
+  if (!template) return { ok: false, problems: { form: "Template not found." }, status: 404 };
+  if (template.status !== "held") return { ok: false, problems: { form: TEMPLATE_MESSAGES.notHeld }, status: 409 };
+  const account = (await liveAccounts(actor.organizationId)).find((a) =>
+    template.metaTemplateId ? a.waba_id === template.wabaId : a.id === template.accountId || a.waba_id === template.wabaId,
+  );
+  if (!account) return { ok: false, problems: { form: TEMPLATE_MESSAGES.accountGone }, status: 409 };
+  return template.metaTemplateId
+    ? sendEditToMeta(actor, template, account, template.components, client)
+    : submitToMeta(actor, template, account, client);
 }
 
 /** Sends a saved template to Meta; on failure it stays a draft carrying Meta's words. */
@@ -183,7 +249,7 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
     const [row] = await queryRows<Record<string, unknown>>(sql`
       update message_templates set meta_template_id = ${answer.id}, submitted_at = now(), last_error = null, updated_at = now(),
         account_id = ${account.id}, waba_id = ${account.waba_id}, components = ${JSON.stringify(components)}::jsonb,
-        status = case when meta_event_at is null then ${metaStatus(answer.status) ?? "pending"} else status end,
+        status = case when meta_event_at is null or status = 'held' then ${metaStatus(answer.status) ?? "pending"} else status end,
         category = case when meta_event_at is null then coalesce(${answer.category ?? null}, category) else category end
       where id = ${template.id} returning *`);
     await logTemplate(
@@ -192,6 +258,7 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
       "Template submitted to Meta",
       `${template.name} (${languageLabel(template.language)}) to WhatsApp Business Account ${account.waba_id}`,
     );
+    await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "sent" });
     return { ok: true, template: toTemplate(row!) };
   } catch (error) {
     const reason = describeGraphFailure(error);
@@ -200,6 +267,13 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
           where id = ${template.id} returning *`,
     );
     await logTemplate(actor, "error", "Template submission failed", `${template.name}: ${reason}`);
+    await recordTemplateEvent({
+      templateId: template.id,
+      organizationId: actor.organizationId,
+      source: "meta",
+      event: "send_failed",
+      reason,
+    });
     return { ok: true, template: toTemplate(row!), submitError: reason };
   }
 }
@@ -278,12 +352,34 @@ export async function updateTemplate(
     const saved = toTemplate(row!);
     await keepSample(actor, next, saved.id);
     if (!options.submit || !chosen.account) return { ok: true, template: saved };
-    return submitToMeta(actor, saved, chosen.account, client);
+    return submitOrHold(actor, saved, chosen.account, template.status === "draft" ? "submitted" : "edited", client);
   }
 
   const account = (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId);
   if (!account) return { ok: false, problems: { form: TEMPLATE_MESSAGES.accountGone } };
   await keepSample(actor, next, template.id);
+  await recordTemplateEvent({
+    templateId: template.id,
+    organizationId: actor.organizationId,
+    source: "tenant",
+    event: "edited",
+    actorId: actor.userId,
+  });
+  if (await submissionsHeld(actor.organizationId)) {
+    await queryRows(sql`update message_templates set components = ${JSON.stringify(components)}::jsonb where id = ${template.id}`);
+    return holdForReview(actor, { ...template, components }, account);
+  }
+  return sendEditToMeta(actor, template, account, components, client);
+}
+
+/** Sends the new content of a template already at Meta back to Meta's review (pending), or keeps Meta's words on failure. */
+async function sendEditToMeta(
+  actor: Actor,
+  template: MessageTemplate,
+  account: LiveAccount,
+  components: Record<string, unknown>[],
+  client: GraphClient,
+): Promise<SaveResult> {
   let sent = components;
   try {
     const token = decryptSecret(account.access_token_encrypted);
@@ -295,13 +391,21 @@ export async function updateTemplate(
       sql`update message_templates set last_error = ${`Meta did not accept the change: ${reason}`}, updated_at = now() where id = ${template.id}`,
     );
     await logTemplate(actor, "error", "Template resubmission failed", `${template.name}: ${reason}`);
-    return { ok: true, template: (await findTemplate(actor.organizationId, id))!, submitError: reason };
+    await recordTemplateEvent({
+      templateId: template.id,
+      organizationId: actor.organizationId,
+      source: "meta",
+      event: "send_failed",
+      reason,
+    });
+    return { ok: true, template: (await findTemplate(actor.organizationId, template.id))!, submitError: reason };
   }
   const [row] = await queryRows<Record<string, unknown>>(sql`
     update message_templates set components = ${JSON.stringify(sent)}::jsonb, status = 'pending', rejection_reason = null,
       last_error = null, submitted_at = now(), updated_at = now()
     where id = ${template.id} returning *`);
   await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language)})`);
+  await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "sent" });
   return { ok: true, template: toTemplate(row!) };
 }
 
@@ -356,6 +460,13 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
     }
   }
   await queryRows(sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
+  await recordTemplateEvent({
+    templateId: template.id,
+    organizationId: actor.organizationId,
+    source: "tenant",
+    event: "deleted",
+    actorId: actor.userId,
+  });
   await logTemplate(
     actor,
     "success",

@@ -46,6 +46,8 @@ export interface TemplateRow {
   createdAt: string;
   lastError: string | null;
   rejectionReason: string | null;
+  /** The reason Jumbe's review returned it (status rejected, never sent to Meta). */
+  platformRejection: string | null;
   source: "jumbe" | "meta";
 }
 
@@ -60,6 +62,7 @@ interface RawRow {
   created_at: string | Date;
   last_error: string | null;
   rejection_reason: string | null;
+  platform_rejection: string | null;
   source: "jumbe" | "meta";
   /** created_at as PostgreSQL writes it, to the microsecond: the keyset cursor. */
   position: string;
@@ -104,7 +107,7 @@ export async function listTemplates(
     filters,
     page,
     limit,
-    sql`id, name, category, language, status, waba_id, submitted_at, created_at, last_error, rejection_reason, source`,
+    sql`id, name, category, language, status, waba_id, submitted_at, created_at, last_error, rejection_reason, platform_rejection, source`,
     (r: RawRow): TemplateRow => ({
       id: r.id,
       name: r.name,
@@ -116,6 +119,7 @@ export async function listTemplates(
       createdAt: iso(r.created_at)!,
       lastError: r.last_error,
       rejectionReason: r.rejection_reason,
+      platformRejection: r.platform_rejection,
       source: r.source,
     }),
   );

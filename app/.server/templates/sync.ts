@@ -7,6 +7,7 @@ import { decryptSecret } from "../security/crypto";
 import { describeGraphFailure, graphClient, type GraphClient, type GraphTemplate } from "../whatsapp/graph-client";
 import { CATEGORY_VALUES } from "../../lib/templates";
 import { metaStatus } from "./manage";
+import { recordTemplateEvent } from "./events";
 
 /**
  * Reconciling with Meta: Meta's list of a WABA's templates is the truth. Statuses a missed webhook
@@ -78,9 +79,10 @@ export async function syncAccountTemplates(accountId: string, client: GraphClien
     if (!remoteIds.has(template.id)) continue;
     const known =
       byMetaId.get(template.id) ?? local.find((l) => !l.meta_template_id && l.name === template.name && l.language === template.language);
-    if (known?.deleting_at) continue;
+    // Held for the platform's review: its content here is newer than Meta's, and waits for a decision.
+    if (known?.deleting_at || known?.status === "held") continue;
     if (known) {
-      if (await updateFromMeta(known, template)) outcome.updated++;
+      if (await updateFromMeta(account.organization_id, known, template)) outcome.updated++;
     } else if (await importFromMeta(account, template)) {
       outcome.imported++;
     }
@@ -121,7 +123,7 @@ function rejection(template: GraphTemplate) {
   return template.rejectedReason && template.rejectedReason !== "NONE" ? template.rejectedReason : null;
 }
 
-async function updateFromMeta(row: LocalRow, template: GraphTemplate) {
+async function updateFromMeta(organizationId: string, row: LocalRow, template: GraphTemplate) {
   const status = metaStatus(template.status) ?? row.status;
   const category = (CATEGORY_VALUES as readonly string[]).includes(template.category) ? template.category : row.category;
   const components = template.components.length ? template.components : row.components;
@@ -141,6 +143,17 @@ async function updateFromMeta(row: LocalRow, template: GraphTemplate) {
       quality_score = coalesce(${template.qualityScore ?? null}, quality_score),
       submitted_at = coalesce(submitted_at, now()), last_error = null, updated_at = now()
     where id = ${row.id}`);
+  // What a missed webhook would have said, in the template's history.
+  if (row.status !== status)
+    await recordTemplateEvent({ templateId: row.id, organizationId, source: "meta", event: template.status.toUpperCase(), reason });
+  if (row.category !== category)
+    await recordTemplateEvent({
+      templateId: row.id,
+      organizationId,
+      source: "meta",
+      event: "category",
+      reason: `${row.category} to ${category}`,
+    });
   return true;
 }
 

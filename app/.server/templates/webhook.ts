@@ -5,6 +5,45 @@ import { CATEGORY_VALUES } from "../../lib/templates";
 import { metaStatus } from "./manage";
 import { requestTemplateSync } from "./sync";
 import { notifyTemplateDecision } from "../notifications/emitters";
+import { recordTemplateEvent } from "./events";
+
+/**
+ * The rule for holding a tenant automatically (issue 19): when Meta flags or disables one of its
+ * templates, or rejects one as abusive or a scam, the organisation's later submissions wait for a
+ * platform administrator's review before they reach Meta (organizations.template_review). An
+ * administrator releases it from the Templates tab. Ordinary rejections (format, wording) do not:
+ * they are the tenant's to fix. New sign-ups are not held unless an administrator holds them.
+ */
+export const HOLD_ON_EVENTS = new Set(["FLAGGED", "DISABLED"]);
+export const HOLD_ON_REJECTION = /^(ABUSIVE_CONTENT|SCAM)\b/;
+
+export function shouldHoldOrganisation(event: string, reason: string | null) {
+  return HOLD_ON_EVENTS.has(event) || (event === "REJECTED" && !!reason && HOLD_ON_REJECTION.test(reason));
+}
+
+/** Turns the hold on for a tenant Meta flagged; the template's history says why. Nothing when it is already on. */
+export async function holdFlaggedOrganisation(
+  tx: Executor,
+  target: { organizationId: string; templateId: string },
+  because: string,
+): Promise<boolean> {
+  const held = await rowsOf(
+    tx,
+    sql`update organizations set template_review = true where id = ${target.organizationId} and not template_review returning id`,
+  );
+  if (!held.length) return false;
+  await recordTemplateEvent(
+    {
+      templateId: target.templateId,
+      organizationId: target.organizationId,
+      source: "platform",
+      event: "organisation_held",
+      reason: because,
+    },
+    tx,
+  );
+  return true;
+}
 
 /**
  * Meta's template webhooks, applied to the tenant whose live account holds the WABA:
@@ -68,6 +107,8 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
       if (event === "DELETED" || event === "PENDING_DELETION") {
         const removed = await rowsOf(tx, sql`delete from message_templates where id = ${target.id} returning id`);
         if (removed.length)
+          await recordTemplateEvent({ templateId: target.id, organizationId: change.account.organization_id, source: "meta", event }, tx);
+        if (removed.length)
           activity.push({
             organizationId: change.account.organization_id,
             type: "template",
@@ -87,13 +128,29 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
       const updated = await rowsOf(
         tx,
         sql`update message_templates set meta_template_id = ${id}, meta_event = ${event}, meta_event_at = ${at}::timestamptz,
-              status = coalesce(${status ?? null}, status),
-              rejection_reason = case when ${status ?? null}::text is null then rejection_reason else ${reason} end,
+              status = case when status = 'held' then status else coalesce(${status ?? null}, status) end,
+              rejection_reason = case when ${status ?? null}::text is null or status = 'held' then rejection_reason else ${reason} end,
               submitted_at = coalesce(submitted_at, now()), updated_at = now()
             where id = ${target.id} and (meta_event_at is null or meta_event_at <= ${at}::timestamptz)
               and not (meta_event is not distinct from ${event} and meta_event_at = ${at}::timestamptz)
             returning id`,
       );
+      if (updated.length)
+        await recordTemplateEvent(
+          { templateId: target.id, organizationId: change.account.organization_id, source: "meta", event, reason },
+          tx,
+        );
+      if (updated.length && shouldHoldOrganisation(event, reason)) {
+        const because = `Meta ${event === "REJECTED" ? `rejected ${name}: ${reason}` : `${event.toLowerCase()} ${name}`}`;
+        if (await holdFlaggedOrganisation(tx, { organizationId: change.account.organization_id, templateId: target.id }, because))
+          activity.push({
+            organizationId: change.account.organization_id,
+            type: "template",
+            status: "warning",
+            action: "Template submissions held for review",
+            details: `${because}. Jumbe now reviews new templates before they go to Meta.`,
+          });
+      }
       // A paused or disabled template stops the campaigns sending it (issue 14's quality guard).
       if (updated.length && (event === "PAUSED" || event === "DISABLED"))
         activity.push(
@@ -132,6 +189,17 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
             where id = ${target.id} and category <> ${next} returning id`,
       );
       if (updated.length)
+        await recordTemplateEvent(
+          {
+            templateId: target.id,
+            organizationId: change.account.organization_id,
+            source: "meta",
+            event: "category",
+            reason: `${previous ?? "?"} to ${next}`,
+          },
+          tx,
+        );
+      if (updated.length)
         activity.push(
           ...(await pauseForRecategorisation(tx, {
             organizationId: change.account.organization_id,
@@ -151,7 +219,16 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
         });
     } else if (change.field === "message_template_quality_update") {
       const score = String(change.value.new_quality_score ?? "").toUpperCase() || null;
-      await tx.execute(sql`update message_templates set quality_score = ${score}, updated_at = now() where id = ${target.id}`);
+      const changed = await rowsOf(
+        tx,
+        sql`update message_templates set quality_score = ${score}, updated_at = now()
+            where id = ${target.id} and quality_score is distinct from ${score} returning id`,
+      );
+      if (changed.length)
+        await recordTemplateEvent(
+          { templateId: target.id, organizationId: change.account.organization_id, source: "meta", event: "quality", reason: score },
+          tx,
+        );
     }
   }
   return activity;

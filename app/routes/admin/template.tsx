@@ -1,12 +1,244 @@
+import { data, Form, href, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/template";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { readForm } from "~/.server/http/forms";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast } from "~/.server/http/toast";
+import { findReviewedTemplate } from "~/.server/admin/templates/queries";
+import { approveHeldTemplate, rejectHeldTemplate, setTemplateHold } from "~/.server/admin/templates/review";
+import { templateHistory, templateEventWords } from "~/.server/templates/events";
+import { templateInput } from "~/.server/templates/manage";
+import { withStoredSample } from "~/.server/templates/media";
+import { findTemplate } from "~/.server/templates/queries";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { MessagePreview } from "~/components/templates/message-preview";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardBody, CardHeader } from "~/components/ui/card";
+import { Field, TextareaField } from "~/components/ui/field";
+import { Notice } from "~/components/ui/notice";
+import { SummaryList } from "~/components/ui/summary";
+import { formatWhen } from "~/lib/dates";
+import { categoryLabel, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
 
-// Issue 19: built by this issue's work in progress.
-export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.template ? `Review ${loaderData.template.name}` : "Template review"} | Admin console | Jumbe` },
+];
+
+async function requireReviewed(args: Route.LoaderArgs | Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const reviewed = await findReviewedTemplate(scope, args.params.id);
+  if (!reviewed) throw data("Template not found.", { status: 404 });
+  return { current, scope, reviewed };
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">Template review</h1>;
+export async function loader(args: Route.LoaderArgs) {
+  const { reviewed } = await requireReviewed(args);
+  const template = (await findTemplate(reviewed.organizationId, reviewed.id))!;
+  // The admin sees a media header's file name; its bytes are served to the tenant only (/templates/:id/sample).
+  const input = await withStoredSample(reviewed.organizationId, template.id, templateInput(template));
+  if (input.headerSample) input.headerSample = { ...input.headerSample, url: undefined };
+  const history = await templateHistory(template.id);
+  return {
+    tenant: reviewed,
+    template: {
+      id: template.id,
+      name: template.name,
+      status: template.status,
+      category: template.category,
+      previousCategory: template.previousCategory,
+      language: template.language,
+      wabaId: template.wabaId,
+      metaTemplateId: template.metaTemplateId,
+      rejectionReason: template.rejectionReason,
+      platformRejection: template.platformRejection,
+      platformReviewedAt: template.platformReviewedAt?.toISOString() ?? null,
+      qualityScore: template.qualityScore,
+      lastError: template.lastError,
+      source: template.source,
+      submittedAt: template.submittedAt?.toISOString() ?? null,
+      createdAt: template.createdAt.toISOString(),
+    },
+    preview: renderTemplate(input),
+    history: history.map((e) => ({ ...e, words: templateEventWords(e) })),
+  };
+}
+
+/** Approve (send to Meta), Reject (with the reason the tenant sees), or hold / release the organisation: each audited. */
+export async function action(args: Route.ActionArgs) {
+  const { current, scope, reviewed } = await requireReviewed(args);
+  const form = await readForm(args.request);
+  const intent = form.get("intent");
+  const meta = requestMeta(args.request, args.context);
+  const here = href("/admin/templates/:id", { id: reviewed.id });
+  if (intent === "approve") {
+    const outcome = await approveHeldTemplate(scope, current, meta, reviewed.id);
+    if (!outcome.ok) return data({ error: outcome.message, field: "approve" as const }, { status: outcome.status });
+    if (outcome.metaError)
+      return redirectWithToast(here, "error", `Approved, but Meta did not accept it: ${outcome.metaError}. It is still held.`);
+    return redirectWithToast(here, "success", `${outcome.template.name} was sent to Meta for approval.`);
+  }
+  if (intent === "reject") {
+    const outcome = await rejectHeldTemplate(scope, current, meta, reviewed.id, String(form.get("reason") ?? ""));
+    if (!outcome.ok) return data({ error: outcome.message, field: "reason" as const }, { status: outcome.status });
+    return redirectWithToast(here, "success", `${outcome.template.name} was returned to ${reviewed.business} with your reason.`);
+  }
+  if (intent === "hold" || intent === "release") {
+    const on = intent === "hold";
+    await setTemplateHold(scope, current, meta, reviewed.organizationId, on, String(form.get("holdReason") ?? ""));
+    return redirectWithToast(
+      here,
+      "success",
+      on ? `${reviewed.business}'s submissions are now held for review.` : `${reviewed.business}'s submissions go straight to Meta again.`,
+    );
+  }
+  throw data("Unknown action.", { status: 400 });
+}
+
+export default function AdminTemplateReview({ loaderData, actionData }: Route.ComponentProps) {
+  const { tenant, template, preview, history } = loaderData;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const held = template.status === "held";
+  return (
+    <div className="space-y-6">
+      <div>
+        <BackLink to={href("/admin/templates")}>Templates</BackLink>
+        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+          <span className="break-all">{template.name}</span>
+          <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+        </h1>
+        <p className="mt-1 text-slate-600">
+          {categoryLabel(template.category)} · {languageLabel(template.language)} · {tenant.business}
+        </p>
+      </div>
+
+      {actionData?.error && actionData.field === "approve" ? (
+        <Notice tone="warning" title="Not sent">
+          {actionData.error}
+        </Notice>
+      ) : null}
+      {template.lastError ? <Notice tone="warning">{template.lastError}</Notice> : null}
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader title="The template" description="As the organisation's customers would see it." />
+          <CardBody>
+            <MessagePreview message={preview} />
+          </CardBody>
+        </Card>
+
+        <div className="space-y-6">
+          {held ? (
+            <Card aria-labelledby="decision">
+              <CardHeader
+                id="decision"
+                title="Decision"
+                description="Approve sends it to Meta for Meta's own review. Reject returns it to the organisation with your reason."
+              />
+              <CardBody className="space-y-5">
+                <Form method="post">
+                  <Button type="submit" name="intent" value="approve" pending={busy("approve")} pendingText="Sending to Meta...">
+                    Approve and send to Meta
+                  </Button>
+                </Form>
+                <Form method="post" className="space-y-3" noValidate>
+                  <TextareaField
+                    label="Reason the organisation will see"
+                    name="reason"
+                    maxLength={1000}
+                    markRequired
+                    hint="What to change before submitting again."
+                    errors={actionData?.error && actionData.field === "reason" ? [actionData.error] : undefined}
+                  />
+                  <Button type="submit" name="intent" value="reject" variant="danger" pending={busy("reject")}>
+                    Reject
+                  </Button>
+                </Form>
+              </CardBody>
+            </Card>
+          ) : (
+            <Notice title={`${templateStatusLabel(template.status)}: no decision to make`}>
+              Only templates held for review can be approved or returned. Its history is below.
+            </Notice>
+          )}
+
+          <Card>
+            <CardHeader title="Organisation" />
+            <CardBody className="space-y-4">
+              <SummaryList
+                items={[
+                  {
+                    label: "Business",
+                    value: (
+                      <Link to={`${href("/admin/users/:id", { id: tenant.organizationId })}`} className="text-brand-700 underline">
+                        {tenant.business}
+                      </Link>
+                    ),
+                  },
+                  { label: "Business ID", value: tenant.businessId },
+                  { label: "Owner", value: tenant.ownerEmail ?? "—" },
+                  { label: "WhatsApp Business Account", value: template.wabaId ?? "None yet" },
+                  { label: "Meta's template ID", value: template.metaTemplateId ?? "Not at Meta" },
+                  { label: "Submitted", value: template.submittedAt ? formatWhen(template.submittedAt) : "Not submitted" },
+                  {
+                    label: "Platform review",
+                    value: tenant.templateReview ? "Submissions held for review" : "Submissions go straight to Meta",
+                  },
+                ]}
+              />
+              {template.platformRejection ? <p className="text-sm text-red-700">Returned by Jumbe: {template.platformRejection}</p> : null}
+              {template.rejectionReason ? <p className="text-sm text-red-700">Meta&apos;s reason: {template.rejectionReason}</p> : null}
+              <Form method="post" className="flex flex-wrap items-end gap-3">
+                <Field label="Reason (for the audit log)" name="holdReason" maxLength={1000} className="min-w-56 flex-1" />
+                {tenant.templateReview ? (
+                  <Button type="submit" name="intent" value="release" variant="secondary" pending={busy("release")}>
+                    Release: send straight to Meta
+                  </Button>
+                ) : (
+                  <Button type="submit" name="intent" value="hold" variant="secondary" pending={busy("hold")}>
+                    Hold submissions for review
+                  </Button>
+                )}
+              </Form>
+            </CardBody>
+          </Card>
+        </div>
+      </div>
+
+      <Card aria-labelledby="history">
+        <CardHeader id="history" title="History" description="What the organisation did, what Jumbe's review decided and what Meta said." />
+        <CardBody>
+          {history.length ? (
+            <ol className="space-y-3 border-l border-slate-200 pl-4">
+              {history.map((event) => (
+                <li key={event.id} className="text-sm">
+                  <p>
+                    <span className="font-medium text-slate-900">{event.words}</span>{" "}
+                    <span className="text-slate-500">
+                      · {event.source === "meta" ? "Meta" : event.source === "platform" ? "Jumbe" : "Organisation"}
+                      {event.actorEmail ? ` (${event.actorEmail})` : ""} ·{" "}
+                      <time dateTime={event.createdAt}>{formatWhen(event.createdAt)}</time>
+                    </span>
+                  </p>
+                  {event.reason ? <p className="text-slate-600">{event.reason}</p> : null}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="text-sm text-slate-600">
+              No recorded events yet{template.source === "meta" ? ": it was imported from Meta's Business Manager" : ""}.
+            </p>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

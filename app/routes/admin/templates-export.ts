@@ -1,9 +1,34 @@
-import { data } from "react-router";
 import type { Route } from "./+types/templates-export";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { streamedCsv } from "~/.server/admin/csv-export";
+import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/admin/templates/queries";
+import { categoryLabel, languageLabel, templateStatusLabel } from "~/lib/templates";
 
-// Issue 19: built by this issue's work in progress.
+/** The Templates tab's table as CSV (Export Data), with the page's filters and sort, one keyset page at a time. */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  throw data("Not Found", { status: 404 });
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const filters = readAdminTemplateFilters(args.url.searchParams);
+  return streamedCsv(
+    "templates",
+    ["Template ID", "Name", "Business", "Organisation ID", "Type", "Status", "Submitted", "Language"],
+    async function* () {
+      let after: string | null = null;
+      do {
+        const page = await adminTemplatePage(scope, filters, { after }, 500);
+        yield page.rows.map((r) => [
+          r.id,
+          r.name,
+          r.business,
+          r.organizationId,
+          categoryLabel(r.category),
+          templateStatusLabel(r.status),
+          r.submittedAt,
+          languageLabel(r.language),
+        ]);
+        after = page.older;
+      } while (after);
+    },
+  );
 }

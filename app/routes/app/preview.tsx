@@ -6,7 +6,14 @@ import { requireUserWithPermission } from "~/.server/auth/guards";
 import { findTemplate, isUuid, templateChoices } from "~/.server/templates/queries";
 import { templateInput } from "~/.server/templates/manage";
 import { withStoredSample } from "~/.server/templates/media";
-import { languageLabel, renderTemplate, templateVariables, type TemplateInput } from "~/lib/templates";
+import {
+  languageLabel,
+  renderTemplate,
+  templateStatusTone,
+  templateStatusWord,
+  templateVariables,
+  type TemplateInput,
+} from "~/lib/templates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -45,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
   const page = {
     choices: choices.map((c) => ({
       id: c.id,
-      label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${c.status}`}`,
+      label: `${c.name} (${languageLabel(c.language)})${c.status === "approved" ? "" : ` · ${templateStatusWord(c.status)}`}`,
     })),
     template: template
       ? {
@@ -141,7 +148,7 @@ function PreviewForm({
             options={choices.map((c) => ({ value: c.id, label: c.label }))}
           />
           <p className="pb-2 text-sm">
-            <Badge status={template.status}>{template.status}</Badge>
+            <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge>
           </p>
           {variables.length ? (
             <fieldset>

@@ -10,7 +10,14 @@ import { createTemplate, templateInput, updateTemplate } from "~/.server/templat
 import { templateAccountChoices } from "~/.server/templates/accounts";
 import { readFormSample, withStoredSample } from "~/.server/templates/media";
 import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/template-form";
-import { templateProblems, type Problems, type TemplateInput } from "~/lib/templates";
+import {
+  HELD_EXPLANATION,
+  templateProblems,
+  templateStatusTone,
+  templateStatusWord,
+  type Problems,
+  type TemplateInput,
+} from "~/lib/templates";
 import { TemplateForm } from "~/components/templates/template-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
@@ -35,6 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
       submitted: template.metaTemplateId !== null,
       accountId: template.accountId,
       rejectionReason: template.rejectionReason,
+      platformRejection: template.status === "rejected" ? template.platformRejection : null,
       lastError: template.lastError,
     },
     values: await withStoredSample(organizationId, template.id, templateInput(template)),
@@ -71,7 +79,11 @@ export async function action(args: Route.ActionArgs) {
       `Saved as a draft, but Meta did not accept it: ${result.submitError}`,
     );
   const message =
-    intent === "submit" ? `${result.template.name} was submitted to Meta for approval.` : `${result.template.name} was saved as a draft.`;
+    intent !== "submit"
+      ? `${result.template.name} was saved as a draft.`
+      : result.template.status === "held"
+        ? `${result.template.name} is held for review: Jumbe reviews it before it goes to Meta.`
+        : `${result.template.name} was submitted to Meta for approval.`;
   return redirectWithToast(href("/templates"), "success", message);
 }
 
@@ -86,8 +98,16 @@ export default function TemplateEditor({ loaderData, actionData }: Route.Compone
         </Link>
         <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
           {template ? `Edit ${template.name}` : "Create template"}
-          {template ? <Badge status={template.status}>{template.status}</Badge> : null}
+          {template ? <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge> : null}
         </h1>
+        {template?.status === "held" ? (
+          <p className="mt-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">{HELD_EXPLANATION}</p>
+        ) : null}
+        {template?.platformRejection ? (
+          <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            Jumbe&apos;s review returned it: {template.platformRejection}. Change it and submit it again.
+          </p>
+        ) : null}
         {template?.rejectionReason ? (
           <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             Meta rejected it: {template.rejectionReason}. Change it and submit it again.

@@ -10,7 +10,18 @@ import { copyTemplate, deleteTemplate, templateInput } from "~/.server/templates
 import { syncOrganisationTemplates } from "~/.server/templates/sync";
 import { withStoredSample } from "~/.server/templates/media";
 import { templateAccountChoices } from "~/.server/templates/accounts";
-import { categoryLabel, languageLabel, renderTemplate, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, TEMPLATE_STATUSES } from "~/lib/templates";
+import {
+  categoryLabel,
+  HELD_EXPLANATION,
+  languageLabel,
+  renderTemplate,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_LANGUAGES,
+  TEMPLATE_STATUSES,
+  templateStatusLabel,
+  templateStatusTone,
+  templateStatusWord,
+} from "~/lib/templates";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
@@ -56,9 +67,11 @@ export async function loader(args: Route.LoaderArgs) {
           previousCategory: selected.previousCategory,
           language: selected.language,
           rejectionReason: selected.rejectionReason,
+          platformRejection: selected.platformRejection,
           qualityScore: selected.qualityScore,
           lastError: selected.lastError,
           wabaId: selected.wabaId,
+          atMeta: selected.metaTemplateId !== null,
           submittedAt: selected.submittedAt?.toISOString() ?? null,
           preview: renderTemplate(await withStoredSample(organizationId, selected.id, templateInput(selected))),
         }
@@ -132,13 +145,21 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
             {row.name}
           </Link>
           {row.lastError ? <p className="text-xs text-amber-700">{row.lastError}</p> : null}
-          {row.status === "rejected" && row.rejectionReason ? <p className="text-xs text-red-700">{row.rejectionReason}</p> : null}
+          {row.status === "rejected" && row.platformRejection ? (
+            <p className="text-xs text-red-700">Returned by Jumbe: {row.platformRejection}</p>
+          ) : row.status === "rejected" && row.rejectionReason ? (
+            <p className="text-xs text-red-700">{row.rejectionReason}</p>
+          ) : null}
         </div>
       ),
     },
     { key: "type", header: "Type", cell: (row) => categoryLabel(row.category), hideOnPhone: true },
     { key: "language", header: "Language", cell: (row) => languageLabel(row.language), hideOnPhone: true },
-    { key: "status", header: "Status", cell: (row) => <Badge status={row.status}>{row.status}</Badge> },
+    {
+      key: "status",
+      header: "Status",
+      cell: (row) => <Badge tone={templateStatusTone(row.status)}>{templateStatusWord(row.status)}</Badge>,
+    },
     {
       key: "submitted",
       header: "Date submitted",
@@ -196,7 +217,8 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           <h1 className="text-2xl font-bold tracking-tight">Message Templates</h1>
           <p className="text-slate-600">
             Outside the 24-hour service window, WhatsApp only delivers templates Meta approved. {total} template{total === 1 ? "" : "s"}:{" "}
-            {counts.approved} approved, {counts.pending} pending, {counts.rejected} rejected, {counts.draft} draft
+            {counts.approved} approved, {counts.pending} pending{counts.held ? `, ${counts.held} held for review` : ""}, {counts.rejected}{" "}
+            rejected, {counts.draft} draft
             {counts.draft === 1 ? "" : "s"}.
           </p>
         </div>
@@ -235,7 +257,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           name="status"
           label="Status"
           value={filters.status}
-          options={TEMPLATE_STATUSES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)])}
+          options={TEMPLATE_STATUSES.map((s) => [s, templateStatusLabel(s)])}
           all="All statuses"
         />
         <FilterSelect
@@ -291,7 +313,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           >
             <div className="space-y-3">
               <p className="flex flex-wrap items-center gap-2 text-sm">
-                <Badge status={selected.status}>{selected.status}</Badge>
+                <Badge tone={templateStatusTone(selected.status)}>{templateStatusWord(selected.status)}</Badge>
                 {selected.submittedAt ? <span className="text-slate-600">Submitted {formatWhen(selected.submittedAt)}</span> : null}
                 {selected.qualityScore ? <span className="text-slate-600">Quality: {selected.qualityScore}</span> : null}
               </p>
@@ -299,6 +321,10 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
                 <p className="text-sm text-amber-800">
                   Meta moved it from {categoryLabel(selected.previousCategory)} to {categoryLabel(selected.category)}.
                 </p>
+              ) : null}
+              {selected.status === "held" ? <p className="text-sm text-sky-800">{HELD_EXPLANATION}</p> : null}
+              {selected.status === "rejected" && selected.platformRejection ? (
+                <p className="text-sm text-red-700">Returned by Jumbe&apos;s review: {selected.platformRejection}</p>
               ) : null}
               {selected.rejectionReason ? <p className="text-sm text-red-700">Rejected: {selected.rejectionReason}</p> : null}
               {selected.lastError ? <p className="text-sm text-amber-800">{selected.lastError}</p> : null}
@@ -320,7 +346,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
             searchParams={search}
             title={`Delete ${selected.name}?`}
             description={
-              selected.wabaId && selected.status !== "draft"
+              selected.atMeta
                 ? "It is deleted at Meta too, and Meta keeps its name from being reused for 30 days."
                 : "The draft is removed."
             }
