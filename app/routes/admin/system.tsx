@@ -5,7 +5,7 @@ import { platformScope } from "~/.server/auth/scope";
 import { requestMeta } from "~/.server/http/request-meta";
 import { redirectWithToast } from "~/.server/http/toast";
 import { resolveAlertAction, systemPage } from "~/.server/admin/system/page";
-import { SYSTEM_RANGES, type SystemRange } from "~/.server/admin/system/series";
+import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
 import type { AlertRow } from "~/.server/admin/system/alerts";
 import type { InstanceProbe, Probe } from "~/.server/admin/system/probes";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -43,8 +43,6 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
 }
 
-const RANGE_LABELS: Record<SystemRange, string> = { "1h": "1h", "24h": "24h", "7d": "7d", "30d": "30d" };
-const RANGE_NAMES: Record<SystemRange, string> = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" };
 
 const STATUS: Record<Probe["status"] | InstanceProbe["status"], { tone: BadgeTone; words: string }> = {
   up: { tone: "success", words: "Up" },
@@ -76,10 +74,10 @@ function RangeSelector({ range }: { range: SystemRange }) {
           to={`?range=${key}`}
           preventScrollReset
           aria-current={key === range ? "page" : undefined}
-          aria-label={RANGE_NAMES[key]}
+          aria-label={SYSTEM_RANGES[key].label}
           className={`rounded-md px-3 py-1.5 text-sm font-medium ${key === range ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
         >
-          {RANGE_LABELS[key]}
+          {key}
         </Link>
       ))}
     </nav>
