@@ -35,7 +35,7 @@ test("the System tab: health cards, this instance's heartbeat, and each time ran
     await expect(page).toHaveURL(new RegExp(`/admin/system\\?range=${key}$`));
     await expect(ranges.getByRole("link", { name: label })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: heading })).toBeVisible();
-    await expect(page.getByRole("figure").filter({ hasText: "Requests answered" })).toBeVisible();
+    await expect(page.getByRole("figure", { name: "Requests answered", exact: true })).toBeVisible();
   }
 
   // A range the page does not know: the reason, and the default range's figures.
