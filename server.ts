@@ -122,7 +122,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
-    app.use("/sandbox/system", sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
+    app.use(
+      "/sandbox/system",
+      sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
+    );
     app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.

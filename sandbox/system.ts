@@ -23,7 +23,9 @@ export function sandboxSystemRouter(access: { controlToken?: string; secureCooki
   router.post("/control/missing-instance", gate.json, express.json({ limit: "4kb" }), async (req, res) => {
     const body = (req.body ?? {}) as { hostname?: unknown };
     const hostname =
-      typeof body.hostname === "string" && /^[a-z0-9.-]{1,63}$/i.test(body.hostname) ? body.hostname : `jumbe-web-${randomBytes(2).toString("hex")}`;
+      typeof body.hostname === "string" && /^[a-z0-9.-]{1,63}$/i.test(body.hostname)
+        ? body.hostname
+        : `jumbe-web-${randomBytes(2).toString("hex")}`;
     const pid = 1000 + Math.floor(Math.random() * 60_000);
     const instanceId = `${hostname}:${pid}:${randomBytes(3).toString("hex")}`;
     const silentFor = INSTANCE_MISSING_SECONDS * 5;

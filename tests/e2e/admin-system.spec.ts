@@ -64,7 +64,11 @@ test("an instance that stopped beating raises an alert, and an administrator res
   await open.getByRole("button", { name: "Resolve" }).click();
   await expect(page.getByTestId("open-alert").filter({ hasText: hostname })).toBeVisible();
 
-  await page.getByTestId("open-alert").filter({ hasText: hostname }).getByLabel("Resolution note").fill(`Retired ${hostname} after the move to Mombasa Road`);
+  await page
+    .getByTestId("open-alert")
+    .filter({ hasText: hostname })
+    .getByLabel("Resolution note")
+    .fill(`Retired ${hostname} after the move to Mombasa Road`);
   await page.getByTestId("open-alert").filter({ hasText: hostname }).getByRole("button", { name: "Resolve" }).click();
   await expect(page.getByTestId("open-alert").filter({ hasText: hostname })).toHaveCount(0);
   await expect(page).toHaveURL(/\/admin\/system\?range=1h/);

@@ -22,6 +22,7 @@ import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/admin/sys
 import { instanceIdentity, noteRequest } from "~/.server/admin/system/instance";
 import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/admin/system/monitor";
 import { parseRange } from "~/.server/admin/system/series";
+import { seedAdminSystem } from "~/.server/db/seed-admin-system";
 import { systemAlerts } from "~/.server/admin/system-alerts";
 import { platformScope } from "~/.server/auth/scope";
 import { loader as systemLoader, action as systemAction } from "~/routes/admin/system";
@@ -158,7 +159,9 @@ describe("the health probes", () => {
 
   it("report the queue's depth and oldest job, and the webhook backlog", async () => {
     await db().execute(sql`insert into jobs (queue, payload, run_at) values ('test.slow', '{}'::jsonb, now() - interval '10 minutes')`);
-    await db().execute(sql`insert into webhook_events (body, signature, received_at) values ('{}', 'sha256=x', now() - interval '7 minutes')`);
+    await db().execute(
+      sql`insert into webhook_events (body, signature, received_at) values ('{}', 'sha256=x', now() - interval '7 minutes')`,
+    );
     const report = await probeServices();
     expect(card(report, "Job queue")).toMatchObject({ status: "degraded" });
     expect(card(report, "Job queue").figures[0]).toEqual({ label: "Ready", value: "1" });
@@ -322,7 +325,11 @@ describe("the System tab", () => {
     const alert = await missingInstanceAlert();
     const outcome = await run(
       systemAction,
-      formRequest("/admin/system?range=7d", { intent: "resolve", alertId: alert.id, note: "Retired web-3 after the move to Mombasa Road" }, { cookie: me.cookie }),
+      formRequest(
+        "/admin/system?range=7d",
+        { intent: "resolve", alertId: alert.id, note: "Retired web-3 after the move to Mombasa Road" },
+        { cookie: me.cookie },
+      ),
     );
     expect(outcome.status).toBe(302);
     expect(outcome.location).toBe("/admin/system?range=7d#alerts");
@@ -336,7 +343,13 @@ describe("the System tab", () => {
       sql`select action, target_type, target_id, reason, admin_email from admin_audit_log`,
     );
     expect(audit).toEqual([
-      { action: "alert.resolve", target_type: "alert", target_id: alert.id, reason: "Retired web-3 after the move to Mombasa Road", admin_email: me.email },
+      {
+        action: "alert.resolve",
+        target_type: "alert",
+        target_id: alert.id,
+        reason: "Retired web-3 after the move to Mombasa Road",
+        admin_email: me.email,
+      },
     ]);
     expect(await queryRows(sql`select 1 from instance_heartbeats where instance_id = 'web-3:4242:ab12cd'`)).toEqual([]);
     await evaluateAlertRules();
@@ -345,7 +358,11 @@ describe("the System tab", () => {
     // The page lists it as resolved, by whom, with the note.
     const page = await run(systemLoader, getRequest("/admin/system?range=1h", { cookie: me.cookie }));
     expect(page.data.openAlerts).toEqual([]);
-    expect(page.data.alerts[0]).toMatchObject({ id: alert.id, resolvedByEmail: me.email, resolution: "Retired web-3 after the move to Mombasa Road" });
+    expect(page.data.alerts[0]).toMatchObject({
+      id: alert.id,
+      resolvedByEmail: me.email,
+      resolution: "Retired web-3 after the move to Mombasa Road",
+    });
 
     // Again: already resolved (409), nothing more recorded.
     const again = await run(
@@ -360,15 +377,25 @@ describe("the System tab", () => {
   it("refuses a missing note (400) and an unknown alert (404), changing nothing", async () => {
     const me = await admin();
     const alert = await missingInstanceAlert();
-    const empty = await run(systemAction, formRequest("/admin/system", { intent: "resolve", alertId: alert.id, note: "  " }, { cookie: me.cookie }));
+    const empty = await run(
+      systemAction,
+      formRequest("/admin/system", { intent: "resolve", alertId: alert.id, note: "  " }, { cookie: me.cookie }),
+    );
     expect(empty.status).toBe(400);
     expect(empty.data.message).toBe("Say how the alert was resolved (at least 3 characters).");
     const unknown = await run(
       systemAction,
-      formRequest("/admin/system", { intent: "resolve", alertId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", note: "Done" }, { cookie: me.cookie }),
+      formRequest(
+        "/admin/system",
+        { intent: "resolve", alertId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", note: "Done" },
+        { cookie: me.cookie },
+      ),
     );
     expect(unknown.status).toBe(404);
-    const malformed = await run(systemAction, formRequest("/admin/system", { intent: "resolve", alertId: "42", note: "Done" }, { cookie: me.cookie }));
+    const malformed = await run(
+      systemAction,
+      formRequest("/admin/system", { intent: "resolve", alertId: "42", note: "Done" }, { cookie: me.cookie }),
+    );
     expect(malformed.status).toBe(404);
     expect((await openAlertRows())[0]!.resolved_at).toBeNull();
     expect(await queryRows(sql`select 1 from admin_audit_log`)).toEqual([]);
@@ -388,7 +415,10 @@ describe("the System tab", () => {
       expect(page.status, range).toBe(200);
       expect(page.data.range).toBe(range);
       expect(page.data.series.requests, range).toHaveLength(points);
-      expect(page.data.series.requests.reduce((sum: number, p: { value: number }) => sum + p.value, 0), range).toBe(requests);
+      expect(
+        page.data.series.requests.reduce((sum: number, p: { value: number }) => sum + p.value, 0),
+        range,
+      ).toBe(requests);
       expect(page.data.series.instances.map((i: { hostname: string }) => i.hostname)).toEqual(["web-1"]);
       expect(Math.max(...page.data.series.jobsReady.map((p: { value: number }) => p.value))).toBe(7);
     }
@@ -420,7 +450,10 @@ describe("the System tab", () => {
     const csv = await run<string>(exportLoader, getRequest("/admin/system/export.csv?range=7d", { cookie: me.cookie }));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const lines = csv.data.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = csv.data
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe('"Opened","Rule","About","Level","Alert","Details","Last seen","Resolved","Resolved by","Resolution"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"Instance missing","web-3:4242:ab12cd","error","Instance web-3 (process 4242) has sent no heartbeat');
@@ -432,13 +465,34 @@ describe("the System tab", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("shows the demo's week: two instances' resources, the platform's charts and three resolved alerts", async () => {
+    const me = await admin();
+    await seedAdminSystem(me.email);
+    const page = await run(systemLoader, getRequest("/admin/system?range=7d", { cookie: me.cookie }));
+    expect(page.status).toBe(200);
+    expect(page.data.series.instances.map((i: { hostname: string }) => i.hostname)).toEqual(["jumbe-web-1", "jumbe-web-2"]);
+    expect(page.data.series.requests.filter((p: { value: number }) => p.value > 0).length).toBeGreaterThan(35);
+    expect(page.data.series.webhooksReceived.filter((p: { value: number }) => p.value > 0).length).toBeGreaterThan(35);
+    expect(page.data.openAlerts).toEqual([]);
+    expect(page.data.alerts.map((a: { ruleWords: string; resolvedByEmail: string | null }) => [a.ruleWords, a.resolvedByEmail])).toEqual([
+      ["Instance missing", me.email],
+      ["Queue lag", null],
+      ["Webhook backlog", me.email],
+    ]);
+    const audit = await queryRows<{ action: string }>(sql`select action from admin_audit_log`);
+    expect(audit.map((a) => a.action)).toEqual(["alert.resolve", "alert.resolve"]);
+  });
+
   it("answers 404 to visitors and members: the page, Resolve and the export", async () => {
     const alert = await missingInstanceAlert();
     const tenant = await member();
     for (const cookie of [undefined, tenant.cookie]) {
       expect((await run(systemLoader, getRequest("/admin/system", { cookie }))).status).toBe(404);
       expect((await run(exportLoader, getRequest("/admin/system/export.csv", { cookie }))).status).toBe(404);
-      const post = await run(systemAction, formRequest("/admin/system", { intent: "resolve", alertId: alert.id, note: "Not mine" }, { cookie }));
+      const post = await run(
+        systemAction,
+        formRequest("/admin/system", { intent: "resolve", alertId: alert.id, note: "Not mine" }, { cookie }),
+      );
       expect(post.status).toBe(404);
     }
     expect((await openAlertRows())[0]!.resolved_at).toBeNull();

@@ -43,7 +43,6 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
 }
 
-
 const STATUS: Record<Probe["status"] | InstanceProbe["status"], { tone: BadgeTone; words: string }> = {
   up: { tone: "success", words: "Up" },
   degraded: { tone: "warning", words: "Degraded" },
@@ -182,7 +181,11 @@ const ALERT_COLUMNS: Column<AlertRow>[] = [
       </>
     ),
   },
-  { key: "level", header: "Level", cell: (a) => <Badge tone={a.level === "error" ? "danger" : "warning"}>{a.level === "error" ? "Error" : "Warning"}</Badge> },
+  {
+    key: "level",
+    header: "Level",
+    cell: (a) => <Badge tone={a.level === "error" ? "danger" : "warning"}>{a.level === "error" ? "Error" : "Warning"}</Badge>,
+  },
   {
     key: "status",
     header: "Status",
@@ -250,8 +253,8 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
           Open alerts
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Raised by rules every minute: an instance missing, queue lag, error rate, webhook backlog and failures. A rule resolves its
-          alert when the condition clears; resolve one yourself with a note (recorded in the audit log).
+          Raised by rules every minute: an instance missing, queue lag, error rate, webhook backlog and failures. A rule resolves its alert
+          when the condition clears; resolve one yourself with a note (recorded in the audit log).
         </p>
         {actionData && !openAlerts.some((a) => a.id === actionData.alertId) ? <Notice tone="warning">{actionData.message}</Notice> : null}
         {openAlerts.length ? (
@@ -296,7 +299,12 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
             <BarChart title="Requests answered" data={series.requests} labelHeader="Time" valueHeader="Requests" />
           </Card>
           <Card padding="sm">
-            <LineChart title="Server errors (share of requests answered 5xx, %)" data={series.errorRate} labelHeader="Time" valueHeader="%" />
+            <LineChart
+              title="Server errors (share of requests answered 5xx, %)"
+              data={series.errorRate}
+              labelHeader="Time"
+              valueHeader="%"
+            />
           </Card>
           <Card padding="sm">
             <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} labelHeader="Time" valueHeader="Jobs" />
@@ -308,7 +316,12 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
             <BarChart title="Webhook deliveries received" data={series.webhooksReceived} labelHeader="Time" valueHeader="Deliveries" />
           </Card>
           <Card padding="sm">
-            <LineChart title="Webhook lag (seconds the oldest waited, peak)" data={series.webhookLag} labelHeader="Time" valueHeader="Seconds" />
+            <LineChart
+              title="Webhook lag (seconds the oldest waited, peak)"
+              data={series.webhookLag}
+              labelHeader="Time"
+              valueHeader="Seconds"
+            />
           </Card>
         </div>
       </section>
@@ -325,7 +338,13 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
                 <CardBody className="grid gap-4 md:grid-cols-3">
                   <LineChart title="CPU (% of a core, average)" data={instance.cpu} labelHeader="Time" valueHeader="%" height={140} />
                   <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} labelHeader="Time" valueHeader="MB" height={140} />
-                  <LineChart title="Event-loop delay (p99, ms, peak)" data={instance.loopDelay} labelHeader="Time" valueHeader="ms" height={140} />
+                  <LineChart
+                    title="Event-loop delay (p99, ms, peak)"
+                    data={instance.loopDelay}
+                    labelHeader="Time"
+                    valueHeader="ms"
+                    height={140}
+                  />
                 </CardBody>
               </Card>
             ))}
@@ -417,9 +436,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
           />
         </Card>
         {moreAlerts ? (
-          <p className="mt-2 text-sm text-slate-600">
-            The 50 newest are shown; Export Data downloads them all for {words}.
-          </p>
+          <p className="mt-2 text-sm text-slate-600">The 50 newest are shown; Export Data downloads them all for {words}.</p>
         ) : null}
       </section>
     </div>

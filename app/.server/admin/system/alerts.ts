@@ -212,7 +212,9 @@ export async function openAlerts(limit = 50): Promise<AlertRow[]> {
  */
 export async function alertsInRange(options: { sinceHours: number; cursor?: { openedAt: string; id: string } | null; limit?: number }) {
   const limit = Math.min(options.limit ?? 50, 500);
-  const after = options.cursor ? sql`and (a.opened_at, a.id) < (${options.cursor.openedAt}::timestamptz, ${options.cursor.id}::uuid)` : sql``;
+  const after = options.cursor
+    ? sql`and (a.opened_at, a.id) < (${options.cursor.openedAt}::timestamptz, ${options.cursor.id}::uuid)`
+    : sql``;
   const rows = await queryRows<Parameters<typeof alertRow>[0]>(sql`
     select a.id, a.rule, a.key, a.level, a.title, a.details, a.opened_at, a.last_seen_at, a.resolved_at, u.email as resolved_by_email, a.resolution
     from system_alerts a left join users u on u.id = a.resolved_by

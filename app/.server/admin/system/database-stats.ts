@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { databaseKind, queryRows } from "../../db/client";
+import { processState } from "../../process-state";
 
 /**
  * The System tab's database statistics: size, largest tables, connections (pg_stat_activity), and the
@@ -26,7 +27,21 @@ async function optional<T>(read: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export async function databaseStats(): Promise<DatabaseStats> {
+/** The statistics change slowly and pg_database_size reads every file: kept this long in the process. */
+export const DATABASE_STATS_CACHE_MS = 15_000;
+
+const cache = processState("admin-system-database-stats", () => ({ stats: null as DatabaseStats | null, at: 0 }));
+
+/** The statistics, read at most once per DATABASE_STATS_CACHE_MS in this process. */
+export async function databaseStats(options: { fresh?: boolean } = {}): Promise<DatabaseStats> {
+  if (!options.fresh && cache.stats && Date.now() - cache.at < DATABASE_STATS_CACHE_MS) return cache.stats;
+  const stats = await readDatabaseStats();
+  cache.stats = stats;
+  cache.at = Date.now();
+  return stats;
+}
+
+async function readDatabaseStats(): Promise<DatabaseStats> {
   const kind = databaseKind() === "postgres" ? "postgres" : "pglite";
   const [basics, tables, connections, extension] = await Promise.all([
     optional(() =>
@@ -48,7 +63,9 @@ export async function databaseStats(): Promise<DatabaseStats> {
             select coalesce(state, 'background') as state, count(*)::int as n from pg_stat_activity
             where datname = current_database() group by 1 order by 2 desc`),
         ),
-    optional(() => queryRows<{ present: boolean }>(sql`select exists (select 1 from pg_extension where extname = 'pg_stat_statements') as present`)),
+    optional(() =>
+      queryRows<{ present: boolean }>(sql`select exists (select 1 from pg_extension where extname = 'pg_stat_statements') as present`),
+    ),
   ]);
   let slowest: DatabaseStats["slowest"] = null;
   let slowestNote: string | null = null;
@@ -78,7 +95,11 @@ export async function databaseStats(): Promise<DatabaseStats> {
     tables: (tables ?? []).map((t) => ({ name: t.name, totalBytes: Number(t.total), rows: Number(t.rows) })),
     connections: connections ? connections.map((c) => ({ state: c.state ?? "background", count: Number(c.n) })) : null,
     connectionsNote:
-      kind === "pglite" ? "The embedded database (PGlite) runs inside this process: one connection, no pg_stat_activity." : connections ? null : "pg_stat_activity could not be read.",
+      kind === "pglite"
+        ? "The embedded database (PGlite) runs inside this process: one connection, no pg_stat_activity."
+        : connections
+          ? null
+          : "pg_stat_activity could not be read.",
     slowest,
     slowestNote,
   };

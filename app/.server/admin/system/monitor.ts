@@ -116,7 +116,8 @@ export async function pruneSystemData() {
  */
 export function startInstanceMonitor() {
   const beat = () => writeHeartbeat().catch((error: unknown) => log().warn({ err: error }, "could not write the instance heartbeat"));
-  const sample = () => writeInstanceSamples().catch((error: unknown) => log().warn({ err: error }, "could not write the instance's samples"));
+  const sample = () =>
+    writeInstanceSamples().catch((error: unknown) => log().warn({ err: error }, "could not write the instance's samples"));
   void beat();
   const heartbeat = setInterval(beat, HEARTBEAT_EVERY_MS);
   const minute = setInterval(sample, SAMPLE_EVERY_MS);

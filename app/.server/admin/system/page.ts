@@ -13,10 +13,11 @@ import { parseRange, SYSTEM_RANGES, systemSeries } from "./series";
 /** What the System tab shows, for the range in the URL (a bad one: the default, with the reason). */
 export async function systemPage(_scope: PlatformScope, params: URLSearchParams) {
   const { range, error } = parseRange(params.get("range"));
+  const fresh = params.get("probe") === "now";
   const [health, series, database, open, history] = await Promise.all([
-    serviceHealth({ fresh: params.get("probe") === "now" }),
+    serviceHealth({ fresh }),
     systemSeries(range),
-    databaseStats(),
+    databaseStats({ fresh }),
     openAlerts(50),
     alertsInRange({ sinceHours: SYSTEM_RANGES[range].hours, limit: 50 }),
   ]);

@@ -134,7 +134,12 @@ function probeGraph() {
     const body = (await answer.json().catch(() => null)) as { data?: { is_valid?: boolean }; error?: { message?: string } } | null;
     const where = { label: "Address", value: `${config.GRAPH_API_BASE_URL.replace(/\?.*$/, "")} (${config.GRAPH_API_VERSION})` };
     if (answer.status >= 500 || !body) return { status: "down", summary: `Graph answered HTTP ${answer.status}.`, figures: [where] };
-    if (body.error) return { status: "degraded", summary: `Graph answered but refused the app token: ${body.error.message ?? "no reason given"}`, figures: [where] };
+    if (body.error)
+      return {
+        status: "degraded",
+        summary: `Graph answered but refused the app token: ${body.error.message ?? "no reason given"}`,
+        figures: [where],
+      };
     return { status: "up", summary: "Graph answered debug_token for the app.", figures: [where] };
   });
 }
@@ -212,12 +217,14 @@ function probeSmtp() {
     signal.addEventListener("abort", abort, { once: true });
     try {
       const greeting = await smtpReply(socket);
-      if (greeting.code !== 220) return { status: "down", summary: `The mail server greeted with ${greeting.code} ${greeting.text}.`, figures: [] };
+      if (greeting.code !== 220)
+        return { status: "down", summary: `The mail server greeted with ${greeting.code} ${greeting.text}.`, figures: [] };
       socket.write("EHLO jumbe-probe\r\n");
       const hello = await smtpReply(socket);
       socket.write("QUIT\r\n");
       const where = { label: "Server", value: `${url.hostname}:${port}` };
-      if (hello.code !== 250) return { status: "down", summary: `The mail server answered EHLO with ${hello.code} ${hello.text}.`, figures: [where] };
+      if (hello.code !== 250)
+        return { status: "down", summary: `The mail server answered EHLO with ${hello.code} ${hello.text}.`, figures: [where] };
       return { status: "up", summary: `Greeted and answered EHLO (${greeting.text.slice(0, 60)}).`, figures: [where] };
     } finally {
       signal.removeEventListener("abort", abort);

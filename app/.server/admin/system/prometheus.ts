@@ -43,7 +43,9 @@ const platform = processState("admin-system-prometheus", () => {
 export async function prometheusText() {
   const [figures, alerts] = await Promise.all([
     queueFigures(),
-    queryRows<{ level: string; n: number }>(sql`select level, count(*)::int as n from system_alerts where resolved_at is null group by level`),
+    queryRows<{ level: string; n: number }>(
+      sql`select level, count(*)::int as n from system_alerts where resolved_at is null group by level`,
+    ),
   ]);
   platform.jobsReady.set(figures.jobsReady);
   platform.oldestJob.set(figures.oldestReadySeconds);

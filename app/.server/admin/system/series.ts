@@ -37,7 +37,8 @@ export interface SystemSeries {
 function bucketLabel(range: SystemRange, epochSeconds: number) {
   const at = new Date(epochSeconds * 1000);
   const zone = { timeZone: "Africa/Nairobi" } as const;
-  if (range === "1h" || range === "24h") return at.toLocaleTimeString("en-KE", { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
+  if (range === "1h" || range === "24h")
+    return at.toLocaleTimeString("en-KE", { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
   if (range === "7d")
     return `${at.toLocaleDateString("en-KE", { ...zone, weekday: "short", day: "numeric" })} ${at.toLocaleTimeString("en-KE", { ...zone, hour: "2-digit", minute: "2-digit", hour12: false })}`;
   return at.toLocaleDateString("en-KE", { ...zone, day: "numeric", month: "short" });
@@ -46,7 +47,14 @@ function bucketLabel(range: SystemRange, epochSeconds: number) {
 /** metric_samples over the range in its buckets: the platform's charts and each instance's resources. */
 export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
   const { hours, bucketSeconds } = SYSTEM_RANGES[range];
-  const rows = await queryRows<{ name: string; instance_id: string; bucket: number | string; total: number; peak: number; mean: number }>(sql`
+  const rows = await queryRows<{
+    name: string;
+    instance_id: string;
+    bucket: number | string;
+    total: number;
+    peak: number;
+    mean: number;
+  }>(sql`
     select name, instance_id, floor(extract(epoch from at) / ${bucketSeconds})::bigint as bucket,
            sum(value)::float8 as total, max(value)::float8 as peak, avg(value)::float8 as mean
     from metric_samples
@@ -88,7 +96,10 @@ export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
     range,
     requests,
     serverErrors,
-    errorRate: requests.map((p, i) => ({ label: p.label, value: p.value ? Math.round((serverErrors[i]!.value / p.value) * 1000) / 10 : 0 })),
+    errorRate: requests.map((p, i) => ({
+      label: p.label,
+      value: p.value ? Math.round((serverErrors[i]!.value / p.value) * 1000) / 10 : 0,
+    })),
     jobsReady: series(METRIC.jobsReady, "", "peak"),
     oldestJob: series(METRIC.oldestJob, "", "peak"),
     webhooksReceived: series(METRIC.webhooksReceived, "", "total"),
