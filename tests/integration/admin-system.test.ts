@@ -17,7 +17,7 @@ import {
 import { db, queryRows } from "~/.server/db/client";
 import { createMetaSandbox } from "../../sandbox/meta";
 import { createMpesaSandbox } from "../../sandbox/mpesa";
-import { clearProbeCache, probeServices, type HealthReport } from "~/.server/admin/system/probes";
+import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/admin/system/probes";
 import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/admin/system/alerts";
 import { instanceIdentity, noteRequest } from "~/.server/admin/system/instance";
 import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/admin/system/monitor";
@@ -136,6 +136,9 @@ describe("the health probes", () => {
 
   it("show a stopped sandbox as down with the reason in words, and the page still answers 200", async () => {
     const { graph, daraja, stopSmtp } = await startSandboxes();
+    const before = await serviceHealth();
+    expect(before.cached).toBe(false);
+    expect(card(before, "Graph API").status).toBe("up");
     await graph.stop();
     await daraja.stop();
     await stopSmtp();
@@ -146,7 +149,10 @@ describe("the health probes", () => {
     }
     expect(card(report, "Database").status).toBe("up");
 
+    // The page shows the last results (with their time) until a new run has them; Probe again waits for one.
     const me = await admin();
+    const cachedPage = await run(systemLoader, getRequest("/admin/system", { cookie: me.cookie }));
+    expect(cachedPage.data.health).toMatchObject({ cached: true, checkedAt: before.checkedAt });
     const page = await run(systemLoader, getRequest("/admin/system?probe=now", { cookie: me.cookie }));
     expect(page.status).toBe(200);
     expect(page.data.health.services.find((s: { service: string }) => s.service === "Graph API").status).toBe("down");

@@ -225,7 +225,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
           </h2>
           <p className="text-sm text-slate-600">
             Probed <time dateTime={health.checkedAt}>{formatWhen(health.checkedAt)}</time> by this instance
-            {health.cached ? " (results are kept 15 seconds)" : ""}.{" "}
+            {health.cached ? " (kept a few seconds; older results are refreshed behind the page)" : ""}.{" "}
             <Link to={`?range=${range}&probe=now`} className="text-brand-700 underline" preventScrollReset>
               Probe again
             </Link>
@@ -391,7 +391,13 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
               columns={[
                 { key: "name", header: "Table", cell: (t) => <code className="text-sm">{t.name}</code> },
                 { key: "size", header: "Size", cell: (t) => bytes(t.totalBytes), align: "right" },
-                { key: "rows", header: "Rows (estimate)", cell: (t) => formatNumber(t.rows), align: "right", hideOnPhone: true },
+                {
+                  key: "rows",
+                  header: "Rows (estimate)",
+                  cell: (t) => (t.rows === null ? "not analysed yet" : formatNumber(t.rows)),
+                  align: "right",
+                  hideOnPhone: true,
+                },
               ]}
               rows={database.tables}
               rowKey={(t) => t.name}

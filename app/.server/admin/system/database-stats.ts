@@ -12,7 +12,7 @@ export interface DatabaseStats {
   kind: "pglite" | "postgres";
   version: string | null;
   sizeBytes: number | null;
-  tables: { name: string; totalBytes: number; rows: number }[];
+  tables: { name: string; totalBytes: number; rows: number | null }[];
   connections: { state: string; count: number }[] | null;
   connectionsNote: string | null;
   slowest: { query: string; calls: number; meanMs: number; totalMs: number }[] | null;
@@ -50,8 +50,8 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
       ),
     ),
     optional(() =>
-      queryRows<{ name: string; total: number | string; rows: number | string }>(sql`
-        select c.relname as name, pg_total_relation_size(c.oid) as total, greatest(c.reltuples, 0)::bigint as rows
+      queryRows<{ name: string; total: number | string; rows: number | string | null }>(sql`
+        select c.relname as name, pg_total_relation_size(c.oid) as total, case when c.reltuples < 0 then null else c.reltuples::bigint end as rows
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname = 'public'
         order by pg_total_relation_size(c.oid) desc limit 8`),
@@ -92,7 +92,7 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
     kind,
     version: basics?.[0]?.version ?? null,
     sizeBytes: basics?.[0] ? Number(basics[0].size) : null,
-    tables: (tables ?? []).map((t) => ({ name: t.name, totalBytes: Number(t.total), rows: Number(t.rows) })),
+    tables: (tables ?? []).map((t) => ({ name: t.name, totalBytes: Number(t.total), rows: t.rows === null ? null : Number(t.rows) })),
     connections: connections ? connections.map((c) => ({ state: c.state ?? "background", count: Number(c.n) })) : null,
     connectionsNote:
       kind === "pglite"
