@@ -5,7 +5,7 @@ const WEB_1 = "jumbe-web-1:2104:5e1a9c";
 const WEB_2 = "jumbe-web-2:2231:8b07f4";
 
 /**
- * The System tab's demo history (issue 19): a week of metric samples every fifteen minutes for two
+ * The System tab's demo history (issue 19): a week of metric samples every half hour (a light seed) for two
  * instances (jumbe-web-2 retired two days ago) and the platform, shaped by Nairobi's working day,
  * and three alerts from that week, resolved: one by its rule, two by the administrator (with the
  * audit log's records). The running server adds its own heartbeat and samples every minute.
@@ -15,7 +15,7 @@ export async function seedAdminSystem(adminEmail: string) {
     with t as (
       select at, extract(epoch from at) as e,
              extract(hour from at at time zone 'Africa/Nairobi') + extract(minute from at at time zone 'Africa/Nairobi') / 60.0 as hr
-      from generate_series(date_trunc('minute', now()) - interval '7 days', now() - interval '15 minutes', interval '15 minutes') as at
+      from generate_series(date_trunc('minute', now()) - interval '7 days', now() - interval '30 minutes', interval '30 minutes') as at
     ), load as (
       select at, e, case when hr between 6 and 22 then greatest(0.05, sin(pi() * (hr - 6) / 16)) else 0.05 end as busy from t
     )
