@@ -16,6 +16,7 @@
 //   node bench/run.mjs --inbox-only                      (the inbox: webhook to browser stream through nginx, 2,000 idle streams, /chat at 5,000,000 messages)
 //   node bench/run.mjs --billing-only                    (wallet holds and charges under contention, an M-Pesa top-up end to end, sending on prepaid vs postpaid)
 //   node bench/run.mjs --analytics-only                  (the analytics report in process, /analytics once built, /api/v1/analytics and /dashboard at 10,000,000 messages, on a private PostgreSQL)
+//   node bench/run.mjs --admin-only                      (the admin console's tabs, notifications and search at 10,000 organisations, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -47,6 +48,7 @@ import { benchCampaign, formatCampaign } from "./campaign.mjs";
 import { benchInbox, formatInbox, PARTS as INBOX_PARTS } from "./inbox.mjs";
 import { benchBilling, formatBilling } from "./billing.mjs";
 import { benchAnalytics, formatAnalytics } from "./analytics.mjs";
+import { benchAdmin, formatAdmin } from "./admin.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -131,6 +133,11 @@ const { values: args } = parseArgs({
     "analytics-keep": { type: "boolean", default: false },
     "skip-analytics": { type: "boolean", default: false },
     "analytics-only": { type: "boolean", default: false },
+    "admin-organizations": { type: "string", default: "10000" },
+    "admin-messages": { type: "string", default: "60" },
+    "admin-requests": { type: "string", default: "30" },
+    "skip-admin": { type: "boolean", default: false },
+    "admin-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -212,6 +219,11 @@ if (args.help) {
   --analytics-keep            leave its cluster running at the end (its URL printed) until Ctrl-C, to look at plans
   --skip-analytics            leave out analytics
   --analytics-only            only analytics (a private PostgreSQL cluster: seed, backfill and fold, the report in process, /analytics, the API and /dashboard)
+  --admin-organizations N     the admin console bench's organisations (default 10000; 500 for a smoke run)
+  --admin-messages N          messages a year of each of its organisations (default 60)
+  --admin-requests N          sequential requests of each console page (default 30)
+  --skip-admin                leave out the admin console
+  --admin-only                only the admin console (a private PostgreSQL cluster: seed, fold, each tab's first page, notifications and search)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -239,6 +251,7 @@ const campaignOnly = args["campaign-only"];
 const inboxOnly = args["inbox-only"];
 const billingOnly = args["billing-only"];
 const analyticsOnly = args["analytics-only"];
+const adminOnly = args["admin-only"];
 if (
   [
     publicOnly,
@@ -253,10 +266,11 @@ if (
     inboxOnly,
     billingOnly,
     analyticsOnly,
+    adminOnly,
   ].filter(Boolean).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only, --billing-only and --analytics-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only, --billing-only, --analytics-only and --admin-only exclude each other.",
   );
   process.exit(2);
 }
@@ -272,7 +286,8 @@ const only =
   campaignOnly ||
   inboxOnly ||
   billingOnly ||
-  analyticsOnly;
+  analyticsOnly ||
+  adminOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -288,6 +303,7 @@ const runCampaign = campaignOnly || (!only && !args["skip-campaign"]);
 const runInbox = inboxOnly || (!only && !args["skip-inbox"]);
 const runBilling = billingOnly || (!only && !args["skip-billing"]);
 const runAnalytics = analyticsOnly || (!only && !args["skip-analytics"]);
+const runAdmin = adminOnly || (!only && !args["skip-admin"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -416,7 +432,8 @@ async function main() {
     !campaignOnly &&
     !inboxOnly &&
     !billingOnly &&
-    !analyticsOnly
+    !analyticsOnly &&
+    !adminOnly
       ? await startPrivatePostgres()
       : null;
   if (privatePostgres) {
@@ -426,7 +443,7 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly && !analyticsOnly)
+    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly && !analyticsOnly && !adminOnly)
       await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
@@ -570,6 +587,29 @@ async function main() {
       }
       results.analytics.loadAverage = { before: loadBeforeAnalytics, after: os.loadavg() };
       console.log(`\n${formatAnalytics(results.analytics, { table })}`);
+    }
+    // Its own cluster and server: 10,000 organisations, each tab's first page and the search.
+    if (runAdmin) {
+      if (adminOnly) results.database = "postgres";
+      const loadBeforeAdmin = os.loadavg();
+      const organizations = Number(args["admin-organizations"]);
+      console.log(
+        `\nAdmin console: each tab's first page, notifications and search at ${organizations.toLocaleString("en-US")} organisations ...`,
+      );
+      try {
+        results.admin = await benchAdmin({
+          root,
+          accounts: ACCOUNTS,
+          organizations,
+          messages: Number(args["admin-messages"]),
+          requests: Number(args["admin-requests"]),
+          log: (line) => console.log(line),
+        });
+      } catch (error) {
+        results.admin = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      results.admin.loadAverage = { before: loadBeforeAdmin, after: os.loadavg() };
+      console.log(`\n${formatAdmin(results.admin, { table })}`);
     }
   } finally {
     privatePostgres?.destroy();

@@ -93,6 +93,15 @@ CREATE INDEX "metric_samples_at_idx" ON "metric_samples" USING btree ("at");--> 
 CREATE UNIQUE INDEX "system_alerts_open_key" ON "system_alerts" USING btree ("rule","key") WHERE resolved_at is null;--> statement-breakpoint
 CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
+CREATE INDEX "organizations_search_trgm_idx" ON "organizations" USING gin (("name" || ' ' || "business_id") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "organizations_created_idx" ON "organizations" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "users_search_trgm_idx" ON "users" USING gin (("first_name" || ' ' || "last_name" || ' ' || "email" || ' ' || coalesce("phone_number", '')) gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "whatsapp_accounts_waba_trgm_idx" ON "whatsapp_accounts" USING gin ("waba_id" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "whatsapp_phone_numbers_search_trgm_idx" ON "whatsapp_phone_numbers" USING gin (("display_phone_number" || ' ' || "phone_digits" || ' ' || "phone_number_id") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "jobs_failed_idx" ON "jobs" USING btree ("failed_at" DESC NULLS LAST) WHERE failed_at is not null;--> statement-breakpoint
+CREATE INDEX "message_templates_name_trgm_idx" ON "message_templates" USING gin ("name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "invoice_disputes_created_idx" ON "invoice_disputes" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "invoices_number_trgm_idx" ON "invoices" USING gin ("number" gin_trgm_ops);--> statement-breakpoint
 -- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
 CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

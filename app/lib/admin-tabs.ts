@@ -29,7 +29,7 @@ export function adminExportHref(pathname: string, search: string) {
   const tab = adminTabOf(pathname);
   if (!tab) return undefined;
   const params = new URLSearchParams(search);
-  for (const key of ["cursor", "page", "dialog"]) params.delete(key);
+  for (const key of ["cursor", "page", "dialog", "after", "before"]) params.delete(key);
   const query = params.toString();
   return query ? `${tab.exportTo}?${query}` : tab.exportTo;
 }

@@ -7,7 +7,7 @@
 
 export const VAT_RATE_BASIS_POINTS = 1600; // 16%: VAT Act 2013 s.5(2)(b)
 
-export type InvoiceKind = "topup" | "subscription" | "bank_transfer";
+export type InvoiceKind = "topup" | "subscription" | "bank_transfer" | "credit_note";
 export type InvoiceStatus = "paid" | "pending" | "overdue" | "disputed" | "void";
 
 export interface InvoiceLine {
@@ -56,10 +56,14 @@ export const ETIMS_PENDING_TEXT = "Pending transmission to KRA eTIMS";
 /** Every invoice is titled a tax invoice (a paid one says it is also the receipt: see `documentSubtitle`). */
 export const DOCUMENT_TITLE = "TAX INVOICE";
 
+/** A credit note (a resolved dispute, issue 19) is titled as one; everything else is a tax invoice. */
+export const documentTitle = (invoice: Pick<InvoiceDocument, "kind">) => (invoice.kind === "credit_note" ? "CREDIT NOTE" : DOCUMENT_TITLE);
+
 export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
   topup: "Wallet top-up",
   subscription: "Postpaid subscription",
   bank_transfer: "Bank transfer",
+  credit_note: "Credit note",
 };
 
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
@@ -82,6 +86,7 @@ export const PAYMENT_METHOD_LABELS: Record<"mpesa" | "card" | "bank", string> = 
  */
 export function documentSubtitle(invoice: Pick<InvoiceDocument, "kind" | "status">): string | null {
   if (invoice.status === "void") return "Void: not valid for tax purposes";
+  if (invoice.kind === "credit_note") return "Credit note: it reduces what the invoice it names charged";
   if (invoice.status !== "paid") return null;
   return invoice.kind === "topup" ? "Receipt for a wallet top-up, paid in full" : "Paid in full: this tax invoice is also your receipt";
 }

@@ -318,7 +318,7 @@ describe("Embedded Signup callback", () => {
       expect.objectContaining({ wabaId: business.wabaId, status: "connected" }),
     ]);
     // The queue's health is for administrators only.
-    expect((await run(queueApi.loader, getRequest("/api/admin/queue", { cookie: intruder.cookie }))).status).toBe(403);
+    expect((await run(queueApi.loader, getRequest("/api/admin/queue", { cookie: intruder.cookie }))).status).toBe(404);
 
     const [account] = await db().select().from(whatsappAccounts);
     for (const confirm of ["yes", undefined]) {

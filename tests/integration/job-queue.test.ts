@@ -273,6 +273,9 @@ describe("retention", () => {
     await db().execute(sql`insert into inbox_events (organization_id, conversation_id, kind, created_at) values
       (${organization.id}, gen_random_uuid(), 'conversation', now() - interval '49 hours'),
       (${organization.id}, gen_random_uuid(), 'conversation', now() - interval '47 hours')`);
+    // Graph calls (the admin console's View Logs) are kept 30 days.
+    await db().execute(sql`insert into graph_call_log (method, path, duration_ms, created_at) values
+      ('GET', '/old', 10, now() - interval '31 days'), ('GET', '/recent', 10, now() - interval '29 days')`);
 
     expect(await sweepExpiredData()).toEqual({
       contactTags: 0,
@@ -281,6 +284,7 @@ describe("retention", () => {
       apiUsage: 1,
       jobs: 2,
       webhookDeliveries: 0,
+      graphCalls: 1,
       idempotencyKeys: 1,
       messagingLimitRecipients: 1,
       templateSamples: 0,

@@ -180,6 +180,10 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       why: "no open alert in this world (resolving one is tested in admin-system.test.ts)",
     },
   },
+  // The bell's "Mark all as read": the administrator's own read mark (users.admin_bell_seen_at).
+  "/admin/notifications": {
+    "mark-read": { needs: "platform:console", form: () => ({ intent: "mark-read" }), proof: { by: "platform_admin" } },
+  },
   "/change-password": {
     "": { needs: "account:manage", form: () => ({ currentPassword: "wrong", newPassword: "x", confirmPassword: "x" }), proof: false },
   },
@@ -383,6 +387,18 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   "/api/billing/topups": { "": { needs: "billing:manage", form: () => ({ amount: "1000" }), proof: false, why: "JSON" } },
   "/api/whatsapp/accounts/:id/:change": { "": { needs: "whatsapp:manage", form: () => ({}), proof: false, why: "Meta" } },
+  // The admin console's WhatsApp account (tests/integration/admin-whatsapp.test.ts acts on a real one).
+  "/admin/whatsapp/:id": {
+    test: { needs: "platform:console", form: () => ({ intent: "test" }), proof: false, why: "Meta" },
+    resubscribe: { needs: "platform:console", form: () => ({ intent: "resubscribe" }), proof: false, why: "Meta" },
+    reconnect: {
+      needs: "platform:console",
+      form: () => ({ intent: "reconnect", reason: "Verify the business again" }),
+      proof: false,
+      why: "admin test",
+    },
+    disconnect: { needs: "platform:console", form: () => ({ intent: "disconnect", reason: "Fraud reported" }), proof: false, why: "Meta" },
+  },
 };
 /** Actions open to visitors (signing in and up, invitations): no role to check. */
 const PUBLIC_ACTIONS = new Set([

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
 import { encode as encodeQr } from "uqr";
 import {
-  DOCUMENT_TITLE,
+  documentTitle,
   ETIMS_PENDING_TEXT,
   INVOICE_KIND_LABELS,
   INVOICE_STATUS_LABELS,
@@ -110,7 +110,7 @@ function makeRoom(sheet: Sheet, height: number, invoice: InvoiceDocument): boole
   if (sheet.y - height >= FOOTER_HEIGHT) return false;
   sheet.page = sheet.pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   sheet.y = PAGE_HEIGHT - MARGIN_TOP;
-  text(sheet, `${DOCUMENT_TITLE} ${invoice.number} (continued)`, MARGIN_X, sheet.y, { size: 9, bold: true, colour: MUTED });
+  text(sheet, `${documentTitle(invoice)} ${invoice.number} (continued)`, MARGIN_X, sheet.y, { size: 9, bold: true, colour: MUTED });
   sheet.y -= 22;
   return true;
 }
@@ -229,7 +229,7 @@ function drawHeader(sheet: Sheet, invoice: InvoiceDocument) {
   text(sheet, `KRA PIN: ${invoice.seller.kraPin}`, MARGIN_X, left - 2, { size: 8.5, bold: true });
   left -= 14;
 
-  textRight(sheet, DOCUMENT_TITLE, right, top, { size: 20, bold: true, colour: BRAND });
+  textRight(sheet, documentTitle(invoice), right, top, { size: 20, bold: true, colour: BRAND });
   textRight(sheet, invoice.number, right, top - 26, { size: 11, bold: true });
   const status = INVOICE_STATUS_LABELS[invoice.status].toUpperCase();
   textRight(sheet, status, right, top - 42, { size: 9, bold: true, colour: STATUS_COLOURS[invoice.status] });

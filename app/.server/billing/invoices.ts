@@ -13,7 +13,7 @@ import { nairobiDate } from "./periods";
  * transfers); RCT: receipts of money paid on account by a postpaid organisation (its VAT is on the
  * monthly invoice).
  */
-export type Series = "INV" | "RCT";
+export type Series = "INV" | "RCT" | "CRN";
 
 /** The next number of a series in a Nairobi year, taken in the caller's transaction: a rollback gives it back. */
 export async function nextInvoiceNumber(tx: Executor, series: Series, year: number) {
@@ -116,6 +116,15 @@ export interface InvoiceRow {
   paymentMethod: PaymentMethod | null;
   /** An open dispute's reason. */
   disputeReason: string | null;
+  /** How its last dispute was resolved (issue 19): a credit note, or rejected with a note. */
+  disputeOutcome: DisputeOutcome | null;
+}
+
+export interface DisputeOutcome {
+  outcome: "credited" | "rejected";
+  note: string | null;
+  creditNoteNumber: string | null;
+  resolvedAt: string;
 }
 
 interface StoredInvoice {
@@ -145,6 +154,10 @@ interface StoredInvoice {
   etims_cu_invoice_number: string | null;
   etims_qr_url: string | null;
   dispute_reason?: string | null;
+  resolved_outcome?: "credited" | "rejected" | null;
+  resolved_note?: string | null;
+  resolved_credit_note?: string | null;
+  resolved_at?: Date | string | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -156,8 +169,13 @@ export async function listInvoices(
   options: { limit?: number; status?: InvoiceStatus } = {},
 ): Promise<InvoiceRow[]> {
   const rows = await rawQuery<StoredInvoice>(
-    `select i.*, d.reason as dispute_reason from invoices i
+    `select i.*, d.reason as dispute_reason, r.outcome as resolved_outcome, r.resolution as resolved_note,
+            r.credit_note as resolved_credit_note, r.resolved_at
+     from invoices i
      left join invoice_disputes d on d.invoice_id = i.id and d.status = 'open'
+     left join lateral (select x.outcome, x.resolution, x.resolved_at, c.number as credit_note from invoice_disputes x
+                        left join invoices c on c.id = x.credit_note_id
+                        where x.invoice_id = i.id and x.status = 'resolved' order by x.resolved_at desc limit 1) r on true
      where i.organization_id = $1 and ($2::text is null or i.status = $2)
      order by i.issued_at desc, i.number desc limit $3`,
     [organizationId, options.status ?? null, options.limit ?? 50],
@@ -176,6 +194,14 @@ export async function listInvoices(
     billingType: r.billing_type,
     paymentMethod: r.payment_method,
     disputeReason: r.dispute_reason ?? null,
+    disputeOutcome: r.resolved_outcome
+      ? {
+          outcome: r.resolved_outcome,
+          note: r.resolved_note ?? null,
+          creditNoteNumber: r.resolved_credit_note ?? null,
+          resolvedAt: iso(r.resolved_at ?? null)!,
+        }
+      : null,
   }));
 }
 

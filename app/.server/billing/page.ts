@@ -152,3 +152,29 @@ export async function openDisputeOf(organizationId: string, invoiceId: string) {
   );
   return row ? { reason: row.reason, raisedAt: new Date(row.created_at).toISOString() } : null;
 }
+
+/** How the invoice's last dispute was resolved (issue 19), as the tenant sees it: null while none was. */
+export async function resolvedDisputeOf(organizationId: string, invoiceId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) return null;
+  const [row] = await rawQuery<{
+    outcome: "credited" | "rejected";
+    resolution: string | null;
+    resolved_at: Date | string;
+    credit_note_id: string | null;
+    credit_note_number: string | null;
+  }>(
+    `select d.outcome, d.resolution, d.resolved_at, d.credit_note_id, c.number as credit_note_number
+     from invoice_disputes d left join invoices c on c.id = d.credit_note_id
+     where d.invoice_id = $1 and d.organization_id = $2 and d.status = 'resolved' and d.outcome is not null
+     order by d.resolved_at desc limit 1`,
+    [invoiceId, organizationId],
+  );
+  return row
+    ? {
+        outcome: row.outcome,
+        note: row.resolution,
+        resolvedAt: new Date(row.resolved_at).toISOString(),
+        creditNote: row.credit_note_id ? { id: row.credit_note_id, number: row.credit_note_number! } : null,
+      }
+    : null;
+}

@@ -135,7 +135,11 @@ const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-P
  * number credits once across M-Pesa Express and the paybill), its receipt or tax invoice written,
  * and the invoice it paid marked paid. Answers null when it was not pending (already settled).
  */
-export async function completePayment(paymentId: string, confirmation: { receipt: string | null; via: string }) {
+export async function completePayment(
+  paymentId: string,
+  confirmation: { receipt: string | null; via: string },
+  options: { inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void> } = {},
+) {
   const done = await db().transaction(async (tx) => {
     const result = (await tx.execute(sql`
       update payments set status = 'completed', receipt = coalesce(receipt, ${confirmation.receipt}), completed_at = now(),
@@ -145,6 +149,8 @@ export async function completePayment(paymentId: string, confirmation: { receipt
     const payment = result.rows[0];
     if (!payment) return null;
     await creditPayment(tx, payment, confirmation.via);
+    // What must happen with the credit or not at all (the reconciliation's own fields, the admin audit record).
+    await options.inTransaction?.(tx, payment);
     return payment;
   });
   if (done) await afterCredit(done);

@@ -181,13 +181,15 @@ export async function disputeInvoice(actor: Actor, invoiceId: string, reason: un
   if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
   const outcome = await db().transaction(async (tx) => {
     const found = (await tx.execute(sql`
-      select id, number, status from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`)) as unknown as {
-      rows: { id: string; number: string; status: string }[];
+      select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`)) as unknown as {
+      rows: { id: string; number: string; status: string; kind: string }[];
     };
     const invoice = found.rows[0];
     if (!invoice) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
     if (invoice.status === "disputed")
       throw new BillingRefusal(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
+    if (invoice.kind === "credit_note")
+      throw new BillingRefusal(409, "credit_note", "A credit note cannot be disputed; dispute the invoice it credits instead.");
     if (invoice.status === "void")
       throw new BillingRefusal(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
     await tx.execute(sql`

@@ -21,9 +21,11 @@ import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
+import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
 import { seedAdminSystem } from "./seed-admin-system";
+import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -80,9 +82,11 @@ export async function seedDemoData() {
       .returning();
     if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
   }
+  await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
+  await seedAdminBilling();
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
   return true;
 }

@@ -22,6 +22,8 @@ export const RETENTION_DAYS = {
   finishedJobs: 7,
   /** Jobs that gave up: kept longer, for the admin console's alerts and investigation. */
   failedJobs: 30,
+  /** Graph calls other than message sends (the admin console's View Logs). */
+  graphCalls: 30,
 } as const;
 
 export const HOUSEKEEPING_QUEUE = "housekeeping";
@@ -65,6 +67,10 @@ export async function sweepExpiredData() {
       select id from webhook_deliveries where created_at < now() - make_interval(days => ${RETENTION_DAYS.webhookDeliveries})
                                           and status <> 'pending' limit ${BATCH})`,
   );
+  const graphCalls = await deleteInBatches(
+    () => sql`delete from graph_call_log where id in (
+      select id from graph_call_log where created_at < now() - make_interval(days => ${RETENTION_DAYS.graphCalls}) limit ${BATCH})`,
+  );
   // An Idempotency-Key answers its first result for 24 hours only.
   const idempotencyKeys = await deleteInBatches(
     () => sql`delete from api_idempotency where (organization_id, key) in (
@@ -93,6 +99,7 @@ export async function sweepExpiredData() {
     apiUsage,
     jobs,
     webhookDeliveries,
+    graphCalls,
     idempotencyKeys,
     messagingLimitRecipients,
     templateSamples,

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { db } from "../db/client";
+import { db, type DbOrTx } from "../db/client";
 import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../db/schema";
 import { decryptSecret } from "../security/crypto";
 import { recordActivity } from "../activity/record";
@@ -46,6 +46,10 @@ export async function listConnections(organizationId: string) {
       account.status === "connected" && account.tokenRefusedAt
         ? { since: account.tokenRefusedAt.toISOString(), reason: account.tokenRefusal ?? "" }
         : null,
+    /** A platform administrator asked the tenant to connect it again (the admin console's Manage Account), and why. */
+    reconnectRequested: account.reconnectRequestedAt
+      ? { since: account.reconnectRequestedAt.toISOString(), reason: account.reconnectReason ?? "" }
+      : null,
     numbers: numbers
       // A live account shows its live numbers; a disconnected one keeps showing what it had.
       .filter((n) => n.accountId === account.id && (account.status === "disconnected" || n.disconnectedAt === null))
@@ -134,36 +138,20 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
   const account = await ownedAccount(current.organization.id, accountId);
   if (!account) return undefined;
   if (account.status === "disconnected") return account;
-  try {
-    await client.unsubscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
-  } catch (error) {
-    // An expired or revoked token cannot unsubscribe, and cannot be used either: disconnect anyway.
-    if (!(error instanceof GraphApiError && error.code === 190)) {
-      await recordActivity({
-        organizationId: current.organization.id,
-        userId: current.user.id,
-        type: "settings",
-        status: "error",
-        action: "WhatsApp disconnect failed",
-        details: describeGraphFailure(error),
-        meta,
-      });
-      throw new ConnectionError("Meta could not be reached to disconnect the account. Please try again.");
-    }
+  const failure = await unsubscribeForDisconnect(account, client);
+  if (failure) {
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "settings",
+      status: "error",
+      action: "WhatsApp disconnect failed",
+      details: failure,
+      meta,
+    });
+    throw new ConnectionError(DISCONNECT_UNREACHABLE);
   }
-  await db().transaction(async (tx) => {
-    const now = new Date();
-    await tx
-      .update(whatsappAccounts)
-      .set({ status: "disconnected", subscribed: false, disconnectedAt: now, updatedAt: now })
-      .where(eq(whatsappAccounts.id, account.id));
-    // The numbers stay as history and are free for whoever connects them next.
-    await tx
-      .update(whatsappPhoneNumbers)
-      .set({ disconnectedAt: now, updatedAt: now })
-      .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)));
-    await refreshPrimaryNumber(tx, current.organization.id);
-  });
+  await db().transaction((tx) => markDisconnected(tx, account));
   await recordActivity({
     organizationId: current.organization.id,
     userId: current.user.id,
@@ -174,6 +162,38 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
     meta,
   });
   return { ...account, status: "disconnected" as const };
+}
+
+export const DISCONNECT_UNREACHABLE = "Meta could not be reached to disconnect the account. Please try again.";
+
+/**
+ * The first half of a disconnect (the tenant's, or an administrator's): Meta stops sending the WABA's
+ * webhooks to Jumbe. Answers Meta's failure in words, or null when done. An expired or revoked token
+ * (190) cannot unsubscribe, and cannot be used either: the disconnect goes ahead.
+ */
+export async function unsubscribeForDisconnect(account: { wabaId: string; accessTokenEncrypted: string }, client: GraphClient) {
+  try {
+    await client.unsubscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
+    return null;
+  } catch (error) {
+    if (error instanceof GraphApiError && error.code === 190) return null;
+    return describeGraphFailure(error);
+  }
+}
+
+/** The second half, inside the caller's transaction: the account, numbers, messages and history stay; the numbers are free. */
+export async function markDisconnected(tx: DbOrTx, account: { id: string; organizationId: string }) {
+  const now = new Date();
+  await tx
+    .update(whatsappAccounts)
+    .set({ status: "disconnected", subscribed: false, disconnectedAt: now, updatedAt: now })
+    .where(eq(whatsappAccounts.id, account.id));
+  // The numbers stay as history and are free for whoever connects them next.
+  await tx
+    .update(whatsappPhoneNumbers)
+    .set({ disconnectedAt: now, updatedAt: now })
+    .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)));
+  await refreshPrimaryNumber(tx, account.organizationId);
 }
 
 /** Reconnect with the stored token; an expired token needs Embedded Signup again. */
@@ -207,7 +227,16 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
     await db().transaction(async (tx) => {
       await tx
         .update(whatsappAccounts)
-        .set({ status: "connected", subscribed: true, disconnectedAt: null, connectedAt: new Date(), updatedAt: new Date() })
+        .set({
+          status: "connected",
+          subscribed: true,
+          disconnectedAt: null,
+          connectedAt: new Date(),
+          updatedAt: new Date(),
+          // Connected again: an administrator's request to do so is met.
+          reconnectRequestedAt: null,
+          reconnectReason: null,
+        })
         .where(eq(whatsappAccounts.id, account.id));
       await tx
         .update(whatsappPhoneNumbers)

@@ -240,6 +240,9 @@ async function writeConnection(
             // A new token: Meta's earlier refusal (190) no longer stands.
             tokenRefusedAt: null,
             tokenRefusal: null,
+            // Connected again: an administrator's request to do so (admin console) is met.
+            reconnectRequestedAt: null,
+            reconnectReason: null,
             subscribed: true,
             status: "connected",
             connectedAt: sql`now()`,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { env } from "../config/env";
 import { log } from "../log";
 import { createHttpTransport, TransportError, type Transport } from "./http-transport";
+import { isRecordedStep, recordGraphCall, type GraphCallRecord } from "./graph-call-log";
 
 /**
  * Meta's Graph API for WhatsApp Business onboarding and sending. The base URL and version come from
@@ -103,6 +104,8 @@ export interface GraphClientOptions {
   fetch?: typeof fetch;
   /** JSON calls through this transport; by default the process's keep-alive agents. */
   transport?: Transport;
+  /** Where each attempt of a call is recorded (graph_call_log), for the steps it `records`. */
+  callLog?: { records(step: string): boolean; record(call: GraphCallRecord): void };
 }
 
 export interface TokenExchange {
@@ -220,7 +223,34 @@ export function createGraphClient(options: GraphClientOptions) {
     }
   }
 
-  async function callOnce<T>({ step, method, path, query, token, authScheme, body, form, raw }: CallOptions): Promise<T> {
+  /** One attempt, recorded in the call log when the step is one it keeps (never message sends). */
+  async function callOnce<T>(request: CallOptions): Promise<T> {
+    const callLog = options.callLog;
+    if (!callLog?.records(request.step)) return exchange<T>(request, {});
+    const seen: { status?: number } = {};
+    const started = performance.now();
+    let error: string | null = null;
+    try {
+      return await exchange<T>(request, seen);
+    } catch (failure) {
+      error = describeGraphFailure(failure);
+      throw failure;
+    } finally {
+      callLog.record({
+        method: request.method,
+        path: request.path,
+        status: seen.status ?? null,
+        durationMs: performance.now() - started,
+        error,
+      });
+    }
+  }
+
+  /** `seen.status` is set as soon as an answer arrives, whatever it says. */
+  async function exchange<T>(
+    { step, method, path, query, token, authScheme, body, form, raw }: CallOptions,
+    seen: { status?: number },
+  ): Promise<T> {
     const url = new URL(`${base}/${path}`);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { Accept: "application/json" };
@@ -240,6 +270,7 @@ export function createGraphClient(options: GraphClientOptions) {
         });
         answer = response;
         text = response.text;
+        seen.status = response.status;
       } catch (cause) {
         throw transportFailure(step, cause);
       }
@@ -262,6 +293,7 @@ export function createGraphClient(options: GraphClientOptions) {
       answer = fetchAnswer(response);
       text = await response.text();
     }
+    seen.status = answer.status;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : {};
@@ -878,6 +910,7 @@ export function graphClient(): GraphClient {
       appId: config.META_APP_ID,
       appSecret: config.META_APP_SECRET,
       timeoutMs: config.GRAPH_API_TIMEOUT_MS,
+      callLog: { records: isRecordedStep, record: recordGraphCall },
     });
     sharedKey = key;
   }

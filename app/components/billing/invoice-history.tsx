@@ -13,6 +13,12 @@ export const INVOICE_STATUS_BADGES: Record<InvoiceStatus, { label: string; tone:
   void: { label: "Void", tone: "neutral" },
 };
 
+/** A status from the console's cross-tenant rows (any string; an unknown one as it is). */
+export function AdminInvoiceStatusBadge({ status }: { status: string }) {
+  const badge = INVOICE_STATUS_BADGES[status as InvoiceStatus] as { label: string; tone: BadgeTone } | undefined;
+  return badge ? <Badge tone={badge.tone}>{badge.label}</Badge> : <Badge>{status}</Badge>;
+}
+
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const badge = INVOICE_STATUS_BADGES[status];
   return <Badge tone={badge.tone}>{badge.label}</Badge>;
@@ -26,6 +32,14 @@ export interface InvoiceListRow {
   issuedAt: string;
   totalCents: number;
   disputeReason: string | null;
+  /** How its last dispute was resolved: a credit note, or rejected with Jumbe's note. */
+  disputeOutcome?: { outcome: "credited" | "rejected"; note: string | null; creditNoteNumber: string | null } | null;
+}
+
+/** "Dispute rejected: <note>" or "Credited by CRN-2026-000001": what Jumbe answered to a dispute. */
+export function disputeOutcomeWords(outcome: NonNullable<InvoiceListRow["disputeOutcome"]>) {
+  if (outcome.outcome === "rejected") return `Dispute rejected${outcome.note ? `: ${outcome.note}` : ""}`;
+  return `Dispute resolved: credited by ${outcome.creditNoteNumber ?? "a credit note"}${outcome.note ? ` (${outcome.note})` : ""}`;
 }
 
 const linkClass = "font-medium text-brand-700 hover:underline";
@@ -53,6 +67,10 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
           <InvoiceStatusBadge status={i.status} />
           {i.status === "disputed" && i.disputeReason ? (
             <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">Reason: {i.disputeReason}</span>
+          ) : i.disputeOutcome ? (
+            <span className="mt-1 block max-w-xs text-xs break-words text-slate-600" data-testid="dispute-outcome">
+              {disputeOutcomeWords(i.disputeOutcome)}
+            </span>
           ) : null}
         </span>
       ),
@@ -69,7 +87,7 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
           <a href={`/billing/invoices/${i.id}/pdf`} download className={linkClass} aria-label={`Download PDF of ${i.number}`}>
             Download PDF
           </a>
-          {disputeHref && (i.status === "pending" || i.status === "overdue" || i.status === "paid") ? (
+          {disputeHref && !i.number.startsWith("CRN-") && (i.status === "pending" || i.status === "overdue" || i.status === "paid") ? (
             <Link to={disputeHref(i.id)} preventScrollReset className={linkClass} aria-label={`Dispute ${i.number}`}>
               Dispute
             </Link>

@@ -3,7 +3,7 @@ import { encode as encodeQr } from "uqr";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import {
-  DOCUMENT_TITLE,
+  documentTitle,
   ETIMS_PENDING_TEXT,
   INVOICE_KIND_LABELS,
   INVOICE_STATUS_LABELS,
@@ -71,7 +71,7 @@ function InvoiceHeader({ invoice, titleId }: { invoice: InvoiceDocument; titleId
       </div>
       <div className="text-right">
         <h2 id={titleId} className="text-2xl font-bold tracking-wide text-brand-700">
-          {DOCUMENT_TITLE} <span className="block text-base font-semibold text-slate-900">{invoice.number}</span>
+          {documentTitle(invoice)} <span className="block text-base font-semibold text-slate-900">{invoice.number}</span>
         </h2>
         <p className="mt-2">
           <Badge tone={STATUS_TONES[invoice.status]}>{INVOICE_STATUS_LABELS[invoice.status]}</Badge>

@@ -1,33 +1,99 @@
-import { Form, href, Link } from "react-router";
-import { Bell, Download, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
+import { Form, href, Link, useLocation } from "react-router";
+import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
+import { formatWhen } from "~/lib/dates";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
 
-/** The admin console header: search, notifications and the profile menu (name falls back to Super Admin). */
 export interface AdminAlert {
   id: string;
   level: "warning" | "error";
   text: string;
 }
 
+/** A platform event as the bell and /admin/notifications show it (app/.server/admin/bell). */
+export interface BellEventView {
+  kind: "signup" | "dispute" | "job" | "alert";
+  id: string;
+  at: string;
+  title: string;
+  detail: string | null;
+  to: string;
+  level: "info" | "warning" | "error";
+  unread: boolean;
+}
+
+/** The count on the bell stops at "9+" (the server counts at most 10 of each kind). */
+const UNREAD_SHOWN_MAX = 10;
+
+function unreadWords(n: number) {
+  return n >= UNREAD_SHOWN_MAX ? `${UNREAD_SHOWN_MAX - 1}+` : String(n);
+}
+
+const KIND_WORDS: Record<BellEventView["kind"], string> = {
+  signup: "Sign-up",
+  dispute: "Dispute",
+  job: "Failed job",
+  alert: "Health alert",
+};
+
+/** One event: its kind, what happened, when, and a link to the page it is about; unread ones carry a dot and say so. */
+export function BellEventLine({ event, compact = false }: { event: BellEventView; compact?: boolean }) {
+  const Icon = event.kind === "signup" ? Building2 : event.kind === "dispute" ? AlertCircle : AlertTriangle;
+  const tone = event.level === "error" ? "text-red-700" : event.level === "warning" ? "text-amber-700" : "text-brand-700";
+  return (
+    <Link
+      to={event.to}
+      className={`flex items-start gap-3 hover:bg-slate-50 ${compact ? "rounded-lg px-2 py-2" : "px-4 py-3"}`}
+      data-unread={event.unread || undefined}
+    >
+      <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-hidden />
+      <span className="min-w-0 flex-1">
+        <span className="block text-sm font-medium text-slate-900">
+          <span className="sr-only">{KIND_WORDS[event.kind]}: </span>
+          {event.title}
+        </span>
+        {event.detail ? (
+          <span className={`block text-sm text-slate-600 ${compact ? "truncate" : "break-words"}`}>{event.detail}</span>
+        ) : null}
+        <span className="block text-xs text-slate-600">
+          {KIND_WORDS[event.kind]} · <time dateTime={event.at}>{formatWhen(event.at)}</time>
+        </span>
+      </span>
+      {event.unread ? (
+        <span className="mt-1.5 flex shrink-0 items-center">
+          <span className="size-2 rounded-full bg-brand-600" aria-hidden data-testid="bell-unread-dot" />
+          <span className="sr-only">Unread</span>
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+/** The admin console header: search, notifications and the profile menu (name falls back to Super Admin). */
+
 export function AdminHeader({
   name,
   email,
   query = "",
   alerts = [],
+  bell = { unread: 0, events: [] },
   searchAction = "/admin/search",
   exportHref,
 }: {
   name?: string | null;
   email: string;
   query?: string;
+  /** Live system status (failed jobs by queue, webhook backlog), shown at the top of the bell's menu. */
   alerts?: AdminAlert[];
+  /** The bell: unread events (capped) and the newest few. */
+  bell?: { unread: number; events: BellEventView[] };
   /** The Users tab filters itself; from anywhere else the search finds organisations, users, invoices, numbers and templates. */
   searchAction?: "/admin/users" | "/admin/search";
   /** The current tab's CSV with its filters; no button where there is nothing to export. */
   exportHref?: string;
 }) {
   const displayName = name?.trim() || "Super Admin";
+  const location = useLocation();
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
@@ -65,32 +131,67 @@ export function AdminHeader({
             </a>
           ) : null}
           <Menu
-            label="System alerts"
-            panelClassName="right-0 w-80 p-2"
+            label={bell.unread ? `Notifications, ${unreadWords(bell.unread)} unread` : "Notifications"}
+            panelClassName="right-0 w-96 max-w-[calc(100vw-2rem)] p-2"
             summary={
               <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
                 <Bell className="size-5" aria-hidden />
-                {alerts.length ? (
+                {bell.unread ? (
+                  <span
+                    className="absolute top-1 right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-none font-bold text-white"
+                    data-testid="admin-bell-unread"
+                    aria-hidden
+                  >
+                    {bell.unread >= UNREAD_SHOWN_MAX ? `${UNREAD_SHOWN_MAX - 1}+` : bell.unread}
+                  </span>
+                ) : alerts.length ? (
                   <span className="absolute top-2 right-2 size-2 rounded-full bg-red-500" data-testid="admin-alert-dot" />
                 ) : null}
               </span>
             }
           >
-            <p className="px-2 py-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">System alerts</p>
-            {alerts.length ? (
-              <ul>
-                {alerts.map((alert) => (
-                  <li
-                    key={alert.id}
-                    className={`rounded-lg px-2 py-2 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}
-                  >
-                    {alert.text}
+            <div className="flex items-center justify-between px-2 py-1">
+              <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Notifications</p>
+              {bell.unread ? <p className="text-xs text-slate-600">{unreadWords(bell.unread)} unread</p> : null}
+            </div>
+            <div className="px-2 pb-2" aria-label="System alerts" role="group">
+              {alerts.length ? (
+                <ul>
+                  {alerts.map((alert) => (
+                    <li key={alert.id} className={`rounded-lg py-1 text-sm ${alert.level === "error" ? "text-red-700" : "text-amber-800"}`}>
+                      {alert.text}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-600">All systems normal: no failed jobs and no webhook backlog.</p>
+              )}
+            </div>
+            {bell.events.length ? (
+              <ul className="divide-y divide-slate-100 border-t border-slate-100" aria-label="Latest platform events">
+                {bell.events.map((event) => (
+                  <li key={`${event.kind}-${event.id}`}>
+                    <BellEventLine event={event} compact />
                   </li>
                 ))}
               </ul>
             ) : (
-              <p className="px-2 py-2 text-sm text-slate-600">All systems normal: no failed jobs and no webhook backlog.</p>
+              <p className="border-t border-slate-100 px-2 py-2 text-sm text-slate-600">No platform events yet.</p>
             )}
+            <div className="flex items-center justify-between gap-2 border-t border-slate-100 px-2 pt-2">
+              <Link to={href("/admin/notifications")} className="text-sm font-medium text-brand-700 underline">
+                View all notifications
+              </Link>
+              {bell.unread ? (
+                <Form method="post" action={href("/admin/notifications")}>
+                  <input type="hidden" name="intent" value="mark-read" />
+                  <input type="hidden" name="back" value={`${location.pathname}${location.search}`} />
+                  <button type="submit" className="rounded-lg px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100">
+                    Mark all as read
+                  </button>
+                </Form>
+              ) : null}
+            </div>
           </Menu>
           <Menu
             label="Profile menu"

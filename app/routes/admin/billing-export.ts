@@ -1,9 +1,50 @@
-import { data } from "react-router";
 import type { Route } from "./+types/billing-export";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { streamedCsv } from "~/.server/admin/csv-export";
+import { adminInvoicePage, parseInvoiceFilters } from "~/.server/admin/billing/invoice-table";
 
-// Issue 19: built by this issue's work in progress.
+/** Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed page by page. */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  throw data("Not Found", { status: 404 });
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const filters = parseInvoiceFilters(args.url.searchParams);
+  return streamedCsv(
+    "admin_invoices",
+    [
+      "Invoice number",
+      "Business",
+      "Email",
+      "Plan",
+      "Amount (KES)",
+      "Issued",
+      "Due date",
+      "Paid date",
+      "Status",
+      "Payment method",
+      "Reconciled",
+      "Organisation ID",
+    ],
+    async function* () {
+      let after: string | null = null;
+      do {
+        const page = await adminInvoicePage(scope, filters, { after }, 500);
+        yield page.rows.map((r) => [
+          r.invoiceNumber,
+          r.businessName,
+          r.email,
+          r.plan,
+          (r.amountCents / 100).toFixed(2),
+          r.issuedAt,
+          r.dueDate,
+          r.paidDate,
+          r.status,
+          r.paymentMethod,
+          r.reconciled ? "yes" : "no",
+          r.organizationId,
+        ]);
+        after = page.next;
+      } while (after);
+    },
+  );
 }

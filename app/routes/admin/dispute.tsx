@@ -1,12 +1,188 @@
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { readForm } from "~/.server/http/forms";
+import { requestMeta } from "~/.server/http/request-meta";
+import { adminDispute, creditDispute, rejectDispute } from "~/.server/admin/billing/disputes";
+import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
+import { adminInvoice } from "~/.server/admin/billing/invoice-detail";
+import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formText } from "~/.server/admin/billing/refusal";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { InvoiceView } from "~/components/billing/invoice-view";
+import { AdminInvoiceStatusBadge } from "~/components/billing/invoice-history";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 
-// Issue 19: built by this issue's work in progress.
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: `Dispute of ${page?.invoice.document.number ?? "an invoice"} | Billing | Admin console | Jumbe` },
+];
+
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const dispute = await adminDispute(scope, args.params.id);
+  if (!dispute) throw data("Not Found", { status: 404 });
+  const invoice = await adminInvoice(scope, dispute.invoiceId);
+  if (!invoice) throw data("Not Found", { status: 404 });
+  return { dispute, invoice };
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">Dispute</h1>;
+export async function action(args: Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const id = args.params.id;
+  const meta = requestMeta(args.request, args.context);
+  const back = `/admin/billing/disputes/${id}`;
+  if (intent === "credit")
+    return runBillingIntent({
+      current,
+      form,
+      intent,
+      destructive: false,
+      back,
+      work: async () => {
+        const done = await creditDispute(current, meta, id, { amount: formText(form, "amount"), note: formText(form, "note") });
+        return `Credit note ${done.creditNoteNumber} issued for ${formatKes(done.amountCents)}: ${
+          done.voided ? `${done.invoiceNumber} is void.` : "credited to the wallet."
+        }`;
+      },
+    });
+  if (intent === "reject")
+    return runBillingIntent({
+      current,
+      form,
+      intent,
+      destructive: false,
+      back,
+      work: async () => {
+        const done = await rejectDispute(current, meta, id, { note: formText(form, "note") });
+        return `Dispute rejected: ${done.invoiceNumber} is ${done.status} again, and the organisation sees your note.`;
+      },
+    });
+  return unknownIntent();
+}
+
+export default function AdminDispute({ loaderData, actionData }: Route.ComponentProps) {
+  const { dispute, invoice } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
+  const errorOf = (intent: string, field?: string) =>
+    error && error.intent === intent && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
+  const doc = invoice.document;
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <BackLink to="/admin/billing">Billing</BackLink>
+      <h1 className="flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+        Dispute of {doc.number}
+        {dispute.status === "open" ? (
+          <Badge tone="info">Open</Badge>
+        ) : (
+          <Badge tone={dispute.outcome === "credited" ? "success" : "neutral"}>
+            {dispute.outcome === "credited" ? "Credited" : "Rejected"}
+          </Badge>
+        )}
+      </h1>
+
+      <Card aria-labelledby="reason-title">
+        <CardHeader
+          id="reason-title"
+          title="The tenant's reason"
+          description={`${invoice.businessName}, raised ${formatInvoiceDateTime(dispute.raisedAt)}${dispute.raisedBy ? ` by ${dispute.raisedBy}` : ""}.`}
+        />
+        <p className="mt-3 break-words whitespace-pre-line text-slate-900" data-testid="dispute-reason">
+          {dispute.reason}
+        </p>
+        <p className="mt-3 text-sm text-slate-600">
+          Invoice{" "}
+          <Link to={`/admin/billing/invoices/${invoice.id}`} className="font-medium text-brand-700 hover:underline">
+            {doc.number}
+          </Link>{" "}
+          <AdminInvoiceStatusBadge status={invoice.status} />, {formatKes(doc.totalCents)}; before the dispute it was{" "}
+          {dispute.previousStatus}.
+        </p>
+      </Card>
+
+      {dispute.status === "resolved" ? (
+        <Card aria-labelledby="resolution-title" data-testid="dispute-resolution">
+          <CardHeader
+            id="resolution-title"
+            title={dispute.outcome === "credited" ? "Resolved by a credit note" : "Rejected"}
+            description={`${dispute.resolvedAt ? formatInvoiceDateTime(dispute.resolvedAt) : ""}${dispute.resolvedBy ? ` by ${dispute.resolvedBy}` : ""}`}
+          />
+          {dispute.creditNote ? (
+            <p className="mt-2 text-sm">
+              Credit note{" "}
+              <Link to={`/admin/billing/invoices/${dispute.creditNote.id}`} className="font-medium text-brand-700 hover:underline">
+                {dispute.creditNote.number}
+              </Link>
+            </p>
+          ) : null}
+          {dispute.resolution ? <p className="mt-2 text-sm break-words">Note to the tenant: {dispute.resolution}</p> : null}
+        </Card>
+      ) : (
+        <div className="grid gap-6 md:grid-cols-2">
+          <Card aria-labelledby="credit-title">
+            <CardHeader
+              id="credit-title"
+              title="Resolve with a credit note"
+              description="A numbered credit note (CRN). All of an unpaid invoice voids it; otherwise the amount goes to the tenant's wallet."
+            />
+            <Form method="post" className="mt-4 space-y-4">
+              <FormError errors={errorOf("credit")} />
+              <Field
+                label="Amount to credit (KES, VAT included)"
+                name="amount"
+                inputMode="decimal"
+                placeholder={(doc.totalCents / 100).toFixed(2)}
+                hint={`Leave it empty to credit all ${formatKes(doc.totalCents)}.`}
+                errors={errorOf("credit", "amount")}
+              />
+              <TextareaField
+                label="Note to the tenant (optional)"
+                name="note"
+                maxLength={RESOLUTION_NOTE_MAX}
+                errors={errorOf("credit", "note")}
+              />
+              <Button type="submit" name="intent" value="credit" pending={busy}>
+                Issue credit note
+              </Button>
+            </Form>
+          </Card>
+          <Card aria-labelledby="reject-title">
+            <CardHeader
+              id="reject-title"
+              title="Reject the dispute"
+              description={`The invoice returns to ${dispute.previousStatus}; the tenant sees your note on their billing page.`}
+            />
+            <Form method="post" className="mt-4 space-y-4">
+              <FormError errors={errorOf("reject")} />
+              <TextareaField
+                label="Note to the tenant"
+                name="note"
+                maxLength={RESOLUTION_NOTE_MAX}
+                markRequired
+                errors={errorOf("reject", "note")}
+              />
+              <Button type="submit" name="intent" value="reject" variant="danger" pending={busy}>
+                Reject dispute
+              </Button>
+            </Form>
+          </Card>
+        </div>
+      )}
+
+      <InvoiceView invoice={doc} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

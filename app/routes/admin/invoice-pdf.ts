@@ -1,9 +1,22 @@
 import { data } from "react-router";
 import type { Route } from "./+types/invoice-pdf";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { adminInvoice } from "~/.server/admin/billing/invoice-detail";
+import { renderInvoicePdf } from "~/.server/billing/invoice-pdf";
 
-// Issue 19: built by this issue's work in progress.
+/** GET /admin/billing/invoices/<id>/pdf: any organisation's invoice as the same A4 PDF its tenant downloads. Unknown: 404. */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  throw data("Not Found", { status: 404 });
+  const current = await requirePlatformAdmin(args);
+  const invoice = await adminInvoice(platformScope(current), args.params.id);
+  if (!invoice) throw data("Not Found", { status: 404 });
+  const pdf = await renderInvoicePdf(invoice.document);
+  return new Response(Buffer.from(pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${invoice.document.number}.pdf"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }

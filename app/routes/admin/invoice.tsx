@@ -1,12 +1,229 @@
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { readForm } from "~/.server/http/forms";
+import { requestMeta } from "~/.server/http/request-meta";
+import { stepUpNeeded } from "~/.server/admin/step-up";
+import { adminInvoice, sendInvoiceReminder } from "~/.server/admin/billing/invoice-detail";
+import { reconcileInvoice } from "~/.server/admin/billing/reconcile";
+import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
+import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formText } from "~/.server/admin/billing/refusal";
+import { nairobiDate } from "~/.server/billing/periods";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { InvoiceView } from "~/components/billing/invoice-view";
+import { AdminInvoiceStatusBadge } from "~/components/billing/invoice-history";
+import { BackLink } from "~/components/ui/back-link";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { StepUpField } from "~/components/ui/step-up-field";
+import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
+import { Download } from "~/components/ui/icons";
+import { formatInvoiceDateTime } from "~/lib/invoice";
 
-// Issue 19: built by this issue's work in progress.
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
+];
+
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+  const current = await requirePlatformAdmin(args);
+  const invoice = await adminInvoice(platformScope(current), args.params.id);
+  if (!invoice) throw data("Not Found", { status: 404 });
+  return { invoice, stepUp: stepUpNeeded(current), today: nairobiDate(new Date()) };
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">Invoice</h1>;
+export async function action(args: Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const id = args.params.id;
+  const meta = requestMeta(args.request, args.context);
+  const back = `/admin/billing/invoices/${id}`;
+  if (intent === "reminder")
+    return runBillingIntent({
+      current,
+      form,
+      intent,
+      destructive: false,
+      back,
+      work: async () => {
+        const sent = await sendInvoiceReminder(current, meta, id);
+        return `Reminder for ${sent.number} e-mailed to ${sent.to}.`;
+      },
+    });
+  if (intent === "reconcile")
+    return runBillingIntent({
+      current,
+      form,
+      intent,
+      destructive: true,
+      back,
+      work: async () => {
+        const done = await reconcileInvoice(current, meta, id, {
+          reference: formText(form, "reference"),
+          paymentDate: formText(form, "paymentDate"),
+          note: formText(form, "note"),
+        });
+        return `${done.number} reconciled: the wallet was credited once.`;
+      },
+    });
+  return unknownIntent();
+}
+
+const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
+
+export default function AdminInvoice({ loaderData, actionData }: Route.ComponentProps) {
+  const { invoice, stepUp, today } = loaderData;
+  const [searchParams] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
+  const errorOf = (intent: string, field?: string) =>
+    error && error.intent === intent && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
+  // A refused reconcile shows its form again (open), with or without JavaScript.
+  const reconcileParams = error?.intent === "reconcile" ? new URLSearchParams({ dialog: "reconcile" }) : searchParams;
+  const doc = invoice.document;
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <BackLink to="/admin/billing">Billing</BackLink>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
+          {doc.number} <AdminInvoiceStatusBadge status={invoice.status} />
+        </h1>
+        <div className="flex flex-wrap gap-2">
+          <a href={`/admin/billing/invoices/${invoice.id}/pdf`} download className={buttonClass("secondary")}>
+            <Download className="size-4" aria-hidden /> Download PDF
+          </a>
+          {invoice.remindable ? (
+            <Form method="post" preventScrollReset>
+              <Button type="submit" name="intent" value="reminder" variant="secondary" pending={busy}>
+                Send Reminder
+              </Button>
+            </Form>
+          ) : null}
+          {invoice.reconcilable ? (
+            <Link to={dialogHref(searchParams, "reconcile")} preventScrollReset className={buttonClass("primary")}>
+              Reconcile
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <FormError errors={errorOf("reminder")} />
+
+      <Card aria-labelledby="account-title">
+        <CardHeader id="account-title" title="Account" />
+        <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="text-slate-500">Business</dt>
+            <dd>
+              <Link to={`/admin/users/${invoice.organizationId}`} className="font-medium text-brand-700 hover:underline">
+                {invoice.businessName}
+              </Link>{" "}
+              ·{" "}
+              <Link to={`/admin/billing/wallets/${invoice.organizationId}`} className="text-brand-700 hover:underline">
+                Wallet
+              </Link>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Owner&apos;s e-mail</dt>
+            <dd>{invoice.ownerEmail ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Payment method</dt>
+            <dd>{invoice.paymentMethod ? (METHOD_WORDS[invoice.paymentMethod] ?? invoice.paymentMethod) : "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Reconciled</dt>
+            <dd data-testid="reconciled">
+              {invoice.reconciled
+                ? `Yes, ${invoice.reconciledAt ? formatInvoiceDateTime(invoice.reconciledAt) : ""}${invoice.reconciledBy ? ` by ${invoice.reconciledBy}` : ""}`
+                : "No"}
+              {invoice.reconciliationNote ? <span className="block text-slate-600">Notes: {invoice.reconciliationNote}</span> : null}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Reminders sent</dt>
+            <dd data-testid="reminders">
+              {invoice.reminders}
+              {invoice.lastReminderAt ? `, last ${formatInvoiceDateTime(invoice.lastReminderAt)}` : ""}
+            </dd>
+          </div>
+          {invoice.creditsInvoice ? (
+            <div>
+              <dt className="text-slate-500">Credits</dt>
+              <dd>
+                <Link to={`/admin/billing/invoices/${invoice.creditsInvoice.id}`} className="text-brand-700 hover:underline">
+                  {invoice.creditsInvoice.number}
+                </Link>
+              </dd>
+            </div>
+          ) : null}
+          {invoice.disputes.length ? (
+            <div className="sm:col-span-2">
+              <dt className="text-slate-500">Disputes</dt>
+              <dd>
+                <ul>
+                  {invoice.disputes.map((d) => (
+                    <li key={d.id}>
+                      <Link to={`/admin/billing/disputes/${d.id}`} className="text-brand-700 hover:underline">
+                        {d.status === "open" ? "Open" : d.outcome === "credited" ? "Credited" : "Rejected"}: {d.reason}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+      </Card>
+
+      <InvoiceView invoice={doc} />
+
+      {invoice.reconcilable ? (
+        <UrlDialog
+          name="reconcile"
+          searchParams={reconcileParams}
+          title={`Reconcile ${doc.number}`}
+          description="Match the transfer on the bank statement. The tenant's wallet is credited once, and the invoice marked paid."
+        >
+          <Form method="post" action={`/admin/billing/invoices/${invoice.id}`} className="space-y-4" preventScrollReset>
+            <FormError errors={errorOf("reconcile")} />
+            <Field
+              label="Bank reference"
+              name="reference"
+              maxLength={64}
+              markRequired
+              hint={doc.payment.reference ? `The tenant was given ${doc.payment.reference}.` : undefined}
+              errors={errorOf("reconcile", "reference")}
+            />
+            <Field
+              label="Payment date"
+              name="paymentDate"
+              type="date"
+              max={today}
+              defaultValue={today}
+              markRequired
+              errors={errorOf("reconcile", "paymentDate")}
+            />
+            <TextareaField label="Notes" name="note" maxLength={RECONCILE_NOTE_MAX} errors={errorOf("reconcile", "note")} />
+            <StepUpField needed={stepUp} error={errorOf("reconcile", "confirmation")?.[0]} id="reconcile-confirmation" />
+            <div className="flex justify-end gap-2">
+              <Link to={closeDialogHref(searchParams)} replace preventScrollReset className={buttonClass("secondary")}>
+                Cancel
+              </Link>
+              <Button type="submit" name="intent" value="reconcile" pending={busy}>
+                Mark as Reconciled
+              </Button>
+            </div>
+          </Form>
+        </UrlDialog>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

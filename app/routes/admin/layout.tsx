@@ -3,6 +3,7 @@ import type { Route } from "./+types/layout";
 import { adminPages, requirePlatformAdmin } from "~/.server/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/admin/system-alerts";
+import { bellSummary } from "~/.server/admin/bell";
 import { platformScope } from "~/.server/auth/scope";
 import { Tabs } from "~/components/ui/tabs";
 import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
@@ -11,8 +12,16 @@ export const middleware: Route.MiddlewareFunction[] = [adminPages];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  // Two statements: the live system status, and the bell's newest events with the unread count.
+  const [alerts, bell] = await Promise.all([systemAlerts(scope), bellSummary(scope, current.user.adminBellSeenAt)]);
+  const seenAt = current.user.adminBellSeenAt;
   return {
-    alerts: await systemAlerts(platformScope(current)),
+    alerts,
+    bell: {
+      unread: bell.unread,
+      events: bell.events.map((e) => ({ ...e, at: e.at.toISOString(), unread: !seenAt || e.at > seenAt })),
+    },
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
     email: current.user.email,
     query: args.url.searchParams.get("q") ?? "",
@@ -30,6 +39,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         email={loaderData.email}
         query={loaderData.query}
         alerts={loaderData.alerts}
+        bell={loaderData.bell}
         searchAction={tab?.to === "/admin/users" ? "/admin/users" : "/admin/search"}
         exportHref={adminExportHref(location.pathname, location.search)}
       />

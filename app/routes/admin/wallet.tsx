@@ -1,12 +1,128 @@
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { readForm } from "~/.server/http/forms";
+import { requestMeta } from "~/.server/http/request-meta";
+import { stepUpNeeded } from "~/.server/admin/step-up";
+import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/admin/billing/wallet";
+import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
+import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formText } from "~/.server/admin/billing/refusal";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { BackLink } from "~/components/ui/back-link";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
+import { Field, FormError, RadioGroupField, TextareaField } from "~/components/ui/field";
+import { StepUpField } from "~/components/ui/step-up-field";
+import { StatCard } from "~/components/ui/stat-card";
+import { Table, type Column } from "~/components/ui/table";
+import { Clock, Wallet } from "~/components/ui/icons";
+import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 
-// Issue 19: built by this issue's work in progress.
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: `Wallet of ${page?.wallet.businessName ?? "an organisation"} | Admin console | Jumbe` },
+];
+
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+  const current = await requirePlatformAdmin(args);
+  const wallet = await adminWallet(platformScope(current), args.params.id);
+  if (!wallet) throw data("Not Found", { status: 404 });
+  return { wallet, stepUp: stepUpNeeded(current) };
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">Wallet</h1>;
+export async function action(args: Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  if (intent !== "adjust") return unknownIntent();
+  const id = args.params.id;
+  return runBillingIntent({
+    current,
+    form,
+    intent,
+    destructive: true,
+    back: `/admin/billing/wallets/${id}`,
+    work: async () => {
+      const done = await adjustWallet(current, requestMeta(args.request, args.context), id, {
+        direction: formText(form, "direction"),
+        amount: formText(form, "amount"),
+        reason: formText(form, "reason"),
+      });
+      return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
+    },
+  });
+}
+
+const ENTRY_COLUMNS: Column<AdminWallet["entries"][number]>[] = [
+  { key: "when", header: "When", cell: (e) => formatInvoiceDateTime(e.createdAt) },
+  { key: "kind", header: "Kind", cell: (e) => e.kind.replace("_", " ") },
+  { key: "description", header: "Description", cell: (e) => <span className="break-words">{e.description}</span> },
+  { key: "by", header: "By", hideOnPhone: true, cell: (e) => e.createdBy ?? "—" },
+  { key: "amount", header: "Amount", align: "right", cell: (e) => formatKes(e.amountCents) },
+  { key: "balance", header: "Balance after", align: "right", cell: (e) => formatKes(e.balanceAfterCents) },
+];
+
+export default function AdminWalletPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { wallet, stepUp } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
+  const errorOf = (field?: string) => (error && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined);
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <BackLink to="/admin/billing">Billing</BackLink>
+      <h1 className="text-2xl font-bold tracking-tight">
+        Wallet of{" "}
+        <Link to={`/admin/users/${wallet.organizationId}`} className="text-brand-700 hover:underline">
+          {wallet.businessName}
+        </Link>
+      </h1>
+      <p className="text-slate-600">
+        {wallet.plan}, {wallet.billingType}.
+      </p>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard label="Balance" value={formatKes(wallet.balanceCents)} icon={Wallet} />
+        <StatCard label="Held" value={formatKes(wallet.heldCents)} icon={Clock} hint="Reserved for queued prepaid messages" />
+        <StatCard label="Available" value={formatKes(wallet.availableCents)} icon={Wallet} />
+      </div>
+      <Card aria-labelledby="adjust-title">
+        <CardHeader
+          id="adjust-title"
+          title="Adjust the wallet"
+          description="A credit or debit with a reason, written to the ledger as an adjustment by you. A debit cannot take the available balance below zero."
+        />
+        <Form method="post" className="mt-4 grid gap-4 sm:max-w-lg">
+          <FormError errors={errorOf()} />
+          <RadioGroupField
+            legend="Direction"
+            name="direction"
+            defaultValue="credit"
+            options={[
+              { value: "credit", label: "Credit (add money)" },
+              { value: "debit", label: "Debit (take money)" },
+            ]}
+            errors={errorOf("direction")}
+          />
+          <Field label="Amount (KES)" name="amount" inputMode="decimal" markRequired errors={errorOf("amount")} />
+          <TextareaField label="Reason" name="reason" maxLength={ADJUSTMENT_REASON_MAX} markRequired errors={errorOf("reason")} />
+          <StepUpField needed={stepUp} error={errorOf("confirmation")?.[0]} />
+          <div>
+            <Button type="submit" name="intent" value="adjust" pending={busy}>
+              Apply adjustment
+            </Button>
+          </div>
+        </Form>
+      </Card>
+      <Card aria-labelledby="ledger-title" padding="none">
+        <div className="px-4 pt-4">
+          <CardHeader id="ledger-title" title="Latest ledger entries" description="The 25 newest, newest first." />
+        </div>
+        <Table caption="Ledger entries" columns={ENTRY_COLUMNS} rows={wallet.entries} rowKey={(e) => e.id} empty="No ledger entries yet." />
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

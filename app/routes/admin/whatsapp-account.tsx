@@ -1,12 +1,377 @@
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/whatsapp-account";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { requestMeta } from "~/.server/http/request-meta";
+import { readForm } from "~/.server/http/forms";
+import { redirectWithToast } from "~/.server/http/toast";
+import { checkStepUp, stepUpNeeded } from "~/.server/admin/step-up";
+import { adminAccount } from "~/.server/admin/whatsapp/accounts";
+import { graphCallsOf, webhooksOf } from "~/.server/admin/whatsapp/logs";
+import {
+  disconnectAsAdmin,
+  findAccount,
+  requestReconnection,
+  resubscribeAccount,
+  testConnection,
+  type ConnectionTest,
+} from "~/.server/admin/whatsapp/actions";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { FormError, TextareaField } from "~/components/ui/field";
+import { Notice } from "~/components/ui/notice";
+import { StepUpField } from "~/components/ui/step-up-field";
+import { SummaryList } from "~/components/ui/summary";
+import { Table, pageHref, type Column } from "~/components/ui/table";
+import { formatNumber, formatWhen } from "~/lib/dates";
+import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminNumber } from "~/lib/admin-whatsapp";
+import type { GraphCallView, WebhookView } from "~/.server/admin/whatsapp/logs";
 
-// Issue 19: built by this issue's work in progress.
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData?.account.business ?? "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
+];
+
+const notFound = () => data("Not Found", { status: 404 });
+
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const account = await adminAccount(scope, args.params.id);
+  if (!account) throw notFound();
+  const params = args.url.searchParams;
+  const showLogs = params.get("view") === "logs";
+  const [calls, hooks] = showLogs
+    ? await Promise.all([
+        graphCallsOf(scope, { ...account, phoneNumberIds: account.numbers.map((n) => n.phoneNumberId) }, params.get("calls")),
+        webhooksOf(scope, account.wabaId, params.get("hooks")),
+      ])
+    : [null, null];
+  return { account, calls, hooks, showLogs, stepUpNeeded: stepUpNeeded(current), now: Date.now() };
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">WhatsApp account</h1>;
+const ReasonSchema = z
+  .string({ error: "Give the reason." })
+  .trim()
+  .min(3, "Give the reason, in a few words.")
+  .max(500, "Keep the reason under 500 characters.");
+
+type ActionResult = { intent: string; message: string; field?: "reason" | "confirmation"; test?: ConnectionTest };
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  const account = await findAccount(args.params.id);
+  if (!account) throw notFound();
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const meta = requestMeta(args.request, args.context);
+  const here = `/admin/whatsapp/${account.id}`;
+  const fail = (status: number, result: ActionResult) => data(result, { status });
+
+  if (intent === "test") {
+    const test = await testConnection(current, meta, account);
+    return data({ intent, message: test.answer, test } satisfies ActionResult);
+  }
+  if (intent === "resubscribe") {
+    const outcome = await resubscribeAccount(current, meta, account);
+    return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
+  }
+  if (intent === "reconnect" || intent === "disconnect") {
+    const reason = ReasonSchema.safeParse(form.get("reason") ?? "");
+    if (!reason.success) return fail(400, { intent, field: "reason", message: reason.error.issues[0]!.message });
+    if (intent === "reconnect") {
+      const outcome = await requestReconnection(current, meta, account, reason.data);
+      return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
+    }
+    // Disconnecting is destructive: the administrator proves who they are when the last proof is over 10 minutes old.
+    const stepUp = await checkStepUp(current, form);
+    if (!stepUp.ok) return fail(stepUp.status, { intent, field: "confirmation", message: stepUp.message });
+    const outcome = await disconnectAsAdmin(current, meta, account, reason.data);
+    return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
+  }
+  return fail(400, { intent, message: "Choose an action: test, resubscribe, disconnect or reconnect." });
+}
+
+const NUMBER_COLUMNS: Column<AdminNumber>[] = [
+  {
+    key: "number",
+    header: "Number",
+    cell: (n) => (
+      <>
+        <span className="font-medium">{n.display}</span>
+        {n.verifiedName ? <span className="block text-xs text-slate-500">{n.verifiedName}</span> : null}
+      </>
+    ),
+  },
+  { key: "id", header: "Phone number ID", cell: (n) => <span className="font-mono text-xs">{n.phoneNumberId}</span> },
+  { key: "quality", header: "Quality", cell: (n) => qualityWords(n.quality) },
+  { key: "tier", header: "Messaging tier", cell: (n) => tierWords(n.messagingLimit) },
+  { key: "status", header: "Meta status", cell: (n) => n.status ?? "—" },
+];
+
+const CALL_COLUMNS: Column<GraphCallView>[] = [
+  { key: "at", header: "When", cell: (c) => <time dateTime={c.at}>{formatWhen(c.at)}</time> },
+  {
+    key: "call",
+    header: "Call",
+    cell: (c) => (
+      <span className="font-mono text-xs">
+        {c.method} {c.path}
+      </span>
+    ),
+  },
+  { key: "status", header: "Answer", cell: (c) => (c.status === null ? "No answer" : `HTTP ${c.status}`) },
+  { key: "duration", header: "Time", align: "right", cell: (c) => `${formatNumber(c.durationMs)} ms` },
+  { key: "error", header: "Error", cell: (c) => c.error ?? "—" },
+  { key: "origin", header: "By", cell: (c) => (c.origin === "admin" ? "Administrator" : "Jumbe") },
+];
+
+const WEBHOOK_COLUMNS: Column<WebhookView>[] = [
+  { key: "at", header: "Received", cell: (w) => <time dateTime={w.at}>{formatWhen(w.at)}</time> },
+  { key: "fields", header: "Changes", cell: (w) => (w.fields.length ? w.fields.join(", ") : "—") },
+  {
+    key: "outcome",
+    header: "Outcome",
+    cell: (w) => (w.processed ? (w.outcome ?? "processed") : "Waiting to be processed"),
+  },
+  { key: "size", header: "Size", align: "right", cell: (w) => `${formatNumber(w.bytes)} bytes` },
+];
+
+export default function AdminWhatsappAccount({ loaderData, actionData }: Route.ComponentProps) {
+  const { account, calls, hooks, showLogs, now } = loaderData;
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const result = actionData as ActionResult | undefined;
+  const hook = webhookWords(account.subscribed, account.lastWebhookAt, now);
+  const connected = account.status !== "disconnected";
+  const errorFor = (intent: string, field?: string) =>
+    result && result.intent === intent && !result.test && (field === undefined || result.field === field) ? [result.message] : undefined;
+  const logsHref = (cursor: { calls?: string; hooks?: string }) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("view", "logs");
+    if (cursor.calls) next.set("calls", cursor.calls);
+    if (cursor.hooks) next.set("hooks", cursor.hooks);
+    return `?${next.toString()}#logs`;
+  };
+  return (
+    <div className="space-y-6">
+      <BackLink to="/admin/whatsapp">WhatsApp accounts</BackLink>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{account.business}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
+            WhatsApp Business Account <span className="font-mono text-sm">{account.wabaId}</span>
+            <Badge tone={account.status === "connected" ? "success" : account.status === "disconnected" ? "neutral" : "warning"}>
+              {ACCOUNT_STATUS_LABELS[account.status]}
+            </Badge>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink to={showLogs ? `/admin/whatsapp/${account.id}` : "?view=logs#logs"} variant="secondary">
+            {showLogs ? "Hide logs" : "View Logs"}
+          </ButtonLink>
+          <Link to={`/admin/users/${account.organizationId}`} className="self-center text-sm text-brand-700 underline">
+            The organisation
+          </Link>
+        </div>
+      </div>
+
+      {account.status === "token_refused" ? (
+        <Notice tone="warning" title="Meta refused the stored token">
+          {account.tokenRefusal ?? "Error 190"}. Sending waits until the organisation connects the account again.
+        </Notice>
+      ) : null}
+      {account.reconnectReason ? (
+        <Notice tone="warning" title="Reconnection requested">
+          The organisation is asked to connect this account again. Reason: {account.reconnectReason}
+        </Notice>
+      ) : null}
+
+      <Card>
+        <CardHeader title="Account" />
+        <SummaryList
+          className="mt-3"
+          items={[
+            { label: "Account name", value: account.name ?? "—" },
+            { label: "Messages this month", value: formatNumber(account.messagesThisMonth) },
+            {
+              label: "Webhook",
+              value: (
+                <>
+                  <Badge tone={hook.tone}>{hook.label}</Badge>{" "}
+                  {account.lastWebhookAt ? `last received ${formatWhen(account.lastWebhookAt)}` : "nothing received yet"}
+                </>
+              ),
+            },
+            { label: "API version", value: account.apiVersion },
+            { label: "Connected since", value: formatWhen(account.connectedAt) },
+            ...(account.disconnectedAt ? [{ label: "Disconnected", value: formatWhen(account.disconnectedAt) }] : []),
+          ]}
+        />
+        <div className="mt-4">
+          <Table
+            caption="Phone numbers"
+            showCaption
+            columns={NUMBER_COLUMNS}
+            rows={account.numbers}
+            rowKey={(n) => n.phoneNumberId}
+            empty="No number on this account."
+          />
+        </div>
+      </Card>
+
+      <Card aria-labelledby="test-heading">
+        <CardHeader
+          id="test-heading"
+          title="Test Connection"
+          description="One real call to Meta with the stored token (GET the WhatsApp Business Account's id and name), timed."
+        />
+        <Form method="post" className="mt-3">
+          <Button type="submit" name="intent" value="test" variant="secondary" disabled={busy}>
+            Test Connection
+          </Button>
+        </Form>
+        {result?.test ? (
+          <div className="mt-3" data-testid="connection-test">
+            <Notice tone={result.test.ok ? "success" : "warning"} title={result.test.ok ? "Connection works" : "Connection failed"}>
+              {result.test.answer} Time: {formatNumber(result.test.latencyMs)} ms.
+            </Notice>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card aria-labelledby="manage-heading">
+        <CardHeader id="manage-heading" title="Manage Account" description="Each action is recorded in the audit log." />
+        {connected ? (
+          <div className="mt-4 grid gap-6 lg:grid-cols-3">
+            <Form method="post" className="space-y-3">
+              <h3 className="font-medium">Resubscribe to webhooks</h3>
+              <p className="text-sm text-slate-600">Asks Meta again to send this account&apos;s webhooks to Jumbe.</p>
+              <FormError errors={errorFor("resubscribe")} />
+              <Button type="submit" name="intent" value="resubscribe" variant="secondary" disabled={busy}>
+                Resubscribe
+              </Button>
+            </Form>
+            <Form method="post" className="space-y-3">
+              <h3 className="font-medium">Mark for reconnection</h3>
+              <TextareaField
+                label="Reason, shown to the organisation"
+                name="reason"
+                id="reconnect-reason"
+                rows={2}
+                maxLength={500}
+                required
+                errors={errorFor("reconnect")}
+              />
+              <Button type="submit" name="intent" value="reconnect" variant="secondary" disabled={busy}>
+                Mark for reconnection
+              </Button>
+            </Form>
+            <Form method="post" className="space-y-3">
+              <h3 className="font-medium">Disconnect</h3>
+              <p className="text-sm text-slate-600">
+                Meta stops sending this account&apos;s webhooks; its numbers stop sending. The organisation can connect it again.
+              </p>
+              <TextareaField
+                label="Reason"
+                name="reason"
+                id="disconnect-reason"
+                rows={2}
+                maxLength={500}
+                required
+                errors={errorFor("disconnect", "reason")}
+              />
+              <StepUpField
+                id="disconnect-confirmation"
+                needed={loaderData.stepUpNeeded}
+                error={errorFor("disconnect", "confirmation")?.[0]}
+              />
+              {result?.intent === "disconnect" && !result.field ? <FormError errors={[result.message]} /> : null}
+              <Button type="submit" name="intent" value="disconnect" variant="danger" disabled={busy}>
+                Disconnect
+              </Button>
+            </Form>
+          </div>
+        ) : (
+          <p className="mt-3 text-sm text-slate-600">
+            This account is disconnected. Its organisation can connect it again from its WhatsApp page.
+          </p>
+        )}
+      </Card>
+
+      {showLogs && calls && hooks ? (
+        <section id="logs" aria-labelledby="logs-heading" className="space-y-4">
+          <h2 id="logs-heading" className="text-lg font-semibold">
+            Logs
+          </h2>
+          <Card padding="none">
+            <div className="p-4">
+              <Table
+                caption="Graph API calls, newest first"
+                showCaption
+                columns={CALL_COLUMNS}
+                rows={calls.calls}
+                rowKey={(c) => c.id}
+                empty="No Graph API call recorded in the last 30 days."
+              />
+              {calls.next || searchParams.get("calls") ? (
+                <nav aria-label="Graph call pages" className="mt-3 flex gap-3 text-sm">
+                  {searchParams.get("calls") ? (
+                    <Link to={pageHref(withoutKey(searchParams, "calls"), {}) + "#logs"} className="text-brand-700 underline">
+                      Newest calls
+                    </Link>
+                  ) : null}
+                  {calls.next ? (
+                    <Link to={logsHref({ calls: calls.next })} className="text-brand-700 underline">
+                      Older calls
+                    </Link>
+                  ) : null}
+                </nav>
+              ) : null}
+            </div>
+          </Card>
+          <Card padding="none">
+            <div className="p-4">
+              <Table
+                caption="Webhooks received, newest first"
+                showCaption
+                columns={WEBHOOK_COLUMNS}
+                rows={hooks.webhooks}
+                rowKey={(w) => w.id}
+                empty="No webhook received for this WhatsApp Business Account in the last 30 days."
+              />
+              {hooks.next || searchParams.get("hooks") ? (
+                <nav aria-label="Webhook pages" className="mt-3 flex gap-3 text-sm">
+                  {searchParams.get("hooks") ? (
+                    <Link to={pageHref(withoutKey(searchParams, "hooks"), {}) + "#logs"} className="text-brand-700 underline">
+                      Newest webhooks
+                    </Link>
+                  ) : null}
+                  {hooks.next ? (
+                    <Link to={logsHref({ hooks: hooks.next })} className="text-brand-700 underline">
+                      Older webhooks
+                    </Link>
+                  ) : null}
+                </nav>
+              ) : null}
+            </div>
+          </Card>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function withoutKey(searchParams: URLSearchParams, key: string) {
+  const next = new URLSearchParams(searchParams);
+  next.delete(key);
+  return next;
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }

@@ -18,6 +18,8 @@ import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
 import { readForm } from "~/.server/http/forms";
+import { Notice } from "~/components/ui/notice";
+import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 
@@ -123,6 +125,20 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           </>
         )}
       </p>
+
+      {connections
+        .filter((c) => c.reconnectRequested)
+        .map((c) => (
+          <div key={c.id} data-testid="reconnect-requested">
+            <Notice tone="warning" title="Jumbe asks you to connect this account again">
+              <p>
+                {c.name ?? `WhatsApp Business Account ${c.wabaId}`}, asked on {formatWhen(c.reconnectRequested!.since)}. Reason:{" "}
+                {c.reconnectRequested!.reason}
+              </p>
+              <p className="mt-1">Connect it again with Embedded Signup below; this notice goes away once it is connected.</p>
+            </Notice>
+          </div>
+        ))}
 
       <ol className="grid gap-4 sm:grid-cols-3" aria-label="Setup steps">
         {(status?.steps ?? []).map((step, index) => (

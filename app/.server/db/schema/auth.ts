@@ -52,6 +52,9 @@ export const organizations = pgTable(
     index("organizations_erase_after_idx")
       .on(t.eraseAfter)
       .where(sql`erase_after is not null`),
+    // The admin console: its search (any part of the name or business id) and the bell's sign-ups, newest first.
+    index("organizations_search_trgm_idx").using("gin", sql`(${t.name} || ' ' || ${t.businessId}) gin_trgm_ops`),
+    index("organizations_created_idx").on(t.createdAt.desc()),
   ],
 );
 
@@ -94,6 +97,11 @@ export const users = pgTable(
       .on(t.organizationId)
       .where(sql`org_role = 'owner'`),
     check("users_org_role_check", sql`org_role in ('owner', 'admin', 'agent', 'viewer')`),
+    // The admin console's search: any part of the name, e-mail or phone (app/.server/admin/search).
+    index("users_search_trgm_idx").using(
+      "gin",
+      sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email} || ' ' || coalesce(${t.phoneNumber}, '')) gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -199,6 +199,10 @@ export const payments = pgTable(
     uniqueIndex("payments_idempotency_key")
       .on(t.organizationId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
+    // The admin console's money received by method in a period.
+    index("payments_completed_idx")
+      .on(t.completedAt)
+      .where(sql`status = 'completed'`),
     index("payments_next_check_idx")
       .on(t.nextCheckAt)
       .where(sql`status = 'pending' and next_check_at is not null`),
@@ -271,6 +275,13 @@ export const invoices = pgTable(
   },
   (t) => [
     index("invoices_org_issued_idx").on(t.organizationId, t.issuedAt),
+    // The admin console's invoice table across tenants (newest first, or one status's) and its reconciliation list.
+    index("invoices_issued_idx").on(t.issuedAt, t.id),
+    index("invoices_status_issued_idx").on(t.status, t.issuedAt, t.id),
+    index("invoices_total_idx").on(t.totalCents, t.id),
+    index("invoices_unreconciled_bank_idx")
+      .on(t.issuedAt)
+      .where(sql`status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank')`),
     // The monthly job's once: one subscription invoice a period.
     uniqueIndex("invoices_subscription_period_key")
       .on(t.organizationId, t.periodStart)
@@ -279,6 +290,8 @@ export const invoices = pgTable(
       .on(t.dueAt)
       .where(sql`status in ('pending', 'overdue')`),
     check("invoices_totals_check", sql`net_cents + vat_cents = total_cents`),
+    // The admin console's search by any part of the number.
+    index("invoices_number_trgm_idx").using("gin", sql`${t.number} gin_trgm_ops`),
   ],
 );
 
@@ -324,5 +337,7 @@ export const invoiceDisputes = pgTable(
       .on(t.invoiceId)
       .where(sql`status = 'open'`),
     index("invoice_disputes_org_idx").on(t.organizationId, t.createdAt),
+    // The admin console's bell: disputes opened, newest first, across tenants.
+    index("invoice_disputes_created_idx").on(t.createdAt.desc()),
   ],
 );

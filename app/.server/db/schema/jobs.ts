@@ -38,6 +38,10 @@ export const jobs = pgTable(
     index("jobs_finished_idx")
       .on(t.finishedAt)
       .where(sql`finished_at is not null`),
+    // The admin console's bell: failed jobs, newest first.
+    index("jobs_failed_idx")
+      .on(t.failedAt.desc())
+      .where(sql`failed_at is not null`),
   ],
 );
 

@@ -65,6 +65,8 @@ export const messageTemplates = pgTable(
       .on(t.organizationId, sql`(${t.status} <> 'approved')`, t.name, t.language)
       .where(sql`deleting_at is null`),
     index("message_templates_waba_idx").on(t.wabaId),
+    // The admin console's search by any part of the name, across tenants.
+    index("message_templates_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
   ],
 );
 

@@ -2,6 +2,15 @@ import { sql } from "drizzle-orm";
 import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
+/**
+ * The WABA id of a stored delivery: its first entry's id, read from the bytes as Meta sends them
+ * (`{"object":"whatsapp_business_account","entry":[{"id":"<waba>",...`). A regular expression, not a
+ * cast to jsonb: a body that is not JSON is stored too, and must not fail its insert. The admin
+ * console's View Logs and webhook status read deliveries by it (webhook_events_waba_idx); a query
+ * must use this very expression for the index to serve it.
+ */
+export const WEBHOOK_WABA_ID_SQL = `substring(body from '"entry"\\s*:\\s*\\[\\s*\\{\\s*"id"\\s*:\\s*"([0-9]{1,32})"')`;
+
 /** Every webhook delivery Meta made, byte for byte as received, kept after processing. */
 export const webhookEvents = pgTable(
   "webhook_events",
@@ -20,6 +29,7 @@ export const webhookEvents = pgTable(
       .where(sql`processed_at is null`),
     // Housekeeping removes processed deliveries past their retention by age.
     index("webhook_events_received_idx").on(t.receivedAt),
+    index("webhook_events_waba_idx").on(sql.raw(`(${WEBHOOK_WABA_ID_SQL})`), t.receivedAt.desc()),
   ],
 );
 

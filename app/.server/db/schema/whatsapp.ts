@@ -48,6 +48,8 @@ export const whatsappAccounts = pgTable(
     uniqueIndex("whatsapp_accounts_live_waba_idx")
       .on(t.wabaId)
       .where(sql`status = 'connected'`),
+    // The admin console's search by any part of the WABA id.
+    index("whatsapp_accounts_waba_trgm_idx").using("gin", sql`${t.wabaId} gin_trgm_ops`),
   ],
 );
 
@@ -108,6 +110,11 @@ export const whatsappPhoneNumbers = pgTable(
     uniqueIndex("whatsapp_phone_numbers_live_idx")
       .on(t.phoneNumberId)
       .where(sql`disconnected_at is null`),
+    // The admin console's search: any part of the number as shown or as digits, or of Meta's phone number id.
+    index("whatsapp_phone_numbers_search_trgm_idx").using(
+      "gin",
+      sql`(${t.displayPhoneNumber} || ' ' || ${t.phoneDigits} || ' ' || ${t.phoneNumberId}) gin_trgm_ops`,
+    ),
   ],
 );
 

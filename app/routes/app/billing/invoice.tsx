@@ -1,9 +1,9 @@
-import { data, useNavigation } from "react-router";
+import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/invoice";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { readForm } from "~/.server/http/forms";
 import { invoiceDocument } from "~/.server/billing/invoices";
-import { openDisputeOf } from "~/.server/billing/page";
+import { openDisputeOf, resolvedDisputeOf } from "~/.server/billing/page";
 import { disputeAction } from "~/.server/billing/page-actions";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -21,12 +21,13 @@ export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `${page?.i
 /** One invoice or receipt as a page, its PDF, and its dispute. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "billing:view");
-  const [invoice, dispute] = await Promise.all([
+  const [invoice, dispute, resolved] = await Promise.all([
     invoiceDocument(current.organization.id, args.params.id),
     openDisputeOf(current.organization.id, args.params.id),
+    resolvedDisputeOf(current.organization.id, args.params.id),
   ]);
   if (!invoice) throw data("Not Found", { status: 404 });
-  return { id: args.params.id, invoice, dispute, canManage: can(current.role, "billing:manage") };
+  return { id: args.params.id, invoice, dispute, resolved: dispute ? null : resolved, canManage: can(current.role, "billing:manage") };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -39,9 +40,10 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Invoice({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, invoice, dispute, canManage } = loaderData;
+  const { id, invoice, dispute, resolved, canManage } = loaderData;
   const busy = useNavigation().state === "submitting";
-  const disputable = invoice.status === "pending" || invoice.status === "overdue" || invoice.status === "paid";
+  const disputable =
+    invoice.kind !== "credit_note" && (invoice.status === "pending" || invoice.status === "overdue" || invoice.status === "paid");
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -62,6 +64,24 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
             description={`Raised ${formatInvoiceDateTime(dispute.raisedAt)}. Jumbe's billing team will reply.`}
           />
           <p className="mt-2 text-sm break-words text-slate-800">Reason: {dispute.reason}</p>
+        </Card>
+      ) : null}
+      {resolved ? (
+        <Card aria-labelledby="resolution-title" className="print:hidden" data-testid="invoice-dispute-outcome">
+          <CardHeader
+            id="resolution-title"
+            title={resolved.outcome === "credited" ? "Dispute resolved: credited" : "Dispute rejected"}
+            description={`Answered ${formatInvoiceDateTime(resolved.resolvedAt)} by Jumbe's billing team.`}
+          />
+          {resolved.note ? <p className="mt-2 text-sm break-words text-slate-800">Note: {resolved.note}</p> : null}
+          {resolved.creditNote ? (
+            <p className="mt-2 text-sm">
+              Credit note{" "}
+              <Link to={`/billing/invoices/${resolved.creditNote.id}`} className="font-medium text-brand-700 underline">
+                {resolved.creditNote.number}
+              </Link>
+            </p>
+          ) : null}
         </Card>
       ) : null}
       <InvoiceView invoice={invoice} />

@@ -1,0 +1,28 @@
+import { platformScope } from "../../auth/scope";
+import { readSearchQuery, searchWith, SEARCH_LIMITS, type SearchSection } from "../../search/registry";
+import type { CurrentUser } from "../../auth/guards";
+import { exactTarget } from "./jump";
+import { ADMIN_SEARCH_PROVIDERS } from "./providers";
+
+export { SEARCH_LIMITS };
+
+export type AdminSearch =
+  | { kind: "empty" }
+  | { kind: "invalid"; query: string; message: string }
+  | { kind: "redirect"; to: string }
+  | { kind: "results"; query: string; sections: SearchSection[] };
+
+/**
+ * The console's search for the text typed in the header: an exact id or invoice number goes
+ * straight to its page; anything else lists organisations, users, invoices, WhatsApp numbers and
+ * templates of every tenant, up to SEARCH_LIMITS.perProvider of each.
+ */
+export async function adminSearch(current: CurrentUser, raw: string | null): Promise<AdminSearch> {
+  const scope = platformScope(current);
+  const read = readSearchQuery(raw);
+  if (read.ok === "empty") return { kind: "empty" };
+  if (read.ok === false) return { kind: "invalid", query: (raw ?? "").slice(0, SEARCH_LIMITS.maxLength * 2), message: read.message };
+  const to = await exactTarget(scope, read.query);
+  if (to) return { kind: "redirect", to };
+  return { kind: "results", query: read.query, sections: await searchWith(ADMIN_SEARCH_PROVIDERS, current, read.query) };
+}

@@ -1,0 +1,174 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+
+// Issue 19, the admin console's Billing tab with JavaScript on and off: the tab's sections, a bank
+// transfer a fresh tenant starts on /billing reconciled by the administrator (the tenant's invoice
+// paid), disputes the tenant raises resolved by a rejection and by a credit note (the tenant sees
+// each), and axe. The demo tenant is never touched: each test makes its own.
+
+/** A page of its own for the administrator (another browser context, another address). */
+async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const page = await context.newPage();
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  return page;
+}
+
+/** A bank transfer the signed-in tenant starts from /billing's top-up dialog; answers its pending invoice. */
+async function startBankTransfer(page: Page, amount: string) {
+  await page.goto("/billing?dialog=topup");
+  const dialog = page.getByRole("dialog", { name: "Top up your wallet" });
+  await field(dialog, "Amount (KES)").fill(amount);
+  await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
+  await dialog.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByRole("heading", { name: "Pay by bank transfer" })).toBeVisible();
+  const reference = (await page.getByTestId("bank-reference").textContent())!.trim();
+  const link = page.getByRole("link", { name: /^View the pending invoice / });
+  const number = ((await link.textContent()) ?? "").match(/(INV|RCT)-\d{4}-\d{6}/)![0];
+  await link.click();
+  await expect(page).toHaveURL(/\/billing\/invoices\/[0-9a-f-]{36}$/);
+  return { number, reference, invoiceId: page.url().split("/").pop()! };
+}
+
+test("an administrator reconciles the bank transfer a new tenant started, and the tenant's invoice is paid", async ({
+  page,
+  request,
+  browser,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(90_000);
+  const owner = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, owner.email, owner.password);
+  const transfer = await startBankTransfer(page, "7,500");
+
+  const admin = await adminPage(browser, javaScriptEnabled);
+  await admin.goto("/admin/billing");
+  const reconciliation = admin.getByRole("table", { name: "Unreconciled bank transfers" });
+  await expect(reconciliation.getByRole("row").filter({ hasText: transfer.number })).toContainText(transfer.reference);
+  await reconciliation.getByRole("link", { name: `Reconcile ${transfer.number}` }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/billing/invoices/${transfer.invoiceId}\\?dialog=reconcile$`));
+  const dialog = admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(`The tenant was given ${transfer.reference}.`)).toBeVisible();
+
+  // Nothing typed: refused at the field, nothing done.
+  await dialog.getByRole("button", { name: "Mark as Reconciled" }).click();
+  await expect(
+    admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` }).getByText("Enter the bank's reference for the transfer"),
+  ).toBeVisible();
+  const again = admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` });
+  await field(again, "Bank reference").fill(`NCBA-FT-${transfer.reference.slice(-6)}`);
+  await field(again, "Notes").fill("Seen on the NCBA statement of today.");
+  await again.getByRole("button", { name: "Mark as Reconciled" }).click();
+  await expect(admin.getByText(`${transfer.number} reconciled: the wallet was credited once.`)).toBeVisible();
+  await expect(admin.getByTestId("reconciled")).toContainText("Yes");
+  await expect(admin.getByTestId("reconciled")).toContainText("Seen on the NCBA statement of today.");
+  await expect(admin.getByRole("heading", { level: 1 })).toContainText("Paid");
+  await expect(admin.getByRole("link", { name: "Reconcile", exact: true })).toHaveCount(0);
+
+  // The tenant: the invoice is paid and the money is in the wallet.
+  await page.goto("/billing");
+  await expect(page.getByRole("table", { name: "Invoices" }).getByRole("row").filter({ hasText: transfer.number })).toContainText("Paid");
+  await expect(page.getByTestId("billing-balance")).toHaveText("KES 7,500.00");
+  await admin.context().close();
+});
+
+test("an administrator rejects one dispute with a note and credits another; the tenant sees both answers", async ({
+  page,
+  request,
+  browser,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, owner.email, owner.password);
+  const first = await startBankTransfer(page, "1,500");
+  const reason = "We never asked for this transfer; please cancel it.";
+  await field(page, `What is wrong with ${first.number}?`).fill(reason);
+  await page.getByRole("button", { name: `Dispute ${first.number}` }).click();
+  await expect(page.getByTestId("invoice-dispute")).toContainText(reason);
+  const second = await startBankTransfer(page, "2,000");
+  await field(page, `What is wrong with ${second.number}?`).fill("The amount should have been KES 1,000, not 2,000.");
+  await page.getByRole("button", { name: `Dispute ${second.number}` }).click();
+  await expect(page.getByTestId("invoice-dispute")).toBeVisible();
+
+  const admin = await adminPage(browser, javaScriptEnabled);
+  await admin.goto("/admin/billing");
+  const open = admin.getByRole("table", { name: "Open disputes" });
+  await expect(open.getByRole("row").filter({ hasText: first.number })).toContainText(reason);
+  await open.getByRole("link", { name: first.number }).click();
+  await expect(admin.getByTestId("dispute-reason")).toHaveText(reason);
+  const note = "Our statement shows you did start it; pay it or let it lapse.";
+  await field(admin, "Note to the tenant").fill(note);
+  await admin.getByRole("button", { name: "Reject dispute" }).click();
+  await expect(admin.getByText(`Dispute rejected: ${first.number} is pending again`)).toBeVisible();
+  await expect(admin.getByTestId("dispute-resolution")).toContainText(note);
+
+  await admin.goto("/admin/billing");
+  await admin.getByRole("table", { name: "Open disputes" }).getByRole("link", { name: second.number }).click();
+  await field(admin, "Amount to credit (KES, VAT included)").fill("2000");
+  await admin.getByRole("button", { name: "Issue credit note" }).click();
+  await expect(admin.getByText(/Credit note CRN-\d{4}-\d{6} issued for KES 2,000.00/)).toBeVisible();
+  const creditNote = ((await admin.getByTestId("dispute-resolution").getByRole("link").textContent()) ?? "").trim();
+  expect(creditNote).toMatch(/^CRN-\d{4}-\d{6}$/);
+  await admin.goto("/admin/billing");
+  await expect(admin.getByRole("table", { name: "Resolved disputes" }).getByRole("row").filter({ hasText: first.number })).toContainText(
+    "Rejected",
+  );
+
+  // The tenant sees the rejection and its note, and the credit note in the history.
+  await page.goto(`/billing/invoices/${first.invoiceId}`);
+  await expect(page.getByTestId("invoice-dispute-outcome")).toContainText("Dispute rejected");
+  await expect(page.getByTestId("invoice-dispute-outcome")).toContainText(note);
+  await page.goto("/billing");
+  const history = page.getByRole("table", { name: "Invoices" });
+  const rowOf = (number: string) => history.getByRole("row").filter({ has: page.getByRole("link", { name: number, exact: true }) });
+  await expect(rowOf(second.number)).toContainText(`credited by ${creditNote}`);
+  await expect(rowOf(second.number)).toContainText("Void");
+  await expect(rowOf(creditNote)).toContainText("Credit note for");
+  await admin.context().close();
+});
+
+test("the Billing tab shows its figures, revenue, reconciliation, disputes and a filterable invoice table; it passes axe", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await page.goto("/admin/billing");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing");
+  for (const label of ["invoiced", "paid", "outstanding", "overdue"]) await expect(page.getByTestId(`stat-${label}`)).toHaveText(/^KES /);
+  await expect(page.getByRole("table", { name: "By payment method (money received)" })).toContainText("M-Pesa paybill (C2B)");
+  // The demo data: other tenants with invoices, one bank transfer awaiting reconciliation and an open dispute.
+  await expect(page.getByRole("table", { name: "Unreconciled bank transfers" })).toContainText("Savannah Fresh Dairies");
+  await expect(page.getByRole("table", { name: "Open disputes" })).toContainText("Coastline Beach Hotels Ltd");
+
+  await page.getByRole("link", { name: "All time" }).click();
+  await expect(page).toHaveURL(/period=all/);
+  const search = page.getByRole("search", { name: "Invoices" });
+  await search.getByLabel("Search").fill("Mwangaza");
+  await search.getByLabel("Status").selectOption("paid");
+  await search.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/q=Mwangaza/);
+  const rows = page.getByRole("table", { name: "Invoices across organisations" }).getByRole("row");
+  await expect(rows.nth(1)).toContainText("Mwangaza Microfinance Bank");
+  await expect(rows.nth(1)).toContainText("Paid");
+  const csv = await page.request.get("/admin/billing/export.csv?q=Mwangaza&status=paid");
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toContain("Mwangaza Microfinance Bank");
+
+  if (!javaScriptEnabled) return;
+  // axe runs as a script in the page: once, with scripts on (the markup is the same without).
+  for (const path of ["/admin/billing", "/admin/billing?period=all&status=paid"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const { violations, passes } = await new AxeBuilder({ page }).analyze();
+    expect(passes.length).toBeGreaterThan(10);
+    const serious = violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(serious, path).toEqual([]);
+  }
+});

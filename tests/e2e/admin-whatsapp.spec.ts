@@ -1,0 +1,83 @@
+import { randomInt } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { test, expect } from "./fixtures";
+import { ADMIN, connectThroughDialog, kenyanNumber, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+
+// The admin console's WhatsApp tab, with JavaScript on and off: a tenant of the test's own connects
+// WhatsApp through the sandbox; the administrator finds the account, tests its connection (a real
+// call to the sandbox's Graph API), marks it for reconnection and reads its logs; the tenant then
+// sees the request on its WhatsApp page. The demo tenant is never changed.
+
+test("an administrator finds a tenant's WhatsApp account, tests it, marks it for reconnection and reads its logs", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  const business = `Duka la Wanjiru ${randomInt(100000, 999999)}`;
+  const tenant = await signUpAndVerifyViaApi(request, { businessName: business });
+  await signInViaForm(page, tenant.email, tenant.password);
+  await page.goto("/whatsapp");
+  const number = kenyanNumber();
+  await connectThroughDialog(page, javaScriptEnabled, number, "Duka la Wanjiru");
+  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
+
+  await page.context().clearCookies();
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await page.getByRole("navigation", { name: "Admin console" }).getByRole("link", { name: "WhatsApp", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "WhatsApp accounts" })).toBeVisible();
+  // The demo's accounts across tenants, each with its status.
+  const table = page.getByRole("table", { name: "WhatsApp accounts" });
+  await expect(table.getByRole("row").filter({ hasText: "Kilimo Bora Agrovet" })).toContainText("Reconnect requested");
+
+  const filters = page.getByRole("search", { name: "Filter WhatsApp accounts" });
+  await filters.getByLabel("Search").fill(business);
+  await filters.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/q=Duka/);
+  const row = table.getByRole("row").filter({ hasText: business });
+  await expect(row).toContainText(number.slice(-3));
+  await expect(row).toContainText("Connected");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await row.getByRole("link", { name: business }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: business })).toBeVisible();
+  await page.getByRole("button", { name: "Test Connection" }).click();
+  const test = page.getByTestId("connection-test");
+  await expect(test).toContainText("Connection works");
+  await expect(test).toContainText("Meta answered: WhatsApp Business Account");
+
+  const reason = "Your business verification needs renewing with Meta";
+  await page.getByLabel("Reason, shown to the organisation").fill(reason);
+  await page.getByRole("button", { name: "Mark for reconnection" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Reconnection requested" })).toContainText(reason);
+
+  await page.getByRole("link", { name: "View Logs" }).click();
+  const calls = page.getByRole("table", { name: "Graph API calls, newest first" });
+  await expect(calls.getByRole("row").filter({ hasText: "Administrator" }).first()).toContainText("HTTP 200");
+  await expect(calls).toContainText("subscribed_apps");
+
+  // The tenant sees the request, with the reason, on its WhatsApp page.
+  await page.context().clearCookies();
+  await signInViaForm(page, tenant.email, tenant.password);
+  await page.goto("/whatsapp");
+  await expect(page.getByTestId("reconnect-requested")).toContainText("Jumbe asks you to connect this account again");
+  await expect(page.getByTestId("reconnect-requested")).toContainText(reason);
+});
+
+test("the WhatsApp tab passes an axe check", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs as a script in the page");
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  for (const path of ["/admin/whatsapp", "/admin/whatsapp?status=token_refused"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: "WhatsApp accounts" })).toBeVisible();
+    const { violations, passes } = await new AxeBuilder({ page }).analyze();
+    expect(passes.length).toBeGreaterThan(10);
+    const serious = violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(serious, path).toEqual([]);
+  }
+  await page.getByRole("link", { name: "Pwani Tours & Safaris" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Pwani Tours & Safaris" })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+});
