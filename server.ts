@@ -27,6 +27,7 @@ import { renderOnce } from "~/.server/http/render-once";
 import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
+import { sandboxSystemRouter } from "./sandbox/system";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
 import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
 import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
@@ -37,6 +38,8 @@ import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
 import { startDispatcher } from "~/.server/messaging/dispatcher";
 import { startCampaignFeeder } from "~/.server/campaigns/feeder";
+import { noteRequest } from "~/.server/admin/system/instance";
+import { startInstanceMonitor } from "~/.server/admin/system/monitor";
 
 /** Where the Paystack sandbox sends `charge.success` (the lead's route). */
 const PAYSTACK_WEBHOOK_PATH = "/webhooks/paystack";
@@ -119,6 +122,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
+    app.use(
+      "/sandbox/system",
+      sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
+    );
     app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
@@ -186,6 +193,8 @@ function requestLog() {
     res.on("finish", () => {
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // The System tab's requests and 5xx per minute, and /metrics's counters.
+      noteRequest(req.method, res.statusCode, ms);
       log().info(
         { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip },
         "request",
@@ -282,6 +291,8 @@ export async function startServer(
   const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? config.DISPATCHER_LOOPS : 0);
   // Campaigns: scheduled ones start on time, sending ones are fed to the dispatcher a little ahead.
   const stopFeeder = config.JOB_WORKERS > 0 ? startCampaignFeeder() : async () => {};
+  // The System tab: this instance's heartbeat (every 15 s) and its resources sampled every minute.
+  const stopMonitor = startInstanceMonitor();
   const port = overrides.port ?? config.PORT;
   const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
@@ -321,6 +332,7 @@ export async function startServer(
     await stopFeeder();
     await stopDispatcher();
     await stopWorkers();
+    await stopMonitor();
     await metaSandbox?.close();
     await paystackSandbox?.close();
     await mpesaSandbox?.close();

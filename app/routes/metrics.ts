@@ -1,6 +1,16 @@
-import { data } from "react-router";
+import type { Route } from "./+types/metrics";
+import { metricsTokenMatches, prometheusText } from "~/.server/admin/system/prometheus";
 
-// Issue 19: built by this issue's work in progress (the System tab's helper).
-export function loader() {
-  throw data("Not Found", { status: 404 });
+/**
+ * GET /metrics: Prometheus's text format (prom-client) for operators who already run Prometheus.
+ * `Authorization: Bearer <METRICS_TOKEN>`; anything else (no token, a wrong one, none configured) is 401.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  if (!metricsTokenMatches(request.headers.get("authorization")))
+    return new Response("Unauthorized: send Authorization: Bearer <METRICS_TOKEN>.\n", {
+      status: 401,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Bearer realm="metrics"', "Cache-Control": "no-store" },
+    });
+  const { contentType, text } = await prometheusText();
+  return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
 }

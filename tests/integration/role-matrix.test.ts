@@ -172,6 +172,14 @@ const PROFILE: Record<string, Intent> = {
 const ACTIONS: Record<string, Record<string, Intent>> = {
   "/profile": PROFILE,
   "/admin/profile": PROFILE,
+  "/admin/system": {
+    resolve: {
+      needs: "platform:console",
+      form: () => ({ intent: "resolve", alertId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", note: "Checked the workers" }),
+      proof: false,
+      why: "no open alert in this world (resolving one is tested in admin-system.test.ts)",
+    },
+  },
   // The bell's "Mark all as read": the administrator's own read mark (users.admin_bell_seen_at).
   "/admin/notifications": {
     "mark-read": { needs: "platform:console", form: () => ({ intent: "mark-read" }), proof: { by: "platform_admin" } },

@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../db/client";
 import type { PlatformScope } from "../auth/scope";
+import { openAlerts } from "./system/alerts";
 
 export interface SystemAlert {
   id: string;
@@ -8,31 +7,12 @@ export interface SystemAlert {
   text: string;
 }
 
-/** Webhook deliveries waiting longer than this are an alert: the workers are behind or stopped. */
-const WEBHOOK_BACKLOG_ALERT_MINUTES = 5;
-
 /**
- * What the admin console's bell shows: background jobs parked as failed, and webhook deliveries
- * left unprocessed for minutes. One statement, read from the partial indexes over unfinished rows.
+ * What the admin console's bell shows: the open system alerts (system_alerts rows the rules raised
+ * and nobody resolved yet), errors first. The rules live in system/alerts.ts; the monitor job
+ * evaluates them every minute.
  */
 export async function systemAlerts(_scope: PlatformScope): Promise<SystemAlert[]> {
-  const rows = await queryRows<{ kind: string; queue: string | null; n: number | string }>(sql`
-    select 'failed_jobs' as kind, queue, count(*) as n from jobs where failed_at is not null group by queue
-    union all
-    select 'webhook_backlog', null, count(*) from webhook_events
-    where processed_at is null and received_at < now() - make_interval(mins => ${WEBHOOK_BACKLOG_ALERT_MINUTES})`);
-  const alerts: SystemAlert[] = [];
-  for (const row of rows) {
-    const n = Number(row.n);
-    if (!n) continue;
-    if (row.kind === "failed_jobs")
-      alerts.push({ id: `failed:${row.queue}`, level: "error", text: `${n} failed ${n === 1 ? "job" : "jobs"} in the ${row.queue} queue` });
-    else
-      alerts.push({
-        id: "webhook-backlog",
-        level: "warning",
-        text: `${n} webhook ${n === 1 ? "delivery has" : "deliveries have"} waited over ${WEBHOOK_BACKLOG_ALERT_MINUTES} minutes`,
-      });
-  }
-  return alerts;
+  const open = await openAlerts(20);
+  return open.map((alert) => ({ id: alert.id, level: alert.level, text: alert.title }));
 }

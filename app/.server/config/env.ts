@@ -108,6 +108,8 @@ const EnvVariables = z.object({
   // claims, sends and settles a batch in turn, so a second one keeps calls to Meta going while the
   // first reads and writes the database (decision 026).
   DISPATCHER_LOOPS: z.coerce.number().int().min(1).max(8).default(2),
+  // Prometheus's scrape of /metrics sends it as `Authorization: Bearer <token>`. Unset: /metrics answers 401 to everyone.
+  METRICS_TOKEN: z.string().min(24, "METRICS_TOKEN must be at least 24 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // M-Pesa through Safaricom's Daraja API (wallet top-ups by STK push, and paybill payments).
   // Without MPESA_BASE_URL: the local sandbox (sandbox mode) or Safaricom's production API.

@@ -24,6 +24,7 @@ import { seedBilling } from "./seed-billing";
 import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
+import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 
@@ -88,6 +89,7 @@ export async function seedDemoData() {
   await foldAnalytics();
   await seedAdminBilling();
   await seedAdminTemplates();
+  await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
   return true;
 }
 

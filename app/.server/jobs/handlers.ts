@@ -31,6 +31,7 @@ import { ANALYTICS_FOLD_EVERY_SECONDS, ANALYTICS_FOLD_QUEUE, foldAnalytics } fro
 import { BILLING_CYCLE_EVERY_SECONDS, BILLING_CYCLE_QUEUE, runBillingCycle } from "../billing/cycle";
 import { settlePendingPrompts } from "../billing/mpesa";
 import { settlePendingCards } from "../billing/card";
+import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM_MONITOR_QUEUE } from "../admin/system/monitor";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
@@ -137,10 +138,22 @@ export function registerJobHandlers() {
       const requeuedDeliveries = await requeueLostDeliveries();
       // Organisations closed more than 30 days ago (decision 032).
       const erasedOrganisations = (await eraseDueOrganisations()).length;
-      log().info({ removed, requeuedDeliveries, erasedOrganisations }, "housekeeping");
+      // The System tab's metric samples past 30 days, and heartbeats of instances long gone.
+      const metricSamples = await pruneSystemData();
+      log().info({ removed, requeuedDeliveries, erasedOrganisations, metricSamples }, "housekeeping");
     },
   });
   registerRecurringJob({ name: "housekeeping", queue: HOUSEKEEPING_QUEUE, everySeconds: HOUSEKEEPING_EVERY_SECONDS });
+  // The System tab (issue 19): the platform's samples (queue, webhooks, error rate) and the alert
+  // rules, once a minute across all instances. Reads and a few writes: outside one transaction.
+  registerJobHandler<unknown>({
+    queue: SYSTEM_MONITOR_QUEUE,
+    batchSize: 1,
+    maxAttempts: 2,
+    transactional: false,
+    run: () => runSystemMonitor().then(() => undefined),
+  });
+  registerRecurringJob({ name: "system-monitor", queue: SYSTEM_MONITOR_QUEUE, everySeconds: SYSTEM_MONITOR_EVERY_SECONDS });
   // Billing: the wallet's alerts (a notification; an M-Pesa prompt, a Daraja call), outside a transaction.
   registerJobHandler<{ organizationId: string }>({
     queue: WALLET_ALERTS_QUEUE,

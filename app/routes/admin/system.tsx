@@ -1,12 +1,454 @@
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/system";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast } from "~/.server/http/toast";
+import { resolveAlertAction, systemPage } from "~/.server/admin/system/page";
+import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
+import type { AlertRow } from "~/.server/admin/system/alerts";
+import type { InstanceProbe, Probe } from "~/.server/admin/system/probes";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardBody, CardHeader } from "~/components/ui/card";
+import { BarChart, LineChart } from "~/components/ui/chart";
+import { TextareaField } from "~/components/ui/field";
+import { Notice } from "~/components/ui/notice";
+import { Table, type Column } from "~/components/ui/table";
+import { formatNumber, formatWhen } from "~/lib/dates";
 
-// Issue 19: built by this issue's work in progress.
+export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
+
+/**
+ * The System tab (issue 19): health cards from real probes (cached a few seconds in this process:
+ * app/.server/admin/system/probes.ts says why), metric_samples charted over the chosen range, each
+ * instance's resources, database statistics, and the alerts with Resolve. Everything is a link or a
+ * POST form: it works without JavaScript.
+ */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  return null;
+  const current = await requirePlatformAdmin(args);
+  const page = await systemPage(platformScope(current), args.url.searchParams);
+  return data(page, { status: page.rangeError ? 400 : 200, headers: { "Cache-Control": "no-store" } });
 }
 
-export default function Admin() {
-  return <h1 className="text-2xl font-bold tracking-tight">System</h1>;
+export async function action(args: Route.ActionArgs) {
+  const current = await requirePlatformAdmin(args);
+  platformScope(current);
+  const formData = await args.request.formData();
+  const intent = formData.get("intent");
+  if (intent !== "resolve") return data({ alertId: "", message: "Unknown action." }, { status: 400 });
+  const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
+  if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
+  return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
+}
+
+const STATUS: Record<Probe["status"] | InstanceProbe["status"], { tone: BadgeTone; words: string }> = {
+  up: { tone: "success", words: "Up" },
+  degraded: { tone: "warning", words: "Degraded" },
+  down: { tone: "danger", words: "Down" },
+  off: { tone: "neutral", words: "Not configured" },
+  stale: { tone: "danger", words: "Stale" },
+};
+
+function bytes(n: number | null | undefined) {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
+  if (n < 1024 * 1024) return `${formatNumber(Math.round(n / 1024))} KB`;
+  if (n < 1024 * 1024 * 1024) return `${formatNumber(Math.round((n / 1024 / 1024) * 10) / 10)} MB`;
+  return `${formatNumber(Math.round((n / 1024 / 1024 / 1024) * 100) / 100)} GB`;
+}
+
+function since(seconds: number) {
+  if (seconds < 90) return `${seconds} s ago`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
+  return `${Math.round(seconds / 3600)} h ago`;
+}
+
+function RangeSelector({ range }: { range: SystemRange }) {
+  return (
+    <nav aria-label="Time range" className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
+      {(Object.keys(SYSTEM_RANGES) as SystemRange[]).map((key) => (
+        <Link
+          key={key}
+          to={`?range=${key}`}
+          preventScrollReset
+          aria-current={key === range ? "page" : undefined}
+          aria-label={SYSTEM_RANGES[key].label}
+          className={`rounded-md px-3 py-1.5 text-sm font-medium ${key === range ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+        >
+          {key}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+function ServiceCard({ probe }: { probe: Probe }) {
+  const status = STATUS[probe.status];
+  return (
+    <Card as="article" padding="sm" data-testid="service-card" aria-labelledby={`svc-${probe.service.replace(/\W+/g, "-")}`}>
+      <div className="flex items-start justify-between gap-2">
+        <h3 id={`svc-${probe.service.replace(/\W+/g, "-")}`} className="font-semibold text-slate-900">
+          {probe.service}
+        </h3>
+        <Badge tone={status.tone}>{status.words}</Badge>
+      </div>
+      <p className="mt-2 text-sm text-slate-700">{probe.summary}</p>
+      <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+        {probe.latencyMs !== null ? (
+          <>
+            <dt className="text-slate-500">Latency</dt>
+            <dd className="text-right font-medium text-slate-900">{probe.latencyMs} ms</dd>
+          </>
+        ) : null}
+        {probe.figures.map((f) => (
+          <div key={f.label} className="contents">
+            <dt className="text-slate-500">{f.label}</dt>
+            <dd className="truncate text-right font-medium text-slate-900" title={f.value}>
+              {f.value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function InstanceCard({ instance }: { instance: InstanceProbe }) {
+  const status = STATUS[instance.status];
+  const r = instance.resources ?? {};
+  return (
+    <Card as="article" padding="sm" data-testid="instance-card" aria-label={`Instance ${instance.hostname} (process ${instance.pid})`}>
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="font-semibold break-all text-slate-900">
+          {instance.hostname} <span className="font-normal text-slate-500">· process {instance.pid}</span>
+        </h3>
+        <Badge tone={status.tone}>{status.words}</Badge>
+      </div>
+      <p className="mt-1 text-sm text-slate-600">
+        Heartbeat {since(instance.secondsSince)}; running since {formatWhen(instance.startedAt)}
+        {instance.version ? `; version ${instance.version}` : ""}.
+      </p>
+      <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-500">CPU</dt>
+        <dd className="text-right font-medium">{r.cpuPercent ?? "—"}% of a core</dd>
+        <dt className="text-slate-500">Memory (RSS)</dt>
+        <dd className="text-right font-medium">{bytes(r.rssBytes)}</dd>
+        <dt className="text-slate-500">Heap used</dt>
+        <dd className="text-right font-medium">{bytes(r.heapUsedBytes)}</dd>
+        <dt className="text-slate-500">Event-loop delay (p99)</dt>
+        <dd className="text-right font-medium">{r.eventLoopP99Ms ?? "—"} ms</dd>
+      </dl>
+    </Card>
+  );
+}
+
+function ResolveForm({ alert, error }: { alert: AlertRow; error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("alertId") === alert.id;
+  return (
+    <Form method="post" preventScrollReset className="mt-3 space-y-2" aria-label={`Resolve: ${alert.title}`}>
+      <input type="hidden" name="intent" value="resolve" />
+      <input type="hidden" name="alertId" value={alert.id} />
+      <TextareaField
+        label="Resolution note"
+        name="note"
+        id={`note-${alert.id}`}
+        required
+        minLength={3}
+        maxLength={500}
+        rows={2}
+        hint="What was done, for the audit log."
+        errors={error ? [error] : undefined}
+      />
+      <Button type="submit" size="sm" disabled={busy}>
+        {busy ? "Resolving…" : "Resolve"}
+      </Button>
+    </Form>
+  );
+}
+
+const ALERT_COLUMNS: Column<AlertRow>[] = [
+  { key: "opened", header: "Opened", cell: (a) => <time dateTime={a.openedAt}>{formatWhen(a.openedAt)}</time> },
+  { key: "rule", header: "Rule", cell: (a) => a.ruleWords, hideOnPhone: true },
+  {
+    key: "alert",
+    header: "Alert",
+    cell: (a) => (
+      <>
+        <span className="font-medium text-slate-900">{a.title}</span>
+        {a.details ? <span className="block text-sm text-slate-600">{a.details}</span> : null}
+      </>
+    ),
+  },
+  {
+    key: "level",
+    header: "Level",
+    cell: (a) => <Badge tone={a.level === "error" ? "danger" : "warning"}>{a.level === "error" ? "Error" : "Warning"}</Badge>,
+  },
+  {
+    key: "status",
+    header: "Status",
+    cell: (a) =>
+      a.resolvedAt ? (
+        <span className="text-sm">
+          Resolved <time dateTime={a.resolvedAt}>{formatWhen(a.resolvedAt)}</time>
+          {a.resolvedByEmail ? ` by ${a.resolvedByEmail}` : " (the condition cleared)"}
+          {a.resolution && a.resolvedByEmail ? <span className="block text-slate-600">“{a.resolution}”</span> : null}
+        </span>
+      ) : (
+        <Badge tone="danger">Open</Badge>
+      ),
+  },
+];
+
+export default function AdminSystem({ loaderData, actionData }: Route.ComponentProps) {
+  const { range, rangeError, health, series, database, openAlerts, alerts, moreAlerts } = loaderData;
+  const words = SYSTEM_RANGES[range].words;
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">System</h1>
+          <p className="mt-1 text-slate-600">
+            Service health, metrics sampled every minute, resources per instance, database statistics and alerts.
+          </p>
+        </div>
+        <RangeSelector range={range} />
+      </div>
+      {rangeError ? <Notice tone="warning">{rangeError}</Notice> : null}
+
+      <section aria-labelledby="health-title">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="health-title" className="text-lg font-semibold text-slate-900">
+            Service health
+          </h2>
+          <p className="text-sm text-slate-600">
+            Probed <time dateTime={health.checkedAt}>{formatWhen(health.checkedAt)}</time> by this instance
+            {health.cached ? " (kept a few seconds; older results are refreshed behind the page)" : ""}.{" "}
+            <Link to={`?range=${range}&probe=now`} className="text-brand-700 underline" preventScrollReset>
+              Probe again
+            </Link>
+          </p>
+        </div>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {health.services.map((probe) => (
+            <ServiceCard key={probe.service} probe={probe} />
+          ))}
+        </div>
+        <h3 className="mt-6 font-semibold text-slate-900">Instances</h3>
+        {health.instances.length ? (
+          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {health.instances.map((instance) => (
+              <InstanceCard key={instance.id} instance={instance} />
+            ))}
+          </div>
+        ) : (
+          <p className="mt-2 text-sm text-slate-600">No instance has written a heartbeat yet.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="alerts-title" id="alerts">
+        <h2 id="alerts-title" className="text-lg font-semibold text-slate-900">
+          Open alerts
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Raised by rules every minute: an instance missing, queue lag, error rate, webhook backlog and failures. A rule resolves its alert
+          when the condition clears; resolve one yourself with a note (recorded in the audit log).
+        </p>
+        {actionData && !openAlerts.some((a) => a.id === actionData.alertId) ? <Notice tone="warning">{actionData.message}</Notice> : null}
+        {openAlerts.length ? (
+          <ul className="mt-3 space-y-3">
+            {openAlerts.map((alert) => (
+              <li key={alert.id}>
+                <Card padding="sm" as="article" data-testid="open-alert" aria-label={alert.title}>
+                  <div className="flex flex-wrap items-start justify-between gap-2">
+                    <div className="min-w-0">
+                      <h3 className="font-semibold text-slate-900">{alert.title}</h3>
+                      <p className="text-sm text-slate-600">
+                        {alert.ruleWords} · opened <time dateTime={alert.openedAt}>{formatWhen(alert.openedAt)}</time> · last seen{" "}
+                        <time dateTime={alert.lastSeenAt}>{formatWhen(alert.lastSeenAt)}</time>
+                      </p>
+                      {alert.details ? <p className="mt-1 text-sm text-slate-700">{alert.details}</p> : null}
+                    </div>
+                    <Badge tone={alert.level === "error" ? "danger" : "warning"}>{alert.level === "error" ? "Error" : "Warning"}</Badge>
+                  </div>
+                  <ResolveForm alert={alert} error={actionData?.alertId === alert.id ? actionData.message : null} />
+                </Card>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-3 text-sm text-slate-600" data-testid="no-open-alerts">
+            No open alerts.
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="metrics-title">
+        <h2 id="metrics-title" className="text-lg font-semibold text-slate-900">
+          Metrics over {words}
+        </h2>
+        {series.empty ? (
+          <p className="mt-1 text-sm text-slate-600">No samples in {words} yet: each instance samples every minute.</p>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">Sampled every minute, Nairobi time; kept 30 days.</p>
+        )}
+        <div className="mt-3 grid gap-4 lg:grid-cols-2">
+          <Card padding="sm">
+            <BarChart title="Requests answered" data={series.requests} labelHeader="Time" valueHeader="Requests" />
+          </Card>
+          <Card padding="sm">
+            <LineChart
+              title="Server errors (share of requests answered 5xx, %)"
+              data={series.errorRate}
+              labelHeader="Time"
+              valueHeader="%"
+            />
+          </Card>
+          <Card padding="sm">
+            <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} labelHeader="Time" valueHeader="Jobs" />
+          </Card>
+          <Card padding="sm">
+            <LineChart title="Oldest ready job (seconds waited, peak)" data={series.oldestJob} labelHeader="Time" valueHeader="Seconds" />
+          </Card>
+          <Card padding="sm">
+            <BarChart title="Webhook deliveries received" data={series.webhooksReceived} labelHeader="Time" valueHeader="Deliveries" />
+          </Card>
+          <Card padding="sm">
+            <LineChart
+              title="Webhook lag (seconds the oldest waited, peak)"
+              data={series.webhookLag}
+              labelHeader="Time"
+              valueHeader="Seconds"
+            />
+          </Card>
+        </div>
+      </section>
+
+      <section aria-labelledby="resources-title">
+        <h2 id="resources-title" className="text-lg font-semibold text-slate-900">
+          Resources per instance
+        </h2>
+        {series.instances.length ? (
+          <div className="mt-3 space-y-4">
+            {series.instances.map((instance) => (
+              <Card key={instance.id} padding="sm">
+                <CardHeader level={3} title={`${instance.hostname} · process ${instance.pid}`} />
+                <CardBody className="grid gap-4 md:grid-cols-3">
+                  <LineChart title="CPU (% of a core, average)" data={instance.cpu} labelHeader="Time" valueHeader="%" height={140} />
+                  <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} labelHeader="Time" valueHeader="MB" height={140} />
+                  <LineChart
+                    title="Event-loop delay (p99, ms, peak)"
+                    data={instance.loopDelay}
+                    labelHeader="Time"
+                    valueHeader="ms"
+                    height={140}
+                  />
+                </CardBody>
+              </Card>
+            ))}
+          </div>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">No instance sampled its resources in {words}.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="database-title">
+        <h2 id="database-title" className="text-lg font-semibold text-slate-900">
+          Database
+        </h2>
+        <div className="mt-3 grid gap-4 lg:grid-cols-2">
+          <Card padding="sm">
+            <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+              <dt className="text-slate-500">Engine</dt>
+              <dd className="text-right font-medium">
+                {database.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}
+                {database.version ? ` ${database.version}` : ""}
+              </dd>
+              <dt className="text-slate-500">Size</dt>
+              <dd className="text-right font-medium" data-testid="database-size">
+                {bytes(database.sizeBytes)}
+              </dd>
+            </dl>
+            <h3 className="mt-4 text-sm font-semibold text-slate-900">Connections</h3>
+            {database.connections ? (
+              <ul className="mt-1 text-sm">
+                {database.connections.map((c) => (
+                  <li key={c.state} className="flex justify-between">
+                    <span className="text-slate-600">{c.state}</span>
+                    <span className="font-medium">{c.count}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-1 text-sm text-slate-600">{database.connectionsNote}</p>
+            )}
+          </Card>
+          <Card padding="none">
+            <Table
+              caption="Largest tables"
+              columns={[
+                { key: "name", header: "Table", cell: (t) => <code className="text-sm">{t.name}</code> },
+                { key: "size", header: "Size", cell: (t) => bytes(t.totalBytes), align: "right" },
+                {
+                  key: "rows",
+                  header: "Rows (estimate)",
+                  cell: (t) => (t.rows === null ? "not analysed yet" : formatNumber(t.rows)),
+                  align: "right",
+                  hideOnPhone: true,
+                },
+              ]}
+              rows={database.tables}
+              rowKey={(t) => t.name}
+              empty={<p className="p-4 text-sm text-slate-600">The table sizes could not be read.</p>}
+            />
+          </Card>
+        </div>
+        <Card padding="sm" className="mt-4">
+          <h3 className="text-sm font-semibold text-slate-900">Slowest statements</h3>
+          {database.slowest ? (
+            <ol className="mt-2 space-y-2 text-sm">
+              {database.slowest.map((s, i) => (
+                <li key={i}>
+                  <code className="block truncate text-xs" title={s.query}>
+                    {s.query}
+                  </code>
+                  <span className="text-slate-600">
+                    {s.meanMs} ms on average over {formatNumber(s.calls)} calls
+                  </span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="mt-1 text-sm text-slate-600" data-testid="slowest-note">
+              {database.slowestNote}
+            </p>
+          )}
+        </Card>
+      </section>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title" className="text-lg font-semibold text-slate-900">
+          Alerts in {words}
+        </h2>
+        <Card padding="none" className="mt-3">
+          <Table
+            caption={`Alerts opened in ${words}, and any still open`}
+            columns={ALERT_COLUMNS}
+            rows={alerts}
+            rowKey={(a) => a.id}
+            empty={<p className="p-4 text-sm text-slate-600">No alerts in {words}.</p>}
+          />
+        </Card>
+        {moreAlerts ? (
+          <p className="mt-2 text-sm text-slate-600">The 50 newest are shown; Export Data downloads them all for {words}.</p>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
 }
