@@ -72,7 +72,11 @@ export const messageStatsDaily = pgTable(
     day: date("day").notNull(),
     ...figures,
   },
-  (t) => [unique("message_stats_daily_key").on(t.organizationId, t.day, t.phoneNumberId, t.templateId, t.category).nullsNotDistinct()],
+  (t) => [
+    unique("message_stats_daily_key").on(t.organizationId, t.day, t.phoneNumberId, t.templateId, t.category).nullsNotDistinct(),
+    // The admin console reads every tenant's recent days (messages this month, active organisations, the volume chart).
+    index("message_stats_daily_day_idx").on(t.day, t.organizationId),
+  ],
 );
 
 /**
