@@ -94,7 +94,8 @@ CREATE UNIQUE INDEX "system_alerts_open_key" ON "system_alerts" USING btree ("ru
 CREATE INDEX "system_alerts_opened_idx" ON "system_alerts" USING btree ("opened_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "template_events_template_idx" ON "template_events" USING btree ("template_id","created_at");--> statement-breakpoint
 CREATE INDEX "payments_completed_idx" ON "payments" USING btree ("completed_at") WHERE status = 'completed';--> statement-breakpoint
-CREATE INDEX "message_stats_daily_day_idx" ON "message_stats_daily" USING btree ("day","organization_id");-- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
+CREATE INDEX "message_stats_daily_day_idx" ON "message_stats_daily" USING btree ("day","organization_id");--> statement-breakpoint
+-- The admin audit log is append-only: nobody edits or deletes a record, whichever code or person asks.
 CREATE FUNCTION admin_audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'admin_audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
