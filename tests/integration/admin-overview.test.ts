@@ -65,11 +65,26 @@ describe("the admin Overview", () => {
     const now = new Date();
     const platform = await admin();
     // A: Growth postpaid (KES 9,000 a month), joined two months back, last signed in 40 days ago.
-    const a = await tenant("Amani Traders", { plan: "Growth", billing: "postpaid", status: "active", createdAt: new Date(prevStart.getTime() - 10 * DAY) });
+    const a = await tenant("Amani Traders", {
+      plan: "Growth",
+      billing: "postpaid",
+      status: "active",
+      createdAt: new Date(prevStart.getTime() - 10 * DAY),
+    });
     // B: Starter postpaid (KES 2,000 a month), a member signed in two days ago.
-    const b = await tenant("Baraka Foods", { plan: "Starter", billing: "postpaid", status: "active", createdAt: new Date(prevStart.getTime() - 5 * DAY) });
+    const b = await tenant("Baraka Foods", {
+      plan: "Starter",
+      billing: "postpaid",
+      status: "active",
+      createdAt: new Date(prevStart.getTime() - 5 * DAY),
+    });
     // C: Growth prepaid (no monthly fee), joined during last month, messaged today.
-    const c = await tenant("Chai Sacco", { plan: "Growth", billing: "prepaid", status: "active", createdAt: new Date(prevStart.getTime() + 2 * DAY) });
+    const c = await tenant("Chai Sacco", {
+      plan: "Growth",
+      billing: "prepaid",
+      status: "active",
+      createdAt: new Date(prevStart.getTime() + 2 * DAY),
+    });
     // D: pending, joined now. E: Starter postpaid, suspended during last month (churned).
     await tenant("Dala Farm", { plan: "Starter", billing: "prepaid", status: "pending", createdAt: now });
     const e = await tenant("Eldoret Hardware", {
@@ -147,7 +162,10 @@ describe("the admin Overview", () => {
     const csv = await run(exportLoader, getRequest("/admin/export.csv", { cookie: platform.cookie }));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    const lines = String(csv.data).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const lines = String(csv.data)
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe('"When","Organisation ID","Organisation","Type","Status","Action","Details"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain("Template submitted");

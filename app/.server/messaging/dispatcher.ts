@@ -218,7 +218,13 @@ async function numberTokens(phoneNumberIds: string[]) {
   return new Map<string, string | { refused: true } | { closing: true; suspended?: true }>(
     rows.map((r) => [
       `${r.organization_id}|${r.phone_number_id}`,
-      r.suspended ? { closing: true, suspended: true } : r.closing ? { closing: true } : r.refused ? { refused: true } : decryptSecret(r.access_token_encrypted),
+      r.suspended
+        ? { closing: true, suspended: true }
+        : r.closing
+          ? { closing: true }
+          : r.refused
+            ? { refused: true }
+            : decryptSecret(r.access_token_encrypted),
     ]),
   );
 }

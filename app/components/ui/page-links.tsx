@@ -14,7 +14,17 @@ export function pageNumberHref(searchParams: URLSearchParams, page: number) {
  * Previous and next pages by number, with "Page 2 of 40": for tables whose order is not time (a
  * name, a plan) and whose size is bounded (organisations). Links, so they work without JavaScript.
  */
-export function PageLinks({ searchParams, page, pages, label }: { searchParams: URLSearchParams; page: number; pages: number; label: string }) {
+export function PageLinks({
+  searchParams,
+  page,
+  pages,
+  label,
+}: {
+  searchParams: URLSearchParams;
+  page: number;
+  pages: number;
+  label: string;
+}) {
   const item = "inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium";
   const live = `${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`;
   const dead = `${item} border-slate-200 text-slate-400`;

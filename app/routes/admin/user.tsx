@@ -40,7 +40,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string };
 
-const refused = (intent: string, status: number, result: Omit<ActionResult, "intent">) => data<ActionResult>({ intent, ...result }, { status });
+const refused = (intent: string, status: number, result: Omit<ActionResult, "intent">) =>
+  data<ActionResult>({ intent, ...result }, { status });
 
 const fieldErrorsOf = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) => {
   const errors: Record<string, string[]> = {};
@@ -74,7 +75,11 @@ export async function action(args: Route.ActionArgs) {
       if (intent === "suspend") {
         const done = await suspendTenant(current, meta, tenant.id, parsed.data.reason);
         const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
-        return redirectWithToast(here, "success", `${tenant.name} is suspended: its members were signed out and its API key refused.${campaigns}`);
+        return redirectWithToast(
+          here,
+          "success",
+          `${tenant.name} is suspended: its members were signed out and its API key refused.${campaigns}`,
+        );
       }
       const done = await reactivateTenant(current, meta, tenant.id, parsed.data.reason);
       const campaigns = done.campaignsResumed ? ` ${done.campaignsResumed} campaign${done.campaignsResumed === 1 ? "" : "s"} resumed.` : "";
@@ -388,7 +393,19 @@ function ReasonForm({
   );
 }
 
-function DialogButtons({ cancel, busy, intent, label, danger }: { cancel: string; busy: boolean; intent: string; label: string; danger?: boolean }) {
+function DialogButtons({
+  cancel,
+  busy,
+  intent,
+  label,
+  danger,
+}: {
+  cancel: string;
+  busy: boolean;
+  intent: string;
+  label: string;
+  danger?: boolean;
+}) {
   return (
     <div className="flex justify-end gap-2 pt-2">
       <ButtonLink to={cancel} variant="secondary" replace preventScrollReset>

@@ -118,7 +118,13 @@ export interface OpenAlert {
 
 /** The open system alerts (the System tab's rules raise and resolve them), newest first. */
 export async function openSystemAlerts(_scope: PlatformScope, limit = 10): Promise<OpenAlert[]> {
-  const rows = await queryRows<{ id: string; level: OpenAlert["level"]; title: string; details: string | null; opened_at: string | Date }>(sql`
+  const rows = await queryRows<{
+    id: string;
+    level: OpenAlert["level"];
+    title: string;
+    details: string | null;
+    opened_at: string | Date;
+  }>(sql`
     select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc limit ${limit}`);
   return rows.map((r) => ({ id: r.id, level: r.level, title: r.title, details: r.details, openedAt: new Date(r.opened_at).toISOString() }));
 }

@@ -73,10 +73,22 @@ export async function findTenant(_scope: PlatformScope, id: string): Promise<Ten
 /** What the detail view shows beside the organisation: members, usage, wallet, revenue, activity, audit records. */
 export async function tenantActivity(scope: PlatformScope, id: string) {
   const [members, figures, activity, audit] = await Promise.all([
-    queryRows<{ id: string; first_name: string; last_name: string; email: string; org_role: string; last_login_at: string | Date | null }>(sql`
+    queryRows<{
+      id: string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      org_role: string;
+      last_login_at: string | Date | null;
+    }>(sql`
       select id, first_name, last_name, email, org_role, last_login_at from users where organization_id = ${id}
       order by (org_role = 'owner') desc, created_at limit 100`),
-    queryRows<{ used: number | string | null; balance: number | string | null; held: number | string | null; revenue: number | string | null }>(sql`
+    queryRows<{
+      used: number | string | null;
+      balance: number | string | null;
+      held: number | string | null;
+      revenue: number | string | null;
+    }>(sql`
       select (select sum(messages) from billing_usage_daily where organization_id = ${id} and day >= ${nairobiMonthStart}) as used,
              (select balance_cents from wallets where organization_id = ${id}) as balance,
              (select held_cents from wallets where organization_id = ${id}) as held,

@@ -22,13 +22,14 @@ const name = (label: string) =>
 /** Edit User: the plan, the monthly message limit, pending or active, and the owner's contact details. */
 export const EditTenantSchema = z.object({
   plan: z.enum(USER_PLANS, { error: "Choose Starter, Growth or Enterprise." }),
-  messageLimit: z
-    .string({ error: "Give the message limit." })
-    .check(
-      z.overwrite((v) => v.replace(/[\s,]/g, "")),
-      z.regex(/^\d{1,8}$/, "Give the message limit as a whole number of messages."),
-      z.refine((v) => Number(v) >= 1 && Number(v) <= MESSAGE_LIMIT_MAX, `The message limit is from 1 to ${MESSAGE_LIMIT_MAX.toLocaleString("en-KE")}.`),
+  messageLimit: z.string({ error: "Give the message limit." }).check(
+    z.overwrite((v) => v.replace(/[\s,]/g, "")),
+    z.regex(/^\d{1,8}$/, { error: "Give the message limit as a whole number of messages.", abort: true }),
+    z.refine(
+      (v) => Number(v) >= 1 && Number(v) <= MESSAGE_LIMIT_MAX,
+      `The message limit is from 1 to ${MESSAGE_LIMIT_MAX.toLocaleString("en-KE")}.`,
     ),
+  ),
   status: z.optional(z.enum(["pending", "active"], { error: "Choose pending or active (suspend with Suspend User)." })),
   firstName: name("First name"),
   lastName: name("Last name"),
@@ -82,7 +83,11 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
     const row = rows.rows[0];
     if (!row) throw new TenantRefusal(404, "Not Found");
     if (row.status === "suspended" && input.status)
-      return { ok: false, status: 409, fieldErrors: { status: ["This organisation is suspended: reactivate it with Reactivate, giving the reason."] } };
+      return {
+        ok: false,
+        status: 409,
+        fieldErrors: { status: ["This organisation is suspended: reactivate it with Reactivate, giving the reason."] },
+      };
     const before = {
       plan: row.plan_type,
       messageLimit: Number(row.message_limit),
@@ -102,7 +107,8 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
       const taken = (await tx.execute(
         sql`select 1 from users where lower(email) = ${input.email} and id <> ${row.owner_id} limit 1`,
       )) as unknown as { rows: unknown[] };
-      if (taken.rows.length) return { ok: false, status: 409, fieldErrors: { email: ["Another account already uses this e-mail address."] } };
+      if (taken.rows.length)
+        return { ok: false, status: 409, fieldErrors: { email: ["Another account already uses this e-mail address."] } };
     }
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     if (!changed) return { ok: true, changed: false };

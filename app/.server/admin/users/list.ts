@@ -170,7 +170,11 @@ function toRow(r: {
 }): AdminUserRow {
   // The later of a member's last sign-in and the last day a message went or came, as a Nairobi date.
   const signedIn = r.last_sign_in ? nairobiDate(new Date(r.last_sign_in)) : null;
-  const lastActive = [signedIn, r.last_message_day].filter((d): d is string => !!d).sort().at(-1) ?? null;
+  const lastActive =
+    [signedIn, r.last_message_day]
+      .filter((d): d is string => !!d)
+      .sort()
+      .at(-1) ?? null;
   return {
     id: r.id,
     businessName: r.name,
