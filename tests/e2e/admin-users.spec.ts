@@ -37,12 +37,12 @@ test("Overview and Users: figures, search, a tenant's detail, suspend and reacti
   const exported = await request.get("/admin/export.csv");
   expect(exported.status(), "the export is the administrator's alone").toBe(404);
 
-  // Users: search for the new tenant by its business name, from the filter form.
+  // Users: the header's search box filters the tab; search for the new tenant by its business name.
   await page.getByRole("link", { name: "Users", exact: true }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Users" })).toBeVisible();
   await expect(page.getByRole("table", { name: "Organisations" })).toBeVisible();
-  await page.getByRole("searchbox", { name: "Search" }).fill(tenant.businessName);
-  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByRole("searchbox", { name: "Search users" }).fill(tenant.businessName);
+  await page.getByRole("searchbox", { name: "Search users" }).press("Enter");
   await expect(page).toHaveURL(/[?&]q=/);
   await expect(page.getByText("1 organisation matching")).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: tenant.businessName });

@@ -2,13 +2,14 @@ import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/users";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
-import { readUserFilters, userCounts, userPage, USER_PLANS, type AdminUserRow } from "~/.server/admin/users/list";
+import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/admin/users/list";
+import { USER_PLANS } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Table, type Column } from "~/components/ui/table";
 import { PageLinks } from "~/components/ui/page-links";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { FilterInput, FilterSelect } from "~/components/ui/field";
+import { FilterSelect } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { Notice } from "~/components/ui/notice";
 import { formatDay, formatNumber } from "~/lib/dates";
@@ -101,16 +102,8 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
       </section>
 
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-        <div className="min-w-56 flex-1">
-          <FilterInput
-            label="Search"
-            type="search"
-            name="q"
-            defaultValue={filters.q}
-            placeholder="Business, e-mail, phone or business ID"
-            maxLength={100}
-          />
-        </div>
+        {/* The header's search box filters this tab (spec section 2); the filters keep its words. */}
+        {filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
         <FilterSelect
           name="status"
           label="Status"

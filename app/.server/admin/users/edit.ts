@@ -7,10 +7,9 @@ import { recordAdminAction } from "../audit";
 import { normalizePhone } from "~/lib/phone";
 import { TenantRefusal } from "./suspension";
 import { isTenant } from "./tenants";
-import { USER_PLANS } from "./list";
+import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 
 export const MESSAGE_LIMIT_MAX = 10_000_000;
-export const REASON_MAX = 500;
 
 const name = (label: string) =>
   z.string({ error: `${label} is required.` }).check(

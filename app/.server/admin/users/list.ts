@@ -3,9 +3,10 @@ import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
 import { isTenant, nairobiMonthStart } from "./tenants";
 import { nairobiDate } from "~/lib/dates";
+import { USER_PLANS, USER_STATUSES } from "~/lib/admin-users";
 
-export const USER_STATUSES = ["active", "pending", "suspended"] as const;
-export const USER_PLANS = ["Starter", "Growth", "Enterprise"] as const;
+export { USER_PLANS, USER_STATUSES };
+
 export const USER_SORTS = ["business", "plan", "status", "joined"] as const;
 export const USERS_PAGE_SIZE = 25;
 const QUERY_MAX = 100;
