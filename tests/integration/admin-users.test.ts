@@ -8,6 +8,7 @@ import { loader as usersExport } from "~/routes/admin/users-export";
 import { action as userAction, loader as userLoader } from "~/routes/admin/user";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { nairobiDate } from "~/lib/dates";
+import { foldAnalytics } from "~/.server/analytics/fold";
 import { APP, formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
@@ -85,7 +86,9 @@ describe("the Users tab", () => {
         (${amani.id}, 'mpesa', 'completed', 250000, now()), (${amani.id}, 'card', 'completed', 125050, now()),
         (${amani.id}, 'mpesa', 'pending', 999900, null)`);
     await db().execute(sql`
-      insert into message_stats_daily (organization_id, day, phone_number_id, category, sent) values (${amani.id}, ${today}, '6101', 'utility', 3)`);
+      insert into message_stats_pending (organization_id, hour, phone_number_id, category, sent)
+      values (${amani.id}, date_trunc('hour', now()), '6101', 'utility', 3)`);
+    await foldAnalytics();
 
     const page = await list(platform.cookie);
     expect(page.status).toBe(200);

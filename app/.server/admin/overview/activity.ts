@@ -38,7 +38,7 @@ export async function recentActivity(_scope: PlatformScope, options: { limit?: n
   }>(sql`
     select a.id, a.organization_id, o.name, a.type, a.status, a.action, a.details, a.created_at, a.created_at::text as at
     from activity_logs a join organizations o on o.id = a.organization_id
-    where ${isTenant()}
+    where ${isTenant("a", "organization_id")}
       ${options.since ? sql`and a.created_at >= ${options.since.toISOString()}::timestamptz` : sql``}
       ${after ? sql`and (a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::bigint)` : sql``}
     order by a.created_at desc, a.id desc

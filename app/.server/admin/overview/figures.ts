@@ -19,18 +19,17 @@ const n = (value: unknown) => Number(value ?? 0);
  */
 export async function overviewKpis(_scope: PlatformScope) {
   const [row] = await queryRows<Record<string, unknown>>(sql`
-    with tenants as (select o.id, o.status from organizations o where ${isTenant()}),
-    messaged as (
-      select distinct organization_id from message_stats_daily
-      where day > ${nairobiToday} - ${sql.raw(String(ACTIVE_DAYS))} and (sent > 0 or received > 0))
+    with tenants as (select o.id, o.status from organizations o where ${isTenant()})
     select
       (select count(*) from tenants) as organizations,
       (select count(*) from tenants where status = 'active') as active_status,
       (select count(*) from tenants where status = 'pending') as pending,
       (select count(*) from tenants where status = 'suspended') as suspended,
-      (select count(*) from tenants t where t.id in (select organization_id from messaged)
-         or exists (select 1 from users u where u.organization_id = t.id and u.last_login_at > now() - make_interval(days => ${sql.raw(String(ACTIVE_DAYS))}))) as active_30,
-      (select coalesce(sum(sent), 0) from message_stats_daily where day >= ${nairobiMonthStart}) as messages_month,
+      (select count(*) from tenants t where t.id in (
+         select organization_id from organization_message_days where last_day > ${nairobiToday} - ${sql.raw(String(ACTIVE_DAYS))}
+         union
+         select organization_id from users where last_login_at > now() - make_interval(days => ${sql.raw(String(ACTIVE_DAYS))}))) as active_30,
+      (select coalesce(sum(sent), 0) from platform_message_daily where day >= ${nairobiMonthStart}) as messages_month,
       (select coalesce(sum(amount_cents), 0) from payments where status = 'completed' and completed_at >= ${nairobiMonthStartInstant}) as revenue_month`);
   return {
     organizations: n(row?.organizations),
@@ -87,12 +86,13 @@ export async function userGrowth(_scope: PlatformScope) {
   const rows = await queryRows<{ month: string; label: string; n: number | string }>(sql`
     with months as (
       select generate_series(date_trunc('month', now() at time zone 'Africa/Nairobi') - make_interval(months => ${sql.raw(String(GROWTH_MONTHS - 1))}),
-                             date_trunc('month', now() at time zone 'Africa/Nairobi'), interval '1 month') as month)
-    select to_char(m.month, 'YYYY-MM') as month, to_char(m.month, 'Mon YYYY') as label,
-           (select count(*) from organizations o where ${isTenant()}
-              and o.created_at >= m.month at time zone 'Africa/Nairobi'
-              and o.created_at < (m.month + interval '1 month') at time zone 'Africa/Nairobi') as n
-    from months m order by m.month`);
+                             date_trunc('month', now() at time zone 'Africa/Nairobi'), interval '1 month') as month),
+    joined as (
+      select date_trunc('month', o.created_at at time zone 'Africa/Nairobi') as month, count(*) as n from organizations o
+      where ${isTenant()} and o.created_at >= (select min(month) from months) at time zone 'Africa/Nairobi'
+      group by 1)
+    select to_char(m.month, 'YYYY-MM') as month, to_char(m.month, 'Mon YYYY') as label, coalesce(j.n, 0) as n
+    from months m left join joined j on j.month = m.month order by m.month`);
   return rows.map((r) => ({ month: r.month, label: r.label, value: n(r.n) }));
 }
 
@@ -100,9 +100,7 @@ export async function userGrowth(_scope: PlatformScope) {
 export async function messageVolume(_scope: PlatformScope) {
   const rows = await queryRows<{ day: string; label: string; sent: number | string; received: number | string }>(sql`
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
-    totals as (
-      select day, sum(sent) as sent, sum(received) as received from message_stats_daily
-      where day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))} group by day)
+    totals as (select day, sent, received from platform_message_daily where day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))})
     select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent, coalesce(t.received, 0) as received
     from days d left join totals t on t.day = d.day order by d.day`);
   return rows.map((r) => ({ day: r.day, label: r.label, sent: n(r.sent), received: n(r.received) }));

@@ -58,11 +58,11 @@ function searchCondition(q: string): SQL {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let digits = q.replace(/\D/g, "");
   if (digits.startsWith("0")) digits = `254${digits.slice(1)}`;
+  // Members' numbers are stored as E.164 (+2547…); WhatsApp numbers as typed, so their spaces are dropped.
   const phone =
     digits.length >= 6
-      ? sql`or regexp_replace(coalesce(o.whatsapp_number, ''), '\D', '', 'g') like ${`%${digits}%`}
-           or exists (select 1 from users m where m.organization_id = o.id
-                        and regexp_replace(coalesce(m.phone_number, ''), '\D', '', 'g') like ${`%${digits}%`})`
+      ? sql`or replace(coalesce(o.whatsapp_number, ''), ' ', '') like ${`%${digits}%`}
+           or exists (select 1 from users m where m.organization_id = o.id and m.phone_number like ${`%${digits}%`})`
       : sql``;
   return sql`(o.name ilike ${like} or o.business_id ilike ${like}
               or exists (select 1 from users m where m.organization_id = o.id and m.email ilike ${like}) ${phone})`;
@@ -148,7 +148,7 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
       (select sum(b.messages) from billing_usage_daily b where b.organization_id = l.id and b.day >= ${nairobiMonthStart}) as used,
       (select sum(p.amount_cents) from payments p where p.organization_id = l.id and p.status = 'completed') as revenue,
       (select max(u.last_login_at) from users u where u.organization_id = l.id) as last_sign_in,
-      (select max(s.day)::text from message_stats_daily s where s.organization_id = l.id and (s.sent > 0 or s.received > 0)) as last_message_day
+      (select d.last_day::text from organization_message_days d where d.organization_id = l.id) as last_message_day
     from listed l
     order by ${sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir).replaceAll("o.", "l."))}`);
   return { rows: rows.map(toRow), total, page, pages };

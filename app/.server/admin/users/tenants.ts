@@ -4,8 +4,9 @@ import { sql, type SQL } from "drizzle-orm";
  * The organisations the console counts as tenants: every one but the platform's own (an
  * administrator's organisation is where their account lives, not a customer).
  */
-export function isTenant(alias = "o"): SQL {
-  return sql.raw(`not exists (select 1 from users pa where pa.organization_id = ${alias}.id and pa.usertype = 'admin')`);
+export function isTenant(alias = "o", column = "id"): SQL {
+  // One hashed set of the few platform organisations, read once per statement (never a lookup per row).
+  return sql.raw(`${alias}.${column} not in (select pa.organization_id from users pa where pa.usertype = 'admin')`);
 }
 
 /** The first day of the current Africa/Nairobi month, as a date (YYYY-MM-DD). */
