@@ -36,8 +36,9 @@ export async function recentActivity(_scope: PlatformScope, options: { limit?: n
     created_at: string | Date;
     at: string;
   }>(sql`
-    select a.id, a.organization_id, o.name, a.type, a.status, a.action, a.details, a.created_at, a.created_at::text as at
-    from activity_logs a join organizations o on o.id = a.organization_id
+    select a.id, a.organization_id, (select o.name from organizations o where o.id = a.organization_id) as name,
+           a.type, a.status, a.action, a.details, a.created_at, a.created_at::text as at
+    from activity_logs a
     where ${isTenant("a", "organization_id")}
       ${options.since ? sql`and a.created_at >= ${options.since.toISOString()}::timestamptz` : sql``}
       ${after ? sql`and (a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::bigint)` : sql``}

@@ -59,13 +59,12 @@ function searchCondition(q: string): SQL {
   let digits = q.replace(/\D/g, "");
   if (digits.startsWith("0")) digits = `254${digits.slice(1)}`;
   // Members' numbers are stored as E.164 (+2547…); WhatsApp numbers as typed, so their spaces are dropped.
-  const phone =
-    digits.length >= 6
-      ? sql`or replace(coalesce(o.whatsapp_number, ''), ' ', '') like ${`%${digits}%`}
-           or exists (select 1 from users m where m.organization_id = o.id and m.phone_number like ${`%${digits}%`})`
-      : sql``;
+  // The members are read once into a hashed set of organisations, never once per organisation.
+  const phone = digits.length >= 6;
   return sql`(o.name ilike ${like} or o.business_id ilike ${like}
-              or exists (select 1 from users m where m.organization_id = o.id and m.email ilike ${like}) ${phone})`;
+              ${phone ? sql`or replace(coalesce(o.whatsapp_number, ''), ' ', '') like ${`%${digits}%`}` : sql``}
+              or o.id in (select m.organization_id from users m where m.email ilike ${like}
+                          ${phone ? sql`or m.phone_number like ${`%${digits}%`}` : sql``}))`;
 }
 
 function filterCondition(filters: Pick<UserFilters, "q" | "status" | "plan">): SQL {
