@@ -23,6 +23,7 @@ import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
+import { seedAdminUsers } from "./seed-admin-users";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -82,6 +83,7 @@ export async function seedDemoData() {
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
+  await seedAdminUsers();
   return true;
 }
 
