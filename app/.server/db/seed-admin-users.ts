@@ -11,7 +11,7 @@ import { foldAnalytics } from "../analytics/fold";
  * activity, one pending and one suspended. None can sign in (a random password nobody knows).
  */
 const TENANTS = [
-  { name: "Mama Mboga Fresh Produce", owner: ["Wanjiru", "Kamau"], plan: "Starter", billing: "prepaid", months: 11, paid: 3, used: 640 },
+  { name: "Mama Mboga Fresh Produce", owner: ["Wambui", "Njoki"], plan: "Starter", billing: "prepaid", months: 11, paid: 3, used: 640 },
   { name: "Kilimo Bora Agrovet", owner: ["Kipchoge", "Ruto"], plan: "Growth", billing: "postpaid", months: 10, paid: 9, used: 7400 },
   { name: "Pwani Logistics Ltd", owner: ["Fatuma", "Ali"], plan: "Enterprise", billing: "postpaid", months: 9, paid: 15, used: 61000 },
   { name: "Jua Kali Hardware", owner: ["Otieno", "Ouma"], plan: "Starter", billing: "postpaid", months: 8, paid: 2, used: 1000 },

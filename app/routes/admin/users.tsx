@@ -51,7 +51,7 @@ const COLUMNS: Column<AdminUserRow>[] = [
     cell: (r) => (
       <div className="min-w-36">
         <ProgressBar
-          label={`${r.businessName} usage`}
+          label="Messages"
           value={Math.min(r.messagesUsed, r.messageLimit)}
           max={r.messageLimit}
           valueText={`${formatNumber(r.messagesUsed)} / ${formatNumber(r.messageLimit)}`}
