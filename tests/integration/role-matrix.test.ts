@@ -184,6 +184,33 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   "/admin/notifications": {
     "mark-read": { needs: "platform:console", form: () => ({ intent: "mark-read" }), proof: { by: "platform_admin" } },
   },
+  "/admin/users/:id": {
+    edit: {
+      needs: "platform:console",
+      form: () => ({
+        intent: "edit",
+        plan: "Growth",
+        messageLimit: "12000",
+        status: "active",
+        firstName: "Amina",
+        lastName: "Otieno",
+        email: "demo@jumbe.demo",
+      }),
+      proof: { by: "platform_admin" },
+    },
+    suspend: {
+      needs: "platform:console",
+      form: () => ({ intent: "suspend", reason: "Matrix" }),
+      proof: false,
+      why: "it would sign out the Sacco's members every later row needs (admin-users.test.ts)",
+    },
+    reactivate: {
+      needs: "platform:console",
+      form: () => ({ intent: "reactivate", reason: "Matrix" }),
+      proof: false,
+      why: "after a suspend",
+    },
+  },
   "/change-password": {
     "": { needs: "account:manage", form: () => ({ currentPassword: "wrong", newPassword: "x", confirmPassword: "x" }), proof: false },
   },

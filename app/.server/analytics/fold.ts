@@ -49,7 +49,7 @@ export async function foldAnalytics(database: Database = db()) {
   return total;
 }
 
-/** Adds a batch of pending deltas into the hourly, daily and chart rollups (keys in order: no two folds deadlock). */
+/** Adds a batch of pending deltas into the hourly, daily, chart and platform rollups (keys in order: no two folds deadlock). */
 async function foldDeltas(tx: Executor) {
   const [result] = await rows<{ n: number | string }>(
     tx,
@@ -95,6 +95,20 @@ async function foldDeltas(tx: Executor) {
       on conflict (organization_id, hour, phone_number_id) do update set
         sent = message_volume_hourly.sent + excluded.sent, delivered = message_volume_hourly.delivered + excluded.delivered,
         read = message_volume_hourly.read + excluded.read
+      returning 1
+    ), platform as (
+      -- The admin console's platform figures: a row a day, and each tenant's last day with a message.
+      insert into platform_message_daily (day, sent, received)
+      select (hour at time zone 'Africa/Nairobi')::date, sum(sent), sum(received)
+      from live group by 1 having sum(sent) <> 0 or sum(received) <> 0 order by 1
+      on conflict (day) do update set
+        sent = platform_message_daily.sent + excluded.sent, received = platform_message_daily.received + excluded.received
+      returning 1
+    ), last_days as (
+      insert into organization_message_days (organization_id, last_day)
+      select organization_id, max((hour at time zone 'Africa/Nairobi')::date)
+      from live where sent > 0 or received > 0 group by 1 order by 1
+      on conflict (organization_id) do update set last_day = greatest(organization_message_days.last_day, excluded.last_day)
       returning 1
     )
     select count(*) as n from moved`,

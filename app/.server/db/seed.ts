@@ -27,6 +27,7 @@ import { foldAnalytics } from "../analytics/fold";
 import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
+import { seedAdminUsers } from "./seed-admin-users";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -90,6 +91,7 @@ export async function seedDemoData() {
   await seedAdminBilling();
   await seedAdminTemplates();
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
+  await seedAdminUsers();
   return true;
 }
 

@@ -118,8 +118,10 @@ export async function authenticateApiKey(presented: string) {
   const keyHash = sha256(presented);
   // The driver's own query: this runs on every API call (Drizzle's builder costs more than the read).
   const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string; stale: boolean }>(
-    `select id, organization_id, key_hash, (last_used_at is null or last_used_at < now() - interval '1 minute') as stale
-     from api_keys where key_hash = $1 and revoked_at is null limit 1`,
+    // A suspended organisation's key is refused at once: its row comes along (the primary key), one statement.
+    `select k.id, k.organization_id, k.key_hash, (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale
+     from api_keys k join organizations o on o.id = k.organization_id
+     where k.key_hash = $1 and k.revoked_at is null and o.status <> 'suspended' limit 1`,
     [keyHash],
   );
   if (!row || !constantTimeEqual(row.key_hash, keyHash)) return null;

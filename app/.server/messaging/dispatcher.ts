@@ -207,17 +207,24 @@ async function numberTokens(phoneNumberIds: string[]) {
     access_token_encrypted: string;
     refused: boolean;
     closing: boolean;
+    suspended: boolean;
   }>(
     `select p.phone_number_id, p.organization_id, a.access_token_encrypted, a.token_refused_at is not null as refused,
-            o.closure_requested_at is not null as closing
+            o.closure_requested_at is not null as closing, o.status = 'suspended' as suspended
      from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id join organizations o on o.id = p.organization_id
      where p.phone_number_id = any($1::text[]) and p.disconnected_at is null and a.status = 'connected'`,
     [phoneNumberIds],
   );
-  return new Map<string, string | { refused: true } | { closing: true }>(
+  return new Map<string, string | { refused: true } | { closing: true; suspended?: true }>(
     rows.map((r) => [
       `${r.organization_id}|${r.phone_number_id}`,
-      r.closing ? { closing: true } : r.refused ? { refused: true } : decryptSecret(r.access_token_encrypted),
+      r.suspended
+        ? { closing: true, suspended: true }
+        : r.closing
+          ? { closing: true }
+          : r.refused
+            ? { refused: true }
+            : decryptSecret(r.access_token_encrypted),
     ]),
   );
 }
@@ -309,13 +316,14 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   for (const message of paced) {
     const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
     if (typeof token === "object" && "closing" in token) {
-      // Queued before its organisation began closing: not sent, now or on a reopening weeks later.
+      // Queued before its organisation began closing, or was suspended by a platform administrator:
+      // not sent, now or on a reopening later (a suspended tenant's campaigns hold theirs instead).
       failures.push({
         id: message.id,
         organizationId: message.organization_id,
         code: null,
-        title: "organization_closing",
-        details: "Not sent: the organisation was closing.",
+        title: token.suspended ? "organization_suspended" : "organization_closing",
+        details: token.suspended ? "Not sent: the organisation was suspended." : "Not sent: the organisation was closing.",
       });
       continue;
     }

@@ -23,6 +23,7 @@ export function sortLinkHref(searchParams: URLSearchParams, column: string, defa
   next.set("dir", current ? (current === "asc" ? "desc" : "asc") : defaultDirection);
   next.delete("before");
   next.delete("after");
+  next.delete("page");
   return `?${next.toString()}`;
 }
 

@@ -1,9 +1,24 @@
-import { data } from "react-router";
 import type { Route } from "./+types/overview-export";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { streamedCsv } from "~/.server/admin/csv-export";
+import { ACTIVITY_EXPORT_DAYS, recentActivity } from "~/.server/admin/overview/activity";
 
-// Issue 19: built by this issue's work in progress.
+/** Export Data on the Overview: the recent activity across organisations (the last 30 days), newest first. */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  throw data("Not Found", { status: 404 });
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const since = new Date(Date.now() - ACTIVITY_EXPORT_DAYS * 86_400_000);
+  return streamedCsv(
+    "admin_recent_activity",
+    ["When", "Organisation ID", "Organisation", "Type", "Status", "Action", "Details"],
+    async function* () {
+      let cursor: string | null = null;
+      do {
+        const page = await recentActivity(scope, { cursor, since, limit: 500 });
+        yield page.records.map((r) => [r.createdAt, r.organizationId, r.organizationName, r.type, r.status, r.action, r.details]);
+        cursor = page.next;
+      } while (cursor);
+    },
+  );
 }

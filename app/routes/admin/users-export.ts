@@ -1,9 +1,47 @@
-import { data } from "react-router";
 import type { Route } from "./+types/users-export";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { streamedCsv } from "~/.server/admin/csv-export";
+import { allUserRows, readUserFilters } from "~/.server/admin/users/list";
+import { nairobiDate } from "~/lib/dates";
 
-// Issue 19: built by this issue's work in progress.
+/** Export Data on the Users tab: the table with the page's search, filters and order, every page. */
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args);
-  throw data("Not Found", { status: 404 });
+  const current = await requirePlatformAdmin(args);
+  const scope = platformScope(current);
+  const { filters } = readUserFilters(args.url.searchParams);
+  return streamedCsv(
+    "admin_users",
+    [
+      "Organisation ID",
+      "Business",
+      "Business ID",
+      "E-mail",
+      "Plan",
+      "Billing",
+      "Status",
+      "Messages this month",
+      "Message limit",
+      "Revenue (KES)",
+      "Joined",
+      "Last active",
+    ],
+    async function* () {
+      for await (const rows of allUserRows(scope, { ...filters, page: 1 }))
+        yield rows.map((r) => [
+          r.id,
+          r.businessName,
+          r.businessId,
+          r.email,
+          r.plan,
+          r.billingType,
+          r.status,
+          r.messagesUsed,
+          r.messageLimit,
+          (r.revenueCents / 100).toFixed(2),
+          nairobiDate(new Date(r.joinDate)),
+          r.lastActive,
+        ]);
+    },
+  );
 }

@@ -76,6 +76,24 @@ export const messageStatsDaily = pgTable(
 );
 
 /**
+ * The whole platform's messages per Africa/Nairobi day, folded with the rollups above: the admin
+ * console's messages this month and volume chart read a row a day, whatever the number of tenants.
+ */
+export const platformMessageDaily = pgTable("platform_message_daily", {
+  day: date("day").primaryKey(),
+  sent: bigint("sent", { mode: "number" }).notNull().default(0),
+  received: bigint("received", { mode: "number" }).notNull().default(0),
+});
+
+/** Each organisation's last Africa/Nairobi day with a message sent or received (the console's "active" and "last active"). */
+export const organizationMessageDays = pgTable("organization_message_days", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  lastDay: date("last_day").notNull(),
+});
+
+/**
  * The chart's three figures per hour and number alone: the hour-of-day chart of a long range reads
  * one row an hour and number (8,760 a year) instead of one per template and category as well.
  */
