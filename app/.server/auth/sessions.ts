@@ -120,7 +120,10 @@ export async function findSession(request: Request): Promise<FoundSession | null
   const [row] = await rawQuery<SessionRow>(FIND_SESSION_SQL, [sha256(token), new Date()]);
   if (!row) return null;
   const found: FoundSession = {
-    session: { id: row.session_id, persistent: row.persistent, lastUsedAt: date(row.last_used_at),
+    session: {
+      id: row.session_id,
+      persistent: row.persistent,
+      lastUsedAt: date(row.last_used_at),
       expiresAt: date(row.expires_at),
       confirmedAt: date(row.confirmed_at),
     },

@@ -199,7 +199,7 @@ export const payments = pgTable(
     uniqueIndex("payments_idempotency_key")
       .on(t.organizationId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
-    // The admin console's money received by method in a period.
+    // The admin console: money received by method in a period, and revenue this month (completed payments by when they completed).
     index("payments_completed_idx")
       .on(t.completedAt)
       .where(sql`status = 'completed'`),
@@ -207,10 +207,6 @@ export const payments = pgTable(
       .on(t.nextCheckAt)
       .where(sql`status = 'pending' and next_check_at is not null`),
     check("payments_amount_check", sql`amount_cents > 0`),
-    // The admin console's revenue this month: every tenant's completed payments by when they completed.
-    index("payments_completed_idx")
-      .on(t.completedAt)
-      .where(sql`status = 'completed'`),
   ],
 );
 
