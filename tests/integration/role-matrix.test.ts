@@ -172,6 +172,34 @@ const PROFILE: Record<string, Intent> = {
 const ACTIONS: Record<string, Record<string, Intent>> = {
   "/profile": PROFILE,
   "/admin/profile": PROFILE,
+  // The Billing tab's forms (each tested with its effects and step-up in admin-billing.test.ts): the
+  // samples are an unknown invoice and dispute, and the Sacco's wallet, which the matrix leaves as it is.
+  "/admin/billing/invoices/:id": {
+    reminder: { needs: "platform:console", form: () => ({ intent: "reminder" }), proof: false, why: "no such invoice" },
+    reconcile: {
+      needs: "platform:console",
+      form: () => ({ intent: "reconcile", bankReference: "FT26328KX9", paymentDate: "2026-11-20", notes: "Matrix" }),
+      proof: false,
+      why: "no such invoice",
+    },
+  },
+  "/admin/billing/disputes/:id": {
+    credit: {
+      needs: "platform:console",
+      form: () => ({ intent: "credit", amount: "100", note: "Matrix" }),
+      proof: false,
+      why: "no such dispute",
+    },
+    reject: { needs: "platform:console", form: () => ({ intent: "reject", note: "Matrix" }), proof: false, why: "no such dispute" },
+  },
+  "/admin/billing/wallets/:id": {
+    adjust: {
+      needs: "platform:console",
+      form: () => ({ intent: "adjust", direction: "credit", amount: "100", reason: "Matrix" }),
+      proof: false,
+      why: "the matrix keeps the Sacco's wallet as seeded",
+    },
+  },
   "/admin/system": {
     resolve: {
       needs: "platform:console",
