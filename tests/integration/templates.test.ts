@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { eq, sql } from "drizzle-orm";
+import { db, queryRows } from "~/.server/db/client";
+import { encryptSecret } from "~/.server/security/crypto";
 import { activityLogs } from "~/.server/db/schema";
 import { drainJobs } from "~/.server/jobs/worker";
 import { copyTemplate, createTemplate, deleteTemplate, updateTemplate, TEMPLATE_MESSAGES, type Actor } from "~/.server/templates/manage";
 import { findTemplate, listTemplates } from "~/.server/templates/queries";
-import { syncOrganisationTemplates } from "~/.server/templates/sync";
+import { requestTemplateSync, syncOrganisationTemplates, TEMPLATE_SYNC_QUEUE } from "~/.server/templates/sync";
 import type { TemplateInput } from "~/lib/templates";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { createVerifiedUser } from "../support/accounts";
@@ -130,6 +131,23 @@ describe("templates at Meta", () => {
     expect(foreign.id).toBeTruthy();
     // Again: nothing left to do.
     expect((await syncOrganisationTemplates(actor.organizationId))[0]).toMatchObject({ imported: 0, updated: 0, removed: 0 });
+  });
+
+  it("ends a sync whose token Meta refuses (190) instead of retrying it, and skips accounts marked as refused", async () => {
+    const { actor, account } = await connectedTenant("Baraka Dairy Farmers Sacco");
+    await db().execute(
+      sql`update whatsapp_accounts set access_token_encrypted = ${encryptSecret("EAAG-not-a-token")} where id = ${account.id}`,
+    );
+    await requestTemplateSync(account.id, undefined, 0);
+    await drainJobs();
+    const [job] = await queryRows<{ finished: boolean; attempts: number }>(
+      sql`select finished_at is not null as finished, attempts from jobs where queue = ${TEMPLATE_SYNC_QUEUE}`,
+    );
+    expect(job).toEqual({ finished: true, attempts: 1 });
+    await db().execute(
+      sql`update whatsapp_accounts set token_refused_at = now(), token_refusal = 'Invalid OAuth access token' where id = ${account.id}`,
+    );
+    expect(await syncOrganisationTemplates(actor.organizationId)).toEqual([]);
   });
 
   it("deletes at Meta too; a template deleted at Meta is removed here by the next sync", async () => {

@@ -4,7 +4,7 @@ import { recordActivity } from "../activity/record";
 import { enqueueJob, type Executor, type Job } from "../jobs/queue";
 import { log } from "../log";
 import { decryptSecret } from "../security/crypto";
-import { describeGraphFailure, graphClient, type GraphClient, type GraphTemplate } from "../whatsapp/graph-client";
+import { describeGraphFailure, GraphApiError, graphClient, type GraphClient, type GraphTemplate } from "../whatsapp/graph-client";
 import { CATEGORY_VALUES } from "../../lib/templates";
 import { metaStatus } from "./manage";
 import { recordTemplateEvent } from "./events";
@@ -51,11 +51,24 @@ interface LocalRow {
 /** Reconciles one connected account's templates. */
 export async function syncAccountTemplates(accountId: string, client: GraphClient = graphClient()): Promise<SyncOutcome | undefined> {
   const [account] = await queryRows<AccountRow>(
-    sql`select id, organization_id, waba_id, access_token_encrypted from whatsapp_accounts where id = ${accountId} and status = 'connected'`,
+    sql`select id, organization_id, waba_id, access_token_encrypted from whatsapp_accounts
+        where id = ${accountId} and status = 'connected' and token_refused_at is null`,
   );
+  // Gone, or Meta refused its token (190): nothing to read until the tenant connects it again.
   if (!account) return undefined;
   const token = decryptSecret(account.access_token_encrypted);
-  const remote = await client.listTemplates(account.waba_id, token);
+  let remote: Awaited<ReturnType<GraphClient["listTemplates"]>>;
+  try {
+    remote = await client.listTemplates(account.waba_id, token);
+  } catch (error) {
+    // A refused token does not heal by retrying: the sync ends, and the next one (hourly, or after
+    // the tenant connects again) tries afresh. Anything else is retried by the queue.
+    if (error instanceof GraphApiError && error.code === 190) {
+      log().warn({ accountId, error: describeGraphFailure(error) }, "template sync skipped: Meta refused the account's token");
+      return undefined;
+    }
+    throw error;
+  }
   const local = await queryRows<LocalRow>(sql`
     select id, meta_template_id, name, language, status, category, components, rejection_reason, quality_score, deleting_at
     from message_templates where organization_id = ${account.organization_id} and waba_id = ${account.waba_id}`);
