@@ -389,6 +389,12 @@ describe("the System tab", () => {
     );
     expect(empty.status).toBe(400);
     expect(empty.data.message).toBe("Say how the alert was resolved (at least 3 characters).");
+    // PostgreSQL cannot store NUL in text: the form is refused before anything reads it.
+    const nul = await run(
+      systemAction,
+      formRequest("/admin/system", { intent: "resolve", alertId: alert.id, note: "Restarted\u0000 it" }, { cookie: me.cookie }),
+    );
+    expect(nul.status).toBe(400);
     const unknown = await run(
       systemAction,
       formRequest(

@@ -7,6 +7,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BellEventLine } from "~/components/layout/admin-header";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/table";
+import { readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Admin console | Jumbe" }];
 
@@ -28,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
 /** POST intent=mark-read: everything so far is read; back to the page the form was on. */
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   if (form.get("intent") !== "mark-read") throw new Response("Unknown action", { status: 400 });
   await markBellRead(current);
   return redirect(bellReturnPath(form.get("back")));

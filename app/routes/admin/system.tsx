@@ -17,6 +17,7 @@ import { TextareaField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
+import { readForm } from "~/.server/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
 
@@ -35,7 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   platformScope(current);
-  const formData = await args.request.formData();
+  const formData = await readForm(args.request);
   const intent = formData.get("intent");
   if (intent !== "resolve") return data({ alertId: "", message: "Unknown action." }, { status: 400 });
   const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
