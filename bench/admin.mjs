@@ -2,6 +2,7 @@
 //
 //   npm run build && node bench/run.mjs --admin-only                                 (10,000 organisations; about 10 minutes)
 //   node bench/run.mjs --admin-only --admin-organizations 500 --admin-requests 10     (a smoke run, under a minute)
+//   node bench/run.mjs --admin-only --admin-keep                                      (then the cluster stays, for EXPLAIN by hand)
 //
 // 1. Seed, straight in SQL (generate_series): `organizations` organisations over the last two
 //    years (names from Kenyan towns and trades; 3% pending, 2% suspended, 5% with template review),
@@ -415,7 +416,7 @@ async function measurePages({ root, databaseUrl, admin, password, sample, reques
   }
 }
 
-export async function benchAdmin({ root, accounts, organizations = 10_000, messages = 60, requests = 30, log = console.log }) {
+export async function benchAdmin({ root, accounts, organizations = 10_000, messages = 60, requests = 30, keep = false, log = console.log }) {
   if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
   const postgres = await startPrivatePostgres({
     extraSettings: { shared_buffers: "'512MB'", maintenance_work_mem: "'512MB'", max_wal_size: "'4GB'" },
@@ -455,13 +456,17 @@ export async function benchAdmin({ root, accounts, organizations = 10_000, messa
     await client.end();
     report.sample = seeded.sample;
     report.http = await measurePages({ root, databaseUrl, admin: seeded.admin, password, sample: seeded.sample, requests, log });
+    // --admin-keep: left running for a look at the plans (bench/run.mjs waits for Ctrl-C, then destroys it); not in the JSON.
+    if (keep) report.keptAt = databaseUrl;
     return report;
   } finally {
     await client.end().catch(() => {});
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.off("exit", postgres.destroy);
-    postgres.destroy();
+    if (!keep) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      process.off("exit", postgres.destroy);
+      postgres.destroy();
+    }
   }
 }
 

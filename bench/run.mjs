@@ -136,6 +136,7 @@ const { values: args } = parseArgs({
     "admin-organizations": { type: "string", default: "10000" },
     "admin-messages": { type: "string", default: "60" },
     "admin-requests": { type: "string", default: "30" },
+    "admin-keep": { type: "boolean", default: false },
     "skip-admin": { type: "boolean", default: false },
     "admin-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
@@ -222,6 +223,7 @@ if (args.help) {
   --admin-organizations N     the admin console bench's organisations (default 10000; 500 for a smoke run)
   --admin-messages N          messages a year of each of its organisations (default 60)
   --admin-requests N          sequential requests of each console page (default 30)
+  --admin-keep                leave its cluster running at the end (its URL printed) until Ctrl-C, to look at plans
   --skip-admin                leave out the admin console
   --admin-only                only the admin console (a private PostgreSQL cluster: seed, fold, each tab's first page, notifications and search)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
@@ -603,6 +605,7 @@ async function main() {
           organizations,
           messages: Number(args["admin-messages"]),
           requests: Number(args["admin-requests"]),
+          keep: args["admin-keep"],
           log: (line) => console.log(line),
         });
       } catch (error) {
@@ -617,12 +620,13 @@ async function main() {
   results.machine.loadAverageAfter = os.loadavg()[0];
   writeResults(results);
   // --analytics-keep: the seeded cluster stays until Ctrl-C (its signal handler destroys it).
-  if (results.analytics?.keptAt) {
-    console.log(
-      `\nThe analytics cluster is kept at ${results.analytics.keptAt} (psql "${results.analytics.keptAt}"); Ctrl-C stops and removes it.`,
-    );
-    setInterval(() => {}, 2 ** 30);
+  for (const [name, section] of [
+    ["analytics", results.analytics],
+    ["admin console", results.admin],
+  ]) {
+    if (section?.keptAt) console.log(`\nThe ${name} cluster is kept at ${section.keptAt} (psql "${section.keptAt}"); Ctrl-C stops and removes it.`);
   }
+  if (results.analytics?.keptAt || results.admin?.keptAt) setInterval(() => {}, 2 ** 30);
 }
 
 /**
