@@ -390,6 +390,89 @@ describe("disputes", () => {
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
     expect(listed.data.resolvedDisputes.find((d: any) => d.id === id)).toMatchObject({ outcome: "rejected" });
   });
+
+  it("asks a stale session for the password before crediting or rejecting: refused without it or with a wrong one, nothing changed", async () => {
+    const a = await admin();
+    const t = await tenant("Tumaini Bakery");
+    const paid = await invoice(t.organizationId, 2_500, { status: "paid" });
+    await disputeInvoice(t.actor, paid.id, "Two top-ups were charged for one order.");
+    const id = await disputeOf(paid.id);
+    const fresh = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    expect(fresh.data.stepUp).toBe(false);
+    await stale(a.user.id);
+    const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    expect(page.data.stepUp).toBe(true);
+    const start = await balance(t.organizationId);
+    const unchanged = async () => {
+      const [d] = await rawQuery<{ status: string; outcome: string | null; credit_note_id: string | null }>(
+        `select status, outcome, credit_note_id from invoice_disputes where id = $1`,
+        [id],
+      );
+      expect(d).toEqual({ status: "open", outcome: null, credit_note_id: null });
+      expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [paid.id]))[0]!.status).toBe("disputed");
+      const notes = await rawQuery(`select id from invoices where credits_invoice_id = $1`, [paid.id]);
+      expect(notes).toHaveLength(0);
+      expect(await balance(t.organizationId)).toBe(start);
+      expect(await countAdminActions("dispute.credit", id)).toBe(0);
+      expect(await countAdminActions("dispute.reject", id)).toBe(0);
+    };
+
+    for (const fields of <Record<string, string>[]>[
+      { intent: "credit", amount: "500", note: "Refund of the second top-up." },
+      { intent: "reject", note: "Only one top-up reached us." },
+    ]) {
+      const without = await resolve(a.cookie, id, fields);
+      expect(without.status).toBe(400);
+      expect(without.data.error).toEqual({
+        intent: fields.intent,
+        message: "Confirm it is you: enter your password (or a code from your authenticator app).",
+        field: "confirmation",
+      });
+      const wrong = await resolve(a.cookie, id, { ...fields, confirmation: "not my password" });
+      expect(wrong.status).toBe(400);
+      expect(wrong.data.error).toMatchObject({
+        intent: fields.intent,
+        message: "That password or code is not right.",
+        field: "confirmation",
+      });
+      await unchanged();
+    }
+
+    // An intent no form sends (an inherited name too): 400, nothing done.
+    for (const intent of ["refund", "toString", ""])
+      expect((await resolve(a.cookie, id, { intent, confirmation: a.password })).data.error).toEqual({
+        intent: "",
+        message: "Unknown action.",
+      });
+    await unchanged();
+
+    // The right password: done, and the step-up holds for the next 10 minutes.
+    const right = await resolve(a.cookie, id, {
+      intent: "credit",
+      amount: "500",
+      note: "Refund of the second top-up.",
+      confirmation: a.password,
+    });
+    expect(right.status).toBe(302);
+    expect(await balance(t.organizationId)).toBe(start + 50_000);
+    expect(await countAdminActions("dispute.credit", id)).toBe(1);
+    expect((await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }))).data.stepUp).toBe(false);
+  });
+
+  it("rejects on a stale session with the right password", async () => {
+    const a = await admin();
+    const t = await tenant("Upendo Salon");
+    const overdue = await invoice(t.organizationId, 900, { status: "overdue" });
+    await disputeInvoice(t.actor, overdue.id, "We left the Growth plan in October.");
+    const id = await disputeOf(overdue.id);
+    await stale(a.user.id);
+    expect((await resolve(a.cookie, id, { intent: "reject", note: "You moved in November." })).status).toBe(400);
+    expect(await countAdminActions("dispute.reject", id)).toBe(0);
+    const done = await resolve(a.cookie, id, { intent: "reject", note: "You moved in November.", confirmation: a.password });
+    expect(done.status).toBe(302);
+    expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("overdue");
+    expect(await countAdminActions("dispute.reject", id)).toBe(1);
+  });
 });
 
 describe("wallet adjustments and reminders", () => {
