@@ -14,7 +14,7 @@ import { adminInvoicePage, parseInvoiceFilters, type AdminInvoiceRow } from "~/.
 import { listDisputes, type DisputeListRow } from "~/.server/admin/billing/disputes";
 import { unreconciledTransfers } from "~/.server/admin/billing/reconciliation";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Pager, Table, type Column } from "~/components/ui/table";
+import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
@@ -315,7 +315,13 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
             empty="No invoices match."
           />
         </div>
-        <Pager searchParams={searchParams} newer={invoices.previous} older={invoices.next} label="Invoice pages" />
+        <Pager
+          searchParams={searchParams}
+          newer={invoices.previous}
+          older={invoices.next}
+          label="Invoice pages"
+          order={pagerOrder(filters.sort === "issued", filters.dir)}
+        />
       </section>
     </div>
   );

@@ -8,7 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
-import { Pager, Table, type Column } from "~/components/ui/table";
+import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import {
   ACCOUNT_STATUS_LABELS,
@@ -169,7 +169,15 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
           empty={filtered ? "No WhatsApp account matches these filters." : "No organisation has connected a WhatsApp account yet."}
         />
       </div>
-      {next || previous ? <Pager searchParams={searchParams} newer={previous} older={next} label="WhatsApp account pages" /> : null}
+      {next || previous ? (
+        <Pager
+          searchParams={searchParams}
+          newer={previous}
+          older={next}
+          label="WhatsApp account pages"
+          order={pagerOrder(filters.sort === "connected", filters.dir)}
+        />
+      ) : null}
     </div>
   );
 }
