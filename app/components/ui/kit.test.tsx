@@ -146,7 +146,7 @@ describe("Table", () => {
     // Each end of the pager as "rel:word" (a link) or "disabled:word", icons left out.
     const words = (html: string) =>
       [...html.replace(/<svg.*?<\/svg>/g, "").matchAll(/<(a|span) ([^>]*)>\s*(\w+)\s*<\/\1>/g)].map(
-        ([, tag, attributes, word]) => `${tag === "a" ? attributes.match(/rel="(\w+)"/)?.[1] : "disabled"}:${word}`,
+        ([, tag, attributes, word]) => `${tag === "a" ? attributes?.match(/rel="(\w+)"/)?.[1] : "disabled"}:${word}`,
       );
     const byDefault = render(<Pager searchParams={params} newer="1" older="2" label="Invoice pages" />);
     expect(byDefault).toContain('<nav aria-label="Invoice pages"');
