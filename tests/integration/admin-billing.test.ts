@@ -317,15 +317,20 @@ describe("disputes", () => {
     (
       await rawQuery<{ id: string }>(`select id from invoice_disputes where invoice_id = $1 order by created_at desc limit 1`, [invoiceId])
     )[0]!.id;
+  /** An administrator, and a new tenant's invoice of `shillings` that the tenant disputes for `reason`. */
+  async function disputed(business: string, shillings: number, status: "paid" | "pending" | "overdue", reason: string) {
+    const a = await admin();
+    const t = await tenant(business);
+    const disputedInvoice = await invoice(t.organizationId, shillings, { status });
+    await disputeInvoice(t.actor, disputedInvoice.id, reason);
+    return { a, t, invoice: disputedInvoice, id: await disputeOf(disputedInvoice.id) };
+  }
 
   it("resolves by a credit note: a CRN document crediting part of a paid invoice to the wallet, which the tenant sees", async () => {
-    const a = await admin();
-    const t = await tenant("Jua Kali Welders");
-    const paid = await invoice(t.organizationId, 3_000, { status: "paid" });
-    await disputeInvoice(t.actor, paid.id, "We were charged for messages that never went out.");
-    const id = await disputeOf(paid.id);
+    const reason = "We were charged for messages that never went out.";
+    const { a, t, invoice: paid, id } = await disputed("Jua Kali Welders", 3_000, "paid", reason);
     const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
-    expect(page.data.dispute.reason).toBe("We were charged for messages that never went out.");
+    expect(page.data.dispute.reason).toBe(reason);
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
     expect(listed.data.openDisputes.some((d: any) => d.id === id)).toBe(true);
     const start = await balance(t.organizationId);
@@ -359,22 +364,15 @@ describe("disputes", () => {
   });
 
   it("voids an unpaid invoice credited in full", async () => {
-    const a = await admin();
-    const t = await tenant("Maji Safi Water");
-    const pending = await invoice(t.organizationId, 800, { status: "pending" });
-    await disputeInvoice(t.actor, pending.id, "We cancelled before this month started.");
+    const { a, t, invoice: pending, id } = await disputed("Maji Safi Water", 800, "pending", "We cancelled before this month started.");
     const start = await balance(t.organizationId);
-    expect((await resolve(a.cookie, await disputeOf(pending.id), { intent: "credit", amount: "" })).status).toBe(302);
+    expect((await resolve(a.cookie, id, { intent: "credit", amount: "" })).status).toBe(302);
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [pending.id]))[0]!.status).toBe("void");
     expect(await balance(t.organizationId)).toBe(start);
   });
 
   it("rejects with a note the tenant sees, restoring the invoice's status", async () => {
-    const a = await admin();
-    const t = await tenant("Sokoni Traders");
-    const overdue = await invoice(t.organizationId, 1_500, { status: "overdue" });
-    await disputeInvoice(t.actor, overdue.id, "The overage price is not what we agreed.");
-    const id = await disputeOf(overdue.id);
+    const { a, t, invoice: overdue, id } = await disputed("Sokoni Traders", 1_500, "overdue", "The overage price is not what we agreed.");
     expect((await resolve(a.cookie, id, { intent: "reject", note: "" })).data.error).toMatchObject({ field: "note" });
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("disputed");
     const done = await resolve(a.cookie, id, { intent: "reject", note: "The Growth overage is KES 1.00 a message, as on the price list." });
@@ -392,11 +390,7 @@ describe("disputes", () => {
   });
 
   it("asks a stale session for the password before crediting or rejecting: refused without it or with a wrong one, nothing changed", async () => {
-    const a = await admin();
-    const t = await tenant("Tumaini Bakery");
-    const paid = await invoice(t.organizationId, 2_500, { status: "paid" });
-    await disputeInvoice(t.actor, paid.id, "Two top-ups were charged for one order.");
-    const id = await disputeOf(paid.id);
+    const { a, t, invoice: paid, id } = await disputed("Tumaini Bakery", 2_500, "paid", "Two top-ups were charged for one order.");
     const fresh = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
     expect(fresh.data.stepUp).toBe(false);
     await stale(a.user.id);
@@ -460,11 +454,7 @@ describe("disputes", () => {
   });
 
   it("rejects on a stale session with the right password", async () => {
-    const a = await admin();
-    const t = await tenant("Upendo Salon");
-    const overdue = await invoice(t.organizationId, 900, { status: "overdue" });
-    await disputeInvoice(t.actor, overdue.id, "We left the Growth plan in October.");
-    const id = await disputeOf(overdue.id);
+    const { a, invoice: overdue, id } = await disputed("Upendo Salon", 900, "overdue", "We left the Growth plan in October.");
     await stale(a.user.id);
     expect((await resolve(a.cookie, id, { intent: "reject", note: "You moved in November." })).status).toBe(400);
     expect(await countAdminActions("dispute.reject", id)).toBe(0);

@@ -158,6 +158,7 @@ function RevenueTable({ caption, lines, empty }: { caption: string; lines: Reven
 // The Billing tab: figures for a period, revenue, bank transfers to reconcile, disputes and every invoice.
 export default function AdminBilling({ loaderData }: Route.ComponentProps) {
   const { period, totals, byPlan, byMethod, invoices, filters, openDisputes, resolvedDisputes, unreconciled } = loaderData;
+  const invoiceOrder = pagerOrder(filters.sort === "issued", filters.dir);
   const [searchParams] = useSearchParams();
   const periodHref = (value: string) => {
     const next = new URLSearchParams(searchParams);
@@ -315,13 +316,7 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
             empty="No invoices match."
           />
         </div>
-        <Pager
-          searchParams={searchParams}
-          newer={invoices.previous}
-          older={invoices.next}
-          label="Invoice pages"
-          order={pagerOrder(filters.sort === "issued", filters.dir)}
-        />
+        <Pager searchParams={searchParams} newer={invoices.previous} older={invoices.next} label="Invoice pages" order={invoiceOrder} />
       </section>
     </div>
   );

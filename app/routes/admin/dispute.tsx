@@ -7,7 +7,7 @@ import { adminDispute, creditDispute, rejectDispute } from "~/.server/admin/bill
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
 import { adminInvoice } from "~/.server/admin/billing/invoice-detail";
 import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
 import { AdminInvoiceStatusBadge } from "~/components/billing/invoice-history";
@@ -39,7 +39,7 @@ export const action = (args: Route.ActionArgs) =>
     credit: {
       destructive: true,
       work: async ({ current, meta, id, form }) => {
-        const done = await creditDispute(current, meta, id, { amount: formText(form, "amount"), note: formText(form, "note") });
+        const done = await creditDispute(current, meta, id, formTexts(form, "amount", "note"));
         return `Credit note ${done.creditNoteNumber} issued for ${formatKes(done.amountCents)}: ${
           done.voided ? `${done.invoiceNumber} is void.` : "credited to the wallet."
         }`;
@@ -48,7 +48,7 @@ export const action = (args: Route.ActionArgs) =>
     reject: {
       destructive: true,
       work: async ({ current, meta, id, form }) => {
-        const done = await rejectDispute(current, meta, id, { note: formText(form, "note") });
+        const done = await rejectDispute(current, meta, id, formTexts(form, "note"));
         return `Dispute rejected: ${done.invoiceNumber} is ${done.status} again, and the organisation sees your note.`;
       },
     },

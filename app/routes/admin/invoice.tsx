@@ -7,7 +7,7 @@ import { adminInvoice, sendInvoiceReminder } from "~/.server/admin/billing/invoi
 import { reconcileInvoice } from "~/.server/admin/billing/reconcile";
 import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
 import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { nairobiDate } from "~/.server/billing/periods";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
@@ -44,11 +44,7 @@ export const action = (args: Route.ActionArgs) =>
     reconcile: {
       destructive: true,
       work: async ({ current, meta, id, form }) => {
-        const done = await reconcileInvoice(current, meta, id, {
-          reference: formText(form, "reference"),
-          paymentDate: formText(form, "paymentDate"),
-          note: formText(form, "note"),
-        });
+        const done = await reconcileInvoice(current, meta, id, formTexts(form, "reference", "paymentDate", "note"));
         return `${done.number} reconciled: the wallet was credited once.`;
       },
     },

@@ -6,7 +6,7 @@ import { stepUpNeeded } from "~/.server/admin/step-up";
 import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/admin/billing/wallet";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
 import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -34,11 +34,7 @@ export const action = (args: Route.ActionArgs) =>
     adjust: {
       destructive: true,
       work: async ({ current, meta, id, form }) => {
-        const done = await adjustWallet(current, meta, id, {
-          direction: formText(form, "direction"),
-          amount: formText(form, "amount"),
-          reason: formText(form, "reason"),
-        });
+        const done = await adjustWallet(current, meta, id, formTexts(form, "direction", "amount", "reason"));
         return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
       },
     },

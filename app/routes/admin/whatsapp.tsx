@@ -124,6 +124,7 @@ function columns(now: number): Column<AdminAccountRow>[] {
 export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const { accounts, filters, problems, next, previous, now } = loaderData;
+  const accountOrder = pagerOrder(filters.sort === "connected", filters.dir);
   const filtered = !!(filters.q || filters.status);
   return (
     <div>
@@ -170,13 +171,7 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
         />
       </div>
       {next || previous ? (
-        <Pager
-          searchParams={searchParams}
-          newer={previous}
-          older={next}
-          label="WhatsApp account pages"
-          order={pagerOrder(filters.sort === "connected", filters.dir)}
-        />
+        <Pager searchParams={searchParams} newer={previous} older={next} label="WhatsApp account pages" order={accountOrder} />
       ) : null}
     </div>
   );
