@@ -16,7 +16,8 @@ import { loader as pdfLoader } from "~/routes/admin/invoice-pdf";
 import { loader as disputeLoader, action as disputeAction } from "~/routes/admin/dispute";
 import { loader as walletLoader, action as walletAction } from "~/routes/admin/wallet";
 import { loader as tenantInvoiceLoader } from "~/routes/app/billing/invoice";
-import { formRequest, getRequest, run } from "../support/http";
+import { APP, formRequest, getRequest, run } from "../support/http";
+import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 
 // Issue 19, the admin console's Billing tab: its figures against the data, the invoice table's search,
@@ -396,6 +397,16 @@ describe("disputes", () => {
     await stale(a.user.id);
     const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
     expect(page.data.stepUp).toBe(true);
+    // As served: each form (credit, reject) carries its own password field.
+    const served = await appFetch(
+      new Request(`${APP}/admin/billing/disputes/${id}`, { headers: { cookie: a.cookie, "user-agent": "vitest" } }),
+    );
+    const html = await served.text();
+    for (const form of ["credit", "reject"]) {
+      const input = html.match(new RegExp(`<input[^>]*id="${form}-confirmation"[^>]*>`))?.[0];
+      expect(input).toContain('name="confirmation"');
+      expect(input).toContain('type="password"');
+    }
     const start = await balance(t.organizationId);
     const unchanged = async () => {
       const [d] = await rawQuery<{ status: string; outcome: string | null; credit_note_id: string | null }>(
