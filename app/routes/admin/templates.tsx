@@ -15,6 +15,7 @@ import {
   type AdminTemplateRow,
 } from "~/.server/admin/templates/queries";
 import { setTemplateHold } from "~/.server/admin/templates/review";
+import { holdsNewOrganisations, setHoldNewOrganisations } from "~/.server/admin/templates/new-organisations";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -42,23 +43,40 @@ export async function loader(args: Route.LoaderArgs) {
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = readAdminTemplateFilters(params);
-  const [figures, page, queue, held, organisation] = await Promise.all([
+  const [figures, page, queue, held, organisation, holdNew] = await Promise.all([
     adminTemplateFigures(scope),
     adminTemplatePage(scope, filters, { after: params.get("after"), before: params.get("before") }),
     heldQueue(scope, 5),
     heldOrganisations(scope),
     filters.organizationId ? findOrganisationForHold(scope, filters.organizationId) : undefined,
+    holdsNewOrganisations(scope),
   ]);
-  return { filters, figures, page, queue, held, organisation: organisation ?? null };
+  return { filters, figures, page, queue, held, organisation: organisation ?? null, holdNew };
 }
 
-/** Holding or releasing an organisation's template submissions (audited: template.hold / template.release). */
+/**
+ * Holding or releasing an organisation's template submissions (audited: template.hold /
+ * template.release), and the platform setting that holds new organisations' from their sign-up
+ * (hold-new / release-new; audited: template.hold_new_organisations / template.release_new_organisations).
+ */
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
   const form = await readForm(args.request);
   const intent = form.get("intent");
   const meta = requestMeta(args.request, args.context);
+  if (intent === "hold-new" || intent === "release-new") {
+    const on = intent === "hold-new";
+    const changed = await setHoldNewOrganisations(scope, current, meta, on, String(form.get("reason") ?? ""));
+    const message = on
+      ? changed
+        ? "New organisations' template submissions are now held for review from their sign-up."
+        : "New organisations' template submissions were already held for review."
+      : changed
+        ? "New organisations' template submissions go straight to Meta again."
+        : "New organisations' template submissions were not held.";
+    return redirectWithToast(href("/admin/templates"), "success", message);
+  }
   if (intent !== "hold" && intent !== "release") throw data("Unknown action.", { status: 400 });
   const who = String(form.get("organisation") ?? "").trim();
   if (!who) return data({ holdError: "Enter the organisation's business ID (JMB-...) or a member's e-mail." }, { status: 400 });
@@ -80,7 +98,7 @@ export async function action(args: Route.ActionArgs) {
 const statusOptions = TEMPLATE_STATUSES.map((s): [string, string] => [s, templateStatusLabel(s)]);
 
 export default function AdminTemplates({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, figures, page, queue, held, organisation } = loaderData;
+  const { filters, figures, page, queue, held, organisation, holdNew } = loaderData;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -313,6 +331,38 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
         <div className="px-4 pb-4">
           <Pager searchParams={searchParams} newer={page.newer} older={page.older} label="Template pages" />
         </div>
+      </Card>
+
+      <Card aria-labelledby="new-organisations">
+        <CardHeader
+          id="new-organisations"
+          title="New organisations"
+          description="A platform setting: when it is on, every organisation made by sign-up starts with its template submissions held for review. Organisations already signed up, and members joining by invitation, are not affected."
+          actions={
+            <span data-testid="hold-new-state">
+              <Badge tone={holdNew ? "warning" : "success"}>{holdNew ? "Held for review" : "Straight to Meta"}</Badge>
+            </span>
+          }
+        />
+        <CardBody>
+          <p className="mb-3 text-sm text-slate-700">
+            {holdNew
+              ? "New organisations' template submissions are held: Jumbe reviews each before it goes to Meta, until the organisation is released."
+              : "New organisations' template submissions go straight to Meta."}
+          </p>
+          <Form method="post" className="flex flex-wrap items-end gap-3" aria-label="Hold new organisations' submissions">
+            <Field label="Reason (for the audit log)" name="reason" maxLength={1000} className="min-w-64 flex-1" />
+            {holdNew ? (
+              <Button type="submit" name="intent" value="release-new" variant="secondary" pending={busy("release-new")}>
+                Stop holding new organisations
+              </Button>
+            ) : (
+              <Button type="submit" name="intent" value="hold-new" pending={busy("hold-new")}>
+                <ShieldAlert className="size-4" aria-hidden /> Hold new organisations&apos; submissions
+              </Button>
+            )}
+          </Form>
+        </CardBody>
       </Card>
 
       <Card aria-labelledby="held-organisations">
