@@ -339,8 +339,8 @@ describe("the Templates tab", () => {
 });
 
 describe("holding new organisations' submissions (a platform setting)", () => {
-  const setting = (cookie: string, intent: "hold-new" | "release-new", reason = "") =>
-    run(listAction, formRequest("/admin/templates", { intent, reason }, { cookie }));
+  const setting = (cookie: string, hold: string, reason = "") =>
+    run(listAction, formRequest("/admin/templates", { intent: "new-organisations", hold, reason }, { cookie }));
   const settingRecords = () =>
     queryRows<{ action: string; admin_email: string; reason: string | null; target_type: string; before: unknown; after: unknown }>(
       sql`select action, admin_email, reason, target_type, before, after from admin_audit_log
@@ -377,11 +377,11 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     expect(meta.sandbox.templates(early.wabaId).map((t) => t.name)).toEqual(["refill_ready"]);
 
     // On: audited with before and after; the tab shows it; saying it again changes and records nothing.
-    const on = await setting(cookie, "hold-new", "Launch week: many new sign-ups");
+    const on = await setting(cookie, "on", "Launch week: many new sign-ups");
     expect(on.status).toBe(302);
     expect(on.location).toBe("/admin/templates");
     expect((await listPage(cookie)).data.holdNew).toBe(true);
-    expect((await setting(cookie, "hold-new")).status).toBe(302);
+    expect((await setting(cookie, "on")).status).toBe(302);
     expect(await settingRecords()).toEqual([
       {
         action: "template.hold_new_organisations",
@@ -411,7 +411,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     expect(platformOrg!.template_review).toBe(false);
 
     // Off again (audited): the next sign-up goes straight to Meta; the held one stays held until released, as any.
-    expect((await setting(cookie, "release-new", "Launch week over")).status).toBe(302);
+    expect((await setting(cookie, "off", "Launch week over")).status).toBe(302);
     expect((await listPage(cookie)).data.holdNew).toBe(false);
     expect((await settingRecords()).map((r) => [r.action, r.before, r.after])).toEqual([
       ["template.hold_new_organisations", { holdNewOrganisations: false }, { holdNewOrganisations: true }],
@@ -435,10 +435,19 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     expect(meta.sandbox.templates(held.wabaId).map((t) => t.name)).toEqual(["new_helmets"]);
   });
 
-  it("answers 404 to a tenant or a visitor, and changes nothing", async () => {
+  it("refuses a missing choice with a clear 400; answers 404 to a tenant or a visitor; changes nothing", async () => {
+    const { cookie } = await admin();
+    for (const hold of ["", "maybe"]) {
+      const bad = await setting(cookie, hold);
+      expect(bad.status).toBe(400);
+      expect(bad.data.holdNewError).toBe("Choose whether new organisations' submissions are held.");
+    }
     const tenant = await connectedTenant("Mama Mboga Online");
     for (const cookie of [tenant.cookie, undefined]) {
-      const refused = await run(listAction, formRequest("/admin/templates", { intent: "hold-new" }, cookie ? { cookie } : {}));
+      const refused = await run(
+        listAction,
+        formRequest("/admin/templates", { intent: "new-organisations", hold: "on" }, cookie ? { cookie } : {}),
+      );
       expect(refused.status).toBe(404);
     }
     expect(await queryRows(sql`select key from platform_settings`)).toEqual([]);

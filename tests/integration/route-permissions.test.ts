@@ -335,7 +335,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
   // The console's platform setting: 404 to anyone but an administrator.
-  { path: "/admin/templates", form: { intent: "hold-new" }, anonymous: "404", owner: "404" },
+  { path: "/admin/templates", form: { intent: "new-organisations", hold: "on" }, anonymous: "404", owner: "404" },
 ];
 
 function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {

@@ -21,7 +21,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";
-import { Field, FilterInput, FilterSelect } from "~/components/ui/field";
+import { Field, FilterInput, FilterSelect, RadioGroupField } from "~/components/ui/field";
 import { CheckCircle2, Clock, FileText, Hourglass, ShieldAlert } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, Table, type Column } from "~/components/ui/table";
@@ -57,7 +57,8 @@ export async function loader(args: Route.LoaderArgs) {
 /**
  * Holding or releasing an organisation's template submissions (audited: template.hold /
  * template.release), and the platform setting that holds new organisations' from their sign-up
- * (hold-new / release-new; audited: template.hold_new_organisations / template.release_new_organisations).
+ * (new-organisations, hold on or off; audited: template.hold_new_organisations /
+ * template.release_new_organisations).
  */
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
@@ -65,8 +66,11 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const intent = form.get("intent");
   const meta = requestMeta(args.request, args.context);
-  if (intent === "hold-new" || intent === "release-new") {
-    const on = intent === "hold-new";
+  if (intent === "new-organisations") {
+    const hold = form.get("hold");
+    if (hold !== "on" && hold !== "off")
+      return data({ holdNewError: "Choose whether new organisations' submissions are held." }, { status: 400 });
+    const on = hold === "on";
     const changed = await setHoldNewOrganisations(scope, current, meta, on, String(form.get("reason") ?? ""));
     const message = on
       ? changed
@@ -350,17 +354,22 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               ? "New organisations' template submissions are held: Jumbe reviews each before it goes to Meta, until the organisation is released."
               : "New organisations' template submissions go straight to Meta."}
           </p>
-          <Form method="post" className="flex flex-wrap items-end gap-3" aria-label="Hold new organisations' submissions">
-            <Field label="Reason (for the audit log)" name="reason" maxLength={1000} className="min-w-64 flex-1" />
-            {holdNew ? (
-              <Button type="submit" name="intent" value="release-new" variant="secondary" pending={busy("release-new")}>
-                Stop holding new organisations
-              </Button>
-            ) : (
-              <Button type="submit" name="intent" value="hold-new" pending={busy("hold-new")}>
-                <ShieldAlert className="size-4" aria-hidden /> Hold new organisations&apos; submissions
-              </Button>
-            )}
+          {/* Remounted when the setting changes, so the checked option follows it after a save. */}
+          <Form method="post" key={String(holdNew)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+            <RadioGroupField
+              legend="Hold new organisations' template submissions"
+              name="hold"
+              defaultValue={holdNew ? "on" : "off"}
+              errors={actionData && "holdNewError" in actionData && actionData.holdNewError ? [actionData.holdNewError] : undefined}
+              options={[
+                { value: "on", label: "On", description: "Held for Jumbe's review from their sign-up." },
+                { value: "off", label: "Off", description: "Straight to Meta." },
+              ]}
+            />
+            <Field label="Reason (for the audit log)" name="reason" maxLength={1000} />
+            <Button type="submit" name="intent" value="new-organisations" className="sm:mt-6" pending={busy("new-organisations")}>
+              Save setting
+            </Button>
           </Form>
         </CardBody>
       </Card>
@@ -402,7 +411,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               name="organisation"
               placeholder="JMB-... or owner@example.co.ke"
               hint="Its business ID or a member's e-mail."
-              errors={actionData?.holdError ? [actionData.holdError] : undefined}
+              errors={actionData && "holdError" in actionData && actionData.holdError ? [actionData.holdError] : undefined}
               markRequired
             />
             <Field label="Reason (for the audit log)" name="reason" maxLength={1000} />
