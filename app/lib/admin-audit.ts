@@ -17,6 +17,8 @@ const ACTION_LABELS: Record<string, string> = {
   "template.reject": "Returned a template to the organisation",
   "template.hold": "Held the organisation's templates for review",
   "template.release": "Stopped holding the organisation's templates",
+  "template.hold_new_organisations": "Started holding new organisations' templates for review",
+  "template.release_new_organisations": "Stopped holding new organisations' templates",
   "alert.resolve": "Resolved a system alert",
 };
 

@@ -115,6 +115,36 @@ test("an administrator holds a tenant, returns one submission with a reason the 
   }
 });
 
+// The platform setting "hold new organisations' template submissions" (decision 039). It is global:
+// while it is on, every sign-up on this server starts held, and other specs running meanwhile sign
+// up tenants that submit templates and expect them at Meta; the js and no-js runs of this test would
+// also flip it under each other. So the browser test never turns it on: it reads the state the
+// form shows and saves it unchanged (the same POST, intent and redirect), asserting the message and
+// that the state stays. Turning it on and off, its effect on sign-ups and its audit records are
+// covered in tests/integration/admin-templates.test.ts.
+test("the setting that holds new organisations' submissions shows its state, and saving it unchanged says so", async ({
+  browser,
+  javaScriptEnabled,
+}) => {
+  const { context, admin } = await adminContext(browser, javaScriptEnabled);
+  try {
+    await admin.goto("/admin/templates");
+    const card = admin.getByRole("region", { name: "New organisations" });
+    await expect(card.getByTestId("hold-new-state")).toHaveText("Straight to Meta");
+    const choice = card.getByRole("group", { name: "Hold new organisations' template submissions" });
+    await expect(choice.getByRole("radio", { name: /^Off/ })).toBeChecked();
+    await expect(choice.getByRole("radio", { name: /^On/ })).not.toBeChecked();
+    await card.getByLabel("Reason (for the audit log)").fill("Checked by the browser test");
+    await card.getByRole("button", { name: "Save setting" }).click();
+    await expect(admin.getByRole("status").filter({ hasText: "New organisations' template submissions were not held." })).toBeVisible();
+    await expect(admin).toHaveURL(/\/admin\/templates$/);
+    await expect(card.getByTestId("hold-new-state")).toHaveText("Straight to Meta");
+    await expect(choice.getByRole("radio", { name: /^Off/ })).toBeChecked();
+  } finally {
+    await context.close();
+  }
+});
+
 test("the Templates tab shows the figures and the review queue, and has no serious accessibility violations", async ({
   browser,
   javaScriptEnabled,

@@ -13,7 +13,8 @@ import { loader as listLoader, action as listAction } from "~/routes/admin/templ
 import { loader as reviewLoader, action as reviewAction } from "~/routes/admin/template";
 import { loader as exportLoader } from "~/routes/admin/templates-export";
 import { loader as tenantTemplatesLoader } from "~/routes/app/templates/index";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { createSignup } from "~/.server/auth/signup";
+import { createVerifiedUser, META, signedInCookie, uniqueEmail } from "../support/accounts";
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
 
@@ -334,5 +335,122 @@ describe("the Templates tab", () => {
     expect(org!.template_review).toBe(true);
     const next = await createTemplate(tenant.actor, input({ name: "market_day_two" }), { submit: true });
     expect(next).toMatchObject({ ok: true, template: { status: "held" } });
+  });
+});
+
+describe("holding new organisations' submissions (a platform setting)", () => {
+  const setting = (cookie: string, hold: string, reason = "") =>
+    run(listAction, formRequest("/admin/templates", { intent: "new-organisations", hold, reason }, { cookie }));
+  const settingRecords = () =>
+    queryRows<{ action: string; admin_email: string; reason: string | null; target_type: string; before: unknown; after: unknown }>(
+      sql`select action, admin_email, reason, target_type, before, after from admin_audit_log
+          where target_id = 'templates.hold_new_organisations' order by id`,
+    );
+  /** A business signing up as anyone does (the sign-up form's code), then connecting WhatsApp. */
+  async function signedUp(businessName: string) {
+    const email = uniqueEmail("signup");
+    expect(await createSignup({ firstName: "Wanjiru", lastName: "Mwangi", businessName, email, password: "Karibu#2026" }, META)).toEqual({
+      ok: true,
+      email,
+    });
+    const [row] = await queryRows<{ organization_id: string; user_id: string; template_review: boolean }>(
+      sql`select u.organization_id, u.id as user_id, o.template_review from users u join organizations o on o.id = u.organization_id
+          where u.email = ${email}`,
+    );
+    const { wabaId } = await meta.graph.connect(row!.organization_id, businessName);
+    const actor: Actor = { organizationId: row!.organization_id, userId: row!.user_id };
+    return { actor, wabaId, templateReview: row!.template_review };
+  }
+
+  it("when on, a new sign-up's submission is held and never reaches Meta; off (the default), it goes straight to Meta; each change audited", async () => {
+    const { cookie, user: adminUser, organization: platform } = await admin();
+    const before = await connectedTenant("Kilimo Bora Agrovet");
+    expect((await listPage(cookie)).data.holdNew).toBe(false);
+
+    // Off by default: a sign-up's submission goes to Meta.
+    const early = await signedUp("Tumaini Pharmacy");
+    expect(early.templateReview).toBe(false);
+    expect(await createTemplate(early.actor, input({ name: "refill_ready" }), { submit: true })).toMatchObject({
+      ok: true,
+      template: { status: "pending" },
+    });
+    expect(meta.sandbox.templates(early.wabaId).map((t) => t.name)).toEqual(["refill_ready"]);
+
+    // On: audited with before and after; the tab shows it; saying it again changes and records nothing.
+    const on = await setting(cookie, "on", "Launch week: many new sign-ups");
+    expect(on.status).toBe(302);
+    expect(on.location).toBe("/admin/templates");
+    expect((await listPage(cookie)).data.holdNew).toBe(true);
+    expect((await setting(cookie, "on")).status).toBe(302);
+    expect(await settingRecords()).toEqual([
+      {
+        action: "template.hold_new_organisations",
+        admin_email: adminUser.email,
+        reason: "Launch week: many new sign-ups",
+        target_type: "platform_setting",
+        before: { holdNewOrganisations: false },
+        after: { holdNewOrganisations: true },
+      },
+    ]);
+
+    // A new sign-up starts held: its submission waits for the platform's review, nothing reaches Meta.
+    const held = await signedUp("Baraka Boda Spares");
+    expect(held.templateReview).toBe(true);
+    const submitted = await createTemplate(held.actor, input({ name: "spares_in_stock" }), { submit: true });
+    expect(submitted).toMatchObject({ ok: true, template: { status: "held", metaTemplateId: null } });
+    expect(meta.sandbox.templates(held.wabaId)).toEqual([]);
+    expect((await listPage(cookie, "?status=held")).data.page.rows.map((r: { name: string }) => r.name)).toEqual(["spares_in_stock"]);
+    // Organisations already there, and the platform's own, are not affected.
+    expect(await createTemplate(before.actor, input({ name: "seeds_arrived" }), { submit: true })).toMatchObject({
+      ok: true,
+      template: { status: "pending" },
+    });
+    const [platformOrg] = await queryRows<{ template_review: boolean }>(
+      sql`select template_review from organizations where id = ${platform.id}`,
+    );
+    expect(platformOrg!.template_review).toBe(false);
+
+    // Off again (audited): the next sign-up goes straight to Meta; the held one stays held until released, as any.
+    expect((await setting(cookie, "off", "Launch week over")).status).toBe(302);
+    expect((await listPage(cookie)).data.holdNew).toBe(false);
+    expect((await settingRecords()).map((r) => [r.action, r.before, r.after])).toEqual([
+      ["template.hold_new_organisations", { holdNewOrganisations: false }, { holdNewOrganisations: true }],
+      ["template.release_new_organisations", { holdNewOrganisations: true }, { holdNewOrganisations: false }],
+    ]);
+    const late = await signedUp("Neema Salon");
+    expect(late.templateReview).toBe(false);
+    expect(await createTemplate(late.actor, input({ name: "booking_confirmed" }), { submit: true })).toMatchObject({
+      ok: true,
+      template: { status: "pending" },
+    });
+    expect(meta.sandbox.templates(held.wabaId)).toEqual([]);
+    expect(
+      (await run(listAction, formRequest("/admin/templates", { intent: "release", organisation: held.actor.organizationId }, { cookie })))
+        .status,
+    ).toBe(302);
+    expect(await createTemplate(held.actor, input({ name: "new_helmets" }), { submit: true })).toMatchObject({
+      ok: true,
+      template: { status: "pending" },
+    });
+    expect(meta.sandbox.templates(held.wabaId).map((t) => t.name)).toEqual(["new_helmets"]);
+  });
+
+  it("refuses a missing choice with a clear 400; answers 404 to a tenant or a visitor; changes nothing", async () => {
+    const { cookie } = await admin();
+    for (const hold of ["", "maybe"]) {
+      const bad = await setting(cookie, hold);
+      expect(bad.status).toBe(400);
+      expect(bad.data.holdNewError).toBe("Choose whether new organisations' submissions are held.");
+    }
+    const tenant = await connectedTenant("Mama Mboga Online");
+    for (const cookie of [tenant.cookie, undefined]) {
+      const refused = await run(
+        listAction,
+        formRequest("/admin/templates", { intent: "new-organisations", hold: "on" }, cookie ? { cookie } : {}),
+      );
+      expect(refused.status).toBe(404);
+    }
+    expect(await queryRows(sql`select key from platform_settings`)).toEqual([]);
+    expect(await settingRecords()).toEqual([]);
   });
 });

@@ -13,10 +13,18 @@ import { APP, formRequest, getRequest, run } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
+import { rawQuery } from "~/.server/db/client";
+import { dispatchBatch, drainDispatcher } from "~/.server/messaging/dispatcher";
+import { graphClient, type GraphClient } from "~/.server/whatsapp/graph-client";
+import { metaSandboxForFile } from "../support/meta-harness";
+import { acceptsPerMessage, approvedTemplate, metaReceived, queueTemplates, recipient, setBucketRate } from "../support/sending-kit";
 
 // Issue 19, the Users tab: the table's figures, search, filters, sorting and pages; the detail
 // view (404 for unknown ids and for non-admins); Edit User's validation; Suspend and Reactivate
-// with step-up and their audit records; and the suspension taking effect at once everywhere.
+// with step-up and their audit records; and the suspension taking effect at once everywhere,
+// messages a worker had already claimed included.
+
+const meta = metaSandboxForFile();
 
 async function admin() {
   const account = await createVerifiedUser({ usertype: "admin", businessName: "Jumbe Platform" });
@@ -408,5 +416,110 @@ describe("Suspend User and Reactivate", () => {
     );
     expect(back.status).toBe(302);
     expect((await auditOf(amani.id)).map((r) => r.action)).toEqual(["organization.suspend", "organization.reactivate"]);
+  });
+});
+
+describe("a suspension reaches the messages already on their way", () => {
+  async function connectedTenant(name: string) {
+    const t = await tenant(name);
+    const { wabaId, phoneNumberId } = await meta.graph.connect(t.id, name);
+    await approvedTemplate(meta.graph, { organizationId: t.id, wabaId, phoneNumberId });
+    await setBucketRate(phoneNumberId, 1000);
+    return { ...t, phoneNumberId };
+  }
+  const adminAction = async (cookie: string, id: string, intent: "suspend" | "reactivate", reason: string) =>
+    (await detail(userAction, formRequest(`/admin/users/${id}`, { intent, reason }, { cookie }), id)).status;
+  const states = (ids: string[]) =>
+    rawQuery<{
+      id: string;
+      status: string;
+      accepted: boolean;
+      failed: boolean;
+      claimed: boolean;
+      held: boolean;
+      attempts: number;
+      charge_state: string;
+    }>(
+      `select id, status, charge_state, accepted_at is not null as accepted, failed_at is not null as failed, locked_until is not null as claimed,
+              next_attempt_at = 'infinity' as held, attempts
+       from messages where id = any($1::uuid[]) order by seq`,
+      [ids],
+    );
+
+  it("holds what a worker claimed before the suspension committed, at the last moment before Meta; reactivating sends each once", async () => {
+    const platform = await admin();
+    const t = await connectedTenant("Amani Traders");
+    const ids = await queueTemplates(
+      t.id,
+      Array.from({ length: 70 }, (_, i) => recipient(500 + i)),
+    );
+    // Every other message is a running campaign's: the suspension pauses it, reactivating resumes it.
+    const [campaign] = await rawQuery<{ id: string }>(
+      `insert into campaigns (organization_id, name, status, phone_number_id, template_name, template_language, template_category,
+                              parameters, audience, started_at)
+       values ($1, 'Black Friday', 'sending', $2, 'payment_received', 'en', 'UTILITY', '{"body":[]}', '{}', now()) returning id`,
+      [t.id, t.phoneNumberId],
+    );
+    const inCampaign = ids.filter((_, i) => i % 2 === 1);
+    await rawQuery(`update messages set campaign_id = $1 where id = any($2::uuid[])`, [campaign!.id, inCampaign]);
+
+    // The administrator suspends the organisation while the batch's first round of calls to Meta is
+    // on its way (those calls passed the check before it and go out: they were already in flight);
+    // all 70 are claimed by then, and the calls that had not started yet must not go.
+    const real = graphClient();
+    let suspension: Promise<void> | undefined;
+    const suspending: GraphClient = Object.assign(Object.create(real) as GraphClient, {
+      sendMessage: async (...args: Parameters<GraphClient["sendMessage"]>) => {
+        suspension ??= adminAction(platform.cookie, t.id, "suspend", "Spam reports from recipients").then((status) => {
+          expect(status).toBe(302);
+        });
+        await suspension;
+        return real.sendMessage(...args);
+      },
+    });
+    const before = await states(ids);
+    expect((await dispatchBatch(suspending)).claimed).toBe(70);
+    expect(suspension).toBeDefined();
+
+    const after = await states(ids);
+    const sentIds = after.filter((m) => m.accepted).map((m) => m.id);
+    const held = after.filter((m) => !m.accepted);
+    expect(held.length).toBeGreaterThan(0);
+    // Held as the suspension holds the rest: still queued, unclaimed, untried, never due, never failed.
+    for (const m of held) expect(m).toMatchObject({ status: "queued", failed: false, claimed: false, held: true, attempts: 0 });
+    expect(held.some((m) => inCampaign.includes(m.id)) && held.some((m) => !inCampaign.includes(m.id))).toBe(true);
+    const received = await metaReceived(meta.graph, t.phoneNumberId);
+    expect(received.map((m) => m.callbackData).sort()).toEqual([...sentIds].sort());
+    // Nor charged: their price stays as it was when they were queued.
+    const queuedCharge = new Map(before.map((m) => [m.id, m.charge_state]));
+    for (const m of held) expect(m.charge_state).toBe(queuedCharge.get(m.id));
+    expect(after.filter((m) => m.accepted).every((m) => ["charged", "counted"].includes(m.charge_state))).toBe(true);
+
+    // Nothing more leaves while it is suspended.
+    await drainDispatcher();
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(sentIds.length);
+    expect((await states(held.map((m) => m.id))).every((m) => m.held && !m.failed)).toBe(true);
+
+    // Reactivated: the held messages, in campaigns and outside them, go once each.
+    expect(await adminAction(platform.cookie, t.id, "reactivate", "Recipients' reports reviewed")).toBe(302);
+    await drainDispatcher();
+    const all = await metaReceived(meta.graph, t.phoneNumberId);
+    expect(all).toHaveLength(70);
+    expect([...acceptsPerMessage(all).values()].every((n) => n === 1)).toBe(true);
+    expect((await states(ids)).every((m) => m.accepted && !m.failed)).toBe(true);
+  });
+
+  it("holds messages queued before the suspension that no worker had taken yet, outside campaigns too", async () => {
+    const platform = await admin();
+    const t = await connectedTenant("Baraka Hardware");
+    const [queued] = await queueTemplates(t.id, [recipient(600)]);
+    expect(await adminAction(platform.cookie, t.id, "suspend", "Unpaid invoices")).toBe(302);
+    await drainDispatcher();
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toEqual([]);
+    expect(await states([queued!])).toMatchObject([{ status: "queued", failed: false, claimed: false, held: true, attempts: 0 }]);
+
+    expect(await adminAction(platform.cookie, t.id, "reactivate", "Invoices paid")).toBe(302);
+    await drainDispatcher();
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).map((m) => m.callbackData)).toEqual([queued]);
   });
 });

@@ -277,6 +277,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "nothing held",
     },
+    // The platform setting "hold new organisations' template submissions" (turned on here; nothing signs up after).
+    "new-organisations": {
+      needs: "platform:console",
+      form: () => ({ intent: "new-organisations", hold: "on" }),
+      proof: { by: "platform_admin" },
+    },
   },
   "/admin/templates/:id": {
     approve: { needs: "platform:console", form: () => ({ intent: "approve" }), proof: false, why: "a call to Meta" },

@@ -334,6 +334,8 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
     owner: "404" as Outcome,
   },
   { path: "/api/whatsapp/accounts/00000000-0000-4000-8000-000000000000/disconnect", anonymous: "401", owner: "404" },
+  // The console's platform setting: 404 to anyone but an administrator.
+  { path: "/admin/templates", form: { intent: "new-organisations", hold: "on" }, anonymous: "404", owner: "404" },
 ];
 
 function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {

@@ -88,8 +88,8 @@ const ADMIN_BUDGETS: Record<string, number> = {
   "/admin/whatsapp": 4,
   // samples per chart, instances, alerts, cached probes and database statistics
   "/admin/system": 13,
-  // counts, breakdowns, the queue, the table, held organisations
-  "/admin/templates": 8,
+  // counts, breakdowns, the queue, the table, held organisations, the new organisations' setting
+  "/admin/templates": 9,
   "/admin/audit": 4,
   "/admin/notifications": 4,
   // one statement per kind found

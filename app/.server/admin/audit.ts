@@ -14,7 +14,8 @@ export interface AdminAction {
   /** A stable code: organization.suspend, organization.reactivate, wallet.adjust, invoice.reconcile... */
   action: string;
   organizationId?: string | null;
-  targetType: "organization" | "user" | "invoice" | "dispute" | "wallet" | "whatsapp_account" | "template" | "alert" | "session";
+  targetType:
+    "organization" | "user" | "invoice" | "dispute" | "wallet" | "whatsapp_account" | "template" | "alert" | "session" | "platform_setting";
   targetId?: string | null;
   reason?: string | null;
   before?: unknown;

@@ -13,6 +13,7 @@ import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "./password";
 import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
+import { booleanSettingSql, PLATFORM_SETTINGS } from "../admin/platform-settings";
 
 export const SIGNUP_SUCCESS = "Registration Successful! Please check your email for the verification OTP.";
 export const RESEND_WINDOW = { name: "code:resend", limit: 1, windowSeconds: 30, fixed: true };
@@ -62,7 +63,13 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
     .transaction(async (tx) => {
       const [organization] = await tx
         .insert(organizations)
-        .values({ name: input.businessName?.trim() || `${input.firstName.trim()} ${input.lastName.trim()}`, businessId: newBusinessId() })
+        .values({
+          name: input.businessName?.trim() || `${input.firstName.trim()} ${input.lastName.trim()}`,
+          businessId: newBusinessId(),
+          // Held for the platform's review from the start when the setting is on, read in this
+          // statement: every instance agrees (decision 039).
+          templateReview: booleanSettingSql(PLATFORM_SETTINGS.holdNewOrganisationsTemplates),
+        })
         .returning();
       const [user] = await tx
         .insert(users)

@@ -16,6 +16,7 @@ import { logMessageEvents } from "../inbox/events";
 import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit } from "./messaging-limit";
 import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } from "./token-refusal";
+import { holdForSuspension, suspendedNow } from "./suspension-hold";
 
 /**
  * The dispatcher: the one path from a stored `queued` message to Meta. The messages table is its
@@ -198,7 +199,8 @@ async function pairState(messages: Claimed[]) {
 
 /**
  * Each live number's access token (the account's, decrypted), `refused` while Meta refuses it (190)
- * until the tenant reconnects, or nothing for a number no longer connected.
+ * until the tenant reconnects, `closing` or `suspended` with its organisation, or nothing for a
+ * number no longer connected.
  */
 async function numberTokens(phoneNumberIds: string[]) {
   const rows = await rawQuery<{
@@ -215,11 +217,11 @@ async function numberTokens(phoneNumberIds: string[]) {
      where p.phone_number_id = any($1::text[]) and p.disconnected_at is null and a.status = 'connected'`,
     [phoneNumberIds],
   );
-  return new Map<string, string | { refused: true } | { closing: true; suspended?: true }>(
+  return new Map<string, string | { refused: true } | { closing: true } | { suspended: true }>(
     rows.map((r) => [
       `${r.organization_id}|${r.phone_number_id}`,
       r.suspended
-        ? { closing: true, suspended: true }
+        ? { suspended: true }
         : r.closing
           ? { closing: true }
           : r.refused
@@ -313,17 +315,24 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   // Each number's access token; then its throughput, taken last, just before the calls.
   const tokens = await numberTokens([...new Set(paced.map((m) => m.phone_number_id))]);
   const sendable: (Claimed & { token: string })[] = [];
+  // Claimed before its organisation was suspended by a platform administrator: held as the
+  // suspension holds the others, until a reactivation (suspension-hold.ts). Asked here and again
+  // just before each call to Meta.
+  const suspendedClaims: Claimed[] = [];
   for (const message of paced) {
     const token = tokens.get(`${message.organization_id}|${message.phone_number_id}`);
+    if (typeof token === "object" && "suspended" in token) {
+      suspendedClaims.push(message);
+      continue;
+    }
     if (typeof token === "object" && "closing" in token) {
-      // Queued before its organisation began closing, or was suspended by a platform administrator:
-      // not sent, now or on a reopening later (a suspended tenant's campaigns hold theirs instead).
+      // Queued before its organisation began closing: not sent, now or on a reopening later.
       failures.push({
         id: message.id,
         organizationId: message.organization_id,
         code: null,
-        title: token.suspended ? "organization_suspended" : "organization_closing",
-        details: token.suspended ? "Not sent: the organisation was suspended." : "Not sent: the organisation was closing.",
+        title: "organization_closing",
+        details: "Not sent: the organisation was closing.",
       });
       continue;
     }
@@ -392,6 +401,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const retries: { id: string; delayMs: number; failure: Failure }[] = [];
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
+  const askSuspended = suspendedNow([...new Set(toSend.map((m) => m.organization_id))]);
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
@@ -403,7 +413,19 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       const body = { ...message.payload, biz_opaque_callback_data: message.id };
       try {
         // Files sent by mediaId become Meta's media id for this number (uploaded once; media.ts).
-        const sent = await client.sendMessage(message.phone_number_id, message.token, await withMetaMediaIds(client, message, body));
+        const payload = await withMetaMediaIds(client, message, body);
+        // The last moment before Meta: an organisation suspended since the claim holds it instead;
+        // when the database cannot say, it goes back untried.
+        const suspended = await askSuspended();
+        if (!suspended) {
+          held.push({ id: message.id, delayMs: 1000 });
+          continue;
+        }
+        if (suspended.has(message.organization_id)) {
+          suspendedClaims.push(message);
+          continue;
+        }
+        const sent = await client.sendMessage(message.phone_number_id, message.token, payload);
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
         if (accepted.length - settled >= SETTLE_EVERY) settleUpTo(accepted.length);
       } catch (error) {
@@ -426,13 +448,16 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   settleUpTo(accepted.length);
   await settling;
   if (settleFailures.length) throw settleFailures[0];
-  await deferMessages([...held, ...unsent]);
+  const suspensionHeld = await holdForSuspension(suspendedClaims);
+  // Not held: their organisation was reactivated meanwhile; they go round again.
+  const reactivated = suspendedClaims.filter((m) => !suspensionHeld.has(m.id)).map((m) => ({ id: m.id, delayMs: 0 }));
+  await deferMessages([...held, ...unsent, ...reactivated]);
   await scheduleRetries(retries);
   await failMessages(failures);
   outcome.accepted = accepted.length;
   outcome.retrying = retries.length;
   outcome.failed = failures.length;
-  outcome.deferred += held.length + unsent.length;
+  outcome.deferred += held.length + unsent.length + suspendedClaims.length;
   if (refused.length) {
     log().warn(
       { phoneNumberIds: [...new Set(refused.map((r) => r.phoneNumberId))] },

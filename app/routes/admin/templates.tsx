@@ -15,12 +15,13 @@ import {
   type AdminTemplateRow,
 } from "~/.server/admin/templates/queries";
 import { setTemplateHold } from "~/.server/admin/templates/review";
+import { holdsNewOrganisations, setHoldNewOrganisations } from "~/.server/admin/templates/new-organisations";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";
-import { Field, FilterInput, FilterSelect } from "~/components/ui/field";
+import { Field, FilterInput, FilterSelect, RadioGroupField } from "~/components/ui/field";
 import { CheckCircle2, Clock, FileText, Hourglass, ShieldAlert } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
@@ -42,23 +43,44 @@ export async function loader(args: Route.LoaderArgs) {
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = readAdminTemplateFilters(params);
-  const [figures, page, queue, held, organisation] = await Promise.all([
+  const [figures, page, queue, held, organisation, holdNew] = await Promise.all([
     adminTemplateFigures(scope),
     adminTemplatePage(scope, filters, { after: params.get("after"), before: params.get("before") }),
     heldQueue(scope, 5),
     heldOrganisations(scope),
     filters.organizationId ? findOrganisationForHold(scope, filters.organizationId) : undefined,
+    holdsNewOrganisations(scope),
   ]);
-  return { filters, figures, page, queue, held, organisation: organisation ?? null };
+  return { filters, figures, page, queue, held, organisation: organisation ?? null, holdNew };
 }
 
-/** Holding or releasing an organisation's template submissions (audited: template.hold / template.release). */
+/**
+ * Holding or releasing an organisation's template submissions (audited: template.hold /
+ * template.release), and the platform setting that holds new organisations' from their sign-up
+ * (new-organisations, hold on or off; audited: template.hold_new_organisations /
+ * template.release_new_organisations).
+ */
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
   const form = await readForm(args.request);
   const intent = form.get("intent");
   const meta = requestMeta(args.request, args.context);
+  if (intent === "new-organisations") {
+    const hold = form.get("hold");
+    if (hold !== "on" && hold !== "off")
+      return data({ holdNewError: "Choose whether new organisations' submissions are held." }, { status: 400 });
+    const on = hold === "on";
+    const changed = await setHoldNewOrganisations(scope, current, meta, on, String(form.get("reason") ?? ""));
+    const message = on
+      ? changed
+        ? "New organisations' template submissions are now held for review from their sign-up."
+        : "New organisations' template submissions were already held for review."
+      : changed
+        ? "New organisations' template submissions go straight to Meta again."
+        : "New organisations' template submissions were not held.";
+    return redirectWithToast(href("/admin/templates"), "success", message);
+  }
   if (intent !== "hold" && intent !== "release") throw data("Unknown action.", { status: 400 });
   const who = String(form.get("organisation") ?? "").trim();
   if (!who) return data({ holdError: "Enter the organisation's business ID (JMB-...) or a member's e-mail." }, { status: 400 });
@@ -80,7 +102,7 @@ export async function action(args: Route.ActionArgs) {
 const statusOptions = TEMPLATE_STATUSES.map((s): [string, string] => [s, templateStatusLabel(s)]);
 
 export default function AdminTemplates({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, figures, page, queue, held, organisation } = loaderData;
+  const { filters, figures, page, queue, held, organisation, holdNew } = loaderData;
   const submissionOrder = pagerOrder(filters.sort === "submitted", filters.dir);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -316,6 +338,43 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
         </div>
       </Card>
 
+      <Card aria-labelledby="new-organisations">
+        <CardHeader
+          id="new-organisations"
+          title="New organisations"
+          description="A platform setting: when it is on, every organisation made by sign-up starts with its template submissions held for review. Organisations already signed up, and members joining by invitation, are not affected."
+          actions={
+            <span data-testid="hold-new-state">
+              <Badge tone={holdNew ? "warning" : "success"}>{holdNew ? "Held for review" : "Straight to Meta"}</Badge>
+            </span>
+          }
+        />
+        <CardBody>
+          <p className="mb-3 text-sm text-slate-700">
+            {holdNew
+              ? "New organisations' template submissions are held: Jumbe reviews each before it goes to Meta, until the organisation is released."
+              : "New organisations' template submissions go straight to Meta."}
+          </p>
+          {/* Remounted when the setting changes, so the checked option follows it after a save. */}
+          <Form method="post" key={String(holdNew)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+            <RadioGroupField
+              legend="Hold new organisations' template submissions"
+              name="hold"
+              defaultValue={holdNew ? "on" : "off"}
+              errors={actionData && "holdNewError" in actionData && actionData.holdNewError ? [actionData.holdNewError] : undefined}
+              options={[
+                { value: "on", label: "On", description: "Held for Jumbe's review from their sign-up." },
+                { value: "off", label: "Off", description: "Straight to Meta." },
+              ]}
+            />
+            <Field label="Reason (for the audit log)" name="reason" maxLength={1000} />
+            <Button type="submit" name="intent" value="new-organisations" className="sm:mt-6" pending={busy("new-organisations")}>
+              Save setting
+            </Button>
+          </Form>
+        </CardBody>
+      </Card>
+
       <Card aria-labelledby="held-organisations">
         <CardHeader
           id="held-organisations"
@@ -353,7 +412,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               name="organisation"
               placeholder="JMB-... or owner@example.co.ke"
               hint="Its business ID or a member's e-mail."
-              errors={actionData?.holdError ? [actionData.holdError] : undefined}
+              errors={actionData && "holdError" in actionData && actionData.holdError ? [actionData.holdError] : undefined}
               markRequired
             />
             <Field label="Reason (for the audit log)" name="reason" maxLength={1000} />

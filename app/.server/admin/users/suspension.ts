@@ -9,6 +9,7 @@ import { recordActivity } from "../../activity/record";
 import { log } from "../../log";
 import { isTenant } from "./tenants";
 import { isUuid } from "../../db/keyset";
+import { wakeDispatcher } from "../../messaging/dispatcher";
 
 /** campaigns.paused_reason of the campaigns a suspension paused: reactivating resumes exactly these. */
 export const SUSPENSION_PAUSE = "suspended";
@@ -45,7 +46,9 @@ async function lockTenant(tx: DbOrTx, id: string): Promise<Locked> {
  * Suspends an organisation, at once everywhere, in one transaction with its audit record: the
  * status (signed-in pages refuse it), every member's session deleted, its API key refused (the key
  * check reads the status), and its scheduled and sending campaigns paused with their waiting
- * messages held back. Messages queued outside a campaign are not sent (the dispatcher reads the status).
+ * messages held back. Messages queued outside a campaign, and any a worker had already claimed, are
+ * held by the dispatcher when it comes to them (it asks again just before each call to Meta:
+ * messaging/suspension-hold.ts): `next_attempt_at = 'infinity'`, never failed nor charged.
  */
 export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const { tenant, paused } = await db().transaction(async (tx) => {
@@ -87,8 +90,9 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
 
 /**
  * Reactivates a suspended organisation (status active, the suspension's time and reason cleared),
- * audited in the same transaction; then the campaigns the suspension paused resume (not those a
- * member paused), each through the campaigns' own resume, which checks it can still go on.
+ * audited in the same transaction with its held messages outside campaigns made due again; then
+ * the campaigns the suspension paused resume (not those a member paused), each through the
+ * campaigns' own resume, which checks it can still go on, and makes theirs due.
  */
 export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const tenant = await db().transaction(async (tx) => {
@@ -96,6 +100,11 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
     if (tenant.status !== "suspended") throw new TenantRefusal(409, "This organisation is not suspended.");
     await tx.execute(sql`
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
+    // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx.
+    await tx.execute(sql`
+      update messages set next_attempt_at = now()
+      where organization_id = ${id} and direction = 'outbound' and accepted_at is null and failed_at is null
+        and campaign_id is null and next_attempt_at = 'infinity'`);
     await recordAdminAction(tx, admin, meta, {
       action: "organization.reactivate",
       organizationId: id,
@@ -121,5 +130,6 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
       log().info({ campaignId, reason: error.message }, "suspension-paused campaign not resumed");
     }
   }
+  wakeDispatcher();
   return { name: tenant.name, campaignsResumed: resumed };
 }

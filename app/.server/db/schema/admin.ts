@@ -13,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
+import { users } from "./auth";
 
 /**
  * The admin console (issue 19, decision 037). Platform records carry organisation ids without
@@ -145,3 +146,15 @@ export const templateEvents = pgTable(
   },
   (t) => [index("template_events_template_idx").on(t.templateId, t.createdAt)],
 );
+
+/**
+ * Platform-wide settings administrators change in the console, one row a setting (decision 039):
+ * read in the statement that uses them, so every instance agrees the moment one is changed. A
+ * setting without a row has its default. Changes are audited (admin_audit_log).
+ */
+export const platformSettings = pgTable("platform_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+});
