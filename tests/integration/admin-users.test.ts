@@ -6,6 +6,7 @@ import { handleApiV1 } from "~/.server/api-v1/handle";
 import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as usersExport } from "~/routes/admin/users-export";
 import { action as userAction, loader as userLoader } from "~/routes/admin/user";
+import { SUSPENSION_HOLD_HOURS } from "~/.server/admin/users/suspension";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { nairobiDate } from "~/lib/dates";
 import { foldAnalytics } from "~/.server/analytics/fold";
@@ -521,5 +522,29 @@ describe("a suspension reaches the messages already on their way", () => {
     expect(await adminAction(platform.cookie, t.id, "reactivate", "Invoices paid")).toBe(302);
     await drainDispatcher();
     expect((await metaReceived(meta.graph, t.phoneNumberId)).map((m) => m.callbackData)).toEqual([queued]);
+  });
+
+  it(`fails instead of sending late a message outside a campaign that waited out more than ${SUSPENSION_HOLD_HOURS} hours of suspension`, async () => {
+    const platform = await admin();
+    const t = await connectedTenant("Kendu Bay Traders");
+    const [old, recent] = await queueTemplates(t.id, [recipient(610), recipient(611)]);
+    expect(await adminAction(platform.cookie, t.id, "suspend", "Under review")).toBe(302);
+    await drainDispatcher();
+    // The first was queued more than a day before the reactivation; the second an hour before.
+    await db().execute(
+      sql`update messages set created_at = now() - make_interval(hours => ${SUSPENSION_HOLD_HOURS + 1}) where id = ${old!}`,
+    );
+    expect(await adminAction(platform.cookie, t.id, "reactivate", "Review done")).toBe(302);
+    await drainDispatcher();
+    expect((await metaReceived(meta.graph, t.phoneNumberId)).map((m) => m.callbackData)).toEqual([recent]);
+    const [row] = await rawQuery<{ status: string; error_title: string; error_details: string }>(
+      `select status, error_title, error_details from messages where id = $1`,
+      [old!],
+    );
+    expect(row).toEqual({
+      status: "failed",
+      error_title: "organization_suspended",
+      error_details: `Not sent: the organisation was suspended, and the message waited more than ${SUSPENSION_HOLD_HOURS} hours.`,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../db/client";
+import { db, type DbOrTx } from "../db/client";
 import { messageEventsFor } from "./events";
 
 /** Why a message failed: Meta's error (code, title, details), or Jumbe's code (code null, title the code). */
@@ -14,7 +14,13 @@ export interface Failure {
 /** Fails messages for good, with their reason, and tells the tenant's webhook (message.failed). */
 export async function failMessages(failures: Failure[]) {
   if (!failures.length) return;
-  await db().transaction(async (tx) => {
+  await db().transaction((tx) => failMessagesIn(tx, failures));
+}
+
+/** failMessages inside a transaction the caller holds, for a failure that must commit with other changes. */
+export async function failMessagesIn(tx: DbOrTx, failures: Failure[]) {
+  if (!failures.length) return;
+  {
     const rows = (await tx.execute(sql`
       update messages m set status = 'failed', failed_at = now(), locked_until = null,
              error_code = f.code, error_title = f.title, error_details = f.details
@@ -26,5 +32,5 @@ export async function failMessages(failures: Failure[]) {
       tx,
       rows.rows.map((r) => ({ id: r.id, organizationId: r.organization_id, status: "failed", previous: "queued" })),
     );
-  });
+  }
 }

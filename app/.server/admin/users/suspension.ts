@@ -10,6 +10,14 @@ import { log } from "../../log";
 import { isTenant } from "./tenants";
 import { isUuid } from "../../db/keyset";
 import { wakeDispatcher } from "../../messaging/dispatcher";
+import { failMessagesIn } from "../../messaging/failures";
+
+/**
+ * Hours a message outside a campaign may wait out a suspension: reactivating sends those queued
+ * since, and fails older ones (organization_suspended), so a one-time code or a reply never goes
+ * out days late. A campaign's messages wait with their paused campaign instead.
+ */
+export const SUSPENSION_HOLD_HOURS = 24;
 
 /** campaigns.paused_reason of the campaigns a suspension paused: reactivating resumes exactly these. */
 export const SUSPENSION_PAUSE = "suspended";
@@ -90,7 +98,8 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
 
 /**
  * Reactivates a suspended organisation (status active, the suspension's time and reason cleared),
- * audited in the same transaction with its held messages outside campaigns made due again; then
+ * audited in the same transaction with its held messages outside campaigns made due again (those
+ * queued more than SUSPENSION_HOLD_HOURS ago failed instead); then
  * the campaigns the suspension paused resume (not those a member paused), each through the
  * campaigns' own resume, which checks it can still go on, and makes theirs due.
  */
@@ -100,7 +109,23 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
     if (tenant.status !== "suspended") throw new TenantRefusal(409, "This organisation is not suspended.");
     await tx.execute(sql`
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
-    // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx.
+    // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx: due again, but
+    // one queued more than a day ago (a code, a reply, a reminder) is failed rather than sent late.
+    const stale = (await tx.execute(sql`
+      select id from messages
+      where organization_id = ${id} and direction = 'outbound' and accepted_at is null and failed_at is null
+        and campaign_id is null and next_attempt_at = 'infinity'
+        and created_at < now() - make_interval(hours => ${SUSPENSION_HOLD_HOURS})`)) as unknown as { rows: { id: string }[] };
+    await failMessagesIn(
+      tx,
+      stale.rows.map((m) => ({
+        id: m.id,
+        organizationId: id,
+        code: null,
+        title: "organization_suspended",
+        details: `Not sent: the organisation was suspended, and the message waited more than ${SUSPENSION_HOLD_HOURS} hours.`,
+      })),
+    );
     await tx.execute(sql`
       update messages set next_attempt_at = now()
       where organization_id = ${id} and direction = 'outbound' and accepted_at is null and failed_at is null
