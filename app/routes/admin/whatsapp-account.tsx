@@ -17,6 +17,7 @@ import {
   testConnection,
   type ConnectionTest,
 } from "~/.server/admin/whatsapp/actions";
+import { AdminActionForm } from "~/components/admin/action-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
@@ -248,16 +249,16 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
         <CardHeader id="manage-heading" title="Manage Account" description="Each action is recorded in the audit log." />
         {connected ? (
           <div className="mt-4 grid gap-6 lg:grid-cols-3">
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Resubscribe to webhooks</h3>
-              <p className="text-sm text-slate-600">Asks Meta again to send this account&apos;s webhooks to Jumbe.</p>
+            <AdminActionForm
+              title="Resubscribe to webhooks"
+              description="Asks Meta again to send this account's webhooks to Jumbe."
+              intent="resubscribe"
+              submit="Resubscribe"
+              disabled={busy}
+            >
               <FormError errors={errorFor("resubscribe")} />
-              <Button type="submit" name="intent" value="resubscribe" variant="secondary" disabled={busy}>
-                Resubscribe
-              </Button>
-            </Form>
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Mark for reconnection</h3>
+            </AdminActionForm>
+            <AdminActionForm title="Mark for reconnection" intent="reconnect" submit="Mark for reconnection" disabled={busy}>
               <TextareaField
                 label="Reason, shown to the organisation"
                 name="reason"
@@ -267,15 +268,15 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 required
                 errors={errorFor("reconnect")}
               />
-              <Button type="submit" name="intent" value="reconnect" variant="secondary" disabled={busy}>
-                Mark for reconnection
-              </Button>
-            </Form>
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Disconnect</h3>
-              <p className="text-sm text-slate-600">
-                Meta stops sending this account&apos;s webhooks; its numbers stop sending. The organisation can connect it again.
-              </p>
+            </AdminActionForm>
+            <AdminActionForm
+              title="Disconnect"
+              description="Meta stops sending this account's webhooks; its numbers stop sending. The organisation can connect it again."
+              intent="disconnect"
+              submit="Disconnect"
+              variant="danger"
+              disabled={busy}
+            >
               <TextareaField
                 label="Reason"
                 name="reason"
@@ -291,10 +292,7 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 error={errorFor("disconnect", "confirmation")?.[0]}
               />
               {result?.intent === "disconnect" && !result.field ? <FormError errors={[result.message]} /> : null}
-              <Button type="submit" name="intent" value="disconnect" variant="danger" disabled={busy}>
-                Disconnect
-              </Button>
-            </Form>
+            </AdminActionForm>
           </div>
         ) : (
           <p className="mt-3 text-sm text-slate-600">
