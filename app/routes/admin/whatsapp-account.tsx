@@ -306,61 +306,74 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
           <h2 id="logs-heading" className="text-lg font-semibold">
             Logs
           </h2>
-          <Card padding="none">
-            <div className="p-4">
-              <Table
-                caption="Graph API calls, newest first"
-                showCaption
-                columns={CALL_COLUMNS}
-                rows={calls.calls}
-                rowKey={(c) => c.id}
-                empty="No Graph API call recorded in the last 30 days."
-              />
-              {calls.next || searchParams.get("calls") ? (
-                <nav aria-label="Graph call pages" className="mt-3 flex gap-3 text-sm">
-                  {searchParams.get("calls") ? (
-                    <Link to={pageHref(withoutKey(searchParams, "calls"), {}) + "#logs"} className="text-brand-700 underline">
-                      Newest calls
-                    </Link>
-                  ) : null}
-                  {calls.next ? (
-                    <Link to={logsHref({ calls: calls.next })} className="text-brand-700 underline">
-                      Older calls
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
-            </div>
-          </Card>
-          <Card padding="none">
-            <div className="p-4">
-              <Table
-                caption="Webhooks received, newest first"
-                showCaption
-                columns={WEBHOOK_COLUMNS}
-                rows={hooks.webhooks}
-                rowKey={(w) => w.id}
-                empty="No webhook received for this WhatsApp Business Account in the last 30 days."
-              />
-              {hooks.next || searchParams.get("hooks") ? (
-                <nav aria-label="Webhook pages" className="mt-3 flex gap-3 text-sm">
-                  {searchParams.get("hooks") ? (
-                    <Link to={pageHref(withoutKey(searchParams, "hooks"), {}) + "#logs"} className="text-brand-700 underline">
-                      Newest webhooks
-                    </Link>
-                  ) : null}
-                  {hooks.next ? (
-                    <Link to={logsHref({ hooks: hooks.next })} className="text-brand-700 underline">
-                      Older webhooks
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
-            </div>
-          </Card>
+          <LogCard
+            caption="Graph API calls, newest first"
+            columns={CALL_COLUMNS}
+            rows={calls.calls}
+            empty="No Graph API call recorded in the last 30 days."
+            cursor="calls"
+            next={calls.next}
+            pages={{ label: "Graph call pages", newest: "Newest calls", older: "Older calls" }}
+            logsHref={logsHref}
+          />
+          <LogCard
+            caption="Webhooks received, newest first"
+            columns={WEBHOOK_COLUMNS}
+            rows={hooks.webhooks}
+            empty="No webhook received for this WhatsApp Business Account in the last 30 days."
+            cursor="hooks"
+            next={hooks.next}
+            pages={{ label: "Webhook pages", newest: "Newest webhooks", older: "Older webhooks" }}
+            logsHref={logsHref}
+          />
         </section>
       ) : null}
     </div>
+  );
+}
+
+/** One of View Logs' tables, with its own newest / older links (its cursor in the URL beside the other's). */
+function LogCard<T extends { id: string | number }>({
+  caption,
+  columns,
+  rows,
+  empty,
+  cursor,
+  next,
+  pages,
+  logsHref,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  empty: string;
+  cursor: "calls" | "hooks";
+  next: string | null | undefined;
+  pages: { label: string; newest: string; older: string };
+  logsHref: (cursor: { calls?: string; hooks?: string }) => string;
+}) {
+  const [searchParams] = useSearchParams();
+  const paged = !!searchParams.get(cursor);
+  return (
+    <Card padding="none">
+      <div className="p-4">
+        <Table caption={caption} showCaption columns={columns} rows={rows} rowKey={(r) => r.id} empty={empty} />
+        {next || paged ? (
+          <nav aria-label={pages.label} className="mt-3 flex gap-3 text-sm">
+            {paged ? (
+              <Link to={pageHref(withoutKey(searchParams, cursor), {}) + "#logs"} className="text-brand-700 underline">
+                {pages.newest}
+              </Link>
+            ) : null}
+            {next ? (
+              <Link to={logsHref({ [cursor]: next })} className="text-brand-700 underline">
+                {pages.older}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </div>
+    </Card>
   );
 }
 
