@@ -120,10 +120,7 @@ test("the review page shows a held template's image header from its stored sampl
   try {
     // The demo's held submission with an image header (Kilimo Bora Agrovet's offer poster).
     await admin.goto("/admin/templates?status=held&q=dap_offer_poster");
-    await admin
-      .getByRole("table", { name: "Template submissions" })
-      .getByRole("link", { name: "Review dap_offer_poster" })
-      .click();
+    await admin.getByRole("table", { name: "Template submissions" }).getByRole("link", { name: "Review dap_offer_poster" }).click();
     await expect(admin.getByRole("heading", { name: "dap_offer_poster" })).toBeVisible();
     const image = admin.getByRole("img", { name: "Header image: dap-offer-poster.png" });
     await expect(image).toBeVisible();
