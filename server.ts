@@ -239,6 +239,8 @@ function startMetaSandbox(port: number) {
     configId: config.META_CONFIG_ID,
     webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
     statePath: path.join(dir, "meta.json"),
+    // The admin console's demo WhatsApp accounts (seeded beside the demo) answer Test Connection.
+    consoleDemo: true,
     templateReviewDelayMs: config.META_SANDBOX_TEMPLATE_REVIEW_MS,
     // On a demo host the control API, console and its forms ask for SANDBOX_CONTROL_TOKEN.
     controlToken: config.SANDBOX_CONTROL_TOKEN,

@@ -130,6 +130,7 @@ export default [
     route("admin/templates", "routes/admin/templates.tsx"),
     route("admin/templates/export.csv", "routes/admin/templates-export.ts"),
     route("admin/templates/:id", "routes/admin/template.tsx"),
+    route("admin/templates/:id/header-sample", "routes/admin/template-header-sample.ts"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/audit/export.csv", "routes/admin/audit-export.ts"),
     route("admin/search", "routes/admin/search.tsx"),

@@ -157,7 +157,9 @@ export function consoleRouter(ctx: SandboxContext): Router {
     form,
     action(() => {
       ctx.sandbox.reset();
-      return "Sandbox reset: only the demo business is left.";
+      return ctx.options.consoleDemo
+        ? "Sandbox reset: only the demo business and the admin console's demo accounts are left."
+        : "Sandbox reset: only the demo business is left.";
     }),
   );
   return router;
@@ -190,7 +192,7 @@ function renderConsole(ctx: SandboxContext, req: Request, res: Response) {
           const rows = phones.length ? phones : [undefined];
           return rows.map(
             (p) =>
-              `<tr><td>${escapeHtml(b.name)}${b.demo ? " <small>(demo)</small>" : ""}<br><small><code>${escapeHtml(b.id)}</code></small></td>` +
+              `<tr><td>${escapeHtml(b.name)}${b.demo ? " <small>(demo)</small>" : b.consoleDemo ? " <small>(admin console demo)</small>" : ""}<br><small><code>${escapeHtml(b.id)}</code></small></td>` +
               `<td>${escapeHtml(w.name)}<br><small><code>${escapeHtml(w.id)}</code></small></td><td>${subscribed}</td>` +
               (p
                 ? `<td>${escapeHtml(p.displayPhoneNumber)}<br><small><code>${escapeHtml(p.id)}</code></small></td><td>${escapeHtml(p.verifiedName)}</td>` +

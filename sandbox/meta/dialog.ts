@@ -103,6 +103,12 @@ function hiddenInputs(p: DialogParams) {
     .join("");
 }
 
+/** A number the dialog offers: any but the admin console's demo accounts', connected to their own demo tenants already. */
+function offered(store: SandboxContext["store"], phoneId: string) {
+  const waba = store.wabas.get(store.phoneNumbers.get(phoneId)?.wabaId ?? "");
+  return !!waba && !store.businesses.get(waba.businessId)?.consoleDemo;
+}
+
 function renderForm(
   ctx: SandboxContext,
   res: Response,
@@ -110,7 +116,7 @@ function renderForm(
   extra: { error?: string; values?: NewBusinessValues; selected?: string } = {},
 ) {
   const { store, options } = ctx;
-  const numbers = [...store.phoneNumbers.values()];
+  const numbers = [...store.phoneNumbers.values()].filter((phone) => offered(store, phone.id));
   const selected = extra.selected ?? (numbers[0] ? `phone:${numbers[0].id}` : "new");
   const choices = numbers
     .map((phone, i) => {
@@ -167,7 +173,7 @@ function finish(ctx: SandboxContext, res: Response, p: DialogParams, body: Recor
       return renderForm(ctx, res, p, { error: error instanceof Error ? error.message : String(error), values, selected: "new" });
     }
   } else {
-    const phone = asset.startsWith("phone:") ? store.phoneNumbers.get(asset.slice(6)) : undefined;
+    const phone = asset.startsWith("phone:") && offered(store, asset.slice(6)) ? store.phoneNumbers.get(asset.slice(6)) : undefined;
     const waba = phone ? store.wabas.get(phone.wabaId) : undefined;
     if (!phone || !waba) return renderForm(ctx, res, p, { error: "Choose a phone number, or create a new test business.", values });
     target = { businessId: waba.businessId, wabaId: waba.id, phoneNumberId: phone.id };

@@ -71,6 +71,7 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     appSecret: options.appSecret,
     configId: options.configId || undefined,
     statePath: options.statePath || undefined,
+    consoleDemo: options.consoleDemo ?? false,
     publicPath,
     codeTtlMs: options.codeTtlMs ?? 30_000,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 0,

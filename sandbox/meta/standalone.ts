@@ -40,6 +40,8 @@ export function createStandaloneSandbox(env: Record<string, string | undefined> 
     configId: env.META_CONFIG_ID?.trim() || undefined,
     webhookUrl: env.META_SANDBOX_WEBHOOK_URL?.trim() || "http://127.0.0.1:3000/webhooks/whatsapp",
     statePath: env.META_SANDBOX_STATE?.trim() || undefined,
+    // As in-app: the admin console's demo accounts Jumbe's demo seed stores answer Test Connection.
+    consoleDemo: true,
     publicPath,
     templateReviewDelayMs: whole(env, "META_SANDBOX_TEMPLATE_REVIEW_MS", 3000, 600_000),
     controlToken,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomInt } from "node:crypto";
+import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, consoleDemoTokenAccepted } from "./console-demo";
 import type { TemplateComponent } from "./template-rules";
 import type { ParameterFormat, ResolvedOptions, TemplateCategory, TemplateQualityScore, TemplateStatus } from "./types";
 import {
@@ -20,6 +21,8 @@ export interface Business {
   name: string;
   createdAt: number;
   demo?: boolean;
+  /** One of the admin console's demo accounts (console-demo.ts): already connected, not offered in the dialog. */
+  consoleDemo?: boolean;
 }
 
 export interface Waba {
@@ -31,7 +34,8 @@ export interface Waba {
   createdAt: number;
 }
 
-export type QualityRating = "GREEN" | "YELLOW" | "RED";
+/** UNKNOWN: a number Meta has not rated yet. */
+export type QualityRating = "GREEN" | "YELLOW" | "RED" | "UNKNOWN";
 
 export interface PhoneNumber {
   id: string;
@@ -208,6 +212,8 @@ export class SandboxStore {
     this.templateSeq = Math.max(0, ...[...this.templates.values()].map((t) => t.seq));
     this.deletedNames = parsed.deletedTemplateNames ?? [];
     if (![...this.businesses.values()].some((b) => b.demo)) this.seedDemo();
+    // A state file from before the console's demo accounts (or from a sandbox without them) gains them.
+    else this.seedConsoleDemo();
     return true;
   }
 
@@ -264,7 +270,10 @@ export class SandboxStore {
 
   // ---- business objects ----------------------------------------------------------------------
 
-  /** Forgets everything and recreates the demo business with its stable ids. */
+  /**
+   * Forgets everything and recreates the demo business with its stable ids (and, with
+   * `consoleDemo`, the admin console's demo accounts with theirs and their tokens).
+   */
   reset() {
     this.businesses.clear();
     this.wabas.clear();
@@ -293,6 +302,57 @@ export class SandboxStore {
       createdAt: this.now,
     });
     this.phoneNumbers.set(phoneId, this.newNumber(phoneId, wabaId, DEMO.displayPhoneNumber, DEMO.verifiedName));
+    this.seedConsoleDemo();
+    this.changed();
+  }
+
+  /**
+   * With `consoleDemo`: the admin console's demo accounts (console-demo.ts) as Jumbe's demo seed
+   * stores them: business, WABA (subscribed unless disconnected), registered numbers with their
+   * quality and tier, and a never-expiring token for each but the refused one. Adds only what is
+   * missing, so a loaded state file keeps its changes.
+   */
+  private seedConsoleDemo() {
+    if (!this.options.consoleDemo) return;
+    const appId = this.options.appId;
+    for (const account of CONSOLE_DEMO_ACCOUNTS) {
+      const ids = consoleDemoIds(appId, account);
+      if (this.wabas.has(ids.wabaId)) continue;
+      const at = this.now - account.connectedDaysAgo * 24 * 60 * 60 * 1000;
+      this.businesses.set(ids.businessId, { id: ids.businessId, name: account.business, createdAt: at, consoleDemo: true });
+      this.wabas.set(ids.wabaId, {
+        id: ids.wabaId,
+        businessId: ids.businessId,
+        name: account.business,
+        timezoneId: "1",
+        namespace: newTemplateNamespace(),
+        createdAt: at,
+      });
+      account.numbers.forEach((n, i) => {
+        const id = ids.phoneNumberIds[i]!;
+        const number = this.newNumber(id, ids.wabaId, n.display, n.name);
+        Object.assign(number, {
+          qualityRating: n.quality,
+          messagingLimit: n.limit,
+          status: "CONNECTED",
+          platformType: "CLOUD_API",
+          registeredAt: at,
+        });
+        this.phoneNumbers.set(id, number);
+      });
+      if (account.state !== "disconnected") this.subscriptions.set(ids.wabaId, { wabaId: ids.wabaId, subscribedAt: at });
+      if (consoleDemoTokenAccepted(account)) {
+        const token = consoleDemoToken(appId, account);
+        this.tokens.set(token, {
+          token,
+          businessId: ids.businessId,
+          wabaIds: [ids.wabaId],
+          userId: stableNumericId(`${appId}:system-user:${ids.businessId}`),
+          issuedAt: at,
+          expiresAt: 0,
+        });
+      }
+    }
     this.changed();
   }
 

@@ -178,6 +178,11 @@ export interface MetaSandboxOptions {
   statePath?: string;
   /** Where the router is mounted, for links in HTML; default "/sandbox/meta". */
   publicPath?: string;
+  /**
+   * Also know the admin console's demo WhatsApp accounts (console-demo.ts), with their derived ids
+   * and tokens: on beside Jumbe's demo seed (sandbox mode); default off.
+   */
+  consoleDemo?: boolean;
   /** Default 30_000. */
   codeTtlMs?: number;
   /** 0 = never expires (debug_token expires_at: 0); default 0. */
@@ -458,6 +463,7 @@ export interface ResolvedOptions {
   configId?: string;
   statePath?: string;
   publicPath: string;
+  consoleDemo: boolean;
   codeTtlMs: number;
   tokenTtlSeconds: number;
   webhookRetry: { attempts: number; baseDelayMs: number };

@@ -145,6 +145,36 @@ test("the setting that holds new organisations' submissions shows its state, and
   }
 });
 
+test("the review page shows a held template's image header from its stored sample", async ({ browser, javaScriptEnabled }) => {
+  const { context, admin } = await adminContext(browser, javaScriptEnabled);
+  try {
+    // The demo's held submission with an image header (Kilimo Bora Agrovet's offer poster).
+    await admin.goto("/admin/templates?status=held&q=dap_offer_poster");
+    await admin.getByRole("table", { name: "Template submissions" }).getByRole("link", { name: "Review dap_offer_poster" }).click();
+    await expect(admin.getByRole("heading", { name: "dap_offer_poster" })).toBeVisible();
+    const image = admin.getByRole("img", { name: "Header image: dap-offer-poster.png" });
+    await expect(image).toBeVisible();
+    // The browser loaded and decoded the stored PNG (400×210), from the console's own route.
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+    const link = admin.getByRole("link", { name: "Open the header's sample image" });
+    await expect(admin.getByTestId("header-sample")).toContainText("dap-offer-poster.png");
+    const href = await link.getAttribute("href");
+    expect(href).toMatch(/^\/admin\/templates\/[0-9a-f-]{36}\/header-sample$/);
+    const response = await admin.request.get(href!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("image/png");
+    // Nobody else gets it: a visitor's request is 404.
+    const visitor = await browser.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    try {
+      expect((await visitor.request.get(href!)).status()).toBe(404);
+    } finally {
+      await visitor.close();
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 test("the Templates tab shows the figures and the review queue, and has no serious accessibility violations", async ({
   browser,
   javaScriptEnabled,

@@ -69,6 +69,28 @@ test("an administrator finds a tenant's WhatsApp account, tests it, marks it for
   await expect(page.getByTestId("reconnect-requested")).toContainText(reason);
 });
 
+test("Test Connection on the demo's console accounts: a healthy one answers with its name, the refused token gets Meta's 190", async ({
+  page,
+}) => {
+  // The demo seed's accounts are the Meta sandbox's console demo (sandbox/meta/console-demo.ts): same ids, same tokens.
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await page.goto("/admin/whatsapp?q=Mama+Mboga");
+  const table = page.getByRole("table", { name: "WhatsApp accounts" });
+  await table.getByRole("link", { name: "Mama Mboga Fresh Ltd" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Mama Mboga Fresh Ltd" })).toBeVisible();
+  await page.getByRole("button", { name: "Test Connection" }).click();
+  const test = page.getByTestId("connection-test");
+  await expect(test).toContainText("Connection works");
+  await expect(test).toContainText(/Meta answered: WhatsApp Business Account \d+ \(Mama Mboga Fresh Ltd\)\./);
+
+  await page.goto("/admin/whatsapp?q=Pwani");
+  await table.getByRole("link", { name: "Pwani Tours & Safaris" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Pwani Tours & Safaris" })).toBeVisible();
+  await page.getByRole("button", { name: "Test Connection" }).click();
+  await expect(test).toContainText("Connection failed");
+  await expect(test).toContainText("The stored token is no longer accepted");
+});
+
 test("the WhatsApp tab passes an axe check", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "axe runs as a script in the page");
   await signInViaForm(page, ADMIN.email, ADMIN.password);

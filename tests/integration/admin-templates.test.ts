@@ -12,6 +12,9 @@ import { toMetaComponents, type TemplateInput } from "~/lib/templates";
 import { loader as listLoader, action as listAction } from "~/routes/admin/templates";
 import { loader as reviewLoader, action as reviewAction } from "~/routes/admin/template";
 import { loader as exportLoader } from "~/routes/admin/templates-export";
+import { loader as sampleLoader } from "~/routes/admin/template-header-sample";
+import { attachSample, storeSample } from "~/.server/templates/media";
+import { demoPosterPng } from "~/.server/db/seed-media";
 import { loader as tenantTemplatesLoader } from "~/routes/app/templates/index";
 import { createSignup } from "~/.server/auth/signup";
 import { createVerifiedUser, META, signedInCookie, uniqueEmail } from "../support/accounts";
@@ -452,5 +455,54 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     }
     expect(await queryRows(sql`select key from platform_settings`)).toEqual([]);
     expect(await settingRecords()).toEqual([]);
+  });
+});
+
+describe("a media header's sample on the review page", () => {
+  const sampleOf = (cookie: string | undefined, id: string) =>
+    sampleLoader(routeArgs(getRequest(`/admin/templates/${id}/header-sample`, cookie ? { cookie } : {}), { id })).catch(
+      (thrown: unknown) => thrown,
+    ) as Promise<unknown>;
+  const statusOf = (answer: unknown) =>
+    answer instanceof Response ? answer.status : (answer as { init?: { status?: number } }).init?.status;
+
+  it("shows the administrator the stored image, and answers 404 to members, visitors and a template without one", async () => {
+    const { cookie } = await admin();
+    const tenant = await createVerifiedUser({ businessName: "Kilimo Bora Agrovet" });
+    const member = await signedInCookie(tenant.email, tenant.password);
+    const bytes = demoPosterPng();
+    const template = await insertTemplate(tenant.organization.id, {
+      name: "dap_offer_poster",
+      status: "held",
+      category: "MARKETING",
+      headerFormat: "IMAGE",
+    });
+    const stored = await storeSample(tenant.organization.id, { fileName: "dap offer.png", contentType: "image/png", bytes });
+    expect(await attachSample(tenant.organization.id, stored.id, template.id)).toBe(true);
+
+    // The review page's preview and link point at the console's route.
+    const page = await reviewPage(cookie, template.id);
+    expect(page.status).toBe(200);
+    const url = `/admin/templates/${template.id}/header-sample`;
+    expect(page.data.preview.media).toEqual({ format: "IMAGE", src: url, fileName: "dap offer.png" });
+    expect(page.data.sample).toEqual({ url, fileName: "dap offer.png", format: "IMAGE", size: bytes.length });
+
+    const answer = (await sampleOf(cookie, template.id)) as Response;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("image/png");
+    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(answer.headers.get("content-disposition")).toBe('inline; filename="dap_offer.png"');
+    expect(Buffer.from(await answer.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // The tenant's own member (who sees it at /templates/:id/sample) and a visitor: 404 here.
+    expect(statusOf(await sampleOf(member, template.id))).toBe(404);
+    expect(statusOf(await sampleOf(undefined, template.id))).toBe(404);
+
+    // A template without a sample, and an unknown id: 404 for the administrator too.
+    const plain = await insertTemplate(tenant.organization.id, { name: "plain_text", status: "held" });
+    expect(statusOf(await sampleOf(cookie, plain.id))).toBe(404);
+    expect((await reviewPage(cookie, plain.id)).data.sample).toBeNull();
+    expect(statusOf(await sampleOf(cookie, "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f"))).toBe(404);
+    expect(statusOf(await sampleOf(cookie, "not-an-id"))).toBe(404);
   });
 });

@@ -104,6 +104,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   // The console's detail pages: the demo Sacco and its template (an administrator opens any tenant's).
   "/admin/users/:id": (w) => `/admin/users/${w.organizationId}`,
   "/admin/templates/:id": (w) => `/admin/templates/${w.template}`,
+  "/admin/templates/:id/header-sample": (w) => `/admin/templates/${w.template}/header-sample`,
   "/admin/billing/invoices/:id": () => "/admin/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/admin/billing/invoices/:id/pdf": () => "/admin/billing/invoices/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/pdf",
   "/admin/billing/disputes/:id": () => "/admin/billing/disputes/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
@@ -142,6 +143,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
   "/templates/:id/sample": { status: 404, why: "a draft without a media sample" },
+  "/admin/templates/:id/header-sample": { status: 404, why: "a draft without a media sample (a sample: admin-templates.test.ts)" },
   "/notifications/:id": { status: 404, why: "nobody's notification (one's own is tested in notifications.test.ts)" },
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },

@@ -244,6 +244,12 @@ const ROWS: Record<string, Row> = {
   "/admin/templates": { path: "/admin/templates", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/templates/export.csv": { path: "/admin/templates/export.csv", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/templates/:id": { path: "/admin/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "404", owner: "404", admin: "404" },
+  "/admin/templates/:id/header-sample": {
+    path: "/admin/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/header-sample",
+    anonymous: "404",
+    owner: "404",
+    admin: "404",
+  },
   "/admin/audit": { path: "/admin/audit", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/audit/export.csv": { path: "/admin/audit/export.csv", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/search": { path: "/admin/search?q=sacco", anonymous: "404", owner: "404", admin: "ok" },

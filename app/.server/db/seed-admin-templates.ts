@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
 import { db } from "./client";
-import { messageTemplates, organizations, templateEvents } from "./schema";
+import { messageTemplates, organizations, templateEvents, templateMedia } from "./schema";
+import { demoPosterPng } from "./seed-media";
 import { newBusinessId } from "../auth/signup";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
 
 /**
  * The admin console's Templates tab demo: three more organisations with templates across types,
  * languages and statuses, two of them held for review (one flagged by Meta, one new) with
- * submissions waiting in the queue, and each template's history. No WhatsApp account is connected
+ * submissions waiting in the queue (one with an image header and its sample), and each template's history. No WhatsApp account is connected
  * for them (their WABA ids are only labels), so approving a demo template answers that the account
  * must be connected again; rejecting works as it would for a real tenant.
  */
@@ -21,6 +22,8 @@ interface DemoTemplate {
   rejection?: string;
   platformRejection?: string;
   metaId?: string;
+  /** An IMAGE header's sample (a PNG made here). */
+  sample?: { fileName: string; bytes: () => Buffer };
 }
 
 interface DemoTenant {
@@ -58,6 +61,18 @@ const TENANTS: DemoTenant[] = [
           language: "en",
           ...body("Habari {{1}}! DAP fertiliser is now KES {{2}} per 50 kg bag at Kilimo Bora. Offer ends Friday.", ["Kiprop", "6,500"]),
           footer: "Reply STOP to opt out",
+        },
+      },
+      {
+        status: "held",
+        submittedHoursAgo: 4,
+        sample: { fileName: "dap-offer-poster.png", bytes: demoPosterPng },
+        input: {
+          name: "dap_offer_poster",
+          category: "MARKETING",
+          language: "en",
+          ...body("{{1}}, this week's offer at Kilimo Bora: DAP and CAN fertiliser at KES {{2}} off every 50 kg bag.", ["Chebet", "500"]),
+          headerFormat: "IMAGE",
         },
       },
       {
@@ -217,6 +232,12 @@ export async function seedAdminTemplates(now = new Date()) {
         })
         .returning({ id: messageTemplates.id });
       const templateId = template!.id;
+      if (demo.sample) {
+        const bytes = demo.sample.bytes();
+        await db()
+          .insert(templateMedia)
+          .values({ organizationId, templateId, fileName: demo.sample.fileName, contentType: "image/png", size: bytes.length, bytes });
+      }
       const at = (hours: number) => hoursAgo(now, demo.submittedHoursAgo - hours);
       const events: (typeof templateEvents.$inferInsert)[] = [
         { templateId, organizationId, source: "tenant", event: "submitted", createdAt: at(0) },

@@ -4,88 +4,44 @@ import { organizations, users, whatsappAccounts, whatsappPhoneNumbers } from "./
 import { hashPassword } from "../auth/password";
 import { newBusinessId } from "../auth/signup";
 import { encryptSecret, randomToken } from "../security/crypto";
+import { env } from "../config/env";
+import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, type ConsoleDemoAccount } from "../../../sandbox/meta/console-demo";
 
 /**
  * The admin console's WhatsApp tab in the demo: five Kenyan businesses that connected WhatsApp
  * (healthy, a number in medium quality asked to reconnect, a token Meta refused, two numbers on a
  * high tier, one disconnected), each with this month's messages in the daily rollup, the webhooks
- * Meta delivered for its WABA and the Graph calls Jumbe made. Their tokens are not the sandbox's,
- * so Test Connection on them shows Meta's refusal (190); an account connected through the sandbox
- * (the demo tenant's, once connected) answers.
+ * Meta delivered for its WABA and the Graph calls Jumbe made. The accounts, their ids and tokens
+ * are the sandbox's console demo (sandbox/meta/console-demo.ts, derived from the app id on both
+ * sides): Test Connection on a healthy one answers with the WABA's name, on the refused one Meta's 190.
  */
 
-interface DemoAccount {
-  business: string;
-  owner: { firstName: string; lastName: string; email: string };
-  plan: string;
+/** A console demo account with its ids at Meta (derived from the app id, as the sandbox derives them). */
+type DemoAccount = Omit<ConsoleDemoAccount, "numbers"> & {
   wabaId: string;
-  numbers: { id: string; display: string; name: string; quality: string; limit: string }[];
-  connectedDaysAgo: number;
-  state: "connected" | "reconnect" | "refused" | "disconnected";
-  /** Messages sent and received per day this month. */
-  perDay: [number, number];
-}
+  businessId: string;
+  token: string;
+  numbers: (ConsoleDemoAccount["numbers"][number] & { id: string })[];
+};
 
-const ACCOUNTS: DemoAccount[] = [
-  {
-    business: "Mama Mboga Fresh Ltd",
-    owner: { firstName: "Njeri", lastName: "Mwangi", email: "njeri@mamamboga.demo" },
-    plan: "Growth",
-    wabaId: "104871265530912",
-    numbers: [{ id: "109823746510234", display: "+254 712 345 678", name: "Mama Mboga Fresh", quality: "GREEN", limit: "TIER_1K" }],
-    connectedDaysAgo: 94,
-    state: "connected",
-    perDay: [420, 180],
-  },
-  {
-    business: "Umoja Microfinance Bank",
-    owner: { firstName: "Kevin", lastName: "Ochieng", email: "kevin.ochieng@umoja-mfb.demo" },
-    plan: "Enterprise",
-    wabaId: "112093847561203",
-    numbers: [
-      { id: "118273645509871", display: "+254 709 880 100", name: "Umoja MFB", quality: "GREEN", limit: "TIER_100K" },
-      { id: "118273645509872", display: "+254 709 880 200", name: "Umoja MFB Loans", quality: "GREEN", limit: "TIER_10K" },
-    ],
-    connectedDaysAgo: 210,
-    state: "connected",
-    perDay: [5200, 1400],
-  },
-  {
-    business: "Kilimo Bora Agrovet",
-    owner: { firstName: "Wafula", lastName: "Simiyu", email: "wafula@kilimobora.demo" },
-    plan: "Starter",
-    wabaId: "120394857612034",
-    numbers: [{ id: "126354789012345", display: "+254 723 456 789", name: "Kilimo Bora", quality: "YELLOW", limit: "TIER_250" }],
-    connectedDaysAgo: 41,
-    state: "reconnect",
-    perDay: [60, 35],
-  },
-  {
-    business: "Pwani Tours & Safaris",
-    owner: { firstName: "Aisha", lastName: "Mohamed", email: "aisha@pwanitours.demo" },
-    plan: "Growth",
-    wabaId: "131209384756120",
-    numbers: [{ id: "137485960123456", display: "+254 741 222 333", name: "Pwani Tours", quality: "GREEN", limit: "TIER_1K" }],
-    connectedDaysAgo: 130,
-    state: "refused",
-    perDay: [90, 70],
-  },
-  {
-    business: "Nairobi Smile Dental Clinic",
-    owner: { firstName: "Faith", lastName: "Kendi", email: "faith.kendi@nairobismile.demo" },
-    plan: "Starter",
-    wabaId: "142938475610293",
-    numbers: [{ id: "148596071234567", display: "+254 733 909 090", name: "Nairobi Smile", quality: "UNKNOWN", limit: "TIER_250" }],
-    connectedDaysAgo: 300,
-    state: "disconnected",
-    perDay: [0, 0],
-  },
-];
+function demoAccounts(): DemoAccount[] {
+  const appId = env().META_APP_ID;
+  return CONSOLE_DEMO_ACCOUNTS.map((account) => {
+    const ids = consoleDemoIds(appId, account);
+    return {
+      ...account,
+      wabaId: ids.wabaId,
+      businessId: ids.businessId,
+      token: consoleDemoToken(appId, account),
+      numbers: account.numbers.map((n, i) => ({ ...n, id: ids.phoneNumberIds[i]! })),
+    };
+  });
+}
 
 export async function seedAdminWhatsapp(now = Date.now()) {
   const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000);
   const unusable = await hashPassword(randomToken(24));
-  for (const demo of ACCOUNTS) {
+  for (const demo of demoAccounts()) {
     const [organization] = await db()
       .insert(organizations)
       .values({
@@ -106,10 +62,10 @@ export async function seedAdminWhatsapp(now = Date.now()) {
       .values({
         organizationId,
         wabaId: demo.wabaId,
-        businessId: String(BigInt(demo.wabaId) + 7n),
+        businessId: demo.businessId,
         name: demo.business,
         status: disconnected ? "disconnected" : "connected",
-        accessTokenEncrypted: encryptSecret(`EAAG${randomToken(24)}`),
+        accessTokenEncrypted: encryptSecret(demo.token),
         subscribed: !disconnected,
         connectedAt: daysAgo(demo.connectedDaysAgo),
         disconnectedAt: disconnected ? daysAgo(12) : null,

@@ -6,13 +6,8 @@ import { pngChunk } from "../../../sandbox/meta/png";
  * browser shows, a voice note it plays (two seconds of silence), and a one-page PDF it opens.
  */
 
-/**
- * A 240×320 PNG that looks like a phone's screenshot of an M-Pesa message: a green bar on top, a
- * white bubble with grey lines of "text" on a pale background.
- */
-export function demoScreenshotPng(): Buffer {
-  const width = 240;
-  const height = 320;
+/** A true-colour PNG of `width`×`height`, each pixel's colour from `colour(x, y)`. */
+function png(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -20,17 +15,7 @@ export function demoScreenshotPng(): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) {
-      let rgb: [number, number, number] = [0xe8, 0xf5, 0xe9];
-      if (y < 40) rgb = [0x1b, 0x8a, 0x3a];
-      else if (x > 16 && x < 224 && y > 70 && y < 230) {
-        rgb = [0xff, 0xff, 0xff];
-        const line = (y - 90) % 22;
-        const lineEnd = 200 - ((Math.floor((y - 90) / 22) * 37) % 90);
-        if (y >= 90 && y < 220 && line < 8 && x > 30 && x < lineEnd) rgb = [0x9e, 0xa7, 0xb0];
-      }
-      row.set(rgb, 1 + x * 3);
-    }
+    for (let x = 0; x < width; x++) row.set(colour(x, y), 1 + x * 3);
     rows.push(row);
   }
   return Buffer.concat([
@@ -39,6 +24,36 @@ export function demoScreenshotPng(): Buffer {
     pngChunk("IDAT", deflateSync(Buffer.concat(rows))),
     pngChunk("IEND", Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * A 240×320 PNG that looks like a phone's screenshot of an M-Pesa message: a green bar on top, a
+ * white bubble with grey lines of "text" on a pale background.
+ */
+export function demoScreenshotPng(): Buffer {
+  return png(240, 320, (x, y) => {
+    if (y < 40) return [0x1b, 0x8a, 0x3a];
+    if (x > 16 && x < 224 && y > 70 && y < 230) {
+      const line = (y - 90) % 22;
+      const lineEnd = 200 - ((Math.floor((y - 90) / 22) * 37) % 90);
+      if (y >= 90 && y < 220 && line < 8 && x > 30 && x < lineEnd) return [0x9e, 0xa7, 0xb0];
+      return [0xff, 0xff, 0xff];
+    }
+    return [0xe8, 0xf5, 0xe9];
+  });
+}
+
+/**
+ * A 400×210 PNG like a shop's offer poster: a green field under a yellow sun, a white fertiliser
+ * bag with a green band, and a red price tag.
+ */
+export function demoPosterPng(): Buffer {
+  return png(400, 210, (x, y) => {
+    if (x >= 250 && x < 360 && y >= 130 && y < 175) return [0xd3, 0x2f, 0x2f];
+    if (x >= 60 && x < 180 && y >= 40 && y < 190) return y >= 90 && y < 120 ? [0x2e, 0x7d, 0x32] : [0xfa, 0xfa, 0xfa];
+    if ((x - 320) ** 2 + (y - 50) ** 2 < 900) return [0xfb, 0xc0, 0x2d];
+    return y < 120 ? [0xbb, 0xde, 0xfb] : [0x66, 0xbb, 0x6a];
+  });
 }
 
 // Ogg's CRC: polynomial 0x04c11db7, not reflected, starting at 0 (RFC 3533).

@@ -130,11 +130,40 @@ export async function templateSampleFile(organizationId: string, templateId: str
   return row;
 }
 
+/**
+ * A sample's bytes as a response (the tenant's and the administrator's sample routes): its own
+ * content type, never sniffed, and a sandbox so a PDF or video opened on its own runs nothing of
+ * the page's; private caching, since the bytes belong to one tenant. No sample: 404.
+ */
+export function sampleFileResponse(sample: SampleFile | undefined) {
+  if (!sample)
+    return new Response("Sample not found.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  const name = sample.fileName.replace(/[^\w.-]+/g, "_");
+  return new Response(new Uint8Array(sample.bytes), {
+    headers: {
+      "Content-Type": sample.contentType,
+      "Content-Length": String(sample.bytes.length),
+      "Cache-Control": "private, max-age=300",
+      "Content-Disposition": `inline; filename="${name}"`,
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+}
+
 /** The form's values with a stored template's sample (its preview shown from the sample route). */
-export async function withStoredSample(organizationId: string, templateId: string, input: TemplateInput): Promise<TemplateInput> {
+export async function withStoredSample(
+  organizationId: string,
+  templateId: string,
+  input: TemplateInput,
+  url = sampleUrl(templateId),
+): Promise<TemplateInput> {
   if (!isMediaFormat(input.headerFormat)) return input;
   const sample = await templateSample(organizationId, templateId);
-  return sample ? { ...input, headerSample: info(sample, sampleUrl(templateId)) } : input;
+  return sample ? { ...input, headerSample: info(sample, url) } : input;
 }
 
 /**

@@ -21,7 +21,7 @@ import { Field, TextareaField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import { formatWhen } from "~/lib/dates";
-import { categoryLabel, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
+import { categoryLabel, formatBytes, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.template ? `Review ${loaderData.template.name}` : "Template review"} | Admin console | Jumbe` },
@@ -38,9 +38,9 @@ async function requireReviewed(args: Route.LoaderArgs | Route.ActionArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const { reviewed } = await requireReviewed(args);
   const template = (await findTemplate(reviewed.organizationId, reviewed.id))!;
-  // The admin sees a media header's file name; its bytes are served to the tenant only (/templates/:id/sample).
-  const input = await withStoredSample(reviewed.organizationId, template.id, templateInput(template));
-  if (input.headerSample) input.headerSample = { ...input.headerSample, url: undefined };
+  // A media header's sample from the console's own route (the tenant's /templates/:id/sample is tenant-scoped).
+  const sampleUrl = href("/admin/templates/:id/header-sample", { id: template.id });
+  const input = await withStoredSample(reviewed.organizationId, template.id, templateInput(template), sampleUrl);
   const history = await templateHistory(template.id);
   return {
     tenant: reviewed,
@@ -63,6 +63,9 @@ export async function loader(args: Route.LoaderArgs) {
       createdAt: template.createdAt.toISOString(),
     },
     preview: renderTemplate(input),
+    sample: input.headerSample?.url
+      ? { url: input.headerSample.url, fileName: input.headerSample.fileName, format: input.headerFormat, size: input.headerSample.size }
+      : null,
     history: history.map((e) => ({ ...e, words: templateEventWords(e) })),
   };
 }
@@ -99,7 +102,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminTemplateReview({ loaderData, actionData }: Route.ComponentProps) {
-  const { tenant, template, preview, history } = loaderData;
+  const { tenant, template, preview, sample, history } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const held = template.status === "held";
@@ -128,6 +131,14 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
           <CardHeader title="The template" description="As the organisation's customers would see it." />
           <CardBody>
             <MessagePreview message={preview} />
+            {sample ? (
+              <p className="mt-3 text-sm text-slate-600" data-testid="header-sample">
+                <a href={sample.url} className="text-brand-700 underline">
+                  Open the header&apos;s sample {sample.format === "IMAGE" ? "image" : sample.format === "VIDEO" ? "video" : "document"}
+                </a>{" "}
+                ({sample.fileName}, {formatBytes(sample.size)})
+              </p>
+            ) : null}
           </CardBody>
         </Card>
 

@@ -21,7 +21,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";
-import { Field, FilterInput, FilterSelect, RadioGroupField } from "~/components/ui/field";
+import { Field, RadioGroupField } from "~/components/ui/field";
+import { TemplateFilters } from "~/components/templates/template-filters";
 import { CheckCircle2, Clock, FileText, Hourglass, ShieldAlert } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
@@ -30,7 +31,6 @@ import {
   categoryLabel,
   languageLabel,
   TEMPLATE_CATEGORIES,
-  TEMPLATE_LANGUAGES,
   TEMPLATE_STATUSES,
   templateStatusLabel,
   templateStatusTone,
@@ -98,8 +98,6 @@ export async function action(args: Route.ActionArgs) {
       : `${organisation.name}'s submissions were not held.`;
   return redirectWithToast(back, "success", message);
 }
-
-const statusOptions = TEMPLATE_STATUSES.map((s): [string, string] => [s, templateStatusLabel(s)]);
 
 export default function AdminTemplates({ loaderData, actionData }: Route.ComponentProps) {
   const { filters, figures, page, queue, held, organisation, holdNew } = loaderData;
@@ -292,28 +290,11 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
         </Card>
       ) : null}
 
-      <Form
-        method="get"
-        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
-        aria-label="Filters"
+      <TemplateFilters
+        filters={filters}
+        placeholder="Template or business name"
+        hidden={filters.organizationId ? <input type="hidden" name="org" value={filters.organizationId} /> : null}
       >
-        {filters.organizationId ? <input type="hidden" name="org" value={filters.organizationId} /> : null}
-        <FilterInput label="Search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Template or business name" />
-        <FilterSelect name="status" label="Status" value={filters.status} options={statusOptions} all="All statuses" />
-        <FilterSelect
-          name="type"
-          label="Type"
-          value={filters.category}
-          options={TEMPLATE_CATEGORIES.map((c) => [c.value, c.label])}
-          all="All types"
-        />
-        <FilterSelect
-          name="language"
-          label="Language"
-          value={filters.language}
-          options={TEMPLATE_LANGUAGES.map((l) => [l.value, l.label])}
-          all="All languages"
-        />
         <div className="flex gap-2">
           <Button type="submit">Apply filters</Button>
           {filtered ? (
@@ -322,7 +303,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
             </ButtonLink>
           ) : null}
         </div>
-      </Form>
+      </TemplateFilters>
 
       <Card padding="none">
         <Table

@@ -17,6 +17,7 @@ import {
   testConnection,
   type ConnectionTest,
 } from "~/.server/admin/whatsapp/actions";
+import { AdminActionForm } from "~/components/admin/action-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
@@ -248,16 +249,16 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
         <CardHeader id="manage-heading" title="Manage Account" description="Each action is recorded in the audit log." />
         {connected ? (
           <div className="mt-4 grid gap-6 lg:grid-cols-3">
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Resubscribe to webhooks</h3>
-              <p className="text-sm text-slate-600">Asks Meta again to send this account&apos;s webhooks to Jumbe.</p>
+            <AdminActionForm
+              title="Resubscribe to webhooks"
+              description="Asks Meta again to send this account's webhooks to Jumbe."
+              intent="resubscribe"
+              submit="Resubscribe"
+              disabled={busy}
+            >
               <FormError errors={errorFor("resubscribe")} />
-              <Button type="submit" name="intent" value="resubscribe" variant="secondary" disabled={busy}>
-                Resubscribe
-              </Button>
-            </Form>
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Mark for reconnection</h3>
+            </AdminActionForm>
+            <AdminActionForm title="Mark for reconnection" intent="reconnect" submit="Mark for reconnection" disabled={busy}>
               <TextareaField
                 label="Reason, shown to the organisation"
                 name="reason"
@@ -267,15 +268,15 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 required
                 errors={errorFor("reconnect")}
               />
-              <Button type="submit" name="intent" value="reconnect" variant="secondary" disabled={busy}>
-                Mark for reconnection
-              </Button>
-            </Form>
-            <Form method="post" className="space-y-3">
-              <h3 className="font-medium">Disconnect</h3>
-              <p className="text-sm text-slate-600">
-                Meta stops sending this account&apos;s webhooks; its numbers stop sending. The organisation can connect it again.
-              </p>
+            </AdminActionForm>
+            <AdminActionForm
+              title="Disconnect"
+              description="Meta stops sending this account's webhooks; its numbers stop sending. The organisation can connect it again."
+              intent="disconnect"
+              submit="Disconnect"
+              variant="danger"
+              disabled={busy}
+            >
               <TextareaField
                 label="Reason"
                 name="reason"
@@ -291,10 +292,7 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 error={errorFor("disconnect", "confirmation")?.[0]}
               />
               {result?.intent === "disconnect" && !result.field ? <FormError errors={[result.message]} /> : null}
-              <Button type="submit" name="intent" value="disconnect" variant="danger" disabled={busy}>
-                Disconnect
-              </Button>
-            </Form>
+            </AdminActionForm>
           </div>
         ) : (
           <p className="mt-3 text-sm text-slate-600">
@@ -308,61 +306,74 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
           <h2 id="logs-heading" className="text-lg font-semibold">
             Logs
           </h2>
-          <Card padding="none">
-            <div className="p-4">
-              <Table
-                caption="Graph API calls, newest first"
-                showCaption
-                columns={CALL_COLUMNS}
-                rows={calls.calls}
-                rowKey={(c) => c.id}
-                empty="No Graph API call recorded in the last 30 days."
-              />
-              {calls.next || searchParams.get("calls") ? (
-                <nav aria-label="Graph call pages" className="mt-3 flex gap-3 text-sm">
-                  {searchParams.get("calls") ? (
-                    <Link to={pageHref(withoutKey(searchParams, "calls"), {}) + "#logs"} className="text-brand-700 underline">
-                      Newest calls
-                    </Link>
-                  ) : null}
-                  {calls.next ? (
-                    <Link to={logsHref({ calls: calls.next })} className="text-brand-700 underline">
-                      Older calls
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
-            </div>
-          </Card>
-          <Card padding="none">
-            <div className="p-4">
-              <Table
-                caption="Webhooks received, newest first"
-                showCaption
-                columns={WEBHOOK_COLUMNS}
-                rows={hooks.webhooks}
-                rowKey={(w) => w.id}
-                empty="No webhook received for this WhatsApp Business Account in the last 30 days."
-              />
-              {hooks.next || searchParams.get("hooks") ? (
-                <nav aria-label="Webhook pages" className="mt-3 flex gap-3 text-sm">
-                  {searchParams.get("hooks") ? (
-                    <Link to={pageHref(withoutKey(searchParams, "hooks"), {}) + "#logs"} className="text-brand-700 underline">
-                      Newest webhooks
-                    </Link>
-                  ) : null}
-                  {hooks.next ? (
-                    <Link to={logsHref({ hooks: hooks.next })} className="text-brand-700 underline">
-                      Older webhooks
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
-            </div>
-          </Card>
+          <LogCard
+            caption="Graph API calls, newest first"
+            columns={CALL_COLUMNS}
+            rows={calls.calls}
+            empty="No Graph API call recorded in the last 30 days."
+            cursor="calls"
+            next={calls.next}
+            pages={{ label: "Graph call pages", newest: "Newest calls", older: "Older calls" }}
+            logsHref={logsHref}
+          />
+          <LogCard
+            caption="Webhooks received, newest first"
+            columns={WEBHOOK_COLUMNS}
+            rows={hooks.webhooks}
+            empty="No webhook received for this WhatsApp Business Account in the last 30 days."
+            cursor="hooks"
+            next={hooks.next}
+            pages={{ label: "Webhook pages", newest: "Newest webhooks", older: "Older webhooks" }}
+            logsHref={logsHref}
+          />
         </section>
       ) : null}
     </div>
+  );
+}
+
+/** One of View Logs' tables, with its own newest / older links (its cursor in the URL beside the other's). */
+function LogCard<T extends { id: string | number }>({
+  caption,
+  columns,
+  rows,
+  empty,
+  cursor,
+  next,
+  pages,
+  logsHref,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  empty: string;
+  cursor: "calls" | "hooks";
+  next: string | null | undefined;
+  pages: { label: string; newest: string; older: string };
+  logsHref: (cursor: { calls?: string; hooks?: string }) => string;
+}) {
+  const [searchParams] = useSearchParams();
+  const paged = !!searchParams.get(cursor);
+  return (
+    <Card padding="none">
+      <div className="p-4">
+        <Table caption={caption} showCaption columns={columns} rows={rows} rowKey={(r) => r.id} empty={empty} />
+        {next || paged ? (
+          <nav aria-label={pages.label} className="mt-3 flex gap-3 text-sm">
+            {paged ? (
+              <Link to={pageHref(withoutKey(searchParams, cursor), {}) + "#logs"} className="text-brand-700 underline">
+                {pages.newest}
+              </Link>
+            ) : null}
+            {next ? (
+              <Link to={logsHref({ [cursor]: next })} className="text-brand-700 underline">
+                {pages.older}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </div>
+    </Card>
   );
 }
 

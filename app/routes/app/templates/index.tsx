@@ -10,24 +10,13 @@ import { copyTemplate, deleteTemplate, templateInput } from "~/.server/templates
 import { syncOrganisationTemplates } from "~/.server/templates/sync";
 import { withStoredSample } from "~/.server/templates/media";
 import { templateAccountChoices } from "~/.server/templates/accounts";
-import {
-  categoryLabel,
-  HELD_EXPLANATION,
-  languageLabel,
-  renderTemplate,
-  TEMPLATE_CATEGORIES,
-  TEMPLATE_LANGUAGES,
-  TEMPLATE_STATUSES,
-  templateStatusLabel,
-  templateStatusTone,
-  templateStatusWord,
-} from "~/lib/templates";
+import { categoryLabel, HELD_EXPLANATION, languageLabel, renderTemplate, templateStatusTone, templateStatusWord } from "~/lib/templates";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FilterInput, FilterSelect } from "~/components/ui/field";
+import { TemplateFilters } from "~/components/templates/template-filters";
 import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { MessagePreview } from "~/components/templates/message-preview";
@@ -247,35 +236,9 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
 
-      <Form
-        method="get"
-        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
-        aria-label="Filters"
-      >
-        <FilterInput label="Search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Template name" />
-        <FilterSelect
-          name="status"
-          label="Status"
-          value={filters.status}
-          options={TEMPLATE_STATUSES.map((s) => [s, templateStatusLabel(s)])}
-          all="All statuses"
-        />
-        <FilterSelect
-          name="type"
-          label="Type"
-          value={filters.category}
-          options={TEMPLATE_CATEGORIES.map((c) => [c.value, c.label])}
-          all="All types"
-        />
-        <FilterSelect
-          name="language"
-          label="Language"
-          value={filters.language}
-          options={TEMPLATE_LANGUAGES.map((l) => [l.value, l.label])}
-          all="All languages"
-        />
+      <TemplateFilters filters={filters} placeholder="Template name">
         <Button type="submit">Apply filters</Button>
-      </Form>
+      </TemplateFilters>
 
       <Card padding="none">
         <Table

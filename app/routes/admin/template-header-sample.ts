@@ -1,0 +1,15 @@
+import type { Route } from "./+types/template-header-sample";
+import { requirePlatformAdmin } from "~/.server/auth/guards";
+import { platformScope } from "~/.server/auth/scope";
+import { findReviewedTemplate } from "~/.server/admin/templates/queries";
+import { sampleFileResponse, templateSampleFile } from "~/.server/templates/media";
+
+/**
+ * GET /admin/templates/:id/header-sample: the media header sample of any tenant's template, for the
+ * review page. 404 to anyone but a platform administrator, and for a template without a sample.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requirePlatformAdmin(args);
+  const reviewed = await findReviewedTemplate(platformScope(current), args.params.id);
+  return sampleFileResponse(reviewed ? await templateSampleFile(reviewed.organizationId, reviewed.id) : undefined);
+}
