@@ -74,7 +74,11 @@ test("Billing, an invoice with the reconcile form, a dispute and a wallet", asyn
   await admin.goto("/admin/billing?period=all&status=paid&q=Mwangaza");
   await axeHere();
   await admin.goto("/admin/billing");
-  await admin.getByRole("table", { name: "Unreconciled bank transfers" }).getByRole("link", { name: /^Reconcile / }).first().click();
+  await admin
+    .getByRole("table", { name: "Unreconciled bank transfers" })
+    .getByRole("link", { name: /^Reconcile / })
+    .first()
+    .click();
   await expect(admin).toHaveURL(/\?dialog=reconcile$/);
   await axeHere();
   await admin.goto(new URL(admin.url()).pathname);
