@@ -14,6 +14,8 @@ const test = base.extend<{
   admin: Page;
   /** axe on the address the admin page shows now, which answered `status`. */
   axeHere: (status?: number) => Promise<void>;
+  /** Opens `path` on the admin page, then axe on it. */
+  axeAt: (path: string, status?: number) => Promise<void>;
 }>({
   admin: async ({ page }, use) => {
     await signInViaForm(page, ADMIN.email, ADMIN.password);
@@ -40,6 +42,12 @@ const test = base.extend<{
     });
     await copy?.context().close();
   },
+  axeAt: async ({ admin, axeHere }, use) => {
+    await use(async (path, status) => {
+      await admin.goto(path);
+      await axeHere(status);
+    });
+  },
 });
 
 /** Opens the first link on the page whose address starts with `prefix` (inside `scope` when given). */
@@ -50,29 +58,24 @@ async function openFirst(page: Page, prefix: string, scope?: string) {
   await page.goto(to!);
 }
 
-test("Overview, Users and an organisation's detail with its dialogs", async ({ admin, axeHere }) => {
+test("Overview, Users and an organisation's detail with its dialogs", async ({ admin, axeHere, axeAt }) => {
   await axeHere();
   await admin.goto("/admin/users");
   await expect(admin.getByRole("table", { name: "Organisations" })).toBeVisible();
   await axeHere();
-  await admin.goto("/admin/users?q=Kilimo&status=active&sort=business");
-  await axeHere();
+  await axeAt("/admin/users?q=Kilimo&status=active&sort=business");
   await openFirst(admin, "/admin/users/", "main table");
   await expect(admin.getByRole("heading", { name: /^Members/ })).toBeVisible();
   await axeHere();
   const detail = new URL(admin.url()).pathname;
-  for (const dialog of ["edit", "suspend"]) {
-    await admin.goto(`${detail}?dialog=${dialog}`);
-    await axeHere();
-  }
+  for (const dialog of ["edit", "suspend"]) await axeAt(`${detail}?dialog=${dialog}`);
 });
 
-test("Billing, an invoice with the reconcile form, a dispute and a wallet", async ({ admin, axeHere }) => {
+test("Billing, an invoice with the reconcile form, a dispute and a wallet", async ({ admin, axeHere, axeAt }) => {
   await admin.goto("/admin/billing");
   await expect(admin.getByRole("table", { name: "Unreconciled bank transfers" })).toBeVisible();
   await axeHere();
-  await admin.goto("/admin/billing?period=all&status=paid&q=Mwangaza");
-  await axeHere();
+  await axeAt("/admin/billing?period=all&status=paid&q=Mwangaza");
   await admin.goto("/admin/billing");
   await admin
     .getByRole("table", { name: "Unreconciled bank transfers" })
@@ -81,8 +84,7 @@ test("Billing, an invoice with the reconcile form, a dispute and a wallet", asyn
     .click();
   await expect(admin).toHaveURL(/\?dialog=reconcile$/);
   await axeHere();
-  await admin.goto(new URL(admin.url()).pathname);
-  await axeHere();
+  await axeAt(new URL(admin.url()).pathname);
   await openFirst(admin, "/admin/billing/wallets/");
   await axeHere();
   await admin.goto("/admin/billing");
@@ -90,12 +92,11 @@ test("Billing, an invoice with the reconcile form, a dispute and a wallet", asyn
   await axeHere();
 });
 
-test("WhatsApp, an account and its logs", async ({ admin, axeHere }) => {
+test("WhatsApp, an account and its logs", async ({ admin, axeHere, axeAt }) => {
   await admin.goto("/admin/whatsapp");
   await expect(admin.getByRole("table", { name: "WhatsApp accounts" })).toBeVisible();
   await axeHere();
-  await admin.goto("/admin/whatsapp?status=token_refused");
-  await axeHere();
+  await axeAt("/admin/whatsapp?status=token_refused");
   await admin.goto("/admin/whatsapp?q=Pwani");
   await admin.getByRole("link", { name: "Pwani Tours & Safaris" }).first().click();
   await expect(admin.getByRole("heading", { level: 1, name: "Pwani Tours & Safaris" })).toBeVisible();
@@ -105,11 +106,9 @@ test("WhatsApp, an account and its logs", async ({ admin, axeHere }) => {
   await axeHere();
 });
 
-test("System, in each time range", async ({ admin, axeHere }) => {
+test("System, in each time range", async ({ axeAt }) => {
   for (const range of ["1h", "30d"]) {
-    await admin.goto(`/admin/system?range=${range}`);
-    await expect(admin.getByRole("heading", { level: 1, name: "System" })).toBeVisible();
-    await axeHere();
+    await axeAt(`/admin/system?range=${range}`);
   }
 });
 
@@ -121,18 +120,13 @@ test("Templates and a submission's review page", async ({ admin, axeHere }) => {
   await axeHere();
 });
 
-test("the audit log and the notifications", async ({ admin, axeHere }) => {
-  await admin.goto("/admin/audit");
-  await expect(admin.getByRole("heading", { level: 1 })).toBeVisible();
-  await axeHere();
-  await admin.goto("/admin/notifications");
-  await expect(admin.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
-  await axeHere();
+test("the audit log and the notifications", async ({ axeAt }) => {
+  await axeAt("/admin/audit");
+  await axeAt("/admin/notifications");
 });
 
-test("the search: empty, with results, and a refused query", async ({ admin, axeHere }) => {
-  await admin.goto("/admin/search");
-  await axeHere();
+test("the search: empty, with results, and a refused query", async ({ admin, axeHere, axeAt }) => {
+  await axeAt("/admin/search");
   await admin.goto("/admin/search?q=Kilimo");
   await expect(admin.getByRole("region", { name: "Organisations" })).toBeVisible();
   await axeHere();
