@@ -285,6 +285,30 @@ async function seed(query, { hash, organizations, messages, log }) {
   });
   // Every organisation's figures from its messages in one pass (drizzle/0031_analytics.sql), into the pending deltas the fold adds up.
   if (messages) await step("analytics_backfill", () => query(`${BENCH_SQL} select analytics_backfill(null, false)`));
+  // Two activity records a month for each tenant over the year (a sign-in, a campaign, a template,
+  // a top-up), and the platform's own organisation's 500 most recent ones on top, which the
+  // Overview's "recent activity across tenants" must skip.
+  await step("activity", async () => {
+    await query(
+      `${BENCH_SQL} insert into activity_logs (organization_id, type, status, action, details, ip_address, created_at)
+       select o.id, k.type, k.status, k.action, k.details, '197.248.' || (o.g % 250) || '.' || (m.x % 250),
+              now() - interval '1 day' * (m.x * 15 + o.g % 15) - interval '1 minute' * (o.g % 1440)
+       from bench_orgs o cross join generate_series(0, 23) m(x)
+       cross join lateral (select * from (values
+         ('auth', 'success', 'Signed in', 'From a browser in Nairobi'),
+         ('campaign', 'success', 'Campaign sent', 'Monthly offer to 1,200 contacts'),
+         ('template', 'info', 'Template submitted', 'payment_reminder (English)'),
+         ('billing', 'success', 'Wallet topped up', 'KES 5,000 by M-Pesa')) v(type, status, action, details)
+         offset (o.g + m.x) % 4 limit 1) k`,
+    );
+    await query(
+      `${BENCH_SQL} insert into activity_logs (organization_id, type, status, action, details, created_at)
+       select (select organization_id from users where email = $1), 'admin', 'info', 'Console action', 'A platform administrator''s own record',
+              now() - interval '1 second' * g
+       from generate_series(1, 500) g`,
+      [admin.email],
+    );
+  });
 
   await step("platform", async () => {
     await query(
@@ -325,7 +349,7 @@ async function counts(query) {
             (select count(*) from whatsapp_accounts) as whatsapp_accounts, (select count(*) from whatsapp_phone_numbers) as numbers,
             (select count(*) from message_templates) as templates, (select count(*) from message_templates where status = 'held') as held,
             (select count(*) from messages) as messages, (select count(*) from message_stats_daily) as daily_rows,
-            (select count(*) from admin_audit_log) as audit`,
+            (select count(*) from admin_audit_log) as audit, (select count(*) from activity_logs) as activity`,
   );
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
@@ -427,7 +451,7 @@ export function formatAdmin(report, { table }) {
     `Admin console at scale (PostgreSQL, private cluster): ${int(c.organizations)} organisations, ${int(c.users)} users, ${int(c.invoices)} invoices, ` +
       `${int(c.payments)} payments, ${int(c.wallet_entries)} ledger entries, ${int(c.disputes)} disputes, ${int(c.whatsapp_accounts)} WhatsApp accounts with ` +
       `${int(c.numbers)} numbers, ${int(c.templates)} templates (${int(c.held)} held), ${int(c.messages)} messages (${s.messages} a tenant over a year; ` +
-      `${int(c.daily_rows)} message_stats_daily rows), ${int(c.audit)} audit records`,
+      `${int(c.daily_rows)} message_stats_daily rows), ${int(c.activity)} activity records, ${int(c.audit)} audit records`,
   );
   if (report.seed) {
     const t = report.seed.timings;

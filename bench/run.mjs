@@ -624,7 +624,8 @@ async function main() {
     ["analytics", results.analytics],
     ["admin console", results.admin],
   ]) {
-    if (section?.keptAt) console.log(`\nThe ${name} cluster is kept at ${section.keptAt} (psql "${section.keptAt}"); Ctrl-C stops and removes it.`);
+    if (section?.keptAt)
+      console.log(`\nThe ${name} cluster is kept at ${section.keptAt} (psql "${section.keptAt}"); Ctrl-C stops and removes it.`);
   }
   if (results.analytics?.keptAt || results.admin?.keptAt) setInterval(() => {}, 2 ** 30);
 }

@@ -80,7 +80,7 @@ const ADMIN_BUDGETS: Record<string, number> = {
   // Every console page: the session, the header's open alerts and the bell (events and unread, one
   // statement). Then each tab's own reads, run side by side.
   // KPIs, revenue metrics, growth, volume, activity, alerts
-  "/admin": 9,
+  "/admin": 7,
   // counts, the page of organisations and its figures
   "/admin/users": 6,
   // totals, breakdowns, invoices, disputes, reconciliation

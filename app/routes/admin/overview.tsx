@@ -3,7 +3,7 @@ import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
-import { messageVolume, openSystemAlerts, overviewKpis, revenueMetrics, userGrowth } from "~/.server/admin/overview/figures";
+import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/admin/overview/activity";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
@@ -26,10 +26,8 @@ const METRIC_WORDS = {
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
-  const [kpis, metrics, growth, volume, activity, alerts] = await Promise.all([
-    overviewKpis(scope),
-    revenueMetrics(scope),
-    userGrowth(scope),
+  const [{ kpis, metrics, growth }, volume, activity, alerts] = await Promise.all([
+    platformOverview(scope),
     messageVolume(scope),
     recentActivity(scope, { limit: 10 }),
     openSystemAlerts(scope),

@@ -20,7 +20,8 @@ export const ACTIVITY_EXPORT_DAYS = 30;
 
 /**
  * Every tenant's activity records (not the platform's own organisation's), newest first, with their organisation's name: one keyset page
- * along activity_logs_created_idx. `since` bounds the export to recent days.
+ * along activity_logs_created_idx. Its order spells out "nulls last" as the index does: "desc" alone means nulls first, which
+ * the planner cannot read off that index (a sort of every record instead). `since` bounds the export to recent days.
  */
 export async function recentActivity(_scope: PlatformScope, options: { limit?: number; cursor?: string | null; since?: Date } = {}) {
   const limit = Math.min(options.limit ?? 10, 500);
@@ -42,7 +43,7 @@ export async function recentActivity(_scope: PlatformScope, options: { limit?: n
     where ${isTenant("a", "organization_id")}
       ${options.since ? sql`and a.created_at >= ${options.since.toISOString()}::timestamptz` : sql``}
       ${after ? sql`and (a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::bigint)` : sql``}
-    order by a.created_at desc, a.id desc
+    order by a.created_at desc nulls last, a.id desc nulls last
     limit ${limit + 1}`);
   const records: TenantActivity[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),

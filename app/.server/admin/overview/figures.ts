@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
-import { isTenant, nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
+import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
@@ -11,89 +11,114 @@ export const GROWTH_MONTHS = 12;
 
 const n = (value: unknown) => Number(value ?? 0);
 
-/**
- * The Overview's KPI cards, in one statement (decision 038): tenant organisations; those active in
- * the last 30 days (a member signed in, or a message went or came on one of the last 30 Nairobi
- * days); messages Meta accepted this Nairobi month (the daily rollup); and revenue this Nairobi
- * month: completed payments (M-Pesa, card, paybill, reconciled bank transfers) by when they completed.
- */
-export async function overviewKpis(_scope: PlatformScope) {
-  const [row] = await queryRows<Record<string, unknown>>(sql`
-    with tenants as (select o.id, o.status from organizations o where ${isTenant()})
-    select
-      (select count(*) from tenants) as organizations,
-      (select count(*) from tenants where status = 'active') as active_status,
-      (select count(*) from tenants where status = 'pending') as pending,
-      (select count(*) from tenants where status = 'suspended') as suspended,
-      (select count(*) from tenants t where t.id in (
-         select organization_id from organization_message_days where last_day > ${nairobiToday} - ${sql.raw(String(ACTIVE_DAYS))}
-         union
-         select organization_id from users where last_login_at > now() - make_interval(days => ${sql.raw(String(ACTIVE_DAYS))}))) as active_30,
-      (select coalesce(sum(sent), 0) from platform_message_daily where day >= ${nairobiMonthStart}) as messages_month,
-      (select coalesce(sum(amount_cents), 0) from payments where status = 'completed' and completed_at >= ${nairobiMonthStartInstant}) as revenue_month`);
-  return {
-    organizations: n(row?.organizations),
-    byStatus: { active: n(row?.active_status), pending: n(row?.pending), suspended: n(row?.suspended) },
-    active30: n(row?.active_30),
-    messagesThisMonth: n(row?.messages_month),
-    revenueThisMonthCents: n(row?.revenue_month),
+export interface PlatformOverview {
+  kpis: {
+    organizations: number;
+    byStatus: { active: number; pending: number; suspended: number };
+    active30: number;
+    messagesThisMonth: number;
+    revenueThisMonthCents: number;
   };
+  metrics: {
+    month: string;
+    mrrCents: number;
+    monthRevenueCents: number;
+    payingBase: number;
+    arpuCents: number | null;
+    startBase: number;
+    churned: number;
+    churnPercent: number | null;
+  };
+  growth: { month: string; label: string; value: number }[];
 }
 
 /**
- * MRR, ARPU and churn (decision 038 gives the definitions word for word). ARPU and churn read the
- * last complete Nairobi month, so a month's first days do not halve them.
+ * The Overview's KPI cards, revenue metrics and user growth, in one statement that reads each
+ * organisation once (decision 038 defines every figure):
+ * - KPIs: tenant organisations; those active in the last 30 days (a member signed in, or a message
+ *   went or came on one of the last 30 Nairobi days); messages Meta accepted this Nairobi month (the
+ *   daily rollup); revenue this Nairobi month, completed payments (M-Pesa, card, paybill, reconciled
+ *   bank transfers) by when they completed.
+ * - MRR, ARPU and churn: ARPU and churn read the last complete Nairobi month, so a month's first
+ *   days do not halve them.
+ * - Growth: new tenant organisations per Nairobi month, the last 12 months (this one included).
+ * A tenant is an organisation with no platform administrator among its members (isTenant), found
+ * here in the same pass over users that finds each organisation's last sign-in.
  */
-export async function revenueMetrics(_scope: PlatformScope) {
+export async function platformOverview(_scope: PlatformScope): Promise<PlatformOverview> {
   const [row] = await queryRows<Record<string, unknown>>(sql`
     with bounds as (
       select (date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month') at time zone 'Africa/Nairobi' as starts,
              ${nairobiMonthStartInstant} as ends,
-             to_char(date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month', 'FMMonth YYYY') as label),
-    tenants as (select o.* from organizations o where ${isTenant()})
+             to_char(date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month', 'FMMonth YYYY') as label,
+             now() - make_interval(days => ${sql.raw(String(ACTIVE_DAYS))}) as active_since,
+             ${nairobiToday} - ${sql.raw(String(ACTIVE_DAYS))} as active_after_day,
+             date_trunc('month', now() at time zone 'Africa/Nairobi') - make_interval(months => ${sql.raw(String(GROWTH_MONTHS - 1))}) as growth_from),
+    members as (
+      select organization_id, max(last_login_at) as last_login, bool_or(usertype = 'admin') as platform
+      from users group by organization_id),
+    tenants as materialized (
+      select o.status, o.created_at, o.suspended_at, o.closure_requested_at, o.billing_type, o.plan_type,
+             coalesce(d.last_day > b.active_after_day, false) or coalesce(m.last_login > b.active_since, false) as active_30
+      from organizations o cross join bounds b
+      left join members m on m.organization_id = o.id
+      left join organization_message_days d on d.organization_id = o.id
+      where not coalesce(m.platform, false)),
+    growth as (
+      select date_trunc('month', t.created_at at time zone 'Africa/Nairobi') as month, count(*) as n
+      from tenants t cross join bounds b where t.created_at >= b.growth_from at time zone 'Africa/Nairobi' group by 1)
     select b.label,
-      (select coalesce(sum(p.monthly_fee_cents), 0) from tenants t
-         join billing_plans p on p.code = lower(t.plan_type) and p.billing_type = t.billing_type
-         where t.status = 'active' and t.closure_requested_at is null and t.billing_type = 'postpaid') as mrr,
+      count(t.created_at) as organizations,
+      count(*) filter (where t.status = 'active') as active_status,
+      count(*) filter (where t.status = 'pending') as pending,
+      count(*) filter (where t.status = 'suspended') as suspended,
+      count(*) filter (where t.active_30) as active_30,
+      coalesce(sum(p.monthly_fee_cents) filter (
+        where t.status = 'active' and t.closure_requested_at is null and t.billing_type = 'postpaid'), 0) as mrr,
+      count(*) filter (where t.status = 'active' and t.created_at < b.ends) as paying_base,
+      count(*) filter (where t.status <> 'pending' and t.created_at < b.starts
+        and (t.suspended_at is null or t.suspended_at >= b.starts)
+        and (t.closure_requested_at is null or t.closure_requested_at >= b.starts)) as start_base,
+      count(*) filter (where t.created_at < b.starts
+        and ((t.suspended_at >= b.starts and t.suspended_at < b.ends)
+          or (t.closure_requested_at >= b.starts and t.closure_requested_at < b.ends))) as churned,
+      (select coalesce(sum(sent), 0) from platform_message_daily where day >= ${nairobiMonthStart}) as messages_month,
+      (select coalesce(sum(amount_cents), 0) from payments
+         where status = 'completed' and completed_at >= ${nairobiMonthStartInstant}) as revenue_month,
       (select coalesce(sum(amount_cents), 0) from payments
          where status = 'completed' and completed_at >= b.starts and completed_at < b.ends) as month_revenue,
-      (select count(*) from tenants t where t.status = 'active' and t.created_at < b.ends) as paying_base,
-      (select count(*) from tenants t where t.status <> 'pending' and t.created_at < b.starts
-         and (t.suspended_at is null or t.suspended_at >= b.starts)
-         and (t.closure_requested_at is null or t.closure_requested_at >= b.starts)) as start_base,
-      (select count(*) from tenants t where t.created_at < b.starts
-         and ((t.suspended_at >= b.starts and t.suspended_at < b.ends)
-           or (t.closure_requested_at >= b.starts and t.closure_requested_at < b.ends))) as churned
-    from bounds b`);
+      (select json_agg(json_build_array(to_char(m.month, 'YYYY-MM'), to_char(m.month, 'Mon YYYY'), coalesce(g.n, 0)) order by m.month)
+         from generate_series(b.growth_from, date_trunc('month', now() at time zone 'Africa/Nairobi'), interval '1 month') as m(month)
+         left join growth g on g.month = m.month) as growth
+    from bounds b
+    left join tenants t on true
+    left join billing_plans p on p.code = lower(t.plan_type) and p.billing_type = t.billing_type
+    group by b.label, b.starts, b.ends, b.growth_from`);
   const monthRevenue = n(row?.month_revenue);
   const payingBase = n(row?.paying_base);
   const startBase = n(row?.start_base);
   const churned = n(row?.churned);
+  const growth = (typeof row?.growth === "string" ? JSON.parse(row.growth) : (row?.growth ?? [])) as [string, string, number | string][];
   return {
-    month: String(row?.label ?? ""),
-    mrrCents: n(row?.mrr),
-    monthRevenueCents: monthRevenue,
-    payingBase,
-    arpuCents: payingBase ? Math.round(monthRevenue / payingBase) : null,
-    startBase,
-    churned,
-    churnPercent: startBase ? Math.round((churned / startBase) * 1000) / 10 : null,
+    kpis: {
+      organizations: n(row?.organizations),
+      byStatus: { active: n(row?.active_status), pending: n(row?.pending), suspended: n(row?.suspended) },
+      active30: n(row?.active_30),
+      messagesThisMonth: n(row?.messages_month),
+      revenueThisMonthCents: n(row?.revenue_month),
+    },
+    metrics: {
+      month: String(row?.label ?? ""),
+      mrrCents: n(row?.mrr),
+      monthRevenueCents: monthRevenue,
+      payingBase,
+      arpuCents: payingBase ? Math.round(monthRevenue / payingBase) : null,
+      startBase,
+      churned,
+      churnPercent: startBase ? Math.round((churned / startBase) * 1000) / 10 : null,
+    },
+    growth: growth.map(([month, label, value]) => ({ month, label, value: n(value) })),
   };
-}
-
-/** New tenant organisations per Nairobi month, the last 12 months (this one included), oldest first. */
-export async function userGrowth(_scope: PlatformScope) {
-  const rows = await queryRows<{ month: string; label: string; n: number | string }>(sql`
-    with months as (
-      select generate_series(date_trunc('month', now() at time zone 'Africa/Nairobi') - make_interval(months => ${sql.raw(String(GROWTH_MONTHS - 1))}),
-                             date_trunc('month', now() at time zone 'Africa/Nairobi'), interval '1 month') as month),
-    joined as (
-      select date_trunc('month', o.created_at at time zone 'Africa/Nairobi') as month, count(*) as n from organizations o
-      where ${isTenant()} and o.created_at >= (select min(month) from months) at time zone 'Africa/Nairobi'
-      group by 1)
-    select to_char(m.month, 'YYYY-MM') as month, to_char(m.month, 'Mon YYYY') as label, coalesce(j.n, 0) as n
-    from months m left join joined j on j.month = m.month order by m.month`);
-  return rows.map((r) => ({ month: r.month, label: r.label, value: n(r.n) }));
 }
 
 /** Messages Meta accepted (sent) and customers' messages received, per Nairobi day, the last 30 days, oldest first. */
@@ -123,6 +148,6 @@ export async function openSystemAlerts(_scope: PlatformScope, limit = 10): Promi
     details: string | null;
     opened_at: string | Date;
   }>(sql`
-    select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc limit ${limit}`);
+    select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc nulls last limit ${limit}`);
   return rows.map((r) => ({ id: r.id, level: r.level, title: r.title, details: r.details, openedAt: new Date(r.opened_at).toISOString() }));
 }

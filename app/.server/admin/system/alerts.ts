@@ -219,7 +219,7 @@ export async function alertsInRange(options: { sinceHours: number; cursor?: { op
     select a.id, a.rule, a.key, a.level, a.title, a.details, a.opened_at, a.last_seen_at, a.resolved_at, u.email as resolved_by_email, a.resolution
     from system_alerts a left join users u on u.id = a.resolved_by
     where (a.opened_at > now() - make_interval(hours => ${options.sinceHours}) or a.resolved_at is null) ${after}
-    order by a.opened_at desc, a.id desc limit ${limit + 1}`);
+    order by a.opened_at desc nulls last, a.id desc limit ${limit + 1}`);
   const page = rows.slice(0, limit).map(alertRow);
   const last = page.at(-1);
   return { alerts: page, next: rows.length > limit && last ? { openedAt: last.openedAt, id: last.id } : null };

@@ -95,7 +95,7 @@ export async function tenantActivity(scope: PlatformScope, id: string) {
              (select sum(amount_cents) from payments where organization_id = ${id} and status = 'completed') as revenue`),
     queryRows<{ id: number | string; type: string; status: string; action: string; details: string; created_at: string | Date }>(sql`
       select id, type, status, action, details, created_at from activity_logs where organization_id = ${id}
-      order by created_at desc, id desc limit 10`),
+      order by created_at desc nulls last, id desc nulls last limit 10`),
     adminAuditPage(scope, { organizationId: id, limit: 5 }),
   ]);
   const f = figures[0];

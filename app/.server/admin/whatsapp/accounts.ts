@@ -129,7 +129,7 @@ function rowFigures(): SQL {
     ) msgs on true
     left join lateral (
       select w.received_at as last_webhook_at from webhook_events w
-      where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = a.waba_id order by w.received_at desc limit 1
+      where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = a.waba_id order by w.received_at desc nulls last limit 1
     ) hook on true`;
 }
 

@@ -75,7 +75,7 @@ export async function graphCallsOf(
                                                    and ${account.connectedAt}::timestamptz + interval '2 minutes'
                and split_part(path, '/', 2) = any(${sql.param([account.wabaId, ...account.phoneNumberIds])}::text[])))
       ${below ? sql`and (created_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
-    order by created_at desc, id desc limit ${limit + 1}`);
+    order by created_at desc nulls last, id desc nulls last limit ${limit + 1}`);
   const calls: GraphCallView[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     at: new Date(r.created_at).toISOString(),
@@ -105,7 +105,7 @@ export async function webhooksOf(_scope: PlatformScope, wabaId: string, after: s
     from webhook_events w
     where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = ${wabaId}
       ${below ? sql`and (received_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
-    order by received_at desc, id desc limit ${limit + 1}`);
+    order by received_at desc nulls last, id desc nulls last limit ${limit + 1}`);
   const webhooks: WebhookView[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     at: new Date(r.received_at).toISOString(),
