@@ -5,7 +5,8 @@ import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi 
 // Issue 19, the admin console's Billing tab with JavaScript on and off: the tab's sections, a bank
 // transfer a fresh tenant starts on /billing reconciled by the administrator (the tenant's invoice
 // paid), disputes the tenant raises resolved by a rejection and by a credit note (the tenant sees
-// each). axe: tests/e2e/admin-a11y.spec.ts. The demo tenant is never touched: each test makes its own.
+// each), the invoice pager's words (axe: tests/e2e/admin-a11y.spec.ts). The demo tenant is never
+// touched: each test makes its own.
 
 /** A page of its own for the administrator (another browser context, another address). */
 async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
@@ -100,6 +101,9 @@ test("an administrator rejects one dispute with a note and credits another; the 
   await expect(open.getByRole("row").filter({ hasText: first.number })).toContainText(reason);
   await open.getByRole("link", { name: first.number }).click();
   await expect(admin.getByTestId("dispute-reason")).toHaveText(reason);
+  // Resolving is a step-up action; the administrator signed in just now, so no password field
+  // (tests/integration/admin-billing.test.ts covers a stale session).
+  await expect(field(admin, "Your password or authenticator code")).toHaveCount(0);
   const note = "Our statement shows you did start it; pay it or let it lapse.";
   await field(admin, "Note to the tenant").fill(note);
   await admin.getByRole("button", { name: "Reject dispute" }).click();
@@ -154,4 +158,16 @@ test("the Billing tab shows its figures, revenue, reconciliation, disputes and a
   const csv = await page.request.get("/admin/billing/export.csv?q=Mwangaza&status=paid");
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toContain("Mwangaza Microfinance Bank");
+
+  // The pager's words follow the order: Newer and Older by issue date, Previous and Next by amount.
+  await page.goto("/admin/billing?period=all");
+  const pager = page.getByRole("navigation", { name: "Invoice pages" });
+  await expect(pager.getByRole("link", { name: "Older" })).toBeVisible();
+  await page.getByRole("table", { name: "Invoices across organisations" }).getByRole("link", { name: "Amount" }).click();
+  await expect(page).toHaveURL(/sort=amount/);
+  await expect(pager.getByRole("link", { name: "Next" })).toBeVisible();
+  await expect(pager).not.toContainText("Older");
+  await pager.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/sort=amount.*after=/);
+  await expect(pager.getByRole("link", { name: "Previous" })).toBeVisible();
 });

@@ -16,7 +16,8 @@ import { loader as pdfLoader } from "~/routes/admin/invoice-pdf";
 import { loader as disputeLoader, action as disputeAction } from "~/routes/admin/dispute";
 import { loader as walletLoader, action as walletAction } from "~/routes/admin/wallet";
 import { loader as tenantInvoiceLoader } from "~/routes/app/billing/invoice";
-import { formRequest, getRequest, run } from "../support/http";
+import { APP, formRequest, getRequest, run } from "../support/http";
+import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 
 // Issue 19, the admin console's Billing tab: its figures against the data, the invoice table's search,
@@ -317,15 +318,20 @@ describe("disputes", () => {
     (
       await rawQuery<{ id: string }>(`select id from invoice_disputes where invoice_id = $1 order by created_at desc limit 1`, [invoiceId])
     )[0]!.id;
+  /** An administrator, and a new tenant's invoice of `shillings` that the tenant disputes for `reason`. */
+  async function disputed(business: string, shillings: number, status: "paid" | "pending" | "overdue", reason: string) {
+    const a = await admin();
+    const t = await tenant(business);
+    const disputedInvoice = await invoice(t.organizationId, shillings, { status });
+    await disputeInvoice(t.actor, disputedInvoice.id, reason);
+    return { a, t, invoice: disputedInvoice, id: await disputeOf(disputedInvoice.id) };
+  }
 
   it("resolves by a credit note: a CRN document crediting part of a paid invoice to the wallet, which the tenant sees", async () => {
-    const a = await admin();
-    const t = await tenant("Jua Kali Welders");
-    const paid = await invoice(t.organizationId, 3_000, { status: "paid" });
-    await disputeInvoice(t.actor, paid.id, "We were charged for messages that never went out.");
-    const id = await disputeOf(paid.id);
+    const reason = "We were charged for messages that never went out.";
+    const { a, t, invoice: paid, id } = await disputed("Jua Kali Welders", 3_000, "paid", reason);
     const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
-    expect(page.data.dispute.reason).toBe("We were charged for messages that never went out.");
+    expect(page.data.dispute.reason).toBe(reason);
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
     expect(listed.data.openDisputes.some((d: any) => d.id === id)).toBe(true);
     const start = await balance(t.organizationId);
@@ -359,22 +365,15 @@ describe("disputes", () => {
   });
 
   it("voids an unpaid invoice credited in full", async () => {
-    const a = await admin();
-    const t = await tenant("Maji Safi Water");
-    const pending = await invoice(t.organizationId, 800, { status: "pending" });
-    await disputeInvoice(t.actor, pending.id, "We cancelled before this month started.");
+    const { a, t, invoice: pending, id } = await disputed("Maji Safi Water", 800, "pending", "We cancelled before this month started.");
     const start = await balance(t.organizationId);
-    expect((await resolve(a.cookie, await disputeOf(pending.id), { intent: "credit", amount: "" })).status).toBe(302);
+    expect((await resolve(a.cookie, id, { intent: "credit", amount: "" })).status).toBe(302);
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [pending.id]))[0]!.status).toBe("void");
     expect(await balance(t.organizationId)).toBe(start);
   });
 
   it("rejects with a note the tenant sees, restoring the invoice's status", async () => {
-    const a = await admin();
-    const t = await tenant("Sokoni Traders");
-    const overdue = await invoice(t.organizationId, 1_500, { status: "overdue" });
-    await disputeInvoice(t.actor, overdue.id, "The overage price is not what we agreed.");
-    const id = await disputeOf(overdue.id);
+    const { a, t, invoice: overdue, id } = await disputed("Sokoni Traders", 1_500, "overdue", "The overage price is not what we agreed.");
     expect((await resolve(a.cookie, id, { intent: "reject", note: "" })).data.error).toMatchObject({ field: "note" });
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("disputed");
     const done = await resolve(a.cookie, id, { intent: "reject", note: "The Growth overage is KES 1.00 a message, as on the price list." });
@@ -389,6 +388,91 @@ describe("disputes", () => {
     });
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
     expect(listed.data.resolvedDisputes.find((d: any) => d.id === id)).toMatchObject({ outcome: "rejected" });
+  });
+
+  it("asks a stale session for the password before crediting or rejecting: refused without it or with a wrong one, nothing changed", async () => {
+    const { a, t, invoice: paid, id } = await disputed("Tumaini Bakery", 2_500, "paid", "Two top-ups were charged for one order.");
+    const fresh = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    expect(fresh.data.stepUp).toBe(false);
+    await stale(a.user.id);
+    const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    expect(page.data.stepUp).toBe(true);
+    // As served: each form (credit, reject) carries its own password field.
+    const served = await appFetch(
+      new Request(`${APP}/admin/billing/disputes/${id}`, { headers: { cookie: a.cookie, "user-agent": "vitest" } }),
+    );
+    const html = await served.text();
+    for (const form of ["credit", "reject"]) {
+      const input = html.match(new RegExp(`<input[^>]*id="${form}-confirmation"[^>]*>`))?.[0];
+      expect(input).toContain('name="confirmation"');
+      expect(input).toContain('type="password"');
+    }
+    const start = await balance(t.organizationId);
+    const unchanged = async () => {
+      const [d] = await rawQuery<{ status: string; outcome: string | null; credit_note_id: string | null }>(
+        `select status, outcome, credit_note_id from invoice_disputes where id = $1`,
+        [id],
+      );
+      expect(d).toEqual({ status: "open", outcome: null, credit_note_id: null });
+      expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [paid.id]))[0]!.status).toBe("disputed");
+      const notes = await rawQuery(`select id from invoices where credits_invoice_id = $1`, [paid.id]);
+      expect(notes).toHaveLength(0);
+      expect(await balance(t.organizationId)).toBe(start);
+      expect(await countAdminActions("dispute.credit", id)).toBe(0);
+      expect(await countAdminActions("dispute.reject", id)).toBe(0);
+    };
+
+    for (const fields of <Record<string, string>[]>[
+      { intent: "credit", amount: "500", note: "Refund of the second top-up." },
+      { intent: "reject", note: "Only one top-up reached us." },
+    ]) {
+      const without = await resolve(a.cookie, id, fields);
+      expect(without.status).toBe(400);
+      expect(without.data.error).toEqual({
+        intent: fields.intent,
+        message: "Confirm it is you: enter your password (or a code from your authenticator app).",
+        field: "confirmation",
+      });
+      const wrong = await resolve(a.cookie, id, { ...fields, confirmation: "not my password" });
+      expect(wrong.status).toBe(400);
+      expect(wrong.data.error).toMatchObject({
+        intent: fields.intent,
+        message: "That password or code is not right.",
+        field: "confirmation",
+      });
+      await unchanged();
+    }
+
+    // An intent no form sends (an inherited name too): 400, nothing done.
+    for (const intent of ["refund", "toString", ""])
+      expect((await resolve(a.cookie, id, { intent, confirmation: a.password })).data.error).toEqual({
+        intent: "",
+        message: "Unknown action.",
+      });
+    await unchanged();
+
+    // The right password: done, and the step-up holds for the next 10 minutes.
+    const right = await resolve(a.cookie, id, {
+      intent: "credit",
+      amount: "500",
+      note: "Refund of the second top-up.",
+      confirmation: a.password,
+    });
+    expect(right.status).toBe(302);
+    expect(await balance(t.organizationId)).toBe(start + 50_000);
+    expect(await countAdminActions("dispute.credit", id)).toBe(1);
+    expect((await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }))).data.stepUp).toBe(false);
+  });
+
+  it("rejects on a stale session with the right password", async () => {
+    const { a, invoice: overdue, id } = await disputed("Upendo Salon", 900, "overdue", "We left the Growth plan in October.");
+    await stale(a.user.id);
+    expect((await resolve(a.cookie, id, { intent: "reject", note: "You moved in November." })).status).toBe(400);
+    expect(await countAdminActions("dispute.reject", id)).toBe(0);
+    const done = await resolve(a.cookie, id, { intent: "reject", note: "You moved in November.", confirmation: a.password });
+    expect(done.status).toBe(302);
+    expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("overdue");
+    expect(await countAdminActions("dispute.reject", id)).toBe(1);
   });
 });
 

@@ -10,6 +10,7 @@ import * as keyApi from "~/routes/api/developer.api-key";
 import { nairobiDate } from "~/lib/dates";
 import { foldAnalytics } from "~/.server/analytics/fold";
 import { APP, formRequest, getRequest, run } from "../support/http";
+import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 
@@ -154,6 +155,16 @@ describe("the Users tab", () => {
     expect(second.data.rows).toHaveLength(8);
     expect(names(second.data.rows).at(-1)).toBe("Kiosk 30");
     expect(new Set([...names(first.data.rows), ...names(second.data.rows)]).size).toBe(33);
+    // The page as served: sorted by name, its pager says Previous and Next (never Newer and Older).
+    const served = await appFetch(
+      new Request(`${APP}/admin/users?sort=business&dir=asc`, { headers: { cookie: platform.cookie, "user-agent": "vitest" } }),
+    );
+    expect(served.status).toBe(200);
+    const pager = (await served.text()).match(/<nav aria-label="Organisation pages".*?<\/nav>/s)?.[0] ?? "";
+    expect(pager).toMatch(/<span aria-disabled="true"[^>]*>.*?Previous<\/span>/s);
+    expect(pager).toMatch(/<a [^>]*href="\/admin\/users\?sort=business&amp;dir=asc&amp;page=2"[^>]*>Next\b/);
+    expect(pager.replace(/<!-- -->/g, "")).toContain("Page 1 of 2");
+    expect(pager).not.toMatch(/Newer|Older/);
     // Past the last page: the last page.
     expect((await list(platform.cookie, "?sort=business&dir=asc&page=9")).data.page).toBe(2);
 

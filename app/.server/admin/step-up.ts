@@ -6,7 +6,7 @@ import { checkSecondFactor } from "../auth/two-factor/second-factor";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
 
 /**
- * Step-up for destructive admin actions (suspend, adjust a wallet, reconcile, disconnect): the
+ * Step-up for destructive admin actions (suspend, adjust a wallet, reconcile, resolve a dispute, disconnect): the
  * administrator proved who they are within the last 10 minutes (signing in, or a step-up), or proves
  * it again in the same form with their password or, when two-factor is on, an authenticator code.
  * The time is the session's own (sessions.confirmed_at), so it holds on every instance.

@@ -10,7 +10,7 @@ import { Send } from "./icons";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
 import { CheckboxField, Field, FilterInput, FilterSelect, RadioGroupField, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
-import { pageHref, Pager, sortLinkHref, Table } from "./table";
+import { pageHref, Pager, pagerOrder, sortLinkHref, Table } from "./table";
 import { removeRowColumn } from "./remove-row";
 import { Tabs } from "./tabs";
 import { ConfirmPanel } from "./confirm-panel";
@@ -139,6 +139,30 @@ describe("Table", () => {
     const html = render(<Pager searchParams={params} newer={null} older="99" />);
     expect(html).toContain('href="/contacts?status=active&amp;after=99"');
     expect(html).toMatch(/<span aria-disabled="true"[^>]*>.*Newer<\/span>/);
+  });
+
+  it("says Newer and Older by default, Older and Newer oldest first, and Previous and Next when the order is not time", () => {
+    const params = new URLSearchParams("sort=amount&dir=desc");
+    // Each end of the pager as "rel:word" (a link) or "disabled:word", icons left out.
+    const words = (html: string) =>
+      [...html.replace(/<svg.*?<\/svg>/g, "").matchAll(/<(a|span) ([^>]*)>\s*(\w+)\s*<\/\1>/g)].map(
+        ([, tag, attributes, word]) => `${tag === "a" ? attributes?.match(/rel="(\w+)"/)?.[1] : "disabled"}:${word}`,
+      );
+    const byDefault = render(<Pager searchParams={params} newer="1" older="2" label="Invoice pages" />);
+    expect(byDefault).toContain('<nav aria-label="Invoice pages"');
+    expect(words(byDefault)).toEqual(["prev:Newer", "next:Older"]);
+    expect(words(render(<Pager searchParams={params} newer="1" older="2" order="oldest-first" />))).toEqual(["prev:Older", "next:Newer"]);
+    const other = render(<Pager searchParams={params} newer={null} older="2" label="Invoice pages" order="other" />);
+    expect(words(other)).toEqual(["disabled:Previous", "next:Next"]);
+    expect(other).toContain('href="/contacts?sort=amount&amp;dir=desc&amp;after=2"');
+    expect(other).not.toMatch(/Newer|Older/);
+  });
+
+  it("picks the pager's order from the table's sort: by time newest or oldest first, else other", () => {
+    expect(pagerOrder(true, "desc")).toBe("newest-first");
+    expect(pagerOrder(true, "asc")).toBe("oldest-first");
+    expect(pagerOrder(false, "desc")).toBe("other");
+    expect(pagerOrder(false, "asc")).toBe("other");
   });
 });
 

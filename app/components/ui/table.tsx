@@ -120,45 +120,74 @@ export function Table<Row>({
 }
 
 /**
- * Newer and older pages by keyset cursors (the last row's position, never an offset: page 500 costs
- * what page 1 does). Links, so they work without JavaScript; a missing cursor shows a disabled label.
+ * How a paged table is ordered, for its pager's words: newest first ("Newer" back, "Older" on, the
+ * default), oldest first ("Older" back, "Newer" on), or by anything but time ("Previous", "Next").
+ */
+export type PagerOrder = "newest-first" | "oldest-first" | "other";
+
+const PAGER_WORDS: Record<PagerOrder, { back: string; on: string }> = {
+  "newest-first": { back: "Newer", on: "Older" },
+  "oldest-first": { back: "Older", on: "Newer" },
+  other: { back: "Previous", on: "Next" },
+};
+
+/** The pager's order of a table sorted `dir`, by time or not (a date column, or a name, an amount, a status). */
+export function pagerOrder(byTime: boolean, dir: SortDirection): PagerOrder {
+  if (!byTime) return "other";
+  return dir === "asc" ? "oldest-first" : "newest-first";
+}
+
+/**
+ * The page before and the page after by keyset cursors (the last row's position, never an offset:
+ * page 500 costs what page 1 does). `newer` is the cursor of the page before (`?before=`), `older`
+ * of the page after (`?after=`); their words follow `order` (see PagerOrder). Links, so they work
+ * without JavaScript; a missing cursor shows a disabled label.
  */
 export function Pager({
   searchParams,
   newer,
   older,
   label = "Pages",
+  order = "newest-first",
 }: {
   searchParams: URLSearchParams;
   newer?: string | null;
   older?: string | null;
   label?: string;
+  order?: PagerOrder;
 }) {
   const item = "inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium";
+  const live = `${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`;
+  const dead = `${item} border-slate-200 text-slate-400`;
+  const words = PAGER_WORDS[order];
+  const back = (
+    <>
+      <ChevronLeft className="size-4" aria-hidden /> {words.back}
+    </>
+  );
+  const on = (
+    <>
+      {words.on} <ChevronRight className="size-4" aria-hidden />
+    </>
+  );
   return (
     <nav aria-label={label} className="mt-4 flex justify-between">
       {newer ? (
-        <Link
-          to={pageHref(searchParams, { before: newer })}
-          className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
-        >
-          <ChevronLeft className="size-4" aria-hidden /> Newer
+        <Link to={pageHref(searchParams, { before: newer })} rel="prev" className={live}>
+          {back}
         </Link>
       ) : (
-        <span aria-disabled="true" className={`${item} border-slate-200 text-slate-400`}>
-          <ChevronLeft className="size-4" aria-hidden /> Newer
+        <span aria-disabled="true" className={dead}>
+          {back}
         </span>
       )}
       {older ? (
-        <Link
-          to={pageHref(searchParams, { after: older })}
-          className={`${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
-        >
-          Older <ChevronRight className="size-4" aria-hidden />
+        <Link to={pageHref(searchParams, { after: older })} rel="next" className={live}>
+          {on}
         </Link>
       ) : (
-        <span aria-disabled="true" className={`${item} border-slate-200 text-slate-400`}>
-          Older <ChevronRight className="size-4" aria-hidden />
+        <span aria-disabled="true" className={dead}>
+          {on}
         </span>
       )}
     </nav>

@@ -14,7 +14,7 @@ import { adminInvoicePage, parseInvoiceFilters, type AdminInvoiceRow } from "~/.
 import { listDisputes, type DisputeListRow } from "~/.server/admin/billing/disputes";
 import { unreconciledTransfers } from "~/.server/admin/billing/reconciliation";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Pager, Table, type Column } from "~/components/ui/table";
+import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
@@ -158,6 +158,7 @@ function RevenueTable({ caption, lines, empty }: { caption: string; lines: Reven
 // The Billing tab: figures for a period, revenue, bank transfers to reconcile, disputes and every invoice.
 export default function AdminBilling({ loaderData }: Route.ComponentProps) {
   const { period, totals, byPlan, byMethod, invoices, filters, openDisputes, resolvedDisputes, unreconciled } = loaderData;
+  const invoiceOrder = pagerOrder(filters.sort === "issued", filters.dir);
   const [searchParams] = useSearchParams();
   const periodHref = (value: string) => {
     const next = new URLSearchParams(searchParams);
@@ -315,7 +316,7 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
             empty="No invoices match."
           />
         </div>
-        <Pager searchParams={searchParams} newer={invoices.previous} older={invoices.next} label="Invoice pages" />
+        <Pager searchParams={searchParams} newer={invoices.previous} older={invoices.next} label="Invoice pages" order={invoiceOrder} />
       </section>
     </div>
   );

@@ -2,13 +2,12 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
-import { readForm } from "~/.server/http/forms";
-import { requestMeta } from "~/.server/http/request-meta";
+import { stepUpNeeded } from "~/.server/admin/step-up";
 import { adminDispute, creditDispute, rejectDispute } from "~/.server/admin/billing/disputes";
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
 import { adminInvoice } from "~/.server/admin/billing/invoice-detail";
-import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
 import { AdminInvoiceStatusBadge } from "~/components/billing/invoice-history";
@@ -17,6 +16,7 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { StepUpField } from "~/components/ui/step-up-field";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
@@ -30,47 +30,32 @@ export async function loader(args: Route.LoaderArgs) {
   if (!dispute) throw data("Not Found", { status: 404 });
   const invoice = await adminInvoice(scope, dispute.invoiceId);
   if (!invoice) throw data("Not Found", { status: 404 });
-  return { dispute, invoice };
+  return { dispute, invoice, stepUp: stepUpNeeded(current) };
 }
 
-export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const id = args.params.id;
-  const meta = requestMeta(args.request, args.context);
-  const back = `/admin/billing/disputes/${id}`;
-  if (intent === "credit")
-    return runBillingIntent({
-      current,
-      form,
-      intent,
-      destructive: false,
-      back,
-      work: async () => {
-        const done = await creditDispute(current, meta, id, { amount: formText(form, "amount"), note: formText(form, "note") });
+// Issuing a credit note moves money and rejecting closes the tenant's dispute: both take the step-up.
+export const action = (args: Route.ActionArgs) =>
+  billingAction(args, `/admin/billing/disputes/${args.params.id}`, {
+    credit: {
+      destructive: true,
+      work: async ({ current, meta, id, form }) => {
+        const done = await creditDispute(current, meta, id, formTexts(form, "amount", "note"));
         return `Credit note ${done.creditNoteNumber} issued for ${formatKes(done.amountCents)}: ${
           done.voided ? `${done.invoiceNumber} is void.` : "credited to the wallet."
         }`;
       },
-    });
-  if (intent === "reject")
-    return runBillingIntent({
-      current,
-      form,
-      intent,
-      destructive: false,
-      back,
-      work: async () => {
-        const done = await rejectDispute(current, meta, id, { note: formText(form, "note") });
+    },
+    reject: {
+      destructive: true,
+      work: async ({ current, meta, id, form }) => {
+        const done = await rejectDispute(current, meta, id, formTexts(form, "note"));
         return `Dispute rejected: ${done.invoiceNumber} is ${done.status} again, and the organisation sees your note.`;
       },
-    });
-  return unknownIntent();
-}
+    },
+  });
 
 export default function AdminDispute({ loaderData, actionData }: Route.ComponentProps) {
-  const { dispute, invoice } = loaderData;
+  const { dispute, invoice, stepUp } = loaderData;
   const busy = useNavigation().state === "submitting";
   const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
   const errorOf = (intent: string, field?: string) =>
@@ -150,6 +135,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
                 maxLength={RESOLUTION_NOTE_MAX}
                 errors={errorOf("credit", "note")}
               />
+              <StepUpField needed={stepUp} error={errorOf("credit", "confirmation")?.[0]} id="credit-confirmation" />
               <Button type="submit" name="intent" value="credit" pending={busy}>
                 Issue credit note
               </Button>
@@ -170,6 +156,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
                 markRequired
                 errors={errorOf("reject", "note")}
               />
+              <StepUpField needed={stepUp} error={errorOf("reject", "confirmation")?.[0]} id="reject-confirmation" />
               <Button type="submit" name="intent" value="reject" variant="danger" pending={busy}>
                 Reject dispute
               </Button>

@@ -2,14 +2,12 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
-import { readForm } from "~/.server/http/forms";
-import { requestMeta } from "~/.server/http/request-meta";
 import { stepUpNeeded } from "~/.server/admin/step-up";
 import { adminInvoice, sendInvoiceReminder } from "~/.server/admin/billing/invoice-detail";
 import { reconcileInvoice } from "~/.server/admin/billing/reconcile";
 import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
-import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { nairobiDate } from "~/.server/billing/periods";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
@@ -34,43 +32,23 @@ export async function loader(args: Route.LoaderArgs) {
   return { invoice, stepUp: stepUpNeeded(current), today: nairobiDate(new Date()) };
 }
 
-export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const id = args.params.id;
-  const meta = requestMeta(args.request, args.context);
-  const back = `/admin/billing/invoices/${id}`;
-  if (intent === "reminder")
-    return runBillingIntent({
-      current,
-      form,
-      intent,
+export const action = (args: Route.ActionArgs) =>
+  billingAction(args, `/admin/billing/invoices/${args.params.id}`, {
+    reminder: {
       destructive: false,
-      back,
-      work: async () => {
+      work: async ({ current, meta, id }) => {
         const sent = await sendInvoiceReminder(current, meta, id);
         return `Reminder for ${sent.number} e-mailed to ${sent.to}.`;
       },
-    });
-  if (intent === "reconcile")
-    return runBillingIntent({
-      current,
-      form,
-      intent,
+    },
+    reconcile: {
       destructive: true,
-      back,
-      work: async () => {
-        const done = await reconcileInvoice(current, meta, id, {
-          reference: formText(form, "reference"),
-          paymentDate: formText(form, "paymentDate"),
-          note: formText(form, "note"),
-        });
+      work: async ({ current, meta, id, form }) => {
+        const done = await reconcileInvoice(current, meta, id, formTexts(form, "reference", "paymentDate", "note"));
         return `${done.number} reconciled: the wallet was credited once.`;
       },
-    });
-  return unknownIntent();
-}
+    },
+  });
 
 const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
 

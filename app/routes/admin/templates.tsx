@@ -23,7 +23,7 @@ import { BarChart } from "~/components/ui/chart";
 import { Field, FilterInput, FilterSelect } from "~/components/ui/field";
 import { CheckCircle2, Clock, FileText, Hourglass, ShieldAlert } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
-import { Pager, Table, type Column } from "~/components/ui/table";
+import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import {
   categoryLabel,
@@ -81,6 +81,7 @@ const statusOptions = TEMPLATE_STATUSES.map((s): [string, string] => [s, templat
 
 export default function AdminTemplates({ loaderData, actionData }: Route.ComponentProps) {
   const { filters, figures, page, queue, held, organisation } = loaderData;
+  const submissionOrder = pagerOrder(filters.sort === "submitted", filters.dir);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -311,7 +312,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
           empty={filtered ? "No templates match these filters." : "No templates yet."}
         />
         <div className="px-4 pb-4">
-          <Pager searchParams={searchParams} newer={page.newer} older={page.older} label="Template pages" />
+          <Pager searchParams={searchParams} newer={page.newer} older={page.older} label="Template pages" order={submissionOrder} />
         </div>
       </Card>
 

@@ -2,13 +2,11 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
-import { readForm } from "~/.server/http/forms";
-import { requestMeta } from "~/.server/http/request-meta";
 import { stepUpNeeded } from "~/.server/admin/step-up";
 import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/admin/billing/wallet";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
-import { runBillingIntent, unknownIntent, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formText } from "~/.server/admin/billing/refusal";
+import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
+import { formTexts } from "~/.server/admin/billing/refusal";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -31,28 +29,16 @@ export async function loader(args: Route.LoaderArgs) {
   return { wallet, stepUp: stepUpNeeded(current) };
 }
 
-export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  if (intent !== "adjust") return unknownIntent();
-  const id = args.params.id;
-  return runBillingIntent({
-    current,
-    form,
-    intent,
-    destructive: true,
-    back: `/admin/billing/wallets/${id}`,
-    work: async () => {
-      const done = await adjustWallet(current, requestMeta(args.request, args.context), id, {
-        direction: formText(form, "direction"),
-        amount: formText(form, "amount"),
-        reason: formText(form, "reason"),
-      });
-      return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
+export const action = (args: Route.ActionArgs) =>
+  billingAction(args, `/admin/billing/wallets/${args.params.id}`, {
+    adjust: {
+      destructive: true,
+      work: async ({ current, meta, id, form }) => {
+        const done = await adjustWallet(current, meta, id, formTexts(form, "direction", "amount", "reason"));
+        return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
+      },
     },
   });
-}
 
 const ENTRY_COLUMNS: Column<AdminWallet["entries"][number]>[] = [
   { key: "when", header: "When", cell: (e) => formatInvoiceDateTime(e.createdAt) },

@@ -8,7 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
-import { Pager, Table, type Column } from "~/components/ui/table";
+import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import {
   ACCOUNT_STATUS_LABELS,
@@ -124,6 +124,7 @@ function columns(now: number): Column<AdminAccountRow>[] {
 export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const { accounts, filters, problems, next, previous, now } = loaderData;
+  const accountOrder = pagerOrder(filters.sort === "connected", filters.dir);
   const filtered = !!(filters.q || filters.status);
   return (
     <div>
@@ -169,7 +170,9 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
           empty={filtered ? "No WhatsApp account matches these filters." : "No organisation has connected a WhatsApp account yet."}
         />
       </div>
-      {next || previous ? <Pager searchParams={searchParams} newer={previous} older={next} label="WhatsApp account pages" /> : null}
+      {next || previous ? (
+        <Pager searchParams={searchParams} newer={previous} older={next} label="WhatsApp account pages" order={accountOrder} />
+      ) : null}
     </div>
   );
 }
