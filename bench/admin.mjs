@@ -23,16 +23,11 @@
 //    server's own time (Server-Timing app;dur) median and p95 and the time seen here; beside
 //    bench/baseline-app at the nearest size and the bare node:http server sending as many bytes,
 //    measured in the same run. A tab not built yet answers its stub, fast: the rows say what answered.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
-import { signIn } from "./lib/http.mjs";
 import { FAMILY_NAMES, FIRST_NAMES } from "./lib/names.mjs";
-import { timeBare, timePage } from "./lib/page-timing.mjs";
-import { startServer } from "./lib/server.mjs";
-import { startBaselines } from "./pages.mjs";
+import { timePage } from "./lib/page-timing.mjs";
+import { reportHelper, timeReferences, withPrivateCluster, withSignedInServer } from "./lib/scale-run.mjs";
 
 const BENCH_SQL = "/* bench:admin */";
 export const GOAL_MS = 200;
@@ -67,29 +62,6 @@ const TEMPLATE_NAMES = ["payment_reminder", "order_confirmation", "monthly_offer
 const PLANS = ["Starter", "Growth", "Enterprise"];
 
 const seconds = (started) => (performance.now() - started) / 1000;
-
-/** Runs bench/lib/analytics-report.ts (migrations and a password hash; the fold) with `node --import tsx`. */
-function helper(root, command, config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(root, "bench/lib/analytics-report.ts"), command, JSON.stringify(config)],
-      {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: config.databaseUrl },
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let stdout = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk.toString("utf8")));
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = stdout.trim().split("\n").at(-1);
-      if (code !== 0 || !line) reject(new Error(`bench/lib/analytics-report.ts ${command} failed (exit ${code})`));
-      else resolve(JSON.parse(line));
-    });
-  });
-}
 
 async function seed(query, { hash, organizations, messages, log }) {
   const timings = {};
@@ -411,33 +383,18 @@ function pageState(status, body) {
 }
 
 async function measurePages({ root, databaseUrl, admin, password, sample, requests, log }) {
-  log(`  starting the production build on the cluster ...`);
-  const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000" } });
-  let refs = null;
-  try {
-    const cookie = await signIn(server.baseUrl, { email: admin.email, password });
-    refs = await startBaselines({ log });
+  const users = { admin: { email: admin.email, password } };
+  return withSignedInServer({ root, databaseUrl, users, log }, async ({ baseUrl, cookies, refs }) => {
     const pages = [];
     for (const p of pageCases(sample)) {
       log(`  GET ${p.path} (${requests} times) ...`);
-      const probe = await fetch(`${server.baseUrl}${p.path}`, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
+      const probe = await fetch(`${baseUrl}${p.path}`, { headers: { Cookie: cookies.admin, Accept: "text/html" }, redirect: "manual" });
       const state = pageState(probe.status, await probe.text());
-      const timed = await timePage(`${server.baseUrl}${p.path}`, cookie, requests);
-      const basePath = `/page?kb=${Math.max(0, Math.round((timed.bytes - refs.shell.html) / 100) / 10)}`;
-      const baseline = await timePage(`${refs.baseline.baseUrl}${basePath}`, "", requests);
-      pages.push({
-        ...p,
-        state,
-        jumbe: timed,
-        baseline: { path: basePath, bytes: baseline.bytes, median: baseline.median, p95: baseline.p95 },
-        bare: await timeBare(refs.bare, timed.bytes, requests),
-      });
+      const timed = await timePage(`${baseUrl}${p.path}`, cookies.admin, requests);
+      pages.push({ ...p, state, jumbe: timed, ...(await timeReferences(refs, "html", timed.bytes, requests)) });
     }
     return { requests, pages };
-  } finally {
-    await refs?.stop();
-    await server.stop();
-  }
+  });
 }
 
 export async function benchAdmin({
@@ -449,35 +406,18 @@ export async function benchAdmin({
   keep = false,
   log = console.log,
 }) {
-  if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
-  const postgres = await startPrivatePostgres({
-    extraSettings: { shared_buffers: "'512MB'", maintenance_work_mem: "'512MB'", max_wal_size: "'4GB'" },
-  });
-  const onSignal = () => {
-    postgres.destroy();
-    process.exit(130);
-  };
-  process.once("exit", postgres.destroy);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  const databaseUrl = postgres.url;
   const password = accounts.admin.password;
-  const report = { settings: { organizations, messages, requests }, postgresSettings: postgres.settings };
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: databaseUrl });
-  try {
-    log(`  private PostgreSQL at ${databaseUrl}; migrations ...`);
-    const prepared = await helper(root, "prepare", { databaseUrl, password });
+  const extraSettings = { shared_buffers: "'512MB'", maintenance_work_mem: "'512MB'", max_wal_size: "'4GB'" };
+  return withPrivateCluster({ root, password, extraSettings, keep, log }, async ({ databaseUrl, postgres, client, query, prepared }) => {
+    const report = { settings: { organizations, messages, requests }, postgresSettings: postgres.settings };
     report.migrateSeconds = prepared.migrateMs / 1000;
-    await client.connect();
-    const query = async (text, params) => (await client.query(text, params)).rows;
 
     log(`  seeding ${organizations.toLocaleString("en-US")} organisations, ${messages} messages a year each ...`);
     const started = performance.now();
     const seeded = await seed(query, { hash: prepared.hash, organizations, messages, log });
     report.seed = { seconds: seconds(started), timings: seeded.timings };
     log(`  foldAnalytics() until nothing is pending ...`);
-    report.fold = await helper(root, "fold", { databaseUrl });
+    report.fold = await reportHelper(root, "fold", { databaseUrl });
     const analyzeStarted = performance.now();
     await query(`analyze`);
     report.analyzeSeconds = seconds(analyzeStarted);
@@ -491,15 +431,7 @@ export async function benchAdmin({
     // --admin-keep: left running for a look at the plans (bench/run.mjs waits for Ctrl-C, then destroys it); not in the JSON.
     if (keep) report.keptAt = databaseUrl;
     return report;
-  } finally {
-    await client.end().catch(() => {});
-    if (!keep) {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      process.off("exit", postgres.destroy);
-      postgres.destroy();
-    }
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,17 +30,13 @@
 //
 // `--analytics-keep` leaves the seeded cluster running at the end (bench/run.mjs prints its URL and
 // removes it on Ctrl-C), for a look at plans by hand.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
-import { request, signIn } from "./lib/http.mjs";
+import { request } from "./lib/http.mjs";
 import { FAMILY_NAMES, FIRST_NAMES } from "./lib/names.mjs";
-import { timeBare, timePage } from "./lib/page-timing.mjs";
-import { startServer } from "./lib/server.mjs";
+import { timePage } from "./lib/page-timing.mjs";
+import { reportHelper, timeReferences, withPrivateCluster, withSignedInServer } from "./lib/scale-run.mjs";
 import { apiKeyFor } from "./api-v1.mjs";
-import { startBaselines } from "./pages.mjs";
 
 const BENCH_SQL = "/* bench:analytics */";
 export const GOAL_MS = 150;
@@ -95,29 +91,6 @@ const AGENT_TEXTS = [
 ];
 
 const seconds = (started) => (performance.now() - started) / 1000;
-
-/** Runs bench/lib/analytics-report.ts with `node --import tsx`; its progress goes to our stderr, its JSON answer is returned. */
-function helper(root, command, config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(root, "bench/lib/analytics-report.ts"), command, JSON.stringify(config)],
-      {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: config.databaseUrl },
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let stdout = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk.toString("utf8")));
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = stdout.trim().split("\n").at(-1);
-      if (code !== 0 || !line) reject(new Error(`bench/lib/analytics-report.ts ${command} failed (exit ${code})`));
-      else resolve(JSON.parse(line));
-    });
-  });
-}
 
 /**
  * One INSERT ... SELECT of messages g = $8..$9 of a tenant's $15: organisation $1, its numbers $2,
@@ -452,16 +425,10 @@ const COMING_SOON = 'id="coming-soon-title"';
 const withRequests = ([cookie, options], requests) => [cookie, requests, options];
 
 async function measurePages({ root, databaseUrl, large, small, password, requests, log }) {
-  log(`  starting the production build on the cluster ...`);
-  const server = await startServer({ root, databaseUrl, extraEnv: { RATE_LIMIT_MULTIPLIER: "1000000" } });
-  let refs = null;
-  try {
-    const cookies = {
-      large: await signIn(server.baseUrl, { email: large.email, password }),
-      small: await signIn(server.baseUrl, { email: small.email, password }),
-    };
+  const users = { large: { email: large.email, password }, small: { email: small.email, password } };
+  return withSignedInServer({ root, databaseUrl, users, log }, async ({ baseUrl, cookies, refs }) => {
     // The page is built once /analytics answers something other than the "coming soon" page.
-    const probe = await fetch(`${server.baseUrl}/analytics?period=7d`, { headers: { Cookie: cookies.large } });
+    const probe = await fetch(`${baseUrl}/analytics?period=7d`, { headers: { Cookie: cookies.large } });
     const probeBody = await probe.text();
     const analyticsPage =
       probe.status === 200 && !probeBody.includes(COMING_SOON)
@@ -471,10 +438,9 @@ async function measurePages({ root, databaseUrl, large, small, password, request
           : `answered ${probe.status}`;
     log(`  /analytics: ${analyticsPage === "built" ? "the page is built" : `not measured (${analyticsPage})`}`);
     // The public API's analytics (GET /api/v1/analytics: the same report, its cards and daily rows as JSON), with each tenant's key.
-    const keys = { large: await apiKeyFor(server.baseUrl, cookies.large), small: await apiKeyFor(server.baseUrl, cookies.small) };
-    const probeApi = await request(`${server.baseUrl}/api/v1/analytics?period=7d`, { headers: { Authorization: `Bearer ${keys.large}` } });
+    const keys = { large: await apiKeyFor(baseUrl, cookies.large), small: await apiKeyFor(baseUrl, cookies.small) };
+    const probeApi = await request(`${baseUrl}/api/v1/analytics?period=7d`, { headers: { Authorization: `Bearer ${keys.large}` } });
     const api = probeApi.status === 200 ? "built" : `answered ${probeApi.status}`;
-    refs = await startBaselines({ log });
     const pages = [];
     const forSmall = (query) => query.replace(large.numbers[0], small.numbers[0]);
     const paths = [
@@ -502,29 +468,13 @@ async function measurePages({ root, databaseUrl, large, small, password, request
         p.kind === "json"
           ? ["", { headers: { Authorization: `Bearer ${keys[tenant]}`, Accept: "application/json" } }]
           : [cookies[tenant], {}];
-      const big = await timePage(`${server.baseUrl}${p.path}`, ...withRequests(as("large"), requests));
-      const little = await timePage(`${server.baseUrl}${p.smallPath}`, ...withRequests(as("small"), requests));
+      const big = await timePage(`${baseUrl}${p.path}`, ...withRequests(as("large"), requests));
+      const little = await timePage(`${baseUrl}${p.smallPath}`, ...withRequests(as("small"), requests));
       // bench/baseline-app at the nearest size: a page of rows of 100 bytes, or a JSON object padded to as many bytes.
-      const basePath =
-        p.kind === "json"
-          ? big.bytes > refs.shell.json
-            ? `/json?kb=${big.bytes / 1000}`
-            : "/json"
-          : `/page?kb=${Math.max(0, Math.round((big.bytes - refs.shell.html) / 100) / 10)}`;
-      const baseline = await timePage(`${refs.baseline.baseUrl}${basePath}`, "", requests);
-      pages.push({
-        ...p,
-        large: big,
-        small: little,
-        baseline: { path: basePath, bytes: baseline.bytes, median: baseline.median, p95: baseline.p95 },
-        bare: await timeBare(refs.bare, big.bytes, requests),
-      });
+      pages.push({ ...p, large: big, small: little, ...(await timeReferences(refs, p.kind, big.bytes, requests)) });
     }
     return { analyticsPage, api, requests, pages };
-  } finally {
-    await refs?.stop();
-    await server.stop();
-  }
+  });
 }
 
 export async function benchAnalytics({
@@ -539,29 +489,11 @@ export async function benchAnalytics({
   keep = false,
   log = console.log,
 }) {
-  if (!postgresBinDir()) return { skipped: "PostgreSQL's binaries were not found (/usr/lib/postgresql/15/bin or pg_config --bindir)" };
-  const postgres = await startPrivatePostgres({
-    extraSettings: { shared_buffers: "'1GB'", maintenance_work_mem: "'1GB'", max_wal_size: "'8GB'", checkpoint_timeout: "'30min'" },
-  });
-  // The cluster goes with the run, also when a signal ends it (destroy() is synchronous).
-  const onSignal = () => {
-    postgres.destroy();
-    process.exit(130);
-  };
-  process.once("exit", postgres.destroy);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  const databaseUrl = postgres.url;
-  const report = { settings: { messages, contacts, others, othersMessages, days, requests }, postgresSettings: postgres.settings };
   const password = accounts.individual.password;
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: databaseUrl });
-  try {
-    log(`  private PostgreSQL at ${databaseUrl}; migrations ...`);
-    const prepared = await helper(root, "prepare", { databaseUrl, password });
+  const extraSettings = { shared_buffers: "'1GB'", maintenance_work_mem: "'1GB'", max_wal_size: "'8GB'", checkpoint_timeout: "'30min'" };
+  return withPrivateCluster({ root, password, extraSettings, keep, log }, async ({ databaseUrl, postgres, client, query, prepared }) => {
+    const report = { settings: { messages, contacts, others, othersMessages, days, requests }, postgresSettings: postgres.settings };
     report.migrateSeconds = prepared.migrateMs / 1000;
-    await client.connect();
-    const query = async (text, params) => (await client.query(text, params)).rows;
 
     log(
       `  seeding ${messages.toLocaleString("en-US")} messages for one tenant, ${othersMessages.toLocaleString("en-US")} for each of ${others} others ...`,
@@ -588,7 +520,7 @@ export async function benchAnalytics({
     await query(`reset work_mem`);
     report.backfill = backfill;
     log(`  foldAnalytics() until nothing is pending ...`);
-    report.fold = await helper(root, "fold", { databaseUrl });
+    report.fold = await reportHelper(root, "fold", { databaseUrl });
     log(`    folded in ${(report.fold.ms / 1000).toFixed(1)} s`);
     started = performance.now();
     await query(`analyze`);
@@ -605,7 +537,7 @@ export async function benchAnalytics({
         ? [...periodCases(small.numbers[0]), OVERVIEW_CASE].map((c) => ({ ...c, tenant: "small", organizationId: small.organizationId }))
         : []),
     ];
-    report.inProcess = await helper(root, "report", { databaseUrl, cases, requests, explainTenants: ["large"] });
+    report.inProcess = await reportHelper(root, "report", { databaseUrl, cases, requests, explainTenants: ["large"] });
 
     // 4. The pages through the production build.
     report.tenants = {
@@ -620,15 +552,7 @@ export async function benchAnalytics({
       report.keptAt = databaseUrl;
     }
     return report;
-  } finally {
-    await client.end().catch(() => {});
-    if (!keep) {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      process.off("exit", postgres.destroy);
-      postgres.destroy();
-    }
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ export async function probe(url, headers) {
  * The baseline app's URL for a page or JSON answer of `bytes`: its /page adds kb * 1000 bytes of
  * rows to a shell of `shell.html` bytes; /json pads its object to kb * 1000 bytes.
  */
-function baselinePath(kind, bytes, shell) {
+export function baselinePath(kind, bytes, shell) {
   if (kind === "json") return bytes > shell.json ? `/json?kb=${bytes / 1000}` : "/json";
   // To the nearest 100 bytes.
   return `/page?kb=${Math.max(0, Math.round((bytes - shell.html) / 100) / 10)}`;

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { NodeResult, Result } from "axe-core";
-import type { Browser, Page, Response, TestInfo } from "@playwright/test";
+import type { NodeResult } from "axe-core";
+import type { Page, Response } from "@playwright/test";
+import { describeViolations as describe, seriousViolations, targetOf, withoutScripts } from "./axe";
 import { test, expect } from "./fixtures";
 
 // Accessibility of the public pages (axe-core, every rule it runs by default): no violation with a
@@ -22,54 +22,8 @@ interface Known {
 }
 const KNOWN: Known[] = [];
 
-const targetOf = (node: NodeResult) => node.target.join(" ");
 const isKnown = (path: string, rule: string, node: NodeResult) =>
   KNOWN.some((k) => k.path === path && k.rule === rule && targetOf(node) === k.target);
-
-const SERIOUS = new Set(["serious", "critical"]);
-
-function describe(violations: Result[]) {
-  return violations
-    .map(
-      (v) =>
-        `${v.id} [${v.impact}] ${v.help}\n${v.nodes.map((n) => `    ${targetOf(n)}${n.failureSummary ? `: ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n")}`,
-    )
-    .join("\n");
-}
-
-/**
- * axe runs in the page and needs timers, which never fire while scripts are off. So without
- * scripts the page is rebuilt as a browser without JavaScript renders it (its own <script>s
- * removed, <noscript> content shown) and checked in a context where only axe runs.
- */
-async function withoutScripts(browser: Browser, testInfo: TestInfo, clientIp: string): Promise<Page> {
-  const { baseURL, viewport, locale } = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL,
-    viewport,
-    locale,
-    javaScriptEnabled: true,
-    extraHTTPHeaders: { "X-Forwarded-For": clientIp },
-  });
-  await context.route("**/*", async (route) => {
-    const type = route.request().resourceType();
-    if (type === "script") return route.abort();
-    if (type !== "document") return route.continue();
-    const response = await route.fetch();
-    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^content-(encoding|length)$/i.test(name)));
-    const body = (await response.text()).replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "").replace(/<\/?noscript\b[^>]*>/gi, "");
-    await route.fulfill({ status: response.status(), headers, body });
-  });
-  return context.newPage();
-}
-
-async function seriousViolations(page: Page, path: string) {
-  const response = await page.goto(path);
-  expect(response?.status(), `GET ${path}`).toBe(200);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.passes.length, `axe checked something on ${path}`).toBeGreaterThan(10);
-  return results.violations.filter((v) => SERIOUS.has(v.impact ?? ""));
-}
 
 /** The page axe checks: the test's own with scripts on, a script-free rendering of it with scripts off. */
 const check = test.extend<{ axePage: Page }>({

@@ -1,7 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { ADMIN, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
@@ -36,21 +35,9 @@ async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** axe runs as a script in the page: with scripts on only (the markup is the same without). */
-async function axeClean(page: Page, javaScriptEnabled: boolean, label: string) {
-  if (!javaScriptEnabled) return;
-  const { violations, passes } = await new AxeBuilder({ page }).analyze();
-  expect(passes.length).toBeGreaterThan(10);
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, label).toEqual([]);
-}
-
 test("search from the header on the Billing tab: a tenant by name and its owner by e-mail, a too-short query", async ({
   page,
   request,
-  javaScriptEnabled,
 }) => {
   const tenant = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, ADMIN.email, ADMIN.password, { goto: "/login?from=%2Fadmin%2Fbilling" });
@@ -62,7 +49,6 @@ test("search from the header on the Billing tab: a tenant by name and its owner 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Search");
   const organisations = page.getByRole("region", { name: "Organisations" });
   await expect(organisations.getByRole("link", { name: new RegExp(tenant.businessName) })).toBeVisible();
-  await axeClean(page, javaScriptEnabled, "/admin/search with results");
 
   await organisations.getByRole("link", { name: new RegExp(tenant.businessName) }).click();
   await expect(page).toHaveURL(/\/admin\/users\/[0-9a-f-]{36}$/);
@@ -83,14 +69,9 @@ test("search from the header on the Billing tab: a tenant by name and its owner 
   await searchBox(page).fill("k");
   await searchBox(page).press("Enter");
   await expect(page.getByRole("alert")).toHaveText("Type at least 2 characters to search.");
-  await axeClean(page, javaScriptEnabled, "/admin/search with a refused query");
 });
 
-test("the bell: a new sign-up is unread in the menu and on Notifications, Mark all as read clears it", async ({
-  page,
-  request,
-  javaScriptEnabled,
-}) => {
+test("the bell: a new sign-up is unread in the menu and on Notifications, Mark all as read clears it", async ({ page, request }) => {
   await signInViaForm(page, ADMIN.email, ADMIN.password, { goto: "/login?from=%2Fadmin%2Fwhatsapp" });
   await expect(page).toHaveURL(/\/admin\/whatsapp$/);
 
@@ -115,7 +96,6 @@ test("the bell: a new sign-up is unread in the menu and on Notifications, Mark a
     const entry = page.getByRole("list", { name: "Platform events" }).getByRole("link", { name: new RegExp(signUp) });
     await expect(entry).toHaveAttribute("data-unread", "true");
     await expect(entry).toHaveAttribute("href", /^\/admin\/users\/[0-9a-f-]{36}$/);
-    await axeClean(page, javaScriptEnabled, "/admin/notifications");
 
     await page.getByRole("button", { name: "Mark all as read" }).click();
     await expect(page).toHaveURL(/\/admin\/notifications$/);

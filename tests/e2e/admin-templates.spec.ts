@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
@@ -8,7 +7,7 @@ import { connectWhatsApp, templateCell, templateRow } from "./template-helpers";
 // The admin console's Templates tab (issue 19), with scripts on and off: the figures and the
 // submissions table, and the platform's review of a tenant made here: the administrator holds its
 // submissions, the tenant submits (nothing reaches the Meta sandbox), the administrator returns one
-// with a reason the tenant then sees and approves another (the sandbox receives it). axe checks the tab.
+// with a reason the tenant then sees and approves another (the sandbox receives it). axe: tests/e2e/admin-a11y.spec.ts.
 
 const tag = () => randomBytes(3).toString("hex");
 
@@ -175,10 +174,7 @@ test("the review page shows a held template's image header from its stored sampl
   }
 });
 
-test("the Templates tab shows the figures and the review queue, and has no serious accessibility violations", async ({
-  browser,
-  javaScriptEnabled,
-}) => {
+test("the Templates tab shows the figures and the review queue", async ({ browser, javaScriptEnabled }) => {
   const { context, admin } = await adminContext(browser, javaScriptEnabled);
   try {
     await admin.goto("/admin/templates");
@@ -189,37 +185,6 @@ test("the Templates tab shows the figures and the review queue, and has no serio
     await expect(admin.getByRole("figure").filter({ hasText: "Templates by type" })).toBeVisible();
     await admin.getByRole("columnheader", { name: "Name" }).getByRole("link").click();
     await expect(admin).toHaveURL(/sort=name&dir=asc/);
-
-    // axe: with scripts on in the page itself; without scripts on the server's HTML minus its scripts.
-    let target = admin;
-    const copy = javaScriptEnabled
-      ? undefined
-      : await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-    if (copy) {
-      await copy.addCookies(await context.cookies());
-      await copy.route("**/*", async (route) => {
-        const type = route.request().resourceType();
-        if (type === "script") return route.abort();
-        if (type !== "document") return route.continue();
-        const response = await route.fetch();
-        const html = (await response.text()).replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "");
-        const headers = Object.fromEntries(Object.entries(response.headers()).filter(([key]) => !/^content-(encoding|length)$/i.test(key)));
-        await route.fulfill({ status: response.status(), headers, body: html });
-      });
-      target = await copy.newPage();
-    }
-    try {
-      const response = await target.goto("/admin/templates");
-      expect(response?.status()).toBe(200);
-      const results = await new AxeBuilder({ page: target }).analyze();
-      expect(results.passes.length).toBeGreaterThan(10);
-      const serious = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id} [${v.impact}]: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      expect(serious).toEqual([]);
-    } finally {
-      await copy?.close();
-    }
   } finally {
     await context.close();
   }

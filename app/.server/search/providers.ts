@@ -4,7 +4,7 @@ import { pagePermission, can } from "../auth/permissions";
 import { platformScope } from "../auth/scope";
 import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
-import { likePattern, searchWith, type SearchProvider } from "./registry";
+import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
 
 // The signed-in pages a search can point to, with the words people use for them.
@@ -91,9 +91,7 @@ const whatsappAccounts: SearchProvider = {
   permission: "whatsapp:view",
   async search(current, query, limit) {
     const pattern = likePattern(query);
-    // Kenyans type numbers as 07..., 01... or +254...: stored digits are international.
-    const typed = query.replace(/\D/g, "");
-    const digits = typed.startsWith("0") ? `254${typed.slice(1)}` : typed;
+    const digits = internationalDigits(query);
     const rows = await queryRows<{
       name: string | null;
       waba_id: string;

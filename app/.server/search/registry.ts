@@ -24,21 +24,30 @@ export interface SearchProvider {
 
 export const SEARCH_LIMITS = { minLength: 2, maxLength: 100, perProvider: 8 } as const;
 
-export type SearchQuery = { ok: true; query: string } | { ok: false; message: string } | { ok: "empty" };
+/** `typed`: what was sent, cut to twice the longest query, to show back in the box of a refused or empty search. */
+export type SearchQuery = { ok: true; query: string } | { ok: false; message: string; typed: string } | { ok: "empty"; typed: string };
 
 /** The search box's text, trimmed: 2 to 100 characters. */
 export function readSearchQuery(raw: string | null): SearchQuery {
+  const typed = (raw ?? "").slice(0, SEARCH_LIMITS.maxLength * 2);
   // Control characters (NUL included, which PostgreSQL refuses in text) become spaces.
   const query = [...(raw ?? "")]
     .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
     .join("")
     .replace(/\s+/g, " ")
     .trim();
-  if (!query) return { ok: "empty" };
+  if (!query) return { ok: "empty", typed };
   if (query.length < SEARCH_LIMITS.minLength)
-    return { ok: false, message: `Type at least ${SEARCH_LIMITS.minLength} characters to search.` };
-  if (query.length > SEARCH_LIMITS.maxLength) return { ok: false, message: `Search for at most ${SEARCH_LIMITS.maxLength} characters.` };
+    return { ok: false, message: `Type at least ${SEARCH_LIMITS.minLength} characters to search.`, typed };
+  if (query.length > SEARCH_LIMITS.maxLength)
+    return { ok: false, message: `Search for at most ${SEARCH_LIMITS.maxLength} characters.`, typed };
   return { ok: true, query };
+}
+
+/** A phone number's digits as stored (international): Kenyans type 07..., 01... or +254 7...; anything not a digit is dropped. */
+export function internationalDigits(text: string) {
+  const typed = text.replace(/\D/g, "");
+  return typed.startsWith("0") ? `254${typed.slice(1)}` : typed;
 }
 
 /** `%` and `_` match themselves in a LIKE pattern built from user text. */

@@ -1,5 +1,6 @@
 import { Form, href, Link, useLocation } from "react-router";
-import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, Search, ShieldCheck, User } from "~/components/ui/icons";
+import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, ShieldCheck, User } from "~/components/ui/icons";
+import { SearchBox } from "~/components/ui/search";
 import { formatWhen } from "~/lib/dates";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
@@ -101,25 +102,15 @@ export function AdminHeader({
           <Logo />
           <span className="hidden rounded-md bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white sm:inline">Admin</span>
         </Link>
-        <Form
-          method="get"
+        <SearchBox
           action={searchAction === "/admin/users" ? href("/admin/users") : href("/admin/search")}
-          role="search"
-          className="relative hidden max-w-sm flex-1 md:block"
-        >
-          <label htmlFor="admin-search" className="sr-only">
-            {searchAction === "/admin/users" ? "Search users" : "Search the platform"}
-          </label>
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-          <input
-            id="admin-search"
-            name="q"
-            type="search"
-            defaultValue={query}
-            placeholder={searchAction === "/admin/users" ? "Search users..." : "Search users, invoices, numbers..."}
-            className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none"
-          />
-        </Form>
+          id="admin-search"
+          label={searchAction === "/admin/users" ? "Search users" : "Search the platform"}
+          defaultValue={query}
+          placeholder={searchAction === "/admin/users" ? "Search users..." : "Search users, invoices, numbers..."}
+          variant="bar"
+          className="hidden max-w-sm flex-1 md:block"
+        />
         <div className="ml-auto flex items-center gap-2">
           {exportHref ? (
             <a

@@ -19,6 +19,7 @@ import {
   UserCircle2,
 } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
+import { SearchBox } from "~/components/ui/search";
 import { isPlannedPath } from "~/lib/planned-pages";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
@@ -133,20 +134,15 @@ export function AppShell({
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
             <Logo />
           </Link>
-          <Form method="get" action={href("/search")} role="search" className="relative hidden max-w-md flex-1 sm:block">
-            <label htmlFor="topbar-search" className="sr-only">
-              Search
-            </label>
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-            <input
-              id="topbar-search"
-              name="q"
-              type="search"
-              maxLength={100}
-              placeholder="Search..."
-              className="w-full rounded-lg border border-slate-200 bg-slate-50 py-2 pr-3 pl-9 text-sm focus:border-brand-600 focus:outline-none"
-            />
-          </Form>
+          <SearchBox
+            action={href("/search")}
+            id="topbar-search"
+            label="Search"
+            maxLength={100}
+            placeholder="Search..."
+            variant="bar"
+            className="hidden max-w-md flex-1 sm:block"
+          />
           <div className="ml-auto flex items-center gap-2">
             <Link
               to={href("/search")}

@@ -21,7 +21,7 @@ export async function adminSearch(current: CurrentUser, raw: string | null): Pro
   const scope = platformScope(current);
   const read = readSearchQuery(raw);
   if (read.ok === "empty") return { kind: "empty" };
-  if (read.ok === false) return { kind: "invalid", query: (raw ?? "").slice(0, SEARCH_LIMITS.maxLength * 2), message: read.message };
+  if (read.ok === false) return { kind: "invalid", query: read.typed, message: read.message };
   const to = await exactTarget(scope, read.query);
   if (to) return { kind: "redirect", to };
   return { kind: "results", query: read.query, sections: await searchWith(ADMIN_SEARCH_PROVIDERS, current, read.query) };

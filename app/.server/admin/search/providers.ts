@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { platformScope } from "../../auth/scope";
-import { likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
+import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
 import { formatKes } from "~/lib/invoice";
 
 /**
@@ -13,10 +13,8 @@ import { formatKes } from "~/lib/invoice";
 
 /** How a query reads as a phone number: Kenyans type 07..., 01..., +254 7...; stored digits are international. */
 export function phoneDigits(query: string): string | null {
-  if (!/^[\d\s+()-]+$/.test(query)) return null;
-  const typed = query.replace(/\D/g, "");
-  if (typed.length < 3) return null;
-  return typed.startsWith("0") ? `254${typed.slice(1)}` : typed;
+  if (!/^[\d\s+()-]+$/.test(query) || query.replace(/\D/g, "").length < 3) return null;
+  return internationalDigits(query);
 }
 
 /** The text a statement looks for: the number's digits when it reads as a phone number, else the query. */
