@@ -88,7 +88,7 @@ export async function listConversations(organizationId: string, query: ListQuery
   if (after) where.push(`(v.last_message_at, v.id) < (${add(after.at)}::timestamptz, ${add(after.id)}::uuid)`);
   const limit = add(LIST_PAGE_SIZE + 1);
   const rows = await rawQuery(
-    `${ROW_SELECT(`select v.* from conversations v where ${where.join(" and ")} order by v.last_message_at desc, v.id desc limit ${limit}`)}
+    `${ROW_SELECT(`select v.* from conversations v where ${where.join(" and ")} order by v.last_message_at desc nulls last, v.id desc nulls last limit ${limit}`)}
      order by v.last_message_at desc, v.id desc`,
     params,
   );

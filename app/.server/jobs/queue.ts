@@ -57,7 +57,9 @@ export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: 
     where id in (
       select id from jobs
       where queue = ${queue} and ${PENDING} and run_at <= now() and (locked_until is null or locked_until < now())
-      order by priority desc, run_at, id
+      -- As jobs_pending_idx is built (drizzle's desc() is "desc nulls last"): a plain "desc" is nulls
+      -- first, which that index cannot give, and every claim would sort the queue's whole backlog.
+      order by priority desc nulls last, run_at, id
       limit ${limit}
       for update skip locked
     )

@@ -56,7 +56,7 @@ export async function bellOf(reader: Reader): Promise<{ unread: number; items: N
              select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) c
      left join lateral (
        select id, event, title, body, link, created_at, read_at from notifications
-       where user_id = $1 and organization_id = $2 order by created_at desc, id desc limit ${BELL_ROWS}) n on true`,
+       where user_id = $1 and organization_id = $2 order by created_at desc nulls last, id desc nulls last limit ${BELL_ROWS}) n on true`,
     [reader.userId, reader.organizationId],
   );
   return { unread: Number(rows[0]?.unread ?? 0), items: rows.filter((r) => r.id).map(view) };
@@ -69,7 +69,7 @@ export async function listNotifications(reader: Reader, options: { cursor?: stri
   const rows = await rawQuery<Row>(
     `select id, event, title, body, link, created_at, created_at::text as at, read_at from notifications
      where user_id = $1 and organization_id = $2 ${after ? "and (created_at, id) < ($4::timestamptz, $5::uuid)" : ""}
-     order by created_at desc, id desc limit $3`,
+     order by created_at desc nulls last, id desc nulls last limit $3`,
     after ? [reader.userId, reader.organizationId, limit + 1, after.at, after.id] : [reader.userId, reader.organizationId, limit + 1],
   );
   const more = rows.length > limit;

@@ -126,7 +126,7 @@ const activity: SearchProvider = {
       select action, details, created_at from activity_logs
       where organization_id = ${current.organization.id} and created_at > now() - interval '90 days'
         and (action ilike ${pattern} or details ilike ${pattern})
-      order by created_at desc, id desc
+      order by created_at desc nulls last, id desc nulls last
       limit ${limit}`);
     return rows.map((row) => ({ title: row.action, detail: row.details, to: "/activity" }));
   },

@@ -42,7 +42,7 @@ export async function recentDeliveries(organizationId: string): Promise<Delivery
   }>(sql`
     select id, event_type, status, attempts, created_at, last_attempt_at, next_attempt_at, response_status, response_body, error
     from webhook_deliveries where organization_id = ${organizationId}
-    order by created_at desc, id desc limit ${RECENT_DELIVERIES}`);
+    order by created_at desc nulls last, id desc nulls last limit ${RECENT_DELIVERIES}`);
   return rows.map((row) => ({
     id: row.id,
     eventType: row.event_type,

@@ -92,6 +92,10 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
     index("users_organization_idx").on(t.organizationId),
+    // The platform's own organisations (isTenant in the admin console reads this set in every statement).
+    index("users_platform_admin_idx")
+      .on(t.organizationId)
+      .where(sql`usertype = 'admin'`),
     // At most one owner an organisation; team/members.ts keeps it exactly one (a transfer swaps the two in one transaction).
     uniqueIndex("users_one_owner_key")
       .on(t.organizationId)

@@ -1,0 +1,1 @@
+CREATE INDEX "users_platform_admin_idx" ON "users" USING btree ("organization_id") WHERE usertype = 'admin';
