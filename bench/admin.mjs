@@ -173,6 +173,12 @@ async function seed(query, { hash, organizations, messages, log }) {
               now() - interval '20 days' * random() from chosen`,
     );
     await query(`update invoices set status = 'disputed' where id in (select invoice_id from invoice_disputes where status = 'open')`);
+    // Reminded as a live platform would have reminded them when they fell due (billing/cycle.ts):
+    // otherwise the server's first billing cycle mails every tenant at once during the measurement.
+    await query(
+      `${BENCH_SQL} update invoices set status = 'overdue', reminders = 1, last_reminder_at = now() - interval '1 day'
+       where status in ('pending', 'overdue') and due_at < now()`,
+    );
   });
 
   // A top-up at the start of each month and the month's message charges in the middle, with running balances.
