@@ -52,7 +52,15 @@ export async function enqueueJob(queue: string, payload: unknown, options: Enque
  * worker that dies lets its lease run out and the jobs come back to the others.
  */
 export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: number): Promise<Job<Payload>[]> {
-  const result = (await db().execute(sql`
+  const result = (await db().execute(claimStatement(queue, limit, leaseMs))) as unknown as {
+    rows: { id: number | string; queue: string; payload: Payload; attempts: number }[];
+  };
+  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** claimJobs' statement, on its own so a test can EXPLAIN it (it must read jobs_pending_idx, never sort a backlog). */
+export function claimStatement(queue: string, limit: number, leaseMs: number) {
+  return sql`
     update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
     where id in (
       select id from jobs
@@ -63,10 +71,7 @@ export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: 
       limit ${limit}
       for update skip locked
     )
-    returning id, queue, payload, attempts`)) as unknown as {
-    rows: { id: number | string; queue: string; payload: Payload; attempts: number }[];
-  };
-  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+    returning id, queue, payload, attempts`;
 }
 
 /** Which of `queues` have a job ready to claim now: one cheap statement for an idle worker's poll. */
