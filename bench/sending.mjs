@@ -1109,6 +1109,11 @@ async function verify(query, { organizationId, phoneNumberId, messages, sampleId
     `${BENCH_SQL} select count(*)::int as n, count(*) filter (where outcome is distinct from 'processed')::int as not_processed from webhook_events`,
   );
   const [jobs] = await query(`${BENCH_SQL} select count(*) filter (where failed_at is not null)::int as failed from jobs`);
+  // Which jobs gave up, and why: a failed job makes the run WRONG, and its queue says where to look.
+  const failedJobKinds = await query(
+    `${BENCH_SQL} select queue, left(coalesce(last_error, ''), 160) as error, count(*)::int as n from jobs
+     where failed_at is not null group by 1, 2 order by 3 desc limit 5`,
+  );
   // The sandbox keeps its last 10,000 messages: each must be one of Jumbe's, sent once.
   const atMeta = await json(
     await fetch(`${sandbox.base}/sandbox/meta/control/messages?phoneNumberId=${phoneNumberId}`, {
@@ -1145,6 +1150,7 @@ async function verify(query, { organizationId, phoneNumberId, messages, sampleId
     webhookEvents: events.n,
     webhookEventsNotProcessed: events.not_processed,
     failedJobs: jobs.failed,
+    failedJobKinds,
     sandboxKept: kept.length,
     sandboxKeptMatched: known,
     sandboxKeptDistinctCallbacks: callbacks.size,
@@ -1276,6 +1282,7 @@ export function formatSending(report, { table }) {
       `${int(k.statusRows)} status rows for ${int(k.statusWamids)} wamids, ${k.orphanStatuses} under a wamid no message has (a second send); rows alike: ${k.rowShapes === 1 && k.payloadShapes === 1 ? "yes" : `NO (${k.rowShapes} shapes, ${k.payloadShapes} payloads)`}; ` +
       `${int(k.webhookEvents)} webhook deliveries, ${k.webhookEventsNotProcessed} not processed; ${k.failedJobs} failed jobs; the sandbox's last ${int(k.sandboxKept)} sends: ${int(k.sandboxKeptMatched)} matched to Jumbe's message and wamid, ${int(k.sandboxKeptDistinctCallbacks)} distinct, ${k.sandboxKeptNotRead} not sent/delivered/read -> ${k.ok ? "all right" : "WRONG"}.`,
   );
+  for (const kind of k.failedJobKinds ?? []) lines.push(`    failed jobs: ${kind.n} in ${kind.queue}: ${kind.error}`);
   const paid = r.billing?.after;
   if (paid)
     lines.push(

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import { platformScope } from "../../auth/scope";
 import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
 import { formatKes } from "~/lib/invoice";
+import { TEMPLATE_STATUS_LABELS, type TemplateStatus } from "~/lib/templates";
 
 /**
  * The admin console's search (/admin/search): what a platform administrator can find across every
@@ -160,16 +161,6 @@ export const adminWhatsapp: SearchProvider = {
   },
 };
 
-const TEMPLATE_STATUS_WORDS: Record<string, string> = {
-  draft: "Draft",
-  held: "Held for review",
-  pending: "Pending",
-  approved: "Approved",
-  rejected: "Rejected",
-  paused: "Paused",
-  disabled: "Disabled",
-};
-
 export const adminTemplates: SearchProvider = {
   id: "templates",
   label: "Templates",
@@ -184,7 +175,7 @@ export const adminTemplates: SearchProvider = {
       limit ${limit}`);
     return rows.map((row) => ({
       title: row.name,
-      detail: `${row.organization} · ${row.language} · ${TEMPLATE_STATUS_WORDS[row.status] ?? row.status}`,
+      detail: `${row.organization} · ${row.language} · ${TEMPLATE_STATUS_LABELS[row.status as TemplateStatus] ?? row.status}`,
       to: `/admin/templates/${row.id}`,
     }));
   },

@@ -122,21 +122,7 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(filters.page, pages);
   const order = sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir));
-  const rows = await queryRows<{
-    id: string;
-    name: string;
-    business_id: string;
-    email: string | null;
-    plan_type: string;
-    billing_type: string;
-    status: AdminUserRow["status"];
-    message_limit: number;
-    created_at: string | Date;
-    used: number | string | null;
-    revenue: number | string | null;
-    last_sign_in: string | Date | null;
-    last_message_day: string | null;
-  }>(sql`
+  const rows = await queryRows<StoredUserRow>(sql`
     with listed as (
       select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.status, o.message_limit, o.created_at
       from organizations o where ${where}
@@ -153,7 +139,8 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
   return { rows: rows.map(toRow), total, page, pages };
 }
 
-function toRow(r: {
+/** A users-table row as the statement answers it. */
+interface StoredUserRow {
   id: string;
   name: string;
   business_id: string;
@@ -167,7 +154,9 @@ function toRow(r: {
   revenue: number | string | null;
   last_sign_in: string | Date | null;
   last_message_day: string | null;
-}): AdminUserRow {
+}
+
+function toRow(r: StoredUserRow): AdminUserRow {
   // The later of a member's last sign-in and the last day a message went or came, as a Nairobi date.
   const signedIn = r.last_sign_in ? nairobiDate(new Date(r.last_sign_in)) : null;
   const lastActive =
