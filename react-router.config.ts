@@ -2,6 +2,7 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  routeDiscovery: { mode: "initial" },
   future: {
     // Route middleware with a typed context: the session is resolved once per request (app/.server/auth/guards.ts).
     v8_middleware: true,

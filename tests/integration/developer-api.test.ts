@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/db/client";
 import { activityLogs, apiKeys, campaigns as campaignsTable, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
-import { countMessagesThisMonth } from "~/.server/auth/users";
+import { messagesUsedThisMonth } from "~/.server/billing/month-usage";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { openApiDocument } from "~/.server/api-v1/openapi";
 import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/api-v1/schemas";
@@ -105,29 +105,24 @@ describe("API keys", () => {
 });
 
 describe("public API v1", () => {
-  it("counts this month's outbound messages (Nairobi's month) in the account's usage, as the dashboard does", async () => {
+  it("counts the messages used this Nairobi month from the charges' rollup, as /api/auth/me and the Billing page do", async () => {
     const a = await tenant("Gamma Chama");
     const b = await tenant("Delta Hardware");
-    const thisMonth = sql`date_trunc('month', now() at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi'`;
-    const row = (organizationId: string, direction: "outbound" | "inbound", createdAt: SQL) => ({
-      organizationId,
-      direction,
-      status: "sent",
-      createdAt: createdAt as unknown as Date,
-    });
-    await db()
-      .insert(messages)
-      .values([
-        row(a.organization.id, "outbound", sql`${thisMonth} + interval '1 minute'`),
-        row(a.organization.id, "outbound", sql`now()`),
-        row(a.organization.id, "outbound", sql`now()`),
-        row(a.organization.id, "outbound", sql`${thisMonth} - interval '1 minute'`),
-        row(a.organization.id, "inbound", sql`now()`),
-        row(b.organization.id, "outbound", sql`now()`),
-      ]);
-    const usage = ((await (await call("/api/v1/account", a.key)).json()) as { usage: unknown }).usage;
-    expect(usage).toEqual({ messagesThisMonth: 3, messageLimit: 1000, percentUsed: 0.3 });
-    expect(await countMessagesThisMonth(a.organization.id)).toBe(3);
+    // Days as Africa/Nairobi sees them: the month's first day, today, and the last day of last month.
+    const monthStart = sql`(date_trunc('month', now() at time zone 'Africa/Nairobi'))::date`;
+    const usage = (organizationId: string, day: SQL, phoneNumberId: string, category: string, n: number) =>
+      sql`(${organizationId}::uuid, ${day}, ${phoneNumberId}, ${category}, ${n}, ${n * 80})`;
+    await db().execute(sql`
+      insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents) values
+        ${usage(a.organization.id, monthStart, "401", "marketing", 1)},
+        ${usage(a.organization.id, sql`(now() at time zone 'Africa/Nairobi')::date`, "401", "utility", 1)},
+        ${usage(a.organization.id, sql`(now() at time zone 'Africa/Nairobi')::date`, "402", "utility", 1)},
+        ${usage(a.organization.id, sql`${monthStart} - 1`, "401", "marketing", 7)},
+        ${usage(b.organization.id, sql`(now() at time zone 'Africa/Nairobi')::date`, "501", "utility", 1)}
+      on conflict do nothing`);
+    const used = ((await (await call("/api/v1/account", a.key)).json()) as { usage: unknown }).usage;
+    expect(used).toEqual({ messagesThisMonth: 3, messageLimit: 1000, percentUsed: 0.3 });
+    expect(await messagesUsedThisMonth(a.organization.id)).toBe(3);
     expect(((await (await call("/api/v1/account", b.key)).json()) as { usage: unknown }).usage).toEqual({
       messagesThisMonth: 1,
       messageLimit: 1000,

@@ -1,3 +1,4 @@
+import { chargeAccepted } from "~/.server/billing/charging";
 import { describe, expect, it } from "vitest";
 import { foldAnalytics } from "~/.server/analytics/fold";
 import { eq } from "drizzle-orm";
@@ -141,7 +142,7 @@ describe("dashboard overview", () => {
       .insert(contacts)
       .values({ organizationId: busy.organization.id, name: "Amina", phone: "+254712345678", lastSeenAt: new Date() })
       .returning();
-    await db()
+    const sent = await db()
       .insert(messages)
       .values([
         // Sent: accepted by Meta (this month's figure counts acceptances).
@@ -152,6 +153,7 @@ describe("dashboard overview", () => {
           status: "delivered",
           body: "Habari",
           acceptedAt: new Date(),
+          chargeState: "unbilled",
         },
         {
           organizationId: busy.organization.id,
@@ -160,6 +162,7 @@ describe("dashboard overview", () => {
           status: "read",
           body: "Karibu",
           acceptedAt: new Date(),
+          chargeState: "unbilled",
         },
         {
           organizationId: busy.organization.id,
@@ -169,7 +172,13 @@ describe("dashboard overview", () => {
           body: "Asante",
           sentAt: new Date(),
         },
-      ]);
+      ])
+      .returning({ id: messages.id });
+    // Meta accepted both outbound messages: the plan counts them as used (postpaid usage).
+    await chargeAccepted(
+      db(),
+      sent.map((m) => m.id),
+    );
     await db()
       .insert(messageTemplates)
       .values({

@@ -1,5 +1,5 @@
 import { rawQuery } from "../db/client";
-import { TIME_ZONE } from "../../lib/dates";
+import { messagesUsedThisMonthSql } from "../billing/month-usage";
 
 interface AccountRow {
   id: string;
@@ -15,18 +15,16 @@ interface AccountRow {
 }
 
 /**
- * The organisation of an API key with its messages sent this calendar month (Nairobi time), in
- * one statement: `GET /api/v1/account` answers with this alone. Counts what countMessagesThisMonth
- * counts (outbound messages since the month began).
+ * The organisation of an API key with the messages it has used this Africa/Nairobi month, in one
+ * statement: `GET /api/v1/account` answers with this alone. The count is the Billing page's and
+ * `/api/auth/me`'s (messagesUsedThisMonthSql).
  */
 export async function accountSummary(organizationId: string) {
   const [row] = await rawQuery<AccountRow>(
     `select o.id, o.name, o.business_id, o.status, o.plan_type, o.billing_type, o.message_limit, w.balance_cents, w.held_cents,
-       (select count(*) from messages m
-         where m.organization_id = o.id and m.direction = 'outbound'
-           and m.created_at >= date_trunc('month', now() at time zone $2) at time zone $2) as sent
+       ${messagesUsedThisMonthSql("o.id")} as sent
      from organizations o left join wallets w on w.organization_id = o.id where o.id = $1`,
-    [organizationId, TIME_ZONE],
+    [organizationId],
   );
   if (!row) return undefined;
   const sent = Number(row.sent);

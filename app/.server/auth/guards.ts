@@ -1,6 +1,7 @@
 import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
 import { findSession } from "./sessions";
-import { countMessagesThisMonth, toAuthUser } from "./users";
+import { toAuthUser } from "./users";
+import { messagesUsedThisMonth } from "../billing/month-usage";
 import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
 import { jsonError, STATUS_MESSAGES } from "../http/json";
 import { inDisplayZone } from "../http/display-zone";
@@ -138,5 +139,5 @@ export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
 };
 
 export async function authUserOf(current: CurrentUser) {
-  return toAuthUser(current.user, current.organization, await countMessagesThisMonth(current.organization.id));
+  return toAuthUser(current.user, current.organization, await messagesUsedThisMonth(current.organization.id));
 }

@@ -9,7 +9,8 @@ import { knownDeviceCookieHeader, knownDeviceId } from "./known-device";
 import { verifyAgainstDummy, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
-import { countMessagesThisMonth, findUserByEmail, toAuthUser, type AuthUser } from "./users";
+import { findUserByEmail, toAuthUser, type AuthUser } from "./users";
+import { messagesUsedThisMonth } from "../billing/month-usage";
 import { roleOf, type Role } from "./permissions";
 import { openChallenge } from "./two-factor/challenge";
 import { notifyNewDeviceSignIn } from "../notifications/new-device";
@@ -149,7 +150,7 @@ export async function openSignedInSession(
   // rule). Not on the account's first sign-in: every browser is new then.
   if (user.lastLoginAt)
     await notifyNewDeviceSignIn({ user, organizationId: organization.id, meta, knownDevice: how.knownDevice, at: lastLoginAt });
-  const messagesUsed = await countMessagesThisMonth(organization.id);
+  const messagesUsed = await messagesUsedThisMonth(organization.id);
   return {
     ok: true,
     user: toAuthUser({ ...user, lastLoginAt }, organization, messagesUsed),

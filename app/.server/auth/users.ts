@@ -1,7 +1,6 @@
-import { and, count, eq, gte, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "../db/client";
-import { messages, organizations, users, type Organization, type User } from "../db/schema";
-import { TIME_ZONE } from "~/lib/dates";
+import { organizations, users, type Organization, type User } from "../db/schema";
 
 export async function findUserByEmail(email: string) {
   const [row] = await db()
@@ -21,21 +20,6 @@ export async function findUserById(id: string) {
     .where(eq(users.id, id))
     .limit(1);
   return row ?? null;
-}
-
-/** Outbound messages of the current calendar month (Africa/Nairobi). */
-export async function countMessagesThisMonth(organizationId: string) {
-  const [row] = await db()
-    .select({ value: count() })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.organizationId, organizationId),
-        eq(messages.direction, "outbound"),
-        gte(messages.createdAt, sql`date_trunc('month', now() at time zone ${TIME_ZONE}) at time zone ${TIME_ZONE}`),
-      ),
-    );
-  return row?.value ?? 0;
 }
 
 export type AuthUser = ReturnType<typeof toAuthUser>;

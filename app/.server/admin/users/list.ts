@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
-import { isTenant, nairobiMonthStart } from "./tenants";
+import { isTenant } from "./tenants";
+import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { nairobiDate } from "~/lib/dates";
 import { USER_PLANS, USER_STATUSES } from "~/lib/admin-users";
 
@@ -130,7 +131,7 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
       limit ${pageSize} offset ${(page - 1) * pageSize})
     select l.*,
       (select u.email from users u where u.organization_id = l.id order by (u.org_role = 'owner') desc, u.created_at limit 1) as email,
-      (select sum(b.messages) from billing_usage_daily b where b.organization_id = l.id and b.day >= ${nairobiMonthStart}) as used,
+      ${sql.raw(messagesUsedThisMonthSql("l.id"))} as used,
       (select sum(p.amount_cents) from payments p where p.organization_id = l.id and p.status = 'completed') as revenue,
       (select max(u.last_login_at) from users u where u.organization_id = l.id) as last_sign_in,
       (select d.last_day::text from organization_message_days d where d.organization_id = l.id) as last_message_day
