@@ -1,5 +1,6 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import { withPreparedStatements } from "./pglite-statements";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import * as schema from "./schema";
@@ -132,7 +133,9 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: contact and inbox search by any part of a name or number (migration 0018), as on PostgreSQL.
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const opened = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  // Each statement parsed once and run in one call into the database (decision 041).
+  const client = withPreparedStatements(opened);
   return {
     db: drizzle(client, { schema, logger: counting }) as unknown as Database,
     kind: "pglite",
