@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { authenticateApiKey } from "../developer/api-keys";
-import { hitRateLimit } from "../security/rate-limit";
 import { recordActivity } from "../activity/record";
 import { log } from "../log";
 import { BODY_LIMITS } from "../http/body-limit";
@@ -61,7 +60,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
     return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", {
       "WWW-Authenticate": 'Bearer realm="jumbe"',
     });
-  const key = await authenticateApiKey(bearer[1]!);
+  const key = await authenticateApiKey(bearer[1]!, API_RATE_LIMIT);
   if (!key)
     return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
       "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
@@ -70,7 +69,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
   let response: Response;
   try {
     const limit = effectiveApiRateLimit();
-    const rate = await hitRateLimit(API_RATE_LIMIT, key.keyId);
+    const rate = key.rate;
     const limitHeaders = {
       "X-RateLimit-Limit": String(limit),
       "X-RateLimit-Remaining": String(Math.max(0, limit - rate.hits)),

@@ -5,6 +5,7 @@ import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } 
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
+import { bucketPrefix, countHitStatement, rateLimitResult, windowOf, type CountedHit, type RateLimitRule } from "../security/rate-limit";
 
 /** `jmb_live_` and 43 characters of base64url: 256 random bits, recognisable in logs and by secret scanners. */
 export const KEY_PREFIX = "jmb_live_";
@@ -112,20 +113,27 @@ export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta):
   return { key: fresh.key, prefix: created.prefix, createdAt: created.createdAt.toISOString() };
 }
 
-/** The tenant a presented key belongs to, or null (unknown, malformed or revoked). */
-export async function authenticateApiKey(presented: string) {
+/**
+ * The tenant a presented key belongs to with the key's rate-limit hit counted, or null (unknown,
+ * malformed, revoked, or its organisation suspended: nothing is counted then). One statement on
+ * every API call: the key's row (its organisation's by primary key), the hit against `rule` for the
+ * key, and `last_used_at`, written at most once a minute per key.
+ */
+export async function authenticateApiKey(presented: string, rule: RateLimitRule) {
   if (!KEY_SHAPE.test(presented)) return null;
   const keyHash = sha256(presented);
-  // The driver's own query: this runs on every API call (Drizzle's builder costs more than the read).
-  const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string; stale: boolean }>(
-    // A suspended organisation's key is refused at once: its row comes along (the primary key), one statement.
-    `select k.id, k.organization_id, k.key_hash, (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale
-     from api_keys k join organizations o on o.id = k.organization_id
-     where k.key_hash = $1 and k.revoked_at is null and o.status <> 'suspended' limit 1`,
-    [keyHash],
+  const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string } & CountedHit>(
+    `with k as (
+       select k.id, k.organization_id, k.key_hash
+       from api_keys k join organizations o on o.id = k.organization_id
+       where k.key_hash = $1 and k.revoked_at is null and o.status <> 'suspended' limit 1),
+     touched as (
+       update api_keys set last_used_at = now()
+       where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute')),
+     hit as (${countHitStatement("$2::text || k.id::text", "$3", "from k")})
+     select k.id, k.organization_id, k.key_hash, hit.hits, hit.window_start, hit.window_stamp from k cross join hit`,
+    [keyHash, bucketPrefix(rule), windowOf(rule)],
   );
   if (!row || !constantTimeEqual(row.key_hash, keyHash)) return null;
-  // Written at most once a minute per key, not on every call.
-  if (row.stale) await rawQuery(`update api_keys set last_used_at = now() where id = $1`, [row.id]);
-  return { keyId: row.id, organizationId: row.organization_id };
+  return { keyId: row.id, organizationId: row.organization_id, rate: rateLimitResult(rule, row) };
 }

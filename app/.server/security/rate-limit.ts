@@ -27,26 +27,48 @@ function bucketKey(rule: RateLimitRule, subject: string) {
 }
 
 /**
- * Counts one hit against `rule` for `subject` in a fixed window and says whether it is allowed.
- * One atomic upsert, so every server instance sharing the database sees the same count.
+ * The statement that counts one hit in a fixed window, atomically, so every server instance sharing
+ * the database sees the same count: an upsert of the bucket `keyExpression` (SQL) for each row
+ * `from` gives (none: once), with the window's length in the parameter `windowParam`. It returns
+ * the count, the window's start, and that start as the database holds it (for refundRateLimit).
  */
-export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const key = bucketKey(rule, subject);
-  const window = `${rule.windowSeconds} seconds`;
-  // The driver's own query: every API call and sign-in attempt counts here.
-  const rows = await rawQuery<{ hits: number; window_start: Date | string; window_stamp: string }>(
-    `insert into rate_limits (key, window_start, hits) values ($1, now(), 1)
+export function countHitStatement(keyExpression: string, windowParam: string, from = "") {
+  return `insert into rate_limits (key, window_start, hits) select ${keyExpression}, now(), 1 ${from}
      on conflict (key) do update set
-       hits = case when rate_limits.window_start <= now() - $2::interval then 1 else rate_limits.hits + 1 end,
-       window_start = case when rate_limits.window_start <= now() - $2::interval then now() else rate_limits.window_start end
-     returning hits, window_start, window_start::text as window_stamp`,
-    [key, window],
-  );
-  const row = rows[0]!;
+       hits = case when rate_limits.window_start <= now() - ${windowParam}::interval then 1 else rate_limits.hits + 1 end,
+       window_start = case when rate_limits.window_start <= now() - ${windowParam}::interval then now() else rate_limits.window_start end
+     returning hits, window_start, window_start::text as window_stamp`;
+}
+
+export interface CountedHit {
+  hits: number;
+  window_start: Date | string;
+  window_stamp: string;
+}
+
+/** The bucket names of `rule` start with this; the subject follows (lowercase). */
+export function bucketPrefix(rule: RateLimitRule) {
+  return `${rule.name}:`;
+}
+
+/** The window length of `rule`, as countHitStatement's interval parameter. */
+export function windowOf(rule: RateLimitRule) {
+  return `${rule.windowSeconds} seconds`;
+}
+
+/** Whether a counted hit is allowed under `rule`, and when its window ends. */
+export function rateLimitResult(rule: RateLimitRule, row: CountedHit): RateLimitResult {
   const started = new Date(row.window_start).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((started + rule.windowSeconds * 1000 - Date.now()) / 1000));
   const limit = rule.fixed ? rule.limit : rule.limit * env().RATE_LIMIT_MULTIPLIER;
   return { allowed: row.hits <= limit, hits: row.hits, retryAfterSeconds, windowStamp: row.window_stamp };
+}
+
+/** Counts one hit against `rule` for `subject` and says whether it is allowed. */
+export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
+  // The driver's own query: every API call and sign-in attempt counts here.
+  const rows = await rawQuery<CountedHit>(countHitStatement("$1", "$2"), [bucketKey(rule, subject), windowOf(rule)]);
+  return rateLimitResult(rule, rows[0]!);
 }
 
 /**
