@@ -46,8 +46,9 @@ export interface CountedHit {
   window_stamp: string;
 }
 
-/** The bucket names of `rule` start with this; the subject follows (lowercase). */
+/** The bucket names of `rule` start with this; the subject follows, lowercase (not for per-IP rules). */
 export function bucketPrefix(rule: RateLimitRule) {
+  if (rule.perIp) throw new Error(`${rule.name} counts per IP address: use hitRateLimit`);
   return `${rule.name}:`;
 }
 
