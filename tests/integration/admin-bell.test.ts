@@ -4,6 +4,7 @@ import { loader as layoutLoader } from "~/routes/admin/layout";
 import { action as notificationsAction, loader as notificationsLoader } from "~/routes/admin/notifications";
 import { formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { nextMillisecond } from "../support/clock";
 
 // Issue 19: the admin console's bell. Platform events (new sign-ups, disputes opened, failed jobs,
 // open health alerts), newest first, unread after the administrator's admin_bell_seen_at; the header
@@ -59,11 +60,15 @@ describe("the admin console's bell", () => {
     expect((await markRead(admin.cookie)).location).toBe("/admin/notifications");
     expect((await header(admin.cookie)).data.bell.unread).toBe(0);
 
+    // Each event strictly later than the one before (the expected order is by time).
     const tenant = await createVerifiedUser({ businessName: "Baraka Dairy Farmers Sacco" });
+    await nextMillisecond();
     const disputeId = await dispute(tenant.organization.id, "INV-2026-770031", "We were charged twice for October's subscription.");
+    await nextMillisecond();
     await rawQuery(
       `insert into jobs (queue, payload, attempts, failed_at, last_error) values ('mail', '{}', 5, now(), 'SMTP refused: 550 mailbox unavailable')`,
     );
+    await nextMillisecond();
     await rawQuery(
       `insert into system_alerts (rule, key, level, title, details) values ('queue_lag', 'webhooks', 'error', 'Webhook queue lag over 5 minutes', 'Oldest job waited 7 minutes')`,
     );

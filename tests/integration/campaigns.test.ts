@@ -25,6 +25,7 @@ import { getRequest, routeArgs } from "../support/http";
 import { loader as eventsLoader } from "~/routes/app/messaging/campaigns/events";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { nextMillisecond } from "../support/clock";
 
 // Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
 // feeder turning recipients into messages a little ahead of the dispatcher, pause, resume, cancel,
@@ -604,7 +605,7 @@ describe("the lists", () => {
     const t = await connectedTenant();
     await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < 5; i++) {
       ids.unshift(
         await createCampaign(t, {
           name: `Notice ${i}`,
@@ -614,6 +615,8 @@ describe("the lists", () => {
           draft: true,
         }),
       );
+      await nextMillisecond();
+    }
     const first = await listCampaigns(t.organizationId, {}, { limit: 2 });
     expect(first.campaigns.map((c) => c.id)).toEqual(ids.slice(0, 2));
     expect(first.newer).toBeNull();

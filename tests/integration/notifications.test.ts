@@ -21,6 +21,7 @@ import { createVerifiedUser, latestMailTo, META, signedInCookie, uniqueEmail } f
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, recipient, setBucketRate } from "../support/sending-kit";
+import { nextMillisecond } from "../support/clock";
 
 // Issue 15's notifications (decision 031): one row per member and cause, e-mail by the
 // organisation's rules through the job queue, the member's own list, and the real events that
@@ -152,7 +153,10 @@ describe("the member's notifications", () => {
   it("lists newest first by pages, counts unread, marks one and all read, and answers 404 for anyone else's", async () => {
     const t = await team();
     const other = await team("Baraka Traders");
-    for (let i = 1; i <= 25; i++) await finished(t, `page-${i}`, { title: `Campaign ${String(i).padStart(2, "0")} finished` });
+    for (let i = 1; i <= 25; i++) {
+      await finished(t, `page-${i}`, { title: `Campaign ${String(i).padStart(2, "0")} finished` });
+      await nextMillisecond();
+    }
     const reader = { userId: t.owner.id, organizationId: t.organizationId };
     const first = await listNotifications(reader);
     expect(first.items).toHaveLength(20);
