@@ -138,6 +138,12 @@ describe("withPreparedStatements", () => {
     expect(result.rows).toEqual([{ n: 40_000, total: (40_000 * 39_999) / 2 }]);
   });
 
+  it("passes everything else to the client, its getters included", async () => {
+    expect(fast.ready).toBe(true);
+    expect(fast.closed).toBe(false);
+    expect((await fast.exec("select 1 as one"))[0]!.rows).toEqual([{ one: 1 }]);
+  });
+
   it("leaves transaction control and other statements to PGlite's query", async () => {
     await fast.query("create temporary table scratch (a int)", []);
     expect((await fast.query("insert into scratch values ($1) returning a", [7])).rows).toEqual([{ a: 7 }]);

@@ -47,10 +47,11 @@ export function withPreparedStatements(client: PGlite, { max = 400 }: { max?: nu
   };
   // Everything else (exec, listen, close, dumpDataDir…) is the client's own.
   return new Proxy(client, {
-    get(target, key, receiver) {
+    get(target, key) {
       if (key === "query") return fast.query;
       if (key === "transaction") return fast.transaction;
-      const value = Reflect.get(target, key, receiver) as unknown;
+      // Read on the client itself: its getters use private fields, which a proxy does not have.
+      const value = Reflect.get(target, key) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });

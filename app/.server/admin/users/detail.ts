@@ -3,7 +3,8 @@ import { queryRows } from "../../db/client";
 import { isUuid } from "../../db/keyset";
 import type { PlatformScope } from "../../auth/scope";
 import { adminAuditPage } from "../audit";
-import { isTenant, nairobiMonthStart } from "./tenants";
+import { isTenant } from "./tenants";
+import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 
 export interface TenantDetail {
   id: string;
@@ -89,7 +90,7 @@ export async function tenantActivity(scope: PlatformScope, id: string) {
       held: number | string | null;
       revenue: number | string | null;
     }>(sql`
-      select (select sum(messages) from billing_usage_daily where organization_id = ${id} and day >= ${nairobiMonthStart}) as used,
+      select (select ${sql.raw(messagesUsedThisMonthSql("o.id"))} from organizations o where o.id = ${id}) as used,
              (select balance_cents from wallets where organization_id = ${id}) as balance,
              (select held_cents from wallets where organization_id = ${id}) as held,
              (select sum(amount_cents) from payments where organization_id = ${id} and status = 'completed') as revenue`),
