@@ -132,6 +132,9 @@ test("an owner tops up KES 1,000 with M-Pesa: bad amounts are refused at the fie
     await phonePage.goto(`/sandbox/mpesa/phone?phone=${phone.international}`);
     await phonePage.getByLabel("Enter M-PESA PIN").fill("4321");
     await phonePage.getByRole("button", { name: "Send" }).click();
+    // The phone shows M-Pesa's confirmation once the sandbox has the answer; closing it sooner could
+    // cancel the PIN's form post before it arrives.
+    await expect(phonePage.getByRole("status")).toContainText("Confirmed.");
     await phonePage.close();
     await expectPaid(page, "KES 1,000.00");
   }

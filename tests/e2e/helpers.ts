@@ -233,3 +233,12 @@ export async function connectThroughDialog(page: Page, javaScriptEnabled: boolea
     await page.getByRole("button", { name: "Finish" }).click();
   }
 }
+
+/**
+ * The callback page says the signup is complete, then takes the browser on to /whatsapp by itself
+ * after 2 s. Waits for both, so the test's next navigation is not cut short by that hop.
+ */
+export async function expectSignupCompleteThenSetup(page: Page) {
+  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
+  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 10_000 });
+}

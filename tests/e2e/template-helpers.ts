@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect } from "./fixtures";
-import { connectThroughDialog, kenyanNumber } from "./helpers";
+import { connectThroughDialog, expectSignupCompleteThenSetup, kenyanNumber } from "./helpers";
 
 // What the template specs share: the /templates table, waiting for Meta's decision, and a WABA
 // connected through the sandbox's Embedded Signup.
@@ -26,12 +26,12 @@ export async function waitForTemplateStatus(page: Page, name: string, status: st
   }).toPass({ timeout: 20_000 });
 }
 
-/** Connects a new sandbox WABA through Embedded Signup; returns its WABA id. */
+/** Connects a new sandbox WABA through Embedded Signup and lands back on /whatsapp; returns its WABA id. */
 export async function connectWhatsApp(page: Page, request: APIRequestContext, javaScriptEnabled: boolean, businessName: string) {
   const number = kenyanNumber();
   await page.goto("/whatsapp");
   await connectThroughDialog(page, javaScriptEnabled, number, businessName);
-  await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
+  await expectSignupCompleteThenSetup(page);
   const state = await (await request.get("/sandbox/meta/control/state")).json();
   const digits = number.replace(/\D/g, "");
   const phone = state.phoneNumbers.find((p: { displayPhoneNumber: string }) => p.displayPhoneNumber.replace(/\D/g, "") === digits);
