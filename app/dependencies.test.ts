@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// Every runtime dependency earns its place: the product imports it, or a package it imports needs it
+// as a peer. @oslojs/crypto and @oslojs/encoding look unused, but remix-utils' honeypot imports them
+// (optional peers of remix-utils): removing them stops the server from starting.
+
+/** Kept on purpose though nothing imports them, each with why. */
+const KEPT: Record<string, string> = {
+  "@react-router/node": "the server runtime @react-router/express runs on, pinned here to React Router's version",
+};
+
+const root = path.resolve(import.meta.dirname, "..");
+const SOURCES = ["app", "sandbox", "scripts", "server.ts"];
+
+function sourceFiles(entry: string): string[] {
+  const full = path.join(root, entry);
+  if (/\.(ts|tsx|mjs|js)$/.test(entry)) return [full];
+  return readdirSync(full, { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.(ts|tsx|mjs|js)$/.test(f) && !f.includes("node_modules"))
+    .map((f) => path.join(full, f));
+}
+
+/** The package names that the product's own source files import. */
+function importedPackages() {
+  const names = new Set<string>();
+  const specifier = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)["']([^"'./~][^"']*)["']/g;
+  for (const file of SOURCES.flatMap(sourceFiles)) {
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(specifier)) {
+      if (!spec || spec.startsWith("node:")) continue;
+      const parts = spec.split("/");
+      names.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? spec));
+    }
+  }
+  return names;
+}
+
+const manifest = (name: string) =>
+  JSON.parse(readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+
+describe("package.json's dependencies", () => {
+  it("are each imported by the product or a peer of a package it imports", () => {
+    const dependencies = Object.keys(
+      (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies: object }).dependencies,
+    );
+    const imported = importedPackages();
+    const peers = new Set(
+      [...imported].filter((name) => dependencies.includes(name)).flatMap((name) => Object.keys(manifest(name).peerDependencies ?? {})),
+    );
+    const unused = dependencies.filter((name) => !imported.has(name) && !peers.has(name) && !(name in KEPT));
+    expect(unused).toEqual([]);
+  });
+
+  it("include remix-utils' peers that its honeypot imports", () => {
+    expect(manifest("remix-utils").peerDependencies).toMatchObject({
+      "@oslojs/crypto": expect.any(String),
+      "@oslojs/encoding": expect.any(String),
+    });
+    expect(importedPackages().has("remix-utils")).toBe(true);
+  });
+});
