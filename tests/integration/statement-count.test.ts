@@ -25,7 +25,7 @@ const USER_BUDGETS: Record<string, number> = {
   "/activity": 6,
   // five before webhooks out, and the recent webhook deliveries (one bounded read of 20 rows)
   "/developers": 6,
-  "/api/auth/me": 2,
+  "/api/auth/me": 1,
   "/api/whatsapp/accounts": 2,
   "/api/embedded-signup/status": 3,
   "/api/activity-logs": 5,

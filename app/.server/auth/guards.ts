@@ -1,5 +1,5 @@
 import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
-import { findSession } from "./sessions";
+import { findSession, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
 import { messagesUsedThisMonth } from "../billing/month-usage";
 import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
@@ -30,8 +30,8 @@ export function safeRedirectTarget(from: string | null | undefined, role: Role) 
 }
 
 /** The signed-in user of a request: session, user and organisation, read from the database. */
-async function resolveCurrentUser(request: Request) {
-  const found = await findSession(request);
+async function resolveCurrentUser(request: Request, options: FindSessionOptions = {}) {
+  const found = await findSession(request, options);
   if (!found || found.organization.status === "suspended" || !found.user.isVerified) return null;
   return { ...found, role: roleOf(found.user) };
 }
@@ -50,12 +50,12 @@ export interface GuardArgs {
 // every request (not a cache across requests) is what makes revocation and suspension instant.
 const currentUserContext = createContext<Promise<CurrentUser | null> | null>(null);
 
-/** The signed-in user, or null. */
-export function currentUser({ request, context }: GuardArgs): Promise<CurrentUser | null> {
-  if (!(context instanceof RouterContextProvider)) return resolveCurrentUser(request);
+/** The signed-in user, or null. `options` shape the request's first lookup only; later guards share it. */
+export function currentUser({ request, context }: GuardArgs, options: FindSessionOptions = {}): Promise<CurrentUser | null> {
+  if (!(context instanceof RouterContextProvider)) return resolveCurrentUser(request, options);
   let found = context.get(currentUserContext);
   if (!found) {
-    found = resolveCurrentUser(request);
+    found = resolveCurrentUser(request, options);
     context.set(currentUserContext, found);
   }
   return found;
@@ -91,8 +91,8 @@ export function mustSetUpTwoFactor(current: Pick<CurrentUser, "organization" | "
 }
 
 /** For the cookie-authenticated JSON API: 401 and 403 as JSON with spec section 8's texts. */
-export async function requireApiPermission(args: GuardArgs, permission?: Permission) {
-  const current = await currentUser(args);
+export async function requireApiPermission(args: GuardArgs, permission?: Permission, options: FindSessionOptions = {}) {
+  const current = await currentUser(args, options);
   if (!current) throw jsonError(401, STATUS_MESSAGES[401], { headers: { "Cache-Control": "no-store" } });
   if (mustSetUpTwoFactor(current))
     throw jsonError(403, TWO_FACTOR_MESSAGES.setUpFirst, {
@@ -139,5 +139,6 @@ export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
 };
 
 export async function authUserOf(current: CurrentUser) {
-  return toAuthUser(current.user, current.organization, await messagesUsedThisMonth(current.organization.id));
+  const used = current.messagesUsedThisMonth ?? (await messagesUsedThisMonth(current.organization.id));
+  return toAuthUser(current.user, current.organization, used);
 }

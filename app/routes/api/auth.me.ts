@@ -3,7 +3,8 @@ import { authUserOf, requireApiPermission } from "~/.server/auth/guards";
 import { methodNotAllowed } from "~/.server/http/json";
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireApiPermission(args);
+  // The session and the month's usage in one statement.
+  const current = await requireApiPermission(args, undefined, { monthUsage: true });
   return Response.json({ user: await authUserOf(current) }, { headers: { "Cache-Control": "no-store" } });
 }
 
