@@ -8,7 +8,16 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/db/client";
-import { activityLogs, apiKeys, campaigns as campaignsTable, messages, messageTemplates, whatsappAccounts } from "~/.server/db/schema";
+import {
+  activityLogs,
+  apiKeys,
+  campaigns as campaignsTable,
+  messages,
+  messageTemplates,
+  wallets,
+  whatsappAccounts,
+} from "~/.server/db/schema";
+import { accountSummary } from "~/.server/api-v1/account";
 import { messagesUsedThisMonth } from "~/.server/billing/month-usage";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { openApiDocument } from "~/.server/api-v1/openapi";
@@ -128,6 +137,22 @@ describe("public API v1", () => {
       messageLimit: 1000,
       percentUsed: 0.1,
     });
+  });
+
+  it("answers /api/v1/account from the key's own statement exactly as the account's separate read does", async () => {
+    const a = await tenant("Eldoret Feeds");
+    await db()
+      .insert(wallets)
+      .values({ organizationId: a.organization.id, balanceCents: 1_250_050, heldCents: 250_000 })
+      .onConflictDoUpdate({ target: wallets.organizationId, set: { balanceCents: 1_250_050, heldCents: 250_000 } });
+    const answered = await (await call("/api/v1/account", a.key)).json();
+    expect(answered).toEqual({
+      organization: { id: a.organization.id, name: "Eldoret Feeds", businessId: a.organization.businessId, status: a.organization.status },
+      plan: { type: a.organization.planType, billingType: a.organization.billingType, messageLimit: 1000 },
+      wallet: { balanceCents: 1_250_050, availableCents: 1_000_050, currency: "KES" },
+      usage: { messagesThisMonth: 0, messageLimit: 1000, percentUsed: 0 },
+    });
+    expect(await accountSummary(a.organization.id)).toEqual(answered);
   });
 
   it("reads the key, counts its rate-limit hit and marks it used in one statement; an unknown key counts nothing", async () => {

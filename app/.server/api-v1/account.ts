@@ -15,18 +15,26 @@ interface AccountRow {
 }
 
 /**
- * The organisation of an API key with the messages it has used this Africa/Nairobi month, in one
- * statement: `GET /api/v1/account` answers with this alone. The count is the Billing page's and
+ * The organisation `organizationExpr` names with its wallet and the messages it has used this
+ * Africa/Nairobi month, as one JSON value: `GET /api/v1/account` answers with this alone, read in
+ * the API key's own statement (the endpoint's `prefetch`). The count is the Billing page's and
  * `/api/auth/me`'s (messagesUsedThisMonthSql).
  */
+export function accountSummarySql(organizationExpr: string) {
+  return `(select json_build_object('id', o.id, 'name', o.name, 'business_id', o.business_id, 'status', o.status,
+             'plan_type', o.plan_type, 'billing_type', o.billing_type, 'message_limit', o.message_limit,
+             'balance_cents', w.balance_cents, 'held_cents', w.held_cents, 'sent', ${messagesUsedThisMonthSql("o.id")})
+           from organizations o left join wallets w on w.organization_id = o.id where o.id = ${organizationExpr})`;
+}
+
+/** The account summary of `organizationId` on its own statement (see accountSummarySql). */
 export async function accountSummary(organizationId: string) {
-  const [row] = await rawQuery<AccountRow>(
-    `select o.id, o.name, o.business_id, o.status, o.plan_type, o.billing_type, o.message_limit, w.balance_cents, w.held_cents,
-       ${messagesUsedThisMonthSql("o.id")} as sent
-     from organizations o left join wallets w on w.organization_id = o.id where o.id = $1`,
-    [organizationId],
-  );
-  if (!row) return undefined;
+  const [row] = await rawQuery<{ account: AccountRow | null }>(`select ${accountSummarySql("$1")} as account`, [organizationId]);
+  return row?.account ? toAccountSummary(row.account) : undefined;
+}
+
+/** What accountSummarySql read, as the API answers it. */
+export function toAccountSummary(row: AccountRow) {
   const sent = Number(row.sent);
   return {
     organization: { id: row.id, name: row.name, businessId: row.business_id, status: row.status },
@@ -43,3 +51,5 @@ export async function accountSummary(organizationId: string) {
     },
   };
 }
+
+export type AccountSummaryRow = AccountRow;

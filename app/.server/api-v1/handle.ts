@@ -60,7 +60,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
     return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", {
       "WWW-Authenticate": 'Bearer realm="jumbe"',
     });
-  const key = await authenticateApiKey(bearer[1]!, API_RATE_LIMIT);
+  const key = await authenticateApiKey(bearer[1]!, API_RATE_LIMIT, endpoint.prefetch);
   if (!key)
     return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
       "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
@@ -83,7 +83,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
         { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
       );
     } else {
-      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders);
+      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched);
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
@@ -146,6 +146,7 @@ async function answer(
   organizationId: string,
   rawParams: Record<string, string>,
   headers: Record<string, string>,
+  prefetched: unknown,
 ): Promise<Response> {
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -235,7 +236,16 @@ async function answer(
   }
 
   try {
-    const result = await endpoint.run({ organizationId, query: query.data, params: params.data, body, file, upload, idempotencyKey });
+    const result = await endpoint.run({
+      organizationId,
+      query: query.data,
+      params: params.data,
+      body,
+      file,
+      upload,
+      idempotencyKey,
+      prefetched,
+    });
     if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,

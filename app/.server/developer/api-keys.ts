@@ -117,12 +117,13 @@ export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta):
  * The tenant a presented key belongs to with the key's rate-limit hit counted, or null (unknown,
  * malformed, revoked, or its organisation suspended: nothing is counted then). One statement on
  * every API call: the key's row (its organisation's by primary key), the hit against `rule` for the
- * key, and `last_used_at`, written at most once a minute per key.
+ * key, and `last_used_at`, written at most once a minute per key. `prefetch` adds a read of the
+ * caller's (a SQL expression of the key's organisation id, `k.organization_id`), answered as `prefetched`.
  */
-export async function authenticateApiKey(presented: string, rule: RateLimitRule) {
+export async function authenticateApiKey(presented: string, rule: RateLimitRule, prefetch?: (organizationExpr: string) => string) {
   if (!KEY_SHAPE.test(presented)) return null;
   const keyHash = sha256(presented);
-  const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string } & CountedHit>(
+  const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string; prefetched?: unknown } & CountedHit>(
     `with k as (
        select k.id, k.organization_id, k.key_hash
        from api_keys k join organizations o on o.id = k.organization_id
@@ -131,9 +132,10 @@ export async function authenticateApiKey(presented: string, rule: RateLimitRule)
        update api_keys set last_used_at = now()
        where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute')),
      hit as (${countHitStatement("$2::text || k.id::text", "$3", "from k")})
-     select k.id, k.organization_id, k.key_hash, hit.hits, hit.window_start, hit.window_stamp from k cross join hit`,
+     select k.id, k.organization_id, k.key_hash, hit.hits, hit.window_start, hit.window_stamp${prefetch ? `, ${prefetch("k.organization_id")} as prefetched` : ""}
+     from k cross join hit`,
     [keyHash, bucketPrefix(rule), windowOf(rule)],
   );
   if (!row || !constantTimeEqual(row.key_hash, keyHash)) return null;
-  return { keyId: row.id, organizationId: row.organization_id, rate: rateLimitResult(rule, row) };
+  return { keyId: row.id, organizationId: row.organization_id, rate: rateLimitResult(rule, row), prefetched: row.prefetched ?? null };
 }
