@@ -1,7 +1,8 @@
 import { rawQuery } from "../db/client";
 import { messagesUsedThisMonthSql } from "../billing/month-usage";
 
-interface AccountRow {
+/** What accountSummarySql reads, in its JSON value's keys. */
+export interface AccountSummaryRow {
   id: string;
   name: string;
   business_id: string;
@@ -29,12 +30,12 @@ export function accountSummarySql(organizationExpr: string) {
 
 /** The account summary of `organizationId` on its own statement (see accountSummarySql). */
 export async function accountSummary(organizationId: string) {
-  const [row] = await rawQuery<{ account: AccountRow | null }>(`select ${accountSummarySql("$1")} as account`, [organizationId]);
+  const [row] = await rawQuery<{ account: AccountSummaryRow | null }>(`select ${accountSummarySql("$1")} as account`, [organizationId]);
   return row?.account ? toAccountSummary(row.account) : undefined;
 }
 
 /** What accountSummarySql read, as the API answers it. */
-export function toAccountSummary(row: AccountRow) {
+export function toAccountSummary(row: AccountSummaryRow) {
   const sent = Number(row.sent);
   return {
     organization: { id: row.id, name: row.name, businessId: row.business_id, status: row.status },
@@ -51,5 +52,3 @@ export function toAccountSummary(row: AccountRow) {
     },
   };
 }
-
-export type AccountSummaryRow = AccountRow;

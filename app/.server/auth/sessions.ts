@@ -104,24 +104,22 @@ interface SessionRow {
 // Every request of a signed-in page runs this, so it goes straight to the driver with the columns
 // pages use (no password hash), one indexed join. Read from the database on every request: that is
 // what makes revocation and suspension instant across instances.
-const FIND_SESSION_SQL = `
-  select s.id as session_id, s.persistent, s.last_used_at, s.expires_at, s.confirmed_at, u.admin_bell_seen_at,
-         u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
-         u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
-         o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
-         o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
-         o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
-         o.closure_requested_at, o.closure_requested_by, o.erase_after,
-         o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
-         o.suspended_at, o.suspension_reason, o.template_review
+const SESSION_COLUMNS = `
+  s.id as session_id, s.persistent, s.last_used_at, s.expires_at, s.confirmed_at, u.admin_bell_seen_at,
+  u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
+  u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
+  o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
+  o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
+  o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
+  o.closure_requested_at, o.closure_requested_by, o.erase_after,
+  o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
+  o.suspended_at, o.suspension_reason, o.template_review`;
+const SESSION_FROM = `
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
-
+const FIND_SESSION_SQL = `select ${SESSION_COLUMNS} ${SESSION_FROM}`;
 // The same lookup with the month's usage as one more column: one round trip instead of two.
-const FIND_SESSION_WITH_USAGE_SQL = FIND_SESSION_SQL.replace(
-  "\n  from sessions s",
-  `, ${messagesUsedThisMonthSql("o.id")} as messages_used\n  from sessions s`,
-);
+const FIND_SESSION_WITH_USAGE_SQL = `select ${SESSION_COLUMNS}, ${messagesUsedThisMonthSql("o.id")} as messages_used ${SESSION_FROM}`;
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 const maybeDate = (value: Date | string | null) => (value === null ? null : date(value));
