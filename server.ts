@@ -23,6 +23,7 @@ import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixe
 import { appHostOnly } from "~/.server/http/app-host";
 import { statementCountHeader, statementsOf } from "~/.server/db/statement-count";
 import { createRequestContext } from "~/.server/http/context";
+import { endLiveStreams } from "~/.server/http/live-streams";
 import { renderOnce } from "~/.server/http/render-once";
 import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
@@ -329,8 +330,10 @@ export async function startServer(
   if (config.sandbox || config.production)
     registerPaybillUrls().catch((error: unknown) => log().warn({ err: error }, "could not register the paybill's addresses with Daraja"));
 
-  // Finish requests in flight before the database closes (rolling restarts behind nginx).
+  // Finish requests in flight before the database closes (rolling restarts behind nginx). Live
+  // streams never finish by themselves: they end first, cleanly, so browsers reconnect elsewhere.
   const shutdown = async () => {
+    endLiveStreams();
     await stopFeeder();
     await stopDispatcher();
     await stopWorkers();

@@ -182,6 +182,8 @@ test("the Developers page sends a test event to the webhook, lists its delivery,
     expect(receiver.received[1]!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(verify(receiver.received[1])).toMatchObject({ type: "webhook.test" });
   } finally {
+    // Nothing left open on the server about to stop: the page's live bell would reconnect to it.
+    await page.goto("about:blank");
     await server.dispose();
     await receiver.close();
   }

@@ -14,7 +14,7 @@ type Send = (event: { event: string; data: string; id?: string }) => void;
 /**
  * One member's inbox stream: replays the change log after `after` (the page's or Last-Event-ID),
  * then forwards the hub's changes, skipping any already sent; marks the member as viewing the
- * conversation while it is open. `start` is eventStream's init: it answers the cleanup.
+ * conversation while it is open. `start` is the live stream's init: it answers the cleanup.
  */
 export async function openInboxStream(options: {
   organizationId: string;

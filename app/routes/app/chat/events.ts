@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import { eventStream } from "remix-utils/sse/server";
 import type { Route } from "./+types/events";
 import { can, currentUser } from "~/.server/auth/guards";
 import { openInboxStream } from "~/.server/inbox/stream";
+import { liveStream } from "~/.server/http/live-streams";
 
 /**
  * GET /chat/events: the inbox as server-sent events (decision 034). `inbox` events carry a change
@@ -27,5 +27,5 @@ export async function loader(args: Route.LoaderArgs) {
     conversationId: url.searchParams.get("conversation"),
     after,
   });
-  return eventStream(request.signal, (send) => stream.start(send), { headers: { "X-Accel-Buffering": "no" } });
+  return liveStream(request, (send) => stream.start(send));
 }

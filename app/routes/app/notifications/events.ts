@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
-import { eventStream } from "remix-utils/sse/server";
 import type { Route } from "./+types/events";
 import { can, currentUser } from "~/.server/auth/guards";
 import { bellOf } from "~/.server/notifications/queries";
 import { watchNotifications } from "~/.server/notifications/live";
 import { log } from "~/.server/log";
+import { liveStream } from "~/.server/http/live-streams";
 
 /** A comment-like event now and then, so proxies (nginx's 60 s read timeout) keep an idle stream open. */
 const KEEPALIVE_MS = 25_000;
@@ -26,67 +26,63 @@ export async function loader(args: Route.LoaderArgs) {
     throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });
   const reader = { userId: current.user.id, organizationId: current.organization.id };
   const first = await bellOf(reader);
-  return eventStream(
-    request.signal,
-    (rawSend) => {
-      let last = "";
-      let stopped = false;
-      let reading = false;
-      let again = false;
-      let unsubscribe: (() => Promise<void>) | undefined;
-      // A browser that went away without the request's signal saying so: its stream is closed and a
-      // write throws. From a timer that would end the process, so a failed write ends this stream.
-      const send = (event: { event: string; data: string; id?: string }) => {
-        if (stopped) return;
-        try {
-          rawSend(event);
-        } catch {
-          stop();
-        }
-      };
-      const emit = (bell: Awaited<ReturnType<typeof bellOf>>) => {
-        const data = JSON.stringify(bell);
-        if (data === last) return;
-        last = data;
-        send({ event: "bell", data, id: bell.items[0]?.id });
-      };
-      // One read at a time; changes during a read make one more.
-      const refresh = async () => {
-        if (stopped) return;
-        if (reading) {
-          again = true;
-          return;
-        }
-        reading = true;
-        try {
-          do {
-            again = false;
-            emit(await bellOf(reader));
-          } while (again && !stopped);
-        } catch (error) {
-          log().warn({ err: error }, "notification events: reading the bell failed");
-        } finally {
-          reading = false;
-        }
-      };
-      const keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
-      emit(first);
-      watchNotifications(reader.userId, () => void refresh())
-        .then((unlisten) => {
-          if (stopped) void unlisten();
-          else unsubscribe = unlisten;
-          // Whatever arrived between the first read and the LISTEN.
-          void refresh();
-        })
-        .catch((error) => log().warn({ err: error }, "notification events: LISTEN failed"));
-      function stop() {
-        if (stopped) return;
-        stopped = true;
-        clearInterval(keepalive);
-        void unsubscribe?.();
+  return liveStream(request, (rawSend) => {
+    let last = "";
+    let stopped = false;
+    let reading = false;
+    let again = false;
+    let unsubscribe: (() => Promise<void>) | undefined;
+    // A browser that went away without the request's signal saying so: its stream is closed and a
+    // write throws. From a timer that would end the process, so a failed write ends this stream.
+    const send = (event: { event: string; data: string; id?: string }) => {
+      if (stopped) return;
+      try {
+        rawSend(event);
+      } catch {
+        stop();
       }
-      return stop;
-    },
-    { headers: { "X-Accel-Buffering": "no" } },
-  );
+    };
+    const emit = (bell: Awaited<ReturnType<typeof bellOf>>) => {
+      const data = JSON.stringify(bell);
+      if (data === last) return;
+      last = data;
+      send({ event: "bell", data, id: bell.items[0]?.id });
+    };
+    // One read at a time; changes during a read make one more.
+    const refresh = async () => {
+      if (stopped) return;
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      try {
+        do {
+          again = false;
+          emit(await bellOf(reader));
+        } while (again && !stopped);
+      } catch (error) {
+        log().warn({ err: error }, "notification events: reading the bell failed");
+      } finally {
+        reading = false;
+      }
+    };
+    const keepalive = setInterval(() => send({ event: "ping", data: "" }), KEEPALIVE_MS);
+    emit(first);
+    watchNotifications(reader.userId, () => void refresh())
+      .then((unlisten) => {
+        if (stopped) void unlisten();
+        else unsubscribe = unlisten;
+        // Whatever arrived between the first read and the LISTEN.
+        void refresh();
+      })
+      .catch((error) => log().warn({ err: error }, "notification events: LISTEN failed"));
+    function stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(keepalive);
+      void unsubscribe?.();
+    }
+    return stop;
+  });
 }

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
-import { eventStream } from "remix-utils/sse/server";
 import type { Route } from "./+types/events";
 import { can, currentUser } from "~/.server/auth/guards";
 import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { log } from "~/.server/log";
+import { liveStream } from "~/.server/http/live-streams";
 import { liveFiguresOf } from "~/lib/campaign-live";
 
 /**
@@ -25,47 +25,43 @@ export async function loader(args: Route.LoaderArgs) {
     if (error instanceof CampaignRefusal && error.status === 404) throw data("Campaign not found.", { status: 404 });
     throw error;
   }
-  return eventStream(
-    request.signal,
-    (send, close) => {
-      let last = "";
-      let stopped = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const emit = (view: CampaignView) => {
-        const figures = JSON.stringify(liveFiguresOf(view));
-        if (figures !== last) {
-          last = figures;
-          try {
-            send({ event: "figures", data: figures });
-          } catch {
-            // The browser went away without the request's signal saying so: stop polling for it.
-            stopped = true;
-            return;
-          }
-        }
-        if (ENDED_STATUSES.includes(view.status)) {
-          stopped = true;
-          // Not at once: for a campaign that has already ended, this runs inside the stream's start,
-          // before remix-utils has its cleanup, and closing there threw (a 500 for the stream).
-          queueMicrotask(close);
-        }
-      };
-      const tick = async () => {
-        if (stopped) return;
+  return liveStream(request, (send, close) => {
+    let last = "";
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const emit = (view: CampaignView) => {
+      const figures = JSON.stringify(liveFiguresOf(view));
+      if (figures !== last) {
+        last = figures;
         try {
-          emit(await getCampaign(organizationId, params.id));
-        } catch (error) {
-          log().warn({ err: error }, "campaign events: reading the campaign failed");
+          send({ event: "figures", data: figures });
+        } catch {
+          // The browser went away without the request's signal saying so: stop polling for it.
+          stopped = true;
+          return;
         }
-        if (!stopped) timer = setTimeout(tick, 1000);
-      };
-      emit(first);
-      if (!stopped) timer = setTimeout(tick, 1000);
-      return () => {
+      }
+      if (ENDED_STATUSES.includes(view.status)) {
         stopped = true;
-        if (timer) clearTimeout(timer);
-      };
-    },
-    { headers: { "X-Accel-Buffering": "no" } },
-  );
+        // Not at once: for a campaign that has already ended, this runs inside the stream's start,
+        // before remix-utils has its cleanup, and closing there threw (a 500 for the stream).
+        queueMicrotask(close);
+      }
+    };
+    const tick = async () => {
+      if (stopped) return;
+      try {
+        emit(await getCampaign(organizationId, params.id));
+      } catch (error) {
+        log().warn({ err: error }, "campaign events: reading the campaign failed");
+      }
+      if (!stopped) timer = setTimeout(tick, 1000);
+    };
+    emit(first);
+    if (!stopped) timer = setTimeout(tick, 1000);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  });
 }

@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
+
+// A rolling restart behind nginx stops instances with SIGTERM. Browsers hold live streams open on
+// them (the bell on every signed-in page, the inbox): those must end properly, so each EventSource
+// reconnects to an instance still running, and must not hold the stopping instance until its
+// deadline, only to be cut then (the browser's "net::ERR_INCOMPLETE_CHUNKED_ENCODING").
+
+let server: BuiltServer | undefined;
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Opens a live stream (its headers answered), and waits for its first event if `firstEvent`. */
+async function openStream(path: string, cookie: string, { firstEvent = false } = {}) {
+  const response = await fetch(`${server!.base}${path}`, { headers: { cookie, accept: "text/event-stream" } });
+  expect(response.status, path).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream\b/);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (firstEvent && !text.includes("\n\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${path} ended before its first event`);
+    text += decoder.decode(value, { stream: true });
+  }
+  /** The rest of the body, to its end; a response cut rather than ended throws ("terminated"). */
+  const rest = async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  return { first: text, rest };
+}
+
+describe.skipIf(!buildExists())("shutting down (built server)", () => {
+  it("on SIGTERM ends the open live streams properly and exits cleanly", { timeout: 60_000 }, async () => {
+    server = await startBuiltServer();
+    const cookie = await signInCookie(server, DEMO);
+    const bell = await openStream("/notifications/events", cookie, { firstEvent: true });
+    expect(bell.first).toMatch(/^id: .+\nevent: bell\ndata: \{"unread":\d+,"items":\[/);
+    // The inbox sends nothing until something changes: open is enough.
+    const inbox = await openStream("/chat/events", cookie);
+    const exited = new Promise<number | null>((resolve) => server!.child.once("exit", (code) => resolve(code)));
+
+    server.child.kill("SIGTERM");
+    const [bellText] = await Promise.all([bell.rest(), inbox.rest()]);
+    expect(bellText.startsWith(bell.first)).toBe(true);
+    expect(await exited).toBe(0);
+    expect(server.output()).not.toMatch(/error/i);
+  });
+});
