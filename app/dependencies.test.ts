@@ -22,7 +22,7 @@ function sourceFiles(entry: string): string[] {
     .map((f) => path.join(full, f));
 }
 
-/** Every bare module specifier the product's own source files import ("remix-utils/sse/server"). */
+/** Every bare module specifier the product's own source files import ("remix-utils/honeypot/server"). */
 function importedSpecifiers() {
   const specifiers = new Set<string>();
   const specifier = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)["']([^"'./~][^"']*)["']/g;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endLiveStreams, liveStream, openLiveStreams } from "./live-streams";
 
-/** Reads a response's body to its end; a body that is cut rather than ended throws. */
+/** Reads a response's body to its end. */
 async function readAll(response: Response) {
   return await new Response(response.body).text();
 }
@@ -30,14 +30,44 @@ describe("live streams", () => {
     expect(openLiveStreams()).toBe(0);
   });
 
-  it("forgets a stream that ends by itself (a campaign that has finished)", async () => {
-    const response = liveStream(new Request("http://jumbe.test/messaging/campaigns/1/events"), (send, close) => {
-      send({ event: "figures", data: "{}" });
-      queueMicrotask(close);
+  it("writes each event with its id and one data line a line", async () => {
+    const browser = new AbortController();
+    const response = liveStream(new Request("http://jumbe.test/chat/events", { signal: browser.signal }), (send) => {
+      send({ event: "inbox", data: "first\nsecond", id: "42" });
+      send({ event: "ping", data: "" });
       return () => {};
     });
+    const body = readAll(response);
+    browser.abort();
+    expect(await body).toBe("id: 42\nevent: inbox\ndata: first\ndata: second\n\nevent: ping\ndata: \n\n");
+  });
+
+  it("forgets a stream that ends by itself, even while it starts (a campaign already over)", async () => {
+    const cleanups: string[] = [];
+    const response = liveStream(new Request("http://jumbe.test/messaging/campaigns/1/events"), (send, end) => {
+      send({ event: "figures", data: "{}" });
+      end();
+      send({ event: "figures", data: "too late" });
+      return () => cleanups.push("stopped");
+    });
     expect(await readAll(response)).toBe("event: figures\ndata: {}\n\n");
+    expect(cleanups).toEqual(["stopped"]);
     expect(openLiveStreams()).toBe(0);
+  });
+
+  it("stops quietly when the response's writer cancels it without the request's signal saying so", async () => {
+    const cleanups: string[] = [];
+    let send: (event: { event: string; data: string }) => void = () => {};
+    const response = liveStream(new Request("http://jumbe.test/notifications/events"), (write) => {
+      send = write;
+      return () => cleanups.push("stopped");
+    });
+    await response.body!.cancel();
+    expect(cleanups).toEqual(["stopped"]);
+    expect(openLiveStreams()).toBe(0);
+    // A keepalive's turn after that writes nothing and throws nothing (from a timer it would end the process).
+    expect(() => send({ event: "ping", data: "" })).not.toThrow();
+    expect(cleanups).toEqual(["stopped"]);
   });
 
   it("at shutdown ends every open stream properly, each cleaned up once, and ends any opened later at once", async () => {

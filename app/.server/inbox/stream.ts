@@ -5,11 +5,10 @@ import { log } from "../log";
 import { eventsKeptSince, eventsSince, latestEventId } from "./events";
 import { buildLiveEvents, presenceOf, setPresence, subscribeInbox } from "./live";
 import { rawQuery } from "../db/client";
+import type { Send } from "../http/live-streams";
 
 /** A comment-like event now and then, so proxies (nginx's 60 s read timeout) keep an idle stream open; presence is refreshed with it. */
 export const KEEPALIVE_MS = 25_000;
-
-type Send = (event: { event: string; data: string; id?: string }) => void;
 
 /**
  * One member's inbox stream: replays the change log after `after` (the page's or Last-Event-ID),
@@ -35,22 +34,12 @@ export async function openInboxStream(options: {
   const kept = await eventsKeptSince(db(), organizationId, after);
   const latest = kept ? after : await latestEventId(db(), organizationId);
   return {
-    start(rawSend: Send) {
+    start(send: Send) {
       let stopped = false;
       let ready = false;
       const buffered: InboxLiveEvent[] = [];
       const sent = new Map<number, number>();
       let unsubscribe: (() => Promise<void>) | undefined;
-      // A browser that went away without the request's signal saying so: a write throws, and from a
-      // timer that would end the process, so a failed write ends this stream.
-      const send: Send = (event) => {
-        if (stopped) return;
-        try {
-          rawSend(event);
-        } catch {
-          stop();
-        }
-      };
       const deliver = (event: InboxLiveEvent) => {
         if (sent.has(event.id)) return;
         const now = Date.now();
@@ -102,8 +91,7 @@ export async function openInboxStream(options: {
           await sendPresence();
         })
         .catch((error) => log().warn({ err: error }, "inbox stream: starting failed"));
-      function stop() {
-        if (stopped) return;
+      return () => {
         stopped = true;
         clearInterval(keepalive);
         void unsubscribe?.();
@@ -111,8 +99,7 @@ export async function openInboxStream(options: {
           void setPresence(organizationId, conversationId, userId, "gone").catch((error) =>
             log().warn({ err: error }, "inbox stream: clearing presence failed"),
           );
-      }
-      return stop;
+      };
     },
   };
 }

@@ -26,22 +26,12 @@ export async function loader(args: Route.LoaderArgs) {
     throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });
   const reader = { userId: current.user.id, organizationId: current.organization.id };
   const first = await bellOf(reader);
-  return liveStream(request, (rawSend) => {
+  return liveStream(request, (send) => {
     let last = "";
     let stopped = false;
     let reading = false;
     let again = false;
     let unsubscribe: (() => Promise<void>) | undefined;
-    // A browser that went away without the request's signal saying so: its stream is closed and a
-    // write throws. From a timer that would end the process, so a failed write ends this stream.
-    const send = (event: { event: string; data: string; id?: string }) => {
-      if (stopped) return;
-      try {
-        rawSend(event);
-      } catch {
-        stop();
-      }
-    };
     const emit = (bell: Awaited<ReturnType<typeof bellOf>>) => {
       const data = JSON.stringify(bell);
       if (data === last) return;
@@ -77,12 +67,10 @@ export async function loader(args: Route.LoaderArgs) {
         void refresh();
       })
       .catch((error) => log().warn({ err: error }, "notification events: LISTEN failed"));
-    function stop() {
-      if (stopped) return;
+    return () => {
       stopped = true;
       clearInterval(keepalive);
       void unsubscribe?.();
-    }
-    return stop;
+    };
   });
 }

@@ -25,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
     if (error instanceof CampaignRefusal && error.status === 404) throw data("Campaign not found.", { status: 404 });
     throw error;
   }
-  return liveStream(request, (send, close) => {
+  return liveStream(request, (send, end) => {
     let last = "";
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,20 +33,9 @@ export async function loader(args: Route.LoaderArgs) {
       const figures = JSON.stringify(liveFiguresOf(view));
       if (figures !== last) {
         last = figures;
-        try {
-          send({ event: "figures", data: figures });
-        } catch {
-          // The browser went away without the request's signal saying so: stop polling for it.
-          stopped = true;
-          return;
-        }
+        send({ event: "figures", data: figures });
       }
-      if (ENDED_STATUSES.includes(view.status)) {
-        stopped = true;
-        // Not at once: for a campaign that has already ended, this runs inside the stream's start,
-        // before remix-utils has its cleanup, and closing there threw (a 500 for the stream).
-        queueMicrotask(close);
-      }
+      if (ENDED_STATUSES.includes(view.status)) end();
     };
     const tick = async () => {
       if (stopped) return;
