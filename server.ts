@@ -21,10 +21,11 @@ import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
-import { statementCountHeader, statementsOf } from "~/.server/db/statement-count";
+import { statementCountHeader } from "~/.server/db/statement-count";
 import { createRequestContext } from "~/.server/http/context";
 import { endLiveStreams } from "~/.server/http/live-streams";
 import { renderOnce } from "~/.server/http/render-once";
+import { requestLog } from "~/.server/http/request-log";
 import { signedCookies } from "~/.server/auth/cookies";
 import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
 import { sandboxMailRouter } from "./sandbox/mail/router";
@@ -39,7 +40,6 @@ import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { startJobWorkers } from "~/.server/jobs/worker";
 import { startDispatcher } from "~/.server/messaging/dispatcher";
 import { startCampaignFeeder } from "~/.server/campaigns/feeder";
-import { noteRequest } from "~/.server/admin/system/instance";
 import { startInstanceMonitor } from "~/.server/admin/system/monitor";
 
 /** Where the Paystack sandbox sends `charge.success` (the lead's route). */
@@ -133,7 +133,8 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   app.use("/sandbox", notFound());
   app.use(
     requireSameOrigin({
-      appUrl: config.APP_URL,
+      // APP_URL's origin, read per request (PORT=0 learns its port after listening); never the Host header.
+      appUrl: () => env().APP_URL,
       exempt: (p) => p.startsWith("/webhooks/") || p.startsWith("/sandbox/") || p.startsWith("/api/v1/"),
     }),
   );
@@ -186,23 +187,6 @@ function publicFilesOf(client: string) {
   } catch {
     return new Set<string>();
   }
-}
-
-function requestLog() {
-  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      if (req.path.startsWith("/assets/")) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // The System tab's requests and 5xx per minute, and /metrics's counters.
-      noteRequest(req.method, res.statusCode, ms);
-      log().info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip },
-        "request",
-      );
-    });
-    next();
-  };
 }
 
 /**
@@ -333,6 +317,12 @@ export async function startServer(
   // Finish requests in flight before the database closes (rolling restarts behind nginx). Live
   // streams never finish by themselves: they end first, cleanly, so browsers reconnect elsewhere.
   const shutdown = async () => {
+    // Whatever does not answer (a database that hangs, a call that never returns), the process ends.
+    const deadlineMs = config.SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS;
+    setTimeout(() => {
+      log().error({ deadlineMs }, "shutdown did not finish in time (the database or a call did not answer): exiting now");
+      process.exit(1);
+    }, deadlineMs);
     endLiveStreams();
     await stopFeeder();
     await stopDispatcher();
@@ -343,7 +333,7 @@ export async function startServer(
     await mpesaSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref())]);
     await closeDatabase();
     process.exit(0);
   };
@@ -351,6 +341,9 @@ export async function startServer(
   process.once("SIGTERM", shutdown);
   return { server, port: actualPort };
 }
+
+/** After the grace for requests in flight, how long closing the database and the rest may take. */
+const SHUTDOWN_CLOSE_MS = 5_000;
 
 /**
  * The banner prints APP_URL, the one address every link, redirect and origin check uses (pages at

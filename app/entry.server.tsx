@@ -1,11 +1,12 @@
 import { Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { requestInfoOf } from "~/.server/http/context";
 import { log } from "~/.server/log";
 import { noteRequestError } from "~/.server/http/database-unavailable";
+import { clientErrorStatus, logRefusal } from "~/.server/http/error-page";
 
 export const streamTimeout = 5_000;
 
@@ -78,10 +79,45 @@ export function matchedRoutesOnly(context: EntryContext): EntryContext {
   return { ...context, manifest: { ...context.manifest, routes } };
 }
 
-/** Unexpected loader, action and render errors: one structured log line each (aborted requests are not errors). */
+/**
+ * Loader, action and render errors React Router reports: one structured log line each. The server's
+ * own failures are "unhandled error"; a client's mistake (a refused request, a request it gave up
+ * on) is logged as what it is, with its status (error-page.ts).
+ */
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (request.signal.aborted) return;
+  const method = request.method;
+  const path = new URL(request.url).pathname;
+  if (request.signal.aborted) return void log().info({ method, path }, "request aborted");
   // The database cannot be reached: the request answers 503, and the outage is logged once (decision 011).
   if (noteRequestError(error)) return;
-  log().error({ err: error, method: request.method, path: new URL(request.url).pathname }, "unhandled error");
+  const status = clientErrorStatus(error) ?? (refusedForItsOrigin(request, error) ? 400 : null);
+  if (status) return logRefusal({ status, method, path, reason: reasonOf(error) });
+  log().error({ err: error, method, path }, "unhandled error");
+}
+
+const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * React Router's own check (400, before any action runs) of a post whose Origin is not the request
+ * URL's: it reports a bare Error, "Bad Request" for a `.data` post. Express's check compares with
+ * APP_URL (same-origin.ts), so a post that passes it is refused here when its Host is not APP_URL's.
+ */
+function refusedForItsOrigin(request: Request, error: unknown) {
+  const origin = request.headers.get("origin");
+  if (!MUTATIONS.has(request.method.toUpperCase()) || origin === null || !(error instanceof Error)) return false;
+  let originMatches = false;
+  try {
+    originMatches = new URL(origin).origin === new URL(request.url).origin;
+  } catch {
+    // "null" or not a URL: refused.
+  }
+  return !originMatches && (error.message === "Bad Request" || error.message.includes("`origin` header"));
+}
+
+function reasonOf(error: unknown) {
+  if (isRouteErrorResponse(error)) {
+    const internal = (error as { error?: unknown }).error;
+    return internal instanceof Error ? internal.message : typeof error.data === "string" ? error.data : error.statusText;
+  }
+  return error instanceof Error ? error.message : undefined;
 }

@@ -19,6 +19,8 @@ export default [
   route("signin", "routes/auth/login.tsx", { id: "signin" }),
   // Sign-in, step two, for members with two-factor sign-in.
   route("login/two-factor", "routes/auth/two-factor.tsx"),
+  // Sign-in from a new browser while the account sees many failed sign-ins: a code from the e-mail.
+  route("login/email-code", "routes/auth/email-code.tsx"),
   route("signup", "routes/auth/signup.tsx"),
   route("verify-otp", "routes/auth/verify-otp.tsx"),
   route("forgot-password", "routes/auth/forgot-password.tsx"),
@@ -145,6 +147,7 @@ export default [
     route("auth/me", "routes/api/auth.me.ts"),
     route("auth/signin", "routes/api/auth.signin.ts"),
     route("auth/two-factor", "routes/api/auth.two-factor.ts"),
+    route("auth/email-code", "routes/api/auth.email-code.ts"),
     route("auth/signup", "routes/api/auth.signup.ts"),
     route("auth/verify-otp", "routes/api/auth.verify-otp.ts"),
     route("auth/resend-otp", "routes/api/auth.resend-otp.ts"),

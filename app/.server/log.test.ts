@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prettyLine } from "./log";
+import { prettyLine, withoutCallbackSecrets } from "./log";
 
 const at = Date.UTC(2026, 10, 22, 14, 2, 11);
 
@@ -41,5 +41,20 @@ describe("readable development logs", () => {
     const line = JSON.stringify({ level: 40, time: at, msg: "database unavailable", sqlstate: "57P01", removed: { jobs: 2 } });
     expect(prettyLine(line)).toBe('14:02:11 \x1b[33mWARN \x1b[0m database unavailable sqlstate=57P01 removed={"jobs":2}\n');
     expect(prettyLine("not json")).toBe("not json");
+  });
+});
+
+describe("M-Pesa callback secrets", () => {
+  it("hides the secret segment of the callback addresses, wherever a line carries them", () => {
+    expect(withoutCallbackSecrets('{"msg":"request","path":"/webhooks/mpesa/stk/6f1c0d2e/Zm9vYmFyLXNlY3JldC12YWx1ZQ"}')).toBe(
+      '{"msg":"request","path":"/webhooks/mpesa/stk/6f1c0d2e/[secret]"}',
+    );
+    expect(withoutCallbackSecrets("POST /Webhooks/Paybill/aBc-123_xyz/confirmation failed")).toBe(
+      "POST /Webhooks/Paybill/[secret]/confirmation failed",
+    );
+    expect(withoutCallbackSecrets("https://jumbe.example/webhooks/mpesa/stk/p1/s3cr3t?x=1 and /webhooks/paystack")).toBe(
+      "https://jumbe.example/webhooks/mpesa/stk/p1/[secret]?x=1 and /webhooks/paystack",
+    );
+    expect(withoutCallbackSecrets('{"path":"/webhooks/mpesa/stk/"}')).toBe('{"path":"/webhooks/mpesa/stk/"}');
   });
 });

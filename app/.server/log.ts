@@ -2,19 +2,41 @@ import pino from "pino";
 import { env } from "./config/env";
 
 let logger: pino.Logger | undefined;
+let captured: { destination: pino.DestinationStream; level: pino.LevelWithSilent } | undefined;
 
 /** Structured logs; never pass passwords, codes, tokens or whole API keys. */
 export function log() {
   if (logger) return logger;
   const config = env();
   const options: pino.LoggerOptions = {
-    level: config.NODE_ENV === "test" && !process.env.LOG_LEVEL ? "silent" : config.LOG_LEVEL,
+    level: captured?.level ?? (config.NODE_ENV === "test" && !process.env.LOG_LEVEL ? "silent" : config.LOG_LEVEL),
     base: undefined,
     redact: ["password", "*.password", "code", "*.code", "token", "*.token"],
+    // Whatever field or message carries a path (the request log, an error's), a callback secret leaves it here.
+    hooks: { streamWrite: withoutCallbackSecrets },
   };
   const pretty = config.LOG_FORMAT ? config.LOG_FORMAT === "pretty" : config.NODE_ENV === "development" && process.stdout.isTTY === true;
-  logger = pretty ? pino(options, { write: (line: string) => void process.stdout.write(prettyLine(line)) }) : pino(options);
+  if (captured) logger = pino(options, captured.destination);
+  else logger = pretty ? pino(options, { write: (line: string) => void process.stdout.write(prettyLine(line)) }) : pino(options);
   return logger;
+}
+
+/** Tests: log lines (JSON) go to `destination` at `level` from now on; undefined goes back to the configured output. */
+export function captureLogs(destination: pino.DestinationStream | undefined, level: pino.LevelWithSilent = "info") {
+  captured = destination ? { destination, level } : undefined;
+  logger = undefined;
+}
+
+/**
+ * The secret segments of the M-Pesa callback addresses, hidden: `/webhooks/mpesa/stk/<payment>/[secret]`
+ * and `/webhooks/paybill/[secret]/confirmation`. Anyone who reads a log must not be able to post a
+ * callback (decision 035); deploy/nginx/jumbe.conf keeps them out of nginx's access log too.
+ */
+export function withoutCallbackSecrets(text: string): string {
+  if (!/\/webhooks\//i.test(text)) return text;
+  return text
+    .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
+    .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]");
 }
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO ", 40: "WARN ", 50: "ERROR", 60: "FATAL" };

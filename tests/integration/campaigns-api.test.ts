@@ -5,10 +5,15 @@ import { drainDispatcher } from "~/.server/messaging/dispatcher";
 import { saveContact } from "~/.server/contacts/manage";
 import { saveSegment } from "~/.server/contacts/segments";
 import { feedCampaigns } from "~/.server/campaigns/feeder";
-import { approveCampaign } from "~/.server/campaigns/approval";
+import { approveCampaign, type Approver } from "~/.server/campaigns/approval";
+import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import * as keyApi from "~/routes/api/developer.api-key";
+import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
+import { action as campaignAction, loader as campaignLoader } from "~/routes/app/messaging/campaigns/campaign";
+import { loader as developersLoader } from "~/routes/app/developers";
+import { openApiDocument } from "~/.server/api-v1/openapi";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
+import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
@@ -32,7 +37,7 @@ async function tenant(name: string) {
   const cookie = await signedInCookie(account.email, account.password);
   const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
   const connection = await meta.graph.connect(account.organization.id, name);
-  return { organizationId: account.organization.id, userId: account.user.id, key: read.data.key as string, ...connection };
+  return { organizationId: account.organization.id, userId: account.user.id, cookie, key: read.data.key as string, ...connection };
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
@@ -672,8 +677,48 @@ describe("media headers and buttons", () => {
   });
 });
 
+/** A member moved into the tenant's organisation as an admin, signed in (the team tests cover invitations). */
+async function admin(t: Tenant, firstName: string) {
+  const account = await createVerifiedUser();
+  await rawQuery(`update users set organization_id = $2, org_role = 'admin', first_name = $3, last_name = 'Admin' where id = $1`, [
+    account.user.id,
+    t.organizationId,
+    firstName,
+  ]);
+  const cookie = await signedInCookie(account.email, account.password);
+  const approver: Approver = { organizationId: t.organizationId, userId: account.user.id, role: "admin" };
+  return { userId: account.user.id, cookie, approver };
+}
+
+/** The campaign page's approve button as a browser without JavaScript posts it: the redirect, or the answer's status and message. */
+async function approveOnPage(cookie: string, id: string) {
+  let value: unknown;
+  try {
+    value = await campaignAction(routeArgs(formRequest(`/messaging/campaigns/${id}`, { intent: "approve" }, { cookie }), { id }));
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), message: null };
+  const wrapped = value as { data: { toast?: { message: string } | null }; init?: { status?: number } };
+  return { status: wrapped.init?.status ?? 200, location: null, message: wrapped.data.toast?.message ?? null };
+}
+
+async function refusalOf(work: Promise<unknown>) {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof CampaignRefusal) return { status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("it was accepted");
+}
+
+const KEY_HOLDER =
+  "This campaign was made with the organisation's API key, which you have seen, so you cannot approve or decline it: an owner or admin who has never revealed that key must.";
+
 describe("broadcast approval", () => {
-  it("answers awaiting_approval above the threshold and sends nothing until any owner or admin approves it in Jumbe", async () => {
+  it("answers awaiting_approval above the threshold and sends nothing until an owner or admin who never saw the key approves it", async () => {
+    // The owner's first read of the key made it: the owner holds it.
     const t = await tenant("Kaunti ya Machakos");
     await template(t, "statement_ready", "UTILITY", STATEMENTS);
     await rawQuery(`update organizations set approval_threshold = 2 where id = $1`, [t.organizationId]);
@@ -706,12 +751,58 @@ describe("broadcast approval", () => {
     const [queued] = await rawQuery<{ n: number }>(`select count(*)::int as n from messages where campaign_id = $1`, [id]);
     expect(queued!.n).toBe(0);
 
-    // An API key is nobody: the organisation's owner (any owner or admin) approves it, and it sends.
-    await approveCampaign({ organizationId: t.organizationId, userId: t.userId, role: "owner" }, id);
+    // The owner made the key, so could have made the campaign: refused, on the server and on the page
+    // (the form post without JavaScript answers the sentence), and it still waits.
+    const ownerApprover: Approver = { organizationId: t.organizationId, userId: t.userId, role: "owner" };
+    expect(await refusalOf(approveCampaign(ownerApprover, id))).toEqual({ status: 403, code: "key_holder", message: KEY_HOLDER });
+    const ownerPost = await approveOnPage(t.cookie, id);
+    expect(ownerPost).toEqual({ status: 403, location: null, message: KEY_HOLDER });
+    const ownerPage = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie: t.cookie }), { id }));
+    expect(ownerPage).toMatchObject({ canDecide: false, madeWithApiKey: true, keyHolderWords: KEY_HOLDER });
+    expect((await call(t.key, "GET", `/api/v1/campaigns/${id}`)).body).toMatchObject({
+      status: "awaiting_approval",
+      approval: { approvedBy: null },
+    });
+
+    // An admin who revealed the key on the Developers page holds it too.
+    const revealed = await admin(t, "Wanjiku");
+    const developers = await run(developersLoader, getRequest("/developers?reveal=1", { cookie: revealed.cookie }));
+    expect(developers.data.key).toBe(t.key);
+    expect(await refusalOf(approveCampaign(revealed.approver, id))).toMatchObject({ status: 403, code: "key_holder" });
+
+    // An admin who never saw it approves, and it sends.
+    const checker = await admin(t, "Otieno");
+    const checkerPage = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie: checker.cookie }), { id }));
+    expect(checkerPage).toMatchObject({ canDecide: true, madeWithApiKey: true, keyHolderWords: null });
+    expect(await approveOnPage(checker.cookie, id)).toEqual({ status: 302, location: `/messaging/campaigns/${id}`, message: null });
     await runToTheEnd(t, id, { sent: 3, read: 3 });
     const got = await call(t.key, "GET", `/api/v1/campaigns/${id}`);
-    expect(got.body).toMatchObject({ status: "completed", approval: { approvedBy: "Test User", approvedAt: expect.any(String) } });
+    expect(got.body).toMatchObject({ status: "completed", approval: { approvedBy: "Otieno Admin", approvedAt: expect.any(String) } });
     // The API can still cancel the scheduled one while it waits.
     expect((await call(t.key, "POST", `/api/v1/campaigns/${scheduled.body.id}/cancel`)).body.status).toBe("cancelled");
+    // The documentation says the rule.
+    const doc = openApiDocument() as unknown as { paths: Record<string, { post: { description: string } }> };
+    expect(doc.paths["/api/v1/campaigns"]!.post.description).toContain("an owner or admin who has never seen the API key it was made with");
+  });
+
+  it("counts whoever regenerates the key as holding the new one", async () => {
+    const t = await tenant("Kaunti ya Kitui");
+    await template(t, "statement_ready", "UTILITY", STATEMENTS);
+    await rawQuery(`update organizations set approval_threshold = 0 where id = $1`, [t.organizationId]);
+    const regenerating = await admin(t, "Mutua");
+    const fresh = await run(regenerateApi.action, formRequest("/api/developer/api-key/regenerate", {}, { cookie: regenerating.cookie }));
+    expect(fresh.status).toBe(200);
+    const created = await call(fresh.data.key, "POST", "/api/v1/campaigns", {
+      name: "Kitui rates reminder",
+      template: "statement_ready",
+      audience: { phones: [recipient(61)] },
+      parameters: [{ value: "Mkazi" }, { value: "2026" }],
+    });
+    expect(created.body.status).toBe("awaiting_approval");
+    expect(await refusalOf(approveCampaign(regenerating.approver, created.body.id))).toMatchObject({ status: 403, code: "key_holder" });
+    // The owner held only the old key, revoked before this campaign was made: the owner may approve it.
+    expect(await approveCampaign({ organizationId: t.organizationId, userId: t.userId, role: "owner" }, created.body.id)).toEqual({
+      outcome: "sending",
+    });
   });
 });

@@ -116,6 +116,14 @@ describe("inbound messages", () => {
     expect(closes!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
+  it("names the contact by the WhatsApp profile without its reordering controls (issue 38)", async () => {
+    const t = await tenant("Lamu Dhow Tours");
+    // A right-to-left override makes "Acme\u202Etxt.exe" read as "Acmeexe.txt" wherever it is shown.
+    await arrive([{ phoneNumberId: t.phoneNumberId, from: "254700333444", name: "\u202EAcme\u202Etxt.exe\u2066", type: "text", text: "Hi" }]);
+    const [contact] = await rawQuery<{ name: string }>(`select name from contacts where organization_id = $1`, [t.organizationId]);
+    expect(contact!.name).toBe("Acmetxt.exe");
+  });
+
   it("keeps a person who hides their number as one contact by Meta's user id, and joins their number when it appears", async () => {
     const t = await tenant("Thika Fresh Produce");
     const userId = "KE.7712345678";

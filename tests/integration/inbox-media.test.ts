@@ -77,7 +77,7 @@ async function get(path: string, cookie?: string, headers: Record<string, string
 }
 
 describe("GET /chat/media/:id", () => {
-  it("serves a customer's file with its type, length, private caching and headers that keep it from running", async () => {
+  it("serves a customer's file with its type, length, no browser caching and headers that keep it from running", async () => {
     const t = await tenant("Sauti Traders");
     const id = await inboundVoiceNote(t.organizationId);
     const answer = await get(`/chat/media/${id}`, t.cookie);
@@ -86,7 +86,8 @@ describe("GET /chat/media/:id", () => {
     expect(Object.fromEntries(answer.headers)).toMatchObject({
       "content-type": "audio/ogg",
       "content-length": String(VOICE.length),
-      "cache-control": "private, max-age=86400, immutable",
+      // Never kept by the browser: a customer's photo must not outlive the sign-out (issue 38, item 10b).
+      "cache-control": "private, no-store",
       etag: `"${sha256(VOICE)}"`,
       "x-content-type-options": "nosniff",
       "content-security-policy": "sandbox",

@@ -53,6 +53,8 @@ const ROWS: Record<string, Row> = {
   "/signin": { path: "/signin", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   // Sign-in, step two: only a browser with an open challenge (the right password moments ago) stays.
   "/login/two-factor": { path: "/login/two-factor", anonymous: "→/login", owner: "→/dashboard", admin: "→/admin" },
+  // Sign-in with an e-mailed code: only a browser that gave the right password moments ago stays.
+  "/login/email-code": { path: "/login/email-code", anonymous: "→/login", owner: "→/dashboard", admin: "→/admin" },
   "/signup": { path: "/signup", anonymous: "ok", owner: "→/dashboard", admin: "→/admin" },
   "/verify-otp": { path: "/verify-otp", anonymous: "ok", owner: "ok", admin: "ok" },
   "/forgot-password": { path: "/forgot-password", anonymous: "ok", owner: "ok", admin: "ok" },
@@ -260,6 +262,7 @@ const ROWS: Record<string, Row> = {
   "/api/auth/me": { path: "/api/auth/me", anonymous: "401", owner: "ok", admin: "ok" },
   "/api/auth/signin": { path: "/api/auth/signin", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/two-factor": { path: "/api/auth/two-factor", anonymous: "405", owner: "405", admin: "405" },
+  "/api/auth/email-code": { path: "/api/auth/email-code", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/signup": { path: "/api/auth/signup", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/verify-otp": { path: "/api/auth/verify-otp", anonymous: "405", owner: "405", admin: "405" },
   "/api/auth/resend-otp": { path: "/api/auth/resend-otp", anonymous: "405", owner: "405", admin: "405" },

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { rawQuery } from "~/.server/db/client";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { setTimeout as sleep } from "node:timers/promises";
-import { dispatchBatch, PAIR_MESSAGES_PER_MINUTE, startDispatcher } from "~/.server/messaging/dispatcher";
+import { dispatchBatch, drainDispatcher, PAIR_MESSAGES_PER_MINUTE, startDispatcher } from "~/.server/messaging/dispatcher";
+import { drainJobs } from "~/.server/jobs/worker";
+import { createCampaign } from "~/.server/campaigns/lifecycle";
+import { feedCampaigns } from "~/.server/campaigns/feeder";
 import { graphClient, type GraphClient } from "~/.server/whatsapp/graph-client";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
@@ -304,6 +307,116 @@ describe("settling a batch", () => {
     expect(await batch).toMatchObject({ claimed: 70, accepted: 70, failed: 0 });
     expect(await acceptedCount(ids)).toBe(70);
   });
+});
+
+describe("the messaging limit raised by Meta", () => {
+  // A sandbox of its own without Meta's throughput limit: the test is about how many people a day,
+  // not how many a second. Its webhooks (the tier upgrade, the statuses) go to the same receiver.
+  let fast: GraphSandbox;
+  beforeAll(async () => {
+    fast = await startGraphSandbox({
+      webhookUrl: receiver.url,
+      statusDelaysMs: { sent: 0, delivered: 0, read: 0 },
+      throughputPerSecond: 0,
+    });
+  });
+  afterAll(async () => {
+    await fast.close();
+  });
+  beforeEach(() => {
+    setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test", GRAPH_API_BASE_URL: fast.graphBase, GRAPH_API_TIMEOUT_MS: "5000" }));
+    fast.sandbox.reset();
+  });
+
+  const campaignState = async (id: string) => {
+    const [row] = await rawQuery<{ status: string; notice: string | null; held: number; held_for_hours: number; accepted: number }>(
+      `select c.status, c.notice,
+              (select count(*)::int from messages where campaign_id = c.id and accepted_at is null and failed_at is null) as held,
+              (select floor(extract(epoch from min(next_attempt_at) - now()) / 3600)::int from messages
+                where campaign_id = c.id and accepted_at is null and failed_at is null) as held_for_hours,
+              (select count(*)::int from messages where campaign_id = c.id and accepted_at is not null) as accepted
+       from campaigns c where c.id = $1`,
+      [id],
+    );
+    return row!;
+  };
+  const reachedToday = async (portfolioId: string) =>
+    (
+      await rawQuery<{ n: number }>(
+        `select count(*)::int as n from messaging_limit_recipients where portfolio_id = $1 and reached_at > now() - interval '24 hours'`,
+        [portfolioId],
+      )
+    )[0]!.n;
+  const round = async () => {
+    await drainJobs();
+    await feedCampaigns();
+    await drainDispatcher();
+  };
+
+  it("sends the messages the old limit held as soon as Meta's upgrade arrives, and no more than the new limit allows", async () => {
+    const user = await createVerifiedUser({ businessName: "Umoja Microfinance" });
+    const connection = await fast.connect(user.organization.id, "Umoja Microfinance");
+    const t = { organizationId: user.organization.id, wabaId: connection.wabaId, phoneNumberId: connection.phoneNumberId };
+    const portfolioId = connection.account.businessId ?? connection.wabaId;
+    await approvedTemplate(fast, t);
+    await setBucketRate(t.phoneNumberId, 1000);
+    // A new number's first tier, 50 people a day; 40 of them were reached an hour ago.
+    await rawQuery(`update whatsapp_phone_numbers set messaging_limit = 'TIER_50' where phone_number_id = $1`, [t.phoneNumberId]);
+    await rawQuery(
+      `insert into messaging_limit_recipients (portfolio_id, recipient, reached_at)
+       select $1, '+2547990' || lpad(i::text, 5, '0'), now() - interval '1 hour' from generate_series(1, 40) as i`,
+      [portfolioId],
+    );
+
+    const id = await createCampaign(
+      { organizationId: t.organizationId, userId: user.user.id },
+      {
+        name: "Loan statements",
+        template: { name: "payment_received" },
+        parameters: { body: [{ value: "KES 500" }] },
+        audience: { phones: Array.from({ length: 260 }, (_, i) => recipient(i)) },
+      },
+    );
+    // Ten go; the other 250 are held until the oldest of the day's people frees a place, 23 hours on.
+    await vi.waitFor(
+      async () => {
+        await round();
+        expect(await metaReceived(fast, t.phoneNumberId)).toHaveLength(10);
+        expect(await campaignState(id)).toMatchObject({ status: "sending", held: 250, accepted: 10 });
+        // The feeder's next round tells the page why.
+        expect((await campaignState(id)).notice).toMatch(/^250 messages wait for the number's messaging limit/);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    expect((await campaignState(id)).held_for_hours).toBeGreaterThanOrEqual(22);
+
+    // Meta raises the number to 250 people a day: its webhook, then Graph, say TIER_250.
+    await fast.sandbox.sendQualityUpdate({ phoneNumberId: t.phoneNumberId, event: "UPGRADE", currentLimit: "TIER_250" });
+    // The new room, 250 less the 50 reached today, goes now; nobody waits for the old hold to run out.
+    await vi.waitFor(
+      async () => {
+        await round();
+        expect(await metaReceived(fast, t.phoneNumberId)).toHaveLength(210);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    const [number] = await rawQuery<{ messaging_limit: string }>(
+      `select messaging_limit from whatsapp_phone_numbers where phone_number_id = $1`,
+      [t.phoneNumberId],
+    );
+    expect(number!.messaging_limit).toBe("TIER_250");
+    // And no more: the last 50 wait for tomorrow's room, however many rounds run.
+    for (let i = 0; i < 5; i++) await round();
+    expect(await metaReceived(fast, t.phoneNumberId)).toHaveLength(210);
+    expect(await reachedToday(portfolioId)).toBe(250);
+    const after = await campaignState(id);
+    expect(after).toMatchObject({ status: "sending", held: 50, accepted: 210 });
+    expect(after.held_for_hours).toBeGreaterThanOrEqual(22);
+    expect(after.notice).toMatch(/^50 messages wait for the number's messaging limit/);
+    // Each person once.
+    const received = await metaReceived(fast, t.phoneNumberId);
+    expect(new Set(received.map((m) => m.to)).size).toBe(210);
+  }, 60_000);
 });
 
 // Two processes need one database both can reach: PGlite lives inside this test process, so this

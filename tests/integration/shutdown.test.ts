@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
+import { postgresBinDir, startPrivateCluster, type PrivateCluster } from "../support/private-postgres";
 
 // A rolling restart behind nginx stops instances with SIGTERM. Browsers hold live streams open on
 // them (the bell on every signed-in page, the inbox): those must end properly, so each EventSource
@@ -7,9 +8,11 @@ import { buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } f
 // deadline, only to be cut then (the browser's "net::ERR_INCOMPLETE_CHUNKED_ENCODING").
 
 let server: BuiltServer | undefined;
+let cluster: PrivateCluster | undefined;
 
 afterAll(async () => {
   await server?.stop();
+  cluster?.destroy();
 });
 
 /** Opens a live stream (its headers answered), and waits for its first event if `firstEvent`. */
@@ -51,5 +54,29 @@ describe.skipIf(!buildExists())("shutting down (built server)", () => {
     expect(bellText.startsWith(bell.first)).toBe(true);
     expect(await exited).toBe(0);
     expect(server.output()).not.toMatch(/error/i);
+  });
+});
+
+// Issue 38: a process whose database stopped answering (a hung host, a frozen embedded database)
+// still stops on SIGTERM, by its deadline, instead of waiting for ever until kill -9.
+describe.skipIf(!buildExists() || !postgresBinDir())("shutting down while the database does not answer (built server)", () => {
+  it("on SIGTERM ends by its deadline, saying why, though a request and the database never answer", { timeout: 60_000 }, async () => {
+    cluster = await startPrivateCluster();
+    const own = await startBuiltServer({ SHUTDOWN_GRACE_MS: "500" }, { databaseUrl: cluster.url });
+    try {
+      const cookie = await signInCookie(own, DEMO);
+      cluster.freeze();
+      // A request on a pooled connection whose database went silent: it waits with no answer.
+      const hanging = fetch(`${own.base}/dashboard`, { headers: { cookie } }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exited = new Promise<number | null>((resolve) => own.child.once("exit", (code) => resolve(code)));
+      own.child.kill("SIGTERM");
+      expect(await exited).toBe(1);
+      expect(own.output()).toMatch(/shutdown did not finish in time/);
+      await hanging;
+    } finally {
+      cluster.thaw();
+      await own.stop();
+    }
   });
 });

@@ -174,6 +174,53 @@ describe("two-factor sign-in", () => {
     expect((await run(twoFactorLoader, getRequest("/login/two-factor"))).location).toBe("/login");
   });
 
+  it("refuses wrong codes from one address, and only there: the owner's code from another address signs in", async () => {
+    const { email, password } = await createVerifiedUser();
+    const { secret } = await turnOn(await signedInCookie(email, password));
+    const stranger = "203.0.113.81";
+    const passwordFrom = async (ip: string) => {
+      const res = await run(loginAction, formRequest("/login", { email, password }), { ip });
+      expect(res.location).toBe("/login/two-factor");
+      return cookieHeader(res.setCookies);
+    };
+    const codeFrom = (ip: string, challenge: string, code: string) =>
+      run(twoFactorAction, formRequest("/login/two-factor", { code }, { cookie: challenge }), { ip });
+    const wrong = codeForStep(secret, stepAt(Date.now()) + 5);
+    // Someone with the password tries codes from one address: three challenges of five wrong codes, as many as one address may.
+    for (let round = 0; round < 3; round++) {
+      const challenge = await passwordFrom(stranger);
+      for (let i = 0; i < 5; i++) expect((await codeFrom(stranger, challenge, wrong)).status).toBe(i < 4 ? 400 : 302);
+    }
+    const refused = await codeFrom(stranger, await passwordFrom(stranger), wrong);
+    expect(refused.status).toBe(429);
+    expect(refused.data.result.error.code).toEqual([expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/)]);
+
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + STEP_MS });
+    const owner = "198.51.100.82";
+    const done = await codeFrom(owner, await passwordFrom(owner), codeForStep(secret, stepAt(Date.now())));
+    expect(done.status).toBe(302);
+    expect(done.location).toBe("/dashboard");
+    expect(done.setCookies.some((c) => c.startsWith("jumbe_session="))).toBe(true);
+  });
+
+  it("after more wrong codes than one address may try, a new browser must also enter a code from the e-mail", async () => {
+    const { email, password } = await createVerifiedUser();
+    const { secret } = await turnOn(await signedInCookie(email, password));
+    const wrong = codeForStep(secret, stepAt(Date.now()) + 5);
+    const guessFrom = async (ip: string, codes: number) => {
+      const res = await run(loginAction, formRequest("/login", { email, password }), { ip });
+      expect(res.location).toBe("/login/two-factor");
+      for (let i = 0; i < codes; i++)
+        await run(twoFactorAction, formRequest("/login/two-factor", { code: wrong }, { cookie: cookieHeader(res.setCookies) }), { ip });
+    };
+    for (let round = 0; round < 3; round++) await guessFrom("203.0.113.83", 5);
+    await guessFrom("203.0.113.84", 1);
+    const next = await run(loginAction, formRequest("/login", { email, password }), { ip: "198.51.100.85" });
+    expect(next.status).toBe(302);
+    expect(next.location).toBe("/login/email-code");
+    expect(next.setCookies.some((c) => c.startsWith(`${CHALLENGE_COOKIE}=`))).toBe(false);
+  });
+
   it("works through the JSON API: 202 with requiresTwoFactor, then the code", async () => {
     const { email, password } = await createVerifiedUser();
     const { secret } = await turnOn(await signedInCookie(email, password));

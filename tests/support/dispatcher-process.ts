@@ -6,7 +6,7 @@ import { feedCampaigns } from "~/.server/campaigns/feeder";
 
 /**
  * A dispatcher in a process of its own, for the tests that need a second process on the same
- * PostgreSQL database (or one to kill): `DATABASE_URL`, `GRAPH_API_BASE_URL` and `DISPATCH_WORKERS`
+ * PostgreSQL database, or one to kill (on PostgreSQL, or on PGlite in a folder: `pglite:<dir>`): `DATABASE_URL`, `GRAPH_API_BASE_URL` and `DISPATCH_WORKERS`
  * (rounds in parallel) from the environment; with `FEED_CAMPAIGNS=1` it also runs the campaign
  * feeder, as a server instance does. Run with `node --import tsx`. It prints
  * `DISPATCHER {"ready":true}` once it polls, and on SIGTERM stops its rounds and prints
@@ -23,7 +23,11 @@ setEnv(
     GRAPH_API_TIMEOUT_MS: process.env.GRAPH_API_TIMEOUT_MS ?? "30000",
   }),
 );
-await openDatabase({ databaseUrl: process.env.DATABASE_URL, poolSize: 4, migrate: false });
+// `pglite:<dir>`: the embedded database in that folder (this process alone holds it while it runs).
+const url = process.env.DATABASE_URL ?? "";
+await openDatabase(
+  url.startsWith("pglite:") ? { dataDir: url.slice("pglite:".length), migrate: false } : { databaseUrl: url, poolSize: 4, migrate: false },
+);
 
 let running = true;
 const totals = { claimed: 0, accepted: 0, deferred: 0, retrying: 0, failed: 0, errors: 0 };

@@ -191,3 +191,120 @@ export function checkShippedSite(binary: string, source: string): { ok: boolean;
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One directive of an nginx configuration: its name, its arguments, and the block it opens. */
+export interface NginxDirective {
+  name: string;
+  args: string[];
+  block?: NginxDirective[];
+}
+
+/**
+ * nginx's configuration syntax, enough for the site: directives end with `;` or open a `{ }`
+ * block, `#` starts a comment, quotes keep spaces. A regex holding `{`, `;` or `#` must be quoted
+ * in nginx too, so words split where nginx splits them.
+ */
+export function parseNginxConfig(source: string): NginxDirective[] {
+  const tokens: string[] = [];
+  for (let i = 0; i < source.length;) {
+    const c = source[i]!;
+    if (/\s/.test(c)) i++;
+    else if (c === "#") while (i < source.length && source[i] !== "\n") i++;
+    else if (c === ";" || c === "{" || c === "}") tokens.push(source[i++]!);
+    else if (c === '"' || c === "'") {
+      let word = "";
+      for (i++; i < source.length && source[i] !== c; i++) word += source[i] === "\\" ? source[++i] : source[i];
+      i++;
+      tokens.push(word);
+    } else {
+      let word = "";
+      while (i < source.length && !/[\s;{}]/.test(source[i]!)) word += source[i++];
+      tokens.push(word);
+    }
+  }
+  let at = 0;
+  const block = (): NginxDirective[] => {
+    const directives: NginxDirective[] = [];
+    while (at < tokens.length && tokens[at] !== "}") {
+      const words: string[] = [];
+      while (at < tokens.length && tokens[at] !== ";" && tokens[at] !== "{") words.push(tokens[at++]!);
+      const [name, ...args] = words;
+      if (!name) throw new Error(`nginx configuration: a directive without a name near token ${at}`);
+      if (tokens[at++] === "{") {
+        directives.push({ name, args, block: block() });
+        at++;
+      } else directives.push({ name, args });
+    }
+    return directives;
+  };
+  return block();
+}
+
+/** An nginx size (`1m`, `512k`, `4096`) in bytes. */
+export function nginxBytes(size: string) {
+  const match = /^(\d+)([kKmMgG]?)$/.exec(size);
+  if (!match) throw new Error(`not an nginx size: ${size}`);
+  const unit = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]!.toLowerCase() as "" | "k" | "m" | "g"];
+  return Number(match[1]) * unit;
+}
+
+export interface SiteLocation {
+  /** `=`, `^~`, `~`, `~*`, or "" for a plain prefix. */
+  modifier: string;
+  pattern: string;
+  /** Its own client_max_body_size, in bytes. */
+  bodyLimit?: number;
+}
+
+/** The public site's body limits: its server's client_max_body_size and its locations'. */
+export interface SiteBodyLimits {
+  server: number;
+  locations: SiteLocation[];
+}
+
+/** The server that serves the site's name over TLS (the one browsers reach), as shipped. */
+export function siteBodyLimits(source: string, name = "jumbe.example.co.ke"): SiteBodyLimits {
+  const http = parseNginxConfig(source).filter((d) => d.name === "server");
+  const server = http.find(
+    (s) =>
+      s.block!.some((d) => d.name === "server_name" && d.args.includes(name)) &&
+      s.block!.some((d) => d.name === "listen" && d.args[0] === "443"),
+  );
+  if (!server) throw new Error(`${SITE_CONFIG} has no server for ${name} on 443; update tests/support/nginx.ts`);
+  const size = (directives: NginxDirective[]) => {
+    const limit = directives.find((d) => d.name === "client_max_body_size");
+    return limit ? nginxBytes(limit.args[0]!) : undefined;
+  };
+  const locations = server
+    .block!.filter((d) => d.name === "location")
+    .map((d) => {
+      if (d.block!.some((inner) => inner.name === "location")) throw new Error("nested locations: update tests/support/nginx.ts");
+      const [modifier, pattern] = d.args.length === 2 ? d.args : ["", d.args[0]!];
+      return { modifier: modifier!, pattern: pattern!, bodyLimit: size(d.block!) };
+    });
+  // nginx's own default when the server says nothing.
+  return { server: size(server.block!) ?? 1024 ** 2, locations };
+}
+
+/**
+ * The location nginx picks for a (normalised) path, as nginx documents it: an exact `=` match;
+ * else the longest prefix, kept if it is `^~`; else the first regex in the file's order that
+ * matches (`~*` ignoring case); else that longest prefix.
+ */
+export function locationFor(site: SiteBodyLimits, path: string): SiteLocation | undefined {
+  const exact = site.locations.find((l) => l.modifier === "=" && l.pattern === path);
+  if (exact) return exact;
+  const prefix = site.locations
+    .filter((l) => (l.modifier === "" || l.modifier === "^~") && path.startsWith(l.pattern))
+    .sort((a, b) => b.pattern.length - a.pattern.length)[0];
+  if (prefix?.modifier === "^~") return prefix;
+  const regex = site.locations.find(
+    (l) => (l.modifier === "~" || l.modifier === "~*") && new RegExp(l.pattern, l.modifier === "~*" ? "i" : "").test(path),
+  );
+  return regex ?? prefix;
+}
+
+/** The most a body may carry at `path` before nginx answers 413 itself. */
+export function nginxBodyLimitAt(site: SiteBodyLimits, path: string) {
+  return locationFor(site, path)?.bodyLimit ?? site.server;
+}

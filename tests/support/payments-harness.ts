@@ -5,6 +5,7 @@ import express from "express";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { clearDarajaTokens } from "~/.server/payments/daraja";
+import { requestLog } from "~/.server/http/request-log";
 import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
 import { createPaystackSandbox, type PaystackSandbox } from "../../sandbox/paystack";
 import { appFetch } from "./in-process-app";
@@ -32,6 +33,8 @@ export function paymentsHarnessForFile() {
     });
     paystack = createPaystackSandbox({ secretKey, webhookDelayMs: 0, webhookAttempts: 1 });
     const app = express();
+    // As server.ts: every request's log line (silent in tests unless a test captures the log).
+    app.use(requestLog());
     app.use("/sandbox/mpesa", mpesa.router);
     app.use("/sandbox/paystack", paystack.router);
     // Everything else is Jumbe: the request as the built server would hand it to React Router.

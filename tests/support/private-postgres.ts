@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, appendFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./built-server";
@@ -15,6 +15,12 @@ export interface PrivateCluster {
   /** `pg_ctl stop -m fast`: sessions are terminated and new connections refused, as in a restart. */
   stop(): void;
   start(): void;
+  /**
+   * SIGSTOP to the server and every backend: connections stay open and nothing answers, as a
+   * database host that hangs. `thaw` (SIGCONT) lets it go on.
+   */
+  freeze(): void;
+  thaw(): void;
   /** Runs one statement as the superuser on the cluster's `postgres` database. */
   query(text: string): Promise<unknown[]>;
   destroy(): void;
@@ -70,12 +76,27 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     }
   };
   await query("create database jumbe");
+  const signalAll = (signal: "SIGSTOP" | "SIGCONT") => {
+    const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    const children = spawnSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
+    for (const pid of [postmaster, ...children]) process.kill(pid, signal);
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/jumbe`,
     stop,
     start,
+    freeze: () => signalAll("SIGSTOP"),
+    thaw: () => signalAll("SIGCONT"),
     query,
     destroy() {
+      try {
+        signalAll("SIGCONT");
+      } catch {
+        // not running
+      }
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } catch {

@@ -21,6 +21,8 @@ export async function startGraphSandbox(
     /** Sent messages the sandbox keeps for metaReceived (default 10,000). */
     keepMessages?: number;
     now?: () => number;
+    /** Redeliveries of a webhook Jumbe did not take (the sandbox's default with a webhookUrl: 8 from 1 s, doubling). */
+    webhookRetry?: { attempts: number; baseDelayMs: number };
   } = {},
 ) {
   const sandbox: MetaSandbox = createMetaSandbox({
@@ -28,7 +30,7 @@ export async function startGraphSandbox(
     appSecret: env().META_APP_SECRET,
     configId: env().META_CONFIG_ID,
     webhookUrl: options.webhookUrl ?? "http://127.0.0.1:9/webhooks/whatsapp",
-    webhookRetry: options.webhookUrl ? undefined : { attempts: 1, baseDelayMs: 0 },
+    webhookRetry: options.webhookRetry ?? (options.webhookUrl ? undefined : { attempts: 1, baseDelayMs: 0 }),
     batchWindowMs: 1,
     templateReviewDelayMs: 600_000,
     statusDelaysMs: options.statusDelaysMs,

@@ -1,6 +1,4 @@
 import type { z } from "zod";
-import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../db/client";
 import type { CampaignParameters, ParameterSource } from "../db/schema/campaigns";
 import {
   cancelCampaign,
@@ -14,7 +12,8 @@ import {
 import { getCampaign, listCampaigns, type CampaignView } from "../campaigns/queries";
 import { CampaignRefusal } from "../campaigns/refusals";
 import { ContactRefusal } from "../contacts/refusals";
-import { hashRequest, IDEMPOTENCY_HOURS } from "../messaging/queue";
+import { hashRequest } from "../messaging/queue";
+import { oncePerKey } from "./idempotency";
 import { SendRefusal } from "../messaging/refusals";
 import { ApiProblem } from "./problem";
 import {
@@ -80,101 +79,54 @@ const frozenEstimate = (view: CampaignView): Estimate => ({
   estimatedCostKes: view.estimatedCostKes ?? 0,
 });
 
-// ---- Idempotency-Key: api_idempotency, as POST /api/v1/messages keeps it -----------------------
-
-const PENDING = "{}";
-/** How long a repeat waits for the first request with its key to finish before it is refused. */
-const PENDING_WAIT_MS = 10_000;
-
 interface Remembered {
   id: string;
   estimate: Estimate;
 }
 
-/** The first answer of this key (undefined when none), refusing another request's key; waits while the first is in progress. */
-async function remembered(organizationId: string, key: string, requestHash: string): Promise<Remembered | undefined> {
-  const deadline = Date.now() + PENDING_WAIT_MS;
-  for (;;) {
-    const [row] = await rawQuery<{ request_hash: string; response: Partial<Remembered> }>(
-      `select request_hash, response from api_idempotency
-       where organization_id = $1 and key = $2 and created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
-      [organizationId, key],
-    );
-    if (!row) return undefined;
-    if (row.request_hash !== requestHash)
-      throw new ApiProblem(
-        409,
-        "idempotency_conflict",
-        "This Idempotency-Key was used in the last 24 hours for a different request. Use a new key for a new campaign.",
-      );
-    if (row.response.id && row.response.estimate) return row.response as Remembered;
-    if (Date.now() > deadline)
-      throw new ApiProblem(
-        409,
-        "idempotency_conflict",
-        "A request with this Idempotency-Key is still being handled. Try again in a moment to get its campaign.",
-      );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Claims the key for this request; false when another request holds it (fresh). */
-async function claim(organizationId: string, key: string, requestHash: string) {
-  const claimed = (await db().execute(sql`
-    insert into api_idempotency (organization_id, key, request_hash, status, response)
-    values (${organizationId}, ${key}, ${requestHash}, 201, ${PENDING}::jsonb)
-    on conflict (organization_id, key) do update
-      set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
-      where api_idempotency.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
-    returning key`)) as unknown as { rows: unknown[] };
-  return claimed.rows.length > 0;
-}
-
 /**
  * POST /api/v1/campaigns: checked, counted and stored: started now, scheduled, or a draft. The
  * answer carries the estimate (who receives it, who is left out and why, the cost). With an
- * Idempotency-Key, a repeat within 24 hours answers the first campaign and creates nothing.
+ * Idempotency-Key, a repeat within 24 hours answers the first campaign (as it is now) and creates nothing.
  */
-export async function createApiCampaign(organizationId: string, body: z.output<typeof CampaignCreate>, idempotencyKey?: string) {
-  const requestHash = hashRequest({ endpoint: "POST /api/v1/campaigns", body });
-  if (idempotencyKey) {
-    let earlier = await remembered(organizationId, idempotencyKey, requestHash);
-    if (!earlier && !(await claim(organizationId, idempotencyKey, requestHash)))
-      earlier = await remembered(organizationId, idempotencyKey, requestHash);
-    if (earlier) return { ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate };
+export async function createApiCampaign(
+  organizationId: string,
+  body: z.output<typeof CampaignCreate>,
+  idempotencyKey?: string,
+  apiKeyId?: string,
+) {
+  const create = () => createCampaignNow(organizationId, body, apiKeyId);
+  if (!idempotencyKey) return create();
+  return oncePerKey(
+    {
+      organizationId,
+      key: idempotencyKey,
+      requestHash: hashRequest({ endpoint: "POST /api/v1/campaigns", body }),
+      thing: "campaign",
+    },
+    {
+      create,
+      remember: (view): Remembered => ({ id: view.id, estimate: view.estimate }),
+      replay: async (earlier: Remembered) => ({ ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate }),
+    },
+  );
+}
+
+async function createCampaignNow(organizationId: string, body: z.output<typeof CampaignCreate>, apiKeyId?: string) {
+  const input = inputOf(body);
+  const now = new Date();
+  // One that does not start now is counted here; one that starts has its frozen audience's figures.
+  const startsLater = !!input.draft || (!!input.scheduledFor && input.scheduledFor > now);
+  let estimate: Estimate | undefined;
+  if (startsLater) {
+    const counted = await answer(estimateCampaign(organizationId, await answer(checkCampaign(organizationId, input, now))));
+    estimate = { recipients: counted.recipients, leftOut: counted.leftOut, estimatedCostKes: counted.estimatedCostCents / 100 };
   }
-  let created: string | undefined;
-  try {
-    const input = inputOf(body);
-    const now = new Date();
-    // One that does not start now is counted here; one that starts has its frozen audience's figures.
-    const startsLater = !!input.draft || (!!input.scheduledFor && input.scheduledFor > now);
-    let estimate: Estimate | undefined;
-    if (startsLater) {
-      const counted = await answer(estimateCampaign(organizationId, await answer(checkCampaign(organizationId, input, now))));
-      estimate = { recipients: counted.recipients, leftOut: counted.leftOut, estimatedCostKes: counted.estimatedCostCents / 100 };
-    }
-    const id = (created = await answer(createCampaign({ organizationId }, input, now)));
-    const view = await answer(getCampaign(organizationId, id));
-    estimate ??= frozenEstimate(view);
-    if (idempotencyKey)
-      await rawQuery(`update api_idempotency set response = $3::jsonb where organization_id = $1 and key = $2`, [
-        organizationId,
-        idempotencyKey,
-        JSON.stringify({ id, estimate } satisfies Remembered),
-      ]);
-    return { ...view, estimate };
-  } catch (error) {
-    // A refused request leaves its key free for a corrected retry (one that created its campaign keeps it held).
-    if (idempotencyKey && !created)
-      await rawQuery(`delete from api_idempotency where organization_id = $1 and key = $2 and request_hash = $3 and response = $4::jsonb`, [
-        organizationId,
-        idempotencyKey,
-        requestHash,
-        PENDING,
-      ]);
-    throw error;
-  }
+  // The key it is made with: whoever has held it cannot approve it (decision 045).
+  const id = await answer(createCampaign({ organizationId, apiKeyId }, input, now));
+  const view = await answer(getCampaign(organizationId, id));
+  estimate ??= frozenEstimate(view);
+  return { ...view, estimate };
 }
 
 /** GET /api/v1/campaigns: newest first, a keyset page at a time. */

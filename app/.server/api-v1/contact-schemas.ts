@@ -2,13 +2,15 @@ import { z } from "zod";
 import { CONSENT_SOURCES } from "../contacts/consent";
 import { MAX_TAGS, NAME_MAX, NOTES_MAX, TAG_MAX } from "../contacts/fields";
 import { EVIDENCE_MAX } from "../contacts/consent";
+import { withoutBidiControls } from "~/lib/names";
 
 /** The contact endpoints' shapes; the OpenAPI document is generated from them. */
 
 const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 
 const ContactFields = {
-  name: z.string().min(1).max(NAME_MAX).describe("The person's name."),
+  // Bidirectional controls (U+202E and its kind) go before the length is checked: a name of nothing else is empty.
+  name: z.string().overwrite(withoutBidiControls).min(1).max(NAME_MAX).describe("The person's name."),
   phone: z
     .string()
     .min(1)

@@ -54,6 +54,8 @@ export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502;
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;
+  /** The API key the request was made with (a campaign records it: decision 045). */
+  apiKeyId: string;
   query: z.output<Q>;
   params: z.output<P>;
   body: z.output<B>;
@@ -97,8 +99,12 @@ export interface Endpoint<
   multipart?: { field: string; maxBytes: number; description: string; example: { file: string; contentType: string } };
   /** The success status; 204 answers no body (`response` is then NoContent). */
   status: 200 | 201 | 202 | 204;
-  /** Takes an Idempotency-Key header: a repeat within 24 hours answers the first result. */
-  idempotent?: boolean;
+  /**
+   * Takes an Idempotency-Key header: a repeat within 24 hours answers the first result (decision
+   * 043). "own": run() gets the key and keeps it itself (in its own transaction, or after reading a
+   * streamed body); "replay": the handler claims the key and answers a repeat with the first answer.
+   */
+  idempotent?: "own" | "replay";
   response: R;
   /** Errors particular to this endpoint, with what they mean (codes included), for the OpenAPI document. */
   errors?: Partial<Record<DocumentedError, string>>;
@@ -246,6 +252,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: NoQuery,
     params: NoParams,
     body: { schema: TemplateCreate, example: TEMPLATE_CREATE_EXAMPLE },
+    idempotent: "replay",
     status: 201,
     response: Template,
     errors: {
@@ -304,6 +311,7 @@ export const ENDPOINTS: Endpoint[] = [
       description: "The file's bytes, nothing else (no form encoding).",
       example: { file: "sample.png", contentType: "image/png" },
     },
+    idempotent: "replay",
     status: 201,
     response: TemplateSample,
     errors: {
@@ -323,7 +331,7 @@ export const ENDPOINTS: Endpoint[] = [
     params: NoParams,
     body: { schema: SendMessage, example: SEND_MESSAGE_EXAMPLE },
     status: 202,
-    idempotent: true,
+    idempotent: "own",
     response: Message,
     errors: {
       402: "A prepaid wallet cannot pay for this template message (code insufficient_balance): top up on the Billing page or with POST /api/billing/topups.",
@@ -373,13 +381,14 @@ export const ENDPOINTS: Endpoint[] = [
       description: "The file as the part named file, with its filename and Content-Type.",
       example: { file: "photo.jpg", contentType: "image/jpeg" },
     },
+    idempotent: "own",
     status: 201,
     response: MediaFile,
     errors: {
       413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
       415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (code media_type_mismatch).",
     },
-    run: ({ organizationId, upload }) => uploadApiMedia(organizationId, upload!),
+    run: ({ organizationId, upload, idempotencyKey }) => uploadApiMedia(organizationId, upload!, idempotencyKey),
   }),
   define({
     method: "get",
@@ -431,6 +440,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: NoQuery,
     params: NoParams,
     body: { schema: ContactCreate, example: CONTACT_CREATE_EXAMPLE },
+    idempotent: "replay",
     status: 200,
     response: Contact,
     errors: {
@@ -505,7 +515,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "createCampaign",
     summary: "Create a campaign",
     description:
-      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing. When the organisation's owner has turned on broadcast approval, a campaign to more recipients than its threshold answers status awaiting_approval: nothing is sent until an owner or admin approves it in Jumbe (any of them, since an API key is nobody's), and once approved it starts, or waits for its scheduledFor. Declined, it is cancelled with the reason in approval.declineReason.",
+      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing. When the organisation's owner has turned on broadcast approval, a campaign to more recipients than its threshold answers status awaiting_approval: nothing is sent until an owner or admin who has never seen the API key it was made with approves it in Jumbe (whoever holds the key could have made it, so neither the member who created or regenerated the key nor anyone who revealed it may approve or decline it), and once approved it starts, or waits for its scheduledFor. Declined, it is cancelled with the reason in approval.declineReason.",
     query: NoQuery,
     params: NoParams,
     body: {
@@ -516,7 +526,7 @@ export const ENDPOINTS: Endpoint[] = [
       },
     },
     status: 201,
-    idempotent: true,
+    idempotent: "own",
     response: CreatedCampaign,
     errors: {
       404: "The audience's segment is not one of yours (code invalid_audience), or header.mediaId is not a media file of yours (code media_not_found).",
@@ -524,7 +534,7 @@ export const ENDPOINTS: Endpoint[] = [
       413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
       422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder or button without a value or mapped to an unknown field; a media header's file missing, not https, or given for a template without one), media_type_mismatch (the uploaded file does not fit the header: a PDF for an image), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
     },
-    run: ({ organizationId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey),
+    run: ({ organizationId, apiKeyId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey, apiKeyId),
   }),
   define({
     method: "get",

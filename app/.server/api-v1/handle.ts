@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { authenticateApiKey } from "../developer/api-keys";
 import { recordActivity } from "../activity/record";
@@ -7,6 +8,8 @@ import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
 import { multipartBoundary } from "../http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
+import { oncePerKey } from "./idempotency";
+import { hashRequest } from "../messaging/queue";
 import { API_RATE_LIMIT, effectiveApiRateLimit, recordApiCall } from "./usage";
 
 const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -83,7 +86,7 @@ export async function handleApiV1(request: Request): Promise<Response> {
         { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
       );
     } else {
-      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched);
+      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId);
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
@@ -147,6 +150,7 @@ async function answer(
   rawParams: Record<string, string>,
   headers: Record<string, string>,
   prefetched: unknown,
+  apiKeyId: string,
 ): Promise<Response> {
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -236,16 +240,24 @@ async function answer(
   }
 
   try {
-    const result = await endpoint.run({
-      organizationId,
-      query: query.data,
-      params: params.data,
-      body,
-      file,
-      upload,
-      idempotencyKey,
-      prefetched,
-    });
+    const input = { organizationId, apiKeyId, query: query.data, params: params.data, body, file, upload, idempotencyKey, prefetched };
+    const result =
+      endpoint.idempotent === "replay" && idempotencyKey
+        ? await oncePerKey(
+            {
+              organizationId,
+              key: idempotencyKey,
+              requestHash: hashRequest({
+                endpoint: `${endpoint.method} ${endpoint.path}`,
+                params: params.data,
+                body,
+                file: file && { contentType: file.contentType, sha256: createHash("sha256").update(file.bytes).digest("hex") },
+              }),
+              thing: "request",
+            },
+            { create: () => endpoint.run(input), remember: (answer) => answer, replay: (first) => first },
+          )
+        : await endpoint.run(input);
     if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,

@@ -9,6 +9,8 @@ import {
   type MediaFileView,
 } from "../messaging/media-files";
 import { ApiProblem } from "./problem";
+import { oncePerKey } from "./idempotency";
+import { hashRequest } from "../messaging/queue";
 
 /** POST, GET and DELETE /api/v1/media: the tenant's files for sending by mediaId (decision 023). */
 
@@ -44,6 +46,40 @@ async function drain(reader: MultipartReader) {
  * are read past and ignored), streamed to storage as it arrives; a second file is refused.
  */
 export async function uploadApiMedia(
+  organizationId: string,
+  upload: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number },
+  idempotencyKey?: string,
+): Promise<MediaFileView> {
+  const stored = await storeMultipartUpload(organizationId, upload);
+  if (!idempotencyKey) return stored;
+  // The key is decided once the bytes are in: a repeat's copy is discarded and the first file answered.
+  return oncePerKey(
+    {
+      organizationId,
+      key: idempotencyKey,
+      requestHash: hashRequest({
+        endpoint: "POST /api/v1/media",
+        sha256: stored.sha256,
+        mimeType: stored.mimeType,
+        fileName: stored.fileName,
+      }),
+      thing: "file",
+    },
+    {
+      create: async () => stored,
+      remember: (file) => file,
+      replay: async (first: MediaFileView) => {
+        await discardUploadedMedia(organizationId, stored.id);
+        return first;
+      },
+    },
+  ).catch(async (error: unknown) => {
+    await discardUploadedMedia(organizationId, stored.id);
+    throw error;
+  });
+}
+
+async function storeMultipartUpload(
   organizationId: string,
   upload: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number },
 ): Promise<MediaFileView> {

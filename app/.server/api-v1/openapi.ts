@@ -116,13 +116,28 @@ function operation(endpoint: Endpoint) {
           : "The query is not valid (code invalid_request).",
       ),
       "401": errorResponse("No API key, or a key that is not valid or was revoked (codes missing_api_key, invalid_api_key)."),
-      ...Object.fromEntries(Object.entries(endpoint.errors ?? {}).map(([status, description]) => [status, errorResponse(description)])),
+      ...Object.fromEntries(Object.entries(errorsOf(endpoint)).map(([status, description]) => [status, errorResponse(description)])),
       "429": {
         ...errorResponse(`More than ${API_RATE_LIMIT.limit} requests in a minute with this key (code rate_limited).`),
         headers: { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } },
       },
     },
   };
+}
+
+const IDEMPOTENCY_REFUSALS =
+  "The Idempotency-Key was used in the last 24 hours for a different request (code idempotency_conflict), or its first request is still being handled after 10 s (idempotency_in_progress).";
+
+/** The endpoint's own errors; an idempotent one's 409 also names the Idempotency-Key's refusals. */
+function errorsOf(endpoint: Endpoint): Record<string, string> {
+  const errors: Record<string, string> = { ...endpoint.errors };
+  if (endpoint.idempotent)
+    errors["409"] = errors["409"]?.includes("idempotency_conflict")
+      ? errors["409"]
+      : errors["409"]
+        ? `${errors["409"]} ${IDEMPOTENCY_REFUSALS}`
+        : IDEMPOTENCY_REFUSALS;
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 let built: { appUrl: string; day: string; document: ReturnType<typeof buildOpenApiDocument> } | undefined;

@@ -7,7 +7,8 @@ export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 
-export type CodePurpose = "signup" | "reset" | "email_change";
+/** `signin`: a new browser's sign-in while the account sees many failures (decision 044). */
+export type CodePurpose = "signup" | "reset" | "email_change" | "signin";
 
 export type CodeCheck = { ok: true; targetEmail: string } | { ok: false; reason: "invalid" | "expired" | "locked" | "missing" };
 

@@ -7,7 +7,8 @@ import { enqueueJob } from "../jobs/queue";
 import { wakeWorkers } from "../jobs/worker";
 import { sendMail } from "../mail/transport";
 import { passwordChangedMail } from "../mail/messages";
-import { hitRateLimits, RATE_LIMITS, rateLimitMessage, resetRateLimit } from "../security/rate-limit";
+import { hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../security/rate-limit";
+import { forgetSignInFailures } from "./signin-attempts";
 import { CODE_MESSAGES, consumeCode } from "./codes";
 import { hashPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
@@ -54,8 +55,8 @@ export async function resetPassword(email: string, otp: string, newPassword: str
     .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: new Date(), isVerified: true })
     .where(eq(users.id, account.user.id));
   await deleteUserSessions(account.user.id);
-  // The code proved the mailbox: strangers' failed guesses no longer keep the owner out.
-  await resetRateLimit(RATE_LIMITS.signinAccount, normalized);
+  // The code proved the mailbox: strangers' failed guesses no longer ask the owner for a sign-in code.
+  await forgetSignInFailures(normalized, account.user.id, meta.ip);
   await recordActivity({
     organizationId: account.organization.id,
     userId: account.user.id,

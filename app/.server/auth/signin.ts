@@ -4,8 +4,10 @@ import { users } from "../db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import { log } from "../log";
-import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../security/rate-limit";
+import { hitRateLimit, rateLimitMessage } from "../security/rate-limit";
 import { knownDeviceCookieHeader, knownDeviceId } from "./known-device";
+import { accountUnderAttack, countPasswordFailure, takePasswordAttempt } from "./signin-attempts";
+import { EMAIL_CODE_MESSAGES, startEmailCodeStep } from "./email-code/pending";
 import { verifyAgainstDummy, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken } from "./sessions";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
@@ -30,6 +32,7 @@ export type SignedIn = { ok: true; user: AuthUser; role: Role; setCookie: string
 export type SigninResult =
   | SignedIn
   | { ok: false; status: 202; message: string; reason: "two_factor"; challengeCookie: string }
+  | { ok: false; status: 202; message: string; reason: "email_code"; codeCookie: string }
   | { ok: false; status: 401 | 403 | 429; message: string; reason: "invalid" | "suspended" | "rate_limited" }
   | { ok: false; status: 403; message: string; reason: "unverified"; email: string };
 
@@ -37,11 +40,12 @@ export type SigninResult =
  * Checks the password and opens a session; unverified accounts get a fresh code instead.
  * The session this browser had before (`previousToken`) ends: a sign-in always gets a new id.
  *
- * Limits count failures only (decision 013). Each attempt takes a slot in the client's IP bucket
- * and in the account's bucket (or, from a known device of the account, that device's bucket)
- * before the costly password check, and a right password gives both slots back. So concurrent
- * guesses cannot overrun a limit, the owner's own sign-ins never use it up, and strangers who
- * lock the account for unknown browsers do not lock out a browser the owner signed in with before.
+ * Limits count failures only (decision 013) and refuse per client address, per account and address,
+ * or per known device, never per account alone (decision 044): a stranger's failures slow the
+ * stranger, not the owner elsewhere. Each attempt takes its slots before the costly password check
+ * and a right password gives them back, so concurrent guesses cannot overrun a limit and the owner's
+ * own sign-ins never use it up. While the account sees more failures than one address may make, a
+ * browser it does not know also needs a code e-mailed to the account.
  */
 export async function signIn(
   email: string,
@@ -52,28 +56,20 @@ export async function signIn(
   deviceCookie?: string,
 ): Promise<SigninResult> {
   const normalized = email.trim().toLowerCase();
-  const refused = (retryAfterSeconds: number) => ({
-    ok: false as const,
-    status: 429 as const,
-    message: rateLimitMessage(retryAfterSeconds),
-    reason: "rate_limited" as const,
-  });
-  const ipHit = await hitRateLimit(RATE_LIMITS.signinIp, meta.ip);
-  if (!ipHit.allowed) return refused(ipHit.retryAfterSeconds);
-
   const account = await findUserByEmail(normalized);
   const device = account ? knownDeviceId(deviceCookie, account.user) : null;
-  const [bucket, subject] = device ? [RATE_LIMITS.signinDevice, device] : [RATE_LIMITS.signinAccount, normalized];
-  const accountHit = await hitRateLimit(bucket, subject);
-  if (!accountHit.allowed) return refused(accountHit.retryAfterSeconds);
+  const attempt = await takePasswordAttempt(normalized, meta.ip, device);
+  if (!attempt.allowed) return refusedForNow(attempt.retryAfterSeconds);
 
   if (!account) {
     await verifyAgainstDummy(password);
+    await countPasswordFailure(normalized);
     log().info({ ip: meta.ip }, "sign-in failed: unknown account");
     return { ok: false, status: 401, message: SIGNIN_MESSAGES.invalid, reason: "invalid" };
   }
   const { user, organization } = account;
   if (!(await verifyPassword(user.passwordHash, password))) {
+    if (!device) await countPasswordFailure(normalized);
     await recordActivity({
       organizationId: organization.id,
       userId: user.id,
@@ -86,8 +82,7 @@ export async function signIn(
     return { ok: false, status: 401, message: SIGNIN_MESSAGES.invalid, reason: "invalid" };
   }
   // The right password: this attempt was no failure.
-  await refundRateLimit(RATE_LIMITS.signinIp, meta.ip, ipHit);
-  await refundRateLimit(bucket, subject, accountHit);
+  await attempt.refund();
   if (organization.status === "suspended") {
     await recordActivity({
       organizationId: organization.id,
@@ -106,6 +101,12 @@ export async function signIn(
     return { ok: false, status: 403, message: SIGNIN_MESSAGES.unverified, reason: "unverified", email: user.email };
   }
 
+  // Many failures from several places: a new browser proves the mailbox too (then two-factor, if on).
+  if (!device && (await accountUnderAttack(normalized, user.id))) {
+    const step = await startEmailCodeStep(user, organization, remember, meta);
+    if (!step.ok) return { ok: false, status: 429, message: step.message, reason: "rate_limited" };
+    return { ok: false, status: 202, message: EMAIL_CODE_MESSAGES.askCode, reason: "email_code", codeCookie: step.cookie };
+  }
   // Two-factor sign-in: the password was right, and a code is asked before any session opens.
   if (user.twoFactorEnabledAt)
     return {
@@ -119,6 +120,10 @@ export async function signIn(
     details: remember ? "Remembered for 30 days" : "Browser session",
     knownDevice: device !== null,
   });
+}
+
+function refusedForNow(retryAfterSeconds: number) {
+  return { ok: false as const, status: 429 as const, message: rateLimitMessage(retryAfterSeconds), reason: "rate_limited" as const };
 }
 
 /**

@@ -29,19 +29,21 @@ export async function startBankTransfer(
       idempotencyKey: request.idempotencyKey ?? null,
       createdBy: actor.userId,
     });
-    if (repeated) return { payment, invoiceId: payment.invoice_id };
+    if (repeated) return { payment, invoiceId: payment.invoice_id, repeated };
     const invoice = await issueTopupDocument(tx, payment, { pending: true });
     await tx.execute(sql`update payments set invoice_id = ${invoice.id} where id = ${payment.id}`);
-    return { payment: { ...payment, invoice_id: invoice.id }, invoiceId: invoice.id };
+    return { payment: { ...payment, invoice_id: invoice.id }, invoiceId: invoice.id, repeated };
   });
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "billing",
-    status: "success",
-    action: "Bank transfer started",
-    details: `${formatKes(amountKes * 100)}, reference ${outcome.payment.reference}.`,
-  });
+  // A repeat of the same request started nothing new.
+  if (!outcome.repeated)
+    await recordActivity({
+      organizationId: actor.organizationId,
+      userId: actor.userId,
+      type: "billing",
+      status: "success",
+      action: "Bank transfer started",
+      details: `${formatKes(amountKes * 100)}, reference ${outcome.payment.reference}.`,
+    });
   return outcome;
 }
 

@@ -39,6 +39,8 @@ export async function startCardTopup(
     // Abandoned checkouts are looked at again after half an hour (settlePendingCards).
     firstCheckAt: new Date(Date.now() + 30 * 60_000),
   });
+  // A repeat answers the first request's checkout page: Paystack opens one page per reference.
+  if (repeated) return { payment, authorizationUrl: await firstCheckoutUrl(payment), repeated };
   try {
     const initialized = await paystackClient().initializeTransaction({
       email: actor.email,
@@ -47,16 +49,39 @@ export async function startCardTopup(
       callbackUrl: `${env().APP_URL}${CARD_RETURN_PATH}`,
       metadata: { organizationId: actor.organizationId, paymentId: payment.id },
     });
+    await rawQuery(`update payments set checkout_url = $2 where id = $1`, [payment.id, initialized.authorizationUrl]);
     return { payment, authorizationUrl: initialized.authorizationUrl, repeated };
   } catch (error) {
     log().warn({ err: error }, "Paystack initialize failed");
-    if (!repeated)
-      await failPayment(payment.id, { code: "initialize", reason: "The card payment page could not be opened. Nothing was charged." });
-    throw new PaymentRefusal(
-      502,
-      "card_unavailable",
-      "The card payment page could not be opened just now. Nothing was charged; try again in a minute.",
-    );
+    await failPayment(payment.id, { code: "initialize", reason: CARD_PAGE_FAILED });
+    throw cardUnavailable();
+  }
+}
+
+const CARD_PAGE_FAILED = "The card payment page could not be opened. Nothing was charged.";
+const cardUnavailable = () =>
+  new PaymentRefusal(
+    502,
+    "card_unavailable",
+    "The card payment page could not be opened just now. Nothing was charged; try again in a minute.",
+  );
+/** How long a repeat waits for the first request to get its checkout page from Paystack. */
+const FIRST_CHECKOUT_WAIT_MS = 10_000;
+
+/** The checkout page the first request with this key opened, waiting while it is still being opened. */
+async function firstCheckoutUrl(first: PaymentRow): Promise<string> {
+  const deadline = Date.now() + FIRST_CHECKOUT_WAIT_MS;
+  for (let payment: PaymentRow | undefined = first; ;) {
+    if (payment?.checkout_url) return payment.checkout_url;
+    if (!payment || payment.status !== "pending") throw cardUnavailable();
+    if (Date.now() > deadline)
+      throw new PaymentRefusal(
+        409,
+        "idempotency_in_progress",
+        "A card payment with this Idempotency-Key is still being opened. Try again in a moment to get its page.",
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1`, [first.id]);
   }
 }
 

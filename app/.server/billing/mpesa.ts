@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { BlockList, isIP } from "node:net";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
 import { env } from "../config/env";
@@ -10,6 +11,7 @@ import {
   normaliseMpesaPhone,
   parseC2bPayload,
   parseStkCallback,
+  type C2bPayment,
   type StkCallback,
 } from "../payments/daraja";
 import {
@@ -30,9 +32,10 @@ import { clearLowBalanceAlert } from "./alerts";
 /**
  * M-Pesa (decision 035): wallet top-ups by M-Pesa Express (an STK push: a prompt on the payer's
  * phone) and payments to the paybill (C2B) with the organisation's business id as the account.
- * Safaricom's callbacks are unsigned and sometimes lost: a payment is credited only when its
- * callback, on the payment's own secret address, matches what was asked (amount and receipt) and
- * the STK query does not contradict it, or when the query itself says it was paid.
+ * Safaricom's callbacks are unsigned and sometimes lost, and their secret addresses can leak: a
+ * prompt is credited only when Jumbe's own STK query says it was paid, or when its callback comes
+ * from one of Safaricom's addresses (MPESA_TRUSTED_IPS) and matches what was asked (amount and
+ * receipt); a paybill confirmation from any other address is held for an administrator.
  */
 
 /** The query job asks Safaricom about a pending prompt this long after it was sent, then backs off. */
@@ -120,6 +123,25 @@ export function callbackSourceAllowed(ip: string | undefined) {
   return allowed.includes(plain);
 }
 
+/**
+ * Whether a callback came from one of Safaricom's addresses (MPESA_TRUSTED_IPS, addresses or
+ * subnets), as Express resolved the client behind the trusted proxies. Only such a callback is
+ * believed on its own word: the secret in its address may have leaked (shared/reference/kenya-payments.md §1.7).
+ */
+export function fromSafaricom(ip: string | undefined) {
+  const plain = (ip ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  const family = isIP(plain);
+  if (!family) return false;
+  const trusted = new BlockList();
+  for (const entry of env().mpesaTrustedIps) {
+    const [address = "", prefix] = entry.split("/");
+    const type = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) trusted.addAddress(address, type);
+    else trusted.addSubnet(address, Number(prefix), type);
+  }
+  return trusted.check(plain, family === 6 ? "ipv6" : "ipv4");
+}
+
 /** An STK callback to `/webhooks/mpesa/stk/<payment>/<secret>`. */
 export async function receiveStkCallback(
   paymentId: string,
@@ -139,43 +161,57 @@ export async function receiveStkCallback(
   }
   if (callback.checkoutRequestId !== payment.checkout_request_id)
     return { status: 400, body: { ResultCode: 1, ResultDesc: "Unknown request" } };
+  const matches = callback.resultCode === 0 && callback.receipt !== null && callback.amountKes === Number(payment.amount_cents) / 100;
   if (payment.status !== "pending") {
     // A repeat after it was settled (or the query settled it first): keep the receipt if it was missing.
-    if (payment.status === "completed" && callback.resultCode === 0 && callback.receipt && !payment.receipt)
+    if (payment.status === "completed" && matches && !payment.receipt)
       await rawQuery(`update payments set receipt = $2 where id = $1 and receipt is null`, [payment.id, callback.receipt]).catch(
         () => undefined,
       );
     return ACCEPTED;
   }
-  await settleFromCallback(payment, callback);
+  await settleFromCallback(payment, callback, { matches, fromSafaricom: fromSafaricom(ip) });
   return ACCEPTED;
 }
 
 /**
- * A callback of a pending payment: success needs the amount asked for and a receipt, and a query
- * that does not say otherwise; a failure is believed only when the query says so too (a forged
- * "cancelled" must not lose a real payment).
+ * A callback of a pending payment. Safaricom's STK query decides when it has a final answer,
+ * whatever the callback claims. Without one ("being processed", or no answer), a callback from
+ * Safaricom's addresses is believed (a success only with the amount asked for and a receipt); any
+ * other waits for the query job, which asks again until a final answer or the give-up time: the
+ * secret address alone (it may have leaked) credits nothing and fails nothing.
  */
-async function settleFromCallback(payment: PaymentRow, callback: StkCallback) {
-  const asked = Number(payment.amount_cents) / 100;
-  const matches = callback.resultCode === 0 && callback.receipt !== null && callback.amountKes === asked;
+async function settleFromCallback(payment: PaymentRow, callback: StkCallback, source: { matches: boolean; fromSafaricom: boolean }) {
   const query = await queryQuietly(payment.checkout_request_id!);
-  if (query?.state === "done" && query.resultCode !== 0) {
-    await failPayment(payment.id, { code: String(query.resultCode), reason: mpesaResultWords(query.resultCode, query.resultDesc) });
+  if (query?.state === "done") {
+    if (query.resultCode === 0)
+      await completePayment(payment.id, {
+        // The query has no receipt: the callback's, when it agrees with what was asked.
+        receipt: source.matches ? callback.receipt : null,
+        via: source.matches ? "M-Pesa" : "M-Pesa's status query",
+      });
+    else await failPayment(payment.id, { code: String(query.resultCode), reason: mpesaResultWords(query.resultCode, query.resultDesc) });
     return;
   }
-  if (matches) {
+  if (source.fromSafaricom && source.matches) {
     await completePayment(payment.id, { receipt: callback.receipt, via: "M-Pesa" });
     return;
   }
-  if (query?.state === "done" && query.resultCode === 0) {
-    // Paid, says Safaricom itself, whatever the callback claimed (its receipt only if the amounts agree).
-    await completePayment(payment.id, { receipt: null, via: "M-Pesa's status query" });
+  if (source.fromSafaricom && callback.resultCode !== 0) {
+    await failPayment(payment.id, {
+      code: String(callback.resultCode),
+      reason: mpesaResultWords(callback.resultCode, callback.resultDesc),
+    });
     return;
   }
   if (callback.resultCode === 0)
-    log().warn({ paymentId: payment.id, amount: callback.amountKes, asked }, "M-Pesa callback did not match its payment: not credited");
-  // Otherwise it stays pending and the query job settles it.
+    log().warn(
+      { paymentId: payment.id, amount: callback.amountKes, asked: Number(payment.amount_cents) / 100, query: query?.state ?? "unanswered" },
+      source.matches
+        ? "M-Pesa callback not confirmed by the STK query and not from Safaricom's addresses: not credited yet"
+        : "M-Pesa callback did not match its payment: not credited",
+    );
+  // It stays pending, and the query job asks Safaricom again soon.
   await rawQuery(`update payments set next_check_at = least(coalesce(next_check_at, now()), now() + interval '15 seconds') where id = $1`, [
     payment.id,
   ]);
@@ -273,10 +309,22 @@ export async function validatePaybill(secret: string, body: unknown, ip: string 
   return { status: 200, body: { ResultCode: "0", ResultDesc: "Accepted" } };
 }
 
+/** A paybill payment nobody is credited for until an administrator has looked (once per TransID; not one already credited). */
+async function holdInSuspense(paid: C2bPayment, body: unknown) {
+  await rawQuery(
+    `insert into mpesa_suspense (trans_id, bill_ref_number, amount_cents, msisdn, payload)
+     select $1::text, $2::text, $3::bigint, $4::text, $5::jsonb where not exists (select 1 from payments where receipt = $1::text)
+     on conflict (trans_id) do nothing`,
+    [paid.transId, paid.billRefNumber, paid.amountCents, paid.msisdn || null, JSON.stringify(body)],
+  );
+}
+
 /**
- * Daraja's confirmation: the money is in the paybill. It credits the organisation named by the
- * account number once per TransID (a receipt that already credited, by the paybill or a prompt,
- * credits nothing); an unknown account goes to the suspense list for an administrator.
+ * Daraja's confirmation: the money is in the paybill. From Safaricom's addresses it credits the
+ * organisation named by the account number once per TransID (a receipt that already credited, by the
+ * paybill or a prompt, credits nothing). An unknown account, or a confirmation from any other address
+ * (Daraja offers no synchronous query of a C2B payment, and the address's secret may have leaked),
+ * goes to the suspense list for an administrator to check against the M-Pesa statement.
  */
 export async function confirmPaybill(secret: string, body: unknown, ip: string | undefined): Promise<CallbackAnswer> {
   if (!c2bSecretMatches(secret)) return { status: 404, body: { ResultCode: 1, ResultDesc: "Not found" } };
@@ -287,13 +335,17 @@ export async function confirmPaybill(secret: string, body: unknown, ip: string |
   } catch (error) {
     return { status: 400, body: { ResultCode: 1, ResultDesc: (error as Error).message } };
   }
+  if (!fromSafaricom(ip)) {
+    await holdInSuspense(paid, body);
+    log().warn(
+      { transId: paid.transId, account: paid.billRefNumber, ip },
+      "paybill confirmation from an address not in MPESA_TRUSTED_IPS: kept in suspense, not credited",
+    );
+    return ACCEPTED;
+  }
   const org = await organisationOfAccount(paid.billRefNumber);
   if (!org) {
-    await rawQuery(
-      `insert into mpesa_suspense (trans_id, bill_ref_number, amount_cents, msisdn, payload) values ($1, $2, $3, $4, $5::jsonb)
-       on conflict (trans_id) do nothing`,
-      [paid.transId, paid.billRefNumber, paid.amountCents, paid.msisdn || null, JSON.stringify(body)],
-    );
+    await holdInSuspense(paid, body);
     log().warn({ transId: paid.transId, account: paid.billRefNumber }, "paybill payment to an unknown account: kept in suspense");
     return ACCEPTED;
   }
@@ -311,6 +363,8 @@ export async function confirmPaybill(secret: string, body: unknown, ip: string |
     const payment = result.rows[0];
     if (!payment) return null;
     await creditPayment(tx, payment, "M-Pesa paybill");
+    // Held earlier (from an address not Safaricom's), now confirmed by Safaricom: nothing left to look at.
+    await tx.execute(sql`update mpesa_suspense set resolved_at = now() where trans_id = ${paid.transId} and resolved_at is null`);
     return payment;
   });
   if (credited) {

@@ -59,6 +59,7 @@ export interface PaymentRow {
   merchant_request_id: string | null;
   callback_secret_hash: string | null;
   reference: string | null;
+  checkout_url: string | null;
   receipt: string | null;
   result_code: string | null;
   failure_reason: string | null;
@@ -110,7 +111,11 @@ export interface NewPayment {
   firstCheckAt?: Date | null;
 }
 
-/** Stores a pending payment; with an idempotency key, a repeat answers the first one instead. */
+/**
+ * Stores a pending payment; with an idempotency key, a repeat answers the first one instead, and the
+ * same key with another method, amount or invoice is refused. Every statement goes through
+ * `executor`: the caller's transaction when it has one (decision 043).
+ */
 export async function createPayment(executor: Executor, input: NewPayment): Promise<{ payment: PaymentRow; repeated: boolean }> {
   const result = (await executor.execute(sql`
     insert into payments (organization_id, method, amount_cents, invoice_id, phone, reference, callback_secret_hash, automatic,
@@ -121,12 +126,24 @@ export async function createPayment(executor: Executor, input: NewPayment): Prom
     on conflict (organization_id, idempotency_key) where idempotency_key is not null do nothing
     returning *`)) as unknown as { rows: PaymentRow[] };
   if (result.rows[0]) return { payment: result.rows[0], repeated: false };
-  const [earlier] = await rawQuery<PaymentRow>(`select * from payments where organization_id = $1 and idempotency_key = $2`, [
-    input.organizationId,
-    input.idempotencyKey,
-  ]);
-  return { payment: earlier!, repeated: true };
+  const earlier = (
+    (await executor.execute(
+      sql`select * from payments where organization_id = ${input.organizationId} and idempotency_key = ${input.idempotencyKey ?? null}`,
+    )) as unknown as { rows: PaymentRow[] }
+  ).rows[0];
+  if (!earlier) throw new Error("A payment's idempotency key conflicted, but no payment holds it.");
+  const sameRequest =
+    earlier.method === input.method &&
+    Number(earlier.amount_cents) === input.amountCents &&
+    // A bank transfer's invoice is its own pending document, written after the payment.
+    (input.method === "bank" || (earlier.invoice_id ?? null) === (input.invoiceId ?? null)) &&
+    (input.method !== "mpesa" || earlier.phone === (input.phone ?? null));
+  if (!sameRequest) throw new PaymentRefusal(409, "idempotency_conflict", IDEMPOTENCY_CONFLICT_WORDS);
+  return { payment: earlier, repeated: true };
 }
+
+export const IDEMPOTENCY_CONFLICT_WORDS =
+  "This Idempotency-Key was used for a different payment (another amount, method or phone). Use a new key for a new payment.";
 
 const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "card", bank: "bank transfer" };
 

@@ -9,6 +9,7 @@ import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type Actor, type St
 import { refuseCampaign } from "./refusals";
 import { wakeFeeder } from "./wake";
 import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications/emitters";
+import { hasHeldApiKey } from "../developer/api-keys";
 
 /**
  * Broadcast approval (maker-checker, decision 033). When the owner has set a threshold
@@ -21,6 +22,10 @@ import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications
  * rules when it is confirmed, and every later start (its time coming, a resume) compares the frozen
  * count again, so an audience that grew past the threshold waits too, unless it was approved.
  *
+ * A campaign made through the API has no author; whoever has held the API key it was made with
+ * (created or regenerated it, or revealed it) could have made it, so none of them may approve or
+ * decline it (decision 045).
+ *
  * The two moments other parts hook into are `announceApprovalRequest` and `announceApprovalDecision`:
  * each runs once, after the change is committed.
  */
@@ -28,6 +33,8 @@ import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications
 export const APPROVAL_WORDS = {
   forbidden: "Only the organisation's owner and admins can approve or decline a campaign.",
   ownCampaign: "You made this campaign, so you cannot approve or decline it: another owner or admin must.",
+  keyHolder:
+    "This campaign was made with the organisation's API key, which you have seen, so you cannot approve or decline it: an owner or admin who has never revealed that key must.",
   notAwaiting: (what: string, status: string) =>
     status === "awaiting_approval"
       ? `This ${what} is waiting for approval.`
@@ -119,9 +126,14 @@ export function requireApprover(actor: { role: Role }) {
   if (!can(actor.role, "campaigns:approve")) throw refuseCampaign(403, "approval_forbidden", APPROVAL_WORDS.forbidden);
 }
 
-/** The campaign can be decided by this approver: it waits, and they are not its author. */
-function checkDecidable(row: StoredCampaign, approver: Approver) {
+/**
+ * The campaign can be decided by this approver: it waits, they are not its author, and, for one
+ * made through the API, they have never held the key it was made with.
+ */
+async function checkDecidable(executor: Executor, row: StoredCampaign, approver: Approver) {
   if (row.created_by && row.created_by === approver.userId) throw refuseCampaign(403, "own_campaign", APPROVAL_WORDS.ownCampaign);
+  if (row.api_key_id && (await hasHeldApiKey(executor, row.api_key_id, approver.userId)))
+    throw refuseCampaign(403, "key_holder", APPROVAL_WORDS.keyHolder);
   if (row.status !== "awaiting_approval")
     throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(label(row).toLowerCase(), row.status));
 }
@@ -137,7 +149,7 @@ export async function approveCampaign(approver: Approver, id: string) {
   requireApprover(approver);
   const decided = await db().transaction(async (tx) => {
     const row = await readStoredCampaign(tx, approver.organizationId, id, true);
-    checkDecidable(row, approver);
+    await checkDecidable(tx, row, approver);
     const frozen = row.audience_size !== null && row.audience_size !== undefined;
     const outcome: "sending" | "scheduled" = frozen ? "sending" : "scheduled";
     await tx.execute(sql`
@@ -166,7 +178,7 @@ export async function declineCampaign(approver: Approver, id: string, reason: st
   if ([...why].length > DECLINE_REASON_MAX) throw refuseCampaign(400, "invalid_reason", APPROVAL_MESSAGES.reasonTooLong, "reason");
   const row = await db().transaction(async (tx) => {
     const stored = await readStoredCampaign(tx, approver.organizationId, id, true);
-    checkDecidable(stored, approver);
+    await checkDecidable(tx, stored, approver);
     await tx.execute(sql`
       update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(),
              declined_by = ${approver.userId}, declined_at = now(), decline_reason = ${why}
@@ -176,4 +188,17 @@ export async function declineCampaign(approver: Approver, id: string, reason: st
     return stored;
   });
   await announceApprovalDecision(approver, row, { approved: false, reason: why });
+}
+
+/**
+ * For the campaign's page: whether it was made through the API, and whether this member has held
+ * the key it was made with (then they cannot decide it, and the page says why).
+ */
+export async function apiKeyApproval(organizationId: string, campaignId: string, userId: string) {
+  const rows = (await db().execute(
+    sql`select api_key_id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`,
+  )) as unknown as { rows: { api_key_id: string | null }[] };
+  const apiKeyId = rows.rows[0]?.api_key_id;
+  if (!apiKeyId) return { madeWithApiKey: false, heldKey: false };
+  return { madeWithApiKey: true, heldKey: await hasHeldApiKey(db(), apiKeyId, userId) };
 }

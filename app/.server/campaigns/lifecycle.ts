@@ -27,6 +27,8 @@ export const SCHEDULE_MAX_DAYS = 365;
 export interface Actor {
   organizationId: string;
   userId?: string | null;
+  /** A campaign made through the API: the key the request was made with (maker-checker, decision 045). */
+  apiKeyId?: string | null;
   meta?: RequestMeta;
 }
 
@@ -166,12 +168,13 @@ export async function confirmCampaign(
   const { id, status, recipients, threshold } = await db().transaction(async (tx) => {
     const rows = (await tx.execute(sql`
       insert into campaigns (organization_id, kind, name, status, phone_number_id, template_name, template_language, template_category,
-                             parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by)
+                             parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by, api_key_id)
       values (${actor.organizationId}, ${checked.kind}, ${checked.name}, ${planned === "sending" ? "scheduled" : planned},
               ${checked.sender.phoneNumberId}, ${checked.template.name}, ${checked.template.language},
               ${checked.template.category.toUpperCase()}, ${JSON.stringify(checked.parameters)}::jsonb,
               ${JSON.stringify(checked.audience)}::jsonb, ${checked.audience.segmentId ?? null},
-              ${checked.scheduledFor?.toISOString() ?? null}::timestamptz, ${estimate.estimatedCostCents}, ${actor.userId ?? null})
+              ${checked.scheduledFor?.toISOString() ?? null}::timestamptz, ${estimate.estimatedCostCents}, ${actor.userId ?? null},
+              ${actor.apiKeyId ?? null})
       returning id`)) as unknown as { rows: { id: string }[] };
     const campaignId = rows.rows[0]!.id;
     if (planned === "sending") {
@@ -251,6 +254,8 @@ export interface StoredCampaign {
   started_at: string | Date | null;
   /** Its author (null for one made through the API), and the frozen audience (null before it started). */
   created_by?: string | null;
+  /** The API key it was made with (null for a member's). */
+  api_key_id?: string | null;
   audience_size?: number | null;
 }
 

@@ -28,6 +28,7 @@ export type CampaignRefusalCode =
   | "campaign_state"
   | "approval_forbidden"
   | "own_campaign"
+  | "key_holder"
   | "invalid_reason";
 
 export const refuseCampaign = (status: CampaignRefusal["status"], code: CampaignRefusalCode, message: string, field?: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { ENV_VARIABLES, parseEnv } from "./env";
+import { ENV_VARIABLES, parseEnv, SAFARICOM_CALLBACK_IPS } from "./env";
 
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
@@ -165,6 +165,27 @@ describe("payments configuration", () => {
       "196.201.214.200",
       "196.201.214.206",
     ]);
+  });
+
+  it("trusts Safaricom's published callback addresses with the live paybill, loopback with the sandbox, and what MPESA_TRUSTED_IPS says", () => {
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    expect(parseEnv(production).mpesaTrustedIps).toEqual(SAFARICOM_CALLBACK_IPS.split(","));
+    expect(parseEnv({}).mpesaTrustedIps).toEqual(["127.0.0.1", "::1"]);
+    expect(parseEnv({ MPESA_TRUSTED_IPS: " 196.201.214.200, 196.201.213.0/24 ,2001:db8::/32" }).mpesaTrustedIps).toEqual([
+      "196.201.214.200",
+      "196.201.213.0/24",
+      "2001:db8::/32",
+    ]);
+    // Empty: nobody is believed on the callback's word; every payment waits for the STK query.
+    expect(parseEnv({ MPESA_TRUSTED_IPS: "" }).mpesaTrustedIps).toEqual([]);
+    for (const wrong of ["safaricom.co.ke", "196.201.214.300", "196.201.213.0/33", "10.0.0.0/8/8"])
+      expect(() => parseEnv({ MPESA_TRUSTED_IPS: wrong }), wrong).toThrow(
+        /MPESA_TRUSTED_IPS must be comma-separated IP addresses or subnets/,
+      );
+    // Behind nginx on the same machine, loopback would be everyone.
+    expect(() => parseEnv({ ...production, MPESA_TRUSTED_IPS: "196.201.214.200,127.0.0.1" })).toThrow(
+      /MPESA_TRUSTED_IPS must not name loopback with the live paybill/,
+    );
   });
 
   it("refuses demo payment credentials, the test paybill, test card keys and plain-http callbacks in production", () => {

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { processState } from "../process-state";
 
@@ -16,6 +17,12 @@ export const DEMO_MPESA_SHORTCODE = "174379";
 export const DEMO_MPESA_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
 export const DEMO_PAYSTACK_SECRET_KEY = "sk_test_jumbe_sandbox_0000000000000000";
 export const DEMO_SELLER_KRA_PIN = "P000000000A";
+
+// The addresses widely published as Safaricom's Daraja callback sources (shared/reference/kenya-payments.md
+// §1.7): MPESA_TRUSTED_IPS's default with the live paybill. Confirm them with Safaricom at go-live.
+export const SAFARICOM_CALLBACK_IPS =
+  "196.201.214.200,196.201.214.206,196.201.213.114,196.201.214.207,196.201.214.208,196.201.213.44," +
+  "196.201.212.127,196.201.212.138,196.201.212.129,196.201.212.136,196.201.212.74,196.201.212.69";
 
 export const DEMO_ENCRYPTION_KEY = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -42,6 +49,9 @@ const EnvVariables = z.object({
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // On SIGTERM: how long requests in flight may take to finish before the database closes. Five
+  // seconds after that the process ends whatever still waits (a database that does not answer).
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   APP_URL: z.url().optional(),
   // The public site (canonical URLs, sitemap); defaults to APP_URL, the same server.
   SITE_URL: z.url().optional(),
@@ -130,6 +140,15 @@ const EnvVariables = z.object({
   MPESA_CALLBACK_BASE_URL: z.url().optional(),
   // Safaricom's callback addresses (comma-separated IPs): callbacks from elsewhere are refused. Empty: any.
   MPESA_ALLOWED_IPS: z.string().default(""),
+  // Where Safaricom's callbacks come from (comma-separated addresses or subnets): a callback from one
+  // of them is believed; from anywhere else a payment waits for Jumbe's own STK query (decision 035).
+  // Unset: Safaricom's published list with the live paybill, loopback (the local sandbox) otherwise.
+  MPESA_TRUSTED_IPS: z
+    .string()
+    .refine((list) => list.split(",").every((entry) => !entry.trim() || ipOrSubnet(entry.trim())), {
+      message: "MPESA_TRUSTED_IPS must be comma-separated IP addresses or subnets, such as 196.201.214.200,196.201.213.0/24",
+    })
+    .optional(),
   MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // Card payments through Paystack's hosted checkout. Without PAYSTACK_BASE_URL: the local sandbox or api.paystack.co.
   PAYSTACK_BASE_URL: z.url().optional(),
@@ -161,6 +180,7 @@ const EnvSchema = EnvVariables.transform((env) => {
   const sandbox = production ? env.SANDBOX === true : env.SANDBOX !== false;
   const selfUrl = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
   const appUrl = (env.APP_URL ?? defaultAppUrl(env.HOST, env.PORT)).replace(/\/$/, "");
+  const mpesaEnvironment = env.MPESA_ENVIRONMENT ?? (production && !sandbox ? "production" : "sandbox");
   return {
     ...env,
     DEPLOYMENT: deployment,
@@ -174,9 +194,13 @@ const EnvSchema = EnvVariables.transform((env) => {
     APP_URL: appUrl,
     SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
     MPESA_BASE_URL: (env.MPESA_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/mpesa` : "https://api.safaricom.co.ke")).replace(/\/$/, ""),
-    MPESA_ENVIRONMENT: env.MPESA_ENVIRONMENT ?? (production && !sandbox ? "production" : "sandbox"),
+    MPESA_ENVIRONMENT: mpesaEnvironment,
     MPESA_CALLBACK_BASE_URL: (env.MPESA_CALLBACK_BASE_URL ?? appUrl).replace(/\/$/, ""),
     mpesaAllowedIps: env.MPESA_ALLOWED_IPS.split(",")
+      .map((ip) => ip.trim())
+      .filter(Boolean),
+    mpesaTrustedIps: (env.MPESA_TRUSTED_IPS ?? (mpesaEnvironment === "production" ? SAFARICOM_CALLBACK_IPS : "127.0.0.1,::1"))
+      .split(",")
       .map((ip) => ip.trim())
       .filter(Boolean),
     PAYSTACK_BASE_URL: (env.PAYSTACK_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/paystack` : "https://api.paystack.co")).replace(/\/$/, ""),
@@ -249,6 +273,13 @@ const EnvSchema = EnvVariables.transform((env) => {
       path: ["MPESA_CALLBACK_BASE_URL"],
       message: "MPESA_CALLBACK_BASE_URL must be https:// in production: Safaricom refuses other callbacks",
     });
+  // Behind nginx on the same machine, loopback is every request's address if TRUST_PROXY is wrong.
+  if (env.MPESA_ENVIRONMENT === "production" && env.mpesaTrustedIps.some((entry) => /^(127\.|::1(\/|$)|::ffff:127\.)/.test(entry)))
+    ctx.addIssue({
+      code: "custom",
+      path: ["MPESA_TRUSTED_IPS"],
+      message: "MPESA_TRUSTED_IPS must not name loopback with the live paybill: behind nginx it would trust every request",
+    });
   if (!env.sandbox && env.PAYSTACK_SECRET_KEY.startsWith("sk_test_"))
     ctx.addIssue({
       code: "custom",
@@ -256,6 +287,15 @@ const EnvSchema = EnvVariables.transform((env) => {
       message: "refusing to start in production with a Paystack test key (sk_test_...)",
     });
 });
+
+/** An IP address, or a subnet as address/prefix length (196.201.213.0/24). */
+function ipOrSubnet(entry: string) {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /**
  * The address HOST serves, as a browser opens it: `localhost` for loopback and for every

@@ -1,6 +1,7 @@
 import { normaliseRecipient } from "../messaging/recipient";
 import { SendRefusal } from "../messaging/refusals";
 import { refuseContact } from "./refusals";
+import { withoutBidiControls } from "~/lib/names";
 
 /** At most this many tags a contact, each at most TAG_MAX characters. */
 export const MAX_TAGS = 50;
@@ -21,9 +22,12 @@ export function contactPhone(input: string): string {
   }
 }
 
-/** A name as people write it: trimmed, single-spaced, 1 to NAME_MAX characters, no control characters. */
+/**
+ * A name as people write it: trimmed, single-spaced, 1 to NAME_MAX characters, no control characters
+ * and no bidirectional controls (app/lib/names.ts). The forms, the CSV import and the API all come here.
+ */
 export function contactName(input: string): string {
-  const name = input
+  const name = withoutBidiControls(input)
     .replace(/\p{Cc}/gu, " ")
     .replace(/\s+/g, " ")
     .trim();

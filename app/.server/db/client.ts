@@ -9,6 +9,7 @@ import { noteDatabaseError, setAvailabilityProbe } from "./availability";
 import { noteStatement } from "./statement-count";
 import { processState } from "../process-state";
 import { checkChannel, createPgListener, type ChannelListener } from "./pg-listener";
+import { guardTransactions, inOpenTransaction, StatementOutsideTransaction } from "./transaction-guard";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -111,11 +112,12 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   // no pool listener); the pool's event for an idle one is the same loss again.
   pool.on("connect", (client) => client.on("error", dropped));
   pool.on("error", (error) => void noteDatabaseError(error));
+  guardPool(pool);
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
   setAvailabilityProbe(() => query("select 1"));
   const listener = createPgListener(url);
   return {
-    db: drizzle(pool, { schema, logger: counting }) as unknown as Database,
+    db: guardTransactions(drizzle(pool, { schema, logger: counting }) as unknown as Database),
     kind: "postgres",
     query,
     listen: listener.listen,
@@ -125,6 +127,31 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
       await pool.end();
     },
   };
+}
+
+/**
+ * A statement sent around the sender's own open transaction (decision 043). On PostgreSQL it takes a
+ * second connection and works, unless the pool is exhausted: refused in development and tests so the
+ * mistake is found there, logged in production.
+ */
+function guardPool(pool: import("pg").Pool) {
+  const check = (what: string) => {
+    if (!inOpenTransaction()) return;
+    if (process.env.NODE_ENV !== "production") throw new StatementOutsideTransaction(what);
+    log().error({ err: new StatementOutsideTransaction(what) }, "statement outside its transaction");
+  };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  Object.assign(pool, {
+    query: (...args: unknown[]) => {
+      check("A statement");
+      return query(...args);
+    },
+    connect: (...args: unknown[]) => {
+      check("A new connection");
+      return connect(...args);
+    },
+  });
 }
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
@@ -137,7 +164,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   // Each statement parsed once and run in one call into the database (decision 041).
   const client = withPreparedStatements(opened);
   return {
-    db: drizzle(client, { schema, logger: counting }) as unknown as Database,
+    db: guardTransactions(drizzle(client, { schema, logger: counting }) as unknown as Database),
     kind: "pglite",
     query: async <Row>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
     // PGlite is this process's only connection: its LISTEN hears every NOTIFY, and is never lost.

@@ -1,4 +1,5 @@
 import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
+import { assertNoOpenTransaction } from "./transaction-guard";
 
 /**
  * PGlite with each statement prepared once and then run in one call into the database (decision 041).
@@ -32,8 +33,11 @@ export function withPreparedStatements(client: PGlite, { max = 400 }: { max?: nu
     },
   });
 
+  // PGlite is one connection: a statement sent around the caller's own open transaction would wait
+  // for that transaction for ever (decision 043), so it is refused at once instead.
   const fast = {
-    query: <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
+      assertNoOpenTransaction("A statement");
       if (!preparable(text, options)) return client.query<T>(text, params, options);
       return client._runExclusiveTransaction(() =>
         client._runExclusiveQuery(async () => {
@@ -43,13 +47,21 @@ export function withPreparedStatements(client: PGlite, { max = 400 }: { max?: nu
         }),
       ) as Promise<Results<T>>;
     },
-    transaction: <T>(callback: (tx: Transaction) => Promise<T>) => client.transaction((tx) => callback(wrapTransaction(tx))),
+    transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
+      assertNoOpenTransaction("A new transaction");
+      return client.transaction((tx) => callback(wrapTransaction(tx)));
+    },
+    exec: async (text: string, options?: QueryOptions) => {
+      assertNoOpenTransaction("A statement");
+      return client.exec(text, options);
+    },
   };
-  // Everything else (exec, listen, close, dumpDataDir…) is the client's own.
+  // Everything else (listen, close, dumpDataDir…) is the client's own.
   return new Proxy(client, {
     get(target, key) {
       if (key === "query") return fast.query;
       if (key === "transaction") return fast.transaction;
+      if (key === "exec") return fast.exec;
       // Read on the client itself: its getters use private fields, which a proxy does not have.
       const value = Reflect.get(target, key) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
-import { apiKeys } from "../db/schema";
+import { apiKeyReaders, apiKeys } from "../db/schema";
+import type { Executor } from "../jobs/queue";
 import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } from "../security/crypto";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
@@ -31,7 +32,25 @@ async function liveKey(organizationId: string) {
   return row;
 }
 
-/** The tenant's live key, made on first use. Every read is logged: the key is a credential. */
+/**
+ * Notes that a member was shown the key in full (made, regenerated or revealed): they hold it from
+ * now on, so they cannot approve a campaign made with it (decision 045).
+ */
+async function noteKeyHolder(executor: Executor, apiKeyId: string, userId: string) {
+  await executor.insert(apiKeyReaders).values({ apiKeyId, userId }).onConflictDoNothing();
+}
+
+/** Whether the member has held this key: they made or regenerated it, or revealed it since (decision 045). */
+export async function hasHeldApiKey(executor: Executor, apiKeyId: string, userId: string) {
+  const found = (await executor.execute(sql`
+    select 1 from api_key_readers where api_key_id = ${apiKeyId} and user_id = ${userId}
+    union all
+    select 1 from api_keys where id = ${apiKeyId} and created_by = ${userId}
+    limit 1`)) as unknown as { rows: unknown[] };
+  return found.rows.length > 0;
+}
+
+/** The tenant's live key, made on first use. Every read is logged, and its reader noted: the key is a credential. */
 export async function readApiKey(current: CurrentUser, meta: RequestMeta): Promise<ApiKeyView> {
   const organizationId = current.organization.id;
   let row = await liveKey(organizationId);
@@ -61,6 +80,7 @@ export async function readApiKey(current: CurrentUser, meta: RequestMeta): Promi
       meta,
     });
   }
+  await noteKeyHolder(db(), row.id, current.user.id);
   await recordActivity({
     organizationId,
     userId: current.user.id,
@@ -99,6 +119,8 @@ export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta):
         prefix: fresh.prefix,
       })
       .returning();
+    // The new key is shown to whoever regenerated it: they hold it.
+    await noteKeyHolder(tx, row!.id, current.user.id);
     return { created: row!, revoked: revokedRows[0]?.prefix };
   });
   await recordActivity({

@@ -7,8 +7,8 @@ const MB = 1024 * KB;
 /**
  * Request body limits. No form or JSON call of the product comes near them: a sign-up form is
  * under 2 KB. `/webhooks/whatsapp` never reaches Express (its receiver allows 4 MB, Meta's
- * payloads reach 3 MB); the sandboxes' own parsers accept up to 4 MB. Keep nginx's
- * `client_max_body_size` at least as large (deploy/nginx/jumbe.conf).
+ * payloads reach 3 MB); the sandboxes' own parsers accept up to 4 MB. nginx stops bodies over
+ * 1 MB at the door except on the paths of LARGE_BODY_ROUTES below, which have locations of their own.
  */
 export const BODY_LIMITS = {
   auth: 16 * KB,
@@ -43,6 +43,8 @@ export const BODY_LIMITS = {
   chatReply: 16 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
+  /** Meta's webhook deliveries, up to 3 MB: the receiver's own limit (app/.server/webhooks/receiver.ts), ahead of Express. */
+  whatsappWebhook: 4 * MB,
 } as const;
 
 export const BODY_TOO_LARGE = "Request body too large.";
@@ -52,8 +54,73 @@ const AUTH_PAGES = new Set(["/login", "/signin", "/signup", "/verify-otp", "/for
 
 // /templates/new and /templates/<id>/edit (React Router's `.data` forms included, stripped above).
 const TEMPLATE_FORM_PAGE = /^\/templates\/(new|[^/]+\/edit)$/;
+// /chat/<conversation id>; /chat/quick-replies and the live stream /chat/events are other routes.
 const CHAT_THREAD = /^\/chat\/[^/]+$/;
+const CHAT_OTHERS = new Set(["/chat/quick-replies", "/chat/events"]);
 const SANDBOX_UPLOAD = /^\/sandbox\/meta\/graph\/[^/]+\/upload:[^/]*$/;
+
+/** A request's path lower-cased (`path`), and as a page (`page`): without React Router's `.data` and trailing slashes. */
+interface RequestPath {
+  path: string;
+  page: string;
+}
+
+export interface LargeBodyRoute {
+  /** What posts there. */
+  name: string;
+  limit: number;
+  /** Whether Express gives a path this limit; absent for a path answered before Express. */
+  matches?: (request: RequestPath) => boolean;
+  /** Paths clients post to, as they send them: nginx's location for each must carry the limit. */
+  examples: readonly string[];
+}
+
+const CONVERSATION = "0b4c8a52-6f2e-4f8e-9d1a-2f5b7c9e1a3d";
+
+/**
+ * Every path whose body may be larger than nginx's 1 MB for the whole site. Each has a location of
+ * its own in deploy/nginx/jumbe.conf whose `client_max_body_size` is its limit in whole megabytes,
+ * rounded up; tests/integration/nginx-site.test.ts compares the two lists, so a path added here
+ * without nginx (or a location there without a path here) fails it. The sandboxes' larger limits
+ * are not here: nginx answers 404 under /sandbox.
+ */
+export const LARGE_BODY_ROUTES: readonly LargeBodyRoute[] = [
+  {
+    name: "the template create and edit pages (a media header's sample)",
+    limit: BODY_LIMITS.templateForm,
+    matches: ({ page }) => TEMPLATE_FORM_PAGE.test(page),
+    examples: ["/templates/new", "/templates/new.data", "/Templates/New/", "/templates/1f7c2e9a/edit", "/templates/1f7c2e9a/edit.data"],
+  },
+  {
+    name: "a conversation's page (the composer's attachment)",
+    limit: BODY_LIMITS.chatReply,
+    matches: ({ page }) => CHAT_THREAD.test(page) && !CHAT_OTHERS.has(page),
+    examples: [`/chat/${CONVERSATION}`, `/chat/${CONVERSATION}.data`, `/Chat/${CONVERSATION}/`],
+  },
+  {
+    name: "the contacts CSV import's upload page",
+    limit: BODY_LIMITS.contactImport,
+    matches: ({ page }) => page === "/messaging/contacts/import",
+    examples: ["/messaging/contacts/import", "/messaging/contacts/import.data", "/Messaging/Contacts/Import/"],
+  },
+  {
+    name: "POST /api/v1/template-samples",
+    limit: BODY_LIMITS.templateSample,
+    matches: ({ path }) => path === "/api/v1/template-samples",
+    examples: ["/api/v1/template-samples"],
+  },
+  {
+    name: "POST /api/v1/media",
+    limit: BODY_LIMITS.media,
+    matches: ({ path }) => path === "/api/v1/media",
+    examples: ["/api/v1/media"],
+  },
+  {
+    name: "Meta's WhatsApp webhooks (Node's receiver, before Express)",
+    limit: BODY_LIMITS.whatsappWebhook,
+    examples: ["/webhooks/whatsapp"],
+  },
+];
 
 /** The limit of a path. Paths are matched case-insensitively, as React Router matches them. */
 export function bodyLimitFor(path: string) {
@@ -61,13 +128,10 @@ export function bodyLimitFor(path: string) {
   if (p.startsWith("/api/auth/")) return BODY_LIMITS.auth;
   const page = p.replace(/(\/_)?\.data$/, "").replace(/\/+$/, "");
   if (AUTH_PAGES.has(page)) return BODY_LIMITS.auth;
-  if (TEMPLATE_FORM_PAGE.test(page)) return BODY_LIMITS.templateForm;
-  if (page === "/messaging/contacts/import") return BODY_LIMITS.contactImport;
+  const large = LARGE_BODY_ROUTES.find((route) => route.matches?.({ path: p, page }));
+  if (large) return large.limit;
   if (page === "/messaging/campaigns/new" || page === "/messaging/broadcasts/new" || p === "/api/v1/campaigns")
     return BODY_LIMITS.campaignForm;
-  if (CHAT_THREAD.test(page) && page !== "/chat/quick-replies") return BODY_LIMITS.chatReply;
-  if (p === "/api/v1/template-samples") return BODY_LIMITS.templateSample;
-  if (p === "/api/v1/media") return BODY_LIMITS.media;
   if (SANDBOX_UPLOAD.test(p)) return BODY_LIMITS.sandboxUpload;
   if (p.startsWith("/sandbox/")) return BODY_LIMITS.sandbox;
   return BODY_LIMITS.default;
@@ -95,9 +159,24 @@ export function limitRequestBodies(limitFor: (path: string) => number = bodyLimi
     const limit = limitFor(req.path);
     const declared = req.headers["content-length"];
     if (declared !== undefined && Number(declared) > limit) return watchBody(req, res, limit, true);
-    if (req.headers["transfer-encoding"] !== undefined) watchBody(req, res, limit, false);
+    const chunked = req.headers["transfer-encoding"] !== undefined;
+    if (chunked) watchBody(req, res, limit, false);
+    if (declared !== undefined || chunked) res.once("finish", () => dropUnreadBody(req));
     next();
   };
+}
+
+/**
+ * Reads and drops what an answered request left of its body (a redirect to sign in, a 404 before
+ * the form was read). React Router's request conversion stops reading a body nobody asks for once
+ * its buffer is full, and Node then reads nothing more from the connection: the next request on it
+ * (nginx keeps its connections to the instances open) waited for Node's keep-alive timeout and was
+ * reset, a 502 behind nginx. What is left is at most the path's limit.
+ */
+function dropUnreadBody(req: Request) {
+  if (req.complete || req.destroyed) return;
+  req.removeAllListeners("data");
+  req.resume();
 }
 
 // After a 413, the rest of the body is read and dropped for a moment before the connection closes:

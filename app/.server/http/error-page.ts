@@ -70,6 +70,7 @@ export function errorPage(status: number, message: string, nonce?: string) {
 }
 
 interface HttpishError {
+  type?: unknown;
   status?: unknown;
   statusCode?: unknown;
   expose?: unknown;
@@ -77,9 +78,32 @@ interface HttpishError {
 }
 
 /**
+ * The 4xx an error stands for, or null: a route's thrown refusal (React Router's error responses
+ * carry `status`), a parser's (`status` or `statusCode`, as http-errors and body-parser set them), a
+ * body over its limit (BodyTooLargeError).
+ */
+export function clientErrorStatus(error: unknown): number | null {
+  const e = (error ?? {}) as HttpishError;
+  const raw = Number(e.status ?? e.statusCode);
+  return Number.isInteger(raw) && raw >= 400 && raw < 500 ? raw : null;
+}
+
+/**
+ * A client's mistake, logged as one: "request refused" with the status and the reason, never as an
+ * unhandled error (that is for the server's own failures, which someone must look at). A missing
+ * page or method is routine (scanners, old links): info; any other refusal (a malformed request, a
+ * body too large, a forged origin) is worth a glance: warn.
+ */
+export function logRefusal(refusal: { status: number; method: string; path: string; reason?: string }) {
+  const level = refusal.status === 404 || refusal.status === 405 ? "info" : "warn";
+  log()[level]({ ...refusal, reason: refusal.reason?.slice(0, 200) }, "request refused");
+}
+
+/**
  * Express's last error handler. Client errors raised by Express or its parsers (a path that does
- * not decode, a body too large) keep their 4xx status and message; anything else is logged and
- * answered 500 with a generic message (Express's own handler would print the stack in development).
+ * not decode, a body too large, a body the client stopped sending) keep their 4xx status and
+ * message and are logged as refusals; anything else is logged as an unhandled error and answered 500
+ * with a generic message (Express's own handler would print the stack in development).
  */
 export function finalErrorHandler() {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -92,6 +116,9 @@ export function finalErrorHandler() {
       return sendError(req, res, status, "An unexpected error occurred. Please try again.");
     }
     const message = e.expose !== false && typeof e.message === "string" && e.message ? e.message : (TITLES[status] ?? "Bad request");
+    // raw-body's error for a client that went away before sending the whole body.
+    if (e.type === "request.aborted") log().info({ method: req.method, path: req.path }, "request aborted");
+    else logRefusal({ status, method: req.method, path: req.path, reason: message });
     sendError(req, res, status, message.slice(0, 200));
   };
 }

@@ -2,10 +2,11 @@ import { Readable } from "node:stream";
 import { fileStorage, StorageNotFoundError } from "../storage";
 
 /**
- * A tenant's stored file as an HTTP answer: cached privately for a day (its bytes never change: the
- * ETag is their SHA-256, answered 304 when the browser has them), one byte range at a time (206, or
- * 416 past the end) so audio and video seek without downloading everything, and never run as a page
- * (nosniff, `Content-Security-Policy: sandbox`, and anything but media as an attachment).
+ * A tenant's stored file as an HTTP answer: never stored by the browser or a proxy (`private,
+ * no-store`: a customer's photo kept in the cache would outlive the sign-out on a shared computer;
+ * the ETag, its SHA-256, still answers 304 to a browser that asks with it), one byte range at a time
+ * (206, or 416 past the end) so audio and video seek without downloading everything, and never run
+ * as a page (nosniff, `Content-Security-Policy: sandbox`, and anything but media as an attachment).
  */
 export interface ServedFile {
   mimeType: string;
@@ -68,7 +69,7 @@ export function byteRange(header: string | null, size: number): { start: number;
 export async function storedFileResponse(request: Request, file: ServedFile, fallbackName = "file"): Promise<Response> {
   const etag = `"${file.sha256}"`;
   const headers = new Headers({
-    "Cache-Control": "private, max-age=86400, immutable",
+    "Cache-Control": "private, no-store",
     ETag: etag,
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "sandbox",

@@ -2,12 +2,6 @@ import type { NextFunction, Request, Response } from "express";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function sameOrigin(origin: string, req: Request, appUrl: string) {
-  if (origin === new URL(appUrl).origin) return true;
-  const host = req.get("host");
-  return !!host && origin === `${req.protocol}://${host}`;
-}
-
 function originOf(url: string) {
   try {
     return new URL(url).origin;
@@ -21,25 +15,28 @@ function originOf(url: string) {
  * current browser sends it on POST); without it, `Sec-Fetch-Site` (the browser's own verdict, so it
  * wins over Referer), then a same-origin `Referer`. A request that shows none of them is refused.
  */
-function fromOwnPages(req: Request, appUrl: string) {
+function fromOwnPages(req: Request, appOrigin: string) {
   const origin = req.get("origin");
-  if (origin) return origin !== "null" && sameOrigin(origin, req, appUrl);
+  if (origin) return origin === appOrigin;
   const site = req.get("sec-fetch-site");
   if (site) return site === "same-origin";
-  const referer = originOf(req.get("referer") ?? "");
-  return !!referer && referer !== "null" && sameOrigin(referer, req, appUrl);
+  return originOf(req.get("referer") ?? "") === appOrigin;
 }
 
 /**
  * CSRF defence (docs/decisions/003): SameSite=Lax cookies, plus proof of a same-origin page
  * (Origin, else Sec-Fetch-Site, else Referer) on every unsafe request; JSON calls must also send
- * JSON and an Origin.
+ * JSON and an Origin. "Same origin" is APP_URL's origin, never one built from the request's Host:
+ * the client writes Host (and X-Forwarded-Host, which a trusted proxy may pass on), so a forged
+ * Host would vouch for the Origin it came with. Pages opened at another host answer 421 (decision 012).
  */
-export function requireSameOrigin(options: { appUrl: string; exempt: (path: string) => boolean }) {
+export function requireSameOrigin(options: { appUrl: string | (() => string); exempt: (path: string) => boolean }) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method) || options.exempt(req.path)) return next();
     const forbidden = () => res.status(403).json({ message: "Forbidden: cross-origin request refused." });
-    if (!fromOwnPages(req, options.appUrl)) return forbidden();
+    // Read per request: with PORT=0 the server learns its port, and so APP_URL, after it listens.
+    const appOrigin = new URL(typeof options.appUrl === "function" ? options.appUrl() : options.appUrl).origin;
+    if (!fromOwnPages(req, appOrigin)) return forbidden();
     if (req.path.startsWith("/api/")) {
       if (!req.get("origin")) return forbidden();
       if (!/^application\/json\b/i.test(req.get("content-type") ?? ""))

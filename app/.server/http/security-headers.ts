@@ -4,9 +4,7 @@ import { SESSION_COOKIE } from "../auth/cookies";
 
 const SESSION_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
 const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);
-/** Static files: the same bytes for everyone, so they keep their caching. */
-// Media keep the caching their route gave them (a thread's voice notes and videos, over slow networks,
-// are fetched once: /chat/media/:id answers them private and immutable).
+/** Static files: the same bytes for everyone, so they keep their caching (unless a route marks them private). */
 const STATIC_TYPES = /^(?:image\/|audio\/|video\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
 
 /** Per-request nonce and an enforced Content-Security-Policy, plus the usual hardening headers. */
@@ -16,36 +14,44 @@ export function securityHeaders(options: { production: boolean; viteDev?: boolea
     res.locals.cspNonce = nonce;
     const facebook = options.facebookSdkPaths?.includes(req.path) ?? false;
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.production, facebook, options.viteDev));
-    res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
     res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
     if (options.production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    noStoreWhenSignedIn(req, res);
+    const asset = req.path.startsWith("/assets/");
+    const signedIn = SESSION_PRESENT.test(req.get("cookie") ?? "");
+    const writeHead = res.writeHead;
+    // Decided when the headers go out, after the route (and React Router's adapter) set theirs.
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      // Here and only here: React Router's Express adapter appends a Response's headers to those set
+      // so far, so a route's own nosniff beside one set earlier went out as two header lines.
+      this.setHeader("X-Content-Type-Options", "nosniff");
+      if (!asset && (signedIn || setsSession(this))) noStoreForOneUser(this);
+      return (writeHead as (...a: unknown[]) => ReturnType<Response["writeHead"]>).apply(this, args);
+    } as Response["writeHead"];
     next();
   };
+}
+
+function setsSession(res: Response) {
+  return [res.getHeader("set-cookie") ?? []].flat().some((c) => SETS_SESSION.test(String(c)));
 }
 
 /**
  * A response to a browser that sends a session cookie (valid or not), or that sets one, is never
  * stored by a browser or proxy cache: pages, JSON, redirects and error pages alike, whatever the
- * route said, decided when the headers go out. Deciding on the cookie rather than on a validated
- * session needs no database and can only err towards no-store. Static assets are left alone.
+ * route said. Deciding on the cookie rather than on a validated session needs no database and can
+ * only err towards no-store. Static files (the same bytes for everyone) keep their caching; a
+ * tenant's media, which its route marks `private`, do not: an inbox photo kept for a day would
+ * outlive the sign-out on a shared computer.
  */
-function noStoreWhenSignedIn(req: Request, res: Response) {
-  if (req.path.startsWith("/assets/")) return;
-  const signedIn = SESSION_PRESENT.test(req.get("cookie") ?? "");
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, ...args: unknown[]) {
-    const setCookies = [this.getHeader("set-cookie") ?? []].flat().map(String);
-    if ((signedIn || setCookies.some((c) => SETS_SESSION.test(c))) && !STATIC_TYPES.test(String(this.getHeader("content-type") ?? ""))) {
-      this.setHeader("Cache-Control", "private, no-store");
-      this.removeHeader("Expires");
-    }
-    return (writeHead as (...a: unknown[]) => ReturnType<Response["writeHead"]>).apply(this, args);
-  } as Response["writeHead"];
+function noStoreForOneUser(res: Response) {
+  const type = String(res.getHeader("content-type") ?? "");
+  if (STATIC_TYPES.test(type) && !/\bprivate\b/i.test(String(res.getHeader("cache-control") ?? ""))) return;
+  res.setHeader("Cache-Control", "private, no-store");
+  res.removeHeader("Expires");
 }
 
 /**

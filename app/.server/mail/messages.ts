@@ -27,6 +27,15 @@ export function passwordResetMail(to: string, code: string): OutgoingMail {
   };
 }
 
+/** A new browser's sign-in while the account sees many failed sign-ins (decision 044): the code, and where the password came from. */
+export function signInCodeMail(to: string, code: string, from: { device: string; ip: string }): OutgoingMail {
+  return {
+    to,
+    subject: `Your Jumbe sign-in code: ${code}`,
+    text: `Your Jumbe sign-in code is ${code}.\n\nYour password was just entered to sign in to Jumbe from a new browser (${from.device}, IP address ${from.ip || "unknown"}). Many sign-ins to your account have failed lately, so a new browser also needs this code. Enter it on the sign-in page within 10 minutes. Browsers you signed in with before are not asked for it.\n\nIf this was not you, do not give this code to anyone: someone knows your password. Reset it now at ${env().APP_URL}/forgot-password.${SIGN_OFF}`,
+  };
+}
+
 export function emailChangeMail(to: string, code: string): OutgoingMail {
   return {
     to,

@@ -14,7 +14,7 @@ import { messageEventsFor } from "./events";
 import { chargeAccepted } from "../billing/charging";
 import { logMessageEvents } from "../inbox/events";
 import { withMetaMediaIds } from "./media";
-import { holdOverMessagingLimit } from "./messaging-limit";
+import { holdOverMessagingLimit, LIMIT_HELD } from "./messaging-limit";
 import { markTokensRefused, TOKEN_HELD, TOKEN_HOLD_LIMIT_MS, TOKEN_HOLD_MS } from "./token-refusal";
 import { holdForSuspension, suspendedNow } from "./suspension-hold";
 
@@ -39,6 +39,13 @@ export const MAX_SEND_ATTEMPTS = 8;
 export const PAIR_MESSAGES_PER_MINUTE = 10;
 /** How long a send whose answer was lost waits for Meta's status webhook before it is tried again. */
 export const IN_DOUBT_WAIT_MS = 60_000;
+/**
+ * How long a message keeps its claim once its call to Meta has started (written before the call):
+ * a worker that dies with calls on their way (a crash, kill -9) leaves those messages this long
+ * for Meta's status webhook, which names them, to come back (Meta retries it while Jumbe restarts),
+ * instead of the 30-second lease after which a restarted worker sent them again (issue 38).
+ */
+export const SEND_IN_DOUBT_HOLD_SECONDS = 300;
 /**
  * A number's bucket holds half a second of its rate. Meta counts a send when it arrives, Jumbe when
  * it grants it: sends delayed unevenly on the way (a slow moment on the link, a pause here) bunch up
@@ -306,7 +313,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
       deferred.push({
         ...hold,
         why: {
-          title: "messaging_limit_reached",
+          title: LIMIT_HELD,
           details: "The WhatsApp messaging limit for new people in 24 hours is reached. The message is sent when it allows again.",
         },
       });
@@ -402,13 +409,20 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
   const askSuspended = suspendedNow([...new Set(toSend.map((m) => m.organization_id))]);
+  const callsStarting = markCallsStarting(toSend);
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
       // A send started now might still be running when the claim runs out and another worker takes
       // the message: after the first round of calls, the rest of the batch goes back, untried.
       if (next >= IN_FLIGHT && Date.now() > claimedAt + CLAIM_LEASE_SECONDS * 1000 - env().GRAPH_API_TIMEOUT_MS - LEASE_MARGIN_MS) break;
-      const message = toSend[next++]!;
+      const index = next++;
+      const message = toSend[index]!;
+      // Its call is about to start: that is on disk first, or the call does not start (it goes back untried).
+      if (!(await callsStarting(index))) {
+        held.push({ id: message.id, delayMs: 0 });
+        continue;
+      }
       // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
       const body = { ...message.payload, biz_opaque_callback_data: message.id };
       try {
@@ -469,6 +483,39 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   // nothing is lost or doubled.
   if (deferFailure) throw deferFailure.error;
   return outcome;
+}
+
+/**
+ * Before each round of calls, one statement holds the round's messages in doubt for
+ * SEND_IN_DOUBT_HOLD_SECONDS (their claim's end moved on). Answers, for a message's place in the
+ * batch, whether that was written (false: the database refused it, so its call must not start).
+ */
+function markCallsStarting(toSend: { id: string }[]) {
+  let marked = 0;
+  let marking: Promise<boolean> = Promise.resolve(true);
+  return (index: number): Promise<boolean> => {
+    while (marked <= index) {
+      const ids = toSend.slice(marked, marked + IN_FLIGHT).map((m) => m.id);
+      marked += ids.length;
+      marking = marking.then(
+        async (ok) =>
+          ok &&
+          db()
+            .execute(
+              sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
+                  where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null`,
+            )
+            .then(
+              () => true,
+              (error: unknown) => {
+                log().warn({ err: error }, "could not record the calls about to start: they go back untried");
+                return false;
+              },
+            ),
+      );
+    }
+    return marking;
+  };
 }
 
 async function settleAccepted(accepted: { id: string; wamid: string; waId: string | null }[]) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
+import type { Executor } from "../jobs/queue";
 
 /**
  * Meta's messaging limit: how many different people a business portfolio may reach with
@@ -17,6 +18,9 @@ export function recipientsPerDay(tier: string | null | undefined): number | null
 
 /** How long a held message waits at least before it is looked at again. */
 const MIN_HOLD_MS = 60_000;
+
+/** The error title a message held by the messaging limit carries while it waits (the API shows it as its error). */
+export const LIMIT_HELD = "messaging_limit_reached";
 
 export interface LimitCandidate {
   id: string;
@@ -120,4 +124,54 @@ async function openWindows(messages: LimitCandidate[]) {
     [messages.map((m) => m.organization_id), messages.map((m) => m.phone_number_id), messages.map((m) => m.recipient_phone)],
   );
   return new Set(rows.map((r) => `${r.organization_id}|${r.phone_number_id}|${r.phone}`));
+}
+
+/**
+ * After a number's messaging limit was stored (Meta's quality webhook, or a Graph read): the
+ * messages its portfolio holds for the limit become due now, for as many new people as the limit
+ * has room for today (all of them when it is unlimited or not known), oldest first. Without this a
+ * raised limit sent them only when the hold ran out, up to 24 hours later. The dispatcher reserves
+ * each person again when it sends, so the new limit still holds; those beyond the room keep waiting.
+ * A message paused or suspended ('infinity') stays as it is. Answers how many became due.
+ */
+export async function releaseMessagingLimitHolds(executor: Executor, phoneNumberId: string): Promise<number> {
+  const portfolio = (
+    (await executor.execute(sql`
+      select coalesce(a.business_id, a.waba_id) as portfolio_id,
+             array_agg(p.organization_id) as organization_ids, array_agg(p.phone_number_id) as phone_number_ids,
+             array_agg(p.messaging_limit) as tiers
+      from whatsapp_accounts a join whatsapp_phone_numbers p on p.account_id = a.id and p.disconnected_at is null
+      where coalesce(a.business_id, a.waba_id) = (
+        select coalesce(a2.business_id, a2.waba_id) from whatsapp_phone_numbers p2 join whatsapp_accounts a2 on a2.id = p2.account_id
+        where p2.phone_number_id = ${phoneNumberId} and p2.disconnected_at is null limit 1)
+      group by 1`)) as unknown as {
+      rows: { portfolio_id: string; organization_ids: string[]; phone_number_ids: string[]; tiers: (string | null)[] }[];
+    }
+  ).rows[0];
+  if (!portfolio) return 0;
+  // As the hold counts it: the highest tier among the portfolio's numbers; none known, no limit.
+  const limits = portfolio.tiers.map(recipientsPerDay).filter((n): n is number => n !== null);
+  const limit = limits.length ? Math.max(...limits) : null;
+  const released = (await executor.execute(sql`
+    with reached as (
+      select recipient from messaging_limit_recipients
+      where portfolio_id = ${portfolio.portfolio_id} and reached_at > now() - interval '24 hours'),
+    held as (
+      select m.id, m.recipient_phone, m.seq from messages m
+      where m.direction = 'outbound' and m.accepted_at is null and m.failed_at is null
+        and m.next_attempt_at > now() and m.next_attempt_at < 'infinity' and m.error_title = ${LIMIT_HELD}
+        and (m.organization_id, m.phone_number_id) in (
+          select * from unnest(${sql.param(portfolio.organization_ids)}::uuid[], ${sql.param(portfolio.phone_number_ids)}::text[]))),
+    room as (
+      select h.recipient_phone from held h
+      where h.recipient_phone not in (select recipient from reached)
+      group by h.recipient_phone order by min(h.seq)
+      limit (select case when ${limit}::int is null then null else greatest(0, ${limit}::int - count(*)) end from reached)),
+    due as (
+      update messages m set next_attempt_at = now()
+      from held h
+      where m.id = h.id and (h.recipient_phone in (select recipient_phone from room) or h.recipient_phone in (select recipient from reached))
+      returning 1)
+    select count(*)::int as n from due`)) as unknown as { rows: { n: number }[] };
+  return released.rows[0]?.n ?? 0;
 }

@@ -57,12 +57,16 @@ export function windowOf(rule: RateLimitRule) {
   return `${rule.windowSeconds} seconds`;
 }
 
+/** The limit of `rule` as it applies: RATE_LIMIT_MULTIPLIER times its own, unless it is a fixed product rule. */
+export function effectiveLimit(rule: RateLimitRule) {
+  return rule.fixed ? rule.limit : rule.limit * env().RATE_LIMIT_MULTIPLIER;
+}
+
 /** Whether a counted hit is allowed under `rule`, and when its window ends. */
 export function rateLimitResult(rule: RateLimitRule, row: CountedHit): RateLimitResult {
   const started = new Date(row.window_start).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((started + rule.windowSeconds * 1000 - Date.now()) / 1000));
-  const limit = rule.fixed ? rule.limit : rule.limit * env().RATE_LIMIT_MULTIPLIER;
-  return { allowed: row.hits <= limit, hits: row.hits, retryAfterSeconds, windowStamp: row.window_stamp };
+  return { allowed: row.hits <= effectiveLimit(rule), hits: row.hits, retryAfterSeconds, windowStamp: row.window_stamp };
 }
 
 /** Counts one hit against `rule` for `subject` and says whether it is allowed. */
@@ -94,6 +98,23 @@ export async function hitRateLimits(checks: Array<[RateLimitRule, string | null 
   return refused ?? { allowed: true, hits: 0, retryAfterSeconds: 0, windowStamp: "" };
 }
 
+/** The hits counted so far in the current window of `rule` for `subject` (0 when none, or the window is over); counts nothing. */
+export async function peekRateLimit(rule: RateLimitRule, subject: string) {
+  const rows = await rawQuery<{ hits: number }>(`select hits from rate_limits where key = $1 and window_start > now() - $2::interval`, [
+    bucketKey(rule, subject),
+    windowOf(rule),
+  ]);
+  return rows[0]?.hits ?? 0;
+}
+
+/**
+ * The subject of a bucket counted per account and client address: `account` (an e-mail, or a
+ * prefixed user id) with the address as a per-IP bucket counts it (IPv4, or IPv6 /64).
+ */
+export function accountIpSubject(account: string, ip: string) {
+  return `${account}|${ipRateSubject(ip)}`;
+}
+
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
   await db().execute(sql`delete from rate_limits where key = ${bucketKey(rule, subject)}`);
 }
@@ -103,18 +124,37 @@ export async function deleteStaleRateLimits(olderThanSeconds = 86400) {
   await db().execute(sql`delete from rate_limits where window_start < now() - ${`${olderThanSeconds} seconds`}::interval`);
 }
 
-/** Sign-in and password-change buckets count failures only (decision 013). */
+/**
+ * Sign-in and password-change buckets count failures only (decision 013). Sign-in refuses per
+ * client address, and per account and address, never per account alone (decision 044).
+ */
 export const RATE_LIMITS = {
   signinIp: { name: "signin:ip", limit: 30, windowSeconds: 15 * 60, perIp: true },
-  /** Failed sign-ins to an account from browsers it does not know. */
+  /** Failed sign-ins to an account from one address (accountIpSubject), from browsers the account does not know. */
+  signinAccountIp: { name: "signin:account-ip", limit: 10, windowSeconds: 15 * 60 },
+  /**
+   * Failed sign-ins to an account from every address together. It refuses nothing: above what one
+   * address may fail (signinAccountIp), a new browser must also enter a code e-mailed to the account.
+   */
   signinAccount: { name: "signin:account", limit: 10, windowSeconds: 15 * 60 },
   /** Failed sign-ins from one known device (a stolen device cookie buys no more guesses). */
   signinDevice: { name: "signin:device", limit: 10, windowSeconds: 15 * 60 },
+  /** Sign-in codes e-mailed to one account: the guesses at them that someone holding the password can have. */
+  signinCodeMail: { name: "signin-code:mail", limit: 10, windowSeconds: 60 * 60 },
   /** Wrong current passwords on the change-password form, per user. */
   passwordChange: { name: "password-change:user", limit: 10, windowSeconds: 15 * 60 },
   signupIp: { name: "signup:ip", limit: 10, windowSeconds: 60 * 60, perIp: true },
   codeIp: { name: "code:ip", limit: 30, windowSeconds: 15 * 60, perIp: true },
   codeAccount: { name: "code:account", limit: 15, windowSeconds: 15 * 60 },
+  /** Sign-in codes (two-factor, e-mailed) for one account from one address (accountIpSubject). */
+  codeAccountIp: { name: "code:account-ip", limit: 15, windowSeconds: 15 * 60 },
+  /** Two-factor codes from one known device of the account, instead of the per-address buckets. */
+  codeDevice: { name: "code:device", limit: 15, windowSeconds: 15 * 60 },
+  /**
+   * Wrong two-factor codes for an account from every address together. It refuses nothing: above
+   * what one address may try (codeAccountIp), a new browser must also enter a code e-mailed to the account.
+   */
+  twoFactorAccount: { name: "2fa:account", limit: 15, windowSeconds: 15 * 60 },
   resetIp: { name: "reset:ip", limit: 10, windowSeconds: 60 * 60, perIp: true },
   resetAccount: { name: "reset:account", limit: 5, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;

@@ -11,7 +11,7 @@ import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 export function approvalInWords(threshold: number | null) {
   return threshold === null
     ? "Broadcast approval is off: campaigns and broadcasts send as soon as they are confirmed."
-    : `Broadcast approval is on for more than ${formatNumber(threshold)} recipient${threshold === 1 ? "" : "s"}: a campaign or broadcast to more people waits until an owner or admin other than its author approves it.`;
+    : `Broadcast approval is on for more than ${formatNumber(threshold)} recipient${threshold === 1 ? "" : "s"}: a campaign or broadcast to more people waits until an owner or admin other than its author approves it (one made with the API key: an owner or admin who has never seen that key).`;
 }
 
 /**

@@ -133,7 +133,8 @@ export async function templateSampleFile(organizationId: string, templateId: str
 /**
  * A sample's bytes as a response (the tenant's and the administrator's sample routes): its own
  * content type, never sniffed, and a sandbox so a PDF or video opened on its own runs nothing of
- * the page's; private caching, since the bytes belong to one tenant. No sample: 404.
+ * the page's; never stored (`private, no-store`), since the bytes belong to one tenant and must not
+ * outlive a sign-out in the browser's cache. No sample: 404.
  */
 export function sampleFileResponse(sample: SampleFile | undefined) {
   if (!sample)
@@ -146,7 +147,7 @@ export function sampleFileResponse(sample: SampleFile | undefined) {
     headers: {
       "Content-Type": sample.contentType,
       "Content-Length": String(sample.bytes.length),
-      "Cache-Control": "private, max-age=300",
+      "Cache-Control": "private, no-store",
       "Content-Disposition": `inline; filename="${name}"`,
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; sandbox",

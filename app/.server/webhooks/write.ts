@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { withoutBidiControls } from "~/lib/names";
 import { activityLogs } from "../db/schema";
 import { enqueueJob, type Executor } from "../jobs/queue";
 import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
@@ -9,6 +10,7 @@ import { enqueueInboundMedia } from "../messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../contacts/signals";
 import { markCampaignReplies } from "../campaigns/replies";
 import { pauseForLowQuality } from "../campaigns/guards";
+import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
 import { notifyQualityDrop } from "../notifications/emitters";
 import { logMessageEvents } from "../inbox/events";
 import { upsertConversations } from "../inbox/inbound";
@@ -126,7 +128,8 @@ export class ChangeWork {
         wamid,
         waId,
         userId: userId ?? contactUserId,
-        name: (typeof profile?.name === "string" && profile.name.trim()) || (waId ? `+${waId}` : "WhatsApp user"),
+        // A WhatsApp profile name is the customer's own text: reordering controls are dropped, as from any name.
+        name: (typeof profile?.name === "string" && withoutBidiControls(profile.name).trim()) || (waId ? `+${waId}` : "WhatsApp user"),
         type: typeof message.type === "string" ? message.type : "unknown",
         body: messageText(message),
         payload: JSON.stringify(message),
@@ -180,6 +183,8 @@ export class ChangeWork {
             returning phone_number_id`,
       );
       if (!updated.length) continue;
+      // A raised limit sends what the old one held, now (decision 045); the dispatcher's next poll finds them.
+      if (limit) await releaseMessagingLimitHolds(tx, phone.phone_number_id);
       // The event says what changed; Graph says where quality stands now.
       // A burst of updates for one number makes one Graph call: a refresh already waiting reads the latest state.
       await enqueueJob(

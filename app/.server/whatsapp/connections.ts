@@ -9,6 +9,8 @@ import type { Executor, Job } from "../jobs/queue";
 import { describeGraphFailure, GraphApiError, graphClient, type GraphClient } from "./graph-client";
 import { e164, qualityLabel } from "./phone-format";
 import { isUniqueViolation } from "./embedded-signup";
+import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
+import { wakeDispatcher } from "../messaging/dispatcher";
 
 /** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
 export async function listConnections(organizationId: string) {
@@ -301,5 +303,7 @@ export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[]
       update whatsapp_phone_numbers set quality_rating = ${number.qualityRating ?? null}, status = coalesce(${number.status ?? null}, status),
         messaging_limit = coalesce(${number.messagingLimit ?? null}, messaging_limit), verified_name = coalesce(${number.verifiedName ?? null}, verified_name), updated_at = now()
       where phone_number_id = ${row.phone_number_id} and disconnected_at is null`);
+    // Graph found a higher tier: what the old limit held goes now (decision 045). The job runs outside a transaction: due at once.
+    if (number.messagingLimit && (await releaseMessagingLimitHolds(tx, row.phone_number_id))) wakeDispatcher();
   }
 }

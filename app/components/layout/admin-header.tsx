@@ -1,6 +1,7 @@
 import { Form, href, Link, useLocation } from "react-router";
 import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, ShieldCheck, User } from "~/components/ui/icons";
 import { SearchBox } from "~/components/ui/search";
+import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
@@ -51,10 +52,13 @@ export function BellEventLine({ event, compact = false }: { event: BellEventView
       <span className="min-w-0 flex-1">
         <span className="block text-sm font-medium text-slate-900">
           <span className="sr-only">{KIND_WORDS[event.kind]}: </span>
-          {event.title}
+          {/* A sign-up's title is the organisation's name as its owner typed it. */}
+          <Name>{event.title}</Name>
         </span>
         {event.detail ? (
-          <span className={`block text-sm text-slate-600 ${compact ? "truncate" : "break-words"}`}>{event.detail}</span>
+          <span className={`block text-sm text-slate-600 ${compact ? "truncate" : "break-words"}`}>
+            <Name>{event.detail}</Name>
+          </span>
         ) : null}
         <span className="block text-xs text-slate-600">
           {KIND_WORDS[event.kind]} · <time dateTime={event.at}>{formatWhen(event.at)}</time>

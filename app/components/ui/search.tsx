@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { Card } from "./card";
 import { Search } from "./icons";
+import { Name } from "./name";
 
 const BOX = {
   /** In a top bar: small, on grey. */
@@ -110,7 +111,10 @@ export function SearchResults({
         {section.hits.map((hit, i) => (
           <li key={i}>
             <Link to={hit.to} className="block px-4 py-3 hover:bg-slate-50">
-              <span className="block font-medium text-slate-900">{hit.title}</span>
+              {/* Mostly names people typed: an organisation's, a person's, a contact's. */}
+              <span className="block font-medium text-slate-900">
+                <Name>{hit.title}</Name>
+              </span>
               {hit.detail ? <span className="block truncate text-sm text-slate-600">{hit.detail}</span> : null}
             </Link>
           </li>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Name } from "./name";
 
 /** Label and value pairs in a grid (a review's figures, a record's details). */
 export function SummaryList({ items, className = "" }: { items: { label: string; value: ReactNode }[]; className?: string }) {
@@ -40,7 +41,12 @@ export function MessagePreviewList({
       {messages.map((m) => (
         <li key={m.to} className="min-w-0">
           <p className="mb-1 text-xs text-slate-500">
-            To {m.name ? `${m.name}, ` : ""}
+            To{" "}
+            {m.name ? (
+              <>
+                <Name>{m.name}</Name>,{" "}
+              </>
+            ) : null}
             <span className="tabular-nums">{m.to}</span>
           </p>
           <div className="rounded-lg rounded-tl-none bg-[#dcf8c6] px-3 py-2 text-sm text-slate-900 shadow-sm">

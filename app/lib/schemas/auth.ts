@@ -1,5 +1,6 @@
 // zod/mini keeps these schemas (shared with the browser for inline validation) about 30 KB lighter than classic zod.
 import * as z from "zod/mini";
+import { withoutBidiControls } from "~/lib/names";
 
 // Texts are the spec's, word for word (sections 5 and 8).
 // Text, at sign, text, dot, text with no whitespace (the spec's rule); control characters (NUL
@@ -40,6 +41,8 @@ export const emailField = z
   );
 
 const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
+/** A name: bidirectional controls dropped (app/lib/names.ts), then trimmed; a name of nothing else is empty. */
+const optionalName = (max: number) => z.optional(z.string().check(z.overwrite(withoutBidiControls), z.trim(), z.maxLength(max)));
 const optionalSecret = () => z.optional(z.string().check(z.maxLength(PASSWORD_MAX)));
 
 const otp = z.pipe(
@@ -68,9 +71,9 @@ export const SigninSchema = z.object({
 /** Sign-up fields; the form and `POST /api/auth/signup` share it. */
 export const SignupSchema = z
   .object({
-    firstName: optionalText(80),
-    lastName: optionalText(80),
-    businessName: optionalText(120),
+    firstName: optionalName(80),
+    lastName: optionalName(80),
+    businessName: optionalName(120),
     email: optionalText(254),
     phoneNumber: optionalText(32),
     password: optionalSecret(),
@@ -130,7 +133,12 @@ export const ResetPasswordSchema = z
 export const ProfileSchema = z.object({
   businessName: z
     .string({ error: MESSAGES.businessNameRequired })
-    .check(z.trim(), z.minLength(1, { error: MESSAGES.businessNameRequired, abort: true }), z.maxLength(120)),
+    .check(
+      z.overwrite(withoutBidiControls),
+      z.trim(),
+      z.minLength(1, { error: MESSAGES.businessNameRequired, abort: true }),
+      z.maxLength(120),
+    ),
   email,
   phoneNumber: optionalText(32),
 });

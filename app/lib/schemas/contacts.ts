@@ -1,5 +1,6 @@
 // Shared with the browser for inline checks; the server checks again (fields.ts) and answers the same way.
 import * as z from "zod/mini";
+import { withoutBidiControls } from "~/lib/names";
 
 export const CONTACT_MESSAGES = {
   nameRequired: "Give the contact a name.",
@@ -9,13 +10,13 @@ export const CONTACT_MESSAGES = {
   segmentName: "Give the segment a name (at most 80 characters).",
 } as const;
 
-const name = z
-  .string({ error: CONTACT_MESSAGES.nameRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: CONTACT_MESSAGES.nameRequired, abort: true }),
-    z.maxLength(120, "A name has at most 120 characters."),
-  );
+const name = z.string({ error: CONTACT_MESSAGES.nameRequired }).check(
+  // Bidirectional controls (app/lib/names.ts) go: a name of nothing else is no name.
+  z.overwrite(withoutBidiControls),
+  z.trim(),
+  z.minLength(1, { error: CONTACT_MESSAGES.nameRequired, abort: true }),
+  z.maxLength(120, "A name has at most 120 characters."),
+);
 const phone = z
   .string({ error: CONTACT_MESSAGES.phoneRequired })
   .check(

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { PASSWORD_MAX } from "./auth";
 import { COUNTIES, INDUSTRY_KEYS } from "~/lib/kenya";
 import { isTimeZone } from "~/lib/time-zones";
+import { withoutBidiControls } from "~/lib/names";
 
 export const ORGANISATION_NAME_MAX = 120;
 /** Days between closing the organisation and the erasure of its data; it can be reopened until then (decision 032). */
@@ -31,7 +32,7 @@ const inList = (list: readonly string[], error: string) => z.optional(z.string()
 /** The organisation's details: its name, and what invoices carry. Empty optional fields are cleared. */
 export const OrganisationDetailsSchema = z.object({
   name: z.string({ error: ORGANISATION_MESSAGES.nameRequired }).check(
-    z.overwrite((v) => v.replace(/\s+/g, " ").trim()),
+    z.overwrite((v) => withoutBidiControls(v).replace(/\s+/g, " ").trim()),
     z.minLength(1, { error: ORGANISATION_MESSAGES.nameRequired, abort: true }),
     z.maxLength(ORGANISATION_NAME_MAX, ORGANISATION_MESSAGES.nameMax),
   ),

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { emailField, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
+import { withoutBidiControls } from "~/lib/names";
 
 export const TEAM_FORM_MESSAGES = {
   roleRequired: "Choose a role",
@@ -28,8 +29,11 @@ export const InviteSchema = z.object({ email: emailField, role });
 /** Change a member's role. */
 export const RoleChangeSchema = z.object({ role });
 
+/** A person's name: bidirectional controls dropped (app/lib/names.ts); one of nothing else is missing. */
 const name = (message: string) =>
-  z.string({ error: message }).check(z.trim(), z.minLength(1, { error: message, abort: true }), z.maxLength(80));
+  z
+    .string({ error: message })
+    .check(z.overwrite(withoutBidiControls), z.trim(), z.minLength(1, { error: message, abort: true }), z.maxLength(80));
 
 /** Accept an invitation: the new member's name and password. */
 export const AcceptInvitationSchema = z

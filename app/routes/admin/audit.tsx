@@ -5,6 +5,7 @@ import { platformScope } from "~/.server/auth/scope";
 import { adminAuditPage, type AuditRecord } from "~/.server/admin/audit";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pager, Table, type Column } from "~/components/ui/table";
+import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
 
@@ -37,7 +38,7 @@ const COLUMNS: Column<AuditRecord>[] = [
     cell: (r) =>
       r.organizationId ? (
         <Link to={`/admin/users/${r.organizationId}`} className="text-brand-700 underline">
-          {r.organizationName ?? "Erased organisation"}
+          {r.organizationName ? <Name>{r.organizationName}</Name> : "Erased organisation"}
         </Link>
       ) : (
         "—"

@@ -22,6 +22,7 @@ import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { AlertTriangle, CheckCircle2, Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDate, formatKes } from "~/lib/invoice";
+import { Name } from "~/components/ui/name";
 import { BILLING_PERIODS } from "~/lib/admin-billing";
 import { AdminInvoiceStatusBadge, INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
 
@@ -66,7 +67,7 @@ const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
     header: "Business",
     cell: (r) => (
       <Link to={`/admin/users/${r.organizationId}`} className="text-slate-900 hover:underline">
-        {r.businessName}
+        <Name>{r.businessName}</Name>
       </Link>
     ),
   },

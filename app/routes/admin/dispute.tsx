@@ -18,6 +18,7 @@ import { Button } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { StepUpField } from "~/components/ui/step-up-field";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
+import { withoutBidiControls } from "~/lib/names";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `Dispute of ${page?.invoice.document.number ?? "an invoice"} | Billing | Admin console | Jumbe` },
@@ -79,7 +80,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
         <CardHeader
           id="reason-title"
           title="The tenant's reason"
-          description={`${invoice.businessName}, raised ${formatInvoiceDateTime(dispute.raisedAt)}${dispute.raisedBy ? ` by ${dispute.raisedBy}` : ""}.`}
+          description={`${withoutBidiControls(invoice.businessName)}, raised ${formatInvoiceDateTime(dispute.raisedAt)}${dispute.raisedBy ? ` by ${dispute.raisedBy}` : ""}.`}
         />
         <p className="mt-3 break-words whitespace-pre-line text-slate-900" data-testid="dispute-reason">
           {dispute.reason}

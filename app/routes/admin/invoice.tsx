@@ -20,6 +20,7 @@ import { StepUpField } from "~/components/ui/step-up-field";
 import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
 import { Download } from "~/components/ui/icons";
 import { formatInvoiceDateTime } from "~/lib/invoice";
+import { Name } from "~/components/ui/name";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
@@ -96,7 +97,7 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
             <dt className="text-slate-500">Business</dt>
             <dd>
               <Link to={`/admin/users/${invoice.organizationId}`} className="font-medium text-brand-700 hover:underline">
-                {invoice.businessName}
+                <Name>{invoice.businessName}</Name>
               </Link>{" "}
               ·{" "}
               <Link to={`/admin/billing/wallets/${invoice.organizationId}`} className="text-brand-700 hover:underline">

@@ -9,6 +9,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";
 import { Badge } from "~/components/ui/badge";
+import { Name } from "~/components/ui/name";
 import { Table, type Column } from "~/components/ui/table";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -42,7 +43,7 @@ const ACTIVITY_COLUMNS: Column<TenantActivity>[] = [
     header: "Organisation",
     cell: (r) => (
       <Link to={`/admin/users/${r.organizationId}`} className="font-medium text-brand-700 underline">
-        {r.organizationName}
+        <Name>{r.organizationName}</Name>
       </Link>
     ),
   },

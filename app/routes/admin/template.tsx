@@ -20,7 +20,9 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
+import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
+import { withoutBidiControls } from "~/lib/names";
 import { categoryLabel, formatBytes, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -87,7 +89,11 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "reject") {
     const outcome = await rejectHeldTemplate(scope, current, meta, reviewed.id, String(form.get("reason") ?? ""));
     if (!outcome.ok) return data({ error: outcome.message, field: "reason" as const }, { status: outcome.status });
-    return redirectWithToast(here, "success", `${outcome.template.name} was returned to ${reviewed.business} with your reason.`);
+    return redirectWithToast(
+      here,
+      "success",
+      `${outcome.template.name} was returned to ${withoutBidiControls(reviewed.business)} with your reason.`,
+    );
   }
   if (intent === "hold" || intent === "release") {
     const on = intent === "hold";
@@ -95,7 +101,9 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast(
       here,
       "success",
-      on ? `${reviewed.business}'s submissions are now held for review.` : `${reviewed.business}'s submissions go straight to Meta again.`,
+      on
+        ? `${withoutBidiControls(reviewed.business)}'s submissions are now held for review.`
+        : `${withoutBidiControls(reviewed.business)}'s submissions go straight to Meta again.`,
     );
   }
   throw data("Unknown action.", { status: 400 });
@@ -115,7 +123,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
           <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
         </h1>
         <p className="mt-1 text-slate-600">
-          {categoryLabel(template.category)} · {languageLabel(template.language)} · {tenant.business}
+          {categoryLabel(template.category)} · {languageLabel(template.language)} · <Name>{tenant.business}</Name>
         </p>
       </div>
 
@@ -186,7 +194,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
                     label: "Business",
                     value: (
                       <Link to={`${href("/admin/users/:id", { id: tenant.organizationId })}`} className="text-brand-700 underline">
-                        {tenant.business}
+                        <Name>{tenant.business}</Name>
                       </Link>
                     ),
                   },

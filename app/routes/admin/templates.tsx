@@ -26,7 +26,9 @@ import { TemplateFilters } from "~/components/templates/template-filters";
 import { CheckCircle2, Clock, FileText, Hourglass, ShieldAlert } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
 import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
+import { Name } from "~/components/ui/name";
 import { formatNumber, formatWhen } from "~/lib/dates";
+import { withoutBidiControls } from "~/lib/names";
 import {
   categoryLabel,
   languageLabel,
@@ -91,11 +93,11 @@ export async function action(args: Route.ActionArgs) {
   const back = String(form.get("back") ?? "") === "org" ? `${href("/admin/templates")}?org=${organisation.id}` : href("/admin/templates");
   const message = on
     ? changed
-      ? `${organisation.name}'s template submissions are now held for review.`
-      : `${organisation.name}'s submissions were already held for review.`
+      ? `${withoutBidiControls(organisation.name)}'s template submissions are now held for review.`
+      : `${withoutBidiControls(organisation.name)}'s submissions were already held for review.`
     : changed
-      ? `${organisation.name}'s template submissions go straight to Meta again.`
-      : `${organisation.name}'s submissions were not held.`;
+      ? `${withoutBidiControls(organisation.name)}'s template submissions go straight to Meta again.`
+      : `${withoutBidiControls(organisation.name)}'s submissions were not held.`;
   return redirectWithToast(back, "success", message);
 }
 
@@ -115,7 +117,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
       sortable: true,
       cell: (r) => (
         <Link to={`${href("/admin/templates")}?org=${r.organizationId}`} className="text-brand-700 underline">
-          {r.business}
+          <Name>{r.business}</Name>
         </Link>
       ),
     },
@@ -246,7 +248,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
                   <span>
                     <span className="font-medium break-all text-slate-900">{t.name}</span>{" "}
                     <span className="text-slate-600">
-                      · {t.business} · {categoryLabel(t.category)} · {languageLabel(t.language)}
+                      · <Name>{t.business}</Name> · {categoryLabel(t.category)} · {languageLabel(t.language)}
                       {t.submittedAt ? ` · submitted ${formatWhen(t.submittedAt)}` : ""}
                     </span>
                   </span>
@@ -264,7 +266,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
         <Card aria-labelledby="org-hold">
           <CardHeader
             id="org-hold"
-            title={organisation.name}
+            title={<Name>{organisation.name}</Name>}
             description={
               organisation.templateReview
                 ? "Its template submissions are held: Jumbe reviews each before it goes to Meta."
@@ -369,7 +371,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
                 <li key={o.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                   <span>
                     <Link to={`${href("/admin/templates")}?org=${o.id}`} className="font-medium text-brand-700 underline">
-                      {o.name}
+                      <Name>{o.name}</Name>
                     </Link>{" "}
                     <span className="text-slate-600">
                       {o.businessId} · {o.held} waiting
@@ -378,7 +380,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
                   <Form method="post">
                     <input type="hidden" name="organisation" value={o.id} />
                     <Button type="submit" name="intent" value="release" size="sm" variant="secondary">
-                      Release<span className="sr-only"> {o.name}</span>
+                      Release<span className="sr-only"> {withoutBidiControls(o.name)}</span>
                     </Button>
                   </Form>
                 </li>

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/user";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
@@ -13,6 +14,7 @@ import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
+import { Name } from "~/components/ui/name";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
@@ -22,10 +24,11 @@ import { StepUpField } from "~/components/ui/step-up-field";
 import { Notice } from "~/components/ui/notice";
 import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
+import { withoutBidiControls } from "~/lib/names";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  { title: `${loaded && "tenant" in loaded ? loaded.tenant.name : "Organisation"} | Users | Admin console | Jumbe` },
+  { title: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : "Organisation"} | Users | Admin console | Jumbe` },
 ];
 
 const notFound = () => data("Not Found", { status: 404 });
@@ -65,7 +68,7 @@ export async function action(args: Route.ActionArgs) {
       if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues) });
       const outcome = await editTenant(current, meta, tenant.id, parsed.data);
       if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors });
-      return redirectWithToast(here, "success", outcome.changed ? `${tenant.name} was updated.` : "Nothing changed.");
+      return redirectWithToast(here, "success", outcome.changed ? `${withoutBidiControls(tenant.name)} was updated.` : "Nothing changed.");
     }
     if (intent === "suspend" || intent === "reactivate") {
       const parsed = ReasonSchema.safeParse({ reason: form.get("reason") ?? "" });
@@ -78,12 +81,12 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(
           here,
           "success",
-          `${tenant.name} is suspended: its members were signed out and its API key refused.${campaigns}`,
+          `${withoutBidiControls(tenant.name)} is suspended: its members were signed out and its API key refused.${campaigns}`,
         );
       }
       const done = await reactivateTenant(current, meta, tenant.id, parsed.data.reason);
       const campaigns = done.campaignsResumed ? ` ${done.campaignsResumed} campaign${done.campaignsResumed === 1 ? "" : "s"} resumed.` : "";
-      return redirectWithToast(here, "success", `${tenant.name} is active again.${campaigns}`);
+      return redirectWithToast(here, "success", `${withoutBidiControls(tenant.name)} is active again.${campaigns}`);
     }
     return refused(intent, 400, { formError: "Choose Edit User, Suspend User or Reactivate." });
   } catch (error) {
@@ -108,7 +111,9 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
       <BackLink to="/admin/users">All users</BackLink>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">{tenant.name}</h1>
+          <h1 className="text-2xl font-bold tracking-tight">
+            <Name>{tenant.name}</Name>
+          </h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
             <Badge status={tenant.status}>{tenant.status[0]!.toUpperCase() + tenant.status.slice(1)}</Badge>
             <span>
@@ -143,7 +148,10 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
           <CardHeader id="details" title="Details" />
           <CardBody>
             <dl className="space-y-2 text-sm">
-              <Detail label="Owner" value={tenant.owner ? `${tenant.owner.firstName} ${tenant.owner.lastName}` : "No owner"} />
+              <Detail
+                label="Owner"
+                value={tenant.owner ? <Name>{`${tenant.owner.firstName} ${tenant.owner.lastName}`}</Name> : "No owner"}
+              />
               <Detail label="E-mail" value={tenant.owner?.email ?? "—"} />
               <Detail label="Phone" value={tenant.owner?.phoneNumber ?? "—"} />
               <Detail label="WhatsApp number" value={tenant.whatsappNumber ?? "Not connected"} />
@@ -175,7 +183,10 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
             <ul className="divide-y divide-slate-100 text-sm">
               {members.map((m) => (
                 <li key={m.id} className="py-2">
-                  <span className="font-medium text-slate-900">{m.name}</span> · {ROLE_WORDS[m.role] ?? m.role}
+                  <span className="font-medium text-slate-900">
+                    <Name>{m.name}</Name>
+                  </span>{" "}
+                  · {ROLE_WORDS[m.role] ?? m.role}
                   <span className="block text-slate-600">{m.email}</span>
                   <span className="block text-xs text-slate-500">
                     {m.lastSignIn ? `Last signed in ${formatWhen(m.lastSignIn)}` : "Never signed in"}
@@ -350,7 +361,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-function Detail({ label, value }: { label: string; value: string }) {
+function Detail({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="flex justify-between gap-3">
       <dt className="text-slate-600">{label}</dt>

@@ -8,6 +8,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Table, type Column } from "~/components/ui/table";
 import { PageLinks } from "~/components/ui/page-links";
 import { Badge } from "~/components/ui/badge";
+import { Name } from "~/components/ui/name";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FilterSelect } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
@@ -36,7 +37,7 @@ const COLUMNS: Column<AdminUserRow>[] = [
     cell: (r) => (
       <>
         <Link to={`/admin/users/${r.id}`} className="font-medium text-brand-700 underline">
-          {r.businessName}
+          <Name>{r.businessName}</Name>
         </Link>
         <span className="block text-xs text-slate-500">{r.email ?? "No owner"}</span>
       </>

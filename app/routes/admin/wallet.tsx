@@ -17,9 +17,11 @@ import { StatCard } from "~/components/ui/stat-card";
 import { Table, type Column } from "~/components/ui/table";
 import { Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
+import { Name } from "~/components/ui/name";
+import { withoutBidiControls } from "~/lib/names";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
-  { title: `Wallet of ${page?.wallet.businessName ?? "an organisation"} | Admin console | Jumbe` },
+  { title: `Wallet of ${page ? withoutBidiControls(page.wallet.businessName) : "an organisation"} | Admin console | Jumbe` },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -60,7 +62,7 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
       <h1 className="text-2xl font-bold tracking-tight">
         Wallet of{" "}
         <Link to={`/admin/users/${wallet.organizationId}`} className="text-brand-700 hover:underline">
-          {wallet.businessName}
+          <Name>{wallet.businessName}</Name>
         </Link>
       </h1>
       <p className="text-slate-600">

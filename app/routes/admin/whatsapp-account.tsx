@@ -29,11 +29,13 @@ import { StepUpField } from "~/components/ui/step-up-field";
 import { SummaryList } from "~/components/ui/summary";
 import { Table, pageHref, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
+import { Name } from "~/components/ui/name";
+import { withoutBidiControls } from "~/lib/names";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminNumber } from "~/lib/admin-whatsapp";
 import type { GraphCallView, WebhookView } from "~/.server/admin/whatsapp/logs";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: `${loaderData?.account.business ?? "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
+  { title: `${loaderData ? withoutBidiControls(loaderData.account.business) : "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
 ];
 
 const notFound = () => data("Not Found", { status: 404 });
@@ -163,7 +165,9 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
       <BackLink to="/admin/whatsapp">WhatsApp accounts</BackLink>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">{account.business}</h1>
+          <h1 className="text-2xl font-bold tracking-tight">
+            <Name>{account.business}</Name>
+          </h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
             WhatsApp Business Account <span className="font-mono text-sm">{account.wabaId}</span>
             <Badge tone={account.status === "connected" ? "success" : account.status === "disconnected" ? "neutral" : "warning"}>

@@ -9,6 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
+import { Name } from "~/components/ui/name";
 import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import {
   ACCOUNT_STATUS_LABELS,
@@ -46,7 +47,7 @@ function columns(now: number): Column<AdminAccountRow>[] {
       cell: (a) => (
         <>
           <Link to={`/admin/whatsapp/${a.id}`} className="font-medium text-brand-700 underline">
-            {a.business}
+            <Name>{a.business}</Name>
           </Link>
           {a.name && a.name !== a.business ? <span className="block text-xs text-slate-500">{a.name}</span> : null}
         </>

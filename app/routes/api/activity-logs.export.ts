@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/activity-logs.export";
-import { currentUser, can } from "~/.server/auth/guards";
+import { isNavigation, requireResourcePermission } from "~/.server/auth/guards";
 import { organizationScope } from "~/.server/auth/scope";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { jsonError, methodNotAllowed } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 import { parseActivityFilter } from "~/.server/activity/filters";
 import { exportFileName, openActivityCsv } from "~/.server/activity/export";
@@ -16,10 +16,8 @@ import { log } from "~/.server/log";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await currentUser(args);
-  const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
-  if (!current) return fromPage ? redirect(`/login?from=${encodeURIComponent("/activity")}`) : jsonError(401, STATUS_MESSAGES[401]);
-  if (!can(current.role, "activity:export")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
+  const current = await requireResourcePermission(args, "activity:export", { from: "/activity" });
+  const fromPage = isNavigation(args);
   const back = () => {
     const q = new URLSearchParams(url.search);
     q.set("exportError", "1");

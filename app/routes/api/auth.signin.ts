@@ -36,6 +36,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 202, headers: { "Set-Cookie": outcome.challengeCookie, "Cache-Control": "no-store" } },
     );
   }
+  if (outcome.reason === "email_code") {
+    // The account sees many failed sign-ins: POST the e-mailed code to /api/auth/email-code with this cookie.
+    return Response.json(
+      { message: outcome.message, requiresEmailCode: true },
+      { status: 202, headers: { "Set-Cookie": outcome.codeCookie, "Cache-Control": "no-store" } },
+    );
+  }
   if (outcome.reason === "unverified") {
     return jsonError(403, outcome.message, {
       headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) },

@@ -67,6 +67,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
     throw redirect(to, { headers: { "Set-Cookie": outcome.challengeCookie } });
   }
+  if (outcome.reason === "email_code") {
+    // The right password while the account is under attack: a code from the e-mail comes next.
+    const to = from ? `${href("/login/email-code")}?from=${encodeURIComponent(from)}` : href("/login/email-code");
+    throw redirect(to, { headers: { "Set-Cookie": outcome.codeCookie } });
+  }
   if (outcome.reason === "unverified") {
     const headers = new Headers();
     headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));

@@ -4,8 +4,8 @@ import { receiveStkCallback } from "~/.server/billing/mpesa";
 
 /**
  * POST /webhooks/mpesa/stk/<payment>/<secret>: Safaricom's M-Pesa Express callback for one payment.
- * Unsigned, so the address's secret, the payment's own request id and amount, and the STK query
- * decide (app/.server/billing/mpesa.ts).
+ * Unsigned, and its address can leak: the address's secret, the payment's own request id and amount,
+ * and then Jumbe's own STK query or Safaricom's source address decide (app/.server/billing/mpesa.ts).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST")

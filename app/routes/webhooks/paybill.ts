@@ -4,7 +4,8 @@ import { confirmPaybill, validatePaybill } from "~/.server/billing/mpesa";
 
 /**
  * POST /webhooks/paybill/<secret>/validation and .../confirmation: Daraja's C2B calls for payments
- * to the paybill, the account number being the organisation's business id.
+ * to the paybill, the account number being the organisation's business id. A confirmation credits
+ * only from Safaricom's addresses (MPESA_TRUSTED_IPS); any other is held in suspense.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST")

@@ -8,12 +8,13 @@ import { normalizePhone } from "~/lib/phone";
 import { TenantRefusal } from "./suspension";
 import { isTenant } from "./tenants";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
+import { withoutBidiControls } from "~/lib/names";
 
 export const MESSAGE_LIMIT_MAX = 10_000_000;
 
 const name = (label: string) =>
   z.string({ error: `${label} is required.` }).check(
-    z.overwrite((v) => v.replace(/\s+/g, " ").trim()),
+    z.overwrite((v) => withoutBidiControls(v).replace(/\s+/g, " ").trim()),
     z.minLength(1, { error: `${label} is required.`, abort: true }),
     z.maxLength(60, `Keep the ${label.toLowerCase()} to 60 characters.`),
   );

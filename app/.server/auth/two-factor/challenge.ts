@@ -4,9 +4,11 @@ import { twoFactorChallenges } from "../../db/schema";
 import { recordActivity } from "../../activity/record";
 import type { RequestMeta } from "../../http/request-meta";
 import { randomToken, sha256 } from "../../security/crypto";
-import { hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../security/rate-limit";
+import { rateLimitMessage } from "../../security/rate-limit";
 import { env } from "../../config/env";
 import { readCookie } from "../cookies";
+import { knownDeviceId } from "../known-device";
+import { countTwoFactorFailure, takeCodeAttempt } from "../signin-attempts";
 import { findUserById } from "../users";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { checkSecondFactor } from "./second-factor";
@@ -61,20 +63,27 @@ export async function openChallengeOf(token: string | undefined) {
 }
 
 export type ChallengeAnswer =
-  | { ok: true; userId: string; remember: boolean; method: "app" | "recovery"; recoveryCodesLeft?: number }
+  | { ok: true; userId: string; remember: boolean; method: "app" | "recovery"; recoveryCodesLeft?: number; knownDevice: boolean }
   | { ok: false; status: 400 | 401 | 429; message: string; restart: boolean };
 
 /**
- * Checks a code against the challenge. Limits: the one-time codes' (30 a quarter hour an IP, 15 an
- * account), and five a challenge, after which it is gone and the password is asked again.
+ * Checks a code against the challenge. Limits: five a challenge, after which it is gone and the
+ * password is asked again, and the one-time codes' per address (30 a quarter hour) and per account
+ * and address (15), or, from a known device of the account, that device's 15 (decision 044): wrong
+ * codes from one place do not refuse the owner's own code from another. Wrong codes from browsers the
+ * account does not know are also counted for the account, across addresses (signin-attempts.ts).
  */
-export async function answerChallenge(token: string | undefined, code: string, meta: RequestMeta): Promise<ChallengeAnswer> {
+export async function answerChallenge(
+  token: string | undefined,
+  code: string,
+  meta: RequestMeta,
+  deviceCookie?: string,
+): Promise<ChallengeAnswer> {
   const challenge = await openChallengeOf(token);
   if (!challenge) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.challengeGone, restart: true };
-  const limited = await hitRateLimits([
-    [RATE_LIMITS.codeIp, meta.ip],
-    [RATE_LIMITS.codeAccount, `2fa:${challenge.userId}`],
-  ]);
+  const account = await findUserById(challenge.userId);
+  const device = account ? knownDeviceId(deviceCookie, account.user) : null;
+  const limited = await takeCodeAttempt("2fa", challenge.userId, meta.ip, device);
   if (!limited.allowed) return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds), restart: false };
 
   const factor = await checkSecondFactor(challenge.userId, code);
@@ -84,7 +93,7 @@ export async function answerChallenge(token: string | undefined, code: string, m
       .set({ attempts: sql`${twoFactorChallenges.attempts} + 1` })
       .where(eq(twoFactorChallenges.id, challenge.id))
       .returning({ attempts: twoFactorChallenges.attempts });
-    const account = await findUserById(challenge.userId);
+    if (!device) await countTwoFactorFailure(challenge.userId);
     if (account)
       await recordActivity({
         organizationId: account.organization.id,
@@ -113,6 +122,7 @@ export async function answerChallenge(token: string | undefined, code: string, m
     remember: challenge.remember,
     method: factor.method,
     recoveryCodesLeft: factor.recoveryCodesLeft,
+    knownDevice: device !== null,
   };
 }
 

@@ -1,7 +1,6 @@
 import type { RequestMeta } from "../../http/request-meta";
 import { openSignedInSession, SIGNIN_MESSAGES, type SignedIn } from "../signin";
 import { findUserById } from "../users";
-import { knownDeviceId } from "../known-device";
 import { answerChallenge } from "./challenge";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 
@@ -19,7 +18,7 @@ export async function completeTwoFactorSignIn(
   previousToken?: string,
   deviceCookie?: string,
 ): Promise<TwoFactorSigninResult> {
-  const answer = await answerChallenge(challengeToken, code, meta);
+  const answer = await answerChallenge(challengeToken, code, meta, deviceCookie);
   if (!answer.ok) return answer;
   const account = await findUserById(answer.userId);
   if (!account || !account.user.isVerified) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.challengeGone, restart: true };
@@ -27,7 +26,7 @@ export async function completeTwoFactorSignIn(
   const method = answer.method === "app" ? "authenticator app" : "recovery code";
   const signedIn = await openSignedInSession(account.user, account.organization, answer.remember, meta, previousToken, {
     details: `${answer.remember ? "Remembered for 30 days" : "Browser session"}; two-factor by ${method}`,
-    knownDevice: knownDeviceId(deviceCookie, account.user) !== null,
+    knownDevice: answer.knownDevice,
   });
   return answer.method === "recovery" ? { ...signedIn, notice: TWO_FACTOR_MESSAGES.recoveryUsed(answer.recoveryCodesLeft ?? 0) } : signedIn;
 }

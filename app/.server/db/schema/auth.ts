@@ -129,7 +129,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** One-time codes for e-mail verification, password reset and e-mail change, stored as keyed hashes. */
+/** One-time codes for e-mail verification, password reset, e-mail change and sign-in under attack, stored as keyed hashes. */
 export const verificationCodes = pgTable(
   "verification_codes",
   {
@@ -137,7 +137,7 @@ export const verificationCodes = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["signup", "reset", "email_change"] }).notNull(),
+    purpose: text("purpose", { enum: ["signup", "reset", "email_change", "signin"] }).notNull(),
     codeHash: text("code_hash").notNull(),
     targetEmail: text("target_email").notNull(),
     attempts: integer("attempts").notNull().default(0),

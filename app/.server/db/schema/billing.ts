@@ -170,6 +170,8 @@ export const payments = pgTable(
     callbackSecretHash: text("callback_secret_hash"),
     /** Card: Paystack's reference. Bank: the reference the payer quotes. */
     reference: text("reference"),
+    /** Card: Paystack's checkout page for it, answered again to a repeat of the same request. */
+    checkoutUrl: text("checkout_url"),
     /** What confirmed it: the M-Pesa receipt or TransID, Paystack's reference, the bank's reference. */
     receipt: text("receipt"),
     resultCode: text("result_code"),

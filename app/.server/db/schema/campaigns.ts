@@ -4,6 +4,7 @@ import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 import { contacts } from "./messaging";
 import { segments } from "./contacts";
+import { apiKeys } from "./developer";
 
 /** Where a template's placeholder takes its value: a contact field or attribute, or a fixed text. */
 export type ParameterSource = { field: string; fallback?: string } | { value: string };
@@ -101,6 +102,8 @@ export const campaigns = pgTable(
     /** A note the tenant should see while it sends (the messaging limit holding it back). */
     notice: text("notice"),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Made through the API: the key it was made with (maker-checker: whoever has seen that key cannot approve it, decision 045). */
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     /** Maker-checker: who approved or declined a campaign that waited for approval, and when (and why, if declined). */
     approvedBy: uuid("approved_by").references(() => users.id, { onDelete: "set null" }),
     approvedAt: timestamp("approved_at", { withTimezone: true }),

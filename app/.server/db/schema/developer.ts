@@ -31,6 +31,25 @@ export const apiKeys = pgTable(
   ],
 );
 
+/**
+ * Members who have held a key in full: whoever created or regenerated it (they were shown it) and
+ * whoever revealed it since. A campaign made with the key needs an approver who is not among them
+ * (maker-checker, decision 045).
+ */
+export const apiKeyReaders = pgTable(
+  "api_key_readers",
+  {
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstReadAt: timestamp("first_read_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.userId] })],
+);
+
 /** Public API calls per tenant and minute: the Developers page's figures. */
 export const apiUsageMinutely = pgTable(
   "api_usage_minutely",

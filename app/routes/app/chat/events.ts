@@ -1,6 +1,6 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { can, currentUser } from "~/.server/auth/guards";
+import { requireResourcePermission } from "~/.server/auth/guards";
 import { openInboxStream } from "~/.server/inbox/stream";
 import { liveStream } from "~/.server/http/live-streams";
 
@@ -13,9 +13,7 @@ import { liveStream } from "~/.server/http/live-streams";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await currentUser(args);
-  if (!current) throw redirect("/login?from=%2Fchat");
-  if (!can(current.role, "inbox:view")) throw redirect("/unauthorized");
+  const current = await requireResourcePermission(args, "inbox:view", { from: "/chat" });
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data("This is the inbox's live stream, for EventSource.", { status: 406 });
   const url = new URL(request.url);

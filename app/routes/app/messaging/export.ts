@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/export";
-import { currentUser, can } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { isNavigation, requireResourcePermission } from "~/.server/auth/guards";
+import { jsonError, methodNotAllowed } from "~/.server/http/json";
 import { requestMeta } from "~/.server/http/request-meta";
 import { recordActivity } from "~/.server/activity/record";
 import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/contacts/export";
@@ -13,11 +13,7 @@ import { log } from "~/.server/log";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await currentUser(args);
-  const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
-  if (!current)
-    return fromPage ? redirect(`/login?from=${encodeURIComponent("/messaging/contacts")}`) : jsonError(401, STATUS_MESSAGES[401]);
-  if (!can(current.role, "contacts:manage")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
+  const current = await requireResourcePermission(args, "contacts:manage", { from: "/messaging/contacts" });
   const { filter, description } = exportFilter(url.searchParams);
   try {
     const body = await openContactsCsv(current.organization.id, filter);
@@ -40,7 +36,9 @@ export async function loader(args: Route.LoaderArgs) {
     });
   } catch (error) {
     log().error({ err: error }, "contacts export failed");
-    return fromPage ? redirect("/messaging/contacts?exportError=1") : jsonError(500, "Failed to export contacts. Please try again.");
+    return isNavigation(args)
+      ? redirect("/messaging/contacts?exportError=1")
+      : jsonError(500, "Failed to export contacts. Please try again.");
   }
 }
 

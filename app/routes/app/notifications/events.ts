@@ -1,6 +1,6 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { can, currentUser } from "~/.server/auth/guards";
+import { requireResourcePermission } from "~/.server/auth/guards";
 import { bellOf } from "~/.server/notifications/queries";
 import { watchNotifications } from "~/.server/notifications/live";
 import { log } from "~/.server/log";
@@ -18,9 +18,7 @@ const KEEPALIVE_MS = 25_000;
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await currentUser(args);
-  if (!current) throw redirect("/login?from=%2Fnotifications");
-  if (!can(current.role, "notifications:view")) throw redirect("/unauthorized");
+  const current = await requireResourcePermission(args, "notifications:view", { from: "/notifications" });
   // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });

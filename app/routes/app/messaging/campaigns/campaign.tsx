@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/campaigns/lifecycle";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
-import { approveCampaign, declineCampaign, requireApprover } from "~/.server/campaigns/approval";
+import { APPROVAL_WORDS, apiKeyApproval, approveCampaign, declineCampaign, requireApprover } from "~/.server/campaigns/approval";
 import { DeclineSchema } from "~/lib/schemas/approval";
 import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
 import { BUILT_IN_FIELDS } from "~/.server/campaigns/variables";
@@ -71,6 +71,11 @@ export async function loader(args: Route.LoaderArgs) {
       getCampaign(organizationId, args.params.id),
       recipientsPage(organizationId, args.params.id, { result, after: Number.isSafeInteger(after) && after > 0 ? after : undefined }),
     ]);
+    // Made through the API: whoever has held its key cannot decide it (decision 045).
+    const viaKey =
+      campaign.status === "awaiting_approval" && !campaign.createdBy
+        ? await apiKeyApproval(organizationId, campaign.id, current.user.id)
+        : { madeWithApiKey: false, heldKey: false };
     return {
       campaign,
       templateValues: await templateValuesInWords(organizationId, campaign.parameters),
@@ -84,7 +89,9 @@ export async function loader(args: Route.LoaderArgs) {
       canManage: can(current.role, "campaigns:manage"),
       // Broadcast approval: owners and admins decide, but never on their own campaign.
       isAuthor: campaign.createdBy?.id === current.user.id,
-      canDecide: can(current.role, "campaigns:approve") && campaign.createdBy?.id !== current.user.id,
+      canDecide: can(current.role, "campaigns:approve") && campaign.createdBy?.id !== current.user.id && !viaKey.heldKey,
+      madeWithApiKey: viaKey.madeWithApiKey,
+      keyHolderWords: viaKey.heldKey && can(current.role, "campaigns:approve") ? APPROVAL_WORDS.keyHolder : null,
       // A scheduled one whose time has passed while it waited sends as soon as it is approved.
       timePassed: !!campaign.scheduledFor && new Date(campaign.scheduledFor).getTime() <= Date.now(),
       confirmCancel: params.get("confirm") === "cancel",
@@ -168,7 +175,20 @@ const COUNTERS = [
 ] as const;
 
 export default function CampaignPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { campaign, templateValues, recipients, result, leftOut, canManage, canDecide, isAuthor, timePassed, confirmCancel } = loaderData;
+  const {
+    campaign,
+    templateValues,
+    recipients,
+    result,
+    leftOut,
+    canManage,
+    canDecide,
+    isAuthor,
+    madeWithApiKey,
+    keyHolderWords,
+    timePassed,
+    confirmCancel,
+  } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -291,6 +311,8 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
           what={what}
           canDecide={canDecide && live.status === "awaiting_approval"}
           isAuthor={isAuthor}
+          madeWithApiKey={madeWithApiKey}
+          keyHolderWords={keyHolderWords}
           timePassed={timePassed}
           result={actionData?.intent === "decline" && "result" in actionData ? actionData.result : undefined}
           busy={busy}
@@ -440,6 +462,8 @@ function ApprovalPanel({
   what,
   canDecide,
   isAuthor,
+  madeWithApiKey,
+  keyHolderWords,
   timePassed,
   result,
   busy,
@@ -448,13 +472,15 @@ function ApprovalPanel({
   what: string;
   canDecide: boolean;
   isAuthor: boolean;
+  madeWithApiKey: boolean;
+  keyHolderWords: string | null;
   timePassed: boolean;
   result: Parameters<typeof useSchemaForm>[1];
   busy: (intent: string) => boolean;
 }) {
   const approval = campaign.approval!;
   const [form, fields] = useSchemaForm(DeclineSchema, result, { id: "decline" });
-  const author = campaign.createdBy ? campaign.createdBy.name : "the API (or a member since removed)";
+  const author = campaign.createdBy ? campaign.createdBy.name : madeWithApiKey ? "the API" : "the API (or a member since removed)";
   const waiting = campaign.status === "awaiting_approval";
   const scheduled = campaign.scheduledFor && campaign.audienceSize === null;
   const late = scheduled && timePassed;
@@ -486,9 +512,11 @@ function ApprovalPanel({
       <p className="mt-1">
         Asked for by {author}
         {approval.requestedAt ? ` on ${formatWhen(approval.requestedAt)}` : ""}. It reaches more people than the organisation&apos;s
-        approval threshold, so nothing is sent until an owner or admin other than its author approves it.
+        approval threshold, so nothing is sent until an owner or admin{" "}
+        {madeWithApiKey ? "who has never revealed the API key it was made with" : "other than its author"} approves it.
       </p>
       {isAuthor ? <p className="mt-1">You made this {what}: another owner or admin must approve it. You can still cancel it.</p> : null}
+      {keyHolderWords ? <p className="mt-1">{keyHolderWords}</p> : null}
       {canDecide ? (
         <div className="mt-3 grid gap-4 sm:grid-cols-2 sm:items-start">
           <Form method="post">

@@ -1,6 +1,6 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { can, currentUser } from "~/.server/auth/guards";
+import { requireResourcePermission } from "~/.server/auth/guards";
 import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { log } from "~/.server/log";
@@ -14,9 +14,7 @@ import { liveFiguresOf } from "~/lib/campaign-live";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, params } = args;
-  const current = await currentUser(args);
-  if (!current) throw redirect(`/login?from=${encodeURIComponent(`/messaging/campaigns/${params.id}`)}`);
-  if (!can(current.role, "campaigns:view")) throw redirect("/unauthorized");
+  const current = await requireResourcePermission(args, "campaigns:view", { from: `/messaging/campaigns/${params.id}` });
   const organizationId = current.organization.id;
   let first: CampaignView;
   try {

@@ -1,7 +1,7 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/results";
-import { can, currentUser } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
+import { requireResourcePermission } from "~/.server/auth/guards";
+import { methodNotAllowed } from "~/.server/http/json";
 import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/campaigns/queries";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 
@@ -10,12 +10,8 @@ import { CampaignRefusal } from "~/.server/campaigns/refusals";
  * the page's filter), streamed as a formula-safe CSV. Another tenant's id is not found.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { request, params, url } = args;
-  const page = `/messaging/campaigns/${params.id}`;
-  const current = await currentUser(args);
-  const fromPage = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
-  if (!current) return fromPage ? redirect(`/login?from=${encodeURIComponent(page)}`) : jsonError(401, STATUS_MESSAGES[401]);
-  if (!can(current.role, "campaigns:view")) return fromPage ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403]);
+  const { params, url } = args;
+  const current = await requireResourcePermission(args, "campaigns:view", { from: `/messaging/campaigns/${params.id}` });
   const wanted = url.searchParams.get("result") ?? "";
   const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted) ? (wanted as RecipientResult) : undefined;
   try {

@@ -1,0 +1,133 @@
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/email-code";
+import { OtpSchema } from "~/lib/schemas/auth";
+import { joinOtpBoxes } from "~/lib/otp";
+import { AuthShell } from "~/components/layout/auth-shell";
+import { FormError } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { OtpInput } from "~/components/ui/otp-input";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { Toast } from "~/components/ui/toast";
+import { currentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
+import {
+  accountOfPendingSignIn,
+  clearPendingSignInCookieHeader,
+  EMAIL_CODE_MESSAGES,
+  pendingSignInOf,
+  resendSignInCode,
+} from "~/.server/auth/email-code/pending";
+import { completeEmailCodeSignIn } from "~/.server/auth/email-code/sign-in";
+import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
+import { sessionToken } from "~/.server/auth/sessions";
+import { requestMeta } from "~/.server/http/request-meta";
+import { redirectWithToast, toastCookie } from "~/.server/http/toast";
+import { formFailure, readForm } from "~/.server/http/forms";
+import { AuthErrorBoundary } from "~/components/layout/page-error";
+
+export const meta: Route.MetaFunction = () => [{ title: "Check your e-mail | Jumbe" }, { name: "robots", content: "noindex" }];
+
+async function loginAgain(from: string, message: string) {
+  const to = from ? `${href("/login")}?from=${encodeURIComponent(from)}` : href("/login");
+  return redirectWithToast(to, "error", message, { headers: { "Set-Cookie": await clearPendingSignInCookieHeader() } });
+}
+
+/** Sign-in with a code from the e-mail: only a browser that gave the right password a moment ago sees it. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await currentUser(args);
+  if (current) throw redirect(homeFor(current.role));
+  const from = args.url.searchParams.get("from") ?? "";
+  const account = await accountOfPendingSignIn(await pendingSignInOf(args.request));
+  if (!account) throw await loginAgain(from, EMAIL_CODE_MESSAGES.timedOut);
+  return { from, email: account.user.email, notice: EMAIL_CODE_MESSAGES.askCode };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = joinOtpBoxes(await readForm(request));
+  const from = String(formData.get("from") ?? "").slice(0, 2000);
+  const pending = await pendingSignInOf(request);
+  const meta = requestMeta(request, context);
+  if (formData.get("intent") === "resend") {
+    const resent = await resendSignInCode(pending, meta);
+    if (!resent.ok && resent.restart) throw await loginAgain(from, resent.message);
+    const toast = { id: crypto.randomUUID(), type: resent.ok ? ("success" as const) : ("error" as const), message: resent.message };
+    return data(
+      { result: null, toast },
+      { status: resent.ok ? 200 : resent.status, headers: resent.ok ? { "Set-Cookie": resent.cookie } : undefined },
+    );
+  }
+
+  const submission = parseWithZod(formData, { schema: OtpSchema });
+  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
+  const outcome = await completeEmailCodeSignIn(pending, submission.value.otp, meta, sessionToken(request));
+  if (outcome.ok) {
+    const headers = new Headers();
+    headers.append("Set-Cookie", outcome.setCookie);
+    headers.append("Set-Cookie", outcome.deviceCookie);
+    headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
+    headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
+    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
+  }
+  if (outcome.reason === "two_factor") {
+    const headers = new Headers();
+    headers.append("Set-Cookie", outcome.challengeCookie);
+    headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
+    const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
+    throw redirect(to, { headers });
+  }
+  if (outcome.restart) throw await loginAgain(from, outcome.message);
+  return formFailure(submission.reply({ fieldErrors: { otp: [outcome.message] }, hideFields: ["otp"] }), outcome.status);
+}
+
+export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
+    prepare: joinOtpBoxes,
+    // "Send a new code" is for someone without one: it goes out with the boxes empty.
+    skipWhen: (formData) => formData.get("intent") === "resend",
+  });
+  const otpError = fields.otp.errors?.[0];
+  return (
+    <AuthShell
+      title="Check your e-mail"
+      subtitle={
+        <>
+          We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>.
+        </>
+      }
+    >
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="from" value={loaderData.from} />
+        <p className="pb-3 text-sm text-slate-600">{loaderData.notice}</p>
+        <OtpInput describedBy={fields.otp.errorId} invalid={!!otpError} />
+        <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
+          {otpError ?? ""}
+        </p>
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" disabled={busy}>
+          {busy && navigation.formData?.get("intent") !== "resend" ? "Checking..." : "Verify and sign in"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        No e-mail?{" "}
+        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" disabled={busy}>
+          Send a new code
+        </Button>
+      </p>
+      <p className="mt-2 text-center text-sm text-slate-600">
+        Not you?{" "}
+        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}
+
+// What went wrong, in words, inside the page's own layout.
+export function ErrorBoundary() {
+  return <AuthErrorBoundary />;
+}
