@@ -78,6 +78,6 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
   await expect(bubble).toContainText("Our new season is here: come and see the collection.");
   const sample = await page.request.get((await image.getAttribute("src"))!);
   expect(sample.status()).toBe(200);
-  expect(sample.headers()["cache-control"]).toBe("private, max-age=300");
+  expect(sample.headers()["cache-control"]).toBe("private, no-store");
   expect(Buffer.from(await sample.body()).equals(PIXEL)).toBe(true);
 });
