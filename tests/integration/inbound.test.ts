@@ -119,7 +119,9 @@ describe("inbound messages", () => {
   it("names the contact by the WhatsApp profile without its reordering controls (issue 38)", async () => {
     const t = await tenant("Lamu Dhow Tours");
     // A right-to-left override makes "Acme\u202Etxt.exe" read as "Acmeexe.txt" wherever it is shown.
-    await arrive([{ phoneNumberId: t.phoneNumberId, from: "254700333444", name: "\u202EAcme\u202Etxt.exe\u2066", type: "text", text: "Hi" }]);
+    await arrive([
+      { phoneNumberId: t.phoneNumberId, from: "254700333444", name: "\u202EAcme\u202Etxt.exe\u2066", type: "text", text: "Hi" },
+    ]);
     const [contact] = await rawQuery<{ name: string }>(`select name from contacts where organization_id = $1`, [t.organizationId]);
     expect(contact!.name).toBe("Acmetxt.exe");
   });
