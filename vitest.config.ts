@@ -14,7 +14,8 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"], environment: "node" },
+        // Opening a PGlite (a unit test's beforeAll) takes seconds on a busy machine: 10 s was not always enough.
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"], environment: "node", hookTimeout: 60_000 },
       },
       {
         resolve: { alias },
