@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/http/precompress";
 
@@ -36,8 +37,37 @@ export default defineConfig(({ isSsrBuild }) => ({
     entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
     exclude: ["@node-rs/argon2"],
   },
-  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames(), resourceRoutesHaveNoClientCode()],
 }));
+
+/**
+ * React Router makes every route module an entry of the browser build, so that each route has a chunk in
+ * its manifest. A resource route (an API endpoint, a CSV or PDF download, a webhook, robots.txt: no
+ * component and no browser exports) leaves nothing in its chunk, and Rollup says "Generated an empty
+ * chunk" once for each of them: expected, and harmless (the browser never loads them; a link to one is
+ * a document request). Only those are kept out of the build's output; an empty chunk of anything else
+ * still warns.
+ */
+function resourceRoutesHaveNoClientCode(): Plugin {
+  const CLIENT_ROUTE = "?__react-router-build-client-route";
+  let routeChunks = new Set<string>();
+  return {
+    name: "jumbe-resource-routes-have-no-client-code",
+    apply: "build",
+    options(options) {
+      const input = options.input;
+      const ids = typeof input === "string" ? [input] : Array.isArray(input) ? input : Object.values(input ?? {});
+      // The route modules without a component; Rollup names an entry's chunk after its file, without the extension.
+      const files = ids.filter((id) => id.endsWith(CLIENT_ROUTE)).map((id) => id.slice(0, -CLIENT_ROUTE.length));
+      const resourceRoutes = files.filter((file) => !/^export\s+default\b/m.test(readFileSync(file, "utf8")));
+      routeChunks = new Set(resourceRoutes.map((file) => path.basename(file).replace(/\.[^.]+$/, "")));
+      return null;
+    },
+    onLog(_level, log) {
+      if (log.code === "EMPTY_BUNDLE" && log.names?.length && log.names.every((name) => routeChunks.has(name))) return false;
+    },
+  };
+}
 
 /** React Router names the server entry index.js whatever the input: each server entry keeps its own name instead. */
 function serverEntryNames(): Plugin {

@@ -5,6 +5,7 @@ import {
   Scripts,
   ScrollRestoration,
   data,
+  isRouteErrorResponse,
   useLoaderData,
   useMatches,
   useNavigation,
@@ -16,10 +17,11 @@ import { useNonce } from "~/components/nonce";
 import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { FullScreenLoader } from "~/components/layout/loaders";
 import { CrashScreen, describeError } from "~/components/layout/crash-screen";
+import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/http/toast";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Jumbe | WhatsApp Business messaging for Africa" },
+export const meta: Route.MetaFunction = ({ error }) => [
+  { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },
   {
     name: "description",
     content: "Jumbe: WhatsApp Business API messaging, campaigns and customer chat for organisations in Kenya and across Africa.",
@@ -92,6 +94,13 @@ function NavigationLoader() {
   return navigation.state === "loading" && !navigation.formMethod ? <FullScreenLoader delayed /> : null;
 }
 
+/** A 404 that no page's own boundary took (an address that opens nothing for this person, the admin console to anyone else). */
+function isNotFound(error: unknown) {
+  return isRouteErrorResponse(error) && error.status === 404;
+}
+
 export function ErrorBoundary() {
-  return <CrashScreen detail={describeError(useRouteError())} />;
+  const error = useRouteError();
+  if (isNotFound(error)) return <NotFoundScreen />;
+  return <CrashScreen detail={describeError(error)} />;
 }

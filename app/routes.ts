@@ -90,6 +90,7 @@ export default [
   // CSV downloads: an import's rejected rows, and the contacts a filter matches.
   route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
   route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
+  route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
   // Advanced Analytics' daily table as CSV (the page's query).
   route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
   // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
@@ -138,6 +139,7 @@ export default [
     route("admin/search", "routes/admin/search.tsx"),
     route("admin/notifications", "routes/admin/notifications.tsx"),
     route("admin/profile", "routes/app/profile.tsx", { id: "admin-profile" }),
+    route("admin/*", "routes/admin/not-found.tsx"),
   ]),
   // Prometheus's scrape of this instance, with a bearer token (METRICS_TOKEN).
   route("metrics", "routes/metrics.ts"),

@@ -42,7 +42,6 @@ function formattersFor(zone: string) {
   return found;
 }
 const numbers = new Intl.NumberFormat(LOCALE);
-const shillings = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "KES" });
 
 type Instant = string | number | Date;
 const toDate = (at: Instant) => (at instanceof Date ? at : new Date(at));
@@ -70,11 +69,6 @@ export function dayKey(at: Instant, zone = displayZone()) {
 
 export function formatNumber(n: number) {
   return numbers.format(n);
-}
-
-/** "Ksh 1,250.00": an amount in shillings. */
-export function formatKes(amount: number) {
-  return shillings.format(amount);
 }
 
 /** The Nairobi calendar date of an instant, as YYYY-MM-DD. */

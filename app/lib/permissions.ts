@@ -218,6 +218,8 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/messaging/contacts/:id": "contacts:view",
   // The contacts a filter matches, as CSV: a copy of the book leaves with those who manage it.
   "/messaging/contacts/export.csv": "contacts:manage",
+  // Everything held about one contact (the right of access), as a file: for those who manage them.
+  "/messaging/contacts/:id/data.json": "contacts:manage",
   // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
   "/messaging/contacts/import": "contacts:manage",
   "/messaging/contacts/import/:id": "contacts:manage",

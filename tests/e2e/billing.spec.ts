@@ -168,6 +168,35 @@ test("a cancelled M-Pesa prompt says so in words, and Try again goes back to the
   await expect(invoicesTable(page)).toContainText("No invoices yet.");
 });
 
+// Issue 39: the paybill way to pay, beside the prompt, read off the page at 360 px and paid to from the "phone".
+test.describe("on a 360 px phone", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("the top-up shows the M-Pesa Paybill and its account, and paying to them credits the wallet", async ({ page, request }) => {
+    await signedInOwner(page, request);
+    const dialog = await openTopup(page);
+    const paybill = dialog.getByRole("region", { name: "Or pay with M-Pesa Paybill" });
+    await expect(paybill.getByTestId("paybill-business-number")).toHaveText(/^\d{5,7}$/);
+    const account = (await paybill.getByTestId("paybill-account-number").innerText()).trim();
+    expect(account).toMatch(/^JMB-[A-Z2-9]{8}$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    const paid = await request.post("/sandbox/mpesa/control/c2b", {
+      data: { msisdn: mpesaPhone().international, amount: 700, billRefNumber: account },
+    });
+    expect(paid.ok()).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await page.goto("/billing");
+          return page.getByTestId("billing-balance").innerText();
+        },
+        { message: "the paybill payment in the wallet", intervals: [250, 500, 1000] },
+      )
+      .toBe("KES 700.00");
+  });
+});
+
 test("an owner pays KES 2,500 by card through the sandbox checkout and comes back to a completed payment", async ({ page, request }) => {
   test.setTimeout(90_000);
   await signedInOwner(page, request);

@@ -44,7 +44,7 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
   await expect(page.getByRole("heading", { name: "Review: New Campaign" })).toBeVisible();
   await expect(page.getByTestId("review-recipients")).toHaveText("2");
   await expect(page.getByText("Not a valid phone number: 1")).toBeVisible();
-  await expect(page.getByTestId("review-cost")).toContainText("Ksh");
+  await expect(page.getByTestId("review-cost")).toContainText("KES");
   await expect(page.getByRole("list", { name: "Message previews" })).toContainText(
     "Habari Mteja, water will be off in your area on Tuesday.",
   );

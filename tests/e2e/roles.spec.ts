@@ -28,6 +28,10 @@ test("the admin console does not exist for an individual: 404 at /admin and ever
     expect(response?.status(), path).toBe(404);
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toHaveCount(0);
+    // The product's own Not Found page, not the crash screen (issue 39).
+    await expect(page.getByRole("heading", { name: "This page does not exist.", level: 1 })).toBeVisible();
+    await expect(page.getByText("Something went wrong.")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Go to the home page" })).toHaveAttribute("href", "/");
   }
 });
 

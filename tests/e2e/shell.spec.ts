@@ -1,15 +1,26 @@
+import { randomBytes, randomInt } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { signInViaForm, signUpAndVerifyViaApi, userMenu, type TestUser } from "./helpers";
+import { connectWhatsApp } from "./template-helpers";
 
 // Spec section 2: the authenticated shell for non-admin users (and section 9: 64 or 256 wide).
 
+// Spec section 2's five entries, and (issue 39) every other section an owner may open, grouped.
 const NAV = [
   ["Overview", "/dashboard"],
   ["Get Started", "/get-started"],
   ["WhatsApp Setup", "/whatsapp"],
+  ["Inbox", "/chat"],
+  ["Contacts", "/messaging/contacts"],
+  ["Campaigns", "/messaging"],
+  ["Templates", "/templates"],
+  ["Analytics", "/analytics"],
   ["Billing", "/billing"],
+  ["Developers", "/developers"],
   ["Activity", "/activity"],
+  ["Notifications", "/notifications"],
+  ["Settings", "/settings"],
 ] as const;
 
 let user: TestUser;
@@ -23,7 +34,7 @@ test.beforeEach(async ({ page, request }) => {
 const sideNav = (page: Page) => page.getByRole("complementary", { name: "Main navigation" });
 const asideWidth = (page: Page) => sideNav(page).evaluate((el) => getComputedStyle(el).width);
 
-test("the side navigation lists the five entries and marks the current one", async ({ page }) => {
+test("the side navigation lists every section and marks the current one", async ({ page }) => {
   const links = sideNav(page).getByRole("navigation").getByRole("link");
   await expect(links).toHaveCount(NAV.length);
   for (const [i, [label]] of NAV.entries()) await expect(links.nth(i)).toHaveAccessibleName(label);
@@ -150,6 +161,74 @@ test.describe("on a phone", () => {
     await expect(userMenu(page).getByText(user.businessName, { exact: true }).last()).toBeVisible();
     await expect(userMenu(page).getByText(user.email, { exact: true }).last()).toBeVisible();
   });
+});
+
+// Issue 39: at 360 px every section is in the phone menu, which scrolls inside the screen, opens and
+// leads with JavaScript on and off, and marks the section of a sub-page.
+test.describe("on a 360 px phone", () => {
+  test.use({ viewport: { width: 360, height: 640 } });
+
+  test("the phone menu lists every section, reaches the last one and marks it on its sub-pages", async ({ page }) => {
+    await page.reload();
+    const mobileNav = page.getByRole("navigation", { name: "Mobile navigation" });
+    await expect(mobileNav).toBeHidden();
+    await page.locator('summary[aria-label="Open menu"]').click();
+    await expect(mobileNav).toBeVisible();
+    const links = mobileNav.getByRole("link");
+    await expect(links).toHaveCount(NAV.length);
+    for (const [i, [label, href]] of NAV.entries()) {
+      await expect(links.nth(i)).toHaveAccessibleName(label);
+      await expect(links.nth(i)).toHaveAttribute("href", href);
+    }
+    // Nothing wider than the screen, and the last entry is reached by scrolling the panel.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const settings = mobileNav.getByRole("link", { name: "Settings", exact: true });
+    await settings.scrollIntoViewIfNeeded();
+    await expect(settings).toBeInViewport();
+    await settings.click();
+    await expect(page).toHaveURL(/\/settings\/organisation$/);
+    await expect(mobileNav).toBeHidden();
+
+    await page.locator('summary[aria-label="Open menu"]').click();
+    await expect(mobileNav.getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(mobileNav.locator('[aria-current="page"]')).toHaveCount(1);
+    await mobileNav.getByRole("link", { name: "Contacts", exact: true }).click();
+    await expect(page).toHaveURL(/\/messaging\/contacts$/);
+    await page.goto("/messaging/contacts/segments");
+    await page.locator('summary[aria-label="Open menu"]').click();
+    await expect(mobileNav.locator('[aria-current="page"]')).toHaveAccessibleName("Contacts");
+  });
+});
+
+// Issue 39: the Inbox entry counts the conversations waiting to be read, and the count follows the
+// member from page to page (with scripts the shell's data is read again on each move).
+test("the Inbox entry shows the unread conversations and drops them once read", async ({ page, request, javaScriptEnabled }) => {
+  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nyeri ${randomBytes(2).toString("hex")}`);
+  const state = (await (await request.get("/sandbox/meta/control/state")).json()) as { phoneNumbers: { id: string; wabaId: string }[] };
+  const phoneNumberId = state.phoneNumbers.find((p) => p.wabaId === wabaId)!.id;
+  const name = `Wanjiru ${randomBytes(2).toString("hex")}`;
+  const from = `2547${randomInt(10, 100)}${randomInt(10, 100)}${randomInt(1100, 10_000)}`;
+  const wrote = await request.post("/sandbox/meta/control/inbound", {
+    data: { phoneNumberId, from, name, text: "Habari, maji yamekatika." },
+  });
+  expect(wrote.status(), await wrote.text()).toBe(200);
+
+  const inbox = sideNav(page).getByRole("link", { name: /^Inbox/ });
+  await expect(async () => {
+    await page.goto("/dashboard");
+    await expect(inbox).toHaveAccessibleName("Inbox (1 unread)", { timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await expect(inbox.getByTestId("inbox-unread")).toHaveText("1 (1 unread)");
+
+  await inbox.click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await page.getByRole("region", { name: "Conversations" }).locator("a[data-conversation]").filter({ hasText: name }).click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(inbox).toHaveAttribute("aria-current", "page");
+  await sideNav(page).getByRole("link", { name: "Overview", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(inbox).toHaveAccessibleName("Inbox");
+  await expect(inbox.getByTestId("inbox-unread")).toHaveCount(0);
 });
 
 test("a page the product will have says coming soon inside the shell, and the top bar's search finds pages", async ({ page }) => {

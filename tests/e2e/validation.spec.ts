@@ -75,11 +75,13 @@ test.describe("sign-up validation", () => {
     await expect(page).toHaveURL(/\/signup$/);
   });
 
-  test("passwords that do not match", async ({ page }) => {
+  test("passwords that do not match", async ({ page, javaScriptEnabled }) => {
     const email = uniqueEmail("mismatch");
     await field(page, "First name").fill("Achieng");
     await field(page, "Last name").fill("Otieno");
+    await field(page, "Business/Organization name (optional)").fill("Otieno Hardware");
     await field(page, "Email").fill(email);
+    await field(page, "Phone (optional)").fill("0712 345 678");
     await field(page, "Password").fill("Karibu#2026a");
     await field(page, "Confirm password").fill("Karibu#2026b");
     await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
@@ -87,9 +89,18 @@ test.describe("sign-up validation", () => {
     await expect(field(page, "Confirm password")).toHaveAccessibleDescription(TEXT.signupMismatch);
     await expect(page.getByText(TEXT.signupMismatch, { exact: true })).toBeVisible();
     await expect(page.getByText(TEXT.signupSuccess)).toHaveCount(0);
-    // What was typed (other than passwords) is kept.
+    // What was typed (other than passwords) is kept, the ticked terms box too (issue 39: also when the server answers).
     await expect(field(page, "First name")).toHaveValue("Achieng");
+    await expect(field(page, "Last name")).toHaveValue("Otieno");
+    await expect(field(page, "Business/Organization name (optional)")).toHaveValue("Otieno Hardware");
     await expect(field(page, "Email")).toHaveValue(email);
+    await expect(field(page, "Phone (optional)")).toHaveValue("0712 345 678");
+    await expect(page.getByRole("checkbox", { name: /I agree to the Terms of Service/ })).toBeChecked();
+    // Without JavaScript the page came back from the server, which never sends a password back.
+    if (!javaScriptEnabled) {
+      await expect(field(page, "Password")).toHaveValue("");
+      await expect(field(page, "Confirm password")).toHaveValue("");
+    }
   });
 
   test("terms not agreed", async ({ page, request }) => {

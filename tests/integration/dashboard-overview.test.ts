@@ -9,6 +9,7 @@ import { nairobiMidnight } from "~/lib/dates";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
+import { appFetch } from "../support/in-process-app";
 import { foldAll, HOUR, MINUTE } from "../support/analytics-history";
 
 // Issue 18: the Overview's four cards from real data, and the Get Started steps a tenant has done.
@@ -114,5 +115,45 @@ describe("the Overview's cards", () => {
     await foldAll();
     const after = await run(getStartedLoader, getRequest("/get-started?step=2", { cookie: a.cookie }));
     expect(after.data.progress).toEqual({ whatsapp: true, templates: false, contacts: true, campaign: false, results: true });
+  });
+});
+
+// Issue 39: "Manage Contacts" opened the Message Center's Campaigns tab, and "Send Message" a
+// campaign's list. They open the Contacts tab and the inbox (where one person is written to).
+describe("the Overview's quick actions", () => {
+  /** The Quick Actions card's links, label → href, as the server renders them. */
+  async function quickActions(cookie: string) {
+    const response = await appFetch(getRequest("/dashboard", { cookie, headers: { accept: "text/html" } }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const start = html.indexOf(">Quick Actions</h2>");
+    expect(start).toBeGreaterThan(-1);
+    const card = html.slice(start, html.indexOf(">Recent Activity</h2>", start));
+    return Object.fromEntries(
+      [...card.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map(([, href, inner]) => [
+        inner!.replace(/<[^>]+>/g, "").trim(),
+        href,
+      ]),
+    );
+  }
+
+  it("sends Manage Contacts to the Contacts tab and Send Message to the inbox, for the roles that can use them", async () => {
+    const owner = await signedIn("Nyota Savings Sacco");
+    expect(await quickActions(owner.cookie)).toEqual({
+      "Send Message": "/chat",
+      "Manage Contacts": "/messaging/contacts",
+      "Create Template": "/templates",
+      "View Analytics": "/analytics",
+    });
+    const agent = await signedIn("Duka la Mama Njeri");
+    await rawQuery(`update users set org_role = 'agent' where id = $1`, [agent.user.id]);
+    expect(await quickActions(agent.cookie)).toEqual({
+      "Send Message": "/chat",
+      "Manage Contacts": "/messaging/contacts",
+      "View Analytics": "/analytics",
+    });
+    // A viewer answers nobody and changes no contact: only the figures.
+    await rawQuery(`update users set org_role = 'viewer' where id = $1`, [agent.user.id]);
+    expect(await quickActions(agent.cookie)).toEqual({ "View Analytics": "/analytics" });
   });
 });

@@ -107,6 +107,13 @@ const ROWS: Record<string, Row> = {
     owner: "ok",
     admin: "ok",
   },
+  // A contact's data as a file (the right of access): nobody's contact is not found; signed out, sign in to its page.
+  "/messaging/contacts/:id/data.json": {
+    path: "/messaging/contacts/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/data.json",
+    anonymous: "→/login?from=%2Fmessaging%2Fcontacts%2F6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
+    owner: "404",
+    admin: "404",
+  },
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
@@ -257,6 +264,8 @@ const ROWS: Record<string, Row> = {
   "/admin/search": { path: "/admin/search?q=sacco", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/notifications": { path: "/admin/notifications", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/profile": { path: "/admin/profile", anonymous: "404", owner: "404", admin: "ok" },
+  // Any other console address: not found to everyone, so none says whether it exists.
+  "/admin/*": { path: "/admin/no-such-page", anonymous: "404", owner: "404", admin: "404" },
   // Prometheus's scrape: a bearer token (METRICS_TOKEN), never a session; none given is 401.
   "/metrics": { path: "/metrics", anonymous: "401", owner: "401", admin: "401" },
   "/api/auth/me": { path: "/api/auth/me", anonymous: "401", owner: "ok", admin: "ok" },

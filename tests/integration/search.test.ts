@@ -132,6 +132,33 @@ describe("search", () => {
     expect(titles((await run(searchLoader, getRequest("/search?q=top+up", { cookie: mine.cookie }))).data.sections, "pages")).toEqual([]);
   });
 
+  // Issue 39: the top bar's search finds pages by their names as the navigation shows them, a page
+  // named by the words first, and only pages the member's role may open.
+  it("finds pages by name, the page so named first, each only for the roles that may open it", async () => {
+    const me = await signedIn();
+    const pages = async (q: string) =>
+      titles((await run(searchLoader, getRequest(`/search?q=${encodeURIComponent(q)}`, { cookie: me.cookie }))).data.sections, "pages");
+    expect((await pages("templates"))[0]).toBe("Templates");
+    expect(await pages("create template")).toEqual(["Create Template"]);
+    expect((await pages("billing"))[0]).toBe("Billing & Subscription");
+    expect(await pages("api key")).toEqual(["Developers"]);
+    expect((await pages("inbox"))[0]).toBe("Inbox");
+    expect((await pages("contacts"))[0]).toBe("Contacts");
+    expect((await pages("campaigns"))[0]).toBe("Message Center");
+    expect(await pages("broadcasts")).toContain("Broadcasts");
+    expect((await pages("settings"))[0]).toBe("Account Settings");
+    // Every page found is one the product has, and each appears once.
+    const everything = await pages("account settings");
+    expect(new Set(everything).size).toBe(everything.length);
+
+    // A viewer finds the templates but not the form that makes one, nor Billing or the API key.
+    await rawQuery(`update users set org_role = 'viewer' where id = $1`, [me.user.id]);
+    expect(await pages("templates")).toContain("Templates");
+    expect(await pages("create template")).toEqual([]);
+    expect(await pages("billing")).toEqual([]);
+    expect(await pages("api key")).toEqual([]);
+  });
+
   it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {
     const me = await signedIn();
     const integrations = await run(comingSoon, getRequest("/integrations", { cookie: me.cookie }));

@@ -140,6 +140,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/templates/:id/edit": (w) => `/templates/${w.ids.template}/edit`,
   "/templates/:id/sample": (w) => `/templates/${w.ids.template}/sample`,
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.ids.contact}`,
+  "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.ids.contact}/data.json`,
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.ids.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.ids.contactImport}/rejected.csv`,
   "/messaging/campaigns/:id": (w) => `/messaging/campaigns/${w.ids.campaign}`,
@@ -161,6 +162,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/admin/whatsapp/:id": (w) => `/admin/whatsapp/${w.ids.account}`,
   "/admin/templates/:id": (w) => `/admin/templates/${w.ids.template}`,
   "/admin/templates/:id/header-sample": (w) => `/admin/templates/${w.ids.template}/header-sample`,
+  "/admin/*": () => "/admin/no-such-page",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.ids.account}/disconnect`,
   "/api/billing/topups/:id": (w) => `/api/billing/topups/${w.ids.payment}`,
   "/api/v1/*": () => "/api/v1/account",
@@ -277,6 +279,7 @@ describe("a member who must set up two-factor sign-in", () => {
     await rawQuery(`update users set two_factor_enabled_at = null where id = $1`, [w.ownerId]);
     for (const path of [
       "/messaging/contacts/export.csv",
+      `/messaging/contacts/${w.ids.contact}/data.json`,
       "/api/activity-logs/export",
       `/messaging/campaigns/${w.ids.campaign}/results.csv`,
       `/messaging/campaigns/${w.ids.campaign}/events`,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { action as sidebarAction } from "~/routes/app/sidebar-preference";
-import { loader as layoutLoader } from "~/routes/app/layout";
-import { cookieHeader, formRequest, getRequest, run } from "../support/http";
+import { loader as layoutLoader, shouldRevalidate } from "~/routes/app/layout";
+import { rawQuery } from "~/.server/db/client";
+import { countStatements } from "~/.server/db/statement-count";
+import { APP, cookieHeader, formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { appFetch, flatRoutes } from "../support/in-process-app";
 
 describe("side navigation preference", () => {
   it("remembers the collapsed state and returns to a local page only", async () => {
@@ -26,5 +29,159 @@ describe("side navigation preference", () => {
   it("needs a signed-in user", async () => {
     const res = await run(sidebarAction, formRequest("/preferences/sidebar", { collapsed: "true", redirectTo: "/dashboard" }));
     expect(res.location).toMatch(/^\/login\?from=/);
+  });
+});
+
+// Issue 39, "Finding your way": the side navigation and the phone menu listed only the spec's five
+// entries; Templates, the Message Center, the inbox, Analytics, Developers, Notifications and
+// Settings had none. Every section a member's role may open is now listed, grouped, each a real
+// page, the current one marked on its sub-pages, and the inbox's entry shows its unread count.
+describe("the navigation", () => {
+  type Role = "owner" | "admin" | "agent" | "viewer";
+
+  async function member(role: Role) {
+    const account = await createVerifiedUser({ businessName: `Duka la ${role}` });
+    if (role !== "owner") await rawQuery(`update users set org_role = $1 where id = $2`, [role, account.user.id]);
+    return { ...account, cookie: await signedInCookie(account.email, account.password) };
+  }
+
+  /** A page as the browser receives it, rendered on the server. */
+  async function page(path: string, cookie: string) {
+    const response = await appFetch(getRequest(path, { cookie, headers: { accept: "text/html" } }));
+    expect(response.status, path).toBe(200);
+    return response.text();
+  }
+
+  interface NavLink {
+    href: string;
+    text: string;
+    current: boolean;
+  }
+
+  /** The links of a navigation: the side one (inside the "Main navigation" aside) or the phone menu's. */
+  function linksOf(html: string, which: "side" | "phone"): NavLink[] {
+    const start =
+      which === "side"
+        ? html.indexOf("<nav", html.indexOf('aria-label="Main navigation"'))
+        : html.indexOf('<nav aria-label="Mobile navigation"');
+    expect(start, which).toBeGreaterThan(-1);
+    const nav = html.slice(start, html.indexOf("</nav>", start));
+    return [...nav.matchAll(/<a ([^>]*)>([\s\S]*?)<\/a>/g)].map(([, attributes, inner]) => ({
+      href: /href="([^"]*)"/.exec(attributes!)![1]!,
+      text: inner!
+        .replace(/<span aria-hidden="true">[\s\S]*?<\/span>/g, "")
+        .replace(/<[^>]+>/g, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+      current: attributes!.includes('aria-current="page"'),
+    }));
+  }
+
+  const OWNER_AND_ADMIN = [
+    ["Overview", "/dashboard"],
+    ["Get Started", "/get-started"],
+    ["WhatsApp Setup", "/whatsapp"],
+    ["Inbox", "/chat"],
+    ["Contacts", "/messaging/contacts"],
+    ["Campaigns", "/messaging"],
+    ["Templates", "/templates"],
+    ["Analytics", "/analytics"],
+    ["Billing", "/billing"],
+    ["Developers", "/developers"],
+    ["Activity", "/activity"],
+    ["Notifications", "/notifications"],
+    ["Settings", "/settings"],
+  ];
+  const WITHOUT_MONEY_AND_KEYS = OWNER_AND_ADMIN.filter(([label]) => label !== "Billing" && label !== "Developers");
+  const EXPECTED: Record<Role, string[][]> = {
+    owner: OWNER_AND_ADMIN,
+    admin: OWNER_AND_ADMIN,
+    agent: WITHOUT_MONEY_AND_KEYS,
+    viewer: WITHOUT_MONEY_AND_KEYS,
+  };
+
+  it("lists every section each role may open, in the side navigation and the phone menu, each a page that opens", async () => {
+    const patterns = flatRoutes()
+      .filter((route) => route.parentId === "routes/app/layout")
+      .map((route) => route.pattern);
+    for (const role of ["owner", "admin", "agent", "viewer"] as const) {
+      const me = await member(role);
+      const html = await page("/dashboard", me.cookie);
+      for (const which of ["side", "phone"] as const) {
+        const links = linksOf(html, which);
+        expect(
+          links.map((l) => [l.text, l.href]),
+          `${role}, ${which}`,
+        ).toEqual(EXPECTED[role]);
+        expect(links.filter((l) => l.current).map((l) => l.text)).toEqual(["Overview"]);
+      }
+      // Each entry is a page of the shell (not a planned "coming soon" one) that this role opens.
+      for (const [, href] of EXPECTED[role]) {
+        expect(patterns, href).toContain(href);
+        const opened = await appFetch(getRequest(href!, { cookie: me.cookie, headers: { accept: "text/html" } }));
+        expect([200, 302], `${role} opens ${href}`).toContain(opened.status);
+        if (opened.status === 302) expect(opened.headers.get("location"), `${role} opens ${href}`).toMatch(new RegExp(`^${href}/`));
+      }
+    }
+  });
+
+  it("marks the section on its sub-pages, the longest match winning", async () => {
+    const me = await member("owner");
+    const current = async (path: string) =>
+      linksOf(await page(path, me.cookie), "side")
+        .filter((l) => l.current)
+        .map((l) => l.text);
+    expect(await current("/messaging/contacts/segments")).toEqual(["Contacts"]);
+    expect(await current("/messaging/broadcasts")).toEqual(["Campaigns"]);
+    expect(await current("/messaging/campaigns/new")).toEqual(["Campaigns"]);
+    expect(await current("/templates/new")).toEqual(["Templates"]);
+    expect(await current("/chat/quick-replies")).toEqual(["Inbox"]);
+    expect(await current("/settings/team")).toEqual(["Settings"]);
+    expect(await current("/profile")).toEqual([]);
+  });
+
+  it("reads the shell's counts again when the member moves to another page", () => {
+    const move = (from: string, to: string, defaultShouldRevalidate = false) =>
+      shouldRevalidate({
+        currentUrl: new URL(`${APP}${from}`),
+        nextUrl: new URL(`${APP}${to}`),
+        defaultShouldRevalidate,
+      } as Parameters<typeof shouldRevalidate>[0]);
+    expect(move("/chat/1", "/dashboard")).toBe(true);
+    expect(move("/dashboard", "/chat")).toBe(true);
+    // The same page (a filter, a pager): as React Router decides.
+    expect(move("/chat", "/chat?filter=mine")).toBe(false);
+    expect(move("/chat", "/chat?filter=mine", true)).toBe(true);
+  });
+
+  it("shows how many conversations have unread messages on the Inbox entry, read with the shell's bell", async () => {
+    const me = await member("agent");
+    const unreadOf = async () => {
+      const inbox = linksOf(await page("/dashboard", me.cookie), "side").find((l) => l.href === "/chat")!;
+      return inbox.text;
+    };
+    expect(await unreadOf()).toBe("Inbox");
+    const other = await member("owner");
+    for (const [organizationId, phone, unread] of [
+      [me.organization.id, "+254711000001", 2],
+      [me.organization.id, "+254711000002", 1],
+      [me.organization.id, "+254711000003", 0],
+      [other.organization.id, "+254711000004", 5],
+    ] as const)
+      await rawQuery(
+        `with c as (insert into contacts (organization_id, name, phone, wa_id) values ($1, 'Mteja', $2, $3) returning id)
+         insert into conversations (organization_id, phone_number_id, contact_id, last_message_at, unread_count)
+         select $1, '106540352242922', id, now(), $4 from c`,
+        [organizationId, phone, phone.slice(1), unread],
+      );
+    // Two conversations of the member's organisation wait to be read; the other organisation's are not counted.
+    expect(await unreadOf()).toBe("Inbox (2 unread)");
+    const html = await page("/dashboard", me.cookie);
+    expect(linksOf(html, "phone").find((l) => l.href === "/chat")!.text).toBe("Inbox (2 unread)");
+    expect(html).toMatch(/data-testid="inbox-unread"><span aria-hidden="true">2<\/span>/);
+    // The count comes in the bell's statement: the shell still reads the session and one statement more.
+    const { result, statements } = await countStatements(() => run(layoutLoader, getRequest("/dashboard", { cookie: me.cookie })));
+    expect(result.data).toMatchObject({ inboxUnread: 2, bell: { unread: 0 } });
+    expect(statements).toBe(2);
   });
 });

@@ -6,6 +6,7 @@ import { action as signupAction, loader as signupLoader } from "~/routes/auth/si
 import { action as apiSignup } from "~/routes/api/auth.signup";
 import { formRequest, getRequest, jsonRequest, run } from "../support/http";
 import { createVerifiedUser, latestMailTo, uniqueEmail } from "../support/accounts";
+import { appFetch } from "../support/in-process-app";
 
 const valid = (email: string) => ({
   firstName: "Wanjiku",
@@ -108,6 +109,36 @@ describe("sign-up", () => {
     expect(JSON.stringify(res.data.result.error)).toContain(message);
     expect(await tableCount(users)).toBe(0);
     expect(await tableCount(organizations)).toBe(0);
+  });
+
+  // Issue 39: a refused sign-up posted without JavaScript comes back with what was typed, except the passwords.
+  it.each([
+    ["passwords that do not match", { confirmPassword: "Different#1" }, "Passwords do not match."],
+    ["a phone number the server refuses", { phoneNumber: "12" }, "Please enter a valid phone number"],
+  ])("keeps the names, e-mail, phone and ticked terms box after %s, and clears the passwords", async (_case, change, message) => {
+    const email = uniqueEmail();
+    const res = await appFetch(formRequest("/signup", { ...valid(email), ...change }));
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain(message);
+    const input = (name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
+    expect(input("firstName")).toContain('value="Wanjiku"');
+    expect(input("lastName")).toContain('value="Mwangi"');
+    expect(input("businessName")).toContain('value="Mama Mboga Supplies"');
+    expect(input("email")).toContain(`value="${email}"`);
+    expect(input("phoneNumber")).toContain(`value="${"phoneNumber" in change ? change.phoneNumber : "0712 345 678"}"`);
+    expect(input("agreedToTerms")).toContain('checked=""');
+    expect(input("password")).not.toContain("value=");
+    expect(input("confirmPassword")).not.toContain("value=");
+    expect(html).not.toContain("Karibu#2026");
+  });
+
+  it("leaves the terms box unticked when it was not ticked", async () => {
+    const res = await appFetch(formRequest("/signup", { ...valid(uniqueEmail()), agreedToTerms: [] }));
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("You must agree to the terms and conditions.");
+    expect(html.match(/<input[^>]*name="agreedToTerms"[^>]*>/)![0]).not.toContain("checked");
   });
 
   it("treats a filled honeypot as spam and creates nothing", async () => {

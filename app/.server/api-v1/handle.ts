@@ -107,12 +107,33 @@ export async function handleApiV1(request: Request): Promise<Response> {
         type: "system",
         status: "error",
         action: "API call failed",
-        details: `${request.method} ${url.pathname}${url.search} answered ${response.status}`,
+        details: `${request.method} ${url.pathname}${url.search} answered ${response.status}${await refusalWords(response)}`,
       });
   } catch (error) {
     log().error({ err: error }, "could not record an API call");
   }
   return response;
+}
+
+const REFUSAL_WORDS_MAX = 300;
+
+/**
+ * ": invalid_request: The query parameter connection ...": why a failed call failed, for its activity
+ * line, from the answer's own code and message (texts Jumbe wrote for the caller; never the request
+ * or its body), cut to a bounded length. Nothing when the answer is not such a JSON error.
+ */
+async function refusalWords(response: Response): Promise<string> {
+  if (!response.headers.get("content-type")?.includes("json")) return "";
+  try {
+    const answer = (await response.clone().json()) as { code?: unknown; message?: unknown };
+    const code = typeof answer.code === "string" ? answer.code.slice(0, 60) : "";
+    const message = typeof answer.message === "string" ? answer.message.replace(/\s+/g, " ").trim() : "";
+    if (!code && !message) return "";
+    const words = [code, message].filter(Boolean).join(": ");
+    return `: ${words.length > REFUSAL_WORDS_MAX ? `${words.slice(0, REFUSAL_WORDS_MAX - 1)}…` : words}`;
+  } catch {
+    return "";
+  }
 }
 
 /** The path's parameters when `pattern` (`/api/v1/templates/{id}`) matches it; undefined otherwise. */

@@ -203,17 +203,27 @@ export async function requirePlatformAdminApi(args: GuardArgs) {
   return current;
 }
 
+/** The root's error boundary shows the product's Not Found page for it, as for any address that opens nothing. */
 function consoleNotFound() {
-  return data("Not Found", { status: 404 });
+  return data("Not Found", { status: 404, statusText: "Not Found" });
 }
 
 function consoleJsonNotFound() {
   return jsonError(404, STATUS_MESSAGES[404], { headers: NO_STORE });
 }
 
-/** The admin layout's middleware: resolves the session once and answers 404 to anyone but an administrator. */
+/**
+ * The admin layout's middleware: resolves the session once and answers 404 to anyone but an
+ * administrator, whatever the method (the server lets PUT, PATCH and DELETE through to here for
+ * that); an administrator's request by any method but GET, HEAD or POST is refused.
+ */
 export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
   await requirePlatformAdmin(args);
+  if (!["GET", "HEAD", "POST"].includes(args.request.method))
+    return new Response("Method not allowed.", {
+      status: 405,
+      headers: { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", ...NO_STORE },
+    });
   return next();
 };
 

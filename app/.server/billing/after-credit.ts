@@ -2,7 +2,7 @@ import { rawQuery } from "../db/client";
 import { resumeCampaign } from "../campaigns/lifecycle";
 import { CampaignRefusal } from "../campaigns/refusals";
 import { log } from "../log";
-import { WALLET_EMPTY_PAUSE } from "./charging";
+import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "./charging";
 
 /**
  * After money reaches a wallet: the campaigns that paused themselves when it ran dry resume, if it
@@ -14,10 +14,10 @@ export async function resumeWalletPausedCampaigns(organizationId: string) {
      join wallets w on w.organization_id = c.organization_id
      join organizations o on o.id = c.organization_id
      left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type
-     where c.organization_id = $1 and c.status = 'paused' and c.paused_reason = $2
+     where c.organization_id = $1 and c.status = 'paused' and c.paused_reason = any($2::text[])
        and (o.billing_type = 'postpaid' or w.balance_cents - w.held_cents >= coalesce(p.message_price_cents, 200))
      order by c.created_at`,
-    [organizationId, WALLET_EMPTY_PAUSE],
+    [organizationId, [WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE]],
   );
   let resumed = 0;
   for (const { id } of paused) {

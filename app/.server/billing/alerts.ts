@@ -5,6 +5,9 @@ import { notify } from "../notifications/notify";
 import { log } from "../log";
 import { formatKes } from "~/lib/invoice";
 import { PaymentRefusal } from "./payments";
+// mpesa.ts imports this module too: the two only call each other inside functions, so the cycle is
+// harmless, and a dynamic import here would split nothing (the build warned that mpesa.ts stays in its chunk).
+import { startMpesaTopup } from "./mpesa";
 
 /**
  * The owner's wallet alerts: a low-balance notification (bell and e-mail) once each time the
@@ -73,8 +76,6 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
       [organizationId, now.toISOString(), AUTO_PROMPT_QUIET_MS / 1000],
     );
     if (!claimed) return;
-    // Imported here: mpesa.ts imports this module.
-    const { startMpesaTopup } = await import("./mpesa");
     try {
       await startMpesaTopup(
         { organizationId, userId: null },

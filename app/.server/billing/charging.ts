@@ -23,8 +23,14 @@ export interface SendPrice {
 export const INSUFFICIENT_BALANCE_TEXT =
   "Your wallet balance is too low to send this message. Top up on the Billing page, then send it again.";
 
-/** Why a campaign paused itself when the wallet ran dry: a top-up resumes the campaigns paused with exactly this. */
-export const WALLET_EMPTY_PAUSE = "Paused: the wallet ran out of money. It resumes by itself after a top-up covers the next messages.";
+/**
+ * Why a campaign paused itself when the wallet ran dry: a top-up resumes the campaigns paused with exactly this.
+ * Pages put "Paused: " before a reason, so the reason does not say it again.
+ */
+export const WALLET_EMPTY_PAUSE = "The wallet ran out of money. It resumes by itself after a top-up covers the next messages.";
+/** The same reason as stored before it lost its own "Paused: ": campaigns paused then still resume. */
+export const WALLET_EMPTY_PAUSE_BEFORE =
+  "Paused: the wallet ran out of money. It resumes by itself after a top-up covers the next messages.";
 
 /** The organisation's price for a template message (its plan and billing type; the organisation row is not locked). */
 export async function sendPrice(tx: Executor, organizationId: string): Promise<SendPrice> {

@@ -285,6 +285,12 @@ export async function registerPaybillUrls() {
 
 const normaliseAccount = (value: string) => value.trim().toUpperCase().replace(/\s+/g, "");
 
+/** How an organisation pays to the paybill: the business number, and as the account its business id (as confirmations are matched). */
+export function paybillFor(organization: { businessId: string }) {
+  return { businessNumber: env().MPESA_SHORTCODE, accountNumber: normaliseAccount(organization.businessId) };
+}
+export type Paybill = ReturnType<typeof paybillFor>;
+
 async function organisationOfAccount(billRefNumber: string) {
   const account = normaliseAccount(billRefNumber);
   if (!account) return undefined;

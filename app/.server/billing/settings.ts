@@ -5,7 +5,7 @@ import { formatKes } from "~/lib/invoice";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../db/schema/billing";
 import { normaliseMpesaPhone } from "../payments/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
-import { periodAt } from "./periods";
+import { dayWords, periodAt } from "./periods";
 
 /**
  * What an owner or admin changes on /billing: the plan (from the next period), the wallet's alerts,
@@ -97,7 +97,7 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
     type: "billing",
     status: "success",
     action: same ? "Plan change cancelled" : "Plan change requested",
-    details: same ? `Staying on ${org.plan_type} (${org.billing_type}).` : `${plan.name} (${billingType}) from ${from}.`,
+    details: same ? `Staying on ${org.plan_type} (${org.billing_type}).` : `${plan.name} (${billingType}) from ${dayWords(from)}.`,
   });
   return { plan: plan.name, billingType: billingType as BillingType, from: same ? null : from };
 }

@@ -23,6 +23,7 @@ import {
   type StoredCampaign,
 } from "./lifecycle";
 import { finalCounts, refreshSendingFigures } from "./progress";
+import { campaignOutcome, outcomeInWords } from "./outcome";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
@@ -315,22 +316,24 @@ async function completeCampaign(campaignId: string) {
         rows: { organization_id: string; name: string; kind: string; created_by: string | null }[];
       }
     ).rows;
-    if (done)
-      await notifyCampaignFinished(
-        tx,
-        { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
-        counts,
-      );
-    return done;
+    if (!done) return undefined;
+    // What happened, counted in this transaction: what the notification and the activity line both say.
+    const outcome = await campaignOutcome(tx, campaignId);
+    await notifyCampaignFinished(
+      tx,
+      { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
+      outcome,
+    );
+    return { ...done, outcome };
   });
   if (!row) return false;
   await refreshLeftOut(db(), campaignId);
   await recordActivity({
     organizationId: row.organization_id,
     type: "message",
-    status: "success",
+    status: row.outcome.failed ? "warning" : "success",
     action: `${row.kind === "broadcast" ? "Broadcast" : "Campaign"} completed`,
-    details: `${row.name}: ${counts.sent} sent, ${counts.failed} failed.`,
+    details: `${row.name}: ${outcomeInWords(row.outcome)} when it finished; failures WhatsApp reports later show on its page.`,
   });
   return true;
 }

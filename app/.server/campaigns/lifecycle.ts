@@ -4,6 +4,7 @@ import { isUuid } from "../db/keyset";
 import type { Executor } from "../jobs/queue";
 import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../db/schema/campaigns";
 import { recordActivity } from "../activity/record";
+import { momentInWords } from "../activity/moment";
 import type { RequestMeta } from "../http/request-meta";
 import { attributeDefinitions } from "../contacts/attributes";
 import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
@@ -12,6 +13,7 @@ import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../m
 import { wakeDispatcher } from "../messaging/dispatcher";
 import { checkAudience, contactSources, countAudience, freezeAudience, type AudienceCount } from "./audience";
 import { estimateSendCost } from "../billing/charging";
+import { walletState } from "../billing/ledger";
 import { campaignNotFound, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
@@ -140,7 +142,22 @@ export async function estimateCampaign(organizationId: string, checked: CheckedC
   const count = await countAudience(rulesOf(organizationId, checked), checked.audience, checked.sources);
   // What the organisation's plan charges for it (decision 035), not Meta's rates.
   const cost = await estimateSendCost(db(), organizationId, count.recipients);
-  return { ...count, estimatedCostCents: cost.totalCents, perMessageKes: cost.perMessageKes, includedLeft: cost.includedLeft };
+  return {
+    ...count,
+    estimatedCostCents: cost.totalCents,
+    perMessageKes: cost.perMessageKes,
+    includedLeft: cost.includedLeft,
+    billingType: cost.billingType,
+  };
+}
+
+/**
+ * What a prepaid wallet can pay now (its balance less what queued messages hold), beside an
+ * estimate: the review warns before confirming a send the wallet cannot cover. Null when postpaid.
+ */
+export async function walletAvailableCents(organizationId: string, estimate: { billingType: string }): Promise<number | null> {
+  if (estimate.billingType !== "prepaid") return null;
+  return (await walletState(db(), organizationId)).availableCents;
 }
 
 /**
@@ -192,6 +209,7 @@ export async function confirmCampaign(
     return { id: campaignId, status: planned as ConfirmedStatus, recipients: estimate.recipients, threshold: null };
   });
   const what = checked.kind === "broadcast" ? "Broadcast" : "Campaign";
+  const at = planned === "scheduled" ? await momentInWords(actor.organizationId, checked.scheduledFor!) : null;
   await recordActivity({
     organizationId: actor.organizationId,
     userId: actor.userId,
@@ -206,9 +224,7 @@ export async function confirmCampaign(
             ? `${what} confirmed`
             : `${what} started`,
     details:
-      planned === "scheduled"
-        ? `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"} at ${checked.scheduledFor!.toISOString()}.`
-        : `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"}.`,
+      `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"}` + (at ? ` on ${at}.` : "."),
     meta: actor.meta,
   });
   if (status === "awaiting_approval")

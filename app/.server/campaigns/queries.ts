@@ -1,3 +1,4 @@
+import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "../billing/charging";
 import { rawQuery } from "../db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../db/keyset";
 import { csvRow } from "../activity/csv";
@@ -143,7 +144,8 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
     leftOut: figures.leftOut,
     estimatedCostKes: row.estimated_cost_cents === null ? null : Number(row.estimated_cost_cents) / 100,
     counts: figures.counts,
-    pausedReason: row.paused_reason,
+    // Stored with its own "Paused: " before the page's: said once.
+    pausedReason: row.paused_reason === WALLET_EMPTY_PAUSE_BEFORE ? WALLET_EMPTY_PAUSE : row.paused_reason,
     pausedBy: row.paused_by_name,
     notice: row.notice,
     createdBy: row.created_by ? { id: row.created_by, name: row.created_by_name ?? "A member" } : null,

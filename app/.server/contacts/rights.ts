@@ -48,6 +48,12 @@ export async function contactDataExport(actor: Actor & { meta?: RequestMeta }, i
   };
 }
 
+/** The right of access as a file to download: the document above, and its name. */
+export async function contactDataFile(actor: Actor & { meta?: RequestMeta }, id: string) {
+  const document = await contactDataExport(actor, id);
+  return { fileName: `contact-${id}.json`, body: JSON.stringify(document, null, 2) };
+}
+
 /**
  * Erases a person (DPA 2019 s.40), in one transaction: their messages stay as rows (the counts and
  * bills are the business's) with every personal part blanked (text, Meta's payload, numbers, wamids,

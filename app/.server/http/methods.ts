@@ -8,6 +8,11 @@ const WITH_ACTION = "GET, HEAD, POST, OPTIONS";
 const WITHOUT_ACTION = "GET, HEAD, OPTIONS";
 // The public API answers PUT, PATCH and DELETE itself (405 in its own error format).
 const API_V1_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+// The admin console's pages and files (and React Router's /admin….data) answer anyone but a platform
+// administrator 404 whatever the method (decision 037): these methods go on to its layout's guard,
+// which answers them (404, or 405 to an administrator) instead of a 405 here that would say the address exists.
+const CONSOLE_PATH = /^\/admin(?:$|\/|\.data$)/;
+const CONSOLE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Whether the route a path opens takes a POST (has an action), from the build's route manifest. */
 export type RouteLookup = (pathname: string) => { action: boolean } | undefined;
@@ -79,6 +84,7 @@ export function allowedMethods(options: { exempt: (path: string) => boolean; rou
     // Reads go straight on: the route lookup (React Router's matcher over every route) is only
     // needed to tell a POST, OPTIONS or a refused method which methods the path takes.
     if (req.method === "GET" || req.method === "HEAD") return next();
+    if (CONSOLE_PATH.test(req.path) && CONSOLE_METHODS.has(req.method)) return next();
     const route = options.routes?.(req.path);
     const allow = !route || route.action ? WITH_ACTION : WITHOUT_ACTION;
     if (req.method === "POST" && allow === WITH_ACTION) return next();

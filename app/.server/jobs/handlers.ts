@@ -1,7 +1,11 @@
 import { registerJobHandler } from "./worker";
 import { registerRecurringJob } from "./recurring";
 import { WEBHOOK_QUEUE } from "../webhooks/ingest";
-import { processWebhookJobs, REFRESH_PHONE_QUEUE, REPLAY_UNROUTED_QUEUE, replayUnroutedChanges } from "../webhooks/process";
+// From the modules that define them, not through process.ts's re-exports: the build puts these
+// modules in different chunks, and a re-export across an import cycle would tie those chunks in a circle.
+import { processWebhookJobs } from "../webhooks/process";
+import { REPLAY_UNROUTED_QUEUE, replayUnroutedChanges } from "../webhooks/route";
+import { REFRESH_PHONE_QUEUE } from "../webhooks/write";
 import { refreshPhoneNumbers } from "../whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../auth/reset-mail-job";
 import { INVITATION_MAIL_QUEUE, sendInvitationMails, type InvitationMailPayload } from "../team/invitations";

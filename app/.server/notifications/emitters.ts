@@ -3,6 +3,7 @@ import type { OrgRole } from "../db/schema";
 import { webhookDisabledMail } from "../mail/messages";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { notify } from "./notify";
+import { outcomeInWords, type CampaignOutcome } from "../campaigns/outcome";
 
 /**
  * What each product event says in the bell (decision 031): the domain code that sees the event
@@ -65,18 +66,18 @@ export async function notifyCampaignPaused(
   );
 }
 
-/** A campaign has sent to everyone (once: its key is the campaign). */
+/** A campaign has sent to everyone (once: its key is the campaign): what happened, counted as it finished. */
 export async function notifyCampaignFinished(
   executor: Executor,
   campaign: { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null },
-  counts: { sent: number; failed: number },
+  outcome: CampaignOutcome,
 ) {
   await notify(
     {
       organizationId: campaign.organizationId,
       event: "campaign_finished",
       title: `${what(campaign.kind)} finished: ${campaign.name}`,
-      body: `${counts.sent} sent, ${counts.failed} failed. The results are on its page.`,
+      body: `${outcomeInWords(outcome)}. Failures WhatsApp reports later show on its page, with the results.`,
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `campaign-finished:${campaign.id}`,
       userIds: [campaign.createdBy],

@@ -50,8 +50,24 @@ const view = (r: Row): NotificationView => ({
  * one statement. It runs on every signed-in page.
  */
 export async function bellOf(reader: Reader): Promise<{ unread: number; items: NotificationView[] }> {
-  const rows = await rawQuery<Row & { unread: number }>(
-    `select c.unread, n.id, n.event, n.title, n.body, n.link, n.created_at, n.read_at
+  return (await shellReadsOf(reader, { inbox: false })).bell;
+}
+
+/**
+ * What the signed-in shell shows on every page, in the bell's one statement: the bell, and (for a
+ * member who may open the inbox) how many of the organisation's conversations have unread messages,
+ * counted to UNREAD_CAP, for the side navigation's Inbox entry. Null when not asked for.
+ */
+export async function shellReadsOf(
+  reader: Reader,
+  options: { inbox: boolean },
+): Promise<{ bell: { unread: number; items: NotificationView[] }; inboxUnread: number | null }> {
+  const inbox = options.inbox
+    ? `(select count(*)::int from (
+         select 1 from conversations where organization_id = $2 and unread_count > 0 limit ${UNREAD_CAP}) i)`
+    : "null::int";
+  const rows = await rawQuery<Row & { unread: number; inbox_unread: number | null }>(
+    `select c.unread, ${inbox} as inbox_unread, n.id, n.event, n.title, n.body, n.link, n.created_at, n.read_at
      from (select count(*)::int as unread from (
              select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) c
      left join lateral (
@@ -59,7 +75,11 @@ export async function bellOf(reader: Reader): Promise<{ unread: number; items: N
        where user_id = $1 and organization_id = $2 order by created_at desc nulls last, id desc nulls last limit ${BELL_ROWS}) n on true`,
     [reader.userId, reader.organizationId],
   );
-  return { unread: Number(rows[0]?.unread ?? 0), items: rows.filter((r) => r.id).map(view) };
+  const inboxUnread = rows[0]?.inbox_unread;
+  return {
+    bell: { unread: Number(rows[0]?.unread ?? 0), items: rows.filter((r) => r.id).map(view) },
+    inboxUnread: inboxUnread === null || inboxUnread === undefined ? null : Number(inboxUnread),
+  };
 }
 
 /** A page of the member's notifications, newest first; `next` is the cursor of the page after (older). */

@@ -14,6 +14,14 @@ const PAGES: { to: string; title: string; words: string }[] = [
   { to: "/whatsapp", title: "WhatsApp Setup", words: "whatsapp connect embedded signup number meta waba disconnect" },
   { to: "/activity", title: "Activity Log", words: "activity log audit history export csv" },
   { to: "/messaging", title: "Message Center", words: "messaging campaigns broadcasts broadcast history send" },
+  { to: "/messaging/campaigns/new", title: "New Campaign", words: "create new campaign schedule send bulk audience" },
+  { to: "/messaging/broadcasts", title: "Broadcasts", words: "quick broadcasts broadcast history sent messages" },
+  {
+    to: "/templates",
+    title: "Templates",
+    words: "templates message template meta approval approved pending rejected marketing utility authentication sync",
+  },
+  { to: "/templates/new", title: "Create Template", words: "create new template submit meta approval" },
   {
     to: "/messaging/contacts",
     title: "Contacts",
@@ -21,7 +29,7 @@ const PAGES: { to: string; title: string; words: string }[] = [
   },
   {
     to: "/chat",
-    title: "Chat",
+    title: "Inbox",
     words: "chat inbox conversations customers reply answer messages unread assign resolve whatsapp",
   },
   {
@@ -29,7 +37,7 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Billing & Subscription",
     words: "billing subscription plan wallet balance top up topup m-pesa mpesa card bank payment invoices receipts usage spend alerts",
   },
-  { to: "/developers", title: "Developers", words: "api key webhook developer integration curl" },
+  { to: "/developers", title: "Developers", words: "api key keys webhook webhooks developer developers integration curl docs" },
   { to: "/profile", title: "Profile", words: "profile account business name email phone" },
   { to: "/change-password", title: "Change Password", words: "password security" },
   {
@@ -42,6 +50,7 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Close the organisation",
     words: "account settings close delete erase reopen organisation organization",
   },
+  { to: "/settings", title: "Account Settings", words: "account settings preferences" },
   { to: "/settings/security", title: "Security", words: "account settings security sessions devices signed in sign out" },
   { to: "/notifications", title: "Notifications", words: "notifications bell alerts unread read" },
   {
@@ -49,7 +58,6 @@ const PAGES: { to: string; title: string; words: string }[] = [
     title: "Notification settings",
     words: "account settings notifications e-mail email alerts rules who gets",
   },
-  { to: "/settings/team", title: "Team", words: "account settings team members invite invitation roles owner admin agent viewer" },
   {
     to: "/settings/team",
     title: "Team",
@@ -74,12 +82,15 @@ const pages: SearchProvider = {
   label: "Pages",
   async search(current, query, limit) {
     const words = query.toLowerCase().split(" ");
-    return PAGES.filter((page) => {
+    const found = PAGES.filter((page) => {
       const needed = pagePermission(page.to);
       if (needed && !can(current.role, needed)) return false;
       const text = `${page.title} ${page.words}`.toLowerCase();
       return words.every((word) => text.includes(word));
-    })
+    });
+    // A page named by what was typed ("templates") comes before those that only mention it.
+    const named = (page: (typeof PAGES)[number]) => words.every((word) => page.title.toLowerCase().includes(word));
+    return [...found.filter(named), ...found.filter((page) => !named(page))]
       .slice(0, limit)
       .map((page) => ({ title: page.title, to: page.to }));
   },

@@ -1,18 +1,13 @@
 import type { ReactNode } from "react";
 import { Form, href, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import {
-  Activity,
   Bell,
-  CreditCard,
   KeyRound,
-  LayoutDashboard,
   LogOut,
   Menu as MenuIcon,
-  MessageCircle,
   MessageSquare,
   PanelLeftClose,
   PanelLeftOpen,
-  Rocket,
   Search,
   Settings,
   User,
@@ -20,26 +15,13 @@ import {
 } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { SearchBox } from "~/components/ui/search";
-import { isPlannedPath } from "~/lib/planned-pages";
+import type { Role } from "~/lib/permissions";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
-import { useCanOpen } from "./shell-role";
+import { countLabel, currentEntry, isNavActive, mayOpen, navigationFor, type NavGroup } from "./navigation";
 
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
-
-export const NAV_ITEMS = [
-  { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
-  { to: href("/get-started"), label: "Get Started", icon: Rocket },
-  { to: href("/whatsapp"), label: "WhatsApp Setup", icon: MessageCircle },
-  { to: href("/billing"), label: "Billing", icon: CreditCard, soon: isPlannedPath("/billing") },
-  { to: href("/activity"), label: "Activity", icon: Activity },
-];
-
-/** Whether a navigation entry is the current page or one below it (as NavLink decides, without its per-link hooks). */
-export function isNavActive(pathname: string, to: string) {
-  return pathname === to || pathname.startsWith(`${to}/`);
-}
 
 export interface ShellUser {
   businessName: string;
@@ -52,19 +34,25 @@ export function AppShell({
   user,
   collapsed,
   bell,
+  role,
+  inboxUnread,
   children,
 }: {
   user: ShellUser;
   collapsed: boolean;
   /** The member's unread count and latest notifications. */
   bell: BellState;
+  /** The member's role, from the shell's loader: the navigation lists only the pages it may open. */
+  role: Role;
+  /** The organisation's conversations with unread messages (null: the role has no inbox). */
+  inboxUnread: number | null;
   children: ReactNode;
 }) {
   const location = useLocation();
   const navigation = useNavigation();
   // Entries the member's role cannot open are not shown at all (Billing for agents and viewers).
-  const canOpen = useCanOpen();
-  const navItems = NAV_ITEMS.filter((item) => canOpen(item.to));
+  const groups = navigationFor(role);
+  const current = currentEntry(groups, location.pathname);
   const sidebar = useFetcher<{ collapsed: boolean }>();
   // Optimistic: the fetcher's pending value wins over the cookie's.
   const pending = sidebar.formData?.get("collapsed");
@@ -83,24 +71,7 @@ export function AppShell({
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
           </Link>
         </div>
-        <nav className="flex-1 space-y-1 p-2">
-          {navItems.map(({ to, label, icon: Icon, soon }) => {
-            const active = isNavActive(location.pathname, to);
-            return (
-              <Link
-                key={to}
-                to={to}
-                title={label}
-                aria-current={active ? "page" : undefined}
-                className={`flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
-              >
-                <Icon className="size-5 shrink-0" aria-hidden />
-                <span className="sidenav-label">{label}</span>
-                {soon ? <SoonBadge className="sidenav-label" /> : null}
-              </Link>
-            );
-          })}
-        </nav>
+        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} idPrefix="side" wide={!isCollapsed} />
         <sidebar.Form
           method="post"
           action={href("/preferences/sidebar")}
@@ -129,7 +100,7 @@ export function AppShell({
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
-          <MobileMenu pathname={location.pathname} />
+          <MobileMenu groups={groups} current={current} inboxUnread={inboxUnread} />
           {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
             <Logo />
@@ -151,7 +122,7 @@ export function AppShell({
             >
               <Search className="size-5" aria-hidden />
             </Link>
-            {canOpen("/chat") ? (
+            {mayOpen(role, "/chat") ? (
               <Link
                 to={href("/chat")}
                 aria-label="Chat"
@@ -171,47 +142,95 @@ export function AppShell({
   );
 }
 
-/** Marks a navigation entry whose page is not built yet (its page says so). */
-function SoonBadge({ className = "" }: { className?: string }) {
+/**
+ * The navigation's links, grouped, with the current page marked (aria-current) and the inbox's
+ * unread conversations on its entry. Server-rendered from the loader's role and count: the side
+ * navigation (`wide` false when collapsed to icons) and the phone menu draw the same list.
+ */
+function NavLinks({
+  groups,
+  current,
+  inboxUnread,
+  idPrefix,
+  label,
+  wide = true,
+  phone = false,
+}: {
+  groups: NavGroup[];
+  current: string | undefined;
+  inboxUnread: number | null;
+  /** Keeps the group headings' ids apart (both lists are on every page). */
+  idPrefix: string;
+  /** The side navigation's is its <aside>'s (Main navigation). */
+  label?: string;
+  wide?: boolean;
+  phone?: boolean;
+}) {
   return (
-    <span className={`ml-auto rounded-full bg-amber-50 px-2 py-0.5 text-[11px] font-semibold text-amber-700 ${className}`}>
-      <span aria-hidden>Soon</span>
-      <span className="sr-only"> (coming soon)</span>
-    </span>
+    <nav aria-label={label} className={phone ? "" : "flex-1 overflow-y-auto p-2"}>
+      {groups.map((group, i) => (
+        <div key={group.label ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : ""}>
+          {group.label ? (
+            <p
+              id={`${idPrefix}-nav-${group.label}`.toLowerCase()}
+              className={`px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${phone ? "" : "sidenav-label"}`}
+            >
+              {group.label}
+            </p>
+          ) : null}
+          <ul className="space-y-0.5" aria-labelledby={group.label ? `${idPrefix}-nav-${group.label}`.toLowerCase() : undefined}>
+            {group.entries.map(({ to, label: name, icon: Icon, counts }) => {
+              const active = current === to;
+              const count = counts === "inbox" ? (inboxUnread ?? 0) : 0;
+              return (
+                <li key={to}>
+                  <Link
+                    to={to}
+                    title={phone ? undefined : count ? `${name} (${countLabel(count)} unread)` : name}
+                    aria-current={active ? "page" : undefined}
+                    className={`relative flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+                  >
+                    <Icon className="size-5 shrink-0" aria-hidden />
+                    <span className={phone ? "" : "sidenav-label"}>{name}</span>
+                    {count ? (
+                      wide || phone ? (
+                        <span
+                          className={`ml-auto rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white ${phone ? "" : "sidenav-label"}`}
+                          data-testid="inbox-unread"
+                        >
+                          <span aria-hidden>{countLabel(count)}</span>
+                          <span className="sr-only"> ({countLabel(count)} unread)</span>
+                        </span>
+                      ) : (
+                        // Collapsed to icons: a dot; the link's title names the count.
+                        <span className="absolute top-1.5 left-7 size-2 rounded-full bg-brand-700" aria-hidden />
+                      )
+                    ) : null}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
   );
 }
 
-function MobileMenu({ pathname }: { pathname: string }) {
-  const canOpen = useCanOpen();
-  const navItems = NAV_ITEMS.filter((item) => canOpen(item.to));
+function MobileMenu({ groups, current, inboxUnread }: { groups: NavGroup[]; current: string | undefined; inboxUnread: number | null }) {
   return (
     <Menu
       label="Open menu"
       className="md:hidden"
-      panelClassName="left-0 w-64 p-2"
+      // Taller than a phone's screen with every section: the panel scrolls inside the sticky top bar.
+      panelClassName="left-0 max-h-[calc(100dvh-5rem)] w-64 overflow-y-auto p-2"
       summary={
         <span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100">
           <MenuIcon className="size-6" aria-hidden />
         </span>
       }
     >
-      <nav aria-label="Mobile navigation">
-        {navItems.map(({ to, label, icon: Icon, soon }) => {
-          const active = isNavActive(pathname, to);
-          return (
-            <Link
-              key={to}
-              to={to}
-              aria-current={active ? "page" : undefined}
-              className={`flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
-            >
-              <Icon className="size-5" aria-hidden />
-              {label}
-              {soon ? <SoonBadge /> : null}
-            </Link>
-          );
-        })}
-      </nav>
+      <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} idPrefix="phone" label="Mobile navigation" phone />
     </Menu>
   );
 }

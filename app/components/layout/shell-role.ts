@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { loader } from "~/routes/app/layout";
-import { can, pagePermission, type Permission, type Role } from "~/lib/permissions";
+import { can, type Permission, type Role } from "~/lib/permissions";
 
 /** The signed-in member's role, from the shell's loader (every page of the shell has it). */
 export function useShellRole(): Role {
@@ -12,13 +12,4 @@ export function useShellRole(): Role {
 /** Whether the signed-in member's role has `permission`: for hiding what they cannot use (the server checks again). */
 export function useCan(permission: Permission) {
   return can(useShellRole(), permission);
-}
-
-/** Whether the signed-in member may open a page (PAGE_PERMISSIONS): for hiding links to pages that would refuse them. */
-export function useCanOpen() {
-  const role = useShellRole();
-  return (path: string) => {
-    const needed = pagePermission(new URL(path, "http://local").pathname);
-    return !needed || can(role, needed);
-  };
 }

@@ -98,7 +98,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
       </div>
 
       <Card aria-labelledby="revenue-metrics">
-        <CardHeader id="revenue-metrics" title="Revenue metrics" description="From the ledger and the price list (decision 038)." />
+        <CardHeader id="revenue-metrics" title="Revenue metrics" description="From the ledger and the price list." />
         <CardBody>
           <dl className="grid gap-4 md:grid-cols-3">
             <Metric label="MRR" value={formatKes(metrics.mrrCents)} definition={METRIC_WORDS.mrr} />

@@ -1,8 +1,8 @@
-import { Outlet } from "react-router";
+import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
 import { signedCookies } from "~/.server/auth/cookies";
-import { bellOf } from "~/.server/notifications/queries";
+import { shellReadsOf } from "~/.server/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { ClosingBanner } from "~/components/layout/closing-banner";
 import { can } from "~/lib/permissions";
@@ -20,9 +20,12 @@ export async function loader(args: Route.LoaderArgs) {
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
   const admin = current.role === "platform_admin";
-  const [bell, alerts] = await Promise.all([
-    // The member's unread count and latest five, in one statement (every signed-in page reads it).
-    admin ? { unread: 0, items: [] } : bellOf({ userId: current.user.id, organizationId: current.organization.id }),
+  const [shell, alerts] = await Promise.all([
+    // The member's unread count and latest five, and the inbox's unread conversations for the side
+    // navigation, in one statement (every signed-in page reads it).
+    admin
+      ? { bell: { unread: 0, items: [] }, inboxUnread: null }
+      : shellReadsOf({ userId: current.user.id, organizationId: current.organization.id }, { inbox: can(current.role, "inbox:view") }),
     admin ? systemAlerts(platformScope(current)) : [],
   ]);
   return {
@@ -41,8 +44,19 @@ export async function loader(args: Route.LoaderArgs) {
     eraseAfter: current.organization.closureRequestedAt ? (current.organization.eraseAfter?.toISOString() ?? null) : null,
     collapsed,
     alerts,
-    bell,
+    bell: shell.bell,
+    // Conversations with unread messages (to UNREAD_CAP), shown on the navigation's Inbox entry.
+    inboxUnread: shell.inboxUnread,
   };
+}
+
+/**
+ * The shell's counts (the Inbox entry's unread conversations, the bell) are read again on every
+ * move to another page, not only after a form: the pathless layout would otherwise keep the first
+ * page's, so reading the inbox and going back to the Overview left its count standing.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 
 // Spec section 2: admins get the shell without side navigation and top bar.
@@ -60,7 +74,13 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <AppShell user={loaderData.user} collapsed={loaderData.collapsed} bell={loaderData.bell}>
+    <AppShell
+      user={loaderData.user}
+      collapsed={loaderData.collapsed}
+      bell={loaderData.bell}
+      role={loaderData.role}
+      inboxUnread={loaderData.inboxUnread}
+    >
       {loaderData.eraseAfter ? (
         <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={can(loaderData.role, "organization:close")} />
       ) : null}

@@ -146,10 +146,10 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
               key={fields.confirmPassword.key}
             />
             <label className="flex items-start gap-2 text-sm text-slate-700">
+              {/* Ticked again when a refused post comes back (the names and e-mail are kept the same way). */}
               <input
-                type="checkbox"
-                name="agreedToTerms"
-                value="on"
+                {...getInputProps(fields.agreedToTerms, { type: "checkbox", value: "on" })}
+                key={fields.agreedToTerms.key}
                 aria-describedby={fields.agreedToTerms.errorId}
                 className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600"
               />

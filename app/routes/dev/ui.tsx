@@ -22,7 +22,8 @@ import { StatCard } from "~/components/ui/stat-card";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { Tabs } from "~/components/ui/tabs";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
-import { formatKes, formatNumber } from "~/lib/dates";
+import { formatNumber } from "~/lib/dates";
+import { formatKes } from "~/lib/invoice";
 
 export const meta: Route.MetaFunction = () => [{ title: "UI kit | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -77,7 +78,7 @@ export default function UiKit() {
     { key: "phone", header: "Phone", cell: (c) => c.phone, hideOnPhone: true },
     { key: "county", header: "County", cell: (c) => c.county, sortable: true, hideOnPhone: true },
     { key: "status", header: "Status", cell: (c) => <Badge status={c.status} /> },
-    { key: "spent", header: "Spent", cell: (c) => formatKes(c.spent), sortable: true, align: "right" },
+    { key: "spent", header: "Spent", cell: (c) => formatKes(c.spent * 100), sortable: true, align: "right" },
   ];
   const tab = searchParams.get("tab") ?? "all";
   return (
@@ -174,7 +175,7 @@ export default function UiKit() {
           change={{ percent: -4, against: "previous 7 days" }}
           href="?tab=replies"
         />
-        <StatCard label="Balance" value={formatKes(4520)} icon={Wallet} />
+        <StatCard label="Balance" value={formatKes(452_000)} icon={Wallet} />
       </section>
 
       <Card>

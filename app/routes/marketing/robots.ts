@@ -1,10 +1,12 @@
 import { siteConfig } from "~/.server/marketing/site";
 
-/** Everything public may be crawled; the signed-in app, the API and the sandboxes may not. */
+/**
+ * Everything public may be crawled; the signed-in app, the API and the sandboxes may not. The admin
+ * console is not named: its addresses say nothing about themselves (404 to anyone but an administrator).
+ */
 const DISALLOW = [
   "/sandbox/",
   "/api/",
-  "/admin",
   "/dashboard",
   "/get-started",
   "/profile",

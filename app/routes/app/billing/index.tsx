@@ -5,7 +5,7 @@ import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { formFailure, readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
 import { billingPageData, type SpendLine } from "~/.server/billing/page";
-import { startMpesaTopup } from "~/.server/billing/mpesa";
+import { paybillFor, startMpesaTopup } from "~/.server/billing/mpesa";
 import { startCardTopup } from "~/.server/billing/card";
 import { startBankTransfer } from "~/.server/billing/bank";
 import { PaymentRefusal } from "~/.server/billing/payments";
@@ -17,6 +17,7 @@ import { formatKes } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { DisputeForm, PlanForm, TopupForm, WalletAlertsForm } from "~/components/billing/billing-forms";
 import { InvoiceHistory } from "~/components/billing/invoice-history";
+import { PaybillDetails } from "~/components/billing/paybill";
 import { ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
@@ -37,6 +38,7 @@ export async function loader(args: Route.LoaderArgs) {
     ...page,
     canManage: can(current.role, "billing:manage"),
     memberPhone: current.user.phoneNumber,
+    paybill: paybillFor(current.organization),
     presetAmount: Number.isSafeInteger(amount) && amount > 0 ? amount : null,
     disputing: disputing ? { id: disputing.id, number: disputing.number } : null,
   };
@@ -115,7 +117,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Billing({ loaderData, actionData }: Route.ComponentProps) {
-  const { summary, plans, invoices, spend, alerts, canManage, memberPhone, presetAmount, disputing } = loaderData;
+  const { summary, plans, invoices, spend, alerts, canManage, memberPhone, paybill, presetAmount, disputing } = loaderData;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -258,6 +260,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
               busy={busy}
               presetHref={presetHref}
             />
+            <PaybillDetails paybill={paybill} level={3} className="mt-5" />
           </UrlDialog>
           <UrlDialog name="plan" searchParams={searchParams} title="Change plan">
             <PlanForm

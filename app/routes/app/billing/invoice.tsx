@@ -5,9 +5,11 @@ import { readForm } from "~/.server/http/forms";
 import { invoiceDocument } from "~/.server/billing/invoices";
 import { openDisputeOf, resolvedDisputeOf } from "~/.server/billing/page";
 import { disputeAction } from "~/.server/billing/page-actions";
+import { paybillFor } from "~/.server/billing/mpesa";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
+import { PaybillDetails } from "~/components/billing/paybill";
 import { DisputeForm } from "~/components/billing/billing-forms";
 import { InvoiceStatusBadge } from "~/components/billing/invoice-history";
 import { BackLink } from "~/components/ui/back-link";
@@ -27,7 +29,16 @@ export async function loader(args: Route.LoaderArgs) {
     resolvedDisputeOf(current.organization.id, args.params.id),
   ]);
   if (!invoice) throw data("Not Found", { status: 404 });
-  return { id: args.params.id, invoice, dispute, resolved: dispute ? null : resolved, canManage: can(current.role, "billing:manage") };
+  // A monthly invoice is paid from the wallet (settle-invoices.ts): money sent to the paybill lands there.
+  const payable = invoice.kind === "subscription" && (invoice.status === "pending" || invoice.status === "overdue");
+  return {
+    id: args.params.id,
+    invoice,
+    dispute,
+    resolved: dispute ? null : resolved,
+    canManage: can(current.role, "billing:manage"),
+    paybill: payable ? paybillFor(current.organization) : null,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -40,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Invoice({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, invoice, dispute, resolved, canManage } = loaderData;
+  const { id, invoice, dispute, resolved, canManage, paybill } = loaderData;
   const busy = useNavigation().state === "submitting";
   const disputable =
     invoice.kind !== "credit_note" && (invoice.status === "pending" || invoice.status === "overdue" || invoice.status === "paid");
@@ -83,6 +94,15 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
             </p>
           ) : null}
         </Card>
+      ) : null}
+      {paybill ? (
+        <PaybillDetails
+          paybill={paybill}
+          amountCents={invoice.totalCents}
+          title={`Pay ${invoice.number} with M-Pesa Paybill`}
+          note="What you send goes to your wallet once M-Pesa confirms it, and the wallet pays your open invoices, oldest first, each once it covers the whole amount."
+          className="print:hidden"
+        />
       ) : null}
       <InvoiceView invoice={invoice} />
       {canManage && disputable ? (

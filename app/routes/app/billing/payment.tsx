@@ -3,10 +3,12 @@ import type { Route } from "./+types/payment";
 import { requireUserWithPermission } from "~/.server/auth/guards";
 import { env } from "~/.server/config/env";
 import { paymentPageData } from "~/.server/billing/page";
+import { paybillFor } from "~/.server/billing/mpesa";
 import { formatKes } from "~/lib/invoice";
 import { kesWords } from "~/lib/billing-words";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { usePaymentWait } from "~/components/billing/use-payment-wait";
+import { PaybillDetails } from "~/components/billing/paybill";
 import { BackLink } from "~/components/ui/back-link";
 import { ButtonLink } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
@@ -21,13 +23,18 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "billing:view");
   const page = await paymentPageData(current.organization.id, args.params.id);
   if (!page) throw data("Not Found", { status: 404 });
-  return { ...page, bank: page.payment.method === "bank" ? env().bankTransfer : null };
+  return {
+    ...page,
+    bank: page.payment.method === "bank" ? env().bankTransfer : null,
+    // The other way to pay by M-Pesa, beside a prompt that is waiting or did not go through.
+    paybill: page.payment.method === "mpesa" && page.payment.status !== "completed" ? paybillFor(current.organization) : null,
+  };
 }
 
 const METHOD_TITLES = { mpesa: "M-Pesa top-up", c2b: "M-Pesa paybill payment", card: "Card top-up", bank: "Bank transfer" } as const;
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
-  const { payment, phone, reference, invoice, balanceCents, bank } = loaderData;
+  const { payment, phone, reference, invoice, balanceCents, bank, paybill } = loaderData;
   const pending = payment.status === "pending";
   // With JavaScript: the payment's state every 2 s, and the page's data again once it is settled.
   usePaymentWait(payment.id, pending && payment.method !== "bank");
@@ -55,6 +62,16 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               <Link to="." className="font-medium text-brand-700 hover:underline">
                 Check again
               </Link>
+              {paybill ? (
+                <PaybillDetails
+                  paybill={paybill}
+                  amountCents={payment.amountCents}
+                  title="No prompt? Pay with M-Pesa Paybill instead"
+                  note="What you send goes to your wallet once M-Pesa confirms it. Paying here and approving the prompt as well puts both in your wallet."
+                  level={3}
+                  className="mt-2"
+                />
+              ) : null}
             </CardBody>
           </>
         ) : null}
@@ -120,6 +137,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
             <CardBody className="space-y-3">
               <Notice tone="warning">{payment.reason ?? "The payment was not completed. Nothing was charged."}</Notice>
               <ButtonLink to={tryAgain}>Try again</ButtonLink>
+              {paybill ? <PaybillDetails paybill={paybill} amountCents={payment.amountCents} level={3} className="mt-2" /> : null}
             </CardBody>
           </>
         ) : null}

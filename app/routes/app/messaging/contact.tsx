@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { attributeDefinitions } from "~/.server/contacts/attributes";
 import { deleteContact, getContact, listContacts, setConsent, updateContact } from "~/.server/contacts/manage";
 import { mergeContacts } from "~/.server/contacts/merge";
-import { contactDataExport, eraseContact } from "~/.server/contacts/rights";
+import { eraseContact } from "~/.server/contacts/rights";
 import { contactTimeline } from "~/.server/contacts/timeline";
 import { isContactRefusal, refusalField } from "~/.server/contacts/form-errors";
 import { ConsentSchema, EditContactSchema, splitTags } from "~/lib/schemas/contacts";
@@ -19,7 +19,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
 import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { Field, FilterInput, SelectField, TextareaField } from "~/components/ui/field";
@@ -40,7 +40,8 @@ const SOURCE_LABELS = {
 
 /**
  * /messaging/contacts/:id: a contact, its edit form, consent, timeline, merge, delete and the
- * person's rights. Confirmations are `?confirm=` states the server renders (no script needed).
+ * person's rights (their data is a file from ./contact-data.ts). Confirmations are `?confirm=`
+ * states the server renders (no script needed).
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "contacts:view");
@@ -84,16 +85,6 @@ export async function action(args: Route.ActionArgs) {
         return await saveContactForm(actor, id, form);
       case "consent":
         return await recordConsentForm(actor, id, form);
-      case "download": {
-        const export_ = await contactDataExport(actor, id);
-        return new Response(JSON.stringify(export_, null, 2), {
-          headers: {
-            "Content-Type": "application/json; charset=utf-8",
-            "Content-Disposition": `attachment; filename="contact-${id}.json"`,
-            "Cache-Control": "no-store",
-          },
-        });
-      }
       case "delete":
       case "erase":
       case "merge": {
@@ -294,11 +285,10 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
               description="The Data Protection Act 2019: a copy of what you hold about them (s.26), and erasure (s.40)."
             />
             <div className="mt-4 flex flex-wrap gap-2">
-              <Form method="post" reloadDocument>
-                <Button type="submit" name="intent" value="download" variant="secondary">
-                  <Download className="size-4" aria-hidden /> Download their data
-                </Button>
-              </Form>
+              {/* A file: a plain link the browser downloads, with or without JavaScript. */}
+              <a href={href("/messaging/contacts/:id/data.json", { id: contact.id })} download className={buttonClass("secondary")}>
+                <Download className="size-4" aria-hidden /> Download their data
+              </a>
               <ButtonLink to={`${here}?confirm=erase`} variant="secondary">
                 <UserX className="size-4" aria-hidden /> Erase
               </ButtonLink>

@@ -18,7 +18,8 @@ import { getMediaFile } from "~/.server/messaging/media-files";
 import type { CampaignParameters } from "~/.server/db/schema/campaigns";
 import { sourceInWords } from "~/lib/campaign-form";
 import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES, statusWords } from "~/lib/campaign-live";
-import { formatKes, formatNumber, formatWhen } from "~/lib/dates";
+import { formatNumber, formatWhen } from "~/lib/dates";
+import { formatKes } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { useCampaignLive } from "~/components/messaging/use-campaign-live";
 import { BackLink } from "~/components/ui/back-link";
@@ -377,7 +378,10 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
               label: "Audience size",
               value: campaign.audienceSize === null ? "Counted when it starts" : formatNumber(campaign.audienceSize),
             },
-            { label: "Estimated cost", value: campaign.estimatedCostKes === null ? "" : formatKes(campaign.estimatedCostKes) },
+            {
+              label: "Estimated cost",
+              value: campaign.estimatedCostKes === null ? "" : formatKes(Math.round(campaign.estimatedCostKes * 100)),
+            },
             { label: "Scheduled for", value: campaign.scheduledFor ? formatWhen(campaign.scheduledFor) : "Not scheduled" },
             { label: "Started", value: campaign.startedAt ? formatWhen(campaign.startedAt) : "Not yet" },
             { label: campaign.finishedAt ? "Ended" : "Created", value: formatWhen(campaign.finishedAt ?? campaign.createdAt) },

@@ -6,7 +6,7 @@ import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
 import { readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
-import { checkCampaign, confirmCampaign, estimateCampaign, type CampaignInput } from "~/.server/campaigns/lifecycle";
+import { checkCampaign, confirmCampaign, estimateCampaign, walletAvailableCents, type CampaignInput } from "~/.server/campaigns/lifecycle";
 import { previewMessages } from "~/.server/campaigns/preview";
 import { overThreshold } from "~/.server/campaigns/approval";
 import { audienceLabel } from "~/.server/campaigns/queries";
@@ -26,13 +26,15 @@ import {
   UPLOAD_MAX_BYTES,
   type CampaignFormValues,
 } from "~/lib/campaign-form";
-import { formatKes, formatNumber, formatWhen, zonedInstant, zoneWords } from "~/lib/dates";
+import { formatNumber, formatWhen, zonedInstant, zoneWords } from "~/lib/dates";
+import { formatKes } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
+import { Notice } from "~/components/ui/notice";
 
 type Kind = "campaign" | "broadcast";
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
@@ -101,6 +103,7 @@ export async function action(args: Route.ActionArgs) {
         estimateCampaign(organizationId, checked),
         previewMessages(organizationId, checked, 3),
       ]);
+      const availableCents = await walletAvailableCents(organizationId, estimate);
       const segment = choices.segments.find((s) => s.id === checked.audience.segmentId);
       return data({
         step: "review" as const,
@@ -119,8 +122,11 @@ export async function action(args: Route.ActionArgs) {
             words: LEFT_OUT_WORDS[reason] ?? reason,
             count: count ?? 0,
           })),
-          costKes: estimate.estimatedCostCents / 100,
-          perMessageKes: estimate.perMessageKes,
+          costCents: estimate.estimatedCostCents,
+          perMessageCents: Math.round(estimate.perMessageKes * 100),
+          // Prepaid, and the estimate is more than the wallet can pay now: what it can pay (the review warns).
+          walletAvailableCents:
+            availableCents !== null && estimate.estimatedCostCents > availableCents ? Math.max(0, availableCents) : null,
           includedLeft: estimate.includedLeft,
           preview,
           // Broadcast approval: confirming puts it to approval rather than sending it.
@@ -591,11 +597,11 @@ function Review({ kind, values, review }: { kind: Kind; values: CampaignFormValu
               label: "Estimated cost",
               value: (
                 <span data-testid="review-cost">
-                  {formatKes(review.costKes)}{" "}
+                  {formatKes(review.costCents)}{" "}
                   <span className="text-xs text-slate-500">
                     {review.includedLeft === null
-                      ? `(${formatKes(review.perMessageKes)} a message, from your wallet)`
-                      : `(your plan includes ${formatNumber(review.includedLeft)} more messages this month; ${formatKes(review.perMessageKes)} each beyond)`}
+                      ? `(${formatKes(review.perMessageCents)} a message, from your wallet)`
+                      : `(your plan includes ${formatNumber(review.includedLeft)} more messages this month; ${formatKes(review.perMessageCents)} each beyond)`}
                   </span>
                 </span>
               ),
@@ -605,6 +611,17 @@ function Review({ kind, values, review }: { kind: Kind; values: CampaignFormValu
             { label: "Audience", value: review.audience },
           ]}
         />
+        {review.walletAvailableCents !== null ? (
+          <div className="mt-4" data-testid="review-balance-warning">
+            <Notice tone="warning" title="Your wallet cannot pay for all of it">
+              The estimate is {formatKes(review.costCents)} and your wallet has {formatKes(review.walletAvailableCents)} available. Messages
+              stop when the money runs out, and the {kind} pauses until a top-up covers the rest.{" "}
+              <Link to="/billing" className="font-semibold underline">
+                Top up your wallet
+              </Link>
+            </Notice>
+          </div>
+        ) : null}
         {review.approvalThreshold !== null ? (
           <p role="note" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
             It reaches more than {formatNumber(review.approvalThreshold)} people, your organisation&apos;s approval threshold: confirming

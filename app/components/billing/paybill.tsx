@@ -1,0 +1,53 @@
+import { formatKes } from "~/lib/invoice";
+
+/**
+ * The other way to pay by M-Pesa: to Jumbe's paybill from the phone's own menu, with the organisation's
+ * business id as the account number (the confirmation credits the wallet it names; app/.server/billing/mpesa.ts).
+ * Plain server-rendered text: it reads the same with JavaScript off, and wraps at 360 px.
+ */
+export function PaybillDetails({
+  paybill,
+  amountCents,
+  title = "Or pay with M-Pesa Paybill",
+  note = "What you send goes to your wallet once M-Pesa confirms it. Keep the M-Pesa message as your receipt.",
+  level = 2,
+  className = "",
+}: {
+  paybill: { businessNumber: string; accountNumber: string };
+  amountCents?: number;
+  title?: string;
+  note?: string;
+  level?: 2 | 3;
+  className?: string;
+}) {
+  const Heading = level === 3 ? "h3" : "h2";
+  return (
+    <section
+      aria-labelledby="paybill-title"
+      data-testid="paybill"
+      className={`rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700 ${className}`.trim()}
+    >
+      <Heading id="paybill-title" className="font-semibold text-slate-900">
+        {title}
+      </Heading>
+      <p className="mt-1">On your phone: M-Pesa, Lipa na M-Pesa, Pay Bill.</p>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">
+        <dt className="text-slate-500">Business number</dt>
+        <dd className="font-mono font-semibold break-all text-slate-900" data-testid="paybill-business-number">
+          {paybill.businessNumber}
+        </dd>
+        <dt className="text-slate-500">Account number</dt>
+        <dd className="font-mono font-semibold break-all text-slate-900" data-testid="paybill-account-number">
+          {paybill.accountNumber}
+        </dd>
+        {amountCents ? (
+          <>
+            <dt className="text-slate-500">Amount</dt>
+            <dd className="font-semibold text-slate-900">{formatKes(amountCents)}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p className="mt-3 text-xs text-slate-600">{note}</p>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { href } from "react-router";
+import type { Route } from "./+types/contact-data";
+import { requireResourcePermission } from "~/.server/auth/guards";
+import { methodNotAllowed } from "~/.server/http/json";
+import { requestMeta } from "~/.server/http/request-meta";
+import { contactDataFile } from "~/.server/contacts/rights";
+import { isContactRefusal } from "~/.server/contacts/form-errors";
+
+/**
+ * GET /messaging/contacts/:id/data.json: everything held about one contact, as a JSON file to
+ * download (the Data Protection Act's right of access; the contact page's "Download their data" is
+ * a plain link to it). For those who manage contacts; each download is in the activity log; another
+ * organisation's contact, or none, is not found.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, params } = args;
+  const page = href("/messaging/contacts/:id", { id: params.id });
+  const current = await requireResourcePermission(args, "contacts:manage", { from: page });
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(request, context) };
+  try {
+    const { fileName, body } = await contactDataFile(actor, params.id);
+    return new Response(body, {
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (error) {
+    if (!isContactRefusal(error) || error.status !== 404) throw error;
+    return new Response("Contact not found.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}
