@@ -13,7 +13,7 @@ const PER_HOUR = "Messages per hour, last 24 hours (Nairobi time)";
 
 const figure = (page: Page, label: string) => page.getByTestId(`stat-${label.toLowerCase().replace(/\W+/g, "-")}`);
 const seriesLink = (page: Page, name: string) => page.getByRole("group", { name: "Series shown" }).getByRole("link", { name, exact: true });
-const chartTable = (page: Page) => page.locator("figure table.sr-only");
+const chartTable = (page: Page) => page.locator("figure .sr-only table");
 
 async function apply(page: Page, choice: { period: string; from?: string; to?: string }) {
   await page.getByRole("combobox", { name: "Period" }).selectOption(choice.period);

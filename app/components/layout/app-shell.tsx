@@ -114,7 +114,7 @@ export function AppShell({
             variant="bar"
             className="hidden max-w-md flex-1 sm:block"
           />
-          <div className="ml-auto flex items-center gap-2">
+          <div className="ml-auto flex items-center gap-1 sm:gap-2">
             <Link
               to={href("/search")}
               aria-label="Search"
@@ -127,7 +127,8 @@ export function AppShell({
                 to={href("/chat")}
                 aria-label="Chat"
                 aria-current={isNavActive(location.pathname, "/chat") ? "page" : undefined}
-                className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
+                // On a phone the menu's Inbox entry (with its unread count) takes its place: the bar fits 360 px.
+                className="hidden size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:flex aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
               >
                 <MessageSquare className="size-5" aria-hidden />
               </Link>

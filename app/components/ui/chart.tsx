@@ -30,23 +30,26 @@ function ChartFigure({ title, data, formatValue, labelHeader, valueHeader, child
     <figure className="w-full">
       <figcaption className="mb-2 text-sm font-medium text-slate-700">{title}</figcaption>
       {children}
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{labelHeader ?? "Period"}</th>
-            <th scope="col">{valueHeader ?? "Value"}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((point) => (
-            <tr key={point.label}>
-              <th scope="row">{point.label}</th>
-              <td>{format(point.value)}</td>
+      {/* A table is as wide as its text whatever its own width says: hidden inside a box that is not. */}
+      <div className="sr-only">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{labelHeader ?? "Period"}</th>
+              <th scope="col">{valueHeader ?? "Value"}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.map((point) => (
+              <tr key={point.label}>
+                <th scope="row">{point.label}</th>
+                <td>{format(point.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

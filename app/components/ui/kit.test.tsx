@@ -246,7 +246,7 @@ describe("charts", () => {
     // Tuesday is the tallest bar: the whole drawing height (140 - 12 - 28 = 100); Monday half of it.
     expect(html).toMatch(/<rect[^>]*y="12\.0"[^>]*height="100\.0"/);
     expect(html).toMatch(/<rect[^>]*y="62\.0"[^>]*height="50\.0"/);
-    expect(html).toContain('<table class="sr-only"><caption>Messages sent</caption>');
+    expect(html).toContain('<div class="sr-only"><table><caption>Messages sent</caption>');
     expect(html).toContain('<th scope="row">Tue</th><td>2,480</td>');
   });
 

@@ -64,7 +64,9 @@ export function Table<Row>({
   const direction: SortDirection = searchParams?.get("dir") === "desc" ? "desc" : "asc";
   const phone = (column: Column<Row>) => (column.hideOnPhone ? "hidden sm:table-cell" : "");
   return (
-    <div className="overflow-x-auto">
+    // Positioned, so visually hidden header text (sr-only, absolute) scrolls with the table instead of
+    // widening the page past a phone's screen.
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className={showCaption ? "mb-2 text-left font-semibold text-slate-900" : "sr-only"}>{caption}</caption>
         <thead className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">

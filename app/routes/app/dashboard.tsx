@@ -73,7 +73,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         ) : null}
       </Card>
 
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} hint="This month" />
         <StatCard
           label="Active Contacts"
@@ -101,7 +101,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         />
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="font-semibold">Quick Actions</h2>
           <div className="mt-4 grid grid-cols-2 gap-3">
