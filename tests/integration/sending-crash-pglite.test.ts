@@ -4,18 +4,20 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeDatabase, openDatabase, rawQuery } from "~/.server/db/client";
 import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
 import { registerJobHandlers } from "~/.server/jobs/handlers";
 import { dispatchBatch, drainDispatcher } from "~/.server/messaging/dispatcher";
 import { createVerifiedUser } from "../support/accounts";
 import { startGraphSandbox } from "../support/sandbox-waba";
 import {
+  acceptsPerMessage,
   approvedTemplate,
   metaReceived,
+  leaseRunsOut,
   queueTemplates,
   recipient,
   stallingProxy,
   startDispatcherProcess,
+  untilAdopted,
   type GraphSandbox,
 } from "../support/sending-kit";
 import { startReceiver } from "../support/whatsapp";
@@ -58,12 +60,6 @@ beforeEach(() => {
   graph.sandbox.reset();
 });
 
-const perMessage = (received: { callbackData?: string }[]) => {
-  const counts = new Map<string, number>();
-  for (const m of received) counts.set(m.callbackData!, (counts.get(m.callbackData!) ?? 0) + 1);
-  return counts;
-};
-
 describe.skipIf(!!process.env.TEST_DATABASE_URL)("a sending process killed mid-batch on PGlite", () => {
   it("sends nobody a message twice after a restart on the same data folder, and loses nobody", { timeout: 60_000 }, async () => {
     const user = await createVerifiedUser({ businessName: "Mvua Agrovet" });
@@ -94,26 +90,13 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("a sending process killed mid-b
     expect(await metaReceived(graph, t.phoneNumberId)).toHaveLength(3);
 
     // Meta delivers its status webhooks again now that Jumbe answers: the three are settled by them.
-    await vi.waitFor(
-      async () => {
-        await drainJobs();
-        const [row] = await rawQuery<{ n: number }>(
-          `select count(*)::int as n from messages where id = any($1::uuid[]) and wamid is not null`,
-          [ids],
-        );
-        expect(row!.n).toBe(3);
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    await untilAdopted(ids, 3, 20_000);
     // Once the in-doubt hold is over, the five Meta never had go, once.
-    await rawQuery(
-      `update messages set locked_until = now() - interval '1 second' where id = any($1::uuid[]) and locked_until is not null`,
-      [ids],
-    );
+    await leaseRunsOut(ids);
     await drainDispatcher();
     const received = await metaReceived(graph, t.phoneNumberId);
     expect(received).toHaveLength(8);
-    const counts = perMessage(received);
+    const counts = acceptsPerMessage(received);
     expect([...counts.keys()].sort()).toEqual([...ids].sort());
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
   });

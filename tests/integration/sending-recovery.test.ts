@@ -19,6 +19,7 @@ import {
   approvedTemplate,
   closedPort,
   dyingClient,
+  leaseRunsOut,
   messageRows,
   metaReceived,
   queueTemplates,
@@ -27,6 +28,7 @@ import {
   settleStatuses,
   stallingProxy,
   startDispatcherProcess,
+  untilAdopted,
   type Connected,
   type GraphSandbox,
 } from "../support/sending-kit";
@@ -63,28 +65,6 @@ async function connectedTenant(name = "Baobab Microfinance", sandbox = graph): P
   const user = await createVerifiedUser({ businessName: name });
   const connection = await sandbox.connect(user.organization.id, name);
   return { organizationId: user.organization.id, wabaId: connection.wabaId, phoneNumberId: connection.phoneNumberId };
-}
-
-/** Lets the lease of every claim on these messages run out: locked_until in the past stands in for 30 s passing. */
-async function leaseRunsOut(ids: string[]) {
-  await rawQuery(`update messages set locked_until = now() - interval '1 second' where id = any($1::uuid[]) and locked_until is not null`, [
-    ids,
-  ]);
-}
-
-/** Runs the webhook queue until `n` of these messages carry a wamid (taken from their status webhooks). */
-async function untilAdopted(ids: string[], n: number) {
-  await vi.waitFor(
-    async () => {
-      await drainJobs();
-      const [row] = await rawQuery<{ n: number }>(
-        `select count(*)::int as n from messages where id = any($1::uuid[]) and wamid is not null`,
-        [ids],
-      );
-      expect(row!.n).toBe(n);
-    },
-    { timeout: 10_000, interval: 50 },
-  );
 }
 
 async function untilMetaHas(sandbox: GraphSandbox, phoneNumberId: string, n: number) {

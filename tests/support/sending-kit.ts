@@ -135,6 +135,28 @@ export async function queueTemplates(organizationId: string, to: string[], name 
   return ids;
 }
 
+/** Lets the lease of every claim on these messages run out: locked_until in the past stands in for 30 s passing. */
+export async function leaseRunsOut(ids: string[]) {
+  await rawQuery(`update messages set locked_until = now() - interval '1 second' where id = any($1::uuid[]) and locked_until is not null`, [
+    ids,
+  ]);
+}
+
+/** Runs the webhook queue until `n` of these messages carry a wamid (taken from their status webhooks). */
+export async function untilAdopted(ids: string[], n: number, timeout = 10_000) {
+  await vi.waitFor(
+    async () => {
+      await drainJobs();
+      const [row] = await rawQuery<{ n: number }>(
+        `select count(*)::int as n from messages where id = any($1::uuid[]) and wamid is not null`,
+        [ids],
+      );
+      expect(row!.n).toBe(n);
+    },
+    { timeout, interval: 50 },
+  );
+}
+
 /** What Meta accepted from this number, oldest first, as the sandbox's control API lists it. */
 export async function metaReceived(graph: GraphSandbox, phoneNumberId: string): Promise<SandboxMessage[]> {
   const base = graph.graphBase.replace(/\/graph$/, "");
