@@ -73,6 +73,8 @@ export default [
     // The inbox: conversations, one conversation's thread, the organisation's saved answers.
     route("chat", "routes/app/chat/index.tsx"),
     route("chat/quick-replies", "routes/app/chat/quick-replies.tsx"),
+    // Writing to one customer first: a contact or a number, and the number to write from.
+    route("chat/new", "routes/app/chat/new.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),

@@ -147,4 +147,8 @@ export interface ReplyTemplate {
   /** The body's placeholders in order: "1", "2"… or their names. */
   parameters: string[];
   headerTakesValue: boolean;
+  /** A media header's kind: its file is given with each send (an upload or an https link). */
+  headerMedia: "image" | "video" | "document" | null;
+  /** The buttons that take a value: a dynamic link's ending, a copy code. */
+  buttons: { index: number; kind: "url" | "copy_code"; text: string; url: string | null }[];
 }

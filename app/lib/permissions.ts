@@ -256,6 +256,7 @@ export const PAGE_PERMISSIONS: Record<string, Permission> = {
   "/chat/events": "inbox:view",
   "/chat/media/:id": "inbox:view",
   "/chat/quick-replies": "inbox:quick-replies",
+  "/chat/new": "inbox:reply",
   "/admin": "platform:console",
   "/admin/profile": "platform:console",
 };

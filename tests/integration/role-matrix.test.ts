@@ -451,6 +451,10 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
     typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
   },
+  // Writing to one customer first: a typed number becomes a contact and a conversation.
+  "/chat/new": {
+    "": { needs: "inbox:reply", form: () => ({ phone: "+254 733 444 555" }) },
+  },
   // The organisation's saved answers (owners and admins): add, change and delete the demo's /hours.
   "/chat/quick-replies": {
     add: {

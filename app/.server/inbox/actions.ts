@@ -3,7 +3,7 @@ import type { ConversationRow } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { db, rawQuery } from "../db/client";
 import { enqueueJob } from "../jobs/queue";
-import type { OutboundContent } from "../messaging/content";
+import type { MediaRef, OutboundContent } from "../messaging/content";
 import { queueMessage } from "../messaging/queue";
 
 import { logConversationEvents, logMessageEvents } from "./events";
@@ -103,7 +103,16 @@ export async function sendReply(
 export async function sendTemplateReply(
   actor: InboxActor,
   conversation: ConversationRow,
-  template: { name: string; language: string; parameters: string[]; headerText?: string },
+  template: {
+    name: string;
+    language: string;
+    parameters: string[];
+    headerText?: string;
+    /** A media header's file: an uploaded file's id or an https link. */
+    headerMedia?: MediaRef;
+    /** Dynamic link endings and copy codes, by the button's position. */
+    buttons?: { index: number; value: string }[];
+  },
 ) {
   return queueMessage(actor.organizationId, {
     to: recipientOf(conversation),
@@ -115,6 +124,8 @@ export async function sendTemplateReply(
         language: template.language,
         parameters: template.parameters,
         ...(template.headerText ? { header: { text: template.headerText } } : {}),
+        ...(template.headerMedia ? { header: template.headerMedia } : {}),
+        ...(template.buttons?.length ? { buttons: template.buttons } : {}),
       },
     },
     source: "inbox",

@@ -20,6 +20,39 @@ import { setPresence } from "./live";
 import { replyTemplates } from "./page";
 import { listQuickReplies } from "./quick-replies";
 import { readReplyForm } from "./reply-form";
+import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns/template-values";
+import { CampaignRefusal } from "../campaigns/refusals";
+import type { MediaRef } from "../messaging/content";
+import type { ReplyTemplate } from "~/lib/inbox";
+
+/**
+ * A media header's file for a template send: the uploaded file (of the header's kind) or an https
+ * link, checked as campaigns check theirs; nothing for a template without one.
+ */
+function templateHeaderMedia(
+  chosen: ReplyTemplate,
+  link: string,
+  attachment: { id: string; kind: string; fileName: string | null } | null,
+): MediaRef | undefined {
+  if (!chosen.headerMedia) {
+    if (attachment || link.trim()) throw new InboxRefusal(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
+    return undefined;
+  }
+  const kind = chosen.headerMedia;
+  if (attachment) {
+    if (link.trim()) throw new InboxRefusal(400, "Give the header's file as an upload or as a link, not both.", "headerLink");
+    if (attachment.kind !== kind) throw new InboxRefusal(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
+    return { mediaId: attachment.id, ...(kind === "document" && attachment.fileName ? { filename: attachment.fileName } : {}) };
+  }
+  if (!link.trim())
+    throw new InboxRefusal(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
+  try {
+    return headerMediaInput({ link });
+  } catch (error) {
+    if (error instanceof CampaignRefusal) throw new InboxRefusal(400, error.message, "headerLink");
+    throw error;
+  }
+}
 
 export type InboxOutcome =
   /** `live`: the page's live stream is open and brings the change itself (no reload needed). */
@@ -95,11 +128,29 @@ export async function handleInboxAction(
             `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`,
           );
         if (chosen.headerTakesValue && !field("headerText").trim()) throw new InboxRefusal(400, "Give the header's value.", "headerText");
+        const header = templateHeaderMedia(chosen, field("headerLink"), attachment);
+        const buttons = chosen.buttons.map((button) => {
+          const name = `b${button.index}`;
+          const value = field(name).trim();
+          if (!value)
+            throw new InboxRefusal(
+              400,
+              button.kind === "url" ? `Give the end of the link of the button ${button.text}.` : "Give the code the customer copies.",
+              name,
+            );
+          if (/[\n\t]/.test(value)) throw new InboxRefusal(400, "A button's value cannot hold line breaks or tabs.", name);
+          if (button.kind === "copy_code" && value.length > COPY_CODE_MAX)
+            throw new InboxRefusal(400, `A copy code has at most ${COPY_CODE_MAX} characters.`, name);
+          if (value.length > LINK_MAX) throw new InboxRefusal(400, `A link's ending has at most ${LINK_MAX} characters.`, name);
+          return { index: button.index, value };
+        });
         await sendTemplateReply(actor, conversation, {
           name: chosen.name,
           language: chosen.language,
           parameters,
           headerText: chosen.headerTakesValue ? field("headerText").trim() : undefined,
+          headerMedia: header,
+          buttons,
         });
         return { kind: "done", toast: `Template ${chosen.name} is on its way.` };
       }
@@ -155,7 +206,15 @@ export async function handleInboxAction(
       return {
         kind: "refused",
         status: error.status,
-        errors: { [error.code === "outside_service_window" ? "template" : intent === "template" ? "template" : "body"]: error.message },
+        errors: {
+          [error.code === "outside_service_window"
+            ? "template"
+            : intent === "template"
+              ? error.code.startsWith("media_")
+                ? "attachment"
+                : "template"
+              : "body"]: error.message,
+        },
         values,
       };
     throw error;

@@ -4,6 +4,7 @@ import { latestEventId } from "./events";
 import { listConversations, SEARCH_MAX, type ListQuery } from "./list";
 import { listQuickReplies } from "./quick-replies";
 import { threadOf } from "./thread";
+import { valueButtons } from "../messaging/compose";
 import type { ConversationRow, ReplyTemplate } from "~/lib/inbox";
 
 /** The list's place as the URL carries it: search, filter, number, page. */
@@ -76,33 +77,25 @@ export async function replyTemplates(organizationId: string, phoneNumberId: stri
      order by t.name, t.language limit 200`,
     [organizationId, phoneNumberId],
   );
-  return rows.flatMap((row): ReplyTemplate[] => {
+  return rows.map((row): ReplyTemplate => {
     const part = (type: string) => row.components.find((c) => String(c.type).toUpperCase() === type);
     const header = part("HEADER");
     const format = String(header?.format ?? "").toUpperCase();
-    if (header && format !== "TEXT") return [];
-    const buttons = (part("BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
-    const needsValue = buttons.some(
-      (b) =>
-        String(b.type).toUpperCase() === "COPY_CODE" || (String(b.type).toUpperCase() === "URL" && PLACEHOLDER.test(String(b.url ?? ""))),
-    );
-    PLACEHOLDER.lastIndex = 0;
-    if (needsValue) return [];
     const body = String(part("BODY")?.text ?? "");
-    const headerText = header ? String(header.text ?? "") : null;
-    return [
-      {
-        id: row.id,
-        name: row.name,
-        language: row.language,
-        category: row.category.toLowerCase(),
-        header: headerText,
-        body,
-        footer: part("FOOTER") ? String(part("FOOTER")?.text ?? "") : null,
-        parameters: placeholders(body),
-        headerTakesValue: headerText !== null && placeholders(headerText).length > 0,
-      },
-    ];
+    const headerText = header && format === "TEXT" ? String(header.text ?? "") : null;
+    return {
+      id: row.id,
+      name: row.name,
+      language: row.language,
+      category: row.category.toLowerCase(),
+      header: headerText,
+      headerMedia: format === "IMAGE" || format === "VIDEO" || format === "DOCUMENT" ? format.toLowerCase() as "image" | "video" | "document" : null,
+      body,
+      footer: part("FOOTER") ? String(part("FOOTER")?.text ?? "") : null,
+      parameters: placeholders(body),
+      headerTakesValue: headerText !== null && placeholders(headerText).length > 0,
+      buttons: valueButtons(row.components).map((b) => ({ index: b.index, kind: b.kind, text: b.text, url: b.url })),
+    };
   });
 }
 

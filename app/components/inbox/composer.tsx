@@ -19,6 +19,14 @@ const TYPING_EVERY_MS = 8_000;
 export const ATTACHMENT_ACCEPT =
   "image/jpeg,image/png,video/mp4,video/3gpp,audio/aac,audio/amr,audio/mpeg,audio/mp4,audio/ogg,application/pdf,text/plain,application/msword,application/vnd.ms-excel,application/vnd.ms-powerpoint,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.openxmlformats-officedocument.presentationml.presentation";
 export const ATTACHMENT_MAX_MB = 16;
+/** The files a template's media header takes, by its kind. */
+const HEADER_ACCEPT = {
+  image: "image/jpeg,image/png",
+  video: "video/mp4,video/3gpp",
+  document: "application/pdf",
+} as const;
+/** WhatsApp's longest copy code (the server checks it too). */
+const COPY_CODE_MAX = 15;
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
@@ -302,7 +310,7 @@ export function TemplatePicker({
         </Form>
       ) : (
         <p className="text-sm text-slate-600">
-          No approved template can be sent from here.{" "}
+          This number has no approved template yet.{" "}
           <Link to="/templates" className="font-medium text-brand-700 hover:underline">
             Create one on the Templates page
           </Link>
@@ -310,7 +318,12 @@ export function TemplatePicker({
         </p>
       )}
       {chosen ? (
-        <Form method="post" className="space-y-2" aria-label="Send a template">
+        <Form
+          method="post"
+          className="space-y-2"
+          aria-label="Send a template"
+          encType={chosen.headerMedia ? "multipart/form-data" : undefined}
+        >
           <input type="hidden" name="template" value={chosen.id} />
           <div className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
             {chosen.header ? <p className="font-semibold">{chosen.header}</p> : null}
@@ -329,6 +342,37 @@ export function TemplatePicker({
               />
             </label>
           ) : null}
+          {chosen.headerMedia ? (
+            <fieldset className="space-y-2 rounded-lg border border-slate-200 p-3">
+              <legend className="px-1 text-sm font-medium text-slate-700">{`The header's ${chosen.headerMedia}`}</legend>
+              <label className="block text-sm text-slate-700">
+                Upload the file
+                <input
+                  type="file"
+                  name="attachment"
+                  accept={HEADER_ACCEPT[chosen.headerMedia]}
+                  aria-invalid={errors.attachment ? true : undefined}
+                  aria-describedby={errors.attachment ? "attachment-error" : undefined}
+                  className="mt-1 block w-full text-sm"
+                />
+                <FieldError id="attachment-error" message={errors.attachment} />
+              </label>
+              <label className="block text-sm text-slate-700">
+                Or give its link (https://…)
+                <input
+                  type="text"
+                  name="headerLink"
+                  inputMode="url"
+                  maxLength={2048}
+                  defaultValue={failed?.values?.headerLink ?? ""}
+                  aria-invalid={errors.headerLink ? true : undefined}
+                  aria-describedby={errors.headerLink ? "headerLink-error" : undefined}
+                  className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+                />
+                <FieldError id="headerLink-error" message={errors.headerLink} />
+              </label>
+            </fieldset>
+          ) : null}
           {chosen.parameters.map((name, i) => (
             <label key={name} className="block text-sm font-medium text-slate-700">
               {`Value of {{${name}}}`}
@@ -343,6 +387,26 @@ export function TemplatePicker({
               <FieldError id={`p${i + 1}-error`} message={errors[`p${i + 1}`]} />
             </label>
           ))}
+          {chosen.buttons.map((button) => {
+            const name = `b${button.index}`;
+            return (
+              <label key={name} className="block text-sm font-medium text-slate-700">
+                {button.kind === "url"
+                  ? `End of the link of the button ${button.text} (${button.url ?? ""})`
+                  : `Code the customer copies (at most ${COPY_CODE_MAX} characters)`}
+                <input
+                  name={name}
+                  required
+                  maxLength={button.kind === "copy_code" ? COPY_CODE_MAX : 2048}
+                  defaultValue={failed?.values?.[name] ?? ""}
+                  aria-invalid={errors[name] ? true : undefined}
+                  aria-describedby={errors[name] ? `${name}-error` : undefined}
+                  className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+                />
+                <FieldError id={`${name}-error`} message={errors[name]} />
+              </label>
+            );
+          })}
           <FieldError id="template-error" message={errors.template} />
           <Button type="submit" name="intent" value="template" size="sm">
             <Send size={14} /> Send template

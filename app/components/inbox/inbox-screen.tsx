@@ -1,5 +1,9 @@
 import type { ReactNode } from "react";
 import type { ConversationRow } from "~/lib/inbox";
+import { Link } from "react-router";
+import { useCan } from "~/components/layout/shell-role";
+import { buttonClass } from "~/components/ui/button";
+import { Plus } from "~/components/ui/icons";
 import { ConversationList, type ListPlaceView } from "./conversation-list";
 
 /**
@@ -27,6 +31,7 @@ export function InboxScreen({
   live: boolean;
   children: ReactNode;
 }) {
+  const canReply = useCan("inbox:reply");
   return (
     <div className="-m-4 flex h-[calc(100dvh-4rem)] overflow-hidden border-slate-200 bg-white sm:-m-6 md:m-0 md:h-[calc(100dvh-7rem)] md:rounded-xl md:border">
       <h1 className="sr-only">Chat</h1>
@@ -34,6 +39,13 @@ export function InboxScreen({
         aria-label="Conversations"
         className={`${activeId ? "hidden md:flex" : "flex"} w-full min-w-0 flex-col border-slate-200 md:w-80 md:shrink-0 md:border-r lg:w-96`}
       >
+        {canReply ? (
+          <div className="border-b border-slate-200 px-3 pt-3 pb-2">
+            <Link to="/chat/new" className={buttonClass("primary", "sm", "w-full justify-center")}>
+              <Plus size={16} aria-hidden /> New conversation
+            </Link>
+          </div>
+        ) : null}
         <ConversationList rows={rows} place={place} numbers={numbers} activeId={activeId} next={next} now={now} reloadHref={reloadHref} />
         <p className="border-t border-slate-200 px-3 py-1 text-[11px] text-slate-500" aria-live="polite">
           {live ? "Live: new messages appear by themselves." : "Not live: use Check for new messages."}

@@ -19,10 +19,10 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 // Each quick action is offered only to a role that can do it (a viewer reads; an agent makes no templates).
-// Send Message leads to the inbox, where one person is answered (a campaign is the Message Center's);
+// Send Message starts a conversation with one person (a campaign is the Message Center's);
 // Manage Contacts to the Message Center's Contacts tab.
 const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: Permission }[] = [
-  { to: href("/chat"), label: "Send Message", icon: Send, needs: "inbox:reply" },
+  { to: href("/chat/new"), label: "Send Message", icon: Send, needs: "inbox:reply" },
   { to: href("/messaging/contacts"), label: "Manage Contacts", icon: Users, needs: "contacts:manage" },
   { to: href("/templates"), label: "Create Template", icon: FileText, needs: "templates:manage" },
   { to: href("/analytics"), label: "View Analytics", icon: BarChart3, needs: "campaigns:view" },

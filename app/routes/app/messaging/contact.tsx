@@ -1,7 +1,8 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Download, GitMerge, Trash2, UserX } from "~/components/ui/icons";
+import { Download, GitMerge, Send, Trash2, UserX } from "~/components/ui/icons";
+import { useCan } from "~/components/layout/shell-role";
 import type { Route } from "./+types/contact";
 import { can, requireUserWithPermission } from "~/.server/auth/guards";
 import { requestMeta } from "~/.server/http/request-meta";
@@ -157,6 +158,7 @@ async function recordConsentForm(actor: { organizationId: string; userId: string
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const { contact, fields, timeline, mergeQuery, candidates, other, confirm, canManage } = loaderData;
   const here = href("/messaging/contacts/:id", { id: contact.id });
+  const canMessage = useCan("inbox:reply");
   const navigation = useNavigation();
   const [search] = useSearchParams();
   const olderHref = timeline.older ? `?${new URLSearchParams({ ...Object.fromEntries(search), older: timeline.older })}` : null;
@@ -175,6 +177,11 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
           <span className="tabular-nums">{contact.phone ?? "No number"}</span> · Added {formatWhen(contact.createdAt)} · Last seen{" "}
           {contact.lastSeenAt ? formatWhen(contact.lastSeenAt) : "never"}
         </p>
+        {canMessage && contact.phone ? (
+          <ButtonLink to={`${href("/chat/new")}?contact=${contact.id}`} size="sm" className="mt-3">
+            <Send size={16} aria-hidden /> Message
+          </ButtonLink>
+        ) : null}
       </div>
 
       {confirm === "delete" ? (

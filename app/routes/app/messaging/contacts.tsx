@@ -17,6 +17,7 @@ import { listSegments } from "~/.server/contacts/segments";
 import { AddContactSchema, splitTags } from "~/lib/schemas/contacts";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { useCan } from "~/components/layout/shell-role";
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
 import { MessageCenter } from "~/components/messaging/message-center";
 import { Badge } from "~/components/ui/badge";
@@ -139,6 +140,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
   const { filterParams, filterQuery, filtered, page, matching, tags, segments, canManage, importLink, confirmDelete } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
+  const canMessage = useCan("inbox:reply");
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const matchingText = `${formatNumber(matching.count)}${matching.more ? "+" : ""}`;
   const exportHref = `/messaging/contacts/export.csv${filterQuery ? `?${filterQuery}` : ""}`;
@@ -197,6 +199,24 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
       ),
     },
     { key: "seen", header: "Last seen", hideOnPhone: true, cell: (row) => (row.lastSeenAt ? formatWhen(row.lastSeenAt) : "Never") },
+    ...(canMessage
+      ? [
+          {
+            key: "message",
+            header: <span className="sr-only">Message</span>,
+            cell: (row: Row) =>
+              row.phone ? (
+                <Link
+                  to={`${href("/chat/new")}?contact=${row.id}`}
+                  className="font-medium text-brand-700 hover:underline"
+                  aria-label={`Message ${row.name}`}
+                >
+                  Message
+                </Link>
+              ) : null,
+          },
+        ]
+      : []),
   ];
 
   const actions = canManage ? (
