@@ -155,8 +155,9 @@ describe("the closed window's templates", () => {
     return { ...t, conversationId: started.location!.replace("/chat/", "") };
   }
   const templateId = async (organizationId: string, name: string) =>
-    (await rawQuery<{ id: string }>(`select id from message_templates where organization_id = $1 and name = $2`, [organizationId, name]))[0]!
-      .id;
+    (
+      await rawQuery<{ id: string }>(`select id from message_templates where organization_id = $1 and name = $2`, [organizationId, name])
+    )[0]!.id;
   const post = (t: { cookie: string; conversationId: string }, fields: Record<string, string>) =>
     call(threadAction, formRequest(`/chat/${t.conversationId}`, { intent: "template", ...fields }, { cookie: t.cookie }), {
       id: t.conversationId,
@@ -238,7 +239,9 @@ describe("the closed window's templates", () => {
       );
     };
     const files = async () =>
-      Number((await rawQuery<{ n: number }>(`select count(*)::int as n from media_files where organization_id = $1`, [t.organizationId]))[0]!.n);
+      Number(
+        (await rawQuery<{ n: number }>(`select count(*)::int as n from media_files where organization_id = $1`, [t.organizationId]))[0]!.n,
+      );
     const long = await upload("X".repeat(16));
     expect(long.status).toBe(400);
     expect(long.data.errors.b0).toBe("A copy code has at most 15 characters.");
@@ -254,7 +257,12 @@ describe("the closed window's templates", () => {
     );
     const [header, , button] = message!.payload.template.components;
     expect(header).toMatchObject({ type: "header", parameters: [{ type: "image", image: { id: expect.any(String) } }] });
-    expect(button).toEqual({ type: "button", sub_type: "copy_code", index: "0", parameters: [{ type: "coupon_code", coupon_code: "MWANGI10" }] });
+    expect(button).toEqual({
+      type: "button",
+      sub_type: "copy_code",
+      index: "0",
+      parameters: [{ type: "coupon_code", coupon_code: "MWANGI10" }],
+    });
     await drainDispatcher();
     const [atMeta] = await metaReceived(meta.graph, t.phoneNumberId);
     expect(JSON.stringify(atMeta)).toContain("MWANGI10");

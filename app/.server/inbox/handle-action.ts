@@ -35,17 +35,18 @@ function templateHeaderMedia(
   attachment: { id: string; kind: string; fileName: string | null } | null,
 ): MediaRef | undefined {
   if (!chosen.headerMedia) {
-    if (attachment || link.trim()) throw new InboxRefusal(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
+    if (attachment || link.trim())
+      throw new InboxRefusal(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
     return undefined;
   }
   const kind = chosen.headerMedia;
   if (attachment) {
     if (link.trim()) throw new InboxRefusal(400, "Give the header's file as an upload or as a link, not both.", "headerLink");
-    if (attachment.kind !== kind) throw new InboxRefusal(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
+    if (attachment.kind !== kind)
+      throw new InboxRefusal(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
     return { mediaId: attachment.id, ...(kind === "document" && attachment.fileName ? { filename: attachment.fileName } : {}) };
   }
-  if (!link.trim())
-    throw new InboxRefusal(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
+  if (!link.trim()) throw new InboxRefusal(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
   try {
     return headerMediaInput({ link });
   } catch (error) {

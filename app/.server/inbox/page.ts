@@ -89,7 +89,8 @@ export async function replyTemplates(organizationId: string, phoneNumberId: stri
       language: row.language,
       category: row.category.toLowerCase(),
       header: headerText,
-      headerMedia: format === "IMAGE" || format === "VIDEO" || format === "DOCUMENT" ? format.toLowerCase() as "image" | "video" | "document" : null,
+      headerMedia:
+        format === "IMAGE" || format === "VIDEO" || format === "DOCUMENT" ? (format.toLowerCase() as "image" | "video" | "document") : null,
       body,
       footer: part("FOOTER") ? String(part("FOOTER")?.text ?? "") : null,
       parameters: placeholders(body),

@@ -95,8 +95,7 @@ export async function startConversation(
   const numbers = await startNumbers(actor.organizationId);
   if (!numbers.length) throw new StartRefusal(409, "Connect a WhatsApp number before writing to customers.", "form");
   const phoneNumberId = numbers.length === 1 ? numbers[0]!.id : (input.phoneNumberId ?? "");
-  if (!numbers.some((n) => n.id === phoneNumberId))
-    throw new StartRefusal(422, "Choose which of your numbers to write from.", "number");
+  if (!numbers.some((n) => n.id === phoneNumberId)) throw new StartRefusal(422, "Choose which of your numbers to write from.", "number");
 
   let contact: StartContact | null = null;
   const contactId = (input.contactId ?? "").trim();
@@ -128,10 +127,13 @@ export async function startConversation(
     }
   } else throw new StartRefusal(422, "Choose a contact or type a phone number.", "phone");
 
-  if (contact.optedOut)
-    throw new StartRefusal(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
+  if (contact.optedOut) throw new StartRefusal(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
   if (!contact.phone)
-    throw new StartRefusal(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.", "form");
+    throw new StartRefusal(
+      409,
+      "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.",
+      "form",
+    );
 
   return db().transaction(async (tx) => {
     const inserted = (

@@ -114,9 +114,7 @@ export default function NewConversation({ loaderData, actionData }: Route.Compon
                     {contact.name}
                     {contact.phone && contact.phone !== contact.name ? ` (${contact.phone})` : ""}
                   </p>
-                  {contact.optedOut ? (
-                    <p className="mt-1 text-sm text-amber-800">{contact.name} opted out of your messages.</p>
-                  ) : null}
+                  {contact.optedOut ? <p className="mt-1 text-sm text-amber-800">{contact.name} opted out of your messages.</p> : null}
                   <input type="hidden" name="contactId" value={contact.id} />
                   <Link to={href("/chat/new")} className="text-sm font-medium text-brand-700 hover:underline">
                     Write to someone else
