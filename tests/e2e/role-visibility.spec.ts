@@ -52,6 +52,12 @@ const CHECKS: { path: string; what: string; find: (page: Page) => ReturnType<Pag
     seenBy: ["owner", "agent"],
   },
   {
+    path: "/chat",
+    what: "the inbox's New conversation",
+    find: (p) => p.getByRole("link", { name: "New conversation" }),
+    seenBy: ["owner", "agent"],
+  },
+  {
     path: "/dashboard",
     what: "the View Analytics quick action",
     find: (p) => p.getByRole("link", { name: "View Analytics" }),

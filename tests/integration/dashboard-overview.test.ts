@@ -119,7 +119,7 @@ describe("the Overview's cards", () => {
 });
 
 // Issue 39: "Manage Contacts" opened the Message Center's Campaigns tab, and "Send Message" a
-// campaign's list. They open the Contacts tab and the inbox (where one person is written to).
+// campaign's list. They open the Contacts tab and a new conversation (where one person is written to).
 describe("the Overview's quick actions", () => {
   /** The Quick Actions card's links, label → href, as the server renders them. */
   async function quickActions(cookie: string) {
@@ -137,10 +137,10 @@ describe("the Overview's quick actions", () => {
     );
   }
 
-  it("sends Manage Contacts to the Contacts tab and Send Message to the inbox, for the roles that can use them", async () => {
+  it("sends Manage Contacts to the Contacts tab and Send Message to a new conversation, for the roles that can use them", async () => {
     const owner = await signedIn("Nyota Savings Sacco");
     expect(await quickActions(owner.cookie)).toEqual({
-      "Send Message": "/chat",
+      "Send Message": "/chat/new",
       "Manage Contacts": "/messaging/contacts",
       "Create Template": "/templates",
       "View Analytics": "/analytics",
@@ -148,7 +148,7 @@ describe("the Overview's quick actions", () => {
     const agent = await signedIn("Duka la Mama Njeri");
     await rawQuery(`update users set org_role = 'agent' where id = $1`, [agent.user.id]);
     expect(await quickActions(agent.cookie)).toEqual({
-      "Send Message": "/chat",
+      "Send Message": "/chat/new",
       "Manage Contacts": "/messaging/contacts",
       "View Analytics": "/analytics",
     });

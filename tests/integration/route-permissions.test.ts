@@ -162,6 +162,8 @@ const ROWS: Record<string, Row> = {
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
+  // Writing to one customer first: those who answer customers.
+  "/chat/new": { path: "/chat/new", anonymous: "login", owner: "ok", admin: "ok" },
   // Advanced Analytics and its daily CSV (issue 18).
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
