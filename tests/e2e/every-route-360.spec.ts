@@ -221,7 +221,7 @@ const BUSINESS: Walk[] = [
   ["search", "/search?q=a"],
   ["templates", "/templates"],
   ["templates/new", "/templates/new"],
-  ["templates/:id/edit", (ids) => ids.template!],
+  ["templates/:id/edit", (ids) => `/templates/${ids.templateId!}/edit`],
   ["preview", "/preview"],
   ["messaging", "/messaging"],
   ["messaging/broadcasts", "/messaging/broadcasts"],
@@ -247,6 +247,11 @@ const BUSINESS: Walk[] = [
   ["analytics", "/analytics"],
   ["integrations", "/integrations"],
   ["revenue-share", "/revenue-share"],
+  // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
+  ["billing", "/billing?dialog=topup"],
+  ["templates", (ids) => `/templates?dialog=view&template=${ids.templateId!}`],
+  ["billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=dispute`],
+  ["messaging/contacts/:id", (ids) => `${ids.contact!}?confirm=erase`],
 ];
 
 const ADMIN_PAGES: Walk[] = [
@@ -299,7 +304,7 @@ test("the demo business's pages fit 360 px", async ({ page, browser, request, ja
   const ids: Ids = {
     contact: await linkOn(page, "/messaging/contacts", /^\/messaging\/contacts\/[0-9a-f-]{36}$/),
     campaign: await linkOn(page, "/messaging", /^\/messaging\/campaigns\/[0-9a-f-]{36}$/),
-    template: `/templates/${await linkOn(page, "/templates", /[?&]template=([0-9a-f-]{36})/)}/edit`,
+    templateId: await linkOn(page, "/templates", /[?&]template=([0-9a-f-]{36})/),
     conversation: await linkOn(page, "/chat", /^\/chat\/[0-9a-f-]{36}$/),
     invoice: await linkOn(page, "/billing", /^\/billing\/invoices\/[0-9a-f-]{36}$/),
   };
