@@ -272,6 +272,8 @@ const ADMIN_PAGES: Walk[] = [
   ["admin/notifications", "/admin/notifications"],
   ["admin/profile", "/admin/profile"],
   ["admin/*", "/admin/no-such-page"],
+  // A dialog that is an address of its own.
+  ["admin/billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=reconcile`],
 ];
 
 test.use(PHONE);
