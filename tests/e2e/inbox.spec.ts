@@ -581,3 +581,25 @@ test("another business gets 404 for the conversation; /chat and a conversation p
     expect(bytes, "the scripts arrived compressed").toBeGreaterThan(50_000);
   }
 });
+
+test("with two business numbers the number filter gets a row of its own: the search box stays at least 160 px wide on a phone and on desktops", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(120_000);
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  const suffix = randomBytes(2).toString("hex");
+  await connectWhatsApp(page, request, javaScriptEnabled, `Maji Kisumu ${suffix}`);
+  await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${suffix}`);
+  for (const width of [360, 1366, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/chat");
+    await expect(page.getByRole("combobox", { name: "Business number" })).toBeVisible();
+    const search = page.getByRole("searchbox", { name: "Search conversations" });
+    await expect(search).toBeVisible();
+    const box = await search.boundingBox();
+    expect(box!.width, `the search box at ${width} px`).toBeGreaterThanOrEqual(160);
+  }
+});

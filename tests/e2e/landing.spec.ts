@@ -361,3 +361,39 @@ test.describe("with scripts", () => {
     await expect(page.locator("#pricing")).toBeInViewport();
   });
 });
+
+test.describe("on a 360 px phone", () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the WhatsApp button never covers a link, button or field, wherever the page is scrolled", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: /Chat with us on WhatsApp/ })).toBeVisible();
+    // Every 100 px from the top to the bottom: the button's box against every visible control in view.
+    const covered = await page.evaluate(() => {
+      const whatsapp = document.querySelector("[data-whatsapp]")!;
+      const own = whatsapp.parentElement!;
+      const controls = Array.from(document.querySelectorAll("a[href], button, input, select, textarea, summary")).filter(
+        (el) => !own.contains(el) && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
+      );
+      // Each covered control once, with the first scroll position where it was covered.
+      const found = new Map<Element, string>();
+      const bottom = document.scrollingElement!.scrollHeight;
+      for (let y = 0; y <= bottom; y += 100) {
+        window.scrollTo({ top: y, behavior: "instant" });
+        const w = whatsapp.getBoundingClientRect();
+        if (w.bottom <= 0 || w.top >= window.innerHeight) continue;
+        for (const el of controls) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) continue;
+          if (!found.has(el) && r.left < w.right && w.left < r.right && r.top < w.bottom && w.top < r.bottom)
+            found.set(
+              el,
+              `"${(el.getAttribute("aria-label") ?? el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40)}" at ${y} px`,
+            );
+        }
+      }
+      return [...found.values()];
+    });
+    expect(covered, "controls under the WhatsApp button").toEqual([]);
+  });
+});

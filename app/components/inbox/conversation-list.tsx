@@ -97,30 +97,31 @@ export function ConversationList({
             className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm"
           />
           {place.filter !== "all" ? <input type="hidden" name="filter" value={place.filter} /> : null}
-          {numbers.length > 1 ? (
-            <>
-              <label className="sr-only" htmlFor="inbox-number">
-                Business number
-              </label>
-              <select
-                id="inbox-number"
-                name="number"
-                defaultValue={place.number}
-                className="rounded-lg border border-slate-300 px-2 text-sm"
-              >
-                <option value="">All numbers</option>
-                {numbers.map((n) => (
-                  <option key={n.id} value={n.id}>
-                    {n.label}
-                  </option>
-                ))}
-              </select>
-            </>
-          ) : null}
           <button type="submit" className="rounded-lg border border-slate-300 px-3 text-slate-700 hover:bg-slate-50" aria-label="Search">
             <Search size={16} />
           </button>
         </div>
+        {/* The number filter on a row of its own: a number's label is long, and beside the search box it squeezed it. */}
+        {numbers.length > 1 ? (
+          <div>
+            <label className="sr-only" htmlFor="inbox-number">
+              Business number
+            </label>
+            <select
+              id="inbox-number"
+              name="number"
+              defaultValue={place.number}
+              className="block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+            >
+              <option value="">All numbers</option>
+              {numbers.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
         <nav aria-label="Filter conversations" className="flex flex-wrap gap-1 text-xs">
           {FILTERS.map(([value, label]) => (
             <Link

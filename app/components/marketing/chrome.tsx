@@ -169,11 +169,13 @@ export function Footer({ links }: { links: LandingLinks }) {
 
 /**
  * The floating WhatsApp button (opens a chat in a new tab) and the back-to-top button, which
- * app/assets/landing.js shows past 500 px of scroll (data-visible="true").
+ * app/assets/landing.js shows past 500 px of scroll (data-visible="true"). On a phone or small
+ * tablet, where a floating button would sit over the page's own links and buttons, they are a row
+ * at the very bottom of the page instead (under the footer, on its colour); from md up they float.
  */
 export function FloatingActions({ whatsappChatUrl }: { whatsappChatUrl: string }) {
   return (
-    <div className="fixed right-4 bottom-4 z-30 flex flex-col items-center gap-3 sm:right-6 sm:bottom-6">
+    <div className="flex items-center justify-end gap-3 bg-slate-900 px-4 pb-6 md:fixed md:right-6 md:bottom-6 md:z-30 md:flex-col md:bg-transparent md:p-0">
       <a
         href="#top"
         data-back-to-top

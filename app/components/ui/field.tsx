@@ -275,7 +275,8 @@ export function FilterSelect({
   all?: string;
 }) {
   return (
-    <label className="block text-sm font-medium text-slate-700">
+    // Never narrower than a short choice ("All plans") needs to be read and tapped, however the bar wraps.
+    <label className="block min-w-32 text-sm font-medium text-slate-700">
       {label}
       <select name={name} defaultValue={value ?? ""} className={filterControl}>
         {all !== undefined ? <option value="">{all}</option> : null}

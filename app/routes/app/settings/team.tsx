@@ -168,7 +168,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
               id={`role-${m.id}`}
               name="role"
               defaultValue={m.role}
-              className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+              className="min-w-32 rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
             >
               {INVITE_ROLES.map((role) => (
                 <option key={role} value={role}>

@@ -1,0 +1,366 @@
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+import { test, expect } from "./fixtures";
+import { ADMIN, BASE_URL, DEMO, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+
+// Issue 39: every page of the product at a small phone's width (360 × 740), signed out, as the demo
+// business and as the platform's administrator. Every route of app/routes.ts is either walked here
+// or skipped below with its reason: a new page cannot escape the walk.
+//
+// On each page:
+// - the document does not scroll sideways;
+// - no visible element sticks out past the screen's right edge (content inside a box that scrolls or
+//   clips sideways itself, and visually hidden text, aside: a wide table scrolls inside its own box);
+// - every visible form control is wide enough to use: a text field, select or text area at least
+//   120 px wide (check boxes, radio buttons, hidden and file inputs aside; a field for at most six
+//   characters, as a code's digit boxes, at least 40 px), a button at least 24 px.
+// A page's failures are collected and reported together, so one run shows everything.
+
+const WIDTH = 360;
+const PHONE = { viewport: { width: WIDTH, height: 740 }, isMobile: true, hasTouch: true } as const;
+const MIN_FIELD = 120;
+const MIN_BUTTON = 24;
+const MIN_SHORT_FIELD = 40;
+
+/** Routes that are not pages (files, streams, hooks, redirects, the API): never drawn at any width. */
+const SKIPPED: Record<string, string> = {
+  "robots.txt": "a text file for search engines",
+  "sitemap.xml": "an XML file for search engines",
+  "manifest.webmanifest": "the web app manifest (JSON)",
+  "dev/ui": "the kit's showcase, for development only (404 in a production build)",
+  logout: "signs out and redirects",
+  "preferences/sidebar": "a form target that remembers the menu's state and redirects back",
+  "notifications/:id": "marks a notification read and redirects to what it is about",
+  settings: "redirects to the first settings section",
+  "whatsapp-setup": "a redirect into the WhatsApp setup",
+  "templates/:id/sample": "a template's media sample (an image file)",
+  "messaging/contacts/import/:id/rejected.csv": "a CSV download",
+  "messaging/contacts/export.csv": "a CSV download",
+  "messaging/contacts/:id/data.json": "a JSON download",
+  "analytics/daily.csv": "a CSV download",
+  "messaging/campaigns/:id/results.csv": "a CSV download",
+  "messaging/campaigns/:id/events": "a live stream (server-sent events)",
+  "chat/events": "a live stream (server-sent events)",
+  "chat/media/:id": "a message's media file",
+  "billing/invoices/:id/pdf": "a PDF download",
+  "billing/card-return": "where the card checkout returns: verifies, then redirects",
+  "webhooks/mpesa/stk/:paymentId/:secret": "a payment provider's callback",
+  "webhooks/paybill/:secret/:step": "a payment provider's callback",
+  "webhooks/paystack": "a payment provider's callback",
+  "notifications/events": "a live stream (server-sent events)",
+  "admin/export.csv": "a CSV download",
+  "admin/users/export.csv": "a CSV download",
+  "admin/billing/export.csv": "a CSV download",
+  "admin/billing/invoices/:id/pdf": "a PDF download",
+  "admin/whatsapp/export.csv": "a CSV download",
+  "admin/system/export.csv": "a CSV download",
+  "admin/templates/export.csv": "a CSV download",
+  "admin/templates/:id/header-sample": "a template's media sample (an image file)",
+  "admin/audit/export.csv": "a CSV download",
+  metrics: "the metrics scrape (text)",
+  "*": "any other address redirects home",
+};
+
+/** Whole parts of the route table that are not pages. */
+const SKIPPED_PREFIXES: Record<string, string> = { "api/": "the JSON API (cookie-authenticated), and its public v1" };
+const skipped = (path: string) => path in SKIPPED || Object.keys(SKIPPED_PREFIXES).some((prefix) => path.startsWith(prefix));
+
+/** Every path of the route table ("" is the home page), layouts flattened, the API's prefix kept. */
+function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
+    if (entry.children?.length) return routePaths(entry.children, path);
+    return [path];
+  });
+}
+
+const ALL_PATHS = routePaths(routes);
+
+/** A page to walk: its route's pattern, and its address (from ids found in the demo data when it has parameters). */
+type Ids = Record<string, string>;
+type Walk = [pattern: string, url: string | ((ids: Ids) => string)];
+
+/** Problems on the page drawn now (see the rules at the top). */
+async function problemsOnPage(page: Page) {
+  return page.evaluate(
+    ({ minField, minButton, minShortField }) => {
+      const vw = window.innerWidth;
+      const found: string[] = [];
+      const describe = (el: Element) => {
+        const label =
+          el.getAttribute("aria-label") ?? el.getAttribute("name") ?? (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+        const classes = (el.getAttribute("class") ?? "").split(/\s+/).slice(0, 4).join(".");
+        return `<${el.tagName.toLowerCase()}${classes ? "." + classes : ""}> "${label}"`;
+      };
+      const visuallyHidden = (s: CSSStyleDeclaration, el: Element) =>
+        s.clip === "rect(0px, 0px, 0px, 0px)" ||
+        s.clipPath === "inset(50%)" ||
+        (s.position === "absolute" && (el as HTMLElement).offsetWidth <= 1 && (el as HTMLElement).offsetHeight <= 1);
+      const visuallyHiddenWithin = (el: Element) => {
+        for (let e: Element | null = el; e && e !== document.body; e = e.parentElement)
+          if (visuallyHidden(getComputedStyle(e), e)) return true;
+        return false;
+      };
+      // Inside a box that scrolls or clips sideways itself (not the page's own root), or visually hidden.
+      const contained = (el: Element) => {
+        for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+          const s = getComputedStyle(e);
+          if (visuallyHidden(s, e)) return true;
+          if (e !== el && ["auto", "scroll", "hidden", "clip"].includes(s.overflowX)) return true;
+        }
+        return false;
+      };
+      const visible = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        return (
+          r.width > 0 &&
+          r.height > 0 &&
+          el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
+        );
+      };
+
+      const scrollWidth = document.scrollingElement!.scrollWidth;
+      if (scrollWidth > vw) found.push(`the page scrolls sideways: ${scrollWidth} px wide on a ${vw} px screen`);
+
+      const sticking = new Set<Element>();
+      for (const el of Array.from(document.body.querySelectorAll("*"))) {
+        if (!visible(el)) continue;
+        const right = el.getBoundingClientRect().right;
+        if (right <= vw + 0.5 || contained(el)) continue;
+        // Report the outermost element only: its children go with it.
+        let reportedAncestor = false;
+        for (let a = el.parentElement; a; a = a.parentElement) if (sticking.has(a)) reportedAncestor = true;
+        sticking.add(el);
+        if (!reportedAncestor) found.push(`${describe(el)} ends at ${Math.round(right)} px, past the screen's ${vw} px`);
+      }
+
+      for (const el of Array.from(document.body.querySelectorAll("input, select, textarea, button"))) {
+        // A control inside a sideways-scrolling box still has to be usable: only visually hidden ones are left out.
+        if (!visible(el) || visuallyHiddenWithin(el)) continue;
+        const type = (el.getAttribute("type") ?? "").toLowerCase();
+        const isButton = el.tagName === "BUTTON" || ["submit", "button", "reset", "image"].includes(type);
+        if (el.tagName === "INPUT" && ["checkbox", "radio", "hidden", "file"].includes(type)) continue;
+        const width = el.getBoundingClientRect().width;
+        const maxLength = Number(el.getAttribute("maxlength") ?? "Infinity");
+        const min = isButton ? minButton : maxLength <= 6 ? minShortField : minField;
+        if (width < min) found.push(`${describe(el)} is ${Math.round(width)} px wide (at least ${min} px to be usable)`);
+      }
+      return found;
+    },
+    { minField: MIN_FIELD, minButton: MIN_BUTTON, minShortField: MIN_SHORT_FIELD },
+  );
+}
+
+/** Opens each address in turn and checks it; every page's problems are reported together at the end. */
+async function walk(page: Page, pages: Walk[], ids: Ids = {}) {
+  const failures: string[] = [];
+  for (const [, address] of pages) {
+    const url = typeof address === "string" ? address : address(ids);
+    const answer = await page.goto(url);
+    expect(answer, url).not.toBeNull();
+    for (const problem of await problemsOnPage(page)) failures.push(`${url}: ${problem}`);
+  }
+  expect(failures, "pages too wide for a 360 px phone").toEqual([]);
+}
+
+/**
+ * The first link on the page at `url` whose address matches `pattern`: the address without its query,
+ * or what the pattern's first group caught when it has one.
+ */
+async function linkOn(page: Page, url: string, pattern: RegExp) {
+  await page.goto(url);
+  const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  for (const href of hrefs) {
+    const match = pattern.exec(pattern.source.includes("(") ? href : href.split(/[?#]/)[0]!);
+    if (match) return match[1] ?? match[0];
+  }
+  throw new Error(`no link matching ${pattern} on ${url}`);
+}
+
+async function phoneContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  return browser.newContext({ ...PHONE, baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+}
+
+const PUBLIC: Walk[] = [
+  ["", "/"],
+  ["privacy-policy", "/privacy-policy"],
+  ["privacy", "/privacy"],
+  ["terms-of-service", "/terms-of-service"],
+  ["terms", "/terms"],
+  ["login", "/login"],
+  ["signin", "/signin"],
+  // Without a sign-in under way these send the visitor back to the sign-in form: what they show is checked.
+  ["login/two-factor", "/login/two-factor"],
+  ["login/email-code", "/login/email-code"],
+  ["signup", "/signup"],
+  ["verify-otp", "/verify-otp"],
+  ["forgot-password", "/forgot-password"],
+  ["reset-password", "/reset-password"],
+  ["unauthorized", "/unauthorized"],
+  // An invitation's link that is not (or no longer) valid: the page that says so.
+  ["invitations/:token", "/invitations/not-a-real-invitation-token"],
+];
+
+/** A business of its own (so the demo's data stays as seeded): a payment's page and a CSV import's page. */
+const OWN_BUSINESS: Walk[] = [
+  ["billing/payments/:id", (ids) => ids.payment!],
+  ["messaging/contacts/import/:id", (ids) => ids.importRun!],
+];
+
+const BUSINESS: Walk[] = [
+  ["dashboard", "/dashboard"],
+  ["get-started", "/get-started"],
+  ["profile", "/profile"],
+  ["change-password", "/change-password"],
+  ["whatsapp", "/whatsapp"],
+  // Where Meta's signup dialog returns: without its answer, the page that says what went wrong.
+  ["embedded-callback", "/embedded-callback"],
+  ["activity", "/activity"],
+  ["developers", "/developers"],
+  ["search", "/search?q=a"],
+  ["templates", "/templates"],
+  ["templates/new", "/templates/new"],
+  ["templates/:id/edit", (ids) => `/templates/${ids.templateId!}/edit`],
+  ["preview", "/preview"],
+  ["messaging", "/messaging"],
+  ["messaging/broadcasts", "/messaging/broadcasts"],
+  ["messaging/contacts", "/messaging/contacts"],
+  ["messaging/contacts/segments", "/messaging/contacts/segments"],
+  ["messaging/contacts/fields", "/messaging/contacts/fields"],
+  ["messaging/contacts/:id", (ids) => ids.contact!],
+  ["messaging/contacts/import", "/messaging/contacts/import"],
+  ["messaging/campaigns/new", "/messaging/campaigns/new"],
+  ["messaging/broadcasts/new", "/messaging/broadcasts/new"],
+  ["messaging/campaigns/:id", (ids) => ids.campaign!],
+  ["settings/organisation", "/settings/organisation"],
+  ["settings/team", "/settings/team"],
+  ["settings/notifications", "/settings/notifications"],
+  ["settings/security", "/settings/security"],
+  ["settings/account", "/settings/account"],
+  ["notifications", "/notifications"],
+  ["chat", "/chat"],
+  ["chat/quick-replies", "/chat/quick-replies"],
+  ["chat/:id", (ids) => ids.conversation!],
+  ["billing", "/billing"],
+  ["billing/invoices/:id", (ids) => ids.invoice!],
+  ["analytics", "/analytics"],
+  ["integrations", "/integrations"],
+  ["revenue-share", "/revenue-share"],
+  // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
+  ["billing", "/billing?dialog=topup"],
+  ["templates", (ids) => `/templates?dialog=view&template=${ids.templateId!}`],
+  ["billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=dispute`],
+  ["messaging/contacts/:id", (ids) => `${ids.contact!}?confirm=erase`],
+];
+
+const ADMIN_PAGES: Walk[] = [
+  ["admin", "/admin"],
+  ["admin/users", "/admin/users"],
+  ["admin/users/:id", (ids) => ids.user!],
+  ["admin/billing", "/admin/billing"],
+  ["admin/billing/invoices/:id", (ids) => ids.invoice!],
+  ["admin/billing/disputes/:id", (ids) => ids.dispute!],
+  ["admin/billing/wallets/:id", (ids) => ids.wallet!],
+  ["admin/whatsapp", "/admin/whatsapp"],
+  ["admin/whatsapp/:id", (ids) => ids.account!],
+  ["admin/system", "/admin/system"],
+  ["admin/templates", "/admin/templates"],
+  ["admin/templates/:id", (ids) => ids.template!],
+  ["admin/audit", "/admin/audit"],
+  ["admin/search", "/admin/search?q=demo"],
+  ["admin/notifications", "/admin/notifications"],
+  ["admin/profile", "/admin/profile"],
+  ["admin/*", "/admin/no-such-page"],
+  // A dialog that is an address of its own.
+  ["admin/billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=reconcile`],
+];
+
+test.use(PHONE);
+
+test("every route of app/routes.ts is walked below or skipped with a reason", () => {
+  const walked = [...PUBLIC, ...OWN_BUSINESS, ...BUSINESS, ...ADMIN_PAGES].map(([pattern]) => pattern);
+  expect(ALL_PATHS.length, "the route table was read").toBeGreaterThan(50);
+  expect(
+    Object.keys(SKIPPED).filter((path) => !ALL_PATHS.includes(path)),
+    "skipped routes that app/routes.ts no longer has",
+  ).toEqual([]);
+  expect(
+    walked.filter((path) => !ALL_PATHS.includes(path)),
+    "walked routes that app/routes.ts no longer has",
+  ).toEqual([]);
+  expect(
+    ALL_PATHS.filter((path) => !walked.includes(path) && !skipped(path)),
+    "routes neither walked nor skipped",
+  ).toEqual([]);
+  expect(walked.filter(skipped), "routes both walked and skipped").toEqual([]);
+});
+
+test("public pages, signed out, fit 360 px", async ({ page }) => {
+  await walk(page, PUBLIC);
+});
+
+test("the demo business's pages fit 360 px", async ({ page, browser, request, javaScriptEnabled }) => {
+  test.setTimeout(180_000);
+  await signInViaForm(page, DEMO.email, DEMO.password);
+  const ids: Ids = {
+    contact: await linkOn(page, "/messaging/contacts", /^\/messaging\/contacts\/[0-9a-f-]{36}$/),
+    campaign: await linkOn(page, "/messaging", /^\/messaging\/campaigns\/[0-9a-f-]{36}$/),
+    templateId: await linkOn(page, "/templates", /[?&]template=([0-9a-f-]{36})/),
+    conversation: await linkOn(page, "/chat", /^\/chat\/[0-9a-f-]{36}$/),
+    invoice: await linkOn(page, "/billing", /^\/billing\/invoices\/[0-9a-f-]{36}$/),
+  };
+
+  const own = await phoneContext(browser, javaScriptEnabled);
+  try {
+    const owner = await signUpAndVerifyViaApi(request);
+    const ownPage = await own.newPage();
+    await signInViaForm(ownPage, owner.email, owner.password);
+    await ownPage.goto("/billing?dialog=topup");
+    const dialog = ownPage.getByRole("dialog", { name: "Top up your wallet" });
+    await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
+    await dialog.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(ownPage).toHaveURL(/\/billing\/payments\/[0-9a-f-]{36}$/);
+    const payment = new URL(ownPage.url()).pathname;
+    await ownPage.goto("/messaging/contacts/import");
+    await ownPage.getByLabel("CSV file").setInputFiles({
+      name: "wateja.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("Jina,Simu\r\nAmina Njeri,0712 345 678\r\n", "utf8"),
+    });
+    await ownPage.getByRole("button", { name: "Upload" }).click();
+    await expect(ownPage).toHaveURL(/\/messaging\/contacts\/import\/[0-9a-f-]{36}$/);
+    await walk(ownPage, OWN_BUSINESS, { payment, importRun: new URL(ownPage.url()).pathname });
+  } finally {
+    await own.close();
+  }
+
+  await walk(page, BUSINESS, ids);
+});
+
+test("the administrator's pages fit 360 px", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  const invoice = await linkOn(page, "/admin/billing", /^\/admin\/billing\/invoices\/[0-9a-f-]{36}$/);
+  const ids: Ids = {
+    user: await linkOn(page, "/admin/users", /^\/admin\/users\/[0-9a-f-]{36}$/),
+    invoice,
+    dispute: await linkOn(page, "/admin/billing", /^\/admin\/billing\/disputes\/[0-9a-f-]{36}$/),
+    wallet: await linkOn(page, invoice, /^\/admin\/billing\/wallets\/[0-9a-f-]{36}$/),
+    account: await linkOn(page, "/admin/whatsapp", /^\/admin\/whatsapp\/[0-9a-f-]{36}$/),
+    template: await linkOn(page, "/admin/templates", /^\/admin\/templates\/[0-9a-f-]{36}$/),
+  };
+  await walk(page, ADMIN_PAGES, ids);
+
+  // The console's header keeps its search and its export on a phone (a row of its own for the search).
+  for (const [url, search] of [
+    ["/admin", "Search the platform"],
+    ["/admin/users", "Search users"],
+  ] as const) {
+    await page.goto(url);
+    const header = page.getByRole("banner");
+    for (const control of [header.getByRole("searchbox", { name: search }), header.getByRole("link", { name: "Export Data" })]) {
+      await expect(control, url).toBeInViewport({ ratio: 1 });
+    }
+  }
+});
