@@ -241,6 +241,8 @@ const BUSINESS: Walk[] = [
   ["notifications", "/notifications"],
   ["chat", "/chat"],
   ["chat/quick-replies", "/chat/quick-replies"],
+  ["chat/new", "/chat/new"],
+  ["chat/new", "/chat/new?q=a"],
   ["chat/:id", (ids) => ids.conversation!],
   ["billing", "/billing"],
   ["billing/invoices/:id", (ids) => ids.invoice!],
