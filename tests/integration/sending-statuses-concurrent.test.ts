@@ -46,7 +46,7 @@ describe("statuses of one message applied by two transactions at once", () => {
         { timeout: 5000, interval: 20 },
       );
       await a.query("commit");
-      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered" }]);
+      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null }]);
       await b.query("commit");
     } finally {
       await Promise.all([a.end(), b.end()]);
