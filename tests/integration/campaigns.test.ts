@@ -900,7 +900,12 @@ describe("the live figures", () => {
     const late = messages.filter((m) => m.recipient_phone !== recipient(1));
     /** Meta's late status for one of the two, through the webhook and its queue. */
     const status = async (m: (typeof late)[number], name: "delivered" | "read") => {
-      await meta.sandbox.sendStatus({ phoneNumberId: t.phoneNumberId, wamid: m.wamid, status: name, recipientId: m.recipient_phone.slice(1) });
+      await meta.sandbox.sendStatus({
+        phoneNumberId: t.phoneNumberId,
+        wamid: m.wamid,
+        status: name,
+        recipientId: m.recipient_phone.slice(1),
+      });
       await settleStatuses([m.id], [name]);
     };
     return { t, id, late, status };
@@ -910,10 +915,7 @@ describe("the live figures", () => {
     const { t, id, late, status } = await endedWithStatusesToCome();
     const cookie = await signedInCookie(t.email, t.password);
     const figures = async () => {
-      const page = (await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }))) as {
-        campaign: { status: string; counts: Record<string, number> };
-        followed: boolean;
-      };
+      const page = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }));
       const list = await run(campaignsLoader, getRequest("/messaging", { cookie }));
       const history = await run(broadcastsLoader, getRequest("/messaging/broadcasts", { cookie }));
       const inList = (data: { page: { campaigns: { id: string; counts: Record<string, number> }[] } }) =>
@@ -991,7 +993,7 @@ describe("the live figures", () => {
     const old = await open();
     await vi.waitFor(() => expect(old.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
     expect(old.events().map((e) => e.event)).toEqual(["figures", "end"]);
-    const page = (await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }))) as { followed: boolean };
+    const page = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }));
     expect(page.followed).toBe(false);
   });
 });

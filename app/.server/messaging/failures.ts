@@ -32,7 +32,13 @@ export async function failMessagesIn(tx: DbOrTx, failures: Failure[]) {
     };
     await messageEventsFor(
       tx,
-      rows.rows.map((r) => ({ id: r.id, organizationId: r.organization_id, status: "failed", previous: "queued", campaignId: r.campaign_id })),
+      rows.rows.map((r) => ({
+        id: r.id,
+        organizationId: r.organization_id,
+        status: "failed",
+        previous: "queued",
+        campaignId: r.campaign_id,
+      })),
     );
   }
 }
