@@ -24,6 +24,17 @@ export function progressOf(counts: LiveFigures["counts"], recipients: number | n
 
 export const LIVE_STATUSES = ["sending", "scheduled"];
 
+/**
+ * How long after it ends a campaign's page keeps following its figures (decision 049): Meta's
+ * delivered and read statuses keep arriving for hours after the last message left. Within it the
+ * stream goes on while any message can still change status; after it a reload shows the figures.
+ */
+export const FOLLOW_AFTER_END_MS = 24 * 3600_000;
+
+/** Whether a campaign that ended at `finishedAt` is still followed live (null: it has not ended). */
+export const followedAfterEnd = (finishedAt: string | Date | null, now = Date.now()) =>
+  !!finishedAt && now - new Date(finishedAt).getTime() < FOLLOW_AFTER_END_MS;
+
 /** A campaign's status in words ("Awaiting approval"); a declined one shows as Declined rather than Cancelled. */
 export function statusWords(status: string, declined?: "declined" | null) {
   if (declined && status === "cancelled") return "Declined";

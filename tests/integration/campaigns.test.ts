@@ -21,10 +21,20 @@ import { eraseContact } from "~/.server/contacts/rights";
 import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/campaigns/queries";
 import { previewMessages } from "~/.server/campaigns/preview";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, routeArgs } from "../support/http";
+import { getRequest, routeArgs, run } from "../support/http";
 import { loader as eventsLoader } from "~/routes/app/messaging/campaigns/events";
+import { loader as campaignLoader } from "~/routes/app/messaging/campaigns/campaign";
+import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
+import { loader as broadcastsLoader } from "~/routes/app/messaging/broadcasts";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import {
+  approvedBodyTemplate,
+  approvedMediaTemplate,
+  metaReceived,
+  recipient,
+  setBucketRate,
+  settleStatuses,
+} from "../support/sending-kit";
 import { nextMillisecond } from "../support/clock";
 
 // Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
@@ -433,15 +443,17 @@ describe("sending", () => {
       },
       { timeout: 10_000, interval: 50 },
     );
+    // The page's figures, stored when the campaign completed (and its delivery since), are read as stored...
+    await campaignCounts((await campaignRow(id)) as never, 60_000);
+    expect(await campaignCounts((await campaignRow(id)) as never, 60_000)).toMatchObject({ replied: 0 });
     await meta.customerWrites(t.phoneNumberId, first.contact.phone!.slice(1), { text: "Asante, tutajiandaa." });
     const counts = await finalCounts(id);
     expect(counts).toMatchObject({ sent: 1, delivered: 1, replied: 1 });
-    // The page's figures: stored when the campaign completed, counted again once they are a second old.
+    // ... until the reply marks them out of date: the next reader counts them, however fresh they were.
     const row = await campaignRow(id);
     expect(row.counts).toMatchObject({ replied: 0 });
-    expect(await campaignCounts(row as never, 60_000)).toMatchObject({ replied: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await campaignCounts(row as never)).toMatchObject({ replied: 1 });
+    expect(row.counted_at).toBeNull();
+    expect(await campaignCounts(row as never, 60_000)).toMatchObject({ replied: 1 });
     expect((await campaignRow(id)).counts).toMatchObject({ replied: 1 });
     // A week after its end the figures are final: counted once more after that, then never again.
     await rawQuery(
@@ -857,9 +869,131 @@ describe("the live figures", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const text = await response.text();
-    expect(text).toMatch(/^event: figures\ndata: \{.*"status":"cancelled".*\}\n\n$/);
+    // Nothing was sent, so nothing can move: its figures once, then the end.
+    expect(text).toMatch(/^event: figures\ndata: \{.*"status":"cancelled".*\}\n\nevent: end\ndata: \{\}\n\n$/);
     const foreign = getRequest(`/messaging/campaigns/${id}/events`, { cookie: await signedInCookie(other.email, other.password) });
     const refused = await eventsLoader(routeArgs(foreign, { id })).catch((thrown: unknown) => thrown);
     expect((refused as { init?: { status?: number } }).init?.status).toBe(404);
+  });
+
+  /** A campaign to one person who reads it and two whose phones only ever say "sent" (the sandbox's 0003 numbers), run to its end. */
+  async function endedWithStatusesToCome() {
+    const t = await connectedTenant();
+    await template(t, "water_notice", "UTILITY", "Water rationing in {{1}} on Saturday.");
+    await setBucketRate(t.phoneNumberId, 1000);
+    const id = await createCampaign(t, {
+      name: "Late receipts",
+      template: { name: "water_notice" },
+      parameters: { body: [{ value: "Njoro" }] },
+      audience: { phones: [recipient(1), "+254712000003", "+254712010003"] },
+    });
+    await runCampaign(id);
+    const messages = await rawQuery<{ id: string; wamid: string; recipient_phone: string }>(
+      `select id, wamid, recipient_phone from messages where campaign_id = $1 order by recipient_phone`,
+      [id],
+    );
+    await settleStatuses(
+      messages.map((m) => m.id),
+      ["sent", "read"],
+    );
+    await settleStatuses([messages.find((m) => m.recipient_phone === recipient(1))!.id], ["read"]);
+    const late = messages.filter((m) => m.recipient_phone !== recipient(1));
+    /** Meta's late status for one of the two, through the webhook and its queue. */
+    const status = async (m: (typeof late)[number], name: "delivered" | "read") => {
+      await meta.sandbox.sendStatus({
+        phoneNumberId: t.phoneNumberId,
+        wamid: m.wamid,
+        status: name,
+        recipientId: m.recipient_phone.slice(1),
+      });
+      await settleStatuses([m.id], [name]);
+    };
+    return { t, id, late, status };
+  }
+
+  it("shows the same figures on the campaign's page, the Campaigns tab and Broadcast History as statuses arrive after it completed", async () => {
+    const { t, id, late, status } = await endedWithStatusesToCome();
+    const cookie = await signedInCookie(t.email, t.password);
+    const figures = async () => {
+      const page = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }));
+      const list = await run(campaignsLoader, getRequest("/messaging", { cookie }));
+      const history = await run(broadcastsLoader, getRequest("/messaging/broadcasts", { cookie }));
+      const inList = (data: { page: { campaigns: { id: string; counts: Record<string, number> }[] } }) =>
+        data.page.campaigns.find((c) => c.id === id)!.counts;
+      expect(page.campaign.status).toBe("completed");
+      expect(page.followed).toBe(true);
+      expect(inList(list.data)).toEqual(page.campaign.counts);
+      expect(inList(history.data)).toEqual(page.campaign.counts);
+      return page.campaign.counts;
+    };
+    expect(await figures()).toMatchObject({ sent: 3, delivered: 1, read: 1, failed: 0 });
+    // Statuses arrive after the end, a moment after the figures were read: every page shows them at once.
+    await status(late[0]!, "delivered");
+    expect(await figures()).toMatchObject({ sent: 3, delivered: 2, read: 1 });
+    await status(late[0]!, "read");
+    await status(late[1]!, "read");
+    expect(await figures()).toMatchObject({ sent: 3, delivered: 3, read: 3 });
+    expect(await figures()).toEqual(await finalCounts(id));
+  });
+
+  it("follows a completed campaign's figures while a status can still move, then ends; not after a day", async () => {
+    const { t, id, late, status } = await endedWithStatusesToCome();
+    const cookie = await signedInCookie(t.email, t.password);
+    const open = async () => {
+      const response = (await eventsLoader(routeArgs(getRequest(`/messaging/campaigns/${id}/events`, { cookie }), { id }))) as Response;
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      const stream = { text: "", closed: false };
+      void (async () => {
+        for (;;) {
+          const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+          if (chunk.done) return void (stream.closed = true);
+          stream.text += decoder.decode(chunk.value, { stream: true });
+        }
+      })();
+      const events = () =>
+        stream.text
+          .split("\n\n")
+          .filter(Boolean)
+          .map((block) => {
+            const [event, data] = block.split("\n").map((line) => line.slice(line.indexOf(": ") + 2));
+            return { event: event!, data: JSON.parse(data!) as { status: string; counts: Record<string, number> } };
+          });
+      return { stream, events, cancel: () => reader.cancel() };
+    };
+
+    const live = await open();
+    try {
+      await vi.waitFor(() => expect(live.events()).toHaveLength(1), { timeout: 5000, interval: 20 });
+      expect(live.events()[0]).toMatchObject({ event: "figures", data: { status: "completed", counts: { delivered: 1, read: 1 } } });
+      // Completed, and still open: two messages can still be delivered and read.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(live.stream.closed).toBe(false);
+      await status(late[0]!, "read");
+      await vi.waitFor(() => expect(live.events().at(-1)!.data.counts).toMatchObject({ delivered: 2, read: 2 }), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect(live.stream.closed).toBe(false);
+      // The last one read: nothing more can move, so it says so and closes.
+      await status(late[1]!, "read");
+      await vi.waitFor(() => expect(live.stream.closed).toBe(true), { timeout: 10_000, interval: 50 });
+      const events = live.events();
+      expect(events.at(-2)).toMatchObject({ event: "figures", data: { status: "completed", counts: { delivered: 3, read: 3 } } });
+      expect(events.at(-1)!.event).toBe("end");
+    } finally {
+      await live.cancel();
+    }
+
+    // A day after its end it is no longer followed, whatever could still move: the figures once, then the end.
+    await rawQuery(`update messages set read_at = null, status = 'sent' where id = $1`, [
+      (await rawQuery<{ id: string }>(`select id from messages where wamid = $1`, [late[1]!.wamid]))[0]!.id,
+    ]);
+    await rawQuery(`update campaigns set finished_at = now() - interval '25 hours' where id = $1`, [id]);
+    const old = await open();
+    await vi.waitFor(() => expect(old.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
+    expect(old.events().map((e) => e.event)).toEqual(["figures", "end"]);
+    const page = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }));
+    expect(page.followed).toBe(false);
   });
 });

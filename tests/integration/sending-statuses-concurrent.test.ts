@@ -33,7 +33,7 @@ describe("statuses of one message applied by two transactions at once", () => {
       await a.query("begin");
       await keep(a, "delivered");
       expect(await applyKeptStatuses(drizzle(a) as unknown as Executor, pairs)).toEqual([
-        { id: message!.id, organizationId, status: "delivered", previous: "sent" },
+        { id: message!.id, organizationId, status: "delivered", previous: "sent", campaignId: null },
       ]);
       await b.query("begin");
       await keep(b, "read");
@@ -46,7 +46,7 @@ describe("statuses of one message applied by two transactions at once", () => {
         { timeout: 5000, interval: 20 },
       );
       await a.query("commit");
-      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered" }]);
+      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null }]);
       await b.query("commit");
     } finally {
       await Promise.all([a.end(), b.end()]);

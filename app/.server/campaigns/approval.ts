@@ -180,7 +180,7 @@ export async function declineCampaign(approver: Approver, id: string, reason: st
     const stored = await readStoredCampaign(tx, approver.organizationId, id, true);
     await checkDecidable(tx, stored, approver);
     await tx.execute(sql`
-      update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(),
+      update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(), counted_at = null,
              declined_by = ${approver.userId}, declined_at = now(), decline_reason = ${why}
       where id = ${stored.id}`);
     await withdrawUnsent(tx, stored.id);

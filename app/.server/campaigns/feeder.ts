@@ -99,7 +99,8 @@ async function startDueCampaigns() {
       if (!row) return null;
       if (checked) return { row, start: await startChecked(tx, row, checked) };
       await tx.execute(sql`
-          update campaigns set status = 'failed', notice = ${refusal!.message}, finished_at = now(), updated_at = now() where id = ${row.id}`);
+          update campaigns set status = 'failed', notice = ${refusal!.message}, finished_at = now(), updated_at = now(), counted_at = null
+          where id = ${row.id}`);
       return { row, start: null };
     });
     if (!result) continue;

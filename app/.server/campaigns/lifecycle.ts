@@ -405,7 +405,10 @@ export async function cancelCampaign(actor: Actor, id: string) {
     const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (["completed", "cancelled", "failed"].includes(stored.status))
       throw refuseCampaign(409, "campaign_state", `This ${label(stored).toLowerCase()} has already ended (${stored.status}).`);
-    await tx.execute(sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where id = ${stored.id}`);
+    // Its figures counted again by the next reader: the end moves them (decision 049).
+    await tx.execute(
+      sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(), counted_at = null where id = ${stored.id}`,
+    );
     await withdrawUnsent(tx, stored.id);
     await refreshLeftOut(tx, stored.id);
     return stored;

@@ -13,10 +13,12 @@ describe("how often a campaign's figures are counted", () => {
     expect(feederMaxAgeMs(counts(900_000, 100_000))).toBe(5000);
   });
 
-  it("lets a reader count a sending campaign only once the feeder is 2 s late, and any other after a second", () => {
+  it("lets a reader count a sending campaign once the feeder is 2 s late, a paused one after a second, an ended one after a minute", () => {
     expect(readerMaxAgeMs({ status: "sending", counts: counts(50, 150) })).toBe(3000);
     expect(readerMaxAgeMs({ status: "sending", counts: counts(60_000, 40_000) })).toBe(7000);
     expect(readerMaxAgeMs({ status: "paused", counts: counts(60_000, 40_000) })).toBe(1000);
-    expect(readerMaxAgeMs({ status: "completed", counts: counts(0, 100_000) })).toBe(1000);
+    // An ended campaign's are counted again as soon as a status marks them out of date (figuresMoved), else after a minute.
+    expect(readerMaxAgeMs({ status: "completed", counts: counts(0, 100_000) })).toBe(60_000);
+    expect(readerMaxAgeMs({ status: "cancelled", counts: counts(0, 100) })).toBe(60_000);
   });
 });

@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { rawQuery } from "../db/client";
 import type { CampaignCounts, LeftOutReason } from "../db/schema/campaigns";
+import type { Executor } from "../jobs/queue";
 
 /** How stale a campaign's figures may be before they are counted again: a second at least. */
 export const COUNTS_MAX_AGE_MS = 1000;
@@ -27,12 +29,57 @@ export function feederMaxAgeMs(counts: CampaignCounts | null | undefined): numbe
 }
 
 /**
+ * An ended campaign's figures are counted again as soon as a status or reply of one of its messages
+ * arrives (figuresMoved), and otherwise at most once a minute, in case something moved them that
+ * does not say so.
+ */
+const ENDED_MAX_AGE_MS = 60_000;
+const ENDED = ["completed", "cancelled", "failed"];
+
+/**
  * How stale a reader may find a campaign's figures: a sending one's are the feeder's to keep fresh
- * (its interval and a grace); any other's (paused, just completed, late statuses still arriving) are
- * counted by the reader after a second.
+ * (its interval and a grace); an ended one's are counted again when a status arrives (or after a
+ * minute); any other's (paused, scheduled) after a second. Every reader (the campaign's page, its
+ * live stream, the Campaigns tab, Broadcast History) asks the same, so they show the same figures
+ * at any moment (decision 049).
  */
 export const readerMaxAgeMs = (campaign: { status: string; counts: CampaignCounts | null }) =>
-  campaign.status === "sending" ? feederMaxAgeMs(campaign.counts) + READER_GRACE_MS : COUNTS_MAX_AGE_MS;
+  campaign.status === "sending"
+    ? feederMaxAgeMs(campaign.counts) + READER_GRACE_MS
+    : ENDED.includes(campaign.status)
+      ? ENDED_MAX_AGE_MS
+      : COUNTS_MAX_AGE_MS;
+
+/**
+ * A status (delivered, read, failed) or a reply moved these campaigns' figures: the stored ones are
+ * out of date, and the next reader counts them again (counted_at null is "never counted"). In the
+ * writer's transaction, so a count that starts after it commits sees the status; a count running
+ * meanwhile holds the row, and this waits for it and then marks it again.
+ *
+ * A sending campaign is left alone: its figures are the feeder's, counted every second or more
+ * (a mark on each of its thousands of statuses would have every reader count it). Marking only a
+ * row counted since its last mark keeps it to one write per count, whatever the number of statuses.
+ */
+export async function figuresMoved(tx: Executor, campaignIds: (string | null | undefined)[]) {
+  const ids = [...new Set(campaignIds.filter((id): id is string => !!id))];
+  if (!ids.length) return;
+  await tx.execute(sql`
+    update campaigns set counted_at = null
+    where id = any(${sql.param(ids)}::uuid[]) and status <> 'sending' and counted_at is not null`);
+}
+
+/**
+ * Whether any of a campaign's messages can still change status: sent or delivered and not read (a
+ * read or failed message has reached its end). A campaign's page follows its figures after it ends
+ * while this holds (decision 049).
+ */
+export async function statusesMayMove(campaignId: string): Promise<boolean> {
+  const [row] = await rawQuery<{ moving: boolean }>(
+    `select exists (select 1 from messages where campaign_id = $1 and status <> 'failed' and read_at is null) as moving`,
+    [campaignId],
+  );
+  return !!row?.moving;
+}
 
 /**
  * After this long past its end a campaign's figures are final: replies count within 72 hours of

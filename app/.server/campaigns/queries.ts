@@ -188,8 +188,8 @@ export interface CampaignListFilter {
 }
 
 /**
- * The tenant's campaigns, newest first, by keyset (created_at, id) in the index's order. Sending
- * ones' figures are a second old at most; ended ones' a minute.
+ * The tenant's campaigns, newest first, by keyset (created_at, id) in the index's order, each with
+ * the figures its own page shows (readerMaxAgeMs).
  */
 export async function listCampaigns(
   organizationId: string,
@@ -232,9 +232,8 @@ export async function listCampaigns(
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
   if (before) shown.reverse();
-  const figures = await campaignFigures(
-    shown.map((row) => ({ row, maxAgeMs: ENDED_STATUSES.includes(row.status) ? 60_000 : readerMaxAgeMs(row) })),
-  );
+  // The same freshness as the campaign's own page (readerMaxAgeMs): the list and the page never disagree.
+  const figures = await campaignFigures(shown.map((row) => ({ row, maxAgeMs: readerMaxAgeMs(row) })));
   const views = shown.map((row) => viewOf(row, figures.get(row.id)!));
   const cursor = (row: (typeof shown)[number] | undefined) => (row ? encodeKeysetCursor(row.cursor_at, row.id) : null);
   const older = (before ? true : more) && shown.length ? cursor(shown.at(-1)) : null;

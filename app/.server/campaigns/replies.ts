@@ -7,14 +7,16 @@ export const REPLY_WINDOW_HOURS = 72;
 /**
  * Marks the campaign recipients these inbound messages answer: a message from the person a campaign
  * reached, to the number it came from, after it was sent and within 72 hours of its delivery (the
- * first reply counts).
+ * first reply counts), and marks their campaigns' figures out of date.
  */
 export async function markCampaignReplies(
   tx: Executor,
   inbound: { organizationId: string; phoneNumberId: string; from: string; sentAt: string }[],
 ) {
   if (!inbound.length) return;
+  // The campaigns the replies count in: their figures out of date (figuresMoved, in the same statement).
   await tx.execute(sql`
+    with marked as (
     update campaign_recipients r set replied_at = t.at
     from unnest(${sql.param(inbound.map((m) => m.organizationId))}::uuid[], ${sql.param(inbound.map((m) => m.phoneNumberId))}::text[],
                 ${sql.param(inbound.map((m) => m.from))}::text[], ${sql.param(inbound.map((m) => m.sentAt))}::timestamptz[]) as t(o, p, phone, at)
@@ -24,5 +26,8 @@ export async function markCampaignReplies(
                    -- to 72 hours after delivery.
                    and t.at >= date_trunc('second', m.accepted_at)
                    and t.at < coalesce(m.delivered_at, m.read_at, m.accepted_at) + make_interval(hours => ${REPLY_WINDOW_HOURS})
-    where r.message_id = m.id and r.replied_at is null`);
+    where r.message_id = m.id and r.replied_at is null
+    returning r.campaign_id)
+    update campaigns c set counted_at = null
+    where c.id in (select campaign_id from marked) and c.status <> 'sending' and c.counted_at is not null`);
 }

@@ -11,6 +11,7 @@ import { outageBackoffMs } from "../jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
+import { figuresMoved } from "../campaigns/progress";
 import { chargeAccepted } from "../billing/charging";
 import { logMessageEvents } from "../inbox/events";
 import { withMetaMediaIds } from "./media";
@@ -527,7 +528,14 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
       from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.wamid))}::text[],
                   ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
       where m.id = a.id
-      returning m.id, m.organization_id, m.wamid`)) as unknown as { rows: { id: string; organization_id: string; wamid: string }[] };
+      returning m.id, m.organization_id, m.wamid, m.campaign_id`)) as unknown as {
+      rows: { id: string; organization_id: string; wamid: string; campaign_id: string | null }[];
+    };
+    // Sent after its campaign was paused or cancelled (the call had started): its figures move.
+    await figuresMoved(
+      tx,
+      rows.rows.map((r) => r.campaign_id),
+    );
     // Billing: a held price becomes a charge, a postpaid message counts as usage.
     await chargeAccepted(
       tx,

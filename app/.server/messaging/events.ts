@@ -3,6 +3,7 @@ import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "../inbox/events";
 import { chargeAccepted, settleFailed } from "../billing/charging";
+import { figuresMoved } from "../campaigns/progress";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
   delivered: "message.delivered",
@@ -11,10 +12,15 @@ const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.f
 };
 
 /**
- * The tenant's webhook events for messages whose status moved (delivered, read, failed), and the
- * inbox's ticks for those in a conversation, in the writer's transaction.
+ * The tenant's webhook events for messages whose status moved (delivered, read, failed), the
+ * inbox's ticks for those in a conversation, and their campaigns' figures marked out of date, in
+ * the writer's transaction.
  */
 export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
+  await figuresMoved(
+    tx,
+    changes.map((c) => c.campaignId),
+  );
   // Billing follows the status: a message first seen accepted here (its answer was lost) is
   // charged; a failed one is released or refunded. Each is guarded, so repeats change nothing.
   await chargeAccepted(

@@ -27,10 +27,18 @@ export async function failMessagesIn(tx: DbOrTx, failures: Failure[]) {
       from unnest(${sql.param(failures.map((f) => f.id))}::uuid[], ${sql.param(failures.map((f) => f.code))}::int[],
                   ${sql.param(failures.map((f) => f.title))}::text[], ${sql.param(failures.map((f) => f.details))}::text[]) as f(id, code, title, details)
       where m.id = f.id and m.accepted_at is null and m.failed_at is null
-      returning m.id, m.organization_id`)) as unknown as { rows: { id: string; organization_id: string }[] };
+      returning m.id, m.organization_id, m.campaign_id`)) as unknown as {
+      rows: { id: string; organization_id: string; campaign_id: string | null }[];
+    };
     await messageEventsFor(
       tx,
-      rows.rows.map((r) => ({ id: r.id, organizationId: r.organization_id, status: "failed", previous: "queued" })),
+      rows.rows.map((r) => ({
+        id: r.id,
+        organizationId: r.organization_id,
+        status: "failed",
+        previous: "queued",
+        campaignId: r.campaign_id,
+      })),
     );
   }
 }

@@ -17,6 +17,8 @@ export interface StatusChange {
   organizationId: string;
   status: string;
   previous: string;
+  /** The campaign or broadcast that sent it, whose figures it moves. */
+  campaignId?: string | null;
 }
 
 /**
@@ -82,12 +84,12 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
       locked_until = null
     from target t
     where m.id = t.id
-    returning m.id, m.organization_id, m.status, t.previous`)) as unknown as {
-    rows: { id: string; organization_id: string; status: string; previous: string }[];
+    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id`)) as unknown as {
+    rows: { id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }[];
   };
   return result.rows
     .filter((r) => r.status !== r.previous)
-    .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous }));
+    .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id }));
 }
 
 /**

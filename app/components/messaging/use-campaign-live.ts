@@ -4,13 +4,12 @@ import type { LiveFigures } from "~/lib/campaign-live";
 
 /**
  * A campaign's figures as they change: the page's own first (again whenever the page's data
- * changes), then each `figures` event of /messaging/campaigns/:id/events while it is live. A change
- * of status reloads the page's data (its buttons and results); the server closes the stream once
- * the campaign has ended, and the hook does not reconnect then. A stream the server refuses is
- * opened again after a pause, and the page's data read meanwhile.
+ * changes), then each `figures` event of /messaging/campaigns/:id/events while `live` (it sends,
+ * waits, or has ended within the time its statuses are followed, decision 049). A change of status
+ * reloads the page's data (its buttons and results). The server says `end` when nothing more can
+ * move, and the hook closes the stream then; a dropped connection the browser opens again, and a
+ * stream the server refuses is opened again after a pause, the page's data read meanwhile.
  */
-const ENDED = ["completed", "cancelled", "failed", "draft"];
-
 export function useCampaignLive(id: string, initial: LiveFigures, live: boolean) {
   const initialKey = JSON.stringify(initial);
   const [state, setState] = useState({ key: initialKey, figures: initial });
@@ -38,11 +37,11 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
         setState((current) => ({ ...current, figures: next }));
         if (changed) void revalidator.revalidate();
       });
+      stream.addEventListener("end", () => {
+        stopped = true;
+        stream.close();
+      });
       stream.addEventListener("error", () => {
-        if (ENDED.includes(status.current)) {
-          stream.close();
-          return;
-        }
         // The server refused the stream (a 503 while the database restarts, a proxy's 502): the
         // browser gives up on it, so the hook reads the page again and reopens it after a pause
         // that grows to half a minute. A dropped connection the browser reopens by itself.
@@ -57,7 +56,7 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
       if (retry) clearTimeout(retry);
       source?.close();
     };
-    // The stream is the campaign's: opened once per campaign while it is live.
+    // The stream is the campaign's: opened once per campaign while it is followed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, live]);
   return state.key === initialKey ? state.figures : initial;

@@ -17,7 +17,7 @@ import { BUILT_IN_FIELDS } from "~/.server/campaigns/variables";
 import { getMediaFile } from "~/.server/messaging/media-files";
 import type { CampaignParameters } from "~/.server/db/schema/campaigns";
 import { sourceInWords } from "~/lib/campaign-form";
-import { LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES, statusWords } from "~/lib/campaign-live";
+import { followedAfterEnd, LIVE_STATUSES, liveFiguresOf, progressOf, RESULT_CHOICES, statusWords } from "~/lib/campaign-live";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -56,8 +56,8 @@ const notFound = (error: unknown) => {
 
 /**
  * /messaging/campaigns/:id: one campaign or broadcast. Its figures update live with JavaScript (the
- * events route), and without it the page refreshes itself every 5 s while it sends or waits for its
- * time. Pause, Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
+ * events route), also for a day after it ends while statuses arrive; without it the page refreshes
+ * itself every 5 s while it sends or waits for its time, and a reload shows the figures. Pause, Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "campaigns:view");
@@ -96,6 +96,8 @@ export async function loader(args: Route.LoaderArgs) {
       // A scheduled one whose time has passed while it waited sends as soon as it is approved.
       timePassed: !!campaign.scheduledFor && new Date(campaign.scheduledFor).getTime() <= Date.now(),
       confirmCancel: params.get("confirm") === "cancel",
+      // Ended within the last day: its statuses are still followed live (decision 049).
+      followed: followedAfterEnd(campaign.finishedAt),
     };
   } catch (error) {
     throw notFound(error);
@@ -189,12 +191,13 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
     keyHolderWords,
     timePassed,
     confirmCancel,
+    followed,
   } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const ended = ["completed", "cancelled", "failed"].includes(campaign.status);
-  const live = useCampaignLive(campaign.id, liveFiguresOf(campaign), !ended && campaign.status !== "draft");
+  const live = useCampaignLive(campaign.id, liveFiguresOf(campaign), (!ended || followed) && campaign.status !== "draft");
   const leftOutTotal = Object.values(campaign.leftOut).reduce((sum, n) => sum + (n ?? 0), 0);
   const reach = campaign.audienceSize === null ? null : campaign.audienceSize - leftOutTotal;
   const progress = progressOf(live.counts, reach);

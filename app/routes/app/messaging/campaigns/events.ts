@@ -2,15 +2,18 @@ import { data } from "react-router";
 import type { Route } from "./+types/events";
 import { requireResourcePermission } from "~/.server/auth/guards";
 import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/campaigns/queries";
+import { statusesMayMove } from "~/.server/campaigns/progress";
 import { CampaignRefusal } from "~/.server/campaigns/refusals";
 import { log } from "~/.server/log";
 import { liveStream } from "~/.server/http/live-streams";
-import { liveFiguresOf } from "~/lib/campaign-live";
+import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
 
 /**
  * GET /messaging/campaigns/:id/events: a campaign's live figures as server-sent events (`figures`,
- * JSON): read every second, sent when they or the status change, closed once the campaign has ended.
- * The campaign page's hook listens; without JavaScript the page refreshes itself instead.
+ * JSON): read every second, sent when they or the status change. After the campaign ends it goes on
+ * while a message's status can still move and for a day at most (decision 049), then says `end` and
+ * closes (the page's hook does not reconnect after `end`). Without JavaScript the page refreshes
+ * itself while it sends, and a reload shows the same figures.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, params } = args;
@@ -26,26 +29,36 @@ export async function loader(args: Route.LoaderArgs) {
   return liveStream(request, (send, end) => {
     let last = "";
     let stopped = false;
+    let moving: boolean | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const emit = (view: CampaignView) => {
+    /** Sends the figures when they changed; answers whether they can still change. */
+    const emit = async (view: CampaignView) => {
       const figures = JSON.stringify(liveFiguresOf(view));
-      if (figures !== last) {
+      const changed = figures !== last;
+      if (changed) {
         last = figures;
         send({ event: "figures", data: figures });
       }
-      if (ENDED_STATUSES.includes(view.status)) end();
+      if (!ENDED_STATUSES.includes(view.status)) return true;
+      if (!followedAfterEnd(view.finishedAt)) return false;
+      // Asked again only when the figures moved: until then what could move still can.
+      if (changed || moving === undefined) moving = await statusesMayMove(view.id);
+      return moving;
     };
-    const tick = async () => {
+    const tick = async (view?: CampaignView) => {
       if (stopped) return;
       try {
-        emit(await getCampaign(organizationId, params.id));
+        if (!(await emit(view ?? (await getCampaign(organizationId, params.id))))) {
+          send({ event: "end", data: "{}" });
+          end();
+          return;
+        }
       } catch (error) {
         log().warn({ err: error }, "campaign events: reading the campaign failed");
       }
-      if (!stopped) timer = setTimeout(tick, 1000);
+      if (!stopped) timer = setTimeout(() => void tick(), 1000);
     };
-    emit(first);
-    if (!stopped) timer = setTimeout(tick, 1000);
+    void tick(first);
     return () => {
       stopped = true;
       if (timer) clearTimeout(timer);
