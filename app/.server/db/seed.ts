@@ -28,6 +28,7 @@ import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 import { seedAdminUsers } from "./seed-admin-users";
+import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -82,7 +83,7 @@ export async function seedDemoData() {
         isVerified: true,
       })
       .returning();
-    if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
+    if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id, account.organization);
   }
   await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
@@ -95,7 +96,7 @@ export async function seedDemoData() {
   return true;
 }
 
-const DEMO_TEMPLATES: TemplateInput[] = [
+export const DEMO_TEMPLATES: TemplateInput[] = [
   {
     name: "loan_repayment_reminder",
     category: "UTILITY",
@@ -103,7 +104,7 @@ const DEMO_TEMPLATES: TemplateInput[] = [
     headerFormat: "TEXT",
     headerText: "Repayment due {{1}}",
     headerExample: "15 December",
-    body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}. Pay via M-Pesa Paybill 522522, account {{4}}.",
+    body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}. Pay via M-Pesa Paybill 522522, account {{4}}. Thank you for saving with Nyota.",
     bodyExamples: ["Amina", "4,500", "15 December 2026", "NYOTA-0042"],
     footer: "Nyota Sacco",
     buttons: [
@@ -146,14 +147,16 @@ const DEMO_CONTACTS = [
   ["Esther Njeri", "+254110234567"],
 ] as const;
 
-async function seedBusinessHistory(organizationId: string, userId: string) {
+async function seedBusinessHistory(organizationId: string, userId: string, businessName: string) {
   const now = Date.now();
+  // Connected to the Meta sandbox's demo number long before the history below, its templates approved there.
+  const connection = await seedDemoConnection(organizationId, userId, businessName, now);
   const hoursAgo = (h: number) => new Date(now - h * 3600_000);
   const saved = await db()
     .insert(contacts)
     .values(DEMO_CONTACTS.map(([name, phone], i) => ({ organizationId, name, phone, waId: phone.slice(1), lastSeenAt: hoursAgo(i * 5) })))
     .returning({ id: contacts.id });
-  // Drafts until the demo business connects WhatsApp and submits them (Meta decides from there).
+  // Submitted when the business connected and approved by Meta (the sandbox has them under the same ids).
   await db()
     .insert(messageTemplates)
     .values(
@@ -163,8 +166,8 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
         name: input.name,
         category: input.category,
         language: input.language,
-        status: "draft" as const,
         components: toMetaComponents(input),
+        ...approvedAtSandbox(input, connection),
       })),
     );
   await db()
@@ -437,7 +440,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
           contactId: member.id,
           direction: "outbound" as const,
           status: result,
-          body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR.`,
+          body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR. Thank you for saving with Nyota.`,
           phoneNumberId: demoSender(),
           messageType: "template",
           source: "campaign",
@@ -582,7 +585,7 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
     },
     {
       event: "quality_drop" as const,
-      title: "Messaging limit of +254 711 000 101 lowered",
+      title: "Messaging limit of +254 711 000 001 lowered",
       body: "Meta lowered the number's messaging limit to TIER_1K after its quality dropped.",
       link: "/whatsapp",
       at: 52,
