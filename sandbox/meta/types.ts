@@ -391,13 +391,17 @@ export interface MetaSandbox {
    */
   sendFastPath(req: IncomingMessage, res: ServerResponse): boolean;
   setWebhookUrl(url: string): void;
-  /** `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it. */
+  /**
+   * `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it.
+   * `owner`: the signup dialog's `sandbox_user` it belongs to (the dialog offers it to that user only).
+   */
   createTestBusiness(input?: {
     businessName?: string;
     wabaName?: string;
     verifiedName?: string;
     displayPhoneNumber?: string;
     registered?: boolean;
+    owner?: string;
   }): {
     businessId: string;
     wabaId: string;

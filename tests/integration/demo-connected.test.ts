@@ -16,6 +16,9 @@ import { businessDemoIds, businessDemoTemplateId, businessDemoToken } from "../.
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { signedInCookie } from "../support/accounts";
 import { startReceiver } from "../support/whatsapp";
+import { overviewFigures } from "~/.server/dashboard/progress";
+import { estimateSendCost } from "~/.server/billing/charging";
+import { db } from "~/.server/db/client";
 
 // Issue 39, "a demo that makes sense on first sight": on a fresh start the demo business is connected
 // to the Meta sandbox's demo number as Embedded Signup leaves it, its templates are approved in Jumbe
@@ -159,6 +162,38 @@ describe("the demo business on a fresh start", () => {
       { timeout: 10_000, interval: 50 },
     );
     expect(sandbox.messages({ phoneNumberId: ids.phoneNumberId })).toHaveLength(1);
+  });
+});
+
+describe("the demo's figures", () => {
+  it("agree with each other: a connected number beside the messages it sent, every template approved, an estimate at the plan's price", async () => {
+    await seedDemoData();
+    const organizationId = await demoOrganization();
+    const figures = await overviewFigures(organizationId);
+    expect(figures.messagesSent).toBeGreaterThan(0);
+    expect(figures.progress.whatsapp, "messages sent from a connected number").toBe(true);
+    expect([figures.templatesApproved, figures.templatesTotal]).toEqual([DEMO_TEMPLATES.length, DEMO_TEMPLATES.length]);
+    // Every campaign names an approved template of the number it goes from.
+    const [orphans] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from campaigns c where c.organization_id = $1 and not exists (
+         select 1 from message_templates t where t.organization_id = c.organization_id and t.name = c.template_name
+           and t.language = c.template_language and t.status = 'approved')`,
+      [organizationId],
+    );
+    expect(orphans!.n).toBe(0);
+    // The campaign waiting for approval shows what the plan would charge for it, as confirming estimates it.
+    const [waiting] = await rawQuery<{ estimated: string; recipients: number }>(
+      `select c.estimated_cost_cents::text as estimated,
+              (select count(*)::int from contacts k where k.organization_id = c.organization_id and 'members' = any(k.tags)) as recipients
+       from campaigns c where c.organization_id = $1 and c.status = 'awaiting_approval'`,
+      [organizationId],
+    );
+    expect(Number(waiting!.estimated)).toBe((await estimateSendCost(db(), organizationId, waiting!.recipients)).totalCents);
+    // The bell's notifications name only the demo's own campaigns, templates and number.
+    const titles = (await rawQuery<{ title: string }>(`select title from notifications where organization_id = $1`, [organizationId])).map(
+      (r) => r.title,
+    );
+    for (const title of titles) expect(title).not.toMatch(/Mavuno|711 000 101/);
   });
 });
 

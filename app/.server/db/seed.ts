@@ -21,6 +21,7 @@ import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
+import { estimateSendCost } from "../billing/charging";
 import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
@@ -234,10 +235,16 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
     businessDigits: SANDBOX_DEMO.displayPhoneNumber.replace(/\D/g, ""),
     now,
   });
-  await seedNotifications(organizationId, userId, now);
   await seedBroadcastApproval(organizationId, now);
+  await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
   await seedBilling(organizationId, userId, now);
+  // The waiting campaign's estimate is what the plan charges now, as the product estimates it on confirming.
+  const estimate = await estimateSendCost(db(), organizationId, NAKURU_MEMBERS);
+  await db()
+    .update(campaigns)
+    .set({ estimatedCostCents: estimate.totalCents })
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "awaiting_approval")));
   await db()
     .insert(activityLogs)
     .values([
@@ -248,7 +255,8 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
         status: "success",
         action: "Template approved",
         details: "loan_repayment_reminder was approved",
-        createdAt: hoursAgo(30),
+        // With the other two, the day after WhatsApp was connected (before the history's first reminders).
+        createdAt: hoursAgo(119 * 24),
       },
       {
         organizationId,
@@ -556,7 +564,12 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
   const [done] = await db()
     .select({ id: campaigns.id })
     .from(campaigns)
-    .where(eq(campaigns.name, "December repayment reminder, Nakuru branch"))
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.name, "December repayment reminder, Nakuru branch")))
+    .limit(1);
+  const [awaiting] = await db()
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "awaiting_approval")))
     .limit(1);
   const rows = [
     {
@@ -576,11 +589,11 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
       read: false,
     },
     {
-      event: "template_decision" as const,
-      title: "Meta approved the template loan_repayment_reminder",
-      body: "It can be sent now.",
-      link: "/templates",
-      at: 30,
+      event: "approval_requested" as const,
+      title: "Campaign awaiting your approval: Repayment reminder, all members",
+      body: `It would reach ${NAKURU_MEMBERS.toLocaleString("en-KE")} people. An owner or admin other than its author approves or declines it on its page.`,
+      link: awaiting ? `/messaging/campaigns/${awaiting.id}` : "/messaging",
+      at: 2,
       read: false,
     },
     {
@@ -597,14 +610,6 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
       body: "Your account was signed in to from a new device: Chrome on Android, IP address 41.90.64.12. If this was not you, change your password and sign out of the sessions you do not know.",
       link: "/settings/security",
       at: 75,
-      read: true,
-    },
-    {
-      event: "campaign_paused" as const,
-      title: "Campaign paused: Mavuno loan offer, Eldoret branch",
-      body: "Meta paused the template mavuno_offer because people reported or ignored it. Resume once Meta lifts the pause (usually within hours), or cancel.",
-      link: "/messaging",
-      at: 120,
       read: true,
     },
   ];
