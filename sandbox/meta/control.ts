@@ -311,7 +311,6 @@ export function controlRouter(ctx: SandboxContext): Router {
       const created = sandbox.addPhoneNumber(str(body, "wabaId", true), {
         verifiedName: str(body, "verifiedName"),
         displayPhoneNumber: str(body, "displayPhoneNumber"),
-        owner: str(body, "owner"),
       });
       res.status(201);
       return created;
