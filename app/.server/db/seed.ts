@@ -239,12 +239,19 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
   await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
   await seedBilling(organizationId, userId, now);
-  // The waiting campaign's estimate is what the plan charges now, as the product estimates it on confirming.
-  const estimate = await estimateSendCost(db(), organizationId, NAKURU_MEMBERS);
-  await db()
-    .update(campaigns)
-    .set({ estimatedCostCents: estimate.totalCents })
-    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "awaiting_approval")));
+  // Each campaign's estimate is what the plan charges, as the product estimates it on confirming
+  // (the waiting one's now; the ones that ran were confirmed under the same prepaid price).
+  for (const [status, recipients] of [
+    ["awaiting_approval", NAKURU_MEMBERS],
+    ["completed", NAKURU_MEMBERS],
+    ["cancelled", 2],
+  ] as const) {
+    const estimate = await estimateSendCost(db(), organizationId, recipients);
+    await db()
+      .update(campaigns)
+      .set({ estimatedCostCents: estimate.totalCents })
+      .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, status)));
+  }
   await db()
     .insert(activityLogs)
     .values([
