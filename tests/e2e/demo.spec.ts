@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { DEMO, signInViaForm } from "./helpers";
+import { DEMO, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39, "a demo that makes sense on first sight", with scripts on and off: the seeded demo business
 // is connected to the Meta sandbox's demo number, its templates are approved, and a customer who wrote
@@ -42,4 +42,25 @@ test("the demo business is connected, its templates approved, and an open conver
     if (!javaScriptEnabled) await page.reload();
     await expect(bubble).toHaveAttribute("data-status", /^(delivered|read)$/, { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+});
+
+test("a new business's signup dialog offers a fresh number of its own, named as the business, and nobody else's", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  const user = await signUpAndVerifyViaApi(request);
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/whatsapp");
+  const connect = page.getByTestId("connect-whatsapp");
+  let dialog = page;
+  if (javaScriptEnabled) [dialog] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+  else await connect.click();
+  await expect(dialog.getByLabel("Create a new test business")).toBeChecked();
+  await expect(dialog.getByLabel("Business name")).toHaveValue(user.businessName);
+  // Neither the demo's number nor any other business's is offered.
+  await expect(dialog.locator('input[name="asset"]')).toHaveCount(1);
+  await expect(dialog.getByText("+254 711 000 001")).toHaveCount(0);
+  await expect(dialog.getByText("Nyota")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
 });
