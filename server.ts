@@ -27,7 +27,8 @@ import { endLiveStreams } from "~/.server/http/live-streams";
 import { renderOnce } from "~/.server/http/render-once";
 import { requestLog } from "~/.server/http/request-log";
 import { signedCookies } from "~/.server/auth/cookies";
-import { seedDemoData, DEMO_ACCOUNTS } from "~/.server/db/seed";
+import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/db/seed";
+import { demoConnectionForSandbox } from "~/.server/db/seed-demo-connection";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { sandboxSystemRouter } from "./sandbox/system";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
@@ -214,7 +215,7 @@ function sandboxCookieSecure(config: ReturnType<typeof env>) {
 }
 
 /** The Meta stand-in of sandbox mode, persisted under DATA_DIR so a connected demo survives restarts. */
-function startMetaSandbox(port: number) {
+function startMetaSandbox(port: number, demoConnection: Awaited<ReturnType<typeof demoConnectionForSandbox>>) {
   const config = env();
   const dir = path.join(config.DATA_DIR, "sandbox");
   mkdirSync(dir, { recursive: true });
@@ -226,6 +227,8 @@ function startMetaSandbox(port: number) {
     statePath: path.join(dir, "meta.json"),
     // The admin console's demo WhatsApp accounts (seeded beside the demo) answer Test Connection.
     consoleDemo: true,
+    // The demo business, connected to the demo tenant as the seed stored it: templates approved, open windows open.
+    demoConnection,
     templateReviewDelayMs: config.META_SANDBOX_TEMPLATE_REVIEW_MS,
     // On a demo host the control API, console and its forms ask for SANDBOX_CONTROL_TOKEN.
     controlToken: config.SANDBOX_CONTROL_TOKEN,
@@ -281,7 +284,7 @@ export async function startServer(
   // The System tab: this instance's heartbeat (every 15 s) and its resources sampled every minute.
   const stopMonitor = startInstanceMonitor();
   const port = overrides.port ?? config.PORT;
-  const metaSandbox = config.sandbox ? startMetaSandbox(port) : undefined;
+  const metaSandbox = config.sandbox ? startMetaSandbox(port, await demoConnectionForSandbox(DEMO_TEMPLATES)) : undefined;
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
   const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
   const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, vite: overrides.vite });

@@ -47,8 +47,9 @@ const attribute = (tag, name) => {
 
 /**
  * Signs nothing and uses no JavaScript: GET /whatsapp, follow the Connect link to the sandbox's
- * dialog, submit it with an existing test number (action=finish), follow the 303 to
- * /embedded-callback with the session cookie. Returns the connected WABA and number.
+ * dialog, submit it with one of the tenant's earlier test numbers, else a new test business with a
+ * fresh number (the dialog offers no one else's, and the demo's own number is connected already),
+ * follow the 303 to /embedded-callback with the session cookie. Returns the connected WABA and number.
  */
 export async function connectDemoNumber(baseUrl, cookie, { headers = {} } = {}) {
   // Behind nginx, `headers` gives the Host of APP_URL (pages at another host answer 421).
@@ -70,7 +71,7 @@ export async function connectDemoNumber(baseUrl, cookie, { headers = {} } = {}) 
   const fields = new URLSearchParams();
   for (const [tag] of html.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g))
     fields.append(attribute(tag, "name"), attribute(tag, "value") ?? "");
-  // The first existing test number; a new test business only if the sandbox has none.
+  // The tenant's first earlier test number; a new test business when it has none.
   const phone = [...html.matchAll(/<input\b[^>]*type="radio"[^>]*>/g)]
     .map(([tag]) => attribute(tag, "value"))
     .find((v) => v?.startsWith("phone:"));

@@ -298,6 +298,7 @@ export function controlRouter(ctx: SandboxContext): Router {
         wabaName: str(body, "wabaName"),
         verifiedName: str(body, "verifiedName"),
         displayPhoneNumber: str(body, "displayPhoneNumber"),
+        owner: str(body, "owner"),
       });
       res.status(201);
       return created;

@@ -30,16 +30,17 @@ async function submit(harness: Harness, fields: Record<string, string>) {
 }
 
 describe("Embedded Signup dialog", () => {
-  it("renders an accessible form listing every number, and refuses bad parameters", async () => {
+  it("renders an accessible form offering a new business by default, and refuses bad parameters", async () => {
     h = await startHarness({ configId: "cfg-1" });
     const page = await fetch(`${h.base}/dialog/oauth?${dialogQuery()}`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<form method="post" action="/sandbox/meta/dialog/oauth">');
+    expect(html).toContain('<input type="radio" name="asset" id="asset-new" value="new" checked><label for="asset-new">Create a new test business</label>');
+    // Without a signing-up user: the test businesses nobody made in the dialog (here the demo's), not chosen.
     expect(html).toMatch(
-      /<input type="radio" name="asset" id="asset-0" value="phone:\d+" checked><label for="asset-0">Jumbe Demo Business — [^<]*\+254 711 000 001 \(Jumbe Demo\)<\/label>/,
+      /<input type="radio" name="asset" id="asset-0" value="phone:\d+"><label for="asset-0">Jumbe Demo Business — [^<]*\+254 711 000 001 \(Jumbe Demo\)<\/label>/,
     );
-    expect(html).toContain('<label for="asset-new">Create a new test business</label>');
     expect(html).toContain(`name="redirect_uri" value="${REDIRECT.replace(/&/g, "&amp;")}"`);
     expect(html).toContain('<style nonce="test-nonce">');
     expect(html).not.toMatch(/<script(?![^>]*nonce="test-nonce")/);
@@ -165,5 +166,57 @@ describe("Embedded Signup dialog", () => {
       { type: "JUMBE_SANDBOX_AUTH_RESPONSE", authResponse: null, status: "unknown" },
     ]);
     expect(html).toContain("error=access_denied");
+  });
+
+  it("offers each signing-up business a fresh number of its own, and never another tenant's businesses", async () => {
+    h = await startHarness();
+    const extras = JSON.stringify({ setup: { business: { name: "Baraka Hardware Kisii" } } });
+    const asDuka = dialogQuery({ sandbox_user: "tenant-duka", extras });
+    const first = await (await fetch(`${h.base}/dialog/oauth?${asDuka}`)).text();
+    // A new business, named as the app prefilled it; no one else's numbers, not even the shared demo number.
+    expect(first).toContain('value="new" checked');
+    expect(first).toContain('id="business_name" name="business_name" maxlength="100" autocomplete="organization" value="Baraka Hardware Kisii"');
+    expect(first).not.toContain("Jumbe Demo");
+    expect(first).not.toContain("+254 711 000 001");
+    expect(first).toContain('<input type="hidden" name="sandbox_user" value="tenant-duka">');
+
+    // Finish with the prefilled name and no number: a new business, WABA and Kenyan number for this signup.
+    const finished = await submit(h, { ...Object.fromEntries(asDuka), asset: "new", business_name: "Baraka Hardware Kisii", action: "finish" });
+    expect(finished.status).toBe(303);
+    const location = new URL(finished.headers.get("location")!);
+    const state = await h.state();
+    const demoPhone = state.phoneNumbers.find((p: any) => p.displayPhoneNumber === "+254 711 000 001");
+    expect(location.searchParams.get("phone_number_id")).not.toBe(demoPhone.id);
+    const duka = state.phoneNumbers.find((p: any) => p.id === location.searchParams.get("phone_number_id"));
+    expect(duka).toMatchObject({ verifiedName: "Baraka Hardware Kisii", displayPhoneNumber: expect.stringMatching(/^\+254 7/) });
+
+    // The same user sees it again as a choice (a new business still the default); another tenant never does.
+    const again = await (await fetch(`${h.base}/dialog/oauth?${asDuka}`)).text();
+    expect(again).toContain(duka.displayPhoneNumber);
+    expect(again).toContain('value="new" checked');
+    const asOther = dialogQuery({ sandbox_user: "tenant-kiosk" });
+    const other = await (await fetch(`${h.base}/dialog/oauth?${asOther}`)).text();
+    expect(other).not.toContain("Baraka Hardware Kisii");
+    expect(other).not.toContain(duka.displayPhoneNumber);
+    // Nor can it take the number by posting its id.
+    const stolen = await submit(h, { ...Object.fromEntries(asOther), asset: `phone:${duka.id}`, action: "finish" });
+    expect(stolen.status).toBe(422);
+    expect(await stolen.text()).toContain("Choose a phone number, or create a new test business.");
+    // Without a user (a bare link), nobody's dialog businesses are listed either.
+    expect(await (await fetch(`${h.base}/dialog/oauth?${dialogQuery()}`)).text()).not.toContain("Baraka Hardware Kisii");
+  });
+
+  it("never offers the demo number once it is connected to the demo tenant (demoConnection)", async () => {
+    h = await startHarness({
+      demoConnection: { businessName: "Nyota Savings Sacco", verifiedName: "Nyota Sacco", templates: [] },
+    });
+    const html = await (await fetch(`${h.base}/dialog/oauth?${dialogQuery()}`)).text();
+    expect(html).not.toContain("+254 711 000 001");
+    expect(html).not.toContain("Nyota");
+    const state = await h.state();
+    const demo = state.phoneNumbers.find((p: any) => p.displayPhoneNumber === "+254 711 000 001");
+    expect(demo).toMatchObject({ registered: true, verifiedName: "Nyota Sacco" });
+    const refused = await submit(h, { ...Object.fromEntries(dialogQuery()), asset: `phone:${demo.id}`, action: "finish" });
+    expect(refused.status).toBe(422);
   });
 });

@@ -11,6 +11,14 @@ interface DialogParams {
   state: string | undefined;
   responseType: string;
   display: "page" | "popup";
+  /**
+   * Who is signing up (the app's opaque key for its tenant): stands for the Facebook user signed in
+   * to Meta's popup, whose own businesses are the only ones offered. Absent: businesses nobody made
+   * in the dialog (the console's and the control API's test businesses).
+   */
+  owner: string | undefined;
+  /** Meta's `extras` (JSON): setup.business.name prefills the new business's name. */
+  extras: string | undefined;
 }
 
 interface NewBusinessValues {
@@ -29,7 +37,20 @@ function readParams(source: Record<string, unknown>): DialogParams {
     state: text(source.state),
     responseType: text(source.response_type) ?? "code",
     display: text(source.display) === "popup" ? "popup" : "page",
+    owner: text(source.sandbox_user)?.slice(0, 200) || undefined,
+    extras: text(source.extras)?.slice(0, 4000) || undefined,
   };
+}
+
+/** The business name the app prefilled in `extras` (setup.business.name, as Meta's SDK takes it), or "". */
+function prefilledName(p: DialogParams) {
+  if (!p.extras) return "";
+  try {
+    const name = (JSON.parse(p.extras) as { setup?: { business?: { name?: unknown } } })?.setup?.business?.name;
+    return typeof name === "string" ? name.trim().slice(0, 100) : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Why the dialog cannot open, as a sentence, or null when the request is acceptable. */
@@ -96,6 +117,8 @@ function hiddenInputs(p: DialogParams) {
     ["state", p.state],
     ["response_type", p.responseType],
     ["display", p.display],
+    ["sandbox_user", p.owner],
+    ["extras", p.extras],
   ];
   return fields
     .filter(([, v]) => v !== undefined)
@@ -103,10 +126,14 @@ function hiddenInputs(p: DialogParams) {
     .join("");
 }
 
-/** A number the dialog offers: any but the admin console's demo accounts', connected to their own demo tenants already. */
-function offered(store: SandboxContext["store"], phoneId: string) {
+/**
+ * A number the dialog offers: one of the signing-up user's own businesses (none of another tenant's),
+ * never the demo accounts' that are connected to their demo tenants already.
+ */
+function offered(store: SandboxContext["store"], phoneId: string, owner: string | undefined) {
   const waba = store.wabas.get(store.phoneNumbers.get(phoneId)?.wabaId ?? "");
-  return !!waba && !store.businesses.get(waba.businessId)?.consoleDemo;
+  const business = waba ? store.businesses.get(waba.businessId) : undefined;
+  return !!business && !business.consoleDemo && !business.connectedDemo && business.owner === owner;
 }
 
 function renderForm(
@@ -116,8 +143,9 @@ function renderForm(
   extra: { error?: string; values?: NewBusinessValues; selected?: string } = {},
 ) {
   const { store, options } = ctx;
-  const numbers = [...store.phoneNumbers.values()].filter((phone) => offered(store, phone.id));
-  const selected = extra.selected ?? (numbers[0] ? `phone:${numbers[0].id}` : "new");
+  const numbers = [...store.phoneNumbers.values()].filter((phone) => offered(store, phone.id, p.owner));
+  // By default a new business with a fresh number of its own; an earlier one of the user's is a choice.
+  const selected = extra.selected ?? "new";
   const choices = numbers
     .map((phone, i) => {
       const waba = store.wabas.get(phone.wabaId);
@@ -127,15 +155,15 @@ function renderForm(
       return `<div class="choice"><input type="radio" name="asset" id="asset-${i}" value="${escapeHtml(value)}"${selected === value ? " checked" : ""}><label for="asset-${i}">${escapeHtml(label)}</label></div>`;
     })
     .join("");
-  const v = extra.values ?? { businessName: "", verifiedName: "", phoneNumber: "" };
+  const v = extra.values ?? { businessName: prefilledName(p), verifiedName: "", phoneNumber: "" };
   const body = `<main><div class="card">${brand}
 <h1>Connect your WhatsApp Business account to ${escapeHtml(APP_NAME)}</h1>
-<p class="muted">Local sandbox of Meta's Embedded Signup. Nothing here talks to Meta: choose a test business and number, then Finish. ${escapeHtml(APP_NAME)} receives an authorization code valid for ${Math.round(options.codeTtlMs / 1000)} seconds.</p>
+<p class="muted">Local sandbox of Meta's Embedded Signup. Nothing here talks to Meta: create a test business with a number of its own (or pick one of your earlier ones), then Finish. ${escapeHtml(APP_NAME)} receives an authorization code valid for ${Math.round(options.codeTtlMs / 1000)} seconds.</p>
 ${extra.error ? `<p class="error" role="alert" id="dialog-error">${escapeHtml(extra.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(options.publicPath)}/dialog/oauth">${hiddenInputs(p)}
 <fieldset><legend>Choose the WhatsApp number to connect</legend>
-${choices || `<p class="muted">No test businesses yet.</p>`}
 <div class="choice"><input type="radio" name="asset" id="asset-new" value="new"${selected === "new" ? " checked" : ""}><label for="asset-new">Create a new test business</label></div>
+${choices ? `<p class="muted">Or one of your earlier test businesses:</p>${choices}` : ""}
 </fieldset>
 <fieldset><legend>New test business (used when “Create a new test business” is chosen)</legend>
 <label class="field" for="business_name">Business name</label>
@@ -167,13 +195,15 @@ function finish(ctx: SandboxContext, res: Response, p: DialogParams, body: Recor
         businessName: values.businessName || undefined,
         verifiedName: values.verifiedName || undefined,
         displayPhoneNumber: values.phoneNumber || undefined,
+        owner: p.owner,
       });
       target = created;
     } catch (error) {
       return renderForm(ctx, res, p, { error: error instanceof Error ? error.message : String(error), values, selected: "new" });
     }
   } else {
-    const phone = asset.startsWith("phone:") && offered(store, asset.slice(6)) ? store.phoneNumbers.get(asset.slice(6)) : undefined;
+    const phone =
+      asset.startsWith("phone:") && offered(store, asset.slice(6), p.owner) ? store.phoneNumbers.get(asset.slice(6)) : undefined;
     const waba = phone ? store.wabas.get(phone.wabaId) : undefined;
     if (!phone || !waba) return renderForm(ctx, res, p, { error: "Choose a phone number, or create a new test business.", values });
     target = { businessId: waba.businessId, wabaId: waba.id, phoneNumberId: phone.id };

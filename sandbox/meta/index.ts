@@ -9,6 +9,7 @@ import { WebhookEvents } from "./events";
 import { CallLog, FaultTable } from "./faults";
 import { DEFAULT_STATUS_DELAYS, sendingFromEnv } from "./env-options";
 import { graphRouter, graphSendFastPath, mediaDownload } from "./graph-routes";
+import { businessDemoTemplateId } from "./business-demo";
 import { buildInbound } from "./inbound";
 import { MediaDesk } from "./media";
 import { MessageDesk } from "./messages";
@@ -72,6 +73,7 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     configId: options.configId || undefined,
     statePath: options.statePath || undefined,
     consoleDemo: options.consoleDemo ?? false,
+    demoConnection: options.demoConnection,
     publicPath,
     codeTtlMs: options.codeTtlMs ?? 30_000,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 0,
@@ -116,6 +118,22 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   const faults = new FaultTable();
   const calls = new CallLog();
   let closed = false;
+
+  /** The demo business connected to Jumbe's demo tenant, when asked for: again after a reset. */
+  function connectDemo() {
+    const demo = options.demoConnection;
+    if (!demo) return;
+    const ids = store.connectDemo(demo);
+    if (!ids) return;
+    for (const t of demo.templates)
+      try {
+        templates.seedApproved(ids.wabaId, businessDemoTemplateId(options.appId, t.name, t.language), t);
+      } catch (error) {
+        console.warn(`[meta sandbox] could not add the demo template ${t.name}:`, error);
+      }
+    for (const wrote of demo.customersWrote ?? []) messages.noteInbound(ids.phoneNumberId, wrote.waId, wrote.wamid, true, wrote.at);
+  }
+  connectDemo();
 
   // Case-sensitive like the app's own routing: /sandbox/meta/Control is not the control API.
   const router = Router({ caseSensitive: true });
@@ -211,6 +229,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       media.reset();
       sender.reset();
       store.reset();
+      connectDemo();
     },
     async close() {
       if (closed) return;

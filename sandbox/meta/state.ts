@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomInt } from "node:crypto";
+import { businessDemoIds, businessDemoPin, businessDemoToken, type DemoConnection } from "./business-demo";
 import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, consoleDemoTokenAccepted } from "./console-demo";
 import type { TemplateComponent } from "./template-rules";
 import type { ParameterFormat, ResolvedOptions, TemplateCategory, TemplateQualityScore, TemplateStatus } from "./types";
@@ -23,6 +24,13 @@ export interface Business {
   demo?: boolean;
   /** One of the admin console's demo accounts (console-demo.ts): already connected, not offered in the dialog. */
   consoleDemo?: boolean;
+  /** The demo business connected to Jumbe's demo tenant (business-demo.ts): not offered in the dialog. */
+  connectedDemo?: boolean;
+  /**
+   * Who made it in the signup dialog (the dialog's `sandbox_user`, standing for the Facebook user
+   * signed in to Meta's popup): the dialog offers its numbers to that user only.
+   */
+  owner?: string;
 }
 
 export interface Waba {
@@ -288,10 +296,7 @@ export class SandboxStore {
   }
 
   private seedDemo() {
-    const seed = this.options.appId;
-    const businessId = stableNumericId(`${seed}:demo-business`);
-    const wabaId = stableNumericId(`${seed}:demo-waba`);
-    const phoneId = stableNumericId(`${seed}:demo-phone`);
+    const { businessId, wabaId, phoneNumberId: phoneId } = businessDemoIds(this.options.appId);
     this.businesses.set(businessId, { id: businessId, name: DEMO.businessName, createdAt: this.now, demo: true });
     this.wabas.set(wabaId, {
       id: wabaId,
@@ -354,6 +359,45 @@ export class SandboxStore {
       }
     }
     this.changed();
+  }
+
+  /**
+   * The demo business as Jumbe's demo seed stores it (business-demo.ts): named as the tenant, its
+   * number registered with the derived PIN, its WABA subscribed, the derived token accepted. Adds only
+   * what is missing, so a loaded state file keeps its changes. The templates are the TemplateDesk's.
+   */
+  connectDemo(demo: DemoConnection) {
+    const appId = this.options.appId;
+    const ids = businessDemoIds(appId);
+    const business = this.businesses.get(ids.businessId);
+    const waba = this.wabas.get(ids.wabaId);
+    const phone = this.phoneNumbers.get(ids.phoneNumberId);
+    if (!business || !waba || !phone) return;
+    business.name = demo.businessName;
+    business.connectedDemo = true;
+    waba.name = demo.businessName;
+    phone.verifiedName = demo.verifiedName;
+    if (phone.status !== "CONNECTED")
+      Object.assign(phone, {
+        status: "CONNECTED",
+        platformType: "CLOUD_API",
+        messagingLimit: "TIER_1K",
+        registeredAt: this.now,
+        pin: businessDemoPin(appId),
+      });
+    if (!this.subscriptions.has(waba.id)) this.subscriptions.set(waba.id, { wabaId: waba.id, subscribedAt: this.now });
+    const token = businessDemoToken(appId);
+    if (!this.tokens.has(token))
+      this.tokens.set(token, {
+        token,
+        businessId: business.id,
+        wabaIds: [waba.id],
+        userId: stableNumericId(`${appId}:system-user:${business.id}`),
+        issuedAt: this.now,
+        expiresAt: 0,
+      });
+    this.changed();
+    return ids;
   }
 
   private newNumber(id: string, wabaId: string, display: string, verifiedName: string): PhoneNumber {
@@ -433,12 +477,19 @@ export class SandboxStore {
   }
 
   createTestBusiness(
-    input: { businessName?: string; wabaName?: string; verifiedName?: string; displayPhoneNumber?: string; registered?: boolean } = {},
+    input: {
+      businessName?: string;
+      wabaName?: string;
+      verifiedName?: string;
+      displayPhoneNumber?: string;
+      registered?: boolean;
+      owner?: string;
+    } = {},
   ) {
     const businessName = input.businessName?.trim() || `Test Business ${this.businesses.size + 1}`;
     this.checkNewNumber(input.displayPhoneNumber);
     const businessId = this.freshId();
-    this.businesses.set(businessId, { id: businessId, name: businessName, createdAt: this.now });
+    this.businesses.set(businessId, { id: businessId, name: businessName, createdAt: this.now, ...(input.owner ? { owner: input.owner } : {}) });
     const wabaId = this.freshId();
     this.wabas.set(wabaId, {
       id: wabaId,

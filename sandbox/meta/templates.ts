@@ -189,6 +189,19 @@ export class TemplateDesk {
     });
   }
 
+  /**
+   * One of the demo business's approved templates (business-demo.ts) under its derived id, as made
+   * in Business Manager and approved; nothing when that id is known already.
+   */
+  seedApproved(wabaId: string, id: string, input: Omit<TemplateAtMetaInput, "status" | "qualityScore">) {
+    if (this.store.templates.has(id)) return;
+    const template = this.createAtMeta(wabaId, { ...input, status: "APPROVED", qualityScore: "GREEN" });
+    this.store.templates.delete(template.id);
+    template.id = id;
+    this.store.templates.set(id, template);
+    this.store.changed();
+  }
+
   setStatus(id: string, event: TemplateEvent, options: { reason?: TemplateReason; silent?: boolean } = {}): Template {
     const t = this.existing(id);
     if (!TEMPLATE_EVENTS.includes(event)) throw new Error(`event must be one of ${TEMPLATE_EVENTS.join(", ")}.`);

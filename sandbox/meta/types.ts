@@ -1,3 +1,4 @@
+import type { DemoConnection } from "./business-demo";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Router } from "express";
 
@@ -183,6 +184,12 @@ export interface MetaSandboxOptions {
    * and tokens: on beside Jumbe's demo seed (sandbox mode); default off.
    */
   consoleDemo?: boolean;
+  /**
+   * The demo business connected to Jumbe's demo tenant (business-demo.ts): its number registered,
+   * WABA subscribed, token accepted, these templates approved and these customers' windows open.
+   * Sandbox mode passes it beside the demo seed; default none (the demo number waits for a signup).
+   */
+  demoConnection?: DemoConnection;
   /** Default 30_000. */
   codeTtlMs?: number;
   /** 0 = never expires (debug_token expires_at: 0); default 0. */
@@ -384,13 +391,17 @@ export interface MetaSandbox {
    */
   sendFastPath(req: IncomingMessage, res: ServerResponse): boolean;
   setWebhookUrl(url: string): void;
-  /** `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it. */
+  /**
+   * `registered`: the number starts registered on the Cloud API (CONNECTED), as if Jumbe had registered it.
+   * `owner`: the signup dialog's `sandbox_user` it belongs to (the dialog offers it to that user only).
+   */
   createTestBusiness(input?: {
     businessName?: string;
     wabaName?: string;
     verifiedName?: string;
     displayPhoneNumber?: string;
     registered?: boolean;
+    owner?: string;
   }): {
     businessId: string;
     wabaId: string;
@@ -464,6 +475,7 @@ export interface ResolvedOptions {
   statePath?: string;
   publicPath: string;
   consoleDemo: boolean;
+  demoConnection?: DemoConnection;
   codeTtlMs: number;
   tokenTtlSeconds: number;
   webhookRetry: { attempts: number; baseDelayMs: number };

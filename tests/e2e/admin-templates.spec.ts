@@ -147,7 +147,7 @@ test("the setting that holds new organisations' submissions shows its state, and
 test("the review page shows a held template's image header from its stored sample", async ({ browser, javaScriptEnabled }) => {
   const { context, admin } = await adminContext(browser, javaScriptEnabled);
   try {
-    // The demo's held submission with an image header (Kilimo Bora Agrovet's offer poster).
+    // The demo's held submission with an image header (Shamba Smart Agrovet's offer poster).
     await admin.goto("/admin/templates?status=held&q=dap_offer_poster");
     await admin.getByRole("table", { name: "Template submissions" }).getByRole("link", { name: "Review dap_offer_poster" }).click();
     await expect(admin.getByRole("heading", { name: "dap_offer_poster" })).toBeVisible();
@@ -179,9 +179,9 @@ test("the Templates tab shows the figures and the review queue", async ({ browse
   try {
     await admin.goto("/admin/templates");
     await expect(admin.getByTestId("stat-waiting-for-review")).toHaveText(/^\d+$/);
-    // The demo data's queue: Kilimo Bora Agrovet's held submissions.
+    // The demo data's queue: Shamba Smart Agrovet's held submissions.
     await expect(admin.getByRole("heading", { name: "Waiting for review" })).toBeVisible();
-    await expect(admin.getByRole("link", { name: "Kilimo Bora Agrovet" }).first()).toBeVisible();
+    await expect(admin.getByRole("link", { name: "Shamba Smart Agrovet" }).first()).toBeVisible();
     await expect(admin.getByRole("figure").filter({ hasText: "Templates by type" })).toBeVisible();
     await admin.getByRole("columnheader", { name: "Name" }).getByRole("link").click();
     await expect(admin).toHaveURL(/sort=name&dir=asc/);

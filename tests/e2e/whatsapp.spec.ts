@@ -139,11 +139,17 @@ test("Meta refusing the number's registration shows the failure text and leaves 
 }) => {
   const user = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, user.email, user.password);
-  // A number someone already registered with another two-step PIN: Meta answers 133005 to Jumbe's PIN.
+  // A number of this business's own (made in the dialog before) that someone already registered with
+  // another two-step PIN: Meta answers 133005 to Jumbe's PIN. The dialog offers a business only to the
+  // user who made it: the key Jumbe passes it as sandbox_user.
+  await page.goto("/whatsapp");
+  const href = await page.getByTestId("connect-whatsapp").getAttribute("href");
+  const owner = new URL(href!, "http://jumbe.test").searchParams.get("sandbox_user");
+  expect(owner).toBeTruthy();
   const number = kenyanNumber();
   const created = await (
     await request.post("/sandbox/meta/control/businesses", {
-      data: { businessName: "Taken Pin Ltd", verifiedName: "Taken Pin", displayPhoneNumber: number },
+      data: { businessName: "Taken Pin Ltd", verifiedName: "Taken Pin", displayPhoneNumber: number, owner },
     })
   ).json();
   const { code } = await (

@@ -45,7 +45,7 @@ const body = (text: string, examples: string[] = []): Pick<TemplateInput, "heade
 
 const TENANTS: DemoTenant[] = [
   {
-    name: "Kilimo Bora Agrovet",
+    name: "Shamba Smart Agrovet",
     county: "Eldoret",
     industry: "agriculture",
     templateReview: true,
@@ -59,7 +59,7 @@ const TENANTS: DemoTenant[] = [
           name: "fertiliser_price_drop",
           category: "MARKETING",
           language: "en",
-          ...body("Habari {{1}}! DAP fertiliser is now KES {{2}} per 50 kg bag at Kilimo Bora. Offer ends Friday.", ["Kiprop", "6,500"]),
+          ...body("Habari {{1}}! DAP fertiliser is now KES {{2}} per 50 kg bag at Shamba Smart. Offer ends Friday.", ["Kiprop", "6,500"]),
           footer: "Reply STOP to opt out",
         },
       },
@@ -71,7 +71,7 @@ const TENANTS: DemoTenant[] = [
           name: "dap_offer_poster",
           category: "MARKETING",
           language: "en",
-          ...body("{{1}}, this week's offer at Kilimo Bora: DAP and CAN fertiliser at KES {{2}} off every 50 kg bag.", ["Chebet", "500"]),
+          ...body("{{1}}, this week's offer at Shamba Smart: DAP and CAN fertiliser at KES {{2}} off every 50 kg bag.", ["Chebet", "500"]),
           headerFormat: "IMAGE",
         },
       },
@@ -93,7 +93,7 @@ const TENANTS: DemoTenant[] = [
           name: "guaranteed_harvest",
           category: "MARKETING",
           language: "en",
-          ...body("Double your harvest guaranteed with Kilimo Bora seeds, {{1}}!", ["Otieno"]),
+          ...body("Double your harvest guaranteed with Shamba Smart seeds, {{1}}!", ["Otieno"]),
         },
       },
       {

@@ -12,7 +12,7 @@ import { foldAnalytics } from "../analytics/fold";
  */
 const TENANTS = [
   { name: "Mama Mboga Fresh Produce", owner: ["Wambui", "Njoki"], plan: "Starter", billing: "prepaid", months: 11, paid: 3, used: 640 },
-  { name: "Kilimo Bora Agrovet", owner: ["Kipchoge", "Ruto"], plan: "Growth", billing: "postpaid", months: 10, paid: 9, used: 7400 },
+  { name: "Rift Valley Agro Supplies", owner: ["Kipchoge", "Ruto"], plan: "Growth", billing: "postpaid", months: 10, paid: 9, used: 7400 },
   { name: "Pwani Logistics Ltd", owner: ["Fatuma", "Ali"], plan: "Enterprise", billing: "postpaid", months: 9, paid: 15, used: 61000 },
   { name: "Jua Kali Hardware", owner: ["Otieno", "Ouma"], plan: "Starter", billing: "postpaid", months: 8, paid: 2, used: 1000 },
   { name: "Nairobi Dental Clinic", owner: ["Njeri", "Mwangi"], plan: "Growth", billing: "prepaid", months: 7, paid: 6, used: 3900 },

@@ -441,7 +441,7 @@ export async function seedAnalyticsHistory(input: {
     const account = `NYT-${20_000 + ((members.indexOf(member) * 53) % 9000)}`;
     return {
       template: "loan_repayment_reminder",
-      body: `Habari ${first(member)}, your loan repayment of KES ${amount} is due on ${due}. Pay via M-Pesa Paybill 522522, account ${account}.`,
+      body: `Habari ${first(member)}, your loan repayment of KES ${amount} is due on ${due}. Pay via M-Pesa Paybill 522522, account ${account}. Thank you for saving with Nyota.`,
       payload: {
         ...envelope,
         template: {

@@ -21,6 +21,7 @@ import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
 import { stableNumericId } from "../../../sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedBilling } from "./seed-billing";
+import { estimateSendCost } from "../billing/charging";
 import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { foldAnalytics } from "../analytics/fold";
@@ -28,6 +29,7 @@ import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 import { seedAdminUsers } from "./seed-admin-users";
+import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -82,7 +84,7 @@ export async function seedDemoData() {
         isVerified: true,
       })
       .returning();
-    if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id);
+    if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id, account.organization);
   }
   await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
@@ -95,7 +97,7 @@ export async function seedDemoData() {
   return true;
 }
 
-const DEMO_TEMPLATES: TemplateInput[] = [
+export const DEMO_TEMPLATES: TemplateInput[] = [
   {
     name: "loan_repayment_reminder",
     category: "UTILITY",
@@ -103,7 +105,7 @@ const DEMO_TEMPLATES: TemplateInput[] = [
     headerFormat: "TEXT",
     headerText: "Repayment due {{1}}",
     headerExample: "15 December",
-    body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}. Pay via M-Pesa Paybill 522522, account {{4}}.",
+    body: "Habari {{1}}, your loan repayment of KES {{2}} is due on {{3}}. Pay via M-Pesa Paybill 522522, account {{4}}. Thank you for saving with Nyota.",
     bodyExamples: ["Amina", "4,500", "15 December 2026", "NYOTA-0042"],
     footer: "Nyota Sacco",
     buttons: [
@@ -146,14 +148,16 @@ const DEMO_CONTACTS = [
   ["Esther Njeri", "+254110234567"],
 ] as const;
 
-async function seedBusinessHistory(organizationId: string, userId: string) {
+async function seedBusinessHistory(organizationId: string, userId: string, businessName: string) {
   const now = Date.now();
+  // Connected to the Meta sandbox's demo number long before the history below, its templates approved there.
+  const connection = await seedDemoConnection(organizationId, userId, businessName, now);
   const hoursAgo = (h: number) => new Date(now - h * 3600_000);
   const saved = await db()
     .insert(contacts)
     .values(DEMO_CONTACTS.map(([name, phone], i) => ({ organizationId, name, phone, waId: phone.slice(1), lastSeenAt: hoursAgo(i * 5) })))
     .returning({ id: contacts.id });
-  // Drafts until the demo business connects WhatsApp and submits them (Meta decides from there).
+  // Submitted when the business connected and approved by Meta (the sandbox has them under the same ids).
   await db()
     .insert(messageTemplates)
     .values(
@@ -163,8 +167,8 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
         name: input.name,
         category: input.category,
         language: input.language,
-        status: "draft" as const,
         components: toMetaComponents(input),
+        ...approvedAtSandbox(input, connection),
       })),
     );
   await db()
@@ -231,10 +235,23 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
     businessDigits: SANDBOX_DEMO.displayPhoneNumber.replace(/\D/g, ""),
     now,
   });
-  await seedNotifications(organizationId, userId, now);
   await seedBroadcastApproval(organizationId, now);
+  await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
   await seedBilling(organizationId, userId, now);
+  // Each campaign's estimate is what the plan charges, as the product estimates it on confirming
+  // (the waiting one's now; the ones that ran were confirmed under the same prepaid price).
+  for (const [status, recipients] of [
+    ["awaiting_approval", NAKURU_MEMBERS],
+    ["completed", NAKURU_MEMBERS],
+    ["cancelled", 2],
+  ] as const) {
+    const estimate = await estimateSendCost(db(), organizationId, recipients);
+    await db()
+      .update(campaigns)
+      .set({ estimatedCostCents: estimate.totalCents })
+      .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, status)));
+  }
   await db()
     .insert(activityLogs)
     .values([
@@ -245,7 +262,8 @@ async function seedBusinessHistory(organizationId: string, userId: string) {
         status: "success",
         action: "Template approved",
         details: "loan_repayment_reminder was approved",
-        createdAt: hoursAgo(30),
+        // With the other two, the day after WhatsApp was connected (before the history's first reminders).
+        createdAt: hoursAgo(119 * 24),
       },
       {
         organizationId,
@@ -437,7 +455,7 @@ async function seedCampaigns(organizationId: string, userId: string, now: number
           contactId: member.id,
           direction: "outbound" as const,
           status: result,
-          body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR.`,
+          body: `Habari ${first}, your loan repayment of KES 4,500 is due on 15 December 2026. Pay via M-Pesa Paybill 522522, account NYOTA-NKR. Thank you for saving with Nyota.`,
           phoneNumberId: demoSender(),
           messageType: "template",
           source: "campaign",
@@ -553,7 +571,12 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
   const [done] = await db()
     .select({ id: campaigns.id })
     .from(campaigns)
-    .where(eq(campaigns.name, "December repayment reminder, Nakuru branch"))
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.name, "December repayment reminder, Nakuru branch")))
+    .limit(1);
+  const [awaiting] = await db()
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "awaiting_approval")))
     .limit(1);
   const rows = [
     {
@@ -573,16 +596,16 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
       read: false,
     },
     {
-      event: "template_decision" as const,
-      title: "Meta approved the template loan_repayment_reminder",
-      body: "It can be sent now.",
-      link: "/templates",
-      at: 30,
+      event: "approval_requested" as const,
+      title: "Campaign awaiting your approval: Repayment reminder, all members",
+      body: `It would reach ${NAKURU_MEMBERS.toLocaleString("en-KE")} people. An owner or admin other than its author approves or declines it on its page.`,
+      link: awaiting ? `/messaging/campaigns/${awaiting.id}` : "/messaging",
+      at: 2,
       read: false,
     },
     {
       event: "quality_drop" as const,
-      title: "Messaging limit of +254 711 000 101 lowered",
+      title: "Messaging limit of +254 711 000 001 lowered",
       body: "Meta lowered the number's messaging limit to TIER_1K after its quality dropped.",
       link: "/whatsapp",
       at: 52,
@@ -594,14 +617,6 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
       body: "Your account was signed in to from a new device: Chrome on Android, IP address 41.90.64.12. If this was not you, change your password and sign out of the sessions you do not know.",
       link: "/settings/security",
       at: 75,
-      read: true,
-    },
-    {
-      event: "campaign_paused" as const,
-      title: "Campaign paused: Mavuno loan offer, Eldoret branch",
-      body: "Meta paused the template mavuno_offer because people reported or ignored it. Resume once Meta lifts the pause (usually within hours), or cancel.",
-      link: "/messaging",
-      at: 120,
       read: true,
     },
   ];

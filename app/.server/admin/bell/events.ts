@@ -1,11 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
+import { isTenant } from "../users/tenants";
 
 /**
  * The admin console's bell: platform events derived by query, no table of their own. Four sources,
  * each read newest first from its own index and limited before the UNION:
- *   signup  organisations created (organizations_created_idx)
+ *   signup  organisations created (organizations_created_idx), the platform's own excepted
  *   dispute invoice disputes opened (invoice_disputes_created_idx)
  *   job     background jobs that gave up (jobs_failed_idx, partial)
  *   alert   open health alerts raised by the System tab's rules (system_alerts, one open per rule and key)
@@ -54,9 +55,9 @@ const SOURCES: Source[] = [
     select: (where, order, limit) => sql`
       select 'signup' as kind, o.id::text as id, o.created_at as at, o.name as title,
              o.business_id || ' · ' || o.plan_type as detail, null::text as level, o.id::text as target
-      from organizations o where ${where}
+      from organizations o where ${where} and ${isTenant()}
       order by o.created_at ${sql.raw(order)}, o.id::text ${sql.raw(order)} limit ${limit}`,
-    since: (after) => sql`select 1 from organizations o where o.created_at > ${after}`,
+    since: (after) => sql`select 1 from organizations o where o.created_at > ${after} and ${isTenant()}`,
   },
   {
     kind: "dispute",
