@@ -34,8 +34,7 @@ export function businessDemoIds(appId: string) {
   };
 }
 
-const digest = (appId: string, what: string) =>
-  createHash("sha256").update(`jumbe-meta-sandbox:${appId}:business-demo:${what}`).digest();
+const digest = (appId: string, what: string) => createHash("sha256").update(`jumbe-meta-sandbox:${appId}:business-demo:${what}`).digest();
 
 /** The demo business's token (shaped like Meta's "EAA…"), never expiring. */
 export const businessDemoToken = (appId: string) => `EAAG${digest(appId, "token").toString("base64url")}`;

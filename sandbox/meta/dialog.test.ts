@@ -36,7 +36,9 @@ describe("Embedded Signup dialog", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<form method="post" action="/sandbox/meta/dialog/oauth">');
-    expect(html).toContain('<input type="radio" name="asset" id="asset-new" value="new" checked><label for="asset-new">Create a new test business</label>');
+    expect(html).toContain(
+      '<input type="radio" name="asset" id="asset-new" value="new" checked><label for="asset-new">Create a new test business</label>',
+    );
     // Without a signing-up user: the test businesses nobody made in the dialog (here the demo's), not chosen.
     expect(html).toMatch(
       /<input type="radio" name="asset" id="asset-0" value="phone:\d+"><label for="asset-0">Jumbe Demo Business — [^<]*\+254 711 000 001 \(Jumbe Demo\)<\/label>/,
@@ -175,13 +177,20 @@ describe("Embedded Signup dialog", () => {
     const first = await (await fetch(`${h.base}/dialog/oauth?${asDuka}`)).text();
     // A new business, named as the app prefilled it; no one else's numbers, not even the shared demo number.
     expect(first).toContain('value="new" checked');
-    expect(first).toContain('id="business_name" name="business_name" maxlength="100" autocomplete="organization" value="Baraka Hardware Kisii"');
+    expect(first).toContain(
+      'id="business_name" name="business_name" maxlength="100" autocomplete="organization" value="Baraka Hardware Kisii"',
+    );
     expect(first).not.toContain("Jumbe Demo");
     expect(first).not.toContain("+254 711 000 001");
     expect(first).toContain('<input type="hidden" name="sandbox_user" value="tenant-duka">');
 
     // Finish with the prefilled name and no number: a new business, WABA and Kenyan number for this signup.
-    const finished = await submit(h, { ...Object.fromEntries(asDuka), asset: "new", business_name: "Baraka Hardware Kisii", action: "finish" });
+    const finished = await submit(h, {
+      ...Object.fromEntries(asDuka),
+      asset: "new",
+      business_name: "Baraka Hardware Kisii",
+      action: "finish",
+    });
     expect(finished.status).toBe(303);
     const location = new URL(finished.headers.get("location")!);
     const state = await h.state();

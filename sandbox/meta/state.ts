@@ -489,7 +489,12 @@ export class SandboxStore {
     const businessName = input.businessName?.trim() || `Test Business ${this.businesses.size + 1}`;
     this.checkNewNumber(input.displayPhoneNumber);
     const businessId = this.freshId();
-    this.businesses.set(businessId, { id: businessId, name: businessName, createdAt: this.now, ...(input.owner ? { owner: input.owner } : {}) });
+    this.businesses.set(businessId, {
+      id: businessId,
+      name: businessName,
+      createdAt: this.now,
+      ...(input.owner ? { owner: input.owner } : {}),
+    });
     const wabaId = this.freshId();
     this.wabas.set(wabaId, {
       id: wabaId,

@@ -25,7 +25,9 @@ const menu = (page: Page) => page.getByRole("complementary", { name: "Main navig
 /** Opens a section from the side navigation (the viewport is wide: the menu is always there). */
 async function openFromMenu(page: Page, label: string, url: RegExp) {
   // An entry's name may carry a count after the label ("Inbox 1 unread").
-  await menu(page).getByRole("link", { name: new RegExp(`^${label}\\b`) }).click();
+  await menu(page)
+    .getByRole("link", { name: new RegExp(`^${label}\\b`) })
+    .click();
   await expect(page).toHaveURL(url);
 }
 
@@ -121,7 +123,10 @@ test("a new business's first day: sign up, connect, template, contact, one messa
     await form.getByLabel("Value of {{2}}").fill("Friday");
     await form.getByRole("button", { name: "Send template" }).click();
     await expect(
-      page.getByTestId("thread").locator("li[data-message]").filter({ hasText: "Habari Achieng, water will be off in your area on Friday." }),
+      page
+        .getByTestId("thread")
+        .locator("li[data-message]")
+        .filter({ hasText: "Habari Achieng, water will be off in your area on Friday." }),
     ).toBeVisible();
     await expect.poll(() => sentFrom(request, phoneNumberId), { timeout: 20_000 }).toContain("Friday");
   });
@@ -131,7 +136,10 @@ test("a new business's first day: sign up, connect, template, contact, one messa
     await page.goto("/messaging/broadcasts");
     await page.getByRole("link", { name: "Quick Broadcast" }).first().click();
     await expect(page).toHaveURL(/\/messaging\/broadcasts\/new$/);
-    await fillCampaign(page, javaScriptEnabled, { template, phones: [customer.local, `07${randomInt(10, 99)}${randomInt(100_000, 999_999)}`] });
+    await fillCampaign(page, javaScriptEnabled, {
+      template,
+      phones: [customer.local, `07${randomInt(10, 99)}${randomInt(100_000, 999_999)}`],
+    });
     await expect(page.getByTestId("review-recipients")).toHaveText("2");
     await page.getByRole("button", { name: "Confirm and send to 2" }).click();
     await expect(page.getByText("Quick broadcast of")).toBeVisible();

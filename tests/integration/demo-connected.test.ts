@@ -81,7 +81,12 @@ describe("the demo business on a fresh start", () => {
     expect(accounts).toHaveLength(1);
     expect(accounts[0]).toMatchObject({ waba_id: ids.wabaId, business_id: ids.businessId, status: "connected", subscribed: true });
     expect(decryptSecret(accounts[0]!.token)).toBe(businessDemoToken(env().META_APP_ID));
-    const numbers = await rawQuery<{ phone_number_id: string; registered_at: Date | null; platform_type: string; display_phone_number: string }>(
+    const numbers = await rawQuery<{
+      phone_number_id: string;
+      registered_at: Date | null;
+      platform_type: string;
+      display_phone_number: string;
+    }>(
       `select phone_number_id, registered_at, platform_type, display_phone_number from whatsapp_phone_numbers where organization_id = $1`,
       [organizationId],
     );
@@ -111,7 +116,10 @@ describe("the demo business on a fresh start", () => {
     for (const t of templates) {
       expect(t, t.name).toMatchObject({ status: "approved", waba_id: ids.wabaId });
       expect(t.meta_template_id).toBe(businessDemoTemplateId(env().META_APP_ID, t.name, t.language));
-      expect(atMeta.find((m) => m.id === t.meta_template_id), t.name).toMatchObject({ name: t.name, language: t.language, status: "APPROVED" });
+      expect(
+        atMeta.find((m) => m.id === t.meta_template_id),
+        t.name,
+      ).toMatchObject({ name: t.name, language: t.language, status: "APPROVED" });
     }
 
     async function fetchState() {
@@ -136,7 +144,11 @@ describe("the demo business on a fresh start", () => {
     const sandbox = await sandboxAsStarted();
 
     const cookie = await signedInCookie(business.email, business.password);
-    const request = formRequest(`/chat/${open!.id}`, { intent: "send", body: "Asante kwa kutuandikia. Tunashughulikia ombi lako sasa." }, { cookie });
+    const request = formRequest(
+      `/chat/${open!.id}`,
+      { intent: "send", body: "Asante kwa kutuandikia. Tunashughulikia ombi lako sasa." },
+      { cookie },
+    );
     let answered: unknown;
     try {
       answered = await conversationAction(routeArgs(request, { id: open!.id }));
@@ -153,9 +165,10 @@ describe("the demo business on a fresh start", () => {
     await vi.waitFor(
       async () => {
         await drainJobs();
-        const [row] = await rawQuery<{ status: string; error_title: string | null }>(`select status, error_title from messages where id = $1`, [
-          queued!.id,
-        ]);
+        const [row] = await rawQuery<{ status: string; error_title: string | null }>(
+          `select status, error_title from messages where id = $1`,
+          [queued!.id],
+        );
         expect(row!.error_title).toBeNull();
         expect(["delivered", "read"]).toContain(row!.status);
       },
@@ -202,7 +215,10 @@ describe("the demo's organisations", () => {
     await seedDemoData();
     const names = (await rawQuery<{ name: string }>(`select name from organizations order by name`)).map((r) => r.name);
     expect(names.length).toBeGreaterThan(10);
-    expect(names.filter((name, i) => names.indexOf(name) !== i), "names given twice").toEqual([]);
+    expect(
+      names.filter((name, i) => names.indexOf(name) !== i),
+      "names given twice",
+    ).toEqual([]);
 
     const cookie = await signedInCookie(admin.email, admin.password);
     const header = await run<{ bell: { events: { kind: string; title: string }[] } }>(adminLayoutLoader, getRequest("/admin", { cookie }));

@@ -7,7 +7,12 @@ import { DEMO_TEMPLATES } from "./seed";
 describe("the demo templates", () => {
   it.each(DEMO_TEMPLATES.map((t) => [t.name, t] as const))("%s passes the editor's checks", (_name, input) => {
     expect(templateProblems(input)).toEqual({});
-    const stored = inputFromMeta({ name: input.name, category: input.category, language: input.language, components: toMetaComponents(input) });
+    const stored = inputFromMeta({
+      name: input.name,
+      category: input.category,
+      language: input.language,
+      components: toMetaComponents(input),
+    });
     expect(templateProblems(stored)).toEqual({});
   });
 });
