@@ -2,14 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MpesaContext } from "./context";
 import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
-import {
-  checkRegisterUrl,
-  checkSimulate,
-  checkStkPush,
-  checkStkQuery,
-  TRANSACTION_DESC_DELIVERED_MAX,
-  type Rejection,
-} from "./validation";
+import { checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, TRANSACTION_DESC_DELIVERED_MAX, type Rejection } from "./validation";
 
 /** Daraja's request bodies are small; anything over this answers 413 in Daraja's error shape. */
 export const MAX_BODY = "64kb";
