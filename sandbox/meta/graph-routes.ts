@@ -492,6 +492,8 @@ function phoneFields(phone: PhoneNumber): Record<string, unknown> {
 }
 
 const DEFAULT_PHONE_FIELDS = ["id", "display_phone_number", "verified_name", "quality_rating"];
+/** The edge's default adds `status`, which Meta's OpenAPI description requires of every listed number. */
+const DEFAULT_PHONE_EDGE_FIELDS = [...DEFAULT_PHONE_FIELDS, "status"];
 
 function phoneNode(req: Request, phone: PhoneNumber): GraphResult {
   return pick(phoneFields(phone), parseFields(param(req, "fields")) ?? DEFAULT_PHONE_FIELDS, "WhatsAppBusinessPhoneNumber");
@@ -505,7 +507,7 @@ const idOfCursor = (cursor: string) => {
 
 function phoneNumbers(ctx: SandboxContext, req: Request, waba: Waba): GraphResult {
   const all = [...ctx.store.phoneNumbers.values()].filter((p) => p.wabaId === waba.id);
-  const fields = parseFields(param(req, "fields")) ?? DEFAULT_PHONE_FIELDS;
+  const fields = parseFields(param(req, "fields")) ?? DEFAULT_PHONE_EDGE_FIELDS;
   const limitText = param(req, "limit");
   const limit = limitText === undefined ? 25 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1) return fail(400, 100, "(#100) Param limit must be a positive integer");

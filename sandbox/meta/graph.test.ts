@@ -155,7 +155,13 @@ describe("WABA endpoints", () => {
     const token = await h.tokenFor(businessId, [wabaId]);
     const plain = await h.graph(`${wabaId}/phone_numbers`, { token });
     expect(plain.json.data).toEqual([
-      { id: phoneNumberId, display_phone_number: "+254 711 000 001", verified_name: "Jumbe Demo", quality_rating: "GREEN" },
+      {
+        id: phoneNumberId,
+        display_phone_number: "+254 711 000 001",
+        verified_name: "Jumbe Demo",
+        quality_rating: "GREEN",
+        status: "PENDING",
+      },
     ]);
     expect(plain.json.paging.cursors).toEqual({ before: expect.any(String), after: expect.any(String) });
 

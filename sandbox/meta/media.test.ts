@@ -52,7 +52,7 @@ describe("media", () => {
       url: expect.stringContaining("/lookaside/whatsapp_business/attachments/?mid="),
       mime_type: "image/jpeg",
       sha256: createHash("sha256").update(JPEG).digest("hex"),
-      file_size: JPEG.length,
+      file_size: String(JPEG.length),
       id,
     });
     const url = node.json.url as string;

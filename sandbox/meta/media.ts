@@ -117,7 +117,7 @@ export class MediaDesk {
     return this.add(phone, input.mimeType, input.bytes, { fileName: input.fileName, animated: !!input.animated });
   }
 
-  /** GET /{media-id}[?phone_number_id=] → {messaging_product, url, mime_type, sha256, file_size, id}. */
+  /** GET /{media-id}[?phone_number_id=] → {messaging_product, url, mime_type, sha256, file_size, id}; file_size a string, as Meta's description has it. */
   node(req: Request, media: StoredMedia): GraphResult {
     const scoped = this.scope(req, media);
     if (scoped) return scoped;
@@ -127,7 +127,7 @@ export class MediaDesk {
       url: this.url(media, origin),
       mime_type: media.mimeType,
       sha256: media.sha256,
-      file_size: media.fileSize,
+      file_size: String(media.fileSize),
       id: media.id,
     });
   }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MpesaContext } from "./context";
 import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
-import { checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, type Rejection } from "./validation";
+import { checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, TRANSACTION_DESC_DELIVERED_MAX, type Rejection } from "./validation";
 
 /** Daraja's request bodies are small; anything over this answers 413 in Daraja's error shape. */
 export const MAX_BODY = "64kb";
@@ -88,7 +88,11 @@ function stkPush(ctx: MpesaContext): RequestHandler {
       transactionType: request.transactionType,
       callbackUrl: request.callbackUrl,
     });
-    res.on("finish", () => ctx.prompts.answerIfMagic(prompt));
+    // Production accepts a TransactionDesc of any length, but a very long one never reaches the phone.
+    const undeliverable = request.transactionDesc.length > TRANSACTION_DESC_DELIVERED_MAX;
+    res.on("finish", () =>
+      undeliverable ? void ctx.prompts.answer(prompt.CheckoutRequestID, "push_failed").catch(() => {}) : ctx.prompts.answerIfMagic(prompt),
+    );
     res.json({
       MerchantRequestID: prompt.MerchantRequestID,
       CheckoutRequestID: prompt.CheckoutRequestID,

@@ -13,6 +13,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   timeout: "Time out (1037)",
   wrong_pin: "Wrong PIN (2001)",
   insufficient_funds: "No funds (1)",
+  push_failed: "Push not delivered (1025)",
 };
 
 const field = (body: Record<string, unknown>, key: string) => (typeof body[key] === "string" ? (body[key] as string).trim() : "");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { stkPasswordOf } from "./daraja-format";
+import { TRANSACTION_DESC_DELIVERED_MAX, TRANSACTION_DESC_DOCUMENTED_MAX } from "./validation";
 import { KEY, PASSKEY, SECRET, SHORTCODE, startHarness, type Harness } from "./test-support";
 
 let h: Harness | undefined;
@@ -173,8 +174,8 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
     ["CallBackURL", { CallBackURL: "ftp://jumbe.example/cb" }],
     ["AccountReference", { AccountReference: "THIRTEEN-CHAR" }],
     ["AccountReference", { AccountReference: "" }],
-    ["TransactionDesc", { TransactionDesc: "Fourteen chars" }],
     ["TransactionDesc", { TransactionDesc: undefined }],
+    ["TransactionDesc", { TransactionDesc: "   " }],
   ];
   it.each(invalid)("answers 400 400.002.02 Invalid %s for %j", async (name, extra) => {
     h = await startHarness();
@@ -184,6 +185,39 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual({ requestId: expect.any(String), errorCode: "400.002.02", errorMessage: `Bad Request - Invalid ${name}` });
     expect(h.sandbox.prompts()).toHaveLength(0);
+  });
+
+  it("takes a TransactionDesc longer than the documented 13 characters, as Safaricom's production does", async () => {
+    h = await startHarness();
+    const lengths = { "Lipa na mpesa online": 20, [`${"Jumbe wallet top-up ".repeat(9)}xy`]: TRANSACTION_DESC_DELIVERED_MAX };
+    let phone = 254712345600;
+    for (const [TransactionDesc, length] of Object.entries(lengths)) {
+      expect(TransactionDesc).toHaveLength(length);
+      expect(length).toBeGreaterThan(TRANSACTION_DESC_DOCUMENTED_MAX);
+      const answer = await h.push(h.pushBody(String(++phone), { TransactionDesc }));
+      expect(answer.status, TransactionDesc).toBe(200);
+      expect(answer.json.ResponseCode).toBe("0");
+      const prompt = h.sandbox.prompt(answer.json.CheckoutRequestID);
+      expect(prompt).toMatchObject({ state: "pending", transactionDesc: TransactionDesc });
+    }
+  });
+
+  it("accepts a TransactionDesc past what reaches a phone, then ends it with ResultCode 1025 (no prompt to answer)", async () => {
+    h = await startHarness();
+    const answer = await h.push(h.pushBody("254712345678", { TransactionDesc: "x".repeat(TRANSACTION_DESC_DELIVERED_MAX + 1) }));
+    expect(answer.status).toBe(200);
+    await h.receiver.waitFor(1);
+    await h.sandbox.flush();
+    expect(h.receiver.on("/stk").map((r) => r.body.Body.stkCallback)).toEqual([
+      {
+        MerchantRequestID: answer.json.MerchantRequestID,
+        CheckoutRequestID: answer.json.CheckoutRequestID,
+        ResultCode: 1025,
+        ResultDesc: "An error occurred while sending push request",
+      },
+    ]);
+    expect(h.sandbox.prompts().filter((p) => p.state === "pending")).toEqual([]);
+    expect((await h.query(answer.json.CheckoutRequestID)).json).toMatchObject({ ResultCode: "1025" });
   });
 
   it("answers 500 500.001.1001 Wrong credentials for a password from another passkey or timestamp", async () => {

@@ -10,6 +10,7 @@ export const RESULTS: Record<Outcome, { code: number; desc: string }> = {
   cancel: { code: 1032, desc: "Request cancelled by user" },
   timeout: { code: 1037, desc: "DS timeout user cannot be reached" },
   wrong_pin: { code: 2001, desc: "The initiator information is invalid." },
+  push_failed: { code: 1025, desc: "An error occurred while sending push request" },
 };
 
 /** The phone page's PINs: any 4 digits pay, except these. */

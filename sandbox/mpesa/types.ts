@@ -2,7 +2,8 @@ import type { Router } from "express";
 
 /** How the "customer" answers an STK prompt, and the ResultCode each gives. */
 export const OUTCOMES = ["accept", "cancel", "timeout", "wrong_pin", "insufficient_funds"] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+/** The customer's answers, and `push_failed`: the prompt never reached the phone (1025; no customer picks it). */
+export type Outcome = (typeof OUTCOMES)[number] | "push_failed";
 
 /** What happens to the callback of an answered prompt. `delayed` is `normal` with an extra delay. */
 export const DELIVERIES = ["normal", "duplicate", "delayed", "lost"] as const;

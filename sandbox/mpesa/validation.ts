@@ -13,6 +13,14 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Reject
 export const MSISDN = /^254[17]\d{8}$/;
 export const TRANSACTION_TYPES = ["CustomerPayBillOnline", "CustomerBuyGoodsOnline"] as const;
 export const MAX_AMOUNT = 250_000;
+/**
+ * TransactionDesc: Safaricom's documentation says 1 to 13 characters, but its production takes
+ * longer ones (both common Daraja clients send 20 by default) and is observed to accept up to about
+ * 182; a longer one is accepted and then fails to reach the phone (ResultCode 1025). The sandbox
+ * does the same; Jumbe's own client keeps to the documented 13.
+ */
+export const TRANSACTION_DESC_DOCUMENTED_MAX = 13;
+export const TRANSACTION_DESC_DELIVERED_MAX = 182;
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** Words Daraja's production refuses in C2B URLs. */
@@ -41,7 +49,7 @@ export function wholeAmount(value: unknown): number | undefined {
   return Number.isInteger(n) && n >= 1 && n <= MAX_AMOUNT ? n : undefined;
 }
 
-function text(value: unknown, max: number): string | undefined {
+function text(value: unknown, max = Number.POSITIVE_INFINITY): string | undefined {
   const s = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value : undefined;
   return s !== undefined && s.trim().length >= 1 && s.length <= max ? s : undefined;
 }
@@ -110,7 +118,8 @@ export function checkStkPush(body: Body, options: ResolvedOptions): Checked<StkP
   if (!callbackUrlOk(body.CallBackURL)) return fail("CallBackURL");
   const accountReference = text(body.AccountReference, 12);
   if (accountReference === undefined) return fail("AccountReference");
-  const transactionDesc = text(body.TransactionDesc, 13);
+  // Any length is accepted here, as production does; api.ts fails the push beyond TRANSACTION_DESC_DELIVERED_MAX.
+  const transactionDesc = text(body.TransactionDesc);
   if (transactionDesc === undefined) return fail("TransactionDesc");
   const { shortcode, timestamp } = credentials.value;
   const merchant = checkMerchant(body, shortcode, timestamp, options);

@@ -332,7 +332,7 @@ describe("sending by mediaId", () => {
     expect(meta.sandbox.calls().filter((c) => c.step === "media.upload")).toHaveLength(1);
     // What Meta holds under that id is the file, byte for byte.
     const held = await atMeta(t, metaId);
-    expect(held.facts).toMatchObject({ mime_type: "image/jpeg", sha256: file.sha256, file_size: photo.length });
+    expect(held.facts).toMatchObject({ mime_type: "image/jpeg", sha256: file.sha256, file_size: String(photo.length) });
     expect(held.bytes).toEqual(photo);
     for (const id of [first.id, second.id]) expect((await messageRow(id)).wamid).toMatch(/^wamid\./);
     // The stored request keeps the placeholder: a later retry uploads again if Meta's id expired.
