@@ -453,7 +453,8 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   // Writing to one customer first: a typed number becomes a contact and a conversation.
   "/chat/new": {
-    "": { needs: "inbox:reply", form: () => ({ phone: "+254 733 444 555" }) },
+    // The Sacco writes from two numbers (the demo's and the world's): the form names one.
+    "": { needs: "inbox:reply", form: () => ({ phone: "+254 733 444 555", number: "105000222" }) },
   },
   // The organisation's saved answers (owners and admins): add, change and delete the demo's /hours.
   "/chat/quick-replies": {
