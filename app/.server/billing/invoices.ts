@@ -10,8 +10,8 @@ import { nairobiDate } from "./periods";
 /**
  * Invoices and receipts: numbered without gaps per series and year, the seller, buyer and lines
  * frozen when issued (decision 035). INV: tax invoices (prepaid top-ups, postpaid months, bank
- * transfers); RCT: receipts of money paid on account by a postpaid organisation (its VAT is on the
- * monthly invoice).
+ * transfers); RCT: receipts of money paid on account by a postpaid organisation, not tax invoices
+ * (decision 050: its VAT is on the monthly tax invoice, which the receipt names).
  */
 export type Series = "INV" | "RCT" | "CRN";
 
@@ -211,6 +211,8 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
   const [row] = await rawQuery<StoredInvoice>(`select * from invoices where id = $1 and organization_id = $2`, [invoiceId, organizationId]);
   if (!row) return null;
   const unpaid = row.status === "pending" || row.status === "overdue";
+  const credited = await creditedOf(invoiceId);
+  const coveredBy = row.series === "RCT" ? await coveringInvoice(organizationId, nairobiDate(new Date(row.issued_at))) : undefined;
   return {
     number: row.number,
     kind: row.kind,
@@ -228,7 +230,38 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
     totalCents: Number(row.total_cents),
     pricesIncludeVat: row.prices_include_vat,
     payment: { method: row.payment_method === "c2b" ? "mpesa" : row.payment_method, reference: row.payment_reference },
+    credited: credited.cents > 0 ? credited : undefined,
+    coveredBy,
     bank: unpaid ? env().bankTransfer : null,
     etims: { cuSerial: row.etims_cu_serial, cuInvoiceNumber: row.etims_cu_invoice_number, qrUrl: row.etims_qr_url },
   };
+}
+
+/**
+ * The credit notes issued against an invoice (resolved disputes). While the invoice is unpaid they
+ * lower what is due (decision 035's credit notes, issue 40): the wallet is neither credited nor charged.
+ */
+export async function creditedOf(invoiceId: string, executor?: Executor): Promise<{ cents: number; notes: string[] }> {
+  const query = sql`select number, total_cents from invoices where credits_invoice_id = ${invoiceId} and kind = 'credit_note' order by number`;
+  const rows = executor
+    ? ((await executor.execute(query)) as unknown as { rows: { number: string; total_cents: string | number }[] }).rows
+    : await rawQuery<{ number: string; total_cents: string | number }>(
+        `select number, total_cents from invoices where credits_invoice_id = $1 and kind = 'credit_note' order by number`,
+        [invoiceId],
+      );
+  return { cents: rows.reduce((sum, r) => sum + Number(r.total_cents), 0), notes: rows.map((r) => r.number) };
+}
+
+/** SQL for what an invoice `i` still owes: its total less the credit notes against it. */
+export const AMOUNT_DUE_SQL = sql`(i.total_cents - coalesce((select sum(c.total_cents) from invoices c
+  where c.credits_invoice_id = i.id and c.kind = 'credit_note'), 0))`;
+
+/** The monthly tax invoice of the month a receipt's money was paid in: its number once issued (decision 050). */
+async function coveringInvoice(organizationId: string, paidOn: string): Promise<{ number: string | null; month: string }> {
+  const [row] = await rawQuery<{ number: string }>(
+    `select number from invoices where organization_id = $1 and kind = 'subscription' and series = 'INV'
+       and period_start <= $2::date and period_end >= $2::date order by issued_at limit 1`,
+    [organizationId, paidOn],
+  );
+  return { number: row?.number ?? null, month: `${paidOn.slice(0, 7)}-01` };
 }
