@@ -75,7 +75,20 @@ export function monthWords(ymd: string): string {
   const m = /^(\d{4})-(\d{2})/.exec(ymd);
   return m ? `${MONTH_NAMES[Number(m[2]) - 1]} ${m[1]}` : ymd;
 }
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 /** A receipt's note on the tax invoice that covers it (null for any other document). */
 export function coveringInvoiceWords(invoice: Pick<InvoiceDocument, "number" | "coveredBy">): string | null {

@@ -31,11 +31,20 @@ async function admin() {
 async function tenant(name: string, billingType: "prepaid" | "postpaid" = "prepaid") {
   const account = await createVerifiedUser({ businessName: name });
   await rawQuery(`update organizations set plan_type = 'Growth', billing_type = $2 where id = $1`, [account.organization.id, billingType]);
-  return { ...account, organizationId: account.organization.id, actor: { organizationId: account.organization.id, userId: account.user.id } };
+  return {
+    ...account,
+    organizationId: account.organization.id,
+    actor: { organizationId: account.organization.id, userId: account.user.id },
+  };
 }
 
 /** A monthly invoice of `shillings` (VAT inside). */
-function monthly(organizationId: string, shillings: number, status: "pending" | "overdue" | "paid", dueAt = new Date(Date.now() + 7 * 86_400_000)) {
+function monthly(
+  organizationId: string,
+  shillings: number,
+  status: "pending" | "overdue" | "paid",
+  dueAt = new Date(Date.now() + 7 * 86_400_000),
+) {
   return db().transaction((tx) =>
     issueInvoice(tx, {
       organizationId,
@@ -86,7 +95,11 @@ describe("a partial credit note on an unpaid invoice", () => {
 
     const done = await run(
       withParams(disputeAction, { id: disputeId }),
-      formRequest(`/admin/billing/disputes/${disputeId}`, { intent: "credit", amount: "1,500", note: "Undelivered messages" }, { cookie: a.cookie }),
+      formRequest(
+        `/admin/billing/disputes/${disputeId}`,
+        { intent: "credit", amount: "1,500", note: "Undelivered messages" },
+        { cookie: a.cookie },
+      ),
     );
     expect(done.status).toBe(302);
     // The wallet is neither credited nor charged: no refund, no invoice payment.
@@ -130,7 +143,9 @@ describe("a partial credit note on an unpaid invoice", () => {
     const t = await tenant("Voi Sisal Traders");
     const invoice = await monthly(t.organizationId, 2_320, "paid");
     await disputeInvoice(t.actor, invoice.id, "Charged twice for the same campaign.");
-    const [{ id }] = (await rawQuery<{ id: string }>(`select id from invoice_disputes where invoice_id = $1`, [invoice.id])) as [{ id: string }];
+    const [{ id }] = (await rawQuery<{ id: string }>(`select id from invoice_disputes where invoice_id = $1`, [invoice.id])) as [
+      { id: string },
+    ];
     const done = await run(
       withParams(disputeAction, { id }),
       formRequest(`/admin/billing/disputes/${id}`, { intent: "credit", amount: "1500" }, { cookie: a.cookie }),

@@ -181,7 +181,14 @@ describe("issue 40: one reference, partial credit, receipts", () => {
     const invoice = sampleInvoice({ credited: { cents: 150_000, notes: ["CRN-2026-000004"] } });
     const [page] = await pdfText(await renderInvoicePdf(invoice));
     expect(page).toEqual(
-      expect.arrayContaining(["PARTLY CREDITED", "Partly credited", "Credited (CRN-2026-000004)", "-KES 1,500.00", "Amount due (KES)", "KES 18,795.36"]),
+      expect.arrayContaining([
+        "PARTLY CREDITED",
+        "Partly credited",
+        "Credited (CRN-2026-000004)",
+        "-KES 1,500.00",
+        "Amount due (KES)",
+        "KES 18,795.36",
+      ]),
     );
     const [paid] = await pdfText(await renderInvoicePdf({ ...invoice, status: "paid", paidAt: "2026-11-20T09:00:00.000Z" }));
     expect(paid).toEqual(expect.arrayContaining(["Paid · credit note", "Credited (CRN-2026-000004)"]));

@@ -416,9 +416,11 @@ function drawTotals(sheet: Sheet, invoice: InvoiceDocument) {
     }
   }
 
-  const how = coveringInvoiceWords(invoice) ?? (invoice.pricesIncludeVat
-    ? `Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines.`
-    : `Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.`);
+  const how =
+    coveringInvoiceWords(invoice) ??
+    (invoice.pricesIncludeVat
+      ? `Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines.`
+      : `Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.`);
   paragraph(sheet, how, MARGIN_X, top, 250, { size: 7.5, colour: MUTED });
   sheet.y = Math.min(totalTop - 24, after - 20);
 }

@@ -154,7 +154,11 @@ const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-P
  */
 export async function completePayment(
   paymentId: string,
-  confirmation: { receipt: string | null; via: string; /** Who confirmed it (an administrator reconciling); the payer when not given. */ by?: string },
+  confirmation: {
+    receipt: string | null;
+    via: string;
+    /** Who confirmed it (an administrator reconciling); the payer when not given. */ by?: string;
+  },
   options: { inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void> } = {},
 ) {
   const done = await db().transaction(async (tx) => {

@@ -204,9 +204,10 @@ function Totals({ invoice }: { invoice: InvoiceDocument }) {
   return (
     <div className="mt-4 flex flex-col-reverse gap-4 border-t border-slate-200 pt-4 sm:flex-row sm:justify-between print:flex-row print:justify-between">
       <p className="max-w-sm text-xs text-slate-500" data-testid="vat-note">
-        {coveringInvoiceWords(invoice) ?? (invoice.pricesIncludeVat
-          ? "Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines."
-          : "Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.")}
+        {coveringInvoiceWords(invoice) ??
+          (invoice.pricesIncludeVat
+            ? "Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines."
+            : "Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.")}
       </p>
       <dl className="grid min-w-72 grid-cols-[1fr_auto] gap-y-1 text-sm">
         {isReceipt(invoice) ? null : (

@@ -47,7 +47,6 @@ export async function loader(args: Route.LoaderArgs) {
   return { period, totals, byPlan, byMethod, invoices, filters, openDisputes, resolvedDisputes, unreconciled };
 }
 
-
 const link = "font-medium text-brand-700 hover:underline";
 
 const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
