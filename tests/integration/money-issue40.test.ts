@@ -156,6 +156,38 @@ describe("a partial credit note on an unpaid invoice", () => {
   });
 });
 
+describe("a partial credit note on a bank transfer still awaited", () => {
+  it("leaves the rest to pay by transfer, and reconciling it credits what was paid", async () => {
+    const a = await admin();
+    const t = await tenant("Malindi Kite Surfing");
+    const { invoiceId, payment } = await startBankTransfer(t.actor, { amount: "2320" });
+    await disputeInvoice(t.actor, invoiceId!, "We agreed a discount of KES 1,500 on this first top-up.");
+    const [{ id }] = (await rawQuery<{ id: string }>(`select id from invoice_disputes where invoice_id = $1`, [invoiceId])) as [
+      { id: string },
+    ];
+    const credited = await run(
+      withParams(disputeAction, { id }),
+      formRequest(`/admin/billing/disputes/${id}`, { intent: "credit", amount: "1500" }, { cookie: a.cookie }),
+    );
+    expect(credited.status).toBe(302);
+    expect(await balance(t.organizationId)).toBe(0);
+    const doc = (await invoiceDocument(t.organizationId, invoiceId!))!;
+    expect(invoiceStatusWords(doc)).toBe("Partly credited");
+    expect(transferReference(doc)).toBe(payment.reference);
+    const reconciled = await run(
+      withParams(invoiceAction, { id: invoiceId! }),
+      formRequest(
+        `/admin/billing/invoices/${invoiceId}`,
+        { intent: "reconcile", reference: "NCBA-FT-40820", paymentDate: today(), note: "" },
+        { cookie: a.cookie },
+      ),
+    );
+    expect(reconciled.status).toBe(302);
+    expect(await balance(t.organizationId)).toBe(82_000);
+    expect(invoiceStatusWords((await invoiceDocument(t.organizationId, invoiceId!))!)).toBe("Paid · credit note");
+  });
+});
+
 describe("one reference per bank transfer", () => {
   it("shows the transfer's reference on the document and finds the invoice by it or by its number", async () => {
     const a = await admin();

@@ -23,7 +23,7 @@ import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { AlertTriangle, CheckCircle2, Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDate, formatKes } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
-import { adminInvoiceStatusWords, BILLING_PERIODS, invoicePaymentWords } from "~/lib/admin-billing";
+import { BILLING_PERIODS, invoicePaymentWords } from "~/lib/admin-billing";
 import { AdminInvoiceStatusBadge, INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Admin console | Jumbe" }];
@@ -78,12 +78,7 @@ const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
   {
     key: "status",
     header: "Status",
-    cell: (r) => (
-      <>
-        <AdminInvoiceStatusBadge status={r.status} />
-        {r.creditedCents > 0 ? <span className="ml-1 text-xs text-slate-600">{adminInvoiceStatusWords(r)}</span> : null}
-      </>
-    ),
+    cell: (r) => <AdminInvoiceStatusBadge status={r.status} creditedCents={r.creditedCents} />,
   },
   {
     key: "method",

@@ -225,6 +225,10 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       if (!entry) throw new AdminBillingRefusal(409, "This organisation has no wallet to credit.");
     }
     // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
+    // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.
+    if (unpaid && !whole && dispute.payment_id)
+      await tx.execute(sql`
+        update payments set amount_cents = amount_cents - ${amountCents} where id = ${dispute.payment_id} and status = 'pending'`);
     await tx.execute(sql`update invoices set status = ${invoiceStatus} where id = ${dispute.invoice_id}`);
     await closeDispute(tx, current, dispute.id, { outcome: "credited", note, creditNoteId: creditNote.id });
     await recordAdminAction(tx, current, meta, {
