@@ -65,5 +65,10 @@ test("a partial credit note leaves the rest due: the administrator is told first
   await page.goto(`/billing/invoices/${transfer.invoiceId}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Partly credited");
   await expect(page.getByTestId("amount-due")).toHaveText("KES 820.00");
+  await page.goto("/billing");
+  const history = page.getByRole("table", { name: "Invoices" });
+  await expect(history.getByRole("row").filter({ has: page.getByRole("link", { name: transfer.number, exact: true }) })).toContainText(
+    "Partly credited",
+  );
   await admin.context().close();
 });

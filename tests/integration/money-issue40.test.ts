@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/db/client";
-import { invoiceDocument, issueInvoice } from "~/.server/billing/invoices";
+import { invoiceDocument, issueInvoice, listInvoices } from "~/.server/billing/invoices";
 import { lineFromGross } from "~/.server/billing/vat";
 import { startBankTransfer } from "~/.server/billing/bank";
 import { changeWallet, walletState } from "~/.server/billing/ledger";
@@ -115,6 +115,10 @@ describe("a partial credit note on an unpaid invoice", () => {
     expect(amountDueCents(doc)).toBe(82_000);
     expect(invoiceStatusWords(doc)).toBe("Partly credited");
     expect(paymentMethodLabel(doc)).toBeNull();
+    expect((await listInvoices(t.organizationId)).find((r) => r.id === invoice.id)).toMatchObject({
+      status: "pending",
+      creditedCents: 150_000,
+    });
 
     const [row] = await exportRows(a.cookie, "Kilifi Cashew").then((rows) => rows.filter((r) => r["Invoice number"] === invoice.number));
     expect(row).toMatchObject({ Status: "Partly credited", "Credited (KES)": "1500.00", "Payment method": "" });

@@ -114,6 +114,8 @@ export interface InvoiceRow {
   planType: string | null;
   billingType: BillingType | null;
   paymentMethod: PaymentMethod | null;
+  /** Credit notes against it (cents): while unpaid they lower what is due. */
+  creditedCents: number;
   /** An open dispute's reason. */
   disputeReason: string | null;
   /** How its last dispute was resolved (issue 19): a credit note, or rejected with a note. */
@@ -158,6 +160,7 @@ interface StoredInvoice {
   resolved_note?: string | null;
   resolved_credit_note?: string | null;
   resolved_at?: Date | string | null;
+  credited_cents?: number | string;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -170,6 +173,7 @@ export async function listInvoices(
 ): Promise<InvoiceRow[]> {
   const rows = await rawQuery<StoredInvoice>(
     `select i.*, d.reason as dispute_reason, r.outcome as resolved_outcome, r.resolution as resolved_note,
+            coalesce((select sum(c.total_cents) from invoices c where c.credits_invoice_id = i.id and c.kind = 'credit_note'), 0) as credited_cents,
             r.credit_note as resolved_credit_note, r.resolved_at
      from invoices i
      left join invoice_disputes d on d.invoice_id = i.id and d.status = 'open'
@@ -193,6 +197,7 @@ export async function listInvoices(
     planType: r.plan_type,
     billingType: r.billing_type,
     paymentMethod: r.payment_method,
+    creditedCents: Number(r.credited_cents ?? 0),
     disputeReason: r.dispute_reason ?? null,
     disputeOutcome: r.resolved_outcome
       ? {

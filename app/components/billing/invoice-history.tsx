@@ -38,6 +38,8 @@ export interface InvoiceListRow {
   description: string;
   issuedAt: string;
   totalCents: number;
+  /** Credit notes against it: "Partly credited" while unpaid, "Paid · credit note" once paid. */
+  creditedCents?: number;
   disputeReason: string | null;
   /** How its last dispute was resolved: a credit note, or rejected with Jumbe's note. */
   disputeOutcome?: { outcome: "credited" | "rejected"; note: string | null; creditNoteNumber: string | null } | null;
@@ -71,7 +73,7 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
       header: "Status",
       cell: (i) => (
         <span>
-          <InvoiceStatusBadge status={i.status} />
+          <InvoiceStatusBadge status={i.status} creditedCents={i.creditedCents} />
           {i.status === "disputed" && i.disputeReason ? (
             <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">Reason: {i.disputeReason}</span>
           ) : i.disputeOutcome ? (
