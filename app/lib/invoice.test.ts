@@ -62,10 +62,12 @@ describe("quantities and dates", () => {
 
 describe("what a document says about itself", () => {
   it("calls a paid document the receipt too, and a void one not valid", () => {
-    expect(documentSubtitle({ kind: "topup", status: "paid" })).toBe("Receipt for a wallet top-up, paid in full");
-    expect(documentSubtitle({ kind: "subscription", status: "paid" })).toMatch(/also your receipt/);
-    expect(documentSubtitle({ kind: "subscription", status: "pending" })).toBeNull();
-    expect(documentSubtitle({ kind: "subscription", status: "void" })).toMatch(/not valid/);
+    expect(documentSubtitle({ number: "INV-2026-000001", kind: "topup", status: "paid" })).toBe(
+      "Receipt for a wallet top-up, paid in full",
+    );
+    expect(documentSubtitle({ number: "INV-2026-000001", kind: "subscription", status: "paid" })).toMatch(/also your receipt/);
+    expect(documentSubtitle({ number: "INV-2026-000001", kind: "subscription", status: "pending" })).toBeNull();
+    expect(documentSubtitle({ number: "INV-2026-000001", kind: "subscription", status: "void" })).toMatch(/not valid/);
   });
 
   it("shows the bank details only while there is something to pay", () => {

@@ -188,6 +188,11 @@ describe("the monthly cycle", () => {
     const bell = await rawQuery<{ title: string }>(`select title from notifications where event = 'invoice_overdue' order by created_at`);
     expect(bell).toHaveLength(2);
     expect(bell[0]!.title).toMatch(/^Invoice INV-2026-\d{6} is overdue: KES 2,320.00$/);
+    // Issue 40: the reminder words the date as it is (was due), written out.
+    const [body] = await rawQuery<{ body: string }>(
+      `select body from notifications where event = 'invoice_overdue' order by created_at limit 1`,
+    );
+    expect(body!.body).toMatch(/^It was due on 15 October 2026\. Pay it on the Billing page/);
     await drainJobs();
     expect((await rawQuery(`select count(*)::int as n from mail_outbox where subject like '%overdue%'`))[0]).toEqual({ n: 2 });
 

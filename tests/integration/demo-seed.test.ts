@@ -9,6 +9,8 @@ import { env } from "~/.server/config/env";
 import { stableNumericId } from "../../sandbox/meta/util";
 import { analyticsReport } from "~/.server/analytics/report";
 import { parseAnalyticsFilters } from "~/lib/analytics";
+import { invoiceDocument } from "~/.server/billing/invoices";
+import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel } from "~/lib/invoice";
 
 // The demo tenant's inbox (issue 16): conversations as the webhooks, the sending engine and the
 // agents would have left them, so /chat shows something real on a fresh start.
@@ -365,6 +367,27 @@ describe("the demo billing", () => {
       `select count(*)::int as n from jobs where queue like 'notifications.mail' or queue like 'billing.%'`,
     );
     expect(jobs!.n).toBe(0);
+
+    // Issue 40: the console's tenants show the corrected figures. An overdue invoice credited in part is
+    // "Partly credited" with less due; monthly invoices paid from money on account say "Wallet"; that
+    // money's documents are receipts, not tax invoices.
+    const [eldoret] = await rawQuery<{ id: string; organization_id: string }>(
+      `select i.id, i.organization_id from invoices i join organizations o on o.id = i.organization_id
+       where o.name = 'Eldoret Agrovet Supplies' and i.status = 'overdue'`,
+    );
+    const credited = (await invoiceDocument(eldoret!.organization_id, eldoret!.id))!;
+    expect(invoiceStatusWords(credited)).toBe("Partly credited");
+    expect(amountDueCents(credited)).toBe(credited.totalCents - 50_000);
+    const [walletPaid] = await rawQuery<{ id: string; organization_id: string }>(
+      `select i.id, i.organization_id from invoices i join organizations o on o.id = i.organization_id
+       where o.name = 'Mwangaza Microfinance Bank' and i.kind = 'subscription' and i.status = 'paid' limit 1`,
+    );
+    const walletDoc = (await invoiceDocument(walletPaid!.organization_id, walletPaid!.id))!;
+    expect(paymentMethodLabel(walletDoc)).toBe("Wallet");
+    const [receipt] = await rawQuery<{ id: string }>(`select id from invoices where organization_id = $1 and series = 'RCT' limit 1`, [
+      walletPaid!.organization_id,
+    ]);
+    expect(documentTitle((await invoiceDocument(walletPaid!.organization_id, receipt!.id))!)).toBe("RECEIPT");
   });
 });
 

@@ -95,3 +95,30 @@ describe.each(Object.keys(REQUESTS) as (keyof typeof REQUESTS)[])("a top-up by %
     expect(await paymentsWithKey(t.organizationId, "key-conflict-01")).toHaveLength(1);
   });
 });
+
+// Issue 40: a card top-up repeated with the same key after its payment was settled answers that
+// payment (201), never a 502, whether or not its checkout page was recorded.
+describe("a card top-up repeated after it was settled", () => {
+  it("answers the first payment as it is now, with its page, once it was paid", async () => {
+    const t = await owner("Settled Card Traders");
+    const first = await topUp(t.cookie, REQUESTS.card, "key-settled-001");
+    expect(first.status).toBe(201);
+    const [stored] = await rawQuery<{ reference: string }>(`select reference from payments where id = $1`, [first.body.id]);
+    pay.paystack.pay(stored!.reference, "success");
+    await pay.paystack.flushWebhooks();
+    const again = await topUp(t.cookie, REQUESTS.card, "key-settled-001");
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ id: first.body.id, status: "completed", authorizationUrl: first.body.authorizationUrl });
+  });
+
+  it("answers a payment settled before its page was recorded with the payment, not 502", async () => {
+    const t = await owner("Older Card Traders");
+    const first = await topUp(t.cookie, REQUESTS.card, "key-older-0001");
+    // A payment from before checkout pages were kept: paid, no page on record.
+    await rawQuery(`update payments set checkout_url = null, status = 'completed', completed_at = now() where id = $1`, [first.body.id]);
+    const again = await topUp(t.cookie, REQUESTS.card, "key-older-0001");
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ id: first.body.id, status: "completed", authorizationUrl: null });
+    expect(await paymentsWithKey(t.organizationId, "key-older-0001")).toHaveLength(1);
+  });
+});

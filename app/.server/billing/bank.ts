@@ -78,7 +78,7 @@ export async function reconcileBankTransfer(
   try {
     return await completePayment(
       payment.id,
-      { receipt: bankReceipt(reference), via: "bank reconciliation" },
+      { receipt: bankReceipt(reference), via: "bank reconciliation", by: admin.userId },
       {
         inTransaction: async (tx, completed) => {
           await tx.execute(sql`

@@ -68,12 +68,18 @@ const cardUnavailable = () =>
 /** How long a repeat waits for the first request to get its checkout page from Paystack. */
 const FIRST_CHECKOUT_WAIT_MS = 10_000;
 
-/** The checkout page the first request with this key opened, waiting while it is still being opened. */
-async function firstCheckoutUrl(first: PaymentRow): Promise<string> {
+/**
+ * The checkout page the first request with this key opened, waiting while it is still being opened.
+ * A first request refused by Paystack is refused again (its answer was that refusal); one settled
+ * without a recorded page (paid or closed before pages were kept) answers the payment as it is, with
+ * no page to open: it is the first answer's payment, never a 502.
+ */
+async function firstCheckoutUrl(first: PaymentRow): Promise<string | null> {
   const deadline = Date.now() + FIRST_CHECKOUT_WAIT_MS;
   for (let payment: PaymentRow | undefined = first; ;) {
     if (payment?.checkout_url) return payment.checkout_url;
-    if (!payment || payment.status !== "pending") throw cardUnavailable();
+    if (!payment || (payment.status === "failed" && payment.result_code === "initialize")) throw cardUnavailable();
+    if (payment.status !== "pending") return null;
     if (Date.now() > deadline)
       throw new PaymentRefusal(
         409,

@@ -189,12 +189,22 @@ export async function markOverdue(now: Date) {
 
 /** An e-mailed reminder (and bell) for each overdue invoice, then again each week until it is paid. */
 export async function remindOverdue(now: Date) {
-  const due = await rawQuery<{ id: string; organization_id: string; number: string; total_cents: number | string; reminders: number }>(
+  const due = await rawQuery<{
+    id: string;
+    organization_id: string;
+    number: string;
+    total_cents: number | string;
+    due_at: Date | string | null;
+    reminders: number;
+  }>(
+    // What is owed is the total less any credit note against it (decision 050).
     `update invoices set reminders = reminders + 1, last_reminder_at = $1
      where id in (select id from invoices where status = 'overdue'
                     and (last_reminder_at is null or last_reminder_at <= $1::timestamptz - make_interval(days => $2))
                   for update skip locked)
-     returning id, organization_id, number, total_cents, reminders`,
+     returning id, organization_id, number, due_at, reminders,
+               total_cents - coalesce((select sum(c.total_cents) from invoices c
+                                       where c.credits_invoice_id = invoices.id and c.kind = 'credit_note'), 0) as total_cents`,
     [now.toISOString(), REMINDER_EVERY_DAYS],
   );
   for (const invoice of due)
@@ -202,7 +212,7 @@ export async function remindOverdue(now: Date) {
       organizationId: invoice.organization_id,
       event: "invoice_overdue",
       title: `Invoice ${invoice.number} is overdue: ${formatKes(Number(invoice.total_cents))}`,
-      body: "Pay it on the Billing page by M-Pesa, card or bank transfer. If you disagree with it, dispute it there.",
+      body: `${invoice.due_at ? `It was due on ${dayWords(nairobiDate(new Date(invoice.due_at)))}. ` : ""}Pay it on the Billing page by M-Pesa, card or bank transfer. If you disagree with it, dispute it there.`,
       link: "/billing",
       dedupeKey: `invoice-overdue:${invoice.id}:${invoice.reminders}`,
     });

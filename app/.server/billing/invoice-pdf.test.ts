@@ -166,6 +166,49 @@ describe("renderInvoicePdf", () => {
   });
 });
 
+describe("issue 40: one reference, partial credit, receipts", () => {
+  it("shows a bank transfer's one reference (the tenant's JMB-BT-…) and not a second one", async () => {
+    const page = (
+      await pdfText(
+        await renderInvoicePdf(sampleInvoice({ kind: "bank_transfer", payment: { method: "bank", reference: "JMB-BT-7QK2MX" } })),
+      )
+    )[0]!;
+    expect(page.filter((t) => t === "JMB-BT-7QK2MX")).toHaveLength(1);
+    const reference = page.indexOf("Reference");
+    expect(page[reference + 1]).toBe("JMB-BT-7QK2MX");
+    expect(page.filter((t) => t === "Reference")).toHaveLength(1);
+  });
+
+  it("says Partly credited and the amount still due after a partial credit note", async () => {
+    const invoice = sampleInvoice({ credited: { cents: 150_000, notes: ["CRN-2026-000004"] } });
+    const [page] = await pdfText(await renderInvoicePdf(invoice));
+    expect(page).toEqual(
+      expect.arrayContaining([
+        "PARTLY CREDITED",
+        "Partly credited",
+        "Credited (CRN-2026-000004)",
+        "-KES 1,500.00",
+        "Amount due (KES)",
+        "KES 18,795.36",
+      ]),
+    );
+    const [paid] = await pdfText(await renderInvoicePdf({ ...invoice, status: "paid", paidAt: "2026-11-20T09:00:00.000Z" }));
+    expect(paid).toEqual(expect.arrayContaining(["Paid · credit note", "Credited (CRN-2026-000004)"]));
+    expect(paid).not.toContain("Amount due (KES)");
+  });
+
+  it("titles money on account a receipt, with no taxable amount or VAT, naming the tax invoice that covers it", async () => {
+    const receipt = sampleTopUpReceipt({ number: "RCT-2026-000012", coveredBy: { number: "INV-2026-000190", month: "2026-11-01" } });
+    const page = (await pdfText(await renderInvoicePdf(receipt)))[0]!;
+    expect(page).toEqual(expect.arrayContaining(["RECEIPT", "Amount received (KES)", "Payment received on account: not a tax invoice"]));
+    expect(page).not.toContain("TAX INVOICE");
+    expect(page).not.toContain("Net (taxable) amount");
+    expect(page.join(" ")).toContain("charged on tax invoice INV-2026-000190, for November 2026.");
+    const [tax] = await pdfText(await renderInvoicePdf(sampleTopUpReceipt()));
+    expect(tax).toEqual(expect.arrayContaining(["TAX INVOICE", "Net (taxable) amount"]));
+  });
+});
+
 describe("winAnsiText", () => {
   const latin = null;
   it("keeps WinAnsi, swaps spaces and dashes it lacks, strips accents it lacks, drops emoji, marks the rest", () => {

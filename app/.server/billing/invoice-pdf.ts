@@ -2,9 +2,13 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB }
 import { encode as encodeQr } from "uqr";
 import {
   documentTitle,
+  amountDueCents,
+  invoiceStatusWords,
+  isReceipt,
+  coveringInvoiceWords,
+  transferReference,
   ETIMS_PENDING_TEXT,
   INVOICE_KIND_LABELS,
-  INVOICE_STATUS_LABELS,
   VAT_LABEL,
   documentSubtitle,
   formatAmount,
@@ -231,7 +235,7 @@ function drawHeader(sheet: Sheet, invoice: InvoiceDocument) {
 
   textRight(sheet, documentTitle(invoice), right, top, { size: 20, bold: true, colour: BRAND });
   textRight(sheet, invoice.number, right, top - 26, { size: 11, bold: true });
-  const status = INVOICE_STATUS_LABELS[invoice.status].toUpperCase();
+  const status = invoiceStatusWords(invoice).toUpperCase();
   textRight(sheet, status, right, top - 42, { size: 9, bold: true, colour: STATUS_COLOURS[invoice.status] });
   let titleBottom = top - 54;
   const subtitle = documentSubtitle(invoice);
@@ -282,7 +286,7 @@ function drawParties(sheet: Sheet, invoice: InvoiceDocument) {
   if (invoice.dueAt) details.push(["Due", formatInvoiceDate(invoice.dueAt)]);
   if (period) details.push(["Period", period]);
   details.push(["Type", INVOICE_KIND_LABELS[invoice.kind]]);
-  details.push(["Status", INVOICE_STATUS_LABELS[invoice.status]]);
+  details.push(["Status", invoiceStatusWords(invoice)]);
   const detailsHeight = 13 + detailRows(sheet, details, x, top - 13, column);
 
   sheet.y = top - Math.max(buyerHeight, detailsHeight) - 6;
@@ -381,28 +385,44 @@ function drawRow(sheet: Sheet, cells: Cell[], height: number) {
 
 /** The totals on the right; on the left, how VAT was worked out. */
 function drawTotals(sheet: Sheet, invoice: InvoiceDocument) {
-  makeRoom(sheet, 74, invoice);
+  makeRoom(sheet, invoice.credited?.cents ? 102 : 74, invoice);
   const top = sheet.y - 10;
   const right = PAGE_WIDTH - MARGIN_X;
   const labelX = right - 210;
-  const rows: [string, number][] = [
-    ["Net (taxable) amount", invoice.netCents],
-    [VAT_LABEL, invoice.vatCents],
-  ];
+  // A receipt charges no VAT of its own: it shows the amount received, and names the tax invoice that does.
+  const rows: [string, number][] = isReceipt(invoice)
+    ? []
+    : [
+        ["Net (taxable) amount", invoice.netCents],
+        [VAT_LABEL, invoice.vatCents],
+      ];
   rows.forEach(([label, cents], i) => {
     text(sheet, label, labelX, top - i * 14, { size: 9, colour: MUTED });
     textRight(sheet, formatKes(cents), right, top - i * 14, { size: 9 });
   });
   const totalTop = top - rows.length * 14 - 2;
   rule(sheet, totalTop + 3, labelX, 210, INK, 1);
-  text(sheet, totalLabel(invoice.status), labelX, totalTop - 4, { size: 11, bold: true });
+  text(sheet, isReceipt(invoice) ? "Amount received (KES)" : totalLabel(invoice.status), labelX, totalTop - 4, { size: 11, bold: true });
   textRight(sheet, formatKes(invoice.totalCents), right, totalTop - 4, { size: 11, bold: true });
+  let after = totalTop - 4;
+  if (invoice.credited && invoice.credited.cents > 0) {
+    after -= 14;
+    text(sheet, `Credited (${invoice.credited.notes.join(", ")})`, labelX, after, { size: 9, colour: MUTED });
+    textRight(sheet, `-${formatKes(invoice.credited.cents)}`, right, after, { size: 9 });
+    if (invoice.status === "pending" || invoice.status === "overdue") {
+      after -= 14;
+      text(sheet, "Amount due (KES)", labelX, after, { size: 11, bold: true });
+      textRight(sheet, formatKes(amountDueCents(invoice)), right, after, { size: 11, bold: true });
+    }
+  }
 
-  const how = invoice.pricesIncludeVat
-    ? `Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines.`
-    : `Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.`;
+  const how =
+    coveringInvoiceWords(invoice) ??
+    (invoice.pricesIncludeVat
+      ? `Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines.`
+      : `Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.`);
   paragraph(sheet, how, MARGIN_X, top, 250, { size: 7.5, colour: MUTED });
-  sheet.y = totalTop - 24;
+  sheet.y = Math.min(totalTop - 24, after - 20);
 }
 
 interface Panel {
@@ -413,9 +433,10 @@ interface Panel {
 }
 
 function paymentPanel(invoice: InvoiceDocument): Panel {
-  const rows: [string, string][] = [["Status", INVOICE_STATUS_LABELS[invoice.status]]];
+  const rows: [string, string][] = [["Status", invoiceStatusWords(invoice)]];
   rows.push(["Method", paymentMethodLabel(invoice) ?? "Not paid yet"]);
-  if (invoice.payment.reference) rows.push(["Reference", invoice.payment.reference]);
+  // While a transfer is awaited its reference is shown once, in the bank panel.
+  if (invoice.payment.reference && !(showsBankDetails(invoice) && invoice.bank)) rows.push(["Reference", invoice.payment.reference]);
   if (invoice.paidAt) rows.push(["Paid", formatInvoiceDateTime(invoice.paidAt)]);
   return { title: "Payment", rows };
 }
@@ -430,7 +451,7 @@ function bankPanel(invoice: InvoiceDocument): Panel | null {
       ["Branch", bank.branch],
       ["Account name", bank.accountName],
       ["Account no.", bank.accountNumber],
-      ["Reference", invoice.number],
+      ["Reference", transferReference(invoice)],
     ],
   };
 }

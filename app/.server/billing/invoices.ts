@@ -10,8 +10,8 @@ import { nairobiDate } from "./periods";
 /**
  * Invoices and receipts: numbered without gaps per series and year, the seller, buyer and lines
  * frozen when issued (decision 035). INV: tax invoices (prepaid top-ups, postpaid months, bank
- * transfers); RCT: receipts of money paid on account by a postpaid organisation (its VAT is on the
- * monthly invoice).
+ * transfers); RCT: receipts of money paid on account by a postpaid organisation, not tax invoices
+ * (decision 050: its VAT is on the monthly tax invoice, which the receipt names).
  */
 export type Series = "INV" | "RCT" | "CRN";
 
@@ -114,6 +114,8 @@ export interface InvoiceRow {
   planType: string | null;
   billingType: BillingType | null;
   paymentMethod: PaymentMethod | null;
+  /** Credit notes against it (cents): while unpaid they lower what is due. */
+  creditedCents: number;
   /** An open dispute's reason. */
   disputeReason: string | null;
   /** How its last dispute was resolved (issue 19): a credit note, or rejected with a note. */
@@ -158,6 +160,7 @@ interface StoredInvoice {
   resolved_note?: string | null;
   resolved_credit_note?: string | null;
   resolved_at?: Date | string | null;
+  credited_cents?: number | string;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -170,6 +173,7 @@ export async function listInvoices(
 ): Promise<InvoiceRow[]> {
   const rows = await rawQuery<StoredInvoice>(
     `select i.*, d.reason as dispute_reason, r.outcome as resolved_outcome, r.resolution as resolved_note,
+            coalesce((select sum(c.total_cents) from invoices c where c.credits_invoice_id = i.id and c.kind = 'credit_note'), 0) as credited_cents,
             r.credit_note as resolved_credit_note, r.resolved_at
      from invoices i
      left join invoice_disputes d on d.invoice_id = i.id and d.status = 'open'
@@ -193,6 +197,7 @@ export async function listInvoices(
     planType: r.plan_type,
     billingType: r.billing_type,
     paymentMethod: r.payment_method,
+    creditedCents: Number(r.credited_cents ?? 0),
     disputeReason: r.dispute_reason ?? null,
     disputeOutcome: r.resolved_outcome
       ? {
@@ -211,6 +216,8 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
   const [row] = await rawQuery<StoredInvoice>(`select * from invoices where id = $1 and organization_id = $2`, [invoiceId, organizationId]);
   if (!row) return null;
   const unpaid = row.status === "pending" || row.status === "overdue";
+  const credited = await creditedOf(invoiceId);
+  const coveredBy = row.series === "RCT" ? await coveringInvoice(organizationId, nairobiDate(new Date(row.issued_at))) : undefined;
   return {
     number: row.number,
     kind: row.kind,
@@ -228,7 +235,38 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
     totalCents: Number(row.total_cents),
     pricesIncludeVat: row.prices_include_vat,
     payment: { method: row.payment_method === "c2b" ? "mpesa" : row.payment_method, reference: row.payment_reference },
+    credited: credited.cents > 0 ? credited : undefined,
+    coveredBy,
     bank: unpaid ? env().bankTransfer : null,
     etims: { cuSerial: row.etims_cu_serial, cuInvoiceNumber: row.etims_cu_invoice_number, qrUrl: row.etims_qr_url },
   };
+}
+
+/**
+ * The credit notes issued against an invoice (resolved disputes). While the invoice is unpaid they
+ * lower what is due (decision 035's credit notes, issue 40): the wallet is neither credited nor charged.
+ */
+export async function creditedOf(invoiceId: string, executor?: Executor): Promise<{ cents: number; notes: string[] }> {
+  const query = sql`select number, total_cents from invoices where credits_invoice_id = ${invoiceId} and kind = 'credit_note' order by number`;
+  const rows = executor
+    ? ((await executor.execute(query)) as unknown as { rows: { number: string; total_cents: string | number }[] }).rows
+    : await rawQuery<{ number: string; total_cents: string | number }>(
+        `select number, total_cents from invoices where credits_invoice_id = $1 and kind = 'credit_note' order by number`,
+        [invoiceId],
+      );
+  return { cents: rows.reduce((sum, r) => sum + Number(r.total_cents), 0), notes: rows.map((r) => r.number) };
+}
+
+/** SQL for what an invoice `i` still owes: its total less the credit notes against it. */
+export const AMOUNT_DUE_SQL = sql`(i.total_cents - coalesce((select sum(c.total_cents) from invoices c
+  where c.credits_invoice_id = i.id and c.kind = 'credit_note'), 0))`;
+
+/** The monthly tax invoice of the month a receipt's money was paid in: its number once issued (decision 050). */
+async function coveringInvoice(organizationId: string, paidOn: string): Promise<{ number: string | null; month: string }> {
+  const [row] = await rawQuery<{ number: string }>(
+    `select number from invoices where organization_id = $1 and kind = 'subscription' and series = 'INV'
+       and period_start <= $2::date and period_end >= $2::date order by issued_at limit 1`,
+    [organizationId, paidOn],
+  );
+  return { number: row?.number ?? null, month: `${paidOn.slice(0, 7)}-01` };
 }

@@ -7,7 +7,7 @@ import { recordActivity } from "../activity/record";
 import { notify } from "../notifications/notify";
 import { formatKes } from "~/lib/invoice";
 import { changeWallet } from "./ledger";
-import { issueInvoice } from "./invoices";
+import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
 import { lineFromGross, lineFromNet } from "./vat";
 import { resumeWalletPausedCampaigns } from "./after-credit";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
@@ -154,7 +154,11 @@ const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-P
  */
 export async function completePayment(
   paymentId: string,
-  confirmation: { receipt: string | null; via: string },
+  confirmation: {
+    receipt: string | null;
+    via: string;
+    /** Who confirmed it (an administrator reconciling); the payer when not given. */ by?: string;
+  },
   options: { inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void> } = {},
 ) {
   const done = await db().transaction(async (tx) => {
@@ -165,7 +169,7 @@ export async function completePayment(
       returning *`)) as unknown as { rows: PaymentRow[] };
     const payment = result.rows[0];
     if (!payment) return null;
-    await creditPayment(tx, payment, confirmation.via);
+    await creditPayment(tx, payment, confirmation.via, confirmation.by);
     // What must happen with the credit or not at all (the reconciliation's own fields, the admin audit record).
     await options.inTransaction?.(tx, payment);
     return payment;
@@ -175,7 +179,7 @@ export async function completePayment(
 }
 
 /** The wallet side of a completed payment, in its transaction. */
-export async function creditPayment(tx: Executor, payment: PaymentRow, via: string) {
+export async function creditPayment(tx: Executor, payment: PaymentRow, via: string, by?: string) {
   const amountCents = Number(payment.amount_cents);
   const entry = await changeWallet(tx, {
     organizationId: payment.organization_id,
@@ -184,12 +188,14 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
     paymentId: payment.id,
     receipt: payment.receipt,
     description: `${METHOD_WORDS[payment.method]} payment ${payment.receipt ?? payment.reference ?? ""}`.trim(),
-    createdBy: payment.created_by,
+    createdBy: by ?? payment.created_by,
   });
   if (!entry) throw new Error(`The wallet of ${payment.organization_id} refused a credit.`);
   const invoice = payment.invoice_id
     ? (
-        (await tx.execute(sql`select id, kind, total_cents from invoices where id = ${payment.invoice_id} for update`)) as unknown as {
+        (await tx.execute(
+          sql`select i.id, i.kind, ${AMOUNT_DUE_SQL} as total_cents from invoices i where i.id = ${payment.invoice_id} for update`,
+        )) as unknown as {
           rows: { id: string; kind: string; total_cents: number | string }[];
         }
       ).rows[0]

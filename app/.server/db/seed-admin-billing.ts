@@ -8,7 +8,7 @@ import { completePayment, createPayment } from "../billing/payments";
 import { startBankTransfer } from "../billing/bank";
 import { issueInvoice } from "../billing/invoices";
 import { disputeInvoice } from "../billing/settings";
-import { lineFromNet } from "../billing/vat";
+import { lineFromGross, lineFromNet } from "../billing/vat";
 import { nairobiMidnight, periodAt, previousPeriod } from "../billing/periods";
 import { NOTIFICATION_MAIL_QUEUE } from "../notifications/notify";
 import { numberInIssueOrder } from "./seed-billing";
@@ -93,6 +93,56 @@ async function pay(
   await backdate(payment.id, at);
 }
 
+/**
+ * A dispute of an overdue invoice, upheld in part: a credit note for KES 500 lowers what is due (decision
+ * 050), the rest still overdue, the wallet untouched. Written as the console's resolution writes it.
+ */
+async function partlyCredit(organizationId: string, ownerId: string, invoice: { id: string; number: string }, at: Date) {
+  const creditCents = 50_000;
+  const note = await db().transaction(async (tx) => {
+    const crn = await issueInvoice(tx, {
+      organizationId,
+      series: "CRN",
+      kind: "credit_note",
+      status: "paid",
+      description: `Credit note for ${invoice.number}`,
+      lines: [
+        lineFromGross({
+          description: `Credit for ${invoice.number}`,
+          itemCode: "JMB-CREDIT",
+          quantity: 1,
+          unit: "credit",
+          unitPriceCents: creditCents,
+        }),
+      ],
+      pricesIncludeVat: true,
+      issuedAt: at,
+      paidAt: at,
+      planType: "Starter",
+      billingType: "postpaid",
+    });
+    await tx.execute(sql`update invoices set credits_invoice_id = ${invoice.id} where id = ${crn.id}`);
+    return crn;
+  });
+  const [admin] = await rawQuery<{ id: string }>(`select id from users where usertype = 'admin' order by created_at limit 1`);
+  await rawQuery(
+    `insert into invoice_disputes (organization_id, invoice_id, reason, status, previous_status, raised_by, created_at, resolved_at, resolved_by,
+                                   resolution, outcome, credit_note_id)
+     values ($1, $2, $3, 'resolved', 'overdue', $4, $5, $6, $7, $8, 'credited', $9)`,
+    [
+      organizationId,
+      invoice.id,
+      "Two of the delivery-day broadcasts were sent twice; we should not pay for the repeats.",
+      ownerId,
+      new Date(at.getTime() - 2 * 86_400_000).toISOString(),
+      at.toISOString(),
+      admin?.id ?? null,
+      "Credited the repeated broadcasts; the rest of the invoice is still due.",
+      note.id,
+    ],
+  );
+}
+
 export async function seedAdminBilling(now = Date.now()) {
   const passwordHash = await hashPassword(randomBytes(18).toString("base64url"));
   const current = periodAt(new Date(now));
@@ -162,6 +212,7 @@ export async function seedAdminBilling(now = Date.now()) {
       const last = i === 1;
       if (last && n === 4) {
         await rawQuery(`update invoices set status = 'overdue' where id = $1`, [invoice.id]);
+        await partlyCredit(organizationId, owner!.id, invoice, day(month.start, 16));
         continue;
       }
       await pay(organizationId, methods[(n + i) % 3]!, invoice.totalCents, day(month.start, 3 + i));

@@ -14,14 +14,21 @@ export const INVOICE_STATUS_BADGES: Record<InvoiceStatus, { label: string; tone:
 };
 
 /** A status from the console's cross-tenant rows (any string; an unknown one as it is). */
-export function AdminInvoiceStatusBadge({ status }: { status: string }) {
+export function AdminInvoiceStatusBadge({ status, creditedCents = 0 }: { status: string; creditedCents?: number }) {
   const badge = INVOICE_STATUS_BADGES[status as InvoiceStatus] as { label: string; tone: BadgeTone } | undefined;
-  return badge ? <Badge tone={badge.tone}>{badge.label}</Badge> : <Badge>{status}</Badge>;
+  return badge ? <Badge tone={badge.tone}>{creditedLabel(status, creditedCents) ?? badge.label}</Badge> : <Badge>{status}</Badge>;
 }
 
-export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+/** A status badge; with credit notes against the invoice, "Partly credited" (still owed) or "Paid · credit note". */
+export function InvoiceStatusBadge({ status, creditedCents = 0 }: { status: InvoiceStatus; creditedCents?: number }) {
   const badge = INVOICE_STATUS_BADGES[status];
-  return <Badge tone={badge.tone}>{badge.label}</Badge>;
+  return <Badge tone={badge.tone}>{creditedLabel(status, creditedCents) ?? badge.label}</Badge>;
+}
+
+function creditedLabel(status: string, creditedCents: number) {
+  if (creditedCents <= 0) return null;
+  if (status === "pending" || status === "overdue") return "Partly credited";
+  return status === "paid" ? "Paid · credit note" : null;
 }
 
 export interface InvoiceListRow {
@@ -31,6 +38,8 @@ export interface InvoiceListRow {
   description: string;
   issuedAt: string;
   totalCents: number;
+  /** Credit notes against it: "Partly credited" while unpaid, "Paid · credit note" once paid. */
+  creditedCents?: number;
   disputeReason: string | null;
   /** How its last dispute was resolved: a credit note, or rejected with Jumbe's note. */
   disputeOutcome?: { outcome: "credited" | "rejected"; note: string | null; creditNoteNumber: string | null } | null;
@@ -64,7 +73,7 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
       header: "Status",
       cell: (i) => (
         <span>
-          <InvoiceStatusBadge status={i.status} />
+          <InvoiceStatusBadge status={i.status} creditedCents={i.creditedCents} />
           {i.status === "disputed" && i.disputeReason ? (
             <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">Reason: {i.disputeReason}</span>
           ) : i.disputeOutcome ? (

@@ -6,7 +6,11 @@ import {
   documentTitle,
   ETIMS_PENDING_TEXT,
   INVOICE_KIND_LABELS,
-  INVOICE_STATUS_LABELS,
+  invoiceStatusWords,
+  isReceipt,
+  coveringInvoiceWords,
+  transferReference,
+  amountDueCents,
   VAT_LABEL,
   documentSubtitle,
   formatAmount,
@@ -74,7 +78,7 @@ function InvoiceHeader({ invoice, titleId }: { invoice: InvoiceDocument; titleId
           {documentTitle(invoice)} <span className="block text-base font-semibold text-slate-900">{invoice.number}</span>
         </h2>
         <p className="mt-2">
-          <Badge tone={STATUS_TONES[invoice.status]}>{INVOICE_STATUS_LABELS[invoice.status]}</Badge>
+          <Badge tone={STATUS_TONES[invoice.status]}>{invoiceStatusWords(invoice)}</Badge>
         </p>
         {subtitle ? <p className="mt-1 text-xs text-slate-600">{subtitle}</p> : null}
       </div>
@@ -134,7 +138,7 @@ function InvoiceDetails({ invoice }: { invoice: InvoiceDocument }) {
       </>,
     ]);
   rows.push(["Type", INVOICE_KIND_LABELS[invoice.kind]]);
-  rows.push(["Status", INVOICE_STATUS_LABELS[invoice.status]]);
+  rows.push(["Status", invoiceStatusWords(invoice)]);
   return (
     <section>
       <SectionTitle>Invoice details</SectionTitle>
@@ -199,18 +203,39 @@ function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
 function Totals({ invoice }: { invoice: InvoiceDocument }) {
   return (
     <div className="mt-4 flex flex-col-reverse gap-4 border-t border-slate-200 pt-4 sm:flex-row sm:justify-between print:flex-row print:justify-between">
-      <p className="max-w-sm text-xs text-slate-500">
-        {invoice.pricesIncludeVat
-          ? "Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines."
-          : "Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines."}
+      <p className="max-w-sm text-xs text-slate-500" data-testid="vat-note">
+        {coveringInvoiceWords(invoice) ??
+          (invoice.pricesIncludeVat
+            ? "Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines."
+            : "Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.")}
       </p>
       <dl className="grid min-w-72 grid-cols-[1fr_auto] gap-y-1 text-sm">
-        <dt className="pr-6 text-slate-600">Net (taxable) amount</dt>
-        <dd className="text-right tabular-nums">{formatKes(invoice.netCents)}</dd>
-        <dt className="pr-6 text-slate-600">{VAT_LABEL}</dt>
-        <dd className="text-right tabular-nums">{formatKes(invoice.vatCents)}</dd>
-        <dt className="mt-1 border-t border-slate-900 pt-1 pr-6 text-base font-bold">{totalLabel(invoice.status)}</dt>
+        {isReceipt(invoice) ? null : (
+          <>
+            <dt className="pr-6 text-slate-600">Net (taxable) amount</dt>
+            <dd className="text-right tabular-nums">{formatKes(invoice.netCents)}</dd>
+            <dt className="pr-6 text-slate-600">{VAT_LABEL}</dt>
+            <dd className="text-right tabular-nums">{formatKes(invoice.vatCents)}</dd>
+          </>
+        )}
+        <dt className="mt-1 border-t border-slate-900 pt-1 pr-6 text-base font-bold">
+          {isReceipt(invoice) ? "Amount received (KES)" : totalLabel(invoice.status)}
+        </dt>
         <dd className="mt-1 border-t border-slate-900 pt-1 text-right text-base font-bold tabular-nums">{formatKes(invoice.totalCents)}</dd>
+        {invoice.credited && invoice.credited.cents > 0 ? (
+          <>
+            <dt className="pr-6 text-slate-600">Credited ({invoice.credited.notes.join(", ")})</dt>
+            <dd className="text-right tabular-nums">-{formatKes(invoice.credited.cents)}</dd>
+            {invoice.status === "pending" || invoice.status === "overdue" ? (
+              <>
+                <dt className="pr-6 font-bold">Amount due (KES)</dt>
+                <dd className="text-right font-bold tabular-nums" data-testid="amount-due">
+                  {formatKes(amountDueCents(invoice))}
+                </dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
       </dl>
     </div>
   );
@@ -227,10 +252,11 @@ function Panel({ title, children, className = "" }: { title: string; children: R
 
 function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
   const payment: [string, ReactNode][] = [
-    ["Status", INVOICE_STATUS_LABELS[invoice.status]],
+    ["Status", invoiceStatusWords(invoice)],
     ["Method", paymentMethodLabel(invoice) ?? "Not paid yet"],
   ];
-  if (invoice.payment.reference) payment.push(["Reference", invoice.payment.reference]);
+  // While a transfer is awaited its reference is shown once, with the bank's details.
+  if (invoice.payment.reference && !bankAwaited(invoice)) payment.push(["Reference", invoice.payment.reference]);
   if (invoice.paidAt) payment.push(["Paid", <When at={invoice.paidAt}>{formatInvoiceDateTime(invoice.paidAt)}</When>]);
   const bank = showsBankDetails(invoice) ? invoice.bank : null;
   return (
@@ -247,7 +273,7 @@ function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
               ["Branch", bank.branch],
               ["Account name", bank.accountName],
               ["Account no.", bank.accountNumber],
-              ["Reference", invoice.number],
+              ["Reference", <span data-testid="transfer-reference">{transferReference(invoice)}</span>],
             ]}
           />
         </Panel>
@@ -297,3 +323,5 @@ function EtimsQr({ url, label }: { url: string; label: string }) {
     </svg>
   );
 }
+
+const bankAwaited = (invoice: InvoiceDocument) => Boolean(showsBankDetails(invoice) && invoice.bank);

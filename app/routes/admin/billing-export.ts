@@ -3,6 +3,7 @@ import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
 import { streamedCsv } from "~/.server/admin/csv-export";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/admin/billing/invoice-table";
+import { adminInvoiceStatusWords, invoicePaymentWords } from "~/lib/admin-billing";
 
 /** Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed page by page. */
 export async function loader(args: Route.LoaderArgs) {
@@ -22,6 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
       "Paid date",
       "Status",
       "Payment method",
+      "Credited (KES)",
       "Reconciled",
       "Organisation ID",
     ],
@@ -38,8 +40,9 @@ export async function loader(args: Route.LoaderArgs) {
           r.issuedAt,
           r.dueDate,
           r.paidDate,
-          r.status,
-          r.paymentMethod,
+          adminInvoiceStatusWords(r),
+          invoicePaymentWords(r) ?? "",
+          (r.creditedCents / 100).toFixed(2),
           r.reconciled ? "yes" : "no",
           r.organizationId,
         ]);

@@ -23,7 +23,7 @@ import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { AlertTriangle, CheckCircle2, Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDate, formatKes } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
-import { BILLING_PERIODS } from "~/lib/admin-billing";
+import { BILLING_PERIODS, invoicePaymentWords } from "~/lib/admin-billing";
 import { AdminInvoiceStatusBadge, INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Admin console | Jumbe" }];
@@ -46,8 +46,6 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   return { period, totals, byPlan, byMethod, invoices, filters, openDisputes, resolvedDisputes, unreconciled };
 }
-
-const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
 
 const link = "font-medium text-brand-700 hover:underline";
 
@@ -77,12 +75,16 @@ const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
   { key: "issued", header: "Issued", sortable: true, hideOnPhone: true, cell: (r) => formatInvoiceDate(r.issuedAt) },
   { key: "due", header: "Due date", hideOnPhone: true, cell: (r) => (r.dueDate ? formatInvoiceDate(r.dueDate) : "—") },
   { key: "paid", header: "Paid date", hideOnPhone: true, cell: (r) => (r.paidDate ? formatInvoiceDate(r.paidDate) : "—") },
-  { key: "status", header: "Status", cell: (r) => <AdminInvoiceStatusBadge status={r.status} /> },
+  {
+    key: "status",
+    header: "Status",
+    cell: (r) => <AdminInvoiceStatusBadge status={r.status} creditedCents={r.creditedCents} />,
+  },
   {
     key: "method",
     header: "Payment method",
     hideOnPhone: true,
-    cell: (r) => (r.paymentMethod ? (METHOD_WORDS[r.paymentMethod] ?? r.paymentMethod) : r.status === "paid" ? "Wallet" : "—"),
+    cell: (r) => invoicePaymentWords(r) ?? "—",
   },
   {
     key: "reconciled",

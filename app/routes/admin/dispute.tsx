@@ -42,7 +42,11 @@ export const action = (args: Route.ActionArgs) =>
       work: async ({ current, meta, id, form }) => {
         const done = await creditDispute(current, meta, id, formTexts(form, "amount", "note"));
         return `Credit note ${done.creditNoteNumber} issued for ${formatKes(done.amountCents)}: ${
-          done.voided ? `${done.invoiceNumber} is void.` : "credited to the wallet."
+          done.voided
+            ? `${done.invoiceNumber} is void.`
+            : done.dueCents !== null
+              ? `${formatKes(done.dueCents)} of ${done.invoiceNumber} is still due.`
+              : "credited to the wallet."
         }`;
       },
     },
@@ -118,8 +122,11 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
             <CardHeader
               id="credit-title"
               title="Resolve with a credit note"
-              description="A numbered credit note (CRN). All of an unpaid invoice voids it; otherwise the amount goes to the tenant's wallet."
+              description="A numbered credit note (CRN) the tenant sees with the invoice."
             />
+            <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="credit-effect">
+              {creditEffectWords(dispute.previousStatus, doc.number, doc.totalCents)}
+            </p>
             <Form method="post" className="mt-4 space-y-4">
               <FormError errors={errorOf("credit")} />
               <Field
@@ -173,4 +180,11 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
 
 export function ErrorBoundary() {
   return <PageErrorBoundary />;
+}
+
+/** What a credit note will do, shown before the administrator confirms it. */
+function creditEffectWords(previousStatus: string, number: string, totalCents: number) {
+  if (previousStatus === "pending" || previousStatus === "overdue")
+    return `${number} is unpaid. Crediting all ${formatKes(totalCents)} voids it. Crediting part of it lowers what is due by that amount, and the rest stays due; nothing is added to or taken from the wallet.`;
+  return `${number} is ${previousStatus === "paid" ? "paid" : previousStatus}. The credit goes back to the tenant's wallet as money they can spend.`;
 }

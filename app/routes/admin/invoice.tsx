@@ -68,7 +68,7 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
       <BackLink to="/admin/billing">Billing</BackLink>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
-          {doc.number} <AdminInvoiceStatusBadge status={invoice.status} />
+          {doc.number} <AdminInvoiceStatusBadge status={invoice.status} creditedCents={doc.credited?.cents} />
         </h1>
         <div className="flex flex-wrap gap-2">
           <a href={`/admin/billing/invoices/${invoice.id}/pdf`} download className={buttonClass("secondary")}>

@@ -8,7 +8,6 @@ import { isUuid } from "../../db/keyset";
 import { issueInvoice } from "../../billing/invoices";
 import { changeWallet } from "../../billing/ledger";
 import { lineFromGross } from "../../billing/vat";
-import { payOpenInvoicesFromWallet } from "../../billing/settle-invoices";
 import { notify } from "../../notifications/notify";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
@@ -18,7 +17,8 @@ import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
 /**
  * Disputes of invoices (raised by tenants on /billing), resolved by an administrator (decision 035,
  * "Admin console"): by a credit note (CRN series) for the whole invoice or a part, or rejected with
- * a note the tenant sees. A credit of a whole unpaid invoice voids it; any other credit goes to the
+ * a note the tenant sees. A credit of a whole unpaid invoice voids it; part of an unpaid one lowers
+ * what is due (the rest stays due, the wallet untouched); a credit on a paid invoice goes to the
  * tenant's wallet as a ledger entry. Either way the dispute closes once: it is locked and must be open.
  */
 export interface DisputeListRow {
@@ -212,7 +212,8 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
           update payments set status = 'failed', failure_reason = ${`Cancelled by credit note ${creditNote.number}`}, completed_at = now(),
                  result_code = 'credited', next_check_at = null
           where id = ${dispute.payment_id} and status = 'pending'`);
-    } else {
+    } else if (!unpaid) {
+      // A paid invoice: the credit is money back, to the wallet.
       const entry = await changeWallet(tx, {
         organizationId: dispute.organization_id,
         kind: "refund",
@@ -223,9 +224,12 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       });
       if (!entry) throw new AdminBillingRefusal(409, "This organisation has no wallet to credit.");
     }
+    // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
+    // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.
+    if (unpaid && !whole && dispute.payment_id)
+      await tx.execute(sql`
+        update payments set amount_cents = amount_cents - ${amountCents} where id = ${dispute.payment_id} and status = 'pending'`);
     await tx.execute(sql`update invoices set status = ${invoiceStatus} where id = ${dispute.invoice_id}`);
-    // A restored unpaid monthly invoice may now be covered by the credit.
-    if (unpaid && !whole) await payOpenInvoicesFromWallet(tx, dispute.organization_id);
     await closeDispute(tx, current, dispute.id, { outcome: "credited", note, creditNoteId: creditNote.id });
     await recordAdminAction(tx, current, meta, {
       action: "dispute.credit",
@@ -238,7 +242,8 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
         status: invoiceStatus,
         creditNote: creditNote.number,
         creditedCents: amountCents,
-        to: invoiceStatus === "void" ? "void" : "wallet",
+        to: invoiceStatus === "void" ? "void" : unpaid ? "amount due" : "wallet",
+        ...(unpaid && !whole ? { dueCents: total - amountCents } : {}),
       },
     });
     await tellTenant(
@@ -247,7 +252,13 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       `Dispute of ${dispute.number} resolved: credit note ${creditNote.number} for ${formatKes(amountCents)}`,
       note,
     );
-    return { invoiceNumber: dispute.number, creditNoteNumber: creditNote.number, amountCents, voided: invoiceStatus === "void" };
+    return {
+      invoiceNumber: dispute.number,
+      creditNoteNumber: creditNote.number,
+      amountCents,
+      voided: invoiceStatus === "void",
+      dueCents: unpaid && !whole ? total - amountCents : null,
+    };
   });
 }
 

@@ -7,7 +7,9 @@ import { isUuid } from "../../db/keyset";
 import { invoiceDocument } from "../../billing/invoices";
 import { sendMail } from "../../mail/transport";
 import { env } from "../../config/env";
-import { formatInvoiceDate, formatKes } from "~/lib/invoice";
+import { amountDueCents, formatKes, transferReference } from "~/lib/invoice";
+import { longDate } from "~/lib/billing-words";
+import { nairobiDate } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
 import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
@@ -73,9 +75,21 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
 }
 export type AdminInvoice = NonNullable<Awaited<ReturnType<typeof adminInvoice>>>;
 
-/** The reminder's words: what is owed, by when, and how to pay or dispute it. */
-export function reminderMail(to: string, invoice: { number: string; totalCents: number; dueAt: string | null; business: string }) {
-  const due = invoice.dueAt ? ` was due on ${formatInvoiceDate(invoice.dueAt)}` : " is awaiting payment";
+/** " is due on 9 December 2026", " is due today", " was due on 9 November 2026" (Nairobi days), or " is awaiting payment". */
+export function dueWords(dueAt: string | null, now = new Date()): string {
+  if (!dueAt) return " is awaiting payment";
+  const due = nairobiDate(new Date(dueAt));
+  const today = nairobiDate(now);
+  if (due === today) return ` is due today, ${longDate(due)}`;
+  return due > today ? ` is due on ${longDate(due)}` : ` was due on ${longDate(due)}`;
+}
+
+/** The reminder's words: what is owed, by when (is due or was due, as the day is), and how to pay or dispute it. */
+export function reminderMail(
+  to: string,
+  invoice: { number: string; totalCents: number; dueAt: string | null; business: string; reference: string },
+  now = new Date(),
+) {
   const link = `${env().APP_URL}/billing`;
   return {
     to,
@@ -83,8 +97,9 @@ export function reminderMail(to: string, invoice: { number: string; totalCents: 
     text: [
       `Hello,`,
       ``,
-      `Invoice ${invoice.number} for ${invoice.business}, ${formatKes(invoice.totalCents)},${due}.`,
+      `Invoice ${invoice.number} for ${invoice.business}, ${formatKes(invoice.totalCents)},${dueWords(invoice.dueAt, now)}.`,
       `Pay it on the Billing page by M-Pesa, card or bank transfer: ${link}`,
+      `For a bank transfer, quote the reference ${invoice.reference}.`,
       `If something on it is wrong, dispute it there and our billing team will reply.`,
       ``,
       `Jumbe billing`,
@@ -112,9 +127,10 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
   await sendMail(
     reminderMail(invoice.ownerEmail, {
       number: invoice.document.number,
-      totalCents: invoice.document.totalCents,
+      totalCents: amountDueCents(invoice.document),
       dueAt: invoice.document.dueAt,
       business: invoice.businessName,
+      reference: transferReference(invoice.document),
     }),
   );
   await db().transaction(async (tx) => {

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
 import { isUuid } from "../../db/keyset";
 import { INVOICE_STATUSES, PLAN_CODES } from "../../db/schema/billing";
+import { AMOUNT_DUE_SQL } from "../../billing/invoices";
 
 /**
  * The Billing tab's invoice table across tenants (the spec's admin invoice row): search by invoice
@@ -51,6 +52,8 @@ export interface AdminInvoiceRow {
   kind: string;
   paymentMethod: string | null;
   reconciled: boolean;
+  /** Credit notes against it (KES cents): while unpaid they lower what is due. */
+  creditedCents: number;
   /** Offered the reconcile form: an unreconciled bank transfer still awaiting its money. */
   reconcilable: boolean;
 }
@@ -72,6 +75,7 @@ interface StoredRow {
   kind: string;
   payment_method: string | null;
   reconciled: boolean;
+  credited_cents: string | number;
 }
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
@@ -95,15 +99,18 @@ function toRow(r: StoredRow): AdminInvoiceRow {
     kind: r.kind,
     paymentMethod: r.payment_method,
     reconciled: r.reconciled,
+    creditedCents: Number(r.credited_cents),
   };
   return { ...row, reconcilable: isReconcilable(row) };
 }
 
-/** The search's condition: an invoice number's prefix, an e-mail (its organisation's users), or a business name. */
+/** The search's condition: an invoice number's prefix, a bank transfer's reference (JMB-BT-…), an e-mail (its organisation's users), or a business name. */
 function searchCondition(q: string): SQL | undefined {
   if (!q) return undefined;
   const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
   if (/^(inv|rct|crn)-/i.test(q)) return sql`i.number like ${`${escaped.toUpperCase()}%`}`;
+  // A bank transfer's reference (the one the payer quotes), as the tenant was given it.
+  if (/^jmb-/i.test(q)) return sql`upper(i.payment_reference) like ${`${escaped.toUpperCase()}%`}`;
   if (q.includes("@"))
     return sql`i.organization_id = any(array(select u.organization_id from users u where lower(u.email) like ${`%${escaped.toLowerCase()}%`}))`;
   return sql`i.organization_id = any(array(select o.id from organizations o where o.name ilike ${`%${escaped}%`}))`;
@@ -164,7 +171,7 @@ export async function adminInvoicePage(
   const rows = await queryRows<StoredRow>(sql`
     select i.id, i.number, i.organization_id, o.name as business, i.buyer->>'name' as buyer_name, i.buyer->>'email' as email,
            i.plan_type, i.total_cents, i.issued_at, (${column.expr})::text as sort_key, i.due_at, i.paid_at, i.status, i.kind,
-           i.payment_method, i.reconciled
+           i.payment_method, i.reconciled, (i.total_cents - ${AMOUNT_DUE_SQL}) as credited_cents
     from invoices i left join organizations o on o.id = i.organization_id
     where ${sql.join(conditions, sql` and `)}
     order by ${column.expr} ${direction}, i.id ${direction}

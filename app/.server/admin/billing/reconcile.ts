@@ -4,6 +4,7 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../http/request-meta";
 import { isUuid } from "../../db/keyset";
 import { reconcileBankTransfer } from "../../billing/bank";
+import { AMOUNT_DUE_SQL } from "../../billing/invoices";
 import { createPayment, PaymentRefusal } from "../../billing/payments";
 import { nairobiDate, nairobiMidnight } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
@@ -51,8 +52,9 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
     payment_id: string | null;
     total_cents: string | number;
     issued_at: string | Date;
-  }>(sql`select id, number, organization_id, kind, status, reconciled, payment_method, payment_id, total_cents, issued_at
-         from invoices where id = ${invoiceId}`);
+  }>(sql`select i.id, i.number, i.organization_id, i.kind, i.status, i.reconciled, i.payment_method, i.payment_id,
+                ${AMOUNT_DUE_SQL} as total_cents, i.issued_at
+         from invoices i where i.id = ${invoiceId}`);
   if (!invoice) throw new AdminBillingRefusal(404, NOT_FOUND);
   if (!isReconcilable({ ...invoice, paymentMethod: invoice.payment_method }))
     throw new AdminBillingRefusal(

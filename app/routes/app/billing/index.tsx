@@ -60,7 +60,9 @@ export async function action(args: Route.ActionArgs) {
         if (method === "card") {
           const started = await startCardTopup({ ...actor, email: current.user.email }, { amount });
           // Paystack's hosted checkout is another site (the sandbox's is not one of the app's routes): a document load.
-          return redirectDocument(started.authorizationUrl);
+          return started.authorizationUrl
+            ? redirectDocument(started.authorizationUrl)
+            : redirect(`/billing/payments/${started.payment.id}`);
         }
         if (method === "bank") {
           const started = await startBankTransfer(actor, { amount });

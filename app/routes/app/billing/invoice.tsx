@@ -6,7 +6,7 @@ import { invoiceDocument } from "~/.server/billing/invoices";
 import { openDisputeOf, resolvedDisputeOf } from "~/.server/billing/page";
 import { disputeAction } from "~/.server/billing/page-actions";
 import { paybillFor } from "~/.server/billing/mpesa";
-import { formatInvoiceDateTime } from "~/lib/invoice";
+import { amountDueCents, formatInvoiceDateTime } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
 import { PaybillDetails } from "~/components/billing/paybill";
@@ -61,7 +61,7 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
       <BackLink to="/billing">Billing &amp; Subscription</BackLink>
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
         <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
-          {invoice.number} <InvoiceStatusBadge status={invoice.status} />
+          {invoice.number} <InvoiceStatusBadge status={invoice.status} creditedCents={invoice.credited?.cents} />
         </h1>
         <a href={`/billing/invoices/${id}/pdf`} download className={buttonClass("secondary")}>
           <Download className="size-4" aria-hidden /> Download PDF
@@ -98,7 +98,7 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
       {paybill ? (
         <PaybillDetails
           paybill={paybill}
-          amountCents={invoice.totalCents}
+          amountCents={amountDueCents(invoice)}
           title={`Pay ${invoice.number} with M-Pesa Paybill`}
           note="What you send goes to your wallet once M-Pesa confirms it, and the wallet pays your open invoices, oldest first, each once it covers the whole amount."
           className="print:hidden"
