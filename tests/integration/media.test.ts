@@ -272,7 +272,7 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
     for (const method of ["GET", "DELETE"]) {
       for (const id of [mine.id, "not-a-uuid", "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f"]) {
         const refused = await api(b, method, `/api/v1/media/${id}`);
-        expect(refused, `${method} ${id}`).toMatchObject({ status: 404, body: { code: "media_not_found" } });
+        expect(refused, `${method} ${id}`).toMatchObject({ status: 404, body: { code: "not_found" } });
       }
     }
     await meta.customerWrites(b.phoneNumberId, "254712345678");
@@ -294,7 +294,7 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
     expect((await rawQuery(`select 1 from messages where direction = 'outbound'`)).length).toBe(0);
 
     expect((await api(a, "DELETE", `/api/v1/media/${mine.id}`)).status).toBe(204);
-    expect(await api(a, "GET", `/api/v1/media/${mine.id}`)).toMatchObject({ status: 404, body: { code: "media_not_found" } });
+    expect(await api(a, "GET", `/api/v1/media/${mine.id}`)).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect(await mediaRows()).toBe(0);
     expect(filesOnDisk()).toBe(0);
   });
