@@ -218,7 +218,9 @@ test("the Developers page lists the API's error codes, and each endpoint's, as t
   await expect(table.getByRole("row").filter({ hasText: /^not_found/ })).toContainText("404");
 
   // Each endpoint names the codes it can answer, linked to the table.
-  const getMessage = page.getByTestId("endpoint").filter({ hasText: "/api/v1/messages/{id}" });
+  const getMessage = page
+    .getByTestId("endpoint")
+    .filter({ has: page.locator("p.font-mono", { hasText: /^GET\s*\/api\/v1\/messages\/\{id\}$/ }) });
   const codes = getMessage.getByTestId("endpoint-errors");
   await expect(codes).toContainText("not_found");
   await expect(codes).toContainText("account_suspended");
