@@ -225,8 +225,7 @@ export function errorCatalogue() {
  * keeps its status (the tests refuse it: tests/support/api-answer-check.ts).
  */
 export function cataloguedError(status: number, code: string): { status: number; code: string } {
-  if (status === 404 || /^(contact|campaign|media|message)_not_found$/.test(code))
-    return { status: 404, code: "not_found" };
+  if (status === 404 || /^(contact|campaign|media|message)_not_found$/.test(code)) return { status: 404, code: "not_found" };
   if (isErrorCode(code)) return { status: ERROR_CATALOGUE[code].status, code };
   return { status, code };
 }
