@@ -204,3 +204,33 @@ test("the activity and developer pages have no serious accessibility violations"
     ).toEqual([]);
   }
 });
+
+test("the Developers page lists the API's error codes, and each endpoint's, as the API answers them", async ({ page, request }) => {
+  const user = await signUpAndVerifyViaApi(request, { businessName: "Makosa Catalogue Ltd" });
+  await signInViaForm(page, user.email, user.password);
+  await page.goto("/developers");
+  await expect(page.getByRole("heading", { name: "Errors", exact: true })).toBeVisible();
+  const table = page.getByRole("table", { name: "Error codes of the API" });
+  const suspended = table.getByRole("row").filter({ hasText: "account_suspended" });
+  await expect(suspended).toContainText("403");
+  await expect(suspended).toContainText("Contact Jumbe support to have the organisation reinstated");
+  await expect(table.getByRole("row").filter({ hasText: "permission_denied" })).toContainText("403");
+  await expect(table.getByRole("row").filter({ hasText: /^not_found/ })).toContainText("404");
+
+  // Each endpoint names the codes it can answer, linked to the table.
+  const getMessage = page
+    .getByTestId("endpoint")
+    .filter({ has: page.locator("p.font-mono", { hasText: /^GET\s*\/api\/v1\/messages\/\{id\}$/ }) });
+  const codes = getMessage.getByTestId("endpoint-errors");
+  await expect(codes).toContainText("not_found");
+  await expect(codes).toContainText("account_suspended");
+  await codes.getByRole("link", { name: "not_found" }).click();
+  await expect(page).toHaveURL(/#error-not_found$/);
+
+  // The key answers as the page says: a malformed id is the message's not_found.
+  await page.getByRole("link", { name: "Show" }).click();
+  const key = await page.getByTestId("api-key").inputValue();
+  const answer = await request.get("/api/v1/messages/not-a-message", { headers: { Authorization: `Bearer ${key}` } });
+  expect(answer.status()).toBe(404);
+  expect((await answer.json()).code).toBe("not_found");
+});

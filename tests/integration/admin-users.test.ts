@@ -314,9 +314,9 @@ describe("Suspend User and Reactivate", () => {
     expect(done.location).toBe(`/admin/users/${amani.id}`);
     expect(await statusOf(amani.id)).toMatchObject({ status: "suspended", suspension_reason: "Chargebacks on card payments" });
     expect((await statusOf(amani.id)).suspended_at).not.toBeNull();
-    // The member's cookie no longer signs anyone in; the API key answers 401.
+    // The member's cookie no longer signs anyone in; the API key answers 403 account_suspended (decision 052).
     expect(await currentUser({ request: getRequest("/dashboard", { cookie: memberCookie }), context: undefined })).toBeNull();
-    expect((await account()).status).toBe(401);
+    expect((await account()).status).toBe(403);
     expect(await campaignState(campaignId)).toEqual({ status: "paused", paused_reason: "suspended", held: true });
     expect(await campaignState(memberPausedId)).toMatchObject({ status: "paused", paused_reason: null });
     const page = await detail(userLoader, getRequest(`/admin/users/${amani.id}`, { cookie: platform.cookie }), amani.id);

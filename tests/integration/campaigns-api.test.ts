@@ -241,7 +241,7 @@ describe("creating a campaign", () => {
       ["empty audience", { ...good, audience: {} }, 422, "invalid_audience"],
       ["unknown audience key", { ...good, audience: { groups: ["a"] } }, 400, "invalid_request", "audience: unknown field groups"],
       ["segment not a uuid", { ...good, audience: { segmentId: "vip" } }, 400, "invalid_request", "audience.segmentId"],
-      ["unknown segment", { ...good, audience: { segmentId: "00000000-0000-4000-8000-000000000000" } }, 404, "invalid_audience"],
+      ["unknown segment", { ...good, audience: { segmentId: "00000000-0000-4000-8000-000000000000" } }, 404, "not_found"],
       ["contact id not a uuid", { ...good, audience: { contactIds: ["x"] } }, 400, "invalid_request", "audience.contactIds[0]"],
       [
         "too many tags",
@@ -575,10 +575,10 @@ describe("pause, resume and cancel", () => {
     // Path and method mistakes.
     expect(await call(t.key, "GET", path(sending.id, "pause"))).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
     expect(await call(t.key, "POST", path(sending.id, "restart"))).toMatchObject({ status: 404, body: { code: "not_found" } });
-    expect(await call(t.key, "POST", path("not-an-id", "pause"))).toMatchObject({ status: 404, body: { code: "campaign_not_found" } });
+    expect(await call(t.key, "POST", path("not-an-id", "pause"))).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect(await call(t.key, "GET", "/api/v1/campaigns/00000000-0000-4000-8000-000000000000")).toMatchObject({
       status: 404,
-      body: { code: "campaign_not_found" },
+      body: { code: "not_found" },
     });
   });
 });
@@ -601,11 +601,11 @@ describe("tenants", () => {
       ["POST", `/api/v1/campaigns/${theirs.id}/resume`],
       ["POST", `/api/v1/campaigns/${theirs.id}/cancel`],
     ] as const)
-      expect(await call(b.key, method, path), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "campaign_not_found" } });
+      expect(await call(b.key, method, path), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect((await call(b.key, "GET", "/api/v1/campaigns")).body).toEqual({ data: [], nextCursor: null });
     expect((await call(b.key, "GET", "/api/v1/campaigns?search=notice")).body.data).toEqual([]);
     // A's segment and contacts are nothing to B.
-    expect(await call(b.key, "POST", "/api/v1/campaigns", body)).toMatchObject({ status: 404, body: { code: "invalid_audience" } });
+    expect(await call(b.key, "POST", "/api/v1/campaigns", body)).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect(await call(b.key, "POST", "/api/v1/campaigns", { ...body, audience: { contactIds: [contact.id] } })).toMatchObject({
       status: 422,
       body: { code: "empty_audience" },
@@ -648,7 +648,7 @@ describe("media headers and buttons", () => {
       ],
       ["file and value", { ...good, header: { link: good.header.link, value: "x" } }, 400, "invalid_request", "header"],
       ["mediaId not a uuid", { ...good, header: { mediaId: "poster" } }, 400, "invalid_request", "header.mediaId"],
-      ["unknown media", { ...good, header: { mediaId: crypto.randomUUID() } }, 404, "media_not_found", "header.mediaId"],
+      ["unknown media", { ...good, header: { mediaId: crypto.randomUUID() } }, 404, "not_found", "header.mediaId"],
       ["no buttons", { ...good, buttons: undefined }, 422, "invalid_parameters", "button 1 (View statement)"],
       ["a button twice", { ...good, buttons: [good.buttons[0], good.buttons[0]] }, 400, "invalid_request", "each button once"],
       ["button index", { ...good, buttons: [{ index: 10, value: "x" }] }, 400, "invalid_request", "buttons[0].index"],

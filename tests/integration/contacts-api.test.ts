@@ -128,7 +128,7 @@ describe("the contacts API", () => {
       ["POST", `/api/v1/contacts/${contact.id}/consent`, { status: "opted_out" }],
       ["DELETE", `/api/v1/contacts/${contact.id}`, undefined],
     ] as const)
-      expect(await call(b.key, method, path, body)).toMatchObject({ status: 404, body: { code: "contact_not_found" } });
+      expect(await call(b.key, method, path, body)).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect((await call(b.key, "GET", "/api/v1/contacts")).body.data).toEqual([]);
     // B adding the same number makes B's own contact; A's stays as it was.
     const mine = await call(b.key, "POST", "/api/v1/contacts", { name: "Achieng B", phone: "0733 111 222" });

@@ -304,14 +304,46 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(doc.paths["/api/v1/campaigns"])).toEqual(["post", "get"]);
     expect(doc.paths["/api/v1/campaigns"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
-    expect(Object.keys(doc.paths["/api/v1/campaigns"].post.responses)).toEqual(["201", "400", "401", "404", "409", "413", "422", "429"]);
-    expect(Object.keys(doc.paths["/api/v1/campaigns/{id}/pause"].post.responses)).toEqual(["200", "400", "401", "404", "409", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/campaigns"].post.responses)).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429",
+      "500",
+    ]);
+    expect(Object.keys(doc.paths["/api/v1/campaigns/{id}/pause"].post.responses)).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "429",
+      "500",
+    ]);
     expect(doc.components.schemas.Campaign.required).toEqual(expect.arrayContaining(["id", "status", "counts"]));
     expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
-    expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "409", "413", "415", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "403", "409", "413", "415", "429", "500"]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
     expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
-    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual(["202", "400", "401", "402", "404", "409", "422", "429"]);
+    expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual([
+      "202",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429",
+      "500",
+    ]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({
         name: "connection",

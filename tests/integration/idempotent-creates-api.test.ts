@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import pg from "pg";
+import { testDatabaseUrl } from "../support/database";
 import { rawQuery } from "~/.server/db/client";
 import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/api-v1/schemas";
 import { CONTACT_CREATE_EXAMPLE } from "~/.server/api-v1/contact-schemas";
@@ -159,5 +161,42 @@ describe.each(Object.keys(CREATES))("POST a %s with an Idempotency-Key", (what) 
     const after = await c.count(t);
     expect(await create(t, c, "conflict-0001", "other")).toMatchObject({ status: 409, body: { code: "idempotency_conflict" } });
     expect(await c.count(t)).toBe(after);
+  });
+});
+
+// Issue 40: two sends with one key that both pass the check for an earlier answer and reach the
+// claim in queueMessage together. A transaction holding api_idempotency lets both get that far
+// (the check only reads; the claim waits), then lets them race: the claim that loses must answer
+// the winner's message, not queue a second. PostgreSQL only (PGlite has one connection, so two
+// requests never stand at the claim at once).
+describe("POST /api/v1/messages with one Idempotency-Key, twice at the same moment", () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)("queues one message when both reach the claim together, and answers both with it", async () => {
+    const t = await tenant("Claim Race Sacco");
+    const c = CREATES.message!;
+    const before = await c.count(t);
+    const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+    await holder.connect();
+    let both: Promise<Awaited<ReturnType<typeof create>>[]> | undefined;
+    try {
+      await holder.query("begin");
+      // Reads pass; inserts wait (share row exclusive blocks row exclusive, not access share).
+      await holder.query("lock table api_idempotency in share row exclusive mode");
+      both = Promise.all([create(t, c, "claim-race-1"), create(t, c, "claim-race-1")]);
+      await vi.waitFor(
+        async () => {
+          const waiting = await holder.query(`select 1 from pg_locks l where not l.granted and l.relation = 'api_idempotency'::regclass`);
+          expect(waiting.rows).toHaveLength(2);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      await holder.query("commit");
+    } finally {
+      await holder.end();
+    }
+    const answers = await both!;
+    expect(answers.map((a) => a.status)).toEqual([202, 202]);
+    expect(answers[1]!.body.id).toBe(answers[0]!.body.id);
+    await databaseAnswers();
+    expect(await c.count(t)).toBe(before + 1);
   });
 });

@@ -174,9 +174,9 @@ describe("POST /api/v1/media", () => {
       ["an empty file", upload(t, { bytes: Buffer.alloc(0), type: "image/jpeg", name: "e.jpg" }), 400, "invalid_request"],
       ["a GIF", upload(t, { bytes: gif(), type: "image/gif", name: "a.gif" }), 415, "unsupported_media_type"],
       ["an unknown binary", upload(t, { bytes: exe(), type: "application/octet-stream", name: "a.bin" }), 415, "unsupported_media_type"],
-      ["a program dressed as a JPEG", upload(t, { bytes: exe(), type: "image/jpeg", name: "invoice.jpg" }), 415, "media_type_mismatch"],
-      ["a PNG sent as a JPEG", upload(t, { bytes: png(), type: "image/jpeg", name: "p.jpg" }), 415, "media_type_mismatch"],
-      ["a JPEG sent as a PDF", upload(t, { bytes: jpeg(), type: "application/pdf", name: "p.pdf" }), 415, "media_type_mismatch"],
+      ["a program dressed as a JPEG", upload(t, { bytes: exe(), type: "image/jpeg", name: "invoice.jpg" }), 415, "unsupported_media_type"],
+      ["a PNG sent as a JPEG", upload(t, { bytes: png(), type: "image/jpeg", name: "p.jpg" }), 415, "unsupported_media_type"],
+      ["a JPEG sent as a PDF", upload(t, { bytes: jpeg(), type: "application/pdf", name: "p.pdf" }), 415, "unsupported_media_type"],
       ["an image over 5 MB", upload(t, { bytes: jpeg(5 * 1024 * 1024 + 1), type: "image/jpeg", name: "big.jpg" }), 413, "media_too_large"],
       [
         "a static sticker over 100 KB",
@@ -272,7 +272,7 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
     for (const method of ["GET", "DELETE"]) {
       for (const id of [mine.id, "not-a-uuid", "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f"]) {
         const refused = await api(b, method, `/api/v1/media/${id}`);
-        expect(refused, `${method} ${id}`).toMatchObject({ status: 404, body: { code: "media_not_found" } });
+        expect(refused, `${method} ${id}`).toMatchObject({ status: 404, body: { code: "not_found" } });
       }
     }
     await meta.customerWrites(b.phoneNumberId, "254712345678");
@@ -294,7 +294,7 @@ describe("GET and DELETE /api/v1/media/{id}", () => {
     expect((await rawQuery(`select 1 from messages where direction = 'outbound'`)).length).toBe(0);
 
     expect((await api(a, "DELETE", `/api/v1/media/${mine.id}`)).status).toBe(204);
-    expect(await api(a, "GET", `/api/v1/media/${mine.id}`)).toMatchObject({ status: 404, body: { code: "media_not_found" } });
+    expect(await api(a, "GET", `/api/v1/media/${mine.id}`)).toMatchObject({ status: 404, body: { code: "not_found" } });
     expect(await mediaRows()).toBe(0);
     expect(filesOnDisk()).toBe(0);
   });

@@ -701,8 +701,8 @@ describe("tenant separation in the public API", () => {
       method: "POST",
       body: JSON.stringify({ to: shared, template: "payment_received", parameters: ["KES 10"], replyTo: aIds[0] }),
     });
-    expect(reply.status).toBe(422);
-    expect(await reply.json()).toMatchObject({ code: "message_not_found" });
+    expect(reply.status).toBe(404);
+    expect(await reply.json()).toMatchObject({ code: "not_found" });
     expect((await list(b.key)).data.map((m) => m.id)).toEqual(bIds);
     // Page by page too.
     const paged: string[] = [];

@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseEnv, setEnv } from "~/.server/config/env";
 import { localFileStorage, setFileStorage } from "~/.server/storage";
 import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
+import { answerWatchers } from "~/.server/api-v1/answer-watchers";
 
 // Every test file gets its own database: PGlite in memory, or a fresh database on TEST_DATABASE_URL.
 setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
@@ -21,6 +22,20 @@ beforeEach(async () => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
   await resetTables();
 });
+
+// Every answer of /api/v1 in every test is held to the error catalogue and to its endpoint's
+// documented codes (decision 052): an undocumented one fails the file that provoked it.
+const apiAnswers: Promise<string | undefined>[] = [];
+answerWatchers.add((request, response) => {
+  if (response.status < 400) return;
+  const copy = response.clone();
+  apiAnswers.push(import("./api-answer-check").then(({ undocumentedAnswer }) => undocumentedAnswer(request, copy)));
+});
+
+afterAll(async () => {
+  const undocumented = [...new Set((await Promise.all(apiAnswers.splice(0))).filter(Boolean))];
+  if (undocumented.length) throw new Error(`Undocumented API answers (the catalogue, decision 052):\n${undocumented.join("\n")}`);
+}, 30_000);
 
 afterAll(async () => {
   await closeTestDatabase();

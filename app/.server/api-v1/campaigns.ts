@@ -141,7 +141,8 @@ export async function listApiCampaigns(organizationId: string, query: z.output<t
 
 /** An id that is not a UUID names no campaign (and never reaches a uuid column, which would refuse it). */
 function campaignId(id: string) {
-  if (!UUID.test(id)) throw new ApiProblem(404, "campaign_not_found", "No such campaign.");
+  if (!UUID.test(id))
+    throw new ApiProblem(404, "not_found", "No campaign with this id in your organisation: unknown, malformed or another's.");
   return id;
 }
 

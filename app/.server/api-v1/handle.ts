@@ -8,6 +8,9 @@ import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
 import { multipartBoundary } from "../http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
+import { cataloguedError } from "./errors";
+import { answerWatchers } from "./answer-watchers";
+import { can } from "../auth/permissions";
 import { oncePerKey } from "./idempotency";
 import { hashRequest } from "../messaging/queue";
 import { API_RATE_LIMIT, effectiveApiRateLimit, recordApiCall } from "./usage";
@@ -23,8 +26,16 @@ const tooLarge = (endpoint: Endpoint) => {
   return limit ? `The request body is over ${Math.floor(limit / 1024 / 1024)} MB.` : TOO_LARGE;
 };
 
-function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-  return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+/**
+ * An error answer, `{ code, message }`, with the status the catalogue gives the code (errors.ts): a
+ * code answers one status wherever it comes from. `extra` adds fields (permission_denied's permission).
+ */
+function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
+  const answered = cataloguedError(status, code);
+  return Response.json(
+    { code: answered.code, message, ...extra },
+    { status: answered.status, headers: { "Cache-Control": "no-store", ...headers } },
+  );
 }
 
 /**
@@ -33,6 +44,12 @@ function apiError(status: number, code: string, message: string, headers: Record
  * every instance; every call with a valid key is measured for the Developers page.
  */
 export async function handleApiV1(request: Request): Promise<Response> {
+  const response = await route(request);
+  for (const watch of answerWatchers) watch(request, response);
+  return response;
+}
+
+async function route(request: Request): Promise<Response> {
   const started = performance.now();
   const url = new URL(request.url);
   if (url.pathname === OPENAPI_PATH) {
@@ -68,6 +85,12 @@ export async function handleApiV1(request: Request): Promise<Response> {
     return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
       "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
     });
+  if (key.suspended)
+    return apiError(
+      403,
+      "account_suspended",
+      "Your organisation is suspended, so its API key does nothing for now. Contact Jumbe support to have it reinstated; the same key works again once it is.",
+    );
 
   let response: Response;
   try {
@@ -84,6 +107,14 @@ export async function handleApiV1(request: Request): Promise<Response> {
         "rate_limited",
         `This key made more than ${limit} requests in a minute. Try again in ${rate.retryAfterSeconds} s.`,
         { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
+      );
+    } else if (!can(key.role, endpoint.permission)) {
+      response = apiError(
+        403,
+        "permission_denied",
+        `This API key acts with the role of the member who made it (${key.role}), which does not include the permission ${endpoint.permission}. Ask an owner or admin to regenerate the key on the Developers page, or to give that member a role with this permission.`,
+        limitHeaders,
+        { permission: endpoint.permission },
       );
     } else {
       response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId);
@@ -184,7 +215,7 @@ async function answer(
   }
   // A path parameter the endpoint cannot take names nothing it has.
   const params = endpoint.params.safeParse(rawParams);
-  if (!params.success) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`, headers);
+  if (!params.success) return apiError(404, "not_found", endpoint.notFound ?? `Nothing of yours has the id in ${url.pathname}.`, headers);
 
   let body: unknown;
   let file: { contentType: string; bytes: Buffer } | undefined;

@@ -30,7 +30,15 @@ export const MediaIdParams = z.object({ id: z.string().describe("The file's id (
 /** The part of the form that carries the file. */
 export const FILE_FIELD = "file";
 
-const asProblem = (error: unknown) => (error instanceof MediaRefusal ? new ApiProblem(error.status, error.code, error.message) : error);
+/**
+ * The media store's refusals in the API's `{ code, message }`. Bytes that contradict their declared
+ * type are an upload the endpoint does not take: unsupported_media_type, as the catalogue has 415
+ * (media_type_mismatch is a file that does not fit a message, 422).
+ */
+const asProblem = (error: unknown) =>
+  error instanceof MediaRefusal
+    ? new ApiProblem(error.status, error.status === 415 ? "unsupported_media_type" : error.code, error.message)
+    : error;
 
 /** Reads what is left of a refused body (bounded by the reader's limit) so the answer reaches the client whole. */
 async function drain(reader: MultipartReader) {

@@ -58,7 +58,7 @@ export async function getApiMessage(organizationId: string, id: string) {
     organizationId,
     id,
   ]);
-  if (!row) throw new ApiProblem(404, "not_found", "No message with this id in your organisation: unknown, or another's (code not_found).");
+  if (!row) throw new ApiProblem(404, "not_found", "No message with this id in your organisation: unknown, malformed or another's.");
   return messageView(row, (row.business_number as string | null) ?? null);
 }
 

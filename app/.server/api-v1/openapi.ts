@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { env } from "../config/env";
 import { API_RATE_LIMIT } from "./usage";
-import { ENDPOINTS, type Endpoint } from "./endpoints";
+import { ENDPOINTS, errorCodesOf, type Endpoint } from "./endpoints";
+import { ERROR_CATALOGUE, errorCatalogue, type ErrorCode } from "./errors";
 import { ApiError, NESTED_SCHEMAS } from "./schemas";
 import { MediaRef, Message } from "./message-schemas";
 import { CampaignAudience, CampaignEstimate, CampaignParameter } from "./campaign-schemas";
@@ -108,36 +109,31 @@ function operation(endpoint: Endpoint) {
           },
         }
       : {}),
-    responses: {
-      [String(endpoint.status)]: success,
-      "400": errorResponse(
-        endpoint.body || endpoint.rawBody || endpoint.multipart
-          ? "The query or the body is not valid: the message names the field and the problem (code invalid_request)."
-          : "The query is not valid (code invalid_request).",
-      ),
-      "401": errorResponse("No API key, or a key that is not valid or was revoked (codes missing_api_key, invalid_api_key)."),
-      ...Object.fromEntries(Object.entries(errorsOf(endpoint)).map(([status, description]) => [status, errorResponse(description)])),
-      "429": {
-        ...errorResponse(`More than ${API_RATE_LIMIT.limit} requests in a minute with this key (code rate_limited).`),
-        headers: { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } },
-      },
-    },
+    responses: { [String(endpoint.status)]: success, ...errorResponses(endpoint) },
   };
 }
 
-const IDEMPOTENCY_REFUSALS =
-  "The Idempotency-Key was used in the last 24 hours for a different request (code idempotency_conflict), or its first request is still being handled after 10 s (idempotency_in_progress).";
-
-/** The endpoint's own errors; an idempotent one's 409 also names the Idempotency-Key's refusals. */
-function errorsOf(endpoint: Endpoint): Record<string, string> {
-  const errors: Record<string, string> = { ...endpoint.errors };
-  if (endpoint.idempotent)
-    errors["409"] = errors["409"]?.includes("idempotency_conflict")
-      ? errors["409"]
-      : errors["409"]
-        ? `${errors["409"]} ${IDEMPOTENCY_REFUSALS}`
-        : IDEMPOTENCY_REFUSALS;
-  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)));
+/**
+ * The endpoint's error answers by status: each lists its codes from the catalogue (x-error-codes,
+ * and in words: code, meaning) after the endpoint's own words for that status where it has them.
+ */
+function errorResponses(endpoint: Endpoint) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(endpoint)) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const own = endpoint.errors as Record<number, string | undefined> | undefined;
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const words = codes.map((code) => `${code}: ${ERROR_CATALOGUE[code].meaning}`).join(" ");
+      const description = own?.[status] ? `${own[status]} ${words}` : words;
+      const response: Record<string, unknown> = { ...errorResponse(description), "x-error-codes": codes };
+      if (status === 429)
+        response.headers = { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } };
+      return [String(status), response];
+    }),
+  );
 }
 
 let built: { appUrl: string; day: string; document: ReturnType<typeof buildOpenApiDocument> } | undefined;
@@ -163,9 +159,11 @@ function buildOpenApiDocument(appUrl: string) {
     info: {
       title: "Jumbe API",
       version: "1.0.0",
-      description: `WhatsApp Business messaging for your organisation. Authenticate with your API key from the Developers page as a bearer token. Each key may make ${API_RATE_LIMIT.limit} requests a minute.`,
+      description: `WhatsApp Business messaging for your organisation. Authenticate with your API key from the Developers page as a bearer token. Each key may make ${API_RATE_LIMIT.limit} requests a minute, and may do what the role of the member who made it may do. Every error answers { code, message } with a code of the catalogue in x-error-catalogue (its status, meaning and what to do); each operation lists the codes it can answer in its responses' x-error-codes.`,
     },
     servers: [{ url: appUrl }],
+    // Every error code the API answers, once: its status, what it means and what to do (decision 052).
+    "x-error-catalogue": errorCatalogue(),
     security: [{ apiKey: [] }],
     paths,
     components: {
@@ -185,3 +183,11 @@ function buildOpenApiDocument(appUrl: string) {
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;
+
+/** The error codes an operation of the document lists (its responses' x-error-codes), in status order. */
+export function documentedErrorCodes(doc: OpenApiDocument, path: string, method: string): string[] {
+  const operation = (doc.paths[path] as Record<string, { responses: Record<string, { "x-error-codes"?: string[] }> }> | undefined)?.[
+    method.toLowerCase()
+  ];
+  return Object.values(operation?.responses ?? {}).flatMap((response) => response["x-error-codes"] ?? []);
+}

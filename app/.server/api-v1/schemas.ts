@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ERROR_CODES, type ErrorCode } from "./errors";
 import { CATEGORY_VALUES, LANGUAGE_VALUES, MEDIA_FORMATS, SAMPLE_TYPES, TEMPLATE_STATUSES } from "../../lib/templates";
 
 /**
@@ -8,8 +9,11 @@ import { CATEGORY_VALUES, LANGUAGE_VALUES, MEDIA_FORMATS, SAMPLE_TYPES, TEMPLATE
 
 export const ApiError = z
   .object({
-    code: z.string().describe("Stable, machine-readable error code, e.g. invalid_api_key or rate_limited."),
-    message: z.string().describe("What went wrong, for people."),
+    code: z
+      .enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]])
+      .describe("Stable, machine-readable error code from the catalogue (x-error-catalogue), e.g. invalid_api_key or rate_limited."),
+    message: z.string().describe("What went wrong and what to do, for people."),
+    permission: z.string().optional().describe("permission_denied: the permission the key's role lacks, e.g. templates:manage."),
   })
   .meta({ id: "Error" });
 

@@ -42,7 +42,8 @@ export function apiTemplate(t: MessageTemplate): ApiTemplate {
 
 const actor = (organizationId: string): Actor => ({ organizationId, userId: null });
 
-const notFound = () => new ApiProblem(404, "not_found", "No template with this id.");
+const notFound = () =>
+  new ApiProblem(404, "not_found", "No template with this id in your organisation: unknown, malformed, deleted or another's.");
 
 export async function listApiTemplates(organizationId: string, query: z.output<typeof TemplatesQuery>) {
   const page = await listWholeTemplates(
@@ -155,7 +156,8 @@ export async function createApiTemplateSample(organizationId: string, file: { co
       `The file is ${formatBytes(file.bytes.length)}; a ${file.contentType} sample can be up to ${formatBytes(rule.maxBytes)}.`,
     );
   if (!contentMatchesType(file.contentType, file.bytes))
-    throw new ApiProblem(400, "invalid_request", sampleContentProblem(file.contentType));
+    // The bytes are not of the declared type: a file of a type this endpoint does not take (415, as documented).
+    throw new ApiProblem(415, "unsupported_media_type", sampleContentProblem(file.contentType));
   const stored = await storeSample(organizationId, { fileName: fileName ?? "", contentType: file.contentType, bytes: file.bytes });
   return { id: stored.id, contentType: stored.contentType, size: stored.size };
 }

@@ -6,6 +6,7 @@ import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } 
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../http/request-meta";
 import type { CurrentUser } from "../auth/guards";
+import type { Role } from "../auth/permissions";
 import { bucketPrefix, countHitStatement, rateLimitResult, windowOf, type CountedHit, type RateLimitRule } from "../security/rate-limit";
 
 /** `jmb_live_` and 43 characters of base64url: 256 random bits, recognisable in logs and by secret scanners. */
@@ -137,27 +138,53 @@ export async function regenerateApiKey(current: CurrentUser, meta: RequestMeta):
 
 /**
  * The tenant a presented key belongs to with the key's rate-limit hit counted, or null (unknown,
- * malformed, revoked, or its organisation suspended: nothing is counted then). One statement on
- * every API call: the key's row (its organisation's by primary key), the hit against `rule` for the
- * key, and `last_used_at`, written at most once a minute per key. `prefetch` adds a read of the
- * caller's (a SQL expression of the key's organisation id, `k.organization_id`), answered as `prefetched`.
+ * malformed or revoked). A key of a suspended organisation answers `suspended` and counts nothing.
+ * `role` is what the key may do (decision 052): the organisation role of the member who made or last
+ * regenerated it, as it is now (a member demoted since narrows the key); a key whose maker has left
+ * the organisation acts as an admin, as every key did before, until someone regenerates it. One
+ * statement on every API call: the key's row (its organisation's and maker's by primary key), the
+ * hit against `rule` for the key, and `last_used_at`, written at most once a minute per key.
+ * `prefetch` adds a read of the caller's (a SQL expression of the key's organisation id,
+ * `k.organization_id`), answered as `prefetched`.
  */
-export async function authenticateApiKey(presented: string, rule: RateLimitRule, prefetch?: (organizationExpr: string) => string) {
+export async function authenticateApiKey(
+  presented: string,
+  rule: RateLimitRule,
+  prefetch?: (organizationExpr: string) => string,
+): Promise<
+  | { suspended: true; keyId: string; organizationId: string }
+  | { suspended: false; keyId: string; organizationId: string; role: Role; rate: ReturnType<typeof rateLimitResult>; prefetched: unknown }
+  | null
+> {
   if (!KEY_SHAPE.test(presented)) return null;
   const keyHash = sha256(presented);
-  const [row] = await rawQuery<{ id: string; organization_id: string; key_hash: string; prefetched?: unknown } & CountedHit>(
+  const [row] = await rawQuery<
+    { id: string; organization_id: string; key_hash: string; suspended: boolean; role: Role; prefetched?: unknown } & (
+      CountedHit | { hits: null }
+    )
+  >(
     `with k as (
-       select k.id, k.organization_id, k.key_hash
+       select k.id, k.organization_id, k.key_hash, o.status = 'suspended' as suspended,
+              coalesce(u.org_role::text, 'admin') as role
        from api_keys k join organizations o on o.id = k.organization_id
-       where k.key_hash = $1 and k.revoked_at is null and o.status <> 'suspended' limit 1),
+       left join users u on u.id = k.created_by and u.organization_id = k.organization_id
+       where k.key_hash = $1 and k.revoked_at is null limit 1),
      touched as (
        update api_keys set last_used_at = now()
-       where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute')),
-     hit as (${countHitStatement("$2::text || k.id::text", "$3", "from k")})
-     select k.id, k.organization_id, k.key_hash, hit.hits, hit.window_start, hit.window_stamp${prefetch ? `, ${prefetch("k.organization_id")} as prefetched` : ""}
-     from k cross join hit`,
+       where id = (select id from k where not suspended) and (last_used_at is null or last_used_at < now() - interval '1 minute')),
+     hit as (${countHitStatement("$2::text || k.id::text", "$3", "from k where not k.suspended")})
+     select k.id, k.organization_id, k.key_hash, k.suspended, k.role, hit.hits, hit.window_start, hit.window_stamp${prefetch ? `, case when not k.suspended then ${prefetch("k.organization_id")} end as prefetched` : ""}
+     from k left join hit on true`,
     [keyHash, bucketPrefix(rule), windowOf(rule)],
   );
   if (!row || !constantTimeEqual(row.key_hash, keyHash)) return null;
-  return { keyId: row.id, organizationId: row.organization_id, rate: rateLimitResult(rule, row), prefetched: row.prefetched ?? null };
+  if (row.suspended || row.hits === null) return { suspended: true, keyId: row.id, organizationId: row.organization_id };
+  return {
+    suspended: false,
+    keyId: row.id,
+    organizationId: row.organization_id,
+    role: row.role,
+    rate: rateLimitResult(rule, row as CountedHit),
+    prefetched: row.prefetched ?? null,
+  };
 }

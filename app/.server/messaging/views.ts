@@ -37,8 +37,10 @@ export function messageError(row: Record<string, unknown>): MessageView["error"]
 /** One `messages` row (snake_case, as the driver returns it) as the API shows it. */
 export function messageView(row: Record<string, unknown>, businessNumber: string | null): MessageView {
   const outbound = row.direction === "outbound";
+  // Meta's pricing once a status reported it (its type or billable), else null; a message's own
+  // category before then is no pricing. Webhooks out build the same (webhooks-out/events.ts).
   const pricing =
-    row.pricing_type || row.billable !== null
+    row.pricing_type || (row.billable !== null && row.billable !== undefined)
       ? { category: str(row.pricing_category), type: str(row.pricing_type), billable: (row.billable as boolean | null) ?? null }
       : null;
   return {

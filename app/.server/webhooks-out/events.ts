@@ -43,7 +43,8 @@ const MESSAGE_PAYLOAD = `json_build_object(
     'body', m.body,
     'error', case when m.error_code is not null or m.error_title is not null
                   then json_build_object('code', m.error_code, 'title', m.error_title, 'details', m.error_details) end,
-    'pricing', case when m.pricing_category is not null or m.pricing_type is not null or m.billable is not null
+    -- Meta's pricing once a status reported it, else null: the API's rule (messaging/views.ts), one shape in both.
+    'pricing', case when nullif(m.pricing_type, '') is not null or m.billable is not null
                     then json_build_object('category', m.pricing_category, 'type', m.pricing_type, 'billable', m.billable) end,
     'createdAt', ${iso("m.created_at")},
     'sentAt', ${iso("m.sent_at")},

@@ -15,7 +15,7 @@ import { readWebhookSecret, rotateWebhookSecret } from "~/.server/webhooks-out/s
 import { enableEndpoint, recentDeliveries, redeliver, sendTestEvent, type DeliveryRow } from "~/.server/webhooks-out/manage";
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 import { apiUsageStats } from "~/.server/api-v1/usage";
-import { openApiDocument } from "~/.server/api-v1/openapi";
+import { documentedErrorCodes, openApiDocument } from "~/.server/api-v1/openapi";
 import { endpointDocs } from "~/.server/api-v1/examples";
 import { StatCard } from "~/components/ui/stat-card";
 import { CopyButton } from "~/components/ui/copy-button";
@@ -83,7 +83,13 @@ export async function loader(args: Route.LoaderArgs) {
     deliveries,
     // One language's examples at a time (tabs below): the page and its data carry a third of them.
     language,
-    endpoints: endpointDocs(openApiDocument()).map(({ examples, ...endpoint }) => ({ ...endpoint, example: examples[language] })),
+    endpoints: endpointDocs(openApiDocument()).map(({ examples, ...endpoint }) => ({
+      ...endpoint,
+      example: examples[language],
+      errorCodes: documentedErrorCodes(openApiDocument(), endpoint.path, endpoint.method),
+    })),
+    // The one catalogue of error codes, as the OpenAPI document publishes it.
+    errorCatalogue: openApiDocument()["x-error-catalogue"],
   };
 }
 
@@ -159,6 +165,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
     webhook,
     webhookState,
     endpoints,
+    errorCatalogue,
     language,
     lastUsedAt,
     secret,
@@ -420,12 +427,60 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
             <div className="mt-3">
               <CodeBlock code={endpoint.example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
             </div>
+            <p className="mt-3 text-sm text-slate-600" data-testid="endpoint-errors">
+              <span className="font-medium text-slate-900">Errors it can answer: </span>
+              {endpoint.errorCodes.map((code, i) => (
+                <span key={code}>
+                  {i ? ", " : ""}
+                  <a href={`#error-${code}`} className="font-mono text-brand-700 underline-offset-2 hover:underline">
+                    {code}
+                  </a>
+                </span>
+              ))}
+            </p>
           </article>
         ))}
+      </section>
+
+      <section className="space-y-4" aria-labelledby="errors-heading">
+        <h2 id="errors-heading" className="text-lg font-semibold">
+          Errors
+        </h2>
+        <p className="text-sm text-slate-600">
+          Every error answers <code className="font-mono">{"{ code, message }"}</code> with one of these codes, always with the same HTTP
+          status. The message says what went wrong in words; a refusal for a missing permission also names it in{" "}
+          <code className="font-mono">permission</code>.
+        </p>
+        <Card as="div" padding="none">
+          <Table
+            caption="Error codes of the API"
+            columns={ERROR_COLUMNS}
+            rows={errorCatalogue}
+            rowKey={(row) => row.code}
+            empty="No error codes."
+          />
+        </Card>
       </section>
     </div>
   );
 }
+
+type ErrorRow = { code: string; status: number; meaning: string; action: string };
+
+const ERROR_COLUMNS: Column<ErrorRow>[] = [
+  {
+    key: "code",
+    header: "Code",
+    cell: (row) => (
+      <span id={`error-${row.code}`} className="font-mono text-sm">
+        {row.code}
+      </span>
+    ),
+  },
+  { key: "status", header: "HTTP status", cell: (row) => row.status },
+  { key: "meaning", header: "What it means", cell: (row) => row.meaning },
+  { key: "action", header: "What to do", cell: (row) => row.action },
+];
 
 /** The signing secret: masked until asked for (each read logged), rotated after a confirmation. */
 function SigningSecret({
