@@ -170,6 +170,11 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
               valueText={`${formatNumber(messagesUsed)} of ${formatNumber(tenant.messageLimit)}`}
               tone={messagesUsed >= tenant.messageLimit ? "danger" : "brand"}
             />
+            <p className="text-sm text-slate-600" data-testid="message-limit-source">
+              {tenant.limitOverride
+                ? `Limit set by an administrator (override of the ${tenant.plan} plan's ${formatNumber(tenant.planMessageLimit)}). Reason: ${tenant.limitOverride.reason}`
+                : `The ${tenant.plan} plan's limit.`}
+            </p>
             <dl className="space-y-2 text-sm">
               <Detail label="Wallet balance" value={formatKes(wallet.balanceCents)} />
               <Detail label="Held for queued messages" value={formatKes(wallet.heldCents)} />
@@ -260,14 +265,29 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
             options={USER_PLANS.map((p) => ({ value: p, label: p }))}
             errors={result("edit")?.fieldErrors?.plan}
           />
-          <Field
-            label="Message limit (a month)"
-            name="messageLimit"
-            inputMode="numeric"
-            defaultValue={String(tenant.messageLimit)}
-            errors={result("edit")?.fieldErrors?.messageLimit}
-            markRequired
-          />
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
+            <p className="text-sm text-slate-600">
+              The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the{" "}
+              {tenant.plan} plan allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to
+              follow the plan.
+            </p>
+            <Field
+              label="Override the plan's limit (messages a month)"
+              name="limitOverride"
+              inputMode="numeric"
+              defaultValue={tenant.limitOverride ? String(tenant.limitOverride.messages) : ""}
+              errors={result("edit")?.fieldErrors?.limitOverride}
+            />
+            <TextareaField
+              label="Reason for the override"
+              name="overrideReason"
+              rows={2}
+              maxLength={REASON_MAX}
+              defaultValue={tenant.limitOverride?.reason ?? ""}
+              errors={result("edit")?.fieldErrors?.overrideReason}
+            />
+          </fieldset>
           {suspended ? (
             <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
           ) : (
