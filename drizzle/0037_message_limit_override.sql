@@ -1,5 +1,6 @@
 ALTER TABLE "organizations" ADD COLUMN "message_limit_override" integer;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "message_limit_override_reason" text;--> statement-breakpoint
+CREATE INDEX "billing_usage_daily_day_idx" ON "billing_usage_daily" USING btree ("day");--> statement-breakpoint
 ALTER TABLE "organizations" ADD CONSTRAINT "organizations_message_limit_override_check" CHECK ((message_limit_override is null and message_limit_override_reason is null) or (message_limit_override > 0 and length(message_limit_override_reason) > 0));--> statement-breakpoint
 -- The monthly message limit follows the plan's price list unless an administrator set an override
 -- with its reason (decision 051): kept here, so every writer (sign-up, a plan change on the 1st, the
