@@ -6,7 +6,7 @@ import { platformScope } from "~/.server/auth/scope";
 import { requestMeta } from "~/.server/http/request-meta";
 import { readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
-import { checkStepUp, stepUpNeeded } from "~/.server/admin/step-up";
+import { checkStepUp, stepUpNeeded, typedValues } from "~/.server/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/admin/users/detail";
 import { EditTenantSchema, editTenant, ReasonSchema } from "~/.server/admin/users/edit";
 import { reactivateTenant, suspendTenant, TenantRefusal } from "~/.server/admin/users/suspension";
@@ -41,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { tenant, ...(await tenantActivity(scope, tenant.id)), stepUpNeeded: stepUpNeeded(current) };
 }
 
-type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string };
+type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string; values?: Record<string, string> };
 
 const refused = (intent: string, status: number, result: Omit<ActionResult, "intent">) =>
   data<ActionResult>({ intent, ...result }, { status });
@@ -72,9 +72,10 @@ export async function action(args: Route.ActionArgs) {
     }
     if (intent === "suspend" || intent === "reactivate") {
       const parsed = ReasonSchema.safeParse({ reason: form.get("reason") ?? "" });
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues) });
+      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
       const stepUp = await checkStepUp(current, form);
-      if (!stepUp.ok) return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] } });
+      if (!stepUp.ok)
+        return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] }, values: typedValues(form) });
       if (intent === "suspend") {
         const done = await suspendTenant(current, meta, tenant.id, parsed.data.reason);
         const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
@@ -415,6 +416,7 @@ function ReasonForm({
         name="reason"
         maxLength={REASON_MAX}
         hint="Recorded in the audit log."
+        defaultValue={result?.values?.reason}
         errors={result?.fieldErrors?.reason}
         markRequired
       />
