@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
@@ -25,6 +25,11 @@ import { Name } from "~/components/ui/name";
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
 ];
+
+// A refused reconcile (409: another tab or administrator reconciled it first) reads the invoice again,
+// so the page shows it reconciled beside the message; other refusals keep the page as it was.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);

@@ -65,9 +65,9 @@ export async function action(args: Route.ActionArgs) {
   try {
     if (intent === "edit") {
       const parsed = EditTenantSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues) });
+      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
       const outcome = await editTenant(current, meta, tenant.id, parsed.data);
-      if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors });
+      if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors, values: typedValues(form) });
       return redirectWithToast(here, "success", outcome.changed ? `${withoutBidiControls(tenant.name)} was updated.` : "Nothing changed.");
     }
     if (intent === "suspend" || intent === "reactivate") {
@@ -262,7 +262,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
           <SelectField
             label="Plan"
             name="plan"
-            defaultValue={tenant.plan}
+            defaultValue={result("edit")?.values?.plan ?? tenant.plan}
             options={USER_PLANS.map((p) => ({ value: p, label: p }))}
             errors={result("edit")?.fieldErrors?.plan}
           />
@@ -277,7 +277,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
               label="Override the plan's limit (messages a month)"
               name="limitOverride"
               inputMode="numeric"
-              defaultValue={tenant.limitOverride ? String(tenant.limitOverride.messages) : ""}
+              defaultValue={result("edit")?.values?.limitOverride ?? (tenant.limitOverride ? String(tenant.limitOverride.messages) : "")}
               errors={result("edit")?.fieldErrors?.limitOverride}
             />
             <TextareaField
@@ -285,7 +285,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
               name="overrideReason"
               rows={2}
               maxLength={REASON_MAX}
-              defaultValue={tenant.limitOverride?.reason ?? ""}
+              defaultValue={result("edit")?.values?.overrideReason ?? tenant.limitOverride?.reason ?? ""}
               errors={result("edit")?.fieldErrors?.overrideReason}
             />
           </fieldset>
