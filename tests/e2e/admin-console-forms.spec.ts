@@ -50,7 +50,9 @@ test("Edit User: the limit follows the plan, and an override needs its reason an
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect(admin.getByText(`${tenant.businessName} was updated.`)).toBeVisible();
   await expect(admin.getByText("0 of 25,000")).toBeVisible();
-  await expect(admin.getByTestId("message-limit-source")).toContainText("Limit set by an administrator (override of the Growth plan's 10,000)");
+  await expect(admin.getByTestId("message-limit-source")).toContainText(
+    "Limit set by an administrator (override of the Growth plan's 10,000)",
+  );
   await expect(admin.getByTestId("message-limit-source")).toContainText("Reason: Black Friday campaign agreed with sales");
   await admin.context().close();
 });
@@ -87,10 +89,16 @@ test("a second reconcile of the same transfer says on the page that it was alrea
     const dialog = tab.getByRole("dialog", { name: /^Reconcile / });
     await field(dialog, "Bank reference").fill("NCBA-FT-40001");
   }
-  await first.getByRole("dialog", { name: /^Reconcile / }).getByRole("button", { name: "Mark as Reconciled" }).click();
+  await first
+    .getByRole("dialog", { name: /^Reconcile / })
+    .getByRole("button", { name: "Mark as Reconciled" })
+    .click();
   await expect(first.getByTestId("reconciled")).toContainText("Yes");
 
-  await second.getByRole("dialog", { name: /^Reconcile / }).getByRole("button", { name: "Mark as Reconciled" }).click();
+  await second
+    .getByRole("dialog", { name: /^Reconcile / })
+    .getByRole("button", { name: "Mark as Reconciled" })
+    .click();
   await expect(second.getByRole("alert").filter({ hasText: /is already reconciled: the wallet was credited once\./ })).toBeVisible();
   await expect(second.getByTestId("reconciled")).toContainText("Yes");
   await first.context().close();

@@ -103,7 +103,11 @@ describe("a refused step-up without JavaScript", () => {
     expect(renderedValue(adjust.html, "reason")).toBe("Reverse a duplicate credit");
     expect(adjust.html).toMatch(/<input[^>]*value="debit"[^>]*checked|<input[^>]*checked[^>]*value="debit"/);
 
-    const { account } = await connectedNumber(t.organization.id, { wabaId: "750001", phoneNumberId: "850001", display: "+254 700 500 100" });
+    const { account } = await connectedNumber(t.organization.id, {
+      wabaId: "750001",
+      phoneNumberId: "850001",
+      display: "+254 700 500 100",
+    });
     const disconnect = await post(`/admin/whatsapp/${account.id}`, a.cookie, { intent: "disconnect", reason: "The owner asked us to" });
     expect(disconnect.status).toBe(400);
     expect(disconnect.html).toContain(PASSWORD_LABEL);

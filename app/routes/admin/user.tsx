@@ -74,8 +74,7 @@ export async function action(args: Route.ActionArgs) {
       const parsed = ReasonSchema.safeParse({ reason: form.get("reason") ?? "" });
       if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
       const stepUp = await checkStepUp(current, form);
-      if (!stepUp.ok)
-        return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] }, values: typedValues(form) });
+      if (!stepUp.ok) return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] }, values: typedValues(form) });
       if (intent === "suspend") {
         const done = await suspendTenant(current, meta, tenant.id, parsed.data.reason);
         const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
@@ -269,9 +268,8 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
           <fieldset className="space-y-3">
             <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
             <p className="text-sm text-slate-600">
-              The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the{" "}
-              {tenant.plan} plan allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to
-              follow the plan.
+              The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan}{" "}
+              plan allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
             </p>
             <Field
               label="Override the plan's limit (messages a month)"

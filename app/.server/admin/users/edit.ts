@@ -42,21 +42,21 @@ export const EditTenantSchema = z
         z.maxLength(REASON_MAX, `Keep the reason to ${REASON_MAX} characters.`),
       ),
     ),
-  status: z.optional(z.enum(["pending", "active"], { error: "Choose pending or active (suspend with Suspend User)." })),
-  firstName: name("First name"),
-  lastName: name("Last name"),
-  email: z.string({ error: "The e-mail address is required." }).check(
-    z.overwrite((v) => v.trim().toLowerCase()),
-    z.minLength(1, { error: "The e-mail address is required.", abort: true }),
-    z.maxLength(254, "An e-mail address has at most 254 characters."),
-    z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an e-mail address like name@example.co.ke."),
-  ),
-  phone: z.optional(
-    z.string().check(
-      z.overwrite((v) => v.trim()),
-      z.refine((v) => !v || normalizePhone(v) !== null, "Enter a phone number like 0712 345 678 or +254 712 345 678."),
+    status: z.optional(z.enum(["pending", "active"], { error: "Choose pending or active (suspend with Suspend User)." })),
+    firstName: name("First name"),
+    lastName: name("Last name"),
+    email: z.string({ error: "The e-mail address is required." }).check(
+      z.overwrite((v) => v.trim().toLowerCase()),
+      z.minLength(1, { error: "The e-mail address is required.", abort: true }),
+      z.maxLength(254, "An e-mail address has at most 254 characters."),
+      z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an e-mail address like name@example.co.ke."),
     ),
-  ),
+    phone: z.optional(
+      z.string().check(
+        z.overwrite((v) => v.trim()),
+        z.refine((v) => !v || normalizePhone(v) !== null, "Enter a phone number like 0712 345 678 or +254 712 345 678."),
+      ),
+    ),
   })
   .check(
     z.refine((v) => !v.limitOverride || !!v.overrideReason, {
