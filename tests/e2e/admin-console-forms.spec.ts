@@ -81,13 +81,14 @@ test("a second reconcile of the same transfer says on the page that it was alrea
   await signInViaForm(page, owner.email, owner.password);
   const invoiceId = await startBankTransfer(page, "3,000");
 
-  // Two tabs of the administrator's open the reconcile form before either is sent.
+  // Two administrators (or two windows) open the reconcile form before either is sent.
   const first = await adminPage(browser, javaScriptEnabled);
-  const second = await first.context().newPage();
+  const second = await adminPage(browser, javaScriptEnabled);
   for (const tab of [first, second]) {
     await tab.goto(`/admin/billing/invoices/${invoiceId}?dialog=reconcile`);
     const dialog = tab.getByRole("dialog", { name: /^Reconcile / });
-    await field(dialog, "Bank reference").fill("NCBA-FT-40001");
+    // A statement line pays one transfer only: a reference of this test's own.
+    await field(dialog, "Bank reference").fill(`NCBA-FT-${invoiceId.slice(0, 8)}`);
   }
   await first
     .getByRole("dialog", { name: /^Reconcile / })
@@ -102,4 +103,5 @@ test("a second reconcile of the same transfer says on the page that it was alrea
   await expect(second.getByRole("alert").filter({ hasText: /is already reconciled: the wallet was credited once\./ })).toBeVisible();
   await expect(second.getByTestId("reconciled")).toContainText("Yes");
   await first.context().close();
+  await second.context().close();
 });
