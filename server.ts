@@ -22,7 +22,7 @@ import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.serve
 import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
 import { appHostOnly } from "~/.server/http/app-host";
 import { statementCountHeader } from "~/.server/db/statement-count";
-import { createRequestContext } from "~/.server/http/context";
+import { createRequestContext, type RequestInfo } from "~/.server/http/context";
 import { endLiveStreams } from "~/.server/http/live-streams";
 import { renderOnce } from "~/.server/http/render-once";
 import { requestLog } from "~/.server/http/request-log";
@@ -168,7 +168,12 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     databaseGate(),
     createRequestHandler({
       build: build as ServerBuild,
-      getLoadContext: (req, res) => createRequestContext({ clientIp: req.ip, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) =>
+        createRequestContext({
+          clientIp: req.ip,
+          cspNonce: res.locals.cspNonce as string,
+          consoleRefusal: res.locals.consoleRefusal as RequestInfo["consoleRefusal"],
+        }),
     }),
   );
   app.use(databaseUnavailableErrors());

@@ -52,6 +52,11 @@ async function dayStats(organizationId: string, day: string, sent: number, recei
   await db().execute(sql`
     insert into message_stats_pending (organization_id, hour, phone_number_id, category, sent, received)
     values (${organizationId}, ${noon.toISOString()}::timestamptz, ${phoneNumberId}, 'utility', ${sent}, ${received})`);
+  // What the plan's charges count: "Messages this month" reads it.
+  await db().execute(sql`
+    insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+    values (${organizationId}, ${day}::date, ${phoneNumberId}, 'utility', ${sent}, 0)
+    on conflict (organization_id, day, phone_number_id, category) do update set messages = billing_usage_daily.messages + excluded.messages`);
 }
 
 describe("the admin Overview", () => {

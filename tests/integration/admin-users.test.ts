@@ -111,7 +111,8 @@ describe("the Users tab", () => {
       plan: "Growth",
       status: "active",
       messagesUsed: 1200,
-      messageLimit: 1000,
+      // The Growth plan's limit (the price list), whatever the organisation was created with.
+      messageLimit: 10000,
       revenueCents: 375050,
       lastActive: today,
     });
@@ -224,7 +225,6 @@ describe("Edit User", () => {
       );
     const valid = {
       plan: "Growth",
-      messageLimit: "10,000",
       status: "active",
       firstName: "Wanjiku",
       lastName: "Kamau",
@@ -232,11 +232,11 @@ describe("Edit User", () => {
       phone: "0712 345 678",
     };
 
-    const bad = await edit({ ...valid, plan: "Gold", messageLimit: "lots", email: "not-an-address", phone: "12", firstName: " " });
+    const bad = await edit({ ...valid, plan: "Gold", limitOverride: "lots", email: "not-an-address", phone: "12", firstName: " " });
     expect(bad.status).toBe(400);
     expect(bad.data.fieldErrors).toEqual({
       plan: ["Choose Starter, Growth or Enterprise."],
-      messageLimit: ["Give the message limit as a whole number of messages."],
+      limitOverride: ["Give the message limit as a whole number of messages."],
       firstName: ["First name is required."],
       email: ["Enter an e-mail address like name@example.co.ke."],
       phone: ["Enter a phone number like 0712 345 678 or +254 712 345 678."],
@@ -257,9 +257,76 @@ describe("Edit User", () => {
     expect(record).toMatchObject({
       action: "organization.edit",
       admin_email: platform.email,
-      before: { plan: "Starter", messageLimit: 1000, ownerName: "Test User", ownerPhone: null },
-      after: { plan: "Growth", messageLimit: 10000, ownerName: "Wanjiku Kamau", ownerPhone: "+254712345678" },
+      before: { plan: "Starter", limitOverride: null, overrideReason: null, ownerName: "Test User", ownerPhone: null },
+      after: { plan: "Growth", limitOverride: null, overrideReason: null, ownerName: "Wanjiku Kamau", ownerPhone: "+254712345678" },
     });
+  });
+
+  it("sets the limit from the plan's price list unless an override with its reason is given, and shows which", async () => {
+    const platform = await admin();
+    const amani = await tenant("Amani Traders", { plan: "Starter", email: "owner@amani.co.ke" });
+    const edit = (fields: Record<string, string>) =>
+      detail(
+        userAction,
+        formRequest(
+          `/admin/users/${amani.id}?dialog=edit`,
+          { intent: "edit", status: "active", firstName: "Test", lastName: "User", email: "owner@amani.co.ke", ...fields },
+          { cookie: platform.cookie },
+        ),
+        amani.id,
+      );
+    const limitOf = async () =>
+      (
+        (await db().execute(sql`
+          select message_limit, message_limit_override, message_limit_override_reason from organizations where id = ${amani.id}`)) as unknown as {
+          rows: { message_limit: number; message_limit_override: number | null; message_limit_override_reason: string | null }[];
+        }
+      ).rows[0]!;
+    const shown = async () =>
+      (await detail(userLoader, getRequest(`/admin/users/${amani.id}`, { cookie: platform.cookie }), amani.id)).data.tenant;
+
+    // An override without its reason is refused, and nothing changes.
+    const noReason = await edit({ plan: "Growth", limitOverride: "25,000", overrideReason: "  " });
+    expect(noReason.status).toBe(400);
+    expect(noReason.data.fieldErrors).toEqual({
+      overrideReason: ["Give the reason for overriding the plan's message limit, or leave the limit empty to follow the plan."],
+    });
+    expect(await limitOf()).toEqual({ message_limit: 1000, message_limit_override: null, message_limit_override_reason: null });
+
+    // The plan alone sets the limit.
+    expect((await edit({ plan: "Enterprise", limitOverride: "" })).status).toBe(302);
+    expect(await limitOf()).toEqual({ message_limit: 100000, message_limit_override: null, message_limit_override_reason: null });
+    expect(await shown()).toMatchObject({ messageLimit: 100000, planMessageLimit: 100000, limitOverride: null });
+
+    // An override with its reason wins over the plan, is shown as such, and is recorded.
+    const reason = "Black Friday campaign agreed with sales";
+    expect((await edit({ plan: "Growth", limitOverride: "25,000", overrideReason: reason })).status).toBe(302);
+    expect(await limitOf()).toEqual({ message_limit: 25000, message_limit_override: 25000, message_limit_override_reason: reason });
+    expect(await shown()).toMatchObject({ messageLimit: 25000, planMessageLimit: 10000, limitOverride: { messages: 25000, reason } });
+    const record = (await auditOf(amani.id)).at(-1);
+    expect(record).toMatchObject({ after: { plan: "Growth", limitOverride: 25000, overrideReason: reason } });
+
+    // Writing the limit directly does not escape the rule; clearing the override returns to the plan's.
+    await db().execute(sql`update organizations set message_limit = 7 where id = ${amani.id}`);
+    expect((await limitOf()).message_limit).toBe(25000);
+    expect((await edit({ plan: "Growth", limitOverride: "", overrideReason: reason })).status).toBe(302);
+    expect(await limitOf()).toEqual({ message_limit: 10000, message_limit_override: null, message_limit_override_reason: null });
+  });
+
+  it("follows the plan when an organisation is created or changes plan or billing type", async () => {
+    const created = (
+      (await db().execute(sql`
+        insert into organizations (name, business_id, plan_type, billing_type) values ('Kisumu Fresh', 'JMB-KISUMU01', 'Enterprise', 'prepaid')
+        returning id, message_limit`)) as unknown as { rows: { id: string; message_limit: number }[] }
+    ).rows[0]!;
+    expect(created.message_limit).toBe(100000);
+    const after = (
+      (await db().execute(sql`
+        update organizations set plan_type = 'Growth', billing_type = 'postpaid' where id = ${created.id} returning message_limit`)) as unknown as {
+        rows: { message_limit: number }[];
+      }
+    ).rows[0]!;
+    expect(after.message_limit).toBe(10000);
   });
 });
 

@@ -53,6 +53,10 @@ async function statsThisMonth(organizationId: string, phoneNumberId: string, sen
   await db().execute(sql`
     insert into message_stats_daily (organization_id, day, phone_number_id, category, sent, received)
     values (${organizationId}, (now() at time zone 'Africa/Nairobi')::date, ${phoneNumberId}, 'utility', ${sent}, ${received})`);
+  // "Messages this month" is what the plan's charges counted (the same figure on every tab).
+  await db().execute(sql`
+    insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+    values (${organizationId}, (now() at time zone 'Africa/Nairobi')::date, ${phoneNumberId}, 'utility', ${sent}, ${sent * 200})`);
 }
 
 async function webhookFor(wabaId: string, field: string, receivedAt = new Date()) {
@@ -91,7 +95,7 @@ describe("the WhatsApp tab's table", () => {
       wabaId: "710001",
       status: "connected",
       subscribed: true,
-      messagesThisMonth: 150,
+      messagesThisMonth: 120,
       apiVersion: env().GRAPH_API_VERSION,
     });
     expect(row.numbers[0]).toMatchObject({ display: "+254 700 100 200", quality: "GREEN" });

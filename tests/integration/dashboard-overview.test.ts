@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/db/client";
 import { messageTemplates } from "~/.server/db/schema";
 import { loader as dashboardLoader } from "~/routes/app/dashboard";
@@ -50,6 +51,13 @@ describe("the Overview's cards", () => {
     await message(a.organizationId, recent, "outbound", new Date(monthStart.getTime() + 1000));
     await message(a.organizationId, recent, "outbound", new Date(now.getTime() - MINUTE));
     await message(a.organizationId, recent, "outbound", new Date(monthStart.getTime() - 1000));
+    // As the plan's charges counted them: two on this month's days, one on the last day before it.
+    await db().execute(sql`
+      insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents) values
+        (${a.organizationId}, ${nairobiToday(new Date(monthStart.getTime() + 1000))}::date, '', 'utility', 1, 200),
+        (${a.organizationId}, ${nairobiToday(now)}::date, '6101', 'utility', 1, 200),
+        (${a.organizationId}, ${nairobiToday(new Date(monthStart.getTime() - 1000))}::date, '', 'utility', 1, 200)
+      on conflict (organization_id, day, phone_number_id, category) do update set messages = billing_usage_daily.messages + 1`);
     // The old contact last wrote 31 days ago; the other tenant's contact today.
     await message(a.organizationId, old, "inbound", new Date(now.getTime() - 31 * 24 * HOUR));
     await message(b.organizationId, other, "inbound", new Date(now.getTime() - HOUR));

@@ -82,6 +82,8 @@ interface SessionRow {
   plan_type: string;
   billing_type: string;
   message_limit: number;
+  message_limit_override: number | null;
+  message_limit_override_reason: string | null;
   status: Organization["status"];
   whatsapp_number: string | null;
   organization_created_at: Date | string;
@@ -109,6 +111,7 @@ const SESSION_COLUMNS = `
   u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
   u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
   o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
+  o.message_limit_override, o.message_limit_override_reason,
   o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
   o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
   o.closure_requested_at, o.closure_requested_by, o.erase_after,
@@ -164,6 +167,8 @@ export async function findSession(request: Request, options: FindSessionOptions 
       planType: row.plan_type,
       billingType: row.billing_type,
       messageLimit: row.message_limit,
+      messageLimitOverride: row.message_limit_override,
+      messageLimitOverrideReason: row.message_limit_override_reason,
       status: row.status,
       whatsappNumber: row.whatsapp_number,
       createdAt: date(row.organization_created_at),

@@ -1,3 +1,4 @@
+import { messagesUsedThisMonthSql } from "./month-usage";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../jobs/queue";
 import { changeWallet, holdForMessages } from "./ledger";
@@ -185,8 +186,7 @@ export async function estimateSendCost(executor: Executor, organizationId: strin
     return { billingType: price.billingType, totalCents: recipients * price.priceCents, perMessageKes, includedLeft: null };
   const result = (await executor.execute(sql`
     select coalesce(p.included_messages, 0) as included,
-           coalesce((select sum(messages) from billing_usage_daily u
-                     where u.organization_id = o.id and u.day >= date_trunc('month', now() at time zone 'Africa/Nairobi')::date), 0) as used
+           ${sql.raw(messagesUsedThisMonthSql("o.id"))} as used
     from organizations o left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type
     where o.id = ${organizationId}`)) as unknown as { rows: { included: number | string; used: number | string }[] };
   const row = result.rows[0];

@@ -1,3 +1,4 @@
+import { messagesUsedThisMonthSql } from "./month-usage";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
 import type { Executor } from "../jobs/queue";
@@ -116,8 +117,11 @@ async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
 async function monthLines(tx: Executor, org: Billable, period: Period): Promise<InvoiceLine[]> {
   const used = (
     (await tx.execute(sql`
-      select coalesce(sum(messages), 0)::int as n from billing_usage_daily
-      where organization_id = ${org.id} and day between ${period.start}::date and ${period.end}::date`)) as unknown as {
+      select ${sql.raw(
+        // "Messages this month" of the invoiced month (a period is a calendar month, Nairobi).
+        messagesUsedThisMonthSql({ organization: "o.id", at: `'${period.start}T12:00:00+03:00'::timestamptz` }),
+      )} as n
+      from organizations o where o.id = ${org.id}`)) as unknown as {
       rows: { n: number }[];
     }
   ).rows[0]!.n;

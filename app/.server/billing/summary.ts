@@ -1,5 +1,6 @@
 import { rawQuery } from "../db/client";
 import { periodAt } from "./periods";
+import { messagesUsedThisMonthSql } from "./month-usage";
 
 /**
  * The organisation's billing at a glance: the wallet, the plan and this period's usage against its
@@ -21,13 +22,13 @@ export async function walletSummary(organizationId: string, now = new Date()) {
   }>(
     `select w.balance_cents, w.held_cents, o.plan_type, o.billing_type, o.message_limit, o.next_plan_type, o.next_billing_type,
             o.next_plan_from::text as next_plan_from,
-            coalesce(u.used, 0)::int as used, coalesce(u.spent, 0) as spent
+            ${messagesUsedThisMonthSql({ organization: "o.id", at: "$4::timestamptz" })} as used, coalesce(u.spent, 0) as spent
      from organizations o
      left join wallets w on w.organization_id = o.id
-     left join lateral (select sum(messages) as used, sum(amount_cents) as spent from billing_usage_daily
+     left join lateral (select sum(amount_cents) as spent from billing_usage_daily
                         where organization_id = o.id and day between $2::date and $3::date) u on true
      where o.id = $1`,
-    [organizationId, period.start, period.end],
+    [organizationId, period.start, period.end, now.toISOString()],
   );
   if (!row) throw new Error(`No organisation ${organizationId}`);
   const balanceCents = Number(row.balance_cents ?? 0);

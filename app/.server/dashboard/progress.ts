@@ -1,3 +1,4 @@
+import { messagesUsedThisMonthSql } from "../billing/month-usage";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import { nairobiDate } from "~/lib/dates";
@@ -20,7 +21,7 @@ export interface SetupProgress {
 }
 
 export interface OverviewFigures {
-  /** Messages Meta accepted this Nairobi month (the rollups). */
+  /** "Messages this month": counted against the plan this Nairobi month (messagesUsedThisMonthSql). */
   messagesSent: number;
   /** Different contacts with a message either way in the last 30 Nairobi days, today included. */
   activeContacts: number;
@@ -32,7 +33,6 @@ export interface OverviewFigures {
 
 export async function overviewFigures(organizationId: string, now = new Date()): Promise<OverviewFigures> {
   const today = nairobiDate(now);
-  const monthStart = `${today.slice(0, 8)}01`;
   const [row] = await queryRows<{
     sent: string;
     active: string;
@@ -45,8 +45,8 @@ export async function overviewFigures(organizationId: string, now = new Date()):
     results: boolean;
   }>(sql`
     select
-      (select coalesce(sum(sent), 0) from message_stats_daily
-        where organization_id = ${organizationId} and day >= ${monthStart}::date) as sent,
+      (select ${sql.raw(messagesUsedThisMonthSql({ organization: "o.id", at: `'${now.toISOString()}'::timestamptz` }))}
+        from organizations o where o.id = ${organizationId}) as sent,
       (select coalesce(sum(contacts), 0) from contact_first_counts
         where organization_id = ${organizationId} and phone_number_id = '' and grain = 'day'
           and at >= (${today}::date - 29)::timestamp at time zone 'Africa/Nairobi'

@@ -113,6 +113,11 @@ async function seedActivity(organizationId: string, accountId: string, demo: Dem
         select ${organizationId}, d::date, ${number.id}, 'utility', ${Math.round(sent * share)}, ${Math.round(sent * share * 0.96)},
                ${Math.round(sent * share * 0.7)}, ${Math.round(received * share)}
         from generate_series(date_trunc('month', now() at time zone 'Africa/Nairobi'), now() at time zone 'Africa/Nairobi', interval '1 day') d`);
+      // The same messages as the plan's charges count them: "Messages this month" on every tab reads these.
+      await db().execute(sql`
+        insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+        select ${organizationId}, d::date, ${number.id}, 'utility', ${Math.round(sent * share)}, 0
+        from generate_series(date_trunc('month', now() at time zone 'Africa/Nairobi'), now() at time zone 'Africa/Nairobi', interval '1 day') d`);
     }
   if (demo.state === "disconnected") return;
   const number = demo.numbers[0]!;

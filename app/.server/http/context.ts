@@ -6,6 +6,8 @@ export interface RequestInfo {
   clientIp: string;
   /** This response's CSP nonce; every inline script and the hydration scripts carry it. */
   cspNonce: string;
+  /** A console request Express would have refused (cross-origin, not a form): the console's guard answers it. */
+  consoleRefusal?: { status: number; message: string };
 }
 
 export const requestInfoContext = createContext<RequestInfo>({ clientIp: "127.0.0.1", cspNonce: "" });
@@ -13,7 +15,11 @@ export const requestInfoContext = createContext<RequestInfo>({ clientIp: "127.0.
 /** The context every loader, action and middleware of one request shares (getLoadContext in server.ts). */
 export function createRequestContext(info: Partial<RequestInfo> = {}) {
   const context = new RouterContextProvider();
-  context.set(requestInfoContext, { clientIp: info.clientIp || "127.0.0.1", cspNonce: info.cspNonce ?? "" });
+  context.set(requestInfoContext, {
+    clientIp: info.clientIp || "127.0.0.1",
+    cspNonce: info.cspNonce ?? "",
+    ...(info.consoleRefusal ? { consoleRefusal: info.consoleRefusal } : {}),
+  });
   return context;
 }
 

@@ -3,6 +3,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { data } from "react-router";
 import { sendError } from "./error-page";
 import { BODY_TOO_LARGE, BodyTooLargeError } from "./body-limit";
+import { deferConsoleRefusal } from "./methods";
 
 /** An action's failed-form answer: Conform's result and, when given, an error toast. */
 export function formFailure<Result, Extra extends object = object>(result: Result, status = 400, toastMessage?: string, extra?: Extra) {
@@ -34,6 +35,7 @@ export function isFormEncoding(contentType: string | undefined) {
 export function requireFormEncoding(options: { exempt: (path: string) => boolean }) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (req.method !== "POST" || options.exempt(req.path) || isFormEncoding(req.get("content-type"))) return next();
+    if (deferConsoleRefusal(req, res, { status: 415, message: FORM_MESSAGES.encoding })) return next();
     sendError(req, res, 415, FORM_MESSAGES.encoding);
   };
 }

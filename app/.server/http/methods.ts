@@ -11,10 +11,27 @@ const API_V1_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 // The admin console's pages and files (and React Router's /admin….data) answer anyone but a platform
 // administrator 404 whatever the method (decision 037): these methods go on to its layout's guard,
 // which answers them (404, or 405 to an administrator) instead of a 405 here that would say the address exists.
-const CONSOLE_PATH = /^\/admin(?:$|\/|\.data$)/;
+export const CONSOLE_PATH = /^\/admin(?:$|\/|\.data$)/;
 const CONSOLE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Whether the route a path opens takes a POST (has an action), from the build's route manifest. */
+/**
+ * A refusal Express owes a console request (cross-origin, or not a form) but leaves to the console's
+ * guard, so that anyone but a platform administrator gets the same 404 whatever the request carried;
+ * the guard answers an administrator with it (`RequestInfo.consoleRefusal`).
+ */
+export interface DeferredRefusal {
+  status: number;
+  message: string;
+}
+
+/** Whether the refusal is left to the console's guard: an unsafe request to a console path. */
+export function deferConsoleRefusal(req: Request, res: Response, refusal: DeferredRefusal) {
+  if (!CONSOLE_PATH.test(req.path) || req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
+  res.locals.consoleRefusal ??= refusal;
+  return true;
+}
+
 export type RouteLookup = (pathname: string) => { action: boolean } | undefined;
 
 export function routeLookup(build: ServerBuild): RouteLookup {

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { deferConsoleRefusal } from "./methods";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -36,7 +37,11 @@ export function requireSameOrigin(options: { appUrl: string | (() => string); ex
     const forbidden = () => res.status(403).json({ message: "Forbidden: cross-origin request refused." });
     // Read per request: with PORT=0 the server learns its port, and so APP_URL, after it listens.
     const appOrigin = new URL(typeof options.appUrl === "function" ? options.appUrl() : options.appUrl).origin;
-    if (!fromOwnPages(req, appOrigin)) return forbidden();
+    if (!fromOwnPages(req, appOrigin)) {
+      // The console's guard answers it: 404 to anyone but an administrator, this refusal to one.
+      if (deferConsoleRefusal(req, res, { status: 403, message: "Forbidden: cross-origin request refused." })) return next();
+      return forbidden();
+    }
     if (req.path.startsWith("/api/")) {
       if (!req.get("origin")) return forbidden();
       if (!/^application\/json\b/i.test(req.get("content-type") ?? ""))

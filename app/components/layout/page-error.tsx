@@ -18,6 +18,9 @@ export function explainError(error: unknown): { title: string; body: string } {
       return { title: "You do not have permission to see this.", body: "Ask an administrator of your organisation for access." };
     case 404:
       return { title: "This page does not exist.", body: "It may have been removed, or it belongs to another organisation." };
+    case 405:
+      // A post to a page that takes none (the console's pages let posts through to their guard).
+      return { title: "This page does not take a form.", body: "Nothing was changed. Reload the page and use its buttons." };
     case 413:
       return { title: "That was too large to send.", body: "Send less at once and try again." };
     case 429:

@@ -65,6 +65,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
   const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
   const errorOf = (intent: string, field?: string) =>
     error && error.intent === intent && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
+  const typed = (intent: string, name: string) => (error?.intent === intent ? error.values?.[name] : undefined);
   const doc = invoice.document;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -135,12 +136,14 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
                 inputMode="decimal"
                 placeholder={(doc.totalCents / 100).toFixed(2)}
                 hint={`Leave it empty to credit all ${formatKes(doc.totalCents)}.`}
+                defaultValue={typed("credit", "amount")}
                 errors={errorOf("credit", "amount")}
               />
               <TextareaField
                 label="Note to the tenant (optional)"
                 name="note"
                 maxLength={RESOLUTION_NOTE_MAX}
+                defaultValue={typed("credit", "note")}
                 errors={errorOf("credit", "note")}
               />
               <StepUpField needed={stepUp} error={errorOf("credit", "confirmation")?.[0]} id="credit-confirmation" />
@@ -162,6 +165,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
                 name="note"
                 maxLength={RESOLUTION_NOTE_MAX}
                 markRequired
+                defaultValue={typed("reject", "note")}
                 errors={errorOf("reject", "note")}
               />
               <StepUpField needed={stepUp} error={errorOf("reject", "confirmation")?.[0]} id="reject-confirmation" />

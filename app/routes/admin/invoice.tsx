@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/auth/guards";
 import { platformScope } from "~/.server/auth/scope";
@@ -25,6 +25,11 @@ import { Name } from "~/components/ui/name";
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
 ];
+
+// A refused reconcile (409: another tab or administrator reconciled it first) reads the invoice again,
+// so the page shows it reconciled beside the message; other refusals keep the page as it was.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -60,6 +65,7 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
   const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
   const errorOf = (intent: string, field?: string) =>
     error && error.intent === intent && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
+  const typed = (intent: string, name: string) => (error?.intent === intent ? error.values?.[name] : undefined);
   // A refused reconcile shows its form again (open), with or without JavaScript.
   const reconcileParams = error?.intent === "reconcile" ? new URLSearchParams({ dialog: "reconcile" }) : searchParams;
   const doc = invoice.document;
@@ -89,6 +95,8 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
         </div>
       </div>
       <FormError errors={errorOf("reminder")} />
+      {/* A reconcile refused once the invoice can no longer be reconciled (another tab, another administrator): its form is gone, so say it here. */}
+      {!invoice.reconcilable ? <FormError errors={errorOf("reconcile")} /> : null}
 
       <Card aria-labelledby="account-title">
         <CardHeader id="account-title" title="Account" />
@@ -175,6 +183,7 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
               maxLength={64}
               markRequired
               hint={doc.payment.reference ? `The tenant was given ${doc.payment.reference}.` : undefined}
+              defaultValue={typed("reconcile", "reference")}
               errors={errorOf("reconcile", "reference")}
             />
             <Field
@@ -182,11 +191,17 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
               name="paymentDate"
               type="date"
               max={today}
-              defaultValue={today}
+              defaultValue={typed("reconcile", "paymentDate") ?? today}
               markRequired
               errors={errorOf("reconcile", "paymentDate")}
             />
-            <TextareaField label="Notes" name="note" maxLength={RECONCILE_NOTE_MAX} errors={errorOf("reconcile", "note")} />
+            <TextareaField
+              label="Notes"
+              name="note"
+              maxLength={RECONCILE_NOTE_MAX}
+              defaultValue={typed("reconcile", "note")}
+              errors={errorOf("reconcile", "note")}
+            />
             <StepUpField needed={stepUp} error={errorOf("reconcile", "confirmation")?.[0]} id="reconcile-confirmation" />
             <div className="flex justify-end gap-2">
               <Link to={closeDialogHref(searchParams)} replace preventScrollReset className={buttonClass("secondary")}>

@@ -6,7 +6,7 @@ import { platformScope } from "~/.server/auth/scope";
 import { requestMeta } from "~/.server/http/request-meta";
 import { readForm } from "~/.server/http/forms";
 import { redirectWithToast } from "~/.server/http/toast";
-import { checkStepUp, stepUpNeeded } from "~/.server/admin/step-up";
+import { checkStepUp, stepUpNeeded, typedValues } from "~/.server/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/admin/users/detail";
 import { EditTenantSchema, editTenant, ReasonSchema } from "~/.server/admin/users/edit";
 import { reactivateTenant, suspendTenant, TenantRefusal } from "~/.server/admin/users/suspension";
@@ -41,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { tenant, ...(await tenantActivity(scope, tenant.id)), stepUpNeeded: stepUpNeeded(current) };
 }
 
-type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string };
+type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string; values?: Record<string, string> };
 
 const refused = (intent: string, status: number, result: Omit<ActionResult, "intent">) =>
   data<ActionResult>({ intent, ...result }, { status });
@@ -65,16 +65,16 @@ export async function action(args: Route.ActionArgs) {
   try {
     if (intent === "edit") {
       const parsed = EditTenantSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues) });
+      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
       const outcome = await editTenant(current, meta, tenant.id, parsed.data);
-      if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors });
+      if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors, values: typedValues(form) });
       return redirectWithToast(here, "success", outcome.changed ? `${withoutBidiControls(tenant.name)} was updated.` : "Nothing changed.");
     }
     if (intent === "suspend" || intent === "reactivate") {
       const parsed = ReasonSchema.safeParse({ reason: form.get("reason") ?? "" });
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues) });
+      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
       const stepUp = await checkStepUp(current, form);
-      if (!stepUp.ok) return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] } });
+      if (!stepUp.ok) return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] }, values: typedValues(form) });
       if (intent === "suspend") {
         const done = await suspendTenant(current, meta, tenant.id, parsed.data.reason);
         const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
@@ -170,6 +170,11 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
               valueText={`${formatNumber(messagesUsed)} of ${formatNumber(tenant.messageLimit)}`}
               tone={messagesUsed >= tenant.messageLimit ? "danger" : "brand"}
             />
+            <p className="text-sm text-slate-600" data-testid="message-limit-source">
+              {tenant.limitOverride
+                ? `Limit set by an administrator (override of the ${tenant.plan} plan's ${formatNumber(tenant.planMessageLimit)}). Reason: ${tenant.limitOverride.reason}`
+                : `The ${tenant.plan} plan's limit.`}
+            </p>
             <dl className="space-y-2 text-sm">
               <Detail label="Wallet balance" value={formatKes(wallet.balanceCents)} />
               <Detail label="Held for queued messages" value={formatKes(wallet.heldCents)} />
@@ -256,18 +261,32 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
           <SelectField
             label="Plan"
             name="plan"
-            defaultValue={tenant.plan}
+            defaultValue={result("edit")?.values?.plan ?? tenant.plan}
             options={USER_PLANS.map((p) => ({ value: p, label: p }))}
             errors={result("edit")?.fieldErrors?.plan}
           />
-          <Field
-            label="Message limit (a month)"
-            name="messageLimit"
-            inputMode="numeric"
-            defaultValue={String(tenant.messageLimit)}
-            errors={result("edit")?.fieldErrors?.messageLimit}
-            markRequired
-          />
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
+            <p className="text-sm text-slate-600">
+              The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan}{" "}
+              plan allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
+            </p>
+            <Field
+              label="Override the plan's limit (messages a month)"
+              name="limitOverride"
+              inputMode="numeric"
+              defaultValue={result("edit")?.values?.limitOverride ?? (tenant.limitOverride ? String(tenant.limitOverride.messages) : "")}
+              errors={result("edit")?.fieldErrors?.limitOverride}
+            />
+            <TextareaField
+              label="Reason for the override"
+              name="overrideReason"
+              rows={2}
+              maxLength={REASON_MAX}
+              defaultValue={result("edit")?.values?.overrideReason ?? tenant.limitOverride?.reason ?? ""}
+              errors={result("edit")?.fieldErrors?.overrideReason}
+            />
+          </fieldset>
           {suspended ? (
             <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
           ) : (
@@ -395,6 +414,7 @@ function ReasonForm({
         name="reason"
         maxLength={REASON_MAX}
         hint="Recorded in the audit log."
+        defaultValue={result?.values?.reason}
         errors={result?.fieldErrors?.reason}
         markRequired
       />

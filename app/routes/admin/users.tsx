@@ -55,7 +55,7 @@ const COLUMNS: Column<AdminUserRow>[] = [
           label="Messages"
           value={Math.min(r.messagesUsed, r.messageLimit)}
           max={r.messageLimit}
-          valueText={`${formatNumber(r.messagesUsed)} / ${formatNumber(r.messageLimit)}`}
+          valueText={`${formatNumber(r.messagesUsed)} / ${formatNumber(r.messageLimit)}${r.limitOverridden ? " (override)" : ""}`}
           tone={r.messagesUsed >= r.messageLimit ? "danger" : r.messagesUsed >= r.messageLimit * 0.8 ? "warning" : "brand"}
         />
       </div>

@@ -56,6 +56,7 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
   const busy = useNavigation().state === "submitting";
   const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
   const errorOf = (field?: string) => (error && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined);
+  const typed = (name: string) => error?.values?.[name];
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <BackLink to="/admin/billing">Billing</BackLink>
@@ -84,15 +85,29 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
           <RadioGroupField
             legend="Direction"
             name="direction"
-            defaultValue="credit"
+            defaultValue={typed("direction") === "debit" ? "debit" : "credit"}
             options={[
               { value: "credit", label: "Credit (add money)" },
               { value: "debit", label: "Debit (take money)" },
             ]}
             errors={errorOf("direction")}
           />
-          <Field label="Amount (KES)" name="amount" inputMode="decimal" markRequired errors={errorOf("amount")} />
-          <TextareaField label="Reason" name="reason" maxLength={ADJUSTMENT_REASON_MAX} markRequired errors={errorOf("reason")} />
+          <Field
+            label="Amount (KES)"
+            name="amount"
+            inputMode="decimal"
+            markRequired
+            defaultValue={typed("amount")}
+            errors={errorOf("amount")}
+          />
+          <TextareaField
+            label="Reason"
+            name="reason"
+            maxLength={ADJUSTMENT_REASON_MAX}
+            markRequired
+            defaultValue={typed("reason")}
+            errors={errorOf("reason")}
+          />
           <StepUpField needed={stepUp} error={errorOf("confirmation")?.[0]} />
           <div>
             <Button type="submit" name="intent" value="adjust" pending={busy}>

@@ -62,7 +62,14 @@ const ReasonSchema = z
   .min(3, "Give the reason, in a few words.")
   .max(500, "Keep the reason under 500 characters.");
 
-type ActionResult = { intent: string; message: string; field?: "reason" | "confirmation"; test?: ConnectionTest };
+type ActionResult = {
+  intent: string;
+  message: string;
+  field?: "reason" | "confirmation";
+  test?: ConnectionTest;
+  /** The reason typed, shown in the refused form again. */
+  reason?: string;
+};
 
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
@@ -84,14 +91,15 @@ export async function action(args: Route.ActionArgs) {
   }
   if (intent === "reconnect" || intent === "disconnect") {
     const reason = ReasonSchema.safeParse(form.get("reason") ?? "");
-    if (!reason.success) return fail(400, { intent, field: "reason", message: reason.error.issues[0]!.message });
+    const typed = String(form.get("reason") ?? "").slice(0, 2000);
+    if (!reason.success) return fail(400, { intent, field: "reason", message: reason.error.issues[0]!.message, reason: typed });
     if (intent === "reconnect") {
       const outcome = await requestReconnection(current, meta, account, reason.data);
       return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
     }
     // Disconnecting is destructive: the administrator proves who they are when the last proof is over 10 minutes old.
     const stepUp = await checkStepUp(current, form);
-    if (!stepUp.ok) return fail(stepUp.status, { intent, field: "confirmation", message: stepUp.message });
+    if (!stepUp.ok) return fail(stepUp.status, { intent, field: "confirmation", message: stepUp.message, reason: typed });
     const outcome = await disconnectAsAdmin(current, meta, account, reason.data);
     return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
   }
@@ -270,6 +278,7 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 rows={2}
                 maxLength={500}
                 required
+                defaultValue={result?.intent === "reconnect" ? result.reason : undefined}
                 errors={errorFor("reconnect")}
               />
             </AdminActionForm>
@@ -288,6 +297,7 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
                 rows={2}
                 maxLength={500}
                 required
+                defaultValue={result?.intent === "disconnect" ? result.reason : undefined}
                 errors={errorFor("disconnect", "reason")}
               />
               <StepUpField

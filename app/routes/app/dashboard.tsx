@@ -74,7 +74,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Messages Sent" value={formatNumber(overview.messagesSent)} icon={Send} hint="This month" />
+        <StatCard
+          label="Messages Sent"
+          value={formatNumber(overview.messagesSent)}
+          icon={Send}
+          hint="This month, counted against your plan"
+        />
         <StatCard
           label="Active Contacts"
           value={formatNumber(overview.activeContacts)}

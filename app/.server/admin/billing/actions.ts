@@ -3,7 +3,7 @@ import { requirePlatformAdmin, type CurrentUser, type GuardArgs } from "../../au
 import { readForm } from "../../http/forms";
 import { redirectWithToast } from "../../http/toast";
 import { requestMeta, type RequestMeta } from "../../http/request-meta";
-import { checkStepUp, STEP_UP_FIELD } from "../step-up";
+import { checkStepUp, STEP_UP_FIELD, typedValues } from "../step-up";
 import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
 
 /** What a refused console form shows: which form (its intent), the sentence, and the field it is about. */
@@ -11,6 +11,8 @@ export interface AdminFormError {
   intent: string;
   message: string;
   field?: string;
+  /** What was typed in the form (not the password), shown in it again. */
+  values?: Record<string, string>;
 }
 
 /** What one intent's work is given: who acts, from where, on which id (the route's :id), and the form. */
@@ -67,7 +69,10 @@ async function runBillingIntent(options: {
   if (options.destructive) {
     const check = await checkStepUp(current, form);
     if (!check.ok)
-      return data({ error: { intent, message: check.message, field: STEP_UP_FIELD } as AdminFormError }, { status: check.status });
+      return data(
+        { error: { intent, message: check.message, field: STEP_UP_FIELD, values: typedValues(form) } as AdminFormError },
+        { status: check.status },
+      );
   }
   try {
     const message = await options.work();
@@ -75,7 +80,10 @@ async function runBillingIntent(options: {
   } catch (error) {
     if (!(error instanceof AdminBillingRefusal)) throw error;
     if (error.status === 404) throw data(NOT_FOUND, { status: 404 });
-    return data({ error: { intent, message: error.message, field: error.field } as AdminFormError }, { status: error.status });
+    return data(
+      { error: { intent, message: error.message, field: error.field, values: typedValues(form) } as AdminFormError },
+      { status: error.status },
+    );
   }
 }
 

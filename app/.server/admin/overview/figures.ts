@@ -1,7 +1,8 @@
+import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { PlatformScope } from "../../auth/scope";
-import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
+import { nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
@@ -82,7 +83,7 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       count(*) filter (where t.created_at < b.starts
         and ((t.suspended_at >= b.starts and t.suspended_at < b.ends)
           or (t.closure_requested_at >= b.starts and t.closure_requested_at < b.ends))) as churned,
-      (select coalesce(sum(sent), 0) from platform_message_daily where day >= ${nairobiMonthStart}) as messages_month,
+      ${sql.raw(messagesUsedThisMonthSql({ organization: null }))} as messages_month,
       (select coalesce(sum(amount_cents), 0) from payments
          where status = 'completed' and completed_at >= ${nairobiMonthStartInstant}) as revenue_month,
       (select coalesce(sum(amount_cents), 0) from payments

@@ -12,7 +12,12 @@ export interface TenantDetail {
   businessId: string;
   plan: string;
   billingType: string;
+  /** The limit in force: the plan's, or the override. */
   messageLimit: number;
+  /** The plan's limit for its billing type (the price list). */
+  planMessageLimit: number;
+  /** An administrator's override of the plan's limit, with its reason; null when the plan's applies. */
+  limitOverride: { messages: number; reason: string } | null;
   status: "active" | "pending" | "suspended";
   whatsappNumber: string | null;
   joinDate: string;
@@ -34,6 +39,9 @@ export async function findTenant(_scope: PlatformScope, id: string): Promise<Ten
     plan_type: string;
     billing_type: string;
     message_limit: number;
+    plan_message_limit: number | null;
+    message_limit_override: number | null;
+    message_limit_override_reason: string | null;
     status: TenantDetail["status"];
     whatsapp_number: string | null;
     created_at: string | Date;
@@ -47,6 +55,8 @@ export async function findTenant(_scope: PlatformScope, id: string): Promise<Ten
     phone_number: string | null;
   }>(sql`
     select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.message_limit, o.status, o.whatsapp_number, o.created_at,
+           o.message_limit_override, o.message_limit_override_reason,
+           (select p.message_limit from billing_plans p where p.code = lower(o.plan_type) and p.billing_type = o.billing_type) as plan_message_limit,
            o.suspended_at, o.suspension_reason, o.closure_requested_at is not null as closing,
            u.id as owner_id, u.first_name, u.last_name, u.email, u.phone_number
     from organizations o left join users u on u.organization_id = o.id and u.org_role = 'owner'
@@ -59,6 +69,11 @@ export async function findTenant(_scope: PlatformScope, id: string): Promise<Ten
     plan: row.plan_type,
     billingType: row.billing_type,
     messageLimit: Number(row.message_limit),
+    planMessageLimit: Number(row.plan_message_limit ?? row.message_limit),
+    limitOverride:
+      row.message_limit_override === null
+        ? null
+        : { messages: Number(row.message_limit_override), reason: row.message_limit_override_reason ?? "" },
     status: row.status,
     whatsappNumber: row.whatsapp_number,
     joinDate: iso(row.created_at)!,

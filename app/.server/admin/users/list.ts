@@ -105,6 +105,8 @@ export interface AdminUserRow {
   status: "active" | "pending" | "suspended";
   messagesUsed: number;
   messageLimit: number;
+  /** The limit is an administrator's override, not the plan's. */
+  limitOverridden: boolean;
   revenueCents: number;
   joinDate: string;
   /** The later of a member's last sign-in and the last day a message went or came (YYYY-MM-DD, Nairobi). */
@@ -125,7 +127,7 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
   const order = sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir));
   const rows = await queryRows<StoredUserRow>(sql`
     with listed as (
-      select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.status, o.message_limit, o.created_at
+      select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.status, o.message_limit, o.message_limit_override, o.created_at
       from organizations o where ${where}
       order by ${order}
       limit ${pageSize} offset ${(page - 1) * pageSize})
@@ -150,6 +152,7 @@ interface StoredUserRow {
   billing_type: string;
   status: AdminUserRow["status"];
   message_limit: number;
+  message_limit_override: number | null;
   created_at: string | Date;
   used: number | string | null;
   revenue: number | string | null;
@@ -175,6 +178,7 @@ function toRow(r: StoredUserRow): AdminUserRow {
     status: r.status,
     messagesUsed: Number(r.used ?? 0),
     messageLimit: Number(r.message_limit),
+    limitOverridden: r.message_limit_override !== null,
     revenueCents: Number(r.revenue ?? 0),
     joinDate: new Date(r.created_at).toISOString(),
     lastActive,

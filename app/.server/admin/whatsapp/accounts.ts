@@ -1,9 +1,9 @@
+import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { WEBHOOK_WABA_ID_SQL } from "../../db/schema/webhooks";
 import { env } from "../../config/env";
 import type { PlatformScope } from "../../auth/scope";
-import { TIME_ZONE } from "~/lib/dates";
 import { ACCOUNT_STATUSES, type AccountStatus, type AdminAccountRow, type AdminNumber } from "~/lib/admin-whatsapp";
 
 /**
@@ -121,11 +121,12 @@ function rowFigures(): SQL {
       where n.account_id = a.id and (a.status = 'disconnected' or n.disconnected_at is null)
     ) nums on true
     left join lateral (
-      select coalesce(sum(s.sent + s.received), 0) as messages_month
-      from message_stats_daily s
-      where s.organization_id = a.organization_id
-        and s.day >= date_trunc('month', now() at time zone ${TIME_ZONE})::date
-        and s.phone_number_id in (select n.phone_number_id from whatsapp_phone_numbers n where n.account_id = a.id)
+      select ${sql.raw(
+        messagesUsedThisMonthSql({
+          organization: "a.organization_id",
+          phoneNumbers: "(select n.phone_number_id from whatsapp_phone_numbers n where n.account_id = a.id)",
+        }),
+      )} as messages_month
     ) msgs on true
     left join lateral (
       select w.received_at as last_webhook_at from webhook_events w

@@ -15,7 +15,15 @@ export const organizations = pgTable(
     businessId: text("business_id").notNull().unique(),
     planType: text("plan_type").notNull().default("Starter"),
     billingType: text("billing_type").notNull().default("postpaid"),
+    /**
+     * The messages a month the organisation may send: its plan's (billing_plans.message_limit for its
+     * plan and billing type) unless a platform administrator set an override, with its reason. A
+     * trigger keeps it so on every insert and update (migration 0037, decision 051); writing it
+     * directly has no effect.
+     */
     messageLimit: integer("message_limit").notNull().default(1000),
+    messageLimitOverride: integer("message_limit_override"),
+    messageLimitOverrideReason: text("message_limit_override_reason"),
     status: text("status", { enum: ["pending", "active", "suspended"] })
       .notNull()
       .default("pending"),
@@ -49,6 +57,10 @@ export const organizations = pgTable(
   (t) => [
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),
     check("organizations_approval_threshold_check", sql`approval_threshold is null or approval_threshold >= 0`),
+    check(
+      "organizations_message_limit_override_check",
+      sql`(message_limit_override is null and message_limit_override_reason is null) or (message_limit_override > 0 and length(message_limit_override_reason) > 0)`,
+    ),
     index("organizations_erase_after_idx")
       .on(t.eraseAfter)
       .where(sql`erase_after is not null`),

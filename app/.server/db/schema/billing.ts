@@ -139,7 +139,11 @@ export const billingUsageDaily = pgTable(
     messages: integer("messages").notNull().default(0),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.phoneNumberId, t.category] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.day, t.phoneNumberId, t.category] }),
+    // The platform's "Messages this month" (the console's Overview) reads this month's rows of every organisation.
+    index("billing_usage_daily_day_idx").on(t.day),
+  ],
 );
 
 export const PAYMENT_METHODS = ["mpesa", "card", "bank", "c2b"] as const;
