@@ -45,6 +45,7 @@ export const PAGES = [
   { path: "/messaging/campaigns/:campaign", as: "individual" },
   // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).
   { path: "/chat", as: "individual" },
+  { path: "/chat/new", as: "individual" },
   { path: "/chat/:conversation", as: "individual" },
   // Billing & Subscription, and its top-up dialog (server-rendered open).
   { path: "/billing", as: "individual" },

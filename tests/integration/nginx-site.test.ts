@@ -460,12 +460,22 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
       ),
     );
     expect(sent.upstream, "nginx passed it to an instance").toMatch(/^127\.0\.0\.1:\d+$/);
-    // The demo's number is not connected here (no Embedded Signup in this set-up), so the sending
-    // engine refuses the reply: it is asked only once the form was read and the file stored
-    // (then dropped), and the page shows the form again with the caption.
-    expect(sent.status, sent.body.slice(0, 300)).toBe(409);
-    expect(sent.body).toContain("No WhatsApp number is connected. Connect one on the WhatsApp page first.");
-    expect(sent.body).toContain(caption);
+    // The demo business is connected to the sandbox's demo number from the start: the reply is
+    // queued (the page goes back to the thread) with the whole file stored, byte for byte.
+    expect(sent.status, sent.body.slice(0, 300)).toBe(302);
+    const [reply] = await rows<{ id: string }>(
+      `select m.id from messages m join users u on u.organization_id = m.organization_id
+       where u.email = $1 and m.direction = 'outbound' and m.payload::text like $2`,
+      [DEMO.email, `%${caption}%`],
+    );
+    expect(reply, "the reply was queued").toBeDefined();
+    const [stored] = await rows<{ size: string }>(
+      `select f.size::text as size from media_files f join users u on u.organization_id = f.organization_id
+       where u.email = $1 and f.file_name = 'ratiba.png' order by f.created_at desc limit 1`,
+      [DEMO.email],
+    );
+    expect(stored, "its file was stored").toBeDefined();
+    expect(Number(stored!.size)).toBe(png.length);
   });
 
   it("passes Node's security headers through and names no nginx version", async () => {

@@ -213,10 +213,17 @@ export async function listInvoices(
 /** One invoice of the organisation as its document (null: not theirs, or none). */
 export async function invoiceDocument(organizationId: string, invoiceId: string): Promise<InvoiceDocument | null> {
   if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) return null;
-  const [row] = await rawQuery<StoredInvoice>(`select * from invoices where id = $1 and organization_id = $2`, [invoiceId, organizationId]);
+  // The invoice with the credit notes against it, in one statement.
+  const [row] = await rawQuery<StoredInvoice & { credit_notes: { number: string; total_cents: string | number }[] }>(
+    `select i.*, coalesce((select json_agg(json_build_object('number', c.number, 'total_cents', c.total_cents) order by c.number)
+                          from invoices c where c.credits_invoice_id = i.id and c.kind = 'credit_note'), '[]'::json) as credit_notes
+     from invoices i where i.id = $1 and i.organization_id = $2`,
+    [invoiceId, organizationId],
+  );
   if (!row) return null;
   const unpaid = row.status === "pending" || row.status === "overdue";
-  const credited = await creditedOf(invoiceId);
+  const notes = typeof row.credit_notes === "string" ? (JSON.parse(row.credit_notes) as typeof row.credit_notes) : row.credit_notes;
+  const credited = { cents: notes.reduce((sum, n) => sum + Number(n.total_cents), 0), notes: notes.map((n) => n.number) };
   const coveredBy = row.series === "RCT" ? await coveringInvoice(organizationId, nairobiDate(new Date(row.issued_at))) : undefined;
   return {
     number: row.number,

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db, type DbOrTx } from "../db/client";
 import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../db/schema";
 import { decryptSecret } from "../security/crypto";
@@ -14,26 +14,18 @@ import { wakeDispatcher } from "../messaging/dispatcher";
 
 /** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
 export async function listConnections(organizationId: string) {
-  const accounts = await db()
-    .select()
+  // One statement: the accounts, each with its numbers (none for an account without any).
+  const rows = await db()
+    .select({ account: whatsappAccounts, number: whatsappPhoneNumbers })
     .from(whatsappAccounts)
+    .leftJoin(
+      whatsappPhoneNumbers,
+      and(eq(whatsappPhoneNumbers.accountId, whatsappAccounts.id), eq(whatsappPhoneNumbers.organizationId, organizationId)),
+    )
     .where(eq(whatsappAccounts.organizationId, organizationId))
-    .orderBy(whatsappAccounts.createdAt);
-  const numbers = accounts.length
-    ? await db()
-        .select()
-        .from(whatsappPhoneNumbers)
-        .where(
-          and(
-            eq(whatsappPhoneNumbers.organizationId, organizationId),
-            inArray(
-              whatsappPhoneNumbers.accountId,
-              accounts.map((a) => a.id),
-            ),
-          ),
-        )
-        .orderBy(whatsappPhoneNumbers.createdAt)
-    : [];
+    .orderBy(whatsappAccounts.createdAt, whatsappAccounts.id, whatsappPhoneNumbers.createdAt);
+  const accounts = [...new Map(rows.map((row) => [row.account.id, row.account])).values()];
+  const numbers = rows.flatMap((row) => (row.number ? [row.number] : []));
   return accounts.map((account) => ({
     id: account.id,
     wabaId: account.wabaId,
