@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  documentSubtitle,
-  formatAmount,
-  formatInvoiceDate,
-  formatInvoiceDateTime,
-  formatKes,
-  formatPeriod,
-  formatQuantity,
-  showsBankDetails,
-} from "./invoice";
+import { formatAmount, formatInvoiceDate, formatInvoiceDateTime, formatKes, formatQuantity } from "./invoice";
+import { documentSubtitle, formatPeriod, showsBankDetails } from "./invoice-document";
 
 describe("formatKes", () => {
   it("writes cents as shillings with the ISO code and an ordinary space", () => {

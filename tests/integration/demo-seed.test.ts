@@ -10,7 +10,7 @@ import { stableNumericId } from "../../sandbox/meta/util";
 import { analyticsReport } from "~/.server/analytics/report";
 import { parseAnalyticsFilters } from "~/lib/analytics";
 import { invoiceDocument } from "~/.server/billing/invoices";
-import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel } from "~/lib/invoice";
+import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel } from "~/lib/invoice-document";
 
 // The demo tenant's inbox (issue 16): conversations as the webhooks, the sending engine and the
 // agents would have left them, so /chat shows something real on a fresh start.

@@ -12,7 +12,7 @@ import { dueWords } from "~/.server/admin/billing/invoice-detail";
 import { loader as exportLoader } from "~/routes/admin/billing-export";
 import { action as invoiceAction } from "~/routes/admin/invoice";
 import { loader as disputeLoader, action as disputeAction } from "~/routes/admin/dispute";
-import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel, transferReference } from "~/lib/invoice";
+import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel, transferReference } from "~/lib/invoice-document";
 import { formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 

@@ -1,6 +1,16 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
 import { encode as encodeQr } from "uqr";
 import {
+  formatAmount,
+  formatInvoiceDate,
+  formatInvoiceDateTime,
+  formatKes,
+  formatQuantity,
+  type InvoiceDocument,
+  type InvoiceLine,
+  type InvoiceStatus,
+} from "~/lib/invoice";
+import {
   documentTitle,
   amountDueCents,
   invoiceStatusWords,
@@ -11,19 +21,11 @@ import {
   INVOICE_KIND_LABELS,
   VAT_LABEL,
   documentSubtitle,
-  formatAmount,
-  formatInvoiceDate,
-  formatInvoiceDateTime,
-  formatKes,
   formatPeriod,
-  formatQuantity,
   paymentMethodLabel,
   showsBankDetails,
   totalLabel,
-  type InvoiceDocument,
-  type InvoiceLine,
-  type InvoiceStatus,
-} from "~/lib/invoice";
+} from "~/lib/invoice-document";
 
 export { sampleInvoice, sampleTopUpReceipt } from "./invoice-sample";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../jobs/queue";
 import { changeWallet, walletState } from "./ledger";
 import { AMOUNT_DUE_SQL } from "./invoices";
-import { WALLET_REFERENCE } from "~/lib/invoice";
+import { WALLET_REFERENCE } from "~/lib/invoice-document";
 
 /**
  * Pays the organisation's open monthly invoices (pending or overdue, not disputed) from its wallet,

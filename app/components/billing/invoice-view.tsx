@@ -3,6 +3,15 @@ import { encode as encodeQr } from "uqr";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import {
+  formatAmount,
+  formatInvoiceDate,
+  formatInvoiceDateTime,
+  formatKes,
+  formatQuantity,
+  type InvoiceDocument,
+  type InvoiceStatus,
+} from "~/lib/invoice";
+import {
   documentTitle,
   ETIMS_PENDING_TEXT,
   INVOICE_KIND_LABELS,
@@ -13,17 +22,10 @@ import {
   amountDueCents,
   VAT_LABEL,
   documentSubtitle,
-  formatAmount,
-  formatInvoiceDate,
-  formatInvoiceDateTime,
-  formatKes,
-  formatQuantity,
   paymentMethodLabel,
   showsBankDetails,
   totalLabel,
-  type InvoiceDocument,
-  type InvoiceStatus,
-} from "~/lib/invoice";
+} from "~/lib/invoice-document";
 
 const STATUS_TONES: Record<InvoiceStatus, BadgeTone> = {
   paid: "success",
