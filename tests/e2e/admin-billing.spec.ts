@@ -1,37 +1,12 @@
-import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { adminPage, startBankTransfer } from "./billing-helpers";
+import { ADMIN, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 19, the admin console's Billing tab with JavaScript on and off: the tab's sections, a bank
 // transfer a fresh tenant starts on /billing reconciled by the administrator (the tenant's invoice
 // paid), disputes the tenant raises resolved by a rejection and by a credit note (the tenant sees
 // each), the invoice pager's words (axe: tests/e2e/admin-a11y.spec.ts). The demo tenant is never
 // touched: each test makes its own.
-
-/** A page of its own for the administrator (another browser context, another address). */
-async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const page = await context.newPage();
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
-
-/** A bank transfer the signed-in tenant starts from /billing's top-up dialog; answers its pending invoice. */
-async function startBankTransfer(page: Page, amount: string) {
-  await page.goto("/billing?dialog=topup");
-  const dialog = page.getByRole("dialog", { name: "Top up your wallet" });
-  await field(dialog, "Amount (KES)").fill(amount);
-  await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
-  await dialog.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByRole("heading", { name: "Pay by bank transfer" })).toBeVisible();
-  const reference = (await page.getByTestId("bank-reference").textContent())!.trim();
-  const link = page.getByRole("link", { name: /^View the pending invoice / });
-  const number = ((await link.textContent()) ?? "").match(/(INV|RCT)-\d{4}-\d{6}/)![0];
-  await link.click();
-  await expect(page).toHaveURL(/\/billing\/invoices\/[0-9a-f-]{36}$/);
-  return { number, reference, invoiceId: page.url().split("/").pop()! };
-}
 
 test("an administrator reconciles the bank transfer a new tenant started, and the tenant's invoice is paid", async ({
   page,

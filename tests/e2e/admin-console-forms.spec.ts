@@ -1,20 +1,11 @@
-import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { adminPage, startBankTransfer } from "./billing-helpers";
+import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 40, with JavaScript on and off: Edit User sets the plan, and the message limit follows the
 // plan's price list unless an override with its reason is given (shown as such); a second reconcile
 // of the same transfer, from a page opened before the first, says on the page what happened. Each
 // test makes its own tenant (never the demo one).
-
-/** A page of its own for the administrator (another browser context, another address). */
-async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const page = await context.newPage();
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
 
 test("Edit User: the limit follows the plan, and an override needs its reason and shows as one", async ({
   request,
@@ -57,19 +48,6 @@ test("Edit User: the limit follows the plan, and an override needs its reason an
   await admin.context().close();
 });
 
-/** A bank transfer the signed-in tenant starts from /billing's top-up dialog; answers its pending invoice's id. */
-async function startBankTransfer(page: Page, amount: string) {
-  await page.goto("/billing?dialog=topup");
-  const dialog = page.getByRole("dialog", { name: "Top up your wallet" });
-  await field(dialog, "Amount (KES)").fill(amount);
-  await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
-  await dialog.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByRole("heading", { name: "Pay by bank transfer" })).toBeVisible();
-  await page.getByRole("link", { name: /^View the pending invoice / }).click();
-  await expect(page).toHaveURL(/\/billing\/invoices\/[0-9a-f-]{36}$/);
-  return page.url().split("/").pop()!;
-}
-
 test("a second reconcile of the same transfer says on the page that it was already reconciled", async ({
   page,
   request,
@@ -79,7 +57,7 @@ test("a second reconcile of the same transfer says on the page that it was alrea
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
   await signInViaForm(page, owner.email, owner.password);
-  const invoiceId = await startBankTransfer(page, "3,000");
+  const { invoiceId } = await startBankTransfer(page, "3,000");
 
   // Two administrators (or two windows) open the reconcile form before either is sent.
   const first = await adminPage(browser, javaScriptEnabled);

@@ -14,6 +14,20 @@ export async function readyBusiness(page: Page, request: APIRequestContext, java
   await signInViaForm(page, user.email, user.password);
   const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${randomBytes(2).toString("hex")}`);
   const name = `water_notice_${randomBytes(3).toString("hex")}`;
+  await makeApprovedTemplate(page, request, javaScriptEnabled, { name, wabaId });
+  return { user, template: name, wabaId };
+}
+
+/**
+ * Writes a utility template with two placeholders ("Habari {{1}}, water will be off in your area on
+ * {{2}}…") in the editor and has the Meta sandbox's reviewer approve it now.
+ */
+export async function makeApprovedTemplate(
+  page: Page,
+  request: APIRequestContext,
+  javaScriptEnabled: boolean,
+  { name, wabaId }: { name: string; wabaId: string },
+) {
   await page.goto("/templates/new");
   await field(page, "Template name").fill(name);
   await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
@@ -26,7 +40,6 @@ export async function readyBusiness(page: Page, request: APIRequestContext, java
   await expect(page).toHaveURL(/\/templates$/);
   expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
   await waitForTemplateStatus(page, name, "approved");
-  return { user, template: name, wabaId };
 }
 
 /** Fills the New Campaign (or Quick Broadcast) form up to Review. */

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { fillCampaign } from "./campaign-helpers";
+import { fillCampaign, makeApprovedTemplate } from "./campaign-helpers";
 import {
   connectThroughDialog,
   expectSignupCompleteThenSetup,
@@ -13,7 +13,6 @@ import {
   signInViaForm,
   signUpViaForm,
 } from "./helpers";
-import { waitForTemplateStatus } from "./template-helpers";
 
 // Issue 39: a first-time user's whole journey as one test, with JavaScript on and off (the two
 // projects): sign up, connect WhatsApp, make a template, add a contact, message that one customer,
@@ -84,19 +83,7 @@ test("a new business's first day: sign up, connect, template, contact, one messa
 
   await test.step("make a template and see it approved", async () => {
     await openFromMenu(page, "Templates", /\/templates$/);
-    await page.goto("/templates/new");
-    await field(page, "Template name").fill(template);
-    await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
-    await page.getByLabel("Language", { exact: true }).selectOption({ label: "English" });
-    await field(page, "Body").fill("Habari {{1}}, water will be off in your area on {{2}}. Store enough water.");
-    if (!javaScriptEnabled) await page.getByRole("button", { name: "Update example fields" }).click();
-    await field(page, "Example for {{1}}").fill("Amina");
-    await field(page, "Example for {{2}}").fill("Tuesday");
-    await page.getByRole("button", { name: "Submit for approval" }).click();
-    await expect(page).toHaveURL(/\/templates$/);
-    // Meta's review, decided now (the sandbox's reviewer approves a clean template).
-    expect((await request.post("/sandbox/meta/control/templates/review", { data: { wabaId } })).ok()).toBe(true);
-    await waitForTemplateStatus(page, template, "approved");
+    await makeApprovedTemplate(page, request, javaScriptEnabled, { name: template, wabaId });
   });
 
   await test.step("add a contact", async () => {

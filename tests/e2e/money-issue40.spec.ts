@@ -1,33 +1,10 @@
-import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { adminPage, startBankTransfer } from "./billing-helpers";
+import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 40, "Money", with JavaScript on and off: a bank transfer shows one reference; an administrator
 // sees what a credit note will do before issuing it; a partial credit leaves the rest due, and the
 // tenant's invoice says "Partly credited" with the amount still due. Each test makes its own tenant.
-
-async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const page = await context.newPage();
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
-
-async function startBankTransfer(page: Page, amount: string) {
-  await page.goto("/billing?dialog=topup");
-  const dialog = page.getByRole("dialog", { name: "Top up your wallet" });
-  await field(dialog, "Amount (KES)").fill(amount);
-  await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
-  await dialog.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByRole("heading", { name: "Pay by bank transfer" })).toBeVisible();
-  const reference = (await page.getByTestId("bank-reference").textContent())!.trim();
-  const link = page.getByRole("link", { name: /^View the pending invoice / });
-  const number = ((await link.textContent()) ?? "").match(/(INV|RCT)-\d{4}-\d{6}/)![0];
-  await link.click();
-  await expect(page).toHaveURL(/\/billing\/invoices\/[0-9a-f-]{36}$/);
-  return { number, reference, invoiceId: page.url().split("/").pop()! };
-}
 
 test("a partial credit note leaves the rest due: the administrator is told first, the tenant sees Partly credited", async ({
   page,
