@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./app/.server/db/schema/index.ts",
+  schema: "./app/.server/infrastructure/db/schema/index.ts",
   out: "./drizzle",
 });

@@ -4,51 +4,51 @@ import { createServer, type Server } from "node:http";
 import { mkdirSync, readdirSync } from "node:fs";
 import express from "express";
 import compression from "compression";
-import { serveAssets } from "~/.server/http/static-assets";
+import { serveAssets } from "~/.server/infrastructure/http/static-assets";
 import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
-import { env, setEnv } from "~/.server/config/env";
-import { databaseKind, openDatabase, closeDatabase, db } from "~/.server/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { databaseKind, openDatabase, closeDatabase, db } from "~/.server/infrastructure/db/client";
 import { sql } from "drizzle-orm";
-import { log } from "~/.server/log";
-import { securityHeaders } from "~/.server/http/security-headers";
-import { requireSameOrigin } from "~/.server/http/same-origin";
-import { limitRequestBodies } from "~/.server/http/body-limit";
-import { allowedMethods, requireValidHost, routeLookup } from "~/.server/http/methods";
-import { requireFormEncoding } from "~/.server/http/forms";
-import { finalErrorHandler } from "~/.server/http/error-page";
-import { databaseGate, databaseUnavailableErrors } from "~/.server/http/database-unavailable";
-import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/db/availability";
-import { exactReservedPrefixes, notFound } from "~/.server/http/reserved-prefixes";
-import { appHostOnly } from "~/.server/http/app-host";
-import { statementCountHeader } from "~/.server/db/statement-count";
-import { createRequestContext, type RequestInfo } from "~/.server/http/context";
-import { endLiveStreams } from "~/.server/http/live-streams";
-import { renderOnce } from "~/.server/http/render-once";
-import { requestLog } from "~/.server/http/request-log";
-import { signedCookies } from "~/.server/auth/cookies";
-import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/db/seed";
-import { demoConnectionForSandbox } from "~/.server/db/seed-demo-connection";
+import { log } from "~/.server/infrastructure/log";
+import { securityHeaders } from "~/.server/infrastructure/http/security-headers";
+import { requireSameOrigin } from "~/.server/infrastructure/http/same-origin";
+import { limitRequestBodies } from "~/.server/infrastructure/http/body-limit";
+import { allowedMethods, requireValidHost, routeLookup } from "~/.server/infrastructure/http/methods";
+import { requireFormEncoding } from "~/.server/infrastructure/http/forms";
+import { finalErrorHandler } from "~/.server/infrastructure/http/error-page";
+import { databaseGate, databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
+import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS } from "~/.server/infrastructure/db/availability";
+import { exactReservedPrefixes, notFound } from "~/.server/infrastructure/http/reserved-prefixes";
+import { appHostOnly } from "~/.server/infrastructure/http/app-host";
+import { statementCountHeader } from "~/.server/infrastructure/db/statement-count";
+import { createRequestContext, type RequestInfo } from "~/.server/infrastructure/http/context";
+import { endLiveStreams } from "~/.server/infrastructure/http/live-streams";
+import { renderOnce } from "~/.server/infrastructure/http/render-once";
+import { requestLog } from "~/.server/infrastructure/http/request-log";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/demo/seed";
+import { demoConnectionForSandbox } from "~/.server/demo/seed-demo-connection";
 import { sandboxMailRouter } from "./sandbox/mail/router";
 import { sandboxSystemRouter } from "./sandbox/system";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
 import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
 import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
-import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/webhooks/receiver";
-import { registerPaybillUrls } from "~/.server/billing/mpesa";
-import { createWebhookIngest } from "~/.server/webhooks/ingest";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { startJobWorkers } from "~/.server/jobs/worker";
-import { startDispatcher } from "~/.server/messaging/dispatcher";
-import { startCampaignFeeder } from "~/.server/campaigns/feeder";
-import { startInstanceMonitor } from "~/.server/admin/system/monitor";
+import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/receiver";
+import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
+import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
+import { startDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { startCampaignFeeder } from "~/.server/domains/campaigns/feeder";
+import { startInstanceMonitor } from "~/.server/domains/admin/system/monitor";
 
 /** Where the Paystack sandbox sends `charge.success` (the lead's route). */
 const PAYSTACK_WEBHOOK_PATH = "/webhooks/paystack";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Public pages with nothing per visitor in them (app/.server/http/render-once.ts). */
+/** Public pages with nothing per visitor in them (app/.server/infrastructure/http/render-once.ts). */
 const ONCE_RENDERED_PAGES = ["/", "/privacy-policy", "/privacy", "/terms-of-service", "/terms"];
 
 /** The Express app: security headers, CSRF origin checks, health probes, static files, sandboxes, React Router. */

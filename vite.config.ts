@@ -3,7 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { precompressAssets } from "./app/.server/http/precompress";
+import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 
 export default defineConfig(({ isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.

@@ -3,10 +3,10 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
-import { requestInfoOf } from "~/.server/http/context";
-import { log } from "~/.server/log";
-import { noteRequestError } from "~/.server/http/database-unavailable";
-import { clientErrorStatus, logRefusal } from "~/.server/http/error-page";
+import { requestInfoOf } from "~/.server/infrastructure/http/context";
+import { log } from "~/.server/infrastructure/log";
+import { noteRequestError } from "~/.server/infrastructure/http/database-unavailable";
+import { clientErrorStatus, logRefusal } from "~/.server/infrastructure/http/error-page";
 
 export const streamTimeout = 5_000;
 

@@ -18,7 +18,7 @@ import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { FullScreenLoader } from "~/components/layout/loaders";
 import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { NotFoundScreen } from "~/components/ui/not-found";
-import { takeToast } from "~/.server/http/toast";
+import { takeToast } from "~/.server/infrastructure/http/toast";
 
 export const meta: Route.MetaFunction = ({ error }) => [
   { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },

@@ -11,7 +11,7 @@
 //   - Export: GET /api/activity-logs/export for ~100,000 and ~1,000,000 rows, read as a stream (bytes
 //     and CRLF lines counted as they arrive), rows checked against SQL, the server's VmRSS sampled
 //     every 100 ms from /proc.
-//   - EXPLAIN (ANALYZE, BUFFERS) of the queries the server runs (app/.server/activity/log-queries.ts
+//   - EXPLAIN (ANALYZE, BUFFERS) of the queries the server runs (app/.server/domains/activity/log-queries.ts
 //     and the app shell's notifications), plus, for comparison only, the first page ordered
 //     DESC NULLS LAST as the indexes are built.
 //   - Afterwards the inserted records are deleted again (by id range), so a persistent database is
@@ -27,7 +27,7 @@ const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 // ---------------------------------------------------------------------------------------------
-// Dates, the way app/.server/activity/filters.ts reads them (Africa/Nairobi, UTC+3, no DST)
+// Dates, the way app/.server/domains/activity/filters.ts reads them (Africa/Nairobi, UTC+3, no DST)
 
 const nairobiDate = (at) => new Date(at.getTime() + NAIROBI_OFFSET_MS).toISOString().slice(0, 10);
 const nairobiMidnight = (ymd) => new Date(Date.parse(`${ymd}T00:00:00.000+03:00`));
@@ -544,7 +544,7 @@ export async function benchActivity({
         client,
         listQuery({ organizationId: big.organization_id, ...p, after: { at: middle.at, id: Number(middle.id) }, limit: 2000 }),
       );
-    // The app shell's notifications (app/.server/activity/queries.ts, on every signed-in page): newest 5, no period.
+    // The app shell's notifications (app/.server/domains/activity/queries.ts, on every signed-in page): newest 5, no period.
     plans.layoutNotifications = await explain(client, {
       text: `select id, type, status, action, details, ip_address, created_at from activity_logs where organization_id = $1 order by created_at desc nulls last, id desc nulls last limit 5`,
       params: [big.organization_id],
@@ -595,7 +595,7 @@ export async function benchActivity({
   return report;
 }
 
-// The server's cursor (app/.server/activity/log-queries.ts): base64url of "created_at|id".
+// The server's cursor (app/.server/domains/activity/log-queries.ts): base64url of "created_at|id".
 function decodeCursorText(cursor) {
   if (!cursor) return null;
   const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
@@ -711,7 +711,7 @@ export function formatActivity(report, { table }) {
   }
   if (report.plans) {
     lines.push(
-      `\nEXPLAIN (ANALYZE, BUFFERS) of the server's queries for the ${short(report.records)} tenant (app/.server/activity/log-queries.ts; full plans in latest.json)`,
+      `\nEXPLAIN (ANALYZE, BUFFERS) of the server's queries for the ${short(report.records)} tenant (app/.server/domains/activity/log-queries.ts; full plans in latest.json)`,
     );
     lines.push(
       table(

@@ -14,7 +14,7 @@
 //    do not run (session_replication_role = replica), as bench/inbox.mjs loads its 5,000,000.
 // 2. The figures built as a live database would have them: `analytics_backfill(org, false)`
 //    (drizzle/0031_analytics.sql) for each tenant, small ones first (the function reads the whole of
-//    contact_active_periods for one organisation), then foldAnalytics() (app/.server/analytics/fold.ts)
+//    contact_active_periods for one organisation), then foldAnalytics() (app/.server/domains/analytics/fold.ts)
 //    until nothing is pending (bench/lib/analytics-report.ts), then ANALYZE; each timed. The large
 //    tenant's rollups are checked against its messages.
 // 3. analyticsReport() in process (bench/lib/analytics-report.ts): `requests` sequential calls per
@@ -416,7 +416,7 @@ function periodCases(number) {
   ];
 }
 
-/** The Overview's figures (app/.server/dashboard/progress.ts), which read the same rollups. */
+/** The Overview's figures (app/.server/domains/dashboard/progress.ts), which read the same rollups. */
 const OVERVIEW_CASE = { label: "Overview figures", query: "overview" };
 
 const COMING_SOON = 'id="coming-soon-title"';
@@ -597,7 +597,7 @@ export function formatAnalytics(report, { table }) {
   if (p) {
     const small = new Map(p.cases.filter((x) => x.tenant === "small").map((x) => [x.label, x]));
     lines.push(
-      `\nanalyticsReport() in process (app/.server/analytics/report.ts; parseAnalyticsFilters reads each query string): ${p.requests} sequential calls after ${p.warmUp} warm-up; * = ${GOAL_MS} ms or more`,
+      `\nanalyticsReport() in process (app/.server/domains/analytics/report.ts; parseAnalyticsFilters reads each query string): ${p.requests} sequential calls after ${p.warmUp} warm-up; * = ${GOAL_MS} ms or more`,
     );
     lines.push(
       table(

@@ -102,7 +102,7 @@ async function seed(query, organizationId, otherId) {
 }
 
 async function explain(query, organizationId, search) {
-  // As app/.server/contacts/manage.ts's contactConditions writes a search: the number only from 3 digits.
+  // As app/.server/domains/contacts/manage.ts's contactConditions writes a search: the number only from 3 digits.
   const byPhone = search && search.digits.length >= 3;
   const where = search
     ? `c.organization_id = $1 and (c.search_text like lower($2)${byPhone ? " or c.search_text like $3" : ""})`
@@ -116,7 +116,7 @@ async function explain(query, organizationId, search) {
   return {
     page: await plan(`select c.* from contacts c where ${where} order by c.created_at desc nulls last, c.id desc nulls last limit 51`),
     count: await plan(`select count(*) from (select 1 from contacts c where ${where} limit 10001) m`),
-    // The tag filter's choices (app/.server/contacts/tags.ts: the contact_tags catalog), on every page.
+    // The tag filter's choices (app/.server/domains/contacts/tags.ts: the contact_tags catalog), on every page.
     tags: search ? null : await plan(`select tag from contact_tags where organization_id = $1 order by tag limit 200`, [organizationId]),
   };
 }

@@ -52,7 +52,7 @@ import { benchAdmin, formatAdmin } from "./admin.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-// The demo seed (app/.server/db/seed.ts) creates these in sandbox mode.
+// The demo seed (app/.server/demo/seed.ts) creates these in sandbox mode.
 const ACCOUNTS = {
   individual: { email: "demo@jumbe.demo", password: "JumbeDemo#2026" },
   admin: { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" },

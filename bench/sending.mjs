@@ -57,10 +57,10 @@ const BENCH_SQL = "/* bench:sending */";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** The dispatcher's Graph calls in flight (IN_FLIGHT in app/.server/messaging/dispatcher.ts), so the bare loop matches it. */
+/** The dispatcher's Graph calls in flight (IN_FLIGHT in app/.server/domains/messaging/dispatcher.ts), so the bare loop matches it. */
 export function dispatcherInFlight(root) {
   try {
-    const source = readFileSync(path.join(root, "app/.server/messaging/dispatcher.ts"), "utf8");
+    const source = readFileSync(path.join(root, "app/.server/domains/messaging/dispatcher.ts"), "utf8");
     const match = source.match(/const IN_FLIGHT\s*=\s*(\d+)/);
     if (match) return Number(match[1]);
   } catch {
@@ -72,7 +72,7 @@ export function dispatcherInFlight(root) {
 /** Seconds of its rate a number's bucket holds (BURST_SECONDS in dispatcher.ts; 1 before it existed), so the bare loop's matches. */
 export function dispatcherBurstSeconds(root) {
   try {
-    const source = readFileSync(path.join(root, "app/.server/messaging/dispatcher.ts"), "utf8");
+    const source = readFileSync(path.join(root, "app/.server/domains/messaging/dispatcher.ts"), "utf8");
     const match = source.match(/BURST_SECONDS\s*=\s*([\d.]+)/);
     if (match) return Number(match[1]);
   } catch {
@@ -92,7 +92,7 @@ export function recipients(first, n) {
   return out;
 }
 
-/** Encrypts as app/.server/security/crypto.ts encryptSecret does (v1.iv.tag.body, AES-256-GCM). */
+/** Encrypts as app/.server/infrastructure/security/crypto.ts encryptSecret does (v1.iv.tag.body, AES-256-GCM). */
 export function encryptSecret(plain, keyHex) {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), iv);
@@ -232,7 +232,7 @@ export async function connectBenchNumber(query, { organizationId, business, encr
  * body the dispatcher sends (the stored payload, Jumbe's id as biz_opaque_callback_data) and the
  * Graph client's headers, `inFlight` at a time, paced by a token bucket of `rate` a second that
  * holds `burstSeconds` of it and starts full, as sending_buckets does. Over a keep-alive node:http
- * agent of `inFlight` sockets with one timer per call, as app/.server/whatsapp/http-transport.ts.
+ * agent of `inFlight` sockets with one timer per call, as app/.server/adapters/whatsapp-graph/http-transport.ts.
  */
 export async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
   const url = new URL(`${graph}/${encodeURIComponent(phoneNumberId)}/messages`);
@@ -848,7 +848,7 @@ export async function benchSending({
 }
 
 /**
- * One change of a wallet and its ledger row, in the statement app/.server/billing/ledger.ts
+ * One change of a wallet and its ledger row, in the statement app/.server/domains/billing/ledger.ts
  * changeWallet() sends (without its alert check: the bench's tenant has no thresholds).
  */
 async function walletEntry(query, { organizationId, kind, amountCents, heldCents = 0, messageCount = null, description }) {

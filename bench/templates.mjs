@@ -12,8 +12,8 @@
 //     search; the view dialog (?dialog=view&template=<id>); /preview?template=<id>; and
 //     GET /api/v1/templates with the tenant's API key. With --private-postgres the cluster's CPU
 //     per request is counted.
-//   - EXPLAIN (ANALYZE, BUFFERS) of the statements those pages send (app/.server/templates/queries.ts,
-//     app/.server/api-v1/templates.ts): node types, rows, time, the rows each plan read.
+//   - EXPLAIN (ANALYZE, BUFFERS) of the statements those pages send (app/.server/domains/templates/queries.ts,
+//     app/.server/adapters/api-v1/templates.ts): node types, rows, time, the rows each plan read.
 //   - Afterwards the inserted templates are deleted again.
 import { performance } from "node:perf_hooks";
 import { measureBesideBaselines, probe, startBaselines } from "./pages.mjs";
@@ -141,7 +141,7 @@ from (
 }
 
 // ---------------------------------------------------------------------------------------------
-// The statements the pages send (app/.server/templates/queries.ts), for EXPLAIN
+// The statements the pages send (app/.server/domains/templates/queries.ts), for EXPLAIN
 
 const LIST_COLUMNS =
   "id, name, category, language, status, waba_id, submitted_at, created_at, created_at::text as position, last_error, rejection_reason, source";
@@ -466,7 +466,7 @@ export function formatTemplates(report, { table, databaseKind, formatPages }) {
   );
   if (report.plans) {
     lines.push(
-      `\nEXPLAIN (ANALYZE, BUFFERS) for the demo tenant (app/.server/templates/queries.ts; rows read = returned + removed by a filter on message_templates; full plans in latest.json)`,
+      `\nEXPLAIN (ANALYZE, BUFFERS) for the demo tenant (app/.server/domains/templates/queries.ts; rows read = returned + removed by a filter on message_templates; full plans in latest.json)`,
     );
     lines.push(
       table(

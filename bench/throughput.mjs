@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import { hash, verify } from "@node-rs/argon2";
 import { jsonHeaders, request } from "./lib/http.mjs";
 
-// Same parameters as app/.server/auth/password.ts (OWASP's argon2id baseline).
+// Same parameters as app/.server/domains/auth/password.ts (OWASP's argon2id baseline).
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 function summarise(result) {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import express, { Router } from "express";
 import { sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "~/.server/admin/system/alerts";
+import { db } from "~/.server/infrastructure/db/client";
+import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "~/.server/domains/admin/system/alerts";
 import { sandboxGate } from "./access";
 
 /**

@@ -5,7 +5,7 @@
 // through the same security headers, sandboxes, job workers and demo data as `npm start`. Each page
 // request asks Vite for the current server build: an edited route, component or server module is
 // re-evaluated on the next request, and the browser updates in place (React Fast Refresh). The
-// database, the configuration and the job registry live once per process (app/.server/process-state.ts),
+// database, the configuration and the job registry live once per process (app/.server/infrastructure/process-state.ts),
 // so PGlite is opened once and survives every reload. Editing server.ts or an Express middleware
 // needs a restart (Ctrl-C, then npm run dev again).
 import { createServer } from "vite";

@@ -1,4 +1,4 @@
-import type { CampaignStatus, RecipientResult } from "~/.server/campaigns/queries";
+import type { CampaignStatus, RecipientResult } from "~/.server/domains/campaigns/queries";
 
 /** What a campaign's page updates live: its status, figures and notices (the events route sends them as JSON). */
 export interface LiveFigures {
@@ -42,7 +42,7 @@ export function statusWords(status: string, declined?: "declined" | null) {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
 
-// The domain's lists (app/.server/campaigns), for the pages' components, which cannot import server code.
+// The domain's lists (app/.server/domains/campaigns), for the pages' components, which cannot import server code.
 
 export const STATUS_CHOICES = [
   "draft",

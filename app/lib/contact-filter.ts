@@ -1,4 +1,4 @@
-import type { ContactFilter } from "~/.server/contacts/manage";
+import type { ContactFilter } from "~/.server/domains/contacts/manage";
 
 /** The Contacts tab's filter as the URL carries it: q, tag, optin, seen (7, 30, 90 or never). */
 export interface ContactFilterParams {

@@ -1,4 +1,4 @@
-/** The contacts CSV import's limits and choices, shared by its pages and app/.server/contacts/import.ts. */
+/** The contacts CSV import's limits and choices, shared by its pages and app/.server/domains/contacts/import.ts. */
 
 /** The largest CSV file an import takes. */
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;

@@ -7,7 +7,7 @@
 export const TIME_ZONE = "Africa/Nairobi";
 export const LOCALE = "en-KE";
 
-// Where a page's display zone comes from: on the server, the request's (app/.server/http/display-zone.ts);
+// Where a page's display zone comes from: on the server, the request's (app/.server/infrastructure/http/display-zone.ts);
 // in the browser, the signed-in organisation's (set by the shell). Elsewhere (jobs, e-mails): Nairobi.
 let zoneSource: () => string | undefined = () => undefined;
 

@@ -1,5 +1,5 @@
 /**
- * The inbox's shapes, shared by the server (app/.server/inbox/) and the browser (/chat and its live
+ * The inbox's shapes, shared by the server (app/.server/domains/inbox/) and the browser (/chat and its live
  * stream): what a conversation in the list, a message in a thread and a live event carry.
  */
 

@@ -1,8 +1,8 @@
 /**
- * An invoice as a document: the shape the PDF (app/.server/billing/invoice-pdf.ts) and the HTML view
+ * An invoice as a document: the shape the PDF (app/.server/domains/billing/invoice-pdf.ts) and the HTML view
  * (app/components/billing/invoice-view.tsx) both render, and the formatting they share so the two never
  * disagree on a figure or a date. Shared by server and browser: no server imports here.
- * Money is integer cents of KES throughout; the VAT arithmetic is in app/.server/billing/vat.ts.
+ * Money is integer cents of KES throughout; the VAT arithmetic is in app/.server/domains/billing/vat.ts.
  */
 
 export const VAT_RATE_BASIS_POINTS = 1600; // 16%: VAT Act 2013 s.5(2)(b)

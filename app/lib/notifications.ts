@@ -1,4 +1,4 @@
-import type { NotificationEvent, OrgRole } from "~/.server/db/schema";
+import type { NotificationEvent, OrgRole } from "~/.server/infrastructure/db/schema";
 
 /** The roles a notification rule can e-mail, in the order the settings table shows them. */
 export const RULE_ROLES = ["owner", "admin", "agent", "viewer"] as const satisfies readonly OrgRole[];

@@ -1,4 +1,4 @@
-import type { User } from "~/.server/db/schema";
+import type { User } from "~/.server/infrastructure/db/schema";
 
 /**
  * Who may do what: one table, read by every page guard, every JSON guard and the `from` check after

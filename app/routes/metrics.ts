@@ -1,5 +1,5 @@
 import type { Route } from "./+types/metrics";
-import { metricsTokenMatches, prometheusText } from "~/.server/admin/system/prometheus";
+import { metricsTokenMatches, prometheusText } from "~/.server/domains/admin/system/prometheus";
 
 /**
  * GET /metrics: Prometheus's text format (prom-client) for operators who already run Prometheus.

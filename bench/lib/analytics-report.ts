@@ -5,9 +5,9 @@
 //   node --import tsx bench/lib/analytics-report.ts prepare '{"databaseUrl": "...", "password": "..."}'
 //       migrations applied (openDatabase), and an argon2id hash of the password for the tenants' owners
 //   node --import tsx bench/lib/analytics-report.ts fold '{"databaseUrl": "..."}'
-//       foldAnalytics() (app/.server/analytics/fold.ts) called until nothing is pending
+//       foldAnalytics() (app/.server/domains/analytics/fold.ts) called until nothing is pending
 //   node --import tsx bench/lib/analytics-report.ts report '{"databaseUrl": "...", "cases": [...], "requests": 30}'
-//       analyticsReport() (app/.server/analytics/report.ts) timed per case, with parseAnalyticsFilters
+//       analyticsReport() (app/.server/domains/analytics/report.ts) timed per case, with parseAnalyticsFilters
 //       reading the case's query string as the page would; beside the same round trips doing no work;
 //       then the statements one report sends, captured from the ORM's logger, each timed alone and
 //       explained (EXPLAIN (ANALYZE, BUFFERS)) with the parameters it was sent with.
@@ -15,12 +15,12 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { foldAnalytics } from "../../app/.server/analytics/fold";
-import { analyticsReport } from "../../app/.server/analytics/report";
-import { overviewFigures } from "../../app/.server/dashboard/progress";
-import { hashPassword } from "../../app/.server/auth/password";
-import { closeDatabase, db, openDatabase, queryRows, setCurrentDatabase, type Database } from "../../app/.server/db/client";
-import * as schema from "../../app/.server/db/schema";
+import { foldAnalytics } from "../../app/.server/domains/analytics/fold";
+import { analyticsReport } from "../../app/.server/domains/analytics/report";
+import { overviewFigures } from "../../app/.server/domains/dashboard/progress";
+import { hashPassword } from "../../app/.server/domains/auth/password";
+import { closeDatabase, db, openDatabase, queryRows, setCurrentDatabase, type Database } from "../../app/.server/infrastructure/db/client";
+import * as schema from "../../app/.server/infrastructure/db/schema";
 import { parseAnalyticsFilters } from "../../app/lib/analytics";
 
 const [command, configText] = process.argv.slice(2);

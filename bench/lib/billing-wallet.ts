@@ -1,6 +1,6 @@
 // The wallet under contention (bench/billing.mjs), run with `node --import tsx`: N connections each
 // doing `ops` hold + charge pairs on ONE wallet through the ledger's own functions
-// (app/.server/billing/ledger.ts: a campaign's feeder holding a batch's price, the dispatcher
+// (app/.server/domains/billing/ledger.ts: a campaign's feeder holding a batch's price, the dispatcher
 // settling it), beside a bare baseline of the same number of single-row updates
 // (`update bench_counters set n = n + 1 where id = 1`) on the same pool in the same run. Ends by
 // checking that the wallet equals the sum of its ledger. Prints one JSON line.
@@ -8,8 +8,8 @@
 //   node --import tsx bench/lib/billing-wallet.ts <database-url> <connections> <ops>
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { closeDatabase, db, openDatabase, rawQuery } from "../../app/.server/db/client";
-import { changeWallet, holdForMessages } from "../../app/.server/billing/ledger";
+import { closeDatabase, db, openDatabase, rawQuery } from "../../app/.server/infrastructure/db/client";
+import { changeWallet, holdForMessages } from "../../app/.server/domains/billing/ledger";
 
 const [databaseUrl, connectionsText, opsText] = process.argv.slice(2);
 const connections = Number(connectionsText);

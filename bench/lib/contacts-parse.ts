@@ -3,8 +3,8 @@
 // import's figures can be read against the work it cannot avoid. Prints one JSON line.
 import { createReadStream } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { csvRecords } from "../../app/.server/contacts/csv/reader";
-import { contactPhone } from "../../app/.server/contacts/fields";
+import { csvRecords } from "../../app/.server/domains/contacts/csv/reader";
+import { contactPhone } from "../../app/.server/domains/contacts/fields";
 
 const file = process.argv[2]!;
 const started = performance.now();

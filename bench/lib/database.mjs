@@ -21,7 +21,7 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
     }
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  // The server's extensions (app/.server/db/client.ts), or tables with their indexes cannot be written.
+  // The server's extensions (app/.server/infrastructure/db/client.ts), or tables with their indexes cannot be written.
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
   try {

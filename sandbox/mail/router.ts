@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { listOutbox } from "~/.server/mail/transport";
+import { listOutbox } from "~/.server/infrastructure/mail/transport";
 import { sandboxGate } from "../access";
 
 const escapeHtml = (value: string) =>

@@ -3,7 +3,7 @@ import { stableNumericId } from "./util";
 
 /**
  * The admin console's demo WhatsApp accounts, known to both sides: Jumbe's demo seed
- * (app/.server/db/seed-admin-whatsapp.ts) stores them as five tenants' connected accounts, and a
+ * (app/.server/demo/seed-admin-whatsapp.ts) stores them as five tenants' connected accounts, and a
  * sandbox started with `consoleDemo` (sandbox mode's, beside the demo seed) knows their businesses,
  * WABAs and numbers with the same quality and tier. Ids and tokens are derived from the app id,
  * like the demo business's (stableNumericId), so both sides find the same ones without sharing

@@ -10,7 +10,7 @@ import { connectWhatsApp, templateCell, templateRow, templatesTable, waitForTemp
 // view and delete dialogs, preview at each device width, copy, delete (here and at Meta), filters in
 // the URL, accessibility, phone width, and other tenants' templates answering 404.
 
-// Word for word from app/.server/templates/manage.ts (TEMPLATE_MESSAGES.noAccount).
+// Word for word from app/.server/domains/templates/manage.ts (TEMPLATE_MESSAGES.noAccount).
 const NO_ACCOUNT =
   "Connect a WhatsApp Business account before submitting templates to Meta (WhatsApp Setup). You can save this template as a draft now.";
 // The sandbox reviewer's rejection, as the webhook handler keeps it (reason code: Meta's words).

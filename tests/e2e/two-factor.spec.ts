@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./fixtures";
 import { BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
-import { codeForStep, stepAt } from "../../app/.server/auth/two-factor/totp";
+import { codeForStep, stepAt } from "../../app/.server/domains/auth/two-factor/totp";
 
 // Issue 15: two-factor sign-in, set up and used as a member would, with and without JavaScript.
 // The test plays the authenticator app: it reads the key the page shows and computes the codes.

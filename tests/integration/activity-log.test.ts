@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
-import { activityLogs } from "~/.server/db/schema";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { activityLogs } from "~/.server/infrastructure/db/schema";
 import * as listApi from "~/routes/api/activity-logs";
 import * as exportApi from "~/routes/api/activity-logs.export";
 import * as activityPage from "~/routes/app/activity";
-import { activityStats } from "~/.server/activity/log-queries";
+import { activityStats } from "~/.server/domains/activity/log-queries";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs, run } from "../support/http";
 

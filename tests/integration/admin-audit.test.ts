@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
-import { currentUser } from "~/.server/auth/guards";
-import { recordAdminAction } from "~/.server/admin/audit";
-import { checkStepUp, STEP_UP_MESSAGES, stepUpNeeded } from "~/.server/admin/step-up";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { currentUser } from "~/.server/domains/auth/guards";
+import { recordAdminAction } from "~/.server/domains/admin/audit";
+import { checkStepUp, STEP_UP_MESSAGES, stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { loader as auditLoader } from "~/routes/admin/audit";
 import { loader as auditExportLoader } from "~/routes/admin/audit-export";
 import { loader as queueLoader } from "~/routes/api/admin.queue";

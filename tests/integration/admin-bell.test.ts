@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { loader as layoutLoader } from "~/routes/admin/layout";
 import { action as notificationsAction, loader as notificationsLoader } from "~/routes/admin/notifications";
 import { formRequest, getRequest, run } from "../support/http";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { startBankTransfer } from "~/.server/billing/bank";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { APP } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/db/seed";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/demo/seed";
 import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as whatsappLoader } from "~/routes/admin/whatsapp";
 import { getRequest, run } from "../support/http";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { db } from "~/.server/infrastructure/db/client";
 import { loader as overviewLoader } from "~/routes/admin/overview";
 import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as userLoader } from "~/routes/admin/user";
 import { loader as whatsappLoader } from "~/routes/admin/whatsapp";
 import { loader as dashboardLoader } from "~/routes/app/dashboard";
-import { walletSummary } from "~/.server/billing/summary";
+import { walletSummary } from "~/.server/domains/billing/summary";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";

@@ -5,7 +5,7 @@ import { APP } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { NOT_FOUND_TEXT } from "~/components/ui/not-found";
-import { allowedMethods } from "~/.server/http/methods";
+import { allowedMethods } from "~/.server/infrastructure/http/methods";
 
 // Issue 39: the admin console answers anyone but a platform administrator with the product's own
 // Not Found page and status 404 (decision 037), never the crash screen, whatever the method, and

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { db } from "~/.server/infrastructure/db/client";
 import { loader as overviewLoader } from "~/routes/admin/overview";
 import { loader as exportLoader } from "~/routes/admin/overview-export";
 import { nairobiDate, nairobiMidnight } from "~/lib/dates";
-import { foldAnalytics } from "~/.server/analytics/fold";
+import { foldAnalytics } from "~/.server/domains/analytics/fold";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 

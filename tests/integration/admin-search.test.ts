@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { loader as searchLoader } from "~/routes/admin/search";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

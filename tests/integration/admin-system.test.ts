@@ -13,18 +13,18 @@ import {
   env,
   parseEnv,
   setEnv,
-} from "~/.server/config/env";
-import { db, queryRows } from "~/.server/db/client";
+} from "~/.server/infrastructure/config/env";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
 import { createMetaSandbox } from "../../sandbox/meta";
 import { createMpesaSandbox } from "../../sandbox/mpesa";
-import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/admin/system/probes";
-import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/admin/system/alerts";
-import { instanceIdentity, noteRequest } from "~/.server/admin/system/instance";
-import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/admin/system/monitor";
-import { parseRange } from "~/.server/admin/system/series";
-import { seedAdminSystem } from "~/.server/db/seed-admin-system";
-import { systemAlerts } from "~/.server/admin/system-alerts";
-import { platformScope } from "~/.server/auth/scope";
+import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
+import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
+import { instanceIdentity, noteRequest } from "~/.server/domains/admin/system/instance";
+import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/domains/admin/system/monitor";
+import { parseRange } from "~/.server/domains/admin/system/series";
+import { seedAdminSystem } from "~/.server/demo/seed-admin-system";
+import { systemAlerts } from "~/.server/domains/admin/system-alerts";
+import { platformScope } from "~/.server/domains/auth/scope";
 import { loader as systemLoader, action as systemAction } from "~/routes/admin/system";
 import { loader as exportLoader } from "~/routes/admin/system-export";
 import { loader as metricsLoader } from "~/routes/metrics";

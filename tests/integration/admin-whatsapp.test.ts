@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
-import { whatsappAccounts } from "~/.server/db/schema";
-import { parseEnv, setEnv, env } from "~/.server/config/env";
-import { encryptSecret, decryptSecret } from "~/.server/security/crypto";
-import { graphClient } from "~/.server/whatsapp/graph-client";
-import { graphCallsRecorded } from "~/.server/whatsapp/graph-call-log";
-import { sweepExpiredData } from "~/.server/housekeeping/sweep";
-import { adminAccountsPage, readAccountFilters } from "~/.server/admin/whatsapp/accounts";
-import { platformScope } from "~/.server/auth/scope";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { whatsappAccounts } from "~/.server/infrastructure/db/schema";
+import { parseEnv, setEnv, env } from "~/.server/infrastructure/config/env";
+import { encryptSecret, decryptSecret } from "~/.server/infrastructure/security/crypto";
+import { graphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import { graphCallsRecorded } from "~/.server/adapters/whatsapp-graph/graph-call-log";
+import { sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
+import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
+import { platformScope } from "~/.server/domains/auth/scope";
 import { loader as listLoader } from "~/routes/admin/whatsapp";
 import { loader as exportLoader } from "~/routes/admin/whatsapp-export";
 import { loader as detailLoader, action as detailAction } from "~/routes/admin/whatsapp-account";
@@ -357,7 +357,7 @@ describe("an account's detail", () => {
     expect((await list(`/admin/whatsapp?status=reconnect_requested`, boss.cookie)).data.accounts.map((a) => a.id)).toEqual([account.id]);
 
     // The tenant disconnects and connects again with the stored token: the request is met.
-    const { disconnectAccount, reconnectAccount } = await import("~/.server/whatsapp/connections");
+    const { disconnectAccount, reconnectAccount } = await import("~/.server/domains/whatsapp/connections");
     const current = { user: tenant.user, organization: tenant.organization } as never;
     await disconnectAccount(current, account.id, { ip: "198.51.100.7", userAgent: "vitest" });
     await reconnectAccount(current, account.id, { ip: "198.51.100.7", userAgent: "vitest" });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { contacts, messages } from "~/.server/db/schema";
-import { foldAnalytics } from "~/.server/analytics/fold";
-import { NOT_YOUR_NUMBER } from "~/.server/analytics/page";
+import { db } from "~/.server/infrastructure/db/client";
+import { contacts, messages } from "~/.server/infrastructure/db/schema";
+import { foldAnalytics } from "~/.server/domains/analytics/fold";
+import { NOT_YOUR_NUMBER } from "~/.server/domains/analytics/page";
 import { loader as analyticsLoader } from "~/routes/app/analytics";
 import { loader as csvLoader } from "~/routes/app/analytics-csv";
-import type { AnalyticsPage } from "~/.server/analytics/page";
+import type { AnalyticsPage } from "~/.server/domains/analytics/page";
 import { addDays, nairobiToday } from "~/lib/analytics";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

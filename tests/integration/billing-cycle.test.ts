@@ -1,17 +1,17 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { issueInvoice } from "~/.server/billing/invoices";
-import { lineFromGross } from "~/.server/billing/vat";
-import { runBillingCycle } from "~/.server/billing/cycle";
-import { changePlan, disputeInvoice, saveWalletAlerts } from "~/.server/billing/settings";
-import { changeWallet } from "~/.server/billing/ledger";
-import { checkWalletAlerts } from "~/.server/billing/alerts";
-import { walletSummary } from "~/.server/billing/summary";
-import { drainJobs } from "~/.server/jobs/worker";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { issueInvoice } from "~/.server/domains/billing/invoices";
+import { lineFromGross } from "~/.server/domains/billing/vat";
+import { runBillingCycle } from "~/.server/domains/billing/cycle";
+import { changePlan, disputeInvoice, saveWalletAlerts } from "~/.server/domains/billing/settings";
+import { changeWallet } from "~/.server/domains/billing/ledger";
+import { checkWalletAlerts } from "~/.server/domains/billing/alerts";
+import { walletSummary } from "~/.server/domains/billing/summary";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
 
 registerJobHandlers();
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { changeWallet } from "~/.server/billing/ledger";
-import { billingPageData, openDisputeOf, paymentPageData, spendBreakdown } from "~/.server/billing/page";
-import { periodAt } from "~/.server/billing/periods";
-import { startBankTransfer } from "~/.server/billing/bank";
-import { AMOUNT_WORDS, parseTopupAmount, PaymentRefusal, TOPUP_MAX_KES, TOPUP_MIN_KES } from "~/.server/billing/payments";
-import { BillingRefusal, disputeInvoice, DISPUTE_REASON_MAX } from "~/.server/billing/settings";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { changeWallet } from "~/.server/domains/billing/ledger";
+import { billingPageData, openDisputeOf, paymentPageData, spendBreakdown } from "~/.server/domains/billing/page";
+import { periodAt } from "~/.server/domains/billing/periods";
+import { startBankTransfer } from "~/.server/domains/billing/bank";
+import { AMOUNT_WORDS, parseTopupAmount, PaymentRefusal, TOPUP_MAX_KES, TOPUP_MIN_KES } from "~/.server/domains/billing/payments";
+import { BillingRefusal, disputeInvoice, DISPUTE_REASON_MAX } from "~/.server/domains/billing/settings";
 import { BILLING_MESSAGES, DISPUTE_REASON_LIMIT, TOPUP_LIMITS_KES, topupAmountKes } from "~/lib/schemas/billing";
 import { createVerifiedUser } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 
-// Issue 17: what the /billing pages read (app/.server/billing/page.ts), and the browser's checks
+// Issue 17: what the /billing pages read (app/.server/domains/billing/page.ts), and the browser's checks
 // saying what the server says.
 
 async function tenant(name: string) {

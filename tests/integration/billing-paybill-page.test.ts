@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { env, setEnv } from "~/.server/config/env";
-import { c2bSecret, validatePaybill } from "~/.server/billing/mpesa";
-import { completePayment, createPayment, failPayment } from "~/.server/billing/payments";
-import { issueInvoice } from "~/.server/billing/invoices";
-import { lineFromGross } from "~/.server/billing/vat";
+import { db } from "~/.server/infrastructure/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { c2bSecret, validatePaybill } from "~/.server/domains/billing/mpesa";
+import { completePayment, createPayment, failPayment } from "~/.server/domains/billing/payments";
+import { issueInvoice } from "~/.server/domains/billing/invoices";
+import { lineFromGross } from "~/.server/domains/billing/vat";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";

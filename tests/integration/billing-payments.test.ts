@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { startMpesaTopup, settlePendingPrompts, c2bUrls, registerPaybillUrls } from "~/.server/billing/mpesa";
-import { settlePendingCards, startCardTopup } from "~/.server/billing/card";
-import { env, setEnv } from "~/.server/config/env";
-import { startBankTransfer, reconcileBankTransfer } from "~/.server/billing/bank";
-import { PaymentRefusal, paymentById } from "~/.server/billing/payments";
-import { walletState } from "~/.server/billing/ledger";
-import { db } from "~/.server/db/client";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { startMpesaTopup, settlePendingPrompts, c2bUrls, registerPaybillUrls } from "~/.server/domains/billing/mpesa";
+import { settlePendingCards, startCardTopup } from "~/.server/domains/billing/card";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { startBankTransfer, reconcileBankTransfer } from "~/.server/domains/billing/bank";
+import { PaymentRefusal, paymentById } from "~/.server/domains/billing/payments";
+import { walletState } from "~/.server/domains/billing/ledger";
+import { db } from "~/.server/infrastructure/db/client";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 import { appFetch } from "../support/in-process-app";
 import { paystackSignature } from "../../sandbox/paystack";
-import { changeWallet } from "~/.server/billing/ledger";
-import { saveWalletAlerts } from "~/.server/billing/settings";
-import { drainJobs } from "~/.server/jobs/worker";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { changeWallet } from "~/.server/domains/billing/ledger";
+import { saveWalletAlerts } from "~/.server/domains/billing/settings";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
 
 registerJobHandlers();
 

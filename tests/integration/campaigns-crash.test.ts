@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
-import { createCampaign } from "~/.server/campaigns/lifecycle";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 import { startGraphSandbox } from "../support/sandbox-waba";

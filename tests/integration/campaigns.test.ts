@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { countStatements } from "~/.server/db/statement-count";
-import { drainJobs } from "~/.server/jobs/worker";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
-import { saveContact, phoneHash } from "~/.server/contacts/manage";
-import { defineAttribute } from "~/.server/contacts/field-definitions";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { countStatements } from "~/.server/infrastructure/db/statement-count";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { saveContact, phoneHash } from "~/.server/domains/contacts/manage";
+import { defineAttribute } from "~/.server/domains/contacts/field-definitions";
 import {
   cancelCampaign,
   checkCampaign,
@@ -12,14 +12,14 @@ import {
   estimateCampaign,
   pauseCampaign,
   resumeCampaign,
-} from "~/.server/campaigns/lifecycle";
-import type { CampaignInput } from "~/.server/campaigns/lifecycle";
-import { feedCampaign, feedCampaigns } from "~/.server/campaigns/feeder";
-import { campaignCounts, finalCounts } from "~/.server/campaigns/progress";
-import { CampaignRefusal } from "~/.server/campaigns/refusals";
-import { eraseContact } from "~/.server/contacts/rights";
-import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/campaigns/queries";
-import { previewMessages } from "~/.server/campaigns/preview";
+} from "~/.server/domains/campaigns/lifecycle";
+import type { CampaignInput } from "~/.server/domains/campaigns/lifecycle";
+import { feedCampaign, feedCampaigns } from "~/.server/domains/campaigns/feeder";
+import { campaignCounts, finalCounts } from "~/.server/domains/campaigns/progress";
+import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
+import { eraseContact } from "~/.server/domains/contacts/rights";
+import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/domains/campaigns/queries";
+import { previewMessages } from "~/.server/domains/campaigns/preview";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs, run } from "../support/http";
 import { loader as eventsLoader } from "~/routes/app/messaging/campaigns/events";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { handleError } from "~/entry.server";
-import { log } from "~/.server/log";
+import { log } from "~/.server/infrastructure/log";
 import { APP, formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 

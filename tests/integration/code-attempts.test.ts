@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { verificationCodes } from "~/.server/db/schema";
-import { consumeCode, issueCode } from "~/.server/auth/codes";
+import { db } from "~/.server/infrastructure/db/client";
+import { verificationCodes } from "~/.server/infrastructure/db/schema";
+import { consumeCode, issueCode } from "~/.server/domains/auth/codes";
 import { createVerifiedUser } from "../support/accounts";
 
 async function attemptsOf(userId: string) {

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
-import { drainJobs } from "~/.server/jobs/worker";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
-import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
-import { SendRefusal } from "~/.server/messaging/refusals";
-import { saveContact, setConsent } from "~/.server/contacts/manage";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { messageTemplates } from "~/.server/infrastructure/db/schema";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
+import { SendRefusal } from "~/.server/domains/messaging/refusals";
+import { saveContact, setConsent } from "~/.server/domains/contacts/manage";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { saveContact } from "~/.server/contacts/manage";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { saveContact } from "~/.server/domains/contacts/manage";
 import { APP, formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";

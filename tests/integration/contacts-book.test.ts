@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { saveContact, setConsent, getContact, phoneHash } from "~/.server/contacts/manage";
-import { bulkDelete, bulkTag, bulkUntag } from "~/.server/contacts/bulk";
-import { mergeContacts } from "~/.server/contacts/merge";
-import { contactDataExport, eraseContact } from "~/.server/contacts/rights";
-import { deleteSegment, getSegment, listSegments, saveSegment } from "~/.server/contacts/segments";
-import { contactTimeline } from "~/.server/contacts/timeline";
-import { contactsPage, countMatching } from "~/.server/contacts/page";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { saveContact, setConsent, getContact, phoneHash } from "~/.server/domains/contacts/manage";
+import { bulkDelete, bulkTag, bulkUntag } from "~/.server/domains/contacts/bulk";
+import { mergeContacts } from "~/.server/domains/contacts/merge";
+import { contactDataExport, eraseContact } from "~/.server/domains/contacts/rights";
+import { deleteSegment, getSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
+import { contactTimeline } from "~/.server/domains/contacts/timeline";
+import { contactsPage, countMatching } from "~/.server/domains/contacts/page";
 import { contactFilterOf, readContactFilterParams } from "~/lib/contact-filter";
-import { defineAttribute, removeAttribute } from "~/.server/contacts/field-definitions";
-import { ContactRefusal } from "~/.server/contacts/refusals";
-import { contactTagChoices } from "~/.server/contacts/tags";
-import { sweepExpiredData } from "~/.server/housekeeping/sweep";
+import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
+import { ContactRefusal } from "~/.server/domains/contacts/refusals";
+import { contactTagChoices } from "~/.server/domains/contacts/tags";
+import { sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
 import { createVerifiedUser } from "../support/accounts";
 
 // The Message Center's contact book (issue 13): bulk actions, merge, the people's rights, segments,

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import express from "express";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { BODY_LIMITS, bodyLimitFor, limitRequestBodies } from "~/.server/http/body-limit";
+import { BODY_LIMITS, bodyLimitFor, limitRequestBodies } from "~/.server/infrastructure/http/body-limit";
 import { text } from "node:stream/consumers";
-import { rawQuery } from "~/.server/db/client";
-import { phoneHash, saveContact } from "~/.server/contacts/manage";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { phoneHash, saveContact } from "~/.server/domains/contacts/manage";
 import {
   getImport,
   IMPORT_BATCH_ROWS,
@@ -19,10 +19,10 @@ import {
   suggestMapping,
   uploadImport,
   type ImportSettings,
-} from "~/.server/contacts/import";
-import { exportFilter, openContactsCsv } from "~/.server/contacts/export";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { runJobBatch } from "~/.server/jobs/worker";
+} from "~/.server/domains/contacts/import";
+import { exportFilter, openContactsCsv } from "~/.server/domains/contacts/export";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { runJobBatch } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
 
 // Issue 13's CSV import: the upload refuses what is not CSV (or too large) keeping nothing, the

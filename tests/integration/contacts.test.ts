@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "~/.server/db/client";
-import { contactPhone, contactTags } from "~/.server/contacts/fields";
-import { consentKeyword, consentReply } from "~/.server/contacts/consent";
-import { deleteContact, getContact, listContacts, phoneHash, saveContact, setConsent, updateContact } from "~/.server/contacts/manage";
-import { ContactRefusal } from "~/.server/contacts/refusals";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { contactPhone, contactTags } from "~/.server/domains/contacts/fields";
+import { consentKeyword, consentReply } from "~/.server/domains/contacts/consent";
+import {
+  deleteContact,
+  getContact,
+  listContacts,
+  phoneHash,
+  saveContact,
+  setConsent,
+  updateContact,
+} from "~/.server/domains/contacts/manage";
+import { ContactRefusal } from "~/.server/domains/contacts/refusals";
 import { createVerifiedUser } from "../support/accounts";
 
 // The contact book's rules (issue 13): one person per number however it is written, checked

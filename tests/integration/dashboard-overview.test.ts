@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { loader as dashboardLoader } from "~/routes/app/dashboard";
 import { loader as getStartedLoader } from "~/routes/app/get-started";
-import { accountStatus, overviewFigures } from "~/.server/dashboard/progress";
+import { accountStatus, overviewFigures } from "~/.server/domains/dashboard/progress";
 import { nairobiToday } from "~/lib/analytics";
 import { nairobiMidnight } from "~/lib/dates";
 import { getRequest, run } from "../support/http";

@@ -1,13 +1,13 @@
 import type { Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { DEMO_ACCOUNTS, DEMO_TEMPLATES, seedDemoData } from "~/.server/db/seed";
-import { demoConnectionForSandbox } from "~/.server/db/seed-demo-connection";
-import { env, parseEnv, setEnv } from "~/.server/config/env";
-import { decryptSecret } from "~/.server/security/crypto";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
-import { drainJobs } from "~/.server/jobs/worker";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { DEMO_ACCOUNTS, DEMO_TEMPLATES, seedDemoData } from "~/.server/demo/seed";
+import { demoConnectionForSandbox } from "~/.server/demo/seed-demo-connection";
+import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { decryptSecret } from "~/.server/infrastructure/security/crypto";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as conversationAction } from "~/routes/app/chat/conversation";
 import { loader as adminLayoutLoader } from "~/routes/admin/layout";
 import { loader as adminNotificationsLoader } from "~/routes/admin/notifications";
@@ -16,9 +16,9 @@ import { businessDemoIds, businessDemoTemplateId, businessDemoToken } from "../.
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { signedInCookie } from "../support/accounts";
 import { startReceiver } from "../support/whatsapp";
-import { overviewFigures } from "~/.server/dashboard/progress";
-import { estimateSendCost } from "~/.server/billing/charging";
-import { db } from "~/.server/db/client";
+import { overviewFigures } from "~/.server/domains/dashboard/progress";
+import { estimateSendCost } from "~/.server/domains/billing/charging";
+import { db } from "~/.server/infrastructure/db/client";
 
 // Issue 39, "a demo that makes sense on first sight": on a fresh start the demo business is connected
 // to the Meta sandbox's demo number as Embedded Signup leaves it, its templates are approved in Jumbe

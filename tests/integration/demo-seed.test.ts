@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/db/seed";
-import { numberInIssueOrder } from "~/.server/db/seed-billing";
-import { listQuickReplies } from "~/.server/inbox/quick-replies";
-import { fileStorage } from "~/.server/storage";
-import { env } from "~/.server/config/env";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/demo/seed";
+import { numberInIssueOrder } from "~/.server/demo/seed-billing";
+import { listQuickReplies } from "~/.server/domains/inbox/quick-replies";
+import { fileStorage } from "~/.server/infrastructure/storage";
+import { env } from "~/.server/infrastructure/config/env";
 import { stableNumericId } from "../../sandbox/meta/util";
-import { analyticsReport } from "~/.server/analytics/report";
+import { analyticsReport } from "~/.server/domains/analytics/report";
 import { parseAnalyticsFilters } from "~/lib/analytics";
-import { invoiceDocument } from "~/.server/billing/invoices";
+import { invoiceDocument } from "~/.server/domains/billing/invoices";
 import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel } from "~/lib/invoice-document";
 
 // The demo tenant's inbox (issue 16): conversations as the webhooks, the sending engine and the

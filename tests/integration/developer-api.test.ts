@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { db } from "~/.server/infrastructure/db/client";
 import {
   activityLogs,
   apiKeys,
@@ -16,13 +16,13 @@ import {
   messageTemplates,
   wallets,
   whatsappAccounts,
-} from "~/.server/db/schema";
-import { accountSummary } from "~/.server/api-v1/account";
-import { messagesUsedThisMonth } from "~/.server/billing/month-usage";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { openApiDocument } from "~/.server/api-v1/openapi";
-import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/api-v1/schemas";
-import { checkWebhookUrl, isForbiddenAddress } from "~/.server/developer/webhook-endpoint";
+} from "~/.server/infrastructure/db/schema";
+import { accountSummary } from "~/.server/adapters/api-v1/account";
+import { messagesUsedThisMonth } from "~/.server/domains/billing/month-usage";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
+import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/schemas";
+import { checkWebhookUrl, isForbiddenAddress } from "~/.server/domains/developer/webhook-endpoint";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
 import * as developersPage from "~/routes/app/developers";

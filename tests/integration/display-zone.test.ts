@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { formatWhen, zonedInstant } from "~/lib/dates";
-import { inDisplayZone } from "~/.server/http/display-zone";
-import { createSession } from "~/.server/auth/sessions";
+import { inDisplayZone } from "~/.server/infrastructure/http/display-zone";
+import { createSession } from "~/.server/domains/auth/sessions";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import express from "express";
 import type { Server } from "node:http";
 import { and, eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { db } from "~/.server/infrastructure/db/client";
 import {
   activityLogs,
   messageStatuses,
@@ -12,13 +12,13 @@ import {
   whatsappPhoneNumbers,
   whatsappRegistrationPins,
   whatsappSignupAttempts,
-} from "~/.server/db/schema";
-import { env, parseEnv, setEnv } from "~/.server/config/env";
-import { currentUser } from "~/.server/auth/guards";
-import { embeddedSignupState } from "~/.server/whatsapp/signup-state";
-import { decryptSecret } from "~/.server/security/crypto";
-import { drainJobs } from "~/.server/jobs/worker";
-import { takeToast } from "~/.server/http/toast";
+} from "~/.server/infrastructure/db/schema";
+import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { currentUser } from "~/.server/domains/auth/guards";
+import { embeddedSignupState } from "~/.server/domains/whatsapp/signup-state";
+import { decryptSecret } from "~/.server/infrastructure/security/crypto";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { takeToast } from "~/.server/infrastructure/http/toast";
 import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
 import * as callbackPage from "~/routes/app/embedded-callback";
 import * as callbackApi from "~/routes/api/meta.embedded-callback";

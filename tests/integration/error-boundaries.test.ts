@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_MESSAGES } from "~/.server/http/forms";
+import { FORM_MESSAGES } from "~/.server/infrastructure/http/forms";
 import { buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
 import { rawRequest } from "../support/raw-http";
 

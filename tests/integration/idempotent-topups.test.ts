@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 import { appFetch } from "../support/in-process-app";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
-import { serviceWindowClosesAt } from "~/.server/messaging/sender";
-import { queueMessage } from "~/.server/messaging/queue";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { serviceWindowClosesAt } from "~/.server/domains/messaging/sender";
+import { queueMessage } from "~/.server/domains/messaging/queue";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import type { InboundInput } from "../../sandbox/meta/types";
 import { createVerifiedUser } from "../support/accounts";
 import { startGraphSandbox } from "../support/sandbox-waba";

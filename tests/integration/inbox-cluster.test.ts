@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { rawQuery } from "~/.server/db/client";
-import { addNote } from "~/.server/inbox/actions";
-import { findConversation } from "~/.server/inbox/list";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { addNote } from "~/.server/domains/inbox/actions";
+import { findConversation } from "~/.server/domains/inbox/list";
 import type { InboxLiveEvent } from "~/lib/inbox";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";

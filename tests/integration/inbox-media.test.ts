@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { rawQuery } from "~/.server/db/client";
-import { hashPassword } from "~/.server/auth/password";
-import { storeUploadedMedia } from "~/.server/messaging/media-files";
-import { fileStorage } from "~/.server/storage";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { hashPassword } from "~/.server/domains/auth/password";
+import { storeUploadedMedia } from "~/.server/domains/messaging/media-files";
+import { fileStorage } from "~/.server/infrastructure/storage";
 import { createVerifiedUser, signedInCookie, uniqueEmail } from "../support/accounts";
 import { getRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
-import { findConversation, listConversations } from "~/.server/inbox/list";
-import { threadOf } from "~/.server/inbox/thread";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { findConversation, listConversations } from "~/.server/domains/inbox/list";
+import { threadOf } from "~/.server/domains/inbox/thread";
 import {
   addNote,
   assignConversation,
@@ -13,10 +13,10 @@ import {
   markConversationOpened,
   sendReply,
   setConversationState,
-} from "~/.server/inbox/actions";
-import { openInboxStream } from "~/.server/inbox/stream";
-import { latestEventId } from "~/.server/inbox/events";
-import { db } from "~/.server/db/client";
+} from "~/.server/domains/inbox/actions";
+import { openInboxStream } from "~/.server/domains/inbox/stream";
+import { latestEventId } from "~/.server/domains/inbox/events";
+import { db } from "~/.server/infrastructure/db/client";
 import type { InboxLiveEvent, ThreadMessage } from "~/lib/inbox";
 import { loader as chatLoader } from "~/routes/app/chat/index";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { claimStatement } from "~/.server/jobs/queue";
-import { recentActivityStatement } from "~/.server/admin/overview/activity";
+import { db } from "~/.server/infrastructure/db/client";
+import { claimStatement } from "~/.server/infrastructure/jobs/queue";
+import { recentActivityStatement } from "~/.server/domains/admin/overview/activity";
 import { createVerifiedUser } from "../support/accounts";
 
 // Decision 040: an ORDER BY ... DESC over an index built with drizzle's desc() ("desc nulls last")

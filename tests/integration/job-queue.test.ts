@@ -3,12 +3,12 @@
 // one log line per job.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
-import { claimJobs, enqueueJob } from "~/.server/jobs/queue";
-import { drainJobs, registerJobHandler, runJobBatch, startJobWorkers } from "~/.server/jobs/worker";
-import { enqueueDueRecurringJobs, registerRecurringJob, scheduleRecurringJobs } from "~/.server/jobs/recurring";
-import { RETENTION_DAYS, sweepExpiredData } from "~/.server/housekeeping/sweep";
-import { log } from "~/.server/log";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { claimJobs, enqueueJob } from "~/.server/infrastructure/jobs/queue";
+import { drainJobs, registerJobHandler, runJobBatch, startJobWorkers } from "~/.server/infrastructure/jobs/worker";
+import { enqueueDueRecurringJobs, registerRecurringJob, scheduleRecurringJobs } from "~/.server/infrastructure/jobs/recurring";
+import { RETENTION_DAYS, sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
+import { log } from "~/.server/infrastructure/log";
 import { createVerifiedUser } from "../support/accounts";
 
 const ran: { queue: string; payload: unknown }[] = [];
@@ -228,7 +228,7 @@ describe("recurring jobs", () => {
   });
 
   it("is run by the workers: housekeeping runs as a recurring job", async () => {
-    const { registerJobHandlers } = await import("~/.server/jobs/handlers");
+    const { registerJobHandlers } = await import("~/.server/composition/job-handlers");
     registerJobHandlers();
     const stop = startJobWorkers(1, { pollMs: 20, recurringCheckMs: 20 });
     try {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { count } from "drizzle-orm";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { db } from "~/.server/db/client";
-import { mailOutbox } from "~/.server/db/schema";
-import { createSignup } from "~/.server/auth/signup";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { db } from "~/.server/infrastructure/db/client";
+import { mailOutbox } from "~/.server/infrastructure/db/schema";
+import { createSignup } from "~/.server/domains/auth/signup";
 import { META, uniqueEmail } from "../support/accounts";
 
 interface Received {

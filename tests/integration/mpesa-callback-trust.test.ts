@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { c2bSecret, registerPaybillUrls, settlePendingPrompts, startMpesaTopup } from "~/.server/billing/mpesa";
-import { paymentById } from "~/.server/billing/payments";
-import { walletState } from "~/.server/billing/ledger";
-import { env, parseEnv, SAFARICOM_CALLBACK_IPS, setEnv } from "~/.server/config/env";
-import { db, rawQuery } from "~/.server/db/client";
-import { captureLogs } from "~/.server/log";
+import { c2bSecret, registerPaybillUrls, settlePendingPrompts, startMpesaTopup } from "~/.server/domains/billing/mpesa";
+import { paymentById } from "~/.server/domains/billing/payments";
+import { walletState } from "~/.server/domains/billing/ledger";
+import { env, parseEnv, SAFARICOM_CALLBACK_IPS, setEnv } from "~/.server/infrastructure/config/env";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { captureLogs } from "~/.server/infrastructure/log";
 import { createVerifiedUser } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 

@@ -11,7 +11,7 @@ import {
   env,
   parseEnv,
   setEnv,
-} from "~/.server/config/env";
+} from "~/.server/infrastructure/config/env";
 import { createApp } from "../../server";
 import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
 import { rawRequest } from "../support/raw-http";

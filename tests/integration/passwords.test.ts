@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { activityLogs, mailOutbox, sessions } from "~/.server/db/schema";
-import { signedCookies } from "~/.server/auth/cookies";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { drainJobs } from "~/.server/jobs/worker";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, mailOutbox, sessions } from "~/.server/infrastructure/db/schema";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth/reset-password";
 import { action as changeAction } from "~/routes/app/change-password";

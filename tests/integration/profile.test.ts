@@ -1,9 +1,9 @@
-import { chargeAccepted } from "~/.server/billing/charging";
+import { chargeAccepted } from "~/.server/domains/billing/charging";
 import { describe, expect, it } from "vitest";
-import { foldAnalytics } from "~/.server/analytics/fold";
+import { foldAnalytics } from "~/.server/domains/analytics/fold";
 import { eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { activityLogs, contacts, messageTemplates, messages, organizations, users } from "~/.server/db/schema";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, contacts, messageTemplates, messages, organizations, users } from "~/.server/infrastructure/db/schema";
 import { action as profileAction, loader as profileLoader } from "~/routes/app/profile";
 import { loader as dashboardLoader } from "~/routes/app/dashboard";
 import { loader as apiMe } from "~/routes/api/auth.me";

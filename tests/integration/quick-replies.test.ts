@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { users } from "~/.server/db/schema";
-import { hashPassword } from "~/.server/auth/password";
-import { createQuickReply, listQuickReplies, QuickReplyRefusal } from "~/.server/inbox/quick-replies";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { users } from "~/.server/infrastructure/db/schema";
+import { hashPassword } from "~/.server/domains/auth/password";
+import { createQuickReply, listQuickReplies, QuickReplyRefusal } from "~/.server/domains/inbox/quick-replies";
 import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES } from "~/lib/schemas/quick-replies";
 import { action, loader } from "~/routes/app/chat/quick-replies";
 import { loader as searchLoader } from "~/routes/app/search";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hitRateLimit, refundRateLimit } from "~/.server/security/rate-limit";
+import { hitRateLimit, refundRateLimit } from "~/.server/infrastructure/security/rate-limit";
 
 describe("database rate limits", () => {
   it("counts concurrent hits exactly, so instances sharing the database agree", async () => {

@@ -3,7 +3,7 @@ import { buildExists, startBuiltServer, type BuiltServer } from "../support/buil
 import { rawRequest } from "../support/raw-http";
 
 // The public pages are rendered once per process and sent with each request's own nonce
-// (app/.server/http/render-once.ts). What a visitor gets must be exactly what a fresh render gives.
+// (app/.server/infrastructure/http/render-once.ts). What a visitor gets must be exactly what a fresh render gives.
 let server: BuiltServer;
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { activityLogs, jobs, mailOutbox, rateLimits, verificationCodes } from "~/.server/db/schema";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { drainJobs } from "~/.server/jobs/worker";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, jobs, mailOutbox, rateLimits, verificationCodes } from "~/.server/infrastructure/db/schema";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { formRequest, run } from "../support/http";
 import { createVerifiedUser, latestCodeFor } from "../support/accounts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
+import { db } from "~/.server/infrastructure/db/client";
 import {
   campaigns,
   contactAttributes,
@@ -14,17 +14,17 @@ import {
   quickReplies,
   segments,
   users,
-} from "~/.server/db/schema";
-import { seedDemoData } from "~/.server/db/seed";
-import { createSession } from "~/.server/auth/sessions";
-import { sha256 } from "~/.server/security/crypto";
+} from "~/.server/infrastructure/db/schema";
+import { seedDemoData } from "~/.server/demo/seed";
+import { createSession } from "~/.server/domains/auth/sessions";
+import { sha256 } from "~/.server/infrastructure/security/crypto";
 import { can, pagePermission, ROLES, type Permission, type Role } from "~/lib/permissions";
 import { appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
 import { SCHEMA_TABLES } from "../support/database";
-import { startBankTransfer } from "~/.server/billing/bank";
+import { startBankTransfer } from "~/.server/domains/billing/bank";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectTarget } from "~/.server/auth/guards";
+import { safeRedirectTarget } from "~/.server/domains/auth/guards";
 import { action as loginAction, loader as loginLoader } from "~/routes/auth/login";
 import { loader as dashboardLoader } from "~/routes/app/dashboard";
 import { loader as adminLayoutLoader } from "~/routes/admin/layout";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "~/routes";
-import { can, PAGE_PERMISSIONS, pagePermission, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf } from "~/.server/auth/permissions";
-import { safeRedirectTarget, signedInPages } from "~/.server/auth/guards";
+import { can, PAGE_PERMISSIONS, pagePermission, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf } from "~/.server/domains/auth/permissions";
+import { safeRedirectTarget, signedInPages } from "~/.server/domains/auth/guards";
 import * as importUpload from "~/routes/app/messaging/import/upload";
 import * as importRun from "~/routes/app/messaging/import/run";
 import * as importRejected from "~/routes/app/messaging/import/rejected";
@@ -12,8 +12,8 @@ import { formRequest, getRequest, run } from "../support/http";
 import { rawRequest } from "../support/raw-http";
 
 // Every member is an owner until teams arrive; a test makes one a viewer by answering their role.
-vi.mock("~/.server/auth/permissions", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/.server/auth/permissions")>();
+vi.mock("~/.server/domains/auth/permissions", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/.server/domains/auth/permissions")>();
   return { ...actual, roleOf: vi.fn(actual.roleOf) };
 });
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { recordActivity } from "~/.server/activity/record";
-import { currentUser } from "~/.server/auth/guards";
-import { PlatformScopeRefused } from "~/.server/auth/scope";
-import { platformUsers } from "~/.server/search/providers";
+import { recordActivity } from "~/.server/domains/activity/record";
+import { currentUser } from "~/.server/domains/auth/guards";
+import { PlatformScopeRefused } from "~/.server/domains/auth/scope";
+import { platformUsers } from "~/.server/domains/search/providers";
 import { loader as searchLoader } from "~/routes/app/search";
 import { loader as adminUsers } from "~/routes/admin/users";
 import { loader as comingSoon } from "~/routes/app/coming-soon";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
-import { startBankTransfer } from "~/.server/billing/bank";
-import { rawQuery } from "~/.server/db/client";
+import { startBankTransfer } from "~/.server/domains/billing/bank";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 
 // Issue 10: the top bar's search box, the admin console's search and its bell did nothing. They
 // search what exists, each tenant inside its own data.

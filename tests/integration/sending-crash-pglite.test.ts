@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { closeDatabase, openDatabase, rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { dispatchBatch, drainDispatcher } from "~/.server/messaging/dispatcher";
+import { closeDatabase, openDatabase, rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { dispatchBatch, drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createVerifiedUser } from "../support/accounts";
 import { startGraphSandbox } from "../support/sandbox-waba";
 import {

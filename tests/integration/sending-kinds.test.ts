@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { messageTemplates } from "~/.server/infrastructure/db/schema";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { rawQuery } from "~/.server/db/client";
-import { adoptLostAccepts, applyKeptStatuses } from "~/.server/messaging/statuses";
-import type { Executor } from "~/.server/jobs/queue";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { adoptLostAccepts, applyKeptStatuses } from "~/.server/domains/messaging/statuses";
+import type { Executor } from "~/.server/infrastructure/jobs/queue";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
-import { drainJobs } from "~/.server/jobs/worker";
-import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
-import { applyKeptStatuses } from "~/.server/messaging/statuses";
-import { getApiMessage } from "~/.server/api-v1/messages";
-import { markInboundRead } from "~/.server/messaging/read-receipts";
-import { graphClient } from "~/.server/whatsapp/graph-client";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { messageTemplates } from "~/.server/infrastructure/db/schema";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { applyKeptStatuses } from "~/.server/domains/messaging/statuses";
+import { getApiMessage } from "~/.server/adapters/api-v1/messages";
+import { markInboundRead } from "~/.server/domains/messaging/read-receipts";
+import { graphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
 import { createVerifiedUser } from "../support/accounts";
 import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "~/.server/db/client";
-import { seedDemoData } from "~/.server/db/seed";
-import { createSession } from "~/.server/auth/sessions";
-import { fileStorage } from "~/.server/storage";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { seedDemoData } from "~/.server/demo/seed";
+import { createSession } from "~/.server/domains/auth/sessions";
+import { fileStorage } from "~/.server/infrastructure/storage";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
@@ -12,7 +12,7 @@ import { SCHEMA_TABLES } from "../support/database";
 import { connectedNumber } from "../support/whatsapp";
 
 /**
- * Issue 38, item 2: every route applies the same session checks (app/.server/auth/guards.ts,
+ * Issue 38, item 2: every route applies the same session checks (app/.server/domains/auth/guards.ts,
  * `sessionCheck`), resource routes included. Every route of app/routes.ts is asked, as a browser
  * navigation and as a script (a fetch, an EventSource), and every route with an action is posted to,
  * with a session the checks refuse: a member whose organisation requires two-factor sign-in and who

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { signIn } from "~/.server/auth/signin";
-import { deviceOf } from "~/.server/auth/session-list";
-import { rawQuery } from "~/.server/db/client";
+import { signIn } from "~/.server/domains/auth/signin";
+import { deviceOf } from "~/.server/domains/auth/session-list";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { action as securityAction, loader as securityLoader } from "~/routes/app/settings/security";
 import { createVerifiedUser } from "../support/accounts";
 import { cookieHeader, formRequest, getRequest, run } from "../support/http";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { action as sidebarAction } from "~/routes/app/sidebar-preference";
 import { loader as layoutLoader, shouldRevalidate } from "~/routes/app/layout";
-import { rawQuery } from "~/.server/db/client";
-import { countStatements } from "~/.server/db/statement-count";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { countStatements } from "~/.server/infrastructure/db/statement-count";
 import { APP, cookieHeader, formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { appFetch, flatRoutes } from "../support/in-process-app";

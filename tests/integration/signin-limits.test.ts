@@ -6,14 +6,14 @@ import { action as emailCodeAction, loader as emailCodeLoader } from "~/routes/a
 import { action as twoFactorAction } from "~/routes/auth/two-factor";
 import { action as securityAction, loader as securityLoader } from "~/routes/app/settings/security";
 import { loader as apiMe } from "~/routes/api/auth.me";
-import { CODE_MESSAGES } from "~/.server/auth/codes";
-import { EMAIL_CODE_MESSAGES } from "~/.server/auth/email-code/pending";
-import { codeForStep, stepAt, TOTP_STEP_SECONDS } from "~/.server/auth/two-factor/totp";
+import { CODE_MESSAGES } from "~/.server/domains/auth/codes";
+import { EMAIL_CODE_MESSAGES } from "~/.server/domains/auth/email-code/pending";
+import { codeForStep, stepAt, TOTP_STEP_SECONDS } from "~/.server/domains/auth/two-factor/totp";
 import { action as changeAction } from "~/routes/app/change-password";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";
-import { drainJobs } from "~/.server/jobs/worker";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { cookieHeader, formRequest, getRequest, jsonRequest, run } from "../support/http";
 import { createVerifiedUser, latestCodeFor, latestMailTo, signedInCookie, uniqueEmail } from "../support/accounts";
 

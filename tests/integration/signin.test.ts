@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { activityLogs, organizations, sessions, users } from "~/.server/db/schema";
-import { sha256 } from "~/.server/security/crypto";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, organizations, sessions, users } from "~/.server/infrastructure/db/schema";
+import { sha256 } from "~/.server/infrastructure/security/crypto";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as logoutAction } from "~/routes/auth/logout";
 import { action as apiSignin } from "~/routes/api/auth.signin";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { activityLogs, mailOutbox, organizations, users, verificationCodes } from "~/.server/db/schema";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, mailOutbox, organizations, users, verificationCodes } from "~/.server/infrastructure/db/schema";
 import { action as signupAction, loader as signupLoader } from "~/routes/auth/signup";
 import { action as apiSignup } from "~/routes/api/auth.signup";
 import { formRequest, getRequest, jsonRequest, run } from "../support/http";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { saveContact } from "~/.server/contacts/manage";
-import { drainDispatcher } from "~/.server/messaging/dispatcher";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { saveContact } from "~/.server/domains/contacts/manage";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { action as startAction, loader as startLoader } from "~/routes/app/chat/new";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

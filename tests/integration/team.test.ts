@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { drainJobs } from "~/.server/jobs/worker";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
-import { roleOf } from "~/.server/auth/permissions";
-import { changeMemberRole, listMembers, removeMember, transferOwnership, type Actor } from "~/.server/team/members";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { roleOf } from "~/.server/domains/auth/permissions";
+import { changeMemberRole, listMembers, removeMember, transferOwnership, type Actor } from "~/.server/domains/team/members";
 import {
   acceptInvitation,
   INVITATION_DAYS,
@@ -12,10 +12,10 @@ import {
   listOpenInvitations,
   resendInvitation,
   revokeInvitation,
-} from "~/.server/team/invitations";
-import { TEAM_MESSAGES, TeamRefusal } from "~/.server/team/refusals";
-import { platformOverview } from "~/.server/admin/overview/figures";
-import { platformScope } from "~/.server/auth/scope";
+} from "~/.server/domains/team/invitations";
+import { TEAM_MESSAGES, TeamRefusal } from "~/.server/domains/team/refusals";
+import { platformOverview } from "~/.server/domains/admin/overview/figures";
+import { platformScope } from "~/.server/domains/auth/scope";
 import { loader as developersLoader } from "~/routes/app/developers";
 import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
 import { action as teamAction } from "~/routes/app/settings/team";

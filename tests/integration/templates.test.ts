@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
-import { encryptSecret } from "~/.server/security/crypto";
-import { activityLogs } from "~/.server/db/schema";
-import { drainJobs } from "~/.server/jobs/worker";
-import { copyTemplate, createTemplate, deleteTemplate, updateTemplate, TEMPLATE_MESSAGES, type Actor } from "~/.server/templates/manage";
-import { findTemplate, listTemplates } from "~/.server/templates/queries";
-import { requestTemplateSync, syncOrganisationTemplates, TEMPLATE_SYNC_QUEUE } from "~/.server/templates/sync";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { encryptSecret } from "~/.server/infrastructure/security/crypto";
+import { activityLogs } from "~/.server/infrastructure/db/schema";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import {
+  copyTemplate,
+  createTemplate,
+  deleteTemplate,
+  updateTemplate,
+  TEMPLATE_MESSAGES,
+  type Actor,
+} from "~/.server/domains/templates/manage";
+import { findTemplate, listTemplates } from "~/.server/domains/templates/queries";
+import { requestTemplateSync, syncOrganisationTemplates, TEMPLATE_SYNC_QUEUE } from "~/.server/domains/templates/sync";
 import type { TemplateInput } from "~/lib/templates";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { createVerifiedUser } from "../support/accounts";

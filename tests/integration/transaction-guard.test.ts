@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { StatementOutsideTransaction } from "~/.server/db/transaction-guard";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { StatementOutsideTransaction } from "~/.server/infrastructure/db/transaction-guard";
 
 // Decision 043: a statement sent on the database (not on the transaction) from inside a
 // transaction's own callback is refused at once, on PGlite (where it would wait for ever, freezing

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { base32Encode, codeForStep, matchingStep, stepAt, TOTP_STEP_SECONDS } from "~/.server/auth/two-factor/totp";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { base32Encode, codeForStep, matchingStep, stepAt, TOTP_STEP_SECONDS } from "~/.server/domains/auth/two-factor/totp";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
-import { CHALLENGE_COOKIE } from "~/.server/auth/two-factor/challenge";
+import { CHALLENGE_COOKIE } from "~/.server/domains/auth/two-factor/challenge";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as twoFactorAction, loader as twoFactorLoader } from "~/routes/auth/two-factor";
 import { action as securityAction, loader as securityLoader } from "~/routes/app/settings/security";

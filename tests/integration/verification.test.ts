@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { activityLogs, mailOutbox, organizations, users } from "~/.server/db/schema";
-import { createSignup } from "~/.server/auth/signup";
+import { db } from "~/.server/infrastructure/db/client";
+import { activityLogs, mailOutbox, organizations, users } from "~/.server/infrastructure/db/schema";
+import { createSignup } from "~/.server/domains/auth/signup";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/auth/verify-otp";
 import { action as apiVerify } from "~/routes/api/auth.verify-otp";
 import { action as apiResend } from "~/routes/api/auth.resend-otp";
@@ -130,7 +130,7 @@ describe("e-mail verification", () => {
 
   it("shows the verify page's countdown from the server's window", async () => {
     const email = await signUp();
-    const { signedCookies } = await import("~/.server/auth/cookies");
+    const { signedCookies } = await import("~/.server/domains/auth/cookies");
     const cookie = cookieHeader([await signedCookies().otpEmail.serialize(email)]);
     const page = await run(verifyLoader, getRequest("/verify-otp", { cookie }));
     expect(page.data.email).toBe(email);

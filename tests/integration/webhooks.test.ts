@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/db/client";
+import { db, queryRows } from "~/.server/infrastructure/db/client";
 import {
   activityLogs,
   contacts,
@@ -11,13 +11,13 @@ import {
   webhookUnroutedChanges,
   whatsappAccounts,
   whatsappPhoneNumbers,
-} from "~/.server/db/schema";
-import { claimJobs } from "~/.server/jobs/queue";
-import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/jobs/worker";
-import { WEBHOOK_QUEUE } from "~/.server/webhooks/ingest";
-import { enqueueJob } from "~/.server/jobs/queue";
-import { REPLAY_UNROUTED_QUEUE } from "~/.server/webhooks/process";
-import { env } from "~/.server/config/env";
+} from "~/.server/infrastructure/db/schema";
+import { claimJobs } from "~/.server/infrastructure/jobs/queue";
+import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/infrastructure/jobs/worker";
+import { WEBHOOK_QUEUE } from "~/.server/adapters/webhooks-in/ingest";
+import { enqueueJob } from "~/.server/infrastructure/jobs/queue";
+import { REPLAY_UNROUTED_QUEUE } from "~/.server/adapters/webhooks-in/process";
+import { env } from "~/.server/infrastructure/config/env";
 import { createVerifiedUser } from "../support/accounts";
 import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";
 
@@ -412,7 +412,7 @@ describe("durability", () => {
   it("rolls back a batch that fails half-way and retries it until it succeeds", async () => {
     const org = await tenant("Tenant A", A);
     let failures = 1;
-    const { processWebhookJobs } = await import("~/.server/webhooks/process");
+    const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
     registerJobHandler<{ eventIds: number[] }>({
       queue: WEBHOOK_QUEUE,
       batchSize: 20,
@@ -438,7 +438,7 @@ describe("durability", () => {
     await db().execute(sql`update jobs set run_at = now()`); // skip the backoff
     await drainJobs();
     expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(1);
-    const { registerJobHandlers } = await import("~/.server/jobs/handlers");
+    const { registerJobHandlers } = await import("~/.server/composition/job-handlers");
     registerJobHandlers();
   });
 });
@@ -469,7 +469,7 @@ describe("poisoned deliveries", () => {
     );
     expect(raws[17]).toContain("\\u0000");
     expect(raws[42]).toContain("\\ud800");
-    const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+    const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
     await storeDeliveries(
       raws,
       raws.map((raw) => sign(raw)),
@@ -504,7 +504,7 @@ describe("poisoned deliveries", () => {
     await db().execute(sql.raw(`create trigger refuse_boom before insert on messages for each row execute function refuse_boom()`));
     try {
       const raws = Array.from({ length: 10 }, (_, i) => inboundRaw(i, `Habari ${i}`));
-      const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
       await storeDeliveries(
         raws,
         raws.map((raw) => sign(raw)),
@@ -573,13 +573,13 @@ describe("faults of the moment", () => {
           ]),
         ),
       );
-      const { storeDeliveries } = await import("~/.server/webhooks/ingest");
+      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
       await storeDeliveries(
         raws,
         raws.map((raw) => sign(raw)),
       );
       const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
-      const { processWebhookJobs } = await import("~/.server/webhooks/process");
+      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
       // The handler as the worker runs it: its transaction rolls back when it throws.
       await expect(
         db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx)),

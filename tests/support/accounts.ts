@@ -1,11 +1,11 @@
 import { desc, eq } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { mailOutbox, organizations, users } from "~/.server/db/schema";
-import { createSignup } from "~/.server/auth/signup";
-import { verifySignupCode } from "~/.server/auth/verification";
-import { signIn } from "~/.server/auth/signin";
-import { hashPassword } from "~/.server/auth/password";
-import { newBusinessId } from "~/.server/auth/signup";
+import { db } from "~/.server/infrastructure/db/client";
+import { mailOutbox, organizations, users } from "~/.server/infrastructure/db/schema";
+import { createSignup } from "~/.server/domains/auth/signup";
+import { verifySignupCode } from "~/.server/domains/auth/verification";
+import { signIn } from "~/.server/domains/auth/signin";
+import { hashPassword } from "~/.server/domains/auth/password";
+import { newBusinessId } from "~/.server/domains/auth/signup";
 import { cookieHeader } from "./http";
 
 export const META = { ip: "198.51.100.7", userAgent: "vitest" };

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows, rawQuery } from "~/.server/db/client";
-import { drainJobs } from "~/.server/jobs/worker";
-import { foldAnalytics } from "~/.server/analytics/fold";
+import { db, queryRows, rawQuery } from "~/.server/infrastructure/db/client";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { foldAnalytics } from "~/.server/domains/analytics/fold";
 import { envelope, inboundChange, metaJson, startReceiver } from "./whatsapp";
 
 /**

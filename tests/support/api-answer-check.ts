@@ -1,6 +1,6 @@
-import { ENDPOINTS, errorCodesOf } from "~/.server/api-v1/endpoints";
-import { ERROR_CATALOGUE, isErrorCode } from "~/.server/api-v1/errors";
-import { matchPath } from "~/.server/api-v1/handle";
+import { ENDPOINTS, errorCodesOf } from "~/.server/adapters/api-v1/endpoints";
+import { ERROR_CATALOGUE, isErrorCode } from "~/.server/adapters/api-v1/errors";
+import { matchPath } from "~/.server/adapters/api-v1/handle";
 
 /**
  * Why an /api/v1 answer breaks its documentation, or undefined when it keeps it: an error's code

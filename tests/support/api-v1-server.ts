@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { handleApiV1 } from "~/.server/api-v1/handle";
+import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 
 /**
  * The real /api/v1 handler on a real loopback socket (a free port), so tests can call it as clients

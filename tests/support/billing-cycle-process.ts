@@ -1,6 +1,6 @@
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { closeDatabase, openDatabase } from "~/.server/db/client";
-import { runBillingCycle } from "~/.server/billing/cycle";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { closeDatabase, openDatabase } from "~/.server/infrastructure/db/client";
+import { runBillingCycle } from "~/.server/domains/billing/cycle";
 
 /**
  * The billing cycle in a process of its own, on the PostgreSQL database in DATABASE_URL, at the

@@ -52,7 +52,7 @@ export default async function setup(project: TestProject) {
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  // The extensions and migrations the app's own openDatabase uses (app/.server/db/client.ts).
+  // The extensions and migrations the app's own openDatabase uses (app/.server/infrastructure/db/client.ts).
   const client = await PGlite.create("memory://", { extensions: { pg_trgm } });
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
   const dump = await client.dumpDataDir("none");

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
-import * as schema from "~/.server/db/schema";
-import { closeDatabase, db, openDatabase } from "~/.server/db/client";
+import * as schema from "~/.server/infrastructure/db/schema";
+import { closeDatabase, db, openDatabase } from "~/.server/infrastructure/db/client";
 
 let droppable: { adminUrl: string; name: string } | undefined;
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { closeDatabase, openDatabase } from "~/.server/db/client";
-import { dispatchBatch } from "~/.server/messaging/dispatcher";
-import { feedCampaigns } from "~/.server/campaigns/feeder";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { closeDatabase, openDatabase } from "~/.server/infrastructure/db/client";
+import { dispatchBatch } from "~/.server/domains/messaging/dispatcher";
+import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
 
 /**
  * A dispatcher in a process of its own, for the tests that need a second process on the same

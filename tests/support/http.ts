@@ -1,4 +1,4 @@
-import { createRequestContext } from "~/.server/http/context";
+import { createRequestContext } from "~/.server/infrastructure/http/context";
 /** What react-router's data() returns. */
 interface DataWithResponseInit<T> {
   type: "DataWithResponseInit";

@@ -7,7 +7,7 @@ import {
   UNSAFE_withErrorBoundaryProps as withErrorBoundaryProps,
 } from "react-router";
 import routes from "~/routes";
-import { createRequestContext } from "~/.server/http/context";
+import { createRequestContext } from "~/.server/infrastructure/http/context";
 
 /**
  * The application's own React Router, in the test's process: every route of app/routes.ts with its

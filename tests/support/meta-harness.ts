@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, expect, vi } from "vitest";
-import { rawQuery } from "~/.server/db/client";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { drainJobs } from "~/.server/jobs/worker";
-import { queueMessage, type SendRequest } from "~/.server/messaging/queue";
-import { SendRefusal } from "~/.server/messaging/refusals";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
+import { SendRefusal } from "~/.server/domains/messaging/refusals";
 import type { MetaSandbox } from "../../sandbox/meta";
 import { startGraphSandbox } from "./sandbox-waba";
 import { startReceiver } from "./whatsapp";

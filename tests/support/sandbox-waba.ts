@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import express from "express";
-import { db } from "~/.server/db/client";
-import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/db/schema";
-import { env } from "~/.server/config/env";
-import { encryptSecret } from "~/.server/security/crypto";
+import { db } from "~/.server/infrastructure/db/client";
+import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/infrastructure/db/schema";
+import { env } from "~/.server/infrastructure/config/env";
+import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
 
 /**

@@ -3,11 +3,11 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import { createInterface } from "node:readline";
 import { expect, vi } from "vitest";
-import { db, rawQuery } from "~/.server/db/client";
-import { messageTemplates } from "~/.server/db/schema";
-import { drainJobs } from "~/.server/jobs/worker";
-import { queueMessage } from "~/.server/messaging/queue";
-import type { GraphClient } from "~/.server/whatsapp/graph-client";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { messageTemplates } from "~/.server/infrastructure/db/schema";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { queueMessage } from "~/.server/domains/messaging/queue";
+import type { GraphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
 import type { SandboxMessage } from "../../sandbox/meta";
 import type { startGraphSandbox } from "./sandbox-waba";
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseEnv, setEnv } from "~/.server/config/env";
-import { localFileStorage, setFileStorage } from "~/.server/storage";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { localFileStorage, setFileStorage } from "~/.server/infrastructure/storage";
 import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
-import { answerWatchers } from "~/.server/api-v1/answer-watchers";
+import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
 
 // Every test file gets its own database: PGlite in memory, or a fresh database on TEST_DATABASE_URL.
 setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));

@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { createHmac } from "node:crypto";
-import { db } from "~/.server/db/client";
-import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/db/schema";
-import { env } from "~/.server/config/env";
-import { encryptSecret } from "~/.server/security/crypto";
-import { createWebhookReceiver } from "~/.server/webhooks/receiver";
-import { createWebhookIngest } from "~/.server/webhooks/ingest";
-import { registerJobHandlers } from "~/.server/jobs/handlers";
+import { db } from "~/.server/infrastructure/db/client";
+import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/infrastructure/db/schema";
+import { env } from "~/.server/infrastructure/config/env";
+import { encryptSecret } from "~/.server/infrastructure/security/crypto";
+import { createWebhookReceiver } from "~/.server/adapters/webhooks-in/receiver";
+import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
 
 registerJobHandlers();
 

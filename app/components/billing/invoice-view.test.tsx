@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { sampleInvoice, sampleTopUpReceipt } from "~/.server/billing/invoice-sample";
+import { sampleInvoice, sampleTopUpReceipt } from "~/.server/domains/billing/invoice-sample";
 import { InvoiceView } from "./invoice-view";
 
 /** The markup with tags removed and spaces collapsed: what a reader sees, in order. */

@@ -36,7 +36,7 @@ const STATUS_TONES: Record<InvoiceStatus, BadgeTone> = {
 };
 
 /**
- * An invoice as HTML: the same figures, dates and fields as its PDF (app/.server/billing/invoice-pdf.ts),
+ * An invoice as HTML: the same figures, dates and fields as its PDF (app/.server/domains/billing/invoice-pdf.ts),
  * from the same formatters. Printing it gives a clean page: the card's border and shadow go, nothing else.
  */
 export function InvoiceView({ invoice }: { invoice: InvoiceDocument }) {

@@ -2,7 +2,7 @@ import { formatKes } from "~/lib/invoice";
 
 /**
  * The other way to pay by M-Pesa: to Jumbe's paybill from the phone's own menu, with the organisation's
- * business id as the account number (the confirmation credits the wallet it names; app/.server/billing/mpesa.ts).
+ * business id as the account number (the confirmation credits the wallet it names; app/.server/domains/billing/mpesa.ts).
  * Plain server-rendered text: it reads the same with JavaScript off, and wraps at 360 px.
  */
 export function PaybillDetails({

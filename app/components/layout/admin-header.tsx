@@ -12,7 +12,7 @@ export interface AdminAlert {
   text: string;
 }
 
-/** A platform event as the bell and /admin/notifications show it (app/.server/admin/bell). */
+/** A platform event as the bell and /admin/notifications show it (app/.server/domains/admin/bell). */
 export interface BellEventView {
   kind: "signup" | "dispute" | "job" | "alert";
   id: string;

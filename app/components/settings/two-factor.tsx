@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import type { TwoFactorStatus } from "~/.server/auth/two-factor/enrolment";
+import type { TwoFactorStatus } from "~/.server/domains/auth/two-factor/enrolment";
 import { ConfirmSetupSchema, RenewCodesSchema, TurnOffSchema } from "~/lib/schemas/two-factor";
 import { formatWhen } from "~/lib/dates";
 import { Badge } from "~/components/ui/badge";

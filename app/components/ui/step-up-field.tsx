@@ -4,7 +4,7 @@ import { PasswordField } from "~/components/ui/field";
  * A destructive admin action's confirmation (decision 037): shown inside the action's own form when
  * the administrator last proved who they are over 10 minutes ago, so one submit both confirms and
  * acts, with or without JavaScript. The server checks it whatever the page showed. The field's name
- * is STEP_UP_FIELD (app/.server/admin/step-up.ts).
+ * is STEP_UP_FIELD (app/.server/domains/admin/step-up.ts).
  */
 export function StepUpField({ needed, error, id }: { needed: boolean; error?: string | null; id?: string }) {
   if (!needed && !error) return null;

@@ -5,7 +5,7 @@ import { sectionId, type LegalDocumentContent, type LegalSection } from "./types
  * Jumbe's Privacy Policy. The facts it states and that the code must keep true: conversation data
  * is kept about 30 days; the service is not for users under 16; passwords are stored as Argon2id
  * hashes, one-time codes and session tokens as keyed hashes, WhatsApp tokens encrypted
- * (app/.server/security/crypto.ts); and data subjects' rights under Kenya's Data Protection Act,
+ * (app/.server/infrastructure/security/crypto.ts); and data subjects' rights under Kenya's Data Protection Act,
  * 2019 and its General Regulations, 2021. Change the code and this text together.
  */
 

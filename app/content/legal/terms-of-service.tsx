@@ -4,7 +4,7 @@ import { sectionId, type LegalDocumentContent, type LegalSection } from "./types
  * Jumbe's Terms of Service. The rules it states and that the product must keep: fee changes with
  * 30 days' notice; fees non-refundable except as the law requires; Kenyan law governs; KES prices,
  * a prepaid wallet or postpaid invoices, paid by M-Pesa, card or bank; the developer API allows
- * 1000 requests a minute per key (app/.server/api-v1/usage.ts); eTIMS invoices and records kept 5
+ * 1000 requests a minute per key (app/.server/adapters/api-v1/usage.ts); eTIMS invoices and records kept 5
  * years; Jumbe processes customers' contacts as a processor under the Data Protection Act, 2019,
  * and marketing messages need the recipient's opt-in and honour opt-out. Change both together.
  */

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 
 /**
  * The /billing forms (issue 17): a top-up, a plan change, the wallet's alerts and an invoice's
- * dispute. The same words as the server's refusals (app/.server/billing/payments.ts and settings.ts;
+ * dispute. The same words as the server's refusals (app/.server/domains/billing/payments.ts and settings.ts;
  * tests/integration/billing-page.test.ts checks they agree), so the browser says what the server would.
  */
 

@@ -1,4 +1,4 @@
-// Shared with the browser for inline checks; the server checks again (app/.server/inbox/quick-replies.ts).
+// Shared with the browser for inline checks; the server checks again (app/.server/domains/inbox/quick-replies.ts).
 import * as z from "zod/mini";
 
 export const QUICK_REPLY_SHORTCUT_MAX = 30;

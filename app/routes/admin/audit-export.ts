@@ -1,8 +1,8 @@
 import type { Route } from "./+types/audit-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { adminAuditPage } from "~/.server/admin/audit";
-import { streamedCsv } from "~/.server/admin/csv-export";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { adminAuditPage } from "~/.server/domains/admin/audit";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
 
 /** The audit log as CSV (Export Data on the Audit log tab), one organisation's when ?org= is given. */
 export async function loader(args: Route.LoaderArgs) {

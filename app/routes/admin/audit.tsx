@@ -1,8 +1,8 @@
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/audit";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { adminAuditPage, type AuditRecord } from "~/.server/admin/audit";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { adminAuditPage, type AuditRecord } from "~/.server/domains/admin/audit";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { Name } from "~/components/ui/name";

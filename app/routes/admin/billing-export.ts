@@ -1,8 +1,8 @@
 import type { Route } from "./+types/billing-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { streamedCsv } from "~/.server/admin/csv-export";
-import { adminInvoicePage, parseInvoiceFilters } from "~/.server/admin/billing/invoice-table";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
 import { adminInvoiceStatusWords, invoicePaymentWords } from "~/lib/admin-billing";
 
 /** Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed page by page. */

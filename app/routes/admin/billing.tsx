@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/billing";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
 import {
   billingTotals,
   parseBillingPeriod,
@@ -9,10 +9,10 @@ import {
   revenueByMethod,
   revenueByPlan,
   type RevenueLine,
-} from "~/.server/admin/billing/figures";
-import { adminInvoicePage, parseInvoiceFilters, type AdminInvoiceRow } from "~/.server/admin/billing/invoice-table";
-import { listDisputes, type DisputeListRow } from "~/.server/admin/billing/disputes";
-import { unreconciledTransfers } from "~/.server/admin/billing/reconciliation";
+} from "~/.server/domains/admin/billing/figures";
+import { adminInvoicePage, parseInvoiceFilters, type AdminInvoiceRow } from "~/.server/domains/admin/billing/invoice-table";
+import { listDisputes, type DisputeListRow } from "~/.server/domains/admin/billing/disputes";
+import { unreconciledTransfers } from "~/.server/domains/admin/billing/reconciliation";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pager, pagerOrder, Table, type Column } from "~/components/ui/table";
 import { StatCard } from "~/components/ui/stat-card";

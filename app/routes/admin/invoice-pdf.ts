@@ -1,9 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/invoice-pdf";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { adminInvoice } from "~/.server/admin/billing/invoice-detail";
-import { renderInvoicePdf } from "~/.server/billing/invoice-pdf";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { adminInvoice } from "~/.server/domains/admin/billing/invoice-detail";
+import { renderInvoicePdf } from "~/.server/domains/billing/invoice-pdf";
 
 /** GET /admin/billing/invoices/<id>/pdf: any organisation's invoice as the same A4 PDF its tenant downloads. Unknown: 404. */
 export async function loader(args: Route.LoaderArgs) {

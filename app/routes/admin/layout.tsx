@@ -1,10 +1,10 @@
 import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
-import { adminPages, requirePlatformAdmin } from "~/.server/auth/guards";
+import { adminPages, requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
-import { systemAlerts } from "~/.server/admin/system-alerts";
-import { bellSummary } from "~/.server/admin/bell";
-import { platformScope } from "~/.server/auth/scope";
+import { systemAlerts } from "~/.server/domains/admin/system-alerts";
+import { bellSummary } from "~/.server/domains/admin/bell";
+import { platformScope } from "~/.server/domains/auth/scope";
 import { Tabs } from "~/components/ui/tabs";
 import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
 

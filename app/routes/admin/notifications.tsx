@@ -1,13 +1,13 @@
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/notifications";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { bellPage, bellReturnPath, markBellRead, readCursor } from "~/.server/admin/bell";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { bellPage, bellReturnPath, markBellRead, readCursor } from "~/.server/domains/admin/bell";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BellEventLine } from "~/components/layout/admin-header";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/table";
-import { readForm } from "~/.server/http/forms";
+import { readForm } from "~/.server/infrastructure/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Admin console | Jumbe" }];
 

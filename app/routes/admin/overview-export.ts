@@ -1,8 +1,8 @@
 import type { Route } from "./+types/overview-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { streamedCsv } from "~/.server/admin/csv-export";
-import { ACTIVITY_EXPORT_DAYS, recentActivity } from "~/.server/admin/overview/activity";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { ACTIVITY_EXPORT_DAYS, recentActivity } from "~/.server/domains/admin/overview/activity";
 
 /** Export Data on the Overview: the recent activity across organisations (the last 30 days), newest first. */
 export async function loader(args: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/admin/overview/figures";
-import { recentActivity, type TenantActivity } from "~/.server/admin/overview/activity";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
+import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";

@@ -1,7 +1,7 @@
 import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/search";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { adminSearch, SEARCH_LIMITS } from "~/.server/admin/search";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { adminSearch, SEARCH_LIMITS } from "~/.server/domains/admin/search";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox, SearchResults } from "~/components/ui/search";
 

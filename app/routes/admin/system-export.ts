@@ -1,9 +1,9 @@
 import type { Route } from "./+types/system-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { streamedCsv } from "~/.server/admin/csv-export";
-import { alertsInRange } from "~/.server/admin/system/alerts";
-import { parseRange, SYSTEM_RANGES } from "~/.server/admin/system/series";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { alertsInRange } from "~/.server/domains/admin/system/alerts";
+import { parseRange, SYSTEM_RANGES } from "~/.server/domains/admin/system/series";
 
 /** Export Data on the System tab: the alerts (open and resolved) of the page's range, streamed a page at a time. */
 export async function loader(args: Route.LoaderArgs) {

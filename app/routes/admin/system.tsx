@@ -1,13 +1,13 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/system";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { requestMeta } from "~/.server/http/request-meta";
-import { redirectWithToast } from "~/.server/http/toast";
-import { resolveAlertAction, systemPage } from "~/.server/admin/system/page";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { resolveAlertAction, systemPage } from "~/.server/domains/admin/system/page";
 import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
-import type { AlertRow } from "~/.server/admin/system/alerts";
-import type { InstanceProbe, Probe } from "~/.server/admin/system/probes";
+import type { AlertRow } from "~/.server/domains/admin/system/alerts";
+import type { InstanceProbe, Probe } from "~/.server/domains/admin/system/probes";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -17,13 +17,13 @@ import { TextareaField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
-import { readForm } from "~/.server/http/forms";
+import { readForm } from "~/.server/infrastructure/http/forms";
 
 export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
 
 /**
  * The System tab (issue 19): health cards from real probes (cached a few seconds in this process:
- * app/.server/admin/system/probes.ts says why), metric_samples charted over the chosen range, each
+ * app/.server/domains/admin/system/probes.ts says why), metric_samples charted over the chosen range, each
  * instance's resources, database statistics, and the alerts with Resolve. Everything is a link or a
  * POST form: it works without JavaScript.
  */

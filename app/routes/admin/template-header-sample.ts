@@ -1,8 +1,8 @@
 import type { Route } from "./+types/template-header-sample";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { findReviewedTemplate } from "~/.server/admin/templates/queries";
-import { sampleFileResponse, templateSampleFile } from "~/.server/templates/media";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { findReviewedTemplate } from "~/.server/domains/admin/templates/queries";
+import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
 
 /**
  * GET /admin/templates/:id/header-sample: the media header sample of any tenant's template, for the

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/templates-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { streamedCsv } from "~/.server/admin/csv-export";
-import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/admin/templates/queries";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/domains/admin/templates/queries";
 import { categoryLabel, languageLabel, templateStatusLabel } from "~/lib/templates";
 
 /** The Templates tab's table as CSV (Export Data), with the page's filters and sort, one keyset page at a time. */

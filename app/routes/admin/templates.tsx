@@ -1,10 +1,10 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/templates";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { readForm } from "~/.server/http/forms";
-import { requestMeta } from "~/.server/http/request-meta";
-import { redirectWithToast } from "~/.server/http/toast";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
   adminTemplateFigures,
   adminTemplatePage,
@@ -13,9 +13,9 @@ import {
   heldQueue,
   readAdminTemplateFilters,
   type AdminTemplateRow,
-} from "~/.server/admin/templates/queries";
-import { setTemplateHold } from "~/.server/admin/templates/review";
-import { holdsNewOrganisations, setHoldNewOrganisations } from "~/.server/admin/templates/new-organisations";
+} from "~/.server/domains/admin/templates/queries";
+import { setTemplateHold } from "~/.server/domains/admin/templates/review";
+import { holdsNewOrganisations, setHoldNewOrganisations } from "~/.server/domains/admin/templates/new-organisations";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";

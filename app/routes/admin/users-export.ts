@@ -1,8 +1,8 @@
 import type { Route } from "./+types/users-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { streamedCsv } from "~/.server/admin/csv-export";
-import { allUserRows, readUserFilters } from "~/.server/admin/users/list";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { allUserRows, readUserFilters } from "~/.server/domains/admin/users/list";
 import { nairobiDate } from "~/lib/dates";
 
 /** Export Data on the Users tab: the table with the page's search, filters and order, every page. */

@@ -1,8 +1,8 @@
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/users";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/admin/users/list";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/domains/admin/users/list";
 import { USER_PLANS } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Table, type Column } from "~/components/ui/table";

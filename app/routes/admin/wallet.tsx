@@ -1,12 +1,12 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/wallet";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { stepUpNeeded } from "~/.server/admin/step-up";
-import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/admin/billing/wallet";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { stepUpNeeded } from "~/.server/domains/admin/step-up";
+import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/domains/admin/billing/wallet";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
-import { billingAction, type AdminFormError } from "~/.server/admin/billing/actions";
-import { formTexts } from "~/.server/admin/billing/refusal";
+import { billingAction, type AdminFormError } from "~/.server/domains/admin/billing/actions";
+import { formTexts } from "~/.server/domains/admin/billing/refusal";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";

@@ -1,14 +1,14 @@
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/whatsapp-account";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { checkStepUp, stepUpNeeded } from "~/.server/admin/step-up";
-import { adminAccount } from "~/.server/admin/whatsapp/accounts";
-import { graphCallsOf, webhooksOf } from "~/.server/admin/whatsapp/logs";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { checkStepUp, stepUpNeeded } from "~/.server/domains/admin/step-up";
+import { adminAccount } from "~/.server/domains/admin/whatsapp/accounts";
+import { graphCallsOf, webhooksOf } from "~/.server/domains/admin/whatsapp/logs";
 import {
   disconnectAsAdmin,
   findAccount,
@@ -16,7 +16,7 @@ import {
   resubscribeAccount,
   testConnection,
   type ConnectionTest,
-} from "~/.server/admin/whatsapp/actions";
+} from "~/.server/domains/admin/whatsapp/actions";
 import { AdminActionForm } from "~/components/admin/action-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -32,7 +32,7 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { Name } from "~/components/ui/name";
 import { withoutBidiControls } from "~/lib/names";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminNumber } from "~/lib/admin-whatsapp";
-import type { GraphCallView, WebhookView } from "~/.server/admin/whatsapp/logs";
+import type { GraphCallView, WebhookView } from "~/.server/domains/admin/whatsapp/logs";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData ? withoutBidiControls(loaderData.account.business) : "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/whatsapp-export";
-import { requirePlatformAdmin } from "~/.server/auth/guards";
-import { platformScope } from "~/.server/auth/scope";
-import { adminAccountsPage, readAccountFilters } from "~/.server/admin/whatsapp/accounts";
-import { streamedCsv } from "~/.server/admin/csv-export";
+import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { platformScope } from "~/.server/domains/auth/scope";
+import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
+import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords } from "~/lib/admin-whatsapp";
 
 /** The WhatsApp tab's table as CSV (Export Data), with the page's search, status filter and sort. */

@@ -1,13 +1,13 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/activity-logs.export";
-import { isNavigation, requireResourcePermission } from "~/.server/auth/guards";
-import { organizationScope } from "~/.server/auth/scope";
-import { jsonError, methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { parseActivityFilter } from "~/.server/activity/filters";
-import { exportFileName, openActivityCsv } from "~/.server/activity/export";
-import { recordActivity } from "~/.server/activity/record";
-import { log } from "~/.server/log";
+import { isNavigation, requireResourcePermission } from "~/.server/domains/auth/guards";
+import { organizationScope } from "~/.server/domains/auth/scope";
+import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { parseActivityFilter } from "~/.server/domains/activity/filters";
+import { exportFileName, openActivityCsv } from "~/.server/domains/activity/export";
+import { recordActivity } from "~/.server/domains/activity/record";
+import { log } from "~/.server/infrastructure/log";
 
 /**
  * GET /api/activity-logs/export: the same query as the list, as a CSV download named

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/activity-logs";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { organizationScope } from "~/.server/auth/scope";
-import { jsonError, methodNotAllowed } from "~/.server/http/json";
-import { parseActivityFilter } from "~/.server/activity/filters";
-import { activityStats, listActivity } from "~/.server/activity/log-queries";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { organizationScope } from "~/.server/domains/auth/scope";
+import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { parseActivityFilter } from "~/.server/domains/activity/filters";
+import { activityStats, listActivity } from "~/.server/domains/activity/log-queries";
 
 /**
  * GET /api/activity-logs?type&status&startDate&endDate (or range) [&cursor&limit]: the tenant's

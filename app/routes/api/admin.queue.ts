@@ -1,8 +1,8 @@
 import type { Route } from "./+types/admin.queue";
-import { requirePlatformAdminApi } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { queueHealth } from "~/.server/admin/queue-health";
-import { platformScope } from "~/.server/auth/scope";
+import { requirePlatformAdminApi } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { queueHealth } from "~/.server/domains/admin/queue-health";
+import { platformScope } from "~/.server/domains/auth/scope";
 
 /** GET /api/admin/queue: the job queue and webhook backlog, for administrators (and the benchmark); 404 to anyone else. */
 export async function loader(args: Route.LoaderArgs) {

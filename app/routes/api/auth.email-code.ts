@@ -1,11 +1,11 @@
 import type { Route } from "./+types/auth.email-code";
 import { OtpSchema } from "~/lib/schemas/auth";
-import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
-import { sessionToken } from "~/.server/auth/sessions";
-import { clearPendingSignInCookieHeader, pendingSignInOf } from "~/.server/auth/email-code/pending";
-import { completeEmailCodeSignIn } from "~/.server/auth/email-code/sign-in";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { clearPendingSignInCookieHeader, pendingSignInOf } from "~/.server/domains/auth/email-code/pending";
+import { completeEmailCodeSignIn } from "~/.server/domains/auth/email-code/sign-in";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 export async function loader() {
   return methodNotAllowed("POST");

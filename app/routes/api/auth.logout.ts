@@ -1,7 +1,7 @@
 import type { Route } from "./+types/auth.logout";
-import { signOut } from "~/.server/auth/signout";
-import { methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { signOut } from "~/.server/domains/auth/signout";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 export async function loader() {
   return methodNotAllowed("POST");

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/auth.me";
-import { authUserOf, requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
+import { authUserOf, requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 
 export async function loader(args: Route.LoaderArgs) {
   // The session and the month's usage in one statement.

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/auth.resend-otp";
 import { EmailOnlySchema } from "~/lib/schemas/auth";
-import { resendSignupCode } from "~/.server/auth/verification";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { resendSignupCode } from "~/.server/domains/auth/verification";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 export async function loader() {
   return methodNotAllowed("POST");

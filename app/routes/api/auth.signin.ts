@@ -1,11 +1,11 @@
 import type { Route } from "./+types/auth.signin";
 import { SigninSchema } from "~/lib/schemas/auth";
-import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
-import { signedCookies } from "~/.server/auth/cookies";
-import { deviceCookieValue } from "~/.server/auth/known-device";
-import { sessionToken } from "~/.server/auth/sessions";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { deviceCookieValue } from "~/.server/domains/auth/known-device";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 export async function loader() {
   return methodNotAllowed("POST");

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Route } from "./+types/auth.signup";
 import { SignupSchema } from "~/lib/schemas/auth";
-import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
-import { signedCookies } from "~/.server/auth/cookies";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 // The spec's payload: usertype defaults to 'individual' and agreedToTerms to true; nobody signs up as an admin.
 const SignupPayload = z.looseObject({

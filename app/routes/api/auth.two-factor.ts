@@ -1,12 +1,12 @@
 import type { Route } from "./+types/auth.two-factor";
 import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
-import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
-import { sessionToken } from "~/.server/auth/sessions";
-import { deviceCookieValue } from "~/.server/auth/known-device";
-import { challengeToken, clearChallengeCookieHeader } from "~/.server/auth/two-factor/challenge";
-import { completeTwoFactorSignIn } from "~/.server/auth/two-factor/sign-in";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { deviceCookieValue } from "~/.server/domains/auth/known-device";
+import { challengeToken, clearChallengeCookieHeader } from "~/.server/domains/auth/two-factor/challenge";
+import { completeTwoFactorSignIn } from "~/.server/domains/auth/two-factor/sign-in";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 export async function loader() {
   return methodNotAllowed("POST");

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Route } from "./+types/auth.verify-otp";
 import { EmailOnlySchema, OtpSchema } from "~/lib/schemas/auth";
-import { verifySignupCode } from "~/.server/auth/verification";
-import { signedCookies } from "~/.server/auth/cookies";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
+import { verifySignupCode } from "~/.server/domains/auth/verification";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 const VerifyPayload = z.object({ email: EmailOnlySchema.shape.email, otp: z.coerce.string().pipe(OtpSchema.shape.otp) });
 

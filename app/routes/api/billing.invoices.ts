@@ -1,8 +1,8 @@
 import type { Route } from "./+types/billing.invoices";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed } from "~/.server/http/json";
-import { listInvoices } from "~/.server/billing/invoices";
-import { INVOICE_STATUSES } from "~/.server/db/schema/billing";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { listInvoices } from "~/.server/domains/billing/invoices";
+import { INVOICE_STATUSES } from "~/.server/infrastructure/db/schema/billing";
 
 /** GET /api/billing/invoices[?status=paid|pending|overdue|disputed]: the organisation's invoices and receipts, newest first. */
 export async function loader(args: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/billing.topup";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
-import { paymentOf, paymentView } from "~/.server/billing/payments";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/infrastructure/http/json";
+import { paymentOf, paymentView } from "~/.server/domains/billing/payments";
 
 /** GET /api/billing/topups/<id>: `pending`, `completed`, or `failed` with the reason in words. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {

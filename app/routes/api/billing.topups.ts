@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Route } from "./+types/billing.topups";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/http/json";
-import { startMpesaTopup } from "~/.server/billing/mpesa";
-import { startCardTopup } from "~/.server/billing/card";
-import { startBankTransfer } from "~/.server/billing/bank";
-import { PaymentRefusal, paymentView } from "~/.server/billing/payments";
-import { env } from "~/.server/config/env";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
+import { startMpesaTopup } from "~/.server/domains/billing/mpesa";
+import { startCardTopup } from "~/.server/domains/billing/card";
+import { startBankTransfer } from "~/.server/domains/billing/bank";
+import { PaymentRefusal, paymentView } from "~/.server/domains/billing/payments";
+import { env } from "~/.server/infrastructure/config/env";
 
 const TopupBody = z.object({
   amount: z.union([z.number(), z.string().max(20)], { error: "amount must be a number of shillings." }),

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/billing.wallet";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { walletSummary } from "~/.server/billing/summary";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { walletSummary } from "~/.server/domains/billing/summary";
 
 /** GET /api/billing/wallet: `{ balanceCents, currency, plan, billingType, usage }` of the member's organisation. */
 export async function loader(args: Route.LoaderArgs) {

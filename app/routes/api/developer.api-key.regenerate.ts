@@ -1,8 +1,8 @@
 import type { Route } from "./+types/developer.api-key.regenerate";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { regenerateApiKey } from "~/.server/developer/api-keys";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { regenerateApiKey } from "~/.server/domains/developer/api-keys";
 
 /** POST /api/developer/api-key/regenerate: a new key; the old one is refused from now on. */
 export async function action(args: Route.ActionArgs) {

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/developer.api-key";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { readApiKey } from "~/.server/developer/api-keys";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readApiKey } from "~/.server/domains/developer/api-keys";
 
 /** GET /api/developer/api-key: the live key (made on first read); every read is logged. */
 export async function loader(args: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/embedded-signup.status";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { signupStatus } from "~/.server/whatsapp/connections";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { signupStatus } from "~/.server/domains/whatsapp/connections";
 
 /** GET /api/embedded-signup/status: `completed` and the three setup steps (spec sections 4 and 7). */
 export async function loader(args: Route.LoaderArgs) {

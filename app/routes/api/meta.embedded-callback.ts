@@ -1,8 +1,8 @@
 import type { Route } from "./+types/meta.embedded-callback";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { FAILURE_REASONS, handleEmbeddedCallback } from "~/.server/whatsapp/callback";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { FAILURE_REASONS, handleEmbeddedCallback } from "~/.server/domains/whatsapp/callback";
 
 /** GET /api/meta/embedded-callback?code&shared_waba_id&state[&phone_number_id] (spec section 7). */
 export async function loader(args: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import { jsonError, STATUS_MESSAGES } from "~/.server/http/json";
+import { jsonError, STATUS_MESSAGES } from "~/.server/infrastructure/http/json";
 
 export async function loader() {
   return jsonError(404, STATUS_MESSAGES[404]);

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/v1";
-import { handleApiV1 } from "~/.server/api-v1/handle";
+import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 
 /** /api/v1/*: the public API, authenticated by API key (never by cookie). */
 export function loader({ request }: Route.LoaderArgs) {

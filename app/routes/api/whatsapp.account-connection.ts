@@ -1,8 +1,8 @@
 import type { Route } from "./+types/whatsapp.account-connection";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { ConnectionError, disconnectAccount, reconnectAccount } from "~/.server/whatsapp/connections";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed, STATUS_MESSAGES } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { ConnectionError, disconnectAccount, reconnectAccount } from "~/.server/domains/whatsapp/connections";
 
 /** POST /api/whatsapp/accounts/:id/disconnect and .../reconnect. Another tenant's id answers 404. */
 export async function action(args: Route.ActionArgs) {

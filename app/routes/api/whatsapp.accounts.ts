@@ -1,7 +1,7 @@
 import type { Route } from "./+types/whatsapp.accounts";
-import { requireApiPermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { listConnections } from "~/.server/whatsapp/connections";
+import { requireApiPermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { listConnections } from "~/.server/domains/whatsapp/connections";
 
 /** GET /api/whatsapp/accounts: the tenant's WhatsApp Business Accounts and numbers. */
 export async function loader(args: Route.LoaderArgs) {

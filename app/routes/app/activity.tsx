@@ -1,12 +1,12 @@
 import { Form, Link } from "react-router";
 import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/activity";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { organizationScope } from "~/.server/auth/scope";
-import { filterQuery, nairobiDate, parseActivityFilter } from "~/.server/activity/filters";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { organizationScope } from "~/.server/domains/auth/scope";
+import { filterQuery, nairobiDate, parseActivityFilter } from "~/.server/domains/activity/filters";
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE } from "~/lib/activity";
-import { activityStats, listActivity } from "~/.server/activity/log-queries";
-import { log } from "~/.server/log";
+import { activityStats, listActivity } from "~/.server/domains/activity/log-queries";
+import { log } from "~/.server/infrastructure/log";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";

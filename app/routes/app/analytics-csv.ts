@@ -1,8 +1,8 @@
 import type { Route } from "./+types/analytics-csv";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { tenantAnalyticsFilters } from "~/.server/analytics/page";
-import { analyticsReport, dailyCsv } from "~/.server/analytics/report";
-import { methodNotAllowed } from "~/.server/http/json";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
+import { analyticsReport, dailyCsv } from "~/.server/domains/analytics/report";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 
 /**
  * GET /analytics/daily.csv: the Analytics page's daily table (hourly for the 24-hour period) for the

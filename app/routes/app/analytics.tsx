@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { data, Form, href, redirect } from "react-router";
 import type { Route } from "./+types/analytics";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { analyticsPage, tenantAnalyticsFilters } from "~/.server/analytics/page";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { analyticsPage, tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
 import {
   ANALYTICS_PERIODS,
   analyticsQuery,

@@ -9,12 +9,12 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { changePassword } from "~/.server/auth/change-password";
-import { sessionToken } from "~/.server/auth/sessions";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { changePassword } from "~/.server/domains/auth/change-password";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];

@@ -1,7 +1,7 @@
 import { data, href, Link } from "react-router";
 import { Hourglass } from "~/components/ui/icons";
 import type { Route } from "./+types/coming-soon";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { isPlannedPath, PLANNED_PAGES } from "~/lib/planned-pages";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 

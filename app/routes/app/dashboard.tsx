@@ -1,8 +1,8 @@
 import { href, Link, useNavigation } from "react-router";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "~/components/ui/icons";
 import type { Route } from "./+types/dashboard";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { dashboardOverview } from "~/.server/dashboard/overview";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { dashboardOverview } from "~/.server/domains/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { ConnectionList } from "~/components/whatsapp/connection-list";

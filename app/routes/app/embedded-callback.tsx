@@ -1,11 +1,11 @@
 import { href, Link, redirect } from "react-router";
 import { CheckCircle2, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/embedded-callback";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { toastCookie } from "~/.server/http/toast";
-import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/whatsapp/callback";
-import { listConnections } from "~/.server/whatsapp/connections";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { toastCookie } from "~/.server/infrastructure/http/toast";
+import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/domains/whatsapp/callback";
+import { listConnections } from "~/.server/domains/whatsapp/connections";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 

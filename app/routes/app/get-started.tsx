@@ -1,11 +1,11 @@
 import { href, Link } from "react-router";
 import { ArrowLeft, ArrowRight } from "~/components/ui/icons";
 import type { Route } from "./+types/get-started";
-import { homeFor, requireUserWithPermission } from "~/.server/auth/guards";
+import { homeFor, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Badge } from "~/components/ui/badge";
 import { CheckCircle2, Circle } from "~/components/ui/icons";
-import { overviewFigures, type SetupProgress } from "~/.server/dashboard/progress";
+import { overviewFigures, type SetupProgress } from "~/.server/domains/dashboard/progress";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];

@@ -1,15 +1,15 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireUserWithPermission, signedInPages } from "~/.server/auth/guards";
-import { signedCookies } from "~/.server/auth/cookies";
-import { shellReadsOf } from "~/.server/notifications/queries";
+import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { shellReadsOf } from "~/.server/domains/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { ClosingBanner } from "~/components/layout/closing-banner";
 import { can } from "~/lib/permissions";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { AdminHeader } from "~/components/layout/admin-header";
-import { systemAlerts } from "~/.server/admin/system-alerts";
-import { platformScope } from "~/.server/auth/scope";
+import { systemAlerts } from "~/.server/domains/admin/system-alerts";
+import { platformScope } from "~/.server/domains/auth/scope";
 
 // Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];

@@ -2,10 +2,10 @@ import { useState } from "react";
 import { data, Form, href, Link } from "react-router";
 import { Monitor, Smartphone, Tablet } from "~/components/ui/icons";
 import type { Route } from "./+types/preview";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { findTemplate, isUuid, templateChoices } from "~/.server/templates/queries";
-import { templateInput } from "~/.server/templates/manage";
-import { withStoredSample } from "~/.server/templates/media";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { findTemplate, isUuid, templateChoices } from "~/.server/domains/templates/queries";
+import { templateInput } from "~/.server/domains/templates/manage";
+import { withStoredSample } from "~/.server/domains/templates/media";
 import {
   languageLabel,
   renderTemplate,

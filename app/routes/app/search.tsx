@@ -1,8 +1,8 @@
 import { href } from "react-router";
 import type { Route } from "./+types/search";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { readSearchQuery } from "~/.server/search/registry";
-import { searchEverything } from "~/.server/search/providers";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { readSearchQuery } from "~/.server/domains/search/registry";
+import { searchEverything } from "~/.server/domains/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox, SearchResults } from "~/components/ui/search";
 

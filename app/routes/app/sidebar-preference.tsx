@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
-import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
-import { signedCookies } from "~/.server/auth/cookies";
-import { readForm } from "~/.server/http/forms";
+import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { readForm } from "~/.server/infrastructure/http/forms";
 
 /** Remembers whether the side navigation is collapsed; a plain form post without JavaScript, a fetcher with it. */
 export async function action(args: Route.ActionArgs) {

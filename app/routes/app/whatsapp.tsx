@@ -1,7 +1,7 @@
 import { redirect, useNavigation } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/whatsapp";
-import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
+import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import {
   listConnections,
   signupStatus,
@@ -9,15 +9,15 @@ import {
   disconnectQuestion,
   reconnectAccount,
   ConnectionError,
-} from "~/.server/whatsapp/connections";
-import { embeddedSignupConfig } from "~/.server/whatsapp/signup-config";
-import { requestMeta } from "~/.server/http/request-meta";
-import { redirectWithToast } from "~/.server/http/toast";
-import { log } from "~/.server/log";
+} from "~/.server/domains/whatsapp/connections";
+import { embeddedSignupConfig } from "~/.server/domains/whatsapp/signup-config";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { log } from "~/.server/infrastructure/log";
 import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
-import { readForm } from "~/.server/http/forms";
+import { readForm } from "~/.server/infrastructure/http/forms";
 import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";

@@ -10,20 +10,20 @@ import { Button } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { Toast } from "~/components/ui/toast";
-import { currentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
+import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
 import {
   accountOfPendingSignIn,
   clearPendingSignInCookieHeader,
   EMAIL_CODE_MESSAGES,
   pendingSignInOf,
   resendSignInCode,
-} from "~/.server/auth/email-code/pending";
-import { completeEmailCodeSignIn } from "~/.server/auth/email-code/sign-in";
-import { SIGNIN_MESSAGES } from "~/.server/auth/signin";
-import { sessionToken } from "~/.server/auth/sessions";
-import { requestMeta } from "~/.server/http/request-meta";
-import { redirectWithToast, toastCookie } from "~/.server/http/toast";
-import { formFailure, readForm } from "~/.server/http/forms";
+} from "~/.server/domains/auth/email-code/pending";
+import { completeEmailCodeSignIn } from "~/.server/domains/auth/email-code/sign-in";
+import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Check your e-mail | Jumbe" }, { name: "robots", content: "noindex" }];

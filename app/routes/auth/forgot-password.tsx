@@ -9,12 +9,12 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { requestPasswordReset } from "~/.server/auth/password-reset";
-import { signedCookies } from "~/.server/auth/cookies";
-import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { toastCookie } from "~/.server/http/toast";
+import { requestPasswordReset } from "~/.server/domains/auth/password-reset";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [

@@ -10,12 +10,12 @@ import { PersonNameFields } from "~/components/ui/person-name-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
-import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/team/invitations";
-import { TeamRefusal } from "~/.server/team/refusals";
-import { createSession, deleteSessionByToken, sessionToken } from "~/.server/auth/sessions";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { toastCookie } from "~/.server/http/toast";
+import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/domains/team/invitations";
+import { TeamRefusal } from "~/.server/domains/team/refusals";
+import { createSession, deleteSessionByToken, sessionToken } from "~/.server/domains/auth/sessions";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { toastCookie } from "~/.server/infrastructure/http/toast";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
 

@@ -9,15 +9,15 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { currentUser, homeFor, safeRedirectTarget } from "~/.server/auth/guards";
-import { signIn, SIGNIN_MESSAGES } from "~/.server/auth/signin";
-import { signedCookies } from "~/.server/auth/cookies";
-import { deviceCookieValue } from "~/.server/auth/known-device";
-import { sessionToken } from "~/.server/auth/sessions";
-import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
-import { requestMeta } from "~/.server/http/request-meta";
-import { toastCookie } from "~/.server/http/toast";
-import { formFailure, readForm } from "~/.server/http/forms";
+import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
+import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { deviceCookieValue } from "~/.server/domains/auth/known-device";
+import { sessionToken } from "~/.server/domains/auth/sessions";
+import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { toastCookie } from "~/.server/infrastructure/http/toast";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [

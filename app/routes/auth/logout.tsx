@@ -1,7 +1,7 @@
 import { href, redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { signOut } from "~/.server/auth/signout";
-import { requestMeta } from "~/.server/http/request-meta";
+import { signOut } from "~/.server/domains/auth/signout";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 
 // Signing out changes state, so it is a POST; a GET only goes to the sign-in page.
 export async function loader() {

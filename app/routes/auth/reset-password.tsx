@@ -11,11 +11,11 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
-import { resetPassword } from "~/.server/auth/password-reset";
-import { signedCookies } from "~/.server/auth/cookies";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { toastCookie } from "~/.server/http/toast";
+import { resetPassword } from "~/.server/domains/auth/password-reset";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];

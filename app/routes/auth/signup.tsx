@@ -12,12 +12,12 @@ import { PersonNameFields } from "~/components/ui/person-name-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
-import { currentUser, homeFor } from "~/.server/auth/guards";
-import { createSignup, SIGNUP_SUCCESS } from "~/.server/auth/signup";
-import { signedCookies } from "~/.server/auth/cookies";
-import { honeypotInputProps, isSpam } from "~/.server/http/honeypot";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
+import { currentUser, homeFor } from "~/.server/domains/auth/guards";
+import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";

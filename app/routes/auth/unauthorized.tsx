@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
-import { currentUser, homeFor } from "~/.server/auth/guards";
+import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];

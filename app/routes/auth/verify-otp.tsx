@@ -10,11 +10,11 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
-import { signedCookies } from "~/.server/auth/cookies";
-import { resendSignupCode, verifySignupCode } from "~/.server/auth/verification";
-import { secondsUntilResend } from "~/.server/auth/resend-window";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
+import { signedCookies } from "~/.server/domains/auth/cookies";
+import { resendSignupCode, verifySignupCode } from "~/.server/domains/auth/verification";
+import { secondsUntilResend } from "~/.server/domains/auth/resend-window";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 

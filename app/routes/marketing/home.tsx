@@ -1,7 +1,7 @@
 import type { Route } from "./+types/home";
 import landingScript from "~/assets/landing.js?url";
 import type { PageHandle } from "~/root";
-import { siteConfig } from "~/.server/marketing/site";
+import { siteConfig } from "~/.server/domains/marketing/site";
 import { FloatingActions, Footer, Navbar } from "~/components/marketing/chrome";
 import { SentBubbleTemplate } from "~/components/marketing/demo-chat";
 import { JsonLd } from "~/components/marketing/json-ld";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/privacy";
 import type { PageHandle } from "~/root";
-import { legalPageData } from "~/.server/marketing/legal-page";
+import { legalPageData } from "~/.server/domains/marketing/legal-page";
 import { LegalDocument, legalPageMeta } from "~/components/legal/legal-document";
 import { privacyPolicy } from "~/content/legal/privacy-policy";
 

@@ -1,4 +1,4 @@
-import { siteConfig } from "~/.server/marketing/site";
+import { siteConfig } from "~/.server/domains/marketing/site";
 
 /**
  * Everything public may be crawled; the signed-in app, the API and the sandboxes may not. The admin

@@ -1,4 +1,4 @@
-import { siteConfig } from "~/.server/marketing/site";
+import { siteConfig } from "~/.server/domains/marketing/site";
 
 /** The public pages, as absolute URLs on the public site. */
 const PAGES = [

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/terms";
 import type { PageHandle } from "~/root";
-import { legalPageData } from "~/.server/marketing/legal-page";
+import { legalPageData } from "~/.server/domains/marketing/legal-page";
 import { LegalDocument, legalPageMeta } from "~/components/legal/legal-document";
 import { termsOfService } from "~/content/legal/terms-of-service";
 

@@ -1,11 +1,11 @@
 import type { Route } from "./+types/mpesa-stk";
-import { requestMeta } from "~/.server/http/request-meta";
-import { receiveStkCallback } from "~/.server/billing/mpesa";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { receiveStkCallback } from "~/.server/domains/billing/mpesa";
 
 /**
  * POST /webhooks/mpesa/stk/<payment>/<secret>: Safaricom's M-Pesa Express callback for one payment.
  * Unsigned, and its address can leak: the address's secret, the payment's own request id and amount,
- * and then Jumbe's own STK query or Safaricom's source address decide (app/.server/billing/mpesa.ts).
+ * and then Jumbe's own STK query or Safaricom's source address decide (app/.server/domains/billing/mpesa.ts).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST")

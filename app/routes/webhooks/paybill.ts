@@ -1,6 +1,6 @@
 import type { Route } from "./+types/paybill";
-import { requestMeta } from "~/.server/http/request-meta";
-import { confirmPaybill, validatePaybill } from "~/.server/billing/mpesa";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { confirmPaybill, validatePaybill } from "~/.server/domains/billing/mpesa";
 
 /**
  * POST /webhooks/paybill/<secret>/validation and .../confirmation: Daraja's C2B calls for payments

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/paystack";
-import { receivePaystackWebhook } from "~/.server/billing/card";
+import { receivePaystackWebhook } from "~/.server/domains/billing/card";
 
 /** POST /webhooks/paystack: Paystack's events, signed with HMAC-SHA512 over the raw body (x-paystack-signature). */
 export async function action({ request }: Route.ActionArgs) {

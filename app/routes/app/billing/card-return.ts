@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/card-return";
-import { cardPaymentByReference, settleCardPayment } from "~/.server/billing/card";
-import { requireUserWithPermission } from "~/.server/auth/guards";
+import { cardPaymentByReference, settleCardPayment } from "~/.server/domains/billing/card";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 
 /**
  * GET /billing/card-return?reference=...: where Paystack's checkout sends the payer back. The

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/invoice-pdf";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { invoiceDocument } from "~/.server/billing/invoices";
-import { renderInvoicePdf } from "~/.server/billing/invoice-pdf";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { invoiceDocument } from "~/.server/domains/billing/invoices";
+import { renderInvoicePdf } from "~/.server/domains/billing/invoice-pdf";
 
 /** GET /billing/invoices/<id>/pdf: the invoice or receipt as an A4 PDF download. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {

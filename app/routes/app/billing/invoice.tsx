@@ -1,11 +1,11 @@
 import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/invoice";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { readForm } from "~/.server/http/forms";
-import { invoiceDocument } from "~/.server/billing/invoices";
-import { openDisputeOf, resolvedDisputeOf } from "~/.server/billing/page";
-import { disputeAction } from "~/.server/billing/page-actions";
-import { paybillFor } from "~/.server/billing/mpesa";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { invoiceDocument } from "~/.server/domains/billing/invoices";
+import { openDisputeOf, resolvedDisputeOf } from "~/.server/domains/billing/page";
+import { disputeAction } from "~/.server/domains/billing/page-actions";
+import { paybillFor } from "~/.server/domains/billing/mpesa";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { amountDueCents } from "~/lib/invoice-document";
 import { PageErrorBoundary } from "~/components/layout/page-error";

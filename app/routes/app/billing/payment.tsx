@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/payment";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { env } from "~/.server/config/env";
-import { paymentPageData } from "~/.server/billing/page";
-import { paybillFor } from "~/.server/billing/mpesa";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { env } from "~/.server/infrastructure/config/env";
+import { paymentPageData } from "~/.server/domains/billing/page";
+import { paybillFor } from "~/.server/domains/billing/mpesa";
 import { formatKes } from "~/lib/invoice";
 import { kesWords } from "~/lib/billing-words";
 import { PageErrorBoundary } from "~/components/layout/page-error";

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/auth/guards";
-import { openInboxStream } from "~/.server/inbox/stream";
-import { liveStream } from "~/.server/http/live-streams";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { openInboxStream } from "~/.server/domains/inbox/stream";
+import { liveStream } from "~/.server/infrastructure/http/live-streams";
 
 /**
  * GET /chat/events: the inbox as server-sent events (decision 034). `inbox` events carry a change

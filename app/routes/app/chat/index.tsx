@@ -1,6 +1,6 @@
 import type { Route } from "./+types/index";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { inboxListData, listPlace } from "~/.server/inbox/page";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { inboxListData, listPlace } from "~/.server/domains/inbox/page";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InboxScreen } from "~/components/inbox/inbox-screen";
 import { placeHref } from "~/components/inbox/conversation-list";

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/media";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { fileNotFound, storedFileResponse } from "~/.server/http/file-response";
-import { methodNotAllowed } from "~/.server/http/json";
-import { messageFile } from "~/.server/inbox/media";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { fileNotFound, storedFileResponse } from "~/.server/infrastructure/http/file-response";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { messageFile } from "~/.server/domains/inbox/media";
 
 /**
  * GET /chat/media/:id: the file of a message (:id is the message's id) for anyone who may read the

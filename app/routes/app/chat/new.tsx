@@ -1,7 +1,7 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/new";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { readForm } from "~/.server/http/forms";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { readForm } from "~/.server/infrastructure/http/forms";
 import {
   existingConversation,
   searchStartContacts,
@@ -10,7 +10,7 @@ import {
   startConversation,
   startNumbers,
   StartRefusal,
-} from "~/.server/inbox/start";
+} from "~/.server/domains/inbox/start";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";

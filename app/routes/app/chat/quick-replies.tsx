@@ -2,10 +2,10 @@ import { data, Form, href, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/quick-replies";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
   createQuickReply,
   deleteQuickReply,
@@ -13,7 +13,7 @@ import {
   QuickReplyRefusal,
   updateQuickReply,
   type QuickReply,
-} from "~/.server/inbox/quick-replies";
+} from "~/.server/domains/inbox/quick-replies";
 import {
   QUICK_REPLIES_MAX,
   QUICK_REPLY_BODY_MAX,

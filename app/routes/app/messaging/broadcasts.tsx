@@ -1,8 +1,8 @@
 import { Form, href, Link, useSearchParams } from "react-router";
 import { Megaphone } from "~/components/ui/icons";
 import type { Route } from "./+types/broadcasts";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
 import { ENDED_CHOICES } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { CampaignTable } from "~/components/messaging/campaign-table";

@@ -1,8 +1,8 @@
 import { Form, href, Link, useSearchParams } from "react-router";
 import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/campaigns/queries";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
 import { STATUS_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { CampaignTable } from "~/components/messaging/campaign-table";

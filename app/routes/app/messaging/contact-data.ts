@@ -1,10 +1,10 @@
 import { href } from "react-router";
 import type { Route } from "./+types/contact-data";
-import { requireResourcePermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { contactDataFile } from "~/.server/contacts/rights";
-import { isContactRefusal } from "~/.server/contacts/form-errors";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { contactDataFile } from "~/.server/domains/contacts/rights";
+import { isContactRefusal } from "~/.server/domains/contacts/form-errors";
 
 /**
  * GET /messaging/contacts/:id/data.json: everything held about one contact, as a JSON file to

@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/export";
-import { isNavigation, requireResourcePermission } from "~/.server/auth/guards";
-import { jsonError, methodNotAllowed } from "~/.server/http/json";
-import { requestMeta } from "~/.server/http/request-meta";
-import { recordActivity } from "~/.server/activity/record";
-import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/contacts/export";
-import { log } from "~/.server/log";
+import { isNavigation, requireResourcePermission } from "~/.server/domains/auth/guards";
+import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { recordActivity } from "~/.server/domains/activity/record";
+import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/domains/contacts/export";
+import { log } from "~/.server/infrastructure/log";
 
 /**
  * GET /messaging/contacts/export.csv: the contacts the Contacts tab's filter matches (q, tag,

@@ -1,12 +1,12 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/segments";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { deleteSegment, listSegments, saveSegment } from "~/.server/contacts/segments";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { deleteSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
 import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
-import { isContactRefusal } from "~/.server/contacts/form-errors";
+import { isContactRefusal } from "~/.server/domains/contacts/form-errors";
 import { formatNumber } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/auth/guards";
-import { bellOf } from "~/.server/notifications/queries";
-import { watchNotifications } from "~/.server/notifications/live";
-import { log } from "~/.server/log";
-import { liveStream } from "~/.server/http/live-streams";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { bellOf } from "~/.server/domains/notifications/queries";
+import { watchNotifications } from "~/.server/domains/notifications/live";
+import { log } from "~/.server/infrastructure/log";
+import { liveStream } from "~/.server/infrastructure/http/live-streams";
 
 /** A comment-like event now and then, so proxies (nginx's 60 s read timeout) keep an idle stream open. */
 const KEEPALIVE_MS = 25_000;

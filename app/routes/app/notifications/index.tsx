@@ -1,9 +1,9 @@
 import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/index";
-import { isLocalPath, requireUserWithPermission } from "~/.server/auth/guards";
-import { readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { listNotifications, markAllRead, markRead } from "~/.server/notifications/queries";
+import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { listNotifications, markAllRead, markRead } from "~/.server/domains/notifications/queries";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { Button, ButtonLink } from "~/components/ui/button";

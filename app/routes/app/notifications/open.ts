@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/open";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { markRead } from "~/.server/notifications/queries";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { markRead } from "~/.server/domains/notifications/queries";
 import { isInProductLink } from "~/lib/notifications";
 
 /**

@@ -1,6 +1,6 @@
 import { href, redirect } from "react-router";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 
 /** Account Settings opens at its first section the member may open: the organisation for owners and admins, else the team. */
 export async function loader(args: Route.LoaderArgs) {

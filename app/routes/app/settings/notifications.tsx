@@ -1,10 +1,10 @@
 import { data, Form, href, useNavigation } from "react-router";
 import type { Route } from "./+types/notifications";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { NotificationRulesRefusal, readEmailRules, saveEmailRules } from "~/.server/notifications/rules";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { NotificationRulesRefusal, readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { PageErrorBoundary } from "~/components/layout/page-error";

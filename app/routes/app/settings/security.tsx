@@ -1,9 +1,9 @@
 import { data, Form, href, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/security";
-import { mustSetUpTwoFactor, requireUserWithPermission } from "~/.server/auth/guards";
-import { can } from "~/.server/auth/permissions";
-import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession } from "~/.server/auth/session-list";
+import { mustSetUpTwoFactor, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can } from "~/.server/domains/auth/permissions";
+import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession } from "~/.server/domains/auth/session-list";
 import {
   cancelTwoFactorSetup,
   confirmTwoFactorSetup,
@@ -13,11 +13,11 @@ import {
   turnOffTwoFactor,
   TwoFactorRefusal,
   twoFactorStatus,
-} from "~/.server/auth/two-factor/enrolment";
+} from "~/.server/domains/auth/two-factor/enrolment";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { ConfirmSetupSchema, RenewCodesSchema, TurnOffSchema } from "~/lib/schemas/two-factor";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";

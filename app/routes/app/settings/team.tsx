@@ -2,14 +2,20 @@ import { data, Form, href, useNavigation } from "react-router";
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/team";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { formFailure, readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { changeMemberRole, listMembers, removeMember, transferOwnership, type Member } from "~/.server/team/members";
-import { inviteMember, listOpenInvitations, resendInvitation, revokeInvitation, type OpenInvitation } from "~/.server/team/invitations";
-import { TeamRefusal } from "~/.server/team/refusals";
-import { approvalInWords, setBroadcastApproval } from "~/.server/team/broadcast-approval";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { changeMemberRole, listMembers, removeMember, transferOwnership, type Member } from "~/.server/domains/team/members";
+import {
+  inviteMember,
+  listOpenInvitations,
+  resendInvitation,
+  revokeInvitation,
+  type OpenInvitation,
+} from "~/.server/domains/team/invitations";
+import { TeamRefusal } from "~/.server/domains/team/refusals";
+import { approvalInWords, setBroadcastApproval } from "~/.server/domains/team/broadcast-approval";
 import { ApprovalSettingSchema, thresholdOf } from "~/lib/schemas/approval";
 import { HandoverSchema, INVITE_ROLES, InviteSchema, ROLE_SUMMARIES, ROLE_WORDS, RoleChangeSchema } from "~/lib/schemas/team";
 import { formatDay, formatWhen } from "~/lib/dates";

@@ -1,14 +1,14 @@
 import { data, href, Link } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/edit";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { findTemplate } from "~/.server/templates/queries";
-import { createTemplate, templateInput, updateTemplate } from "~/.server/templates/manage";
-import { templateAccountChoices } from "~/.server/templates/accounts";
-import { readFormSample, withStoredSample } from "~/.server/templates/media";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { findTemplate } from "~/.server/domains/templates/queries";
+import { createTemplate, templateInput, updateTemplate } from "~/.server/domains/templates/manage";
+import { templateAccountChoices } from "~/.server/domains/templates/accounts";
+import { readFormSample, withStoredSample } from "~/.server/domains/templates/media";
 import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/template-form";
 import {
   HELD_EXPLANATION,

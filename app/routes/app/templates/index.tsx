@@ -1,15 +1,21 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import { Copy, Eye, Plus, RefreshCw, Trash2 } from "~/components/ui/icons";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts, type TemplateRow } from "~/.server/templates/queries";
-import { copyTemplate, deleteTemplate, templateInput } from "~/.server/templates/manage";
-import { syncOrganisationTemplates } from "~/.server/templates/sync";
-import { withStoredSample } from "~/.server/templates/media";
-import { templateAccountChoices } from "~/.server/templates/accounts";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import {
+  findTemplate,
+  listTemplates,
+  readTemplateFilters,
+  templateStatusCounts,
+  type TemplateRow,
+} from "~/.server/domains/templates/queries";
+import { copyTemplate, deleteTemplate, templateInput } from "~/.server/domains/templates/manage";
+import { syncOrganisationTemplates } from "~/.server/domains/templates/sync";
+import { withStoredSample } from "~/.server/domains/templates/media";
+import { templateAccountChoices } from "~/.server/domains/templates/accounts";
 import { categoryLabel, HELD_EXPLANATION, languageLabel, renderTemplate, templateStatusTone, templateStatusWord } from "~/lib/templates";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sample";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { isUuid } from "~/.server/templates/queries";
-import { sampleFileResponse, templateSampleFile } from "~/.server/templates/media";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { isUuid } from "~/.server/domains/templates/queries";
+import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
 
 /**
  * GET /templates/:id/sample: a template's media header sample, for the preview's image. The

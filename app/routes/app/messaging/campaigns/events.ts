@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/auth/guards";
-import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/campaigns/queries";
-import { statusesMayMove } from "~/.server/campaigns/progress";
-import { CampaignRefusal } from "~/.server/campaigns/refusals";
-import { log } from "~/.server/log";
-import { liveStream } from "~/.server/http/live-streams";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/domains/campaigns/queries";
+import { statusesMayMove } from "~/.server/domains/campaigns/progress";
+import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
+import { log } from "~/.server/infrastructure/log";
+import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
 
 /**

@@ -2,17 +2,23 @@ import { useEffect, useState } from "react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { CalendarClock, Send, Save } from "~/components/ui/icons";
 import type { Route } from "./+types/new";
-import { can, requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { readForm } from "~/.server/http/forms";
-import { redirectWithToast } from "~/.server/http/toast";
-import { checkCampaign, confirmCampaign, estimateCampaign, walletAvailableCents, type CampaignInput } from "~/.server/campaigns/lifecycle";
-import { previewMessages } from "~/.server/campaigns/preview";
-import { overThreshold } from "~/.server/campaigns/approval";
-import { audienceLabel } from "~/.server/campaigns/queries";
-import { CampaignRefusal } from "~/.server/campaigns/refusals";
-import { LEFT_OUT_WORDS } from "~/.server/campaigns/failure-words";
-import { campaignFormChoices, type TemplateChoice } from "~/.server/campaigns/page-data";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import {
+  checkCampaign,
+  confirmCampaign,
+  estimateCampaign,
+  walletAvailableCents,
+  type CampaignInput,
+} from "~/.server/domains/campaigns/lifecycle";
+import { previewMessages } from "~/.server/domains/campaigns/preview";
+import { overThreshold } from "~/.server/domains/campaigns/approval";
+import { audienceLabel } from "~/.server/domains/campaigns/queries";
+import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
+import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";
+import { campaignFormChoices, type TemplateChoice } from "~/.server/domains/campaigns/page-data";
 import {
   emptyCampaignForm,
   FIXED,

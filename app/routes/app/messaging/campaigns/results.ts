@@ -1,9 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/results";
-import { requireResourcePermission } from "~/.server/auth/guards";
-import { methodNotAllowed } from "~/.server/http/json";
-import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/campaigns/queries";
-import { CampaignRefusal } from "~/.server/campaigns/refusals";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/domains/campaigns/queries";
+import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 
 /**
  * GET /messaging/campaigns/:id/results.csv: a campaign's per-recipient results (`?result=` keeps

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/rejected";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { ImportRefusal, openRejectedRows } from "~/.server/contacts/import";
-import { methodNotAllowed } from "~/.server/http/json";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { ImportRefusal, openRejectedRows } from "~/.server/domains/contacts/import";
+import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 
 /** GET /messaging/contacts/import/:id/rejected.csv: an import's rejected rows with their reasons. Another tenant's id is 404. */
 export async function loader(args: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
-import { requireUserWithPermission } from "~/.server/auth/guards";
-import { requestMeta } from "~/.server/http/request-meta";
-import { multipartBoundary } from "~/.server/http/multipart";
-import { ImportRefusal, recentImports, uploadImport } from "~/.server/contacts/import";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { multipartBoundary } from "~/.server/infrastructure/http/multipart";
+import { ImportRefusal, recentImports, uploadImport } from "~/.server/domains/contacts/import";
 import { IMPORT_FILE_FIELD, IMPORT_MAX_BYTES } from "~/lib/contact-import";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";

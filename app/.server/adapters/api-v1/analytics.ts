@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { ApiProblem } from "./problem";
+import { analyticsNumbers, analyticsReport } from "../../domains/analytics/report";
+import { ANALYTICS_PERIODS, parseAnalyticsFilters } from "~/lib/analytics";
+
+/** GET /api/v1/analytics: the Analytics page's cards and daily rows (decision 036), for scripts and dashboards. */
+
+export const AnalyticsQuery = z
+  .object({
+    period: z.enum(ANALYTICS_PERIODS).default("7d").describe("24h, 7d, 30d, 90d (Africa/Nairobi days, today included), or custom."),
+    from: z.iso.date().optional().describe("First Nairobi day of a custom range, YYYY-MM-DD."),
+    to: z.iso.date().optional().describe("Last Nairobi day of a custom range, YYYY-MM-DD (today at the latest; at most 366 days)."),
+    number: z
+      .string()
+      .regex(/^\d{1,32}$/)
+      .optional()
+      .describe("One of your business numbers' phone number id (see /api/v1/phone-numbers); all numbers when left out."),
+  })
+  .strict();
+
+const Compared = (description: string) =>
+  z
+    .object({
+      value: z.number().nullable().describe("This period."),
+      previous: z.number().nullable().describe("The period of the same length just before."),
+    })
+    .describe(description);
+
+export const Analytics = z
+  .object({
+    period: z.enum(ANALYTICS_PERIODS),
+    from: z.string().describe("First Nairobi day of the period (for 24h: yesterday)."),
+    to: z.string().describe("Last Nairobi day of the period."),
+    number: z.string().nullable(),
+    range: z.object({
+      start: z.iso.datetime().describe("Start of the period (inclusive)."),
+      end: z.iso.datetime().describe("End of the period (exclusive)."),
+      previousStart: z.iso.datetime().describe("Start of the period compared with; it ends where this one starts."),
+    }),
+    cards: z.object({
+      sent: Compared("Messages Meta accepted."),
+      delivered: Compared("Delivered (a message read without a delivered status counts as delivered)."),
+      read: Compared("Read."),
+      replied: Compared("Business messages a customer answered (their next message on that number within 24 hours)."),
+      failed: Compared("Failed."),
+      received: Compared("Customers' messages received."),
+      uniqueContacts: Compared("Different contacts with a message either way."),
+      avgResponseMinutes: Compared("Average first response time in minutes, null when nobody was answered."),
+      deliveryRate: Compared("Delivered ÷ sent, percent."),
+      readRate: Compared("Read ÷ delivered, percent."),
+      spendCents: Compared("Charged to the prepaid wallet, in KES cents."),
+    }),
+    daily: z
+      .array(
+        z.object({
+          period: z.string().describe("A Nairobi day (YYYY-MM-DD), or an hour (YYYY-MM-DDTHH:00) for the 24h period."),
+          messagesSent: z.number().int(),
+          messagesDelivered: z.number().int(),
+          messagesRead: z.number().int(),
+          messagesReplied: z.number().int(),
+          uniqueContacts: z.number().int(),
+          avgResponseTime: z.number().nullable().describe("Minutes."),
+        }),
+      )
+      .describe("One row per day of the period (per hour for 24h), oldest first."),
+  })
+  .meta({ id: "Analytics" });
+
+export async function apiAnalytics(organizationId: string, query: z.output<typeof AnalyticsQuery>) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
+  const parsed = parseAnalyticsFilters(params);
+  if (!parsed.ok) throw new ApiProblem(400, "invalid_request", parsed.error);
+  const { filters } = parsed;
+  if (filters.number && !(await analyticsNumbers(organizationId)).some((n) => n.id === filters.number))
+    throw new ApiProblem(400, "invalid_request", "number: That business number is not one of yours.");
+  const report = await analyticsReport(organizationId, filters);
+  return {
+    period: filters.period,
+    from: filters.from,
+    to: filters.to,
+    number: filters.number,
+    range: { start: report.range.start, end: report.range.end, previousStart: report.range.previousStart },
+    cards: report.cards,
+    daily: report.daily,
+  };
+}

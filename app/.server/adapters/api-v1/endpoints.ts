@@ -1,0 +1,720 @@
+import { z } from "zod";
+import type { Permission } from "../../domains/auth/permissions";
+import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
+import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
+import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
+import { listConnections } from "../../domains/whatsapp/connections";
+import {
+  Account,
+  NoQuery,
+  PhoneNumberList,
+  PhoneNumbersQuery,
+  Template,
+  TEMPLATE_CREATE_EXAMPLE,
+  TemplateCreate,
+  TemplateIdParams,
+  TemplateList,
+  TemplateSample,
+  TemplateSampleQuery,
+  TemplatesQuery,
+} from "./schemas";
+import { createApiTemplate, createApiTemplateSample, deleteApiTemplate, getApiTemplate, listApiTemplates } from "./templates";
+import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
+import { Message, MessageIdParams, MessageList, MessagesQuery, SEND_MESSAGE_EXAMPLE, SendMessage } from "./message-schemas";
+import { getApiMessage, listApiMessages, sendApiMessage } from "./messages";
+import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../../lib/templates";
+import { deleteApiMedia, FILE_FIELD, getApiMedia, MediaFile, MediaIdParams, uploadApiMedia } from "./media";
+import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../../domains/messaging/media-types";
+import {
+  CONSENT_EXAMPLE,
+  ConsentInput,
+  Contact,
+  CONTACT_CREATE_EXAMPLE,
+  CONTACT_UPDATE_EXAMPLE,
+  ContactCreate,
+  ContactIdParams,
+  ContactList,
+  ContactsQuery,
+  ContactUpdate,
+} from "./contact-schemas";
+import { deleteApiContact, getApiContact, listApiContacts, saveApiContact, setApiConsent, updateApiContact } from "./contacts";
+import {
+  Campaign,
+  campaignCreateExample,
+  CampaignCreate,
+  CampaignIdParams,
+  CampaignList,
+  CampaignsQuery,
+  CreatedCampaign,
+} from "./campaign-schemas";
+import { changeApiCampaign, createApiCampaign, getApiCampaign, listApiCampaigns } from "./campaigns";
+
+export type HttpMethod = "get" | "post" | "patch" | "delete";
+
+/** The statuses whose errors an endpoint explains in its own words (besides the catalogue's meanings). */
+export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502;
+
+export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
+  organizationId: string;
+  /** The API key the request was made with (a campaign records it: decision 045). */
+  apiKeyId: string;
+  query: z.output<Q>;
+  params: z.output<P>;
+  body: z.output<B>;
+  /** A raw body's bytes and type (endpoints with `rawBody`). */
+  file?: { contentType: string; bytes: Buffer };
+  /** A multipart/form-data body, unread: the endpoint streams it (endpoints with `multipart`). */
+  upload?: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number };
+  /** The Idempotency-Key header, checked (endpoints with `idempotent`). */
+  idempotencyKey?: string;
+  /** What the endpoint's `prefetch` read in the API key's statement (null without one). */
+  prefetched?: unknown;
+}
+
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** OpenAPI's form: `/api/v1/templates/{id}`; each `{name}` matches one path segment and is a key of `params`. */
+  path: `/api/v1/${string}`;
+  operationId: string;
+  summary: string;
+  description: string;
+  query: Q;
+  /** The path's parameters (NoParams when it has none). */
+  params: P;
+  /** A JSON request body: its schema, and the example the documentation and the code examples send. */
+  body?: { schema: B; example: z.input<B> };
+  /**
+   * A raw body instead of JSON: a file of one of these types, up to `maxBytes` (its declared
+   * length is refused above it before anything is read). `example` names the file the code
+   * examples send.
+   */
+  rawBody?: { contentTypes: readonly string[]; maxBytes: number; description: string; example: { file: string; contentType: string } };
+  /**
+   * A multipart/form-data body with a file in the part `field`, handed to run() unread so it
+   * streams; up to `maxBytes` in all. `example` names the file the code examples send.
+   */
+  multipart?: { field: string; maxBytes: number; description: string; example: { file: string; contentType: string } };
+  /** The success status; 204 answers no body (`response` is then NoContent). */
+  status: 200 | 201 | 202 | 204;
+  /**
+   * Takes an Idempotency-Key header: a repeat within 24 hours answers the first result (decision
+   * 043). "own": run() gets the key and keeps it itself (in its own transaction, or after reading a
+   * streamed body); "replay": the handler claims the key and answers a repeat with the first answer.
+   */
+  idempotent?: "own" | "replay";
+  response: R;
+  /**
+   * The permission the API key's role needs (decision 052): without it the answer is 403
+   * permission_denied naming it.
+   */
+  permission: Permission;
+  /**
+   * The catalogue's codes particular to this endpoint (errors.ts); errorCodesOf adds those every
+   * endpoint, every body and every Idempotency-Key can answer. The OpenAPI document lists them all.
+   */
+  codes?: readonly ErrorCode[];
+  /** The path names one thing by its id: the not_found answer's message when none of yours has it (malformed ids too). */
+  notFound?: string;
+  /** Errors particular to this endpoint in its own words, by status, for the OpenAPI document. */
+  errors?: Partial<Record<DocumentedError, string>>;
+  /**
+   * A read the answer needs, made in the API key's own statement to save a round trip: a SQL
+   * expression of the organisation's id (`organizationExpr`), handed to run() as `prefetched`.
+   */
+  prefetch?: (organizationExpr: string) => string;
+  /** The answer's body; an ApiProblem thrown is answered as `{ code, message }` with its status. */
+  run(input: EndpointInput<Q, P, B>): Promise<z.input<R>>;
+}
+
+const define = <Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(endpoint: Endpoint<Q, P, B, R>) =>
+  endpoint as unknown as Endpoint;
+
+export const NoParams = z.object({});
+/** The "body" of a 204. */
+export const NoContent = z.undefined();
+
+const CONTACT_NOT_FOUND = "No contact with this id in your organisation: unknown, malformed, deleted or another's.";
+const MEDIA_NOT_FOUND = "No file with this id in your organisation: unknown, malformed, deleted or another's.";
+const MESSAGE_NOT_FOUND = "No message with this id in your organisation: unknown, malformed or another's.";
+
+/** "image/jpeg or image/png up to 5 MB, ...": Meta's media types and limits in words. */
+const MEDIA_LIMITS_TEXT = (() => {
+  const groups = new Map<string, string[]>();
+  for (const [type, rule] of Object.entries(MEDIA_TYPES)) {
+    const limit =
+      rule.kind === "sticker"
+        ? `${formatLimit(STATIC_STICKER_MAX_BYTES)} (${formatLimit(rule.maxBytes)} animated)`
+        : formatLimit(rule.maxBytes);
+    const key = `${rule.kind} up to ${limit}`;
+    groups.set(key, [...(groups.get(key) ?? []), type]);
+  }
+  return [...groups].map(([key, types]) => `${key.replace(/ up to/, ` (${types.join(", ")}) up to`)}`).join("; ");
+})();
+
+const CAMPAIGN_NOT_FOUND = "No campaign with this id in your organisation: unknown, malformed or another's.";
+
+/** Pause, resume and cancel: the same shape, each answering the campaign as it is after. */
+const campaignChange = (
+  change: "pause" | "resume" | "cancel",
+  summary: string,
+  description: string,
+  stateError: string,
+  extraErrors: Partial<Record<DocumentedError, string>> = {},
+  extraCodes: readonly ErrorCode[] = [],
+) =>
+  define({
+    method: "post",
+    path: `/api/v1/campaigns/{id}/${change}`,
+    operationId: `${change}Campaign`,
+    permission: "campaigns:manage",
+    codes: ["campaign_state", ...extraCodes],
+    notFound: CAMPAIGN_NOT_FOUND,
+    summary,
+    description,
+    query: NoQuery,
+    params: CampaignIdParams,
+    status: 200,
+    response: Campaign,
+    errors: { 404: CAMPAIGN_NOT_FOUND, 409: stateError, ...extraErrors },
+    run: ({ organizationId, params }) => changeApiCampaign(organizationId, params.id, change),
+  });
+
+const TEMPLATE_NOT_FOUND = "No template with this id in your organisation: unknown, malformed, deleted or another's.";
+
+/** Every endpoint of /api/v1: the router, the OpenAPI document and the Developers page read this list. */
+export const ENDPOINTS: Endpoint[] = [
+  define({
+    method: "get",
+    path: "/api/v1/account",
+    operationId: "getAccount",
+    permission: "overview:view",
+    summary: "Your organisation, plan and usage",
+    description: "The organisation the API key belongs to, its plan, and the messages sent this month against the plan's limit.",
+    query: NoQuery,
+    params: NoParams,
+    status: 200,
+    response: Account,
+    prefetch: accountSummarySql,
+    async run({ organizationId, prefetched }) {
+      const account = prefetched ? toAccountSummary(prefetched as AccountSummaryRow) : await accountSummary(organizationId);
+      if (!account) throw new Error("organisation of a live API key is missing");
+      return account;
+    },
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/analytics",
+    operationId: "getAnalytics",
+    permission: "campaigns:view",
+    summary: "Your messaging figures",
+    description:
+      "The Analytics page's figures for a period (24 hours, 7, 30 or 90 Nairobi days, or a custom range), each beside the period of the same length before it, and one row per day (per hour for 24 hours). Figures count each event in the hour it happened and are up to a few seconds behind.",
+    query: AnalyticsQuery,
+    params: NoParams,
+    status: 200,
+    response: Analytics,
+    run: ({ organizationId, query }) => apiAnalytics(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/phone-numbers",
+    operationId: "listPhoneNumbers",
+    permission: "whatsapp:view",
+    summary: "Your WhatsApp numbers",
+    description: "The WhatsApp Business numbers connected through Embedded Signup, with quality and messaging limit.",
+    query: PhoneNumbersQuery,
+    params: NoParams,
+    status: 200,
+    response: PhoneNumberList,
+    async run({ organizationId, query }) {
+      const connections = await listConnections(organizationId);
+      return {
+        data: connections
+          .filter((c) => query.connection === "all" || c.status === query.connection)
+          .flatMap((c) =>
+            c.numbers.map((n) => ({
+              id: n.phoneNumberId,
+              number: n.number,
+              verifiedName: n.verifiedName,
+              wabaId: c.wabaId,
+              connection: c.status,
+              quality: n.quality as "high" | "medium" | "low" | "unknown",
+              messagingLimit: n.messagingLimit,
+              registered: n.registered,
+            })),
+          ),
+      };
+    },
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/templates",
+    operationId: "listTemplates",
+    permission: "templates:view",
+    summary: "Your message templates",
+    description:
+      "The organisation's message templates, newest first, a page at a time: pass nextCursor as cursor for the next page. Filter by status, language or part of the name.",
+    query: TemplatesQuery,
+    params: NoParams,
+    status: 200,
+    response: TemplateList,
+    run: ({ organizationId, query }) => listApiTemplates(organizationId, query),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/templates",
+    operationId: "createTemplate",
+    permission: "templates:manage",
+    codes: ["no_whatsapp_account", "template_exists", "meta_error"],
+    summary: "Create a template and submit it to Meta",
+    description:
+      "Checks the template against Meta's rules (the same checks as the Templates page), saves it and submits it to Meta for review. The answer is the template, usually pending (held when Jumbe reviews the organisation's templates before Meta: it goes on to Meta once approved); Meta's decision arrives later (see its status). Components are Meta's; a media header (IMAGE, VIDEO, DOCUMENT) gives the sampleId of a sample uploaded first with POST /api/v1/template-samples, which Jumbe uploads to Meta.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: TemplateCreate, example: TEMPLATE_CREATE_EXAMPLE },
+    idempotent: "replay",
+    status: 201,
+    response: Template,
+    errors: {
+      409: "No WhatsApp Business account is connected (code no_whatsapp_account), or a template with this name and language exists for the account (code template_exists).",
+      413: "The body is over 64 KB (code payload_too_large).",
+      502: "Meta did not accept the template or its sample (code meta_error, with Meta's words). It is kept in Jumbe as a draft, whose id the message gives.",
+    },
+    run: ({ organizationId, body }) => createApiTemplate(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/templates/{id}",
+    operationId: "getTemplate",
+    permission: "templates:view",
+    notFound: TEMPLATE_NOT_FOUND,
+    summary: "One message template",
+    description: "A template of the organisation, with its content and Meta's status.",
+    query: NoQuery,
+    params: TemplateIdParams,
+    status: 200,
+    response: Template,
+    errors: { 404: TEMPLATE_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiTemplate(organizationId, params.id),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/templates/{id}",
+    operationId: "deleteTemplate",
+    permission: "templates:manage",
+    codes: ["meta_error"],
+    notFound: TEMPLATE_NOT_FOUND,
+    summary: "Delete a message template",
+    description: "Deletes the template here and at Meta. Answers 204 with no body.",
+    query: NoQuery,
+    params: TemplateIdParams,
+    status: 204,
+    response: NoContent,
+    errors: {
+      404: TEMPLATE_NOT_FOUND,
+      502: "Meta did not delete the template (code meta_error, with Meta's words); it is kept.",
+    },
+    run: ({ organizationId, params }) => deleteApiTemplate(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/template-samples",
+    operationId: "uploadTemplateSample",
+    permission: "templates:manage",
+    summary: "Upload a media header's sample",
+    description: `The sample file of an IMAGE, VIDEO or DOCUMENT header, as the raw body with its Content-Type: ${Object.values(
+      MEDIA_SAMPLES,
+    )
+      .map((r) => `${r.types.join(" or ")} up to ${r.maxBytes / 1024 / 1024} MB`)
+      .join(
+        ", ",
+      )}. Answers its id, for the header's sampleId in POST /api/v1/templates (the template's JSON stays under 64 KB). A sample no template uses is deleted after 24 hours.`,
+    query: TemplateSampleQuery,
+    params: NoParams,
+    rawBody: {
+      contentTypes: SAMPLE_TYPES,
+      maxBytes: BODY_LIMITS.templateSample,
+      description: "The file's bytes, nothing else (no form encoding).",
+      example: { file: "sample.png", contentType: "image/png" },
+    },
+    idempotent: "replay",
+    status: 201,
+    response: TemplateSample,
+    errors: {
+      413: "The file is over its type's limit, or over 16 MB (code payload_too_large).",
+      415: "The Content-Type is not image/jpeg, image/png, video/mp4 or application/pdf, or the bytes are not a file of the type it declares (code unsupported_media_type).",
+    },
+    run: ({ organizationId, query, file }) => createApiTemplateSample(organizationId, file!, query.fileName),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/messages",
+    operationId: "sendMessage",
+    permission: "inbox:reply",
+    codes: [
+      "insufficient_balance",
+      "not_found",
+      "no_whatsapp_number",
+      "number_not_registered",
+      "whatsapp_reconnect_needed",
+      "organization_closing",
+      "invalid_phone_number",
+      "template_not_found",
+      "template_not_approved",
+      "parameter_mismatch",
+      "outside_service_window",
+      "not_opted_in",
+      "media_type_mismatch",
+    ],
+    summary: "Send a WhatsApp message",
+    description:
+      "Checks the message (the number, the customer's 24-hour service window for anything but a template, the template's approval and parameters) and queues it; Jumbe sends it to Meta at once, within each number's rate. The answer is the message, queued: follow its status with GET /api/v1/messages/{id} or your webhook. The example sends the template order_update with its two parameters. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first message and sends nothing.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: SendMessage, example: SEND_MESSAGE_EXAMPLE },
+    status: 202,
+    idempotent: "own",
+    response: Message,
+    errors: {
+      402: "A prepaid wallet cannot pay for this template message (code insufficient_balance): top up on the Billing page or with POST /api/billing/topups.",
+      404: "The mediaId, or the message a reply or reaction names, is not one of your organisation's: unknown, deleted or another's (code not_found).",
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, not_opted_in (a marketing template to someone not opted in) or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
+    },
+    run: ({ organizationId, body, idempotencyKey }) => sendApiMessage(organizationId, body, idempotencyKey),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/messages",
+    operationId: "listMessages",
+    permission: "inbox:view",
+    summary: "Your messages",
+    description: "Messages sent and received, newest first, a page at a time: pass nextCursor as cursor for the next page.",
+    query: MessagesQuery,
+    params: NoParams,
+    status: 200,
+    response: MessageList,
+    run: ({ organizationId, query }) => listApiMessages(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/messages/{id}",
+    operationId: "getMessage",
+    permission: "inbox:view",
+    notFound: MESSAGE_NOT_FOUND,
+    summary: "One message and its status",
+    description:
+      "The message's status (queued, sent, delivered, read, failed), Meta's error in words when it failed, its wamid and the time of each status.",
+    query: NoQuery,
+    params: MessageIdParams,
+    status: 200,
+    response: Message,
+    errors: { 404: MESSAGE_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiMessage(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/media",
+    operationId: "uploadMedia",
+    permission: "inbox:reply",
+    codes: ["media_too_large"],
+    summary: "Upload a file to send",
+    description: `A file for messages sent by mediaId, as the multipart/form-data part named file. WhatsApp's types and limits: ${MEDIA_LIMITS_TEXT}. The type is read from the file's first bytes: a declared Content-Type they contradict is refused. Jumbe uploads the file to Meta when a message first sends it from a number, and again after 29 days (Meta keeps media 30 days).`,
+    query: NoQuery,
+    params: NoParams,
+    multipart: {
+      field: FILE_FIELD,
+      maxBytes: BODY_LIMITS.media,
+      description: "The file as the part named file, with its filename and Content-Type.",
+      example: { file: "photo.jpg", contentType: "image/jpeg" },
+    },
+    idempotent: "own",
+    status: 201,
+    response: MediaFile,
+    errors: {
+      413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
+      415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (also unsupported_media_type, the message says which).",
+    },
+    run: ({ organizationId, upload, idempotencyKey }) => uploadApiMedia(organizationId, upload!, idempotencyKey),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/media/{id}",
+    operationId: "getMedia",
+    permission: "inbox:view",
+    notFound: MEDIA_NOT_FOUND,
+    summary: "One uploaded file",
+    description: "A file of the organisation: its type, size, SHA-256 and name.",
+    query: NoQuery,
+    params: MediaIdParams,
+    status: 200,
+    response: MediaFile,
+    errors: { 404: MEDIA_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiMedia(organizationId, params.id),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/media/{id}",
+    operationId: "deleteMedia",
+    permission: "inbox:reply",
+    notFound: MEDIA_NOT_FOUND,
+    summary: "Delete an uploaded file",
+    description:
+      "Deletes the file and its bytes. Answers 204 with no body. A queued message that still sends it fails (its error code media_not_found); Meta's copies expire on their own after 30 days.",
+    query: NoQuery,
+    params: MediaIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: MEDIA_NOT_FOUND },
+    run: ({ organizationId, params }) => deleteApiMedia(organizationId, params.id),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/contacts",
+    operationId: "listContacts",
+    permission: "contacts:view",
+    summary: "List contacts",
+    description:
+      "The organisation's contacts, newest first, 25 a page (up to 100 with limit). Search by part of a name, a number in any form or a custom field's value; filter by tag and opt-in state; follow nextCursor for the next page.",
+    query: ContactsQuery,
+    params: NoParams,
+    status: 200,
+    response: ContactList,
+    run: ({ organizationId, query }) => listApiContacts(organizationId, query),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/contacts",
+    operationId: "saveContact",
+    permission: "contacts:manage",
+    codes: [
+      "erased_contact",
+      "invalid_consent",
+      "invalid_phone_number",
+      "unknown_attribute",
+      "invalid_attribute",
+      "invalid_name",
+      "invalid_tag",
+    ],
+    summary: "Add or update a contact",
+    description:
+      "One contact per number: a new number adds a contact, a known one (in any form) updates it. The answer carries the number as stored (E.164). With consent, the person's opt-in or opt-out is recorded in their consent ledger. A number erased at the person's request comes back only with consent opted_in.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: ContactCreate, example: CONTACT_CREATE_EXAMPLE },
+    idempotent: "replay",
+    status: 200,
+    response: Contact,
+    errors: {
+      409: "The number was erased at the person's request; send consent opted_in with evidence to add them again (code erased_contact).",
+      422: "The phone is not a real number (code invalid_phone_number), a custom field is unknown (unknown_attribute) or its value not of its type (invalid_attribute), or a name or tag is not valid (invalid_name, invalid_tag).",
+    },
+    run: ({ organizationId, body }) => saveApiContact(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/contacts/{id}",
+    operationId: "getContact",
+    permission: "contacts:view",
+    notFound: CONTACT_NOT_FOUND,
+    summary: "One contact",
+    description: "A contact of the organisation, with its tags, custom fields and consent state.",
+    query: NoQuery,
+    params: ContactIdParams,
+    status: 200,
+    response: Contact,
+    errors: { 404: CONTACT_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiContact(organizationId, params.id),
+  }),
+  define({
+    method: "patch",
+    path: "/api/v1/contacts/{id}",
+    operationId: "updateContact",
+    permission: "contacts:manage",
+    codes: ["duplicate_phone", "invalid_phone_number", "unknown_attribute", "invalid_attribute", "invalid_name", "invalid_tag"],
+    notFound: CONTACT_NOT_FOUND,
+    summary: "Change a contact",
+    description:
+      "Changes the fields given and leaves the others. tags replaces the list; attributes sets the fields given (null removes one).",
+    query: NoQuery,
+    params: ContactIdParams,
+    body: { schema: ContactUpdate, example: CONTACT_UPDATE_EXAMPLE },
+    status: 200,
+    response: Contact,
+    errors: {
+      404: CONTACT_NOT_FOUND,
+      409: "Another contact has this number: merge the two instead (code duplicate_phone).",
+      422: "A field is not valid (codes invalid_phone_number, unknown_attribute, invalid_attribute, invalid_name, invalid_tag).",
+    },
+    run: ({ organizationId, params, body }) => updateApiContact(organizationId, params.id, body),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/contacts/{id}",
+    operationId: "deleteContact",
+    permission: "contacts:manage",
+    notFound: CONTACT_NOT_FOUND,
+    summary: "Delete a contact",
+    description: "Deletes the contact; messages exchanged with them stay, no longer linked. Answers 204 with no body.",
+    query: NoQuery,
+    params: ContactIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: CONTACT_NOT_FOUND },
+    run: ({ organizationId, params }) => deleteApiContact(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/contacts/{id}/consent",
+    operationId: "recordConsent",
+    permission: "contacts:manage",
+    codes: ["invalid_consent"],
+    notFound: CONTACT_NOT_FOUND,
+    summary: "Record a contact's consent",
+    description:
+      "Adds an opt-in or opt-out to the contact's consent ledger, with where it came from and the evidence; the contact's optIn is the latest. Marketing messages go only to contacts opted in.",
+    query: NoQuery,
+    params: ContactIdParams,
+    body: { schema: ConsentInput, example: CONSENT_EXAMPLE },
+    status: 200,
+    response: Contact,
+    errors: { 404: CONTACT_NOT_FOUND, 422: "The source is not one of the list or the evidence is too long (code invalid_consent)." },
+    run: ({ organizationId, params, body }) => setApiConsent(organizationId, params.id, body),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/campaigns",
+    operationId: "createCampaign",
+    permission: "campaigns:manage",
+    codes: [
+      "not_found",
+      "no_whatsapp_number",
+      "number_not_registered",
+      "whatsapp_reconnect_needed",
+      "organization_closing",
+      "invalid_campaign",
+      "template_not_found",
+      "template_not_approved",
+      "parameter_mismatch",
+      "invalid_parameters",
+      "media_type_mismatch",
+      "invalid_audience",
+      "empty_audience",
+      "invalid_schedule",
+    ],
+    summary: "Create a campaign",
+    description:
+      "One approved template to an audience (a segment, tags, contacts, numbers, or everyone opted in), each placeholder from a contact field (with a fallback) or a fixed value. A template with an image, video or document header takes its file in header, one for everyone: { link } (https) or { mediaId } (POST /api/v1/media), with filename for a document. A URL button whose link ends in {{1}} and a copy-code button take a value per person in buttons, by the button's position: { index, field, fallback } or { index, value }. It starts now, at scheduledFor, or is saved as a draft. Each person gets it once; people who cannot receive it are left out and counted by reason (a marketing template only goes to people opted in). The answer is the campaign with its estimate: how many receive it, who is left out and why, and the cost in KES. The example schedules the approved UTILITY template agm_reminder (body: Dear {{1}}, our AGM is on {{2}}.) a week ahead. Send an Idempotency-Key header to make retries safe: a repeat with the same key within 24 hours answers the first campaign and creates nothing. When the organisation's owner has turned on broadcast approval, a campaign to more recipients than its threshold answers status awaiting_approval: nothing is sent until an owner or admin who has never seen the API key it was made with approves it in Jumbe (whoever holds the key could have made it, so neither the member who created or regenerated the key nor anyone who revealed it may approve or decline it), and once approved it starts, or waits for its scheduledFor. Declined, it is cancelled with the reason in approval.declineReason.",
+    query: NoQuery,
+    params: NoParams,
+    body: {
+      schema: CampaignCreate,
+      // A date a week ahead whenever the document is built (openapi.ts builds it again each day).
+      get example() {
+        return campaignCreateExample();
+      },
+    },
+    status: 201,
+    idempotent: "own",
+    response: CreatedCampaign,
+    errors: {
+      404: "The audience's segment is not one of yours, or header.mediaId is not a media file of yours (code not_found, the message says which).",
+      409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
+      413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
+      422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder or button without a value or mapped to an unknown field; a media header's file missing, not https, or given for a template without one), media_type_mismatch (the uploaded file does not fit the header: a PDF for an image), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
+    },
+    run: ({ organizationId, apiKeyId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey, apiKeyId),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/campaigns",
+    operationId: "listCampaigns",
+    permission: "campaigns:view",
+    summary: "List campaigns",
+    description:
+      "The organisation's campaigns and broadcasts, newest first, 25 a page (up to 100 with limit), with their figures. Search by part of the campaign's or the template's name, filter by status; follow nextCursor for the next page.",
+    query: CampaignsQuery,
+    params: NoParams,
+    status: 200,
+    response: CampaignList,
+    run: ({ organizationId, query }) => listApiCampaigns(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/campaigns/{id}",
+    operationId: "getCampaign",
+    permission: "campaigns:view",
+    notFound: CAMPAIGN_NOT_FOUND,
+    summary: "One campaign and its progress",
+    description:
+      "A campaign's status (draft, awaiting_approval, scheduled, sending, paused, completed, cancelled, failed) and its figures, at most a second old: queued, sent, delivered, read, replied (within 72 hours of delivery) and failed; who was left out and why; why it is paused.",
+    query: NoQuery,
+    params: CampaignIdParams,
+    status: 200,
+    response: Campaign,
+    errors: { 404: CAMPAIGN_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiCampaign(organizationId, params.id),
+  }),
+  campaignChange(
+    "pause",
+    "Pause a campaign",
+    "Pauses a sending or scheduled campaign: nothing more leaves after the messages already with Meta, on every instance within a second. Answers the campaign, paused.",
+    "The campaign is not sending or scheduled (code campaign_state).",
+  ),
+  campaignChange(
+    "resume",
+    "Resume a campaign",
+    "Resumes a paused campaign where it stopped (a scheduled one that has not started waits for its time again; one whose time has passed starts now, checked again). Answers the campaign.",
+    "The campaign is not paused (code campaign_state), or your organisation is closing and sends nothing (code organization_closing).",
+    {
+      422: "A campaign starting now no longer passes its checks: its template, number or audience changed (codes as for creating one).",
+    },
+    [
+      "organization_closing",
+      "no_whatsapp_number",
+      "number_not_registered",
+      "whatsapp_reconnect_needed",
+      "insufficient_balance",
+      "template_not_found",
+      "template_not_approved",
+      "parameter_mismatch",
+      "invalid_parameters",
+      "media_type_mismatch",
+      "invalid_audience",
+      "empty_audience",
+      "invalid_schedule",
+    ],
+  ),
+  campaignChange(
+    "cancel",
+    "Cancel a campaign",
+    "Cancels a campaign that has not ended: the people not sent to yet are left out (cancelled); messages already with Meta keep their statuses. Answers the campaign, cancelled.",
+    "The campaign has already ended: completed, cancelled or failed (code campaign_state).",
+  ),
+];
+
+/**
+ * Every code an endpoint can answer, by the catalogue: those every call can get (the key, its
+ * organisation and role, the rate limit, a bad query, a fault of ours), those of its path's id, its
+ * body and its Idempotency-Key, then its own. The OpenAPI document lists these per status, and the
+ * tests hold each real answer to them.
+ */
+export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
+  const codes = new Set<ErrorCode>(["invalid_request", "missing_api_key", "invalid_api_key", "account_suspended", "permission_denied"]);
+  if (endpoint.notFound) codes.add("not_found");
+  if (endpoint.body || endpoint.rawBody || endpoint.multipart) codes.add("payload_too_large");
+  if (endpoint.rawBody || endpoint.multipart) codes.add("unsupported_media_type");
+  if (endpoint.idempotent) {
+    codes.add("idempotency_conflict");
+    codes.add("idempotency_in_progress");
+  }
+  for (const code of endpoint.codes ?? []) codes.add(code);
+  codes.add("rate_limited");
+  codes.add("internal_error");
+  return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b));
+}

@@ -1,0 +1,399 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { authenticateApiKey } from "../../domains/developer/api-keys";
+import { recordActivity } from "../../domains/activity/record";
+import { log } from "../../infrastructure/log";
+import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
+import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
+import { multipartBoundary } from "../../infrastructure/http/multipart";
+import { openApiDocument } from "./openapi";
+import { ApiProblem } from "./problem";
+import { cataloguedError } from "./errors";
+import { answerWatchers } from "./answer-watchers";
+import { can } from "../../domains/auth/permissions";
+import { oncePerKey } from "./idempotency";
+import { hashRequest } from "../../domains/messaging/queue";
+import { API_RATE_LIMIT, effectiveApiRateLimit, recordApiCall } from "./usage";
+
+const OPENAPI_PATH = "/api/v1/openapi.json";
+
+/** Request bodies: Express refuses larger ones before they get here (http/body-limit.ts); this holds without it too. */
+export const API_BODY_LIMIT = BODY_LIMITS.default;
+const TOO_LARGE = `The request body is over ${API_BODY_LIMIT / 1024} KB.`;
+const streamedLimit = (endpoint: Endpoint) => endpoint.rawBody?.maxBytes ?? endpoint.multipart?.maxBytes;
+const tooLarge = (endpoint: Endpoint) => {
+  const limit = streamedLimit(endpoint);
+  return limit ? `The request body is over ${Math.floor(limit / 1024 / 1024)} MB.` : TOO_LARGE;
+};
+
+/**
+ * An error answer, `{ code, message }`, with the status the catalogue gives the code (errors.ts): a
+ * code answers one status wherever it comes from. `extra` adds fields (permission_denied's permission).
+ */
+function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
+  const answered = cataloguedError(status, code);
+  return Response.json(
+    { code: answered.code, message, ...extra },
+    { status: answered.status, headers: { "Cache-Control": "no-store", ...headers } },
+  );
+}
+
+/**
+ * Every /api/v1 request. The tenant comes from the bearer API key and from nothing else (no
+ * cookies, no ids in the input); the key's rate limit is one counter in the database shared by
+ * every instance; every call with a valid key is measured for the Developers page.
+ */
+export async function handleApiV1(request: Request): Promise<Response> {
+  const response = await route(request);
+  for (const watch of answerWatchers) watch(request, response);
+  return response;
+}
+
+async function route(request: Request): Promise<Response> {
+  const started = performance.now();
+  const url = new URL(request.url);
+  if (url.pathname === OPENAPI_PATH) {
+    if (request.method !== "GET" && request.method !== "HEAD") return apiError(405, "method_not_allowed", "Use GET.", { Allow: "GET" });
+    return Response.json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" } });
+  }
+  const matches = ENDPOINTS.flatMap((e) => {
+    const params = matchPath(e.path, url.pathname);
+    return params ? [{ endpoint: e, params }] : [];
+  });
+  if (!matches.length) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`);
+  const match = matches.find((m) => m.endpoint.method === request.method.toLowerCase());
+  if (!match) {
+    const allowed = [...new Set(matches.map((m) => m.endpoint.method.toUpperCase()))];
+    return apiError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for ${matches[0]!.endpoint.path}.`, {
+      Allow: allowed.join(", "),
+    });
+  }
+  const { endpoint } = match;
+  // A declared length over the limit is refused before anything is read (as Express does in front).
+  const bodyLimit = streamedLimit(endpoint) ?? API_BODY_LIMIT;
+  if ((endpoint.body || endpoint.rawBody || endpoint.multipart) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
+    return apiError(413, "payload_too_large", tooLarge(endpoint));
+
+  const header = request.headers.get("authorization") ?? "";
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!bearer)
+    return apiError(401, "missing_api_key", "Send your API key as the header Authorization: Bearer <key>.", {
+      "WWW-Authenticate": 'Bearer realm="jumbe"',
+    });
+  const key = await authenticateApiKey(bearer[1]!, API_RATE_LIMIT, endpoint.prefetch);
+  if (!key)
+    return apiError(401, "invalid_api_key", "The API key is not valid or has been revoked.", {
+      "WWW-Authenticate": 'Bearer realm="jumbe", error="invalid_token"',
+    });
+  if (key.suspended)
+    return apiError(
+      403,
+      "account_suspended",
+      "Your organisation is suspended, so its API key does nothing for now. Contact Jumbe support to have it reinstated; the same key works again once it is.",
+    );
+
+  let response: Response;
+  try {
+    const limit = effectiveApiRateLimit();
+    const rate = key.rate;
+    const limitHeaders = {
+      "X-RateLimit-Limit": String(limit),
+      "X-RateLimit-Remaining": String(Math.max(0, limit - rate.hits)),
+      "X-RateLimit-Reset": String(rate.retryAfterSeconds),
+    };
+    if (!rate.allowed) {
+      response = apiError(
+        429,
+        "rate_limited",
+        `This key made more than ${limit} requests in a minute. Try again in ${rate.retryAfterSeconds} s.`,
+        { ...limitHeaders, "Retry-After": String(rate.retryAfterSeconds) },
+      );
+    } else if (!can(key.role, endpoint.permission)) {
+      response = apiError(
+        403,
+        "permission_denied",
+        `This API key acts with the role of the member who made it (${key.role}), which does not include the permission ${endpoint.permission}. Ask an owner or admin to regenerate the key on the Developers page, or to give that member a role with this permission.`,
+        limitHeaders,
+        { permission: endpoint.permission },
+      );
+    } else {
+      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId);
+    }
+  } catch (error) {
+    // The limit passed while the body streamed in: Express has answered 413 (or this does).
+    if (isTooLarge(error)) response = apiError(413, "payload_too_large", tooLarge(endpoint));
+    else {
+      log().error({ err: error, path: url.pathname }, "API call failed");
+      response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
+    }
+  }
+
+  const ms = performance.now() - started;
+  try {
+    await recordApiCall(key.organizationId, response.status < 400, ms);
+    // Refusals by the rate limit would flood the log; they show in the figures instead.
+    if (response.status >= 400 && response.status !== 429)
+      await recordActivity({
+        organizationId: key.organizationId,
+        type: "system",
+        status: "error",
+        action: "API call failed",
+        details: `${request.method} ${url.pathname}${url.search} answered ${response.status}${await refusalWords(response)}`,
+      });
+  } catch (error) {
+    log().error({ err: error }, "could not record an API call");
+  }
+  return response;
+}
+
+const REFUSAL_WORDS_MAX = 300;
+
+/**
+ * ": invalid_request: The query parameter connection ...": why a failed call failed, for its activity
+ * line, from the answer's own code and message (texts Jumbe wrote for the caller; never the request
+ * or its body), cut to a bounded length. Nothing when the answer is not such a JSON error.
+ */
+async function refusalWords(response: Response): Promise<string> {
+  if (!response.headers.get("content-type")?.includes("json")) return "";
+  try {
+    const answer = (await response.clone().json()) as { code?: unknown; message?: unknown };
+    const code = typeof answer.code === "string" ? answer.code.slice(0, 60) : "";
+    const message = typeof answer.message === "string" ? answer.message.replace(/\s+/g, " ").trim() : "";
+    if (!code && !message) return "";
+    const words = [code, message].filter(Boolean).join(": ");
+    return `: ${words.length > REFUSAL_WORDS_MAX ? `${words.slice(0, REFUSAL_WORDS_MAX - 1)}…` : words}`;
+  } catch {
+    return "";
+  }
+}
+
+/** The path's parameters when `pattern` (`/api/v1/templates/{id}`) matches it; undefined otherwise. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  const want = pattern.split("/");
+  const got = pathname.split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\{(\w+)\}$/.exec(want[i]!)?.[1];
+    if (!name) {
+      if (want[i] !== got[i]) return undefined;
+      continue;
+    }
+    if (!got[i]) return undefined;
+    try {
+      params[name] = decodeURIComponent(got[i]!);
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+function invalid(message: string, headers: Record<string, string>) {
+  return apiError(400, "invalid_request", message, headers);
+}
+
+/** A validated call's answer: query, path parameters and body checked, then the endpoint run. */
+async function answer(
+  endpoint: Endpoint,
+  request: Request,
+  url: URL,
+  organizationId: string,
+  rawParams: Record<string, string>,
+  headers: Record<string, string>,
+  prefetched: unknown,
+  apiKeyId: string,
+): Promise<Response> {
+  const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) {
+    const issue = query.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return invalid(
+      `${where}${issue?.code === "unrecognized_keys" ? `unknown parameter ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(", ")}` : (issue?.message ?? "invalid query")}`,
+      headers,
+    );
+  }
+  // A path parameter the endpoint cannot take names nothing it has.
+  const params = endpoint.params.safeParse(rawParams);
+  if (!params.success) return apiError(404, "not_found", endpoint.notFound ?? `Nothing of yours has the id in ${url.pathname}.`, headers);
+
+  let body: unknown;
+  let file: { contentType: string; bytes: Buffer } | undefined;
+  if (endpoint.rawBody) {
+    const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!endpoint.rawBody.contentTypes.includes(contentType))
+      return apiError(
+        415,
+        "unsupported_media_type",
+        `Send the file as the body with its Content-Type: ${endpoint.rawBody.contentTypes.join(", ")}${contentType ? ` (not ${contentType.slice(0, 60)})` : ""}.`,
+        headers,
+      );
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readBytes(request, endpoint.rawBody.maxBytes);
+    } catch (error) {
+      if (isTooLarge(error)) throw error;
+      return invalid("The request body could not be read.", headers);
+    }
+    if (bytes === undefined) return apiError(413, "payload_too_large", tooLarge(endpoint), headers);
+    file = { contentType, bytes };
+  }
+  let upload: EndpointInput<z.ZodType, z.ZodType, z.ZodType>["upload"];
+  if (endpoint.multipart) {
+    const boundary = multipartBoundary(request.headers.get("content-type"));
+    if (!boundary)
+      return apiError(
+        415,
+        "unsupported_media_type",
+        `Send the file as multipart/form-data, in the part named ${endpoint.multipart.field} (curl -F "${endpoint.multipart.field}=@${endpoint.multipart.example.file}").`,
+        headers,
+      );
+    upload = { body: request.body, boundary, maxBytes: endpoint.multipart.maxBytes };
+  }
+  if (endpoint.body) {
+    let text: string | undefined;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (isTooLarge(error)) throw error;
+      return invalid("The request body could not be read.", headers);
+    }
+    if (text === undefined) return apiError(413, "payload_too_large", TOO_LARGE, headers);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return invalid(
+        text.trim()
+          ? "The request body is not valid JSON."
+          : "Send the request as a JSON object in the body (Content-Type: application/json).",
+        headers,
+      );
+    }
+    const parsed = endpoint.body.schema.safeParse(raw);
+    if (!parsed.success) return invalid(describeIssues(parsed.error.issues, raw), headers);
+    const bad = unstorableString(parsed.data, []);
+    if (bad)
+      return invalid(
+        `${bad.length ? `${locate(bad, raw)}: ` : ""}Text cannot contain NUL characters or half of a surrogate pair.`,
+        headers,
+      );
+    body = parsed.data;
+  }
+
+  let idempotencyKey: string | undefined;
+  if (endpoint.idempotent) {
+    const header = request.headers.get("idempotency-key");
+    if (header !== null) {
+      if (!/^[\x21-\x7e]{1,255}$/.test(header))
+        return invalid("The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.", headers);
+      idempotencyKey = header;
+    }
+  }
+
+  try {
+    const input = { organizationId, apiKeyId, query: query.data, params: params.data, body, file, upload, idempotencyKey, prefetched };
+    const result =
+      endpoint.idempotent === "replay" && idempotencyKey
+        ? await oncePerKey(
+            {
+              organizationId,
+              key: idempotencyKey,
+              requestHash: hashRequest({
+                endpoint: `${endpoint.method} ${endpoint.path}`,
+                params: params.data,
+                body,
+                file: file && { contentType: file.contentType, sha256: createHash("sha256").update(file.bytes).digest("hex") },
+              }),
+              thing: "request",
+            },
+            { create: () => endpoint.run(input), remember: (answer) => answer, replay: (first) => first },
+          )
+        : await endpoint.run(input);
+    if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
+    return Response.json(endpoint.response.parse(result), {
+      status: endpoint.status,
+      headers: { "Cache-Control": "no-store", ...headers },
+    });
+  } catch (error) {
+    if (error instanceof ApiProblem) return apiError(error.status, error.code, error.message, headers);
+    throw error;
+  }
+}
+
+function isTooLarge(error: unknown) {
+  const e = error as { status?: unknown; cause?: { status?: unknown } } | null;
+  return e?.status === 413 || e?.cause?.status === 413;
+}
+
+/** The body as text, or undefined past API_BODY_LIMIT bytes (a chunked body declares no length). Invalid UTF-8 reads as U+FFFD. */
+async function readBody(request: Request): Promise<string | undefined> {
+  const bytes = await readBytes(request, API_BODY_LIMIT);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+/** The body's bytes, or undefined past `limit` (read no further). */
+async function readBytes(request: Request, limit: number): Promise<Buffer | undefined> {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A readable place in the body for a schema path: `components[1].buttons[0].text`, with a
+ * component named by its type where the body gives one (`components.BODY.text`), as the
+ * template rules' messages name them.
+ */
+function locate(path: readonly PropertyKey[], raw: unknown) {
+  let out = "";
+  let node: unknown = raw;
+  let parentKey: PropertyKey | undefined;
+  for (const key of path) {
+    const child = node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    const type = (child as { type?: unknown } | undefined)?.type;
+    if (typeof key === "number" && parentKey === "components" && typeof type === "string" && /^[A-Z_]{1,20}$/.test(type)) out += `.${type}`;
+    else if (typeof key === "number") out += `[${key}]`;
+    else out += `${out ? "." : ""}${String(key)}`;
+    node = child;
+    parentKey = key;
+  }
+  return out;
+}
+
+function describeIssues(issues: z.core.$ZodIssue[], raw: unknown) {
+  if (issues[0]?.path.length === 0 && issues[0].code === "invalid_type")
+    return "The request body must be a JSON object (see the API's description for its fields).";
+  return issues
+    .slice(0, 10)
+    .map((issue) => {
+      const where = issue.path.length ? `${locate(issue.path, raw)}: ` : "";
+      if (issue.code === "unrecognized_keys") return `${where}unknown field ${issue.keys.join(", ")}`;
+      return `${where}${issue.message}`;
+    })
+    .join("; ");
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string PostgreSQL could not store (NUL, a lone surrogate), or undefined. */
+function unstorableString(value: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") || LONE_SURROGATE.test(value) ? path : undefined;
+  if (value === null || typeof value !== "object" || path.length > 16) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = unstorableString(key, path) ?? unstorableString(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return undefined;
+}

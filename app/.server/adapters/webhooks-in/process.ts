@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import type { Executor, Job } from "../../infrastructure/jobs/queue";
+import { log } from "../../infrastructure/log";
+import { parseEnvelope, type WebhookChange } from "./parse";
+import { applyChanges, storeUnrouted } from "./route";
+import { rows } from "./write";
+
+/**
+ * The webhook queue's job handler: turns stored deliveries into tenant data. Parsing lives in
+ * parse.ts, routing to tenants in route.ts, the writes in write.ts.
+ */
+
+export { REFRESH_PHONE_QUEUE } from "./write";
+export { REPLAY_UNROUTED_QUEUE, replayUnroutedChanges, applyChanges } from "./route";
+export { parseEnvelope, cleanJson, type WebhookChange } from "./parse";
+
+/** The job handler of the webhook queue: each job points at a group of stored deliveries. */
+export async function processWebhookJobs(jobs: Job<{ eventIds: number[] }>[], tx: Executor) {
+  const ids = jobs.flatMap((job) => job.payload.eventIds ?? []).map(Number);
+  if (!ids.length) return;
+  const events = await rows<{ id: number | string; body: string }>(
+    tx,
+    sql`select id, body from webhook_events where id = any(${sql.param(ids)}::bigint[]) and processed_at is null order by id`,
+  );
+  const changes: WebhookChange[] = [];
+  const invalid: number[] = [];
+  for (const event of events) {
+    const parsed = parseEnvelope(Number(event.id), event.body);
+    if (parsed) changes.push(...parsed);
+    else invalid.push(Number(event.id));
+  }
+  const failed = await applyIsolated(tx, changes);
+  await tx.execute(sql`
+    update webhook_events
+    set processed_at = now(),
+        outcome = case when id = any(${sql.param(invalid)}::bigint[]) then 'invalid'
+                       when id = any(${sql.param(failed)}::bigint[]) then 'failed' else 'processed' end
+    where id = any(${sql.param(ids)}::bigint[])`);
+  if (invalid.length) log().warn({ eventIds: invalid }, "webhook deliveries that are not WhatsApp envelopes were kept and skipped");
+}
+
+/**
+ * Applies the changes of a job together, inside a savepoint; if that fails, applies them again one
+ * delivery at a time, so one delivery the database refuses fails alone (returned, to be marked
+ * failed) instead of parking the deliveries committed with it, which Meta will not send again.
+ */
+async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<number[]> {
+  const apply = async (list: WebhookChange[]) => {
+    const unrouted = await applyChanges(tx, list);
+    if (unrouted.length) await storeUnrouted(tx, unrouted);
+  };
+  try {
+    await inSavepoint(tx, () => apply(changes));
+    return [];
+  } catch (error) {
+    log().warn({ err: error }, "webhook batch failed; applying its deliveries one by one");
+  }
+  const byEvent = new Map<number, WebhookChange[]>();
+  for (const change of changes) byEvent.set(change.eventId, [...(byEvent.get(change.eventId) ?? []), change]);
+  const failed: number[] = [];
+  let lastError: unknown;
+  for (const [eventId, list] of byEvent) {
+    try {
+      await inSavepoint(tx, () => apply(list));
+    } catch (error) {
+      // A fault of the moment says nothing about the delivery: the whole job is tried again later.
+      if (isTransientFault(error)) throw error;
+      failed.push(eventId);
+      lastError = error;
+      log().error({ eventId, err: error }, "webhook delivery could not be applied; kept and marked failed");
+    }
+  }
+  // Every one failing is no bad delivery but a fault of the moment (database, conflict): retry the job.
+  if (failed.length && failed.length === byEvent.size) throw lastError;
+  return failed;
+}
+
+// SQLSTATE classes of faults that pass: connection, transaction rollback (serialization, deadlock),
+// insufficient resources, lock not available, operator intervention, system error.
+const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58)/;
+
+/** Whether the error (or one it wraps, as drizzle does) is a database fault that a retry may not meet. */
+function isTransientFault(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE.test(code)) return true;
+  }
+  return false;
+}
+
+/** Runs `work` so that its failure undoes only its own writes and leaves `tx` usable. */
+async function inSavepoint(tx: Executor, work: () => Promise<void>) {
+  await tx.execute(sql`savepoint webhook_apply`);
+  try {
+    await work();
+  } catch (error) {
+    await tx.execute(sql`rollback to savepoint webhook_apply`);
+    await tx.execute(sql`release savepoint webhook_apply`);
+    throw error;
+  }
+  await tx.execute(sql`release savepoint webhook_apply`);
+}

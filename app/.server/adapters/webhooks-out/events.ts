@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "../../infrastructure/jobs/queue";
+import type { WEBHOOK_EVENTS } from "~/lib/developer";
+
+/** The job queue that delivers one event's attempt; its payload names the delivery and the `seq` it may act on. */
+export const WEBHOOK_OUT_QUEUE = "webhooks-out.deliver";
+export interface DeliveryJob {
+  deliveryId: string;
+  seq: number;
+}
+
+export type MessageEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface MessageEvent {
+  organizationId: string;
+  type: MessageEventType;
+  messageId: string;
+}
+
+/** An ISO 8601 UTC time in SQL, as JavaScript's toISOString writes it (null stays null). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The Standard Webhooks payload of a message event, `{ type, timestamp, data }`, built from the
+ * messages row `m` (and its contact `c`) for the event type `e.type`. json_build_object keeps the key
+ * order written here, which is also the order the body is sent in.
+ */
+const MESSAGE_PAYLOAD = `json_build_object(
+  'type', e.type,
+  'timestamp', ${iso(`coalesce(case e.type when 'message.delivered' then m.delivered_at when 'message.read' then m.read_at
+                                           when 'message.failed' then m.failed_at else m.sent_at end, now())`)},
+  'data', json_build_object(
+    'id', m.id,
+    'direction', m.direction,
+    'status', m.status,
+    'type', m.message_type,
+    'from', case when m.direction = 'inbound' then coalesce(c.phone, c.wa_id, m.payload->>'from') end,
+    'to', case when m.direction = 'outbound' then m.recipient_phone end,
+    'waId', coalesce(m.recipient_wa_id, c.wa_id),
+    'contactId', m.contact_id,
+    'phoneNumberId', m.phone_number_id,
+    'wamid', m.wamid,
+    'body', m.body,
+    'error', case when m.error_code is not null or m.error_title is not null
+                  then json_build_object('code', m.error_code, 'title', m.error_title, 'details', m.error_details) end,
+    -- Meta's pricing once a status reported it, else null: the API's rule (messaging/views.ts), one shape in both.
+    'pricing', case when nullif(m.pricing_type, '') is not null or m.billable is not null
+                    then json_build_object('category', m.pricing_category, 'type', m.pricing_type, 'billable', m.billable) end,
+    'createdAt', ${iso("m.created_at")},
+    'sentAt', ${iso("m.sent_at")},
+    'deliveredAt', ${iso("m.delivered_at")},
+    'readAt', ${iso("m.read_at")},
+    'failedAt', ${iso("m.failed_at")}
+  )
+)`;
+
+/**
+ * Queues message events for webhooks out, inside the caller's transaction, in one statement for the
+ * whole batch: one delivery per event whose tenant has an endpoint that is enabled and subscribes to
+ * the event's type (a tenant without one costs the join and nothing more), its payload built from
+ * the messages row as it stands in that transaction, and its first job. The same message's same
+ * event is queued once however often it is reported. Answers how many deliveries were queued.
+ */
+export async function enqueueMessageEvents(executor: Executor, events: MessageEvent[]): Promise<number> {
+  if (!events.length) return 0;
+  const result = (await executor.execute(sql`
+    with e as (
+      select * from unnest(${sql.param(events.map((e) => e.organizationId))}::uuid[],
+                           ${sql.param(events.map((e) => e.type))}::text[],
+                           ${sql.param(events.map((e) => e.messageId))}::uuid[]) as e(organization_id, type, message_id)
+    ), queued as (
+      insert into webhook_deliveries (organization_id, event_type, message_id, payload, next_attempt_at)
+      select e.organization_id, e.type, m.id, ${sql.raw(MESSAGE_PAYLOAD)}, now()
+      from e
+      join webhook_endpoints w on w.organization_id = e.organization_id and w.disabled_at is null and e.type = any(w.events)
+      join messages m on m.id = e.message_id and m.organization_id = e.organization_id
+      left join contacts c on c.id = m.contact_id
+      on conflict (organization_id, message_id, event_type) where message_id is not null do nothing
+      returning id
+    )
+    insert into jobs (queue, payload)
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    returning id`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}

@@ -1,0 +1,50 @@
+import type { ActivityFilter } from "./filters";
+import { nairobiDate } from "./filters";
+import { activityChunks, type ActivityRecord, type ActivityScope } from "./log-queries";
+import { csvRow } from "./csv";
+import { log } from "../../infrastructure/log";
+
+const HEADER = ["ID", "Timestamp", "Type", "Status", "Action", "Details", "IP Address", "User Agent"];
+
+/** activity_logs_{date}.csv, with the date of the export in Nairobi. */
+export function exportFileName(now = new Date()) {
+  return `activity_logs_${nairobiDate(now)}.csv`;
+}
+
+/**
+ * The matching records as a CSV stream: chunks are read by keyset as the client takes them, so a
+ * million rows go out with the memory of one chunk. A UTF-8 byte order mark lets spreadsheet
+ * programs read Swahili accents and emoji correctly.
+ */
+export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilter) {
+  const encoder = new TextEncoder();
+  const chunks = activityChunks(scope, filter);
+  // The first chunk is read before answering: a failure there can still become an error page.
+  let pending: IteratorResult<ActivityRecord[], void> | null = await chunks.next();
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${csvRow(HEADER)}`));
+        return;
+      }
+      try {
+        const next = pending ?? (await chunks.next());
+        pending = null;
+        if (next.done) return controller.close();
+        controller.enqueue(
+          encoder.encode(
+            next.value.map((r) => csvRow([r.id, r.timestamp, r.type, r.status, r.action, r.details, r.ipAddress, r.userAgent])).join(""),
+          ),
+        );
+      } catch (error) {
+        log().error({ err: error }, "activity export failed mid-stream");
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}

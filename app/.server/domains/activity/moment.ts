@@ -1,0 +1,12 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { formatWhen, zoneWords } from "~/lib/dates";
+
+/**
+ * "25 Nov 2026, 15:00 (Nairobi time)": a moment as people read it, in the organisation's own time
+ * zone, for texts stored now and read later (an activity line), when no request's zone applies.
+ */
+export async function momentInWords(organizationId: string, at: Date | string): Promise<string> {
+  const [row] = await rawQuery<{ time_zone: string }>(`select time_zone from organizations where id = $1`, [organizationId]);
+  const zone = row?.time_zone ?? "Africa/Nairobi";
+  return `${formatWhen(at, zone)} (${zoneWords(zone)})`;
+}

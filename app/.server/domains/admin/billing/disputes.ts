@@ -1,0 +1,310 @@
+import { sql } from "drizzle-orm";
+import { db, queryRows } from "../../../infrastructure/db/client";
+import type { CurrentUser } from "../../auth/guards";
+import type { PlatformScope } from "../../auth/scope";
+import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import type { Executor } from "../../../infrastructure/jobs/queue";
+import { isUuid } from "../../../infrastructure/db/keyset";
+import { issueInvoice } from "../../billing/invoices";
+import { changeWallet } from "../../billing/ledger";
+import { lineFromGross } from "../../billing/vat";
+import { notify } from "../../notifications/notify";
+import { formatKes, type InvoiceLine } from "~/lib/invoice";
+import { recordAdminAction } from "../audit";
+import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
+import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
+
+/**
+ * Disputes of invoices (raised by tenants on /billing), resolved by an administrator (decision 035,
+ * "Admin console"): by a credit note (CRN series) for the whole invoice or a part, or rejected with
+ * a note the tenant sees. A credit of a whole unpaid invoice voids it; part of an unpaid one lowers
+ * what is due (the rest stays due, the wallet untouched); a credit on a paid invoice goes to the
+ * tenant's wallet as a ledger entry. Either way the dispute closes once: it is locked and must be open.
+ */
+export interface DisputeListRow {
+  id: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  organizationId: string;
+  businessName: string;
+  reason: string;
+  amountCents: number;
+  raisedAt: string;
+  status: "open" | "resolved";
+  outcome: "credited" | "rejected" | null;
+  resolution: string | null;
+  resolvedAt: string | null;
+  creditNoteNumber: string | null;
+}
+
+const when = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
+
+/** Open disputes (every one, oldest first) or resolved ones (the latest `limit`). */
+export async function listDisputes(_scope: PlatformScope, status: "open" | "resolved", limit = 20): Promise<DisputeListRow[]> {
+  const rows = await queryRows<{
+    id: string;
+    invoice_id: string;
+    number: string;
+    organization_id: string;
+    business: string | null;
+    reason: string;
+    total_cents: string | number;
+    created_at: string | Date;
+    status: string;
+    outcome: string | null;
+    resolution: string | null;
+    resolved_at: string | Date | null;
+    credit_note: string | null;
+  }>(sql`
+    select d.id, d.invoice_id, i.number, d.organization_id, o.name as business, d.reason, i.total_cents, d.created_at, d.status,
+           d.outcome, d.resolution, d.resolved_at, c.number as credit_note
+    from invoice_disputes d
+    join invoices i on i.id = d.invoice_id
+    left join organizations o on o.id = d.organization_id
+    left join invoices c on c.id = d.credit_note_id
+    where d.status = ${status}
+    order by ${status === "open" ? sql`d.created_at asc` : sql`d.resolved_at desc`}
+    limit ${limit}`);
+  return rows.map((r) => ({
+    id: r.id,
+    invoiceId: r.invoice_id,
+    invoiceNumber: r.number,
+    organizationId: r.organization_id,
+    businessName: r.business ?? "Erased organisation",
+    reason: r.reason,
+    amountCents: Number(r.total_cents),
+    raisedAt: when(r.created_at)!,
+    status: r.status as "open" | "resolved",
+    outcome: r.outcome as DisputeListRow["outcome"],
+    resolution: r.resolution,
+    resolvedAt: when(r.resolved_at),
+    creditNoteNumber: r.credit_note,
+  }));
+}
+
+/** One dispute with its invoice (null: none). */
+export async function adminDispute(_scope: PlatformScope, disputeId: string) {
+  if (!isUuid(disputeId)) return null;
+  const [row] = await queryRows<{
+    id: string;
+    invoice_id: string;
+    status: "open" | "resolved";
+    outcome: "credited" | "rejected" | null;
+    reason: string;
+    previous_status: string;
+    created_at: string | Date;
+    resolved_at: string | Date | null;
+    resolution: string | null;
+    credit_note_id: string | null;
+    credit_note: string | null;
+    raised_by: string | null;
+    resolved_by: string | null;
+  }>(sql`
+    select d.id, d.invoice_id, d.status, d.outcome, d.reason, d.previous_status, d.created_at, d.resolved_at, d.resolution,
+           d.credit_note_id, c.number as credit_note, u.email as raised_by, r.email as resolved_by
+    from invoice_disputes d
+    left join invoices c on c.id = d.credit_note_id
+    left join users u on u.id = d.raised_by
+    left join users r on r.id = d.resolved_by
+    where d.id = ${disputeId}`);
+  if (!row) return null;
+  return {
+    id: row.id,
+    invoiceId: row.invoice_id,
+    status: row.status,
+    outcome: row.outcome,
+    reason: row.reason,
+    previousStatus: row.previous_status,
+    raisedAt: when(row.created_at)!,
+    raisedBy: row.raised_by,
+    resolvedAt: when(row.resolved_at),
+    resolvedBy: row.resolved_by,
+    resolution: row.resolution,
+    creditNote: row.credit_note_id ? { id: row.credit_note_id, number: row.credit_note ?? "" } : null,
+  };
+}
+
+interface LockedDispute {
+  id: string;
+  organization_id: string;
+  invoice_id: string;
+  previous_status: string;
+  reason: string;
+  number: string;
+  kind: string;
+  status: string;
+  total_cents: string | number;
+  prices_include_vat: boolean;
+  lines: InvoiceLine[];
+  plan_type: string | null;
+  billing_type: "prepaid" | "postpaid" | null;
+  payment_id: string | null;
+}
+
+/** The open dispute and its invoice, locked (the invoice first, then the dispute); a resolved one is refused. */
+async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedDispute> {
+  if (!isUuid(disputeId)) throw new AdminBillingRefusal(404, NOT_FOUND);
+  const found = (await tx.execute(sql`
+    select d.id, d.organization_id, d.invoice_id, d.previous_status, d.reason, d.status as dispute_status, i.number, i.kind, i.status,
+           i.total_cents, i.prices_include_vat, i.lines, i.plan_type, i.billing_type, i.payment_id
+    from invoice_disputes d join invoices i on i.id = d.invoice_id
+    where d.id = ${disputeId}
+    for update of d, i`)) as unknown as { rows: (LockedDispute & { dispute_status: string })[] };
+  const row = found.rows[0];
+  if (!row) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (row.dispute_status !== "open") throw new AdminBillingRefusal(409, `This dispute of ${row.number} is already resolved.`);
+  return row;
+}
+
+function parseNote(value: string, required: boolean) {
+  const note = value.trim();
+  if (required && note.length < 5)
+    throw new AdminBillingRefusal(422, "Write the note the organisation will see (at least 5 characters).", "note");
+  if (note.length > RESOLUTION_NOTE_MAX)
+    throw new AdminBillingRefusal(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
+  return note || null;
+}
+
+/** Resolves the dispute with a credit note for `amount` (KES; empty: the invoice's whole total). */
+export async function creditDispute(current: CurrentUser, meta: RequestMeta, disputeId: string, input: { amount: string; note: string }) {
+  const note = parseNote(input.note, false);
+  return db().transaction(async (tx) => {
+    const dispute = await lockOpenDispute(tx, disputeId);
+    const total = Number(dispute.total_cents);
+    const amountCents = input.amount.trim() ? parseShillings(input.amount) : total;
+    if (amountCents === null || amountCents <= 0 || amountCents > total)
+      throw new AdminBillingRefusal(
+        422,
+        `Enter an amount from KES 0.01 to ${formatKes(total)} (the invoice's total), or leave it empty for all of it.`,
+        "amount",
+      );
+    const whole = amountCents === total;
+    const unpaid = dispute.previous_status === "pending" || dispute.previous_status === "overdue";
+    const creditNote = await issueInvoice(tx, {
+      organizationId: dispute.organization_id,
+      series: "CRN",
+      kind: "credit_note",
+      status: "paid",
+      description: `Credit note for ${dispute.number}`,
+      lines: whole
+        ? dispute.lines.map((line) => ({ ...line, description: `Credit: ${line.description}` }))
+        : [
+            lineFromGross({
+              description: `Credit for ${dispute.number}`,
+              itemCode: "JMB-CREDIT",
+              quantity: 1,
+              unit: "credit",
+              unitPriceCents: amountCents,
+            }),
+          ],
+      pricesIncludeVat: whole ? dispute.prices_include_vat : true,
+      paidAt: new Date(),
+      planType: dispute.plan_type,
+      billingType: dispute.billing_type,
+    });
+    await tx.execute(sql`update invoices set credits_invoice_id = ${dispute.invoice_id} where id = ${creditNote.id}`);
+    let invoiceStatus = dispute.previous_status;
+    if (unpaid && whole) {
+      // Nothing was paid and nothing is owed: the invoice is void, and a bank transfer it awaited can no longer be reconciled.
+      invoiceStatus = "void";
+      if (dispute.payment_id)
+        await tx.execute(sql`
+          update payments set status = 'failed', failure_reason = ${`Cancelled by credit note ${creditNote.number}`}, completed_at = now(),
+                 result_code = 'credited', next_check_at = null
+          where id = ${dispute.payment_id} and status = 'pending'`);
+    } else if (!unpaid) {
+      // A paid invoice: the credit is money back, to the wallet.
+      const entry = await changeWallet(tx, {
+        organizationId: dispute.organization_id,
+        kind: "refund",
+        amountCents,
+        invoiceId: creditNote.id,
+        description: `Credit note ${creditNote.number} for ${dispute.number}`,
+        createdBy: current.user.id,
+      });
+      if (!entry) throw new AdminBillingRefusal(409, "This organisation has no wallet to credit.");
+    }
+    // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
+    // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.
+    if (unpaid && !whole && dispute.payment_id)
+      await tx.execute(sql`
+        update payments set amount_cents = amount_cents - ${amountCents} where id = ${dispute.payment_id} and status = 'pending'`);
+    await tx.execute(sql`update invoices set status = ${invoiceStatus} where id = ${dispute.invoice_id}`);
+    await closeDispute(tx, current, dispute.id, { outcome: "credited", note, creditNoteId: creditNote.id });
+    await recordAdminAction(tx, current, meta, {
+      action: "dispute.credit",
+      organizationId: dispute.organization_id,
+      targetType: "dispute",
+      targetId: dispute.id,
+      reason: note,
+      before: { invoice: dispute.number, status: "disputed" },
+      after: {
+        status: invoiceStatus,
+        creditNote: creditNote.number,
+        creditedCents: amountCents,
+        to: invoiceStatus === "void" ? "void" : unpaid ? "amount due" : "wallet",
+        ...(unpaid && !whole ? { dueCents: total - amountCents } : {}),
+      },
+    });
+    await tellTenant(
+      tx,
+      dispute,
+      `Dispute of ${dispute.number} resolved: credit note ${creditNote.number} for ${formatKes(amountCents)}`,
+      note,
+    );
+    return {
+      invoiceNumber: dispute.number,
+      creditNoteNumber: creditNote.number,
+      amountCents,
+      voided: invoiceStatus === "void",
+      dueCents: unpaid && !whole ? total - amountCents : null,
+    };
+  });
+}
+
+/** Rejects the dispute with the note the tenant sees; the invoice returns to the status it had before. */
+export async function rejectDispute(current: CurrentUser, meta: RequestMeta, disputeId: string, input: { note: string }) {
+  const note = parseNote(input.note, true)!;
+  return db().transaction(async (tx) => {
+    const dispute = await lockOpenDispute(tx, disputeId);
+    await tx.execute(sql`update invoices set status = ${dispute.previous_status} where id = ${dispute.invoice_id}`);
+    await closeDispute(tx, current, dispute.id, { outcome: "rejected", note, creditNoteId: null });
+    await recordAdminAction(tx, current, meta, {
+      action: "dispute.reject",
+      organizationId: dispute.organization_id,
+      targetType: "dispute",
+      targetId: dispute.id,
+      reason: note,
+      before: { invoice: dispute.number, status: "disputed" },
+      after: { status: dispute.previous_status },
+    });
+    await tellTenant(tx, dispute, `Dispute of ${dispute.number} rejected`, note);
+    return { invoiceNumber: dispute.number, status: dispute.previous_status };
+  });
+}
+
+async function closeDispute(
+  tx: Executor,
+  current: CurrentUser,
+  disputeId: string,
+  outcome: { outcome: "credited" | "rejected"; note: string | null; creditNoteId: string | null },
+) {
+  await tx.execute(sql`
+    update invoice_disputes set status = 'resolved', resolved_at = now(), resolved_by = ${current.user.id}, resolution = ${outcome.note},
+           outcome = ${outcome.outcome}, credit_note_id = ${outcome.creditNoteId}
+    where id = ${disputeId}`);
+}
+
+async function tellTenant(tx: Executor, dispute: LockedDispute, title: string, note: string | null) {
+  await notify(
+    {
+      organizationId: dispute.organization_id,
+      event: "invoice_issued",
+      title,
+      body: note ?? undefined,
+      link: `/billing/invoices/${dispute.invoice_id}`,
+      dedupeKey: `dispute-resolved:${dispute.id}`,
+    },
+    tx,
+  );
+}

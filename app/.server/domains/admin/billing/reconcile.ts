@@ -1,0 +1,124 @@
+import { sql } from "drizzle-orm";
+import { db, queryRows, type DbOrTx } from "../../../infrastructure/db/client";
+import type { CurrentUser } from "../../auth/guards";
+import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import { isUuid } from "../../../infrastructure/db/keyset";
+import { reconcileBankTransfer } from "../../billing/bank";
+import { AMOUNT_DUE_SQL } from "../../billing/invoices";
+import { createPayment, PaymentRefusal } from "../../billing/payments";
+import { nairobiDate, nairobiMidnight } from "../../billing/periods";
+import { recordAdminAction } from "../audit";
+import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
+import { isReconcilable } from "./invoice-table";
+import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
+
+/**
+ * Mark as Reconciled: an administrator found the transfer on the bank statement. Only an
+ * unreconciled bank-transfer invoice still awaiting its money qualifies. The wallet is credited
+ * exactly once however often it is submitted (a second submit, a double click, two administrators at
+ * once): the payment's guarded status change, and the statement reference as a unique receipt. The
+ * invoice's paid date is the payment date given; the audit record is in the credit's transaction.
+ */
+export interface ReconcileInput {
+  reference: string;
+  paymentDate: string;
+  note: string;
+}
+
+/** The payment date as the instant it is recorded at: noon in Nairobi that day (a statement gives days, not times). */
+function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    throw new AdminBillingRefusal(422, "Enter the day the money reached the account, such as 2026-11-20.", "paymentDate");
+  if (value > nairobiDate(now)) throw new AdminBillingRefusal(422, "The payment date cannot be in the future.", "paymentDate");
+  if (value < nairobiDate(issuedAt))
+    throw new AdminBillingRefusal(
+      422,
+      `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`,
+      "paymentDate",
+    );
+  return new Date(nairobiMidnight(value).getTime() + 12 * 3_600_000);
+}
+
+export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, invoiceId: string, input: ReconcileInput) {
+  if (!isUuid(invoiceId)) throw new AdminBillingRefusal(404, NOT_FOUND);
+  const [invoice] = await queryRows<{
+    id: string;
+    number: string;
+    organization_id: string;
+    kind: string;
+    status: string;
+    reconciled: boolean;
+    payment_method: string | null;
+    payment_id: string | null;
+    total_cents: string | number;
+    issued_at: string | Date;
+  }>(sql`select i.id, i.number, i.organization_id, i.kind, i.status, i.reconciled, i.payment_method, i.payment_id,
+                ${AMOUNT_DUE_SQL} as total_cents, i.issued_at
+         from invoices i where i.id = ${invoiceId}`);
+  if (!invoice) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (!isReconcilable({ ...invoice, paymentMethod: invoice.payment_method }))
+    throw new AdminBillingRefusal(
+      409,
+      invoice.reconciled
+        ? `${invoice.number} is already reconciled: the wallet was credited once.`
+        : `Only an unreconciled bank transfer awaiting its money can be reconciled; ${invoice.number} is not one.`,
+    );
+  const reference = input.reference.trim();
+  if (!reference || reference.length > 64)
+    throw new AdminBillingRefusal(422, "Enter the bank's reference for the transfer (up to 64 characters).", "reference");
+  if (input.note.length > RECONCILE_NOTE_MAX)
+    throw new AdminBillingRefusal(422, `Keep the notes under ${RECONCILE_NOTE_MAX} characters.`, "note");
+  const paidAt = parsePaymentDate(input.paymentDate, new Date(invoice.issued_at));
+  const paymentId = invoice.payment_id ?? (await paymentForInvoice(invoice));
+  try {
+    const done = await reconcileBankTransfer({ userId: current.user.id }, paymentId, reference, {
+      paidAt,
+      note: input.note || null,
+      inTransaction: async (tx) => {
+        // The ledger's executor is the same transaction the audit record belongs in.
+        await recordAdminAction(tx as unknown as DbOrTx, current, meta, {
+          action: "invoice.reconcile",
+          organizationId: invoice.organization_id,
+          targetType: "invoice",
+          targetId: invoice.id,
+          reason: input.note || null,
+          before: { status: invoice.status, reconciled: false },
+          after: {
+            status: "paid",
+            reconciled: true,
+            reference,
+            paymentDate: input.paymentDate,
+            creditedCents: Number(invoice.total_cents),
+          },
+        });
+      },
+    });
+    if (!done) throw new AdminBillingRefusal(409, `${invoice.number} is already reconciled: the wallet was credited once.`);
+    return { number: invoice.number, amountCents: Number(invoice.total_cents) };
+  } catch (error) {
+    if (error instanceof PaymentRefusal)
+      throw new AdminBillingRefusal(
+        error.status === 404 ? 404 : error.status === 422 ? 422 : 409,
+        error.code === "payment_state" ? `${invoice.number} is already reconciled: the wallet was credited once.` : error.message,
+        error.code === "invalid_reference" || error.code === "duplicate_reference" ? "reference" : undefined,
+      );
+    throw error;
+  }
+}
+
+/**
+ * An invoice marked as paid by bank without a payment of its own (a postpaid month the tenant said
+ * they would pay by transfer) gets one, once: the idempotency key names the invoice.
+ */
+async function paymentForInvoice(invoice: { id: string; organization_id: string; total_cents: string | number }) {
+  const { payment } = await db().transaction((tx) =>
+    createPayment(tx, {
+      organizationId: invoice.organization_id,
+      method: "bank",
+      amountCents: Number(invoice.total_cents),
+      invoiceId: invoice.id,
+      idempotencyKey: `reconcile:${invoice.id}`,
+    }),
+  );
+  return payment.id;
+}

@@ -1,0 +1,45 @@
+import { csvRow } from "../activity/csv";
+import { log } from "../../infrastructure/log";
+import { nairobiDate } from "~/lib/dates";
+
+/**
+ * The admin console's Export Data: a CSV streamed page by page (each page one keyset query), so the
+ * memory is one page whatever the table's size. Cells are formula-safe (csvCell). The rows come from
+ * `pages`: an async generator yielding arrays of cells, in the header's order.
+ */
+export function streamedCsv(
+  name: string,
+  header: readonly string[],
+  pages: () => AsyncGenerator<readonly (string | number | null | undefined)[][]>,
+): Response {
+  const encoder = new TextEncoder();
+  let iterator: AsyncGenerator<readonly (string | number | null | undefined)[][]> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // A byte-order mark: spreadsheets then read the file as UTF-8 (names with accents, "KSh").
+      controller.enqueue(encoder.encode(`\uFEFF${csvRow([...header])}`));
+    },
+    async pull(controller) {
+      iterator ??= pages();
+      try {
+        const next = await iterator.next();
+        if (next.done) return controller.close();
+        controller.enqueue(encoder.encode(next.value.map((row) => csvRow([...row])).join("")));
+      } catch (error) {
+        log().error({ err: error, export: name }, "admin export failed mid-stream");
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator?.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}_${nairobiDate(new Date())}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

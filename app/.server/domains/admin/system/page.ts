@@ -1,0 +1,70 @@
+import { z } from "zod";
+import type { CurrentUser } from "../../auth/guards";
+import type { PlatformScope } from "../../auth/scope";
+import { db } from "../../../infrastructure/db/client";
+import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import { isUuid } from "../../../infrastructure/db/keyset";
+import { recordAdminAction } from "../audit";
+import { alertsInRange, openAlerts, resolveAlert } from "./alerts";
+import { databaseStats } from "./database-stats";
+import { serviceHealth } from "./probes";
+import { parseRange, SYSTEM_RANGES, systemSeries } from "./series";
+
+/** What the System tab shows, for the range in the URL (a bad one: the default, with the reason). */
+export async function systemPage(_scope: PlatformScope, params: URLSearchParams) {
+  const { range, error } = parseRange(params.get("range"));
+  const fresh = params.get("probe") === "now";
+  const [health, series, database, open, history] = await Promise.all([
+    serviceHealth({ fresh }),
+    systemSeries(range),
+    databaseStats({ fresh }),
+    openAlerts(50),
+    alertsInRange({ sinceHours: SYSTEM_RANGES[range].hours, limit: 50 }),
+  ]);
+  return {
+    range,
+    rangeError: error,
+    health,
+    series,
+    database,
+    openAlerts: open,
+    alerts: history.alerts,
+    moreAlerts: history.next !== null,
+  };
+}
+
+export const ResolveAlertForm = z.object({
+  alertId: z.string().refine(isUuid, "No such alert."),
+  note: z
+    .string({ error: "Say how the alert was resolved." })
+    .trim()
+    .min(3, "Say how the alert was resolved (at least 3 characters).")
+    .max(500, "Keep the note under 500 characters."),
+});
+
+/**
+ * Resolve: the alert closes with the administrator's note, recorded in the audit log in the same
+ * transaction. Answers the outcome for the page (a 4xx with the reason, or the alert resolved).
+ */
+export async function resolveAlertAction(current: CurrentUser, meta: RequestMeta, formData: FormData) {
+  const parsed = ResolveAlertForm.safeParse({ alertId: formData.get("alertId") ?? "", note: formData.get("note") ?? undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const notFound = issue.path[0] === "alertId";
+    return { ok: false as const, status: notFound ? 404 : 400, message: issue.message, alertId: String(formData.get("alertId") ?? "") };
+  }
+  const { alertId, note } = parsed.data;
+  return db().transaction(async (tx) => {
+    const outcome = await resolveAlert(tx, current.user.id, alertId, note);
+    if (!outcome.ok) return { ok: false as const, status: outcome.status, message: outcome.message, alertId };
+    await recordAdminAction(tx, current, meta, {
+      action: "alert.resolve",
+      targetType: "alert",
+      targetId: alertId,
+      reason: note,
+      before: { status: "open", rule: outcome.alert.rule, title: outcome.alert.title },
+      after: { status: "resolved" },
+    });
+    return { ok: true as const, status: 200, message: `Resolved: ${outcome.alert.title}`, alertId };
+  });
+}

@@ -1,0 +1,312 @@
+import net from "node:net";
+import tls from "node:tls";
+import { sql } from "drizzle-orm";
+import { env } from "../../../infrastructure/config/env";
+import { queryRows } from "../../../infrastructure/db/client";
+import { processState } from "../../../infrastructure/process-state";
+import { queueFigures } from "./figures";
+import { INSTANCE_MISSING_SECONDS, QUEUE_LAG_SECONDS, WEBHOOK_BACKLOG_MINUTES } from "./alerts";
+
+/**
+ * The System tab's health cards: a real probe of each service, with its latency. Every probe has its
+ * own short timeout and they run in parallel, so a stopped service costs the page at most that
+ * timeout and shows as down with the reason in words (a probe never throws).
+ *
+ * Speed (the page's budget is 200 ms; a probe of a real outside service takes longer): the results
+ * are kept in this process and shared by every page load (one probe run in flight at a time).
+ * Under PROBE_CACHE_MS old they are shown as they are; up to PROBE_STALE_MS old they are shown while
+ * a new run starts in the background (the next view has it); older, or none yet, the page waits for
+ * a run. They are not stored in the database: a probe says whether *this* instance reaches the
+ * service, and each instance answers for itself. The page shows when they were taken; "Probe again"
+ * (?probe=now) waits for a new run.
+ */
+export const PROBE_TIMEOUT_MS = 2000;
+export const PROBE_CACHE_MS = 15_000;
+export const PROBE_STALE_MS = 5 * 60_000;
+
+export type ProbeStatus = "up" | "degraded" | "down" | "off";
+
+export interface Probe {
+  service: string;
+  status: ProbeStatus;
+  /** How long the probe took, in ms (null when nothing was probed). */
+  latencyMs: number | null;
+  /** What it found, in words: the figures, or why it is down. */
+  summary: string;
+  /** Figures for the card (label, value). */
+  figures: { label: string; value: string }[];
+}
+
+export interface InstanceProbe {
+  id: string;
+  hostname: string;
+  pid: number;
+  version: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+  secondsSince: number;
+  status: "up" | "stale";
+  resources: Record<string, number> | null;
+}
+
+export interface HealthReport {
+  checkedAt: string;
+  services: Probe[];
+  instances: InstanceProbe[];
+}
+
+const elapsed = (started: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - started) / 1e6));
+
+function reason(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError" || error.name === "AbortError") return `No answer within ${PROBE_TIMEOUT_MS / 1000} seconds.`;
+    const code = (error as { code?: string; cause?: { code?: string; message?: string } }).cause?.code ?? (error as { code?: string }).code;
+    if (code === "ECONNREFUSED") return "Connection refused: nothing is listening at the configured address.";
+    if (code === "ENOTFOUND") return "The host name does not resolve.";
+    if (code === "ECONNRESET") return "The connection was reset.";
+    return (error as { cause?: { message?: string } }).cause?.message ?? error.message;
+  }
+  return String(error);
+}
+
+/** Runs `probe` with a timeout; whatever it throws becomes a "down" card with the reason in words. */
+async function timed(service: string, probe: (signal: AbortSignal) => Promise<Omit<Probe, "service" | "latencyMs">>): Promise<Probe> {
+  const started = process.hrtime.bigint();
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  try {
+    const result = await Promise.race([
+      probe(signal),
+      new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true })),
+    ]);
+    return { service, latencyMs: elapsed(started), ...result };
+  } catch (error) {
+    return { service, status: "down", latencyMs: elapsed(started), summary: reason(error), figures: [] };
+  }
+}
+
+const seconds = (n: number) => (n < 120 ? `${n} s` : n < 7200 ? `${Math.round(n / 60)} min` : `${Math.round(n / 3600)} h`);
+
+function probeDatabase() {
+  return timed("Database", async () => {
+    await queryRows(sql`select 1`);
+    return { status: "up", summary: "Answered select 1.", figures: [] };
+  });
+}
+
+/** The job queue and webhook intake share one statement; each card keeps its own latency. */
+function probeQueues() {
+  const figures = queueFigures();
+  // The second card's .then keeps an early failure from being unhandled before its probe awaits it.
+  figures.catch(() => undefined);
+  const queue = timed("Job queue", async () => {
+    const f = await figures;
+    const behind = f.oldestReadySeconds > QUEUE_LAG_SECONDS;
+    return {
+      status: behind ? "degraded" : "up",
+      summary: behind ? `The oldest ready job has waited ${seconds(f.oldestReadySeconds)}.` : "Jobs are picked up on time.",
+      figures: [
+        { label: "Ready", value: String(f.jobsReady) },
+        { label: "Oldest ready job", value: f.jobsReady ? seconds(f.oldestReadySeconds) : "none" },
+      ],
+    };
+  });
+  const webhooks = timed("Webhook intake", async () => {
+    const f = await figures;
+    const behind = f.webhookLagSeconds > WEBHOOK_BACKLOG_MINUTES * 60;
+    return {
+      status: behind ? "degraded" : "up",
+      summary: behind ? `Deliveries have waited ${seconds(f.webhookLagSeconds)} to be processed.` : "Deliveries are processed on time.",
+      figures: [
+        { label: "Received in the last minute", value: String(f.webhooksLastMinute) },
+        { label: "Waiting", value: String(f.webhookBacklog) },
+        { label: "Lag", value: f.webhookBacklog ? seconds(f.webhookLagSeconds) : "none" },
+      ],
+    };
+  });
+  return [queue, webhooks];
+}
+
+/** Graph API: debug_token on the app's own token, a call Meta answers cheaply whatever the tenants. */
+function probeGraph() {
+  const config = env();
+  return timed("Graph API", async (signal) => {
+    const appToken = `${config.META_APP_ID}|${config.META_APP_SECRET}`;
+    const url = new URL(`${config.GRAPH_API_BASE_URL}/${config.GRAPH_API_VERSION}/debug_token`);
+    url.searchParams.set("input_token", appToken);
+    url.searchParams.set("access_token", appToken);
+    const answer = await fetch(url, { signal, headers: { Accept: "application/json" } });
+    const body = (await answer.json().catch(() => null)) as { data?: { is_valid?: boolean }; error?: { message?: string } } | null;
+    const where = { label: "Address", value: `${config.GRAPH_API_BASE_URL.replace(/\?.*$/, "")} (${config.GRAPH_API_VERSION})` };
+    if (answer.status >= 500 || !body) return { status: "down", summary: `Graph answered HTTP ${answer.status}.`, figures: [where] };
+    if (body.error)
+      return {
+        status: "degraded",
+        summary: `Graph answered but refused the app token: ${body.error.message ?? "no reason given"}`,
+        figures: [where],
+      };
+    return { status: "up", summary: "Graph answered debug_token for the app.", figures: [where] };
+  });
+}
+
+/** M-Pesa: Daraja's OAuth token endpoint with the configured consumer key and secret. */
+function probeMpesa() {
+  const config = env();
+  return timed("M-Pesa (Daraja)", async (signal) => {
+    const basic = Buffer.from(`${config.MPESA_CONSUMER_KEY}:${config.MPESA_CONSUMER_SECRET}`, "utf8").toString("base64");
+    const answer = await fetch(`${config.MPESA_BASE_URL}/oauth/v1/generate?grant_type=client_credentials`, {
+      signal,
+      headers: { Authorization: `Basic ${basic}`, Accept: "application/json" },
+    });
+    const body = (await answer.json().catch(() => null)) as { access_token?: string; errorMessage?: string } | null;
+    const where = { label: "Environment", value: config.MPESA_ENVIRONMENT };
+    if (answer.status === 200 && body?.access_token) return { status: "up", summary: "Daraja issued an OAuth token.", figures: [where] };
+    if (answer.status >= 500 || !body) return { status: "down", summary: `Daraja answered HTTP ${answer.status}.`, figures: [where] };
+    return {
+      status: "down",
+      summary: `Daraja refused the consumer key and secret (HTTP ${answer.status}${body.errorMessage ? `: ${body.errorMessage}` : ""}).`,
+      figures: [where],
+    };
+  });
+}
+
+/** Reads one SMTP reply (its last line starts with the code and a space). */
+function smtpReply(socket: net.Socket): Promise<{ code: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString("latin1");
+      const lines = buffer.split("\r\n").filter(Boolean);
+      const last = lines.at(-1);
+      if (buffer.endsWith("\r\n") && last && /^\d{3} /.test(last)) {
+        cleanup();
+        resolve({ code: Number(last.slice(0, 3)), text: last.slice(4) });
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error("The mail server closed the connection."));
+    };
+    const cleanup = () => {
+      socket.off("data", onData);
+      socket.off("error", onError);
+      socket.off("close", onClose);
+    };
+    socket.on("data", onData);
+    socket.on("error", onError);
+    socket.on("close", onClose);
+  });
+}
+
+/** SMTP: connect, read the greeting, EHLO, QUIT (no mail, no login). Off when mail goes to the sandbox outbox. */
+function probeSmtp() {
+  const { SMTP_URL } = env();
+  if (!SMTP_URL)
+    return Promise.resolve<Probe>({
+      service: "SMTP",
+      status: "off",
+      latencyMs: null,
+      summary: "SMTP_URL is not set: mail is kept in the sandbox outbox.",
+      figures: [],
+    });
+  const url = new URL(SMTP_URL);
+  const secure = url.protocol === "smtps:";
+  const port = Number(url.port || (secure ? 465 : 25));
+  return timed("SMTP", async (signal) => {
+    const socket = secure ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
+    const abort = () => socket.destroy();
+    signal.addEventListener("abort", abort, { once: true });
+    try {
+      const greeting = await smtpReply(socket);
+      if (greeting.code !== 220)
+        return { status: "down", summary: `The mail server greeted with ${greeting.code} ${greeting.text}.`, figures: [] };
+      socket.write("EHLO jumbe-probe\r\n");
+      const hello = await smtpReply(socket);
+      socket.write("QUIT\r\n");
+      const where = { label: "Server", value: `${url.hostname}:${port}` };
+      if (hello.code !== 250)
+        return { status: "down", summary: `The mail server answered EHLO with ${hello.code} ${hello.text}.`, figures: [where] };
+      return { status: "up", summary: `Greeted and answered EHLO (${greeting.text.slice(0, 60)}).`, figures: [where] };
+    } finally {
+      signal.removeEventListener("abort", abort);
+      socket.end();
+      socket.destroy();
+    }
+  });
+}
+
+async function instanceHealth(): Promise<InstanceProbe[]> {
+  const rows = await queryRows<{
+    instance_id: string;
+    hostname: string;
+    pid: number;
+    version: string | null;
+    started_at: string;
+    last_seen_at: string;
+    since: number;
+    resources: Record<string, number> | string | null;
+  }>(sql`
+    select instance_id, hostname, pid, version, started_at, last_seen_at, extract(epoch from now() - last_seen_at)::float8 as since, resources
+    from instance_heartbeats order by hostname, started_at`);
+  return rows.map((r) => ({
+    id: r.instance_id,
+    hostname: r.hostname,
+    pid: Number(r.pid),
+    version: r.version,
+    startedAt: new Date(r.started_at).toISOString(),
+    lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    secondsSince: Math.max(0, Math.round(Number(r.since))),
+    status: Number(r.since) > INSTANCE_MISSING_SECONDS ? "stale" : "up",
+    resources: typeof r.resources === "string" ? (JSON.parse(r.resources) as Record<string, number>) : r.resources,
+  }));
+}
+
+/** Every probe now, in parallel. */
+export async function probeServices(): Promise<HealthReport> {
+  const [services, instances] = await Promise.all([
+    Promise.all([probeDatabase(), ...probeQueues(), probeGraph(), probeMpesa(), probeSmtp()]),
+    instanceHealth().catch(() => []),
+  ]);
+  return { checkedAt: new Date().toISOString(), services, instances };
+}
+
+const cache = processState("admin-system-probes", () => ({
+  report: null as HealthReport | null,
+  at: 0,
+  inFlight: null as Promise<HealthReport> | null,
+}));
+
+function runProbes() {
+  cache.inFlight ??= probeServices()
+    .then((report) => {
+      cache.report = report;
+      cache.at = Date.now();
+      return report;
+    })
+    .finally(() => {
+      cache.inFlight = null;
+    });
+  return cache.inFlight;
+}
+
+/**
+ * The probes' results: fresh from the cache; a little stale from the cache while a new run starts
+ * behind it; otherwise (or `fresh`) a new run, waited for.
+ */
+export async function serviceHealth(options: { fresh?: boolean } = {}): Promise<HealthReport & { cached: boolean }> {
+  const age = Date.now() - cache.at;
+  if (!options.fresh && cache.report && age < PROBE_STALE_MS) {
+    if (age >= PROBE_CACHE_MS) void runProbes().catch(() => undefined);
+    return { ...cache.report, cached: true };
+  }
+  return { ...(await runProbes()), cached: false };
+}
+
+/** Forgets the cached probes (tests). */
+export function clearProbeCache() {
+  cache.report = null;
+  cache.at = 0;
+}

@@ -1,0 +1,185 @@
+import { sql } from "drizzle-orm";
+import { db, queryRows } from "../../../infrastructure/db/client";
+import type { CurrentUser } from "../../auth/guards";
+import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import type { PlatformScope } from "../../auth/scope";
+import { recordAdminAction } from "../audit";
+import { recordActivity } from "../../activity/record";
+import { notify } from "../../notifications/notify";
+import { recordTemplateEvent } from "../../templates/events";
+import { sendHeldTemplate, TEMPLATE_MESSAGES } from "../../templates/manage";
+import { findTemplate } from "../../templates/queries";
+import type { GraphClient } from "../../../adapters/whatsapp-graph/graph-client";
+import type { MessageTemplate } from "../../../infrastructure/db/schema";
+
+/**
+ * The platform's review of held templates (issue 19): approving sends the template to Meta through
+ * the tenant's own submission code (sendHeldTemplate), rejecting returns it to the tenant with a
+ * reason they see; and holding or releasing an organisation's submissions. Each is audited.
+ */
+
+type Admin = Pick<CurrentUser, "user">;
+
+export const REVIEW_MESSAGES = {
+  reasonRequired: "Give the reason the organisation will see: what to change before submitting again.",
+  reasonTooLong: "Keep the reason under 1,000 characters.",
+  claimed: "Another administrator is deciding this template right now. Reload the page in a minute.",
+} as const;
+
+export type ReviewOutcome =
+  { ok: true; template: MessageTemplate; metaError?: string } | { ok: false; status: 400 | 404 | 409; message: string };
+
+/** A short lease on the decision: two administrators pressing Approve at once send the template once. */
+async function claimHeld(templateId: string, admin: Admin) {
+  const claimed = await queryRows<{ organization_id: string }>(sql`
+    update message_templates set platform_reviewed_at = now(), platform_reviewed_by = ${admin.user.id}
+    where id = ${templateId} and status = 'held' and deleting_at is null
+      and (platform_reviewed_at is null or platform_reviewed_at < now() - interval '2 minutes')
+    returning organization_id`);
+  return claimed[0]?.organization_id;
+}
+
+async function heldState(templateId: string) {
+  const [row] = await queryRows<{ organization_id: string; status: string }>(
+    sql`select organization_id, status from message_templates where id = ${templateId} and deleting_at is null`,
+  );
+  return row;
+}
+
+/**
+ * Approve: Meta gets the template as the tenant's submit would have sent it (status pending). If Meta
+ * refuses, it stays held carrying Meta's words (the administrator may try again or return it), and
+ * the attempt is audited with Meta's answer.
+ */
+export async function approveHeldTemplate(
+  _scope: PlatformScope,
+  admin: Admin,
+  meta: RequestMeta,
+  templateId: string,
+  client?: GraphClient,
+): Promise<ReviewOutcome> {
+  const state = await heldState(templateId);
+  if (!state) return { ok: false, status: 404, message: "Template not found." };
+  if (state.status !== "held") return { ok: false, status: 409, message: TEMPLATE_MESSAGES.notHeld };
+  const organizationId = await claimHeld(templateId, admin);
+  if (!organizationId) return { ok: false, status: 409, message: REVIEW_MESSAGES.claimed };
+  const result = await sendHeldTemplate({ organizationId, userId: null, meta }, templateId, client);
+  if (!result.ok) {
+    await queryRows(sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`);
+    return { ok: false, status: result.status === 404 ? 404 : 409, message: result.problems.form ?? "The template cannot be sent." };
+  }
+  const template = result.template;
+  await db().transaction(async (tx) => {
+    if (result.submitError)
+      await tx.execute(sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`);
+    await recordTemplateEvent(
+      {
+        templateId,
+        organizationId,
+        source: "platform",
+        event: result.submitError ? "approve_failed" : "approved",
+        reason: result.submitError ?? null,
+        actorId: admin.user.id,
+      },
+      tx,
+    );
+    await recordAdminAction(tx, admin, meta, {
+      action: "template.approve",
+      organizationId,
+      targetType: "template",
+      targetId: templateId,
+      before: { status: "held" },
+      after: result.submitError ? { status: template.status, metaError: result.submitError } : { status: template.status },
+    });
+  });
+  return { ok: true, template, metaError: result.submitError };
+}
+
+/** Reject: the template goes back to the tenant (status rejected) with the reason they see on its page and in the list. */
+export async function rejectHeldTemplate(
+  _scope: PlatformScope,
+  admin: Admin,
+  meta: RequestMeta,
+  templateId: string,
+  reasonInput: string,
+): Promise<ReviewOutcome> {
+  const reason = reasonInput.trim();
+  if (!reason) return { ok: false, status: 400, message: REVIEW_MESSAGES.reasonRequired };
+  if (reason.length > 1000) return { ok: false, status: 400, message: REVIEW_MESSAGES.reasonTooLong };
+  const state = await heldState(templateId);
+  if (!state) return { ok: false, status: 404, message: "Template not found." };
+  if (state.status !== "held") return { ok: false, status: 409, message: TEMPLATE_MESSAGES.notHeld };
+  const decided = await db().transaction(async (tx) => {
+    const result = (await tx.execute(sql`
+      update message_templates set status = 'rejected', platform_rejection = ${reason}, platform_reviewed_at = now(),
+        platform_reviewed_by = ${admin.user.id}, updated_at = now()
+      where id = ${templateId} and status = 'held'
+        and (platform_reviewed_at is null or platform_reviewed_at < now() - interval '2 minutes')
+      returning id, organization_id, name`)) as unknown as { rows: { id: string; organization_id: string; name: string }[] };
+    const row = result.rows[0];
+    if (!row) return undefined;
+    await recordTemplateEvent(
+      { templateId, organizationId: row.organization_id, source: "platform", event: "rejected", reason, actorId: admin.user.id },
+      tx,
+    );
+    await recordAdminAction(tx, admin, meta, {
+      action: "template.reject",
+      organizationId: row.organization_id,
+      targetType: "template",
+      targetId: templateId,
+      reason,
+      before: { status: "held" },
+      after: { status: "rejected" },
+    });
+    await notify(
+      {
+        organizationId: row.organization_id,
+        event: "template_decision",
+        title: `Jumbe returned the template ${row.name}`,
+        body: `Jumbe's reason: ${reason}. Edit it and submit it again.`,
+        link: `/templates?dialog=view&template=${templateId}`,
+        dedupeKey: `template:${templateId}:platform-rejected:${Date.now()}`,
+      },
+      tx,
+    );
+    return row;
+  });
+  if (!decided) return { ok: false, status: 409, message: REVIEW_MESSAGES.claimed };
+  await recordActivity({
+    organizationId: decided.organization_id,
+    userId: null,
+    type: "template",
+    status: "warning",
+    action: "Template returned by Jumbe's review",
+    details: `${decided.name}: ${reason}`,
+  });
+  return { ok: true, template: (await findTemplate(decided.organization_id, templateId))! };
+}
+
+/** Holds (on) or releases (off) an organisation's template submissions; audited. Answers whether anything changed. */
+export async function setTemplateHold(
+  _scope: PlatformScope,
+  admin: Admin,
+  meta: RequestMeta,
+  organizationId: string,
+  on: boolean,
+  reasonInput?: string,
+) {
+  const reason = reasonInput?.trim().slice(0, 1000) || null;
+  return db().transaction(async (tx) => {
+    const result = (await tx.execute(sql`
+      update organizations set template_review = ${on}, updated_at = now()
+      where id = ${organizationId} and template_review = ${!on} returning id`)) as unknown as { rows: { id: string }[] };
+    if (!result.rows.length) return false;
+    await recordAdminAction(tx, admin, meta, {
+      action: on ? "template.hold" : "template.release",
+      organizationId,
+      targetType: "organization",
+      targetId: organizationId,
+      reason,
+      before: { templateReview: !on },
+      after: { templateReview: on },
+    });
+    return true;
+  });
+}

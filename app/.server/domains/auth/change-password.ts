@@ -1,0 +1,73 @@
+import { eq } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { users } from "../../infrastructure/db/schema";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { sendMail } from "../../infrastructure/mail/transport";
+import { passwordChangedMail } from "../../infrastructure/mail/messages";
+import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../../infrastructure/security/rate-limit";
+import type { CurrentUser } from "./guards";
+import { knownDeviceCookieHeader } from "./known-device";
+import { hashPassword, verifyPassword } from "./password";
+import { deleteUserSessions } from "./sessions";
+
+/** The stored hash, read only where a password is checked (sessions never load it). */
+async function passwordHashOf(userId: string) {
+  const [row] = await db().select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row?.hash ?? "";
+}
+
+export const PASSWORD_CHANGED = "Password changed successfully";
+export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
+
+/**
+ * Changes the password after checking the current one; every other session of the user ends.
+ * Wrong current passwords count in a bucket of the user's own (decision 013): a right one gives
+ * its slot back, and strangers' failed sign-ins never block a signed-in user here.
+ * The new password forgets every known device; `deviceCookie` keeps this browser one.
+ */
+export async function changePassword(
+  current: CurrentUser,
+  currentPassword: string,
+  newPassword: string,
+  sessionToken: string | undefined,
+  meta: RequestMeta,
+) {
+  const limited = await hitRateLimit(RATE_LIMITS.passwordChange, current.user.id);
+  if (!limited.allowed)
+    return { ok: false as const, status: 429 as const, field: undefined, message: rateLimitMessage(limited.retryAfterSeconds) };
+  if (!(await verifyPassword(await passwordHashOf(current.user.id), currentPassword))) {
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "security",
+      status: "error",
+      action: "Password change failed",
+      details: "Wrong current password",
+      meta,
+    });
+    return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
+  }
+  await refundRateLimit(RATE_LIMITS.passwordChange, current.user.id, limited);
+  const passwordChangedAt = new Date();
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt })
+    .where(eq(users.id, current.user.id));
+  await deleteUserSessions(current.user.id, sessionToken);
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "security",
+    status: "success",
+    action: "Password changed",
+    details: "Other sessions signed out",
+    meta,
+  });
+  await sendMail(passwordChangedMail(current.user.email));
+  return {
+    ok: true as const,
+    message: PASSWORD_CHANGED,
+    deviceCookie: knownDeviceCookieHeader({ id: current.user.id, passwordChangedAt }),
+  };
+}

@@ -1,0 +1,105 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+
+export interface ActiveSession {
+  /** The session's key (the SHA-256 of its cookie's token: it opens nothing by itself). */
+  id: string;
+  device: string;
+  ip: string | null;
+  signedInAt: Date;
+  lastUsedAt: Date;
+  current: boolean;
+}
+
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, "Edge"],
+  [/\bOPR\/|\bOpera\b/, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
+  [/\bChrome\/|\bCriOS\/|\bChromium\//, "Chrome"],
+  [/\bSafari\//, "Safari"],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/\bAndroid\b/, "Android"],
+  [/\biPhone\b|\biPad\b|\biPod\b/, "iOS"],
+  [/\bWindows\b/, "Windows"],
+  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+/** A browser's User-Agent in a few words ("Chrome on Android"); what it does not say is left out. */
+export function deviceOf(userAgent: string | null | undefined) {
+  if (!userAgent) return "Unknown device";
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? (userAgent.length > 60 ? `${userAgent.slice(0, 57)}...` : userAgent);
+}
+
+/** The user's live sessions, this one first, then the most recently used. */
+export async function listSessions(userId: string, currentSessionId: string, now = new Date()): Promise<ActiveSession[]> {
+  const rows = await rawQuery<{
+    id: string;
+    user_agent: string | null;
+    ip_address: string | null;
+    created_at: Date | string;
+    last_used_at: Date | string;
+  }>(
+    `select id, user_agent, ip_address, created_at, last_used_at from sessions
+     where user_id = $1 and expires_at > $2
+     order by (id = $3) desc, last_used_at desc, id`,
+    [userId, now, currentSessionId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    device: deviceOf(r.user_agent),
+    ip: r.ip_address,
+    signedInAt: new Date(r.created_at),
+    lastUsedAt: new Date(r.last_used_at),
+    current: r.id === currentSessionId,
+  }));
+}
+
+interface SessionOwner {
+  userId: string;
+  organizationId: string;
+  currentSessionId: string;
+}
+
+/** Ends one of the user's other sessions at once. Answers false when there is no such session of theirs. */
+export async function signOutSession(owner: SessionOwner, sessionId: string, meta?: RequestMeta) {
+  if (!sessionId || sessionId.length > 100 || sessionId === owner.currentSessionId) return false;
+  const ended = await rawQuery<{ user_agent: string | null }>(`delete from sessions where id = $1 and user_id = $2 returning user_agent`, [
+    sessionId,
+    owner.userId,
+  ]);
+  if (!ended.length) return false;
+  await recordActivity({
+    organizationId: owner.organizationId,
+    userId: owner.userId,
+    type: "security",
+    status: "success",
+    action: "Session signed out",
+    details: deviceOf(ended[0]!.user_agent),
+    meta,
+  });
+  return true;
+}
+
+/** Ends every session of the user but this one. Answers how many ended. */
+export async function signOutOtherSessions(owner: SessionOwner, meta?: RequestMeta) {
+  const ended = await rawQuery(`delete from sessions where user_id = $1 and id <> $2 returning id`, [owner.userId, owner.currentSessionId]);
+  if (ended.length)
+    await recordActivity({
+      organizationId: owner.organizationId,
+      userId: owner.userId,
+      type: "security",
+      status: "success",
+      action: "Other sessions signed out",
+      details: `${ended.length} session${ended.length === 1 ? "" : "s"} ended`,
+      meta,
+    });
+  return ended.length;
+}

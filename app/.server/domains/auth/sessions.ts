@@ -1,0 +1,223 @@
+import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import { sessions, type Organization, type User } from "../../infrastructure/db/schema";
+import { randomToken, sha256 } from "../../infrastructure/security/crypto";
+import { messagesUsedThisMonthSql } from "../billing/month-usage";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "./cookies";
+
+const DAY = 24 * 60 * 60 * 1000;
+export const PERSISTENT_SESSION_MS = 30 * DAY;
+// A browser-session cookie still needs a server-side end: one idle day.
+export const BROWSER_SESSION_MS = 1 * DAY;
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+function lifetime(persistent: boolean) {
+  return persistent ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS;
+}
+
+/** Starts a session for `userId` and returns the Set-Cookie header that carries it. */
+export async function createSession(userId: string, persistent: boolean, meta: RequestMeta) {
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + lifetime(persistent));
+  await db()
+    .insert(sessions)
+    .values({
+      id: sha256(token),
+      userId,
+      persistent,
+      expiresAt,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+    });
+  return { token, setCookie: sessionCookieHeader(token, persistent ? lifetime(true) / 1000 : undefined) };
+}
+
+export function sessionToken(request: Request) {
+  return readCookie(request, SESSION_COOKIE) || undefined;
+}
+
+/** The signed-in user's row as pages need it: every column but the password hash and the two-factor secret. */
+export type SessionUser = Omit<User, "passwordHash" | "totpSecret" | "totpLastStep">;
+
+export interface FoundSession {
+  session: { id: string; persistent: boolean; lastUsedAt: Date; expiresAt: Date; confirmedAt: Date };
+  user: SessionUser;
+  organization: Organization;
+  /** The messages the organisation used this month, when asked for (`monthUsage`); otherwise null. */
+  messagesUsedThisMonth: number | null;
+}
+
+export interface FindSessionOptions {
+  /** Read the month's messages used in the same statement (what /api/auth/me answers with). */
+  monthUsage?: boolean;
+}
+
+interface SessionRow {
+  session_id: string;
+  persistent: boolean;
+  last_used_at: Date | string;
+  expires_at: Date | string;
+  confirmed_at: Date | string;
+  admin_bell_seen_at: Date | string | null;
+  suspended_at: Date | string | null;
+  suspension_reason: string | null;
+  template_review: boolean;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string | null;
+  usertype: User["usertype"];
+  org_role: User["orgRole"];
+  avatar_url: string | null;
+  is_verified: boolean;
+  user_created_at: Date | string;
+  last_login_at: Date | string | null;
+  password_changed_at: Date | string | null;
+  two_factor_enabled_at: Date | string | null;
+  organization_id: string;
+  organization_name: string;
+  business_id: string;
+  plan_type: string;
+  billing_type: string;
+  message_limit: number;
+  message_limit_override: number | null;
+  message_limit_override_reason: string | null;
+  status: Organization["status"];
+  whatsapp_number: string | null;
+  organization_created_at: Date | string;
+  organization_updated_at: Date | string;
+  kra_pin: string | null;
+  postal_address: string | null;
+  county: string | null;
+  industry: string | null;
+  time_zone: string;
+  require_two_factor: boolean;
+  approval_threshold: number | null;
+  closure_requested_at: Date | string | null;
+  closure_requested_by: string | null;
+  erase_after: Date | string | null;
+  next_plan_type: string | null;
+  next_billing_type: string | null;
+  next_plan_from: string | null;
+}
+
+// Every request of a signed-in page runs this, so it goes straight to the driver with the columns
+// pages use (no password hash), one indexed join. Read from the database on every request: that is
+// what makes revocation and suspension instant across instances.
+const SESSION_COLUMNS = `
+  s.id as session_id, s.persistent, s.last_used_at, s.expires_at, s.confirmed_at, u.admin_bell_seen_at,
+  u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
+  u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
+  o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
+  o.message_limit_override, o.message_limit_override_reason,
+  o.status, o.whatsapp_number, o.created_at as organization_created_at, o.updated_at as organization_updated_at,
+  o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
+  o.closure_requested_at, o.closure_requested_by, o.erase_after,
+  o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
+  o.suspended_at, o.suspension_reason, o.template_review`;
+const SESSION_FROM = `
+  from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
+  where s.id = $1 and s.expires_at > $2`;
+const FIND_SESSION_SQL = `select ${SESSION_COLUMNS} ${SESSION_FROM}`;
+// The same lookup with the month's usage as one more column: one round trip instead of two.
+const FIND_SESSION_WITH_USAGE_SQL = `select ${SESSION_COLUMNS}, ${messagesUsedThisMonthSql("o.id")} as messages_used ${SESSION_FROM}`;
+
+const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const maybeDate = (value: Date | string | null) => (value === null ? null : date(value));
+
+/** The live session of this request with its user and organisation, or null. */
+export async function findSession(request: Request, options: FindSessionOptions = {}): Promise<FoundSession | null> {
+  const token = sessionToken(request);
+  if (!token || token.length > 100) return null;
+  // Expiry by the application's clock, as sessions are written (and as tests move it).
+  const text = options.monthUsage ? FIND_SESSION_WITH_USAGE_SQL : FIND_SESSION_SQL;
+  const [row] = await rawQuery<SessionRow & { messages_used?: number }>(text, [sha256(token), new Date()]);
+  if (!row) return null;
+  const found: FoundSession = {
+    session: {
+      id: row.session_id,
+      persistent: row.persistent,
+      lastUsedAt: date(row.last_used_at),
+      expiresAt: date(row.expires_at),
+      confirmedAt: date(row.confirmed_at),
+    },
+    user: {
+      id: row.user_id,
+      organizationId: row.organization_id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      phoneNumber: row.phone_number,
+      usertype: row.usertype,
+      orgRole: row.org_role,
+      avatarUrl: row.avatar_url,
+      isVerified: row.is_verified,
+      createdAt: date(row.user_created_at),
+      lastLoginAt: maybeDate(row.last_login_at),
+      passwordChangedAt: maybeDate(row.password_changed_at),
+      twoFactorEnabledAt: maybeDate(row.two_factor_enabled_at),
+      adminBellSeenAt: maybeDate(row.admin_bell_seen_at),
+    },
+    organization: {
+      id: row.organization_id,
+      name: row.organization_name,
+      businessId: row.business_id,
+      planType: row.plan_type,
+      billingType: row.billing_type,
+      messageLimit: row.message_limit,
+      messageLimitOverride: row.message_limit_override,
+      messageLimitOverrideReason: row.message_limit_override_reason,
+      status: row.status,
+      whatsappNumber: row.whatsapp_number,
+      createdAt: date(row.organization_created_at),
+      updatedAt: date(row.organization_updated_at),
+      kraPin: row.kra_pin,
+      postalAddress: row.postal_address,
+      county: row.county,
+      industry: row.industry,
+      timeZone: row.time_zone,
+      requireTwoFactor: row.require_two_factor,
+      approvalThreshold: row.approval_threshold,
+      closureRequestedAt: maybeDate(row.closure_requested_at),
+      closureRequestedBy: row.closure_requested_by,
+      eraseAfter: maybeDate(row.erase_after),
+      nextPlanType: row.next_plan_type,
+      nextBillingType: row.next_billing_type,
+      nextPlanFrom: row.next_plan_from,
+      suspendedAt: maybeDate(row.suspended_at),
+      suspensionReason: row.suspension_reason,
+      templateReview: row.template_review,
+    },
+    messagesUsedThisMonth: row.messages_used === undefined ? null : Number(row.messages_used),
+  };
+  if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);
+  return found;
+}
+
+// Sliding expiry, written at most once an hour per session.
+async function touchSession(id: string, persistent: boolean) {
+  await db()
+    .update(sessions)
+    .set({ lastUsedAt: new Date(), expiresAt: new Date(Date.now() + lifetime(persistent)) })
+    .where(eq(sessions.id, id));
+}
+
+export async function deleteSessionByToken(token: string) {
+  await db()
+    .delete(sessions)
+    .where(eq(sessions.id, sha256(token)));
+}
+
+/** Ends every session of the user, except the one carrying `keepToken` when given. */
+export async function deleteUserSessions(userId: string, keepToken?: string) {
+  const where = keepToken ? and(eq(sessions.userId, userId), ne(sessions.id, sha256(keepToken))) : eq(sessions.userId, userId);
+  await db().delete(sessions).where(where);
+}
+
+export async function deleteExpiredSessions() {
+  await db()
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, sql`now()`));
+}

@@ -1,0 +1,106 @@
+import { randomInt } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import type { Executor } from "../../infrastructure/jobs/queue";
+import { recordActivity } from "../activity/record";
+import { formatKes } from "~/lib/invoice";
+import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
+
+/**
+ * Bank transfers (decision 035): the member is shown Jumbe's account and a reference of their own;
+ * a pending invoice says what to pay. A platform administrator reconciles it against the bank
+ * statement (the admin console's Billing tab), which credits the wallet and marks it paid.
+ */
+
+const REFERENCE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const bankReference = () => `JMB-BT-${Array.from({ length: 6 }, () => REFERENCE_LETTERS[randomInt(REFERENCE_LETTERS.length)]).join("")}`;
+
+export async function startBankTransfer(
+  actor: { organizationId: string; userId: string | null },
+  request: { amount: unknown; idempotencyKey?: string | null },
+) {
+  const amountKes = parseTopupAmount(request.amount);
+  const outcome = await db().transaction(async (tx) => {
+    const { payment, repeated } = await createPayment(tx, {
+      organizationId: actor.organizationId,
+      method: "bank",
+      amountCents: amountKes * 100,
+      reference: bankReference(),
+      idempotencyKey: request.idempotencyKey ?? null,
+      createdBy: actor.userId,
+    });
+    if (repeated) return { payment, invoiceId: payment.invoice_id, repeated };
+    const invoice = await issueTopupDocument(tx, payment, { pending: true });
+    await tx.execute(sql`update payments set invoice_id = ${invoice.id} where id = ${payment.id}`);
+    return { payment: { ...payment, invoice_id: invoice.id }, invoiceId: invoice.id, repeated };
+  });
+  // A repeat of the same request started nothing new.
+  if (!outcome.repeated)
+    await recordActivity({
+      organizationId: actor.organizationId,
+      userId: actor.userId,
+      type: "billing",
+      status: "success",
+      action: "Bank transfer started",
+      details: `${formatKes(amountKes * 100)}, reference ${outcome.payment.reference}.`,
+    });
+  return outcome;
+}
+
+/** The unique receipt a reconciled transfer carries: a bank reference credits once, whichever payment names it. */
+export const bankReceipt = (statementReference: string) => `BANK-${statementReference.trim()}`;
+
+export interface Reconciliation {
+  /** The day the money reached the account (the invoice's paid date); now when not given. */
+  paidAt?: Date;
+  note?: string | null;
+  /** Runs in the credit's transaction (the admin audit record): it rolls back with it. */
+  inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void>;
+}
+
+/**
+ * An administrator matched the transfer on the bank statement: the wallet is credited once (the
+ * payment's status guard, and the reference's receipt is unique), and its invoice marked paid and
+ * reconciled, in one transaction.
+ */
+export async function reconcileBankTransfer(
+  admin: { userId: string },
+  paymentId: string,
+  statementReference: string,
+  options: Reconciliation = {},
+) {
+  const reference = statementReference.trim();
+  if (!reference || reference.length > 64)
+    throw new PaymentRefusal(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
+  const [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1 and method = 'bank'`, [paymentId]);
+  if (!payment) throw new PaymentRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (payment.status !== "pending") throw new PaymentRefusal(409, "payment_state", `This transfer is already ${payment.status}.`);
+  try {
+    return await completePayment(
+      payment.id,
+      { receipt: bankReceipt(reference), via: "bank reconciliation", by: admin.userId },
+      {
+        inTransaction: async (tx, completed) => {
+          await tx.execute(sql`
+            update invoices set reconciled = true, reconciled_at = now(), reconciled_by = ${admin.userId},
+                   reconciliation_note = ${options.note ?? null}, paid_at = coalesce(${options.paidAt?.toISOString() ?? null}::timestamptz, paid_at)
+            where id = ${completed.invoice_id}`);
+          await options.inTransaction?.(tx, completed);
+        },
+      },
+    );
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new PaymentRefusal(
+        409,
+        "duplicate_reference",
+        "That bank reference is already recorded for another payment: check the statement.",
+      );
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown) {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}

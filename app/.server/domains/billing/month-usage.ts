@@ -1,0 +1,34 @@
+import { rawQuery } from "../../infrastructure/db/client";
+
+/** Options of messagesUsedThisMonthSql: whose messages. */
+export interface MonthUsageScope {
+  /** The statement's placeholder (or column) for the organisation's id; null for every organisation (the platform's total). */
+  organization: string | null;
+  /** SQL for a set of phone number ids (a subquery): only the messages sent from them (a WhatsApp account's). */
+  phoneNumbers?: string;
+  /** SQL for the moment whose month is meant (a timestamptz); now() when absent. */
+  at?: string;
+}
+
+/**
+ * "Messages this month", the one definition every page uses: the messages counted against the plan
+ * this Africa/Nairobi month, as the plan's charges counted them (`billing_usage_daily`, kept by
+ * every charge and refund). The tenant's Dashboard and Billing usage bar, the console's Overview,
+ * Users and WhatsApp tabs, the session's user and the public API's account all read it, as SQL for a
+ * scalar subquery. It reads a row per day, number and category, never the messages themselves, so
+ * its cost does not grow with the volume sent.
+ */
+export function messagesUsedThisMonthSql(scope: string | MonthUsageScope) {
+  const { organization, phoneNumbers, at = "now()" } = typeof scope === "string" ? { organization: scope } : scope;
+  const month = `date_trunc('month', ${at} at time zone 'Africa/Nairobi')`;
+  return `(select coalesce(sum(u.messages), 0)::int from billing_usage_daily u
+            where u.day >= (${month})::date and u.day < (${month} + interval '1 month')::date${
+              organization === null ? "" : `\n              and u.organization_id = ${organization}`
+            }${phoneNumbers ? `\n              and u.phone_number_id in ${phoneNumbers}` : ""})`;
+}
+
+/** The messages `organizationId` has used this Africa/Nairobi month (see messagesUsedThisMonthSql). */
+export async function messagesUsedThisMonth(organizationId: string): Promise<number> {
+  const [row] = await rawQuery<{ used: number }>(`select ${messagesUsedThisMonthSql("$1")} as used`, [organizationId]);
+  return Number(row?.used ?? 0);
+}

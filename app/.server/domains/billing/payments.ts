@@ -1,0 +1,350 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import type { Executor } from "../../infrastructure/jobs/queue";
+import type { PaymentMethod } from "../../infrastructure/db/schema/billing";
+import { recordActivity } from "../activity/record";
+import { notify } from "../notifications/notify";
+import { formatKes } from "~/lib/invoice";
+import { changeWallet } from "./ledger";
+import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
+import { lineFromGross, lineFromNet } from "./vat";
+import { resumeWalletPausedCampaigns } from "./after-credit";
+import { payOpenInvoicesFromWallet } from "./settle-invoices";
+import { clearLowBalanceAlert } from "./alerts";
+
+/**
+ * Payments in (decision 035): created pending, then completed exactly once (the status guard, and a
+ * receipt number that credits once) or failed with the reason in words. Completing credits the
+ * wallet, writes the receipt or tax invoice, pays the invoice it was for, and wakes what waited.
+ */
+
+/** Top-up bounds, in shillings: M-Pesa takes whole shillings up to 250,000 a transaction. */
+export const TOPUP_MIN_KES = 10;
+export const TOPUP_MAX_KES = 250_000;
+
+/** A refusal of a payment request: the field it is about and a sentence for the member. */
+export class PaymentRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 422 | 502 | 503,
+    readonly code: string,
+    message: string,
+    readonly field?: "amount" | "phone" | "method" | "email",
+  ) {
+    super(message);
+    this.name = "PaymentRefusal";
+  }
+}
+
+export const AMOUNT_WORDS = `Enter a whole number of shillings from KES ${TOPUP_MIN_KES.toLocaleString("en-US")} to KES ${TOPUP_MAX_KES.toLocaleString("en-US")}.`;
+
+/** A top-up amount in shillings from a form or JSON (a number, or digits with optional commas). */
+export function parseTopupAmount(value: unknown): number {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim().replace(/,/g, "") : "";
+  if (!/^\d{1,7}(\.0{1,2})?$/.test(text)) throw new PaymentRefusal(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  const amount = Number(text);
+  if (amount < TOPUP_MIN_KES || amount > TOPUP_MAX_KES) throw new PaymentRefusal(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  return amount;
+}
+
+export interface PaymentRow {
+  id: string;
+  organization_id: string;
+  method: PaymentMethod;
+  status: "pending" | "completed" | "failed";
+  amount_cents: number | string;
+  invoice_id: string | null;
+  phone: string | null;
+  checkout_request_id: string | null;
+  merchant_request_id: string | null;
+  callback_secret_hash: string | null;
+  reference: string | null;
+  checkout_url: string | null;
+  receipt: string | null;
+  result_code: string | null;
+  failure_reason: string | null;
+  checks: number;
+  automatic: boolean;
+  created_by: string | null;
+  created_at: Date | string;
+  completed_at: Date | string | null;
+}
+
+/** A secret for one payment's callback address, and the hash stored in its place. */
+export function callbackSecret() {
+  const secret = randomBytes(24).toString("base64url");
+  return { secret, hash: hashSecret(secret) };
+}
+export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** Whether `secret` is the payment's callback secret (constant time). */
+export function secretMatches(payment: Pick<PaymentRow, "callback_secret_hash">, secret: string) {
+  if (!payment.callback_secret_hash) return false;
+  const a = Buffer.from(payment.callback_secret_hash, "hex");
+  const b = Buffer.from(hashSecret(secret), "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function paymentById(id: string): Promise<PaymentRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  return (await rawQuery<PaymentRow>(`select * from payments where id = $1`, [id]))[0];
+}
+
+/** One of the organisation's payments (undefined: not theirs, or none). */
+export async function paymentOf(organizationId: string, id: string): Promise<PaymentRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  return (await rawQuery<PaymentRow>(`select * from payments where id = $1 and organization_id = $2`, [id, organizationId]))[0];
+}
+
+export interface NewPayment {
+  organizationId: string;
+  method: PaymentMethod;
+  amountCents: number;
+  invoiceId?: string | null;
+  phone?: string | null;
+  reference?: string | null;
+  callbackSecretHash?: string | null;
+  automatic?: boolean;
+  idempotencyKey?: string | null;
+  createdBy?: string | null;
+  /** When to check on it first (the M-Pesa query job). */
+  firstCheckAt?: Date | null;
+}
+
+/**
+ * Stores a pending payment; with an idempotency key, a repeat answers the first one instead, and the
+ * same key with another method, amount or invoice is refused. Every statement goes through
+ * `executor`: the caller's transaction when it has one (decision 043).
+ */
+export async function createPayment(executor: Executor, input: NewPayment): Promise<{ payment: PaymentRow; repeated: boolean }> {
+  const result = (await executor.execute(sql`
+    insert into payments (organization_id, method, amount_cents, invoice_id, phone, reference, callback_secret_hash, automatic,
+                          idempotency_key, created_by, next_check_at)
+    values (${input.organizationId}, ${input.method}, ${input.amountCents}, ${input.invoiceId ?? null}, ${input.phone ?? null},
+            ${input.reference ?? null}, ${input.callbackSecretHash ?? null}, ${input.automatic ?? false}, ${input.idempotencyKey ?? null},
+            ${input.createdBy ?? null}, ${input.firstCheckAt?.toISOString() ?? null})
+    on conflict (organization_id, idempotency_key) where idempotency_key is not null do nothing
+    returning *`)) as unknown as { rows: PaymentRow[] };
+  if (result.rows[0]) return { payment: result.rows[0], repeated: false };
+  const earlier = (
+    (await executor.execute(
+      sql`select * from payments where organization_id = ${input.organizationId} and idempotency_key = ${input.idempotencyKey ?? null}`,
+    )) as unknown as { rows: PaymentRow[] }
+  ).rows[0];
+  if (!earlier) throw new Error("A payment's idempotency key conflicted, but no payment holds it.");
+  const sameRequest =
+    earlier.method === input.method &&
+    Number(earlier.amount_cents) === input.amountCents &&
+    // A bank transfer's invoice is its own pending document, written after the payment.
+    (input.method === "bank" || (earlier.invoice_id ?? null) === (input.invoiceId ?? null)) &&
+    (input.method !== "mpesa" || earlier.phone === (input.phone ?? null));
+  if (!sameRequest) throw new PaymentRefusal(409, "idempotency_conflict", IDEMPOTENCY_CONFLICT_WORDS);
+  return { payment: earlier, repeated: true };
+}
+
+export const IDEMPOTENCY_CONFLICT_WORDS =
+  "This Idempotency-Key was used for a different payment (another amount, method or phone). Use a new key for a new payment.";
+
+const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "card", bank: "bank transfer" };
+
+/**
+ * Completes a pending payment once: the wallet is credited (keyed by the receipt, so a receipt
+ * number credits once across M-Pesa Express and the paybill), its receipt or tax invoice written,
+ * and the invoice it paid marked paid. Answers null when it was not pending (already settled).
+ */
+export async function completePayment(
+  paymentId: string,
+  confirmation: {
+    receipt: string | null;
+    via: string;
+    /** Who confirmed it (an administrator reconciling); the payer when not given. */ by?: string;
+  },
+  options: { inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void> } = {},
+) {
+  const done = await db().transaction(async (tx) => {
+    const result = (await tx.execute(sql`
+      update payments set status = 'completed', receipt = coalesce(receipt, ${confirmation.receipt}), completed_at = now(),
+             next_check_at = null, result_code = coalesce(result_code, '0')
+      where id = ${paymentId} and status = 'pending'
+      returning *`)) as unknown as { rows: PaymentRow[] };
+    const payment = result.rows[0];
+    if (!payment) return null;
+    await creditPayment(tx, payment, confirmation.via, confirmation.by);
+    // What must happen with the credit or not at all (the reconciliation's own fields, the admin audit record).
+    await options.inTransaction?.(tx, payment);
+    return payment;
+  });
+  if (done) await afterCredit(done);
+  return done;
+}
+
+/** The wallet side of a completed payment, in its transaction. */
+export async function creditPayment(tx: Executor, payment: PaymentRow, via: string, by?: string) {
+  const amountCents = Number(payment.amount_cents);
+  const entry = await changeWallet(tx, {
+    organizationId: payment.organization_id,
+    kind: "topup",
+    amountCents,
+    paymentId: payment.id,
+    receipt: payment.receipt,
+    description: `${METHOD_WORDS[payment.method]} payment ${payment.receipt ?? payment.reference ?? ""}`.trim(),
+    createdBy: by ?? payment.created_by,
+  });
+  if (!entry) throw new Error(`The wallet of ${payment.organization_id} refused a credit.`);
+  const invoice = payment.invoice_id
+    ? (
+        (await tx.execute(
+          sql`select i.id, i.kind, ${AMOUNT_DUE_SQL} as total_cents from invoices i where i.id = ${payment.invoice_id} for update`,
+        )) as unknown as {
+          rows: { id: string; kind: string; total_cents: number | string }[];
+        }
+      ).rows[0]
+    : undefined;
+  const method = payment.method === "c2b" ? "mpesa" : payment.method;
+  if (invoice?.kind === "subscription") {
+    // The invoice it was for is paid with it (its method and receipt on the invoice), if still open.
+    const open = (
+      (await tx.execute(sql`select number from invoices where id = ${invoice.id} and status in ('pending', 'overdue')`)) as unknown as {
+        rows: { number: string }[];
+      }
+    ).rows[0];
+    const total = Number(invoice.total_cents);
+    const paid = open
+      ? await changeWallet(tx, {
+          organizationId: payment.organization_id,
+          kind: "invoice_payment",
+          amountCents: -total,
+          invoiceId: invoice.id,
+          paymentId: payment.id,
+          description: `Invoice ${open.number} paid by ${METHOD_WORDS[payment.method]}`,
+        })
+      : null;
+    if (paid)
+      await tx.execute(sql`
+        update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
+               payment_reference = ${payment.receipt ?? payment.reference}
+        where id = ${invoice.id}`);
+  } else if (invoice) {
+    // A bank transfer's own invoice: the money in is the top-up it invoiced.
+    await tx.execute(sql`
+      update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
+             payment_reference = ${payment.receipt ?? payment.reference}
+      where id = ${invoice.id}`);
+  } else if (!invoice) {
+    await issueTopupDocument(tx, payment);
+  }
+  // A postpaid organisation's money on account pays its open invoices, oldest first.
+  await payOpenInvoicesFromWallet(tx, payment.organization_id);
+  await notify(
+    {
+      organizationId: payment.organization_id,
+      event: "payment_received",
+      title: `Payment received: ${formatKes(amountCents)}`,
+      body: `${METHOD_WORDS[payment.method]}${payment.receipt ? `, receipt ${payment.receipt}` : ""}. Confirmed by ${via}.`,
+      link: "/billing",
+      dedupeKey: `payment-received:${payment.id}`,
+      userIds: [payment.created_by],
+    },
+    tx,
+  );
+}
+
+/** The document of a top-up: a tax invoice for a prepaid wallet (VAT inside), a receipt on account for a postpaid one. */
+export async function issueTopupDocument(tx: Executor, payment: PaymentRow, options: { pending?: boolean } = {}) {
+  const result = (await tx.execute(
+    sql`select billing_type, plan_type from organizations where id = ${payment.organization_id}`,
+  )) as unknown as {
+    rows: { billing_type: string; plan_type: string }[];
+  };
+  const org = result.rows[0]!;
+  const prepaid = org.billing_type === "prepaid";
+  const amountCents = Number(payment.amount_cents);
+  const line = { description: "Wallet top-up", itemCode: "JMB-TOPUP", quantity: 1, unit: "top-up", unitPriceCents: amountCents };
+  const method = payment.method === "c2b" ? "mpesa" : payment.method;
+  return issueInvoice(tx, {
+    organizationId: payment.organization_id,
+    series: prepaid ? "INV" : "RCT",
+    kind: options.pending ? "bank_transfer" : "topup",
+    status: options.pending ? "pending" : "paid",
+    description: `${prepaid ? "Wallet top-up" : "Payment on account"}${options.pending ? " by bank transfer" : ""}`,
+    dueAt: options.pending ? new Date(Date.now() + 14 * 86_400_000) : null,
+    // Postpaid money on account carries no VAT of its own: the monthly invoice does.
+    lines: [prepaid ? lineFromGross(line) : { ...lineFromNet(line), vatCents: 0, grossCents: amountCents }],
+    pricesIncludeVat: prepaid,
+    paidAt: options.pending ? null : new Date(),
+    planType: org.plan_type,
+    billingType: prepaid ? "prepaid" : "postpaid",
+    paymentId: payment.id,
+    paymentMethod: method,
+    paymentReference: options.pending ? payment.reference : (payment.receipt ?? payment.reference),
+  });
+}
+
+/** After a credit commits: campaigns that waited for money resume, and the low-balance alert may fire again later. */
+async function afterCredit(payment: PaymentRow) {
+  await clearLowBalanceAlert(payment.organization_id);
+  await resumeWalletPausedCampaigns(payment.organization_id);
+  await recordActivity({
+    organizationId: payment.organization_id,
+    userId: payment.created_by,
+    type: "billing",
+    status: "success",
+    action: "Payment received",
+    details: `${formatKes(Number(payment.amount_cents))} by ${METHOD_WORDS[payment.method]}${payment.receipt ? ` (${payment.receipt})` : ""}.`,
+  });
+}
+
+/** Fails a pending payment once, with Safaricom's or Paystack's code and the reason in words. */
+export async function failPayment(paymentId: string, failure: { code: string; reason: string }) {
+  const payment = await db().transaction(async (tx) => {
+    const result = (await tx.execute(sql`
+      update payments set status = 'failed', result_code = ${failure.code}, failure_reason = ${failure.reason}, completed_at = now(),
+             next_check_at = null
+      where id = ${paymentId} and status = 'pending'
+      returning *`)) as unknown as { rows: PaymentRow[] };
+    const failed = result.rows[0];
+    if (!failed) return null;
+    await notify(
+      {
+        organizationId: failed.organization_id,
+        event: "payment_failed",
+        title: `Payment not completed: ${formatKes(Number(failed.amount_cents))}`,
+        body: failure.reason,
+        link: "/billing",
+        dedupeKey: `payment-failed:${failed.id}`,
+        userIds: [failed.created_by],
+        roles: [],
+      },
+      tx,
+    );
+    return failed;
+  });
+  if (payment)
+    await recordActivity({
+      organizationId: payment.organization_id,
+      userId: payment.created_by,
+      type: "billing",
+      status: "warning",
+      action: "Payment failed",
+      details: `${formatKes(Number(payment.amount_cents))} by ${METHOD_WORDS[payment.method]}: ${failure.reason}`,
+    });
+  return payment;
+}
+
+/** What a member sees of a payment (the JSON API and the page's wait). */
+export function paymentView(payment: PaymentRow) {
+  return {
+    id: payment.id,
+    method: payment.method,
+    status: payment.status,
+    amountCents: Number(payment.amount_cents),
+    amount: Number(payment.amount_cents) / 100,
+    currency: "KES" as const,
+    checkoutRequestId: payment.checkout_request_id,
+    receipt: payment.receipt,
+    reason: payment.status === "failed" ? payment.failure_reason : null,
+    createdAt: new Date(payment.created_at).toISOString(),
+    completedAt: payment.completed_at ? new Date(payment.completed_at).toISOString() : null,
+  };
+}
+export type PaymentView = ReturnType<typeof paymentView>;

@@ -1,0 +1,210 @@
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import { recordActivity } from "../activity/record";
+import { formatKes } from "~/lib/invoice";
+import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../../infrastructure/db/schema/billing";
+import { normaliseMpesaPhone } from "../../adapters/payments/daraja";
+import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
+import { dayWords, periodAt } from "./periods";
+
+/**
+ * What an owner or admin changes on /billing: the plan (from the next period), the wallet's alerts,
+ * and disputes of invoices (decision 035). Each refuses bad input with the field and changes nothing.
+ */
+export interface Actor {
+  organizationId: string;
+  userId: string | null;
+}
+
+export class BillingRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 422,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "BillingRefusal";
+  }
+}
+
+export interface PlanRow {
+  code: PlanCode;
+  billingType: BillingType;
+  name: string;
+  messageLimit: number;
+  monthlyFeeCents: number;
+  includedMessages: number;
+  messagePriceCents: number;
+  pricesIncludeVat: boolean;
+}
+
+/** The price list, cheapest plan first, prepaid before postpaid. */
+export async function listPlans(): Promise<PlanRow[]> {
+  const rows = await rawQuery<{
+    code: PlanCode;
+    billing_type: BillingType;
+    name: string;
+    message_limit: number;
+    monthly_fee_cents: number | string;
+    included_messages: number;
+    message_price_cents: number;
+    prices_include_vat: boolean;
+  }>(`select * from billing_plans order by sort, billing_type desc`);
+  return rows.map((r) => ({
+    code: r.code,
+    billingType: r.billing_type,
+    name: r.name,
+    messageLimit: r.message_limit,
+    monthlyFeeCents: Number(r.monthly_fee_cents),
+    includedMessages: r.included_messages,
+    messagePriceCents: r.message_price_cents,
+    pricesIncludeVat: r.prices_include_vat,
+  }));
+}
+
+/**
+ * Asks for another plan or billing type from the start of the next period (the 1st, Nairobi time).
+ * Asking for the current one cancels a pending change.
+ */
+export async function changePlan(actor: Actor, input: { plan: unknown; billingType: unknown }, now = new Date()) {
+  const code = typeof input.plan === "string" ? input.plan.toLowerCase() : "";
+  const billingType = typeof input.billingType === "string" ? input.billingType : "";
+  if (!(PLAN_CODES as readonly string[]).includes(code))
+    throw new BillingRefusal(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
+  if (!(BILLING_TYPES as readonly string[]).includes(billingType))
+    throw new BillingRefusal(422, "invalid_billing_type", "Choose prepaid or postpaid.", "billingType");
+  const [plan] = await rawQuery<{ name: string }>(`select name from billing_plans where code = $1 and billing_type = $2`, [
+    code,
+    billingType,
+  ]);
+  if (!plan) throw new BillingRefusal(422, "invalid_plan", "That plan is not offered.", "plan");
+  const from = periodAt(now).next;
+  const [org] = await rawQuery<{ plan_type: string; billing_type: string }>(
+    `update organizations o set
+       next_plan_type = case when lower(o.plan_type) = $2 and o.billing_type = $3 then null else $4 end,
+       next_billing_type = case when lower(o.plan_type) = $2 and o.billing_type = $3 then null else $3 end,
+       next_plan_from = case when lower(o.plan_type) = $2 and o.billing_type = $3 then null else $5::date end,
+       updated_at = now()
+     where o.id = $1 returning o.plan_type, o.billing_type`,
+    [actor.organizationId, code, billingType, plan.name, from],
+  );
+  if (!org) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+  const same = org.plan_type.toLowerCase() === code && org.billing_type === billingType;
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "billing",
+    status: "success",
+    action: same ? "Plan change cancelled" : "Plan change requested",
+    details: same ? `Staying on ${org.plan_type} (${org.billing_type}).` : `${plan.name} (${billingType}) from ${dayWords(from)}.`,
+  });
+  return { plan: plan.name, billingType: billingType as BillingType, from: same ? null : from };
+}
+
+const AMOUNT_FIELD_WORDS = (label: string) =>
+  `${label}: enter whole shillings from KES ${TOPUP_MIN_KES.toLocaleString("en-US")} to KES ${TOPUP_MAX_KES.toLocaleString("en-US")}, or leave it empty.`;
+
+function optionalShillings(value: unknown, label: string, field: string, min = 0): number | null {
+  const text = typeof value === "string" ? value.trim().replace(/,/g, "") : value === undefined || value === null ? "" : String(value);
+  if (!text) return null;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < min || Number(text) > TOPUP_MAX_KES)
+    throw new BillingRefusal(422, "invalid_amount", AMOUNT_FIELD_WORDS(label), field);
+  return Number(text) * 100;
+}
+
+export interface WalletAlertsInput {
+  lowBalance: unknown;
+  autoTopupBelow: unknown;
+  autoTopupAmount: unknown;
+  autoTopupPhone: unknown;
+}
+
+/** The low-balance alert and the automatic M-Pesa prompt (both optional; empty turns them off). */
+export async function saveWalletAlerts(actor: Actor, input: WalletAlertsInput) {
+  const low = optionalShillings(input.lowBalance, "Low-balance alert", "lowBalance");
+  const below = optionalShillings(input.autoTopupBelow, "Prompt when below", "autoTopupBelow");
+  const amount = optionalShillings(input.autoTopupAmount, "Prompt amount", "autoTopupAmount", TOPUP_MIN_KES);
+  const phoneText = typeof input.autoTopupPhone === "string" ? input.autoTopupPhone.trim() : "";
+  let phone: string | null = null;
+  if (below !== null || amount !== null || phoneText) {
+    if (below === null)
+      throw new BillingRefusal(
+        422,
+        "invalid_amount",
+        "Say below which balance to send the prompt, or clear all three to turn it off.",
+        "autoTopupBelow",
+      );
+    if (amount === null)
+      throw new BillingRefusal(
+        422,
+        "invalid_amount",
+        AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""),
+        "autoTopupAmount",
+      );
+    phone = normaliseMpesaPhone(phoneText);
+    if (!phone)
+      throw new BillingRefusal(
+        422,
+        "invalid_phone",
+        "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.",
+        "autoTopupPhone",
+      );
+  }
+  await db().execute(sql`
+    update wallets set low_balance_threshold_cents = ${low}, auto_topup_threshold_cents = ${below}, auto_topup_amount_cents = ${amount},
+           auto_topup_phone = ${phone}, low_balance_notified_at = null, auto_topup_requested_at = null, updated_at = now()
+    where organization_id = ${actor.organizationId}`);
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "billing",
+    status: "success",
+    action: "Wallet alerts saved",
+    details: [
+      low === null ? "No low-balance alert" : `Alert below ${formatKes(low)}`,
+      below === null ? "no automatic prompt" : `an M-Pesa prompt of ${formatKes(amount!)} to ${phone} below ${formatKes(below)}`,
+    ].join("; "),
+  });
+  return { lowBalanceCents: low, autoTopupBelowCents: below, autoTopupAmountCents: amount, autoTopupPhone: phone };
+}
+
+export const DISPUTE_REASON_MAX = 1000;
+
+/** Disputes one of the organisation's invoices with a reason; a platform administrator resolves it. */
+export async function disputeInvoice(actor: Actor, invoiceId: string, reason: unknown) {
+  const text = typeof reason === "string" ? reason.trim() : "";
+  if (text.length < 10)
+    throw new BillingRefusal(422, "invalid_reason", "Say what is wrong with the invoice (at least 10 characters).", "reason");
+  if (text.length > DISPUTE_REASON_MAX)
+    throw new BillingRefusal(422, "invalid_reason", `Keep the reason under ${DISPUTE_REASON_MAX} characters.`, "reason");
+  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+  const outcome = await db().transaction(async (tx) => {
+    const found = (await tx.execute(sql`
+      select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`)) as unknown as {
+      rows: { id: string; number: string; status: string; kind: string }[];
+    };
+    const invoice = found.rows[0];
+    if (!invoice) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+    if (invoice.status === "disputed")
+      throw new BillingRefusal(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
+    if (invoice.kind === "credit_note")
+      throw new BillingRefusal(409, "credit_note", "A credit note cannot be disputed; dispute the invoice it credits instead.");
+    if (invoice.status === "void")
+      throw new BillingRefusal(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
+    await tx.execute(sql`
+      insert into invoice_disputes (organization_id, invoice_id, reason, previous_status, raised_by)
+      values (${actor.organizationId}, ${invoice.id}, ${text}, ${invoice.status}, ${actor.userId})`);
+    await tx.execute(sql`update invoices set status = 'disputed' where id = ${invoice.id}`);
+    return invoice;
+  });
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "billing",
+    status: "warning",
+    action: "Invoice disputed",
+    details: `${outcome.number}: ${text}`,
+  });
+  return { number: outcome.number };
+}

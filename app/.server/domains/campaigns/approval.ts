@@ -1,0 +1,204 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import type { Executor } from "../../infrastructure/jobs/queue";
+import { recordActivity } from "../activity/record";
+import { can, type Role } from "../auth/permissions";
+import { formatNumber } from "~/lib/dates";
+import { DECLINE_REASON_MAX, APPROVAL_MESSAGES } from "~/lib/schemas/approval";
+import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type Actor, type StoredCampaign } from "./lifecycle";
+import { refuseCampaign } from "./refusals";
+import { wakeFeeder } from "./wake";
+import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications/emitters";
+import { hasHeldApiKey } from "../developer/api-keys";
+
+/**
+ * Broadcast approval (maker-checker, decision 033). When the owner has set a threshold
+ * (organizations.approval_threshold), a campaign or broadcast that would reach more people than it
+ * waits in "awaiting_approval" until an owner or admin other than its author approves it. Nothing
+ * is sent meanwhile: the feeder only picks up campaigns that are scheduled or sending.
+ *
+ * The count is the engine's own: a campaign that starts now has its audience frozen (as every start
+ * does) and the frozen recipients are compared; one scheduled for later is counted with the same
+ * rules when it is confirmed, and every later start (its time coming, a resume) compares the frozen
+ * count again, so an audience that grew past the threshold waits too, unless it was approved.
+ *
+ * A campaign made through the API has no author; whoever has held the API key it was made with
+ * (created or regenerated it, or revealed it) could have made it, so none of them may approve or
+ * decline it (decision 045).
+ *
+ * The two moments other parts hook into are `announceApprovalRequest` and `announceApprovalDecision`:
+ * each runs once, after the change is committed.
+ */
+
+export const APPROVAL_WORDS = {
+  forbidden: "Only the organisation's owner and admins can approve or decline a campaign.",
+  ownCampaign: "You made this campaign, so you cannot approve or decline it: another owner or admin must.",
+  keyHolder:
+    "This campaign was made with the organisation's API key, which you have seen, so you cannot approve or decline it: an owner or admin who has never revealed that key must.",
+  notAwaiting: (what: string, status: string) =>
+    status === "awaiting_approval"
+      ? `This ${what} is waiting for approval.`
+      : `This ${what} is not waiting for approval (it is ${status.replace("_", " ")}): it was decided already.`,
+} as const;
+
+/** Who approves or declines: a member with their role (an API key never does). */
+export interface Approver extends Actor {
+  userId: string;
+  role: Role;
+}
+
+/** The rule: approval is on (a threshold) and the campaign reaches more people than it. */
+export const overThreshold = (threshold: number | null | undefined, recipients: number) =>
+  threshold !== null && threshold !== undefined && recipients > threshold;
+
+/**
+ * Whether a campaign reaching `recipients` people must wait for approval now: approval is on, the
+ * count is above the threshold, and the campaign (when it exists) has not been approved already.
+ */
+export async function needsApproval(executor: Executor, organizationId: string, recipients: number, campaignId?: string) {
+  const rows = (await executor.execute(sql`
+    select o.approval_threshold as threshold,
+           ${campaignId ? sql`(select approved_at is not null from campaigns where id = ${campaignId})` : sql`false`} as approved
+    from organizations o where o.id = ${organizationId}`)) as unknown as { rows: { threshold: number | null; approved: boolean | null }[] };
+  const row = rows.rows[0];
+  return { waits: !!row && !row.approved && overThreshold(row.threshold, recipients), threshold: row?.threshold ?? null };
+}
+
+/** Puts a campaign in "awaiting_approval" inside the caller's transaction: not started, nothing sent. */
+export async function requestApproval(tx: Executor, campaignId: string) {
+  // While it waits nothing else writes updated_at, so it says when approval was asked for.
+  await tx.execute(sql`update campaigns set status = 'awaiting_approval', started_at = null, updated_at = now() where id = ${campaignId}`);
+}
+
+const label = (row: { kind: string }) => (row.kind === "broadcast" ? "Broadcast" : "Campaign");
+const people = (n: number) => `${formatNumber(n)} recipient${n === 1 ? "" : "s"}`;
+
+/**
+ * THE place where a campaign has been put to approval (after the commit): the activity log says so.
+ * Every path that can make a campaign wait calls it: confirming one, its scheduled time, a resume.
+ */
+export async function announceApprovalRequest(
+  actor: Actor,
+  campaign: { id: string; kind: string; name: string },
+  recipients: number,
+  threshold: number | null,
+) {
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "message",
+    status: "warning",
+    action: `${label(campaign)} awaiting approval`,
+    details: `${campaign.name}: ${people(recipients)}, more than the approval threshold of ${formatNumber(threshold ?? 0)}. An owner or admin other than its author must approve it.`,
+    meta: actor.meta,
+  });
+  await notifyApprovalRequested(db(), { organizationId: actor.organizationId, ...campaign }, { by: actor.userId, recipients });
+}
+
+/** THE place where an approval was decided (after the commit): the activity log records who and how. */
+async function announceApprovalDecision(
+  approver: Approver,
+  campaign: { id: string; kind: string; name: string; created_by?: string | null },
+  decision: { approved: true; outcome: "sending" | "scheduled" } | { approved: false; reason: string },
+) {
+  await recordActivity({
+    organizationId: approver.organizationId,
+    userId: approver.userId,
+    type: "message",
+    status: decision.approved ? "success" : "warning",
+    action: `${label(campaign)} ${decision.approved ? "approved" : "declined"}`,
+    details: decision.approved
+      ? `${campaign.name}: ${decision.outcome === "sending" ? "sending now" : "scheduled for its time"}.`
+      : `${campaign.name}: ${decision.reason}`,
+    meta: approver.meta,
+  });
+  await notifyApprovalDecided(
+    db(),
+    { organizationId: approver.organizationId, id: campaign.id, name: campaign.name, kind: campaign.kind, createdBy: campaign.created_by },
+    decision.approved
+      ? { by: approver.userId, approved: true, outcome: decision.outcome }
+      : { by: approver.userId, approved: false, reason: decision.reason },
+  );
+}
+
+/** Owners and admins decide; anybody else is refused before anything is read. */
+export function requireApprover(actor: { role: Role }) {
+  if (!can(actor.role, "campaigns:approve")) throw refuseCampaign(403, "approval_forbidden", APPROVAL_WORDS.forbidden);
+}
+
+/**
+ * The campaign can be decided by this approver: it waits, they are not its author, and, for one
+ * made through the API, they have never held the key it was made with.
+ */
+async function checkDecidable(executor: Executor, row: StoredCampaign, approver: Approver) {
+  if (row.created_by && row.created_by === approver.userId) throw refuseCampaign(403, "own_campaign", APPROVAL_WORDS.ownCampaign);
+  if (row.api_key_id && (await hasHeldApiKey(executor, row.api_key_id, approver.userId)))
+    throw refuseCampaign(403, "key_holder", APPROVAL_WORDS.keyHolder);
+  if (row.status !== "awaiting_approval")
+    throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(label(row).toLowerCase(), row.status));
+}
+
+/**
+ * Approves a campaign that waits: it goes on exactly as confirming it would have. One whose audience
+ * was frozen (it was to start now) starts sending; one scheduled waits for its time, and one whose
+ * time has passed meanwhile starts at once (the feeder starts it, checked again, in its next round,
+ * which the approval wakes). The row is locked and its status checked, so two approvals at once
+ * start it once: the second is refused (409).
+ */
+export async function approveCampaign(approver: Approver, id: string) {
+  requireApprover(approver);
+  const decided = await db().transaction(async (tx) => {
+    const row = await readStoredCampaign(tx, approver.organizationId, id, true);
+    await checkDecidable(tx, row, approver);
+    const frozen = row.audience_size !== null && row.audience_size !== undefined;
+    const outcome: "sending" | "scheduled" = frozen ? "sending" : "scheduled";
+    await tx.execute(sql`
+      update campaigns set approved_by = ${approver.userId}, approved_at = now(), updated_at = now(), status = ${outcome},
+             started_at = ${frozen ? sql`now()` : sql`null`}, scheduled_for = ${frozen ? sql`scheduled_for` : sql`coalesce(scheduled_for, now())`}
+      where id = ${row.id} and status = 'awaiting_approval'`);
+    const late = !frozen && (!row.scheduled_for || new Date(row.scheduled_for).getTime() <= Date.now());
+    return { row, outcome: late ? ("sending" as const) : outcome };
+  });
+  await announceApprovalDecision(approver, decided.row, { approved: true, outcome: decided.outcome });
+  wakeFeeder();
+  return { outcome: decided.outcome };
+}
+
+/**
+ * Declines a campaign that waits, with the approver's reason: it is cancelled (a declined campaign
+ * cannot be edited or started again; its author makes a corrected one), its frozen recipients left
+ * out, and the page shows who declined it and why.
+ */
+export async function declineCampaign(approver: Approver, id: string, reason: string) {
+  requireApprover(approver);
+  const why = String(reason ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!why) throw refuseCampaign(400, "invalid_reason", APPROVAL_MESSAGES.reasonRequired, "reason");
+  if ([...why].length > DECLINE_REASON_MAX) throw refuseCampaign(400, "invalid_reason", APPROVAL_MESSAGES.reasonTooLong, "reason");
+  const row = await db().transaction(async (tx) => {
+    const stored = await readStoredCampaign(tx, approver.organizationId, id, true);
+    await checkDecidable(tx, stored, approver);
+    await tx.execute(sql`
+      update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(), counted_at = null,
+             declined_by = ${approver.userId}, declined_at = now(), decline_reason = ${why}
+      where id = ${stored.id}`);
+    await withdrawUnsent(tx, stored.id);
+    await refreshLeftOut(tx, stored.id);
+    return stored;
+  });
+  await announceApprovalDecision(approver, row, { approved: false, reason: why });
+}
+
+/**
+ * For the campaign's page: whether it was made through the API, and whether this member has held
+ * the key it was made with (then they cannot decide it, and the page says why).
+ */
+export async function apiKeyApproval(organizationId: string, campaignId: string, userId: string) {
+  const rows = (await db().execute(
+    sql`select api_key_id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`,
+  )) as unknown as { rows: { api_key_id: string | null }[] };
+  const apiKeyId = rows.rows[0]?.api_key_id;
+  if (!apiKeyId) return { madeWithApiKey: false, heldKey: false };
+  return { madeWithApiKey: true, heldKey: await hasHeldApiKey(db(), apiKeyId, userId) };
+}

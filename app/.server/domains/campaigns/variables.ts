@@ -1,0 +1,96 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { ParameterSource } from "../../infrastructure/db/schema/campaigns";
+import type { AttributeDefinition } from "../contacts/attributes";
+import { refuseCampaign } from "./refusals";
+
+/** The contact fields a placeholder can take, besides the tenant's custom attributes. */
+export const BUILT_IN_FIELDS = { name: "Full name", first_name: "First name", phone: "Phone number" } as const;
+export const PARAMETER_MAX = 1024;
+
+/** What a placeholder reads from one recipient: their contact, if they have one. */
+export interface RecipientFields {
+  name: string | null;
+  phone: string;
+  attributes: Record<string, unknown> | null;
+}
+
+/**
+ * Meta refuses a parameter with a line break, a tab or more than four spaces in a row (132018):
+ * one line, single spaces, at most 1,024 characters.
+ */
+export const parameterText = (value: string) => value.replace(/\s+/g, " ").trim().slice(0, PARAMETER_MAX);
+
+/** Checks each mapping: a known field (or a fixed text), fallbacks that Meta would take. Answers them tidied. */
+export function checkParameterSources(
+  sources: ParameterSource[],
+  expected: number,
+  attributes: Map<string, AttributeDefinition>,
+  label = "body",
+  /** What each value is called in a refusal: {{1}}, {{2}}... unless given. */
+  names: string[] = [],
+): ParameterSource[] {
+  const nameOf = (i: number) => names[i] ?? `{{${i + 1}}}`;
+  if (sources.length !== expected)
+    throw refuseCampaign(
+      422,
+      "invalid_parameters",
+      `The template's ${label} takes ${expected} value${expected === 1 ? "" : "s"}; ${sources.length} ${sources.length === 1 ? "was" : "were"} given.`,
+      "parameters",
+    );
+  return sources.map((source, i) => {
+    if ("value" in source) {
+      const value = parameterText(String(source.value ?? ""));
+      if (!value)
+        throw refuseCampaign(422, "invalid_parameters", `Give a value for ${nameOf(i)}, or map it to a contact field.`, "parameters");
+      return { value };
+    }
+    const field = String(source.field ?? "").trim();
+    if (!(field in BUILT_IN_FIELDS) && !attributes.has(field))
+      throw refuseCampaign(
+        422,
+        "invalid_parameters",
+        `${nameOf(i)} is mapped to ${field ? `"${field.slice(0, 40)}"` : "nothing"}, which is not a contact field: use name, first_name, phone or one of your custom fields.`,
+        "parameters",
+      );
+    const fallback = source.fallback === undefined ? undefined : parameterText(String(source.fallback));
+    return fallback ? { field, fallback } : { field };
+  });
+}
+
+/** One placeholder's value for one recipient: the field, else the fallback; empty when neither. */
+export function parameterValue(source: ParameterSource, recipient: RecipientFields): string {
+  if ("value" in source) return source.value;
+  return parameterText(fieldValue(source.field, recipient)) || source.fallback || "";
+}
+
+function fieldValue(field: string, recipient: RecipientFields): string {
+  switch (field) {
+    case "name":
+      return recipient.name ?? "";
+    case "first_name":
+      return (recipient.name ?? "").trim().split(/\s+/)[0] ?? "";
+    case "phone":
+      return recipient.phone;
+    default: {
+      const value = recipient.attributes?.[field];
+      if (value === undefined || value === null) return "";
+      if (typeof value === "boolean") return value ? "Yes" : "No";
+      return String(value);
+    }
+  }
+}
+
+/** SQL that is true for a contact `c` that leaves some placeholder empty (mapped to a field, with no fallback). */
+export function missingValueCondition(sources: ParameterSource[], phone: SQL = sql`c.phone`): SQL {
+  const checks = sources.flatMap((source) => {
+    if ("value" in source || source.fallback) return [];
+    const expression =
+      source.field === "name" || source.field === "first_name"
+        ? sql`c.name`
+        : source.field === "phone"
+          ? phone
+          : sql`(c.attributes ->> ${source.field})`;
+    return [sql`coalesce(btrim(${expression}), '') = ''`];
+  });
+  return checks.length ? sql`(${sql.join(checks, sql` or `)})` : sql`false`;
+}

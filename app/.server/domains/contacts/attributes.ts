@@ -1,0 +1,76 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { refuseContact } from "./refusals";
+
+export type AttributeType = "text" | "number" | "date" | "boolean";
+export type AttributeValue = string | number | boolean;
+
+export interface AttributeDefinition {
+  key: string;
+  label: string;
+  type: AttributeType;
+}
+
+/** The tenant's custom contact fields, by key. */
+export async function attributeDefinitions(organizationId: string): Promise<Map<string, AttributeDefinition>> {
+  const rows = await rawQuery<AttributeDefinition>(
+    `select key, label, type from contact_attributes where organization_id = $1 order by label`,
+    [organizationId],
+  );
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+const TEXT_MAX = 1000;
+
+/** One value checked against its definition and stored in its type; null or "" removes it. */
+export function attributeValue(definition: AttributeDefinition, value: unknown): AttributeValue | null {
+  if (value === null || value === undefined || value === "") return null;
+  const bad = (why: string) => refuseContact(422, "invalid_attribute", `${definition.label}: ${why}`);
+  switch (definition.type) {
+    case "text": {
+      const text = String(value).trim();
+      if (text.length > TEXT_MAX) throw bad(`at most ${TEXT_MAX} characters.`);
+      return text;
+    }
+    case "number": {
+      const n = typeof value === "number" ? value : Number(String(value).replace(/,/g, "").trim());
+      if (!Number.isFinite(n)) throw bad(`"${String(value).slice(0, 40)}" is not a number.`);
+      return n;
+    }
+    case "boolean": {
+      if (typeof value === "boolean") return value;
+      const word = String(value).trim().toLowerCase();
+      if (["true", "yes", "ndiyo", "1", "y"].includes(word)) return true;
+      if (["false", "no", "hapana", "0", "n"].includes(word)) return false;
+      throw bad(`"${String(value).slice(0, 40)}" is not yes or no.`);
+    }
+    case "date": {
+      const text = String(value).trim();
+      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+      const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
+      if (!date || date.toISOString().slice(0, 10) !== text) throw bad(`"${text.slice(0, 40)}" is not a date (YYYY-MM-DD).`);
+      return text;
+    }
+  }
+}
+
+/**
+ * Values for the tenant's attributes: unknown keys refused, each value in its type. Answers the
+ * values to set and the keys to remove.
+ */
+export function checkAttributes(definitions: Map<string, AttributeDefinition>, values: Record<string, unknown>) {
+  const set: Record<string, AttributeValue> = {};
+  const remove: string[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const definition = definitions.get(key);
+    if (!definition)
+      throw refuseContact(
+        422,
+        "unknown_attribute",
+        `${key.slice(0, 60)} is not one of your contact fields${definitions.size ? ` (${[...definitions.keys()].join(", ")})` : ""}.`,
+      );
+    const checked = attributeValue(definition, value);
+    if (checked === null) remove.push(key);
+    else set[key] = checked;
+  }
+  return { set, remove };
+}

@@ -1,0 +1,75 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import type { AttributeType } from "./attributes";
+import type { Actor } from "./manage";
+import { refuseContact } from "./refusals";
+
+export const ATTRIBUTE_TYPES: readonly AttributeType[] = ["text", "number", "date", "boolean"];
+export const ATTRIBUTES_MAX = 50;
+const KEY = /^[a-z][a-z0-9_]{0,39}$/;
+/** Keys that are a contact's own fields: an attribute by that name would be ambiguous in a template or a CSV. */
+const RESERVED = new Set(["id", "name", "phone", "tags", "notes", "language", "opt_in", "optin", "created_at", "last_seen_at"]);
+
+/** Defines a custom field: `key` (lower case, digits, underscores) as templates and CSVs name it, a label, a type. */
+export async function defineAttribute(actor: Actor & { meta?: RequestMeta }, input: { key: string; label: string; type: string }) {
+  const key = input.key.trim().toLowerCase();
+  const label = input.label.replace(/\s+/g, " ").trim();
+  if (!KEY.test(key))
+    throw refuseContact(422, "invalid_attribute", "A key starts with a letter and holds lower-case letters, digits and _ (at most 40).");
+  if (RESERVED.has(key)) throw refuseContact(422, "invalid_attribute", `"${key}" is one of a contact's own fields: choose another key.`);
+  if (!label || label.length > 80) throw refuseContact(422, "invalid_attribute", "Give the field a label (at most 80 characters).");
+  if (!ATTRIBUTE_TYPES.includes(input.type as AttributeType))
+    throw refuseContact(422, "invalid_attribute", "Choose text, number, date or yes/no.");
+  await db().transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contact_attributes:${actor.organizationId}`}))`);
+    const [{ n, same }] = (
+      (await tx.execute(
+        sql`select count(*)::int as n, count(*) filter (where key = ${key})::int as same from contact_attributes where organization_id = ${actor.organizationId}`,
+      )) as unknown as { rows: { n: number; same: number }[] }
+    ).rows as [{ n: number; same: number }];
+    if (same) throw refuseContact(409, "invalid_attribute", `There is already a field with the key "${key}".`);
+    if (n >= ATTRIBUTES_MAX) throw refuseContact(409, "invalid_attribute", `A business has at most ${ATTRIBUTES_MAX} custom fields.`);
+    await tx.execute(
+      sql`insert into contact_attributes (organization_id, key, label, type) values (${actor.organizationId}, ${key}, ${label}, ${input.type})`,
+    );
+  });
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "settings",
+    status: "success",
+    action: "Contact field added",
+    details: `${label} (${key}, ${input.type})`,
+    meta: actor.meta,
+  });
+  return { key, label, type: input.type as AttributeType };
+}
+
+/** Removes a field's definition and, a batch at a time, its values from every contact. */
+export async function removeAttribute(actor: Actor & { meta?: RequestMeta }, key: string) {
+  const removed = (
+    (await db().execute(
+      sql`delete from contact_attributes where organization_id = ${actor.organizationId} and key = ${key} returning label`,
+    )) as unknown as { rows: { label: string }[] }
+  ).rows[0];
+  if (!removed) throw refuseContact(404, "unknown_attribute", "No field with this key in your organisation.");
+  for (;;) {
+    const done = (
+      (await db().execute(sql`update contacts set attributes = attributes - ${key}
+        where id in (select id from contacts where organization_id = ${actor.organizationId} and attributes ? ${key} limit 5000)
+        returning 1`)) as unknown as { rows: unknown[] }
+    ).rows.length;
+    if (done < 5000) break;
+  }
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "settings",
+    status: "success",
+    action: "Contact field removed",
+    details: `${removed.label} (${key})`,
+    meta: actor.meta,
+  });
+}

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { fileStorage } from "../../infrastructure/storage";
+import { log } from "../../infrastructure/log";
+import { phoneHash, readContact, type Actor } from "./manage";
+import { refuseContact } from "./refusals";
+
+const notFound = () => refuseContact(404, "contact_not_found", "No contact with this id in your organisation.");
+/** A subject access export holds at most this many messages (a person's whole history in practice). */
+export const EXPORT_MESSAGES_MAX = 100_000;
+
+/**
+ * Everything held about one person (DPA 2019 s.26): their profile, their consent ledger and their
+ * messages, as one JSON document. Recorded in the activity log (by id: the log names nobody).
+ */
+export async function contactDataExport(actor: Actor & { meta?: RequestMeta }, id: string) {
+  const contact = await readContact(db(), actor.organizationId, id);
+  if (!contact) throw notFound();
+  const consent = (
+    (await db().execute(sql`
+      select status, source, evidence, created_at as "recordedAt" from consent_events
+      where organization_id = ${actor.organizationId} and contact_id = ${id} order by created_at, id`)) as unknown as { rows: unknown[] }
+  ).rows;
+  const messages = (
+    (await db().execute(sql`
+      select id, direction, status, message_type as "type", body, payload, coalesce(sent_at, created_at) as "at",
+             delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"
+      from messages where organization_id = ${actor.organizationId} and contact_id = ${id}
+      order by created_at, seq limit ${EXPORT_MESSAGES_MAX}`)) as unknown as { rows: unknown[] }
+  ).rows;
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "security",
+    status: "success",
+    action: "Contact data downloaded",
+    details: `Everything held about contact ${id} was downloaded (Data Protection Act 2019, s.26).`,
+    meta: actor.meta,
+  });
+  return {
+    exportedAt: new Date().toISOString(),
+    law: "Kenya Data Protection Act 2019, section 26: the right of access",
+    profile: contact,
+    consent,
+    messages,
+  };
+}
+
+/** The right of access as a file to download: the document above, and its name. */
+export async function contactDataFile(actor: Actor & { meta?: RequestMeta }, id: string) {
+  const document = await contactDataExport(actor, id);
+  return { fileName: `contact-${id}.json`, body: JSON.stringify(document, null, 2) };
+}
+
+/**
+ * Erases a person (DPA 2019 s.40), in one transaction: their messages stay as rows (the counts and
+ * bills are the business's) with every personal part blanked (text, Meta's payload, numbers, wamids,
+ * media); their consent events and conversations go with the contact; a tombstone keyed by a hash of
+ * the number keeps a later import from adding them again without fresh consent.
+ */
+export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: string) {
+  const mediaKeys = await db().transaction(async (tx) => {
+    const contact = await readContact(tx, actor.organizationId, id, true);
+    if (!contact) throw notFound();
+    const numbers = [...new Set([contact.phone, contact.waId ? `+${contact.waId}` : null].filter((n): n is string => !!n))];
+    for (const number of numbers)
+      await tx.execute(sql`insert into contact_tombstones (organization_id, phone_hash) values (${actor.organizationId}, ${phoneHash(actor.organizationId, number)})
+        on conflict do nothing`);
+    const digits = numbers.map((n) => n.slice(1));
+    // Messages sent to the number before it was a contact are theirs too.
+    const theirs = sql`organization_id = ${actor.organizationId} and (contact_id = ${id} or recipient_phone = any(${sql.param(numbers)}::text[]) or recipient_wa_id = any(${sql.param(digits)}::text[]))`;
+    const media = (
+      (await tx.execute(sql`delete from media_files where organization_id = ${actor.organizationId} and direction = 'inbound'
+        and id in (select media_file_id from messages where ${theirs} and media_file_id is not null) returning storage_key`)) as unknown as {
+        rows: { storage_key: string }[];
+      }
+    ).rows;
+    // Nothing more goes to them: messages not yet sent are withdrawn, and campaigns leave them out.
+    await tx.execute(sql`delete from messages where ${theirs} and direction = 'outbound' and accepted_at is null and failed_at is null
+        and (locked_until is null or locked_until < now())`);
+    await tx.execute(sql`
+      update campaign_recipients set phone = null, contact_id = null,
+             state = case when state = 'pending' or (state = 'queued' and not exists (select 1 from messages m where m.id = message_id)) then 'left_out' else state end,
+             reason = case when state = 'pending' or (state = 'queued' and not exists (select 1 from messages m where m.id = message_id)) then 'erased' else reason end
+      where organization_id = ${actor.organizationId} and (contact_id = ${id} or phone = any(${sql.param(numbers)}::text[]))`);
+    await tx.execute(sql`update messages set contact_id = null, body = '', payload = null, recipient_phone = null, recipient_wa_id = null,
+        wamid = null, context_wamid = null, error_details = null, media_file_id = null where ${theirs}`);
+    await tx.execute(sql`delete from contacts where organization_id = ${actor.organizationId} and id = ${id}`);
+    return media.map((m) => m.storage_key);
+  });
+  for (const key of mediaKeys)
+    await fileStorage()
+      .delete(key)
+      .catch((error) => log().warn({ error }, "an erased contact's media file was not deleted"));
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "security",
+    status: "success",
+    action: "Contact erased",
+    details: `Contact ${id} was erased at their request (Data Protection Act 2019, s.40); their messages are kept without personal content.`,
+    meta: actor.meta,
+  });
+}

@@ -1,0 +1,158 @@
+import { sql } from "drizzle-orm";
+import { rawQuery } from "../../infrastructure/db/client";
+import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { log } from "../../infrastructure/log";
+import { queueMessage } from "../messaging/queue";
+import { SendRefusal } from "../messaging/refusals";
+import { consentKeyword, consentReply, recordConsent, type ConsentEvent, type ConsentStatus } from "./consent";
+
+/**
+ * What people say about hearing from a business, wherever it arrives: a keyword message (STOP,
+ * ACHA, START…), Meta's "Stop promotions" button, a failed send Meta explains with 131050 (the
+ * person stopped marketing messages), and Meta's user_preferences webhook. Each becomes an event of
+ * the consent ledger in the webhook's own transaction; a keyword is also answered, by a job.
+ */
+
+export const CONSENT_REPLY_QUEUE = "contacts.consent-reply";
+
+type Row = Record<string, unknown>;
+const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) =>
+  ((await executor.execute(query)) as unknown as { rows: T[] }).rows;
+
+/** Meta's quick reply on marketing templates: the person stops marketing from this business. */
+const STOP_PROMOTIONS = /^stop promotions$/i;
+
+/** Customers' new messages that are consent keywords: recorded, and each answered once. */
+export async function applyConsentKeywords(tx: Executor, inserted: { id: string; message_type: string }[]) {
+  const candidates = inserted.filter((m) => m.message_type === "text" || m.message_type === "button").map((m) => m.id);
+  if (!candidates.length) return;
+  const found = await rows<{
+    id: string;
+    organization_id: string;
+    contact_id: string | null;
+    body: string;
+    wamid: string;
+    message_type: string;
+  }>(
+    tx,
+    sql`select id, organization_id, contact_id, body, wamid, message_type from messages
+        where id = any(${sql.param(candidates)}::uuid[]) and contact_id is not null and length(body) <= 60`,
+  );
+  const events: ConsentEvent[] = [];
+  const replies: { organizationId: string; messageId: string; status: ConsentStatus; language: "en" | "sw" }[] = [];
+  for (const m of found) {
+    const fromMeta = m.message_type === "button" && STOP_PROMOTIONS.test(m.body.trim());
+    const keyword = fromMeta ? { status: "opted_out" as const, language: "en" as const } : consentKeyword(m.body);
+    if (!keyword) continue;
+    events.push({
+      organizationId: m.organization_id,
+      contactId: m.contact_id!,
+      status: keyword.status,
+      source: fromMeta ? "meta" : "keyword",
+      evidence: `"${m.body.slice(0, 60)}" on WhatsApp (${m.wamid})`,
+    });
+    replies.push({ organizationId: m.organization_id, messageId: m.id, ...keyword });
+  }
+  if (!events.length) return;
+  await recordConsent(tx, events);
+  // The language they wrote in, for the answer and for later, when not known yet.
+  for (const r of replies)
+    await tx.execute(sql`
+      update contacts set language = coalesce(language, ${r.language})
+      where id = (select contact_id from messages where id = ${r.messageId})`);
+  for (const reply of replies)
+    await enqueueJob(CONSENT_REPLY_QUEUE, reply, { executor: tx, uniqueKey: `consent-reply:${reply.messageId}` });
+}
+
+/** Sends of ours that Meta failed with 131050: the person stopped marketing messages. */
+export async function applyMarketingStops(
+  tx: Executor,
+  statuses: { organizationId: string; wamid: string; status: string; errors: string | null }[],
+) {
+  const stopped = statuses.filter((s) => s.status === "failed" && s.errors && /"code"\s*:\s*131050\b/.test(s.errors));
+  if (!stopped.length) return;
+  const found = await rows<{ organization_id: string; contact_id: string; wamid: string }>(
+    tx,
+    sql`select m.organization_id, coalesce(m.contact_id, c.id) as contact_id, m.wamid from messages m
+        left join contacts c on c.organization_id = m.organization_id and c.phone = m.recipient_phone
+        where (m.organization_id, m.wamid) in (select * from unnest(${sql.param(stopped.map((s) => s.organizationId))}::uuid[],
+                                                                   ${sql.param(stopped.map((s) => s.wamid))}::text[]))
+          and coalesce(m.contact_id, c.id) is not null`,
+  );
+  await recordConsent(
+    tx,
+    found.map((f) => ({
+      organizationId: f.organization_id,
+      contactId: f.contact_id,
+      status: "opted_out",
+      source: "meta",
+      evidence: `Meta: the person stopped marketing messages (131050 on ${f.wamid})`,
+    })),
+  );
+}
+
+/** Meta's user_preferences webhook: marketing_messages stop or resume, by the person's WhatsApp id. */
+export async function applyUserPreferences(
+  tx: Executor,
+  preferences: { organizationId: string; waId: string; value: string; detail: string }[],
+) {
+  const known = preferences.filter((p) => p.value === "stop" || p.value === "resume");
+  if (!known.length) return;
+  // Someone Jumbe has not met yet is still remembered: a contact by their number.
+  const contacts = await rows<{ id: string; organization_id: string; wa_id: string }>(
+    tx,
+    sql`insert into contacts (organization_id, wa_id, phone, name)
+        select o, w, '+' || w, '+' || w from unnest(${sql.param(known.map((p) => p.organizationId))}::uuid[],
+                                                     ${sql.param(known.map((p) => p.waId))}::text[]) as t(o, w)
+        on conflict (organization_id, wa_id) where wa_id is not null do update set updated_at = contacts.updated_at
+        returning id, organization_id, wa_id`,
+  );
+  const byKey = new Map(contacts.map((c) => [`${c.organization_id}|${c.wa_id}`, c.id]));
+  await recordConsent(
+    tx,
+    known.flatMap((p) => {
+      const contactId = byKey.get(`${p.organizationId}|${p.waId}`);
+      return contactId
+        ? [
+            {
+              organizationId: p.organizationId,
+              contactId,
+              status: p.value === "stop" ? ("opted_out" as const) : ("opted_in" as const),
+              source: "meta" as const,
+              evidence: `Meta: marketing messages ${p.value}${p.detail ? ` (${p.detail.slice(0, 200)})` : ""}`,
+            },
+          ]
+        : [];
+    }),
+  );
+}
+
+/** The answer to a keyword, inside the window the keyword opened; a refusal is logged and dropped. */
+export async function sendConsentReplies(
+  jobs: Job<{ organizationId: string; messageId: string; status: ConsentStatus; language: "en" | "sw" }>[],
+) {
+  for (const { payload } of jobs) {
+    const [m] = await rawQuery<{ phone_number_id: string; phone: string | null; business: string }>(
+      `select m.phone_number_id, c.phone,
+              coalesce((select p.verified_name from whatsapp_phone_numbers p
+                        where p.phone_number_id = m.phone_number_id and p.organization_id = m.organization_id and p.disconnected_at is null
+                        limit 1), o.name) as business
+       from messages m join contacts c on c.id = m.contact_id join organizations o on o.id = m.organization_id
+       where m.id = $1 and m.organization_id = $2`,
+      [payload.messageId, payload.organizationId],
+    );
+    if (!m?.phone) continue;
+    try {
+      await queueMessage(payload.organizationId, {
+        to: m.phone,
+        from: m.phone_number_id,
+        content: { kind: "text", text: consentReply(payload.status, payload.language, m.business) },
+        replyTo: payload.messageId,
+        source: "system",
+      });
+    } catch (error) {
+      if (!(error instanceof SendRefusal)) throw error;
+      log().warn({ organizationId: payload.organizationId, code: error.code }, "consent keyword not answered");
+    }
+  }
+}

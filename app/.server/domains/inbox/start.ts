@@ -1,0 +1,167 @@
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import { saveContact } from "../contacts/manage";
+import { contactPhone } from "../contacts/fields";
+import { ContactRefusal } from "../contacts/refusals";
+import { logConversationEvents } from "./events";
+import type { InboxActor } from "./actions";
+
+/** How many contacts the search box lists at most. */
+export const START_MATCHES = 20;
+export const START_SEARCH_MAX = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A refusal the New conversation page shows at its field (`form`: above the form), keeping what was typed. */
+export class StartRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 422,
+    message: string,
+    readonly field: "contact" | "phone" | "number" | "form" = "form",
+  ) {
+    super(message);
+    this.name = "StartRefusal";
+  }
+}
+
+export interface StartContact {
+  id: string;
+  name: string;
+  phone: string | null;
+  optedOut: boolean;
+}
+
+/** The organisation's connected business numbers, to write from. */
+export async function startNumbers(organizationId: string) {
+  const rows = await rawQuery<{ phone_number_id: string; phone_digits: string; verified_name: string | null }>(
+    `select distinct on (phone_number_id) phone_number_id, phone_digits, verified_name from whatsapp_phone_numbers
+     where organization_id = $1 and disconnected_at is null order by phone_number_id, created_at`,
+    [organizationId],
+  );
+  return rows.map((r) => ({ id: r.phone_number_id, label: `+${r.phone_digits}${r.verified_name ? ` (${r.verified_name})` : ""}` }));
+}
+
+const contactOf = (r: { id: string; name: string; phone: string | null; opt_in: string }): StartContact => ({
+  id: r.id,
+  name: r.name || r.phone || "WhatsApp user",
+  phone: r.phone,
+  optedOut: r.opt_in === "opted_out",
+});
+
+/** The organisation's contact with this id, or null (unknown, another organisation's, not an id). */
+export async function startContact(organizationId: string, id: string): Promise<StartContact | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await rawQuery<{ id: string; name: string; phone: string | null; opt_in: string }>(
+    `select id, name, phone, opt_in from contacts where organization_id = $1 and id = $2::uuid`,
+    [organizationId, id],
+  );
+  return row ? contactOf(row) : null;
+}
+
+/** Contacts whose name or number holds `q`, by name, at most START_MATCHES. */
+export async function searchStartContacts(organizationId: string, q: string): Promise<StartContact[]> {
+  const text = q.trim().slice(0, START_SEARCH_MAX).toLowerCase();
+  if (!text) return [];
+  const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = text.replace(/[\s()+-]/g, "");
+  const rows = await rawQuery<{ id: string; name: string; phone: string | null; opt_in: string }>(
+    `select id, name, phone, opt_in from contacts
+     where organization_id = $1 and (lower(name) like $2 or coalesce(phone, '') like $3)
+     order by lower(name), id limit ${START_MATCHES}`,
+    [organizationId, like(text), /^\d{3,}$/.test(digits) ? like(digits) : like(text)],
+  );
+  return rows.map(contactOf);
+}
+
+/** The conversation of this contact with this business number, if there is one already. */
+export async function existingConversation(organizationId: string, contactId: string, phoneNumberId: string) {
+  const [row] = await rawQuery<{ id: string }>(
+    `select id from conversations where organization_id = $1 and contact_id = $2::uuid and phone_number_id = $3`,
+    [organizationId, contactId, phoneNumberId],
+  );
+  return row?.id ?? null;
+}
+
+/**
+ * Starts (or finds) the conversation with one customer from one business number: the contact by id,
+ * or by a typed number (a new number becomes a contact named by it, added as by hand). Refused for a
+ * customer who opted out, a number WhatsApp cannot reach, and a business number not connected.
+ * Repeating it finds the same contact and conversation (one per customer per number).
+ */
+export async function startConversation(
+  actor: InboxActor,
+  input: { contactId?: string; phone?: string; phoneNumberId?: string },
+): Promise<{ conversationId: string; created: boolean }> {
+  const numbers = await startNumbers(actor.organizationId);
+  if (!numbers.length) throw new StartRefusal(409, "Connect a WhatsApp number before writing to customers.", "form");
+  const phoneNumberId = numbers.length === 1 ? numbers[0]!.id : (input.phoneNumberId ?? "");
+  if (!numbers.some((n) => n.id === phoneNumberId)) throw new StartRefusal(422, "Choose which of your numbers to write from.", "number");
+
+  let contact: StartContact | null = null;
+  const contactId = (input.contactId ?? "").trim();
+  const typed = (input.phone ?? "").trim();
+  if (contactId) {
+    contact = await startContact(actor.organizationId, contactId);
+    if (!contact) throw new StartRefusal(404, "No such contact in your organisation.", "contact");
+  } else if (typed) {
+    let phone: string;
+    try {
+      phone = contactPhone(typed);
+    } catch (error) {
+      if (error instanceof ContactRefusal) throw new StartRefusal(422, error.message, "phone");
+      throw error;
+    }
+    contact = await contactByPhone(actor.organizationId, phone);
+    if (!contact) {
+      try {
+        await saveContact({ organizationId: actor.organizationId, userId: actor.userId }, { name: phone, phone });
+      } catch (error) {
+        // Added a moment ago by another request (a double click): that one is the contact.
+        if (!(error instanceof ContactRefusal && error.code === "duplicate_phone")) {
+          if (error instanceof ContactRefusal) throw new StartRefusal(409, error.message, "phone");
+          throw error;
+        }
+      }
+      contact = await contactByPhone(actor.organizationId, phone);
+      if (!contact) throw new StartRefusal(409, "The contact could not be saved: try again.", "phone");
+    }
+  } else throw new StartRefusal(422, "Choose a contact or type a phone number.", "phone");
+
+  if (contact.optedOut) throw new StartRefusal(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
+  if (!contact.phone)
+    throw new StartRefusal(
+      409,
+      "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.",
+      "form",
+    );
+
+  return db().transaction(async (tx) => {
+    const inserted = (
+      (await tx.execute(sql`
+        insert into conversations (organization_id, phone_number_id, contact_id)
+        values (${actor.organizationId}, ${phoneNumberId}, ${contact.id})
+        on conflict (organization_id, phone_number_id, contact_id) do nothing
+        returning id`)) as unknown as { rows: { id: string }[] }
+    ).rows[0];
+    if (inserted) {
+      await logConversationEvents(tx, [{ organizationId: actor.organizationId, conversationId: inserted.id }]);
+      return { conversationId: inserted.id, created: true };
+    }
+    const existing = (
+      (await tx.execute(sql`
+        select id from conversations
+        where organization_id = ${actor.organizationId} and phone_number_id = ${phoneNumberId} and contact_id = ${contact.id}`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows[0]!;
+    return { conversationId: existing.id, created: false };
+  });
+}
+
+async function contactByPhone(organizationId: string, phone: string) {
+  const [row] = await rawQuery<{ id: string; name: string; phone: string | null; opt_in: string }>(
+    `select id, name, phone, opt_in from contacts where organization_id = $1 and phone = $2`,
+    [organizationId, phone],
+  );
+  return row ? contactOf(row) : null;
+}

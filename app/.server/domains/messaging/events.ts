@@ -1,0 +1,54 @@
+import type { Executor } from "../../infrastructure/jobs/queue";
+import { enqueueMessageEvents } from "../../adapters/webhooks-out/events";
+import type { StatusChange } from "./statuses";
+import { logMessageEvents } from "../inbox/events";
+import { chargeAccepted, settleFailed } from "../billing/charging";
+import { figuresMoved } from "../campaigns/progress";
+
+const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
+  delivered: "message.delivered",
+  read: "message.read",
+  failed: "message.failed",
+};
+
+/**
+ * The tenant's webhook events for messages whose status moved (delivered, read, failed), the
+ * inbox's ticks for those in a conversation, and their campaigns' figures marked out of date, in
+ * the writer's transaction.
+ */
+export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
+  await figuresMoved(
+    tx,
+    changes.map((c) => c.campaignId),
+  );
+  // Billing follows the status: a message first seen accepted here (its answer was lost) is
+  // charged; a failed one is released or refunded. Each is guarded, so repeats change nothing.
+  await chargeAccepted(
+    tx,
+    changes.filter((c) => c.previous === "queued" && c.status !== "failed").map((c) => c.id),
+  );
+  await settleFailed(
+    tx,
+    changes.filter((c) => c.status === "failed").map((c) => c.id),
+  );
+  await logMessageEvents(
+    tx,
+    "status",
+    changes.map((c) => c.id),
+  );
+  await enqueueMessageEvents(
+    tx,
+    changes.flatMap((c) => {
+      const type = EVENT_OF[c.status];
+      return type ? [{ organizationId: c.organizationId, type, messageId: c.id }] : [];
+    }),
+  );
+}
+
+/** message.received for inbound messages just stored, in the writer's transaction. */
+export async function receivedEventsFor(tx: Executor, messages: { id: string; organizationId: string }[]) {
+  await enqueueMessageEvents(
+    tx,
+    messages.map((m) => ({ organizationId: m.organizationId, type: "message.received" as const, messageId: m.id })),
+  );
+}

@@ -1,0 +1,147 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { fileStorage, StorageLimitError } from "../../infrastructure/storage";
+import { decideMediaType, formatLimit, MEDIA_TYPES, SNIFF_BYTES } from "./media-types";
+
+/**
+ * The tenant's media files (decision 023): uploads for sending, and what customers sent. The bytes
+ * live in the storage module, the facts in `media_files`; every query names the organisation, so
+ * another tenant's id finds nothing.
+ */
+
+export interface MediaFileView {
+  id: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  fileName: string | null;
+  createdAt: string;
+}
+
+/** Why a file is refused: a stable code for programs and a sentence for people. */
+export class MediaRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 413 | 415,
+    readonly code: "invalid_request" | "media_not_found" | "media_too_large" | "unsupported_media_type" | "media_type_mismatch",
+    message: string,
+  ) {
+    super(message);
+    this.name = "MediaRefusal";
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: string) => UUID.test(id);
+
+export const mediaNotFound = (id: string) =>
+  new MediaRefusal(404, "media_not_found", `No media file ${id.slice(0, 80)} in your organisation: unknown, deleted or another's.`);
+
+/** A file name fit to store and show: the last path segment, no control characters, at most 200 characters. */
+export function cleanMediaFileName(name: string | undefined): string | null {
+  const base = (name ?? "").split(/[\\/]/).pop() ?? "";
+  const clean = [...base]
+    .filter((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f && !(c >= "\ud800" && c <= "\udfff"))
+    .join("")
+    .trim()
+    .slice(0, 200);
+  return clean || null;
+}
+
+const view = (row: Record<string, unknown>): MediaFileView => ({
+  id: String(row.id),
+  mimeType: String(row.mime_type),
+  size: Number(row.size),
+  sha256: String(row.sha256),
+  fileName: (row.file_name as string | null) ?? null,
+  createdAt: new Date(row.created_at as string).toISOString(),
+});
+
+/**
+ * Stores an upload of the tenant's: the type is decided from the file's first bytes (the declared
+ * type must agree), the bytes stream to storage under that type's limit, and only a complete file
+ * gets a row. `chunks` is read once; on a refusal it is left partly read.
+ */
+export async function storeUploadedMedia(
+  organizationId: string,
+  file: { declaredType: string; fileName: string | undefined; chunks: AsyncIterable<Uint8Array> },
+): Promise<MediaFileView> {
+  const iterator = file.chunks[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  let finished = false;
+  while (headBytes < SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      finished = true;
+      break;
+    }
+    head.push(next.value);
+    headBytes += next.value.byteLength;
+  }
+  if (headBytes === 0) throw new MediaRefusal(400, "invalid_request", "The file is empty: send the file's bytes in the part named file.");
+  const decision = decideMediaType(file.declaredType, Buffer.concat(head).subarray(0, SNIFF_BYTES));
+  if (!decision.ok) throw new MediaRefusal(415, decision.code, decision.message);
+
+  async function* all() {
+    yield* head;
+    if (finished) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  let stored;
+  try {
+    stored = await fileStorage().write(all(), { maxBytes: decision.maxBytes });
+  } catch (error) {
+    if (error instanceof StorageLimitError) {
+      const what =
+        decision.kind === "sticker" ? `${decision.animated ? "an animated" : "a static"} sticker` : MEDIA_TYPES[decision.mimeType]!.label;
+      throw new MediaRefusal(
+        413,
+        "media_too_large",
+        `The file is over ${formatLimit(decision.maxBytes)}, the most WhatsApp takes for ${what} (${decision.mimeType}).`,
+      );
+    }
+    throw error;
+  }
+  try {
+    const [row] = await rawQuery(
+      `insert into media_files (organization_id, direction, mime_type, size, sha256, file_name, storage_key)
+       values ($1, 'outbound', $2, $3, $4, $5, $6) returning *`,
+      [organizationId, decision.mimeType, stored.size, stored.sha256, cleanMediaFileName(file.fileName), stored.key],
+    );
+    return view(row!);
+  } catch (error) {
+    await fileStorage().delete(stored.key);
+    throw error;
+  }
+}
+
+/** Removes a file stored by storeUploadedMedia before the request around it was refused. */
+export async function discardUploadedMedia(organizationId: string, id: string) {
+  await deleteMediaFile(organizationId, id).catch(() => undefined);
+}
+
+/** One of the tenant's files; media_not_found for anything else. */
+export async function getMediaFile(organizationId: string, id: string): Promise<MediaFileView> {
+  if (!isUuid(id)) throw mediaNotFound(id);
+  const [row] = await rawQuery(`select * from media_files where organization_id = $1 and id = $2`, [organizationId, id]);
+  if (!row) throw mediaNotFound(id);
+  return view(row);
+}
+
+/**
+ * Deletes one of the tenant's files: the row (its messages keep their text; an inbound message's
+ * link is cleared, Meta's ids for it are forgotten) and then the bytes. A queued message that still
+ * names it fails at dispatch with media_not_found.
+ */
+export async function deleteMediaFile(organizationId: string, id: string): Promise<void> {
+  if (!isUuid(id)) throw mediaNotFound(id);
+  const [row] = await rawQuery<{ storage_key: string }>(
+    `delete from media_files where organization_id = $1 and id = $2 returning storage_key`,
+    [organizationId, id],
+  );
+  if (!row) throw mediaNotFound(id);
+  await fileStorage().delete(row.storage_key);
+}

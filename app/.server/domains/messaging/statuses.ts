@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "../../infrastructure/jobs/queue";
+
+/**
+ * Moving outbound messages by Meta's status webhooks. Every status is kept in `message_statuses`
+ * (one row per message and status, even before Jumbe knows the wamid); this applies what is kept to
+ * the messages, so a status that arrived before the send was settled is joined up afterwards.
+ */
+
+// sent < failed < delivered < read < played: a message delivered or read stays so when a late
+// failure arrives (another device failed), and a late "delivered" never overwrites "read".
+export const STATUS_RANK_SQL = (column: string) =>
+  `case ${column} when 'played' then 5 when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 when 'sent' then 1 else 0 end`;
+
+export interface StatusChange {
+  id: string;
+  organizationId: string;
+  status: string;
+  previous: string;
+  /** The campaign or broadcast that sent it, whose figures it moves. */
+  campaignId?: string | null;
+}
+
+/**
+ * Applies the kept statuses of these (tenant, wamid) pairs to their outbound messages: the highest
+ * ranked status, each status's time, Meta's error of a failure and the pricing Meta reported.
+ * Answers the messages whose status moved, with the status before.
+ *
+ * One pass (decision 024): each pair finds its message by messages_org_wamid_idx and its kept
+ * statuses by message_statuses_org_wamid_status_idx (a lateral aggregate, so only that message's
+ * rows are read and no pair is grouped twice), the message is locked, which gives the status before
+ * this statement as a concurrent writer left it, and updated by its id. It was three passes: the kept
+ * statuses grouped in a CTE, joined to messages to lock them, then joined again with a hash join.
+ *
+ * The message is found by a lateral probe (LIMIT keeps the planner from flattening it into a join):
+ * as a join, statistics taken while a campaign's messages had no wamid yet made the planner read
+ * the whole wamid index in a merge join on every call, longer with every message sent (decision
+ * 027).
+ *
+ * Not by the ctid the lock returned: when another transaction updated the message first, this
+ * statement's update finds the version its snapshot sees and follows it to the newest, whose ctid
+ * is another, so a ctid condition drops the row (and a status with it); the id holds.
+ */
+export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
+  if (!pairs.length) return [];
+  const result = (await tx.execute(sql`
+    with target as (
+      select m.id, m.previous, k.*
+      from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
+           as p(organization_id, wamid)
+      cross join lateral (
+        select m.id, m.status as previous from messages m
+        where m.organization_id = p.organization_id and m.wamid = p.wamid and m.direction = 'outbound'
+        limit 1
+        for update
+      ) m
+      cross join lateral (
+        select (array_agg(s.status order by ${sql.raw(STATUS_RANK_SQL("s.status"))} desc))[1] as best,
+               min(s.occurred_at) filter (where s.status = 'sent') as kept_sent_at,
+               min(s.occurred_at) filter (where s.status = 'delivered') as kept_delivered_at,
+               min(s.occurred_at) filter (where s.status = 'read') as kept_read_at,
+               min(s.occurred_at) filter (where s.status = 'failed') as kept_failed_at,
+               (array_agg(s.errors) filter (where s.status = 'failed' and s.errors is not null))[1] -> 0 as error,
+               (array_agg(s.pricing order by s.occurred_at desc) filter (where s.pricing is not null))[1] as pricing
+        from message_statuses s
+        where s.organization_id = p.organization_id and s.wamid = p.wamid
+      ) k
+      where k.best is not null
+    )
+    update messages m set
+      status = case when ${sql.raw(STATUS_RANK_SQL("t.best"))} > ${sql.raw(STATUS_RANK_SQL("m.status"))} then t.best else m.status end,
+      accepted_at = coalesce(m.accepted_at, t.kept_sent_at, t.kept_delivered_at, t.kept_read_at, t.kept_failed_at),
+      sent_at = coalesce(m.sent_at, t.kept_sent_at),
+      delivered_at = coalesce(m.delivered_at, t.kept_delivered_at),
+      read_at = coalesce(m.read_at, t.kept_read_at),
+      failed_at = coalesce(m.failed_at, t.kept_failed_at),
+      error_code = case when t.error is not null and m.error_code is null then (t.error ->> 'code')::int else m.error_code end,
+      error_title = case when t.error is not null and m.error_code is null then t.error ->> 'title' else m.error_title end,
+      error_details = case when t.error is not null and m.error_code is null
+                           then coalesce(t.error -> 'error_data' ->> 'details', t.error ->> 'message') else m.error_details end,
+      pricing_category = coalesce(t.pricing ->> 'category', m.pricing_category),
+      pricing_type = coalesce(t.pricing ->> 'type', m.pricing_type),
+      billable = coalesce((t.pricing ->> 'billable')::boolean, m.billable),
+      locked_until = null
+    from target t
+    where m.id = t.id
+    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id`)) as unknown as {
+    rows: { id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }[];
+  };
+  return result.rows
+    .filter((r) => r.status !== r.previous)
+    .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id }));
+}
+
+/**
+ * A status for a wamid Jumbe has not recorded, carrying Jumbe's message id back (Meta echoes
+ * `biz_opaque_callback_data` on every status): the send was accepted but its answer was lost
+ * (a worker died, a timeout). The message takes the wamid, so it is never sent a second time, and
+ * loses the error of the try that lost the answer (it was accepted after all).
+ */
+export async function adoptLostAccepts(tx: Executor, found: { organizationId: string; wamid: string; messageId: string }[]) {
+  if (!found.length) return;
+  // One probe by id per status (a lateral join): statistics that lag the table (a campaign has just
+  // queued thousands of messages without a wamid) once made this a scan of the table for each
+  // status, two seconds a call (decision 026).
+  // A message another transaction holds is skipped, not waited for. Usually that is the dispatcher
+  // settling the very answer (Meta's "sent" often arrives before the batch is settled): waiting for
+  // it was 40% of the database's time during a campaign. Anything else that holds an unsent
+  // message is brief, and the message's next status (delivered, read, failed) adopts it then; a
+  // send in doubt is not tried again for a minute (IN_DOUBT_WAIT_MS).
+  await tx.execute(sql`
+    with lost as (
+      select m.id, f.wamid
+      from unnest(${sql.param(found.map((f) => f.organizationId))}::uuid[], ${sql.param(found.map((f) => f.wamid))}::text[],
+                  ${sql.param(found.map((f) => f.messageId))}::uuid[]) as f(organization_id, wamid, id)
+      cross join lateral (
+        select m.id from messages m
+        where m.id = f.id and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
+          and not exists (select 1 from messages o where o.organization_id = f.organization_id and o.wamid = f.wamid)
+        for update skip locked
+      ) m
+    )
+    update messages m set wamid = lost.wamid, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
+           error_code = null, error_title = null, error_details = null
+    from lost where m.id = lost.id`);
+}

@@ -1,0 +1,90 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import type { NotificationEvent, OrgRole } from "../../infrastructure/db/schema";
+import type { Executor } from "../../infrastructure/jobs/queue";
+import { EVENT_SETTING, isInProductLink } from "~/lib/notifications";
+
+/** The pg_notify channel a new (or newly read) notification is announced on; the payload is the member's id. */
+export const NOTIFICATION_CHANNEL = "jumbe_notifications";
+/** One e-mail per notification the organisation's rule selects, sent by a job (an SMTP failure never fails the caller). */
+export const NOTIFICATION_MAIL_QUEUE = "notifications.mail";
+
+export interface NotifyInput {
+  organizationId: string;
+  event: NotificationEvent;
+  title: string;
+  body?: string;
+  /** A path inside Jumbe (`/templates?...`): never another site. */
+  link?: string | null;
+  /** The cause, the same on every retry: a member is notified once per key. */
+  dedupeKey: string;
+  /** Named members: the campaign's author, the member whose role changed, the member who signed in. */
+  userIds?: readonly (string | null | undefined)[];
+  /**
+   * Roles of the organisation that see it (default: the event's audience, owners and admins for most).
+   * Roles the organisation's rule e-mails see it too, so a ticked role is never e-mailed about
+   * something absent from its bell. `[]`: only the named members.
+   */
+  roles?: readonly OrgRole[];
+  /** Who did it: not notified about their own act. */
+  excludeUserId?: string | null;
+  /** The e-mail's own words, where they differ from the notification's title and body. */
+  mail?: { subject: string; text: string };
+}
+
+export interface NotifyOutcome {
+  /** Notifications written now (a key already used for a member writes nothing for them). */
+  notified: number;
+  /** E-mails queued for them. */
+  mailed: number;
+}
+
+/**
+ * Notifies members of an organisation, in one statement that joins the caller's transaction when
+ * given one: one row per recipient (insert … on conflict do nothing on the member's dedupe key, so a
+ * retried job or webhook notifies nobody twice), a mail job for each new one whose role the
+ * organisation's rule for the event e-mails (its default without a rule), and pg_notify for the
+ * bells that are open (delivered when the transaction commits, and not at all if it rolls back).
+ */
+export async function notify(input: NotifyInput, executor: Executor = db()): Promise<NotifyOutcome> {
+  const setting = EVENT_SETTING[input.event];
+  const link = input.link && isInProductLink(input.link) ? input.link : null;
+  if (input.link && !link) throw new Error(`A notification links inside Jumbe only, not to ${input.link}`);
+  const roles = input.roles ?? setting.audience;
+  const userIds = (input.userIds ?? []).filter((id): id is string => typeof id === "string" && id.length > 0);
+  const result = (await executor.execute(sql`
+    with rule as (
+      select coalesce(
+        (select email_roles from notification_rules where organization_id = ${input.organizationId} and event = ${input.event}),
+        ${sql.param([...setting.defaultEmail])}::text[]) as email_roles
+    ), recipients as (
+      select u.id, u.org_role = any(rule.email_roles) as mailed
+      from users u cross join rule
+      where u.organization_id = ${input.organizationId}
+        and (u.id = any(${sql.param(userIds)}::uuid[])
+             or (u.usertype = 'individual' and cardinality(${sql.param([...roles])}::text[]) > 0
+                 and (u.org_role = any(${sql.param([...roles])}::text[]) or u.org_role = any(rule.email_roles))))
+        and u.id is distinct from ${input.excludeUserId ?? null}::uuid
+    ), inserted as (
+      insert into notifications (organization_id, user_id, event, title, body, link, dedupe_key)
+      select ${input.organizationId}, r.id, ${input.event}, ${input.title.slice(0, 200)}, ${(input.body ?? "").slice(0, 2000)}, ${link},
+             ${input.dedupeKey}
+      from recipients r
+      on conflict (user_id, dedupe_key) do nothing
+      returning id, user_id
+    ), mails as (
+      insert into jobs (queue, payload, unique_key)
+      select ${NOTIFICATION_MAIL_QUEUE}, jsonb_build_object('notificationId', i.id) || ${JSON.stringify(input.mail ? { mail: input.mail } : {})}::jsonb,
+             'notification-mail:' || i.id
+      from inserted i join recipients r on r.id = i.user_id
+      where r.mailed
+      on conflict (unique_key) where finished_at is null and failed_at is null do nothing
+      returning id
+    )
+    select (select count(*)::int from inserted) as notified, (select count(*)::int from mails) as mailed,
+           (select count(pg_notify(${NOTIFICATION_CHANNEL}, i.user_id::text))::int from inserted i) as announced`)) as unknown as {
+    rows: { notified: number; mailed: number }[];
+  };
+  const row = result.rows[0]!;
+  return { notified: Number(row.notified), mailed: Number(row.mailed) };
+}

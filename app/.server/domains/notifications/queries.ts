@@ -1,0 +1,130 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../../infrastructure/db/keyset";
+import type { NotificationEvent } from "../../infrastructure/db/schema";
+import { NOTIFICATION_CHANNEL } from "./notify";
+
+/** Whose notifications: the signed-in member, in their organisation. Nothing else is ever read or changed. */
+export interface Reader {
+  userId: string;
+  organizationId: string;
+}
+
+export interface NotificationView {
+  id: string;
+  event: NotificationEvent;
+  title: string;
+  body: string;
+  link: string | null;
+  at: string;
+  read: boolean;
+}
+
+/** The most the bell counts: beyond it shows "99+". */
+export const UNREAD_CAP = 100;
+/** The bell's latest few. */
+export const BELL_ROWS = 5;
+
+interface Row {
+  id: string;
+  event: NotificationEvent;
+  title: string;
+  body: string;
+  link: string | null;
+  created_at: Date | string;
+  at: string;
+  read_at: Date | string | null;
+}
+
+const view = (r: Row): NotificationView => ({
+  id: r.id,
+  event: r.event,
+  title: r.title,
+  body: r.body,
+  link: r.link,
+  at: new Date(r.created_at).toISOString(),
+  read: r.read_at !== null,
+});
+
+/**
+ * The bell: the member's latest notifications and how many are unread (counted to UNREAD_CAP), in
+ * one statement. It runs on every signed-in page.
+ */
+export async function bellOf(reader: Reader): Promise<{ unread: number; items: NotificationView[] }> {
+  return (await shellReadsOf(reader, { inbox: false })).bell;
+}
+
+/**
+ * What the signed-in shell shows on every page, in the bell's one statement: the bell, and (for a
+ * member who may open the inbox) how many of the organisation's conversations have unread messages,
+ * counted to UNREAD_CAP, for the side navigation's Inbox entry. Null when not asked for.
+ */
+export async function shellReadsOf(
+  reader: Reader,
+  options: { inbox: boolean },
+): Promise<{ bell: { unread: number; items: NotificationView[] }; inboxUnread: number | null }> {
+  const inbox = options.inbox
+    ? `(select count(*)::int from (
+         select 1 from conversations where organization_id = $2 and unread_count > 0 limit ${UNREAD_CAP}) i)`
+    : "null::int";
+  const rows = await rawQuery<Row & { unread: number; inbox_unread: number | null }>(
+    `select c.unread, ${inbox} as inbox_unread, n.id, n.event, n.title, n.body, n.link, n.created_at, n.read_at
+     from (select count(*)::int as unread from (
+             select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) c
+     left join lateral (
+       select id, event, title, body, link, created_at, read_at from notifications
+       where user_id = $1 and organization_id = $2 order by created_at desc nulls last, id desc nulls last limit ${BELL_ROWS}) n on true`,
+    [reader.userId, reader.organizationId],
+  );
+  const inboxUnread = rows[0]?.inbox_unread;
+  return {
+    bell: { unread: Number(rows[0]?.unread ?? 0), items: rows.filter((r) => r.id).map(view) },
+    inboxUnread: inboxUnread === null || inboxUnread === undefined ? null : Number(inboxUnread),
+  };
+}
+
+/** A page of the member's notifications, newest first; `next` is the cursor of the page after (older). */
+export async function listNotifications(reader: Reader, options: { cursor?: string | null; limit?: number } = {}) {
+  const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
+  const after = decodeKeysetCursor(options.cursor);
+  const rows = await rawQuery<Row>(
+    `select id, event, title, body, link, created_at, created_at::text as at, read_at from notifications
+     where user_id = $1 and organization_id = $2 ${after ? "and (created_at, id) < ($4::timestamptz, $5::uuid)" : ""}
+     order by created_at desc nulls last, id desc nulls last limit $3`,
+    after ? [reader.userId, reader.organizationId, limit + 1, after.at, after.id] : [reader.userId, reader.organizationId, limit + 1],
+  );
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(view), next: more && last ? encodeKeysetCursor(last.at, last.id) : null, paged: Boolean(after) };
+}
+
+/**
+ * Marks one of the member's notifications read and answers where it links (null: no link), or
+ * undefined when it is not theirs (another member's or tenant's id is not found, as a wrong one).
+ */
+export async function markRead(reader: Reader, id: string): Promise<{ link: string | null } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await rawQuery<{ link: string | null }>(
+    `with target as (
+       select id, link, read_at from notifications where id = $1 and user_id = $2 and organization_id = $3
+     ), changed as (
+       update notifications n set read_at = now() from target t where n.id = t.id and t.read_at is null returning n.id
+     )
+     select t.link, (select count(pg_notify($4, $5)) from changed)::int as told from target t`,
+    [id, reader.userId, reader.organizationId, NOTIFICATION_CHANNEL, reader.userId],
+  );
+  return row ? { link: row.link } : undefined;
+}
+
+/** Marks every unread notification of the member read; answers how many were. */
+export async function markAllRead(reader: Reader): Promise<number> {
+  const [row] = await rawQuery<{ n: number }>(
+    `with changed as (
+       update notifications set read_at = now() where user_id = $1 and organization_id = $2 and read_at is null returning id
+     )
+     select (select count(*)::int from changed) as n,
+            (select count(pg_notify($3, $4)) from (select 1 from changed limit 1) one)::int as told`,
+    [reader.userId, reader.organizationId, NOTIFICATION_CHANNEL, reader.userId],
+  );
+  return Number(row?.n ?? 0);
+}

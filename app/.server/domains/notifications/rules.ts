@@ -1,0 +1,66 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastructure/db/schema";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { can } from "../auth/permissions";
+import type { Actor } from "../team/members";
+import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
+import { ROLE_WORDS } from "~/lib/schemas/team";
+
+export type EmailRules = Record<NotificationEvent, OrgRole[]>;
+
+/** Refused: only owners and admins change who is e-mailed. Nothing changed. */
+export class NotificationRulesRefusal extends Error {
+  readonly status = 403;
+  constructor() {
+    super("Only owners and admins change the notification settings.");
+    this.name = "NotificationRulesRefusal";
+  }
+}
+
+const ordered = (roles: readonly string[]) => RULE_ROLES.filter((role) => roles.includes(role));
+
+/** Who each event e-mails in this organisation: its rule, or the event's default where it has none. */
+export async function readEmailRules(organizationId: string): Promise<EmailRules> {
+  const rows = await rawQuery<{ event: NotificationEvent; email_roles: string[] }>(
+    `select event, email_roles from notification_rules where organization_id = $1`,
+    [organizationId],
+  );
+  const stored = new Map(rows.map((r) => [r.event, r.email_roles]));
+  return Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, ordered(stored.get(s.event) ?? s.defaultEmail)])) as EmailRules;
+}
+
+const words = (roles: readonly OrgRole[]) => (roles.length ? roles.map((r) => ROLE_WORDS[r]).join(", ") : "nobody");
+
+/**
+ * Saves who each event e-mails (every event at once, as the settings form sends them), in one
+ * statement, and logs what changed. Answers how many events changed.
+ */
+export async function saveEmailRules(actor: Actor, rules: Partial<Record<NotificationEvent, readonly string[]>>, meta?: RequestMeta) {
+  if (!can(actor.role, "notifications:manage")) throw new NotificationRulesRefusal();
+  const before = await readEmailRules(actor.organization.id);
+  const next = Object.fromEntries(
+    EVENT_SETTINGS.map((s) => [
+      s.event,
+      ordered((rules[s.event] ?? []).filter((r): r is OrgRole => (ORG_ROLES as readonly string[]).includes(r))),
+    ]),
+  ) as EmailRules;
+  const changed = EVENT_SETTINGS.filter((s) => before[s.event].join() !== next[s.event].join());
+  if (!changed.length) return 0;
+  await rawQuery(
+    `insert into notification_rules (organization_id, event, email_roles, updated_at)
+     select $1, e.key, array(select jsonb_array_elements_text(e.value)), now() from jsonb_each($2::jsonb) e
+     on conflict (organization_id, event) do update set email_roles = excluded.email_roles, updated_at = excluded.updated_at`,
+    [actor.organization.id, JSON.stringify(next)],
+  );
+  await recordActivity({
+    organizationId: actor.organization.id,
+    userId: actor.user.id,
+    type: "settings",
+    status: "success",
+    action: "Notification settings changed",
+    details: changed.map((s) => `${s.label}: ${words(before[s.event])} to ${words(next[s.event])}`).join("; "),
+    meta,
+  });
+  return changed.length;
+}

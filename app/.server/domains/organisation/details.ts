@@ -1,0 +1,82 @@
+import { rawQuery } from "../../infrastructure/db/client";
+import type { Organization } from "../../infrastructure/db/schema";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { can, type Role } from "../auth/permissions";
+import { OrganisationRefusal, ORGANISATION_REFUSALS } from "./refusals";
+import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
+import { INDUSTRIES, type Industry } from "~/lib/kenya";
+
+/** Who acts on the organisation: the signed-in member as the guards resolve them (the organisation as the session read it). */
+export interface OrganisationActor {
+  user: { id: string };
+  organization: Organization;
+  role: Role;
+}
+
+export interface OrganisationDetails {
+  name: string;
+  kraPin: string | null;
+  postalAddress: string | null;
+  county: string | null;
+  industry: Industry | null;
+  timeZone: string;
+}
+
+/** The details as the page shows them: read with the session, so the page costs no statement of its own. */
+export function organisationDetails(organization: Organization): OrganisationDetails {
+  return {
+    name: organization.name,
+    kraPin: organization.kraPin,
+    postalAddress: organization.postalAddress,
+    county: organization.county,
+    industry: organization.industry && Object.hasOwn(INDUSTRIES, organization.industry) ? (organization.industry as Industry) : null,
+    timeZone: organization.timeZone,
+  };
+}
+
+const FIELD_WORDS: Record<keyof OrganisationDetails, string> = {
+  name: "name",
+  kraPin: "KRA PIN",
+  postalAddress: "postal address",
+  county: "county",
+  industry: "industry",
+  timeZone: "time zone",
+};
+
+/**
+ * Saves the organisation's details (owners and admins). Empty optional fields are cleared. The
+ * activity log says which fields changed; an unchanged form writes nothing. Answers the fields changed.
+ */
+export async function updateOrganisationDetails(actor: OrganisationActor, input: OrganisationDetailsInput, meta?: RequestMeta) {
+  if (!can(actor.role, "organization:manage")) throw new OrganisationRefusal(403, "forbidden", ORGANISATION_REFUSALS.forbidden);
+  const next: OrganisationDetails = {
+    name: input.name,
+    kraPin: input.kraPin || null,
+    postalAddress: input.postalAddress || null,
+    county: input.county || null,
+    industry: (input.industry as Industry | undefined) || null,
+    timeZone: input.timeZone,
+  };
+  const before = organisationDetails(actor.organization);
+  const changed = (Object.keys(FIELD_WORDS) as (keyof OrganisationDetails)[]).filter((key) => before[key] !== next[key]);
+  if (!changed.length) return changed;
+  await rawQuery(
+    `update organizations set name = $2, kra_pin = $3, postal_address = $4, county = $5, industry = $6, time_zone = $7, updated_at = now()
+     where id = $1`,
+    [actor.organization.id, next.name, next.kraPin, next.postalAddress, next.county, next.industry, next.timeZone],
+  );
+  const words = changed.map((key) => FIELD_WORDS[key]);
+  await recordActivity({
+    organizationId: actor.organization.id,
+    userId: actor.user.id,
+    type: "settings",
+    status: "success",
+    action: "Organisation details updated",
+    details: `Changed ${words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0]}${
+      changed.includes("name") ? `; the name is now ${next.name}` : ""
+    }`,
+    meta,
+  });
+  return changed;
+}

@@ -1,0 +1,122 @@
+import { and, eq, sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { organizations, users } from "../../infrastructure/db/schema";
+import { recordActivity } from "../activity/record";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import type { CurrentUser } from "../auth/guards";
+import { CODE_MESSAGES, consumeCode, issueCode } from "../auth/codes";
+import { env } from "../../infrastructure/config/env";
+import { log } from "../../infrastructure/log";
+import { sendMail } from "../../infrastructure/mail/transport";
+import { emailChangeMail, existingAccountMail } from "../../infrastructure/mail/messages";
+import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
+import { MESSAGES } from "~/lib/schemas/auth";
+import { normalizePhone } from "~/lib/phone";
+
+import { can, type Role } from "../auth/permissions";
+
+export const PROFILE_SAVED = "Profile updated successfully";
+
+export interface ProfileInput {
+  businessName: string;
+  email: string;
+  phoneNumber?: string;
+}
+
+export type ProfileResult =
+  | { ok: true; message: string; pendingEmail?: string }
+  | { ok: false; status: 400 | 403 | 429; field?: "phoneNumber" | "email" | "businessName"; message: string };
+
+export const BUSINESS_NAME_NOT_YOURS = "Only the owner or an admin can rename the organisation.";
+
+/** Owners and admins rename the organisation (a platform administrator their own); agents and viewers see its name. */
+export const mayRenameOrganisation = (role: Role) => role === "platform_admin" || can(role, "organization:manage");
+
+/** Saves business name and phone at once; a new e-mail waits until its code is confirmed. */
+export async function updateProfile(current: CurrentUser, input: ProfileInput, meta: RequestMeta): Promise<ProfileResult> {
+  const phone = input.phoneNumber ? normalizePhone(input.phoneNumber) : null;
+  if (input.phoneNumber && !phone) return { ok: false, status: 400, field: "phoneNumber", message: MESSAGES.phoneInvalid };
+
+  const changes: string[] = [];
+  const renamed = input.businessName !== current.organization.name;
+  // The organisation's name is the organisation's (Account Settings, Organisation): owners and admins change it.
+  if (renamed && !mayRenameOrganisation(current.role))
+    return { ok: false, status: 403, field: "businessName", message: BUSINESS_NAME_NOT_YOURS };
+  if (renamed) changes.push("business name");
+  if ((phone ?? null) !== (current.user.phoneNumber ?? null)) changes.push("phone");
+  const newEmail = input.email.trim();
+  const emailChanged = newEmail.toLowerCase() !== current.user.email.toLowerCase();
+
+  if (emailChanged) {
+    const limited = await hitRateLimit(RATE_LIMITS.codeAccount, `email-change:${current.user.id}`);
+    if (!limited.allowed) return { ok: false, status: 429, field: "email", message: rateLimitMessage(limited.retryAfterSeconds) };
+  }
+  await db().transaction(async (tx) => {
+    await tx
+      .update(organizations)
+      .set({ name: input.businessName, updatedAt: new Date() })
+      .where(eq(organizations.id, current.organization.id));
+    await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, current.user.id));
+  });
+  if (emailChanged) await startEmailChange(current, newEmail);
+  if (changes.length || emailChanged) {
+    const details = [
+      changes.length ? `Updated ${changes.join(" and ")}` : "",
+      emailChanged ? `E-mail change to ${newEmail} awaiting confirmation` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    await recordActivity({
+      organizationId: current.organization.id,
+      userId: current.user.id,
+      type: "profile",
+      status: "success",
+      action: "Profile updated",
+      details,
+      meta,
+    });
+  }
+  return emailChanged
+    ? { ok: true, message: `${PROFILE_SAVED}. We sent a code to ${newEmail} to confirm it.`, pendingEmail: newEmail }
+    : { ok: true, message: PROFILE_SAVED };
+}
+
+// A taken address gets a notice, not a code, and the owner sees the same answer.
+async function startEmailChange(current: CurrentUser, newEmail: string) {
+  const [taken] = await db()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, newEmail.toLowerCase()))
+    .limit(1);
+  if (taken) {
+    await sendMail(existingAccountMail(newEmail));
+    return;
+  }
+  const code = await issueCode(current.user.id, "email_change", newEmail);
+  if (env().sandbox) log().warn(`[sandbox] e-mail change code for ${newEmail}: ${code}`);
+  await sendMail(emailChangeMail(newEmail, code));
+}
+
+/** Confirms the pending e-mail with its code. */
+export async function confirmEmailChange(current: CurrentUser, otp: string, meta: RequestMeta) {
+  const check = await consumeCode(current.user.id, "email_change", otp);
+  if (!check.ok) return { ok: false as const, status: 400 as const, message: CODE_MESSAGES[check.reason] };
+  const updated = await db()
+    .update(users)
+    .set({ email: check.targetEmail })
+    .where(and(eq(users.id, current.user.id)))
+    .returning({ id: users.id })
+    .catch(() => []);
+  if (!updated.length)
+    return { ok: false as const, status: 400 as const, message: "This email address can no longer be used. Please choose another." };
+  await recordActivity({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    type: "profile",
+    status: "success",
+    action: "E-mail changed",
+    details: `${current.user.email} → ${check.targetEmail}`,
+    meta,
+  });
+  return { ok: true as const, message: `Your email is now ${check.targetEmail}` };
+}
