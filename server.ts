@@ -26,7 +26,7 @@ import { createRequestContext, type RequestInfo } from "~/.server/infrastructure
 import { endLiveStreams } from "~/.server/infrastructure/http/live-streams";
 import { renderOnce } from "~/.server/infrastructure/http/render-once";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/demo/seed";
 import { demoConnectionForSandbox } from "~/.server/demo/seed-demo-connection";
 import { sandboxMailRouter } from "./sandbox/mail/router";

@@ -232,7 +232,7 @@ export async function connectBenchNumber(query, { organizationId, business, encr
  * body the dispatcher sends (the stored payload, Jumbe's id as biz_opaque_callback_data) and the
  * Graph client's headers, `inFlight` at a time, paced by a token bucket of `rate` a second that
  * holds `burstSeconds` of it and starts full, as sending_buckets does. Over a keep-alive node:http
- * agent of `inFlight` sockets with one timer per call, as app/.server/adapters/whatsapp-graph/http-transport.ts.
+ * agent of `inFlight` sockets with one timer per call, as app/.server/infrastructure/clients/whatsapp-graph/http-transport.ts.
  */
 export async function bareLoop({ graph, phoneNumberId, token, payload, to, inFlight, rate, burstSeconds }) {
   const url = new URL(`${graph}/${encodeURIComponent(phoneNumberId)}/messages`);

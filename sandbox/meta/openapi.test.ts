@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createGraphClient } from "../../app/.server/adapters/whatsapp-graph/graph-client";
+import { createGraphClient } from "../../app/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import description from "../../tests/fixtures/meta-openapi/responses-v23.0.json";
 import { schemaErrors, type Schema } from "./openapi-check";
 import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "./test-support";

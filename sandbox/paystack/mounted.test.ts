@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import { paystackClient, verifyPaystackSignature } from "~/.server/adapters/payments/paystack";
+import { paystackClient, verifyPaystackSignature } from "~/.server/infrastructure/clients/paystack";
 import { createApp } from "../../server";
 import { createPaystackSandbox, type PaystackSandbox } from "./index";
 import { startReceiver } from "./test-support";

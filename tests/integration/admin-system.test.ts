@@ -19,7 +19,7 @@ import { createMetaSandbox } from "../../sandbox/meta";
 import { createMpesaSandbox } from "../../sandbox/mpesa";
 import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
 import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
-import { instanceIdentity, noteRequest } from "~/.server/domains/admin/system/instance";
+import { instanceIdentity, noteRequest } from "~/.server/infrastructure/metrics/instance";
 import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/domains/admin/system/monitor";
 import { parseRange } from "~/.server/domains/admin/system/series";
 import { seedAdminSystem } from "~/.server/demo/seed-admin-system";

@@ -16,7 +16,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { dispatchBatch, drainDispatcher } from "~/.server/domains/messaging/dispatcher";
-import { graphClient, type GraphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import { graphClient, type GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { acceptsPerMessage, approvedTemplate, metaReceived, queueTemplates, recipient, setBucketRate } from "../support/sending-kit";
 

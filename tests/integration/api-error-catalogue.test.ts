@@ -7,7 +7,7 @@ import { ENDPOINTS, errorCodesOf, type Endpoint } from "~/.server/adapters/api-v
 import { ERROR_CATALOGUE, ERROR_CODES, errorCatalogue, type ErrorCode } from "~/.server/adapters/api-v1/errors";
 import { documentedErrorCodes, openApiDocument } from "~/.server/adapters/api-v1/openapi";
 import { can } from "~/.server/domains/auth/permissions";
-import { enqueueMessageEvents } from "~/.server/adapters/webhooks-out/events";
+import { enqueueMessageEvents } from "~/.server/domains/webhooks-out/events";
 import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as developersPage from "~/routes/app/developers";

@@ -14,7 +14,7 @@ import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
 import { decryptSecret } from "~/.server/infrastructure/security/crypto";
-import { graphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import { graphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import { fileStorage, localFileStorage, setFileStorage } from "~/.server/infrastructure/storage";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
 import { activityLogs, mailOutbox, sessions } from "~/.server/infrastructure/db/schema";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as forgotAction } from "~/routes/auth/forgot-password";

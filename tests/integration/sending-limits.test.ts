@@ -6,7 +6,7 @@ import { dispatchBatch, drainDispatcher, PAIR_MESSAGES_PER_MINUTE, startDispatch
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
-import { graphClient, type GraphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import { graphClient, type GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 import { startGraphSandbox } from "../support/sandbox-waba";

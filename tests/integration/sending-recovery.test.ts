@@ -7,7 +7,12 @@ import { dispatchBatch, drainDispatcher, MAX_SEND_ATTEMPTS } from "~/.server/dom
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
 import { SendRefusal } from "~/.server/domains/messaging/refusals";
 import { getApiMessage } from "~/.server/adapters/api-v1/messages";
-import { createGraphClient, GraphNetworkError, graphClient, type GraphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import {
+  createGraphClient,
+  GraphNetworkError,
+  graphClient,
+  type GraphClient,
+} from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { startApiV1Server } from "../support/api-v1-server";

@@ -8,7 +8,7 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { applyKeptStatuses } from "~/.server/domains/messaging/statuses";
 import { getApiMessage } from "~/.server/adapters/api-v1/messages";
 import { markInboundRead } from "~/.server/domains/messaging/read-receipts";
-import { graphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import { graphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import { createVerifiedUser } from "../support/accounts";
 import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 

@@ -130,7 +130,7 @@ describe("e-mail verification", () => {
 
   it("shows the verify page's countdown from the server's window", async () => {
     const email = await signUp();
-    const { signedCookies } = await import("~/.server/domains/auth/cookies");
+    const { signedCookies } = await import("~/.server/infrastructure/http/cookies");
     const cookie = cookieHeader([await signedCookies().otpEmail.serialize(email)]);
     const page = await run(verifyLoader, getRequest("/verify-otp", { cookie }));
     expect(page.data.email).toBe(email);

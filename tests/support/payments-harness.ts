@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import { clearDarajaTokens } from "~/.server/adapters/payments/daraja";
+import { clearDarajaTokens } from "~/.server/infrastructure/clients/daraja";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
 import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
 import { createPaystackSandbox, type PaystackSandbox } from "../../sandbox/paystack";

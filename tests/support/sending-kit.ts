@@ -7,7 +7,7 @@ import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { queueMessage } from "~/.server/domains/messaging/queue";
-import type { GraphClient } from "~/.server/adapters/whatsapp-graph/graph-client";
+import type { GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import type { SandboxMessage } from "../../sandbox/meta";
 import type { startGraphSandbox } from "./sandbox-waba";
 

@@ -13,8 +13,8 @@ import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from
 import { log } from "../infrastructure/log";
 import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../domains/messaging/token-refusal";
 import { CONSENT_REPLY_QUEUE, sendConsentReplies } from "../domains/contacts/signals";
-import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../adapters/webhooks-out/events";
-import { requeueLostDeliveries, runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../adapters/webhooks-out/deliver";
+import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "../domains/webhooks-out/events";
+import { requeueLostDeliveries, runDeliveryJobs, sendDisabledMails, WEBHOOK_DISABLED_MAIL_QUEUE } from "../domains/webhooks-out/deliver";
 import {
   enqueueAllTemplateSyncs,
   runTemplateSyncJobs,

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/auth.signin";
 import { SigninSchema } from "~/lib/schemas/auth";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/auth.verify-otp";
 import { EmailOnlySchema, OtpSchema } from "~/lib/schemas/auth";
 import { verifySignupCode } from "~/.server/domains/auth/verification";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
 import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { readForm } from "~/.server/infrastructure/http/forms";
 
 /** Remembers whether the side navigation is collapsed; a plain form post without JavaScript, a fetcher with it. */

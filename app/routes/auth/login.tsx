@@ -11,7 +11,7 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
 import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";

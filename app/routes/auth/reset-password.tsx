@@ -12,7 +12,7 @@ import { OtpInput } from "~/components/ui/otp-input";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
 import { resetPassword } from "~/.server/domains/auth/password-reset";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";

@@ -14,7 +14,7 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";

@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
-import { signedCookies } from "~/.server/domains/auth/cookies";
+import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { resendSignupCode, verifySignupCode } from "~/.server/domains/auth/verification";
 import { secondsUntilResend } from "~/.server/domains/auth/resend-window";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";

@@ -1,6 +1,6 @@
 import { env } from "../../infrastructure/config/env";
 import { constantTimeEqual, keyedHash } from "../../infrastructure/security/crypto";
-import { readCookie } from "./cookies";
+import { readCookie } from "../../infrastructure/http/cookies";
 
 /**
  * "Known device" cookies (decision 013): a browser that signed in to an account before keeps

@@ -4,7 +4,7 @@ import { sessions, type Organization, type User } from "../../infrastructure/db/
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { messagesUsedThisMonthSql } from "../billing/month-usage";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "./cookies";
+import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
 
 const DAY = 24 * 60 * 60 * 1000;
 export const PERSISTENT_SESSION_MS = 30 * DAY;

@@ -1,6 +1,6 @@
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { clearSessionCookieHeader } from "./cookies";
+import { clearSessionCookieHeader } from "../../infrastructure/http/cookies";
 import { deleteSessionByToken, findSession, sessionToken } from "./sessions";
 
 /** Deletes this request's session row and returns the header that clears the cookie. */

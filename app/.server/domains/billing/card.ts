@@ -9,7 +9,7 @@ import {
   paystackDeclineWords,
   verifyPaystackSignature,
   type VerifiedTransaction,
-} from "../../adapters/payments/paystack";
+} from "../../infrastructure/clients/paystack";
 import { completePayment, createPayment, failPayment, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
 
 /**

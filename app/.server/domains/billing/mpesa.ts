@@ -13,7 +13,7 @@ import {
   parseStkCallback,
   type C2bPayment,
   type StkCallback,
-} from "../../adapters/payments/daraja";
+} from "../../infrastructure/clients/daraja";
 import {
   callbackSecret,
   completePayment,

@@ -3,7 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../../infrastructure/db/schema/billing";
-import { normaliseMpesaPhone } from "../../adapters/payments/daraja";
+import { normaliseMpesaPhone } from "../../infrastructure/clients/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
 import { dayWords, periodAt } from "./periods";
 

@@ -6,7 +6,7 @@ import { log } from "../../infrastructure/log";
 import { env } from "../../infrastructure/config/env";
 import { processState } from "../../infrastructure/process-state";
 import { decryptSecret } from "../../infrastructure/security/crypto";
-import { GraphApiError, GraphNetworkError, graphClient, type GraphClient } from "../../adapters/whatsapp-graph/graph-client";
+import { GraphApiError, GraphNetworkError, graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { outageBackoffMs } from "../../infrastructure/jobs/worker";
 import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";

@@ -1,5 +1,5 @@
 import type { Executor } from "../../infrastructure/jobs/queue";
-import { enqueueMessageEvents } from "../../adapters/webhooks-out/events";
+import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "../inbox/events";
 import { chargeAccepted, settleFailed } from "../billing/charging";

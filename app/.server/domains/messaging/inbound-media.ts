@@ -11,7 +11,7 @@ import {
   graphClient,
   MediaTooLargeError,
   type GraphClient,
-} from "../../adapters/whatsapp-graph/graph-client";
+} from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { MEDIA_KINDS, type MediaKind } from "./content";
 import { cleanMediaFileName } from "./media-files";
 import { baseMimeType, LARGEST_MEDIA, MEDIA_TYPES } from "./media-types";

@@ -1,6 +1,6 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { fileStorage, StorageNotFoundError } from "../../infrastructure/storage";
-import { GraphApiError, type GraphClient } from "../../adapters/whatsapp-graph/graph-client";
+import { GraphApiError, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { processState } from "../../infrastructure/process-state";
 
 /**

@@ -1,6 +1,6 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { decryptSecret } from "../../infrastructure/security/crypto";
-import { graphClient, type GraphClient } from "../../adapters/whatsapp-graph/graph-client";
+import { graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { refuse } from "./refusals";
 
 /**

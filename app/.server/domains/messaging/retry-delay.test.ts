@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServer } from "node:net";
-import { createGraphClient, GraphApiError, GraphNetworkError } from "../../adapters/whatsapp-graph/graph-client";
+import { createGraphClient, GraphApiError, GraphNetworkError } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { IN_DOUBT_WAIT_MS, MAX_SEND_ATTEMPTS, retryDelayMs } from "./dispatcher";
 
 const apiError = (code: number, status = 400) => new GraphApiError({ step: "messages.send", status, code, message: `(#${code}) error` });

@@ -4,7 +4,7 @@ import type { MessageTemplate } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { decryptSecret } from "../../infrastructure/security/crypto";
-import { describeGraphFailure, graphClient, type GraphClient } from "../../adapters/whatsapp-graph/graph-client";
+import { describeGraphFailure, graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { isUniqueViolation } from "../whatsapp/embedded-signup";
 import {
   formatBytes,

@@ -10,7 +10,7 @@ import {
   graphClient,
   type GraphClient,
   type GraphTemplate,
-} from "../../adapters/whatsapp-graph/graph-client";
+} from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { CATEGORY_VALUES } from "../../../lib/templates";
 import { metaStatus } from "./manage";
 import { recordTemplateEvent } from "./events";

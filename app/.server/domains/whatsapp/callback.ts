@@ -2,7 +2,7 @@ import type { CurrentUser } from "../auth/guards";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { log } from "../../infrastructure/log";
 import { completeEmbeddedSignup, EmbeddedSignupError, type ConnectedAccount } from "./embedded-signup";
-import { GraphApiError, GraphNetworkError } from "../../adapters/whatsapp-graph/graph-client";
+import { GraphApiError, GraphNetworkError } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { isValidSignupState } from "./signup-state";
 
 /** Why a signup failed, as a fixed code: the page shows its text, so a crafted URL cannot put words on it. */

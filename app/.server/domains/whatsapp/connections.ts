@@ -6,7 +6,12 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import type { Executor, Job } from "../../infrastructure/jobs/queue";
-import { describeGraphFailure, GraphApiError, graphClient, type GraphClient } from "../../adapters/whatsapp-graph/graph-client";
+import {
+  describeGraphFailure,
+  GraphApiError,
+  graphClient,
+  type GraphClient,
+} from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { e164, qualityLabel } from "./phone-format";
 import { isUniqueViolation } from "./embedded-signup";
 import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";

@@ -16,7 +16,12 @@ import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import { log } from "../../infrastructure/log";
-import { describeGraphFailure, graphClient, type GraphClient, type GraphPhoneNumber } from "../../adapters/whatsapp-graph/graph-client";
+import {
+  describeGraphFailure,
+  graphClient,
+  type GraphClient,
+  type GraphPhoneNumber,
+} from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { e164, phoneDigits } from "./phone-format";
 import { REPLAY_UNROUTED_QUEUE } from "../../adapters/webhooks-in/process";
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { noteRequest } from "../../domains/admin/system/instance";
+import { noteRequest } from "../metrics/instance";
 import { statementsOf } from "../db/statement-count";
 import { log } from "../log";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { SESSION_COOKIE } from "../../domains/auth/cookies";
+import { SESSION_COOKIE } from "./cookies";
 
 const SESSION_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
 const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { redirect } from "react-router";
-import { signedCookies } from "../../domains/auth/cookies";
+import { signedCookies } from "./cookies";
 
 export interface Toast {
   id: string;

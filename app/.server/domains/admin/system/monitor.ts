@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, queryRows } from "../../../infrastructure/db/client";
 import { log } from "../../../infrastructure/log";
-import { heartbeatResources, instanceIdentity, takeMinuteSample } from "./instance";
+import { heartbeatResources, instanceIdentity, takeMinuteSample } from "../../../infrastructure/metrics/instance";
 import { queueFigures } from "./figures";
 import { evaluateAlertRules } from "./alerts";
 

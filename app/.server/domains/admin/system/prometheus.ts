@@ -4,7 +4,7 @@ import { Gauge, Registry } from "prom-client";
 import { env } from "../../../infrastructure/config/env";
 import { queryRows } from "../../../infrastructure/db/client";
 import { processState } from "../../../infrastructure/process-state";
-import { instanceRegistry } from "./instance";
+import { instanceRegistry } from "../../../infrastructure/metrics/instance";
 import { queueFigures } from "./figures";
 
 /**

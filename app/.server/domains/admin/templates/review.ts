@@ -9,7 +9,7 @@ import { notify } from "../../notifications/notify";
 import { recordTemplateEvent } from "../../templates/events";
 import { sendHeldTemplate, TEMPLATE_MESSAGES } from "../../templates/manage";
 import { findTemplate } from "../../templates/queries";
-import type { GraphClient } from "../../../adapters/whatsapp-graph/graph-client";
+import type { GraphClient } from "../../../infrastructure/clients/whatsapp-graph/graph-client";
 import type { MessageTemplate } from "../../../infrastructure/db/schema";
 
 /**

@@ -7,8 +7,13 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordActivity } from "../../activity/record";
 import { decryptSecret } from "../../../infrastructure/security/crypto";
-import { createGraphClient, describeGraphFailure, GraphApiError, type GraphClient } from "../../../adapters/whatsapp-graph/graph-client";
-import { graphCallsRecorded, recordGraphCall, withGraphCallContext } from "../../../adapters/whatsapp-graph/graph-call-log";
+import {
+  createGraphClient,
+  describeGraphFailure,
+  GraphApiError,
+  type GraphClient,
+} from "../../../infrastructure/clients/whatsapp-graph/graph-client";
+import { graphCallsRecorded, recordGraphCall, withGraphCallContext } from "../../../infrastructure/clients/whatsapp-graph/graph-call-log";
 import { markDisconnected, unsubscribeForDisconnect } from "../../whatsapp/connections";
 import { recordAdminAction } from "../audit";
 

@@ -6,7 +6,7 @@ import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { randomToken, sha256 } from "../../../infrastructure/security/crypto";
 import { rateLimitMessage } from "../../../infrastructure/security/rate-limit";
 import { env } from "../../../infrastructure/config/env";
-import { readCookie } from "../cookies";
+import { readCookie } from "../../../infrastructure/http/cookies";
 import { knownDeviceId } from "../known-device";
 import { countTwoFactorFailure, takeCodeAttempt } from "../signin-attempts";
 import { findUserById } from "../users";

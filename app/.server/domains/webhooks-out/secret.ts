@@ -3,9 +3,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { webhookEndpoints } from "../../infrastructure/db/schema";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
-import { recordActivity } from "../../domains/activity/record";
+import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../../domains/auth/guards";
+import type { CurrentUser } from "../auth/guards";
 
 /** Standard Webhooks' secret format: `whsec_` and the base64 of the key's bytes (32 random bytes here). */
 export const SECRET_PREFIX = "whsec_";

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { rawQuery } from "../../infrastructure/db/client";
-import { log } from "../../infrastructure/log";
+import { rawQuery } from "../../db/client";
+import { log } from "../../log";
 
 /**
  * graph_call_log: the Graph calls the engine (and an administrator's Test Connection) make, other

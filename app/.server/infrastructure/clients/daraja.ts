@@ -1,5 +1,5 @@
-import { env } from "../../infrastructure/config/env";
-import { processState } from "../../infrastructure/process-state";
+import { env } from "../config/env";
+import { processState } from "../process-state";
 
 /**
  * Safaricom's Daraja API: OAuth, M-Pesa Express (STK push and its status query), C2B URL

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { db, queryRows } from "../../infrastructure/db/client";
-import { recordActivity } from "../../domains/activity/record";
+import { recordActivity } from "../activity/record";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../../domains/auth/guards";
+import type { CurrentUser } from "../auth/guards";
 import { WEBHOOK_OUT_QUEUE } from "./events";
 
 /** How many deliveries the Developers page lists: the most recent, newest first. */

@@ -2,7 +2,7 @@ import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { processState } from "../../../infrastructure/process-state";
+import { processState } from "../process-state";
 
 /**
  * This process as the System tab sees it: its identity, its resources (CPU, memory, event-loop

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { env } from "../../infrastructure/config/env";
-import { log } from "../../infrastructure/log";
+import { env } from "../../config/env";
+import { log } from "../../log";
 import { createHttpTransport, TransportError, type Transport } from "./http-transport";
 import { isRecordedStep, recordGraphCall, type GraphCallRecord } from "./graph-call-log";
 

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { parseCookie } from "cookie";
-import { env } from "../../infrastructure/config/env";
+import { env } from "../config/env";
 
 export const SESSION_COOKIE = "jumbe_session";
 

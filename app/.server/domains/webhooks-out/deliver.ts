@@ -3,15 +3,15 @@ import { db, queryRows } from "../../infrastructure/db/client";
 import { users } from "../../infrastructure/db/schema";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
-import { recordActivity } from "../../domains/activity/record";
-import { roleOf } from "../../domains/auth/permissions";
+import { recordActivity } from "../activity/record";
+import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { resolveWebhookTarget, systemResolver, type Resolver } from "../../domains/developer/webhook-endpoint";
+import { resolveWebhookTarget, systemResolver, type Resolver } from "../developer/webhook-endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
-import { notifyWebhookFailing } from "../../domains/notifications/emitters";
+import { notifyWebhookFailing } from "../notifications/emitters";
 
 /**
  * Seconds to wait after each failed attempt of a round: the Standard Webhooks reference schedule

@@ -1,0 +1,61 @@
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { importCircles, importGraph, type ImportEdge } from "./import-graph";
+
+// The rule of the house (docs/architecture.md): app/.server is in layers and imports only go
+// downward; nothing imports in a circle; the sandbox package and the browser code stand apart.
+const root = path.resolve(import.meta.dirname, "../..");
+const edges = importGraph(root, ["app", "sandbox"]);
+
+/** Lower numbers are lower layers. Demo data and the composition root sit on top: nothing below imports them. */
+const LAYERS: Record<string, number> = { infrastructure: 0, domains: 1, adapters: 2, demo: 3, composition: 4 };
+
+function layerOf(file: string): string | null {
+  const match = /^app\/\.server\/([^/]+)\//.exec(file);
+  return match ? match[1]! : null;
+}
+
+const describeEdge = ({ from, to, typeOnly }: ImportEdge) => `${from} → ${to}${typeOnly ? " (types)" : ""}`;
+
+describe("the import graph", () => {
+  test("every server module sits in a layer", () => {
+    const outside = [...new Set(edges.map((edge) => edge.from))].filter(
+      (file) => file.startsWith("app/.server/") && !(layerOf(file)! in LAYERS),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  test("imports between layers only go downward", () => {
+    const upward = edges.filter((edge) => {
+      const from = layerOf(edge.from);
+      const to = layerOf(edge.to);
+      return from !== null && to !== null && from !== to && LAYERS[to]! > LAYERS[from]!;
+    });
+    expect(upward.map(describeEdge)).toEqual([]);
+  });
+
+  test("demo data is only started from the composition root", () => {
+    const intoDemo = edges.filter(
+      (edge) => layerOf(edge.to) === "demo" && layerOf(edge.from) !== "demo" && layerOf(edge.from) !== "composition",
+    );
+    expect(intoDemo.map(describeEdge)).toEqual([]);
+  });
+
+  test("no module imports itself through a circle", () => {
+    expect(importCircles(edges)).toEqual([]);
+  });
+
+  test("server code imports no route or component, and browser code no server module", () => {
+    const wrong = edges.filter(
+      (edge) =>
+        (edge.from.startsWith("app/.server/") && /^app\/(routes|components)\//.test(edge.to)) ||
+        (/^app\/(lib|components)\//.test(edge.from) && edge.to.startsWith("app/.server/")),
+    );
+    expect(wrong.map(describeEdge)).toEqual([]);
+  });
+
+  test("the sandbox package imports nothing from app/", () => {
+    const wrong = edges.filter((edge) => edge.from.startsWith("sandbox/") && edge.to.startsWith("app/"));
+    expect(wrong.map(describeEdge)).toEqual([]);
+  });
+});
