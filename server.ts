@@ -30,7 +30,8 @@ import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/demo/seed";
 import { demoConnectionForSandbox } from "~/.server/demo/seed-demo-connection";
 import { sandboxMailRouter } from "./sandbox/mail/router";
-import { sandboxSystemRouter } from "./sandbox/system";
+import { listOutbox } from "~/.server/infrastructure/mail/transport";
+import { sandboxSystemRouter } from "~/.server/adapters/sandbox-controls/missing-instance";
 import { createMetaSandbox, type MetaSandbox } from "./sandbox/meta";
 import { createPaystackSandbox, type PaystackSandbox } from "./sandbox/paystack";
 import { createMpesaSandbox, type MpesaSandbox } from "./sandbox/mpesa";
@@ -128,7 +129,10 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
       "/sandbox/system",
       sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
     );
-    app.use("/sandbox", sandboxMailRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }));
+    app.use(
+      "/sandbox",
+      sandboxMailRouter(listOutbox, { controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
+    );
   }
   // Whether or not the sandbox is on, nothing under /sandbox is a React Router page.
   app.use("/sandbox", notFound());

@@ -1,5 +1,3 @@
-import type { CampaignStatus, RecipientResult } from "~/.server/domains/campaigns/queries";
-
 /** What a campaign's page updates live: its status, figures and notices (the events route sends them as JSON). */
 export interface LiveFigures {
   status: string;
@@ -42,9 +40,9 @@ export function statusWords(status: string, declined?: "declined" | null) {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
 
-// The domain's lists (app/.server/domains/campaigns), for the pages' components, which cannot import server code.
-
-export const STATUS_CHOICES = [
+// The campaigns' statuses and a recipient's results: the domain (app/.server/domains/campaigns) and the
+// pages' components read the same lists.
+export const CAMPAIGN_STATUSES = [
   "draft",
   "awaiting_approval",
   "scheduled",
@@ -53,14 +51,10 @@ export const STATUS_CHOICES = [
   "completed",
   "cancelled",
   "failed",
-] as const satisfies readonly CampaignStatus[];
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const STATUS_CHOICES = CAMPAIGN_STATUSES;
 export const ENDED_CHOICES = ["completed", "cancelled", "failed"] as const satisfies readonly CampaignStatus[];
-export const RESULT_CHOICES = [
-  "waiting",
-  "sent",
-  "delivered",
-  "read",
-  "replied",
-  "failed",
-  "left_out",
-] as const satisfies readonly RecipientResult[];
+export const RECIPIENT_RESULTS = ["waiting", "sent", "delivered", "read", "replied", "failed", "left_out"] as const;
+export type RecipientResult = (typeof RECIPIENT_RESULTS)[number];
+export const RESULT_CHOICES = RECIPIENT_RESULTS;

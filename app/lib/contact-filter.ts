@@ -1,4 +1,13 @@
-import type { ContactFilter } from "~/.server/domains/contacts/manage";
+/** Which contacts a list, an export or a segment means (the domain turns it into SQL). */
+export interface ContactFilter {
+  search?: string;
+  tag?: string;
+  optIn?: "opted_in" | "opted_out" | "unknown";
+  /** Seen (wrote to the business) since this instant, or never seen ("never"). */
+  seenSince?: Date;
+  neverSeen?: boolean;
+  language?: string;
+}
 
 /** The Contacts tab's filter as the URL carries it: q, tag, optin, seen (7, 30, 90 or never). */
 export interface ContactFilterParams {

@@ -1,4 +1,24 @@
-import type { NotificationEvent, OrgRole } from "~/.server/infrastructure/db/schema";
+import type { OrgRole } from "./roles";
+
+/** The events a notification can be about (the bell, /notifications and, by the organisation's rules, e-mail). */
+export const NOTIFICATION_EVENTS = [
+  "template_decision",
+  "campaign_finished",
+  "campaign_paused",
+  "approval_requested",
+  "approval_decided",
+  "low_balance",
+  "payment_received",
+  "payment_failed",
+  "invoice_issued",
+  "invoice_overdue",
+  "quality_drop",
+  "webhook_failing",
+  "new_device_sign_in",
+  "invitation",
+  "role_changed",
+] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** The roles a notification rule can e-mail, in the order the settings table shows them. */
 export const RULE_ROLES = ["owner", "admin", "agent", "viewer"] as const satisfies readonly OrgRole[];

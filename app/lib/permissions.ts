@@ -1,4 +1,4 @@
-import type { User } from "~/.server/infrastructure/db/schema";
+import type { OrgRole, UserType } from "./roles";
 
 /**
  * Who may do what: one table, read by every page guard, every JSON guard and the `from` check after
@@ -179,7 +179,7 @@ export function can(role: Role, permission: Permission) {
 }
 
 /** The role a user acts with: platform administrators by their usertype, everybody else their organisation role. */
-export function roleOf(user: Pick<User, "usertype" | "orgRole">): Role {
+export function roleOf(user: { usertype: UserType; orgRole: OrgRole }): Role {
   return user.usertype === "admin" ? "platform_admin" : user.orgRole;
 }
 

@@ -1,5 +1,4 @@
 import { Router } from "express";
-import { listOutbox } from "~/.server/infrastructure/mail/transport";
 import { sandboxGate } from "../access";
 
 const escapeHtml = (value: string) =>
@@ -9,7 +8,18 @@ const escapeHtml = (value: string) =>
  * The sandbox mail outbox: what Jumbe would have sent over SMTP, newest first. It shows sign-up and
  * reset codes, so on a demo host (a control token) it asks for the token like the Meta console.
  */
-export function sandboxMailRouter(access: { controlToken?: string; secureCookie?: boolean } = {}) {
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string | Date;
+}
+
+/** `listOutbox` reads the mails Jumbe kept instead of sending (its mail transport, without SMTP). */
+export function sandboxMailRouter(
+  listOutbox: (limit: number) => Promise<OutboxMail[]>,
+  access: { controlToken?: string; secureCookie?: boolean } = {},
+) {
   const router = Router({ caseSensitive: true });
   const gate = sandboxGate({
     token: access.controlToken,

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { TemplateCategory } from "./types";
 import { stableNumericId } from "./util";
 
 /**
@@ -11,19 +10,7 @@ import { stableNumericId } from "./util";
  * neither side reads the other's state.
  */
 
-export interface DemoConnection {
-  /** The tenant's name: the demo business and its WABA take it. */
-  businessName: string;
-  /** The number's display name (verified name). */
-  verifiedName: string;
-  /** The tenant's approved templates, in Meta's shape. */
-  templates: { name: string; language: string; category: TemplateCategory; components: Record<string, unknown>[] }[];
-  /**
-   * The customers who wrote to the demo number in the last 24 hours, as Jumbe stored their messages,
-   * so the sandbox's service windows are open where Jumbe's are (and their wamids can be marked read).
-   */
-  customersWrote?: { waId: string; wamid: string; at: number }[];
-}
+export type { DemoConnection } from "./types";
 
 /** The demo business's ids at Meta, derived from the app id. */
 export function businessDemoIds(appId: string) {

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "../../app/.server/infrastructure/config/env";
+import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "./demo-app";
 import { sendingFromEnv } from "./env-options";
 import { createMetaSandbox, type MetaSandbox } from "./index";
 

@@ -1,4 +1,3 @@
-import type { DemoConnection } from "./business-demo";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Router } from "express";
 
@@ -490,3 +489,18 @@ export interface ResolvedOptions {
 }
 
 export const APP_NAME = "Jumbe Sandbox";
+
+/** The demo business a Jumbe demo tenant is connected to (business-demo.ts makes its ids). */
+export interface DemoConnection {
+  /** The tenant's name: the demo business and its WABA take it. */
+  businessName: string;
+  /** The number's display name (verified name). */
+  verifiedName: string;
+  /** The tenant's approved templates, in Meta's shape. */
+  templates: { name: string; language: string; category: TemplateCategory; components: Record<string, unknown>[] }[];
+  /**
+   * The customers who wrote to the demo number in the last 24 hours, as Jumbe stored their messages,
+   * so the sandbox's service windows are open where Jumbe's are (and their wamids can be marked read).
+   */
+  customersWrote?: { waId: string; wamid: string; at: number }[];
+}

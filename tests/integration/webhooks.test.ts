@@ -16,7 +16,7 @@ import { claimJobs } from "~/.server/infrastructure/jobs/queue";
 import { drainJobs, registerJobHandler, runJobBatch } from "~/.server/infrastructure/jobs/worker";
 import { WEBHOOK_QUEUE } from "~/.server/adapters/webhooks-in/ingest";
 import { enqueueJob } from "~/.server/infrastructure/jobs/queue";
-import { REPLAY_UNROUTED_QUEUE } from "~/.server/adapters/webhooks-in/process";
+import { REPLAY_UNROUTED_QUEUE } from "~/.server/domains/whatsapp/embedded-signup";
 import { env } from "~/.server/infrastructure/config/env";
 import { createVerifiedUser } from "../support/accounts";
 import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";

@@ -4,7 +4,8 @@ import { WEBHOOK_QUEUE } from "../adapters/webhooks-in/ingest";
 // From the modules that define them, not through process.ts's re-exports: the build puts these
 // modules in different chunks, and a re-export across an import cycle would tie those chunks in a circle.
 import { processWebhookJobs } from "../adapters/webhooks-in/process";
-import { REPLAY_UNROUTED_QUEUE, replayUnroutedChanges } from "../adapters/webhooks-in/route";
+import { replayUnroutedChanges } from "../adapters/webhooks-in/route";
+import { REPLAY_UNROUTED_QUEUE } from "../domains/whatsapp/embedded-signup";
 import { REFRESH_PHONE_QUEUE } from "../adapters/webhooks-in/write";
 import { refreshPhoneNumbers } from "../domains/whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../domains/auth/reset-mail-job";

@@ -11,7 +11,7 @@ import { rows } from "./write";
  */
 
 export { REFRESH_PHONE_QUEUE } from "./write";
-export { REPLAY_UNROUTED_QUEUE, replayUnroutedChanges, applyChanges } from "./route";
+export { replayUnroutedChanges, applyChanges } from "./route";
 export { parseEnvelope, cleanJson, type WebhookChange } from "./parse";
 
 /** The job handler of the webhook queue: each job points at a group of stored deliveries. */

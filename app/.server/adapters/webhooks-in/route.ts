@@ -10,8 +10,6 @@ import { ChangeWork, rows, type Account, type Phone } from "./write";
  * connected yet are kept in webhook_unrouted_changes and replayed once it is.
  */
 
-export const REPLAY_UNROUTED_QUEUE = "whatsapp.replay-unrouted";
-
 /** Applies routed changes and returns the ones no tenant owns yet. */
 export async function applyChanges(tx: Executor, changes: WebhookChange[]): Promise<WebhookChange[]> {
   if (!changes.length) return [];

@@ -5,8 +5,6 @@ import { notify } from "../notifications/notify";
 import { log } from "../../infrastructure/log";
 import { formatKes } from "~/lib/invoice";
 import { PaymentRefusal } from "./payments";
-// mpesa.ts imports this module too: the two only call each other inside functions, so the cycle is
-// harmless, and a dynamic import here would split nothing (the build warned that mpesa.ts stays in its chunk).
 import { startMpesaTopup } from "./mpesa";
 
 /**
@@ -86,15 +84,4 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
       log().warn({ organizationId, reason: error.message }, "automatic M-Pesa prompt refused");
     }
   }
-}
-
-/** After money comes in: the alerts may fire again the next time the balance falls (once it is back above them). */
-export async function clearLowBalanceAlert(organizationId: string) {
-  await rawQuery(
-    `update wallets set
-       low_balance_notified_at = case when balance_cents - held_cents >= coalesce(low_balance_threshold_cents, 0) then null else low_balance_notified_at end,
-       auto_topup_requested_at = case when balance_cents - held_cents >= coalesce(auto_topup_threshold_cents, 0) then null else auto_topup_requested_at end
-     where organization_id = $1 and (low_balance_notified_at is not null or auto_topup_requested_at is not null)`,
-    [organizationId],
-  );
 }

@@ -5,6 +5,7 @@ import type { Executor } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
+import { isUniqueViolation } from "../../infrastructure/db/errors";
 
 /**
  * Bank transfers (decision 035): the member is shown Jumbe's account and a reference of their own;
@@ -98,9 +99,4 @@ export async function reconcileBankTransfer(
       );
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }

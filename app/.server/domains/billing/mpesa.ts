@@ -27,7 +27,7 @@ import {
   type PaymentRow,
 } from "./payments";
 import { resumeWalletPausedCampaigns } from "./after-credit";
-import { clearLowBalanceAlert } from "./alerts";
+import { clearLowBalanceAlert } from "./low-balance";
 
 /**
  * M-Pesa (decision 035): wallet top-ups by M-Pesa Express (an STK push: a prompt on the payer's

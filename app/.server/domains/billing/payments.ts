@@ -11,7 +11,7 @@ import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
 import { lineFromGross, lineFromNet } from "./vat";
 import { resumeWalletPausedCampaigns } from "./after-credit";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
-import { clearLowBalanceAlert } from "./alerts";
+import { clearLowBalanceAlert } from "./low-balance";
 
 /**
  * Payments in (decision 035): created pending, then completed exactly once (the status guard, and a

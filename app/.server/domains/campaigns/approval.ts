@@ -3,12 +3,13 @@ import { db } from "../../infrastructure/db/client";
 import type { Executor } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
 import { can, type Role } from "../auth/permissions";
-import { formatNumber } from "~/lib/dates";
 import { DECLINE_REASON_MAX, APPROVAL_MESSAGES } from "~/lib/schemas/approval";
-import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type Actor, type StoredCampaign } from "./lifecycle";
+import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type StoredCampaign } from "./lifecycle";
+import type { Actor } from "./actor";
 import { refuseCampaign } from "./refusals";
 import { wakeFeeder } from "./wake";
-import { notifyApprovalDecided, notifyApprovalRequested } from "../notifications/emitters";
+import { notifyApprovalDecided } from "../notifications/emitters";
+import { kindLabel } from "./approval-request";
 import { hasHeldApiKey } from "../developer/api-keys";
 
 /**
@@ -47,54 +48,6 @@ export interface Approver extends Actor {
   role: Role;
 }
 
-/** The rule: approval is on (a threshold) and the campaign reaches more people than it. */
-export const overThreshold = (threshold: number | null | undefined, recipients: number) =>
-  threshold !== null && threshold !== undefined && recipients > threshold;
-
-/**
- * Whether a campaign reaching `recipients` people must wait for approval now: approval is on, the
- * count is above the threshold, and the campaign (when it exists) has not been approved already.
- */
-export async function needsApproval(executor: Executor, organizationId: string, recipients: number, campaignId?: string) {
-  const rows = (await executor.execute(sql`
-    select o.approval_threshold as threshold,
-           ${campaignId ? sql`(select approved_at is not null from campaigns where id = ${campaignId})` : sql`false`} as approved
-    from organizations o where o.id = ${organizationId}`)) as unknown as { rows: { threshold: number | null; approved: boolean | null }[] };
-  const row = rows.rows[0];
-  return { waits: !!row && !row.approved && overThreshold(row.threshold, recipients), threshold: row?.threshold ?? null };
-}
-
-/** Puts a campaign in "awaiting_approval" inside the caller's transaction: not started, nothing sent. */
-export async function requestApproval(tx: Executor, campaignId: string) {
-  // While it waits nothing else writes updated_at, so it says when approval was asked for.
-  await tx.execute(sql`update campaigns set status = 'awaiting_approval', started_at = null, updated_at = now() where id = ${campaignId}`);
-}
-
-const label = (row: { kind: string }) => (row.kind === "broadcast" ? "Broadcast" : "Campaign");
-const people = (n: number) => `${formatNumber(n)} recipient${n === 1 ? "" : "s"}`;
-
-/**
- * THE place where a campaign has been put to approval (after the commit): the activity log says so.
- * Every path that can make a campaign wait calls it: confirming one, its scheduled time, a resume.
- */
-export async function announceApprovalRequest(
-  actor: Actor,
-  campaign: { id: string; kind: string; name: string },
-  recipients: number,
-  threshold: number | null,
-) {
-  await recordActivity({
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    type: "message",
-    status: "warning",
-    action: `${label(campaign)} awaiting approval`,
-    details: `${campaign.name}: ${people(recipients)}, more than the approval threshold of ${formatNumber(threshold ?? 0)}. An owner or admin other than its author must approve it.`,
-    meta: actor.meta,
-  });
-  await notifyApprovalRequested(db(), { organizationId: actor.organizationId, ...campaign }, { by: actor.userId, recipients });
-}
-
 /** THE place where an approval was decided (after the commit): the activity log records who and how. */
 async function announceApprovalDecision(
   approver: Approver,
@@ -106,7 +59,7 @@ async function announceApprovalDecision(
     userId: approver.userId,
     type: "message",
     status: decision.approved ? "success" : "warning",
-    action: `${label(campaign)} ${decision.approved ? "approved" : "declined"}`,
+    action: `${kindLabel(campaign)} ${decision.approved ? "approved" : "declined"}`,
     details: decision.approved
       ? `${campaign.name}: ${decision.outcome === "sending" ? "sending now" : "scheduled for its time"}.`
       : `${campaign.name}: ${decision.reason}`,
@@ -135,7 +88,7 @@ async function checkDecidable(executor: Executor, row: StoredCampaign, approver:
   if (row.api_key_id && (await hasHeldApiKey(executor, row.api_key_id, approver.userId)))
     throw refuseCampaign(403, "key_holder", APPROVAL_WORDS.keyHolder);
   if (row.status !== "awaiting_approval")
-    throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(label(row).toLowerCase(), row.status));
+    throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(kindLabel(row).toLowerCase(), row.status));
 }
 
 /**

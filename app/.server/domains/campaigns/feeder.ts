@@ -28,7 +28,7 @@ import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
 import { notifyCampaignFinished } from "../notifications/emitters";
-import { announceApprovalRequest } from "./approval";
+import { announceApprovalRequest } from "./approval-request";
 import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing/charging";
 
 /**

@@ -5,7 +5,6 @@ import type { Executor } from "../../infrastructure/jobs/queue";
 import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import { recordActivity } from "../activity/record";
 import { momentInWords } from "../activity/moment";
-import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { attributeDefinitions } from "../contacts/attributes";
 import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
 import { SendRefusal } from "../messaging/refusals";
@@ -20,19 +19,14 @@ import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInp
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
 import { notifyCampaignPaused } from "../notifications/emitters";
-import { announceApprovalRequest, needsApproval, requestApproval } from "./approval";
+import { announceApprovalRequest, needsApproval, requestApproval } from "./approval-request";
+import type { Actor } from "./actor";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
 export const SCHEDULE_MAX_DAYS = 365;
 
-export interface Actor {
-  organizationId: string;
-  userId?: string | null;
-  /** A campaign made through the API: the key the request was made with (maker-checker, decision 045). */
-  apiKeyId?: string | null;
-  meta?: RequestMeta;
-}
+export type { Actor } from "./actor";
 
 export interface CampaignInput {
   name: string;

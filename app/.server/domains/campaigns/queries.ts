@@ -7,18 +7,9 @@ import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReaso
 import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
+import type { CampaignStatus, RecipientResult } from "~/lib/campaign-live";
 
-export const CAMPAIGN_STATUSES = [
-  "draft",
-  "awaiting_approval",
-  "scheduled",
-  "sending",
-  "paused",
-  "completed",
-  "cancelled",
-  "failed",
-] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export { CAMPAIGN_STATUSES, RECIPIENT_RESULTS, type CampaignStatus, type RecipientResult } from "~/lib/campaign-live";
 /** Broadcast History: what has ended. */
 export const ENDED_STATUSES: CampaignStatus[] = ["completed", "cancelled", "failed"];
 
@@ -239,9 +230,6 @@ export async function listCampaigns(
   const older = (before ? true : more) && shown.length ? cursor(shown.at(-1)) : null;
   return { campaigns: views, next: older, older, newer: (before ? more : !!after) ? cursor(shown[0]) : null };
 }
-
-export const RECIPIENT_RESULTS = ["waiting", "sent", "delivered", "read", "replied", "failed", "left_out"] as const;
-export type RecipientResult = (typeof RECIPIENT_RESULTS)[number];
 
 export interface RecipientView {
   id: number;

@@ -8,6 +8,7 @@ import { recordConsent, type ConsentSource, type ConsentStatus } from "./consent
 import { contactName, contactPhone, contactTags, NOTES_MAX } from "./fields";
 import { refuseContact } from "./refusals";
 import { contactView, type ContactRow, type ContactView } from "./views";
+import type { ContactFilter } from "~/lib/contact-filter";
 
 /** What a caller may set on a contact; anything left out stays as it is. */
 export interface ContactChanges {
@@ -197,15 +198,7 @@ export async function deleteContact(actor: Actor, id: string) {
   if (!rows.length) throw notFound();
 }
 
-export interface ContactFilter {
-  search?: string;
-  tag?: string;
-  optIn?: "opted_in" | "opted_out" | "unknown";
-  /** Seen (wrote to the business) since this instant, or never seen ("never"). */
-  seenSince?: Date;
-  neverSeen?: boolean;
-  language?: string;
-}
+export type { ContactFilter } from "~/lib/contact-filter";
 
 /** The filter as SQL conditions on `c` (contacts). */
 export function contactConditions(organizationId: string, filter: ContactFilter) {

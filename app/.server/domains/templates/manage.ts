@@ -5,7 +5,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { describeGraphFailure, graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
-import { isUniqueViolation } from "../whatsapp/embedded-signup";
+import { isUniqueViolation } from "../../infrastructure/db/errors";
 import {
   formatBytes,
   inputFromMeta,

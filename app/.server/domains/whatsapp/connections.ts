@@ -13,7 +13,7 @@ import {
   type GraphClient,
 } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { e164, qualityLabel } from "./phone-format";
-import { isUniqueViolation } from "./embedded-signup";
+import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
 import { wakeDispatcher } from "../messaging/dispatcher";
 

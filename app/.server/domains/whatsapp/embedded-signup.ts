@@ -23,7 +23,7 @@ import {
   type GraphPhoneNumber,
 } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { e164, phoneDigits } from "./phone-format";
-import { REPLAY_UNROUTED_QUEUE } from "../../adapters/webhooks-in/process";
+import { isUniqueViolation } from "../../infrastructure/db/errors";
 
 /**
  * Embedded Signup, server side: exchange the code at once (Meta's codes expire after 30 seconds), check that
@@ -203,11 +203,11 @@ async function liveConnectionOf(wabaId: string) {
 }
 
 /** PostgreSQL's unique_violation, as the driver or drizzle's wrapper carries it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === "23505") return true;
-  return false;
-}
+/**
+ * Changes Meta sent for an account before it was connected wait unrouted; connecting it queues their
+ * replay (the webhook receiver's handler runs it: composition/job-handlers.ts).
+ */
+export const REPLAY_UNROUTED_QUEUE = "whatsapp.replay-unrouted";
 
 async function storeConnection(
   organizationId: string,

@@ -1,12 +1,12 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { processState } from "../process-state";
+import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "../../../../sandbox/meta/demo-app";
 
 // Demo secrets let `npm start` work on a fresh clone; production refuses them.
 export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";
 // Meta app settings for the sandbox; production without the sandbox refuses them.
-export const DEMO_META_APP_ID = "100000000000001";
-export const DEMO_META_APP_SECRET = "jumbe-sandbox-meta-app-secret";
+export { DEMO_META_APP_ID, DEMO_META_APP_SECRET };
 export const DEMO_META_CONFIG_ID = "200000000000002";
 export const DEMO_META_VERIFY_TOKEN = "jumbe-sandbox-verify-token";
 

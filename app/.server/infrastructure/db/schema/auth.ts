@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
-/** The roles inside an organisation, most powerful first. */
-export const ORG_ROLES = ["owner", "admin", "agent", "viewer"] as const;
-export type OrgRole = (typeof ORG_ROLES)[number];
+import { ORG_ROLES, USER_TYPES } from "../../../../lib/roles";
+
+export { ORG_ROLES, type OrgRole } from "../../../../lib/roles";
 
 /** A tenant: every tenant-owned row carries its id. */
 export const organizations = pgTable(
@@ -81,9 +81,7 @@ export const users = pgTable(
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     phoneNumber: text("phone_number"),
-    usertype: text("usertype", { enum: ["individual", "admin"] })
-      .notNull()
-      .default("individual"),
+    usertype: text("usertype", { enum: USER_TYPES }).notNull().default("individual"),
     avatarUrl: text("avatar_url"),
     passwordHash: text("password_hash").notNull(),
     isVerified: boolean("is_verified").notNull().default(false),

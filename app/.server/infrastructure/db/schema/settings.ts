@@ -37,25 +37,9 @@ export const recoveryCodes = pgTable(
   (t) => [uniqueIndex("recovery_codes_user_code_key").on(t.userId, t.codeHash)],
 );
 
-/** The events a notification can be about (the bell, /notifications and, by the organisation's rules, e-mail). */
-export const NOTIFICATION_EVENTS = [
-  "template_decision",
-  "campaign_finished",
-  "campaign_paused",
-  "approval_requested",
-  "approval_decided",
-  "low_balance",
-  "payment_received",
-  "payment_failed",
-  "invoice_issued",
-  "invoice_overdue",
-  "quality_drop",
-  "webhook_failing",
-  "new_device_sign_in",
-  "invitation",
-  "role_changed",
-] as const;
-export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+import { NOTIFICATION_EVENTS } from "../../../../lib/notifications";
+
+export { NOTIFICATION_EVENTS, type NotificationEvent } from "../../../../lib/notifications";
 
 /** A notification for one member: what happened, in words, and where to look. */
 export const notifications = pgTable(

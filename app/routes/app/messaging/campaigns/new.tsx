@@ -14,7 +14,7 @@ import {
   type CampaignInput,
 } from "~/.server/domains/campaigns/lifecycle";
 import { previewMessages } from "~/.server/domains/campaigns/preview";
-import { overThreshold } from "~/.server/domains/campaigns/approval";
+import { overThreshold } from "~/.server/domains/campaigns/approval-request";
 import { audienceLabel } from "~/.server/domains/campaigns/queries";
 import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";

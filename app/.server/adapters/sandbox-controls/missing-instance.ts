@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import express, { Router } from "express";
 import { sql } from "drizzle-orm";
-import { db } from "~/.server/infrastructure/db/client";
-import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "~/.server/domains/admin/system/alerts";
-import { sandboxGate } from "./access";
+import { db } from "../../infrastructure/db/client";
+import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "../../domains/admin/system/alerts";
+import { sandboxGate } from "../../../../sandbox/access";
 
 /**
  * The System tab's fault in sandbox mode (issue 19): a Jumbe instance that stopped beating. POST
