@@ -15,7 +15,12 @@ export default defineConfig({
       {
         resolve: { alias },
         // Opening a PGlite (a unit test's beforeAll) takes seconds on a busy machine: 10 s was not always enough.
-        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"], environment: "node", hookTimeout: 60_000 },
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts", "scripts/**/*.test.ts"],
+          environment: "node",
+          hookTimeout: 60_000,
+        },
       },
       {
         resolve: { alias },
