@@ -126,7 +126,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
     app.use(
-      "/sandbox/system",
+      "/app/.server/adapters/sandbox-controls/missing-instance",
       sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
     );
     app.use(

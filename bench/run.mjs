@@ -3,7 +3,7 @@
 //
 //   npm run build && npm run bench
 //   node bench/run.mjs --duration 5
-//   node bench/run.mjs --database-url postgres://...     (or DATABASE_URL=...; see README "Benchmarks")
+//   node bench/run.mjs --database-url postgres://...     (or DATABASE_URL=...; see docs/benchmarks.md)
 //   node bench/run.mjs --public-only                     (landing and legal pages: weight and Lighthouse)
 //   node bench/run.mjs --webhooks-only                   (POST /webhooks/whatsapp: acknowledged/s, latency, drain)
 //   node bench/run.mjs --activity-only --database-url .. (activity log with a million records: first page, export; PostgreSQL only)
@@ -747,7 +747,7 @@ async function singleServerRuns(results) {
     let templates = null;
     if (runTemplates) {
       if (!databaseUrl) {
-        templates = { skipped: 'PostgreSQL only: pass --database-url or --private-postgres (see README "Benchmarks")' };
+        templates = { skipped: "PostgreSQL only: pass --database-url or --private-postgres (see docs/benchmarks.md)" };
       } else {
         console.log(`\nMessage templates at scale (${Number(args["templates-count"]).toLocaleString("en-US")} templates a tenant) ...`);
         try {
@@ -800,7 +800,7 @@ async function singleServerRuns(results) {
     let activity = null;
     if (runActivity) {
       if (!databaseUrl) {
-        activity = { skipped: 'PostgreSQL only: pass --database-url (see README "Benchmarks")' };
+        activity = { skipped: "PostgreSQL only: pass --database-url (see docs/benchmarks.md)" };
       } else {
         console.log(`\nActivity log at scale (${Number(args["activity-records"]).toLocaleString("en-US")} records) ...`);
         try {

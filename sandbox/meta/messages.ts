@@ -24,7 +24,7 @@ const KEEP_INBOUND = 50_000;
 const PAIR_IDLE_MS = PAIR_RATE.burst * PAIR_RATE.intervalMs;
 
 /**
- * Magic recipients, by the last four digits of `to` (README, Meta sandbox). Synchronous ones answer
+ * Magic recipients, by the last four digits of `to` (sandbox/README.md, Meta). Synchronous ones answer
  * an error; asynchronous ones are accepted and end as the outcome says.
  */
 export const MAGIC_RECIPIENTS = {

@@ -29,7 +29,7 @@ function whole(env: Record<string, string | undefined>, name: string, fallback: 
   return n;
 }
 
-/** The sandbox and where to listen, from environment variables (README: the standalone Meta sandbox). */
+/** The sandbox and where to listen, from environment variables (sandbox/README.md: the Meta sandbox as its own process). */
 export function createStandaloneSandbox(env: Record<string, string | undefined> = process.env): StandaloneConfig {
   const publicPath = (env.META_SANDBOX_PUBLIC_PATH?.trim() || "/sandbox/meta").replace(/\/+$/, "");
   const controlToken = env.SANDBOX_CONTROL_TOKEN?.trim() || undefined;

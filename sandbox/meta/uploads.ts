@@ -14,7 +14,7 @@ export const UPLOAD_TYPES: Record<string, number> = {
   "application/pdf": 100 * MB,
 };
 
-/** Magic values in file_name (README, Meta sandbox). */
+/** Magic values in file_name (sandbox/README.md, Meta). */
 export const UPLOAD_MAGIC = {
   /** The first send keeps half the bytes, then fails as a cut connection would: the client resumes. */
   cut: "cut-once",

@@ -19,7 +19,7 @@ export const EMPTY_ACCOUNT_PIN = "9999";
 
 export const NORMAL_PLAN: DeliveryPlan = { delivery: "normal", duplicates: 2, delayMs: 0 };
 
-/** Phones that answer by themselves, for unattended runs (README "M-Pesa sandbox"). */
+/** Phones that answer by themselves, for unattended runs (sandbox/README.md, "M-Pesa (Daraja)"). */
 export const MAGIC_PHONES: Record<string, { label: string; outcome?: Outcome; plan?: Partial<DeliveryPlan> }> = {
   "254708374149": { label: "Safaricom's sandbox test number: pays at once", outcome: "accept" },
   "254711000000": { label: "Pays at once", outcome: "accept" },

@@ -227,7 +227,7 @@ describe("an account's detail", () => {
     expect(works.data.test.answer).toContain(`WhatsApp Business Account ${wabaId} (Nyota Savings Sacco)`);
     expect(works.data.test.latencyMs).toBeGreaterThanOrEqual(0);
 
-    // A token the sandbox does not know: Meta's 190 (README, "The token is missing, unknown or expired").
+    // A token the sandbox does not know: Meta's 190 (sandbox/README.md, "The token is missing, unknown or expired").
     await db().execute(
       sql`update whatsapp_accounts set access_token_encrypted = ${encryptSecret("EAA-revoked-token")} where id = ${account.id}`,
     );

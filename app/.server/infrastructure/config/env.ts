@@ -31,75 +31,168 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true"));
 
-const EnvVariables = z.object({
-  // React's and Node's build mode: production serves React's production build (npm start does).
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  // Where Jumbe runs, which decides the safety checks (decision 014): `production` refuses demo
-  // secrets and a sandbox, sends HSTS and Secure cookies; `local` (a laptop, CI, a benchmark) does
-  // not. Defaults to production when NODE_ENV is production, else local.
-  DEPLOYMENT: z.enum(["local", "production"]).optional(),
-  // json: one JSON object per line (for log collectors); pretty: short readable lines. Default:
-  // pretty in development on a terminal, else json.
-  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("127.0.0.1"),
-  DATA_DIR: z.string().default("./data"),
+// Each variable's .describe() is its line in docs/configuration.md (`npm run docs:config` writes it).
+export const EnvVariables = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"])
+    .default("development")
+    .describe(
+      "React's and Node's build mode: `production` serves React's production build (`npm start` sets it). `test` is for the test suites.",
+    ),
+  DEPLOYMENT: z
+    .enum(["local", "production"])
+    .optional()
+    .describe(
+      "Which safety checks apply: `production` is production mode (below); `local` is a laptop, CI or a benchmark running the production build with the demo secrets and the sandbox (`npm start` sets it). Unset: `production` when `NODE_ENV=production`, else `local`. See decision 014.",
+    ),
+  LOG_FORMAT: z
+    .enum(["json", "pretty"])
+    .optional()
+    .describe(
+      "`json`: one JSON object per line, with a `request` line per request (method, path, status, ms, `db` statements) and a `job` line per job (queue, id, attempt, outcome, ms). `pretty`: the same as short lines. Unset: `pretty` in development on a terminal, else `json`.",
+    ),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe("Port to listen on."),
+  HOST: z
+    .string()
+    .default("127.0.0.1")
+    .describe("Address to bind. Use `0.0.0.0` to listen on every interface (and set `APP_URL` to the address others open)."),
+  DATA_DIR: z
+    .string()
+    .default("./data")
+    .describe(
+      "Where the embedded database lives (`DATA_DIR/pglite`; unused when `DATABASE_URL` is set) and media files are kept (`DATA_DIR/media`, with any database: share it between instances).",
+    ),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
-    .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  // On SIGTERM: how long requests in flight may take to finish before the database closes. Five
-  // seconds after that the process ends whatever still waits (a database that does not answer).
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
-  APP_URL: z.url().optional(),
-  // The public site (canonical URLs, sitemap); defaults to APP_URL, the same server.
-  SITE_URL: z.url().optional(),
-  SALES_EMAIL: z.email().default("sales@jumbe.co.ke"),
+    .optional()
+    .describe("`postgres://` or `postgresql://` URL. When set, Jumbe uses that PostgreSQL server instead of PGlite."),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10).describe("PostgreSQL connections per process."),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(120_000)
+    .default(10_000)
+    .describe(
+      "On SIGTERM, how long requests in flight may take before the database closes; 5 s later the process ends whatever still waits (a database that does not answer), with exit code 1.",
+    ),
+  APP_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Public origin of the site, and the one address to open it at: the start-up banner prints it, links in e-mails and Embedded Signup use it, the CSRF origin check accepts it and no other origin (never one built from the request's `Host`), and an `https://` value makes the session cookie `Secure`. A page requested at another host answers `421` with a link to the same page at `APP_URL` (health probes, assets, webhooks and the API excepted). Unset: `http://localhost:$PORT` (`http://$HOST:$PORT` when `HOST` is neither loopback nor `0.0.0.0`/`::`).",
+    ),
+  SITE_URL: z.url().optional().describe("Public site origin for canonical URLs, the sitemap and share cards. Unset: `APP_URL`."),
+  SALES_EMAIL: z.email().default("sales@jumbe.co.ke").describe('The landing page\'s "Talk To Us" mailto address.'),
   // The number the landing page's WhatsApp button opens a chat with (wa.me takes digits only).
   WHATSAPP_NUMBER: z
     .string()
     .regex(/^\+?\d{9,15}$/, "WHATSAPP_NUMBER must be an international number such as +254711082000")
-    .default("+254711082000"),
-  SUPPORT_EMAIL: z.email().default("support@jumbe.co.ke"),
-  SUPPORT_PHONE: z.string().default("+254 711 082 000"),
-  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEMO_SESSION_SECRET),
+    .default("+254711082000")
+    .describe("The number the landing page's floating WhatsApp button opens a `https://wa.me/...` chat with."),
+  SUPPORT_EMAIL: z.email().default("support@jumbe.co.ke").describe("Contact address shown in the site footer."),
+  SUPPORT_PHONE: z.string().default("+254 711 082 000").describe("Contact phone shown in the site footer."),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "SESSION_SECRET must be at least 32 characters")
+    .default(DEMO_SESSION_SECRET)
+    .describe(
+      "At least 32 characters. Signs the short-lived cookies (`otp_email`, `reset_email`, toasts) and keys the hashes of one-time codes. Production refuses the demo value.",
+    ),
   ENCRYPTION_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "ENCRYPTION_KEY must be 32 bytes as 64 hex characters")
-    .default(DEMO_ENCRYPTION_KEY),
+    .default(DEMO_ENCRYPTION_KEY)
+    .describe(
+      "32 bytes as **64 hex characters**. AES-256-GCM key for secrets stored encrypted. Production refuses the demo value (64 zeros).",
+    ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL")
-    .optional(),
-  MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>"),
-  SANDBOX: flag,
-  // Production with the sandbox on is allowed only on a host declared a public demo (decision 012).
-  DEMO_HOST: flag,
-  // Required on a demo host: the sandbox's control API, console and mail outbox ask for it.
-  SANDBOX_CONTROL_TOKEN: z.string().min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters").optional(),
-  TRUST_PROXY: z.string().default("loopback"),
-  // Benchmarks raise every abuse limit; product rules (the 30 s resend window) are not scaled.
-  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
-  // Meta's Graph API. Without GRAPH_API_BASE_URL the sandbox (sandbox mode) or graph.facebook.com is used.
-  GRAPH_API_BASE_URL: z.url().optional(),
+    .optional()
+    .describe("`smtp://` or `smtps://` URL for nodemailer. Unset: mail goes to the sandbox outbox. Required in production."),
+  MAIL_FROM: z.string().default("Jumbe <no-reply@jumbe.co.ke>").describe("Sender of outgoing mail."),
+  SANDBOX: flag.describe(
+    "Mounts `/sandbox/...` and seeds the demo data into an empty database. In production only together with `DEMO_HOST=1`. Unset: on, except in production.",
+  ),
+  DEMO_HOST: flag.describe(
+    "`1` declares a public demo host: the only way production starts with `SANDBOX=1` (the sandbox's control API signs Meta webhooks for any tenant, its outbox shows one-time codes). Requires `SANDBOX_CONTROL_TOKEN` and a real `META_APP_SECRET`. Unset: off. See decision 012.",
+  ),
+  SANDBOX_CONTROL_TOKEN: z
+    .string()
+    .min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters")
+    .optional()
+    .describe(
+      "At least 32 characters (`openssl rand -base64 32`). When set, the sandbox's control APIs (`/sandbox/meta/control/...`, `/sandbox/mpesa/control/...`, `/sandbox/paystack/control/...`), consoles (`/sandbox/meta`, `/sandbox/mpesa` and its phone page, `/sandbox/paystack`) and mail outbox (`/sandbox/mail`, `/sandbox/mail.json`) ask for it: scripts send `X-Sandbox-Token: <token>` (or `Authorization: Bearer <token>`); in a browser a token form sets an HttpOnly cookie for `/sandbox`. The Embedded Signup dialog, the Graph stand-in, Daraja's API and Paystack's API and checkout stay open. Required on a demo host; unset in development, where the sandbox is open.",
+    ),
+  TRUST_PROXY: z
+    .string()
+    .default("loopback")
+    .describe(
+      "Express `trust proxy`: which proxies may set `X-Forwarded-For`/`-Proto` (addresses, subnets, or `loopback`, `linklocal`, `uniquelocal`). The rate limits count per client IP, so trust only your nginx.",
+    ),
+  RATE_LIMIT_MULTIPLIER: z.coerce
+    .number()
+    .positive()
+    .default(1)
+    .describe(
+      "Multiplies every abuse limit (sign-in, sign-up, codes, resets), for benchmarks. The 30 s resend window is a product rule and is not scaled.",
+    ),
+  GRAPH_API_BASE_URL: z
+    .url()
+    .optional()
+    .describe("Where the Graph API client sends its calls. Unset: the sandbox, or `https://graph.facebook.com` in production."),
   GRAPH_API_VERSION: z
     .string()
     .regex(/^v\d+\.\d+$/, "GRAPH_API_VERSION must look like v25.0")
-    .default("v25.0"),
-  GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  META_APP_ID: z.string().regex(/^\d+$/, "META_APP_ID must be the numeric app id").default(DEMO_META_APP_ID),
-  META_APP_SECRET: z.string().min(16, "META_APP_SECRET must be the app secret from the App Dashboard").default(DEMO_META_APP_SECRET),
+    .default("v25.0")
+    .describe("Graph version in every URL and in the Facebook SDK (the spec's v19.0 expired in May 2026)."),
+  GRAPH_API_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe("Timeout of one Graph call. Throttling and transient errors are retried with backoff."),
+  META_APP_ID: z
+    .string()
+    .regex(/^\d+$/, "META_APP_ID must be the numeric app id")
+    .default(DEMO_META_APP_ID)
+    .describe("The Meta app's id (App Dashboard). Required in production (the default is the sandbox's)."),
+  META_APP_SECRET: z
+    .string()
+    .min(16, "META_APP_SECRET must be the app secret from the App Dashboard")
+    .default(DEMO_META_APP_SECRET)
+    .describe(
+      "The app secret: signs webhooks (`X-Hub-Signature-256`) and authenticates the code exchange. Required in production (the default is the sandbox's).",
+    ),
   META_CONFIG_ID: z
     .string()
     .regex(/^\d+$/, "META_CONFIG_ID must be the numeric Embedded Signup configuration id")
-    .default(DEMO_META_CONFIG_ID),
-  META_VERIFY_TOKEN: z.string().min(16, "META_VERIFY_TOKEN must be at least 16 characters").default(DEMO_META_VERIFY_TOKEN),
-  // The Meta sandbox's template reviewer decides a submitted template this long after (0: at once).
-  META_SANDBOX_TEMPLATE_REVIEW_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
-  // Tests and local trials only: webhooks out may go to loopback (127.0.0.0/8, ::1), where a local
-  // receiver listens. Every other private range stays refused; production refuses the switch.
-  WEBHOOK_ALLOW_LOOPBACK: flag,
+    .default(DEMO_META_CONFIG_ID)
+    .describe(
+      "The Embedded Signup configuration id (Facebook Login for Business > Configurations). Required in production (the default is the sandbox's).",
+    ),
+  META_VERIFY_TOKEN: z
+    .string()
+    .min(16, "META_VERIFY_TOKEN must be at least 16 characters")
+    .default(DEMO_META_VERIFY_TOKEN)
+    .describe(
+      "At least 16 characters: the Verify token of the webhook subscription (`GET /webhooks/whatsapp` handshake). Required in production (the default is the sandbox's).",
+    ),
+  META_SANDBOX_TEMPLATE_REVIEW_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(3000)
+    .describe(
+      "Sandbox mode only: how long the Meta sandbox's reviewer waits before deciding a submitted template (0 to 600000; 0: at once).",
+    ),
+  WEBHOOK_ALLOW_LOOPBACK: flag.describe(
+    "Tests and local trials only: `1` lets webhooks out go to loopback (`127.0.0.0/8`, `::1`), where a local receiver listens (every other private range stays refused). Production refuses to start with it. Unset: off. See decision 021.",
+  ),
   // The price table campaigns estimate with (and billing will charge): Meta's per-message rate for
   // Kenya (+254, "Rest of Africa") by template category in US dollars, the dollar's rate in shillings,
   // and Jumbe's own fee per message in shillings. Meta bills in USD; rates change only each quarter.
@@ -109,68 +202,132 @@ const EnvVariables = z.object({
       /^\s*marketing=\d+(\.\d+)?\s*,\s*utility=\d+(\.\d+)?\s*,\s*authentication=\d+(\.\d+)?\s*$/,
       "META_RATES_USD must look like marketing=0.0225,utility=0.004,authentication=0.004",
     )
-    .default("marketing=0.0225,utility=0.004,authentication=0.004"),
-  USD_KES_RATE: z.coerce.number().positive().max(10_000).default(129.2),
-  JUMBE_FEE_KES: z.coerce.number().min(0).max(100).default(0.15),
-  // Background job workers in this process (0: this instance only serves requests).
-  JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
-  // Loops of the outbound message dispatcher in this process (when JOB_WORKERS is above 0): each
-  // claims, sends and settles a batch in turn, so a second one keeps calls to Meta going while the
-  // first reads and writes the database (decision 026).
-  DISPATCHER_LOOPS: z.coerce.number().int().min(1).max(8).default(2),
-  // Prometheus's scrape of /metrics sends it as `Authorization: Bearer <token>`. Unset: /metrics answers 401 to everyone.
-  METRICS_TOKEN: z.string().min(24, "METRICS_TOKEN must be at least 24 characters").optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    .default("marketing=0.0225,utility=0.004,authentication=0.004")
+    .describe(
+      "Meta's US-dollar rate per delivered template message for Kenya (+254, \"Rest of Africa\"), by category: what Meta charges Jumbe (customers pay the plan's prices, `billing_plans`). Meta changes rates only on 1 January, April, July and October.",
+    ),
+  USD_KES_RATE: z.coerce.number().positive().max(10_000).default(129.2).describe("Shillings to the dollar, for the estimates in KES."),
+  JUMBE_FEE_KES: z.coerce.number().min(0).max(100).default(0.15).describe("Jumbe's own fee per message sent, in shillings."),
+  JOB_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .default(2)
+    .describe(
+      "Job batches each queue may run at once in this process (webhooks, mail, Graph refreshes, housekeeping; decision 015). `0`: this instance only serves requests.",
+    ),
+  DISPATCHER_LOOPS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(8)
+    .default(2)
+    .describe(
+      "Loops of the outbound message dispatcher in this process when `JOB_WORKERS` is above 0; each claims, sends and settles a batch in turn, so two keep calls to Meta going while one uses the database (decision 026).",
+    ),
+  METRICS_TOKEN: z
+    .string()
+    .min(24, "METRICS_TOKEN must be at least 24 characters")
+    .optional()
+    .describe(
+      "At least 24 characters (`openssl rand -base64 32`). Prometheus scrapes `/metrics` with `Authorization: Bearer <token>` (this instance's process and request metrics, and the platform's queue, webhook and alert gauges). Unset: `/metrics` answers 401 to everyone.",
+    ),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("pino's level. Tests are silent unless it is set."),
   // M-Pesa through Safaricom's Daraja API (wallet top-ups by STK push, and paybill payments).
   // Without MPESA_BASE_URL: the local sandbox (sandbox mode) or Safaricom's production API.
-  MPESA_BASE_URL: z.url().optional(),
-  // sandbox: Safaricom's sandbox rules (test shortcode and passkey allowed); production: the live paybill.
-  MPESA_ENVIRONMENT: z.enum(["sandbox", "production"]).optional(),
-  MPESA_CONSUMER_KEY: z.string().min(8, "MPESA_CONSUMER_KEY must be the Daraja app's consumer key").default(DEMO_MPESA_CONSUMER_KEY),
+  MPESA_BASE_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the Daraja client sends its calls (OAuth, STK push and query, C2B URL registration). Unset: the sandbox (`/sandbox/mpesa`), or `https://api.safaricom.co.ke` in production.",
+    ),
+  MPESA_ENVIRONMENT: z
+    .enum(["sandbox", "production"])
+    .optional()
+    .describe(
+      "Daraja's environment; production refuses Safaricom's test paybill 174379. Unset: `production` in production without the sandbox, else `sandbox`.",
+    ),
+  MPESA_CONSUMER_KEY: z
+    .string()
+    .min(8, "MPESA_CONSUMER_KEY must be the Daraja app's consumer key")
+    .default(DEMO_MPESA_CONSUMER_KEY)
+    .describe("The Daraja app's consumer key; production refuses the demo value."),
   MPESA_CONSUMER_SECRET: z
     .string()
     .min(8, "MPESA_CONSUMER_SECRET must be the Daraja app's consumer secret")
-    .default(DEMO_MPESA_CONSUMER_SECRET),
+    .default(DEMO_MPESA_CONSUMER_SECRET)
+    .describe("The Daraja app's consumer secret; production refuses the demo value."),
   MPESA_SHORTCODE: z
     .string()
     .regex(/^\d{5,7}$/, "MPESA_SHORTCODE must be the paybill number (5 to 7 digits)")
-    .default(DEMO_MPESA_SHORTCODE),
-  MPESA_PASSKEY: z.string().min(16, "MPESA_PASSKEY must be the Lipa na M-Pesa Online passkey").default(DEMO_MPESA_PASSKEY),
-  // Where Safaricom posts STK callbacks and paybill validations (a public https address; APP_URL by default).
-  MPESA_CALLBACK_BASE_URL: z.url().optional(),
-  // Safaricom's callback addresses (comma-separated IPs): callbacks from elsewhere are refused. Empty: any.
-  MPESA_ALLOWED_IPS: z.string().default(""),
-  // Where Safaricom's callbacks come from (comma-separated addresses or subnets): a callback from one
-  // of them is believed; from anywhere else a payment waits for Jumbe's own STK query (decision 035).
-  // Unset: Safaricom's published list with the live paybill, loopback (the local sandbox) otherwise.
+    .default(DEMO_MPESA_SHORTCODE)
+    .describe("The paybill that receives top-ups (STK push and C2B)."),
+  MPESA_PASSKEY: z
+    .string()
+    .min(16, "MPESA_PASSKEY must be the Lipa na M-Pesa Online passkey")
+    .default(DEMO_MPESA_PASSKEY)
+    .describe(
+      "The Lipa na M-Pesa Online passkey (the STK password is base64 of shortcode, passkey and timestamp); production refuses the default, Safaricom's public sandbox passkey.",
+    ),
+  MPESA_CALLBACK_BASE_URL: z
+    .url()
+    .optional()
+    .describe("The public address Safaricom posts callbacks to; `https://` in production. Unset: `APP_URL`."),
+  MPESA_ALLOWED_IPS: z
+    .string()
+    .default("")
+    .describe(
+      "Safaricom's callback IPs, comma-separated: a callback from elsewhere is refused. A second line of defence after the secret path and the STK query. Empty: any.",
+    ),
   MPESA_TRUSTED_IPS: z
     .string()
     .refine((list) => list.split(",").every((entry) => !entry.trim() || ipOrSubnet(entry.trim())), {
       message: "MPESA_TRUSTED_IPS must be comma-separated IP addresses or subnets, such as 196.201.214.200,196.201.213.0/24",
     })
-    .optional(),
-  MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    .optional()
+    .describe(
+      "Where Safaricom's callbacks come from: addresses or subnets (`196.201.213.0/24`), comma-separated; empty believes none. A callback from one of them is believed at once; from any other address an M-Pesa Express payment waits for Jumbe's own STK query, and a paybill confirmation is kept in suspense. The client address is the one Express resolves behind `TRUST_PROXY`; production refuses loopback here with the live paybill. Confirm the list with Safaricom at go-live. Unset: Safaricom's published callback addresses (`196.201.214.200`, ... twelve) with the live paybill (`MPESA_ENVIRONMENT=production`); `127.0.0.1,::1` otherwise.",
+    ),
+  MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Daraja call may take."),
   // Card payments through Paystack's hosted checkout. Without PAYSTACK_BASE_URL: the local sandbox or api.paystack.co.
-  PAYSTACK_BASE_URL: z.url().optional(),
+  PAYSTACK_BASE_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the Paystack client sends its calls (card top-ups). Unset: the sandbox (`/sandbox/paystack`), or `https://api.paystack.co` in production.",
+    ),
   PAYSTACK_SECRET_KEY: z
     .string()
     .regex(/^sk_(test|live)_\w{8,}$/, "PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_... or sk_live_...)")
-    .default(DEMO_PAYSTACK_SECRET_KEY),
-  PAYSTACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    .default(DEMO_PAYSTACK_SECRET_KEY)
+    .describe(
+      "Paystack's secret key (`sk_test_...`, `sk_live_...`): calls and the webhook's HMAC-SHA512 signature. Production refuses test keys.",
+    ),
+  PAYSTACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Paystack call may take."),
   // Who issues Jumbe's invoices (KRA PIN: a letter, 9 digits, a letter), and the bank account for transfers.
-  INVOICE_SELLER_NAME: z.string().min(2).default("Jumbe Technologies Limited"),
+  INVOICE_SELLER_NAME: z.string().min(2).default("Jumbe Technologies Limited").describe("The seller on invoices and receipts."),
   INVOICE_SELLER_KRA_PIN: z
     .string()
     .regex(/^[A-Z]\d{9}[A-Z]$/, "INVOICE_SELLER_KRA_PIN must be a KRA PIN such as P051234567Q")
-    .default(DEMO_SELLER_KRA_PIN),
-  INVOICE_SELLER_ADDRESS: z.string().min(2).default("Ngong Lane Plaza, 4th Floor, P.O. Box 10120-00100, Nairobi"),
+    .default(DEMO_SELLER_KRA_PIN)
+    .describe("The seller's KRA PIN on invoices; production refuses the demo value."),
+  INVOICE_SELLER_ADDRESS: z
+    .string()
+    .min(2)
+    .default("Ngong Lane Plaza, 4th Floor, P.O. Box 10120-00100, Nairobi")
+    .describe("The seller's address on invoices."),
   BANK_TRANSFER_DETAILS: z
     .string()
     .regex(/^[^|]+\|[^|]+\|[^|]+\|[^|]+$/, "BANK_TRANSFER_DETAILS must be bank|branch|account name|account number")
-    .default("NCBA Bank Kenya|Upper Hill|Jumbe Technologies Limited|1002345678"),
+    .default("NCBA Bank Kenya|Upper Hill|Jumbe Technologies Limited|1002345678")
+    .describe("`bank|branch|account name|account number` shown for bank transfers."),
 });
 
-/** Every variable Jumbe reads from the environment (README "Configuration", .env.example). */
+/** Every variable Jumbe reads from the environment (docs/configuration.md, .env.example). */
 export const ENV_VARIABLES = Object.keys(EnvVariables.shape);
 
 const EnvSchema = EnvVariables.transform((env) => {
