@@ -1,3 +1,5 @@
+import { execSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { importCircles, importGraph, type ImportEdge } from "./import-graph";
@@ -60,5 +62,26 @@ describe("the import graph", () => {
   test("the sandbox package imports nothing from app/", () => {
     const wrong = edges.filter((edge) => edge.from.startsWith("sandbox/") && edge.to.startsWith("app/"));
     expect(wrong.map(describeEdge)).toEqual([]);
+  });
+});
+
+describe("docs/architecture.md", () => {
+  const doc = fs.readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+  const files = execSync("git ls-files --cached --others --exclude-standard", { cwd: root, encoding: "utf8" }).split("\n");
+  const SERVER_LAYER = /^(domains|adapters|infrastructure|composition|demo)\//;
+
+  test("every path it names exists", () => {
+    const named = [...doc.matchAll(/`([^`\s]+\/[^`\s]*)`/g)].map((match) => match[1]!).filter((name) => !name.startsWith("/"));
+    const missing = named.filter((name) => {
+      const full = SERVER_LAYER.test(name) ? `app/.server/${name}` : name;
+      const pattern = new RegExp(
+        `^${full
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, "[^/]*")
+          .replace(/<[^>]+>/g, "[^/]+")}`,
+      );
+      return !files.some((file) => pattern.test(file));
+    });
+    expect(missing).toEqual([]);
   });
 });
