@@ -101,6 +101,17 @@ describe("the multipart reader", () => {
         for await (const chunk of reader.chunks()) void chunk;
       })(),
     ).rejects.toThrow("could not be read");
+    // Cut short while the caller was busy elsewhere: the error waits for it, it is not thrown at the process.
+    const cut = new MultipartReader(stream('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc', 64), "XyZ", {
+      maxBytes: 1000,
+    });
+    await cut.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(
+      (async () => {
+        for await (const chunk of cut.chunks()) void chunk;
+      })(),
+    ).rejects.toBeInstanceOf(MultipartError);
     const many = `${Array.from({ length: 20 }, (_, i) => `--XyZ\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join("")}--XyZ--`;
     await expect(readAll(many, 64)).rejects.toThrow("too many parts");
   });

@@ -104,6 +104,8 @@ export class MultipartReader {
   }
 
   private arrive(part: Part) {
+    // Its errors reach the caller through chunks(); while nobody reads it they must not reach the process.
+    if ("stream" in part) part.stream.on("error", () => undefined);
     if (++this.parts > (this.limits.maxParts ?? DEFAULT_MAX_PARTS)) {
       if ("stream" in part) part.stream.resume();
       return this.fail(new MultipartError("The body has too many parts."));
