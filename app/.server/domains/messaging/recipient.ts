@@ -1,8 +1,6 @@
-import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
+import type { CountryCode } from "libphonenumber-js/max";
+import { DEFAULT_COUNTRY, isPhoneShaped, normalizePhone } from "~/lib/phone";
 import { refuse } from "./refusals";
-
-/** Numbers without a country code are Kenyan unless the caller says otherwise. */
-export const DEFAULT_COUNTRY: CountryCode = "KE";
 
 /**
  * The recipient in E.164 (`+254712345678`). `0712 345 678`, `254712345678` and `+254 712 345 678`
@@ -11,15 +9,12 @@ export const DEFAULT_COUNTRY: CountryCode = "KE";
  */
 export function normaliseRecipient(input: string, country: CountryCode = DEFAULT_COUNTRY): string {
   const raw = input.trim();
-  if (!raw || raw.length > 40 || !/^[+\d\s().-]+$/.test(raw))
+  if (!isPhoneShaped(raw))
     throw refuse(422, "invalid_phone_number", `"${raw.slice(0, 40)}" is not a phone number. Write it as +254712345678 or 0712345678.`);
-  // 2547... without its plus sign is an international number too.
-  const digits = raw.replace(/[^\d]/g, "");
-  const candidate = raw.startsWith("+") || raw.startsWith("00") ? raw.replace(/^00/, "+") : digits.length > 10 ? `+${digits}` : raw;
-  const parsed = parsePhoneNumberFromString(candidate, country);
-  if (!parsed || !parsed.isValid())
+  const e164 = normalizePhone(raw, country);
+  if (!e164)
     throw refuse(422, "invalid_phone_number", `${raw} is not a valid phone number. Write it with its country code, such as +254712345678.`);
-  return parsed.number;
+  return e164;
 }
 
 /** E.164 without its plus sign: what Meta's webhooks carry as wa_id and recipient_id. */

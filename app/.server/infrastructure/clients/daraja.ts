@@ -1,3 +1,4 @@
+import { normalizeKenyanMobile } from "~/lib/phone";
 import { env } from "../config/env";
 import { processState } from "../process-state";
 
@@ -164,10 +165,7 @@ function eatInstant(value: string): Date | null {
  * write it (0712 345 678, +254 712-345-678, 254712345678, 712345678); null when it is not one.
  */
 export function normaliseMpesaPhone(input: string): string | null {
-  if (typeof input !== "string") return null;
-  const compact = input.trim().replace(/[\s\-().]/g, "");
-  const national = /^\+?2540?(\d{9})$/.exec(compact)?.[1] ?? /^0(\d{9})$/.exec(compact)?.[1] ?? /^(\d{9})$/.exec(compact)?.[1] ?? null;
-  return national && /^[17]\d{8}$/.test(national) ? `254${national}` : null;
+  return normalizeKenyanMobile(input)?.slice(1) ?? null;
 }
 
 /** Plain words for an STK ResultCode, for the business owner who paid (reference §1.4). */

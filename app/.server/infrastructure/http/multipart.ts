@@ -1,8 +1,11 @@
 /**
  * A streaming reader of multipart/form-data (RFC 7578): parts one after another, each part's body as
- * chunks while they arrive, so a 100 MB upload never sits in memory. Bounded everywhere: the body
- * as a whole, the number of parts, each part's headers, and the bytes before the first boundary.
+ * chunks while they arrive, so a 100 MB upload never sits in memory. The framing is busboy's; this
+ * module turns its events into a pull API with backpressure and keeps our bounds: the body as a
+ * whole, the number of parts and each text field (busboy bounds each part's headers at 16 KB).
  */
+import busboy, { type Busboy } from "busboy";
+import type { Readable } from "node:stream";
 
 export class MultipartError extends Error {
   constructor(
@@ -29,12 +32,12 @@ export interface MultipartLimits {
   maxBytes: number;
   /** Parts read at most. */
   maxParts?: number;
+  /** A text field's bytes kept at most: a longer value arrives cut one byte past this, for the caller to refuse. */
+  maxFieldBytes?: number;
 }
 
-const HEADER_LIMIT = 8 * 1024;
-const PREAMBLE_LIMIT = 1024;
-const CRLF = Buffer.from("\r\n");
-const HEADERS_END = Buffer.from("\r\n\r\n");
+const DEFAULT_MAX_PARTS = 16;
+const DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
 
 /** The boundary of a multipart/form-data Content-Type, or undefined when it is not one. */
 export function multipartBoundary(contentType: string | null): string | undefined {
@@ -48,19 +51,24 @@ export function multipartBoundary(contentType: string | null): string | undefine
   return undefined;
 }
 
+type Part = PartHeaders & ({ stream: Readable } | { value: Buffer });
+type Event = { part: Part } | { end: true };
+
 /**
  * Reads `body` part by part: `next()` answers the next part's headers (or null after the last),
  * `chunks()` the current part's bytes. A part not read to its end is skipped by the next `next()`.
  */
 export class MultipartReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  private readonly delimiter: Buffer;
-  private buffer: Buffer;
+  private readonly parser: Busboy;
+  private readonly events: Event[] = [];
+  private wake: (() => void) | undefined;
+  private failure: unknown;
+  private pumping = false;
   private received = 0;
-  private ended = false;
   private parts = 0;
-  /** Where the reader stands: before the first boundary, right after a boundary, in a part's body, or after the last. */
-  private state: "start" | "boundary" | "body" | "done" = "start";
+  private current: Part | undefined;
+  private done = false;
 
   constructor(
     body: ReadableStream<Uint8Array> | null,
@@ -68,9 +76,26 @@ export class MultipartReader {
     private readonly limits: MultipartLimits,
   ) {
     this.reader = body?.getReader();
-    this.delimiter = Buffer.from(`\r\n--${boundary}`);
-    // The first boundary has no line break before it: one is supplied so every delimiter looks alike.
-    this.buffer = Buffer.from(CRLF);
+    this.parser = busboy({
+      headers: { "content-type": `multipart/form-data; boundary="${boundary}"` },
+      // File names are labels here, kept as sent (busboy would cut them to what follows the last slash).
+      preservePath: true,
+      defParamCharset: "utf8",
+      limits: {
+        // Our own count refuses a part past the limit; busboy's, one higher, stops it reading headers past that.
+        parts: (limits.maxParts ?? DEFAULT_MAX_PARTS) + 1,
+        fieldSize: (limits.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES) + 1,
+      },
+    });
+    this.parser.on("file", (name, stream, info) =>
+      this.arrive({ name, fileName: info.filename ?? "", contentType: declaredType(info.mimeType), stream }),
+    );
+    this.parser.on("field", (name, value, info) =>
+      this.arrive({ name, fileName: undefined, contentType: declaredType(info.mimeType), value: Buffer.from(value, "utf8") }),
+    );
+    this.parser.on("partsLimit", () => this.fail(new MultipartError("The body has too many parts.")));
+    this.parser.on("error", (error: Error) => this.fail(new MultipartError(`${error.message}.`)));
+    this.parser.on("finish", () => this.push({ end: true }));
   }
 
   /** Bytes of the body read so far. */
@@ -78,158 +103,133 @@ export class MultipartReader {
     return this.received;
   }
 
-  private async fill(): Promise<boolean> {
-    if (this.ended || !this.reader) {
-      this.ended = true;
-      return false;
+  private arrive(part: Part) {
+    // Its errors reach the caller through chunks(); while nobody reads it they must not reach the process.
+    if ("stream" in part) part.stream.on("error", () => undefined);
+    if (++this.parts > (this.limits.maxParts ?? DEFAULT_MAX_PARTS)) {
+      if ("stream" in part) part.stream.resume();
+      return this.fail(new MultipartError("The body has too many parts."));
     }
-    let next: ReadableStreamReadResult<Uint8Array>;
+    this.push({ part });
+  }
+
+  private push(event: Event) {
+    this.events.push(event);
+    this.wake?.();
+  }
+
+  /** Stops reading: the error goes to whoever waits for a part or for a part's bytes. */
+  private fail(error: unknown) {
+    if (this.failure) return;
+    this.failure = error;
+    for (const part of [this.current, ...this.events.map((event) => ("part" in event ? event.part : undefined))])
+      if (part && "stream" in part) part.stream.destroy(error as Error);
+    void this.reader?.cancel().catch(() => undefined);
+    this.wake?.();
+  }
+
+  /** Feeds the body to busboy, a chunk at a time, no faster than the parts are read. */
+  private async pump() {
     try {
-      next = await this.reader.read();
+      for (;;) {
+        if (this.failure) return;
+        const { done, value } = await this.read();
+        if (this.failure) return;
+        if (done) {
+          this.parser.end();
+          return;
+        }
+        this.received += value.byteLength;
+        if (this.received > this.limits.maxBytes)
+          return this.fail(new MultipartError(`The request body is over ${this.limits.maxBytes} bytes.`, true));
+        if (!this.parser.write(value)) await this.drained();
+      }
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (!this.reader) return { done: true, value: undefined };
+    try {
+      return await this.reader.read();
     } catch (error) {
       // A body limit in front (Express's 413) says so itself; anything else is a body that broke off.
       const status = (error as { status?: unknown; cause?: { status?: unknown } } | null) ?? {};
       if (status.status === 413 || status.cause?.status === 413) throw error;
       throw new MultipartError("The request body could not be read to its end.");
     }
-    const { done, value } = next;
-    if (done) {
-      this.ended = true;
-      return false;
+  }
+
+  /** Busboy took the chunk but wants no more until a part's reader catches up (or the parse stops). */
+  private drained() {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.parser.off("drain", done);
+        this.parser.off("error", done);
+        this.parser.off("close", done);
+        resolve();
+      };
+      this.parser.on("drain", done);
+      this.parser.on("error", done);
+      this.parser.on("close", done);
+    });
+  }
+
+  /** The next event: the parts that arrived before a failure first, then the failure. */
+  private async event(): Promise<Event> {
+    if (!this.pumping) {
+      this.pumping = true;
+      void this.pump();
     }
-    this.received += value.byteLength;
-    if (this.received > this.limits.maxBytes) {
-      await this.reader.cancel().catch(() => undefined);
-      throw new MultipartError(`The request body is over ${this.limits.maxBytes} bytes.`, true);
+    for (;;) {
+      const event = this.events.shift();
+      if (event) return event;
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
     }
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, value]) : Buffer.from(value);
-    return true;
   }
 
   /** The next part's headers, or null when the body has no more parts. */
   async next(): Promise<PartHeaders | null> {
-    if (this.state === "done") return null;
-    if (this.state === "body") for await (const chunk of this.chunks()) void chunk;
-    if (this.state === "start") {
-      // Anything before the first boundary (a preamble) is ignored, within a small bound.
-      let at: number;
-      while ((at = this.buffer.indexOf(this.delimiter)) < 0) {
-        if (this.buffer.length > PREAMBLE_LIMIT + this.delimiter.length)
-          throw new MultipartError("No multipart boundary found in the body.");
-        if (!(await this.fill())) throw new MultipartError("No multipart boundary found in the body.");
-      }
-      this.buffer = this.buffer.subarray(at + this.delimiter.length);
-      this.state = "boundary";
-    }
-    // After a delimiter: "--" ends the body, a line break starts a part.
-    while (this.buffer.length < 2) if (!(await this.fill())) throw new MultipartError("The multipart body ends inside a boundary.");
-    if (this.buffer[0] === 0x2d && this.buffer[1] === 0x2d) {
-      this.state = "done";
+    if (this.done) return null;
+    for await (const chunk of this.chunks()) void chunk;
+    const event = await this.event();
+    if ("end" in event) {
+      this.done = true;
       return null;
     }
-    let lineEnd: number;
-    while ((lineEnd = this.buffer.indexOf(CRLF)) < 0) {
-      if (this.buffer.length > 256) throw new MultipartError("A multipart boundary line is malformed.");
-      if (!(await this.fill())) throw new MultipartError("The multipart body ends inside a boundary.");
-    }
-    // Transport padding (spaces, tabs) may follow a boundary; nothing else.
-    if (!/^[ \t]*$/.test(this.buffer.toString("latin1", 0, lineEnd))) throw new MultipartError("A multipart boundary line is malformed.");
-    this.buffer = this.buffer.subarray(lineEnd + 2);
-    if (++this.parts > (this.limits.maxParts ?? 16)) throw new MultipartError("The body has too many parts.");
-
-    let headersEnd: number;
-    // A part with no headers at all starts with the blank line itself.
-    while ((headersEnd = Buffer.concat([CRLF, this.buffer.subarray(0, HEADER_LIMIT + 4)]).indexOf(HEADERS_END)) < 0) {
-      if (this.buffer.length > HEADER_LIMIT) throw new MultipartError("A part's headers are too long.");
-      if (!(await this.fill())) throw new MultipartError("The multipart body ends inside a part's headers.");
-    }
-    const headerText = headersEnd === 0 ? "" : this.buffer.toString("utf8", 0, headersEnd - 2);
-    this.buffer = this.buffer.subarray(headersEnd + 2);
-    this.state = "body";
-    return parsePartHeaders(headerText);
+    this.current = event.part;
+    const { name, fileName, contentType } = event.part;
+    return { name, fileName, contentType };
   }
 
   /** The current part's bytes, as they arrive; ends at the part's closing boundary. */
   async *chunks(): AsyncGenerator<Buffer> {
-    if (this.state !== "body") return;
-    for (;;) {
-      const at = this.buffer.indexOf(this.delimiter);
-      if (at >= 0) {
-        const last = this.buffer.subarray(0, at);
-        // The delimiter is consumed: next() goes on right after it.
-        this.buffer = this.buffer.subarray(at + this.delimiter.length);
-        this.state = "boundary";
-        if (last.length) yield last;
-        return;
-      }
-      // All but a possible start of the delimiter can go out now.
-      const safe = this.buffer.length - (this.delimiter.length - 1);
-      if (safe > 0) {
-        const out = this.buffer.subarray(0, safe);
-        this.buffer = this.buffer.subarray(safe);
-        yield out;
-      }
-      if (!(await this.fill())) throw new MultipartError("The multipart body ends before its closing boundary.");
+    const part = this.current;
+    if (!part) return;
+    if ("value" in part) {
+      this.current = undefined;
+      if (part.value.length) yield part.value;
+      return;
     }
+    try {
+      // Not destroyed when the caller stops early: next() reads past the rest.
+      for await (const chunk of part.stream.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+    } catch (error) {
+      throw this.failure ?? new MultipartError(`${(error as Error).message}.`);
+    }
+    this.current = undefined;
   }
 }
 
-function parsePartHeaders(text: string): PartHeaders {
-  let name = "";
-  let fileName: string | undefined;
-  let contentType = "";
-  let disposition = false;
-  for (const line of text.split("\r\n")) {
-    const colon = line.indexOf(":");
-    if (colon < 0) throw new MultipartError("A part's header is malformed.");
-    const field = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (field === "content-disposition") {
-      const [kind, ...params] = splitParams(value);
-      if (kind!.toLowerCase() !== "form-data") throw new MultipartError("A part's Content-Disposition is not form-data.");
-      disposition = true;
-      for (const param of params) {
-        const eq = param.indexOf("=");
-        if (eq < 0) continue;
-        const key = param.slice(0, eq).trim().toLowerCase();
-        const raw = param.slice(eq + 1).trim();
-        const unquoted = raw.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1).replace(/\\(.)/g, "$1") : raw;
-        if (key === "name") name = unquoted;
-        else if (key === "filename") fileName = unquoted;
-        else if (key === "filename*") {
-          const encoded = /^utf-8''(.*)$/i.exec(unquoted);
-          if (encoded) {
-            try {
-              fileName = decodeURIComponent(encoded[1]!);
-            } catch {
-              /* a name that does not decode is left as the plain filename */
-            }
-          }
-        }
-      }
-    } else if (field === "content-type") contentType = value.split(";")[0]!.trim().toLowerCase();
-  }
-  if (!disposition) throw new MultipartError("A part has no Content-Disposition.");
-  return { name, fileName, contentType };
-}
-
-/** `form-data; name="a;b"; filename="x"` split at the semicolons outside quotes. */
-function splitParams(value: string) {
-  const out: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c === "\\" && quoted) {
-      current += c + (value[++i] ?? "");
-      continue;
-    }
-    if (c === '"') quoted = !quoted;
-    if (c === ";" && !quoted) {
-      out.push(current.trim());
-      current = "";
-    } else current += c;
-  }
-  out.push(current.trim());
-  return out;
+/**
+ * A part's declared type. Busboy reports a part with no Content-Type as text/plain (RFC 7578's
+ * default); our file-type check lets the bytes decide for an undeclared file, so text/plain counts as
+ * undeclared here (text sniffs as text/plain all the same).
+ */
+function declaredType(mimeType: string) {
+  const type = mimeType.toLowerCase();
+  return type === "text/plain" ? "" : type;
 }
