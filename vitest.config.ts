@@ -17,7 +17,13 @@ export default defineConfig({
         // Opening a PGlite (a unit test's beforeAll) takes seconds on a busy machine: 10 s was not always enough.
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts", "scripts/**/*.test.ts", "tests/architecture/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "sandbox/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "tests/architecture/**/*.test.ts",
+            "tests/sandbox/**/*.test.ts",
+          ],
           environment: "node",
           hookTimeout: 60_000,
         },

@@ -15,8 +15,8 @@ import {
   setEnv,
 } from "~/.server/infrastructure/config/env";
 import { db, queryRows } from "~/.server/infrastructure/db/client";
-import { createMetaSandbox } from "../../sandbox/meta";
-import { createMpesaSandbox } from "../../sandbox/mpesa";
+import { createMetaSandbox } from "@jumbe/sandbox/meta/index";
+import { createMpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
 import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
 import { instanceIdentity, noteRequest } from "~/.server/infrastructure/metrics/instance";

@@ -10,7 +10,7 @@ import { db } from "~/.server/infrastructure/db/client";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 import { appFetch } from "../support/in-process-app";
-import { paystackSignature } from "../../sandbox/paystack";
+import { paystackSignature } from "@jumbe/sandbox/paystack/index";
 import { changeWallet } from "~/.server/domains/billing/ledger";
 import { saveWalletAlerts } from "~/.server/domains/billing/settings";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";

@@ -6,7 +6,7 @@ import { numberInIssueOrder } from "~/.server/demo/seed-billing";
 import { listQuickReplies } from "~/.server/domains/inbox/quick-replies";
 import { fileStorage } from "~/.server/infrastructure/storage";
 import { env } from "~/.server/infrastructure/config/env";
-import { stableNumericId } from "../../sandbox/meta/util";
+import { stableNumericId } from "@jumbe/sandbox/meta/util";
 import { analyticsReport } from "~/.server/domains/analytics/report";
 import { parseAnalyticsFilters } from "~/lib/analytics";
 import { invoiceDocument } from "~/.server/domains/billing/invoices";

@@ -19,7 +19,7 @@ import { embeddedSignupState } from "~/.server/domains/whatsapp/signup-state";
 import { decryptSecret } from "~/.server/infrastructure/security/crypto";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { takeToast } from "~/.server/infrastructure/http/toast";
-import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
+import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 import * as callbackPage from "~/routes/app/embedded-callback";
 import * as callbackApi from "~/routes/api/meta.embedded-callback";
 import * as statusApi from "~/routes/api/embedded-signup.status";

@@ -5,7 +5,7 @@ import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { serviceWindowClosesAt } from "~/.server/domains/messaging/sender";
 import { queueMessage } from "~/.server/domains/messaging/queue";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
-import type { InboundInput } from "../../sandbox/meta/types";
+import type { InboundInput } from "@jumbe/sandbox/meta/types";
 import { createVerifiedUser } from "../support/accounts";
 import { startGraphSandbox } from "../support/sandbox-waba";
 import { startReceiver } from "../support/whatsapp";

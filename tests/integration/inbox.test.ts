@@ -20,7 +20,7 @@ import { db } from "~/.server/infrastructure/db/client";
 import type { InboxLiveEvent, ThreadMessage } from "~/lib/inbox";
 import { loader as chatLoader } from "~/routes/app/chat/index";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
-import type { InboundInput } from "../../sandbox/meta/types";
+import type { InboundInput } from "@jumbe/sandbox/meta/types";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, routeArgs } from "../support/http";
 import { startGraphSandbox } from "../support/sandbox-waba";

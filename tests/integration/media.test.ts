@@ -19,7 +19,7 @@ import { fileStorage, localFileStorage, setFileStorage } from "~/.server/infrast
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import type { MetaSandbox } from "../../sandbox/meta";
+import type { MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { refusalOf, metaSandboxForFile } from "../support/meta-harness";
 
 // Media end to end: uploads through the real /api/v1 handler behind Express's body limit (as

@@ -13,7 +13,7 @@ import {
   setEnv,
 } from "~/.server/infrastructure/config/env";
 import { createApp } from "../../server";
-import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
+import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { rawRequest } from "../support/raw-http";
 
 // The M-Pesa sandbox behind the app's own Express stack (host checks, body limits, origin checks):

@@ -4,7 +4,7 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
 import { SendRefusal } from "~/.server/domains/messaging/refusals";
-import type { MetaSandbox } from "../../sandbox/meta";
+import type { MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { startGraphSandbox } from "./sandbox-waba";
 import { startReceiver } from "./whatsapp";
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { clearDarajaTokens } from "~/.server/infrastructure/clients/daraja";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
-import { createMpesaSandbox, type MpesaSandbox } from "../../sandbox/mpesa";
-import { createPaystackSandbox, type PaystackSandbox } from "../../sandbox/paystack";
+import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
+import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { appFetch } from "./in-process-app";
 
 /**

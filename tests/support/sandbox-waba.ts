@@ -4,7 +4,7 @@ import { db } from "~/.server/infrastructure/db/client";
 import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/infrastructure/db/schema";
 import { env } from "~/.server/infrastructure/config/env";
 import { encryptSecret } from "~/.server/infrastructure/security/crypto";
-import { createMetaSandbox, type MetaSandbox } from "../../sandbox/meta";
+import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 
 /**
  * The Meta sandbox's Graph API on a socket of its own, for tests that call Meta for real (template

@@ -8,7 +8,7 @@ import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { queueMessage } from "~/.server/domains/messaging/queue";
 import type { GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
-import type { SandboxMessage } from "../../sandbox/meta";
+import type { SandboxMessage } from "@jumbe/sandbox/meta/index";
 import type { startGraphSandbox } from "./sandbox-waba";
 
 /**

@@ -5,7 +5,7 @@ import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
 import { encryptSecret, randomToken } from "../infrastructure/security/crypto";
 import { env } from "../infrastructure/config/env";
-import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, type ConsoleDemoAccount } from "../../../sandbox/meta/console-demo";
+import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, type ConsoleDemoAccount } from "@jumbe/sandbox/meta/console-demo";
 
 /**
  * The admin console's WhatsApp tab in the demo: five Kenyan businesses that connected WhatsApp

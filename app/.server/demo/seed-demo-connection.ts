@@ -10,14 +10,14 @@ import {
 import { encryptSecret } from "../infrastructure/security/crypto";
 import { env } from "../infrastructure/config/env";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
-import { DEMO as SANDBOX_DEMO } from "../../../sandbox/meta/state";
+import { DEMO as SANDBOX_DEMO } from "@jumbe/sandbox/meta/state";
 import {
   businessDemoIds,
   businessDemoPin,
   businessDemoTemplateId,
   businessDemoToken,
   type DemoConnection,
-} from "../../../sandbox/meta/business-demo";
+} from "@jumbe/sandbox/meta/business-demo";
 
 /**
  * The demo business connected to the Meta sandbox's demo number, as a completed Embedded Signup

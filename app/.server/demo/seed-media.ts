@@ -1,5 +1,5 @@
 import { deflateSync } from "node:zlib";
-import { pngChunk } from "../../../sandbox/meta/png";
+import { pngChunk } from "@jumbe/sandbox/meta/png";
 
 /**
  * Small real files for the demo inbox, made here rather than kept in the repository: an image a

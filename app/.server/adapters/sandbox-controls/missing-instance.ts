@@ -3,7 +3,7 @@ import express, { Router } from "express";
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "../../domains/admin/system/alerts";
-import { sandboxGate } from "../../../../sandbox/access";
+import { sandboxGate } from "@jumbe/sandbox/access";
 
 /**
  * The System tab's fault in sandbox mode (issue 19): a Jumbe instance that stopped beating. POST

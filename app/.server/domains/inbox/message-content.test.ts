@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildInbound } from "../../../../sandbox/meta/inbound";
-import { MediaDesk } from "../../../../sandbox/meta/media";
-import type { PhoneNumber } from "../../../../sandbox/meta/state";
-import type { InboundInput } from "../../../../sandbox/meta/types";
+import { buildInbound } from "@jumbe/sandbox/meta/inbound";
+import { MediaDesk } from "@jumbe/sandbox/meta/media";
+import type { PhoneNumber } from "@jumbe/sandbox/meta/state";
+import type { InboundInput } from "@jumbe/sandbox/meta/types";
 import { mediaObject } from "../messaging/compose";
 import { toMetaComponents, type TemplateInput } from "~/lib/templates";
 import { contentLine, messageContent, type ContentSource } from "./message-content";

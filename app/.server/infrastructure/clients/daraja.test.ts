@@ -2,7 +2,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { KEY, PASSKEY, SECRET, SHORTCODE, startHarness, type Harness } from "../../../../sandbox/mpesa/test-support";
+import { KEY, PASSKEY, SECRET, SHORTCODE, startHarness, type Harness } from "@jumbe/sandbox/mpesa/test-support";
 import {
   clearDarajaTokens,
   DarajaError,

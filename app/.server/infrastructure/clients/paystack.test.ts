@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import { SECRET_KEY, startPaystack, type PaystackHarness } from "../../../../sandbox/paystack/test-support";
+import { SECRET_KEY, startPaystack, type PaystackHarness } from "@jumbe/sandbox/paystack/test-support";
 import {
   PaystackError,
   paystackClient,

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { processState } from "../process-state";
-import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "../../../../sandbox/meta/demo-app";
+import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "@jumbe/sandbox/meta/demo-app";
 
 // Demo secrets let `npm start` work on a fresh clone; production refuses them.
 export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";

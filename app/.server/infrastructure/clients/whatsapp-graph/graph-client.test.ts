@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { MetaSandboxOptions } from "../../../../../sandbox/meta";
-import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "../../../../../sandbox/meta/test-support";
+import type { MetaSandboxOptions } from "@jumbe/sandbox/meta/index";
+import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "@jumbe/sandbox/meta/test-support";
 import { createGraphClient, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-client";
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> } | Error;

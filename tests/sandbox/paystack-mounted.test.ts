@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { paystackClient, verifyPaystackSignature } from "~/.server/infrastructure/clients/paystack";
 import { createApp } from "../../server";
-import { createPaystackSandbox, type PaystackSandbox } from "./index";
-import { startReceiver } from "./test-support";
+import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
+import { startReceiver } from "@jumbe/sandbox/paystack/test-support";
 
 // The sandbox inside Jumbe's own Express app: its security headers (the CSP nonce on the
 // checkout's style), APP_URL's host check for pages, body limits and the case-sensitive prefix.

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createGraphClient } from "../../app/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import description from "../../tests/fixtures/meta-openapi/responses-v23.0.json";
-import { schemaErrors, type Schema } from "./openapi-check";
-import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "./test-support";
+import { schemaErrors, type Schema } from "@jumbe/sandbox/meta/openapi-check";
+import { APP_ID, APP_SECRET, startSending, type SendingHarness } from "@jumbe/sandbox/meta/test-support";
 
 /**
  * The sandbox's answers to the Graph calls Jumbe makes, checked against the 200 response schemas of
