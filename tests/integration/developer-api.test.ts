@@ -22,7 +22,7 @@ import { messagesUsedThisMonth } from "~/.server/domains/billing/month-usage";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
 import { TEMPLATE_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/schemas";
-import { checkWebhookUrl, isForbiddenAddress } from "~/.server/domains/developer/webhook-endpoint";
+import { checkWebhookUrl, isForbiddenAddress } from "~/.server/domains/webhooks-out/endpoint";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
 import * as developersPage from "~/routes/app/developers";

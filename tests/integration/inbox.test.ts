@@ -15,7 +15,7 @@ import {
   setConversationState,
 } from "~/.server/domains/inbox/actions";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
-import { latestEventId } from "~/.server/domains/inbox/events";
+import { latestEventId } from "~/.server/domains/messaging/conversation-events";
 import { db } from "~/.server/infrastructure/db/client";
 import type { InboxLiveEvent, ThreadMessage } from "~/lib/inbox";
 import { loader as chatLoader } from "~/routes/app/chat/index";

@@ -10,7 +10,7 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { claimJobs, completeJobs, type Executor } from "~/.server/infrastructure/jobs/queue";
-import { checkWebhookUrl } from "~/.server/domains/developer/webhook-endpoint";
+import { checkWebhookUrl } from "~/.server/domains/webhooks-out/endpoint";
 import { enqueueMessageEvents, WEBHOOK_OUT_QUEUE, type DeliveryJob, type MessageEvent } from "~/.server/domains/webhooks-out/events";
 import { requeueLostDeliveries, RETRY_SCHEDULE_SECONDS, runDeliveryJobs } from "~/.server/domains/webhooks-out/deliver";
 import { RESPONSE_KEEP_BYTES } from "~/.server/domains/webhooks-out/send";

@@ -10,7 +10,7 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { apiKeySummary, readApiKey, regenerateApiKey } from "~/.server/domains/developer/api-keys";
-import { saveWebhookConfig, webhookConfig } from "~/.server/domains/developer/webhook-endpoint";
+import { saveWebhookConfig, webhookConfig } from "~/.server/domains/webhooks-out/endpoint";
 import { readWebhookSecret, rotateWebhookSecret } from "~/.server/domains/webhooks-out/secret";
 import { enableEndpoint, recentDeliveries, redeliver, sendTestEvent, type DeliveryRow } from "~/.server/domains/webhooks-out/manage";
 import { WEBHOOK_EVENTS } from "~/lib/developer";

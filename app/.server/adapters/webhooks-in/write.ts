@@ -12,7 +12,7 @@ import { markCampaignReplies } from "../../domains/campaigns/replies";
 import { pauseForLowQuality } from "../../domains/campaigns/guards";
 import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-limit";
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
-import { logMessageEvents } from "../../domains/inbox/events";
+import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
 
 /**

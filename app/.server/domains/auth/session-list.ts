@@ -1,6 +1,9 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { deviceOf } from "../../infrastructure/http/user-agent";
+
+export { deviceOf };
 
 export interface ActiveSession {
   /** The session's key (the SHA-256 of its cookie's token: it opens nothing by itself). */
@@ -10,32 +13,6 @@ export interface ActiveSession {
   signedInAt: Date;
   lastUsedAt: Date;
   current: boolean;
-}
-
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(e|A|iOS)?\//, "Edge"],
-  [/\bOPR\/|\bOpera\b/, "Opera"],
-  [/\bSamsungBrowser\//, "Samsung Internet"],
-  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrome\/|\bCriOS\/|\bChromium\//, "Chrome"],
-  [/\bSafari\//, "Safari"],
-];
-const SYSTEMS: [RegExp, string][] = [
-  [/\bAndroid\b/, "Android"],
-  [/\biPhone\b|\biPad\b|\biPod\b/, "iOS"],
-  [/\bWindows\b/, "Windows"],
-  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
-  [/\bCrOS\b/, "ChromeOS"],
-  [/\bLinux\b/, "Linux"],
-];
-
-/** A browser's User-Agent in a few words ("Chrome on Android"); what it does not say is left out. */
-export function deviceOf(userAgent: string | null | undefined) {
-  if (!userAgent) return "Unknown device";
-  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? (userAgent.length > 60 ? `${userAgent.slice(0, 57)}...` : userAgent);
 }
 
 /** The user's live sessions, this one first, then the most recently used. */

@@ -13,7 +13,7 @@ import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "./password";
 import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
-import { booleanSettingSql, PLATFORM_SETTINGS } from "../admin/platform-settings";
+import { booleanSettingSql, PLATFORM_SETTINGS } from "../../infrastructure/config/platform-settings";
 
 export const SIGNUP_SUCCESS = "Registration Successful! Please check your email for the verification OTP.";
 export const RESEND_WINDOW = { name: "code:resend", limit: 1, windowSeconds: 30, fixed: true };

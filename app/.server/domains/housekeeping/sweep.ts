@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pruneHourlyContacts } from "../analytics/fold";
-import { INBOX_EVENT_RETENTION_HOURS } from "../inbox/events";
+import { INBOX_EVENT_RETENTION_HOURS } from "../messaging/conversation-events";
 import { deleteExpiredSessions } from "../auth/sessions";
 import { deleteStaleCodes } from "../auth/codes";
 import { deleteExpiredChallenges } from "../auth/two-factor/challenge";

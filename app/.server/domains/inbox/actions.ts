@@ -6,7 +6,7 @@ import { enqueueJob } from "../../infrastructure/jobs/queue";
 import type { MediaRef, OutboundContent } from "../messaging/content";
 import { queueMessage } from "../messaging/queue";
 
-import { logConversationEvents, logMessageEvents } from "./events";
+import { logConversationEvents, logMessageEvents } from "../messaging/conversation-events";
 
 /** Who acts in the inbox: a member of the organisation. */
 export interface InboxActor {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/jobs/queue";
-import { logConversationEvents } from "./events";
+import { logConversationEvents } from "../messaging/conversation-events";
 
 /** Kinds of inbound message that are not the customer writing something to read: no unread count, no reopening. */
 const NOT_UNREAD = new Set(["reaction", "system", "unsupported", "request_welcome"]);

@@ -1,6 +1,6 @@
 import { INBOX_FILTERS, type InboxFilter } from "~/lib/inbox";
 import { db, rawQuery } from "../../infrastructure/db/client";
-import { latestEventId } from "./events";
+import { latestEventId } from "../messaging/conversation-events";
 import { listConversations, SEARCH_MAX, type ListQuery } from "./list";
 import { listQuickReplies } from "./quick-replies";
 import { threadOf } from "./thread";

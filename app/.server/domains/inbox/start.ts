@@ -3,7 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { saveContact } from "../contacts/manage";
 import { contactPhone } from "../contacts/fields";
 import { ContactRefusal } from "../contacts/refusals";
-import { logConversationEvents } from "./events";
+import { logConversationEvents } from "../messaging/conversation-events";
 import type { InboxActor } from "./actions";
 
 /** How many contacts the search box lists at most. */

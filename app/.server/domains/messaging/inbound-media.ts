@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { db, rawQuery } from "../../infrastructure/db/client";
-import { logMessageEvents } from "../inbox/events";
+import { logMessageEvents } from "./conversation-events";
 import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";

@@ -1,5 +1,5 @@
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { deviceOf } from "../auth/session-list";
+import { deviceOf } from "../../infrastructure/http/user-agent";
 import { sha256 } from "../../infrastructure/security/crypto";
 import { formatWhen } from "~/lib/dates";
 import { notify, type NotifyOutcome } from "./notify";

@@ -2,8 +2,7 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { can } from "../auth/permissions";
-import type { Actor } from "../team/members";
+import { can, type Role } from "~/lib/permissions";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 
@@ -36,7 +35,14 @@ const words = (roles: readonly OrgRole[]) => (roles.length ? roles.map((r) => RO
  * Saves who each event e-mails (every event at once, as the settings form sends them), in one
  * statement, and logs what changed. Answers how many events changed.
  */
-export async function saveEmailRules(actor: Actor, rules: Partial<Record<NotificationEvent, readonly string[]>>, meta?: RequestMeta) {
+/** Who changes the rules (a member of the organisation, as the team pages know them). */
+interface RulesEditor {
+  user: { id: string };
+  organization: { id: string };
+  role: Role;
+}
+
+export async function saveEmailRules(actor: RulesEditor, rules: Partial<Record<NotificationEvent, readonly string[]>>, meta?: RequestMeta) {
   if (!can(actor.role, "notifications:manage")) throw new NotificationRulesRefusal();
   const before = await readEmailRules(actor.organization.id);
   const next = Object.fromEntries(

@@ -7,7 +7,7 @@ import { recordActivity } from "../activity/record";
 import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { resolveWebhookTarget, systemResolver, type Resolver } from "../developer/webhook-endpoint";
+import { resolveWebhookTarget, systemResolver, type Resolver } from "./endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";

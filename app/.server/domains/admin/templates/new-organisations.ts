@@ -3,7 +3,7 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../auth/scope";
 import { recordAdminAction } from "../audit";
-import { PLATFORM_SETTINGS, readBooleanSetting, writeBooleanSetting } from "../platform-settings";
+import { PLATFORM_SETTINGS, readBooleanSetting, writeBooleanSetting } from "../../../infrastructure/config/platform-settings";
 
 /**
  * "Hold new organisations' template submissions" (decision 039): when on, an organisation made by

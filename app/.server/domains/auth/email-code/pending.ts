@@ -7,7 +7,7 @@ import { signInCodeMail } from "../../../infrastructure/mail/messages";
 import { sendMail } from "../../../infrastructure/mail/transport";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../../infrastructure/security/rate-limit";
 import { CODE_TTL_MS, issueCode } from "../codes";
-import { deviceOf } from "../session-list";
+import { deviceOf } from "../../../infrastructure/http/user-agent";
 import { findUserById } from "../users";
 import type { Organization, User } from "../../../infrastructure/db/schema";
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "../../infrastructure/db/client";
+import type { DbOrTx } from "../db/client";
 
 /**
  * Platform-wide settings (decision 039): a row of platform_settings each, its value JSON, its

@@ -9,7 +9,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import { encryptSecret } from "../../infrastructure/security/crypto";
-import { newWebhookSecret } from "../webhooks-out/secret";
+import { newWebhookSecret } from "./secret";
 
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, isForbiddenAddress } from "./webhook-endpoint";
+import { checkWebhookUrl, isForbiddenAddress } from "./endpoint";
 
 const refused = { ok: false, message: "The webhook URL must not point to a private, loopback or link-local address." };
 
