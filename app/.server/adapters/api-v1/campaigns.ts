@@ -10,11 +10,8 @@ import {
   type CampaignInput,
 } from "../../domains/campaigns/lifecycle";
 import { getCampaign, listCampaigns, type CampaignView } from "../../domains/campaigns/queries";
-import { CampaignRefusal } from "../../domains/campaigns/refusals";
-import { ContactRefusal } from "../../domains/contacts/refusals";
 import { hashRequest } from "../../domains/messaging/queue";
 import { oncePerKey } from "./idempotency";
-import { SendRefusal } from "../../domains/messaging/refusals";
 import { ApiProblem } from "./problem";
 import {
   UUID,
@@ -24,6 +21,7 @@ import {
   type CampaignParameter,
   type CampaignsQuery,
 } from "./campaign-schemas";
+import { isRefusal } from "../../infrastructure/refusal";
 
 type Estimate = z.output<typeof CampaignEstimate>;
 
@@ -32,7 +30,7 @@ async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal || error instanceof SendRefusal || error instanceof ContactRefusal)
+    if (isRefusal(error, "campaign") || isRefusal(error, "send") || isRefusal(error, "contact"))
       throw new ApiProblem(error.status, error.code, error.message);
     throw error;
   }

@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import { deleteContact, getContact, listContacts, saveContact, setConsent, updateContact } from "../../domains/contacts/manage";
-import { ContactRefusal } from "../../domains/contacts/refusals";
 import { ApiProblem } from "./problem";
 import {
   decodeContactCursor,
@@ -10,13 +9,14 @@ import {
   type ContactUpdate,
   type ConsentInput,
 } from "./contact-schemas";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /** The contact book's refusals in the API's `{ code, message }`. */
 async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw error instanceof ContactRefusal ? new ApiProblem(error.status, error.code, error.message) : error;
+    throw isRefusal(error, "contact") ? new ApiProblem(error.status, error.code, error.message) : error;
   }
 }
 

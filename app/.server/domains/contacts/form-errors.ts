@@ -1,7 +1,7 @@
-import { ContactRefusal } from "./refusals";
+import { isRefusal, type Refusal } from "../../infrastructure/refusal";
 
 /** Which form field a refusal belongs to, so it shows beside that field. */
-export function refusalField(error: ContactRefusal): string | null {
+export function refusalField(error: Refusal): string | null {
   switch (error.code) {
     case "invalid_phone_number":
     case "duplicate_phone":
@@ -18,4 +18,4 @@ export function refusalField(error: ContactRefusal): string | null {
   }
 }
 
-export const isContactRefusal = (error: unknown): error is ContactRefusal => error instanceof ContactRefusal;
+export const isContactRefusal = (error: unknown): error is Refusal => isRefusal(error, "contact");

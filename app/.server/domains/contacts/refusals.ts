@@ -1,14 +1,6 @@
+import { Refusal } from "../../infrastructure/refusal";
 /** Why Jumbe will not store a contact change: a stable code for programs and a plain sentence for people. */
-export class ContactRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422,
-    readonly code: ContactRefusalCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ContactRefusal";
-  }
-}
+export type ContactRefusalStatus = 400 | 404 | 409 | 422;
 
 export type ContactRefusalCode =
   | "invalid_phone_number"
@@ -21,5 +13,5 @@ export type ContactRefusalCode =
   | "erased_contact"
   | "invalid_consent";
 
-export const refuseContact = (status: ContactRefusal["status"], code: ContactRefusalCode, message: string) =>
-  new ContactRefusal(status, code, message);
+export const refuseContact = (status: ContactRefusalStatus, code: ContactRefusalCode, message: string) =>
+  new Refusal({ domain: "contact", status, code, message });
