@@ -1,5 +1,5 @@
 import { Refusal } from "../../infrastructure/refusal";
-/** Why Jumbe will not store a contact change: a stable code for programs and a plain sentence for people. */
+
 export type ContactRefusalStatus = 400 | 404 | 409 | 422;
 
 export type ContactRefusalCode =
@@ -13,5 +13,24 @@ export type ContactRefusalCode =
   | "erased_contact"
   | "invalid_consent";
 
+/** Why Jumbe will not store a contact change: a stable code for programs, a plain sentence for people, and the form field it shows at. */
 export const refuseContact = (status: ContactRefusalStatus, code: ContactRefusalCode, message: string) =>
-  new Refusal({ domain: "contact", status, code, message });
+  new Refusal({ domain: "contact", status, code, message, field: contactFieldOf(code, message) });
+
+/** Which field of the contact forms a refusal is about; undefined for the whole form. */
+function contactFieldOf(code: ContactRefusalCode, message: string): string | undefined {
+  switch (code) {
+    case "invalid_phone_number":
+    case "duplicate_phone":
+    case "erased_contact":
+      return "phone";
+    case "invalid_name":
+      return message.startsWith("Notes") ? "notes" : "name";
+    case "invalid_tag":
+      return "tags";
+    case "invalid_consent":
+      return "evidence";
+    default:
+      return undefined;
+  }
+}

@@ -32,8 +32,8 @@ export function refusalFormError<Extra extends object = object>(refusal: Refusal
 }
 
 /** The form again with an error toast saying the refusal, and the page's `extra` (its intent...). */
-export function refusalToast<Extra extends object = object>(refusal: Refusal, extra?: Extra) {
-  return formFailure(null, refusal.status, refusal.message, extra);
+export function refusalToast<Extra extends object = object>(refusal: Refusal, extra?: Extra, status: number = refusal.status) {
+  return formFailure(null, status, refusal.message, extra);
 }
 
 interface ReplyOptions {
