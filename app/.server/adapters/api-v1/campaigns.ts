@@ -12,7 +12,7 @@ import {
 import { getCampaign, listCampaigns, type CampaignView } from "../../domains/campaigns/queries";
 import { hashRequest } from "../../domains/messaging/queue";
 import { oncePerKey } from "./idempotency";
-import { ApiProblem } from "./problem";
+import { ApiProblem, refusalProblem } from "./problem";
 import {
   UUID,
   type CampaignCreate,
@@ -21,7 +21,6 @@ import {
   type CampaignParameter,
   type CampaignsQuery,
 } from "./campaign-schemas";
-import { isRefusal } from "../../infrastructure/refusal";
 
 type Estimate = z.output<typeof CampaignEstimate>;
 
@@ -30,9 +29,7 @@ async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isRefusal(error, "campaign") || isRefusal(error, "send") || isRefusal(error, "contact"))
-      throw new ApiProblem(error.status, error.code, error.message);
-    throw error;
+    throw refusalProblem(error, "campaign", "send", "contact");
   }
 }
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { deleteContact, getContact, listContacts, saveContact, setConsent, updateContact } from "../../domains/contacts/manage";
-import { ApiProblem } from "./problem";
+import { refusalProblem } from "./problem";
 import {
   decodeContactCursor,
   encodeContactCursor,
@@ -9,14 +9,13 @@ import {
   type ContactUpdate,
   type ConsentInput,
 } from "./contact-schemas";
-import { isRefusal } from "../../infrastructure/refusal";
 
 /** The contact book's refusals in the API's `{ code, message }`. */
 async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw isRefusal(error, "contact") ? new ApiProblem(error.status, error.code, error.message) : error;
+    throw refusalProblem(error, "contact");
   }
 }
 
