@@ -4,7 +4,7 @@ import { startMpesaTopup, settlePendingPrompts, c2bUrls, registerPaybillUrls } f
 import { settlePendingCards, startCardTopup } from "~/.server/domains/billing/card";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { startBankTransfer, reconcileBankTransfer } from "~/.server/domains/billing/bank";
-import { PaymentRefusal, paymentById } from "~/.server/domains/billing/payments";
+import { paymentById } from "~/.server/domains/billing/payments";
 import { walletState } from "~/.server/domains/billing/ledger";
 import { db } from "~/.server/infrastructure/db/client";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
@@ -15,6 +15,7 @@ import { changeWallet } from "~/.server/domains/billing/ledger";
 import { saveWalletAlerts } from "~/.server/domains/billing/settings";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 registerJobHandlers();
 
@@ -51,7 +52,7 @@ async function refusalOf(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof PaymentRefusal) return { status: error.status, code: error.code, field: error.field, message: error.message };
+    if (isRefusal(error, "payment")) return { status: error.status, code: error.code, field: error.field, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");

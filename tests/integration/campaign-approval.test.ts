@@ -8,9 +8,7 @@ import { cancelCampaign, confirmCampaign, type CampaignInput } from "~/.server/d
 import { approveCampaign, declineCampaign, type Approver } from "~/.server/domains/campaigns/approval";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { getCampaign, listCampaigns } from "~/.server/domains/campaigns/queries";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { setBroadcastApproval } from "~/.server/domains/team/broadcast-approval";
-import { TeamRefusal } from "~/.server/domains/team/refusals";
 import type { Actor as TeamActor } from "~/.server/domains/team/members";
 import { action as campaignAction, loader as campaignLoader } from "~/routes/app/messaging/campaigns/campaign";
 import { action as teamAction, loader as teamLoader } from "~/routes/app/settings/team";
@@ -19,6 +17,7 @@ import { createVerifiedUser, META, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Issue 15's maker-checker (decision 033): with broadcast approval on, a campaign or broadcast to
 // more recipients than the owner's threshold waits in "awaiting_approval" until an owner or admin
@@ -105,7 +104,7 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal || error instanceof TeamRefusal)
+    if (isRefusal(error, "campaign") || isRefusal(error, "team"))
       return { status: error.status, code: error.code, field: error.field, message: error.message };
     throw error;
   }

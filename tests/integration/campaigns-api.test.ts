@@ -6,7 +6,6 @@ import { saveContact } from "~/.server/domains/contacts/manage";
 import { saveSegment } from "~/.server/domains/contacts/segments";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { approveCampaign, type Approver } from "~/.server/domains/campaigns/approval";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
 import { action as campaignAction, loader as campaignLoader } from "~/routes/app/messaging/campaigns/campaign";
@@ -17,6 +16,7 @@ import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, approvedMediaTemplate, metaReceived, recipient, setBucketRate } from "../support/sending-kit";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // The campaign endpoints of the public API (issue 14) on a real socket, against the Meta sandbox:
 // creating one now, scheduled or as a draft with its estimate, every bad field answered 4xx with
@@ -707,7 +707,7 @@ async function refusalOf(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal) return { status: error.status, code: error.code, message: error.message };
+    if (isRefusal(error, "campaign")) return { status: error.status, code: error.code, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");

@@ -16,7 +16,6 @@ import {
 import type { CampaignInput } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaign, feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { campaignCounts, finalCounts } from "~/.server/domains/campaigns/progress";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { eraseContact } from "~/.server/domains/contacts/rights";
 import { getCampaign, listCampaigns, openRecipientsCsv, RECIPIENTS_PER_PAGE, recipientsPage } from "~/.server/domains/campaigns/queries";
 import { previewMessages } from "~/.server/domains/campaigns/preview";
@@ -36,6 +35,7 @@ import {
   settleStatuses,
 } from "../support/sending-kit";
 import { nextMillisecond } from "../support/clock";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Campaigns (issue 14): the audience's rules, variables and their fallbacks, the estimate, the
 // feeder turning recipients into messages a little ahead of the dispatcher, pause, resume, cancel,
@@ -58,7 +58,7 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal) return { status: error.status, code: error.code, field: error.field, message: error.message };
+    if (isRefusal(error, "campaign")) return { status: error.status, code: error.code, field: error.field, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");

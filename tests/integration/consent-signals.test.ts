@@ -4,10 +4,10 @@ import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
-import { SendRefusal } from "~/.server/domains/messaging/refusals";
 import { saveContact, setConsent } from "~/.server/domains/contacts/manage";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Consent arriving from WhatsApp (issue 13): keywords in English and Swahili, answered in the
 // person's language; Meta's "Stop promotions" button, its 131050 failure and its user_preferences
@@ -73,7 +73,7 @@ async function refusalCode(organizationId: string, request: SendRequest) {
   try {
     await queueMessage(organizationId, request);
   } catch (error) {
-    if (error instanceof SendRefusal) return error.code;
+    if (isRefusal(error, "send")) return error.code;
     throw error;
   }
   return "queued";

@@ -9,10 +9,10 @@ import { contactTimeline } from "~/.server/domains/contacts/timeline";
 import { contactsPage, countMatching } from "~/.server/domains/contacts/page";
 import { contactFilterOf, readContactFilterParams } from "~/lib/contact-filter";
 import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
-import { ContactRefusal } from "~/.server/domains/contacts/refusals";
 import { contactTagChoices } from "~/.server/domains/contacts/tags";
 import { sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
 import { createVerifiedUser } from "../support/accounts";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // The Message Center's contact book (issue 13): bulk actions, merge, the people's rights, segments,
 // the timeline and the tab's pages; each with bad input and another tenant's ids.
@@ -26,7 +26,7 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof ContactRefusal) return { status: error.status, code: error.code };
+    if (isRefusal(error, "contact")) return { status: error.status, code: error.code };
     throw error;
   }
   throw new Error("it was accepted");

@@ -11,7 +11,6 @@ import {
   IMPORT_BATCH_ROWS,
   IMPORT_MAX_BYTES,
   IMPORT_QUEUE,
-  ImportRefusal,
   openRejectedRows,
   runImport,
   setAfterImportBatch,
@@ -24,6 +23,7 @@ import { exportFilter, openContactsCsv } from "~/.server/domains/contacts/export
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { runJobBatch } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Issue 13's CSV import: the upload refuses what is not CSV (or too large) keeping nothing, the
 // mapping is checked, the job applies rows in batches with their counts, duplicates follow the
@@ -61,7 +61,7 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof ImportRefusal) return { status: error.status, message: error.message };
+    if (isRefusal(error, "import")) return { status: error.status, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");

@@ -12,8 +12,8 @@ import {
   setConsent,
   updateContact,
 } from "~/.server/domains/contacts/manage";
-import { ContactRefusal } from "~/.server/domains/contacts/refusals";
 import { createVerifiedUser } from "../support/accounts";
+import { isRefusal, Refusal } from "~/.server/infrastructure/refusal";
 
 // The contact book's rules (issue 13): one person per number however it is written, checked
 // fields and custom attributes, the consent ledger, erasure's tombstone, search and paging, and
@@ -28,7 +28,7 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof ContactRefusal) return { status: error.status, code: error.code, message: error.message };
+    if (isRefusal(error, "contact")) return { status: error.status, code: error.code, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");
@@ -61,8 +61,8 @@ describe("phone numbers", () => {
       try {
         contactPhone(junk);
       } catch (error) {
-        code = (error as ContactRefusal).code;
-        expect((error as ContactRefusal).message).toMatch(/phone number/);
+        code = (error as Refusal).code;
+        expect((error as Refusal).message).toMatch(/phone number/);
       }
       expect(code, junk).toBe("invalid_phone_number");
     }
@@ -70,8 +70,8 @@ describe("phone numbers", () => {
 
   it("keeps tags lower-cased, trimmed and once each", () => {
     expect(contactTags(["  VIP ", "vip", "Nairobi  West", ""])).toEqual(["vip", "nairobi west"]);
-    expect(() => contactTags(["a,b"])).toThrow(ContactRefusal);
-    expect(() => contactTags(["x".repeat(41)])).toThrow(ContactRefusal);
+    expect(() => contactTags(["a,b"])).toThrow(Refusal);
+    expect(() => contactTags(["x".repeat(41)])).toThrow(Refusal);
   });
 });
 

@@ -1,3 +1,4 @@
+import { Refusal } from "~/.server/infrastructure/refusal";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
@@ -6,14 +7,7 @@ import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { findConversation, listConversations } from "~/.server/domains/inbox/list";
 import { threadOf } from "~/.server/domains/inbox/thread";
-import {
-  addNote,
-  assignConversation,
-  InboxRefusal,
-  markConversationOpened,
-  sendReply,
-  setConversationState,
-} from "~/.server/domains/inbox/actions";
+import { addNote, assignConversation, markConversationOpened, sendReply, setConversationState } from "~/.server/domains/inbox/actions";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
 import { latestEventId } from "~/.server/domains/messaging/conversation-events";
 import { db } from "~/.server/infrastructure/db/client";
@@ -162,7 +156,7 @@ describe("the service window", () => {
     expect(later.window.open).toBe(false);
     const before = await rawQuery(`select 1 from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId]);
     await expect(sendReply(t.actor, later, { text: "Ni 850 kwa bag" })).rejects.toThrow(/only a template/);
-    await expect(sendReply(t.actor, now, { text: "   " })).rejects.toBeInstanceOf(InboxRefusal);
+    await expect(sendReply(t.actor, now, { text: "   " })).rejects.toBeInstanceOf(Refusal);
     await expect(sendReply(t.actor, now, { text: "x".repeat(4097) })).rejects.toThrow(/at most 4,096/);
     expect(await rawQuery(`select 1 from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId])).toHaveLength(
       before.length,

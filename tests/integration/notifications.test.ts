@@ -1,3 +1,4 @@
+import { Refusal } from "~/.server/infrastructure/refusal";
 import { describe, expect, it, vi } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { users } from "~/.server/infrastructure/db/schema";
@@ -7,7 +8,7 @@ import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { notify, NOTIFICATION_MAIL_QUEUE } from "~/.server/domains/notifications/notify";
 import { bellOf, listNotifications, markAllRead, markRead } from "~/.server/domains/notifications/queries";
-import { readEmailRules, saveEmailRules, NotificationRulesRefusal } from "~/.server/domains/notifications/rules";
+import { readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { notifyNewDeviceSignIn } from "~/.server/domains/notifications/new-device";
 import { createCampaign, pauseCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaign, feedCampaigns } from "~/.server/domains/campaigns/feeder";
@@ -129,7 +130,7 @@ describe("notify", () => {
     );
     expect(logged!.details).toContain("Campaign finished: Owner, Admin to Agent");
     // Agents and viewers cannot change them.
-    await expect(saveEmailRules(actorOf(t, t.agent), { campaign_finished: [] })).rejects.toBeInstanceOf(NotificationRulesRefusal);
+    await expect(saveEmailRules(actorOf(t, t.agent), { campaign_finished: [] })).rejects.toBeInstanceOf(Refusal);
     expect((await readEmailRules(t.organizationId)).campaign_finished).toEqual(["agent"]);
   });
 

@@ -4,7 +4,6 @@ import { hashPassword } from "~/.server/domains/auth/password";
 import { signedInPages } from "~/.server/domains/auth/guards";
 import { createCampaign, resumeCampaign, type CampaignInput } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { saveContact } from "~/.server/domains/contacts/manage";
 import { inviteMember } from "~/.server/domains/team/invitations";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -26,6 +25,7 @@ import { formRequest, getRequest, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile, refusalOf } from "../support/meta-harness";
 import { approvedBodyTemplate, metaReceived, recipient } from "../support/sending-kit";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Issue 15, Account Settings: the organisation's details (owners and admins), and closing the
 // organisation (the owner): 30 days in which nothing is sent and every page says when the data
@@ -109,7 +109,7 @@ async function campaignRefusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal) return { status: error.status, code: error.code, field: error.field, message: error.message };
+    if (isRefusal(error, "campaign")) return { status: error.status, code: error.code, field: error.field, message: error.message };
     throw error;
   }
   throw new Error("it was accepted");

@@ -1,8 +1,9 @@
+import { Refusal } from "~/.server/infrastructure/refusal";
 import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { users } from "~/.server/infrastructure/db/schema";
 import { hashPassword } from "~/.server/domains/auth/password";
-import { createQuickReply, listQuickReplies, QuickReplyRefusal } from "~/.server/domains/inbox/quick-replies";
+import { createQuickReply, listQuickReplies } from "~/.server/domains/inbox/quick-replies";
 import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES } from "~/lib/schemas/quick-replies";
 import { action, loader } from "~/routes/app/chat/quick-replies";
 import { loader as searchLoader } from "~/routes/app/search";
@@ -208,7 +209,7 @@ describe("saved answers", () => {
     // The domain refuses an agent too, whoever calls it.
     await expect(
       createQuickReply({ organizationId, userId: null, role: "agent" }, { shortcut: "mine", body: "An agent's answer." }),
-    ).rejects.toBeInstanceOf(QuickReplyRefusal);
+    ).rejects.toBeInstanceOf(Refusal);
     await expect(createQuickReply({ organizationId, userId: null, role: "viewer" }, { shortcut: "mine", body: "x" })).rejects.toMatchObject(
       { status: 403 },
     );

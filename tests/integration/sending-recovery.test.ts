@@ -5,7 +5,6 @@ import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { dispatchBatch, drainDispatcher, MAX_SEND_ATTEMPTS } from "~/.server/domains/messaging/dispatcher";
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
-import { SendRefusal } from "~/.server/domains/messaging/refusals";
 import { getApiMessage } from "~/.server/adapters/api-v1/messages";
 import {
   createGraphClient,
@@ -38,6 +37,7 @@ import {
   type GraphSandbox,
 } from "../support/sending-kit";
 import { envelope, metaJson, startReceiver } from "../support/whatsapp";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // The sending engine when things go wrong: a worker that dies mid-batch, the service window's edge
 // with a controlled clock, Meta's temporary and permanent errors and an unreachable Meta, statuses
@@ -417,7 +417,7 @@ describe("the service window, with a controlled clock", () => {
         try {
           await queueMessage(t.organizationId, request);
         } catch (error) {
-          if (error instanceof SendRefusal) return { status: error.status, code: error.code };
+          if (isRefusal(error, "send")) return { status: error.status, code: error.code };
           throw error;
         }
         throw new Error("queued");

@@ -13,7 +13,7 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "~/.server/domains/team/invitations";
-import { TEAM_MESSAGES, TeamRefusal } from "~/.server/domains/team/refusals";
+import { TEAM_MESSAGES } from "~/.server/domains/team/refusals";
 import { platformOverview } from "~/.server/domains/admin/overview/figures";
 import { platformScope } from "~/.server/domains/auth/scope";
 import { loader as developersLoader } from "~/routes/app/developers";
@@ -21,6 +21,7 @@ import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
 import { action as teamAction } from "~/routes/app/settings/team";
 import { createVerifiedUser, latestMailTo, META, signedInCookie, uniqueEmail } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 // Issue 15: an organisation's team. Roles live on the member (users.org_role) and are read with the
 // session on every request; invitations are single-use links by e-mail, valid for 7 days.
@@ -67,7 +68,7 @@ async function refusal(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof TeamRefusal) return { status: error.status, code: error.code, message: error.message };
+    if (isRefusal(error, "team")) return { status: error.status, code: error.code, message: error.message };
     throw error;
   }
   throw new Error("expected a refusal");

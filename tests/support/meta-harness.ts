@@ -3,10 +3,10 @@ import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { queueMessage, type SendRequest } from "~/.server/domains/messaging/queue";
-import { SendRefusal } from "~/.server/domains/messaging/refusals";
 import type { MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { startGraphSandbox } from "./sandbox-waba";
 import { startReceiver } from "./whatsapp";
+import { isRefusal } from "~/.server/infrastructure/refusal";
 
 type GraphSandbox = Awaited<ReturnType<typeof startGraphSandbox>>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -96,7 +96,7 @@ export async function refusalOf(organizationId: string, request: SendRequest) {
   try {
     await queueMessage(organizationId, request);
   } catch (error) {
-    if (error instanceof SendRefusal) return { status: error.status, code: error.code, message: error.message };
+    if (isRefusal(error, "send")) return { status: error.status, code: error.code, message: error.message };
     throw error;
   }
   throw new Error("the message was queued");

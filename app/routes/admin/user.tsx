@@ -9,7 +9,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { checkStepUp, stepUpNeeded, typedValues } from "~/.server/domains/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/domains/admin/users/detail";
 import { EditTenantSchema, editTenant, ReasonSchema } from "~/.server/domains/admin/users/edit";
-import { reactivateTenant, suspendTenant, TenantRefusal } from "~/.server/domains/admin/users/suspension";
+import { reactivateTenant, suspendTenant } from "~/.server/domains/admin/users/suspension";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -26,6 +26,7 @@ import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { withoutBidiControls } from "~/lib/names";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
+import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : "Organisation"} | Users | Admin console | Jumbe` },
@@ -90,9 +91,9 @@ export async function action(args: Route.ActionArgs) {
     }
     return refused(intent, 400, { formError: "Choose Edit User, Suspend User or Reactivate." });
   } catch (error) {
-    if (!(error instanceof TenantRefusal)) throw error;
-    if (error.status === 404) throw notFound();
-    return refused(intent, error.status, { formError: error.message });
+    const refusal = refusalOf(error);
+    if (refusal.status === 404) throw notFound();
+    return refused(intent, refusal.status, { formError: refusal.message });
   }
 }
 

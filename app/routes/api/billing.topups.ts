@@ -5,8 +5,9 @@ import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastruct
 import { startMpesaTopup } from "~/.server/domains/billing/mpesa";
 import { startCardTopup } from "~/.server/domains/billing/card";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
-import { PaymentRefusal, paymentView } from "~/.server/domains/billing/payments";
+import { paymentView } from "~/.server/domains/billing/payments";
 import { env } from "~/.server/infrastructure/config/env";
+import { refusalOf, refusalJson } from "~/.server/infrastructure/http/refusal-reply";
 
 const TopupBody = z.object({
   amount: z.union([z.number(), z.string().max(20)], { error: "amount must be a number of shillings." }),
@@ -47,8 +48,7 @@ export async function action(args: Route.ActionArgs) {
       { status: 201, headers: { "Cache-Control": "no-store" } },
     );
   } catch (error) {
-    if (error instanceof PaymentRefusal) return jsonError(error.status, error.message, { extra: { code: error.code, field: error.field } });
-    throw error;
+    return refusalJson(refusalOf(error));
   }
 }
 

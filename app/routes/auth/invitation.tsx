@@ -11,11 +11,11 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/domains/team/invitations";
-import { TeamRefusal } from "~/.server/domains/team/refusals";
 import { createSession, deleteSessionByToken, sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
+import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -60,8 +60,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       meta,
     );
   } catch (error) {
-    if (!(error instanceof TeamRefusal)) throw error;
-    return formFailure(submission.reply({ formErrors: [error.message], hideFields: hide }), error.status, error.message);
+    return refusalReply(submission, refusalOf(error), { field: null, hideFields: hide, toast: true });
   }
   // Signed in as the new member: a session this browser had before ends, as at sign-in.
   const previous = sessionToken(request);

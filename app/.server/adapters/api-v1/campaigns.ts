@@ -10,12 +10,9 @@ import {
   type CampaignInput,
 } from "../../domains/campaigns/lifecycle";
 import { getCampaign, listCampaigns, type CampaignView } from "../../domains/campaigns/queries";
-import { CampaignRefusal } from "../../domains/campaigns/refusals";
-import { ContactRefusal } from "../../domains/contacts/refusals";
 import { hashRequest } from "../../domains/messaging/queue";
 import { oncePerKey } from "./idempotency";
-import { SendRefusal } from "../../domains/messaging/refusals";
-import { ApiProblem } from "./problem";
+import { ApiProblem, refusalProblem } from "./problem";
 import {
   UUID,
   type CampaignCreate,
@@ -32,9 +29,7 @@ async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof CampaignRefusal || error instanceof SendRefusal || error instanceof ContactRefusal)
-      throw new ApiProblem(error.status, error.code, error.message);
-    throw error;
+    throw refusalProblem(error, "campaign", "send", "contact");
   }
 }
 

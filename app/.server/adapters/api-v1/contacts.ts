@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { deleteContact, getContact, listContacts, saveContact, setConsent, updateContact } from "../../domains/contacts/manage";
-import { ContactRefusal } from "../../domains/contacts/refusals";
-import { ApiProblem } from "./problem";
+import { refusalProblem } from "./problem";
 import {
   decodeContactCursor,
   encodeContactCursor,
@@ -16,7 +15,7 @@ async function answer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw error instanceof ContactRefusal ? new ApiProblem(error.status, error.code, error.message) : error;
+    throw refusalProblem(error, "contact");
   }
 }
 

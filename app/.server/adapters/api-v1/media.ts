@@ -4,13 +4,14 @@ import {
   deleteMediaFile,
   discardUploadedMedia,
   getMediaFile,
-  MediaRefusal,
+  refuseMedia,
   storeUploadedMedia,
   type MediaFileView,
 } from "../../domains/messaging/media-files";
 import { ApiProblem } from "./problem";
 import { oncePerKey } from "./idempotency";
 import { hashRequest } from "../../domains/messaging/queue";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /** POST, GET and DELETE /api/v1/media: the tenant's files for sending by mediaId (decision 023). */
 
@@ -36,7 +37,7 @@ export const FILE_FIELD = "file";
  * (media_type_mismatch is a file that does not fit a message, 422).
  */
 const asProblem = (error: unknown) =>
-  error instanceof MediaRefusal
+  isRefusal(error, "media")
     ? new ApiProblem(error.status, error.status === 415 ? "unsupported_media_type" : error.code, error.message)
     : error;
 
@@ -96,10 +97,9 @@ async function storeMultipartUpload(
   try {
     for (let part = await reader.next(); part; part = await reader.next()) {
       if (part.name !== FILE_FIELD) continue;
-      if (stored)
-        throw new MediaRefusal(400, "invalid_request", `Send one file per request: the form has a second part named ${FILE_FIELD}.`);
+      if (stored) throw refuseMedia(400, "invalid_request", `Send one file per request: the form has a second part named ${FILE_FIELD}.`);
       if (part.fileName === undefined)
-        throw new MediaRefusal(400, "invalid_request", `The part named ${FILE_FIELD} must be a file (with a filename), not a text field.`);
+        throw refuseMedia(400, "invalid_request", `The part named ${FILE_FIELD} must be a file (with a filename), not a text field.`);
       stored = await storeUploadedMedia(organizationId, {
         declaredType: part.contentType,
         fileName: part.fileName,
@@ -107,7 +107,7 @@ async function storeMultipartUpload(
       });
     }
     if (!stored)
-      throw new MediaRefusal(
+      throw refuseMedia(
         400,
         "invalid_request",
         `No file in the form: send it as the multipart/form-data part named ${FILE_FIELD} (curl -F "${FILE_FIELD}=@photo.jpg").`,
@@ -120,7 +120,7 @@ async function storeMultipartUpload(
         throw new ApiProblem(413, "payload_too_large", `The request body is over ${Math.floor(upload.maxBytes / 1024 / 1024)} MB.`);
       throw new ApiProblem(400, "invalid_request", `The multipart/form-data body is malformed: ${error.message}`);
     }
-    if (error instanceof MediaRefusal) await drain(reader);
+    if (isRefusal(error, "media")) await drain(reader);
     throw asProblem(error);
   }
 }

@@ -4,9 +4,8 @@ import type { OutboundContent } from "../../domains/messaging/content";
 import { MEDIA_KINDS } from "../../domains/messaging/content";
 import { hashRequest, queueMessage } from "../../domains/messaging/queue";
 import { normaliseRecipient } from "../../domains/messaging/recipient";
-import { SendRefusal } from "../../domains/messaging/refusals";
 import { messageView } from "../../domains/messaging/views";
-import { ApiProblem } from "./problem";
+import { ApiProblem, refusalProblem } from "./problem";
 import { decodeMessageCursor, encodeMessageCursor, type MessagesQuery, type SendMessage } from "./message-schemas";
 
 /** The API's body as the pipeline's content: exactly one kind (the schema made sure). */
@@ -36,7 +35,7 @@ function contentOf(body: z.output<typeof SendMessage>): OutboundContent {
   );
 }
 
-const asProblem = (error: unknown) => (error instanceof SendRefusal ? new ApiProblem(error.status, error.code, error.message) : error);
+const asProblem = (error: unknown) => refusalProblem(error, "send");
 
 /** POST /api/v1/messages: checked and queued; Meta is called by the dispatcher. */
 export async function sendApiMessage(organizationId: string, body: z.output<typeof SendMessage>, idempotencyKey?: string) {

@@ -1,3 +1,5 @@
+import { isRefusal, type RefusalDomain } from "../../infrastructure/refusal";
+
 /** An answer other than success, thrown by an endpoint's run(): the router sends it as `{ code, message }`. */
 export class ApiProblem extends Error {
   constructor(
@@ -8,4 +10,13 @@ export class ApiProblem extends Error {
     super(message);
     this.name = "ApiProblem";
   }
+}
+
+/**
+ * A refusal by one of `domains` as the API's problem, with its status, code and sentence (the
+ * catalogue holds them, decision 052); anything else is left as it was. Only the domains an endpoint
+ * names: another's refusal carries codes the catalogue does not list.
+ */
+export function refusalProblem(error: unknown, ...domains: [RefusalDomain, ...RefusalDomain[]]) {
+  return isRefusal(error, ...domains) ? new ApiProblem(error.status, error.code, error.message) : error;
 }

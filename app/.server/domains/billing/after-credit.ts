@@ -1,8 +1,8 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { resumeCampaign } from "../campaigns/lifecycle";
-import { CampaignRefusal } from "../campaigns/refusals";
 import { log } from "../../infrastructure/log";
 import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "./charging";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /**
  * After money reaches a wallet: the campaigns that paused themselves when it ran dry resume, if it
@@ -26,7 +26,7 @@ export async function resumeWalletPausedCampaigns(organizationId: string) {
       resumed++;
     } catch (error) {
       // Someone resumed or cancelled it meanwhile, or it can no longer start: it stays as it is.
-      if (!(error instanceof CampaignRefusal)) throw error;
+      if (!isRefusal(error, "campaign")) throw error;
       log().info({ campaignId: id, reason: error.message }, "wallet-paused campaign not resumed");
     }
   }

@@ -4,8 +4,8 @@ import type { Job } from "../../infrastructure/jobs/queue";
 import { notify } from "../notifications/notify";
 import { log } from "../../infrastructure/log";
 import { formatKes } from "~/lib/invoice";
-import { PaymentRefusal } from "./payments";
 import { startMpesaTopup } from "./mpesa";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /**
  * The owner's wallet alerts: a low-balance notification (bell and e-mail) once each time the
@@ -80,7 +80,7 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
         { amount: Number(wallet.auto_topup_amount_cents) / 100, phone: wallet.auto_topup_phone, automatic: true },
       );
     } catch (error) {
-      if (!(error instanceof PaymentRefusal)) throw error;
+      if (!isRefusal(error, "payment")) throw error;
       log().warn({ organizationId, reason: error.message }, "automatic M-Pesa prompt refused");
     }
   }

@@ -4,7 +4,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import type { Executor } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
-import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
+import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 
 /**
@@ -72,10 +72,10 @@ export async function reconcileBankTransfer(
 ) {
   const reference = statementReference.trim();
   if (!reference || reference.length > 64)
-    throw new PaymentRefusal(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
+    throw refusePayment(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
   const [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1 and method = 'bank'`, [paymentId]);
-  if (!payment) throw new PaymentRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
-  if (payment.status !== "pending") throw new PaymentRefusal(409, "payment_state", `This transfer is already ${payment.status}.`);
+  if (!payment) throw refusePayment(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (payment.status !== "pending") throw refusePayment(409, "payment_state", `This transfer is already ${payment.status}.`);
   try {
     return await completePayment(
       payment.id,
@@ -92,11 +92,7 @@ export async function reconcileBankTransfer(
     );
   } catch (error) {
     if (isUniqueViolation(error))
-      throw new PaymentRefusal(
-        409,
-        "duplicate_reference",
-        "That bank reference is already recorded for another payment: check the statement.",
-      );
+      throw refusePayment(409, "duplicate_reference", "That bank reference is already recorded for another payment: check the statement.");
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import {
   verifyPaystackSignature,
   type VerifiedTransaction,
 } from "../../infrastructure/clients/paystack";
-import { completePayment, createPayment, failPayment, parseTopupAmount, PaymentRefusal, type PaymentRow } from "./payments";
+import { completePayment, createPayment, failPayment, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
 
 /**
  * Card top-ups through Paystack's hosted checkout (decision 035): a pending payment with its own
@@ -60,11 +60,7 @@ export async function startCardTopup(
 
 const CARD_PAGE_FAILED = "The card payment page could not be opened. Nothing was charged.";
 const cardUnavailable = () =>
-  new PaymentRefusal(
-    502,
-    "card_unavailable",
-    "The card payment page could not be opened just now. Nothing was charged; try again in a minute.",
-  );
+  refusePayment(502, "card_unavailable", "The card payment page could not be opened just now. Nothing was charged; try again in a minute.");
 /** How long a repeat waits for the first request to get its checkout page from Paystack. */
 const FIRST_CHECKOUT_WAIT_MS = 10_000;
 
@@ -81,7 +77,7 @@ async function firstCheckoutUrl(first: PaymentRow): Promise<string | null> {
     if (!payment || (payment.status === "failed" && payment.result_code === "initialize")) throw cardUnavailable();
     if (payment.status !== "pending") return null;
     if (Date.now() > deadline)
-      throw new PaymentRefusal(
+      throw refusePayment(
         409,
         "idempotency_in_progress",
         "A card payment with this Idempotency-Key is still being opened. Try again in a moment to get its page.",

@@ -22,7 +22,7 @@ import {
   failPayment,
   parseTopupAmount,
   paymentById,
-  PaymentRefusal,
+  refusePayment,
   secretMatches,
   type PaymentRow,
 } from "./payments";
@@ -57,9 +57,9 @@ export interface MpesaTopupRequest {
 export async function startMpesaTopup(actor: { organizationId: string; userId: string | null }, request: MpesaTopupRequest) {
   const amountKes = parseTopupAmount(request.amount);
   const phone = typeof request.phone === "string" ? normaliseMpesaPhone(request.phone) : null;
-  if (!phone) throw new PaymentRefusal(422, "invalid_phone", PHONE_WORDS, "phone");
+  if (!phone) throw refusePayment(422, "invalid_phone", PHONE_WORDS, "phone");
   const [org] = await rawQuery<{ business_id: string }>(`select business_id from organizations where id = $1`, [actor.organizationId]);
-  if (!org) throw new PaymentRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (!org) throw refusePayment(404, "not_found", "Not Found: The requested resource does not exist.");
   const { secret, hash } = callbackSecret();
   const { payment, repeated } = await createPayment(db(), {
     organizationId: actor.organizationId,
@@ -95,7 +95,7 @@ export async function startMpesaTopup(actor: { organizationId: string; userId: s
       code: error instanceof DarajaError ? (error.errorCode ?? String(error.httpStatus)) : "network",
       reason,
     });
-    throw new PaymentRefusal(error instanceof DarajaError && error.httpStatus < 500 ? 422 : 502, "mpesa_refused", reason, "phone");
+    throw refusePayment(error instanceof DarajaError && error.httpStatus < 500 ? 422 : 502, "mpesa_refused", reason, "phone");
   }
 }
 

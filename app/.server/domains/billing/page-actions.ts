@@ -1,9 +1,9 @@
-import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formFailure } from "../../infrastructure/http/forms";
 import { redirectWithToast } from "../../infrastructure/http/toast";
 import { DisputeSchema } from "~/lib/schemas/billing";
-import { BillingRefusal, disputeInvoice } from "./settings";
+import { disputeInvoice } from "./settings";
+import { refusalOf, throwIfNotFound, refusalReply } from "../../infrastructure/http/refusal-reply";
 
 /** The dispute of an invoice (shared with the invoice's own page): 404 for another organisation's. */
 export async function disputeAction(
@@ -19,13 +19,8 @@ export async function disputeAction(
     const { number } = await disputeInvoice(actor, invoiceId, submission.value.reason);
     return redirectWithToast(back, "success", `${number} is disputed. Jumbe's billing team will reply; the invoice is on hold meanwhile.`);
   } catch (error) {
-    if (!(error instanceof BillingRefusal)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    if (error.field)
-      return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), 422, undefined, {
-        intent,
-        invoice: invoiceId,
-      });
-    return formFailure(submission.reply({ formErrors: [error.message] }), error.status, undefined, { intent, invoice: invoiceId });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalReply(submission, refusal, { status: refusal.field ? 422 : refusal.status, extra: { intent, invoice: invoiceId } });
   }
 }

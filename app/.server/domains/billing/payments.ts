@@ -12,6 +12,7 @@ import { lineFromGross, lineFromNet } from "./vat";
 import { resumeWalletPausedCampaigns } from "./after-credit";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
 import { clearLowBalanceAlert } from "./low-balance";
+import { Refusal } from "../../infrastructure/refusal";
 
 /**
  * Payments in (decision 035): created pending, then completed exactly once (the status guard, and a
@@ -24,26 +25,21 @@ export const TOPUP_MIN_KES = 10;
 export const TOPUP_MAX_KES = 250_000;
 
 /** A refusal of a payment request: the field it is about and a sentence for the member. */
-export class PaymentRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422 | 502 | 503,
-    readonly code: string,
-    message: string,
-    readonly field?: "amount" | "phone" | "method" | "email",
-  ) {
-    super(message);
-    this.name = "PaymentRefusal";
-  }
-}
+export const refusePayment = (
+  status: 400 | 404 | 409 | 422 | 502 | 503,
+  code: string,
+  message: string,
+  field?: "amount" | "phone" | "method" | "email",
+) => new Refusal({ domain: "payment", status, code, message, field });
 
 export const AMOUNT_WORDS = `Enter a whole number of shillings from KES ${TOPUP_MIN_KES.toLocaleString("en-US")} to KES ${TOPUP_MAX_KES.toLocaleString("en-US")}.`;
 
 /** A top-up amount in shillings from a form or JSON (a number, or digits with optional commas). */
 export function parseTopupAmount(value: unknown): number {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim().replace(/,/g, "") : "";
-  if (!/^\d{1,7}(\.0{1,2})?$/.test(text)) throw new PaymentRefusal(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  if (!/^\d{1,7}(\.0{1,2})?$/.test(text)) throw refusePayment(422, "invalid_amount", AMOUNT_WORDS, "amount");
   const amount = Number(text);
-  if (amount < TOPUP_MIN_KES || amount > TOPUP_MAX_KES) throw new PaymentRefusal(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  if (amount < TOPUP_MIN_KES || amount > TOPUP_MAX_KES) throw refusePayment(422, "invalid_amount", AMOUNT_WORDS, "amount");
   return amount;
 }
 
@@ -138,7 +134,7 @@ export async function createPayment(executor: Executor, input: NewPayment): Prom
     // A bank transfer's invoice is its own pending document, written after the payment.
     (input.method === "bank" || (earlier.invoice_id ?? null) === (input.invoiceId ?? null)) &&
     (input.method !== "mpesa" || earlier.phone === (input.phone ?? null));
-  if (!sameRequest) throw new PaymentRefusal(409, "idempotency_conflict", IDEMPOTENCY_CONFLICT_WORDS);
+  if (!sameRequest) throw refusePayment(409, "idempotency_conflict", IDEMPOTENCY_CONFLICT_WORDS);
   return { payment: earlier, repeated: true };
 }
 

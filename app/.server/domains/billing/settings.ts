@@ -6,6 +6,7 @@ import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../.
 import { normaliseMpesaPhone } from "../../infrastructure/clients/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
 import { dayWords, periodAt } from "./periods";
+import { Refusal } from "../../infrastructure/refusal";
 
 /**
  * What an owner or admin changes on /billing: the plan (from the next period), the wallet's alerts,
@@ -16,17 +17,8 @@ export interface Actor {
   userId: string | null;
 }
 
-export class BillingRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "BillingRefusal";
-  }
-}
+export const refuseBilling = (status: 400 | 404 | 409 | 422, code: string, message: string, field?: string) =>
+  new Refusal({ domain: "billing", status, code, message, field });
 
 export interface PlanRow {
   code: PlanCode;
@@ -71,14 +63,14 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
   const code = typeof input.plan === "string" ? input.plan.toLowerCase() : "";
   const billingType = typeof input.billingType === "string" ? input.billingType : "";
   if (!(PLAN_CODES as readonly string[]).includes(code))
-    throw new BillingRefusal(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
+    throw refuseBilling(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
   if (!(BILLING_TYPES as readonly string[]).includes(billingType))
-    throw new BillingRefusal(422, "invalid_billing_type", "Choose prepaid or postpaid.", "billingType");
+    throw refuseBilling(422, "invalid_billing_type", "Choose prepaid or postpaid.", "billingType");
   const [plan] = await rawQuery<{ name: string }>(`select name from billing_plans where code = $1 and billing_type = $2`, [
     code,
     billingType,
   ]);
-  if (!plan) throw new BillingRefusal(422, "invalid_plan", "That plan is not offered.", "plan");
+  if (!plan) throw refuseBilling(422, "invalid_plan", "That plan is not offered.", "plan");
   const from = periodAt(now).next;
   const [org] = await rawQuery<{ plan_type: string; billing_type: string }>(
     `update organizations o set
@@ -89,7 +81,7 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
      where o.id = $1 returning o.plan_type, o.billing_type`,
     [actor.organizationId, code, billingType, plan.name, from],
   );
-  if (!org) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (!org) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
   const same = org.plan_type.toLowerCase() === code && org.billing_type === billingType;
   await recordActivity({
     organizationId: actor.organizationId,
@@ -109,7 +101,7 @@ function optionalShillings(value: unknown, label: string, field: string, min = 0
   const text = typeof value === "string" ? value.trim().replace(/,/g, "") : value === undefined || value === null ? "" : String(value);
   if (!text) return null;
   if (!/^\d{1,7}$/.test(text) || Number(text) < min || Number(text) > TOPUP_MAX_KES)
-    throw new BillingRefusal(422, "invalid_amount", AMOUNT_FIELD_WORDS(label), field);
+    throw refuseBilling(422, "invalid_amount", AMOUNT_FIELD_WORDS(label), field);
   return Number(text) * 100;
 }
 
@@ -129,27 +121,17 @@ export async function saveWalletAlerts(actor: Actor, input: WalletAlertsInput) {
   let phone: string | null = null;
   if (below !== null || amount !== null || phoneText) {
     if (below === null)
-      throw new BillingRefusal(
+      throw refuseBilling(
         422,
         "invalid_amount",
         "Say below which balance to send the prompt, or clear all three to turn it off.",
         "autoTopupBelow",
       );
     if (amount === null)
-      throw new BillingRefusal(
-        422,
-        "invalid_amount",
-        AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""),
-        "autoTopupAmount",
-      );
+      throw refuseBilling(422, "invalid_amount", AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""), "autoTopupAmount");
     phone = normaliseMpesaPhone(phoneText);
     if (!phone)
-      throw new BillingRefusal(
-        422,
-        "invalid_phone",
-        "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.",
-        "autoTopupPhone",
-      );
+      throw refuseBilling(422, "invalid_phone", "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.", "autoTopupPhone");
   }
   await db().execute(sql`
     update wallets set low_balance_threshold_cents = ${low}, auto_topup_threshold_cents = ${below}, auto_topup_amount_cents = ${amount},
@@ -175,23 +157,22 @@ export const DISPUTE_REASON_MAX = 1000;
 export async function disputeInvoice(actor: Actor, invoiceId: string, reason: unknown) {
   const text = typeof reason === "string" ? reason.trim() : "";
   if (text.length < 10)
-    throw new BillingRefusal(422, "invalid_reason", "Say what is wrong with the invoice (at least 10 characters).", "reason");
+    throw refuseBilling(422, "invalid_reason", "Say what is wrong with the invoice (at least 10 characters).", "reason");
   if (text.length > DISPUTE_REASON_MAX)
-    throw new BillingRefusal(422, "invalid_reason", `Keep the reason under ${DISPUTE_REASON_MAX} characters.`, "reason");
-  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+    throw refuseBilling(422, "invalid_reason", `Keep the reason under ${DISPUTE_REASON_MAX} characters.`, "reason");
+  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
   const outcome = await db().transaction(async (tx) => {
     const found = (await tx.execute(sql`
       select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`)) as unknown as {
       rows: { id: string; number: string; status: string; kind: string }[];
     };
     const invoice = found.rows[0];
-    if (!invoice) throw new BillingRefusal(404, "not_found", "Not Found: The requested resource does not exist.");
+    if (!invoice) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
     if (invoice.status === "disputed")
-      throw new BillingRefusal(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
+      throw refuseBilling(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
     if (invoice.kind === "credit_note")
-      throw new BillingRefusal(409, "credit_note", "A credit note cannot be disputed; dispute the invoice it credits instead.");
-    if (invoice.status === "void")
-      throw new BillingRefusal(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
+      throw refuseBilling(409, "credit_note", "A credit note cannot be disputed; dispute the invoice it credits instead.");
+    if (invoice.status === "void") throw refuseBilling(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
     await tx.execute(sql`
       insert into invoice_disputes (organization_id, invoice_id, reason, previous_status, raised_by)
       values (${actor.organizationId}, ${invoice.id}, ${text}, ${invoice.status}, ${actor.userId})`);

@@ -4,12 +4,11 @@ import { db } from "../../infrastructure/db/client";
 import type { CampaignAudience, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import { contactConditions, phoneHash } from "../contacts/manage";
 import { getSegment } from "../contacts/segments";
-import { ContactRefusal } from "../contacts/refusals";
 import { contactFilterOf } from "~/lib/contact-filter";
 import { normaliseRecipient } from "../messaging/recipient";
-import { SendRefusal } from "../messaging/refusals";
 import { missingValueCondition } from "./variables";
 import { refuseCampaign } from "./refusals";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /** Numbers a campaign may name directly (the API's `phones`, a pasted or uploaded list). */
 export const AUDIENCE_PHONES_MAX = 10_000;
@@ -25,7 +24,7 @@ export async function checkAudience(organizationId: string, input: CampaignAudie
     try {
       audience.segmentId = (await getSegment(organizationId, String(input.segmentId))).id;
     } catch (error) {
-      if (error instanceof ContactRefusal) throw refuseCampaign(404, "invalid_audience", "That segment does not exist.", "audience");
+      if (isRefusal(error, "contact")) throw refuseCampaign(404, "invalid_audience", "That segment does not exist.", "audience");
       throw error;
     }
   }
@@ -107,7 +106,7 @@ export function splitNumbers(phones: string[]) {
     try {
       number = normaliseRecipient(raw);
     } catch (error) {
-      if (!(error instanceof SendRefusal)) throw error;
+      if (!isRefusal(error, "send")) throw error;
       if (seen.has(`invalid:${raw}`)) duplicates++;
       else {
         seen.add(`invalid:${raw}`);

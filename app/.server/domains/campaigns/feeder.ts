@@ -9,9 +9,7 @@ import type { CampaignParameters } from "../../infrastructure/db/schema/campaign
 import { prepareTemplate } from "../messaging/compose";
 import { summaryOf } from "../messaging/content";
 import { resolveSenderNumber } from "../messaging/sender";
-import { SendRefusal } from "../messaging/refusals";
 import { wakeDispatcher } from "../messaging/dispatcher";
-import { CampaignRefusal } from "./refusals";
 import {
   holdQueuedMessages,
   pauseCampaign,
@@ -30,6 +28,7 @@ import { onFeederWake } from "./wake";
 import { notifyCampaignFinished } from "../notifications/emitters";
 import { announceApprovalRequest } from "./approval-request";
 import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing/charging";
+import { isRefusal, type Refusal } from "../../infrastructure/refusal";
 
 /**
  * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
@@ -55,7 +54,7 @@ export async function feedCampaigns() {
       fed += result.fed;
       if (result.walletEmpty) {
         await pauseCampaign({ organizationId }, id, WALLET_EMPTY_PAUSE).catch((refusal) => {
-          if (!(refusal instanceof CampaignRefusal)) throw refusal;
+          if (!isRefusal(refusal, "campaign")) throw refusal;
         });
         continue;
       }
@@ -63,9 +62,9 @@ export async function feedCampaigns() {
     } catch (error) {
       // The number was disconnected, Meta refuses the token, the template is no longer approved:
       // the campaign pauses itself and says why; the tenant resumes it once it is put right.
-      if (!(error instanceof SendRefusal)) throw error;
+      if (!isRefusal(error, "send")) throw error;
       await pauseCampaign({ organizationId }, id, error.message).catch((refusal) => {
-        if (!(refusal instanceof CampaignRefusal)) throw refusal;
+        if (!isRefusal(refusal, "campaign")) throw refusal;
       });
     }
   }
@@ -83,11 +82,11 @@ async function startDueCampaigns() {
   );
   for (const candidate of due) {
     let checked: CheckedCampaign | null = null;
-    let refusal: CampaignRefusal | null = null;
+    let refusal: Refusal | null = null;
     try {
       checked = await recheckCampaign(candidate);
     } catch (error) {
-      if (!(error instanceof CampaignRefusal)) throw error;
+      if (!isRefusal(error, "campaign")) throw error;
       refusal = error;
     }
     const result = await db().transaction(async (tx) => {

@@ -7,13 +7,12 @@ import { recordActivity } from "../activity/record";
 import { momentInWords } from "../activity/moment";
 import { attributeDefinitions } from "../contacts/attributes";
 import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
-import { SendRefusal } from "../messaging/refusals";
 import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../messaging/sender";
 import { wakeDispatcher } from "../messaging/dispatcher";
 import { checkAudience, contactSources, countAudience, freezeAudience, type AudienceCount } from "./audience";
 import { estimateSendCost } from "../billing/charging";
 import { walletState } from "../billing/ledger";
-import { campaignNotFound, refuseCampaign } from "./refusals";
+import { campaignNotFound, campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
@@ -21,6 +20,7 @@ import { leftOutOf } from "./progress";
 import { notifyCampaignPaused } from "../notifications/emitters";
 import { announceApprovalRequest, needsApproval, requestApproval } from "./approval-request";
 import type { Actor } from "./actor";
+import { isRefusal } from "../../infrastructure/refusal";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
@@ -56,8 +56,7 @@ export interface CheckedCampaign {
 
 const sendRefusalAsCampaign = (error: unknown, field: string) => {
   // A closing organisation is the whole form's trouble, not one field's.
-  if (error instanceof SendRefusal)
-    return refuseCampaign(error.status, error.code, error.message, error.code === "organization_closing" ? undefined : field);
+  if (isRefusal(error, "send")) return campaignRefusalOfSend(error, error.code === "organization_closing" ? undefined : field);
   return error;
 };
 

@@ -1,21 +1,12 @@
 import type { SendRefusalCode } from "../messaging/refusals";
+import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 
 /**
  * Why Jumbe will not create or change a campaign: a stable code for programs and a plain sentence
  * for people. The template's own checks answer the sending engine's codes (template_not_approved...).
  */
-export class CampaignRefusal extends Error {
-  constructor(
-    readonly status: 400 | 402 | 403 | 404 | 409 | 422,
-    readonly code: CampaignRefusalCode,
-    message: string,
-    /** The form field it is about, when one is. */
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "CampaignRefusal";
-  }
-}
+/** A campaign's own refusals answer 400, 402, 403, 404, 409 or 422; the sending engine's pass through with theirs. */
+export type CampaignRefusalStatus = RefusalStatus;
 
 export type CampaignRefusalCode =
   | SendRefusalCode
@@ -31,7 +22,11 @@ export type CampaignRefusalCode =
   | "key_holder"
   | "invalid_reason";
 
-export const refuseCampaign = (status: CampaignRefusal["status"], code: CampaignRefusalCode, message: string, field?: string) =>
-  new CampaignRefusal(status, code, message, field);
+export const refuseCampaign = (status: CampaignRefusalStatus, code: CampaignRefusalCode, message: string, field?: string) =>
+  new Refusal({ domain: "campaign", status, code, message, field });
+
+/** The sending engine's refusal as the campaign's: its status, code and sentence, at `field`. */
+export const campaignRefusalOfSend = (refusal: Refusal, field?: string) =>
+  refuseCampaign(refusal.status, refusal.code as SendRefusalCode, refusal.message, field);
 
 export const campaignNotFound = () => refuseCampaign(404, "campaign_not_found", "No such campaign.");

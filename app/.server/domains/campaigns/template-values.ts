@@ -1,9 +1,9 @@
 import type { AttributeDefinition } from "../contacts/attributes";
 import type { CampaignButton, CampaignHeaderMedia, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import type { PreparedTemplate } from "../messaging/compose";
-import { SendRefusal } from "../messaging/refusals";
-import { refuseCampaign } from "./refusals";
+import { campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources, parameterValue, type RecipientFields } from "./variables";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /**
  * A campaign's values beyond the body: a media header's file (one for everyone) and the buttons
@@ -95,11 +95,10 @@ export const buttonSources = (buttons: CampaignButton[] | undefined): ParameterS
  * (`parameters`); the rest (not found, not approved) about the template.
  */
 export function templateRefusal(error: unknown) {
-  if (!(error instanceof SendRefusal)) return error;
+  if (!isRefusal(error, "send")) return error;
   if (error.code === "parameter_mismatch") return refuseCampaign(422, "invalid_parameters", error.message, "parameters");
-  if (error.code === "media_not_found" || error.code === "media_type_mismatch")
-    return refuseCampaign(error.status, error.code, error.message, "parameters");
-  return refuseCampaign(error.status, error.code, error.message, "template");
+  if (error.code === "media_not_found" || error.code === "media_type_mismatch") return campaignRefusalOfSend(error, "parameters");
+  return campaignRefusalOfSend(error, "template");
 }
 
 /** How a preview shows the header file: "[image: poster.jpg]". */

@@ -1,7 +1,7 @@
 import { normaliseRecipient } from "../messaging/recipient";
-import { SendRefusal } from "../messaging/refusals";
 import { refuseContact } from "./refusals";
 import { withoutBidiControls } from "~/lib/names";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /** At most this many tags a contact, each at most TAG_MAX characters. */
 export const MAX_TAGS = 50;
@@ -17,7 +17,7 @@ export function contactPhone(input: string): string {
   try {
     return normaliseRecipient(input);
   } catch (error) {
-    if (error instanceof SendRefusal) throw refuseContact(422, "invalid_phone_number", error.message);
+    if (isRefusal(error, "send")) throw refuseContact(422, "invalid_phone_number", error.message);
     throw error;
   }
 }

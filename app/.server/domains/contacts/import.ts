@@ -14,8 +14,8 @@ import { attributeDefinitions, attributeValue, type AttributeDefinition, type At
 import { EVIDENCE_MAX, recordConsent } from "./consent";
 import { contactName, contactPhone, contactTags, NOTES_MAX } from "./fields";
 import { phoneHash } from "./manage";
-import { ContactRefusal } from "./refusals";
 import { CsvError, CsvParser, csvRecords, headerColumns, type CsvRecord } from "./csv/reader";
+import { Refusal, isRefusal } from "../../infrastructure/refusal";
 
 const MB = 1024 * 1024;
 export { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type DuplicatePolicy };
@@ -28,15 +28,7 @@ export const IMPORT_BATCH_ROWS = 1000;
 export type ImportStatus = "uploaded" | "queued" | "running" | "done" | "failed";
 
 /** Why an import is refused: an HTTP status and a sentence for people. */
-export class ImportRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 413 | 422,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ImportRefusal";
-  }
-}
+export const refuseImport = (status: 400 | 404 | 409 | 413 | 422, message: string) => new Refusal({ domain: "import", status, message });
 
 export interface ImportActor {
   organizationId: string;
@@ -112,7 +104,7 @@ function importView(row: ImportRow): ImportView {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFound = () => new ImportRefusal(404, "No import with this id in your organisation.");
+const notFound = () => refuseImport(404, "No import with this id in your organisation.");
 
 async function readImportRow(executor: Executor, organizationId: string | null, id: string, lock = false) {
   if (!UUID.test(id)) return null;
@@ -168,15 +160,15 @@ export async function uploadImport(
   actor: ImportActor,
   upload: { body: ReadableStream<Uint8Array> | null; boundary: string | undefined },
 ): Promise<ImportView> {
-  if (!upload.boundary) throw new ImportRefusal(400, "Send the file as a multipart/form-data form with a part named file.");
+  if (!upload.boundary) throw refuseImport(400, "Send the file as a multipart/form-data form with a part named file.");
   const reader = new MultipartReader(upload.body, upload.boundary, { maxBytes: IMPORT_BODY_MAX_BYTES, maxParts: 8 });
   let stored: { key: string; size: number; columns: string[]; fileName: string } | undefined;
   try {
     for (let part = await reader.next(); part; part = await reader.next()) {
       if (part.name !== IMPORT_FILE_FIELD) continue;
-      if (stored) throw new ImportRefusal(400, "Send one file per import.");
+      if (stored) throw refuseImport(400, "Send one file per import.");
       // A form sent with no file chosen has a file part with an empty name.
-      if (!part.fileName) throw new ImportRefusal(400, "Choose a CSV file to import.");
+      if (!part.fileName) throw refuseImport(400, "Choose a CSV file to import.");
       const parser = new CsvParser();
       let header: CsvRecord | undefined;
       let rows = 0;
@@ -199,25 +191,25 @@ export async function uploadImport(
         file = await fileStorage().write(checked, { maxBytes: IMPORT_MAX_BYTES });
       } catch (error) {
         if (error instanceof StorageLimitError)
-          throw new ImportRefusal(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
+          throw refuseImport(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
         throw error;
       }
       stored = { key: file.key, size: file.size, columns: [], fileName: displayName(part.fileName) };
       stored.columns = headerColumns(header!.fields);
-      if (!rows) throw new ImportRefusal(422, "The file has a header line but no rows to import.");
+      if (!rows) throw refuseImport(422, "The file has a header line but no rows to import.");
     }
-    if (!stored) throw new ImportRefusal(400, "Choose a CSV file to import.");
+    if (!stored) throw refuseImport(400, "Choose a CSV file to import.");
   } catch (error) {
     if (stored) await fileStorage().delete(stored.key);
     if (error instanceof MultipartError) {
-      if (error.tooLarge) throw new ImportRefusal(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
-      throw new ImportRefusal(400, `The upload is malformed: ${error.message}`);
+      if (error.tooLarge) throw refuseImport(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
+      throw refuseImport(400, `The upload is malformed: ${error.message}`);
     }
     if (error instanceof CsvError) {
       await drain(reader);
-      throw new ImportRefusal(422, error.message);
+      throw refuseImport(422, error.message);
     }
-    if (error instanceof ImportRefusal) await drain(reader);
+    if (isRefusal(error, "import")) await drain(reader);
     throw error;
   }
   const rows = (
@@ -309,9 +301,9 @@ export async function startImport(actor: ImportActor, id: string, settings: Impo
   const started = await db().transaction(async (tx) => {
     const row = await readImportRow(tx, actor.organizationId, id, true);
     if (!row) throw notFound();
-    if (row.status !== "uploaded") throw new ImportRefusal(409, "This import has started already.");
+    if (row.status !== "uploaded") throw refuseImport(409, "This import has started already.");
     const errors = checkMapping(row.columns, settings, definitions);
-    if (errors) throw new ImportRefusal(422, Object.values(errors)[0]!);
+    if (errors) throw refuseImport(422, Object.values(errors)[0]!);
     const mapping = Object.fromEntries(Object.entries(settings.mapping).filter(([, target]) => target));
     const evidence = settings.consentEvidence?.trim() || null;
     const updated = (
@@ -423,7 +415,7 @@ function checkRow(plan: Plan, record: CsvRecord): Candidate | Rejected {
     }
     return candidate;
   } catch (error) {
-    if (error instanceof ContactRefusal) return reject(error.message);
+    if (isRefusal(error, "contact")) return reject(error.message);
     throw error;
   }
 }

@@ -1,14 +1,6 @@
-/** Why Jumbe will not store a contact change: a stable code for programs and a plain sentence for people. */
-export class ContactRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422,
-    readonly code: ContactRefusalCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ContactRefusal";
-  }
-}
+import { Refusal } from "../../infrastructure/refusal";
+
+export type ContactRefusalStatus = 400 | 404 | 409 | 422;
 
 export type ContactRefusalCode =
   | "invalid_phone_number"
@@ -21,5 +13,24 @@ export type ContactRefusalCode =
   | "erased_contact"
   | "invalid_consent";
 
-export const refuseContact = (status: ContactRefusal["status"], code: ContactRefusalCode, message: string) =>
-  new ContactRefusal(status, code, message);
+/** Why Jumbe will not store a contact change: a stable code for programs, a plain sentence for people, and the form field it shows at. */
+export const refuseContact = (status: ContactRefusalStatus, code: ContactRefusalCode, message: string) =>
+  new Refusal({ domain: "contact", status, code, message, field: contactFieldOf(code, message) });
+
+/** Which field of the contact forms a refusal is about; undefined for the whole form. */
+function contactFieldOf(code: ContactRefusalCode, message: string): string | undefined {
+  switch (code) {
+    case "invalid_phone_number":
+    case "duplicate_phone":
+    case "erased_contact":
+      return "phone";
+    case "invalid_name":
+      return message.startsWith("Notes") ? "notes" : "name";
+    case "invalid_tag":
+      return "tags";
+    case "invalid_consent":
+      return "evidence";
+    default:
+      return undefined;
+  }
+}

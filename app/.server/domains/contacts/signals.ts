@@ -3,8 +3,8 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { queueMessage } from "../messaging/queue";
-import { SendRefusal } from "../messaging/refusals";
 import { consentKeyword, consentReply, recordConsent, type ConsentEvent, type ConsentStatus } from "./consent";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /**
  * What people say about hearing from a business, wherever it arrives: a keyword message (STOP,
@@ -151,7 +151,7 @@ export async function sendConsentReplies(
         source: "system",
       });
     } catch (error) {
-      if (!(error instanceof SendRefusal)) throw error;
+      if (!isRefusal(error, "send")) throw error;
       log().warn({ organizationId: payload.organizationId, code: error.code }, "consent keyword not answered");
     }
   }

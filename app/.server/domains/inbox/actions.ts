@@ -7,6 +7,7 @@ import type { MediaRef, OutboundContent } from "../messaging/content";
 import { queueMessage } from "../messaging/queue";
 
 import { logConversationEvents, logMessageEvents } from "../messaging/conversation-events";
+import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 
 /** Who acts in the inbox: a member of the organisation. */
 export interface InboxActor {
@@ -18,18 +19,8 @@ export interface InboxActor {
 export const INBOX_MARK_READ_QUEUE = "inbox.mark-read";
 
 /** A refusal the page shows at the composer or the control that caused it. */
-export class InboxRefusal extends Error {
-  /** What the form held when it was refused before it was read to the end (shown again without JavaScript). */
-  values: Record<string, string> = {};
-  constructor(
-    readonly status: 400 | 403 | 404 | 409 | 413 | 415 | 422,
-    message: string,
-    readonly field: string = "body",
-  ) {
-    super(message);
-    this.name = "InboxRefusal";
-  }
-}
+export const refuseInbox = (status: RefusalStatus, message: string, field = "body") =>
+  new Refusal({ domain: "inbox", status, message, field });
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
 
@@ -42,7 +33,7 @@ const touchConversation = (conversation: ConversationRow) => async (tx: Tx, mess
 /** The customer's number to answer, or a refusal for a customer known only by their username. */
 function recipientOf(conversation: ConversationRow) {
   if (!conversation.phone)
-    throw new InboxRefusal(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot answer them yet.");
+    throw refuseInbox(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot answer them yet.");
   return conversation.phone;
 }
 
@@ -61,14 +52,14 @@ export async function sendReply(
   },
 ) {
   const text = reply.text.replace(/\r\n/g, "\n").trim();
-  if (!text && !reply.attachment) throw new InboxRefusal(400, "Write a message before sending.");
+  if (!text && !reply.attachment) throw refuseInbox(400, "Write a message before sending.");
   if (text.length > MAX_TEXT_LENGTH)
-    throw new InboxRefusal(
+    throw refuseInbox(
       400,
       `A WhatsApp message holds at most ${MAX_TEXT_LENGTH.toLocaleString("en-GB")} characters; this one has ${text.length.toLocaleString("en-GB")}.`,
     );
   if (!conversation.window.open)
-    throw new InboxRefusal(
+    throw refuseInbox(
       409,
       "More than 24 hours since the customer last wrote: WhatsApp takes only a template now. Choose one below.",
       "template",
@@ -77,8 +68,8 @@ export async function sendReply(
   if (reply.attachment) {
     const kind = reply.attachment.kind as "image" | "video" | "audio" | "document" | "sticker";
     const captioned = kind !== "audio" && kind !== "sticker";
-    if (text && !captioned) throw new InboxRefusal(400, "Audio and stickers go without a caption: send the text on its own.");
-    if (text.length > 1024 && captioned) throw new InboxRefusal(400, "A caption holds at most 1,024 characters.");
+    if (text && !captioned) throw refuseInbox(400, "Audio and stickers go without a caption: send the text on its own.");
+    if (text.length > 1024 && captioned) throw refuseInbox(400, "A caption holds at most 1,024 characters.");
     content = {
       kind,
       media: {
@@ -151,10 +142,9 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
        and m.contact_id = $3 and m.phone_number_id = $4`,
     [actor.organizationId, messageId, conversation.contactId, conversation.phoneNumberId],
   );
-  if (!failed)
-    throw new InboxRefusal(404, "No failed message to send again: it was sent again already, or it is not in this conversation.");
+  if (!failed) throw refuseInbox(404, "No failed message to send again: it was sent again already, or it is not in this conversation.");
   if (failed.message_type !== "template" && !conversation.window.open)
-    throw new InboxRefusal(
+    throw refuseInbox(
       409,
       "More than 24 hours since the customer last wrote: WhatsApp takes only a template now. Choose one below.",
       "template",
@@ -163,7 +153,7 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
     const claimed = (await tx.execute(
       sql`update messages set retried_at = now() where id = ${failed.id} and retried_at is null returning id`,
     )) as unknown as { rows: unknown[] };
-    if (!claimed.rows.length) throw new InboxRefusal(409, "This message was sent again already.");
+    if (!claimed.rows.length) throw refuseInbox(409, "This message was sent again already.");
     const inserted = (await tx.execute(sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload, source,
                             recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by)
@@ -181,9 +171,9 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
 /** An internal note in the thread: members see it, the customer never does. */
 export async function addNote(actor: InboxActor, conversation: ConversationRow, body: string) {
   const text = body.replace(/\r\n/g, "\n").trim();
-  if (!text) throw new InboxRefusal(400, "Write the note before saving it.", "note");
+  if (!text) throw refuseInbox(400, "Write the note before saving it.", "note");
   if (text.length > MAX_NOTE_LENGTH)
-    throw new InboxRefusal(400, `A note holds at most ${MAX_NOTE_LENGTH.toLocaleString("en-GB")} characters.`, "note");
+    throw refuseInbox(400, `A note holds at most ${MAX_NOTE_LENGTH.toLocaleString("en-GB")} characters.`, "note");
   await db().transaction(async (tx) => {
     await writeEntry(tx, actor, conversation.id, "note", { body: text });
   });
@@ -200,7 +190,7 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
       `select id from users where id = $1::uuid and organization_id = $2 and org_role in ('owner', 'admin', 'agent')`,
       [assigneeId, actor.organizationId],
     );
-    if (!member) throw new InboxRefusal(422, "Choose a member of your organisation who answers customers.", "assignee");
+    if (!member) throw refuseInbox(422, "Choose a member of your organisation who answers customers.", "assignee");
   }
   await db().transaction(async (tx) => {
     const changed = (await tx.execute(sql`
@@ -275,5 +265,5 @@ export async function latestUnreadInbound(organizationId: string, conversationId
 
 /** The conversation's state changes as the thread names them: refuses a state that needs a permission the member lacks. */
 export function refuseUnless(allowed: boolean, message = "Your role cannot do this in the inbox.") {
-  if (!allowed) throw new InboxRefusal(403, message, "form");
+  if (!allowed) throw refuseInbox(403, message, "form");
 }

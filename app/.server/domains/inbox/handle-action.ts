@@ -2,13 +2,12 @@ import type { ConversationRow } from "~/lib/inbox";
 import type { CurrentUser } from "../auth/guards";
 import { can } from "../auth/permissions";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
-import { SendRefusal } from "../messaging/refusals";
 import { discardUploadedMedia } from "../messaging/media-files";
 import {
   addNote,
   assignConversation,
   INBOX_MARK_READ_QUEUE,
-  InboxRefusal,
+  refuseInbox,
   markConversationOpened,
   retryMessage,
   sendReply,
@@ -21,9 +20,9 @@ import { replyTemplates } from "./page";
 import { listQuickReplies } from "./quick-replies";
 import { readReplyForm } from "./reply-form";
 import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns/template-values";
-import { CampaignRefusal } from "../campaigns/refusals";
 import type { MediaRef } from "../messaging/content";
 import type { ReplyTemplate } from "~/lib/inbox";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /**
  * A media header's file for a template send: the uploaded file (of the header's kind) or an https
@@ -36,21 +35,21 @@ function templateHeaderMedia(
 ): MediaRef | undefined {
   if (!chosen.headerMedia) {
     if (attachment || link.trim())
-      throw new InboxRefusal(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
+      throw refuseInbox(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
     return undefined;
   }
   const kind = chosen.headerMedia;
   if (attachment) {
-    if (link.trim()) throw new InboxRefusal(400, "Give the header's file as an upload or as a link, not both.", "headerLink");
+    if (link.trim()) throw refuseInbox(400, "Give the header's file as an upload or as a link, not both.", "headerLink");
     if (attachment.kind !== kind)
-      throw new InboxRefusal(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
+      throw refuseInbox(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
     return { mediaId: attachment.id, ...(kind === "document" && attachment.fileName ? { filename: attachment.fileName } : {}) };
   }
-  if (!link.trim()) throw new InboxRefusal(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
+  if (!link.trim()) throw refuseInbox(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
   try {
     return headerMediaInput({ link });
   } catch (error) {
-    if (error instanceof CampaignRefusal) throw new InboxRefusal(400, error.message, "headerLink");
+    if (isRefusal(error, "campaign")) throw refuseInbox(400, error.message, "headerLink");
     throw error;
   }
 }
@@ -94,15 +93,15 @@ export async function handleInboxAction(
       fields = new Map([...form].flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : [])));
     }
   } catch (error) {
-    if (error instanceof InboxRefusal)
-      return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values: error.values };
+    if (isRefusal(error, "inbox"))
+      return { kind: "refused", status: error.status, errors: { [error.field ?? "body"]: error.message }, values: error.values ?? {} };
     throw error;
   }
   const field = (name: string) => fields.get(name) ?? "";
   const intent = field("intent");
   const values = Object.fromEntries([...fields].filter(([k]) => k !== "intent").map(([k, v]) => [k, v.slice(0, 5000)]));
   try {
-    if (!INTENTS.has(intent)) throw new InboxRefusal(400, "Unknown action.", "form");
+    if (!INTENTS.has(intent)) throw refuseInbox(400, "Unknown action.", "form");
     switch (intent) {
       case "send": {
         let text = field("body");
@@ -118,31 +117,31 @@ export async function handleInboxAction(
       case "template": {
         const templates = await replyTemplates(actor.organizationId, conversation.phoneNumberId);
         const chosen = templates.find((t) => t.id === field("template"));
-        if (!chosen) throw new InboxRefusal(422, "Choose an approved template of this number.", "template");
+        if (!chosen) throw refuseInbox(422, "Choose an approved template of this number.", "template");
         const parameters = chosen.parameters.map((_, i) => field(`p${i + 1}`).trim());
         const blank = parameters.findIndex((p) => !p);
-        if (blank >= 0) throw new InboxRefusal(400, `Give the value of {{${chosen.parameters[blank]}}}.`, `p${blank + 1}`);
+        if (blank >= 0) throw refuseInbox(400, `Give the value of {{${chosen.parameters[blank]}}}.`, `p${blank + 1}`);
         if (parameters.some((p) => /[\n\t]| {5,}/.test(p)))
-          throw new InboxRefusal(
+          throw refuseInbox(
             400,
             "Template values cannot hold line breaks, tabs or more than four spaces in a row (WhatsApp's rule).",
             `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`,
           );
-        if (chosen.headerTakesValue && !field("headerText").trim()) throw new InboxRefusal(400, "Give the header's value.", "headerText");
+        if (chosen.headerTakesValue && !field("headerText").trim()) throw refuseInbox(400, "Give the header's value.", "headerText");
         const header = templateHeaderMedia(chosen, field("headerLink"), attachment);
         const buttons = chosen.buttons.map((button) => {
           const name = `b${button.index}`;
           const value = field(name).trim();
           if (!value)
-            throw new InboxRefusal(
+            throw refuseInbox(
               400,
               button.kind === "url" ? `Give the end of the link of the button ${button.text}.` : "Give the code the customer copies.",
               name,
             );
-          if (/[\n\t]/.test(value)) throw new InboxRefusal(400, "A button's value cannot hold line breaks or tabs.", name);
+          if (/[\n\t]/.test(value)) throw refuseInbox(400, "A button's value cannot hold line breaks or tabs.", name);
           if (button.kind === "copy_code" && value.length > COPY_CODE_MAX)
-            throw new InboxRefusal(400, `A copy code has at most ${COPY_CODE_MAX} characters.`, name);
-          if (value.length > LINK_MAX) throw new InboxRefusal(400, `A link's ending has at most ${LINK_MAX} characters.`, name);
+            throw refuseInbox(400, `A copy code has at most ${COPY_CODE_MAX} characters.`, name);
+          if (value.length > LINK_MAX) throw refuseInbox(400, `A link's ending has at most ${LINK_MAX} characters.`, name);
           return { index: button.index, value };
         });
         await sendTemplateReply(actor, conversation, {
@@ -164,8 +163,7 @@ export async function handleInboxAction(
           can(current.role, "inbox:assign") ||
           assignee === actor.userId ||
           (assignee === null && conversation.assignee?.id === actor.userId);
-        if (!mayAssign)
-          throw new InboxRefusal(403, "Only owners and admins assign conversations to others; take it yourself instead.", "form");
+        if (!mayAssign) throw refuseInbox(403, "Only owners and admins assign conversations to others; take it yourself instead.", "form");
         await assignConversation(actor, conversation, assignee);
         return { kind: "done", toast: assignee ? "Conversation assigned." : "Conversation unassigned." };
       }
@@ -174,7 +172,7 @@ export async function handleInboxAction(
         return { kind: "done", toast: "The conversation is yours." };
       case "unassign":
         if (conversation.assignee?.id !== actor.userId && !can(current.role, "inbox:assign"))
-          throw new InboxRefusal(403, "Only owners and admins unassign others' conversations.", "form");
+          throw refuseInbox(403, "Only owners and admins unassign others' conversations.", "form");
         await assignConversation(actor, conversation, null);
         return { kind: "done", toast: "Conversation unassigned." };
       case "resolve":
@@ -197,13 +195,14 @@ export async function handleInboxAction(
           );
         return { kind: "quiet" };
     }
-    throw new InboxRefusal(400, "Unknown action.", "form");
+    throw refuseInbox(400, "Unknown action.", "form");
   } catch (error) {
     // A refused send keeps no file.
-    if (attachment && (error instanceof InboxRefusal || error instanceof SendRefusal))
+    if (attachment && (isRefusal(error, "inbox") || isRefusal(error, "send")))
       await discardUploadedMedia(actor.organizationId, attachment.id);
-    if (error instanceof InboxRefusal) return { kind: "refused", status: error.status, errors: { [error.field]: error.message }, values };
-    if (error instanceof SendRefusal)
+    if (isRefusal(error, "inbox"))
+      return { kind: "refused", status: error.status, errors: { [error.field ?? "body"]: error.message }, values };
+    if (isRefusal(error, "send"))
       return {
         kind: "refused",
         status: error.status,

@@ -5,6 +5,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES, QuickReplySchema, type QuickReplyInput } from "~/lib/schemas/quick-replies";
+import { Refusal } from "../../infrastructure/refusal";
 
 /**
  * The organisation's saved answers: an agent types `/` and the shortcut in the composer of a chat
@@ -28,16 +29,8 @@ export interface QuickReplyActor {
 }
 
 /** Why a change is refused; nothing has changed when one is thrown. `field` is the form field it is about. */
-export class QuickReplyRefusal extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-    readonly field?: "shortcut" | "body",
-  ) {
-    super(message);
-    this.name = "QuickReplyRefusal";
-  }
-}
+export const refuseQuickReply = (status: 400 | 403 | 404 | 409, message: string, field?: "shortcut" | "body") =>
+  new Refusal({ domain: "quick_reply", status, message, field });
 
 /** The organisation's saved answers by shortcut (a to z, whatever the case): the composer offers them after `/`. */
 export async function listQuickReplies(organizationId: string): Promise<QuickReply[]> {
@@ -68,8 +61,8 @@ export async function createQuickReply(actor: QuickReplyActor, input: QuickReply
       await tx.execute(sql`select count(*)::int as n, count(*) filter (where lower(shortcut) = lower(${shortcut}))::int as same
                           from quick_replies where organization_id = ${actor.organizationId}`),
     )[0]!;
-    if (existing.same) throw new QuickReplyRefusal(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
-    if (existing.n >= QUICK_REPLIES_MAX) throw new QuickReplyRefusal(409, QUICK_REPLY_MESSAGES.limit);
+    if (existing.same) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
+    if (existing.n >= QUICK_REPLIES_MAX) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.limit);
     return rowsOf<QuickReply>(
       await tx.execute(sql`insert into quick_replies (organization_id, shortcut, body, created_by)
                           values (${actor.organizationId}, ${shortcut}, ${body}, ${actor.userId})
@@ -95,7 +88,7 @@ export async function updateQuickReply(actor: QuickReplyActor, id: string, input
       await tx.execute(sql`select id from quick_replies
                           where organization_id = ${actor.organizationId} and lower(shortcut) = lower(${shortcut}) and id <> ${id}`),
     );
-    if (taken.length) throw new QuickReplyRefusal(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
+    if (taken.length) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
     const [now] = rowsOf<QuickReply>(
       await tx.execute(sql`update quick_replies set shortcut = ${shortcut}, body = ${body}
                           where organization_id = ${actor.organizationId} and id = ${id} returning id, shortcut, body`),
@@ -125,7 +118,7 @@ export async function deleteQuickReply(actor: QuickReplyActor, id: string): Prom
 }
 
 function requireKeeper(actor: QuickReplyActor) {
-  if (!can(actor.role, "inbox:quick-replies")) throw new QuickReplyRefusal(403, QUICK_REPLY_MESSAGES.forbidden);
+  if (!can(actor.role, "inbox:quick-replies")) throw refuseQuickReply(403, QUICK_REPLY_MESSAGES.forbidden);
 }
 
 /** The same checks as the form's, for callers that did not go through it. */
@@ -134,10 +127,10 @@ function checked(input: QuickReplyInput): QuickReplyInput {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path[0] === "body" ? "body" : "shortcut";
-  throw new QuickReplyRefusal(400, issue.message, field);
+  throw refuseQuickReply(400, issue.message, field);
 }
 
-const notFound = () => new QuickReplyRefusal(404, QUICK_REPLY_MESSAGES.notFound);
+const notFound = () => refuseQuickReply(404, QUICK_REPLY_MESSAGES.notFound);
 
 const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
 

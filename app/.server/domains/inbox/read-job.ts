@@ -1,8 +1,8 @@
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { markInboundRead } from "../messaging/read-receipts";
-import { SendRefusal } from "../messaging/refusals";
 import { latestUnreadInbound } from "./actions";
+import { isRefusal } from "../../infrastructure/refusal";
 
 export interface MarkReadPayload {
   organizationId: string;
@@ -24,7 +24,7 @@ export async function markConversationsRead(jobs: Job<MarkReadPayload>[]) {
     try {
       await markInboundRead(organizationId, messageId, { typing: typing ?? false });
     } catch (error) {
-      if (error instanceof SendRefusal) {
+      if (isRefusal(error, "send")) {
         log().info({ conversationId, reason: error.message }, "inbox: read receipt not sent");
         continue;
       }

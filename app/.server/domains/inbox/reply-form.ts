@@ -1,7 +1,8 @@
-import { discardUploadedMedia, MediaRefusal, storeUploadedMedia, type MediaFileView } from "../messaging/media-files";
+import { discardUploadedMedia, storeUploadedMedia, type MediaFileView } from "../messaging/media-files";
 import { mediaKindOf } from "../messaging/media-types";
 import { MultipartError, MultipartReader, multipartBoundary } from "../../infrastructure/http/multipart";
-import { InboxRefusal } from "./actions";
+import { refuseInbox } from "./actions";
+import { isRefusal } from "../../infrastructure/refusal";
 
 /** The largest attachment the inbox sends: WhatsApp's limit for video and audio (images 5 MB, checked as it streams). */
 export const INBOX_ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -17,11 +18,11 @@ export interface ReplyForm {
 /**
  * The composer's multipart form: its text fields (each bounded), and the attachment streamed to
  * storage under its type's limit (the inbox's 16 MB at most). A refused or broken form answers an
- * InboxRefusal at the attachment and keeps nothing it stored.
+ * inbox refusal at the attachment and keeps nothing it stored.
  */
 export async function readReplyForm(organizationId: string, request: Request): Promise<ReplyForm> {
   const boundary = multipartBoundary(request.headers.get("content-type"));
-  if (!boundary) throw new InboxRefusal(400, "The form could not be read: send it again.", "attachment");
+  if (!boundary) throw refuseInbox(400, "The form could not be read: send it again.", "attachment");
   const reader = new MultipartReader(request.body, boundary, { maxBytes: INBOX_ATTACHMENT_MAX_BYTES + FORM_FRAMING, maxParts: 16 });
   const fields = new Map<string, string>();
   let attachment: ReplyForm["attachment"] = null;
@@ -30,7 +31,7 @@ export async function readReplyForm(organizationId: string, request: Request): P
       if (part.fileName !== undefined) {
         // A file input with no file chosen sends an empty part without a name.
         if (part.name !== FILE_FIELD || part.fileName === "") continue;
-        if (attachment) throw new InboxRefusal(400, "Attach one file at a time.", "attachment");
+        if (attachment) throw refuseInbox(400, "Attach one file at a time.", "attachment");
         const stored = await storeUploadedMedia(organizationId, {
           declaredType: part.contentType,
           fileName: part.fileName,
@@ -39,7 +40,7 @@ export async function readReplyForm(organizationId: string, request: Request): P
         const kind = mediaKindOf(stored.mimeType);
         if (!kind) {
           await discardUploadedMedia(organizationId, stored.id);
-          throw new InboxRefusal(415, "WhatsApp does not take this kind of file.", "attachment");
+          throw refuseInbox(415, "WhatsApp does not take this kind of file.", "attachment");
         }
         attachment = { ...stored, kind };
         continue;
@@ -48,11 +49,11 @@ export async function readReplyForm(organizationId: string, request: Request): P
       const chunks: Buffer[] = [];
       for await (const chunk of reader.chunks()) {
         size += chunk.byteLength;
-        if (size > FIELD_MAX_BYTES) throw new InboxRefusal(413, "The message is too long.", "body");
+        if (size > FIELD_MAX_BYTES) throw refuseInbox(413, "The message is too long.", "body");
         chunks.push(chunk);
       }
       const text = Buffer.concat(chunks).toString("utf8");
-      if (text.includes("\u0000")) throw new InboxRefusal(400, "The form holds a character that cannot be stored.", "body");
+      if (text.includes("\u0000")) throw refuseInbox(400, "The form holds a character that cannot be stored.", "body");
       fields.set(part.name, text);
     }
     return { fields, attachment };
@@ -60,20 +61,15 @@ export async function readReplyForm(organizationId: string, request: Request): P
     if (attachment) await discardUploadedMedia(organizationId, attachment.id);
     // The browser is still sending: read the rest (bounded by the limit) so it gets the answer.
     if (!(error instanceof MultipartError)) await drain(reader);
-    const refusal =
-      error instanceof InboxRefusal
-        ? error
-        : error instanceof MediaRefusal
-          ? new InboxRefusal(error.status === 404 ? 400 : error.status, error.message, "attachment")
-          : error instanceof MultipartError
-            ? error.tooLarge
-              ? new InboxRefusal(
-                  413,
-                  `The file is over ${INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB, the most the inbox sends.`,
-                  "attachment",
-                )
-              : new InboxRefusal(400, "The form could not be read: send it again.", "attachment")
-            : null;
+    const refusal = isRefusal(error, "inbox")
+      ? error
+      : isRefusal(error, "media")
+        ? refuseInbox(error.status === 404 ? 400 : error.status, error.message, "attachment")
+        : error instanceof MultipartError
+          ? error.tooLarge
+            ? refuseInbox(413, `The file is over ${INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB, the most the inbox sends.`, "attachment")
+            : refuseInbox(400, "The form could not be read: send it again.", "attachment")
+          : null;
     if (!refusal) throw error;
     refusal.values = Object.fromEntries(
       [...fields].filter(([name]) => name !== "intent").map(([name, value]) => [name, value.slice(0, 5000)]),

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { saveContact } from "../contacts/manage";
 import { contactPhone } from "../contacts/fields";
-import { ContactRefusal } from "../contacts/refusals";
 import { logConversationEvents } from "../messaging/conversation-events";
 import type { InboxActor } from "./actions";
+import { Refusal, isRefusal } from "../../infrastructure/refusal";
 
 /** How many contacts the search box lists at most. */
 export const START_MATCHES = 20;
@@ -13,16 +13,8 @@ export const START_SEARCH_MAX = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A refusal the New conversation page shows at its field (`form`: above the form), keeping what was typed. */
-export class StartRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422,
-    message: string,
-    readonly field: "contact" | "phone" | "number" | "form" = "form",
-  ) {
-    super(message);
-    this.name = "StartRefusal";
-  }
-}
+export const refuseStart = (status: 400 | 404 | 409 | 422, message: string, field: "contact" | "phone" | "number" | "form" = "form") =>
+  new Refusal({ domain: "start", status, message, field });
 
 export interface StartContact {
   id: string;
@@ -93,22 +85,22 @@ export async function startConversation(
   input: { contactId?: string; phone?: string; phoneNumberId?: string },
 ): Promise<{ conversationId: string; created: boolean }> {
   const numbers = await startNumbers(actor.organizationId);
-  if (!numbers.length) throw new StartRefusal(409, "Connect a WhatsApp number before writing to customers.", "form");
+  if (!numbers.length) throw refuseStart(409, "Connect a WhatsApp number before writing to customers.", "form");
   const phoneNumberId = numbers.length === 1 ? numbers[0]!.id : (input.phoneNumberId ?? "");
-  if (!numbers.some((n) => n.id === phoneNumberId)) throw new StartRefusal(422, "Choose which of your numbers to write from.", "number");
+  if (!numbers.some((n) => n.id === phoneNumberId)) throw refuseStart(422, "Choose which of your numbers to write from.", "number");
 
   let contact: StartContact | null = null;
   const contactId = (input.contactId ?? "").trim();
   const typed = (input.phone ?? "").trim();
   if (contactId) {
     contact = await startContact(actor.organizationId, contactId);
-    if (!contact) throw new StartRefusal(404, "No such contact in your organisation.", "contact");
+    if (!contact) throw refuseStart(404, "No such contact in your organisation.", "contact");
   } else if (typed) {
     let phone: string;
     try {
       phone = contactPhone(typed);
     } catch (error) {
-      if (error instanceof ContactRefusal) throw new StartRefusal(422, error.message, "phone");
+      if (isRefusal(error, "contact")) throw refuseStart(422, error.message, "phone");
       throw error;
     }
     contact = await contactByPhone(actor.organizationId, phone);
@@ -117,23 +109,19 @@ export async function startConversation(
         await saveContact({ organizationId: actor.organizationId, userId: actor.userId }, { name: phone, phone });
       } catch (error) {
         // Added a moment ago by another request (a double click): that one is the contact.
-        if (!(error instanceof ContactRefusal && error.code === "duplicate_phone")) {
-          if (error instanceof ContactRefusal) throw new StartRefusal(409, error.message, "phone");
+        if (!(isRefusal(error, "contact") && error.code === "duplicate_phone")) {
+          if (isRefusal(error, "contact")) throw refuseStart(409, error.message, "phone");
           throw error;
         }
       }
       contact = await contactByPhone(actor.organizationId, phone);
-      if (!contact) throw new StartRefusal(409, "The contact could not be saved: try again.", "phone");
+      if (!contact) throw refuseStart(409, "The contact could not be saved: try again.", "phone");
     }
-  } else throw new StartRefusal(422, "Choose a contact or type a phone number.", "phone");
+  } else throw refuseStart(422, "Choose a contact or type a phone number.", "phone");
 
-  if (contact.optedOut) throw new StartRefusal(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
+  if (contact.optedOut) throw refuseStart(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
   if (!contact.phone)
-    throw new StartRefusal(
-      409,
-      "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.",
-      "form",
-    );
+    throw refuseStart(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.", "form");
 
   return db().transaction(async (tx) => {
     const inserted = (

@@ -1,6 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { fileStorage, StorageLimitError } from "../../infrastructure/storage";
 import { decideMediaType, formatLimit, MEDIA_TYPES, SNIFF_BYTES } from "./media-types";
+import { Refusal } from "../../infrastructure/refusal";
 
 /**
  * The tenant's media files (decision 023): uploads for sending, and what customers sent. The bytes
@@ -18,22 +19,17 @@ export interface MediaFileView {
 }
 
 /** Why a file is refused: a stable code for programs and a sentence for people. */
-export class MediaRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 413 | 415,
-    readonly code: "invalid_request" | "media_not_found" | "media_too_large" | "unsupported_media_type" | "media_type_mismatch",
-    message: string,
-  ) {
-    super(message);
-    this.name = "MediaRefusal";
-  }
-}
+export const refuseMedia = (
+  status: 400 | 404 | 413 | 415,
+  code: "invalid_request" | "media_not_found" | "media_too_large" | "unsupported_media_type" | "media_type_mismatch",
+  message: string,
+) => new Refusal({ domain: "media", status, code, message });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
 
 export const mediaNotFound = (id: string) =>
-  new MediaRefusal(404, "media_not_found", `No media file ${id.slice(0, 80)} in your organisation: unknown, deleted or another's.`);
+  refuseMedia(404, "media_not_found", `No media file ${id.slice(0, 80)} in your organisation: unknown, deleted or another's.`);
 
 /** A file name fit to store and show: the last path segment, no control characters, at most 200 characters. */
 export function cleanMediaFileName(name: string | undefined): string | null {
@@ -77,9 +73,9 @@ export async function storeUploadedMedia(
     head.push(next.value);
     headBytes += next.value.byteLength;
   }
-  if (headBytes === 0) throw new MediaRefusal(400, "invalid_request", "The file is empty: send the file's bytes in the part named file.");
+  if (headBytes === 0) throw refuseMedia(400, "invalid_request", "The file is empty: send the file's bytes in the part named file.");
   const decision = decideMediaType(file.declaredType, Buffer.concat(head).subarray(0, SNIFF_BYTES));
-  if (!decision.ok) throw new MediaRefusal(415, decision.code, decision.message);
+  if (!decision.ok) throw refuseMedia(415, decision.code, decision.message);
 
   async function* all() {
     yield* head;
@@ -97,7 +93,7 @@ export async function storeUploadedMedia(
     if (error instanceof StorageLimitError) {
       const what =
         decision.kind === "sticker" ? `${decision.animated ? "an animated" : "a static"} sticker` : MEDIA_TYPES[decision.mimeType]!.label;
-      throw new MediaRefusal(
+      throw refuseMedia(
         413,
         "media_too_large",
         `The file is over ${formatLimit(decision.maxBytes)}, the most WhatsApp takes for ${what} (${decision.mimeType}).`,

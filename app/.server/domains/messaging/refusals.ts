@@ -1,17 +1,9 @@
+import { Refusal } from "../../infrastructure/refusal";
 /**
  * Why Jumbe will not queue a message, checked before Meta is called: a stable code for programs and
  * a plain sentence for people. The API answers it as `{ code, message }` with `status`.
  */
-export class SendRefusal extends Error {
-  constructor(
-    readonly status: 402 | 404 | 409 | 422,
-    readonly code: SendRefusalCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "SendRefusal";
-  }
-}
+export type SendRefusalStatus = 402 | 404 | 409 | 422;
 
 export type SendRefusalCode =
   | "invalid_phone_number"
@@ -30,7 +22,9 @@ export type SendRefusalCode =
   | "organization_closing"
   | "insufficient_balance";
 
-export const refuse = (status: SendRefusal["status"], code: SendRefusalCode, message: string) => new SendRefusal(status, code, message);
+export const refuseSend = (status: SendRefusalStatus, code: SendRefusalCode, message: string) =>
+  new Refusal({ domain: "send", status, code, message });
+export const refuse = refuseSend;
 
 /**
  * The organisation is closing (its owner asked; its data is erased at the end of the grace period):

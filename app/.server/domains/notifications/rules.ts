@@ -5,17 +5,13 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "~/lib/permissions";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
+import { Refusal } from "../../infrastructure/refusal";
 
 export type EmailRules = Record<NotificationEvent, OrgRole[]>;
 
 /** Refused: only owners and admins change who is e-mailed. Nothing changed. */
-export class NotificationRulesRefusal extends Error {
-  readonly status = 403;
-  constructor() {
-    super("Only owners and admins change the notification settings.");
-    this.name = "NotificationRulesRefusal";
-  }
-}
+export const refuseNotificationRules = () =>
+  new Refusal({ domain: "notification_rules", status: 403, message: "Only owners and admins change the notification settings." });
 
 const ordered = (roles: readonly string[]) => RULE_ROLES.filter((role) => roles.includes(role));
 
@@ -43,7 +39,7 @@ interface RulesEditor {
 }
 
 export async function saveEmailRules(actor: RulesEditor, rules: Partial<Record<NotificationEvent, readonly string[]>>, meta?: RequestMeta) {
-  if (!can(actor.role, "notifications:manage")) throw new NotificationRulesRefusal();
+  if (!can(actor.role, "notifications:manage")) throw refuseNotificationRules();
   const before = await readEmailRules(actor.organization.id);
   const next = Object.fromEntries(
     EVENT_SETTINGS.map((s) => [

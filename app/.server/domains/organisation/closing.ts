@@ -5,7 +5,7 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { verifyPassword } from "../auth/password";
 import { can } from "../auth/permissions";
 import { pauseForClosing } from "../campaigns/guards";
-import { OrganisationRefusal, ORGANISATION_REFUSALS } from "./refusals";
+import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationActor } from "./details";
 import { GRACE_DAYS, ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";
 import { formatDay } from "~/lib/dates";
@@ -19,7 +19,7 @@ export { GRACE_DAYS };
 const DAY_MS = 24 * 3600_000;
 
 function requireOwner(actor: OrganisationActor) {
-  if (!can(actor.role, "organization:close")) throw new OrganisationRefusal(403, "forbidden", ORGANISATION_REFUSALS.ownerOnly);
+  if (!can(actor.role, "organization:close")) throw refuseOrganisation(403, "forbidden", ORGANISATION_REFUSALS.ownerOnly);
 }
 
 async function checkPassword(actor: OrganisationActor, password: string) {
@@ -28,7 +28,7 @@ async function checkPassword(actor: OrganisationActor, password: string) {
     actor.organization.id,
   ]);
   if (!own || !(await verifyPassword(own.password_hash, password)))
-    throw new OrganisationRefusal(400, "wrong_password", ORGANISATION_REFUSALS.wrongPassword, "password");
+    throw refuseOrganisation(400, "wrong_password", ORGANISATION_REFUSALS.wrongPassword, "password");
 }
 
 /**
@@ -43,7 +43,7 @@ export async function closeOrganisation(
 ) {
   requireOwner(actor);
   if (!sameOrganisationName(input.confirmName, actor.organization.name))
-    throw new OrganisationRefusal(400, "name_mismatch", ORGANISATION_MESSAGES.confirmNameMismatch, "confirmName");
+    throw refuseOrganisation(400, "name_mismatch", ORGANISATION_MESSAGES.confirmNameMismatch, "confirmName");
   await checkPassword(actor, input.password);
   const eraseAfter = new Date(now.getTime() + GRACE_DAYS * DAY_MS);
   const paused = await db().transaction(async (tx) => {
@@ -55,7 +55,7 @@ export async function closeOrganisation(
     if (!closed.rows.length) return null;
     return pauseForClosing(tx, actor.organization.id, formatDay(eraseAfter));
   });
-  if (!paused) throw new OrganisationRefusal(409, "already_closing", ORGANISATION_REFUSALS.alreadyClosing);
+  if (!paused) throw refuseOrganisation(409, "already_closing", ORGANISATION_REFUSALS.alreadyClosing);
   await recordActivity({
     organizationId: actor.organization.id,
     userId: actor.user.id,
@@ -90,8 +90,8 @@ export async function reopenOrganisation(actor: OrganisationActor, input: { pass
       `select closure_requested_at is not null as closing from organizations where id = $1`,
       [actor.organization.id],
     );
-    if (row?.closing) throw new OrganisationRefusal(409, "grace_over", ORGANISATION_REFUSALS.graceOver);
-    throw new OrganisationRefusal(409, "not_closing", ORGANISATION_REFUSALS.notClosing);
+    if (row?.closing) throw refuseOrganisation(409, "grace_over", ORGANISATION_REFUSALS.graceOver);
+    throw refuseOrganisation(409, "not_closing", ORGANISATION_REFUSALS.notClosing);
   }
   await recordActivity({
     organizationId: actor.organization.id,

@@ -3,7 +3,7 @@ import type { Organization } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
-import { OrganisationRefusal, ORGANISATION_REFUSALS } from "./refusals";
+import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
 import { INDUSTRIES, type Industry } from "~/lib/kenya";
 
@@ -49,7 +49,7 @@ const FIELD_WORDS: Record<keyof OrganisationDetails, string> = {
  * activity log says which fields changed; an unchanged form writes nothing. Answers the fields changed.
  */
 export async function updateOrganisationDetails(actor: OrganisationActor, input: OrganisationDetailsInput, meta?: RequestMeta) {
-  if (!can(actor.role, "organization:manage")) throw new OrganisationRefusal(403, "forbidden", ORGANISATION_REFUSALS.forbidden);
+  if (!can(actor.role, "organization:manage")) throw refuseOrganisation(403, "forbidden", ORGANISATION_REFUSALS.forbidden);
   const next: OrganisationDetails = {
     name: input.name,
     kraPin: input.kraPin || null,

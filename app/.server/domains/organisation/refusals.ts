@@ -1,18 +1,14 @@
+import { Refusal } from "../../infrastructure/refusal";
 /**
  * Why a change to the organisation is refused: a stable code, a plain sentence, and the form field
  * it is about when there is one. Nothing has changed when one is thrown.
  */
-export class OrganisationRefusal extends Error {
-  constructor(
-    readonly status: 400 | 403 | 409,
-    readonly code: "forbidden" | "wrong_password" | "name_mismatch" | "already_closing" | "not_closing" | "grace_over",
-    message: string,
-    readonly field?: "password" | "confirmName",
-  ) {
-    super(message);
-    this.name = "OrganisationRefusal";
-  }
-}
+export const refuseOrganisation = (
+  status: 400 | 403 | 409,
+  code: "forbidden" | "wrong_password" | "name_mismatch" | "already_closing" | "not_closing" | "grace_over",
+  message: string,
+  field?: "password" | "confirmName",
+) => new Refusal({ domain: "organisation", status, code, message, field });
 
 export const ORGANISATION_REFUSALS = {
   forbidden: "Only the organisation's owner and admins can change its details.",

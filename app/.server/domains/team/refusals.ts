@@ -1,18 +1,9 @@
+import { Refusal } from "../../infrastructure/refusal";
 /**
  * Why a change to the team is refused: a stable code for programs, a plain sentence for people, and
  * the form field it is about when there is one. Nothing has changed when one is thrown.
  */
-export class TeamRefusal extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409 | 410 | 429,
-    readonly code: TeamRefusalCode,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "TeamRefusal";
-  }
-}
+export type TeamRefusalStatus = 400 | 403 | 404 | 409 | 410 | 429;
 
 export type TeamRefusalCode =
   | "forbidden"
@@ -28,8 +19,8 @@ export type TeamRefusalCode =
   | "rate_limited"
   | "invalid_threshold";
 
-export const refuseTeam = (status: TeamRefusal["status"], code: TeamRefusalCode, message: string, field?: string) =>
-  new TeamRefusal(status, code, message, field);
+export const refuseTeam = (status: TeamRefusalStatus, code: TeamRefusalCode, message: string, field?: string) =>
+  new Refusal({ domain: "team", status, code, message, field });
 
 export const TEAM_MESSAGES = {
   forbidden: "Only the organisation's owner and admins can change the team.",

@@ -8,8 +8,7 @@ import { billingPageData, type SpendLine } from "~/.server/domains/billing/page"
 import { paybillFor, startMpesaTopup } from "~/.server/domains/billing/mpesa";
 import { startCardTopup } from "~/.server/domains/billing/card";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
-import { PaymentRefusal } from "~/.server/domains/billing/payments";
-import { BillingRefusal, changePlan, saveWalletAlerts } from "~/.server/domains/billing/settings";
+import { changePlan, saveWalletAlerts } from "~/.server/domains/billing/settings";
 import { disputeAction } from "~/.server/domains/billing/page-actions";
 import { PlanChoiceSchema, TopupSchema, WalletAlertsSchema } from "~/lib/schemas/billing";
 import { BILLING_TYPE_WORDS, categoryWords, longDate, planPriceWords, planWords, usageWords } from "~/lib/billing-words";
@@ -24,6 +23,7 @@ import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { Toast } from "~/components/ui/toast";
 import { CalendarClock, Gauge, Wallet } from "~/components/ui/icons";
+import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing & Subscription | Jumbe" }];
 
@@ -71,15 +71,11 @@ export async function action(args: Route.ActionArgs) {
         const payment = await startMpesaTopup(actor, { amount, phone });
         return redirect(`/billing/payments/${payment.id}`);
       } catch (error) {
-        if (!(error instanceof PaymentRefusal)) throw error;
-        const field = error.field === "email" ? undefined : error.field;
-        if (field)
-          return formFailure(submission.reply({ fieldErrors: { [field]: [error.message] } }), error.status < 500 ? 422 : 503, undefined, {
-            intent,
-          });
-        return formFailure(submission.reply({ formErrors: [error.message] }), error.status < 500 ? error.status : 503, undefined, {
-          intent,
-        });
+        const refusal = refusalOf(error);
+        // The form has no e-mail field: that refusal is said above it. An outside system's failure answers 503.
+        const field = refusal.field === "email" ? null : refusal.field;
+        const status = refusal.status >= 500 ? 503 : field ? 422 : refusal.status;
+        return refusalReply(submission, refusal, { field, status, extra: { intent } });
       }
     }
     case "plan": {
@@ -89,8 +85,7 @@ export async function action(args: Route.ActionArgs) {
       try {
         await changePlan(actor, { plan, billingType });
       } catch (error) {
-        if (!(error instanceof BillingRefusal)) throw error;
-        return formFailure(submission.reply({ fieldErrors: { choice: [error.message] } }), 422, undefined, { intent });
+        return refusalReply(submission, refusalOf(error), { field: "choice", status: 422, extra: { intent } });
       }
       return redirectWithToast("/billing", "success", "Plan change saved. It applies from the start of the next billing period.");
     }
@@ -106,9 +101,8 @@ export async function action(args: Route.ActionArgs) {
           autoTopupPhone: v.autoTopupPhone,
         });
       } catch (error) {
-        if (!(error instanceof BillingRefusal)) throw error;
-        const field = error.field ?? "lowBalance";
-        return formFailure(submission.reply({ fieldErrors: { [field]: [error.message] } }), 422, undefined, { intent });
+        const refusal = refusalOf(error);
+        return refusalReply(submission, refusal, { field: refusal.field ?? "lowBalance", status: 422, extra: { intent } });
       }
       return redirectWithToast("/billing", "success", "Wallet alerts saved.");
     }

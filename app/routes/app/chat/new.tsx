@@ -9,7 +9,6 @@ import {
   startContact,
   startConversation,
   startNumbers,
-  StartRefusal,
 } from "~/.server/domains/inbox/start";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -17,6 +16,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
+import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 
 /** The search box's longest text (the server cuts a longer one). */
 const START_SEARCH_MAX_CLIENT = 100;
@@ -65,9 +65,9 @@ export async function action(args: Route.ActionArgs) {
     );
     return redirect(href("/chat/:id", { id: conversationId }));
   } catch (error) {
-    if (!(error instanceof StartRefusal)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    return data<StartActionData>({ errors: { [error.field]: error.message }, values }, { status: error.status });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return data<StartActionData>({ errors: { [refusal.field ?? "form"]: refusal.message }, values }, { status: refusal.status });
   }
 }
 

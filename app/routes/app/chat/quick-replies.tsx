@@ -10,7 +10,6 @@ import {
   createQuickReply,
   deleteQuickReply,
   listQuickReplies,
-  QuickReplyRefusal,
   updateQuickReply,
   type QuickReply,
 } from "~/.server/domains/inbox/quick-replies";
@@ -30,6 +29,7 @@ import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Saved answers | Chat | Jumbe" }];
 
@@ -81,8 +81,9 @@ export async function action(args: Route.ActionArgs) {
           );
         } catch (error) {
           // Refused for a field (the shortcut is taken): said at the field, the form as it was sent.
-          if (!(error instanceof QuickReplyRefusal) || !error.field) throw error;
-          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+          const refusal = refusalOf(error);
+          if (!refusal.field) throw refusal;
+          return refusalReply(submission, refusal, { extra: { intent } });
         }
       }
       case "delete": {
@@ -92,9 +93,9 @@ export async function action(args: Route.ActionArgs) {
       }
     }
   } catch (error) {
-    if (!(error instanceof QuickReplyRefusal)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    return formFailure(null, error.status, error.message, { intent });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { intent });
   }
   throw data("Unknown action.", { status: 400 });
 }

@@ -4,7 +4,7 @@ import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { contactDataFile } from "~/.server/domains/contacts/rights";
-import { isContactRefusal } from "~/.server/domains/contacts/form-errors";
+import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 
 /**
  * GET /messaging/contacts/:id/data.json: everything held about one contact, as a JSON file to
@@ -28,7 +28,7 @@ export async function loader(args: Route.LoaderArgs) {
       },
     });
   } catch (error) {
-    if (!isContactRefusal(error) || error.status !== 404) throw error;
+    if (refusalOf(error).status !== 404) throw error;
     return new Response("Contact not found.", {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

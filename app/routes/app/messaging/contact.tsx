@@ -13,7 +13,7 @@ import { deleteContact, getContact, listContacts, setConsent, updateContact } fr
 import { mergeContacts } from "~/.server/domains/contacts/merge";
 import { eraseContact } from "~/.server/domains/contacts/rights";
 import { contactTimeline } from "~/.server/domains/contacts/timeline";
-import { isContactRefusal, refusalField } from "~/.server/domains/contacts/form-errors";
+import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { ConsentSchema, EditContactSchema, splitTags } from "~/lib/schemas/contacts";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -49,7 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const contact = await getContact(organizationId, args.params.id).catch((error) => {
-    if (isContactRefusal(error)) throw data("Contact not found.", { status: 404 });
+    throwIfNotFound(refusalOf(error), "Contact not found.");
     throw error;
   });
   const mergeQuery = params.get("merge")?.trim().slice(0, 200) ?? "";
@@ -109,9 +109,10 @@ export async function action(args: Route.ActionArgs) {
       }
     }
   } catch (error) {
-    if (!isContactRefusal(error)) throw error;
-    if (error.code === "contact_not_found" && error.status === 404 && intent !== "merge") throw data("Contact not found.", { status: 404 });
-    return formFailure(null, error.status === 404 ? 400 : error.status, error.message, { form: intent });
+    const refusal = refusalOf(error);
+    // Merging, the other contact is the one not found: said on this contact's page.
+    if (refusal.code === "contact_not_found" && intent !== "merge") throwIfNotFound(refusal, "Contact not found.");
+    return refusalToast(refusal, { form: intent }, refusal.status === 404 ? 400 : refusal.status);
   }
   throw data("Unknown action.", { status: 400 });
 }
@@ -133,14 +134,9 @@ async function saveContactForm(actor: { organizationId: string; userId: string }
     });
     return redirectWithToast(href("/messaging/contacts/:id", { id }), "success", `${contact.name} saved.`);
   } catch (error) {
-    if (!isContactRefusal(error) || error.status === 404) throw error;
-    const field = refusalField(error);
-    return formFailure(
-      submission.reply(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
-      error.status,
-      undefined,
-      { form: "save" },
-    );
+    const refusal = refusalOf(error);
+    if (refusal.status === 404) throw refusal;
+    return refusalReply(submission, refusal, { extra: { form: "save" } });
   }
 }
 

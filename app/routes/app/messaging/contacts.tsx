@@ -12,7 +12,7 @@ import { bulkDelete, bulkTag, bulkUntag, SELECTION_MAX, type BulkTarget } from "
 import { contactsPage, countMatching } from "~/.server/domains/contacts/page";
 import { contactTagChoices } from "~/.server/domains/contacts/tags";
 import { contactFilterOf, contactFilterQuery, isFiltered, readContactFilterParams } from "~/lib/contact-filter";
-import { isContactRefusal, refusalField } from "~/.server/domains/contacts/form-errors";
+import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { listSegments } from "~/.server/domains/contacts/segments";
 import { AddContactSchema, splitTags } from "~/lib/schemas/contacts";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -108,8 +108,8 @@ export async function action(args: Route.ActionArgs) {
     const verb = intent === "tag" ? "Tagged" : "Untagged";
     return redirectWithToast(back, "success", `${verb} ${formatNumber(changed)} contact${changed === 1 ? "" : "s"} (${tags.join(", ")}).`);
   } catch (error) {
-    if (isContactRefusal(error)) return formFailure(null, error.status === 404 ? 400 : error.status, error.message);
-    throw error;
+    const refusal = refusalOf(error);
+    return refusalToast(refusal, undefined, refusal.status === 404 ? 400 : refusal.status);
   }
 }
 
@@ -125,12 +125,8 @@ async function addContact(actor: { organizationId: string; userId: string }, for
     );
     return redirectWithToast(href("/messaging/contacts/:id", { id: contact.id }), "success", `${contact.name} (${contact.phone}) added.`);
   } catch (error) {
-    if (!isContactRefusal(error)) throw error;
-    const field = refusalField(error);
-    return formFailure(
-      submission.reply(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
-      error.status === 404 ? 400 : error.status,
-    );
+    const refusal = refusalOf(error);
+    return refusalReply(submission, refusal, { status: refusal.status === 404 ? 400 : refusal.status });
   }
 }
 

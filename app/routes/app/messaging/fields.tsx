@@ -2,11 +2,11 @@ import { data, Form, href, useNavigation } from "react-router";
 import type { Route } from "./+types/fields";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions, type AttributeDefinition } from "~/.server/domains/contacts/attributes";
 import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
-import { isContactRefusal } from "~/.server/domains/contacts/form-errors";
+import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
@@ -41,12 +41,9 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast(href("/messaging/contacts/fields"), "success", "Field removed, with its values.");
     }
   } catch (error) {
-    if (!isContactRefusal(error)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    return formFailure(null, error.status, error.message, {
-      problem: error.message,
-      values: { key: text("key"), label: text("label"), type: text("type") },
-    });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { problem: refusal.message, values: { key: text("key"), label: text("label"), type: text("type") } });
   }
   throw data("Unknown action.", { status: 400 });
 }

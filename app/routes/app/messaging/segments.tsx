@@ -2,11 +2,11 @@ import { data, Form, href, Link, useNavigation, useSearchParams } from "react-ro
 import type { Route } from "./+types/segments";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { deleteSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
 import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
-import { isContactRefusal } from "~/.server/domains/contacts/form-errors";
+import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { formatNumber } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -47,9 +47,9 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast(href("/messaging/contacts/segments"), "success", "Segment deleted. Its contacts are untouched.");
     }
   } catch (error) {
-    if (!isContactRefusal(error)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    return formFailure(null, error.status, error.message, { problem: error.message });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { problem: refusal.message });
   }
   throw data("Unknown action.", { status: 400 });
 }

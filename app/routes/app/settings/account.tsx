@@ -7,7 +7,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { closeOrganisation, reopenOrganisation } from "~/.server/domains/organisation/closing";
-import { OrganisationRefusal, ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
+import { ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
 import { CloseOrganisationSchema, GRACE_DAYS, ReopenOrganisationSchema } from "~/lib/schemas/organisation";
 import { formatDay, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -17,6 +17,7 @@ import { Field, FormError, PasswordField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
 
@@ -49,11 +50,7 @@ export async function action(args: Route.ActionArgs) {
         `The organisation is closing. Its data will be erased on ${formatDay(eraseAfter)} unless you reopen it.`,
       );
     } catch (error) {
-      if (!(error instanceof OrganisationRefusal)) throw error;
-      const reply = error.field
-        ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
-        : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
-      return formFailure(reply, error.status, undefined, { intent });
+      return refusalReply(submission, refusalOf(error), { hideFields: ["password"], extra: { intent } });
     }
   }
   if (intent === "reopen") {
@@ -67,11 +64,7 @@ export async function action(args: Route.ActionArgs) {
         "The organisation is open again and will not be erased. Campaigns paused by the closing stay paused: resume the ones you still want.",
       );
     } catch (error) {
-      if (!(error instanceof OrganisationRefusal)) throw error;
-      const reply = error.field
-        ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
-        : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
-      return formFailure(reply, error.status, undefined, { intent });
+      return refusalReply(submission, refusalOf(error), { hideFields: ["password"], extra: { intent } });
     }
   }
   throw data("Unknown action.", { status: 400 });

@@ -4,7 +4,7 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { NotificationRulesRefusal, readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
+import { readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -12,6 +12,7 @@ import { SettingsHeader } from "~/components/settings/settings-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Toast } from "~/components/ui/toast";
+import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
 
@@ -41,8 +42,7 @@ export async function action(args: Route.ActionArgs) {
       changed ? "Notification settings saved." : "Nothing changed: the settings were already so.",
     );
   } catch (error) {
-    if (error instanceof NotificationRulesRefusal) return formFailure(null, 403, error.message);
-    throw error;
+    return refusalToast(refusalOf(error));
   }
 }
 

@@ -7,7 +7,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { organisationDetails, updateOrganisationDetails } from "~/.server/domains/organisation/details";
-import { OrganisationRefusal, ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
+import { ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
 import { OrganisationDetailsSchema, ORGANISATION_NAME_MAX, POSTAL_ADDRESS_MAX } from "~/lib/schemas/organisation";
 import { COUNTY_OPTIONS, INDUSTRIES } from "~/lib/kenya";
 import { OFFERED_TIME_ZONES, timeZoneLabel } from "~/lib/time-zones";
@@ -18,6 +18,7 @@ import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
 
@@ -42,8 +43,7 @@ export async function action(args: Route.ActionArgs) {
   try {
     changed = await updateOrganisationDetails(current, submission.value, requestMeta(args.request, args.context));
   } catch (error) {
-    if (!(error instanceof OrganisationRefusal)) throw error;
-    return formFailure(null, error.status, error.message);
+    return refusalToast(refusalOf(error));
   }
   return redirectWithToast(
     href("/settings/organisation"),

@@ -11,7 +11,6 @@ import {
   setTwoFactorRequired,
   startTwoFactorSetup,
   turnOffTwoFactor,
-  TwoFactorRefusal,
   twoFactorStatus,
 } from "~/.server/domains/auth/two-factor/enrolment";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
@@ -28,6 +27,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
+import { refusalOf, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Security | Account Settings | Jumbe" }];
 
@@ -110,22 +110,21 @@ export async function action(args: Route.ActionArgs) {
       }
     }
   } catch (error) {
-    if (!(error instanceof TwoFactorRefusal)) throw error;
-    return formFailure(null, error.status, error.message, { intent });
+    return refusalToast(refusalOf(error), { intent });
   }
   throw data("Unknown action.", { status: 400 });
 }
 
-type Submission = { reply: (options: { fieldErrors: Record<string, string[]>; hideFields: string[] }) => unknown };
+type Submission = Parameters<typeof refusalReply>[0];
 
 /** Runs a two-factor change; a refusal about a field comes back as that field's error (with the form's intent). */
 async function refusedAtField<T>(submission: Submission, intent: string, run: () => Promise<T>) {
   try {
     return { ok: true as const, value: await run() };
   } catch (error) {
-    if (!(error instanceof TwoFactorRefusal) || !error.field) throw error;
-    const reply = submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password", "code"] });
-    return { ok: false as const, response: formFailure(reply as never, error.status, undefined, { intent }) };
+    const refusal = refusalOf(error);
+    if (!refusal.field) throw refusal;
+    return { ok: false as const, response: refusalReply(submission, refusal, { hideFields: ["password", "code"], extra: { intent } }) };
   }
 }
 

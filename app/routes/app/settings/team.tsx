@@ -14,7 +14,6 @@ import {
   revokeInvitation,
   type OpenInvitation,
 } from "~/.server/domains/team/invitations";
-import { TeamRefusal } from "~/.server/domains/team/refusals";
 import { approvalInWords, setBroadcastApproval } from "~/.server/domains/team/broadcast-approval";
 import { ApprovalSettingSchema, thresholdOf } from "~/lib/schemas/approval";
 import { HandoverSchema, INVITE_ROLES, InviteSchema, ROLE_SUMMARIES, ROLE_WORDS, RoleChangeSchema } from "~/lib/schemas/team";
@@ -29,6 +28,7 @@ import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Team | Account Settings | Jumbe" }];
 
@@ -76,8 +76,9 @@ export async function action(args: Route.ActionArgs) {
           await inviteMember(current, submission.value, meta);
         } catch (error) {
           // Refused for the address (a member already, an account elsewhere): said at the field.
-          if (!(error instanceof TeamRefusal) || !error.field) throw error;
-          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+          const refusal = refusalOf(error);
+          if (!refusal.field) throw refusal;
+          return refusalReply(submission, refusal, { extra: { intent } });
         }
         return redirectWithToast(here, "success", `Invitation sent to ${submission.value.email.toLowerCase()}.`);
       }
@@ -104,11 +105,9 @@ export async function action(args: Route.ActionArgs) {
         try {
           await transferOwnership(current, text("member"), submission.value.password, meta);
         } catch (error) {
-          if (error instanceof TeamRefusal && error.code === "wrong_password")
-            return formFailure(submission.reply({ fieldErrors: { password: [error.message] }, hideFields: ["password"] }), 400, undefined, {
-              intent,
-            });
-          throw error;
+          const refusal = refusalOf(error);
+          if (refusal.code !== "wrong_password") throw refusal;
+          return refusalReply(submission, refusal, { field: "password", status: 400, hideFields: ["password"], extra: { intent } });
         }
         return redirectWithToast(here, "success", "You have handed over the ownership. You are now an admin.");
       }
@@ -119,16 +118,17 @@ export async function action(args: Route.ActionArgs) {
         try {
           await setBroadcastApproval(current, threshold, meta);
         } catch (error) {
-          if (!(error instanceof TeamRefusal) || !error.field) throw error;
-          return formFailure(submission.reply({ fieldErrors: { [error.field]: [error.message] } }), error.status, undefined, { intent });
+          const refusal = refusalOf(error);
+          if (!refusal.field) throw refusal;
+          return refusalReply(submission, refusal, { extra: { intent } });
         }
         return redirectWithToast(here, "success", approvalInWords(threshold));
       }
     }
   } catch (error) {
-    if (!(error instanceof TeamRefusal)) throw error;
-    if (error.status === 404) throw data(error.message, { status: 404 });
-    return formFailure(null, error.status, error.message, { intent });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { intent });
   }
   throw data("Unknown action.", { status: 400 });
 }

@@ -4,7 +4,8 @@ import { readForm } from "../../../infrastructure/http/forms";
 import { redirectWithToast } from "../../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../../infrastructure/http/request-meta";
 import { checkStepUp, STEP_UP_FIELD, typedValues } from "../step-up";
-import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
+import { NOT_FOUND } from "./refusal";
+import { refusalOf, throwIfNotFound } from "../../../infrastructure/http/refusal-reply";
 
 /** What a refused console form shows: which form (its intent), the sentence, and the field it is about. */
 export interface AdminFormError {
@@ -26,7 +27,7 @@ export interface BillingIntentInput {
 /**
  * One intent of a Billing console page: whether it is destructive (money moves or a tenant's matter
  * closes: the step-up applies, decision 037), and its work, which answers the toast's sentence or
- * throws an AdminBillingRefusal.
+ * throws a Refusal.
  */
 export interface BillingIntent {
   destructive: boolean;
@@ -78,11 +79,11 @@ async function runBillingIntent(options: {
     const message = await options.work();
     return redirectWithToast(options.back, "success", message);
   } catch (error) {
-    if (!(error instanceof AdminBillingRefusal)) throw error;
-    if (error.status === 404) throw data(NOT_FOUND, { status: 404 });
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal, NOT_FOUND);
     return data(
-      { error: { intent, message: error.message, field: error.field, values: typedValues(form) } as AdminFormError },
-      { status: error.status },
+      { error: { intent, message: refusal.message, field: refusal.field, values: typedValues(form) } as AdminFormError },
+      { status: refusal.status },
     );
   }
 }

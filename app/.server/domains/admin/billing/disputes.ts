@@ -12,7 +12,7 @@ import { notify } from "../../notifications/notify";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
-import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
+import { refuseAdminBilling, NOT_FOUND, parseShillings } from "./refusal";
 
 /**
  * Disputes of invoices (raised by tenants on /billing), resolved by an administrator (decision 035,
@@ -143,7 +143,7 @@ interface LockedDispute {
 
 /** The open dispute and its invoice, locked (the invoice first, then the dispute); a resolved one is refused. */
 async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedDispute> {
-  if (!isUuid(disputeId)) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (!isUuid(disputeId)) throw refuseAdminBilling(404, NOT_FOUND);
   const found = (await tx.execute(sql`
     select d.id, d.organization_id, d.invoice_id, d.previous_status, d.reason, d.status as dispute_status, i.number, i.kind, i.status,
            i.total_cents, i.prices_include_vat, i.lines, i.plan_type, i.billing_type, i.payment_id
@@ -151,17 +151,16 @@ async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedD
     where d.id = ${disputeId}
     for update of d, i`)) as unknown as { rows: (LockedDispute & { dispute_status: string })[] };
   const row = found.rows[0];
-  if (!row) throw new AdminBillingRefusal(404, NOT_FOUND);
-  if (row.dispute_status !== "open") throw new AdminBillingRefusal(409, `This dispute of ${row.number} is already resolved.`);
+  if (!row) throw refuseAdminBilling(404, NOT_FOUND);
+  if (row.dispute_status !== "open") throw refuseAdminBilling(409, `This dispute of ${row.number} is already resolved.`);
   return row;
 }
 
 function parseNote(value: string, required: boolean) {
   const note = value.trim();
   if (required && note.length < 5)
-    throw new AdminBillingRefusal(422, "Write the note the organisation will see (at least 5 characters).", "note");
-  if (note.length > RESOLUTION_NOTE_MAX)
-    throw new AdminBillingRefusal(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
+    throw refuseAdminBilling(422, "Write the note the organisation will see (at least 5 characters).", "note");
+  if (note.length > RESOLUTION_NOTE_MAX) throw refuseAdminBilling(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
   return note || null;
 }
 
@@ -173,7 +172,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
     const total = Number(dispute.total_cents);
     const amountCents = input.amount.trim() ? parseShillings(input.amount) : total;
     if (amountCents === null || amountCents <= 0 || amountCents > total)
-      throw new AdminBillingRefusal(
+      throw refuseAdminBilling(
         422,
         `Enter an amount from KES 0.01 to ${formatKes(total)} (the invoice's total), or leave it empty for all of it.`,
         "amount",
@@ -222,7 +221,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
         description: `Credit note ${creditNote.number} for ${dispute.number}`,
         createdBy: current.user.id,
       });
-      if (!entry) throw new AdminBillingRefusal(409, "This organisation has no wallet to credit.");
+      if (!entry) throw refuseAdminBilling(409, "This organisation has no wallet to credit.");
     }
     // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
     // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.

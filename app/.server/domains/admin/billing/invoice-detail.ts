@@ -12,7 +12,7 @@ import { amountDueCents, transferReference } from "~/lib/invoice-document";
 import { longDate } from "~/lib/billing-words";
 import { nairobiDate } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
-import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
+import { refuseAdminBilling, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
 
 /** An invoice as the console shows it: the document, its organisation, its payment and reconciliation, its disputes. */
@@ -114,9 +114,9 @@ export function reminderMail(
  */
 export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMeta, invoiceId: string) {
   const invoice = await adminInvoice({ kind: "platform" }, invoiceId);
-  if (!invoice) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (!invoice) throw refuseAdminBilling(404, NOT_FOUND);
   if (!invoice.remindable)
-    throw new AdminBillingRefusal(
+    throw refuseAdminBilling(
       409,
       invoice.status === "paid"
         ? `${invoice.document.number} is paid: there is nothing to remind them of.`
@@ -124,7 +124,7 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
           ? `${invoice.document.number} is void: there is nothing to remind them of.`
           : `${invoice.document.number} is ${invoice.status}: only an unpaid invoice (pending or overdue) gets a reminder.`,
     );
-  if (!invoice.ownerEmail) throw new AdminBillingRefusal(409, "This organisation has no owner to e-mail.");
+  if (!invoice.ownerEmail) throw refuseAdminBilling(409, "This organisation has no owner to e-mail.");
   await sendMail(
     reminderMail(invoice.ownerEmail, {
       number: invoice.document.number,

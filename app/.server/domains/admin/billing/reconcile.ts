@@ -5,12 +5,13 @@ import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { reconcileBankTransfer } from "../../billing/bank";
 import { AMOUNT_DUE_SQL } from "../../billing/invoices";
-import { createPayment, PaymentRefusal } from "../../billing/payments";
+import { createPayment } from "../../billing/payments";
 import { nairobiDate, nairobiMidnight } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
-import { AdminBillingRefusal, NOT_FOUND } from "./refusal";
+import { refuseAdminBilling, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
 import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
+import { isRefusal } from "../../../infrastructure/refusal";
 
 /**
  * Mark as Reconciled: an administrator found the transfer on the bank statement. Only an
@@ -28,19 +29,15 @@ export interface ReconcileInput {
 /** The payment date as the instant it is recorded at: noon in Nairobi that day (a statement gives days, not times). */
 function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-    throw new AdminBillingRefusal(422, "Enter the day the money reached the account, such as 2026-11-20.", "paymentDate");
-  if (value > nairobiDate(now)) throw new AdminBillingRefusal(422, "The payment date cannot be in the future.", "paymentDate");
+    throw refuseAdminBilling(422, "Enter the day the money reached the account, such as 2026-11-20.", "paymentDate");
+  if (value > nairobiDate(now)) throw refuseAdminBilling(422, "The payment date cannot be in the future.", "paymentDate");
   if (value < nairobiDate(issuedAt))
-    throw new AdminBillingRefusal(
-      422,
-      `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`,
-      "paymentDate",
-    );
+    throw refuseAdminBilling(422, `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`, "paymentDate");
   return new Date(nairobiMidnight(value).getTime() + 12 * 3_600_000);
 }
 
 export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, invoiceId: string, input: ReconcileInput) {
-  if (!isUuid(invoiceId)) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (!isUuid(invoiceId)) throw refuseAdminBilling(404, NOT_FOUND);
   const [invoice] = await queryRows<{
     id: string;
     number: string;
@@ -55,9 +52,9 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
   }>(sql`select i.id, i.number, i.organization_id, i.kind, i.status, i.reconciled, i.payment_method, i.payment_id,
                 ${AMOUNT_DUE_SQL} as total_cents, i.issued_at
          from invoices i where i.id = ${invoiceId}`);
-  if (!invoice) throw new AdminBillingRefusal(404, NOT_FOUND);
+  if (!invoice) throw refuseAdminBilling(404, NOT_FOUND);
   if (!isReconcilable({ ...invoice, paymentMethod: invoice.payment_method }))
-    throw new AdminBillingRefusal(
+    throw refuseAdminBilling(
       409,
       invoice.reconciled
         ? `${invoice.number} is already reconciled: the wallet was credited once.`
@@ -65,9 +62,9 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
     );
   const reference = input.reference.trim();
   if (!reference || reference.length > 64)
-    throw new AdminBillingRefusal(422, "Enter the bank's reference for the transfer (up to 64 characters).", "reference");
+    throw refuseAdminBilling(422, "Enter the bank's reference for the transfer (up to 64 characters).", "reference");
   if (input.note.length > RECONCILE_NOTE_MAX)
-    throw new AdminBillingRefusal(422, `Keep the notes under ${RECONCILE_NOTE_MAX} characters.`, "note");
+    throw refuseAdminBilling(422, `Keep the notes under ${RECONCILE_NOTE_MAX} characters.`, "note");
   const paidAt = parsePaymentDate(input.paymentDate, new Date(invoice.issued_at));
   const paymentId = invoice.payment_id ?? (await paymentForInvoice(invoice));
   try {
@@ -93,11 +90,11 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
         });
       },
     });
-    if (!done) throw new AdminBillingRefusal(409, `${invoice.number} is already reconciled: the wallet was credited once.`);
+    if (!done) throw refuseAdminBilling(409, `${invoice.number} is already reconciled: the wallet was credited once.`);
     return { number: invoice.number, amountCents: Number(invoice.total_cents) };
   } catch (error) {
-    if (error instanceof PaymentRefusal)
-      throw new AdminBillingRefusal(
+    if (isRefusal(error, "payment"))
+      throw refuseAdminBilling(
         error.status === 404 ? 404 : error.status === 422 ? 422 : 409,
         error.code === "payment_state" ? `${invoice.number} is already reconciled: the wallet was credited once.` : error.message,
         error.code === "invalid_reference" || error.code === "duplicate_reference" ? "reference" : undefined,

@@ -1,14 +1,7 @@
+import { Refusal } from "../../../infrastructure/refusal";
 /** A refused admin billing action: the HTTP status, a sentence for the administrator, and the form field it is about. */
-export class AdminBillingRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422 | 429 | 502,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "AdminBillingRefusal";
-  }
-}
+export const refuseAdminBilling = (status: 400 | 404 | 409 | 422 | 429 | 502, message: string, field?: string) =>
+  new Refusal({ domain: "admin_billing", status, message, field });
 
 export const NOT_FOUND = "Not Found: The requested resource does not exist.";
 

@@ -8,7 +8,7 @@ import { changeWallet, walletState } from "../../billing/ledger";
 import { formatKes } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
-import { AdminBillingRefusal, NOT_FOUND, parseShillings } from "./refusal";
+import { refuseAdminBilling, NOT_FOUND, parseShillings } from "./refusal";
 
 /**
  * Manual wallet adjustments: an administrator credits or debits an organisation's wallet with a
@@ -65,23 +65,21 @@ export async function adjustWallet(
   organizationId: string,
   input: { direction: string; amount: string; reason: string },
 ) {
-  if (!isUuid(organizationId)) throw new AdminBillingRefusal(404, NOT_FOUND);
-  if (input.direction !== "credit" && input.direction !== "debit")
-    throw new AdminBillingRefusal(422, "Choose credit or debit.", "direction");
+  if (!isUuid(organizationId)) throw refuseAdminBilling(404, NOT_FOUND);
+  if (input.direction !== "credit" && input.direction !== "debit") throw refuseAdminBilling(422, "Choose credit or debit.", "direction");
   const cents = parseShillings(input.amount);
   if (cents === null || cents <= 0 || cents > ADJUSTMENT_MAX_KES * 100)
-    throw new AdminBillingRefusal(422, `Enter an amount in KES from 0.01 to ${ADJUSTMENT_MAX_KES.toLocaleString("en-US")}.`, "amount");
+    throw refuseAdminBilling(422, `Enter an amount in KES from 0.01 to ${ADJUSTMENT_MAX_KES.toLocaleString("en-US")}.`, "amount");
   const reason = input.reason.trim();
-  if (reason.length < 5)
-    throw new AdminBillingRefusal(422, "Say why (at least 5 characters): the organisation's ledger shows it.", "reason");
+  if (reason.length < 5) throw refuseAdminBilling(422, "Say why (at least 5 characters): the organisation's ledger shows it.", "reason");
   if (reason.length > ADJUSTMENT_REASON_MAX)
-    throw new AdminBillingRefusal(422, `Keep the reason under ${ADJUSTMENT_REASON_MAX} characters.`, "reason");
+    throw refuseAdminBilling(422, `Keep the reason under ${ADJUSTMENT_REASON_MAX} characters.`, "reason");
   const amountCents = input.direction === "credit" ? cents : -cents;
   return db().transaction(async (tx) => {
     const [org] = (
       (await tx.execute(sql`select id from organizations where id = ${organizationId}`)) as unknown as { rows: { id: string }[] }
     ).rows;
-    if (!org) throw new AdminBillingRefusal(404, NOT_FOUND);
+    if (!org) throw refuseAdminBilling(404, NOT_FOUND);
     const before = await walletState(tx, organizationId, { lock: true });
     const entry = await changeWallet(tx, {
       organizationId,
@@ -91,7 +89,7 @@ export async function adjustWallet(
       createdBy: current.user.id,
     });
     if (!entry)
-      throw new AdminBillingRefusal(
+      throw refuseAdminBilling(
         409,
         `A debit of ${formatKes(cents)} would take the available balance (${formatKes(before.availableCents)}) below zero: nothing was changed.`,
         "amount",

@@ -5,7 +5,7 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
 import { normalizePhone } from "~/lib/phone";
-import { TenantRefusal } from "./suspension";
+import { refuseTenant } from "./suspension";
 import { isTenant } from "./tenants";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { withoutBidiControls } from "~/lib/names";
@@ -100,7 +100,7 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
       }[];
     };
     const row = rows.rows[0];
-    if (!row) throw new TenantRefusal(404, "Not Found");
+    if (!row) throw refuseTenant(404, "Not Found");
     if (row.status === "suspended" && input.status)
       return {
         ok: false,

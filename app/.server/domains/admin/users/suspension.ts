@@ -4,13 +4,13 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
 import { holdQueuedMessages, resumeCampaign } from "../../campaigns/lifecycle";
-import { CampaignRefusal } from "../../campaigns/refusals";
 import { recordActivity } from "../../activity/record";
 import { log } from "../../../infrastructure/log";
 import { isTenant } from "./tenants";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { wakeDispatcher } from "../../messaging/dispatcher";
 import { failMessagesIn } from "../../messaging/failures";
+import { Refusal, isRefusal } from "../../../infrastructure/refusal";
 
 /**
  * Hours a message outside a campaign may wait out a suspension: reactivating sends those queued
@@ -22,15 +22,8 @@ export const SUSPENSION_HOLD_HOURS = 24;
 /** campaigns.paused_reason of the campaigns a suspension paused: reactivating resumes exactly these. */
 export const SUSPENSION_PAUSE = "suspended";
 
-export class TenantRefusal extends Error {
-  constructor(
-    readonly status: 404 | 409,
-    message: string,
-  ) {
-    super(message);
-    this.name = "TenantRefusal";
-  }
-}
+/** A refused change to a tenant: 404 for an unknown one, 409 for one in the wrong state. */
+export const refuseTenant = (status: 404 | 409, message: string) => new Refusal({ domain: "tenant", status, message });
 
 interface Locked {
   id: string;
@@ -41,12 +34,12 @@ interface Locked {
 }
 
 async function lockTenant(tx: DbOrTx, id: string): Promise<Locked> {
-  if (!isUuid(id)) throw new TenantRefusal(404, "Not Found");
+  if (!isUuid(id)) throw refuseTenant(404, "Not Found");
   const rows = (await tx.execute(sql`
     select id, name, status, suspended_at, suspension_reason from organizations o
     where id = ${id} and ${isTenant()} for update`)) as unknown as { rows: Locked[] };
   const row = rows.rows[0];
-  if (!row) throw new TenantRefusal(404, "Not Found");
+  if (!row) throw refuseTenant(404, "Not Found");
   return row;
 }
 
@@ -61,7 +54,7 @@ async function lockTenant(tx: DbOrTx, id: string): Promise<Locked> {
 export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const { tenant, paused } = await db().transaction(async (tx) => {
     const tenant = await lockTenant(tx, id);
-    if (tenant.status === "suspended") throw new TenantRefusal(409, "This organisation is already suspended.");
+    if (tenant.status === "suspended") throw refuseTenant(409, "This organisation is already suspended.");
     await tx.execute(sql`
       update organizations set status = 'suspended', suspended_at = now(), suspension_reason = ${reason}, updated_at = now()
       where id = ${id}`);
@@ -106,7 +99,7 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
 export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const tenant = await db().transaction(async (tx) => {
     const tenant = await lockTenant(tx, id);
-    if (tenant.status !== "suspended") throw new TenantRefusal(409, "This organisation is not suspended.");
+    if (tenant.status !== "suspended") throw refuseTenant(409, "This organisation is not suspended.");
     await tx.execute(sql`
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
     // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx: due again, but
@@ -151,7 +144,7 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
       resumed++;
     } catch (error) {
       // It can no longer go on (its number or template went meanwhile): it stays paused for the tenant to decide.
-      if (!(error instanceof CampaignRefusal)) throw error;
+      if (!isRefusal(error, "campaign")) throw error;
       log().info({ campaignId, reason: error.message }, "suspension-paused campaign not resumed");
     }
   }

@@ -12,19 +12,13 @@ import { replaceRecoveryCodes } from "./recovery-codes";
 import { checkSecondFactor } from "./second-factor";
 import { matchingStep, newTotpSecret, otpauthUri } from "./totp";
 import { qrSvg } from "./qr";
+import { Refusal } from "../../../infrastructure/refusal";
 
 type Member = Pick<CurrentUser, "user" | "organization" | "role">;
 
 /** A refusal the Security page shows at a field (or as the form's error when field is undefined). */
-export class TwoFactorRefusal extends Error {
-  constructor(
-    readonly status: 400 | 403 | 409 | 429,
-    message: string,
-    readonly field?: "code" | "password",
-  ) {
-    super(message);
-  }
-}
+export const refuseTwoFactor = (status: 400 | 403 | 409 | 429, message: string, field?: "code" | "password") =>
+  new Refusal({ domain: "two_factor", status, message, field });
 
 export interface TwoFactorStatus {
   on: boolean;
@@ -72,7 +66,7 @@ export async function startTwoFactorSetup(member: Member) {
     .set({ totpSecret: encryptSecret(newTotpSecret()), totpLastStep: null })
     .where(and(eq(users.id, member.user.id), isNull(users.twoFactorEnabledAt)))
     .returning({ id: users.id });
-  if (!started.length) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.alreadyOn);
+  if (!started.length) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.alreadyOn);
 }
 
 export async function cancelTwoFactorSetup(member: Member) {
@@ -91,10 +85,10 @@ export async function confirmTwoFactorSetup(member: Member, code: string, meta: 
     .select({ secret: users.totpSecret, since: users.twoFactorEnabledAt })
     .from(users)
     .where(eq(users.id, member.user.id));
-  if (row?.since) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.alreadyOn);
-  if (!row?.secret) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.notStarted);
+  if (row?.since) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.alreadyOn);
+  if (!row?.secret) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.notStarted);
   const step = matchingStep(decryptSecret(row.secret), code.replace(/\s/g, ""));
-  if (step === null) throw new TwoFactorRefusal(400, TWO_FACTOR_MESSAGES.wrongCode, "code");
+  if (step === null) throw refuseTwoFactor(400, TWO_FACTOR_MESSAGES.wrongCode, "code");
   const codes = await db().transaction(async (tx) => {
     // The secret this request checked the code against, still not confirmed by another request.
     const on = await tx
@@ -104,7 +98,7 @@ export async function confirmTwoFactorSetup(member: Member, code: string, meta: 
       .returning({ id: users.id });
     return on.length ? replaceRecoveryCodes(tx, member.user.id) : null;
   });
-  if (!codes) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.notStarted);
+  if (!codes) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.notStarted);
   await recordActivity({
     organizationId: member.organization.id,
     userId: member.user.id,
@@ -119,10 +113,10 @@ export async function confirmTwoFactorSetup(member: Member, code: string, meta: 
 
 /** Turning it off needs the password and a code (from the app or a recovery code), and the organisation not requiring it. */
 export async function turnOffTwoFactor(member: Member, password: string, code: string, meta: RequestMeta) {
-  if (member.organization.requireTwoFactor) throw new TwoFactorRefusal(403, TWO_FACTOR_MESSAGES.requiredByOrganisation);
+  if (member.organization.requireTwoFactor) throw refuseTwoFactor(403, TWO_FACTOR_MESSAGES.requiredByOrganisation);
   const checked = await confirmOwnPassword(member.user.id, password, TWO_FACTOR_MESSAGES.wrongPassword);
-  if (!checked.ok) throw new TwoFactorRefusal(checked.status, checked.message, "password");
-  if (!(await checkSecondFactor(member.user.id, code)).ok) throw new TwoFactorRefusal(400, TWO_FACTOR_MESSAGES.wrongCode, "code");
+  if (!checked.ok) throw refuseTwoFactor(checked.status, checked.message, "password");
+  if (!(await checkSecondFactor(member.user.id, code)).ok) throw refuseTwoFactor(400, TWO_FACTOR_MESSAGES.wrongCode, "code");
   await db().transaction(async (tx) => {
     await tx.update(users).set({ totpSecret: null, twoFactorEnabledAt: null, totpLastStep: null }).where(eq(users.id, member.user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, member.user.id));
@@ -141,7 +135,7 @@ export async function turnOffTwoFactor(member: Member, password: string, code: s
 /** Ten new recovery codes (the old ones stop working), after the password. */
 export async function renewRecoveryCodes(member: Member, password: string, meta: RequestMeta) {
   const checked = await confirmOwnPassword(member.user.id, password, TWO_FACTOR_MESSAGES.wrongPassword);
-  if (!checked.ok) throw new TwoFactorRefusal(checked.status, checked.message, "password");
+  if (!checked.ok) throw refuseTwoFactor(checked.status, checked.message, "password");
   const codes = await db().transaction(async (tx) => {
     const [on] = await tx
       .select({ id: users.id })
@@ -150,7 +144,7 @@ export async function renewRecoveryCodes(member: Member, password: string, meta:
       .for("update");
     return on ? replaceRecoveryCodes(tx, member.user.id) : null;
   });
-  if (!codes) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.notStarted);
+  if (!codes) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.notStarted);
   await recordActivity({
     organizationId: member.organization.id,
     userId: member.user.id,
@@ -165,8 +159,8 @@ export async function renewRecoveryCodes(member: Member, password: string, meta:
 
 /** The owner's "require two-factor for everyone" (the owner must have it on first). */
 export async function setTwoFactorRequired(member: Member, required: boolean, meta: RequestMeta) {
-  if (!can(member.role, "security:enforce")) throw new TwoFactorRefusal(403, "Only the owner can change this.");
-  if (required && !member.user.twoFactorEnabledAt) throw new TwoFactorRefusal(409, TWO_FACTOR_MESSAGES.ownerFirst);
+  if (!can(member.role, "security:enforce")) throw refuseTwoFactor(403, "Only the owner can change this.");
+  if (required && !member.user.twoFactorEnabledAt) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.ownerFirst);
   await db()
     .update(organizations)
     .set({ requireTwoFactor: required, updatedAt: sql`now()` })

@@ -9,7 +9,6 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/domains/campaigns/queries";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { APPROVAL_WORDS, apiKeyApproval, approveCampaign, declineCampaign, requireApprover } from "~/.server/domains/campaigns/approval";
 import { DeclineSchema } from "~/lib/schemas/approval";
 import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";
@@ -34,6 +33,8 @@ import { Pager, Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { TextareaField } from "~/components/ui/field";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { isRefusal } from "~/.server/infrastructure/refusal";
+import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },
@@ -50,7 +51,7 @@ const RESULT_LABELS: Record<RecipientResult, string> = {
 };
 
 const notFound = (error: unknown) => {
-  if (error instanceof CampaignRefusal && error.status === 404) return data("Campaign not found.", { status: 404 });
+  if (isRefusal(error) && error.status === 404) return data("Campaign not found.", { status: 404 });
   return error;
 };
 
@@ -158,10 +159,10 @@ export async function action(args: Route.ActionArgs) {
     }
   } catch (error) {
     // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
-    if (error instanceof CampaignRefusal && error.status !== 404 && (intent === "approve" || intent === "decline"))
-      return formFailure(null, error.status, error.message, { intent });
-    if (error instanceof CampaignRefusal && error.status !== 404) return redirectWithToast(page, "error", error.message);
-    throw notFound(error);
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal, "Campaign not found.");
+    if (intent === "approve" || intent === "decline") return refusalToast(refusal, { intent });
+    return refusalRedirect(page, refusal);
   }
   throw data("Unknown action.", { status: 400 });
 }

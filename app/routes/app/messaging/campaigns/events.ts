@@ -1,12 +1,11 @@
-import { data } from "react-router";
 import type { Route } from "./+types/events";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/domains/campaigns/queries";
 import { statusesMayMove } from "~/.server/domains/campaigns/progress";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
+import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 
 /**
  * GET /messaging/campaigns/:id/events: a campaign's live figures as server-sent events (`figures`,
@@ -23,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     first = await getCampaign(organizationId, params.id);
   } catch (error) {
-    if (error instanceof CampaignRefusal && error.status === 404) throw data("Campaign not found.", { status: 404 });
+    throwIfNotFound(refusalOf(error), "Campaign not found.");
     throw error;
   }
   return liveStream(request, (send, end) => {

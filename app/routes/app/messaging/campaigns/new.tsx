@@ -16,7 +16,6 @@ import {
 import { previewMessages } from "~/.server/domains/campaigns/preview";
 import { overThreshold } from "~/.server/domains/campaigns/approval-request";
 import { audienceLabel } from "~/.server/domains/campaigns/queries";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";
 import { campaignFormChoices, type TemplateChoice } from "~/.server/domains/campaigns/page-data";
 import {
@@ -41,6 +40,7 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
 import { Notice } from "~/components/ui/notice";
+import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 
 type Kind = "campaign" | "broadcast";
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
@@ -154,9 +154,9 @@ export async function action(args: Route.ActionArgs) {
             : `${what} started: sending now.`;
     return redirectWithToast(href("/messaging/campaigns/:id", { id }), "success", message);
   } catch (error) {
-    if (!(error instanceof CampaignRefusal)) throw error;
-    const field = error.field && FIELDS.has(error.field) ? error.field : "form";
-    return edit({ [field]: error.message }, error.status === 404 ? 422 : error.status);
+    const refusal = refusalOf(error);
+    const field = refusal.field && FIELDS.has(refusal.field) ? refusal.field : "form";
+    return edit({ [field]: refusal.message }, refusal.status === 404 ? 422 : refusal.status);
   }
 }
 

@@ -1,9 +1,8 @@
-import { data } from "react-router";
 import type { Route } from "./+types/results";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/domains/campaigns/queries";
-import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
+import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 
 /**
  * GET /messaging/campaigns/:id/results.csv: a campaign's per-recipient results (`?result=` keeps
@@ -32,7 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
       },
     });
   } catch (error) {
-    if (error instanceof CampaignRefusal && error.status === 404) throw data("Campaign not found.", { status: 404 });
+    throwIfNotFound(refusalOf(error), "Campaign not found.");
     throw error;
   }
 }

@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/rejected";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { ImportRefusal, openRejectedRows } from "~/.server/domains/contacts/import";
+import { openRejectedRows } from "~/.server/domains/contacts/import";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 
 /** GET /messaging/contacts/import/:id/rejected.csv: an import's rejected rows with their reasons. Another tenant's id is 404. */
 export async function loader(args: Route.LoaderArgs) {
@@ -18,7 +19,7 @@ export async function loader(args: Route.LoaderArgs) {
       },
     });
   } catch (error) {
-    if (error instanceof ImportRefusal && error.status === 404)
+    if (refusalOf(error).status === 404)
       return new Response("No rejected rows for this import.", {
         status: 404,
         headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

@@ -1,12 +1,12 @@
 import { useEffect } from "react";
-import { data, Form, href, Link, redirect, useNavigation, useRevalidator } from "react-router";
+import { Form, href, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
-import { getImport, ImportRefusal, startImport, suggestMapping } from "~/.server/domains/contacts/import";
+import { getImport, startImport, suggestMapping } from "~/.server/domains/contacts/import";
 import { DUPLICATE_POLICIES, type DuplicatePolicy } from "~/lib/contact-import";
 import { EVIDENCE_MAX } from "~/.server/domains/contacts/consent";
 import { formatNumber } from "~/lib/dates";
@@ -15,6 +15,7 @@ import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "~/components/ui/card";
 import { FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
+import { refusalOf, refusalPageError, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.importing.fileName ?? "Import"} | Import contacts | Jumbe` },
@@ -41,8 +42,7 @@ async function loadImport(organizationId: string, id: string) {
   try {
     return await getImport(organizationId, id);
   } catch (error) {
-    if (error instanceof ImportRefusal) throw data(error.message, { status: error.status });
-    throw error;
+    throw refusalPageError(refusalOf(error));
   }
 }
 
@@ -65,8 +65,7 @@ export async function action(args: Route.ActionArgs) {
       consentEvidence: consent,
     });
   } catch (error) {
-    if (error instanceof ImportRefusal) return data({ error: error.message, mapping, duplicates, consent }, { status: error.status });
-    throw error;
+    return refusalFormError(refusalOf(error), { mapping, duplicates, consent });
   }
   return redirect(href("/messaging/contacts/import/:id", { id: importing.id }));
 }

@@ -1,10 +1,10 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { multipartBoundary } from "~/.server/infrastructure/http/multipart";
-import { ImportRefusal, recentImports, uploadImport } from "~/.server/domains/contacts/import";
+import { recentImports, uploadImport } from "~/.server/domains/contacts/import";
 import { IMPORT_FILE_FIELD, IMPORT_MAX_BYTES } from "~/lib/contact-import";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { FileField } from "~/components/ui/field";
 import { Table } from "~/components/ui/table";
+import { refusalOf, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import contacts | Message Center | Jumbe" }];
 
@@ -32,8 +33,7 @@ export async function action(args: Route.ActionArgs) {
     );
     return redirect(href("/messaging/contacts/import/:id", { id: uploaded.id }));
   } catch (error) {
-    if (error instanceof ImportRefusal) return data({ error: error.message }, { status: error.status });
-    throw error;
+    return refusalFormError(refusalOf(error));
   }
 }
 
