@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import { can, type Role } from "../auth/permissions";
 import { formatNumber } from "~/lib/dates";
@@ -56,11 +56,14 @@ export const overThreshold = (threshold: number | null | undefined, recipients: 
  * count is above the threshold, and the campaign (when it exists) has not been approved already.
  */
 export async function needsApproval(executor: Executor, organizationId: string, recipients: number, campaignId?: string) {
-  const rows = (await executor.execute(sql`
+  const rows = await queryRows<{ threshold: number | null; approved: boolean | null }>(
+    executor,
+    sql`
     select o.approval_threshold as threshold,
            ${campaignId ? sql`(select approved_at is not null from campaigns where id = ${campaignId})` : sql`false`} as approved
-    from organizations o where o.id = ${organizationId}`)) as unknown as { rows: { threshold: number | null; approved: boolean | null }[] };
-  const row = rows.rows[0];
+    from organizations o where o.id = ${organizationId}`,
+  );
+  const row = rows[0];
   return { waits: !!row && !row.approved && overThreshold(row.threshold, recipients), threshold: row?.threshold ?? null };
 }
 
@@ -195,10 +198,11 @@ export async function declineCampaign(approver: Approver, id: string, reason: st
  * the key it was made with (then they cannot decide it, and the page says why).
  */
 export async function apiKeyApproval(organizationId: string, campaignId: string, userId: string) {
-  const rows = (await db().execute(
+  const rows = await queryRows<{ api_key_id: string | null }>(
+    db(),
     sql`select api_key_id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`,
-  )) as unknown as { rows: { api_key_id: string | null }[] };
-  const apiKeyId = rows.rows[0]?.api_key_id;
+  );
+  const apiKeyId = rows[0]?.api_key_id;
   if (!apiKeyId) return { madeWithApiKey: false, heldKey: false };
   return { madeWithApiKey: true, heldKey: await hasHeldApiKey(db(), apiKeyId, userId) };
 }

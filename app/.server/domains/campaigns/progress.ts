@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
-import { rawQuery } from "../../infrastructure/db/client";
+import { rawQuery, type Executor } from "../../infrastructure/db/client";
 import type { CampaignCounts, LeftOutReason } from "../../infrastructure/db/schema/campaigns";
-import type { Executor } from "../../infrastructure/jobs/queue";
 
 /** How stale a campaign's figures may be before they are counted again: a second at least. */
 export const COUNTS_MAX_AGE_MS = 1000;
