@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db, type Executor } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
@@ -80,7 +80,7 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
       note: input.note || null,
       inTransaction: async (tx) => {
         // The ledger's executor is the same transaction the audit record belongs in.
-        await recordAdminAction(tx as unknown as Executor, current, meta, {
+        await recordAdminAction(tx, current, meta, {
           action: "invoice.reconcile",
           organizationId: invoice.organization_id,
           targetType: "invoice",
