@@ -19,7 +19,8 @@ import { foldAnalytics } from "../../app/.server/domains/analytics/fold";
 import { analyticsReport } from "../../app/.server/domains/analytics/report";
 import { overviewFigures } from "../../app/.server/domains/dashboard/progress";
 import { hashPassword } from "../../app/.server/domains/auth/password";
-import { closeDatabase, db, openDatabase, queryRows, setCurrentDatabase, type Database } from "../../app/.server/infrastructure/db/client";
+import { closeDatabase, db, openDatabase, setCurrentDatabase, type Database } from "../../app/.server/infrastructure/db/client";
+import { queryRows } from "../../app/.server/infrastructure/db/query";
 import * as schema from "../../app/.server/infrastructure/db/schema";
 import { parseAnalyticsFilters } from "../../app/lib/analytics";
 
@@ -49,8 +50,11 @@ async function prepare() {
 async function fold() {
   await openDatabase({ databaseUrl, poolSize: 2, migrate: false });
   const pending = async () => {
-    const [row] = await queryRows<{ deltas: string; events: string }>(sql`
-      select (select count(*) from message_stats_pending) as deltas, (select count(*) from analytics_events_pending) as events`);
+    const [row] = await queryRows<{ deltas: string; events: string }>(
+      db(),
+      sql`
+      select (select count(*) from message_stats_pending) as deltas, (select count(*) from analytics_events_pending) as events`,
+    );
     return { deltas: Number(row?.deltas ?? 0), events: Number(row?.events ?? 0) };
   };
   const before = await pending();
@@ -133,8 +137,8 @@ async function report() {
   try {
     // The floor: the same round trips doing no work (the report's five statements side by side, then one).
     const bare = async () => {
-      await Promise.all(Array.from({ length: 5 }, () => queryRows(sql`select 1`)));
-      await queryRows(sql`select 1`);
+      await Promise.all(Array.from({ length: 5 }, () => queryRows(db(), sql`select 1`)));
+      await queryRows(db(), sql`select 1`);
     };
     for (let i = 0; i < warmUp; i++) await bare();
     const bareTimes = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { activityLogs } from "~/.server/infrastructure/db/schema";
 import * as listApi from "~/routes/api/activity-logs";
 import * as exportApi from "~/routes/api/activity-logs.export";
@@ -97,6 +98,7 @@ describe("GET /api/activity-logs", () => {
     expect(seen).toHaveLength(70);
     expect(new Set(seen).size).toBe(70);
     const expected = await queryRows<{ id: number }>(
+      db(),
       sql`select id from activity_logs where organization_id = ${t.organization.id} and created_at < '2026-11-11' order by created_at desc, id desc`,
     );
     expect(seen).toEqual(expected.map((r) => Number(r.id)));
@@ -123,11 +125,14 @@ describe("GET /api/activity-logs", () => {
       ["2026-11-01T20:59:59Z", "2026-11-04T21:00:01Z", undefined],
     ] as const) {
       const stats = await activityStats(scope, { start: new Date(start), end: new Date(end), type });
-      const [exact] = await queryRows<{ total: number; success: number; warning: number; error: number }>(sql`
+      const [exact] = await queryRows<{ total: number; success: number; warning: number; error: number }>(
+        db(),
+        sql`
         select count(*)::int as total, count(*) filter (where status = 'success')::int as success,
                count(*) filter (where status = 'warning')::int as warning, count(*) filter (where status = 'error')::int as error
         from activity_logs where organization_id = ${t.organization.id} and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
-          ${type ? sql`and type = ${type}` : sql``}`);
+          ${type ? sql`and type = ${type}` : sql``}`,
+      );
       expect(stats).toEqual(exact);
       expect(stats.total).toBeGreaterThan(0);
     }

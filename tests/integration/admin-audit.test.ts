@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { currentUser } from "~/.server/domains/auth/guards";
 import { recordAdminAction } from "~/.server/domains/admin/audit";
 import { checkStepUp, STEP_UP_MESSAGES, stepUpNeeded } from "~/.server/domains/admin/step-up";
@@ -51,12 +52,14 @@ describe("the admin audit log", () => {
       after: { status: "suspended" },
     });
     const [row] = await queryRows<{ id: number; admin_email: string; ip_address: string; before: unknown; after: unknown }>(
+      db(),
       sql`select id, admin_email, ip_address, before, after from admin_audit_log`,
     );
     expect(row).toMatchObject({ admin_email: current.user.email, ip_address: META.ip });
     expect(await refusal(db().execute(sql`update admin_audit_log set reason = 'nothing happened'`))).toMatch(/append-only: UPDATE refused/);
     expect(await refusal(db().execute(sql`delete from admin_audit_log`))).toMatch(/append-only: DELETE refused/);
     const [still] = await queryRows<{ reason: string; n: number }>(
+      db(),
       sql`select max(reason) as reason, count(*)::int as n from admin_audit_log`,
     );
     expect(still).toEqual({ reason: "Unpaid invoices since August", n: 1 });

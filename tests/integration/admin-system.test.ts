@@ -14,7 +14,8 @@ import {
   parseEnv,
   setEnv,
 } from "~/.server/infrastructure/config/env";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { createMetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createMpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
@@ -47,6 +48,7 @@ async function member() {
 
 const openAlertRows = () =>
   queryRows<{ id: string; rule: string; key: string; level: string; title: string; resolved_at: string | null; resolution: string | null }>(
+    db(),
     sql`select id, rule, key, level, title, resolved_at, resolution from system_alerts order by opened_at`,
   );
 
@@ -181,6 +183,7 @@ describe("heartbeats and samples", () => {
     await writeHeartbeat();
     const me = instanceIdentity();
     const [beat] = await queryRows<{ instance_id: string; pid: number; resources: Record<string, number> | string }>(
+      db(),
       sql`select instance_id, pid, resources from instance_heartbeats`,
     );
     expect(beat!.instance_id).toBe(me.id);
@@ -196,6 +199,7 @@ describe("heartbeats and samples", () => {
     noteRequest("GET", 503, 5);
     await writeInstanceSamples();
     const samples = await queryRows<{ name: string; instance_id: string; value: number }>(
+      db(),
       sql`select name, instance_id, value from metric_samples order by name`,
     );
     expect(samples.every((s) => s.instance_id === me.id)).toBe(true);
@@ -215,7 +219,10 @@ describe("heartbeats and samples", () => {
         ('http_requests', 'web-1:10:aa', now() - interval '20 seconds', 40), ('http_5xx', 'web-1:10:aa', now() - interval '20 seconds', 2),
         ('http_requests', 'web-1:10:aa', now() - interval '31 days', 5)`);
     await runSystemMonitor();
-    const platform = await queryRows<{ name: string; value: number }>(sql`select name, value from metric_samples where instance_id = ''`);
+    const platform = await queryRows<{ name: string; value: number }>(
+      db(),
+      sql`select name, value from metric_samples where instance_id = ''`,
+    );
     const value = (name: string) => Number(platform.find((s) => s.name === name)?.value);
     expect(value(METRIC.jobsReady)).toBe(1);
     expect(value(METRIC.oldestJob)).toBeGreaterThanOrEqual(90);
@@ -224,7 +231,10 @@ describe("heartbeats and samples", () => {
     expect(value(METRIC.errorRate)).toBe(5);
 
     expect(await pruneSystemData()).toBe(1);
-    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from metric_samples where at < now() - interval '30 days'`);
+    const [left] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from metric_samples where at < now() - interval '30 days'`,
+    );
     expect(left!.n).toBe(0);
   });
 });
@@ -340,12 +350,14 @@ describe("the System tab", () => {
     expect(outcome.status).toBe(302);
     expect(outcome.location).toBe("/admin/system?range=7d#alerts");
     const [row] = await queryRows<{ resolved_at: string | null; resolved_by: string; resolution: string }>(
+      db(),
       sql`select resolved_at, resolved_by, resolution from system_alerts where id = ${alert.id}`,
     );
     expect(row!.resolved_at).not.toBeNull();
     expect(row!.resolved_by).toBe(me.user.id);
     expect(row!.resolution).toBe("Retired web-3 after the move to Mombasa Road");
     const audit = await queryRows<{ action: string; target_type: string; target_id: string; reason: string; admin_email: string }>(
+      db(),
       sql`select action, target_type, target_id, reason, admin_email from admin_audit_log`,
     );
     expect(audit).toEqual([
@@ -357,7 +369,7 @@ describe("the System tab", () => {
         admin_email: me.email,
       },
     ]);
-    expect(await queryRows(sql`select 1 from instance_heartbeats where instance_id = 'web-3:4242:ab12cd'`)).toEqual([]);
+    expect(await queryRows(db(), sql`select 1 from instance_heartbeats where instance_id = 'web-3:4242:ab12cd'`)).toEqual([]);
     await evaluateAlertRules();
     expect((await openAlertRows()).filter((r) => r.resolved_at === null)).toEqual([]);
 
@@ -377,7 +389,7 @@ describe("the System tab", () => {
     );
     expect(again.status).toBe(409);
     expect(again.data.message).toBe("This alert is already resolved.");
-    expect(await queryRows(sql`select 1 from admin_audit_log`)).toHaveLength(1);
+    expect(await queryRows(db(), sql`select 1 from admin_audit_log`)).toHaveLength(1);
   });
 
   it("refuses a missing note (400) and an unknown alert (404), changing nothing", async () => {
@@ -410,7 +422,7 @@ describe("the System tab", () => {
     );
     expect(malformed.status).toBe(404);
     expect((await openAlertRows())[0]!.resolved_at).toBeNull();
-    expect(await queryRows(sql`select 1 from admin_audit_log`)).toEqual([]);
+    expect(await queryRows(db(), sql`select 1 from admin_audit_log`)).toEqual([]);
   });
 
   it("takes each range from the URL; a bad one answers 400 with the reason and the default range", async () => {
@@ -491,7 +503,7 @@ describe("the System tab", () => {
       ["Queue lag", null],
       ["Webhook backlog", me.email],
     ]);
-    const audit = await queryRows<{ action: string }>(sql`select action from admin_audit_log`);
+    const audit = await queryRows<{ action: string }>(db(), sql`select action from admin_audit_log`);
     expect(audit.map((a) => a.action)).toEqual(["alert.resolve", "alert.resolve"]);
   });
 

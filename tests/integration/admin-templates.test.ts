@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { countAdminActions } from "~/.server/domains/admin/audit";
@@ -83,6 +84,7 @@ async function insertTemplate(organizationId: string, change: Partial<TemplateIn
 
 async function events(templateId: string) {
   return queryRows<{ source: string; event: string; reason: string | null }>(
+    db(),
     sql`select source, event, reason from template_events where template_id = ${templateId} order by id`,
   );
 }
@@ -198,6 +200,7 @@ describe("the Templates tab", () => {
     expect(hold.status).toBe(302);
     expect(await countAdminActions("template.hold", tenant.user.organization.id)).toBe(1);
     const [record] = await queryRows<{ admin_email: string; reason: string; after: unknown }>(
+      db(),
       sql`select admin_email, reason, after from admin_audit_log where action = 'template.hold' and target_id = ${tenant.user.organization.id}`,
     );
     expect(record).toMatchObject({ admin_email: adminUser.email, reason: "New tenant", after: { templateReview: true } });
@@ -333,6 +336,7 @@ describe("the Templates tab", () => {
       expect.arrayContaining(["meta:sent", "meta:APPROVED", "meta:FLAGGED", "platform:organisation_held"]),
     );
     const [org] = await queryRows<{ template_review: boolean }>(
+      db(),
       sql`select template_review from organizations where id = ${tenant.actor.organizationId}`,
     );
     expect(org!.template_review).toBe(true);
@@ -346,6 +350,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     run(listAction, formRequest("/admin/templates", { intent: "new-organisations", hold, reason }, { cookie }));
   const settingRecords = () =>
     queryRows<{ action: string; admin_email: string; reason: string | null; target_type: string; before: unknown; after: unknown }>(
+      db(),
       sql`select action, admin_email, reason, target_type, before, after from admin_audit_log
           where target_id = 'templates.hold_new_organisations' order by id`,
     );
@@ -357,6 +362,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
       email,
     });
     const [row] = await queryRows<{ organization_id: string; user_id: string; template_review: boolean }>(
+      db(),
       sql`select u.organization_id, u.id as user_id, o.template_review from users u join organizations o on o.id = u.organization_id
           where u.email = ${email}`,
     );
@@ -409,6 +415,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
       template: { status: "pending" },
     });
     const [platformOrg] = await queryRows<{ template_review: boolean }>(
+      db(),
       sql`select template_review from organizations where id = ${platform.id}`,
     );
     expect(platformOrg!.template_review).toBe(false);
@@ -453,7 +460,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
       );
       expect(refused.status).toBe(404);
     }
-    expect(await queryRows(sql`select key from platform_settings`)).toEqual([]);
+    expect(await queryRows(db(), sql`select key from platform_settings`)).toEqual([]);
     expect(await settingRecords()).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { dispatchBatch, drainDispatcher } from "~/.server/domains/messaging/disp
 import { graphClient, type GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { acceptsPerMessage, approvedTemplate, metaReceived, queueTemplates, recipient, setBucketRate } from "../support/sending-kit";
+import { queryRow, queryRows } from "~/.server/infrastructure/db/query";
 
 // Issue 19, the Users tab: the table's figures, search, filters, sorting and pages; the detail
 // view (404 for unknown ids and for non-admins); Edit User's validation; Suspend and Reactivate
@@ -61,11 +62,12 @@ const detail = (handler: typeof userLoader | typeof userAction, request: Request
 
 async function auditOf(organizationId: string) {
   return (
-    (await db().execute(sql`
-      select action, reason, before, after, admin_email from admin_audit_log where organization_id = ${organizationId} order by id`)) as unknown as {
-      rows: { action: string; reason: string | null; before: unknown; after: unknown; admin_email: string }[];
-    }
-  ).rows.map((r) => ({
+    await queryRows<{ action: string; reason: string | null; before: unknown; after: unknown; admin_email: string }>(
+      db(),
+      sql`
+      select action, reason, before, after, admin_email from admin_audit_log where organization_id = ${organizationId} order by id`,
+    )
+  ).map((r) => ({
     ...r,
     before: typeof r.before === "string" ? JSON.parse(r.before) : r.before,
     after: typeof r.after === "string" ? JSON.parse(r.after) : r.after,
@@ -73,10 +75,11 @@ async function auditOf(organizationId: string) {
 }
 
 async function statusOf(id: string) {
-  const rows = (await db().execute(sql`select status, suspended_at, suspension_reason from organizations where id = ${id}`)) as unknown as {
-    rows: { status: string; suspended_at: unknown; suspension_reason: string | null }[];
-  };
-  return rows.rows[0]!;
+  const rows = await queryRows<{ status: string; suspended_at: unknown; suspension_reason: string | null }>(
+    db(),
+    sql`select status, suspended_at, suspension_reason from organizations where id = ${id}`,
+  );
+  return rows[0]!;
 }
 
 describe("the Users tab", () => {
@@ -124,11 +127,8 @@ describe("the Users tab", () => {
     const amani = await tenant("Amani Traders", { plan: "Growth", phone: "+254712345678", email: "wanjiku@amani.co.ke" });
     await tenant("Baraka Foods", { plan: "Starter", status: "pending" });
     await tenant("Chai Sacco", { plan: "Growth", status: "suspended" });
-    const businessId = (
-      (await db().execute(sql`select business_id from organizations where id = ${amani.id}`)) as unknown as {
-        rows: { business_id: string }[];
-      }
-    ).rows[0]!.business_id;
+    const businessId = (await queryRow<{ business_id: string }>(db(), sql`select business_id from organizations where id = ${amani.id}`))!
+      .business_id;
 
     expect(names((await list(platform.cookie, "?q=baraka")).data.rows)).toEqual(["Baraka Foods"]);
     expect(names((await list(platform.cookie, "?q=WANJIKU%40amani")).data.rows)).toEqual(["Amani Traders"]);
@@ -249,10 +249,13 @@ describe("Edit User", () => {
 
     const saved = await edit(valid);
     expect(saved.status).toBe(302);
-    const rows = (await db().execute(sql`
+    const rows = await queryRows<Record<string, unknown>>(
+      db(),
+      sql`
       select o.plan_type, o.message_limit, u.first_name, u.phone_number from organizations o join users u on u.organization_id = o.id
-      where o.id = ${amani.id}`)) as unknown as { rows: Record<string, unknown>[] };
-    expect(rows.rows[0]).toEqual({ plan_type: "Growth", message_limit: 10000, first_name: "Wanjiku", phone_number: "+254712345678" });
+      where o.id = ${amani.id}`,
+    );
+    expect(rows[0]).toEqual({ plan_type: "Growth", message_limit: 10000, first_name: "Wanjiku", phone_number: "+254712345678" });
     const [record] = await auditOf(amani.id);
     expect(record).toMatchObject({
       action: "organization.edit",
@@ -276,12 +279,11 @@ describe("Edit User", () => {
         amani.id,
       );
     const limitOf = async () =>
-      (
-        (await db().execute(sql`
-          select message_limit, message_limit_override, message_limit_override_reason from organizations where id = ${amani.id}`)) as unknown as {
-          rows: { message_limit: number; message_limit_override: number | null; message_limit_override_reason: string | null }[];
-        }
-      ).rows[0]!;
+      (await queryRow<{ message_limit: number; message_limit_override: number | null; message_limit_override_reason: string | null }>(
+        db(),
+        sql`
+          select message_limit, message_limit_override, message_limit_override_reason from organizations where id = ${amani.id}`,
+      ))!;
     const shown = async () =>
       (await detail(userLoader, getRequest(`/admin/users/${amani.id}`, { cookie: platform.cookie }), amani.id)).data.tenant;
 
@@ -314,18 +316,18 @@ describe("Edit User", () => {
   });
 
   it("follows the plan when an organisation is created or changes plan or billing type", async () => {
-    const created = (
-      (await db().execute(sql`
+    const created = (await queryRow<{ id: string; message_limit: number }>(
+      db(),
+      sql`
         insert into organizations (name, business_id, plan_type, billing_type) values ('Kisumu Fresh', 'JMB-KISUMU01', 'Enterprise', 'prepaid')
-        returning id, message_limit`)) as unknown as { rows: { id: string; message_limit: number }[] }
-    ).rows[0]!;
+        returning id, message_limit`,
+    ))!;
     expect(created.message_limit).toBe(100000);
-    const after = (
-      (await db().execute(sql`
-        update organizations set plan_type = 'Growth', billing_type = 'postpaid' where id = ${created.id} returning message_limit`)) as unknown as {
-        rows: { message_limit: number }[];
-      }
-    ).rows[0]!;
+    const after = (await queryRow<{ message_limit: number }>(
+      db(),
+      sql`
+        update organizations set plan_type = 'Growth', billing_type = 'postpaid' where id = ${created.id} returning message_limit`,
+    ))!;
     expect(after.message_limit).toBe(10000);
   });
 });
@@ -333,20 +335,22 @@ describe("Edit User", () => {
 describe("Suspend User and Reactivate", () => {
   async function sendingCampaign(organizationId: string) {
     await connectedNumber(organizationId, { wabaId: "5101", phoneNumberId: "6101", display: "+254 700 100 200" });
-    const [campaign] = (
-      (await db().execute(sql`
+    const [campaign] = await queryRows<{ id: string }>(
+      db(),
+      sql`
         insert into campaigns (organization_id, name, status, phone_number_id, template_name, template_language, template_category,
                                parameters, audience, started_at)
         values (${organizationId}, 'Black Friday', 'sending', '6101', 'black_friday', 'en', 'MARKETING', '{"body":[]}', '{}', now())
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows;
-    const [paused] = (
-      (await db().execute(sql`
+        returning id`,
+    );
+    const [paused] = await queryRows<{ id: string }>(
+      db(),
+      sql`
         insert into campaigns (organization_id, name, status, phone_number_id, template_name, template_language, template_category,
                                parameters, audience, started_at, paused_by)
         values (${organizationId}, 'Paused by a member', 'paused', '6101', 'black_friday', 'en', 'MARKETING', '{"body":[]}', '{}', now(), null)
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows;
+        returning id`,
+    );
     await db().execute(sql`
       insert into messages (organization_id, direction, status, body, phone_number_id, campaign_id, recipient_phone, next_attempt_at)
       values (${organizationId}, 'outbound', 'queued', 'Habari', '6101', ${campaign!.id}, '254712000001', now())`);
@@ -354,13 +358,12 @@ describe("Suspend User and Reactivate", () => {
   }
 
   const campaignState = async (id: string) =>
-    (
-      (await db().execute(sql`
+    (await queryRow<{ status: string; paused_reason: string | null; held: boolean | null }>(
+      db(),
+      sql`
         select c.status, c.paused_reason, (select bool_and(m.next_attempt_at = 'infinity') from messages m where m.campaign_id = c.id) as held
-        from campaigns c where c.id = ${id}`)) as unknown as {
-        rows: { status: string; paused_reason: string | null; held: boolean | null }[];
-      }
-    ).rows[0]!;
+        from campaigns c where c.id = ${id}`,
+    ))!;
 
   it("takes effect at once everywhere: sessions end, the API key is refused, campaigns pause and hold; reactivating undoes it", async () => {
     const platform = await admin();

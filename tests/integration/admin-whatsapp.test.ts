@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { whatsappAccounts } from "~/.server/infrastructure/db/schema";
 import { parseEnv, setEnv, env } from "~/.server/infrastructure/config/env";
 import { encryptSecret, decryptSecret } from "~/.server/infrastructure/security/crypto";
@@ -45,6 +46,7 @@ const act = (id: string, fields: Record<string, string>, cookie: string) =>
 
 async function auditOf(targetId: string) {
   return queryRows<{ action: string; reason: string | null; before: unknown; after: Record<string, unknown> | null; admin_email: string }>(
+    db(),
     sql`select action, reason, before, after, admin_email from admin_audit_log where target_id = ${targetId} order by id`,
   );
 }
@@ -251,6 +253,7 @@ describe("an account's detail", () => {
     expect(stopped.data.test.answer).toContain("Meta could not be reached");
 
     const logged = await queryRows<{ status: number | null; origin: string; path: string; error: string | null; organization_id: string }>(
+      db(),
       sql`select status, origin, path, error, organization_id from graph_call_log where account_id = ${account.id} order by id`,
     );
     expect(logged.map((r) => [r.status, r.origin, r.path])).toEqual([
@@ -276,7 +279,7 @@ describe("an account's detail", () => {
     await db().execute(sql`update whatsapp_accounts set subscribed = false where id = ${account.id}`);
     const answer = await act(account.id, { intent: "resubscribe" }, boss.cookie);
     expect(answer.status).toBe(302);
-    const [row] = await queryRows<{ subscribed: boolean }>(sql`select subscribed from whatsapp_accounts where id = ${account.id}`);
+    const [row] = await queryRows<{ subscribed: boolean }>(db(), sql`select subscribed from whatsapp_accounts where id = ${account.id}`);
     expect(row!.subscribed).toBe(true);
     expect(harness.sandbox.calls().some((c) => c.method === "POST" && c.path.includes(`${wabaId}/subscribed_apps`))).toBe(true);
     const [audit] = await auditOf(account.id);
@@ -321,6 +324,7 @@ describe("an account's detail", () => {
       .where(sql`id = ${account.id}`);
     expect(row).toMatchObject({ status: "disconnected", subscribed: false });
     const numbers = await queryRows<{ disconnected_at: string | null }>(
+      db(),
       sql`select disconnected_at from whatsapp_phone_numbers where account_id = ${account.id}`,
     );
     expect(numbers.every((n) => n.disconnected_at !== null)).toBe(true);
@@ -332,6 +336,7 @@ describe("an account's detail", () => {
       after: { status: "disconnected" },
     });
     const activity = await queryRows<{ action: string }>(
+      db(),
       sql`select action from activity_logs where organization_id = ${tenant.organization.id}`,
     );
     expect(activity.map((a) => a.action)).toContain("WhatsApp account disconnected by Jumbe");
@@ -390,7 +395,7 @@ describe("graph_call_log", () => {
         account_id: string;
         organization_id: string;
         waba_id: string;
-      }>(sql`select method, path, status, origin, account_id, organization_id, waba_id from graph_call_log order by id`);
+      }>(db(), sql`select method, path, status, origin, account_id, organization_id, waba_id from graph_call_log order by id`);
       expect(rows).toEqual([
         {
           method: "GET",
@@ -409,7 +414,7 @@ describe("graph_call_log", () => {
       insert into graph_call_log (method, path, status, duration_ms, origin) values ('GET', '/debug_token', 200, 5, 'engine')`);
     const swept = await sweepExpiredData();
     expect(swept.graphCalls).toBe(1);
-    const left = await queryRows<{ path: string }>(sql`select path from graph_call_log`);
+    const left = await queryRows<{ path: string }>(db(), sql`select path from graph_call_log`);
     expect(left.map((r) => r.path)).toEqual(["/debug_token"]);
   });
 });

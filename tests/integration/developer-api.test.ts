@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import {
   activityLogs,
   apiKeys,
@@ -158,12 +159,9 @@ describe("public API v1", () => {
   it("reads the key, counts its rate-limit hit and marks it used in one statement; an unknown key counts nothing", async () => {
     const a = await tenant("Kilifi Dairy");
     const [key] = await db().select().from(apiKeys).where(eq(apiKeys.organizationId, a.organization.id));
-    const hits = async () =>
-      (await db().execute(sql`select hits from rate_limits where key = ${`api:key:${key!.id}`}`)) as unknown as {
-        rows: { hits: number }[];
-      };
+    const hits = () => queryRows<{ hits: number }>(db(), sql`select hits from rate_limits where key = ${`api:key:${key!.id}`}`);
     for (let i = 0; i < 3; i++) expect((await call("/api/v1/account", a.key)).status).toBe(200);
-    expect((await hits()).rows).toEqual([{ hits: 3 }]);
+    expect(await hits()).toEqual([{ hits: 3 }]);
     const [used] = await db().select().from(apiKeys).where(eq(apiKeys.id, key!.id));
     expect(used!.lastUsedAt).not.toBeNull();
     // Written at most once a minute: a second call within the minute leaves it as it was.
@@ -182,14 +180,10 @@ describe("public API v1", () => {
     await call("/api/v1/account", a.key);
     const [later] = await db().select().from(apiKeys).where(eq(apiKeys.id, key!.id));
     expect(later!.lastUsedAt!.getTime()).toBeGreaterThan(before!.lastUsedAt!.getTime());
-    const counted = (await db().execute(sql`select count(*)::int as n from rate_limits where key like 'api:key:%'`)) as unknown as {
-      rows: { n: number }[];
-    };
+    const counted = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from rate_limits where key like 'api:key:%'`);
     expect((await call("/api/v1/account", `${a.key.slice(0, -4)}zzzz`)).status).toBe(401);
-    const after401 = (await db().execute(sql`select count(*)::int as n from rate_limits where key like 'api:key:%'`)) as unknown as {
-      rows: { n: number }[];
-    };
-    expect(after401.rows).toEqual(counted.rows);
+    const after401 = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from rate_limits where key like 'api:key:%'`);
+    expect(after401).toEqual(counted);
   });
 
   it("takes the tenant from the key only: each key sees its own account and numbers", async () => {

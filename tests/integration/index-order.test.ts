@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { claimStatement } from "~/.server/infrastructure/jobs/queue";
 import { recentActivityStatement } from "~/.server/domains/admin/overview/activity";
 import { createVerifiedUser } from "../support/accounts";
@@ -11,8 +12,8 @@ import { createVerifiedUser } from "../support/accounts";
 // when the index cannot give the order: a plain "desc" in either makes this fail.
 
 async function plan(statement: SQL) {
-  const result = (await db().execute(sql`explain ${statement}`)) as unknown as { rows: Record<string, string>[] };
-  return result.rows.map((row) => Object.values(row)[0]).join("\n");
+  const result = await queryRows<Record<string, string>>(db(), sql`explain ${statement}`);
+  return result.map((row) => Object.values(row)[0]).join("\n");
 }
 
 describe("descending lists read their indexes (decision 040)", () => {

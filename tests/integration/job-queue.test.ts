@@ -3,7 +3,8 @@
 // one log line per job.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { claimJobs, enqueueJob } from "~/.server/infrastructure/jobs/queue";
 import { drainJobs, registerJobHandler, runJobBatch, startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { enqueueDueRecurringJobs, registerRecurringJob, scheduleRecurringJobs } from "~/.server/infrastructure/jobs/recurring";
@@ -86,6 +87,7 @@ describe("scheduling", () => {
     expect(ran.map((r) => r.payload)).toEqual([{ v: 1 }, { v: 3 }]);
     expect(await enqueueJob("t.unique", { v: 5 }, { uniqueKey: "contact:42" })).not.toBeNull();
     const rows = await queryRows<{ unique_key: string; finished: boolean }>(
+      db(),
       sql`select unique_key, finished_at is not null as finished from jobs order by id`,
     );
     expect(rows).toEqual([
@@ -102,6 +104,7 @@ describe("scheduling", () => {
     expect(await drainJobs()).toBe(0);
     expect(ran).toHaveLength(1);
     const [row] = await queryRows<{ finished: boolean; locked: boolean }>(
+      db(),
       sql`select finished_at is not null as finished, locked_until is not null as locked from jobs`,
     );
     expect(row).toEqual({ finished: true, locked: false });
@@ -188,12 +191,13 @@ describe("recurring jobs", () => {
     // Eight instances at once (on PostgreSQL, eight pooled connections racing for the row).
     const results = await Promise.all(Array.from({ length: 8 }, () => enqueueDueRecurringJobs()));
     expect(results.flat().filter((name) => name === "t-nightly")).toHaveLength(1);
-    const [count] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where queue = 't.recurring'`);
+    const [count] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from jobs where queue = 't.recurring'`);
     expect(count!.n).toBe(1);
     // Not due again until its period has passed, and a restart does not make it due.
     await scheduleRecurringJobs();
     expect(await enqueueDueRecurringJobs()).not.toContain("t-nightly");
     const [schedule] = await queryRows<{ in_seconds: number }>(
+      db(),
       sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-nightly'`,
     );
     expect(schedule!.in_seconds).toBeGreaterThan(3500);
@@ -222,6 +226,7 @@ describe("recurring jobs", () => {
     await drainJobs();
     expect(await enqueueDueRecurringJobs()).not.toContain("t-hourly");
     const [schedule] = await queryRows<{ in_seconds: number }>(
+      db(),
       sql`select extract(epoch from next_run_at - now())::int as in_seconds from recurring_jobs where name = 't-hourly'`,
     );
     expect(schedule!.in_seconds).toBeGreaterThan(3500);
@@ -234,6 +239,7 @@ describe("recurring jobs", () => {
     try {
       await until(async () => {
         const rows = await queryRows<{ n: number }>(
+          db(),
           sql`select count(*)::int as n from jobs where queue = 'housekeeping' and finished_at is not null`,
         );
         return rows[0]!.n === 1;
@@ -289,16 +295,16 @@ describe("retention", () => {
       messagingLimitRecipients: 1,
       templateSamples: 0,
     });
-    expect((await queryRows<{ recipient: string }>(sql`select recipient from messaging_limit_recipients`)).map((r) => r.recipient)).toEqual(
-      ["+254700000002"],
-    );
-    expect((await queryRows<{ key: string }>(sql`select key from api_idempotency`)).map((r) => r.key)).toEqual(["fresh-key"]);
-    expect((await queryRows<{ body: string }>(sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
+    expect(
+      (await queryRows<{ recipient: string }>(db(), sql`select recipient from messaging_limit_recipients`)).map((r) => r.recipient),
+    ).toEqual(["+254700000002"]);
+    expect((await queryRows<{ key: string }>(db(), sql`select key from api_idempotency`)).map((r) => r.key)).toEqual(["fresh-key"]);
+    expect((await queryRows<{ body: string }>(db(), sql`select body from webhook_events order by id`)).map((r) => r.body)).toEqual([
       "old unprocessed",
       "recent processed",
     ]);
-    expect((await queryRows<{ calls: number }>(sql`select calls from api_usage_minutely`)).map((r) => r.calls)).toEqual([7]);
-    expect((await queryRows<{ payload: string }>(sql`select payload from jobs order by id`)).map((r) => r.payload)).toEqual([
+    expect((await queryRows<{ calls: number }>(db(), sql`select calls from api_usage_minutely`)).map((r) => r.calls)).toEqual([7]);
+    expect((await queryRows<{ payload: string }>(db(), sql`select payload from jobs order by id`)).map((r) => r.payload)).toEqual([
       "recent finished",
       "recent failed",
       "pending",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import {
   campaigns,
   contactAttributes,
@@ -612,19 +613,21 @@ async function buildWorld(): Promise<World> {
   await db().execute(sql`update whatsapp_phone_numbers set registered_at = now() where phone_number_id = '105000222'`);
   // Not contacts[0..3]: other rows' proofs delete, tag and merge those.
   const customer = (await own(contacts))[4];
-  const [conversation] = (
-    (await db().execute(sql`
+  const [conversation] = await queryRows<{ id: string }>(
+    db(),
+    sql`
       insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at, unread_count)
       values (${organizationId}, '105000222', ${customer!.id}, now(), now(), 0)
       on conflict (organization_id, phone_number_id, contact_id) do update set last_inbound_at = now(), unread_count = 0
-      returning id`)) as unknown as { rows: { id: string }[] }
-  ).rows;
-  const [said] = (
-    (await db().execute(sql`
+      returning id`,
+  );
+  const [said] = await queryRows<{ id: string }>(
+    db(),
+    sql`
       insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, sent_at)
       values (${organizationId}, ${customer!.id}, 'inbound', 'received', 'Habari, nataka kujua salio langu', 'wamid.matrix1', '105000222', 'text', now())
-      returning id`)) as unknown as { rows: { id: string }[] }
-  ).rows;
+      returning id`,
+  );
   const transfers = [];
   for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
   return {
@@ -663,8 +666,8 @@ async function snapshot() {
         : table === "rate_limits"
           ? `select '' as d`
           : `select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as d from "${table}" t`;
-    const result = (await db().execute(sql.raw(query))) as unknown as { rows: { d: string }[] };
-    out[table] = String(result.rows[0]!.d);
+    const result = await queryRows<{ d: string }>(db(), sql.raw(query));
+    out[table] = String(result[0]!.d);
   }
   return out;
 }

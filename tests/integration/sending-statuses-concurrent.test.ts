@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { rawQuery } from "~/.server/infrastructure/db/client";
+import { rawQuery, type Executor } from "~/.server/infrastructure/db/client";
 import { adoptLostAccepts, applyKeptStatuses } from "~/.server/domains/messaging/statuses";
-import type { Executor } from "~/.server/infrastructure/jobs/queue";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { seedDemoData } from "~/.server/demo/seed";
 import { createSession } from "~/.server/domains/auth/sessions";
 import { fileStorage } from "~/.server/infrastructure/storage";
@@ -210,8 +211,8 @@ async function snapshot() {
       table === "sessions"
         ? `select coalesce(string_agg(id, ',' order by id), '') as d from sessions`
         : `select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as d from "${table}" t`;
-    const result = (await db().execute(sql.raw(query))) as unknown as { rows: { d: string }[] };
-    out[table] = String(result.rows[0]!.d);
+    const result = await queryRows<{ d: string }>(db(), sql.raw(query));
+    out[table] = String(result[0]!.d);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { activityLogs } from "~/.server/infrastructure/db/schema";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
@@ -148,6 +149,7 @@ describe("templates at Meta", () => {
     await requestTemplateSync(account.id, undefined, 0);
     await drainJobs();
     const [job] = await queryRows<{ finished: boolean; attempts: number }>(
+      db(),
       sql`select finished_at is not null as finished, attempts from jobs where queue = ${TEMPLATE_SYNC_QUEUE}`,
     );
     expect(job).toEqual({ finished: true, attempts: 1 });

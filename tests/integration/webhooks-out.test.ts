@@ -4,12 +4,14 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { and, eq, sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { countStatements } from "~/.server/infrastructure/db/statement-count";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { activityLogs, jobs, messages, notifications, webhookDeliveries, webhookEndpoints } from "~/.server/infrastructure/db/schema";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
-import { claimJobs, completeJobs, type Executor } from "~/.server/infrastructure/jobs/queue";
+import { claimJobs, completeJobs } from "~/.server/infrastructure/jobs/queue";
 import { checkWebhookUrl } from "~/.server/domains/webhooks-out/endpoint";
 import { enqueueMessageEvents, WEBHOOK_OUT_QUEUE, type DeliveryJob, type MessageEvent } from "~/.server/domains/webhooks-out/events";
 import { requeueLostDeliveries, RETRY_SCHEDULE_SECONDS, runDeliveryJobs } from "~/.server/domains/webhooks-out/deliver";
@@ -119,8 +121,11 @@ async function deliveriesOf(organizationId: string) {
 
 /** The queue's pending delivery jobs, as the worker would see them once due. */
 async function pendingDeliveryJobs() {
-  return queryRows<{ id: number; run_at: Date | string; payload: DeliveryJob }>(sql`
-    select id, run_at, payload from jobs where queue = ${WEBHOOK_OUT_QUEUE} and finished_at is null and failed_at is null order by id`);
+  return queryRows<{ id: number; run_at: Date | string; payload: DeliveryJob }>(
+    db(),
+    sql`
+    select id, run_at, payload from jobs where queue = ${WEBHOOK_OUT_QUEUE} and finished_at is null and failed_at is null order by id`,
+  );
 }
 
 /** A controlled clock: the scheduled retries become due now (their run_at is read before). */
@@ -155,17 +160,7 @@ describe("events and their queue", () => {
       // Another tenant's message id cannot be reported for this one.
       { organizationId: a.organizationId, type: "message.failed", messageId: theirs.id },
     ];
-    let statements = 0;
-    const queued = await db().transaction(async (tx) => {
-      const counting: Executor = {
-        insert: tx.insert.bind(tx),
-        execute: ((query: never) => {
-          statements += 1;
-          return tx.execute(query);
-        }) as Executor["execute"],
-      };
-      return enqueueMessageEvents(counting, events);
-    });
+    const { result: queued, statements } = await db().transaction((tx) => countStatements(() => enqueueMessageEvents(tx, events)));
     expect(statements).toBe(1);
     expect(queued).toBe(1);
     expect((await deliveriesOf(a.organizationId)).map((d) => [d.eventType, d.messageId])).toEqual([["message.delivered", delivered.id]]);
@@ -482,7 +477,10 @@ describe("disabling", () => {
     await drainJobs();
     expect((await deliveriesOf(t.organizationId))[0]).toMatchObject({ status: "delivered", responseStatus: 204 });
     // Only one mail for one disabling (and one for the hour of failures before it).
-    const mails = await queryRows<{ subject: string }>(sql`select subject from mail_outbox where to_address = ${t.email} order by id`);
+    const mails = await queryRows<{ subject: string }>(
+      db(),
+      sql`select subject from mail_outbox where to_address = ${t.email} order by id`,
+    );
     expect(mails.map((m) => m.subject)).toEqual(["Webhook deliveries are failing", "Your Jumbe webhook endpoint was disabled"]);
   });
 });

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { db, queryRows } from "~/.server/infrastructure/db/client";
+import { db } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import {
   activityLogs,
   contacts,
@@ -405,7 +406,7 @@ describe("durability", () => {
 
     await drainJobs();
     expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(20);
-    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
+    const [left] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from jobs where finished_at is null`);
     expect(left!.n).toBe(0);
   });
 
@@ -433,7 +434,7 @@ describe("durability", () => {
     expect((await receiver.post(raw)).status).toBe(200);
     await runJobBatch(WEBHOOK_QUEUE);
     expect(await db().select().from(messageStatuses).where(eq(messageStatuses.organizationId, org))).toHaveLength(0);
-    const [job] = await queryRows<{ attempts: number; last_error: string }>(sql`select attempts, last_error from jobs`);
+    const [job] = await queryRows<{ attempts: number; last_error: string }>(db(), sql`select attempts, last_error from jobs`);
     expect(job).toMatchObject({ attempts: 1, last_error: "crash after the writes, before the commit" });
     await db().execute(sql`update jobs set run_at = now()`); // skip the backoff
     await drainJobs();
@@ -475,6 +476,7 @@ describe("poisoned deliveries", () => {
       raws.map((raw) => sign(raw)),
     );
     const [{ n: jobs } = { n: 0 }] = await queryRows<{ n: number }>(
+      db(),
       sql`select count(*)::int as n from jobs where queue = ${WEBHOOK_QUEUE} and finished_at is null`,
     );
     expect(jobs).toBe(1);
@@ -489,7 +491,7 @@ describe("poisoned deliveries", () => {
     expect(byWamid.get("wamid.P0")).toBe("Habari 0");
     expect(byWamid.get("wamid.P17")).toBe("nulhere");
     expect(byWamid.get("wamid.P42")).toBe("lone \ufffd surrogate");
-    const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
+    const [left] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from jobs where finished_at is null`);
     expect(left!.n).toBe(0);
   });
 
@@ -536,7 +538,7 @@ describe("poisoned deliveries", () => {
         "wamid.P8",
         "wamid.P9",
       ]);
-      const [left] = await queryRows<{ n: number }>(sql`select count(*)::int as n from jobs where finished_at is null`);
+      const [left] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from jobs where finished_at is null`);
       expect(left!.n).toBe(0);
     } finally {
       await db().execute(sql.raw(`drop trigger refuse_boom on messages`));

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows, rawQuery } from "~/.server/infrastructure/db/client";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { foldAnalytics } from "~/.server/domains/analytics/fold";
 import { envelope, inboundChange, metaJson, startReceiver } from "./whatsapp";
@@ -213,12 +214,15 @@ export interface RawMessage {
 }
 
 export async function rawMessages(organizationId: string) {
-  return queryRows<RawMessage>(sql`
+  return queryRows<RawMessage>(
+    db(),
+    sql`
     select m.id, m.direction, m.status, m.source, m.contact_id, m.phone_number_id, m.template_id, t.category as template_category,
            m.pricing_category, m.sent_at::text, m.created_at::text, m.accepted_at::text, m.delivered_at::text, m.read_at::text,
            m.failed_at::text, m.charge_state, m.price_cents, m.seq::int as seq
     from messages m left join message_templates t on t.id = m.template_id
-    where m.organization_id = ${organizationId}`);
+    where m.organization_id = ${organizationId}`,
+  );
 }
 
 const ms = (value: string | null) => (value === null ? null : Date.parse(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")));

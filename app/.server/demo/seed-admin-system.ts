@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../infrastructure/db/client";
+import { db } from "../infrastructure/db/client";
+import { queryRows } from "../infrastructure/db/query";
 
 const WEB_1 = "jumbe-web-1:2104:5e1a9c";
 const WEB_2 = "jumbe-web-2:2231:8b07f4";
@@ -43,7 +44,7 @@ export async function seedAdminSystem(adminEmail: string) {
     where not (m.instance_id = ${WEB_2} and load.at > now() - interval '2 days')
     on conflict do nothing`);
 
-  const [admin] = await queryRows<{ id: string; email: string }>(sql`select id, email from users where email = ${adminEmail}`);
+  const [admin] = await queryRows<{ id: string; email: string }>(db(), sql`select id, email from users where email = ${adminEmail}`);
   if (!admin) return;
   const alerts = [
     {
@@ -78,14 +79,17 @@ export async function seedAdminSystem(adminEmail: string) {
     },
   ];
   for (const a of alerts) {
-    const [row] = await queryRows<{ id: string }>(sql`
+    const [row] = await queryRows<{ id: string }>(
+      db(),
+      sql`
       insert into system_alerts (rule, key, level, title, details, opened_at, last_seen_at, resolved_at, resolved_by, resolution)
       values (${a.rule}, ${a.key}, ${a.level}, ${a.title}, ${a.details},
               now() - make_interval(days => ${a.openedDaysAgo}),
               now() - make_interval(days => ${a.openedDaysAgo}) + make_interval(mins => ${a.minutes - 1}),
               now() - make_interval(days => ${a.openedDaysAgo}) + make_interval(mins => ${a.minutes}),
               ${a.resolution ? admin.id : null}, ${a.resolution ?? "The condition cleared."})
-      returning id`);
+      returning id`,
+    );
     if (a.resolution)
       await db().execute(sql`
         insert into admin_audit_log (admin_id, admin_email, action, target_type, target_id, reason, before, after, ip_address, user_agent, created_at)

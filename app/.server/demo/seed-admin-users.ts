@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { db } from "../infrastructure/db/client";
+import { queryRows } from "../infrastructure/db/query";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
 import { foldAnalytics } from "../domains/analytics/fold";
@@ -61,14 +62,17 @@ export async function seedAdminUsers() {
     const joined = new Date(now - t.months * 30 * DAY - (i + 1) * 3_600_000);
     const status = "status" in t ? t.status : "active";
     const limit = t.plan === "Enterprise" ? 100000 : t.plan === "Growth" ? 10000 : 1000;
-    const rows = (await db().execute(sql`
+    const rows = await queryRows<{ id: string }>(
+      db(),
+      sql`
       insert into organizations (name, business_id, plan_type, billing_type, message_limit, status, created_at,
                                  suspended_at, suspension_reason)
       values (${t.name}, ${newBusinessId()}, ${t.plan}, ${t.billing}, ${limit}, ${status}, ${joined.toISOString()}::timestamptz,
               ${status === "suspended" ? new Date(now - 2 * DAY).toISOString() : null}::timestamptz,
               ${"reason" in t ? t.reason : null})
-      returning id`)) as unknown as { rows: { id: string }[] };
-    const id = rows.rows[0]!.id;
+      returning id`,
+    );
+    const id = rows[0]!.id;
     const email = `${t.owner[0].toLowerCase()}.${t.owner[1].toLowerCase()}@${t.name
       .toLowerCase()
       .replace(/[^a-z]+/g, "-")

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { IDEMPOTENCY_HOURS } from "../../domains/messaging/queue";
 import { ApiProblem } from "./problem";
 
@@ -90,7 +91,9 @@ async function claimOrWait(request: KeyedRequest): Promise<{ stored: unknown } |
 
 /** Claims the key for this request: true when it is free, expired, or abandoned by a request that died. */
 async function claimKey(request: KeyedRequest) {
-  const claimed = (await db().execute(sql`
+  const claimed = await queryRows<unknown>(
+    db(),
+    sql`
     insert into api_idempotency (organization_id, key, request_hash, status, response)
     values (${request.organizationId}, ${request.key}, ${request.requestHash}, ${PENDING_STATUS}, 'null'::jsonb)
     on conflict (organization_id, key) do update
@@ -98,8 +101,9 @@ async function claimKey(request: KeyedRequest) {
       where api_idempotency.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
          or (api_idempotency.status = ${PENDING_STATUS}
              and api_idempotency.created_at <= now() - make_interval(mins => ${ABANDONED_AFTER_MINUTES}))
-    returning key`)) as unknown as { rows: unknown[] };
-  return claimed.rows.length > 0;
+    returning key`,
+  );
+  return claimed.length > 0;
 }
 
 /** A refused or failed request leaves its key free for a corrected retry. */

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import type { RateLimitRule } from "../../infrastructure/security/rate-limit";
 
@@ -26,9 +27,12 @@ export async function recordApiCall(organizationId: string, succeeded: boolean, 
 
 /** Calls, success rate and average response time over the last `days` days. */
 export async function apiUsageStats(organizationId: string, days = 30) {
-  const [row] = await queryRows<{ calls: number | string | null; succeeded: number | string | null; total_ms: number | string | null }>(sql`
+  const [row] = await queryRows<{ calls: number | string | null; succeeded: number | string | null; total_ms: number | string | null }>(
+    db(),
+    sql`
     select sum(calls) as calls, sum(succeeded) as succeeded, sum(total_ms) as total_ms from api_usage_minutely
-    where organization_id = ${organizationId} and minute >= now() - make_interval(days => ${days})`);
+    where organization_id = ${organizationId} and minute >= now() - make_interval(days => ${days})`,
+  );
   const calls = Number(row?.calls ?? 0);
   const succeeded = Number(row?.succeeded ?? 0);
   return {

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { evaluateAlertRules, INSTANCE_MISSING_SECONDS } from "../../domains/admin/system/alerts";
 import { sandboxGate } from "@jumbe/sandbox/access";
+import { queryRows } from "../../infrastructure/db/query";
 
 /**
  * The System tab's fault in sandbox mode (issue 19): a Jumbe instance that stopped beating. POST
@@ -34,11 +35,10 @@ export function sandboxSystemRouter(access: { controlToken?: string; secureCooki
       values (${instanceId}, ${hostname}, ${pid}, null, now() - interval '1 hour', now() - make_interval(secs => ${silentFor}),
               ${JSON.stringify({ cpuPercent: 3.5, rssBytes: 180 * 1024 * 1024, heapUsedBytes: 90 * 1024 * 1024, eventLoopP99Ms: 12 })}::jsonb)`);
     await evaluateAlertRules();
-    const [alert] = (
-      (await db().execute(
-        sql`select id, title from system_alerts where rule = 'instance_missing' and key = ${instanceId} and resolved_at is null`,
-      )) as unknown as { rows: { id: string; title: string }[] }
-    ).rows;
+    const [alert] = await queryRows<{ id: string; title: string }>(
+      db(),
+      sql`select id, title from system_alerts where rule = 'instance_missing' and key = ${instanceId} and resolved_at is null`,
+    );
     res.setHeader("Cache-Control", "no-store");
     res.status(201).json({ instanceId, hostname, pid, alert: alert ?? null });
   });

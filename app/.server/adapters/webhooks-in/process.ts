@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { Executor, Job } from "../../infrastructure/jobs/queue";
+import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { parseEnvelope, type WebhookChange } from "./parse";
 import { applyChanges, storeUnrouted } from "./route";
 import { rows } from "./write";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * The webhook queue's job handler: turns stored deliveries into tenant data. Parsing lives in

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Executor, Job } from "../../infrastructure/jobs/queue";
+import type { Job } from "../../infrastructure/jobs/queue";
 import { phoneDigits } from "../../domains/whatsapp/phone-format";
 import { isObject, type WebhookChange } from "./parse";
 import { ChangeWork, rows, type Account, type Phone } from "./write";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * Routing webhook changes to their tenant: by the phone number id of a `messages` change, by the

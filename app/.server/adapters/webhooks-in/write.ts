@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { withoutBidiControls } from "~/lib/names";
 import { activityLogs } from "../../infrastructure/db/schema";
-import { enqueueJob, type Executor } from "../../infrastructure/jobs/queue";
+import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
 import { applyTemplateChanges, type TemplateChange } from "../../domains/templates/webhook";
 import { adoptLostAccepts, applyKeptStatuses } from "../../domains/messaging/statuses";
@@ -14,6 +14,8 @@ import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-li
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
 import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -38,8 +40,7 @@ export interface Phone {
 
 type Row = Record<string, unknown>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) =>
-  ((await executor.execute(query)) as unknown as { rows: T[] }).rows;
+export const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) => await queryRows<T>(executor, query);
 
 interface StatusRow {
   organizationId: string;

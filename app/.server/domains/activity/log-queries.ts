@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { ActivityFilter } from "./filters";
 import { scopeCondition, type DataScope } from "../auth/scope";
 import { NAIROBI_OFFSET_MS } from "~/lib/dates";
@@ -88,6 +89,7 @@ export async function listActivity(scope: ActivityScope, filter: ActivityFilter,
   const limit = Math.min(Math.max(options.limit ?? PAGE_SIZE, 1), 1000);
   const after = decodeCursor(options.cursor);
   const rows = await queryRows<Row>(
+    db(),
     sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by ${NEWEST_FIRST} limit ${limit + 1}`,
   );
   const page = rows.slice(0, limit);
@@ -100,6 +102,7 @@ export async function* activityChunks(scope: ActivityScope, filter: ActivityFilt
   let after: { at: string; id: number } | null = null;
   for (;;) {
     const rows: Row[] = await queryRows<Row>(
+      db(),
       sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by ${NEWEST_FIRST} limit ${chunkSize}`,
     );
     if (!rows.length) return;
@@ -156,6 +159,7 @@ function hourTier(scope: ActivityScope, type: ActivityFilter["type"], start: Dat
 
 function exactCounts(scope: ActivityScope, type: ActivityFilter["type"], start: Date, end: Date) {
   return queryRows<{ status: string; n: number | string }>(
+    db(),
     sql`select status, count(*) as n from activity_logs where ${conditions(scope, { type, start, end, range: "custom" })} group by status`,
   );
 }
@@ -170,6 +174,7 @@ function bucketCounts(scope: ActivityScope, type: ActivityFilter["type"], table:
   if (type) where.push(sql`type = ${type}`);
   const from = sql.raw(table === "daily" ? "activity_daily_counts" : "activity_hourly_counts");
   return queryRows<{ status: string; n: number | string }>(
+    db(),
     sql`select status, sum(count) as n from ${from} where ${sql.join(where, sql` and `)} group by status`,
   );
 }

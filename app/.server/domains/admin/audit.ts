@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows, type DbOrTx } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { CurrentUser } from "../auth/guards";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../auth/scope";
@@ -22,7 +23,7 @@ export interface AdminAction {
   after?: unknown;
 }
 
-export async function recordAdminAction(executor: DbOrTx, admin: Pick<CurrentUser, "user">, meta: RequestMeta, entry: AdminAction) {
+export async function recordAdminAction(executor: Executor, admin: Pick<CurrentUser, "user">, meta: RequestMeta, entry: AdminAction) {
   await executor.execute(sql`
     insert into admin_audit_log (admin_id, admin_email, action, organization_id, target_type, target_id, reason, before, after, ip_address, user_agent)
     values (${admin.user.id}, ${admin.user.email}, ${entry.action}, ${entry.organizationId ?? null}, ${entry.targetType},
@@ -72,7 +73,9 @@ export async function adminAuditPage(
     ip_address: string | null;
     user_agent: string | null;
     created_at: string | Date;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select a.id, a.admin_email, a.action, a.organization_id, o.name as organization_name, a.target_type, a.target_id,
            a.reason, a.before, a.after, a.ip_address, a.user_agent, a.created_at
     from admin_audit_log a left join organizations o on o.id = a.organization_id
@@ -80,7 +83,8 @@ export async function adminAuditPage(
       ${org ? sql`and a.organization_id = ${org}` : sql``}
       ${before ? sql`and a.id < ${before}` : sql``}
     order by a.id desc
-    limit ${limit + 1}`);
+    limit ${limit + 1}`,
+  );
   const records: AuditRecord[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     adminEmail: r.admin_email,
@@ -103,6 +107,7 @@ export async function adminAuditPage(
 /** How many audit records an action left (tests, and the user detail's history count). */
 export async function countAdminActions(action: string, targetId?: string) {
   const [row] = await queryRows<{ n: number }>(
+    db(),
     sql`select count(*)::int as n from admin_audit_log where action = ${action} ${targetId ? sql`and target_id = ${targetId}` : sql``}`,
   );
   return Number(row?.n ?? 0);

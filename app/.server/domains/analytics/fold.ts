@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, type Database } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, type Database, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 
 /**
  * The analytics fold (decision 036). The trigger on messages writes what each change adds or takes
@@ -23,8 +23,7 @@ const EVENTS_BATCH = 2_000;
 const MAX_ROUNDS = 50;
 
 type Row = Record<string, unknown>;
-const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) =>
-  ((await executor.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) => await queryRows<T>(executor, query);
 
 /** Folds until nothing is pending (or a bounded number of rounds); answers what it folded. */
 export async function foldAnalytics(database: Database = db()) {

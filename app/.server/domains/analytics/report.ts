@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import {
   addDays,
   CATEGORY_LABELS,
@@ -159,11 +160,14 @@ export interface AnalyticsNumber {
 
 /** The tenant's business numbers, connected or not (their history stays), for the number filter. */
 export async function analyticsNumbers(organizationId: string): Promise<AnalyticsNumber[]> {
-  const rows = await queryRows<{ id: string; display: string; name: string | null; gone: boolean }>(sql`
+  const rows = await queryRows<{ id: string; display: string; name: string | null; gone: boolean }>(
+    db(),
+    sql`
     select distinct on (phone_number_id) phone_number_id as id, display_phone_number as display, verified_name as name,
            disconnected_at is not null as gone
     from whatsapp_phone_numbers where organization_id = ${organizationId}
-    order by phone_number_id, disconnected_at desc nulls first`);
+    order by phone_number_id, disconnected_at desc nulls first`,
+  );
   return rows
     .map((r) => ({ id: r.id, label: `${r.name ? `${r.name} · ` : ""}${r.display}${r.gone ? " (disconnected)" : ""}` }))
     .sort((a, b) => a.label.localeCompare(b.label));
@@ -173,13 +177,14 @@ export async function analyticsNumbers(organizationId: string): Promise<Analytic
 export async function analyticsReport(organizationId: string, filters: AnalyticsFilters, now = new Date()): Promise<AnalyticsReport> {
   const range = analyticsRange(filters, now);
   const [figures, volume, contacts, numbers, organisation] = await Promise.all([
-    queryRows<FigureRow>(figuresQuery(organizationId, range, filters.number)),
-    queryRows<{ slot: string; sent: string; delivered: string; read: string }>(volumeQuery(organizationId, range, filters.number)),
+    queryRows<FigureRow>(db(), figuresQuery(organizationId, range, filters.number)),
+    queryRows<{ slot: string; sent: string; delivered: string; read: string }>(db(), volumeQuery(organizationId, range, filters.number)),
     queryRows<{ at: string; cur: boolean; active: string; first_in_range: string | null; first_in_previous: string | null }>(
+      db(),
       contactsQuery(organizationId, range, filters.number),
     ),
     analyticsNumbers(organizationId),
-    queryRows<{ billing_type: string }>(sql`select billing_type from organizations where id = ${organizationId}`),
+    queryRows<{ billing_type: string }>(db(), sql`select billing_type from organizations where id = ${organizationId}`),
   ]);
 
   const current = totalsOf(figures.find((r) => r.cur && Number(r.g) === 7));
@@ -251,9 +256,12 @@ async function topTemplates(organizationId: string, figures: FigureRow[]): Promi
     .sort((a, b) => b.sent - a.sent || b.read - a.read || a.id.localeCompare(b.id))
     .slice(0, TOP_TEMPLATES);
   if (!rows.length) return [];
-  const names = await queryRows<{ id: string; name: string; language: string }>(sql`
+  const names = await queryRows<{ id: string; name: string; language: string }>(
+    db(),
+    sql`
     select id, name, language from message_templates
-    where organization_id = ${organizationId} and id = any(${sql.param(rows.map((r) => r.id))}::uuid[])`);
+    where organization_id = ${organizationId} and id = any(${sql.param(rows.map((r) => r.id))}::uuid[])`,
+  );
   const byId = new Map(names.map((n) => [n.id, n]));
   return rows.map((r) => ({
     id: r.id,

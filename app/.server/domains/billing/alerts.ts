@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { notify } from "../notifications/notify";
 import { log } from "../../infrastructure/log";
@@ -39,10 +40,13 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
   const low = wallet.low_balance_threshold_cents === null ? null : Number(wallet.low_balance_threshold_cents);
   if (low !== null && available < low) {
     const claimed = await db().transaction(async (tx) => {
-      const result = (await tx.execute(sql`
+      const result = await queryRows<unknown>(
+        tx,
+        sql`
         update wallets set low_balance_notified_at = ${now.toISOString()}
-        where organization_id = ${organizationId} and low_balance_notified_at is null returning 1`)) as unknown as { rows: unknown[] };
-      if (!result.rows.length) return false;
+        where organization_id = ${organizationId} and low_balance_notified_at is null returning 1`,
+      );
+      if (!result.length) return false;
       await notify(
         {
           organizationId,

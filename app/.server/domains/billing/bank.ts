@@ -1,7 +1,6 @@
 import { randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";

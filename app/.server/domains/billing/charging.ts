@@ -1,9 +1,10 @@
 import { messagesUsedThisMonthSql } from "./month-usage";
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { changeWallet, holdForMessages } from "./ledger";
 import { formatKes } from "~/lib/invoice";
 import type { BillingType } from "../../infrastructure/db/schema/billing";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * Charging wired into the sending engine (decision 035). A template message of a prepaid
@@ -35,11 +36,14 @@ export const WALLET_EMPTY_PAUSE_BEFORE =
 
 /** The organisation's price for a template message (its plan and billing type; the organisation row is not locked). */
 export async function sendPrice(tx: Executor, organizationId: string): Promise<SendPrice> {
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{ billing_type: string; price: number | string }>(
+    tx,
+    sql`
     select o.billing_type, coalesce(p.message_price_cents, 200) as price
     from organizations o left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type
-    where o.id = ${organizationId}`)) as unknown as { rows: { billing_type: string; price: number | string }[] };
-  const row = result.rows[0];
+    where o.id = ${organizationId}`,
+  );
+  const row = result[0];
   return { billingType: row?.billing_type === "prepaid" ? "prepaid" : "postpaid", priceCents: Number(row?.price ?? 200) };
 }
 
@@ -79,7 +83,9 @@ interface Settled {
  */
 export async function chargeAccepted(tx: Executor, messageIds: string[]) {
   if (!messageIds.length) return;
-  const result = (await tx.execute(sql`
+  const result = await queryRows<Settled>(
+    tx,
+    sql`
     with settled as (
       update messages set charge_state = case charge_state when 'held' then 'charged' else 'counted' end
       where id = any(${sql.param(messageIds)}::uuid[]) and charge_state in ('held', 'unbilled') and accepted_at is not null
@@ -87,10 +93,11 @@ export async function chargeAccepted(tx: Executor, messageIds: string[]) {
                 (accepted_at at time zone 'Africa/Nairobi')::date::text as day,
                 case when charge_state = 'charged' then price_cents else 0 end as cents)
     select organization_id, phone_number_id, category, day, count(*) as n, sum(cents) as cents
-    from settled group by 1, 2, 3, 4`)) as unknown as { rows: Settled[] };
-  if (!result.rows.length) return;
-  await addUsage(tx, result.rows, 1);
-  for (const [organizationId, { n, cents }] of byOrganisation(result.rows)) {
+    from settled group by 1, 2, 3, 4`,
+  );
+  if (!result.length) return;
+  await addUsage(tx, result, 1);
+  for (const [organizationId, { n, cents }] of byOrganisation(result)) {
     if (!cents) continue;
     const entry = await changeWallet(tx, {
       organizationId,
@@ -110,7 +117,9 @@ export async function chargeAccepted(tx: Executor, messageIds: string[]) {
  */
 export async function settleFailed(tx: Executor, messageIds: string[]) {
   if (!messageIds.length) return;
-  const result = (await tx.execute(sql`
+  const result = await queryRows<Settled & { was: string }>(
+    tx,
+    sql`
     with before as (
       select id, charge_state from messages
       where id = any(${sql.param(messageIds)}::uuid[]) and charge_state in ('held', 'unbilled', 'charged', 'counted')
@@ -121,16 +130,17 @@ export async function settleFailed(tx: Executor, messageIds: string[]) {
       returning m.organization_id, m.phone_number_id, coalesce(lower(m.pricing_category), 'marketing') as category,
                 (m.accepted_at at time zone 'Africa/Nairobi')::date::text as day, before.charge_state as was, coalesce(m.price_cents, 0) as price)
     select organization_id, phone_number_id, category, day, was, count(*) as n, sum(price) as cents
-    from settled group by 1, 2, 3, 4, 5`)) as unknown as { rows: (Settled & { was: string })[] };
-  if (!result.rows.length) return;
+    from settled group by 1, 2, 3, 4, 5`,
+  );
+  if (!result.length) return;
   // Usage counted when accepted is taken back (charged and counted ones).
   await addUsage(
     tx,
-    result.rows.filter((r) => r.was === "charged" || r.was === "counted").map((r) => ({ ...r, cents: r.was === "charged" ? r.cents : 0 })),
+    result.filter((r) => r.was === "charged" || r.was === "counted").map((r) => ({ ...r, cents: r.was === "charged" ? r.cents : 0 })),
     -1,
   );
   for (const was of ["held", "charged"] as const) {
-    for (const [organizationId, { n, cents }] of byOrganisation(result.rows.filter((r) => r.was === was))) {
+    for (const [organizationId, { n, cents }] of byOrganisation(result.filter((r) => r.was === was))) {
       if (!cents) continue;
       const entry = await changeWallet(tx, {
         organizationId,
@@ -184,12 +194,15 @@ export async function estimateSendCost(executor: Executor, organizationId: strin
   const perMessageKes = price.priceCents / 100;
   if (price.billingType === "prepaid")
     return { billingType: price.billingType, totalCents: recipients * price.priceCents, perMessageKes, includedLeft: null };
-  const result = (await executor.execute(sql`
+  const result = await queryRows<{ included: number | string; used: number | string }>(
+    executor,
+    sql`
     select coalesce(p.included_messages, 0) as included,
            ${sql.raw(messagesUsedThisMonthSql("o.id"))} as used
     from organizations o left join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = o.billing_type
-    where o.id = ${organizationId}`)) as unknown as { rows: { included: number | string; used: number | string }[] };
-  const row = result.rows[0];
+    where o.id = ${organizationId}`,
+  );
+  const row = result[0];
   const includedLeft = Math.max(0, Number(row?.included ?? 0) - Number(row?.used ?? 0));
   return {
     billingType: price.billingType,

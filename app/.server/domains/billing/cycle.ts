@@ -1,7 +1,7 @@
 import { messagesUsedThisMonthSql } from "./month-usage";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { notify } from "../notifications/notify";
 import { recordActivity } from "../activity/record";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
@@ -63,11 +63,12 @@ async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
   const invoice = await db().transaction(async (tx) => {
     // Two instances (or two runs) on the same organisation and month: the second waits, then finds it issued.
     await tx.execute(sql`select pg_advisory_xact_lock(17017, hashtext(${`${org.id}:${period.start}`}))`);
-    const exists = (await tx.execute(sql`
-      select 1 from invoices where organization_id = ${org.id} and kind = 'subscription' and period_start = ${period.start}::date`)) as unknown as {
-      rows: unknown[];
-    };
-    if (exists.rows.length) return null;
+    const exists = await queryRows<unknown>(
+      tx,
+      sql`
+      select 1 from invoices where organization_id = ${org.id} and kind = 'subscription' and period_start = ${period.start}::date`,
+    );
+    if (exists.length) return null;
     const lines = await monthLines(tx, org, period);
     if (!lines.length) return null;
     const made = await issueInvoice(tx, {
@@ -115,16 +116,15 @@ async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
 
 /** The plan's fee for the days it was held (a first month is prorated) and the messages beyond the included ones. */
 async function monthLines(tx: Executor, org: Billable, period: Period): Promise<InvoiceLine[]> {
-  const used = (
-    (await tx.execute(sql`
+  const used = (await queryRow<{ n: number }>(
+    tx,
+    sql`
       select ${sql.raw(
         // "Messages this month" of the invoiced month (a period is a calendar month, Nairobi).
         messagesUsedThisMonthSql({ organization: "o.id", at: `'${period.start}T12:00:00+03:00'::timestamptz` }),
       )} as n
-      from organizations o where o.id = ${org.id}`)) as unknown as {
-      rows: { n: number }[];
-    }
-  ).rows[0]!.n;
+      from organizations o where o.id = ${org.id}`,
+  ))!.n;
   const created = nairobiDate(new Date(org.created_at));
   const from = created > period.start ? created : period.start;
   const days = daysBetween(from, period.end);

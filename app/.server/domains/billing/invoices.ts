@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { rawQuery } from "../../infrastructure/db/client";
+import { rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import type { InvoiceDocument, InvoiceKind, InvoiceLine, InvoiceStatus } from "~/lib/invoice";
 import type { BillingType, PaymentMethod } from "../../infrastructure/db/schema/billing";
 import { totalsOf } from "./vat";
@@ -17,11 +17,14 @@ export type Series = "INV" | "RCT" | "CRN";
 
 /** The next number of a series in a Nairobi year, taken in the caller's transaction: a rollback gives it back. */
 export async function nextInvoiceNumber(tx: Executor, series: Series, year: number) {
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{ last: number }>(
+    tx,
+    sql`
     insert into invoice_counters (series, year, last) values (${series}, ${year}, 1)
     on conflict (series, year) do update set last = invoice_counters.last + 1
-    returning last`)) as unknown as { rows: { last: number }[] };
-  return `${series}-${year}-${String(result.rows[0]!.last).padStart(6, "0")}`;
+    returning last`,
+  );
+  return `${series}-${year}-${String(result[0]!.last).padStart(6, "0")}`;
 }
 
 export interface IssueInvoice {
@@ -55,20 +58,21 @@ interface Buyer {
 
 /** The organisation as its invoices name it, from Account Settings, with its owner's address. */
 async function buyerOf(tx: Executor, organizationId: string): Promise<Buyer> {
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{
+    name: string;
+    kra_pin: string | null;
+    postal_address: string | null;
+    county: string | null;
+    business_id: string;
+    email: string | null;
+  }>(
+    tx,
+    sql`
     select o.name, o.kra_pin, o.postal_address, o.county, o.business_id,
            (select email from users u where u.organization_id = o.id and u.org_role = 'owner' order by created_at limit 1) as email
-    from organizations o where o.id = ${organizationId}`)) as unknown as {
-    rows: {
-      name: string;
-      kra_pin: string | null;
-      postal_address: string | null;
-      county: string | null;
-      business_id: string;
-      email: string | null;
-    }[];
-  };
-  const row = result.rows[0];
+    from organizations o where o.id = ${organizationId}`,
+  );
+  const row = result[0];
   if (!row) throw new Error(`No organisation ${organizationId} to invoice.`);
   return {
     name: row.name,
@@ -88,7 +92,9 @@ export async function issueInvoice(tx: Executor, input: IssueInvoice): Promise<{
   const config = env();
   const seller = { name: config.INVOICE_SELLER_NAME, kraPin: config.INVOICE_SELLER_KRA_PIN, address: config.INVOICE_SELLER_ADDRESS };
   const buyer = await buyerOf(tx, input.organizationId);
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{ id: string }>(
+    tx,
+    sql`
     insert into invoices (organization_id, number, series, kind, status, issued_at, due_at, paid_at, period_start, period_end, description,
                           plan_type, billing_type, net_cents, vat_cents, total_cents, prices_include_vat, seller, buyer, lines,
                           payment_id, payment_method, payment_reference)
@@ -97,8 +103,9 @@ export async function issueInvoice(tx: Executor, input: IssueInvoice): Promise<{
             ${input.description}, ${input.planType ?? null}, ${input.billingType ?? null}, ${totals.netCents}, ${totals.vatCents},
             ${totals.totalCents}, ${input.pricesIncludeVat}, ${JSON.stringify(seller)}::jsonb, ${JSON.stringify(buyer)}::jsonb,
             ${JSON.stringify(input.lines)}::jsonb, ${input.paymentId ?? null}, ${input.paymentMethod ?? null}, ${input.paymentReference ?? null})
-    returning id`)) as unknown as { rows: { id: string }[] };
-  return { id: result.rows[0]!.id, number, totalCents: totals.totalCents };
+    returning id`,
+  );
+  return { id: result[0]!.id, number, totalCents: totals.totalCents };
 }
 
 export interface InvoiceRow {
@@ -256,7 +263,7 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
 export async function creditedOf(invoiceId: string, executor?: Executor): Promise<{ cents: number; notes: string[] }> {
   const query = sql`select number, total_cents from invoices where credits_invoice_id = ${invoiceId} and kind = 'credit_note' order by number`;
   const rows = executor
-    ? ((await executor.execute(query)) as unknown as { rows: { number: string; total_cents: string | number }[] }).rows
+    ? await queryRows<{ number: string; total_cents: string | number }>(executor, query)
     : await rawQuery<{ number: string; total_cents: string | number }>(
         `select number, total_cents from invoices where credits_invoice_id = $1 and kind = 'credit_note' order by number`,
         [invoiceId],

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
-import { enqueueJob, type Executor } from "../../infrastructure/jobs/queue";
+import { enqueueJob } from "../../infrastructure/jobs/queue";
 
 /** The job that sends the low-balance alert and the automatic M-Pesa prompt (alerts.ts). */
 export const WALLET_ALERTS_QUEUE = "billing.wallet-alerts";
 import type { WalletEntryKind } from "../../infrastructure/db/schema/billing";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * The wallet's ledger (decision 035). Every change of a wallet is one statement that updates its
@@ -43,7 +45,14 @@ export interface WalletState {
 export async function changeWallet(tx: Executor, change: WalletChange): Promise<WalletEntry | null> {
   const held = change.heldCents ?? 0;
   if (!Number.isSafeInteger(change.amountCents) || !Number.isSafeInteger(held)) throw new Error("Wallet amounts are whole cents.");
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{
+    id: number | string;
+    balance_after_cents: number | string;
+    held_after_cents: number | string;
+    alerts: { low: number | string | null; lowSent: boolean; auto: number | string | null; autoSent: boolean };
+  }>(
+    tx,
+    sql`
     with changed as (
       update wallets set balance_cents = balance_cents + ${change.amountCents}, held_cents = held_cents + ${held}, updated_at = now()
       where organization_id = ${change.organizationId}
@@ -58,15 +67,9 @@ export async function changeWallet(tx: Executor, change: WalletChange): Promise<
     from changed
     returning id, balance_after_cents, held_after_cents,
               (select json_build_object('low', low_balance_threshold_cents, 'lowSent', low_balance_notified_at is not null,
-                                        'auto', auto_topup_threshold_cents, 'autoSent', auto_topup_requested_at is not null) from changed) as alerts`)) as unknown as {
-    rows: {
-      id: number | string;
-      balance_after_cents: number | string;
-      held_after_cents: number | string;
-      alerts: { low: number | string | null; lowSent: boolean; auto: number | string | null; autoSent: boolean };
-    }[];
-  };
-  const row = result.rows[0];
+                                        'auto', auto_topup_threshold_cents, 'autoSent', auto_topup_requested_at is not null) from changed) as alerts`,
+  );
+  const row = result[0];
   if (!row) return null;
   const entry = { id: Number(row.id), balanceAfterCents: Number(row.balance_after_cents), heldAfterCents: Number(row.held_after_cents) };
   // Money going out may cross the owner's thresholds: the alert job looks (once queued, in this transaction).
@@ -111,11 +114,12 @@ export async function holdForMessages(
 
 /** The wallet's totals now (a missing wallet reads as empty). */
 export async function walletState(tx: Executor, organizationId: string, options: { lock?: boolean } = {}): Promise<WalletState> {
-  const result = (await tx.execute(sql`
-    select balance_cents, held_cents from wallets where organization_id = ${organizationId} ${options.lock ? sql`for update` : sql``}`)) as unknown as {
-    rows: { balance_cents: number | string; held_cents: number | string }[];
-  };
-  const row = result.rows[0];
+  const result = await queryRows<{ balance_cents: number | string; held_cents: number | string }>(
+    tx,
+    sql`
+    select balance_cents, held_cents from wallets where organization_id = ${organizationId} ${options.lock ? sql`for update` : sql``}`,
+  );
+  const row = result[0];
   const balanceCents = Number(row?.balance_cents ?? 0);
   const heldCents = Number(row?.held_cents ?? 0);
   return { balanceCents, heldCents, availableCents: balanceCents - heldCents };

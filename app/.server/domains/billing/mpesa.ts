@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { log } from "../../infrastructure/log";
 import {
@@ -357,16 +358,22 @@ export async function confirmPaybill(secret: string, body: unknown, ip: string |
   }
   const credited = await db().transaction(async (tx) => {
     // The receipt is the key: one already known (a repeat, or the prompt's own receipt) credits nothing.
-    const known = (await tx.execute(sql`
+    const known = await queryRows<unknown>(
+      tx,
+      sql`
       select 1 from payments where receipt = ${paid.transId} union all select 1 from wallet_entries where receipt = ${paid.transId}
-      limit 1`)) as unknown as { rows: unknown[] };
-    if (known.rows.length) return null;
-    const result = (await tx.execute(sql`
+      limit 1`,
+    );
+    if (known.length) return null;
+    const result = await queryRows<PaymentRow>(
+      tx,
+      sql`
       insert into payments (organization_id, method, status, amount_cents, phone, reference, receipt, result_code, completed_at)
       values (${org.id}, 'c2b', 'completed', ${paid.amountCents}, ${paid.msisdn || null}, ${paid.transId}, ${paid.transId}, '0', now())
       on conflict do nothing
-      returning *`)) as unknown as { rows: PaymentRow[] };
-    const payment = result.rows[0];
+      returning *`,
+    );
+    const payment = result[0];
     if (!payment) return null;
     await creditPayment(tx, payment, "M-Pesa paybill");
     // Held earlier (from an address not Safaricom's), now confirmed by Safaricom: nothing left to look at.

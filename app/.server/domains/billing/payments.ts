@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { PaymentMethod } from "../../infrastructure/db/schema/billing";
 import { recordActivity } from "../activity/record";
 import { notify } from "../notifications/notify";
@@ -113,20 +113,22 @@ export interface NewPayment {
  * `executor`: the caller's transaction when it has one (decision 043).
  */
 export async function createPayment(executor: Executor, input: NewPayment): Promise<{ payment: PaymentRow; repeated: boolean }> {
-  const result = (await executor.execute(sql`
+  const result = await queryRows<PaymentRow>(
+    executor,
+    sql`
     insert into payments (organization_id, method, amount_cents, invoice_id, phone, reference, callback_secret_hash, automatic,
                           idempotency_key, created_by, next_check_at)
     values (${input.organizationId}, ${input.method}, ${input.amountCents}, ${input.invoiceId ?? null}, ${input.phone ?? null},
             ${input.reference ?? null}, ${input.callbackSecretHash ?? null}, ${input.automatic ?? false}, ${input.idempotencyKey ?? null},
             ${input.createdBy ?? null}, ${input.firstCheckAt?.toISOString() ?? null})
     on conflict (organization_id, idempotency_key) where idempotency_key is not null do nothing
-    returning *`)) as unknown as { rows: PaymentRow[] };
-  if (result.rows[0]) return { payment: result.rows[0], repeated: false };
-  const earlier = (
-    (await executor.execute(
-      sql`select * from payments where organization_id = ${input.organizationId} and idempotency_key = ${input.idempotencyKey ?? null}`,
-    )) as unknown as { rows: PaymentRow[] }
-  ).rows[0];
+    returning *`,
+  );
+  if (result[0]) return { payment: result[0], repeated: false };
+  const earlier = await queryRow<PaymentRow>(
+    executor,
+    sql`select * from payments where organization_id = ${input.organizationId} and idempotency_key = ${input.idempotencyKey ?? null}`,
+  );
   if (!earlier) throw new Error("A payment's idempotency key conflicted, but no payment holds it.");
   const sameRequest =
     earlier.method === input.method &&
@@ -158,12 +160,15 @@ export async function completePayment(
   options: { inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void> } = {},
 ) {
   const done = await db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
+    const result = await queryRows<PaymentRow>(
+      tx,
+      sql`
       update payments set status = 'completed', receipt = coalesce(receipt, ${confirmation.receipt}), completed_at = now(),
              next_check_at = null, result_code = coalesce(result_code, '0')
       where id = ${paymentId} and status = 'pending'
-      returning *`)) as unknown as { rows: PaymentRow[] };
-    const payment = result.rows[0];
+      returning *`,
+    );
+    const payment = result[0];
     if (!payment) return null;
     await creditPayment(tx, payment, confirmation.via, confirmation.by);
     // What must happen with the credit or not at all (the reconciliation's own fields, the admin audit record).
@@ -188,22 +193,18 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
   });
   if (!entry) throw new Error(`The wallet of ${payment.organization_id} refused a credit.`);
   const invoice = payment.invoice_id
-    ? (
-        (await tx.execute(
-          sql`select i.id, i.kind, ${AMOUNT_DUE_SQL} as total_cents from invoices i where i.id = ${payment.invoice_id} for update`,
-        )) as unknown as {
-          rows: { id: string; kind: string; total_cents: number | string }[];
-        }
-      ).rows[0]
+    ? await queryRow<{ id: string; kind: string; total_cents: number | string }>(
+        tx,
+        sql`select i.id, i.kind, ${AMOUNT_DUE_SQL} as total_cents from invoices i where i.id = ${payment.invoice_id} for update`,
+      )
     : undefined;
   const method = payment.method === "c2b" ? "mpesa" : payment.method;
   if (invoice?.kind === "subscription") {
     // The invoice it was for is paid with it (its method and receipt on the invoice), if still open.
-    const open = (
-      (await tx.execute(sql`select number from invoices where id = ${invoice.id} and status in ('pending', 'overdue')`)) as unknown as {
-        rows: { number: string }[];
-      }
-    ).rows[0];
+    const open = await queryRow<{ number: string }>(
+      tx,
+      sql`select number from invoices where id = ${invoice.id} and status in ('pending', 'overdue')`,
+    );
     const total = Number(invoice.total_cents);
     const paid = open
       ? await changeWallet(tx, {
@@ -247,12 +248,11 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
 
 /** The document of a top-up: a tax invoice for a prepaid wallet (VAT inside), a receipt on account for a postpaid one. */
 export async function issueTopupDocument(tx: Executor, payment: PaymentRow, options: { pending?: boolean } = {}) {
-  const result = (await tx.execute(
+  const result = await queryRows<{ billing_type: string; plan_type: string }>(
+    tx,
     sql`select billing_type, plan_type from organizations where id = ${payment.organization_id}`,
-  )) as unknown as {
-    rows: { billing_type: string; plan_type: string }[];
-  };
-  const org = result.rows[0]!;
+  );
+  const org = result[0]!;
   const prepaid = org.billing_type === "prepaid";
   const amountCents = Number(payment.amount_cents);
   const line = { description: "Wallet top-up", itemCode: "JMB-TOPUP", quantity: 1, unit: "top-up", unitPriceCents: amountCents };
@@ -293,12 +293,15 @@ async function afterCredit(payment: PaymentRow) {
 /** Fails a pending payment once, with Safaricom's or Paystack's code and the reason in words. */
 export async function failPayment(paymentId: string, failure: { code: string; reason: string }) {
   const payment = await db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
+    const result = await queryRows<PaymentRow>(
+      tx,
+      sql`
       update payments set status = 'failed', result_code = ${failure.code}, failure_reason = ${failure.reason}, completed_at = now(),
              next_check_at = null
       where id = ${paymentId} and status = 'pending'
-      returning *`)) as unknown as { rows: PaymentRow[] };
-    const failed = result.rows[0];
+      returning *`,
+    );
+    const failed = result[0];
     if (!failed) return null;
     await notify(
       {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../../infrastructure/db/schema/billing";
@@ -162,11 +163,12 @@ export async function disputeInvoice(actor: Actor, invoiceId: string, reason: un
     throw refuseBilling(422, "invalid_reason", `Keep the reason under ${DISPUTE_REASON_MAX} characters.`, "reason");
   if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
   const outcome = await db().transaction(async (tx) => {
-    const found = (await tx.execute(sql`
-      select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`)) as unknown as {
-      rows: { id: string; number: string; status: string; kind: string }[];
-    };
-    const invoice = found.rows[0];
+    const found = await queryRows<{ id: string; number: string; status: string; kind: string }>(
+      tx,
+      sql`
+      select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`,
+    );
+    const invoice = found[0];
     if (!invoice) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
     if (invoice.status === "disputed")
       throw refuseBilling(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { changeWallet, walletState } from "./ledger";
 import { AMOUNT_DUE_SQL } from "./invoices";
 import { WALLET_REFERENCE } from "~/lib/invoice-document";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * Pays the organisation's open monthly invoices (pending or overdue, not disputed) from its wallet,
@@ -12,13 +13,14 @@ import { WALLET_REFERENCE } from "~/lib/invoice-document";
 export async function payOpenInvoicesFromWallet(tx: Executor, organizationId: string) {
   // The wallet first, then the invoices: the order every billing transaction locks them in, so two never wait on each other.
   let { availableCents } = await walletState(tx, organizationId, { lock: true });
-  const open = (
-    (await tx.execute(sql`
+  const open = await queryRows<{ id: string; number: string; total_cents: number | string }>(
+    tx,
+    sql`
       select i.id, i.number, ${AMOUNT_DUE_SQL} as total_cents from invoices i
       where i.organization_id = ${organizationId} and i.kind = 'subscription' and i.status in ('pending', 'overdue')
       order by i.issued_at, i.number
-      for update`)) as unknown as { rows: { id: string; number: string; total_cents: number | string }[] }
-  ).rows;
+      for update`,
+  );
   if (!open.length) return 0;
   let paid = 0;
   for (const invoice of open) {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import type { Executor } from "../../infrastructure/db/client";
+import { queryRow } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import { formatNumber } from "~/lib/dates";
 import { notifyApprovalRequested } from "../notifications/emitters";
@@ -20,11 +21,13 @@ export const overThreshold = (threshold: number | null | undefined, recipients: 
  * count is above the threshold, and the campaign (when it exists) has not been approved already.
  */
 export async function needsApproval(executor: Executor, organizationId: string, recipients: number, campaignId?: string) {
-  const rows = (await executor.execute(sql`
+  const row = await queryRow<{ threshold: number | null; approved: boolean | null }>(
+    executor,
+    sql`
     select o.approval_threshold as threshold,
            ${campaignId ? sql`(select approved_at is not null from campaigns where id = ${campaignId})` : sql`false`} as approved
-    from organizations o where o.id = ${organizationId}`)) as unknown as { rows: { threshold: number | null; approved: boolean | null }[] };
-  const row = rows.rows[0];
+    from organizations o where o.id = ${organizationId}`,
+  );
   return { waits: !!row && !row.approved && overThreshold(row.threshold, recipients), threshold: row?.threshold ?? null };
 }
 

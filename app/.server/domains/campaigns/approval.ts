@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import { can, type Role } from "../auth/permissions";
 import { DECLINE_REASON_MAX, APPROVAL_MESSAGES } from "~/lib/schemas/approval";
@@ -148,10 +148,11 @@ export async function declineCampaign(approver: Approver, id: string, reason: st
  * the key it was made with (then they cannot decide it, and the page says why).
  */
 export async function apiKeyApproval(organizationId: string, campaignId: string, userId: string) {
-  const rows = (await db().execute(
+  const rows = await queryRows<{ api_key_id: string | null }>(
+    db(),
     sql`select api_key_id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`,
-  )) as unknown as { rows: { api_key_id: string | null }[] };
-  const apiKeyId = rows.rows[0]?.api_key_id;
+  );
+  const apiKeyId = rows[0]?.api_key_id;
   if (!apiKeyId) return { madeWithApiKey: false, heldKey: false };
   return { madeWithApiKey: true, heldKey: await hasHeldApiKey(db(), apiKeyId, userId) };
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { countAffected, queryRows } from "../../infrastructure/db/query";
 import type { CampaignAudience, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import { contactConditions, phoneHash } from "../contacts/manage";
 import { getSegment } from "../contacts/segments";
@@ -140,11 +140,10 @@ export async function countAudience(rules: Rules, audience: CampaignAudience, so
   };
   let recipients = 0;
   const tally = async (rows: SQL) => {
-    const counted = (
-      (await db().execute(sql`select reason, count(*)::int as n from (${rows}) r group by reason`)) as unknown as {
-        rows: { reason: LeftOutReason | null; n: number }[];
-      }
-    ).rows;
+    const counted = await queryRows<{ reason: LeftOutReason | null; n: number }>(
+      db(),
+      sql`select reason, count(*)::int as n from (${rows}) r group by reason`,
+    );
     for (const row of counted) {
       if (row.reason) add(row.reason, row.n);
       else recipients += row.n;
@@ -179,15 +178,17 @@ export async function freezeAudience(
       from (${contactRows(rules, sources)}) r
       order by r.contact_id is null, r.phone`);
   if (numbers.valid.length) {
-    const result = (await tx.execute(sql`
+    const inserted = await countAffected(
+      tx,
+      sql`
       insert into campaign_recipients (campaign_id, organization_id, contact_id, phone, state, reason)
       select ${campaignId}, ${rules.organizationId}, r.contact_id, r.phone,
              case when r.reason is null then 'pending' else 'left_out' end, r.reason
       from (${numberRows(rules, sources, numbers.valid)}) r
       where r.reason is distinct from 'duplicate'
       order by r.ord
-      on conflict (campaign_id, phone) do nothing`)) as unknown as { rowCount?: number; affectedRows?: number };
-    const inserted = Number(result.rowCount ?? result.affectedRows ?? 0);
+      on conflict (campaign_id, phone) do nothing`,
+    );
     duplicates += numbers.valid.length - inserted;
   }
   if (numbers.invalid.length)
@@ -195,11 +196,10 @@ export async function freezeAudience(
       insert into campaign_recipients (campaign_id, organization_id, phone, state, reason)
       select ${campaignId}, ${rules.organizationId}, p, 'left_out', 'invalid_number' from unnest(${sql.param(numbers.invalid)}::text[]) p
       on conflict (campaign_id, phone) do nothing`);
-  const counted = (
-    (await tx.execute(
-      sql`select reason, count(*)::int as n from campaign_recipients where campaign_id = ${campaignId} group by reason`,
-    )) as unknown as { rows: { reason: LeftOutReason | null; n: number }[] }
-  ).rows;
+  const counted = await queryRows<{ reason: LeftOutReason | null; n: number }>(
+    tx,
+    sql`select reason, count(*)::int as n from campaign_recipients where campaign_id = ${campaignId} group by reason`,
+  );
   const leftOut: Partial<Record<LeftOutReason, number>> = {};
   let recipients = 0;
   for (const row of counted) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { databaseIsDown, noteDatabaseError } from "../../infrastructure/db/availability";
 import { outageBackoffMs } from "../../infrastructure/jobs/worker";
 import { createIdler } from "../../infrastructure/jobs/idle";
@@ -91,10 +92,13 @@ async function startDueCampaigns() {
     }
     const result = await db().transaction(async (tx) => {
       // Another instance may have started it meanwhile, or someone paused or cancelled it.
-      const rows = (await tx.execute(sql`
+      const rows = await queryRows<StoredCampaign>(
+        tx,
+        sql`
         select * from campaigns where id = ${candidate.id} and status = 'scheduled' and scheduled_for <= now()
-        for update skip locked`)) as unknown as { rows: StoredCampaign[] };
-      const row = rows.rows[0];
+        for update skip locked`,
+      );
+      const row = rows[0];
       if (!row) return null;
       if (checked) return { row, start: await startChecked(tx, row, checked) };
       await tx.execute(sql`
@@ -189,23 +193,21 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
   let noticeNow: string | null | undefined;
   let walletEmpty = false;
   const outcome = await db().transaction(async (tx) => {
-    const campaign = (
-      (await tx.execute(sql`select * from campaigns where id = ${campaignId} and status = 'sending' for share`)) as unknown as {
-        rows: FeedCampaignRow[];
-      }
-    ).rows[0];
+    const campaign = await queryRow<FeedCampaignRow>(
+      tx,
+      sql`select * from campaigns where id = ${campaignId} and status = 'sending' for share`,
+    );
     if (!campaign) return { fed: 0, done: false };
     // One pass over the campaign's waiting messages for both counts (the partial index keeps entries
     // of sent messages until a vacuum, so each pass costs more than the few it counts).
-    const [state] = (
-      (await tx.execute(sql`
+    const [state] = await queryRows<{ waiting: number; limited: number; rate: number }>(
+      tx,
+      sql`
         select w.waiting, w.limited,
                coalesce((select rate from sending_buckets where phone_number_id = ${campaign.phone_number_id}), 80) as rate
         from (select count(*)::int as waiting, (count(*) filter (where error_title = 'messaging_limit_reached'))::int as limited
-              from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) w`)) as unknown as {
-        rows: { waiting: number; limited: number; rate: number }[];
-      }
-    ).rows;
+              from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) w`,
+    );
     const { waiting, limited, rate } = state!;
     const notice = limited
       ? `${limited} message${limited === 1 ? " waits" : "s wait"} for the number's messaging limit: WhatsApp lets it reach only so many new people in 24 hours. They go as the limit allows.`
@@ -213,19 +215,19 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
     noticeNow = notice;
     const room = Math.min(FEED_BATCH, Math.max(LEAD_MIN, rate * LEAD_SECONDS) - waiting);
     if (room <= 0) return { fed: 0, done: false };
-    const pending = (
-      (await tx.execute(sql`
+    const pending = await queryRows<Pending>(
+      tx,
+      sql`
         select r.id, r.phone, r.contact_id, c.name, c.attributes, c.opt_in
         from campaign_recipients r left join contacts c on c.id = r.contact_id
         where r.campaign_id = ${campaignId} and r.state = 'pending'
-        order by r.id limit ${room} for update of r skip locked`)) as unknown as { rows: Pending[] }
-    ).rows;
+        order by r.id limit ${room} for update of r skip locked`,
+    );
     if (!pending.length) {
-      const [left] = (
-        (await tx.execute(
-          sql`select exists (select 1 from campaign_recipients where campaign_id = ${campaignId} and state = 'pending') as more`,
-        )) as unknown as { rows: { more: boolean }[] }
-      ).rows;
+      const [left] = await queryRows<{ more: boolean }>(
+        tx,
+        sql`select exists (select 1 from campaign_recipients where campaign_id = ${campaignId} and state = 'pending') as more`,
+      );
       return { fed: 0, done: waiting === 0 && !left!.more };
     }
     const marketing = campaign.template_category.toLowerCase() === "marketing";
@@ -266,8 +268,9 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
       }
     }
     if (send.length) {
-      const inserted = (
-        (await tx.execute(sql`
+      const inserted = await queryRows<{ id: string; recipient_phone: string }>(
+        tx,
+        sql`
           insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
                                 source, recipient_phone, template_id, next_attempt_at, pricing_category, campaign_id, price_cents, charge_state)
           select ${campaign.organization_id}, m.contact_id, 'outbound', 'queued', m.body, ${campaign.phone_number_id}, 'template',
@@ -276,8 +279,8 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
           from unnest(${sql.param(send.map((s) => s.recipient.contact_id))}::uuid[], ${sql.param(send.map((s) => s.body))}::text[],
                       ${sql.param(send.map((s) => JSON.stringify(s.graph)))}::jsonb[], ${sql.param(send.map((s) => s.recipient.phone))}::text[])
                as m(contact_id, body, payload, phone)
-          returning id, recipient_phone`)) as unknown as { rows: { id: string; recipient_phone: string }[] }
-      ).rows;
+          returning id, recipient_phone`,
+      );
       const byPhone = new Map(inserted.map((row) => [row.recipient_phone, row.id]));
       await tx.execute(sql`
         update campaign_recipients r set state = 'queued', message_id = q.message_id
@@ -306,16 +309,15 @@ async function completeCampaign(campaignId: string) {
   const counts = await finalCounts(campaignId);
   // Completed and its notification written together: the notification exists exactly when the change does.
   const row = await db().transaction(async (tx) => {
-    const [done] = (
-      (await tx.execute(sql`
+    const [done] = await queryRows<{ organization_id: string; name: string; kind: string; created_by: string | null }>(
+      tx,
+      sql`
         update campaigns c set status = 'completed', finished_at = now(), updated_at = now(), counts = ${JSON.stringify(counts)}::jsonb, counted_at = now()
         where id = ${campaignId} and status = 'sending'
           and not exists (select 1 from campaign_recipients where campaign_id = c.id and state = 'pending')
           and not exists (select 1 from messages where campaign_id = c.id and accepted_at is null and failed_at is null)
-        returning organization_id, name, kind, created_by`)) as unknown as {
-        rows: { organization_id: string; name: string; kind: string; created_by: string | null }[];
-      }
-    ).rows;
+        returning organization_id, name, kind, created_by`,
+    );
     if (!done) return undefined;
     // What happened, counted in this transaction: what the notification and the activity line both say.
     const outcome = await campaignOutcome(tx, campaignId);

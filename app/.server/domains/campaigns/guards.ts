@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { holdQueuedMessages } from "./lifecycle";
 import { wakeFeeder } from "./wake";
 import { notifyCampaignPaused } from "../notifications/emitters";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /** An activity log row for the caller's transaction to write (the webhook writer's shape). */
 export interface GuardActivity {
@@ -19,14 +20,13 @@ export interface GuardActivity {
  * campaign's page, and the activity log says why. Answers the log rows for the caller to write.
  */
 async function pauseWhere(tx: Executor, organizationId: string, match: ReturnType<typeof sql>, reason: string): Promise<GuardActivity[]> {
-  const paused = (
-    (await tx.execute(sql`
+  const paused = await queryRows<{ id: string; name: string; kind: string; created_by: string | null }>(
+    tx,
+    sql`
       update campaigns c set status = 'paused', paused_reason = ${reason}, paused_by = null, updated_at = now()
       where c.organization_id = ${organizationId} and c.status in ('sending', 'scheduled') and ${match}
-      returning c.id, c.name, c.kind, c.created_by`)) as unknown as {
-      rows: { id: string; name: string; kind: string; created_by: string | null }[];
-    }
-  ).rows;
+      returning c.id, c.name, c.kind, c.created_by`,
+  );
   const at = new Date();
   for (const campaign of paused) {
     await holdQueuedMessages(tx, campaign.id);

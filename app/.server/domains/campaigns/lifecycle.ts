@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import { recordActivity } from "../activity/record";
 import { momentInWords } from "../activity/moment";
@@ -176,7 +176,9 @@ export async function confirmCampaign(
     throw refuseCampaign(422, "empty_audience", "Nobody in this audience can receive it: see who is left out and why.", "audience");
   const planned = input.draft ? "draft" : checked.scheduledFor && checked.scheduledFor > now ? "scheduled" : "sending";
   const { id, status, recipients, threshold } = await db().transaction(async (tx) => {
-    const rows = (await tx.execute(sql`
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      sql`
       insert into campaigns (organization_id, kind, name, status, phone_number_id, template_name, template_language, template_category,
                              parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by, api_key_id)
       values (${actor.organizationId}, ${checked.kind}, ${checked.name}, ${planned === "sending" ? "scheduled" : planned},
@@ -185,8 +187,9 @@ export async function confirmCampaign(
               ${JSON.stringify(checked.audience)}::jsonb, ${checked.audience.segmentId ?? null},
               ${checked.scheduledFor?.toISOString() ?? null}::timestamptz, ${estimate.estimatedCostCents}, ${actor.userId ?? null},
               ${actor.apiKeyId ?? null})
-      returning id`)) as unknown as { rows: { id: string }[] };
-    const campaignId = rows.rows[0]!.id;
+      returning id`,
+    );
+    const campaignId = rows[0]!.id;
     if (planned === "sending") {
       // Started now: the frozen audience is what the approval compares.
       const started = await startInTransaction(tx, actor.organizationId, campaignId, checked);
@@ -295,10 +298,11 @@ export function startChecked(tx: Executor, stored: StoredCampaign, checked: Chec
 
 export async function readStoredCampaign(executor: Executor, organizationId: string, id: string, lock: boolean) {
   if (!isUuid(id)) throw campaignNotFound();
-  const rows = (await executor.execute(
+  const rows = await queryRows<StoredCampaign>(
+    executor,
     sql`select * from campaigns where organization_id = ${organizationId} and id = ${id}${lock ? sql` for update` : sql``}`,
-  )) as unknown as { rows: StoredCampaign[] };
-  const row = rows.rows[0];
+  );
+  const row = rows[0];
   if (!row) throw campaignNotFound();
   return row;
 }

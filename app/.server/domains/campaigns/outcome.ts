@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { formatNumber as grouped } from "~/lib/dates";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * What happened to a campaign, in the words its "finished" notification and activity line use:
@@ -59,19 +60,20 @@ export function failedInShortWords(code: number | null, title: string | null): s
 
 /** The campaign's outcome counted now (inside the caller's transaction when it passes one). */
 export async function campaignOutcome(executor: Executor, campaignId: string): Promise<CampaignOutcome> {
-  const result = (await executor.execute(sql`
+  const result = await queryRows<{ kind: string; error_code: number | string | null; error_title: string | null; n: number | string }>(
+    executor,
+    sql`
     select 'failed' as kind, m.error_code, m.error_title, count(*)::int as n
       from messages m where m.campaign_id = ${campaignId} and m.status = 'failed' group by m.error_code, m.error_title
     union all
     select 'sent', null, null, count(*)::int from messages m
       where m.campaign_id = ${campaignId} and m.accepted_at is not null and m.status <> 'failed'
     union all
-    select 'left_out', null, null, count(*)::int from campaign_recipients r where r.campaign_id = ${campaignId} and r.state = 'left_out'`)) as unknown as {
-    rows: { kind: string; error_code: number | string | null; error_title: string | null; n: number | string }[];
-  };
+    select 'left_out', null, null, count(*)::int from campaign_recipients r where r.campaign_id = ${campaignId} and r.state = 'left_out'`,
+  );
   const outcome: CampaignOutcome = { sent: 0, failed: 0, failedBy: [], leftOut: 0 };
   const byWords = new Map<string, number>();
-  for (const row of result.rows) {
+  for (const row of result) {
     const n = Number(row.n);
     if (row.kind === "sent") outcome.sent = n;
     else if (row.kind === "left_out") outcome.leftOut = n;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { contactRows, numberRows, splitNumbers } from "./audience";
 import { rulesOf, type CheckedCampaign } from "./lifecycle";
 import { parameterValue, type RecipientFields } from "./variables";
@@ -31,13 +32,12 @@ export async function previewMessages(organizationId: string, checked: CheckedCa
   const rules = rulesOf(organizationId, checked);
   const picked: { phone: string; fields: RecipientFields }[] = [];
   const take = async (rows: ReturnType<typeof contactRows>) => {
-    const found = (
-      (await db().execute(sql`
+    const found = await queryRows<{ phone: string; name: string | null; attributes: Record<string, unknown> | null }>(
+      db(),
+      sql`
         select r.phone, c.name, c.attributes from (${rows}) r left join contacts c on c.id = r.contact_id
-        where r.reason is null limit ${limit - picked.length}`)) as unknown as {
-        rows: { phone: string; name: string | null; attributes: Record<string, unknown> | null }[];
-      }
-    ).rows;
+        where r.reason is null limit ${limit - picked.length}`,
+    );
     for (const row of found) picked.push({ phone: row.phone, fields: { name: row.name, phone: row.phone, attributes: row.attributes } });
   };
   const audience = checked.audience;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import type { Executor } from "../../infrastructure/db/client";
 
 /** A campaign counts a reply when the person writes to the number within 72 hours of its delivery. */
 export const REPLY_WINDOW_HOURS = 72;

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRow } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { contactTags, MAX_TAGS } from "./fields";
@@ -37,12 +38,11 @@ async function inBatches(organizationId: string, target: BulkTarget, change: (ba
   let changed = 0;
   for (let seen = 0; seen < BULK_MAX; seen += BULK_BATCH) {
     const batch = sql`select c.id from contacts c where ${where} and c.id > ${after}::uuid order by c.id limit ${BULK_BATCH}`;
-    const rows = (
-      (await db().execute(sql`with batch as (${batch}), done as (${change(sql`select id from batch`)} returning 1)
-        select (select count(*) from done)::int as changed, (select max(id::text) from batch) as last, (select count(*) from batch)::int as size`)) as unknown as {
-        rows: { changed: number; last: string | null; size: number }[];
-      }
-    ).rows[0]!;
+    const rows = (await queryRow<{ changed: number; last: string | null; size: number }>(
+      db(),
+      sql`with batch as (${batch}), done as (${change(sql`select id from batch`)} returning 1)
+        select (select count(*) from done)::int as changed, (select max(id::text) from batch) as last, (select count(*) from batch)::int as size`,
+    ))!;
     changed += rows.changed;
     if (rows.size < BULK_BATCH || !rows.last) break;
     after = rows.last;

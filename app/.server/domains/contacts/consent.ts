@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { refuseContact } from "./refusals";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 export type ConsentStatus = "opted_in" | "opted_out";
 export type ConsentSource = "import" | "form" | "api" | "keyword" | "manual" | "meta";
@@ -28,7 +29,9 @@ export async function recordConsent(executor: Executor, events: ConsentEvent[]):
     if (e.evidence.length > EVIDENCE_MAX) throw refuseContact(422, "invalid_consent", `evidence has at most ${EVIDENCE_MAX} characters.`);
   }
   const col = <K extends keyof ConsentEvent>(key: K) => sql.param(events.map((e) => e[key] ?? null));
-  const result = (await executor.execute(sql`
+  const result = await queryRows<{ contact_id: string; status: ConsentStatus }>(
+    executor,
+    sql`
     with added as (
       insert into consent_events (organization_id, contact_id, status, source, evidence, recorded_by)
       select o, c, s, so, ev, r
@@ -41,8 +44,9 @@ export async function recordConsent(executor: Executor, events: ConsentEvent[]):
     latest as (select distinct on (contact_id) contact_id, status from added order by contact_id, id desc)
     update contacts k set opt_in = l.status, opt_in_changed_at = now(), updated_at = now()
     from latest l where k.id = l.contact_id and k.opt_in is distinct from l.status
-    returning k.id as contact_id, k.opt_in as status`)) as unknown as { rows: { contact_id: string; status: ConsentStatus }[] };
-  return result.rows.map((r) => ({ contactId: r.contact_id, status: r.status }));
+    returning k.id as contact_id, k.opt_in as status`,
+  );
+  return result.map((r) => ({ contactId: r.contact_id, status: r.status }));
 }
 
 const OPT_OUT = new Map([

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { csvRow } from "../activity/csv";
 import { nairobiDate } from "../activity/filters";
 import { log } from "../../infrastructure/log";
@@ -70,8 +71,9 @@ function header(definitions: AttributeDefinition[]) {
 async function* contactChunks(organizationId: string, filter: ContactFilter) {
   let after: { at: string; id: string } | undefined;
   for (;;) {
-    const rows = (
-      (await db().execute(sql`
+    const rows = await queryRows<ExportRow>(
+      db(),
+      sql`
         select c.id, c.name, c.phone, c.tags, c.attributes, c.opt_in, c.language, c.notes,
                c.last_seen_at, c.created_at, c.created_at::text as cursor_at
         from contacts c
@@ -79,8 +81,8 @@ async function* contactChunks(organizationId: string, filter: ContactFilter) {
           ${after ? sql`and (c.created_at, c.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
         -- The (organization_id, created_at desc nulls last, id desc nulls last) index read backwards: no sort of the tenant.
         order by c.created_at asc nulls first, c.id asc nulls first
-        limit ${CHUNK}`)) as unknown as { rows: ExportRow[] }
-    ).rows;
+        limit ${CHUNK}`,
+    );
     if (rows.length) yield rows;
     if (rows.length < CHUNK) return;
     const last = rows.at(-1)!;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { AttributeType } from "./attributes";
@@ -24,11 +25,10 @@ export async function defineAttribute(actor: Actor & { meta?: RequestMeta }, inp
     throw refuseContact(422, "invalid_attribute", "Choose text, number, date or yes/no.");
   await db().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contact_attributes:${actor.organizationId}`}))`);
-    const [{ n, same }] = (
-      (await tx.execute(
-        sql`select count(*)::int as n, count(*) filter (where key = ${key})::int as same from contact_attributes where organization_id = ${actor.organizationId}`,
-      )) as unknown as { rows: { n: number; same: number }[] }
-    ).rows as [{ n: number; same: number }];
+    const [{ n, same }] = (await queryRows<{ n: number; same: number }>(
+      tx,
+      sql`select count(*)::int as n, count(*) filter (where key = ${key})::int as same from contact_attributes where organization_id = ${actor.organizationId}`,
+    )) as [{ n: number; same: number }];
     if (same) throw refuseContact(409, "invalid_attribute", `There is already a field with the key "${key}".`);
     if (n >= ATTRIBUTES_MAX) throw refuseContact(409, "invalid_attribute", `A business has at most ${ATTRIBUTES_MAX} custom fields.`);
     await tx.execute(
@@ -49,18 +49,20 @@ export async function defineAttribute(actor: Actor & { meta?: RequestMeta }, inp
 
 /** Removes a field's definition and, a batch at a time, its values from every contact. */
 export async function removeAttribute(actor: Actor & { meta?: RequestMeta }, key: string) {
-  const removed = (
-    (await db().execute(
-      sql`delete from contact_attributes where organization_id = ${actor.organizationId} and key = ${key} returning label`,
-    )) as unknown as { rows: { label: string }[] }
-  ).rows[0];
+  const removed = await queryRow<{ label: string }>(
+    db(),
+    sql`delete from contact_attributes where organization_id = ${actor.organizationId} and key = ${key} returning label`,
+  );
   if (!removed) throw refuseContact(404, "unknown_attribute", "No field with this key in your organisation.");
   for (;;) {
     const done = (
-      (await db().execute(sql`update contacts set attributes = attributes - ${key}
+      await queryRows<unknown>(
+        db(),
+        sql`update contacts set attributes = attributes - ${key}
         where id in (select id from contacts where organization_id = ${actor.organizationId} and attributes ? ${key} limit 5000)
-        returning 1`)) as unknown as { rows: unknown[] }
-    ).rows.length;
+        returning 1`,
+      )
+    ).length;
     if (done < 5000) break;
   }
   await recordActivity({

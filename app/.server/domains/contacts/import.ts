@@ -1,13 +1,14 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type DuplicatePolicy } from "~/lib/contact-import";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { MultipartError, MultipartReader } from "../../infrastructure/http/multipart";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity/record";
 import { csvRow } from "../activity/csv";
-import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { fileStorage, StorageLimitError } from "../../infrastructure/storage";
 import { attributeDefinitions, attributeValue, type AttributeDefinition, type AttributeValue } from "./attributes";
@@ -108,11 +109,10 @@ const notFound = () => refuseImport(404, "No import with this id in your organis
 
 async function readImportRow(executor: Executor, organizationId: string | null, id: string, lock = false) {
   if (!UUID.test(id)) return null;
-  const rows = (
-    (await executor.execute(
-      sql`select * from contact_imports where id = ${id} ${organizationId ? sql`and organization_id = ${organizationId}` : sql``} ${lock ? sql`for update` : sql``}`,
-    )) as unknown as { rows: ImportRow[] }
-  ).rows;
+  const rows = await queryRows<ImportRow>(
+    executor,
+    sql`select * from contact_imports where id = ${id} ${organizationId ? sql`and organization_id = ${organizationId}` : sql``} ${lock ? sql`for update` : sql``}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -125,11 +125,10 @@ export async function getImport(organizationId: string, id: string): Promise<Imp
 
 /** The tenant's latest imports, newest first. */
 export async function recentImports(organizationId: string, limit = 10): Promise<ImportView[]> {
-  const rows = (
-    (await db().execute(
-      sql`select * from contact_imports where organization_id = ${organizationId} order by created_at desc, id desc limit ${limit}`,
-    )) as unknown as { rows: ImportRow[] }
-  ).rows;
+  const rows = await queryRows<ImportRow>(
+    db(),
+    sql`select * from contact_imports where organization_id = ${organizationId} order by created_at desc, id desc limit ${limit}`,
+  );
   return rows.map(importView);
 }
 
@@ -212,12 +211,13 @@ export async function uploadImport(
     if (isRefusal(error, "import")) await drain(reader);
     throw error;
   }
-  const rows = (
-    (await db().execute(sql`
+  const rows = await queryRows<ImportRow>(
+    db(),
+    sql`
       insert into contact_imports (organization_id, created_by, file_name, storage_key, size, columns)
       values (${actor.organizationId}, ${actor.userId ?? null}, ${stored.fileName}, ${stored.key}, ${stored.size}, ${JSON.stringify(stored.columns)}::jsonb)
-      returning *`)) as unknown as { rows: ImportRow[] }
-  ).rows;
+      returning *`,
+  );
   await recordActivity({
     organizationId: actor.organizationId,
     userId: actor.userId,
@@ -306,12 +306,13 @@ export async function startImport(actor: ImportActor, id: string, settings: Impo
     if (errors) throw refuseImport(422, Object.values(errors)[0]!);
     const mapping = Object.fromEntries(Object.entries(settings.mapping).filter(([, target]) => target));
     const evidence = settings.consentEvidence?.trim() || null;
-    const updated = (
-      (await tx.execute(sql`
+    const updated = (await queryRow<ImportRow>(
+      tx,
+      sql`
         update contact_imports set mapping = ${JSON.stringify(mapping)}::jsonb, duplicates = ${settings.duplicates},
           consent_source = ${evidence}, status = 'queued'
-        where id = ${row.id} returning *`)) as unknown as { rows: ImportRow[] }
-    ).rows[0]!;
+        where id = ${row.id} returning *`,
+    ))!;
     await enqueueJob(IMPORT_QUEUE, { importId: row.id }, { executor: tx, uniqueKey: `contact-import:${row.id}` });
     return updated;
   });
@@ -475,24 +476,22 @@ async function applyBatch(
   const phones = [...byPhone.keys()];
   if (!phones.length) return outcome;
   const existing = new Map<string, { id: string; tags: string[] }>();
-  const found = (
-    (await tx.execute(sql`
+  const found = await queryRows<{ id: string; phone: string; tags: string[] }>(
+    tx,
+    sql`
       select id, coalesce(phone, '+' || wa_id) as phone, tags from contacts
       where organization_id = ${job.organizationId}
-        and (phone = any(${sql.param(phones)}::text[]) or wa_id = any(${sql.param(phones.map((p) => p.slice(1)))}::text[]))`)) as unknown as {
-      rows: { id: string; phone: string; tags: string[] }[];
-    }
-  ).rows;
+        and (phone = any(${sql.param(phones)}::text[]) or wa_id = any(${sql.param(phones.map((p) => p.slice(1)))}::text[]))`,
+  );
   for (const row of found) existing.set(row.phone, { id: row.id, tags: row.tags });
   const fresh = phones.filter((p) => !existing.has(p));
   const erased = new Set<string>();
   if (fresh.length && !job.evidence) {
     const hashes = new Map(fresh.map((p) => [phoneHash(job.organizationId, p), p]));
-    const rows = (
-      (await tx.execute(
-        sql`select phone_hash from contact_tombstones where organization_id = ${job.organizationId} and phone_hash = any(${sql.param([...hashes.keys()])}::text[])`,
-      )) as unknown as { rows: { phone_hash: string }[] }
-    ).rows;
+    const rows = await queryRows<{ phone_hash: string }>(
+      tx,
+      sql`select phone_hash from contact_tombstones where organization_id = ${job.organizationId} and phone_hash = any(${sql.param([...hashes.keys()])}::text[])`,
+    );
     for (const r of rows) erased.add(hashes.get(r.phone_hash)!);
   }
   const inserts: Candidate[] = [];
@@ -521,16 +520,17 @@ async function applyBatch(
   const touched: string[] = [];
   if (inserts.length) {
     const col = <T>(f: (c: Candidate) => T) => sql.param(inserts.map(f));
-    const inserted = (
-      (await tx.execute(sql`
+    const inserted = await queryRows<{ id: string }>(
+      tx,
+      sql`
         insert into contacts (organization_id, name, phone, wa_id, tags, attributes, notes, language)
         select ${job.organizationId}, n, p, substr(p, 2), coalesce(string_to_array(t, chr(31)), '{}'), a::jsonb, no, l
         from unnest(${col((c) => c.name ?? c.phone)}::text[], ${col((c) => c.phone)}::text[], ${col((c) => (c.tags?.length ? c.tags.join("\u001f") : null))}::text[],
                     ${col((c) => JSON.stringify(c.attributes))}::text[], ${col((c) => c.notes ?? null)}::text[], ${col((c) => c.language ?? null)}::text[])
           as v(n, p, t, a, no, l)
         on conflict do nothing
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows;
+        returning id`,
+    );
     // A number added meanwhile by someone else (a message came in): counted as skipped, not created.
     const lost = inserts.length - inserted.length;
     outcome.created -= lost;
@@ -587,13 +587,12 @@ export async function runImportJobs(jobs: Job<{ importId: string }>[]) {
 }
 
 async function failImport(id: string, message: string) {
-  const rows = (
-    (await db().execute(sql`
+  const rows = await queryRows<{ organization_id: string; created_by: string | null; file_name: string }>(
+    db(),
+    sql`
       update contact_imports set status = 'failed', error = ${message}, finished_at = now()
-      where id = ${id} and status in ('queued', 'running') returning organization_id, created_by, file_name`)) as unknown as {
-      rows: { organization_id: string; created_by: string | null; file_name: string }[];
-    }
-  ).rows;
+      where id = ${id} and status in ('queued', 'running') returning organization_id, created_by, file_name`,
+  );
   if (rows[0])
     await recordActivity({
       organizationId: rows[0].organization_id,
@@ -656,12 +655,13 @@ export async function runImport(id: string) {
         const from = position;
         outcome = await db().transaction(async (tx) => {
           const result = await applyBatch(tx, job, plan, records, false);
-          const moved = (
-            (await tx.execute(sql`
+          const moved = await queryRows<unknown>(
+            tx,
+            sql`
               update contact_imports set created = created + ${result.created}, updated = updated + ${result.updated},
                 skipped = skipped + ${result.skipped}, invalid = invalid + ${result.rejected.length}, bytes_read = ${end}
-              where id = ${id} and bytes_read = ${from} and status = 'running' returning id`)) as unknown as { rows: unknown[] }
-          ).rows;
+              where id = ${id} and bytes_read = ${from} and status = 'running' returning id`,
+          );
           if (!moved.length) throw new ImportMoved();
           return result;
         });
@@ -703,14 +703,13 @@ export async function runImport(id: string) {
     }
     throw error;
   }
-  const finished = (
-    (await db().execute(sql`
+  const finished = await queryRow<{ created: number; updated: number; skipped: number; invalid: number }>(
+    db(),
+    sql`
       update contact_imports set status = 'done', finished_at = now(), bytes_read = size,
         rejected_key = ${counts.invalid ? rejected.key : null}
-      where id = ${id} and status = 'running' returning created, updated, skipped, invalid`)) as unknown as {
-      rows: { created: number; updated: number; skipped: number; invalid: number }[];
-    }
-  ).rows[0];
+      where id = ${id} and status = 'running' returning created, updated, skipped, invalid`,
+  );
   if (!finished || !counts.invalid) await fileStorage().delete(rejected.key);
   if (!finished) return;
   await recordActivity({

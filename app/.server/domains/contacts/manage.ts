@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { attributeDefinitions, checkAttributes } from "./attributes";
 import { recordConsent, type ConsentSource, type ConsentStatus } from "./consent";
 import { contactName, contactPhone, contactTags, NOTES_MAX } from "./fields";
@@ -31,10 +31,11 @@ export function phoneHash(organizationId: string, e164: string) {
 }
 
 async function isErased(executor: Executor, organizationId: string, e164: string) {
-  const rows = (await executor.execute(
+  const rows = await queryRows<unknown>(
+    executor,
     sql`select 1 from contact_tombstones where organization_id = ${organizationId} and phone_hash = ${phoneHash(organizationId, e164)}`,
-  )) as unknown as { rows: unknown[] };
-  return rows.rows.length > 0;
+  );
+  return rows.length > 0;
 }
 
 /** The fields as stored: each checked, attributes against the tenant's definitions. */
@@ -70,11 +71,10 @@ export async function saveContact(
   const phone = fields.phone!;
   try {
     return await db().transaction(async (tx) => {
-      const [existing] = (
-        (await tx.execute(
-          sql`select id from contacts where organization_id = ${actor.organizationId} and phone = ${phone} for update`,
-        )) as unknown as { rows: { id: string }[] }
-      ).rows;
+      const [existing] = await queryRows<{ id: string }>(
+        tx,
+        sql`select id from contacts where organization_id = ${actor.organizationId} and phone = ${phone} for update`,
+      );
       if (existing && !options.upsert)
         throw refuseContact(409, "duplicate_phone", `${phone} is already a contact. Edit that one, or merge the two.`);
       let id = existing?.id;
@@ -86,14 +86,15 @@ export async function saveContact(
             "erased_contact",
             `${phone} asked to be erased. Add them again only with their fresh consent (consent opted_in, with evidence).`,
           );
-        const inserted = (
-          (await tx.execute(sql`
+        const inserted = (await queryRow<{ id: string; inserted: boolean }>(
+          tx,
+          sql`
             insert into contacts (organization_id, name, phone, wa_id, tags, attributes, notes, language)
             values (${actor.organizationId}, ${fields.name!}, ${phone}, ${phone.slice(1)}, ${sql.param(fields.tags ?? [])}::text[],
                     ${JSON.stringify(fields.attributes?.set ?? {})}::jsonb, ${fields.notes ?? null}, ${fields.language ?? null})
             on conflict (organization_id, wa_id) where wa_id is not null do update set phone = excluded.phone
-            returning id, (xmax = 0) as inserted`)) as unknown as { rows: { id: string; inserted: boolean }[] }
-        ).rows[0]!;
+            returning id, (xmax = 0) as inserted`,
+        ))!;
         id = inserted.id;
         created = inserted.inserted;
         if (!created) await applyChanges(tx, actor.organizationId, id, fields);
@@ -155,11 +156,10 @@ const notFound = () => refuseContact(404, "contact_not_found", "No contact with 
 
 export async function readContact(executor: Executor, organizationId: string, id: string, lock = false): Promise<ContactView | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
-  const rows = (
-    (await executor.execute(
-      sql`select * from contacts where organization_id = ${organizationId} and id = ${id} ${lock ? sql`for update` : sql``}`,
-    )) as unknown as { rows: ContactRow[] }
-  ).rows;
+  const rows = await queryRows<ContactRow>(
+    executor,
+    sql`select * from contacts where organization_id = ${organizationId} and id = ${id} ${lock ? sql`for update` : sql``}`,
+  );
   return rows[0] ? contactView(rows[0]) : null;
 }
 
@@ -229,13 +229,14 @@ export async function listContacts(
   page: { limit: number; cursor?: { at: string; id: string } },
 ) {
   const after = page.cursor ? sql` and (c.created_at, c.id) < (${page.cursor.at}::timestamptz, ${page.cursor.id}::uuid)` : sql``;
-  const rows = (
-    (await db().execute(sql`
+  const rows = await queryRows<ContactRow & { cursor_at: string }>(
+    db(),
+    sql`
       select c.*, c.created_at::text as cursor_at from contacts c
       where ${contactConditions(organizationId, filter)}${after}
       order by c.created_at desc nulls last, c.id desc nulls last
-      limit ${page.limit + 1}`)) as unknown as { rows: (ContactRow & { cursor_at: string })[] }
-  ).rows;
+      limit ${page.limit + 1}`,
+  );
   const more = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);

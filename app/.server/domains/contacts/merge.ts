@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { MAX_TAGS } from "./fields";
 import { readContact, type Actor } from "./manage";

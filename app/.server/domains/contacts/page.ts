@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../../infrastructure/db/keyset";
 import { contactConditions, type ContactFilter } from "./manage";
 import { contactView, type ContactRow } from "./views";
@@ -27,12 +28,13 @@ export async function contactsPage(
   // The index is (organization_id, created_at desc nulls last, id desc nulls last): the order must say
   // its nulls as the index does (or its backward scan), or PostgreSQL sorts every row of the tenant.
   const order = before ? sql`c.created_at asc nulls first, c.id asc nulls first` : sql`c.created_at desc nulls last, c.id desc nulls last`;
-  const rows = (
-    (await db().execute(sql`
+  const rows = await queryRows<ContactRow & { cursor_at: string }>(
+    db(),
+    sql`
       select c.*, c.created_at::text as cursor_at from contacts c
       where ${contactConditions(organizationId, filter)}${bound}
-      order by ${order} limit ${CONTACTS_PAGE_SIZE + 1}`)) as unknown as { rows: (ContactRow & { cursor_at: string })[] }
-  ).rows;
+      order by ${order} limit ${CONTACTS_PAGE_SIZE + 1}`,
+  );
   const more = rows.length > CONTACTS_PAGE_SIZE;
   const shown = rows.slice(0, CONTACTS_PAGE_SIZE);
   if (before) shown.reverse();
@@ -48,11 +50,10 @@ export async function contactsPage(
 
 /** How many contacts the filter matches, counted up to COUNT_CAP + 1. */
 export async function countMatching(organizationId: string, filter: ContactFilter) {
-  const rows = (
-    (await db().execute(
-      sql`select count(*)::int as n from (select 1 from contacts c where ${contactConditions(organizationId, filter)} limit ${COUNT_CAP + 1}) m`,
-    )) as unknown as { rows: { n: number }[] }
-  ).rows;
+  const rows = await queryRows<{ n: number }>(
+    db(),
+    sql`select count(*)::int as n from (select 1 from contacts c where ${contactConditions(organizationId, filter)} limit ${COUNT_CAP + 1}) m`,
+  );
   const n = rows[0]?.n ?? 0;
   return { count: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { fileStorage } from "../../infrastructure/storage";
@@ -18,18 +19,20 @@ export const EXPORT_MESSAGES_MAX = 100_000;
 export async function contactDataExport(actor: Actor & { meta?: RequestMeta }, id: string) {
   const contact = await readContact(db(), actor.organizationId, id);
   if (!contact) throw notFound();
-  const consent = (
-    (await db().execute(sql`
+  const consent = await queryRows<unknown>(
+    db(),
+    sql`
       select status, source, evidence, created_at as "recordedAt" from consent_events
-      where organization_id = ${actor.organizationId} and contact_id = ${id} order by created_at, id`)) as unknown as { rows: unknown[] }
-  ).rows;
-  const messages = (
-    (await db().execute(sql`
+      where organization_id = ${actor.organizationId} and contact_id = ${id} order by created_at, id`,
+  );
+  const messages = await queryRows<unknown>(
+    db(),
+    sql`
       select id, direction, status, message_type as "type", body, payload, coalesce(sent_at, created_at) as "at",
              delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"
       from messages where organization_id = ${actor.organizationId} and contact_id = ${id}
-      order by created_at, seq limit ${EXPORT_MESSAGES_MAX}`)) as unknown as { rows: unknown[] }
-  ).rows;
+      order by created_at, seq limit ${EXPORT_MESSAGES_MAX}`,
+  );
   await recordActivity({
     organizationId: actor.organizationId,
     userId: actor.userId,
@@ -71,12 +74,11 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
     const digits = numbers.map((n) => n.slice(1));
     // Messages sent to the number before it was a contact are theirs too.
     const theirs = sql`organization_id = ${actor.organizationId} and (contact_id = ${id} or recipient_phone = any(${sql.param(numbers)}::text[]) or recipient_wa_id = any(${sql.param(digits)}::text[]))`;
-    const media = (
-      (await tx.execute(sql`delete from media_files where organization_id = ${actor.organizationId} and direction = 'inbound'
-        and id in (select media_file_id from messages where ${theirs} and media_file_id is not null) returning storage_key`)) as unknown as {
-        rows: { storage_key: string }[];
-      }
-    ).rows;
+    const media = await queryRows<{ storage_key: string }>(
+      tx,
+      sql`delete from media_files where organization_id = ${actor.organizationId} and direction = 'inbound'
+        and id in (select media_file_id from messages where ${theirs} and media_file_id is not null) returning storage_key`,
+    );
     // Nothing more goes to them: messages not yet sent are withdrawn, and campaigns leave them out.
     await tx.execute(sql`delete from messages where ${theirs} and direction = 'outbound' and accepted_at is null and failed_at is null
         and (locked_until is null or locked_until < now())`);

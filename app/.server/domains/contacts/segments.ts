@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { contactFilterOf, contactFilterQuery, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
@@ -45,20 +46,18 @@ export async function saveSegment(actor: Actor & { meta?: RequestMeta }, input: 
   const filter = readContactFilterParams(new URLSearchParams(contactFilterQuery(input.filter)));
   const row = await db().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`segments:${actor.organizationId}`}))`);
-    const existing = (
-      (await tx.execute(
-        sql`select count(*)::int as n, count(*) filter (where lower(name) = lower(${name}))::int as same from segments where organization_id = ${actor.organizationId}`,
-      )) as unknown as { rows: { n: number; same: number }[] }
-    ).rows[0]!;
+    const existing = (await queryRow<{ n: number; same: number }>(
+      tx,
+      sql`select count(*)::int as n, count(*) filter (where lower(name) = lower(${name}))::int as same from segments where organization_id = ${actor.organizationId}`,
+    ))!;
     if (existing.same) throw refuseContact(409, "invalid_name", `There is already a segment called "${name}".`);
     if (existing.n >= SEGMENTS_MAX)
       throw refuseContact(409, "invalid_name", `A business keeps at most ${SEGMENTS_MAX} segments: delete one first.`);
-    return (
-      (await tx.execute(sql`insert into segments (organization_id, name, filter, created_by)
-        values (${actor.organizationId}, ${name}, ${JSON.stringify(filter)}::jsonb, ${actor.userId ?? null}) returning id, name, filter, created_at`)) as unknown as {
-        rows: SegmentRow[];
-      }
-    ).rows[0]!;
+    return (await queryRow<SegmentRow>(
+      tx,
+      sql`insert into segments (organization_id, name, filter, created_by)
+        values (${actor.organizationId}, ${name}, ${JSON.stringify(filter)}::jsonb, ${actor.userId ?? null}) returning id, name, filter, created_at`,
+    ))!;
   });
   await recordActivity({
     organizationId: actor.organizationId,
@@ -75,10 +74,11 @@ export async function saveSegment(actor: Actor & { meta?: RequestMeta }, input: 
 /** The tenant's segments by name; with `counts`, each with its live (capped) count. */
 export async function listSegments(organizationId: string, options: { counts: boolean }) {
   const rows = (
-    (await db().execute(
+    await queryRows<SegmentRow>(
+      db(),
       sql`select id, name, filter, created_at from segments where organization_id = ${organizationId} order by lower(name) limit ${SEGMENTS_MAX}`,
-    )) as unknown as { rows: SegmentRow[] }
-  ).rows.map(segmentOf);
+    )
+  ).map(segmentOf);
   if (!options.counts) return rows.map((s) => ({ ...s, count: null as null | { count: number; more: boolean } }));
   return Promise.all(rows.map(async (s) => ({ ...s, count: await countMatching(organizationId, contactFilterOf(s.filter)) })));
 }
@@ -88,22 +88,20 @@ const notFound = () => refuseContact(404, "contact_not_found", "No segment with 
 
 export async function getSegment(organizationId: string, id: string) {
   if (!UUID.test(id)) throw notFound();
-  const row = (
-    (await db().execute(
-      sql`select id, name, filter, created_at from segments where organization_id = ${organizationId} and id = ${id}`,
-    )) as unknown as { rows: SegmentRow[] }
-  ).rows[0];
+  const row = await queryRow<SegmentRow>(
+    db(),
+    sql`select id, name, filter, created_at from segments where organization_id = ${organizationId} and id = ${id}`,
+  );
   if (!row) throw notFound();
   return segmentOf(row);
 }
 
 export async function deleteSegment(actor: Actor & { meta?: RequestMeta }, id: string) {
   if (!UUID.test(id)) throw notFound();
-  const row = (
-    (await db().execute(
-      sql`delete from segments where organization_id = ${actor.organizationId} and id = ${id} returning name`,
-    )) as unknown as { rows: { name: string }[] }
-  ).rows[0];
+  const row = await queryRow<{ name: string }>(
+    db(),
+    sql`delete from segments where organization_id = ${actor.organizationId} and id = ${id} returning name`,
+  );
   if (!row) throw notFound();
   await recordActivity({
     organizationId: actor.organizationId,

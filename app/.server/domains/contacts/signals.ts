@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { rawQuery } from "../../infrastructure/db/client";
-import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { queueMessage } from "../messaging/queue";
 import { consentKeyword, consentReply, recordConsent, type ConsentEvent, type ConsentStatus } from "./consent";
@@ -16,8 +17,7 @@ import { isRefusal } from "../../infrastructure/refusal";
 export const CONSENT_REPLY_QUEUE = "contacts.consent-reply";
 
 type Row = Record<string, unknown>;
-const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) =>
-  ((await executor.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) => await queryRows<T>(executor, query);
 
 /** Meta's quick reply on marketing templates: the person stops marketing from this business. */
 const STOP_PROMOTIONS = /^stop promotions$/i;

@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { countAffected, queryRows } from "../../infrastructure/db/query";
 
 /** How many tags the filter offers. */
 export const TAG_CHOICES_MAX = 200;
 
 /** The tenant's tags for the tag filter, alphabetical (the contact_tags catalog, kept by triggers). */
 export async function contactTagChoices(organizationId: string, limit = TAG_CHOICES_MAX) {
-  const rows = (
-    (await db().execute(
-      sql`select tag from contact_tags where organization_id = ${organizationId} order by tag limit ${limit}`,
-    )) as unknown as { rows: { tag: string }[] }
-  ).rows;
+  const rows = await queryRows<{ tag: string }>(
+    db(),
+    sql`select tag from contact_tags where organization_id = ${organizationId} order by tag limit ${limit}`,
+  );
   return rows.map((r) => r.tag);
 }
 
@@ -24,11 +24,10 @@ export async function pruneContactTags(scope?: { organizationId: string; tags?: 
       ? sql`t.organization_id = ${scope.organizationId} and t.tag = any(${sql.param(scope.tags)}::text[])`
       : sql`t.organization_id = ${scope.organizationId}`
     : sql`true`;
-  const result = (await db().execute(sql`
+  return countAffected(
+    db(),
+    sql`
     delete from contact_tags t where ${where}
-      and not exists (select 1 from contacts c where c.organization_id = t.organization_id and c.tags @> array[t.tag])`)) as unknown as {
-    rowCount?: number;
-    affectedRows?: number;
-  };
-  return Number(result.rowCount ?? result.affectedRows ?? 0);
+      and not exists (select 1 from contacts c where c.organization_id = t.organization_id and c.tags @> array[t.tag])`,
+  );
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 
 export const TIMELINE_PAGE_SIZE = 30;
 
@@ -35,8 +36,9 @@ export async function contactTimeline(organizationId: string, contactId: string,
   const after = decode(cursor);
   const bound = after ? sql` and (at, kind, id) < (${after.at}::timestamptz, ${after.kind}, ${after.id})` : sql``;
   const limit = TIMELINE_PAGE_SIZE + 1;
-  const rows = (
-    (await db().execute(sql`
+  const rows = await queryRows<TimelineRow>(
+    db(),
+    sql`
       select * from (
         (select 'message' as kind, id::text as id, created_at as at, direction, status, body, message_type, null as source
            from messages where contact_id = ${contactId} and organization_id = ${organizationId}
@@ -48,8 +50,8 @@ export async function contactTimeline(organizationId: string, contactId: string,
            ${after ? sql`and created_at <= ${after.at}::timestamptz` : sql``}
            order by created_at desc, id desc limit ${limit * 2})
       ) t where true${bound}
-      order by at desc, kind desc, id desc limit ${limit}`)) as unknown as { rows: TimelineRow[] }
-  ).rows;
+      order by at desc, kind desc, id desc limit ${limit}`,
+  );
   const shown = rows.slice(0, TIMELINE_PAGE_SIZE);
   const last = shown.at(-1);
   return {

@@ -1,6 +1,7 @@
 import { messagesUsedThisMonthSql } from "../billing/month-usage";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { nairobiDate } from "~/lib/dates";
 
 /**
@@ -43,7 +44,9 @@ export async function overviewFigures(organizationId: string, now = new Date()):
     contacts: boolean;
     campaign: boolean;
     results: boolean;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select
       (select ${sql.raw(messagesUsedThisMonthSql({ organization: "o.id", at: `'${now.toISOString()}'::timestamptz` }))}
         from organizations o where o.id = ${organizationId}) as sent,
@@ -62,7 +65,8 @@ export async function overviewFigures(organizationId: string, now = new Date()):
       exists (select 1 from campaigns where organization_id = ${organizationId} and status not in ('draft', 'awaiting_approval')) as campaign,
       -- Newest day first along the rollup's key: a tenant's first delivery is found without reading others' rows.
       coalesce((select true from message_stats_daily where organization_id = ${organizationId} and delivered > 0
-                order by day desc limit 1), false) as results`);
+                order by day desc limit 1), false) as results`,
+  );
   return {
     messagesSent: Number(row?.sent ?? 0),
     activeContacts: Number(row?.active ?? 0),

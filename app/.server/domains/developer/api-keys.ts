@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { apiKeyReaders, apiKeys } from "../../infrastructure/db/schema";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -50,12 +50,15 @@ async function noteKeyHolder(executor: Executor, apiKeyId: string, userId: strin
 
 /** Whether the member has held this key: they made or regenerated it, or revealed it since (decision 045). */
 export async function hasHeldApiKey(executor: Executor, apiKeyId: string, userId: string) {
-  const found = (await executor.execute(sql`
+  const found = await queryRows<unknown>(
+    executor,
+    sql`
     select 1 from api_key_readers where api_key_id = ${apiKeyId} and user_id = ${userId}
     union all
     select 1 from api_keys where id = ${apiKeyId} and created_by = ${userId}
-    limit 1`)) as unknown as { rows: unknown[] };
-  return found.rows.length > 0;
+    limit 1`,
+  );
+  return found.length > 0;
 }
 
 /** The tenant's live key, made on first use. Every read is logged, and its reader noted: the key is a credential. */

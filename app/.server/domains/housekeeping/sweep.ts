@@ -6,6 +6,7 @@ import { deleteStaleCodes } from "../auth/codes";
 import { deleteExpiredChallenges } from "../auth/two-factor/challenge";
 import { deleteStaleRateLimits } from "../../infrastructure/security/rate-limit";
 import { db } from "../../infrastructure/db/client";
+import { countAffected } from "../../infrastructure/db/query";
 import { deleteUnattachedSamples } from "../templates/media";
 import { IDEMPOTENCY_HOURS } from "../messaging/queue";
 import { pruneContactTags } from "../contacts/tags";
@@ -36,8 +37,7 @@ const BATCH = 5000;
 async function deleteInBatches(statement: () => ReturnType<typeof sql>) {
   let total = 0;
   for (;;) {
-    const result = (await db().execute(statement())) as unknown as { affectedRows?: number; rowCount?: number };
-    const n = Number(result.rowCount ?? result.affectedRows ?? 0);
+    const n = await countAffected(db(), statement());
     total += n;
     if (n < BATCH) return total;
   }

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { ConversationRow } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
-import { db, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import type { MediaRef, OutboundContent } from "../messaging/content";
 import { queueMessage } from "../messaging/queue";
@@ -22,10 +23,8 @@ export const INBOX_MARK_READ_QUEUE = "inbox.mark-read";
 export const refuseInbox = (status: RefusalStatus, message: string, field = "body") =>
   new Refusal({ domain: "inbox", status, message, field });
 
-type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
-
 /** In the message's transaction: the conversation moves to the top and open lists and threads see it. */
-const touchConversation = (conversation: ConversationRow) => async (tx: Tx, messageId: string) => {
+const touchConversation = (conversation: ConversationRow) => async (tx: Executor, messageId: string) => {
   await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${conversation.id}`);
   await logMessageEvents(tx, "message", [messageId]);
 };
@@ -150,18 +149,22 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
       "template",
     );
   return db().transaction(async (tx) => {
-    const claimed = (await tx.execute(
+    const claimed = await queryRows<unknown>(
+      tx,
       sql`update messages set retried_at = now() where id = ${failed.id} and retried_at is null returning id`,
-    )) as unknown as { rows: unknown[] };
-    if (!claimed.rows.length) throw refuseInbox(409, "This message was sent again already.");
-    const inserted = (await tx.execute(sql`
+    );
+    if (!claimed.length) throw refuseInbox(409, "This message was sent again already.");
+    const inserted = await queryRows<{ id: string }>(
+      tx,
+      sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload, source,
                             recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by)
       select organization_id, contact_id, 'outbound', 'queued', body, phone_number_id, message_type, payload, 'inbox',
              recipient_phone, template_id, context_wamid, now(), pricing_category, ${actor.userId}
       from messages where id = ${failed.id}
-      returning id`)) as unknown as { rows: { id: string }[] };
-    const id = inserted.rows[0]!.id;
+      returning id`,
+    );
+    const id = inserted[0]!.id;
     await touchConversation(conversation)(tx, id);
     await logMessageEvents(tx, "status", [failed.id]);
     return id;
@@ -193,11 +196,14 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
     if (!member) throw refuseInbox(422, "Choose a member of your organisation who answers customers.", "assignee");
   }
   await db().transaction(async (tx) => {
-    const changed = (await tx.execute(sql`
+    const changed = await queryRows<unknown>(
+      tx,
+      sql`
       update conversations set assigned_to = ${assigneeId}::uuid
       where id = ${conversation.id} and organization_id = ${actor.organizationId} and assigned_to is distinct from ${assigneeId}::uuid
-      returning id`)) as unknown as { rows: unknown[] };
-    if (!changed.rows.length) return;
+      returning id`,
+    );
+    if (!changed.length) return;
     await writeEntry(tx, actor, conversation.id, assigneeId ? "assigned" : "unassigned", {
       subjectId: assigneeId ?? conversation.assignee?.id ?? null,
     });
@@ -207,27 +213,33 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
 /** Resolves (the customer is answered) or reopens the conversation. */
 export async function setConversationState(actor: InboxActor, conversation: ConversationRow, state: "open" | "resolved") {
   await db().transaction(async (tx) => {
-    const changed = (await tx.execute(sql`
+    const changed = await queryRows<unknown>(
+      tx,
+      sql`
       update conversations set status = ${state}, resolved_at = case when ${state} = 'resolved' then now() else null end
       where id = ${conversation.id} and organization_id = ${actor.organizationId} and status <> ${state}
-      returning id`)) as unknown as { rows: unknown[] };
-    if (!changed.rows.length) return;
+      returning id`,
+    );
+    if (!changed.length) return;
     await writeEntry(tx, actor, conversation.id, state === "resolved" ? "resolved" : "reopened", {});
   });
 }
 
 async function writeEntry(
-  tx: Tx,
+  tx: Executor,
   actor: InboxActor,
   conversationId: string,
   kind: "note" | "assigned" | "unassigned" | "resolved" | "reopened",
   extra: { body?: string; subjectId?: string | null },
 ) {
-  const entry = (await tx.execute(sql`
+  const entry = await queryRows<{ id: string }>(
+    tx,
+    sql`
     insert into conversation_entries (organization_id, conversation_id, kind, actor_id, subject_id, body)
     values (${actor.organizationId}, ${conversationId}, ${kind}, ${actor.userId}, ${extra.subjectId ?? null}, ${extra.body ?? ""})
-    returning id`)) as unknown as { rows: { id: string }[] };
-  await logConversationEvents(tx, [{ organizationId: actor.organizationId, conversationId, kind: "entry", entryId: entry.rows[0]!.id }]);
+    returning id`,
+  );
+  await logConversationEvents(tx, [{ organizationId: actor.organizationId, conversationId, kind: "entry", entryId: entry[0]!.id }]);
 }
 
 /**
@@ -238,10 +250,13 @@ async function writeEntry(
 export async function markConversationOpened(organizationId: string, conversation: ConversationRow) {
   if (conversation.unread === 0) return;
   await db().transaction(async (tx) => {
-    const zeroed = (await tx.execute(sql`
+    const zeroed = await queryRows<unknown>(
+      tx,
+      sql`
       update conversations set unread_count = 0 where id = ${conversation.id} and organization_id = ${organizationId} and unread_count > 0
-      returning id`)) as unknown as { rows: unknown[] };
-    if (!zeroed.rows.length) return;
+      returning id`,
+    );
+    if (!zeroed.length) return;
     await logConversationEvents(tx, [{ organizationId, conversationId: conversation.id }]);
     await enqueueJob(
       INBOX_MARK_READ_QUEUE,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { logConversationEvents } from "../messaging/conversation-events";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /** Kinds of inbound message that are not the customer writing something to read: no unread count, no reopening. */
 const NOT_UNREAD = new Set(["reaction", "system", "unsupported", "request_welcome"]);
@@ -37,12 +38,16 @@ export async function upsertConversations(
                                ${col("at")}::timestamptz[], ${sql.param(unread)}::int[]) as t(o, p, c, a, n)`;
   // Resolved ones that a new message reopens, locked so the thread's line is written once.
   const reopened = (
-    (await tx.execute(sql`
+    await queryRows<{ id: string }>(
+      tx,
+      sql`
       select v.id from conversations v join ${unnested} on v.organization_id = t.o and v.phone_number_id = t.p and v.contact_id = t.c
-      where t.n > 0 and v.status = 'resolved' for update of v`)) as unknown as { rows: { id: string }[] }
-  ).rows.map((r) => r.id);
-  const rows = (
-    (await tx.execute(sql`
+      where t.n > 0 and v.status = 'resolved' for update of v`,
+    )
+  ).map((r) => r.id);
+  const rows = await queryRows<{ organization_id: string; conversation_id: string; entry_id: string }>(
+    tx,
+    sql`
       with upserted as (
         insert into conversations (organization_id, phone_number_id, contact_id, last_inbound_at, last_message_at, unread_count)
         select o, p, c, a, now(), n from ${unnested}
@@ -56,10 +61,8 @@ export async function upsertConversations(
       )
       insert into conversation_entries (organization_id, conversation_id, kind)
       select organization_id, id, 'reopened' from upserted where id = any(${sql.param(reopened)}::uuid[])
-      returning id as entry_id, organization_id, conversation_id`)) as unknown as {
-      rows: { organization_id: string; conversation_id: string; entry_id: string }[];
-    }
-  ).rows;
+      returning id as entry_id, organization_id, conversation_id`,
+  );
   await logConversationEvents(
     tx,
     rows.map((r) => ({

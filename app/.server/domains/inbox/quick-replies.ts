@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -57,17 +58,19 @@ export async function createQuickReply(actor: QuickReplyActor, input: QuickReply
   const saved = await db().transaction(async (tx) => {
     // One change at a time per organisation, so two adds cannot both pass the count or the shortcut check.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`quick-replies:${actor.organizationId}`}))`);
-    const existing = rowsOf<{ n: number; same: number }>(
-      await tx.execute(sql`select count(*)::int as n, count(*) filter (where lower(shortcut) = lower(${shortcut}))::int as same
-                          from quick_replies where organization_id = ${actor.organizationId}`),
-    )[0]!;
+    const existing = (await queryRow<{ n: number; same: number }>(
+      tx,
+      sql`select count(*)::int as n, count(*) filter (where lower(shortcut) = lower(${shortcut}))::int as same
+                          from quick_replies where organization_id = ${actor.organizationId}`,
+    ))!;
     if (existing.same) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
     if (existing.n >= QUICK_REPLIES_MAX) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.limit);
-    return rowsOf<QuickReply>(
-      await tx.execute(sql`insert into quick_replies (organization_id, shortcut, body, created_by)
+    return (await queryRow<QuickReply>(
+      tx,
+      sql`insert into quick_replies (organization_id, shortcut, body, created_by)
                           values (${actor.organizationId}, ${shortcut}, ${body}, ${actor.userId})
-                          returning id, shortcut, body`),
-    )[0]!;
+                          returning id, shortcut, body`,
+    ))!;
   });
   await record(actor, "Saved answer added", `/${saved.shortcut}`);
   return saved;
@@ -80,18 +83,21 @@ export async function updateQuickReply(actor: QuickReplyActor, id: string, input
   if (!isUuid(id)) throw notFound();
   const { before, after } = await db().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`quick-replies:${actor.organizationId}`}))`);
-    const [was] = rowsOf<QuickReply>(
-      await tx.execute(sql`select id, shortcut, body from quick_replies where organization_id = ${actor.organizationId} and id = ${id}`),
+    const [was] = await queryRows<QuickReply>(
+      tx,
+      sql`select id, shortcut, body from quick_replies where organization_id = ${actor.organizationId} and id = ${id}`,
     );
     if (!was) throw notFound();
-    const taken = rowsOf<{ id: string }>(
-      await tx.execute(sql`select id from quick_replies
-                          where organization_id = ${actor.organizationId} and lower(shortcut) = lower(${shortcut}) and id <> ${id}`),
+    const taken = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from quick_replies
+                          where organization_id = ${actor.organizationId} and lower(shortcut) = lower(${shortcut}) and id <> ${id}`,
     );
     if (taken.length) throw refuseQuickReply(409, QUICK_REPLY_MESSAGES.shortcutTaken, "shortcut");
-    const [now] = rowsOf<QuickReply>(
-      await tx.execute(sql`update quick_replies set shortcut = ${shortcut}, body = ${body}
-                          where organization_id = ${actor.organizationId} and id = ${id} returning id, shortcut, body`),
+    const [now] = await queryRows<QuickReply>(
+      tx,
+      sql`update quick_replies set shortcut = ${shortcut}, body = ${body}
+                          where organization_id = ${actor.organizationId} and id = ${id} returning id, shortcut, body`,
     );
     return { before: was, after: now! };
   });
@@ -131,8 +137,6 @@ function checked(input: QuickReplyInput): QuickReplyInput {
 }
 
 const notFound = () => refuseQuickReply(404, QUICK_REPLY_MESSAGES.notFound);
-
-const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
 
 function record(actor: QuickReplyActor, action: string, details: string) {
   return recordActivity({

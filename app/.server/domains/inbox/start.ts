@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRow } from "../../infrastructure/db/query";
 import { saveContact } from "../contacts/manage";
 import { contactPhone } from "../contacts/fields";
 import { logConversationEvents } from "../messaging/conversation-events";
@@ -124,24 +125,24 @@ export async function startConversation(
     throw refuseStart(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.", "form");
 
   return db().transaction(async (tx) => {
-    const inserted = (
-      (await tx.execute(sql`
+    const inserted = await queryRow<{ id: string }>(
+      tx,
+      sql`
         insert into conversations (organization_id, phone_number_id, contact_id)
         values (${actor.organizationId}, ${phoneNumberId}, ${contact.id})
         on conflict (organization_id, phone_number_id, contact_id) do nothing
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows[0];
+        returning id`,
+    );
     if (inserted) {
       await logConversationEvents(tx, [{ organizationId: actor.organizationId, conversationId: inserted.id }]);
       return { conversationId: inserted.id, created: true };
     }
-    const existing = (
-      (await tx.execute(sql`
+    const existing = (await queryRow<{ id: string }>(
+      tx,
+      sql`
         select id from conversations
-        where organization_id = ${actor.organizationId} and phone_number_id = ${phoneNumberId} and contact_id = ${contact.id}`)) as unknown as {
-        rows: { id: string }[];
-      }
-    ).rows[0]!;
+        where organization_id = ${actor.organizationId} and phone_number_id = ${phoneNumberId} and contact_id = ${contact.id}`,
+    ))!;
     return { conversationId: existing.id, created: false };
   });
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * A status (delivered, read, failed) or a reply moved these campaigns' figures: the stored ones are

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { countAffected, queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /** The pg_notify channel an inbox change is announced on; the payload is the organisation's id. */
 export const INBOX_CHANNEL = "jumbe_inbox";
@@ -7,9 +8,6 @@ export const INBOX_CHANNEL = "jumbe_inbox";
 export const INBOX_EVENT_RETENTION_HOURS = 48;
 
 export type InboxEventKind = "message" | "status" | "conversation" | "entry";
-
-type Row = Record<string, unknown>;
-const rowsOf = <T = Row>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * Takes each organisation's change-log lock until the transaction ends, in a fixed order: the
@@ -34,13 +32,14 @@ const INBOX_LOCK_SPACE = 16016;
  */
 export async function logMessageEvents(tx: Executor, kind: "message" | "status", messageIds: readonly string[]) {
   if (!messageIds.length) return;
-  const found = rowsOf<{ organization_id: string; conversation_id: string; message_id: string }>(
-    await tx.execute(sql`
+  const found = await queryRows<{ organization_id: string; conversation_id: string; message_id: string }>(
+    tx,
+    sql`
       select m.organization_id, v.id as conversation_id, m.id as message_id
       from messages m
       join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
       where m.id = any(${sql.param([...new Set(messageIds)])}::uuid[])
-      order by m.seq`),
+      order by m.seq`,
   );
   if (!found.length) return;
   await lockLogs(
@@ -91,17 +90,18 @@ export interface LoggedEvent {
 
 /** The organisation's changes after `afterId`, oldest first (ids follow commit order: lockLogs). */
 export async function eventsSince(executor: Executor, organizationId: string, afterId: number, limit = 500): Promise<LoggedEvent[]> {
-  const rows = rowsOf<{
+  const rows = await queryRows<{
     id: string | number;
     conversation_id: string;
     kind: InboxEventKind;
     message_id: string | null;
     entry_id: string | null;
   }>(
-    await executor.execute(sql`
+    executor,
+    sql`
       select id, conversation_id, kind, message_id, entry_id from inbox_events
       where organization_id = ${organizationId} and id > ${afterId}
-      order by id limit ${limit}`),
+      order by id limit ${limit}`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
@@ -115,8 +115,9 @@ export async function eventsSince(executor: Executor, organizationId: string, af
 
 /** The newest event id of the organisation (0: none), for a page to hand its stream. */
 export async function latestEventId(executor: Executor, organizationId: string): Promise<number> {
-  const [row] = rowsOf<{ id: string | number | null }>(
-    await executor.execute(sql`select max(id) as id from inbox_events where organization_id = ${organizationId}`),
+  const [row] = await queryRows<{ id: string | number | null }>(
+    executor,
+    sql`select max(id) as id from inbox_events where organization_id = ${organizationId}`,
   );
   return Number(row?.id ?? 0);
 }
@@ -124,19 +125,18 @@ export async function latestEventId(executor: Executor, organizationId: string):
 /** Whether the log still holds what came after `afterId` (else the browser reloads: it was away too long). */
 export async function eventsKeptSince(executor: Executor, organizationId: string, afterId: number): Promise<boolean> {
   if (afterId <= 0) return true;
-  const [row] = rowsOf<{ kept: boolean }>(
-    await executor.execute(
-      sql`select exists (select 1 from inbox_events where organization_id = ${organizationId} and id <= ${afterId}) or not exists (
+  const [row] = await queryRows<{ kept: boolean }>(
+    executor,
+    sql`select exists (select 1 from inbox_events where organization_id = ${organizationId} and id <= ${afterId}) or not exists (
             select 1 from inbox_events where organization_id = ${organizationId} and id > ${afterId}) as kept`,
-    ),
   );
   return !!row?.kept;
 }
 
 /** Housekeeping: drops the log's rows older than the retention. */
 export async function pruneInboxEvents(executor: Executor) {
-  const result = await executor.execute(
+  return countAffected(
+    executor,
     sql`delete from inbox_events where created_at < now() - make_interval(hours => ${INBOX_EVENT_RETENTION_HOURS})`,
   );
-  return (result as unknown as { rowCount?: number | null }).rowCount ?? 0;
 }

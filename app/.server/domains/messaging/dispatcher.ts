@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { databaseIsDown, noteDatabaseError } from "../../infrastructure/db/availability";
 import { createIdler } from "../../infrastructure/jobs/idle";
 import { log } from "../../infrastructure/log";
@@ -96,7 +97,9 @@ export function wakeDispatcher() {
 
 /** Claims due messages, oldest due first. */
 async function claimMessages(limit: number): Promise<Claimed[]> {
-  const result = (await db().execute(sql`
+  const result = await queryRows<Claimed>(
+    db(),
+    sql`
     with ready as (
       select id from messages
       where direction = 'outbound' and accepted_at is null and failed_at is null
@@ -109,10 +112,9 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
     from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq`)) as unknown as {
-    rows: Claimed[];
-  };
-  return result.rows;
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq`,
+  );
+  return result;
 }
 
 /** Puts claimed messages back untried, due again after `delayMs` each (limits and holds, not failures). */
@@ -139,14 +141,13 @@ async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, 
     await tx.execute(sql`
       insert into sending_buckets (phone_number_id, tokens) select id, 80 * ${BURST_SECONDS}::float8 from unnest(${sql.param(ids)}::text[]) as t(id)
       on conflict (phone_number_id) do nothing`);
-    const rows = (
-      (await tx.execute(sql`
+    const rows = await queryRows<{ phone_number_id: string; rate: number; available: number }>(
+      tx,
+      sql`
         select phone_number_id, rate,
                least(greatest(rate * ${BURST_SECONDS}::float8, 1), tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available
-        from sending_buckets where phone_number_id = any(${sql.param(ids)}::text[]) for update`)) as unknown as {
-        rows: { phone_number_id: string; rate: number; available: number }[];
-      }
-    ).rows;
+        from sending_buckets where phone_number_id = any(${sql.param(ids)}::text[]) for update`,
+    );
     const grants = new Map<string, { granted: number; rate: number }>();
     for (const row of rows) {
       const granted = Math.max(0, Math.min(wanted.get(row.phone_number_id) ?? 0, Math.floor(Number(row.available))));
@@ -522,35 +523,36 @@ function markCallsStarting(toSend: { id: string }[]) {
 async function settleAccepted(accepted: { id: string; wamid: string; waId: string | null }[]) {
   if (!accepted.length) return;
   await db().transaction(async (tx) => {
-    const rows = (await tx.execute(sql`
+    const rows = await queryRows<{ id: string; organization_id: string; wamid: string; campaign_id: string | null }>(
+      tx,
+      sql`
       update messages m set wamid = a.wamid, recipient_wa_id = a.wa_id, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
              error_code = null, error_title = null, error_details = null
       from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.wamid))}::text[],
                   ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
       where m.id = a.id
-      returning m.id, m.organization_id, m.wamid, m.campaign_id`)) as unknown as {
-      rows: { id: string; organization_id: string; wamid: string; campaign_id: string | null }[];
-    };
+      returning m.id, m.organization_id, m.wamid, m.campaign_id`,
+    );
     // Sent after its campaign was paused or cancelled (the call had started): its figures move.
     await figuresMoved(
       tx,
-      rows.rows.map((r) => r.campaign_id),
+      rows.map((r) => r.campaign_id),
     );
     // Billing: a held price becomes a charge, a postpaid message counts as usage.
     await chargeAccepted(
       tx,
-      rows.rows.map((r) => r.id),
+      rows.map((r) => r.id),
     );
     // The inbox's single tick: Meta took it.
     await logMessageEvents(
       tx,
       "status",
-      rows.rows.map((r) => r.id),
+      rows.map((r) => r.id),
     );
     // Statuses that came in before this answer was written.
     const changes = await applyKeptStatuses(
       tx,
-      rows.rows.map((r) => ({ organizationId: r.organization_id, wamid: r.wamid })),
+      rows.map((r) => ({ organizationId: r.organization_id, wamid: r.wamid })),
     );
     await messageEventsFor(tx, changes);
   });

@@ -1,9 +1,9 @@
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "./conversation-events";
 import { chargeAccepted, settleFailed } from "../billing/charging";
 import { figuresMoved } from "./campaign-figures";
+import type { Executor } from "../../infrastructure/db/client";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
   delivered: "message.delivered",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, type DbOrTx } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { messageEventsFor } from "./events";
 
 /** Why a message failed: Meta's error (code, title, details), or Jumbe's code (code null, title the code). */
@@ -18,21 +19,22 @@ export async function failMessages(failures: Failure[]) {
 }
 
 /** failMessages inside a transaction the caller holds, for a failure that must commit with other changes. */
-export async function failMessagesIn(tx: DbOrTx, failures: Failure[]) {
+export async function failMessagesIn(tx: Executor, failures: Failure[]) {
   if (!failures.length) return;
   {
-    const rows = (await tx.execute(sql`
+    const rows = await queryRows<{ id: string; organization_id: string; campaign_id: string | null }>(
+      tx,
+      sql`
       update messages m set status = 'failed', failed_at = now(), locked_until = null,
              error_code = f.code, error_title = f.title, error_details = f.details
       from unnest(${sql.param(failures.map((f) => f.id))}::uuid[], ${sql.param(failures.map((f) => f.code))}::int[],
                   ${sql.param(failures.map((f) => f.title))}::text[], ${sql.param(failures.map((f) => f.details))}::text[]) as f(id, code, title, details)
       where m.id = f.id and m.accepted_at is null and m.failed_at is null
-      returning m.id, m.organization_id, m.campaign_id`)) as unknown as {
-      rows: { id: string; organization_id: string; campaign_id: string | null }[];
-    };
+      returning m.id, m.organization_id, m.campaign_id`,
+    );
     await messageEventsFor(
       tx,
-      rows.rows.map((r) => ({
+      rows.map((r) => ({
         id: r.id,
         organizationId: r.organization_id,
         status: "failed",

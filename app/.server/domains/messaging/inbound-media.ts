@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { db, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { logMessageEvents } from "./conversation-events";
-import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { fileStorage } from "../../infrastructure/storage";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, rawQuery } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 
 /**
  * Meta's messaging limit: how many different people a business portfolio may reach with
@@ -80,8 +80,9 @@ export async function holdOverMessagingLimit<M extends LimitCandidate>(messages:
       const { limit, recipients } = byPortfolio.get(portfolioId)!;
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`messaging-limit:${portfolioId}`}, 0))`);
       const wanted = [...recipients.keys()];
-      const state = (
-        (await tx.execute(sql`
+      const state = (await queryRow<{ used: number; frees_in_ms: number | string | null; reached: string[] }>(
+        tx,
+        sql`
           select
             (select count(*)::int from messaging_limit_recipients
               where portfolio_id = ${portfolioId} and reached_at > now() - interval '24 hours') as used,
@@ -89,10 +90,8 @@ export async function holdOverMessagingLimit<M extends LimitCandidate>(messages:
               where portfolio_id = ${portfolioId} and reached_at > now() - interval '24 hours') as frees_in_ms,
             (select coalesce(array_agg(recipient), '{}') from messaging_limit_recipients
               where portfolio_id = ${portfolioId} and recipient = any(${sql.param(wanted)}::text[])
-                and reached_at > now() - interval '24 hours') as reached`)) as unknown as {
-          rows: { used: number; frees_in_ms: number | string | null; reached: string[] }[];
-        }
-      ).rows[0]!;
+                and reached_at > now() - interval '24 hours') as reached`,
+      ))!;
       const reached = new Set(state.reached);
       let room = Math.max(0, limit - state.used);
       const admitted: string[] = [];
@@ -135,8 +134,14 @@ async function openWindows(messages: LimitCandidate[]) {
  * A message paused or suspended ('infinity') stays as it is. Answers how many became due.
  */
 export async function releaseMessagingLimitHolds(executor: Executor, phoneNumberId: string): Promise<number> {
-  const portfolio = (
-    (await executor.execute(sql`
+  const portfolio = await queryRow<{
+    portfolio_id: string;
+    organization_ids: string[];
+    phone_number_ids: string[];
+    tiers: (string | null)[];
+  }>(
+    executor,
+    sql`
       select coalesce(a.business_id, a.waba_id) as portfolio_id,
              array_agg(p.organization_id) as organization_ids, array_agg(p.phone_number_id) as phone_number_ids,
              array_agg(p.messaging_limit) as tiers
@@ -144,15 +149,15 @@ export async function releaseMessagingLimitHolds(executor: Executor, phoneNumber
       where coalesce(a.business_id, a.waba_id) = (
         select coalesce(a2.business_id, a2.waba_id) from whatsapp_phone_numbers p2 join whatsapp_accounts a2 on a2.id = p2.account_id
         where p2.phone_number_id = ${phoneNumberId} and p2.disconnected_at is null limit 1)
-      group by 1`)) as unknown as {
-      rows: { portfolio_id: string; organization_ids: string[]; phone_number_ids: string[]; tiers: (string | null)[] }[];
-    }
-  ).rows[0];
+      group by 1`,
+  );
   if (!portfolio) return 0;
   // As the hold counts it: the highest tier among the portfolio's numbers; none known, no limit.
   const limits = portfolio.tiers.map(recipientsPerDay).filter((n): n is number => n !== null);
   const limit = limits.length ? Math.max(...limits) : null;
-  const released = (await executor.execute(sql`
+  const released = await queryRows<{ n: number }>(
+    executor,
+    sql`
     with reached as (
       select recipient from messaging_limit_recipients
       where portfolio_id = ${portfolio.portfolio_id} and reached_at > now() - interval '24 hours'),
@@ -172,6 +177,7 @@ export async function releaseMessagingLimitHolds(executor: Executor, phoneNumber
       from held h
       where m.id = h.id and (h.recipient_phone in (select recipient_phone from room) or h.recipient_phone in (select recipient from reached))
       returning 1)
-    select count(*)::int as n from due`)) as unknown as { rows: { n: number }[] };
-  return released.rows[0]?.n ?? 0;
+    select count(*)::int as n from due`,
+  );
+  return released[0]?.n ?? 0;
 }

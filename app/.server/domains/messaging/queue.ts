@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { sql } from "drizzle-orm";
 import type { OutboundContent } from "./content";
 import { isFreeForm, summaryOf } from "./content";
@@ -66,15 +67,18 @@ export async function queueMessage(organizationId: string, request: SendRequest,
 
   const view = await db().transaction(async (tx) => {
     if (idempotency) {
-      const claimed = (await tx.execute(sql`
+      const claimed = await queryRows<unknown>(
+        tx,
+        sql`
         insert into api_idempotency (organization_id, key, request_hash, status, response)
         values (${organizationId}, ${idempotency.key}, ${idempotency.requestHash}, 202, '{}'::jsonb)
         on conflict (organization_id, key) do update
           set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
           where api_idempotency.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
-        returning key`)) as unknown as { rows: unknown[] };
+        returning key`,
+      );
       // Another request with this key won the race (or it is still fresh): its answer is the answer.
-      if (!claimed.rows.length) return null;
+      if (!claimed.length) return null;
     }
     // A template message is paid for: a prepaid wallet holds its price now, or the send is refused.
     let charge: ReturnType<typeof chargeColumns> | null = null;
@@ -84,7 +88,9 @@ export async function queueMessage(organizationId: string, request: SendRequest,
       if (!held) throw refuse(402, "insufficient_balance", INSUFFICIENT_BALANCE_TEXT);
       charge = chargeColumns(price);
     }
-    const inserted = (await tx.execute(sql`
+    const inserted = await queryRows<Record<string, unknown>>(
+      tx,
+      sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
                             source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by,
                             price_cents, charge_state)
@@ -93,8 +99,9 @@ export async function queueMessage(organizationId: string, request: SendRequest,
               'outbound', 'queued', ${summaryOf(request.content).slice(0, 4096)}, ${sender.phoneNumberId}, ${request.content.kind},
               ${JSON.stringify(composed.graph)}::jsonb, ${request.source}, ${to}, ${composed.templateId}, ${composed.contextWamid}, now(),
               ${composed.templateCategory}, ${request.sentBy ?? null}, ${charge?.priceCents ?? null}, ${charge?.chargeState ?? null})
-      returning *`)) as unknown as { rows: Record<string, unknown>[] };
-    const message = messageView(inserted.rows[0]!, sender.number);
+      returning *`,
+    );
+    const message = messageView(inserted[0]!, sender.number);
     if (request.onQueued) await request.onQueued(tx, message.id);
     if (idempotency)
       await tx.execute(sql`

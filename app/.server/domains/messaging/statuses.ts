@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * Moving outbound messages by Meta's status webhooks. Every status is kept in `message_statuses`
@@ -43,7 +44,9 @@ export interface StatusChange {
  */
 export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
   if (!pairs.length) return [];
-  const result = (await tx.execute(sql`
+  const result = await queryRows<{ id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }>(
+    tx,
+    sql`
     with target as (
       select m.id, m.previous, k.*
       from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
@@ -84,10 +87,9 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
       locked_until = null
     from target t
     where m.id = t.id
-    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id`)) as unknown as {
-    rows: { id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }[];
-  };
-  return result.rows
+    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id`,
+  );
+  return result
     .filter((r) => r.status !== r.previous)
     .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id }));
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { users } from "../../infrastructure/db/schema";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
@@ -25,18 +26,17 @@ export const TOKEN_HOLD_LIMIT_MS = 24 * 60 * 60_000;
 export async function markTokensRefused(refusals: { phoneNumberId: string; organizationId: string; reason: string }[]) {
   if (!refusals.length) return;
   const marked = await db().transaction(async (tx) => {
-    const rows = (
-      (await tx.execute(sql`
+    const rows = await queryRows<{ id: string; organization_id: string; waba_id: string; name: string | null; token_refusal: string }>(
+      tx,
+      sql`
         update whatsapp_accounts a set token_refused_at = now(), token_refusal = r.reason, updated_at = now()
         from whatsapp_phone_numbers p,
              unnest(${sql.param(refusals.map((r) => r.phoneNumberId))}::text[], ${sql.param(refusals.map((r) => r.organizationId))}::uuid[],
                     ${sql.param(refusals.map((r) => r.reason.slice(0, 500)))}::text[]) as r(phone_number_id, organization_id, reason)
         where p.phone_number_id = r.phone_number_id and p.organization_id = r.organization_id and p.disconnected_at is null
           and a.id = p.account_id and a.status = 'connected' and a.token_refused_at is null
-        returning a.id, a.organization_id, a.waba_id, a.name, a.token_refusal`)) as unknown as {
-        rows: { id: string; organization_id: string; waba_id: string; name: string | null; token_refusal: string }[];
-      }
-    ).rows;
+        returning a.id, a.organization_id, a.waba_id, a.name, a.token_refusal`,
+    );
     for (const account of rows)
       await enqueueJob(
         RECONNECT_MAIL_QUEUE,

@@ -1,9 +1,9 @@
-import type { Executor } from "../../infrastructure/jobs/queue";
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { notify } from "./notify";
 import { outcomeInWords, type CampaignOutcome } from "../campaigns/outcome";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * What each product event says in the bell (decision 031): the domain code that sees the event

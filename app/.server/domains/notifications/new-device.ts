@@ -3,7 +3,7 @@ import { deviceOf } from "../../infrastructure/http/user-agent";
 import { sha256 } from "../../infrastructure/security/crypto";
 import { formatWhen } from "~/lib/dates";
 import { notify, type NotifyOutcome } from "./notify";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * A sign-in from a browser that is not a known device of the account (decision 013: no valid

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { NotificationEvent, OrgRole } from "../../infrastructure/db/schema";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { EVENT_SETTING, isInProductLink } from "~/lib/notifications";
 
 /** The pg_notify channel a new (or newly read) notification is announced on; the payload is the member's id. */
@@ -52,7 +52,9 @@ export async function notify(input: NotifyInput, executor: Executor = db()): Pro
   if (input.link && !link) throw new Error(`A notification links inside Jumbe only, not to ${input.link}`);
   const roles = input.roles ?? setting.audience;
   const userIds = (input.userIds ?? []).filter((id): id is string => typeof id === "string" && id.length > 0);
-  const result = (await executor.execute(sql`
+  const result = await queryRows<{ notified: number; mailed: number }>(
+    executor,
+    sql`
     with rule as (
       select coalesce(
         (select email_roles from notification_rules where organization_id = ${input.organizationId} and event = ${input.event}),
@@ -82,9 +84,8 @@ export async function notify(input: NotifyInput, executor: Executor = db()): Pro
       returning id
     )
     select (select count(*)::int from inserted) as notified, (select count(*)::int from mails) as mailed,
-           (select count(pg_notify(${NOTIFICATION_CHANNEL}, i.user_id::text))::int from inserted i) as announced`)) as unknown as {
-    rows: { notified: number; mailed: number }[];
-  };
-  const row = result.rows[0]!;
+           (select count(pg_notify(${NOTIFICATION_CHANNEL}, i.user_id::text))::int from inserted i) as announced`,
+  );
+  const row = result[0]!;
   return { notified: Number(row.notified), mailed: Number(row.mailed) };
 }

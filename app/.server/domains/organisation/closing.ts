@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { verifyPassword } from "../auth/password";
@@ -47,12 +48,15 @@ export async function closeOrganisation(
   await checkPassword(actor, input.password);
   const eraseAfter = new Date(now.getTime() + GRACE_DAYS * DAY_MS);
   const paused = await db().transaction(async (tx) => {
-    const closed = (await tx.execute(sql`
+    const closed = await queryRows<unknown>(
+      tx,
+      sql`
       update organizations set closure_requested_at = ${now.toISOString()}::timestamptz, closure_requested_by = ${actor.user.id},
              erase_after = ${eraseAfter.toISOString()}::timestamptz, updated_at = now()
       where id = ${actor.organization.id} and closure_requested_at is null
-      returning id`)) as unknown as { rows: unknown[] };
-    if (!closed.rows.length) return null;
+      returning id`,
+    );
+    if (!closed.length) return null;
     return pauseForClosing(tx, actor.organization.id, formatDay(eraseAfter));
   });
   if (!paused) throw refuseOrganisation(409, "already_closing", ORGANISATION_REFUSALS.alreadyClosing);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { fileStorage } from "../../infrastructure/storage";
 import { log } from "../../infrastructure/log";
 
@@ -18,29 +19,32 @@ export async function eraseDueOrganisations(now = new Date(), limit = ERASE_PER_
   const erased: string[] = [];
   while (erased.length < limit) {
     const done = await db().transaction(async (tx) => {
-      const due = (
-        (await tx.execute(sql`
+      const due = await queryRow<{ id: string }>(
+        tx,
+        sql`
           select id from organizations
           where closure_requested_at is not null and erase_after <= ${now.toISOString()}::timestamptz
           order by erase_after limit 1
-          for update skip locked`)) as unknown as { rows: { id: string }[] }
-      ).rows[0];
+          for update skip locked`,
+      );
       if (!due) return null;
       const files = (
-        (await tx.execute(sql`
+        await queryRows<{ key: string }>(
+          tx,
+          sql`
           select storage_key as key from media_files where organization_id = ${due.id}
           union all select storage_key from contact_imports where organization_id = ${due.id}
-          union all select rejected_key from contact_imports where organization_id = ${due.id} and rejected_key is not null`)) as unknown as {
-          rows: { key: string }[];
-        }
-      ).rows.map((row) => row.key);
+          union all select rejected_key from contact_imports where organization_id = ${due.id} and rejected_key is not null`,
+        )
+      ).map((row) => row.key);
       // The same conditions again in the statement that deletes: a reopening that got in first wins.
-      const deleted = (
-        (await tx.execute(sql`
+      const deleted = await queryRows<{ id: string }>(
+        tx,
+        sql`
           delete from organizations
           where id = ${due.id} and closure_requested_at is not null and erase_after <= ${now.toISOString()}::timestamptz
-          returning id`)) as unknown as { rows: { id: string }[] }
-      ).rows;
+          returning id`,
+      );
       return deleted.length ? { id: due.id, files } : { id: null, files: [] };
     });
     if (!done) break;

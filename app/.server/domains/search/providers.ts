@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { pagePermission, can } from "../auth/permissions";
 import { platformScope } from "../auth/scope";
 import { PLANNED_PAGES } from "~/lib/planned-pages";
@@ -109,7 +110,9 @@ const whatsappAccounts: SearchProvider = {
       number: string | null;
       verified_name: string | null;
       status: string;
-    }>(sql`
+    }>(
+      db(),
+      sql`
       select a.name, a.waba_id, n.display_phone_number as number, n.verified_name, a.status
       from whatsapp_accounts a
       left join whatsapp_phone_numbers n on n.account_id = a.id and n.organization_id = a.organization_id
@@ -117,7 +120,8 @@ const whatsappAccounts: SearchProvider = {
         and (a.name ilike ${pattern} or a.waba_id ilike ${pattern} or n.verified_name ilike ${pattern} or n.display_phone_number ilike ${pattern}
              ${digits.length >= 3 ? sql`or n.phone_digits like ${likePattern(digits)}` : sql``})
       order by a.created_at
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.verified_name ?? row.name ?? `WhatsApp Business Account ${row.waba_id}`,
       detail: [row.number, `WABA ${row.waba_id}`, row.status === "connected" ? "Connected" : "Disconnected"].filter(Boolean).join(" · "),
@@ -133,12 +137,15 @@ const activity: SearchProvider = {
   async search(current, query, limit) {
     const pattern = likePattern(query);
     // The last 90 days, newest first: the organisation's index on (organization_id, created_at) bounds the scan.
-    const rows = await queryRows<{ action: string; details: string; created_at: string }>(sql`
+    const rows = await queryRows<{ action: string; details: string; created_at: string }>(
+      db(),
+      sql`
       select action, details, created_at from activity_logs
       where organization_id = ${current.organization.id} and created_at > now() - interval '90 days'
         and (action ilike ${pattern} or details ilike ${pattern})
       order by created_at desc nulls last, id desc nulls last
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({ title: row.action, detail: row.details, to: "/activity" }));
   },
 };
@@ -150,11 +157,14 @@ const invoices: SearchProvider = {
   permission: "billing:view",
   async search(current, query, limit) {
     const pattern = likePattern(query);
-    const rows = await queryRows<{ id: string; number: string; description: string; status: string; total_cents: number | string }>(sql`
+    const rows = await queryRows<{ id: string; number: string; description: string; status: string; total_cents: number | string }>(
+      db(),
+      sql`
       select id, number, description, status, total_cents from invoices
       where organization_id = ${current.organization.id} and (number ilike ${pattern} or description ilike ${pattern})
       order by issued_at desc
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.number,
       detail: `${row.description} · ${formatKes(Number(row.total_cents))} · ${row.status.charAt(0).toUpperCase()}${row.status.slice(1)}`,
@@ -172,12 +182,15 @@ export const platformUsers: SearchProvider = {
     // Across tenants only with the platform scope, which refuses anybody without the console.
     platformScope(current);
     const pattern = likePattern(query);
-    const rows = await queryRows<{ first_name: string; last_name: string; email: string; organization: string; status: string }>(sql`
+    const rows = await queryRows<{ first_name: string; last_name: string; email: string; organization: string; status: string }>(
+      db(),
+      sql`
       select u.first_name, u.last_name, u.email, o.name as organization, o.status
       from users u join organizations o on o.id = u.organization_id
       where u.email ilike ${pattern} or o.name ilike ${pattern} or (u.first_name || ' ' || u.last_name) ilike ${pattern}
       order by o.name, u.email
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: `${row.first_name} ${row.last_name}`.trim() || row.email,
       detail: `${row.email} · ${row.organization} · ${row.status}`,

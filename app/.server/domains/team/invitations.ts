@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
 import { env } from "../../infrastructure/config/env";
-import { db, rawQuery } from "../../infrastructure/db/client";
+import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { hashPassword } from "../auth/password";
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { sendMail } from "../../infrastructure/mail/transport";
-import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { invitationMail } from "../../infrastructure/mail/messages";
 import { formatDay } from "~/lib/dates";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
@@ -139,15 +140,18 @@ export async function inviteMember(actor: Actor, input: { email: string; role: A
   // One open invitation an address: a second invitation refreshes the first (invitations_open_key).
   // The invitation and its mail job in one transaction: a crash leaves both or neither.
   const row = await db().transaction(async (tx) => {
-    const inserted = (await tx.execute(sql`
+    const inserted = await queryRows<{ id: string }>(
+      tx,
+      sql`
       insert into invitations (organization_id, email, role, token_hash, invited_by, sent_at, expires_at)
       values (${actor.organization.id}, ${email}, ${input.role}, ${tokenHash}, ${actor.user.id}, ${now}, ${expiresAt})
       on conflict (organization_id, lower(email)) where accepted_at is null and revoked_at is null
       do update set role = excluded.role, token_hash = excluded.token_hash, invited_by = excluded.invited_by,
                     sent_at = excluded.sent_at, expires_at = excluded.expires_at
-      returning id`)) as unknown as { rows: { id: string }[] };
-    await queueInvitationMail(inserted.rows[0]!.id, tx);
-    return inserted.rows[0]!;
+      returning id`,
+    );
+    await queueInvitationMail(inserted[0]!.id, tx);
+    return inserted[0]!;
   });
   await recordActivity({
     organizationId: actor.organization.id,
@@ -179,11 +183,14 @@ export async function resendInvitation(actor: Actor, id: string, meta?: RequestM
   const { tokenHash } = newLink();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
   const resent = await db().transaction(async (tx) => {
-    const updated = (await tx.execute(sql`
+    const updated = await queryRows<unknown>(
+      tx,
+      sql`
       update invitations set token_hash = ${tokenHash}, sent_at = ${now}, expires_at = ${expiresAt}, invited_by = ${actor.user.id}
-      where id = ${invitation.id} and accepted_at is null and revoked_at is null returning id`)) as unknown as { rows: unknown[] };
-    if (updated.rows.length) await queueInvitationMail(invitation.id, tx);
-    return updated.rows.length > 0;
+      where id = ${invitation.id} and accepted_at is null and revoked_at is null returning id`,
+    );
+    if (updated.length) await queueInvitationMail(invitation.id, tx);
+    return updated.length > 0;
   });
   if (!resent) throw refuseTeam(409, "invitation_closed", TEAM_MESSAGES.invitationClosed);
   await recordActivity({
@@ -264,38 +271,34 @@ export async function acceptInvitation(
   if (found.state !== "open") throw refuseTeam(410, "invitation_closed", TEAM_MESSAGES.invitationClosed);
   const passwordHash = await hashPassword(person.password);
   const accepted = await db().transaction(async (tx) => {
-    const [invitation] = (
-      (await tx.execute(sql`
+    const [invitation] = await queryRows<{
+      id: string;
+      invited_by: string | null;
+      organization_id: string;
+      email: string;
+      role: OrgRole;
+      expires_at: Date | string;
+      accepted_at: Date | null;
+      revoked_at: Date | null;
+    }>(
+      tx,
+      sql`
         select id, organization_id, email, role, expires_at, accepted_at, revoked_at, invited_by from invitations
-        where token_hash = ${sha256(token)} for update`)) as unknown as {
-        rows: {
-          id: string;
-          invited_by: string | null;
-          organization_id: string;
-          email: string;
-          role: OrgRole;
-          expires_at: Date | string;
-          accepted_at: Date | null;
-          revoked_at: Date | null;
-        }[];
-      }
-    ).rows;
+        where token_hash = ${sha256(token)} for update`,
+    );
     if (!invitation) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
     if (invitation.accepted_at || invitation.revoked_at) throw refuseTeam(410, "invitation_closed", TEAM_MESSAGES.invitationClosed);
     if (new Date(invitation.expires_at) <= now) throw refuseTeam(410, "invitation_expired", TEAM_MESSAGES.invitationExpired);
-    const [taken] = (
-      (await tx.execute(sql`select 1 from users where lower(email) = ${invitation.email.toLowerCase()}`)) as unknown as {
-        rows: unknown[];
-      }
-    ).rows;
+    const [taken] = await queryRows<unknown>(tx, sql`select 1 from users where lower(email) = ${invitation.email.toLowerCase()}`);
     if (taken) throw refuseTeam(409, "account_exists", TEAM_MESSAGES.accountExists);
-    const [user] = (
-      (await tx.execute(sql`
+    const [user] = await queryRows<{ id: string }>(
+      tx,
+      sql`
         insert into users (organization_id, email, first_name, last_name, password_hash, is_verified, org_role, usertype)
         values (${invitation.organization_id}, ${invitation.email}, ${person.firstName}, ${person.lastName}, ${passwordHash}, true,
                 ${invitation.role}, 'individual')
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows;
+        returning id`,
+    );
     await tx.execute(sql`update invitations set accepted_at = ${now}, accepted_by = ${user!.id} where id = ${invitation.id}`);
     await notifyInvitationAccepted(tx, {
       organizationId: invitation.organization_id,

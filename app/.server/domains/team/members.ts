@@ -1,6 +1,7 @@
 import { confirmOwnPassword } from "../auth/own-password";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
@@ -135,11 +136,12 @@ export async function transferOwnership(actor: Actor, memberId: string, password
   if (!checked.ok)
     throw refuseTeam(checked.status, checked.status === 429 ? "rate_limited" : "wrong_password", checked.message, "password");
   const handedOver = await db().transaction(async (tx) => {
-    const demoted = (await tx.execute(
+    const demoted = await queryRows<{ id: string }>(
+      tx,
       sql`update users set org_role = 'admin'
           where id = ${actor.user.id} and organization_id = ${actor.organization.id} and org_role = 'owner' returning id`,
-    )) as unknown as { rows: { id: string }[] };
-    if (!demoted.rows.length) return false;
+    );
+    if (!demoted.length) return false;
     await tx.execute(sql`update users set org_role = 'owner' where id = ${member.id} and organization_id = ${actor.organization.id}`);
     return true;
   });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../infrastructure/db/client";
-import type { Executor } from "../../infrastructure/jobs/queue";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 
 /**
  * A template's history (template_events): what the tenant did (submitted, edited, deleted), what
@@ -62,12 +62,15 @@ export async function templateHistory(templateId: string): Promise<TemplateEvent
     reason: string | null;
     actor_email: string | null;
     created_at: string | Date;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select e.id, e.source, e.event, e.reason, u.email as actor_email, e.created_at
     from template_events e left join users u on u.id = e.actor_id
     where e.template_id = ${templateId}
     order by e.created_at, e.id
-    limit 500`);
+    limit 500`,
+  );
   return rows.map((r) => ({
     id: Number(r.id),
     source: r.source,

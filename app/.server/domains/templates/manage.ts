@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -99,6 +100,7 @@ interface LiveAccount {
 
 async function liveAccounts(organizationId: string) {
   return queryRows<LiveAccount>(
+    db(),
     sql`select id, waba_id, access_token_encrypted from whatsapp_accounts where organization_id = ${organizationId} and status = 'connected' order by connected_at`,
   );
 }
@@ -120,10 +122,13 @@ async function chooseAccount(
 }
 
 async function nameTaken(organizationId: string, wabaId: string | null, name: string, language: string, exceptId?: string) {
-  const rows = await queryRows<{ id: string }>(sql`
+  const rows = await queryRows<{ id: string }>(
+    db(),
+    sql`
     select id from message_templates
     where organization_id = ${organizationId} and coalesce(waba_id, '') = ${wabaId ?? ""} and name = ${name} and language = ${language}
-      and id <> ${exceptId ?? "00000000-0000-0000-0000-000000000000"}::uuid limit 1`);
+      and id <> ${exceptId ?? "00000000-0000-0000-0000-000000000000"}::uuid limit 1`,
+  );
   return rows.length > 0;
 }
 
@@ -149,11 +154,14 @@ export async function createTemplate(
   if (sampleProblems) return { ok: false, problems: sampleProblems };
   let row: Record<string, unknown> | undefined;
   try {
-    [row] = await queryRows<Record<string, unknown>>(sql`
+    [row] = await queryRows<Record<string, unknown>>(
+      db(),
+      sql`
       insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, created_by)
       values (${actor.organizationId}, ${account?.id ?? null}, ${wabaId}, ${input.name}, ${input.language}, ${input.category}, 'draft',
               ${JSON.stringify(toMetaComponents(input))}::jsonb, ${actor.userId})
-      returning *`);
+      returning *`,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, problems: { name: takenMessage(input) } };
     throw error;
@@ -172,7 +180,10 @@ export async function createTemplate(
 
 /** Whether the organisation's submissions wait for the platform's review before Meta (organizations.template_review). */
 export async function submissionsHeld(organizationId: string) {
-  const [row] = await queryRows<{ template_review: boolean }>(sql`select template_review from organizations where id = ${organizationId}`);
+  const [row] = await queryRows<{ template_review: boolean }>(
+    db(),
+    sql`select template_review from organizations where id = ${organizationId}`,
+  );
   return row?.template_review === true;
 }
 
@@ -201,11 +212,14 @@ async function submitOrHold(
 
 /** Keeps a submission for the platform's review: status held, nothing sent to Meta, any earlier decision cleared. */
 async function holdForReview(actor: Actor, template: MessageTemplate, account: LiveAccount): Promise<SaveResult> {
-  const [row] = await queryRows<Record<string, unknown>>(sql`
+  const [row] = await queryRows<Record<string, unknown>>(
+    db(),
+    sql`
     update message_templates set status = 'held', submitted_at = now(), account_id = ${account.id}, waba_id = ${account.waba_id},
       last_error = null, rejection_reason = null, platform_rejection = null, platform_reviewed_at = null, platform_reviewed_by = null,
       updated_at = now()
-    where id = ${template.id} returning *`);
+    where id = ${template.id} returning *`,
+  );
   await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "platform", event: "held" });
   await logTemplate(
     actor,
@@ -246,12 +260,15 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
       components,
     });
     // Meta's decision may already have arrived by webhook (it matched the template by name): keep it.
-    const [row] = await queryRows<Record<string, unknown>>(sql`
+    const [row] = await queryRows<Record<string, unknown>>(
+      db(),
+      sql`
       update message_templates set meta_template_id = ${answer.id}, submitted_at = now(), last_error = null, updated_at = now(),
         account_id = ${account.id}, waba_id = ${account.waba_id}, components = ${JSON.stringify(components)}::jsonb,
         status = case when meta_event_at is null or status = 'held' then ${metaStatus(answer.status) ?? "pending"} else status end,
         category = case when meta_event_at is null then coalesce(${answer.category ?? null}, category) else category end
-      where id = ${template.id} returning *`);
+      where id = ${template.id} returning *`,
+    );
     await logTemplate(
       actor,
       "success",
@@ -263,6 +280,7 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
   } catch (error) {
     const reason = describeGraphFailure(error);
     const [row] = await queryRows<Record<string, unknown>>(
+      db(),
       sql`update message_templates set last_error = ${`Meta did not accept it: ${reason}`}, account_id = ${account.id}, waba_id = ${account.waba_id}, updated_at = now()
           where id = ${template.id} returning *`,
     );
@@ -341,10 +359,13 @@ export async function updateTemplate(
       return { ok: false, problems: { name: takenMessage(next) } };
     let row: Record<string, unknown> | undefined;
     try {
-      [row] = await queryRows<Record<string, unknown>>(sql`
+      [row] = await queryRows<Record<string, unknown>>(
+        db(),
+        sql`
         update message_templates set name = ${next.name}, language = ${next.language}, category = ${next.category},
           components = ${JSON.stringify(components)}::jsonb, account_id = ${chosen.account?.id ?? null}, waba_id = ${wabaId}, updated_at = now()
-        where id = ${template.id} and organization_id = ${actor.organizationId} returning *`);
+        where id = ${template.id} and organization_id = ${actor.organizationId} returning *`,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) return { ok: false, problems: { name: takenMessage(next) } };
       throw error;
@@ -366,7 +387,7 @@ export async function updateTemplate(
     actorId: actor.userId,
   });
   if (await submissionsHeld(actor.organizationId)) {
-    await queryRows(sql`update message_templates set components = ${JSON.stringify(components)}::jsonb where id = ${template.id}`);
+    await queryRows(db(), sql`update message_templates set components = ${JSON.stringify(components)}::jsonb where id = ${template.id}`);
     return holdForReview(actor, { ...template, components }, account);
   }
   return sendEditToMeta(actor, template, account, components, client);
@@ -388,6 +409,7 @@ async function sendEditToMeta(
   } catch (error) {
     const reason = describeGraphFailure(error);
     await queryRows(
+      db(),
       sql`update message_templates set last_error = ${`Meta did not accept the change: ${reason}`}, updated_at = now() where id = ${template.id}`,
     );
     await logTemplate(actor, "error", "Template resubmission failed", `${template.name}: ${reason}`);
@@ -400,10 +422,13 @@ async function sendEditToMeta(
     });
     return { ok: true, template: (await findTemplate(actor.organizationId, template.id))!, submitError: reason };
   }
-  const [row] = await queryRows<Record<string, unknown>>(sql`
+  const [row] = await queryRows<Record<string, unknown>>(
+    db(),
+    sql`
     update message_templates set components = ${JSON.stringify(sent)}::jsonb, status = 'pending', rejection_reason = null,
       last_error = null, submitted_at = now(), updated_at = now()
-    where id = ${template.id} returning *`);
+    where id = ${template.id} returning *`,
+  );
   await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language)})`);
   await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "sent" });
   return { ok: true, template: toTemplate(row!) };
@@ -417,11 +442,14 @@ export async function copyTemplate(actor: Actor, id: string): Promise<MessageTem
   for (let n = 1; n < 100; n++) {
     const name = n === 1 ? base : `${base}_${n}`;
     try {
-      const [row] = await queryRows<Record<string, unknown>>(sql`
+      const [row] = await queryRows<Record<string, unknown>>(
+        db(),
+        sql`
         insert into message_templates (organization_id, account_id, waba_id, name, language, category, status, components, created_by)
         values (${actor.organizationId}, ${template.accountId}, ${template.wabaId}, ${name}, ${template.language}, ${template.category}, 'draft',
                 ${JSON.stringify(template.components)}::jsonb, ${actor.userId})
-        returning *`);
+        returning *`,
+      );
       const copy = toTemplate(row!);
       await copySample(actor.organizationId, template.id, copy.id);
       await logTemplate(actor, "success", "Template copied", `${template.name} copied as ${name}`);
@@ -447,19 +475,20 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
     ? (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId)
     : undefined;
   if (template.metaTemplateId && account) {
-    await queryRows(sql`update message_templates set deleting_at = now(), updated_at = now() where id = ${template.id}`);
+    await queryRows(db(), sql`update message_templates set deleting_at = now(), updated_at = now() where id = ${template.id}`);
     try {
       await client.deleteTemplate(account.waba_id, decryptSecret(account.access_token_encrypted), template.name, template.metaTemplateId);
     } catch (error) {
       const reason = describeGraphFailure(error);
       await queryRows(
+        db(),
         sql`update message_templates set deleting_at = null, last_error = ${`Meta did not delete it: ${reason}`}, updated_at = now() where id = ${template.id}`,
       );
       await logTemplate(actor, "error", "Template deletion failed", `${template.name}: ${reason}`);
       return { ok: false, status: 502, message: `Meta did not delete ${template.name}: ${reason}` };
     }
   }
-  await queryRows(sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
+  await queryRows(db(), sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
   await recordTemplateEvent({
     templateId: template.id,
     organizationId: actor.organizationId,

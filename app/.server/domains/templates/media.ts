@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { db, queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { templateMedia } from "../../infrastructure/db/schema";
 import {
   contentMatchesType,
@@ -208,9 +209,11 @@ export async function attachSample(organizationId: string, sampleId: string, tem
   if (!sample) return false;
   if (sample.templateId === templateId) return true;
   await queryRows(
+    db(),
     sql`delete from template_media where organization_id = ${organizationId} and template_id = ${templateId} and id <> ${sampleId}::uuid`,
   );
   await queryRows(
+    db(),
     sql`update template_media set template_id = ${templateId} where id = ${sampleId}::uuid and organization_id = ${organizationId} and template_id is null`,
   );
   return true;
@@ -225,10 +228,13 @@ export async function dropSample(organizationId: string, templateId: string) {
 
 /** Copies a template's sample to its copy (Meta's handle included: handles belong to the app). */
 export async function copySample(organizationId: string, fromTemplateId: string, toTemplateId: string) {
-  await queryRows(sql`
+  await queryRows(
+    db(),
+    sql`
     insert into template_media (organization_id, template_id, file_name, content_type, size, bytes, meta_handle, uploaded_at)
     select organization_id, ${toTemplateId}::uuid, file_name, content_type, size, bytes, meta_handle, uploaded_at
-    from template_media where organization_id = ${organizationId} and template_id = ${fromTemplateId}::uuid`);
+    from template_media where organization_id = ${organizationId} and template_id = ${fromTemplateId}::uuid`,
+  );
 }
 
 /** Keeps Meta's handle for a template's sample, to use again while it is fresh. */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
 import {
   CATEGORY_VALUES,
@@ -157,10 +158,13 @@ async function pageOfTemplates<Row>(
   const order = before
     ? sql`order by created_at asc nulls first, id asc nulls first`
     : sql`order by created_at desc nulls last, id desc nulls last`;
-  const raw = await queryRows<RawRow>(sql`
+  const raw = await queryRows<RawRow>(
+    db(),
+    sql`
     select ${columns}, created_at::text as position
     from message_templates where ${whereOf(organizationId, filters)}${keyset}
-    ${order} limit ${limit + 1}`);
+    ${order} limit ${limit + 1}`,
+  );
   const more = raw.length > limit;
   const kept = raw.slice(0, limit);
   if (before) kept.reverse();
@@ -179,6 +183,7 @@ async function pageOfTemplates<Row>(
 /** How many templates the tenant has in each status (the page's summary). */
 export async function templateStatusCounts(organizationId: string): Promise<Record<TemplateStatus, number>> {
   const rows = await queryRows<{ status: TemplateStatus; n: number }>(
+    db(),
     sql`select status, count(*)::int as n from message_templates where organization_id = ${organizationId} and deleting_at is null group by status`,
   );
   const counts = Object.fromEntries(TEMPLATE_STATUSES.map((s) => [s, 0])) as Record<TemplateStatus, number>;
@@ -193,6 +198,7 @@ export const isUuid = (value: string | null | undefined): value is string =>
 export async function findTemplate(organizationId: string, id: string | null | undefined): Promise<MessageTemplate | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await queryRows<Record<string, unknown>>(
+    db(),
     sql`select * from message_templates where organization_id = ${organizationId} and id = ${id} and deleting_at is null`,
   );
   return row ? toTemplate(row) : undefined;
@@ -233,8 +239,11 @@ export function toTemplate(row: Record<string, unknown>): MessageTemplate {
 
 /** The tenant's approved templates, for the preview's chooser (name order). */
 export async function templateChoices(organizationId: string) {
-  return queryRows<{ id: string; name: string; language: TemplateLanguage; status: TemplateStatus }>(sql`
+  return queryRows<{ id: string; name: string; language: TemplateLanguage; status: TemplateStatus }>(
+    db(),
+    sql`
     select id, name, language, status from message_templates
     where organization_id = ${organizationId} and deleting_at is null
-    order by status <> 'approved', name, language limit 500`);
+    order by status <> 'approved', name, language limit 500`,
+  );
 }

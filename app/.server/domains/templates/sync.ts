@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
-import { enqueueJob, type Executor, type Job } from "../../infrastructure/jobs/queue";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import {
@@ -57,6 +58,7 @@ interface LocalRow {
 /** Reconciles one connected account's templates. */
 export async function syncAccountTemplates(accountId: string, client: GraphClient = graphClient()): Promise<SyncOutcome | undefined> {
   const [account] = await queryRows<AccountRow>(
+    db(),
     sql`select id, organization_id, waba_id, access_token_encrypted from whatsapp_accounts
         where id = ${accountId} and status = 'connected' and token_refused_at is null`,
   );
@@ -75,9 +77,12 @@ export async function syncAccountTemplates(accountId: string, client: GraphClien
     }
     throw error;
   }
-  const local = await queryRows<LocalRow>(sql`
+  const local = await queryRows<LocalRow>(
+    db(),
+    sql`
     select id, meta_template_id, name, language, status, category, components, rejection_reason, quality_score, deleting_at
-    from message_templates where organization_id = ${account.organization_id} and waba_id = ${account.waba_id}`);
+    from message_templates where organization_id = ${account.organization_id} and waba_id = ${account.waba_id}`,
+  );
   const outcome: SyncOutcome = { wabaId: account.waba_id, imported: 0, updated: 0, removed: 0 };
   const byMetaId = new Map(local.filter((l) => l.meta_template_id).map((l) => [l.meta_template_id!, l]));
   const remoteIds = new Set(remote.map((r) => r.id));
@@ -86,7 +91,7 @@ export async function syncAccountTemplates(accountId: string, client: GraphClien
   for (const row of local.filter((l) => l.deleting_at && l.meta_template_id)) {
     try {
       if (remoteIds.has(row.meta_template_id!)) await client.deleteTemplate(account.waba_id, token, row.name, row.meta_template_id!);
-      await queryRows(sql`delete from message_templates where id = ${row.id}`);
+      await queryRows(db(), sql`delete from message_templates where id = ${row.id}`);
       remoteIds.delete(row.meta_template_id!);
       outcome.removed++;
     } catch (error) {
@@ -110,10 +115,11 @@ export async function syncAccountTemplates(accountId: string, client: GraphClien
   // Templates Meta no longer has were deleted there (in Business Manager, or by a deletion whose answer was lost).
   const gone = local.filter((l) => l.meta_template_id && !l.deleting_at && !remoteIds.has(l.meta_template_id));
   if (gone.length) {
-    await queryRows(sql`delete from message_templates where id = any(${sql.param(gone.map((g) => g.id))}::uuid[])`);
+    await queryRows(db(), sql`delete from message_templates where id = any(${sql.param(gone.map((g) => g.id))}::uuid[])`);
     outcome.removed += gone.length;
   }
   await queryRows(
+    db(),
     sql`update message_templates set synced_at = now() where organization_id = ${account.organization_id} and waba_id = ${account.waba_id}`,
   );
   if (outcome.imported || outcome.updated || outcome.removed)
@@ -155,13 +161,16 @@ async function updateFromMeta(organizationId: string, row: LocalRow, template: G
     (template.qualityScore ?? row.quality_score) === row.quality_score &&
     canonical(row.components) === canonical(components);
   if (same) return false;
-  await queryRows(sql`
+  await queryRows(
+    db(),
+    sql`
     update message_templates set meta_template_id = ${template.id}, status = ${status}, category = ${category},
       previous_category = coalesce(${template.previousCategory ?? null}, previous_category),
       components = ${JSON.stringify(components)}::jsonb, rejection_reason = ${reason},
       quality_score = coalesce(${template.qualityScore ?? null}, quality_score),
       submitted_at = coalesce(submitted_at, now()), last_error = null, updated_at = now()
-    where id = ${row.id}`);
+    where id = ${row.id}`,
+  );
   // What a missed webhook would have said, in the template's history.
   if (row.status !== status)
     await recordTemplateEvent({ templateId: row.id, organizationId, source: "meta", event: template.status.toUpperCase(), reason });
@@ -179,19 +188,23 @@ async function updateFromMeta(organizationId: string, row: LocalRow, template: G
 async function importFromMeta(account: AccountRow, template: GraphTemplate) {
   const status = metaStatus(template.status);
   if (!status || !(CATEGORY_VALUES as readonly string[]).includes(template.category)) return false;
-  const inserted = await queryRows<{ id: string }>(sql`
+  const inserted = await queryRows<{ id: string }>(
+    db(),
+    sql`
     insert into message_templates (organization_id, account_id, waba_id, meta_template_id, name, language, category, status, components,
                                    rejection_reason, quality_score, source, submitted_at, synced_at)
     values (${account.organization_id}, ${account.id}, ${account.waba_id}, ${template.id}, ${template.name}, ${template.language}, ${template.category},
             ${status}, ${JSON.stringify(template.components)}::jsonb, ${status === "rejected" ? rejection(template) : null},
             ${template.qualityScore ?? null}, 'meta', now(), now())
-    on conflict do nothing returning id`);
+    on conflict do nothing returning id`,
+  );
   return inserted.length > 0;
 }
 
 /** Reconciles every connected account of a tenant ("Sync from Meta"). */
 export async function syncOrganisationTemplates(organizationId: string, client: GraphClient = graphClient()): Promise<SyncOutcome[]> {
   const accounts = await queryRows<{ id: string; waba_id: string }>(
+    db(),
     sql`select id, waba_id from whatsapp_accounts where organization_id = ${organizationId} and status = 'connected' order by connected_at`,
   );
   const outcomes: SyncOutcome[] = [];
@@ -218,7 +231,7 @@ export async function runTemplateSyncJobs(jobs: Job<{ accountId: string }>[]) {
 
 /** The recurring job: one sync job per connected account. */
 export async function enqueueAllTemplateSyncs() {
-  const accounts = await queryRows<{ id: string }>(sql`select id from whatsapp_accounts where status = 'connected'`);
+  const accounts = await queryRows<{ id: string }>(db(), sql`select id from whatsapp_accounts where status = 'connected'`);
   for (const account of accounts) await requestTemplateSync(account.id, undefined, 0);
   return accounts.length;
 }

@@ -1,11 +1,12 @@
 import { pauseForRecategorisation, pauseForTemplateStatus } from "../campaigns/guards";
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import { CATEGORY_VALUES } from "../../../lib/templates";
 import { metaStatus } from "./manage";
 import { requestTemplateSync } from "./sync";
 import { notifyTemplateDecision } from "../notifications/emitters";
 import { recordTemplateEvent } from "./events";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * The rule for holding a tenant automatically (issue 19): when Meta flags or disables one of its
@@ -27,7 +28,7 @@ export async function holdFlaggedOrganisation(
   target: { organizationId: string; templateId: string },
   because: string,
 ): Promise<boolean> {
-  const held = await rowsOf(
+  const held = await queryRows(
     tx,
     sql`update organizations set template_review = true where id = ${target.organizationId} and not template_review returning id`,
   );
@@ -71,8 +72,6 @@ export interface TemplateActivity {
   details: string;
 }
 
-const rowsOf = async <T>(tx: Executor, query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
-
 // The id is a JSON number in these webhooks and a string in the API.
 const templateIdOf = (value: Record<string, unknown>) => (value.message_template_id === undefined ? "" : String(value.message_template_id));
 const languageOf = (value: Record<string, unknown>) => String(value.message_template_language ?? "").replace("-", "_");
@@ -80,7 +79,7 @@ const languageOf = (value: Record<string, unknown>) => String(value.message_temp
 /** The stored template a change is about: by Meta's id, else a submission not yet answered (name and language). */
 async function findTarget(tx: Executor, change: TemplateChange) {
   const id = templateIdOf(change.value);
-  const [row] = await rowsOf<{ id: string; name: string; language: string; meta_template_id: string | null }>(
+  const [row] = await queryRows<{ id: string; name: string; language: string; meta_template_id: string | null }>(
     tx,
     sql`select id, name, language, meta_template_id from message_templates
         where organization_id = ${change.account.organization_id} and waba_id = ${change.account.waba_id}
@@ -105,7 +104,7 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
     if (change.field === "message_template_status_update") {
       const event = String(change.value.event ?? "").toUpperCase();
       if (event === "DELETED" || event === "PENDING_DELETION") {
-        const removed = await rowsOf(tx, sql`delete from message_templates where id = ${target.id} returning id`);
+        const removed = await queryRows(tx, sql`delete from message_templates where id = ${target.id} returning id`);
         if (removed.length)
           await recordTemplateEvent({ templateId: target.id, organizationId: change.account.organization_id, source: "meta", event }, tx);
         if (removed.length)
@@ -125,7 +124,7 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
         status === "rejected"
           ? [reasonCode, typeof info?.reason === "string" ? info.reason : null].filter(Boolean).join(": ") || null
           : null;
-      const updated = await rowsOf(
+      const updated = await queryRows(
         tx,
         sql`update message_templates set meta_template_id = ${id}, meta_event = ${event}, meta_event_at = ${at}::timestamptz,
               status = case when status = 'held' then status else coalesce(${status ?? null}, status) end,
@@ -183,7 +182,7 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
       const next = String(change.value.new_category ?? "").toUpperCase();
       if (!(CATEGORY_VALUES as readonly string[]).includes(next)) continue;
       const previous = String(change.value.previous_category ?? "").toUpperCase() || null;
-      const updated = await rowsOf(
+      const updated = await queryRows(
         tx,
         sql`update message_templates set meta_template_id = ${id}, category = ${next}, previous_category = coalesce(${previous}, category), updated_at = now()
             where id = ${target.id} and category <> ${next} returning id`,
@@ -219,7 +218,7 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
         });
     } else if (change.field === "message_template_quality_update") {
       const score = String(change.value.new_quality_score ?? "").toUpperCase() || null;
-      const changed = await rowsOf(
+      const changed = await queryRows(
         tx,
         sql`update message_templates set quality_score = ${score}, updated_at = now()
             where id = ${target.id} and quality_score is distinct from ${score} returning id`,

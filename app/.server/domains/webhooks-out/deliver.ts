@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { db, queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { users } from "../../infrastructure/db/schema";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
@@ -55,10 +56,13 @@ interface PendingDelivery {
  * resolved afresh; the request goes to the first of exactly those addresses.
  */
 export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {}) {
-  const [row] = await queryRows<PendingDelivery>(sql`
+  const [row] = await queryRows<PendingDelivery>(
+    db(),
+    sql`
     select d.id, d.organization_id, d.event_type, d.payload::text as body, d.step, w.url, w.disabled_at is not null as disabled
     from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
-    where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'`);
+    where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'`,
+  );
   if (!row) return;
   if (!row.url || row.disabled) {
     const why = row.url ? "Not sent: the endpoint is disabled." : "Not sent: there is no webhook endpoint any more.";
@@ -101,7 +105,9 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
   const status = delivered ? "delivered" : delay === undefined ? "failed" : "pending";
   const error = delivered ? null : (outcome.error ?? (outcome.status !== null ? `HTTP ${outcome.status}` : "No answer."));
   const disabled = await db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
+    const result = await queryRows<unknown>(
+      tx,
+      sql`
       with d as (
         update webhook_deliveries set attempts = attempts + 1, step = ${step}, seq = seq + 1, last_attempt_at = now(),
           response_status = ${outcome.status}, response_body = ${outcome.body}, error = ${error}, status = ${status},
@@ -113,17 +119,19 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
         insert into jobs (queue, payload, run_at)
         select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq), d.next_attempt_at from d where d.status = 'pending'
       )
-      select id from d`)) as unknown as { rows: unknown[] };
+      select id from d`,
+    );
     // Another attempt or a redelivery got there first: its outcome stands.
-    if (!result.rows.length) return null;
+    if (!result.length) return null;
     if (delivered) {
       await tx.execute(
         sql`update webhook_endpoints set failing_since = null where organization_id = ${row.organization_id} and failing_since is not null`,
       );
       return null;
     }
-    const [endpoint] = (
-      (await tx.execute(sql`
+    const [endpoint] = await queryRows<{ url: string; just_disabled: boolean; failing_since: string; failing_long: boolean }>(
+      tx,
+      sql`
         with old as (
           select organization_id, failing_since, disabled_at from webhook_endpoints where organization_id = ${row.organization_id} for update
         )
@@ -132,10 +140,8 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
                              then now() else old.disabled_at end
         from old where w.organization_id = old.organization_id
         returning w.url, (old.disabled_at is null and w.disabled_at is not null) as just_disabled, w.failing_since::text as failing_since,
-          (old.disabled_at is null and old.failing_since <= now() - make_interval(mins => ${FAILING_NOTICE_MINUTES})) as failing_long`)) as unknown as {
-        rows: { url: string; just_disabled: boolean; failing_since: string; failing_long: boolean }[];
-      }
-    ).rows;
+          (old.disabled_at is null and old.failing_since <= now() - make_interval(mins => ${FAILING_NOTICE_MINUTES})) as failing_long`,
+    );
     // Kept failing: the owners and admins hear of it an hour in, and again when it is disabled (with
     // that e-mail's words), by the organisation's notification rules (decision 031).
     if (endpoint && (endpoint.failing_long || endpoint.just_disabled))
@@ -179,7 +185,9 @@ export const LOST_AFTER_MINUTES = 15;
  * the row moved on and does nothing. Run by housekeeping; answers how many were queued again.
  */
 export async function requeueLostDeliveries(limit = 500): Promise<number> {
-  const result = await queryRows<{ id: number }>(sql`
+  const result = await queryRows<{ id: number }>(
+    db(),
+    sql`
     insert into jobs (queue, payload)
     select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq)
     from webhook_deliveries d
@@ -190,6 +198,7 @@ export async function requeueLostDeliveries(limit = 500): Promise<number> {
           and j.payload ->> 'deliveryId' = d.id::text)
     order by d.next_attempt_at
     limit ${limit}
-    returning id`);
+    returning id`,
+  );
   return result.length;
 }

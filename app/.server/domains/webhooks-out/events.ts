@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../../infrastructure/jobs/queue";
 import type { WEBHOOK_EVENTS } from "~/lib/developer";
+import { queryRows } from "../../infrastructure/db/query";
+import type { Executor } from "../../infrastructure/db/client";
 
 /** The job queue that delivers one event's attempt; its payload names the delivery and the `seq` it may act on. */
 export const WEBHOOK_OUT_QUEUE = "webhooks-out.deliver";
@@ -63,7 +64,9 @@ const MESSAGE_PAYLOAD = `json_build_object(
  */
 export async function enqueueMessageEvents(executor: Executor, events: MessageEvent[]): Promise<number> {
   if (!events.length) return 0;
-  const result = (await executor.execute(sql`
+  const result = await queryRows<unknown>(
+    executor,
+    sql`
     with e as (
       select * from unnest(${sql.param(events.map((e) => e.organizationId))}::uuid[],
                            ${sql.param(events.map((e) => e.type))}::text[],
@@ -80,6 +83,7 @@ export async function enqueueMessageEvents(executor: Executor, events: MessageEv
     )
     insert into jobs (queue, payload)
     select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
-    returning id`)) as unknown as { rows: unknown[] };
-  return result.rows.length;
+    returning id`,
+  );
+  return result.length;
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../infrastructure/db/client";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -39,10 +40,13 @@ export async function recentDeliveries(organizationId: string): Promise<Delivery
     response_status: number | null;
     response_body: string | null;
     error: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select id, event_type, status, attempts, created_at, last_attempt_at, next_attempt_at, response_status, response_body, error
     from webhook_deliveries where organization_id = ${organizationId}
-    order by created_at desc nulls last, id desc nulls last limit ${RECENT_DELIVERIES}`);
+    order by created_at desc nulls last, id desc nulls last limit ${RECENT_DELIVERIES}`,
+  );
   return rows.map((row) => ({
     id: row.id,
     eventType: row.event_type,
@@ -63,7 +67,9 @@ export async function recentDeliveries(organizationId: string): Promise<Delivery
  */
 export async function sendTestEvent(current: CurrentUser, meta: RequestMeta): Promise<string | null> {
   const organizationId = current.organization.id;
-  const [queued] = await queryRows<{ id: string }>(sql`
+  const [queued] = await queryRows<{ id: string }>(
+    db(),
+    sql`
     with d as (
       insert into webhook_deliveries (organization_id, event_type, payload, next_attempt_at)
       select w.organization_id, ${TEST_EVENT},
@@ -77,7 +83,8 @@ export async function sendTestEvent(current: CurrentUser, meta: RequestMeta): Pr
     ), job as (
       insert into jobs (queue, payload) select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0) from d
     )
-    select id from d`);
+    select id from d`,
+  );
   if (!queued) return null;
   wakeWorkers();
   await recordActivity({
@@ -100,13 +107,14 @@ export async function sendTestEvent(current: CurrentUser, meta: RequestMeta): Pr
 export async function redeliver(current: CurrentUser, deliveryId: string, meta: RequestMeta) {
   const organizationId = current.organization.id;
   const outcome = await db().transaction(async (tx) => {
-    const [found] = (
-      (await tx.execute(sql`
+    const [found] = await queryRows<{ event_type: string; sendable: boolean }>(
+      tx,
+      sql`
         select d.event_type, w.organization_id is not null and w.disabled_at is null as sendable
         from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
         where d.id = ${deliveryId} and d.organization_id = ${organizationId}
-        for update of d`)) as unknown as { rows: { event_type: string; sendable: boolean }[] }
-    ).rows;
+        for update of d`,
+    );
     if (!found) return "not_found" as const;
     if (!found.sendable) return "disabled" as const;
     await tx.execute(sql`
@@ -135,11 +143,14 @@ export async function redeliver(current: CurrentUser, deliveryId: string, meta: 
 /** Turns a disabled endpoint back on with a clean record. */
 export async function enableEndpoint(current: CurrentUser, meta: RequestMeta) {
   const organizationId = current.organization.id;
-  const [row] = await queryRows<{ url: string; was_disabled: boolean }>(sql`
+  const [row] = await queryRows<{ url: string; was_disabled: boolean }>(
+    db(),
+    sql`
     with old as (select organization_id, disabled_at from webhook_endpoints where organization_id = ${organizationId} for update)
     update webhook_endpoints w set disabled_at = null, failing_since = null
     from old where w.organization_id = old.organization_id
-    returning w.url, old.disabled_at is not null as was_disabled`);
+    returning w.url, old.disabled_at is not null as was_disabled`,
+  );
   if (!row) return "missing" as const;
   if (!row.was_disabled) return "enabled" as const;
   await recordActivity({

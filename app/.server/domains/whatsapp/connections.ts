@@ -1,11 +1,12 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { db, type DbOrTx } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../../infrastructure/db/schema";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
-import type { Executor, Job } from "../../infrastructure/jobs/queue";
+import type { Job } from "../../infrastructure/jobs/queue";
 import {
   describeGraphFailure,
   GraphApiError,
@@ -181,7 +182,7 @@ export async function unsubscribeForDisconnect(account: { wabaId: string; access
 }
 
 /** The second half, inside the caller's transaction: the account, numbers, messages and history stay; the numbers are free. */
-export async function markDisconnected(tx: DbOrTx, account: { id: string; organizationId: string }) {
+export async function markDisconnected(tx: Executor, account: { id: string; organizationId: string }) {
   const now = new Date();
   await tx
     .update(whatsappAccounts)
@@ -264,14 +265,17 @@ const TAKEN_ELSEWHERE = "This WhatsApp Business Account is connected to another 
 
 /** Whether another tenant's live link holds the WABA or one of this account's numbers. */
 async function heldElsewhere(organizationId: string, accountId: string, wabaId: string) {
-  const found = (await db().execute(sql`
+  const found = await queryRows<unknown>(
+    db(),
+    sql`
     select 1 from whatsapp_accounts where waba_id = ${wabaId} and status = 'connected' and organization_id <> ${organizationId}
     union all
     select 1 from whatsapp_phone_numbers p
     where p.disconnected_at is null and p.organization_id <> ${organizationId}
       and p.phone_number_id in (select phone_number_id from whatsapp_phone_numbers where account_id = ${accountId})
-    limit 1`)) as unknown as { rows: unknown[] };
-  return found.rows.length > 0;
+    limit 1`,
+  );
+  return found.length > 0;
 }
 
 /** organizations.whatsapp_number: the first number of a connected account, or none. */
@@ -288,12 +292,13 @@ async function refreshPrimaryNumber(tx: Executor, organizationId: string) {
 /** Job: re-read a number from Graph after a quality event (the event names the change, Graph the state). */
 export async function refreshPhoneNumbers(jobs: Job<{ phoneNumberId: string }>[], tx: Executor, client: GraphClient = graphClient()) {
   for (const job of jobs) {
-    const found = (await tx.execute(sql`
+    const found = await queryRows<{ phone_number_id: string; access_token_encrypted: string }>(
+      tx,
+      sql`
       select p.phone_number_id, a.access_token_encrypted from whatsapp_phone_numbers p join whatsapp_accounts a on a.id = p.account_id
-      where p.phone_number_id = ${job.payload.phoneNumberId} and p.disconnected_at is null`)) as unknown as {
-      rows: { phone_number_id: string; access_token_encrypted: string }[];
-    };
-    const row = found.rows[0];
+      where p.phone_number_id = ${job.payload.phoneNumberId} and p.disconnected_at is null`,
+    );
+    const row = found[0];
     if (!row) continue;
     const number = await client.getPhoneNumber(row.phone_number_id, decryptSecret(row.access_token_encrypted));
     await tx.execute(sql`

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "../db/client";
+import { queryRows } from "../db/query";
+import type { Executor } from "../db/client";
 
 /**
  * Platform-wide settings (decision 039): a row of platform_settings each, its value JSON, its
@@ -19,15 +20,16 @@ export function booleanSettingSql(setting: Setting): SQL {
 }
 
 /** The boolean setting now; `forUpdate` locks its row (when there is one) for the caller's transaction. */
-export async function readBooleanSetting(executor: DbOrTx, setting: Setting, forUpdate = false): Promise<boolean> {
-  const result = (await executor.execute(
+export async function readBooleanSetting(executor: Executor, setting: Setting, forUpdate = false): Promise<boolean> {
+  const result = await queryRows<{ on: boolean }>(
+    executor,
     sql`select value = 'true'::jsonb as on from platform_settings where key = ${setting.key}${forUpdate ? sql` for update` : sql``}`,
-  )) as unknown as { rows: { on: boolean }[] };
-  return result.rows[0]?.on ?? setting.default;
+  );
+  return result[0]?.on ?? setting.default;
 }
 
 /** Stores the setting's value (the caller audits it in the same transaction). */
-export async function writeBooleanSetting(executor: DbOrTx, setting: Setting, value: boolean, userId: string) {
+export async function writeBooleanSetting(executor: Executor, setting: Setting, value: boolean, userId: string) {
   await executor.execute(sql`
     insert into platform_settings (key, value, updated_at, updated_by) values (${setting.key}, ${JSON.stringify(value)}::jsonb, now(), ${userId})
     on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by`);

@@ -2,7 +2,6 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { withPreparedStatements } from "./pglite-statements";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
 import * as schema from "./schema";
 import { log } from "../log";
 import { noteDatabaseError, setAvailabilityProbe } from "./availability";
@@ -16,7 +15,7 @@ const counting = { logQuery: noteStatement };
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The database, or a transaction on it: what a function that may run inside a caller's transaction takes. */
-export type DbOrTx = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;
@@ -184,10 +183,4 @@ async function migrateDatabase(handle: DatabaseHandle) {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   }
-}
-
-/** Runs raw SQL and returns its rows (PGlite and node-postgres both answer with `rows`). */
-export async function queryRows<Row>(query: SQL): Promise<Row[]> {
-  const result = (await db().execute(query)) as unknown as { rows: Row[] };
-  return result.rows;
 }

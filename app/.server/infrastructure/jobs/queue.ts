@@ -1,8 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, type Database } from "../db/client";
-
-/** A database or an open transaction: queue writes join the caller's transaction when given one. */
-export type Executor = Pick<Database, "execute" | "insert">;
+import { db, type Executor } from "../db/client";
+import { queryRows } from "../db/query";
 
 export interface Job<Payload = unknown> {
   id: number;
@@ -37,12 +35,15 @@ export async function enqueueJob(queue: string, payload: unknown, options: Enque
   const runAt = options.runAt
     ? sql`${options.runAt.toISOString()}::timestamptz`
     : sql`now() + make_interval(secs => ${Math.max(0, Math.round((options.delayMs ?? 0) / 1000))})`;
-  const result = (await executor.execute(sql`
+  const result = await queryRows<{ id: number | string }>(
+    executor,
+    sql`
     insert into jobs (queue, payload, run_at, priority, unique_key)
     values (${queue}, ${JSON.stringify(payload)}::jsonb, ${runAt}, ${priority}, ${options.uniqueKey ?? null})
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing
-    returning id`)) as unknown as { rows: { id: number | string }[] };
-  const row = result.rows[0];
+    returning id`,
+  );
+  const row = result[0];
   return row ? Number(row.id) : null;
 }
 
@@ -52,10 +53,11 @@ export async function enqueueJob(queue: string, payload: unknown, options: Enque
  * worker that dies lets its lease run out and the jobs come back to the others.
  */
 export async function claimJobs<Payload>(queue: string, limit: number, leaseMs: number): Promise<Job<Payload>[]> {
-  const result = (await db().execute(claimStatement(queue, limit, leaseMs))) as unknown as {
-    rows: { id: number | string; queue: string; payload: Payload; attempts: number }[];
-  };
-  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+  const result = await queryRows<{ id: number | string; queue: string; payload: Payload; attempts: number }>(
+    db(),
+    claimStatement(queue, limit, leaseMs),
+  );
+  return result.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 /** claimJobs' statement, on its own so a test can EXPLAIN it (it must read jobs_pending_idx, never sort a backlog). */
@@ -77,12 +79,15 @@ export function claimStatement(queue: string, limit: number, leaseMs: number) {
 /** Which of `queues` have a job ready to claim now: one cheap statement for an idle worker's poll. */
 export async function readyQueues(queues: string[]): Promise<string[]> {
   if (!queues.length) return [];
-  const result = (await db().execute(sql`
+  const result = await queryRows<{ name: string }>(
+    db(),
+    sql`
     select q.name from unnest(${sql.param(queues)}::text[]) as q(name)
     where exists (
       select 1 from jobs where queue = q.name and ${PENDING} and run_at <= now() and (locked_until is null or locked_until < now())
-    )`)) as unknown as { rows: { name: string }[] };
-  return result.rows.map((row) => row.name);
+    )`,
+  );
+  return result.map((row) => row.name);
 }
 
 /** Marks jobs finished, inside the transaction that did their work; housekeeping removes them later. */

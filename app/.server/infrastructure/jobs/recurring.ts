@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../db/client";
+import { queryRows } from "../db/query";
 
 export interface RecurringJob {
   /** Stable name; also the unique key of the job it enqueues. */
@@ -46,7 +47,9 @@ export async function scheduleRecurringJobs() {
  * A job still pending from the last period (unique key) is not doubled. Answers the names enqueued.
  */
 export async function enqueueDueRecurringJobs(): Promise<string[]> {
-  const result = (await db().execute(sql`
+  const result = await queryRows<{ name: string }>(
+    db(),
+    sql`
     with due as (
       update recurring_jobs
       -- On time: keep the cadence. Overdue by a period or more (every instance was down): one run now, the next a period on.
@@ -62,6 +65,7 @@ export async function enqueueDueRecurringJobs(): Promise<string[]> {
       on conflict (unique_key) where finished_at is null and failed_at is null do nothing
       returning payload->>'recurring' as name
     )
-    select name from enqueued`)) as unknown as { rows: { name: string }[] };
-  return result.rows.map((row) => row.name);
+    select name from enqueued`,
+  );
+  return result.map((row) => row.name);
 }

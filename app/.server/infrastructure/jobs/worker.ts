@@ -1,9 +1,9 @@
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError } from "../db/availability";
 import { createIdler } from "./idle";
 import { log } from "../log";
 import { processState } from "../process-state";
-import { claimJobs, completeJobs, readyQueues, releaseClaims, releaseFailedJob, type Executor, type Job } from "./queue";
+import { claimJobs, completeJobs, readyQueues, releaseClaims, releaseFailedJob, type Job } from "./queue";
 import { enqueueDueRecurringJobs, scheduleRecurringJobs } from "./recurring";
 
 export interface JobHandler<Payload = unknown> {

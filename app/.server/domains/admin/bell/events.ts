@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { isTenant } from "../users/tenants";
 
@@ -159,13 +160,16 @@ function toEvent(row: EventRow): BellEvent {
 
 /** What the header's bell shows: the newest `limit` events and the unread count, in one statement. */
 export async function bellSummary(_scope: PlatformScope, seenAt: Date | null, limit = 5) {
-  const rows = await queryRows<EventRow>(sql`
+  const rows = await queryRows<EventRow>(
+    db(),
+    sql`
     with latest as (${unionOf(limit, undefined, "older")}),
          counted as (select ${unreadCount(seenAt)} as unread)
     select e.kind, e.id, e.at, ${AT_TEXT} as at_text, e.title, e.detail, e.level, e.target, c.unread
     from counted c left join latest e on true
     order by e.at desc nulls last, e.kind desc, e.id desc
-    limit ${limit}`);
+    limit ${limit}`,
+  );
   const unread = Number(rows[0]?.unread ?? 0);
   return { unread, events: rows.filter((r) => r.kind).map(toEvent) };
 }
@@ -189,11 +193,14 @@ export async function bellPage(_scope: PlatformScope, options: { after?: BellCur
   const direction = options.before ? "newer" : "older";
   const cursor = options.before ?? options.after;
   const order = direction === "older" ? sql.raw("desc") : sql.raw("asc");
-  const rows = await queryRows<EventRow>(sql`
+  const rows = await queryRows<EventRow>(
+    db(),
+    sql`
     select e.kind, e.id, e.at, ${AT_TEXT} as at_text, e.title, e.detail, e.level, e.target
     from (${unionOf(limit + 1, cursor, direction)}) e
     order by e.at ${order}, e.kind ${order}, e.id ${order}
-    limit ${limit + 1}`);
+    limit ${limit + 1}`,
+  );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   if (direction === "newer") page.reverse();

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../../infrastructure/db/client";
+import { db, type Executor } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { PlatformScope } from "../../auth/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
-import type { Executor } from "../../../infrastructure/jobs/queue";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { issueInvoice } from "../../billing/invoices";
 import { changeWallet } from "../../billing/ledger";
@@ -55,7 +55,9 @@ export async function listDisputes(_scope: PlatformScope, status: "open" | "reso
     resolution: string | null;
     resolved_at: string | Date | null;
     credit_note: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select d.id, d.invoice_id, i.number, d.organization_id, o.name as business, d.reason, i.total_cents, d.created_at, d.status,
            d.outcome, d.resolution, d.resolved_at, c.number as credit_note
     from invoice_disputes d
@@ -64,7 +66,8 @@ export async function listDisputes(_scope: PlatformScope, status: "open" | "reso
     left join invoices c on c.id = d.credit_note_id
     where d.status = ${status}
     order by ${status === "open" ? sql`d.created_at asc` : sql`d.resolved_at desc`}
-    limit ${limit}`);
+    limit ${limit}`,
+  );
   return rows.map((r) => ({
     id: r.id,
     invoiceId: r.invoice_id,
@@ -99,14 +102,17 @@ export async function adminDispute(_scope: PlatformScope, disputeId: string) {
     credit_note: string | null;
     raised_by: string | null;
     resolved_by: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select d.id, d.invoice_id, d.status, d.outcome, d.reason, d.previous_status, d.created_at, d.resolved_at, d.resolution,
            d.credit_note_id, c.number as credit_note, u.email as raised_by, r.email as resolved_by
     from invoice_disputes d
     left join invoices c on c.id = d.credit_note_id
     left join users u on u.id = d.raised_by
     left join users r on r.id = d.resolved_by
-    where d.id = ${disputeId}`);
+    where d.id = ${disputeId}`,
+  );
   if (!row) return null;
   return {
     id: row.id,
@@ -144,13 +150,16 @@ interface LockedDispute {
 /** The open dispute and its invoice, locked (the invoice first, then the dispute); a resolved one is refused. */
 async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedDispute> {
   if (!isUuid(disputeId)) throw refuseAdminBilling(404, NOT_FOUND);
-  const found = (await tx.execute(sql`
+  const found = await queryRows<LockedDispute & { dispute_status: string }>(
+    tx,
+    sql`
     select d.id, d.organization_id, d.invoice_id, d.previous_status, d.reason, d.status as dispute_status, i.number, i.kind, i.status,
            i.total_cents, i.prices_include_vat, i.lines, i.plan_type, i.billing_type, i.payment_id
     from invoice_disputes d join invoices i on i.id = d.invoice_id
     where d.id = ${disputeId}
-    for update of d, i`)) as unknown as { rows: (LockedDispute & { dispute_status: string })[] };
-  const row = found.rows[0];
+    for update of d, i`,
+  );
+  const row = found[0];
   if (!row) throw refuseAdminBilling(404, NOT_FOUND);
   if (row.dispute_status !== "open") throw refuseAdminBilling(409, `This dispute of ${row.number} is already resolved.`);
   return row;

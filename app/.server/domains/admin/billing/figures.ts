@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { nairobiMidnight, periodAt, previousPeriod } from "../../billing/periods";
 import { BILLING_PERIODS, type BillingPeriod } from "~/lib/admin-billing";
@@ -46,14 +47,17 @@ const range = (column: ReturnType<typeof sql.raw>, bounds: { from: Date | null; 
   sql`${bounds.from ? sql`and ${column} >= ${bounds.from.toISOString()}` : sql``} ${bounds.to ? sql`and ${column} < ${bounds.to.toISOString()}` : sql``}`;
 
 export async function billingTotals(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<BillingTotals> {
-  const [row] = await queryRows<Record<string, string | number | null>>(sql`
+  const [row] = await queryRows<Record<string, string | number | null>>(
+    db(),
+    sql`
     select coalesce(sum(total_cents) filter (where series = 'INV' and status <> 'void'), 0)::bigint as invoiced,
            coalesce(sum(total_cents) filter (where series = 'INV' and status = 'paid'), 0)::bigint as paid,
            coalesce(sum(total_cents) filter (where series = 'INV' and status in ('pending', 'overdue', 'disputed')), 0)::bigint as outstanding,
            coalesce(sum(total_cents) filter (where series = 'INV' and status = 'overdue'), 0)::bigint as overdue,
            count(*) filter (where series = 'INV')::int as invoices,
            coalesce(sum(total_cents) filter (where series = 'CRN'), 0)::bigint as credited
-    from invoices where series in ('INV', 'CRN') ${range(sql.raw("issued_at"), bounds)}`);
+    from invoices where series in ('INV', 'CRN') ${range(sql.raw("issued_at"), bounds)}`,
+  );
   return {
     invoicedCents: Number(row?.invoiced ?? 0),
     paidCents: Number(row?.paid ?? 0),
@@ -80,19 +84,25 @@ export const METHOD_LABELS: Record<string, string> = {
 
 /** Paid tax invoices by the plan they were issued on, largest first. */
 export async function revenueByPlan(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<RevenueLine[]> {
-  const rows = await queryRows<{ plan: string | null; n: number; amount: string | number }>(sql`
+  const rows = await queryRows<{ plan: string | null; n: number; amount: string | number }>(
+    db(),
+    sql`
     select plan_type as plan, count(*)::int as n, sum(total_cents)::bigint as amount
     from invoices where series = 'INV' and status = 'paid' ${range(sql.raw("issued_at"), bounds)}
-    group by plan_type order by amount desc`);
+    group by plan_type order by amount desc`,
+  );
   return rows.map((r) => ({ key: r.plan ?? "none", label: r.plan ?? "No plan", count: Number(r.n), amountCents: Number(r.amount) }));
 }
 
 /** Money received in the period by each way in (every method listed, zero where none came). */
 export async function revenueByMethod(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<RevenueLine[]> {
-  const rows = await queryRows<{ method: string; n: number; amount: string | number }>(sql`
+  const rows = await queryRows<{ method: string; n: number; amount: string | number }>(
+    db(),
+    sql`
     select method, count(*)::int as n, sum(amount_cents)::bigint as amount
     from payments where status = 'completed' ${range(sql.raw("completed_at"), bounds)}
-    group by method`);
+    group by method`,
+  );
   const found = new Map(rows.map((r) => [r.method, r]));
   return Object.entries(METHOD_LABELS).map(([key, label]) => ({
     key,

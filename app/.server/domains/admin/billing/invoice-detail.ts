@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { PlatformScope } from "../../auth/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
@@ -36,7 +37,9 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
     credits_invoice_id: string | null;
     credits_number: string | null;
     owner_email: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select i.id, i.organization_id, o.name as business, i.kind, i.status, i.payment_method, i.payment_id, i.payment_reference,
            i.reconciled, i.reconciled_at, r.email as reconciled_by_email, i.reconciliation_note, i.reminders, i.last_reminder_at,
            i.credits_invoice_id, c.number as credits_number,
@@ -45,12 +48,16 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
     left join organizations o on o.id = i.organization_id
     left join users r on r.id = i.reconciled_by
     left join invoices c on c.id = i.credits_invoice_id
-    where i.id = ${invoiceId}`);
+    where i.id = ${invoiceId}`,
+  );
   if (!row) return null;
   const document = await invoiceDocument(row.organization_id, invoiceId);
   if (!document) return null;
-  const disputes = await queryRows<{ id: string; status: string; outcome: string | null; reason: string; created_at: string | Date }>(sql`
-    select id, status, outcome, reason, created_at from invoice_disputes where invoice_id = ${invoiceId} order by created_at desc`);
+  const disputes = await queryRows<{ id: string; status: string; outcome: string | null; reason: string; created_at: string | Date }>(
+    db(),
+    sql`
+    select id, status, outcome, reason, created_at from invoice_disputes where invoice_id = ${invoiceId} order by created_at desc`,
+  );
   const when = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
   return {
     id: row.id,
@@ -135,17 +142,18 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
     }),
   );
   await db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
-      update invoices set reminders = reminders + 1, last_reminder_at = now() where id = ${invoiceId} returning reminders`)) as unknown as {
-      rows: { reminders: number }[];
-    };
+    const result = await queryRows<{ reminders: number }>(
+      tx,
+      sql`
+      update invoices set reminders = reminders + 1, last_reminder_at = now() where id = ${invoiceId} returning reminders`,
+    );
     await recordAdminAction(tx, current, meta, {
       action: "invoice.reminder",
       organizationId: invoice.organizationId,
       targetType: "invoice",
       targetId: invoiceId,
       before: { reminders: invoice.reminders },
-      after: { reminders: Number(result.rows[0]?.reminders ?? invoice.reminders + 1), to: invoice.ownerEmail },
+      after: { reminders: Number(result[0]?.reminders ?? invoice.reminders + 1), to: invoice.ownerEmail },
     });
   });
   return { number: invoice.document.number, to: invoice.ownerEmail };

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { INVOICE_STATUSES, PLAN_CODES } from "../../../infrastructure/db/schema/billing";
@@ -168,14 +169,17 @@ export async function adminInvoicePage(
         : sql`(${column.expr}, i.id) > (${at[0]}::${column.cast}, ${at[1]}::uuid)`,
     );
   const direction = desc ? sql`desc` : sql`asc`;
-  const rows = await queryRows<StoredRow>(sql`
+  const rows = await queryRows<StoredRow>(
+    db(),
+    sql`
     select i.id, i.number, i.organization_id, o.name as business, i.buyer->>'name' as buyer_name, i.buyer->>'email' as email,
            i.plan_type, i.total_cents, i.issued_at, (${column.expr})::text as sort_key, i.due_at, i.paid_at, i.status, i.kind,
            i.payment_method, i.reconciled, (i.total_cents - ${AMOUNT_DUE_SQL}) as credited_cents
     from invoices i left join organizations o on o.id = i.organization_id
     where ${sql.join(conditions, sql` and `)}
     order by ${column.expr} ${direction}, i.id ${direction}
-    limit ${limit + 1}`);
+    limit ${limit + 1}`,
+  );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   if (backwards) page.reverse();

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows, type DbOrTx } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
@@ -49,9 +50,12 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
     payment_id: string | null;
     total_cents: string | number;
     issued_at: string | Date;
-  }>(sql`select i.id, i.number, i.organization_id, i.kind, i.status, i.reconciled, i.payment_method, i.payment_id,
+  }>(
+    db(),
+    sql`select i.id, i.number, i.organization_id, i.kind, i.status, i.reconciled, i.payment_method, i.payment_id,
                 ${AMOUNT_DUE_SQL} as total_cents, i.issued_at
-         from invoices i where i.id = ${invoiceId}`);
+         from invoices i where i.id = ${invoiceId}`,
+  );
   if (!invoice) throw refuseAdminBilling(404, NOT_FOUND);
   if (!isReconcilable({ ...invoice, paymentMethod: invoice.payment_method }))
     throw refuseAdminBilling(
@@ -73,7 +77,7 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
       note: input.note || null,
       inTransaction: async (tx) => {
         // The ledger's executor is the same transaction the audit record belongs in.
-        await recordAdminAction(tx as unknown as DbOrTx, current, meta, {
+        await recordAdminAction(tx, current, meta, {
           action: "invoice.reconcile",
           organizationId: invoice.organization_id,
           targetType: "invoice",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 
 /** Bank transfers awaiting reconciliation, oldest first (invoices_unreconciled_bank_idx): what to look for on the statement. */
@@ -14,11 +15,14 @@ export async function unreconciledTransfers(_scope: PlatformScope, limit = 50) {
     due_at: string | Date | null;
     payment_reference: string | null;
     status: string;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select i.id, i.number, i.organization_id, o.name as business, i.total_cents, i.issued_at, i.due_at, i.payment_reference, i.status
     from invoices i left join organizations o on o.id = i.organization_id
     where i.status in ('pending', 'overdue') and i.reconciled = false and (i.kind = 'bank_transfer' or i.payment_method = 'bank')
-    order by i.issued_at limit ${limit}`);
+    order by i.issued_at limit ${limit}`,
+  );
   return rows.map((r) => ({
     id: r.id,
     invoiceNumber: r.number,

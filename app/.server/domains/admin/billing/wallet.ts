@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { PlatformScope } from "../../auth/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
@@ -19,9 +20,12 @@ export const ADJUSTMENT_MAX_KES = 1_000_000;
 
 export async function adminWallet(_scope: PlatformScope, organizationId: string) {
   if (!isUuid(organizationId)) return null;
-  const [org] = await queryRows<{ id: string; name: string; plan_type: string; billing_type: string; has_wallet: boolean }>(sql`
+  const [org] = await queryRows<{ id: string; name: string; plan_type: string; billing_type: string; has_wallet: boolean }>(
+    db(),
+    sql`
     select o.id, o.name, o.plan_type, o.billing_type, exists (select 1 from wallets w where w.organization_id = o.id) as has_wallet
-    from organizations o where o.id = ${organizationId}`);
+    from organizations o where o.id = ${organizationId}`,
+  );
   if (!org) return null;
   const state = await walletState(db(), organizationId);
   const entries = await queryRows<{
@@ -33,11 +37,14 @@ export async function adminWallet(_scope: PlatformScope, organizationId: string)
     description: string;
     created_at: string | Date;
     created_by_email: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select e.id, e.kind, e.amount_cents, e.held_cents, e.balance_after_cents, e.description, e.created_at, u.email as created_by_email
     from wallet_entries e left join users u on u.id = e.created_by
     where e.organization_id = ${organizationId}
-    order by e.id desc limit 25`);
+    order by e.id desc limit 25`,
+  );
   return {
     organizationId: org.id,
     businessName: org.name,
@@ -76,9 +83,7 @@ export async function adjustWallet(
     throw refuseAdminBilling(422, `Keep the reason under ${ADJUSTMENT_REASON_MAX} characters.`, "reason");
   const amountCents = input.direction === "credit" ? cents : -cents;
   return db().transaction(async (tx) => {
-    const [org] = (
-      (await tx.execute(sql`select id from organizations where id = ${organizationId}`)) as unknown as { rows: { id: string }[] }
-    ).rows;
+    const [org] = await queryRows<{ id: string }>(tx, sql`select id from organizations where id = ${organizationId}`);
     if (!org) throw refuseAdminBilling(404, NOT_FOUND);
     const before = await walletState(tx, organizationId, { lock: true });
     const entry = await changeWallet(tx, {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { isTimestamp } from "../../../infrastructure/db/keyset";
 import { isTenant } from "../users/tenants";
@@ -36,7 +37,7 @@ export async function recentActivity(_scope: PlatformScope, options: { limit?: n
     details: string;
     created_at: string | Date;
     at: string;
-  }>(recentActivityStatement(limit, after, options.since));
+  }>(db(), recentActivityStatement(limit, after, options.since));
   const records: TenantActivity[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     organizationId: r.organization_id,

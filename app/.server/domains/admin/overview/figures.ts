@@ -1,6 +1,7 @@
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 
@@ -47,7 +48,9 @@ export interface PlatformOverview {
  * here in the same pass over users that finds each organisation's last sign-in.
  */
 export async function platformOverview(_scope: PlatformScope): Promise<PlatformOverview> {
-  const [row] = await queryRows<Record<string, unknown>>(sql`
+  const [row] = await queryRows<Record<string, unknown>>(
+    db(),
+    sql`
     with bounds as (
       select (date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month') at time zone 'Africa/Nairobi' as starts,
              ${nairobiMonthStartInstant} as ends,
@@ -94,7 +97,8 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
     from bounds b
     left join tenants t on true
     left join billing_plans p on p.code = lower(t.plan_type) and p.billing_type = t.billing_type
-    group by b.label, b.starts, b.ends, b.growth_from`);
+    group by b.label, b.starts, b.ends, b.growth_from`,
+  );
   const monthRevenue = n(row?.month_revenue);
   const payingBase = n(row?.paying_base);
   const startBase = n(row?.start_base);
@@ -124,11 +128,14 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
 
 /** Messages Meta accepted (sent) and customers' messages received, per Nairobi day, the last 30 days, oldest first. */
 export async function messageVolume(_scope: PlatformScope) {
-  const rows = await queryRows<{ day: string; label: string; sent: number | string; received: number | string }>(sql`
+  const rows = await queryRows<{ day: string; label: string; sent: number | string; received: number | string }>(
+    db(),
+    sql`
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
     totals as (select day, sent, received from platform_message_daily where day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))})
     select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent, coalesce(t.received, 0) as received
-    from days d left join totals t on t.day = d.day order by d.day`);
+    from days d left join totals t on t.day = d.day order by d.day`,
+  );
   return rows.map((r) => ({ day: r.day, label: r.label, sent: n(r.sent), received: n(r.received) }));
 }
 
@@ -148,7 +155,10 @@ export async function openSystemAlerts(_scope: PlatformScope, limit = 10): Promi
     title: string;
     details: string | null;
     opened_at: string | Date;
-  }>(sql`
-    select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc nulls last limit ${limit}`);
+  }>(
+    db(),
+    sql`
+    select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc nulls last limit ${limit}`,
+  );
   return rows.map((r) => ({ id: r.id, level: r.level, title: r.title, details: r.details, openedAt: new Date(r.opened_at).toISOString() }));
 }

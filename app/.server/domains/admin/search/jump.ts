@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,12 +15,14 @@ const INVOICE_NUMBER = /^(INV|RCT|CRN)-\d{4}-\d{1,}$/i;
 export async function exactTarget(_scope: PlatformScope, query: string): Promise<string | null> {
   const text = query.trim();
   if (INVOICE_NUMBER.test(text)) {
-    const [row] = await queryRows<{ id: string }>(sql`select id from invoices where number = ${text.toUpperCase()}`);
+    const [row] = await queryRows<{ id: string }>(db(), sql`select id from invoices where number = ${text.toUpperCase()}`);
     return row ? `/admin/billing/invoices/${row.id}` : null;
   }
   if (!UUID.test(text)) return null;
   const id = text.toLowerCase();
-  const [row] = await queryRows<{ kind: string; id: string }>(sql`
+  const [row] = await queryRows<{ kind: string; id: string }>(
+    db(),
+    sql`
     select 'organization' as kind, id::text as id from organizations where id = ${id}::uuid
     union all select 'user', organization_id::text from users where id = ${id}::uuid
     union all select 'invoice', id::text from invoices where id = ${id}::uuid
@@ -27,7 +30,8 @@ export async function exactTarget(_scope: PlatformScope, query: string): Promise
     union all select 'whatsapp', id::text from whatsapp_accounts where id = ${id}::uuid
     union all select 'whatsapp', account_id::text from whatsapp_phone_numbers where id = ${id}::uuid
     union all select 'template', id::text from message_templates where id = ${id}::uuid
-    limit 1`);
+    limit 1`,
+  );
   if (!row) return null;
   switch (row.kind) {
     case "organization":

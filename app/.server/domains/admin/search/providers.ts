@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { platformScope } from "../../auth/scope";
 import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
 import { formatKes } from "~/lib/invoice";
@@ -40,11 +41,14 @@ export const adminOrganizations: SearchProvider = {
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
-    const rows = await queryRows<{ id: string; name: string; business_id: string; status: string; plan_type: string }>(sql`
+    const rows = await queryRows<{ id: string; name: string; business_id: string; status: string; plan_type: string }>(
+      db(),
+      sql`
       select o.id, o.name, o.business_id, o.status, o.plan_type from organizations o
       where ${ORGANIZATION_TEXT} ilike ${likePattern(query)}
       order by ${closeness(sql`o.name`, query)}, o.name, o.id
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.name,
       detail: `${row.business_id} · ${row.plan_type} · ${STATUS_WORDS[row.status] ?? row.status}`,
@@ -67,12 +71,15 @@ export const adminUsers: SearchProvider = {
       email: string;
       phone_number: string | null;
       organization: string;
-    }>(sql`
+    }>(
+      db(),
+      sql`
       select u.organization_id, u.first_name, u.last_name, u.email, u.phone_number, o.name as organization
       from users u join organizations o on o.id = u.organization_id
       where ${USER_TEXT} ilike ${likePattern(text)}
       order by ${closeness(sql`u.email`, text)}, u.first_name, u.last_name, u.email
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: `${row.first_name} ${row.last_name}`.trim() || row.email,
       detail: [row.email, row.phone_number, row.organization].filter(Boolean).join(" · "),
@@ -95,12 +102,15 @@ export const adminInvoices: SearchProvider = {
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
-    const rows = await queryRows<{ id: string; number: string; status: string; total_cents: number | string; organization: string }>(sql`
+    const rows = await queryRows<{ id: string; number: string; status: string; total_cents: number | string; organization: string }>(
+      db(),
+      sql`
       select i.id, i.number, i.status, i.total_cents, o.name as organization
       from invoices i join organizations o on o.id = i.organization_id
       where i.number ilike ${likePattern(query)}
       order by ${closeness(sql`i.number`, query)}, i.issued_at desc, i.id
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.number,
       detail: `${row.organization} · ${formatKes(Number(row.total_cents))} · ${INVOICE_STATUS_WORDS[row.status] ?? row.status}`,
@@ -126,7 +136,9 @@ export const adminWhatsapp: SearchProvider = {
       account_name: string | null;
       organization: string;
       status: string;
-    }>(sql`
+    }>(
+      db(),
+      sql`
       select * from (
         (select a.id as account_id, a.waba_id, n.display_phone_number as number, n.phone_number_id, n.verified_name,
                 a.name as account_name, o.name as organization, a.status, ${closeness(NUMBER_TEXT, text)} as rank
@@ -144,7 +156,8 @@ export const adminWhatsapp: SearchProvider = {
          limit ${limit})
       ) found
       order by rank, number nulls last, waba_id
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.number ?? row.account_name ?? `WhatsApp Business Account ${row.waba_id}`,
       detail: [
@@ -167,12 +180,15 @@ export const adminTemplates: SearchProvider = {
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
-    const rows = await queryRows<{ id: string; name: string; language: string; status: string; organization: string }>(sql`
+    const rows = await queryRows<{ id: string; name: string; language: string; status: string; organization: string }>(
+      db(),
+      sql`
       select t.id, t.name, t.language, t.status, o.name as organization
       from message_templates t join organizations o on o.id = t.organization_id
       where t.name ilike ${likePattern(query)} and t.deleting_at is null
       order by ${closeness(sql`t.name`, query)}, t.name, t.language, t.id
-      limit ${limit}`);
+      limit ${limit}`,
+    );
     return rows.map((row) => ({
       title: row.name,
       detail: `${row.organization} · ${row.language} · ${TEMPLATE_STATUS_LABELS[row.status as TemplateStatus] ?? row.status}`,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows, type DbOrTx } from "../../../infrastructure/db/client";
+import { db, type Executor } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { READY_JOB } from "./figures";
 
 /**
@@ -54,9 +55,12 @@ function duration(seconds: number) {
 }
 
 async function missingInstances(): Promise<Finding[]> {
-  const rows = await queryRows<{ instance_id: string; hostname: string; pid: number; silent: number }>(sql`
+  const rows = await queryRows<{ instance_id: string; hostname: string; pid: number; silent: number }>(
+    db(),
+    sql`
     select instance_id, hostname, pid, extract(epoch from now() - last_seen_at)::float8 as silent
-    from instance_heartbeats where last_seen_at < now() - make_interval(secs => ${INSTANCE_MISSING_SECONDS})`);
+    from instance_heartbeats where last_seen_at < now() - make_interval(secs => ${INSTANCE_MISSING_SECONDS})`,
+  );
   return rows.map((r) => ({
     rule: ALERT_RULES.instanceMissing,
     key: r.instance_id,
@@ -67,10 +71,13 @@ async function missingInstances(): Promise<Finding[]> {
 }
 
 async function laggingQueues(): Promise<Finding[]> {
-  const rows = await queryRows<{ queue: string; ready: number; oldest: number }>(sql`
+  const rows = await queryRows<{ queue: string; ready: number; oldest: number }>(
+    db(),
+    sql`
     select queue, count(*)::int as ready, extract(epoch from now() - min(run_at))::float8 as oldest
     from jobs where ${READY_JOB} group by queue
-    having min(run_at) < now() - make_interval(secs => ${QUEUE_LAG_SECONDS})`);
+    having min(run_at) < now() - make_interval(secs => ${QUEUE_LAG_SECONDS})`,
+  );
   return rows.map((r) => ({
     rule: ALERT_RULES.queueLag,
     key: r.queue,
@@ -81,9 +88,12 @@ async function laggingQueues(): Promise<Finding[]> {
 }
 
 async function errorRate(): Promise<Finding[]> {
-  const [row] = await queryRows<{ requests: number | null; errors: number | null }>(sql`
+  const [row] = await queryRows<{ requests: number | null; errors: number | null }>(
+    db(),
+    sql`
     select sum(value) filter (where name = 'http_requests') as requests, sum(value) filter (where name = 'http_5xx') as errors
-    from metric_samples where name in ('http_requests', 'http_5xx') and instance_id <> '' and at > now() - interval '5 minutes'`);
+    from metric_samples where name in ('http_requests', 'http_5xx') and instance_id <> '' and at > now() - interval '5 minutes'`,
+  );
   const requests = Number(row?.requests ?? 0);
   const errors = Number(row?.errors ?? 0);
   if (requests < ERROR_RATE_MIN_REQUESTS) return [];
@@ -101,12 +111,15 @@ async function errorRate(): Promise<Finding[]> {
 }
 
 async function webhookProblems(): Promise<Finding[]> {
-  const [row] = await queryRows<{ waiting: number; oldest: number | null; failed: number }>(sql`
+  const [row] = await queryRows<{ waiting: number; oldest: number | null; failed: number }>(
+    db(),
+    sql`
     select
       (select count(*) from webhook_events where processed_at is null
          and received_at < now() - make_interval(mins => ${WEBHOOK_BACKLOG_MINUTES}))::int as waiting,
       (select extract(epoch from now() - min(received_at))::float8 from webhook_events where processed_at is null) as oldest,
-      (select count(*) from webhook_events where received_at > now() - interval '1 hour' and outcome = 'failed')::int as failed`);
+      (select count(*) from webhook_events where received_at > now() - interval '1 hour' and outcome = 'failed')::int as failed`,
+  );
   const findings: Finding[] = [];
   const waiting = Number(row?.waiting ?? 0);
   if (waiting)
@@ -199,10 +212,13 @@ function alertRow(r: {
 
 /** Open alerts, errors first then the newest: the console's bell and the System tab's top. */
 export async function openAlerts(limit = 50): Promise<AlertRow[]> {
-  const rows = await queryRows<Parameters<typeof alertRow>[0]>(sql`
+  const rows = await queryRows<Parameters<typeof alertRow>[0]>(
+    db(),
+    sql`
     select a.id, a.rule, a.key, a.level, a.title, a.details, a.opened_at, a.last_seen_at, a.resolved_at, null as resolved_by_email, a.resolution
     from system_alerts a where a.resolved_at is null
-    order by (a.level = 'error') desc, a.opened_at desc, a.id limit ${limit}`);
+    order by (a.level = 'error') desc, a.opened_at desc, a.id limit ${limit}`,
+  );
   return rows.map(alertRow);
 }
 
@@ -215,11 +231,14 @@ export async function alertsInRange(options: { sinceHours: number; cursor?: { op
   const after = options.cursor
     ? sql`and (a.opened_at, a.id) < (${options.cursor.openedAt}::timestamptz, ${options.cursor.id}::uuid)`
     : sql``;
-  const rows = await queryRows<Parameters<typeof alertRow>[0]>(sql`
+  const rows = await queryRows<Parameters<typeof alertRow>[0]>(
+    db(),
+    sql`
     select a.id, a.rule, a.key, a.level, a.title, a.details, a.opened_at, a.last_seen_at, a.resolved_at, u.email as resolved_by_email, a.resolution
     from system_alerts a left join users u on u.id = a.resolved_by
     where (a.opened_at > now() - make_interval(hours => ${options.sinceHours}) or a.resolved_at is null) ${after}
-    order by a.opened_at desc nulls last, a.id desc limit ${limit + 1}`);
+    order by a.opened_at desc nulls last, a.id desc limit ${limit + 1}`,
+  );
   const page = rows.slice(0, limit).map(alertRow);
   const last = page.at(-1);
   return { alerts: page, next: rows.length > limit && last ? { openedAt: last.openedAt, id: last.id } : null };
@@ -232,17 +251,18 @@ export type ResolveOutcome = { ok: true; alert: AlertRow } | { ok: false; status
  * in the same transaction). Resolving an instance's "missing" alert forgets that instance's stale
  * heartbeat: the administrator says it was retired, so it is not raised again.
  */
-export async function resolveAlert(tx: DbOrTx, adminId: string, alertId: string, note: string): Promise<ResolveOutcome> {
-  const result = (await tx.execute(sql`
+export async function resolveAlert(tx: Executor, adminId: string, alertId: string, note: string): Promise<ResolveOutcome> {
+  const result = await queryRows<Parameters<typeof alertRow>[0]>(
+    tx,
+    sql`
     update system_alerts set resolved_at = now(), resolved_by = ${adminId}, resolution = ${note}
     where id = ${alertId} and resolved_at is null
-    returning id, rule, key, level, title, details, opened_at, last_seen_at, resolved_at, null as resolved_by_email, resolution`)) as unknown as {
-    rows: Parameters<typeof alertRow>[0][];
-  };
-  const row = result.rows[0];
+    returning id, rule, key, level, title, details, opened_at, last_seen_at, resolved_at, null as resolved_by_email, resolution`,
+  );
+  const row = result[0];
   if (!row) {
-    const exists = (await tx.execute(sql`select 1 from system_alerts where id = ${alertId}`)) as unknown as { rows: unknown[] };
-    return exists.rows.length
+    const exists = await queryRows<unknown>(tx, sql`select 1 from system_alerts where id = ${alertId}`);
+    return exists.length
       ? { ok: false, status: 409, message: "This alert is already resolved." }
       : { ok: false, status: 404, message: "No such alert." };
   }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { databaseKind, queryRows } from "../../../infrastructure/db/client";
+import { db, databaseKind } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 
 /**
@@ -46,25 +47,35 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
   const [basics, tables, connections, extension] = await Promise.all([
     optional(() =>
       queryRows<{ size: number | string; version: string }>(
+        db(),
         sql`select pg_database_size(current_database()) as size, current_setting('server_version') as version`,
       ),
     ),
     optional(() =>
-      queryRows<{ name: string; total: number | string; rows: number | string | null }>(sql`
+      queryRows<{ name: string; total: number | string; rows: number | string | null }>(
+        db(),
+        sql`
         select c.relname as name, pg_total_relation_size(c.oid) as total, case when c.reltuples < 0 then null else c.reltuples::bigint end as rows
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname = 'public'
-        order by pg_total_relation_size(c.oid) desc limit 8`),
+        order by pg_total_relation_size(c.oid) desc limit 8`,
+      ),
     ),
     kind === "pglite"
       ? Promise.resolve(null)
       : optional(() =>
-          queryRows<{ state: string | null; n: number }>(sql`
+          queryRows<{ state: string | null; n: number }>(
+            db(),
+            sql`
             select coalesce(state, 'background') as state, count(*)::int as n from pg_stat_activity
-            where datname = current_database() group by 1 order by 2 desc`),
+            where datname = current_database() group by 1 order by 2 desc`,
+          ),
         ),
     optional(() =>
-      queryRows<{ present: boolean }>(sql`select exists (select 1 from pg_extension where extname = 'pg_stat_statements') as present`),
+      queryRows<{ present: boolean }>(
+        db(),
+        sql`select exists (select 1 from pg_extension where extname = 'pg_stat_statements') as present`,
+      ),
     ),
   ]);
   let slowest: DatabaseStats["slowest"] = null;
@@ -74,10 +85,13 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
     slowestNote = "pg_stat_statements is not enabled: add it to shared_preload_libraries and run create extension pg_stat_statements.";
   else {
     const rows = await optional(() =>
-      queryRows<{ query: string; calls: number | string; mean: number; total: number }>(sql`
+      queryRows<{ query: string; calls: number | string; mean: number; total: number }>(
+        db(),
+        sql`
         select s.query, s.calls, s.mean_exec_time as mean, s.total_exec_time as total
         from pg_stat_statements s join pg_database d on d.oid = s.dbid
-        where d.datname = current_database() order by s.mean_exec_time desc limit 5`),
+        where d.datname = current_database() order by s.mean_exec_time desc limit 5`,
+      ),
     );
     if (rows)
       slowest = rows.map((r) => ({

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 
 /** Background work ready to run: unfinished, not given up, due, and not held by a worker's lease. */
 export const READY_JOB = sql`finished_at is null and failed_at is null and run_at <= now() and (locked_until is null or locked_until < now())`;
@@ -22,13 +23,16 @@ export interface QueueFigures {
  * rows: the platform sampler, the System tab's cards and /metrics read it.
  */
 export async function queueFigures(): Promise<QueueFigures> {
-  const [row] = await queryRows<{ ready: number; oldest: number | null; received: number; backlog: number; lag: number | null }>(sql`
+  const [row] = await queryRows<{ ready: number; oldest: number | null; received: number; backlog: number; lag: number | null }>(
+    db(),
+    sql`
     select
       (select count(*) from jobs where ${READY_JOB})::int as ready,
       (select extract(epoch from now() - min(run_at))::float8 from jobs where ${READY_JOB}) as oldest,
       (select count(*) from webhook_events where received_at > now() - interval '1 minute')::int as received,
       (select count(*) from webhook_events where processed_at is null)::int as backlog,
-      (select extract(epoch from now() - min(received_at))::float8 from webhook_events where processed_at is null) as lag`);
+      (select extract(epoch from now() - min(received_at))::float8 from webhook_events where processed_at is null) as lag`,
+  );
   return {
     jobsReady: Number(row?.ready ?? 0),
     oldestReadySeconds: Math.max(0, Math.round(Number(row?.oldest ?? 0))),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { countAffected, queryRows } from "../../../infrastructure/db/query";
 import { log } from "../../../infrastructure/log";
 import { heartbeatResources, instanceIdentity, takeMinuteSample } from "../../../infrastructure/metrics/instance";
 import { queueFigures } from "./figures";
@@ -78,9 +79,12 @@ export async function writeInstanceSamples() {
 export async function writePlatformSamples() {
   const [figures, [traffic]] = await Promise.all([
     queueFigures(),
-    queryRows<{ requests: number | null; errors: number | null }>(sql`
+    queryRows<{ requests: number | null; errors: number | null }>(
+      db(),
+      sql`
       select sum(value) filter (where name = ${METRIC.requests}) as requests, sum(value) filter (where name = ${METRIC.serverErrors}) as errors
-      from metric_samples where name in (${METRIC.requests}, ${METRIC.serverErrors}) and instance_id <> '' and at > now() - interval '1 minute'`),
+      from metric_samples where name in (${METRIC.requests}, ${METRIC.serverErrors}) and instance_id <> '' and at > now() - interval '1 minute'`,
+    ),
   ]);
   const requests = Number(traffic?.requests ?? 0);
   const errors = Number(traffic?.errors ?? 0);
@@ -102,11 +106,12 @@ export async function runSystemMonitor() {
 
 /** Samples and heartbeats past their retention (housekeeping). Answers the rows removed. */
 export async function pruneSystemData() {
-  const samples = (await db().execute(
+  const samples = await countAffected(
+    db(),
     sql`delete from metric_samples where at < now() - make_interval(days => ${METRIC_RETENTION_DAYS})`,
-  )) as unknown as { rowCount?: number; affectedRows?: number };
+  );
   await db().execute(sql`delete from instance_heartbeats where last_seen_at < now() - make_interval(days => ${HEARTBEAT_RETENTION_DAYS})`);
-  return Number(samples.rowCount ?? samples.affectedRows ?? 0);
+  return samples;
 }
 
 /**

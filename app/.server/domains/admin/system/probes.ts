@@ -2,7 +2,8 @@ import net from "node:net";
 import tls from "node:tls";
 import { sql } from "drizzle-orm";
 import { env } from "../../../infrastructure/config/env";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 import { queueFigures } from "./figures";
 import { INSTANCE_MISSING_SECONDS, QUEUE_LAG_SECONDS, WEBHOOK_BACKLOG_MINUTES } from "./alerts";
@@ -88,7 +89,7 @@ const seconds = (n: number) => (n < 120 ? `${n} s` : n < 7200 ? `${Math.round(n 
 
 function probeDatabase() {
   return timed("Database", async () => {
-    await queryRows(sql`select 1`);
+    await queryRows(db(), sql`select 1`);
     return { status: "up", summary: "Answered select 1.", figures: [] };
   });
 }
@@ -248,9 +249,12 @@ async function instanceHealth(): Promise<InstanceProbe[]> {
     last_seen_at: string;
     since: number;
     resources: Record<string, number> | string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select instance_id, hostname, pid, version, started_at, last_seen_at, extract(epoch from now() - last_seen_at)::float8 as since, resources
-    from instance_heartbeats order by hostname, started_at`);
+    from instance_heartbeats order by hostname, started_at`,
+  );
   return rows.map((r) => ({
     id: r.instance_id,
     hostname: r.hostname,

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { Gauge, Registry } from "prom-client";
 import { env } from "../../../infrastructure/config/env";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 import { instanceRegistry } from "../../../infrastructure/metrics/instance";
 import { queueFigures } from "./figures";
@@ -44,6 +45,7 @@ export async function prometheusText() {
   const [figures, alerts] = await Promise.all([
     queueFigures(),
     queryRows<{ level: string; n: number }>(
+      db(),
       sql`select level, count(*)::int as n from system_alerts where resolved_at is null group by level`,
     ),
   ]);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { METRIC } from "./monitor";
 
 import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
@@ -54,12 +55,15 @@ export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
     total: number;
     peak: number;
     mean: number;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select name, instance_id, floor(extract(epoch from at) / ${bucketSeconds})::bigint as bucket,
            sum(value)::float8 as total, max(value)::float8 as peak, avg(value)::float8 as mean
     from metric_samples
     where at > now() - make_interval(hours => ${hours})
-    group by name, instance_id, 3`);
+    group by name, instance_id, 3`,
+  );
   const count = Math.round((hours * 3600) / bucketSeconds);
   const last = Math.floor(Date.now() / 1000 / bucketSeconds);
   const buckets = Array.from({ length: count }, (_, i) => last - count + 1 + i);

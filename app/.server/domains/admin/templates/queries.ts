@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import {
@@ -79,11 +80,14 @@ export async function adminTemplateFigures(_scope: PlatformScope): Promise<Templ
       values.map((v) => sql`count(*) filter (where ${column} = ${v}) as ${sql.identifier(`${prefix}${v}`)}`),
       sql`, `,
     );
-  const [row] = await queryRows<Record<string, number | string>>(sql`
+  const [row] = await queryRows<Record<string, number | string>>(
+    db(),
+    sql`
     select count(*) as total, ${counted(sql`status`, TEMPLATE_STATUSES, "s_")}, ${counted(sql`category`, CATEGORY_VALUES, "c_")},
            ${counted(sql`language`, LANGUAGE_VALUES, "l_")}
-    from message_templates where deleting_at is null`);
-  const [held] = await queryRows<{ n: number | string }>(sql`select count(*) as n from organizations where template_review`);
+    from message_templates where deleting_at is null`,
+  );
+  const [held] = await queryRows<{ n: number | string }>(db(), sql`select count(*) as n from organizations where template_review`);
   const n = (key: string) => Number(row?.[key] ?? 0);
   return {
     total: n("total"),
@@ -196,6 +200,7 @@ export async function adminTemplatePage(
   // A search matches few rows anywhere in the order: find them first (one pass), then sort those,
   // rather than walk the whole sort index testing each row.
   const raw = await queryRows<RawRow>(
+    db(),
     filters.q
       ? sql`with hits as materialized (${select}) select * from hits order by sort_value ${order}, id ${order} limit ${limit + 1}`
       : sql`${select} order by ${column.expr} ${order}, t.id ${order} limit ${limit + 1}`,
@@ -238,11 +243,14 @@ export interface HeldOrganisation {
 
 /** The organisations whose submissions are held, with how many templates wait (the tab's list, with Release). */
 export async function heldOrganisations(_scope: PlatformScope, limit = 50): Promise<HeldOrganisation[]> {
-  const rows = await queryRows<{ id: string; name: string; business_id: string; held: number | string }>(sql`
+  const rows = await queryRows<{ id: string; name: string; business_id: string; held: number | string }>(
+    db(),
+    sql`
     select o.id, o.name, o.business_id,
            (select count(*) from message_templates t where t.organization_id = o.id and t.status = 'held' and t.deleting_at is null) as held
     from organizations o where o.template_review
-    order by o.name, o.id limit ${limit}`);
+    order by o.name, o.id limit ${limit}`,
+  );
   return rows.map((r) => ({ id: r.id, name: r.name, businessId: r.business_id, held: Number(r.held) }));
 }
 
@@ -257,12 +265,15 @@ export interface OrganisationForHold {
 export async function findOrganisationForHold(_scope: PlatformScope, who: string): Promise<OrganisationForHold | undefined> {
   const value = who.trim();
   if (!value) return undefined;
-  const [row] = await queryRows<{ id: string; name: string; business_id: string; template_review: boolean }>(sql`
+  const [row] = await queryRows<{ id: string; name: string; business_id: string; template_review: boolean }>(
+    db(),
+    sql`
     select o.id, o.name, o.business_id, o.template_review from organizations o
     where ${isUuid(value) ? sql`o.id = ${value}` : sql`false`}
        or upper(o.business_id) = upper(${value})
        or o.id = (select u.organization_id from users u where lower(u.email) = lower(${value}) limit 1)
-    limit 1`);
+    limit 1`,
+  );
   return row ? { id: row.id, name: row.name, businessId: row.business_id, templateReview: row.template_review } : undefined;
 }
 
@@ -287,12 +298,15 @@ export async function findReviewedTemplate(_scope: PlatformScope, id: string | u
     owner_email: string | null;
     template_review: boolean;
     reviewer_email: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select t.id, t.organization_id, o.name as business, o.business_id, o.template_review,
            (select u.email from users u where u.organization_id = o.id order by u.created_at limit 1) as owner_email,
            (select r.email from users r where r.id = t.platform_reviewed_by) as reviewer_email
     from message_templates t join organizations o on o.id = t.organization_id
-    where t.id = ${id} and t.deleting_at is null`);
+    where t.id = ${id} and t.deleting_at is null`,
+  );
   if (!row) return undefined;
   return {
     id: row.id,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../auth/scope";
@@ -31,16 +32,20 @@ export type ReviewOutcome =
 
 /** A short lease on the decision: two administrators pressing Approve at once send the template once. */
 async function claimHeld(templateId: string, admin: Admin) {
-  const claimed = await queryRows<{ organization_id: string }>(sql`
+  const claimed = await queryRows<{ organization_id: string }>(
+    db(),
+    sql`
     update message_templates set platform_reviewed_at = now(), platform_reviewed_by = ${admin.user.id}
     where id = ${templateId} and status = 'held' and deleting_at is null
       and (platform_reviewed_at is null or platform_reviewed_at < now() - interval '2 minutes')
-    returning organization_id`);
+    returning organization_id`,
+  );
   return claimed[0]?.organization_id;
 }
 
 async function heldState(templateId: string) {
   const [row] = await queryRows<{ organization_id: string; status: string }>(
+    db(),
     sql`select organization_id, status from message_templates where id = ${templateId} and deleting_at is null`,
   );
   return row;
@@ -65,7 +70,10 @@ export async function approveHeldTemplate(
   if (!organizationId) return { ok: false, status: 409, message: REVIEW_MESSAGES.claimed };
   const result = await sendHeldTemplate({ organizationId, userId: null, meta }, templateId, client);
   if (!result.ok) {
-    await queryRows(sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`);
+    await queryRows(
+      db(),
+      sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`,
+    );
     return { ok: false, status: result.status === 404 ? 404 : 409, message: result.problems.form ?? "The template cannot be sent." };
   }
   const template = result.template;
@@ -110,13 +118,16 @@ export async function rejectHeldTemplate(
   if (!state) return { ok: false, status: 404, message: "Template not found." };
   if (state.status !== "held") return { ok: false, status: 409, message: TEMPLATE_MESSAGES.notHeld };
   const decided = await db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
+    const result = await queryRows<{ id: string; organization_id: string; name: string }>(
+      tx,
+      sql`
       update message_templates set status = 'rejected', platform_rejection = ${reason}, platform_reviewed_at = now(),
         platform_reviewed_by = ${admin.user.id}, updated_at = now()
       where id = ${templateId} and status = 'held'
         and (platform_reviewed_at is null or platform_reviewed_at < now() - interval '2 minutes')
-      returning id, organization_id, name`)) as unknown as { rows: { id: string; organization_id: string; name: string }[] };
-    const row = result.rows[0];
+      returning id, organization_id, name`,
+    );
+    const row = result[0];
     if (!row) return undefined;
     await recordTemplateEvent(
       { templateId, organizationId: row.organization_id, source: "platform", event: "rejected", reason, actorId: admin.user.id },
@@ -167,10 +178,13 @@ export async function setTemplateHold(
 ) {
   const reason = reasonInput?.trim().slice(0, 1000) || null;
   return db().transaction(async (tx) => {
-    const result = (await tx.execute(sql`
+    const result = await queryRows<{ id: string }>(
+      tx,
+      sql`
       update organizations set template_review = ${on}, updated_at = now()
-      where id = ${organizationId} and template_review = ${!on} returning id`)) as unknown as { rows: { id: string }[] };
-    if (!result.rows.length) return false;
+      where id = ${organizationId} and template_review = ${!on} returning id`,
+    );
+    if (!result.length) return false;
     await recordAdminAction(tx, admin, meta, {
       action: on ? "template.hold" : "template.release",
       organizationId,

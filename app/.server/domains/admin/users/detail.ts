@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import type { PlatformScope } from "../../auth/scope";
 import { adminAuditPage } from "../audit";
@@ -53,14 +54,17 @@ export async function findTenant(_scope: PlatformScope, id: string): Promise<Ten
     last_name: string | null;
     email: string | null;
     phone_number: string | null;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.message_limit, o.status, o.whatsapp_number, o.created_at,
            o.message_limit_override, o.message_limit_override_reason,
            (select p.message_limit from billing_plans p where p.code = lower(o.plan_type) and p.billing_type = o.billing_type) as plan_message_limit,
            o.suspended_at, o.suspension_reason, o.closure_requested_at is not null as closing,
            u.id as owner_id, u.first_name, u.last_name, u.email, u.phone_number
     from organizations o left join users u on u.organization_id = o.id and u.org_role = 'owner'
-    where o.id = ${id} and ${isTenant()}`);
+    where o.id = ${id} and ${isTenant()}`,
+  );
   if (!row) return null;
   return {
     id: row.id,
@@ -96,22 +100,31 @@ export async function tenantActivity(scope: PlatformScope, id: string) {
       email: string;
       org_role: string;
       last_login_at: string | Date | null;
-    }>(sql`
+    }>(
+      db(),
+      sql`
       select id, first_name, last_name, email, org_role, last_login_at from users where organization_id = ${id}
-      order by (org_role = 'owner') desc, created_at limit 100`),
+      order by (org_role = 'owner') desc, created_at limit 100`,
+    ),
     queryRows<{
       used: number | string | null;
       balance: number | string | null;
       held: number | string | null;
       revenue: number | string | null;
-    }>(sql`
+    }>(
+      db(),
+      sql`
       select (select ${sql.raw(messagesUsedThisMonthSql("o.id"))} from organizations o where o.id = ${id}) as used,
              (select balance_cents from wallets where organization_id = ${id}) as balance,
              (select held_cents from wallets where organization_id = ${id}) as held,
-             (select sum(amount_cents) from payments where organization_id = ${id} and status = 'completed') as revenue`),
-    queryRows<{ id: number | string; type: string; status: string; action: string; details: string; created_at: string | Date }>(sql`
+             (select sum(amount_cents) from payments where organization_id = ${id} and status = 'completed') as revenue`,
+    ),
+    queryRows<{ id: number | string; type: string; status: string; action: string; details: string; created_at: string | Date }>(
+      db(),
+      sql`
       select id, type, status, action, details, created_at from activity_logs where organization_id = ${id}
-      order by created_at desc nulls last, id desc nulls last limit 10`),
+      order by created_at desc nulls last, id desc nulls last limit 10`,
+    ),
     adminAuditPage(scope, { organizationId: id, limit: 5 }),
   ]);
   const f = figures[0];

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
@@ -83,23 +84,24 @@ export type EditOutcome = { ok: true; changed: boolean } | { ok: false; status: 
  */
 export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: string, input: EditTenantInput): Promise<EditOutcome> {
   return db().transaction(async (tx): Promise<EditOutcome> => {
-    const rows = (await tx.execute(sql`
+    const rows = await queryRows<{
+      plan_type: string;
+      message_limit_override: number | null;
+      message_limit_override_reason: string | null;
+      status: string;
+      owner_id: string | null;
+      first_name: string;
+      last_name: string;
+      email: string;
+      phone_number: string | null;
+    }>(
+      tx,
+      sql`
       select o.id, o.plan_type, o.message_limit_override, o.message_limit_override_reason, o.status, u.id as owner_id, u.first_name, u.last_name, u.email, u.phone_number
       from organizations o left join users u on u.organization_id = o.id and u.org_role = 'owner'
-      where o.id = ${id} and ${isTenant()} for update of o`)) as unknown as {
-      rows: {
-        plan_type: string;
-        message_limit_override: number | null;
-        message_limit_override_reason: string | null;
-        status: string;
-        owner_id: string | null;
-        first_name: string;
-        last_name: string;
-        email: string;
-        phone_number: string | null;
-      }[];
-    };
-    const row = rows.rows[0];
+      where o.id = ${id} and ${isTenant()} for update of o`,
+    );
+    const row = rows[0];
     if (!row) throw refuseTenant(404, "Not Found");
     if (row.status === "suspended" && input.status)
       return {
@@ -125,11 +127,11 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
       ...(row.owner_id ? { ownerName: `${input.firstName} ${input.lastName}`, ownerEmail: email, ownerPhone: phone } : {}),
     };
     if (row.owner_id && input.email !== row.email.toLowerCase()) {
-      const taken = (await tx.execute(
+      const taken = await queryRows<unknown>(
+        tx,
         sql`select 1 from users where lower(email) = ${input.email} and id <> ${row.owner_id} limit 1`,
-      )) as unknown as { rows: unknown[] };
-      if (taken.rows.length)
-        return { ok: false, status: 409, fieldErrors: { email: ["Another account already uses this e-mail address."] } };
+      );
+      if (taken.length) return { ok: false, status: 409, fieldErrors: { email: ["Another account already uses this e-mail address."] } };
     }
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     if (!changed) return { ok: true, changed: false };

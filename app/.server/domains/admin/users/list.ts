@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../auth/scope";
 import { isTenant } from "./tenants";
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";
@@ -83,9 +84,12 @@ const ORDER: Record<UserSort, string> = {
 
 /** Organisations by status and by plan (the Users tab's counts), tenants only. */
 export async function userCounts(_scope: PlatformScope) {
-  const rows = await queryRows<{ status: string | null; plan: string | null; n: number | string }>(sql`
+  const rows = await queryRows<{ status: string | null; plan: string | null; n: number | string }>(
+    db(),
+    sql`
     select status, plan_type as plan, count(*) as n from organizations o where ${isTenant()}
-    group by grouping sets ((status), (plan_type))`);
+    group by grouping sets ((status), (plan_type))`,
+  );
   const byStatus = Object.fromEntries(USER_STATUSES.map((s) => [s, 0])) as Record<(typeof USER_STATUSES)[number], number>;
   const byPlan: Record<string, number> = Object.fromEntries(USER_PLANS.map((p) => [p, 0]));
   for (const row of rows) {
@@ -120,12 +124,14 @@ export interface AdminUserRow {
  */
 export async function userPage(_scope: PlatformScope, filters: UserFilters, pageSize = USERS_PAGE_SIZE) {
   const where = filterCondition(filters);
-  const [counted] = await queryRows<{ n: number | string }>(sql`select count(*) as n from organizations o where ${where}`);
+  const [counted] = await queryRows<{ n: number | string }>(db(), sql`select count(*) as n from organizations o where ${where}`);
   const total = Number(counted?.n ?? 0);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(filters.page, pages);
   const order = sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir));
-  const rows = await queryRows<StoredUserRow>(sql`
+  const rows = await queryRows<StoredUserRow>(
+    db(),
+    sql`
     with listed as (
       select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.status, o.message_limit, o.message_limit_override, o.created_at
       from organizations o where ${where}
@@ -138,7 +144,8 @@ export async function userPage(_scope: PlatformScope, filters: UserFilters, page
       (select max(u.last_login_at) from users u where u.organization_id = l.id) as last_sign_in,
       (select d.last_day::text from organization_message_days d where d.organization_id = l.id) as last_message_day
     from listed l
-    order by ${sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir).replaceAll("o.", "l."))}`);
+    order by ${sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir).replaceAll("o.", "l."))}`,
+  );
   return { rows: rows.map(toRow), total, page, pages };
 }
 

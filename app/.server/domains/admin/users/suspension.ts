@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { db, type DbOrTx } from "../../../infrastructure/db/client";
+import { db, type Executor } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
@@ -33,12 +34,15 @@ interface Locked {
   suspension_reason: string | null;
 }
 
-async function lockTenant(tx: DbOrTx, id: string): Promise<Locked> {
+async function lockTenant(tx: Executor, id: string): Promise<Locked> {
   if (!isUuid(id)) throw refuseTenant(404, "Not Found");
-  const rows = (await tx.execute(sql`
+  const rows = await queryRows<Locked>(
+    tx,
+    sql`
     select id, name, status, suspended_at, suspension_reason from organizations o
-    where id = ${id} and ${isTenant()} for update`)) as unknown as { rows: Locked[] };
-  const row = rows.rows[0];
+    where id = ${id} and ${isTenant()} for update`,
+  );
+  const row = rows[0];
   if (!row) throw refuseTenant(404, "Not Found");
   return row;
 }
@@ -58,15 +62,19 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
     await tx.execute(sql`
       update organizations set status = 'suspended', suspended_at = now(), suspension_reason = ${reason}, updated_at = now()
       where id = ${id}`);
-    const ended = (await tx.execute(sql`
-      delete from sessions where user_id in (select id from users where organization_id = ${id}) returning id`)) as unknown as {
-      rows: unknown[];
-    };
-    const paused = (await tx.execute(sql`
+    const ended = await queryRows<unknown>(
+      tx,
+      sql`
+      delete from sessions where user_id in (select id from users where organization_id = ${id}) returning id`,
+    );
+    const paused = await queryRows<{ id: string; kind: string; name: string }>(
+      tx,
+      sql`
       update campaigns set status = 'paused', paused_reason = ${SUSPENSION_PAUSE}, paused_by = null, updated_at = now()
       where organization_id = ${id} and status in ('scheduled', 'sending')
-      returning id, kind, name`)) as unknown as { rows: { id: string; kind: string; name: string }[] };
-    for (const campaign of paused.rows) await holdQueuedMessages(tx, campaign.id);
+      returning id, kind, name`,
+    );
+    for (const campaign of paused) await holdQueuedMessages(tx, campaign.id);
     await recordAdminAction(tx, admin, meta, {
       action: "organization.suspend",
       organizationId: id,
@@ -74,9 +82,9 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
       targetId: id,
       reason,
       before: { status: tenant.status },
-      after: { status: "suspended", sessionsEnded: ended.rows.length, campaignsPaused: paused.rows.length },
+      after: { status: "suspended", sessionsEnded: ended.length, campaignsPaused: paused.length },
     });
-    return { tenant, paused: paused.rows };
+    return { tenant, paused: paused };
   });
   for (const campaign of paused)
     await recordActivity({
@@ -104,14 +112,17 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
     // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx: due again, but
     // one queued more than a day ago (a code, a reply, a reminder) is failed rather than sent late.
-    const stale = (await tx.execute(sql`
+    const stale = await queryRows<{ id: string }>(
+      tx,
+      sql`
       select id from messages
       where organization_id = ${id} and direction = 'outbound' and accepted_at is null and failed_at is null
         and campaign_id is null and next_attempt_at = 'infinity'
-        and created_at < now() - make_interval(hours => ${SUSPENSION_HOLD_HOURS})`)) as unknown as { rows: { id: string }[] };
+        and created_at < now() - make_interval(hours => ${SUSPENSION_HOLD_HOURS})`,
+    );
     await failMessagesIn(
       tx,
-      stale.rows.map((m) => ({
+      stale.map((m) => ({
         id: m.id,
         organizationId: id,
         code: null,
@@ -134,11 +145,14 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
     });
     return tenant;
   });
-  const paused = (await db().execute(sql`
+  const paused = await queryRows<{ id: string }>(
+    db(),
+    sql`
     select id from campaigns where organization_id = ${id} and status = 'paused' and paused_reason = ${SUSPENSION_PAUSE}
-    order by created_at`)) as unknown as { rows: { id: string }[] };
+    order by created_at`,
+  );
   let resumed = 0;
-  for (const { id: campaignId } of paused.rows) {
+  for (const { id: campaignId } of paused) {
     try {
       await resumeCampaign({ organizationId: id, userId: null }, campaignId);
       resumed++;

@@ -1,6 +1,7 @@
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
 import { env } from "../../../infrastructure/config/env";
 import type { PlatformScope } from "../../auth/scope";
@@ -180,7 +181,9 @@ export async function adminAccountsPage(
       : sql`and (${key}, a.id) > (${cursor.value}::${cast}, ${cursor.id}::uuid)`
     : sql``;
   const order = descending ? sql`${key} desc, a.id desc` : sql`${key} asc, a.id asc`;
-  const rows = await queryRows<PageRow>(sql`
+  const rows = await queryRows<PageRow>(
+    db(),
+    sql`
     with page as (
       select ${ROW_COLUMNS}, (${key})::text as sort_value, row_number() over (order by ${order}) as position
       from whatsapp_accounts a join organizations o on o.id = a.organization_id
@@ -191,7 +194,8 @@ export async function adminAccountsPage(
     select a.*, nums.numbers, msgs.messages_month, hook.last_webhook_at
     from page a
     ${rowFigures()}
-    order by a.position`);
+    order by a.position`,
+  );
   const more = rows.length > limit;
   const kept = rows.slice(0, limit);
   const ordered = backwards ? kept.reverse() : kept;
@@ -208,13 +212,16 @@ export async function adminAccountsPage(
 /** One account with its figures, for the detail page; undefined for an unknown id. */
 export async function adminAccount(_scope: PlatformScope, accountId: string): Promise<AdminAccountRow | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) return undefined;
-  const [row] = await queryRows<PageRow>(sql`
+  const [row] = await queryRows<PageRow>(
+    db(),
+    sql`
     select a.*, nums.numbers, msgs.messages_month, hook.last_webhook_at
     from (
       select ${ROW_COLUMNS}, ''::text as sort_value
       from whatsapp_accounts a join organizations o on o.id = a.organization_id
       where a.id = ${accountId}
     ) a
-    ${rowFigures()}`);
+    ${rowFigures()}`,
+  );
   return row ? toRow(row) : undefined;
 }

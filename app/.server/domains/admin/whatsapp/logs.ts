@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
 import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
 import type { PlatformScope } from "../../auth/scope";
 
@@ -66,7 +67,9 @@ export async function graphCallsOf(
     duration_ms: number;
     error: string | null;
     origin: string;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select id, created_at, created_at::text as position, method, path, status, duration_ms, error, origin from graph_call_log
     where (account_id = ${account.id}
            -- Embedded Signup calls Meta before the account's row exists: its calls for the WABA and its
@@ -75,7 +78,8 @@ export async function graphCallsOf(
                                                    and ${account.connectedAt}::timestamptz + interval '2 minutes'
                and split_part(path, '/', 2) = any(${sql.param([account.wabaId, ...account.phoneNumberIds])}::text[])))
       ${below ? sql`and (created_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
-    order by created_at desc nulls last, id desc nulls last limit ${limit + 1}`);
+    order by created_at desc nulls last, id desc nulls last limit ${limit + 1}`,
+  );
   const calls: GraphCallView[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     at: new Date(r.created_at).toISOString(),
@@ -100,12 +104,15 @@ export async function webhooksOf(_scope: PlatformScope, wabaId: string, after: s
     outcome: string | null;
     processed: boolean;
     body: string;
-  }>(sql`
+  }>(
+    db(),
+    sql`
     select id, received_at, received_at::text as position, outcome, processed_at is not null as processed, left(body, 20000) as body
     from webhook_events w
     where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = ${wabaId}
       ${below ? sql`and (received_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
-    order by received_at desc nulls last, id desc nulls last limit ${limit + 1}`);
+    order by received_at desc nulls last, id desc nulls last limit ${limit + 1}`,
+  );
   const webhooks: WebhookView[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     at: new Date(r.received_at).toISOString(),

@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../infrastructure/db/client";
 import { recoveryCodes } from "../../../infrastructure/db/schema";
 import { keyedHash } from "../../../infrastructure/security/crypto";
+import type { Executor } from "../../../infrastructure/db/client";
 
 export const RECOVERY_CODE_COUNT = 10;
 // No 0/O, 1/l/I: the codes are read off paper.
@@ -24,7 +24,7 @@ export function normalizeRecoveryCode(typed: string) {
 const hashOf = (normalized: string) => keyedHash(normalized, "recovery-code");
 
 /** Replaces the user's recovery codes with ten new ones; returns them in plain text, to show once. */
-export async function replaceRecoveryCodes(tx: DbOrTx, userId: string) {
+export async function replaceRecoveryCodes(tx: Executor, userId: string) {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashOf(normalizeRecoveryCode(code)!) })));
@@ -32,7 +32,7 @@ export async function replaceRecoveryCodes(tx: DbOrTx, userId: string) {
 }
 
 /** Uses up one recovery code: true once for each code (a conditional update, so two requests cannot both use it). */
-export async function useRecoveryCode(tx: DbOrTx, userId: string, normalized: string) {
+export async function useRecoveryCode(tx: Executor, userId: string, normalized: string) {
   const used = await tx
     .update(recoveryCodes)
     .set({ usedAt: new Date() })
@@ -41,7 +41,7 @@ export async function useRecoveryCode(tx: DbOrTx, userId: string, normalized: st
   return used.length > 0;
 }
 
-export async function unusedRecoveryCodes(tx: DbOrTx, userId: string) {
+export async function unusedRecoveryCodes(tx: Executor, userId: string) {
   const [row] = await tx
     .select({ left: sql<number>`count(*)::int` })
     .from(recoveryCodes)
