@@ -17,6 +17,9 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:reply" };
 
 /** The search box's longest text (the server cuts a longer one). */
 const START_SEARCH_MAX_CLIENT = 100;

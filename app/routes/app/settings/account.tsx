@@ -17,6 +17,10 @@ import { Field, FormError, PasswordField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Closing and reopening the organisation: the owner.
+export const handle: PermissionHandle = { permission: "organization:close" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
 

@@ -12,6 +12,9 @@ import { SettingsHeader } from "~/components/settings/settings-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Toast } from "~/components/ui/toast";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "notifications:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
 

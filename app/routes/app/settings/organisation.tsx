@@ -18,6 +18,9 @@ import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "organization:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
 

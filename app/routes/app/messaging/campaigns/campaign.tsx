@@ -34,6 +34,9 @@ import { Pager, Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { TextareaField } from "~/components/ui/field";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view" };
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },

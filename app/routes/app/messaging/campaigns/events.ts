@@ -7,6 +7,9 @@ import { CampaignRefusal } from "~/.server/domains/campaigns/refusals";
 import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging/campaigns/:id" };
 
 /**
  * GET /messaging/campaigns/:id/events: a campaign's live figures as server-sent events (`figures`,
@@ -17,7 +20,7 @@ import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, params } = args;
-  const current = await requireResourcePermission(args, "campaigns:view", { from: `/messaging/campaigns/${params.id}` });
+  const current = await requireResourcePermission(args);
   const organizationId = current.organization.id;
   let first: CampaignView;
   try {

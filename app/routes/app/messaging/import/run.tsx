@@ -15,6 +15,9 @@ import { Button, ButtonLink, buttonClass } from "~/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "~/components/ui/card";
 import { FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.importing.fileName ?? "Import"} | Import contacts | Jumbe` },
