@@ -22,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
-  const admin = current.role === "platform_admin";
+  const admin = can(current.role, "platform:console");
   const [shell, alerts] = await Promise.all([
     // The member's unread count and latest five, and the inbox's unread conversations for the side
     // navigation, in one statement (every signed-in page reads it).

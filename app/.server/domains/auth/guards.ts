@@ -12,9 +12,9 @@ import { requestInfoOf } from "../../infrastructure/http/context";
 export type { Permission, Role } from "./permissions";
 export { can, roleOf } from "./permissions";
 
-/** Where each role lands after signing in. */
+/** Where each role lands after signing in: the console for those who run it, the Overview for everybody else. */
 export function homeFor(role: Role) {
-  return role === "platform_admin" ? "/admin" : "/dashboard";
+  return can(role, "platform:console") ? "/admin" : "/dashboard";
 }
 
 /** True for a path on this site; `//host` and `/\\host` are other sites to a browser. */
@@ -66,7 +66,8 @@ export const TWO_FACTOR_SETUP_PAGE = "/settings/security";
 
 /** The owner required two-factor sign-in for everyone, and this member has not turned it on yet. */
 export function mustSetUpTwoFactor(current: Pick<CurrentUser, "organization" | "user" | "role">) {
-  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && current.role !== "platform_admin";
+  // The console's administrators are not members bound by an organisation's rule.
+  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && !can(current.role, "platform:console");
 }
 
 /**
