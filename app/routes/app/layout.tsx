@@ -12,7 +12,7 @@ import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/domains/auth/scope";
 import { mayOpen } from "~/.server/domains/auth/route-permissions";
 import { NAV_PAGES } from "~/components/layout/navigation";
-import { SETTINGS_SECTIONS } from "~/components/settings/settings-header";
+import { SETTINGS_SECTIONS } from "~/lib/settings-sections";
 
 // Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
