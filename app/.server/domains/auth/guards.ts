@@ -1,9 +1,9 @@
-import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction, type Params } from "react-router";
 import { findSession, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
 import { messagesUsedThisMonth } from "../billing/month-usage";
 import { can, roleOf, type Permission, type Role } from "./permissions";
-import { holdsAll, mayOpen, routeAccess } from "./route-permissions";
+import { holdsAll, matchedRouteAccess, mayOpen } from "./route-permissions";
 import { jsonError, STATUS_MESSAGES } from "../../infrastructure/http/json";
 import { inDisplayZone } from "../../infrastructure/http/display-zone";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
@@ -190,8 +190,8 @@ export async function requireResourcePermission(args: GuardArgs, permission?: Ne
  * declares a permission (tests/integration/route-permissions.test.ts); one that does not is refused
  * rather than opened to every member.
  */
-function declaredAccess(args: GuardArgs & { url: URL }) {
-  const access = routeAccess(args.url.pathname);
+function declaredAccess(args: GuardArgs & { url: URL; pattern?: string; params?: Params }) {
+  const access = matchedRouteAccess(args);
   if (!access) throw new Error(`${args.url.pathname}: a signed-in route without a declared permission.`);
   return access;
 }

@@ -1,4 +1,4 @@
-import { generatePath, matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { generatePath, matchRoutes, type Params, type RouteObject, type ServerBuild } from "react-router";
 import { can, type Permission, type PermissionHandle, type Role } from "./permissions";
 
 /**
@@ -18,8 +18,16 @@ interface RouteNode {
   children: RouteNode[];
 }
 
-/** The routes as React Router's matcher takes them, and each route's pattern and declaration by its id. */
-let table: { tree: RouteNode[]; matchable: RouteObject[]; byId: Map<string, RouteNode> } | undefined;
+/**
+ * The routes as React Router's matcher takes them, each route's pattern and declaration by its id,
+ * and each pattern's chain of routes from the top (the middleware is told the pattern React Router
+ * matched, so it needs no second match).
+ */
+let table: { tree: RouteNode[]; matchable: RouteObject[]; byId: Map<string, RouteNode>; byPattern: Map<string, RouteNode[]> } | undefined;
+
+/** What paths need, once matched: matching a path against every route costs milliseconds, and the shell asks for the same pages on every request. */
+const byPath = new Map<string, RouteAccess | null>();
+const BY_PATH_LIMIT = 2000;
 
 function joinPattern(parent: string, path: string | undefined) {
   if (path === undefined) return parent;
@@ -57,13 +65,18 @@ function matchableBelow(routes: BuildRoutes, parentId: string | undefined): Rout
 export function readRoutes(routes: BuildRoutes) {
   const tree = nodesBelow(routes, undefined, "");
   const byId = new Map<string, RouteNode>();
-  const index = (nodes: RouteNode[]): void =>
+  const byPattern = new Map<string, RouteNode[]>();
+  const index = (nodes: RouteNode[], above: RouteNode[]): void =>
     nodes.forEach((node) => {
+      const chain = [...above, node];
       byId.set(node.id, node);
-      index(node.children);
+      // Only the routes a request ends at: a pathless layout shares its pattern with its parent's.
+      if (!node.children.length) byPattern.set(node.pattern, chain);
+      index(node.children, chain);
     });
-  index(tree);
-  table = { tree, matchable: matchableBelow(routes, undefined), byId };
+  index(tree, []);
+  table = { tree, matchable: matchableBelow(routes, undefined), byId, byPattern };
+  byPath.clear();
 }
 
 function routeTable() {
@@ -88,16 +101,36 @@ function declaredFor(node: RouteNode): Permission | "signed-in" {
   return permission;
 }
 
-/** What opening `pathname` needs, or null when no route along it declares a permission (a public address, or none). */
-export function routeAccess(pathname: string): RouteAccess | null {
-  const { matchable, byId } = routeTable();
-  const matches = matchRoutes(matchable, pathname) ?? [];
-  const nodes = matches.map((match) => byId.get(match.route.id!)!);
+function accessAlong(nodes: RouteNode[], params: Params): RouteAccess | null {
   const declaring = nodes.filter((node) => node.handle);
   if (!declaring.length) return null;
   const permissions = declaring.map(declaredFor).filter((p): p is Permission => p !== "signed-in");
   const returnTo = nodes.at(-1)?.handle?.signInReturnsTo;
-  return { permissions, signInReturnsTo: returnTo ? generatePath(returnTo, matches.at(-1)!.params) : undefined };
+  return { permissions, signInReturnsTo: returnTo ? generatePath(returnTo, params) : undefined };
+}
+
+/** What opening `pathname` needs, or null when no route along it declares a permission (a public address, or none). */
+export function routeAccess(pathname: string): RouteAccess | null {
+  const known = byPath.get(pathname);
+  if (known !== undefined) return known;
+  const { matchable, byId } = routeTable();
+  const matches = matchRoutes(matchable, pathname) ?? [];
+  const access = accessAlong(
+    matches.map((match) => byId.get(match.route.id!)!),
+    matches.at(-1)?.params ?? {},
+  );
+  if (byPath.size >= BY_PATH_LIMIT) byPath.clear();
+  byPath.set(pathname, access);
+  return access;
+}
+
+/**
+ * What the route React Router matched needs, by the pattern it hands middleware ("billing/invoices/:id/pdf");
+ * by the path when it hands none (a test calling the middleware itself).
+ */
+export function matchedRouteAccess({ pattern, params, url }: { pattern?: string; params?: Params; url: URL }): RouteAccess | null {
+  const chain = pattern ? routeTable().byPattern.get(`/${pattern.replace(/^\/+/, "")}`) : undefined;
+  return chain ? accessAlong(chain, params ?? {}) : routeAccess(url.pathname);
 }
 
 /** Whether a role holds every permission in the list. */
