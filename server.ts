@@ -15,6 +15,7 @@ import { securityHeaders } from "~/.server/infrastructure/http/security-headers"
 import { requireSameOrigin } from "~/.server/infrastructure/http/same-origin";
 import { limitRequestBodies } from "~/.server/infrastructure/http/body-limit";
 import { allowedMethods, requireValidHost, routeLookup } from "~/.server/infrastructure/http/methods";
+import { readRoutes } from "~/.server/domains/auth/route-permissions";
 import { requireFormEncoding } from "~/.server/infrastructure/http/forms";
 import { finalErrorHandler } from "~/.server/infrastructure/http/error-page";
 import { databaseGate, databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
@@ -61,8 +62,11 @@ export interface AppOptions {
   vite?: express.RequestHandler;
 }
 
-export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), options: AppOptions = {}) {
+export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), options: AppOptions = {}) {
   const config = env();
+  // The routes' declared permissions (decision 055) come from the build React Router serves; in
+  // development from each build Vite hands over, so an edited route's permission holds at once.
+  const build = withRoutePermissions(given);
   const app = express();
   // Before the first app.use: Express reads it when it creates the app's router. /Sandbox is not
   // /sandbox (nginx blocks the prefix; the sandbox's routers are case-sensitive too). Decision 012.
@@ -184,6 +188,18 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>), opt
   // Last: Express's own error page prints stack traces in development.
   app.use(finalErrorHandler());
   return app;
+}
+
+function withRoutePermissions(build: ServerBuild | (() => Promise<ServerBuild>)) {
+  if (typeof build !== "function") {
+    readRoutes(build.routes);
+    return build;
+  }
+  return async () => {
+    const current = await build();
+    readRoutes(current.routes);
+    return current;
+  };
 }
 
 /** URL paths of the files at the top of the client build, the assets folder aside. */

@@ -30,7 +30,8 @@ export default [
   // An invitation's link: join the organisation that sent it.
   route("invitations/:token", "routes/auth/invitation.tsx"),
 
-  // Signed in: the shell (side navigation for non-admins)
+  // Signed in: the shell (side navigation for non-admins). Each page's module declares its
+  // permission in its `handle`, checked by the layout's middleware (decision 055).
   layout("routes/app/layout.tsx", [
     // The contacts CSV import: upload, then the mapping form and the import's progress and report.
     route("messaging/contacts/import", "routes/app/messaging/import/upload.tsx"),
@@ -87,30 +88,35 @@ export default [
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
-  // A template's media sample (the preview's image): a resource route, outside the shell.
-  route("templates/:id/sample", "routes/app/templates/sample.ts"),
-  // CSV downloads: an import's rejected rows, and the contacts a filter matches.
-  route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
-  route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
-  route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
-  // Advanced Analytics' daily table as CSV (the page's query).
-  route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
-  // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
-  route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
-  route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
-  // The inbox, live (server-sent events), and the files of its messages.
-  route("chat/events", "routes/app/chat/events.ts"),
-  route("chat/media/:id", "routes/app/chat/media.ts"),
-  // An invoice's PDF, and where Paystack's checkout sends the payer back (verifies, then the payment's page).
-  route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
-  route("billing/card-return", "routes/app/billing/card-return.ts"),
   // Payments in: M-Pesa Express callbacks (one secret address per payment), the paybill's
   // validation and confirmation (Daraja refuses "mpesa" in those), Paystack's signed webhook.
   route("webhooks/mpesa/stk/:paymentId/:secret", "routes/webhooks/mpesa-stk.ts"),
   route("webhooks/paybill/:secret/:step", "routes/webhooks/paybill.ts"),
   route("webhooks/paystack", "routes/webhooks/paystack.ts"),
-  // The member's bell, live (server-sent events).
-  route("notifications/events", "routes/app/notifications/events.ts"),
+
+  // Signed in: downloads, files and live streams, outside the shell; each route's declared
+  // permission is checked by the layout's middleware (decision 055).
+  layout("routes/app/resources.ts", [
+    // A template's media sample (the preview's image).
+    route("templates/:id/sample", "routes/app/templates/sample.ts"),
+    // CSV downloads: an import's rejected rows, and the contacts a filter matches.
+    route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
+    route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
+    route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
+    // Advanced Analytics' daily table as CSV (the page's query).
+    route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
+    // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
+    route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
+    route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
+    // The inbox, live (server-sent events), and the files of its messages.
+    route("chat/events", "routes/app/chat/events.ts"),
+    route("chat/media/:id", "routes/app/chat/media.ts"),
+    // An invoice's PDF, and where Paystack's checkout sends the payer back (verifies, then the payment's page).
+    route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
+    route("billing/card-return", "routes/app/billing/card-return.ts"),
+    // The member's bell, live (server-sent events).
+    route("notifications/events", "routes/app/notifications/events.ts"),
+  ]),
 
   // Platform administrators
   // Platform administrators: the console's six tabs, their detail pages and CSV exports, the audit

@@ -184,96 +184,16 @@ export function roleOf(user: { usertype: UserType; orgRole: OrgRole }): Role {
 }
 
 /**
- * What opening each signed-in page needs, by its path (a `:name` segment stands for any one segment,
- * as in app/routes.ts). The layouts' middleware checks it before any loader runs, and sign-in
- * honours a `from` only when the role may open it. A signed-in page missing here needs only a
- * session; tests/integration/route-permissions.test.ts keeps every route listed.
+ * What a signed-in route module declares in its `handle` (decision 055): the permission opening it
+ * needs, or "signed-in" for any member. A module mounted at several addresses (the planned pages)
+ * names one per address, by its pattern in app/routes.ts. The signed-in layouts' middleware checks
+ * it before any loader runs, and the navigation, search and sign-in's `from` read it from the same
+ * routes (app/.server/domains/auth/route-permissions.ts).
  */
-export const PAGE_PERMISSIONS: Record<string, Permission> = {
-  "/dashboard": "overview:view",
-  "/get-started": "tutorial:view",
-  "/profile": "account:manage",
-  "/change-password": "account:manage",
-  "/preferences/sidebar": "account:manage",
-  "/whatsapp": "whatsapp:view",
-  "/embedded-callback": "whatsapp:manage",
-  "/activity": "activity:view",
-  "/developers": "developer:view",
-  "/templates": "templates:view",
-  "/templates/new": "templates:manage",
-  "/templates/:id/edit": "templates:manage",
-  "/templates/:id/sample": "templates:view",
-  "/preview": "templates:view",
-  "/messaging": "messaging:view",
-  "/messaging/broadcasts": "messaging:view",
-  // Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
-  "/messaging/campaigns/new": "campaigns:manage",
-  "/messaging/broadcasts/new": "campaigns:manage",
-  "/messaging/campaigns/:id": "campaigns:view",
-  "/messaging/campaigns/:id/results.csv": "campaigns:view",
-  "/messaging/campaigns/:id/events": "campaigns:view",
-  "/messaging/contacts": "contacts:view",
-  "/messaging/contacts/segments": "contacts:view",
-  "/messaging/contacts/fields": "contacts:view",
-  "/messaging/contacts/:id": "contacts:view",
-  // The contacts a filter matches, as CSV: a copy of the book leaves with those who manage it.
-  "/messaging/contacts/export.csv": "contacts:manage",
-  // Everything held about one contact (the right of access), as a file: for those who manage them.
-  "/messaging/contacts/:id/data.json": "contacts:manage",
-  // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
-  "/messaging/contacts/import": "contacts:manage",
-  "/messaging/contacts/import/:id": "contacts:manage",
-  "/messaging/contacts/import/:id/rejected.csv": "contacts:manage",
-  // Account Settings: every member has some section (their own security); the team is seen by all, changed by owners and admins.
-  "/settings": "account:manage",
-  // The organisation's details (owners and admins); closing and reopening it (the owner).
-  "/settings/organisation": "organization:manage",
-  "/settings/team": "team:view",
-  "/settings/security": "account:manage",
-  // Advanced Analytics and its daily CSV: everyone who sees the campaigns' results.
-  "/analytics": "campaigns:view",
-  "/analytics/daily.csv": "campaigns:view",
-  "/billing": "billing:view",
-  // Billing: the page (its forms check billing:manage), a payment's wait, an invoice and its PDF, the card's return.
-  "/billing/payments/:id": "billing:view",
-  "/billing/invoices/:id": "billing:view",
-  "/billing/invoices/:id/pdf": "billing:view",
-  "/billing/card-return": "billing:manage",
-  // Spec pages not built yet (app/lib/planned-pages.ts): each already refused to the roles it will not be for.
-  "/integrations": "developer:view",
-  "/revenue-share": "billing:view",
+export type RoutePermission = Permission | "signed-in";
 
-  // Who each event e-mails: owners and admins. Your own notifications: every role.
-  "/settings/notifications": "notifications:manage",
-  "/notifications": "notifications:view",
-  "/notifications/:id": "notifications:view",
-  "/notifications/events": "notifications:view",
-  "/settings/account": "organization:close",
-  // The inbox: conversations, a thread, its live stream and its files; the saved answers (read by
-  // all who answer, kept by owners and admins on their page).
-  "/chat": "inbox:view",
-  "/chat/:id": "inbox:view",
-  "/chat/events": "inbox:view",
-  "/chat/media/:id": "inbox:view",
-  "/chat/quick-replies": "inbox:quick-replies",
-  "/chat/new": "inbox:reply",
-  "/admin": "platform:console",
-  "/admin/profile": "platform:console",
-};
-
-// The table's paths with a parameter, as patterns: `:id` matches one segment.
-const PAGE_PATTERNS = Object.entries(PAGE_PERMISSIONS)
-  .filter(([path]) => path.includes("/:"))
-  .map(([path, permission]) => ({
-    pattern: new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\/:[^/]+/g, "/[^/]+")}$`),
-    permission,
-  }));
-
-/** The permission a signed-in page needs (a trailing slash is the same page). */
-export function pagePermission(pathname: string): Permission | undefined {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  // The whole console is the platform administrators' (every /admin page, its exports and details).
-  if (path.startsWith("/admin/")) return "platform:console";
-  if (Object.hasOwn(PAGE_PERMISSIONS, path)) return PAGE_PERMISSIONS[path];
-  return PAGE_PATTERNS.find(({ pattern }) => pattern.test(path))?.permission;
+export interface PermissionHandle {
+  permission: RoutePermission | Readonly<Record<string, Permission>>;
+  /** A download or live stream: the page a signed-out browser signs in to and returns to (`:id` from the address). */
+  signInReturnsTo?: string;
 }

@@ -1,12 +1,19 @@
+import type { Permission } from "./permissions";
+
 /**
  * Pages the spec lists for every signed-in user that are not built yet. Each has a real route
  * (app/routes/app/coming-soon.tsx) that says so in the shell, instead of a link that drops the user
- * on the marketing site; the issue that builds a page replaces its route and removes it here.
+ * on the marketing site; the issue that builds a page replaces its route and removes it here. Each
+ * is already refused to the roles it will not be for (its permission, declared by the route).
  */
 export const PLANNED_PAGES = {
-  "/integrations": { title: "Integrations", summary: "Connect Jumbe to the systems your business already uses." },
-  "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements." },
-} as const satisfies Record<string, { title: string; summary: string }>;
+  "/integrations": {
+    title: "Integrations",
+    summary: "Connect Jumbe to the systems your business already uses.",
+    permission: "developer:view",
+  },
+  "/revenue-share": { title: "Revenue Share", summary: "Partners, their transactions and settlements.", permission: "billing:view" },
+} as const satisfies Record<string, { title: string; summary: string; permission: Permission }>;
 
 export type PlannedPath = keyof typeof PLANNED_PAGES;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
@@ -19,8 +19,9 @@ import {
 import { seedDemoData } from "~/.server/demo/seed";
 import { createSession } from "~/.server/domains/auth/sessions";
 import { sha256 } from "~/.server/infrastructure/security/crypto";
-import { can, pagePermission, ROLES, type Permission, type Role } from "~/lib/permissions";
-import { appFetch, flatRoutes } from "../support/in-process-app";
+import { can, ROLES, type Permission, type Role } from "~/lib/permissions";
+import { routeAccess } from "~/.server/domains/auth/route-permissions";
+import { appBuild, appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
@@ -29,7 +30,8 @@ import { startBankTransfer } from "~/.server/domains/billing/bank";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one
- * permission table (app/lib/permissions.ts: PAGE_PERMISSIONS and ROLE_PERMISSIONS), plus the short
+ * permission table (app/lib/permissions.ts: ROLE_PERMISSIONS) and the permission each route declares
+ * in its module's `handle` (decision 055), plus the short
  * lists below of routes it does not describe (public pages, the JSON API's own guards) and of each
  * action's intents. A route added to app/routes.ts, or an intent added to a route's action, without
  * its row here fails the first tests. The requests go to the application's own React Router in this
@@ -42,8 +44,8 @@ import { startBankTransfer } from "~/.server/domains/billing/bank";
 type Who = Role | "anonymous";
 const WHO: readonly Who[] = ["anonymous", ...ROLES];
 
-/** What a route needs when PAGE_PERMISSIONS does not say: public, any session, or (JSON API) a permission. */
-type Need = "public" | "session" | Permission;
+/** What a route needs when its route declares nothing: public, any session, or (JSON API) a permission. */
+type Need = "public" | "session" | Permission | readonly Permission[];
 const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }> = {
   "/": { need: "public", why: "the landing page" },
   "/privacy-policy": { need: "public", why: "legal" },
@@ -67,8 +69,6 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/invitations/:token": { need: "public", why: "an invitation's link, opened before signing in" },
   "/*": { need: "public", why: "any other path goes home" },
   "/metrics": { need: "public", why: "Prometheus's scrape: its own bearer token (METRICS_TOKEN)" },
-  // The shell's search: every member searches what they may see (its providers filter by permission).
-  "/search": { need: "session", why: "search filters its results by the member's permissions" },
   // Sends a member to /whatsapp, whose own permission applies.
   "/whatsapp-setup": { need: "public", why: "a redirect to /whatsapp, whose own permission applies" },
   // The cookie-authenticated JSON API (spec section 7): each route's guard, by its permission.
@@ -676,12 +676,19 @@ function changedTables(before: Record<string, string>, after: Record<string, str
   return Object.keys(before).filter((t) => before[t] !== after[t]);
 }
 
-/** What a route needs: PAGE_PERMISSIONS by its sample path, else its row above. */
+/** What the routes along a path declare (every permission needed; "session" when they ask only for a member). */
+function pagePermission(samplePath: string): Need | undefined {
+  const access = routeAccess(new URL(samplePath, APP).pathname);
+  if (!access) return undefined;
+  return access.permissions.length === 0 ? "session" : access.permissions.length === 1 ? access.permissions[0] : access.permissions;
+}
+
+/** What a route needs: what its route declares at its sample path, else its row above. */
 function needOf(pattern: string, samplePath: string): { need: Need; api: boolean } {
-  const page = pagePermission(new URL(samplePath, APP).pathname);
+  const page = pagePermission(samplePath);
   if (page) return { need: page, api: pattern.startsWith("/api/") };
   const row = NOT_IN_PAGE_TABLE[pattern];
-  if (!row) throw new Error(`${pattern}: no row in PAGE_PERMISSIONS nor in NOT_IN_PAGE_TABLE`);
+  if (!row) throw new Error(`${pattern}: no declared permission nor a row in NOT_IN_PAGE_TABLE`);
   return { need: row.need, api: !!row.api };
 }
 
@@ -691,7 +698,8 @@ const isConsole = (pattern: string) => pattern === "/admin" || pattern.startsWit
 function allowed(who: Who, need: Need) {
   if (need === "public") return true;
   if (who === "anonymous") return false;
-  return need === "session" || can(who, need);
+  if (need === "session") return true;
+  return (typeof need === "string" ? [need] : need).every((permission) => can(who, permission));
 }
 
 async function send(pathname: string, who: Who, w: World, init: { method?: string; form?: Record<string, string>; accept?: string } = {}) {
@@ -733,6 +741,10 @@ async function follow(pathname: string, who: Who, w: World, first?: Response) {
 }
 
 let w: World;
+beforeAll(async () => {
+  // The routes' declared permissions are read from the application's routes.
+  await appBuild();
+});
 beforeEach(async () => {
   w = await buildWorld();
 });
@@ -871,11 +883,11 @@ describe("every role against every action", () => {
     let before = await snapshot();
     for (const [pattern, intents] of Object.entries(ACTIONS)) {
       const sample = SAMPLE[pattern]?.(w) ?? pattern;
-      const page = pagePermission(new URL(sample, APP).pathname);
+      const page = pagePermission(sample);
       const api = pattern.startsWith("/api/");
       for (const [intent, row] of Object.entries(intents)) {
         for (const who of WHO) {
-          const may = who !== "anonymous" && can(who, row.needs) && (!page || can(who, page));
+          const may = who !== "anonymous" && can(who, row.needs) && (!page || allowed(who, page));
           if (may) continue;
           const label = `${who} POST ${sample} ${intent || "(form)"}`;
           const response = await send(sample, who, w, {

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "~/routes";
-import { can, PAGE_PERMISSIONS, pagePermission, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf } from "~/.server/domains/auth/permissions";
-import { safeRedirectTarget, signedInPages } from "~/.server/domains/auth/guards";
+import { can, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf, type Role } from "~/.server/domains/auth/permissions";
+import { declaredRoutes, routeAccess } from "~/.server/domains/auth/route-permissions";
+import { safeRedirectTarget } from "~/.server/domains/auth/guards";
 import * as importUpload from "~/routes/app/messaging/import/upload";
 import * as importRun from "~/routes/app/messaging/import/run";
-import * as importRejected from "~/routes/app/messaging/import/rejected";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { ADMIN, buildExists, DEMO, signInCookie, startBuiltServer, type BuiltServer } from "../support/built-server";
+import { appBuild, appFetch } from "../support/in-process-app";
 import { formRequest, getRequest, run } from "../support/http";
 import { rawRequest } from "../support/raw-http";
 
@@ -366,10 +367,18 @@ function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
   });
 }
 
+/** What the routes along a path declare: every permission needed (none: any member), or undefined for a public path. */
+const needs = (path: string) => routeAccess(path)?.permissions;
+
+/** The layouts whose routes are signed in: each route below them declares its permission. */
+const SIGNED_IN_LAYOUTS = ["routes/app/layout", "routes/app/resources"];
+
 let server: BuiltServer;
 const cookies: Record<"anonymous" | "owner" | "admin", string> = { anonymous: "", owner: "", admin: "" };
 
 beforeAll(async () => {
+  // The routes' declared permissions, read from the application's routes as the server reads its build's.
+  await appBuild();
   if (!buildExists()) return;
   server = await startBuiltServer();
   cookies.owner = await signInCookie(server, DEMO);
@@ -392,11 +401,44 @@ function outcomeOf(path: string, response: { status: number; headers: Record<str
 }
 
 describe("the permissions table", () => {
-  it("lists every route of app/routes.ts, and every signed-in page's permission exists", () => {
+  it("lists every route of app/routes.ts", () => {
     const paths = [...new Set(routePaths(routes))];
     expect(paths.filter((path) => !ROWS[path])).toEqual([]);
     expect(Object.keys(ROWS).filter((path) => !paths.includes(path))).toEqual([]);
-    for (const permission of Object.values(PAGE_PERMISSIONS)) expect(PERMISSIONS).toContain(permission);
+  });
+
+  it("has every signed-in route of app/routes.ts, page or download, declare a permission that exists", () => {
+    const all = declaredRoutes();
+    const signedIn = all.filter((route) => route.under.some((id) => SIGNED_IN_LAYOUTS.includes(id)));
+    expect(signedIn.length).toBeGreaterThan(50);
+    expect(signedIn.filter((route) => !route.permission).map((route) => route.pattern)).toEqual([]);
+    for (const route of all)
+      if (route.permission && route.permission !== "signed-in") expect(PERMISSIONS, route.pattern).toContain(route.permission);
+    // The console's layout declares it for every page, export and detail below it (decision 037).
+    expect(all.find((route) => route.id === "routes/admin/layout")?.permission).toBe("platform:console");
+    expect(needs("/admin/users/export.csv")).toEqual(["platform:console"]);
+    expect(needs("/admin/profile")).toEqual(["platform:console", "account:manage"]);
+    // The downloads and live streams sit under a layout too, at their own addresses.
+    for (const path of ["/chat/events", "/notifications/events", "/messaging/contacts/export.csv", "/analytics/daily.csv"])
+      expect(
+        signedIn.map((route) => route.pattern),
+        path,
+      ).toContain(path);
+    // Public addresses declare nothing.
+    for (const path of ["/", "/login", "/whatsapp-setup", "/no/such/page", "/webhooks/paystack"]) expect(needs(path), path).toBeUndefined();
+  });
+
+  it("has no route outside the signed-in layouts check a session by hand (the JSON API has its own guards)", async () => {
+    const guarded = (id: string) => SIGNED_IN_LAYOUTS.includes(id) || id === "routes/admin/layout";
+    const outside = declaredRoutes().filter(
+      (route) => !guarded(route.id) && !route.under.some(guarded) && !route.id.startsWith("routes/api/"),
+    );
+    const build = await appBuild();
+    const byHand = outside.filter((route) => {
+      const loader = (build.routes[route.id]?.module as { loader?: unknown }).loader;
+      return typeof loader === "function" && /require(UserWith|Resource)Permission\)?\(/.test(loader.toString());
+    });
+    expect(byHand.map((route) => route.pattern)).toEqual([]);
   });
 
   it("gives each role only permissions that exist, and keeps the console to platform administrators", () => {
@@ -418,14 +460,14 @@ describe("the permissions table", () => {
     // Maker-checker: owners and admins approve; only the owner turns the check on or off.
     expect(ROLES.filter((role) => can(role, "campaigns:approve"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "approvals:configure"))).toEqual(["owner"]);
-    expect(pagePermission("/settings/team")).toBe("team:view");
+    expect(needs("/settings/team")).toEqual(["team:view"]);
   });
 
   it("keeps the organisation's details to owners and admins, and closing it to the owner", () => {
     expect(ROLES.filter((role) => can(role, "organization:manage"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "organization:close"))).toEqual(["owner"]);
-    expect(pagePermission("/settings/organisation")).toBe("organization:manage");
-    expect(pagePermission("/settings/account")).toBe("organization:close");
+    expect(needs("/settings/organisation")).toEqual(["organization:manage"]);
+    expect(needs("/settings/account")).toEqual(["organization:close"]);
     expect(safeRedirectTarget("/settings/organisation", "agent")).toBe("/dashboard");
     expect(safeRedirectTarget("/settings/account", "admin")).toBe("/dashboard");
   });
@@ -435,10 +477,10 @@ describe("the permissions table", () => {
     expect(ROLES.filter((role) => can(role, "campaigns:manage"))).toEqual(ROLES.filter((role) => can(role, "contacts:manage")));
     expect(can("viewer", "campaigns:manage")).toBe(false);
     const id = "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f";
-    expect(pagePermission("/messaging/campaigns/new")).toBe("campaigns:manage");
-    expect(pagePermission("/messaging/broadcasts/new")).toBe("campaigns:manage");
+    expect(needs("/messaging/campaigns/new")).toEqual(["campaigns:manage"]);
+    expect(needs("/messaging/broadcasts/new")).toEqual(["campaigns:manage"]);
     for (const path of [`/messaging/campaigns/${id}`, `/messaging/campaigns/${id}/results.csv`, `/messaging/campaigns/${id}/events`])
-      expect(pagePermission(path), path).toBe("campaigns:view");
+      expect(needs(path), path).toEqual(["campaigns:view"]);
   });
 
   it("keeps the contact import to those who manage contacts: a viewer is refused its pages, its post and its rejected rows", async () => {
@@ -446,30 +488,73 @@ describe("the permissions table", () => {
     const upload = "/messaging/contacts/import";
     const report = `/messaging/contacts/import/${id}`;
     const rejected = `/messaging/contacts/import/${id}/rejected.csv`;
-    for (const path of [upload, `${upload}/`, report, rejected]) expect(pagePermission(path), path).toBe("contacts:manage");
-    expect(pagePermission(`/messaging/contacts/import/${id}/other`)).toBeUndefined();
+    for (const path of [upload, `${upload}/`, report, rejected]) expect(needs(path), path).toEqual(["contacts:manage"]);
+    expect(needs(`/messaging/contacts/import/${id}/other`)).toBeUndefined();
     expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual(["platform_admin", "owner", "admin", "agent"]);
 
     const member = await createVerifiedUser();
     const cookie = await signedInCookie(member.email, member.password);
     vi.mocked(roleOf).mockReturnValue("viewer");
     try {
-      // The shell's middleware (every page under routes/app/layout.tsx), before any loader or action.
-      const shell = (request: Request) => run((args) => signedInPages(args, async () => new Response("the page")), request);
-      for (const request of [getRequest(upload, { cookie }), getRequest(report, { cookie }), formRequest(report, {}, { cookie })])
-        expect((await shell(request)).location, `${request.method} ${request.url}`).toBe("/unauthorized");
-      // The routes' own guards answer the same, the download outside the shell included.
+      // The layouts' middleware, before any loader or action: the pages' and the download's.
+      const browser = { cookie, headers: { accept: "text/html" } };
+      for (const request of [
+        getRequest(upload, browser),
+        getRequest(report, browser),
+        formRequest(report, {}, browser),
+        getRequest(rejected, browser),
+      ]) {
+        const response = await appFetch(request);
+        expect([response.status, response.headers.get("location")], `${request.method} ${request.url}`).toEqual([302, "/unauthorized"]);
+      }
+      // The pages' own guards answer the same.
       expect((await run(importUpload.loader, getRequest(upload, { cookie }))).location).toBe("/unauthorized");
       expect((await run(importUpload.action, formRequest(upload, {}, { cookie }))).location).toBe("/unauthorized");
       expect((await run(importRun.loader, getRequest(report, { cookie }))).location).toBe("/unauthorized");
-      expect((await run(importRejected.loader, getRequest(rejected, { cookie }))).location).toBe("/unauthorized");
       // Sign-in does not send a viewer there either; the contact book itself stays open to them.
       expect(safeRedirectTarget(upload, "viewer")).toBe("/dashboard");
-      expect((await shell(getRequest("/messaging/contacts", { cookie }))).status).toBe(200);
+      expect((await appFetch(getRequest("/messaging/contacts", browser))).status).toBe(200);
     } finally {
       vi.mocked(roleOf).mockReset();
     }
     expect((await run(importUpload.loader, getRequest(upload, { cookie }))).status).toBe(200);
+  });
+});
+
+describe("the layouts' middleware answers each role as the routes declare", () => {
+  const id = "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f";
+
+  async function answer(path: string, role: Role | "anonymous", accept = "text/html") {
+    const member = await createVerifiedUser();
+    const cookie = role === "anonymous" ? undefined : await signedInCookie(member.email, member.password);
+    if (role !== "anonymous") vi.mocked(roleOf).mockReturnValue(role);
+    try {
+      const response = await appFetch(getRequest(path, { cookie, headers: { accept } }));
+      await response.body?.cancel();
+      return `${response.status} ${response.headers.get("location") ?? ""}`.trim();
+    } finally {
+      vi.mocked(roleOf).mockReset();
+    }
+  }
+
+  it("refuses pages and downloads to the roles without their permission, and asks a visitor to sign in", async () => {
+    expect(await answer("/billing", "agent")).toBe("302 /unauthorized");
+    expect(await answer("/settings/organisation", "viewer")).toBe("302 /unauthorized");
+    expect(await answer("/settings/account", "admin")).toBe("302 /unauthorized");
+    expect(await answer("/chat/quick-replies", "agent")).toBe("302 /unauthorized");
+    expect(await answer("/dashboard", "platform_admin")).toBe("302 /unauthorized");
+    expect(await answer("/integrations", "viewer")).toBe("302 /unauthorized");
+    expect(await answer("/revenue-share", "agent")).toBe("302 /unauthorized");
+    expect(await answer("/developers", "anonymous")).toBe(`302 /login?from=${encodeURIComponent("/developers")}`);
+    // Downloads: a browser is sent to /unauthorized, a script told 403; a visitor signs in to the page the route names.
+    expect(await answer("/messaging/contacts/export.csv", "viewer")).toBe("302 /unauthorized");
+    expect(await answer("/messaging/contacts/export.csv", "viewer", "*/*")).toBe("403");
+    expect(await answer(`/billing/invoices/${id}/pdf`, "agent")).toBe("302 /unauthorized");
+    expect(await answer("/billing/card-return?reference=abcdefgh", "viewer")).toBe("302 /unauthorized");
+    expect(await answer(`/messaging/campaigns/${id}/results.csv`, "anonymous")).toBe(
+      `302 /login?from=${encodeURIComponent(`/messaging/campaigns/${id}`)}`,
+    );
+    expect(await answer("/chat/events", "anonymous", "text/event-stream")).toBe("401");
   });
 });
 

@@ -331,7 +331,8 @@ describe("a template with an image header", () => {
     const other = await tenant("Mgeni Ltd", false);
     expect((await sample(other, template!.id)).status).toBe(404);
     expect((await sample(other, "not-a-uuid")).status).toBe(404);
-    const anonymous = await run(samplePage.loader, getRequest(`/templates/${template!.id}/sample`));
+    // A browser opening it signed out is sent to sign in (a script is told 401, as every download answers).
+    const anonymous = await run(samplePage.loader, getRequest(`/templates/${template!.id}/sample`, { headers: { accept: "text/html" } }));
     expect(anonymous.status).toBe(302);
     expect(anonymous.location).toBe(`/login?from=${encodeURIComponent(`/templates/${template!.id}/sample`)}`);
   });

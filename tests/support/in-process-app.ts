@@ -8,6 +8,7 @@ import {
 } from "react-router";
 import routes from "~/routes";
 import { createRequestContext } from "~/.server/infrastructure/http/context";
+import { readRoutes } from "~/.server/domains/auth/route-permissions";
 
 /**
  * The application's own React Router, in the test's process: every route of app/routes.ts with its
@@ -90,6 +91,8 @@ async function build(): Promise<ServerBuild> {
       css: [],
     };
   });
+  // The layouts' middleware, the navigation and sign-in read each route's declared permission from these.
+  readRoutes(buildRoutes);
   return {
     entry: { module: entry as never },
     routes: buildRoutes,
@@ -110,8 +113,16 @@ async function build(): Promise<ServerBuild> {
   } as unknown as ServerBuild;
 }
 
+let built: Promise<ServerBuild> | undefined;
+
+/** The application's routes with their modules, as the server has them (built once per test file); the routes' permissions are read from it. */
+export function appBuild() {
+  built ??= build();
+  return built;
+}
+
 /** Sends one request to the application (built once per test file). */
 export async function appFetch(request: Request, clientIp = "198.51.100.7") {
-  handler ??= createRequestHandler(await build(), "production");
+  handler ??= createRequestHandler(await appBuild(), "production");
   return handler(request, createRequestContext({ clientIp }));
 }

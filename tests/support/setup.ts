@@ -6,6 +6,7 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { localFileStorage, setFileStorage } from "~/.server/infrastructure/storage";
 import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
 import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
+import { appBuild } from "./in-process-app";
 
 // Every test file gets its own database: PGlite in memory, or a fresh database on TEST_DATABASE_URL.
 setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
@@ -16,7 +17,10 @@ setFileStorage(localFileStorage(storageDir));
 
 beforeAll(async () => {
   await openTestDatabase();
-});
+  // The routes' declared permissions (decision 055), read as the server reads its build's: the
+  // layouts' middleware, the shell's navigation, search and sign-in's `from` ask them.
+  await appBuild();
+}, 60_000);
 
 beforeEach(async () => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));

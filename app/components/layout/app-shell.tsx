@@ -15,10 +15,9 @@ import {
 } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { SearchBox } from "~/components/ui/search";
-import type { Role } from "~/lib/permissions";
 import { Menu } from "./menu";
 import { ShellLoading } from "./loaders";
-import { countLabel, currentEntry, isNavActive, mayOpen, navigationFor, type NavGroup } from "./navigation";
+import { countLabel, currentEntry, isNavActive, navigationFor, type NavGroup } from "./navigation";
 
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
@@ -34,7 +33,7 @@ export function AppShell({
   user,
   collapsed,
   bell,
-  role,
+  opens,
   inboxUnread,
   children,
 }: {
@@ -42,8 +41,8 @@ export function AppShell({
   collapsed: boolean;
   /** The member's unread count and latest notifications. */
   bell: BellState;
-  /** The member's role, from the shell's loader: the navigation lists only the pages it may open. */
-  role: Role;
+  /** The navigation's pages the member's role may open, from the shell's loader: the navigation lists only these. */
+  opens: readonly string[];
   /** The organisation's conversations with unread messages (null: the role has no inbox). */
   inboxUnread: number | null;
   children: ReactNode;
@@ -51,7 +50,7 @@ export function AppShell({
   const location = useLocation();
   const navigation = useNavigation();
   // Entries the member's role cannot open are not shown at all (Billing for agents and viewers).
-  const groups = navigationFor(role);
+  const groups = navigationFor(opens);
   const current = currentEntry(groups, location.pathname);
   const sidebar = useFetcher<{ collapsed: boolean }>();
   // Optimistic: the fetcher's pending value wins over the cookie's.
@@ -122,7 +121,7 @@ export function AppShell({
             >
               <Search className="size-5" aria-hidden />
             </Link>
-            {mayOpen(role, "/chat") ? (
+            {opens.includes("/chat") ? (
               <Link
                 to={href("/chat")}
                 aria-label="Chat"

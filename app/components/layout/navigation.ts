@@ -14,7 +14,6 @@ import {
   Settings,
   Users,
 } from "~/components/ui/icons";
-import { can, pagePermission, type Role } from "~/lib/permissions";
 
 export interface NavEntry {
   to: string;
@@ -36,7 +35,7 @@ export interface NavGroup {
  * Every section of the signed-in product, grouped so the list stays short: the spec's five entries
  * (Overview, Get Started, WhatsApp Setup, Billing, Activity) and every other section a member may
  * open. Only real pages are listed (Integrations joins when it is built); each entry shows only for
- * roles that may open its page (PAGE_PERMISSIONS).
+ * roles that may open its page (the permission its route declares, read by the shell's loader).
  */
 export const NAV_GROUPS: readonly NavGroup[] = [
   {
@@ -79,15 +78,12 @@ export function isNavActive(pathname: string, to: string) {
   return covers(pathname, to);
 }
 
-/** Whether a role may open a page, by the permission table the pages' guard uses. */
-export function mayOpen(role: Role, path: string) {
-  const needed = pagePermission(path);
-  return !needed || can(role, needed);
-}
+/** Every page the navigation links to: the shell's loader answers which of them the member may open. */
+export const NAV_PAGES: readonly string[] = NAV_GROUPS.flatMap((group) => group.entries.map((entry) => entry.to));
 
-/** The groups with only the entries `role` may open (a group left empty is dropped). */
-export function navigationFor(role: Role): NavGroup[] {
-  return NAV_GROUPS.map((group) => ({ ...group, entries: group.entries.filter((entry) => mayOpen(role, entry.to)) })).filter(
+/** The groups with only the entries the member may open (`opens`, from the shell's loader); a group left empty is dropped. */
+export function navigationFor(opens: readonly string[]): NavGroup[] {
+  return NAV_GROUPS.map((group) => ({ ...group, entries: group.entries.filter((entry) => opens.includes(entry.to)) })).filter(
     (group) => group.entries.length > 0,
   );
 }

@@ -13,3 +13,10 @@ export function useShellRole(): Role {
 export function useCan(permission: Permission) {
   return can(useShellRole(), permission);
 }
+
+/** The navigation's and settings' pages the member may open, from the shell's loader (the permissions their routes declare). */
+export function useShellOpens(): readonly string[] {
+  const data = useRouteLoaderData<typeof loader>("routes/app/layout");
+  if (!data) throw new Error("useShellOpens outside the signed-in shell");
+  return data.opens;
+}

@@ -8,7 +8,12 @@ import { platformScope } from "~/.server/domains/auth/scope";
 import { Tabs } from "~/components/ui/tabs";
 import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
 
+import type { PermissionHandle } from "~/lib/permissions";
+
 export const middleware: Route.MiddlewareFunction[] = [adminPages];
+
+// The whole console, every page, export and detail below this layout: the platform administrators' (decision 037).
+export const handle: PermissionHandle = { permission: "platform:console" };
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);

@@ -14,6 +14,9 @@ import { Card } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { useCan } from "~/components/layout/shell-role";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "activity:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 

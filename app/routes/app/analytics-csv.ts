@@ -1,15 +1,18 @@
 import type { Route } from "./+types/analytics-csv";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
 import { analyticsReport, dailyCsv } from "~/.server/domains/analytics/report";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view" };
 
 /**
  * GET /analytics/daily.csv: the Analytics page's daily table (hourly for the 24-hour period) for the
  * same query, as a formula-safe CSV download. A query the page refuses is refused here (400, in words).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
+  const current = await requireResourcePermission(args);
   const resolved = await tenantAnalyticsFilters(current.organization.id, args.url.searchParams);
   if (!resolved.ok)
     return new Response(`${resolved.error}\n`, {

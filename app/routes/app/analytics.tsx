@@ -45,6 +45,10 @@ import {
   Wallet,
   XCircle,
 } from "~/components/ui/icons";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Advanced Analytics: everyone who sees the campaigns' results.
+export const handle: PermissionHandle = { permission: "campaigns:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Advanced Analytics | Jumbe" }];
 

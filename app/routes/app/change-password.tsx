@@ -9,19 +9,23 @@ import { Button } from "~/components/ui/button";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { changePassword } from "~/.server/domains/auth/change-password";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "account:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "account:manage");
-  return { profilePath: current.role === "platform_admin" ? "/admin/profile" : "/profile" };
+  // Those who run the console have their profile inside it.
+  return { profilePath: can(current.role, "platform:console") ? "/admin/profile" : "/profile" };
 }
 
 export async function action(args: Route.ActionArgs) {

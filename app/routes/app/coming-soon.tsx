@@ -4,6 +4,12 @@ import type { Route } from "./+types/coming-soon";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { isPlannedPath, PLANNED_PAGES } from "~/lib/planned-pages";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Mounted at every planned page's address, each with that page's permission.
+export const handle: PermissionHandle = {
+  permission: Object.fromEntries(Object.entries(PLANNED_PAGES).map(([path, page]) => [path, page.permission])),
+};
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Coming soon"} | Jumbe` }];
 

@@ -9,7 +9,9 @@ import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import { useShellRole } from "~/components/layout/shell-role";
-import { can, type Permission } from "~/lib/permissions";
+import { can, type Permission, type PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "overview:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
 

@@ -29,6 +29,9 @@ import { Card } from "~/components/ui/card";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Badge } from "~/components/ui/badge";
 import { Table, type Column } from "~/components/ui/table";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "developer:view" };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -8,6 +8,9 @@ import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.
 import { listConnections } from "~/.server/domains/whatsapp/connections";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "whatsapp:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | Jumbe" }];
 

@@ -7,6 +7,9 @@ import { Badge } from "~/components/ui/badge";
 import { CheckCircle2, Circle } from "~/components/ui/icons";
 import { overviewFigures, type SetupProgress } from "~/.server/domains/dashboard/progress";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "tutorial:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
 

@@ -10,6 +10,9 @@ import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/domains/auth/scope";
+import { mayOpen } from "~/.server/domains/auth/route-permissions";
+import { NAV_PAGES } from "~/components/layout/navigation";
+import { SETTINGS_SECTIONS } from "~/lib/settings-sections";
 
 // Every page of the shell: the session is resolved once and each page's permission checked before any loader or action runs.
 export const middleware: Route.MiddlewareFunction[] = [signedInPages];
@@ -19,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
-  const admin = current.role === "platform_admin";
+  const admin = can(current.role, "platform:console");
   const [shell, alerts] = await Promise.all([
     // The member's unread count and latest five, and the inbox's unread conversations for the side
     // navigation, in one statement (every signed-in page reads it).
@@ -38,6 +41,8 @@ export async function loader(args: Route.LoaderArgs) {
     },
     // What the signed-in member may do: pages hide the entries and buttons their role cannot use.
     role: current.role,
+    // The navigation's and the settings' pages the role may open, by the permissions their routes declare.
+    opens: [...NAV_PAGES, ...SETTINGS_SECTIONS.map((section) => section.to)].filter((page) => mayOpen(current.role, page)),
     // The organisation's time zone: the browser shows dates in it, as the server rendered them.
     timeZone: current.organization.timeZone,
     // A closing organisation (decision 032): when its data goes; read with the session, no statement of its own.
@@ -78,7 +83,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       user={loaderData.user}
       collapsed={loaderData.collapsed}
       bell={loaderData.bell}
-      role={loaderData.role}
+      opens={loaderData.opens}
       inboxUnread={loaderData.inboxUnread}
     >
       {loaderData.eraseAfter ? (

@@ -21,6 +21,9 @@ import { Card } from "~/components/ui/card";
 import { useCan } from "~/components/layout/shell-role";
 import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "templates:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Message Preview | Jumbe" }];
 

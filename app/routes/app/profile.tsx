@@ -20,6 +20,9 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "account:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
 

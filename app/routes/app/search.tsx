@@ -5,6 +5,10 @@ import { readSearchQuery } from "~/.server/domains/search/registry";
 import { searchEverything } from "~/.server/domains/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox, SearchResults } from "~/components/ui/search";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Every member searches; its providers show only what the member may see.
+export const handle: PermissionHandle = { permission: "signed-in" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Search | Jumbe" }];
 

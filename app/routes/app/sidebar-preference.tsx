@@ -3,6 +3,9 @@ import type { Route } from "./+types/sidebar-preference";
 import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "account:manage" };
 
 /** Remembers whether the side navigation is collapsed; a plain form post without JavaScript, a fetcher with it. */
 export async function action(args: Route.ActionArgs) {

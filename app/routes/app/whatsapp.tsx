@@ -22,6 +22,9 @@ import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "whatsapp:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
-import { currentUser, homeFor } from "~/.server/domains/auth/guards";
+import { can, currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
@@ -19,7 +19,7 @@ export async function loader(args: Route.LoaderArgs) {
     {
       home: current ? homeFor(current.role) : "/login",
       role: current ? ROLE_WORDS[current.role] : null,
-      organisation: current && current.role !== "platform_admin" ? current.organization.name : null,
+      organisation: current && !can(current.role, "platform:console") ? current.organization.name : null,
     },
     { status: 403 },
   );

@@ -1,8 +1,9 @@
-import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction, type Params } from "react-router";
 import { findSession, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
 import { messagesUsedThisMonth } from "../billing/month-usage";
-import { can, pagePermission, roleOf, type Permission, type Role } from "./permissions";
+import { can, roleOf, type Permission, type Role } from "./permissions";
+import { holdsAll, matchedRouteAccess, mayOpen } from "./route-permissions";
 import { jsonError, STATUS_MESSAGES } from "../../infrastructure/http/json";
 import { inDisplayZone } from "../../infrastructure/http/display-zone";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
@@ -11,9 +12,9 @@ import { requestInfoOf } from "../../infrastructure/http/context";
 export type { Permission, Role } from "./permissions";
 export { can, roleOf } from "./permissions";
 
-/** Where each role lands after signing in. */
+/** Where each role lands after signing in: the console for those who run it, the Overview for everybody else. */
 export function homeFor(role: Role) {
-  return role === "platform_admin" ? "/admin" : "/dashboard";
+  return can(role, "platform:console") ? "/admin" : "/dashboard";
 }
 
 /** True for a path on this site; `//host` and `/\\host` are other sites to a browser. */
@@ -27,8 +28,7 @@ export function safeRedirectTarget(from: string | null | undefined, role: Role) 
   const pathname = new URL(from, "http://local").pathname;
   if (["/login", "/signin", "/login/two-factor", "/login/email-code", "/signup", "/verify-otp", "/unauthorized"].includes(pathname))
     return homeFor(role);
-  const needed = pagePermission(pathname);
-  return !needed || can(role, needed) ? from : homeFor(role);
+  return mayOpen(role, pathname) ? from : homeFor(role);
 }
 
 /** The session of a request with its user, organisation and role, read from the database; not yet checked. */
@@ -66,7 +66,8 @@ export const TWO_FACTOR_SETUP_PAGE = "/settings/security";
 
 /** The owner required two-factor sign-in for everyone, and this member has not turned it on yet. */
 export function mustSetUpTwoFactor(current: Pick<CurrentUser, "organization" | "user" | "role">) {
-  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && current.role !== "platform_admin";
+  // The console's administrators are not members bound by an organisation's rule.
+  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && !can(current.role, "platform:console");
 }
 
 /**
@@ -144,14 +145,21 @@ function loginRedirect(args: GuardArgs, from?: string) {
   return redirect(`/login?from=${encodeURIComponent(from ?? url.pathname + url.search)}`);
 }
 
+/** A permission, several (all needed), or none (any signed-in user). */
+type Needed = Permission | readonly Permission[] | undefined;
+
+function holds(role: Role, needed: Needed) {
+  return holdsAll(role, needed === undefined ? [] : typeof needed === "string" ? [needed] : needed);
+}
+
 /**
  * For pages and form actions: the signed-in user holding `permission` (or any signed-in user when
  * none is given). Visitors are sent to /login with the attempted location, other roles to /unauthorized.
  */
-export async function requireUserWithPermission(args: GuardArgs, permission?: Permission) {
+export async function requireUserWithPermission(args: GuardArgs, permission?: Needed) {
   const current = await currentUser(args, { answer: "page" });
   if (!current) throw loginRedirect(args);
-  if (permission && !can(current.role, permission)) throw redirect("/unauthorized");
+  if (!holds(current.role, permission)) throw redirect("/unauthorized");
   return current;
 }
 
@@ -168,23 +176,45 @@ export async function requireApiPermission(args: GuardArgs, permission?: Permiss
  * EventSource): a browser's navigation is answered as a page (sign in and come back to `from`,
  * /unauthorized, the two-factor set-up), anything else as the JSON API (401, 403 with the reason).
  */
-export async function requireResourcePermission(args: GuardArgs, permission?: Permission, { from }: { from?: string } = {}) {
+export async function requireResourcePermission(args: GuardArgs, permission?: Needed, { from }: { from?: string } = {}) {
   const navigation = isNavigation(args);
   const current = await currentUser(args, { answer: navigation ? "page" : "json" });
   if (!current) throw navigation ? loginRedirect(args, from) : jsonError(401, STATUS_MESSAGES[401], { headers: NO_STORE });
-  if (permission && !can(current.role, permission))
+  if (!holds(current.role, permission))
     throw navigation ? redirect("/unauthorized") : jsonError(403, STATUS_MESSAGES[403], { headers: NO_STORE });
   return current;
 }
 
 /**
- * The signed-in layouts' middleware: resolves the session once, before any loader or action of the
- * request, and checks the page's permission from the one table (PAGE_PERMISSIONS).
+ * What the route being opened declares (decision 055). Every route under a signed-in layout
+ * declares a permission (tests/integration/route-permissions.test.ts); one that does not is refused
+ * rather than opened to every member.
+ */
+function declaredAccess(args: GuardArgs & { url: URL; pattern?: string; params?: Params }) {
+  const access = matchedRouteAccess(args);
+  if (!access) throw new Error(`${args.url.pathname}: a signed-in route without a declared permission.`);
+  return access;
+}
+
+/**
+ * The shell's middleware: resolves the session once, before any loader or action of the request,
+ * and checks the permission the page's route module declares in its `handle`.
  */
 export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
-  const current = await requireUserWithPermission(args, pagePermission(args.url.pathname));
+  const current = await requireUserWithPermission(args, declaredAccess(args).permissions);
   // Dates on the page are in the organisation's time zone (its Organisation settings).
   return inDisplayZone(current.organization.timeZone, next);
+};
+
+/**
+ * The middleware of the signed-in downloads and live streams (an export, a PDF, a file, an
+ * EventSource): the permission their route module declares, answered as requireResourcePermission
+ * does, a signed-out browser sent to sign in to the page it declares (or the address itself).
+ */
+export const signedInResources: MiddlewareFunction<Response> = async (args, next) => {
+  const { permissions, signInReturnsTo } = declaredAccess(args);
+  await requireResourcePermission(args, permissions, { from: signInReturnsTo });
+  return next();
 };
 
 /**

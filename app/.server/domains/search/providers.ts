@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { pagePermission, can } from "../auth/permissions";
+import { mayOpen } from "../auth/route-permissions";
 import { platformScope } from "../auth/scope";
 import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
@@ -84,8 +84,7 @@ const pages: SearchProvider = {
   async search(current, query, limit) {
     const words = query.toLowerCase().split(" ");
     const found = PAGES.filter((page) => {
-      const needed = pagePermission(page.to);
-      if (needed && !can(current.role, needed)) return false;
+      if (!mayOpen(current.role, page.to)) return false;
       const text = `${page.title} ${page.words}`.toLowerCase();
       return words.every((word) => text.includes(word));
     });

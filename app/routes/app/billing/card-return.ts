@@ -1,7 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/card-return";
 import { cardPaymentByReference, settleCardPayment } from "~/.server/domains/billing/card";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "billing:manage" };
 
 /**
  * GET /billing/card-return?reference=...: where Paystack's checkout sends the payer back. The
@@ -9,7 +12,7 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
  * their payment's page. Another organisation's reference answers 404.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:manage");
+  const current = await requireResourcePermission(args);
   const reference = args.url.searchParams.get("reference") ?? args.url.searchParams.get("trxref") ?? "";
   if (!/^[\w-]{6,100}$/.test(reference)) throw new Response("Not Found", { status: 404 });
   // Paystack out of reach: the payment's page shows it pending, and the webhook or the check job settles it.

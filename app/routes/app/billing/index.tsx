@@ -24,6 +24,10 @@ import { ProgressBar } from "~/components/ui/progress-bar";
 import { Toast } from "~/components/ui/toast";
 import { CalendarClock, Gauge, Wallet } from "~/components/ui/icons";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// The page's forms check billing:manage.
+export const handle: PermissionHandle = { permission: "billing:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing & Subscription | Jumbe" }];
 

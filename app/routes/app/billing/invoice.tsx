@@ -18,6 +18,9 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Download } from "~/components/ui/icons";
 import { buttonClass } from "~/components/ui/button";
 import { Toast } from "~/components/ui/toast";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "billing:view" };
 
 export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `${page?.invoice.number ?? "Invoice"} | Billing | Jumbe` }];
 

@@ -15,6 +15,9 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { CheckCircle2, Smartphone, XCircle } from "~/components/ui/icons";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "billing:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Billing | Jumbe" }];
 

@@ -19,6 +19,9 @@ import { ArrowLeft } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:view" };
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.conversation.name ?? "Conversation"} | Chat | Jumbe` }];
 

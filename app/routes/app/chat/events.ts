@@ -3,6 +3,9 @@ import type { Route } from "./+types/events";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:view", signInReturnsTo: "/chat" };
 
 /**
  * GET /chat/events: the inbox as server-sent events (decision 034). `inbox` events carry a change
@@ -13,7 +16,7 @@ import { liveStream } from "~/.server/infrastructure/http/live-streams";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await requireResourcePermission(args, "inbox:view", { from: "/chat" });
+  const current = await requireResourcePermission(args);
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data("This is the inbox's live stream, for EventSource.", { status: 406 });
   const url = new URL(request.url);

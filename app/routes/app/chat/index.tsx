@@ -7,6 +7,9 @@ import { placeHref } from "~/components/inbox/conversation-list";
 import { useInboxLive } from "~/components/inbox/use-inbox-live";
 import { MessageCircle } from "~/components/ui/icons";
 import type { ThreadItem } from "~/lib/inbox";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:view" };
 
 // The list alone has no thread: one empty array for every render (a new `[]` each time would make
 // useInboxLive's effect set its state on every render, a loop that starves React's navigations).

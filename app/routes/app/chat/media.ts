@@ -1,8 +1,11 @@
 import type { Route } from "./+types/media";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { fileNotFound, storedFileResponse } from "~/.server/infrastructure/http/file-response";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { messageFile } from "~/.server/domains/inbox/media";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:view" };
 
 /**
  * GET /chat/media/:id: the file of a message (:id is the message's id) for anyone who may read the
@@ -10,7 +13,7 @@ import { messageFile } from "~/.server/domains/inbox/media";
  * message, one without a file and a malformed id are all 404.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "inbox:view");
+  const current = await requireResourcePermission(args);
   const file = await messageFile(current.organization.id, args.params.id);
   if (!file) return fileNotFound("This message has no file here.");
   return storedFileResponse(args.request, file, `whatsapp-${args.params.id.slice(0, 8)}`);

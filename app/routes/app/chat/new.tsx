@@ -17,6 +17,9 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:reply" };
 
 /** The search box's longest text (the server cuts a longer one). */
 const START_SEARCH_MAX_CLIENT = 100;

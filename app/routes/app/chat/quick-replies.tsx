@@ -30,6 +30,9 @@ import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "inbox:quick-replies" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Saved answers | Chat | Jumbe" }];
 

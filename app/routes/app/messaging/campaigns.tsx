@@ -10,6 +10,9 @@ import { MessageCenter } from "~/components/messaging/message-center";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "messaging:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Campaigns | Message Center | Jumbe" }];
 

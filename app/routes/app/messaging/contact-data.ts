@@ -1,10 +1,12 @@
-import { href } from "react-router";
 import type { Route } from "./+types/contact-data";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { contactDataFile } from "~/.server/domains/contacts/rights";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:manage", signInReturnsTo: "/messaging/contacts/:id" };
 
 /**
  * GET /messaging/contacts/:id/data.json: everything held about one contact, as a JSON file to
@@ -14,8 +16,7 @@ import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, params } = args;
-  const page = href("/messaging/contacts/:id", { id: params.id });
-  const current = await requireResourcePermission(args, "contacts:manage", { from: page });
+  const current = await requireResourcePermission(args);
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(request, context) };
   try {
     const { fileName, body } = await contactDataFile(actor, params.id);

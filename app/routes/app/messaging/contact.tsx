@@ -26,6 +26,9 @@ import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { Field, FilterInput, SelectField, TextareaField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:view" };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.contact.name ?? "Contact"} | Contacts | Jumbe` }];
 

@@ -28,6 +28,9 @@ import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
 import { Toast } from "~/components/ui/toast";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | Message Center | Jumbe" }];
 

@@ -6,6 +6,10 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { recordActivity } from "~/.server/domains/activity/record";
 import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/domains/contacts/export";
 import { log } from "~/.server/infrastructure/log";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// A copy of the book leaves with those who manage it.
+export const handle: PermissionHandle = { permission: "contacts:manage", signInReturnsTo: "/messaging/contacts" };
 
 /**
  * GET /messaging/contacts/export.csv: the contacts the Contacts tab's filter matches (q, tag,
@@ -13,7 +17,7 @@ import { log } from "~/.server/infrastructure/log";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await requireResourcePermission(args, "contacts:manage", { from: "/messaging/contacts" });
+  const current = await requireResourcePermission(args);
   const { filter, description } = exportFilter(url.searchParams);
   try {
     const body = await openContactsCsv(current.organization.id, filter);

@@ -15,6 +15,9 @@ import { Field, SelectField } from "~/components/ui/field";
 import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Contact fields | Contacts | Jumbe" }];
 

@@ -5,6 +5,9 @@ import { bellOf } from "~/.server/domains/notifications/queries";
 import { watchNotifications } from "~/.server/domains/notifications/live";
 import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "notifications:view", signInReturnsTo: "/notifications" };
 
 /** A comment-like event now and then, so proxies (nginx's 60 s read timeout) keep an idle stream open. */
 const KEEPALIVE_MS = 25_000;
@@ -18,7 +21,7 @@ const KEEPALIVE_MS = 25_000;
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await requireResourcePermission(args, "notifications:view", { from: "/notifications" });
+  const current = await requireResourcePermission(args);
   // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });

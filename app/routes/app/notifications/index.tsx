@@ -9,6 +9,9 @@ import { NotificationItem } from "~/components/notifications/notification-item";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { loader as layoutLoader } from "~/routes/app/layout";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "notifications:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Jumbe" }];
 

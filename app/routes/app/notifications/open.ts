@@ -3,6 +3,9 @@ import type { Route } from "./+types/open";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { markRead } from "~/.server/domains/notifications/queries";
 import { isInProductLink } from "~/lib/notifications";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "notifications:view" };
 
 /**
  * GET /notifications/:id: following a notification marks it read and goes on to what it is about

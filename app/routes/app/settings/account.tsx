@@ -18,6 +18,10 @@ import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Closing and reopening the organisation: the owner.
+export const handle: PermissionHandle = { permission: "organization:close" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
 

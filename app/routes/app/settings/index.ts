@@ -1,6 +1,10 @@
 import { href, redirect } from "react-router";
 import type { Route } from "./+types/index";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Every member has some section of Account Settings (their own security).
+export const handle: PermissionHandle = { permission: "account:manage" };
 
 /** Account Settings opens at its first section the member may open: the organisation for owners and admins, else the team. */
 export async function loader(args: Route.LoaderArgs) {

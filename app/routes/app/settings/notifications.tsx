@@ -13,6 +13,9 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Toast } from "~/components/ui/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "notifications:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
 

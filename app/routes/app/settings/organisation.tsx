@@ -19,6 +19,9 @@ import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "organization:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
 

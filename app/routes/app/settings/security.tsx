@@ -28,6 +28,9 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { refusalOf, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "account:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Security | Account Settings | Jumbe" }];
 

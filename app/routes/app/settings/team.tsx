@@ -29,6 +29,10 @@ import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// The team is seen by all, changed by owners and admins (the page's forms check team:manage).
+export const handle: PermissionHandle = { permission: "team:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Team | Account Settings | Jumbe" }];
 

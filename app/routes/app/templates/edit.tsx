@@ -21,6 +21,9 @@ import {
 import { TemplateForm } from "~/components/templates/template-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "templates:manage" };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.template ? `Edit ${loaderData.template.name}` : "Create template"} | Jumbe` },

@@ -26,6 +26,9 @@ import { TemplateFilters } from "~/components/templates/template-filters";
 import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { MessagePreview } from "~/components/templates/message-preview";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "templates:view" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Message Templates | Jumbe" }];
 

@@ -1,7 +1,10 @@
 import type { Route } from "./+types/sample";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { isUuid } from "~/.server/domains/templates/queries";
 import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "templates:view" };
 
 /**
  * GET /templates/:id/sample: a template's media header sample, for the preview's image. The
@@ -9,7 +12,7 @@ import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templa
  * templates.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "templates:view");
+  const current = await requireResourcePermission(args);
   const sample = isUuid(args.params.id) ? await templateSampleFile(current.organization.id, args.params.id) : undefined;
   return sampleFileResponse(sample);
 }

@@ -35,6 +35,9 @@ import { TextareaField } from "~/components/ui/field";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view" };
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },

@@ -6,6 +6,9 @@ import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging/campaigns/:id" };
 
 /**
  * GET /messaging/campaigns/:id/events: a campaign's live figures as server-sent events (`figures`,
@@ -16,7 +19,7 @@ import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusa
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, params } = args;
-  const current = await requireResourcePermission(args, "campaigns:view", { from: `/messaging/campaigns/${params.id}` });
+  const current = await requireResourcePermission(args);
   const organizationId = current.organization.id;
   let first: CampaignView;
   try {

@@ -41,6 +41,10 @@ import { CheckboxField, Field, FileField, FormError, SelectField, TextareaField 
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
 import { Notice } from "~/components/ui/notice";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
+export const handle: PermissionHandle = { permission: "campaigns:manage" };
 
 type Kind = "campaign" | "broadcast";
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];

@@ -3,6 +3,9 @@ import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/domains/campaigns/queries";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging/campaigns/:id" };
 
 /**
  * GET /messaging/campaigns/:id/results.csv: a campaign's per-recipient results (`?result=` keeps
@@ -10,7 +13,7 @@ import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusa
  */
 export async function loader(args: Route.LoaderArgs) {
   const { params, url } = args;
-  const current = await requireResourcePermission(args, "campaigns:view", { from: `/messaging/campaigns/${params.id}` });
+  const current = await requireResourcePermission(args);
   const wanted = url.searchParams.get("result") ?? "";
   const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted) ? (wanted as RecipientResult) : undefined;
   try {

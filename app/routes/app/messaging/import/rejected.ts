@@ -1,13 +1,16 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/rejected";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { openRejectedRows } from "~/.server/domains/contacts/import";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 /** GET /messaging/contacts/import/:id/rejected.csv: an import's rejected rows with their reasons. Another tenant's id is 404. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
+  const current = await requireResourcePermission(args);
   try {
     const { stream, fileName } = await openRejectedRows(current.organization.id, args.params.id);
     return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {

@@ -16,6 +16,9 @@ import { Card, CardBody, CardFooter, CardHeader } from "~/components/ui/card";
 import { FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { refusalOf, refusalPageError, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.importing.fileName ?? "Import"} | Import contacts | Jumbe` },

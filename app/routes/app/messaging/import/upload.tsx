@@ -14,6 +14,10 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { FileField } from "~/components/ui/field";
 import { Table } from "~/components/ui/table";
 import { refusalOf, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
+import type { PermissionHandle } from "~/lib/permissions";
+
+// The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
+export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Import contacts | Message Center | Jumbe" }];
 
