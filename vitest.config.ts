@@ -11,10 +11,6 @@ export default defineConfig({
     // files wait on sockets, timers and the database as much as they compute: two at a time take 272 s
     // instead of 383 s on PGlite here, every test file with a database of its own.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    // A worker thread per test file rather than a child process: each file still starts from fresh
-    // modules and a database of its own, without a Node process to boot. The same sixteen integration
-    // files took 126 s of CPU instead of 168 s (the unit files 44 s instead of 52 s).
-    pool: "threads",
     projects: [
       {
         resolve: { alias },
