@@ -3,7 +3,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+# Each step says when it starts and the run ends with what each took (the note of a session reports them).
+started=$SECONDS
+last=$SECONDS
+timings=()
+step() {
+  if [ ${#timings[@]} -gt 0 ]; then timings[${#timings[@]}-1]+=" $((SECONDS - last)) s"; fi
+  last=$SECONDS
+  timings+=("$1:")
+  printf '\n\033[1m== %s ==\033[0m\n' "$1"
+}
+report() {
+  timings[${#timings[@]}-1]+=" $((SECONDS - last)) s"
+  printf '\n\033[1m== time per step ==\033[0m\n'
+  printf '  %s\n' "${timings[@]}"
+  printf '  total: %d s\n' $((SECONDS - started))
+}
 
 step "format (Prettier; npm run format fixes it)"
 npx prettier --check . --log-level warn
@@ -27,3 +42,4 @@ step "integration tests (PostgreSQL)"
 bash scripts/with-postgres.sh npx vitest run --project integration
 step "browser tests (JavaScript on and off)"
 npx playwright test
+report

@@ -133,7 +133,7 @@ export async function listWholeTemplates(
   page: { after?: string | null; before?: string | null } = {},
   limit = TEMPLATE_PAGE_SIZE,
 ) {
-  return pageOfTemplates(organizationId, filters, page, limit, sql`*`, (r) => toTemplate(r as unknown as Record<string, unknown>));
+  return pageOfTemplates(organizationId, filters, page, limit, sql`*`, (r) => toTemplate({ ...r }));
 }
 
 /** One keyset page of the tenant's templates, newest first, in one statement, with the cursors around it. */
