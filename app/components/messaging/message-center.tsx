@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { href } from "react-router";
 import { Tabs } from "~/components/ui/tabs";
+import { PageTitle } from "~/components/ui/page-title";
 
 export type MessageCenterTab = "campaigns" | "contacts" | "broadcasts";
 
@@ -10,7 +11,7 @@ export function MessageCenter({ tab, actions, children }: { tab: MessageCenterTa
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Message Center</h1>
+          <PageTitle>Message Center</PageTitle>
           <p className="text-slate-600">Campaigns, contacts and broadcast history.</p>
         </div>
         {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}

@@ -14,6 +14,7 @@ import { pageHref, Pager, pagerOrder, sortLinkHref, Table } from "./table";
 import { removeRowColumn } from "./remove-row";
 import { Tabs } from "./tabs";
 import { ConfirmPanel } from "./confirm-panel";
+import { PageTitle } from "./page-title";
 
 /** Renders inside a router at `url`, as pages are, so links resolve. */
 function render(node: ReactNode, url = "/contacts") {
@@ -379,5 +380,12 @@ describe("StatCard's change", () => {
     );
     expect(none).toContain("No data for the previous period");
     expect(none).toContain("text-slate-600");
+  });
+});
+
+describe("PageTitle", () => {
+  it("is the page's one level-1 heading, drawn as every page draws it", () => {
+    expect(renderToStaticMarkup(<PageTitle>Contacts</PageTitle>)).toBe('<h1 class="text-2xl font-bold tracking-tight">Contacts</h1>');
+    expect(renderToStaticMarkup(<PageTitle id="title">Billing</PageTitle>)).toContain('id="title"');
   });
 });

@@ -8,6 +8,7 @@ import { Pager, Table, type Column } from "~/components/ui/table";
 import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit log | Admin console | Jumbe" }];
 
@@ -62,7 +63,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   return (
     <div>
-      <h1 className="text-2xl font-bold tracking-tight">Audit log</h1>
+      <PageTitle>Audit log</PageTitle>
       <p className="mt-1 text-slate-600">
         Every administrator action: who, what, on which organisation, before and after, and from where. Records cannot be changed or
         deleted.

@@ -25,6 +25,7 @@ import { formatInvoiceDate, formatKes } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
 import { BILLING_PERIODS, invoicePaymentWords } from "~/lib/admin-billing";
 import { AdminInvoiceStatusBadge, INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Admin console | Jumbe" }];
 
@@ -172,7 +173,7 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Billing</h1>
+        <PageTitle>Billing</PageTitle>
         <p className="mt-1 text-slate-600">
           Figures in KES for <strong>{periodName.toLowerCase()}</strong> (Nairobi time): tax invoices issued in the period (receipts on
           account and credit notes are not counted as invoiced). Revenue by method is the money received in the period.

@@ -8,6 +8,7 @@ import { BellEventLine } from "~/components/layout/admin-header";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/table";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Admin console | Jumbe" }];
 
@@ -43,7 +44,7 @@ export default function AdminNotifications({ loaderData }: Route.ComponentProps)
     <div className="mx-auto max-w-3xl">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+          <PageTitle>Notifications</PageTitle>
           <p className="mt-1 text-slate-600">New sign-ups, disputes opened, failed jobs and open health alerts, newest first.</p>
         </div>
         <Form method="post" action={href("/admin/notifications")}>

@@ -14,6 +14,7 @@ import { Table, type Column } from "~/components/ui/table";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
@@ -66,7 +67,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Admin Console</h1>
+        <PageTitle>Admin Console</PageTitle>
         <p className="mt-1 text-slate-600">Platform overview across every organisation.</p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -4,6 +4,7 @@ import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { adminSearch, SEARCH_LIMITS } from "~/.server/domains/admin/search";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox, SearchResults } from "~/components/ui/search";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search | Admin console | Jumbe" }];
 
@@ -32,7 +33,7 @@ export default function AdminSearch({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Search</h1>
+        <PageTitle>Search</PageTitle>
         <p className="mt-1 text-slate-600">
           Organisations, users, invoices, WhatsApp numbers and templates of every tenant. An id or an invoice number opens its page.
         </p>

@@ -18,6 +18,7 @@ import { Notice } from "~/components/ui/notice";
 import { Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
 
@@ -210,7 +211,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">System</h1>
+          <PageTitle>System</PageTitle>
           <p className="mt-1 text-slate-600">
             Service health, metrics sampled every minute, resources per instance, database statistics and alerts.
           </p>

@@ -37,6 +37,7 @@ import {
   templateStatusLabel,
   templateStatusTone,
 } from "~/lib/templates";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Templates | Admin console | Jumbe" }];
 
@@ -151,7 +152,7 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Templates</h1>
+        <PageTitle>Templates</PageTitle>
         <p className="mt-1 text-slate-600">
           Every organisation&apos;s message templates. Organisations held for review send their submissions to Jumbe first: approve to send
           one on to Meta, or return it with a reason.

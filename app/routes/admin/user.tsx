@@ -27,6 +27,7 @@ import { formatKes } from "~/lib/invoice";
 import { withoutBidiControls } from "~/lib/names";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : "Organisation"} | Users | Admin console | Jumbe` },
@@ -112,9 +113,9 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
       <BackLink to="/admin/users">All users</BackLink>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">
+          <PageTitle>
             <Name>{tenant.name}</Name>
-          </h1>
+          </PageTitle>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
             <Badge status={tenant.status}>{tenant.status[0]!.toUpperCase() + tenant.status.slice(1)}</Badge>
             <span>

@@ -15,6 +15,7 @@ import { ProgressBar } from "~/components/ui/progress-bar";
 import { Notice } from "~/components/ui/notice";
 import { formatDay, formatNumber } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin console | Jumbe" }];
 
@@ -84,7 +85,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Users</h1>
+        <PageTitle>Users</PageTitle>
         <p className="mt-1 text-slate-600">Every organisation on Jumbe: its plan, status, usage this month and what it has paid.</p>
       </div>
       <section aria-labelledby="user-counts" className="grid gap-4 md:grid-cols-2">

@@ -19,6 +19,7 @@ import { Clock, Wallet } from "~/components/ui/icons";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
 import { withoutBidiControls } from "~/lib/names";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `Wallet of ${page ? withoutBidiControls(page.wallet.businessName) : "an organisation"} | Admin console | Jumbe` },
@@ -60,12 +61,12 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <BackLink to="/admin/billing">Billing</BackLink>
-      <h1 className="text-2xl font-bold tracking-tight">
+      <PageTitle>
         Wallet of{" "}
         <Link to={`/admin/users/${wallet.organizationId}`} className="text-brand-700 hover:underline">
           <Name>{wallet.businessName}</Name>
         </Link>
-      </h1>
+      </PageTitle>
       <p className="text-slate-600">
         {wallet.plan}, {wallet.billingType}.
       </p>

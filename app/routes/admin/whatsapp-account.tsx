@@ -33,6 +33,7 @@ import { Name } from "~/components/ui/name";
 import { withoutBidiControls } from "~/lib/names";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminNumber } from "~/lib/admin-whatsapp";
 import type { GraphCallView, WebhookView } from "~/.server/domains/admin/whatsapp/logs";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData ? withoutBidiControls(loaderData.account.business) : "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
@@ -173,9 +174,9 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
       <BackLink to="/admin/whatsapp">WhatsApp accounts</BackLink>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">
+          <PageTitle>
             <Name>{account.business}</Name>
-          </h1>
+          </PageTitle>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
             WhatsApp Business Account <span className="font-mono text-sm">{account.wabaId}</span>
             <Badge tone={account.status === "connected" ? "success" : account.status === "disconnected" ? "neutral" : "warning"}>

@@ -20,6 +20,7 @@ import {
   type AccountStatus,
   type AdminAccountRow,
 } from "~/lib/admin-whatsapp";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp accounts | Admin console | Jumbe" }];
 
@@ -129,7 +130,7 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
   const filtered = !!(filters.q || filters.status);
   return (
     <div>
-      <h1 className="text-2xl font-bold tracking-tight">WhatsApp accounts</h1>
+      <PageTitle>WhatsApp accounts</PageTitle>
       <p className="mt-1 text-slate-600">
         Every organisation&apos;s WhatsApp Business Accounts: their numbers, quality, messaging tier and webhooks. Open one to view its
         logs, test its connection or manage it.

@@ -15,6 +15,7 @@ import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { useCan } from "~/components/layout/shell-role";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "activity:view" };
 
@@ -82,7 +83,7 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Activity Log</h1>
+          <PageTitle>Activity Log</PageTitle>
           <p className="text-slate-600">Sign-ins, settings, security events and WhatsApp changes in your account.</p>
         </div>
         {data && canExport ? (

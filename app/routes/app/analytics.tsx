@@ -46,6 +46,7 @@ import {
   XCircle,
 } from "~/components/ui/icons";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 // Advanced Analytics: everyone who sees the campaigns' results.
 export const handle: PermissionHandle = { permission: "campaigns:view" };
@@ -91,7 +92,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Advanced Analytics</h1>
+        <PageTitle>Advanced Analytics</PageTitle>
         <p className="mt-1 text-slate-600" data-testid="analytics-period">
           {periodWords(filters)}
         </p>

@@ -10,6 +10,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import { useShellRole } from "~/components/layout/shell-role";
 import { can, type Permission, type PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "overview:view" };
 
@@ -38,7 +39,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Overview</h1>
+        <PageTitle>Overview</PageTitle>
         <p className="text-slate-600">Welcome back, {businessName}.</p>
       </div>
 

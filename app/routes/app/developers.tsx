@@ -27,6 +27,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { Card } from "~/components/ui/card";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { PageTitle } from "~/components/ui/page-title";
 import { Badge } from "~/components/ui/badge";
 import { Table, type Column } from "~/components/ui/table";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -192,7 +193,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Developers</h1>
+        <PageTitle>Developers</PageTitle>
         <p className="text-slate-600">
           Your API key, webhooks and the Jumbe API. The full description is at{" "}
           <a href="/api/v1/openapi.json" className="font-medium text-brand-700 underline">

@@ -8,6 +8,7 @@ import { CheckCircle2, Circle } from "~/components/ui/icons";
 import { overviewFigures, type SetupProgress } from "~/.server/domains/dashboard/progress";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "tutorial:view" };
 
@@ -88,7 +89,7 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
       </div>
       <article className="mt-6 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-bold tracking-tight">{current.title}</h1>
+          <PageTitle>{current.title}</PageTitle>
           {current.done ? (
             <Badge tone={progress[current.done] ? "success" : "neutral"}>{progress[current.done] ? "Done" : "Not done yet"}</Badge>
           ) : null}

@@ -22,6 +22,7 @@ import { useCan } from "~/components/layout/shell-role";
 import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "templates:view" };
 
@@ -78,7 +79,7 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Message Preview</h1>
+        <PageTitle>Message Preview</PageTitle>
         <p className="text-slate-600">See a template as your customers will, with your own values, on a phone, a tablet or a computer.</p>
       </div>
       {missing ? (

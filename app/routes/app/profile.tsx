@@ -21,6 +21,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "account:manage" };
 
@@ -97,7 +98,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div className="flex items-center justify-between">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
+          <PageTitle>Profile</PageTitle>
           <p className="text-slate-600">
             {profile.name} · member since {formatDay(profile.createdAt)}
           </p>

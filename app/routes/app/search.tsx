@@ -6,6 +6,7 @@ import { searchEverything } from "~/.server/domains/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox, SearchResults } from "~/components/ui/search";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 // Every member searches; its providers show only what the member may see.
 export const handle: PermissionHandle = { permission: "signed-in" };
@@ -25,7 +26,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { query, message, sections } = loaderData;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <h1 className="text-2xl font-bold tracking-tight">Search</h1>
+      <PageTitle>Search</PageTitle>
       <SearchBox
         action={href("/search")}
         id="search-page-q"

@@ -23,6 +23,7 @@ import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "whatsapp:view" };
 
@@ -102,7 +103,7 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">WhatsApp Business Setup</h1>
+        <PageTitle>WhatsApp Business Setup</PageTitle>
         <p className="text-slate-600">Connect your WhatsApp Business Account through Meta&apos;s Embedded Signup.</p>
       </div>
 

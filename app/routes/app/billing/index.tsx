@@ -25,6 +25,7 @@ import { Toast } from "~/components/ui/toast";
 import { CalendarClock, Gauge, Wallet } from "~/components/ui/icons";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 // The page's forms check billing:manage.
 export const handle: PermissionHandle = { permission: "billing:view" };
@@ -142,7 +143,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Billing &amp; Subscription</h1>
+          <PageTitle>Billing &amp; Subscription</PageTitle>
           <p className="mt-1 text-sm text-slate-600">Your plan, the wallet, this month&apos;s usage and spend, and your invoices.</p>
         </div>
         {canManage ? (

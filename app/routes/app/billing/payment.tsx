@@ -16,6 +16,7 @@ import { CheckCircle2, Smartphone, XCircle } from "~/components/ui/icons";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "billing:view" };
 
@@ -45,9 +46,9 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <BackLink to="/billing">Billing &amp; Subscription</BackLink>
-      <h1 className="text-2xl font-bold tracking-tight">
+      <PageTitle>
         {METHOD_TITLES[payment.method]}: {formatKes(payment.amountCents)}
-      </h1>
+      </PageTitle>
       <Card aria-live="polite" data-testid="payment-state" data-status={payment.status}>
         {pending && payment.method !== "bank" ? (
           <noscript>

@@ -10,6 +10,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { loader as layoutLoader } from "~/routes/app/layout";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "notifications:view" };
 
@@ -59,7 +60,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+          <PageTitle>Notifications</PageTitle>
           <p className="text-slate-600">
             {unread ? `${unread >= 100 ? "99+" : unread} unread.` : "You are up to date."} What happened in your organisation that concerns
             you.

@@ -27,6 +27,7 @@ import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { MessagePreview } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
+import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "templates:view" };
 
@@ -212,7 +213,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight">Message Templates</h1>
+          <PageTitle>Message Templates</PageTitle>
           <p className="text-slate-600">
             Outside the 24-hour service window, WhatsApp only delivers templates Meta approved. {total} template{total === 1 ? "" : "s"}:{" "}
             {counts.approved} approved, {counts.pending} pending{counts.held ? `, ${counts.held} held for review` : ""}, {counts.rejected}{" "}
