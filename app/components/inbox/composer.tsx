@@ -5,6 +5,7 @@ import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import { Paperclip, Send, X } from "~/components/ui/icons";
+import { TextLink } from "~/components/ui/text-link";
 
 /** What an action answers when it refuses: the field and its message, and what was typed (to show again without JavaScript). */
 export interface InboxActionData {
@@ -311,9 +312,9 @@ export function TemplatePicker({
       ) : (
         <p className="text-sm text-slate-600">
           This number has no approved template yet.{" "}
-          <Link to="/templates" className="font-medium text-brand-700 hover:underline">
+          <TextLink to="/templates" weight="medium" underline="hover">
             Create one on the Templates page
-          </Link>
+          </TextLink>
           .
         </p>
       )}

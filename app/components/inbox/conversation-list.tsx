@@ -3,6 +3,7 @@ import type { ConversationRow, InboxFilter } from "~/lib/inbox";
 import { formatTime, formatDay, dayKey } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Search, XCircle } from "~/components/ui/icons";
 import { windowWords } from "./window-words";
+import { TextLink } from "~/components/ui/text-link";
 
 const FILTERS: [InboxFilter, string][] = [
   ["all", "All"],
@@ -200,16 +201,16 @@ export function ConversationList({
       {next || place.after ? (
         <div className="flex justify-between border-t border-slate-200 px-3 py-2 text-xs">
           {place.after ? (
-            <Link to={placeHref("/chat", place)} className="font-medium text-brand-700 hover:underline">
+            <TextLink to={placeHref("/chat", place)} weight="medium" underline="hover">
               Newest
-            </Link>
+            </TextLink>
           ) : (
             <span />
           )}
           {next ? (
-            <Link to={placeHref("/chat", place, { after: next })} className="font-medium text-brand-700 hover:underline">
+            <TextLink to={placeHref("/chat", place, { after: next })} weight="medium" underline="hover">
               Older conversations
-            </Link>
+            </TextLink>
           ) : null}
         </div>
       ) : null}

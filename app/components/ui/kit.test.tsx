@@ -15,6 +15,7 @@ import { removeRowColumn } from "./remove-row";
 import { Tabs } from "./tabs";
 import { ConfirmPanel } from "./confirm-panel";
 import { PageTitle } from "./page-title";
+import { TextLink } from "./text-link";
 
 /** Renders inside a router at `url`, as pages are, so links resolve. */
 function render(node: ReactNode, url = "/contacts") {
@@ -387,5 +388,18 @@ describe("PageTitle", () => {
   it("is the page's one level-1 heading, drawn as every page draws it", () => {
     expect(renderToStaticMarkup(<PageTitle>Contacts</PageTitle>)).toBe('<h1 class="text-2xl font-bold tracking-tight">Contacts</h1>');
     expect(renderToStaticMarkup(<PageTitle id="title">Billing</PageTitle>)).toContain('id="title"');
+  });
+});
+
+describe("TextLink", () => {
+  it("is a brand-coloured link, underlined in a sentence or on hover when it stands alone", () => {
+    expect(render(<TextLink to="/billing">Top up</TextLink>)).toContain('class="text-brand-700 underline" href="/billing"');
+    expect(
+      render(
+        <TextLink to="/chat" weight="semibold" underline="hover">
+          View all
+        </TextLink>,
+      ),
+    ).toContain('class="font-semibold text-brand-700 hover:underline"');
   });
 });

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import type { Route } from "./+types/audit";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -9,6 +9,7 @@ import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit log | Admin console | Jumbe" }];
 
@@ -38,9 +39,9 @@ const COLUMNS: Column<AuditRecord>[] = [
     header: "Organisation",
     cell: (r) =>
       r.organizationId ? (
-        <Link to={`/admin/users/${r.organizationId}`} className="text-brand-700 underline">
+        <TextLink to={`/admin/users/${r.organizationId}`}>
           {r.organizationName ? <Name>{r.organizationName}</Name> : "Erased organisation"}
-        </Link>
+        </TextLink>
       ) : (
         "—"
       ),
@@ -70,10 +71,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       </p>
       {loaderData.organizationId ? (
         <p className="mt-2 text-sm">
-          One organisation&apos;s records.{" "}
-          <Link to="/admin/audit" className="text-brand-700 underline">
-            Show all
-          </Link>
+          One organisation&apos;s records. <TextLink to="/admin/audit">Show all</TextLink>
         </p>
       ) : null}
       <div className="mt-6 rounded-xl border border-slate-200 bg-white shadow-sm">

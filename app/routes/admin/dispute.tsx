@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -19,6 +19,7 @@ import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { StepUpField } from "~/components/ui/step-up-field";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 import { withoutBidiControls } from "~/lib/names";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `Dispute of ${page?.invoice.document.number ?? "an invoice"} | Billing | Admin console | Jumbe` },
@@ -92,9 +93,9 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
         </p>
         <p className="mt-3 text-sm text-slate-600">
           Invoice{" "}
-          <Link to={`/admin/billing/invoices/${invoice.id}`} className="font-medium text-brand-700 hover:underline">
+          <TextLink to={`/admin/billing/invoices/${invoice.id}`} weight="medium" underline="hover">
             {doc.number}
-          </Link>{" "}
+          </TextLink>{" "}
           <AdminInvoiceStatusBadge status={invoice.status} />, {formatKes(doc.totalCents)}; before the dispute it was{" "}
           {dispute.previousStatus}.
         </p>
@@ -110,9 +111,9 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
           {dispute.creditNote ? (
             <p className="mt-2 text-sm">
               Credit note{" "}
-              <Link to={`/admin/billing/invoices/${dispute.creditNote.id}`} className="font-medium text-brand-700 hover:underline">
+              <TextLink to={`/admin/billing/invoices/${dispute.creditNote.id}`} weight="medium" underline="hover">
                 {dispute.creditNote.number}
-              </Link>
+              </TextLink>
             </p>
           ) : null}
           {dispute.resolution ? <p className="mt-2 text-sm break-words">Note to the tenant: {dispute.resolution}</p> : null}

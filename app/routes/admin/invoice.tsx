@@ -21,6 +21,7 @@ import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
 import { Download } from "~/components/ui/icons";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
@@ -104,13 +105,13 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
           <div>
             <dt className="text-slate-500">Business</dt>
             <dd>
-              <Link to={`/admin/users/${invoice.organizationId}`} className="font-medium text-brand-700 hover:underline">
+              <TextLink to={`/admin/users/${invoice.organizationId}`} weight="medium" underline="hover">
                 <Name>{invoice.businessName}</Name>
-              </Link>{" "}
+              </TextLink>{" "}
               ·{" "}
-              <Link to={`/admin/billing/wallets/${invoice.organizationId}`} className="text-brand-700 hover:underline">
+              <TextLink to={`/admin/billing/wallets/${invoice.organizationId}`} underline="hover">
                 Wallet
-              </Link>
+              </TextLink>
             </dd>
           </div>
           <div>
@@ -141,9 +142,9 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
             <div>
               <dt className="text-slate-500">Credits</dt>
               <dd>
-                <Link to={`/admin/billing/invoices/${invoice.creditsInvoice.id}`} className="text-brand-700 hover:underline">
+                <TextLink to={`/admin/billing/invoices/${invoice.creditsInvoice.id}`} underline="hover">
                   {invoice.creditsInvoice.number}
-                </Link>
+                </TextLink>
               </dd>
             </div>
           ) : null}
@@ -154,9 +155,9 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
                 <ul>
                   {invoice.disputes.map((d) => (
                     <li key={d.id}>
-                      <Link to={`/admin/billing/disputes/${d.id}`} className="text-brand-700 hover:underline">
+                      <TextLink to={`/admin/billing/disputes/${d.id}`} underline="hover">
                         {d.status === "open" ? "Open" : d.outcome === "credited" ? "Credited" : "Rejected"}: {d.reason}
-                      </Link>
+                      </TextLink>
                     </li>
                   ))}
                 </ul>

@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useSearchParams } from "react-router";
+import { Form, href, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/notifications";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/table";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Admin console | Jumbe" }];
 
@@ -70,9 +71,7 @@ export default function AdminNotifications({ loaderData }: Route.ComponentProps)
       ) : (
         <p className="mt-6 text-slate-600">
           Nothing has happened yet: no sign-ups, disputes, failed jobs or health alerts.{" "}
-          <Link to={href("/admin")} className="text-brand-700 underline">
-            Back to the overview
-          </Link>
+          <TextLink to={href("/admin")}>Back to the overview</TextLink>
         </p>
       )}
       {newer || older ? <Pager searchParams={searchParams} newer={newer} older={older} label="Notification pages" /> : null}

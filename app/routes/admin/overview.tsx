@@ -15,6 +15,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
 
@@ -43,9 +44,9 @@ const ACTIVITY_COLUMNS: Column<TenantActivity>[] = [
     key: "organisation",
     header: "Organisation",
     cell: (r) => (
-      <Link to={`/admin/users/${r.organizationId}`} className="font-medium text-brand-700 underline">
+      <TextLink to={`/admin/users/${r.organizationId}`} weight="medium">
         <Name>{r.organizationName}</Name>
-      </Link>
+      </TextLink>
     ),
   },
   {

@@ -19,6 +19,7 @@ import { Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
 
@@ -228,9 +229,9 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
           <p className="text-sm text-slate-600">
             Probed <time dateTime={health.checkedAt}>{formatWhen(health.checkedAt)}</time> by this instance
             {health.cached ? " (kept a few seconds; older results are refreshed behind the page)" : ""}.{" "}
-            <Link to={`?range=${range}&probe=now`} className="text-brand-700 underline" preventScrollReset>
+            <TextLink to={`?range=${range}&probe=now`} preventScrollReset>
               Probe again
-            </Link>
+            </TextLink>
           </p>
         </div>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

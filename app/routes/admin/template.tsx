@@ -1,4 +1,4 @@
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import type { Route } from "./+types/template";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -24,6 +24,7 @@ import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { withoutBidiControls } from "~/lib/names";
 import { categoryLabel, formatBytes, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.template ? `Review ${loaderData.template.name}` : "Template review"} | Admin console | Jumbe` },
@@ -193,9 +194,9 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
                   {
                     label: "Business",
                     value: (
-                      <Link to={`${href("/admin/users/:id", { id: tenant.organizationId })}`} className="text-brand-700 underline">
+                      <TextLink to={`${href("/admin/users/:id", { id: tenant.organizationId })}`}>
                         <Name>{tenant.business}</Name>
-                      </Link>
+                      </TextLink>
                     ),
                   },
                   { label: "Business ID", value: tenant.businessId },

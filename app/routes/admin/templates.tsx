@@ -38,6 +38,7 @@ import {
   templateStatusTone,
 } from "~/lib/templates";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Templates | Admin console | Jumbe" }];
 
@@ -117,9 +118,9 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
       header: "Business",
       sortable: true,
       cell: (r) => (
-        <Link to={`${href("/admin/templates")}?org=${r.organizationId}`} className="text-brand-700 underline">
+        <TextLink to={`${href("/admin/templates")}?org=${r.organizationId}`}>
           <Name>{r.business}</Name>
-        </Link>
+        </TextLink>
       ),
     },
     { key: "type", header: "Type", sortable: true, cell: (r) => categoryLabel(r.category), hideOnPhone: true },
@@ -371,9 +372,9 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
               {held.map((o) => (
                 <li key={o.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                   <span>
-                    <Link to={`${href("/admin/templates")}?org=${o.id}`} className="font-medium text-brand-700 underline">
+                    <TextLink to={`${href("/admin/templates")}?org=${o.id}`} weight="medium">
                       <Name>{o.name}</Name>
-                    </Link>{" "}
+                    </TextLink>{" "}
                     <span className="text-slate-600">
                       {o.businessId} · {o.held} waiting
                     </span>

@@ -16,6 +16,7 @@ import { Notice } from "~/components/ui/notice";
 import { formatDay, formatNumber } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin console | Jumbe" }];
 
@@ -37,9 +38,9 @@ const COLUMNS: Column<AdminUserRow>[] = [
     sortable: true,
     cell: (r) => (
       <>
-        <Link to={`/admin/users/${r.id}`} className="font-medium text-brand-700 underline">
+        <TextLink to={`/admin/users/${r.id}`} weight="medium">
           <Name>{r.businessName}</Name>
-        </Link>
+        </TextLink>
         <span className="block text-xs text-slate-500">{r.email ?? "No owner"}</span>
       </>
     ),

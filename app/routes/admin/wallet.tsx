@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -20,6 +20,7 @@ import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
 import { withoutBidiControls } from "~/lib/names";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `Wallet of ${page ? withoutBidiControls(page.wallet.businessName) : "an organisation"} | Admin console | Jumbe` },
@@ -63,9 +64,9 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
       <BackLink to="/admin/billing">Billing</BackLink>
       <PageTitle>
         Wallet of{" "}
-        <Link to={`/admin/users/${wallet.organizationId}`} className="text-brand-700 hover:underline">
+        <TextLink to={`/admin/users/${wallet.organizationId}`} underline="hover">
           <Name>{wallet.businessName}</Name>
-        </Link>
+        </TextLink>
       </PageTitle>
       <p className="text-slate-600">
         {wallet.plan}, {wallet.billingType}.

@@ -34,6 +34,7 @@ import { withoutBidiControls } from "~/lib/names";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminNumber } from "~/lib/admin-whatsapp";
 import type { GraphCallView, WebhookView } from "~/.server/domains/admin/whatsapp/logs";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData ? withoutBidiControls(loaderData.account.business) : "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
@@ -375,16 +376,8 @@ function LogCard<T extends { id: string | number }>({
         <Table caption={caption} showCaption columns={columns} rows={rows} rowKey={(r) => r.id} empty={empty} />
         {next || paged ? (
           <nav aria-label={pages.label} className="mt-3 flex gap-3 text-sm">
-            {paged ? (
-              <Link to={pageHref(withoutKey(searchParams, cursor), {}) + "#logs"} className="text-brand-700 underline">
-                {pages.newest}
-              </Link>
-            ) : null}
-            {next ? (
-              <Link to={logsHref({ [cursor]: next })} className="text-brand-700 underline">
-                {pages.older}
-              </Link>
-            ) : null}
+            {paged ? <TextLink to={pageHref(withoutKey(searchParams, cursor), {}) + "#logs"}>{pages.newest}</TextLink> : null}
+            {next ? <TextLink to={logsHref({ [cursor]: next })}>{pages.older}</TextLink> : null}
           </nav>
         ) : null}
       </div>

@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/whatsapp";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/domains/auth/scope";
@@ -21,6 +21,7 @@ import {
   type AdminAccountRow,
 } from "~/lib/admin-whatsapp";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp accounts | Admin console | Jumbe" }];
 
@@ -47,9 +48,9 @@ function columns(now: number): Column<AdminAccountRow>[] {
       sortable: true,
       cell: (a) => (
         <>
-          <Link to={`/admin/whatsapp/${a.id}`} className="font-medium text-brand-700 underline">
+          <TextLink to={`/admin/whatsapp/${a.id}`} weight="medium">
             <Name>{a.business}</Name>
-          </Link>
+          </TextLink>
           {a.name && a.name !== a.business ? <span className="block text-xs text-slate-500">{a.name}</span> : null}
         </>
       ),

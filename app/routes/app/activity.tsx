@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/activity";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -16,6 +16,7 @@ import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { useCan } from "~/components/layout/shell-role";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "activity:view" };
 
@@ -183,16 +184,16 @@ export default function ActivityLog({ loaderData }: Route.ComponentProps) {
           {data.paged || data.nextPage ? (
             <nav className="flex justify-between border-t border-slate-100 px-4 py-3 text-sm" aria-label="Pages">
               {data.paged ? (
-                <Link to={data.firstPage} className="font-medium text-brand-700 underline">
+                <TextLink to={data.firstPage} weight="medium">
                   Newest
-                </Link>
+                </TextLink>
               ) : (
                 <span />
               )}
               {data.nextPage ? (
-                <Link to={data.nextPage} className="font-medium text-brand-700 underline" rel="next">
+                <TextLink to={data.nextPage} weight="medium" rel="next">
                   Older records
-                </Link>
+                </TextLink>
               ) : null}
             </nav>
           ) : null}

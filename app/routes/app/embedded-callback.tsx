@@ -9,6 +9,7 @@ import { listConnections } from "~/.server/domains/whatsapp/connections";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "whatsapp:manage" };
 
@@ -66,9 +67,9 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-slate-600">Your WhatsApp Business Account is connected: {loaderData.numbers.join(", ")}.</p>
             <p className="mt-4 text-sm text-slate-500">
               Taking you to{" "}
-              <Link to={href("/whatsapp")} className="font-medium text-brand-700 underline">
+              <TextLink to={href("/whatsapp")} weight="medium">
                 WhatsApp Setup
-              </Link>
+              </TextLink>
               ...
             </p>
           </>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, href, Link } from "react-router";
+import { data, Form, href } from "react-router";
 import { Monitor, Smartphone, Tablet } from "~/components/ui/icons";
 import type { Route } from "./+types/preview";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -23,6 +23,7 @@ import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "templates:view" };
 
@@ -100,9 +101,9 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
           {canCreate ? (
             <p className="text-slate-700">
               No templates yet.{" "}
-              <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
+              <TextLink to={href("/templates/new")} weight="semibold">
                 Create a template
-              </Link>{" "}
+              </TextLink>{" "}
               to preview it here.
             </p>
           ) : (

@@ -1,4 +1,4 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/email-code";
@@ -25,6 +25,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Check your e-mail | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -119,9 +120,9 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
       </p>
       <p className="mt-2 text-center text-sm text-slate-600">
         Not you?{" "}
-        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+        <TextLink to={href("/login")} weight="semibold" underline="hover">
           Back to sign in
-        </Link>
+        </TextLink>
       </p>
     </AuthShell>
   );

@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/forgot-password";
@@ -16,6 +16,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Forgot password | Jumbe" },
@@ -61,9 +62,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+        <TextLink to={href("/login")} weight="semibold" underline="hover">
           Back to sign in
-        </Link>
+        </TextLink>
       </p>
     </AuthShell>
   );

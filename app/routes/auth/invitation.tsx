@@ -1,4 +1,4 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
@@ -16,6 +16,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -79,9 +80,9 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
     return (
       <AuthShell title={loaderData.closed.title} subtitle={loaderData.closed.text}>
         <p className="text-center text-sm">
-          <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+          <TextLink to={href("/login")} weight="semibold" underline="hover">
             Sign in
-          </Link>
+          </TextLink>
         </p>
       </AuthShell>
     );

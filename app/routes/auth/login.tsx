@@ -19,6 +19,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in | Jumbe" },
@@ -114,9 +115,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <input type="checkbox" name="remember" value="on" className="size-4 rounded border-slate-300 accent-brand-600" />
             Remember me
           </label>
-          <Link to={href("/forgot-password")} className="font-medium text-brand-700 hover:underline">
+          <TextLink to={href("/forgot-password")} weight="medium" underline="hover">
             Forgot password?
-          </Link>
+          </TextLink>
         </div>
         <Button type="submit" className="w-full" disabled={submitting}>
           {submitting ? "Signing in..." : "Sign In"}
@@ -124,9 +125,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         Don&apos;t have an account?{" "}
-        <Link to={href("/signup")} className="font-semibold text-brand-700 hover:underline">
+        <TextLink to={href("/signup")} weight="semibold" underline="hover">
           Sign up
-        </Link>
+        </TextLink>
       </p>
       <p className="mt-4 text-center text-xs text-slate-500">
         By signing in you agree to our{" "}

@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reset-password";
@@ -17,6 +17,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
 
@@ -71,9 +72,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to={href("/forgot-password")} className="font-semibold text-brand-700 hover:underline">
+        <TextLink to={href("/forgot-password")} weight="semibold" underline="hover">
           Send a new code
-        </Link>
+        </TextLink>
       </p>
     </AuthShell>
   );

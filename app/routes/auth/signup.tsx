@@ -1,4 +1,4 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
@@ -19,6 +19,7 @@ import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeyp
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
@@ -92,9 +93,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <FormSuccess message={success} />
           <p className="text-sm text-slate-600">
             Taking you to{" "}
-            <Link to={href("/verify-otp")} className="font-semibold text-brand-700 underline">
+            <TextLink to={href("/verify-otp")} weight="semibold">
               Verify Email
-            </Link>
+            </TextLink>
             …
           </p>
         </>
@@ -155,13 +156,13 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
               />
               <span>
                 I agree to the{" "}
-                <Link to={href("/terms")} className="font-medium text-brand-700 underline">
+                <TextLink to={href("/terms")} weight="medium">
                   Terms of Service
-                </Link>{" "}
+                </TextLink>{" "}
                 and{" "}
-                <Link to={href("/privacy")} className="font-medium text-brand-700 underline">
+                <TextLink to={href("/privacy")} weight="medium">
                   Privacy Policy
-                </Link>
+                </TextLink>
               </span>
             </label>
             <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
@@ -173,9 +174,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           </Form>
           <p className="mt-6 text-center text-sm text-slate-600">
             Already have an account?{" "}
-            <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+            <TextLink to={href("/login")} weight="semibold" underline="hover">
               Sign in
-            </Link>
+            </TextLink>
           </p>
         </>
       )}

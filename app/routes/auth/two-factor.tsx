@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/two-factor";
@@ -19,6 +19,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { TextLink } from "~/components/ui/text-link";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -89,9 +90,9 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         Not you, or no code?{" "}
-        <Link to={href("/login")} className="font-semibold text-brand-700 hover:underline">
+        <TextLink to={href("/login")} weight="semibold" underline="hover">
           Back to sign in
-        </Link>
+        </TextLink>
       </p>
     </AuthShell>
   );

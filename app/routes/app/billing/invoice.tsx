@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import type { Route } from "./+types/invoice";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
@@ -19,6 +19,7 @@ import { Download } from "~/components/ui/icons";
 import { buttonClass } from "~/components/ui/button";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "billing:view" };
 
@@ -92,9 +93,9 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
           {resolved.creditNote ? (
             <p className="mt-2 text-sm">
               Credit note{" "}
-              <Link to={`/billing/invoices/${resolved.creditNote.id}`} className="font-medium text-brand-700 underline">
+              <TextLink to={`/billing/invoices/${resolved.creditNote.id}`} weight="medium">
                 {resolved.creditNote.number}
-              </Link>
+              </TextLink>
             </p>
           ) : null}
         </Card>

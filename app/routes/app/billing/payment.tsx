@@ -17,6 +17,7 @@ import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "billing:view" };
 
@@ -63,9 +64,9 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
                 <Smartphone className="size-5 text-brand-600" aria-hidden /> The prompt went to {phone ? `+${phone}` : "your phone"}.
               </p>
               <p>This page updates by itself once M-Pesa answers. Nothing is taken until you enter your PIN.</p>
-              <Link to="." className="font-medium text-brand-700 hover:underline">
+              <TextLink to="." weight="medium" underline="hover">
                 Check again
-              </Link>
+              </TextLink>
               {paybill ? (
                 <PaybillDetails
                   paybill={paybill}
@@ -84,9 +85,9 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
             <CardHeader title="Waiting for the card payment to be confirmed" />
             <CardBody className="space-y-3 text-sm text-slate-700">
               <p>This page updates by itself once Paystack confirms the payment.</p>
-              <Link to="." className="font-medium text-brand-700 hover:underline">
+              <TextLink to="." weight="medium" underline="hover">
                 Check again
-              </Link>
+              </TextLink>
             </CardBody>
           </>
         ) : null}
@@ -125,9 +126,9 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
                 Your wallet balance is now <strong data-testid="payment-balance">{formatKes(balanceCents)}</strong>.
               </p>
               {invoice ? (
-                <Link to={`/billing/invoices/${invoice.id}`} className="font-medium text-brand-700 hover:underline">
+                <TextLink to={`/billing/invoices/${invoice.id}`} weight="medium" underline="hover">
                   View receipt {invoice.number}
-                </Link>
+                </TextLink>
               ) : null}
             </CardBody>
           </>

@@ -1,4 +1,4 @@
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/quick-replies";
@@ -31,6 +31,7 @@ import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "inbox:quick-replies" };
 
@@ -197,9 +198,9 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
       )}
       <p className="text-sm text-slate-600">
         For messages outside the 24-hour window WhatsApp takes only approved{" "}
-        <Link to={href("/templates")} className="font-medium text-brand-700 underline">
+        <TextLink to={href("/templates")} weight="medium">
           templates
-        </Link>
+        </TextLink>
         , not saved answers.
       </p>
     </div>

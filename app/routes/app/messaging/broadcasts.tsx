@@ -1,4 +1,4 @@
-import { Form, href, Link, useSearchParams } from "react-router";
+import { Form, href, useSearchParams } from "react-router";
 import { Megaphone } from "~/components/ui/icons";
 import type { Route } from "./+types/broadcasts";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -11,6 +11,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "messaging:view" };
 
@@ -62,9 +63,9 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600">
             Every campaign and quick broadcast that has ended is listed here with its final figures.{" "}
             {canManage ? (
-              <Link to={href("/messaging/broadcasts/new")} className="font-semibold text-brand-700 underline">
+              <TextLink to={href("/messaging/broadcasts/new")} weight="semibold">
                 Send a quick broadcast
-              </Link>
+              </TextLink>
             ) : null}
           </p>
         </Card>
@@ -79,9 +80,9 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
             empty={
               <>
                 Nothing matches.{" "}
-                <Link to={href("/messaging/broadcasts")} className="font-semibold text-brand-700 underline">
+                <TextLink to={href("/messaging/broadcasts")} weight="semibold">
                   Show everything
-                </Link>
+                </TextLink>
               </>
             }
           />

@@ -1,4 +1,4 @@
-import { Form, href, Link, useSearchParams } from "react-router";
+import { Form, href, useSearchParams } from "react-router";
 import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -11,6 +11,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "messaging:view" };
 
@@ -64,9 +65,9 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600">
             A campaign sends one approved template to a segment, tags or a list of numbers, now or at a time you choose.{" "}
             {canManage ? (
-              <Link to={href("/messaging/campaigns/new")} className="font-semibold text-brand-700 underline">
+              <TextLink to={href("/messaging/campaigns/new")} weight="semibold">
                 Create your first campaign
-              </Link>
+              </TextLink>
             ) : null}
           </p>
         </Card>
@@ -80,9 +81,9 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
             empty={
               <>
                 No campaigns match.{" "}
-                <Link to={href("/messaging")} className="font-semibold text-brand-700 underline">
+                <TextLink to={href("/messaging")} weight="semibold">
                   Show every campaign
-                </Link>
+                </TextLink>
               </>
             }
           />

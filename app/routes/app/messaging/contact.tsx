@@ -27,6 +27,7 @@ import { Field, FilterInput, SelectField, TextareaField } from "~/components/ui/
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "contacts:view" };
 
@@ -377,9 +378,7 @@ function EditCard({
         </SelectField>
         <TextareaField label="Notes" rows={3} errors={inputs.notes.errors} {...getTextareaProps(inputs.notes)} key={inputs.notes.key} />
         <p className="text-sm">
-          <Link to={href("/messaging/contacts/fields")} className="text-brand-700 underline">
-            Manage contact fields
-          </Link>
+          <TextLink to={href("/messaging/contacts/fields")}>Manage contact fields</TextLink>
         </p>
         <div className="flex justify-end pt-2">
           <Button type="submit" name="intent" value="save" pending={busy} pendingText="Saving...">

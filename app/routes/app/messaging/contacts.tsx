@@ -29,6 +29,7 @@ import { Toast } from "~/components/ui/toast";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "contacts:view" };
 
@@ -205,13 +206,14 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
             header: <span className="sr-only">Message</span>,
             cell: (row: Row) =>
               row.phone ? (
-                <Link
+                <TextLink
                   to={`${href("/chat/new")}?contact=${row.id}`}
-                  className="font-medium text-brand-700 hover:underline"
+                  weight="medium"
+                  underline="hover"
                   aria-label={`Message ${row.name}`}
                 >
                   Message
-                </Link>
+                </TextLink>
               ) : null,
           },
         ]
@@ -281,9 +283,9 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
               <>
                 No contacts yet.{" "}
                 {canManage ? (
-                  <Link to={dialogHref(search, "add")} className="font-semibold text-brand-700 underline">
+                  <TextLink to={dialogHref(search, "add")} weight="semibold">
                     Add your first contact
-                  </Link>
+                  </TextLink>
                 ) : null}
               </>
             )
@@ -395,13 +397,13 @@ function SegmentBar({
           {s.name}
         </Link>
       ))}
-      <Link to={href("/messaging/contacts/segments")} className="font-semibold text-brand-700 underline">
+      <TextLink to={href("/messaging/contacts/segments")} weight="semibold">
         Manage segments
-      </Link>
+      </TextLink>
       {canManage && filtered ? (
-        <Link to={`${href("/messaging/contacts/segments")}?${filterQuery}`} className="font-semibold text-brand-700 underline">
+        <TextLink to={`${href("/messaging/contacts/segments")}?${filterQuery}`} weight="semibold">
           Save this filter as a segment
-        </Link>
+        </TextLink>
       ) : null}
     </div>
   );

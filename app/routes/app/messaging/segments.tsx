@@ -17,6 +17,7 @@ import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "contacts:view" };
 
@@ -130,9 +131,7 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
             </div>
           </Form>
           <p className="text-sm">
-            <Link to={`${href("/messaging/contacts")}?${contactFilterQuery(filter)}`} className="text-brand-700 underline">
-              Back to these contacts
-            </Link>
+            <TextLink to={`${href("/messaging/contacts")}?${contactFilterQuery(filter)}`}>Back to these contacts</TextLink>
           </p>
         </Card>
       ) : null}
@@ -146,9 +145,9 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
           empty={
             <>
               No segments yet. Filter your{" "}
-              <Link to={href("/messaging/contacts")} className="font-semibold text-brand-700 underline">
+              <TextLink to={href("/messaging/contacts")} weight="semibold">
                 contacts
-              </Link>{" "}
+              </TextLink>{" "}
               and save the filter as a segment.
             </>
           }

@@ -28,6 +28,7 @@ import { Pager, Table, type Column } from "~/components/ui/table";
 import { MessagePreview } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "templates:view" };
 
@@ -263,9 +264,9 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
               <>
                 No templates yet.{" "}
                 {canManage ? (
-                  <Link to={href("/templates/new")} className="font-semibold text-brand-700 underline">
+                  <TextLink to={href("/templates/new")} weight="semibold">
                     Create your first template
-                  </Link>
+                  </TextLink>
                 ) : null}
               </>
             )

@@ -1,4 +1,4 @@
-import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, href, redirect, useNavigation, useSearchParams } from "react-router";
 import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { CheckCircle2, Download, Pause, Play, XCircle } from "~/components/ui/icons";
@@ -36,6 +36,7 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "campaigns:view" };
 
@@ -444,9 +445,9 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
             ) : result ? (
               <>
                 Nobody with this result.{" "}
-                <Link to={page} className="font-semibold text-brand-700 underline">
+                <TextLink to={page} weight="semibold">
                   Show everyone
-                </Link>
+                </TextLink>
               </>
             ) : (
               "No recipients."

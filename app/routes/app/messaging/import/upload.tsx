@@ -15,6 +15,7 @@ import { FileField } from "~/components/ui/field";
 import { Table } from "~/components/ui/table";
 import { refusalOf, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { TextLink } from "~/components/ui/text-link";
 
 // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
 export const handle: PermissionHandle = { permission: "contacts:manage" };
@@ -94,9 +95,9 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
                 key: "file",
                 header: "File",
                 cell: (i) => (
-                  <Link to={href("/messaging/contacts/import/:id", { id: i.id })} className="font-medium text-brand-700 hover:underline">
+                  <TextLink to={href("/messaging/contacts/import/:id", { id: i.id })} weight="medium" underline="hover">
                     {i.fileName}
-                  </Link>
+                  </TextLink>
                 ),
               },
               { key: "status", header: "Status", cell: (i) => <Badge status={i.status}>{STATUS_LABELS[i.status]}</Badge> },
