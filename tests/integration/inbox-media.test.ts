@@ -172,8 +172,10 @@ describe("GET /chat/media/:id", () => {
     expect(seen.status).toBe(200);
     expect(seen.bytes).toEqual(VOICE);
 
-    const visitor = await appFetch(getRequest(`/chat/media/${id}`));
+    // A signed-out browser is sent to sign in and back; a script is told 401, as every download answers it (decision 055).
+    const visitor = await appFetch(getRequest(`/chat/media/${id}`, { headers: { accept: "text/html" } }));
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toBe(`/login?from=${encodeURIComponent(`/chat/media/${id}`)}`);
+    expect((await appFetch(getRequest(`/chat/media/${id}`))).status).toBe(401);
   });
 });
