@@ -25,7 +25,7 @@ import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanc
 import { parseRange } from "~/.server/domains/admin/system/series";
 import { seedAdminSystem } from "~/.server/demo/seed-admin-system";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { loader as systemLoader, action as systemAction } from "~/routes/admin/system";
 import { loader as exportLoader } from "~/routes/admin/system-export";
 import { loader as metricsLoader } from "~/routes/metrics";

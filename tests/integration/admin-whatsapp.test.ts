@@ -9,7 +9,7 @@ import { graphClient } from "~/.server/infrastructure/clients/whatsapp-graph/gra
 import { graphCallsRecorded } from "~/.server/infrastructure/clients/whatsapp-graph/graph-call-log";
 import { sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
 import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { loader as listLoader } from "~/routes/admin/whatsapp";
 import { loader as exportLoader } from "~/routes/admin/whatsapp-export";
 import { loader as detailLoader, action as detailAction } from "~/routes/admin/whatsapp-account";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordActivity } from "~/.server/domains/activity/record";
 import { currentUser } from "~/.server/domains/auth/guards";
-import { PlatformScopeRefused } from "~/.server/domains/auth/scope";
+import { PlatformScopeRefused } from "~/.server/infrastructure/db/scope";
 import { platformUsers } from "~/.server/domains/search/providers";
 import { loader as searchLoader } from "~/routes/app/search";
 import { loader as adminUsers } from "~/routes/admin/users";

@@ -15,7 +15,7 @@ import {
 } from "~/.server/domains/team/invitations";
 import { TEAM_MESSAGES } from "~/.server/domains/team/refusals";
 import { platformOverview } from "~/.server/domains/admin/overview/figures";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { loader as developersLoader } from "~/routes/app/developers";
 import { loader as campaignsLoader } from "~/routes/app/messaging/campaigns";
 import { action as teamAction } from "~/routes/app/settings/team";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/audit-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAuditPage } from "~/.server/domains/admin/audit";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 

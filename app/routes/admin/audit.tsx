@@ -1,7 +1,7 @@
 import { useSearchParams } from "react-router";
 import type { Route } from "./+types/audit";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAuditPage, type AuditRecord } from "~/.server/domains/admin/audit";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pager, Table, type Column } from "~/components/ui/table";

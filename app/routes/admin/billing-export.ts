@@ -1,6 +1,6 @@
 import type { Route } from "./+types/billing-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
 import { adminInvoiceStatusWords, invoicePaymentWords } from "~/lib/admin-billing";

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adminDispute, creditDispute, rejectDispute } from "~/.server/domains/admin/billing/disputes";
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/invoice-pdf";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminInvoice } from "~/.server/domains/admin/billing/invoice-detail";
 import { renderInvoicePdf } from "~/.server/domains/billing/invoice-pdf";
 

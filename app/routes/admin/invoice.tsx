@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adminInvoice, sendInvoiceReminder } from "~/.server/domains/admin/billing/invoice-detail";
 import { reconcileInvoice } from "~/.server/domains/admin/billing/reconcile";

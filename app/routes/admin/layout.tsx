@@ -4,7 +4,7 @@ import { adminPages, requirePlatformAdmin } from "~/.server/domains/auth/guards"
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { bellSummary } from "~/.server/domains/admin/bell";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { Tabs } from "~/components/ui/tabs";
 import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
 

@@ -1,7 +1,7 @@
 import { Form, href, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/notifications";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { bellPage, bellReturnPath, markBellRead, readCursor } from "~/.server/domains/admin/bell";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BellEventLine } from "~/components/layout/admin-header";

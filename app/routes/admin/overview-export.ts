@@ -1,6 +1,6 @@
 import type { Route } from "./+types/overview-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { ACTIVITY_EXPORT_DAYS, recentActivity } from "~/.server/domains/admin/overview/activity";
 

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
 import { StatCard } from "~/components/ui/stat-card";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/system-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { alertsInRange } from "~/.server/domains/admin/system/alerts";
 import { parseRange, SYSTEM_RANGES } from "~/.server/domains/admin/system/series";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/template-header-sample";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { findReviewedTemplate } from "~/.server/domains/admin/templates/queries";
 import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
 

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/templates-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/domains/admin/templates/queries";
 import { categoryLabel, languageLabel, templateStatusLabel } from "~/lib/templates";

@@ -1,7 +1,7 @@
 import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/templates";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";

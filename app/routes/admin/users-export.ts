@@ -1,6 +1,6 @@
 import type { Route } from "./+types/users-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { allUserRows, readUserFilters } from "~/.server/domains/admin/users/list";
 import { nairobiDate } from "~/lib/dates";

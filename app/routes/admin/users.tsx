@@ -1,7 +1,7 @@
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/users";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/domains/admin/users/list";
 import { USER_PLANS } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";

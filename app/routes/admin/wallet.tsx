@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/domains/admin/billing/wallet";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/whatsapp-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords } from "~/lib/admin-whatsapp";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/activity-logs.export";
 import { isNavigation, requireResourcePermission } from "~/.server/domains/auth/guards";
-import { organizationScope } from "~/.server/domains/auth/scope";
+import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { parseActivityFilter } from "~/.server/domains/activity/filters";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/activity-logs";
 import { requireApiPermission } from "~/.server/domains/auth/guards";
-import { organizationScope } from "~/.server/domains/auth/scope";
+import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { parseActivityFilter } from "~/.server/domains/activity/filters";
 import { activityStats, listActivity } from "~/.server/domains/activity/log-queries";

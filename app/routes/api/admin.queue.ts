@@ -2,7 +2,7 @@ import type { Route } from "./+types/admin.queue";
 import { requirePlatformAdminApi } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { queueHealth } from "~/.server/domains/admin/queue-health";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 
 /** GET /api/admin/queue: the job queue and webhook backlog, for administrators (and the benchmark); 404 to anyone else. */
 export async function loader(args: Route.LoaderArgs) {

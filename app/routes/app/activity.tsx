@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/activity";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { organizationScope } from "~/.server/domains/auth/scope";
+import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { filterQuery, nairobiDate, parseActivityFilter } from "~/.server/domains/activity/filters";
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE } from "~/lib/activity";
 import { activityStats, listActivity } from "~/.server/domains/activity/log-queries";

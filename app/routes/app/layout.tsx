@@ -9,7 +9,7 @@ import { can } from "~/lib/permissions";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
-import { platformScope } from "~/.server/domains/auth/scope";
+import { platformScope } from "~/.server/infrastructure/db/scope";
 import { mayOpen } from "~/.server/domains/auth/route-permissions";
 import { NAV_PAGES } from "~/components/layout/navigation";
 import { SETTINGS_SECTIONS } from "~/lib/settings-sections";

@@ -2,13 +2,13 @@ import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { ActivityFilter } from "./filters";
-import { scopeCondition, type DataScope } from "../auth/scope";
+import { scopeCondition, type DataScope } from "../../infrastructure/db/scope";
 import { NAIROBI_OFFSET_MS } from "~/lib/dates";
 
 /**
  * The activity log, read page by page. Keyset paging on (created_at, id), newest first, on the
  * indexes of migration 0002: the first page of a tenant with a million records reads as many rows
- * as one with ten. A platform scope (app/.server/domains/auth/scope.ts) reads every tenant: the admin console.
+ * as one with ten. A platform scope (app/.server/infrastructure/db/scope.ts) reads every tenant: the admin console.
  */
 
 export type ActivityScope = DataScope;

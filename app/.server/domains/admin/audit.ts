@@ -3,7 +3,7 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { CurrentUser } from "../auth/guards";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { PlatformScope } from "../auth/scope";
+import type { PlatformScope } from "../../infrastructure/db/scope";
 import { isUuid } from "../../infrastructure/db/keyset";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import type { PlatformScope } from "../auth/scope";
+import type { PlatformScope } from "../../infrastructure/db/scope";
 
 /** Background work ready, scheduled, running, parked and finished in the last day, and webhook deliveries stored and processed. */
 export async function queueHealth(_scope: PlatformScope) {

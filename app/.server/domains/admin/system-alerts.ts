@@ -1,4 +1,4 @@
-import type { PlatformScope } from "../auth/scope";
+import type { PlatformScope } from "../../infrastructure/db/scope";
 import { openAlerts } from "./system/alerts";
 
 export interface SystemAlert {

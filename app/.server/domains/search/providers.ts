@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { mayOpen } from "../auth/route-permissions";
-import { platformScope } from "../auth/scope";
+import { platformScope } from "../../infrastructure/db/scope";
 import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
 import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { INVOICE_STATUSES, PLAN_CODES } from "../../../infrastructure/db/schema/billing";
 import { AMOUNT_DUE_SQL } from "../../billing/invoices";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 
 /** Bank transfers awaiting reconciliation, oldest first (invoices_unreconciled_bank_idx): what to look for on the statement. */
 export async function unreconciledTransfers(_scope: PlatformScope, limit = 50) {

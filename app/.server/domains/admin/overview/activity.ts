@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isTimestamp } from "../../../infrastructure/db/keyset";
 import { isTenant } from "../users/tenants";
 

@@ -2,7 +2,7 @@ import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 
 /** Days the "active" KPI looks back over. */

@@ -1,4 +1,4 @@
-import { platformScope } from "../../auth/scope";
+import { platformScope } from "../../../infrastructure/db/scope";
 import { readSearchQuery, searchWith, SEARCH_LIMITS, type SearchSection } from "../../search/registry";
 import type { CurrentUser } from "../../auth/guards";
 import { exactTarget } from "./jump";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import { platformScope } from "../../auth/scope";
+import { platformScope } from "../../../infrastructure/db/scope";
 import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
 import { formatKes } from "~/lib/invoice";
 import { TEMPLATE_STATUS_LABELS, type TemplateStatus } from "~/lib/templates";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CurrentUser } from "../../auth/guards";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { db } from "../../../infrastructure/db/client";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";

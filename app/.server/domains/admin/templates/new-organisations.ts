@@ -1,7 +1,7 @@
 import { db } from "../../../infrastructure/db/client";
 import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { recordAdminAction } from "../audit";
 import { PLATFORM_SETTINGS, readBooleanSetting, writeBooleanSetting } from "../../../infrastructure/config/platform-settings";
 

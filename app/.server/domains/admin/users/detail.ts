@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { adminAuditPage } from "../audit";
 import { isTenant } from "./tenants";
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";

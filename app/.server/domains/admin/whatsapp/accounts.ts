@@ -4,7 +4,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
 import { env } from "../../../infrastructure/config/env";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { ACCOUNT_STATUSES, type AccountStatus, type AdminAccountRow, type AdminNumber } from "~/lib/admin-whatsapp";
 
 /**

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
-import type { PlatformScope } from "../../auth/scope";
+import type { PlatformScope } from "../../../infrastructure/db/scope";
 
 /**
  * View Logs: an account's Graph calls (graph_call_log) and the webhooks Meta delivered for its WABA

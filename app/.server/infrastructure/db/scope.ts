@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { can } from "./permissions";
-import type { CurrentUser } from "./guards";
+import { can, type Role } from "~/lib/permissions";
 
 /**
  * Whose rows a read may return. Every tenant-owned read takes a scope: an organisation's own rows,
@@ -11,7 +10,7 @@ export type OrganizationScope = { readonly kind: "organization"; readonly organi
 export type PlatformScope = { readonly kind: "platform" };
 export type DataScope = OrganizationScope | PlatformScope;
 
-export function organizationScope(current: Pick<CurrentUser, "organization">): OrganizationScope {
+export function organizationScope(current: { organization: { id: string } }): OrganizationScope {
   return { kind: "organization", organizationId: current.organization.id };
 }
 
@@ -23,7 +22,7 @@ export class PlatformScopeRefused extends Error {
 }
 
 /** Every tenant's rows, for a user whose role may run the admin console; anybody else is refused. */
-export function platformScope(current: Pick<CurrentUser, "role">): PlatformScope {
+export function platformScope(current: { role: Role }): PlatformScope {
   if (!can(current.role, "platform:console")) throw new PlatformScopeRefused();
   return { kind: "platform" };
 }
