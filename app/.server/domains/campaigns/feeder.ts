@@ -324,7 +324,7 @@ async function completeCampaign(campaignId: string) {
     await notifyCampaignFinished(
       tx,
       { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
-      outcome,
+      outcomeInWords(outcome),
     );
     return { ...done, outcome };
   });

@@ -2,7 +2,6 @@ import type { OrgRole } from "../../infrastructure/db/schema";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { notify } from "./notify";
-import { outcomeInWords, type CampaignOutcome } from "../campaigns/outcome";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**
@@ -70,14 +69,15 @@ export async function notifyCampaignPaused(
 export async function notifyCampaignFinished(
   executor: Executor,
   campaign: { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null },
-  outcome: CampaignOutcome,
+  /** What happened, in the campaigns' own words ("1,200 sent, 3 failed..."). */
+  outcomeWords: string,
 ) {
   await notify(
     {
       organizationId: campaign.organizationId,
       event: "campaign_finished",
       title: `${what(campaign.kind)} finished: ${campaign.name}`,
-      body: `${outcomeInWords(outcome)}. Failures WhatsApp reports later show on its page, with the results.`,
+      body: `${outcomeWords}. Failures WhatsApp reports later show on its page, with the results.`,
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `campaign-finished:${campaign.id}`,
       userIds: [campaign.createdBy],
