@@ -40,6 +40,7 @@ import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks
 import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { startDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { startCampaignFeeder } from "~/.server/domains/campaigns/feeder";
@@ -299,6 +300,7 @@ export async function startServer(
       ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
       : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );
+  wireDomainEvents();
   if (config.sandbox) await seedDemoData();
   registerJobHandlers();
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);

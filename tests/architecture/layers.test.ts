@@ -47,6 +47,18 @@ describe("the import graph", () => {
     expect(importCircles(edges)).toEqual([]);
   });
 
+  test("no two domains depend on each other, even through others", () => {
+    // Folder by folder: a domain that needs a higher one's reaction has it registered from the
+    // composition root (composition/domain-events.ts) instead of importing it.
+    const domainOf = (file: string) => /^app\/\.server\/domains\/([^/]+)\//.exec(file)?.[1];
+    const between = edges.flatMap((edge) => {
+      const from = domainOf(edge.from);
+      const to = domainOf(edge.to);
+      return from && to && from !== to ? [{ from, to, typeOnly: edge.typeOnly }] : [];
+    });
+    expect(importCircles(between)).toEqual([]);
+  });
+
   test("server code imports no route or component, and browser code no server module", () => {
     // app/lib is shared by the browser and the server, below both: not even a type comes from the server.
     // A component may name the type of what a loader returns (the import is erased), nothing more.

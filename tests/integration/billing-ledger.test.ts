@@ -6,7 +6,7 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { failMessages } from "~/.server/domains/messaging/failures";
 import { changeWallet, holdForMessages, walletState } from "~/.server/domains/billing/ledger";
 import { WALLET_EMPTY_PAUSE } from "~/.server/domains/billing/charging";
-import { resumeWalletPausedCampaigns } from "~/.server/domains/billing/after-credit";
+import { resumeWalletPausedCampaigns } from "~/.server/domains/campaigns/wallet-resume";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { createVerifiedUser } from "../support/accounts";

@@ -6,7 +6,7 @@ import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaign, feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { changeWallet } from "~/.server/domains/billing/ledger";
 import { WALLET_EMPTY_PAUSE_BEFORE } from "~/.server/domains/billing/charging";
-import { resumeWalletPausedCampaigns } from "~/.server/domains/billing/after-credit";
+import { resumeWalletPausedCampaigns } from "~/.server/domains/campaigns/wallet-resume";
 import { changePlan } from "~/.server/domains/billing/settings";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";

@@ -7,6 +7,10 @@ import { localFileStorage, setFileStorage } from "~/.server/infrastructure/stora
 import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
 import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
 import { appBuild } from "./in-process-app";
+import { wireDomainEvents } from "~/.server/composition/domain-events";
+
+// What a lower domain announces reaches the higher one that acts on it, as in the server.
+wireDomainEvents();
 
 // Every test file gets its own database: PGlite in memory, or a fresh database on TEST_DATABASE_URL.
 setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));

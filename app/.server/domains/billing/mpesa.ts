@@ -27,7 +27,7 @@ import {
   secretMatches,
   type PaymentRow,
 } from "./payments";
-import { resumeWalletPausedCampaigns } from "./after-credit";
+import { announceWalletCredited } from "./wallet-credited";
 import { clearLowBalanceAlert } from "./low-balance";
 
 /**
@@ -382,7 +382,7 @@ export async function confirmPaybill(secret: string, body: unknown, ip: string |
   });
   if (credited) {
     await clearLowBalanceAlert(credited.organization_id);
-    await resumeWalletPausedCampaigns(credited.organization_id);
+    await announceWalletCredited(credited.organization_id);
   }
   return ACCEPTED;
 }

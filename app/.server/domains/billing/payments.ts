@@ -9,7 +9,7 @@ import { formatKes } from "~/lib/invoice";
 import { changeWallet } from "./ledger";
 import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
 import { lineFromGross, lineFromNet } from "./vat";
-import { resumeWalletPausedCampaigns } from "./after-credit";
+import { announceWalletCredited } from "./wallet-credited";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
 import { clearLowBalanceAlert } from "./low-balance";
 import { Refusal } from "../../infrastructure/refusal";
@@ -279,7 +279,7 @@ export async function issueTopupDocument(tx: Executor, payment: PaymentRow, opti
 /** After a credit commits: campaigns that waited for money resume, and the low-balance alert may fire again later. */
 async function afterCredit(payment: PaymentRow) {
   await clearLowBalanceAlert(payment.organization_id);
-  await resumeWalletPausedCampaigns(payment.organization_id);
+  await announceWalletCredited(payment.organization_id);
   await recordActivity({
     organizationId: payment.organization_id,
     userId: payment.created_by,

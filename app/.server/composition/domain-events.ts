@@ -1,0 +1,10 @@
+import { onWalletCredited } from "../domains/billing/wallet-credited";
+import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume";
+
+/**
+ * The reactions a lower domain announces and a higher one performs, wired once per process by the
+ * server (and the integration tests' setup), so imports between domains only go one way.
+ */
+export function wireDomainEvents() {
+  onWalletCredited("campaigns.resume-wallet-paused", resumeWalletPausedCampaigns);
+}
