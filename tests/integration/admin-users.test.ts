@@ -234,7 +234,7 @@ describe("Edit User", () => {
 
     const bad = await edit({ ...valid, plan: "Gold", limitOverride: "lots", email: "not-an-address", phone: "12", firstName: " " });
     expect(bad.status).toBe(400);
-    expect(bad.data.fieldErrors).toEqual({
+    expect(bad.data.result.error).toEqual({
       plan: ["Choose Starter, Growth or Enterprise."],
       limitOverride: ["Give the message limit as a whole number of messages."],
       firstName: ["First name is required."],
@@ -244,7 +244,7 @@ describe("Edit User", () => {
     expect((await edit({ ...valid, status: "suspended" })).status).toBe(400);
     const taken = await edit({ ...valid, email: other.email.toUpperCase() });
     expect(taken.status).toBe(409);
-    expect(taken.data.fieldErrors.email).toEqual(["Another account already uses this e-mail address."]);
+    expect(taken.data.result.error.email).toEqual(["Another account already uses this e-mail address."]);
     expect(await auditOf(amani.id)).toEqual([]);
 
     const saved = await edit(valid);
@@ -290,7 +290,7 @@ describe("Edit User", () => {
     // An override without its reason is refused, and nothing changes.
     const noReason = await edit({ plan: "Growth", limitOverride: "25,000", overrideReason: "  " });
     expect(noReason.status).toBe(400);
-    expect(noReason.data.fieldErrors).toEqual({
+    expect(noReason.data.result.error).toEqual({
       overrideReason: ["Give the reason for overriding the plan's message limit, or leave the limit empty to follow the plan."],
     });
     expect(await limitOf()).toEqual({ message_limit: 1000, message_limit_override: null, message_limit_override_reason: null });
@@ -409,7 +409,7 @@ describe("Suspend User and Reactivate", () => {
       amani.id,
     );
     expect(noReason.status).toBe(400);
-    expect(noReason.data.fieldErrors.reason).toEqual(["Give the reason."]);
+    expect(noReason.data.result.error.reason).toEqual(["Give the reason."]);
 
     const back = await detail(
       userAction,
@@ -468,12 +468,12 @@ describe("Suspend User and Reactivate", () => {
 
     const missing = await suspend({});
     expect(missing.status).toBe(400);
-    expect(missing.data.fieldErrors.confirmation).toEqual([
+    expect(missing.data.result.error.confirmation).toEqual([
       "Confirm it is you: enter your password (or a code from your authenticator app).",
     ]);
     const wrong = await suspend({ confirmation: "not my password" });
     expect(wrong.status).toBe(400);
-    expect(wrong.data.fieldErrors.confirmation).toEqual(["That password or code is not right."]);
+    expect(wrong.data.result.error.confirmation).toEqual(["That password or code is not right."]);
     expect((await statusOf(amani.id)).status).toBe("active");
     expect(await auditOf(amani.id)).toEqual([]);
 

@@ -37,3 +37,23 @@ export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknow
     shouldRevalidate: "onInput",
   });
 }
+
+/**
+ * Conform for a form whose schema only the server can run (it needs server code: a phone number's
+ * metadata, the administrator's password for a step-up). Nothing is checked in the browser: the
+ * server's reply (`lastResult`) brings the errors and what was typed, and they stay until the next
+ * submit, with or without JavaScript. Only submitting checks again: Conform without a browser check
+ * would post the form to the server to re-check a field as it is typed.
+ */
+export function useServerCheckedForm<Fields extends Record<string, unknown>>(
+  lastResult: SubmissionResult<string[]> | null | undefined,
+  options: { id: string; defaultValue?: Partial<Record<keyof Fields, string>> },
+) {
+  return useForm<Fields>({
+    id: options.id,
+    lastResult,
+    defaultValue: options.defaultValue as never,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+}

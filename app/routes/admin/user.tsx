@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/user";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { checkStepUp, stepUpNeeded, typedValues } from "~/.server/domains/admin/step-up";
+import { checkStepUp, STEP_UP_FIELD, stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/domains/admin/users/detail";
 import { EditTenantSchema, editTenant, ReasonSchema } from "~/.server/domains/admin/users/edit";
 import { reactivateTenant, suspendTenant } from "~/.server/domains/admin/users/suspension";
@@ -26,8 +28,9 @@ import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { withoutBidiControls } from "~/lib/names";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
-import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { PageTitle } from "~/components/ui/page-title";
+import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : "Organisation"} | Users | Admin console | Jumbe` },
@@ -43,16 +46,13 @@ export async function loader(args: Route.LoaderArgs) {
   return { tenant, ...(await tenantActivity(scope, tenant.id)), stepUpNeeded: stepUpNeeded(current) };
 }
 
-type ActionResult = { intent: string; fieldErrors?: Record<string, string[]>; formError?: string; values?: Record<string, string> };
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
 
-const refused = (intent: string, status: number, result: Omit<ActionResult, "intent">) =>
-  data<ActionResult>({ intent, ...result }, { status });
+/** Never sent back to the form: the administrator's password (or code) of a step-up. */
+const HIDDEN = [STEP_UP_FIELD];
 
-const fieldErrorsOf = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) => {
-  const errors: Record<string, string[]> = {};
-  for (const issue of issues) (errors[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
-  return errors;
-};
+/** The form again with its intent (the page has three), its status and Conform's reply. */
+const refused = <Result,>(intent: string, status: number, result: Result) => formFailure(result, status, undefined, { intent });
 
 /** Edit User, Suspend User and Reactivate: each a POST with its intent; suspend and reactivate need a fresh proof (step-up). */
 export async function action(args: Route.ActionArgs) {
@@ -64,21 +64,25 @@ export async function action(args: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const meta = requestMeta(args.request, args.context);
   const here = `/admin/users/${tenant.id}`;
-  try {
-    if (intent === "edit") {
-      const parsed = EditTenantSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
-      const outcome = await editTenant(current, meta, tenant.id, parsed.data);
-      if (!outcome.ok) return refused(intent, outcome.status, { fieldErrors: outcome.fieldErrors, values: typedValues(form) });
+  if (intent === "edit") {
+    const submission = parseWithZod(form, { schema: EditTenantSchema });
+    if (submission.status !== "success") return refused(intent, 400, submission.reply());
+    try {
+      const outcome = await editTenant(current, meta, tenant.id, submission.value);
       return redirectWithToast(here, "success", outcome.changed ? `${withoutBidiControls(tenant.name)} was updated.` : "Nothing changed.");
+    } catch (error) {
+      return refusedFor(intent, submission, error);
     }
-    if (intent === "suspend" || intent === "reactivate") {
-      const parsed = ReasonSchema.safeParse({ reason: form.get("reason") ?? "" });
-      if (!parsed.success) return refused(intent, 400, { fieldErrors: fieldErrorsOf(parsed.error.issues), values: typedValues(form) });
-      const stepUp = await checkStepUp(current, form);
-      if (!stepUp.ok) return refused(intent, stepUp.status, { fieldErrors: { confirmation: [stepUp.message] }, values: typedValues(form) });
+  }
+  if (intent === "suspend" || intent === "reactivate") {
+    const submission = parseWithZod(form, { schema: ReasonSchema });
+    if (submission.status !== "success") return refused(intent, 400, submission.reply({ hideFields: HIDDEN }));
+    const stepUp = await checkStepUp(current, form);
+    if (!stepUp.ok)
+      return refused(intent, stepUp.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [stepUp.message] }, hideFields: HIDDEN }));
+    try {
       if (intent === "suspend") {
-        const done = await suspendTenant(current, meta, tenant.id, parsed.data.reason);
+        const done = await suspendTenant(current, meta, tenant.id, submission.value.reason);
         const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
         return redirectWithToast(
           here,
@@ -86,16 +90,22 @@ export async function action(args: Route.ActionArgs) {
           `${withoutBidiControls(tenant.name)} is suspended: its members were signed out and its API key refused.${campaigns}`,
         );
       }
-      const done = await reactivateTenant(current, meta, tenant.id, parsed.data.reason);
+      const done = await reactivateTenant(current, meta, tenant.id, submission.value.reason);
       const campaigns = done.campaignsResumed ? ` ${done.campaignsResumed} campaign${done.campaignsResumed === 1 ? "" : "s"} resumed.` : "";
       return redirectWithToast(here, "success", `${withoutBidiControls(tenant.name)} is active again.${campaigns}`);
+    } catch (error) {
+      return refusedFor(intent, submission, error);
     }
-    return refused(intent, 400, { formError: "Choose Edit User, Suspend User or Reactivate." });
-  } catch (error) {
-    const refusal = refusalOf(error);
-    if (refusal.status === 404) throw notFound();
-    return refused(intent, refusal.status, { formError: refusal.message });
   }
+  // Only a hand-made post has no button's intent: no form of the page shows it.
+  return formFailure(null, 400, "Choose Edit User, Suspend User or Reactivate.", { intent });
+}
+
+/** A domain's refusal in the form it refused: at its field, or above the form; an unknown organisation is the 404 page. */
+function refusedFor(intent: string, submission: { reply: (options: ReplyOptions) => SubmissionResult<string[]> }, error: unknown) {
+  const refusal = refusalOf(error);
+  if (refusal.status === 404) throw notFound();
+  return refusalReply(submission, refusal, { hideFields: HIDDEN, extra: { intent } });
 }
 
 const ROLE_WORDS: Record<string, string> = { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" };
@@ -106,7 +116,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { tenant, members, messagesUsed, wallet, revenueCents, activity, audit, moreAudit, stepUpNeeded } = loaderData;
-  const result = (intent: string) => (actionData && actionData.intent === intent ? actionData : undefined);
+  const result = (intent: string) => (actionData && actionData.intent === intent ? actionData.result : undefined);
   const suspended = tenant.status === "suspended";
   return (
     <div className="space-y-6">
@@ -258,93 +268,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
       </div>
 
       <UrlDialog name="edit" searchParams={searchParams} title="Edit User">
-        <Form method="post" action={`?${new URLSearchParams({ dialog: "edit" })}`} className="space-y-3" noValidate>
-          <FormError errors={result("edit")?.formError ? [result("edit")!.formError!] : null} />
-          <SelectField
-            label="Plan"
-            name="plan"
-            defaultValue={result("edit")?.values?.plan ?? tenant.plan}
-            options={USER_PLANS.map((p) => ({ value: p, label: p }))}
-            errors={result("edit")?.fieldErrors?.plan}
-          />
-          <fieldset className="space-y-3">
-            <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
-            <p className="text-sm text-slate-600">
-              The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan}{" "}
-              plan allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
-            </p>
-            <Field
-              label="Override the plan's limit (messages a month)"
-              name="limitOverride"
-              inputMode="numeric"
-              defaultValue={result("edit")?.values?.limitOverride ?? (tenant.limitOverride ? String(tenant.limitOverride.messages) : "")}
-              errors={result("edit")?.fieldErrors?.limitOverride}
-            />
-            <TextareaField
-              label="Reason for the override"
-              name="overrideReason"
-              rows={2}
-              maxLength={REASON_MAX}
-              defaultValue={result("edit")?.values?.overrideReason ?? tenant.limitOverride?.reason ?? ""}
-              errors={result("edit")?.fieldErrors?.overrideReason}
-            />
-          </fieldset>
-          {suspended ? (
-            <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
-          ) : (
-            <SelectField
-              label="Status"
-              name="status"
-              defaultValue={tenant.status}
-              options={[
-                { value: "active", label: "Active" },
-                { value: "pending", label: "Pending" },
-              ]}
-              errors={result("edit")?.fieldErrors?.status}
-            />
-          )}
-          {tenant.owner ? (
-            <fieldset className="space-y-3">
-              <legend className="text-sm font-semibold text-slate-700">The owner&apos;s contact details</legend>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Field
-                  label="First name"
-                  name="firstName"
-                  defaultValue={tenant.owner.firstName}
-                  errors={result("edit")?.fieldErrors?.firstName}
-                  autoComplete="off"
-                  markRequired
-                />
-                <Field
-                  label="Last name"
-                  name="lastName"
-                  defaultValue={tenant.owner.lastName}
-                  errors={result("edit")?.fieldErrors?.lastName}
-                  autoComplete="off"
-                  markRequired
-                />
-              </div>
-              <Field
-                label="E-mail"
-                name="email"
-                type="email"
-                defaultValue={tenant.owner.email}
-                errors={result("edit")?.fieldErrors?.email}
-                autoComplete="off"
-                markRequired
-              />
-              <Field
-                label="Phone"
-                name="phone"
-                type="tel"
-                defaultValue={tenant.owner.phoneNumber ?? ""}
-                errors={result("edit")?.fieldErrors?.phone}
-                autoComplete="off"
-              />
-            </fieldset>
-          ) : null}
-          <DialogButtons cancel={closeDialogHref(searchParams)} busy={busy} intent="edit" label="Save changes" />
-        </Form>
+        <EditUserForm tenant={tenant} result={result("edit")} cancel={closeDialogHref(searchParams)} busy={busy} />
       </UrlDialog>
 
       <UrlDialog
@@ -382,6 +306,133 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
+type EditFields = Record<"plan" | "limitOverride" | "overrideReason" | "status" | "firstName" | "lastName" | "email" | "phone", string>;
+
+/** Edit User: the organisation's plan, its message limit, its status and its owner's contact details. */
+function EditUserForm({
+  tenant,
+  result,
+  cancel,
+  busy,
+}: {
+  tenant: Route.ComponentProps["loaderData"]["tenant"];
+  result?: SubmissionResult<string[]> | null;
+  cancel: string;
+  busy: boolean;
+}) {
+  const suspended = tenant.status === "suspended";
+  const [form, fields] = useServerCheckedForm<EditFields>(result, {
+    id: "edit-user",
+    defaultValue: {
+      plan: tenant.plan,
+      limitOverride: tenant.limitOverride ? String(tenant.limitOverride.messages) : "",
+      overrideReason: tenant.limitOverride?.reason ?? "",
+      status: tenant.status,
+      firstName: tenant.owner?.firstName,
+      lastName: tenant.owner?.lastName,
+      email: tenant.owner?.email,
+      phone: tenant.owner?.phoneNumber ?? "",
+    },
+  });
+  return (
+    <Form method="post" action={`?${new URLSearchParams({ dialog: "edit" })}`} {...getFormProps(form)} className="space-y-3" noValidate>
+      <FormError id={form.errorId} errors={form.errors} />
+      <SelectField
+        label="Plan"
+        name={fields.plan.name}
+        defaultValue={fields.plan.initialValue}
+        options={USER_PLANS.map((p) => ({ value: p, label: p }))}
+        errors={fields.plan.errors}
+        key={fields.plan.key}
+      />
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
+        <p className="text-sm text-slate-600">
+          The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan} plan
+          allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
+        </p>
+        <Field
+          label="Override the plan's limit (messages a month)"
+          name={fields.limitOverride.name}
+          inputMode="numeric"
+          defaultValue={fields.limitOverride.initialValue}
+          errors={fields.limitOverride.errors}
+          key={fields.limitOverride.key}
+        />
+        <TextareaField
+          label="Reason for the override"
+          name={fields.overrideReason.name}
+          rows={2}
+          maxLength={REASON_MAX}
+          defaultValue={fields.overrideReason.initialValue}
+          errors={fields.overrideReason.errors}
+          key={fields.overrideReason.key}
+        />
+      </fieldset>
+      {suspended ? (
+        <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
+      ) : (
+        <SelectField
+          label="Status"
+          name={fields.status.name}
+          defaultValue={fields.status.initialValue}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "pending", label: "Pending" },
+          ]}
+          errors={fields.status.errors}
+          key={fields.status.key}
+        />
+      )}
+      {tenant.owner ? (
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-semibold text-slate-700">The owner&apos;s contact details</legend>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="First name"
+              name={fields.firstName.name}
+              defaultValue={fields.firstName.initialValue}
+              errors={fields.firstName.errors}
+              key={fields.firstName.key}
+              autoComplete="off"
+              markRequired
+            />
+            <Field
+              label="Last name"
+              name={fields.lastName.name}
+              defaultValue={fields.lastName.initialValue}
+              errors={fields.lastName.errors}
+              key={fields.lastName.key}
+              autoComplete="off"
+              markRequired
+            />
+          </div>
+          <Field
+            label="E-mail"
+            name={fields.email.name}
+            type="email"
+            defaultValue={fields.email.initialValue}
+            errors={fields.email.errors}
+            key={fields.email.key}
+            autoComplete="off"
+            markRequired
+          />
+          <Field
+            label="Phone"
+            name={fields.phone.name}
+            type="tel"
+            defaultValue={fields.phone.initialValue}
+            errors={fields.phone.errors}
+            key={fields.phone.key}
+            autoComplete="off"
+          />
+        </fieldset>
+      ) : null}
+      <DialogButtons cancel={cancel} busy={busy} intent="edit" label="Save changes" />
+    </Form>
+  );
+}
+
 function Detail({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="flex justify-between gap-3">
@@ -403,24 +454,26 @@ function ReasonForm({
   intent: "suspend" | "reactivate";
   label: string;
   danger?: boolean;
-  result?: ActionResult;
+  result?: SubmissionResult<string[]> | null;
   stepUpNeeded: boolean;
   cancel: string;
   busy: boolean;
 }) {
+  const [form, fields] = useServerCheckedForm<{ reason: string; confirmation: string }>(result, { id: `${intent}-user` });
   return (
-    <Form method="post" action={`?${new URLSearchParams({ dialog: intent })}`} className="space-y-3" noValidate>
-      <FormError errors={result?.formError ? [result.formError] : null} />
+    <Form method="post" action={`?${new URLSearchParams({ dialog: intent })}`} {...getFormProps(form)} className="space-y-3" noValidate>
+      <FormError id={form.errorId} errors={form.errors} />
       <TextareaField
         label="Reason"
-        name="reason"
+        name={fields.reason.name}
         maxLength={REASON_MAX}
         hint="Recorded in the audit log."
-        defaultValue={result?.values?.reason}
-        errors={result?.fieldErrors?.reason}
+        defaultValue={fields.reason.initialValue}
+        errors={fields.reason.errors}
+        key={fields.reason.key}
         markRequired
       />
-      <StepUpField needed={stepUpNeeded} error={result?.fieldErrors?.confirmation?.[0]} id={`${intent}-confirmation`} />
+      <StepUpField needed={stepUpNeeded} error={fields.confirmation.errors?.[0]} id={`${intent}-confirmation`} />
       <DialogButtons cancel={cancel} busy={busy} intent={intent} label={label} danger={danger} />
     </Form>
   );

@@ -10,6 +10,7 @@ import { refuseTenant } from "./suspension";
 import { isTenant } from "./tenants";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { withoutBidiControls } from "~/lib/names";
+import { Refusal } from "../../../infrastructure/refusal";
 
 export const MESSAGE_LIMIT_MAX = 10_000_000;
 
@@ -76,14 +77,16 @@ export const ReasonSchema = z.object({
   ),
 });
 
-export type EditOutcome = { ok: true; changed: boolean } | { ok: false; status: 400 | 409; fieldErrors: Record<string, string[]> };
+/** Edit User refused at one of its fields (the form shows it there). */
+const refuseEdit = (field: "status" | "email", message: string) => new Refusal({ domain: "tenant", status: 409, message, field });
 
 /**
- * Saves Edit User in one transaction with its audit record (before and after of what changed). A
- * suspended organisation keeps its status here: Reactivate, with its reason, is how it comes back.
+ * Saves Edit User in one transaction with its audit record (before and after of what changed), and
+ * says whether anything changed. A suspended organisation keeps its status here: Reactivate, with its
+ * reason, is how it comes back.
  */
-export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: string, input: EditTenantInput): Promise<EditOutcome> {
-  return db().transaction(async (tx): Promise<EditOutcome> => {
+export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: string, input: EditTenantInput): Promise<{ changed: boolean }> {
+  return db().transaction(async (tx) => {
     const rows = await queryRows<{
       plan_type: string;
       message_limit_override: number | null;
@@ -104,11 +107,7 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
     const row = rows[0];
     if (!row) throw refuseTenant(404, "Not Found");
     if (row.status === "suspended" && input.status)
-      return {
-        ok: false,
-        status: 409,
-        fieldErrors: { status: ["This organisation is suspended: reactivate it with Reactivate, giving the reason."] },
-      };
+      throw refuseEdit("status", "This organisation is suspended: reactivate it with Reactivate, giving the reason.");
     const before = {
       plan: row.plan_type,
       limitOverride: row.message_limit_override === null ? null : Number(row.message_limit_override),
@@ -131,10 +130,10 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
         tx,
         sql`select 1 from users where lower(email) = ${input.email} and id <> ${row.owner_id} limit 1`,
       );
-      if (taken.length) return { ok: false, status: 409, fieldErrors: { email: ["Another account already uses this e-mail address."] } };
+      if (taken.length) throw refuseEdit("email", "Another account already uses this e-mail address.");
     }
     const changed = JSON.stringify(before) !== JSON.stringify(after);
-    if (!changed) return { ok: true, changed: false };
+    if (!changed) return { changed: false };
     await tx.execute(sql`
       update organizations set plan_type = ${after.plan}, message_limit_override = ${after.limitOverride},
              message_limit_override_reason = ${after.overrideReason}, status = ${after.status}, updated_at = now()
@@ -151,6 +150,6 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
       before,
       after,
     });
-    return { ok: true, changed: true };
+    return { changed: true };
   });
 }
