@@ -134,3 +134,28 @@ describe("a second reconcile of the same transfer", () => {
     expect(Number(wallet!.balance_cents)).toBe(400_000);
   });
 });
+
+describe("a refused Edit User without JavaScript", () => {
+  it("says why on the page and keeps what was typed", async () => {
+    const a = await admin();
+    const t = await createVerifiedUser({ businessName: "Zawadi Crafts" });
+    const other = await createVerifiedUser({ businessName: "Baraka Foods" });
+    const page = await post(`/admin/users/${t.organization.id}?dialog=edit`, a.cookie, {
+      intent: "edit",
+      plan: "Growth",
+      limitOverride: "25,000",
+      overrideReason: "Seasonal campaign",
+      status: "active",
+      firstName: "Wanjiku",
+      lastName: "Kamau",
+      email: other.email,
+      phone: "",
+    });
+    expect(page.status).toBe(409);
+    expect(page.html).toContain("Another account already uses this e-mail address.");
+    expect(renderedValue(page.html, "limitOverride")).toBe("25,000");
+    expect(renderedValue(page.html, "overrideReason")).toBe("Seasonal campaign");
+    expect(renderedValue(page.html, "firstName")).toBe("Wanjiku");
+    expect(renderedValue(page.html, "email")).toBe(other.email);
+  });
+});
