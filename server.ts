@@ -131,7 +131,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
     app.use(
-      "/app/.server/adapters/sandbox-controls/missing-instance",
+      "/sandbox/system",
       sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
     );
     app.use(
