@@ -14,11 +14,15 @@ step() {
   printf '\n\033[1m== %s ==\033[0m\n' "$1"
 }
 report() {
-  timings[${#timings[@]}-1]+=" $((SECONDS - last)) s"
+  local status=$?
+  [ ${#timings[@]} -gt 0 ] && timings[${#timings[@]}-1]+=" $((SECONDS - last)) s$([ "$status" -ne 0 ] && echo " (failed)")"
   printf '\n\033[1m== time per step ==\033[0m\n'
   printf '  %s\n' "${timings[@]}"
   printf '  total: %d s\n' $((SECONDS - started))
+  return "$status"
 }
+# Also when a step fails: the times so far say where the run stopped.
+trap report EXIT
 
 step "format (Prettier; npm run format fixes it)"
 npx prettier --check . --log-level warn
@@ -42,4 +46,3 @@ step "integration tests (PostgreSQL)"
 bash scripts/with-postgres.sh npx vitest run --project integration
 step "browser tests (JavaScript on and off)"
 npx playwright test
-report
