@@ -15,7 +15,10 @@ step() {
 }
 report() {
   local status=$?
-  [ ${#timings[@]} -gt 0 ] && timings[${#timings[@]}-1]+=" $((SECONDS - last)) s$([ "$status" -ne 0 ] && echo " (failed)")"
+  set +e
+  local outcome=""
+  if [ "$status" -ne 0 ]; then outcome=" (failed)"; fi
+  if [ ${#timings[@]} -gt 0 ]; then timings[${#timings[@]}-1]+=" $((SECONDS - last)) s$outcome"; fi
   printf '\n\033[1m== time per step ==\033[0m\n'
   printf '  %s\n' "${timings[@]}"
   printf '  total: %d s\n' $((SECONDS - started))
