@@ -17,7 +17,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // Tests wait on the server, the sandboxes and timers more than they compute: three at a time keep
+  // both cores busier than two (E2E_WORKERS overrides).
+  workers: Number(process.env.E2E_WORKERS) || 3,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],

@@ -16,7 +16,6 @@ import {
   segments,
   users,
 } from "~/.server/infrastructure/db/schema";
-import { seedDemoData } from "~/.server/demo/seed";
 import { createSession } from "~/.server/domains/auth/sessions";
 import { sha256 } from "~/.server/infrastructure/security/crypto";
 import { can, ROLES, type Permission, type Role } from "~/lib/permissions";
@@ -26,6 +25,7 @@ import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
 import { SCHEMA_TABLES } from "../support/database";
+import { demoData } from "../support/demo-snapshot";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 
 /**
@@ -567,7 +567,7 @@ interface World {
 }
 
 async function buildWorld(): Promise<World> {
-  await seedDemoData();
+  await demoData();
   const member = async (email: string) => (await db().select().from(users).where(eq(users.email, email)))[0]!;
   const owner = await member("demo@jumbe.demo");
   const organizationId = owner.organizationId;

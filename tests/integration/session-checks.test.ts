@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
-import { seedDemoData } from "~/.server/demo/seed";
 import { createSession } from "~/.server/domains/auth/sessions";
 import { fileStorage } from "~/.server/infrastructure/storage";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
@@ -10,6 +9,7 @@ import { appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { SCHEMA_TABLES } from "../support/database";
+import { demoData } from "../support/demo-snapshot";
 import { connectedNumber } from "../support/whatsapp";
 
 /**
@@ -84,7 +84,7 @@ async function firstId(query: string, params: unknown[]) {
 }
 
 async function buildWorld(): Promise<World> {
-  await seedDemoData();
+  await demoData();
   const [owner] = await rawQuery<{ id: string; organization_id: string }>(
     `select id, organization_id from users where email = 'demo@jumbe.demo'`,
   );

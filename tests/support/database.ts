@@ -5,6 +5,7 @@ import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import * as schema from "~/.server/infrastructure/db/schema";
 import { closeDatabase, db, openDatabase } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 
 let droppable: { adminUrl: string; name: string } | undefined;
 
@@ -64,8 +65,28 @@ export const SCHEMA_TABLES = (Object.values(schema) as unknown[])
 /** Tables the migrations fill with reference data (the price list): kept between tests. */
 const REFERENCE_TABLES = new Set(["billing_plans"]);
 
-/** Empties every table between tests (faster than a new database per test), except the reference data. */
+/**
+ * Empties every table between tests, except the reference data. Only the tables a test wrote to are
+ * truncated (rows left, or an identity it drew from): truncating all ninety took 50–250 ms a test,
+ * most of it on tables nobody touched.
+ */
 export async function resetTables() {
-  const tables = SCHEMA_TABLES.filter((name) => !REFERENCE_TABLES.has(name));
-  await db().execute(sql.raw(`truncate table ${tables.map((name) => `"${name}"`).join(", ")} restart identity cascade`));
+  const written = await queryRows<{ name: string }>(db(), sql.raw(WRITTEN_TABLES_SQL));
+  if (!written.length) return;
+  await db().execute(sql.raw(`truncate table ${written.map(({ name }) => `"${name}"`).join(", ")} restart identity cascade`));
 }
+
+/** The tables emptied between tests: all but the reference data. */
+export const RESETTABLE = SCHEMA_TABLES.filter((name) => !REFERENCE_TABLES.has(name));
+
+/** The resettable tables holding a row, or whose identity sequence has been drawn from since its last restart. */
+const WRITTEN_TABLES_SQL = `
+  select name from (values ${RESETTABLE.map((name) => `('${name}', exists (select 1 from "${name}"))`).join(", ")}) as t(name, filled)
+  where filled
+  union
+  select owner.relname from pg_sequences s
+    join pg_class seq on seq.relname = s.sequencename and seq.relkind = 'S'
+    join pg_depend d on d.objid = seq.oid and d.deptype in ('a', 'i')
+    join pg_class owner on owner.oid = d.refobjid
+  where s.schemaname = 'public' and s.last_value is not null
+    and owner.relname in (${RESETTABLE.map((name) => `'${name}'`).join(", ")})`;
