@@ -18,9 +18,16 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 41 left these test harnesses reading JSON and route data as `any` (run<T = any>, the
-    // sandboxes' answers); the application, server, scripts and sandboxes themselves allow none.
-    files: ["tests/**/*.ts", "sandbox/**/*.test.ts", "sandbox/**/test-support.ts"],
+    // Typed after issue 41's forms merge: these tests are being reworked on their own branches, so
+    // their own `any`s stay until then; every other test and sandbox file allows none.
+    files: [
+      "tests/integration/admin-*.test.ts",
+      "tests/integration/campaign*.test.ts",
+      "tests/integration/template*.test.ts",
+      "tests/e2e/template*.spec.ts",
+      "tests/e2e/admin-*.spec.ts",
+      "tests/e2e/campaign*.spec.ts",
+    ],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {

@@ -34,11 +34,11 @@ describe("the connected demo business", () => {
     const token = businessDemoToken(APP_ID);
     const check = async () => {
       const state = await h!.state();
-      expect(state.phoneNumbers.find((p: any) => p.id === ids.phoneNumberId)).toMatchObject({
+      expect(state.phoneNumbers.find((p) => p.id === ids.phoneNumberId)).toMatchObject({
         registered: true,
         verifiedName: "Nyota Sacco",
       });
-      expect(state.wabas.find((w: any) => w.id === ids.wabaId)).toMatchObject({ subscribed: true, name: "Nyota Savings Sacco" });
+      expect(state.wabas.find((w) => w.id === ids.wabaId)).toMatchObject({ subscribed: true, name: "Nyota Savings Sacco" });
       expect(h!.sandbox.templates(ids.wabaId)).toMatchObject([
         { id: businessDemoTemplateId(APP_ID, "loan_due", "en"), name: "loan_due", status: "APPROVED" },
       ]);

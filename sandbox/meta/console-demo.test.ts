@@ -29,9 +29,16 @@ describe("the admin console's demo accounts (consoleDemo)", () => {
       // Its numbers, with the quality and tier the demo seed shows.
       const numbers = await h.graph(`${wabaId}/phone_numbers`, { token: consoleDemoToken(APP_ID, demo) });
       expect(numbers.status).toBe(200);
-      expect(numbers.json.data.map((n: any) => [n.id, n.display_phone_number, n.verified_name, n.quality_rating]).sort()).toEqual(
-        demo.numbers.map((n, i) => [phoneNumberIds[i], n.display, n.name, n.quality]).sort(),
-      );
+      expect(
+        numbers.json.data
+          .map((n: { id: string; display_phone_number: string; verified_name: string; quality_rating: string }) => [
+            n.id,
+            n.display_phone_number,
+            n.verified_name,
+            n.quality_rating,
+          ])
+          .sort(),
+      ).toEqual(demo.numbers.map((n, i) => [phoneNumberIds[i], n.display, n.name, n.quality]).sort());
     }
     // A token opens only its own WABA.
     const mamaMboga = consoleDemoToken(APP_ID, account("mama-mboga"));
@@ -54,12 +61,12 @@ describe("the admin console's demo accounts (consoleDemo)", () => {
       const state = await h.state();
       expect(state.businesses).toHaveLength(1 + CONSOLE_DEMO_ACCOUNTS.length);
       const { wabaId } = consoleDemoIds(APP_ID, account("kilimo-bora"));
-      expect(state.phoneNumbers.find((p: any) => p.wabaId === wabaId)).toMatchObject({
+      expect(state.phoneNumbers.find((p) => p.wabaId === wabaId)).toMatchObject({
         qualityRating: "YELLOW",
         messagingLimit: "TIER_250",
         status: "CONNECTED",
       });
-      expect(state.subscriptions.map((s: any) => s.wabaId)).toContain(wabaId);
+      expect(state.subscriptions.map((s) => s.wabaId)).toContain(wabaId);
 
       const dialog = await (await fetch(`${h.base}/dialog/oauth?client_id=${APP_ID}&redirect_uri=http://127.0.0.1/cb&state=s`)).text();
       expect(dialog).toContain("+254 711 000 001");

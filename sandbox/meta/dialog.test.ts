@@ -62,8 +62,8 @@ describe("Embedded Signup dialog", () => {
   it("display=page: Finish redirects with code, shared_waba_id, phone_number_id and state, and sends PARTNER_ADDED", async () => {
     h = await startHarness();
     const state = await h.state();
-    const phone = state.phoneNumbers[0];
-    const waba = state.wabas[0];
+    const phone = state.phoneNumbers[0]!;
+    const waba = state.wabas[0]!;
     const answer = await submit(h, { ...Object.fromEntries(dialogQuery()), asset: `phone:${phone.id}`, action: "finish" });
     expect(answer.status).toBe(303);
     const location = new URL(answer.headers.get("location")!);
@@ -122,15 +122,15 @@ describe("Embedded Signup dialog", () => {
     expect(answer.status).toBe(303);
     const location = new URL(answer.headers.get("location")!);
     const state = await h.state();
-    const phone = state.phoneNumbers.find((p: any) => p.id === location.searchParams.get("phone_number_id"));
+    const phone = state.phoneNumbers.find((p) => p.id === location.searchParams.get("phone_number_id"))!;
     expect(phone).toMatchObject({ displayPhoneNumber: "+254 722 000 111", verifiedName: "Mama Njeri" });
-    expect(state.wabas.find((w: any) => w.id === location.searchParams.get("shared_waba_id")).name).toBe("Duka la Mama Njeri");
+    expect(state.wabas.find((w) => w.id === location.searchParams.get("shared_waba_id"))!.name).toBe("Duka la Mama Njeri");
   });
 
   it("display=popup: Finish posts the session info and the code to the opener, with a Continue link", async () => {
     h = await startHarness();
     const state = await h.state();
-    const phone = state.phoneNumbers[0];
+    const phone = state.phoneNumbers[0]!;
     const answer = await submit(h, {
       ...Object.fromEntries(dialogQuery({ display: "popup" })),
       asset: `phone:${phone.id}`,
@@ -145,7 +145,7 @@ describe("Embedded Signup dialog", () => {
     expect(messages[0]).toEqual({
       type: "WA_EMBEDDED_SIGNUP",
       event: "FINISH",
-      data: { phone_number_id: phone.id, waba_id: phone.wabaId, business_id: state.wabas[0].businessId },
+      data: { phone_number_id: phone.id, waba_id: phone.wabaId, business_id: state.wabas[0]!.businessId },
     });
     expect(messages[1]).toMatchObject({
       type: "JUMBE_SANDBOX_AUTH_RESPONSE",
@@ -194,9 +194,9 @@ describe("Embedded Signup dialog", () => {
     expect(finished.status).toBe(303);
     const location = new URL(finished.headers.get("location")!);
     const state = await h.state();
-    const demoPhone = state.phoneNumbers.find((p: any) => p.displayPhoneNumber === "+254 711 000 001");
+    const demoPhone = state.phoneNumbers.find((p) => p.displayPhoneNumber === "+254 711 000 001")!;
     expect(location.searchParams.get("phone_number_id")).not.toBe(demoPhone.id);
-    const duka = state.phoneNumbers.find((p: any) => p.id === location.searchParams.get("phone_number_id"));
+    const duka = state.phoneNumbers.find((p) => p.id === location.searchParams.get("phone_number_id"))!;
     expect(duka).toMatchObject({ verifiedName: "Baraka Hardware Kisii", displayPhoneNumber: expect.stringMatching(/^\+254 7/) });
 
     // The same user sees it again as a choice (a new business still the default); another tenant never does.
@@ -223,7 +223,7 @@ describe("Embedded Signup dialog", () => {
     expect(html).not.toContain("+254 711 000 001");
     expect(html).not.toContain("Nyota");
     const state = await h.state();
-    const demo = state.phoneNumbers.find((p: any) => p.displayPhoneNumber === "+254 711 000 001");
+    const demo = state.phoneNumbers.find((p) => p.displayPhoneNumber === "+254 711 000 001")!;
     expect(demo).toMatchObject({ registered: true, verifiedName: "Nyota Sacco" });
     const refused = await submit(h, { ...Object.fromEntries(dialogQuery()), asset: `phone:${demo.id}`, action: "finish" });
     expect(refused.status).toBe(422);

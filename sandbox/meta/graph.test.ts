@@ -12,9 +12,9 @@ afterEach(async () => {
 
 async function demo(harness: Harness) {
   const state = await harness.state();
-  const business = state.businesses.find((b: any) => b.demo);
-  const waba = state.wabas.find((w: any) => w.businessId === business.id);
-  const phone = state.phoneNumbers.find((p: any) => p.wabaId === waba.id);
+  const business = state.businesses.find((b) => b.demo)!;
+  const waba = state.wabas.find((w) => w.businessId === business.id)!;
+  const phone = state.phoneNumbers.find((p) => p.wabaId === waba.id)!;
   return { businessId: business.id as string, wabaId: waba.id as string, phoneNumberId: phone.id as string };
 }
 
@@ -347,9 +347,9 @@ describe("persistence", () => {
       h = await startHarness({ statePath });
       expect((await demo(h)).wabaId).toBe(wabaId);
       const state = await h.state();
-      expect(state.businesses.map((b: any) => b.name)).toEqual(["Jumbe Demo Business", "Duka la Mama Njeri"]);
-      expect(state.subscriptions.map((s: any) => s.wabaId)).toEqual([wabaId]);
-      expect(state.phoneNumbers.find((p: any) => p.id === extra.phoneNumberId).displayPhoneNumber).toBe("+254 722 123 456");
+      expect(state.businesses.map((b) => b.name)).toEqual(["Jumbe Demo Business", "Duka la Mama Njeri"]);
+      expect(state.subscriptions.map((s) => s.wabaId)).toEqual([wabaId]);
+      expect(state.phoneNumbers.find((p) => p.id === extra.phoneNumberId)!.displayPhoneNumber).toBe("+254 722 123 456");
       const node = await h.graph(`${phoneNumberId}?fields=status,platform_type`, { token });
       expect(node.json).toMatchObject({ status: "CONNECTED", platform_type: "CLOUD_API" });
       const mismatch = await h.graph(`${phoneNumberId}/register`, {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { messageValues, startSending, text, type SendingHarness } from "./test-support";
+import { messageValues, startSending, text, type InboundValue, type MessagesValue, type SendingHarness } from "./test-support";
 
 // Simulated customer messages: each type's webhook shape, BSUIDs, the window they open, and the
 // two-hop download of inbound media.
@@ -13,18 +13,28 @@ afterEach(async () => {
 
 const FROM = "254712345678";
 
+/** control/inbound's answer: the message's wamid (and media id), or why the input was refused. */
+interface InboundAnswer {
+  wamid?: string;
+  mediaId?: string;
+  message?: string;
+}
+
 async function inbound(harness: SendingHarness, body: Record<string, unknown>) {
   const response = await fetch(`${harness.base}/control/inbound`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ phoneNumberId: harness.business.phoneNumberId, from: FROM, name: "Amina", ...body }),
   });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, json: (await response.json()) as InboundAnswer };
 }
 
+/** The latest inbound message webhook's value; the test fails if none arrived. */
 async function lastValue(harness: SendingHarness) {
   await harness.sandbox.flushWebhooks();
-  return messageValues(harness.receiver.received).at(-1);
+  const value = messageValues(harness.receiver.received).at(-1);
+  if (!value?.messages?.length) throw new Error("No inbound message webhook arrived");
+  return value as MessagesValue & { messages: [InboundValue, ...InboundValue[]] };
 }
 
 describe("inbound messages", () => {
@@ -136,7 +146,7 @@ describe("inbound messages", () => {
     h = await startSending();
     const answer = await inbound(h, { type, ...extra });
     const message = (await lastValue(h)).messages[0];
-    const object = message[type];
+    const object = message[type] as { id: string; sha256: string };
     expect(message.type).toBe(type);
     expect(object).toEqual({ id: answer.json.mediaId, sha256: expect.any(String), ...expected });
     const node = await h.graph(`${object.id}?phone_number_id=${h.business.phoneNumberId}`, { token: h.token });

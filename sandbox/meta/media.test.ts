@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { parseMultipart } from "./multipart";
-import { startSending, type SendingHarness } from "./test-support";
+import { startSending, type GraphErrorBody, type SendingHarness } from "./test-support";
 
 // The Cloud API's media endpoints in the sandbox: upload, the two-hop download, delete, limits.
 
@@ -65,7 +65,7 @@ describe("media", () => {
 
     const anonymous = await fetch(url);
     expect(anonymous.status).toBe(401);
-    expect(((await anonymous.json()) as any).error.code).toBe(190);
+    expect(((await anonymous.json()) as GraphErrorBody).error.code).toBe(190);
     const forged = await fetch(url.replace(/hash=[^&]+/, "hash=forged"), { headers: { Authorization: `Bearer ${h.token}` } });
     expect(forged.status).toBe(404);
     const other = h.sandbox.createTestBusiness();

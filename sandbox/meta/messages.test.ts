@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSending, text, type SendingHarness } from "./test-support";
+import type { SandboxMessage } from "./types";
 
 // POST /{phone-number-id}/messages in the sandbox: Meta's shapes, checks, window, limits,
 // magic recipients and the status webhooks that follow.
@@ -55,9 +56,9 @@ describe("sending text", () => {
       pricing,
       biz_opaque_callback_data: "job-42",
     });
-    expect(statuses[1].pricing).toEqual(pricing);
+    expect(statuses[1]!.pricing).toEqual(pricing);
     expect(statuses[2]).not.toHaveProperty("pricing");
-    expect(statuses[2].biz_opaque_callback_data).toBe("job-42");
+    expect(statuses[2]!.biz_opaque_callback_data).toBe("job-42");
     expect(statuses.some((s) => "conversation" in s)).toBe(false);
     const [listed] = h.sandbox.messages({ to: CUSTOMER });
     expect(listed).toMatchObject({ wamid, type: "text", waId: CUSTOMER, outcome: "read", statuses: ["sent", "delivered", "read"] });
@@ -115,7 +116,7 @@ describe("the customer service window", () => {
     expect((await h.send(text(CUSTOMER))).json.error.code).toBe(131047);
 
     const statuses = await h.statuses();
-    const sent = statuses.find((s) => s.id === templated.json.messages[0].id && s.status === "sent");
+    const sent = statuses.find((s) => s.id === templated.json.messages[0].id && s.status === "sent")!;
     expect(sent.pricing).toEqual({ billable: true, pricing_model: "PMP", type: "regular", category: "marketing" });
   });
 
@@ -126,7 +127,7 @@ describe("the customer service window", () => {
     await h.customerWrites(CUSTOMER);
     const inside = await h.send(template("risiti", "en", []));
     const statuses = await h.statuses();
-    const pricingOf = (wamid: string) => statuses.find((s) => s.id === wamid && s.status === "delivered").pricing;
+    const pricingOf = (wamid: string) => statuses.find((s) => s.id === wamid && s.status === "delivered")!.pricing;
     expect(pricingOf(outside.json.messages[0].id)).toEqual({ billable: true, pricing_model: "PMP", type: "regular", category: "utility" });
     expect(pricingOf(inside.json.messages[0].id)).toEqual({
       billable: false,
@@ -430,16 +431,16 @@ describe("magic recipients", () => {
     }
     const statuses = await h.statuses();
     const ladder = (last4: string) =>
-      statuses.filter((s) => outcomes[s.id] === last4).map((s) => (s.status === "failed" ? `failed ${s.errors[0].code}` : s.status));
+      statuses.filter((s) => outcomes[s.id] === last4).map((s) => (s.status === "failed" ? `failed ${s.errors![0]!.code}` : s.status));
     expect(ladder("0000")).toEqual(["failed 131026"]);
     expect(ladder("0047")).toEqual(["failed 131047"]);
     expect(ladder("1049")).toEqual(["failed 131049"]);
     expect(ladder("0002")).toEqual(["sent", "delivered"]);
     expect(ladder("0003")).toEqual(["sent"]);
     expect(ladder("1234")).toEqual(["sent", "delivered", "read"]);
-    const failed = statuses.find((s) => outcomes[s.id] === "1049");
+    const failed = statuses.find((s) => outcomes[s.id] === "1049")!;
     expect(failed).not.toHaveProperty("pricing");
-    expect(failed.errors[0]).toEqual({
+    expect(failed.errors![0]).toEqual({
       code: 131049,
       title: "This message was not delivered to maintain healthy ecosystem engagement.",
       message: "This message was not delivered to maintain healthy ecosystem engagement.",
@@ -508,9 +509,11 @@ describe("control/messages", () => {
     await h.customerWrites("254722000001");
     await h.send(text(CUSTOMER, "one"));
     await h.send(text("+254 722 000 001", "two"));
-    const all = (await (await fetch(`${h.base}/control/messages?phoneNumberId=${h.business.phoneNumberId}`)).json()) as any;
-    expect(all.messages.map((m: any) => m.body.text.body)).toEqual(["one", "two"]);
-    const one = (await (await fetch(`${h.base}/control/messages?to=%2B254722000001`)).json()) as any;
+    const all = (await (await fetch(`${h.base}/control/messages?phoneNumberId=${h.business.phoneNumberId}`)).json()) as {
+      messages: SandboxMessage[];
+    };
+    expect(all.messages.map((m) => (m.body.text as { body: string }).body)).toEqual(["one", "two"]);
+    const one = (await (await fetch(`${h.base}/control/messages?to=%2B254722000001`)).json()) as { messages: SandboxMessage[] };
     expect(one.messages).toHaveLength(1);
     expect(one.messages[0]).toMatchObject({ to: "+254 722 000 001", waId: "254722000001", pricing: { type: "free_customer_service" } });
   });

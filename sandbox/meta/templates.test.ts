@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMetaSandbox, type MetaSandboxOptions } from "./index";
-import { APP_ID, APP_SECRET, startHarness, type Harness } from "./test-support";
+import { APP_ID, APP_SECRET, startHarness, type GraphAnswer, type Harness, type WebhookEnvelope } from "./test-support";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -39,8 +39,8 @@ const body = (text: string, example?: string[]) => ({ type: "BODY", text, ...(ex
 async function setup(overrides: Partial<MetaSandboxOptions> = {}) {
   h = await startHarness({ templateReviewDelayMs: 600_000, ...overrides });
   const state = await h.state();
-  const businessId = state.businesses.find((b: any) => b.demo).id as string;
-  const wabaId = state.wabas.find((w: any) => w.businessId === businessId).id as string;
+  const businessId = state.businesses.find((b) => b.demo)!.id as string;
+  const wabaId = state.wabas.find((w) => w.businessId === businessId)!.id as string;
   const token = await h.tokenFor(businessId, [wabaId]);
   return { harness: h, wabaId, token };
 }
@@ -67,13 +67,26 @@ function verify(received: { body: string; headers: Record<string, unknown> }) {
   return received.headers["x-hub-signature-256"] === expected;
 }
 
+/** A template webhook's `value`: which fields it has depends on its field (status, category, quality). */
+interface TemplateChangeValue {
+  event?: string;
+  message_template_id?: number;
+  reason?: string;
+  new_category?: string;
+  new_quality_score?: string;
+  other_info?: { title: string; description: string };
+  disable_info?: { disable_date: string };
+}
+
 /** Every change received so far, with its entry id and time; every POST's signature verified. */
 function changes(harness: Harness) {
   return harness.receiver.received.flatMap((r) => {
     expect(verify(r)).toBe(true);
-    const envelope = JSON.parse(r.body);
+    const envelope = JSON.parse(r.body) as WebhookEnvelope;
     expect(envelope.object).toBe("whatsapp_business_account");
-    return envelope.entry.flatMap((e: any) => e.changes.map((c: any) => ({ entryId: e.id, time: e.time, field: c.field, value: c.value })));
+    return envelope.entry.flatMap((e) =>
+      e.changes.map((c) => ({ entryId: e.id, time: e.time, field: c.field, value: c.value as TemplateChangeValue })),
+    );
   });
 }
 
@@ -201,7 +214,7 @@ describe("creating templates", () => {
     expect(harness.sandbox.templates()).toHaveLength(3);
   });
 
-  const cases: { title: string; change: (t: any) => any; subcode?: number; message?: RegExp; userTitle?: RegExp }[] = [
+  const cases: { title: string; change: (t: typeof ORDER_UPDATE) => unknown; subcode?: number; message?: RegExp; userTitle?: RegExp }[] = [
     { title: "missing name", change: (t) => ({ ...t, name: undefined }), message: /^\(#100\) The parameter name is required$/ },
     { title: "upper-case name", change: (t) => ({ ...t, name: "Order_Update" }), userTitle: /Invalid template name/ },
     { title: "name with a space", change: (t) => ({ ...t, name: "order update" }), userTitle: /Invalid template name/ },
@@ -366,7 +379,7 @@ describe("listing templates", () => {
       pages.push(page);
       url = page.paging.next;
     }
-    expect(pages.flatMap((p) => p.data.map((t: any) => t.name))).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
+    expect(pages.flatMap((p) => p.data.map((t: { name: string }) => t.name))).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
     expect(pages.at(-1).paging).not.toHaveProperty("next");
     expect(pages.at(-1).paging.previous).toEqual(expect.any(String));
 
@@ -383,7 +396,7 @@ describe("listing templates", () => {
       id: ids[0],
     });
     const back = await harness.graph(`${wabaId}/message_templates?fields=name&limit=2&before=${pages[2].paging.cursors.before}`, { token });
-    expect(back.json.data.map((t: any) => t.name)).toEqual(["charlie", "delta"]);
+    expect(back.json.data.map((t: { name: string }) => t.name)).toEqual(["charlie", "delta"]);
   });
 
   it("filters by name, status, category and language; 25 by default; the access token travels in next when it was a parameter", async () => {
@@ -398,7 +411,7 @@ describe("listing templates", () => {
     expect(all.json.data).toHaveLength(25);
     expect(all.json.paging.next).toEqual(expect.any(String));
     const byName = await harness.graph(`${wabaId}/message_templates?fields=name,language&name=order_update`, { token });
-    expect(byName.json.data.map((t: any) => t.language)).toEqual(["sw"]);
+    expect(byName.json.data.map((t: { language: string }) => t.language)).toEqual(["sw"]);
     expect(byName.json.paging).not.toHaveProperty("next");
     const approved = await harness.graph(`${wabaId}/message_templates?fields=name&status=APPROVED`, { token });
     expect(approved.json.data).toEqual([{ name: "promo", id: promo.id }]);
@@ -449,7 +462,7 @@ describe("the reviewer", () => {
       expect(c.entryId).toBe(wabaId);
       expect(c.time).toEqual(expect.any(Number));
     }
-    const id = (answer: { json: any }) => Number(answer.json.id);
+    const id = (answer: GraphAnswer) => Number(answer.json.id);
     expect(received[0]!.value).toEqual({
       event: "APPROVED",
       message_template_id: id(approve),
@@ -515,7 +528,7 @@ describe("the reviewer", () => {
 
   it("reviews after 3 s by default", async () => {
     h = await startHarness();
-    const wabaId = (await h.state()).wabas[0].id;
+    const wabaId = (await h.state()).wabas[0]!.id;
     const pending = h.sandbox.createTemplateAtMeta(wabaId, { name: "by_default", language: "en", category: "UTILITY", status: "PENDING" });
     expect(Date.parse(pending.reviewAt!) - Date.parse(pending.createdAt)).toBe(3000);
     const options = { appId: APP_ID, appSecret: APP_SECRET, webhookUrl: h.receiver.url };
@@ -836,7 +849,7 @@ describe("persistence", () => {
       await first.harness.close();
       h = undefined;
       const saved = JSON.parse(readFileSync(statePath, "utf8"));
-      expect(saved.templates.map((t: any) => [t.name, t.status])).toEqual([["order_update", "PENDING"]]);
+      expect(saved.templates.map((t: { name: string; status: string }) => [t.name, t.status])).toEqual([["order_update", "PENDING"]]);
       expect(saved.deletedTemplateNames).toEqual([{ wabaId: first.wabaId, name: "old_promo", language: "en", deletedAt: now }]);
 
       // Restarted before the review is due: still pending, decided at the original time.
@@ -942,7 +955,7 @@ describe("console and control API", () => {
     expect((await call("POST", "templates", { wabaId, name: "Bad", language: "en", category: "UTILITY" })).status).toBe(400);
 
     const listed = await (await call("GET", "templates")).json();
-    expect(listed.map((t: any) => t.id)).toEqual([template.id]);
+    expect(listed.map((t: { id: string }) => t.id)).toEqual([template.id]);
     expect(await (await call("GET", `templates?wabaId=${wabaId}`)).json()).toHaveLength(1);
     expect(await (await call("GET", "templates?wabaId=nope")).json()).toEqual([]);
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { startWebhookReceiver } from "../test-receiver";
 import { createMetaSandbox, type MetaSandboxOptions } from "./index";
+import type { SandboxStore } from "./state";
 
 export const APP_ID = "987654321012345";
 export const APP_SECRET = "test-app-secret";
@@ -12,6 +13,11 @@ export type { ReceivedWebhook };
 
 /** A webhook receiver at /webhooks/whatsapp: records every POST and answers the queued statuses (then 200). */
 export const startReceiver = () => startWebhookReceiver("/webhooks/whatsapp");
+
+/** Graph's error envelope, as tests read it. */
+export interface GraphErrorBody {
+  error: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id: string };
+}
 
 export interface GraphAnswer {
   status: number;
@@ -60,8 +66,9 @@ export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) 
     return answer.json.access_token as string;
   }
 
+  /** What /control/state shows: the businesses, WABAs, numbers and subscriptions. */
   async function state() {
-    return (await (await fetch(`${base}/control/state`)).json()) as any;
+    return (await (await fetch(`${base}/control/state`)).json()) as ReturnType<SandboxStore["publicState"]>;
   }
 
   return {
@@ -84,15 +91,51 @@ export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) 
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
+/** A status in a `messages` webhook, with the fields the tests read (Meta's spelling). */
+export interface StatusValue {
+  id: string;
+  status: string;
+  recipient_id: string;
+  pricing?: { billable: boolean; pricing_model: string; category: string; type?: string };
+  biz_opaque_callback_data?: string;
+  errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
+}
+
+/** An inbound message in a `messages` webhook: its type decides which of the other fields it has. */
+export interface InboundValue {
+  from: string;
+  id: string;
+  timestamp: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+/** The `value` of one `messages` change. */
+export interface MessagesValue {
+  messaging_product: "whatsapp";
+  metadata: { display_phone_number: string; phone_number_id: string };
+  contacts?: { profile: { name: string }; wa_id: string }[];
+  messages?: InboundValue[];
+  statuses?: StatusValue[];
+}
+
+/** A webhook POST as Meta sends it, with the fields the tests read. */
+export interface WebhookEnvelope {
+  object: string;
+  entry: { id: string; time?: number; changes: { field: string; value: unknown }[] }[];
+}
+
 /** Every `value` of the `messages` changes received so far, oldest first. */
-export function messageValues(received: ReceivedWebhook[]): any[] {
+export function messageValues(received: ReceivedWebhook[]): MessagesValue[] {
   return received.flatMap((r) =>
-    (JSON.parse(r.body).entry as any[]).flatMap((e) => (e.changes as any[]).filter((c) => c.field === "messages").map((c) => c.value)),
+    (JSON.parse(r.body) as WebhookEnvelope).entry.flatMap((e) =>
+      e.changes.filter((c) => c.field === "messages").map((c) => c.value as MessagesValue),
+    ),
   );
 }
 
 /** Every status webhook received so far, oldest first. */
-export const statusesOf = (received: ReceivedWebhook[]): any[] => messageValues(received).flatMap((v) => v.statuses ?? []);
+export const statusesOf = (received: ReceivedWebhook[]): StatusValue[] => messageValues(received).flatMap((v) => v.statuses ?? []);
 
 /**
  * A harness for sending: statuses at once (delays 0), a registered test number with a business

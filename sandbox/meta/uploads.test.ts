@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { MetaSandboxOptions } from "./index";
-import { APP_ID, startHarness, type Harness } from "./test-support";
+import { APP_ID, startHarness, type GraphErrorBody, type Harness } from "./test-support";
+import type { SandboxUpload } from "./types";
 
 // Meta's Resumable Upload API in the sandbox, and the handles it issues as template samples.
 
@@ -15,8 +16,8 @@ const PNG = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(
 async function setup(overrides: Partial<MetaSandboxOptions> = {}) {
   h = await startHarness({ templateReviewDelayMs: 600_000, ...overrides });
   const state = await h.state();
-  const businessId = state.businesses.find((b: any) => b.demo).id as string;
-  const wabaId = state.wabas.find((w: any) => w.businessId === businessId).id as string;
+  const businessId = state.businesses.find((b) => b.demo)!.id as string;
+  const wabaId = state.wabas.find((w) => w.businessId === businessId)!.id as string;
   const token = await h.tokenFor(businessId, [wabaId]);
   return { harness: h, wabaId, token };
 }
@@ -25,18 +26,24 @@ function session(harness: Harness, token: string, query: Record<string, string>)
   return harness.graph(`${APP_ID}/uploads?${new URLSearchParams(query)}`, { method: "POST", token });
 }
 
+/**
+ * A Resumable Upload answer: the handle once the file is whole, the offset reached, or Graph's error;
+ * each test reads the one it expects.
+ */
+type UploadAnswer = { h: string; file_offset: number } & GraphErrorBody;
+
 async function send(harness: Harness, id: string, token: string, bytes: Buffer, offset = 0, scheme = "OAuth") {
   const response = await fetch(`${harness.base}/graph/v23.0/${id}`, {
     method: "POST",
     headers: { Authorization: `${scheme} ${token}`, file_offset: String(offset) },
     body: new Uint8Array(bytes),
   });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, json: (await response.json()) as UploadAnswer };
 }
 
 async function offsetOf(harness: Harness, id: string, token: string) {
   const response = await fetch(`${harness.base}/graph/v23.0/${id}`, { headers: { Authorization: `OAuth ${token}` } });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, json: (await response.json()) as UploadAnswer };
 }
 
 const mediaTemplate = (name: string, handle: unknown) => ({
@@ -146,7 +153,7 @@ describe("the Resumable Upload API", () => {
       headers: { Authorization: `OAuth ${token}` },
       body: new Uint8Array(PNG),
     });
-    expect(((await missing.json()) as any).error.message).toBe("(#100) The header file_offset is required");
+    expect(((await missing.json()) as GraphErrorBody).error.message).toBe("(#100) The header file_offset is required");
     expect((await offsetOf(harness, id, token)).json.file_offset).toBe(0);
     expect(harness.sandbox.uploads()[0]!.handle).toBeNull();
     // Another system user's token does not see the session.
@@ -188,9 +195,9 @@ describe("the Resumable Upload API", () => {
     expect((await send(harness, id, token, PNG)).json.error.message).toBe("(#100) Invalid file");
     expect(harness.sandbox.uploads()[0]!.fileOffset).toBe(0);
     expect((await send(harness, id, token, PNG)).json.h).toMatch(/^4::/);
-    const listed = (await (await fetch(`${harness.base}/control/uploads`)).json()) as any;
+    const listed = (await (await fetch(`${harness.base}/control/uploads`)).json()) as { uploads: SandboxUpload[] };
     expect(listed.uploads).toHaveLength(1);
-    expect(listed.uploads[0].handle).toMatch(/^4::/);
+    expect(listed.uploads[0]!.handle).toMatch(/^4::/);
   });
 });
 
@@ -224,7 +231,7 @@ describe("media headers of templates", () => {
     const created = await post(mediaTemplate("season_launch", h));
     expect(created.status).toBe(200);
     const [stored] = harness.sandbox.templates(wabaId);
-    const url = (stored!.components[0] as any).example.header_handle[0] as string;
+    const url = (stored!.components[0] as { example: { header_handle: string[] } }).example.header_handle[0] as string;
     expect(url).toBe(`${harness.origin}/sandbox/meta/uploads/${id.replace(/^upload:/, "").replace(/\?.*$/, "")}`);
     const listed = await harness.graph(`${wabaId}/message_templates?fields=components`, { token });
     expect(listed.json.data[0].components[0]).toEqual({ type: "HEADER", format: "IMAGE", example: { header_handle: [url] } });

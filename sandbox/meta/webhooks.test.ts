@@ -100,8 +100,8 @@ describe("webhook delivery", () => {
     await h.sandbox.flushWebhooks();
     expect(h.receiver.received).toHaveLength(1);
     const body = JSON.parse(h.receiver.received[0]!.body);
-    expect(body.entry.map((e: any) => e.id)).toEqual([phone.wabaId, other.wabaId]);
-    expect(body.entry[0].changes.map((c: any) => c.field)).toEqual(["messages", "messages", "messages"]);
+    expect(body.entry.map((e: { id: string }) => e.id)).toEqual([phone.wabaId, other.wabaId]);
+    expect(body.entry[0].changes.map((c: { field: string }) => c.field)).toEqual(["messages", "messages", "messages"]);
     const delivered = body.entry[0].changes[1].value.statuses[0];
     expect(delivered).toMatchObject({
       id: "wamid.abc",
@@ -232,7 +232,7 @@ describe("control API and console", () => {
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toMatch(/^\/sandbox\/meta\?notice=/);
     await h.sandbox.flushWebhooks();
-    const token = await h.tokenFor((await h.state()).businesses[0].id, [phone.wabaId]);
+    const token = await h.tokenFor((await h.state()).businesses[0]!.id, [phone.wabaId]);
     await h.graph(`debug_token?input_token=${token}&access_token=x|y`);
     const html = await (await fetch(`${h.base}?notice=hello`)).text();
     expect(html).toContain("Jumbe Demo Business");

@@ -16,7 +16,7 @@ import { loader as chatLoader } from "~/routes/app/chat/index";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
 import type { InboundInput } from "@jumbe/sandbox/meta/types";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { formRequest, getRequest, routeArgs } from "../support/http";
+import { callRoute, formRequest, getRequest, refusalOf } from "../support/http";
 import { startGraphSandbox } from "../support/sandbox-waba";
 import { startReceiver } from "../support/whatsapp";
 
@@ -385,7 +385,7 @@ describe("the pages", () => {
       id: conversation.id,
     });
     expect(blank.status).toBe(400);
-    expect(blank.data.errors.body).toBe("Write a message before sending.");
+    expect(refusalOf(blank).errors.body).toBe("Write a message before sending.");
     const sent = await call(
       threadAction,
       formRequest(`/chat/${conversation.id}?filter=open`, { intent: "send", body: "On my way, dakika kumi" }, { cookie }),
@@ -446,15 +446,15 @@ describe("attachments", () => {
 
     const refused = await post({ bytes: Buffer.from("MZ this is a program"), type: "image/png", name: "design.png" });
     expect(refused.status).toBe(415);
-    expect(refused.data.errors.attachment).toMatch(/./);
-    expect(refused.data.values.body).toBe("Hii hapa");
+    expect(refusalOf(refused).errors.attachment).toMatch(/./);
+    expect(refusalOf(refused).values.body).toBe("Hii hapa");
     const audioWithCaption = await post({
       bytes: Buffer.concat([Buffer.from("OggS"), Buffer.alloc(300, 1)]),
       type: "audio/ogg",
       name: "note.ogg",
     });
     expect(audioWithCaption.status).toBe(400);
-    expect(audioWithCaption.data.errors.body).toMatch(/without a caption/);
+    expect(refusalOf(audioWithCaption).errors.body).toMatch(/without a caption/);
     expect(await files()).toBe(0);
     expect(await rawQuery(`select 1 from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId])).toHaveLength(
       0,
@@ -482,26 +482,4 @@ function owner(conversation: { id: string; contactId: string; phoneNumberId: str
   };
 }
 
-async function call(
-  handler: (args: any) => unknown,
-  request: Request,
-  params: Record<string, string> = {},
-): Promise<{ status: number; location: string | null; data: any }> {
-  let value: unknown;
-  try {
-    value = await handler(routeArgs(request, params));
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response)
-    return { status: value.status, location: value.headers.get("location"), data: (await value.text()) as never };
-  const wrapped = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } };
-  if (wrapped && wrapped.type === "DataWithResponseInit")
-    return {
-      status: wrapped.init?.status ?? 200,
-      location: new Headers(wrapped.init?.headers).get("location"),
-      data: wrapped.data as never,
-    };
-  if (value instanceof Error) throw value;
-  return { status: 200, location: null, data: value as never };
-}
+const call = callRoute;

@@ -13,15 +13,18 @@ import { loader as exportLoader } from "~/routes/admin/billing-export";
 import { action as invoiceAction } from "~/routes/admin/invoice";
 import { loader as disputeLoader, action as disputeAction } from "~/routes/admin/dispute";
 import { amountDueCents, documentTitle, invoiceStatusWords, paymentMethodLabel, transferReference } from "~/lib/invoice-document";
-import { formRequest, getRequest, run } from "../support/http";
+import { formRequest, getRequest, run, type Handler } from "../support/http";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 
 // Issue 40, "Money": one reference per bank transfer; a partial credit note lowers what is due (the
 // wallet untouched) and every view tells the same story; the administrator who reconciled is on the
 // ledger; the export names the wallet; a receipt is not a tax invoice; reminders word the due date.
 
-type Handler = (args: any) => unknown;
-const withParams = (handler: Handler, params: Record<string, string>) => (args: any) => handler({ ...args, params });
+/** The loader or action of a route with an id in its path, as React Router calls it there. */
+const withParams =
+  (handler: Handler, params: Record<string, string>): Handler =>
+  (args) =>
+    handler({ ...(args as object), params } as never);
 
 async function admin() {
   const account = await createVerifiedUser({ usertype: "admin", businessName: "Jumbe Platform" });

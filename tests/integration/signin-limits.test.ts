@@ -41,7 +41,7 @@ async function attack(email: string, times: number, ipPrefix = "192.0.2.", cooki
 }
 
 /** The JSON API's answer to a right password from a browser the account does not know, while it is under attack. */
-function expectEmailCodeStep(res: { status: number; data: any; setCookies: string[] }) {
+function expectEmailCodeStep(res: { status: number; data: unknown; setCookies: string[] }) {
   expect(res.status).toBe(202);
   expect(res.data).toEqual({ message: EMAIL_CODE_MESSAGES.askCode, requiresEmailCode: true });
   expect(res.setCookies.some((c) => c.startsWith("jumbe_session="))).toBe(false);

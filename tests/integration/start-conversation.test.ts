@@ -5,7 +5,7 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { action as startAction, loader as startLoader } from "~/routes/app/chat/new";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { formRequest, getRequest, routeArgs } from "../support/http";
+import { callRoute, formRequest, getRequest, refusalOf } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedMediaTemplate, metaReceived, recipient } from "../support/sending-kit";
 
@@ -22,25 +22,7 @@ async function tenant(name: string) {
   return { ...user, ...connected, organizationId: user.organization.id, userId: user.user.id, cookie };
 }
 
-async function call(
-  handler: (args: any) => unknown,
-  request: Request,
-  params: Record<string, string> = {},
-): Promise<{ status: number; location: string | null; data: any }> {
-  let value: unknown;
-  try {
-    value = await handler(routeArgs(request, params));
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response)
-    return { status: value.status, location: value.headers.get("location"), data: (await value.text()) as never };
-  const wrapped = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } };
-  if (wrapped && wrapped.type === "DataWithResponseInit")
-    return { status: wrapped.init?.status ?? 200, location: new Headers(wrapped.init?.headers).get("location"), data: wrapped.data };
-  if (value instanceof Error) throw value;
-  return { status: 200, location: null, data: value };
-}
+const call = callRoute;
 
 const count = async (table: "contacts" | "conversations", organizationId: string) =>
   Number((await rawQuery<{ n: number }>(`select count(*)::int as n from ${table} where organization_id = $1`, [organizationId]))[0]!.n);
@@ -181,12 +163,12 @@ describe("the closed window's templates", () => {
 
     const badLink = await post(t, { template: id, p1: "Mwangi", headerLink: "http://poster.example.com/car.jpg", b0: "INV-77" });
     expect(badLink.status).toBe(400);
-    expect(badLink.data.errors.headerLink).toMatch(/https:\/\//);
-    expect(badLink.data.values).toMatchObject({ p1: "Mwangi", b0: "INV-77" });
+    expect(refusalOf(badLink).errors.headerLink).toMatch(/https:\/\//);
+    expect(refusalOf(badLink).values).toMatchObject({ p1: "Mwangi", b0: "INV-77" });
     const noFile = await post(t, { template: id, p1: "Mwangi", b0: "INV-77" });
-    expect(noFile.data.errors.attachment).toMatch(/upload the file or give its https:\/\/ link/);
+    expect(refusalOf(noFile).errors.attachment).toMatch(/upload the file or give its https:\/\/ link/);
     const noButton = await post(t, { template: id, p1: "Mwangi", headerLink: "https://poster.example.com/car.jpg" });
-    expect(noButton.data.errors.b0).toMatch(/Pay now/);
+    expect(refusalOf(noButton).errors.b0).toMatch(/Pay now/);
     expect(await rawQuery(`select 1 from messages where organization_id = $1`, [t.organizationId])).toHaveLength(0);
 
     const sent = await post(t, { template: id, p1: "Mwangi", headerLink: "https://poster.example.com/car.jpg", b0: "INV-77" });
@@ -244,8 +226,8 @@ describe("the closed window's templates", () => {
       );
     const long = await upload("X".repeat(16));
     expect(long.status).toBe(400);
-    expect(long.data.errors.b0).toBe("A copy code has at most 15 characters.");
-    expect(long.data.values.b0).toBe("X".repeat(16));
+    expect(refusalOf(long).errors.b0).toBe("A copy code has at most 15 characters.");
+    expect(refusalOf(long).values.b0).toBe("X".repeat(16));
     expect(await files()).toBe(0);
     expect(await rawQuery(`select 1 from messages where organization_id = $1`, [t.organizationId])).toHaveLength(0);
 

@@ -51,8 +51,16 @@ export interface Outcome<T = unknown> {
   setCookies: string[];
 }
 
-// Loader and action argument types differ per route; the test harness supplies what they all read.
-type Handler = (args: any) => unknown;
+/**
+ * Any loader or action: each route declares its own argument type, and `routeArgs` supplies what
+ * they all read, so the harness accepts every one of them (a `never` argument fits any parameter).
+ */
+export type Handler = (args: never) => unknown;
+
+/** What a test reads from a loader or action: its data, out of promises and `data()`; a Response carries none. */
+export type RouteData<H extends Handler> = Unwrapped<Awaited<ReturnType<H>>>;
+// react-router declares data()'s class with `type: string`, so it is matched by its shape.
+type Unwrapped<V> = V extends Response ? never : V extends { type: string; data: infer D; init: ResponseInit | null } ? D : V;
 
 /** The arguments React Router hands a loader or action, for tests that call one directly. */
 export function routeArgs(request: Request, params: Record<string, string> = {}, options: { ip?: string } = {}): never {
@@ -66,10 +74,14 @@ export function routeArgs(request: Request, params: Record<string, string> = {},
 }
 
 /** Runs a loader or action as React Router would, turning returns and throws into one shape. */
-export async function run<T = any>(handler: Handler, request: Request, options: { ip?: string } = {}): Promise<Outcome<T>> {
+export async function run<T = any>(
+  handler: Handler,
+  request: Request,
+  options: { ip?: string; params?: Record<string, string> } = {},
+): Promise<Outcome<T>> {
   let value: unknown;
   try {
-    value = await handler(routeArgs(request, {}, options));
+    value = await handler(routeArgs(request, options.params, options));
   } catch (thrown) {
     value = thrown;
   }
@@ -102,6 +114,47 @@ export async function run<T = any>(handler: Handler, request: Request, options: 
   }
   if (value instanceof Error) throw value;
   return { status: 200, headers: new Headers(), data: value as T, location: null, setCookies: [] };
+}
+
+/**
+ * Runs a loader or action with route params and gives its data typed as the route declares it: a
+ * returned or thrown Response gives its text (no data of the route's own), as a redirect has none.
+ */
+export async function callRoute<H extends Handler>(
+  handler: H,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; data: RouteData<H> }> {
+  let value: unknown;
+  try {
+    value = await handler(routeArgs(request, params));
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response)
+    return { status: value.status, location: value.headers.get("location"), data: (await value.text()) as RouteData<H> };
+  const wrapped = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } };
+  if (wrapped && wrapped.type === "DataWithResponseInit")
+    return {
+      status: wrapped.init?.status ?? 200,
+      location: new Headers(wrapped.init?.headers).get("location"),
+      data: wrapped.data as RouteData<H>,
+    };
+  if (value instanceof Error) throw value;
+  return { status: 200, location: null, data: value as RouteData<H> };
+}
+
+/** What a refused form post gives back: a message per field, and the values to show again. */
+export interface FormRefusal {
+  errors: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** The refusal in a form post's answer, for actions that also answer other things; any other answer fails the test. */
+export function refusalOf(outcome: { data: unknown }): FormRefusal {
+  const { data } = outcome;
+  if (typeof data !== "object" || data === null || !("errors" in data)) throw new Error(`Expected a refusal, got ${JSON.stringify(data)}`);
+  return data as FormRefusal;
 }
 
 /** The `name=value` pairs of Set-Cookie headers, ready for a Cookie header. */
