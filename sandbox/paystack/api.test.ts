@@ -123,7 +123,7 @@ describe("GET /transaction/verify/:reference", () => {
       customer: { email: "owner@duka.co.ke" },
       authorization: { last4: "4081", brand: "visa", bin: "408408", reusable: true },
     });
-    expect(new Date(after.json.data.paid_at).getTime()).not.toBeNaN();
+    expect(new Date(after.json.data.paid_at!).getTime()).not.toBeNaN();
   });
 
   it("answers failed with the decline reason", async () => {

@@ -11,10 +11,33 @@ export type { ReceivedWebhook } from "../test-receiver";
 /** A webhook receiver at /webhooks/paystack: records every POST and answers the queued statuses (then 200). */
 export const startReceiver = () => startWebhookReceiver("/webhooks/paystack");
 
-export interface Answer {
+export interface Answer<T> {
   status: number;
   headers: Headers;
-  json: any;
+  json: T;
+}
+
+/** Paystack's envelope, with the transaction fields the tests read. */
+export interface PaystackBody {
+  status: boolean;
+  message: string;
+  data: {
+    reference: string;
+    access_code: string;
+    authorization_url: string;
+    status: string;
+    paid_at: string | null;
+    [field: string]: unknown;
+  };
+}
+
+/** The control API's answers: lists, one transaction or webhook, or why a request was refused. */
+export interface ControlBody {
+  transactions: { reference: string; [field: string]: unknown }[];
+  webhooks: { reference: string; state: string; [field: string]: unknown }[];
+  transaction?: unknown;
+  webhook?: unknown;
+  message?: string;
 }
 
 /** The sandbox on a throwaway Express app on a free port, with a webhook receiver. */
@@ -39,7 +62,7 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
   const origin = `http://127.0.0.1:${port}`;
   const base = `${origin}/sandbox/paystack`;
 
-  async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer> {
+  async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer<PaystackBody>> {
     const headers = new Headers(init.headers);
     const key = init.key === undefined ? SECRET_KEY : init.key;
     if (key !== null) headers.set("Authorization", `Bearer ${key}`);
@@ -54,7 +77,7 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
   const verify = (reference: string, key?: string | null) => call(`/transaction/verify/${encodeURIComponent(reference)}`, { key });
 
   /** A control API call (no token: tests run without one unless they set it). */
-  async function control(path: string, init: RequestInit = {}): Promise<Answer> {
+  async function control(path: string, init: RequestInit = {}): Promise<Answer<ControlBody>> {
     const headers = new Headers(init.headers);
     if (init.body && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
     const response = await fetch(`${base}/control${path}`, { ...init, headers });
@@ -81,7 +104,7 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
       ...extra,
     });
     if (answer.status !== 200) throw new Error(`initialize failed: ${JSON.stringify(answer.json)}`);
-    return answer.json.data as { authorization_url: string; access_code: string; reference: string };
+    return answer.json.data;
   }
 
   return {
