@@ -47,7 +47,7 @@ describe("answering a prompt through the control API", () => {
       },
     });
     expect(answer.json.callback).toEqual(body);
-    expect(h.sandbox.prompt(push.CheckoutRequestID)?.receipt).toBe(body.Body.stkCallback.CallbackMetadata.Item[1].Value);
+    expect(h.sandbox.prompt(push.CheckoutRequestID)?.receipt).toBe(body.Body.stkCallback.CallbackMetadata!.Item[1]!.Value);
   });
 
   it.each([
@@ -215,9 +215,9 @@ describe("prompts nobody answers, chaos defaults, magic numbers", () => {
     const push = await pushed(h, "254711001037");
     await h.sandbox.flush();
     expect((await h.query(push.CheckoutRequestID)).json.errorMessage).toBe("The transaction is being processed");
-    expect((await h.control("/prompts")).json.map((p: { phone: string }) => p.phone)).toEqual(["254711001037"]);
-    const magic = await h.control("/magic");
-    expect(magic.json["254711001037"].label).toMatch(/Never answers/);
+    expect((await h.control<{ phone: string }[]>("/prompts")).json.map((p: { phone: string }) => p.phone)).toEqual(["254711001037"]);
+    const magic = await h.control<Record<string, { label: string }>>("/magic");
+    expect(magic.json["254711001037"]!.label).toMatch(/Never answers/);
   });
 
   it("the TransactionDate and receipt follow Nairobi's calendar", () => {

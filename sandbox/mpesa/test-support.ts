@@ -11,11 +11,47 @@ export const SECRET = "test-consumer-secret";
 export const SHORTCODE = "174379";
 export const PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
 
+/** A callback as Daraja posts it, with the fields the tests read: an STK result, or C2B's flat fields. */
+export interface CallbackBody {
+  Body: {
+    stkCallback: {
+      MerchantRequestID: string;
+      CheckoutRequestID: string;
+      ResultCode: number;
+      ResultDesc: string;
+      CallbackMetadata?: { Item: { Name: string; Value?: string | number }[] };
+    };
+  };
+  MSISDN: string;
+  [field: string]: unknown;
+}
+
+/** Daraja's answers, with the fields the tests read: a token, an STK request or query, or an error. */
+export interface DarajaBody {
+  access_token: string;
+  expires_in: string;
+  MerchantRequestID: string;
+  CheckoutRequestID: string;
+  ResponseCode: string;
+  ResultCode: string;
+  errorCode: string;
+  errorMessage: string;
+  [field: string]: unknown;
+}
+
+/** The control API's answers about one prompt: its outcome, callback deliveries, or why it was refused. */
+export interface ControlBody {
+  outcome: string;
+  message: string;
+  callback: unknown;
+  deliveries: { copy: number; [field: string]: unknown }[];
+  [field: string]: unknown;
+}
+
 export interface Received {
   path: string;
-  // Daraja's callbacks (STK, C2B validation and confirmation) read untyped; typing them is a follow-up of issue 41.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  body: any;
+  /** A body that is not JSON is kept as its text, for the tests that post one on purpose. */
+  body: CallbackBody;
   headers: http.IncomingHttpHeaders;
 }
 
@@ -41,7 +77,7 @@ export async function startReceiver() {
       } catch {
         // kept as text
       }
-      received.push({ path, body, headers: req.headers });
+      received.push({ path, body: body as CallbackBody, headers: req.headers });
       for (const w of waiters.filter((w) => received.length >= w.count)) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve();
@@ -98,7 +134,7 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
   const origin = `http://127.0.0.1:${port}`;
   const base = `${origin}/sandbox/mpesa`;
 
-  async function call(path: string, init: RequestInit & { json?: unknown; token?: string } = {}) {
+  async function call<T = DarajaBody>(path: string, init: RequestInit & { json?: unknown; token?: string } = {}) {
     const headers = new Headers(init.headers);
     if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
     if (init.json !== undefined) headers.set("Content-Type", "application/json");
@@ -108,13 +144,12 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
       ...(init.json !== undefined ? { method: init.method ?? "POST", body: JSON.stringify(init.json) } : {}),
     });
     const text = await response.text();
-    // Daraja's and the control API's answers read untyped; typing them is a follow-up of issue 41.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-    let json: any;
+    // An answer that is not JSON leaves `json` undefined; the tests that expect one read `text`.
+    let json = undefined as T;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text) as T;
     } catch {
-      json = undefined;
+      /* not JSON */
     }
     return { status: response.status, headers: response.headers, text, json };
   }
@@ -165,8 +200,8 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
     });
   }
 
-  const control = (path: string, json?: unknown, headers: Record<string, string> = {}) =>
-    call(`/control${path}`, json === undefined ? { headers } : { json, headers });
+  const control = <T = ControlBody>(path: string, json?: unknown, headers: Record<string, string> = {}) =>
+    call<T>(`/control${path}`, json === undefined ? { headers } : { json, headers });
 
   return {
     sandbox,
