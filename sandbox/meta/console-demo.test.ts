@@ -29,16 +29,9 @@ describe("the admin console's demo accounts (consoleDemo)", () => {
       // Its numbers, with the quality and tier the demo seed shows.
       const numbers = await h.graph(`${wabaId}/phone_numbers`, { token: consoleDemoToken(APP_ID, demo) });
       expect(numbers.status).toBe(200);
-      expect(
-        numbers.json.data
-          .map((n: { id: string; display_phone_number: string; verified_name: string; quality_rating: string }) => [
-            n.id,
-            n.display_phone_number,
-            n.verified_name,
-            n.quality_rating,
-          ])
-          .sort(),
-      ).toEqual(demo.numbers.map((n, i) => [phoneNumberIds[i], n.display, n.name, n.quality]).sort());
+      expect(numbers.json.data.map((n) => [n.id, n.display_phone_number, n.verified_name, n.quality_rating]).sort()).toEqual(
+        demo.numbers.map((n, i) => [phoneNumberIds[i], n.display, n.name, n.quality]).sort(),
+      );
     }
     // A token opens only its own WABA.
     const mamaMboga = consoleDemoToken(APP_ID, account("mama-mboga"));

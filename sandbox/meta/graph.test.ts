@@ -174,7 +174,7 @@ describe("WABA endpoints", () => {
       code_verification_status: "VERIFIED",
       name_status: "APPROVED",
     });
-    expect(before.json.data[0].whatsapp_business_manager_messaging_limit).toBe("TIER_250");
+    expect(before.json.data[0]!.whatsapp_business_manager_messaging_limit).toBe("TIER_250");
 
     const register = await h.graph(`${phoneNumberId}/register`, {
       token,

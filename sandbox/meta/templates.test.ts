@@ -379,9 +379,9 @@ describe("listing templates", () => {
       pages.push(page);
       url = page.paging.next;
     }
-    expect(pages.flatMap((p) => p.data.map((t: { name: string }) => t.name))).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
-    expect(pages.at(-1).paging).not.toHaveProperty("next");
-    expect(pages.at(-1).paging.previous).toEqual(expect.any(String));
+    expect(pages.flatMap((p) => p.data.map((t) => t.name))).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
+    expect(pages.at(-1)!.paging).not.toHaveProperty("next");
+    expect(pages.at(-1)!.paging.previous).toEqual(expect.any(String));
 
     const exact = await harness.graph(`${wabaId}/message_templates?limit=5`, { token });
     expect(exact.json.data).toHaveLength(5);
@@ -395,8 +395,10 @@ describe("listing templates", () => {
       category: "UTILITY",
       id: ids[0],
     });
-    const back = await harness.graph(`${wabaId}/message_templates?fields=name&limit=2&before=${pages[2].paging.cursors.before}`, { token });
-    expect(back.json.data.map((t: { name: string }) => t.name)).toEqual(["charlie", "delta"]);
+    const back = await harness.graph(`${wabaId}/message_templates?fields=name&limit=2&before=${pages[2]!.paging.cursors.before}`, {
+      token,
+    });
+    expect(back.json.data.map((t) => t.name)).toEqual(["charlie", "delta"]);
   });
 
   it("filters by name, status, category and language; 25 by default; the access token travels in next when it was a parameter", async () => {
@@ -411,7 +413,7 @@ describe("listing templates", () => {
     expect(all.json.data).toHaveLength(25);
     expect(all.json.paging.next).toEqual(expect.any(String));
     const byName = await harness.graph(`${wabaId}/message_templates?fields=name,language&name=order_update`, { token });
-    expect(byName.json.data.map((t: { language: string }) => t.language)).toEqual(["sw"]);
+    expect(byName.json.data.map((t) => t.language)).toEqual(["sw"]);
     expect(byName.json.paging).not.toHaveProperty("next");
     const approved = await harness.graph(`${wabaId}/message_templates?fields=name&status=APPROVED`, { token });
     expect(approved.json.data).toEqual([{ name: "promo", id: promo.id }]);

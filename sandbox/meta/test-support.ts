@@ -19,12 +19,41 @@ export interface GraphErrorBody {
   error: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id: string };
 }
 
+/** One node as Graph answers it; tests compare these whole or read a field. */
+export type GraphNode = Record<string, unknown>;
+
+/** A list item (a template, a phone number), with the fields the tests read by name. */
+export interface GraphItem {
+  id: string;
+  name: string;
+  language: string;
+  components: GraphNode[];
+  [field: string]: unknown;
+}
+
+/**
+ * A Graph answer with the fields the tests read: a node (its id, components, a media URL), a list
+ * with paging, a send's message, a token, debug_token's data, or the error envelope (with
+ * error_data when Graph gives details). Each answer has the ones its call gives.
+ */
+export interface GraphBody {
+  id: string;
+  components: GraphNode[];
+  url: string;
+  access_token: string;
+  error: GraphErrorBody["error"] & { error_user_title?: string; error_user_msg?: string; error_data: { details: string } };
+  data: GraphItem[] & GraphNode;
+  /** `next` and `previous` when there is such a page. */
+  paging: { cursors: { before: string; after: string }; next: string; previous: string };
+  /** A send answers its one message. */
+  messages: [{ id: string; message_status?: string }];
+  [field: string]: unknown;
+}
+
 export interface GraphAnswer {
   status: number;
   headers: Headers;
-  // Graph answers with dozens of shapes read in some 300 places; typing each is a follow-up of issue 41.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  json: any;
+  json: GraphBody;
 }
 
 /** The sandbox router on a throwaway Express app, plus a webhook receiver. */
@@ -54,7 +83,7 @@ export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) 
     const headers = new Headers(init.headers);
     if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
     const response = await fetch(`${base}/graph/v23.0/${path}`, { ...init, headers });
-    return { status: response.status, headers: response.headers, json: await response.json() };
+    return { status: response.status, headers: response.headers, json: (await response.json()) as GraphBody };
   }
 
   async function exchange(code: string) {

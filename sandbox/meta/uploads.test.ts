@@ -234,7 +234,7 @@ describe("media headers of templates", () => {
     const url = (stored!.components[0] as { example: { header_handle: string[] } }).example.header_handle[0] as string;
     expect(url).toBe(`${harness.origin}/sandbox/meta/uploads/${id.replace(/^upload:/, "").replace(/\?.*$/, "")}`);
     const listed = await harness.graph(`${wabaId}/message_templates?fields=components`, { token });
-    expect(listed.json.data[0].components[0]).toEqual({ type: "HEADER", format: "IMAGE", example: { header_handle: [url] } });
+    expect(listed.json.data[0]!.components[0]).toEqual({ type: "HEADER", format: "IMAGE", example: { header_handle: [url] } });
     const image = await fetch(url);
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
   });
