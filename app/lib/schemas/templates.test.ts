@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { problemErrors, TemplateFieldsSchema, TemplateFormSchema, TemplatePostSchema } from "./templates";
+import { readTemplateFilters } from "~/.server/domains/templates/queries";
+import { problemErrors, TemplateFieldsSchema, TemplateFormSchema, TemplateListActionSchema, TemplatePostSchema } from "./templates";
 
 /** The template form as a browser posts it. */
 function posted(fields: [string, string][]) {
@@ -85,5 +86,29 @@ describe("the template form's schema", () => {
       formErrors: ["Connect an account."],
       fieldErrors: { name: ["Taken."] },
     });
+  });
+
+  it("reads the list's filters from a link, ignoring unknown values", () => {
+    const params = new URLSearchParams({ q: `  order ${"x".repeat(200)}`, status: "approved", type: "nonsense", language: "sw" });
+    expect(readTemplateFilters(params)).toEqual({ q: `order ${"x".repeat(94)}`, status: "approved", category: undefined, language: "sw" });
+    expect(readTemplateFilters(new URLSearchParams({ q: "   ", type: "MARKETING" }))).toEqual({
+      q: undefined,
+      status: undefined,
+      category: "MARKETING",
+      language: undefined,
+    });
+  });
+
+  it("knows the list's three buttons and nothing else", () => {
+    const copy = parseWithZod(
+      posted([
+        ["intent", "copy"],
+        ["template", "t-1"],
+      ]),
+      { schema: TemplateListActionSchema },
+    );
+    expect(copy.status === "success" && copy.value).toEqual({ intent: "copy", template: "t-1" });
+    expect(parseWithZod(posted([["intent", "publish"]]), { schema: TemplateListActionSchema }).status).toBe("error");
+    expect(parseWithZod(posted([]), { schema: TemplateListActionSchema }).status).toBe("error");
   });
 });

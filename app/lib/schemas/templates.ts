@@ -1,7 +1,7 @@
 // Shared with the browser for the checks as you type; the server checks again (app/.server/domains/templates/manage.ts).
 import * as z from "zod/mini";
 import { payloadFields, readTemplateForm } from "../template-form";
-import { templateProblems, type Problems, type TemplateInput } from "../templates";
+import { CATEGORY_VALUES, LANGUAGE_VALUES, TEMPLATE_STATUSES, templateProblems, type Problems, type TemplateInput } from "../templates";
 
 const payload = z.custom<Record<string, unknown>>((value) => value !== null && typeof value === "object");
 
@@ -48,3 +48,27 @@ export const TemplatePostSchema = z.object({ intent: z._default(z.string(), ""),
 
 /** The saving intents; the others (a row added or removed, example fields shown) are the form sent back. */
 export const SAVING_INTENTS = ["draft", "submit"] as const;
+
+/** A filter's value from a link: one of `allowed`, or no filter (unknown values are ignored, not refused). */
+const choice = <T extends string>(allowed: readonly [T, ...T[]]) => z.catch(z.optional(z.enum(allowed)), undefined);
+
+/** The templates list's GET filters: search (trimmed, at most 100 characters), status, type and language. */
+export const TemplateFiltersSchema = z.object({
+  q: z.catch(
+    z.pipe(
+      z.optional(z.string()),
+      z.transform((q) => q?.trim().slice(0, 100) || undefined),
+    ),
+    undefined,
+  ),
+  status: choice(TEMPLATE_STATUSES),
+  type: choice(CATEGORY_VALUES),
+  language: choice(LANGUAGE_VALUES),
+});
+
+/** The templates list's buttons: copy or delete a template (delete confirmed in its dialog), or sync from Meta. */
+export const TemplateListActionSchema = z.object({
+  intent: z.enum(["copy", "delete", "sync"]),
+  template: z._default(z.string(), ""),
+  confirm: z.optional(z.string()),
+});
