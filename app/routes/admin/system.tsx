@@ -1,4 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import * as z from "zod/mini";
 import type { Route } from "./+types/system";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -35,12 +36,15 @@ export async function loader(args: Route.LoaderArgs) {
   return data(page, { status: page.rangeError ? 400 : 200, headers: { "Cache-Control": "no-store" } });
 }
 
+const IntentSchema = z.object({ intent: z.literal("resolve") });
+
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   platformScope(current);
   const formData = await readForm(args.request);
-  const intent = formData.get("intent");
-  if (intent !== "resolve") return data({ alertId: "", message: "Unknown action." }, { status: 400 });
+  // The alert's id and note are read through the domain's own schema (ResolveAlertForm).
+  if (!IntentSchema.safeParse({ intent: formData.get("intent") }).success)
+    return data({ alertId: "", message: "Unknown action." }, { status: 400 });
   const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
   if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
   return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
