@@ -1,5 +1,6 @@
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/whatsapp-account";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -73,12 +74,21 @@ type ActionResult = {
   reason?: string;
 };
 
+/** What Manage Account's forms post: the button's intent, a reason and the step-up's password (read by checkStepUp). */
+const AccountPostSchema = z.object({
+  intent: z.string().optional(),
+  reason: z.string().optional(),
+  confirmation: z.string().optional(),
+});
+
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   const account = await findAccount(args.params.id);
   if (!account) throw notFound();
   const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
+  const post = parseWithZod(form, { schema: AccountPostSchema });
+  // Every field is optional text: the post always parses, and each intent checks what it needs.
+  const { intent = "", reason: reasonText = "" } = post.status === "success" ? post.value : {};
   const meta = requestMeta(args.request, args.context);
   const here = `/admin/whatsapp/${account.id}`;
   const fail = (status: number, result: ActionResult) => data(result, { status });
@@ -92,8 +102,8 @@ export async function action(args: Route.ActionArgs) {
     return outcome.ok ? redirectWithToast(here, "success", outcome.message) : fail(outcome.status, { intent, message: outcome.message });
   }
   if (intent === "reconnect" || intent === "disconnect") {
-    const reason = ReasonSchema.safeParse(form.get("reason") ?? "");
-    const typed = String(form.get("reason") ?? "").slice(0, 2000);
+    const reason = ReasonSchema.safeParse(reasonText);
+    const typed = reasonText.slice(0, 2000);
     if (!reason.success) return fail(400, { intent, field: "reason", message: reason.error.issues[0]!.message, reason: typed });
     if (intent === "reconnect") {
       const outcome = await requestReconnection(current, meta, account, reason.data);
