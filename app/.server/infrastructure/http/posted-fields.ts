@@ -12,11 +12,14 @@ export function readPosted<Schema extends z.ZodMiniType>(form: FormData, schema:
   return submission.status === "success" ? (submission.value as z.output<Schema>) : null;
 }
 
-// One text: what was posted, or "" when it is missing, empty or sent more than once (a hand-made post).
-const TEXT = z.catch(z.string(), "");
+/** One text: what was posted, or "" when it is missing, empty or sent more than once (a hand-made post). */
+export const postedText = z.catch(z.string(), "");
+
+/** Every value of a repeated field (ticked boxes), or none when they are not all texts. */
+export const postedList = z.catch(z.array(z.string()), []);
 
 /** The named fields' texts ("" when missing): each page then decides what a missing one means. */
 export function postedTexts<const Name extends string>(form: FormData, names: readonly Name[]): Record<Name, string> {
-  const schema = z.object(Object.fromEntries(names.map((name) => [name, TEXT])) as Record<Name, typeof TEXT>);
+  const schema = z.object(Object.fromEntries(names.map((name) => [name, postedText])) as Record<Name, typeof postedText>);
   return readPosted(form, schema) as Record<Name, string>;
 }
