@@ -5,6 +5,7 @@ import type { Route } from "./+types/quick-replies";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
   createQuickReply,
@@ -60,8 +61,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "inbox:quick-replies");
   const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
+  const { intent, id, confirm } = postedTexts(form, ["intent", "id", "confirm"]);
   const actor = {
     organizationId: current.organization.id,
     userId: current.user.id,
@@ -91,7 +91,7 @@ export async function action(args: Route.ActionArgs) {
         }
       }
       case "delete": {
-        if (form.get("confirm") !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
+        if (confirm !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
         const gone = await deleteQuickReply(actor, id);
         return redirectWithToast(here, "success", `Saved answer /${gone.shortcut} deleted.`);
       }
