@@ -1,5 +1,3 @@
-import * as z from "zod/mini";
-
 /**
  * The New Campaign and Quick Broadcast form as flat fields (it works without JavaScript, so every
  * step posts the whole form): read once into values the page shows again, and turned into the
@@ -44,63 +42,65 @@ export interface CampaignFormValues {
   time: string;
 }
 
-// The form's plain fields: each an optional string (the domain checks their meaning and answers by field).
-const TopLevel = z.object({
-  name: z.optional(z.string()),
-  from: z.optional(z.string()),
-  template: z.optional(z.string()),
-  segment: z.optional(z.string()),
-  tags: z.optional(z.string()),
-  everyone: z.optional(z.string()),
-  phones: z.optional(z.string()),
-  when: z.optional(z.string()),
-  date: z.optional(z.string()),
-  time: z.optional(z.string()),
-});
-
-const placeholder = (form: FormData, prefix: string): PlaceholderValues => ({
-  source: String(form.get(`${prefix}_source`) ?? "").slice(0, 100),
-  fallback: String(form.get(`${prefix}_fallback`) ?? "").slice(0, 1100),
-  value: String(form.get(`${prefix}_value`) ?? "").slice(0, 1100),
-});
-
 export const PLACEHOLDERS_MAX = 100;
 /** A template has at most 10 buttons. */
 export const BUTTONS_MAX = 10;
 
-const headerFile = (form: FormData): HeaderFileValues => ({
-  link: String(form.get("hm_link") ?? "").slice(0, 2100),
-  mediaId: String(form.get("hm_media") ?? "").slice(0, 100),
-  filename: String(form.get("hm_filename") ?? "").slice(0, 300),
+/** A posted field as text: Conform leaves out empty ones, and a name posted twice counts once. */
+const textOf = (fields: Record<string, unknown>, name: string, max: number) => {
+  const value = fields[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === "string" ? first.slice(0, max) : "";
+};
+
+const hasAny = (fields: Record<string, unknown>, prefix: string) =>
+  ["source", "fallback", "value"].some((part) => textOf(fields, `${prefix}_${part}`, 1) !== "");
+
+const placeholder = (fields: Record<string, unknown>, prefix: string): PlaceholderValues => ({
+  source: textOf(fields, `${prefix}_source`, 100),
+  fallback: textOf(fields, `${prefix}_fallback`, 1100),
+  value: textOf(fields, `${prefix}_value`, 1100),
 });
 
-const buttonValues = (form: FormData) =>
-  Array.from({ length: BUTTONS_MAX }, (_, index) => index)
-    .filter((index) => form.has(`b${index}_source`))
-    .map((index) => ({ index, ...placeholder(form, `b${index}`) }));
+const headerFile = (fields: Record<string, unknown>): HeaderFileValues => ({
+  link: textOf(fields, "hm_link", 2100),
+  mediaId: textOf(fields, "hm_media", 100),
+  filename: textOf(fields, "hm_filename", 300),
+});
 
-/** The posted form's values (strings only: an uploaded file is read by the action). */
-export function readCampaignForm(form: FormData): CampaignFormValues {
-  const strings = Object.fromEntries([...form].filter(([, v]) => typeof v === "string"));
-  const top = TopLevel.parse(strings);
-  const cut = (value: string | undefined, max: number) => (value ?? "").slice(0, max);
-  const body: PlaceholderValues[] = [];
-  for (let i = 1; i <= PLACEHOLDERS_MAX && form.has(`p${i}_source`); i++) body.push(placeholder(form, `p${i}`));
+/** The body's placeholders up to the last one given (an empty one in between stays, empty). */
+function bodyValues(fields: Record<string, unknown>) {
+  let count = 0;
+  for (let i = 1; i <= PLACEHOLDERS_MAX; i++) if (hasAny(fields, `p${i}`)) count = i;
+  return Array.from({ length: count }, (_, i) => placeholder(fields, `p${i + 1}`));
+}
+
+const buttonValues = (fields: Record<string, unknown>) =>
+  Array.from({ length: BUTTONS_MAX }, (_, index) => index)
+    .filter((index) => hasAny(fields, `b${index}`))
+    .map((index) => ({ index, ...placeholder(fields, `b${index}`) }));
+
+/**
+ * The form's values from its posted fields (strings only: an uploaded file is read by the action),
+ * or from Conform's reply to them: the schema's output, and what the page shows again.
+ */
+export function campaignValuesOf(fields: Record<string, unknown>): CampaignFormValues {
+  const everyone = textOf(fields, "everyone", 10);
   return {
-    name: cut(top.name, 200),
-    from: cut(top.from, 100),
-    template: cut(top.template, 600),
-    body,
-    header: placeholder(form, "h"),
-    headerFile: headerFile(form),
-    buttons: buttonValues(form),
-    segment: cut(top.segment, 60),
-    tags: cut(top.tags, 2000),
-    everyone: top.everyone === "on" || top.everyone === "yes",
-    phones: cut(top.phones, 400_000),
-    when: top.when === "later" ? "later" : "now",
-    date: cut(top.date, 10),
-    time: cut(top.time, 5),
+    name: textOf(fields, "name", 200),
+    from: textOf(fields, "from", 100),
+    template: textOf(fields, "template", 600),
+    body: bodyValues(fields),
+    header: placeholder(fields, "h"),
+    headerFile: headerFile(fields),
+    buttons: buttonValues(fields),
+    segment: textOf(fields, "segment", 60),
+    tags: textOf(fields, "tags", 2000),
+    everyone: everyone === "on" || everyone === "yes",
+    phones: textOf(fields, "phones", 400_000),
+    when: textOf(fields, "when", 10) === "later" ? "later" : "now",
+    date: textOf(fields, "date", 10),
+    time: textOf(fields, "time", 5),
   };
 }
 

@@ -12,12 +12,40 @@ import {
   type TemplateInput,
 } from "./templates";
 
+/** Where the form's fields are read from: the posted FormData, or the object Conform parsed it into. */
+export interface FieldSource {
+  get(key: string): unknown;
+  getAll(key: string): unknown[];
+}
+
+/**
+ * Conform's parsed payload read like a FormData: `buttons[0].text` is `payload.buttons[0].text`,
+ * and a name posted several times (the body's examples) is an array.
+ */
+export function payloadFields(payload: Record<string, unknown>): FieldSource {
+  const get = (key: string) =>
+    (key.match(/[^.[\]]+/g) ?? []).reduce<unknown>(
+      (value, segment) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[segment] : undefined),
+      payload,
+    );
+  return {
+    get: (key) => {
+      const value = get(key);
+      return Array.isArray(value) ? value[0] : value;
+    },
+    getAll: (key) => {
+      const value = get(key);
+      return value === undefined ? [] : Array.isArray(value) ? value : [value];
+    },
+  };
+}
+
 /**
  * The create form's fields as a TemplateInput: the same reading in the browser (live preview, the
  * checks before sending) and on the server. Button rows are `buttons[i].type`, `buttons[i].text`...
  * and `buttonCount` says how many rows the form had; unknown values fall back to the first choice.
  */
-export function readTemplateForm(form: FormData): TemplateInput {
+export function readTemplateForm(form: FieldSource): TemplateInput {
   const text = (key: string, max = 4096) => {
     const value = form.get(key);
     return typeof value === "string" ? value.slice(0, max) : "";
@@ -68,9 +96,11 @@ export function readTemplateForm(form: FormData): TemplateInput {
 export const SAMPLE_FIELD = "headerFile";
 
 /** A chosen file (a browser posts an empty part, no name and no bytes, when none was chosen). */
-export function chosenFile(form: FormData): File | undefined {
+export function chosenFile(form: FieldSource): File | undefined {
   const value = form.get(SAMPLE_FIELD);
-  return value !== null && typeof value === "object" && (value.size > 0 || value.name !== "") ? value : undefined;
+  if (value === null || typeof value !== "object" || !("size" in value) || !("name" in value)) return undefined;
+  const file = value as File;
+  return file.size > 0 || file.name !== "" ? file : undefined;
 }
 
 /**
@@ -78,7 +108,7 @@ export function chosenFile(form: FormData): File | undefined {
  * carries as hidden fields, so a page sent back with a problem, or an edit, needs no new upload).
  * The server looks the kept sample up by its id and trusts nothing else of it.
  */
-export function readHeaderSample(form: FormData): HeaderSample | undefined {
+export function readHeaderSample(form: FieldSource): HeaderSample | undefined {
   const file = chosenFile(form);
   if (file) return { fileName: file.name.slice(0, 200), contentType: file.type, size: file.size };
   const id = form.get("headerSampleId");

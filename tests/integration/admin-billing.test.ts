@@ -29,6 +29,12 @@ type Handler = (args: any) => unknown;
 /** A route handler with its URL parameters, as React Router would call it. */
 const withParams = (handler: Handler, params: Record<string, string>) => (args: any) => handler({ ...args, params });
 
+/** The one refusal in a Billing console form's reply: its form's intent, the sentence, and its field (none: the whole form). */
+function refusalIn(page: { intent: string; result: { error: Record<string, string[]> } }) {
+  const [field, messages] = Object.entries(page.result.error)[0]!;
+  return { intent: page.intent, message: messages[0], ...(field ? { field } : {}) };
+}
+
 async function admin() {
   const account = await createVerifiedUser({ usertype: "admin", businessName: "Jumbe Platform" });
   return { ...account, cookie: await signedInCookie(account.email, account.password) };
@@ -237,7 +243,7 @@ describe("reconciling a bank transfer", () => {
     // Again (a second submit): refused, in words, nothing more credited or recorded.
     const again = await reconcile(a.cookie, transfer.invoiceId);
     expect(again.status).toBe(409);
-    expect(again.data.error.message).toMatch(/already reconciled/);
+    expect(refusalIn(again.data).message).toMatch(/already reconciled/);
     expect(await balance(t.organizationId)).toBe(start + 2_500_000);
     expect(await countAdminActions("invoice.reconcile", transfer.invoiceId)).toBe(1);
     const topups = await rawQuery(`select id from wallet_entries where organization_id = $1 and kind = 'topup'`, [t.organizationId]);
@@ -270,12 +276,12 @@ describe("reconciling a bank transfer", () => {
       expect(view.data.invoice.reconcilable).toBe(false);
       const refused = await reconcile(a.cookie, id);
       expect(refused.status).toBe(409);
-      expect(refused.data.error.message).toMatch(/Only an unreconciled bank transfer/);
+      expect(refusalIn(refused.data).message).toMatch(/Only an unreconciled bank transfer/);
     }
     // Bad input: a clear 422, nothing done.
     const transfer = await bankTransfer(t, 1_000);
-    expect((await reconcile(a.cookie, transfer.invoiceId, { reference: "" })).data.error).toMatchObject({ field: "reference" });
-    expect((await reconcile(a.cookie, transfer.invoiceId, { paymentDate: "2999-01-01" })).data.error).toMatchObject({
+    expect(refusalIn((await reconcile(a.cookie, transfer.invoiceId, { reference: "" })).data)).toMatchObject({ field: "reference" });
+    expect(refusalIn((await reconcile(a.cookie, transfer.invoiceId, { paymentDate: "2999-01-01" })).data)).toMatchObject({
       field: "paymentDate",
     });
     expect((await reconcile(a.cookie, transfer.invoiceId, { paymentDate: "yesterday" })).status).toBe(422);
@@ -284,7 +290,7 @@ describe("reconciling a bank transfer", () => {
     expect((await reconcile(a.cookie, first.invoiceId, { reference: "KCB-SAME-1" })).status).toBe(302);
     const second = await reconcile(a.cookie, transfer.invoiceId, { reference: "KCB-SAME-1" });
     expect(second.status).toBe(409);
-    expect(second.data.error).toMatchObject({ field: "reference" });
+    expect(refusalIn(second.data)).toMatchObject({ field: "reference" });
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [transfer.invoiceId]))[0]!.status).toBe(
       "pending",
     );
@@ -300,7 +306,7 @@ describe("reconciling a bank transfer", () => {
     expect(view.data.stepUp).toBe(true);
     const without = await reconcile(a.cookie, transfer.invoiceId);
     expect(without.status).toBe(400);
-    expect(without.data.error).toMatchObject({ field: "confirmation" });
+    expect(refusalIn(without.data)).toMatchObject({ field: "confirmation" });
     const wrong = await reconcile(a.cookie, transfer.invoiceId, { confirmation: "not my password" });
     expect(wrong.status).toBe(400);
     expect(await balance(t.organizationId)).toBe(start);
@@ -336,7 +342,7 @@ describe("disputes", () => {
     expect(listed.data.openDisputes.some((d: any) => d.id === id)).toBe(true);
     const start = await balance(t.organizationId);
 
-    expect((await resolve(a.cookie, id, { intent: "credit", amount: "5000" })).data.error).toMatchObject({ field: "amount" });
+    expect(refusalIn((await resolve(a.cookie, id, { intent: "credit", amount: "5000" })).data)).toMatchObject({ field: "amount" });
     const done = await resolve(a.cookie, id, { intent: "credit", amount: "1,200", note: "Refund of the failed batch." });
     expect(done.status).toBe(302);
     const [d] = await rawQuery<{ outcome: string; status: string; credit_note_id: string }>(
@@ -374,7 +380,7 @@ describe("disputes", () => {
 
   it("rejects with a note the tenant sees, restoring the invoice's status", async () => {
     const { a, t, invoice: overdue, id } = await disputed("Sokoni Traders", 1_500, "overdue", "The overage price is not what we agreed.");
-    expect((await resolve(a.cookie, id, { intent: "reject", note: "" })).data.error).toMatchObject({ field: "note" });
+    expect(refusalIn((await resolve(a.cookie, id, { intent: "reject", note: "" })).data)).toMatchObject({ field: "note" });
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("disputed");
     const done = await resolve(a.cookie, id, { intent: "reject", note: "The Growth overage is KES 1.00 a message, as on the price list." });
     expect(done.status).toBe(302);
@@ -429,14 +435,16 @@ describe("disputes", () => {
       const without = await resolve(a.cookie, id, fields);
       expect(without.status).toBe(400);
       // The form comes back with what was typed (never the password).
-      expect(without.data.error).toMatchObject({
+      expect(refusalIn(without.data)).toMatchObject({
         intent: fields.intent,
         message: "Confirm it is you: enter your password (or a code from your authenticator app).",
         field: "confirmation",
       });
       const wrong = await resolve(a.cookie, id, { ...fields, confirmation: "not my password" });
       expect(wrong.status).toBe(400);
-      expect(wrong.data.error).toMatchObject({
+      expect(wrong.data.result.initialValue).toMatchObject({ note: fields.note });
+      expect(wrong.data.result.initialValue).not.toHaveProperty("confirmation");
+      expect(refusalIn(wrong.data)).toMatchObject({
         intent: fields.intent,
         message: "That password or code is not right.",
         field: "confirmation",
@@ -446,7 +454,7 @@ describe("disputes", () => {
 
     // An intent no form sends (an inherited name too): 400, nothing done.
     for (const intent of ["refund", "toString", ""])
-      expect((await resolve(a.cookie, id, { intent, confirmation: a.password })).data.error).toEqual({
+      expect(refusalIn((await resolve(a.cookie, id, { intent, confirmation: a.password })).data)).toEqual({
         intent: "",
         message: "Unknown action.",
       });
@@ -502,9 +510,9 @@ describe("wallet adjustments and reminders", () => {
 
     const tooMuch = await adjust(a.cookie, t.organizationId, { direction: "debit", amount: "600", reason: "Reverse a duplicate credit" });
     expect(tooMuch.status).toBe(409);
-    expect(tooMuch.data.error.message).toMatch(/below zero: nothing was changed/);
+    expect(refusalIn(tooMuch.data).message).toMatch(/below zero: nothing was changed/);
     expect(await balance(t.organizationId)).toBe(50_000);
-    expect((await adjust(a.cookie, t.organizationId, { direction: "debit", amount: "100", reason: "" })).data.error).toMatchObject({
+    expect(refusalIn((await adjust(a.cookie, t.organizationId, { direction: "debit", amount: "100", reason: "" })).data)).toMatchObject({
       field: "reason",
     });
     expect((await adjust(a.cookie, t.organizationId, { direction: "debit", amount: "abc", reason: "Something" })).status).toBe(422);
@@ -555,7 +563,7 @@ describe("wallet adjustments and reminders", () => {
     const paid = await invoice(t.organizationId, 100, { status: "paid" });
     const refused = await remind(paid.id);
     expect(refused.status).toBe(409);
-    expect(refused.data.error.message).toBe(`${paid.number} is paid: there is nothing to remind them of.`);
+    expect(refusalIn(refused.data).message).toBe(`${paid.number} is paid: there is nothing to remind them of.`);
     expect(await countAdminActions("invoice.reminder", paid.id)).toBe(0);
   });
 });

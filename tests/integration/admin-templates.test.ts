@@ -260,7 +260,7 @@ describe("the Templates tab", () => {
 
     const empty = await decide(cookie, id, { intent: "reject", reason: "   " });
     expect(empty.status).toBe(400);
-    expect(empty.data.error).toMatch(/Give the reason/);
+    expect(empty.data.result.error.reason[0]).toMatch(/Give the reason/);
     expect(await findTemplate(tenant.actor.organizationId, id)).toMatchObject({ status: "held", platformRejection: null });
     expect(await countAdminActions("template.reject", id)).toBe(0);
 
@@ -320,7 +320,7 @@ describe("the Templates tab", () => {
     // An unknown organisation is a clear 400, nothing audited.
     const unknown = await run(listAction, formRequest("/admin/templates", { intent: "hold", organisation: "JMB-NOPE0000" }, { cookie }));
     expect(unknown.status).toBe(400);
-    expect(unknown.data.holdError).toMatch(/No organisation/);
+    expect(unknown.data.result.error.organisation[0]).toMatch(/No organisation/);
   });
 
   it("writes Meta's webhook events to the history, and holds a tenant whose template Meta flags", async () => {
@@ -450,7 +450,7 @@ describe("holding new organisations' submissions (a platform setting)", () => {
     for (const hold of ["", "maybe"]) {
       const bad = await setting(cookie, hold);
       expect(bad.status).toBe(400);
-      expect(bad.data.holdNewError).toBe("Choose whether new organisations' submissions are held.");
+      expect(bad.data.result.error.hold).toEqual(["Choose whether new organisations' submissions are held."]);
     }
     const tenant = await connectedTenant("Mama Mboga Online");
     for (const cookie of [tenant.cookie, undefined]) {

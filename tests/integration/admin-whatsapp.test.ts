@@ -296,15 +296,21 @@ describe("an account's detail", () => {
     expect(page.data.stepUpNeeded).toBe(true);
     const noReason = await act(account.id, { intent: "disconnect", reason: "" }, boss.cookie);
     expect(noReason.status).toBe(400);
+    expect(noReason.data.result.error.reason).toEqual(["Give the reason, in a few words."]);
     const stale = await act(account.id, { intent: "disconnect", reason: "Fraud reported by Safaricom" }, boss.cookie);
     expect(stale.status).toBe(400);
-    expect(stale.data).toMatchObject({ field: "confirmation" });
+    expect(stale.data.result.error.confirmation).toEqual([
+      "Confirm it is you: enter your password (or a code from your authenticator app).",
+    ]);
+    expect(stale.data.result.initialValue.reason).toBe("Fraud reported by Safaricom");
     const wrong = await act(
       account.id,
       { intent: "disconnect", reason: "Fraud reported by Safaricom", confirmation: "not-it" },
       boss.cookie,
     );
     expect(wrong.status).toBe(400);
+    expect(wrong.data.result.error.confirmation).toEqual(["That password or code is not right."]);
+    expect(wrong.data.result.initialValue.confirmation).toBeUndefined();
     let [row] = await db()
       .select()
       .from(whatsappAccounts)
@@ -341,7 +347,9 @@ describe("an account's detail", () => {
     );
     expect(activity.map((a) => a.action)).toContain("WhatsApp account disconnected by Jumbe");
     // Already disconnected: a second try changes nothing.
-    expect((await act(account.id, { intent: "disconnect", reason: "Again please" }, boss.cookie)).status).toBe(409);
+    const again = await act(account.id, { intent: "disconnect", reason: "Again please" }, boss.cookie);
+    expect(again.status).toBe(409);
+    expect(again.data.result.error[""]).toEqual(["This account is already disconnected."]);
   });
 
   it("marks an account for reconnection: the tenant's WhatsApp page shows the reason until they connect again", async () => {
@@ -351,7 +359,7 @@ describe("an account's detail", () => {
     const { account } = await harness.graph.connect(tenant.organization.id, "Nyota Savings Sacco");
     const tooShort = await act(account.id, { intent: "reconnect", reason: "x" }, boss.cookie);
     expect(tooShort.status).toBe(400);
-    expect(tooShort.data.message).toContain("reason");
+    expect(tooShort.data.result.error.reason).toEqual(["Give the reason, in a few words."]);
 
     const asked = await act(account.id, { intent: "reconnect", reason: "Meta asked for the business to be verified again" }, boss.cookie);
     expect(asked.status).toBe(302);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
@@ -341,10 +341,22 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     delete: { needs: "templates:manage", form: (w) => ({ intent: "delete", template: w.template, confirm: "yes" }) },
   },
   "/templates/new": {
+    refresh: {
+      needs: "templates:manage",
+      form: () => ({ intent: "refresh", name: "agm_notice" }),
+      proof: false,
+      why: "redraws the example fields",
+    },
     draft: { needs: "templates:manage", form: () => ({ intent: "draft", name: "agm_notice" }), proof: false, why: "a full form" },
     submit: { needs: "templates:manage", form: () => ({ intent: "submit", name: "agm_notice" }), proof: false, why: "Meta" },
   },
   "/templates/:id/edit": {
+    refresh: {
+      needs: "templates:manage",
+      form: () => ({ intent: "refresh", name: "agm_notice" }),
+      proof: false,
+      why: "redraws the example fields",
+    },
     draft: { needs: "templates:manage", form: () => ({ intent: "draft", name: "agm_notice" }), proof: false, why: "a full form" },
     submit: { needs: "templates:manage", form: () => ({ intent: "submit", name: "agm_notice" }), proof: false, why: "Meta" },
   },
@@ -749,6 +761,35 @@ beforeEach(async () => {
   w = await buildWorld();
 });
 
+/**
+ * A route module's source with the page parts it imports (components/) and theirs, where its forms' intents are written since the pages were split into parts.
+ */
+/** Component files that more than one route module imports: parts shared by several pages. */
+const SHARED_PARTS = (() => {
+  const importers = new Map<string, number>();
+  for (const file of new Set(flatRoutes().map((route) => path.join(APP_DIR, route.file))))
+    for (const match of readFileSync(file, "utf8").matchAll(/from "~\/(components\/[^"]+)"/g))
+      for (const candidate of [".tsx", ".ts"].map((ext) => path.join(APP_DIR, match[1]!) + ext))
+        if (existsSync(candidate)) importers.set(candidate, (importers.get(candidate) ?? 0) + 1);
+  return new Set([...importers].filter(([, count]) => count > 1).map(([file]) => file));
+})();
+
+function pageSources(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const source = readFileSync(file, "utf8");
+  const parts = [...source.matchAll(/from "(~\/components\/[^"]+|\.{1,2}\/[^"]+)"/g)].flatMap((match) => {
+    const spec = match[1]!;
+    const base = spec.startsWith("~/") ? path.join(APP_DIR, spec.slice(2)) : path.resolve(path.dirname(file), spec);
+    if (!spec.startsWith("~/") && !file.includes(`${path.sep}components${path.sep}`)) return [];
+    const found = [".tsx", ".ts", "/index.ts", "/index.tsx", ""]
+      .map((ext) => base + ext)
+      .find((candidate) => existsSync(candidate) && !statSync(candidate).isDirectory());
+    return found && !SHARED_PARTS.has(found) ? pageSources(found, seen) : [];
+  });
+  return [source, ...parts];
+}
+
 describe("the matrix covers every route and intent", () => {
   it("has a permission (or a documented exception) and a sample path for every route of app/routes.ts", () => {
     const missing = ROUTES.filter((r) => {
@@ -777,7 +818,7 @@ describe("the matrix covers every route and intent", () => {
         wrong.push(`${route.pattern}: no row in ACTIONS`);
         continue;
       }
-      const source = readFileSync(path.join(APP_DIR, route.file), "utf8");
+      const [source, ...parts] = pageSources(path.join(APP_DIR, route.file));
       const intents = new Set<string>();
       for (const re of [
         /intent"?\)?\s*[!=]==\s*"([\w-]+)"/g,
@@ -785,8 +826,16 @@ describe("the matrix covers every route and intent", () => {
         /\bintent="([\w-]+)"/g,
         /\bintent:\s*"([\w-]+)"/g,
         /case "([\w-]+)":/g,
+        /\bintent:\s*z\.literal\("([\w-]+)"\)/g,
       ])
-        for (const match of source.matchAll(re)) intents.add(match[1]!);
+        for (const match of source!.matchAll(re)) intents.add(match[1]!);
+      for (const match of source!.matchAll(/\bintent:\s*z\.enum\(\[([^\]]+)\]/g))
+        for (const name of match[1]!.matchAll(/"([\w-]+)"/g)) intents.add(name[1]!);
+      // In the page's own parts (a part several pages share may post elsewhere), only what a form posts
+      // (their `case` and `intent:` serve other purposes).
+      for (const part of parts)
+        for (const re of [/name="intent"\s+value="([\w-]+)"/g, /\bintent="([\w-]+)"/g])
+          for (const match of part.matchAll(re)) intents.add(match[1]!);
       for (const intent of intents) if (!table[intent]) wrong.push(`${route.pattern}: intent "${intent}" has no row`);
       if (!intents.size && !table[""]) wrong.push(`${route.pattern}: no intents found, and no "" row`);
     }

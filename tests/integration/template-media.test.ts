@@ -170,7 +170,7 @@ describe("a template with an image header", () => {
     for (const [form, message] of cases) {
       const answer = await post(t, "/templates/new", form);
       expect(answer.status, message).toBe(400);
-      expect(answer.data.problems.headerSample).toBe(message);
+      expect(answer.data.result.error.headerSample).toEqual([message]);
       expect(answer.data.values).toMatchObject({
         name: "season_launch",
         body: "Our new season is here: come and see.",
@@ -183,14 +183,14 @@ describe("a template with an image header", () => {
     // Authentication templates take no media header.
     const auth = await post(t, "/templates/new", templateForm({ category: "AUTHENTICATION", otpButtonText: "Copy code" }));
     expect(auth.status).toBe(400);
-    expect(auth.data.problems.form).toMatch(/^Authentication templates take no media header/);
+    expect(auth.data.result.error[""][0]).toMatch(/^Authentication templates take no media header/);
   });
 
   it("keeps a good sample when another field has a problem, so the form sent again needs no new upload", async () => {
     const t = await tenant("Kumbuka Ltd");
     const first = await post(t, "/templates/new", templateForm({ body: "" }, { bytes: PNG, name: "poster.png", type: "image/png" }));
     expect(first.status).toBe(400);
-    expect(first.data.problems).toEqual({ body: "Enter the message body." });
+    expect(first.data.result.error).toEqual({ body: ["Enter the message body."] });
     const kept = first.data.values.headerSample;
     expect(kept).toMatchObject({ id: expect.any(String), fileName: "poster.png", contentType: "image/png", size: PNG.length });
     const again = await post(
@@ -207,7 +207,7 @@ describe("a template with an image header", () => {
     const other = await tenant("Jirani Ltd");
     const stolen = await post(other, "/templates/new", templateForm({ headerSampleId: kept.id }));
     expect(stolen.status).toBe(400);
-    expect(stolen.data.problems.headerSample).toMatch(/^Choose a sample image/);
+    expect(stolen.data.result.error.headerSample[0]).toMatch(/^Choose a sample image/);
   });
 
   it("keeps Meta's words on the draft when the upload fails, and resumes an upload cut short", async () => {

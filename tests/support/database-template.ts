@@ -17,12 +17,16 @@ declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
     postgresTemplate: string;
+    routeDeclarations: import("./in-process-app").RouteDeclaration[];
   }
 }
 
 const MIGRATIONS = path.resolve("drizzle");
 
 export default async function setup(project: TestProject) {
+  // Every route's declared permission, read once from its module for every file (tests/support/setup.ts).
+  const { routeDeclarations } = await import("./in-process-app");
+  project.provide("routeDeclarations", await routeDeclarations());
   project.provide("pgliteTemplate", "");
   project.provide("postgresTemplate", "");
   const adminUrl = process.env.TEST_DATABASE_URL;

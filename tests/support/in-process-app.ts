@@ -115,6 +115,43 @@ async function build(): Promise<ServerBuild> {
 
 let built: Promise<ServerBuild> | undefined;
 
+/** A route as the permission table reads it: where it sits and its module's `handle`, nothing else. */
+export interface RouteDeclaration {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  handle?: unknown;
+}
+
+/**
+ * Every route's declaration, read from its module (the integration run's global setup does it once
+ * and hands the list to each file, which then need not import every route module to know them).
+ */
+export async function routeDeclarations(): Promise<RouteDeclaration[]> {
+  const { routes } = await build();
+  return Object.values(routes).flatMap((route) =>
+    route
+      ? [
+          {
+            id: route.id,
+            parentId: route.parentId,
+            path: route.path,
+            index: route.index,
+            caseSensitive: route.caseSensitive,
+            handle: (route.module as { handle?: unknown }).handle,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The permission table from declarations read elsewhere (the routes' modules stay unloaded until a request needs them). */
+export function readRouteDeclarations(declarations: RouteDeclaration[]) {
+  readRoutes(Object.fromEntries(declarations.map((route) => [route.id, { ...route, module: { handle: route.handle } }])) as never);
+}
+
 /** The application's routes with their modules, as the server has them (built once per test file); the routes' permissions are read from it. */
 export function appBuild() {
   built ??= build();

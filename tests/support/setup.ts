@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { localFileStorage, setFileStorage } from "~/.server/infrastructure/storage";
 import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
 import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
-import { appBuild } from "./in-process-app";
+import { readRouteDeclarations } from "./in-process-app";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 
 // What a lower domain announces reaches the higher one that acts on it, as in the server.
@@ -21,9 +21,10 @@ setFileStorage(localFileStorage(storageDir));
 
 beforeAll(async () => {
   await openTestDatabase();
-  // The routes' declared permissions (decision 055), read as the server reads its build's: the
-  // layouts' middleware, the shell's navigation, search and sign-in's `from` ask them.
-  await appBuild();
+  // The routes' declared permissions (decision 055): the layouts' middleware, the shell's navigation,
+  // search and sign-in's `from` ask them. Read from the route modules once per run (the global setup);
+  // a file that sends requests to the application loads the modules themselves (appBuild).
+  readRouteDeclarations(inject("routeDeclarations"));
 }, 60_000);
 
 beforeEach(async () => {

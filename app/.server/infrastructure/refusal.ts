@@ -30,6 +30,8 @@ export type RefusalStatus = 400 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 
 
 export type RefusalDomain =
   | "admin_billing"
+  | "admin_whatsapp"
+  | "admin_templates"
   | "billing"
   | "campaign"
   | "contact"

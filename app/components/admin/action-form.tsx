@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, type FormProps } from "react-router";
 import { Button } from "~/components/ui/button";
 
 /**
  * One of a console page's actions as its own POST form: a heading, what it does, its fields, and
  * the submit button carrying the `intent` (Manage Account's resubscribe, reconnect, disconnect).
+ * `formProps` wires it to Conform (getFormProps) when the server sends its fields back.
  */
 export function AdminActionForm({
   title,
@@ -13,6 +14,7 @@ export function AdminActionForm({
   submit,
   variant = "secondary",
   disabled,
+  formProps,
   children,
 }: {
   title: string;
@@ -21,10 +23,11 @@ export function AdminActionForm({
   submit: string;
   variant?: "secondary" | "danger";
   disabled?: boolean;
+  formProps?: Omit<FormProps, "method" | "className" | "children">;
   children?: ReactNode;
 }) {
   return (
-    <Form method="post" className="space-y-3">
+    <Form method="post" {...formProps} className="space-y-3">
       <h3 className="font-medium">{title}</h3>
       {description ? <p className="text-sm text-slate-600">{description}</p> : null}
       {children}

@@ -5,9 +5,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adminInvoice, sendInvoiceReminder } from "~/.server/domains/admin/billing/invoice-detail";
 import { reconcileInvoice } from "~/.server/domains/admin/billing/reconcile";
-import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
-import { billingAction, type AdminFormError } from "~/.server/domains/admin/billing/actions";
-import { formTexts } from "~/.server/domains/admin/billing/refusal";
+import { billingAction, billingIntent } from "~/.server/domains/admin/billing/actions";
 import { nairobiDate } from "~/.server/domains/billing/periods";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
@@ -15,8 +13,9 @@ import { AdminInvoiceStatusBadge } from "~/components/billing/invoice-history";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Field, FormError, TextareaField } from "~/components/ui/field";
-import { StepUpField } from "~/components/ui/step-up-field";
+import { FormError } from "~/components/ui/field";
+import { ReconcileForm } from "~/components/admin/billing/reconcile-form";
+import { formErrorsOf, replyFor } from "~/components/admin/billing/form-reply";
 import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
 import { Download } from "~/components/ui/icons";
 import { formatInvoiceDateTime } from "~/lib/invoice";
@@ -41,20 +40,22 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const action = (args: Route.ActionArgs) =>
   billingAction(args, `/admin/billing/invoices/${args.params.id}`, {
-    reminder: {
+    reminder: billingIntent({
+      fields: [],
       destructive: false,
       work: async ({ current, meta, id }) => {
         const sent = await sendInvoiceReminder(current, meta, id);
         return `Reminder for ${sent.number} e-mailed to ${sent.to}.`;
       },
-    },
-    reconcile: {
+    }),
+    reconcile: billingIntent({
+      fields: ["reference", "paymentDate", "note"],
       destructive: true,
-      work: async ({ current, meta, id, form }) => {
-        const done = await reconcileInvoice(current, meta, id, formTexts(form, "reference", "paymentDate", "note"));
+      work: async ({ current, meta, id, values }) => {
+        const done = await reconcileInvoice(current, meta, id, values);
         return `${done.number} reconciled: the wallet was credited once.`;
       },
-    },
+    }),
   });
 
 const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
@@ -63,12 +64,9 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
   const { invoice, stepUp, today } = loaderData;
   const [searchParams] = useSearchParams();
   const busy = useNavigation().state === "submitting";
-  const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
-  const errorOf = (intent: string, field?: string) =>
-    error && error.intent === intent && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined;
-  const typed = (intent: string, name: string) => (error?.intent === intent ? error.values?.[name] : undefined);
+  const reconcileReply = replyFor(actionData, "reconcile");
   // A refused reconcile shows its form again (open), with or without JavaScript.
-  const reconcileParams = error?.intent === "reconcile" ? new URLSearchParams({ dialog: "reconcile" }) : searchParams;
+  const reconcileParams = reconcileReply ? new URLSearchParams({ dialog: "reconcile" }) : searchParams;
   const doc = invoice.document;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -95,9 +93,9 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
           ) : null}
         </div>
       </div>
-      <FormError errors={errorOf("reminder")} />
+      <FormError errors={formErrorsOf(replyFor(actionData, "reminder"))} />
       {/* A reconcile refused once the invoice can no longer be reconciled (another tab, another administrator): its form is gone, so say it here. */}
-      {!invoice.reconcilable ? <FormError errors={errorOf("reconcile")} /> : null}
+      {!invoice.reconcilable ? <FormError errors={formErrorsOf(reconcileReply)} /> : null}
 
       <Card aria-labelledby="account-title">
         <CardHeader id="account-title" title="Account" />
@@ -176,43 +174,15 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
           title={`Reconcile ${doc.number}`}
           description="Match the transfer on the bank statement. The tenant's wallet is credited once, and the invoice marked paid."
         >
-          <Form method="post" action={`/admin/billing/invoices/${invoice.id}`} className="space-y-4" preventScrollReset>
-            <FormError errors={errorOf("reconcile")} />
-            <Field
-              label="Bank reference"
-              name="reference"
-              maxLength={64}
-              markRequired
-              hint={doc.payment.reference ? `The tenant was given ${doc.payment.reference}.` : undefined}
-              defaultValue={typed("reconcile", "reference")}
-              errors={errorOf("reconcile", "reference")}
-            />
-            <Field
-              label="Payment date"
-              name="paymentDate"
-              type="date"
-              max={today}
-              defaultValue={typed("reconcile", "paymentDate") ?? today}
-              markRequired
-              errors={errorOf("reconcile", "paymentDate")}
-            />
-            <TextareaField
-              label="Notes"
-              name="note"
-              maxLength={RECONCILE_NOTE_MAX}
-              defaultValue={typed("reconcile", "note")}
-              errors={errorOf("reconcile", "note")}
-            />
-            <StepUpField needed={stepUp} error={errorOf("reconcile", "confirmation")?.[0]} id="reconcile-confirmation" />
-            <div className="flex justify-end gap-2">
-              <Link to={closeDialogHref(searchParams)} replace preventScrollReset className={buttonClass("secondary")}>
-                Cancel
-              </Link>
-              <Button type="submit" name="intent" value="reconcile" pending={busy}>
-                Mark as Reconciled
-              </Button>
-            </div>
-          </Form>
+          <ReconcileForm
+            invoiceId={invoice.id}
+            reference={doc.payment.reference}
+            today={today}
+            cancel={closeDialogHref(searchParams)}
+            result={reconcileReply}
+            stepUp={stepUp}
+            busy={busy}
+          />
         </UrlDialog>
       ) : null}
     </div>

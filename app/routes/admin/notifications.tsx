@@ -1,4 +1,6 @@
 import { Form, href, redirect, useSearchParams } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -28,13 +30,16 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// The bell's one form: its button's intent and the page to go back to (checked by bellReturnPath).
+const MarkReadSchema = z.object({ intent: z.literal("mark-read"), back: z.optional(z.string()) });
+
 /** POST intent=mark-read: everything so far is read; back to the page the form was on. */
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  if (form.get("intent") !== "mark-read") throw new Response("Unknown action", { status: 400 });
+  const post = parseWithZod(await readForm(args.request), { schema: MarkReadSchema });
+  if (post.status !== "success") throw new Response("Unknown action", { status: 400 });
   await markBellRead(current);
-  return redirect(bellReturnPath(form.get("back")));
+  return redirect(bellReturnPath(post.value.back ?? null));
 }
 
 export default function AdminNotifications({ loaderData }: Route.ComponentProps) {

@@ -1,22 +1,21 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data } from "react-router";
+import * as z from "zod/mini";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/system";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { resolveAlertAction, systemPage } from "~/.server/domains/admin/system/page";
-import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
-import type { AlertRow } from "~/.server/domains/admin/system/alerts";
-import type { InstanceProbe, Probe } from "~/.server/domains/admin/system/probes";
+import { SYSTEM_RANGES } from "~/lib/system-ranges";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { Card, CardBody, CardHeader } from "~/components/ui/card";
-import { BarChart, LineChart } from "~/components/ui/chart";
-import { TextareaField } from "~/components/ui/field";
+import { Badge } from "~/components/ui/badge";
+import { Card } from "~/components/ui/card";
 import { Notice } from "~/components/ui/notice";
-import { Table, type Column } from "~/components/ui/table";
-import { formatNumber, formatWhen } from "~/lib/dates";
+import { Table } from "~/components/ui/table";
+import { ALERT_COLUMNS, InstanceCard, RangeSelector, ResolveForm, ServiceCard } from "~/components/admin/system/system-parts";
+import { DatabaseSection, MetricsSection, ResourcesSection } from "~/components/admin/system/system-sections";
+import { formatWhen } from "~/lib/dates";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
@@ -35,175 +34,19 @@ export async function loader(args: Route.LoaderArgs) {
   return data(page, { status: page.rangeError ? 400 : 200, headers: { "Cache-Control": "no-store" } });
 }
 
+const IntentSchema = z.object({ intent: z.literal("resolve") });
+
 export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   platformScope(current);
   const formData = await readForm(args.request);
-  const intent = formData.get("intent");
-  if (intent !== "resolve") return data({ alertId: "", message: "Unknown action." }, { status: 400 });
+  // The alert's id and note are read through the domain's own schema (ResolveAlertForm).
+  if (parseWithZod(formData, { schema: IntentSchema }).status !== "success")
+    return data({ alertId: "", message: "Unknown action." }, { status: 400 });
   const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
   if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
   return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
 }
-
-const STATUS: Record<Probe["status"] | InstanceProbe["status"], { tone: BadgeTone; words: string }> = {
-  up: { tone: "success", words: "Up" },
-  degraded: { tone: "warning", words: "Degraded" },
-  down: { tone: "danger", words: "Down" },
-  off: { tone: "neutral", words: "Not configured" },
-  stale: { tone: "danger", words: "Stale" },
-};
-
-function bytes(n: number | null | undefined) {
-  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
-  if (n < 1024 * 1024) return `${formatNumber(Math.round(n / 1024))} KB`;
-  if (n < 1024 * 1024 * 1024) return `${formatNumber(Math.round((n / 1024 / 1024) * 10) / 10)} MB`;
-  return `${formatNumber(Math.round((n / 1024 / 1024 / 1024) * 100) / 100)} GB`;
-}
-
-function since(seconds: number) {
-  if (seconds < 90) return `${seconds} s ago`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
-  return `${Math.round(seconds / 3600)} h ago`;
-}
-
-function RangeSelector({ range }: { range: SystemRange }) {
-  return (
-    <nav aria-label="Time range" className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
-      {(Object.keys(SYSTEM_RANGES) as SystemRange[]).map((key) => (
-        <Link
-          key={key}
-          to={`?range=${key}`}
-          preventScrollReset
-          aria-current={key === range ? "page" : undefined}
-          aria-label={SYSTEM_RANGES[key].label}
-          className={`rounded-md px-3 py-1.5 text-sm font-medium ${key === range ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
-        >
-          {key}
-        </Link>
-      ))}
-    </nav>
-  );
-}
-
-function ServiceCard({ probe }: { probe: Probe }) {
-  const status = STATUS[probe.status];
-  return (
-    <Card as="article" padding="sm" data-testid="service-card" aria-labelledby={`svc-${probe.service.replace(/\W+/g, "-")}`}>
-      <div className="flex items-start justify-between gap-2">
-        <h3 id={`svc-${probe.service.replace(/\W+/g, "-")}`} className="font-semibold text-slate-900">
-          {probe.service}
-        </h3>
-        <Badge tone={status.tone}>{status.words}</Badge>
-      </div>
-      <p className="mt-2 text-sm text-slate-700">{probe.summary}</p>
-      <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
-        {probe.latencyMs !== null ? (
-          <>
-            <dt className="text-slate-500">Latency</dt>
-            <dd className="text-right font-medium text-slate-900">{probe.latencyMs} ms</dd>
-          </>
-        ) : null}
-        {probe.figures.map((f) => (
-          <div key={f.label} className="contents">
-            <dt className="text-slate-500">{f.label}</dt>
-            <dd className="truncate text-right font-medium text-slate-900" title={f.value}>
-              {f.value}
-            </dd>
-          </div>
-        ))}
-      </dl>
-    </Card>
-  );
-}
-
-function InstanceCard({ instance }: { instance: InstanceProbe }) {
-  const status = STATUS[instance.status];
-  const r = instance.resources ?? {};
-  return (
-    <Card as="article" padding="sm" data-testid="instance-card" aria-label={`Instance ${instance.hostname} (process ${instance.pid})`}>
-      <div className="flex items-start justify-between gap-2">
-        <h3 className="font-semibold break-all text-slate-900">
-          {instance.hostname} <span className="font-normal text-slate-500">· process {instance.pid}</span>
-        </h3>
-        <Badge tone={status.tone}>{status.words}</Badge>
-      </div>
-      <p className="mt-1 text-sm text-slate-600">
-        Heartbeat {since(instance.secondsSince)}; running since {formatWhen(instance.startedAt)}
-        {instance.version ? `; version ${instance.version}` : ""}.
-      </p>
-      <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
-        <dt className="text-slate-500">CPU</dt>
-        <dd className="text-right font-medium">{r.cpuPercent ?? "—"}% of a core</dd>
-        <dt className="text-slate-500">Memory (RSS)</dt>
-        <dd className="text-right font-medium">{bytes(r.rssBytes)}</dd>
-        <dt className="text-slate-500">Heap used</dt>
-        <dd className="text-right font-medium">{bytes(r.heapUsedBytes)}</dd>
-        <dt className="text-slate-500">Event-loop delay (p99)</dt>
-        <dd className="text-right font-medium">{r.eventLoopP99Ms ?? "—"} ms</dd>
-      </dl>
-    </Card>
-  );
-}
-
-function ResolveForm({ alert, error }: { alert: AlertRow; error: string | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("alertId") === alert.id;
-  return (
-    <Form method="post" preventScrollReset className="mt-3 space-y-2" aria-label={`Resolve: ${alert.title}`}>
-      <input type="hidden" name="intent" value="resolve" />
-      <input type="hidden" name="alertId" value={alert.id} />
-      <TextareaField
-        label="Resolution note"
-        name="note"
-        id={`note-${alert.id}`}
-        required
-        minLength={3}
-        maxLength={500}
-        rows={2}
-        hint="What was done, for the audit log."
-        errors={error ? [error] : undefined}
-      />
-      <Button type="submit" size="sm" disabled={busy}>
-        {busy ? "Resolving…" : "Resolve"}
-      </Button>
-    </Form>
-  );
-}
-
-const ALERT_COLUMNS: Column<AlertRow>[] = [
-  { key: "opened", header: "Opened", cell: (a) => <time dateTime={a.openedAt}>{formatWhen(a.openedAt)}</time> },
-  { key: "rule", header: "Rule", cell: (a) => a.ruleWords, hideOnPhone: true },
-  {
-    key: "alert",
-    header: "Alert",
-    cell: (a) => (
-      <>
-        <span className="font-medium text-slate-900">{a.title}</span>
-        {a.details ? <span className="block text-sm text-slate-600">{a.details}</span> : null}
-      </>
-    ),
-  },
-  {
-    key: "level",
-    header: "Level",
-    cell: (a) => <Badge tone={a.level === "error" ? "danger" : "warning"}>{a.level === "error" ? "Error" : "Warning"}</Badge>,
-  },
-  {
-    key: "status",
-    header: "Status",
-    cell: (a) =>
-      a.resolvedAt ? (
-        <span className="text-sm">
-          Resolved <time dateTime={a.resolvedAt}>{formatWhen(a.resolvedAt)}</time>
-          {a.resolvedByEmail ? ` by ${a.resolvedByEmail}` : " (the condition cleared)"}
-          {a.resolution && a.resolvedByEmail ? <span className="block text-slate-600">“{a.resolution}”</span> : null}
-        </span>
-      ) : (
-        <Badge tone="danger">Open</Badge>
-      ),
-  },
-];
 
 export default function AdminSystem({ loaderData, actionData }: Route.ComponentProps) {
   const { range, rangeError, health, series, database, openAlerts, alerts, moreAlerts } = loaderData;
@@ -288,148 +131,9 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
         )}
       </section>
 
-      <section aria-labelledby="metrics-title">
-        <h2 id="metrics-title" className="text-lg font-semibold text-slate-900">
-          Metrics over {words}
-        </h2>
-        {series.empty ? (
-          <p className="mt-1 text-sm text-slate-600">No samples in {words} yet: each instance samples every minute.</p>
-        ) : (
-          <p className="mt-1 text-sm text-slate-600">Sampled every minute, Nairobi time; kept 30 days.</p>
-        )}
-        <div className="mt-3 grid gap-4 lg:grid-cols-2">
-          <Card padding="sm">
-            <BarChart title="Requests answered" data={series.requests} labelHeader="Time" valueHeader="Requests" />
-          </Card>
-          <Card padding="sm">
-            <LineChart
-              title="Server errors (share of requests answered 5xx, %)"
-              data={series.errorRate}
-              labelHeader="Time"
-              valueHeader="%"
-            />
-          </Card>
-          <Card padding="sm">
-            <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} labelHeader="Time" valueHeader="Jobs" />
-          </Card>
-          <Card padding="sm">
-            <LineChart title="Oldest ready job (seconds waited, peak)" data={series.oldestJob} labelHeader="Time" valueHeader="Seconds" />
-          </Card>
-          <Card padding="sm">
-            <BarChart title="Webhook deliveries received" data={series.webhooksReceived} labelHeader="Time" valueHeader="Deliveries" />
-          </Card>
-          <Card padding="sm">
-            <LineChart
-              title="Webhook lag (seconds the oldest waited, peak)"
-              data={series.webhookLag}
-              labelHeader="Time"
-              valueHeader="Seconds"
-            />
-          </Card>
-        </div>
-      </section>
-
-      <section aria-labelledby="resources-title">
-        <h2 id="resources-title" className="text-lg font-semibold text-slate-900">
-          Resources per instance
-        </h2>
-        {series.instances.length ? (
-          <div className="mt-3 space-y-4">
-            {series.instances.map((instance) => (
-              <Card key={instance.id} padding="sm">
-                <CardHeader level={3} title={`${instance.hostname} · process ${instance.pid}`} />
-                <CardBody className="grid gap-4 md:grid-cols-3">
-                  <LineChart title="CPU (% of a core, average)" data={instance.cpu} labelHeader="Time" valueHeader="%" height={140} />
-                  <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} labelHeader="Time" valueHeader="MB" height={140} />
-                  <LineChart
-                    title="Event-loop delay (p99, ms, peak)"
-                    data={instance.loopDelay}
-                    labelHeader="Time"
-                    valueHeader="ms"
-                    height={140}
-                  />
-                </CardBody>
-              </Card>
-            ))}
-          </div>
-        ) : (
-          <p className="mt-1 text-sm text-slate-600">No instance sampled its resources in {words}.</p>
-        )}
-      </section>
-
-      <section aria-labelledby="database-title">
-        <h2 id="database-title" className="text-lg font-semibold text-slate-900">
-          Database
-        </h2>
-        <div className="mt-3 grid gap-4 lg:grid-cols-2">
-          <Card padding="sm">
-            <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
-              <dt className="text-slate-500">Engine</dt>
-              <dd className="text-right font-medium">
-                {database.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}
-                {database.version ? ` ${database.version}` : ""}
-              </dd>
-              <dt className="text-slate-500">Size</dt>
-              <dd className="text-right font-medium" data-testid="database-size">
-                {bytes(database.sizeBytes)}
-              </dd>
-            </dl>
-            <h3 className="mt-4 text-sm font-semibold text-slate-900">Connections</h3>
-            {database.connections ? (
-              <ul className="mt-1 text-sm">
-                {database.connections.map((c) => (
-                  <li key={c.state} className="flex justify-between">
-                    <span className="text-slate-600">{c.state}</span>
-                    <span className="font-medium">{c.count}</span>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="mt-1 text-sm text-slate-600">{database.connectionsNote}</p>
-            )}
-          </Card>
-          <Card padding="none">
-            <Table
-              caption="Largest tables"
-              columns={[
-                { key: "name", header: "Table", cell: (t) => <code className="text-sm">{t.name}</code> },
-                { key: "size", header: "Size", cell: (t) => bytes(t.totalBytes), align: "right" },
-                {
-                  key: "rows",
-                  header: "Rows (estimate)",
-                  cell: (t) => (t.rows === null ? "not analysed yet" : formatNumber(t.rows)),
-                  align: "right",
-                  hideOnPhone: true,
-                },
-              ]}
-              rows={database.tables}
-              rowKey={(t) => t.name}
-              empty={<p className="p-4 text-sm text-slate-600">The table sizes could not be read.</p>}
-            />
-          </Card>
-        </div>
-        <Card padding="sm" className="mt-4">
-          <h3 className="text-sm font-semibold text-slate-900">Slowest statements</h3>
-          {database.slowest ? (
-            <ol className="mt-2 space-y-2 text-sm">
-              {database.slowest.map((s, i) => (
-                <li key={i}>
-                  <code className="block truncate text-xs" title={s.query}>
-                    {s.query}
-                  </code>
-                  <span className="text-slate-600">
-                    {s.meanMs} ms on average over {formatNumber(s.calls)} calls
-                  </span>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="mt-1 text-sm text-slate-600" data-testid="slowest-note">
-              {database.slowestNote}
-            </p>
-          )}
-        </Card>
-      </section>
+      <MetricsSection series={series} words={words} />
+      <ResourcesSection series={series} words={words} />
+      <DatabaseSection database={database} />
 
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-lg font-semibold text-slate-900">

@@ -1,8 +1,11 @@
 import { data, Form, href, useNavigation } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/template";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findReviewedTemplate } from "~/.server/domains/admin/templates/queries";
@@ -17,7 +20,7 @@ import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
-import { Field, TextareaField } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import { Name } from "~/components/ui/name";
@@ -25,6 +28,8 @@ import { formatWhen } from "~/lib/dates";
 import { withoutBidiControls } from "~/lib/names";
 import { categoryLabel, formatBytes, languageLabel, renderTemplate, templateStatusLabel, templateStatusTone } from "~/lib/templates";
 import { TextLink } from "~/components/ui/text-link";
+import { RejectForm, TemplateHistory } from "~/components/admin/templates/review-parts";
+import { formErrorsOf, replyFor } from "~/components/admin/billing/form-reply";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.template ? `Review ${loaderData.template.name}` : "Template review"} | Admin console | Jumbe` },
@@ -73,41 +78,48 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// What each of the page's forms posts: its button's intent, and the reason typed (free text; the domain checks it).
+const ReviewSchema = z.object({
+  intent: z.enum(["approve", "reject", "hold", "release"]),
+  reason: z.optional(z.string()),
+  holdReason: z.optional(z.string()),
+});
+
 /** Approve (send to Meta), Reject (with the reason the tenant sees), or hold / release the organisation: each audited. */
 export async function action(args: Route.ActionArgs) {
   const { current, scope, reviewed } = await requireReviewed(args);
-  const form = await readForm(args.request);
-  const intent = form.get("intent");
+  const submission = parseWithZod(await readForm(args.request), { schema: ReviewSchema });
+  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { intent, reason, holdReason } = submission.value;
   const meta = requestMeta(args.request, args.context);
   const here = href("/admin/templates/:id", { id: reviewed.id });
-  if (intent === "approve") {
-    const outcome = await approveHeldTemplate(scope, current, meta, reviewed.id);
-    if (!outcome.ok) return data({ error: outcome.message, field: "approve" as const }, { status: outcome.status });
-    if (outcome.metaError)
-      return redirectWithToast(here, "error", `Approved, but Meta did not accept it: ${outcome.metaError}. It is still held.`);
-    return redirectWithToast(here, "success", `${outcome.template.name} was sent to Meta for approval.`);
+  try {
+    if (intent === "approve") {
+      const outcome = await approveHeldTemplate(scope, current, meta, reviewed.id);
+      if (outcome.metaError)
+        return redirectWithToast(here, "error", `Approved, but Meta did not accept it: ${outcome.metaError}. It is still held.`);
+      return redirectWithToast(here, "success", `${outcome.template.name} was sent to Meta for approval.`);
+    }
+    if (intent === "reject") {
+      const outcome = await rejectHeldTemplate(scope, current, meta, reviewed.id, reason ?? "");
+      return redirectWithToast(
+        here,
+        "success",
+        `${outcome.template.name} was returned to ${withoutBidiControls(reviewed.business)} with your reason.`,
+      );
+    }
+  } catch (error) {
+    return refusalReply(submission, refusalOf(error), { extra: { intent } });
   }
-  if (intent === "reject") {
-    const outcome = await rejectHeldTemplate(scope, current, meta, reviewed.id, String(form.get("reason") ?? ""));
-    if (!outcome.ok) return data({ error: outcome.message, field: "reason" as const }, { status: outcome.status });
-    return redirectWithToast(
-      here,
-      "success",
-      `${outcome.template.name} was returned to ${withoutBidiControls(reviewed.business)} with your reason.`,
-    );
-  }
-  if (intent === "hold" || intent === "release") {
-    const on = intent === "hold";
-    await setTemplateHold(scope, current, meta, reviewed.organizationId, on, String(form.get("holdReason") ?? ""));
-    return redirectWithToast(
-      here,
-      "success",
-      on
-        ? `${withoutBidiControls(reviewed.business)}'s submissions are now held for review.`
-        : `${withoutBidiControls(reviewed.business)}'s submissions go straight to Meta again.`,
-    );
-  }
-  throw data("Unknown action.", { status: 400 });
+  const on = intent === "hold";
+  await setTemplateHold(scope, current, meta, reviewed.organizationId, on, holdReason ?? "");
+  return redirectWithToast(
+    here,
+    "success",
+    on
+      ? `${withoutBidiControls(reviewed.business)}'s submissions are now held for review.`
+      : `${withoutBidiControls(reviewed.business)}'s submissions go straight to Meta again.`,
+  );
 }
 
 export default function AdminTemplateReview({ loaderData, actionData }: Route.ComponentProps) {
@@ -115,6 +127,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const held = template.status === "held";
+  const approveErrors = formErrorsOf(replyFor(actionData, "approve"));
   return (
     <div className="space-y-6">
       <div>
@@ -128,9 +141,9 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
         </p>
       </div>
 
-      {actionData?.error && actionData.field === "approve" ? (
+      {approveErrors ? (
         <Notice tone="warning" title="Not sent">
-          {actionData.error}
+          {approveErrors[0]}
         </Notice>
       ) : null}
       {template.lastError ? <Notice tone="warning">{template.lastError}</Notice> : null}
@@ -165,19 +178,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
                     Approve and send to Meta
                   </Button>
                 </Form>
-                <Form method="post" className="space-y-3" noValidate>
-                  <TextareaField
-                    label="Reason the organisation will see"
-                    name="reason"
-                    maxLength={1000}
-                    markRequired
-                    hint="What to change before submitting again."
-                    errors={actionData?.error && actionData.field === "reason" ? [actionData.error] : undefined}
-                  />
-                  <Button type="submit" name="intent" value="reject" variant="danger" pending={busy("reject")}>
-                    Reject
-                  </Button>
-                </Form>
+                <RejectForm result={replyFor(actionData, "reject")} busy={busy("reject")} />
               </CardBody>
             </Card>
           ) : (
@@ -229,32 +230,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
         </div>
       </div>
 
-      <Card aria-labelledby="history">
-        <CardHeader id="history" title="History" description="What the organisation did, what Jumbe's review decided and what Meta said." />
-        <CardBody>
-          {history.length ? (
-            <ol className="space-y-3 border-l border-slate-200 pl-4">
-              {history.map((event) => (
-                <li key={event.id} className="text-sm">
-                  <p>
-                    <span className="font-medium text-slate-900">{event.words}</span>{" "}
-                    <span className="text-slate-500">
-                      · {event.source === "meta" ? "Meta" : event.source === "platform" ? "Jumbe" : "Organisation"}
-                      {event.actorEmail ? ` (${event.actorEmail})` : ""} ·{" "}
-                      <time dateTime={event.createdAt}>{formatWhen(event.createdAt)}</time>
-                    </span>
-                  </p>
-                  {event.reason ? <p className="text-slate-600">{event.reason}</p> : null}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="text-sm text-slate-600">
-              No recorded events yet{template.source === "meta" ? ": it was imported from Meta's Business Manager" : ""}.
-            </p>
-          )}
-        </CardBody>
-      </Card>
+      <TemplateHistory history={history} importedFromMeta={template.source === "meta"} />
     </div>
   );
 }

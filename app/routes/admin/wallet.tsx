@@ -1,12 +1,12 @@
 import { data, Form, useNavigation } from "react-router";
+import { getFormProps } from "@conform-to/react";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/domains/admin/billing/wallet";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
-import { billingAction, type AdminFormError } from "~/.server/domains/admin/billing/actions";
-import { formTexts } from "~/.server/domains/admin/billing/refusal";
+import { billingAction, billingIntent } from "~/.server/domains/admin/billing/actions";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -21,6 +21,8 @@ import { Name } from "~/components/ui/name";
 import { withoutBidiControls } from "~/lib/names";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { useServerCheckedForm } from "~/components/ui/use-schema-form";
+import { replyFor } from "~/components/admin/billing/form-reply";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `Wallet of ${page ? withoutBidiControls(page.wallet.businessName) : "an organisation"} | Admin console | Jumbe` },
@@ -35,13 +37,14 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const action = (args: Route.ActionArgs) =>
   billingAction(args, `/admin/billing/wallets/${args.params.id}`, {
-    adjust: {
+    adjust: billingIntent({
+      fields: ["direction", "amount", "reason"],
       destructive: true,
-      work: async ({ current, meta, id, form }) => {
-        const done = await adjustWallet(current, meta, id, formTexts(form, "direction", "amount", "reason"));
+      work: async ({ current, meta, id, values }) => {
+        const done = await adjustWallet(current, meta, id, values);
         return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
       },
-    },
+    }),
   });
 
 const ENTRY_COLUMNS: Column<AdminWallet["entries"][number]>[] = [
@@ -56,9 +59,10 @@ const ENTRY_COLUMNS: Column<AdminWallet["entries"][number]>[] = [
 export default function AdminWalletPage({ loaderData, actionData }: Route.ComponentProps) {
   const { wallet, stepUp } = loaderData;
   const busy = useNavigation().state === "submitting";
-  const error: AdminFormError | undefined = actionData && "error" in actionData ? actionData.error : undefined;
-  const errorOf = (field?: string) => (error && (field === undefined ? !error.field : error.field === field) ? [error.message] : undefined);
-  const typed = (name: string) => error?.values?.[name];
+  const [form, fields] = useServerCheckedForm<{ direction: string; amount: string; reason: string; confirmation: string }>(
+    replyFor(actionData, "adjust"),
+    { id: "adjust-wallet" },
+  );
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <BackLink to="/admin/billing">Billing</BackLink>
@@ -82,35 +86,38 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
           title="Adjust the wallet"
           description="A credit or debit with a reason, written to the ledger as an adjustment by you. A debit cannot take the available balance below zero."
         />
-        <Form method="post" className="mt-4 grid gap-4 sm:max-w-lg">
-          <FormError errors={errorOf()} />
+        <Form method="post" className="mt-4 grid gap-4 sm:max-w-lg" {...getFormProps(form)} noValidate>
+          <FormError id={form.errorId} errors={form.errors} />
           <RadioGroupField
             legend="Direction"
-            name="direction"
-            defaultValue={typed("direction") === "debit" ? "debit" : "credit"}
+            name={fields.direction.name}
+            defaultValue={fields.direction.initialValue === "debit" ? "debit" : "credit"}
             options={[
               { value: "credit", label: "Credit (add money)" },
               { value: "debit", label: "Debit (take money)" },
             ]}
-            errors={errorOf("direction")}
+            errors={fields.direction.errors}
+            key={fields.direction.key}
           />
           <Field
             label="Amount (KES)"
-            name="amount"
+            name={fields.amount.name}
             inputMode="decimal"
             markRequired
-            defaultValue={typed("amount")}
-            errors={errorOf("amount")}
+            defaultValue={fields.amount.initialValue}
+            errors={fields.amount.errors}
+            key={fields.amount.key}
           />
           <TextareaField
             label="Reason"
-            name="reason"
+            name={fields.reason.name}
             maxLength={ADJUSTMENT_REASON_MAX}
             markRequired
-            defaultValue={typed("reason")}
-            errors={errorOf("reason")}
+            defaultValue={fields.reason.initialValue}
+            errors={fields.reason.errors}
+            key={fields.reason.key}
           />
-          <StepUpField needed={stepUp} error={errorOf("confirmation")?.[0]} />
+          <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} />
           <div>
             <Button type="submit" name="intent" value="adjust" pending={busy}>
               Apply adjustment

@@ -18,6 +18,7 @@ import { ConnectButton } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -56,13 +57,11 @@ export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const current = await requireUserWithPermission(args, "whatsapp:manage");
   const form = await readForm(request);
-  const intent = form.get("intent");
-  const accountId = String(form.get("accountId") ?? "");
-  const back = String(form.get("redirectTo") ?? "");
+  const { intent, accountId, redirectTo: back, confirm } = postedTexts(form, ["intent", "accountId", "redirectTo", "confirm"]);
   const to = isLocalPath(back) ? back : "/whatsapp";
   const meta = requestMeta(request, context);
   if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", "Unknown action.");
-  if (intent === "disconnect" && form.get("confirm") !== "yes") {
+  if (intent === "disconnect" && confirm !== "yes") {
     // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
     if (!(await disconnectQuestion(current.organization.id, accountId))) {
       const [known] = (await listConnections(current.organization.id)).filter((c) => c.id === accountId);

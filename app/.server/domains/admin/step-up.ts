@@ -16,18 +16,6 @@ export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 /** The form field a destructive action's form carries when a step-up is due. */
 export const STEP_UP_FIELD = "confirmation";
 
-/**
- * What the administrator typed in a refused form, to show in it again (a reason, an amount, a
- * reference): without JavaScript the page is new, and a form asking for the password must not lose
- * the rest. Never the password itself, nor the intent.
- */
-export function typedValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of form)
-    if (typeof value === "string" && name !== STEP_UP_FIELD && name !== "intent" && name.length <= 40) values[name] = value.slice(0, 2000);
-  return values;
-}
-
 export const STEP_UP_MESSAGES = {
   required: "Confirm it is you: enter your password (or a code from your authenticator app).",
   wrong: "That password or code is not right.",

@@ -2,14 +2,9 @@ import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
-import {
-  CATEGORY_VALUES,
-  LANGUAGE_VALUES,
-  TEMPLATE_STATUSES,
-  type TemplateCategory,
-  type TemplateLanguage,
-  type TemplateStatus,
-} from "../../../lib/templates";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { TemplateFiltersSchema } from "../../../lib/schemas/templates";
+import { TEMPLATE_STATUSES, type TemplateCategory, type TemplateLanguage, type TemplateStatus } from "../../../lib/templates";
 
 /** Reading a tenant's templates: every query names the organisation, so another tenant's id finds nothing. */
 
@@ -24,15 +19,10 @@ export const TEMPLATE_PAGE_SIZE = 25;
 
 /** The filters a URL asks for; unknown values are ignored rather than refused (they come from links). */
 export function readTemplateFilters(params: URLSearchParams): TemplateFilters {
-  const pick = <T extends string>(value: string | null, allowed: readonly T[]) =>
-    value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
-  const q = (params.get("q") ?? "").trim().slice(0, 100);
-  return {
-    q: q || undefined,
-    status: pick(params.get("status"), TEMPLATE_STATUSES),
-    category: pick(params.get("type"), CATEGORY_VALUES),
-    language: pick(params.get("language"), LANGUAGE_VALUES),
-  };
+  const submission = parseWithZod(params, { schema: TemplateFiltersSchema });
+  if (submission.status !== "success") return {};
+  const { q, status, type, language } = submission.value;
+  return { q, status, category: type, language };
 }
 
 /** Row as listed: no components (a list of 5,000 templates stays small). */

@@ -1,28 +1,28 @@
-import { data, Link, redirect, redirectDocument, useNavigation, useSearchParams } from "react-router";
+import { data, redirect, redirectDocument, useNavigation, useSearchParams } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/index";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { billingPageData, type SpendLine } from "~/.server/domains/billing/page";
+import { billingPageData } from "~/.server/domains/billing/page";
 import { paybillFor, startMpesaTopup } from "~/.server/domains/billing/mpesa";
 import { startCardTopup } from "~/.server/domains/billing/card";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { changePlan, saveWalletAlerts } from "~/.server/domains/billing/settings";
 import { disputeAction } from "~/.server/domains/billing/page-actions";
 import { PlanChoiceSchema, TopupSchema, WalletAlertsSchema } from "~/lib/schemas/billing";
-import { BILLING_TYPE_WORDS, categoryWords, longDate, planPriceWords, planWords, usageWords } from "~/lib/billing-words";
-import { formatKes } from "~/lib/invoice";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { DisputeForm, PlanForm, TopupForm, WalletAlertsForm } from "~/components/billing/billing-forms";
 import { InvoiceHistory } from "~/components/billing/invoice-history";
 import { PaybillDetails } from "~/components/billing/paybill";
 import { ButtonLink } from "~/components/ui/button";
-import { Card, CardBody, CardHeader } from "~/components/ui/card";
+import { Card, CardHeader } from "~/components/ui/card";
 import { closeDialogHref, dialogHref, UrlDialog } from "~/components/ui/dialog";
-import { ProgressBar } from "~/components/ui/progress-bar";
 import { Toast } from "~/components/ui/toast";
-import { CalendarClock, Gauge, Wallet } from "~/components/ui/icons";
+import { Wallet } from "~/components/ui/icons";
+import { BillingSummaryCards } from "~/components/billing/summary-cards";
+import { SpendCard } from "~/components/billing/spend-card";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
@@ -54,7 +54,7 @@ const disputable = (status: string) => status === "pending" || status === "overd
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "billing:manage");
   const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
+  const { intent, invoice } = postedTexts(form, ["intent", "invoice"]);
   const actor = { organizationId: current.organization.id, userId: current.user.id };
   switch (intent) {
     case "topup": {
@@ -112,7 +112,7 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast("/billing", "success", "Wallet alerts saved.");
     }
     case "dispute":
-      return disputeAction(actor, String(form.get("invoice") ?? ""), form, intent, "/billing");
+      return disputeAction(actor, invoice, form, intent, "/billing");
   }
   throw data("Unknown action.", { status: 400 });
 }
@@ -124,7 +124,6 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
   const busy = navigation.state === "submitting";
   const resultOf = (intent: string) =>
     actionData && "intent" in actionData && actionData.intent === intent ? actionData.result : undefined;
-  const currentPlan = plans.find((p) => p.name.toLowerCase() === summary.plan.toLowerCase() && p.billingType === summary.billingType);
   const topupHref = dialogHref(searchParams, "topup");
   const presetHref = (amount: number) => {
     const next = new URLSearchParams(searchParams);
@@ -153,84 +152,9 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
         ) : null}
       </div>
 
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        <Card aria-labelledby="plan-title">
-          <CardHeader id="plan-title" title="Plan" />
-          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-plan">
-            {summary.plan} · {BILLING_TYPE_WORDS[summary.billingType] ?? summary.billingType}
-          </p>
-          {currentPlan ? <p className="mt-1 text-sm text-slate-600">{planPriceWords(currentPlan)}</p> : null}
-          {summary.nextPlan ? (
-            <p className="mt-2 text-sm font-medium text-amber-800" data-testid="billing-next-plan">
-              {planWords(summary.nextPlan.plan, summary.nextPlan.billingType)} from{" "}
-              {longDate(summary.nextPlan.from ?? summary.nextBillingDate)}
-            </p>
-          ) : null}
-          {canManage ? (
-            <Link
-              to={dialogHref(searchParams, "plan")}
-              preventScrollReset
-              className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
-            >
-              Change plan
-            </Link>
-          ) : null}
-        </Card>
-        <Card aria-labelledby="wallet-title">
-          <CardHeader id="wallet-title" title="Wallet balance" />
-          <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-balance">
-            {formatKes(summary.balanceCents)}
-          </p>
-          {summary.heldCents > 0 ? (
-            <p className="mt-1 text-sm text-slate-600">
-              {formatKes(summary.heldCents)} held for queued messages; {formatKes(summary.availableCents)} available.
-            </p>
-          ) : (
-            <p className="mt-1 text-sm text-slate-600">
-              {summary.billingType === "prepaid" ? "Each message is paid from the wallet." : "Money on account pays your monthly invoices."}
-            </p>
-          )}
-        </Card>
-        <Card aria-labelledby="next-billing-title">
-          <div className="flex items-center justify-between">
-            <CardHeader id="next-billing-title" title="Next billing date" />
-            <CalendarClock className="size-5 text-brand-600" aria-hidden />
-          </div>
-          <p className="mt-2 text-xl font-bold text-slate-900">{longDate(summary.nextBillingDate)}</p>
-          <p className="mt-1 text-sm text-slate-600">
-            This period: {longDate(summary.usage.periodStart)} to {longDate(summary.usage.periodEnd)}.
-          </p>
-        </Card>
-        <Card aria-labelledby="usage-title">
-          <div className="flex items-center justify-between">
-            <CardHeader id="usage-title" title="Usage this period" />
-            <Gauge className="size-5 text-brand-600" aria-hidden />
-          </div>
-          <div className="mt-3">
-            <ProgressBar
-              label={usageWords(summary.usage.messages, summary.usage.limit)}
-              value={summary.usage.percent}
-              valueText={`${summary.usage.percent}%`}
-              tone={summary.usage.percent >= 100 ? "danger" : summary.usage.percent >= 80 ? "warning" : "brand"}
-            />
-          </div>
-          <p className="mt-2 text-sm text-slate-600">Spent this period: {formatKes(summary.usage.spentCents)}</p>
-        </Card>
-      </div>
+      <BillingSummaryCards summary={summary} plans={plans} canManage={canManage} searchParams={searchParams} />
 
-      <Card aria-labelledby="spend-title">
-        <CardHeader id="spend-title" title="Spend this period" description="What your messages cost, by template category and by number." />
-        {spend.byCategory.length === 0 ? (
-          <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
-            No messages charged this period yet.
-          </p>
-        ) : (
-          <CardBody className="grid gap-6 md:grid-cols-2">
-            <SpendTable caption="By template category" lines={spend.byCategory.map((l) => ({ ...l, label: categoryWords(l.label) }))} />
-            <SpendTable caption="By number" lines={spend.byNumber} />
-          </CardBody>
-        )}
-      </Card>
+      <SpendCard spend={spend} />
 
       <InvoiceHistory invoices={invoices} disputeHref={canManage ? disputeHref : null} />
 
@@ -287,38 +211,6 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
         </>
       ) : null}
     </div>
-  );
-}
-
-function SpendTable({ caption, lines }: { caption: string; lines: SpendLine[] }) {
-  return (
-    <table className="w-full text-sm">
-      <caption className="mb-2 text-left font-medium text-slate-700">{caption}</caption>
-      <thead>
-        <tr className="border-b border-slate-200 text-left text-slate-500">
-          <th scope="col" className="py-1.5 font-medium">
-            {caption === "By number" ? "Number" : "Category"}
-          </th>
-          <th scope="col" className="py-1.5 text-right font-medium">
-            Messages
-          </th>
-          <th scope="col" className="py-1.5 text-right font-medium">
-            Amount
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((line) => (
-          <tr key={line.label} className="border-b border-slate-100">
-            <th scope="row" className="py-1.5 text-left font-normal text-slate-900">
-              {line.label}
-            </th>
-            <td className="py-1.5 text-right">{line.messages.toLocaleString("en-US")}</td>
-            <td className="py-1.5 text-right">{formatKes(line.amountCents)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 

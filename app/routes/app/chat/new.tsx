@@ -2,6 +2,7 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/new";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import {
   existingConversation,
   searchStartContacts,
@@ -56,10 +57,11 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "inbox:reply");
   const form = await readForm(args.request);
+  const posted = postedTexts(form, ["contactId", "phone", "number"]);
   const values = {
-    contactId: String(form.get("contactId") ?? "").slice(0, 100),
-    phone: String(form.get("phone") ?? "").slice(0, 100),
-    number: String(form.get("number") ?? "").slice(0, 100),
+    contactId: posted.contactId.slice(0, 100),
+    phone: posted.phone.slice(0, 100),
+    number: posted.number.slice(0, 100),
   };
   try {
     const { conversationId } = await startConversation(

@@ -1,10 +1,10 @@
-import { data, Form, href, useNavigation } from "react-router";
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { data, href, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/quick-replies";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
   createQuickReply,
@@ -13,19 +13,13 @@ import {
   updateQuickReply,
   type QuickReply,
 } from "~/.server/domains/inbox/quick-replies";
-import {
-  QUICK_REPLIES_MAX,
-  QUICK_REPLY_BODY_MAX,
-  QUICK_REPLY_MESSAGES,
-  QUICK_REPLY_SHORTCUT_MAX,
-  QuickReplySchema,
-} from "~/lib/schemas/quick-replies";
+import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES, QuickReplySchema } from "~/lib/schemas/quick-replies";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { AddCard, EditCard } from "~/components/inbox/quick-reply-forms";
 import { BackLink } from "~/components/ui/back-link";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
-import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
@@ -60,8 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "inbox:quick-replies");
   const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
+  const { intent, id, confirm } = postedTexts(form, ["intent", "id", "confirm"]);
   const actor = {
     organizationId: current.organization.id,
     userId: current.user.id,
@@ -91,7 +84,7 @@ export async function action(args: Route.ActionArgs) {
         }
       }
       case "delete": {
-        if (form.get("confirm") !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
+        if (confirm !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
         const gone = await deleteQuickReply(actor, id);
         return redirectWithToast(here, "success", `Saved answer /${gone.shortcut} deleted.`);
       }
@@ -209,84 +202,6 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
 
 const resultOf = (actionData: ActionData) =>
   (actionData && "result" in actionData ? actionData.result : undefined) as Parameters<typeof useSchemaForm>[1];
-
-function QuickReplyFields({ fields }: { fields: ReturnType<typeof useSchemaForm<typeof QuickReplySchema>>[1] }) {
-  return (
-    <>
-      <Field
-        label="Shortcut"
-        markRequired
-        autoComplete="off"
-        spellCheck={false}
-        hint={`Typed after /: letters, digits, - and _, at most ${QUICK_REPLY_SHORTCUT_MAX}.`}
-        errors={fields.shortcut.errors}
-        {...getInputProps(fields.shortcut, { type: "text" })}
-        key={fields.shortcut.key}
-      />
-      <TextareaField
-        label="Answer"
-        markRequired
-        hint={`What goes in the reply, at most ${QUICK_REPLY_BODY_MAX.toLocaleString("en-GB")} characters.`}
-        errors={fields.body.errors}
-        {...getTextareaProps(fields.body)}
-        key={fields.body.key}
-      />
-    </>
-  );
-}
-
-function AddCard({ result, busy }: { result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
-  const [form, fields] = useSchemaForm(QuickReplySchema, result, { id: "add-quick-reply" });
-  return (
-    <Card>
-      <CardHeader title="Add a saved answer" />
-      <Form method="post" action={href("/chat/quick-replies")} {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
-        <FormError id={form.errorId} errors={form.errors} />
-        <QuickReplyFields fields={fields} />
-        <div>
-          <Button type="submit" name="intent" value="add" disabled={busy}>
-            Add saved answer
-          </Button>
-        </div>
-      </Form>
-    </Card>
-  );
-}
-
-function EditCard({
-  reply,
-  result,
-  busy,
-  cancelTo,
-}: {
-  reply: QuickReply;
-  result: Parameters<typeof useSchemaForm>[1];
-  busy: boolean;
-  cancelTo: string;
-}) {
-  const [form, fields] = useSchemaForm(QuickReplySchema, result, {
-    id: `edit-quick-reply-${reply.id}`,
-    defaultValue: { shortcut: reply.shortcut, body: reply.body },
-  });
-  return (
-    <Card>
-      <CardHeader title={`Edit /${reply.shortcut}`} />
-      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
-        <FormError id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="id" value={reply.id} />
-        <QuickReplyFields fields={fields} />
-        <div className="flex gap-2">
-          <Button type="submit" name="intent" value="update" disabled={busy}>
-            Save changes
-          </Button>
-          <ButtonLink to={cancelTo} variant="secondary">
-            Cancel
-          </ButtonLink>
-        </div>
-      </Form>
-    </Card>
-  );
-}
 
 export function ErrorBoundary() {
   return <PageErrorBoundary />;

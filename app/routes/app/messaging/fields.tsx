@@ -3,6 +3,7 @@ import type { Route } from "./+types/fields";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions, type AttributeDefinition } from "~/.server/domains/contacts/attributes";
 import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
@@ -33,13 +34,14 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "contacts:manage");
   const form = await readForm(args.request);
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const text = (name: string) => String(form.get(name) ?? "");
+  const posted = postedTexts(form, ["intent", "key", "label", "type"]);
+  const text = (name: "key" | "label" | "type") => posted[name];
   try {
-    if (form.get("intent") === "add") {
+    if (posted.intent === "add") {
       const field = await defineAttribute(actor, { key: text("key"), label: text("label"), type: text("type") });
       return redirectWithToast(href("/messaging/contacts/fields"), "success", `Field "${field.label}" added.`);
     }
-    if (form.get("intent") === "remove") {
+    if (posted.intent === "remove") {
       await removeAttribute(actor, text("key"));
       return redirectWithToast(href("/messaging/contacts/fields"), "success", "Field removed, with its values.");
     }

@@ -3,6 +3,7 @@ import type { Route } from "./+types/segments";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { deleteSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
 import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
@@ -39,15 +40,23 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "contacts:manage");
   const form = await readForm(args.request);
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const intent = form.get("intent");
+  const {
+    intent,
+    name,
+    segment: segmentId,
+    q,
+    tag,
+    optin,
+    seen,
+  } = postedTexts(form, ["intent", "name", "segment", "q", "tag", "optin", "seen"]);
   try {
     if (intent === "save") {
-      const filter = readContactFilterParams(new URLSearchParams([...form].filter(([, v]) => typeof v === "string") as [string, string][]));
-      const segment = await saveSegment(actor, { name: String(form.get("name") ?? ""), filter });
+      const filter = readContactFilterParams(new URLSearchParams({ q, tag, optin, seen }));
+      const segment = await saveSegment(actor, { name, filter });
       return redirectWithToast(href("/messaging/contacts/segments"), "success", `Segment "${segment.name}" saved.`);
     }
     if (intent === "delete") {
-      await deleteSegment(actor, String(form.get("segment") ?? ""));
+      await deleteSegment(actor, segmentId);
       return redirectWithToast(href("/messaging/contacts/segments"), "success", "Segment deleted. Its contacts are untouched.");
     }
   } catch (error) {

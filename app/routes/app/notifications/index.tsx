@@ -2,6 +2,7 @@ import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteL
 import type { Route } from "./+types/index";
 import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { listNotifications, markAllRead, markRead } from "~/.server/domains/notifications/queries";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -31,11 +32,11 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "notifications:view");
   const form = await readForm(args.request);
   const reader = { userId: current.user.id, organizationId: current.organization.id };
-  const back = String(form.get("redirectTo") ?? "");
+  const { intent, notification, redirectTo: back } = postedTexts(form, ["intent", "notification", "redirectTo"]);
   const to = isLocalPath(back) ? back : href("/notifications");
-  switch (form.get("intent")) {
+  switch (intent) {
     case "read":
-      if (!(await markRead(reader, String(form.get("notification") ?? "")))) throw data("Notification not found.", { status: 404 });
+      if (!(await markRead(reader, notification))) throw data("Notification not found.", { status: 404 });
       return redirect(to);
     case "read-all": {
       const marked = await markAllRead(reader);

@@ -1,8 +1,10 @@
 import { data, Form, href, useNavigation } from "react-router";
+import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts, readPosted } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
@@ -23,6 +25,9 @@ export const RULES_MESSAGES = {
   badRole: "Choose e-mail recipients among owners, admins, agents and viewers.",
 } as const;
 
+// For each event the roles ticked (`<event>=<role>`, repeated): only the roles a rule can name.
+const RulesSchema = z.object(Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, z.array(z.enum(RULE_ROLES))])));
+
 /** Who each event e-mails in this organisation (owners and admins choose). */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "notifications:manage");
@@ -33,10 +38,9 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "notifications:manage");
   const form = await readForm(args.request);
-  if (form.get("intent") !== "save") throw data("Unknown action.", { status: 400 });
-  const chosen = Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, form.getAll(s.event).map(String)]));
-  if (Object.values(chosen).some((roles) => roles.some((role) => !(RULE_ROLES as readonly string[]).includes(role))))
-    return formFailure(null, 400, RULES_MESSAGES.badRole);
+  if (postedTexts(form, ["intent"]).intent !== "save") throw data("Unknown action.", { status: 400 });
+  const chosen = readPosted(form, RulesSchema);
+  if (!chosen) return formFailure(null, 400, RULES_MESSAGES.badRole);
   try {
     const changed = await saveEmailRules(current, chosen, requestMeta(args.request, args.context));
     return redirectWithToast(

@@ -3,13 +3,16 @@ import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/edit";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Submission } from "@conform-to/react";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findTemplate } from "~/.server/domains/templates/queries";
 import { createTemplate, templateInput, updateTemplate } from "~/.server/domains/templates/manage";
 import { templateAccountChoices } from "~/.server/domains/templates/accounts";
 import { readFormSample, withStoredSample } from "~/.server/domains/templates/media";
-import { applyRowIntent, emptyTemplateInput, readTemplateForm } from "~/lib/template-form";
+import { applyRowIntent, emptyTemplateInput } from "~/lib/template-form";
+import { problemErrors, SAVING_INTENTS, TemplateFieldsSchema, TemplatePostSchema } from "~/lib/schemas/templates";
 import {
   HELD_EXPLANATION,
   templateProblems,
@@ -56,16 +59,20 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "templates:manage");
   const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
+  const posted = parseWithZod(form, { schema: TemplatePostSchema });
+  if (posted.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { intent, accountId } = posted.value;
+  // The fields are read as typed, never refused here: the domain judges them when saving.
+  const submission = parseWithZod(form, { schema: TemplateFieldsSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
   // A media header's sample: a file chosen now is checked and kept, so a form sent back keeps it.
-  const sample = await readFormSample(current.organization.id, form, readTemplateForm(form), args.params.id);
+  const sample = await readFormSample(current.organization.id, form, submission.value, args.params.id);
   const values = sample.values;
-  if (sample.problem) return data({ values, problems: { ...templateProblems(values), headerSample: sample.problem } }, { status: 400 });
-  const accountId = typeof form.get("accountId") === "string" && form.get("accountId") ? String(form.get("accountId")) : undefined;
+  if (sample.problem) return refused(submission, values, { ...templateProblems(values), headerSample: sample.problem });
   // Adding or removing a button row, or showing example fields: the same form back, changed.
   const changed = applyRowIntent(values, intent);
-  if (changed) return { values: changed, problems: {} as Problems };
-  if (intent !== "draft" && intent !== "submit") throw data("Unknown action.", { status: 400 });
+  if (changed) return { result: submission.reply(), toast: null, values: changed };
+  if (!(SAVING_INTENTS as readonly string[]).includes(intent)) throw data("Unknown action.", { status: 400 });
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const options = { accountId, submit: intent === "submit" };
   const result = args.params.id
@@ -73,7 +80,7 @@ export async function action(args: Route.ActionArgs) {
     : await createTemplate(actor, values, options);
   if (!result.ok) {
     if (result.status === 404) throw data("Template not found.", { status: 404 });
-    return data({ values, problems: result.problems }, { status: 400 });
+    return refused(submission, values, result.problems);
   }
   if (result.submitError)
     return redirectWithToast(
@@ -88,6 +95,11 @@ export async function action(args: Route.ActionArgs) {
         ? `${result.template.name} is held for review: Jumbe reviews it before it goes to Meta.`
         : `${result.template.name} was submitted to Meta for approval.`;
   return redirectWithToast(href("/templates"), "success", message);
+}
+
+/** The form again (400): the problems at their fields, and the values as the server read them (the kept sample). */
+function refused(submission: Submission<unknown>, values: TemplateInput, problems: Problems) {
+  return formFailure(submission.reply(problemErrors(problems)), 400, undefined, { values });
 }
 
 export default function TemplateEditor({ loaderData, actionData }: Route.ComponentProps) {
@@ -122,7 +134,7 @@ export default function TemplateEditor({ loaderData, actionData }: Route.Compone
       </div>
       <TemplateForm
         values={values}
-        problems={actionData?.problems ?? {}}
+        lastResult={actionData?.result}
         accounts={accounts}
         accountId={template?.accountId}
         locked={template?.submitted}

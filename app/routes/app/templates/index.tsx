@@ -1,33 +1,26 @@
-import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
-import { Copy, Eye, Plus, RefreshCw, Trash2 } from "~/components/ui/icons";
+import { data, href, useNavigation, useSearchParams } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/index";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import {
-  findTemplate,
-  listTemplates,
-  readTemplateFilters,
-  templateStatusCounts,
-  type TemplateRow,
-} from "~/.server/domains/templates/queries";
+import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts } from "~/.server/domains/templates/queries";
 import { copyTemplate, deleteTemplate, templateInput } from "~/.server/domains/templates/manage";
 import { syncOrganisationTemplates } from "~/.server/domains/templates/sync";
 import { withStoredSample } from "~/.server/domains/templates/media";
 import { templateAccountChoices } from "~/.server/domains/templates/accounts";
-import { categoryLabel, HELD_EXPLANATION, languageLabel, renderTemplate, templateStatusTone, templateStatusWord } from "~/lib/templates";
-import { formatWhen } from "~/lib/dates";
+import { TemplateListActionSchema } from "~/lib/schemas/templates";
+import { renderTemplate } from "~/lib/templates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { Badge } from "~/components/ui/badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TemplateFilters } from "~/components/templates/template-filters";
-import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
-import { Pager, Table, type Column } from "~/components/ui/table";
-import { MessagePreview } from "~/components/templates/message-preview";
+import { templateColumns } from "~/components/templates/template-columns";
+import { TemplateDeleteDialog, TemplateViewDialog } from "~/components/templates/template-dialogs";
+import { TemplatesHeader } from "~/components/templates/templates-header";
+import { Pager, Table } from "~/components/ui/table";
 import type { PermissionHandle } from "~/lib/permissions";
-import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 
 export const handle: PermissionHandle = { permission: "templates:view" };
@@ -81,17 +74,17 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "templates:manage");
-  const form = await readForm(args.request);
-  const intent = form.get("intent");
+  const submission = parseWithZod(await readForm(args.request), { schema: TemplateListActionSchema });
+  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { intent, template: id, confirm } = submission.value;
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const id = String(form.get("template") ?? "");
   if (intent === "copy") {
     const copy = await copyTemplate(actor, id);
     if (!copy) throw data("Template not found.", { status: 404 });
     return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", `Copied as ${copy.name}. Change it and submit it.`);
   }
   if (intent === "delete") {
-    if (form.get("confirm") !== "yes")
+    if (confirm !== "yes")
       return redirectWithToast(`/templates?dialog=delete&template=${encodeURIComponent(id)}`, "error", "Confirm the deletion first.");
     const result = await deleteTemplate(actor, id);
     if (!result.ok) {
@@ -100,20 +93,22 @@ export async function action(args: Route.ActionArgs) {
     }
     return redirectWithToast(href("/templates"), "success", result.atMeta ? "Template deleted here and at Meta." : "Template deleted.");
   }
-  if (intent === "sync") {
-    const outcomes = await syncOrganisationTemplates(current.organization.id);
-    if (!outcomes.length)
-      return redirectWithToast(href("/templates"), "error", "Connect a WhatsApp Business account first: there is nothing to sync.");
-    const failed = outcomes.find((o) => o.error);
-    if (failed) return redirectWithToast(href("/templates"), "error", `Sync from Meta failed for ${failed.wabaId}: ${failed.error}`);
-    const sum = (key: "imported" | "updated" | "removed") => outcomes.reduce((n, o) => n + o[key], 0);
-    return redirectWithToast(
-      href("/templates"),
-      "success",
-      `Synced from Meta: ${sum("imported")} imported, ${sum("updated")} updated, ${sum("removed")} removed.`,
-    );
-  }
-  throw data("Unknown action.", { status: 400 });
+  return syncFromMeta(current.organization.id);
+}
+
+/** "Sync from Meta": every connected account's templates, said in one toast. */
+async function syncFromMeta(organizationId: string) {
+  const outcomes = await syncOrganisationTemplates(organizationId);
+  if (!outcomes.length)
+    return redirectWithToast(href("/templates"), "error", "Connect a WhatsApp Business account first: there is nothing to sync.");
+  const failed = outcomes.find((o) => o.error);
+  if (failed) return redirectWithToast(href("/templates"), "error", `Sync from Meta failed for ${failed.wabaId}: ${failed.error}`);
+  const sum = (key: "imported" | "updated" | "removed") => outcomes.reduce((n, o) => n + o[key], 0);
+  return redirectWithToast(
+    href("/templates"),
+    "success",
+    `Synced from Meta: ${sum("imported")} imported, ${sum("updated")} updated, ${sum("removed")} removed.`,
+  );
 }
 
 export default function Templates({ loaderData }: Route.ComponentProps) {
@@ -121,6 +116,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   // Only the action being submitted says it is working (copying is not "Syncing...").
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const [search] = useSearchParams();
   const params = new URLSearchParams();
   if (filters.q) params.set("q", filters.q);
   if (filters.status) params.set("status", filters.status);
@@ -132,120 +128,11 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
     next.set("template", id);
     return `?${next.toString()}`;
   };
-  const total = Object.values(counts).reduce((a: number, b) => a + Number(b), 0);
   const filtered = !!(filters.q || filters.status || filters.category || filters.language);
-
-  const columns: Column<TemplateRow>[] = [
-    {
-      key: "name",
-      header: "Name",
-      cell: (row) => (
-        <div className="min-w-0">
-          <Link to={dialogLink("view", row.id)} className="font-medium break-all text-slate-900 hover:underline" preventScrollReset>
-            {row.name}
-          </Link>
-          {row.lastError ? <p className="text-xs text-amber-700">{row.lastError}</p> : null}
-          {row.status === "rejected" && row.platformRejection ? (
-            <p className="text-xs text-red-700">Returned by Jumbe: {row.platformRejection}</p>
-          ) : row.status === "rejected" && row.rejectionReason ? (
-            <p className="text-xs text-red-700">{row.rejectionReason}</p>
-          ) : null}
-        </div>
-      ),
-    },
-    { key: "type", header: "Type", cell: (row) => categoryLabel(row.category), hideOnPhone: true },
-    { key: "language", header: "Language", cell: (row) => languageLabel(row.language), hideOnPhone: true },
-    {
-      key: "status",
-      header: "Status",
-      cell: (row) => <Badge tone={templateStatusTone(row.status)}>{templateStatusWord(row.status)}</Badge>,
-    },
-    {
-      key: "submitted",
-      header: "Date submitted",
-      cell: (row) => (row.submittedAt ? formatWhen(row.submittedAt) : "Not submitted"),
-      hideOnPhone: true,
-    },
-    {
-      key: "actions",
-      header: <span className="sr-only">Actions</span>,
-      align: "right",
-      cell: (row) => (
-        <div className="flex justify-end gap-1">
-          <Link
-            to={dialogLink("view", row.id)}
-            preventScrollReset
-            className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
-            aria-label={`View ${row.name}`}
-          >
-            <Eye className="size-4" aria-hidden />
-          </Link>
-          {canManage ? (
-            <>
-              <Form method="post" className="inline">
-                <input type="hidden" name="template" value={row.id} />
-                <button
-                  name="intent"
-                  value="copy"
-                  className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
-                  aria-label={`Copy ${row.name}`}
-                >
-                  <Copy className="size-4" aria-hidden />
-                </button>
-              </Form>
-              <Link
-                to={dialogLink("delete", row.id)}
-                preventScrollReset
-                className="rounded p-1.5 text-red-600 hover:bg-red-50"
-                aria-label={`Delete ${row.name}`}
-              >
-                <Trash2 className="size-4" aria-hidden />
-              </Link>
-            </>
-          ) : null}
-        </div>
-      ),
-    },
-  ];
-
-  const [search] = useSearchParams();
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <PageTitle>Message Templates</PageTitle>
-          <p className="text-slate-600">
-            Outside the 24-hour service window, WhatsApp only delivers templates Meta approved. {total} template{total === 1 ? "" : "s"}:{" "}
-            {counts.approved} approved, {counts.pending} pending{counts.held ? `, ${counts.held} held for review` : ""}, {counts.rejected}{" "}
-            rejected, {counts.draft} draft
-            {counts.draft === 1 ? "" : "s"}.
-          </p>
-        </div>
-        {canManage ? (
-          <div className="flex flex-wrap gap-2">
-            {connected ? (
-              <Form method="post">
-                <Button type="submit" name="intent" value="sync" variant="secondary" pending={busy("sync")} pendingText="Syncing...">
-                  <RefreshCw className="size-4" aria-hidden /> Sync from Meta
-                </Button>
-              </Form>
-            ) : null}
-            <ButtonLink to={href("/templates/new")}>
-              <Plus className="size-4" aria-hidden /> Create template
-            </ButtonLink>
-          </div>
-        ) : null}
-      </div>
-
-      {!connected ? (
-        <p className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          No WhatsApp Business account is connected, so templates can be saved as drafts but not submitted to Meta yet.{" "}
-          <Link to={href("/whatsapp")} className="font-semibold underline">
-            Connect WhatsApp
-          </Link>
-        </p>
-      ) : null}
+      <TemplatesHeader counts={counts} connected={connected} canManage={canManage} syncing={busy("sync")} />
 
       <TemplateFilters filters={filters} placeholder="Template name">
         <Button type="submit">Apply filters</Button>
@@ -254,7 +141,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
       <Card padding="none">
         <Table
           caption="Message templates"
-          columns={columns}
+          columns={templateColumns({ dialogLink, canManage })}
           rows={page.rows}
           rowKey={(row) => row.id}
           empty={
@@ -279,63 +166,8 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
 
       {selected ? (
         <>
-          <UrlDialog
-            name="view"
-            searchParams={search}
-            title={selected.name}
-            description={`${categoryLabel(selected.category)} · ${languageLabel(selected.language)}`}
-          >
-            <div className="space-y-3">
-              <p className="flex flex-wrap items-center gap-2 text-sm">
-                <Badge tone={templateStatusTone(selected.status)}>{templateStatusWord(selected.status)}</Badge>
-                {selected.submittedAt ? <span className="text-slate-600">Submitted {formatWhen(selected.submittedAt)}</span> : null}
-                {selected.qualityScore ? <span className="text-slate-600">Quality: {selected.qualityScore}</span> : null}
-              </p>
-              {selected.previousCategory ? (
-                <p className="text-sm text-amber-800">
-                  Meta moved it from {categoryLabel(selected.previousCategory)} to {categoryLabel(selected.category)}.
-                </p>
-              ) : null}
-              {selected.status === "held" ? <p className="text-sm text-sky-800">{HELD_EXPLANATION}</p> : null}
-              {selected.status === "rejected" && selected.platformRejection ? (
-                <p className="text-sm text-red-700">Returned by Jumbe&apos;s review: {selected.platformRejection}</p>
-              ) : null}
-              {selected.rejectionReason ? <p className="text-sm text-red-700">Rejected: {selected.rejectionReason}</p> : null}
-              {selected.lastError ? <p className="text-sm text-amber-800">{selected.lastError}</p> : null}
-              <MessagePreview message={selected.preview} />
-              <div className="flex flex-wrap gap-2">
-                <ButtonLink to={`${href("/preview")}?template=${selected.id}`} variant="secondary" size="sm">
-                  Preview with your values
-                </ButtonLink>
-                {canManage && ["draft", "rejected", "paused"].includes(selected.status) ? (
-                  <ButtonLink to={href("/templates/:id/edit", { id: selected.id })} size="sm">
-                    {selected.status === "draft" ? "Edit and submit" : "Edit and resubmit"}
-                  </ButtonLink>
-                ) : null}
-              </div>
-            </div>
-          </UrlDialog>
-          <UrlDialog
-            name="delete"
-            searchParams={search}
-            title={`Delete ${selected.name}?`}
-            description={
-              selected.atMeta
-                ? "It is deleted at Meta too, and Meta keeps its name from being reused for 30 days."
-                : "The draft is removed."
-            }
-          >
-            <Form method="post" className="flex justify-end gap-2">
-              <input type="hidden" name="template" value={selected.id} />
-              <input type="hidden" name="confirm" value="yes" />
-              <ButtonLink to={closeDialogHref(search)} variant="secondary" preventScrollReset replace>
-                Cancel
-              </ButtonLink>
-              <Button type="submit" name="intent" value="delete" variant="danger" pending={busy("delete")} pendingText="Deleting...">
-                <Trash2 className="size-4" aria-hidden /> Delete
-              </Button>
-            </Form>
-          </UrlDialog>
+          <TemplateViewDialog selected={selected} search={search} canManage={canManage} />
+          <TemplateDeleteDialog selected={selected} search={search} deleting={busy("delete")} />
         </>
       ) : null}
     </div>

@@ -1,43 +1,56 @@
-import { data } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import { requirePlatformAdmin, type CurrentUser, type GuardArgs } from "../../auth/guards";
-import { readForm } from "../../../infrastructure/http/forms";
+import { formFailure, readForm } from "../../../infrastructure/http/forms";
 import { redirectWithToast } from "../../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../../infrastructure/http/request-meta";
-import { checkStepUp, STEP_UP_FIELD, typedValues } from "../step-up";
+import { checkStepUp, STEP_UP_FIELD } from "../step-up";
 import { NOT_FOUND } from "./refusal";
-import { refusalOf, throwIfNotFound } from "../../../infrastructure/http/refusal-reply";
+import { refusalOf, refusalReply, throwIfNotFound } from "../../../infrastructure/http/refusal-reply";
 
-/** What a refused console form shows: which form (its intent), the sentence, and the field it is about. */
-export interface AdminFormError {
-  intent: string;
-  message: string;
-  field?: string;
-  /** What was typed in the form (not the password), shown in it again. */
-  values?: Record<string, string>;
-}
-
-/** What one intent's work is given: who acts, from where, on which id (the route's :id), and the form. */
-export interface BillingIntentInput {
+/** What one intent's work is given: who acts, from where, on which id (the route's :id), and its fields, trimmed ("" when empty). */
+export interface BillingIntentInput<Name extends string = string> {
   current: CurrentUser;
   meta: RequestMeta;
   id: string;
-  form: FormData;
+  values: Record<Name, string>;
 }
 
 /**
- * One intent of a Billing console page: whether it is destructive (money moves or a tenant's matter
- * closes: the step-up applies, decision 037), and its work, which answers the toast's sentence or
- * throws a Refusal.
+ * One intent of a Billing console page: the fields its form sends, whether it is destructive (money
+ * moves or a tenant's matter closes: the step-up applies, decision 037), and its work, which answers
+ * the toast's sentence or throws a Refusal.
  */
-export interface BillingIntent {
+export interface BillingIntent<Name extends string = string> {
+  fields: readonly Name[];
   destructive: boolean;
-  work: (input: BillingIntentInput) => Promise<string>;
+  work: (input: BillingIntentInput<Name>) => Promise<string>;
 }
+
+/** One intent, its field names checked against what its work reads. */
+export const billingIntent = <Name extends string>(intent: BillingIntent<Name>) => intent as unknown as BillingIntent;
+
+/** Never sent back to the form: the administrator's password (or code) of a step-up. */
+const HIDDEN = [STEP_UP_FIELD];
+
+// Every field is free text here: the domain checks each and refuses at its field (a Refusal).
+const text = z.optional(z.string());
+
+/** The post of one intent's form, read through zod: its own fields and the step-up's. */
+function intentSchema(fields: readonly string[]) {
+  return z.object({ intent: text, [STEP_UP_FIELD]: text, ...Object.fromEntries(fields.map((name) => [name, text])) });
+}
+
+const trimmed = (fields: readonly string[], value: Record<string, unknown>) =>
+  Object.fromEntries(fields.map((name) => [name, typeof value[name] === "string" ? value[name].trim() : ""]));
 
 /**
  * The action of a Billing console page: the administrator only (404 to anyone else), the form read
- * once, its intent looked up in the page's table (an unknown one: 400), then that intent run (see
- * runBillingIntent) and, when done, back to `back` with a toast.
+ * once through the intent's schema, its intent looked up in the page's table (an unknown one: 400),
+ * then the step-up for destructive ones (refused: the form again with the field, nothing done), then
+ * the work; done goes back to `back` with a toast, a refusal answers its status with Conform's reply
+ * at its field (an unknown target: 404).
  */
 export async function billingAction(
   args: GuardArgs & { params: { id?: string } },
@@ -48,45 +61,28 @@ export async function billingAction(
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const chosen = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
-  if (!chosen) return unknownIntent();
-  const input: BillingIntentInput = { current, meta: requestMeta(args.request, args.context), id: args.params.id ?? "", form };
-  return runBillingIntent({ current, form, intent, destructive: chosen.destructive, back, work: () => chosen.work(input) });
-}
-
-/**
- * Runs one intent of a Billing console form: the step-up first for destructive ones (refused: the
- * form again with the field, nothing done), then the work; done goes back with a toast, a refusal
- * answers its status with the sentence (an unknown target: 404).
- */
-async function runBillingIntent(options: {
-  current: CurrentUser;
-  form: FormData;
-  intent: string;
-  destructive: boolean;
-  back: string;
-  work: () => Promise<string>;
-}) {
-  const { current, form, intent } = options;
-  if (options.destructive) {
+  const submission = parseWithZod(form, { schema: intentSchema(chosen?.fields ?? []) });
+  if (!chosen) return unknownIntent(submission);
+  if (submission.status !== "success") return refused(intent, 400, submission.reply({ hideFields: HIDDEN }));
+  if (chosen.destructive) {
     const check = await checkStepUp(current, form);
     if (!check.ok)
-      return data(
-        { error: { intent, message: check.message, field: STEP_UP_FIELD, values: typedValues(form) } as AdminFormError },
-        { status: check.status },
-      );
+      return refused(intent, check.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }));
   }
   try {
-    const message = await options.work();
-    return redirectWithToast(options.back, "success", message);
+    const values = trimmed(chosen.fields, submission.value);
+    const message = await chosen.work({ current, meta: requestMeta(args.request, args.context), id: args.params.id ?? "", values });
+    return redirectWithToast(back, "success", message);
   } catch (error) {
     const refusal = refusalOf(error);
     throwIfNotFound(refusal, NOT_FOUND);
-    return data(
-      { error: { intent, message: refusal.message, field: refusal.field, values: typedValues(form) } as AdminFormError },
-      { status: refusal.status },
-    );
+    return refusalReply(submission, refusal, { hideFields: HIDDEN, extra: { intent } });
   }
 }
 
-/** An intent no form of the page sends. */
-export const unknownIntent = () => data({ error: { intent: "", message: "Unknown action." } as AdminFormError }, { status: 400 });
+/** The form again with its intent (a page may have several), its status and Conform's reply. */
+const refused = (intent: string, status: number, result: SubmissionResult<string[]>) => formFailure(result, status, undefined, { intent });
+
+/** An intent no form of the page sends: no form shows it. */
+const unknownIntent = (submission: { reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]> }) =>
+  refused("", 400, submission.reply({ formErrors: ["Unknown action."], hideFields: HIDDEN }));

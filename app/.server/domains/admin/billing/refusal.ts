@@ -12,11 +12,3 @@ export function parseShillings(value: unknown): number | null {
   const [whole, fraction = ""] = text.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
-
-/** A form's text field, trimmed ("" when missing). */
-export const formText = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
-
-/** Several of a form's text fields by name, each trimmed ("" when missing): a domain function's input. */
-export function formTexts<Name extends string>(form: FormData, ...names: Name[]): Record<Name, string> {
-  return Object.fromEntries(names.map((name) => [name, formText(form, name)])) as Record<Name, string>;
-}

@@ -12,6 +12,7 @@ import { sendHeldTemplate, TEMPLATE_MESSAGES } from "../../templates/manage";
 import { findTemplate } from "../../templates/queries";
 import type { GraphClient } from "../../../infrastructure/clients/whatsapp-graph/graph-client";
 import type { MessageTemplate } from "../../../infrastructure/db/schema";
+import { Refusal } from "../../../infrastructure/refusal";
 
 /**
  * The platform's review of held templates (issue 19): approving sends the template to Meta through
@@ -27,8 +28,17 @@ export const REVIEW_MESSAGES = {
   claimed: "Another administrator is deciding this template right now. Reload the page in a minute.",
 } as const;
 
-export type ReviewOutcome =
-  { ok: true; template: MessageTemplate; metaError?: string } | { ok: false; status: 400 | 404 | 409; message: string };
+/** A decision done: the template as it now is, and Meta's words when Meta did not take an approved one. */
+export interface ReviewOutcome {
+  template: MessageTemplate;
+  metaError?: string;
+}
+
+/** A decision refused: nothing changed. A refused reject is said at its reason; a refused approve has no field. */
+const refuseReview = (status: 400 | 404 | 409, message: string, field?: "reason") =>
+  new Refusal({ domain: "admin_templates", status, message, field });
+
+const NOT_FOUND = "Template not found.";
 
 /** A short lease on the decision: two administrators pressing Approve at once send the template once. */
 async function claimHeld(templateId: string, admin: Admin) {
@@ -64,17 +74,17 @@ export async function approveHeldTemplate(
   client?: GraphClient,
 ): Promise<ReviewOutcome> {
   const state = await heldState(templateId);
-  if (!state) return { ok: false, status: 404, message: "Template not found." };
-  if (state.status !== "held") return { ok: false, status: 409, message: TEMPLATE_MESSAGES.notHeld };
+  if (!state) throw refuseReview(404, NOT_FOUND);
+  if (state.status !== "held") throw refuseReview(409, TEMPLATE_MESSAGES.notHeld);
   const organizationId = await claimHeld(templateId, admin);
-  if (!organizationId) return { ok: false, status: 409, message: REVIEW_MESSAGES.claimed };
+  if (!organizationId) throw refuseReview(409, REVIEW_MESSAGES.claimed);
   const result = await sendHeldTemplate({ organizationId, userId: null, meta }, templateId, client);
   if (!result.ok) {
     await queryRows(
       db(),
       sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`,
     );
-    return { ok: false, status: result.status === 404 ? 404 : 409, message: result.problems.form ?? "The template cannot be sent." };
+    throw refuseReview(result.status === 404 ? 404 : 409, result.problems.form ?? "The template cannot be sent.");
   }
   const template = result.template;
   await db().transaction(async (tx) => {
@@ -100,7 +110,7 @@ export async function approveHeldTemplate(
       after: result.submitError ? { status: template.status, metaError: result.submitError } : { status: template.status },
     });
   });
-  return { ok: true, template, metaError: result.submitError };
+  return { template, metaError: result.submitError };
 }
 
 /** Reject: the template goes back to the tenant (status rejected) with the reason they see on its page and in the list. */
@@ -112,11 +122,11 @@ export async function rejectHeldTemplate(
   reasonInput: string,
 ): Promise<ReviewOutcome> {
   const reason = reasonInput.trim();
-  if (!reason) return { ok: false, status: 400, message: REVIEW_MESSAGES.reasonRequired };
-  if (reason.length > 1000) return { ok: false, status: 400, message: REVIEW_MESSAGES.reasonTooLong };
+  if (!reason) throw refuseReview(400, REVIEW_MESSAGES.reasonRequired, "reason");
+  if (reason.length > 1000) throw refuseReview(400, REVIEW_MESSAGES.reasonTooLong, "reason");
   const state = await heldState(templateId);
-  if (!state) return { ok: false, status: 404, message: "Template not found." };
-  if (state.status !== "held") return { ok: false, status: 409, message: TEMPLATE_MESSAGES.notHeld };
+  if (!state) throw refuseReview(404, NOT_FOUND, "reason");
+  if (state.status !== "held") throw refuseReview(409, TEMPLATE_MESSAGES.notHeld, "reason");
   const decided = await db().transaction(async (tx) => {
     const result = await queryRows<{ id: string; organization_id: string; name: string }>(
       tx,
@@ -155,7 +165,7 @@ export async function rejectHeldTemplate(
     );
     return row;
   });
-  if (!decided) return { ok: false, status: 409, message: REVIEW_MESSAGES.claimed };
+  if (!decided) throw refuseReview(409, REVIEW_MESSAGES.claimed, "reason");
   await recordActivity({
     organizationId: decided.organization_id,
     userId: null,
@@ -164,7 +174,7 @@ export async function rejectHeldTemplate(
     action: "Template returned by Jumbe's review",
     details: `${decided.name}: ${reason}`,
   });
-  return { ok: true, template: (await findTemplate(decided.organization_id, templateId))! };
+  return { template: (await findTemplate(decided.organization_id, templateId))! };
 }
 
 /** Holds (on) or releases (off) an organisation's template submissions; audited. Answers whether anything changed. */

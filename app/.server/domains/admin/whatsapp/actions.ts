@@ -16,6 +16,7 @@ import {
 import { graphCallsRecorded, recordGraphCall, withGraphCallContext } from "../../../infrastructure/clients/whatsapp-graph/graph-call-log";
 import { markDisconnected, unsubscribeForDisconnect } from "../../whatsapp/connections";
 import { recordAdminAction } from "../audit";
+import { Refusal } from "../../../infrastructure/refusal";
 
 /**
  * Manage Account on the admin console's WhatsApp tab: Test Connection, resubscribe, disconnect and
@@ -25,8 +26,8 @@ import { recordAdminAction } from "../audit";
 
 type Account = typeof whatsappAccounts.$inferSelect;
 
-/** Answers the action's outcome; `status` is the HTTP status the page answers with. */
-export type ManageResult = { ok: true; message: string } | { ok: false; status: 400 | 409 | 502; message: string };
+/** Why Manage Account refused: the status the page answers with and the sentence it shows. */
+const refusal = (status: 409 | 502, message: string) => new Refusal({ domain: "admin_whatsapp", status, message });
 
 export async function findAccount(accountId: string): Promise<Account | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) return undefined;
@@ -94,15 +95,14 @@ function failureWords(error: unknown) {
   return `Meta could not be reached: ${describeGraphFailure(error)}`;
 }
 
-/** Resubscribe: POST /{waba}/subscribed_apps, so Meta sends the WABA's webhooks to Jumbe again. */
-export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta, account: Account): Promise<ManageResult> {
-  if (account.status !== "connected")
-    return { ok: false, status: 409, message: "This account is disconnected: only its organisation can connect it again." };
+/** Resubscribe: POST /{waba}/subscribed_apps, so Meta sends the WABA's webhooks to Jumbe again. Answers the toast's sentence. */
+export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta, account: Account): Promise<string> {
+  if (account.status !== "connected") throw refusal(409, "This account is disconnected: only its organisation can connect it again.");
   try {
     await asAdmin(account, () => adminGraphClient().subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted)));
   } catch (error) {
     await graphCallsRecorded();
-    return { ok: false, status: 502, message: `Not resubscribed. ${failureWords(error)}` };
+    throw refusal(502, `Not resubscribed. ${failureWords(error)}`);
   }
   await graphCallsRecorded();
   await db().transaction(async (tx) => {
@@ -116,15 +116,18 @@ export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta
       after: { subscribed: true },
     });
   });
-  return { ok: true, message: "Resubscribed: Meta sends this account's webhooks to Jumbe." };
+  return "Resubscribed: Meta sends this account's webhooks to Jumbe.";
 }
 
-/** Disconnect (the tenant's own logic): Meta unsubscribed, then the account and its numbers disconnected. Step-up is the caller's. */
-export async function disconnectAsAdmin(current: CurrentUser, meta: RequestMeta, account: Account, reason: string): Promise<ManageResult> {
-  if (account.status !== "connected") return { ok: false, status: 409, message: "This account is already disconnected." };
+/**
+ * Disconnect (the tenant's own logic): Meta unsubscribed, then the account and its numbers disconnected.
+ * Step-up is the caller's. Answers the toast's sentence.
+ */
+export async function disconnectAsAdmin(current: CurrentUser, meta: RequestMeta, account: Account, reason: string): Promise<string> {
+  if (account.status !== "connected") throw refusal(409, "This account is already disconnected.");
   const failure = await asAdmin(account, () => unsubscribeForDisconnect(account, adminGraphClient()));
   await graphCallsRecorded();
-  if (failure) return { ok: false, status: 502, message: `Not disconnected: Meta could not be reached to unsubscribe (${failure}).` };
+  if (failure) throw refusal(502, `Not disconnected: Meta could not be reached to unsubscribe (${failure}).`);
   await db().transaction(async (tx) => {
     await markDisconnected(tx, account);
     await recordAdminAction(tx, current, meta, {
@@ -146,18 +149,12 @@ export async function disconnectAsAdmin(current: CurrentUser, meta: RequestMeta,
     action: "WhatsApp account disconnected by Jumbe",
     details: `WhatsApp Business Account ${account.wabaId}. Reason: ${reason}`,
   });
-  return { ok: true, message: "Disconnected. The organisation can connect it again from its WhatsApp page." };
+  return "Disconnected. The organisation can connect it again from its WhatsApp page.";
 }
 
-/** Mark for reconnection: the tenant's WhatsApp page asks them to connect it again, with the reason, until they do. */
-export async function requestReconnection(
-  current: CurrentUser,
-  meta: RequestMeta,
-  account: Account,
-  reason: string,
-): Promise<ManageResult> {
-  if (account.status !== "connected")
-    return { ok: false, status: 409, message: "This account is disconnected: its organisation already has to connect it again." };
+/** Mark for reconnection: the tenant's WhatsApp page asks them to connect it again, with the reason, until they do. Answers the toast's sentence. */
+export async function requestReconnection(current: CurrentUser, meta: RequestMeta, account: Account, reason: string): Promise<string> {
+  if (account.status !== "connected") throw refusal(409, "This account is disconnected: its organisation already has to connect it again.");
   await db().transaction(async (tx) => {
     const [after] = await tx
       .update(whatsappAccounts)
@@ -174,5 +171,5 @@ export async function requestReconnection(
       after: { reconnectRequestedAt: after?.at?.toISOString() ?? null, reconnectReason: reason },
     });
   });
-  return { ok: true, message: "Marked for reconnection: the organisation sees the request and its reason on its WhatsApp page." };
+  return "Marked for reconnection: the organisation sees the request and its reason on its WhatsApp page.";
 }

@@ -5,6 +5,7 @@ import type { Route } from "./+types/run";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { getImport, startImport, suggestMapping } from "~/.server/domains/contacts/import";
 import { DUPLICATE_POLICIES, type DuplicatePolicy } from "~/lib/contact-import";
@@ -54,13 +55,15 @@ export async function action(args: Route.ActionArgs) {
   const organizationId = current.organization.id;
   const importing = await loadImport(organizationId, args.params.id);
   const form = await readForm(args.request);
+  // One choice per column of the file (column0, column1...), named by its position.
+  const posted = postedTexts(form, [...importing.columns.map((_, i) => `column${i}`), "duplicates", "consentEvidence"]);
   const mapping: Record<string, string> = {};
   importing.columns.forEach((column, i) => {
-    const target = form.get(`column${i}`);
-    if (typeof target === "string" && target) mapping[column] = target;
+    const target = posted[`column${i}`];
+    if (target) mapping[column] = target;
   });
-  const duplicates = String(form.get("duplicates") ?? "") as DuplicatePolicy;
-  const consent = String(form.get("consentEvidence") ?? "").slice(0, EVIDENCE_MAX + 1);
+  const duplicates = posted.duplicates as DuplicatePolicy;
+  const consent = (posted.consentEvidence ?? "").slice(0, EVIDENCE_MAX + 1);
   try {
     await startImport({ organizationId, userId: current.user.id, meta: requestMeta(args.request, args.context) }, importing.id, {
       mapping,

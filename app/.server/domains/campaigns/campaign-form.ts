@@ -1,0 +1,99 @@
+import { checkCampaign, estimateCampaign, walletAvailableCents, type CampaignInput } from "./lifecycle";
+import type { TemplateChoice } from "./page-data";
+import { previewMessages } from "./preview";
+import { overThreshold } from "./approval-request";
+import { audienceLabel } from "./queries";
+import { LEFT_OUT_WORDS } from "./failure-words";
+import {
+  headerFileOf,
+  numbersIn,
+  sourceOf,
+  splitTagList,
+  templateOfKey,
+  type CampaignFormValues,
+  type PlaceholderValues,
+} from "~/lib/campaign-form";
+import { formatWhen, zonedInstant } from "~/lib/dates";
+import type { CampaignKind } from "~/lib/schemas/campaign";
+
+const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
+const EMPTY: PlaceholderValues = { source: "", fallback: "", value: "" };
+
+/**
+ * The domain's input from the form's checked values (app/lib/schemas/campaign.ts): a broadcast
+ * without a name is named for its template; only a campaign is scheduled.
+ */
+export function campaignInputOf(values: CampaignFormValues, kind: CampaignKind, template: TemplateChoice | undefined): CampaignInput {
+  const phones = numbersIn(values.phones);
+  const tags = splitTagList(values.tags);
+  const scheduledFor = kind === "campaign" && values.when === "later" ? (zonedInstant(values.date, values.time) ?? null) : null;
+  const name = values.name.trim() || (kind === "broadcast" && template ? `Quick broadcast: ${template.name}`.slice(0, 80) : values.name);
+  return {
+    name,
+    kind,
+    from: values.from || undefined,
+    template: templateOfKey(values.template),
+    parameters: parametersOf(values, template),
+    audience: {
+      ...(values.segment ? { segmentId: values.segment } : {}),
+      ...(tags.length ? { tags } : {}),
+      ...(phones.length ? { phones } : {}),
+      ...(values.everyone ? { everyone: true } : {}),
+    },
+    scheduledFor,
+  };
+}
+
+/** The template's values from the form: the body's, a text header's, a media header's file, the buttons'. */
+function parametersOf(values: CampaignFormValues, template: TemplateChoice | undefined): CampaignInput["parameters"] {
+  const body = Array.from({ length: template?.bodyCount ?? 0 }, (_, i) => sourceOf(values.body[i] ?? EMPTY));
+  const headerMedia = MEDIA_HEADERS.includes(template?.headerFormat ?? "") ? headerFileOf(values.headerFile) : undefined;
+  const buttons = (template?.buttons ?? []).map((button) => ({
+    index: button.index,
+    source: sourceOf(values.buttons.find((b) => b.index === button.index) ?? EMPTY),
+  }));
+  return {
+    body,
+    ...(template?.headerTakesText ? { header: sourceOf(values.header) } : {}),
+    ...(headerMedia ? { headerMedia } : {}),
+    ...(buttons.length ? { buttons } : {}),
+  };
+}
+
+/**
+ * The Review step: the audience counted, priced and its first messages previewed, before anything
+ * is stored. `segmentName` names the chosen segment; `approvalThreshold` is the organisation's.
+ */
+export async function reviewCampaign(
+  organizationId: string,
+  input: CampaignInput,
+  options: { segmentName: (id: string | undefined) => string | null; approvalThreshold: number | null | undefined },
+) {
+  const checked = await checkCampaign(organizationId, input);
+  const [estimate, preview] = await Promise.all([estimateCampaign(organizationId, checked), previewMessages(organizationId, checked, 3)]);
+  const availableCents = await walletAvailableCents(organizationId, estimate);
+  return {
+    name: checked.name,
+    from: checked.sender.number,
+    template: `${checked.template.name} (${checked.template.language}, ${checked.template.category})`,
+    audience: audienceLabel(checked.audience, options.segmentName(checked.audience.segmentId)),
+    when: checked.scheduledFor ? formatWhen(checked.scheduledFor) : null,
+    recipients: estimate.recipients,
+    total: estimate.total,
+    leftOut: Object.entries(estimate.leftOut).map(([reason, count]) => ({
+      reason,
+      words: LEFT_OUT_WORDS[reason] ?? reason,
+      count: count ?? 0,
+    })),
+    costCents: estimate.estimatedCostCents,
+    perMessageCents: Math.round(estimate.perMessageKes * 100),
+    // Prepaid, and the estimate is more than the wallet can pay now: what it can pay (the review warns).
+    walletAvailableCents: availableCents !== null && estimate.estimatedCostCents > availableCents ? Math.max(0, availableCents) : null,
+    includedLeft: estimate.includedLeft,
+    preview,
+    // Broadcast approval: confirming puts it to approval rather than sending it.
+    approvalThreshold: overThreshold(options.approvalThreshold, estimate.recipients) ? (options.approvalThreshold ?? null) : null,
+  };
+}
+
+export type CampaignReview = Awaited<ReturnType<typeof reviewCampaign>>;

@@ -1,0 +1,81 @@
+import { Form, Link } from "react-router";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { StepUpField } from "~/components/ui/step-up-field";
+import { useServerCheckedForm } from "~/components/ui/use-schema-form";
+import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
+
+/** Reconcile a bank transfer: the statement's reference, the day the money came, and notes. */
+export function ReconcileForm({
+  invoiceId,
+  reference,
+  today,
+  cancel,
+  result,
+  stepUp,
+  busy,
+}: {
+  invoiceId: string;
+  /** The reference the tenant was given, if any. */
+  reference?: string | null;
+  today: string;
+  cancel: string;
+  result?: SubmissionResult<string[]> | null;
+  stepUp: boolean;
+  busy: boolean;
+}) {
+  const [form, fields] = useServerCheckedForm<{ reference: string; paymentDate: string; note: string; confirmation: string }>(result, {
+    id: "reconcile-invoice",
+    defaultValue: { paymentDate: today },
+  });
+  return (
+    <Form
+      method="post"
+      action={`/admin/billing/invoices/${invoiceId}`}
+      className="space-y-4"
+      preventScrollReset
+      {...getFormProps(form)}
+      noValidate
+    >
+      <FormError id={form.errorId} errors={form.errors} />
+      <Field
+        label="Bank reference"
+        name={fields.reference.name}
+        maxLength={64}
+        markRequired
+        hint={reference ? `The tenant was given ${reference}.` : undefined}
+        defaultValue={fields.reference.initialValue}
+        errors={fields.reference.errors}
+        key={fields.reference.key}
+      />
+      <Field
+        label="Payment date"
+        name={fields.paymentDate.name}
+        type="date"
+        max={today}
+        defaultValue={fields.paymentDate.initialValue}
+        markRequired
+        errors={fields.paymentDate.errors}
+        key={fields.paymentDate.key}
+      />
+      <TextareaField
+        label="Notes"
+        name={fields.note.name}
+        maxLength={RECONCILE_NOTE_MAX}
+        defaultValue={fields.note.initialValue}
+        errors={fields.note.errors}
+        key={fields.note.key}
+      />
+      <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} id="reconcile-confirmation" />
+      <div className="flex justify-end gap-2">
+        <Link to={cancel} replace preventScrollReset className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+        <Button type="submit" name="intent" value="reconcile" pending={busy}>
+          Mark as Reconciled
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,198 @@
+import { Form } from "react-router";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { TenantDetail } from "~/.server/domains/admin/users/detail";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { StepUpField } from "~/components/ui/step-up-field";
+import { useServerCheckedForm } from "~/components/ui/use-schema-form";
+import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
+import { formatNumber } from "~/lib/dates";
+
+type EditFields = Record<"plan" | "limitOverride" | "overrideReason" | "status" | "firstName" | "lastName" | "email" | "phone", string>;
+
+/** Edit User: the organisation's plan, its message limit, its status and its owner's contact details. */
+export function EditUserForm({
+  tenant,
+  result,
+  cancel,
+  busy,
+}: {
+  tenant: TenantDetail;
+  result?: SubmissionResult<string[]> | null;
+  cancel: string;
+  busy: boolean;
+}) {
+  const suspended = tenant.status === "suspended";
+  const [form, fields] = useServerCheckedForm<EditFields>(result, {
+    id: "edit-user",
+    defaultValue: {
+      plan: tenant.plan,
+      limitOverride: tenant.limitOverride ? String(tenant.limitOverride.messages) : "",
+      overrideReason: tenant.limitOverride?.reason ?? "",
+      status: tenant.status,
+      firstName: tenant.owner?.firstName,
+      lastName: tenant.owner?.lastName,
+      email: tenant.owner?.email,
+      phone: tenant.owner?.phoneNumber ?? "",
+    },
+  });
+  return (
+    <Form method="post" action={`?${new URLSearchParams({ dialog: "edit" })}`} {...getFormProps(form)} className="space-y-3" noValidate>
+      <FormError id={form.errorId} errors={form.errors} />
+      <SelectField
+        label="Plan"
+        name={fields.plan.name}
+        defaultValue={fields.plan.initialValue}
+        options={USER_PLANS.map((p) => ({ value: p, label: p }))}
+        errors={fields.plan.errors}
+        key={fields.plan.key}
+      />
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
+        <p className="text-sm text-slate-600">
+          The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan} plan
+          allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
+        </p>
+        <Field
+          label="Override the plan's limit (messages a month)"
+          name={fields.limitOverride.name}
+          inputMode="numeric"
+          defaultValue={fields.limitOverride.initialValue}
+          errors={fields.limitOverride.errors}
+          key={fields.limitOverride.key}
+        />
+        <TextareaField
+          label="Reason for the override"
+          name={fields.overrideReason.name}
+          rows={2}
+          maxLength={REASON_MAX}
+          defaultValue={fields.overrideReason.initialValue}
+          errors={fields.overrideReason.errors}
+          key={fields.overrideReason.key}
+        />
+      </fieldset>
+      {suspended ? (
+        <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
+      ) : (
+        <SelectField
+          label="Status"
+          name={fields.status.name}
+          defaultValue={fields.status.initialValue}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "pending", label: "Pending" },
+          ]}
+          errors={fields.status.errors}
+          key={fields.status.key}
+        />
+      )}
+      {tenant.owner ? (
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-semibold text-slate-700">The owner&apos;s contact details</legend>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="First name"
+              name={fields.firstName.name}
+              defaultValue={fields.firstName.initialValue}
+              errors={fields.firstName.errors}
+              key={fields.firstName.key}
+              autoComplete="off"
+              markRequired
+            />
+            <Field
+              label="Last name"
+              name={fields.lastName.name}
+              defaultValue={fields.lastName.initialValue}
+              errors={fields.lastName.errors}
+              key={fields.lastName.key}
+              autoComplete="off"
+              markRequired
+            />
+          </div>
+          <Field
+            label="E-mail"
+            name={fields.email.name}
+            type="email"
+            defaultValue={fields.email.initialValue}
+            errors={fields.email.errors}
+            key={fields.email.key}
+            autoComplete="off"
+            markRequired
+          />
+          <Field
+            label="Phone"
+            name={fields.phone.name}
+            type="tel"
+            defaultValue={fields.phone.initialValue}
+            errors={fields.phone.errors}
+            key={fields.phone.key}
+            autoComplete="off"
+          />
+        </fieldset>
+      ) : null}
+      <DialogButtons cancel={cancel} busy={busy} intent="edit" label="Save changes" />
+    </Form>
+  );
+}
+
+export function ReasonForm({
+  intent,
+  label,
+  danger,
+  result,
+  stepUpNeeded,
+  cancel,
+  busy,
+}: {
+  intent: "suspend" | "reactivate";
+  label: string;
+  danger?: boolean;
+  result?: SubmissionResult<string[]> | null;
+  stepUpNeeded: boolean;
+  cancel: string;
+  busy: boolean;
+}) {
+  const [form, fields] = useServerCheckedForm<{ reason: string; confirmation: string }>(result, { id: `${intent}-user` });
+  return (
+    <Form method="post" action={`?${new URLSearchParams({ dialog: intent })}`} {...getFormProps(form)} className="space-y-3" noValidate>
+      <FormError id={form.errorId} errors={form.errors} />
+      <TextareaField
+        label="Reason"
+        name={fields.reason.name}
+        maxLength={REASON_MAX}
+        hint="Recorded in the audit log."
+        defaultValue={fields.reason.initialValue}
+        errors={fields.reason.errors}
+        key={fields.reason.key}
+        markRequired
+      />
+      <StepUpField needed={stepUpNeeded} error={fields.confirmation.errors?.[0]} id={`${intent}-confirmation`} />
+      <DialogButtons cancel={cancel} busy={busy} intent={intent} label={label} danger={danger} />
+    </Form>
+  );
+}
+
+function DialogButtons({
+  cancel,
+  busy,
+  intent,
+  label,
+  danger,
+}: {
+  cancel: string;
+  busy: boolean;
+  intent: string;
+  label: string;
+  danger?: boolean;
+}) {
+  return (
+    <div className="flex justify-end gap-2 pt-2">
+      <ButtonLink to={cancel} variant="secondary" replace preventScrollReset>
+        Cancel
+      </ButtonLink>
+      <Button type="submit" name="intent" value={intent} variant={danger ? "danger" : "primary"} pending={busy}>
+        {label}
+      </Button>
+    </div>
+  );
+}

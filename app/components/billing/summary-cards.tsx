@@ -1,0 +1,86 @@
+import { Link } from "react-router";
+import type { BillingPageData } from "~/.server/domains/billing/page";
+import { Card, CardHeader } from "~/components/ui/card";
+import { dialogHref } from "~/components/ui/dialog";
+import { CalendarClock, Gauge } from "~/components/ui/icons";
+import { ProgressBar } from "~/components/ui/progress-bar";
+import { BILLING_TYPE_WORDS, longDate, planPriceWords, planWords, usageWords } from "~/lib/billing-words";
+import { formatKes } from "~/lib/invoice";
+
+interface BillingSummaryProps {
+  summary: BillingPageData["summary"];
+  plans: BillingPageData["plans"];
+  canManage: boolean;
+  searchParams: URLSearchParams;
+}
+
+/** The plan, the wallet, the next billing date and this period's usage, side by side. */
+export function BillingSummaryCards({ summary, plans, canManage, searchParams }: BillingSummaryProps) {
+  const currentPlan = plans.find((p) => p.name.toLowerCase() === summary.plan.toLowerCase() && p.billingType === summary.billingType);
+  return (
+    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+      <Card aria-labelledby="plan-title">
+        <CardHeader id="plan-title" title="Plan" />
+        <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-plan">
+          {summary.plan} · {BILLING_TYPE_WORDS[summary.billingType] ?? summary.billingType}
+        </p>
+        {currentPlan ? <p className="mt-1 text-sm text-slate-600">{planPriceWords(currentPlan)}</p> : null}
+        {summary.nextPlan ? (
+          <p className="mt-2 text-sm font-medium text-amber-800" data-testid="billing-next-plan">
+            {planWords(summary.nextPlan.plan, summary.nextPlan.billingType)} from{" "}
+            {longDate(summary.nextPlan.from ?? summary.nextBillingDate)}
+          </p>
+        ) : null}
+        {canManage ? (
+          <Link
+            to={dialogHref(searchParams, "plan")}
+            preventScrollReset
+            className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
+          >
+            Change plan
+          </Link>
+        ) : null}
+      </Card>
+      <Card aria-labelledby="wallet-title">
+        <CardHeader id="wallet-title" title="Wallet balance" />
+        <p className="mt-2 text-xl font-bold text-slate-900" data-testid="billing-balance">
+          {formatKes(summary.balanceCents)}
+        </p>
+        {summary.heldCents > 0 ? (
+          <p className="mt-1 text-sm text-slate-600">
+            {formatKes(summary.heldCents)} held for queued messages; {formatKes(summary.availableCents)} available.
+          </p>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">
+            {summary.billingType === "prepaid" ? "Each message is paid from the wallet." : "Money on account pays your monthly invoices."}
+          </p>
+        )}
+      </Card>
+      <Card aria-labelledby="next-billing-title">
+        <div className="flex items-center justify-between">
+          <CardHeader id="next-billing-title" title="Next billing date" />
+          <CalendarClock className="size-5 text-brand-600" aria-hidden />
+        </div>
+        <p className="mt-2 text-xl font-bold text-slate-900">{longDate(summary.nextBillingDate)}</p>
+        <p className="mt-1 text-sm text-slate-600">
+          This period: {longDate(summary.usage.periodStart)} to {longDate(summary.usage.periodEnd)}.
+        </p>
+      </Card>
+      <Card aria-labelledby="usage-title">
+        <div className="flex items-center justify-between">
+          <CardHeader id="usage-title" title="Usage this period" />
+          <Gauge className="size-5 text-brand-600" aria-hidden />
+        </div>
+        <div className="mt-3">
+          <ProgressBar
+            label={usageWords(summary.usage.messages, summary.usage.limit)}
+            value={summary.usage.percent}
+            valueText={`${summary.usage.percent}%`}
+            tone={summary.usage.percent >= 100 ? "danger" : summary.usage.percent >= 80 ? "warning" : "brand"}
+          />
+        </div>
+        <p className="mt-2 text-sm text-slate-600">Spent this period: {formatKes(summary.usage.spentCents)}</p>
+      </Card>
+    </div>
+  );
+}

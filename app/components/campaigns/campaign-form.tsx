@@ -1,0 +1,162 @@
+import { useEffect, useState } from "react";
+import { Form, href, Link, useNavigation } from "react-router";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { CampaignFormValues } from "~/lib/campaign-form";
+import type { CampaignKind } from "~/lib/schemas/campaign";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, FormError, SelectField } from "~/components/ui/field";
+import { useServerCheckedForm } from "~/components/ui/use-schema-form";
+import { AudienceCard, WhenCard } from "./audience-fields";
+import { Placeholders } from "./placeholders";
+import type { CampaignChoices, CampaignErrors, TemplateChoice } from "./types";
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+type FieldName = keyof CampaignErrors;
+const FIELD_NAMES: FieldName[] = ["name", "from", "template", "parameters", "audience", "scheduledFor"];
+
+/**
+ * The New Campaign and Quick Broadcast form (the edit step). Only the server checks it: its reply
+ * brings each message to its field and the values posted, shown again with or without JavaScript.
+ */
+export function CampaignForm({
+  kind,
+  choices,
+  values,
+  lastResult,
+  cancelTo,
+}: {
+  kind: CampaignKind;
+  choices: CampaignChoices;
+  values: CampaignFormValues;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  cancelTo: string;
+}) {
+  const [form, fields] = useServerCheckedForm<Record<FieldName, string>>(lastResult, { id: "campaign" });
+  const errors: CampaignErrors = {};
+  for (const name of FIELD_NAMES) errors[name] = fields[name].errors?.[0];
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "review";
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      {...getFormProps(form)}
+      className="space-y-6"
+      aria-label={kind === "broadcast" ? "Quick Broadcast" : "New Campaign"}
+    >
+      <FormError id={form.errorId} errors={form.errors} />
+      <MessageCard kind={kind} choices={choices} values={values} errors={errors} />
+      <AudienceCard choices={choices} values={values} errors={errors} />
+      {kind === "campaign" ? <WhenCard values={values} errors={errors} /> : null}
+      <div className="flex justify-end gap-2">
+        <ButtonLink to={cancelTo} variant="secondary">
+          Cancel
+        </ButtonLink>
+        <Button type="submit" name="intent" value="review" pending={busy} pendingText="Counting the audience...">
+          Review
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/** Name, sender and template, and the chosen template's placeholders (without JavaScript, after Show its placeholders). */
+function MessageCard({
+  kind,
+  choices,
+  values,
+  errors,
+}: {
+  kind: CampaignKind;
+  choices: CampaignChoices;
+  values: CampaignFormValues;
+  errors: CampaignErrors;
+}) {
+  const hydrated = useHydrated();
+  const [templateKey, setTemplateKey] = useState(values.template);
+  const chosen = choices.templates.find((t) => t.key === templateKey);
+  const byName = new Map<string, TemplateChoice[]>();
+  for (const t of choices.templates) byName.set(t.name, [...(byName.get(t.name) ?? []), t]);
+  return (
+    <Card>
+      <CardHeader title="Message" />
+      <div className="mt-4 grid gap-x-4 sm:grid-cols-2">
+        <Field
+          label={kind === "broadcast" ? "Name (optional)" : "Campaign name"}
+          name="name"
+          defaultValue={values.name}
+          maxLength={80}
+          markRequired={kind === "campaign"}
+          errors={errors.name ? [errors.name] : undefined}
+          placeholder={kind === "broadcast" ? "Quick broadcast: the template's name" : "e.g. December dividend notice"}
+        />
+        {choices.senders.length ? (
+          <SelectField
+            label="Send from"
+            name="from"
+            defaultValue={values.from || choices.senders[0]?.phoneNumberId}
+            errors={errors.from ? [errors.from] : undefined}
+            options={choices.senders.map((s) => ({ value: s.phoneNumberId, label: s.name ? `${s.number} (${s.name})` : s.number }))}
+          />
+        ) : (
+          <div>
+            <p className="mb-1 block text-sm font-medium text-slate-700">Send from</p>
+            <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900" id="from-error">
+              {errors.from ?? "No WhatsApp number is connected."}{" "}
+              <Link to={href("/whatsapp")} className="font-semibold underline">
+                Connect one
+              </Link>
+            </p>
+          </div>
+        )}
+      </div>
+      {choices.templates.length ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <SelectField
+            label="Approved template"
+            name="template"
+            className="min-w-64 flex-1"
+            markRequired
+            value={templateKey}
+            onChange={(event) => setTemplateKey(event.currentTarget.value)}
+            errors={errors.template ? [errors.template] : undefined}
+          >
+            <option value="">Choose a template</option>
+            {[...byName].map(([name, list]) => (
+              <optgroup key={name} label={name}>
+                {list.map((t) => (
+                  <option key={t.key} value={t.key}>
+                    {t.name} ({t.language}, {t.category})
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </SelectField>
+          {hydrated ? null : (
+            <div className="pb-6">
+              <Button type="submit" name="intent" value="choose" variant="secondary">
+                Show its placeholders
+              </Button>
+            </div>
+          )}
+        </div>
+      ) : (
+        <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900" id="template-error">
+          {errors.template ?? "You have no approved templates yet."}{" "}
+          <Link to={href("/templates/new")} className="font-semibold underline">
+            Create a template
+          </Link>{" "}
+          and wait for Meta&apos;s approval.
+        </p>
+      )}
+      {chosen ? <Placeholders template={chosen} choices={choices} values={values} error={errors.parameters} /> : null}
+      {!chosen && errors.parameters ? <FormError errors={[errors.parameters]} /> : null}
+    </Card>
+  );
+}

@@ -1,0 +1,130 @@
+import { Form } from "react-router";
+import type { DeliveryRow } from "~/.server/domains/webhooks-out/manage";
+import { RefreshCw, Send } from "~/components/ui/icons";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Table, type Column } from "~/components/ui/table";
+import { formatWhen } from "~/lib/dates";
+
+interface DeliveriesCardProps {
+  deliveries: DeliveryRow[];
+  /** Whether a webhook URL was ever saved. */
+  configured: boolean;
+  disabled: boolean;
+  busy: boolean;
+  submitting: (intent: string) => boolean;
+}
+
+/** The last 20 deliveries of the webhook, with Refresh, Send test event and Redeliver. */
+export function DeliveriesCard({ deliveries, configured, disabled, busy, submitting }: DeliveriesCardProps) {
+  return (
+    <Card aria-labelledby="deliveries-heading">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id="deliveries-heading" className="text-lg font-semibold">
+            Recent deliveries
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            The last 20 events sent to your webhook, newest first. A failed delivery is retried for three days.
+          </p>
+        </div>
+        {configured ? (
+          <div className="flex flex-wrap gap-2">
+            {/* A GET form: it loads the page again even when the URL is the same one. */}
+            <Form method="get" action="/developers">
+              <Button type="submit" size="sm" variant="secondary" disabled={busy}>
+                <RefreshCw className="size-4" aria-hidden /> Refresh
+              </Button>
+            </Form>
+            {disabled ? null : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="webhook-test" />
+                <Button type="submit" size="sm" variant="secondary" pending={submitting("webhook-test")} disabled={busy}>
+                  <Send className="size-4" aria-hidden /> Send test event
+                </Button>
+              </Form>
+            )}
+          </div>
+        ) : null}
+      </div>
+      <div className="mt-4">
+        <Table
+          caption="Recent webhook deliveries"
+          columns={deliveryColumns(busy, !disabled)}
+          rows={deliveries}
+          rowKey={(row) => row.id}
+          empty={configured ? "No deliveries yet. Send a test event to see one here." : "Save a webhook URL to start receiving events."}
+        />
+      </div>
+    </Card>
+  );
+}
+
+const DELIVERY_BADGES = {
+  delivered: { tone: "success", label: "Delivered" },
+  pending: { tone: "warning", label: "Retrying" },
+  failed: { tone: "danger", label: "Failed" },
+} as const;
+
+/** A delivery's last answer in words: the HTTP status, or why there was none. */
+function deliveryResult(row: DeliveryRow) {
+  if (row.status === "delivered") return `HTTP ${row.responseStatus}`;
+  if (!row.attempts && !row.error) return "Waiting to be sent";
+  if (row.responseStatus !== null && row.error && !row.error.startsWith("HTTP")) return `HTTP ${row.responseStatus}: ${row.error}`;
+  return row.error ?? `HTTP ${row.responseStatus}`;
+}
+
+function DeliveryResult({ row }: { row: DeliveryRow }) {
+  const badge = row.status === "pending" && !row.attempts ? { tone: "warning" as const, label: "Queued" } : DELIVERY_BADGES[row.status];
+  return (
+    <div className="min-w-0" data-testid="delivery-result">
+      <Badge tone={badge.tone}>{badge.label}</Badge> <span className="text-slate-700">{deliveryResult(row)}</span>
+      {row.responseBody ? (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-xs text-slate-500">Answer</summary>
+          <pre className="mt-1 max-w-md overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap">{row.responseBody}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function RedeliverButton({ row, busy }: { row: DeliveryRow; busy: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="webhook-redeliver" />
+      <input type="hidden" name="delivery" value={row.id} />
+      <Button
+        type="submit"
+        size="sm"
+        variant="secondary"
+        disabled={busy}
+        aria-label={`Redeliver ${row.eventType} of ${formatWhen(row.createdAt)}`}
+      >
+        Redeliver
+      </Button>
+    </Form>
+  );
+}
+
+function deliveryColumns(busy: boolean, sendable: boolean): Column<DeliveryRow>[] {
+  return [
+    { key: "event", header: "Event", cell: (row) => <code className="text-xs">{row.eventType}</code> },
+    { key: "time", header: "Time", cell: (row) => formatWhen(row.createdAt), hideOnPhone: true },
+    { key: "result", header: "Result", cell: (row) => <DeliveryResult row={row} /> },
+    { key: "attempts", header: "Attempts", cell: (row) => <span data-testid="delivery-attempts">{row.attempts}</span>, align: "right" },
+    {
+      key: "next",
+      header: "Next retry",
+      cell: (row) => (row.nextAttemptAt && row.attempts ? formatWhen(row.nextAttemptAt) : "—"),
+      hideOnPhone: true,
+    },
+    {
+      key: "actions",
+      header: <span className="sr-only">Actions</span>,
+      cell: (row) => (sendable ? <RedeliverButton row={row} busy={busy} /> : null),
+      align: "right",
+    },
+  ];
+}

@@ -1,0 +1,138 @@
+import { Form } from "react-router";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Field } from "~/components/ui/field";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { WEBHOOK_EVENTS } from "~/lib/developer";
+import { formatWhen } from "~/lib/dates";
+import { WebhookSchema } from "~/lib/schemas/developer";
+import { SigningSecret } from "./signing-secret";
+
+export interface WebhookSettings {
+  url: string;
+  events: readonly string[];
+  updatedAt: string | null;
+}
+
+export interface WebhookState {
+  secretCreatedAt: string | null;
+  failingSince: string | null;
+  disabledAt: string | null;
+}
+
+interface WebhookCardProps {
+  webhook: WebhookSettings;
+  state: WebhookState;
+  /** The last webhook save's reply, when it was refused. */
+  result: SubmissionResult<string[]> | null | undefined;
+  secret: string | null;
+  confirmRotateSecret: boolean;
+  busy: boolean;
+  submitting: (intent: string) => boolean;
+}
+
+/** Where Jumbe sends events: the URL and events, the endpoint's health, and its signing secret. */
+export function WebhookCard({ webhook, state, result, secret, confirmRotateSecret, busy, submitting }: WebhookCardProps) {
+  return (
+    <Card aria-labelledby="webhook-heading">
+      <h2 id="webhook-heading" className="text-lg font-semibold">
+        Webhook
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Jumbe sends the events you choose to this URL, signed as the{" "}
+        <a href="https://www.standardwebhooks.com/" className="font-medium text-brand-700 underline">
+          Standard Webhooks
+        </a>{" "}
+        specification says. It must be a public https address.
+      </p>
+      <EndpointHealth state={state} busy={busy} pending={submitting("webhook-enable")} />
+      <WebhookForm webhook={webhook} result={result} busy={busy} />
+      {webhook.updatedAt ? (
+        <SigningSecret secret={secret} createdAt={state.secretCreatedAt} confirmRotate={confirmRotateSecret} busy={busy} />
+      ) : null}
+    </Card>
+  );
+}
+
+/** A disabled endpoint (with its re-enable button), or a warning while deliveries fail. */
+function EndpointHealth({ state, busy, pending }: { state: WebhookState; busy: boolean; pending: boolean }) {
+  if (state.disabledAt)
+    return (
+      <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900" data-testid="webhook-disabled">
+        <p className="font-semibold">
+          <Badge tone="danger">Disabled</Badge> Jumbe stopped sending to this endpoint on {formatWhen(state.disabledAt)}.
+        </p>
+        <p className="mt-1">
+          No delivery succeeded for three days. Once the endpoint answers again, re-enable it; failed events can be redelivered below.
+        </p>
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="intent" value="webhook-enable" />
+          <Button type="submit" pending={pending} disabled={busy}>
+            Re-enable the endpoint
+          </Button>
+        </Form>
+      </div>
+    );
+  if (state.failingSince)
+    return (
+      <p role="status" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        Deliveries have been failing since {formatWhen(state.failingSince)}. After three days without a success the endpoint is disabled.
+      </p>
+    );
+  return null;
+}
+
+/** The webhook's URL and events, checked in the browser with the server's own schema. */
+function WebhookForm({ webhook, result, busy }: { webhook: WebhookSettings; result: WebhookCardProps["result"]; busy: boolean }) {
+  const [form, fields] = useSchemaForm(WebhookSchema, result, {
+    id: "webhook",
+    defaultValue: { url: webhook.url },
+    shouldValidate: "onBlur",
+  });
+  // After a refused save the boxes keep what was sent; otherwise they show what is stored.
+  const sentEvents = result?.initialValue?.events;
+  const checkedEvents: readonly string[] = result
+    ? [sentEvents ?? []].flat().filter((e): e is string => typeof e === "string")
+    : webhook.events;
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+      <input type="hidden" name="intent" value="webhook" />
+      <Field
+        label="Webhook URL"
+        markRequired
+        placeholder="https://example.co.ke/jumbe/webhooks"
+        errors={fields.url.errors}
+        {...getInputProps(fields.url, { type: "url" })}
+        key={fields.url.key}
+      />
+      <fieldset
+        aria-describedby={fields.events.errors?.length ? fields.events.errorId : undefined}
+        aria-invalid={fields.events.errors?.length ? true : undefined}
+      >
+        <legend className="text-sm font-medium text-slate-700">Events</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {WEBHOOK_EVENTS.map((event) => (
+            <label key={`${event}-${fields.events.key ?? ""}`} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                name={fields.events.name}
+                value={event}
+                defaultChecked={checkedEvents.includes(event)}
+                className="size-4"
+              />
+              <code>{event}</code>
+            </label>
+          ))}
+        </div>
+        <p id={fields.events.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+          {fields.events.errors?.[0] ?? ""}
+        </p>
+      </fieldset>
+      <Button type="submit" disabled={busy}>
+        Save Webhook Configuration
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,88 @@
+import { Form, href } from "react-router";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import type { QuickReply } from "~/.server/domains/inbox/quick-replies";
+import { QUICK_REPLY_BODY_MAX, QUICK_REPLY_SHORTCUT_MAX, QuickReplySchema } from "~/lib/schemas/quick-replies";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, FormError, TextareaField } from "~/components/ui/field";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+/** The saved-answers page's two forms: add one, and edit one (`?edit=<id>`). */
+
+function QuickReplyFields({ fields }: { fields: ReturnType<typeof useSchemaForm<typeof QuickReplySchema>>[1] }) {
+  return (
+    <>
+      <Field
+        label="Shortcut"
+        markRequired
+        autoComplete="off"
+        spellCheck={false}
+        hint={`Typed after /: letters, digits, - and _, at most ${QUICK_REPLY_SHORTCUT_MAX}.`}
+        errors={fields.shortcut.errors}
+        {...getInputProps(fields.shortcut, { type: "text" })}
+        key={fields.shortcut.key}
+      />
+      <TextareaField
+        label="Answer"
+        markRequired
+        hint={`What goes in the reply, at most ${QUICK_REPLY_BODY_MAX.toLocaleString("en-GB")} characters.`}
+        errors={fields.body.errors}
+        {...getTextareaProps(fields.body)}
+        key={fields.body.key}
+      />
+    </>
+  );
+}
+
+export function AddCard({ result, busy }: { result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
+  const [form, fields] = useSchemaForm(QuickReplySchema, result, { id: "add-quick-reply" });
+  return (
+    <Card>
+      <CardHeader title="Add a saved answer" />
+      <Form method="post" action={href("/chat/quick-replies")} {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
+        <FormError id={form.errorId} errors={form.errors} />
+        <QuickReplyFields fields={fields} />
+        <div>
+          <Button type="submit" name="intent" value="add" disabled={busy}>
+            Add saved answer
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export function EditCard({
+  reply,
+  result,
+  busy,
+  cancelTo,
+}: {
+  reply: QuickReply;
+  result: Parameters<typeof useSchemaForm>[1];
+  busy: boolean;
+  cancelTo: string;
+}) {
+  const [form, fields] = useSchemaForm(QuickReplySchema, result, {
+    id: `edit-quick-reply-${reply.id}`,
+    defaultValue: { shortcut: reply.shortcut, body: reply.body },
+  });
+  return (
+    <Card>
+      <CardHeader title={`Edit /${reply.shortcut}`} />
+      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-2xl">
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="id" value={reply.id} />
+        <QuickReplyFields fields={fields} />
+        <div className="flex gap-2">
+          <Button type="submit" name="intent" value="update" disabled={busy}>
+            Save changes
+          </Button>
+          <ButtonLink to={cancelTo} variant="secondary">
+            Cancel
+          </ButtonLink>
+        </div>
+      </Form>
+    </Card>
+  );
+}

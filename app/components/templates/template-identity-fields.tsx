@@ -1,0 +1,80 @@
+import { Card } from "~/components/ui/card";
+import { Field, SelectField } from "~/components/ui/field";
+import { LIMITS, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, type TemplateInput } from "~/lib/templates";
+import type { FieldErrors } from "./template-form-parts";
+
+export interface AccountChoice {
+  id: string;
+  label: string;
+}
+
+/** The template's name, type, language and account (a submitted template keeps the first three). */
+export function TemplateIdentityFields({
+  values,
+  errors: err,
+  accounts,
+  accountId,
+  locked,
+}: {
+  values: TemplateInput;
+  errors: FieldErrors;
+  accounts: AccountChoice[];
+  accountId?: string | null;
+  locked?: boolean;
+}) {
+  return (
+    <>
+      <Card className="space-y-1">
+        <Field
+          label="Template name"
+          name="name"
+          defaultValue={values.name}
+          errors={err("name")}
+          markRequired
+          readOnly={locked}
+          hint="Lowercase letters, numbers and underscores, e.g. order_update."
+          maxLength={LIMITS.name}
+          autoComplete="off"
+        />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <SelectField
+            label="Type"
+            name="category"
+            defaultValue={values.category}
+            disabled={locked}
+            options={TEMPLATE_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))}
+          />
+          <SelectField
+            label="Language"
+            name="language"
+            defaultValue={values.language}
+            disabled={locked}
+            options={TEMPLATE_LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
+          />
+        </div>
+        {locked ? (
+          <>
+            <input type="hidden" name="category" value={values.category} />
+            <input type="hidden" name="language" value={values.language} />
+          </>
+        ) : null}
+        {accounts.length > 1 && !locked ? (
+          <SelectField
+            label="WhatsApp Business account"
+            name="accountId"
+            defaultValue={accountId ?? ""}
+            errors={err("accountId")}
+            markRequired
+          >
+            <option value="">Choose an account</option>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+      </Card>
+    </>
+  );
+}
