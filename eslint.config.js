@@ -18,19 +18,6 @@ export default tseslint.config(
     },
   },
   {
-    // Typed after issue 41's forms merge: these tests are being reworked on their own branches, so
-    // their own `any`s stay until then; every other test and sandbox file allows none.
-    files: [
-      "tests/integration/admin-*.test.ts",
-      "tests/integration/campaign*.test.ts",
-      "tests/integration/template*.test.ts",
-      "tests/e2e/template*.spec.ts",
-      "tests/e2e/admin-*.spec.ts",
-      "tests/e2e/campaign*.spec.ts",
-    ],
-    rules: { "@typescript-eslint/no-explicit-any": "off" },
-  },
-  {
     // Playwright fixtures use `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts", "playwright.config.ts"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },

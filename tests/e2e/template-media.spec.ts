@@ -56,7 +56,10 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
   }[];
   expect(uploads.find((u) => u.fileName === "pixel.png" && u.fileLength === PIXEL.length)?.handle).toMatch(/^4::/);
   const atMeta = (
-    (await (await request.get(`/sandbox/meta/control/templates?wabaId=${wabaId}`)).json()) as { name: string; components: any[] }[]
+    (await (await request.get(`/sandbox/meta/control/templates?wabaId=${wabaId}`)).json()) as {
+      name: string;
+      components: { type: string; format?: string; example?: { header_handle?: string[] } }[];
+    }[]
   ).find((t) => t.name === name);
   expect(atMeta!.components[0]).toEqual({
     type: "HEADER",

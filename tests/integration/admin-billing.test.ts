@@ -17,6 +17,10 @@ import { loader as disputeLoader, action as disputeAction } from "~/routes/admin
 import { loader as walletLoader, action as walletAction } from "~/routes/admin/wallet";
 import { loader as tenantInvoiceLoader } from "~/routes/app/billing/invoice";
 import { APP, formRequest, getRequest, run } from "../support/http";
+
+/** A route's loader or action called with these params (the run() of tests/support/http.ts hands the request). */
+const withParams = (handler: (args: never) => unknown, params: Record<string, string>) => (args: never) =>
+  handler({ ...(args as object), params } as never);
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 
@@ -25,9 +29,7 @@ import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/acc
 // step-up, disputes resolved by a credit note or rejected (the tenant sees it), wallet adjustments,
 // reminders by e-mail, and an audit record for each action.
 
-type Handler = (args: any) => unknown;
 /** A route handler with its URL parameters, as React Router would call it. */
-const withParams = (handler: Handler, params: Record<string, string>) => (args: any) => handler({ ...args, params });
 
 /** The one refusal in a Billing console form's reply: its form's intent, the sentence, and its field (none: the whole form). */
 function refusalIn(page: { intent: string; result: { error: Record<string, string[]> } }) {
@@ -104,14 +106,14 @@ describe("the Billing tab's page", () => {
       [disputeLoader, `/admin/billing/disputes/${unknown}`],
       [walletLoader, `/admin/billing/wallets/${unknown}`],
     ] as const) {
-      expect((await run(withParams(handler, { id: unknown }), getRequest(path, { cookie: a.cookie }))).status).toBe(404);
-      expect((await run(withParams(handler, { id: "not-an-id" }), getRequest(path, { cookie: a.cookie }))).status).toBe(404);
+      expect((await run(handler, getRequest(path, { cookie: a.cookie }), { params: { id: unknown } })).status).toBe(404);
+      expect((await run(handler, getRequest(path, { cookie: a.cookie }), { params: { id: "not-an-id" } })).status).toBe(404);
     }
     // A real one is 200 for the administrator and 404 to the tenant it belongs to.
     const mine = await invoice(member.organizationId, 100);
-    expect((await run(withParams(invoiceLoader, { id: mine.id }), getRequest("/x", { cookie: a.cookie }))).status).toBe(200);
-    expect((await run(withParams(invoiceLoader, { id: mine.id }), getRequest("/x", { cookie: memberCookie }))).status).toBe(404);
-    const pdf = await run(withParams(pdfLoader, { id: mine.id }), getRequest("/x", { cookie: a.cookie }));
+    expect((await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: mine.id } })).status).toBe(200);
+    expect((await run(invoiceLoader, getRequest("/x", { cookie: memberCookie }), { params: { id: mine.id } })).status).toBe(404);
+    const pdf = await run(pdfLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: mine.id } });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
   });
@@ -139,12 +141,13 @@ describe("the Billing tab's page", () => {
     expect(delta("paidCents")).toBe(310_000);
     expect(delta("outstandingCents")).toBe(80_000);
     expect(delta("overdueCents")).toBe(30_000);
-    const plan = (data: any, name: string) => data.byPlan.find((l: any) => l.label === name)?.amountCents ?? 0;
+    type Figures = { byPlan: { label: string; amountCents: number }[]; byMethod: { key: string; amountCents: number }[] };
+    const plan = (data: Figures, name: string) => data.byPlan.find((l) => l.label === name)?.amountCents ?? 0;
     expect(plan(after, "Growth") - plan(before, "Growth")).toBe(110_000);
     expect(plan(after, "Starter") - plan(before, "Starter")).toBe(200_000);
-    const method = (data: any, key: string) => data.byMethod.find((l: any) => l.key === key).amountCents;
+    const method = (data: Figures, key: string) => data.byMethod.find((l) => l.key === key)!.amountCents;
     expect(method(after, "card") - method(before, "card")).toBe(10_000);
-    expect(after.byMethod.map((l: any) => l.key)).toEqual(["mpesa", "c2b", "card", "bank"]);
+    expect((after as Figures).byMethod.map((l) => l.key)).toEqual(["mpesa", "c2b", "card", "bank"]);
   });
 
   it("searches by invoice number, business and e-mail, filters by status and plan, and pages both ways by keyset", async () => {
@@ -156,7 +159,13 @@ describe("the Billing tab's page", () => {
     const other = await tenant("Mlima Hardware", "Starter");
     await invoice(other.organizationId, 50, { status: "overdue", plan: "Starter" });
     const page = async (query: string) =>
-      (await run(billingLoader, getRequest(`/admin/billing?${query}`, { cookie: a.cookie }))).data.invoices.rows as any[];
+      (await run(billingLoader, getRequest(`/admin/billing?${query}`, { cookie: a.cookie }))).data.invoices.rows as {
+        invoiceNumber: string;
+        businessName: string;
+        amountCents: number;
+        plan: string;
+        status: string;
+      }[];
 
     expect((await page(`q=${made[2]!.number}`)).map((r) => r.invoiceNumber)).toEqual([made[2]!.number]);
     expect((await page("q=pwani fresh")).length).toBe(5);
@@ -212,7 +221,7 @@ describe("reconciling a bank transfer", () => {
     const a = await admin();
     const t = await tenant("Baraka Matatu Sacco");
     const transfer = await bankTransfer(t, 25_000);
-    const view = await run(withParams(invoiceLoader, { id: transfer.invoiceId }), getRequest("/x", { cookie: a.cookie }));
+    const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: transfer.invoiceId } });
     expect(view.data.invoice.reconcilable).toBe(true);
     const start = await balance(t.organizationId);
 
@@ -272,7 +281,7 @@ describe("reconciling a bank transfer", () => {
     const paid = await invoice(t.organizationId, 900, { status: "paid", method: "card" });
     const pendingCardless = await invoice(t.organizationId, 900, { status: "pending" });
     for (const id of [paid.id, pendingCardless.id]) {
-      const view = await run(withParams(invoiceLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+      const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
       expect(view.data.invoice.reconcilable).toBe(false);
       const refused = await reconcile(a.cookie, id);
       expect(refused.status).toBe(409);
@@ -302,7 +311,7 @@ describe("reconciling a bank transfer", () => {
     const transfer = await bankTransfer(t, 2_000);
     const start = await balance(t.organizationId);
     await stale(a.user.id);
-    const view = await run(withParams(invoiceLoader, { id: transfer.invoiceId }), getRequest("/x", { cookie: a.cookie }));
+    const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: transfer.invoiceId } });
     expect(view.data.stepUp).toBe(true);
     const without = await reconcile(a.cookie, transfer.invoiceId);
     expect(without.status).toBe(400);
@@ -336,10 +345,10 @@ describe("disputes", () => {
   it("resolves by a credit note: a CRN document crediting part of a paid invoice to the wallet, which the tenant sees", async () => {
     const reason = "We were charged for messages that never went out.";
     const { a, t, invoice: paid, id } = await disputed("Jua Kali Welders", 3_000, "paid", reason);
-    const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    const page = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
     expect(page.data.dispute.reason).toBe(reason);
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
-    expect(listed.data.openDisputes.some((d: any) => d.id === id)).toBe(true);
+    expect(listed.data.openDisputes.some((d: { id: string }) => d.id === id)).toBe(true);
     const start = await balance(t.organizationId);
 
     expect(refusalIn((await resolve(a.cookie, id, { intent: "credit", amount: "5000" })).data)).toMatchObject({ field: "amount" });
@@ -366,7 +375,7 @@ describe("disputes", () => {
     expect(rows.find((r) => r.id === paid.id)!.disputeOutcome).toMatchObject({ outcome: "credited", creditNoteNumber: crn!.number });
     expect(rows.some((r) => r.number === crn!.number)).toBe(true);
     const tenantCookie = await signedInCookie(t.email, t.password);
-    const tenantView = await run(withParams(tenantInvoiceLoader, { id: paid.id }), getRequest("/x", { cookie: tenantCookie }));
+    const tenantView = await run(tenantInvoiceLoader, getRequest("/x", { cookie: tenantCookie }), { params: { id: paid.id } });
     expect(tenantView.data.resolved).toMatchObject({ outcome: "credited", note: "Refund of the failed batch." });
   });
 
@@ -387,21 +396,21 @@ describe("disputes", () => {
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("overdue");
     expect(await countAdminActions("dispute.reject", id)).toBe(1);
     const tenantCookie = await signedInCookie(t.email, t.password);
-    const tenantView = await run(withParams(tenantInvoiceLoader, { id: overdue.id }), getRequest("/x", { cookie: tenantCookie }));
+    const tenantView = await run(tenantInvoiceLoader, getRequest("/x", { cookie: tenantCookie }), { params: { id: overdue.id } });
     expect(tenantView.data.resolved).toMatchObject({
       outcome: "rejected",
       note: "The Growth overage is KES 1.00 a message, as on the price list.",
     });
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
-    expect(listed.data.resolvedDisputes.find((d: any) => d.id === id)).toMatchObject({ outcome: "rejected" });
+    expect(listed.data.resolvedDisputes.find((d: { id: string }) => d.id === id)).toMatchObject({ outcome: "rejected" });
   });
 
   it("asks a stale session for the password before crediting or rejecting: refused without it or with a wrong one, nothing changed", async () => {
     const { a, t, invoice: paid, id } = await disputed("Tumaini Bakery", 2_500, "paid", "Two top-ups were charged for one order.");
-    const fresh = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    const fresh = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
     expect(fresh.data.stepUp).toBe(false);
     await stale(a.user.id);
-    const page = await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }));
+    const page = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
     expect(page.data.stepUp).toBe(true);
     // As served: each form (credit, reject) carries its own password field.
     const served = await appFetch(
@@ -470,7 +479,7 @@ describe("disputes", () => {
     expect(right.status).toBe(302);
     expect(await balance(t.organizationId)).toBe(start + 50_000);
     expect(await countAdminActions("dispute.credit", id)).toBe(1);
-    expect((await run(withParams(disputeLoader, { id }), getRequest("/x", { cookie: a.cookie }))).data.stepUp).toBe(false);
+    expect((await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } })).data.stepUp).toBe(false);
   });
 
   it("rejects on a stale session with the right password", async () => {
@@ -530,16 +539,16 @@ describe("wallet adjustments and reminders", () => {
     });
     expect(debited.status).toBe(302);
     expect(await balance(t.organizationId)).toBe(40_000);
-    const records = await rawQuery<{ before: any; after: any; reason: string }>(
+    const records = await rawQuery<{ before: unknown; after: unknown; reason: string }>(
       `select before, after, reason from admin_audit_log where action = 'wallet.adjust' and target_id = $1 order by id`,
       [t.organizationId],
     );
-    const parse = (v: any) => (typeof v === "string" ? JSON.parse(v) : v);
+    const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as { balanceCents: number };
     expect(records.map((r) => [parse(r.before).balanceCents, parse(r.after).balanceCents, r.reason])).toEqual([
       [0, 50_000, "Goodwill for the outage on 12 November"],
       [50_000, 40_000, "Reverse part of it"],
     ]);
-    const page = await run(withParams(walletLoader, { id: t.organizationId }), getRequest("/x", { cookie: a.cookie }));
+    const page = await run(walletLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: t.organizationId } });
     expect(page.data.wallet.entries[0]).toMatchObject({ kind: "adjustment", createdBy: a.email });
   });
 

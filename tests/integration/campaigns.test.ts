@@ -671,7 +671,7 @@ describe("media headers and buttons", () => {
     )[0]!.id;
 
   const sent = (m: { body: unknown }) =>
-    (m.body as { template: { components: { type: string; sub_type?: string; index?: string; parameters: Record<string, any>[] }[] } })
+    (m.body as { template: { components: { type: string; sub_type?: string; index?: string; parameters: Record<string, unknown>[] }[] } })
       .template.components;
 
   it("sends the header file to everyone and each person's button suffix from a contact field, with its fallback", async () => {

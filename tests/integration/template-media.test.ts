@@ -79,7 +79,18 @@ function templateForm(fields: Record<string, string>, file?: { bytes: Buffer; na
   return form;
 }
 
-async function post(t: Tenant, path: string, form: FormData, params: Record<string, string> = {}) {
+/** What the template form's action answers a refused post: Conform's reply and the values read back. */
+interface EditAnswer {
+  result: { error: Record<string, string[]> };
+  values: Record<string, unknown> & { headerSample?: { id: string } };
+}
+
+async function post(
+  t: Tenant,
+  path: string,
+  form: FormData,
+  params: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; data: EditAnswer }> {
   const request = new Request(`${APP}${path}`, { method: "POST", body: form, headers: { cookie: t.cookie, origin: APP } });
   let value: unknown;
   try {
@@ -87,10 +98,10 @@ async function post(t: Tenant, path: string, form: FormData, params: Record<stri
   } catch (thrown) {
     value = thrown;
   }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), data: undefined as any };
-  const wrapped = value as { type?: string; data?: any; init?: { status?: number } };
-  if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, data: wrapped.data };
-  return { status: 200, location: null, data: value as any };
+  if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), data: undefined as never };
+  const wrapped = value as { type?: string; data?: EditAnswer; init?: { status?: number } };
+  if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, data: wrapped.data! };
+  return { status: 200, location: null, data: value as EditAnswer };
 }
 
 async function sample(t: Tenant, id: string) {
@@ -183,7 +194,7 @@ describe("a template with an image header", () => {
     // Authentication templates take no media header.
     const auth = await post(t, "/templates/new", templateForm({ category: "AUTHENTICATION", otpButtonText: "Copy code" }));
     expect(auth.status).toBe(400);
-    expect(auth.data.result.error[""][0]).toMatch(/^Authentication templates take no media header/);
+    expect(auth.data.result.error[""]![0]).toMatch(/^Authentication templates take no media header/);
   });
 
   it("keeps a good sample when another field has a problem, so the form sent again needs no new upload", async () => {
@@ -191,7 +202,7 @@ describe("a template with an image header", () => {
     const first = await post(t, "/templates/new", templateForm({ body: "" }, { bytes: PNG, name: "poster.png", type: "image/png" }));
     expect(first.status).toBe(400);
     expect(first.data.result.error).toEqual({ body: ["Enter the message body."] });
-    const kept = first.data.values.headerSample;
+    const kept = first.data.values.headerSample!;
     expect(kept).toMatchObject({ id: expect.any(String), fileName: "poster.png", contentType: "image/png", size: PNG.length });
     const again = await post(
       t,
@@ -207,7 +218,7 @@ describe("a template with an image header", () => {
     const other = await tenant("Jirani Ltd");
     const stolen = await post(other, "/templates/new", templateForm({ headerSampleId: kept.id }));
     expect(stolen.status).toBe(400);
-    expect(stolen.data.result.error.headerSample[0]).toMatch(/^Choose a sample image/);
+    expect(stolen.data.result.error.headerSample![0]).toMatch(/^Choose a sample image/);
   });
 
   it("keeps Meta's words on the draft when the upload fails, and resumes an upload cut short", async () => {
