@@ -17,9 +17,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  // Two at a time: the suite keeps both cores busy with two (measured with a CPU sampler); a third
-  // only adds contention and timeouts. E2E_WORKERS overrides it on a bigger machine.
-  workers: Number(process.env.E2E_WORKERS) || 2,
+  // Three at a time: without traces two workers leave a core a third idle while pages wait on the
+  // server and the sandboxes; three keep both cores busy (measured with a CPU sampler, decision 058).
+  // E2E_WORKERS overrides it on a bigger machine.
+  workers: Number(process.env.E2E_WORKERS) || 3,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
@@ -56,9 +57,10 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     locale: "en-KE",
     timezoneId: "Africa/Nairobi",
-    // A trace records every action's DOM and screen: about a quarter of the suite's time. CI keeps
-    // only its log, where a trace is never seen, so it records none there.
-    trace: process.env.CI ? "off" : "retain-on-failure",
+    // A trace records every action's DOM and screen: Chromium's CPU nearly doubles, and the suite
+    // takes half as long again (decision 058). None is recorded unless asked: E2E_TRACE=1 keeps one
+    // for each failing test, to open with `npx playwright show-trace`.
+    trace: process.env.E2E_TRACE ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: BROWSER,

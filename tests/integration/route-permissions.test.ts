@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { db } from "~/.server/infrastructure/db/client";
+import { users } from "~/.server/infrastructure/db/schema";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "~/routes";
-import { can, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleOf, type Role } from "~/.server/domains/auth/permissions";
+import { can, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Role } from "~/.server/domains/auth/permissions";
 import { declaredRoutes, routeAccess } from "~/.server/domains/auth/route-permissions";
 import { safeRedirectTarget } from "~/.server/domains/auth/guards";
 import * as importUpload from "~/routes/app/messaging/import/upload";
@@ -12,11 +15,14 @@ import { appBuild, appFetch } from "../support/in-process-app";
 import { formRequest, getRequest, run } from "../support/http";
 import { rawRequest } from "../support/raw-http";
 
-// Every member is an owner until teams arrive; a test makes one a viewer by answering their role.
-vi.mock("~/.server/domains/auth/permissions", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/.server/domains/auth/permissions")>();
-  return { ...actual, roleOf: vi.fn(actual.roleOf) };
-});
+/** Gives a member `role`, as the team page or the console would: in the database, read at each request. */
+async function giveRole(userId: string, role: Role) {
+  const values =
+    role === "platform_admin"
+      ? { usertype: "admin" as const, orgRole: "owner" as const }
+      : { usertype: "individual" as const, orgRole: role };
+  await db().update(users).set(values).where(eq(users.id, userId));
+}
 
 /**
  * Issue 10: permissions come from one table, and every route checks them on the server. This is
@@ -494,7 +500,7 @@ describe("the permissions table", () => {
 
     const member = await createVerifiedUser();
     const cookie = await signedInCookie(member.email, member.password);
-    vi.mocked(roleOf).mockReturnValue("viewer");
+    await giveRole(member.user.id, "viewer");
     try {
       // The layouts' middleware, before any loader or action: the pages' and the download's.
       const browser = { cookie, headers: { accept: "text/html" } };
@@ -515,7 +521,7 @@ describe("the permissions table", () => {
       expect(safeRedirectTarget(upload, "viewer")).toBe("/dashboard");
       expect((await appFetch(getRequest("/messaging/contacts", browser))).status).toBe(200);
     } finally {
-      vi.mocked(roleOf).mockReset();
+      await giveRole(member.user.id, "owner");
     }
     expect((await run(importUpload.loader, getRequest(upload, { cookie }))).status).toBe(200);
   });
@@ -527,14 +533,10 @@ describe("the layouts' middleware answers each role as the routes declare", () =
   async function answer(path: string, role: Role | "anonymous", accept = "text/html") {
     const member = await createVerifiedUser();
     const cookie = role === "anonymous" ? undefined : await signedInCookie(member.email, member.password);
-    if (role !== "anonymous") vi.mocked(roleOf).mockReturnValue(role);
-    try {
-      const response = await appFetch(getRequest(path, { cookie, headers: { accept } }));
-      await response.body?.cancel();
-      return `${response.status} ${response.headers.get("location") ?? ""}`.trim();
-    } finally {
-      vi.mocked(roleOf).mockReset();
-    }
+    if (role !== "anonymous") await giveRole(member.user.id, role);
+    const response = await appFetch(getRequest(path, { cookie, headers: { accept } }));
+    await response.body?.cancel();
+    return `${response.status} ${response.headers.get("location") ?? ""}`.trim();
   }
 
   it("refuses pages and downloads to the roles without their permission, and asks a visitor to sign in", async () => {

@@ -19,13 +19,16 @@ interface Copy {
   sequences: { name: string; value: string }[];
 }
 
-let copy: Copy | undefined;
+/** The copy kept in each database (a worker runs many files, one database each, with the modules shared). */
+const copies = new WeakMap<object, Copy>();
 
 /** The demo data in a database that setup.ts has just emptied: seeded the first time, restored after. */
 export async function demoData() {
+  const database = db();
+  const copy = copies.get(database);
   if (copy) return restore(copy);
   await seedDemoData();
-  copy = await keep();
+  copies.set(database, await keep());
 }
 
 async function keep(): Promise<Copy> {

@@ -34,14 +34,18 @@ beforeEach(async () => {
 
 // Every answer of /api/v1 in every test is held to the error catalogue and to its endpoint's
 // documented codes (decision 052): an undocumented one fails the file that provoked it.
+// A worker runs many files with its modules shared (isolate: false), so each file's watcher is
+// taken off again when the file ends.
 const apiAnswers: Promise<string | undefined>[] = [];
-answerWatchers.add((request, response) => {
+const watchApiAnswer = (request: Request, response: Response) => {
   if (response.status < 400) return;
   const copy = response.clone();
   apiAnswers.push(import("./api-answer-check").then(({ undocumentedAnswer }) => undocumentedAnswer(request, copy)));
-});
+};
+answerWatchers.add(watchApiAnswer);
 
 afterAll(async () => {
+  answerWatchers.delete(watchApiAnswer);
   const undocumented = [...new Set((await Promise.all(apiAnswers.splice(0))).filter(Boolean))];
   if (undocumented.length) throw new Error(`Undocumented API answers (the catalogue, decision 052):\n${undocumented.join("\n")}`);
 }, 30_000);
