@@ -26,6 +26,8 @@ export default defineConfig({
           ],
           environment: "node",
           hookTimeout: 60_000,
+          // The files of a worker share its modules (decision 058): 12 s instead of 26 s.
+          isolate: false,
         },
       },
       {

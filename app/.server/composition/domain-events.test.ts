@@ -1,23 +1,27 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { processState } from "../infrastructure/process-state";
+import { wireDomainEvents } from "./domain-events";
+import { announceWalletCredited, onWalletCredited } from "../domains/billing/wallet-credited";
+import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume";
 
-const resumed: string[] = [];
-vi.mock("../domains/campaigns/wallet-resume", () => ({
-  resumeWalletPausedCampaigns: async (organizationId: string) => {
-    resumed.push(organizationId);
-  },
-}));
-
-const { wireDomainEvents } = await import("./domain-events");
-const { announceWalletCredited } = await import("../domains/billing/wallet-credited");
+// Billing's registry of reactions, as wallet-credited.ts keeps it (once per process).
+const reactions = processState("billing.wallet-credited", () => new Map<string, (organizationId: string) => Promise<unknown>>());
 
 describe("the domain events' wiring", () => {
   it("has a credited wallet resume the campaigns paused for an empty wallet, once however often it is wired", async () => {
-    await announceWalletCredited("org-before");
-    expect(resumed).toEqual([]);
+    reactions.clear();
+    wireDomainEvents();
+    wireDomainEvents();
+    expect([...reactions.entries()]).toEqual([["campaigns.resume-wallet-paused", resumeWalletPausedCampaigns]]);
 
-    wireDomainEvents();
-    wireDomainEvents();
+    // Billing announces a credit to every reaction registered, each once.
+    reactions.clear();
+    const heard: string[] = [];
+    onWalletCredited("test.listener", async (organizationId) => void heard.push(organizationId));
+    onWalletCredited("test.listener", async (organizationId) => void heard.push(organizationId));
     await announceWalletCredited("org-1");
-    expect(resumed).toEqual(["org-1"]);
+    expect(heard).toEqual(["org-1"]);
+    reactions.clear();
+    wireDomainEvents();
   });
 });
