@@ -36,7 +36,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           // A worker runs its files one after another with the modules it has loaded kept (decision
-          // 058): each file still gets its own database, storage, environment and clock (setup.ts),
+          // 058): each file still gets its own database, storage, environment and watchers (setup.ts),
           // but not a new process that loads and transforms the application again (about a second
           // of CPU a file). A cache of something in a database is kept per database.
           isolate: false,

@@ -5,11 +5,13 @@ import { createSignup } from "~/.server/domains/auth/signup";
 import { verifySignupCode } from "~/.server/domains/auth/verification";
 import { signIn } from "~/.server/domains/auth/signin";
 import { hashPassword } from "~/.server/domains/auth/password";
+import { newBusinessId } from "~/.server/domains/auth/signup";
+import { cookieHeader } from "./http";
 
 /**
- * One argon2id hash per password in a test file: the tests' accounts share a few passwords, and a
- * hash (about 25 ms of CPU each) verifies the same whatever its salt. Sign-up and password changes
- * still hash through the product's own code.
+ * One argon2id hash per password in a test worker (its files share the modules): the tests'
+ * accounts share a few passwords, and a hash (about 25 ms of CPU each) verifies the same whatever
+ * its salt. Sign-up and password changes still hash through the product's own code.
  */
 const hashes = new Map<string, Promise<string>>();
 const passwordHashFor = (password: string) => {
@@ -17,8 +19,6 @@ const passwordHashFor = (password: string) => {
   if (!found) hashes.set(password, (found = hashPassword(password)));
   return found;
 };
-import { newBusinessId } from "~/.server/domains/auth/signup";
-import { cookieHeader } from "./http";
 
 export const META = { ip: "198.51.100.7", userAgent: "vitest" };
 let counter = 0;
