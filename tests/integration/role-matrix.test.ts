@@ -24,7 +24,7 @@ import { appBuild, appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
-import { SCHEMA_TABLES } from "../support/database";
+import { tableDigests } from "../support/database";
 import { demoData } from "../support/demo-snapshot";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 
@@ -668,22 +668,6 @@ async function buildWorld(): Promise<World> {
   };
 }
 
-/** Every row of every table (sessions by id only: a request touches its last use), as one comparable text per table. */
-async function snapshot() {
-  const out: Record<string, string> = {};
-  for (const table of SCHEMA_TABLES) {
-    const query =
-      table === "sessions"
-        ? `select coalesce(string_agg(id, ',' order by id), '') as d from sessions`
-        : table === "rate_limits"
-          ? `select '' as d`
-          : `select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as d from "${table}" t`;
-    const result = await queryRows<{ d: string }>(db(), sql.raw(query));
-    out[table] = String(result[0]!.d);
-  }
-  return out;
-}
-
 function changedTables(before: Record<string, string>, after: Record<string, string>) {
   return Object.keys(before).filter((t) => before[t] !== after[t]);
 }
@@ -929,7 +913,7 @@ describe("every role against every action", () => {
   it("refuses each intent to every role without its permission, and changes nothing", async () => {
     const wrong: string[] = [];
     const proofs: { label: string; run: () => Promise<Response> }[] = [];
-    let before = await snapshot();
+    let before = await tableDigests();
     for (const [pattern, intents] of Object.entries(ACTIONS)) {
       const sample = SAMPLE[pattern]?.(w) ?? pattern;
       const page = pagePermission(sample);
@@ -952,7 +936,7 @@ describe("every role against every action", () => {
               ? response.status === 401 || (response.status === 302 && !!location?.startsWith("/login?from="))
               : response.status === 403 || (response.status === 302 && location === "/unauthorized");
           if (!refused) wrong.push(`${label}: ${response.status} ${location ?? ""}`);
-          const after = await snapshot();
+          const after = await tableDigests();
           const changed = changedTables(before, after);
           if (changed.length) wrong.push(`${label}: changed ${changed.join(", ")}`);
           // A failure is reported once; the next requests compare against what it left.
@@ -970,10 +954,10 @@ describe("every role against every action", () => {
     expect(wrong).toEqual([]);
     // The same forms from a member who may: each changes the database, so the refusals above are the guard's.
     for (const proof of proofs) {
-      const was = await snapshot();
+      const was = await tableDigests();
       const response = await proof.run();
       const text = await textOf(response);
-      const changed = changedTables(was, await snapshot());
+      const changed = changedTables(was, await tableDigests());
       if (response.status >= 400 || !changed.length)
         wrong.push(`${proof.label}: ${response.status} ${text.slice(0, 120)}; changed ${changed}`);
     }

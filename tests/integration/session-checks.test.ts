@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
-import { db, rawQuery } from "~/.server/infrastructure/db/client";
-import { queryRows } from "~/.server/infrastructure/db/query";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { createSession } from "~/.server/domains/auth/sessions";
 import { fileStorage } from "~/.server/infrastructure/storage";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
-import { SCHEMA_TABLES } from "../support/database";
+import { tableDigests } from "../support/database";
 import { demoData } from "../support/demo-snapshot";
 import { connectedNumber } from "../support/whatsapp";
 
@@ -202,21 +200,6 @@ async function describeAnswer(response: Response) {
   return { status: response.status, type, location, text, line: `${response.status} ${location ? `→ ${location}` : type}` };
 }
 
-/** Every table's rows (sessions by id only: a request touches their last use), as one comparable text per table. */
-async function snapshot() {
-  const out: Record<string, string> = {};
-  for (const table of SCHEMA_TABLES) {
-    if (table === "rate_limits") continue;
-    const query =
-      table === "sessions"
-        ? `select coalesce(string_agg(id, ',' order by id), '') as d from sessions`
-        : `select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as d from "${table}" t`;
-    const result = await queryRows<{ d: string }>(db(), sql.raw(query));
-    out[table] = String(result[0]!.d);
-  }
-  return out;
-}
-
 /**
  * Asks every route with the world's session and returns what got through: a 2xx from a route not in
  * OPEN, a post that was not refused, any 5xx, and the tables that changed. `refusedTo` is where a
@@ -224,7 +207,7 @@ async function snapshot() {
  */
 async function walk(w: World, refusedTo: (location: string) => boolean) {
   const wrong: string[] = [];
-  const before = await snapshot();
+  const before = await tableDigests();
   for (const route of ROUTES) {
     const path = SAMPLE[route.pattern]?.(w) ?? route.pattern;
     const open = OPEN_ROUTES.has(route.pattern);
@@ -240,7 +223,7 @@ async function walk(w: World, refusedTo: (location: string) => boolean) {
     const refused = answer.location ? refusedTo(answer.location) : [401, 403, 404, 405].includes(answer.status);
     if (!refused) wrong.push(`POST ${path}: ${answer.line}`);
   }
-  const after = await snapshot();
+  const after = await tableDigests();
   const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
   if (changed.length) wrong.push(`changed: ${changed.join(", ")}`);
   return wrong;
