@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { describeViolations, seriousViolationsHere, withoutScripts } from "./axe";
 import { test as base, expect } from "./fixtures";
-import { ADMIN, signInViaForm } from "./helpers";
+import { ADMIN, signIn } from "./helpers";
 
 // Issue 19: axe on every page of the admin console (each tab, a detail page of each, the audit log,
 // the notifications and the search), with JavaScript on and off: no violation with a serious or
@@ -18,7 +18,7 @@ const test = base.extend<{
   axeAt: (path: string, status?: number) => Promise<void>;
 }>({
   admin: async ({ page }, use) => {
-    await signInViaForm(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN.email, ADMIN.password);
     await expect(page).toHaveURL(/\/admin$/);
     await use(page);
   },

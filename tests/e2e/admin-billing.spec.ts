@@ -1,6 +1,6 @@
 import { test, expect } from "./fixtures";
 import { adminPage, startBankTransfer } from "./billing-helpers";
-import { ADMIN, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 19, the admin console's Billing tab with JavaScript on and off: the tab's sections, a bank
 // transfer a fresh tenant starts on /billing reconciled by the administrator (the tenant's invoice
@@ -16,7 +16,7 @@ test("an administrator reconciles the bank transfer a new tenant started, and th
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   const transfer = await startBankTransfer(page, "7,500");
 
   const admin = await adminPage(browser, javaScriptEnabled);
@@ -59,7 +59,7 @@ test("an administrator rejects one dispute with a note and credits another; the 
 }) => {
   test.setTimeout(120_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   const first = await startBankTransfer(page, "1,500");
   const reason = "We never asked for this transfer; please cancel it.";
   await field(page, `What is wrong with ${first.number}?`).fill(reason);
@@ -111,8 +111,7 @@ test("an administrator rejects one dispute with a note and credits another; the 
 });
 
 test("the Billing tab shows its figures, revenue, reconciliation, disputes and a filterable invoice table", async ({ page }) => {
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await page.goto("/admin/billing");
+  await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin/billing" });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing");
   for (const label of ["invoiced", "paid", "outstanding", "overdue"]) await expect(page.getByTestId(`stat-${label}`)).toHaveText(/^KES /);
   await expect(page.getByRole("table", { name: "By payment method (money received)" })).toContainText("M-Pesa paybill (C2B)");

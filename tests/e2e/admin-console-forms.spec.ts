@@ -1,6 +1,6 @@
 import { test, expect } from "./fixtures";
 import { adminPage, startBankTransfer } from "./billing-helpers";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 40, with JavaScript on and off: Edit User sets the plan, and the message limit follows the
 // plan's price list unless an override with its reason is given (shown as such); a second reconcile
@@ -56,7 +56,7 @@ test("a second reconcile of the same transfer says on the page that it was alrea
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   const { invoiceId } = await startBankTransfer(page, "3,000");
 
   // Two administrators (or two windows) open the reconcile form before either is sent.

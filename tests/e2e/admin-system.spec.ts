@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { test, expect } from "./fixtures";
-import { ADMIN, signInViaForm } from "./helpers";
+import { ADMIN, signIn } from "./helpers";
 
 // Issue 19, the System tab, with JavaScript on and off: the health cards from real probes (the
 // sandboxes run inside the server), each time range as a link, an alert raised by its rule and
@@ -15,8 +15,7 @@ const RANGES = [
 ] as const;
 
 test("the System tab: health cards, this instance's heartbeat, and each time range", async ({ page }) => {
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await page.goto("/admin/system");
+  await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin/system" });
   await expect(page.getByRole("heading", { level: 1, name: "System" })).toBeVisible();
   const service = (name: string) => page.getByTestId("service-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
   for (const name of ["Database", "Job queue", "Webhook intake", "Graph API", "M-Pesa (Daraja)"]) {
@@ -50,8 +49,7 @@ test("an instance that stopped beating raises an alert, and an administrator res
   const { alert } = (await made.json()) as { alert: { id: string; title: string } };
   expect(alert.title).toMatch(new RegExp(`^Instance ${hostname} \\(process \\d+\\) has sent no heartbeat for 5 minutes$`));
 
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await page.goto("/admin/system?range=1h");
+  await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin/system?range=1h" });
   const open = page.getByTestId("open-alert").filter({ hasText: hostname });
   await expect(open).toBeVisible();
   await expect(open.getByText("Error", { exact: true })).toBeVisible();

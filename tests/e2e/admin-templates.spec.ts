@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp, templateCell, templateRow } from "./template-helpers";
 
 // The admin console's Templates tab (issue 19), with scripts on and off: the figures and the
@@ -14,7 +14,7 @@ const tag = () => randomBytes(3).toString("hex");
 async function adminContext(browser: Browser, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; admin: Page }> {
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const admin = await context.newPage();
-  await signInViaForm(admin, ADMIN.email, ADMIN.password);
+  await signIn(admin, ADMIN.email, ADMIN.password);
   await expect(admin).toHaveURL(/\/admin$/);
   return { context, admin };
 }
@@ -45,7 +45,7 @@ test("an administrator holds a tenant, returns one submission with a reason the 
 }) => {
   const business = `Mwangaza Microfinance ${tag()}`;
   const tenant = await signUpAndVerifyViaApi(request, { businessName: business });
-  await signInViaForm(page, tenant.email, tenant.password);
+  await signIn(page, tenant.email, tenant.password);
   await connectWhatsApp(page, request, javaScriptEnabled, business);
 
   const { context, admin } = await adminContext(browser, javaScriptEnabled);

@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { ADMIN, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 19: an administrator walks the Overview and the Users tab, opens an organisation made for
 // this test (never the demo tenant: other specs use it at the same time), suspends it and
@@ -8,7 +8,7 @@ import { ADMIN, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
 
 test("Overview and Users: figures, search, a tenant's detail, suspend and reactivate", async ({ page, request }) => {
   const tenant = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
 
   // Overview: the KPI cards, the revenue metrics with their definitions, the charts' tables, activity and alerts.
@@ -61,11 +61,11 @@ test("Overview and Users: figures, search, a tenant's detail, suspend and reacti
   await expect(page.getByText("Suspended the organisation")).toBeVisible();
 
   // The tenant cannot sign in while suspended.
-  const signIn = await request.post("/api/auth/signin", {
+  const signedIn = await request.post("/api/auth/signin", {
     headers: { "Content-Type": "application/json", Origin: new URL(page.url()).origin },
     data: { email: tenant.email, password: tenant.password },
   });
-  expect(signIn.status()).toBeGreaterThanOrEqual(400);
+  expect(signedIn.status()).toBeGreaterThanOrEqual(400);
 
   // Reactivate, with a reason.
   await page.getByRole("link", { name: "Reactivate" }).click();

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { test, expect } from "./fixtures";
-import { ADMIN, connectThroughDialog, expectSignupCompleteThenSetup, kenyanNumber, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, connectThroughDialog, expectSignupCompleteThenSetup, kenyanNumber, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // The admin console's WhatsApp tab, with JavaScript on and off: a tenant of the test's own connects
 // WhatsApp through the sandbox; the administrator finds the account, tests its connection (a real
@@ -14,8 +14,7 @@ test("an administrator finds a tenant's WhatsApp account, tests it, marks it for
 }) => {
   const business = `Duka la Wanjiru ${randomInt(100000, 999999)}`;
   const tenant = await signUpAndVerifyViaApi(request, { businessName: business });
-  await signInViaForm(page, tenant.email, tenant.password);
-  await page.goto("/whatsapp");
+  await signIn(page, tenant.email, tenant.password, { to: "/whatsapp" });
   const number = kenyanNumber();
   await connectThroughDialog(page, javaScriptEnabled, number, "Duka la Wanjiru");
   await expectSignupCompleteThenSetup(page);
@@ -24,7 +23,7 @@ test("an administrator finds a tenant's WhatsApp account, tests it, marks it for
   // and log the sign-in page it gets back as a console error.
   await page.goto("about:blank");
   await page.context().clearCookies();
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await signIn(page, ADMIN.email, ADMIN.password);
   await page.getByRole("navigation", { name: "Admin console" }).getByRole("link", { name: "WhatsApp", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "WhatsApp accounts" })).toBeVisible();
   // The demo's accounts across tenants, each with its status (found by the search: the other tests'
@@ -66,8 +65,7 @@ test("an administrator finds a tenant's WhatsApp account, tests it, marks it for
   // and log the sign-in page it gets back as a console error.
   await page.goto("about:blank");
   await page.context().clearCookies();
-  await signInViaForm(page, tenant.email, tenant.password);
-  await page.goto("/whatsapp");
+  await signIn(page, tenant.email, tenant.password, { to: "/whatsapp" });
   await expect(page.getByTestId("reconnect-requested")).toContainText("Jumbe asks you to connect this account again");
   await expect(page.getByTestId("reconnect-requested")).toContainText(reason);
 });
@@ -76,8 +74,7 @@ test("Test Connection on the demo's console accounts: a healthy one answers with
   page,
 }) => {
   // The demo seed's accounts are the Meta sandbox's console demo (sandbox/meta/console-demo.ts): same ids, same tokens.
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
-  await page.goto("/admin/whatsapp?q=Mama+Mboga");
+  await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin/whatsapp?q=Mama+Mboga" });
   const table = page.getByRole("table", { name: "WhatsApp accounts" });
   await table.getByRole("link", { name: "Mama Mboga Fresh Ltd" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Mama Mboga Fresh Ltd" })).toBeVisible();

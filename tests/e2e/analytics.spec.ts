@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { DEMO, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 18: Advanced Analytics with JavaScript on and off, on the demo Sacco's 90 days of history.
 // Every filter is in the URL (a GET form and links); with JavaScript the chart's series switches
@@ -28,7 +28,7 @@ function nairobiDay(days: number) {
 }
 
 test("the demo's figures, the period form, a refused range, the chart's series and the daily CSV", async ({ page, javaScriptEnabled }) => {
-  await signInViaForm(page, DEMO.email, DEMO.password, { goto: "/login?from=%2Fanalytics" });
+  await signIn(page, DEMO.email, DEMO.password, { to: "/analytics" });
   await expect(page).toHaveURL(/\/analytics$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Advanced Analytics");
   await expect(page.getByTestId("analytics-period")).toContainText("Last 7 days:");
@@ -111,7 +111,7 @@ test("the demo's figures, the period form, a refused range, the chart's series a
 
 test("a business with no messages yet is told so plainly and pointed to the Message Center", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fanalytics" });
+  await signIn(page, user.email, user.password, { to: "/analytics" });
   await expect(page.getByRole("heading", { name: "No messages in this period." })).toBeVisible();
   await expect(figure(page, "Messages sent")).toHaveText("0");
   await expect(figure(page, "Spend")).toHaveText("KES 0.00");

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect } from "./fixtures";
-import { ADMIN, BASE_URL, field, randomIp, signInViaForm } from "./helpers";
+import { ADMIN, BASE_URL, field, randomIp, signIn } from "./helpers";
 
 // The billing and console browser tests' shared steps: an administrator's own browser context, and
 // a bank transfer a signed-in tenant starts.
@@ -9,7 +9,7 @@ import { ADMIN, BASE_URL, field, randomIp, signInViaForm } from "./helpers";
 export async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const page = await context.newPage();
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
   return page;
 }

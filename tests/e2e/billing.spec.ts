@@ -3,7 +3,7 @@ import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 17: /billing with JavaScript on and off. Top-ups through the M-Pesa sandbox's prompt and
 // Paystack's sandbox checkout, a bank transfer's invoice and its PDF, disputes, and tenant separation.
@@ -22,7 +22,7 @@ function mpesaPhone() {
 
 async function signedInOwner(page: Page, request: APIRequestContext) {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   return owner;
 }
 
@@ -319,7 +319,7 @@ test("another business gets 404 for the first one's invoice and payment; /billin
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   try {
     const stranger = await context.newPage();
-    await signInViaForm(stranger, other.email, other.password);
+    await signIn(stranger, other.email, other.password);
     for (const path of [`/billing/invoices/${invoiceId}`, `/billing/payments/${paymentId}`]) {
       const answer = await stranger.goto(path);
       expect(answer?.status(), path).toBe(404);

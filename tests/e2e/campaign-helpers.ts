@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp, waitForTemplateStatus } from "./template-helpers";
 
 // The campaign browser tests' shared steps: a business ready to send, and the New Campaign form.
@@ -11,7 +11,7 @@ export const number = () => `07${randomInt(10, 99)} ${randomInt(100, 999)} ${ran
 /** A connected number (its WABA's id) and an approved utility template with two placeholders. */
 export async function readyBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${randomBytes(2).toString("hex")}`);
   const name = `water_notice_${randomBytes(3).toString("hex")}`;
   await makeApprovedTemplate(page, request, javaScriptEnabled, { name, wabaId });

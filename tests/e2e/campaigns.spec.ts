@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { test, expect } from "./fixtures";
 import AxeBuilder from "@axe-core/playwright";
-import { DEMO, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp } from "./template-helpers";
 import { fillCampaign, number, readyBusiness } from "./campaign-helpers";
 
@@ -157,7 +157,7 @@ test("campaigns: a quick broadcast sent now; another business's campaign is not 
   // Another business: the same id is not found, page, results and events alike.
   const other = await signUpAndVerifyViaApi(request);
   await page.context().clearCookies();
-  await signInViaForm(page, other.email, other.password);
+  await signIn(page, other.email, other.password);
   expect((await page.goto(`/messaging/campaigns/${id}`))?.status()).toBe(404);
   expect((await page.request.get(`/messaging/campaigns/${id}/results.csv`)).status()).toBe(404);
   expect((await page.request.get(`/messaging/campaigns/${id}/events`)).status()).toBe(404);
@@ -167,7 +167,7 @@ test("campaigns: the demo business's campaigns fill every page, with no serious 
   page,
   javaScriptEnabled,
 }) => {
-  await signInViaForm(page, DEMO.email, DEMO.password, { goto: "/login?from=%2Fmessaging" });
+  await signIn(page, DEMO.email, DEMO.password, { to: "/messaging" });
   await expect(page).toHaveURL(/\/messaging$/);
   const completed = page.getByRole("row").filter({ has: page.getByRole("link", { name: "December repayment reminder, Nakuru branch" }) });
   await expect(completed).toContainText("Completed");
@@ -211,7 +211,7 @@ test("campaigns: a template with an image header and a dynamic link button, its 
 }) => {
   test.setTimeout(150_000);
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   const tag = randomBytes(3).toString("hex");
   const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Nyota Sacco ${tag}`);
   const name = `dividend_poster_${tag}`;

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39: "Download their data" on a contact's page (the Data Protection Act's right of access)
 // gives the browser the JSON file, with JavaScript on and off (the two projects).
 
 test("a contact's page downloads everything held about them as a JSON file", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fmessaging%2Fcontacts" });
+  await signIn(page, user.email, user.password, { to: "/messaging/contacts" });
   await expect(page).toHaveURL(/\/messaging\/contacts$/);
 
   await page.getByRole("link", { name: "Add contact" }).first().click();

@@ -1,12 +1,12 @@
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 13: the contact fields and segments pages, with JavaScript on and off (the two projects):
 // each row's remove button (the UI kit's removeRowColumn) posts its own form and the row goes.
 
 test("contact fields and segments: add one, then remove it with the row's own button", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fmessaging%2Fcontacts%2Ffields" });
+  await signIn(page, user.email, user.password, { to: "/messaging/contacts/fields" });
   await expect(page).toHaveURL(/\/messaging\/contacts\/fields$/);
   await expect(page.getByText("No custom fields yet.")).toBeVisible();
 

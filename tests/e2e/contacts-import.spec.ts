@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { test, expect } from "./fixtures";
-import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 13: a CSV import through the pages, with JavaScript on (the progress polls) and off (the
 // status page refreshes itself): upload, map the columns, run to the end, download the rejected rows.
@@ -17,7 +17,7 @@ const CSV = [
 
 test("import a CSV: upload, map the columns, run to the end, download the rejected rows", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fmessaging%2Fcontacts%2Fimport" });
+  await signIn(page, user.email, user.password, { to: "/messaging/contacts/import" });
   await expect(page).toHaveURL(/\/messaging\/contacts\/import$/);
   await expect(page.getByRole("heading", { name: "Import contacts" })).toBeVisible();
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 13: the Message Center's Contacts tab, with JavaScript on and off (the two projects): add a
 // contact with consent, edit it, filter and search, tag and delete in bulk with a confirmation.
@@ -21,7 +21,7 @@ async function addContact(page: Page, values: { name: string; phone: string; tag
 
 test("contacts: add, edit, filter, bulk-tag and delete", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fmessaging%2Fcontacts" });
+  await signIn(page, user.email, user.password, { to: "/messaging/contacts" });
   await expect(page).toHaveURL(/\/messaging\/contacts$/);
   const tabs = page.getByRole("navigation", { name: "Message Center" });
   for (const name of ["Campaigns", "Contacts", "Broadcast History"]) await expect(tabs.getByRole("link", { name })).toBeVisible();
@@ -108,7 +108,7 @@ test("contacts: add, edit, filter, bulk-tag and delete", async ({ page, request 
 
 test("contacts: another business's contact is not found, and the other tabs say what is coming", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fmessaging" });
+  await signIn(page, user.email, user.password, { to: "/messaging" });
   await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
   await page.getByRole("link", { name: "Broadcast History" }).click();
   await expect(page.getByRole("heading", { name: "No broadcasts yet" })).toBeVisible();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { DEMO, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39, "a demo that makes sense on first sight", with scripts on and off: the seeded demo business
 // is connected to the Meta sandbox's demo number, its templates are approved, and a customer who wrote
@@ -14,7 +14,7 @@ test("the demo business is connected, its templates approved, and an open conver
   page,
   javaScriptEnabled,
 }) => {
-  await signInViaForm(page, DEMO.email, DEMO.password);
+  await signIn(page, DEMO.email, DEMO.password);
 
   await page.goto("/whatsapp");
   await expect(page.getByTestId("signup-status")).toHaveText("Connected");
@@ -50,8 +50,7 @@ test("a new business's signup dialog offers a fresh number of its own, named as 
   javaScriptEnabled,
 }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/whatsapp");
+  await signIn(page, user.email, user.password, { to: "/whatsapp" });
   const connect = page.getByTestId("connect-whatsapp");
   let dialog = page;
   if (javaScriptEnabled) [dialog] = await Promise.all([page.waitForEvent("popup"), connect.click()]);

@@ -3,16 +3,15 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { test, expect } from "./fixtures";
-import { DEMO, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { ownServer } from "./own-server";
 
 // The Activity log and the Developers page, with JavaScript on and off.
 
 test("the activity log filters through the URL, pages, and exports the same records as CSV", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Kumbukumbu Ltd" });
-  await signInViaForm(page, user.email, user.password);
   // The account's real records so far: its sign-up, verification and sign-in.
-  await page.goto("/activity");
+  await signIn(page, user.email, user.password, { to: "/activity" });
   await expect(page.getByRole("heading", { name: "Activity Log" })).toBeVisible();
   await expect(page.getByTestId("stat-total-activities")).not.toHaveText("0");
 
@@ -51,8 +50,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   context,
 }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Msanidi Ltd" });
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/developers");
+  await signIn(page, user.email, user.password, { to: "/developers" });
   await expect(page.getByTestId("stat-rate-limit")).toHaveText("1,000/min");
   await expect(page.getByTestId("api-key")).toHaveCount(0);
 
@@ -138,8 +136,7 @@ test("the Developers page sends a test event to the webhook, lists its delivery,
   const server = await ownServer("webhooks-out");
   try {
     await server.start({ WEBHOOK_ALLOW_LOOPBACK: "1" });
-    await signInViaForm(page, DEMO.email, DEMO.password, { goto: `${server.base}/login` });
-    await page.goto(`${server.base}/developers`);
+    await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: "/developers" });
     await page.getByLabel("Webhook URL").fill(receiver.url);
     await page.getByRole("button", { name: "Save Webhook Configuration" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Webhook configuration saved." })).toBeVisible();
@@ -193,7 +190,7 @@ test("the activity and developer pages have no serious accessibility violations"
   test.skip(!javaScriptEnabled, "axe runs in the page");
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   for (const path of ["/activity", "/developers", "/developers?reveal=1&confirm=regenerate"]) {
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
@@ -207,8 +204,7 @@ test("the activity and developer pages have no serious accessibility violations"
 
 test("the Developers page lists the API's error codes, and each endpoint's, as the API answers them", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Makosa Catalogue Ltd" });
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/developers");
+  await signIn(page, user.email, user.password, { to: "/developers" });
   await expect(page.getByRole("heading", { name: "Errors", exact: true })).toBeVisible();
   const table = page.getByRole("table", { name: "Error codes of the API" });
   const suspended = table.getByRole("row").filter({ hasText: "account_suspended" });

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, DEMO, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, BASE_URL, DEMO, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39: every page of the product at a small phone's width (360 × 740), signed out, as the demo
 // business and as the platform's administrator. Every route of app/routes.ts is either walked here
@@ -304,7 +304,7 @@ test("public pages, signed out, fit 360 px", async ({ page }) => {
 
 test("the demo business's pages fit 360 px", async ({ page, browser, request, javaScriptEnabled }) => {
   test.setTimeout(180_000);
-  await signInViaForm(page, DEMO.email, DEMO.password);
+  await signIn(page, DEMO.email, DEMO.password);
   const ids: Ids = {
     contact: await linkOn(page, "/messaging/contacts", /^\/messaging\/contacts\/[0-9a-f-]{36}$/),
     campaign: await linkOn(page, "/messaging", /^\/messaging\/campaigns\/[0-9a-f-]{36}$/),
@@ -317,8 +317,7 @@ test("the demo business's pages fit 360 px", async ({ page, browser, request, ja
   try {
     const owner = await signUpAndVerifyViaApi(request);
     const ownPage = await own.newPage();
-    await signInViaForm(ownPage, owner.email, owner.password);
-    await ownPage.goto("/billing?dialog=topup");
+    await signIn(ownPage, owner.email, owner.password, { to: "/billing?dialog=topup" });
     const dialog = ownPage.getByRole("dialog", { name: "Top up your wallet" });
     await dialog.getByRole("radio", { name: /^Bank transfer/ }).check();
     await dialog.getByRole("button", { name: "Continue to payment" }).click();
@@ -342,7 +341,7 @@ test("the demo business's pages fit 360 px", async ({ page, browser, request, ja
 
 test("the administrator's pages fit 360 px", async ({ page }) => {
   test.setTimeout(180_000);
-  await signInViaForm(page, ADMIN.email, ADMIN.password);
+  await signIn(page, ADMIN.email, ADMIN.password);
   const invoice = await linkOn(page, "/admin/billing", /^\/admin\/billing\/invoices\/[0-9a-f-]{36}$/);
   const ids: Ids = {
     user: await linkOn(page, "/admin/users", /^\/admin\/users\/[0-9a-f-]{36}$/),

@@ -1,12 +1,12 @@
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Spec section 2: the six-step Get Started tutorial; every control is a link, so it works with scripts off.
 
 test.beforeEach(async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fget-started" });
+  await signIn(page, user.email, user.password, { to: "/get-started" });
   await expect(page).toHaveURL(/\/get-started$/);
 });
 

@@ -5,7 +5,7 @@ import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { readyBusiness } from "./campaign-helpers";
 import { connectWhatsApp } from "./template-helpers";
-import { awaitMailsTo, BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail, type TestUser } from "./helpers";
+import { awaitMailsTo, BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail, type TestUser } from "./helpers";
 
 // Issue 16: the inbox at /chat. Customers write through the Meta sandbox (its console's form, or its
 // control API), the business answers from the thread; every form works with JavaScript on and off,
@@ -31,7 +31,7 @@ async function numberOf(request: APIRequestContext, wabaId: string) {
 /** A business signed in on `page` with a connected number (no template). */
 async function connectedBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Kisumu ${randomBytes(2).toString("hex")}`);
   return { user, phoneNumberId: await numberOf(request, wabaId) };
 }
@@ -535,7 +535,7 @@ test("another business gets 404 for the conversation; /chat and a conversation p
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   try {
     const stranger = await context.newPage();
-    await signInViaForm(stranger, other.email, other.password);
+    await signIn(stranger, other.email, other.password);
     const answer = await stranger.goto(`/chat/${id}`);
     expect(answer?.status()).toBe(404);
     await expect(stranger.getByText("This page does not exist.")).toBeVisible();
@@ -589,7 +589,7 @@ test("with two business numbers the number filter gets a row of its own: the sea
 }) => {
   test.setTimeout(120_000);
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   const suffix = randomBytes(2).toString("hex");
   await connectWhatsApp(page, request, javaScriptEnabled, `Maji Kisumu ${suffix}`);
   await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${suffix}`);

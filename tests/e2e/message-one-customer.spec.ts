@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { readyBusiness } from "./campaign-helpers";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp } from "./template-helpers";
 
 // Issue 39: writing to one customer first, with JavaScript on and off (the two projects): from a
@@ -77,7 +77,7 @@ test("from the inbox, New conversation with a typed number makes the contact and
 }) => {
   test.setTimeout(120_000);
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await connectWhatsApp(page, request, javaScriptEnabled, `Duka Kisii ${randomBytes(2).toString("hex")}`);
   await page.goto("/chat");
   await page.getByRole("link", { name: "New conversation" }).click();

@@ -1,6 +1,6 @@
 import { test, expect } from "./fixtures";
 import { adminPage, startBankTransfer } from "./billing-helpers";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 40, "Money", with JavaScript on and off: a bank transfer shows one reference; an administrator
 // sees what a credit note will do before issuing it; a partial credit leaves the rest due, and the
@@ -14,7 +14,7 @@ test("a partial credit note leaves the rest due: the administrator is told first
 }) => {
   test.setTimeout(120_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   const transfer = await startBankTransfer(page, "2,320");
   // One reference: the one the payer was given, once on the invoice.
   await expect(page.getByTestId("transfer-reference")).toHaveText(transfer.reference);

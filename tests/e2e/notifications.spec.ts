@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
 
 // Issue 15's notifications: the bell with its unread dot, /notifications, and who gets e-mails.
 // Real events make them (a member joining the team); every step works with and without JavaScript,
@@ -48,7 +48,7 @@ test("a member reads a notification from the bell and the dot goes away; with Ja
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(dot(page)).toHaveCount(0);
   await bell(page).locator("summary").click();
@@ -80,7 +80,7 @@ test("/notifications lists them and marks all as read; the bell marks all read a
 }) => {
   test.setTimeout(120_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   await inviteAndJoin(page, browser, request, javaScriptEnabled, "Amina");
   await inviteAndJoin(page, browser, request, javaScriptEnabled, "Daudi");
 
@@ -117,8 +117,7 @@ test("/notifications lists them and marks all as read; the bell marks all read a
 
 test("an owner chooses who gets e-mails for each event, and the choice is kept", async ({ page, request }) => {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
-  await page.goto("/settings/team");
+  await signIn(page, owner.email, owner.password, { to: "/settings/team" });
   await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Notifications" }).click();
   await expect(page).toHaveURL(/\/settings\/notifications$/);
   const adminsFinished = page.getByRole("checkbox", { name: "Campaign finished: e-mail admins" });

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, TEXT, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, TEXT, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // What a first-time user saw on a phone (issue 9), one test per finding. Every check reads the
 // page's real geometry or style, and finds elements by what a user sees (roles, headings, texts).
@@ -28,7 +28,7 @@ async function noSidewaysScroll(page: Page) {
 
 async function signedInAsNewUser(page: Page, request: import("@playwright/test").APIRequestContext, goto: string) {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await page.goto(goto);
   return user;
 }
@@ -155,7 +155,7 @@ test("(f) Overview: Recent Activity shows repeated events once, with a count", a
     });
     expect(signin.status()).toBe(200);
   }
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "Recent Activity" }) });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi, type TestUser } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi, type TestUser } from "./helpers";
 
 // Spec sections 2 and 5: the profile's view and edit modes, and the change-password rules.
 
@@ -8,7 +8,7 @@ let user: TestUser;
 
 test.beforeEach(async ({ page, request }) => {
   user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password, { goto: "/login?from=%2Fprofile" });
+  await signIn(page, user.email, user.password, { to: "/profile" });
   await expect(page).toHaveURL(/\/profile$/);
 });
 
@@ -84,6 +84,6 @@ test("change password: required fields, minimum length and a new password that m
 
   // None of these reached the account: the old password still signs in.
   await page.context().clearCookies();
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { DEMO, field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 16: the organisation's saved answers at /chat/quick-replies (owners and admins). Every step
 // is a form that works with and without JavaScript.
@@ -19,8 +19,7 @@ async function seriousViolations(page: Page, javaScriptEnabled: boolean) {
 
 test("an owner adds, edits and deletes a saved answer; bad input is refused at the field", async ({ page, request, javaScriptEnabled }) => {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
-  await page.goto("/chat/quick-replies");
+  await signIn(page, owner.email, owner.password, { to: "/chat/quick-replies" });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Saved answers");
   await expect(page.getByRole("link", { name: "Back to Chat" })).toHaveAttribute("href", "/chat");
   // The empty state says what saved answers are.
@@ -82,7 +81,7 @@ test("an owner adds, edits and deletes a saved answer; bad input is refused at t
 });
 
 test("the demo Sacco's saved answers are listed by shortcut", async ({ page, javaScriptEnabled }) => {
-  await signInViaForm(page, DEMO.email, DEMO.password, { goto: "/login?from=%2Fchat%2Fquick-replies" });
+  await signIn(page, DEMO.email, DEMO.password, { to: "/chat/quick-replies" });
   await expect(page).toHaveURL(/\/chat\/quick-replies$/);
   // A waiting assertion: the table may still be drawing when the URL has changed.
   await expect(answers(page).locator("tbody tr td:first-child")).toHaveText([

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
 
 // Issue 15: what a role cannot use is not offered at all (the server refuses it as well: see
 // tests/integration/role-matrix.test.ts). An owner invites a viewer and an agent through the team
@@ -106,7 +106,7 @@ test("an agent and a viewer are not offered what their role cannot use; the owne
 }) => {
   test.setTimeout(120_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
   const pages: Record<Who, Page> = {
     owner: page,
     agent: await join(page, request, browser, javaScriptEnabled, "agent"),

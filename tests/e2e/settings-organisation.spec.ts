@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
 
 // Issue 15, Account Settings: the organisation's details (owners and admins), and closing it (the
 // owner), with the banner every page shows while it closes. Plain forms, with and without JavaScript.
@@ -15,8 +15,7 @@ test("an owner edits the organisation's details: a bad KRA PIN is refused at the
   javaScriptEnabled,
 }) => {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
-  await page.goto("/settings");
+  await signIn(page, owner.email, owner.password, { to: "/settings" });
   await expect(page).toHaveURL(/\/settings\/organisation$/);
   await expect(tabs(page).getByRole("link")).toHaveText(["Organisation", "Team", "Notifications", "Security", "Account"]);
   await expect(field(page, "Organisation name")).toHaveValue(owner.businessName);
@@ -61,7 +60,7 @@ test("the owner closes the organisation and every member's pages say so, then re
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
 
   // An admin joins by invitation, in a browser of their own.
   const adminEmail = uniqueEmail("admin");

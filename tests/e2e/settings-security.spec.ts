@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./fixtures";
-import { BASE_URL, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 15, Account Settings' Security section: where you are signed in; the other sessions end at
 // once when signed out from here. Plain forms, with and without JavaScript.
@@ -20,8 +20,8 @@ test("the Security section lists this browser and another, and signs the other o
   });
   try {
     const laptop = await other.newPage();
-    await signInViaForm(laptop, user.email, user.password);
-    await signInViaForm(page, user.email, user.password);
+    await signIn(laptop, user.email, user.password);
+    await signIn(page, user.email, user.password);
 
     await page.goto("/settings");
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Security" }).click();

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { signInViaForm, signUpAndVerifyViaApi, userMenu, type TestUser } from "./helpers";
+import { signIn, signUpAndVerifyViaApi, userMenu, type TestUser } from "./helpers";
 import { connectWhatsApp } from "./template-helpers";
 
 // Spec section 2: the authenticated shell for non-admin users (and section 9: 64 or 256 wide).
@@ -27,7 +27,7 @@ let user: TestUser;
 
 test.beforeEach(async ({ page, request }) => {
   user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

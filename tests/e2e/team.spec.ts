@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, awaitMailsTo, randomIp, signInViaForm, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
+import { BASE_URL, field, awaitMailsTo, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail, userMenu } from "./helpers";
 
 // Issue 15: the organisation's team at /settings/team, and joining by an invitation's link. Every
 // step is a form that works with and without JavaScript.
@@ -17,7 +17,7 @@ test("an owner invites an agent, who joins by the mailed link and meets the role
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
+  await signIn(page, owner.email, owner.password);
 
   // The user menu's Account Settings opens at the organisation; the team is the next tab.
   if (javaScriptEnabled) {
@@ -110,8 +110,7 @@ async function seriousViolations(page: Page) {
 
 test("a withdrawn invitation's link says so, and resending mails a new link", async ({ page, request, javaScriptEnabled }) => {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
-  await page.goto("/settings/team");
+  await signIn(page, owner.email, owner.password, { to: "/settings/team" });
   const email = uniqueEmail("viewer");
   await field(page, "E-mail").fill(email);
   await page.getByRole("button", { name: "Send invitation" }).click();
@@ -153,8 +152,7 @@ test("the owner hands the ownership over with their password and becomes an admi
   javaScriptEnabled,
 }) => {
   const owner = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, owner.email, owner.password);
-  await page.goto("/settings/team");
+  await signIn(page, owner.email, owner.password, { to: "/settings/team" });
   const email = uniqueEmail("admin");
   await field(page, "E-mail").fill(email);
   await field(page, "Role").selectOption("admin");

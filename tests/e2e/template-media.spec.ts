@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { test, expect } from "./fixtures";
-import { field, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp, templateCell, templateRow, waitForTemplateStatus } from "./template-helpers";
 
 // A template with an image header (decision 019), with scripts on and off: the sample chosen with
@@ -16,7 +16,7 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
   javaScriptEnabled,
 }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Picha Studio" });
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Picha Studio");
   const name = `season_poster_${randomBytes(3).toString("hex")}`;
 

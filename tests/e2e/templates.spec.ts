@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, field, randomIp, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 import { connectWhatsApp, templateCell, templateRow, templatesTable, waitForTemplateStatus } from "./template-helpers";
 
 // Message templates (issue 11), with scripts on and off: drafts without WhatsApp, Meta's rules under
@@ -52,7 +52,7 @@ async function sandboxTemplates(request: APIRequestContext, name: string) {
 
 async function signedIn(page: Page, request: APIRequestContext, businessName?: string) {
   const user = await signUpAndVerifyViaApi(request, businessName ? { businessName } : {});
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   return user;
 }
 
@@ -611,7 +611,7 @@ test("another organisation's template answers 404 on every page and to every act
   try {
     const other = await context.newPage();
     const user = await signUpAndVerifyViaApi(context.request);
-    await signInViaForm(other, user.email, user.password);
+    await signIn(other, user.email, user.password);
     for (const path of [
       `/templates/${id}/edit`,
       `/templates?dialog=view&template=${id}`,

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { test, expect } from "./fixtures";
-import { connectThroughDialog, kenyanNumber, signInViaForm, signUpAndVerifyViaApi } from "./helpers";
+import { connectThroughDialog, kenyanNumber, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Embedded Signup end to end: the product's /whatsapp page, the Meta sandbox's dialog (playing
 // Meta's popup with JavaScript, a plain page without), the callback, and webhooks coming back.
@@ -11,8 +11,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   javaScriptEnabled,
 }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Duka la Mama Njeri" });
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/whatsapp");
+  await signIn(page, user.email, user.password, { to: "/whatsapp" });
   await expect(page.getByRole("heading", { name: "WhatsApp Business Setup" })).toBeVisible();
   await expect(page.getByTestId("signup-status")).toHaveText("Signup not complete. Please follow the steps below.");
   await expect(page.getByTestId("step-embedded-signup")).toHaveAttribute("data-status", "pending");
@@ -102,8 +101,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
 
 test("closing Meta's window before the end connects nothing", async ({ page, request, javaScriptEnabled }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/whatsapp");
+  await signIn(page, user.email, user.password, { to: "/whatsapp" });
   const connect = page.getByTestId("connect-whatsapp");
   if (javaScriptEnabled) {
     const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
@@ -123,8 +121,7 @@ test("closing Meta's window before the end connects nothing", async ({ page, req
 
 test("the callback without its parameters says so and changes nothing", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
-  await page.goto("/embedded-callback?code=only-a-code");
+  await signIn(page, user.email, user.password, { to: "/embedded-callback?code=only-a-code" });
   await expect(page.getByRole("heading", { name: "Missing required parameters." })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "Missing required parameters." })).toHaveCount(2);
   const status = await page.request.get("/api/embedded-signup/status");
@@ -138,7 +135,7 @@ test("Meta refusing the number's registration shows the failure text and leaves 
   javaScriptEnabled,
 }) => {
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   // A number of this business's own (made in the dialog before) that someone already registered with
   // another two-step PIN: Meta answers 133005 to Jumbe's PIN. The dialog offers a business only to the
   // user who made it: the key Jumbe passes it as sandbox_user.
@@ -192,7 +189,7 @@ test("the setup page and the callback's result have no serious accessibility vio
   test.skip(!javaScriptEnabled, "axe runs in the page");
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const user = await signUpAndVerifyViaApi(request);
-  await signInViaForm(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   for (const path of ["/whatsapp", "/embedded-callback?code=x"]) {
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
