@@ -133,16 +133,27 @@ const DELETE_AT_MOST = 500;
  * Their rows are deleted with foreign keys and triggers off, as the demo copy is restored: TRUNCATE
  * gives each table and index new files, about 70 ms a reset on PGlite against a few for the handful
  * of rows a test leaves. A table holding many rows (a seeded demo) is still truncated.
+ *
+ * The tables are locked first, as TRUNCATE locks them: a write still on its way from the last test
+ * (a job, a log line) lands before the reset or waits until after it, and draws its identity from
+ * the restarted sequence then, never before it (on PostgreSQL that left a row whose id the next
+ * test was given again).
  */
 export async function resetTables() {
-  const written = await queryRows<{ kind: "table" | "sequence"; name: string; n: number }>(db(), sql.raw(WRITTEN_SQL));
+  const written = await queryRows<{ kind: "table" | "sequence"; name: string; n: number; owner: string }>(db(), sql.raw(WRITTEN_SQL));
   if (!written.length) return;
-  const tables = written.filter((row) => row.kind === "table" && row.n > 0);
-  const large = tables.filter((row) => row.n > DELETE_AT_MOST).map((row) => `"${row.name}"`);
+  const rows = new Map<string, number>();
+  for (const { kind, name, n, owner } of written) {
+    if (kind === "table") rows.set(name, n);
+    else if (!rows.has(owner)) rows.set(owner, 0);
+  }
+  const tables = [...rows.keys()].map((name) => `"${name}"`);
+  const large = [...rows].filter(([, n]) => n > DELETE_AT_MOST).map(([name]) => `"${name}"`);
   const sequences = written.filter((row) => row.kind === "sequence");
   await db().transaction(async (tx) => {
+    await tx.execute(sql.raw(`lock table ${tables.join(", ")} in access exclusive mode`));
     await tx.execute(sql`set local session_replication_role = replica`);
-    for (const { name, n } of tables) if (n <= DELETE_AT_MOST) await tx.execute(sql.raw(`delete from "${name}"`));
+    for (const [name, n] of rows) if (n <= DELETE_AT_MOST) await tx.execute(sql.raw(`delete from "${name}"`));
     if (large.length) await tx.execute(sql.raw(`truncate table ${large.join(", ")} cascade`));
     for (const { name, n } of sequences) await tx.execute(sql.raw(`select setval('${name}', ${Number(n)}, false)`));
   });
@@ -153,13 +164,14 @@ export const RESETTABLE = SCHEMA_TABLES.filter((name) => !REFERENCE_TABLES.has(n
 
 /**
  * The resettable tables holding a row (with their count up to one past DELETE_AT_MOST), and the
- * identity sequences they own that were drawn from since their last restart (with their start).
+ * identity sequences they own that were drawn from since their last restart (with their start and
+ * their table).
  */
 const WRITTEN_SQL = `
-  select 'table' as kind, name, n from (values ${RESETTABLE.map((name) => `('${name}', (select count(*)::int from (select 1 from "${name}" limit ${DELETE_AT_MOST + 1}) r))`).join(", ")}) as t(name, n)
+  select 'table' as kind, name, n, name as owner from (values ${RESETTABLE.map((name) => `('${name}', (select count(*)::int from (select 1 from "${name}" limit ${DELETE_AT_MOST + 1}) r))`).join(", ")}) as t(name, n)
   where n > 0
   union all
-  select 'sequence', quote_ident(s.schemaname) || '.' || quote_ident(s.sequencename), s.start_value::int from pg_sequences s
+  select 'sequence', quote_ident(s.schemaname) || '.' || quote_ident(s.sequencename), s.start_value::int, owner.relname::text from pg_sequences s
     join pg_class seq on seq.relname = s.sequencename and seq.relkind = 'S'
     join pg_depend d on d.objid = seq.oid and d.deptype in ('a', 'i')
     join pg_class owner on owner.oid = d.refobjid
