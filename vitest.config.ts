@@ -36,9 +36,11 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           // A worker runs its files one after another with the modules it has loaded kept (decision
-          // 058): each file still gets its own database, storage, environment and watchers (setup.ts),
-          // but not a new process that loads and transforms the application again (about a second
-          // of CPU a file). A cache of something in a database is kept per database.
+          // 058), not a new process that loads and transforms the application again (about a second
+          // of CPU a file). Each file gets its own storage, environment and watchers (setup.ts), and a
+          // database emptied for it: its own on PostgreSQL, the worker's kept PGlite otherwise (a new
+          // one when the last file closed it or changed its schema, decision 059). A cache of
+          // something in a database is kept per database.
           isolate: false,
           environment: "node",
           setupFiles: ["tests/support/setup.ts"],

@@ -19,7 +19,7 @@ interface Copy {
   sequences: { name: string; value: string }[];
 }
 
-/** The copy kept in each database (a worker runs many files, one database each, with the modules shared). */
+/** The copy kept in each database (a worker's files share its modules; on PostgreSQL each file has a database of its own). */
 const copies = new WeakMap<object, Copy>();
 
 /** The demo data in a database that setup.ts has just emptied: seeded the first time, restored after. */
