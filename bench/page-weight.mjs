@@ -13,12 +13,19 @@ import { request } from "./lib/http.mjs";
 
 export const JS_BUDGET_BYTES = 150_000;
 
-/** Pages and who must be signed in to see them (spec section 2). */
+/**
+ * The JavaScript budgets of a first visit, in gzip bytes (issue 42, decision 060): a page sent without
+ * React (`document`: only its own small script) and, for now, every hydrated page at decision 020's
+ * 150 kB in brotli (`JS_BUDGET_BYTES`).
+ */
+export const DOCUMENT_JS_BUDGET_GZIP = 15_000;
+
+/** Pages and who must be signed in to see them (spec section 2); `document`: rendered without React. */
 export const PAGES = [
-  { path: "/login", as: null },
-  { path: "/signup", as: null },
-  { path: "/verify-otp", as: null },
-  { path: "/forgot-password", as: null },
+  { path: "/login", as: null, document: true },
+  { path: "/signup", as: null, document: true },
+  { path: "/verify-otp", as: null, document: true },
+  { path: "/forgot-password", as: null, document: true },
   { path: "/dashboard", as: "individual" },
   { path: "/profile", as: "individual" },
   { path: "/change-password", as: "individual" },
@@ -255,9 +262,10 @@ export async function measurePages(baseUrl, cookies) {
         urls: scripts,
       },
       css: { files: css.length, rawBytes: sum(css, "rawBytes"), gzipBytes: sum(css, "gzipBytes"), brotliBytes: sum(css, "brotliBytes") },
-      overBudget: sum(js, "brotliBytes") > JS_BUDGET_BYTES,
+      ...(page.document ? { document: true } : {}),
+      overBudget: page.document ? sum(js, "gzipBytes") > DOCUMENT_JS_BUDGET_GZIP : sum(js, "brotliBytes") > JS_BUDGET_BYTES,
       ...(failed.length ? { error: `${failed.length} asset(s) did not answer 200` } : {}),
     });
   }
-  return { budgetBytes: JS_BUDGET_BYTES, pages };
+  return { budgetBytes: JS_BUDGET_BYTES, documentBudgetGzip: DOCUMENT_JS_BUDGET_GZIP, pages };
 }

@@ -340,15 +340,10 @@ function printPages(report) {
           kB(p.js.gzipBytes),
           kB(p.html.gzipBytes),
           kB(p.css.gzipBytes),
-          p.overBudget ? "OVER" : (p.error ?? "ok"),
+          `${p.overBudget ? "OVER" : (p.error ?? "ok")} (${p.document ? `${kB(report.documentBudgetGzip)} kB gzip` : `${kB(report.budgetBytes)} kB br`})`,
         ],
   );
-  console.log(
-    table(
-      ["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", `JS budget ${kB(report.budgetBytes)} kB br`],
-      rows,
-    ),
-  );
+  console.log(table(["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", "JS budget"], rows));
 }
 
 function printThroughput(section, note) {

@@ -31,16 +31,19 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   // Modules come from source through Vite (a build would link /assets/...), and the relaxed CSP
   // lets the page connect to Vite's hot-update socket.
   const html = await login.text();
-  expect(html).toContain('href="/app/routes/auth/login.tsx"');
+  expect(html).toContain('src="/app/assets/forms.js"');
   expect(html).not.toMatch(/"\/assets\//);
   expect(login.headers()["content-security-policy"]).toContain("connect-src 'self' ws: wss:");
 
   await page.goto(`${server.base}/login`);
-  // Hydrated: the password field's show/hide toggle only exists once React runs in the browser.
+  // The sign-in page's own script (no React there, decision 060) runs from source: the toggle shows.
   await expect(page.getByRole("button", { name: "Show password" })).toBeVisible({ timeout: 60_000 });
   await signInViaForm(page, DEMO.email, DEMO.password, { goto: false });
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The signed-in pages hydrate, their route modules from source too.
+  const dashboard = await page.request.get(`${server.base}/dashboard`);
+  expect(await dashboard.text()).toContain('href="/app/routes/app/dashboard.tsx"');
   // The icon sprite comes from source too, and the icons draw from it.
   const icon = page.getByRole("complementary", { name: "Main navigation" }).locator("svg > use").first();
   expect(await icon.getAttribute("href")).toMatch(/^\/app\/assets\/icons\.svg#[\w-]+$/);

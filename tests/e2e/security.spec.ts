@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { field } from "./helpers";
+import { BASE_URL, DEMO, field, signIn, userMenu } from "./helpers";
 
 // Every page carries an enforced CSP with a per-request nonce; the app's own scripts carry that nonce.
 
@@ -43,15 +43,26 @@ test("each response gets its own nonce, and the raw HTML uses it", async ({ requ
   const tags = html.match(/<script\b[^>]*>/g) ?? [];
   expect(tags.length).toBeGreaterThan(0);
   for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+});
+
+test("a hydrated page's scripts and module preloads carry the response's nonce", async ({ request }) => {
+  const signedIn = await request.post("/login", { form: { ...DEMO }, headers: { Origin: BASE_URL }, maxRedirects: 0 });
+  expect(signedIn.status()).toBe(302);
+  const page = await request.get("/dashboard");
+  const nonce = nonceOf(page.headers()["content-security-policy"]);
+  const html = await page.text();
+  const tags = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(tags.length).toBeGreaterThan(1);
+  for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
   const preloads = html.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? [];
   expect(preloads.length).toBeGreaterThan(0);
   for (const tag of preloads) expect(tag).toContain(`nonce="${nonce}"`);
 });
 
-test.describe("hydration (scripts only)", () => {
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "hydration needs scripts");
+test.describe("the page script under the CSP (scripts only)", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the toggle needs scripts");
 
-  test("the page hydrates under the CSP: the password toggle appears and works", async ({ page }) => {
+  test("the sign-in page's script runs under the CSP: the password toggle appears and works", async ({ page }) => {
     await page.goto("/login");
     const password = field(page, "Password");
     await password.fill("Siri-yangu-1");
@@ -66,6 +77,19 @@ test.describe("hydration (scripts only)", () => {
     await hide.click();
     await expect(password).toHaveAttribute("type", "password");
   });
+});
+
+test("signing out of the hydrated app lands on the sign-in page as a document without React", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "a client-side navigation needs scripts");
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await page.evaluate(() => "__reactRouterContext" in window), "the dashboard hydrates").toBe(true);
+  await userMenu(page).locator("summary").click();
+  await userMenu(page).getByRole("button", { name: "Logout" }).click();
+  await page.waitForURL("**/signin");
+  // The router handed the page to the browser: a document load, with the page's own script.
+  await expect(page.getByRole("button", { name: "Show password" })).toBeVisible();
+  expect(await page.evaluate(() => "__reactRouterContext" in window), "no React Router on the sign-in page").toBe(false);
 });
 
 test.describe("without scripts", () => {

@@ -1,13 +1,6 @@
-import {
-  useEffect,
-  useId,
-  useState,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { Eye, EyeOff } from "~/components/ui/icons";
+import { useEnhanced } from "~/components/ui/enhanced";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: ReactNode;
@@ -38,23 +31,27 @@ export function Field({ label, errors, hint, markRequired, trailing, id, classNa
   );
 }
 
-/** A password field with a show/hide toggle; the toggle appears once scripts run, since it needs them. */
+/**
+ * A password field with a show/hide toggle. The toggle needs a script (app/assets/forms.js), so the
+ * server renders it hidden and the script shows it: without scripts there is nothing to press.
+ */
 export function PasswordField(props: Omit<FieldProps, "type" | "trailing">) {
-  const [visible, setVisible] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const toggle = hydrated ? (
+  const enhanced = useEnhanced<HTMLButtonElement>();
+  const toggle = (
     <button
+      ref={enhanced}
       type="button"
-      onClick={() => setVisible((v) => !v)}
-      className="absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
-      aria-label={visible ? "Hide password" : "Show password"}
-      aria-pressed={visible}
+      hidden
+      data-password-toggle
+      className="group absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
+      aria-label="Show password"
+      aria-pressed="false"
     >
-      {visible ? <EyeOff className="size-5" aria-hidden /> : <Eye className="size-5" aria-hidden />}
+      <Eye className="size-5 group-aria-pressed:hidden" aria-hidden />
+      <EyeOff className="hidden size-5 group-aria-pressed:block" aria-hidden />
     </button>
-  ) : null;
-  return <Field {...props} type={visible ? "text" : "password"} trailing={toggle} />;
+  );
+  return <Field {...props} type="password" trailing={toggle} />;
 }
 
 export function FormError({ id, errors }: { id?: string; errors?: string[] | null }) {

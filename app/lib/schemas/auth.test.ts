@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ChangePasswordSchema, EmailOnlySchema, OtpSchema, ProfileSchema, SigninSchema, SignupSchema } from "./auth";
-import { passwordStrength } from "../password-strength";
+import { passwordStrength } from "~/assets/forms.js";
 import { normalizePhone } from "../phone";
 import { joinOtpBoxes } from "../otp";
 

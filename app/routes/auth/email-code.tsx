@@ -1,4 +1,4 @@
-import { data, Form, href, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/email-code";
@@ -26,6 +26,11 @@ import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/to
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Check your e-mail | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -82,8 +87,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
     prepare: joinOtpBoxes,
     // "Send a new code" is for someone without one: it goes out with the boxes empty.
@@ -108,13 +111,13 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
           {otpError ?? ""}
         </p>
-        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" disabled={busy}>
-          {busy && navigation.formData?.get("intent") !== "resend" ? "Checking..." : "Verify and sign in"}
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text="Checking...">
+          Verify and sign in
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         No e-mail?{" "}
-        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" disabled={busy}>
+        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend">
           Send a new code
         </Button>
       </p>

@@ -1,4 +1,4 @@
-import { Form, href, redirect, useNavigation } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/forgot-password";
@@ -17,6 +17,11 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Forgot password | Jumbe" },
@@ -41,7 +46,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(EmailOnlySchema, actionData?.result);
   return (
     <AuthShell title="Forgot password?" subtitle="Enter your account's email and we will send you a 6-digit code to reset your password.">
@@ -57,8 +61,8 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           {...getInputProps(fields.email, { type: "email" })}
           key={fields.email.key}
         />
-        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
-          {navigation.state === "submitting" ? "Sending..." : "Send Reset Code"}
+        <Button type="submit" className="mt-2 w-full" data-pending-text="Sending...">
+          Send Reset Code
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">

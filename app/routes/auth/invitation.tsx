@@ -1,4 +1,4 @@
-import { data, Form, href, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
@@ -17,6 +17,11 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -74,7 +79,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(AcceptInvitationSchema, actionData?.result, { shouldValidate: "onBlur" });
   if (loaderData.closed) {
     return (
@@ -102,8 +106,8 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
         <FormError id={form.errorId} errors={form.errors} />
         <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm password" />
-        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
-          {navigation.state === "submitting" ? "Joining..." : "Join the team"}
+        <Button type="submit" className="mt-2 w-full" data-pending-text="Joining...">
+          Join the team
         </Button>
       </Form>
     </AuthShell>

@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
@@ -20,6 +20,11 @@ import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in | Jumbe" },
@@ -83,8 +88,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
   const [form, fields] = useSchemaForm(SigninSchema, actionData?.result);
   return (
     <AuthShell title="Welcome back" subtitle="Sign in to your Jumbe account" aside={<ChatPreview />}>
@@ -119,8 +122,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             Forgot password?
           </TextLink>
         </div>
-        <Button type="submit" className="w-full" disabled={submitting}>
-          {submitting ? "Signing in..." : "Sign In"}
+        <Button type="submit" className="w-full" data-pending-text="Signing in...">
+          Sign In
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">

@@ -1,4 +1,4 @@
-import { Form, href, redirect, useNavigation } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reset-password";
@@ -18,6 +18,11 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
 
@@ -47,7 +52,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(ResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
   return (
     <AuthShell
@@ -67,8 +71,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           {fields.otp.errors?.[0] ?? ""}
         </p>
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
-        <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
-          {navigation.state === "submitting" ? "Resetting..." : "Reset Password"}
+        <Button type="submit" className="mt-2 w-full" data-pending-text="Resetting...">
+          Reset Password
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">

@@ -1,6 +1,4 @@
-import { data, Form, href, redirect, useNavigation } from "react-router";
-import { useEffect } from "react";
-import { useNavigate } from "react-router";
+import { data, Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/signup";
@@ -20,10 +18,15 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
 const REDIRECT_DELAY_MS = 1800;
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Create your account | Jumbe" },
@@ -71,24 +74,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const navigate = useNavigate();
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
   const [form, fields] = useSchemaForm(SignupSchema, actionData?.result);
-  useEffect(() => {
-    if (!success) return;
-    const timer = setTimeout(() => navigate("/verify-otp"), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [success, navigate]);
 
   return (
     <AuthShell title="Create your account" subtitle="Start messaging your customers on WhatsApp" aside={<MarketingPanel />}>
       {success ? (
         <>
-          {/* Without JavaScript the browser follows this after the same pause. */}
-          <noscript>
-            <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/verify-otp`} />
-          </noscript>
+          {/* The browser follows this after the pause, with or without scripts. */}
+          <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/verify-otp`} />
           <Toast toast={{ type: "success", message: success }} />
           <FormSuccess message={success} />
           <p className="text-sm text-slate-600">
@@ -168,8 +162,8 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
               {fields.agreedToTerms.errors?.[0] ?? ""}
             </p>
-            <Button type="submit" className="mt-2 w-full" disabled={navigation.state === "submitting"}>
-              {navigation.state === "submitting" ? "Creating Account..." : "Create Account"}
+            <Button type="submit" className="mt-2 w-full" data-pending-text="Creating Account...">
+              Create Account
             </Button>
           </Form>
           <p className="mt-6 text-center text-sm text-slate-600">

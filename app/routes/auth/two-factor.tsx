@@ -1,4 +1,4 @@
-import { Form, href, redirect, useNavigation } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/two-factor";
@@ -20,6 +20,11 @@ import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/to
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
 import { TextLink } from "~/components/ui/text-link";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Jumbe" }, { name: "robots", content: "noindex" }];
 
@@ -62,7 +67,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {
-  const submitting = useNavigation().state === "submitting";
   const [form, fields] = useSchemaForm(TwoFactorCodeSchema, actionData?.result);
   return (
     <AuthShell title="Two-factor sign-in" subtitle="One more step: prove it is you.">
@@ -84,8 +88,8 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
           {...getInputProps(fields.code, { type: "text" })}
           key={fields.code.key}
         />
-        <Button type="submit" className="w-full" disabled={submitting}>
-          {submitting ? "Checking..." : "Verify and sign in"}
+        <Button type="submit" className="w-full" data-pending-text="Checking...">
+          Verify and sign in
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">

@@ -3,6 +3,11 @@ import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
 import { can, currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Access denied | Jumbe" }];
 

@@ -1,5 +1,4 @@
-import { data, Form, href, Link, useNavigate, useNavigation } from "react-router";
-import { useEffect, useState } from "react";
+import { data, Form, href, Link } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/verify-otp";
@@ -17,10 +16,15 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
 import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { documentPage, loadAsDocument } from "~/components/layout/document-page";
 
 // Spec section 9: 1.5 s on the success message, then the sign-in page.
 const REDIRECT_DELAY_MS = 1500;
 const VERIFY_FAILED = "Verification failed. Please try again.";
+
+// Plain HTML in the browser, no React (decision 060).
+export const handle = documentPage;
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Verify your email | Jumbe" },
@@ -68,8 +72,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function VerifyOtp({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const navigate = useNavigate();
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
   const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
     prepare: joinOtpBoxes,
@@ -77,21 +79,12 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
     skipWhen: (formData) => formData.get("intent") === "resend",
   });
   const resendIn = actionData && "resendIn" in actionData ? actionData.resendIn : loaderData.resendIn;
-  const countdown = useCountdown(resendIn, actionData?.toast?.id);
-  const busy = navigation.state === "submitting";
-
-  useEffect(() => {
-    if (!success) return;
-    const timer = setTimeout(() => navigate("/login"), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [success, navigate]);
 
   if (success) {
     return (
       <AuthShell title="Verify Email">
-        <noscript>
-          <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/login`} />
-        </noscript>
+        {/* The browser follows this after the pause, with or without scripts. */}
+        <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/login`} />
         <Toast toast={{ type: "success", message: success }} />
         <FormSuccess message={success} />
         <Link to={href("/login")} className="text-sm font-semibold text-brand-700 underline">
@@ -125,39 +118,20 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
           {otpError ?? ""}
         </p>
-        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" disabled={busy}>
-          {busy && navigation.formData?.get("intent") !== "resend" ? "Verifying..." : "Verify Account"}
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text="Verifying...">
+          Verify Account
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         Didn&apos;t receive the code?{" "}
-        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" disabled={countdown > 0 || busy}>
-          {countdown > 0 ? `Resend OTP in ${countdown}s` : "Resend OTP"}
+        {/* Usable at once as the server renders it (the server keeps the 30 s window and says so); the
+            page's script disables it and counts down from the server's figure. */}
+        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" data-countdown={resendIn}>
+          Resend OTP
         </Button>
       </p>
     </AuthShell>
   );
-}
-
-/**
- * Counts down from the server's figure; a new figure (after a resend) restarts it. It starts at 0,
- * so the server-rendered button is usable without JavaScript (the server enforces the 30 s window
- * and says so); only the hydrated page disables it and counts down.
- */
-function useCountdown(seconds: number, restartKey?: string) {
-  const [left, setLeft] = useState(0);
-  useEffect(() => {
-    setLeft(seconds);
-    if (seconds <= 0) return;
-    const started = Date.now();
-    const timer = setInterval(() => {
-      const remaining = Math.max(0, seconds - Math.floor((Date.now() - started) / 1000));
-      setLeft(remaining);
-      if (remaining === 0) clearInterval(timer);
-    }, 250);
-    return () => clearInterval(timer);
-  }, [seconds, restartKey]);
-  return left;
 }
 
 // What went wrong, in words, inside the page's own layout.

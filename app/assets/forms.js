@@ -1,0 +1,164 @@
+// The form behaviours that need a script, on server-rendered HTML, with or without React
+// (docs/decisions/060). Every one is an enhancement: without it the form is complete and the server
+// checks and answers everything.
+//
+// Pages rendered without React (`handle.hydrate: false`: sign-in, sign-up, codes, password reset,
+// invitations) load this file as their page script: it enhances the whole document and shows a
+// pressed submit button as busy. Hydrated pages import it on demand from the kit's components
+// (`useEnhanced`), which pass it their own element.
+//
+//  - [data-password-toggle]: a hidden "Show password" button beside a password input. Shown, and
+//    it switches the input between password and text.
+//  - [data-otp-boxes]: six one-digit inputs. Non-digits are dropped, typing moves on, Backspace on
+//    an empty box goes back, arrows move, a pasted code fills every box.
+//  - [data-strength-for="<input id>"]: a hidden strength meter for that input (spec section 5).
+//  - [data-countdown="<seconds>"]: a button that stays disabled, saying "<label> in Ns", until then.
+//  - button[data-pending-text] (whole documents only): pressed to submit, it is disabled and says so.
+
+const DONE = "enhanced";
+
+/** Elements under `root` (and `root` itself) matching `selector`, not enhanced yet. */
+function fresh(root, selector) {
+  const found = [...root.querySelectorAll(selector)];
+  if (root instanceof Element && root.matches(selector)) found.unshift(root);
+  return found.filter((element) => {
+    if (element.dataset[DONE]) return false;
+    element.dataset[DONE] = "true";
+    return true;
+  });
+}
+
+function passwordToggles(root) {
+  for (const button of fresh(root, "[data-password-toggle]")) {
+    const input = button.parentElement?.querySelector("input");
+    if (!input) continue;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      const show = input.type === "password";
+      input.type = show ? "text" : "password";
+      button.setAttribute("aria-pressed", String(show));
+      button.setAttribute("aria-label", show ? "Hide password" : "Show password");
+    });
+  }
+}
+
+function otpBoxes(root) {
+  for (const group of fresh(root, "[data-otp-boxes]")) {
+    const boxes = [...group.querySelectorAll("input")];
+    const focus = (index) => boxes[Math.max(0, Math.min(boxes.length - 1, index))]?.focus();
+    const fill = (start, digits) => {
+      [...digits].forEach((digit, offset) => {
+        if (boxes[start + offset]) boxes[start + offset].value = digit;
+      });
+      focus(start + digits.length);
+    };
+    boxes.forEach((box, index) => {
+      box.addEventListener("input", () => {
+        const digits = box.value.replace(/\D/g, "");
+        box.value = digits.slice(0, 1);
+        if (digits.length > 1) fill(index, digits.slice(0, boxes.length - index));
+        else if (digits) focus(index + 1);
+      });
+      box.addEventListener("keydown", (event) => {
+        if (event.key === "Backspace" && !box.value && index > 0) {
+          event.preventDefault();
+          boxes[index - 1].value = "";
+          focus(index - 1);
+        } else if (event.key === "ArrowLeft") focus(index - 1);
+        else if (event.key === "ArrowRight") focus(index + 1);
+      });
+      box.addEventListener("paste", (event) => {
+        const digits = (event.clipboardData?.getData("text") ?? "").replace(/\D/g, "");
+        if (!digits) return;
+        event.preventDefault();
+        fill(index, digits.slice(0, boxes.length - index));
+      });
+      box.addEventListener("focus", () => box.select());
+    });
+  }
+}
+
+const STRENGTH_COLORS = { Weak: "bg-red-500", Fair: "bg-amber-500", Good: "bg-sky-500", Strong: "bg-brand-600" };
+const STRENGTH_RULES = [/.{8,}/, /[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/];
+
+/** Spec section 5: one point each for length >= 8, uppercase, lowercase, digit, special character. */
+export function passwordStrength(password) {
+  const score = STRENGTH_RULES.filter((rule) => rule.test(password)).length;
+  const label = score < 2 ? "Weak" : score === 2 ? "Fair" : score === 3 ? "Good" : "Strong";
+  return { score, label };
+}
+
+function strengthMeters(root) {
+  for (const meter of fresh(root, "[data-strength-for]")) {
+    const input = document.getElementById(meter.dataset.strengthFor);
+    if (!input) continue;
+    const bars = meter.querySelectorAll("[data-bar]");
+    const label = meter.querySelector("[data-label]");
+    const update = () => {
+      const { score, label: word } = passwordStrength(input.value);
+      bars.forEach((bar, i) => {
+        bar.classList.remove("bg-slate-200", ...Object.values(STRENGTH_COLORS));
+        bar.classList.add(i < score ? STRENGTH_COLORS[word] : "bg-slate-200");
+      });
+      label.textContent = input.value ? word : "Weak";
+    };
+    input.addEventListener("input", update);
+    update();
+    meter.hidden = false;
+  }
+}
+
+function countdowns(root) {
+  for (const button of fresh(root, "[data-countdown]")) {
+    const seconds = Number(button.dataset.countdown);
+    if (!(seconds > 0)) continue;
+    const label = button.textContent;
+    const started = Date.now();
+    const tick = () => {
+      const left = Math.max(0, seconds - Math.floor((Date.now() - started) / 1000));
+      button.disabled = left > 0;
+      button.textContent = left > 0 ? `${label} in ${left}s` : label;
+      if (left === 0) clearInterval(timer);
+    };
+    const timer = setInterval(tick, 250);
+    tick();
+  }
+}
+
+/** Every behaviour above, on `root` and what it holds; each element once. */
+export function enhance(root) {
+  passwordToggles(root);
+  otpBoxes(root);
+  strengthMeters(root);
+  countdowns(root);
+}
+
+/** A whole document without React: the button that submitted says it is working until the next page. */
+function pendingSubmits() {
+  document.addEventListener("submit", (event) => {
+    const button = event.submitter;
+    if (event.defaultPrevented || !button?.dataset.pendingText) return;
+    // After the browser has read the form (a disabled button's name and value would be left out).
+    setTimeout(() => {
+      button.dataset.idleText = button.textContent;
+      button.textContent = button.dataset.pendingText;
+      button.disabled = true;
+      button.setAttribute("aria-busy", "true");
+    });
+  });
+  // Back to this page from the browser's cache: the buttons work again.
+  addEventListener("pageshow", () => {
+    for (const button of document.querySelectorAll("button[data-idle-text]")) {
+      button.textContent = button.dataset.idleText;
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+      delete button.dataset.idleText;
+    }
+  });
+}
+
+// Loaded as a page's own script (no React Router on the page): the whole document, now.
+if (typeof window !== "undefined" && !window.__reactRouterContext) {
+  enhance(document);
+  pendingSubmits();
+}

@@ -1,0 +1,18 @@
+import type { PageHandle } from "~/root";
+import { formsScript } from "~/components/ui/enhanced";
+
+/**
+ * A page sent as server-rendered HTML with no React in the browser (decisions 007 and 060): its
+ * forms post as documents, the server checks them, and app/assets/forms.js adds what needs a script
+ * (the password toggle, the code boxes, the resend countdown, the busy submit button).
+ */
+export const documentPage: PageHandle = { hydrate: false, scripts: [formsScript] };
+
+/**
+ * Such a page reached by a client-side navigation (a link or a redirect inside the hydrated app) is
+ * loaded as a document, so it is always the page the server renders, with its script.
+ */
+export function loadAsDocument({ request }: { request: Request }): Promise<never> {
+  window.location.assign(request.url);
+  return new Promise<never>(() => undefined);
+}
