@@ -2,7 +2,7 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
-  routeDiscovery: { mode: "initial" },
+  routeDiscovery: { mode: "lazy" },
   future: {
     // Route middleware with a typed context: the session is resolved once per request (app/.server/domains/auth/guards.ts).
     v8_middleware: true,

@@ -1,21 +1,28 @@
 import { Form, Link } from "react-router";
+
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+
 import { Button, ButtonLink } from "~/components/ui/button";
+
 import { Field, FormError, RadioGroupField, TextareaField } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
 import {
   BILLING_MESSAGES,
   DISPUTE_REASON_LIMIT,
-  DisputeSchema,
-  PlanChoiceSchema,
   TOPUP_DEFAULT_KES,
   TOPUP_METHODS,
   TOPUP_METHOD_WORDS,
   TOPUP_PRESETS_KES,
-  TopupSchema,
-  WalletAlertsSchema,
-} from "~/lib/schemas/billing";
+} from "~/lib/schemas/billing-rules";
 import { BILLING_TYPE_WORDS, longDate, planPriceWords, type PlanPrice } from "~/lib/billing-words";
+
+// Loaded when the form is first used (decision 061).
+const lazyDisputeSchema = lazySchema(() => import("~/lib/schemas/billing"), "DisputeSchema");
+const lazyPlanChoiceSchema = lazySchema(() => import("~/lib/schemas/billing"), "PlanChoiceSchema");
+const lazyTopupSchema = lazySchema(() => import("~/lib/schemas/billing"), "TopupSchema");
+const lazyWalletAlertsSchema = lazySchema(() => import("~/lib/schemas/billing"), "WalletAlertsSchema");
 
 /**
  * The forms of /billing and an invoice's page. Each is a real POST (it works without JavaScript);
@@ -44,7 +51,7 @@ export function TopupForm({
   busy: boolean;
   presetHref: (amount: number) => string;
 }) {
-  const [form, fields] = useSchemaForm(TopupSchema, result, {
+  const [form, fields] = useSchemaForm(lazyTopupSchema, result, {
     id: "topup",
     defaultValue: { amount: String(amount ?? TOPUP_DEFAULT_KES), method: "mpesa", phone: phone ?? "" },
   });
@@ -121,7 +128,7 @@ export function PlanForm({
   nextPeriod: string;
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(PlanChoiceSchema, result, { id: "plan" });
+  const [form, fields] = useSchemaForm(lazyPlanChoiceSchema, result, { id: "plan" });
   return (
     <Form method="post" action="/billing?dialog=plan" {...getFormProps(form)} className="grid gap-1">
       <FormError id={form.errorId} errors={form.errors} />
@@ -165,7 +172,7 @@ export function WalletAlertsForm({
   };
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(WalletAlertsSchema, result, {
+  const [form, fields] = useSchemaForm(lazyWalletAlertsSchema, result, {
     id: "alerts",
     defaultValue: {
       lowBalance: shillingsValue(alerts.lowBalanceCents),
@@ -241,7 +248,7 @@ export function DisputeForm({
   cancelTo?: string;
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(DisputeSchema, result, { id: `dispute-${invoiceId}` });
+  const [form, fields] = useSchemaForm(lazyDisputeSchema, result, { id: `dispute-${invoiceId}` });
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="grid gap-1">
       <FormError id={form.errorId} errors={form.errors} />

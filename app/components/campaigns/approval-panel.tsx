@@ -1,12 +1,21 @@
 import { Form } from "react-router";
+
 import { getFormProps, getTextareaProps } from "@conform-to/react";
-import { DeclineSchema } from "~/lib/schemas/approval";
+
 import { formatWhen } from "~/lib/dates";
+
 import { CheckCircle2, XCircle } from "~/components/ui/icons";
+
 import { Button } from "~/components/ui/button";
+
 import { TextareaField } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
 import type { CampaignView } from "./campaign-page-types";
+
+// Loaded when the form is first used (decision 061).
+const lazyDeclineSchema = lazySchema(() => import("~/lib/schemas/approval"), "DeclineSchema");
 
 /**
  * Broadcast approval on a campaign's page: while it waits, who asked and when, and for an owner or
@@ -35,7 +44,7 @@ export function ApprovalPanel({
   busy: (intent: string) => boolean;
 }) {
   const approval = campaign.approval!;
-  const [form, fields] = useSchemaForm(DeclineSchema, result, { id: "decline" });
+  const [form, fields] = useSchemaForm(lazyDeclineSchema, result, { id: "decline" });
   const author = campaign.createdBy ? campaign.createdBy.name : madeWithApiKey ? "the API" : "the API (or a member since removed)";
   const waiting = campaign.status === "awaiting_approval";
   const scheduled = campaign.scheduledFor && campaign.audienceSize === null;

@@ -1,11 +1,19 @@
 import { Form } from "react-router";
+
 import { getInputProps, getSelectProps } from "@conform-to/react";
+
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
+
 import { Button, ButtonLink } from "~/components/ui/button";
+
 import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
+
 import { Field, SelectField } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { AddContactSchema } from "~/lib/schemas/contacts";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
+// Loaded when the form is first used (decision 061).
+const lazyAddContactSchema = lazySchema(() => import("~/lib/schemas/contacts"), "AddContactSchema");
 
 /** "Add contact": the `?dialog=add` state, checked in the browser with the server's own schema. */
 export function AddContactDialog({
@@ -17,7 +25,7 @@ export function AddContactDialog({
   lastResult: Parameters<typeof useSchemaForm>[1];
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(AddContactSchema, lastResult, { id: "add-contact" });
+  const [form, fields] = useSchemaForm(lazyAddContactSchema, lastResult, { id: "add-contact" });
   return (
     <UrlDialog
       name="add"

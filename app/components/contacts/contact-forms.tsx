@@ -1,15 +1,26 @@
 import { Form, href } from "react-router";
+
 import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+
 import type { AttributeDefinition } from "~/.server/domains/contacts/attributes";
 import type { ContactView } from "~/.server/domains/contacts/views";
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
+
 import { Button } from "~/components/ui/button";
+
 import { Card, CardHeader } from "~/components/ui/card";
+
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
+
 import { TextLink } from "~/components/ui/text-link";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { ConsentSchema, EditContactSchema } from "~/lib/schemas/contacts";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
 import { SOURCE_LABELS } from "./labels";
+
+// Loaded when the form is first used (decision 061).
+const lazyConsentSchema = lazySchema(() => import("~/lib/schemas/contacts"), "ConsentSchema");
+const lazyEditContactSchema = lazySchema(() => import("~/lib/schemas/contacts"), "EditContactSchema");
 
 type LastResult = Parameters<typeof useSchemaForm>[1];
 
@@ -25,7 +36,7 @@ export function EditContactCard({
   lastResult: LastResult;
   busy: boolean;
 }) {
-  const [form, inputs] = useSchemaForm(EditContactSchema, lastResult, {
+  const [form, inputs] = useSchemaForm(lazyEditContactSchema, lastResult, {
     id: "edit-contact",
     defaultValue: {
       name: contact.name,
@@ -91,7 +102,10 @@ function AttributeInput({ field, value }: { field: AttributeDefinition; value: u
 
 /** A new record in the consent ledger: status, source and evidence. */
 export function ConsentCard({ lastResult }: { lastResult: LastResult }) {
-  const [form, inputs] = useSchemaForm(ConsentSchema, lastResult, { id: "consent", defaultValue: { status: "opted_in", source: "form" } });
+  const [form, inputs] = useSchemaForm(lazyConsentSchema, lastResult, {
+    id: "consent",
+    defaultValue: { status: "opted_in", source: "form" },
+  });
   return (
     <Card>
       <CardHeader

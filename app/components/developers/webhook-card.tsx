@@ -1,14 +1,25 @@
 import { Form } from "react-router";
+
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+
 import { Badge } from "~/components/ui/badge";
+
 import { Button } from "~/components/ui/button";
+
 import { Card } from "~/components/ui/card";
+
 import { Field } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
 import { WEBHOOK_EVENTS } from "~/lib/developer";
+
 import { formatWhen } from "~/lib/dates";
-import { WebhookSchema } from "~/lib/schemas/developer";
+
 import { SigningSecret } from "./signing-secret";
+
+// Loaded when the form is first used (decision 061).
+const lazyWebhookSchema = lazySchema(() => import("~/lib/schemas/developer"), "WebhookSchema");
 
 export interface WebhookSettings {
   url: string;
@@ -86,7 +97,7 @@ function EndpointHealth({ state, busy, pending }: { state: WebhookState; busy: b
 
 /** The webhook's URL and events, checked in the browser with the server's own schema. */
 function WebhookForm({ webhook, result, busy }: { webhook: WebhookSettings; result: WebhookCardProps["result"]; busy: boolean }) {
-  const [form, fields] = useSchemaForm(WebhookSchema, result, {
+  const [form, fields] = useSchemaForm(lazyWebhookSchema, result, {
     id: "webhook",
     defaultValue: { url: webhook.url },
     shouldValidate: "onBlur",

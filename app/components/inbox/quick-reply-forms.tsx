@@ -1,11 +1,15 @@
 import { Form, href } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { QuickReply } from "~/.server/domains/inbox/quick-replies";
-import { QUICK_REPLY_BODY_MAX, QUICK_REPLY_SHORTCUT_MAX, QuickReplySchema } from "~/lib/schemas/quick-replies";
+import { QuickReplySchema } from "~/lib/schemas/quick-replies";
+import { QUICK_REPLY_BODY_MAX, QUICK_REPLY_SHORTCUT_MAX } from "~/lib/schemas/quick-replies-rules";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
+// Loaded when the form is first used (decision 061).
+const lazyQuickReplySchema = lazySchema(() => import("~/lib/schemas/quick-replies"), "QuickReplySchema");
 
 /** The saved-answers page's two forms: add one, and edit one (`?edit=<id>`). */
 
@@ -35,7 +39,7 @@ function QuickReplyFields({ fields }: { fields: ReturnType<typeof useSchemaForm<
 }
 
 export function AddCard({ result, busy }: { result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
-  const [form, fields] = useSchemaForm(QuickReplySchema, result, { id: "add-quick-reply" });
+  const [form, fields] = useSchemaForm(lazyQuickReplySchema, result, { id: "add-quick-reply" });
   return (
     <Card>
       <CardHeader title="Add a saved answer" />
@@ -63,7 +67,7 @@ export function EditCard({
   busy: boolean;
   cancelTo: string;
 }) {
-  const [form, fields] = useSchemaForm(QuickReplySchema, result, {
+  const [form, fields] = useSchemaForm(lazyQuickReplySchema, result, {
     id: `edit-quick-reply-${reply.id}`,
     defaultValue: { shortcut: reply.shortcut, body: reply.body },
   });

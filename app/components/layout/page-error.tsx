@@ -1,6 +1,5 @@
-import { href, isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { isRouteErrorResponse, useRouteError } from "react-router";
 import { AlertTriangle } from "~/components/ui/icons";
-import { AuthShell } from "./auth-shell";
 
 /** What went wrong, in words a customer understands, from what a loader or action threw. */
 export function explainError(error: unknown): { title: string; body: string } {
@@ -61,24 +60,4 @@ function ErrorCard() {
 /** A signed-in page's error: the shell (navigation, top bar) stays, the page says what went wrong. */
 export function PageErrorBoundary() {
   return <ErrorCard />;
-}
-
-/** A sign-in, sign-up or password page's error, inside the same card layout. */
-export function AuthErrorBoundary() {
-  const { title, body } = explainError(useRouteError());
-  return (
-    <AuthShell title={title} subtitle={body}>
-      <div role="alert" className="flex flex-wrap gap-3">
-        <a href="" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-900">
-          Reload Page
-        </a>
-        <Link
-          to={href("/login")}
-          className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-        >
-          Back to sign in
-        </Link>
-      </div>
-    </AuthShell>
-  );
 }

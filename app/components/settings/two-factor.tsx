@@ -1,15 +1,28 @@
 import { Form, useNavigation } from "react-router";
+
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+
 import type { TwoFactorStatus } from "~/.server/domains/auth/two-factor/enrolment";
-import { ConfirmSetupSchema, RenewCodesSchema, TurnOffSchema } from "~/lib/schemas/two-factor";
 import { formatWhen } from "~/lib/dates";
+
 import { Badge } from "~/components/ui/badge";
+
 import { Button } from "~/components/ui/button";
+
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
+
 import { CopyButton } from "~/components/ui/copy-button";
+
 import { Field, PasswordField } from "~/components/ui/field";
+
 import { Notice } from "~/components/ui/notice";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
+// Loaded when the form is first used (decision 061).
+const lazyConfirmSetupSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "ConfirmSetupSchema");
+const lazyRenewCodesSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "RenewCodesSchema");
+const lazyTurnOffSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "TurnOffSchema");
 
 type Failed = { intent: string; result: unknown } | null;
 
@@ -80,7 +93,7 @@ function SetupSteps({
   result: SubmissionResult<string[]> | null | undefined;
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(ConfirmSetupSchema, result, { id: "two-factor-confirm" });
+  const [form, fields] = useSchemaForm(lazyConfirmSetupSchema, result, { id: "two-factor-confirm" });
   return (
     <ol className="space-y-4 text-sm text-slate-700">
       <li>
@@ -150,7 +163,7 @@ function RecoveryCodes({ codes, message }: { codes: string[]; message: string })
 }
 
 function RenewCodesForm({ result, busy }: { result: SubmissionResult<string[]> | null | undefined; busy: boolean }) {
-  const [form, fields] = useSchemaForm(RenewCodesSchema, result, { id: "two-factor-codes" });
+  const [form, fields] = useSchemaForm(lazyRenewCodesSchema, result, { id: "two-factor-codes" });
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={result ? true : undefined}>
       <summary className="cursor-pointer text-sm font-semibold text-slate-900">Make new recovery codes</summary>
@@ -173,7 +186,7 @@ function RenewCodesForm({ result, busy }: { result: SubmissionResult<string[]> |
 }
 
 function TurnOffForm({ result, busy }: { result: SubmissionResult<string[]> | null | undefined; busy: boolean }) {
-  const [form, fields] = useSchemaForm(TurnOffSchema, result, { id: "two-factor-off" });
+  const [form, fields] = useSchemaForm(lazyTurnOffSchema, result, { id: "two-factor-off" });
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={result ? true : undefined}>
       <summary className="cursor-pointer text-sm font-semibold text-slate-900">Turn off two-factor sign-in</summary>

@@ -1,17 +1,32 @@
 import { useEffect, useState, type FormEvent } from "react";
+
 import { Form, useNavigation } from "react-router";
+
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
+
 import { Button } from "~/components/ui/button";
+
 import { FormError } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
 import { MessagePreview } from "./message-preview";
+
 import { AuthenticationFields } from "./authentication-fields";
+
 import { TemplateButtonRows } from "./template-button-rows";
+
 import { TemplateContentFields } from "./template-content-fields";
+
 import { TemplateIdentityFields, type AccountChoice } from "./template-identity-fields";
+
 import { chosenFile, readTemplateForm } from "~/lib/template-form";
-import { SAVING_INTENTS, TemplateFormSchema } from "~/lib/schemas/templates";
+
+import { SAVING_INTENTS } from "~/lib/schemas/templates-rules";
 import { renderTemplate, type TemplateInput } from "~/lib/templates";
+
+// Loaded when the form is first used (decision 061).
+const lazyTemplateFormSchema = lazySchema(() => import("~/lib/schemas/templates"), "TemplateFormSchema");
 
 export type { AccountChoice } from "./template-identity-fields";
 
@@ -42,7 +57,7 @@ export function TemplateForm({
   const busy = navigation.state !== "idle";
   // "Submitting..." only while submitting: saving a draft or adding a row leaves it disabled, not relabelled.
   const submitting = busy && navigation.formData?.get("intent") === "submit";
-  const [form] = useSchemaForm(TemplateFormSchema, lastResult, { id: "template", skipWhen: notSaving });
+  const [form] = useSchemaForm(lazyTemplateFormSchema, lastResult, { id: "template", skipWhen: notSaving });
   const { live, previewed, onChange } = useLiveTemplate(values);
   const errors = (name: string) => form.allErrors[name];
   const parts = { values, live, errors };

@@ -1,41 +1,84 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import * as z from "zod/mini";
+import { useEffect, useRef } from "react";
+import { parse, useForm, type SubmissionResult } from "@conform-to/react";
+import type * as z from "zod/mini";
+import type { SchemaCheckOptions, SchemaCheck } from "./schema-check";
 
-// Nothing to check: a submission that skips the form's schema (see `skipWhen`).
-const NOTHING = z.object({});
+/**
+ * A schema the browser loads when the form is first used: zod and the app's schemas stay out of a
+ * page's first visit (decision 061). Made once per form, at module level:
+ * `const topup = lazySchema(() => import("~/lib/schemas/billing"), "TopupSchema")`.
+ */
+export type LazySchema<Schema> = () => Promise<Schema>;
 
-interface SchemaFormOptions {
-  id?: string;
-  defaultValue?: Record<string, string | undefined>;
-  /** Rewrites the posted fields before validation (the six OTP boxes become one value). */
-  prepare?: (formData: FormData) => FormData;
-  /** When the first check runs; after that every keystroke re-checks. */
-  shouldValidate?: "onSubmit" | "onBlur";
-  /**
-   * Submissions that are not the form's main purpose and must not be held back by its checks
-   * (Conform validates whatever button was pressed): e.g. "resend the code" with the boxes empty.
-   */
-  skipWhen?: (formData: FormData) => boolean;
+export function lazySchema<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name): LazySchema<Module[Name]> {
+  let loaded: Promise<Module[Name]> | null = null;
+  return () => (loaded ??= load().then((module) => module[name]));
 }
 
-/** Conform wired to a shared schema: the browser shows the same messages the server would send back. */
+interface SchemaFormOptions extends SchemaCheckOptions {
+  id?: string;
+  defaultValue?: Record<string, string | undefined>;
+  /** When the first check runs; after that every keystroke re-checks. */
+  shouldValidate?: "onSubmit" | "onBlur";
+}
+
+/** Until the schema has arrived: nothing is checked here, the server checks the post. */
+const uncheckedSubmission = (formData: FormData) => parse(formData, { resolve: () => ({ value: {} }) });
+
+/**
+ * Conform wired to a shared schema: the browser shows the same messages the server would send back.
+ * The schema (and zod) load when the form is first focused or pressed; a form submitted before they
+ * arrive is checked by the server, as without JavaScript, and the checks run in the browser after.
+ */
 export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknown>>>(
-  schema: Schema,
+  schema: LazySchema<Schema>,
   lastResult: SubmissionResult<string[]> | null | undefined,
   options: SchemaFormOptions = {},
 ) {
-  return useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>>({
+  const check = useRef<SchemaCheck | null>(null);
+  const requested = useRef(false);
+  const optionsRef = useRef(options);
+  useEffect(() => {
+    optionsRef.current = options;
+  });
+  const load = () => {
+    if (requested.current) return;
+    requested.current = true;
+    Promise.all([import("./schema-check"), schema()]).then(
+      ([{ schemaCheck }, loaded]) => {
+        check.current = schemaCheck(loaded, optionsRef.current);
+      },
+      () => {
+        requested.current = false; // a failed download: the next use asks again; the server checks meanwhile
+      },
+    );
+  };
+  const [form, fields] = useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>>({
     id: options.id,
     lastResult,
     defaultValue: options.defaultValue as never,
-    onValidate: ({ formData }) =>
-      options.skipWhen?.(formData)
-        ? (parseWithZod(formData, { schema: NOTHING }) as never)
-        : parseWithZod(options.prepare ? options.prepare(formData) : formData, { schema }),
+    onValidate: ({ formData }) => {
+      if (check.current) return check.current(formData) as never;
+      load();
+      return uncheckedSubmission(formData) as never;
+    },
     shouldValidate: options.shouldValidate ?? "onSubmit",
     shouldRevalidate: "onInput",
   });
+  useEffect(() => {
+    const element = document.getElementById(form.id);
+    if (!element) return;
+    const start = () => load();
+    element.addEventListener("focusin", start, { once: true });
+    element.addEventListener("pointerdown", start, { once: true });
+    return () => {
+      element.removeEventListener("focusin", start);
+      element.removeEventListener("pointerdown", start);
+    };
+    // `load` only reads refs; the form's element is what matters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [form.id]);
+  return [form, fields] as const;
 }
 
 /**

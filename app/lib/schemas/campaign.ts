@@ -1,21 +1,14 @@
 import * as z from "zod/mini";
-import { campaignValuesOf, LIST_MAX, numbersIn, UPLOAD_MAX_BYTES } from "~/lib/campaign-form";
-import { formatNumber, zonedInstant, zoneWords } from "~/lib/dates";
+import { campaignValuesOf, LIST_MAX, numbersIn } from "~/lib/campaign-form";
+import { zonedInstant } from "~/lib/dates";
+import { CAMPAIGN_INTENTS, CAMPAIGN_MESSAGES } from "./campaign-rules";
+
+export { CAMPAIGN_INTENTS, CAMPAIGN_MESSAGES } from "./campaign-rules";
 
 export type CampaignKind = "campaign" | "broadcast";
 
-/** Choose (show the template's placeholders) and Back only show the form again: the others are checked. */
-export const CAMPAIGN_INTENTS = ["choose", "back", "review", "confirm", "draft"] as const;
 export type CampaignIntent = (typeof CAMPAIGN_INTENTS)[number];
 export const CampaignIntentSchema = z.object({ intent: z.enum(CAMPAIGN_INTENTS) });
-
-export const CAMPAIGN_MESSAGES = {
-  template: "Choose an approved template.",
-  listTooLong: (count: number) => `A list holds at most ${formatNumber(LIST_MAX)} numbers; this one has ${formatNumber(count)}.`,
-  scheduledFor: () => `Give the date and the time (${zoneWords()}) to send it.`,
-  fileTooLarge: `The file is larger than ${formatNumber(UPLOAD_MAX_BYTES / 1_000_000)} MB: upload at most ${formatNumber(LIST_MAX)} numbers.`,
-  fileEmpty: "The file holds no phone numbers: one number a line, or a CSV with a phone column.",
-} as const;
 
 const text = z.optional(z.string());
 

@@ -2,13 +2,8 @@
 import * as z from "zod/mini";
 import { withoutBidiControls } from "~/lib/names";
 
-export const CONTACT_MESSAGES = {
-  nameRequired: "Give the contact a name.",
-  phoneRequired: "Enter their WhatsApp number, e.g. 0712 345 678.",
-  evidenceRequired: "Say how they agreed or refused: the form, the message, the conversation.",
-  tagRequired: "Name the tag first.",
-  segmentName: "Give the segment a name (at most 80 characters).",
-} as const;
+import { CONTACT_MESSAGES } from "./contacts-rules";
+export { CONTACT_MESSAGES, splitTags } from "./contacts-rules";
 
 const name = z.string({ error: CONTACT_MESSAGES.nameRequired }).check(
   // Bidirectional controls (app/lib/names.ts) go: a name of nothing else is no name.
@@ -63,10 +58,3 @@ export const ConsentSchema = z.object({
       z.maxLength(2000, "Evidence has at most 2,000 characters."),
     ),
 });
-
-/** Tags typed as "vip, nairobi": split on commas. */
-export const splitTags = (text: string | undefined) =>
-  (text ?? "")
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);

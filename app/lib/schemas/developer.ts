@@ -1,13 +1,7 @@
 import * as z from "zod/mini";
 import { WEBHOOK_EVENTS } from "../developer";
-
-export const WEBHOOK_MESSAGES = {
-  urlRequired: "Enter the webhook URL.",
-  urlInvalid: "Enter a full URL, such as https://example.co.ke/jumbe/webhooks.",
-  urlTooLong: "The webhook URL must be at most 2,048 characters.",
-  eventsRequired: "Choose at least one event.",
-  eventUnknown: "Unknown webhook event.",
-} as const;
+import { WEBHOOK_MESSAGES } from "./developer-rules";
+export { WEBHOOK_MESSAGES } from "./developer-rules";
 
 function isAbsoluteHttpUrl(value: string) {
   try {

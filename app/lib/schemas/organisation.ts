@@ -1,31 +1,22 @@
 import * as z from "zod/mini";
 import { PASSWORD_MAX } from "./auth";
+
 import { COUNTIES, INDUSTRY_KEYS } from "~/lib/kenya";
+
 import { isTimeZone } from "~/lib/time-zones";
+
 import { withoutBidiControls } from "~/lib/names";
 
-export const ORGANISATION_NAME_MAX = 120;
-/** Days between closing the organisation and the erasure of its data; it can be reopened until then (decision 032). */
-export const GRACE_DAYS = 30;
-export const POSTAL_ADDRESS_MAX = 160;
-/** KRA's PIN: a letter (P for companies and organisations, A for people), 9 digits, a letter. The database checks it too. */
-export const KRA_PIN_PATTERN = /^[A-Z][0-9]{9}[A-Z]$/;
-
-export const ORGANISATION_MESSAGES = {
-  nameRequired: "Organisation name is required",
-  nameMax: `Keep the organisation name to ${ORGANISATION_NAME_MAX} characters`,
-  kraPin: "Enter the KRA PIN as a letter, 9 digits and a letter, like P051234567X.",
-  postalAddressMax: `Keep the postal address to ${POSTAL_ADDRESS_MAX} characters`,
-  county: "Choose a county from the list",
-  industry: "Choose an industry from the list",
-  timeZone: "Choose a time zone from the list",
-  passwordRequired: "Your password is required",
-  confirmNameRequired: "Type the organisation's name to confirm",
-  confirmNameMismatch: "This is not the organisation's name. Type it exactly as shown.",
-} as const;
-
-/** A KRA PIN as people type it: spaces and case do not matter ("p051 234 567x" is P051234567X). */
-export const normaliseKraPin = (value: string) => value.replace(/\s+/g, "").toUpperCase();
+import { ORGANISATION_NAME_MAX, POSTAL_ADDRESS_MAX, KRA_PIN_PATTERN, ORGANISATION_MESSAGES, normaliseKraPin } from "./organisation-rules";
+export {
+  ORGANISATION_NAME_MAX,
+  GRACE_DAYS,
+  POSTAL_ADDRESS_MAX,
+  KRA_PIN_PATTERN,
+  ORGANISATION_MESSAGES,
+  normaliseKraPin,
+  sameOrganisationName,
+} from "./organisation-rules";
 
 const inList = (list: readonly string[], error: string) => z.optional(z.string().check(z.refine((v) => list.includes(v), { error })));
 
@@ -65,9 +56,3 @@ export const CloseOrganisationSchema = z.object({
 
 /** Reopen it within the grace period: the owner's password. */
 export const ReopenOrganisationSchema = z.object({ password });
-
-/** The typed name matches the organisation's: spaces at the ends, runs of spaces and case do not matter. */
-export function sameOrganisationName(typed: string, name: string) {
-  const plain = (v: string) => v.replace(/\s+/g, " ").trim().toLocaleLowerCase("en");
-  return plain(typed) === plain(name);
-}

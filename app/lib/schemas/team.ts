@@ -1,25 +1,10 @@
 import * as z from "zod/mini";
 import { emailField, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
+
 import { withoutBidiControls } from "~/lib/names";
 
-export const TEAM_FORM_MESSAGES = {
-  roleRequired: "Choose a role",
-  firstNameRequired: "First name is required",
-  lastNameRequired: "Last name is required",
-  passwordRequired: "Your password is required",
-} as const;
-
-/** Each organisation role in words. */
-export const ROLE_WORDS = { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" } as const;
-
-/** The roles an invitation or a role change can give (the owner's comes only with the ownership). */
-export const INVITE_ROLES = ["admin", "agent", "viewer"] as const;
-
-export const ROLE_SUMMARIES: Record<(typeof INVITE_ROLES)[number], string> = {
-  admin: "Admin: everything but the ownership",
-  agent: "Agent: inbox, contacts and campaigns; no keys, setup or team changes",
-  viewer: "Viewer: sees everything, changes nothing",
-};
+import { TEAM_FORM_MESSAGES, INVITE_ROLES } from "./team-rules";
+export { TEAM_FORM_MESSAGES, ROLE_WORDS, INVITE_ROLES, ROLE_SUMMARIES } from "./team-rules";
 
 const role = z.enum(INVITE_ROLES, { error: TEAM_FORM_MESSAGES.roleRequired });
 

@@ -1,7 +1,10 @@
 // Shared with the browser for the checks as you type; the server checks again (app/.server/domains/templates/manage.ts).
 import * as z from "zod/mini";
 import { payloadFields, readTemplateForm } from "../template-form";
+
 import { CATEGORY_VALUES, LANGUAGE_VALUES, TEMPLATE_STATUSES, templateProblems, type Problems, type TemplateInput } from "../templates";
+
+export { SAVING_INTENTS } from "./templates-rules";
 
 const payload = z.custom<Record<string, unknown>>((value) => value !== null && typeof value === "object");
 
@@ -45,9 +48,6 @@ export function problemErrors(problems: Problems) {
  * new template goes to, read before the rest.
  */
 export const TemplatePostSchema = z.object({ intent: z._default(z.string(), ""), accountId: z.optional(z.string()) });
-
-/** The saving intents; the others (a row added or removed, example fields shown) are the form sent back. */
-export const SAVING_INTENTS = ["draft", "submit"] as const;
 
 /** A filter's value from a link: one of `allowed`, or no filter (unknown values are ignored, not refused). */
 const choice = <T extends string>(allowed: readonly [T, ...T[]]) => z.catch(z.optional(z.enum(allowed)), undefined);

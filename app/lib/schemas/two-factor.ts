@@ -1,12 +1,7 @@
 import * as z from "zod/mini";
 import { PASSWORD_MAX } from "./auth";
-
-export const TWO_FACTOR_FORM_MESSAGES = {
-  codeRequired: "Enter the 6-digit code from your authenticator app.",
-  codeShape: "Enter the 6 digits from your app, or a recovery code like k7m2p-x9qrt.",
-  appCodeShape: "Enter the 6 digits your authenticator app shows.",
-  passwordRequired: "Your password is required",
-} as const;
+import { TWO_FACTOR_FORM_MESSAGES } from "./two-factor-rules";
+export { TWO_FACTOR_FORM_MESSAGES } from "./two-factor-rules";
 
 /** A code from the app (6 digits, spaces allowed) or a recovery code (10 letters and digits, a dash allowed). */
 const anyCode = z.pipe(

@@ -6,7 +6,7 @@ import type { Route } from "./+types/change-password";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { FormError, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -17,6 +17,9 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
+
+// Loaded when the form is first used (decision 061).
+const lazyChangePasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "ChangePasswordSchema");
 
 export const handle: PermissionHandle = { permission: "account:manage" };
 
@@ -47,7 +50,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useSchemaForm(ChangePasswordSchema, actionData?.result, { shouldValidate: "onBlur" });
+  const [form, fields] = useSchemaForm(lazyChangePasswordSchema, actionData?.result, { shouldValidate: "onBlur" });
   return (
     <div className="mx-auto max-w-lg">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
@@ -7,7 +8,6 @@ import { AppShell } from "~/components/layout/app-shell";
 import { ClosingBanner } from "~/components/layout/closing-banner";
 import { can } from "~/lib/permissions";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
-import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { mayOpen } from "~/.server/domains/auth/route-permissions";
@@ -64,6 +64,10 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
   return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 
+// A platform administrator's header, here only on the few member pages they open: its own chunk, so
+// members' first visits do not carry it (decision 061).
+const AdminHeader = lazy(() => import("~/components/layout/admin-header").then((module) => ({ default: module.AdminHeader })));
+
 // Spec section 2: admins get the shell without side navigation and top bar.
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   // In the browser, pages rendered after this one (client navigations) show dates in the same zone.
@@ -71,7 +75,9 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   if (loaderData.user.usertype === "admin") {
     return (
       <div className="min-h-screen">
-        <AdminHeader name={loaderData.user.name} email={loaderData.user.email} alerts={loaderData.alerts} />
+        <Suspense fallback={null}>
+          <AdminHeader name={loaderData.user.name} email={loaderData.user.email} alerts={loaderData.alerts} />
+        </Suspense>
         <main className="mx-auto max-w-7xl p-4 sm:p-6">
           <Outlet />
         </main>

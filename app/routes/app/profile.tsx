@@ -1,7 +1,7 @@
 import { Form, href, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Pencil } from "~/components/ui/icons";
 import type { Route } from "./+types/profile";
 import { OtpSchema, ProfileSchema } from "~/lib/schemas/auth";
@@ -22,6 +22,9 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+
+// Loaded when the form is first used (decision 061).
+const lazyProfileSchema = lazySchema(() => import("~/lib/schemas/auth"), "ProfileSchema");
 
 export const handle: PermissionHandle = { permission: "account:manage" };
 
@@ -85,7 +88,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const { profile, editing, pendingEmail, activity } = loaderData;
   const navigation = useNavigation();
   const profileResult = actionData && "form" in actionData && actionData.form === "profile" ? actionData.result : undefined;
-  const [form, fields] = useSchemaForm(ProfileSchema, profileResult, {
+  const [form, fields] = useSchemaForm(lazyProfileSchema, profileResult, {
     id: "profile",
     defaultValue: { businessName: profile.businessName, email: profile.email, phoneNumber: profile.phoneNumber },
     shouldValidate: "onBlur",

@@ -8,7 +8,7 @@ import { AuthShell } from "~/components/layout/auth-shell";
 import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
 import {
@@ -24,9 +24,12 @@ import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyOtpSchema = lazySchema(() => import("~/lib/schemas/auth"), "OtpSchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -87,7 +90,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
+  const [form, fields] = useSchemaForm(lazyOtpSchema, actionData?.result ?? undefined, {
     prepare: joinOtpBoxes,
     // "Send a new code" is for someone without one: it goes out with the boxes empty.
     skipWhen: (formData) => formData.get("intent") === "resend",

@@ -6,7 +6,7 @@ import { EmailOnlySchema } from "~/lib/schemas/auth";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { Field, FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { requestPasswordReset } from "~/.server/domains/auth/password-reset";
@@ -15,9 +15,12 @@ import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeyp
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyEmailOnlySchema = lazySchema(() => import("~/lib/schemas/auth"), "EmailOnlySchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -46,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(EmailOnlySchema, actionData?.result);
+  const [form, fields] = useSchemaForm(lazyEmailOnlySchema, actionData?.result);
   return (
     <AuthShell title="Forgot password?" subtitle="Enter your account's email and we will send you a 6-digit code to reset your password.">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

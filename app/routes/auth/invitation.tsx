@@ -2,14 +2,15 @@ import { data, Form, href, redirect } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
-import { AcceptInvitationSchema, ROLE_WORDS } from "~/lib/schemas/team";
+import { AcceptInvitationSchema } from "~/lib/schemas/team";
+import { ROLE_WORDS } from "~/lib/schemas/team-rules";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { PersonNameFields } from "~/components/ui/person-name-fields";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/domains/team/invitations";
 import { createSession, deleteSessionByToken, sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -18,6 +19,9 @@ import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyAcceptInvitationSchema = lazySchema(() => import("~/lib/schemas/team"), "AcceptInvitationSchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -79,7 +83,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(AcceptInvitationSchema, actionData?.result, { shouldValidate: "onBlur" });
+  const [form, fields] = useSchemaForm(lazyAcceptInvitationSchema, actionData?.result, { shouldValidate: "onBlur" });
   if (loaderData.closed) {
     return (
       <AuthShell title={loaderData.closed.title} subtitle={loaderData.closed.text}>

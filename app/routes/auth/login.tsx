@@ -6,7 +6,7 @@ import { SigninSchema } from "~/lib/schemas/auth";
 import { AuthShell, ChatPreview } from "~/components/layout/auth-shell";
 import { Field, FormError, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
@@ -18,9 +18,12 @@ import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeyp
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazySigninSchema = lazySchema(() => import("~/lib/schemas/auth"), "SigninSchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -88,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(SigninSchema, actionData?.result);
+  const [form, fields] = useSchemaForm(lazySigninSchema, actionData?.result);
   return (
     <AuthShell title="Welcome back" subtitle="Sign in to your Jumbe account" aside={<ChatPreview />}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

@@ -7,7 +7,7 @@ import { joinOtpBoxes } from "~/lib/otp";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
@@ -16,9 +16,12 @@ import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyResetPasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "ResetPasswordSchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -52,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(ResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
+  const [form, fields] = useSchemaForm(lazyResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
   return (
     <AuthShell
       title="Reset your password"

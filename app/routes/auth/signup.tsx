@@ -7,7 +7,7 @@ import { AuthShell, MarketingPanel } from "~/components/layout/auth-shell";
 import { Field, FormError, FormSuccess, PasswordField } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { PersonNameFields } from "~/components/ui/person-name-fields";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
@@ -16,9 +16,12 @@ import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazySignupSchema = lazySchema(() => import("~/lib/schemas/auth"), "SignupSchema");
 
 export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
@@ -75,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
-  const [form, fields] = useSchemaForm(SignupSchema, actionData?.result);
+  const [form, fields] = useSchemaForm(lazySignupSchema, actionData?.result);
 
   return (
     <AuthShell title="Create your account" subtitle="Start messaging your customers on WhatsApp" aside={<MarketingPanel />}>

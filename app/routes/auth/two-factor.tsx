@@ -6,7 +6,7 @@ import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { Field, FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
 import { challengeToken, clearChallengeCookieHeader, openChallengeOf } from "~/.server/domains/auth/two-factor/challenge";
@@ -18,9 +18,12 @@ import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyTwoFactorCodeSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "TwoFactorCodeSchema");
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
@@ -67,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useSchemaForm(TwoFactorCodeSchema, actionData?.result);
+  const [form, fields] = useSchemaForm(lazyTwoFactorCodeSchema, actionData?.result);
   return (
     <AuthShell title="Two-factor sign-in" subtitle="One more step: prove it is you.">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import { ShieldAlert } from "~/components/ui/icons";
 import type { Route } from "./+types/unauthorized";
 import { can, currentUser, homeFor } from "~/.server/domains/auth/guards";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
 
 // Plain HTML in the browser, no React (decision 060).

@@ -2,11 +2,12 @@ import { data, Form, href, Link } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/verify-otp";
-import { MESSAGES, OtpSchema } from "~/lib/schemas/auth";
+import { OtpSchema } from "~/lib/schemas/auth";
+import { MESSAGES } from "~/lib/schemas/auth-rules";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { Field, FormError, FormSuccess } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
@@ -15,8 +16,11 @@ import { secondsUntilResend } from "~/.server/domains/auth/resend-window";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
-import { AuthErrorBoundary } from "~/components/layout/page-error";
+import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+
+// Loaded when the form is first used (decision 061).
+const lazyOtpSchema = lazySchema(() => import("~/lib/schemas/auth"), "OtpSchema");
 
 // Spec section 9: 1.5 s on the success message, then the sign-in page.
 const REDIRECT_DELAY_MS = 1500;
@@ -73,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function VerifyOtp({ loaderData, actionData }: Route.ComponentProps) {
   const success = actionData && "success" in actionData ? String(actionData.success) : null;
-  const [form, fields] = useSchemaForm(OtpSchema, actionData?.result ?? undefined, {
+  const [form, fields] = useSchemaForm(lazyOtpSchema, actionData?.result ?? undefined, {
     prepare: joinOtpBoxes,
     // "Resend OTP" is for a user who has no code: it must go out with the boxes empty.
     skipWhen: (formData) => formData.get("intent") === "resend",

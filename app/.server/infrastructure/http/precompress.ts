@@ -3,17 +3,18 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { promisify } from "node:util";
 import type { Plugin } from "vite";
+import { gzipAsync } from "@gfx/zopfli";
 
 const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 
 /** Files worth compressing; images and fonts in the build are compressed formats already. */
 export const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|html|map|xml)$/;
 
 /**
- * Writes `name.br` (brotli, quality 11) and `name.gz` (gzip, level 9) beside every compressible file
- * of `dir`. Built once, they cost nothing per request, and quality 11 is about 13% smaller than the
- * gzip a server can afford to make on the fly.
+ * Writes `name.br` (brotli, quality 11) and `name.gz` (gzip made by zopfli, 3-4% smaller than zlib's
+ * level 9, for clients without brotli) beside every compressible file of `dir`. Built once, they cost
+ * nothing per request, and quality 11 is about 13% smaller than the gzip a server can afford to make
+ * on the fly.
  */
 export async function precompressDirectory(dir: string) {
   const names = (await readdir(dir)).filter((name) => COMPRESSIBLE.test(name));
@@ -28,7 +29,7 @@ export async function precompressDirectory(dir: string) {
             [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
           },
         }),
-        gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
+        gzipAsync(raw, { numiterations: 15 }),
       ]);
       await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
     }),

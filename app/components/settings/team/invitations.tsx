@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
 import { formatDay, formatWhen } from "~/lib/dates";
-import { ROLE_WORDS } from "~/lib/schemas/team";
+import { ROLE_WORDS } from "~/lib/schemas/team-rules";
 
 /** The open invitations, each resent or withdrawn with a button. */
 export function Invitations({ invitations, busy }: { invitations: OpenInvitation[]; busy: boolean }) {

@@ -4,7 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { type Column } from "~/components/ui/table";
 import { formatDay, formatWhen } from "~/lib/dates";
-import { INVITE_ROLES, ROLE_WORDS } from "~/lib/schemas/team";
+import { INVITE_ROLES, ROLE_WORDS } from "~/lib/schemas/team-rules";
 
 interface MemberColumnsOptions {
   me: string;

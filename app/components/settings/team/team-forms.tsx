@@ -1,12 +1,22 @@
 import { Form, href } from "react-router";
+
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+
 import type { Member } from "~/.server/domains/team/members";
 import { Button, ButtonLink } from "~/components/ui/button";
+
 import { Card, CardHeader } from "~/components/ui/card";
+
 import { CheckboxField, Field, FormError, PasswordField, SelectField } from "~/components/ui/field";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { ApprovalSettingSchema } from "~/lib/schemas/approval";
-import { HandoverSchema, INVITE_ROLES, InviteSchema, ROLE_SUMMARIES } from "~/lib/schemas/team";
+
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
+import { INVITE_ROLES, ROLE_SUMMARIES } from "~/lib/schemas/team-rules";
+
+// Loaded when the form is first used (decision 061).
+const lazyApprovalSettingSchema = lazySchema(() => import("~/lib/schemas/approval"), "ApprovalSettingSchema");
+const lazyHandoverSchema = lazySchema(() => import("~/lib/schemas/team"), "HandoverSchema");
+const lazyInviteSchema = lazySchema(() => import("~/lib/schemas/team"), "InviteSchema");
 
 const ROLE_OPTIONS = INVITE_ROLES.map((role) => ({ value: role, label: ROLE_SUMMARIES[role] }));
 
@@ -29,7 +39,7 @@ export function ApprovalCard({
   result: LastResult;
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(ApprovalSettingSchema, result, {
+  const [form, fields] = useSchemaForm(lazyApprovalSettingSchema, result, {
     id: "approval",
     defaultValue: { enabled: threshold === null ? undefined : "on", threshold: threshold === null ? "500" : String(threshold) },
   });
@@ -71,7 +81,7 @@ export function ApprovalCard({
 
 /** Invite a member by e-mail, with the role they get. */
 export function InviteCard({ result, busy }: { result: LastResult; busy: boolean }) {
-  const [form, fields] = useSchemaForm(InviteSchema, result, { id: "invite", shouldValidate: "onBlur" });
+  const [form, fields] = useSchemaForm(lazyInviteSchema, result, { id: "invite", shouldValidate: "onBlur" });
   return (
     <Card>
       <CardHeader title="Invite a member" />
@@ -109,7 +119,7 @@ export function InviteCard({ result, busy }: { result: LastResult; busy: boolean
 
 /** Hand the ownership to a member, confirmed with the owner's password. */
 export function HandoverPanel({ member, result, busy }: { member: Member; result: LastResult; busy: boolean }) {
-  const [form, fields] = useSchemaForm(HandoverSchema, result, { id: "handover" });
+  const [form, fields] = useSchemaForm(lazyHandoverSchema, result, { id: "handover" });
   return (
     <div className="px-4 pb-4">
       <Form

@@ -13,7 +13,8 @@ import {
   updateQuickReply,
   type QuickReply,
 } from "~/.server/domains/inbox/quick-replies";
-import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES, QuickReplySchema } from "~/lib/schemas/quick-replies";
+import { QuickReplySchema } from "~/lib/schemas/quick-replies";
+import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES } from "~/lib/schemas/quick-replies-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { AddCard, EditCard } from "~/components/inbox/quick-reply-forms";
 import { BackLink } from "~/components/ui/back-link";

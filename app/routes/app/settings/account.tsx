@@ -8,17 +8,22 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { closeOrganisation, reopenOrganisation } from "~/.server/domains/organisation/closing";
 import { ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
-import { CloseOrganisationSchema, GRACE_DAYS, ReopenOrganisationSchema } from "~/lib/schemas/organisation";
+import { CloseOrganisationSchema, ReopenOrganisationSchema } from "~/lib/schemas/organisation";
+import { GRACE_DAYS } from "~/lib/schemas/organisation-rules";
 import { formatDay, formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, PasswordField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+
+// Loaded when the form is first used (decision 061).
+const lazyCloseOrganisationSchema = lazySchema(() => import("~/lib/schemas/organisation"), "CloseOrganisationSchema");
+const lazyReopenOrganisationSchema = lazySchema(() => import("~/lib/schemas/organisation"), "ReopenOrganisationSchema");
 
 // Closing and reopening the organisation: the owner.
 export const handle: PermissionHandle = { permission: "organization:close" };
@@ -92,7 +97,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
 }
 
 function CloseCard({ name, result, busy }: { name: string; result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
-  const [form, fields] = useSchemaForm(CloseOrganisationSchema, result, { id: "close" });
+  const [form, fields] = useSchemaForm(lazyCloseOrganisationSchema, result, { id: "close" });
   return (
     <Card>
       <CardHeader title="Close the organisation" />
@@ -148,7 +153,7 @@ function ReopenCard({
   result: Parameters<typeof useSchemaForm>[1];
   busy: boolean;
 }) {
-  const [form, fields] = useSchemaForm(ReopenOrganisationSchema, result, { id: "reopen" });
+  const [form, fields] = useSchemaForm(lazyReopenOrganisationSchema, result, { id: "reopen" });
   return (
     <Card>
       <CardHeader title="The organisation is closing" />

@@ -8,7 +8,7 @@ import { postedTexts, readPosted } from "~/.server/infrastructure/http/posted-fi
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
-import { ROLE_WORDS } from "~/lib/schemas/team";
+import { ROLE_WORDS } from "~/lib/schemas/team-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { Button } from "~/components/ui/button";

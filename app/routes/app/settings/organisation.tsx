@@ -8,7 +8,8 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { organisationDetails, updateOrganisationDetails } from "~/.server/domains/organisation/details";
 import { ORGANISATION_REFUSALS } from "~/.server/domains/organisation/refusals";
-import { OrganisationDetailsSchema, ORGANISATION_NAME_MAX, POSTAL_ADDRESS_MAX } from "~/lib/schemas/organisation";
+import { OrganisationDetailsSchema } from "~/lib/schemas/organisation";
+import { ORGANISATION_NAME_MAX, POSTAL_ADDRESS_MAX } from "~/lib/schemas/organisation-rules";
 import { COUNTY_OPTIONS, INDUSTRIES } from "~/lib/kenya";
 import { OFFERED_TIME_ZONES, timeZoneLabel } from "~/lib/time-zones";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -16,10 +17,13 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+
+// Loaded when the form is first used (decision 061).
+const lazyOrganisationDetailsSchema = lazySchema(() => import("~/lib/schemas/organisation"), "OrganisationDetailsSchema");
 
 export const handle: PermissionHandle = { permission: "organization:manage" };
 
@@ -58,7 +62,7 @@ export async function action(args: Route.ActionArgs) {
 export default function OrganisationSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { details } = loaderData;
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useSchemaForm(OrganisationDetailsSchema, actionData?.result, {
+  const [form, fields] = useSchemaForm(lazyOrganisationDetailsSchema, actionData?.result, {
     id: "organisation",
     shouldValidate: "onBlur",
     defaultValue: {

@@ -16,7 +16,8 @@ import {
 } from "~/.server/domains/team/invitations";
 import { approvalInWords, setBroadcastApproval } from "~/.server/domains/team/broadcast-approval";
 import { ApprovalSettingSchema, thresholdOf } from "~/lib/schemas/approval";
-import { HandoverSchema, InviteSchema, ROLE_WORDS, RoleChangeSchema } from "~/lib/schemas/team";
+import { HandoverSchema, InviteSchema, RoleChangeSchema } from "~/lib/schemas/team";
+import { ROLE_WORDS } from "~/lib/schemas/team-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";

@@ -12,7 +12,8 @@ import { createTemplate, templateInput, updateTemplate } from "~/.server/domains
 import { templateAccountChoices } from "~/.server/domains/templates/accounts";
 import { readFormSample, withStoredSample } from "~/.server/domains/templates/media";
 import { applyRowIntent, emptyTemplateInput } from "~/lib/template-form";
-import { problemErrors, SAVING_INTENTS, TemplateFieldsSchema, TemplatePostSchema } from "~/lib/schemas/templates";
+import { problemErrors, TemplateFieldsSchema, TemplatePostSchema } from "~/lib/schemas/templates";
+import { SAVING_INTENTS } from "~/lib/schemas/templates-rules";
 import {
   HELD_EXPLANATION,
   templateProblems,

@@ -11,13 +11,8 @@ import { confirmCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { campaignFormChoices } from "~/.server/domains/campaigns/page-data";
 import { campaignInputOf, reviewCampaign, type CampaignReview } from "~/.server/domains/campaigns/campaign-form";
 import { campaignValuesOf, emptyCampaignForm, numbersIn, UPLOAD_MAX_BYTES } from "~/lib/campaign-form";
-import {
-  CAMPAIGN_MESSAGES,
-  CampaignIntentSchema,
-  campaignFieldsSchema,
-  campaignFormSchema,
-  type CampaignKind,
-} from "~/lib/schemas/campaign";
+import { CampaignIntentSchema, campaignFieldsSchema, campaignFormSchema, type CampaignKind } from "~/lib/schemas/campaign";
+import { CAMPAIGN_MESSAGES } from "~/lib/schemas/campaign-rules";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
