@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "~/components/ui/form-state";
 
 import { Button, ButtonLink } from "~/components/ui/button";
 

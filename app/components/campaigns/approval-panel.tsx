@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 
-import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getTextareaProps } from "~/components/ui/form-state";
 
 import { formatWhen } from "~/lib/dates";
 

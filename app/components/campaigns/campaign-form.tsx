@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Form, href, Link, useNavigation } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";
 import { Button, ButtonLink } from "~/components/ui/button";

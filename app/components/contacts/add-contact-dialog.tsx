@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 
-import { getInputProps, getSelectProps } from "@conform-to/react";
+import { getInputProps, getSelectProps } from "~/components/ui/form-state";
 
 import { ContactIdentityFields } from "~/components/messaging/contact-fields";
 

@@ -1,6 +1,6 @@
 import { Form, href } from "react-router";
 
-import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps } from "~/components/ui/form-state";
 
 import type { AttributeDefinition } from "~/.server/domains/contacts/attributes";
 import type { ContactView } from "~/.server/domains/contacts/views";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "~/components/ui/form-state";
 
 import { Badge } from "~/components/ui/badge";
 

@@ -1,5 +1,5 @@
 import { Form, href } from "react-router";
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "~/components/ui/form-state";
 import type { QuickReply } from "~/.server/domains/inbox/quick-replies";
 import { QuickReplySchema } from "~/lib/schemas/quick-replies";
 import { QUICK_REPLY_BODY_MAX, QUICK_REPLY_SHORTCUT_MAX } from "~/lib/schemas/quick-replies-rules";

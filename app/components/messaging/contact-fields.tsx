@@ -1,7 +1,7 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { Field } from "~/components/ui/field";
 
-type TextField = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+type TextField = FieldMetadata<string | undefined>;
 
 /**
  * The head of both contact forms (Add contact on the Contacts tab, Details on a contact's page):

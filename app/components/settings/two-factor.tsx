@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "~/components/ui/form-state";
 
 import type { TwoFactorStatus } from "~/.server/domains/auth/two-factor/enrolment";
 import { formatWhen } from "~/lib/dates";

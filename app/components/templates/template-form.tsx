@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 
 import { Form, useNavigation } from "react-router";
 
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 
 import { Button } from "~/components/ui/button";
 

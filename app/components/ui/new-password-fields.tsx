@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { PasswordField } from "./field";
 import { StrengthMeter } from "./strength-meter";
 

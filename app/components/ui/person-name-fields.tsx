@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { Field } from "./field";
 
 /** First and last name side by side on wider screens (sign-up, joining a team). */

@@ -1,4 +1,3 @@
-import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 
@@ -17,12 +16,15 @@ export interface SchemaCheckOptions {
 // Nothing to check: a submission that skips the form's schema (see `skipWhen`).
 const NOTHING = z.object({});
 
-export type SchemaCheck = (formData: FormData) => Submission<unknown>;
+/** A form's errors by field name ("" for the form's own): none when it passes. */
+export type SchemaCheck = (formData: FormData) => Record<string, string[] | null>;
 
 /** The browser's check of `schema`: the messages the server would send back. */
 export function schemaCheck(schema: z.ZodMiniType, options: SchemaCheckOptions): SchemaCheck {
-  return (formData) =>
-    options.skipWhen?.(formData)
+  return (formData) => {
+    const submission = options.skipWhen?.(formData)
       ? parseWithZod(formData, { schema: NOTHING })
       : parseWithZod(options.prepare ? options.prepare(formData) : formData, { schema });
+    return submission.status === "error" ? (submission.error ?? {}) : {};
+  };
 }

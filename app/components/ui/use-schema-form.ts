@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import { parse, useForm, type SubmissionResult } from "@conform-to/react";
 import type * as z from "zod/mini";
+import { useFormState, type FieldMetadata, type FormMetadata, type SubmissionResult } from "~/components/ui/form-state";
 import type { SchemaCheckOptions, SchemaCheck } from "./schema-check";
 
 /**
@@ -22,8 +22,8 @@ interface SchemaFormOptions extends SchemaCheckOptions {
   shouldValidate?: "onSubmit" | "onBlur";
 }
 
-/** Until the schema has arrived: nothing is checked here, the server checks the post. */
-const uncheckedSubmission = (formData: FormData) => parse(formData, { resolve: () => ({ value: {} }) });
+/** The fields of a form, by name, as its pages read them. */
+export type FieldsOf<Input> = { [Name in keyof Input]-?: FieldMetadata<Input[Name]> };
 
 /**
  * Conform wired to a shared schema: the browser shows the same messages the server would send back.
@@ -53,14 +53,15 @@ export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknow
       },
     );
   };
-  const [form, fields] = useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>>({
+  const [form, fields] = useFormState({
     id: options.id,
     lastResult,
-    defaultValue: options.defaultValue as never,
-    onValidate: ({ formData }) => {
-      if (check.current) return check.current(formData) as never;
+    defaultValue: options.defaultValue,
+    // Until the schema has arrived nothing is checked here: the server checks the post.
+    validate: (formData) => {
+      if (check.current) return check.current(formData);
       load();
-      return uncheckedSubmission(formData) as never;
+      return null;
     },
     shouldValidate: options.shouldValidate ?? "onSubmit",
     shouldRevalidate: "onInput",
@@ -78,7 +79,7 @@ export function useSchemaForm<Schema extends z.ZodMiniType<Record<string, unknow
     // `load` only reads refs; the form's element is what matters.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [form.id]);
-  return [form, fields] as const;
+  return [form, fields as FieldsOf<z.input<Schema>>] as [FormMetadata, FieldsOf<z.input<Schema>>];
 }
 
 /**
@@ -92,11 +93,12 @@ export function useServerCheckedForm<Fields extends Record<string, unknown>>(
   lastResult: SubmissionResult<string[]> | null | undefined,
   options: { id: string; defaultValue?: Partial<Record<keyof Fields, string>> },
 ) {
-  return useForm<Fields>({
+  const [form, fields] = useFormState({
     id: options.id,
     lastResult,
-    defaultValue: options.defaultValue as never,
+    defaultValue: options.defaultValue,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
+  return [form, fields as FieldsOf<Fields>] as [FormMetadata, FieldsOf<Fields>];
 }

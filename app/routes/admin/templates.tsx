@@ -1,5 +1,5 @@
 import { data, href, useNavigation, useSearchParams } from "react-router";
-import type { SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 import type { Route } from "./+types/templates";

@@ -1,5 +1,5 @@
 import { data, useNavigation, useSearchParams } from "react-router";
-import type { SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/user";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";

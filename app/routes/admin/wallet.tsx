@@ -1,5 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/change-password";

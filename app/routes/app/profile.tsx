@@ -1,5 +1,5 @@
 import { Form, href, Link, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Pencil } from "~/components/ui/icons";

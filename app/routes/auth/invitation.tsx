@@ -1,5 +1,5 @@
 import { data, Form, href, redirect } from "react-router";
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
 import { AcceptInvitationSchema } from "~/lib/schemas/team";

@@ -1,5 +1,5 @@
 import { Form, href, Link, redirect } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
 import { SigninSchema } from "~/lib/schemas/auth";

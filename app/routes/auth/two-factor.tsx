@@ -1,5 +1,5 @@
 import { Form, href, redirect } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/two-factor";
 import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";

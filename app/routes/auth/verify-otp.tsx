@@ -1,5 +1,5 @@
 import { data, Form, href, Link } from "react-router";
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/verify-otp";
 import { OtpSchema } from "~/lib/schemas/auth";

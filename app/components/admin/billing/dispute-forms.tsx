@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, TextareaField } from "~/components/ui/field";

@@ -1,4 +1,4 @@
-import type { SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "~/components/ui/form-state";
 
 /** What a Billing console action answers a refused form: Conform's reply and the intent of the form it refused. */
 export type BillingActionData = { result?: SubmissionResult<string[]> | null; intent?: string } | undefined;

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { StepUpField } from "~/components/ui/step-up-field";

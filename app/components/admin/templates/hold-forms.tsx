@@ -1,5 +1,5 @@
 import { Form, href } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { HeldOrganisation, OrganisationForHold } from "~/.server/domains/admin/templates/queries";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";

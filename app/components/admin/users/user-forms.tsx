@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { TenantDetail } from "~/.server/domains/admin/users/detail";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";

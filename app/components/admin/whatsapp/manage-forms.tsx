@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { ConnectionTest } from "~/.server/domains/admin/whatsapp/actions";
 import { AdminActionForm } from "~/components/admin/action-form";
 import { Button } from "~/components/ui/button";

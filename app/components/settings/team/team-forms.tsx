@@ -1,6 +1,6 @@
 import { Form, href } from "react-router";
 
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
 
 import type { Member } from "~/.server/domains/team/members";
 import { Button, ButtonLink } from "~/components/ui/button";

@@ -1,5 +1,5 @@
 import { data, Form, href, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/account";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";

@@ -1,5 +1,5 @@
 import { Form, href, useNavigation } from "react-router";
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/organisation";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";

@@ -1,6 +1,6 @@
 import { data, href, redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "~/components/ui/form-state";
 import type { Route } from "./+types/new";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
