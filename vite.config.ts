@@ -63,7 +63,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
 
 const SHELL_ROUTES = ["app/root.tsx", "app/routes/app/layout.tsx"].map((file) => path.resolve(import.meta.dirname, file));
 // Not imported by the layouts, but by nearly every page beneath them.
-const SHELL_EXTRAS = ["app/components/layout/page-error.tsx"].map((file) => path.resolve(import.meta.dirname, file));
+const SHELL_EXTRAS = [
+  "app/components/layout/page-error.tsx",
+  "app/components/layout/shell-role.ts",
+  "app/components/ui/page-title.tsx",
+  "app/components/ui/enhanced.ts",
+].map((file) => path.resolve(import.meta.dirname, file));
 let shellModules: Set<string> | null = null;
 
 /**
@@ -82,11 +87,18 @@ function shellChunk(id: string, { getModuleInfo }: ManualChunkMeta) {
     ];
     while (stack.length) {
       const next = stack.pop()!;
-      if (shellModules.has(next) || next.includes("/node_modules/") || next.startsWith("\0")) continue;
+      // A module also imported on demand (`lazy`) keeps a chunk of its own: the server imports it statically.
+      const info = getModuleInfo(next);
+      if (shellModules.has(next) || next.includes("/node_modules/") || next.startsWith("\0") || info?.dynamicImporters.length) continue;
       shellModules.add(next);
-      stack.push(...(getModuleInfo(next)?.importedIds ?? []));
+      stack.push(...(info?.importedIds ?? []));
     }
   }
+  // Imported on demand in the browser (`lazy`) and statically by the server: a chunk of its own, or
+  // Rollup would pull it into the chunk of its static importer.
+  const info = getModuleInfo(id);
+  if (info?.dynamicImporters.length && info.importers.length && !id.includes("/node_modules/"))
+    return path.basename(id).replace(/\.[^.]+$/, "");
   if (shellModules.has(id)) return "shell";
   // Rollup would pull what the shell imports into it: React Router keeps a chunk of its own.
   if (id.includes("/node_modules/react-router/")) return "router";

@@ -30,6 +30,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // The document is sent whole (onAllReady), so a finished Suspense boundary is written in place:
+        // never moved after the page for a script to reveal (React does that past this many bytes), which
+        // without JavaScript would leave it hidden (decision 061).
+        progressiveChunkSize: Number.MAX_SAFE_INTEGER,
         onAllReady() {
           shellRendered = true;
           // The whole document into one buffer, sent as one body: no PassThrough, no web stream of

@@ -20,6 +20,15 @@ export const JS_BUDGET_BYTES = 150_000;
  */
 export const DOCUMENT_JS_BUDGET_GZIP = 15_000;
 
+/**
+ * Hydrated pages, in gzip bytes: the goal of a first visit (issue 42: 120 kB, against about 106 kB of
+ * React and React Router alone), the ceiling every page is held under meanwhile, and what a page may
+ * add when it is opened after the Overview (its own files, the rest being cached).
+ */
+export const APP_JS_GOAL_GZIP = 120_000;
+export const APP_JS_CEILING_GZIP = 140_000;
+export const NEXT_PAGE_JS_BUDGET_GZIP = 25_000;
+
 /** Pages and who must be signed in to see them (spec section 2); `document`: rendered without React. */
 export const PAGES = [
   { path: "/login", as: null, document: true },
@@ -263,9 +272,28 @@ export async function measurePages(baseUrl, cookies) {
       },
       css: { files: css.length, rawBytes: sum(css, "rawBytes"), gzipBytes: sum(css, "gzipBytes"), brotliBytes: sum(css, "brotliBytes") },
       ...(page.document ? { document: true } : {}),
-      overBudget: page.document ? sum(js, "gzipBytes") > DOCUMENT_JS_BUDGET_GZIP : sum(js, "brotliBytes") > JS_BUDGET_BYTES,
+      overBudget: page.document
+        ? sum(js, "gzipBytes") > DOCUMENT_JS_BUDGET_GZIP
+        : sum(js, "brotliBytes") > JS_BUDGET_BYTES || sum(js, "gzipBytes") > APP_JS_CEILING_GZIP,
+      overGoal: !page.document && sum(js, "gzipBytes") > APP_JS_GOAL_GZIP,
       ...(failed.length ? { error: `${failed.length} asset(s) did not answer 200` } : {}),
     });
   }
-  return { budgetBytes: JS_BUDGET_BYTES, documentBudgetGzip: DOCUMENT_JS_BUDGET_GZIP, pages };
+  // Opened after the Overview: the files it did not load already (the browser has those cached).
+  const overview = new Set(pages.find((p) => p.path === "/dashboard")?.js?.urls ?? []);
+  for (const page of pages) {
+    if (page.document || !page.js || !overview.size) continue;
+    const added = page.js.urls.filter((url) => !overview.has(url));
+    const sizes = await Promise.all(added.map(asset));
+    page.js.afterOverviewGzipBytes = sum(sizes, "gzipBytes");
+    if (page.js.afterOverviewGzipBytes > NEXT_PAGE_JS_BUDGET_GZIP) page.overBudget = true;
+  }
+  return {
+    budgetBytes: JS_BUDGET_BYTES,
+    documentBudgetGzip: DOCUMENT_JS_BUDGET_GZIP,
+    appGoalGzip: APP_JS_GOAL_GZIP,
+    appCeilingGzip: APP_JS_CEILING_GZIP,
+    nextPageBudgetGzip: NEXT_PAGE_JS_BUDGET_GZIP,
+    pages,
+  };
 }

@@ -327,10 +327,12 @@ function gitCommit() {
 }
 
 function printPages(report) {
-  console.log(`\nPage weight (first visit; kB = 1000 bytes on the wire; br = a browser over HTTPS, gzip = a gzip-only client)`);
+  console.log(
+    `\nPage weight (first visit; kB = 1000 bytes on the wire; br = a browser over HTTPS, gzip = a gzip-only client; budgets: pages without React ${kB(report.documentBudgetGzip)} kB gzip, hydrated pages ${kB(report.appCeilingGzip)} kB gzip (goal ${kB(report.appGoalGzip)}) and ${kB(report.nextPageBudgetGzip)} kB more opened after /dashboard)`,
+  );
   const rows = report.pages.map((p) =>
     p.error && !p.js
-      ? [p.path, p.as ?? "-", p.error, "", "", "", "", "", ""]
+      ? [p.path, p.as ?? "-", p.error, "", "", "", "", "", "", ""]
       : [
           p.path,
           p.as ?? "-",
@@ -340,7 +342,10 @@ function printPages(report) {
           kB(p.js.gzipBytes),
           kB(p.html.gzipBytes),
           kB(p.css.gzipBytes),
-          `${p.overBudget ? "OVER" : (p.error ?? "ok")} (${p.document ? `${kB(report.documentBudgetGzip)} kB gzip` : `${kB(report.budgetBytes)} kB br`})`,
+          p.js.afterOverviewGzipBytes === undefined ? "-" : kB(p.js.afterOverviewGzipBytes),
+          p.document
+            ? `${p.overBudget ? "OVER" : (p.error ?? "ok")} (${kB(report.documentBudgetGzip)} kB gzip)`
+            : `${p.overBudget ? "OVER" : (p.error ?? "ok")}${p.overGoal ? `, over the ${kB(report.appGoalGzip)} kB goal` : ", goal met"}`,
         ],
   );
   console.log(table(["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", "JS budget"], rows));

@@ -29,9 +29,9 @@ test("the first visit to / stays inside the public-site budget", async ({ javaSc
 });
 
 // Every page the benchmark weighs, signed in as the demo users. A page sent without React (sign-in,
-// sign-up, codes: decision 060) carries at most 15 KB of JavaScript in gzip, only its own script; every
-// hydrated page at most 150 KB as a browser over HTTPS receives it (brotli, precompressed at build
-// time; decision 020).
+// sign-up, codes: decision 060) carries at most 15 KB of JavaScript in gzip, only its own script. A
+// hydrated page carries at most 140 KB in gzip on a first visit (issue 42's goal is 120: the Overview
+// meets it), 150 KB in brotli (decision 020), and at most 25 KB more when opened after the Overview.
 test("every signed-in and auth page stays inside its JavaScript budget", async ({ javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "a measurement over HTTP; once is enough");
   const weight = "../../bench/page-weight.mjs";
@@ -41,23 +41,43 @@ test("every signed-in and auth page stays inside its JavaScript budget", async (
     error?: string;
     document?: boolean;
     overBudget?: boolean;
-    js?: { brotliBytes: number; gzipBytes: number; urls: string[] };
+    overGoal?: boolean;
+    js?: { brotliBytes: number; gzipBytes: number; urls: string[]; afterOverviewGzipBytes?: number };
   }
   const { measurePages } = (await import(/* @vite-ignore */ weight)) as {
     measurePages: (
       baseUrl: string,
       cookies: Record<string, string>,
-    ) => Promise<{ budgetBytes: number; documentBudgetGzip: number; pages: Weighed[] }>;
+    ) => Promise<{
+      budgetBytes: number;
+      documentBudgetGzip: number;
+      appGoalGzip: number;
+      appCeilingGzip: number;
+      nextPageBudgetGzip: number;
+      pages: Weighed[];
+    }>;
   };
   const { signIn } = (await import(/* @vite-ignore */ http)) as {
     signIn: (baseUrl: string, account: { email: string; password: string }) => Promise<string>;
   };
   const cookies = { individual: await signIn(BASE_URL, DEMO), admin: await signIn(BASE_URL, ADMIN) };
-  const { budgetBytes, documentBudgetGzip, pages } = await measurePages(BASE_URL, cookies);
-  expect(budgetBytes).toBe(150_000);
-  expect(documentBudgetGzip).toBe(15_000);
+  const report = await measurePages(BASE_URL, cookies);
+  const { pages } = report;
+  expect(report.budgetBytes).toBe(150_000);
+  expect(report.documentBudgetGzip).toBe(15_000);
+  expect(report.appGoalGzip).toBe(120_000);
+  expect(report.appCeilingGzip).toBe(140_000);
+  expect(report.nextPageBudgetGzip).toBe(25_000);
   expect(pages.filter((p) => p.error)).toEqual([]);
-  expect(pages.filter((p) => p.overBudget).map((p) => `${p.path}: ${p.js?.gzipBytes} bytes gzip, ${p.js?.brotliBytes} br`)).toEqual([]);
+  expect(
+    pages
+      .filter((p) => p.overBudget)
+      .map((p) => `${p.path}: ${p.js?.gzipBytes} bytes gzip, ${p.js?.brotliBytes} br, ${p.js?.afterOverviewGzipBytes} after /dashboard`),
+  ).toEqual([]);
+  const overview = pages.find((p) => p.path === "/dashboard")!;
+  expect(overview.overGoal, `/dashboard: ${overview.js?.gzipBytes} bytes gzip`).toBe(false);
+  for (const page of pages.filter((p) => !p.document && p.path !== "/dashboard"))
+    expect(page.js!.afterOverviewGzipBytes, `${page.path} after /dashboard`).toBeGreaterThan(0);
 
   const documents = pages.filter((p) => p.document);
   expect(documents.map((p) => p.path)).toEqual(["/login", "/signup", "/verify-otp", "/forgot-password"]);

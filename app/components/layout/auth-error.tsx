@@ -1,6 +1,6 @@
 import { href, Link, useRouteError } from "react-router";
 import { AuthShell } from "./auth-shell";
-import { explainError } from "./page-error";
+import { explainError } from "./page-error-card";
 
 // Apart from page-error.tsx so that signed-in pages' error boundary does not bring the sign-in layout.
 /** A sign-in, sign-up or password page's error, inside the same card layout. */

@@ -1,10 +1,12 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Form, href } from "react-router";
 import { Power, PowerOff } from "~/components/ui/icons";
-import { Dialog } from "~/components/ui/dialog";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { formatWhen } from "~/lib/dates";
 import { useCan } from "~/components/layout/shell-role";
+
+// The confirmation opens on a click: its code comes then, not with the page (decision 061).
+const Dialog = lazy(() => import("~/components/ui/dialog").then((module) => ({ default: module.Dialog })));
 
 export interface ConnectionView {
   id: string;
@@ -152,25 +154,27 @@ export function ConnectionList({
           </li>
         ))}
       </ul>
-      <Dialog open={asking !== null} onClose={() => setAsking(null)} labelledBy="disconnect-dialog-title">
-        {asking ? (
-          <Form method="post" action={href("/whatsapp")} onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
-            <h2 id="disconnect-dialog-title" className="text-lg font-semibold">
-              Disconnect {connectionLabel(asking)}?
-            </h2>
-            <p className="mt-2 text-sm text-slate-600">{DISCONNECT_EXPLAINED}</p>
-            <DisconnectFields accountId={asking.id} redirectTo={redirectTo} />
-            <div className="mt-4 flex justify-end gap-2">
-              <Button type="button" variant="secondary" onClick={() => setAsking(null)}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="danger" disabled={busy}>
-                Disconnect
-              </Button>
-            </div>
-          </Form>
-        ) : null}
-      </Dialog>
+      {asking ? (
+        <Suspense fallback={null}>
+          <Dialog open onClose={() => setAsking(null)} labelledBy="disconnect-dialog-title">
+            <Form method="post" action={href("/whatsapp")} onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
+              <h2 id="disconnect-dialog-title" className="text-lg font-semibold">
+                Disconnect {connectionLabel(asking)}?
+              </h2>
+              <p className="mt-2 text-sm text-slate-600">{DISCONNECT_EXPLAINED}</p>
+              <DisconnectFields accountId={asking.id} redirectTo={redirectTo} />
+              <div className="mt-4 flex justify-end gap-2">
+                <Button type="button" variant="secondary" onClick={() => setAsking(null)}>
+                  Cancel
+                </Button>
+                <Button type="submit" variant="danger" disabled={busy}>
+                  Disconnect
+                </Button>
+              </div>
+            </Form>
+          </Dialog>
+        </Suspense>
+      ) : null}
     </>
   );
 }

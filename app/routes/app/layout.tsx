@@ -1,11 +1,12 @@
 import { lazy, Suspense } from "react";
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { AdminHeader as ServerAdminHeader } from "~/components/layout/admin-header";
+import { ClosingBanner as ServerClosingBanner } from "~/components/layout/closing-banner";
 import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { shellReadsOf } from "~/.server/domains/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
-import { ClosingBanner } from "~/components/layout/closing-banner";
 import { can } from "~/lib/permissions";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
@@ -64,9 +65,17 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
   return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 
+// The banner of an organisation that is closing: rare, so its own chunk in the browser; the server
+// renders it in place (a suspended part would need a script to show).
+const ClosingBanner = import.meta.env.SSR
+  ? ServerClosingBanner
+  : lazy(() => import("~/components/layout/closing-banner").then((module) => ({ default: module.ClosingBanner })));
+
 // A platform administrator's header, here only on the few member pages they open: its own chunk, so
 // members' first visits do not carry it (decision 061).
-const AdminHeader = lazy(() => import("~/components/layout/admin-header").then((module) => ({ default: module.AdminHeader })));
+const AdminHeader = import.meta.env.SSR
+  ? ServerAdminHeader
+  : lazy(() => import("~/components/layout/admin-header").then((module) => ({ default: module.AdminHeader })));
 
 // Spec section 2: admins get the shell without side navigation and top bar.
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
@@ -93,7 +102,9 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       inboxUnread={loaderData.inboxUnread}
     >
       {loaderData.eraseAfter ? (
-        <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={can(loaderData.role, "organization:close")} />
+        <Suspense fallback={null}>
+          <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={can(loaderData.role, "organization:close")} />
+        </Suspense>
       ) : null}
       <Outlet />
     </AppShell>
