@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EntryContext } from "react-router";
-import { matchedRoutesOnly } from "./entry.server";
+import { compactManifestPatch, matchedRoutesOnly } from "./entry.server";
 
 describe("matchedRoutesOnly", () => {
   const route = (id: string, parentId?: string) => ({ id, parentId, path: id, module: `/${id}.js`, hasLoader: true });
@@ -28,5 +28,23 @@ describe("matchedRoutesOnly", () => {
     const prefetching = files.filter((f) => /\bprefetch=/.test(readFileSync(path.join(import.meta.dirname, f), "utf8")));
     expect(files.length).toBeGreaterThan(100);
     expect(prefetching).toEqual([]);
+  });
+});
+
+describe("compactManifestPatch", () => {
+  const patch = { entry: { module: "/assets/entry.js", imports: [] }, routes: { root: { id: "root", hasLoader: true } } };
+  const script = (json: string) =>
+    `<script>import * as route0 from "/assets/root.js";\n  window.__reactRouterManifest = ${json};\n  window.__reactRouterRouteModules = {"root":route0};</script>`;
+
+  it("writes the page's manifest compact, the rest of the document as it was", () => {
+    const html = Buffer.from(`<html><body>Habari${script(JSON.stringify(patch, null, 2))}</body></html>`);
+    const out = compactManifestPatch(html).toString("utf8");
+    expect(out).toBe(`<html><body>Habari${script(JSON.stringify(patch))}</body></html>`);
+    expect(out.length).toBeLessThan(html.length);
+  });
+
+  it("leaves a document without one untouched", () => {
+    const html = Buffer.from("<html><body>Karibu</body></html>");
+    expect(compactManifestPatch(html)).toBe(html);
   });
 });

@@ -128,6 +128,8 @@ export async function runLighthouse(baseUrl, { pages = LIGHTHOUSE_PAGES, reportD
           output: reportDir ? ["json", "html"] : "json",
           logLevel: "error",
           onlyCategories: CATEGORIES,
+          // A signed-in page: the session cookie on every request.
+          ...(page.headers ? { extraHeaders: page.headers } : {}),
         });
         if (!runner) throw new Error("Lighthouse returned no result");
         results.push(summarise(page, runner.lhr));

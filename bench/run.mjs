@@ -33,6 +33,7 @@ import { postgresDurability, startPrivatePostgres, withDatabase } from "./lib/da
 import { signIn } from "./lib/http.mjs";
 import { startServer } from "./lib/server.mjs";
 import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
+import { formatSlowNetwork, measureSlowNetwork } from "./slow-network.mjs";
 import { measurePages } from "./page-weight.mjs";
 import { formatPublicPages, measurePublicPages } from "./public-pages.mjs";
 import { argon2Cost, benchMe, benchSignin } from "./throughput.mjs";
@@ -154,7 +155,8 @@ if (args.help) {
   --skip-throughput           no load runs (page weight and Lighthouse only)
   --skip-public               leave out the public pages (/, /privacy-policy, /terms-of-service)
   --skip-lighthouse           leave out the Lighthouse runs
-  --public-only               only the public pages: their transferred bytes and Lighthouse scores
+  --public-only               only the public pages: their transferred bytes and Lighthouse scores, and the
+                              slow-network check (Regular 3G first visits; Lighthouse on /login, /dashboard, /chat, /billing)
   --webhook-connections LIST  connection counts for POST /webhooks/whatsapp (default 10,50,100)
   --drain-timeout SECONDS     how long to wait for the webhook backlog after each load run (default 60)
   --skip-webhooks             leave out the webhook ingestion runs
@@ -703,6 +705,14 @@ async function singleServerRuns(results) {
       console.log("  HTML reports: bench/results/lighthouse/");
     }
 
+    // A first visit on Regular 3G, and Lighthouse's mobile run signed in (bench/slow-network.mjs).
+    let slowNetwork = null;
+    if (runLighthouseScores) {
+      console.log("\nA slow phone network: Regular 3G first visits, then Lighthouse signed in (about a minute) ...");
+      slowNetwork = await measureSlowNetwork(server.baseUrl);
+      console.log(formatSlowNetwork(slowNetwork));
+    }
+
     let throughput = null;
     if (runThroughput) {
       const argon2 = await argon2Cost();
@@ -820,7 +830,17 @@ async function singleServerRuns(results) {
       console.log(formatActivity(activity, { table }));
     }
 
-    Object.assign(results, { pageWeight, publicPages, lighthouse: lighthouseScores, throughput, pages, templates, webhooks, activity });
+    Object.assign(results, {
+      pageWeight,
+      publicPages,
+      lighthouse: lighthouseScores,
+      slowNetwork,
+      throughput,
+      pages,
+      templates,
+      webhooks,
+      activity,
+    });
     // The rows themselves, read once the server has stopped (PGlite serves one process at a time).
     if (webhooks?.tag) {
       await server.stop({ keepDataDir: true });

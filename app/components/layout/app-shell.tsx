@@ -167,14 +167,11 @@ function NavLinks({
   phone?: boolean;
 }) {
   return (
-    <nav aria-label={label} className={phone ? "" : "flex-1 overflow-y-auto p-2"}>
+    <nav aria-label={label} className={phone ? undefined : "flex-1 overflow-y-auto p-2"}>
       {groups.map((group, i) => (
-        <div key={group.label ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : ""}>
+        <div key={group.label ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : undefined}>
           {group.label ? (
-            <p
-              id={`${idPrefix}-nav-${group.label}`.toLowerCase()}
-              className={`px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${phone ? "" : "sidenav-label"}`}
-            >
+            <p id={`${idPrefix}-nav-${group.label}`.toLowerCase()} className={phone ? "nav-heading" : "nav-heading sidenav-label"}>
               {group.label}
             </p>
           ) : null}
@@ -188,16 +185,13 @@ function NavLinks({
                     to={to}
                     title={phone ? undefined : count ? `${name} (${countLabel(count)} unread)` : name}
                     aria-current={active ? "page" : undefined}
-                    className={`relative flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+                    className="nav-link"
                   >
-                    <Icon className="size-5 shrink-0" aria-hidden />
-                    <span className={phone ? "" : "sidenav-label"}>{name}</span>
+                    <Icon aria-hidden />
+                    {phone ? name : <span className="sidenav-label">{name}</span>}
                     {count ? (
                       wide || phone ? (
-                        <span
-                          className={`ml-auto rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white ${phone ? "" : "sidenav-label"}`}
-                          data-testid="inbox-unread"
-                        >
+                        <span className={phone ? "nav-count" : "nav-count sidenav-label"} data-testid="inbox-unread">
                           <span aria-hidden>{countLabel(count)}</span>
                           <span className="sr-only"> ({countLabel(count)} unread)</span>
                         </span>
