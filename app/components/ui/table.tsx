@@ -62,12 +62,14 @@ export function Table<Row>({
 }) {
   const sortedBy = searchParams?.get("sort");
   const direction: SortDirection = searchParams?.get("dir") === "desc" ? "desc" : "asc";
-  const phone = (column: Column<Row>) => (column.hideOnPhone ? "hidden sm:table-cell" : "");
+  // Short classes from app.css (.data-table): a list of 50 rows repeats them in every cell.
+  const cellClass = (column: Column<Row>) =>
+    [column.align === "right" ? "num" : "", column.hideOnPhone ? "wide-only" : ""].filter(Boolean).join(" ") || undefined;
   return (
     // Positioned, so visually hidden header text (sr-only, absolute) scrolls with the table instead of
     // widening the page past a phone's screen.
     <div className="relative overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table className="data-table w-full text-left text-sm">
         <caption className={showCaption ? "mb-2 text-left font-semibold text-slate-900" : "sr-only"}>{caption}</caption>
         <thead className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
           <tr>
@@ -79,7 +81,7 @@ export function Table<Row>({
                   key={column.key}
                   scope="col"
                   aria-sort={current ? (direction === "asc" ? "ascending" : "descending") : undefined}
-                  className={`px-3 py-2 ${column.align === "right" ? "text-right" : ""} ${phone(column)}`}
+                  className={cellClass(column)}
                 >
                   {column.sortable && searchParams ? (
                     <Link to={sortLinkHref(searchParams, column.key)} className="inline-flex items-center gap-1 hover:text-slate-900">
@@ -97,12 +99,9 @@ export function Table<Row>({
         <tbody className="divide-y divide-slate-100">
           {rows.length ? (
             rows.map((row) => (
-              <tr key={rowKey(row)} className="hover:bg-slate-50">
+              <tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <td
-                    key={column.key}
-                    className={`px-3 py-2.5 text-slate-700 ${column.align === "right" ? "text-right tabular-nums" : ""} ${phone(column)}`}
-                  >
+                  <td key={column.key} className={cellClass(column)}>
                     {column.cell(row)}
                   </td>
                 ))}
