@@ -11,7 +11,7 @@
 //     signed in as the demo individual; the figure is the time to the whole answer on loopback
 //     (median and 95th percentile), beside the bare server (bench/lib/bare-server.mjs) answering
 //     the same number of bytes: the floor of Node's HTTP handling here.
-//   - EXPLAIN (ANALYZE, BUFFERS) of the page's two statements (the page of 50, the capped count)
+//   - EXPLAIN (ANALYZE, BUFFERS) of the page's two statements (the page of 25, the capped count)
 //     for the first page and for each search.
 import { performance } from "node:perf_hooks";
 import path from "node:path";
