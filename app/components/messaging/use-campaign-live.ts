@@ -14,7 +14,7 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
   const initialKey = JSON.stringify(initial);
   const [state, setState] = useState({ key: initialKey, figures: initial });
   if (state.key !== initialKey) setState({ key: initialKey, figures: initial });
-  const revalidator = useRevalidator();
+  const reload = useOneReloadAtATime();
   const status = useRef(initial.status);
   const shownStatus = state.key === initialKey ? state.figures.status : initial.status;
   useEffect(() => {
@@ -35,7 +35,7 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
         const changed = next.status !== status.current;
         status.current = next.status;
         setState((current) => ({ ...current, figures: next }));
-        if (changed) void revalidator.revalidate();
+        if (changed) reload();
       });
       stream.addEventListener("end", () => {
         stopped = true;
@@ -46,7 +46,7 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
         // browser gives up on it, so the hook reads the page again and reopens it after a pause
         // that grows to half a minute. A dropped connection the browser reopens by itself.
         if (stream.readyState !== EventSource.CLOSED || stopped) return;
-        void revalidator.revalidate();
+        reload();
         retry = setTimeout(open, Math.min(30_000, 2000 * 2 ** failures++));
       });
     };
@@ -60,4 +60,37 @@ export function useCampaignLive(id: string, initial: LiveFigures, live: boolean)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, live]);
   return state.key === initialKey ? state.figures : initial;
+}
+
+/**
+ * Reads the page's data again, one read at a time: a status change that arrives while a read is on
+ * its way waits for it, then reads once more. A second read started meanwhile would abort the first,
+ * and React Router's data request can then fail with an uncaught AbortError in the browser
+ * (remix-run/react-router#14761).
+ */
+function useOneReloadAtATime() {
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  useEffect(() => {
+    latest.current = revalidator;
+  });
+  const running = useRef(false);
+  const again = useRef(false);
+  const reload = () => {
+    if (running.current) {
+      again.current = true;
+      return;
+    }
+    running.current = true;
+    void latest.current
+      .revalidate()
+      .catch(() => undefined)
+      .finally(() => {
+        running.current = false;
+        if (!again.current) return;
+        again.current = false;
+        reload();
+      });
+  };
+  return reload;
 }
