@@ -98,10 +98,16 @@ function shellChunk(id: string, { getModuleInfo }: ManualChunkMeta) {
   // Rollup would pull it into the chunk of its static importer.
   const info = getModuleInfo(id);
   if (info?.dynamicImporters.length && info.importers.length && !id.includes("/node_modules/"))
-    return path.basename(id).replace(/\.[^.]+$/, "");
+    // Named by its path under app/ (lib-schemas-billing), so two files of the same name stay apart.
+    return path
+      .relative(path.resolve(import.meta.dirname, "app"), id)
+      .replace(/\.[^.]+$/, "")
+      .replace(/[\\/]/g, "-");
   if (shellModules.has(id)) return "shell";
   // Rollup would pull what the shell imports into it: React Router keeps a chunk of its own.
   if (id.includes("/node_modules/react-router/")) return "router";
+  // zod, only ever loaded with a form's checks: one chunk of its own, not inside the first schema's.
+  if (id.includes("/node_modules/zod/")) return "zod";
   return undefined;
 }
 

@@ -4,7 +4,8 @@ import { DEMO, field, signIn } from "./helpers";
 // A form's checks (zod and the app's schemas) are not part of a page's first visit: they load when
 // the form is first used, then say the server's words in the browser without a request (decision 061).
 
-const CHECK_SCRIPTS = /\/assets\/(schemas|schema-check)-[\w-]+\.js$/;
+// zod, and the module that runs a schema over the form (vite.config.ts names both chunks).
+const CHECK_SCRIPTS = /\/assets\/(zod|schema-check)-[\w-]+\.js$/;
 
 test("the top-up form loads its checks when first used, then checks in the browser", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "checks in the browser need scripts");

@@ -12,7 +12,14 @@ export type LazySchema<Schema> = () => Promise<Schema>;
 
 export function lazySchema<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name): LazySchema<Module[Name]> {
   let loaded: Promise<Module[Name]> | null = null;
-  return () => (loaded ??= load().then((module) => module[name]));
+  return () =>
+    (loaded ??= load().then(
+      (module) => module[name],
+      (error: unknown) => {
+        loaded = null; // a failed download is asked for again at the next use
+        throw error;
+      },
+    ));
 }
 
 interface SchemaFormOptions extends SchemaCheckOptions {
