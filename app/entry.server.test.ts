@@ -12,12 +12,16 @@ describe("matchedRoutesOnly", () => {
       routes: { root: route("root"), shell: route("shell", "root"), page: route("page", "shell"), other: route("other", "shell") },
     },
     staticHandlerContext: { matches: [{ route: { id: "root" } }, { route: { id: "shell" } }, { route: { id: "page" } }] },
+    branches: [{ path: "/other" }],
   } as unknown as EntryContext;
 
   it("keeps the matched routes and their parents, and leaves the request's context as it was", () => {
     const rendered = matchedRoutesOnly(context);
     expect(Object.keys(rendered.manifest.routes)).toEqual(["root", "shell", "page"]);
     expect(rendered.manifest.url).toBe("/manifest.js");
+    // Every route's ranked branches are not handed on: the static router ranks the few it renders.
+    expect(rendered.branches).toBeUndefined();
+    expect(context.branches).toHaveLength(1);
     expect(Object.keys(context.manifest.routes)).toEqual(["root", "shell", "page", "other"]);
   });
 

@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { rawQuery } from "../../infrastructure/db/client";
 
 /** Options of messagesUsedThisMonthSql: whose messages. */
@@ -25,6 +26,19 @@ export function messagesUsedThisMonthSql(scope: string | MonthUsageScope) {
             where u.day >= (${month})::date and u.day < (${month} + interval '1 month')::date${
               organization === null ? "" : `\n              and u.organization_id = ${organization}`
             }${phoneNumbers ? `\n              and u.phone_number_id in ${phoneNumbers}` : ""})`;
+}
+
+/**
+ * messagesUsedThisMonthSql for the month of `at`, as a statement part with `at` a parameter: the
+ * statement's text stays the same from one request to the next, so it is prepared once (decision 062).
+ */
+export function messagesUsedThisMonthAt(organization: string, at: Date): SQL {
+  const MARK = "\u0000at\u0000";
+  const parts = messagesUsedThisMonthSql({ organization, at: MARK }).split(MARK);
+  return sql.join(
+    parts.map((part) => sql.raw(part)),
+    sql`${at.toISOString()}::timestamptz`,
+  );
 }
 
 /** The messages `organizationId` has used this Africa/Nairobi month (see messagesUsedThisMonthSql). */

@@ -1,4 +1,4 @@
-import { messagesUsedThisMonthSql } from "../billing/month-usage";
+import { messagesUsedThisMonthAt } from "../billing/month-usage";
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
@@ -48,7 +48,7 @@ export async function overviewFigures(organizationId: string, now = new Date()):
     db(),
     sql`
     select
-      (select ${sql.raw(messagesUsedThisMonthSql({ organization: "o.id", at: `'${now.toISOString()}'::timestamptz` }))}
+      (select ${messagesUsedThisMonthAt("o.id", now)}
         from organizations o where o.id = ${organizationId}) as sent,
       (select coalesce(sum(contacts), 0) from contact_first_counts
         where organization_id = ${organizationId} and phone_number_id = '' and grain = 'day'

@@ -2,6 +2,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { nameStatements, StatementNames } from "./pg-statements";
 import { withPreparedStatements } from "./pglite-statements";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
@@ -111,7 +112,12 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   };
   // Every client logs its own loss, idle or checked out (a transaction between two statements has
   // no pool listener); the pool's event for an idle one is the same loss again.
-  pool.on("connect", (client) => client.on("error", dropped));
+  // Each statement parsed and planned once per connection (decision 062).
+  const names = new StatementNames();
+  pool.on("connect", (client) => {
+    client.on("error", dropped);
+    nameStatements(client, names);
+  });
   pool.on("error", (error) => void noteDatabaseError(error));
   guardPool(pool);
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
