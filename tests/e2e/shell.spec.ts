@@ -140,16 +140,23 @@ test.describe("on a phone", () => {
   test("the mobile menu opens and shows the navigation", async ({ page }) => {
     await page.reload();
     await expect(sideNav(page)).toBeHidden();
-    const mobileNav = page.getByRole("navigation", { name: "Mobile navigation" });
+    // The phone menu is the same navigation, drawn over the page once the top bar's link targets it.
+    const mobileNav = sideNav(page).getByRole("navigation");
     await expect(mobileNav).toBeHidden();
 
-    await page.locator('summary[aria-label="Open menu"]').click();
+    await page.getByRole("link", { name: "Open menu" }).click();
     await expect(mobileNav).toBeVisible();
     for (const [label, href] of NAV) {
       const link = mobileNav.getByRole("link", { name: label, exact: true });
       await expect(link).toBeVisible();
       await expect(link).toHaveAttribute("href", href);
     }
+
+    // Closed by its own button (or a tap beside it), and opened again.
+    await sideNav(page).getByRole("link", { name: "Close menu" }).click();
+    await expect(mobileNav).toBeHidden();
+    await page.getByRole("link", { name: "Open menu" }).click();
+    await expect(mobileNav).toBeVisible();
 
     await mobileNav.getByRole("link", { name: "Get Started", exact: true }).click();
     await expect(page).toHaveURL(/\/get-started$/);
@@ -170,9 +177,10 @@ test.describe("on a 360 px phone", () => {
 
   test("the phone menu lists every section, reaches the last one and marks it on its sub-pages", async ({ page }) => {
     await page.reload();
-    const mobileNav = page.getByRole("navigation", { name: "Mobile navigation" });
+    // The phone menu is the same navigation, drawn over the page once the top bar's link targets it.
+    const mobileNav = sideNav(page).getByRole("navigation");
     await expect(mobileNav).toBeHidden();
-    await page.locator('summary[aria-label="Open menu"]').click();
+    await page.getByRole("link", { name: "Open menu" }).click();
     await expect(mobileNav).toBeVisible();
     const links = mobileNav.getByRole("link");
     await expect(links).toHaveCount(NAV.length);
@@ -189,13 +197,13 @@ test.describe("on a 360 px phone", () => {
     await expect(page).toHaveURL(/\/settings\/organisation$/);
     await expect(mobileNav).toBeHidden();
 
-    await page.locator('summary[aria-label="Open menu"]').click();
+    await page.getByRole("link", { name: "Open menu" }).click();
     await expect(mobileNav.getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("aria-current", "page");
     await expect(mobileNav.locator('[aria-current="page"]')).toHaveCount(1);
     await mobileNav.getByRole("link", { name: "Contacts", exact: true }).click();
     await expect(page).toHaveURL(/\/messaging\/contacts$/);
     await page.goto("/messaging/contacts/segments");
-    await page.locator('summary[aria-label="Open menu"]').click();
+    await page.getByRole("link", { name: "Open menu" }).click();
     await expect(mobileNav.locator('[aria-current="page"]')).toHaveAccessibleName("Contacts");
   });
 });

@@ -58,15 +58,18 @@ describe("the navigation", () => {
     current: boolean;
   }
 
-  /** The links of a navigation: the side one (inside the "Main navigation" aside) or the phone menu's. */
-  function linksOf(html: string, which: "side" | "phone"): NavLink[] {
-    const start =
-      which === "side"
-        ? html.indexOf("<nav", html.indexOf('aria-label="Main navigation"'))
-        : html.indexOf('<nav aria-label="Mobile navigation"');
-    expect(start, which).toBeGreaterThan(-1);
+  /**
+   * The navigation's links (inside the "Main navigation" aside). It is also the phone menu: the top
+   * bar's "Open menu" link targets it (#menu), and the page holds no second copy.
+   */
+  function linksOf(html: string): NavLink[] {
+    const aside = html.indexOf('aria-label="Main navigation"');
+    expect(html.slice(html.lastIndexOf("<aside", aside), aside)).toContain('id="menu"');
+    expect(html).toContain('<a href="#menu" aria-label="Open menu"');
+    const start = html.indexOf("<nav", aside);
+    expect(start).toBeGreaterThan(-1);
     const nav = html.slice(start, html.indexOf("</nav>", start));
-    return [...nav.matchAll(/<a ([^>]*)>([\s\S]*?)<\/a>/g)].map(([, attributes, inner]) => ({
+    const links = [...nav.matchAll(/<a ([^>]*)>([\s\S]*?)<\/a>/g)].map(([, attributes, inner]) => ({
       href: /href="([^"]*)"/.exec(attributes!)![1]!,
       text: inner!
         .replace(/<span aria-hidden="true">[\s\S]*?<\/span>/g, "")
@@ -75,6 +78,9 @@ describe("the navigation", () => {
         .trim(),
       current: attributes!.includes('aria-current="page"'),
     }));
+    // One copy of the list on the page.
+    expect(html.match(/class="nav-link"/g)?.length).toBe(links.length);
+    return links;
   }
 
   const OWNER_AND_ADMIN = [
@@ -100,21 +106,19 @@ describe("the navigation", () => {
     viewer: WITHOUT_MONEY_AND_KEYS,
   };
 
-  it("lists every section each role may open, in the side navigation and the phone menu, each a page that opens", async () => {
+  it("lists every section each role may open, in the navigation (the phone menu too), each a page that opens", async () => {
     const patterns = flatRoutes()
       .filter((route) => route.parentId === "routes/app/layout")
       .map((route) => route.pattern);
     for (const role of ["owner", "admin", "agent", "viewer"] as const) {
       const me = await member(role);
       const html = await page("/dashboard", me.cookie);
-      for (const which of ["side", "phone"] as const) {
-        const links = linksOf(html, which);
-        expect(
-          links.map((l) => [l.text, l.href]),
-          `${role}, ${which}`,
-        ).toEqual(EXPECTED[role]);
-        expect(links.filter((l) => l.current).map((l) => l.text)).toEqual(["Overview"]);
-      }
+      const links = linksOf(html);
+      expect(
+        links.map((l) => [l.text, l.href]),
+        role,
+      ).toEqual(EXPECTED[role]);
+      expect(links.filter((l) => l.current).map((l) => l.text)).toEqual(["Overview"]);
       // Each entry is a page of the shell (not a planned "coming soon" one) that this role opens.
       for (const [, href] of EXPECTED[role]) {
         expect(patterns, href).toContain(href);
@@ -128,7 +132,7 @@ describe("the navigation", () => {
   it("marks the section on its sub-pages, the longest match winning", async () => {
     const me = await member("owner");
     const current = async (path: string) =>
-      linksOf(await page(path, me.cookie), "side")
+      linksOf(await page(path, me.cookie))
         .filter((l) => l.current)
         .map((l) => l.text);
     expect(await current("/messaging/contacts/segments")).toEqual(["Contacts"]);
@@ -157,7 +161,7 @@ describe("the navigation", () => {
   it("shows how many conversations have unread messages on the Inbox entry, read with the shell's bell", async () => {
     const me = await member("agent");
     const unreadOf = async () => {
-      const inbox = linksOf(await page("/dashboard", me.cookie), "side").find((l) => l.href === "/chat")!;
+      const inbox = linksOf(await page("/dashboard", me.cookie)).find((l) => l.href === "/chat")!;
       return inbox.text;
     };
     expect(await unreadOf()).toBe("Inbox");
@@ -177,7 +181,7 @@ describe("the navigation", () => {
     // Two conversations of the member's organisation wait to be read; the other organisation's are not counted.
     expect(await unreadOf()).toBe("Inbox (2 unread)");
     const html = await page("/dashboard", me.cookie);
-    expect(linksOf(html, "phone").find((l) => l.href === "/chat")!.text).toBe("Inbox (2 unread)");
+    expect(linksOf(html).find((l) => l.href === "/chat")!.text).toBe("Inbox (2 unread)");
     expect(html).toMatch(/data-testid="inbox-unread"><span aria-hidden="true">2<\/span>/);
     // The count comes in the bell's statement: the shell still reads the session and one statement more.
     const { result, statements } = await countStatements(() => run(layoutLoader, getRequest("/dashboard", { cookie: me.cookie })));

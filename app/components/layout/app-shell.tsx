@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Form, href, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import {
   Bell,
@@ -12,6 +12,7 @@ import {
   Settings,
   User,
   UserCircle2,
+  X,
 } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { SearchBox } from "~/components/ui/search";
@@ -57,24 +58,40 @@ export function AppShell({
   const pending = sidebar.formData?.get("collapsed");
   const isCollapsed = pending ? pending === "true" : (sidebar.data?.collapsed ?? collapsed);
   const loading = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
+  const phoneMenu = usePhoneMenu(location.key);
 
   return (
     <div className="flex min-h-screen">
+      {/* One navigation for every width: beside the page from md up; on a phone, hidden until the top
+          bar's menu link targets it (#menu), then drawn over the page: CSS alone, so it works with
+          JavaScript off, and the page carries one copy of the list. With JavaScript the links toggle
+          data-open instead (a client-side navigation would leave :target set) and it closes when
+          the page changes or on Escape. */}
       <aside
+        id="menu"
         data-collapsed={isCollapsed}
-        className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex"
+        data-open={phoneMenu.open || undefined}
+        className="sidenav peer sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex max-md:target:fixed max-md:target:inset-y-0 max-md:target:left-0 max-md:target:z-40 max-md:target:flex max-md:target:shadow-xl max-md:data-open:fixed max-md:data-open:inset-y-0 max-md:data-open:left-0 max-md:data-open:z-40 max-md:data-open:flex max-md:data-open:shadow-xl"
         aria-label="Main navigation"
       >
         <div className="flex h-16 items-center border-b border-slate-200 px-3">
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="overflow-hidden">
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
           </Link>
+          <a
+            href="#"
+            aria-label="Close menu"
+            onClick={phoneMenu.close}
+            className="ml-auto flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
+          >
+            <X className="size-6" aria-hidden />
+          </a>
         </div>
-        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} idPrefix="side" wide={!isCollapsed} />
+        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} />
         <sidebar.Form
           method="post"
           action={href("/preferences/sidebar")}
-          className="border-t border-slate-200 p-2"
+          className="border-t border-slate-200 p-2 max-md:hidden"
           onSubmit={(e) => {
             e.preventDefault();
             sidebar.submit({ collapsed: String(!isCollapsed) }, { method: "post", action: "/preferences/sidebar" });
@@ -96,10 +113,26 @@ export function AppShell({
           </button>
         </sidebar.Form>
       </aside>
+      {/* Behind the open phone menu: a tap beside it closes it. */}
+      <a
+        href="#"
+        tabIndex={-1}
+        aria-hidden
+        onClick={phoneMenu.close}
+        className="fixed inset-0 z-30 hidden bg-slate-900/40 max-md:peer-target:block max-md:peer-data-open:block"
+      />
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
-          <MobileMenu groups={groups} current={current} inboxUnread={inboxUnread} />
+          <a
+            href="#menu"
+            aria-label="Open menu"
+            aria-controls="menu"
+            onClick={phoneMenu.show}
+            className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
+          >
+            <MenuIcon className="size-6" aria-hidden />
+          </a>
           {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
             <Logo />
@@ -142,63 +175,69 @@ export function AppShell({
   );
 }
 
+/** The phone menu's state with JavaScript: open until the page changes, the close button or Escape. */
+function usePhoneMenu(locationKey: string) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [locationKey]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+  return {
+    open,
+    show: (event: { preventDefault(): void }) => {
+      event.preventDefault();
+      setOpen(true);
+    },
+    // Opened before the scripts ran (#menu targeted), the link's own "#" closes it.
+    close: (event: { preventDefault(): void }) => {
+      if (window.location.hash !== "#menu") event.preventDefault();
+      setOpen(false);
+    },
+  };
+}
+
 /**
  * The navigation's links, grouped, with the current page marked (aria-current) and the inbox's
- * unread conversations on its entry. Server-rendered from the loader's role and count: the side
- * navigation (`wide` false when collapsed to icons) and the phone menu draw the same list.
+ * unread conversations on its entry. Server-rendered from the loader's role and count. Collapsed to
+ * icons (desktop, `data-collapsed`), app.css hides the labels and shows a dot for the count; the
+ * phone menu always shows them.
  */
-function NavLinks({
-  groups,
-  current,
-  inboxUnread,
-  idPrefix,
-  label,
-  wide = true,
-  phone = false,
-}: {
-  groups: NavGroup[];
-  current: string | undefined;
-  inboxUnread: number | null;
-  /** Keeps the group headings' ids apart (both lists are on every page). */
-  idPrefix: string;
-  /** The side navigation's is its <aside>'s (Main navigation). */
-  label?: string;
-  wide?: boolean;
-  phone?: boolean;
-}) {
+function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; current: string | undefined; inboxUnread: number | null }) {
   return (
-    <nav aria-label={label} className={phone ? undefined : "flex-1 overflow-y-auto p-2"}>
+    <nav className="flex-1 overflow-y-auto p-2">
       {groups.map((group, i) => (
         <div key={group.label ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : undefined}>
           {group.label ? (
-            <p id={`${idPrefix}-nav-${group.label}`.toLowerCase()} className={phone ? "nav-heading" : "nav-heading sidenav-label"}>
+            <p id={`nav-${group.label}`.toLowerCase()} className="nav-heading sidenav-label">
               {group.label}
             </p>
           ) : null}
-          <ul className="space-y-0.5" aria-labelledby={group.label ? `${idPrefix}-nav-${group.label}`.toLowerCase() : undefined}>
+          <ul className="space-y-0.5" aria-labelledby={group.label ? `nav-${group.label}`.toLowerCase() : undefined}>
             {group.entries.map(({ to, label: name, icon: Icon, counts }) => {
-              const active = current === to;
               const count = counts === "inbox" ? (inboxUnread ?? 0) : 0;
               return (
                 <li key={to}>
                   <Link
                     to={to}
-                    title={phone ? undefined : count ? `${name} (${countLabel(count)} unread)` : name}
-                    aria-current={active ? "page" : undefined}
+                    title={count ? `${name} (${countLabel(count)} unread)` : name}
+                    aria-current={current === to ? "page" : undefined}
                     className="nav-link"
                   >
                     <Icon aria-hidden />
-                    {phone ? name : <span className="sidenav-label">{name}</span>}
+                    <span className="sidenav-label">{name}</span>
                     {count ? (
-                      wide || phone ? (
-                        <span className={phone ? "nav-count" : "nav-count sidenav-label"} data-testid="inbox-unread">
+                      <>
+                        <span className="nav-count sidenav-label" data-testid="inbox-unread">
                           <span aria-hidden>{countLabel(count)}</span>
                           <span className="sr-only"> ({countLabel(count)} unread)</span>
                         </span>
-                      ) : (
-                        // Collapsed to icons: a dot; the link's title names the count.
-                        <span className="absolute top-1.5 left-7 size-2 rounded-full bg-brand-700" aria-hidden />
-                      )
+                        <span className="sidenav-dot" aria-hidden />
+                      </>
                     ) : null}
                   </Link>
                 </li>
@@ -208,24 +247,6 @@ function NavLinks({
         </div>
       ))}
     </nav>
-  );
-}
-
-function MobileMenu({ groups, current, inboxUnread }: { groups: NavGroup[]; current: string | undefined; inboxUnread: number | null }) {
-  return (
-    <Menu
-      label="Open menu"
-      className="md:hidden"
-      // Taller than a phone's screen with every section: the panel scrolls inside the sticky top bar.
-      panelClassName="left-0 max-h-[calc(100dvh-5rem)] w-64 overflow-y-auto p-2"
-      summary={
-        <span className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100">
-          <MenuIcon className="size-6" aria-hidden />
-        </span>
-      }
-    >
-      <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} idPrefix="phone" label="Mobile navigation" phone />
-    </Menu>
   );
 }
 
