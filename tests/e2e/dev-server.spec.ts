@@ -45,7 +45,7 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   const dashboard = await page.request.get(`${server.base}/dashboard`);
   expect(await dashboard.text()).toContain('href="/app/routes/app/dashboard.tsx"');
   // The icon sprite comes from source too, and the icons draw from it.
-  const icon = page.getByRole("complementary", { name: "Main navigation" }).locator("svg > use").first();
+  const icon = page.getByRole("complementary", { name: "Main navigation" }).getByRole("navigation").locator("svg > use").first();
   expect(await icon.getAttribute("href")).toMatch(/^\/app\/assets\/icons\.svg#[\w-]+$/);
   await expect.poll(() => icon.evaluate((el) => (el as SVGUseElement).getBBox().width), { timeout: 30_000 }).toBeGreaterThan(10);
 });
