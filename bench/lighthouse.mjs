@@ -11,7 +11,7 @@
 // server under test on 127.0.0.1 answers. The report lists any request to another origin anyway.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { whenRunDirectly } from "./lib/server.mjs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
@@ -194,16 +194,9 @@ export function formatLighthouse(report) {
 }
 
 // Run on its own: start the production build, score, print, stop.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { startServer } = await import("./lib/server.mjs");
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const server = await startServer({ root });
-  try {
-    const report = await runLighthouse(server.baseUrl, { reportDir: path.join(root, "bench/results/lighthouse") });
-    console.log(formatLighthouse(report));
-    console.log("HTML reports: bench/results/lighthouse/");
-    if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
-  } finally {
-    await server.stop();
-  }
-}
+await whenRunDirectly(import.meta.url, async (baseUrl, root) => {
+  const report = await runLighthouse(baseUrl, { reportDir: path.join(root, "bench/results/lighthouse") });
+  console.log(formatLighthouse(report));
+  console.log("HTML reports: bench/results/lighthouse/");
+  if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
+});

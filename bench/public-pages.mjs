@@ -15,8 +15,7 @@
 // HTML, CSS, JavaScript and fonts together, at most 15 kB of it JavaScript. kB = 1000 bytes, as in
 // the rest of the bench, which makes the check slightly stricter than 60 KiB. The legal pages are
 // held to the same budget for reference.
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { whenRunDirectly } from "./lib/server.mjs";
 import { chromium } from "@playwright/test";
 
 export const PUBLIC_PAGES = ["/", "/privacy-policy", "/terms-of-service"];
@@ -255,16 +254,9 @@ export function publicBudgetFailed(report) {
 }
 
 // Run on its own: start the production build, measure, print, stop.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { startServer } = await import("./lib/server.mjs");
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const server = await startServer({ root });
-  try {
-    const report = await measurePublicPages(server.baseUrl);
-    console.log(formatPublicPages(report));
-    if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
-    process.exitCode = publicBudgetFailed(report) ? 1 : 0;
-  } finally {
-    await server.stop();
-  }
-}
+await whenRunDirectly(import.meta.url, async (baseUrl) => {
+  const report = await measurePublicPages(baseUrl);
+  console.log(formatPublicPages(report));
+  if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
+  process.exitCode = publicBudgetFailed(report) ? 1 : 0;
+});

@@ -12,8 +12,7 @@
 // hydrated (the router's state is in the window). Lighthouse (bench/lighthouse.mjs) then scores the
 // same pages in its default mobile configuration, signed in by a cookie header.
 /* global window, document */ // inside tab.evaluate, in the page
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { whenRunDirectly } from "./lib/server.mjs";
 import { chromium } from "@playwright/test";
 import { signIn } from "./lib/http.mjs";
 import { formatLighthouse, runLighthouse } from "./lighthouse.mjs";
@@ -132,15 +131,8 @@ export function formatSlowNetwork(report) {
   return lines.join("\n");
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { startServer } = await import("./lib/server.mjs");
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const server = await startServer({ root });
-  try {
-    const report = await measureSlowNetwork(server.baseUrl, { lighthouse: !process.argv.includes("--no-lighthouse") });
-    console.log(formatSlowNetwork(report));
-    if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
-  } finally {
-    await server.stop();
-  }
-}
+await whenRunDirectly(import.meta.url, async (baseUrl) => {
+  const report = await measureSlowNetwork(baseUrl, { lighthouse: !process.argv.includes("--no-lighthouse") });
+  console.log(formatSlowNetwork(report));
+  if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
+});

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -114,4 +115,20 @@ async function waitForHealth(baseUrl, exited, timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the server was not healthy within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * For a bench module that also runs on its own (`node bench/x.mjs`): when `moduleUrl` is the script
+ * node was asked to run, starts the production build, hands `work` its address and the project's
+ * root, and stops it afterwards; imported by another module, does nothing.
+ */
+export async function whenRunDirectly(moduleUrl, work) {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
+  const root = path.resolve(path.dirname(fileURLToPath(moduleUrl)), "..");
+  const server = await startServer({ root });
+  try {
+    await work(server.baseUrl, root);
+  } finally {
+    await server.stop();
+  }
 }

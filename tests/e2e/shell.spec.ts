@@ -170,6 +170,24 @@ test.describe("on a phone", () => {
   });
 });
 
+test.describe("the phone menu with a keyboard", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  // With scripts the menu moves the focus into itself and gives it back on Escape; without them,
+  // following #menu starts the Tab order at it (the browser's fragment navigation).
+  test("opens with the focus on its close button and Escape gives the focus back", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "Escape and the focus are the script's");
+    await page.reload();
+    const openMenu = page.getByRole("link", { name: "Open menu" });
+    await openMenu.click();
+    await expect(sideNav(page).getByRole("link", { name: "Close menu" })).toBeFocused();
+    await expect(sideNav(page).getByRole("navigation")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(sideNav(page).getByRole("navigation")).toBeHidden();
+    await expect(openMenu).toBeFocused();
+  });
+});
+
 // Issue 39: at 360 px every section is in the phone menu, which scrolls inside the screen, opens and
 // leads with JavaScript on and off, and marks the section of a sub-page.
 test.describe("on a 360 px phone", () => {

@@ -71,7 +71,7 @@ export function AppShell({
         id="menu"
         data-collapsed={isCollapsed}
         data-open={phoneMenu.open || undefined}
-        className="sidenav peer sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex max-md:target:fixed max-md:target:inset-y-0 max-md:target:left-0 max-md:target:z-40 max-md:target:flex max-md:target:shadow-xl max-md:data-open:fixed max-md:data-open:inset-y-0 max-md:data-open:left-0 max-md:data-open:z-40 max-md:data-open:flex max-md:data-open:shadow-xl"
+        className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex"
         aria-label="Main navigation"
       >
         <div className="flex h-16 items-center border-b border-slate-200 px-3">
@@ -81,6 +81,7 @@ export function AppShell({
           <a
             href="#"
             aria-label="Close menu"
+            id="menu-close"
             onClick={phoneMenu.close}
             className="ml-auto flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
           >
@@ -114,13 +115,7 @@ export function AppShell({
         </sidebar.Form>
       </aside>
       {/* Behind the open phone menu: a tap beside it closes it. */}
-      <a
-        href="#"
-        tabIndex={-1}
-        aria-hidden
-        onClick={phoneMenu.close}
-        className="fixed inset-0 z-30 hidden bg-slate-900/40 max-md:peer-target:block max-md:peer-data-open:block"
-      />
+      <a href="#" tabIndex={-1} aria-hidden onClick={phoneMenu.close} className="sidenav-backdrop" />
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
@@ -128,6 +123,7 @@ export function AppShell({
             href="#menu"
             aria-label="Open menu"
             aria-controls="menu"
+            id="menu-open"
             onClick={phoneMenu.show}
             className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
           >
@@ -175,15 +171,23 @@ export function AppShell({
   );
 }
 
-/** The phone menu's state with JavaScript: open until the page changes, the close button or Escape. */
+/**
+ * The phone menu's state with JavaScript: open until the page changes, the close button or Escape.
+ * Opening moves the focus into it (its close button comes first; the menu sits before the top bar
+ * in the page, so Tab from the open button would skip it); Escape or the button gives it back.
+ */
 function usePhoneMenu(locationKey: string) {
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [locationKey]);
+  // Open on the page it was opened on: a move to another page closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === locationKey;
+  const shut = () => {
+    setOpenOn(null);
+    document.getElementById("menu-open")?.focus();
+  };
   useEffect(() => {
     if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(false);
-    };
+    document.getElementById("menu-close")?.focus();
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && shut();
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
@@ -191,12 +195,12 @@ function usePhoneMenu(locationKey: string) {
     open,
     show: (event: { preventDefault(): void }) => {
       event.preventDefault();
-      setOpen(true);
+      setOpenOn(locationKey);
     },
     // Opened before the scripts ran (#menu targeted), the link's own "#" closes it.
     close: (event: { preventDefault(): void }) => {
       if (window.location.hash !== "#menu") event.preventDefault();
-      setOpen(false);
+      shut();
     },
   };
 }

@@ -1,4 +1,5 @@
-import { href, Link, useRouteError } from "react-router";
+import { href, useRouteError } from "react-router";
+import { buttonClass, ButtonLink } from "~/components/ui/button";
 import { AuthShell } from "./auth-shell";
 import { explainError } from "./page-error-card";
 
@@ -9,15 +10,12 @@ export function AuthErrorBoundary() {
   return (
     <AuthShell title={title} subtitle={body}>
       <div role="alert" className="flex flex-wrap gap-3">
-        <a href="" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-900">
+        <a href="" className={buttonClass("primary")}>
           Reload Page
         </a>
-        <Link
-          to={href("/login")}
-          className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-        >
+        <ButtonLink to={href("/login")} variant="secondary">
           Back to sign in
-        </Link>
+        </ButtonLink>
       </div>
     </AuthShell>
   );

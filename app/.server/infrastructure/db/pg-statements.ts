@@ -2,7 +2,7 @@ import type { ClientBase, QueryConfig } from "pg";
 
 /**
  * node-postgres with each statement prepared once per connection (decision 062), as PGlite's client
- * does (decision 041). A statement's text gets a name the first time this process sees it; a
+ * does (decision 041). A statement's text gets a name in this process (see below for when); a
  * connection then parses it once under that name, and every later run is Bind and Execute only:
  * PostgreSQL neither parses nor plans the text again (after five runs it keeps a generic plan where
  * that costs no more), which is most of a short statement's database CPU.
