@@ -13,7 +13,8 @@
 //    an empty box goes back, arrows move, a pasted code fills every box.
 //  - [data-strength-for="<input id>"]: a hidden strength meter for that input (spec section 5).
 //  - [data-countdown="<seconds>"]: a button that stays disabled, saying "<label> in Ns", until then.
-//  - button[data-pending-text] (whole documents only): pressed to submit, it is disabled and says so.
+//  - whole documents only: a button pressed to post its form is disabled and marked busy until the
+//    next page; with [data-pending-text] (any form) it also says so.
 
 const DONE = "enhanced";
 
@@ -137,22 +138,29 @@ export function enhance(root) {
 function pendingSubmits() {
   document.addEventListener("submit", (event) => {
     const button = event.submitter;
-    if (event.defaultPrevented || !button?.dataset.pendingText) return;
+    if (event.defaultPrevented || !button) return;
+    // A search or a filter (a GET) may answer with a download and leave the page: only a post is held.
+    const posted = (button.getAttribute("formmethod") ?? event.target.getAttribute("method") ?? "").toLowerCase() === "post";
+    if (!posted && !button.dataset.pendingText) return;
     // After the browser has read the form (a disabled button's name and value would be left out).
     setTimeout(() => {
-      button.dataset.idleText = button.textContent;
-      button.textContent = button.dataset.pendingText;
+      button.dataset.held = "true";
+      if (button.dataset.pendingText) {
+        button.dataset.idleText = button.textContent;
+        button.textContent = button.dataset.pendingText;
+      }
       button.disabled = true;
       button.setAttribute("aria-busy", "true");
     });
   });
   // Back to this page from the browser's cache: the buttons work again.
   addEventListener("pageshow", () => {
-    for (const button of document.querySelectorAll("button[data-idle-text]")) {
-      button.textContent = button.dataset.idleText;
+    for (const button of document.querySelectorAll("button[data-held]")) {
+      if (button.dataset.idleText !== undefined) button.textContent = button.dataset.idleText;
       button.disabled = false;
       button.removeAttribute("aria-busy");
       delete button.dataset.idleText;
+      delete button.dataset.held;
     }
   });
 }

@@ -107,3 +107,31 @@ test("the bell: a new sign-up is unread in the menu and on Notifications, Mark a
     await expect(page).toHaveURL(/\/admin\/users\/[0-9a-f-]{36}$/);
   });
 });
+
+// Decision 063: the console's pages are documents without React. Its two page scripts still close a
+// menu on Escape (the focus back on its button) and on a press beside it.
+test("the console is sent without React, and its menus close on Escape and on a press beside them", async ({ page, javaScriptEnabled }) => {
+  await signInViaForm(page, ADMIN.email, ADMIN.password, { goto: "/login?from=%2Fadmin%2Faudit" });
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  const scripts = await page.locator("script[src]").evaluateAll((all) => all.map((s) => new URL((s as HTMLScriptElement).src).pathname));
+  expect(scripts.sort()).toEqual([expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/), expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/)]);
+  expect(await page.locator("script:not([src])").count()).toBe(0);
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+
+  await bell(page).click();
+  const events = page.getByRole("list", { name: "Latest platform events" });
+  await expect(events).toBeVisible();
+  if (!javaScriptEnabled) {
+    // A native <details>: its button closes it.
+    await bell(page).click();
+    await expect(events).toBeHidden();
+    return;
+  }
+  await page.keyboard.press("Escape");
+  await expect(events).toBeHidden();
+  await expect(bell(page)).toBeFocused();
+  await bell(page).click();
+  await expect(events).toBeVisible();
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(events).toBeHidden();
+});

@@ -1,4 +1,9 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
+import { watchMenus } from "~/assets/menus.js";
+import menusScript from "~/assets/menus.js?url";
+
+/** The menus' behaviour as a page script, for pages rendered without React. */
+export { menusScript };
 
 /**
  * A disclosure menu on native <details>: it opens and closes without JavaScript. With JavaScript it
@@ -17,33 +22,10 @@ export function Menu({
   className?: string;
   panelClassName?: string;
 }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const details = ref.current;
-    if (!details) return;
-    const onPointer = (event: PointerEvent) => {
-      if (details.open && !details.contains(event.target as Node)) details.open = false;
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && details.open) {
-        details.open = false;
-        details.querySelector("summary")?.focus();
-      }
-    };
-    const onClick = (event: MouseEvent) => {
-      if ((event.target as HTMLElement).closest("a")) details.open = false;
-    };
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    details.addEventListener("click", onClick);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-      details.removeEventListener("click", onClick);
-    };
-  }, []);
+  // Closing on an outside press, Escape or a chosen link: app/assets/menus.js, shared with pages without React.
+  useEffect(watchMenus, []);
   return (
-    <details ref={ref} className={`relative ${className}`}>
+    <details data-menu className={`relative ${className}`}>
       <summary aria-label={label} className="list-none">
         {summary}
       </summary>

@@ -47,7 +47,14 @@ export function Button({
   ...props
 }: ButtonProps) {
   return (
-    <button className={buttonClass(variant, size, className)} disabled={disabled || pending} aria-busy={pending || undefined} {...props}>
+    <button
+      className={buttonClass(variant, size, className)}
+      disabled={disabled || pending}
+      aria-busy={pending || undefined}
+      // On a page without React, app/assets/forms.js says it while the form is on its way.
+      data-pending-text={typeof pendingText === "string" ? pendingText : undefined}
+      {...props}
+    >
       {pending ? <LoaderCircle className="size-4 animate-spin" aria-hidden /> : null}
       {pending && pendingText ? pendingText : children}
     </button>

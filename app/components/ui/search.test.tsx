@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import type { ReactNode } from "react";
-import { SearchBox, SearchResults } from "./search";
+import { SearchBox } from "./search";
+import { SearchResults } from "./search-results";
 
 /** Renders inside a router, as pages are, so forms and links resolve. */
 function render(node: ReactNode) {

@@ -3,7 +3,8 @@ import type { Route } from "./+types/search";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { adminSearch, SEARCH_LIMITS } from "~/.server/domains/admin/search";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { SearchBox, SearchResults } from "~/components/ui/search";
+import { SearchBox } from "~/components/ui/search";
+import { SearchResults } from "~/components/ui/search-results";
 import { PageTitle } from "~/components/ui/page-title";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search | Admin console | Jumbe" }];

@@ -4,7 +4,8 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readSearchQuery } from "~/.server/domains/search/registry";
 import { searchEverything } from "~/.server/domains/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { SearchBox, SearchResults } from "~/components/ui/search";
+import { SearchBox } from "~/components/ui/search";
+import { SearchResults } from "~/components/ui/search-results";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
 
