@@ -45,6 +45,8 @@ export default [
     route("embedded-callback", "routes/app/embedded-callback.tsx"),
     route("activity", "routes/app/activity.tsx"),
     route("developers", "routes/app/developers.tsx"),
+    route("developers/errors", "routes/app/developer-errors.tsx"),
+    route("developers/api/:operation", "routes/app/developer-endpoint.tsx"),
     route("search", "routes/app/search.tsx"),
     route("templates", "routes/app/templates/index.tsx"),
     route("templates/new", "routes/app/templates/edit.tsx", { id: "template-new" }),

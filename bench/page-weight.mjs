@@ -48,6 +48,8 @@ export const PAGES = [
   { path: "/whatsapp", as: "individual" },
   { path: "/activity", as: "individual" },
   { path: "/developers", as: "individual" },
+  { path: "/developers/api/sendMessage", as: "individual" },
+  { path: "/developers/errors", as: "individual" },
   { path: "/search?q=a", as: "individual" },
   { path: "/templates", as: "individual" },
   { path: "/templates/new", as: "individual" },

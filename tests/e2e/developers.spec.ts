@@ -99,9 +99,16 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   await expect(page.getByLabel("message.read")).not.toBeChecked();
   await expect(page.getByLabel("message.failed")).toBeChecked();
 
-  // Endpoints and examples come from the OpenAPI document.
+  // Endpoints and examples come from the OpenAPI document: the tab's own example sends a message,
+  // each endpoint's page has its own.
   await expect(page.getByTestId("endpoint")).toHaveCount(26);
-  await expect(page.getByTestId("example-curl").first()).toContainText("/api/v1/account");
+  await expect(page.getByTestId("example-curl")).toContainText("-X POST");
+  await expect(page.getByTestId("example-curl")).toContainText("/api/v1/messages");
+  await page.getByRole("link", { name: /GET\s*\/api\/v1\/account/ }).click();
+  await expect(page).toHaveURL(/\/developers\/api\/\w+$/);
+  await expect(page.getByTestId("example-curl")).toContainText("/api/v1/account");
+  await page.getByRole("link", { name: "Python" }).click();
+  await expect(page.getByTestId("example-python")).toContainText("/api/v1/account");
 
   // Every key read and the regeneration are in the activity log.
   await page.goto("/activity?type=security");
@@ -191,7 +198,13 @@ test("the activity and developer pages have no serious accessibility violations"
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
-  for (const path of ["/activity", "/developers", "/developers?reveal=1&confirm=regenerate"]) {
+  for (const path of [
+    "/activity",
+    "/developers",
+    "/developers?reveal=1&confirm=regenerate",
+    "/developers/api/sendMessage",
+    "/developers/errors",
+  ]) {
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -202,10 +215,11 @@ test("the activity and developer pages have no serious accessibility violations"
   }
 });
 
-test("the Developers page lists the API's error codes, and each endpoint's, as the API answers them", async ({ page, request }) => {
+test("the Developers pages list the API's error codes, and each endpoint's, as the API answers them", async ({ page, request }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Makosa Catalogue Ltd" });
   await signIn(page, user.email, user.password, { to: "/developers" });
-  await expect(page.getByRole("heading", { name: "Errors", exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "error catalogue" }).click();
+  await expect(page.getByRole("heading", { name: "API errors", level: 1 })).toBeVisible();
   const table = page.getByRole("table", { name: "Error codes of the API" });
   const suspended = table.getByRole("row").filter({ hasText: "account_suspended" });
   await expect(suspended).toContainText("403");
@@ -213,15 +227,15 @@ test("the Developers page lists the API's error codes, and each endpoint's, as t
   await expect(table.getByRole("row").filter({ hasText: "permission_denied" })).toContainText("403");
   await expect(table.getByRole("row").filter({ hasText: /^not_found/ })).toContainText("404");
 
-  // Each endpoint names the codes it can answer, linked to the table.
-  const getMessage = page
-    .getByTestId("endpoint")
-    .filter({ has: page.locator("p.font-mono", { hasText: /^GET\s*\/api\/v1\/messages\/\{id\}$/ }) });
-  const codes = getMessage.getByTestId("endpoint-errors");
-  await expect(codes).toContainText("not_found");
-  await expect(codes).toContainText("account_suspended");
+  // Each endpoint's page names the codes it can answer, linked to the catalogue.
+  await page.goto("/developers");
+  await page.getByRole("link", { name: /GET\s*\/api\/v1\/messages\/\{id\}/ }).click();
+  await expect(page.getByTestId("endpoint-path")).toHaveText(/^GET\s*\/api\/v1\/messages\/\{id\}$/);
+  const codes = page.getByRole("table", { name: "Error codes of GET /api/v1/messages/{id}" });
+  await expect(codes.getByRole("row").filter({ hasText: "account_suspended" })).toContainText("403");
   await codes.getByRole("link", { name: "not_found" }).click();
-  await expect(page).toHaveURL(/#error-not_found$/);
+  await expect(page).toHaveURL(/\/developers\/errors#error-not_found$/);
+  await page.goto("/developers");
 
   // The key answers as the page says: a malformed id is the message's not_found.
   await page.getByRole("link", { name: "Show" }).click();

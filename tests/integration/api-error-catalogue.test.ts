@@ -11,6 +11,8 @@ import { enqueueMessageEvents } from "~/.server/domains/webhooks-out/events";
 import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as developersPage from "~/routes/app/developers";
+import * as endpointPage from "~/routes/app/developer-endpoint";
+import * as errorsPage from "~/routes/app/developer-errors";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
 
@@ -103,13 +105,25 @@ describe("the public API's one catalogue of errors", () => {
     expect(ERROR_CODES.filter((c) => !used.has(c))).toEqual(["method_not_allowed"]);
   });
 
-  it("shows the catalogue and each endpoint's codes on the Developers page", async () => {
+  it("shows the catalogue on its page and each endpoint's codes on the endpoint's page", async () => {
     const t = await tenant("Catalogue Page Traders");
-    const page = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
+    const page = await run(errorsPage.loader, getRequest("/developers/errors", { cookie: t.cookie }));
     expect(page.status).toBe(200);
-    expect(page.data.errorCatalogue).toEqual(errorCatalogue());
-    const send = page.data.endpoints.find((e: { path: string; method: string }) => e.path === "/api/v1/messages" && e.method === "POST");
-    expect(send.errorCodes).toEqual(errorCodesOf(ENDPOINTS.find((e) => e.operationId === "sendMessage")!));
+    expect(page.data.errors).toEqual(errorCatalogue());
+    const tab = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));
+    expect(tab.data.endpoints.map((e: { operationId: string }) => e.operationId)).toEqual(ENDPOINTS.map((e) => e.operationId));
+    const send = await run(endpointPage.loader, getRequest("/developers/api/sendMessage", { cookie: t.cookie }), {
+      params: { operation: "sendMessage" },
+    });
+    expect(send.data.endpoint.errors.map((row: { code: string }) => row.code)).toEqual(
+      errorCodesOf(ENDPOINTS.find((e) => e.operationId === "sendMessage")!),
+    );
+    expect(send.data.endpoint.errors[0]).toEqual(errorCatalogue().find((row) => row.code === send.data.endpoint.errors[0].code));
+    // An id the API does not have: not found, with nothing else said.
+    const unknown = await run(endpointPage.loader, getRequest("/developers/api/launchRocket", { cookie: t.cookie }), {
+      params: { operation: "launchRocket" },
+    });
+    expect(unknown.status).toBe(404);
   });
 
   it("walks every endpoint through the key, the role, the id and the body: each answer is a documented code", async () => {

@@ -27,6 +27,7 @@ import { checkWebhookUrl, isForbiddenAddress } from "~/.server/domains/webhooks-
 import * as keyApi from "~/routes/api/developer.api-key";
 import * as regenerateApi from "~/routes/api/developer.api-key.regenerate";
 import * as developersPage from "~/routes/app/developers";
+import * as endpointPage from "~/routes/app/developer-endpoint";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 import { startGraphSandbox } from "../support/sandbox-waba";
@@ -354,10 +355,21 @@ describe("OpenAPI and the Developers page's examples", () => {
   it("runs the page's curl, JavaScript and Python examples successfully against the real API", async () => {
     const t = await tenant("Examples Ltd");
     type Endpoint = { method: string; path: string; example: string };
-    // The page shows one language's examples at a time (?lang=), curl unless another is asked for.
+    // The tab lists every endpoint; each endpoint's page shows its example in one language at a time
+    // (?lang=), curl unless another is asked for. The tab's own example is the message send's.
     const examplesIn = async (lang: string) => {
       const page = await run(developersPage.loader, getRequest(`/developers?lang=${lang}`, { cookie: t.cookie }));
-      return { language: page.data.language as string, endpoints: page.data.endpoints as Endpoint[] };
+      const endpoints: Endpoint[] = [];
+      for (const { operationId } of page.data.endpoints as { operationId: string }[]) {
+        const one = await run(endpointPage.loader, getRequest(`/developers/api/${operationId}?lang=${lang}`, { cookie: t.cookie }), {
+          params: { operation: operationId },
+        });
+        expect(one.data.language).toBe(page.data.language);
+        endpoints.push(one.data.endpoint as Endpoint);
+      }
+      const send = endpoints.find((e) => e.method === "POST" && e.path === "/api/v1/messages")!;
+      expect(page.data.example).toBe(send.example);
+      return { language: page.data.language as string, endpoints };
     };
     expect((await examplesIn("cobol")).language).toBe("curl");
     const pages = {

@@ -1,58 +1,121 @@
+import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { CodeBlock } from "~/components/ui/code-block";
 import { Table, type Column } from "~/components/ui/table";
 import { Tabs } from "~/components/ui/tabs";
 import { LANGUAGE_LABELS, LANGUAGES, type Language } from "./languages";
 
-export interface EndpointDoc {
+export interface EndpointEntry {
+  operationId: string;
   method: string;
   path: string;
-  description: string;
-  example: string;
-  errorCodes: string[];
+  summary: string;
 }
 
 export type ErrorRow = { code: string; status: number; meaning: string; action: string };
 
-/** Every endpoint with its example in one language (tabs switch it) and the errors it can answer. */
-export function EndpointList({ endpoints, language }: { endpoints: EndpointDoc[]; language: Language }) {
+/** An endpoint's page on the Developers tab. */
+export const endpointHref = (operationId: string) => `/developers/api/${operationId}`;
+
+/** The HTTP method as a small tag, then the path. */
+function MethodAndPath({ method, path }: { method: string; path: string }) {
   return (
-    <section className="space-y-4" aria-labelledby="endpoints-heading">
+    <span className="font-mono text-sm break-all">
+      <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{method}</span>
+      {path}
+    </span>
+  );
+}
+
+/** Tabs choosing the examples' language (`?lang=`), back at `anchor`. */
+function LanguageTabs({ language, anchor }: { language: Language; anchor: string }) {
+  return (
+    <Tabs
+      label="Examples in"
+      items={LANGUAGES.map((l) => ({ label: LANGUAGE_LABELS[l], to: `?lang=${l}#${anchor}`, current: l === language }))}
+    />
+  );
+}
+
+/** Every endpoint (method, path, what it does), each a link to its page with examples and errors. */
+export function EndpointList({ endpoints }: { endpoints: EndpointEntry[] }) {
+  return (
+    <section className="space-y-3" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading" className="text-lg font-semibold">
         Endpoints
       </h2>
-      <Tabs
-        label="Examples in"
-        items={LANGUAGES.map((l) => ({ label: LANGUAGE_LABELS[l], to: `?lang=${l}#endpoints-heading`, current: l === language }))}
-      />
-      {endpoints.map((endpoint) => (
-        <article
-          key={`${endpoint.method} ${endpoint.path}`}
-          className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-          data-testid="endpoint"
-        >
-          <p className="font-mono text-sm break-all">
-            <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{endpoint.method}</span>
-            {endpoint.path}
-          </p>
-          <p className="mt-2 text-sm text-slate-600">{endpoint.description}</p>
-          <div className="mt-3">
-            <CodeBlock code={endpoint.example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
-          </div>
-          <p className="mt-3 text-sm text-slate-600" data-testid="endpoint-errors">
-            <span className="font-medium text-slate-900">Errors it can answer: </span>
-            {endpoint.errorCodes.map((code, i) => (
-              <span key={code}>
-                {i ? ", " : ""}
-                <a href={`#error-${code}`} className="font-mono text-brand-700 underline-offset-2 hover:underline">
-                  {code}
-                </a>
-              </span>
-            ))}
-          </p>
-        </article>
-      ))}
+      <p className="text-sm text-slate-600">
+        Each endpoint&apos;s page has its examples in curl, JavaScript and Python and the errors it can answer; all the codes are in the{" "}
+        <Link to="/developers/errors" className="text-brand-700 underline">
+          error catalogue
+        </Link>
+        .
+      </p>
+      <Card as="div" padding="none">
+        <ul className="divide-y divide-slate-100">
+          {endpoints.map((endpoint) => (
+            <li key={endpoint.operationId} data-testid="endpoint">
+              <Link to={endpointHref(endpoint.operationId)} className="block px-4 py-3 hover:bg-slate-50">
+                <MethodAndPath method={endpoint.method} path={endpoint.path} />
+                <span className="mt-1 block text-sm text-slate-600">{endpoint.summary}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Card>
     </section>
+  );
+}
+
+/** The tab's own example: sending a template message, in the chosen language, with Copy. */
+export function QuickStart({ example, language }: { example: string; language: Language }) {
+  return (
+    <section className="space-y-3" aria-labelledby="quick-start-heading">
+      <h2 id="quick-start-heading" className="text-lg font-semibold">
+        Send a message
+      </h2>
+      <LanguageTabs language={language} anchor="quick-start-heading" />
+      <CodeBlock code={example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
+    </section>
+  );
+}
+
+/** One endpoint: what it does, its example in the chosen language, and each error it can answer. */
+export function EndpointDetail({
+  endpoint,
+  language,
+}: {
+  endpoint: EndpointEntry & { description: string; example: string; errors: ErrorRow[] };
+  language: Language;
+}) {
+  return (
+    <div className="space-y-6">
+      <p data-testid="endpoint-path">
+        <MethodAndPath method={endpoint.method} path={endpoint.path} />
+      </p>
+      <p className="text-slate-700">{endpoint.description}</p>
+      <section className="space-y-3" aria-labelledby="example-heading">
+        <h2 id="example-heading" className="text-lg font-semibold">
+          Example
+        </h2>
+        <LanguageTabs language={language} anchor="example-heading" />
+        <CodeBlock code={endpoint.example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
+      </section>
+      <section className="space-y-3" aria-labelledby="endpoint-errors-heading">
+        <h2 id="endpoint-errors-heading" className="text-lg font-semibold">
+          Errors it can answer
+        </h2>
+        <Card as="div" padding="none">
+          <Table
+            caption={`Error codes of ${endpoint.method} ${endpoint.path}`}
+            columns={errorColumns(true)}
+            rows={endpoint.errors}
+            rowKey={(row) => row.code}
+            empty="No error codes."
+          />
+        </Card>
+      </section>
+    </div>
   );
 }
 
@@ -60,32 +123,43 @@ export function EndpointList({ endpoints, language }: { endpoints: EndpointDoc[]
 export function ErrorCatalogue({ errors }: { errors: ErrorRow[] }) {
   return (
     <section className="space-y-4" aria-labelledby="errors-heading">
-      <h2 id="errors-heading" className="text-lg font-semibold">
-        Errors
-      </h2>
       <p className="text-sm text-slate-600">
         Every error answers <code className="font-mono">{"{ code, message }"}</code> with one of these codes, always with the same HTTP
         status. The message says what went wrong in words; a refusal for a missing permission also names it in{" "}
         <code className="font-mono">permission</code>.
       </p>
       <Card as="div" padding="none">
-        <Table caption="Error codes of the API" columns={ERROR_COLUMNS} rows={errors} rowKey={(row) => row.code} empty="No error codes." />
+        <Table
+          caption="Error codes of the API"
+          columns={errorColumns(false)}
+          rows={errors}
+          rowKey={(row) => row.code}
+          empty="No error codes."
+        />
       </Card>
     </section>
   );
 }
 
-const ERROR_COLUMNS: Column<ErrorRow>[] = [
-  {
-    key: "code",
-    header: "Code",
-    cell: (row) => (
-      <span id={`error-${row.code}`} className="font-mono text-sm">
-        {row.code}
-      </span>
-    ),
-  },
-  { key: "status", header: "HTTP status", cell: (row) => row.status },
-  { key: "meaning", header: "What it means", cell: (row) => row.meaning },
-  { key: "action", header: "What to do", cell: (row) => row.action },
-];
+/** The catalogue's columns; an endpoint's page links each code to its row in the catalogue. */
+function errorColumns(linked: boolean): Column<ErrorRow>[] {
+  return [
+    {
+      key: "code",
+      header: "Code",
+      cell: (row) =>
+        linked ? (
+          <Link to={`/developers/errors#error-${row.code}`} className="font-mono text-sm text-brand-700 underline">
+            {row.code}
+          </Link>
+        ) : (
+          <span id={`error-${row.code}`} className="font-mono text-sm">
+            {row.code}
+          </span>
+        ),
+    },
+    { key: "status", header: "HTTP status", cell: (row) => row.status },
+    { key: "meaning", header: "What it means", cell: (row) => row.meaning },
+    { key: "action", header: "What to do", cell: (row) => row.action },
+  ];
+}

@@ -1,15 +1,7 @@
 import type { ReactNode } from "react";
 
-const TONES = {
-  neutral: "bg-slate-100 text-slate-700 ring-slate-200",
-  success: "bg-brand-50 text-brand-900 ring-brand-200",
-  warning: "bg-amber-50 text-amber-900 ring-amber-200",
-  danger: "bg-red-50 text-red-800 ring-red-200",
-  info: "bg-sky-50 text-sky-800 ring-sky-200",
-  brand: "bg-brand-700 text-white ring-brand-700",
-} as const;
-
-export type BadgeTone = keyof typeof TONES;
+// Each tone's colours are the kit's classes in app/app.css (.badge-<tone>).
+export type BadgeTone = "neutral" | "success" | "warning" | "danger" | "info" | "brand";
 
 const BY_STATUS: Record<string, BadgeTone> = {
   active: "success",
@@ -59,7 +51,7 @@ export function statusTone(status: string): BadgeTone {
 export function Badge({ tone, status, children }: { tone?: BadgeTone; status?: string; children?: ReactNode }) {
   const chosen = tone ?? (status ? statusTone(status) : "neutral");
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[chosen]}`}>
+    <span className={`badge badge-${chosen}`}>
       {children ?? status}
     </span>
   );

@@ -2,28 +2,13 @@ import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
 import { LoaderCircle } from "~/components/ui/icons";
 
-const VARIANTS = {
-  // brand-700 under white text: 5.5:1 contrast (brand-600 is 3.8:1, under WCAG AA's 4.5:1).
-  primary: "bg-brand-700 text-white shadow-sm hover:bg-brand-900 disabled:bg-brand-700/60",
-  secondary: "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 disabled:text-slate-400",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/60",
-  ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
-  link: "text-brand-700 underline-offset-2 hover:underline disabled:text-slate-400",
-} as const;
-
-const SIZES = {
-  sm: "px-3 py-1.5 text-xs",
-  md: "px-4 py-2.5 text-sm",
-  lg: "px-5 py-3 text-base",
-} as const;
-
-export type ButtonVariant = keyof typeof VARIANTS;
-export type ButtonSize = keyof typeof SIZES;
+// Their looks are the kit's classes in app/app.css (.btn, .btn-<size>, .btn-<variant>).
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "link";
+export type ButtonSize = "sm" | "md" | "lg";
 
 /** The classes of a button of this variant and size: for the rare element that is neither a button nor a link. */
 export function buttonClass(variant: ButtonVariant = "primary", size: ButtonSize = "md", extra = "") {
-  const box = variant === "link" ? "p-0 text-sm" : SIZES[size];
-  return `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed ${box} ${VARIANTS[variant]} ${extra}`.trim();
+  return `btn ${variant === "link" ? "" : `btn-${size} `}btn-${variant} ${extra}`.trim();
 }
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

@@ -223,7 +223,7 @@ describe("Tabs, Badge and ProgressBar", () => {
       "warning",
       "neutral",
     ]);
-    expect(renderToStaticMarkup(<Badge status="failed" />)).toContain("bg-red-50");
+    expect(renderToStaticMarkup(<Badge status="failed" />)).toContain("badge-danger");
   });
 
   it("reports its value to assistive technology", () => {

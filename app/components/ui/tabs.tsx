@@ -17,7 +17,7 @@ export function Tabs({ items, label }: { items: TabItem[]; label: string }) {
             <Link
               to={item.to}
               aria-current={item.current ? "page" : undefined}
-              className={`inline-flex items-center gap-2 border-b-2 px-1 py-2.5 text-sm font-medium whitespace-nowrap ${item.current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"}`}
+              className="tab"
             >
               {item.label}
               {item.count !== undefined ? (

@@ -13,8 +13,7 @@ import { readWebhookSecret, rotateWebhookSecret } from "~/.server/domains/webhoo
 import { enableEndpoint, recentDeliveries, redeliver, sendTestEvent } from "~/.server/domains/webhooks-out/manage";
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 import { apiUsageStats } from "~/.server/adapters/api-v1/usage";
-import { documentedErrorCodes, openApiDocument } from "~/.server/adapters/api-v1/openapi";
-import { endpointDocs } from "~/.server/adapters/api-v1/examples";
+import { endpointIndex, quickStartExample } from "~/.server/adapters/api-v1/reference";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts, readPosted } from "~/.server/infrastructure/http/posted-fields";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -23,7 +22,7 @@ import { ApiUsageCards } from "~/components/developers/api-usage";
 import { ApiKeyCard } from "~/components/developers/api-key-card";
 import { WebhookCard } from "~/components/developers/webhook-card";
 import { DeliveriesCard } from "~/components/developers/deliveries-card";
-import { EndpointList, ErrorCatalogue } from "~/components/developers/api-reference";
+import { EndpointList, QuickStart } from "~/components/developers/api-reference";
 import { exampleLanguage } from "~/components/developers/languages";
 import type { PermissionHandle } from "~/lib/permissions";
 
@@ -73,15 +72,10 @@ export async function loader(args: Route.LoaderArgs) {
     secret,
     confirmRotateSecret: url.searchParams.get("confirm") === "rotate-secret",
     deliveries,
-    // One language's examples at a time (tabs below): the page and its data carry a third of them.
+    // One example here, in one language at a time (tabs); each endpoint's are on its own page.
     language,
-    endpoints: endpointDocs(openApiDocument()).map(({ examples, ...endpoint }) => ({
-      ...endpoint,
-      example: examples[language],
-      errorCodes: documentedErrorCodes(openApiDocument(), endpoint.path, endpoint.method),
-    })),
-    // The one catalogue of error codes, as the OpenAPI document publishes it.
-    errorCatalogue: openApiDocument()["x-error-catalogue"],
+    example: quickStartExample(language),
+    endpoints: endpointIndex(),
   };
 }
 
@@ -191,8 +185,8 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         busy={busy}
         submitting={submitting}
       />
-      <EndpointList endpoints={loaderData.endpoints} language={loaderData.language} />
-      <ErrorCatalogue errors={loaderData.errorCatalogue} />
+      <QuickStart example={loaderData.example} language={loaderData.language} />
+      <EndpointList endpoints={loaderData.endpoints} />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import type { OpenApiDocument } from "./openapi";
 
 export interface EndpointDoc {
+  /** The OpenAPI operation's id: its page on the Developers tab is /developers/api/<operationId>. */
+  operationId: string;
   method: string;
   path: string;
   summary: string;
@@ -9,6 +11,7 @@ export interface EndpointDoc {
 }
 
 interface Operation {
+  operationId: string;
   summary: string;
   description: string;
   parameters?: { name: string; in: string }[];
@@ -109,6 +112,7 @@ function writeEndpointDocs(doc: OpenApiDocument): EndpointDoc[] {
       return {
         method: METHOD,
         path,
+        operationId: op.operationId,
         summary: op.summary,
         description: op.description,
         examples: {
@@ -184,6 +188,7 @@ function fileExample(
   return {
     method: METHOD,
     path,
+    operationId: op.operationId,
     summary: op.summary,
     description: op.description,
     examples: {
@@ -247,6 +252,7 @@ function formExample(
   return {
     method: METHOD,
     path,
+    operationId: op.operationId,
     summary: op.summary,
     description: op.description,
     examples: {

@@ -1,0 +1,39 @@
+import { data } from "react-router";
+import type { Route } from "./+types/developer-endpoint";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { endpointReference } from "~/.server/adapters/api-v1/reference";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { PageTitle } from "~/components/ui/page-title";
+import { BackLink } from "~/components/ui/back-link";
+import { EndpointDetail } from "~/components/developers/api-reference";
+import { exampleLanguage } from "~/components/developers/languages";
+import type { PermissionHandle } from "~/lib/permissions";
+
+export const handle: PermissionHandle = { permission: "developer:view" };
+
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: `${page ? page.endpoint.summary : "Endpoint"} | Developers | Jumbe` },
+];
+
+/** One endpoint of the API: what it does, its example in curl, JavaScript or Python (`?lang=`), and its errors. */
+export async function loader(args: Route.LoaderArgs) {
+  await requireUserWithPermission(args, "developer:view");
+  const language = exampleLanguage(args.url);
+  const endpoint = endpointReference(args.params.operation, language);
+  if (!endpoint) throw data("No such endpoint.", { status: 404 });
+  return { endpoint, language };
+}
+
+export default function DeveloperEndpoint({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="space-y-6">
+      <BackLink to="/developers#endpoints-heading">Developers</BackLink>
+      <PageTitle>{loaderData.endpoint.summary}</PageTitle>
+      <EndpointDetail endpoint={loaderData.endpoint} language={loaderData.language} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
