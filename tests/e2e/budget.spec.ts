@@ -32,7 +32,7 @@ test("the first visit to / stays inside the public-site budget", async ({ javaSc
 // sign-up, codes: decision 060) carries at most 15 KB of JavaScript in gzip, only its own script. A
 // hydrated page carries at most 140 KB in gzip on a first visit (issue 42's goal is 120: the Overview
 // meets it), 150 KB in brotli (decision 020), and at most 25 KB more when opened after the Overview.
-test("every signed-in and auth page stays inside its JavaScript budget", async ({ javaScriptEnabled }) => {
+test("every signed-in and auth page stays inside its JavaScript and HTML budgets", async ({ javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "a measurement over HTTP; once is enough");
   const weight = "../../bench/page-weight.mjs";
   const http = "../../bench/lib/http.mjs";
@@ -43,6 +43,7 @@ test("every signed-in and auth page stays inside its JavaScript budget", async (
     overBudget?: boolean;
     overGoal?: boolean;
     js?: { brotliBytes: number; gzipBytes: number; urls: string[]; afterOverviewGzipBytes?: number };
+    html?: { rawBytes: number };
   }
   const { measurePages } = (await import(/* @vite-ignore */ weight)) as {
     measurePages: (
@@ -54,6 +55,7 @@ test("every signed-in and auth page stays inside its JavaScript budget", async (
       appGoalGzip: number;
       appCeilingGzip: number;
       nextPageBudgetGzip: number;
+      htmlBudgetRaw: number;
       pages: Weighed[];
     }>;
   };
@@ -81,7 +83,12 @@ test("every signed-in and auth page stays inside its JavaScript budget", async (
 
   const documents = pages.filter((p) => p.document);
   const consolePages = documents.filter((p) => p.path.startsWith("/admin"));
-  expect(documents.filter((p) => !consolePages.includes(p)).map((p) => p.path)).toEqual(["/login", "/signup", "/verify-otp", "/forgot-password"]);
+  expect(documents.filter((p) => !consolePages.includes(p)).map((p) => p.path)).toEqual([
+    "/login",
+    "/signup",
+    "/verify-otp",
+    "/forgot-password",
+  ]);
   expect(consolePages.map((p) => p.path)).toContain("/admin");
   for (const page of documents) {
     // Only the page's own scripts: no React, no router, no preloads. The console adds the menus' (decision 063).
@@ -90,6 +97,28 @@ test("every signed-in and auth page stays inside its JavaScript budget", async (
     expect(page.js!.urls, page.path).toEqual(own);
     expect(page.js!.gzipBytes, page.path).toBeGreaterThan(500);
   }
+  // HTML: at most 40 kB before compression for every page a phone opens by default (issue 42). The
+  // pages still over it are listed with a ceiling a little above what they weigh now, so none grows
+  // while they wait for their turn; the list only shrinks.
+  expect(report.htmlBudgetRaw).toBe(40_000);
+  const stillOver: Record<string, number> = {
+    "/chat/:conversation": 82_000,
+    "/admin/system": 80_000,
+    "/chat": 72_000,
+    "/messaging/contacts": 65_000,
+    "/billing?dialog=topup": 58_000,
+    "/developers": 52_000,
+    "/billing": 51_000,
+    "/admin/billing": 49_000,
+    "/admin/templates": 49_000,
+    "/admin/users": 48_000,
+    "/developers/errors": 47_000,
+  };
+  for (const page of pages) {
+    const ceiling = stillOver[page.path] ?? report.htmlBudgetRaw;
+    expect(page.html!.rawBytes, `${page.path}: HTML bytes`).toBeLessThanOrEqual(ceiling);
+  }
+  for (const path of Object.keys(stillOver)) expect(pages.map((p) => p.path)).toContain(path);
   // Every file really arrived compressed: nothing near the raw size.
   for (const page of pages.filter((p) => !p.document)) expect(page.js!.brotliBytes, page.path).toBeGreaterThan(50_000);
 });

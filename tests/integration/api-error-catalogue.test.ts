@@ -118,7 +118,8 @@ describe("the public API's one catalogue of errors", () => {
     expect(send.data.endpoint.errors.map((row: { code: string }) => row.code)).toEqual(
       errorCodesOf(ENDPOINTS.find((e) => e.operationId === "sendMessage")!),
     );
-    expect(send.data.endpoint.errors[0]).toEqual(errorCatalogue().find((row) => row.code === send.data.endpoint.errors[0].code));
+    const { action: _action, ...first } = errorCatalogue().find((row) => row.code === send.data.endpoint.errors[0].code)!;
+    expect(send.data.endpoint.errors[0]).toEqual(first);
     // An id the API does not have: not found, with nothing else said.
     const unknown = await run(endpointPage.loader, getRequest("/developers/api/launchRocket", { cookie: t.cookie }), {
       params: { operation: "launchRocket" },

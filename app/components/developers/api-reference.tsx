@@ -12,7 +12,7 @@ export interface EndpointEntry {
   summary: string;
 }
 
-export type ErrorRow = { code: string; status: number; meaning: string; action: string };
+export type ErrorRow = { code: string; status: number; meaning: string; action?: string };
 
 /** An endpoint's page on the Developers tab. */
 export const endpointHref = (operationId: string) => `/developers/api/${operationId}`;
@@ -160,6 +160,7 @@ function errorColumns(linked: boolean): Column<ErrorRow>[] {
     },
     { key: "status", header: "HTTP status", cell: (row) => row.status },
     { key: "meaning", header: "What it means", cell: (row) => row.meaning },
-    { key: "action", header: "What to do", cell: (row) => row.action },
+    // What to do about each is the catalogue's (an endpoint's page links there).
+    ...(linked ? [] : [{ key: "action", header: "What to do", cell: (row: ErrorRow) => row.action }]),
   ];
 }

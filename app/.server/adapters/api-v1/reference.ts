@@ -15,7 +15,7 @@ export function endpointIndex() {
   return endpointDocs(openApiDocument()).map(({ operationId, method, path, summary }) => ({ operationId, method, path, summary }));
 }
 
-/** One endpoint's page: what it does, its example in `language`, and the catalogue's rows for the codes it can answer; null for an unknown id. */
+/** One endpoint's page: what it does, its example in `language`, and the codes it can answer (status, meaning); null for an unknown id. */
 export function endpointReference(operationId: string, language: Language) {
   const doc = openApiDocument();
   const endpoint = endpointDocs(doc).find((e) => e.operationId === operationId);
@@ -29,7 +29,10 @@ export function endpointReference(operationId: string, language: Language) {
     summary: endpoint.summary,
     description: endpoint.description,
     example: endpoint.examples[language],
-    errors: codes.flatMap((code) => catalogue.filter((row) => row.code === code)),
+    // Each code with its status and meaning; what to do about it is on the catalogue's page.
+    errors: codes.flatMap((code) =>
+      catalogue.filter((row) => row.code === code).map(({ code, status, meaning }) => ({ code, status, meaning })),
+    ),
   };
 }
 
