@@ -114,7 +114,10 @@ test("the console is sent without React, and its menus close on Escape and on a 
   await signInViaForm(page, ADMIN.email, ADMIN.password, { goto: "/login?from=%2Fadmin%2Faudit" });
   await expect(page).toHaveURL(/\/admin\/audit$/);
   const scripts = await page.locator("script[src]").evaluateAll((all) => all.map((s) => new URL((s as HTMLScriptElement).src).pathname));
-  expect(scripts.sort()).toEqual([expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/), expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/)]);
+  expect(scripts.sort()).toEqual([
+    expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/),
+    expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/),
+  ]);
   expect(await page.locator("script:not([src])").count()).toBe(0);
   expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
 

@@ -50,9 +50,5 @@ export function statusTone(status: string): BadgeTone {
 /** A small label for a status or a count. Give `status` to pick the tone from it. */
 export function Badge({ tone, status, children }: { tone?: BadgeTone; status?: string; children?: ReactNode }) {
   const chosen = tone ?? (status ? statusTone(status) : "neutral");
-  return (
-    <span className={`badge badge-${chosen}`}>
-      {children ?? status}
-    </span>
-  );
+  return <span className={`badge badge-${chosen}`}>{children ?? status}</span>;
 }

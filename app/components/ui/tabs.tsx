@@ -14,11 +14,7 @@ export function Tabs({ items, label }: { items: TabItem[]; label: string }) {
       <ul className="-mb-px flex gap-4 overflow-x-auto">
         {items.map((item) => (
           <li key={item.to}>
-            <Link
-              to={item.to}
-              aria-current={item.current ? "page" : undefined}
-              className="tab"
-            >
+            <Link to={item.to} aria-current={item.current ? "page" : undefined} className="tab">
               {item.label}
               {item.count !== undefined ? (
                 <span className="rounded-full bg-slate-100 px-2 text-xs text-slate-700">{item.count}</span>
