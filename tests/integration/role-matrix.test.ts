@@ -117,6 +117,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/templates/:id/sample": (w) => `/templates/${w.template}/sample`,
   "/templates/:id/edit": (w) => `/templates/${w.template}/edit`,
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.contacts[0]}`,
+  "/developers/api/:operation": () => "/developers/api/sendMessage",
   "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.contacts[0]}/data.json`,
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.contactImport}/rejected.csv`,

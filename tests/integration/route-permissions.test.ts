@@ -87,6 +87,9 @@ const ROWS: Record<string, Row> = {
   },
   "/activity": { path: "/activity", anonymous: "login", owner: "ok", admin: "ok" },
   "/developers": { path: "/developers", anonymous: "login", owner: "ok", admin: "ok" },
+  "/developers/errors": { path: "/developers/errors", anonymous: "login", owner: "ok", admin: "ok" },
+  // An endpoint's page (api-error-catalogue.test.ts: an id the API does not have is 404).
+  "/developers/api/:operation": { path: "/developers/api/sendMessage", anonymous: "login", owner: "ok", admin: "ok" },
   // A template's media sample: another organisation's (or no) template is 404.
   "/templates/:id/sample": {
     path: "/templates/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/sample",

@@ -139,6 +139,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/templates/:id/edit": (w) => `/templates/${w.ids.template}/edit`,
   "/templates/:id/sample": (w) => `/templates/${w.ids.template}/sample`,
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.ids.contact}`,
+  "/developers/api/:operation": () => "/developers/api/sendMessage",
   "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.ids.contact}/data.json`,
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.ids.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.ids.contactImport}/rejected.csv`,
