@@ -1,7 +1,7 @@
 /** The admin System tab's time ranges (spec: 1h, 24h, 7d, 30d), each drawn in buckets of a fixed size. */
 export const SYSTEM_RANGES = {
   "1h": { hours: 1, bucketSeconds: 60, words: "the last hour", label: "Last hour" },
-  "24h": { hours: 24, bucketSeconds: 30 * 60, words: "the last 24 hours", label: "Last 24 hours" },
+  "24h": { hours: 24, bucketSeconds: 3600, words: "the last 24 hours", label: "Last 24 hours" },
   "7d": { hours: 7 * 24, bucketSeconds: 4 * 3600, words: "the last 7 days", label: "Last 7 days" },
   "30d": { hours: 30 * 24, bucketSeconds: 24 * 3600, words: "the last 30 days", label: "Last 30 days" },
 } as const;

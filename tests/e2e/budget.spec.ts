@@ -102,18 +102,19 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
   // while they wait for their turn; the list only shrinks.
   expect(report.htmlBudgetRaw).toBe(40_000);
   const stillOver: Record<string, number> = {
-    "/chat/:conversation": 82_000,
-    "/admin/system": 80_000,
-    "/chat": 72_000,
-    "/messaging/contacts": 65_000,
-    "/billing?dialog=topup": 58_000,
-    "/developers": 52_000,
-    "/billing": 51_000,
-    "/admin/billing": 49_000,
-    "/admin/templates": 49_000,
-    "/admin/users": 48_000,
-    "/developers/errors": 47_000,
+    "/chat/:conversation": 64_000,
+    // Its charts grow with the instances that sampled in the range: the browser suite starts several.
+    "/admin/system": 66_000,
+    "/messaging/contacts": 56_000,
+    "/billing?dialog=topup": 55_000,
+    "/chat": 53_000,
+    "/developers": 49_000,
+    "/billing": 48_000,
+    "/admin/templates": 47_000,
+    "/developers/errors": 45_000,
+    "/admin/billing": 44_000,
   };
+
   for (const page of pages) {
     const ceiling = stillOver[page.path] ?? report.htmlBudgetRaw;
     expect(page.html!.rawBytes, `${page.path}: HTML bytes`).toBeLessThanOrEqual(ceiling);

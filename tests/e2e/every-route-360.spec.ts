@@ -218,6 +218,8 @@ const BUSINESS: Walk[] = [
   ["embedded-callback", "/embedded-callback"],
   ["activity", "/activity"],
   ["developers", "/developers"],
+  ["developers/errors", "/developers/errors"],
+  ["developers/api/:operation", "/developers/api/sendMessage"],
   ["search", "/search?q=a"],
   ["templates", "/templates"],
   ["templates/new", "/templates/new"],

@@ -7,6 +7,7 @@ import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as usersExport } from "~/routes/admin/users-export";
 import { action as userAction, loader as userLoader } from "~/routes/admin/user";
 import { SUSPENSION_HOLD_HOURS } from "~/.server/domains/admin/users/suspension";
+import { USERS_PAGE_SIZE } from "~/.server/domains/admin/users/list";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { nairobiDate } from "~/lib/dates";
 import { foldAnalytics } from "~/.server/domains/analytics/fold";
@@ -154,15 +155,15 @@ describe("the Users tab", () => {
     ]);
     expect(bad.data.rows).toHaveLength(3);
 
-    // 30 more tenants: 33 in pages of 25.
+    // 30 more tenants: 33 in pages of USERS_PAGE_SIZE (20).
     await db().execute(sql`
       insert into organizations (name, business_id, status, plan_type)
       select 'Kiosk ' || lpad(i::text, 2, '0'), 'BIZ-PAGE-' || i, 'active', 'Starter' from generate_series(1, 30) i`);
     const first = await list(platform.cookie, "?sort=business&dir=asc");
     expect(first.data).toMatchObject({ total: 33, page: 1, pages: 2 });
-    expect(first.data.rows).toHaveLength(25);
+    expect(first.data.rows).toHaveLength(USERS_PAGE_SIZE);
     const second = await list(platform.cookie, "?sort=business&dir=asc&page=2");
-    expect(second.data.rows).toHaveLength(8);
+    expect(second.data.rows).toHaveLength(33 - USERS_PAGE_SIZE);
     expect(names(second.data.rows).at(-1)).toBe("Kiosk 30");
     expect(new Set([...names(first.data.rows), ...names(second.data.rows)]).size).toBe(33);
     // The page as served: sorted by name, its pager says Previous and Next (never Newer and Older).

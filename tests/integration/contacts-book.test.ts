@@ -6,7 +6,7 @@ import { mergeContacts } from "~/.server/domains/contacts/merge";
 import { contactDataExport, eraseContact } from "~/.server/domains/contacts/rights";
 import { deleteSegment, getSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
 import { contactTimeline } from "~/.server/domains/contacts/timeline";
-import { contactsPage, countMatching } from "~/.server/domains/contacts/page";
+import { CONTACTS_PAGE_SIZE, contactsPage, countMatching } from "~/.server/domains/contacts/page";
 import { contactFilterOf, readContactFilterParams } from "~/lib/contact-filter";
 import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
 import { contactTagChoices } from "~/.server/domains/contacts/tags";
@@ -315,18 +315,21 @@ describe("the Contacts tab's pages and the fields", () => {
     expect(first.contacts[0]!.name).toBe("P001");
     expect(first.newer).toBeNull();
     const second = await contactsPage(t.organizationId, {}, { after: first.older });
-    expect(first.contacts).toHaveLength(25);
-    expect(second.contacts[0]!.name).toBe("P026");
+    const name = (n: number) => `P${String(n).padStart(3, "0")}`;
+    expect(first.contacts).toHaveLength(CONTACTS_PAGE_SIZE);
+    expect(second.contacts[0]!.name).toBe(name(CONTACTS_PAGE_SIZE + 1));
     const back = await contactsPage(t.organizationId, {}, { before: second.newer });
     expect(back.contacts.map((c) => c.name)).toEqual(first.contacts.map((c) => c.name));
-    // 120 = four pages of 25 and a last of 20.
+    // Every page of the 120 in turn, the last one ending the list.
     let page = second;
-    for (const name of ["P051", "P076", "P101"]) {
+    let start = CONTACTS_PAGE_SIZE + 1;
+    while (page.older) {
       page = await contactsPage(t.organizationId, {}, { after: page.older });
-      expect(page.contacts[0]!.name).toBe(name);
+      start += CONTACTS_PAGE_SIZE;
+      expect(page.contacts[0]!.name).toBe(name(start));
     }
-    expect(page.contacts).toHaveLength(20);
-    expect(page.older).toBeNull();
+    expect(page.contacts).toHaveLength(120 - start + 1);
+    expect(start + page.contacts.length - 1).toBe(120);
     // A forged cursor is the first page, never an error.
     expect((await contactsPage(t.organizationId, {}, { after: "garbage" })).contacts[0]!.name).toBe("P001");
   });

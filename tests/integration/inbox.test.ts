@@ -5,7 +5,7 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
-import { findConversation, listConversations } from "~/.server/domains/inbox/list";
+import { findConversation, listConversations, LIST_PAGE_SIZE } from "~/.server/domains/inbox/list";
 import { threadOf } from "~/.server/domains/inbox/thread";
 import { addNote, assignConversation, markConversationOpened, sendReply, setConversationState } from "~/.server/domains/inbox/actions";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
@@ -120,7 +120,7 @@ describe("the conversation list", () => {
 
   it("pages with a keyset cursor, and a bad cursor is the first page", async () => {
     const t = await tenant("Nyeri Dairy Co-op");
-    for (let i = 0; i < 27; i++)
+    for (let i = 0; i < LIST_PAGE_SIZE + 2; i++)
       await rawQuery(
         `with c as (insert into contacts (organization_id, name, phone, wa_id) values ($1, $2, $3, $4) returning id)
          insert into conversations (organization_id, phone_number_id, contact_id, last_message_at) select $1, $5, id, now() - make_interval(mins => $6) from c`,
@@ -134,12 +134,12 @@ describe("the conversation list", () => {
         ],
       );
     const first = await listConversations(t.organizationId, { viewerId: t.user.id });
-    expect(first.rows).toHaveLength(25);
+    expect(first.rows).toHaveLength(LIST_PAGE_SIZE);
     expect(first.next).toBeTruthy();
     const second = await listConversations(t.organizationId, { viewerId: t.user.id, cursor: first.next });
-    expect(second.rows.map((r) => r.name)).toEqual(["Customer 25", "Customer 26"]);
+    expect(second.rows.map((r) => r.name)).toEqual([`Customer ${LIST_PAGE_SIZE}`, `Customer ${LIST_PAGE_SIZE + 1}`]);
     expect(second.next).toBeNull();
-    expect((await listConversations(t.organizationId, { viewerId: t.user.id, cursor: "not-a-cursor" })).rows).toHaveLength(25);
+    expect((await listConversations(t.organizationId, { viewerId: t.user.id, cursor: "not-a-cursor" })).rows).toHaveLength(LIST_PAGE_SIZE);
   });
 });
 

@@ -14,8 +14,9 @@ export interface EndpointEntry {
 
 export type ErrorRow = { code: string; status: number; meaning: string; action?: string };
 
-/** An endpoint's page on the Developers tab. */
-export const endpointHref = (operationId: string) => `/developers/api/${operationId}`;
+/** An endpoint's page on the Developers tab, its examples in the language chosen (curl unless another). */
+export const endpointHref = (operationId: string, language: Language) =>
+  `/developers/api/${operationId}${language === "curl" ? "" : `?lang=${language}`}`;
 
 /** The HTTP method as a small tag, then the path. */
 function MethodAndPath({ method, path }: { method: string; path: string }) {
@@ -37,8 +38,8 @@ function LanguageTabs({ language, anchor }: { language: Language; anchor: string
   );
 }
 
-/** Every endpoint (method, path, what it does), each a link to its page with examples and errors. */
-export function EndpointList({ endpoints }: { endpoints: EndpointEntry[] }) {
+/** Every endpoint (method, path, what it does), each a link to its page with examples (in `language`) and errors. */
+export function EndpointList({ endpoints, language }: { endpoints: EndpointEntry[]; language: Language }) {
   return (
     <section className="space-y-3" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading" className="text-lg font-semibold">
@@ -55,7 +56,7 @@ export function EndpointList({ endpoints }: { endpoints: EndpointEntry[] }) {
         <ul className="divide-y divide-slate-100">
           {endpoints.map((endpoint) => (
             <li key={endpoint.operationId} data-testid="endpoint">
-              <Link to={endpointHref(endpoint.operationId)} className="block px-4 py-3 hover:bg-slate-50">
+              <Link to={endpointHref(endpoint.operationId, language)} className="block px-4 py-3 hover:bg-slate-50">
                 <MethodAndPath method={endpoint.method} path={endpoint.path} />
                 <span className="mt-1 block text-sm text-slate-600">{endpoint.summary}</span>
               </Link>

@@ -150,37 +150,28 @@ export function ConversationList({
                 to={placeHref(`/chat/${row.id}`, place)}
                 aria-current={row.id === activeId ? "page" : undefined}
                 data-conversation={row.id}
-                className={`flex gap-3 px-3 py-2.5 hover:bg-slate-50 ${row.id === activeId ? "bg-brand-50" : ""}`}
+                data-unread={row.unread ? "" : undefined}
+                className="convo"
               >
-                <span
-                  aria-hidden="true"
-                  className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-semibold text-slate-700"
-                >
+                <span aria-hidden="true" className="convo-avatar">
                   {row.name.replace(/^\+/, "").slice(0, 1).toUpperCase()}
                 </span>
                 <span className="min-w-0 flex-1">
-                  <span className="flex items-baseline justify-between gap-2">
-                    <span className={`truncate text-sm ${row.unread ? "font-bold text-slate-900" : "font-medium text-slate-800"}`}>
-                      {row.name}
-                    </span>
-                    <span className={`shrink-0 text-xs ${row.unread ? "font-semibold text-brand-700" : "text-slate-500"}`}>
-                      {when(row.lastMessageAt, now)}
-                    </span>
+                  <span className="convo-top">
+                    <span className="convo-name">{row.name}</span>
+                    <span className="convo-when">{when(row.lastMessageAt, now)}</span>
                   </span>
-                  <span className="flex items-center gap-1 text-xs text-slate-600">
+                  <span className="convo-last">
                     {row.lastMessage?.direction === "outbound" ? <Tick status={row.lastMessage.status} /> : null}
                     <span className="truncate">{row.lastMessage?.text || "No messages yet"}</span>
                     {row.unread ? (
-                      <span
-                        className="ml-auto shrink-0 rounded-full bg-brand-700 px-1.5 text-[11px] font-bold text-white"
-                        aria-label={`${row.unread} unread`}
-                      >
+                      <span className="convo-count" aria-label={`${row.unread} unread`}>
                         {row.unread > 99 ? "99+" : row.unread}
                       </span>
                     ) : null}
                   </span>
-                  <span className="mt-0.5 flex flex-wrap items-center gap-x-2 text-[11px] text-slate-500">
-                    <span className={row.window.open ? "text-brand-800" : ""}>{windowWords(row.window, now, true)}</span>
+                  <span className="convo-meta">
+                    <span className={row.window.open ? "text-brand-800" : undefined}>{windowWords(row.window, now, true)}</span>
                     {row.status === "resolved" ? <span>Resolved</span> : null}
                     {row.assignee ? <span>· {row.assignee.name}</span> : null}
                   </span>

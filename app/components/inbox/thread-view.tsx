@@ -31,12 +31,10 @@ function Ticks({ message }: { message: ThreadMessage }) {
 function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessage; canReply: boolean; replyHref: string }) {
   const outbound = message.direction === "outbound";
   return (
-    <li className={`flex ${outbound ? "justify-end" : "justify-start"}`} data-message={message.id} data-status={message.status}>
-      <div
-        className={`max-w-[85%] rounded-lg px-3 py-2 text-sm shadow-sm sm:max-w-[70%] ${outbound ? "bg-brand-50 text-slate-900" : "bg-white text-slate-900"} ${message.status === "failed" ? "ring-1 ring-red-300" : ""}`}
-      >
+    <li className="msg" data-outbound={outbound ? "" : undefined} data-message={message.id} data-status={message.status}>
+      <div className="msg-bubble">
         {message.sentBy || message.source ? (
-          <p className="mb-0.5 text-[11px] font-semibold text-brand-800">
+          <p className="msg-sender">
             {message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}
           </p>
         ) : null}
@@ -47,7 +45,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
           </p>
         ) : null}
         <MessageBody content={message.content} />
-        <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500">
+        <p className="msg-time">
           <time dateTime={message.at}>{formatTime(message.at)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>
@@ -79,11 +77,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
           </div>
         ) : null}
         {canReply && !outbound ? (
-          <Link
-            to={replyHref}
-            className="mt-0.5 inline-flex items-center gap-1 text-[11px] font-medium text-slate-500 hover:text-brand-700"
-            aria-label="Reply to this message"
-          >
+          <Link to={replyHref} className="msg-reply" aria-label="Reply to this message">
             <Reply size={12} /> Reply
           </Link>
         ) : null}

@@ -1,12 +1,11 @@
 import { Link } from "react-router";
 import { formatWhen } from "~/lib/dates";
 
-/** A notification as the bell and /notifications show it. */
+/** A notification as the bell and /notifications show it (the bell has no body: it lists titles). */
 export interface ShownNotification {
   id: string;
   title: string;
-  body: string;
-  link: string | null;
+  body?: string;
   at: string;
   read: boolean;
 }
@@ -31,7 +30,7 @@ export function NotificationItem({ notification: n, compact = false }: { notific
           {n.read ? null : <span className="sr-only">Unread: </span>}
           {n.title}
         </Link>
-        {n.body ? <p className={`text-sm text-slate-600 ${compact ? "line-clamp-2" : ""}`}>{n.body}</p> : null}
+        {n.body ? <p className="text-sm text-slate-600">{n.body}</p> : null}
         <p className="text-xs text-slate-500">{formatWhen(n.at)}</p>
       </div>
     </div>

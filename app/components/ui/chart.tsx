@@ -78,34 +78,32 @@ export function BarChart({
     <ChartFigure title={title} data={data} formatValue={formatValue} labelHeader={labelHeader} valueHeader={valueHeader}>
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
-        {data.map((point, i) => {
-          const h = (point.value / max) * innerH;
-          const x = PAD.left + i * slot + (slot - barW) / 2;
-          return (
-            <rect
-              key={point.label}
-              x={x.toFixed(1)}
-              y={(height - PAD.bottom - h).toFixed(1)}
-              width={barW.toFixed(1)}
-              height={h.toFixed(1)}
-              rx="2"
-              className={barClassName}
-            />
-          );
-        })}
-        {data.map((point, i) =>
-          i % every === 0 ? (
-            <text
-              key={point.label}
-              x={(PAD.left + i * slot + slot / 2).toFixed(1)}
-              y={height - 8}
-              textAnchor="middle"
-              className="fill-slate-500 text-[11px]"
-            >
-              {point.label}
-            </text>
-          ) : null,
-        )}
+        {/* The bars' fill and the labels' looks once, on their group: a chart has up to 60 of each. */}
+        <g className={barClassName}>
+          {data.map((point, i) => {
+            const h = (point.value / max) * innerH;
+            const x = PAD.left + i * slot + (slot - barW) / 2;
+            return (
+              <rect
+                key={point.label}
+                x={x.toFixed(1)}
+                y={(height - PAD.bottom - h).toFixed(1)}
+                width={barW.toFixed(1)}
+                height={h.toFixed(1)}
+                rx="2"
+              />
+            );
+          })}
+        </g>
+        <g textAnchor="middle" className="fill-slate-500 text-[11px]">
+          {data.map((point, i) =>
+            i % every === 0 ? (
+              <text key={point.label} x={(PAD.left + i * slot + slot / 2).toFixed(1)} y={height - 8}>
+                {point.label}
+              </text>
+            ) : null,
+          )}
+        </g>
       </svg>
     </ChartFigure>
   );
@@ -126,13 +124,15 @@ export function LineChart({ title, data, formatValue, height = 180 }: ChartProps
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {area ? <path d={area} className="fill-brand-100" /> : null}
         {line ? <path d={line} fill="none" strokeWidth="2" className="stroke-brand-700" vectorEffect="non-scaling-stroke" /> : null}
-        {data.map((point, i) =>
-          i % every === 0 ? (
-            <text key={point.label} x={points[i]![0].toFixed(1)} y={height - 8} textAnchor="middle" className="fill-slate-500 text-[11px]">
-              {point.label}
-            </text>
-          ) : null,
-        )}
+        <g textAnchor="middle" className="fill-slate-500 text-[11px]">
+          {data.map((point, i) =>
+            i % every === 0 ? (
+              <text key={point.label} x={points[i]![0].toFixed(1)} y={height - 8}>
+                {point.label}
+              </text>
+            ) : null,
+          )}
+        </g>
       </svg>
     </ChartFigure>
   );

@@ -186,7 +186,7 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         submitting={submitting}
       />
       <QuickStart example={loaderData.example} language={loaderData.language} />
-      <EndpointList endpoints={loaderData.endpoints} />
+      <EndpointList endpoints={loaderData.endpoints} language={loaderData.language} />
     </div>
   );
 }

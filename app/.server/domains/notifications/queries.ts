@@ -19,6 +19,12 @@ export interface NotificationView {
   read: boolean;
 }
 
+/**
+ * A notification as the bell lists it on every signed-in page: its title, when, and whether it is
+ * read. What it says in full is on /notifications (issue 42: the bodies were 1-2 KB of every page).
+ */
+export type BellItem = Pick<NotificationView, "id" | "title" | "at" | "read">;
+
 /** The most the bell counts: beyond it shows "99+". */
 export const UNREAD_CAP = 100;
 /** The bell's latest few. */
@@ -49,7 +55,7 @@ const view = (r: Row): NotificationView => ({
  * The bell: the member's latest notifications and how many are unread (counted to UNREAD_CAP), in
  * one statement. It runs on every signed-in page.
  */
-export async function bellOf(reader: Reader): Promise<{ unread: number; items: NotificationView[] }> {
+export async function bellOf(reader: Reader): Promise<{ unread: number; items: BellItem[] }> {
   return (await shellReadsOf(reader, { inbox: false })).bell;
 }
 
@@ -61,23 +67,28 @@ export async function bellOf(reader: Reader): Promise<{ unread: number; items: N
 export async function shellReadsOf(
   reader: Reader,
   options: { inbox: boolean },
-): Promise<{ bell: { unread: number; items: NotificationView[] }; inboxUnread: number | null }> {
+): Promise<{ bell: { unread: number; items: BellItem[] }; inboxUnread: number | null }> {
   const inbox = options.inbox
     ? `(select count(*)::int from (
          select 1 from conversations where organization_id = $2 and unread_count > 0 limit ${UNREAD_CAP}) i)`
     : "null::int";
-  const rows = await rawQuery<Row & { unread: number; inbox_unread: number | null }>(
-    `select c.unread, ${inbox} as inbox_unread, n.id, n.event, n.title, n.body, n.link, n.created_at, n.read_at
+  const rows = await rawQuery<Pick<Row, "id" | "title" | "created_at" | "read_at"> & { unread: number; inbox_unread: number | null }>(
+    `select c.unread, ${inbox} as inbox_unread, n.id, n.title, n.created_at, n.read_at
      from (select count(*)::int as unread from (
              select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) c
      left join lateral (
-       select id, event, title, body, link, created_at, read_at from notifications
+       select id, title, created_at, read_at from notifications
        where user_id = $1 and organization_id = $2 order by created_at desc nulls last, id desc nulls last limit ${BELL_ROWS}) n on true`,
     [reader.userId, reader.organizationId],
   );
   const inboxUnread = rows[0]?.inbox_unread;
   return {
-    bell: { unread: Number(rows[0]?.unread ?? 0), items: rows.filter((r) => r.id).map(view) },
+    bell: {
+      unread: Number(rows[0]?.unread ?? 0),
+      items: rows
+        .filter((r) => r.id)
+        .map((r) => ({ id: r.id, title: r.title, at: new Date(r.created_at).toISOString(), read: r.read_at !== null })),
+    },
     inboxUnread: inboxUnread === null || inboxUnread === undefined ? null : Number(inboxUnread),
   };
 }

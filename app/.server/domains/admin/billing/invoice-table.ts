@@ -15,7 +15,7 @@ import { AMOUNT_DUE_SQL } from "../../billing/invoices";
  */
 export const INVOICE_SORTS = ["issued", "amount", "number"] as const;
 export type InvoiceSort = (typeof INVOICE_SORTS)[number];
-export const INVOICE_PAGE_SIZE = 25;
+export const INVOICE_PAGE_SIZE = 20;
 
 export interface InvoiceFilters {
   q: string;

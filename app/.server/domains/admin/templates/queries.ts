@@ -32,7 +32,7 @@ export interface AdminTemplateFilters {
   dir: "asc" | "desc";
 }
 
-export const ADMIN_TEMPLATE_PAGE_SIZE = 25;
+export const ADMIN_TEMPLATE_PAGE_SIZE = 20;
 
 /** The filters a URL asks for; unknown values are ignored (they come from links and the GET form). */
 export function readAdminTemplateFilters(params: URLSearchParams): AdminTemplateFilters {

@@ -10,7 +10,7 @@ import { USER_PLANS, USER_STATUSES } from "~/lib/admin-users";
 export { USER_PLANS, USER_STATUSES };
 
 export const USER_SORTS = ["business", "plan", "status", "joined"] as const;
-export const USERS_PAGE_SIZE = 25;
+export const USERS_PAGE_SIZE = 20;
 const QUERY_MAX = 100;
 
 export type UserSort = (typeof USER_SORTS)[number];
