@@ -34,9 +34,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
     <li className="msg" data-outbound={outbound ? "" : undefined} data-message={message.id} data-status={message.status}>
       <div className="msg-bubble">
         {message.sentBy || message.source ? (
-          <p className="msg-sender">
-            {message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}
-          </p>
+          <p className="msg-sender">{message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}</p>
         ) : null}
         {message.replyTo ? (
           <p className="mb-1 truncate border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-600">
