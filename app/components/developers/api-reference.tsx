@@ -22,7 +22,7 @@ export const endpointHref = (operationId: string, language: Language) =>
 function MethodAndPath({ method, path }: { method: string; path: string }) {
   return (
     <span className="font-mono text-sm break-all">
-      <span className="mr-2 rounded bg-brand-100 px-2 py-0.5 font-semibold text-brand-900">{method}</span>
+      <span className="api-method">{method}</span>
       {path}
     </span>
   );
@@ -56,9 +56,9 @@ export function EndpointList({ endpoints, language }: { endpoints: EndpointEntry
         <ul className="divide-y divide-slate-100">
           {endpoints.map((endpoint) => (
             <li key={endpoint.operationId} data-testid="endpoint">
-              <Link to={endpointHref(endpoint.operationId, language)} className="block px-4 py-3 hover:bg-slate-50">
+              <Link to={endpointHref(endpoint.operationId, language)} className="link-row">
                 <MethodAndPath method={endpoint.method} path={endpoint.path} />
-                <span className="mt-1 block text-sm text-slate-600">{endpoint.summary}</span>
+                <span className="link-row-detail">{endpoint.summary}</span>
               </Link>
             </li>
           ))}

@@ -15,18 +15,12 @@ export interface ShownNotification {
  * what it is about (without JavaScript too). Unread ones are bold with a dot, and say so to screen readers.
  */
 export function NotificationItem({ notification: n, compact = false }: { notification: ShownNotification; compact?: boolean }) {
+  // Its looks are app/app.css's .notice classes (the bell lists five on every page).
   return (
-    <div className={`flex gap-3 rounded-lg ${compact ? "px-2 py-2" : "px-4 py-3"} ${n.read ? "" : "bg-brand-50/60"}`}>
-      <span
-        aria-hidden
-        className={`mt-1.5 size-2 shrink-0 rounded-full ${n.read ? "bg-transparent" : "bg-red-500"}`}
-        data-testid={n.read ? undefined : "notification-unread"}
-      />
+    <div className={compact ? "notice notice-compact" : "notice"} data-unread={n.read ? undefined : ""}>
+      <span aria-hidden className="notice-dot" data-testid={n.read ? undefined : "notification-unread"} />
       <div className="min-w-0 flex-1">
-        <Link
-          to={`/notifications/${n.id}`}
-          className={`block text-sm hover:underline ${n.read ? "text-slate-700" : "font-semibold text-slate-900"}`}
-        >
+        <Link to={`/notifications/${n.id}`} className="notice-title">
           {n.read ? null : <span className="sr-only">Unread: </span>}
           {n.title}
         </Link>

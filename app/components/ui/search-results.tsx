@@ -49,7 +49,7 @@ export function SearchResults({
       <ul className="divide-y divide-slate-100">
         {section.hits.map((hit, i) => (
           <li key={i}>
-            <Link to={hit.to} className="block px-4 py-3 hover:bg-slate-50">
+            <Link to={hit.to} className="link-row">
               {/* Mostly names people typed: an organisation's, a person's, a contact's. */}
               <span className="block font-medium text-slate-900">
                 <Name>{hit.title}</Name>
