@@ -49,7 +49,8 @@ export const PAGES = [
   { path: "/activity", as: "individual" },
   { path: "/developers", as: "individual" },
   { path: "/developers/api/sendMessage", as: "individual" },
-  { path: "/developers/errors", as: "individual" },
+  // A reference page sent without React (decision 063), with the kit's two scripts.
+  { path: "/developers/errors", as: "individual", document: true },
   { path: "/search?q=a", as: "individual" },
   { path: "/templates", as: "individual" },
   { path: "/templates/new", as: "individual" },

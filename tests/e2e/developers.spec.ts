@@ -220,6 +220,8 @@ test("the Developers pages list the API's error codes, and each endpoint's, as t
   await signIn(page, user.email, user.password, { to: "/developers" });
   await page.getByRole("link", { name: "error catalogue" }).click();
   await expect(page.getByRole("heading", { name: "API errors", level: 1 })).toBeVisible();
+  // A reference page sent as a document without React (decision 063).
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
   const table = page.getByRole("table", { name: "Error codes of the API" });
   const suspended = table.getByRole("row").filter({ hasText: "account_suspended" });
   await expect(suspended).toContainText("403");

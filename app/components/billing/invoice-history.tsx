@@ -51,7 +51,7 @@ export function disputeOutcomeWords(outcome: NonNullable<InvoiceListRow["dispute
   return `Dispute resolved: credited by ${outcome.creditNoteNumber ?? "a credit note"}${outcome.note ? ` (${outcome.note})` : ""}`;
 }
 
-const linkClass = "font-medium text-brand-700 hover:underline";
+const linkClass = "font-medium link-hover";
 
 /** The organisation's invoices and receipts: view, download, and (for owners and admins) dispute. */
 export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceListRow[]; disputeHref: ((id: string) => string) | null }) {

@@ -47,7 +47,7 @@ export function EndpointList({ endpoints, language }: { endpoints: EndpointEntry
       </h2>
       <p className="text-sm text-slate-600">
         Each endpoint&apos;s page has its examples in curl, JavaScript and Python and the errors it can answer; all the codes are in the{" "}
-        <Link to="/developers/errors" className="text-brand-700 underline">
+        <Link to="/developers/errors" reloadDocument className="text-brand-700 underline">
           error catalogue
         </Link>
         .
@@ -150,7 +150,8 @@ function errorColumns(linked: boolean): Column<ErrorRow>[] {
       header: "Code",
       cell: (row) =>
         linked ? (
-          <Link to={`/developers/errors#error-${row.code}`} className="font-mono text-sm text-brand-700 underline">
+          // A document of its own (no React there): the browser loads it and goes to the code's row.
+          <Link to={`/developers/errors#error-${row.code}`} reloadDocument className="font-mono text-sm text-brand-700 underline">
             {row.code}
           </Link>
         ) : (

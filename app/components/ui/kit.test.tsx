@@ -393,13 +393,13 @@ describe("PageTitle", () => {
 
 describe("TextLink", () => {
   it("is a brand-coloured link, underlined in a sentence or on hover when it stands alone", () => {
-    expect(render(<TextLink to="/billing">Top up</TextLink>)).toContain('class="text-brand-700 underline" href="/billing"');
+    expect(render(<TextLink to="/billing">Top up</TextLink>)).toContain('class="link" href="/billing"');
     expect(
       render(
         <TextLink to="/chat" weight="semibold" underline="hover">
           View all
         </TextLink>,
       ),
-    ).toContain('class="font-semibold text-brand-700 hover:underline"');
+    ).toContain('class="font-semibold link-hover"');
   });
 });

@@ -1,7 +1,8 @@
 import { Link, type LinkProps } from "react-router";
 
 const WEIGHT = { normal: "", medium: "font-medium", semibold: "font-semibold" } as const;
-const UNDERLINE = { always: "underline", hover: "hover:underline" } as const;
+// The brand colour and the underline are app/app.css's .link and .link-hover: a list has dozens.
+const UNDERLINE = { always: "link", hover: "link-hover" } as const;
 
 /**
  * A link inside text or beside a figure ("Top up", "View all"): the brand colour, underlined
@@ -12,5 +13,5 @@ export function TextLink({
   underline = "always",
   ...props
 }: Omit<LinkProps, "className"> & { weight?: keyof typeof WEIGHT; underline?: keyof typeof UNDERLINE }) {
-  return <Link {...props} className={[WEIGHT[weight], "text-brand-700", UNDERLINE[underline]].filter(Boolean).join(" ")} />;
+  return <Link {...props} className={[WEIGHT[weight], UNDERLINE[underline]].filter(Boolean).join(" ")} />;
 }

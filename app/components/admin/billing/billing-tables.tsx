@@ -9,7 +9,7 @@ import { Table, type Column } from "~/components/ui/table";
 import { invoicePaymentWords } from "~/lib/admin-billing";
 import { formatInvoiceDate, formatKes } from "~/lib/invoice";
 
-export const link = "font-medium text-brand-700 hover:underline";
+export const link = "font-medium link-hover";
 
 /** The table of every organisation's invoices. */
 export const INVOICE_COLUMNS: Column<AdminInvoiceRow>[] = [
