@@ -1,11 +1,11 @@
 import { documentedErrorCodes, openApiDocument } from "./openapi";
-import { endpointDocs } from "./examples";
+import { endpointDocs, type EndpointDoc } from "./examples";
 
 // The Developers tab's reference, from the OpenAPI document: a short list of every endpoint on the
 // tab itself, and each endpoint's examples and errors on a page of its own (issue 42: the whole
 // reference in one page was 147 KB of HTML).
 
-type Language = "curl" | "javascript" | "python";
+type Language = keyof EndpointDoc["examples"];
 
 /** The operation the tab's own example shows (the spec's POST to the messages path). */
 export const QUICK_START_OPERATION = "sendMessage";
@@ -38,7 +38,7 @@ export function endpointReference(operationId: string, language: Language) {
 
 /** The tab's own example in `language`. */
 export function quickStartExample(language: Language) {
-  return endpointReference(QUICK_START_OPERATION, language)!.example;
+  return endpointDocs(openApiDocument()).find((e) => e.operationId === QUICK_START_OPERATION)!.examples[language];
 }
 
 /** The one catalogue of error codes, as the OpenAPI document publishes it. */
