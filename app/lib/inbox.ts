@@ -42,6 +42,25 @@ export interface ConversationRow {
   window: ServiceWindow;
 }
 
+/** A conversation as a line of the list shows it (and the live stream's rows, which carry more, update it). */
+export type ConversationListRow = Omit<ConversationRow, "contactId" | "phone" | "businessNumber" | "lastInboundAt">;
+
+/** A line shows the start of the last message: a phone about 40 characters of it, a wide list 50. */
+export const LIST_PREVIEW_MAX = 80;
+
+/** The list's line of a conversation: what it shows and filters on, not the thread's header details. */
+export function listRowOf({
+  contactId: _contact,
+  phone: _phone,
+  businessNumber: _number,
+  lastInboundAt: _inbound,
+  ...row
+}: ConversationRow): ConversationListRow {
+  const last = row.lastMessage;
+  if (!last || last.text.length <= LIST_PREVIEW_MAX) return row;
+  return { ...row, lastMessage: { ...last, text: `${last.text.slice(0, LIST_PREVIEW_MAX - 1).trimEnd()}…` } };
+}
+
 export type MessageStatus = "queued" | "sent" | "delivered" | "read" | "failed" | "received";
 
 export type MediaKind = "image" | "video" | "audio" | "document" | "sticker";

@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
-import type { ConversationRow } from "~/lib/inbox";
+import type { ConversationListRow } from "~/lib/inbox";
 import { Link } from "react-router";
 import { useCan } from "~/components/layout/shell-role";
 import { buttonClass } from "~/components/ui/button";
 import { Plus } from "~/components/ui/icons";
-import { ConversationList, type ListPlaceView } from "./conversation-list";
+import { TextLink } from "~/components/ui/text-link";
+import { ConversationList, placeHref, type ListPlaceView } from "./conversation-list";
 
 /**
  * The inbox's two panes: the list and a conversation side by side on a wide screen; on a phone one
@@ -21,7 +22,7 @@ export function InboxScreen({
   live,
   children,
 }: {
-  rows: ConversationRow[];
+  rows: ConversationListRow[] | null;
   place: ListPlaceView;
   numbers: { id: string; label: string }[];
   next: string | null;
@@ -46,7 +47,13 @@ export function InboxScreen({
             </Link>
           </div>
         ) : null}
-        <ConversationList rows={rows} place={place} numbers={numbers} activeId={activeId} next={next} now={now} reloadHref={reloadHref} />
+        {rows ? (
+          <ConversationList rows={rows} place={place} numbers={numbers} activeId={activeId} next={next} now={now} reloadHref={reloadHref} />
+        ) : (
+          <p className="flex-1 px-3 py-4 text-sm text-slate-600">
+            <TextLink to={placeHref("/chat", place)}>All conversations</TextLink>
+          </p>
+        )}
         <p className="border-t border-slate-200 px-3 py-1 text-[11px] text-slate-500" aria-live="polite">
           {live ? "Live: new messages appear by themselves." : "Not live: use Check for new messages."}
         </p>

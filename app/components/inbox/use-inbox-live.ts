@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher, useRevalidator } from "react-router";
-import type { ConversationRow, InboxLiveEvent, PresenceMember, ThreadItem } from "~/lib/inbox";
+import type { ConversationListRow, ConversationRow, InboxLiveEvent, PresenceMember, ThreadItem } from "~/lib/inbox";
 import { matchesPlace, type ListPlaceView } from "./conversation-list";
 
-const byActivity = (a: ConversationRow, b: ConversationRow) => b.lastMessageAt.localeCompare(a.lastMessageAt) || b.id.localeCompare(a.id);
+const byActivity = (a: ConversationListRow, b: ConversationListRow) =>
+  b.lastMessageAt.localeCompare(a.lastMessageAt) || b.id.localeCompare(a.id);
 const byTime = (a: ThreadItem, b: ThreadItem) => a.at.localeCompare(b.at) || (a.type === b.type ? 0 : a.type === "message" ? -1 : 1);
 
 /**
@@ -18,7 +19,7 @@ export function useInboxLive(options: {
   eventId: number;
   place: ListPlaceView;
   viewerId: string;
-  rows: ConversationRow[];
+  rows: ConversationListRow[];
   conversation: ConversationRow | null;
   items: ThreadItem[];
   /** Whether this member marks messages read by looking (those who answer). */

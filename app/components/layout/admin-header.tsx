@@ -131,7 +131,7 @@ export function AdminHeader({
             label={bell.unread ? `Notifications, ${unreadWords(bell.unread)} unread` : "Notifications"}
             panelClassName="right-0 w-96 max-w-[calc(100vw-2rem)] p-2"
             summary={
-              <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
+              <span className="relative icon-btn">
                 <Bell className="size-5" aria-hidden />
                 {bell.unread ? (
                   <span
@@ -205,14 +205,14 @@ export function AdminHeader({
               </span>
             }
           >
-            <Link to={href("/admin/profile")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+            <Link to={href("/admin/profile")} className="menu-item">
               <User className="size-4" aria-hidden /> View Profile
             </Link>
-            <Link to={href("/change-password")} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+            <Link to={href("/change-password")} className="menu-item">
               <KeyRound className="size-4" aria-hidden /> Change Password
             </Link>
             <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
-              <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
+              <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
                 <LogOut className="size-4" aria-hidden /> Logout
               </button>
             </Form>

@@ -78,13 +78,7 @@ export function AppShell({
           <Link to={href("/dashboard")} aria-label="Jumbe overview" className="overflow-hidden">
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
           </Link>
-          <a
-            href="#"
-            aria-label="Close menu"
-            id="menu-close"
-            onClick={phoneMenu.close}
-            className="ml-auto flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
-          >
+          <a href="#" aria-label="Close menu" id="menu-close" onClick={phoneMenu.close} className="ml-auto icon-btn md:hidden">
             <X className="size-6" aria-hidden />
           </a>
         </div>
@@ -125,7 +119,7 @@ export function AppShell({
             aria-controls="menu"
             id="menu-open"
             onClick={phoneMenu.show}
-            className="flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
+            className="icon-btn md:hidden"
           >
             <MenuIcon className="size-6" aria-hidden />
           </a>
@@ -143,11 +137,7 @@ export function AppShell({
             className="hidden max-w-md flex-1 sm:block"
           />
           <div className="ml-auto flex items-center gap-1 sm:gap-2">
-            <Link
-              to={href("/search")}
-              aria-label="Search"
-              className="flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:hidden"
-            >
+            <Link to={href("/search")} aria-label="Search" className="icon-btn sm:hidden">
               <Search className="size-5" aria-hidden />
             </Link>
             {opens.includes("/chat") ? (
@@ -156,7 +146,7 @@ export function AppShell({
                 aria-label="Chat"
                 aria-current={isNavActive(location.pathname, "/chat") ? "page" : undefined}
                 // On a phone the menu's Inbox entry (with its unread count) takes its place: the bar fits 360 px.
-                className="hidden size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 sm:flex aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
+                className="icon-btn hidden sm:flex aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
               >
                 <MessageSquare className="size-5" aria-hidden />
               </Link>
@@ -266,7 +256,7 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
       label={unread ? `Notifications (${unread >= 100 ? "99+" : unread} unread)` : "Notifications"}
       panelClassName="right-0 w-80 p-2 sm:w-96"
       summary={
-        <span className="relative flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100">
+        <span className="relative icon-btn">
           <Bell className="size-5" aria-hidden />
           {unread ? <span className="absolute top-2 right-2 size-2 rounded-full bg-red-500" data-testid="unread-dot" /> : null}
         </span>
@@ -343,7 +333,7 @@ export function UserMenu({
         Change Password
       </MenuLink>
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
-        <button type="submit" className="flex w-full items-center gap-3 px-4 py-2 text-sm text-red-600 hover:bg-red-50">
+        <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
           <LogOut className="size-4" aria-hidden /> Logout
         </button>
       </Form>
@@ -353,7 +343,7 @@ export function UserMenu({
 
 function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User; children: ReactNode }) {
   return (
-    <Link to={to} className="flex items-center gap-3 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+    <Link to={to} className="menu-item">
       <Icon className="size-4" aria-hidden /> {children}
     </Link>
   );

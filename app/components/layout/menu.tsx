@@ -29,7 +29,7 @@ export function Menu({
       <summary aria-label={label} className="list-none">
         {summary}
       </summary>
-      <div className={`absolute z-30 mt-2 rounded-xl border border-slate-200 bg-white shadow-lg ${panelClassName}`}>{children}</div>
+      <div className={`menu-panel ${panelClassName}`}>{children}</div>
     </details>
   );
 }

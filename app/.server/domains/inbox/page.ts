@@ -5,7 +5,7 @@ import { listConversations, SEARCH_MAX, type ListQuery } from "./list";
 import { listQuickReplies } from "./quick-replies";
 import { threadOf } from "./thread";
 import { valueButtons } from "../messaging/compose";
-import type { ConversationRow, ReplyTemplate } from "~/lib/inbox";
+import { listRowOf, type ConversationRow, type ReplyTemplate } from "~/lib/inbox";
 
 /** The list's place as the URL carries it: search, filter, number, page. */
 export interface ListPlace {
@@ -56,7 +56,13 @@ export async function inboxListData(organizationId: string, viewerId: string, pl
     inboxNumbers(organizationId),
     latestEventId(db(), organizationId),
   ]);
-  return { ...list, numbers, eventId, place, now: now.toISOString() };
+  // Each line carries what the list shows and filters on, not the thread's header details.
+  return { ...list, rows: list.rows.map(listRowOf), numbers, eventId, place, now: now.toISOString() };
+}
+
+/** Where the inbox's live stream starts for a page drawn now: after the organisation's latest event. */
+export function inboxEventId(organizationId: string) {
+  return latestEventId(db(), organizationId);
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;

@@ -4,7 +4,7 @@ import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findConversation } from "~/.server/domains/inbox/list";
-import { conversationData, inboxListData, listPlace, placeSearch } from "~/.server/domains/inbox/page";
+import { conversationData, inboxEventId, listPlace, placeSearch } from "~/.server/domains/inbox/page";
 import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { handleInboxAction } from "~/.server/domains/inbox/handle-action";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -14,12 +14,14 @@ import { ThreadView } from "~/components/inbox/thread-view";
 import { NoteForm, ReplyComposer, TemplatePicker, type InboxActionData } from "~/components/inbox/composer";
 import { windowWords } from "~/components/inbox/window-words";
 import { useInboxLive } from "~/components/inbox/use-inbox-live";
+import { useDeferredList } from "~/components/inbox/use-deferred-list";
 import { useCan } from "~/components/layout/shell-role";
 import { ArrowLeft } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { ConversationListRow } from "~/lib/inbox";
 
 export const handle: PermissionHandle = { permission: "inbox:view" };
 
@@ -40,16 +42,19 @@ export async function loader(args: Route.LoaderArgs) {
   const place = listPlace(url);
   const marksRead = can(current.role, "inbox:reply");
   if (marksRead) await markConversationOpened(organizationId, conversation);
-  const [list, page] = await Promise.all([
-    inboxListData(organizationId, current.user.id, place, now),
+  // The list beside the thread is not in this page: a phone shows one or the other, and a wide
+  // screen's browser asks /chat for it once the thread is drawn (issue 42).
+  const [eventId, page] = await Promise.all([
+    inboxEventId(organizationId),
     conversationData(organizationId, conversation, url.searchParams.get("before")),
   ]);
   const replyId = url.searchParams.get("reply");
   const quoted = replyId ? page.thread.items.find((i) => i.type === "message" && i.id === replyId && i.direction === "inbound") : undefined;
   const templateId = url.searchParams.get("template");
   return {
-    ...list,
-    rows: list.rows.map((r) => (r.id === conversation.id ? { ...r, unread: 0 } : r)),
+    place,
+    now: now.toISOString(),
+    eventId,
     conversation: { ...conversation, unread: 0 },
     thread: page.thread,
     quickReplies: page.quickReplies,
@@ -89,17 +94,21 @@ export function shouldRevalidate({ formData, actionResult, defaultShouldRevalida
   return defaultShouldRevalidate;
 }
 
+// Until the list arrives (or on a phone, never): one empty array for every render, as /chat's NO_ITEMS.
+const NO_ROWS: ConversationListRow[] = [];
+const NO_NUMBERS: { id: string; label: string }[] = [];
+
 export default function Conversation({ loaderData }: Route.ComponentProps) {
-  const { place, numbers, next, now, eventId, viewerId, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } =
-    loaderData;
+  const { place, now, eventId, viewerId, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } = loaderData;
   const failed = useActionData<typeof action>() as InboxActionData | undefined;
   const canReply = useCan("inbox:reply");
   const canAssign = useCan("inbox:assign");
+  const list = useDeferredList(listSearch, loaderData.conversation.id);
   const live = useInboxLive({
     eventId,
     place,
     viewerId,
-    rows: loaderData.rows,
+    rows: list?.rows ?? NO_ROWS,
     conversation: loaderData.conversation,
     items: thread.items,
     marksRead: loaderData.marksRead,
@@ -115,10 +124,10 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
   const mine = conversation.assignee?.id === viewerId;
   return (
     <InboxScreen
-      rows={live.rows}
+      rows={list ? live.rows : null}
       place={place}
-      numbers={numbers}
-      next={next}
+      numbers={list?.numbers ?? NO_NUMBERS}
+      next={list?.next ?? null}
       now={now}
       activeId={conversation.id}
       reloadHref={withParams(loaderData.before ? { before: loaderData.before } : {})}

@@ -1,3 +1,4 @@
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/index";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { inboxListData, listPlace } from "~/.server/domains/inbox/page";
@@ -22,6 +23,18 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "inbox:view");
   const list = await inboxListData(current.organization.id, current.user.id, listPlace(args.url));
   return { ...list, viewerId: current.user.id };
+}
+
+/**
+ * Beside a conversation the list is this loader's answer in a fetcher (useDeferredList). What the
+ * thread posts while it is open changes no row the live stream does not bring: a typing signal, a
+ * read mark, a reply or note sent live. Anything else (assigning, resolving) reads it again.
+ */
+export function shouldRevalidate({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const intent = formData?.get("intent");
+  if (intent === "typing" || intent === "read") return false;
+  if (formData?.get("live") === "1" && (actionResult as { sent?: boolean } | undefined)?.sent) return false;
+  return defaultShouldRevalidate;
 }
 
 export default function Chat({ loaderData }: Route.ComponentProps) {
