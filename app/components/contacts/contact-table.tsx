@@ -1,5 +1,5 @@
 import { href, Link } from "react-router";
-import type { ContactView as ContactRow } from "~/.server/domains/contacts/views";
+import type { ContactLine as ContactRow } from "~/.server/domains/contacts/views";
 import { Badge } from "~/components/ui/badge";
 import { type Column } from "~/components/ui/table";
 import { TextLink } from "~/components/ui/text-link";
@@ -24,7 +24,7 @@ export function contactColumns({ canManage, canMessage }: { canManage: boolean; 
       key: "name",
       header: "Name",
       cell: (row) => (
-        <Link to={href("/messaging/contacts/:id", { id: row.id })} className="font-medium text-slate-900 hover:underline">
+        <Link to={href("/messaging/contacts/:id", { id: row.id })} className="cell-link">
           {row.name}
         </Link>
       ),
@@ -49,16 +49,7 @@ export function contactColumns({ canManage, canMessage }: { canManage: boolean; 
 const SELECT_COLUMN: Column<ContactRow> = {
   key: "select",
   header: <span className="sr-only">Select</span>,
-  cell: (row) => (
-    <input
-      type="checkbox"
-      name="id"
-      value={row.id}
-      form="contacts-bulk"
-      aria-label={`Select ${row.name}`}
-      className="size-4 rounded border-slate-300"
-    />
-  ),
+  cell: (row) => <input type="checkbox" name="id" value={row.id} form="contacts-bulk" aria-label={`Select ${row.name}`} className="tick" />,
 };
 
 const MESSAGE_COLUMN: Column<ContactRow> = {

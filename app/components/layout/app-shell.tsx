@@ -247,7 +247,8 @@ function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; curren
 /**
  * The bell (spec: "a notification bell with an unread dot"): the latest five, each leading to what
  * it is about, "Mark all as read" (a form that comes back here) and the full list. A <details>
- * menu, so it all works without JavaScript; with it, new ones arrive live (useLiveBell).
+ * menu, so it works without JavaScript: then it says how many are unread and links to the list.
+ * With it, the live stream (useLiveBell) brings the latest five as the page opens, and new ones.
  */
 function Notifications({ initial, here }: { initial: BellState; here: string }) {
   const { unread, items } = useLiveBell(initial);
@@ -273,7 +274,7 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
           </Form>
         ) : null}
       </div>
-      {items.length ? (
+      {items?.length ? (
         <ul aria-label="Latest notifications">
           {items.map((n) => (
             <li key={n.id}>
@@ -282,7 +283,10 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
           ))}
         </ul>
       ) : (
-        <p className="px-2 py-3 text-sm text-slate-500">Nothing new.</p>
+        <p className="px-2 py-3 text-sm text-slate-500">
+          {/* Items not here yet (the live stream brings them), or without JavaScript: the count says enough. */}
+          {items || !unread ? "Nothing new." : `${unread >= 100 ? "99+" : unread} unread notification${unread === 1 ? "" : "s"}.`}
+        </p>
       )}
       <Link
         to={href("/notifications")}

@@ -51,7 +51,7 @@ export function CampaignTable({
       key: "name",
       header: "Name",
       cell: (row) => (
-        <Link to={href("/messaging/campaigns/:id", { id: row.id })} className="font-medium text-slate-900 hover:underline">
+        <Link to={href("/messaging/campaigns/:id", { id: row.id })} className="cell-link">
           {row.name}
           {row.kind === "broadcast" ? <span className="block text-xs font-normal text-slate-500">Quick broadcast</span> : null}
         </Link>

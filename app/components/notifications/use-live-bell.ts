@@ -3,19 +3,21 @@ import type { ShownNotification } from "./notification-item";
 
 export interface BellState {
   unread: number;
-  items: ShownNotification[];
+  /** The latest five; null in the page's own data, which carries only the count (issue 42). */
+  items: ShownNotification[] | null;
 }
 
 /**
- * The bell as it changes: the shell's own data first (again whenever that data changes), then each
+ * The bell as it changes: the shell's own count first (again whenever that data changes), then each
  * `bell` event of /notifications/events (decision 031). The stream's first event is the bell as it
- * is, so a reconnection catches up by itself; a stream the server refuses (a restart, a 503) is
- * opened again after a pause that grows to half a minute. Without JavaScript the page's data is all.
+ * is, latest five included, so a reconnection catches up by itself; a stream the server refuses (a
+ * restart, a 503) is opened again after a pause that grows to half a minute. The page's data carries
+ * no items: those the stream brought are kept when the page changes. Without JavaScript the count is all.
  */
 export function useLiveBell(initial: BellState): BellState {
   const initialKey = JSON.stringify(initial);
   const [state, setState] = useState({ key: initialKey, bell: initial });
-  if (state.key !== initialKey) setState({ key: initialKey, bell: initial });
+  if (state.key !== initialKey) setState({ key: initialKey, bell: { ...initial, items: initial.items ?? state.bell.items } });
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     let source: EventSource | undefined;
@@ -43,5 +45,5 @@ export function useLiveBell(initial: BellState): BellState {
       source?.close();
     };
   }, []);
-  return state.key === initialKey ? state.bell : initial;
+  return state.key === initialKey ? state.bell : { ...initial, items: initial.items ?? state.bell.items };
 }

@@ -13,7 +13,9 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 // A field in error stays red while focused: the aria-invalid variants outrank the brand focus colours.
 export const INVALID_FOCUS = "aria-invalid:border-red-500 aria-invalid:focus:border-red-600 aria-invalid:focus:ring-red-100";
 
-const inputClass = `block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100 ${INVALID_FOCUS}`;
+// The kit's text box, select and text area: `.field-input` in app.css (one class, not 270 characters of
+// utilities in every field of every form, issue 42), red when aria-invalid.
+const inputClass = "field-input";
 
 /**
  * A labelled input whose error text is tied to it with aria-describedby. Required fields are
@@ -125,7 +127,7 @@ function FieldFrame({
 }: FieldFrameProps & { wiring: ReturnType<typeof useFieldWiring>; children: ReactNode }) {
   return (
     <div className={className}>
-      <label htmlFor={wiring.controlId} className="mb-1 block text-sm font-medium text-slate-700">
+      <label htmlFor={wiring.controlId} className="field-label">
         {label}
         {markRequired ? (
           <span className="ml-0.5 text-red-600" aria-hidden>
@@ -139,7 +141,7 @@ function FieldFrame({
           {hint}
         </p>
       ) : null}
-      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+      <p id={wiring.errorId} className="field-error">
         {errors?.[0] ?? ""}
       </p>
     </div>
@@ -354,7 +356,7 @@ export function RadioGroupField({
           {hint}
         </p>
       ) : null}
-      <p id={wiring.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
+      <p id={wiring.errorId} className="field-error">
         {errors?.[0] ?? ""}
       </p>
     </fieldset>

@@ -25,10 +25,10 @@ export async function loader(args: Route.LoaderArgs) {
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
   const admin = can(current.role, "platform:console");
   const [shell, alerts] = await Promise.all([
-    // The member's unread count and latest five, and the inbox's unread conversations for the side
+    // The member's unread notifications, and the inbox's unread conversations for the side
     // navigation, in one statement (every signed-in page reads it).
     admin
-      ? { bell: { unread: 0, items: [] }, inboxUnread: null }
+      ? { bell: { unread: 0, items: null }, inboxUnread: null }
       : shellReadsOf({ userId: current.user.id, organizationId: current.organization.id }, { inbox: can(current.role, "inbox:view") }),
     admin ? systemAlerts(platformScope(current)) : [],
   ]);

@@ -33,6 +33,13 @@ export interface ContactRow {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** A contact as a line of the contact book shows it: the list's own columns, not the contact's page. */
+export type ContactLine = Pick<ContactView, "id" | "name" | "phone" | "tags" | "optIn" | "lastSeenAt">;
+
+export function contactLineOf(row: Pick<ContactRow, "id" | "name" | "phone" | "tags" | "opt_in" | "last_seen_at">): ContactLine {
+  return { id: row.id, name: row.name, phone: row.phone, tags: row.tags ?? [], optIn: row.opt_in, lastSeenAt: iso(row.last_seen_at) };
+}
+
 export function contactView(row: ContactRow): ContactView {
   return {
     id: row.id,

@@ -88,7 +88,7 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
       key: "name",
       header: "Segment",
       cell: (row) => (
-        <Link to={`${href("/messaging/contacts")}?${row.query}`} className="font-medium text-slate-900 hover:underline">
+        <Link to={`${href("/messaging/contacts")}?${row.query}`} className="cell-link">
           {row.name}
         </Link>
       ),
