@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EntryContext } from "react-router";
-import { compactManifestPatch, matchedRoutesOnly } from "./entry.server";
+import { compactManifestPatch, matchedRoutesOnly, withoutDiscoveryMarks } from "./entry.server";
 
 describe("matchedRoutesOnly", () => {
   const route = (id: string, parentId?: string) => ({ id, parentId, path: id, module: `/${id}.js`, hasLoader: true });
@@ -50,5 +50,14 @@ describe("compactManifestPatch", () => {
   it("leaves a document without one untouched", () => {
     const html = Buffer.from("<html><body>Karibu</body></html>");
     expect(compactManifestPatch(html)).toBe(html);
+  });
+});
+
+describe("withoutDiscoveryMarks", () => {
+  it("drops the router's discovery marks from a page without React, and nothing else", () => {
+    const html = Buffer.from('<a href="/admin/users" data-discover="true">Users</a><a href="/x" data-discover="false">X</a>');
+    expect(withoutDiscoveryMarks(html).toString()).toBe('<a href="/admin/users">Users</a><a href="/x" data-discover="false">X</a>');
+    const none = Buffer.from("<p>Karibu</p>");
+    expect(withoutDiscoveryMarks(none)).toBe(none);
   });
 });

@@ -71,12 +71,7 @@ export function TopupForm({
       <ul aria-label="Choose an amount" className="-mt-2 mb-3 flex flex-wrap gap-2">
         {TOPUP_PRESETS_KES.map((preset) => (
           <li key={preset}>
-            <Link
-              to={presetHref(preset)}
-              replace
-              preventScrollReset
-              className="inline-block rounded-full border border-slate-300 px-3 py-1 text-sm text-slate-700 hover:border-brand-600 hover:bg-brand-50"
-            >
+            <Link to={presetHref(preset)} replace preventScrollReset className="amount-chip">
               KES {preset.toLocaleString("en-US")}
             </Link>
           </li>

@@ -89,10 +89,9 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
       header: <span className="sr-only">Actions</span>,
       align: "right",
       cell: (i) => (
+        // The invoice's number (the first column) opens it: no second link to the same page here
+        // (issue 42: 1.5 kB of the Billing page's HTML).
         <span className="inline-flex flex-wrap justify-end gap-3 text-sm">
-          <Link to={`/billing/invoices/${i.id}`} className={linkClass} aria-label={`View ${i.number}`}>
-            View
-          </Link>
           <a href={`/billing/invoices/${i.id}/pdf`} download className={linkClass} aria-label={`Download PDF of ${i.number}`}>
             Download PDF
           </a>

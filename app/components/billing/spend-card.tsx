@@ -24,29 +24,25 @@ export function SpendCard({ spend }: { spend: SpendBreakdown }) {
 
 function SpendTable({ caption, lines }: { caption: string; lines: SpendLine[] }) {
   return (
-    <table className="w-full text-sm">
-      <caption className="mb-2 text-left font-medium text-slate-700">{caption}</caption>
+    <table className="figures">
+      <caption>{caption}</caption>
       <thead>
-        <tr className="border-b border-slate-200 text-left text-slate-500">
-          <th scope="col" className="py-1.5 font-medium">
-            {caption === "By number" ? "Number" : "Category"}
-          </th>
-          <th scope="col" className="py-1.5 text-right font-medium">
+        <tr>
+          <th scope="col">{caption === "By number" ? "Number" : "Category"}</th>
+          <th scope="col" className="num">
             Messages
           </th>
-          <th scope="col" className="py-1.5 text-right font-medium">
+          <th scope="col" className="num">
             Amount
           </th>
         </tr>
       </thead>
       <tbody>
         {lines.map((line) => (
-          <tr key={line.label} className="border-b border-slate-100">
-            <th scope="row" className="py-1.5 text-left font-normal text-slate-900">
-              {line.label}
-            </th>
-            <td className="py-1.5 text-right">{line.messages.toLocaleString("en-US")}</td>
-            <td className="py-1.5 text-right">{formatKes(line.amountCents)}</td>
+          <tr key={line.label}>
+            <th scope="row">{line.label}</th>
+            <td className="num">{line.messages.toLocaleString("en-US")}</td>
+            <td className="num">{formatKes(line.amountCents)}</td>
           </tr>
         ))}
       </tbody>

@@ -1,5 +1,5 @@
 import { Download, Plus, Upload } from "~/components/ui/icons";
-import { ButtonLink } from "~/components/ui/button";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { dialogHref } from "~/components/ui/dialog";
 
 /** The contact book's header buttons: Import, Export (the filtered CSV) and Add contact. */
@@ -19,10 +19,8 @@ export function ContactBookActions({
           <Upload className="size-4" aria-hidden /> Import
         </ButtonLink>
       ) : null}
-      <a
-        href={exportHref}
-        className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-      >
+      {/* A download, not a page: a plain link drawn as the kit's secondary button. */}
+      <a href={exportHref} className={buttonClass("secondary")}>
         <Download className="size-4" aria-hidden /> Export
       </a>
       <ButtonLink to={dialogHref(search, "add")} preventScrollReset>

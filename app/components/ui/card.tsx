@@ -2,14 +2,14 @@ import type { HTMLAttributes, ReactNode } from "react";
 
 const PADDING = { none: "", sm: "p-4", md: "p-5", lg: "p-6", xl: "p-8" } as const;
 
-/** A white panel with a border: the surface every page section sits on. */
+/** A white panel with a border: the surface every page section sits on (`.card` and its parts in app.css). */
 export function Card({
   padding = "md",
   className = "",
   as: As = "section",
   ...props
 }: HTMLAttributes<HTMLElement> & { padding?: keyof typeof PADDING; as?: "section" | "div" | "article" }) {
-  return <As className={`rounded-xl border border-slate-200 bg-white shadow-sm ${PADDING[padding]} ${className}`.trim()} {...props} />;
+  return <As className={`card ${PADDING[padding]} ${className}`.trim()} {...props} />;
 }
 
 /** A card's title row: a heading, an optional description under it, actions on the right. */
@@ -28,12 +28,12 @@ export function CardHeader({
 }) {
   const Heading = level === 2 ? "h2" : "h3";
   return (
-    <div className="flex flex-wrap items-start justify-between gap-3">
+    <div className="card-head">
       <div className="min-w-0">
-        <Heading id={id} className="font-semibold text-slate-900">
+        <Heading id={id} className="card-title">
           {title}
         </Heading>
-        {description ? <p className="mt-0.5 text-sm text-slate-600">{description}</p> : null}
+        {description ? <p className="card-note">{description}</p> : null}
       </div>
       {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
     </div>

@@ -59,6 +59,18 @@ function labelEvery(count: number) {
   return Math.max(1, Math.ceil(count / 8));
 }
 
+/** The bars as one path: for each, up from the axis to its value and back (an empty one draws nothing). */
+function barsPath(data: ChartProps["data"], max: number, innerH: number, height: number, slot: number, barW: number) {
+  const base = height - PAD.bottom;
+  const width = Math.round(barW);
+  return data
+    .map((point, i) => {
+      const h = Math.round((point.value / max) * innerH);
+      return h ? `M${Math.round(PAD.left + i * slot + (slot - barW) / 2)} ${base}v-${h}h${width}v${h}z` : "";
+    })
+    .join("");
+}
+
 /** Bars, drawn on the server as SVG: no chart library and no script in the browser. */
 export function BarChart({
   title,
@@ -78,27 +90,12 @@ export function BarChart({
     <ChartFigure title={title} data={data} formatValue={formatValue} labelHeader={labelHeader} valueHeader={valueHeader}>
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
-        {/* The bars' fill and the labels' looks once, on their group: a chart has up to 60 of each. */}
-        <g className={barClassName}>
-          {data.map((point, i) => {
-            const h = (point.value / max) * innerH;
-            const x = PAD.left + i * slot + (slot - barW) / 2;
-            return (
-              <rect
-                key={point.label}
-                x={x.toFixed(1)}
-                y={(height - PAD.bottom - h).toFixed(1)}
-                width={barW.toFixed(1)}
-                height={h.toFixed(1)}
-                rx="2"
-              />
-            );
-          })}
-        </g>
+        {/* Every bar in one path, on whole units of the 600-wide box (issue 42: a <rect> each was 60 bytes a bar). */}
+        <path d={barsPath(data, max, innerH, height, slot, barW)} className={barClassName} />
         <g textAnchor="middle" className="fill-slate-500 text-[11px]">
           {data.map((point, i) =>
             i % every === 0 ? (
-              <text key={point.label} x={(PAD.left + i * slot + slot / 2).toFixed(1)} y={height - 8}>
+              <text key={point.label} x={Math.round(PAD.left + i * slot + slot / 2)} y={height - 8}>
                 {point.label}
               </text>
             ) : null,
@@ -115,8 +112,9 @@ export function LineChart({ title, data, formatValue, height = 180 }: ChartProps
   const innerH = height - PAD.top - PAD.bottom;
   const step = (W - PAD.left - PAD.right) / Math.max(1, data.length - 1);
   const points = data.map((point, i) => [PAD.left + i * step, height - PAD.bottom - (point.value / max) * innerH] as const);
-  const line = points.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`).join("");
-  const area = points.length ? `${line}L${points.at(-1)![0].toFixed(1)} ${height - PAD.bottom}L${PAD.left} ${height - PAD.bottom}Z` : "";
+  // Whole units of the 600-wide box: half a unit is under a pixel at any width the page has.
+  const line = points.map(([x, y], i) => `${i ? "L" : "M"}${Math.round(x)} ${Math.round(y)}`).join("");
+  const area = points.length ? `${line}L${Math.round(points.at(-1)![0])} ${height - PAD.bottom}L${PAD.left} ${height - PAD.bottom}Z` : "";
   const every = labelEvery(data.length);
   return (
     <ChartFigure title={title} data={data} formatValue={formatValue}>
@@ -127,7 +125,7 @@ export function LineChart({ title, data, formatValue, height = 180 }: ChartProps
         <g textAnchor="middle" className="fill-slate-500 text-[11px]">
           {data.map((point, i) =>
             i % every === 0 ? (
-              <text key={point.label} x={points[i]![0].toFixed(1)} y={height - 8}>
+              <text key={point.label} x={Math.round(points[i]![0])} y={height - 8}>
                 {point.label}
               </text>
             ) : null,

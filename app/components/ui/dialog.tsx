@@ -97,7 +97,7 @@ export function UrlDialog({
           if (event.currentTarget.open) return;
           navigate(closeHref, { replace: true, preventScrollReset: true });
         }}
-        className="fixed inset-0 z-50 m-auto max-h-[calc(100dvh-2rem)] w-[min(28rem,calc(100vw-2rem))] overflow-y-auto rounded-xl border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
+        className="url-dialog"
       >
         <div className="flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-lg font-semibold">

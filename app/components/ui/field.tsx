@@ -137,7 +137,7 @@ function FieldFrame({
       </label>
       {children}
       {hint ? (
-        <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">
+        <p id={wiring.hintId} className="field-hint">
           {hint}
         </p>
       ) : null}
@@ -253,7 +253,7 @@ export function CheckboxField({
   );
 }
 
-const filterControl = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm";
+const filterControl = "filter-control";
 
 /**
  * A compact labelled <select> for a GET filter bar (no error line: a filter's bad value is said
@@ -275,7 +275,7 @@ export function FilterSelect({
 }) {
   return (
     // Never narrower than a short choice ("All plans") needs to be read and tapped, however the bar wraps.
-    <label className="block min-w-32 text-sm font-medium text-slate-700">
+    <label className="filter-label min-w-32">
       {label}
       <select name={name} defaultValue={value ?? ""} className={filterControl}>
         {all !== undefined ? <option value="">{all}</option> : null}
@@ -292,7 +292,7 @@ export function FilterSelect({
 /** A compact labelled <input> for a GET filter bar (search box, date). */
 export function FilterInput({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <label className="block text-sm font-medium text-slate-700">
+    <label className="filter-label">
       {label}
       <input {...input} className={filterControl} />
     </label>
@@ -325,23 +325,19 @@ export function RadioGroupField({
   const wiring = useFieldWiring({ id, errors, hint });
   return (
     <fieldset id={wiring.controlId} aria-describedby={wiring.control["aria-describedby"]} className={className}>
-      <legend className="mb-1 block text-sm font-medium text-slate-700">{legend}</legend>
+      <legend className="field-label">{legend}</legend>
       <div className="grid gap-2">
         {options.map((option) => {
           const optionId = `${wiring.controlId}-${option.value.replace(/\W+/g, "-")}`;
           return (
-            <label
-              key={option.value}
-              htmlFor={optionId}
-              className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 px-3 py-2 hover:bg-slate-50 has-checked:border-brand-600 has-checked:bg-brand-50"
-            >
+            <label key={option.value} htmlFor={optionId} className="choice">
               <input
                 type="radio"
                 id={optionId}
                 name={name}
                 value={option.value}
                 defaultChecked={option.value === defaultValue}
-                className="mt-1 size-4 shrink-0 border-slate-300 text-brand-700 focus:ring-brand-600"
+                className="choice-radio"
               />
               <span className="text-sm">
                 <span className="font-medium text-slate-900">{option.label}</span>
@@ -352,7 +348,7 @@ export function RadioGroupField({
         })}
       </div>
       {hint ? (
-        <p id={wiring.hintId} className="mt-1 text-xs text-slate-500">
+        <p id={wiring.hintId} className="field-hint">
           {hint}
         </p>
       ) : null}

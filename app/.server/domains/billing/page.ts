@@ -98,7 +98,18 @@ export async function billingPageData(organizationId: string, now = new Date()) 
     spendBreakdown(organizationId, period),
     walletAlerts(organizationId),
   ]);
-  return { summary, plans, invoices, spend, alerts };
+  return { summary, plans, invoices: invoices.map(invoiceLineOf), spend, alerts };
+}
+
+/** An invoice as a line of /billing's history shows it: not its plan, method, due and paid dates (issue 42). */
+export type InvoiceLine = Pick<
+  InvoiceRow,
+  "id" | "number" | "status" | "description" | "issuedAt" | "totalCents" | "creditedCents" | "disputeReason" | "disputeOutcome"
+>;
+
+function invoiceLineOf(row: InvoiceRow): InvoiceLine {
+  const { id, number, status, description, issuedAt, totalCents, creditedCents, disputeReason, disputeOutcome } = row;
+  return { id, number, status, description, issuedAt, totalCents, creditedCents, disputeReason, disputeOutcome };
 }
 export type BillingPageData = Awaited<ReturnType<typeof billingPageData>>;
 export type { InvoiceRow };
