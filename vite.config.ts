@@ -77,7 +77,8 @@ let shellModules: Set<string> | null = null;
  * and one file compresses better and lists shorter in the route manifest (decision 061). Modules
  * only pages import stay in the pages' chunks; React and React Router stay where Vite puts them.
  */
-function shellChunk(id: string, { getModuleInfo }: ManualChunkMeta) {
+function shellChunk(id: string, meta: ManualChunkMeta) {
+  const { getModuleInfo } = meta;
   if (!shellModules) {
     shellModules = new Set();
     const routes = [...SHELL_ROUTES];
@@ -97,18 +98,52 @@ function shellChunk(id: string, { getModuleInfo }: ManualChunkMeta) {
   // Imported on demand in the browser (`lazy`) and statically by the server: a chunk of its own, or
   // Rollup would pull it into the chunk of its static importer.
   const info = getModuleInfo(id);
-  if (info?.dynamicImporters.length && info.importers.length && !id.includes("/node_modules/"))
-    // Named by its path under app/ (lib-schemas-billing), so two files of the same name stay apart.
-    return path
-      .relative(path.resolve(import.meta.dirname, "app"), id)
-      .replace(/\.[^.]+$/, "")
-      .replace(/[\\/]/g, "-");
+  if (info?.dynamicImporters.length && info.importers.length && !id.includes("/node_modules/")) return chunkNameOf(id);
   if (shellModules.has(id)) return "shell";
+  // What an on-demand module shares with the pages (the kit's fields, a page's words): a chunk of its
+  // own as well. A manual chunk takes in the static imports not assigned elsewhere, so the first
+  // on-demand chunk to reach a shared module would hold it, and every page needing it would load that
+  // whole chunk on its first visit (/billing's dialogs did: 6.5 kB).
+  if (info && info.importers.length > 1 && !id.includes("/node_modules/") && !id.startsWith("\0") && onDemandDeps(meta).has(id))
+    return SHARED_TOGETHER[chunkNameOf(id)] ?? chunkNameOf(id);
   // Rollup would pull what the shell imports into it: React Router keeps a chunk of its own.
   if (id.includes("/node_modules/react-router/")) return "router";
   // zod, only ever loaded with a form's checks: one chunk of its own, not inside the first schema's.
   if (id.includes("/node_modules/zod/")) return "zod";
   return undefined;
+}
+
+/** A chunk named by its module's path under app/ (lib-schemas-billing), so two files of the same name stay apart. */
+function chunkNameOf(id: string) {
+  return path
+    .relative(path.resolve(import.meta.dirname, "app"), id)
+    .replace(/\.[^.]+$/, "")
+    .replace(/[\\/]/g, "-");
+}
+
+// Modules always loaded together (the form state is read only through useSchemaForm's forms): one chunk,
+// not two files paying gzip's overhead each (0.24 kB on every form page).
+const SHARED_TOGETHER: Record<string, string> = { "components-ui-form-state": "components-ui-use-schema-form" };
+
+let onDemandDepsSet: Set<string> | null = null;
+
+/** The app's modules that an on-demand (`lazy`) module imports, directly or further down. */
+function onDemandDeps({ getModuleIds, getModuleInfo }: ManualChunkMeta) {
+  if (onDemandDepsSet) return onDemandDepsSet;
+  const found = new Set<string>();
+  const stack: string[] = [];
+  for (const id of getModuleIds()) {
+    const info = getModuleInfo(id);
+    if (info?.dynamicImporters.length && info.importers.length && !id.includes("/node_modules/")) stack.push(...info.importedIds);
+  }
+  while (stack.length) {
+    const next = stack.pop()!;
+    if (found.has(next) || next.includes("/node_modules/") || next.startsWith("\0")) continue;
+    found.add(next);
+    stack.push(...(getModuleInfo(next)?.importedIds ?? []));
+  }
+  onDemandDepsSet = found;
+  return found;
 }
 
 /**

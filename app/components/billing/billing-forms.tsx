@@ -22,14 +22,14 @@ import { BILLING_TYPE_WORDS, longDate, planPriceWords, type PlanPrice } from "~/
 const lazyDisputeSchema = lazySchema(() => import("~/lib/schemas/billing"), "DisputeSchema");
 const lazyPlanChoiceSchema = lazySchema(() => import("~/lib/schemas/billing"), "PlanChoiceSchema");
 const lazyTopupSchema = lazySchema(() => import("~/lib/schemas/billing"), "TopupSchema");
-const lazyWalletAlertsSchema = lazySchema(() => import("~/lib/schemas/billing"), "WalletAlertsSchema");
 
 /**
- * The forms of /billing and an invoice's page. Each is a real POST (it works without JavaScript);
- * the server answers a refusal at its field with what was typed kept.
+ * The forms of /billing's dialogs (top-up, plan, dispute) and an invoice's page. Each is a real POST
+ * (it works without JavaScript); the server answers a refusal at its field with what was typed kept.
+ * The wallet's alerts, always on the page, are in wallet-alerts-form.tsx: these load with a dialog.
  */
 
-type Result = SubmissionResult<string[]> | null | undefined;
+export type Result = SubmissionResult<string[]> | null | undefined;
 
 const METHOD_HINTS = {
   mpesa: "A prompt on your phone: approve it with your M-Pesa PIN.",
@@ -144,83 +144,6 @@ export function PlanForm({
       <div>
         <Button type="submit" name="intent" value="plan" pending={busy}>
           Change from {longDate(nextPeriod)}
-        </Button>
-      </div>
-    </Form>
-  );
-}
-
-const shillingsValue = (cents: number | null) => (cents === null ? "" : String(Math.round(cents / 100)));
-
-/** The low-balance alert and the automatic M-Pesa prompt; empty fields turn them off. */
-export function WalletAlertsForm({
-  result,
-  alerts,
-  busy,
-}: {
-  result: Result;
-  alerts: {
-    lowBalanceCents: number | null;
-    autoTopupBelowCents: number | null;
-    autoTopupAmountCents: number | null;
-    autoTopupPhone: string | null;
-  };
-  busy: boolean;
-}) {
-  const [form, fields] = useSchemaForm(lazyWalletAlertsSchema, result, {
-    id: "alerts",
-    defaultValue: {
-      lowBalance: shillingsValue(alerts.lowBalanceCents),
-      autoTopupBelow: shillingsValue(alerts.autoTopupBelowCents),
-      autoTopupAmount: shillingsValue(alerts.autoTopupAmountCents),
-      autoTopupPhone: alerts.autoTopupPhone ?? "",
-    },
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-1">
-      <FormError id={form.errorId} errors={form.errors} />
-      <Field
-        label="Low-balance alert (KES)"
-        inputMode="numeric"
-        className="sm:max-w-xs"
-        hint="Owners and admins get an e-mail and a notification when the balance falls below this. Empty: no alert."
-        errors={fields.lowBalance.errors}
-        {...getInputProps(fields.lowBalance, { type: "text" })}
-        key={fields.lowBalance.key}
-      />
-      <fieldset className="mt-2 rounded-lg border border-slate-200 p-4">
-        <legend className="px-1 text-sm font-medium text-slate-700">Send me an M-Pesa prompt when my balance falls below</legend>
-        <p className="mb-3 text-xs text-slate-500">
-          You still approve each prompt on the phone with your PIN. Leave all three empty to turn it off.
-        </p>
-        <div className="grid gap-x-3 sm:grid-cols-3">
-          <Field
-            label="Balance below (KES)"
-            inputMode="numeric"
-            errors={fields.autoTopupBelow.errors}
-            {...getInputProps(fields.autoTopupBelow, { type: "text" })}
-            key={fields.autoTopupBelow.key}
-          />
-          <Field
-            label="Prompt amount (KES)"
-            inputMode="numeric"
-            errors={fields.autoTopupAmount.errors}
-            {...getInputProps(fields.autoTopupAmount, { type: "text" })}
-            key={fields.autoTopupAmount.key}
-          />
-          <Field
-            label="Phone to prompt"
-            inputMode="tel"
-            autoComplete="tel"
-            errors={fields.autoTopupPhone.errors}
-            {...getInputProps(fields.autoTopupPhone, { type: "tel" })}
-            key={fields.autoTopupPhone.key}
-          />
-        </div>
-      </fieldset>
-      <div className="mt-3">
-        <Button type="submit" name="intent" value="alerts" pending={busy}>
-          Save alerts
         </Button>
       </div>
     </Form>

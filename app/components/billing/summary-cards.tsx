@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { BillingPageData } from "~/.server/domains/billing/page";
 import { Card, CardHeader } from "~/components/ui/card";
-import { dialogHref } from "~/components/ui/dialog";
+import { dialogHref } from "~/lib/dialog-href";
 import { CalendarClock, Gauge } from "~/components/ui/icons";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { BILLING_TYPE_WORDS, longDate, planPriceWords, planWords, usageWords } from "~/lib/billing-words";

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import { X } from "~/components/ui/icons";
+import { closeDialogHref } from "~/lib/dialog-href";
 
 /**
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the inert page behind
@@ -37,20 +38,9 @@ export function Dialog({
   );
 }
 
-/** The URL that opens the `name` dialog on the current page (`?dialog=name`, other parameters kept). */
-export function dialogHref(searchParams: URLSearchParams, name: string) {
-  const next = new URLSearchParams(searchParams);
-  next.set("dialog", name);
-  return `?${next.toString()}`;
-}
-
-/** The URL of the current page with its dialog closed. */
-export function closeDialogHref(searchParams: URLSearchParams) {
-  const next = new URLSearchParams(searchParams);
-  next.delete("dialog");
-  const query = next.toString();
-  return query ? `?${query}` : "?";
-}
+// The URLs that open and close a URL dialog: in a module of their own, so a page that only links to
+// its dialogs (their content on demand) does not carry the dialog itself.
+export { closeDialogHref, dialogHref } from "~/lib/dialog-href";
 
 /**
  * A dialog that is page state: open while the URL says `?dialog=<name>`, so a link opens it and

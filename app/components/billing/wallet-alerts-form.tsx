@@ -1,0 +1,87 @@
+import { Form } from "react-router";
+import { getFormProps, getInputProps, type SubmissionResult } from "~/components/ui/form-state";
+import { Button } from "~/components/ui/button";
+import { Field, FormError } from "~/components/ui/field";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+
+// Loaded when the form is first used (decision 061).
+const lazyWalletAlertsSchema = lazySchema(() => import("~/lib/schemas/billing"), "WalletAlertsSchema");
+
+type Result = SubmissionResult<string[]> | null | undefined;
+
+const shillingsValue = (cents: number | null) => (cents === null ? "" : String(Math.round(cents / 100)));
+
+/** The low-balance alert and the automatic M-Pesa prompt; empty fields turn them off. */
+export function WalletAlertsForm({
+  result,
+  alerts,
+  busy,
+}: {
+  result: Result;
+  alerts: {
+    lowBalanceCents: number | null;
+    autoTopupBelowCents: number | null;
+    autoTopupAmountCents: number | null;
+    autoTopupPhone: string | null;
+  };
+  busy: boolean;
+}) {
+  const [form, fields] = useSchemaForm(lazyWalletAlertsSchema, result, {
+    id: "alerts",
+    defaultValue: {
+      lowBalance: shillingsValue(alerts.lowBalanceCents),
+      autoTopupBelow: shillingsValue(alerts.autoTopupBelowCents),
+      autoTopupAmount: shillingsValue(alerts.autoTopupAmountCents),
+      autoTopupPhone: alerts.autoTopupPhone ?? "",
+    },
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-1">
+      <FormError id={form.errorId} errors={form.errors} />
+      <Field
+        label="Low-balance alert (KES)"
+        inputMode="numeric"
+        className="sm:max-w-xs"
+        hint="Owners and admins get an e-mail and a notification when the balance falls below this. Empty: no alert."
+        errors={fields.lowBalance.errors}
+        {...getInputProps(fields.lowBalance, { type: "text" })}
+        key={fields.lowBalance.key}
+      />
+      <fieldset className="mt-2 rounded-lg border border-slate-200 p-4">
+        <legend className="px-1 text-sm font-medium text-slate-700">Send me an M-Pesa prompt when my balance falls below</legend>
+        <p className="mb-3 text-xs text-slate-500">
+          You still approve each prompt on the phone with your PIN. Leave all three empty to turn it off.
+        </p>
+        <div className="grid gap-x-3 sm:grid-cols-3">
+          <Field
+            label="Balance below (KES)"
+            inputMode="numeric"
+            errors={fields.autoTopupBelow.errors}
+            {...getInputProps(fields.autoTopupBelow, { type: "text" })}
+            key={fields.autoTopupBelow.key}
+          />
+          <Field
+            label="Prompt amount (KES)"
+            inputMode="numeric"
+            errors={fields.autoTopupAmount.errors}
+            {...getInputProps(fields.autoTopupAmount, { type: "text" })}
+            key={fields.autoTopupAmount.key}
+          />
+          <Field
+            label="Phone to prompt"
+            inputMode="tel"
+            autoComplete="tel"
+            errors={fields.autoTopupPhone.errors}
+            {...getInputProps(fields.autoTopupPhone, { type: "tel" })}
+            key={fields.autoTopupPhone.key}
+          />
+        </div>
+      </fieldset>
+      <div className="mt-3">
+        <Button type="submit" name="intent" value="alerts" pending={busy}>
+          Save alerts
+        </Button>
+      </div>
+    </Form>
+  );
+}
