@@ -1,7 +1,8 @@
 import type { BillingPageData } from "~/.server/domains/billing/page";
 import { UrlDialog } from "~/components/ui/dialog";
 import { closeDialogHref } from "~/lib/dialog-href";
-import { DisputeForm, PlanForm, TopupForm, type Result } from "./billing-forms";
+import { PlanForm, TopupForm, type Result } from "./billing-forms";
+import { DisputeForm } from "./dispute-form";
 import { PaybillDetails } from "./paybill";
 
 /**

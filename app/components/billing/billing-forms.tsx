@@ -1,32 +1,25 @@
 import { Form, Link } from "react-router";
 
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "~/components/ui/form-state";
+import { getFormProps, getInputProps, type SubmissionResult } from "~/components/ui/form-state";
 
-import { Button, ButtonLink } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 
-import { Field, FormError, RadioGroupField, TextareaField } from "~/components/ui/field";
+import { Field, FormError, RadioGroupField } from "~/components/ui/field";
 
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
-import {
-  BILLING_MESSAGES,
-  DISPUTE_REASON_LIMIT,
-  TOPUP_DEFAULT_KES,
-  TOPUP_METHODS,
-  TOPUP_METHOD_WORDS,
-  TOPUP_PRESETS_KES,
-} from "~/lib/schemas/billing-rules";
+import { BILLING_MESSAGES, TOPUP_DEFAULT_KES, TOPUP_METHODS, TOPUP_METHOD_WORDS, TOPUP_PRESETS_KES } from "~/lib/schemas/billing-rules";
 import { BILLING_TYPE_WORDS, longDate, planPriceWords, type PlanPrice } from "~/lib/billing-words";
 
 // Loaded when the form is first used (decision 061).
-const lazyDisputeSchema = lazySchema(() => import("~/lib/schemas/billing"), "DisputeSchema");
 const lazyPlanChoiceSchema = lazySchema(() => import("~/lib/schemas/billing"), "PlanChoiceSchema");
 const lazyTopupSchema = lazySchema(() => import("~/lib/schemas/billing"), "TopupSchema");
 
 /**
- * The forms of /billing's dialogs (top-up, plan, dispute) and an invoice's page. Each is a real POST
- * (it works without JavaScript); the server answers a refusal at its field with what was typed kept.
- * The wallet's alerts, always on the page, are in wallet-alerts-form.tsx: these load with a dialog.
+ * The forms of /billing's top-up and plan dialogs. Each is a real POST (it works without JavaScript);
+ * the server answers a refusal at its field with what was typed kept. The wallet's alerts, always on
+ * the page, are in wallet-alerts-form.tsx; the dispute (here and on an invoice's page) in
+ * dispute-form.tsx: these load with a dialog.
  */
 
 export type Result = SubmissionResult<string[]> | null | undefined;
@@ -145,50 +138,6 @@ export function PlanForm({
         <Button type="submit" name="intent" value="plan" pending={busy}>
           Change from {longDate(nextPeriod)}
         </Button>
-      </div>
-    </Form>
-  );
-}
-
-/** A dispute of one invoice with its reason (10 to 1,000 characters). */
-export function DisputeForm({
-  result,
-  invoiceId,
-  number,
-  action,
-  cancelTo,
-  busy,
-}: {
-  result: Result;
-  invoiceId: string;
-  number: string;
-  action: string;
-  cancelTo?: string;
-  busy: boolean;
-}) {
-  const [form, fields] = useSchemaForm(lazyDisputeSchema, result, { id: `dispute-${invoiceId}` });
-  return (
-    <Form method="post" action={action} {...getFormProps(form)} className="grid gap-1">
-      <FormError id={form.errorId} errors={form.errors} />
-      <input type="hidden" name="invoice" value={invoiceId} />
-      <TextareaField
-        label={`What is wrong with ${number}?`}
-        markRequired
-        maxLength={DISPUTE_REASON_LIMIT}
-        hint="At least 10 characters. Jumbe's billing team reads it and replies; the invoice is on hold meanwhile."
-        errors={fields.reason.errors}
-        {...getTextareaProps(fields.reason)}
-        key={fields.reason.key}
-      />
-      <div className="flex gap-2">
-        <Button type="submit" name="intent" value="dispute" variant="danger" pending={busy}>
-          Dispute {number}
-        </Button>
-        {cancelTo ? (
-          <ButtonLink to={cancelTo} variant="secondary" replace preventScrollReset>
-            Cancel
-          </ButtonLink>
-        ) : null}
       </div>
     </Form>
   );

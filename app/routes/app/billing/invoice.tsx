@@ -11,7 +11,7 @@ import { amountDueCents } from "~/lib/invoice-document";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { InvoiceView } from "~/components/billing/invoice-view";
 import { PaybillDetails } from "~/components/billing/paybill";
-import { DisputeForm } from "~/components/billing/billing-forms";
+import { DisputeForm } from "~/components/billing/dispute-form";
 import { InvoiceStatusBadge } from "~/components/billing/invoice-history";
 import { BackLink } from "~/components/ui/back-link";
 import { Card, CardHeader } from "~/components/ui/card";
