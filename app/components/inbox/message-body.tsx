@@ -1,4 +1,4 @@
-import { formatted } from "~/components/templates/message-preview";
+import { formatted } from "~/components/templates/formatted";
 import {
   AlertCircle,
   Download,

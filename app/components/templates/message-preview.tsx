@@ -1,20 +1,12 @@
 import { Copy, ExternalLink, FileText, Image as ImageIcon, Phone, Play, Reply } from "~/components/ui/icons";
 import type { RenderedTemplate } from "~/lib/templates";
+import { formatted } from "./formatted";
 
 export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const;
 export type Device = keyof typeof DEVICE_WIDTHS;
 
-/** WhatsApp's *bold*, _italic_, ~strike~ and ```mono```, as React elements (no HTML from the text). */
-export function formatted(text: string) {
-  const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|```[^`]+```)/g);
-  return parts.map((part, i) => {
-    if (/^\*[^*]+\*$/.test(part)) return <strong key={i}>{part.slice(1, -1)}</strong>;
-    if (/^_[^_]+_$/.test(part)) return <em key={i}>{part.slice(1, -1)}</em>;
-    if (/^~[^~]+~$/.test(part)) return <s key={i}>{part.slice(1, -1)}</s>;
-    if (/^```[^`]+```$/.test(part)) return <code key={i}>{part.slice(3, -3)}</code>;
-    return part;
-  });
-}
+// The text formatting a conversation's bubbles share (without the rest of the preview): its own module.
+export { formatted } from "./formatted";
 
 /** A media header as WhatsApp shows it: the image, a video's poster with a play button, a document's file row. */
 function MediaHeader({ media }: { media: NonNullable<RenderedTemplate["media"]> }) {

@@ -113,3 +113,27 @@ export function TemplateDeleteDialog({
     </UrlDialog>
   );
 }
+
+/**
+ * The list's two dialogs for the chosen template, which only the URL opens (`?dialog=view|delete`):
+ * /templates loads them on demand in the browser (a chunk of their own, with the preview); the
+ * server renders them in place (decision 061).
+ */
+export function TemplateDialogs({
+  selected,
+  search,
+  canManage,
+  deleting,
+}: {
+  selected: SelectedTemplate;
+  search: URLSearchParams;
+  canManage: boolean;
+  deleting: boolean;
+}) {
+  return (
+    <>
+      <TemplateViewDialog selected={selected} search={search} canManage={canManage} />
+      <TemplateDeleteDialog selected={selected} search={search} deleting={deleting} />
+    </>
+  );
+}

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { data, href, useNavigation, useSearchParams } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/index";
@@ -17,7 +18,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TemplateFilters } from "~/components/templates/template-filters";
 import { templateColumns } from "~/components/templates/template-columns";
-import { TemplateDeleteDialog, TemplateViewDialog } from "~/components/templates/template-dialogs";
+import { TemplateDialogs as ServerTemplateDialogs } from "~/components/templates/template-dialogs";
 import { TemplatesHeader } from "~/components/templates/templates-header";
 import { Pager, Table } from "~/components/ui/table";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -111,6 +112,12 @@ async function syncFromMeta(organizationId: string) {
   );
 }
 
+// The view and delete dialogs (with the template's preview): only while the URL names one, so in the
+// browser a chunk loaded when one opens; the server renders them in place (decision 061).
+const TemplateDialogs = import.meta.env.SSR
+  ? ServerTemplateDialogs
+  : lazy(() => import("~/components/templates/template-dialogs").then((module) => ({ default: module.TemplateDialogs })));
+
 export default function Templates({ loaderData }: Route.ComponentProps) {
   const { filters, page, counts, connected, canManage, selected } = loaderData;
   const navigation = useNavigation();
@@ -165,10 +172,9 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
       </Card>
 
       {selected ? (
-        <>
-          <TemplateViewDialog selected={selected} search={search} canManage={canManage} />
-          <TemplateDeleteDialog selected={selected} search={search} deleting={busy("delete")} />
-        </>
+        <Suspense fallback={null}>
+          <TemplateDialogs selected={selected} search={search} canManage={canManage} deleting={busy("delete")} />
+        </Suspense>
       ) : null}
     </div>
   );
