@@ -88,8 +88,12 @@ export async function action(args: Route.ActionArgs) {
   return redirect(back);
 }
 
-/** A reply or note sent while the live stream is open needs no reload: the stream brings it. */
+/**
+ * A reply or note sent while the live stream is open needs no reload: the stream brings it. Nor does
+ * the typing signal (a post every few seconds while an agent types), which changes nothing shown here.
+ */
 export function shouldRevalidate({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("intent") === "typing") return false;
   if (formData?.get("live") === "1" && (actionResult as { sent?: boolean } | undefined)?.sent) return false;
   return defaultShouldRevalidate;
 }
