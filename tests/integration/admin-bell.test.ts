@@ -135,7 +135,12 @@ describe("the admin console's bell", () => {
   it("counts at most 9+ and pages through every event without gaps or repeats", async () => {
     const admin = await signedIn({ usertype: "admin" });
     await markRead(admin.cookie);
-    for (let i = 0; i < 30; i += 1) await createVerifiedUser({ businessName: `Tumaini Group ${i}` });
+    // One after another, each strictly later (PGlite's clock counts whole milliseconds: two sign-ups
+    // in one would be ordered by their random ids).
+    for (let i = 0; i < 30; i += 1) {
+      await nextMillisecond();
+      await createVerifiedUser({ businessName: `Tumaini Group ${i}` });
+    }
     expect((await header(admin.cookie)).data.bell.unread).toBe(10);
 
     const first = await page(admin.cookie);
