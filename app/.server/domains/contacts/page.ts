@@ -10,12 +10,12 @@ export const CONTACTS_PAGE_SIZE = 15;
 /** "All N matching" counts this far; past it the page says "10,000+" (a count of a million rows is not free). */
 export const COUNT_CAP = 10_000;
 
+type LineRow = Parameters<typeof contactLineOf>[0];
+
 /**
  * One page of the Contacts tab, newest first: `after` a cursor (older) or `before` one (newer), by
  * the (created_at, id) index, so page 500 costs what page 1 does. Answers the cursors either way.
  */
-type LineRow = Parameters<typeof contactLineOf>[0];
-
 export async function contactsPage(
   organizationId: string,
   filter: ContactFilter,
