@@ -13,6 +13,8 @@
 //    an empty box goes back, arrows move, a pasted code fills every box.
 //  - [data-strength-for="<input id>"]: a hidden strength meter for that input (spec section 5).
 //  - [data-countdown="<seconds>"]: a button that stays disabled, saying "<label> in Ns", until then.
+//  - [data-copy="<text>"]: a hidden button that copies the text to the clipboard. Shown; a press
+//    copies and marks it data-copied for two seconds (its [data-copy-label] says "Copied").
 //  - whole documents only: a button pressed to post its form is disabled and marked busy until the
 //    next page; with [data-pending-text] (any form) it also says so.
 
@@ -126,12 +128,33 @@ function countdowns(root) {
   }
 }
 
+function copyButtons(root) {
+  if (!navigator.clipboard) return;
+  for (const button of fresh(root, "[data-copy]")) {
+    const label = button.querySelector("[data-copy-label]");
+    const idle = label?.textContent ?? "";
+    let timer;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      await navigator.clipboard.writeText(button.dataset.copy ?? "");
+      button.dataset.copied = "true";
+      if (label) label.textContent = "Copied";
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        delete button.dataset.copied;
+        if (label) label.textContent = idle;
+      }, 2000);
+    });
+  }
+}
+
 /** Every behaviour above, on `root` and what it holds; each element once. */
 export function enhance(root) {
   passwordToggles(root);
   otpBoxes(root);
   strengthMeters(root);
   countdowns(root);
+  copyButtons(root);
 }
 
 /** A whole document without React: the button that submitted says it is working until the next page. */

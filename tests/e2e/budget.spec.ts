@@ -82,15 +82,15 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
     expect(page.js!.afterOverviewGzipBytes, `${page.path} after /dashboard`).toBeGreaterThan(0);
 
   const documents = pages.filter((p) => p.document);
-  // The console and the API's error catalogue (decision 063) carry the menus' script too.
-  const consolePages = documents.filter((p) => p.path.startsWith("/admin") || p.path === "/developers/errors");
+  // The console and the Developers pages (decisions 063, 066) carry the menus' script too.
+  const consolePages = documents.filter((p) => p.path.startsWith("/admin") || p.path.startsWith("/developers"));
   expect(documents.filter((p) => !consolePages.includes(p)).map((p) => p.path)).toEqual([
     "/login",
     "/signup",
     "/verify-otp",
     "/forgot-password",
   ]);
-  expect(consolePages.map((p) => p.path)).toContain("/admin");
+  expect(consolePages.map((p) => p.path)).toEqual(expect.arrayContaining(["/admin", "/developers", "/developers/errors"]));
   for (const page of documents) {
     // Only the page's own scripts: no React, no router, no preloads. The console adds the menus' (decision 063).
     const own = [expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/)];

@@ -39,6 +39,14 @@ test("a member turns on two-factor sign-in, signs in with the app's code, then w
   await expect(card.getByText("Two-factor sign-in is on. Keep your recovery codes somewhere safe.")).toBeVisible();
   const codes = (await card.getByTestId("recovery-codes").getByRole("listitem").allInnerTexts()).map((c) => c.trim());
   expect(codes).toHaveLength(10);
+  // The codes copy in one press with scripts (app/assets/forms.js on a hydrated page); without, no button.
+  const copyCodes = card.getByRole("button", { name: "Copy the codes" });
+  if (javaScriptEnabled) {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await copyCodes.click();
+    await expect(card.getByRole("button", { name: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join("\n"));
+  } else await expect(copyCodes).toHaveCount(0);
   // Shown once: opening the page again shows how many are left, not the codes.
   await page.goto("/settings/security");
   await expect(page.getByTestId("recovery-codes")).toHaveCount(0);

@@ -14,11 +14,10 @@ interface ApiKeyCardProps {
   prefix: string | null;
   lastUsedAt: string | null;
   confirmRegenerate: boolean;
-  busy: boolean;
 }
 
 /** The live API key: masked until shown, regenerated after a confirmation. */
-export function ApiKeyCard({ apiKey, prefix, lastUsedAt, confirmRegenerate, busy }: ApiKeyCardProps) {
+export function ApiKeyCard({ apiKey, prefix, lastUsedAt, confirmRegenerate }: ApiKeyCardProps) {
   return (
     <Card aria-labelledby="key-heading">
       <h2 id="key-heading" className="flex items-center gap-2 text-lg font-semibold">
@@ -76,7 +75,6 @@ export function ApiKeyCard({ apiKey, prefix, lastUsedAt, confirmRegenerate, busy
           intent="regenerate"
           confirmLabel="Yes, regenerate the key"
           cancelTo={href("/developers")}
-          busy={busy}
         >
           The current key stops working at once. Every program that uses it must be given the new key.
         </ConfirmPanel>

@@ -12,12 +12,10 @@ interface DeliveriesCardProps {
   /** Whether a webhook URL was ever saved. */
   configured: boolean;
   disabled: boolean;
-  busy: boolean;
-  submitting: (intent: string) => boolean;
 }
 
 /** The last 20 deliveries of the webhook, with Refresh, Send test event and Redeliver. */
-export function DeliveriesCard({ deliveries, configured, disabled, busy, submitting }: DeliveriesCardProps) {
+export function DeliveriesCard({ deliveries, configured, disabled }: DeliveriesCardProps) {
   return (
     <Card aria-labelledby="deliveries-heading">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -33,14 +31,14 @@ export function DeliveriesCard({ deliveries, configured, disabled, busy, submitt
           <div className="flex flex-wrap gap-2">
             {/* A GET form: it loads the page again even when the URL is the same one. */}
             <Form method="get" action="/developers">
-              <Button type="submit" size="sm" variant="secondary" disabled={busy}>
+              <Button type="submit" size="sm" variant="secondary">
                 <RefreshCw className="size-4" aria-hidden /> Refresh
               </Button>
             </Form>
             {disabled ? null : (
               <Form method="post">
                 <input type="hidden" name="intent" value="webhook-test" />
-                <Button type="submit" size="sm" variant="secondary" pending={submitting("webhook-test")} disabled={busy}>
+                <Button type="submit" size="sm" variant="secondary">
                   <Send className="size-4" aria-hidden /> Send test event
                 </Button>
               </Form>
@@ -51,7 +49,7 @@ export function DeliveriesCard({ deliveries, configured, disabled, busy, submitt
       <div className="mt-4">
         <Table
           caption="Recent webhook deliveries"
-          columns={deliveryColumns(busy, !disabled)}
+          columns={deliveryColumns(!disabled)}
           rows={deliveries}
           rowKey={(row) => row.id}
           empty={configured ? "No deliveries yet. Send a test event to see one here." : "Save a webhook URL to start receiving events."}
@@ -90,7 +88,7 @@ function DeliveryResult({ row }: { row: DeliveryRow }) {
   );
 }
 
-function RedeliverButton({ row, busy }: { row: DeliveryRow; busy: boolean }) {
+function RedeliverButton({ row }: { row: DeliveryRow }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="webhook-redeliver" />
@@ -99,7 +97,7 @@ function RedeliverButton({ row, busy }: { row: DeliveryRow; busy: boolean }) {
         type="submit"
         size="sm"
         variant="secondary"
-        disabled={busy}
+
         aria-label={`Redeliver ${row.eventType} of ${formatWhen(row.createdAt)}`}
       >
         Redeliver
@@ -108,7 +106,7 @@ function RedeliverButton({ row, busy }: { row: DeliveryRow; busy: boolean }) {
   );
 }
 
-function deliveryColumns(busy: boolean, sendable: boolean): Column<DeliveryRow>[] {
+function deliveryColumns(sendable: boolean): Column<DeliveryRow>[] {
   return [
     { key: "event", header: "Event", cell: (row) => <code className="text-xs">{row.eventType}</code> },
     { key: "time", header: "Time", cell: (row) => formatWhen(row.createdAt), hideOnPhone: true },
@@ -123,7 +121,7 @@ function deliveryColumns(busy: boolean, sendable: boolean): Column<DeliveryRow>[
     {
       key: "actions",
       header: <span className="sr-only">Actions</span>,
-      cell: (row) => (sendable ? <RedeliverButton row={row} busy={busy} /> : null),
+      cell: (row) => (sendable ? <RedeliverButton row={row} /> : null),
       align: "right",
     },
   ];

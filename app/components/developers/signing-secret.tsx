@@ -9,11 +9,10 @@ interface SigningSecretProps {
   secret: string | null;
   createdAt: string | null;
   confirmRotate: boolean;
-  busy: boolean;
 }
 
 /** The signing secret: masked until asked for (each read logged), rotated after a confirmation. */
-export function SigningSecret({ secret, createdAt, confirmRotate, busy }: SigningSecretProps) {
+export function SigningSecret({ secret, createdAt, confirmRotate }: SigningSecretProps) {
   return (
     <div className="mt-6 border-t border-slate-100 pt-4">
       <h3 id="signing-secret" className="font-semibold text-slate-900">
@@ -64,7 +63,6 @@ export function SigningSecret({ secret, createdAt, confirmRotate, busy }: Signin
           intent="webhook-secret-rotate"
           confirmLabel="Yes, rotate the secret"
           cancelTo="/developers#signing-secret"
-          busy={busy}
         >
           A new secret signs every delivery from now on. The current one also signs for 24 hours, so there is time to give your receiver the
           new one.

@@ -40,12 +40,10 @@ interface WebhookCardProps {
   result: SubmissionResult<string[]> | null | undefined;
   secret: string | null;
   confirmRotateSecret: boolean;
-  busy: boolean;
-  submitting: (intent: string) => boolean;
 }
 
 /** Where Jumbe sends events: the URL and events, the endpoint's health, and its signing secret. */
-export function WebhookCard({ webhook, state, result, secret, confirmRotateSecret, busy, submitting }: WebhookCardProps) {
+export function WebhookCard({ webhook, state, result, secret, confirmRotateSecret }: WebhookCardProps) {
   return (
     <Card aria-labelledby="webhook-heading">
       <h2 id="webhook-heading" className="text-lg font-semibold">
@@ -58,17 +56,15 @@ export function WebhookCard({ webhook, state, result, secret, confirmRotateSecre
         </a>{" "}
         specification says. It must be a public https address.
       </p>
-      <EndpointHealth state={state} busy={busy} pending={submitting("webhook-enable")} />
-      <WebhookForm webhook={webhook} result={result} busy={busy} />
-      {webhook.updatedAt ? (
-        <SigningSecret secret={secret} createdAt={state.secretCreatedAt} confirmRotate={confirmRotateSecret} busy={busy} />
-      ) : null}
+      <EndpointHealth state={state} />
+      <WebhookForm webhook={webhook} result={result} />
+      {webhook.updatedAt ? <SigningSecret secret={secret} createdAt={state.secretCreatedAt} confirmRotate={confirmRotateSecret} /> : null}
     </Card>
   );
 }
 
 /** A disabled endpoint (with its re-enable button), or a warning while deliveries fail. */
-function EndpointHealth({ state, busy, pending }: { state: WebhookState; busy: boolean; pending: boolean }) {
+function EndpointHealth({ state }: { state: WebhookState }) {
   if (state.disabledAt)
     return (
       <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900" data-testid="webhook-disabled">
@@ -80,9 +76,7 @@ function EndpointHealth({ state, busy, pending }: { state: WebhookState; busy: b
         </p>
         <Form method="post" className="mt-3">
           <input type="hidden" name="intent" value="webhook-enable" />
-          <Button type="submit" pending={pending} disabled={busy}>
-            Re-enable the endpoint
-          </Button>
+          <Button type="submit">Re-enable the endpoint</Button>
         </Form>
       </div>
     );
@@ -96,7 +90,7 @@ function EndpointHealth({ state, busy, pending }: { state: WebhookState; busy: b
 }
 
 /** The webhook's URL and events, checked in the browser with the server's own schema. */
-function WebhookForm({ webhook, result, busy }: { webhook: WebhookSettings; result: WebhookCardProps["result"]; busy: boolean }) {
+function WebhookForm({ webhook, result }: { webhook: WebhookSettings; result: WebhookCardProps["result"] }) {
   const [form, fields] = useSchemaForm(lazyWebhookSchema, result, {
     id: "webhook",
     defaultValue: { url: webhook.url },
@@ -141,9 +135,7 @@ function WebhookForm({ webhook, result, busy }: { webhook: WebhookSettings; resu
           {fields.events.errors?.[0] ?? ""}
         </p>
       </fieldset>
-      <Button type="submit" disabled={busy}>
-        Save Webhook Configuration
-      </Button>
+      <Button type="submit">Save Webhook Configuration</Button>
     </Form>
   );
 }

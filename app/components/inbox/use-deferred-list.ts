@@ -22,7 +22,7 @@ const SIDE_BY_SIDE = "(min-width: 48rem)";
  * opened: the page marked it so before the list was read, except for a reader who does not mark.
  */
 export function useDeferredList(listSearch: string, openedId: string): ConversationListData | null {
-  const { load, data: answer } = useFetcher<ConversationListData>();
+  const { load, data: answer, state } = useFetcher<ConversationListData>();
   // Asked again for another conversation, as the whole page was: the rows the live stream changed
   // since are read afresh rather than kept from the first answer.
   const asked = useRef<string | null>(null);
@@ -38,6 +38,15 @@ export function useDeferredList(listSearch: string, openedId: string): Conversat
     wide.addEventListener("change", ask);
     return () => wide.removeEventListener("change", ask);
   }, [listSearch, openedId, load]);
+  // A load that came back empty-handed (aborted by a submission and not taken up again): asked once
+  // more when the fetcher is idle with nothing, rather than leave the pane without its list.
+  const settled = state === "idle" && answer === undefined && asked.current !== null;
+  const retried = useRef<string | null>(null);
+  useEffect(() => {
+    if (!settled || retried.current === asked.current || !window.matchMedia(SIDE_BY_SIDE).matches) return;
+    retried.current = asked.current;
+    void load(`/chat${listSearch}`);
+  }, [settled, listSearch, load]);
   const data = answer ?? null;
   return useMemo(
     () => (data ? { ...data, rows: data.rows.map((row) => (row.id === openedId ? { ...row, unread: 0 } : row)) } : null),

@@ -1,5 +1,6 @@
 import type { PageHandle } from "~/root";
 import { formsScript } from "~/components/ui/enhanced";
+import { menusScript } from "./menu";
 
 /**
  * A page sent as server-rendered HTML with no React in the browser (decisions 007 and 060): its
@@ -7,6 +8,12 @@ import { formsScript } from "~/components/ui/enhanced";
  * (the password toggle, the code boxes, the resend countdown, the busy submit button).
  */
 export const documentPage: PageHandle = { hydrate: false, scripts: [formsScript] };
+
+/**
+ * The same inside a shell with menus (the signed-in app's, the admin console's): the menus' script
+ * too, which closes the bell and account menus on Escape or a press beside them (decision 063).
+ */
+export const menuDocumentPage: PageHandle = { hydrate: false, scripts: [formsScript, menusScript] };
 
 /**
  * Such a page reached by a client-side navigation (a link or a redirect inside the hydrated app) is

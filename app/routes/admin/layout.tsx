@@ -10,20 +10,14 @@ import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-
 
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { formsScript } from "~/components/ui/enhanced";
-import { menusScript } from "~/components/layout/menu";
-import { loadAsDocument } from "~/components/layout/document-page";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 export const middleware: Route.MiddlewareFunction[] = [adminPages];
 
 // The whole console, every page, export and detail below this layout: the platform administrators' (decision 037).
 // Its pages are documents without React (decision 063): links and forms, with the kit's two scripts
 // for busy buttons and closing menus.
-export const handle: PermissionHandle & PageHandle = {
-  permission: "platform:console",
-  hydrate: false,
-  scripts: [formsScript, menusScript],
-};
+export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
 
 // Reached by a client-side navigation (a link from a hydrated page), a console page loads as a document.
 export const clientLoader = loadAsDocument;

@@ -15,10 +15,16 @@ import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { useCan } from "~/components/layout/shell-role";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "activity:view" };
+// Links, filters and a CSV export: sent as a document without React (decision 066).
+export const handle: PermissionHandle & PageHandle = { permission: "activity:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity Log | Jumbe" }];
 

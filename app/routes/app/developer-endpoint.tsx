@@ -8,8 +8,14 @@ import { BackLink } from "~/components/ui/back-link";
 import { EndpointDetail } from "~/components/developers/api-reference";
 import { exampleLanguage } from "~/components/developers/languages";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "developer:view" };
+// A reference page: a document without React, as the error catalogue is (decision 066).
+export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: `${page ? page.endpoint.summary : "Endpoint"} | Developers | Jumbe` },

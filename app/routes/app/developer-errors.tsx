@@ -7,13 +7,11 @@ import { BackLink } from "~/components/ui/back-link";
 import { ErrorCatalogue } from "~/components/developers/api-reference";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { formsScript } from "~/components/ui/enhanced";
-import { menusScript } from "~/components/layout/menu";
-import { loadAsDocument } from "~/components/layout/document-page";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // A reference page with nothing to do in the browser: sent as a document without React, as the admin
 // console is (decision 063), with the kit's two scripts for the shell's menus and forms.
-export const handle: PermissionHandle & PageHandle = { permission: "developer:view", hydrate: false, scripts: [formsScript, menusScript] };
+export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;

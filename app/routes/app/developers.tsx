@@ -1,4 +1,4 @@
-import { data, useActionData, useNavigation } from "react-router";
+import { data, useActionData } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/developers";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -25,8 +25,15 @@ import { DeliveriesCard } from "~/components/developers/deliveries-card";
 import { EndpointList, QuickStart } from "~/components/developers/api-reference";
 import { exampleLanguage } from "~/components/developers/languages";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "developer:view" };
+// Sent as a document without React (decision 066): its forms post as documents, every step of the
+// key and the secret is a page of its own, and the copy buttons are app/assets/forms.js's.
+export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -146,9 +153,6 @@ export async function action(args: Route.ActionArgs) {
 export default function Developers({ loaderData }: Route.ComponentProps) {
   const { webhook, webhookState } = loaderData;
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
-  const submitting = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <div className="space-y-6">
       <div>
@@ -167,7 +171,6 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         prefix={loaderData.prefix}
         lastUsedAt={loaderData.lastUsedAt}
         confirmRegenerate={loaderData.confirmRegenerate}
-        busy={busy}
       />
       <WebhookCard
         webhook={webhook}
@@ -175,15 +178,11 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
         result={actionData?.result}
         secret={loaderData.secret}
         confirmRotateSecret={loaderData.confirmRotateSecret}
-        busy={busy}
-        submitting={submitting}
       />
       <DeliveriesCard
         deliveries={loaderData.deliveries}
         configured={Boolean(webhook.updatedAt)}
         disabled={Boolean(webhookState.disabledAt)}
-        busy={busy}
-        submitting={submitting}
       />
       <QuickStart example={loaderData.example} language={loaderData.language} />
       <EndpointList endpoints={loaderData.endpoints} language={loaderData.language} />

@@ -1,4 +1,4 @@
-import { data, Form, href, useNavigation } from "react-router";
+import { data, Form, href } from "react-router";
 import type { Route } from "./+types/fields";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -17,8 +17,14 @@ import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "contacts:view" };
+// A list and two forms: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Contact fields | Contacts | Jumbe" }];
 
@@ -55,7 +61,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Fields({ loaderData, actionData }: Route.ComponentProps) {
   const { fields, canManage } = loaderData;
-  const navigation = useNavigation();
   const columns: Column<AttributeDefinition>[] = [
     { key: "label", header: "Label", cell: (row) => <span className="font-medium text-slate-900">{row.label}</span> },
     { key: "key", header: "Key", cell: (row) => <code className="text-sm">{row.key}</code> },
@@ -107,7 +112,7 @@ export default function Fields({ loaderData, actionData }: Route.ComponentProps)
               options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
             />
             <div className="pb-6">
-              <Button type="submit" name="intent" value="add" pending={navigation.state === "submitting"} pendingText="Adding...">
+              <Button type="submit" name="intent" value="add" pendingText="Adding...">
                 Add field
               </Button>
             </div>

@@ -1,4 +1,4 @@
-import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/segments";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -18,9 +18,15 @@ import { removeRowColumn } from "~/components/ui/remove-row";
 import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "contacts:view" };
+// A filter, a list and a form: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Segments | Contacts | Jumbe" }];
 
@@ -80,9 +86,7 @@ type Row = Route.ComponentProps["loaderData"]["segments"][number];
 
 export default function Segments({ loaderData, actionData }: Route.ComponentProps) {
   const { segments, filter, describe, canManage } = loaderData;
-  const navigation = useNavigation();
   const [search] = useSearchParams();
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const columns: Column<Row>[] = [
     {
       key: "name",
@@ -134,7 +138,7 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
               errors={actionData?.problem ? [actionData.problem] : undefined}
             />
             <div className="pb-6">
-              <Button type="submit" name="intent" value="save" pending={saving} pendingText="Saving...">
+              <Button type="submit" name="intent" value="save" pendingText="Saving...">
                 Save segment
               </Button>
             </div>

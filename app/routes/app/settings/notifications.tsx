@@ -1,4 +1,4 @@
-import { data, Form, href, useNavigation } from "react-router";
+import { data, Form, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -16,8 +16,14 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Toast } from "~/components/ui/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "notifications:manage" };
+// A form of checkboxes: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "notifications:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
 
@@ -55,7 +61,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function NotificationSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { rules } = loaderData;
-  const busy = useNavigation().state === "submitting";
   return (
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -109,7 +114,7 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
             </table>
           </div>
           <div className="flex justify-end border-t border-slate-200 p-4">
-            <Button type="submit" name="intent" value="save" pending={busy} pendingText="Saving...">
+            <Button type="submit" name="intent" value="save" pendingText="Saving...">
               Save notification settings
             </Button>
           </div>
