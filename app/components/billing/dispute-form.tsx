@@ -17,14 +17,15 @@ export function DisputeForm({
   number,
   action,
   cancelTo,
-  busy,
+  busy = false,
 }: {
   result: Result;
   invoiceId: string;
   number: string;
   action: string;
   cancelTo?: string;
-  busy: boolean;
+  /** A post on its way (a hydrated page); a page sent as a document has app/assets/forms.js hold the button. */
+  busy?: boolean;
 }) {
   const [form, fields] = useSchemaForm(lazyDisputeSchema, result, { id: `dispute-${invoiceId}` });
   return (

@@ -29,12 +29,13 @@ export function EditContactCard({
   contact,
   fields,
   lastResult,
-  busy,
+  busy = false,
 }: {
   contact: ContactView;
   fields: AttributeDefinition[];
   lastResult: LastResult;
-  busy: boolean;
+  /** A post on its way (a hydrated page); a page sent as a document has app/assets/forms.js hold the button. */
+  busy?: boolean;
 }) {
   const [form, inputs] = useSchemaForm(lazyEditContactSchema, lastResult, {
     id: "edit-contact",

@@ -38,7 +38,7 @@ function QuickReplyFields({ fields }: { fields: ReturnType<typeof useSchemaForm<
   );
 }
 
-export function AddCard({ result, busy }: { result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
+export function AddCard({ result }: { result: Parameters<typeof useSchemaForm>[1] }) {
   const [form, fields] = useSchemaForm(lazyQuickReplySchema, result, { id: "add-quick-reply" });
   return (
     <Card>
@@ -47,7 +47,7 @@ export function AddCard({ result, busy }: { result: Parameters<typeof useSchemaF
         <FormError id={form.errorId} errors={form.errors} />
         <QuickReplyFields fields={fields} />
         <div>
-          <Button type="submit" name="intent" value="add" disabled={busy}>
+          <Button type="submit" name="intent" value="add">
             Add saved answer
           </Button>
         </div>
@@ -59,12 +59,10 @@ export function AddCard({ result, busy }: { result: Parameters<typeof useSchemaF
 export function EditCard({
   reply,
   result,
-  busy,
   cancelTo,
 }: {
   reply: QuickReply;
   result: Parameters<typeof useSchemaForm>[1];
-  busy: boolean;
   cancelTo: string;
 }) {
   const [form, fields] = useSchemaForm(lazyQuickReplySchema, result, {
@@ -79,7 +77,7 @@ export function EditCard({
         <input type="hidden" name="id" value={reply.id} />
         <QuickReplyFields fields={fields} />
         <div className="flex gap-2">
-          <Button type="submit" name="intent" value="update" disabled={busy}>
+          <Button type="submit" name="intent" value="update">
             Save changes
           </Button>
           <ButtonLink to={cancelTo} variant="secondary">

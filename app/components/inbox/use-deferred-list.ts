@@ -40,10 +40,15 @@ export function useDeferredList(listSearch: string, openedId: string): Conversat
   }, [listSearch, openedId, load]);
   // A load that came back empty-handed (aborted by a submission and not taken up again): asked once
   // more when the fetcher is idle with nothing, rather than leave the pane without its list.
-  const settled = state === "idle" && answer === undefined && asked.current !== null;
+  const settled = state === "idle" && answer === undefined;
+  const wasLoading = useRef(false);
   const retried = useRef<string | null>(null);
   useEffect(() => {
-    if (!settled || retried.current === asked.current || !window.matchMedia(SIDE_BY_SIDE).matches) return;
+    if (state !== "idle") wasLoading.current = true;
+  }, [state]);
+  useEffect(() => {
+    if (!settled || !wasLoading.current || retried.current === asked.current || !window.matchMedia(SIDE_BY_SIDE).matches) return;
+    wasLoading.current = false;
     retried.current = asked.current;
     void load(`/chat${listSearch}`);
   }, [settled, listSearch, load]);

@@ -1,4 +1,4 @@
-import { data, useNavigation } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/invoice";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
@@ -19,9 +19,15 @@ import { Download } from "~/components/ui/icons";
 import { buttonClass } from "~/components/ui/button";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "billing:view" };
+// An invoice to read, print or dispute: sent as a document without React (decision 066).
+export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `${page?.invoice.number ?? "Invoice"} | Billing | Jumbe` }];
 
@@ -57,7 +63,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Invoice({ loaderData, actionData }: Route.ComponentProps) {
   const { id, invoice, dispute, resolved, canManage, paybill } = loaderData;
-  const busy = useNavigation().state === "submitting";
   const disputable =
     invoice.kind !== "credit_note" && (invoice.status === "pending" || invoice.status === "overdue" || invoice.status === "paid");
   return (
@@ -123,7 +128,6 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
               invoiceId={id}
               number={invoice.number}
               action={`/billing/invoices/${id}`}
-              busy={busy}
             />
           </div>
         </Card>

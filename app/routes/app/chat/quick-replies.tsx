@@ -1,4 +1,4 @@
-import { data, href, useNavigation } from "react-router";
+import { data, href } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/quick-replies";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -26,9 +26,15 @@ import { Toast } from "~/components/ui/toast";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "inbox:quick-replies" };
+// A list of saved answers and their forms: sent as a document without React (decision 066); the server checks every field.
+export const handle: PermissionHandle & PageHandle = { permission: "inbox:quick-replies", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Saved answers | Chat | Jumbe" }];
 
@@ -102,7 +108,6 @@ type ActionData = Route.ComponentProps["actionData"];
 
 export default function QuickReplies({ loaderData, actionData }: Route.ComponentProps) {
   const { replies, editing, deleting, full } = loaderData;
-  const busy = useNavigation().state === "submitting";
   const here = href("/chat/quick-replies");
   const columns: Column<QuickReply>[] = [
     {
@@ -143,7 +148,6 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
           key={editing.id}
           reply={editing}
           result={actionData?.intent === "update" ? resultOf(actionData) : undefined}
-          busy={busy}
           cancelTo={here}
         />
       ) : null}
@@ -174,7 +178,6 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
               intent="delete"
               confirmLabel="Delete saved answer"
               cancelTo={here}
-              busy={busy}
               fields={{ id: deleting.id }}
             >
               The answer is gone for the whole team. Messages already sent with it stay as they are.
@@ -188,7 +191,7 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
           <p className="mt-1 text-sm text-slate-600">{QUICK_REPLY_MESSAGES.limit}</p>
         </Card>
       ) : (
-        <AddCard result={actionData?.intent === "add" ? resultOf(actionData) : undefined} busy={busy} />
+        <AddCard result={actionData?.intent === "add" ? resultOf(actionData) : undefined} />
       )}
       <p className="text-sm text-slate-600">
         For messages outside the 24-hour window WhatsApp takes only approved{" "}

@@ -11,9 +11,15 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "messaging:view" };
+// A filtered list: sent as a document without React (decision 066).
+export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Campaigns | Message Center | Jumbe" }];
 

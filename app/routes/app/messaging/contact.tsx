@@ -1,4 +1,4 @@
-import { data, href, useNavigation, useSearchParams } from "react-router";
+import { data, href, useSearchParams } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useCan } from "~/components/layout/shell-role";
 import type { Route } from "./+types/contact";
@@ -23,8 +23,14 @@ import { ContactTimeline } from "~/components/contacts/contact-timeline";
 import { OPT_IN_LABELS } from "~/components/contacts/labels";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "contacts:view" };
+// A contact, its fields, consent and history: sent as a document without React (decision 066); the server checks every field.
+export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.contact.name ?? "Contact"} | Contacts | Jumbe` }];
 
@@ -142,7 +148,6 @@ async function recordConsentForm(actor: { organizationId: string; userId: string
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const { contact, fields, timeline, mergeQuery, candidates, other, confirm, canManage } = loaderData;
   const canMessage = useCan("inbox:reply");
-  const navigation = useNavigation();
   const [search] = useSearchParams();
   const olderHref = timeline.older ? `?${new URLSearchParams({ ...Object.fromEntries(search), older: timeline.older })}` : null;
   return (
@@ -153,12 +158,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
 
       <div className="grid gap-6 lg:grid-cols-2">
         {canManage ? (
-          <EditContactCard
-            contact={contact}
-            fields={fields}
-            lastResult={actionData?.form === "save" ? actionData.result : undefined}
-            busy={navigation.state === "submitting"}
-          />
+          <EditContactCard contact={contact} fields={fields} lastResult={actionData?.form === "save" ? actionData.result : undefined} />
         ) : null}
         <div className="space-y-6">
           {canManage ? <ConsentCard lastResult={actionData?.form === "consent" ? actionData.result : undefined} /> : null}
