@@ -16,6 +16,8 @@ async function inviteAndJoin(
   request: Parameters<typeof awaitMailsTo>[0],
   javaScriptEnabled: boolean,
   first: string,
+  /** A page to wait on while the member joins (the team page is a document without React: no live bell). */
+  { waitOn }: { waitOn?: string } = {},
 ) {
   const email = uniqueEmail(first.toLowerCase());
   await page.goto("/settings/team");
@@ -23,6 +25,7 @@ async function inviteAndJoin(
   await field(page, "Role").selectOption("agent");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  if (waitOn) await page.goto(waitOn);
   const [mail] = await awaitMailsTo(request, email);
   const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
@@ -55,7 +58,7 @@ test("a member reads a notification from the bell and the dot goes away; with Ja
   await expect(bell(page)).toContainText("Nothing new.");
   await bell(page).locator("summary").click();
 
-  await inviteAndJoin(page, browser, request, javaScriptEnabled, "Brian");
+  await inviteAndJoin(page, browser, request, javaScriptEnabled, "Brian", { waitOn: "/dashboard" });
   // With JavaScript the open page hears of it (server-sent events); without, the next page shows it.
   if (!javaScriptEnabled) await page.reload();
   await expect(dot(page)).toBeVisible();

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ArrowLeft } from "~/components/ui/icons";
@@ -17,11 +17,17 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // Loaded when the form is first used (decision 061).
 const lazyChangePasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "ChangePasswordSchema");
 
-export const handle: PermissionHandle = { permission: "account:manage" };
+// A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "account:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
 
@@ -49,7 +55,6 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(lazyChangePasswordSchema, actionData?.result, { shouldValidate: "onBlur" });
   return (
     <div className="mx-auto max-w-lg">
@@ -70,8 +75,8 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
           key={fields.currentPassword.key}
         />
         <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
-        <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
-          {navigation.state === "submitting" ? "Updating..." : "Update Password"}
+        <Button type="submit" className="w-full" pendingText="Updating...">
+          Update Password
         </Button>
       </Form>
     </div>

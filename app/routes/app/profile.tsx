@@ -1,4 +1,4 @@
-import { Form, href, Link, useNavigation } from "react-router";
+import { Form, href, Link } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
@@ -21,12 +21,18 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 
 // Loaded when the form is first used (decision 061).
 const lazyProfileSchema = lazySchema(() => import("~/lib/schemas/auth"), "ProfileSchema");
 
-export const handle: PermissionHandle = { permission: "account:manage" };
+// A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "account:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
 
@@ -86,7 +92,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, editing, pendingEmail, activity } = loaderData;
-  const navigation = useNavigation();
   const profileResult = actionData && "form" in actionData && actionData.form === "profile" ? actionData.result : undefined;
   const [form, fields] = useSchemaForm(lazyProfileSchema, profileResult, {
     id: "profile",
@@ -153,7 +158,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               key={fields.phoneNumber.key}
             />
             <div className="flex gap-3">
-              <Button type="submit" name="intent" value="save" pending={navigation.state === "submitting"} pendingText="Saving...">
+              <Button type="submit" name="intent" value="save" pendingText="Saving...">
                 Save Changes
               </Button>
               <ButtonLink to="." variant="secondary">
@@ -227,7 +232,6 @@ function Item({ label, value }: { label: string; value: string }) {
 }
 
 function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
-  const navigation = useNavigation();
   return (
     <section className="rounded-xl border border-amber-200 bg-amber-50 p-6" aria-labelledby="confirm-email">
       <h2 id="confirm-email" className="font-semibold">
@@ -238,7 +242,7 @@ function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
       </p>
       <Form method="post" className="mt-4 max-w-sm">
         <OtpInput />
-        <Button type="submit" name="intent" value="confirm-email" className="mt-4" disabled={navigation.state === "submitting"}>
+        <Button type="submit" name="intent" value="confirm-email" className="mt-4">
           Confirm Email
         </Button>
       </Form>

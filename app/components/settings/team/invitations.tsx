@@ -8,7 +8,7 @@ import { formatDay, formatWhen } from "~/lib/dates";
 import { ROLE_WORDS } from "~/lib/schemas/team-rules";
 
 /** The open invitations, each resent or withdrawn with a button. */
-export function Invitations({ invitations, busy }: { invitations: OpenInvitation[]; busy: boolean }) {
+export function Invitations({ invitations }: { invitations: OpenInvitation[] }) {
   const columns: Column<OpenInvitation>[] = [
     { key: "email", header: "E-mail", cell: (i) => <span className="font-medium text-slate-900">{i.email}</span> },
     { key: "role", header: "Role", cell: (i) => ROLE_WORDS[i.role] },
@@ -25,26 +25,10 @@ export function Invitations({ invitations, busy }: { invitations: OpenInvitation
       cell: (i) => (
         <Form method="post" className="inline-flex gap-2">
           <input type="hidden" name="invitation" value={i.id} />
-          <Button
-            type="submit"
-            name="intent"
-            value="resend"
-            variant="secondary"
-            size="sm"
-            disabled={busy}
-            aria-label={`Resend to ${i.email}`}
-          >
+          <Button type="submit" name="intent" value="resend" variant="secondary" size="sm" aria-label={`Resend to ${i.email}`}>
             Resend
           </Button>
-          <Button
-            type="submit"
-            name="intent"
-            value="revoke"
-            variant="secondary"
-            size="sm"
-            disabled={busy}
-            aria-label={`Withdraw ${i.email}`}
-          >
+          <Button type="submit" name="intent" value="revoke" variant="secondary" size="sm" aria-label={`Withdraw ${i.email}`}>
             Withdraw
           </Button>
         </Form>

@@ -10,11 +10,10 @@ interface MemberColumnsOptions {
   me: string;
   canManage: boolean;
   canHandOver: boolean;
-  busy: boolean;
 }
 
 /** The members' table: a role picker for whoever manages the team, Make owner and Remove links. */
-export function memberColumns({ me, canManage, canHandOver, busy }: MemberColumnsOptions): Column<Member>[] {
+export function memberColumns({ me, canManage, canHandOver }: MemberColumnsOptions): Column<Member>[] {
   return [
     {
       key: "name",
@@ -49,7 +48,7 @@ export function memberColumns({ me, canManage, canHandOver, busy }: MemberColumn
                 </option>
               ))}
             </select>
-            <Button type="submit" name="intent" value="role" variant="secondary" size="sm" disabled={busy}>
+            <Button type="submit" name="intent" value="role" variant="secondary" size="sm">
               Change
             </Button>
           </Form>

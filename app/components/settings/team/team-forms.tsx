@@ -31,13 +31,11 @@ export function ApprovalCard({
   threshold,
   canConfigure,
   result,
-  busy,
 }: {
   words: string;
   threshold: number | null;
   canConfigure: boolean;
   result: LastResult;
-  busy: boolean;
 }) {
   const [form, fields] = useSchemaForm(lazyApprovalSettingSchema, result, {
     id: "approval",
@@ -69,7 +67,7 @@ export function ApprovalCard({
             key={fields.threshold.key}
           />
           <div>
-            <Button type="submit" name="intent" value="approval" disabled={busy}>
+            <Button type="submit" name="intent" value="approval">
               Save approval setting
             </Button>
           </div>
@@ -80,7 +78,7 @@ export function ApprovalCard({
 }
 
 /** Invite a member by e-mail, with the role they get. */
-export function InviteCard({ result, busy }: { result: LastResult; busy: boolean }) {
+export function InviteCard({ result }: { result: LastResult }) {
   const [form, fields] = useSchemaForm(lazyInviteSchema, result, { id: "invite", shouldValidate: "onBlur" });
   return (
     <Card>
@@ -108,7 +106,7 @@ export function InviteCard({ result, busy }: { result: LastResult; busy: boolean
           options={ROLE_OPTIONS}
         />
         <div className="sm:pt-6">
-          <Button type="submit" name="intent" value="invite" disabled={busy}>
+          <Button type="submit" name="intent" value="invite">
             Send invitation
           </Button>
         </div>
@@ -118,7 +116,7 @@ export function InviteCard({ result, busy }: { result: LastResult; busy: boolean
 }
 
 /** Hand the ownership to a member, confirmed with the owner's password. */
-export function HandoverPanel({ member, result, busy }: { member: Member; result: LastResult; busy: boolean }) {
+export function HandoverPanel({ member, result }: { member: Member; result: LastResult }) {
   const [form, fields] = useSchemaForm(lazyHandoverSchema, result, { id: "handover" });
   return (
     <div className="px-4 pb-4">
@@ -148,7 +146,7 @@ export function HandoverPanel({ member, result, busy }: { member: Member; result
           />
         </div>
         <div className="flex gap-2">
-          <Button type="submit" name="intent" value="handover" disabled={busy}>
+          <Button type="submit" name="intent" value="handover">
             Hand over the ownership
           </Button>
           <ButtonLink to={href("/settings/team")} variant="secondary">

@@ -1,4 +1,4 @@
-import { data, Form, href, useNavigation } from "react-router";
+import { data, Form, href } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/account";
@@ -20,13 +20,19 @@ import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // Loaded when the form is first used (decision 061).
 const lazyCloseOrganisationSchema = lazySchema(() => import("~/lib/schemas/organisation"), "CloseOrganisationSchema");
 const lazyReopenOrganisationSchema = lazySchema(() => import("~/lib/schemas/organisation"), "ReopenOrganisationSchema");
 
 // Closing and reopening the organisation: the owner.
-export const handle: PermissionHandle = { permission: "organization:close" };
+// A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "organization:close", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
 
@@ -81,22 +87,21 @@ export async function action(args: Route.ActionArgs) {
 
 export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { name, closing } = loaderData;
-  const busy = useNavigation().state === "submitting";
   const result = (intent: string) => (actionData && "intent" in actionData && actionData.intent === intent ? actionData.result : undefined);
   return (
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <SettingsHeader current="account" />
       {closing ? (
-        <ReopenCard eraseAfter={closing.eraseAfter} requestedAt={closing.requestedAt} result={result("reopen")} busy={busy} />
+        <ReopenCard eraseAfter={closing.eraseAfter} requestedAt={closing.requestedAt} result={result("reopen")} />
       ) : (
-        <CloseCard name={name} result={result("close")} busy={busy} />
+        <CloseCard name={name} result={result("close")} />
       )}
     </div>
   );
 }
 
-function CloseCard({ name, result, busy }: { name: string; result: Parameters<typeof useSchemaForm>[1]; busy: boolean }) {
+function CloseCard({ name, result }: { name: string; result: Parameters<typeof useSchemaForm>[1] }) {
   const [form, fields] = useSchemaForm(lazyCloseOrganisationSchema, result, { id: "close" });
   return (
     <Card>
@@ -134,7 +139,7 @@ function CloseCard({ name, result, busy }: { name: string; result: Parameters<ty
           {...getInputProps(fields.password, { type: "password" })}
           key={fields.password.key}
         />
-        <Button type="submit" name="intent" value="close" variant="danger" disabled={busy}>
+        <Button type="submit" name="intent" value="close" variant="danger">
           Close the organisation
         </Button>
       </Form>
@@ -146,12 +151,10 @@ function ReopenCard({
   eraseAfter,
   requestedAt,
   result,
-  busy,
 }: {
   eraseAfter: string;
   requestedAt: string;
   result: Parameters<typeof useSchemaForm>[1];
-  busy: boolean;
 }) {
   const [form, fields] = useSchemaForm(lazyReopenOrganisationSchema, result, { id: "reopen" });
   return (
@@ -174,7 +177,7 @@ function ReopenCard({
           {...getInputProps(fields.password, { type: "password" })}
           key={fields.password.key}
         />
-        <Button type="submit" name="intent" value="reopen" disabled={busy}>
+        <Button type="submit" name="intent" value="reopen">
           Reopen the organisation
         </Button>
       </Form>

@@ -1,4 +1,4 @@
-import { Form, href, useNavigation } from "react-router";
+import { Form, href } from "react-router";
 import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/organisation";
@@ -21,11 +21,17 @@ import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // Loaded when the form is first used (decision 061).
 const lazyOrganisationDetailsSchema = lazySchema(() => import("~/lib/schemas/organisation"), "OrganisationDetailsSchema");
 
-export const handle: PermissionHandle = { permission: "organization:manage" };
+// A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "organization:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
 
@@ -61,7 +67,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function OrganisationSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { details } = loaderData;
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useSchemaForm(lazyOrganisationDetailsSchema, actionData?.result, {
     id: "organisation",
     shouldValidate: "onBlur",
@@ -153,9 +158,7 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
             </optgroup>
           </SelectField>
           <div className="sm:col-span-2">
-            <Button type="submit" disabled={busy}>
-              Save details
-            </Button>
+            <Button type="submit">Save details</Button>
           </div>
         </Form>
       </Card>

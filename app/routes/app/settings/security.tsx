@@ -1,4 +1,4 @@
-import { data, Form, href, useNavigation } from "react-router";
+import { data, Form, href } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/security";
 import { mustSetUpTwoFactor, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -29,8 +29,14 @@ import { Table, type Column } from "~/components/ui/table";
 import { Toast } from "~/components/ui/toast";
 import { refusalOf, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "account:manage" };
+// A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "account:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Security | Account Settings | Jumbe" }];
 
@@ -133,7 +139,6 @@ async function refusedAtField<T>(submission: Submission, intent: string, run: ()
 
 export default function Security({ loaderData, actionData }: Route.ComponentProps) {
   const { sessions, twoFactor, mustSetUp, required, enforce } = loaderData;
-  const busy = useNavigation().state === "submitting";
   const others = sessions.filter((s) => !s.current).length;
   const failed = actionData && "intent" in actionData ? actionData : null;
   const columns: Column<ActiveSession>[] = [
@@ -164,7 +169,6 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
               value="one"
               variant="secondary"
               size="sm"
-              disabled={busy}
               aria-label={`Sign out ${s.device}, last active ${formatWhen(s.lastUsedAt)}`}
             >
               Sign out
@@ -195,7 +199,7 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
           </div>
           {others ? (
             <Form method="post">
-              <Button type="submit" name="intent" value="others" variant="secondary" disabled={busy}>
+              <Button type="submit" name="intent" value="others" variant="secondary">
                 Sign out all other sessions
               </Button>
             </Form>

@@ -1,4 +1,4 @@
-import { data, href, useNavigation } from "react-router";
+import { data, href } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/team";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -29,9 +29,16 @@ import { memberColumns } from "~/components/settings/team/member-columns";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // The team is seen by all, changed by owners and admins (the page's forms check team:manage).
-export const handle: PermissionHandle = { permission: "team:view" };
+// The members, their roles and invitations: sent as a document without React (decision 066); the
+// server checks every field and app/assets/forms.js holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "team:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Team | Account Settings | Jumbe" }];
 
@@ -146,9 +153,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
     approvalWords,
     canConfigureApproval,
   } = loaderData;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const columns = memberColumns({ me, canManage, canHandOver, busy });
+  const columns = memberColumns({ me, canManage, canHandOver });
   return (
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -169,7 +174,6 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
               intent="remove"
               confirmLabel="Remove member"
               cancelTo={href("/settings/team")}
-              busy={busy}
               fields={{ member: removing.id }}
             >
               {removing.email} loses access at once and is signed out everywhere. What they did stays in the activity log.
@@ -177,17 +181,16 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           </div>
         ) : null}
         {handingOver ? (
-          <HandoverPanel member={handingOver} result={actionData?.intent === "handover" ? actionData.result : undefined} busy={busy} />
+          <HandoverPanel member={handingOver} result={actionData?.intent === "handover" ? actionData.result : undefined} />
         ) : null}
       </Card>
-      {canManage ? <InviteCard result={actionData?.intent === "invite" ? actionData.result : undefined} busy={busy} /> : null}
-      {canManage ? <Invitations invitations={invitations} busy={busy} /> : null}
+      {canManage ? <InviteCard result={actionData?.intent === "invite" ? actionData.result : undefined} /> : null}
+      {canManage ? <Invitations invitations={invitations} /> : null}
       <ApprovalCard
         words={approvalWords}
         threshold={approvalThreshold}
         canConfigure={canConfigureApproval}
         result={actionData?.intent === "approval" ? actionData.result : undefined}
-        busy={busy}
       />
     </div>
   );
