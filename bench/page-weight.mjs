@@ -42,14 +42,14 @@ export const PAGES = [
   { path: "/verify-otp", as: null, document: true },
   { path: "/forgot-password", as: null, document: true },
   { path: "/dashboard", as: "individual" },
-  { path: "/profile", as: "individual" },
-  { path: "/change-password", as: "individual" },
+  // Settings forms, lists and reference pages: documents without React too (decision 066).
+  { path: "/profile", as: "individual", document: true },
+  { path: "/change-password", as: "individual", document: true },
   { path: "/get-started", as: "individual" },
   { path: "/whatsapp", as: "individual" },
-  { path: "/activity", as: "individual" },
-  { path: "/developers", as: "individual" },
-  { path: "/developers/api/sendMessage", as: "individual" },
-  // A reference page sent without React (decision 063), with the kit's two scripts.
+  { path: "/activity", as: "individual", document: true },
+  { path: "/developers", as: "individual", document: true },
+  { path: "/developers/api/sendMessage", as: "individual", document: true },
   { path: "/developers/errors", as: "individual", document: true },
   { path: "/search?q=a", as: "individual" },
   { path: "/templates", as: "individual" },
@@ -57,14 +57,14 @@ export const PAGES = [
   { path: "/preview", as: "individual" },
   { path: "/messaging/contacts", as: "individual" },
   // The Contacts tab's own pages, filled by fillContactPages (`:contact` and `:import` name its records).
-  { path: "/messaging/contacts/:contact", as: "individual" },
-  { path: "/messaging/contacts/fields", as: "individual" },
-  { path: "/messaging/contacts/segments", as: "individual" },
+  { path: "/messaging/contacts/:contact", as: "individual", document: true },
+  { path: "/messaging/contacts/fields", as: "individual", document: true },
+  { path: "/messaging/contacts/segments", as: "individual", document: true },
   { path: "/messaging/contacts/import", as: "individual" },
   { path: "/messaging/contacts/import/:import", as: "individual" },
   // The Campaigns and Broadcast History tabs, the forms, and a campaign's page (`:campaign`, by fillCampaignPages).
-  { path: "/messaging", as: "individual" },
-  { path: "/messaging/broadcasts", as: "individual" },
+  { path: "/messaging", as: "individual", document: true },
+  { path: "/messaging/broadcasts", as: "individual", document: true },
   { path: "/messaging/campaigns/new", as: "individual" },
   { path: "/messaging/broadcasts/new", as: "individual" },
   { path: "/messaging/campaigns/:campaign", as: "individual" },
@@ -271,7 +271,18 @@ export async function measurePages(baseUrl, cookies) {
       pages.push({ path: page.path, as: page.as, error: `HTTP ${document.status}${document.location ? ` -> ${document.location}` : ""}` });
       continue;
     }
-    const { scripts, styles } = assetUrls(document.raw.toString("utf8"));
+    const html = document.raw.toString("utf8");
+    const { scripts, styles } = assetUrls(html);
+    // What the list says a page is, the page must be: a document carries no router context, a hydrated page does.
+    const hydrated = html.includes("window.__reactRouterContext");
+    if (hydrated === Boolean(page.document)) {
+      pages.push({
+        path: page.path,
+        as: page.as,
+        error: page.document ? "expected a document without React, got a hydrated page" : "expected a hydrated page, got a document",
+      });
+      continue;
+    }
     const js = await Promise.all(scripts.map(asset));
     const css = await Promise.all(styles.map(asset));
     const failed = [...js, ...css].filter((a) => a.status !== 200);

@@ -38,6 +38,7 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
   const http = "../../bench/lib/http.mjs";
   interface Weighed {
     path: string;
+    as: string | null;
     error?: string;
     document?: boolean;
     overBudget?: boolean;
@@ -82,22 +83,39 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
     expect(page.js!.afterOverviewGzipBytes, `${page.path} after /dashboard`).toBeGreaterThan(0);
 
   const documents = pages.filter((p) => p.document);
-  // The console and the Developers pages (decisions 063, 066) carry the menus' script too.
-  const consolePages = documents.filter((p) => p.path.startsWith("/admin") || p.path.startsWith("/developers"));
-  expect(documents.filter((p) => !consolePages.includes(p)).map((p) => p.path)).toEqual([
-    "/login",
-    "/signup",
-    "/verify-otp",
-    "/forgot-password",
-  ]);
-  expect(consolePages.map((p) => p.path)).toEqual(expect.arrayContaining(["/admin", "/developers", "/developers/errors"]));
+  // Signed out: the sign-in pages (decision 060). Signed in: the console, and the app's settings,
+  // lists and reference pages (decisions 063, 066), which carry the menus' script too.
+  const signedIn = documents.filter((p) => p.as);
+  expect(documents.filter((p) => !p.as).map((p) => p.path)).toEqual(["/login", "/signup", "/verify-otp", "/forgot-password"]);
+  expect(signedIn.map((p) => p.path)).toEqual(expect.arrayContaining(["/admin", "/developers", "/profile", "/messaging", "/activity"]));
   for (const page of documents) {
-    // Only the page's own scripts: no React, no router, no preloads. The console adds the menus' (decision 063).
+    // Only the page's own scripts: no React, no router, no preloads.
     const own = [expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/)];
-    if (consolePages.includes(page)) own.push(expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/));
+    if (page.as) own.push(expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/));
     expect(page.js!.urls, page.path).toEqual(own);
     expect(page.js!.gzipBytes, page.path).toBeGreaterThan(500);
   }
+  // Hydrated pages: 120 kB is the goal. Those still over it (their React pays: a live thread, a
+  // template's preview as it is typed, a campaign's progress) have a ceiling a little above what they
+  // weigh now, so none grows while they wait for their turn; the list only shrinks.
+  const jsStillOver: Record<string, number> = {
+    "/templates/new": 130_000,
+    "/messaging/campaigns/:campaign": 129_000,
+    "/chat/:conversation": 127_500,
+    "/billing": 127_000,
+    "/billing?dialog=topup": 127_000,
+    "/messaging/contacts": 126_500,
+    "/messaging/campaigns/new": 126_500,
+    "/messaging/broadcasts/new": 126_500,
+    "/templates": 126_000,
+    "/preview": 125_000,
+    "/whatsapp": 121_000,
+    "/messaging/contacts/import": 120_500,
+  };
+  for (const page of pages.filter((p) => !p.document))
+    expect(page.js!.gzipBytes, `${page.path}: JavaScript bytes in gzip`).toBeLessThanOrEqual(jsStillOver[page.path] ?? report.appGoalGzip);
+  for (const path of Object.keys(jsStillOver)) expect(pages.filter((p) => !p.document).map((p) => p.path)).toContain(path);
+
   // HTML: at most 40 kB before compression for every page a phone opens by default (issue 42). The
   // pages still over it are listed with a ceiling a little above what they weigh now, so none grows
   // while they wait for their turn; the list only shrinks.
