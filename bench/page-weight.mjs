@@ -52,10 +52,10 @@ export const PAGES = [
   { path: "/developers/api/sendMessage", as: "individual", document: true },
   { path: "/developers/errors", as: "individual", document: true },
   { path: "/search?q=a", as: "individual" },
-  { path: "/templates", as: "individual" },
+  { path: "/templates", as: "individual", document: true },
   { path: "/templates/new", as: "individual" },
   { path: "/preview", as: "individual" },
-  { path: "/messaging/contacts", as: "individual" },
+  { path: "/messaging/contacts", as: "individual", document: true },
   // The Contacts tab's own pages, filled by fillContactPages (`:contact` and `:import` name its records).
   { path: "/messaging/contacts/:contact", as: "individual", document: true },
   { path: "/messaging/contacts/fields", as: "individual", document: true },
@@ -73,8 +73,8 @@ export const PAGES = [
   { path: "/chat/new", as: "individual" },
   { path: "/chat/:conversation", as: "individual" },
   // Billing & Subscription, and its top-up dialog (server-rendered open).
-  { path: "/billing", as: "individual" },
-  { path: "/billing?dialog=topup", as: "individual" },
+  { path: "/billing", as: "individual", document: true },
+  { path: "/billing?dialog=topup", as: "individual", document: true },
   // The admin console: documents without React (decision 063), with the kit's two scripts.
   { path: "/admin", as: "admin", document: true },
   { path: "/admin/users", as: "admin", document: true },

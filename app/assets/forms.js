@@ -17,6 +17,9 @@
 //    copies and marks it data-copied for two seconds (its [data-copy-label] says "Copied").
 //  - whole documents only: a button pressed to post its form is disabled and marked busy until the
 //    next page; with [data-pending-text] (any form) it also says so.
+//  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
+//    UrlDialog) becomes modal: the focus stays inside, the page behind is inert, and Escape goes to
+//    the page without it, as its Close link does.
 
 const DONE = "enhanced";
 
@@ -188,8 +191,26 @@ function pendingSubmits() {
   });
 }
 
+/** A whole document without React: the dialog the server drew open is made modal. */
+function modalDialogs() {
+  for (const dialog of document.querySelectorAll("dialog[open][data-close-href]")) {
+    if (typeof dialog.showModal !== "function") continue;
+    dialog.close();
+    dialog.showModal();
+    // Escape closes a modal dialog: the page follows, as after its Close link. The close() above
+    // sends its own close event after showModal(), when the dialog is open again: that one is let be.
+    dialog.addEventListener("close", () => {
+      if (dialog.open) return;
+      // The kit writes it relative ("?" when nothing else is in the query): the page's own address without the dialog.
+      const to = new URL(dialog.dataset.closeHref, location.href);
+      location.replace(to.pathname + to.search + to.hash);
+    });
+  }
+}
+
 // Loaded as a page's own script (no React Router on the page): the whole document, now.
 if (typeof window !== "undefined" && !window.__reactRouterContext) {
   enhance(document);
   pendingSubmits();
+  modalDialogs();
 }

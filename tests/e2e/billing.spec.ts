@@ -404,3 +404,26 @@ test("an owner changes the plan from the next period and sets the wallet's alert
   await expect(field(page, "Prompt amount (KES)")).toHaveValue("2000");
   await expect(field(page, "Phone to prompt")).toHaveValue("254722123456");
 });
+
+// /billing is a document without React (decision 066): with scripts, app/assets/forms.js makes the
+// dialog the server drew open modal, and Escape leaves it as its Close link does.
+test("the top-up dialog is modal with scripts, and Escape closes it; without them Close does", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  const owner = await signUpAndVerifyViaApi(request);
+  await signIn(page, owner.email, owner.password, { to: "/billing?dialog=topup" });
+  const dialog = page.getByRole("dialog", { name: "Top up your wallet" });
+  await expect(dialog).toBeVisible();
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  if (javaScriptEnabled) {
+    await expect.poll(() => dialog.evaluate((el) => el.matches(":modal"))).toBe(true);
+    await page.keyboard.press("Escape");
+  } else {
+    expect(await dialog.evaluate((el) => el.matches(":modal"))).toBe(false);
+    await dialog.getByRole("link", { name: "Close" }).click();
+  }
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});

@@ -7,15 +7,15 @@ import { DEMO, field, signIn } from "./helpers";
 // zod, and the module that runs a schema over the form (vite.config.ts names both chunks).
 const CHECK_SCRIPTS = /\/assets\/(zod|schema-check)-[\w-]+\.js$/;
 
-test("the top-up form loads its checks when first used, then checks in the browser", async ({ page, javaScriptEnabled }) => {
+test("the template form loads its checks when first used, then checks in the browser", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "checks in the browser need scripts");
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
   });
-  await signIn(page, DEMO.email, DEMO.password, { to: "/billing?dialog=topup" });
-  const amount = field(page, "Amount (KES)");
-  await expect(amount).toBeVisible();
+  await signIn(page, DEMO.email, DEMO.password, { to: "/templates/new" });
+  const name = field(page, "Template name");
+  await expect(name).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(
     scripts.filter((path) => CHECK_SCRIPTS.test(path)),
@@ -23,7 +23,7 @@ test("the top-up form loads its checks when first used, then checks in the brows
   ).toEqual([]);
 
   const loaded = page.waitForResponse((response) => CHECK_SCRIPTS.test(new URL(response.url()).pathname));
-  await amount.click();
+  await name.click();
   await loaded;
   await page.waitForLoadState("networkidle");
 
@@ -31,13 +31,15 @@ test("the top-up form loads its checks when first used, then checks in the brows
   page.on("request", (request) => {
     if (request.method() === "POST") posts.push(request.url());
   });
-  await amount.fill("5");
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByText("Enter a whole number of shillings from KES 10 to KES 250,000.")).toBeVisible();
-  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  const words = /Use lowercase letters, numbers and underscores only, e\.g\. order_update\./;
+  await name.fill("Order Update!");
+  await field(page, "Body").fill("Habari, your order is ready for collection.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(name).toHaveAccessibleDescription(words);
+  await expect(name).toHaveAttribute("aria-invalid", "true");
   expect(posts, "refused in the browser: nothing posted").toEqual([]);
 
   // Corrected as it is typed: the message goes.
-  await amount.fill("500");
-  await expect(page.getByText("Enter a whole number of shillings from KES 10 to KES 250,000.")).toHaveCount(0);
+  await name.fill("order_update");
+  await expect(name).not.toHaveAccessibleDescription(words);
 });

@@ -81,6 +81,8 @@ export function UrlDialog({
         ref={ref}
         open
         aria-labelledby={titleId}
+        // Where Escape goes on a page sent without React (app/assets/forms.js makes it modal there).
+        data-close-href={closeHref}
         onClose={(event) => {
           // Making the server's open dialog modal closes it first, and that close event arrives after
           // showModal(): the dialog is open again then, and nothing should navigate.

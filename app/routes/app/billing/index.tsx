@@ -26,10 +26,16 @@ import { BillingSummaryCards } from "~/components/billing/summary-cards";
 import { SpendCard } from "~/components/billing/spend-card";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 
 // The page's forms check billing:manage.
-export const handle: PermissionHandle = { permission: "billing:view" };
+// Plan, wallet, usage and invoices with URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing & Subscription | Jumbe" }];
 

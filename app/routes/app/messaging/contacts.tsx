@@ -30,9 +30,15 @@ import { dialogHref } from "~/components/ui/dialog";
 import { Toast } from "~/components/ui/toast";
 import { Pager, Table } from "~/components/ui/table";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "contacts:view" };
+// A filtered list, bulk actions and URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | Message Center | Jumbe" }];
 

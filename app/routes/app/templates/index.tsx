@@ -22,9 +22,15 @@ import { TemplateDialogs as ServerTemplateDialogs } from "~/components/templates
 import { TemplatesHeader } from "~/components/templates/templates-header";
 import { Pager, Table } from "~/components/ui/table";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "templates:view" };
+// A filtered list with URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
+export const handle: PermissionHandle & PageHandle = { permission: "templates:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Message Templates | Jumbe" }];
 
