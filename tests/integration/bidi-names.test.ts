@@ -116,7 +116,8 @@ describe("names without bidirectional controls", () => {
     );
     expect(added.status).toBe(302);
     const refusedForm = await appFetch(
-      formRequest("/messaging/contacts", { intent: "add", name: ONLY_CONTROLS, phone: "0712 345 002" }, { cookie: t.cookie }),
+      // Posted where the Add contact dialog posts (the page's address with the dialog open), which draws the dialog with its error.
+      formRequest("/messaging/contacts?dialog=add", { intent: "add", name: ONLY_CONTROLS, phone: "0712 345 002" }, { cookie: t.cookie }),
     );
     expect(refusedForm.status).toBe(400);
     expect(await refusedForm.text()).toContain("Give the contact a name.");

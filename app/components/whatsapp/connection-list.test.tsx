@@ -4,17 +4,17 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { ConnectionList, type ConnectionView } from "./connection-list";
 
 function render(connections: ConnectionView[]) {
-  // Inside the signed-in shell, whose loader gives the member's role (an owner sees every button).
+  // Inside the signed-in shell, whose loader gives what the member's role may do (an owner: every button).
   const router = createMemoryRouter(
     [
       {
         id: "routes/app/layout",
         path: "/",
-        loader: () => ({ role: "owner" }),
+        loader: () => ({ grants: ["whatsapp:manage"] }),
         children: [{ path: "*", element: <ConnectionList connections={connections} busy={false} redirectTo="/whatsapp" /> }],
       },
     ],
-    { initialEntries: ["/whatsapp"], hydrationData: { loaderData: { "routes/app/layout": { role: "owner" } } } },
+    { initialEntries: ["/whatsapp"], hydrationData: { loaderData: { "routes/app/layout": { grants: ["whatsapp:manage"] } } } },
   );
   return renderToStaticMarkup(<RouterProvider router={router} />);
 }

@@ -8,8 +8,9 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
-import { useShellRole } from "~/components/layout/shell-role";
-import { can, type Permission, type PermissionHandle } from "~/lib/permissions";
+import { useGrants } from "~/components/layout/shell-role";
+import type { PermissionHandle } from "~/lib/permissions";
+import type { BrowserPermission } from "~/lib/grants";
 import { PageTitle } from "~/components/ui/page-title";
 
 export const handle: PermissionHandle = { permission: "overview:view" };
@@ -24,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
 // Each quick action is offered only to a role that can do it (a viewer reads; an agent makes no templates).
 // Send Message starts a conversation with one person (a campaign is the Message Center's);
 // Manage Contacts to the Message Center's Contacts tab.
-const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: Permission }[] = [
+const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: BrowserPermission }[] = [
   { to: href("/chat/new"), label: "Send Message", icon: Send, needs: "inbox:reply" },
   { to: href("/messaging/contacts"), label: "Manage Contacts", icon: Users, needs: "contacts:manage" },
   { to: href("/templates"), label: "Create Template", icon: FileText, needs: "templates:manage" },
@@ -34,8 +35,8 @@ const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: Perm
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { overview, businessName } = loaderData;
   const navigation = useNavigation();
-  const role = useShellRole();
-  const quickActions = QUICK_ACTIONS.filter((action) => can(role, action.needs));
+  const grants = useGrants();
+  const quickActions = QUICK_ACTIONS.filter((action) => grants.includes(action.needs));
   return (
     <div className="space-y-6">
       <div>

@@ -8,6 +8,7 @@ import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { shellReadsOf } from "~/.server/domains/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { can } from "~/lib/permissions";
+import { BROWSER_PERMISSIONS } from "~/lib/grants";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -40,8 +41,9 @@ export async function loader(args: Route.LoaderArgs) {
       usertype: current.user.usertype,
       name: `${current.user.firstName} ${current.user.lastName}`,
     },
-    // What the signed-in member may do: pages hide the entries and buttons their role cannot use.
-    role: current.role,
+    // What the signed-in member may do, of what pages ask in the browser: they hide the buttons the
+    // role cannot use. Answered here from the table, which stays on the server.
+    grants: BROWSER_PERMISSIONS.filter((permission) => can(current.role, permission)),
     // The navigation's and the settings' pages the role may open, by the permissions their routes declare.
     opens: [...NAV_PAGES, ...SETTINGS_SECTIONS.map((section) => section.to)].filter((page) => mayOpen(current.role, page)),
     // The organisation's time zone: the browser shows dates in it, as the server rendered them.
@@ -105,7 +107,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
     >
       {loaderData.eraseAfter ? (
         <Suspense fallback={null}>
-          <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={can(loaderData.role, "organization:close")} />
+          <ClosingBanner eraseOn={formatDay(loaderData.eraseAfter)} canReopen={loaderData.grants.includes("organization:close")} />
         </Suspense>
       ) : null}
       <Outlet />
