@@ -52,6 +52,8 @@ export const PAGES = [
   { path: "/developers/api/sendMessage", as: "individual", document: true },
   { path: "/developers/errors", as: "individual", document: true },
   { path: "/search?q=a", as: "individual" },
+  // Advanced Analytics, on its default period (the last 7 days).
+  { path: "/analytics", as: "individual", document: true },
   { path: "/templates", as: "individual", document: true },
   { path: "/templates/new", as: "individual" },
   { path: "/preview", as: "individual" },

@@ -33,11 +33,10 @@ interface AnalyticsReportProps {
   empty: boolean;
   /** The page's address with some filters changed. */
   pageHref: (change?: Partial<AnalyticsFilters>) => string;
-  selectSeries: (key: string) => void;
 }
 
 /** The chart, funnel, categories, templates and the day-by-day table; or what to do when the period is empty. */
-export function AnalyticsReportView({ report, filters, chart, empty, pageHref, selectSeries }: AnalyticsReportProps) {
+export function AnalyticsReportView({ report, filters, chart, empty, pageHref }: AnalyticsReportProps) {
   return (
     <>
       {empty ? (
@@ -67,7 +66,6 @@ export function AnalyticsReportView({ report, filters, chart, empty, pageHref, s
                 series={SERIES}
                 selected={chart}
                 hrefFor={(key) => pageHref({ chart: key as ChartSeries })}
-                onSelect={selectSeries}
                 formatValue={formatNumber}
                 labelHeader="Hour"
               />

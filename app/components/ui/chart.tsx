@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 export interface Point {
@@ -145,9 +145,8 @@ export interface Series {
 
 /**
  * Bars of one series at a time (sent, delivered, read...) with links that choose it: each link is
- * the page's URL for that series, so the choice works without JavaScript and can be shared; with it,
- * `onSelect` switches the bars at once (the page keeps the choice in its state and the address bar).
- * The chosen link is marked with aria-current, and the screen readers' table follows the choice.
+ * the page's URL for that series, so the choice works without JavaScript and can be shared. The
+ * chosen link is marked with aria-current, and the screen readers' table follows the choice.
  */
 export function SeriesBarChart({
   title,
@@ -155,7 +154,6 @@ export function SeriesBarChart({
   series,
   selected,
   hrefFor,
-  onSelect,
   formatValue,
   labelHeader,
   height,
@@ -165,18 +163,11 @@ export function SeriesBarChart({
   series: Series[];
   selected: string;
   hrefFor: (key: string) => string;
-  onSelect?: (key: string) => void;
   formatValue?: (value: number) => string;
   labelHeader?: string;
   height?: number;
 }) {
   const current = series.find((s) => s.key === selected) ?? series[0]!;
-  const choose = (key: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    // A click that opens a new tab or window stays a link.
-    if (!onSelect || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    onSelect(key);
-  };
   return (
     <div>
       <div role="group" aria-label="Series shown" className="mb-3 inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
@@ -187,7 +178,6 @@ export function SeriesBarChart({
             replace
             preventScrollReset
             aria-current={s.key === current.key ? "true" : undefined}
-            onClick={choose(s.key)}
             className={`rounded-md px-3 py-1.5 text-sm font-medium ${s.key === current.key ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
           >
             {s.label}

@@ -1,9 +1,8 @@
-import { useState } from "react";
 import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/analytics";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { analyticsPage, tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
-import { analyticsQuery, PERIOD_LABELS, type AnalyticsFilters, type ChartSeries } from "~/lib/analytics";
+import { analyticsQuery, PERIOD_LABELS, type AnalyticsFilters } from "~/lib/analytics";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Notice } from "~/components/ui/notice";
 import { PageTitle } from "~/components/ui/page-title";
@@ -12,9 +11,15 @@ import { FigureCards } from "~/components/analytics/figure-cards";
 import { AnalyticsReportView } from "~/components/analytics/report";
 import { periodWords } from "~/components/analytics/words";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
-// Advanced Analytics: everyone who sees the campaigns' results.
-export const handle: PermissionHandle = { permission: "campaigns:view" };
+// Advanced Analytics: everyone who sees the campaigns' results. Figures, charts drawn on the server
+// and links: sent as a document without React (decision 066); another series is a link.
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Advanced Analytics | Jumbe" }];
 
@@ -34,17 +39,9 @@ export async function loader(args: Route.LoaderArgs) {
 export default function Analytics({ loaderData }: Route.ComponentProps) {
   const { report, error, form } = loaderData;
   const { filters, cards } = report;
-  // The series shown: the URL's, or (with JavaScript) the one just chosen, kept while the other filters stay.
-  const others = analyticsQuery(filters, { chart: "sent" });
-  const [picked, setPicked] = useState<{ others: string; chart: ChartSeries } | null>(null);
-  const chart = picked?.others === others ? picked.chart : filters.chart;
+  // The series shown: the URL's (each series is a link).
+  const chart = filters.chart;
   const pageHref = (change: Partial<AnalyticsFilters> = {}) => `${href("/analytics")}${analyticsQuery({ ...filters, chart }, change)}`;
-  const selectSeries = (key: string) => {
-    const next = key as ChartSeries;
-    setPicked({ others, chart: next });
-    // No loader round trip: the address bar follows (React Router's own history state kept), so a reload or a copied link shows the same.
-    window.history.replaceState(window.history.state, "", pageHref({ chart: next }));
-  };
   const empty = (cards.sent.value ?? 0) + (cards.received.value ?? 0) + (cards.failed.value ?? 0) === 0;
 
   return (
@@ -66,7 +63,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 
       <FigureCards report={report} filters={filters} />
 
-      <AnalyticsReportView report={report} filters={filters} chart={chart} empty={empty} pageHref={pageHref} selectSeries={selectSeries} />
+      <AnalyticsReportView report={report} filters={filters} chart={chart} empty={empty} pageHref={pageHref} />
     </div>
   );
 }
