@@ -34,6 +34,8 @@ test("the System tab: health cards, this instance's heartbeat, and each time ran
     await expect(ranges.getByRole("link", { name: label })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: heading })).toBeVisible();
     await expect(page.getByRole("figure", { name: "Requests answered", exact: true })).toBeVisible();
+    // The six charts' figures for screen readers: one table, a column each.
+    await expect(page.getByRole("table", { name: heading, exact: true })).toHaveCount(1);
   }
 
   // A range the page does not know: the reason, and the default range's figures.

@@ -18,39 +18,100 @@ interface ChartProps {
   valueHeader?: string;
   /** The bars' fill (a Tailwind fill-* class). */
   barClassName?: string;
+  /**
+   * Charts that share their periods (a page's metrics, by the hour) may give their figures to one
+   * `SeriesTable` instead, a column each: then the chart draws no table of its own.
+   */
+  inSharedTable?: boolean;
 }
 
 const W = 600;
 const PAD = { top: 12, right: 8, bottom: 28, left: 8 };
 
 /** A chart's frame: the drawing for eyes (hidden from screen readers) and the same figures as a table for them. */
-function ChartFigure({ title, data, formatValue, labelHeader, valueHeader, children }: ChartProps & { children: ReactNode }) {
+function ChartFigure({
+  title,
+  data,
+  formatValue,
+  labelHeader,
+  valueHeader,
+  inSharedTable,
+  children,
+}: ChartProps & { children: ReactNode }) {
   const format = formatValue ?? ((v: number) => String(v));
   return (
     <figure className="w-full">
       <figcaption className="mb-2 text-sm font-medium text-slate-700">{title}</figcaption>
       {children}
-      {/* A table is as wide as its text whatever its own width says: hidden inside a box that is not. */}
-      <div className="sr-only">
-        <table>
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{labelHeader ?? "Period"}</th>
-              <th scope="col">{valueHeader ?? "Value"}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((point) => (
-              <tr key={point.label}>
-                <th scope="row">{point.label}</th>
-                <td>{format(point.value)}</td>
+      {inSharedTable ? null : (
+        // A table is as wide as its text whatever its own width says: hidden inside a box that is not.
+        <div className="sr-only">
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{labelHeader ?? "Period"}</th>
+                <th scope="col">{valueHeader ?? "Value"}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {data.map((point) => (
+                <tr key={point.label}>
+                  <th scope="row">{point.label}</th>
+                  <td>{format(point.value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </figure>
+  );
+}
+
+/**
+ * Several charts' figures for screen readers in one table, a column per chart and a row per period,
+ * so the periods are written once (the charts say `inSharedTable`). A period a series has no figure
+ * for reads "–".
+ */
+export function SeriesTable({
+  caption,
+  labelHeader = "Period",
+  columns,
+}: {
+  caption: string;
+  labelHeader?: string;
+  columns: { header: string; data: Point[]; formatValue?: (value: number) => string }[];
+}) {
+  const labels = [...new Set(columns.flatMap((column) => column.data.map((point) => point.label)))];
+  const byLabel = columns.map((column) => new Map(column.data.map((point) => [point.label, point.value])));
+  return (
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{labelHeader}</th>
+            {columns.map((column) => (
+              <th key={column.header} scope="col">
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {labels.map((label) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {columns.map((column, i) => {
+                const value = byLabel[i]!.get(label);
+                return <td key={column.header}>{value === undefined ? "–" : (column.formatValue ?? String)(value)}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -80,6 +141,7 @@ export function BarChart({
   labelHeader,
   valueHeader,
   barClassName = "fill-brand-600",
+  inSharedTable,
 }: ChartProps) {
   const max = Math.max(1, ...data.map((p) => p.value));
   const innerH = height - PAD.top - PAD.bottom;
@@ -87,7 +149,14 @@ export function BarChart({
   const barW = Math.max(2, slot * 0.7);
   const every = labelEvery(data.length);
   return (
-    <ChartFigure title={title} data={data} formatValue={formatValue} labelHeader={labelHeader} valueHeader={valueHeader}>
+    <ChartFigure
+      title={title}
+      data={data}
+      formatValue={formatValue}
+      labelHeader={labelHeader}
+      valueHeader={valueHeader}
+      inSharedTable={inSharedTable}
+    >
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {/* Every bar in one path, on whole units of the 600-wide box (issue 42: a <rect> each was 60 bytes a bar). */}
@@ -107,7 +176,7 @@ export function BarChart({
 }
 
 /** A line (with its area shaded) over time, drawn on the server as one SVG path. */
-export function LineChart({ title, data, formatValue, height = 180 }: ChartProps) {
+export function LineChart({ title, data, formatValue, height = 180, labelHeader, valueHeader, inSharedTable }: ChartProps) {
   const max = Math.max(1, ...data.map((p) => p.value));
   const innerH = height - PAD.top - PAD.bottom;
   const step = (W - PAD.left - PAD.right) / Math.max(1, data.length - 1);
@@ -117,7 +186,14 @@ export function LineChart({ title, data, formatValue, height = 180 }: ChartProps
   const area = points.length ? `${line}L${Math.round(points.at(-1)![0])} ${height - PAD.bottom}L${PAD.left} ${height - PAD.bottom}Z` : "";
   const every = labelEvery(data.length);
   return (
-    <ChartFigure title={title} data={data} formatValue={formatValue}>
+    <ChartFigure
+      title={title}
+      data={data}
+      formatValue={formatValue}
+      labelHeader={labelHeader}
+      valueHeader={valueHeader}
+      inSharedTable={inSharedTable}
+    >
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {area ? <path d={area} className="fill-brand-100" /> : null}

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import type { ReactNode } from "react";
 import { Badge, statusTone } from "./badge";
 import { Button } from "./button";
-import { BarChart, Funnel, LineChart, SeriesBarChart } from "./chart";
+import { BarChart, Funnel, LineChart, SeriesBarChart, SeriesTable } from "./chart";
 import { changeWords, StatCard } from "./stat-card";
 import { Send } from "./icons";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
@@ -250,6 +250,31 @@ describe("charts", () => {
     expect(html).toContain('<path d="M52 112v-50h204v50zM344 112v-100h204v100z" class="fill-brand-600"></path>');
     expect(html).toContain('<div class="sr-only"><table><caption>Messages sent</caption>');
     expect(html).toContain('<th scope="row">Tue</th><td>2,480</td>');
+  });
+
+  it("gives several charts' figures to one table, a column each and each period once", () => {
+    const errors = [{ label: "Mon", value: 0.5 }];
+    const html = renderToStaticMarkup(
+      <>
+        <BarChart title="Messages sent" data={week} inSharedTable />
+        <LineChart title="Errors (%)" data={errors} inSharedTable />
+        <SeriesTable
+          caption="This week"
+          labelHeader="Day"
+          columns={[
+            { header: "Sent", data: week, formatValue: (v) => v.toLocaleString("en-KE") },
+            { header: "Errors (%)", data: errors },
+          ]}
+        />
+      </>,
+    );
+    // The charts draw no table of their own: one table, its periods written once.
+    expect(html.match(/<table>/g)).toHaveLength(1);
+    expect(html).toContain('<div class="sr-only"><table><caption>This week</caption>');
+    expect(html).toContain('<th scope="col">Day</th><th scope="col">Sent</th><th scope="col">Errors (%)</th>');
+    expect(html).toContain('<th scope="row">Mon</th><td>1,240</td><td>0.5</td>');
+    // A period a series has no figure for.
+    expect(html).toContain('<th scope="row">Tue</th><td>2,480</td><td>–</td>');
   });
 
   it("shows one series at a time, chosen by links that keep the page's other filters, and names it for screen readers", () => {

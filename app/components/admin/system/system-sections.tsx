@@ -2,7 +2,7 @@ import type { DatabaseStats } from "~/.server/domains/admin/system/database-stat
 import type { SystemSeries } from "~/.server/domains/admin/system/series";
 import { bytes } from "~/components/admin/system/system-parts";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
-import { BarChart, LineChart } from "~/components/ui/chart";
+import { BarChart, LineChart, SeriesTable } from "~/components/ui/chart";
 import { Table } from "~/components/ui/table";
 import { formatNumber } from "~/lib/dates";
 
@@ -20,31 +20,39 @@ export function MetricsSection({ series, words }: { series: SystemSeries; words:
       ) : (
         <p className="mt-1 text-sm text-slate-600">Sampled every minute, Nairobi time; kept 30 days.</p>
       )}
+      {/* Six charts over the same periods: their figures for screen readers in one table after them. */}
       <div className="mt-3 grid gap-4 lg:grid-cols-2">
         <Card padding="sm">
-          <BarChart title="Requests answered" data={series.requests} labelHeader="Time" valueHeader="Requests" />
+          <BarChart title="Requests answered" data={series.requests} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Server errors (share of requests answered 5xx, %)" data={series.errorRate} labelHeader="Time" valueHeader="%" />
+          <LineChart title="Server errors (share of requests answered 5xx, %)" data={series.errorRate} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} labelHeader="Time" valueHeader="Jobs" />
+          <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Oldest ready job (seconds waited, peak)" data={series.oldestJob} labelHeader="Time" valueHeader="Seconds" />
+          <LineChart title="Oldest ready job (seconds waited, peak)" data={series.oldestJob} inSharedTable />
         </Card>
         <Card padding="sm">
-          <BarChart title="Webhook deliveries received" data={series.webhooksReceived} labelHeader="Time" valueHeader="Deliveries" />
+          <BarChart title="Webhook deliveries received" data={series.webhooksReceived} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart
-            title="Webhook lag (seconds the oldest waited, peak)"
-            data={series.webhookLag}
-            labelHeader="Time"
-            valueHeader="Seconds"
-          />
+          <LineChart title="Webhook lag (seconds the oldest waited, peak)" data={series.webhookLag} inSharedTable />
         </Card>
       </div>
+      <SeriesTable
+        caption={`Metrics over ${words}`}
+        labelHeader="Time"
+        columns={[
+          { header: "Requests answered", data: series.requests },
+          { header: "Server errors (%)", data: series.errorRate },
+          { header: "Ready jobs (peak)", data: series.jobsReady },
+          { header: "Oldest ready job (s, peak)", data: series.oldestJob },
+          { header: "Webhook deliveries", data: series.webhooksReceived },
+          { header: "Webhook lag (s, peak)", data: series.webhookLag },
+        ]}
+      />
     </section>
   );
 }
@@ -62,16 +70,19 @@ export function ResourcesSection({ series, words }: { series: SystemSeries; word
             <Card key={instance.id} padding="sm">
               <CardHeader level={3} title={`${instance.hostname} · process ${instance.pid}`} />
               <CardBody className="grid gap-4 md:grid-cols-3">
-                <LineChart title="CPU (% of a core, average)" data={instance.cpu} labelHeader="Time" valueHeader="%" height={140} />
-                <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} labelHeader="Time" valueHeader="MB" height={140} />
-                <LineChart
-                  title="Event-loop delay (p99, ms, peak)"
-                  data={instance.loopDelay}
-                  labelHeader="Time"
-                  valueHeader="ms"
-                  height={140}
-                />
+                <LineChart title="CPU (% of a core, average)" data={instance.cpu} height={140} inSharedTable />
+                <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} height={140} inSharedTable />
+                <LineChart title="Event-loop delay (p99, ms, peak)" data={instance.loopDelay} height={140} inSharedTable />
               </CardBody>
+              <SeriesTable
+                caption={`Resources of ${instance.hostname}, process ${instance.pid}`}
+                labelHeader="Time"
+                columns={[
+                  { header: "CPU (%)", data: instance.cpu },
+                  { header: "Memory (MB)", data: instance.memoryMb },
+                  { header: "Event-loop delay (ms)", data: instance.loopDelay },
+                ]}
+              />
             </Card>
           ))}
         </div>
