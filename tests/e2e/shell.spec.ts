@@ -34,6 +34,25 @@ test.beforeEach(async ({ page, request }) => {
 const sideNav = (page: Page) => page.getByRole("complementary", { name: "Main navigation" });
 const asideWidth = (page: Page) => sideNav(page).evaluate((el) => getComputedStyle(el).width);
 
+// Decision 066: a page sent without React is reached from a hydrated one as a document at once: the
+// router does not first fetch its route module (its scripts) only to be told to load the document.
+test("from a hydrated page, the navigation's link to a page without React loads the document at once", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "without scripts every link loads a document");
+  await page.waitForLoadState("networkidle");
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await sideNav(page).getByRole("link", { name: "Billing", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing & Subscription");
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  // Only the page's own two scripts, no route module of the app's.
+  expect(scripts.filter((path) => !/^\/assets\/(forms|menus)-[\w-]+\.js$/.test(path))).toEqual([]);
+});
+
 test("the side navigation lists every section and marks the current one", async ({ page }) => {
   const links = sideNav(page).getByRole("navigation").getByRole("link");
   await expect(links).toHaveCount(NAV.length);

@@ -144,6 +144,19 @@ describe("the navigation", () => {
     expect(await current("/profile")).toEqual([]);
   });
 
+  it("names the pages sent as documents, so a hydrated page's links to them load the document at once", async () => {
+    const owner = await member("owner");
+    const { documents } = (await run(layoutLoader, getRequest("/dashboard", { cookie: owner.cookie }))).data;
+    // Decision 066: these pages have no React in the browser (their routes say so); the inbox and the Overview do.
+    expect(documents).toEqual(
+      expect.arrayContaining(["/billing", "/templates", "/messaging/contacts", "/analytics", "/developers", "/settings", "/profile"]),
+    );
+    for (const hydrated of ["/dashboard", "/chat", "/whatsapp", "/get-started"]) expect(documents).not.toContain(hydrated);
+    // Only pages the role may open: an agent's shell names no Billing.
+    const agent = await member("agent");
+    expect((await run(layoutLoader, getRequest("/dashboard", { cookie: agent.cookie }))).data.documents).not.toContain("/billing");
+  });
+
   it("reads the shell's counts again when the member moves to another page", () => {
     const move = (from: string, to: string, defaultShouldRevalidate = false) =>
       shouldRevalidate({

@@ -23,6 +23,9 @@ import { countLabel, currentEntry, isNavActive, navigationFor, type NavGroup } f
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
 
+/** The account menu's pages (besides the settings the navigation knows). */
+export const ACCOUNT_MENU_PAGES = ["/profile", "/settings", "/change-password"] as const;
+
 export interface ShellUser {
   businessName: string;
   email: string;
@@ -35,6 +38,7 @@ export function AppShell({
   collapsed,
   bell,
   opens,
+  documents,
   inboxUnread,
   children,
 }: {
@@ -44,6 +48,8 @@ export function AppShell({
   bell: BellState;
   /** The navigation's pages the member's role may open, from the shell's loader: the navigation lists only these. */
   opens: readonly string[];
+  /** Of those (and the account menu's), the pages sent as documents: their links load the document at once. */
+  documents: readonly string[];
   /** The organisation's conversations with unread messages (null: the role has no inbox). */
   inboxUnread: number | null;
   children: ReactNode;
@@ -82,7 +88,7 @@ export function AppShell({
             <X className="size-6" aria-hidden />
           </a>
         </div>
-        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} />
+        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} documents={documents} />
         <sidebar.Form
           method="post"
           action={href("/preferences/sidebar")}
@@ -152,7 +158,7 @@ export function AppShell({
               </Link>
             ) : null}
             <Notifications initial={bell} here={location.pathname + location.search} />
-            <UserMenu user={user} />
+            <UserMenu user={user} documents={documents} />
           </div>
         </header>
         <main className="flex-1 p-4 sm:p-6">{loading ? <ShellLoading /> : children}</main>
@@ -201,7 +207,17 @@ function usePhoneMenu(locationKey: string) {
  * icons (desktop, `data-collapsed`), app.css hides the labels and shows a dot for the count; the
  * phone menu always shows them.
  */
-function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; current: string | undefined; inboxUnread: number | null }) {
+function NavLinks({
+  groups,
+  current,
+  inboxUnread,
+  documents,
+}: {
+  groups: NavGroup[];
+  current: string | undefined;
+  inboxUnread: number | null;
+  documents: readonly string[];
+}) {
   return (
     <nav className="flex-1 overflow-y-auto p-2">
       {groups.map((group, i) => (
@@ -218,6 +234,7 @@ function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; curren
                 <li key={to}>
                   <Link
                     to={to}
+                    reloadDocument={documents.includes(to)}
                     title={count ? `${name} (${countLabel(count)} unread)` : name}
                     aria-current={current === to ? "page" : undefined}
                     className="nav-link"
@@ -301,10 +318,14 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
 export function UserMenu({
   user,
   profilePath = "/profile",
+  documents = [],
 }: {
   user: Pick<ShellUser, "businessName" | "email" | "avatar">;
   profilePath?: string;
+  /** Its pages sent as documents: their links load the document at once. */
+  documents?: readonly string[];
 }) {
+  const reload = (to: string) => documents.includes(to);
   return (
     <Menu
       label="User menu"
@@ -327,13 +348,13 @@ export function UserMenu({
         <p className="font-semibold text-slate-900">{user.businessName}</p>
         <p className="text-sm text-slate-500">{user.email}</p>
       </div>
-      <MenuLink to={profilePath} icon={User}>
+      <MenuLink to={profilePath} icon={User} reloadDocument={reload(profilePath)}>
         View Profile
       </MenuLink>
-      <MenuLink to={href("/settings")} icon={Settings}>
+      <MenuLink to={href("/settings")} icon={Settings} reloadDocument={reload("/settings")}>
         Account Settings
       </MenuLink>
-      <MenuLink to={href("/change-password")} icon={KeyRound}>
+      <MenuLink to={href("/change-password")} icon={KeyRound} reloadDocument={reload("/change-password")}>
         Change Password
       </MenuLink>
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
@@ -345,9 +366,19 @@ export function UserMenu({
   );
 }
 
-function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User; children: ReactNode }) {
+function MenuLink({
+  to,
+  icon: Icon,
+  reloadDocument,
+  children,
+}: {
+  to: string;
+  icon: typeof User;
+  reloadDocument: boolean;
+  children: ReactNode;
+}) {
   return (
-    <Link to={to} className="menu-item">
+    <Link to={to} reloadDocument={reloadDocument} className="menu-item">
       <Icon className="size-4" aria-hidden /> {children}
     </Link>
   );

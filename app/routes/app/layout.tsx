@@ -6,13 +6,13 @@ import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { shellReadsOf } from "~/.server/domains/notifications/queries";
-import { AppShell } from "~/components/layout/app-shell";
+import { ACCOUNT_MENU_PAGES, AppShell } from "~/components/layout/app-shell";
 import { can } from "~/lib/permissions";
 import { BROWSER_PERMISSIONS } from "~/lib/grants";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { mayOpen } from "~/.server/domains/auth/route-permissions";
+import { mayOpen, sentAsDocument } from "~/.server/domains/auth/route-permissions";
 import { NAV_PAGES } from "~/components/layout/navigation";
 import { SETTINGS_SECTIONS } from "~/lib/settings-sections";
 
@@ -25,6 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
   const admin = can(current.role, "platform:console");
+  const opens = [...NAV_PAGES, ...SETTINGS_SECTIONS.map((section) => section.to)].filter((page) => mayOpen(current.role, page));
   const [shell, alerts] = await Promise.all([
     // The member's unread notifications, and the inbox's unread conversations for the side
     // navigation, in one statement (every signed-in page reads it).
@@ -45,7 +46,10 @@ export async function loader(args: Route.LoaderArgs) {
     // role cannot use. Answered here from the table, which stays on the server.
     grants: BROWSER_PERMISSIONS.filter((permission) => can(current.role, permission)),
     // The navigation's and the settings' pages the role may open, by the permissions their routes declare.
-    opens: [...NAV_PAGES, ...SETTINGS_SECTIONS.map((section) => section.to)].filter((page) => mayOpen(current.role, page)),
+    opens,
+    // Of those and the account menu's pages, the ones sent as documents without React: their links
+    // load the document at once (decision 066).
+    documents: [...opens, ...ACCOUNT_MENU_PAGES].filter(sentAsDocument),
     // The organisation's time zone: the browser shows dates in it, as the server rendered them.
     timeZone: current.organization.timeZone,
     // A closing organisation (decision 032): when its data goes; read with the session, no statement of its own.
@@ -103,6 +107,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       collapsed={loaderData.collapsed}
       bell={loaderData.bell}
       opens={loaderData.opens}
+      documents={loaderData.documents}
       inboxUnread={loaderData.inboxUnread}
     >
       {loaderData.eraseAfter ? (

@@ -15,6 +15,8 @@ interface RouteNode {
   /** The full URL pattern, as in app/routes.ts ("/messaging/campaigns/:id"). */
   pattern: string;
   handle?: PermissionHandle;
+  /** Its module says `handle.hydrate: false`: the page is sent as a document without React. */
+  document: boolean;
   children: RouteNode[];
 }
 
@@ -27,6 +29,8 @@ let table: { tree: RouteNode[]; matchable: RouteObject[]; byId: Map<string, Rout
 
 /** What paths need, once matched: matching a path against every route costs milliseconds, and the shell asks for the same pages on every request. */
 const byPath = new Map<string, RouteAccess | null>();
+/** Whether paths are sent as documents, once matched. */
+const documentByPath = new Map<string, boolean>();
 const BY_PATH_LIMIT = 2000;
 
 function joinPattern(parent: string, path: string | undefined) {
@@ -41,11 +45,12 @@ function childrenOf(routes: BuildRoutes, parentId: string | undefined) {
 function nodesBelow(routes: BuildRoutes, parentId: string | undefined, parentPattern: string): RouteNode[] {
   return childrenOf(routes, parentId).map((route) => {
     const pattern = route.index ? parentPattern || "/" : joinPattern(parentPattern, route.path) || "/";
-    const handle = (route.module as { handle?: Partial<PermissionHandle> }).handle;
+    const handle = (route.module as { handle?: Partial<PermissionHandle> & { hydrate?: boolean } }).handle;
     return {
       id: route.id,
       pattern,
       handle: handle?.permission ? (handle as PermissionHandle) : undefined,
+      document: handle?.hydrate === false,
       children: nodesBelow(routes, route.id, pattern),
     };
   });
@@ -77,6 +82,7 @@ export function readRoutes(routes: BuildRoutes) {
   index(tree, []);
   table = { tree, matchable: matchableBelow(routes, undefined), byId, byPattern };
   byPath.clear();
+  documentByPath.clear();
 }
 
 function routeTable() {
@@ -131,6 +137,21 @@ export function routeAccess(pathname: string): RouteAccess | null {
 export function matchedRouteAccess({ pattern, params, url }: { pattern?: string; params?: Params; url: URL }): RouteAccess | null {
   const chain = pattern ? routeTable().byPattern.get(`/${pattern.replace(/^\/+/, "")}`) : undefined;
   return chain ? accessAlong(chain, params ?? {}) : routeAccess(url.pathname);
+}
+
+/**
+ * Whether the page at `pathname` is sent as a document without React (a route along it says
+ * `hydrate: false`, app/root.tsx): a hydrated page's links to it load the document at once instead of
+ * fetching its route module to be told to (decision 066).
+ */
+export function sentAsDocument(pathname: string) {
+  const known = documentByPath.get(pathname);
+  if (known !== undefined) return known;
+  const { matchable, byId } = routeTable();
+  const document = (matchRoutes(matchable, pathname) ?? []).some((match) => byId.get(match.route.id!)!.document);
+  if (documentByPath.size >= BY_PATH_LIMIT) documentByPath.clear();
+  documentByPath.set(pathname, document);
+  return document;
 }
 
 /** Whether a role holds every permission in the list. */
