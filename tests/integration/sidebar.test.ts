@@ -3,6 +3,7 @@ import { action as sidebarAction } from "~/routes/app/sidebar-preference";
 import { loader as layoutLoader, shouldRevalidate } from "~/routes/app/layout";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { countStatements } from "~/.server/infrastructure/db/statement-count";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { APP, cookieHeader, formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { appFetch, flatRoutes } from "../support/in-process-app";
@@ -155,6 +156,15 @@ describe("the navigation", () => {
     // Only pages the role may open: an agent's shell names no Billing.
     const agent = await member("agent");
     expect((await run(layoutLoader, getRequest("/dashboard", { cookie: agent.cookie }))).data.documents).not.toContain("/billing");
+  });
+
+  it("sends a toast's redirect to a page without React as a document load, so the shell's reread data does not take the toast", async () => {
+    const toBilling = await redirectWithToast("/billing?dialog=topup", "success", "Saved.");
+    expect(toBilling.status).toBe(302);
+    expect(toBilling.headers.get("X-Remix-Reload-Document")).toBe("true");
+    const toChat = await redirectWithToast("/chat", "success", "Saved.");
+    expect(toChat.status).toBe(302);
+    expect(toChat.headers.get("X-Remix-Reload-Document")).toBeNull();
   });
 
   it("reads the shell's counts again when the member moves to another page", () => {

@@ -1,5 +1,6 @@
 import { generatePath, matchRoutes, type Params, type RouteObject, type ServerBuild } from "react-router";
 import { can, type Permission, type PermissionHandle, type Role } from "./permissions";
+import { tellDocumentPages } from "../../infrastructure/http/toast";
 
 /**
  * The permissions of the application's addresses, read from its routes (decision 055): each
@@ -83,6 +84,7 @@ export function readRoutes(routes: BuildRoutes) {
   table = { tree, matchable: matchableBelow(routes, undefined), byId, byPattern };
   byPath.clear();
   documentByPath.clear();
+  tellDocumentPages(sentAsDocument);
 }
 
 function routeTable() {
