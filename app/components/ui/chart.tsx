@@ -133,30 +133,15 @@ function barsPath(data: ChartProps["data"], max: number, innerH: number, height:
 }
 
 /** Bars, drawn on the server as SVG: no chart library and no script in the browser. */
-export function BarChart({
-  title,
-  data,
-  formatValue,
-  height = 180,
-  labelHeader,
-  valueHeader,
-  barClassName = "fill-brand-600",
-  inSharedTable,
-}: ChartProps) {
+export function BarChart(props: ChartProps) {
+  const { data, height = 180, barClassName = "fill-brand-600" } = props;
   const max = Math.max(1, ...data.map((p) => p.value));
   const innerH = height - PAD.top - PAD.bottom;
   const slot = (W - PAD.left - PAD.right) / Math.max(1, data.length);
   const barW = Math.max(2, slot * 0.7);
   const every = labelEvery(data.length);
   return (
-    <ChartFigure
-      title={title}
-      data={data}
-      formatValue={formatValue}
-      labelHeader={labelHeader}
-      valueHeader={valueHeader}
-      inSharedTable={inSharedTable}
-    >
+    <ChartFigure {...props}>
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {/* Every bar in one path, on whole units of the 600-wide box (issue 42: a <rect> each was 60 bytes a bar). */}
@@ -176,7 +161,8 @@ export function BarChart({
 }
 
 /** A line (with its area shaded) over time, drawn on the server as one SVG path. */
-export function LineChart({ title, data, formatValue, height = 180, labelHeader, valueHeader, inSharedTable }: ChartProps) {
+export function LineChart(props: ChartProps) {
+  const { data, height = 180 } = props;
   const max = Math.max(1, ...data.map((p) => p.value));
   const innerH = height - PAD.top - PAD.bottom;
   const step = (W - PAD.left - PAD.right) / Math.max(1, data.length - 1);
@@ -186,14 +172,7 @@ export function LineChart({ title, data, formatValue, height = 180, labelHeader,
   const area = points.length ? `${line}L${Math.round(points.at(-1)![0])} ${height - PAD.bottom}L${PAD.left} ${height - PAD.bottom}Z` : "";
   const every = labelEvery(data.length);
   return (
-    <ChartFigure
-      title={title}
-      data={data}
-      formatValue={formatValue}
-      labelHeader={labelHeader}
-      valueHeader={valueHeader}
-      inSharedTable={inSharedTable}
-    >
+    <ChartFigure {...props}>
       <svg viewBox={`0 0 ${W} ${height}`} className="h-auto w-full" aria-hidden focusable="false" preserveAspectRatio="none">
         <line x1={PAD.left} x2={W - PAD.right} y1={height - PAD.bottom} y2={height - PAD.bottom} className="stroke-slate-200" />
         {area ? <path d={area} className="fill-brand-100" /> : null}
