@@ -56,7 +56,8 @@ export const PAGES = [
   { path: "/analytics", as: "individual", document: true },
   { path: "/templates", as: "individual", document: true },
   { path: "/templates/new", as: "individual" },
-  { path: "/preview", as: "individual" },
+  // The preview follows the typing through its form's script (forms.js, data-live-form).
+  { path: "/preview", as: "individual", document: true },
   { path: "/messaging/contacts", as: "individual", document: true },
   // The Contacts tab's own pages, filled by fillContactPages (`:contact` and `:import` name its records).
   { path: "/messaging/contacts/:contact", as: "individual", document: true },

@@ -20,6 +20,10 @@
 //  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
 //    UrlDialog) becomes modal: the focus stays inside, the page behind is inert, and Escape goes to
 //    the page without it, as its Close link does.
+//  - whole documents only: a GET form `[data-live-form="<id>"]` follows its fields: a change asks the
+//    server for the form's answer (as its submit button would, the address unchanged) and puts that
+//    answer's element of that id in place of the page's (the Message Preview). A field marked
+//    [data-live-submit] submits the form instead (another template: another page of fields).
 
 const DONE = "enhanced";
 
@@ -208,9 +212,56 @@ function modalDialogs() {
   }
 }
 
+const LIVE_DELAY_MS = 250;
+
+/** A whole document without React: GET forms that redraw one part of the page as they change. */
+function liveForms() {
+  for (const form of document.querySelectorAll("form[data-live-form]")) {
+    const targetId = form.dataset.liveForm;
+    let timer;
+    let asking;
+    const redraw = async () => {
+      asking?.abort();
+      const controller = new AbortController();
+      asking = controller;
+      const url = new URL(form.getAttribute("action") || location.href, location.href);
+      url.search = new URLSearchParams(new FormData(form)).toString();
+      const target = document.getElementById(targetId);
+      target?.setAttribute("aria-busy", "true");
+      try {
+        const response = await fetch(url, { signal: controller.signal, headers: { Accept: "text/html" } });
+        const html = await response.text();
+        if (controller.signal.aborted) return;
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(targetId);
+        const current = document.getElementById(targetId);
+        // Anything else (signed out, a new deployment, an error page): the form's own page, as its button would.
+        if (!fresh || !current || !response.ok) return form.requestSubmit();
+        current.replaceWith(document.importNode(fresh, true));
+      } catch (error) {
+        if (error?.name !== "AbortError") form.requestSubmit();
+      } finally {
+        if (asking === controller) document.getElementById(targetId)?.removeAttribute("aria-busy");
+      }
+    };
+    const changed = (event, delay) => {
+      if (event.target.closest?.("[data-live-submit]")) return form.requestSubmit();
+      clearTimeout(timer);
+      timer = setTimeout(redraw, delay);
+    };
+    // Typing waits for a pause; a choice (a radio, a select) redraws at once.
+    form.addEventListener("input", (event) => {
+      if (event.target.matches?.("input:not([type=radio]):not([type=checkbox]), textarea")) changed(event, LIVE_DELAY_MS);
+    });
+    form.addEventListener("change", (event) => {
+      if (!event.target.matches?.("input:not([type=radio]):not([type=checkbox]), textarea")) changed(event, 0);
+    });
+  }
+}
+
 // Loaded as a page's own script (no React Router on the page): the whole document, now.
 if (typeof window !== "undefined" && !window.__reactRouterContext) {
   enhance(document);
   pendingSubmits();
   modalDialogs();
+  liveForms();
 }

@@ -536,6 +536,23 @@ test("preview at each device width shows the values given, the header, footer an
   await page.goto(`/preview?template=${id}&body.1=Achieng&device=tablet`);
   await expect(frame).toHaveAttribute("data-device", "tablet");
   await expect(figure).toContainText("Habari Achieng, your order ORD-1001 is ready for collection.");
+
+  // Another template has other variables: choosing it loads its page (with JavaScript at once).
+  const other = `pickup_note_${tag()}`;
+  await createTemplate(
+    page,
+    javaScriptEnabled,
+    { name: other, body: "Karibu {{1}}! Your parcel waits at the counter.", examples: ["Baraka"] },
+    "draft",
+  );
+  await page.goto(`/preview?template=${id}`);
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: `${other} (English) · draft` });
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show preview" }).click();
+  await expect(page).toHaveURL(/[?&]template=[0-9a-f-]{36}/);
+  expect(new URL(page.url()).searchParams.get("template")).not.toBe(id);
+  await expect(figure).toContainText("Karibu Baraka! Your parcel waits at the counter.");
+  await expect(field(page, "Body {{1}}")).toHaveValue("");
+  await expect(page.getByLabel("Body {{2}}")).toHaveCount(0);
 });
 
 test("filters and search in the URL narrow the table", async ({ page, request, javaScriptEnabled }) => {

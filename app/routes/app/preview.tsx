@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { data, Form, href } from "react-router";
 import { Monitor, Smartphone, Tablet } from "~/components/ui/icons";
 import type { Route } from "./+types/preview";
@@ -22,10 +21,16 @@ import { useCan } from "~/components/layout/shell-role";
 import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 
-export const handle: PermissionHandle = { permission: "templates:view" };
+// A document without React (decision 066): the form's script (app/assets/forms.js, data-live-form)
+// asks the server for the preview again as values are typed, and a new template loads its page.
+export const handle: PermissionHandle & PageHandle = { permission: "templates:view", ...menuDocumentPage };
+
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Message Preview | Jumbe" }];
 
@@ -37,7 +42,8 @@ const DEVICES: { value: Device; label: string; icon: typeof Smartphone }[] = [
 
 /**
  * Message Preview: a GET form (template, its variables, the device width), so the server renders
- * the preview without JavaScript and the URL can be shared; with JavaScript it follows the typing.
+ * the preview without JavaScript and the URL can be shared; with JavaScript it follows the typing (the
+ * page's script fetches the same form's answer and swaps the preview in, the address unchanged).
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "templates:view");
@@ -118,7 +124,7 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
 function PreviewForm({
   choices,
   template,
-  device: initialDevice,
+  device,
   initial,
 }: {
   choices: { id: string; label: string }[];
@@ -126,30 +132,17 @@ function PreviewForm({
   device: Device;
   initial: Record<string, string>;
 }) {
-  const [values, setValues] = useState(initial);
-  const [device, setDevice] = useState<Device>(initialDevice);
   const variables = templateVariables(template.input);
   return (
     <div className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
-      <Form
-        method="get"
-        className="space-y-1"
-        aria-label="Preview settings"
-        onChange={(event) => {
-          // Another template has other variables: the server renders it.
-          if ((event.target as HTMLElement).getAttribute("name") === "template") return event.currentTarget.requestSubmit();
-          const form = new FormData(event.currentTarget);
-          const next: Record<string, string> = {};
-          for (const v of variables) next[v.key] = String(form.get(v.key) ?? "");
-          setValues(next);
-          setDevice((String(form.get("device")) as Device) || "mobile");
-        }}
-      >
+      <Form method="get" className="space-y-1" aria-label="Preview settings" data-live-form="message-preview">
         <Card className="space-y-1">
           <SelectField
             label="Template"
             name="template"
             defaultValue={template.id}
+            // Another template has other variables: its page is loaded.
+            data-live-submit
             options={choices.map((c) => ({ value: c.id, label: c.label }))}
           />
           <p className="pb-2 text-sm">
@@ -184,8 +177,8 @@ function PreviewForm({
           </Button>
         </Card>
       </Form>
-      <section aria-label={`Preview of ${template.name}`}>
-        <MessagePreview message={renderTemplate(template.input, values)} device={device} />
+      <section id="message-preview" aria-label={`Preview of ${template.name}`}>
+        <MessagePreview message={renderTemplate(template.input, initial)} device={device} />
       </section>
     </div>
   );
