@@ -46,7 +46,8 @@ export const PAGES = [
   { path: "/profile", as: "individual", document: true },
   { path: "/change-password", as: "individual", document: true },
   { path: "/get-started", as: "individual" },
-  { path: "/whatsapp", as: "individual" },
+  // Embedded Signup is the page's own script (app/assets/embedded-signup.js).
+  { path: "/whatsapp", as: "individual", document: true },
   { path: "/activity", as: "individual", document: true },
   { path: "/developers", as: "individual", document: true },
   { path: "/developers/api/sendMessage", as: "individual", document: true },

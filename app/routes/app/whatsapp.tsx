@@ -1,4 +1,4 @@
-import { redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/whatsapp";
 import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -14,7 +14,7 @@ import { embeddedSignupConfig } from "~/.server/domains/whatsapp/signup-config";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { log } from "~/.server/infrastructure/log";
-import { ConnectButton } from "~/components/whatsapp/connect-button";
+import { ConnectButton, embeddedSignupScript } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
 import { readForm } from "~/.server/infrastructure/http/forms";
@@ -24,9 +24,19 @@ import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 
-export const handle: PermissionHandle = { permission: "whatsapp:view" };
+// A document without React (decisions 066, 067): Embedded Signup is the page's own script
+// (app/assets/embedded-signup.js); a disconnect asks its question on the page the server draws.
+export const handle: PermissionHandle & PageHandle = {
+  permission: "whatsapp:view",
+  hydrate: false,
+  scripts: [...(menuDocumentPage.scripts ?? []), embeddedSignupScript],
+};
+
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
 
@@ -98,7 +108,6 @@ const STEP_TEXT: Record<string, string> = {
 export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
   const { signup, status, connections, loadFailed, confirmDisconnect } = loaderData;
   const canManage = useCan("whatsapp:manage");
-  const navigation = useNavigation();
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -188,12 +197,7 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
           <h2 id="accounts-heading" className="text-lg font-semibold">
             Connected accounts
           </h2>
-          <ConnectionList
-            connections={connections}
-            busy={navigation.state !== "idle"}
-            redirectTo="/whatsapp"
-            confirming={confirmDisconnect}
-          />
+          <ConnectionList connections={connections} busy={false} redirectTo="/whatsapp" confirming={confirmDisconnect} />
         </section>
       ) : null}
 
