@@ -64,7 +64,7 @@ export const PAGES = [
   { path: "/messaging/contacts/:contact", as: "individual", document: true },
   { path: "/messaging/contacts/fields", as: "individual", document: true },
   { path: "/messaging/contacts/segments", as: "individual", document: true },
-  { path: "/messaging/contacts/import", as: "individual" },
+  { path: "/messaging/contacts/import", as: "individual", document: true },
   { path: "/messaging/contacts/import/:import", as: "individual" },
   // The Campaigns and Broadcast History tabs, the forms, and a campaign's page (`:campaign`, by fillCampaignPages).
   { path: "/messaging", as: "individual", document: true },

@@ -1,4 +1,4 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -15,10 +15,16 @@ import { FileField } from "~/components/ui/field";
 import { Table } from "~/components/ui/table";
 import { refusalOf, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 
 // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
-export const handle: PermissionHandle = { permission: "contacts:manage" };
+// Step 1 is a document without React (decision 066): a file posted as a form, its button busy until
+// the next page (app/assets/forms.js); the import's own page, which follows its progress, is hydrated.
+export const handle: PermissionHandle & PageHandle = { permission: "contacts:manage", ...menuDocumentPage };
+
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: "Import contacts | Message Center | Jumbe" }];
 
@@ -45,8 +51,6 @@ export async function action(args: Route.ActionArgs) {
 const STATUS_LABELS = { uploaded: "Needs mapping", queued: "Queued", running: "Running", done: "Done", failed: "Failed" } as const;
 
 export default function ImportUpload({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const uploading = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   return (
     <div className="space-y-6">
       <div>
@@ -76,7 +80,7 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
               errors={actionData?.error ? [actionData.error] : undefined}
               className="min-w-72 flex-1"
             />
-            <Button type="submit" pending={uploading} pendingText="Uploading...">
+            <Button type="submit" pendingText="Uploading...">
               Upload
             </Button>
           </Form>
