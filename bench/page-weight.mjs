@@ -71,7 +71,8 @@ export const PAGES = [
   { path: "/messaging/broadcasts", as: "individual", document: true },
   { path: "/messaging/campaigns/new", as: "individual" },
   { path: "/messaging/broadcasts/new", as: "individual" },
-  { path: "/messaging/campaigns/:campaign", as: "individual" },
+  // Its live figures: the page's own script follows the events route (app/assets/live.js).
+  { path: "/messaging/campaigns/:campaign", as: "individual", document: true },
   // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).
   { path: "/chat", as: "individual" },
   { path: "/chat/new", as: "individual" },

@@ -94,15 +94,16 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
     if (page.as) own.push(expect.stringMatching(/^\/assets\/menus-[\w-]+\.js$/));
     // WhatsApp Setup: Embedded Signup (Meta's window and its two messages).
     if (page.path === "/whatsapp") own.push(expect.stringMatching(/^\/assets\/embedded-signup-[\w-]+\.js$/));
+    // A campaign's page: its live figures.
+    if (page.path === "/messaging/campaigns/:campaign") own.push(expect.stringMatching(/^\/assets\/live-[\w-]+\.js$/));
     expect(page.js!.urls, page.path).toEqual(own);
     expect(page.js!.gzipBytes, page.path).toBeGreaterThan(500);
   }
   // Hydrated pages: 120 kB is the goal. Those still over it (their React pays: a live thread, the
-  // template editor's preview and checks, a campaign's progress) have a ceiling a little above what they
+  // template editor's preview and checks, the campaign forms' placeholders and review) have a ceiling a little above what they
   // weigh now, so none grows while they wait for their turn; the list only shrinks.
   const jsStillOver: Record<string, number> = {
     "/templates/new": 130_000,
-    "/messaging/campaigns/:campaign": 129_000,
     "/chat/:conversation": 127_500,
     "/messaging/campaigns/new": 126_500,
     "/messaging/broadcasts/new": 126_500,

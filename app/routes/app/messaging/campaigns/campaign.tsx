@@ -1,4 +1,4 @@
-import { data, href, redirect, useNavigation } from "react-router";
+import { data, href, redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/campaign";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -17,7 +17,6 @@ import type { CampaignParameters } from "~/.server/infrastructure/db/schema/camp
 import { sourceInWords } from "~/lib/campaign-form";
 import { followedAfterEnd, LIVE_STATUSES, liveFiguresOf, progressOf } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
-import { useCampaignLive } from "~/components/messaging/use-campaign-live";
 import { ApprovalPanel } from "~/components/campaigns/approval-panel";
 import { CampaignControls, CampaignNotices } from "~/components/campaigns/campaign-controls";
 import { CampaignHeading } from "~/components/campaigns/campaign-heading";
@@ -29,8 +28,19 @@ import { Toast } from "~/components/ui/toast";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import liveScript from "~/assets/live.js?url";
 
-export const handle: PermissionHandle = { permission: "campaigns:view" };
+// A document without React (decision 067): while it sends (and for a day after, as statuses arrive)
+// the page's script (app/assets/live.js) follows the events route and redraws its live parts.
+export const handle: PermissionHandle & PageHandle = {
+  permission: "campaigns:view",
+  hydrate: false,
+  scripts: [...(menuDocumentPage.scripts ?? []), liveScript],
+};
+
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },
@@ -44,7 +54,8 @@ const notFound = (error: unknown) => {
 /**
  * /messaging/campaigns/:id: one campaign or broadcast. Its figures update live with JavaScript (the
  * events route), also for a day after it ends while statuses arrive; without it the page refreshes
- * itself every 5 s while it sends or waits for its time, and a reload shows the figures. Pause, Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
+ * itself every 5 s while it sends or waits for its time, and a reload shows the figures. Pause,
+ * Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "campaigns:view");
@@ -171,10 +182,11 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
     confirmCancel,
     followed,
   } = loaderData;
-  const navigation = useNavigation();
-  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  // A document: a pressed button shows itself busy through the page's script (forms.js), not React.
+  const busy: (intent: string) => boolean = () => false;
   const ended = ["completed", "cancelled", "failed"].includes(campaign.status);
-  const live = useCampaignLive(campaign.id, liveFiguresOf(campaign), (!ended || followed) && campaign.status !== "draft");
+  const live = liveFiguresOf(campaign);
+  const followsLive = (!ended || followed) && campaign.status !== "draft";
   const leftOutTotal = Object.values(campaign.leftOut).reduce((sum, n) => sum + (n ?? 0), 0);
   const reach = campaign.audienceSize === null ? null : campaign.audienceSize - leftOutTotal;
   const page = href("/messaging/campaigns/:id", { id: campaign.id });
@@ -184,7 +196,11 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
   const canCancel = !["completed", "cancelled", "failed"].includes(live.status);
 
   return (
-    <div className="space-y-6">
+    <div
+      className="space-y-6"
+      data-live-events={followsLive ? href("/messaging/campaigns/:id/events", { id: campaign.id }) : undefined}
+      data-live-on="figures"
+    >
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       {LIVE_STATUSES.includes(campaign.status) ? (
         // Without JavaScript the page refreshes itself while the campaign runs (with it, the events route updates it).
@@ -192,7 +208,7 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
           <meta httpEquiv="refresh" content="5" />
         </noscript>
       ) : null}
-      <div className="flex flex-wrap items-end justify-between gap-3">
+      <div id="campaign-heading" data-live-region className="flex flex-wrap items-end justify-between gap-3">
         <CampaignHeading campaign={campaign} status={live.status} />
         {canManage && (canPause || canResume || canCancel) ? (
           <CampaignControls what={what} canPause={canPause} canResume={canResume} canCancel={canCancel && !confirmCancel} busy={busy} />
@@ -225,10 +241,16 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
         />
       ) : null}
 
-      <CampaignNotices live={live} pausedBy={campaign.pausedBy} />
-      <CampaignFigures live={live} progress={progressOf(live.counts, reach)} />
+      <div id="campaign-notices" data-live-region className="space-y-6 empty:hidden">
+        <CampaignNotices live={live} pausedBy={campaign.pausedBy} />
+      </div>
+      <div id="campaign-figures" data-live-region>
+        <CampaignFigures live={live} progress={progressOf(live.counts, reach)} />
+      </div>
       <CampaignDetails campaign={campaign} templateValues={templateValues} leftOut={leftOut} leftOutTotal={leftOutTotal} />
-      <CampaignRecipients recipients={recipients} result={result} page={page} counted={campaign.audienceSize !== null} />
+      <div id="campaign-recipients" data-live-region>
+        <CampaignRecipients recipients={recipients} result={result} page={page} counted={campaign.audienceSize !== null} />
+      </div>
     </div>
   );
 }
