@@ -69,8 +69,9 @@ export const PAGES = [
   // The Campaigns and Broadcast History tabs, the forms, and a campaign's page (`:campaign`, by fillCampaignPages).
   { path: "/messaging", as: "individual", document: true },
   { path: "/messaging/broadcasts", as: "individual", document: true },
-  { path: "/messaging/campaigns/new", as: "individual" },
-  { path: "/messaging/broadcasts/new", as: "individual" },
+  // A chosen template's placeholders are redrawn from the server (forms.js, data-redraws).
+  { path: "/messaging/campaigns/new", as: "individual", document: true },
+  { path: "/messaging/broadcasts/new", as: "individual", document: true },
   // Its live figures: the page's own script follows the events route (app/assets/live.js).
   { path: "/messaging/campaigns/:campaign", as: "individual", document: true },
   // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).

@@ -54,13 +54,17 @@ export async function fillCampaign(
     file?: { name: string; text: string };
   },
 ) {
-  // Reached as a document (from a list sent without React, decision 066), the form is React's once
-  // hydrated: until then it offers the no-script button, and a choice made then would not show its placeholders.
+  // A page without React (decision 067): its script hides the no-script button when it takes over the
+  // template's choice (redrawing its placeholders from the server); a choice made before would not show them.
   if (javaScriptEnabled) await expect(page.getByRole("button", { name: "Show its placeholders" })).toHaveCount(0);
   if (values.name !== undefined) await field(page, "Campaign name").fill(values.name);
   const option = page.locator('select[name="template"] option', { hasText: values.template });
+  // With JavaScript the placeholders come in place, the page itself is not loaded again.
+  if (javaScriptEnabled) await page.evaluate(() => ((window as unknown as { samePage?: boolean }).samePage = true));
   await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
+  await expect(page.getByLabel("{{1}}")).toBeVisible();
+  if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
   await page.getByLabel("{{1}}").selectOption({ label: "First name" });
   await page.locator('input[name="p1_fallback"]').fill("Mteja");
   await page.getByLabel("{{2}}").selectOption({ label: "A fixed value" });

@@ -1,4 +1,3 @@
-import { useState } from "react";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import { LIST_MAX } from "~/lib/campaign-form";
 import { formatNumber, zoneWords } from "~/lib/dates";
@@ -65,17 +64,16 @@ export function AudienceCard({
 
 /** A campaign's time: now, or a date and time in the organisation's time zone. */
 export function WhenCard({ values, errors }: { values: CampaignFormValues; errors: CampaignErrors }) {
-  const [when, setWhen] = useState(values.when);
   return (
     <Card>
       <fieldset>
         <legend className="font-semibold text-slate-900">When</legend>
         <div className="mt-3 flex flex-wrap gap-6 text-sm">
           <label className="flex items-center gap-2">
-            <input type="radio" name="when" value="now" checked={when === "now"} onChange={() => setWhen("now")} /> Send now
+            <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Send now
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="when" value="later" checked={when === "later"} onChange={() => setWhen("later")} /> Schedule
+            <input type="radio" name="when" value="later" defaultChecked={values.when === "later"} /> Schedule
           </label>
         </div>
         <div className="mt-4 grid gap-x-4 sm:grid-cols-2">

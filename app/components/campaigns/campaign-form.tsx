@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { Form, href, Link, useNavigation } from "react-router";
+import { Form, href, Link } from "react-router";
 import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";
@@ -11,18 +10,13 @@ import { AudienceCard, WhenCard } from "./audience-fields";
 import { Placeholders } from "./placeholders";
 import type { CampaignChoices, CampaignErrors, TemplateChoice } from "./types";
 
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
 type FieldName = keyof CampaignErrors;
 const FIELD_NAMES: FieldName[] = ["name", "from", "template", "parameters", "audience", "scheduledFor"];
 
 /**
- * The New Campaign and Quick Broadcast form (the edit step). Only the server checks it: its reply
- * brings each message to its field and the values posted, shown again with or without JavaScript.
+ * The New Campaign and Quick Broadcast form (the edit step), on a page without React (decision 067).
+ * Only the server checks it: its reply brings each message to its field and the values posted. A
+ * pressed button shows itself busy through the page's script (app/assets/forms.js).
  */
 export function CampaignForm({
   kind,
@@ -40,8 +34,6 @@ export function CampaignForm({
   const [form, fields] = useServerCheckedForm<Record<FieldName, string>>(lastResult, { id: "campaign" });
   const errors: CampaignErrors = {};
   for (const name of FIELD_NAMES) errors[name] = fields[name].errors?.[0];
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "review";
   return (
     <Form
       method="post"
@@ -58,7 +50,7 @@ export function CampaignForm({
         <ButtonLink to={cancelTo} variant="secondary">
           Cancel
         </ButtonLink>
-        <Button type="submit" name="intent" value="review" pending={busy} pendingText="Counting the audience...">
+        <Button type="submit" name="intent" value="review" pendingText="Counting the audience...">
           Review
         </Button>
       </div>
@@ -66,7 +58,11 @@ export function CampaignForm({
   );
 }
 
-/** Name, sender and template, and the chosen template's placeholders (without JavaScript, after Show its placeholders). */
+/**
+ * Name, sender and template, and the chosen template's placeholders. A choice of template redraws
+ * them from the server (the page with `?template=`, app/assets/forms.js's data-redraws); without
+ * JavaScript, Show its placeholders posts the form and the server draws it again with them.
+ */
 function MessageCard({
   kind,
   choices,
@@ -78,9 +74,7 @@ function MessageCard({
   values: CampaignFormValues;
   errors: CampaignErrors;
 }) {
-  const hydrated = useHydrated();
-  const [templateKey, setTemplateKey] = useState(values.template);
-  const chosen = choices.templates.find((t) => t.key === templateKey);
+  const chosen = choices.templates.find((t) => t.key === values.template);
   const byName = new Map<string, TemplateChoice[]>();
   for (const t of choices.templates) byName.set(t.name, [...(byName.get(t.name) ?? []), t]);
   return (
@@ -123,8 +117,8 @@ function MessageCard({
             name="template"
             className="min-w-64 flex-1"
             markRequired
-            value={templateKey}
-            onChange={(event) => setTemplateKey(event.currentTarget.value)}
+            defaultValue={values.template}
+            data-redraws="campaign-placeholders"
             errors={errors.template ? [errors.template] : undefined}
           >
             <option value="">Choose a template</option>
@@ -138,13 +132,9 @@ function MessageCard({
               </optgroup>
             ))}
           </SelectField>
-          {hydrated ? null : (
-            <div className="pb-6">
-              <Button type="submit" name="intent" value="choose" variant="secondary">
-                Show its placeholders
-              </Button>
-            </div>
-          )}
+          <Button type="submit" name="intent" value="choose" variant="secondary" className="mb-6" data-redraw-fallback>
+            Show its placeholders
+          </Button>
         </div>
       ) : (
         <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900" id="template-error">
@@ -155,8 +145,10 @@ function MessageCard({
           and wait for Meta&apos;s approval.
         </p>
       )}
-      {chosen ? <Placeholders template={chosen} choices={choices} values={values} error={errors.parameters} /> : null}
-      {!chosen && errors.parameters ? <FormError errors={[errors.parameters]} /> : null}
+      <div id="campaign-placeholders">
+        {chosen ? <Placeholders template={chosen} choices={choices} values={values} error={errors.parameters} /> : null}
+        {!chosen && errors.parameters ? <FormError errors={[errors.parameters]} /> : null}
+      </div>
     </Card>
   );
 }

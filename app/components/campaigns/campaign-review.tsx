@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { CampaignReview } from "~/.server/domains/campaigns/campaign-form";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";
@@ -36,8 +36,6 @@ function hiddenFields(values: CampaignFormValues): [string, string][] {
 
 /** The Review step: counted, priced and previewed; Back, Save as draft or Confirm post the form again. */
 export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKind; values: CampaignFormValues; review: CampaignReview }) {
-  const navigation = useNavigation();
-  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const leftOutTotal = review.leftOut.reduce((sum, r) => sum + r.count, 0);
   return (
     <Form method="post" className="space-y-6" aria-label="Review">
@@ -111,18 +109,11 @@ export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKin
           Back
         </Button>
         {kind === "campaign" ? (
-          <Button type="submit" name="intent" value="draft" variant="secondary" pending={busy("draft")} pendingText="Saving...">
+          <Button type="submit" name="intent" value="draft" variant="secondary" pendingText="Saving...">
             <Save className="size-4" aria-hidden /> Save as draft
           </Button>
         ) : null}
-        <Button
-          type="submit"
-          name="intent"
-          value="confirm"
-          pending={busy("confirm")}
-          pendingText="Starting..."
-          disabled={review.recipients === 0}
-        >
+        <Button type="submit" name="intent" value="confirm" pendingText="Starting..." disabled={review.recipients === 0}>
           {review.when ? <CalendarClock className="size-4" aria-hidden /> : <Send className="size-4" aria-hidden />}
           {review.when ? "Confirm and schedule" : `Confirm and send to ${formatNumber(review.recipients)}`}
         </Button>

@@ -19,9 +19,15 @@ import { BackLink } from "~/components/ui/back-link";
 import { CampaignForm } from "~/components/campaigns/campaign-form";
 import { CampaignReviewForm } from "~/components/campaigns/campaign-review";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 
 // Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
-export const handle: PermissionHandle = { permission: "campaigns:manage" };
+// Documents without React (decision 067): each step posts the whole form; a chosen template's
+// placeholders are redrawn from the server (app/assets/forms.js).
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:manage", ...menuDocumentPage };
+
+export const clientLoader = loadAsDocument;
 
 const kindOf = (url: URL): CampaignKind => (url.pathname.startsWith("/messaging/broadcasts") ? "broadcast" : "campaign");
 
@@ -33,7 +39,8 @@ export const meta: Route.MetaFunction = ({ location }) => [
  * /messaging/campaigns/new and /messaging/broadcasts/new: the spec's New Campaign modal as a page
  * (and Quick Broadcast: a template to an audience, now). Every step posts the whole form, so it works
  * without JavaScript: choosing a template shows its placeholders (at once with JavaScript), Review
- * counts the audience, prices it and previews the first real messages, then Confirm, Save as draft or Back.
+ * counts the audience, prices it and previews the first real messages, then Confirm, Save as draft or
+ * Back.
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "campaigns:manage");
