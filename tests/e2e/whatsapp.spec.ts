@@ -73,6 +73,13 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(page.getByText("WhatsApp connected and get a template approved")).toBeVisible();
   const after = await (await request.get("/sandbox/meta/control/state")).json();
   expect(JSON.stringify(after.subscriptions)).toContain(waba);
+  // On the setup page (a page without React) the question is the server's, with JavaScript or without.
+  await page.goto("/whatsapp");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await expect(page).toHaveURL(/\/whatsapp\?confirm=disconnect&account=[0-9a-f-]+$/);
+  await page.getByRole("alertdialog", { name: question }).getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/whatsapp$/);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "connected");
 
   // A customer writes in, from the sandbox console's form: the signed webhook goes through the queue
   // and the customer counts as an active contact on the Overview.
