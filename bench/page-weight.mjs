@@ -57,7 +57,7 @@ export const PAGES = [
   { path: "/analytics", as: "individual", document: true },
   { path: "/templates", as: "individual", document: true },
   { path: "/templates/new", as: "individual" },
-  // The preview follows the typing through its form's script (forms.js, data-live-form).
+  // The preview follows the typing through its form's script (live.js, data-live-form).
   { path: "/preview", as: "individual", document: true },
   { path: "/messaging/contacts", as: "individual", document: true },
   // The Contacts tab's own pages, filled by fillContactPages (`:contact` and `:import` name its records).
@@ -69,7 +69,7 @@ export const PAGES = [
   // The Campaigns and Broadcast History tabs, the forms, and a campaign's page (`:campaign`, by fillCampaignPages).
   { path: "/messaging", as: "individual", document: true },
   { path: "/messaging/broadcasts", as: "individual", document: true },
-  // A chosen template's placeholders are redrawn from the server (forms.js, data-redraws).
+  // A chosen template's placeholders are redrawn from the server (live.js, data-redraws).
   { path: "/messaging/campaigns/new", as: "individual", document: true },
   { path: "/messaging/broadcasts/new", as: "individual", document: true },
   // Its live figures: the page's own script follows the events route (app/assets/live.js).

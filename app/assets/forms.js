@@ -20,15 +20,6 @@
 //  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
 //    UrlDialog) becomes modal: the focus stays inside, the page behind is inert, and Escape goes to
 //    the page without it, as its Close link does.
-//  - whole documents only: a GET form `[data-live-form="<id>"]` follows its fields: a change asks the
-//    server for the form's answer (as its submit button would, the address unchanged) and puts that
-//    answer's element of that id in place of the page's (the Message Preview). A field marked
-//    [data-live-submit] submits the form instead (another template: another page of fields).
-//  - whole documents only: a select `[data-redraws="<id>"]` in any form: a choice asks the server for
-//    the page with that choice in its address (`?<name>=<value>`) and puts its element of that id in
-//    place of the page's (a campaign's template and its placeholders). Its form's button marked
-//    [data-redraw-fallback] (which asks the server for the same, posting the form) is hidden; it is
-//    pressed when the page cannot be read.
 
 const DONE = "enhanced";
 
@@ -217,92 +208,9 @@ function modalDialogs() {
   }
 }
 
-const LIVE_DELAY_MS = 250;
-
-/**
- * Reads `url` and puts its element `id` in place of this page's. Answers false when it could not
- * (signed out, an error page, offline) and `gone` when a newer read took over.
- */
-async function redraw(url, id, signal) {
-  const target = document.getElementById(id);
-  target?.setAttribute("aria-busy", "true");
-  try {
-    const response = await fetch(url, { signal, headers: { Accept: "text/html" } });
-    const html = await response.text();
-    if (signal.aborted) return "gone";
-    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(id);
-    const current = document.getElementById(id);
-    if (!fresh || !current || !response.ok) return false;
-    current.replaceWith(document.importNode(fresh, true));
-    return true;
-  } catch (error) {
-    return error?.name === "AbortError" ? "gone" : false;
-  } finally {
-    if (!signal.aborted) document.getElementById(id)?.removeAttribute("aria-busy");
-  }
-}
-
-/** One read at a time per part of the page: a newer one cancels the one before. */
-function latestOnly() {
-  let asking;
-  return (run) => {
-    asking?.abort();
-    asking = new AbortController();
-    return run(asking.signal);
-  };
-}
-
-const TYPED = "input:not([type=radio]):not([type=checkbox]), textarea";
-
-/** A whole document without React: GET forms that redraw one part of the page as they change. */
-function liveForms() {
-  for (const form of document.querySelectorAll("form[data-live-form]")) {
-    const targetId = form.dataset.liveForm;
-    const latest = latestOnly();
-    let timer;
-    const read = () =>
-      latest(async (signal) => {
-        const url = new URL(form.getAttribute("action") || location.href, location.href);
-        url.search = new URLSearchParams(new FormData(form)).toString();
-        // Anything but the page (signed out, a new deployment, an error): the form's own page, as its button would.
-        if ((await redraw(url, targetId, signal)) === false) form.requestSubmit();
-      });
-    const changed = (event, delay) => {
-      if (event.target.closest?.("[data-live-submit]")) return form.requestSubmit();
-      clearTimeout(timer);
-      timer = setTimeout(read, delay);
-    };
-    // Typing waits for a pause; a choice (a radio, a select) redraws at once.
-    form.addEventListener("input", (event) => {
-      if (event.target.matches?.(TYPED)) changed(event, LIVE_DELAY_MS);
-    });
-    form.addEventListener("change", (event) => {
-      if (!event.target.matches?.(TYPED)) changed(event, 0);
-    });
-  }
-}
-
-/** A whole document without React: selects whose choice redraws one part of the page. */
-function redrawingSelects() {
-  for (const select of document.querySelectorAll("select[data-redraws]")) {
-    const fallback = select.form?.querySelector("[data-redraw-fallback]");
-    if (fallback) fallback.hidden = true;
-    const latest = latestOnly();
-    select.addEventListener("change", () =>
-      latest(async (signal) => {
-        const url = new URL(location.href);
-        url.searchParams.set(select.name, select.value);
-        if ((await redraw(url, select.dataset.redraws, signal)) === false && fallback) select.form.requestSubmit(fallback);
-      }),
-    );
-  }
-}
-
 // Loaded as a page's own script (no React Router on the page): the whole document, now.
 if (typeof window !== "undefined" && !window.__reactRouterContext) {
   enhance(document);
   pendingSubmits();
   modalDialogs();
-  liveForms();
-  redrawingSelects();
 }

@@ -1,15 +1,25 @@
-// The live parts of a page without React (docs/decisions/067): a campaign's figures as it sends.
+// The live parts of a page without React (docs/decisions/067), each drawn by the server; the page
+// loads this file beside forms.js when it has one of them. Without JavaScript each works by a post
+// or a reload.
 //
-// An element [data-live-events="<url>"] names a server-sent events stream, and [data-live-on] the
-// event that says the page has changed ("message" unless given). On each, the script reads the page
-// again (one read at a time, at most one a second) and, for each [data-live-region] of the fresh page,
-// replaces the element of the same id if the server drew it differently this time. A region the
-// server drew as before is left alone, so what someone is typing or choosing in it stays; one that
-// holds the focus waits for the next read. `end` closes the stream for good. A stream the server
-// refused (a 503 while the database restarts, a proxy's 502) is reopened after a pause that grows
-// to half a minute, the page read first; a dropped connection the browser reopens by itself.
-//
-// Without JavaScript the page refreshes itself (<noscript><meta http-equiv="refresh">).
+//  - [data-live-events="<url>"]: a server-sent events stream, whose [data-live-on] event ("message"
+//    unless given) says the page has changed (a campaign's figures as it sends). On each the page is
+//    read again (one read at a time, at most one a second) and each [data-live-region] of the fresh
+//    page replaces the element of the same id if the server drew it differently this time: a region
+//    drawn as before is left alone, so what someone is typing or choosing in it stays, and one that
+//    holds the focus waits for the next read. `end` closes the stream for good. A stream the server
+//    refused (a 503 while the database restarts, a proxy's 502) is reopened after a pause that grows
+//    to half a minute, the page read first; a dropped connection the browser reopens by itself.
+//    Without JavaScript the page refreshes itself (<noscript><meta http-equiv="refresh">).
+//  - a GET form [data-live-form="<id>"] follows its fields: a change asks the server for the form's
+//    answer (as its submit button would, the address unchanged) and puts that answer's element of
+//    that id in place of the page's (the Message Preview). A field marked [data-live-submit] submits
+//    the form instead (another template: another page of fields).
+//  - a select [data-redraws="<id>"] in any form: a choice asks the server for the page with that
+//    choice in its address (`?<name>=<value>`) and puts its element of that id in place of the
+//    page's (a campaign's template and its placeholders). Its form's button marked
+//    [data-redraw-fallback] (which asks the server for the same, posting the form) is hidden; it is
+//    pressed when the page cannot be read.
 
 const MIN_GAP_MS = 1000;
 const MAX_PAUSE_MS = 30_000;
@@ -80,8 +90,91 @@ function follow(url, eventName) {
   open();
 }
 
+const LIVE_DELAY_MS = 250;
+
+/**
+ * Reads `url` and puts its element `id` in place of this page's. Answers false when it could not
+ * (signed out, an error page, offline) and `gone` when a newer read took over.
+ */
+async function redraw(url, id, signal) {
+  const target = document.getElementById(id);
+  target?.setAttribute("aria-busy", "true");
+  try {
+    const response = await fetch(url, { signal, headers: { Accept: "text/html" } });
+    const html = await response.text();
+    if (signal.aborted) return "gone";
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(id);
+    const current = document.getElementById(id);
+    if (!fresh || !current || !response.ok) return false;
+    current.replaceWith(document.importNode(fresh, true));
+    return true;
+  } catch (error) {
+    return error?.name === "AbortError" ? "gone" : false;
+  } finally {
+    if (!signal.aborted) document.getElementById(id)?.removeAttribute("aria-busy");
+  }
+}
+
+/** One read at a time per part of the page: a newer one cancels the one before. */
+function latestOnly() {
+  let asking;
+  return (run) => {
+    asking?.abort();
+    asking = new AbortController();
+    return run(asking.signal);
+  };
+}
+
+const TYPED = "input:not([type=radio]):not([type=checkbox]), textarea";
+
+/** A whole document without React: GET forms that redraw one part of the page as they change. */
+function liveForms() {
+  for (const form of document.querySelectorAll("form[data-live-form]")) {
+    const targetId = form.dataset.liveForm;
+    const latest = latestOnly();
+    let timer;
+    const read = () =>
+      latest(async (signal) => {
+        const url = new URL(form.getAttribute("action") || location.href, location.href);
+        url.search = new URLSearchParams(new FormData(form)).toString();
+        // Anything but the page (signed out, a new deployment, an error): the form's own page, as its button would.
+        if ((await redraw(url, targetId, signal)) === false) form.requestSubmit();
+      });
+    const changed = (event, delay) => {
+      if (event.target.closest?.("[data-live-submit]")) return form.requestSubmit();
+      clearTimeout(timer);
+      timer = setTimeout(read, delay);
+    };
+    // Typing waits for a pause; a choice (a radio, a select) redraws at once.
+    form.addEventListener("input", (event) => {
+      if (event.target.matches?.(TYPED)) changed(event, LIVE_DELAY_MS);
+    });
+    form.addEventListener("change", (event) => {
+      if (!event.target.matches?.(TYPED)) changed(event, 0);
+    });
+  }
+}
+
+/** A whole document without React: selects whose choice redraws one part of the page. */
+function redrawingSelects() {
+  for (const select of document.querySelectorAll("select[data-redraws]")) {
+    const fallback = select.form?.querySelector("[data-redraw-fallback]");
+    if (fallback) fallback.hidden = true;
+    const latest = latestOnly();
+    select.addEventListener("change", () =>
+      latest(async (signal) => {
+        const url = new URL(location.href);
+        url.searchParams.set(select.name, select.value);
+        if ((await redraw(url, select.dataset.redraws, signal)) === false && fallback) select.form.requestSubmit(fallback);
+      }),
+    );
+  }
+}
+
 const source = document.querySelector("[data-live-events]");
 if (source && typeof EventSource !== "undefined") {
   remember(document);
   follow(new URL(source.dataset.liveEvents, location.href).href, source.dataset.liveOn || "message");
 }
+liveForms();
+redrawingSelects();

@@ -60,7 +60,7 @@ export function CampaignForm({
 
 /**
  * Name, sender and template, and the chosen template's placeholders. A choice of template redraws
- * them from the server (the page with `?template=`, app/assets/forms.js's data-redraws); without
+ * them from the server (the page with `?template=`, app/assets/live.js's data-redraws); without
  * JavaScript, Show its placeholders posts the form and the server draws it again with them.
  */
 function MessageCard({

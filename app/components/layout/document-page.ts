@@ -1,6 +1,7 @@
 import type { PageHandle } from "~/root";
 import { formsScript } from "~/components/ui/enhanced";
 import { menusScript } from "./menu";
+import liveScript from "~/assets/live.js?url";
 
 /**
  * A page sent as server-rendered HTML with no React in the browser (decisions 007 and 060): its
@@ -14,6 +15,12 @@ export const documentPage: PageHandle = { hydrate: false, scripts: [formsScript]
  * too, which closes the bell and account menus on Escape or a press beside them (decision 063).
  */
 export const menuDocumentPage: PageHandle = { hydrate: false, scripts: [formsScript, menusScript] };
+
+/**
+ * The same with parts the server redraws as they change (app/assets/live.js, decision 067): a form
+ * that follows its fields, a choice that redraws what depends on it, figures that follow a stream.
+ */
+export const liveDocumentPage: PageHandle = { hydrate: false, scripts: [formsScript, menusScript, liveScript] };
 
 /**
  * Such a page reached by a client-side navigation (a link or a redirect inside the hydrated app) is

@@ -22,13 +22,13 @@ import { Field, SelectField } from "~/components/ui/field";
 import { DEVICE_WIDTHS, MessagePreview, type Device } from "~/components/templates/message-preview";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 
-// A document without React (decision 066): the form's script (app/assets/forms.js, data-live-form)
+// A document without React (decision 067): the page's script (app/assets/live.js, data-live-form)
 // asks the server for the preview again as values are typed, and a new template loads its page.
-export const handle: PermissionHandle & PageHandle = { permission: "templates:view", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "templates:view", ...liveDocumentPage };
 
 export const clientLoader = loadAsDocument;
 

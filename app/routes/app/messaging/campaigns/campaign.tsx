@@ -29,16 +29,11 @@ import { isRefusal } from "~/.server/infrastructure/refusal";
 import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
-import liveScript from "~/assets/live.js?url";
+import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 
 // A document without React (decision 067): while it sends (and for a day after, as statuses arrive)
 // the page's script (app/assets/live.js) follows the events route and redraws its live parts.
-export const handle: PermissionHandle & PageHandle = {
-  permission: "campaigns:view",
-  hydrate: false,
-  scripts: [...(menuDocumentPage.scripts ?? []), liveScript],
-};
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:view", ...liveDocumentPage };
 
 export const clientLoader = loadAsDocument;
 

@@ -20,12 +20,12 @@ import { CampaignForm } from "~/components/campaigns/campaign-form";
 import { CampaignReviewForm } from "~/components/campaigns/campaign-review";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 
 // Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
 // Documents without React (decision 067): each step posts the whole form; a chosen template's
-// placeholders are redrawn from the server (app/assets/forms.js).
-export const handle: PermissionHandle & PageHandle = { permission: "campaigns:manage", ...menuDocumentPage };
+// placeholders are redrawn from the server (app/assets/live.js).
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:manage", ...liveDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
