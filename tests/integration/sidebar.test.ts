@@ -148,11 +148,20 @@ describe("the navigation", () => {
   it("names the pages sent as documents, so a hydrated page's links to them load the document at once", async () => {
     const owner = await member("owner");
     const { documents } = (await run(layoutLoader, getRequest("/dashboard", { cookie: owner.cookie }))).data;
-    // Decision 066: these pages have no React in the browser (their routes say so); the inbox and the Overview do.
+    // Decisions 066 and 067: these pages have no React in the browser (their routes say so); the inbox and the Overview do.
     expect(documents).toEqual(
-      expect.arrayContaining(["/billing", "/templates", "/messaging/contacts", "/analytics", "/developers", "/settings", "/profile"]),
+      expect.arrayContaining([
+        "/billing",
+        "/templates",
+        "/messaging/contacts",
+        "/analytics",
+        "/developers",
+        "/settings",
+        "/profile",
+        "/whatsapp",
+      ]),
     );
-    for (const hydrated of ["/dashboard", "/chat", "/whatsapp", "/get-started"]) expect(documents).not.toContain(hydrated);
+    for (const hydrated of ["/dashboard", "/chat", "/get-started"]) expect(documents).not.toContain(hydrated);
     // Only pages the role may open: an agent's shell names no Billing.
     const agent = await member("agent");
     expect((await run(layoutLoader, getRequest("/dashboard", { cookie: agent.cookie }))).data.documents).not.toContain("/billing");
@@ -162,6 +171,9 @@ describe("the navigation", () => {
     const toBilling = await redirectWithToast("/billing?dialog=topup", "success", "Saved.");
     expect(toBilling.status).toBe(302);
     expect(toBilling.headers.get("X-Remix-Reload-Document")).toBe("true");
+    // A page with a parameter too: a campaign's page (decision 067), where a new campaign's form sends its author.
+    const toCampaign = await redirectWithToast("/messaging/campaigns/0b6f6d0e-6a57-4c44-9a3e-7d1f2b9c8e11", "success", "Campaign started.");
+    expect(toCampaign.headers.get("X-Remix-Reload-Document")).toBe("true");
     const toChat = await redirectWithToast("/chat", "success", "Saved.");
     expect(toChat.status).toBe(302);
     expect(toChat.headers.get("X-Remix-Reload-Document")).toBeNull();
