@@ -500,7 +500,7 @@ test("preview at each device width shows the values given, the header, footer an
   await field(page, "Body {{2}}").fill("A-77");
   const filled = "Habari Otieno, your order A-77 is ready for collection.";
   if (javaScriptEnabled) {
-    // Follows the typing; nothing was sent.
+    // Follows the typing (the server draws each preview, live.js puts it in place); the address stays.
     await expect(figure).toContainText(filled);
     await expect(page).not.toHaveURL(/body\.1=/);
   } else await expect(figure).toContainText("Habari Wanjiku, your order ORD-1001 is ready for collection.");
