@@ -53,6 +53,21 @@ test("from a hydrated page, the navigation's link to a page without React loads 
   expect(scripts.filter((path) => !/^\/assets\/(forms|menus)-[\w-]+\.js$/.test(path))).toEqual([]);
 });
 
+// Decision 067: so does any link inside a page, by the pages' URL patterns (the Overview's quick action here).
+test("from a hydrated page, a link inside it to a page without React loads the document at once", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "without scripts every link loads a document");
+  await page.waitForLoadState("networkidle");
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.getByRole("main").getByRole("link", { name: "Manage Contacts" }).click();
+  await expect(page).toHaveURL(/\/messaging\/contacts$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  expect(scripts.filter((path) => !/^\/assets\/(forms|menus)-[\w-]+\.js$/.test(path))).toEqual([]);
+});
+
 test("the side navigation lists every section and marks the current one", async ({ page }) => {
   const links = sideNav(page).getByRole("navigation").getByRole("link");
   await expect(links).toHaveCount(NAV.length);

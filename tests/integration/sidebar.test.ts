@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { matchPath } from "react-router";
+import { declaredRoutes, sentAsDocument } from "~/.server/domains/auth/route-permissions";
 import { action as sidebarAction } from "~/routes/app/sidebar-preference";
 import { loader as layoutLoader, shouldRevalidate } from "~/routes/app/layout";
 import { rawQuery } from "~/.server/infrastructure/db/client";
@@ -162,6 +164,26 @@ describe("the navigation", () => {
       ]),
     );
     for (const hydrated of ["/dashboard", "/chat", "/get-started"]) expect(documents).not.toContain(hydrated);
+    // And every page of the app sent as a document, by pattern, for the links inside pages (decision 067).
+    const { documentPatterns } = (await run(layoutLoader, getRequest("/dashboard", { cookie: owner.cookie }))).data;
+    expect(documentPatterns).toEqual(
+      expect.arrayContaining([
+        "/billing",
+        "/whatsapp",
+        "/preview",
+        "/messaging/campaigns/:id",
+        "/messaging/contacts/:id",
+        "/messaging/campaigns/new",
+      ]),
+    );
+    for (const hydrated of ["/dashboard", "/chat", "/chat/:id", "/templates/new", "/templates/:id/edit"])
+      expect(documentPatterns).not.toContain(hydrated);
+    // The browser matches a link against the patterns alone: no hydrated page of the app may look like one of them.
+    const appPages = declaredRoutes().filter((route) => route.under.includes("routes/app/layout") && !route.pattern.includes(":"));
+    const lookAlikes = appPages.filter(
+      (route) => !sentAsDocument(route.pattern) && documentPatterns.some((pattern: string) => matchPath(pattern, route.pattern)),
+    );
+    expect(lookAlikes.map((route) => route.pattern)).toEqual([]);
     // Only pages the role may open: an agent's shell names no Billing.
     const agent = await member("agent");
     expect((await run(layoutLoader, getRequest("/dashboard", { cookie: agent.cookie }))).data.documents).not.toContain("/billing");

@@ -22,6 +22,7 @@ import { countLabel, currentEntry, isNavActive, navigationFor, type NavGroup } f
 
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
+import { useDocumentLinks } from "./document-links";
 
 /** The account menu's pages (besides the settings the navigation knows). */
 export const ACCOUNT_MENU_PAGES = ["/profile", "/settings", "/change-password"] as const;
@@ -39,6 +40,7 @@ export function AppShell({
   bell,
   opens,
   documents,
+  documentPatterns,
   inboxUnread,
   children,
 }: {
@@ -50,11 +52,14 @@ export function AppShell({
   opens: readonly string[];
   /** Of those (and the account menu's), the pages sent as documents: their links load the document at once. */
   documents: readonly string[];
+  /** Every page of the app sent as a document, by URL pattern: a link to one, anywhere, loads the document at once. */
+  documentPatterns: readonly string[];
   /** The organisation's conversations with unread messages (null: the role has no inbox). */
   inboxUnread: number | null;
   children: ReactNode;
 }) {
   const location = useLocation();
+  useDocumentLinks(documentPatterns);
   const navigation = useNavigation();
   // Entries the member's role cannot open are not shown at all (Billing for agents and viewers).
   const groups = navigationFor(opens);

@@ -12,7 +12,7 @@ import { BROWSER_PERMISSIONS } from "~/lib/grants";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { mayOpen, sentAsDocument } from "~/.server/domains/auth/route-permissions";
+import { documentPagePatterns, mayOpen, sentAsDocument } from "~/.server/domains/auth/route-permissions";
 import { NAV_PAGES } from "~/components/layout/navigation";
 import { SETTINGS_SECTIONS } from "~/lib/settings-sections";
 
@@ -50,6 +50,9 @@ export async function loader(args: Route.LoaderArgs) {
     // Of those and the account menu's pages, the ones sent as documents without React: their links
     // load the document at once (decision 066).
     documents: [...opens, ...ACCOUNT_MENU_PAGES].filter(sentAsDocument),
+    // Every page of the app sent as a document, by its URL pattern: any link to one, in the shell or
+    // in a page, loads the document at once (decision 067).
+    documentPatterns: documentPagePatterns("routes/app/layout"),
     // The organisation's time zone: the browser shows dates in it, as the server rendered them.
     timeZone: current.organization.timeZone,
     // A closing organisation (decision 032): when its data goes; read with the session, no statement of its own.
@@ -108,6 +111,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       bell={loaderData.bell}
       opens={loaderData.opens}
       documents={loaderData.documents}
+      documentPatterns={loaderData.documentPatterns}
       inboxUnread={loaderData.inboxUnread}
     >
       {loaderData.eraseAfter ? (

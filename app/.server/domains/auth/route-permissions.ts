@@ -84,6 +84,7 @@ export function readRoutes(routes: BuildRoutes) {
   table = { tree, matchable: matchableBelow(routes, undefined), byId, byPattern };
   byPath.clear();
   documentByPath.clear();
+  documentPatternsByLayout.clear();
   tellDocumentPages(sentAsDocument);
 }
 
@@ -154,6 +155,25 @@ export function sentAsDocument(pathname: string) {
   if (documentByPath.size >= BY_PATH_LIMIT) documentByPath.clear();
   documentByPath.set(pathname, document);
   return document;
+}
+
+/** documentPagePatterns' answers by layout, read once a build. */
+const documentPatternsByLayout = new Map<string, string[]>();
+
+/**
+ * The URL patterns of the pages below the layout `layoutId` that are sent as documents
+ * ("/messaging/campaigns/:id"): the shell's browser code loads them as documents when any link to
+ * them is followed, so the router does not first fetch their route modules (decision 067).
+ */
+export function documentPagePatterns(layoutId: string): string[] {
+  const known = documentPatternsByLayout.get(layoutId);
+  if (known) return known;
+  const patterns = [...routeTable().byPattern]
+    .filter(([, chain]) => chain.some((node) => node.id === layoutId) && chain.some((node) => node.document))
+    .map(([pattern]) => pattern)
+    .sort();
+  documentPatternsByLayout.set(layoutId, patterns);
+  return patterns;
 }
 
 /** Whether a role holds every permission in the list. */
