@@ -31,7 +31,6 @@ export function ApprovalPanel({
   keyHolderWords,
   timePassed,
   result,
-  busy,
 }: {
   campaign: CampaignView;
   what: string;
@@ -41,7 +40,6 @@ export function ApprovalPanel({
   keyHolderWords: string | null;
   timePassed: boolean;
   result: Parameters<typeof useSchemaForm>[1];
-  busy: (intent: string) => boolean;
 }) {
   const approval = campaign.approval!;
   const [form, fields] = useSchemaForm(lazyDeclineSchema, result, { id: "decline" });
@@ -86,7 +84,7 @@ export function ApprovalPanel({
         <div className="mt-3 grid gap-4 sm:grid-cols-2 sm:items-start">
           <Form method="post">
             <p className="mb-2">{onApproval}</p>
-            <Button type="submit" name="intent" value="approve" pending={busy("approve")} pendingText="Approving...">
+            <Button type="submit" name="intent" value="approve" pendingText="Approving...">
               <CheckCircle2 className="size-4" aria-hidden /> Approve {what}
             </Button>
           </Form>
@@ -100,7 +98,7 @@ export function ApprovalPanel({
               {...getTextareaProps(fields.reason)}
               key={fields.reason.key}
             />
-            <Button type="submit" name="intent" value="decline" variant="danger" pending={busy("decline")} pendingText="Declining...">
+            <Button type="submit" name="intent" value="decline" variant="danger" pendingText="Declining...">
               <XCircle className="size-4" aria-hidden /> Decline {what}
             </Button>
           </Form>

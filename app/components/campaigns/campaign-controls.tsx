@@ -9,26 +9,24 @@ export function CampaignControls({
   canPause,
   canResume,
   canCancel,
-  busy,
 }: {
   what: string;
   canPause: boolean;
   canResume: boolean;
   canCancel: boolean;
-  busy: (intent: string) => boolean;
 }) {
   return (
     <div className="flex flex-wrap gap-2">
       {canPause ? (
         <Form method="post">
-          <Button type="submit" name="intent" value="pause" variant="secondary" pending={busy("pause")} pendingText="Pausing...">
+          <Button type="submit" name="intent" value="pause" variant="secondary" pendingText="Pausing...">
             <Pause className="size-4" aria-hidden /> Pause
           </Button>
         </Form>
       ) : null}
       {canResume ? (
         <Form method="post">
-          <Button type="submit" name="intent" value="resume" pending={busy("resume")} pendingText="Resuming...">
+          <Button type="submit" name="intent" value="resume" pendingText="Resuming...">
             <Play className="size-4" aria-hidden /> Resume
           </Button>
         </Form>

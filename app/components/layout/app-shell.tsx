@@ -24,9 +24,6 @@ import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
 import { useDocumentLinks } from "./document-links";
 
-/** The account menu's pages (besides the settings the navigation knows). */
-export const ACCOUNT_MENU_PAGES = ["/profile", "/settings", "/change-password"] as const;
-
 export interface ShellUser {
   businessName: string;
   email: string;
@@ -39,7 +36,6 @@ export function AppShell({
   collapsed,
   bell,
   opens,
-  documents,
   documentPatterns,
   inboxUnread,
   children,
@@ -50,9 +46,7 @@ export function AppShell({
   bell: BellState;
   /** The navigation's pages the member's role may open, from the shell's loader: the navigation lists only these. */
   opens: readonly string[];
-  /** Of those (and the account menu's), the pages sent as documents: their links load the document at once. */
-  documents: readonly string[];
-  /** Every page of the app sent as a document, by URL pattern: a link to one, anywhere, loads the document at once. */
+  /** Every page of the app sent as a document, by URL pattern: a link to one, anywhere (the navigation, a menu, a page), loads the document at once. */
   documentPatterns: readonly string[];
   /** The organisation's conversations with unread messages (null: the role has no inbox). */
   inboxUnread: number | null;
@@ -93,7 +87,7 @@ export function AppShell({
             <X className="size-6" aria-hidden />
           </a>
         </div>
-        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} documents={documents} />
+        <NavLinks groups={groups} current={current} inboxUnread={inboxUnread} />
         <sidebar.Form
           method="post"
           action={href("/preferences/sidebar")}
@@ -163,7 +157,7 @@ export function AppShell({
               </Link>
             ) : null}
             <Notifications initial={bell} here={location.pathname + location.search} />
-            <UserMenu user={user} documents={documents} />
+            <UserMenu user={user} />
           </div>
         </header>
         <main className="flex-1 p-4 sm:p-6">{loading ? <ShellLoading /> : children}</main>
@@ -212,17 +206,7 @@ function usePhoneMenu(locationKey: string) {
  * icons (desktop, `data-collapsed`), app.css hides the labels and shows a dot for the count; the
  * phone menu always shows them.
  */
-function NavLinks({
-  groups,
-  current,
-  inboxUnread,
-  documents,
-}: {
-  groups: NavGroup[];
-  current: string | undefined;
-  inboxUnread: number | null;
-  documents: readonly string[];
-}) {
+function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; current: string | undefined; inboxUnread: number | null }) {
   return (
     <nav className="flex-1 overflow-y-auto p-2">
       {groups.map((group, i) => (
@@ -239,7 +223,6 @@ function NavLinks({
                 <li key={to}>
                   <Link
                     to={to}
-                    reloadDocument={documents.includes(to)}
                     title={count ? `${name} (${countLabel(count)} unread)` : name}
                     aria-current={current === to ? "page" : undefined}
                     className="nav-link"
@@ -323,14 +306,10 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
 export function UserMenu({
   user,
   profilePath = "/profile",
-  documents = [],
 }: {
   user: Pick<ShellUser, "businessName" | "email" | "avatar">;
   profilePath?: string;
-  /** Its pages sent as documents: their links load the document at once. */
-  documents?: readonly string[];
 }) {
-  const reload = (to: string) => documents.includes(to);
   return (
     <Menu
       label="User menu"
@@ -353,13 +332,13 @@ export function UserMenu({
         <p className="font-semibold text-slate-900">{user.businessName}</p>
         <p className="text-sm text-slate-500">{user.email}</p>
       </div>
-      <MenuLink to={profilePath} icon={User} reloadDocument={reload(profilePath)}>
+      <MenuLink to={profilePath} icon={User}>
         View Profile
       </MenuLink>
-      <MenuLink to={href("/settings")} icon={Settings} reloadDocument={reload("/settings")}>
+      <MenuLink to={href("/settings")} icon={Settings}>
         Account Settings
       </MenuLink>
-      <MenuLink to={href("/change-password")} icon={KeyRound} reloadDocument={reload("/change-password")}>
+      <MenuLink to={href("/change-password")} icon={KeyRound}>
         Change Password
       </MenuLink>
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
@@ -371,19 +350,9 @@ export function UserMenu({
   );
 }
 
-function MenuLink({
-  to,
-  icon: Icon,
-  reloadDocument,
-  children,
-}: {
-  to: string;
-  icon: typeof User;
-  reloadDocument: boolean;
-  children: ReactNode;
-}) {
+function MenuLink({ to, icon: Icon, children }: { to: string; icon: typeof User; children: ReactNode }) {
   return (
-    <Link to={to} reloadDocument={reloadDocument} className="menu-item">
+    <Link to={to} className="menu-item">
       <Icon className="size-4" aria-hidden /> {children}
     </Link>
   );

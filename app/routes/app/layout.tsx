@@ -6,13 +6,13 @@ import type { Route } from "./+types/layout";
 import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { shellReadsOf } from "~/.server/domains/notifications/queries";
-import { ACCOUNT_MENU_PAGES, AppShell } from "~/components/layout/app-shell";
+import { AppShell } from "~/components/layout/app-shell";
 import { can } from "~/lib/permissions";
 import { BROWSER_PERMISSIONS } from "~/lib/grants";
 import { formatDay, setDisplayZoneSource } from "~/lib/dates";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { documentPagePatterns, mayOpen, sentAsDocument } from "~/.server/domains/auth/route-permissions";
+import { documentPagePatterns, mayOpen } from "~/.server/domains/auth/route-permissions";
 import { NAV_PAGES } from "~/components/layout/navigation";
 import { SETTINGS_SECTIONS } from "~/lib/settings-sections";
 
@@ -47,11 +47,8 @@ export async function loader(args: Route.LoaderArgs) {
     grants: BROWSER_PERMISSIONS.filter((permission) => can(current.role, permission)),
     // The navigation's and the settings' pages the role may open, by the permissions their routes declare.
     opens,
-    // Of those and the account menu's pages, the ones sent as documents without React: their links
-    // load the document at once (decision 066).
-    documents: [...opens, ...ACCOUNT_MENU_PAGES].filter(sentAsDocument),
-    // Every page of the app sent as a document, by its URL pattern: any link to one, in the shell or
-    // in a page, loads the document at once (decision 067).
+    // Every page of the app sent as a document without React, by its URL pattern: any link to one,
+    // in the shell or in a page, loads the document at once (decisions 066, 067).
     documentPatterns: documentPagePatterns("routes/app/layout"),
     // The organisation's time zone: the browser shows dates in it, as the server rendered them.
     timeZone: current.organization.timeZone,
@@ -110,7 +107,6 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       collapsed={loaderData.collapsed}
       bell={loaderData.bell}
       opens={loaderData.opens}
-      documents={loaderData.documents}
       documentPatterns={loaderData.documentPatterns}
       inboxUnread={loaderData.inboxUnread}
     >

@@ -177,8 +177,6 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
     confirmCancel,
     followed,
   } = loaderData;
-  // A document: a pressed button shows itself busy through the page's script (forms.js), not React.
-  const busy: (intent: string) => boolean = () => false;
   const ended = ["completed", "cancelled", "failed"].includes(campaign.status);
   const live = liveFiguresOf(campaign);
   const followsLive = (!ended || followed) && campaign.status !== "draft";
@@ -206,18 +204,12 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
       <div id="campaign-heading" data-live-region className="flex flex-wrap items-end justify-between gap-3">
         <CampaignHeading campaign={campaign} status={live.status} />
         {canManage && (canPause || canResume || canCancel) ? (
-          <CampaignControls what={what} canPause={canPause} canResume={canResume} canCancel={canCancel && !confirmCancel} busy={busy} />
+          <CampaignControls what={what} canPause={canPause} canResume={canResume} canCancel={canCancel && !confirmCancel} />
         ) : null}
       </div>
 
       {canManage && canCancel && confirmCancel ? (
-        <ConfirmPanel
-          title={`Cancel this ${what}?`}
-          intent="cancel"
-          confirmLabel={`Yes, cancel the ${what}`}
-          cancelTo={page}
-          busy={busy("cancel")}
-        >
+        <ConfirmPanel title={`Cancel this ${what}?`} intent="cancel" confirmLabel={`Yes, cancel the ${what}`} cancelTo={page}>
           Whoever has not been sent to yet is left out. Messages already with Meta keep their statuses. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -232,7 +224,6 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
           keyHolderWords={keyHolderWords}
           timePassed={timePassed}
           result={actionData?.intent === "decline" && "result" in actionData ? actionData.result : undefined}
-          busy={busy}
         />
       ) : null}
 
