@@ -9,10 +9,11 @@ import { adminQuery } from "./database";
 /**
  * The production build run as `npm start` runs it, in a child process on a free port with a fresh
  * data directory: for tests of what Express does before and after React Router. `npm test` builds
- * before the PostgreSQL pass, so these tests run there (and on PGlite whenever build/ exists).
+ * beside the PGlite pass (which it tells, with JUMBE_BUILT_SERVER=later, that no build is there yet)
+ * and runs these tests in the PostgreSQL pass; a plain `vitest run` runs them whenever build/ exists.
  */
 export const BUILD = "build/server/index.js";
-export const buildExists = () => existsSync(BUILD);
+export const buildExists = () => process.env.JUMBE_BUILT_SERVER !== "later" && existsSync(BUILD);
 
 export const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" };
 export const ADMIN = { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" };

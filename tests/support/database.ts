@@ -179,16 +179,21 @@ const WRITTEN_SQL = `
     and owner.relname in (${RESETTABLE.map((name) => `'${name}'`).join(", ")})`;
 
 /**
- * Every table's rows as one comparable text per table (sessions by id only: a request touches their
- * last use; rate_limits left out: every request counts in it), read in one statement: the role matrix
- * and the session checks compare them around each request.
+ * A signature of every table's rows, one comparable text per table (sessions by id only: a request
+ * touches their last use; rate_limits left out: every request counts in it), read in one statement:
+ * the role matrix and the session checks compare them around each request. A row's `xmin` is the
+ * transaction that wrote it, new on every insert and update (an update writes a new row version, even
+ * one that sets the same values), so the row count and the sum of the `xmin`s change with any
+ * committed write; reading them costs a scan, not the rows as text sorted and hashed (on the demo data
+ * 23 ms a call before, about 4 ms now; the role matrix calls it 354 times). The role
+ * matrix's proofs check that it sees each allowed form's change.
  */
 export async function tableDigests(): Promise<Record<string, string>> {
   const tables = SCHEMA_TABLES.filter((table) => table !== "rate_limits");
   const columns = tables.map((table) =>
     table === "sessions"
       ? `(select coalesce(string_agg(id, ',' order by id), '') from sessions) as "${table}"`
-      : `(select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') from "${table}" t) as "${table}"`,
+      : `(select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from "${table}") as "${table}"`,
   );
   const [row] = await queryRows<Record<string, string>>(db(), sql.raw(`select ${columns.join(", ")}`));
   return Object.fromEntries(tables.map((table) => [table, String(row![table])]));
