@@ -56,7 +56,8 @@ export const PAGES = [
   // Advanced Analytics, on its default period (the last 7 days).
   { path: "/analytics", as: "individual", document: true },
   { path: "/templates", as: "individual", document: true },
-  { path: "/templates/new", as: "individual" },
+  // The editor: the server redraws its preview and example fields as they are typed (live.js, data-live-post).
+  { path: "/templates/new", as: "individual", document: true },
   // The preview follows the typing through its form's script (live.js, data-live-form).
   { path: "/preview", as: "individual", document: true },
   { path: "/messaging/contacts", as: "individual", document: true },

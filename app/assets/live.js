@@ -20,6 +20,15 @@
 //    page's (a campaign's template and its placeholders). Its form's button marked
 //    [data-redraw-fallback] (which asks the server for the same, posting the form) is hidden; it is
 //    pressed when the page cannot be read.
+//  - a POST form [data-live-post="<intent>"] follows its fields (the template editor): a change posts
+//    the form's fields, without its files, with that intent (the one its no-script button
+//    [data-live-fallback] posts, so the server answers the same form redrawn: the preview, the
+//    example fields) and each [data-live-region] of the answer is put in place as the stream's are
+//    (one drawn as before, or holding the focus, stays). A select marked [data-live-submit="<value>"]
+//    posts the whole form with that intent instead when the choice goes to or from that value (a
+//    template's type to or from Authentication: another form). A chosen image
+//    shows at once in the form's [data-live-image] element (the preview's header) from the browser's
+//    copy of the file, before anything is sent.
 
 const MIN_GAP_MS = 1000;
 const MAX_PAUSE_MS = 30_000;
@@ -171,6 +180,80 @@ function redrawingSelects() {
   }
 }
 
+/** The no-script buttons of the posting forms, hidden again in each freshly drawn region. */
+function hideFallbacks() {
+  for (const button of document.querySelectorAll("form[data-live-post] [data-live-fallback]")) button.hidden = true;
+}
+
+/** A chosen image in place of the preview's header, until another is chosen or the page posts it. */
+function showChosenImage(form, chosen) {
+  if (!chosen) return;
+  for (const holder of form.ownerDocument.querySelectorAll("[data-live-image]")) {
+    const image = document.createElement("img");
+    image.src = chosen.url;
+    image.alt = `Header image: ${chosen.name}`;
+    image.className = holder.dataset.liveImage;
+    holder.replaceWith(image);
+  }
+}
+
+/** A whole document without React: POST forms whose fields the server redraws as they change. */
+function livePosts() {
+  for (const form of document.querySelectorAll("form[data-live-post]")) {
+    const intent = form.dataset.livePost;
+    remember(document);
+    hideFallbacks();
+    let asking;
+    let timer;
+    let chosen = null;
+    const shapes = new Map([...form.querySelectorAll("select[data-live-submit]")].map((select) => [select, select.value]));
+    const read = async () => {
+      asking = new AbortController();
+      const { signal } = asking;
+      const body = new FormData();
+      for (const [name, value] of new FormData(form)) if (typeof value === "string" && name !== "intent") body.append(name, value);
+      body.append("intent", intent);
+      try {
+        const response = await fetch(form.action, { method: "POST", body, signal, headers: { Accept: "text/html" } });
+        const html = await response.text();
+        // Signed out, an error page: the form stays as it is, and its buttons post it as without scripts.
+        if (signal.aborted || !response.ok || response.redirected) return;
+        swap(new DOMParser().parseFromString(html, "text/html"));
+        hideFallbacks();
+        showChosenImage(form, chosen);
+      } catch {
+        // offline for a moment, or newer typing took over
+      }
+    };
+    // Any new typing drops the answer on its way: it was drawn from fields that have changed since.
+    const soon = (delay) => {
+      asking?.abort();
+      clearTimeout(timer);
+      timer = setTimeout(read, delay);
+    };
+    form.addEventListener("input", (event) => {
+      if (event.target.matches?.(TYPED) && event.target.type !== "file") soon(LIVE_DELAY_MS);
+    });
+    form.addEventListener("change", (event) => {
+      const field = event.target;
+      const was = shapes.get(field);
+      if (was !== undefined) shapes.set(field, field.value);
+      if (was !== undefined && [was, field.value].includes(field.dataset.liveSubmit)) {
+        const marker = Object.assign(document.createElement("input"), { type: "hidden", name: "intent", value: intent });
+        form.append(marker);
+        return form.requestSubmit();
+      }
+      if (field.type === "file") {
+        if (chosen) URL.revokeObjectURL(chosen.url);
+        const file = field.files?.[0];
+        chosen = file && file.type.startsWith("image/") ? { url: URL.createObjectURL(file), name: file.name } : null;
+        return showChosenImage(form, chosen);
+      }
+      if (!field.matches?.(TYPED)) soon(0);
+    });
+  }
+}
+
 const source = document.querySelector("[data-live-events]");
 if (source && typeof EventSource !== "undefined") {
   remember(document);
@@ -178,3 +261,4 @@ if (source && typeof EventSource !== "undefined") {
 }
 liveForms();
 redrawingSelects();
+livePosts();

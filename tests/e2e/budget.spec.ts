@@ -83,7 +83,13 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
     expect(page.js!.afterOverviewGzipBytes, `${page.path} after /dashboard`).toBeGreaterThan(0);
 
   const documents = pages.filter((p) => p.document);
-  const LIVE_PAGES = ["/messaging/campaigns/:campaign", "/messaging/campaigns/new", "/messaging/broadcasts/new", "/preview"];
+  const LIVE_PAGES = [
+    "/messaging/campaigns/:campaign",
+    "/messaging/campaigns/new",
+    "/messaging/broadcasts/new",
+    "/preview",
+    "/templates/new",
+  ];
   // Signed out: the sign-in pages (decision 060). Signed in: the console, and the app's settings,
   // lists and reference pages (decisions 063, 066), which carry the menus' script too.
   const signedIn = documents.filter((p) => p.as);
@@ -104,7 +110,6 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
   // template editor's preview and checks) have a ceiling a little above what they
   // weigh now, so none grows while they wait for their turn; the list only shrinks.
   const jsStillOver: Record<string, number> = {
-    "/templates/new": 130_000,
     "/chat/:conversation": 127_500,
   };
   for (const page of pages.filter((p) => !p.document))

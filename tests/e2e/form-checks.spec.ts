@@ -1,45 +1,64 @@
 import { test, expect } from "./fixtures";
 import { DEMO, field, signIn } from "./helpers";
 
-// A form's checks (zod and the app's schemas) are not part of a page's first visit: they load when
-// the form is first used, then say the server's words in the browser without a request (decision 061).
+// The forms' checks are the server's (decisions 061 and 068): every page with a form is a document,
+// so zod and the module that ran a schema in the browser are never sent. The template editor, the
+// last form that checked in the browser, is checked by the server when it is saved; as it is typed
+// the server redraws its preview and example fields (app/assets/live.js).
 
 // zod, and the module that runs a schema over the form (vite.config.ts names both chunks).
 const CHECK_SCRIPTS = /\/assets\/(zod|schema-check)-[\w-]+\.js$/;
 
-test("the template form loads its checks when first used, then checks in the browser", async ({ page, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, "checks in the browser need scripts");
+test("the template form is checked by the server, and the preview and example fields follow the typing", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const scripts: string[] = [];
+  const posts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    if (request.method() === "POST")
+      posts.push(
+        request
+          .postDataBuffer()
+          ?.toString("latin1")
+          .match(/name="intent"\r\n\r\n(\w+)/)?.[1] ?? "?",
+      );
   });
   await signIn(page, DEMO.email, DEMO.password, { to: "/templates/new" });
   const name = field(page, "Template name");
-  await expect(name).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(
-    scripts.filter((path) => CHECK_SCRIPTS.test(path)),
-    "no checks on the first visit",
-  ).toEqual([]);
-
-  const loaded = page.waitForResponse((response) => CHECK_SCRIPTS.test(new URL(response.url()).pathname));
-  await name.click();
-  await loaded;
-  await page.waitForLoadState("networkidle");
-
-  const posts: string[] = [];
-  page.on("request", (request) => {
-    if (request.method() === "POST") posts.push(request.url());
-  });
-  const words = /Use lowercase letters, numbers and underscores only, e\.g\. order_update\./;
+  const preview = page.getByRole("complementary", { name: "Preview" }).getByRole("figure");
   await name.fill("Order Update!");
-  await field(page, "Body").fill("Habari, your order is ready for collection.");
+  await field(page, "Body").fill("Habari {{1}}, your order is ready for collection.");
+  if (javaScriptEnabled) {
+    // The server's drawing of the typed values: the preview and the example of {{1}}, without a button.
+    await expect(preview).toContainText("Habari {{1}}, your order is ready for collection.");
+    await expect(field(page, "Example for {{1}}")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Update example fields" })).toBeHidden();
+    await field(page, "Example for {{1}}").fill("Wanjiku");
+    await expect(preview).toContainText("Habari Wanjiku, your order is ready for collection.");
+    await expect(name).toHaveValue("Order Update!");
+    expect(posts.length, "the typing posts the form to be redrawn").toBeGreaterThan(0);
+    expect(new Set(posts)).toEqual(new Set(["refresh"]));
+  } else {
+    await page.getByRole("button", { name: "Update example fields" }).click();
+    await field(page, "Example for {{1}}").fill("Wanjiku");
+  }
+
+  const words = /Use lowercase letters, numbers and underscores only, e\.g\. order_update\./;
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(name).toHaveAccessibleDescription(words);
   await expect(name).toHaveAttribute("aria-invalid", "true");
-  expect(posts, "refused in the browser: nothing posted").toEqual([]);
+  await expect(name).toHaveValue("Order Update!");
+  await expect(field(page, "Example for {{1}}")).toHaveValue("Wanjiku");
+  await expect(page).toHaveURL(/\/templates\/new$/);
+  expect(
+    scripts.filter((path) => CHECK_SCRIPTS.test(path)),
+    "no checks in the browser",
+  ).toEqual([]);
 
-  // Corrected as it is typed: the message goes.
-  await name.fill("order_update");
-  await expect(name).not.toHaveAccessibleDescription(words);
+  // Corrected and saved.
+  await name.fill(`order_update_${Date.now().toString(36)}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/templates$/);
 });

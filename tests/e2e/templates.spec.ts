@@ -121,28 +121,25 @@ async function templateId(page: Page, name: string) {
 }
 
 /**
- * With scripts: clicks `submit` and, while the page's POST is held back (the page is mid-submission),
- * runs `check`; then lets the POST through. Without scripts there is no such moment to look at.
+ * With scripts: clicks `submit` and answers the form's submit buttons as they were just after the
+ * click (their text, "(busy)" when disabled), written down by the page before it was replaced (the
+ * form posts as a document, and Playwright reads the page that follows).
  */
-async function whileSubmitting(page: Page, submit: Locator, check: () => Promise<void>) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let posted!: () => void;
-  const sent = new Promise<void>((resolve) => (posted = resolve));
-  await page.route("**/*", async (route) => {
-    if (route.request().method() !== "POST") return route.fallback();
-    posted();
-    await released;
-    await route.fallback();
-  });
+async function buttonsWhileSubmitting(page: Page, submit: Locator) {
+  await page.evaluate(() =>
+    document.addEventListener("submit", () =>
+      // After forms.js's own handler, which marks the pressed button once the browser has read the form.
+      setTimeout(() =>
+        setTimeout(() => {
+          const buttons = [...document.querySelectorAll<HTMLButtonElement>("form[aria-label=Template] button[type=submit]:not([hidden])")];
+          sessionStorage.setItem("buttons", JSON.stringify(buttons.map((b) => `${b.textContent?.trim()}${b.disabled ? " (busy)" : ""}`)));
+        }),
+      ),
+    ),
+  );
   await submit.click();
-  await sent;
-  try {
-    await check();
-  } finally {
-    release();
-    await page.unrouteAll({ behavior: "wait" });
-  }
+  await page.waitForLoadState();
+  return JSON.parse((await page.evaluate(() => sessionStorage.getItem("buttons"))) ?? "null") as string[] | null;
 }
 
 test("without WhatsApp connected a template cannot be submitted: the page says why, and it is saved as a draft", async ({
@@ -173,10 +170,7 @@ test("without WhatsApp connected a template cannot be submitted: the page says w
   const saveDraft = page.getByRole("button", { name: "Save draft" });
   if (javaScriptEnabled)
     // Saving a draft is not submitting it: only the button pressed says it is working.
-    await whileSubmitting(page, saveDraft, async () => {
-      await expect(page.getByRole("button", { name: "Submit for approval" })).toBeDisabled();
-      await expect(page.getByRole("button", { name: "Submitting..." })).toHaveCount(0);
-    });
+    expect(await buttonsWhileSubmitting(page, saveDraft)).toEqual(expect.arrayContaining(["Submit for approval", "Save draft (busy)"]));
   else await saveDraft.click();
   await expect(page).toHaveURL(/\/templates$/);
   await expect(page.getByRole("status").filter({ hasText: `${name} was saved as a draft.` })).toBeVisible();
@@ -793,4 +787,35 @@ test.describe("at phone width", () => {
       expect(box.x + box.width, `the ${device} preview ends inside the screen`).toBeLessThanOrEqual(375);
     }
   });
+});
+
+test("choosing OTP redraws the form as a verification code message, keeping what was typed, and back", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  await signedIn(page, request);
+  await page.goto("/templates/new");
+  const name = `login_code_${tag()}`;
+  await field(page, "Template name").fill(name);
+  await field(page, "Body").fill("Karibu tena.");
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "OTP (Authentication)" });
+  // With scripts the choice posts the form at once; without, the button beside it asks for it.
+  const showFields = page.getByRole("button", { name: "Show this type's fields" });
+  if (javaScriptEnabled) await expect(showFields).toBeHidden();
+  else await showFields.click();
+  await expect(page.getByRole("heading", { name: "Verification code message" })).toBeVisible();
+  await expect(field(page, "Body")).toHaveCount(0);
+  await expect(field(page, "Template name")).toHaveValue(name);
+  const preview = page.getByRole("complementary", { name: "Preview" }).getByRole("figure");
+  await expect(preview).toContainText("is your verification code");
+
+  // One-tap asks for the app's package and key hash (at once with scripts).
+  await page.getByLabel("Button", { exact: true }).selectOption({ label: "One-tap autofill (Android)" });
+  if (javaScriptEnabled) await expect(field(page, "Android package name")).toBeVisible();
+
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Transactional (Utility)" });
+  if (!javaScriptEnabled) await showFields.click();
+  await expect(page.getByRole("heading", { name: "Content" })).toBeVisible();
+  await expect(field(page, "Template name")).toHaveValue(name);
 });

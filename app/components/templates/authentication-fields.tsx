@@ -4,7 +4,7 @@ import { LIMITS } from "~/lib/templates";
 import type { TemplatePartProps } from "./template-form-parts";
 
 /** An authentication template's settings: Meta writes its text, Jumbe asks for the code's button. */
-export function AuthenticationFields({ values, live, errors: err }: TemplatePartProps) {
+export function AuthenticationFields({ values, errors: err }: TemplatePartProps) {
   return (
     <Card className="space-y-1">
       <h2 className="mb-2 font-semibold">Verification code message</h2>
@@ -45,17 +45,19 @@ export function AuthenticationFields({ values, live, errors: err }: TemplatePart
           maxLength={LIMITS.buttonText}
         />
       </div>
-      {live.otpType === "ONE_TAP" || values.otpType === "ONE_TAP" ? (
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="Android package name" name="packageName" defaultValue={values.packageName ?? ""} errors={err("packageName")} />
-          <Field
-            label="App signing key hash"
-            name="signatureHash"
-            defaultValue={values.signatureHash ?? ""}
-            errors={err("signatureHash")}
-          />
-        </div>
-      ) : null}
+      <div id="template-one-tap" data-live-region>
+        {values.otpType === "ONE_TAP" ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field label="Android package name" name="packageName" defaultValue={values.packageName ?? ""} errors={err("packageName")} />
+            <Field
+              label="App signing key hash"
+              name="signatureHash"
+              defaultValue={values.signatureHash ?? ""}
+              errors={err("signatureHash")}
+            />
+          </div>
+        ) : null}
+      </div>
     </Card>
   );
 }

@@ -8,20 +8,28 @@ export type Device = keyof typeof DEVICE_WIDTHS;
 // The text formatting a conversation's bubbles share (without the rest of the preview): its own module.
 export { formatted } from "./formatted";
 
-/** A media header as WhatsApp shows it: the image, a video's poster with a play button, a document's file row. */
-function MediaHeader({ media }: { media: NonNullable<RenderedTemplate["media"]> }) {
+const IMAGE_CLASS = "mb-2 max-h-56 w-full rounded-md object-cover";
+
+/**
+ * A media header as WhatsApp shows it: the image, a video's poster with a play button, a document's
+ * file row. `chosen`: an image chosen in the browser takes the image's place (app/assets/live.js).
+ */
+function MediaHeader({ media, chosen }: { media: NonNullable<RenderedTemplate["media"]>; chosen?: boolean }) {
+  const slot = chosen ? IMAGE_CLASS : undefined;
   if (media.format === "IMAGE")
     return media.src ? (
       <img
         src={media.src}
         alt={`Header image${media.fileName ? `: ${media.fileName}` : ""}`}
-        className="mb-2 max-h-56 w-full rounded-md object-cover"
+        className={IMAGE_CLASS}
+        data-live-image={slot}
       />
     ) : (
       <div
         className="mb-2 flex h-36 items-center justify-center rounded-md bg-slate-200 text-slate-500"
         role="img"
         aria-label="Header image"
+        data-live-image={slot}
       >
         <ImageIcon className="size-10" aria-hidden />
       </div>
@@ -56,16 +64,19 @@ export function MessagePreview({
   message,
   device = "mobile",
   time = "10:24",
+  chosenImage,
 }: {
   message: RenderedTemplate;
   device?: Device;
   time?: string;
+  /** A header image chosen in the browser shows here before it is sent (the template editor). */
+  chosenImage?: boolean;
 }) {
   return (
     <div className="mx-auto w-full" style={{ maxWidth: DEVICE_WIDTHS[device] }} data-device={device}>
       <div className="rounded-2xl bg-[#efeae2] p-3 shadow-inner" role="figure" aria-label={`Message preview, ${device} width`}>
         <div className="max-w-[85%] rounded-lg rounded-tl-none bg-white px-3 py-2 text-[15px] leading-snug text-slate-900 shadow-sm">
-          {message.media ? <MediaHeader media={message.media} /> : null}
+          {message.media ? <MediaHeader media={message.media} chosen={chosenImage} /> : null}
           {message.header ? <p className="mb-1 font-semibold break-words">{message.header}</p> : null}
           <p className="break-words whitespace-pre-wrap">{formatted(message.body)}</p>
           {message.footer ? <p className="mt-1 text-xs text-slate-500">{message.footer}</p> : null}

@@ -7,11 +7,13 @@ import type { TemplatePartProps } from "./template-form-parts";
 
 /**
  * The message's header (text or a media sample), body with its example values, and footer. Without
- * JavaScript "Update example fields" asks the server for as many example fields as the body has variables.
+ * JavaScript "Update example fields" asks the server for as many example fields as the body has
+ * variables; with it the server redraws the header's and the examples' parts as they are typed
+ * (app/assets/live.js).
  */
-export function TemplateContentFields({ values, live, errors: err }: TemplatePartProps) {
-  const exampleCount = placeholderCount(live.body);
-  const media = isMediaFormat(live.headerFormat) ? live.headerFormat : isMediaFormat(values.headerFormat) ? values.headerFormat : null;
+export function TemplateContentFields({ values, errors: err }: TemplatePartProps) {
+  const exampleCount = placeholderCount(values.body);
+  const media = isMediaFormat(values.headerFormat) ? values.headerFormat : null;
   const kept = values.headerSample?.id ? values.headerSample : undefined;
   return (
     <Card className="space-y-1">
@@ -28,51 +30,55 @@ export function TemplateContentFields({ values, live, errors: err }: TemplatePar
           { value: "DOCUMENT", label: "Document (PDF)" },
         ]}
       />
-      {media ? (
-        <>
-          <FileField
-            label={`Sample ${MEDIA_SAMPLES[media].noun}`}
-            name={SAMPLE_FIELD}
-            accept={MEDIA_SAMPLES[media].accept}
-            errors={err("headerSample")}
-            markRequired={!kept}
-            hint={
-              kept
-                ? `Kept: ${kept.fileName} (${formatBytes(kept.size)}). Choose a file only to replace it. ${sampleHint(media)}`
-                : `Meta reviews the template with it. ${sampleHint(media)}`
-            }
-          />
-          {kept ? (
-            <>
-              <input type="hidden" name="headerSampleId" value={kept.id} />
-              <input type="hidden" name="headerSampleName" value={kept.fileName} />
-              <input type="hidden" name="headerSampleType" value={kept.contentType} />
-              <input type="hidden" name="headerSampleSize" value={kept.size} />
-              {kept.url ? <input type="hidden" name="headerSampleUrl" value={kept.url} /> : null}
-            </>
-          ) : null}
-        </>
-      ) : null}
-      {live.headerFormat === "TEXT" || values.headerFormat === "TEXT" ? (
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Header text"
-            name="headerText"
-            defaultValue={values.headerText ?? ""}
-            errors={err("headerText")}
-            maxLength={LIMITS.headerText}
-            hint="Up to 60 characters, one variable {{1}}."
-          />
-          {placeholderCount(live.headerText) ? (
-            <Field
-              label="Example for the header's {{1}}"
-              name="headerExample"
-              defaultValue={values.headerExample ?? ""}
-              errors={err("headerExample")}
+      <div id="template-header" data-live-region>
+        {media ? (
+          <>
+            <FileField
+              label={`Sample ${MEDIA_SAMPLES[media].noun}`}
+              name={SAMPLE_FIELD}
+              accept={MEDIA_SAMPLES[media].accept}
+              errors={err("headerSample")}
+              markRequired={!kept}
+              hint={
+                kept
+                  ? `Kept: ${kept.fileName} (${formatBytes(kept.size)}). Choose a file only to replace it. ${sampleHint(media)}`
+                  : `Meta reviews the template with it. ${sampleHint(media)}`
+              }
             />
-          ) : null}
-        </div>
-      ) : null}
+            {kept ? (
+              <>
+                <input type="hidden" name="headerSampleId" value={kept.id} />
+                <input type="hidden" name="headerSampleName" value={kept.fileName} />
+                <input type="hidden" name="headerSampleType" value={kept.contentType} />
+                <input type="hidden" name="headerSampleSize" value={kept.size} />
+                {kept.url ? <input type="hidden" name="headerSampleUrl" value={kept.url} /> : null}
+              </>
+            ) : null}
+          </>
+        ) : null}
+        {values.headerFormat === "TEXT" ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="Header text"
+              name="headerText"
+              defaultValue={values.headerText ?? ""}
+              errors={err("headerText")}
+              maxLength={LIMITS.headerText}
+              hint="Up to 60 characters, one variable {{1}}."
+            />
+            <div id="template-header-example" data-live-region>
+              {placeholderCount(values.headerText) ? (
+                <Field
+                  label="Example for the header's {{1}}"
+                  name="headerExample"
+                  defaultValue={values.headerExample ?? ""}
+                  errors={err("headerExample")}
+                />
+              ) : null}
+            </div>
+          </div>
+        ) : null}
+      </div>
       <TextareaField
         label="Body"
         name="body"
@@ -83,27 +89,29 @@ export function TemplateContentFields({ values, live, errors: err }: TemplatePar
         maxLength={LIMITS.body}
         hint="Up to 1,024 characters. Variables are {{1}}, {{2}}... in order; *bold*, _italic_."
       />
-      {exampleCount ? (
-        <fieldset className="rounded-lg border border-slate-200 p-3">
-          <legend className="px-1 text-sm font-medium text-slate-700">Example values (Meta reviews the template with them)</legend>
-          <div className="grid gap-x-3 sm:grid-cols-2">
-            {Array.from({ length: exampleCount }, (_, i) => (
-              <Field
-                key={i}
-                label={`Example for {{${i + 1}}}`}
-                name="bodyExamples"
-                id={`bodyExamples-${i}`}
-                defaultValue={values.bodyExamples[i] ?? ""}
-                errors={err(`bodyExamples[${i}]`)}
-              />
-            ))}
-          </div>
-        </fieldset>
-      ) : (
-        <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate>
-          Update example fields
-        </Button>
-      )}
+      <div id="template-examples" data-live-region>
+        {exampleCount ? (
+          <fieldset className="rounded-lg border border-slate-200 p-3">
+            <legend className="px-1 text-sm font-medium text-slate-700">Example values (Meta reviews the template with them)</legend>
+            <div className="grid gap-x-3 sm:grid-cols-2">
+              {Array.from({ length: exampleCount }, (_, i) => (
+                <Field
+                  key={i}
+                  label={`Example for {{${i + 1}}}`}
+                  name="bodyExamples"
+                  id={`bodyExamples-${i}`}
+                  defaultValue={values.bodyExamples[i] ?? ""}
+                  errors={err(`bodyExamples[${i}]`)}
+                />
+              ))}
+            </div>
+          </fieldset>
+        ) : (
+          <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate data-live-fallback>
+            Update example fields
+          </Button>
+        )}
+      </div>
       <Field
         label="Footer (optional)"
         name="footer"

@@ -1,4 +1,5 @@
 import { Card } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { LIMITS, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, type TemplateInput } from "~/lib/templates";
 import type { FieldErrors } from "./template-form-parts";
@@ -42,6 +43,7 @@ export function TemplateIdentityFields({
             name="category"
             defaultValue={values.category}
             disabled={locked}
+            data-live-submit="AUTHENTICATION"
             options={TEMPLATE_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))}
           />
           <SelectField
@@ -52,6 +54,12 @@ export function TemplateIdentityFields({
             options={TEMPLATE_LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
           />
         </div>
+        {locked ? null : (
+          // Without JavaScript a new type's fields come with the form posted back (with it, at once).
+          <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate data-live-fallback>
+            Show this type&apos;s fields
+          </Button>
+        )}
         {locked ? (
           <>
             <input type="hidden" name="category" value={values.category} />

@@ -26,8 +26,14 @@ import { TemplateForm } from "~/components/templates/template-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 
-export const handle: PermissionHandle = { permission: "templates:manage" };
+// A document without React (decision 068): the server redraws the preview and the example fields as
+// they are typed (app/assets/live.js, data-live-post), and checks the form when it is sent.
+export const handle: PermissionHandle & PageHandle = { permission: "templates:manage", ...liveDocumentPage };
+
+export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.template ? `Edit ${loaderData.template.name}` : "Create template"} | Jumbe` },
