@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { DEMO, field, signIn } from "./helpers";
+import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // The forms' checks are the server's (decisions 061 and 068): every page with a form is a document,
 // so zod and the module that ran a schema in the browser are never sent. The template editor, the
@@ -11,8 +11,11 @@ const CHECK_SCRIPTS = /\/assets\/(zod|schema-check)-[\w-]+\.js$/;
 
 test("the template form is checked by the server, and the preview and example fields follow the typing", async ({
   page,
+  request,
   javaScriptEnabled,
 }) => {
+  // An account of its own: the draft saved at the end must not change the demo business's templates.
+  const user = await signUpAndVerifyViaApi(request);
   const scripts: string[] = [];
   const posts: string[] = [];
   page.on("request", (request) => {
@@ -25,7 +28,7 @@ test("the template form is checked by the server, and the preview and example fi
           .match(/name="intent"\r\n\r\n(\w+)/)?.[1] ?? "?",
       );
   });
-  await signIn(page, DEMO.email, DEMO.password, { to: "/templates/new" });
+  await signIn(page, user.email, user.password, { to: "/templates/new" });
   const name = field(page, "Template name");
   const preview = page.getByRole("complementary", { name: "Preview" }).getByRole("figure");
   await name.fill("Order Update!");
