@@ -49,7 +49,12 @@ rm -rf build
 build_log=$(mktemp)
 npx react-router build >"$build_log" 2>&1 &
 build=$!
-JUMBE_BUILT_SERVER=later npx vitest run
+if ! JUMBE_BUILT_SERVER=later npx vitest run; then
+  # No build left writing build/ after the run has stopped.
+  kill "$build" 2>/dev/null || true
+  wait "$build" 2>/dev/null || true
+  exit 1
+fi
 if ! wait "$build"; then
   cat "$build_log"
   echo "production build failed" >&2

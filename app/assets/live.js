@@ -25,8 +25,8 @@
 //    [data-live-fallback] posts, so the server answers the same form redrawn: the preview, the
 //    example fields) and each [data-live-region] of the answer is put in place as the stream's are
 //    (one drawn as before, or holding the focus, stays). A select marked [data-live-submit="<value>"]
-//    posts the whole form with that intent instead when the choice goes to or from that value (a
-//    template's type to or from Authentication: another form). A chosen image
+//    presses the form's first no-script button instead when the choice goes to or from that value
+//    (a template's type to or from Authentication: another form, the whole form posted). A chosen image
 //    shows at once in the form's [data-live-image] element (the preview's header) from the browser's
 //    copy of the file, before anything is sent.
 
@@ -199,10 +199,12 @@ function showChosenImage(form, chosen) {
 
 /** A whole document without React: POST forms whose fields the server redraws as they change. */
 function livePosts() {
-  for (const form of document.querySelectorAll("form[data-live-post]")) {
+  const forms = document.querySelectorAll("form[data-live-post]");
+  if (!forms.length) return;
+  remember(document);
+  hideFallbacks();
+  for (const form of forms) {
     const intent = form.dataset.livePost;
-    remember(document);
-    hideFallbacks();
     let asking;
     let timer;
     let chosen = null;
@@ -238,11 +240,8 @@ function livePosts() {
       const field = event.target;
       const was = shapes.get(field);
       if (was !== undefined) shapes.set(field, field.value);
-      if (was !== undefined && [was, field.value].includes(field.dataset.liveSubmit)) {
-        const marker = Object.assign(document.createElement("input"), { type: "hidden", name: "intent", value: intent });
-        form.append(marker);
-        return form.requestSubmit();
-      }
+      const fallback = form.querySelector("[data-live-fallback]");
+      if (was !== undefined && fallback && [was, field.value].includes(field.dataset.liveSubmit)) return form.requestSubmit(fallback);
       if (field.type === "file") {
         if (chosen) URL.revokeObjectURL(chosen.url);
         const file = field.files?.[0];

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 
 import { FormError } from "~/components/ui/field";
 
-import { useSchemaForm, lazySchema } from "~/components/ui/use-schema-form";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
 import { MessagePreview } from "./message-preview";
 
@@ -20,7 +20,8 @@ import { TemplateIdentityFields, type AccountChoice } from "./template-identity-
 
 import { renderTemplate, type TemplateInput } from "~/lib/templates";
 
-// The server's checks, read from the answer it draws (the page is a document: decision 068).
+// Conform's state of the server's answer (its messages at their fields). The page never hydrates
+// (decision 068), so the schema itself never loads in a browser: the server checks the form.
 const lazyTemplateFormSchema = lazySchema(() => import("~/lib/schemas/templates"), "TemplateFormSchema");
 
 export type { AccountChoice } from "./template-identity-fields";

@@ -55,7 +55,8 @@ export function TemplateIdentityFields({
           />
         </div>
         {locked ? null : (
-          // Without JavaScript a new type's fields come with the form posted back (with it, at once).
+          // Without JavaScript a new type's fields come with the form posted back; with it the type's
+          // select presses this button itself (app/assets/live.js, data-live-submit).
           <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate data-live-fallback>
             Show this type&apos;s fields
           </Button>
