@@ -76,9 +76,9 @@ export const PAGES = [
   // Its live figures: the page's own script follows the events route (app/assets/live.js).
   { path: "/messaging/campaigns/:campaign", as: "individual", document: true },
   // The inbox: the list, and a conversation (`:conversation`, by fillInboxPages).
-  { path: "/chat", as: "individual" },
-  { path: "/chat/new", as: "individual" },
-  { path: "/chat/:conversation", as: "individual" },
+  { path: "/chat", as: "individual", document: true },
+  { path: "/chat/new", as: "individual", document: true },
+  { path: "/chat/:conversation", as: "individual", document: true },
   // Billing & Subscription, and its top-up dialog (server-rendered open).
   { path: "/billing", as: "individual", document: true },
   { path: "/billing?dialog=topup", as: "individual", document: true },

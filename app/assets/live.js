@@ -10,7 +10,16 @@
 //    holds the focus waits for the next read. `end` closes the stream for good. A stream the server
 //    refused (a 503 while the database restarts, a proxy's 502) is reopened after a pause that grows
 //    to half a minute, the page read first; a dropped connection the browser reopens by itself.
-//    Without JavaScript the page refreshes itself (<noscript><meta http-equiv="refresh">).
+//    Without JavaScript the page refreshes itself (<noscript><meta http-equiv="refresh">), or has a
+//    link to check again (the inbox). Several event names may be given; [data-live-match] and
+//    [data-live-distinct] spare reads (see follow()). A [data-live-status] element says so while the
+//    stream is open (its [data-live-text]).
+//  - [data-live-from="<url>"]: a part drawn by another page (the inbox's list beside a conversation
+//    on a wide screen, [data-live-media]), read from it when the page opens and on each event.
+//  - [data-live-scroll="end"]: a box that opens at its end and stays there as regions change (a thread).
+//  - a POST form [data-live-send] is sent without leaving the page, its answer's regions put in place
+//    (the inbox's reply and note; docs/decisions/069), with the composer's keys and helpers: see
+//    liveSends().
 //  - a GET form [data-live-form="<id>"] follows its fields: a change asks the server for the form's
 //    answer (as its submit button would, the address unchanged) and puts that answer's element of
 //    that id in place of the page's (the Message Preview). A field marked [data-live-submit] submits
@@ -40,26 +49,107 @@ function remember(root) {
   for (const region of root.querySelectorAll("[data-live-region][id]")) drawn.set(region.id, region.outerHTML);
 }
 
-function swap(fresh) {
+/** Scrolled boxes that show their end ([data-live-scroll="end"]: a thread): those at their end stay there. */
+function scrollers() {
+  return [...document.querySelectorAll('[data-live-scroll="end"]')].map((box) => ({
+    box,
+    atEnd: box.scrollHeight - box.scrollTop - box.clientHeight < 40,
+  }));
+}
+
+/**
+ * Puts each region of `fresh` drawn differently from the page's in its place. One holding the focus
+ * waits, unless it is `force` (the form that was just sent: the server drew it afresh).
+ */
+function swap(fresh, force) {
+  const boxes = scrollers();
   for (const region of fresh.querySelectorAll("[data-live-region][id]")) {
     const current = document.getElementById(region.id);
-    if (!current || drawn.get(region.id) === region.outerHTML) continue;
-    const focused = document.activeElement;
-    if (focused && focused !== document.body && current.contains(focused)) continue;
+    if (!current) continue;
+    // The form just sent is drawn as the server drew it, even the same (what was typed is not in the HTML).
+    if (region.id !== force) {
+      if (drawn.get(region.id) === region.outerHTML) continue;
+      const focused = document.activeElement;
+      if (focused && focused !== document.body && current.contains(focused)) continue;
+    }
     current.replaceWith(document.importNode(region, true));
     drawn.set(region.id, region.outerHTML);
   }
+  for (const { box, atEnd } of boxes) if (atEnd) box.scrollTop = box.scrollHeight;
+  sendButtons();
 }
 
-function follow(url, eventName) {
+/**
+ * Parts of the page drawn by another page ([data-live-from="<url>"], when [data-live-media] matches:
+ * the inbox's list beside a conversation on a wide screen). Each is read from its page (its element
+ * of the same id) when the page opens, when the screen grows wide enough, and on each event of the
+ * page's stream. The link to this page in it is marked current.
+ */
+const sideDrawn = new Map();
+
+function sides() {
+  return [...document.querySelectorAll("[data-live-from][id]")].filter(
+    (side) => !side.dataset.liveMedia || window.matchMedia(side.dataset.liveMedia).matches,
+  );
+}
+
+async function readSide(side) {
+  const response = await fetch(new URL(side.dataset.liveFrom, location.href), { headers: { Accept: "text/html" } });
+  if (!response.ok || response.redirected) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById(side.id);
+  const current = document.getElementById(side.id);
+  if (!fresh || !current || sideDrawn.get(side.id) === fresh.outerHTML) return;
+  const focused = document.activeElement;
+  if (sideDrawn.has(side.id) && focused && focused !== document.body && current.contains(focused)) return;
+  sideDrawn.set(side.id, fresh.outerHTML);
+  const placed = document.importNode(fresh, true);
+  placed.removeAttribute("data-live-region");
+  placed.dataset.liveFrom = side.dataset.liveFrom;
+  if (side.dataset.liveMedia) placed.dataset.liveMedia = side.dataset.liveMedia;
+  for (const link of placed.querySelectorAll("a[href]"))
+    if (new URL(link.href, location.href).pathname === location.pathname) link.setAttribute("aria-current", "page");
+  current.replaceWith(placed);
+}
+
+async function readSides() {
+  await Promise.all(sides().map((side) => readSide(side).catch(() => undefined)));
+}
+
+function liveSides() {
+  const all = document.querySelectorAll("[data-live-from][id]");
+  if (!all.length) return;
+  void readSides();
+  for (const media of new Set([...all].map((side) => side.dataset.liveMedia).filter(Boolean)))
+    window.matchMedia(media).addEventListener("change", (event) => {
+      if (event.matches) void readSides();
+    });
+}
+
+/**
+ * Follows the page's stream: each of its events (names in [data-live-on]) reads the page again, and
+ * the parts drawn by other pages. With [data-live-match], an event whose data does not name that
+ * (another conversation) reads only the other pages' parts; with [data-live-distinct], an event
+ * repeating its name's last data is dropped. A hidden page waits until it is shown again.
+ */
+function follow(source) {
+  const url = new URL(source.dataset.liveEvents, location.href).href;
+  const names = (source.dataset.liveOn || "message").split(" ");
+  const match = source.dataset.liveMatch;
+  const distinct = source.hasAttribute("data-live-distinct");
+  const status = document.querySelector("[data-live-status]");
+  const offline = status?.textContent;
+  const last = new Map();
   let reading = false;
   let again = false;
   let lastRead = 0;
   let failures = 0;
   let ended = false;
+  let wantPage = false;
+  let wantSides = false;
   let stream;
 
   const read = async () => {
+    if (document.hidden) return;
     if (reading) {
       again = true;
       return;
@@ -69,33 +159,55 @@ function follow(url, eventName) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     again = false;
     lastRead = Date.now();
+    const page = wantPage;
+    const others = wantSides;
+    wantPage = wantSides = false;
     try {
-      const response = await fetch(location.href, { headers: { Accept: "text/html" } });
-      // A sign-in page, an error page: the regions stay as they are until a read answers the page.
-      if (response.ok && !response.redirected) swap(new DOMParser().parseFromString(await response.text(), "text/html"));
+      if (page) {
+        const response = await fetch(location.href, { headers: { Accept: "text/html" } });
+        // A sign-in page, an error page: the regions stay as they are until a read answers the page.
+        if (response.ok && !response.redirected) swap(new DOMParser().parseFromString(await response.text(), "text/html"));
+      }
+      if (others) await readSides();
     } catch {
       // offline for a moment: the next event reads again
     }
     reading = false;
     if (again) read();
   };
+  const changed = (data) => {
+    if (!match || String(data).includes(match)) wantPage = true;
+    wantSides = true;
+    read();
+  };
 
   const open = () => {
     stream = new EventSource(url);
-    stream.addEventListener(eventName, () => {
-      failures = 0;
-      read();
-    });
+    for (const name of names)
+      stream.addEventListener(name, (event) => {
+        failures = 0;
+        if (distinct && last.get(name) === event.data) return;
+        last.set(name, event.data);
+        changed(event.data);
+      });
     stream.addEventListener("end", () => {
       ended = true;
       stream.close();
     });
+    stream.addEventListener("open", () => {
+      if (status?.dataset.liveText) status.textContent = status.dataset.liveText;
+    });
     stream.addEventListener("error", () => {
+      if (status) status.textContent = offline;
       if (stream.readyState !== EventSource.CLOSED || ended) return;
+      wantPage = wantSides = true;
       read();
       setTimeout(open, Math.min(MAX_PAUSE_MS, 2000 * 2 ** failures++));
     });
   };
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && (wantPage || wantSides)) read();
+  });
   open();
 }
 
@@ -253,11 +365,192 @@ function livePosts() {
   }
 }
 
+/**
+ * A form's submit button marked [data-needs-any="<field> <field>"] is disabled while every one of
+ * those fields is blank (or a chosen file is over its limit): the composer waits for a message.
+ */
+function sendButtons() {
+  for (const button of document.querySelectorAll("[data-needs-any]")) {
+    const form = button.form;
+    if (!form) continue;
+    const filled = button.dataset.needsAny.split(" ").some((name) => {
+      const field = form.elements.namedItem(name);
+      if (!field) return false;
+      if (field.type === "file") return field.files?.length > 0;
+      return String(field.value ?? "").trim() !== "";
+    });
+    button.disabled = !filled || !!form.dataset.sending || !!form.querySelector("[data-too-big-shown]");
+  }
+}
+
+/** The suggestions a [data-suggest-from="<select id>"] text field shows while it holds `/<shortcut>`. */
+function suggest(field) {
+  const select = document.getElementById(field.dataset.suggestFrom);
+  field.parentElement.querySelector("[data-suggestions]")?.remove();
+  const value = field.value;
+  if (!select || !value.startsWith("/") || value.includes(" ") || value.includes("\n")) return [];
+  const typed = value.slice(1).toLowerCase();
+  const found = [...select.options].filter((o) => o.dataset.body && o.text.slice(1).toLowerCase().startsWith(typed)).slice(0, 6);
+  if (!found.length) return [];
+  const list = document.createElement("ul");
+  list.dataset.suggestions = "";
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", select.dataset.suggestLabel || "");
+  list.className = "absolute bottom-full left-0 z-10 mb-1 w-full rounded-lg border border-slate-200 bg-white shadow-lg";
+  for (const option of found) {
+    const item = document.createElement("li");
+    item.setAttribute("role", "option");
+    item.setAttribute("aria-selected", "false");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "block w-full px-3 py-1.5 text-left text-sm hover:bg-slate-50";
+    const shortcut = document.createElement("span");
+    shortcut.className = "font-semibold";
+    shortcut.textContent = option.text;
+    const body = document.createElement("span");
+    body.className = "text-slate-600";
+    body.textContent = option.dataset.body.slice(0, 80);
+    button.append(shortcut, " ", body);
+    button.addEventListener("click", () => insert(field, option.dataset.body));
+    item.append(button);
+    list.append(item);
+  }
+  field.after(list);
+  return found;
+}
+
+function insert(field, text) {
+  field.value = text;
+  field.parentElement.querySelector("[data-suggestions]")?.remove();
+  field.focus();
+  sendButtons();
+}
+
+/** A file field [data-max-bytes] over its limit says so ([data-too-big]) below its row, and the form waits. */
+function checkFile(input) {
+  const label = input.closest("label")?.querySelector("[data-file-name]");
+  const file = input.files?.[0];
+  if (label) label.textContent = file ? file.name : label.dataset.fileName;
+  const errorId = input.dataset.errorId;
+  let error = errorId ? document.getElementById(errorId) : null;
+  const over = file && input.dataset.maxBytes && file.size > Number(input.dataset.maxBytes);
+  if (over) {
+    if (!error) {
+      error = document.createElement("p");
+      error.id = errorId;
+      error.setAttribute("role", "alert");
+      error.className = "mt-1 text-sm text-red-700";
+      input.form?.append(error);
+    }
+    error.textContent = input.dataset.tooBig;
+    error.dataset.tooBigShown = "";
+    input.setAttribute("aria-invalid", "true");
+  } else if (error?.dataset.tooBigShown !== undefined) {
+    error.remove();
+    input.removeAttribute("aria-invalid");
+  }
+  sendButtons();
+}
+
+const TYPING_EVERY_MS = 8000;
+let lastTyping = 0;
+
+/**
+ * A POST form [data-live-send] (the inbox's reply and note) is sent without leaving the page: the
+ * answer is the page drawn again (the thread with the message, the form empty, or the form with the
+ * server's words at the field), whose regions are put in place, the form's own even though it holds
+ * the focus. What was typed meanwhile stays. An answer that is not the page (signed out) is opened.
+ * In it: Enter sends ([data-enter-sends], Shift and Enter a new line), `/` shows saved answers
+ * ([data-suggest-from]), a choice of a [data-inserts-into] select puts its option's text in the
+ * field, typing tells colleagues ([data-typing-signal]: a post of intent=typing now and then), and a
+ * select [data-submits] in any form sends its form (the template picker).
+ */
+function liveSends() {
+  document.addEventListener(
+    "submit",
+    async (event) => {
+      const form = event.target;
+      if (event.defaultPrevented || !form.matches?.("form[data-live-send]")) return;
+      event.preventDefault();
+      if (form.dataset.sending) return;
+      const body = new FormData(form);
+      if (event.submitter?.name) body.append(event.submitter.name, event.submitter.value);
+      const region = form.closest("[data-live-region][id]")?.id;
+      const field = form.querySelector("textarea");
+      const sent = field?.value;
+      const hadFocus = !!field && document.activeElement === field;
+      const open = [...(form.closest("[data-live-region]")?.querySelectorAll("details[id]") ?? [])].filter((d) => d.open).map((d) => d.id);
+      form.dataset.sending = "true";
+      form.setAttribute("aria-busy", "true");
+      sendButtons();
+      try {
+        const response = await fetch(form.action, { method: "POST", body, headers: { Accept: "text/html" } });
+        const answered = new URL(response.url || location.href);
+        if (answered.pathname !== location.pathname) return location.assign(answered.href);
+        const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+        if (!fresh.querySelector("[data-live-region]")) return location.assign(answered.href);
+        if (response.redirected && answered.href !== location.href) history.replaceState(history.state, "", answered.href);
+        const typed = field && field.value !== sent ? field.value : null;
+        swap(fresh, region);
+        const again = region && document.getElementById(region);
+        for (const id of open) document.getElementById(id)?.setAttribute("open", "");
+        const next = again?.querySelector("textarea");
+        if (next && typed !== null) next.value = typed;
+        if (next && hadFocus) next.focus();
+      } catch {
+        // offline: the form stays as it was, to be sent again
+      } finally {
+        delete form.dataset.sending;
+        form.removeAttribute("aria-busy");
+        sendButtons();
+      }
+      // Before forms.js's own listener (on the document, bubbling), which holds a posted form's button until the next page.
+    },
+    true,
+  );
+  document.addEventListener("keydown", (event) => {
+    const field = event.target;
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || !field.matches?.("textarea[data-enter-sends]")) return;
+    event.preventDefault();
+    const first = field.parentElement.querySelector("[data-suggestions] button");
+    if (first) return first.click();
+    const button = field.form?.querySelector("[data-needs-any]");
+    if (button && !button.disabled) field.form.requestSubmit(button);
+  });
+  document.addEventListener("input", (event) => {
+    const field = event.target;
+    if (field.matches?.("[data-suggest-from]")) suggest(field);
+    if (field.matches?.("textarea[data-typing-signal]") && field.value.trim() && Date.now() - lastTyping > TYPING_EVERY_MS) {
+      lastTyping = Date.now();
+      const signal = new FormData();
+      signal.append("intent", "typing");
+      fetch(field.form.action, { method: "POST", body: signal, headers: { Accept: "text/html" } }).catch(() => undefined);
+    }
+    if (field.form?.querySelector("[data-needs-any]")) sendButtons();
+  });
+  document.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.matches?.("input[type=file][data-file-label]")) checkFile(field);
+    if (field.matches?.("select[data-inserts-into]")) {
+      const chosen = field.selectedOptions[0]?.dataset.body;
+      const target = document.getElementById(field.dataset.insertsInto);
+      field.value = "";
+      if (chosen && target) insert(target, chosen);
+    }
+    if (field.matches?.("select[data-submits]")) field.form?.requestSubmit();
+  });
+  sendButtons();
+}
+
 const source = document.querySelector("[data-live-events]");
 if (source && typeof EventSource !== "undefined") {
   remember(document);
-  follow(new URL(source.dataset.liveEvents, location.href).href, source.dataset.liveOn || "message");
+  follow(source);
 }
+// A thread opens at its newest message.
+for (const box of document.querySelectorAll('[data-live-scroll="end"]')) box.scrollTop = box.scrollHeight;
+liveSides();
+liveSends();
 liveForms();
 redrawingSelects();
 livePosts();

@@ -150,7 +150,7 @@ describe("the navigation", () => {
   it("names the pages sent as documents by URL pattern, so any link to one from a hydrated page loads the document at once", async () => {
     const owner = await member("owner");
     const { documentPatterns } = (await run(layoutLoader, getRequest("/dashboard", { cookie: owner.cookie }))).data;
-    // Decisions 066 to 068: these pages have no React in the browser (their routes say so); the inbox and the Overview do.
+    // Decisions 066 to 069: these pages have no React in the browser (their routes say so); the Overview does.
     expect(documentPatterns).toEqual(
       expect.arrayContaining([
         "/billing",
@@ -168,9 +168,12 @@ describe("the navigation", () => {
         "/messaging/campaigns/new",
         "/templates/new",
         "/templates/:id/edit",
+        "/chat",
+        "/chat/new",
+        "/chat/:id",
       ]),
     );
-    for (const hydrated of ["/dashboard", "/chat", "/chat/:id", "/get-started"]) expect(documentPatterns).not.toContain(hydrated);
+    for (const hydrated of ["/dashboard", "/get-started", "/search"]) expect(documentPatterns).not.toContain(hydrated);
     // The browser matches a link against the patterns alone: no hydrated page of the app may look like one of them.
     const appPages = declaredRoutes().filter((route) => route.under.includes("routes/app/layout") && !route.pattern.includes(":"));
     const lookAlikes = appPages.filter(
@@ -186,9 +189,12 @@ describe("the navigation", () => {
     // A page with a parameter too: a campaign's page (decision 067), where a new campaign's form sends its author.
     const toCampaign = await redirectWithToast("/messaging/campaigns/0b6f6d0e-6a57-4c44-9a3e-7d1f2b9c8e11", "success", "Campaign started.");
     expect(toCampaign.headers.get("X-Remix-Reload-Document")).toBe("true");
-    const toChat = await redirectWithToast("/chat", "success", "Saved.");
-    expect(toChat.status).toBe(302);
-    expect(toChat.headers.get("X-Remix-Reload-Document")).toBeNull();
+    // The inbox too (decision 069); the Overview is still hydrated, and its redirect stays the router's.
+    const toChat = await redirectWithToast("/chat/0b6f6d0e-6a57-4c44-9a3e-7d1f2b9c8e11", "success", "Conversation resolved.");
+    expect(toChat.headers.get("X-Remix-Reload-Document")).toBe("true");
+    const toOverview = await redirectWithToast("/dashboard", "success", "Saved.");
+    expect(toOverview.status).toBe(302);
+    expect(toOverview.headers.get("X-Remix-Reload-Document")).toBeNull();
   });
 
   it("reads the shell's counts again when the member moves to another page", () => {

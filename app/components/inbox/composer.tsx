@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, Link } from "react-router";
 import type { ReplyTemplate as ReplyTemplateView } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { Button } from "~/components/ui/button";
@@ -12,9 +11,6 @@ export interface InboxActionData {
   errors?: Record<string, string>;
   values?: Record<string, string>;
 }
-
-/** Throttle of the "typing" signal: at most one post this often while an agent types. */
-const TYPING_EVERY_MS = 8_000;
 
 /** The file types the composer takes (Meta's media types for image, video, audio and document). */
 export const ATTACHMENT_ACCEPT =
@@ -39,98 +35,27 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 /**
- * Follows a fetcher's posts: `onSent` runs when one finished without a refusal, and the answer to
- * show is the latest refusal, none once a later post went through. A successful post answers a
- * redirect, which leaves the fetcher's data as it was (the previous refusal, if any), so a post
- * counts as refused only when it brought new data with errors.
+ * The reply form. Without JavaScript it posts and the page comes back with the message in the
+ * thread (or the server's words at the field). With app/assets/live.js it is sent without leaving
+ * the page (data-live-send), Enter sends (Shift and Enter a new line), `/` lists the saved answers,
+ * a saved answer chosen goes into the message, colleagues see that someone types, and Send waits
+ * for a message or a file.
  */
-function usePostOutcome(fetcher: { state: string; data?: InboxActionData }, onSent: () => void) {
-  const posting = useRef(false);
-  const before = useRef<InboxActionData | undefined>(undefined);
-  const [settled, setSettled] = useState<InboxActionData | undefined>(undefined);
-  const callback = useRef(onSent);
-  useEffect(() => {
-    callback.current = onSent;
-  });
-  useEffect(() => {
-    if (fetcher.state !== "idle") {
-      if (!posting.current) before.current = fetcher.data;
-      posting.current = true;
-      return;
-    }
-    if (!posting.current) return;
-    posting.current = false;
-    if (fetcher.data !== before.current && fetcher.data?.errors) return;
-    setSettled(fetcher.data);
-    callback.current();
-  }, [fetcher.state, fetcher.data]);
-  return fetcher.data === settled ? undefined : fetcher.data;
-}
-
-/** The reply form: Enter sends (only when there is something to send), Shift+Enter a new line, `/` a saved answer. */
 export function ReplyComposer({
   quickReplies,
   replyTo,
   cancelReplyHref,
   failed,
-  live,
 }: {
   quickReplies: { id: string; shortcut: string; body: string }[];
   replyTo: { id: string; text: string } | null;
   cancelReplyHref: string;
   failed: InboxActionData | undefined;
-  /** The page's live stream is open: the reply comes back over it, so the page's data is not reloaded. */
-  live: boolean;
 }) {
-  const fetcher = useFetcher<InboxActionData>();
-  const typing = useFetcher();
-  const form = useRef<HTMLFormElement>(null);
-  const text = useRef<HTMLTextAreaElement>(null);
-  const [value, setValue] = useState(failed?.values?.body ?? "");
-  const [file, setFile] = useState<string | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const lastTyping = useRef(0);
-  // Sent: the form empties for the next message.
-  const answer =
-    usePostOutcome(fetcher, () => {
-      form.current?.reset();
-      setValue("");
-      setFile(null);
-    }) ?? failed;
-  const errors = answer?.errors ?? {};
-  const busy = fetcher.state !== "idle";
-  const blank = !value.trim() && !file;
-  // Without JavaScript the button always posts (the server refuses a blank message); the script disables it while blank.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-
-  const suggestions =
-    value.startsWith("/") && !value.includes(" ") && !value.includes("\n")
-      ? quickReplies.filter((q) => q.shortcut.toLowerCase().startsWith(value.slice(1).toLowerCase())).slice(0, 6)
-      : [];
-  const insert = (body: string) => {
-    setValue(body);
-    requestAnimationFrame(() => text.current?.focus());
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    if (suggestions[0]) return insert(suggestions[0].body);
-    if (!blank && !busy) form.current?.requestSubmit();
-  };
-  const onInput = (next: string) => {
-    setValue(next);
-    const now = Date.now();
-    if (next.trim() && now - lastTyping.current > TYPING_EVERY_MS) {
-      lastTyping.current = now;
-      typing.submit({ intent: "typing" }, { method: "post" });
-    }
-  };
-
+  const errors = failed?.errors ?? {};
   return (
-    <fetcher.Form ref={form} method="post" encType="multipart/form-data" className="space-y-2" aria-label="Reply">
+    <Form method="post" encType="multipart/form-data" className="space-y-2" aria-label="Reply" data-live-send="">
       <input type="hidden" name="intent" value="send" />
-      {live ? <input type="hidden" name="live" value="1" /> : null}
       {replyTo ? (
         <div className="flex items-start justify-between gap-2 border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-700">
           <input type="hidden" name="replyTo" value={replyTo.id} />
@@ -145,38 +70,19 @@ export function ReplyComposer({
           Message
         </label>
         <textarea
-          ref={text}
           id="composer-body"
           name="body"
           rows={2}
           maxLength={MAX_TEXT_LENGTH}
-          value={value}
-          onChange={(e) => onInput(e.target.value)}
-          onKeyDown={onKeyDown}
+          defaultValue={failed?.values?.body ?? ""}
           placeholder="Type a message; / for a saved answer"
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={errors.body ? "composer-body-error" : "composer-hint"}
+          data-enter-sends=""
+          data-typing-signal=""
+          data-suggest-from={quickReplies.length ? "composer-quick" : undefined}
           className="block w-full resize-y rounded-lg border border-slate-300 px-3 py-2 text-sm aria-invalid:border-red-500"
         />
-        {suggestions.length ? (
-          <ul
-            role="listbox"
-            aria-label="Saved answers"
-            className="absolute bottom-full left-0 z-10 mb-1 w-full rounded-lg border border-slate-200 bg-white shadow-lg"
-          >
-            {suggestions.map((q) => (
-              <li key={q.id} role="option" aria-selected="false">
-                <button
-                  type="button"
-                  onClick={() => insert(q.body)}
-                  className="block w-full px-3 py-1.5 text-left text-sm hover:bg-slate-50"
-                >
-                  <span className="font-semibold">/{q.shortcut}</span> <span className="text-slate-600">{q.body.slice(0, 80)}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
       </div>
       <FieldError id="composer-body-error" message={errors.body} />
       <p id="composer-hint" className="sr-only">
@@ -184,23 +90,18 @@ export function ReplyComposer({
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <label className="inline-flex cursor-pointer items-center gap-1 rounded-lg border border-slate-300 px-2.5 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
-          <Paperclip size={14} /> <span>{file ?? "Attach a file"}</span>
+          <Paperclip size={14} /> <span data-file-name="Attach a file">Attach a file</span>
           <input
             type="file"
             name="attachment"
             accept={ATTACHMENT_ACCEPT}
             className="sr-only"
             aria-label="Attach a file"
-            aria-invalid={errors.attachment || fileError ? true : undefined}
-            onChange={(e) => {
-              const chosen = e.target.files?.[0];
-              setFileError(
-                chosen && chosen.size > ATTACHMENT_MAX_MB * 1024 * 1024
-                  ? `The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.`
-                  : null,
-              );
-              setFile(chosen ? chosen.name : null);
-            }}
+            aria-invalid={errors.attachment ? true : undefined}
+            data-file-label=""
+            data-max-bytes={ATTACHMENT_MAX_MB * 1024 * 1024}
+            data-too-big={`The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.`}
+            data-error-id="composer-attachment-error"
           />
         </label>
         {quickReplies.length ? (
@@ -212,41 +113,34 @@ export function ReplyComposer({
               id="composer-quick"
               name="quickReply"
               defaultValue=""
+              data-inserts-into="composer-body"
+              data-suggest-label="Saved answers"
               className="max-w-44 rounded-lg border border-slate-300 px-2 py-1.5 text-xs"
-              onChange={(e) => {
-                const chosen = quickReplies.find((q) => q.id === e.target.value);
-                if (chosen) insert(chosen.body);
-                e.target.value = "";
-              }}
             >
               <option value="">Saved answer…</option>
               {quickReplies.map((q) => (
-                <option key={q.id} value={q.id}>
+                <option key={q.id} value={q.id} data-body={q.body}>
                   /{q.shortcut}
                 </option>
               ))}
             </select>
           </>
         ) : null}
-        <Button type="submit" size="sm" className="ml-auto" disabled={hydrated && (busy || blank || !!fileError)} aria-label="Send">
+        <Button type="submit" size="sm" className="ml-auto" aria-label="Send" data-needs-any="body attachment">
           <Send size={14} /> Send
         </Button>
       </div>
-      <FieldError id="composer-attachment-error" message={fileError ?? errors.attachment} />
-    </fetcher.Form>
+      <FieldError id="composer-attachment-error" message={errors.attachment} />
+    </Form>
   );
 }
 
-/** An internal note: saved in the thread for the team, never sent. */
-export function NoteForm({ failed, live }: { failed: InboxActionData | undefined; live: boolean }) {
-  const fetcher = useFetcher<InboxActionData>();
-  const form = useRef<HTMLFormElement>(null);
-  const answer = usePostOutcome(fetcher, () => form.current?.reset()) ?? failed;
+/** An internal note: saved in the thread for the team, never sent (sent without leaving the page, as the reply). */
+export function NoteForm({ failed }: { failed: InboxActionData | undefined }) {
   return (
-    <details className="text-sm" open={!!answer?.errors?.note}>
+    <details id="note-details" className="text-sm" open={!!failed?.errors?.note}>
       <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Add an internal note</summary>
-      <fetcher.Form ref={form} method="post" className="mt-2 space-y-2">
-        {live ? <input type="hidden" name="live" value="1" /> : null}
+      <Form method="post" className="mt-2 space-y-2" data-live-send="">
         <label htmlFor="note-body" className="sr-only">
           Note
         </label>
@@ -257,14 +151,14 @@ export function NoteForm({ failed, live }: { failed: InboxActionData | undefined
           maxLength={MAX_NOTE_LENGTH}
           defaultValue={failed?.values?.note ?? ""}
           placeholder="Only your team sees notes"
-          aria-invalid={answer?.errors?.note ? true : undefined}
+          aria-invalid={failed?.errors?.note ? true : undefined}
           className="block w-full rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm"
         />
-        <FieldError id="note-error" message={answer?.errors?.note} />
-        <Button type="submit" name="intent" value="note" size="sm" variant="secondary" disabled={fetcher.state !== "idle"}>
+        <FieldError id="note-error" message={failed?.errors?.note} />
+        <Button type="submit" name="intent" value="note" size="sm" variant="secondary">
           Save note
         </Button>
-      </fetcher.Form>
+      </Form>
     </details>
   );
 }
@@ -288,14 +182,14 @@ export function TemplatePicker({
     <div className="space-y-3" data-testid="template-picker">
       <Notice tone="warning">{windowText}</Notice>
       {templates.length ? (
-        <Form method="get" action={pickerAction} className="flex items-end gap-2" preventScrollReset>
+        <Form method="get" action={pickerAction} className="flex items-end gap-2">
           <label className="block flex-1 text-sm font-medium text-slate-700">
             Template
             <select
               name="template"
               defaultValue={chosen?.id ?? ""}
               className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-2 text-sm"
-              onChange={(e) => e.currentTarget.form?.requestSubmit()}
+              data-submits=""
             >
               <option value="">Choose an approved template…</option>
               {templates.map((t) => (

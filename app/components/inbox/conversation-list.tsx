@@ -32,24 +32,6 @@ export function placeHref(path: string, place: ListPlaceView, change: Partial<Li
   return text ? `${path}?${text}` : path;
 }
 
-/** Whether a conversation belongs in the list as filtered (for live updates; a search is the server's). */
-export function matchesPlace(row: ConversationListRow, place: ListPlaceView, viewerId: string) {
-  if (place.q || place.after) return false;
-  if (place.number && row.phoneNumberId !== place.number) return false;
-  switch (place.filter) {
-    case "open":
-      return row.status === "open";
-    case "resolved":
-      return row.status === "resolved";
-    case "mine":
-      return row.assignee?.id === viewerId;
-    case "unassigned":
-      return !row.assignee && row.status === "open";
-    default:
-      return true;
-  }
-}
-
 function Tick({ status }: { status: string }) {
   if (status === "read") return <CheckCheck size={14} className="shrink-0 text-sky-600" aria-label="Read" />;
   if (status === "delivered") return <CheckCheck size={14} className="shrink-0 text-slate-500" aria-label="Delivered" />;

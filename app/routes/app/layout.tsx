@@ -67,9 +67,7 @@ export async function loader(args: Route.LoaderArgs) {
  * move to another page, not only after a form: the pathless layout would otherwise keep the first
  * page's, so reading the inbox and going back to the Overview left its count standing.
  */
-export function shouldRevalidate({ currentUrl, nextUrl, formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  // The inbox's typing signal (a post every few seconds while an agent types) changes no count.
-  if (formData?.get("intent") === "typing") return false;
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 

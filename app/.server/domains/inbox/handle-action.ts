@@ -55,8 +55,7 @@ function templateHeaderMedia(
 }
 
 export type InboxOutcome =
-  /** `live`: the page's live stream is open and brings the change itself (no reload needed). */
-  | { kind: "done"; toast?: string; live?: boolean }
+  | { kind: "done"; toast?: string }
   | { kind: "quiet" }
   | { kind: "refused"; status: number; errors: Record<string, string>; values: Record<string, string> };
 
@@ -112,7 +111,7 @@ export async function handleInboxAction(
           replyTo: field("replyTo") || null,
           attachment: attachment ? { mediaId: attachment.id, kind: attachment.kind, fileName: attachment.fileName } : undefined,
         });
-        return { kind: "done", live: field("live") === "1" };
+        return { kind: "done" };
       }
       case "template": {
         const templates = await replyTemplates(actor.organizationId, conversation.phoneNumberId);
@@ -156,7 +155,7 @@ export async function handleInboxAction(
       }
       case "note":
         await addNote(actor, conversation, field("note"));
-        return { kind: "done", live: field("live") === "1" };
+        return { kind: "done" };
       case "assign": {
         const assignee = field("assignee") || null;
         const mayAssign =

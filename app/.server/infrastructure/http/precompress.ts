@@ -4,6 +4,7 @@ import zlib from "node:zlib";
 import { promisify } from "node:util";
 import type { Plugin } from "vite";
 import { gzipAsync } from "@gfx/zopfli";
+import { minify } from "terser";
 
 const brotli = promisify(zlib.brotliCompress);
 
@@ -37,13 +38,32 @@ export async function precompressDirectory(dir: string) {
   return names.length;
 }
 
-/** Vite plugin: after the browser build is written, precompresses its fingerprinted assets. */
+/**
+ * Minifies the page scripts that Vite copies as they are (`app/assets/*.js` imported with `?url`:
+ * forms.js, live.js, menus.js...; the documents' only JavaScript, decision 060): their comments
+ * and names are most of their bytes. Module scripts, so their exports stay.
+ */
+export async function minifyPageScripts(dir: string, fileNames: readonly string[]) {
+  await Promise.all(
+    fileNames.map(async (name) => {
+      const file = path.join(dir, name);
+      const result = await minify(await readFile(file, "utf8"), { module: true, compress: { passes: 2 }, format: { comments: false } });
+      if (result.code) await writeFile(file, result.code);
+    }),
+  );
+}
+
+/** Vite plugin: after the browser build is written, minifies its page scripts and precompresses its fingerprinted assets. */
 export function precompressAssets(): Plugin {
   return {
     name: "jumbe-precompress-assets",
     apply: "build",
-    async writeBundle(options) {
+    async writeBundle(options, bundle) {
       if (this.environment?.name !== "client" || !options.dir) return;
+      const pageScripts = Object.values(bundle)
+        .filter((output) => output.type === "asset" && output.fileName.endsWith(".js"))
+        .map((output) => output.fileName);
+      await minifyPageScripts(options.dir, pageScripts);
       await precompressDirectory(path.join(options.dir, "assets"));
     },
   };

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { precompressDirectory } from "./precompress";
+import { minifyPageScripts, precompressDirectory } from "./precompress";
 import { serveAssets } from "./static-assets";
 
 let dir = "";
@@ -104,5 +104,31 @@ describe("precompressed assets", () => {
     expect((await get("/assets/missing-abc.js")).status).toBe(404);
     expect((await get("/assets/app-abc123.js.br")).status).toBe(404);
     expect((await get("/assets/app-abc123.js", {}, "POST")).status).toBe(404);
+  });
+});
+
+describe("page scripts", () => {
+  it("are minified with their exports kept: comments and long local names go, the behaviour stays", async () => {
+    const scripts = await mkdtemp(path.join(os.tmpdir(), "jumbe-page-scripts-"));
+    try {
+      const source = [
+        "// A page script as app/assets holds them: explained at length for the next reader.",
+        "/** How strong a password is, from 0 to 4. */",
+        "export function strengthOf(candidatePassword) {",
+        "  const longEnough = candidatePassword.length >= 12;",
+        "  return longEnough ? 4 : 1;",
+        "}",
+      ].join("\n");
+      await writeFile(path.join(scripts, "forms-abc123.js"), source);
+      await minifyPageScripts(scripts, ["forms-abc123.js"]);
+      const minified = await readFile(path.join(scripts, "forms-abc123.js"), "utf8");
+      expect(minified).not.toContain("explained at length");
+      expect(minified).not.toContain("longEnough");
+      expect(minified.length).toBeLessThan(source.length / 2);
+      const module = (await import(/* @vite-ignore */ path.join(scripts, "forms-abc123.js"))) as { strengthOf: (p: string) => number };
+      expect([module.strengthOf("Jumbe#2026-Nairobi"), module.strengthOf("short")]).toEqual([4, 1]);
+    } finally {
+      await rm(scripts, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect } from "react-router";
 import type { Route } from "./+types/new";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
@@ -12,15 +12,18 @@ import {
   startNumbers,
 } from "~/.server/domains/inbox/start";
 import { PageErrorBoundary } from "~/components/layout/page-error";
+import { menuDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import type { PageHandle } from "~/root";
 import type { PermissionHandle } from "~/lib/permissions";
 
-export const handle: PermissionHandle = { permission: "inbox:reply" };
+// A document without React, as the rest of the inbox (decision 069): a search and a post.
+export const handle: PermissionHandle & PageHandle = { permission: "inbox:reply", ...menuDocumentPage };
 
 /** The search box's longest text (the server cuts a longer one). */
 const START_SEARCH_MAX_CLIENT = 100;
@@ -76,12 +79,12 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+export const clientLoader = loadAsDocument;
+
 export default function NewConversation({ loaderData, actionData }: Route.ComponentProps) {
   const { numbers, contact, q, matches } = loaderData;
   const failed = actionData as StartActionData | undefined;
   const errors = failed?.errors ?? {};
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const chosenId = failed?.values.contactId ?? "";
   return (
     <div className="mx-auto max-w-2xl space-y-4">
@@ -179,9 +182,7 @@ export default function NewConversation({ loaderData, actionData }: Route.Compon
               <p className="text-sm text-slate-600">
                 When the customer has not written in the last 24 hours, WhatsApp takes only an approved template: you choose it next.
               </p>
-              <Button type="submit" disabled={busy}>
-                Start conversation
-              </Button>
+              <Button type="submit">Start conversation</Button>
             </Form>
           </Card>
         </>
