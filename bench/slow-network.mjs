@@ -28,8 +28,8 @@ export const SLOW_PAGES = [
   { path: "/", signedIn: false, usable: "document" },
   { path: "/login", signedIn: false, usable: "sign-in form" },
   { path: "/dashboard", signedIn: true, usable: "hydrated" },
-  { path: "/chat", signedIn: true, usable: "hydrated" },
-  // A document without React (decision 066): usable once parsed, its page scripts run.
+  // Documents without React (decisions 066 and 069): usable once parsed, their page scripts run.
+  { path: "/chat", signedIn: true, usable: "document" },
   { path: "/billing", signedIn: true, usable: "document" },
 ];
 
