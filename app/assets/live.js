@@ -388,10 +388,10 @@ function suggest(field) {
   const select = document.getElementById(field.dataset.suggestFrom);
   field.parentElement.querySelector("[data-suggestions]")?.remove();
   const value = field.value;
-  if (!select || !value.startsWith("/") || value.includes(" ") || value.includes("\n")) return [];
+  if (!select || !value.startsWith("/") || value.includes(" ") || value.includes("\n")) return;
   const typed = value.slice(1).toLowerCase();
   const found = [...select.options].filter((o) => o.dataset.body && o.text.slice(1).toLowerCase().startsWith(typed)).slice(0, 6);
-  if (!found.length) return [];
+  if (!found.length) return;
   const list = document.createElement("ul");
   list.dataset.suggestions = "";
   list.setAttribute("role", "listbox");
@@ -416,7 +416,6 @@ function suggest(field) {
     list.append(item);
   }
   field.after(list);
-  return found;
 }
 
 function insert(field, text) {
