@@ -5,6 +5,7 @@ import type { ManualChunkMeta } from "rollup";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
+import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
 
 // The browser build uses React Router's production files (its development files differ only in
 // keeping dev warnings, which then cannot be dropped) and terser, whose output is about 5% smaller in
@@ -36,6 +37,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     // So must the icon sprite: <use href> cannot point into a data: URL.
     assetsInlineLimit: (file: string) => (file.endsWith(".js") || file.endsWith("/icons.svg") ? false : undefined),
   },
+  // The server build takes React Router in (one copy, with @react-router/express and /node that import
+  // it), so its route matching can be memoised (decision 070). Only `react-router build` does this.
+  ...(command === "build" && isSsrBuild ? { ssr: { noExternal: ["react-router", "@react-router/express", "@react-router/node"] } } : {}),
   resolve: {
     alias: [
       ...(command === "build" && !isSsrBuild ? productionRouter : []),
@@ -58,7 +62,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
     exclude: ["@node-rs/argon2"],
   },
-  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames(), resourceRoutesHaveNoClientCode()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames(), resourceRoutesHaveNoClientCode(), routeMatchMemo()],
 }));
 
 const SHELL_ROUTES = ["app/root.tsx", "app/routes/app/layout.tsx"].map((file) => path.resolve(import.meta.dirname, file));
