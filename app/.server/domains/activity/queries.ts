@@ -1,6 +1,6 @@
 import { onceInRequest } from "../../infrastructure/http/context";
-import { and, eq } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { preparedQuery } from "../../infrastructure/db/prepared";
 import { activityLogs } from "../../infrastructure/db/schema";
 import { NEWEST_FIRST } from "./log-queries";
 
@@ -14,21 +14,35 @@ export function recentActivityOnce(context: unknown, organizationId: string) {
 }
 
 export async function listRecentActivity(organizationId: string, options: { userId?: string; limit?: number } = {}) {
-  const where = options.userId
-    ? and(eq(activityLogs.organizationId, organizationId), eq(activityLogs.userId, options.userId))
-    : eq(activityLogs.organizationId, organizationId);
-  return db()
-    .select({
-      id: activityLogs.id,
-      type: activityLogs.type,
-      status: activityLogs.status,
-      action: activityLogs.action,
-      details: activityLogs.details,
-      ipAddress: activityLogs.ipAddress,
-      createdAt: activityLogs.createdAt,
-    })
-    .from(activityLogs)
-    .where(where)
-    .orderBy(NEWEST_FIRST)
-    .limit(options.limit ?? 10);
+  const limit = options.limit ?? 10;
+  return options.userId ? recentOfUser({ organizationId, userId: options.userId, limit }) : recentOfTenant({ organizationId, limit });
 }
+
+const RECENT_COLUMNS = {
+  id: activityLogs.id,
+  type: activityLogs.type,
+  status: activityLogs.status,
+  action: activityLogs.action,
+  details: activityLogs.details,
+  ipAddress: activityLogs.ipAddress,
+  createdAt: activityLogs.createdAt,
+};
+
+// Built once each (the dashboard reads the first on every visit).
+const recentOfTenant = preparedQuery((database) =>
+  database
+    .select(RECENT_COLUMNS)
+    .from(activityLogs)
+    .where(eq(activityLogs.organizationId, sql.placeholder("organizationId")))
+    .orderBy(NEWEST_FIRST)
+    .limit(sql.placeholder("limit")),
+);
+
+const recentOfUser = preparedQuery((database) =>
+  database
+    .select(RECENT_COLUMNS)
+    .from(activityLogs)
+    .where(and(eq(activityLogs.organizationId, sql.placeholder("organizationId")), eq(activityLogs.userId, sql.placeholder("userId"))))
+    .orderBy(NEWEST_FIRST)
+    .limit(sql.placeholder("limit")),
+);

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { preparedQuery } from "../../infrastructure/db/prepared";
 import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../../infrastructure/db/schema";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity/record";
@@ -18,18 +19,26 @@ import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
 import { wakeDispatcher } from "../messaging/dispatcher";
 
-/** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
-export async function listConnections(organizationId: string) {
-  // One statement: the accounts, each with its numbers (none for an account without any).
-  const rows = await db()
+// One statement: the accounts, each with its numbers (none for an account without any). Built once
+// (the ORM took 0.1 ms a call to write this join of two whole tables).
+const connectionRows = preparedQuery((database) =>
+  database
     .select({ account: whatsappAccounts, number: whatsappPhoneNumbers })
     .from(whatsappAccounts)
     .leftJoin(
       whatsappPhoneNumbers,
-      and(eq(whatsappPhoneNumbers.accountId, whatsappAccounts.id), eq(whatsappPhoneNumbers.organizationId, organizationId)),
+      and(
+        eq(whatsappPhoneNumbers.accountId, whatsappAccounts.id),
+        eq(whatsappPhoneNumbers.organizationId, sql.placeholder("organizationId")),
+      ),
     )
-    .where(eq(whatsappAccounts.organizationId, organizationId))
-    .orderBy(whatsappAccounts.createdAt, whatsappAccounts.id, whatsappPhoneNumbers.createdAt);
+    .where(eq(whatsappAccounts.organizationId, sql.placeholder("organizationId")))
+    .orderBy(whatsappAccounts.createdAt, whatsappAccounts.id, whatsappPhoneNumbers.createdAt),
+);
+
+/** The tenant's WhatsApp accounts and their numbers, for the setup page, the dashboard and the API. */
+export async function listConnections(organizationId: string) {
+  const rows = await connectionRows({ organizationId });
   const accounts = [...new Map(rows.map((row) => [row.account.id, row.account])).values()];
   const numbers = rows.flatMap((row) => (row.number ? [row.number] : []));
   return accounts.map((account) => ({

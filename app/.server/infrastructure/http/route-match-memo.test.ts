@@ -54,13 +54,13 @@ describe("React Router's route matching, memoised in the server build (decision 
   it("gives each caller its own match objects and params, so a change by one is not the next request's", () => {
     const { match } = patchedModule();
     const routes: unknown[] = [];
-    const first = match(routes, "/items/42", "/", false)!;
-    expect(first[0].params).toBe(first[1].params);
-    first[1].params.id = "changed";
-    first[1].pathname = "/elsewhere";
-    const second = match(routes, "/items/42", "/", false)!;
-    expect(second[1]).toMatchObject({ pathname: "/items/42", params: { id: "42" } });
-    expect(second[1].params).not.toBe(first[1].params);
+    const [firstRoot, firstItem] = match(routes, "/items/42", "/", false)!;
+    expect(firstRoot!.params).toBe(firstItem!.params);
+    firstItem!.params.id = "changed";
+    firstItem!.pathname = "/elsewhere";
+    const [, secondItem] = match(routes, "/items/42", "/", false)!;
+    expect(secondItem).toMatchObject({ pathname: "/items/42", params: { id: "42" } });
+    expect(secondItem!.params).not.toBe(firstItem!.params);
   });
 
   it("remembers a path that matches nothing, and starts again past its size so ids in paths cannot grow it", () => {
@@ -87,6 +87,6 @@ describe("React Router's route matching, memoised in the server build (decision 
       .filter((file) => file.endsWith(".mjs") && !file.startsWith("index-react-server"))
       .filter((file) => readFileSync(path.join(dir, file), "utf8").includes("function matchRoutesImpl("));
     expect(withScan).toHaveLength(1);
-    expect(withRouteMatchMemo(readFileSync(path.join(dir, withScan[0]), "utf8"))).not.toBeNull();
+    expect(withRouteMatchMemo(readFileSync(path.join(dir, withScan[0]!), "utf8"))).not.toBeNull();
   });
 });
