@@ -4,7 +4,19 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "bench/results/"] },
+  {
+    ignores: [
+      "build/",
+      "node_modules/",
+      ".react-router/",
+      "data/",
+      "test-results/",
+      "playwright-report/",
+      "bench/results/",
+      "app/paraglide/",
+      "project.inlang/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

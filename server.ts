@@ -28,6 +28,7 @@ import { endLiveStreams } from "~/.server/infrastructure/http/live-streams";
 import { renderOnce } from "~/.server/infrastructure/http/render-once";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
+import { baseLocale, localeOfPath } from "~/.server/infrastructure/http/locale";
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/demo/seed";
 import { demoConnectionForSandbox } from "~/.server/demo/seed-demo-connection";
 import { sandboxMailRouter } from "@jumbe/sandbox/mail/router";
@@ -167,7 +168,10 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
         paths: ONCE_RENDERED_PAGES,
         build,
         origin: () => env().APP_URL,
-        skip: (req) => (req.get("cookie") ?? "").includes(toastCookie),
+        // A toast to show, or a visitor reading another language than the one rendered (decision 071).
+        skip: (req) =>
+          (req.get("cookie") ?? "").includes(toastCookie) ||
+          localeOfPath(req.originalUrl, req.get("cookie"), req.get("accept-language")) !== baseLocale,
       }),
     );
   }

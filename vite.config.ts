@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
+import { paraglideVitePlugin } from "@inlang/paraglide-js";
+import { MESSAGES } from "./scripts/messages.mjs";
 
 // The browser build uses React Router's production files (its development files differ only in
 // keeping dev warnings, which then cannot be dropped) and terser, whose output is about 5% smaller in
@@ -62,7 +64,16 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     entries: ["app/root.tsx", "app/routes/**/*.tsx", "!app/**/*.test.tsx"],
     exclude: ["@node-rs/argon2"],
   },
-  plugins: [tailwindcss(), reactRouter(), precompressAssets(), serverEntryNames(), resourceRoutesHaveNoClientCode(), routeMatchMemo()],
+  plugins: [
+    browserLocaleRuntime(),
+    paraglideVitePlugin(MESSAGES),
+    tailwindcss(),
+    reactRouter(),
+    precompressAssets(),
+    serverEntryNames(),
+    resourceRoutesHaveNoClientCode(),
+    routeMatchMemo(),
+  ],
 }));
 
 const SHELL_ROUTES = ["app/root.tsx", "app/routes/app/layout.tsx"].map((file) => path.resolve(import.meta.dirname, file));
@@ -187,6 +198,26 @@ function serverEntryNames(): Plugin {
     outputOptions(output) {
       if (output.entryFileNames !== "index.js") return null;
       return { ...output, entryFileNames: (chunk) => (chunk.name === "meta-sandbox" ? "meta-sandbox.js" : "index.js") };
+    },
+  };
+}
+
+const PARAGLIDE_RUNTIME = path.resolve(import.meta.dirname, "app/paraglide/runtime.js");
+const BROWSER_RUNTIME = path.resolve(import.meta.dirname, "app/lib/locale-runtime.client.ts");
+
+/**
+ * The browser build gets a small runtime in place of Paraglide's (app/lib/locale-runtime.client.ts,
+ * decision 071): the messages only ask it for the page's locale, which is the document's.
+ */
+function browserLocaleRuntime(): Plugin {
+  return {
+    name: "jumbe:browser-locale-runtime",
+    apply: "build",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (options.ssr || !source.includes("runtime")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && resolved.id === PARAGLIDE_RUNTIME ? BROWSER_RUNTIME : null;
     },
   };
 }

@@ -1,6 +1,10 @@
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { defineConfig } from "vitest/config";
+
+// The product's words, compiled before any test imports them (scripts/messages.mjs, decision 071).
+execFileSync(process.execPath, [path.resolve(import.meta.dirname, "scripts/messages.mjs")], { stdio: "inherit" });
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 

@@ -10,6 +10,7 @@ import {
   useMatches,
   useNavigation,
   useRouteError,
+  useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -19,6 +20,11 @@ import { FullScreenLoader } from "~/components/layout/loaders";
 import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
+import { localeMiddleware } from "~/.server/infrastructure/http/locale";
+import { getLocale } from "~/paraglide/runtime";
+
+// Every request is written in its person's language (decision 071): chosen once, here.
+export const middleware: Route.MiddlewareFunction[] = [localeMiddleware];
 
 export const meta: Route.MetaFunction = ({ error }) => [
   { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },
@@ -36,7 +42,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await takeToast(request);
-  return data({ toast }, { headers });
+  return data({ toast, locale: getLocale() }, { headers });
 }
 
 /**
@@ -50,11 +56,13 @@ export interface PageHandle {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // An error page without the root's data still says its language.
+  const locale = useRouteLoaderData<typeof loader>("root")?.locale ?? getLocale();
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   const hydrate = !handles.some((handle) => handle.hydrate === false);
   const pageScripts = handles.flatMap((handle) => handle.scripts ?? []);
   return (
-    <html lang="en">
+    <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

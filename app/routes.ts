@@ -11,6 +11,9 @@ export default [
   route("sitemap.xml", "routes/marketing/sitemap.ts"),
   route("manifest.webmanifest", "routes/marketing/manifest.ts"),
 
+  // The language switcher's form (decision 071).
+  route("language", "routes/language.ts"),
+
   // Development only: every UI kit component on one page (404 in a production build).
   route("dev/ui", "routes/dev/ui.tsx"),
 

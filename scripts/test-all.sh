@@ -34,6 +34,7 @@ step "format (Prettier; npm run format fixes it)"
 npx prettier --check . --log-level warn --cache --cache-location node_modules/.cache/prettier/.cache
 step "lint and typecheck (side by side: each uses one core)"
 npx react-router typegen
+node scripts/messages.mjs
 npx eslint --max-warnings=0 --cache --cache-location node_modules/.cache/eslint/ . &
 lint=$!
 npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo &

@@ -31,6 +31,7 @@ const SKIPPED: Record<string, string> = {
   "dev/ui": "the kit's showcase, for development only (404 in a production build)",
   logout: "signs out and redirects",
   "preferences/sidebar": "a form target that remembers the menu's state and redirects back",
+  language: "the language switcher's form target: keeps the choice and redirects back (a GET goes home)",
   "notifications/:id": "marks a notification read and redirects to what it is about",
   settings: "redirects to the first settings section",
   "whatsapp-setup": "a redirect into the WhatsApp setup",

@@ -53,6 +53,23 @@ describe.skipIf(!buildExists())("public pages rendered once (built server)", () 
     },
   );
 
+  it("renders for a visitor reading another language, never sending the kept English page (decision 071)", async () => {
+    const langOf = (body: string) => /<html lang="([^"]*)"/.exec(body)?.[1];
+    const kept = await get("/");
+    const chosen = await get("/", "lng=sw");
+    const asked = await get("/?lng=fr");
+    const browser = await rawRequest(server.base, {
+      method: "GET",
+      path: "/",
+      headers: { accept: "text/html", "accept-language": "sw-KE,sw;q=0.9" },
+    });
+    expect([kept, chosen, asked, browser].map((answer) => langOf(answer.body))).toEqual(["en", "sw", "fr", "sw"]);
+    expect(
+      [kept, chosen, asked, browser].map((answer) => String(answer.headers["server-timing"]).includes('page;desc="rendered once"')),
+    ).toEqual([true, false, false, false]);
+    expect(chosen.body).toContain(">Lugha</label>");
+  });
+
   it("answers HEAD without a body and leaves other methods and paths to the router", async () => {
     const head = await rawRequest(server.base, { method: "HEAD", path: "/", headers: { accept: "text/html" } });
     expect(head.status).toBe(200);

@@ -1,4 +1,5 @@
 import { Form, href, Link, useLocation } from "react-router";
+import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, ShieldCheck, User } from "~/components/ui/icons";
 import { SearchBox } from "~/components/ui/search";
 import { Name } from "~/components/ui/name";
@@ -211,6 +212,7 @@ export function AdminHeader({
             <Link to={href("/change-password")} className="menu-item">
               <KeyRound className="size-4" aria-hidden /> Change Password
             </Link>
+            <LanguageSwitcher className="border-t border-slate-100 px-4 py-2" />
             <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
               <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
                 <LogOut className="size-4" aria-hidden /> Logout

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { Form, href, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import {
   Bell,
@@ -341,6 +342,7 @@ export function UserMenu({
       <MenuLink to={href("/change-password")} icon={KeyRound}>
         Change Password
       </MenuLink>
+      <LanguageSwitcher className="border-t border-slate-100 px-4 py-2" />
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
         <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
           <LogOut className="size-4" aria-hidden /> Logout

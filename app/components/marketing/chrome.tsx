@@ -1,4 +1,5 @@
 import { ArrowUp, Mail, MapPin, Menu, MessageCircle, Phone } from "~/components/ui/icons";
+import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { Logo } from "~/components/ui/logo";
 import { NAV_LINKS } from "./content";
 
@@ -161,7 +162,10 @@ export function Footer({ links }: { links: LandingLinks }) {
         </div>
       </div>
       <div className="border-t border-slate-800">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-slate-400 sm:px-6">© {new Date().getFullYear()} Jumbe. All rights reserved.</p>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6 sm:px-6">
+          <p className="text-slate-400">© {new Date().getFullYear()} Jumbe. All rights reserved.</p>
+          <LanguageSwitcher className="text-slate-300" />
+        </div>
       </div>
     </footer>
   );

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain-JS build script, without type declarations
 import { buildSprite, iconsOf, LIST, SPRITE } from "../../../scripts/icons.mjs";
 import * as icons from "./icons";
 

@@ -16,6 +16,14 @@ export function sessionCookieHeader(token: string, maxAgeSeconds?: number) {
   return parts.join("; ");
 }
 
+/** The visitor's language (decision 071): readable by nothing but the server, kept a year. */
+export const LOCALE_COOKIE = "lng";
+export function localeCookieHeader(locale: string) {
+  const parts = [`${LOCALE_COOKIE}=${locale}`, "Path=/", `Max-Age=${365 * 24 * 60 * 60}`, "HttpOnly", "SameSite=Lax"];
+  if (secure()) parts.push("Secure");
+  return parts.join("; ");
+}
+
 export function clearSessionCookieHeader() {
   return sessionCookieHeader("", 0);
 }

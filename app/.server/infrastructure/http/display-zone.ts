@@ -1,14 +1,26 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setDisplayZoneSource } from "~/lib/dates";
+import { baseLocale, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
 
 /**
- * The signed-in organisation's time zone for everything a request renders: the signed-in pages'
- * middleware runs the rest of the request inside it, and formatWhen/formatDay read it. A request
- * without one (public pages, jobs, e-mails) shows Nairobi's.
+ * How a request's pages are written: the signed-in organisation's time zone, which formatWhen and
+ * formatDay read (Nairobi's when there is none: public pages, jobs, e-mails), and the language the
+ * person chose, which every message reads (decision 071). One store for both: the root's middleware
+ * sets the language, the signed-in pages' middleware adds the zone inside it.
  */
-const requestZone = new AsyncLocalStorage<string>();
-setDisplayZoneSource(() => requestZone.getStore());
+interface Display {
+  zone?: string;
+  locale?: Locale;
+}
+
+const requestDisplay = new AsyncLocalStorage<Display>();
+setDisplayZoneSource(() => requestDisplay.getStore()?.zone);
+overwriteGetLocale(() => requestDisplay.getStore()?.locale ?? baseLocale);
 
 export function inDisplayZone<T>(zone: string, work: () => T): T {
-  return requestZone.run(zone, work);
+  return requestDisplay.run({ ...requestDisplay.getStore(), zone }, work);
+}
+
+export function inLocale<T>(locale: Locale, work: () => T): T {
+  return requestDisplay.run({ ...requestDisplay.getStore(), locale }, work);
 }

@@ -1,0 +1,32 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/language";
+import { isLocale } from "~/paraglide/runtime";
+import { isLocalPath } from "~/.server/domains/auth/guards";
+import { localeCookieHeader } from "~/.server/infrastructure/http/cookies";
+import { readForm } from "~/.server/infrastructure/http/forms";
+
+/**
+ * The language switcher's form (the public footer, the user menu): a plain post that keeps the
+ * choice in a cookie and goes back to the page it came from, in the new language (decision 071).
+ * A language this product does not speak, or a page elsewhere, changes nothing and goes home.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const locale = String(form.get("locale") ?? "");
+  const back = String(form.get("redirectTo") ?? "");
+  const to = isLocalPath(back) ? withoutLngParameter(back) : "/";
+  if (!isLocale(locale)) throw redirect(to);
+  throw redirect(to, { headers: { "Set-Cookie": localeCookieHeader(locale) } });
+}
+
+// Nothing to show: a GET goes home.
+export function loader() {
+  throw redirect("/");
+}
+
+/** A page opened with `?lng=` would keep its language over the new choice: the parameter goes. */
+function withoutLngParameter(path: string) {
+  const url = new URL(path, "http://local");
+  url.searchParams.delete("lng");
+  return `${url.pathname}${url.search}${url.hash}`;
+}
