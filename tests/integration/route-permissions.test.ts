@@ -68,6 +68,8 @@ const ROWS: Record<string, Row> = {
   // Without an e-mail to reset, the page starts at the request form.
   "/reset-password": { path: "/reset-password", anonymous: "→/forgot-password", owner: "→/forgot-password", admin: "→/forgot-password" },
   "/logout": { path: "/logout", anonymous: "→/signin", owner: "→/signin", admin: "→/signin" },
+  // The language switcher's form target: a GET goes home, whoever asks (decision 071).
+  "/language": { path: "/language", anonymous: "→/", owner: "→/", admin: "→/" },
   // Where a refused member lands: it answers 403 and says so (tests/integration/role-matrix.test.ts has every role).
   "/unauthorized": { path: "/unauthorized", anonymous: "403", owner: "403", admin: "403" },
   // Spec section 6: /dashboard for individuals only, /admin and admin/profile for admins only,

@@ -55,6 +55,7 @@ const OPEN: [patterns: string[], why: string][] = [
     "signing in and up as JSON: POST only, for visitors",
   ],
   [["/logout", "/api/auth/logout"], "signing out, which any session may do (not posted here: it would end the walk's session)"],
+  [["/language"], "choosing a language: a cookie any visitor or session may set (decision 071)"],
   [
     ["/webhooks/mpesa/stk/:paymentId/:secret", "/webhooks/paybill/:secret/:step", "/webhooks/paystack"],
     "payment providers' callbacks: a secret address or a signature, never a session",
