@@ -10,20 +10,20 @@ test("the public footer's switcher writes the site in Swahili, then French, and 
   await page.goto("/");
   expect(await langOf(page)).toBe("en");
   const footer = page.getByRole("contentinfo");
-  await footer.getByLabel("Language").selectOption("sw");
+  await footer.getByLabel("Display language").selectOption("sw");
   await footer.getByRole("button", { name: "Change" }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(await langOf(page)).toBe("sw");
-  await expect(footer.getByLabel("Lugha")).toHaveValue("sw");
+  await expect(footer.getByLabel("Lugha ya kuonyesha")).toHaveValue("sw");
   // Another page keeps it: the cookie, not the address, carries the choice.
   await page.goto("/login");
   expect(await langOf(page)).toBe("sw");
   await page.goto("/");
-  await footer.getByLabel("Lugha").selectOption("fr");
+  await footer.getByLabel("Lugha ya kuonyesha").selectOption("fr");
   await footer.getByRole("button", { name: "Badilisha" }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(await langOf(page)).toBe("fr");
-  await expect(footer.getByLabel("Langue")).toHaveValue("fr");
+  await expect(footer.getByLabel("Langue d'affichage")).toHaveValue("fr");
 });
 
 test("a member chooses French from the user menu and stays on the page", async ({ page, request }) => {
@@ -31,8 +31,8 @@ test("a member chooses French from the user menu and stays on the page", async (
   await signIn(page, user.email, user.password, { to: "/dashboard" });
   expect(await langOf(page)).toBe("en");
   await userMenu(page).click();
-  const menu = page.locator("details[open]").filter({ has: page.getByLabel("Language") });
-  await menu.getByLabel("Language").selectOption("fr");
+  const menu = page.locator("details[open]").filter({ has: page.getByLabel("Display language") });
+  await menu.getByLabel("Display language").selectOption("fr");
   await menu.getByRole("button", { name: "Change" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await langOf(page)).toBe("fr");

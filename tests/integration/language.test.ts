@@ -33,7 +33,7 @@ describe("the language of a page", () => {
 
   it("names the switcher in the page's language on the public site, with the current one chosen", async () => {
     const html = await (await page("/", { cookie: "lng=sw" })).text();
-    expect(html).toContain(">Lugha</label>");
+    expect(html).toContain(">Lugha ya kuonyesha</label>");
     expect(html).toMatch(/<option value="sw" lang="sw" selected="">Kiswahili<\/option>/);
     expect(html).toMatch(/<form [^>]*action="\/language" method="post">/);
     expect(html).toContain('name="redirectTo" value="/"');
@@ -46,7 +46,7 @@ describe("the language of a page", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('<html lang="fr"');
-    expect(html).toContain(">Langue</label>");
+    expect(html).toContain(">Langue d&#x27;affichage</label>");
     expect(html).toContain('name="redirectTo" value="/dashboard"');
   });
 });

@@ -67,7 +67,7 @@ describe.skipIf(!buildExists())("public pages rendered once (built server)", () 
     expect(
       [kept, chosen, asked, browser].map((answer) => String(answer.headers["server-timing"]).includes('page;desc="rendered once"')),
     ).toEqual([true, false, false, false]);
-    expect(chosen.body).toContain(">Lugha</label>");
+    expect(chosen.body).toContain(">Lugha ya kuonyesha</label>");
   });
 
   it("answers HEAD without a body and leaves other methods and paths to the router", async () => {
