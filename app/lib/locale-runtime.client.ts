@@ -19,6 +19,3 @@ export function getLocale(): Locale {
   const lang = typeof document === "undefined" ? undefined : document.documentElement.lang;
   return isLocale(lang) ? lang : baseLocale;
 }
-
-/** The server overwrites its runtime's; in the browser the document decides. */
-export function overwriteGetLocale(_read: () => Locale) {}

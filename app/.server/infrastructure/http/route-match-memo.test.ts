@@ -19,7 +19,7 @@ type MatchFn = (
 function patchedModule() {
   const code = `${MATCH_FUNCTION}
   scans.count++;
-  const pathname = typeof locationArg === "string" ? locationArg : locationArg.pathname;
+  const pathname = (typeof locationArg === "string" ? locationArg : locationArg.pathname).split(/[?#]/)[0];
   const params = {};
   if (pathname === "/dashboard") return [{ route: { id: "root" }, pathname: "/", params }, { route: { id: "dashboard" }, pathname, params }];
   const item = /^\\/items\\/([^/]+)$/.exec(pathname);
@@ -48,6 +48,10 @@ describe("React Router's route matching, memoised in the server build (decision 
     match([], "/dashboard", "/", false);
     match(routes, "/dashboard", "/", true);
     match(routes, "/dashboard", "/app", false);
+    expect(scans.count).toBe(4);
+    // Queries and hashes are not the pathname's: the same answer, no new scan.
+    match(routes, "/dashboard?after=1", "/", false);
+    match(routes, "/dashboard?after=2#top", "/", false);
     expect(scans.count).toBe(4);
   });
 

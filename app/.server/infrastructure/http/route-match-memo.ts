@@ -10,7 +10,7 @@ import type { Plugin } from "vite";
  *
  * This plugin rewrites the bundled React Router (the server build takes it in, `ssr.noExternal`):
  * `matchRoutesImpl` becomes a memo in front of the original scan. The memo is per route list (a
- * WeakMap: a list made for one render is forgotten with it), keyed by the path with its basename and
+ * WeakMap: a list made for one render is forgotten with it), keyed by the pathname with its basename and
  * whether partial matches count, at most `MEMO_SIZE` paths a list (then it starts again, so ids in
  * paths cannot grow it). Each call gets fresh match objects and a fresh params object, as the scan
  * gives, so a caller that changes them changes nothing for the next request.
@@ -25,7 +25,8 @@ const MEMO = `
 var routeMatchMemo = new WeakMap();
 function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
   let list = precomputedBranches ?? routes;
-  let path = typeof locationArg === "string" ? locationArg : (locationArg.pathname ?? "/");
+  // The scan reads only the pathname: a query or a hash (unique values in them) must not make new keys.
+  let path = typeof locationArg === "string" ? locationArg.split("?", 1)[0].split("#", 1)[0] : (locationArg.pathname ?? "/");
   let key = (allowPartial ? "p" : "f") + basename + "\\u0000" + path;
   let memo = routeMatchMemo.get(list);
   if (!memo) routeMatchMemo.set(list, (memo = new Map()));
