@@ -1,0 +1,25 @@
+import { getLocale, type Locale } from "~/paraglide/runtime";
+
+/**
+ * The `Intl` locale of a language (issue 43): Kenyan conventions in each, so amounts read as Kenya
+ * shillings and dates as Kenyans write them ("Ksh 1,234.50" in Swahili, "1 234,50 KES" in French).
+ */
+const INTL_LOCALES: Record<Locale, string> = { en: "en-KE", sw: "sw-KE", fr: "fr-KE" };
+
+/** The request's language as `Intl` takes it (the page's in the browser). */
+export function intlLocale(locale: Locale = getLocale()): string {
+  return INTL_LOCALES[locale];
+}
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * One of two wordings by a count, by the language's own rule (French says "0 contact", English
+ * "0 contacts"): `byCount(n, () => m.contacts_one({ count: n }), () => m.contacts_other({ count: n }))`.
+ */
+export function byCount(count: number, one: () => string, other: () => string): string {
+  const tag = intlLocale();
+  let rules = pluralRules.get(tag);
+  if (!rules) pluralRules.set(tag, (rules = new Intl.PluralRules(tag)));
+  return rules.select(count) === "one" ? one() : other();
+}
