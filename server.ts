@@ -16,6 +16,7 @@ import { requireSameOrigin } from "~/.server/infrastructure/http/same-origin";
 import { limitRequestBodies } from "~/.server/infrastructure/http/body-limit";
 import { allowedMethods, requireValidHost, routeLookup } from "~/.server/infrastructure/http/methods";
 import { readRoutes } from "~/.server/domains/auth/route-permissions";
+import { browserWordsFiles, readBrowserWords } from "~/.server/infrastructure/http/browser-words";
 import { requireFormEncoding } from "~/.server/infrastructure/http/forms";
 import { finalErrorHandler } from "~/.server/infrastructure/http/error-page";
 import { databaseGate, databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
@@ -119,7 +120,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     app.use(options.vite);
   } else {
     const client = path.resolve(here, "../client");
-    app.use("/assets", serveAssets(path.join(client, "assets")));
+    app.use("/assets", serveAssets(path.join(client, "assets"), browserWordsFiles));
     // The few files of public/ (icons, the social image) are known when the build is: a page's path
     // goes straight on instead of costing a file-system stat first (about 10% of a page's time).
     const publicFiles = publicFilesOf(client);
@@ -198,6 +199,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
 function withRoutePermissions(build: ServerBuild | (() => Promise<ServerBuild>)) {
   if (typeof build !== "function") {
     readRoutes(build.routes);
+    readBrowserWords(build);
     return build;
   }
   return async () => {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
+import { browserWords } from "./app/.server/infrastructure/http/browser-words-build";
 import { paraglideVitePlugin } from "@inlang/paraglide-js";
 import { MESSAGES } from "./scripts/messages.mjs";
 
@@ -66,7 +67,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   },
   plugins: [
     browserLocaleRuntime(),
-    paraglideVitePlugin(MESSAGES),
+    browserWords({
+      messagesDir: path.resolve(import.meta.dirname, "app/paraglide/messages"),
+      wordsModule: path.resolve(import.meta.dirname, "app/lib/words.client.ts"),
+    }),
+    // One module a message in the build, so each chunk's words are known (decision 072); one a language for the development server, which then serves three files instead of thousands.
+    paraglideVitePlugin({ ...MESSAGES, outputStructure: command === "build" ? "message-modules" : "locale-modules" }),
     tailwindcss(),
     reactRouter(),
     precompressAssets(),

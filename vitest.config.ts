@@ -6,7 +6,11 @@ import { defineConfig } from "vitest/config";
 // The product's words, compiled before any test imports them (scripts/messages.mjs, decision 071).
 execFileSync(process.execPath, [path.resolve(import.meta.dirname, "scripts/messages.mjs")], { stdio: "inherit" });
 
-const alias = { "~": path.resolve(import.meta.dirname, "app") };
+const alias = {
+  "~": path.resolve(import.meta.dirname, "app"),
+  // The browser build's record of its words (decision 072): none here.
+  "virtual:jumbe/client-words": path.resolve(import.meta.dirname, "app/.server/infrastructure/http/no-client-words.ts"),
+};
 
 export default defineConfig({
   resolve: { alias },

@@ -10,3 +10,10 @@ declare module "virtual:react-router/server-build" {
   export const routes: ServerBuild["routes"];
   export const ssr: ServerBuild["ssr"];
 }
+
+declare module "virtual:jumbe/client-words" {
+  import type { ClientWordsMap } from "~/.server/infrastructure/http/browser-words-build";
+  /** The browser build's record of its chunks' message keys (decision 072); null without a browser build. */
+  const words: ClientWordsMap | null;
+  export default words;
+}

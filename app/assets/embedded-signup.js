@@ -2,21 +2,14 @@
 //
 // The page draws `[data-embedded-signup]` with its configuration as JSON (mode, appId, configId,
 // graphVersion, state) around the connect control, and a `[data-signup-phase]` line for what is
-// happening. Two channels bring the result, in either order: the code (Facebook's login callback, or
+// happening, which carries the words of each phase in the page's language (data-waiting,
+// data-processing, data-cancelled, data-error). Two channels bring the result, in either order: the code (Facebook's login callback, or
 // in sandbox mode the sandbox's JUMBE_SANDBOX_AUTH_RESPONSE message) and the account (Meta's
 // WA_EMBEDDED_SIGNUP message). With both, the browser goes to /embedded-callback, where the server
 // does the rest within the code's 30 seconds.
 //
 // Without JavaScript: in sandbox mode the control is a link that takes the page itself through the
 // sandbox's dialog; with Facebook the page says Meta's window needs JavaScript.
-
-const PHASE_WORDS = {
-  idle: "",
-  waiting: "Finish the steps in Meta's window...",
-  processing: "Processing...",
-  cancelled: "Signup was closed before it finished. You can start again at any time.",
-  error: "Meta's signup window could not be opened. Please try again.",
-};
 
 function embeddedSignup(root) {
   let config;
@@ -37,7 +30,7 @@ function embeddedSignup(root) {
   const show = (next) => {
     phase = next;
     const busy = next === "waiting" || next === "processing";
-    phaseLine.textContent = PHASE_WORDS[next];
+    phaseLine.textContent = next === "idle" ? "" : (phaseLine.dataset[next] ?? "");
     if (control instanceof HTMLButtonElement) control.disabled = busy;
     else control.setAttribute("aria-disabled", String(busy));
     if (busyIcon && idleIcon) {

@@ -7,14 +7,21 @@
 // pressed submit button as busy. Hydrated pages import it on demand from the kit's components
 // (`useEnhanced`), which pass it their own element.
 //
+// It holds no words: the ones it says come in the page's language from data attributes the server
+// wrote on the elements (issue 43), and without one it says only what the element already said.
+//
 //  - [data-password-toggle]: a hidden "Show password" button beside a password input. Shown, and
-//    it switches the input between password and text.
+//    it switches the input between password and text; its name is [data-show-label] or
+//    [data-hide-label] as it goes.
 //  - [data-otp-boxes]: six one-digit inputs. Non-digits are dropped, typing moves on, Backspace on
 //    an empty box goes back, arrows move, a pasted code fills every box.
-//  - [data-strength-for="<input id>"]: a hidden strength meter for that input (spec section 5).
-//  - [data-countdown="<seconds>"]: a button that stays disabled, saying "<label> in Ns", until then.
+//  - [data-strength-for="<input id>"]: a hidden strength meter for that input (spec section 5), its
+//    words in [data-word-weak], [data-word-fair], [data-word-good] and [data-word-strong].
+//  - [data-countdown="<seconds>"]: a button that stays disabled, saying [data-countdown-text] with
+//    its {seconds} filled in ("<label> in Ns"), until then.
 //  - [data-copy="<text>"]: a hidden button that copies the text to the clipboard. Shown; a press
-//    copies and marks it data-copied for two seconds (its [data-copy-label] says "Copied").
+//    copies and marks it data-copied for two seconds (its [data-copy-label] says [data-copied-label],
+//    "Copied").
 //  - whole documents only: a button pressed to post its form is disabled and marked busy until the
 //    next page; with [data-pending-text] (any form) it also says so.
 //  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
@@ -38,12 +45,15 @@ function passwordToggles(root) {
   for (const button of fresh(root, "[data-password-toggle]")) {
     const input = button.parentElement?.querySelector("input");
     if (!input) continue;
+    const showLabel = button.dataset.showLabel ?? button.getAttribute("aria-label") ?? "";
+    const hideLabel = button.dataset.hideLabel ?? showLabel;
+    button.setAttribute("aria-label", input.type === "password" ? showLabel : hideLabel);
     button.hidden = false;
     button.addEventListener("click", () => {
       const show = input.type === "password";
       input.type = show ? "text" : "password";
       button.setAttribute("aria-pressed", String(show));
-      button.setAttribute("aria-label", show ? "Hide password" : "Show password");
+      button.setAttribute("aria-label", show ? hideLabel : showLabel);
     });
   }
 }
@@ -87,7 +97,10 @@ function otpBoxes(root) {
 const STRENGTH_COLORS = { Weak: "bg-red-500", Fair: "bg-amber-500", Good: "bg-sky-500", Strong: "bg-brand-600" };
 const STRENGTH_RULES = [/.{8,}/, /[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/];
 
-/** Spec section 5: one point each for length >= 8, uppercase, lowercase, digit, special character. */
+/**
+ * Spec section 5: one point each for length >= 8, uppercase, lowercase, digit, special character.
+ * The label is the rating's key; the meter shows the page's word for it.
+ */
 export function passwordStrength(password) {
   const score = STRENGTH_RULES.filter((rule) => rule.test(password)).length;
   const label = score < 2 ? "Weak" : score === 2 ? "Fair" : score === 3 ? "Good" : "Strong";
@@ -100,13 +113,15 @@ function strengthMeters(root) {
     if (!input) continue;
     const bars = meter.querySelectorAll("[data-bar]");
     const label = meter.querySelector("[data-label]");
+    // The page's words for each rating ("data-word-weak"); the rating's key when there is none.
+    const words = (rating) => meter.dataset[`word${rating}`] ?? rating;
     const update = () => {
-      const { score, label: word } = passwordStrength(input.value);
+      const { score, label: rating } = passwordStrength(input.value);
       bars.forEach((bar, i) => {
         bar.classList.remove("bg-slate-200", ...Object.values(STRENGTH_COLORS));
-        bar.classList.add(i < score ? STRENGTH_COLORS[word] : "bg-slate-200");
+        bar.classList.add(i < score ? STRENGTH_COLORS[rating] : "bg-slate-200");
       });
-      label.textContent = input.value ? word : "Weak";
+      label.textContent = words(input.value ? rating : "Weak");
     };
     input.addEventListener("input", update);
     update();
@@ -119,11 +134,13 @@ function countdowns(root) {
     const seconds = Number(button.dataset.countdown);
     if (!(seconds > 0)) continue;
     const label = button.textContent;
+    // "Resend OTP in {seconds}s", in the page's language; without it, the label and the seconds.
+    const counting = button.dataset.countdownText ?? `${label} {seconds}`;
     const started = Date.now();
     const tick = () => {
       const left = Math.max(0, seconds - Math.floor((Date.now() - started) / 1000));
       button.disabled = left > 0;
-      button.textContent = left > 0 ? `${label} in ${left}s` : label;
+      button.textContent = left > 0 ? counting.replaceAll("{seconds}", String(left)) : label;
       if (left === 0) clearInterval(timer);
     };
     const timer = setInterval(tick, 250);
@@ -141,7 +158,7 @@ function copyButtons(root) {
     button.addEventListener("click", async () => {
       await navigator.clipboard.writeText(button.dataset.copy ?? "");
       button.dataset.copied = "true";
-      if (label) label.textContent = "Copied";
+      if (label) label.textContent = button.dataset.copiedLabel ?? idle;
       clearTimeout(timer);
       timer = setTimeout(() => {
         delete button.dataset.copied;

@@ -37,7 +37,11 @@
 //    presses the form's first no-script button instead when the choice goes to or from that value
 //    (a template's type to or from Authentication: another form, the whole form posted). A chosen image
 //    shows at once in the form's [data-live-image] element (the preview's header) from the browser's
-//    copy of the file, before anything is sent.
+//    copy of the file, before anything is sent; its text alternative is that element's
+//    [data-live-image-alt] (the server's words before the file's name: "Header image: ").
+//
+// Words this script writes come from the page (data attributes the server drew in the page's
+// language), never from here.
 
 const MIN_GAP_MS = 1000;
 const MAX_PAUSE_MS = 30_000;
@@ -297,13 +301,18 @@ function hideFallbacks() {
   for (const button of document.querySelectorAll("form[data-live-post] [data-live-fallback]")) button.hidden = true;
 }
 
-/** A chosen image in place of the preview's header, until another is chosen or the page posts it. */
+/**
+ * A chosen image in place of the preview's header, until another is chosen or the page posts it. Its
+ * text alternative: the holder's [data-live-image-alt] (the server's words, in the page's language)
+ * and the file's name.
+ */
 function showChosenImage(form, chosen) {
   if (!chosen) return;
   for (const holder of form.ownerDocument.querySelectorAll("[data-live-image]")) {
     const image = document.createElement("img");
+    const words = holder.dataset.liveImageAlt ?? "";
     image.src = chosen.url;
-    image.alt = `Header image: ${chosen.name}`;
+    image.alt = `${words}${chosen.name}`;
     image.className = holder.dataset.liveImage;
     holder.replaceWith(image);
   }

@@ -1,33 +1,35 @@
-/** The audit log's actions in words; an action not listed shows its code. */
-const ACTION_LABELS: Record<string, string> = {
-  "organization.suspend": "Suspended the organisation",
-  "organization.reactivate": "Reactivated the organisation",
-  "organization.edit": "Edited the organisation",
-  "user.edit": "Edited the user",
-  "wallet.adjust": "Adjusted the wallet",
-  "invoice.reconcile": "Reconciled a bank transfer",
-  "invoice.reminder": "Sent a payment reminder",
-  "dispute.credit": "Resolved a dispute with a credit note",
-  "dispute.reject": "Rejected a dispute",
-  "whatsapp.test": "Tested a WhatsApp connection",
-  "whatsapp.resubscribe": "Resubscribed a WhatsApp account to webhooks",
-  "whatsapp.disconnect": "Disconnected a WhatsApp account",
-  "whatsapp.reconnect_requested": "Asked for a WhatsApp account to be connected again",
-  "template.approve": "Approved a template for Meta",
-  "template.reject": "Returned a template to the organisation",
-  "template.hold": "Held the organisation's templates for review",
-  "template.release": "Stopped holding the organisation's templates",
-  "template.hold_new_organisations": "Started holding new organisations' templates for review",
-  "template.release_new_organisations": "Stopped holding new organisations' templates",
-  "alert.resolve": "Resolved a system alert",
+import { m } from "~/paraglide/messages";
+
+/** The audit log's actions in words (the request's language); an action not listed shows its code. */
+const ACTION_LABELS: Record<string, () => string> = {
+  "organization.suspend": () => m.admin_audit_action_organization_suspend(),
+  "organization.reactivate": () => m.admin_audit_action_organization_reactivate(),
+  "organization.edit": () => m.admin_audit_action_organization_edit(),
+  "user.edit": () => m.admin_audit_action_user_edit(),
+  "wallet.adjust": () => m.admin_audit_action_wallet_adjust(),
+  "invoice.reconcile": () => m.admin_audit_action_invoice_reconcile(),
+  "invoice.reminder": () => m.admin_audit_action_invoice_reminder(),
+  "dispute.credit": () => m.admin_audit_action_dispute_credit(),
+  "dispute.reject": () => m.admin_audit_action_dispute_reject(),
+  "whatsapp.test": () => m.admin_audit_action_whatsapp_test(),
+  "whatsapp.resubscribe": () => m.admin_audit_action_whatsapp_resubscribe(),
+  "whatsapp.disconnect": () => m.admin_audit_action_whatsapp_disconnect(),
+  "whatsapp.reconnect_requested": () => m.admin_audit_action_whatsapp_reconnect_requested(),
+  "template.approve": () => m.admin_audit_action_template_approve(),
+  "template.reject": () => m.admin_audit_action_template_reject(),
+  "template.hold": () => m.admin_audit_action_template_hold(),
+  "template.release": () => m.admin_audit_action_template_release(),
+  "template.hold_new_organisations": () => m.admin_audit_action_template_hold_new_organisations(),
+  "template.release_new_organisations": () => m.admin_audit_action_template_release_new_organisations(),
+  "alert.resolve": () => m.admin_audit_action_alert_resolve(),
 };
 
 export function auditActionLabel(action: string) {
-  return ACTION_LABELS[action] ?? action;
+  return Object.hasOwn(ACTION_LABELS, action) ? ACTION_LABELS[action]!() : action;
 }
 
 function words(value: unknown): string {
-  if (value === null || value === undefined) return "none";
+  if (value === null || value === undefined) return m.admin_audit_change_none();
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }

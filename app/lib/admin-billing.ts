@@ -1,11 +1,21 @@
+import { m } from "~/paraglide/messages";
+
 /** The admin console's Billing tab: what its pages and its server code share (no server imports here). */
 
-/** The figures' periods (Nairobi months); the invoice table is not limited by them. */
+/** The figures' periods (Nairobi months); the invoice table is not limited by them. Each name is read in the request's language. */
 export const BILLING_PERIODS = {
-  month: "This month",
-  "last-month": "Last month",
-  "12m": "Last 12 months",
-  all: "All time",
+  get month() {
+    return m.admin_billing_period_month();
+  },
+  get "last-month"() {
+    return m.admin_billing_period_last_month();
+  },
+  get "12m"() {
+    return m.admin_billing_period_12m();
+  },
+  get all() {
+    return m.admin_billing_period_all();
+  },
 } as const;
 export type BillingPeriod = keyof typeof BILLING_PERIODS;
 
@@ -13,18 +23,50 @@ export const RECONCILE_NOTE_MAX = 500;
 export const RESOLUTION_NOTE_MAX = 1000;
 export const ADJUSTMENT_REASON_MAX = 500;
 
-const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
+/** How a payment method reads (M-Pesa's are its own names, the same in every language). */
+export function paymentMethodWords(method: string): string {
+  switch (method) {
+    case "mpesa":
+      return "M-Pesa";
+    case "c2b":
+      return "M-Pesa paybill";
+    case "card":
+      return m.admin_billing_method_card();
+    case "bank":
+      return m.admin_billing_method_bank();
+    default:
+      return method;
+  }
+}
 
 /** How a console invoice row was paid, the same on the page and in its export: a method, "Wallet", "Credit note", or null. */
 export function invoicePaymentWords(row: { paymentMethod: string | null; status: string; kind: string }): string | null {
-  if (row.paymentMethod) return METHOD_WORDS[row.paymentMethod] ?? row.paymentMethod;
-  if (row.kind === "credit_note") return "Credit note";
-  return row.status === "paid" ? "Wallet" : null;
+  if (row.paymentMethod) return paymentMethodWords(row.paymentMethod);
+  if (row.kind === "credit_note") return m.admin_billing_paid_by_credit_note();
+  return row.status === "paid" ? m.admin_billing_paid_by_wallet() : null;
 }
 
 /** A console row's status for the export: as stored, or the credit note's story ("Partly credited", "Paid · credit note"). */
 export function adminInvoiceStatusWords(row: { status: string; creditedCents: number }): string {
-  if (row.creditedCents > 0 && (row.status === "pending" || row.status === "overdue")) return "Partly credited";
-  if (row.creditedCents > 0 && row.status === "paid") return "Paid · credit note";
+  if (row.creditedCents > 0 && (row.status === "pending" || row.status === "overdue")) return m.admin_billing_status_partly_credited();
+  if (row.creditedCents > 0 && row.status === "paid") return m.admin_billing_status_paid_credit_note();
   return row.status;
+}
+
+/** An invoice's status as a word inside a sentence ("it was pending"): the stored status in English, in words elsewhere. */
+export function invoiceStatusWords(status: string): string {
+  switch (status) {
+    case "paid":
+      return m.admin_invoice_state_paid();
+    case "pending":
+      return m.admin_invoice_state_pending();
+    case "overdue":
+      return m.admin_invoice_state_overdue();
+    case "disputed":
+      return m.admin_invoice_state_disputed();
+    case "void":
+      return m.admin_invoice_state_void();
+    default:
+      return status;
+  }
 }

@@ -1,16 +1,56 @@
 import { href } from "react-router";
+import { m } from "~/paraglide/messages";
 
-/** The admin console's six tabs (spec section 2), each a page; Export Data downloads the current tab's table. */
+/**
+ * The admin console's six tabs (spec section 2), each a page; Export Data downloads the current tab's table.
+ * Each label is read in the request's language when it is shown (a getter, issue 43).
+ */
 export const ADMIN_TABS = [
-  { label: "Overview", to: href("/admin"), exportTo: href("/admin/export.csv") },
-  { label: "Users", to: href("/admin/users"), exportTo: href("/admin/users/export.csv") },
-  { label: "Billing", to: href("/admin/billing"), exportTo: href("/admin/billing/export.csv") },
+  {
+    get label() {
+      return m.admin_tab_overview();
+    },
+    to: href("/admin"),
+    exportTo: href("/admin/export.csv"),
+  },
+  {
+    get label() {
+      return m.admin_tab_users();
+    },
+    to: href("/admin/users"),
+    exportTo: href("/admin/users/export.csv"),
+  },
+  {
+    get label() {
+      return m.admin_tab_billing();
+    },
+    to: href("/admin/billing"),
+    exportTo: href("/admin/billing/export.csv"),
+  },
   { label: "WhatsApp", to: href("/admin/whatsapp"), exportTo: href("/admin/whatsapp/export.csv") },
-  { label: "System", to: href("/admin/system"), exportTo: href("/admin/system/export.csv") },
-  { label: "Templates", to: href("/admin/templates"), exportTo: href("/admin/templates/export.csv") },
+  {
+    get label() {
+      return m.admin_tab_system();
+    },
+    to: href("/admin/system"),
+    exportTo: href("/admin/system/export.csv"),
+  },
+  {
+    get label() {
+      return m.admin_tab_templates();
+    },
+    to: href("/admin/templates"),
+    exportTo: href("/admin/templates/export.csv"),
+  },
 ] as const;
 
-export const AUDIT_TAB = { label: "Audit log", to: href("/admin/audit"), exportTo: href("/admin/audit/export.csv") } as const;
+export const AUDIT_TAB = {
+  get label() {
+    return m.admin_tab_audit();
+  },
+  to: href("/admin/audit"),
+  exportTo: href("/admin/audit/export.csv"),
+} as const;
 
 /** The tab a console path belongs to (a detail page belongs to its list's tab); undefined elsewhere (search, profile). */
 export function adminTabOf(pathname: string) {

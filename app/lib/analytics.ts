@@ -1,4 +1,5 @@
 import { nairobiDate } from "./dates";
+import { m } from "~/paraglide/messages";
 
 /**
  * The Analytics page's filters and figures, shared by the server (which computes them), the page and
@@ -8,12 +9,23 @@ import { nairobiDate } from "./dates";
 /** The spec's periods (24 hours, 7, 30, 90 days) and a custom range of days. */
 export const ANALYTICS_PERIODS = ["24h", "7d", "30d", "90d", "custom"] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
-export const PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
-  "24h": "Last 24 hours",
-  "7d": "Last 7 days",
-  "30d": "Last 30 days",
-  "90d": "Last 90 days",
-  custom: "Custom range",
+/** The periods' names, in the language of the page that reads them (getters: issue 43). */
+export const PERIOD_LABELS: Readonly<Record<AnalyticsPeriod, string>> = {
+  get "24h"() {
+    return m.app_period_24h();
+  },
+  get "7d"() {
+    return m.app_period_7d();
+  },
+  get "30d"() {
+    return m.app_period_30d();
+  },
+  get "90d"() {
+    return m.app_period_90d();
+  },
+  get custom() {
+    return m.app_period_custom();
+  },
 };
 export const DEFAULT_PERIOD: AnalyticsPeriod = "7d";
 /** The longest custom range, in days, and how far back one may start. */
@@ -22,15 +34,33 @@ export const CUSTOM_RANGE_OLDEST_DAYS = 731;
 
 export const CHART_SERIES = ["sent", "delivered", "read"] as const;
 export type ChartSeries = (typeof CHART_SERIES)[number];
-export const CHART_LABELS: Record<ChartSeries, string> = { sent: "Sent", delivered: "Delivered", read: "Read" };
+export const CHART_LABELS: Readonly<Record<ChartSeries, string>> = {
+  get sent() {
+    return m.app_analytics_sent();
+  },
+  get delivered() {
+    return m.app_analytics_delivered();
+  },
+  get read() {
+    return m.app_analytics_read();
+  },
+};
 
 export const PRICING_CATEGORIES = ["marketing", "utility", "authentication", "service"] as const;
 export type PricingCategory = (typeof PRICING_CATEGORIES)[number];
-export const CATEGORY_LABELS: Record<PricingCategory, string> = {
-  marketing: "Marketing",
-  utility: "Utility",
-  authentication: "Authentication",
-  service: "Service",
+export const CATEGORY_LABELS: Readonly<Record<PricingCategory, string>> = {
+  get marketing() {
+    return m.app_analytics_category_marketing();
+  },
+  get utility() {
+    return m.app_analytics_category_utility();
+  },
+  get authentication() {
+    return m.app_analytics_category_authentication();
+  },
+  get service() {
+    return m.app_analytics_category_service();
+  },
 };
 
 export interface AnalyticsFilters {
@@ -78,17 +108,16 @@ export function parseAnalyticsFilters(params: URLSearchParams, now = new Date())
   const fail = (error: string): ParsedFilters => ({ ok: false, filters: fallback, error });
 
   const chartValue = params.get("chart") ?? "sent";
-  if (!(CHART_SERIES as readonly string[]).includes(chartValue)) return fail("Choose Sent, Delivered or Read for the chart.");
+  if (!(CHART_SERIES as readonly string[]).includes(chartValue)) return fail(m.app_analytics_error_chart());
   const chart = chartValue as ChartSeries;
   fallback.chart = chart;
 
   const numberValue = params.get("number")?.trim() || null;
-  if (numberValue && !/^\d{1,32}$/.test(numberValue)) return fail("That business number is not one of yours.");
+  if (numberValue && !/^\d{1,32}$/.test(numberValue)) return fail(m.app_analytics_error_number());
   const number = numberValue;
 
   const periodValue = params.get("period") ?? DEFAULT_PERIOD;
-  if (!(ANALYTICS_PERIODS as readonly string[]).includes(periodValue))
-    return fail("Choose a period: 24 hours, 7, 30 or 90 days, or a custom range.");
+  if (!(ANALYTICS_PERIODS as readonly string[]).includes(periodValue)) return fail(m.app_analytics_error_period());
   const period = periodValue as AnalyticsPeriod;
 
   if (period !== "custom") {
@@ -98,12 +127,12 @@ export function parseAnalyticsFilters(params: URLSearchParams, now = new Date())
   }
   const from = params.get("from")?.trim() ?? "";
   const to = params.get("to")?.trim() ?? "";
-  if (!from || !to) return fail("Choose both a start date and an end date for a custom range.");
-  if (!validDate(from) || !validDate(to)) return fail("Enter dates as YYYY-MM-DD.");
-  if (to < from) return fail("The end date must be on or after the start date.");
-  if (to > today) return fail("The end date cannot be in the future.");
-  if (daysInRange(from, to) > CUSTOM_RANGE_MAX_DAYS) return fail(`A custom range can be at most ${CUSTOM_RANGE_MAX_DAYS} days.`);
-  if (daysInRange(from, today) > CUSTOM_RANGE_OLDEST_DAYS) return fail("A custom range can start at most two years ago.");
+  if (!from || !to) return fail(m.app_analytics_error_both_dates());
+  if (!validDate(from) || !validDate(to)) return fail(m.app_analytics_error_date_format());
+  if (to < from) return fail(m.app_analytics_error_end_before_start());
+  if (to > today) return fail(m.app_analytics_error_future());
+  if (daysInRange(from, to) > CUSTOM_RANGE_MAX_DAYS) return fail(m.app_analytics_error_too_long({ days: CUSTOM_RANGE_MAX_DAYS }));
+  if (daysInRange(from, today) > CUSTOM_RANGE_OLDEST_DAYS) return fail(m.app_analytics_error_too_old());
   return { ok: true, filters: { period, from, to, number, chart } };
 }
 

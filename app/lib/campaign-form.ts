@@ -1,3 +1,5 @@
+import { m } from "~/paraglide/messages";
+
 /**
  * The New Campaign and Quick Broadcast form as flat fields (it works without JavaScript, so every
  * step posts the whole form): read once into values the page shows again, and turned into the
@@ -163,7 +165,7 @@ export function headerFileOf(values: HeaderFileValues) {
 
 /** A placeholder's or button's source in words, for a campaign's page: `member_no, else "search"` or `"NYOTA"`. */
 export function sourceInWords(source: Source, labels: Record<string, string> = {}) {
-  if ("value" in source) return `"${source.value}"`;
+  if ("value" in source) return m.messaging_source_fixed({ value: source.value });
   const field = labels[source.field] ?? source.field;
-  return source.fallback ? `${field}, else "${source.fallback}"` : field;
+  return source.fallback ? m.messaging_source_with_fallback({ field, fallback: source.fallback }) : field;
 }

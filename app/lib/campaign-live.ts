@@ -1,3 +1,5 @@
+import { m } from "~/paraglide/messages";
+
 /** What a campaign's page updates live: its status, figures and notices (the events route sends them as JSON). */
 export interface LiveFigures {
   status: string;
@@ -33,11 +35,23 @@ export const FOLLOW_AFTER_END_MS = 24 * 3600_000;
 export const followedAfterEnd = (finishedAt: string | Date | null, now = Date.now()) =>
   !!finishedAt && now - new Date(finishedAt).getTime() < FOLLOW_AFTER_END_MS;
 
+// Functions, not words: each is said in the request's language when it is called.
+const STATUS_WORDS: Record<string, () => string> = {
+  draft: m.messaging_status_draft,
+  awaiting_approval: m.messaging_status_awaiting_approval,
+  scheduled: m.messaging_status_scheduled,
+  sending: m.messaging_status_sending,
+  paused: m.messaging_status_paused,
+  completed: m.messaging_status_completed,
+  cancelled: m.messaging_status_cancelled,
+  failed: m.messaging_status_failed,
+};
+
 /** A campaign's status in words ("Awaiting approval"); a declined one shows as Declined rather than Cancelled. */
 export function statusWords(status: string, declined?: "declined" | null) {
-  if (declined && status === "cancelled") return "Declined";
-  if (status === "awaiting_approval") return "Awaiting approval";
-  return status.charAt(0).toUpperCase() + status.slice(1);
+  if (declined && status === "cancelled") return m.messaging_status_declined();
+  const words = STATUS_WORDS[status];
+  return words ? words() : status.charAt(0).toUpperCase() + status.slice(1);
 }
 
 // The campaigns' statuses and a recipient's results: the domain (app/.server/domains/campaigns) and the

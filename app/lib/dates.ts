@@ -1,11 +1,14 @@
+import { intlLocale } from "./intl";
+import { m } from "~/paraglide/messages";
+
 /**
  * Jumbe's time zones and its formatters. Organisations are in Kenya by default: every "today" and
  * "this month" is Nairobi's, and every date a page shows is in the signed-in organisation's time zone
  * (Account Settings, Organisation; Africa/Nairobi unless changed). Intl formatters are costly to build
- * (a dashboard spent 7-10% of its time building them per call), so each is built once per zone and reused.
+ * (a dashboard spent 7-10% of its time building them per call), so each is built once per zone and
+ * language and reused. Dates and numbers are written the way the page's language writes them (issue 43).
  */
 export const TIME_ZONE = "Africa/Nairobi";
-export const LOCALE = "en-KE";
 
 // Where a page's display zone comes from: on the server, the request's (app/.server/infrastructure/http/display-zone.ts);
 // in the browser, the signed-in organisation's (set by the shell). Elsewhere (jobs, e-mails): Nairobi.
@@ -29,19 +32,21 @@ const formatters = new Map<
 >();
 
 function formattersFor(zone: string) {
-  let found = formatters.get(zone);
+  const locale = intlLocale();
+  const key = `${locale} ${zone}`;
+  let found = formatters.get(key);
   if (!found) {
     found = {
-      dateTime: new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short", timeZone: zone }),
-      dateOnly: new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone: zone }),
-      timeOnly: new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone }),
+      dateTime: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: zone }),
+      dateOnly: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: zone }),
+      timeOnly: new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone }),
       dayKey: new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }),
     };
-    formatters.set(zone, found);
+    formatters.set(key, found);
   }
   return found;
 }
-const numbers = new Intl.NumberFormat(LOCALE);
+const numberFormats = new Map<string, Intl.NumberFormat>();
 
 type Instant = string | number | Date;
 const toDate = (at: Instant) => (at instanceof Date ? at : new Date(at));
@@ -56,7 +61,6 @@ export function formatDay(at: Instant, zone = displayZone()) {
   return formattersFor(zone).dateOnly.format(toDate(at));
 }
 
-/** "12,345": a count, grouped the Kenyan way. */
 /** The time of day, 24-hour (a chat bubble's "14:05"). */
 export function formatTime(at: Instant, zone = displayZone()) {
   return formattersFor(zone).timeOnly.format(toDate(at));
@@ -67,8 +71,12 @@ export function dayKey(at: Instant, zone = displayZone()) {
   return formattersFor(zone).dayKey.format(toDate(at));
 }
 
+/** "12,345" in English and Swahili, "12 345" in French: a count, grouped as the page's language groups it. */
 export function formatNumber(n: number) {
-  return numbers.format(n);
+  const locale = intlLocale();
+  let format = numberFormats.get(locale);
+  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(locale)));
+  return format.format(n);
 }
 
 /** The Nairobi calendar date of an instant, as YYYY-MM-DD. */
@@ -84,7 +92,7 @@ export function nairobiMidnight(ymd: string) {
 /** "Nairobi time", "Lagos time", "UTC": the display zone in words, for hints beside a time. */
 export function zoneWords(zone = displayZone()) {
   if (zone === "UTC" || zone === "Etc/UTC") return "UTC";
-  return `${zone.replace(/^.*\//, "").replaceAll("_", " ").replace("Asmera", "Asmara")} time`;
+  return m.common_zone_time({ city: zone.replace(/^.*\//, "").replaceAll("_", " ").replace("Asmera", "Asmara") });
 }
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();

@@ -1,3 +1,6 @@
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
+
 /**
  * The inbox's shapes, shared by the server (app/.server/domains/inbox/) and the browser (/chat and its live
  * stream): what a conversation in the list, a message in a thread and a live event carry.
@@ -64,6 +67,31 @@ export function listRowOf({
 export type MessageStatus = "queued" | "sent" | "delivered" | "read" | "failed" | "received";
 
 export type MediaKind = "image" | "video" | "audio" | "document" | "sticker";
+
+/** A kind of file in words: "Photo", "Video"… (read when called: the request's language). */
+export function mediaLabel(kind: MediaKind) {
+  switch (kind) {
+    case "image":
+      return m.inbox_media_photo();
+    case "video":
+      return m.inbox_media_video();
+    case "audio":
+      return m.inbox_media_audio();
+    case "document":
+      return m.inbox_media_document();
+    case "sticker":
+      return m.inbox_media_sticker();
+  }
+}
+
+/** "🛒 Order: 3 items": a customer's cart in a line. */
+export function orderWords(items: number) {
+  return `🛒 ${byCount(
+    items,
+    () => m.inbox_message_order_one({ count: items }),
+    () => m.inbox_message_order_other({ count: items }),
+  )}`;
+}
 
 /** What a message shows, by kind: parsed from Meta's payload (inbound) or Jumbe's request (outbound). */
 export type MessageContent =

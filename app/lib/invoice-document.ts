@@ -1,13 +1,20 @@
 // What an invoice document says (the page, the PDF, the console): its title, subtitle, labels and
 // amounts due. Apart from app/lib/invoice.ts, whose formatters nearly every page loads, so a page
 // that only shows amounts does not carry the document's words.
+// Its words are the request's language (issue 43): functions and getters, read when a document is drawn.
+import { m } from "~/paraglide/messages";
+import { baseLocale, getLocale } from "~/paraglide/runtime";
 import { formatInvoiceDate, VAT_RATE_BASIS_POINTS, type InvoiceDocument, type InvoiceKind, type InvoiceStatus } from "./invoice";
+import { intlLocale } from "./intl";
 
-/** What an invoice says in place of its eTIMS fields before it has been transmitted. */
+/** What an invoice says in place of its eTIMS fields before it has been transmitted, in the request's language. */
+export const etimsPendingText = () => m.documents_etims_pending();
+
+/**
+ * The English of `etimsPendingText()`, kept for callers not yet moved to it.
+ * @deprecated English only: use `etimsPendingText()`.
+ */
 export const ETIMS_PENDING_TEXT = "Pending transmission to KRA eTIMS";
-
-/** An invoice that charges VAT is titled a tax invoice (a paid one says it is also the receipt: see `documentSubtitle`). */
-export const DOCUMENT_TITLE = "TAX INVOICE";
 
 /**
  * A receipt (RCT series, decision 050): money a postpaid organisation paid on account. It charges no
@@ -17,12 +24,22 @@ export const isReceipt = (invoice: Pick<InvoiceDocument, "number">) => invoice.n
 
 /** Each document titled for what it is: a credit note, a receipt, or (where VAT is charged) a tax invoice. */
 export const documentTitle = (invoice: Pick<InvoiceDocument, "kind" | "number">) =>
-  invoice.kind === "credit_note" ? "CREDIT NOTE" : isReceipt(invoice) ? "RECEIPT" : DOCUMENT_TITLE;
+  invoice.kind === "credit_note"
+    ? m.documents_title_credit_note()
+    : isReceipt(invoice)
+      ? m.documents_title_receipt()
+      : // An invoice that charges VAT is titled a tax invoice (a paid one says it is also the receipt: see `documentSubtitle`).
+        m.documents_title_tax_invoice();
 
-/** "November 2026" from "2026-11-01". */
+/** "November 2026" from "2026-11-01" ("Novemba 2026", "novembre 2026"). */
 export function monthWords(ymd: string): string {
-  const m = /^(\d{4})-(\d{2})/.exec(ymd);
-  return m ? `${MONTH_NAMES[Number(m[2]) - 1]} ${m[1]}` : ymd;
+  const match = /^(\d{4})-(\d{2})/.exec(ymd);
+  if (!match) return ymd;
+  if (getLocale() !== baseLocale) {
+    const month = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+    return new Intl.DateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(month);
+  }
+  return `${MONTH_NAMES[Number(match[2]) - 1]} ${match[1]}`;
 }
 const MONTH_NAMES = [
   "January",
@@ -44,29 +61,54 @@ export function coveringInvoiceWords(invoice: Pick<InvoiceDocument, "number" | "
   if (!isReceipt(invoice) || !invoice.coveredBy) return null;
   const { number, month } = invoice.coveredBy;
   return number
-    ? `This receipt is not a tax invoice. VAT on what this payment pays for is charged on tax invoice ${number}, for ${monthWords(month)}.`
-    : `This receipt is not a tax invoice. VAT on what this payment pays for is charged on the monthly tax invoice for ${monthWords(month)}, issued when the month ends.`;
+    ? m.documents_covered_by_invoice({ number, month: monthWords(month) })
+    : m.documents_covered_by_monthly_invoice({ month: monthWords(month) });
 }
 
+/** Each kind in words, in the request's language (getters: read when used). */
 export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
-  topup: "Wallet top-up",
-  subscription: "Postpaid subscription",
-  bank_transfer: "Bank transfer",
-  credit_note: "Credit note",
+  get topup() {
+    return m.documents_kind_topup();
+  },
+  get subscription() {
+    return m.documents_kind_subscription();
+  },
+  get bank_transfer() {
+    return m.documents_bank_transfer();
+  },
+  get credit_note() {
+    return m.documents_kind_credit_note();
+  },
 };
 
+/** Each status in words, in the request's language (getters: read when used). */
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
-  paid: "Paid",
-  pending: "Awaiting payment",
-  overdue: "Overdue",
-  disputed: "Disputed",
-  void: "Void",
+  get paid() {
+    return m.documents_status_paid();
+  },
+  get pending() {
+    return m.documents_status_pending();
+  },
+  get overdue() {
+    return m.documents_status_overdue();
+  },
+  get disputed() {
+    return m.documents_status_disputed();
+  },
+  get void() {
+    return m.documents_status_void();
+  },
 };
 
+/** Each payment method in words, in the request's language (getters: read when used). */
 export const PAYMENT_METHOD_LABELS: Record<"mpesa" | "card" | "bank", string> = {
   mpesa: "M-Pesa",
-  card: "Card",
-  bank: "Bank transfer",
+  get card() {
+    return m.documents_method_card();
+  },
+  get bank() {
+    return m.documents_bank_transfer();
+  },
 };
 
 /**
@@ -74,11 +116,11 @@ export const PAYMENT_METHOD_LABELS: Record<"mpesa" | "card" | "bank", string> = 
  * point (kenya-payments.md 3.1), so its document is a tax invoice that doubles as the receipt.
  */
 export function documentSubtitle(invoice: Pick<InvoiceDocument, "kind" | "status" | "number">): string | null {
-  if (invoice.status === "void") return "Void: not valid for tax purposes";
-  if (isReceipt(invoice)) return "Payment received on account: not a tax invoice";
-  if (invoice.kind === "credit_note") return "Credit note: it reduces what the invoice it names charged";
+  if (invoice.status === "void") return m.documents_subtitle_void();
+  if (isReceipt(invoice)) return m.documents_subtitle_receipt();
+  if (invoice.kind === "credit_note") return m.documents_subtitle_credit_note();
   if (invoice.status !== "paid") return null;
-  return invoice.kind === "topup" ? "Receipt for a wallet top-up, paid in full" : "Paid in full: this tax invoice is also your receipt";
+  return invoice.kind === "topup" ? m.documents_subtitle_topup_paid() : m.documents_subtitle_paid();
 }
 
 /** Whether the bank details belong on the invoice: it is unpaid (and not void) and there are details to show. */
@@ -86,13 +128,21 @@ export function showsBankDetails(invoice: Pick<InvoiceDocument, "status" | "bank
   return invoice.bank !== null && invoice.status !== "paid" && invoice.status !== "void";
 }
 
-/** "16%" from 1600 basis points; "12.5%" from 1250. */
+/** "16%" from 1600 basis points; "12.5%" from 1250 (in French "16 %", "12,5 %", by `Intl`). */
 export function formatRate(rateBp = VAT_RATE_BASIS_POINTS): string {
+  if (getLocale() !== baseLocale)
+    return new Intl.NumberFormat(intlLocale(), { style: "percent", maximumFractionDigits: 2 }).format(rateBp / 10_000);
   return `${rateBp / 100}%`;
 }
 
-/** "VAT 16%": the label of the VAT column and the VAT total. */
-export const VAT_LABEL = `VAT ${formatRate()}`;
+/** "VAT 16%" ("TVA 16 %"): the label of the VAT column and the VAT total, in the request's language. */
+export const vatLabel = () => m.documents_vat_label({ rate: formatRate() });
+
+/**
+ * The English of `vatLabel()`, kept for callers not yet moved to it.
+ * @deprecated English only: use `vatLabel()`.
+ */
+export const VAT_LABEL = `VAT ${VAT_RATE_BASIS_POINTS / 100}%`;
 
 /** "01/10/2026 - 31/10/2026", or null when the invoice has no period (a top-up). */
 export function formatPeriod(invoice: Pick<InvoiceDocument, "periodStart" | "periodEnd">): string | null {
@@ -102,17 +152,17 @@ export function formatPeriod(invoice: Pick<InvoiceDocument, "periodStart" | "per
 
 /** "Total due (KES)" while it is owed, "Total paid (KES)" once paid, "Total (KES)" otherwise. */
 export function totalLabel(status: InvoiceStatus): string {
-  if (status === "paid") return "Total paid (KES)";
-  return status === "pending" || status === "overdue" ? "Total due (KES)" : "Total (KES)";
+  if (status === "paid") return m.documents_total_paid();
+  return status === "pending" || status === "overdue" ? m.documents_total_due() : m.documents_total();
 }
 
 /** "M-Pesa", "Card", "Bank transfer", "Wallet" (paid from the wallet), or null when the invoice has no payment yet. */
 export function paymentMethodLabel(invoice: Pick<InvoiceDocument, "payment" | "status">): string | null {
   if (invoice.payment.method) return PAYMENT_METHOD_LABELS[invoice.payment.method];
-  return invoice.status === "paid" && invoice.payment.reference === WALLET_REFERENCE ? "Wallet" : null;
+  return invoice.status === "paid" && invoice.payment.reference === WALLET_REFERENCE ? m.documents_method_wallet() : null;
 }
 
-/** The reference an invoice paid from the wallet carries. */
+/** The reference an invoice paid from the wallet carries (stored, not words: the same in every language). */
 export const WALLET_REFERENCE = "Wallet";
 
 /**
@@ -122,8 +172,8 @@ export const WALLET_REFERENCE = "Wallet";
  */
 export function invoiceStatusWords(invoice: { status: InvoiceStatus; credited?: { cents: number } | null }): string {
   const credited = (invoice.credited?.cents ?? 0) > 0;
-  if (credited && (invoice.status === "pending" || invoice.status === "overdue")) return "Partly credited";
-  if (credited && invoice.status === "paid") return "Paid · credit note";
+  if (credited && (invoice.status === "pending" || invoice.status === "overdue")) return m.documents_status_partly_credited();
+  if (credited && invoice.status === "paid") return m.documents_status_paid_credit_note();
   return INVOICE_STATUS_LABELS[invoice.status];
 }
 

@@ -4,6 +4,8 @@
  * disagree on a figure or a date. Shared by server and browser: no server imports here.
  * Money is integer cents of KES throughout; the VAT arithmetic is in app/.server/domains/billing/vat.ts.
  */
+import { baseLocale, getLocale } from "~/paraglide/runtime";
+import { intlLocale } from "./intl";
 
 export const VAT_RATE_BASIS_POINTS = 1600; // 16%: VAT Act 2013 s.5(2)(b)
 
@@ -61,25 +63,54 @@ function groupThousands(digits: string): string {
 /**
  * "KES 15,000.00" from 1500000 cents, with an ordinary space (Intl puts a no-break space there, which
  * breaks string comparisons and the PDF's fonts); negatives "-KES 1,234.50". A fraction of a cent is
- * rounded (half away from zero) rather than shown: amounts are meant to be whole cents.
+ * rounded (half away from zero) rather than shown: amounts are meant to be whole cents. In Swahili and
+ * French the amount is written by `Intl` for the language (issue 43): "Ksh 15,000.00", "15 000,00 KES".
  */
 export function formatKes(cents: number): string {
+  if (getLocale() !== baseLocale) return localMoney(true).format(wholeCents(cents) / 100);
   const amount = formatAmount(cents);
   return amount.startsWith("-") ? `-KES ${amount.slice(1)}` : `KES ${amount}`;
 }
 
 /** "15,000.00" from 1500000 cents: an amount without the currency, for table columns headed "(KES)". */
 export function formatAmount(cents: number): string {
+  if (getLocale() !== baseLocale) return localMoney(false).format(wholeCents(cents) / 100);
   const whole = Math.round(Math.abs(cents));
   const shillings = groupThousands(Math.floor(whole / 100).toString());
   const sign = cents < 0 && whole !== 0 ? "-" : "";
   return `${sign}${shillings}.${(whole % 100).toString().padStart(2, "0")}`;
 }
 
-/** "12,480": a quantity, grouped. */
+/** "12,480": a quantity, grouped ("12 480" in French). */
 export function formatQuantity(quantity: number): string {
+  if (getLocale() !== baseLocale) return localMoney(null).format(quantity);
   const [whole = "0", fraction] = Math.abs(quantity).toString().split(".");
   return `${quantity < 0 ? "-" : ""}${groupThousands(whole)}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** Whole cents, a half rounded away from zero, and never a negative zero. */
+function wholeCents(cents: number) {
+  const whole = Math.round(Math.abs(cents));
+  return whole === 0 ? 0 : Math.sign(cents) * whole;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** The language's formatter: of shillings (with the currency, or two decimals without it) or of a quantity. */
+function localMoney(currency: boolean | null) {
+  const locale = intlLocale();
+  const key = `${locale} ${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const options: Intl.NumberFormatOptions =
+      currency === true
+        ? { style: "currency", currency: "KES" }
+        : currency === false
+          ? { minimumFractionDigits: 2, maximumFractionDigits: 2 }
+          : { maximumFractionDigits: 20 };
+    moneyFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  }
+  return format;
 }
 
 // Africa/Nairobi is UTC+3 all year, no daylight saving since 1960, so plain arithmetic gives its wall

@@ -1,3 +1,5 @@
+import { m } from "~/paraglide/messages";
+
 /**
  * Kenya's 47 counties in their official numbering (the Constitution's First Schedule), and the
  * short list of industries an organisation picks from on its details page. The stored value is the
@@ -59,20 +61,47 @@ export const COUNTY_OPTIONS = COUNTIES.map((name, i) => ({ value: name, label: `
   (a, b) => a.value.localeCompare(b.value, "en"),
 );
 
+/** The industries' names, in the language of the page that reads them (getters: issue 43). */
 export const INDUSTRIES = {
-  government: "Government and county government",
-  banking_finance: "Banking and finance",
-  sacco: "SACCO",
-  insurance: "Insurance",
-  healthcare: "Healthcare",
-  education: "Education",
-  retail_ecommerce: "Retail and e-commerce",
-  hospitality: "Hospitality and travel",
-  agriculture: "Agriculture",
-  logistics: "Logistics and transport",
-  telecoms: "Telecoms and technology",
-  ngo: "NGO and non-profit",
-  other: "Other",
+  get government() {
+    return m.app_industry_government();
+  },
+  get banking_finance() {
+    return m.app_industry_banking_finance();
+  },
+  get sacco() {
+    return m.app_industry_sacco();
+  },
+  get insurance() {
+    return m.app_industry_insurance();
+  },
+  get healthcare() {
+    return m.app_industry_healthcare();
+  },
+  get education() {
+    return m.app_industry_education();
+  },
+  get retail_ecommerce() {
+    return m.app_industry_retail_ecommerce();
+  },
+  get hospitality() {
+    return m.app_industry_hospitality();
+  },
+  get agriculture() {
+    return m.app_industry_agriculture();
+  },
+  get logistics() {
+    return m.app_industry_logistics();
+  },
+  get telecoms() {
+    return m.app_industry_telecoms();
+  },
+  get ngo() {
+    return m.app_industry_ngo();
+  },
+  get other() {
+    return m.app_industry_other();
+  },
 } as const;
 export type Industry = keyof typeof INDUSTRIES;
 export const INDUSTRY_KEYS = Object.keys(INDUSTRIES) as Industry[];

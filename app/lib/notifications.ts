@@ -1,3 +1,6 @@
+// Relative imports only: the database schema imports this file, and drizzle-kit reads it without the app's aliases.
+import { m } from "../paraglide/messages";
+import type { Locale } from "../paraglide/runtime";
 import type { OrgRole } from "./roles";
 
 /** The events a notification can be about (the bell, /notifications and, by the organisation's rules, e-mail). */
@@ -25,9 +28,10 @@ export const RULE_ROLES = ["owner", "admin", "agent", "viewer"] as const satisfi
 
 export interface EventSetting {
   event: NotificationEvent;
-  label: string;
-  /** What it is about, and who sees it in Jumbe. */
-  description: string;
+  /** Its name in the settings table (read when used: the request's language). */
+  readonly label: string;
+  /** What it is about, and who sees it in Jumbe (read when used). */
+  readonly description: string;
   /** Roles that get it in the bell whatever the rule says (members named by the event get it too). */
   audience: readonly OrgRole[];
   /** Who is e-mailed while the organisation has not chosen (no rule row). */
@@ -36,116 +40,98 @@ export interface EventSetting {
   note?: string;
 }
 
+type Words = (inputs?: Record<string, never>, options?: { locale?: Locale }) => string;
+
+/** Each event's name and description in the product's words (functions: nothing is read at load). */
+const EVENT_WORDS: Record<NotificationEvent, { label: Words; description: Words }> = {
+  template_decision: {
+    label: m.inbox_notifications_event_template_decision,
+    description: m.inbox_notifications_event_template_decision_description,
+  },
+  campaign_finished: {
+    label: m.inbox_notifications_event_campaign_finished,
+    description: m.inbox_notifications_event_campaign_finished_description,
+  },
+  campaign_paused: {
+    label: m.inbox_notifications_event_campaign_paused,
+    description: m.inbox_notifications_event_campaign_paused_description,
+  },
+  approval_requested: {
+    label: m.inbox_notifications_event_approval_requested,
+    description: m.inbox_notifications_event_approval_requested_description,
+  },
+  approval_decided: {
+    label: m.inbox_notifications_event_approval_decided,
+    description: m.inbox_notifications_event_approval_decided_description,
+  },
+  low_balance: { label: m.inbox_notifications_event_low_balance, description: m.inbox_notifications_event_low_balance_description },
+  payment_received: {
+    label: m.inbox_notifications_event_payment_received,
+    description: m.inbox_notifications_event_payment_received_description,
+  },
+  payment_failed: {
+    label: m.inbox_notifications_event_payment_failed,
+    description: m.inbox_notifications_event_payment_failed_description,
+  },
+  invoice_issued: {
+    label: m.inbox_notifications_event_invoice_issued,
+    description: m.inbox_notifications_event_invoice_issued_description,
+  },
+  invoice_overdue: {
+    label: m.inbox_notifications_event_invoice_overdue,
+    description: m.inbox_notifications_event_invoice_overdue_description,
+  },
+  quality_drop: { label: m.inbox_notifications_event_quality_drop, description: m.inbox_notifications_event_quality_drop_description },
+  webhook_failing: {
+    label: m.inbox_notifications_event_webhook_failing,
+    description: m.inbox_notifications_event_webhook_failing_description,
+  },
+  new_device_sign_in: {
+    label: m.inbox_notifications_event_new_device_sign_in,
+    description: m.inbox_notifications_event_new_device_sign_in_description,
+  },
+  invitation: { label: m.inbox_notifications_event_invitation, description: m.inbox_notifications_event_invitation_description },
+  role_changed: { label: m.inbox_notifications_event_role_changed, description: m.inbox_notifications_event_role_changed_description },
+};
+
+/** An event's name: in the request's language, or in `locale` (English for what is stored, as the activity log). */
+export function eventLabel(event: NotificationEvent, locale?: Locale): string {
+  return EVENT_WORDS[event].label({}, locale ? { locale } : {});
+}
+
 const OWNERS_AND_ADMINS = ["owner", "admin"] as const;
 const EVERYONE = RULE_ROLES;
 
+/** One event's setting: its words read each time they are asked for. */
+const setting = (event: NotificationEvent, audience: readonly OrgRole[], defaultEmail: readonly OrgRole[]): EventSetting => ({
+  event,
+  get label() {
+    return EVENT_WORDS[event].label();
+  },
+  get description() {
+    return EVENT_WORDS[event].description();
+  },
+  audience,
+  defaultEmail,
+});
+
 /** Every event, in the order of the settings table: what it says, who sees it, whom it e-mails by default. */
 export const EVENT_SETTINGS: readonly EventSetting[] = [
-  {
-    event: "template_decision",
-    label: "Template decisions",
-    description: "Meta approved, rejected, paused or disabled a message template. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "campaign_finished",
-    label: "Campaign finished",
-    description: "A campaign or broadcast has sent to everyone. Its author, owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "campaign_paused",
-    label: "Campaign paused",
-    description: "Jumbe paused a campaign (a template or the number's quality), or a member did. Its author, owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "approval_requested",
-    label: "Approval requested",
-    description: "A campaign waits for approval. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "approval_decided",
-    label: "Approval decided",
-    description: "A campaign you made was approved or declined. Its author sees it.",
-    audience: [],
-    defaultEmail: EVERYONE,
-  },
-  {
-    event: "low_balance",
-    label: "Low balance",
-    description: "The wallet is running low. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "payment_received",
-    label: "Payments received",
-    description: "A top-up or an invoice payment reached Jumbe (M-Pesa, card or bank). Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "payment_failed",
-    label: "Payments that failed",
-    description: "An M-Pesa prompt or a card payment did not go through, with the reason. The member who paid, owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: [],
-  },
-  {
-    event: "invoice_issued",
-    label: "Invoices issued",
-    description: "The monthly invoice of a postpaid plan is ready. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "invoice_overdue",
-    label: "Overdue invoices",
-    description: "An invoice is past its due date (a reminder each week until it is paid). Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "quality_drop",
-    label: "Number quality drop",
-    description: "Meta flagged or downgraded a WhatsApp number's quality. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "webhook_failing",
-    label: "Failed webhooks out",
-    description: "Your webhook endpoint has failed for an hour, or was disabled after three days. Owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "new_device_sign_in",
-    label: "New sign-in from a new device",
-    description: "Someone signed in to your account from a browser it has not used before. The member themself sees it.",
-    audience: [],
-    defaultEmail: EVERYONE,
-  },
-  {
-    event: "invitation",
-    label: "Invitation accepted",
-    description: "Someone accepted an invitation and joined the team. The inviter, owners and admins see it.",
-    audience: OWNERS_AND_ADMINS,
-    defaultEmail: OWNERS_AND_ADMINS,
-  },
-  {
-    event: "role_changed",
-    label: "Role changed",
-    description: "An owner or admin changed your role. The member themself sees it.",
-    audience: [],
-    defaultEmail: EVERYONE,
-  },
+  setting("template_decision", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("campaign_finished", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("campaign_paused", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("approval_requested", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("approval_decided", [], EVERYONE),
+  setting("low_balance", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("payment_received", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("payment_failed", OWNERS_AND_ADMINS, []),
+  setting("invoice_issued", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("invoice_overdue", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("quality_drop", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("webhook_failing", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("new_device_sign_in", [], EVERYONE),
+  setting("invitation", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  setting("role_changed", [], EVERYONE),
 ];
 
 export const EVENT_SETTING = Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, s])) as Record<NotificationEvent, EventSetting>;

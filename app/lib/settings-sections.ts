@@ -1,13 +1,45 @@
 import { href } from "react-router";
+import { m } from "~/paraglide/messages";
 
 /**
  * The sections of Account Settings, each its own page: a section the role cannot open (by the
- * permission its route declares, read by the shell's loader) has no tab.
+ * permission its route declares, read by the shell's loader) has no tab. A label is read when
+ * used, in the request's language.
  */
-export const SETTINGS_SECTIONS: readonly { id: string; label: string; to: string }[] = [
-  { id: "organisation", label: "Organisation", to: href("/settings/organisation") },
-  { id: "team", label: "Team", to: href("/settings/team") },
-  { id: "notifications", label: "Notifications", to: href("/settings/notifications") },
-  { id: "security", label: "Security", to: href("/settings/security") },
-  { id: "account", label: "Account", to: href("/settings/account") },
+export const SETTINGS_SECTIONS: readonly { id: string; readonly label: string; to: string }[] = [
+  {
+    id: "organisation",
+    get label() {
+      return m.settings_section_organisation();
+    },
+    to: href("/settings/organisation"),
+  },
+  {
+    id: "team",
+    get label() {
+      return m.settings_section_team();
+    },
+    to: href("/settings/team"),
+  },
+  {
+    id: "notifications",
+    get label() {
+      return m.settings_section_notifications();
+    },
+    to: href("/settings/notifications"),
+  },
+  {
+    id: "security",
+    get label() {
+      return m.settings_section_security();
+    },
+    to: href("/settings/security"),
+  },
+  {
+    id: "account",
+    get label() {
+      return m.settings_section_account();
+    },
+    to: href("/settings/account"),
+  },
 ];

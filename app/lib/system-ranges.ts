@@ -1,9 +1,50 @@
-/** The admin System tab's time ranges (spec: 1h, 24h, 7d, 30d), each drawn in buckets of a fixed size. */
+import { m } from "~/paraglide/messages";
+
+/**
+ * The admin System tab's time ranges (spec: 1h, 24h, 7d, 30d), each drawn in buckets of a fixed size;
+ * `words` ("the last hour") and `label` ("Last hour") are read in the request's language.
+ */
 export const SYSTEM_RANGES = {
-  "1h": { hours: 1, bucketSeconds: 60, words: "the last hour", label: "Last hour" },
-  "24h": { hours: 24, bucketSeconds: 3600, words: "the last 24 hours", label: "Last 24 hours" },
-  "7d": { hours: 7 * 24, bucketSeconds: 4 * 3600, words: "the last 7 days", label: "Last 7 days" },
-  "30d": { hours: 30 * 24, bucketSeconds: 24 * 3600, words: "the last 30 days", label: "Last 30 days" },
+  "1h": {
+    hours: 1,
+    bucketSeconds: 60,
+    get words() {
+      return m.admin_range_1h_words();
+    },
+    get label() {
+      return m.admin_range_1h_label();
+    },
+  },
+  "24h": {
+    hours: 24,
+    bucketSeconds: 3600,
+    get words() {
+      return m.admin_range_24h_words();
+    },
+    get label() {
+      return m.admin_range_24h_label();
+    },
+  },
+  "7d": {
+    hours: 7 * 24,
+    bucketSeconds: 4 * 3600,
+    get words() {
+      return m.admin_range_7d_words();
+    },
+    get label() {
+      return m.admin_range_7d_label();
+    },
+  },
+  "30d": {
+    hours: 30 * 24,
+    bucketSeconds: 24 * 3600,
+    get words() {
+      return m.admin_range_30d_words();
+    },
+    get label() {
+      return m.admin_range_30d_label();
+    },
+  },
 } as const;
 export type SystemRange = keyof typeof SYSTEM_RANGES;
 export const DEFAULT_RANGE: SystemRange = "24h";
@@ -19,6 +60,6 @@ export function parseRange(value: string | null): { range: SystemRange; error: s
   if (isRange(value)) return { range: value, error: null };
   return {
     range: DEFAULT_RANGE,
-    error: `There is no time range "${value.slice(0, 20)}": choose 1h, 24h, 7d or 30d. Showing ${SYSTEM_RANGES[DEFAULT_RANGE].words}.`,
+    error: m.admin_range_unknown({ value: value.slice(0, 20), range: SYSTEM_RANGES[DEFAULT_RANGE].words }),
   };
 }

@@ -2,22 +2,69 @@
  * Message templates: the spec's words for them, Meta's rules for their content, and the conversion
  * between the create form and the `components` Meta stores. Shared by the browser (checks as you
  * type, the live preview) and the server (the same checks before any call to Meta, the public API).
+ *
+ * Its words are the request's language (issue 43), read when a function runs, never at load. A
+ * preview's own text (what Meta writes in an authentication template, the copy-code button) is in
+ * the template's language, as the customer gets it. The compiled messages are imported by a relative
+ * path: the database schema imports this module, and drizzle-kit resolves no alias to them.
  */
+import { m } from "../paraglide/messages";
+import type { Locale } from "../paraglide/runtime";
+import { intlLocale } from "./intl";
 
 /** Spec section 3's types with the categories Meta names them by. */
 export const TEMPLATE_CATEGORIES = [
-  { value: "AUTHENTICATION", type: "OTP", label: "OTP (Authentication)" },
-  { value: "UTILITY", type: "Transactional", label: "Transactional (Utility)" },
-  { value: "MARKETING", type: "Marketing", label: "Marketing (Marketing)" },
+  {
+    value: "AUTHENTICATION",
+    get type() {
+      return m.templates_category_authentication_type();
+    },
+    get label() {
+      return m.templates_category_authentication();
+    },
+  },
+  {
+    value: "UTILITY",
+    get type() {
+      return m.templates_category_utility_type();
+    },
+    get label() {
+      return m.templates_category_utility();
+    },
+  },
+  {
+    value: "MARKETING",
+    get type() {
+      return m.templates_category_marketing_type();
+    },
+    get label() {
+      return m.templates_category_marketing();
+    },
+  },
 ] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number]["value"];
 export const CATEGORY_VALUES = TEMPLATE_CATEGORIES.map((c) => c.value) as [TemplateCategory, ...TemplateCategory[]];
 
 /** The spec's three languages, stored as Meta's language codes. */
 export const TEMPLATE_LANGUAGES = [
-  { value: "en", label: "English" },
-  { value: "sw", label: "Swahili" },
-  { value: "fr", label: "French" },
+  {
+    value: "en",
+    get label() {
+      return m.templates_language_en();
+    },
+  },
+  {
+    value: "sw",
+    get label() {
+      return m.templates_language_sw();
+    },
+  },
+  {
+    value: "fr",
+    get label() {
+      return m.templates_language_fr();
+    },
+  },
 ] as const;
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]["value"];
 export const LANGUAGE_VALUES = TEMPLATE_LANGUAGES.map((l) => l.value) as [TemplateLanguage, ...TemplateLanguage[]];
@@ -67,10 +114,20 @@ export function formatOfType(contentType: string): MediaFormat | undefined {
   return MEDIA_FORMATS.find((f) => MEDIA_SAMPLES[f].types.includes(contentType));
 }
 
+/** The kinds of file a sample may be, in words: "JPEG or PNG". */
+export function sampleKinds(format: MediaFormat) {
+  return format === "IMAGE" ? m.templates_sample_kinds_image() : MEDIA_SAMPLES[format].kinds;
+}
+
 /** What a sample file must be, for the form's hint: "JPEG or PNG, up to 5 MB". */
 export function sampleHint(format: MediaFormat) {
-  const rule = MEDIA_SAMPLES[format];
-  return `${rule.kinds}, up to ${formatBytes(rule.maxBytes)}.`;
+  return m.templates_sample_hint({ kinds: sampleKinds(format), size: formatBytes(MEDIA_SAMPLES[format].maxBytes) });
+}
+
+/** The sample field's label: "Sample image". */
+export function sampleLabel(format: MediaFormat) {
+  if (format === "IMAGE") return m.templates_sample_label_image();
+  return format === "VIDEO" ? m.templates_sample_label_video() : m.templates_sample_label_document();
 }
 
 /** A media header's sample file as the rules see it (its bytes stay on the server). */
@@ -106,26 +163,52 @@ export function contentMatchesType(contentType: string, bytes: Uint8Array) {
 
 /** The message for a file whose contents are not its declared type. */
 export const sampleContentProblem = (contentType: string) =>
-  `The file's contents are not ${contentType === "application/pdf" ? "a PDF" : contentType === "video/mp4" ? "an MP4 video" : `a ${contentType === "image/png" ? "PNG" : "JPEG"} image`}, whatever its name says. Choose the file again.`;
+  contentType === "application/pdf"
+    ? m.templates_sample_contents_pdf()
+    : contentType === "video/mp4"
+      ? m.templates_sample_contents_mp4()
+      : contentType === "image/png"
+        ? m.templates_sample_contents_png()
+        : m.templates_sample_contents_jpeg();
 
 /** The problem with a sample for a media header, or undefined when it is fine. */
 export function sampleProblem(format: MediaFormat, sample: HeaderSample | undefined): string | undefined {
   const rule = MEDIA_SAMPLES[format];
-  if (!sample) return `Choose a sample ${rule.noun} (${sampleHint(format)}): Meta reviews media headers with a sample.`;
-  if (!rule.types.includes(sample.contentType))
-    return `A${rule.noun === "image" ? "n" : ""} ${rule.noun} header's sample must be ${rule.kinds}${sample.contentType ? `; this file is ${sample.contentType}` : ""}.`;
-  if (sample.size <= 0) return "The file is empty. Choose another.";
-  if (sample.size > rule.maxBytes)
-    return `The file is ${formatBytes(sample.size)}; a${rule.noun === "image" ? "n" : ""} ${rule.noun} sample can be up to ${formatBytes(rule.maxBytes)}.`;
+  if (!sample) {
+    const hint = sampleHint(format);
+    if (format === "IMAGE") return m.templates_sample_missing_image({ hint });
+    return format === "VIDEO" ? m.templates_sample_missing_video({ hint }) : m.templates_sample_missing_document({ hint });
+  }
+  if (!rule.types.includes(sample.contentType)) {
+    const kinds = sampleKinds(format);
+    const type = sample.contentType;
+    if (format === "IMAGE") return type ? m.templates_sample_type_image_named({ kinds, type }) : m.templates_sample_type_image({ kinds });
+    if (format === "VIDEO") return type ? m.templates_sample_type_video_named({ kinds, type }) : m.templates_sample_type_video({ kinds });
+    return type ? m.templates_sample_type_document_named({ kinds, type }) : m.templates_sample_type_document({ kinds });
+  }
+  if (sample.size <= 0) return m.templates_sample_empty();
+  if (sample.size > rule.maxBytes) {
+    const sizes = { size: formatBytes(sample.size), max: formatBytes(rule.maxBytes) };
+    if (format === "IMAGE") return m.templates_sample_too_big_image(sizes);
+    return format === "VIDEO" ? m.templates_sample_too_big_video(sizes) : m.templates_sample_too_big_document(sizes);
+  }
   return undefined;
 }
 export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 export const BUTTON_LABELS: Record<ButtonType, string> = {
-  QUICK_REPLY: "Quick reply",
-  URL: "Visit website",
-  PHONE_NUMBER: "Call phone number",
-  COPY_CODE: "Copy offer code",
+  get QUICK_REPLY() {
+    return m.templates_button_quick_reply();
+  },
+  get URL() {
+    return m.templates_button_url();
+  },
+  get PHONE_NUMBER() {
+    return m.templates_button_phone();
+  },
+  get COPY_CODE() {
+    return m.templates_button_copy_code();
+  },
 };
 export const OTP_TYPES = ["COPY_CODE", "ONE_TAP"] as const;
 export type OtpType = (typeof OTP_TYPES)[number];
@@ -204,44 +287,49 @@ export function placeholderCount(text: string | undefined) {
 
 export type Problems = Record<string, string>;
 
+/** A variable as a template writes it: `{{1}}` (braces are never part of a message's words). */
+const variable = (n: number) => `{{${n}}}`;
+
 function checkPlaceholders(text: string, field: string, problems: Problems, options: { max?: number; edges: boolean }) {
   const found = placeholders(text);
   if (!found.length) return;
   if (found.some((n) => !Number.isInteger(n) || n < 1)) {
-    problems[field] = "Variables are numbers in double braces: {{1}}, {{2}} and so on.";
+    problems[field] = m.templates_problem_variable_form({ first: variable(1), second: variable(2) });
     return;
   }
   if (options.max !== undefined && found.length > options.max) {
-    problems[field] = options.max === 1 ? "The header can have one variable, {{1}}." : `At most ${options.max} variables.`;
+    problems[field] =
+      options.max === 1
+        ? m.templates_problem_header_one_variable({ variable: variable(1) })
+        : m.templates_problem_variables_max({ count: options.max });
     return;
   }
   const distinct = [...new Set(found)].sort((a, b) => a - b);
   if (distinct.some((n, i) => n !== i + 1)) {
-    problems[field] = `Number the variables in order from {{1}} without gaps (found ${distinct.map((n) => `{{${n}}}`).join(", ")}).`;
+    problems[field] = m.templates_problem_variables_order({ first: variable(1), found: distinct.map(variable).join(", ") });
     return;
   }
   if (options.edges) {
     const trimmed = text.trim();
     if (/^\{\{[^{}]*\}\}/.test(trimmed)) {
-      problems[field] = "The text cannot start with a variable: Meta rejects it. Put some words before {{1}}.";
+      problems[field] = m.templates_problem_starts_with_variable({ variable: variable(1) });
       return;
     }
     if (/\{\{[^{}]*\}\}[.!?]?$/.test(trimmed)) {
-      problems[field] = "The text cannot end with a variable: Meta rejects it. Put some words after the last variable.";
+      problems[field] = m.templates_problem_ends_with_variable();
       return;
     }
     if (/\}\}\s*\{\{/.test(text)) {
-      problems[field] = "Two variables are next to each other: Meta rejects it. Put words between them.";
+      problems[field] = m.templates_problem_adjacent_variables();
     }
   }
 }
 
 function checkExample(value: string | undefined, field: string, problems: Problems, label: string) {
   const text = (value ?? "").trim();
-  if (!text) problems[field] = `Add an example for ${label}: Meta reviews templates with their examples.`;
-  else if (text.length > LIMITS.example) problems[field] = `Keep the example under ${LIMITS.example} characters.`;
-  else if (/[\n\t]|\s{4,}/.test(value ?? ""))
-    problems[field] = "Examples cannot contain line breaks, tabs or more than three spaces in a row.";
+  if (!text) problems[field] = m.templates_problem_example_missing({ label });
+  else if (text.length > LIMITS.example) problems[field] = m.templates_problem_example_long({ count: LIMITS.example });
+  else if (/[\n\t]|\s{4,}/.test(value ?? "")) problems[field] = m.templates_problem_example_spacing();
 }
 
 function isHttpUrl(value: string) {
@@ -260,13 +348,12 @@ function isHttpUrl(value: string) {
 export function templateProblems(input: TemplateInput): Problems {
   const problems: Problems = {};
   const name = input.name ?? "";
-  if (!name) problems.name = "Enter a template name.";
-  else if (name.length > LIMITS.name) problems.name = `Keep the name under ${LIMITS.name} characters.`;
-  else if (!NAME_PATTERN.test(name)) problems.name = "Use lowercase letters, numbers and underscores only, e.g. order_update.";
+  if (!name) problems.name = m.templates_problem_name_missing();
+  else if (name.length > LIMITS.name) problems.name = m.templates_problem_name_long({ count: LIMITS.name });
+  else if (!NAME_PATTERN.test(name)) problems.name = m.templates_problem_name_pattern();
 
   if (input.category === "AUTHENTICATION") {
-    if (isMediaFormat(input.headerFormat))
-      problems.form = "Authentication templates take no media header: Meta writes their message. Send the form again without one.";
+    if (isMediaFormat(input.headerFormat)) problems.form = m.templates_problem_authentication_media();
     checkAuthentication(input, problems);
     return problems;
   }
@@ -278,30 +365,30 @@ export function templateProblems(input: TemplateInput): Problems {
 
   if (input.headerFormat === "TEXT") {
     const header = input.headerText ?? "";
-    if (!header.trim()) problems.headerText = "Enter the header text, or choose no header.";
-    else if (header.length > LIMITS.headerText) problems.headerText = `Keep the header under ${LIMITS.headerText} characters.`;
-    else if (/[\n*_~]/.test(header)) problems.headerText = "The header cannot contain line breaks or formatting characters (* _ ~).";
+    if (!header.trim()) problems.headerText = m.templates_problem_header_missing();
+    else if (header.length > LIMITS.headerText) problems.headerText = m.templates_problem_header_long({ count: LIMITS.headerText });
+    else if (/[\n*_~]/.test(header)) problems.headerText = m.templates_problem_header_formatting();
     else {
       checkPlaceholders(header, "headerText", problems, { max: 1, edges: false });
       if (!problems.headerText && placeholderCount(header) === 1)
-        checkExample(input.headerExample, "headerExample", problems, "{{1}} in the header");
+        checkExample(input.headerExample, "headerExample", problems, m.templates_example_of_header({ variable: variable(1) }));
     }
   }
 
   const body = input.body ?? "";
-  if (!body.trim()) problems.body = "Enter the message body.";
-  else if (body.length > LIMITS.body) problems.body = `Keep the body under ${LIMITS.body.toLocaleString("en")} characters.`;
+  if (!body.trim()) problems.body = m.templates_problem_body_missing();
+  else if (body.length > LIMITS.body) problems.body = m.templates_problem_body_long({ count: LIMITS.body.toLocaleString(intlLocale()) });
   else {
     checkPlaceholders(body, "body", problems, { edges: true });
     if (!problems.body) {
       const count = placeholderCount(body);
-      for (let i = 0; i < count; i++) checkExample(input.bodyExamples[i], `bodyExamples[${i}]`, problems, `{{${i + 1}}}`);
+      for (let i = 0; i < count; i++) checkExample(input.bodyExamples[i], `bodyExamples[${i}]`, problems, variable(i + 1));
     }
   }
 
   const footer = input.footer ?? "";
-  if (footer.length > LIMITS.footer) problems.footer = `Keep the footer under ${LIMITS.footer} characters.`;
-  else if (placeholders(footer).length) problems.footer = "The footer cannot have variables.";
+  if (footer.length > LIMITS.footer) problems.footer = m.templates_problem_footer_long({ count: LIMITS.footer });
+  else if (placeholders(footer).length) problems.footer = m.templates_problem_footer_variables();
 
   checkButtons(input, problems);
   return problems;
@@ -310,54 +397,54 @@ export function templateProblems(input: TemplateInput): Problems {
 function checkButtons(input: TemplateInput, problems: Problems) {
   const buttons = input.buttons ?? [];
   if (buttons.length > LIMITS.buttons) {
-    problems.buttons = `At most ${LIMITS.buttons} buttons.`;
+    problems.buttons = m.templates_problem_buttons_max({ count: LIMITS.buttons });
     return;
   }
   const count = (type: ButtonType) => buttons.filter((b) => b.type === type).length;
-  if (count("QUICK_REPLY") > LIMITS.quickReplies) problems.buttons = `At most ${LIMITS.quickReplies} quick replies.`;
-  else if (count("URL") > LIMITS.urlButtons) problems.buttons = `At most ${LIMITS.urlButtons} website buttons.`;
-  else if (count("PHONE_NUMBER") > LIMITS.phoneButtons) problems.buttons = "At most one phone number button.";
-  else if (count("COPY_CODE") > LIMITS.copyCodeButtons) problems.buttons = "At most one copy code button.";
-  else if (count("COPY_CODE") && input.category !== "MARKETING") problems.buttons = "Copy code buttons are for Marketing templates only.";
+  if (count("QUICK_REPLY") > LIMITS.quickReplies) problems.buttons = m.templates_problem_quick_replies_max({ count: LIMITS.quickReplies });
+  else if (count("URL") > LIMITS.urlButtons) problems.buttons = m.templates_problem_url_buttons_max({ count: LIMITS.urlButtons });
+  else if (count("PHONE_NUMBER") > LIMITS.phoneButtons) problems.buttons = m.templates_problem_phone_buttons_max();
+  else if (count("COPY_CODE") > LIMITS.copyCodeButtons) problems.buttons = m.templates_problem_copy_code_buttons_max();
+  else if (count("COPY_CODE") && input.category !== "MARKETING") problems.buttons = m.templates_problem_copy_code_marketing();
   else {
     // Quick replies sit together: QR, QR, URL is fine; QR, URL, QR is not.
     const kinds = buttons.map((b) => (b.type === "QUICK_REPLY" ? "Q" : "C")).join("");
-    if (/Q+C+Q/.test(kinds) || /C+Q+C/.test(kinds)) problems.buttons = "Keep quick replies together, before or after the other buttons.";
+    if (/Q+C+Q/.test(kinds) || /C+Q+C/.test(kinds)) problems.buttons = m.templates_problem_quick_replies_together();
   }
   const seen = new Set<string>();
   buttons.forEach((button, i) => {
     const at = (key: string) => `buttons[${i}].${key}`;
     const text = (button.text ?? "").trim();
     if (button.type !== "COPY_CODE") {
-      if (!text) problems[at("text")] = "Enter the button's text.";
-      else if (text.length > LIMITS.buttonText) problems[at("text")] = `Keep button text under ${LIMITS.buttonText} characters.`;
-      else if (placeholders(text).length) problems[at("text")] = "Button text cannot have variables.";
-      else if (seen.has(text.toLowerCase())) problems[at("text")] = "Two buttons have the same text.";
+      if (!text) problems[at("text")] = m.templates_problem_button_text_missing();
+      else if (text.length > LIMITS.buttonText) problems[at("text")] = m.templates_problem_button_text_long({ count: LIMITS.buttonText });
+      else if (placeholders(text).length) problems[at("text")] = m.templates_problem_button_text_variables();
+      else if (seen.has(text.toLowerCase())) problems[at("text")] = m.templates_problem_button_text_twice();
       seen.add(text.toLowerCase());
     }
     if (button.type === "URL") {
       const url = (button.url ?? "").trim();
-      if (!url) problems[at("url")] = "Enter the website address.";
-      else if (url.length > LIMITS.url) problems[at("url")] = `Keep the address under ${LIMITS.url} characters.`;
-      else if (!isHttpUrl(url)) problems[at("url")] = "Enter a full address, such as https://example.co.ke/orders.";
+      if (!url) problems[at("url")] = m.templates_problem_url_missing();
+      else if (url.length > LIMITS.url) problems[at("url")] = m.templates_problem_url_long({ count: LIMITS.url });
+      else if (!isHttpUrl(url)) problems[at("url")] = m.templates_problem_url_invalid();
       else {
         const vars = placeholders(url);
         if (vars.length > 1 || (vars.length === 1 && (vars[0] !== 1 || !/\{\{1\}\}$/.test(url))))
-          problems[at("url")] = "A website address can have one variable, {{1}}, at its end.";
-        else if (vars.length === 1) checkExample(button.example, at("example"), problems, "the address's {{1}}");
+          problems[at("url")] = m.templates_problem_url_variable({ variable: variable(1) });
+        else if (vars.length === 1)
+          checkExample(button.example, at("example"), problems, m.templates_example_of_url({ variable: variable(1) }));
       }
     }
     if (button.type === "PHONE_NUMBER") {
       const phone = (button.phone ?? "").replace(/[\s-]/g, "");
-      if (!phone) problems[at("phone")] = "Enter the phone number.";
-      else if (!/^\+[1-9]\d{6,18}$/.test(phone) || phone.length > LIMITS.phone)
-        problems[at("phone")] = "Enter the number in international form, such as +254711000001.";
+      if (!phone) problems[at("phone")] = m.templates_problem_phone_missing();
+      else if (!/^\+[1-9]\d{6,18}$/.test(phone) || phone.length > LIMITS.phone) problems[at("phone")] = m.templates_problem_phone_invalid();
     }
     if (button.type === "COPY_CODE") {
       const code = (button.example ?? "").trim();
-      if (!code) problems[at("example")] = "Enter the example offer code.";
-      else if (code.length > LIMITS.copyCode) problems[at("example")] = `Keep the offer code under ${LIMITS.copyCode} characters.`;
-      else if (/\s/.test(code)) problems[at("example")] = "The offer code cannot contain spaces.";
+      if (!code) problems[at("example")] = m.templates_problem_offer_code_missing();
+      else if (code.length > LIMITS.copyCode) problems[at("example")] = m.templates_problem_offer_code_long({ count: LIMITS.copyCode });
+      else if (/\s/.test(code)) problems[at("example")] = m.templates_problem_offer_code_spaces();
     }
   });
 }
@@ -365,14 +452,13 @@ function checkButtons(input: TemplateInput, problems: Problems) {
 function checkAuthentication(input: TemplateInput, problems: Problems) {
   const minutes = input.codeExpirationMinutes;
   if (minutes !== undefined && (!Number.isInteger(minutes) || minutes < LIMITS.expiryMinutes.min || minutes > LIMITS.expiryMinutes.max))
-    problems.codeExpirationMinutes = `Codes expire after ${LIMITS.expiryMinutes.min} to ${LIMITS.expiryMinutes.max} minutes.`;
+    problems.codeExpirationMinutes = m.templates_problem_expiry_range({ min: LIMITS.expiryMinutes.min, max: LIMITS.expiryMinutes.max });
   const text = (input.otpButtonText ?? "").trim();
-  if (!text) problems.otpButtonText = "Enter the button's text, such as Copy code.";
-  else if (text.length > LIMITS.buttonText) problems.otpButtonText = `Keep button text under ${LIMITS.buttonText} characters.`;
+  if (!text) problems.otpButtonText = m.templates_problem_otp_button_missing();
+  else if (text.length > LIMITS.buttonText) problems.otpButtonText = m.templates_problem_button_text_long({ count: LIMITS.buttonText });
   if (input.otpType === "ONE_TAP") {
-    if (!/^[a-zA-Z][\w]*(\.[a-zA-Z][\w]*)+$/.test(input.packageName ?? ""))
-      problems.packageName = "Enter your Android app's package name, such as ke.co.example.app.";
-    if (!/^[A-Za-z0-9+/]{11}$/.test(input.signatureHash ?? "")) problems.signatureHash = "Enter the app's 11-character signing key hash.";
+    if (!/^[a-zA-Z][\w]*(\.[a-zA-Z][\w]*)+$/.test(input.packageName ?? "")) problems.packageName = m.templates_problem_package_name();
+    if (!/^[A-Za-z0-9+/]{11}$/.test(input.signatureHash ?? "")) problems.signatureHash = m.templates_problem_signature_hash();
   }
 }
 
@@ -490,14 +576,18 @@ export interface RenderedTemplate {
 /** The variables a preview asks for: `header.1`, `body.1`... and `button.<i>` for a URL's {{1}}. */
 export function templateVariables(input: TemplateInput): { key: string; label: string; example: string }[] {
   const list: { key: string; label: string; example: string }[] = [];
-  if (input.category === "AUTHENTICATION") return [{ key: "body.1", label: "Verification code", example: "482913" }];
+  if (input.category === "AUTHENTICATION") return [{ key: "body.1", label: m.templates_variable_code(), example: "482913" }];
   if (input.headerFormat === "TEXT" && placeholderCount(input.headerText))
-    list.push({ key: "header.1", label: "Header {{1}}", example: input.headerExample ?? "" });
+    list.push({ key: "header.1", label: m.templates_variable_header({ variable: variable(1) }), example: input.headerExample ?? "" });
   for (let i = 0; i < placeholderCount(input.body); i++)
-    list.push({ key: `body.${i + 1}`, label: `Body {{${i + 1}}}`, example: input.bodyExamples[i] ?? "" });
+    list.push({
+      key: `body.${i + 1}`,
+      label: m.templates_variable_body({ variable: variable(i + 1) }),
+      example: input.bodyExamples[i] ?? "",
+    });
   input.buttons.forEach((b, i) => {
     if (b.type === "URL" && placeholderCount(b.url))
-      list.push({ key: `button.${i}`, label: `${b.text || "Website"} {{1}}`, example: b.example ?? "" });
+      list.push({ key: `button.${i}`, label: `${b.text || m.templates_variable_website()} ${variable(1)}`, example: b.example ?? "" });
   });
   return list;
 }
@@ -512,11 +602,14 @@ function fill(text: string, prefix: string, values: Record<string, string>, inpu
 }
 
 export function renderTemplate(input: TemplateInput, values: Record<string, string> = {}): RenderedTemplate {
+  // What Meta writes, as the customer reads it: in the template's language.
+  const locale = { locale: (LANGUAGE_VALUES as readonly string[]).includes(input.language) ? input.language : "en" } as const;
   if (input.category === "AUTHENTICATION") {
     const code = values["body.1"] || "482913";
+    const body = m.templates_preview_code_body({ code }, locale);
     return {
-      body: `*${code}* is your verification code.${input.addSecurityRecommendation ? " For your security, do not share this code." : ""}`,
-      footer: input.codeExpirationMinutes ? `This code expires in ${input.codeExpirationMinutes} minutes.` : undefined,
+      body: input.addSecurityRecommendation ? `${body} ${m.templates_preview_code_security({}, locale)}` : body,
+      footer: input.codeExpirationMinutes ? m.templates_preview_code_expiry({ minutes: input.codeExpirationMinutes }, locale) : undefined,
       buttons: [{ type: "OTP", text: input.otpButtonText || "Copy code" }],
     };
   }
@@ -529,7 +622,7 @@ export function renderTemplate(input: TemplateInput, values: Record<string, stri
     footer: input.footer?.trim() || undefined,
     buttons: input.buttons.map((b, i) => ({
       type: b.type,
-      text: b.type === "COPY_CODE" ? "Copy offer code" : b.text,
+      text: b.type === "COPY_CODE" ? m.templates_preview_copy_offer_code({}, locale) : b.text,
       detail:
         b.type === "URL"
           ? (b.url ?? "").replace("{{1}}", values[`button.${i}`] || b.example || "{{1}}")
@@ -545,19 +638,37 @@ export function renderTemplate(input: TemplateInput, values: Record<string, stri
 export function categoryLabel(category: string) {
   return TEMPLATE_CATEGORIES.find((c) => c.value === category)?.label ?? category;
 }
-export function languageLabel(language: string) {
-  return TEMPLATE_LANGUAGES.find((l) => l.value === language)?.label ?? language;
+/** A template's language in words, in the request's language or the one asked for (the activity log keeps English). */
+export function languageLabel(language: string, locale?: Locale) {
+  const options = locale ? { locale } : {};
+  if (language === "en") return m.templates_language_en({}, options);
+  if (language === "sw") return m.templates_language_sw({}, options);
+  return language === "fr" ? m.templates_language_fr({}, options) : language;
 }
 
 /** A status in words: "Held for review" for held (Jumbe reviews it before Meta does), else the status capitalised. */
 export const TEMPLATE_STATUS_LABELS: Record<TemplateStatus, string> = {
-  draft: "Draft",
-  held: "Held for review",
-  pending: "Pending",
-  approved: "Approved",
-  rejected: "Rejected",
-  paused: "Paused",
-  disabled: "Disabled",
+  get draft() {
+    return m.templates_status_draft();
+  },
+  get held() {
+    return m.templates_status_held();
+  },
+  get pending() {
+    return m.templates_status_pending();
+  },
+  get approved() {
+    return m.templates_status_approved();
+  },
+  get rejected() {
+    return m.templates_status_rejected();
+  },
+  get paused() {
+    return m.templates_status_paused();
+  },
+  get disabled() {
+    return m.templates_status_disabled();
+  },
 };
 
 export function templateStatusLabel(status: string) {
@@ -583,8 +694,7 @@ export function templateStatusTone(status: string): "success" | "warning" | "dan
 }
 
 /** What the tenant is told about a held template. */
-export const HELD_EXPLANATION =
-  "Held for review: Jumbe reviews this template before it goes to Meta. You will be told when it is sent on or returned.";
+export const heldExplanation = () => m.templates_held_explanation();
 
 /** A status as the tenant's pages write it in a badge: lowercase, like Meta's ("approved", "held for review"). */
 export function templateStatusWord(status: string) {

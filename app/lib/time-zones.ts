@@ -1,3 +1,5 @@
+import { m } from "~/paraglide/messages";
+
 /**
  * The time zones the organisation page offers: Africa's, then UTC (a short list for slow networks,
  * not all 400). The server accepts any zone the runtime knows (Intl.supportedValuesOf), so an
@@ -73,7 +75,7 @@ export function isTimeZone(value: string) {
 
 /** "Dar es Salaam" for Africa/Dar_es_Salaam. */
 export function timeZoneLabel(zone: string) {
-  if (zone === "UTC") return "UTC (Coordinated Universal Time)";
+  if (zone === "UTC") return m.app_timezone_utc();
   return zone
     .replace(/^[^/]+\//, "")
     .replaceAll("_", " ")

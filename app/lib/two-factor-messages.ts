@@ -1,18 +1,54 @@
-/** What two-factor sign-in says, in one place (pages, the JSON API and tests use these words). */
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
+
+/**
+ * What two-factor sign-in says, in one place (pages, the JSON API and tests use these words). Getters:
+ * each is read in the language of the request that says it (app/messages/auth), never at load.
+ */
 export const TWO_FACTOR_MESSAGES = {
-  askCode: "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
-  wrongCode: "That code is not right. Check your authenticator app and try again.",
-  codeRequired: "Enter the 6-digit code from your authenticator app.",
-  challengeGone: "Your sign-in has timed out. Please sign in again.",
-  tooManyCodes: "Too many wrong codes. Please sign in again.",
-  turnedOn: "Two-factor sign-in is on. Keep your recovery codes somewhere safe.",
-  turnedOff: "Two-factor sign-in is off.",
-  alreadyOn: "Two-factor sign-in is already on.",
-  notStarted: "Start the set-up again: scan the new QR code, then enter its code.",
-  wrongPassword: "Your password is incorrect.",
-  requiredByOrganisation: "Your organisation requires two-factor sign-in, so it cannot be turned off.",
-  setUpFirst: "Your organisation requires two-factor sign-in. Set it up to continue.",
-  ownerFirst: "Turn on two-factor sign-in for yourself before requiring it for everyone.",
+  get askCode() {
+    return m.auth_two_factor_ask_code();
+  },
+  get wrongCode() {
+    return m.auth_two_factor_wrong_code();
+  },
+  get codeRequired() {
+    return m.validation_two_factor_code_required();
+  },
+  get challengeGone() {
+    return m.auth_two_factor_challenge_gone();
+  },
+  get tooManyCodes() {
+    return m.auth_two_factor_too_many_codes();
+  },
+  get turnedOn() {
+    return m.auth_two_factor_turned_on();
+  },
+  get turnedOff() {
+    return m.auth_two_factor_turned_off();
+  },
+  get alreadyOn() {
+    return m.auth_two_factor_already_on();
+  },
+  get notStarted() {
+    return m.auth_two_factor_not_started();
+  },
+  get wrongPassword() {
+    return m.auth_two_factor_wrong_password();
+  },
+  get requiredByOrganisation() {
+    return m.auth_two_factor_required_by_organisation();
+  },
+  get setUpFirst() {
+    return m.auth_two_factor_set_up_first();
+  },
+  get ownerFirst() {
+    return m.auth_two_factor_owner_first();
+  },
   recoveryUsed: (left: number) =>
-    `You signed in with a recovery code. ${left} ${left === 1 ? "code is" : "codes are"} left; make new ones in Account Settings, Security.`,
-} as const;
+    byCount(
+      left,
+      () => m.auth_two_factor_recovery_used_one({ left }),
+      () => m.auth_two_factor_recovery_used_other({ left }),
+    ),
+};

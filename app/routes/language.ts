@@ -4,10 +4,13 @@ import { isLocale } from "~/paraglide/runtime";
 import { isLocalPath } from "~/.server/domains/auth/guards";
 import { localeCookieHeader } from "~/.server/infrastructure/http/cookies";
 import { readForm } from "~/.server/infrastructure/http/forms";
+import { findSession } from "~/.server/domains/auth/sessions";
+import { saveMemberLocale } from "~/.server/domains/auth/language";
 
 /**
  * The language switcher's form (the public footer, the user menu): a plain post that keeps the
- * choice in a cookie and goes back to the page it came from, in the new language (decision 071).
+ * choice in a cookie, and on the account of a signed-in person (their every device and e-mail), and
+ * goes back to the page it came from, in the new language (decision 071).
  * A language this product does not speak, or a page elsewhere, changes nothing and goes home.
  */
 export async function action({ request }: Route.ActionArgs) {
@@ -16,6 +19,8 @@ export async function action({ request }: Route.ActionArgs) {
   const back = String(form.get("redirectTo") ?? "");
   const to = isLocalPath(back) ? withoutLngParameter(back) : "/";
   if (!isLocale(locale)) throw redirect(to);
+  const signedIn = await findSession(request);
+  if (signedIn && signedIn.user.locale !== locale) await saveMemberLocale(signedIn.user.id, locale);
   throw redirect(to, { headers: { "Set-Cookie": localeCookieHeader(locale) } });
 }
 

@@ -1,5 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { test, expect } from "./fixtures";
-import { signIn, signUpAndVerifyViaApi, userMenu } from "./helpers";
+import { BASE_URL, DEMO, signIn, signUpAndVerifyViaApi, userMenu } from "./helpers";
 
 // Issue 43, decision 071: a person chooses the language with the switcher in the public footer or the
 // user menu; a plain form, so the same with JavaScript on and off.
@@ -36,4 +37,78 @@ test("a member chooses French from the user menu and stays on the page", async (
   await menu.getByRole("button", { name: "Change" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await langOf(page)).toBe("fr");
+});
+
+// Decision 072: a hydrated page's code carries message keys, no words; the words come in one file of
+// the page's language, and no other language's words reach the browser.
+const catalogue = (locale: string) =>
+  Object.assign(
+    {},
+    ...readdirSync("app/messages", { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((area) => {
+        const { $schema: _schema, ...words } = JSON.parse(readFileSync(`app/messages/${area.name}/${locale}.json`, "utf8")) as Record<
+          string,
+          string
+        >;
+        return words;
+      }),
+  ) as Record<string, string>;
+
+test("a hydrated page in Swahili loads Swahili words only, and its browser code carries none", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the browser's words are for pages that run React");
+  const [en, sw, fr] = ["en", "sw", "fr"].map(catalogue);
+  // Words of one language that no other writes the same way, long enough not to occur by chance.
+  const own = (words: Record<string, string>, others: Record<string, string>[]) =>
+    Object.entries(words)
+      .filter(([key, text]) => text.length >= 8 && others.every((other) => other[key] !== text))
+      .map(
+        ([, text]) =>
+          text
+            .replace(/\{\w+\}/g, "\u0000")
+            .split("\u0000")
+            .sort((a, b) => b.length - a.length)[0]!,
+      )
+      .filter((part) => part.length >= 8);
+  const swahiliOnly = own(sw!, [en!, fr!]);
+  const frenchOnly = own(fr!, [en!, sw!]);
+  expect(swahiliOnly.length).toBeGreaterThan(0);
+
+  await signIn(page, DEMO.email, DEMO.password, { to: "/dashboard" });
+  await page.context().addCookies([{ name: "lng", value: "sw", url: BASE_URL }]);
+  await page.goto("/dashboard");
+  expect(await langOf(page)).toBe("sw");
+  await page.waitForFunction(() => !!(globalThis as { __jw?: unknown }).__jw);
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .map((entry) => entry.name)
+      .filter((name) => new URL(name).pathname.endsWith(".js")),
+  );
+  const wordsFile = scripts.filter((url) => /\/assets\/words-sw-[0-9a-f]{10}\.js$/.test(url));
+  expect(wordsFile).toHaveLength(1);
+  for (const url of scripts) {
+    const body = await (await page.request.get(url)).text();
+    for (const text of frenchOnly) expect(body.includes(text), `${url} holds French "${text}"`).toBe(false);
+    if (url === wordsFile[0]) continue;
+    for (const text of swahiliOnly) expect(body.includes(text), `${url} holds Swahili "${text}"`).toBe(false);
+  }
+  const words = await page.evaluate(() => (globalThis as { __jw?: Record<string, string> }).__jw ?? {});
+  expect(Object.keys(words).length).toBeGreaterThan(0);
+  for (const [key, text] of Object.entries(words)) expect(text, key).toBe(sw![key]);
+
+  // A page React draws in the browser (a navigation without the server's HTML: the marker survives)
+  // shows words, never a key.
+  const keyLike = new RegExp(
+    `\\b(${Object.keys(en!)
+      .filter((key) => key.includes("_"))
+      .join("|")})\\b`,
+  );
+  await page.evaluate(() => ((globalThis as { __marker?: number }).__marker = 1));
+  await page.locator("#topbar-search").fill("Wanjiru");
+  await page.locator("#topbar-search").press("Enter");
+  await expect(page).toHaveURL(/\/search\?q=Wanjiru/);
+  expect(await page.evaluate(() => (globalThis as { __marker?: number }).__marker)).toBe(1);
+  expect(await langOf(page)).toBe("sw");
+  expect(await page.locator("main").innerText()).not.toMatch(keyLike);
 });

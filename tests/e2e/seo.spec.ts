@@ -111,12 +111,34 @@ test("/sitemap.xml is valid XML listing the public pages with absolute URLs", as
       root: doc.documentElement.localName,
       ns: doc.documentElement.namespaceURI,
       locs: [...doc.getElementsByTagNameNS("http://www.sitemaps.org/schemas/sitemap/0.9", "loc")].map((loc) => loc.textContent),
+      alternates: [...doc.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "link")].map(
+        (link) => `${link.getAttribute("hreflang")} ${link.getAttribute("href")}`,
+      ),
     };
   }, xml);
   expect(parsed.error).toBe(false);
   expect(parsed.root).toBe("urlset");
   expect(parsed.ns).toBe("http://www.sitemaps.org/schemas/sitemap/0.9");
-  expect(parsed.locs.sort()).toEqual(
-    ["/", "/login", "/privacy-policy", "/signup", "/terms-of-service"].map((p) => `${siteUrl()}${p}`).sort(),
+  // Each page in each language (issue 43), every entry naming the three and the default.
+  const pages = ["/", "/login", "/privacy-policy", "/signup", "/terms-of-service"].map((p) => `${siteUrl()}${p}`);
+  expect(parsed.locs.sort()).toEqual(pages.flatMap((url) => [url, `${url}?lng=sw`, `${url}?lng=fr`]).sort());
+  expect(parsed.alternates.filter((alternate) => alternate.endsWith("/terms-of-service?lng=fr"))).toEqual(
+    Array(3).fill(`fr ${siteUrl()}/terms-of-service?lng=fr`),
   );
+  expect(parsed.alternates).toContain(`x-default ${siteUrl()}/`);
+});
+
+test("the public pages name their other languages for search engines, and their own as canonical", async ({ page }) => {
+  await page.goto("/terms-of-service?lng=sw");
+  const head = page.locator("head");
+  await expect(head.locator('link[rel="canonical"]')).toHaveAttribute("href", `${siteUrl()}/terms-of-service?lng=sw`);
+  for (const [lang, href] of <[string, string][]>[
+    ["en", `${siteUrl()}/terms-of-service`],
+    ["sw", `${siteUrl()}/terms-of-service?lng=sw`],
+    ["fr", `${siteUrl()}/terms-of-service?lng=fr`],
+    ["x-default", `${siteUrl()}/terms-of-service`],
+  ])
+    await expect(head.locator(`link[rel="alternate"][hreflang="${lang}"]`)).toHaveAttribute("href", href);
+  await page.goto("/");
+  await expect(head.locator('link[rel="alternate"][hreflang="fr"]')).toHaveAttribute("href", `${siteUrl()}/?lng=fr`);
 });

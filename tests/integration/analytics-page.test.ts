@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/.server/infrastructure/db/client";
 import { contacts, messages } from "~/.server/infrastructure/db/schema";
 import { foldAnalytics } from "~/.server/domains/analytics/fold";
-import { NOT_YOUR_NUMBER } from "~/.server/domains/analytics/page";
+import { notYourNumber } from "~/.server/domains/analytics/page";
 import { loader as analyticsLoader } from "~/routes/app/analytics";
 import { loader as csvLoader } from "~/routes/app/analytics-csv";
 import type { AnalyticsPage } from "~/.server/domains/analytics/page";
@@ -84,9 +84,9 @@ describe("the Analytics page's loader", () => {
     const refused: [string, string][] = [
       ["/analytics?period=fortnight", "Choose a period: 24 hours, 7, 30 or 90 days, or a custom range."],
       ["/analytics?chart=replied", "Choose Sent, Delivered or Read for the chart."],
-      ["/analytics?number=not-a-number", NOT_YOUR_NUMBER],
+      ["/analytics?number=not-a-number", notYourNumber()],
       // Another tenant's number is refused, never read.
-      ["/analytics?number=6201", NOT_YOUR_NUMBER],
+      ["/analytics?number=6201", notYourNumber()],
       [`/analytics?period=custom&from=${today}&to=${addDays(today, -5)}`, "The end date must be on or after the start date."],
       [`/analytics?period=custom&from=${addDays(today, -3)}&to=${addDays(today, 2)}`, "The end date cannot be in the future."],
       ["/analytics?period=custom&from=2026-02-30&to=2026-03-02", "Enter dates as YYYY-MM-DD."],
@@ -140,7 +140,7 @@ describe("the Analytics page's loader", () => {
       expect(refused.headers.get("content-type"), path).toBe("text/plain; charset=utf-8");
     }
     expect((await run<string>(csvLoader, getRequest("/analytics/daily.csv?number=6401", { cookie: mine.cookie }))).data).toBe(
-      `${NOT_YOUR_NUMBER}\n`,
+      `${notYourNumber()}\n`,
     );
     // The other tenant's download has none of these figures.
     const other = await run<string>(csvLoader, getRequest("/analytics/daily.csv?period=7d", { cookie: theirs.cookie }));

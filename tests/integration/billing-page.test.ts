@@ -5,7 +5,7 @@ import { changeWallet } from "~/.server/domains/billing/ledger";
 import { billingPageData, openDisputeOf, paymentPageData, spendBreakdown } from "~/.server/domains/billing/page";
 import { periodAt } from "~/.server/domains/billing/periods";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
-import { AMOUNT_WORDS, parseTopupAmount, TOPUP_MAX_KES, TOPUP_MIN_KES } from "~/.server/domains/billing/payments";
+import { amountWords, parseTopupAmount, TOPUP_MAX_KES, TOPUP_MIN_KES } from "~/.server/domains/billing/payments";
 import { disputeInvoice, DISPUTE_REASON_MAX } from "~/.server/domains/billing/settings";
 import { BILLING_MESSAGES, DISPUTE_REASON_LIMIT, TOPUP_LIMITS_KES, topupAmountKes } from "~/lib/schemas/billing";
 import { createVerifiedUser } from "../support/accounts";
@@ -94,7 +94,7 @@ describe("the /billing page's data", () => {
 describe("the billing forms' checks in the browser", () => {
   it("use the server's bounds and words", async () => {
     expect(TOPUP_LIMITS_KES).toEqual({ min: TOPUP_MIN_KES, max: TOPUP_MAX_KES });
-    expect(BILLING_MESSAGES.amount).toBe(AMOUNT_WORDS);
+    expect(BILLING_MESSAGES.amount).toBe(amountWords());
     expect(DISPUTE_REASON_LIMIT).toBe(DISPUTE_REASON_MAX);
     for (const typed of ["5", "abc", "300000", "10.5", "", "1e3", "-10", "9"]) {
       expect(topupAmountKes(typed), typed).toBeNull();

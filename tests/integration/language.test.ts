@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { APP } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { eq } from "drizzle-orm";
+import { db } from "~/.server/infrastructure/db/client";
+import { users } from "~/.server/infrastructure/db/schema";
 
 // Issue 43, decision 071: the language a person reads, chosen with ?lng=, the switcher's cookie or the
 // browser's languages, and the switcher's form (a plain post: the same without JavaScript).
@@ -48,6 +51,38 @@ describe("the language of a page", () => {
     expect(html).toContain('<html lang="fr"');
     expect(html).toContain(">Langue d&#x27;affichage</label>");
     expect(html).toContain('name="redirectTo" value="/dashboard"');
+  });
+});
+
+describe("a member's saved language", () => {
+  it("is kept on the account by the switcher and wins over the device's cookie and languages; a link's ?lng= still wins", async () => {
+    const account = await createVerifiedUser({ businessName: "Mama Mboga Supplies" });
+    const cookie = await signedInCookie(account.email, account.password);
+    const chosen = await choose({ locale: "sw", redirectTo: "/dashboard" }, cookie);
+    expect(chosen.status).toBe(302);
+    const [row] = await db().select({ locale: users.locale }).from(users).where(eq(users.id, account.user.id));
+    expect(row?.locale).toBe("sw");
+    // Another device: its own cookie says French, its browser English; the account says Swahili.
+    expect(await langOf(await page("/dashboard", { cookie: `${cookie}; lng=fr`, "accept-language": "en" }))).toBe("sw");
+    expect(await langOf(await page("/billing", { cookie }))).toBe("sw");
+    expect(await langOf(await page("/dashboard?lng=fr", { cookie }))).toBe("fr");
+    // Signed out, the device's own choice.
+    expect(await langOf(await page("/login", { cookie: "lng=fr" }))).toBe("fr");
+  });
+
+  it("is not written for a visitor, nor for a language the product does not speak", async () => {
+    const account = await createVerifiedUser({ businessName: "Kisumu Fish Mongers" });
+    const cookie = await signedInCookie(account.email, account.password);
+    await choose({ locale: "de", redirectTo: "/dashboard" }, cookie);
+    const [row] = await db().select({ locale: users.locale }).from(users).where(eq(users.id, account.user.id));
+    expect(row?.locale).toBeNull();
+    expect((await choose({ locale: "fr", redirectTo: "/" })).status).toBe(302);
+  });
+
+  it("leaves the JSON API in English whatever the person chose (its codes are stable, its messages English)", async () => {
+    const response = await appFetch(new Request(`${APP}/api/auth/me`, { headers: { cookie: "lng=sw", "accept-language": "sw" } }));
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { message: string }).message).toBe("Unauthorized: Please log in.");
   });
 });
 

@@ -8,7 +8,7 @@ import { saveContact } from "~/.server/domains/contacts/manage";
 import { inviteMember } from "~/.server/domains/team/invitations";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { queueMessage } from "~/.server/domains/messaging/queue";
-import { CLOSING_SENDS_NOTHING } from "~/.server/domains/messaging/refusals";
+import { closingSendsNothing } from "~/.server/domains/messaging/refusals";
 import { storeUploadedMedia } from "~/.server/domains/messaging/media-files";
 import { fileStorage, StorageNotFoundError } from "~/.server/infrastructure/storage";
 import { GRACE_DAYS, reopenOrganisation } from "~/.server/domains/organisation/closing";
@@ -74,6 +74,7 @@ const organisationRow = async (id: string) =>
       county: string | null;
       industry: string | null;
       time_zone: string;
+      default_locale: string;
       closure_requested_at: Date | null;
       closure_requested_by: string | null;
       erase_after: Date | null;
@@ -115,6 +116,29 @@ async function campaignRefusal(work: Promise<unknown>) {
   throw new Error("it was accepted");
 }
 
+describe("the organisation's language for e-mails (issue 43)", () => {
+  it("is saved with the details, logged, kept when a form leaves it out, and refused when it is not a language Jumbe speaks", async () => {
+    const owner = await createVerifiedUser({ businessName: "Chama cha Akiba" });
+    const cookie = await signedInCookie(owner.email, owner.password);
+    expect((await saveDetails(cookie, { ...GOOD, defaultLocale: "sw" })).location).toBe("/settings/organisation");
+    expect(await organisationRow(owner.organization.id)).toMatchObject({ default_locale: "sw" });
+    const [log] = await rawQuery<{ details: string }>(
+      `select details from activity_logs where organization_id = $1 and type = 'settings' order by created_at desc limit 1`,
+      [owner.organization.id],
+    );
+    expect(log?.details).toContain("e-mail language");
+    // A form without the field (an older page) changes nothing of it.
+    await saveDetails(cookie, { ...GOOD, name: "Chama cha Akiba Ltd" });
+    expect(await organisationRow(owner.organization.id)).toMatchObject({ default_locale: "sw", name: "Chama cha Akiba Ltd" });
+    const refused = await saveDetails(cookie, { ...GOOD, defaultLocale: "de" });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.data)).toContain(ORGANISATION_MESSAGES.language);
+    expect(await organisationRow(owner.organization.id)).toMatchObject({ default_locale: "sw" });
+    const page = await run(organisationPage.loader, getRequest("/settings/organisation", { cookie }));
+    expect(page.data.details.defaultLocale).toBe("sw");
+  });
+});
+
 describe("the organisation's details", () => {
   it("saves the details with the KRA PIN normalised, logs which fields changed, and shows them again", async () => {
     const owner = await createVerifiedUser({ businessName: "Nyota Sacco" });
@@ -148,6 +172,7 @@ describe("the organisation's details", () => {
       county: "Nakuru",
       industry: "sacco",
       timeZone: "Africa/Nairobi",
+      defaultLocale: "en",
     });
     // The name is the user menu's business name.
     expect((await run(layout.loader, getRequest("/dashboard", { cookie }))).data.user.businessName).toBe("Nyota Savings Sacco Ltd");
@@ -303,7 +328,7 @@ describe("closing the organisation", () => {
     expect(await refusalOf(t.organizationId, textMessage(recipient(4)))).toEqual({
       status: 409,
       code: "organization_closing",
-      message: CLOSING_SENDS_NOTHING,
+      message: closingSendsNothing(),
     });
     const api = await fetch(`${apiServer.base}/api/v1/messages`, {
       method: "POST",
@@ -311,12 +336,12 @@ describe("closing the organisation", () => {
       body: JSON.stringify({ to: recipient(5), template: "loan_reminder", parameters: ["Baraka"] }),
     });
     expect(api.status).toBe(409);
-    expect(await api.json()).toMatchObject({ code: "organization_closing", message: CLOSING_SENDS_NOTHING });
+    expect(await api.json()).toMatchObject({ code: "organization_closing", message: closingSendsNothing() });
     expect(await campaignRefusal(createCampaign(t, campaignInput("Sneaky broadcast")))).toEqual({
       status: 409,
       code: "organization_closing",
       field: undefined,
-      message: CLOSING_SENDS_NOTHING,
+      message: closingSendsNothing(),
     });
     expect(await campaignRefusal(resumeCampaign(t, running))).toMatchObject({ status: 409, code: "organization_closing" });
     // A campaign that slipped through (started as the closing committed) is paused by the feeder, saying why.
@@ -325,7 +350,7 @@ describe("closing the organisation", () => {
     await feedCampaigns();
     expect((await rawQuery(`select status, paused_reason from campaigns where id = $1`, [running]))[0]).toEqual({
       status: "paused",
-      paused_reason: CLOSING_SENDS_NOTHING,
+      paused_reason: closingSendsNothing(),
     });
     await drainDispatcher();
     expect(await metaReceived(meta.graph, t.phoneNumberId)).toEqual([]);

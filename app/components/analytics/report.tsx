@@ -19,12 +19,16 @@ import { Funnel, SeriesBarChart } from "~/components/ui/chart";
 import { Download } from "~/components/ui/icons";
 import { Table, type Column } from "~/components/ui/table";
 import { decimal, rangeWords, volumeCaption } from "./words";
+import { intlLocale } from "~/lib/intl";
+import { getLocale } from "~/paraglide/runtime";
+import { m } from "~/paraglide/messages";
 
-const SERIES = CHART_SERIES.map((key) => ({
-  key,
-  label: CHART_LABELS[key],
-  barClassName: key === "sent" ? "fill-brand-600" : key === "delivered" ? "fill-sky-600" : "fill-violet-600",
-}));
+const series = () =>
+  CHART_SERIES.map((key) => ({
+    key,
+    label: CHART_LABELS[key],
+    barClassName: key === "sent" ? "fill-brand-600" : key === "delivered" ? "fill-sky-600" : "fill-violet-600",
+  }));
 
 interface AnalyticsReportProps {
   report: AnalyticsReport;
@@ -42,20 +46,17 @@ export function AnalyticsReportView({ report, filters, chart, empty, pageHref }:
       {empty ? (
         <Card aria-labelledby="analytics-empty" className="text-center">
           <h2 id="analytics-empty" className="font-semibold text-slate-900">
-            No messages in this period.
+            {m.app_analytics_empty_title()}
           </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Nothing was sent or received on WhatsApp between {rangeWords(filters)}. Send a campaign or a broadcast from the Message Center,
-            and its figures show here within seconds.
-          </p>
+          <p className="mt-1 text-sm text-slate-600">{m.app_analytics_empty_body({ range: rangeWords(filters) })}</p>
           <ButtonLink to={href("/messaging")} className="mt-4">
-            Open the Message Center
+            {m.app_analytics_open_message_center()}
           </ButtonLink>
         </Card>
       ) : (
         <>
           <Card aria-labelledby="volume-title">
-            <CardHeader id="volume-title" title="Message volume" description={volumeCaption(report)} />
+            <CardHeader id="volume-title" title={m.app_analytics_volume()} description={volumeCaption(report)} />
             <CardBody>
               <SeriesBarChart
                 title={volumeCaption(report)}
@@ -63,54 +64,54 @@ export function AnalyticsReportView({ report, filters, chart, empty, pageHref }:
                   label: p.label,
                   values: { sent: p.sent, delivered: p.delivered, read: p.read },
                 }))}
-                series={SERIES}
+                series={series()}
                 selected={chart}
                 hrefFor={(key) => pageHref({ chart: key as ChartSeries })}
                 formatValue={formatNumber}
-                labelHeader="Hour"
+                labelHeader={m.app_analytics_hour()}
               />
             </CardBody>
           </Card>
 
           <div className="grid gap-6 lg:grid-cols-2">
             <Card aria-labelledby="funnel-title">
-              <CardHeader id="funnel-title" title="Funnel" description="Each step as a share of the one before." />
+              <CardHeader id="funnel-title" title={m.app_analytics_funnel()} description={m.app_analytics_funnel_note()} />
               <CardBody>
                 <Funnel
-                  title="From sent to replied"
+                  title={m.app_analytics_funnel_title()}
                   formatValue={formatNumber}
                   steps={[
-                    { label: "Sent", value: report.funnel.sent },
-                    { label: "Delivered", value: report.funnel.delivered },
-                    { label: "Read", value: report.funnel.read },
-                    { label: "Replied", value: report.funnel.replied },
+                    { label: m.app_analytics_sent(), value: report.funnel.sent },
+                    { label: m.app_analytics_delivered(), value: report.funnel.delivered },
+                    { label: m.app_analytics_read(), value: report.funnel.read },
+                    { label: m.app_analytics_replied(), value: report.funnel.replied },
                   ]}
                 />
               </CardBody>
             </Card>
             <Card aria-labelledby="categories-title">
-              <CardHeader id="categories-title" title="By pricing category" description="Meta's categories: what was sent, and its cost." />
+              <CardHeader id="categories-title" title={m.app_analytics_by_category()} description={m.app_analytics_by_category_note()} />
               <CardBody>
                 <Table
-                  caption="Messages and cost by Meta pricing category"
-                  columns={CATEGORY_COLUMNS}
+                  caption={m.app_analytics_by_category_caption()}
+                  columns={categoryColumns()}
                   rows={report.categories}
                   rowKey={(c) => c.category}
-                  empty="No messages in this period."
+                  empty={m.app_analytics_empty_title()}
                 />
               </CardBody>
             </Card>
           </div>
 
           <Card aria-labelledby="templates-title">
-            <CardHeader id="templates-title" title="Top templates" description="By messages sent in this period." />
+            <CardHeader id="templates-title" title={m.app_analytics_top_templates()} description={m.app_analytics_top_templates_note()} />
             <CardBody>
               <Table
-                caption="Top templates"
-                columns={TEMPLATE_COLUMNS}
+                caption={m.app_analytics_top_templates()}
+                columns={templateColumns()}
                 rows={report.templates}
                 rowKey={(t) => t.id}
-                empty="No template messages in this period."
+                empty={m.app_analytics_no_template_messages()}
               />
             </CardBody>
           </Card>
@@ -118,25 +119,25 @@ export function AnalyticsReportView({ report, filters, chart, empty, pageHref }:
           <Card aria-labelledby="daily-title">
             <CardHeader
               id="daily-title"
-              title={report.range.grain === "hour" ? "Hour by hour" : "Day by day"}
-              description={`${report.range.grain === "hour" ? "Each hour" : "Each day"} of the period (Nairobi time), oldest first.`}
+              title={report.range.grain === "hour" ? m.app_analytics_hour_by_hour() : m.app_analytics_day_by_day()}
+              description={report.range.grain === "hour" ? m.app_analytics_each_hour_note() : m.app_analytics_each_day_note()}
               actions={
                 <a
                   href={`${href("/analytics/daily.csv")}${analyticsQuery({ ...filters, chart: "sent" })}`}
                   download
                   className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
                 >
-                  <Download className="size-4" aria-hidden /> Download CSV
+                  <Download className="size-4" aria-hidden /> {m.app_analytics_download_csv()}
                 </a>
               }
             />
             <CardBody>
               <Table
-                caption={report.range.grain === "hour" ? "Figures per hour" : "Figures per day"}
-                columns={DAILY_COLUMNS}
+                caption={report.range.grain === "hour" ? m.app_analytics_per_hour_caption() : m.app_analytics_per_day_caption()}
+                columns={dailyColumns()}
                 rows={report.daily}
                 rowKey={(row) => row.period}
-                empty="No days in this period."
+                empty={m.app_analytics_no_days()}
               />
             </CardBody>
           </Card>
@@ -148,41 +149,78 @@ export function AnalyticsReportView({ report, filters, chart, empty, pageHref }:
 
 const percentCell = (n: number | null) => (n === null ? "–" : `${decimal(n)}%`);
 
-const TEMPLATE_COLUMNS: Column<AnalyticsTemplateRow>[] = [
-  { key: "name", header: "Template", cell: (t) => <span className="font-medium text-slate-900">{t.name}</span> },
-  { key: "language", header: "Language", cell: (t) => t.language ?? "–", hideOnPhone: true },
-  { key: "sent", header: "Sent", cell: (t) => formatNumber(t.sent), align: "right" },
-  { key: "delivery", header: "Delivery rate", cell: (t) => percentCell(rate(t.delivered, t.sent)), align: "right" },
-  { key: "read", header: "Read rate", cell: (t) => percentCell(rate(t.read, t.delivered)), align: "right", hideOnPhone: true },
-  { key: "reply", header: "Reply rate", cell: (t) => percentCell(rate(t.replied, t.read)), align: "right", hideOnPhone: true },
+const templateColumns = (): Column<AnalyticsTemplateRow>[] => [
+  { key: "name", header: m.app_analytics_col_template(), cell: (t) => <span className="font-medium text-slate-900">{t.name}</span> },
+  { key: "language", header: m.app_analytics_col_language(), cell: (t) => t.language ?? "–", hideOnPhone: true },
+  { key: "sent", header: m.app_analytics_sent(), cell: (t) => formatNumber(t.sent), align: "right" },
+  { key: "delivery", header: m.app_analytics_delivery_rate(), cell: (t) => percentCell(rate(t.delivered, t.sent)), align: "right" },
+  {
+    key: "read",
+    header: m.app_analytics_read_rate(),
+    cell: (t) => percentCell(rate(t.read, t.delivered)),
+    align: "right",
+    hideOnPhone: true,
+  },
+  {
+    key: "reply",
+    header: m.app_analytics_reply_rate(),
+    cell: (t) => percentCell(rate(t.replied, t.read)),
+    align: "right",
+    hideOnPhone: true,
+  },
 ];
 
-const CATEGORY_COLUMNS: Column<AnalyticsReport["categories"][number]>[] = [
-  { key: "category", header: "Category", cell: (c) => CATEGORY_LABELS[c.category] },
-  { key: "messages", header: "Messages", cell: (c) => formatNumber(c.messages), align: "right" },
-  { key: "cost", header: "Cost", cell: (c) => formatKes(c.spendCents), align: "right" },
+const categoryColumns = (): Column<AnalyticsReport["categories"][number]>[] => [
+  { key: "category", header: m.app_analytics_col_category(), cell: (c) => CATEGORY_LABELS[c.category] },
+  { key: "messages", header: m.app_analytics_col_messages(), cell: (c) => formatNumber(c.messages), align: "right" },
+  { key: "cost", header: m.app_analytics_col_cost(), cell: (c) => formatKes(c.spendCents), align: "right" },
 ];
 
+// English keeps its own short months ("Sep", where Intl now writes "Sept"); other languages ask Intl.
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const shortDates = new Map<string, Intl.DateTimeFormat>();
 
-/** "24 Nov 2026", or "24 Nov, 14:00" for an hour. */
+/** "24 Nov 2026", or "24 Nov, 14:00" for an hour (as the page's language writes a short date). */
 function periodCell(period: string) {
   const [date, hour] = period.split("T") as [string, string | undefined];
   const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const words = hour ? `${day} ${MONTHS[month - 1]}, ${hour}` : `${day} ${MONTHS[month - 1]} ${year}`;
+  let words: string;
+  if (getLocale() === "en") words = hour ? `${day} ${MONTHS[month - 1]}, ${hour}` : `${day} ${MONTHS[month - 1]} ${year}`;
+  else {
+    const key = `${intlLocale()}${hour ? "" : " year"}`;
+    let format = shortDates.get(key);
+    if (!format)
+      shortDates.set(
+        key,
+        (format = new Intl.DateTimeFormat(intlLocale(), {
+          day: "numeric",
+          month: "short",
+          ...(hour ? {} : { year: "numeric" }),
+          timeZone: "UTC",
+        })),
+      );
+    const dayWords = format.format(new Date(Date.UTC(year, month - 1, day)));
+    words = hour ? `${dayWords}, ${hour}` : dayWords;
+  }
   return <time dateTime={period}>{words}</time>;
 }
 
-const DAILY_COLUMNS: Column<AnalyticsDailyRow>[] = [
-  { key: "period", header: "Period", cell: (row) => periodCell(row.period) },
-  { key: "sent", header: "Sent", cell: (row) => formatNumber(row.messagesSent), align: "right" },
-  { key: "delivered", header: "Delivered", cell: (row) => formatNumber(row.messagesDelivered), align: "right" },
-  { key: "read", header: "Read", cell: (row) => formatNumber(row.messagesRead), align: "right" },
-  { key: "replied", header: "Replied", cell: (row) => formatNumber(row.messagesReplied), align: "right" },
-  { key: "contacts", header: "Unique contacts", cell: (row) => formatNumber(row.uniqueContacts), align: "right", hideOnPhone: true },
+const dailyColumns = (): Column<AnalyticsDailyRow>[] => [
+  { key: "period", header: m.app_analytics_period(), cell: (row) => periodCell(row.period) },
+  { key: "sent", header: m.app_analytics_sent(), cell: (row) => formatNumber(row.messagesSent), align: "right" },
+  { key: "delivered", header: m.app_analytics_delivered(), cell: (row) => formatNumber(row.messagesDelivered), align: "right" },
+  { key: "read", header: m.app_analytics_read(), cell: (row) => formatNumber(row.messagesRead), align: "right" },
+  { key: "replied", header: m.app_analytics_replied(), cell: (row) => formatNumber(row.messagesReplied), align: "right" },
+  {
+    key: "contacts",
+    header: m.app_analytics_unique_contacts(),
+    cell: (row) => formatNumber(row.uniqueContacts),
+    align: "right",
+    hideOnPhone: true,
+  },
   {
     key: "response",
-    header: "Avg. response (min)",
+    header: m.app_analytics_col_avg_response(),
     cell: (row) => (row.avgResponseTime === null ? "–" : decimal(row.avgResponseTime)),
     align: "right",
     hideOnPhone: true,

@@ -1,28 +1,41 @@
 import { daysInRange, PERIOD_LABELS, type AnalyticsFilters, type AnalyticsReport } from "~/lib/analytics";
 import { longDate } from "~/lib/billing-words";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
-const decimalFormat = new Intl.NumberFormat("en-KE", { maximumFractionDigits: 1 });
-export const decimal = (n: number) => decimalFormat.format(n);
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+
+/** A figure with at most one decimal, as the page's language writes it ("12.5", "12,5"). */
+export function decimal(n: number) {
+  const locale = intlLocale();
+  let format = decimalFormats.get(locale);
+  if (!format) decimalFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })));
+  return format.format(n);
+}
 
 /** "previous 7 days", "previous 24 hours": the period each change is measured against. */
 export function comparedWith(filters: AnalyticsFilters) {
-  if (filters.period === "24h") return "previous 24 hours";
+  if (filters.period === "24h") return m.app_analytics_previous_24_hours();
   const days = daysInRange(filters.from, filters.to);
-  return days === 1 ? "previous day" : `previous ${days} days`;
+  return days === 1 ? m.app_analytics_previous_day() : m.app_analytics_previous_days({ days });
 }
 
 export function rangeWords(filters: AnalyticsFilters) {
-  return filters.from === filters.to ? longDate(filters.from) : `${longDate(filters.from)} and ${longDate(filters.to)}`;
+  return filters.from === filters.to
+    ? longDate(filters.from)
+    : m.app_analytics_range_and({ from: longDate(filters.from), to: longDate(filters.to) });
 }
 
 /** "Last 7 days: 18 November 2026 to 24 November 2026, compared with the 7 days before." */
 export function periodWords(filters: AnalyticsFilters) {
-  if (filters.period === "24h") return "Last 24 hours, to the current hour, compared with the 24 hours before.";
+  if (filters.period === "24h") return m.app_analytics_period_24h();
   const days = daysInRange(filters.from, filters.to);
-  const span = filters.from === filters.to ? longDate(filters.from) : `${longDate(filters.from)} to ${longDate(filters.to)}`;
-  return `${PERIOD_LABELS[filters.period]}: ${span}, compared with the ${days === 1 ? "day" : `${days} days`} before.`;
+  const span =
+    filters.from === filters.to ? longDate(filters.from) : m.app_range_from_to({ from: longDate(filters.from), to: longDate(filters.to) });
+  const period = PERIOD_LABELS[filters.period];
+  return days === 1 ? m.app_analytics_period_day_before({ period, span }) : m.app_analytics_period_days_before({ period, span, days });
 }
 
 export function volumeCaption(report: AnalyticsReport) {
-  return report.volume.mode === "hours" ? "Messages per hour, last 24 hours (Nairobi time)" : "Messages by hour of the day (Nairobi time)";
+  return report.volume.mode === "hours" ? m.app_analytics_volume_hours() : m.app_analytics_volume_hour_of_day();
 }

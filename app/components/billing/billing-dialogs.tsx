@@ -4,6 +4,7 @@ import { closeDialogHref } from "~/lib/dialog-href";
 import { PlanForm, TopupForm, type Result } from "./billing-forms";
 import { DisputeForm } from "./dispute-form";
 import { PaybillDetails } from "./paybill";
+import { m } from "~/paraglide/messages";
 
 /**
  * /billing's dialogs: top up the wallet (with the Paybill beside it), change the plan, dispute an
@@ -38,8 +39,8 @@ export function BillingDialogs({
       <UrlDialog
         name="topup"
         searchParams={searchParams}
-        title="Top up your wallet"
-        description={summary.billingType === "postpaid" ? "On a postpaid plan, money on account pays your next invoices." : undefined}
+        title={m.billing_topup_title()}
+        description={summary.billingType === "postpaid" ? m.billing_topup_postpaid_description() : undefined}
       >
         <TopupForm
           key={presetAmount ?? "default"}
@@ -51,7 +52,7 @@ export function BillingDialogs({
         />
         <PaybillDetails paybill={paybill} level={3} className="mt-5" />
       </UrlDialog>
-      <UrlDialog name="plan" searchParams={searchParams} title="Change plan">
+      <UrlDialog name="plan" searchParams={searchParams} title={m.billing_change_plan()}>
         <PlanForm
           result={resultOf("plan")}
           plans={plans}
@@ -61,7 +62,7 @@ export function BillingDialogs({
         />
       </UrlDialog>
       {disputing ? (
-        <UrlDialog name="dispute" searchParams={searchParams} title={`Dispute ${disputing.number}`}>
+        <UrlDialog name="dispute" searchParams={searchParams} title={m.billing_dispute_number({ number: disputing.number })}>
           <DisputeForm
             result={resultOf("dispute")}
             invoiceId={disputing.id}

@@ -10,6 +10,8 @@ import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
 import { BILLING_MESSAGES, TOPUP_DEFAULT_KES, TOPUP_METHODS, TOPUP_METHOD_WORDS, TOPUP_PRESETS_KES } from "~/lib/schemas/billing-rules";
 import { BILLING_TYPE_WORDS, longDate, planPriceWords, type PlanPrice } from "~/lib/billing-words";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyPlanChoiceSchema = lazySchema(() => import("~/lib/schemas/billing"), "PlanChoiceSchema");
@@ -24,11 +26,13 @@ const lazyTopupSchema = lazySchema(() => import("~/lib/schemas/billing"), "Topup
 
 export type Result = SubmissionResult<string[]> | null | undefined;
 
-const METHOD_HINTS = {
-  mpesa: "A prompt on your phone: approve it with your M-Pesa PIN.",
-  card: "Visa or Mastercard, on Paystack's secure payment page.",
-  bank: "We show our bank details and a reference to quote; the money is credited once it arrives.",
-} as const;
+/** What each payment method does, read when the form renders. */
+const methodHint = (method: (typeof TOPUP_METHODS)[number]) =>
+  method === "card"
+    ? m.billing_topup_method_card_hint()
+    : method === "bank"
+      ? m.billing_topup_method_bank_hint()
+      : m.billing_topup_method_mpesa_hint();
 
 /** A wallet top-up: the amount (with presets), the payment method and the M-Pesa phone. */
 export function TopupForm({
@@ -52,7 +56,7 @@ export function TopupForm({
     <Form method="post" action="/billing?dialog=topup" {...getFormProps(form)} className="grid gap-1">
       <FormError id={form.errorId} errors={form.errors} />
       <Field
-        label="Amount (KES)"
+        label={m.billing_topup_amount_label()}
         markRequired
         inputMode="numeric"
         autoComplete="off"
@@ -61,36 +65,36 @@ export function TopupForm({
         {...getInputProps(fields.amount, { type: "text" })}
         key={fields.amount.key}
       />
-      <ul aria-label="Choose an amount" className="-mt-2 mb-3 flex flex-wrap gap-2">
+      <ul aria-label={m.billing_topup_presets_label()} className="-mt-2 mb-3 flex flex-wrap gap-2">
         {TOPUP_PRESETS_KES.map((preset) => (
           <li key={preset}>
             <Link to={presetHref(preset)} replace preventScrollReset className="amount-chip">
-              KES {preset.toLocaleString("en-US")}
+              KES {formatNumber(preset)}
             </Link>
           </li>
         ))}
       </ul>
       <RadioGroupField
-        legend="Payment method"
+        legend={m.billing_topup_method_legend()}
         name={fields.method.name}
         id={fields.method.id}
         defaultValue={typeof fields.method.initialValue === "string" ? fields.method.initialValue : "mpesa"}
         errors={fields.method.errors}
-        options={TOPUP_METHODS.map((method) => ({ value: method, label: TOPUP_METHOD_WORDS[method], description: METHOD_HINTS[method] }))}
+        options={TOPUP_METHODS.map((method) => ({ value: method, label: TOPUP_METHOD_WORDS[method], description: methodHint(method) }))}
         key={fields.method.key}
       />
       <Field
-        label="M-Pesa phone number"
+        label={m.billing_topup_phone_label()}
         inputMode="tel"
         autoComplete="tel"
-        hint="The phone that gets the prompt, such as 0712 345 678. Not needed for a card or a bank transfer."
+        hint={m.billing_topup_phone_hint()}
         errors={fields.phone.errors}
         {...getInputProps(fields.phone, { type: "tel" })}
         key={fields.phone.key}
       />
       <div>
-        <Button type="submit" name="intent" value="topup" pending={busy} pendingText="Starting the payment...">
-          Continue to payment
+        <Button type="submit" name="intent" value="topup" pending={busy} pendingText={m.billing_topup_pending()}>
+          {m.billing_topup_submit()}
         </Button>
       </div>
     </Form>
@@ -121,22 +125,26 @@ export function PlanForm({
     <Form method="post" action="/billing?dialog=plan" {...getFormProps(form)} className="grid gap-1">
       <FormError id={form.errorId} errors={form.errors} />
       <RadioGroupField
-        legend="Plan"
+        legend={m.billing_plan()}
         name={fields.choice.name}
         id={fields.choice.id}
         defaultValue={typeof fields.choice.initialValue === "string" ? fields.choice.initialValue : current}
         errors={fields.choice.errors}
-        hint={`The change applies from the next billing period, on ${longDate(nextPeriod)}. Choosing your current plan cancels a pending change.`}
+        hint={m.billing_plan_hint({ date: longDate(nextPeriod) })}
         options={plans.map((plan) => ({
           value: `${plan.code}/${plan.billingType}`,
-          label: `${plan.name} · ${BILLING_TYPE_WORDS[plan.billingType] ?? plan.billingType} · ${plan.messageLimit.toLocaleString("en-US")} messages a month`,
+          label: m.billing_plan_option({
+            plan: plan.name,
+            type: BILLING_TYPE_WORDS[plan.billingType] ?? plan.billingType,
+            limit: formatNumber(plan.messageLimit),
+          }),
           description: planPriceWords(plan),
         }))}
         key={fields.choice.key}
       />
       <div>
         <Button type="submit" name="intent" value="plan" pending={busy}>
-          Change from {longDate(nextPeriod)}
+          {m.billing_plan_submit({ date: longDate(nextPeriod) })}
         </Button>
       </div>
     </Form>

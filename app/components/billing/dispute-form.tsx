@@ -4,6 +4,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { FormError, TextareaField } from "~/components/ui/field";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { DISPUTE_REASON_LIMIT } from "~/lib/schemas/billing-rules";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyDisputeSchema = lazySchema(() => import("~/lib/schemas/billing"), "DisputeSchema");
@@ -33,21 +34,21 @@ export function DisputeForm({
       <FormError id={form.errorId} errors={form.errors} />
       <input type="hidden" name="invoice" value={invoiceId} />
       <TextareaField
-        label={`What is wrong with ${number}?`}
+        label={m.billing_dispute_reason_label({ number })}
         markRequired
         maxLength={DISPUTE_REASON_LIMIT}
-        hint="At least 10 characters. Jumbe's billing team reads it and replies; the invoice is on hold meanwhile."
+        hint={m.billing_dispute_reason_hint()}
         errors={fields.reason.errors}
         {...getTextareaProps(fields.reason)}
         key={fields.reason.key}
       />
       <div className="flex gap-2">
         <Button type="submit" name="intent" value="dispute" variant="danger" pending={busy}>
-          Dispute {number}
+          {m.billing_dispute_number({ number })}
         </Button>
         {cancelTo ? (
           <ButtonLink to={cancelTo} variant="secondary" replace preventScrollReset>
-            Cancel
+            {m.billing_cancel()}
           </ButtonLink>
         ) : null}
       </div>

@@ -3,14 +3,40 @@ import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
 import { formatInvoiceDate, formatKes, type InvoiceStatus } from "~/lib/invoice";
+import { m } from "~/paraglide/messages";
 
-/** The words and tones of an invoice's status in lists (the spec's paid, pending, overdue, disputed). */
-export const INVOICE_STATUS_BADGES: Record<InvoiceStatus, { label: string; tone: BadgeTone }> = {
-  paid: { label: "Paid", tone: "success" },
-  pending: { label: "Pending", tone: "warning" },
-  overdue: { label: "Overdue", tone: "danger" },
-  disputed: { label: "Disputed", tone: "info" },
-  void: { label: "Void", tone: "neutral" },
+/** The words (read when used, in the request's language) and tones of an invoice's status in lists (the spec's paid, pending, overdue, disputed). */
+export const INVOICE_STATUS_BADGES: Record<InvoiceStatus, { readonly label: string; tone: BadgeTone }> = {
+  paid: {
+    get label() {
+      return m.billing_invoice_status_paid();
+    },
+    tone: "success",
+  },
+  pending: {
+    get label() {
+      return m.billing_invoice_status_pending();
+    },
+    tone: "warning",
+  },
+  overdue: {
+    get label() {
+      return m.billing_invoice_status_overdue();
+    },
+    tone: "danger",
+  },
+  disputed: {
+    get label() {
+      return m.billing_invoice_status_disputed();
+    },
+    tone: "info",
+  },
+  void: {
+    get label() {
+      return m.billing_invoice_status_void();
+    },
+    tone: "neutral",
+  },
 };
 
 /** A status from the console's cross-tenant rows (any string; an unknown one as it is). */
@@ -27,8 +53,8 @@ export function InvoiceStatusBadge({ status, creditedCents = 0 }: { status: Invo
 
 function creditedLabel(status: string, creditedCents: number) {
   if (creditedCents <= 0) return null;
-  if (status === "pending" || status === "overdue") return "Partly credited";
-  return status === "paid" ? "Paid · credit note" : null;
+  if (status === "pending" || status === "overdue") return m.billing_invoice_partly_credited();
+  return status === "paid" ? m.billing_invoice_paid_credit_note() : null;
 }
 
 export interface InvoiceListRow {
@@ -47,8 +73,12 @@ export interface InvoiceListRow {
 
 /** "Dispute rejected: <note>" or "Credited by CRN-2026-000001": what Jumbe answered to a dispute. */
 export function disputeOutcomeWords(outcome: NonNullable<InvoiceListRow["disputeOutcome"]>) {
-  if (outcome.outcome === "rejected") return `Dispute rejected${outcome.note ? `: ${outcome.note}` : ""}`;
-  return `Dispute resolved: credited by ${outcome.creditNoteNumber ?? "a credit note"}${outcome.note ? ` (${outcome.note})` : ""}`;
+  if (outcome.outcome === "rejected")
+    return outcome.note ? m.billing_dispute_rejected_note({ note: outcome.note }) : m.billing_dispute_rejected();
+  const creditNote = outcome.creditNoteNumber ?? m.billing_dispute_a_credit_note();
+  return outcome.note
+    ? m.billing_dispute_credited_by_note({ creditNote, note: outcome.note })
+    : m.billing_dispute_credited_by({ creditNote });
 }
 
 const linkClass = "font-medium link-hover";
@@ -58,24 +88,26 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
   const columns: Column<InvoiceListRow>[] = [
     {
       key: "number",
-      header: "Invoice",
+      header: m.billing_invoices_column_invoice(),
       cell: (i) => (
         <Link to={`/billing/invoices/${i.id}`} className={linkClass}>
           {i.number}
         </Link>
       ),
     },
-    { key: "date", header: "Date", cell: (i) => formatInvoiceDate(i.issuedAt) },
-    { key: "description", header: "Description", hideOnPhone: true, cell: (i) => i.description },
-    { key: "amount", header: "Amount", align: "right", cell: (i) => formatKes(i.totalCents) },
+    { key: "date", header: m.billing_invoices_column_date(), cell: (i) => formatInvoiceDate(i.issuedAt) },
+    { key: "description", header: m.billing_invoices_column_description(), hideOnPhone: true, cell: (i) => i.description },
+    { key: "amount", header: m.billing_amount(), align: "right", cell: (i) => formatKes(i.totalCents) },
     {
       key: "status",
-      header: "Status",
+      header: m.billing_status(),
       cell: (i) => (
         <span>
           <InvoiceStatusBadge status={i.status} creditedCents={i.creditedCents} />
           {i.status === "disputed" && i.disputeReason ? (
-            <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">Reason: {i.disputeReason}</span>
+            <span className="mt-1 block max-w-xs text-xs break-words text-slate-600">
+              {m.billing_dispute_reason({ reason: i.disputeReason })}
+            </span>
           ) : i.disputeOutcome ? (
             <span className="mt-1 block max-w-xs text-xs break-words text-slate-600" data-testid="dispute-outcome">
               {disputeOutcomeWords(i.disputeOutcome)}
@@ -86,18 +118,28 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
     },
     {
       key: "actions",
-      header: <span className="sr-only">Actions</span>,
+      header: <span className="sr-only">{m.billing_actions()}</span>,
       align: "right",
       cell: (i) => (
         // The invoice's number (the first column) opens it: no second link to the same page here
         // (issue 42: 1.5 kB of the Billing page's HTML).
         <span className="inline-flex flex-wrap justify-end gap-3 text-sm">
-          <a href={`/billing/invoices/${i.id}/pdf`} download className={linkClass} aria-label={`Download PDF of ${i.number}`}>
-            Download PDF
+          <a
+            href={`/billing/invoices/${i.id}/pdf`}
+            download
+            className={linkClass}
+            aria-label={m.billing_download_pdf_of({ number: i.number })}
+          >
+            {m.billing_download_pdf()}
           </a>
           {disputeHref && !i.number.startsWith("CRN-") && (i.status === "pending" || i.status === "overdue" || i.status === "paid") ? (
-            <Link to={disputeHref(i.id)} preventScrollReset className={linkClass} aria-label={`Dispute ${i.number}`}>
-              Dispute
+            <Link
+              to={disputeHref(i.id)}
+              preventScrollReset
+              className={linkClass}
+              aria-label={m.billing_dispute_number({ number: i.number })}
+            >
+              {m.billing_dispute_link()}
             </Link>
           ) : null}
         </span>
@@ -107,14 +149,14 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
   return (
     <Card padding="none" aria-labelledby="invoices-title">
       <div className="px-4 pt-4">
-        <CardHeader id="invoices-title" title="Invoice history" description="Tax invoices and receipts, newest first." />
+        <CardHeader id="invoices-title" title={m.billing_invoices_title()} description={m.billing_invoices_description()} />
       </div>
       <Table
-        caption="Invoices"
+        caption={m.billing_invoices_caption()}
         columns={columns}
         rows={invoices}
         rowKey={(i) => i.id}
-        empty="No invoices yet. A top-up or a month on a postpaid plan makes one."
+        empty={m.billing_invoices_empty()}
       />
     </Card>
   );

@@ -13,19 +13,20 @@ import {
 } from "~/lib/invoice";
 import {
   documentTitle,
-  ETIMS_PENDING_TEXT,
+  etimsPendingText,
   INVOICE_KIND_LABELS,
   invoiceStatusWords,
   isReceipt,
   coveringInvoiceWords,
   transferReference,
   amountDueCents,
-  VAT_LABEL,
+  vatLabel,
   documentSubtitle,
   paymentMethodLabel,
   showsBankDetails,
   totalLabel,
 } from "~/lib/invoice-document";
+import { m } from "~/paraglide/messages";
 
 const STATUS_TONES: Record<InvoiceStatus, BadgeTone> = {
   paid: "success",
@@ -58,9 +59,9 @@ export function InvoiceView({ invoice }: { invoice: InvoiceDocument }) {
       <PaymentPanels invoice={invoice} />
       <footer className="mt-8 border-t border-slate-200 pt-3 text-xs text-slate-500">
         <p>
-          {invoice.seller.name} · KRA PIN {invoice.seller.kraPin} · {invoice.seller.address}
+          {invoice.seller.name} · {m.billing_kra_pin()} {invoice.seller.kraPin} · {invoice.seller.address}
         </p>
-        <p className="mt-1">Amounts in Kenya shillings (KES). Dates and times in Africa/Nairobi (EAT).</p>
+        <p className="mt-1">{m.billing_invoice_footer_units()}</p>
       </footer>
     </Card>
   );
@@ -73,7 +74,7 @@ function InvoiceHeader({ invoice, titleId }: { invoice: InvoiceDocument; titleId
       <div className="min-w-0">
         <p className="text-lg font-semibold">{invoice.seller.name}</p>
         <p className="mt-1 max-w-sm text-sm text-slate-600">{invoice.seller.address}</p>
-        <p className="mt-1 text-sm font-semibold">KRA PIN: {invoice.seller.kraPin}</p>
+        <p className="mt-1 text-sm font-semibold">{m.billing_invoice_seller_pin({ pin: invoice.seller.kraPin })}</p>
       </div>
       <div className="text-right">
         <h2 id={titleId} className="text-2xl font-bold tracking-wide text-brand-700">
@@ -111,14 +112,14 @@ function When({ at, children }: { at: string; children: ReactNode }) {
 }
 
 function BillTo({ buyer }: { buyer: InvoiceDocument["buyer"] }) {
-  const rows: [string, ReactNode][] = [["KRA PIN", buyer.kraPin ?? "Not provided"]];
-  if (buyer.address) rows.push(["Address", buyer.address]);
-  if (buyer.county) rows.push(["County", buyer.county]);
-  rows.push(["Business ID", buyer.businessId]);
-  if (buyer.email) rows.push(["E-mail", buyer.email]);
+  const rows: [string, ReactNode][] = [[m.billing_kra_pin(), buyer.kraPin ?? m.billing_invoice_not_provided()]];
+  if (buyer.address) rows.push([m.billing_invoice_address(), buyer.address]);
+  if (buyer.county) rows.push([m.billing_invoice_county(), buyer.county]);
+  rows.push([m.billing_invoice_business_id(), buyer.businessId]);
+  if (buyer.email) rows.push([m.billing_invoice_email(), buyer.email]);
   return (
     <section>
-      <SectionTitle>Bill to</SectionTitle>
+      <SectionTitle>{m.billing_invoice_bill_to()}</SectionTitle>
       <p className="mt-1 font-semibold">{buyer.name}</p>
       <Details rows={rows} className="mt-2" />
     </section>
@@ -127,49 +128,61 @@ function BillTo({ buyer }: { buyer: InvoiceDocument["buyer"] }) {
 
 function InvoiceDetails({ invoice }: { invoice: InvoiceDocument }) {
   const rows: [string, ReactNode][] = [
-    ["Invoice number", invoice.number],
-    ["Issued", <When at={invoice.issuedAt}>{formatInvoiceDateTime(invoice.issuedAt)} (Nairobi)</When>],
+    [m.billing_invoice_number(), invoice.number],
+    [
+      m.billing_invoice_issued(),
+      <When at={invoice.issuedAt}>{m.billing_invoice_nairobi_time({ time: formatInvoiceDateTime(invoice.issuedAt) })}</When>,
+    ],
   ];
-  if (invoice.dueAt) rows.push(["Due", <When at={invoice.dueAt}>{formatInvoiceDate(invoice.dueAt)}</When>]);
+  if (invoice.dueAt) rows.push([m.billing_invoice_due(), <When at={invoice.dueAt}>{formatInvoiceDate(invoice.dueAt)}</When>]);
   if (invoice.periodStart && invoice.periodEnd)
     rows.push([
-      "Period",
+      m.billing_invoice_period(),
       <>
         <When at={invoice.periodStart}>{formatInvoiceDate(invoice.periodStart)}</When> -{" "}
         <When at={invoice.periodEnd}>{formatInvoiceDate(invoice.periodEnd)}</When>
       </>,
     ]);
-  rows.push(["Type", INVOICE_KIND_LABELS[invoice.kind]]);
-  rows.push(["Status", invoiceStatusWords(invoice)]);
+  rows.push([m.billing_invoice_type(), INVOICE_KIND_LABELS[invoice.kind]]);
+  rows.push([m.billing_status(), invoiceStatusWords(invoice)]);
   return (
     <section>
-      <SectionTitle>Invoice details</SectionTitle>
+      <SectionTitle>{m.billing_invoice_details()}</SectionTitle>
       <Details rows={rows} className="mt-2" />
     </section>
   );
 }
 
-const FIGURE_HEADERS = ["Qty", "Unit", "Unit price", "Net", VAT_LABEL, "Gross"] as const;
+/** The figure columns' headers, in the request's language: [header, right-aligned]. */
+const figureHeaders = (): [string, boolean][] => [
+  [m.billing_invoice_column_quantity(), true],
+  [m.billing_invoice_column_unit(), false],
+  [m.billing_invoice_column_unit_price(), true],
+  [m.billing_invoice_column_net(), true],
+  [vatLabel(), true],
+  [m.billing_invoice_column_gross(), true],
+];
 const FIGURE_CELL = "px-2 py-2 text-right whitespace-nowrap tabular-nums";
 
 function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
-  const basis = invoice.pricesIncludeVat ? "unit prices include VAT" : "unit prices exclude VAT";
+  const basis = invoice.pricesIncludeVat ? m.billing_invoice_basis_include_vat() : m.billing_invoice_basis_exclude_vat();
   return (
     <div className="mt-6 overflow-x-auto print:overflow-visible">
       <table className="w-full text-left text-sm print:text-xs">
         <caption className="mb-2 text-left">
-          <span className="font-semibold">Items</span> <span className="text-xs text-slate-500">(amounts in KES; {basis})</span>
+          <span className="font-semibold">{m.billing_invoice_items()}</span>{" "}
+          <span className="text-xs text-slate-500">{m.billing_invoice_items_note({ basis })}</span>
         </caption>
         <thead className="bg-slate-100 text-xs font-medium text-slate-600">
           <tr>
             <th scope="col" className="px-2 py-2">
-              Item code
+              {m.billing_invoice_column_item_code()}
             </th>
             <th scope="col" className="px-2 py-2">
-              Description
+              {m.billing_invoices_column_description()}
             </th>
-            {FIGURE_HEADERS.map((header) => (
-              <th key={header} scope="col" className={`px-2 py-2 whitespace-nowrap ${header === "Unit" ? "" : "text-right"}`}>
+            {figureHeaders().map(([header, right]) => (
+              <th key={header} scope="col" className={`px-2 py-2 whitespace-nowrap ${right ? "text-right" : ""}`}>
                 {header}
               </th>
             ))}
@@ -192,7 +205,7 @@ function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
           ) : (
             <tr>
               <td colSpan={8} className="px-3 py-6 text-center text-slate-600">
-                No items.
+                {m.billing_invoice_no_items()}
               </td>
             </tr>
           )}
@@ -207,30 +220,28 @@ function Totals({ invoice }: { invoice: InvoiceDocument }) {
     <div className="mt-4 flex flex-col-reverse gap-4 border-t border-slate-200 pt-4 sm:flex-row sm:justify-between print:flex-row print:justify-between">
       <p className="max-w-sm text-xs text-slate-500" data-testid="vat-note">
         {coveringInvoiceWords(invoice) ??
-          (invoice.pricesIncludeVat
-            ? "Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines."
-            : "Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.")}
+          (invoice.pricesIncludeVat ? m.billing_invoice_vat_note_included() : m.billing_invoice_vat_note_excluded())}
       </p>
       <dl className="grid min-w-72 grid-cols-[1fr_auto] gap-y-1 text-sm">
         {isReceipt(invoice) ? null : (
           <>
-            <dt className="pr-6 text-slate-600">Net (taxable) amount</dt>
+            <dt className="pr-6 text-slate-600">{m.billing_invoice_net_amount()}</dt>
             <dd className="text-right tabular-nums">{formatKes(invoice.netCents)}</dd>
-            <dt className="pr-6 text-slate-600">{VAT_LABEL}</dt>
+            <dt className="pr-6 text-slate-600">{vatLabel()}</dt>
             <dd className="text-right tabular-nums">{formatKes(invoice.vatCents)}</dd>
           </>
         )}
         <dt className="mt-1 border-t border-slate-900 pt-1 pr-6 text-base font-bold">
-          {isReceipt(invoice) ? "Amount received (KES)" : totalLabel(invoice.status)}
+          {isReceipt(invoice) ? m.billing_invoice_amount_received() : totalLabel(invoice.status)}
         </dt>
         <dd className="mt-1 border-t border-slate-900 pt-1 text-right text-base font-bold tabular-nums">{formatKes(invoice.totalCents)}</dd>
         {invoice.credited && invoice.credited.cents > 0 ? (
           <>
-            <dt className="pr-6 text-slate-600">Credited ({invoice.credited.notes.join(", ")})</dt>
+            <dt className="pr-6 text-slate-600">{m.billing_invoice_credited({ notes: invoice.credited.notes.join(", ") })}</dt>
             <dd className="text-right tabular-nums">-{formatKes(invoice.credited.cents)}</dd>
             {invoice.status === "pending" || invoice.status === "overdue" ? (
               <>
-                <dt className="pr-6 font-bold">Amount due (KES)</dt>
+                <dt className="pr-6 font-bold">{m.billing_invoice_amount_due()}</dt>
                 <dd className="text-right font-bold tabular-nums" data-testid="amount-due">
                   {formatKes(amountDueCents(invoice))}
                 </dd>
@@ -254,33 +265,33 @@ function Panel({ title, children, className = "" }: { title: string; children: R
 
 function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
   const payment: [string, ReactNode][] = [
-    ["Status", invoiceStatusWords(invoice)],
-    ["Method", paymentMethodLabel(invoice) ?? "Not paid yet"],
+    [m.billing_status(), invoiceStatusWords(invoice)],
+    [m.billing_invoice_method(), paymentMethodLabel(invoice) ?? m.billing_invoice_not_paid_yet()],
   ];
   // While a transfer is awaited its reference is shown once, with the bank's details.
-  if (invoice.payment.reference && !bankAwaited(invoice)) payment.push(["Reference", invoice.payment.reference]);
-  if (invoice.paidAt) payment.push(["Paid", <When at={invoice.paidAt}>{formatInvoiceDateTime(invoice.paidAt)}</When>]);
+  if (invoice.payment.reference && !bankAwaited(invoice)) payment.push([m.billing_reference(), invoice.payment.reference]);
+  if (invoice.paidAt) payment.push([m.billing_invoice_paid_at(), <When at={invoice.paidAt}>{formatInvoiceDateTime(invoice.paidAt)}</When>]);
   const bank = showsBankDetails(invoice) ? invoice.bank : null;
   return (
     // Two columns: payment and bank details side by side while unpaid, eTIMS under them across both.
     <div className="mt-6 grid gap-4 sm:grid-cols-2 print:grid-cols-2">
-      <Panel title="Payment">
+      <Panel title={m.billing_invoice_payment()}>
         <Details rows={payment} />
       </Panel>
       {bank ? (
-        <Panel title="Pay by bank transfer">
+        <Panel title={m.billing_pay_by_bank_transfer()}>
           <Details
             rows={[
-              ["Bank", bank.bank],
-              ["Branch", bank.branch],
-              ["Account name", bank.accountName],
-              ["Account no.", bank.accountNumber],
-              ["Reference", <span data-testid="transfer-reference">{transferReference(invoice)}</span>],
+              [m.billing_bank(), bank.bank],
+              [m.billing_branch(), bank.branch],
+              [m.billing_account_name(), bank.accountName],
+              [m.billing_invoice_account_no(), bank.accountNumber],
+              [m.billing_reference(), <span data-testid="transfer-reference">{transferReference(invoice)}</span>],
             ]}
           />
         </Panel>
       ) : null}
-      <Panel title="KRA eTIMS" className={bank ? "sm:col-span-2 print:col-span-2" : ""}>
+      <Panel title={m.billing_invoice_etims()} className={bank ? "sm:col-span-2 print:col-span-2" : ""}>
         <Etims etims={invoice.etims} number={invoice.number} />
       </Panel>
     </div>
@@ -288,16 +299,16 @@ function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
 }
 
 function Etims({ etims, number }: { etims: InvoiceDocument["etims"]; number: string }) {
-  if (!etims.cuSerial && !etims.cuInvoiceNumber) return <p className="text-sm font-semibold text-amber-800">{ETIMS_PENDING_TEXT}</p>;
+  if (!etims.cuSerial && !etims.cuInvoiceNumber) return <p className="text-sm font-semibold text-amber-800">{etimsPendingText()}</p>;
   return (
     <>
       <Details
         rows={[
-          ["CU serial no.", etims.cuSerial ?? "-"],
-          ["CU invoice no.", etims.cuInvoiceNumber ?? "-"],
+          [m.billing_invoice_cu_serial(), etims.cuSerial ?? "-"],
+          [m.billing_invoice_cu_invoice(), etims.cuInvoiceNumber ?? "-"],
         ]}
       />
-      {etims.qrUrl ? <EtimsQr url={etims.qrUrl} label={`KRA eTIMS QR code for ${number}`} /> : null}
+      {etims.qrUrl ? <EtimsQr url={etims.qrUrl} label={m.billing_invoice_etims_qr({ number })} /> : null}
     </>
   );
 }

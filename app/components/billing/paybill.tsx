@@ -1,4 +1,5 @@
 import { formatKes } from "~/lib/invoice";
+import { m } from "~/paraglide/messages";
 
 /**
  * The other way to pay by M-Pesa: to Jumbe's paybill from the phone's own menu, with the organisation's
@@ -8,8 +9,8 @@ import { formatKes } from "~/lib/invoice";
 export function PaybillDetails({
   paybill,
   amountCents,
-  title = "Or pay with M-Pesa Paybill",
-  note = "What you send goes to your wallet once M-Pesa confirms it. Keep the M-Pesa message as your receipt.",
+  title = m.billing_paybill_title(),
+  note = m.billing_paybill_note(),
   level = 2,
   className = "",
 }: {
@@ -30,19 +31,19 @@ export function PaybillDetails({
       <Heading id="paybill-title" className="font-semibold text-slate-900">
         {title}
       </Heading>
-      <p className="mt-1">On your phone: M-Pesa, Lipa na M-Pesa, Pay Bill.</p>
+      <p className="mt-1">{m.billing_paybill_steps()}</p>
       <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5">
-        <dt className="text-slate-500">Business number</dt>
+        <dt className="text-slate-500">{m.billing_paybill_business_number()}</dt>
         <dd className="font-mono font-semibold break-all text-slate-900" data-testid="paybill-business-number">
           {paybill.businessNumber}
         </dd>
-        <dt className="text-slate-500">Account number</dt>
+        <dt className="text-slate-500">{m.billing_account_number()}</dt>
         <dd className="font-mono font-semibold break-all text-slate-900" data-testid="paybill-account-number">
           {paybill.accountNumber}
         </dd>
         {amountCents ? (
           <>
-            <dt className="text-slate-500">Amount</dt>
+            <dt className="text-slate-500">{m.billing_amount()}</dt>
             <dd className="font-semibold text-slate-900">{formatKes(amountCents)}</dd>
           </>
         ) : null}

@@ -3,6 +3,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from "~/components
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyWalletAlertsSchema = lazySchema(() => import("~/lib/schemas/billing"), "WalletAlertsSchema");
@@ -39,36 +40,34 @@ export function WalletAlertsForm({
     <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-1">
       <FormError id={form.errorId} errors={form.errors} />
       <Field
-        label="Low-balance alert (KES)"
+        label={m.billing_alerts_low_balance_label()}
         inputMode="numeric"
         className="sm:max-w-xs"
-        hint="Owners and admins get an e-mail and a notification when the balance falls below this. Empty: no alert."
+        hint={m.billing_alerts_low_balance_hint()}
         errors={fields.lowBalance.errors}
         {...getInputProps(fields.lowBalance, { type: "text" })}
         key={fields.lowBalance.key}
       />
       <fieldset className="mt-2 rounded-lg border border-slate-200 p-4">
-        <legend className="px-1 text-sm font-medium text-slate-700">Send me an M-Pesa prompt when my balance falls below</legend>
-        <p className="mb-3 text-xs text-slate-500">
-          You still approve each prompt on the phone with your PIN. Leave all three empty to turn it off.
-        </p>
+        <legend className="px-1 text-sm font-medium text-slate-700">{m.billing_alerts_prompt_legend()}</legend>
+        <p className="mb-3 text-xs text-slate-500">{m.billing_alerts_prompt_note()}</p>
         <div className="grid gap-x-3 sm:grid-cols-3">
           <Field
-            label="Balance below (KES)"
+            label={m.billing_alerts_below_label()}
             inputMode="numeric"
             errors={fields.autoTopupBelow.errors}
             {...getInputProps(fields.autoTopupBelow, { type: "text" })}
             key={fields.autoTopupBelow.key}
           />
           <Field
-            label="Prompt amount (KES)"
+            label={m.billing_alerts_amount_label()}
             inputMode="numeric"
             errors={fields.autoTopupAmount.errors}
             {...getInputProps(fields.autoTopupAmount, { type: "text" })}
             key={fields.autoTopupAmount.key}
           />
           <Field
-            label="Phone to prompt"
+            label={m.billing_alerts_phone_label()}
             inputMode="tel"
             autoComplete="tel"
             errors={fields.autoTopupPhone.errors}
@@ -79,7 +78,7 @@ export function WalletAlertsForm({
       </fieldset>
       <div className="mt-3">
         <Button type="submit" name="intent" value="alerts" pending={busy}>
-          Save alerts
+          {m.billing_alerts_save()}
         </Button>
       </div>
     </Form>

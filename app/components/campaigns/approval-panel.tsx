@@ -12,6 +12,8 @@ import { TextareaField } from "~/components/ui/field";
 
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
+import { m } from "~/paraglide/messages";
+
 import type { CampaignView } from "./campaign-page-types";
 
 // Loaded when the form is first used (decision 061).
@@ -24,7 +26,6 @@ const lazyDeclineSchema = lazySchema(() => import("~/lib/schemas/approval"), "De
  */
 export function ApprovalPanel({
   campaign,
-  what,
   canDecide,
   isAuthor,
   madeWithApiKey,
@@ -33,7 +34,6 @@ export function ApprovalPanel({
   result,
 }: {
   campaign: CampaignView;
-  what: string;
   canDecide: boolean;
   isAuthor: boolean;
   madeWithApiKey: boolean;
@@ -43,63 +43,74 @@ export function ApprovalPanel({
 }) {
   const approval = campaign.approval!;
   const [form, fields] = useSchemaForm(lazyDeclineSchema, result, { id: "decline" });
-  const author = campaign.createdBy ? campaign.createdBy.name : madeWithApiKey ? "the API" : "the API (or a member since removed)";
+  const broadcast = campaign.kind === "broadcast";
+  const author = campaign.createdBy
+    ? campaign.createdBy.name
+    : madeWithApiKey
+      ? m.messaging_approval_author_api()
+      : m.messaging_approval_author_api_or_removed();
   const waiting = campaign.status === "awaiting_approval";
   const scheduled = campaign.scheduledFor && campaign.audienceSize === null;
   const late = scheduled && timePassed;
   const onApproval = !scheduled
-    ? "Approving sends it now."
+    ? m.messaging_approval_sends_now()
     : late
-      ? "Its scheduled time has passed: approving sends it now."
-      : `Approving schedules it for ${formatWhen(campaign.scheduledFor!)}.`;
+      ? m.messaging_approval_time_passed()
+      : m.messaging_approval_schedules({ when: formatWhen(campaign.scheduledFor!) });
   if (!waiting)
     return (
       <section
-        aria-label="Approval"
+        aria-label={m.messaging_approval_label()}
         className={`rounded-lg border px-4 py-3 text-sm ${approval.declinedAt ? "border-red-200 bg-red-50 text-red-900" : "border-brand-200 bg-brand-50 text-brand-900"}`}
       >
         {approval.declinedAt ? (
           <p>
-            Declined by {approval.declinedBy} on {formatWhen(approval.declinedAt)}: <q>{approval.declineReason}</q>
+            {m.messaging_approval_declined_by({ name: approval.declinedBy ?? "", when: formatWhen(approval.declinedAt) })}{" "}
+            <q>{approval.declineReason}</q>
           </p>
         ) : approval.approvedAt ? (
-          <p>
-            Approved by {approval.approvedBy} on {formatWhen(approval.approvedAt)}.
-          </p>
+          <p>{m.messaging_approval_approved_by({ name: approval.approvedBy ?? "", when: formatWhen(approval.approvedAt) })}</p>
         ) : null}
       </section>
     );
   return (
-    <section aria-label="Approval" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-      <h2 className="font-semibold">Awaiting approval</h2>
+    <section
+      aria-label={m.messaging_approval_label()}
+      className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
+      <h2 className="font-semibold">{m.messaging_status_awaiting_approval()}</h2>
       <p className="mt-1">
-        Asked for by {author}
-        {approval.requestedAt ? ` on ${formatWhen(approval.requestedAt)}` : ""}. It reaches more people than the organisation&apos;s
-        approval threshold, so nothing is sent until an owner or admin{" "}
-        {madeWithApiKey ? "who has never revealed the API key it was made with" : "other than its author"} approves it.
+        {approval.requestedAt
+          ? m.messaging_approval_asked_by_on({ name: author, when: formatWhen(approval.requestedAt) })
+          : m.messaging_approval_asked_by({ name: author })}{" "}
+        {madeWithApiKey ? m.messaging_approval_threshold_api_key() : m.messaging_approval_threshold_author()}
       </p>
-      {isAuthor ? <p className="mt-1">You made this {what}: another owner or admin must approve it. You can still cancel it.</p> : null}
+      {isAuthor ? (
+        <p className="mt-1">{broadcast ? m.messaging_approval_you_made_broadcast() : m.messaging_approval_you_made_campaign()}</p>
+      ) : null}
       {keyHolderWords ? <p className="mt-1">{keyHolderWords}</p> : null}
       {canDecide ? (
         <div className="mt-3 grid gap-4 sm:grid-cols-2 sm:items-start">
           <Form method="post">
             <p className="mb-2">{onApproval}</p>
-            <Button type="submit" name="intent" value="approve" pendingText="Approving...">
-              <CheckCircle2 className="size-4" aria-hidden /> Approve {what}
+            <Button type="submit" name="intent" value="approve" pendingText={m.messaging_approval_approving()}>
+              <CheckCircle2 className="size-4" aria-hidden />{" "}
+              {broadcast ? m.messaging_approval_approve_broadcast() : m.messaging_approval_approve_campaign()}
             </Button>
           </Form>
           <Form method="post" {...getFormProps(form)}>
             <TextareaField
-              label="Reason for declining"
+              label={m.messaging_approval_reason_label()}
               markRequired
               rows={2}
               errors={fields.reason.errors}
-              hint="The author sees it. Declined, it is cancelled."
+              hint={m.messaging_approval_reason_hint()}
               {...getTextareaProps(fields.reason)}
               key={fields.reason.key}
             />
-            <Button type="submit" name="intent" value="decline" variant="danger" pendingText="Declining...">
-              <XCircle className="size-4" aria-hidden /> Decline {what}
+            <Button type="submit" name="intent" value="decline" variant="danger" pendingText={m.messaging_approval_declining()}>
+              <XCircle className="size-4" aria-hidden />{" "}
+              {broadcast ? m.messaging_approval_decline_broadcast() : m.messaging_approval_decline_campaign()}
             </Button>
           </Form>
         </div>

@@ -3,6 +3,7 @@ import { LIST_MAX } from "~/lib/campaign-form";
 import { formatNumber, zoneWords } from "~/lib/dates";
 import { Card } from "~/components/ui/card";
 import { CheckboxField, Field, FileField, SelectField, TextareaField } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
 import type { CampaignChoices, CampaignErrors } from "./types";
 
 /** Who gets it: a segment, tags, everyone who opted in, pasted or uploaded numbers, in any mix. */
@@ -18,10 +19,8 @@ export function AudienceCard({
   return (
     <Card>
       <fieldset aria-describedby={errors.audience ? "audience-error" : undefined}>
-        <legend className="font-semibold text-slate-900">Audience</legend>
-        <p className="mt-0.5 text-sm text-slate-600">
-          Any mix: everyone they name gets it once. Marketing goes only to people who opted in.
-        </p>
+        <legend className="font-semibold text-slate-900">{m.messaging_campaigns_col_audience()}</legend>
+        <p className="mt-0.5 text-sm text-slate-600">{m.messaging_form_audience_intro()}</p>
         {errors.audience ? (
           <p id="audience-error" role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
             {errors.audience}
@@ -29,32 +28,39 @@ export function AudienceCard({
         ) : null}
         <div className="mt-4 grid gap-x-4 sm:grid-cols-2">
           <SelectField
-            label="Segment"
+            label={m.messaging_segments_col_segment()}
             name="segment"
             defaultValue={values.segment}
-            options={[{ value: "", label: "No segment" }, ...choices.segments.map((s) => ({ value: s.id, label: s.name }))]}
+            options={[
+              { value: "", label: m.messaging_form_no_segment() },
+              ...choices.segments.map((s) => ({ value: s.id, label: s.name })),
+            ]}
           />
           <Field
-            label="Tags"
+            label={m.messaging_contact_field_tags()}
             name="tags"
             defaultValue={values.tags}
-            placeholder="e.g. nakuru, vip"
-            hint={choices.tags.length ? `Yours: ${choices.tags.slice(0, 12).join(", ")}${choices.tags.length > 12 ? "…" : ""}` : undefined}
+            placeholder={m.messaging_form_tags_placeholder()}
+            hint={
+              choices.tags.length
+                ? m.messaging_form_tags_yours({ tags: `${choices.tags.slice(0, 12).join(", ")}${choices.tags.length > 12 ? "…" : ""}` })
+                : undefined
+            }
           />
         </div>
-        <CheckboxField label="Everyone who opted in" name="everyone" defaultChecked={values.everyone} className="mb-4" />
+        <CheckboxField label={m.messaging_form_everyone()} name="everyone" defaultChecked={values.everyone} className="mb-4" />
         <div className="grid gap-x-4 sm:grid-cols-2">
           <TextareaField
-            label="Phone numbers"
+            label={m.messaging_form_phones()}
             name="phones"
             defaultValue={values.phones}
-            hint="Pasted: one a line, or separated by commas (0712 345 678 or +254 712 345 678)."
+            hint={m.messaging_form_phones_hint()}
           />
           <FileField
-            label="Or upload a list"
+            label={m.messaging_form_upload_list()}
             name="file"
             accept=".csv,.txt,text/csv,text/plain"
-            hint={`A CSV or text file of up to ${formatNumber(LIST_MAX)} numbers.`}
+            hint={m.messaging_form_upload_hint({ max: formatNumber(LIST_MAX) })}
           />
         </div>
       </fieldset>
@@ -67,25 +73,25 @@ export function WhenCard({ values, errors }: { values: CampaignFormValues; error
   return (
     <Card>
       <fieldset>
-        <legend className="font-semibold text-slate-900">When</legend>
+        <legend className="font-semibold text-slate-900">{m.messaging_form_when()}</legend>
         <div className="mt-3 flex flex-wrap gap-6 text-sm">
           <label className="flex items-center gap-2">
-            <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Send now
+            <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> {m.messaging_form_send_now()}
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="when" value="later" defaultChecked={values.when === "later"} /> Schedule
+            <input type="radio" name="when" value="later" defaultChecked={values.when === "later"} /> {m.messaging_form_schedule()}
           </label>
         </div>
         <div className="mt-4 grid gap-x-4 sm:grid-cols-2">
           <Field
-            label="Date"
+            label={m.messaging_fields_type_date()}
             type="date"
             name="date"
             defaultValue={values.date}
             errors={errors.scheduledFor ? [errors.scheduledFor] : undefined}
-            hint={`${zoneWords()}, your organisation's time zone. Used when Schedule is chosen.`}
+            hint={m.messaging_form_date_hint({ zone: zoneWords() })}
           />
-          <Field label="Time" type="time" name="time" defaultValue={values.time} />
+          <Field label={m.messaging_form_time()} type="time" name="time" defaultValue={values.time} />
         </div>
       </fieldset>
     </Card>

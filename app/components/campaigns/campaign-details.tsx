@@ -2,6 +2,7 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { Card, CardHeader } from "~/components/ui/card";
 import { SummaryList } from "~/components/ui/summary";
+import { m } from "~/paraglide/messages";
 import type { CampaignView } from "./campaign-page-types";
 
 /** The audience, the template's values in words, the cost and the times, and who was left out. */
@@ -18,16 +19,16 @@ export function CampaignDetails({
 }) {
   return (
     <Card>
-      <CardHeader title="Details" />
+      <CardHeader title={m.messaging_campaign_details_title()} />
       <SummaryList
         className="mt-4"
         items={[
-          { label: "Audience", value: campaign.audienceLabel },
-          ...(templateValues.headerFile ? [{ label: "Header file", value: templateValues.headerFile }] : []),
+          { label: m.messaging_campaigns_col_audience(), value: campaign.audienceLabel },
+          ...(templateValues.headerFile ? [{ label: m.messaging_campaign_details_header_file(), value: templateValues.headerFile }] : []),
           ...(templateValues.buttons.length
             ? [
                 {
-                  label: "Button values",
+                  label: m.messaging_campaign_details_button_values(),
                   value: (
                     <ul>
                       {templateValues.buttons.map((words) => (
@@ -39,21 +40,32 @@ export function CampaignDetails({
               ]
             : []),
           {
-            label: "Audience size",
-            value: campaign.audienceSize === null ? "Counted when it starts" : formatNumber(campaign.audienceSize),
+            label: m.messaging_campaign_details_audience_size(),
+            value: campaign.audienceSize === null ? m.messaging_campaign_details_counted_at_start() : formatNumber(campaign.audienceSize),
           },
           {
-            label: "Estimated cost",
+            label: m.messaging_estimated_cost(),
             value: campaign.estimatedCostKes === null ? "" : formatKes(Math.round(campaign.estimatedCostKes * 100)),
           },
-          { label: "Scheduled for", value: campaign.scheduledFor ? formatWhen(campaign.scheduledFor) : "Not scheduled" },
-          { label: "Started", value: campaign.startedAt ? formatWhen(campaign.startedAt) : "Not yet" },
-          { label: campaign.finishedAt ? "Ended" : "Created", value: formatWhen(campaign.finishedAt ?? campaign.createdAt) },
+          {
+            label: m.messaging_campaigns_col_scheduled_for(),
+            value: campaign.scheduledFor ? formatWhen(campaign.scheduledFor) : m.messaging_campaign_details_not_scheduled(),
+          },
+          {
+            label: m.messaging_campaign_details_started(),
+            value: campaign.startedAt ? formatWhen(campaign.startedAt) : m.messaging_campaign_details_not_yet(),
+          },
+          {
+            label: campaign.finishedAt ? m.messaging_campaigns_col_ended() : m.messaging_campaigns_col_created(),
+            value: formatWhen(campaign.finishedAt ?? campaign.createdAt),
+          },
         ]}
       />
       {leftOutTotal ? (
         <div className="mt-4">
-          <h3 className="text-sm font-semibold text-slate-900">Left out: {formatNumber(leftOutTotal)}</h3>
+          <h3 className="text-sm font-semibold text-slate-900">
+            {m.messaging_campaign_details_left_out({ count: formatNumber(leftOutTotal) })}
+          </h3>
           <ul className="mt-1 list-disc pl-5 text-sm text-slate-700">
             {leftOut.map((r) => (
               <li key={r.reason}>

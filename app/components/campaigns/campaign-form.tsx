@@ -8,6 +8,7 @@ import { Field, FormError, SelectField } from "~/components/ui/field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { AudienceCard, WhenCard } from "./audience-fields";
 import { Placeholders } from "./placeholders";
+import { m } from "~/paraglide/messages";
 import type { CampaignChoices, CampaignErrors, TemplateChoice } from "./types";
 
 type FieldName = keyof CampaignErrors;
@@ -40,7 +41,7 @@ export function CampaignForm({
       encType="multipart/form-data"
       {...getFormProps(form)}
       className="space-y-6"
-      aria-label={kind === "broadcast" ? "Quick Broadcast" : "New Campaign"}
+      aria-label={kind === "broadcast" ? m.messaging_new_title_broadcast() : m.messaging_new_title_campaign()}
     >
       <FormError id={form.errorId} errors={form.errors} />
       <MessageCard kind={kind} choices={choices} values={values} errors={errors} />
@@ -48,10 +49,10 @@ export function CampaignForm({
       {kind === "campaign" ? <WhenCard values={values} errors={errors} /> : null}
       <div className="flex justify-end gap-2">
         <ButtonLink to={cancelTo} variant="secondary">
-          Cancel
+          {m.messaging_cancel()}
         </ButtonLink>
-        <Button type="submit" name="intent" value="review" pendingText="Counting the audience...">
-          Review
+        <Button type="submit" name="intent" value="review" pendingText={m.messaging_form_counting()}>
+          {m.messaging_form_review()}
         </Button>
       </div>
     </Form>
@@ -79,20 +80,20 @@ function MessageCard({
   for (const t of choices.templates) byName.set(t.name, [...(byName.get(t.name) ?? []), t]);
   return (
     <Card>
-      <CardHeader title="Message" />
+      <CardHeader title={m.messaging_form_message_title()} />
       <div className="mt-4 grid gap-x-4 sm:grid-cols-2">
         <Field
-          label={kind === "broadcast" ? "Name (optional)" : "Campaign name"}
+          label={kind === "broadcast" ? m.messaging_form_name_optional() : m.messaging_form_campaign_name()}
           name="name"
           defaultValue={values.name}
           maxLength={80}
           markRequired={kind === "campaign"}
           errors={errors.name ? [errors.name] : undefined}
-          placeholder={kind === "broadcast" ? "Quick broadcast: the template's name" : "e.g. December dividend notice"}
+          placeholder={kind === "broadcast" ? m.messaging_form_name_placeholder_broadcast() : m.messaging_form_name_placeholder_campaign()}
         />
         {choices.senders.length ? (
           <SelectField
-            label="Send from"
+            label={m.messaging_form_send_from()}
             name="from"
             defaultValue={values.from || choices.senders[0]?.phoneNumberId}
             errors={errors.from ? [errors.from] : undefined}
@@ -100,11 +101,11 @@ function MessageCard({
           />
         ) : (
           <div>
-            <p className="mb-1 block text-sm font-medium text-slate-700">Send from</p>
+            <p className="mb-1 block text-sm font-medium text-slate-700">{m.messaging_form_send_from()}</p>
             <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900" id="from-error">
-              {errors.from ?? "No WhatsApp number is connected."}{" "}
+              {errors.from ?? m.messaging_form_no_number()}{" "}
               <Link to={href("/whatsapp")} className="font-semibold underline">
-                Connect one
+                {m.messaging_form_connect_one()}
               </Link>
             </p>
           </div>
@@ -113,7 +114,7 @@ function MessageCard({
       {choices.templates.length ? (
         <div className="flex flex-wrap items-end gap-3">
           <SelectField
-            label="Approved template"
+            label={m.messaging_form_approved_template()}
             name="template"
             className="min-w-64 flex-1"
             markRequired
@@ -121,7 +122,7 @@ function MessageCard({
             data-redraws="campaign-placeholders"
             errors={errors.template ? [errors.template] : undefined}
           >
-            <option value="">Choose a template</option>
+            <option value="">{m.messaging_form_choose_template()}</option>
             {[...byName].map(([name, list]) => (
               <optgroup key={name} label={name}>
                 {list.map((t) => (
@@ -133,16 +134,16 @@ function MessageCard({
             ))}
           </SelectField>
           <Button type="submit" name="intent" value="choose" variant="secondary" className="mb-6" data-redraw-fallback>
-            Show its placeholders
+            {m.messaging_form_show_placeholders()}
           </Button>
         </div>
       ) : (
         <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900" id="template-error">
-          {errors.template ?? "You have no approved templates yet."}{" "}
+          {errors.template ?? m.messaging_form_no_templates()}{" "}
           <Link to={href("/templates/new")} className="font-semibold underline">
-            Create a template
+            {m.messaging_form_create_template()}
           </Link>{" "}
-          and wait for Meta&apos;s approval.
+          {m.messaging_form_wait_for_meta()}
         </p>
       )}
       <div id="campaign-placeholders">

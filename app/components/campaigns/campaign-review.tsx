@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
 import { Notice } from "~/components/ui/notice";
+import { m } from "~/paraglide/messages";
 
 /** The form's values as hidden fields: the review posts them again with the chosen button. */
 function hiddenFields(values: CampaignFormValues): [string, string][] {
@@ -38,58 +39,67 @@ function hiddenFields(values: CampaignFormValues): [string, string][] {
 export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKind; values: CampaignFormValues; review: CampaignReview }) {
   const leftOutTotal = review.leftOut.reduce((sum, r) => sum + r.count, 0);
   return (
-    <Form method="post" className="space-y-6" aria-label="Review">
+    <Form method="post" className="space-y-6" aria-label={m.messaging_form_review()}>
       {hiddenFields(values).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <Card>
         <CardHeader
           title={review.name}
-          description={review.when ? `Scheduled for ${review.when} (${zoneWords()})` : "Sends as soon as you confirm"}
+          description={
+            review.when ? m.messaging_review_scheduled_for({ when: review.when, zone: zoneWords() }) : m.messaging_review_sends_on_confirm()
+          }
         />
         <SummaryList
           className="mt-4"
           items={[
-            { label: "Will receive it", value: <span data-testid="review-recipients">{formatNumber(review.recipients)}</span> },
-            { label: "Left out", value: formatNumber(leftOutTotal) },
             {
-              label: "Estimated cost",
+              label: m.messaging_review_will_receive(),
+              value: <span data-testid="review-recipients">{formatNumber(review.recipients)}</span>,
+            },
+            { label: m.messaging_result_left_out(), value: formatNumber(leftOutTotal) },
+            {
+              label: m.messaging_estimated_cost(),
               value: (
                 <span data-testid="review-cost">
                   {formatKes(review.costCents)}{" "}
                   <span className="text-xs text-slate-500">
                     {review.includedLeft === null
-                      ? `(${formatKes(review.perMessageCents)} a message, from your wallet)`
-                      : `(your plan includes ${formatNumber(review.includedLeft)} more messages this month; ${formatKes(review.perMessageCents)} each beyond)`}
+                      ? m.messaging_review_cost_wallet({ price: formatKes(review.perMessageCents) })
+                      : m.messaging_review_cost_plan({
+                          count: formatNumber(review.includedLeft),
+                          price: formatKes(review.perMessageCents),
+                        })}
                   </span>
                 </span>
               ),
             },
-            { label: "From", value: review.from },
-            { label: "Template", value: review.template },
-            { label: "Audience", value: review.audience },
+            { label: m.messaging_review_from(), value: review.from },
+            { label: m.messaging_campaigns_col_template(), value: review.template },
+            { label: m.messaging_campaigns_col_audience(), value: review.audience },
           ]}
         />
         {review.walletAvailableCents !== null ? (
           <div className="mt-4" data-testid="review-balance-warning">
-            <Notice tone="warning" title="Your wallet cannot pay for all of it">
-              The estimate is {formatKes(review.costCents)} and your wallet has {formatKes(review.walletAvailableCents)} available. Messages
-              stop when the money runs out, and the {kind} pauses until a top-up covers the rest.{" "}
+            <Notice tone="warning" title={m.messaging_review_wallet_title()}>
+              {(kind === "broadcast" ? m.messaging_review_wallet_body_broadcast : m.messaging_review_wallet_body_campaign)({
+                cost: formatKes(review.costCents),
+                available: formatKes(review.walletAvailableCents),
+              })}{" "}
               <Link to="/billing" className="font-semibold underline">
-                Top up your wallet
+                {m.messaging_review_wallet_top_up()}
               </Link>
             </Notice>
           </div>
         ) : null}
         {review.approvalThreshold !== null ? (
           <p role="note" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            It reaches more than {formatNumber(review.approvalThreshold)} people, your organisation&apos;s approval threshold: confirming
-            puts it to approval, and nothing is sent until an owner or admin other than you approves it.
+            {m.messaging_review_approval_note({ threshold: formatNumber(review.approvalThreshold) })}
           </p>
         ) : null}
         {review.leftOut.length ? (
           <div className="mt-4">
-            <h3 className="text-sm font-semibold text-slate-900">Who is left out, and why</h3>
+            <h3 className="text-sm font-semibold text-slate-900">{m.messaging_review_left_out_title()}</h3>
             <ul className="mt-1 list-disc pl-5 text-sm text-slate-700">
               {review.leftOut.map((r) => (
                 <li key={r.reason}>
@@ -101,21 +111,23 @@ export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKin
         ) : null}
       </Card>
       <Card>
-        <CardHeader title="Preview" description="The first messages as the people will read them." />
-        <MessagePreviewList className="mt-4" messages={review.preview} empty="Nobody in this audience can receive it." />
+        <CardHeader title={m.messaging_review_preview_title()} description={m.messaging_review_preview_description()} />
+        <MessagePreviewList className="mt-4" messages={review.preview} empty={m.messaging_review_preview_empty()} />
       </Card>
       <div className="flex flex-wrap justify-end gap-2">
         <Button type="submit" name="intent" value="back" variant="secondary">
-          Back
+          {m.messaging_back()}
         </Button>
         {kind === "campaign" ? (
-          <Button type="submit" name="intent" value="draft" variant="secondary" pendingText="Saving...">
-            <Save className="size-4" aria-hidden /> Save as draft
+          <Button type="submit" name="intent" value="draft" variant="secondary" pendingText={m.messaging_saving()}>
+            <Save className="size-4" aria-hidden /> {m.messaging_review_save_draft()}
           </Button>
         ) : null}
-        <Button type="submit" name="intent" value="confirm" pendingText="Starting..." disabled={review.recipients === 0}>
+        <Button type="submit" name="intent" value="confirm" pendingText={m.messaging_starting()} disabled={review.recipients === 0}>
           {review.when ? <CalendarClock className="size-4" aria-hidden /> : <Send className="size-4" aria-hidden />}
-          {review.when ? "Confirm and schedule" : `Confirm and send to ${formatNumber(review.recipients)}`}
+          {review.when
+            ? m.messaging_review_confirm_schedule()
+            : m.messaging_review_confirm_send({ count: formatNumber(review.recipients) })}
         </Button>
       </div>
     </Form>

@@ -12,6 +12,8 @@ import { Field, SelectField } from "~/components/ui/field";
 
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
+import { m } from "~/paraglide/messages";
+
 // Loaded when the form is first used (decision 061).
 const lazyAddContactSchema = lazySchema(() => import("~/lib/schemas/contacts"), "AddContactSchema");
 
@@ -27,37 +29,32 @@ export function AddContactDialog({
 }) {
   const [form, fields] = useSchemaForm(lazyAddContactSchema, lastResult, { id: "add-contact" });
   return (
-    <UrlDialog
-      name="add"
-      searchParams={search}
-      title="Add contact"
-      description="One contact per number: 0712 345 678 and +254 712 345 678 are the same person."
-    >
+    <UrlDialog name="add" searchParams={search} title={m.messaging_contacts_add()} description={m.messaging_contacts_add_description()}>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-1">
         <ContactIdentityFields formErrors={form.errors} fields={fields} />
         <SelectField
-          label="Consent to marketing messages"
+          label={m.messaging_contacts_add_consent_label()}
           errors={fields.consent.errors}
           {...getSelectProps(fields.consent)}
           key={fields.consent.key}
         >
-          <option value="">Not recorded</option>
-          <option value="yes">Yes, they agreed</option>
-          <option value="no">No, they refused</option>
+          <option value="">{m.messaging_contacts_add_consent_unrecorded()}</option>
+          <option value="yes">{m.messaging_contacts_add_consent_yes()}</option>
+          <option value="no">{m.messaging_contacts_add_consent_no()}</option>
         </SelectField>
         <Field
-          label="Evidence"
-          hint="How they agreed or refused: the form, the message, the conversation."
+          label={m.messaging_contact_evidence_label()}
+          hint={m.messaging_contacts_add_evidence_hint()}
           errors={fields.evidence.errors}
           {...getInputProps(fields.evidence, { type: "text" })}
           key={fields.evidence.key}
         />
         <div className="flex justify-end gap-2 pt-2">
           <ButtonLink to={closeDialogHref(search)} variant="secondary" replace>
-            Cancel
+            {m.messaging_cancel()}
           </ButtonLink>
-          <Button type="submit" name="intent" value="add" pending={busy} pendingText="Adding...">
-            Add contact
+          <Button type="submit" name="intent" value="add" pending={busy} pendingText={m.messaging_adding()}>
+            {m.messaging_contacts_add()}
           </Button>
         </div>
       </Form>

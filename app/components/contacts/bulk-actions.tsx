@@ -3,6 +3,8 @@ import { Tag, Trash2, X } from "~/components/ui/icons";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { UrlDialog } from "~/components/ui/dialog";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 type FilterParams = Record<string, string | undefined>;
 
@@ -20,29 +22,36 @@ export function BulkBar({
     <Form
       method="post"
       id="contacts-bulk"
-      aria-label="Bulk actions"
+      aria-label={m.messaging_bulk_label()}
       className="flex flex-wrap items-end gap-3 border-b border-slate-100 px-4 py-3"
     >
       {Object.entries(filterParams).map(([key, value]) => (value ? <input key={key} type="hidden" name={key} value={value} /> : null))}
       <SelectField
-        label="Apply to"
+        label={m.messaging_bulk_apply_to()}
         name="scope"
         className="min-w-48"
         options={[
-          { value: "selected", label: "The ticked contacts" },
-          { value: "all", label: `All ${matchingText} matching` },
+          { value: "selected", label: m.messaging_bulk_scope_selected() },
+          { value: "all", label: m.messaging_bulk_scope_all({ count: matchingText }) },
         ]}
       />
-      <Field label="Tags" name="tags" placeholder="e.g. vip, nairobi" className="min-w-48" />
+      <Field label={m.messaging_contact_field_tags()} name="tags" placeholder={m.messaging_bulk_tags_placeholder()} className="min-w-48" />
       <div className="flex flex-wrap gap-2 pb-6">
-        <Button type="submit" name="intent" value="tag" variant="secondary" pending={busy("tag")} pendingText="Tagging...">
-          <Tag className="size-4" aria-hidden /> Add tags
+        <Button type="submit" name="intent" value="tag" variant="secondary" pending={busy("tag")} pendingText={m.messaging_bulk_tagging()}>
+          <Tag className="size-4" aria-hidden /> {m.messaging_bulk_add_tags()}
         </Button>
-        <Button type="submit" name="intent" value="untag" variant="secondary" pending={busy("untag")} pendingText="Untagging...">
-          <X className="size-4" aria-hidden /> Remove tags
+        <Button
+          type="submit"
+          name="intent"
+          value="untag"
+          variant="secondary"
+          pending={busy("untag")}
+          pendingText={m.messaging_bulk_untagging()}
+        >
+          <X className="size-4" aria-hidden /> {m.messaging_bulk_remove_tags()}
         </Button>
-        <Button type="submit" name="intent" value="delete" variant="danger" pending={busy("delete")} pendingText="Deleting...">
-          <Trash2 className="size-4" aria-hidden /> Delete
+        <Button type="submit" name="intent" value="delete" variant="danger" pending={busy("delete")} pendingText={m.messaging_deleting()}>
+          <Trash2 className="size-4" aria-hidden /> {m.messaging_delete()}
         </Button>
       </div>
     </Form>
@@ -66,10 +75,14 @@ export function DeleteContactsDialog({ search, confirm, filterParams, filterQuer
       searchParams={search}
       title={
         confirm.scope === "all"
-          ? `Delete all ${matchingText} matching contacts?`
-          : `Delete ${confirm.ids.length} contact${confirm.ids.length === 1 ? "" : "s"}?`
+          ? m.messaging_bulk_delete_all_title({ count: matchingText })
+          : byCount(
+              confirm.ids.length,
+              () => m.messaging_bulk_delete_title_one({ count: confirm.ids.length }),
+              () => m.messaging_bulk_delete_title_other({ count: confirm.ids.length }),
+            )
       }
-      description="Their consent records go with them; their messages stay in your history without a name. This cannot be undone."
+      description={m.messaging_bulk_delete_description()}
     >
       <Form method="post" className="flex justify-end gap-2">
         {Object.entries(filterParams).map(([key, value]) => (
@@ -81,10 +94,10 @@ export function DeleteContactsDialog({ search, confirm, filterParams, filterQuer
         ))}
         <input type="hidden" name="confirm" value="yes" />
         <ButtonLink to={`?${filterQuery}`} variant="secondary" replace>
-          Cancel
+          {m.messaging_cancel()}
         </ButtonLink>
-        <Button type="submit" name="intent" value="delete" variant="danger" pending={busy} pendingText="Deleting...">
-          <Trash2 className="size-4" aria-hidden /> Yes, delete
+        <Button type="submit" name="intent" value="delete" variant="danger" pending={busy} pendingText={m.messaging_deleting()}>
+          <Trash2 className="size-4" aria-hidden /> {m.messaging_yes_delete()}
         </Button>
       </Form>
     </UrlDialog>

@@ -3,7 +3,8 @@ import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import type { ContactFilterParams } from "~/lib/contact-filter";
-import { OPT_IN_LABELS, SEEN_LABELS } from "./contact-table";
+import { m } from "~/paraglide/messages";
+import { optInLabels, seenLabels } from "./contact-table";
 
 /** The contact book's filter: a GET form, so the filter lives in the URL. */
 export function ContactFilters({ filterParams, tags }: { filterParams: ContactFilterParams; tags: string[] }) {
@@ -11,13 +12,37 @@ export function ContactFilters({ filterParams, tags }: { filterParams: ContactFi
     <Form
       method="get"
       className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
-      aria-label="Filters"
+      aria-label={m.messaging_filters_label()}
     >
-      <FilterInput label="Search" type="search" name="q" defaultValue={filterParams.q ?? ""} placeholder="Name, number or field value" />
-      <FilterSelect name="tag" label="Tag" value={filterParams.tag} options={tags.map((t) => [t, t])} all="All tags" />
-      <FilterSelect name="optin" label="Opt-in" value={filterParams.optin} options={Object.entries(OPT_IN_LABELS)} all="Any opt-in state" />
-      <FilterSelect name="seen" label="Last seen" value={filterParams.seen} options={SEEN_LABELS} all="Any time" />
-      <Button type="submit">Apply filters</Button>
+      <FilterInput
+        label={m.messaging_search()}
+        type="search"
+        name="q"
+        defaultValue={filterParams.q ?? ""}
+        placeholder={m.messaging_contacts_search_placeholder()}
+      />
+      <FilterSelect
+        name="tag"
+        label={m.messaging_contacts_filter_tag()}
+        value={filterParams.tag}
+        options={tags.map((t) => [t, t])}
+        all={m.messaging_contacts_filter_tag_all()}
+      />
+      <FilterSelect
+        name="optin"
+        label={m.messaging_contacts_filter_optin()}
+        value={filterParams.optin}
+        options={Object.entries(optInLabels())}
+        all={m.messaging_contacts_filter_optin_all()}
+      />
+      <FilterSelect
+        name="seen"
+        label={m.messaging_contacts_filter_seen()}
+        value={filterParams.seen}
+        options={seenLabels()}
+        all={m.messaging_contacts_filter_seen_all()}
+      />
+      <Button type="submit">{m.messaging_apply_filters()}</Button>
     </Form>
   );
 }
@@ -34,7 +59,7 @@ export function SegmentBar({ segments, filterQuery, filtered, canManage }: Segme
   if (!segments.length && !(canManage && filtered)) return null;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
-      {segments.length ? <span className="font-medium text-slate-700">Segments:</span> : null}
+      {segments.length ? <span className="font-medium text-slate-700">{m.messaging_segments_bar_label()}</span> : null}
       {segments.map((s) => (
         <Link
           key={s.id}
@@ -45,11 +70,11 @@ export function SegmentBar({ segments, filterQuery, filtered, canManage }: Segme
         </Link>
       ))}
       <TextLink to={href("/messaging/contacts/segments")} weight="semibold">
-        Manage segments
+        {m.messaging_segments_manage()}
       </TextLink>
       {canManage && filtered ? (
         <TextLink to={`${href("/messaging/contacts/segments")}?${filterQuery}`} weight="semibold">
-          Save this filter as a segment
+          {m.messaging_segments_save_filter_link()}
         </TextLink>
       ) : null}
     </div>

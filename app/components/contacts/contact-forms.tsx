@@ -16,7 +16,9 @@ import { TextLink } from "~/components/ui/text-link";
 
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
-import { SOURCE_LABELS } from "./labels";
+import { m } from "~/paraglide/messages";
+
+import { sourceLabels } from "./labels";
 
 // Loaded when the form is first used (decision 061).
 const lazyConsentSchema = lazySchema(() => import("~/lib/schemas/contacts"), "ConsentSchema");
@@ -49,29 +51,35 @@ export function EditContactCard({
   });
   return (
     <Card>
-      <CardHeader title="Details" />
+      <CardHeader title={m.messaging_contact_details_title()} />
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-4 space-y-1">
         <ContactIdentityFields formErrors={form.errors} fields={inputs} />
         {fields.map((field) => (
           <AttributeInput key={field.key} field={field} value={contact.attributes[field.key]} />
         ))}
         <SelectField
-          label="Language for replies"
+          label={m.messaging_contact_language_label()}
           errors={inputs.language.errors}
           {...getSelectProps(inputs.language)}
           key={inputs.language.key}
         >
-          <option value="">Not known</option>
-          <option value="en">English</option>
-          <option value="sw">Swahili</option>
+          <option value="">{m.messaging_not_known()}</option>
+          <option value="en">{m.messaging_contact_language_en()}</option>
+          <option value="sw">{m.messaging_contact_language_sw()}</option>
         </SelectField>
-        <TextareaField label="Notes" rows={3} errors={inputs.notes.errors} {...getTextareaProps(inputs.notes)} key={inputs.notes.key} />
+        <TextareaField
+          label={m.messaging_contact_notes_label()}
+          rows={3}
+          errors={inputs.notes.errors}
+          {...getTextareaProps(inputs.notes)}
+          key={inputs.notes.key}
+        />
         <p className="text-sm">
-          <TextLink to={href("/messaging/contacts/fields")}>Manage contact fields</TextLink>
+          <TextLink to={href("/messaging/contacts/fields")}>{m.messaging_contact_manage_fields()}</TextLink>
         </p>
         <div className="flex justify-end pt-2">
-          <Button type="submit" name="intent" value="save" pending={busy} pendingText="Saving...">
-            Save contact
+          <Button type="submit" name="intent" value="save" pending={busy} pendingText={m.messaging_saving()}>
+            {m.messaging_contact_save()}
           </Button>
         </div>
       </Form>
@@ -85,9 +93,9 @@ function AttributeInput({ field, value }: { field: AttributeDefinition; value: u
   if (field.type === "boolean")
     return (
       <SelectField label={field.label} name={name} defaultValue={value === true ? "yes" : value === false ? "no" : ""}>
-        <option value="">Not known</option>
-        <option value="yes">Yes</option>
-        <option value="no">No</option>
+        <option value="">{m.messaging_not_known()}</option>
+        <option value="yes">{m.messaging_yes()}</option>
+        <option value="no">{m.messaging_no()}</option>
       </SelectField>
     );
   return (
@@ -109,33 +117,40 @@ export function ConsentCard({ lastResult }: { lastResult: LastResult }) {
   });
   return (
     <Card>
-      <CardHeader
-        title="Record consent"
-        description="Each record is kept in the consent ledger; the latest decides whether marketing may go to them."
-      />
+      <CardHeader title={m.messaging_consent_record_title()} description={m.messaging_consent_record_description()} />
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-4 space-y-1">
-        <SelectField label="Status" errors={inputs.status.errors} {...getSelectProps(inputs.status)} key={inputs.status.key}>
-          <option value="opted_in">Opted in</option>
-          <option value="opted_out">Opted out</option>
+        <SelectField
+          label={m.messaging_consent_status_label()}
+          errors={inputs.status.errors}
+          {...getSelectProps(inputs.status)}
+          key={inputs.status.key}
+        >
+          <option value="opted_in">{m.messaging_optin_opted_in()}</option>
+          <option value="opted_out">{m.messaging_optin_opted_out()}</option>
         </SelectField>
-        <SelectField label="Source" errors={inputs.source.errors} {...getSelectProps(inputs.source)} key={inputs.source.key}>
-          {Object.entries(SOURCE_LABELS).map(([value, label]) => (
+        <SelectField
+          label={m.messaging_consent_source_label()}
+          errors={inputs.source.errors}
+          {...getSelectProps(inputs.source)}
+          key={inputs.source.key}
+        >
+          {Object.entries(sourceLabels()).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </SelectField>
         <Field
-          label="Evidence"
+          label={m.messaging_contact_evidence_label()}
           markRequired
-          hint="How they agreed or refused."
+          hint={m.messaging_consent_evidence_hint()}
           errors={inputs.evidence.errors}
           {...getInputProps(inputs.evidence, { type: "text" })}
           key={inputs.evidence.key}
         />
         <div className="flex justify-end pt-2">
           <Button type="submit" name="intent" value="consent">
-            Record consent
+            {m.messaging_consent_record_title()}
           </Button>
         </div>
       </Form>

@@ -6,26 +6,30 @@ import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { formatWhen } from "~/lib/dates";
-import { OPT_IN_LABELS } from "./labels";
+import { m } from "~/paraglide/messages";
+import { optInLabels } from "./labels";
 
 /** The contact's name, consent state, number and dates, and a Message button for whoever replies. */
 export function ContactHeader({ contact, canMessage }: { contact: ContactView; canMessage: boolean }) {
   return (
     <div>
-      <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
+      <BackLink to={href("/messaging/contacts")}>{m.messaging_center_tab_contacts()}</BackLink>
       <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
         {contact.name}
         <Badge tone={contact.optIn === "opted_in" ? "success" : contact.optIn === "opted_out" ? "danger" : "neutral"}>
-          {OPT_IN_LABELS[contact.optIn]}
+          {optInLabels()[contact.optIn]}
         </Badge>
       </h1>
       <p className="text-slate-600">
-        <span className="tabular-nums">{contact.phone ?? "No number"}</span> · Added {formatWhen(contact.createdAt)} · Last seen{" "}
-        {contact.lastSeenAt ? formatWhen(contact.lastSeenAt) : "never"}
+        <span className="tabular-nums">{contact.phone ?? m.messaging_no_number()}</span> ·{" "}
+        {m.messaging_contact_added_on({ when: formatWhen(contact.createdAt) })} ·{" "}
+        {contact.lastSeenAt
+          ? m.messaging_contact_last_seen_on({ when: formatWhen(contact.lastSeenAt) })
+          : m.messaging_contact_last_seen_never()}
       </p>
       {canMessage && contact.phone ? (
         <ButtonLink to={`${href("/chat/new")}?contact=${contact.id}`} size="sm" className="mt-3">
-          <Send size={16} aria-hidden /> Message
+          <Send size={16} aria-hidden /> {m.messaging_contact_message()}
         </ButtonLink>
       ) : null}
     </div>
@@ -43,28 +47,40 @@ export function ContactConfirmation({ contact, confirm, other }: ContactConfirma
   const here = href("/messaging/contacts/:id", { id: contact.id });
   if (confirm === "delete")
     return (
-      <ConfirmPanel title={`Delete ${contact.name}?`} intent="delete" confirmLabel="Yes, delete" cancelTo={here}>
-        Their consent records go with them; their messages stay in your history, no longer linked to a contact.
+      <ConfirmPanel
+        title={m.messaging_contact_delete_title({ name: contact.name })}
+        intent="delete"
+        confirmLabel={m.messaging_yes_delete()}
+        cancelTo={here}
+      >
+        {m.messaging_contact_delete_body()}
       </ConfirmPanel>
     );
   if (confirm === "erase")
     return (
-      <ConfirmPanel title={`Erase ${contact.name}?`} intent="erase" confirmLabel="Yes, erase everything" cancelTo={here}>
-        For a person who asked to be forgotten (Data Protection Act 2019, s.40): the contact, their consent ledger and the content of their
-        messages are removed for good; the message counts stay. They can be added again only with their fresh consent.
+      <ConfirmPanel
+        title={m.messaging_contact_erase_title({ name: contact.name })}
+        intent="erase"
+        confirmLabel={m.messaging_contact_erase_confirm()}
+        cancelTo={here}
+      >
+        {m.messaging_contact_erase_body()}
       </ConfirmPanel>
     );
   if (confirm === "merge" && other)
     return (
       <ConfirmPanel
-        title={`Merge ${other.name} (${other.phone ?? "no number"}) into ${contact.name}?`}
+        title={m.messaging_contact_merge_title({
+          other: other.name,
+          phone: other.phone ?? m.messaging_no_number_lower(),
+          name: contact.name,
+        })}
         intent="merge"
-        confirmLabel="Yes, merge"
+        confirmLabel={m.messaging_contact_merge_confirm()}
         cancelTo={here}
         fields={{ other: other.id }}
       >
-        {contact.name} keeps its own fields and gains the other&apos;s tags, missing fields, messages and consent events; {other.name} is
-        removed.
+        {m.messaging_contact_merge_body({ name: contact.name, other: other.name })}
       </ConfirmPanel>
     );
   return null;

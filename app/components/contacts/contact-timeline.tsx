@@ -3,14 +3,15 @@ import type { TimelineEntry } from "~/.server/domains/contacts/timeline";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardHeader } from "~/components/ui/card";
 import { formatWhen } from "~/lib/dates";
-import { OPT_IN_LABELS, SOURCE_LABELS } from "./labels";
+import { m } from "~/paraglide/messages";
+import { optInLabels, sourceLabels } from "./labels";
 
 /** The contact's messages and consent events, newest first, with a link to older ones. */
 export function ContactTimeline({ entries, olderHref }: { entries: TimelineEntry[]; olderHref: string | null }) {
   return (
     <Card>
-      <CardHeader title="Timeline" description="Messages and consent events, newest first." />
-      <ol className="mt-4 space-y-3" aria-label="Timeline">
+      <CardHeader title={m.messaging_contact_timeline_title()} description={m.messaging_contact_timeline_description()} />
+      <ol className="mt-4 space-y-3" aria-label={m.messaging_contact_timeline_title()}>
         {entries.length ? (
           entries.map((entry) => (
             <li key={`${entry.kind}-${entry.id}`} className="rounded-lg border border-slate-100 p-3 text-sm">
@@ -19,12 +20,12 @@ export function ContactTimeline({ entries, olderHref }: { entries: TimelineEntry
             </li>
           ))
         ) : (
-          <li className="text-sm text-slate-600">No messages or consent events yet.</li>
+          <li className="text-sm text-slate-600">{m.messaging_contact_timeline_empty()}</li>
         )}
       </ol>
       {olderHref ? (
         <Link to={olderHref} className="mt-3 inline-block text-sm font-semibold text-brand-700 underline">
-          Older events
+          {m.messaging_contact_timeline_older()}
         </Link>
       ) : null}
     </Card>
@@ -32,18 +33,35 @@ export function ContactTimeline({ entries, olderHref }: { entries: TimelineEntry
 }
 
 function TimelineText({ entry }: { entry: TimelineEntry }) {
-  if (entry.kind === "consent")
+  if (entry.kind === "consent") {
+    const sources: Record<string, string> = sourceLabels();
     return (
       <p>
-        <span className="font-medium">{OPT_IN_LABELS[entry.status]}</span> (
-        {SOURCE_LABELS[entry.source as keyof typeof SOURCE_LABELS] ?? entry.source}){entry.evidence ? `: ${entry.evidence}` : ""}
+        <span className="font-medium">{optInLabels()[entry.status]}</span> ({sources[entry.source] ?? entry.source})
+        {entry.evidence ? `: ${entry.evidence}` : ""}
       </p>
     );
+  }
   return (
     <p>
-      <span className="font-medium">{entry.direction === "inbound" ? "Received" : "Sent"}</span>{" "}
-      <Badge status={entry.status}>{entry.status}</Badge>{" "}
+      <span className="font-medium">
+        {entry.direction === "inbound" ? m.messaging_contact_timeline_received() : m.messaging_contact_timeline_sent()}
+      </span>{" "}
+      <Badge status={entry.status}>{messageStatusWords(entry.status)}</Badge>{" "}
       <span className="break-words whitespace-pre-line">{entry.body || `(${entry.messageType})`}</span>
     </p>
   );
+}
+
+/** A message's status as its ticks say it ("delivered"); one not known here shows as stored. */
+function messageStatusWords(status: string): string {
+  const words: Record<string, () => string> = {
+    queued: m.messaging_message_status_queued,
+    sent: m.messaging_message_status_sent,
+    delivered: m.messaging_message_status_delivered,
+    read: m.messaging_message_status_read,
+    failed: m.messaging_message_status_failed,
+    received: m.messaging_message_status_received,
+  };
+  return words[status]?.() ?? status;
 }

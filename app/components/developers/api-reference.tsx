@@ -4,6 +4,7 @@ import { CodeBlock } from "~/components/ui/code-block";
 import { Table, type Column } from "~/components/ui/table";
 import { Tabs } from "~/components/ui/tabs";
 import { LANGUAGE_LABELS, LANGUAGES, type Language } from "./languages";
+import { m } from "~/paraglide/messages";
 
 export interface EndpointEntry {
   operationId: string;
@@ -11,6 +12,10 @@ export interface EndpointEntry {
   path: string;
   summary: string;
 }
+
+// Code, not words: an error's shape and the field that names a missing permission, in every language.
+const ERROR_SHAPE = "{ code, message }";
+const PERMISSION_FIELD = "permission";
 
 export type ErrorRow = { code: string; status: number; meaning: string; action?: string };
 
@@ -32,7 +37,7 @@ function MethodAndPath({ method, path }: { method: string; path: string }) {
 function LanguageTabs({ language, anchor }: { language: Language; anchor: string }) {
   return (
     <Tabs
-      label="Examples in"
+      label={m.developers_examples_in()}
       items={LANGUAGES.map((l) => ({ label: LANGUAGE_LABELS[l], to: `?lang=${l}#${anchor}`, current: l === language }))}
     />
   );
@@ -43,14 +48,14 @@ export function EndpointList({ endpoints, language }: { endpoints: EndpointEntry
   return (
     <section className="space-y-3" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading" className="text-lg font-semibold">
-        Endpoints
+        {m.developers_endpoints_heading()}
       </h2>
       <p className="text-sm text-slate-600">
-        Each endpoint&apos;s page has its examples in curl, JavaScript and Python and the errors it can answer; all the codes are in the{" "}
+        {m.developers_endpoints_intro()}{" "}
         <Link to="/developers/errors" reloadDocument className="text-brand-700 underline">
-          error catalogue
+          {m.developers_endpoints_catalogue_link()}
         </Link>
-        .
+        {m.developers_endpoints_intro_after()}
       </p>
       <Card as="div" padding="none">
         <ul className="divide-y divide-slate-100">
@@ -73,7 +78,7 @@ export function QuickStart({ example, language }: { example: string; language: L
   return (
     <section className="space-y-3" aria-labelledby="quick-start-heading">
       <h2 id="quick-start-heading" className="text-lg font-semibold">
-        Send a message
+        {m.developers_quick_start_heading()}
       </h2>
       <LanguageTabs language={language} anchor="quick-start-heading" />
       <CodeBlock code={example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
@@ -97,22 +102,22 @@ export function EndpointDetail({
       <p className="text-slate-700">{endpoint.description}</p>
       <section className="space-y-3" aria-labelledby="example-heading">
         <h2 id="example-heading" className="text-lg font-semibold">
-          Example
+          {m.developers_example_heading()}
         </h2>
         <LanguageTabs language={language} anchor="example-heading" />
         <CodeBlock code={endpoint.example} label={LANGUAGE_LABELS[language]} testId={`example-${language}`} />
       </section>
       <section className="space-y-3" aria-labelledby="endpoint-errors-heading">
         <h2 id="endpoint-errors-heading" className="text-lg font-semibold">
-          Errors it can answer
+          {m.developers_endpoint_errors_heading()}
         </h2>
         <Card as="div" padding="none">
           <Table
-            caption={`Error codes of ${endpoint.method} ${endpoint.path}`}
+            caption={m.developers_endpoint_errors_caption({ method: endpoint.method, path: endpoint.path })}
             columns={errorColumns(true)}
             rows={endpoint.errors}
             rowKey={(row) => row.code}
-            empty="No error codes."
+            empty={m.developers_no_error_codes()}
           />
         </Card>
       </section>
@@ -125,17 +130,18 @@ export function ErrorCatalogue({ errors }: { errors: ErrorRow[] }) {
   return (
     <section className="space-y-4" aria-labelledby="errors-heading">
       <p className="text-sm text-slate-600">
-        Every error answers <code className="font-mono">{"{ code, message }"}</code> with one of these codes, always with the same HTTP
-        status. The message says what went wrong in words; a refusal for a missing permission also names it in{" "}
-        <code className="font-mono">permission</code>.
+        {m.developers_errors_intro_before()}
+        <code className="font-mono">{ERROR_SHAPE}</code>
+        {m.developers_errors_intro_middle()} <code className="font-mono">{PERMISSION_FIELD}</code>
+        {m.developers_errors_intro_after()}
       </p>
       <Card as="div" padding="none">
         <Table
-          caption="Error codes of the API"
+          caption={m.developers_errors_caption()}
           columns={errorColumns(false)}
           rows={errors}
           rowKey={(row) => row.code}
-          empty="No error codes."
+          empty={m.developers_no_error_codes()}
         />
       </Card>
     </section>
@@ -147,7 +153,7 @@ function errorColumns(linked: boolean): Column<ErrorRow>[] {
   return [
     {
       key: "code",
-      header: "Code",
+      header: m.developers_column_code(),
       cell: (row) =>
         linked ? (
           // A document of its own (no React there): the browser loads it and goes to the code's row.
@@ -160,9 +166,9 @@ function errorColumns(linked: boolean): Column<ErrorRow>[] {
           </span>
         ),
     },
-    { key: "status", header: "HTTP status", cell: (row) => row.status },
-    { key: "meaning", header: "What it means", cell: (row) => row.meaning },
+    { key: "status", header: m.developers_column_status(), cell: (row) => row.status },
+    { key: "meaning", header: m.developers_column_meaning(), cell: (row) => row.meaning },
     // What to do about each is the catalogue's (an endpoint's page links there).
-    ...(linked ? [] : [{ key: "action", header: "What to do", cell: (row: ErrorRow) => row.action }]),
+    ...(linked ? [] : [{ key: "action", header: m.developers_column_action(), cell: (row: ErrorRow) => row.action }]),
   ];
 }

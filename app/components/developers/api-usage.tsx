@@ -1,6 +1,7 @@
 import { Activity, CheckCircle2, Gauge, Timer } from "~/components/ui/icons";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 export interface ApiUsage {
   calls: number;
@@ -13,20 +14,30 @@ export interface ApiUsage {
 export function ApiUsageCards({ usage }: { usage: ApiUsage }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <StatCard label="API Calls" value={formatNumber(usage.calls)} icon={Activity} hint="Last 30 days" />
       <StatCard
-        label="Success Rate"
+        label={m.developers_usage_calls()}
+        value={formatNumber(usage.calls)}
+        icon={Activity}
+        hint={m.developers_usage_last_30_days()}
+      />
+      <StatCard
+        label={m.developers_usage_success_rate()}
         value={usage.successRate === null ? "—" : `${usage.successRate}%`}
         icon={CheckCircle2}
-        hint="Last 30 days"
+        hint={m.developers_usage_last_30_days()}
       />
       <StatCard
-        label="Avg Response"
+        label={m.developers_usage_response()}
         value={usage.averageMs === null ? "—" : `${usage.averageMs}ms`}
         icon={Timer}
-        hint="Measured at the server"
+        hint={m.developers_usage_response_hint()}
       />
-      <StatCard label="Rate Limit" value={`${formatNumber(usage.rateLimitPerMinute)}/min`} icon={Gauge} hint="Per API key" />
+      <StatCard
+        label={m.developers_usage_rate_limit()}
+        value={`${formatNumber(usage.rateLimitPerMinute)}/min`}
+        icon={Gauge}
+        hint={m.developers_usage_rate_limit_hint()}
+      />
     </div>
   );
 }

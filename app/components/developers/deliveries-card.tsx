@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
 import { formatWhen } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 interface DeliveriesCardProps {
   deliveries: DeliveryRow[];
@@ -21,25 +22,23 @@ export function DeliveriesCard({ deliveries, configured, disabled }: DeliveriesC
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id="deliveries-heading" className="text-lg font-semibold">
-            Recent deliveries
+            {m.developers_deliveries_heading()}
           </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            The last 20 events sent to your webhook, newest first. A failed delivery is retried for three days.
-          </p>
+          <p className="mt-1 text-sm text-slate-600">{m.developers_deliveries_intro()}</p>
         </div>
         {configured ? (
           <div className="flex flex-wrap gap-2">
             {/* A GET form: it loads the page again even when the URL is the same one. */}
             <Form method="get" action="/developers">
               <Button type="submit" size="sm" variant="secondary">
-                <RefreshCw className="size-4" aria-hidden /> Refresh
+                <RefreshCw className="size-4" aria-hidden /> {m.developers_deliveries_refresh()}
               </Button>
             </Form>
             {disabled ? null : (
               <Form method="post">
                 <input type="hidden" name="intent" value="webhook-test" />
                 <Button type="submit" size="sm" variant="secondary">
-                  <Send className="size-4" aria-hidden /> Send test event
+                  <Send className="size-4" aria-hidden /> {m.developers_deliveries_test()}
                 </Button>
               </Form>
             )}
@@ -48,39 +47,42 @@ export function DeliveriesCard({ deliveries, configured, disabled }: DeliveriesC
       </div>
       <div className="mt-4">
         <Table
-          caption="Recent webhook deliveries"
+          caption={m.developers_deliveries_caption()}
           columns={deliveryColumns(!disabled)}
           rows={deliveries}
           rowKey={(row) => row.id}
-          empty={configured ? "No deliveries yet. Send a test event to see one here." : "Save a webhook URL to start receiving events."}
+          empty={configured ? m.developers_deliveries_empty() : m.developers_deliveries_unconfigured()}
         />
       </div>
     </Card>
   );
 }
 
-const DELIVERY_BADGES = {
-  delivered: { tone: "success", label: "Delivered" },
-  pending: { tone: "warning", label: "Retrying" },
-  failed: { tone: "danger", label: "Failed" },
-} as const;
+/** A delivery's state as a badge, in the page's language. */
+function deliveryBadge(row: DeliveryRow): { tone: "success" | "warning" | "danger"; label: string } {
+  if (row.status === "pending" && !row.attempts) return { tone: "warning", label: m.developers_delivery_queued() };
+  if (row.status === "delivered") return { tone: "success", label: m.developers_delivery_delivered() };
+  return row.status === "pending"
+    ? { tone: "warning", label: m.developers_delivery_retrying() }
+    : { tone: "danger", label: m.developers_delivery_failed() };
+}
 
 /** A delivery's last answer in words: the HTTP status, or why there was none. */
 function deliveryResult(row: DeliveryRow) {
   if (row.status === "delivered") return `HTTP ${row.responseStatus}`;
-  if (!row.attempts && !row.error) return "Waiting to be sent";
+  if (!row.attempts && !row.error) return m.developers_delivery_waiting();
   if (row.responseStatus !== null && row.error && !row.error.startsWith("HTTP")) return `HTTP ${row.responseStatus}: ${row.error}`;
   return row.error ?? `HTTP ${row.responseStatus}`;
 }
 
 function DeliveryResult({ row }: { row: DeliveryRow }) {
-  const badge = row.status === "pending" && !row.attempts ? { tone: "warning" as const, label: "Queued" } : DELIVERY_BADGES[row.status];
+  const badge = deliveryBadge(row);
   return (
     <div className="min-w-0" data-testid="delivery-result">
       <Badge tone={badge.tone}>{badge.label}</Badge> <span className="text-slate-700">{deliveryResult(row)}</span>
       {row.responseBody ? (
         <details className="mt-1">
-          <summary className="cursor-pointer text-xs text-slate-500">Answer</summary>
+          <summary className="cursor-pointer text-xs text-slate-500">{m.developers_delivery_answer()}</summary>
           <pre className="mt-1 max-w-md overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap">{row.responseBody}</pre>
         </details>
       ) : null}
@@ -98,9 +100,9 @@ function RedeliverButton({ row }: { row: DeliveryRow }) {
         size="sm"
         variant="secondary"
 
-        aria-label={`Redeliver ${row.eventType} of ${formatWhen(row.createdAt)}`}
+        aria-label={m.developers_redeliver_label({ event: row.eventType, when: formatWhen(row.createdAt) })}
       >
-        Redeliver
+        {m.developers_redeliver()}
       </Button>
     </Form>
   );
@@ -108,19 +110,24 @@ function RedeliverButton({ row }: { row: DeliveryRow }) {
 
 function deliveryColumns(sendable: boolean): Column<DeliveryRow>[] {
   return [
-    { key: "event", header: "Event", cell: (row) => <code className="text-xs">{row.eventType}</code> },
-    { key: "time", header: "Time", cell: (row) => formatWhen(row.createdAt), hideOnPhone: true },
-    { key: "result", header: "Result", cell: (row) => <DeliveryResult row={row} /> },
-    { key: "attempts", header: "Attempts", cell: (row) => <span data-testid="delivery-attempts">{row.attempts}</span>, align: "right" },
+    { key: "event", header: m.developers_column_event(), cell: (row) => <code className="text-xs">{row.eventType}</code> },
+    { key: "time", header: m.developers_column_time(), cell: (row) => formatWhen(row.createdAt), hideOnPhone: true },
+    { key: "result", header: m.developers_column_result(), cell: (row) => <DeliveryResult row={row} /> },
+    {
+      key: "attempts",
+      header: m.developers_column_attempts(),
+      cell: (row) => <span data-testid="delivery-attempts">{row.attempts}</span>,
+      align: "right",
+    },
     {
       key: "next",
-      header: "Next retry",
+      header: m.developers_column_next_retry(),
       cell: (row) => (row.nextAttemptAt && row.attempts ? formatWhen(row.nextAttemptAt) : "—"),
       hideOnPhone: true,
     },
     {
       key: "actions",
-      header: <span className="sr-only">Actions</span>,
+      header: <span className="sr-only">{m.developers_column_actions()}</span>,
       cell: (row) => (sendable ? <RedeliverButton row={row} /> : null),
       align: "right",
     },

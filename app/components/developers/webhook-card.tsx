@@ -18,8 +18,15 @@ import { formatWhen } from "~/lib/dates";
 
 import { SigningSecret } from "./signing-secret";
 
+import { m } from "~/paraglide/messages";
+
 // Loaded when the form is first used (decision 061).
 const lazyWebhookSchema = lazySchema(() => import("~/lib/schemas/developer"), "WebhookSchema");
+
+// Not words: the specification's name, an example address, and the URL field's input type.
+const STANDARD_WEBHOOKS = "Standard Webhooks";
+const EXAMPLE_URL = "https://example.co.ke/jumbe/webhooks";
+const URL_INPUT = { type: "url" } as const;
 
 export interface WebhookSettings {
   url: string;
@@ -47,14 +54,14 @@ export function WebhookCard({ webhook, state, result, secret, confirmRotateSecre
   return (
     <Card aria-labelledby="webhook-heading">
       <h2 id="webhook-heading" className="text-lg font-semibold">
-        Webhook
+        {m.developers_webhook_heading()}
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Jumbe sends the events you choose to this URL, signed as the{" "}
+        {m.developers_webhook_intro_before()}
         <a href="https://www.standardwebhooks.com/" className="font-medium text-brand-700 underline">
-          Standard Webhooks
-        </a>{" "}
-        specification says. It must be a public https address.
+          {STANDARD_WEBHOOKS}
+        </a>
+        {m.developers_webhook_intro_after()}
       </p>
       <EndpointHealth state={state} />
       <WebhookForm webhook={webhook} result={result} />
@@ -69,21 +76,20 @@ function EndpointHealth({ state }: { state: WebhookState }) {
     return (
       <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900" data-testid="webhook-disabled">
         <p className="font-semibold">
-          <Badge tone="danger">Disabled</Badge> Jumbe stopped sending to this endpoint on {formatWhen(state.disabledAt)}.
+          <Badge tone="danger">{m.developers_webhook_disabled()}</Badge>{" "}
+          {m.developers_webhook_disabled_since({ when: formatWhen(state.disabledAt) })}
         </p>
-        <p className="mt-1">
-          No delivery succeeded for three days. Once the endpoint answers again, re-enable it; failed events can be redelivered below.
-        </p>
+        <p className="mt-1">{m.developers_webhook_disabled_help()}</p>
         <Form method="post" className="mt-3">
           <input type="hidden" name="intent" value="webhook-enable" />
-          <Button type="submit">Re-enable the endpoint</Button>
+          <Button type="submit">{m.developers_webhook_enable()}</Button>
         </Form>
       </div>
     );
   if (state.failingSince)
     return (
       <p role="status" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-        Deliveries have been failing since {formatWhen(state.failingSince)}. After three days without a success the endpoint is disabled.
+        {m.developers_webhook_failing({ when: formatWhen(state.failingSince) })}
       </p>
     );
   return null;
@@ -105,18 +111,18 @@ function WebhookForm({ webhook, result }: { webhook: WebhookSettings; result: We
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
       <input type="hidden" name="intent" value="webhook" />
       <Field
-        label="Webhook URL"
+        label={m.developers_webhook_url()}
         markRequired
-        placeholder="https://example.co.ke/jumbe/webhooks"
+        placeholder={EXAMPLE_URL}
         errors={fields.url.errors}
-        {...getInputProps(fields.url, { type: "url" })}
+        {...getInputProps(fields.url, URL_INPUT)}
         key={fields.url.key}
       />
       <fieldset
         aria-describedby={fields.events.errors?.length ? fields.events.errorId : undefined}
         aria-invalid={fields.events.errors?.length ? true : undefined}
       >
-        <legend className="text-sm font-medium text-slate-700">Events</legend>
+        <legend className="text-sm font-medium text-slate-700">{m.developers_webhook_events()}</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           {WEBHOOK_EVENTS.map((event) => (
             <label key={`${event}-${fields.events.key ?? ""}`} className="flex items-center gap-2 text-sm">
@@ -135,7 +141,7 @@ function WebhookForm({ webhook, result }: { webhook: WebhookSettings; result: We
           {fields.events.errors?.[0] ?? ""}
         </p>
       </fieldset>
-      <Button type="submit">Save Webhook Configuration</Button>
+      <Button type="submit">{m.developers_webhook_save()}</Button>
     </Form>
   );
 }

@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import { Paperclip, Send, X } from "~/components/ui/icons";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 /** What an action answers when it refuses: the field and its message, and what was typed (to show again without JavaScript). */
 export interface InboxActionData {
@@ -24,6 +25,13 @@ const HEADER_ACCEPT = {
 } as const;
 /** WhatsApp's longest copy code (the server checks it too). */
 const COPY_CODE_MAX = 15;
+/** A media header's legend, by its kind. */
+const headerLegend = (kind: keyof typeof HEADER_ACCEPT) =>
+  kind === "image"
+    ? m.inbox_template_header_image()
+    : kind === "video"
+      ? m.inbox_template_header_video()
+      : m.inbox_template_header_document();
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
@@ -54,20 +62,20 @@ export function ReplyComposer({
 }) {
   const errors = failed?.errors ?? {};
   return (
-    <Form method="post" encType="multipart/form-data" className="space-y-2" aria-label="Reply" data-live-send="">
+    <Form method="post" encType="multipart/form-data" className="space-y-2" aria-label={m.inbox_reply()} data-live-send="">
       <input type="hidden" name="intent" value="send" />
       {replyTo ? (
         <div className="flex items-start justify-between gap-2 border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-700">
           <input type="hidden" name="replyTo" value={replyTo.id} />
-          <span className="truncate">Replying to: {replyTo.text}</span>
-          <Link to={cancelReplyHref} aria-label="Cancel the reply" className="text-slate-500 hover:text-slate-800">
+          <span className="truncate">{m.inbox_composer_replying_to({ text: replyTo.text })}</span>
+          <Link to={cancelReplyHref} aria-label={m.inbox_composer_cancel_reply()} className="text-slate-500 hover:text-slate-800">
             <X size={14} />
           </Link>
         </div>
       ) : null}
       <div className="relative">
         <label htmlFor="composer-body" className="sr-only">
-          Message
+          {m.inbox_composer_message()}
         </label>
         <textarea
           id="composer-body"
@@ -75,7 +83,7 @@ export function ReplyComposer({
           rows={2}
           maxLength={MAX_TEXT_LENGTH}
           defaultValue={failed?.values?.body ?? ""}
-          placeholder="Type a message; / for a saved answer"
+          placeholder={m.inbox_composer_placeholder()}
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={errors.body ? "composer-body-error" : "composer-hint"}
           data-enter-sends=""
@@ -86,38 +94,38 @@ export function ReplyComposer({
       </div>
       <FieldError id="composer-body-error" message={errors.body} />
       <p id="composer-hint" className="sr-only">
-        Enter sends, Shift and Enter start a new line.
+        {m.inbox_composer_hint()}
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <label className="inline-flex cursor-pointer items-center gap-1 rounded-lg border border-slate-300 px-2.5 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
-          <Paperclip size={14} /> <span data-file-name="Attach a file">Attach a file</span>
+          <Paperclip size={14} /> <span data-file-name={m.inbox_composer_attach()}>{m.inbox_composer_attach()}</span>
           <input
             type="file"
             name="attachment"
             accept={ATTACHMENT_ACCEPT}
             className="sr-only"
-            aria-label="Attach a file"
+            aria-label={m.inbox_composer_attach()}
             aria-invalid={errors.attachment ? true : undefined}
             data-file-label=""
             data-max-bytes={ATTACHMENT_MAX_MB * 1024 * 1024}
-            data-too-big={`The file is over ${ATTACHMENT_MAX_MB} MB, the most the inbox sends.`}
+            data-too-big={m.inbox_attachment_too_big({ max: ATTACHMENT_MAX_MB })}
             data-error-id="composer-attachment-error"
           />
         </label>
         {quickReplies.length ? (
           <>
             <label htmlFor="composer-quick" className="sr-only">
-              Saved answer
+              {m.inbox_composer_saved_answer()}
             </label>
             <select
               id="composer-quick"
               name="quickReply"
               defaultValue=""
               data-inserts-into="composer-body"
-              data-suggest-label="Saved answers"
+              data-suggest-label={m.inbox_quick_title()}
               className="max-w-44 rounded-lg border border-slate-300 px-2 py-1.5 text-xs"
             >
-              <option value="">Saved answer…</option>
+              <option value="">{m.inbox_composer_saved_answer_option()}</option>
               {quickReplies.map((q) => (
                 <option key={q.id} value={q.id} data-body={q.body}>
                   /{q.shortcut}
@@ -126,8 +134,8 @@ export function ReplyComposer({
             </select>
           </>
         ) : null}
-        <Button type="submit" size="sm" className="ml-auto" aria-label="Send" data-needs-any="body attachment">
-          <Send size={14} /> Send
+        <Button type="submit" size="sm" className="ml-auto" aria-label={m.inbox_composer_send()} data-needs-any="body attachment">
+          <Send size={14} /> {m.inbox_composer_send()}
         </Button>
       </div>
       <FieldError id="composer-attachment-error" message={errors.attachment} />
@@ -139,10 +147,10 @@ export function ReplyComposer({
 export function NoteForm({ failed }: { failed: InboxActionData | undefined }) {
   return (
     <details id="note-details" className="text-sm" open={!!failed?.errors?.note}>
-      <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Add an internal note</summary>
+      <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">{m.inbox_note_add()}</summary>
       <Form method="post" className="mt-2 space-y-2" data-live-send="">
         <label htmlFor="note-body" className="sr-only">
-          Note
+          {m.inbox_note_label()}
         </label>
         <textarea
           id="note-body"
@@ -150,13 +158,13 @@ export function NoteForm({ failed }: { failed: InboxActionData | undefined }) {
           rows={2}
           maxLength={MAX_NOTE_LENGTH}
           defaultValue={failed?.values?.note ?? ""}
-          placeholder="Only your team sees notes"
+          placeholder={m.inbox_note_placeholder()}
           aria-invalid={failed?.errors?.note ? true : undefined}
           className="block w-full rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm"
         />
         <FieldError id="note-error" message={failed?.errors?.note} />
         <Button type="submit" name="intent" value="note" size="sm" variant="secondary">
-          Save note
+          {m.inbox_note_save()}
         </Button>
       </Form>
     </details>
@@ -184,14 +192,14 @@ export function TemplatePicker({
       {templates.length ? (
         <Form method="get" action={pickerAction} className="flex items-end gap-2">
           <label className="block flex-1 text-sm font-medium text-slate-700">
-            Template
+            {m.inbox_template_label()}
             <select
               name="template"
               defaultValue={chosen?.id ?? ""}
               className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-2 text-sm"
               data-submits=""
             >
-              <option value="">Choose an approved template…</option>
+              <option value="">{m.inbox_template_choose_option()}</option>
               {templates.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name} ({t.language}, {t.category})
@@ -200,14 +208,14 @@ export function TemplatePicker({
             </select>
           </label>
           <Button type="submit" variant="secondary" size="sm">
-            Choose
+            {m.inbox_template_choose()}
           </Button>
         </Form>
       ) : (
         <p className="text-sm text-slate-600">
-          This number has no approved template yet.{" "}
+          {m.inbox_template_none()}{" "}
           <TextLink to="/templates" weight="medium" underline="hover">
-            Create one on the Templates page
+            {m.inbox_template_create_link()}
           </TextLink>
           .
         </p>
@@ -216,7 +224,7 @@ export function TemplatePicker({
         <Form
           method="post"
           className="space-y-2"
-          aria-label="Send a template"
+          aria-label={m.inbox_template_send_label()}
           encType={chosen.headerMedia ? "multipart/form-data" : undefined}
         >
           <input type="hidden" name="template" value={chosen.id} />
@@ -227,7 +235,7 @@ export function TemplatePicker({
           </div>
           {chosen.headerTakesValue ? (
             <label className="block text-sm font-medium text-slate-700">
-              Header value
+              {m.inbox_template_header_value()}
               <input
                 name="headerText"
                 required
@@ -239,9 +247,9 @@ export function TemplatePicker({
           ) : null}
           {chosen.headerMedia ? (
             <fieldset className="space-y-2 rounded-lg border border-slate-200 p-3">
-              <legend className="px-1 text-sm font-medium text-slate-700">{`The header's ${chosen.headerMedia}`}</legend>
+              <legend className="px-1 text-sm font-medium text-slate-700">{headerLegend(chosen.headerMedia)}</legend>
               <label className="block text-sm text-slate-700">
-                Upload the file
+                {m.inbox_template_upload()}
                 <input
                   type="file"
                   name="attachment"
@@ -253,7 +261,7 @@ export function TemplatePicker({
                 <FieldError id="attachment-error" message={errors.attachment} />
               </label>
               <label className="block text-sm text-slate-700">
-                Or give its link (https://…)
+                {m.inbox_template_link()}
                 <input
                   type="text"
                   name="headerLink"
@@ -270,7 +278,7 @@ export function TemplatePicker({
           ) : null}
           {chosen.parameters.map((name, i) => (
             <label key={name} className="block text-sm font-medium text-slate-700">
-              {`Value of {{${name}}}`}
+              {m.inbox_template_value_of({ placeholder: `{{${name}}}` })}
               <input
                 name={`p${i + 1}`}
                 required
@@ -287,8 +295,8 @@ export function TemplatePicker({
             return (
               <label key={name} className="block text-sm font-medium text-slate-700">
                 {button.kind === "url"
-                  ? `End of the link of the button ${button.text} (${button.url ?? ""})`
-                  : `Code the customer copies (at most ${COPY_CODE_MAX} characters)`}
+                  ? m.inbox_template_button_link({ button: button.text, url: button.url ?? "" })
+                  : m.inbox_template_copy_code({ max: COPY_CODE_MAX })}
                 <input
                   name={name}
                   required
@@ -304,7 +312,7 @@ export function TemplatePicker({
           })}
           <FieldError id="template-error" message={errors.template} />
           <Button type="submit" name="intent" value="template" size="sm">
-            <Send size={14} /> Send template
+            <Send size={14} /> {m.inbox_template_send()}
           </Button>
         </Form>
       ) : (

@@ -4,13 +4,16 @@ import { formatTime, formatDay, dayKey } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Search, XCircle } from "~/components/ui/icons";
 import { windowWords } from "./window-words";
 import { TextLink } from "~/components/ui/text-link";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
-const FILTERS: [InboxFilter, string][] = [
-  ["all", "All"],
-  ["open", "Open"],
-  ["mine", "Mine"],
-  ["unassigned", "Unassigned"],
-  ["resolved", "Resolved"],
+/** The list's filters and their words (read when drawn: the request's language). */
+const filters = (): [InboxFilter, string][] => [
+  ["all", m.inbox_filter_all()],
+  ["open", m.inbox_filter_open()],
+  ["mine", m.inbox_filter_mine()],
+  ["unassigned", m.inbox_filter_unassigned()],
+  ["resolved", m.inbox_filter_resolved()],
 ];
 
 export interface ListPlaceView {
@@ -33,11 +36,11 @@ export function placeHref(path: string, place: ListPlaceView, change: Partial<Li
 }
 
 function Tick({ status }: { status: string }) {
-  if (status === "read") return <CheckCheck size={14} className="shrink-0 text-sky-600" aria-label="Read" />;
-  if (status === "delivered") return <CheckCheck size={14} className="shrink-0 text-slate-500" aria-label="Delivered" />;
-  if (status === "sent") return <Check size={14} className="shrink-0 text-slate-500" aria-label="Sent" />;
-  if (status === "failed") return <XCircle size={14} className="shrink-0 text-red-600" aria-label="Failed" />;
-  if (status === "queued") return <Clock size={14} className="shrink-0 text-slate-500" aria-label="Sending" />;
+  if (status === "read") return <CheckCheck size={14} className="shrink-0 text-sky-600" aria-label={m.inbox_tick_read()} />;
+  if (status === "delivered") return <CheckCheck size={14} className="shrink-0 text-slate-500" aria-label={m.inbox_tick_delivered()} />;
+  if (status === "sent") return <Check size={14} className="shrink-0 text-slate-500" aria-label={m.inbox_tick_sent()} />;
+  if (status === "failed") return <XCircle size={14} className="shrink-0 text-red-600" aria-label={m.inbox_tick_failed()} />;
+  if (status === "queued") return <Clock size={14} className="shrink-0 text-slate-500" aria-label={m.inbox_tick_sending()} />;
   return null;
 }
 
@@ -68,7 +71,7 @@ export function ConversationList({
       <Form method="get" action="/chat" role="search" discover="none" className="space-y-2 border-b border-slate-200 p-3">
         <div className="flex gap-2">
           <label className="sr-only" htmlFor="inbox-search">
-            Search conversations
+            {m.inbox_list_search_label()}
           </label>
           <input
             id="inbox-search"
@@ -76,11 +79,15 @@ export function ConversationList({
             name="q"
             defaultValue={place.q}
             maxLength={100}
-            placeholder="Search name, number or message"
+            placeholder={m.inbox_list_search_placeholder()}
             className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm"
           />
           {place.filter !== "all" ? <input type="hidden" name="filter" value={place.filter} /> : null}
-          <button type="submit" className="rounded-lg border border-slate-300 px-3 text-slate-700 hover:bg-slate-50" aria-label="Search">
+          <button
+            type="submit"
+            className="rounded-lg border border-slate-300 px-3 text-slate-700 hover:bg-slate-50"
+            aria-label={m.inbox_search()}
+          >
             <Search size={16} />
           </button>
         </div>
@@ -88,7 +95,7 @@ export function ConversationList({
         {numbers.length > 1 ? (
           <div>
             <label className="sr-only" htmlFor="inbox-number">
-              Business number
+              {m.inbox_list_number_label()}
             </label>
             <select
               id="inbox-number"
@@ -96,7 +103,7 @@ export function ConversationList({
               defaultValue={place.number}
               className="block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
             >
-              <option value="">All numbers</option>
+              <option value="">{m.inbox_list_all_numbers()}</option>
               {numbers.map((n) => (
                 <option key={n.id} value={n.id}>
                   {n.label}
@@ -105,8 +112,8 @@ export function ConversationList({
             </select>
           </div>
         ) : null}
-        <nav aria-label="Filter conversations" className="flex flex-wrap gap-1 text-xs">
-          {FILTERS.map(([value, label]) => (
+        <nav aria-label={m.inbox_list_filter_label()} className="flex flex-wrap gap-1 text-xs">
+          {filters().map(([value, label]) => (
             <Link
               key={value}
               to={placeHref("/chat", place, { filter: value })}
@@ -121,18 +128,22 @@ export function ConversationList({
         </nav>
       </Form>
       <div className="flex items-center justify-between px-3 py-1.5 text-xs text-slate-600">
-        <span>{place.q ? `Results for “${place.q}”` : "Conversations"}</span>
+        <span>{place.q ? m.inbox_list_results({ q: place.q }) : m.inbox_conversations()}</span>
         <Link
           to={reloadHref}
           className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
           reloadDocument
           discover="none"
         >
-          <RefreshCw size={12} /> Check for new messages
+          <RefreshCw size={12} /> {m.inbox_list_check()}
         </Link>
       </div>
       {rows.length ? (
-        <ul className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto" aria-label="Conversations" data-testid="conversation-list">
+        <ul
+          className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto"
+          aria-label={m.inbox_conversations()}
+          data-testid="conversation-list"
+        >
           {rows.map((row) => (
             <li key={row.id}>
               <Link
@@ -152,16 +163,23 @@ export function ConversationList({
                   </span>
                   <span className="convo-last">
                     {row.lastMessage?.direction === "outbound" ? <Tick status={row.lastMessage.status} /> : null}
-                    <span className="truncate">{row.lastMessage?.text || "No messages yet"}</span>
+                    <span className="truncate">{row.lastMessage?.text || m.inbox_list_no_messages()}</span>
                     {row.unread ? (
-                      <span className="convo-count" aria-label={`${row.unread} unread`}>
+                      <span
+                        className="convo-count"
+                        aria-label={byCount(
+                          row.unread,
+                          () => m.inbox_list_unread_one({ count: row.unread }),
+                          () => m.inbox_list_unread_other({ count: row.unread }),
+                        )}
+                      >
                         {row.unread > 99 ? "99+" : row.unread}
                       </span>
                     ) : null}
                   </span>
                   <span className="convo-meta">
                     <span className={row.window.open ? "convo-open" : undefined}>{windowWords(row.window, now, true)}</span>
-                    {row.status === "resolved" ? <span>Resolved</span> : null}
+                    {row.status === "resolved" ? <span>{m.inbox_status_resolved()}</span> : null}
                     {row.assignee ? <span>· {row.assignee.name}</span> : null}
                   </span>
                 </span>
@@ -171,25 +189,21 @@ export function ConversationList({
         </ul>
       ) : (
         <p className="flex-1 p-4 text-sm text-slate-600">
-          {place.q
-            ? "No conversation matches your search."
-            : place.filter !== "all"
-              ? "No conversations here."
-              : "No conversations yet. When a customer writes to your WhatsApp number, their conversation shows here."}
+          {place.q ? m.inbox_list_no_match() : place.filter !== "all" ? m.inbox_list_none_here() : m.inbox_list_none_yet()}
         </p>
       )}
       {next || place.after ? (
         <div className="flex justify-between border-t border-slate-200 px-3 py-2 text-xs">
           {place.after ? (
             <TextLink to={placeHref("/chat", place)} weight="medium" underline="hover">
-              Newest
+              {m.inbox_list_newest()}
             </TextLink>
           ) : (
             <span />
           )}
           {next ? (
             <TextLink to={placeHref("/chat", place, { after: next })} weight="medium" underline="hover">
-              Older conversations
+              {m.inbox_list_older()}
             </TextLink>
           ) : null}
         </div>

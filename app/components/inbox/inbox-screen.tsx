@@ -5,6 +5,7 @@ import { useCan } from "~/components/layout/shell-role";
 import { buttonClass } from "~/components/ui/button";
 import { Plus } from "~/components/ui/icons";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 import { ConversationList, placeHref, type ListPlaceView } from "./conversation-list";
 
 /** As wide as the inbox shows the list beside the thread (Tailwind's `md`). */
@@ -44,16 +45,16 @@ export function InboxScreen({
   const canReply = useCan("inbox:reply");
   return (
     <div className="-m-4 flex h-[calc(100dvh-4rem)] overflow-hidden border-slate-200 bg-white sm:-m-6 md:m-0 md:h-[calc(100dvh-7rem)] md:rounded-xl md:border">
-      <h1 className="sr-only">Chat</h1>
+      <h1 className="sr-only">{m.inbox_chat_title()}</h1>
       <div hidden data-live-events={events} data-live-on="inbox presence reset" data-live-match={match} data-live-distinct="" />
       <section
-        aria-label="Conversations"
+        aria-label={m.inbox_conversations()}
         className={`${activeId ? "hidden md:flex" : "flex"} w-full min-w-0 flex-col border-slate-200 md:w-80 md:shrink-0 md:border-r lg:w-96`}
       >
         {canReply ? (
           <div className="border-b border-slate-200 px-3 pt-3 pb-2">
             <Link to="/chat/new" className={buttonClass("primary", "sm", "w-full justify-center")}>
-              <Plus size={16} aria-hidden /> New conversation
+              <Plus size={16} aria-hidden /> {m.inbox_new_conversation()}
             </Link>
           </div>
         ) : null}
@@ -77,7 +78,7 @@ export function InboxScreen({
             className="flex min-h-0 flex-1 flex-col"
           >
             <p className="flex-1 px-3 py-4 text-sm text-slate-600">
-              <TextLink to={placeHref("/chat", place)}>All conversations</TextLink>
+              <TextLink to={placeHref("/chat", place)}>{m.inbox_all_conversations()}</TextLink>
             </p>
           </div>
         )}
@@ -85,12 +86,15 @@ export function InboxScreen({
           className="border-t border-slate-200 px-3 py-1 text-[11px] text-slate-500"
           aria-live="polite"
           data-live-status=""
-          data-live-text="Live: new messages appear by themselves."
+          data-live-text={m.inbox_live_on()}
         >
-          Not live: use Check for new messages.
+          {m.inbox_live_off()}
         </p>
       </section>
-      <section aria-label="Conversation" className={`${activeId ? "flex" : "hidden md:flex"} min-w-0 flex-1 flex-col bg-slate-50`}>
+      <section
+        aria-label={m.inbox_conversation()}
+        className={`${activeId ? "flex" : "hidden md:flex"} min-w-0 flex-1 flex-col bg-slate-50`}
+      >
         {children}
       </section>
     </div>

@@ -13,7 +13,9 @@ import {
   User,
 } from "~/components/ui/icons";
 import type { ReactNode } from "react";
-import type { MediaKind, MessageContent } from "~/lib/inbox";
+import { mediaLabel, orderWords, type MediaKind, type MessageContent } from "~/lib/inbox";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 /**
  * What a message says or carries, inside its bubble in a thread: server-rendered, no script (media
@@ -65,7 +67,7 @@ export function MessageBody({ content }: { content: MessageContent }) {
           body={content.body}
           footer={content.footer}
           buttons={content.buttons}
-          label={`Template ${content.name}`}
+          label={m.inbox_message_template({ name: content.name })}
         />
       );
     case "interactive":
@@ -76,7 +78,7 @@ export function MessageBody({ content }: { content: MessageContent }) {
           <p className="flex items-center gap-1.5">
             <Reply className="size-4 shrink-0 text-slate-500" />
             <span>
-              Tapped: <strong className="font-medium">{content.title}</strong>
+              {m.inbox_message_tapped()} <strong className="font-medium">{content.title}</strong>
             </span>
           </p>
           {content.description ? <p className="ml-5.5 text-xs text-slate-500">{content.description}</p> : null}
@@ -85,17 +87,15 @@ export function MessageBody({ content }: { content: MessageContent }) {
     case "reaction":
       return content.emoji ? (
         <p className="text-sm">
-          Reacted <span className="text-xl">{content.emoji}</span>
+          {m.inbox_message_reacted()} <span className="text-xl">{content.emoji}</span>
         </p>
       ) : (
-        <p className="text-sm text-slate-500 italic">Removed a reaction</p>
+        <p className="text-sm text-slate-500 italic">{m.inbox_message_reaction_removed()}</p>
       );
     case "order":
       return (
         <div className="text-sm">
-          <p className="font-medium">
-            🛒 Order: {content.items} {content.items === 1 ? "item" : "items"}
-          </p>
+          <p className="font-medium">{orderWords(content.items)}</p>
           {content.text ? <Text text={content.text} /> : null}
         </div>
       );
@@ -117,19 +117,16 @@ function Notice({ children }: { children: ReactNode }) {
   );
 }
 
-const MEDIA_LABELS: Record<MediaKind, string> = {
-  image: "Photo",
-  video: "Video",
-  audio: "Audio",
-  document: "Document",
-  sticker: "Sticker",
-};
+const sizeFormats = new Map<string, Intl.NumberFormat>();
 
-/** "12.3 KB": a size for people. */
+/** "12.3 KB": a size for people, its number written as the page's language writes it. */
 export function formatSize(bytes: number) {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${bytes} bytes`;
+  const locale = intlLocale();
+  let format = sizeFormats.get(locale);
+  if (!format) sizeFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 1, useGrouping: false })));
+  if (bytes >= 1024 * 1024) return m.inbox_size_mb({ size: format.format(Math.round((bytes / 1024 / 1024) * 10) / 10) });
+  if (bytes >= 1024) return m.inbox_size_kb({ size: format.format(Math.round((bytes / 1024) * 10) / 10) });
+  return m.inbox_size_bytes({ size: format.format(bytes) });
 }
 
 /** "PDF", "DOCX": what a file is, from its name or else its type. */
@@ -141,7 +138,7 @@ function fileType(fileName: string | null, mimeType: string | null) {
 }
 
 function Media({ content }: { content: Extract<MessageContent, { kind: "media" }> }) {
-  const label = content.voice ? "Voice message" : MEDIA_LABELS[content.media];
+  const label = content.voice ? m.inbox_media_voice() : mediaLabel(content.media);
   const caption = content.caption ? <Text text={content.caption} /> : null;
   if (!content.url)
     return (
@@ -165,7 +162,13 @@ function Media({ content }: { content: Extract<MessageContent, { kind: "media" }
     case "sticker":
       return (
         <div className="space-y-1">
-          <a href={content.url} target="_blank" rel="noopener" className="block w-fit" title={`Open the full ${label.toLowerCase()}`}>
+          <a
+            href={content.url}
+            target="_blank"
+            rel="noopener"
+            className="block w-fit"
+            title={content.media === "sticker" ? m.inbox_media_open_full_sticker() : m.inbox_media_open_full_photo()}
+          >
             <img
               src={content.url}
               alt={content.caption ?? label}
@@ -183,7 +186,7 @@ function Media({ content }: { content: Extract<MessageContent, { kind: "media" }
       return (
         <div className="space-y-1">
           <video src={content.url} controls preload="none" className="max-h-72 max-w-full rounded-md bg-slate-900 sm:max-w-xs">
-            <a href={content.url}>Download the video</a>
+            <a href={content.url}>{m.inbox_media_download_video()}</a>
           </video>
           {caption}
         </div>
@@ -198,12 +201,12 @@ function Media({ content }: { content: Extract<MessageContent, { kind: "media" }
             </p>
           ) : null}
           <audio src={content.url} controls preload="none" className="w-64 max-w-full">
-            <a href={content.url}>Download the {label.toLowerCase()}</a>
+            <a href={content.url}>{content.voice ? m.inbox_media_download_voice() : m.inbox_media_download_audio()}</a>
           </audio>
         </div>
       );
     case "document": {
-      const name = content.fileName ?? "Document";
+      const name = content.fileName ?? m.inbox_media_document();
       const details = [content.size !== null ? formatSize(content.size) : null, fileType(content.fileName, content.mimeType)].filter(
         Boolean,
       );
@@ -241,7 +244,7 @@ function Location({ content }: { content: Extract<MessageContent, { kind: "locat
           {latitude.toFixed(5)}, {longitude.toFixed(5)}
         </p>
         <a href={map} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sky-700 underline">
-          Open in OpenStreetMap
+          {m.inbox_location_open_map()}
           <ExternalLink className="size-3.5" />
         </a>
       </div>
@@ -249,27 +252,35 @@ function Location({ content }: { content: Extract<MessageContent, { kind: "locat
   );
 }
 
-const HEADER_LABELS: Record<MediaKind, string> = {
-  image: "Image header",
-  video: "Video header",
-  audio: "Audio header",
-  document: "Document header",
-  sticker: "Sticker header",
-};
+/** A template's media header in words, by its kind. */
+function headerLabel(kind: MediaKind) {
+  switch (kind) {
+    case "image":
+      return m.inbox_header_image();
+    case "video":
+      return m.inbox_header_video();
+    case "audio":
+      return m.inbox_header_audio();
+    case "document":
+      return m.inbox_header_document();
+    case "sticker":
+      return m.inbox_header_sticker();
+  }
+}
 
 /** A template's media header: the image Jumbe sent when it holds it, else a tile of its kind. */
 function HeaderMedia({ kind, url }: { kind: MediaKind; url: string | null }) {
   if (kind === "image" && url)
     return (
       <a href={url} target="_blank" rel="noopener" className="mb-2 block">
-        <img src={url} alt={HEADER_LABELS.image} loading="lazy" decoding="async" className="max-h-56 w-full rounded-md object-cover" />
+        <img src={url} alt={headerLabel(kind)} loading="lazy" decoding="async" className="max-h-56 w-full rounded-md object-cover" />
       </a>
     );
   if (url)
     return (
       <a href={url} className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2 text-sm text-sky-700 underline">
         {kind === "video" ? <Play className="size-5" /> : <FileText className="size-5" />}
-        {HEADER_LABELS[kind]}
+        {headerLabel(kind)}
       </a>
     );
   return (
@@ -281,7 +292,7 @@ function HeaderMedia({ kind, url }: { kind: MediaKind; url: string | null }) {
       ) : (
         <ImageIcon className="size-5" />
       )}
-      {HEADER_LABELS[kind]}
+      {headerLabel(kind)}
     </p>
   );
 }

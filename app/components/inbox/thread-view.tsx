@@ -2,27 +2,37 @@ import { Form, Link } from "react-router";
 import type { ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
 import { dayKey, formatDay, formatTime } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Reply, XCircle } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 import { MessageBody } from "./message-body";
 
-const SOURCE_WORDS: Record<string, string> = {
-  campaign: "Campaign",
-  broadcast: "Broadcast",
-  api: "Sent by the API",
-  system: "Sent by Jumbe",
-};
+/** Who sent a message that no member wrote, in words; another source as it is. */
+function sourceWords(source: string) {
+  switch (source) {
+    case "campaign":
+      return m.inbox_source_campaign();
+    case "broadcast":
+      return m.inbox_source_broadcast();
+    case "api":
+      return m.inbox_source_api();
+    case "system":
+      return m.inbox_source_system();
+    default:
+      return source;
+  }
+}
 
 function Ticks({ message }: { message: ThreadMessage }) {
   switch (message.status) {
     case "read":
-      return <CheckCheck size={14} className="text-sky-600" aria-label="Read" />;
+      return <CheckCheck size={14} className="text-sky-600" aria-label={m.inbox_tick_read()} />;
     case "delivered":
-      return <CheckCheck size={14} className="text-slate-500" aria-label="Delivered" />;
+      return <CheckCheck size={14} className="text-slate-500" aria-label={m.inbox_tick_delivered()} />;
     case "sent":
-      return <Check size={14} className="text-slate-500" aria-label="Sent" />;
+      return <Check size={14} className="text-slate-500" aria-label={m.inbox_tick_sent()} />;
     case "failed":
-      return <XCircle size={14} className="text-red-600" aria-label="Failed" />;
+      return <XCircle size={14} className="text-red-600" aria-label={m.inbox_tick_failed()} />;
     case "queued":
-      return <Clock size={14} className="text-slate-500" aria-label="Sending" />;
+      return <Clock size={14} className="text-slate-500" aria-label={m.inbox_tick_sending()} />;
     default:
       return null;
   }
@@ -34,11 +44,11 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
     <li className="msg" data-outbound={outbound ? "" : undefined} data-message={message.id} data-status={message.status}>
       <div className="msg-bubble">
         {message.sentBy || message.source ? (
-          <p className="msg-sender">{message.sentBy?.name ?? SOURCE_WORDS[message.source ?? ""] ?? message.source}</p>
+          <p className="msg-sender">{message.sentBy?.name ?? sourceWords(message.source ?? "")}</p>
         ) : null}
         {message.replyTo ? (
           <p className="mb-1 truncate border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-600">
-            <span className="sr-only">In reply to: </span>
+            <span className="sr-only">{`${m.inbox_thread_in_reply_to()} `}</span>
             {message.replyTo.text}
           </p>
         ) : null}
@@ -48,9 +58,12 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
           {outbound ? <Ticks message={message} /> : null}
         </p>
         {message.reactions.length ? (
-          <p className="-mb-1 mt-0.5 text-right text-base" aria-label={`Reactions: ${message.reactions.map((r) => r.emoji).join(" ")}`}>
+          <p
+            className="-mb-1 mt-0.5 text-right text-base"
+            aria-label={m.inbox_thread_reactions({ emojis: message.reactions.map((r) => r.emoji).join(" ") })}
+          >
             {message.reactions.map((r) => (
-              <span key={r.from} title={r.from === "customer" ? "The customer reacted" : "You reacted"}>
+              <span key={r.from} title={r.from === "customer" ? m.inbox_thread_customer_reacted() : m.inbox_thread_you_reacted()}>
                 {r.emoji}
               </span>
             ))}
@@ -58,7 +71,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
         ) : null}
         {message.failure ? (
           <div className="mt-1 border-t border-red-100 pt-1 text-xs text-red-700">
-            <p>Not delivered: {message.failure}</p>
+            <p>{m.inbox_thread_not_delivered({ reason: message.failure })}</p>
             {canReply && message.retryable ? (
               <Form method="post" className="mt-1">
                 <input type="hidden" name="message" value={message.id} />
@@ -68,15 +81,15 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
                   value="retry"
                   className="inline-flex items-center gap-1 font-semibold text-red-800 hover:underline"
                 >
-                  <RefreshCw size={12} /> Send again
+                  <RefreshCw size={12} /> {m.inbox_thread_send_again()}
                 </button>
               </Form>
             ) : null}
           </div>
         ) : null}
         {canReply && !outbound ? (
-          <Link to={replyHref} className="msg-reply" aria-label="Reply to this message">
-            <Reply size={12} /> Reply
+          <Link to={replyHref} className="msg-reply" aria-label={m.inbox_thread_reply_label()}>
+            <Reply size={12} /> {m.inbox_reply()}
           </Link>
         ) : null}
       </div>
@@ -84,15 +97,19 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
   );
 }
 
+/** A line of the team's actions in words (read when drawn: the request's language). */
 const ENTRY_WORDS: Record<ThreadEntry["kind"], (e: ThreadEntry) => string> = {
-  note: (e) => `Note by ${e.actor?.name ?? "a member"}`,
+  note: (e) => m.inbox_entry_note_by({ name: e.actor?.name ?? m.inbox_entry_a_member() }),
   assigned: (e) =>
     e.actor && e.subject && e.actor.id === e.subject.id
-      ? `${e.actor.name} took this conversation`
-      : `${e.actor?.name ?? "Jumbe"} assigned this conversation to ${e.subject?.name ?? "a member"}`,
-  unassigned: (e) => `${e.actor?.name ?? "Jumbe"} unassigned this conversation${e.subject ? ` from ${e.subject.name}` : ""}`,
-  resolved: (e) => `${e.actor?.name ?? "Jumbe"} resolved this conversation`,
-  reopened: (e) => (e.actor ? `${e.actor.name} reopened this conversation` : "The customer wrote again: reopened"),
+      ? m.inbox_entry_took({ name: e.actor.name })
+      : m.inbox_entry_assigned({ actor: e.actor?.name ?? "Jumbe", subject: e.subject?.name ?? m.inbox_entry_a_member() }),
+  unassigned: (e) =>
+    e.subject
+      ? m.inbox_entry_unassigned_from({ actor: e.actor?.name ?? "Jumbe", subject: e.subject.name })
+      : m.inbox_entry_unassigned({ actor: e.actor?.name ?? "Jumbe" }),
+  resolved: (e) => m.inbox_entry_resolved({ actor: e.actor?.name ?? "Jumbe" }),
+  reopened: (e) => (e.actor ? m.inbox_entry_reopened({ actor: e.actor.name }) : m.inbox_entry_customer_reopened()),
 };
 
 function EntryLine({ entry }: { entry: ThreadEntry }) {
@@ -100,7 +117,7 @@ function EntryLine({ entry }: { entry: ThreadEntry }) {
     return (
       <li className="mx-auto w-full max-w-md rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm" data-entry={entry.id}>
         <p className="text-[11px] font-semibold text-amber-900">
-          {ENTRY_WORDS.note(entry)} · <time dateTime={entry.at}>{formatTime(entry.at)}</time> · never sent to the customer
+          {ENTRY_WORDS.note(entry)} · <time dateTime={entry.at}>{formatTime(entry.at)}</time> · {m.inbox_entry_never_sent()}
         </p>
         <p className="whitespace-pre-wrap break-words text-slate-800">{entry.body}</p>
       </li>
@@ -127,11 +144,11 @@ export function ThreadView({
   // Each item with whether a day begins at it (the first, or another day than the item before).
   const days = items.map((item, i) => dayKey(item.at) !== (i ? dayKey(items[i - 1]!.at) : ""));
   return (
-    <ol className="space-y-2" aria-label="Messages" data-testid="thread">
+    <ol className="space-y-2" aria-label={m.inbox_thread_label()} data-testid="thread">
       {olderHref ? (
         <li className="text-center">
           <Link to={olderHref} className="text-xs font-medium text-brand-700 hover:underline" preventScrollReset>
-            Load older messages
+            {m.inbox_thread_load_older()}
           </Link>
         </li>
       ) : null}
@@ -150,7 +167,7 @@ export function ThreadView({
           );
         return separator ? [separator, line] : [line];
       })}
-      {!items.length ? <li className="py-8 text-center text-sm text-slate-600">No messages in this conversation yet.</li> : null}
+      {!items.length ? <li className="py-8 text-center text-sm text-slate-600">{m.inbox_thread_empty()}</li> : null}
     </ol>
   );
 }

@@ -6,6 +6,7 @@ import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { Logo } from "~/components/ui/logo";
 import { Menu } from "./menu";
+import { m } from "~/paraglide/messages";
 
 export interface AdminAlert {
   id: string;
@@ -32,12 +33,19 @@ function unreadWords(n: number) {
   return n >= UNREAD_SHOWN_MAX ? `${UNREAD_SHOWN_MAX - 1}+` : String(n);
 }
 
-const KIND_WORDS: Record<BellEventView["kind"], string> = {
-  signup: "Sign-up",
-  dispute: "Dispute",
-  job: "Failed job",
-  alert: "Health alert",
-};
+/** Each kind of event in words, in the request's language. */
+function kindWords(kind: BellEventView["kind"]) {
+  switch (kind) {
+    case "signup":
+      return m.admin_bell_kind_signup();
+    case "dispute":
+      return m.admin_bell_kind_dispute();
+    case "job":
+      return m.admin_bell_kind_job();
+    default:
+      return m.admin_bell_kind_alert();
+  }
+}
 
 /** One event: its kind, what happened, when, and a link to the page it is about; unread ones carry a dot and say so. */
 export function BellEventLine({ event, compact = false }: { event: BellEventView; compact?: boolean }) {
@@ -52,7 +60,7 @@ export function BellEventLine({ event, compact = false }: { event: BellEventView
       <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-hidden />
       <span className="min-w-0 flex-1">
         <span className="block text-sm font-medium text-slate-900">
-          <span className="sr-only">{KIND_WORDS[event.kind]}: </span>
+          <span className="sr-only">{m.admin_bell_kind_prefix({ kind: kindWords(event.kind) })} </span>
           {/* A sign-up's title is the organisation's name as its owner typed it. */}
           <Name>{event.title}</Name>
         </span>
@@ -62,13 +70,13 @@ export function BellEventLine({ event, compact = false }: { event: BellEventView
           </span>
         ) : null}
         <span className="block text-xs text-slate-600">
-          {KIND_WORDS[event.kind]} · <time dateTime={event.at}>{formatWhen(event.at)}</time>
+          {kindWords(event.kind)} · <time dateTime={event.at}>{formatWhen(event.at)}</time>
         </span>
       </span>
       {event.unread ? (
         <span className="mt-1.5 flex shrink-0 items-center">
           <span className="size-2 rounded-full bg-brand-600" aria-hidden data-testid="bell-unread-dot" />
-          <span className="sr-only">Unread</span>
+          <span className="sr-only">{m.admin_bell_unread()}</span>
         </span>
       ) : null}
     </Link>
@@ -98,22 +106,24 @@ export function AdminHeader({
   /** The current tab's CSV with its filters; no button where there is nothing to export. */
   exportHref?: string;
 }) {
-  const displayName = name?.trim() || "Super Admin";
+  const displayName = name?.trim() || m.admin_header_default_name();
   const location = useLocation();
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
       {/* On a phone the search takes a row of its own under the logo and buttons; from md up, one row. */}
       <div className="mx-auto flex min-h-16 max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-6 md:h-16 md:flex-nowrap md:py-0">
-        <Link to={href("/admin")} className="flex items-center gap-2" aria-label="Admin console">
+        <Link to={href("/admin")} className="flex items-center gap-2" aria-label={m.admin_console_name()}>
           <Logo />
-          <span className="hidden rounded-md bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white sm:inline">Admin</span>
+          <span className="hidden rounded-md bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white sm:inline">
+            {m.admin_header_badge()}
+          </span>
         </Link>
         <SearchBox
           action={searchAction === "/admin/users" ? href("/admin/users") : href("/admin/search")}
           id="admin-search"
-          label={searchAction === "/admin/users" ? "Search users" : "Search the platform"}
+          label={searchAction === "/admin/users" ? m.admin_header_search_users() : m.admin_search_platform_label()}
           defaultValue={query}
-          placeholder={searchAction === "/admin/users" ? "Search users..." : "Search users, invoices, numbers..."}
+          placeholder={searchAction === "/admin/users" ? m.admin_header_search_users_placeholder() : m.admin_header_search_placeholder()}
           variant="bar"
           className="order-last w-full md:order-none md:w-auto md:max-w-sm md:flex-1"
         />
@@ -125,11 +135,14 @@ export function AdminHeader({
               className="inline-flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
             >
               {/* "Export" on a phone, where the bar is narrow; its name stays "Export Data". */}
-              <Download className="size-4" aria-hidden /> Export <span className="sr-only sm:not-sr-only">Data</span>
+              <Download className="size-4" aria-hidden /> {m.admin_header_export()}{" "}
+              <span className="sr-only sm:not-sr-only">{m.admin_header_export_data()}</span>
             </a>
           ) : null}
           <Menu
-            label={bell.unread ? `Notifications, ${unreadWords(bell.unread)} unread` : "Notifications"}
+            label={
+              bell.unread ? m.admin_header_notifications_unread_label({ count: unreadWords(bell.unread) }) : m.admin_notifications_title()
+            }
             panelClassName="right-0 w-96 max-w-[calc(100vw-2rem)] p-2"
             summary={
               <span className="relative icon-btn">
@@ -149,10 +162,12 @@ export function AdminHeader({
             }
           >
             <div className="flex items-center justify-between px-2 py-1">
-              <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Notifications</p>
-              {bell.unread ? <p className="text-xs text-slate-600">{unreadWords(bell.unread)} unread</p> : null}
+              <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{m.admin_notifications_title()}</p>
+              {bell.unread ? (
+                <p className="text-xs text-slate-600">{m.admin_header_unread_count({ count: unreadWords(bell.unread) })}</p>
+              ) : null}
             </div>
-            <div className="px-2 pb-2" aria-label="System alerts" role="group">
+            <div className="px-2 pb-2" aria-label={m.admin_system_alerts()} role="group">
               {alerts.length ? (
                 <ul>
                   {alerts.map((alert) => (
@@ -162,11 +177,11 @@ export function AdminHeader({
                   ))}
                 </ul>
               ) : (
-                <p className="text-sm text-slate-600">All systems normal: no failed jobs and no webhook backlog.</p>
+                <p className="text-sm text-slate-600">{m.admin_header_all_normal()}</p>
               )}
             </div>
             {bell.events.length ? (
-              <ul className="divide-y divide-slate-100 border-t border-slate-100" aria-label="Latest platform events">
+              <ul className="divide-y divide-slate-100 border-t border-slate-100" aria-label={m.admin_header_latest_events()}>
                 {bell.events.map((event) => (
                   <li key={`${event.kind}-${event.id}`}>
                     <BellEventLine event={event} compact />
@@ -174,25 +189,25 @@ export function AdminHeader({
                 ))}
               </ul>
             ) : (
-              <p className="border-t border-slate-100 px-2 py-2 text-sm text-slate-600">No platform events yet.</p>
+              <p className="border-t border-slate-100 px-2 py-2 text-sm text-slate-600">{m.admin_header_no_events()}</p>
             )}
             <div className="flex items-center justify-between gap-2 border-t border-slate-100 px-2 pt-2">
               <Link to={href("/admin/notifications")} className="text-sm font-medium text-brand-700 underline">
-                View all notifications
+                {m.admin_header_view_all_notifications()}
               </Link>
               {bell.unread ? (
                 <Form method="post" action={href("/admin/notifications")}>
                   <input type="hidden" name="intent" value="mark-read" />
                   <input type="hidden" name="back" value={`${location.pathname}${location.search}`} />
                   <button type="submit" className="rounded-lg px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100">
-                    Mark all as read
+                    {m.admin_notifications_mark_all_read()}
                   </button>
                 </Form>
               ) : null}
             </div>
           </Menu>
           <Menu
-            label="Profile menu"
+            label={m.admin_header_profile_menu()}
             panelClassName="right-0 w-60 py-2"
             summary={
               <span className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100">
@@ -207,15 +222,15 @@ export function AdminHeader({
             }
           >
             <Link to={href("/admin/profile")} className="menu-item">
-              <User className="size-4" aria-hidden /> View Profile
+              <User className="size-4" aria-hidden /> {m.admin_header_view_profile()}
             </Link>
             <Link to={href("/change-password")} className="menu-item">
-              <KeyRound className="size-4" aria-hidden /> Change Password
+              <KeyRound className="size-4" aria-hidden /> {m.admin_header_change_password()}
             </Link>
             <LanguageSwitcher className="border-t border-slate-100 px-4 py-2" />
             <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
               <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
-                <LogOut className="size-4" aria-hidden /> Logout
+                <LogOut className="size-4" aria-hidden /> {m.admin_header_logout()}
               </button>
             </Form>
           </Menu>

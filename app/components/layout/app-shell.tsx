@@ -24,6 +24,8 @@ import { countLabel, currentEntry, isNavActive, navigationFor, type NavGroup } f
 import { NotificationItem } from "~/components/notifications/notification-item";
 import { useLiveBell, type BellState } from "~/components/notifications/use-live-bell";
 import { useDocumentLinks } from "./document-links";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export interface ShellUser {
   businessName: string;
@@ -78,13 +80,19 @@ export function AppShell({
         data-collapsed={isCollapsed}
         data-open={phoneMenu.open || undefined}
         className="sidenav sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex"
-        aria-label="Main navigation"
+        aria-label={m.app_shell_main_navigation()}
       >
         <div className="flex h-16 items-center border-b border-slate-200 px-3">
-          <Link to={href("/dashboard")} aria-label="Jumbe overview" className="overflow-hidden">
+          <Link to={href("/dashboard")} aria-label={m.app_shell_home_label()} className="overflow-hidden">
             {isCollapsed ? <Logo className="[&>span:last-child]:hidden" /> : <Logo />}
           </Link>
-          <a href="#" aria-label="Close menu" id="menu-close" onClick={phoneMenu.close} className="ml-auto icon-btn md:hidden">
+          <a
+            href="#"
+            aria-label={m.app_shell_close_menu()}
+            id="menu-close"
+            onClick={phoneMenu.close}
+            className="ml-auto icon-btn md:hidden"
+          >
             <X className="size-6" aria-hidden />
           </a>
         </div>
@@ -103,14 +111,14 @@ export function AppShell({
           <button
             type="submit"
             className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm text-slate-600 hover:bg-slate-100"
-            aria-label={isCollapsed ? "Expand navigation" : "Collapse navigation"}
+            aria-label={isCollapsed ? m.app_shell_expand_navigation() : m.app_shell_collapse_navigation()}
           >
             {isCollapsed ? (
               <PanelLeftOpen className="size-5 shrink-0" aria-hidden />
             ) : (
               <PanelLeftClose className="size-5 shrink-0" aria-hidden />
             )}
-            <span className="sidenav-label">Collapse</span>
+            <span className="sidenav-label">{m.app_shell_collapse()}</span>
           </button>
         </sidebar.Form>
       </aside>
@@ -121,7 +129,7 @@ export function AppShell({
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
           <a
             href="#menu"
-            aria-label="Open menu"
+            aria-label={m.app_shell_open_menu()}
             aria-controls="menu"
             id="menu-open"
             onClick={phoneMenu.show}
@@ -130,26 +138,26 @@ export function AppShell({
             <MenuIcon className="size-6" aria-hidden />
           </a>
           {/* On a phone the side navigation (and its logo) is hidden: the top bar carries the brand. */}
-          <Link to={href("/dashboard")} aria-label="Jumbe overview" className="md:hidden" data-testid="topbar-logo">
+          <Link to={href("/dashboard")} aria-label={m.app_shell_home_label()} className="md:hidden" data-testid="topbar-logo">
             <Logo />
           </Link>
           <SearchBox
             action={href("/search")}
             id="topbar-search"
-            label="Search"
+            label={m.app_shell_search()}
             maxLength={100}
-            placeholder="Search..."
+            placeholder={m.app_shell_search_placeholder()}
             variant="bar"
             className="hidden max-w-md flex-1 sm:block"
           />
           <div className="ml-auto flex items-center gap-1 sm:gap-2">
-            <Link to={href("/search")} aria-label="Search" className="icon-btn sm:hidden">
+            <Link to={href("/search")} aria-label={m.app_shell_search()} className="icon-btn sm:hidden">
               <Search className="size-5" aria-hidden />
             </Link>
             {opens.includes("/chat") ? (
               <Link
                 to={href("/chat")}
-                aria-label="Chat"
+                aria-label={m.app_shell_chat()}
                 aria-current={isNavActive(location.pathname, "/chat") ? "page" : undefined}
                 // On a phone the menu's Inbox entry (with its unread count) takes its place: the bar fits 360 px.
                 className="icon-btn hidden sm:flex aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
@@ -211,20 +219,20 @@ function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; curren
   return (
     <nav className="flex-1 overflow-y-auto p-2">
       {groups.map((group, i) => (
-        <div key={group.label ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : undefined}>
+        <div key={group.id ?? i} className={i ? "mt-2 border-t border-slate-100 pt-2" : undefined}>
           {group.label ? (
-            <p id={`nav-${group.label}`.toLowerCase()} className="nav-heading sidenav-label">
+            <p id={`nav-${group.id}`} className="nav-heading sidenav-label">
               {group.label}
             </p>
           ) : null}
-          <ul className="space-y-0.5" aria-labelledby={group.label ? `nav-${group.label}`.toLowerCase() : undefined}>
+          <ul className="space-y-0.5" aria-labelledby={group.label ? `nav-${group.id}` : undefined}>
             {group.entries.map(({ to, label: name, icon: Icon, counts }) => {
               const count = counts === "inbox" ? (inboxUnread ?? 0) : 0;
               return (
                 <li key={to}>
                   <Link
                     to={to}
-                    title={count ? `${name} (${countLabel(count)} unread)` : name}
+                    title={count ? `${name} ${m.app_nav_unread({ count: countLabel(count) })}` : name}
                     aria-current={current === to ? "page" : undefined}
                     className="nav-link"
                   >
@@ -234,7 +242,7 @@ function NavLinks({ groups, current, inboxUnread }: { groups: NavGroup[]; curren
                       <>
                         <span className="nav-count sidenav-label" data-testid="inbox-unread">
                           <span aria-hidden>{countLabel(count)}</span>
-                          <span className="sr-only"> ({countLabel(count)} unread)</span>
+                          <span className="sr-only"> {m.app_nav_unread({ count: countLabel(count) })}</span>
                         </span>
                         <span className="sidenav-dot" aria-hidden />
                       </>
@@ -260,7 +268,7 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
   const { unread, items } = useLiveBell(initial);
   return (
     <Menu
-      label={unread ? `Notifications (${unread >= 100 ? "99+" : unread} unread)` : "Notifications"}
+      label={unread ? m.app_shell_notifications_unread({ count: countLabel(unread) }) : m.app_nav_notifications()}
       panelClassName="right-0 w-80 p-2 sm:w-96"
       summary={
         <span className="relative icon-btn">
@@ -270,18 +278,18 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
       }
     >
       <div className="flex items-center justify-between gap-2 px-2 py-1">
-        <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Notifications</p>
+        <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{m.app_nav_notifications()}</p>
         {unread ? (
           <Form method="post" action={href("/notifications")}>
             <input type="hidden" name="redirectTo" value={here} />
             <button type="submit" name="intent" value="read-all" className="text-xs font-medium text-brand-700 hover:underline">
-              Mark all as read
+              {m.app_shell_mark_all_read()}
             </button>
           </Form>
         ) : null}
       </div>
       {items?.length ? (
-        <ul aria-label="Latest notifications">
+        <ul aria-label={m.app_shell_latest_notifications()}>
           {items.map((n) => (
             <li key={n.id}>
               <NotificationItem notification={n} compact />
@@ -291,14 +299,20 @@ function Notifications({ initial, here }: { initial: BellState; here: string }) 
       ) : (
         <p className="px-2 py-3 text-sm text-slate-500">
           {/* Items not here yet (the live stream brings them), or without JavaScript: the count says enough. */}
-          {items || !unread ? "Nothing new." : `${unread >= 100 ? "99+" : unread} unread notification${unread === 1 ? "" : "s"}.`}
+          {items || !unread
+            ? m.app_shell_nothing_new()
+            : byCount(
+                unread,
+                () => m.app_shell_unread_one({ count: countLabel(unread) }),
+                () => m.app_shell_unread_other({ count: countLabel(unread) }),
+              )}
         </p>
       )}
       <Link
         to={href("/notifications")}
         className="mt-1 block border-t border-slate-100 px-2 pt-2 pb-1 text-center text-sm font-medium text-brand-700 hover:underline"
       >
-        See all notifications
+        {m.app_shell_see_all_notifications()}
       </Link>
     </Menu>
   );
@@ -313,7 +327,7 @@ export function UserMenu({
 }) {
   return (
     <Menu
-      label="User menu"
+      label={m.app_shell_user_menu()}
       panelClassName="right-0 w-64 py-2"
       summary={
         <span className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100">
@@ -334,18 +348,18 @@ export function UserMenu({
         <p className="text-sm text-slate-500">{user.email}</p>
       </div>
       <MenuLink to={profilePath} icon={User}>
-        View Profile
+        {m.app_shell_view_profile()}
       </MenuLink>
       <MenuLink to={href("/settings")} icon={Settings}>
-        Account Settings
+        {m.app_shell_account_settings()}
       </MenuLink>
       <MenuLink to={href("/change-password")} icon={KeyRound}>
-        Change Password
+        {m.app_shell_change_password()}
       </MenuLink>
       <LanguageSwitcher className="border-t border-slate-100 px-4 py-2" />
       <Form method="post" action={href("/logout")} className="border-t border-slate-100 pt-1">
         <button type="submit" className="menu-item w-full text-red-600 hover:bg-red-50">
-          <LogOut className="size-4" aria-hidden /> Logout
+          <LogOut className="size-4" aria-hidden /> {m.app_shell_logout()}
         </button>
       </Form>
     </Menu>

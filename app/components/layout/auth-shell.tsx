@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { CheckCircle2, Globe2, ShieldCheck, Zap } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
+import { m } from "~/paraglide/messages";
 
 /** Centered card used by sign-in, verification and password pages, with an optional side panel. */
 export function AuthShell({
@@ -19,7 +20,7 @@ export function AuthShell({
     <div className="flex min-h-screen">
       <main className="flex flex-1 flex-col justify-center px-4 py-10 sm:px-8">
         <div className="mx-auto w-full max-w-md">
-          <Link to={href("/")} className="mb-8 inline-block" aria-label="Jumbe home">
+          <Link to={href("/")} className="mb-8 inline-block" aria-label={m.auth_home_label()}>
             <Logo />
           </Link>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
@@ -35,17 +36,15 @@ export function AuthShell({
 /** The sign-up page's marketing panel. */
 export function MarketingPanel() {
   const points = [
-    { icon: Zap, text: "Go live on the WhatsApp Business API in 4 to 6 weeks" },
-    { icon: Globe2, text: "Multilingual support: Swahili, French and English" },
-    { icon: ShieldCheck, text: "End-to-end encryption and 99.9% uptime" },
-    { icon: CheckCircle2, text: "Campaigns, broadcasts and customer chat in one place" },
+    { icon: Zap, text: m.auth_marketing_point_launch() },
+    { icon: Globe2, text: m.auth_marketing_point_languages() },
+    { icon: ShieldCheck, text: m.auth_marketing_point_security() },
+    { icon: CheckCircle2, text: m.auth_marketing_point_channels() },
   ];
   return (
     <div className="flex flex-col justify-center p-12 text-white">
-      <h2 className="text-3xl font-bold">Reach every customer where they already are.</h2>
-      <p className="mt-3 max-w-md text-brand-100">
-        Government agencies, banks and businesses across Africa talk to their customers on WhatsApp with Jumbe.
-      </p>
+      <h2 className="text-3xl font-bold">{m.auth_marketing_title()}</h2>
+      <p className="mt-3 max-w-md text-brand-100">{m.auth_marketing_text()}</p>
       <ul className="mt-8 space-y-4">
         {points.map(({ icon: Icon, text }) => (
           <li key={text} className="flex items-start gap-3">
@@ -58,19 +57,22 @@ export function MarketingPanel() {
   );
 }
 
+// A business's name reads the same in every language.
+const PREVIEW_SENDER = "Nyota Savings Sacco";
+
 /** The sign-in page's decorative chat preview. */
 export function ChatPreview() {
   const bubbles = [
-    { from: "them", text: "Habari! Is my loan application approved?" },
-    { from: "us", text: "Habari Amina 👋 Yes: KES 50,000 approved. Funds reach your M-Pesa today." },
-    { from: "them", text: "Asante sana!" },
+    { from: "them", text: m.auth_preview_question() },
+    { from: "us", text: m.auth_preview_answer() },
+    { from: "them", text: m.auth_preview_thanks() },
   ];
   return (
     <div className="flex w-full flex-col items-center justify-center p-12" aria-hidden>
       <div className="w-full max-w-sm rounded-2xl bg-[#efeae2] p-4 shadow-2xl">
         <div className="mb-3 flex items-center gap-2 rounded-lg bg-brand-700 p-3 text-white">
           <span className="flex size-8 items-center justify-center rounded-full bg-brand-900 text-sm font-bold">NS</span>
-          <span className="text-sm font-semibold">Nyota Savings Sacco</span>
+          <span className="text-sm font-semibold">{PREVIEW_SENDER}</span>
         </div>
         <div className="space-y-2">
           {bubbles.map((b) => (
@@ -83,7 +85,7 @@ export function ChatPreview() {
           ))}
         </div>
       </div>
-      <p className="mt-6 text-center text-brand-100">Conversations your customers trust, on the app they already use.</p>
+      <p className="mt-6 text-center text-brand-100">{m.auth_preview_caption()}</p>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
+import { m } from "~/paraglide/messages";
 
 /** The spec's full-screen loader: the product name with an ellipsis, and a sub-text. */
-export function FullScreenLoader({ message = "Loading Jumbe...", delayed = false }: { message?: string; delayed?: boolean }) {
+export function FullScreenLoader({ message = m.app_loading_jumbe(), delayed = false }: { message?: string; delayed?: boolean }) {
   // On fast navigations the loader would only flash; show it after 300 ms.
   const [visible, setVisible] = useState(!delayed);
   useEffect(() => {
@@ -18,7 +19,7 @@ export function FullScreenLoader({ message = "Loading Jumbe...", delayed = false
     >
       <div className="loader-spin size-12 rounded-full border-4 border-brand-100 border-t-brand-600" aria-hidden />
       <p className="mt-4 text-lg font-semibold text-slate-900">{message}</p>
-      <p className="mt-1 text-sm text-slate-500">Please wait while we prepare your experience</p>
+      <p className="mt-1 text-sm text-slate-500">{m.app_loading_wait()}</p>
     </div>
   );
 }
@@ -28,7 +29,7 @@ export function ShellLoading() {
   return (
     <div role="status" className="flex items-center gap-2 p-6 text-slate-500">
       <div className="loader-spin size-4 rounded-full border-2 border-slate-200 border-t-brand-600" aria-hidden />
-      Loading...
+      {m.app_loading()}
     </div>
   );
 }

@@ -14,6 +14,7 @@ import {
   Settings,
   Users,
 } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 
 export interface NavEntry {
   to: string;
@@ -26,9 +27,23 @@ export interface NavEntry {
 }
 
 export interface NavGroup {
+  /** The heading's id (`nav-<id>`), the same in every language; with `label`. */
+  id?: string;
   /** Read by screen readers and shown above the group when the navigation is wide; the first group has none. */
   label?: string;
   entries: readonly NavEntry[];
+}
+
+/** An entry whose label is read when a page is drawn, in its language (issue 43). */
+function entry(to: string, label: () => string, icon: NavEntry["icon"], more: Pick<NavEntry, "also" | "counts"> = {}): NavEntry {
+  return {
+    to,
+    icon,
+    ...more,
+    get label() {
+      return label();
+    },
+  };
 }
 
 /**
@@ -40,30 +55,36 @@ export interface NavGroup {
 export const NAV_GROUPS: readonly NavGroup[] = [
   {
     entries: [
-      { to: href("/dashboard"), label: "Overview", icon: LayoutDashboard },
-      { to: href("/get-started"), label: "Get Started", icon: Rocket },
-      { to: href("/whatsapp"), label: "WhatsApp Setup", icon: MessageCircle },
+      entry(href("/dashboard"), m.app_nav_overview, LayoutDashboard),
+      entry(href("/get-started"), m.app_nav_get_started, Rocket),
+      entry(href("/whatsapp"), m.app_nav_whatsapp_setup, MessageCircle),
     ],
   },
   {
-    label: "Messaging",
+    id: "messaging",
+    get label() {
+      return m.app_nav_group_messaging();
+    },
     entries: [
-      { to: href("/chat"), label: "Inbox", icon: MessageSquare, counts: "inbox" },
-      { to: href("/messaging/contacts"), label: "Contacts", icon: Users },
+      entry(href("/chat"), m.app_nav_inbox, MessageSquare, { counts: "inbox" }),
+      entry(href("/messaging/contacts"), m.app_nav_contacts, Users),
       // The Message Center's campaigns and broadcasts tabs.
-      { to: href("/messaging"), label: "Campaigns", icon: Megaphone },
-      { to: href("/templates"), label: "Templates", icon: FileText, also: [href("/preview")] },
-      { to: href("/analytics"), label: "Analytics", icon: BarChart3 },
+      entry(href("/messaging"), m.app_nav_campaigns, Megaphone),
+      entry(href("/templates"), m.app_nav_templates, FileText, { also: [href("/preview")] }),
+      entry(href("/analytics"), m.app_nav_analytics, BarChart3),
     ],
   },
   {
-    label: "Account",
+    id: "account",
+    get label() {
+      return m.app_nav_group_account();
+    },
     entries: [
-      { to: href("/billing"), label: "Billing", icon: CreditCard },
-      { to: href("/developers"), label: "Developers", icon: KeyRound },
-      { to: href("/activity"), label: "Activity", icon: Activity },
-      { to: href("/notifications"), label: "Notifications", icon: Bell },
-      { to: href("/settings"), label: "Settings", icon: Settings },
+      entry(href("/billing"), m.app_nav_billing, CreditCard),
+      entry(href("/developers"), m.app_nav_developers, KeyRound),
+      entry(href("/activity"), m.app_nav_activity, Activity),
+      entry(href("/notifications"), m.app_nav_notifications, Bell),
+      entry(href("/settings"), m.app_nav_settings, Settings),
     ],
   },
 ];
@@ -83,9 +104,11 @@ export const NAV_PAGES: readonly string[] = NAV_GROUPS.flatMap((group) => group.
 
 /** The groups with only the entries the member may open (`opens`, from the shell's loader); a group left empty is dropped. */
 export function navigationFor(opens: readonly string[]): NavGroup[] {
-  return NAV_GROUPS.map((group) => ({ ...group, entries: group.entries.filter((entry) => opens.includes(entry.to)) })).filter(
-    (group) => group.entries.length > 0,
-  );
+  return NAV_GROUPS.map((group) => ({
+    id: group.id,
+    label: group.label,
+    entries: group.entries.filter((item) => opens.includes(item.to)),
+  })).filter((group) => group.entries.length > 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 // A signed-in page's error card: its own chunk, loaded only when a page fails (decision 061).
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { AlertTriangle } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 
 /** What went wrong, in words a customer understands, from what a loader or action threw. */
 export function explainError(error: unknown): { title: string; body: string } {
@@ -8,33 +9,30 @@ export function explainError(error: unknown): { title: string; body: string } {
   switch (status) {
     case 400:
       return {
-        title: "That request could not be read.",
-        body:
-          isRouteErrorResponse(error) && typeof error.data === "string" && error.data
-            ? error.data
-            : "Check what you entered and try again.",
+        title: m.app_error_400_title(),
+        body: isRouteErrorResponse(error) && typeof error.data === "string" && error.data ? error.data : m.app_error_400_body(),
       };
     case 403:
-      return { title: "You do not have permission to see this.", body: "Ask an administrator of your organisation for access." };
+      return { title: m.app_error_403_title(), body: m.app_error_403_body() };
     case 404:
-      return { title: "This page does not exist.", body: "It may have been removed, or it belongs to another organisation." };
+      return { title: m.app_error_404_title(), body: m.app_error_404_body() };
     case 405:
       // A post to a page that takes none (the console's pages let posts through to their guard).
-      return { title: "This page does not take a form.", body: "Nothing was changed. Reload the page and use its buttons." };
+      return { title: m.app_error_405_title(), body: m.app_error_405_body() };
     case 413:
-      return { title: "That was too large to send.", body: "Send less at once and try again." };
+      return { title: m.app_error_413_title(), body: m.app_error_413_body() };
     case 429:
-      return { title: "Too many attempts.", body: "Wait a moment, then try again." };
+      return { title: m.app_error_429_title(), body: m.app_error_429_body() };
     case 503:
       return {
-        title: "Jumbe is briefly unavailable.",
-        body: "We cannot reach our database right now. Nothing you saved is lost; try again in a few seconds.",
+        title: m.app_error_503_title(),
+        body: m.app_error_503_body(),
       };
     default:
       // Spec section 2's crash-screen words; the details stay in the server's log.
       return {
-        title: "Something went wrong.",
-        body: "An unexpected error occurred in the application. It has been logged; try again in a moment.",
+        title: m.app_error_something_wrong(),
+        body: m.app_error_default_body(),
       };
   }
 }
@@ -51,7 +49,7 @@ export default function ErrorCard() {
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {/* A link to this same address: reloading needs no script. */}
         <a href="" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-900">
-          Reload Page
+          {m.app_error_reload()}
         </a>
       </div>
     </section>

@@ -1,6 +1,9 @@
+import { languageLinks } from "~/lib/alternates";
 import { ArrowLeft } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
+import { rich } from "~/content/legal/blocks";
 import { formatLegalDate, sectionId, type LegalDocumentContent } from "~/content/legal/types";
+import { m } from "~/paraglide/messages";
 
 /*
  * A legal page: plain server-rendered HTML (the routes set `hydrate: false`), so it uses plain
@@ -24,7 +27,7 @@ function BackToHome() {
   return (
     <a href="/" className={BUTTON}>
       <ArrowLeft className="size-4" aria-hidden />
-      Back to Home
+      {m.public_legal_back_home()}
     </a>
   );
 }
@@ -45,24 +48,24 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
       <main className="mx-auto max-w-3xl px-4 pt-8 pb-16 sm:px-6 sm:pt-12">
         <article aria-labelledby="document-title">
           <header>
-            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Legal</p>
+            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{m.public_legal_eyebrow()}</p>
             <h1 id="document-title" className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
               {title}
             </h1>
             <p className="mt-3 text-sm text-slate-600">
-              Last updated: <time dateTime={lastUpdated}>{formatLegalDate(lastUpdated)}</time>
+              {rich(m.public_legal_last_updated, { date: <time dateTime={lastUpdated}>{formatLegalDate(lastUpdated)}</time> })}
             </p>
           </header>
 
           <aside
-            aria-label="Summary"
+            aria-label={m.public_legal_summary_label()}
             className={`mt-8 rounded-xl border border-brand-200 bg-brand-50 p-5 sm:p-6 ${PROSE} [&>:first-child]:mt-0`}
           >
             {summary}
           </aside>
 
-          <nav aria-label="Contents" className="mt-8 rounded-xl border border-slate-200 p-5 sm:p-6">
-            <p className="font-semibold text-slate-900">Contents</p>
+          <nav aria-label={m.public_legal_contents()} className="mt-8 rounded-xl border border-slate-200 p-5 sm:p-6">
+            <p className="font-semibold text-slate-900">{m.public_legal_contents()}</p>
             <ol className="mt-3 space-y-1.5 text-sm sm:columns-2 sm:gap-8">
               {sections.map((section, index) => (
                 <li key={section.heading} className="break-inside-avoid">
@@ -97,15 +100,18 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
 
         <footer className="mt-12 flex flex-col gap-4 border-t border-slate-200 pt-8 text-sm text-slate-600 sm:flex-row sm:items-center sm:justify-between">
           <p>
-            Questions? Write to{" "}
-            <a href={`mailto:${contactEmail}`} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
-              {contactEmail}
-            </a>
-            . See also our{" "}
-            <a href={related.href} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
-              {related.label}
-            </a>
-            .
+            {rich(m.public_legal_footer, {
+              email: (
+                <a href={`mailto:${contactEmail}`} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+                  {contactEmail}
+                </a>
+              ),
+              related: (
+                <a href={related.href} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+                  {related.label}
+                </a>
+              ),
+            })}
           </p>
           <div className="shrink-0">
             <BackToHome />
@@ -116,11 +122,11 @@ export function LegalDocument({ document }: { document: LegalDocumentContent }) 
   );
 }
 
-/** Title, description and canonical link of a legal page (the canonical comes from its loader). */
+/** Title, description, canonical link and language alternates of a legal page (the address comes from its loader). */
 export function legalPageMeta(document: LegalDocumentContent, loaderData: { canonical: string } | undefined) {
   return [
     { title: `${document.title} | Jumbe` },
     { name: "description", content: document.description },
-    ...(loaderData ? [{ tagName: "link", rel: "canonical", href: loaderData.canonical }] : []),
+    ...(loaderData ? languageLinks(loaderData.canonical) : []),
   ];
 }

@@ -1,7 +1,8 @@
 import { ArrowUp, Mail, MapPin, Menu, MessageCircle, Phone } from "~/components/ui/icons";
 import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { Logo } from "~/components/ui/logo";
-import { NAV_LINKS } from "./content";
+import { m } from "~/paraglide/messages";
+import { navLinks } from "./content";
 
 export interface LandingLinks {
   appUrl: string;
@@ -20,6 +21,7 @@ const primaryButton =
  * links sit in a native <details> menu, which works without JavaScript.
  */
 export function Navbar({ appUrl }: { appUrl: string }) {
+  const links = navLinks();
   return (
     <header
       data-navbar
@@ -27,12 +29,12 @@ export function Navbar({ appUrl }: { appUrl: string }) {
       className="group fixed inset-x-0 top-0 z-40 border-b border-transparent bg-white/95 transition-[box-shadow,border-color] data-[compact=true]:border-slate-200 data-[compact=true]:shadow-md"
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 transition-[height] group-data-[compact=true]:h-14 sm:px-6">
-        <a href="/" className="rounded-lg" aria-label="Jumbe home">
+        <a href="/" className="rounded-lg" aria-label={m.public_nav_home_label()}>
           <Logo />
         </a>
-        <nav aria-label="Main" className="hidden lg:block">
+        <nav aria-label={m.public_nav_main_label()} className="hidden lg:block">
           <ul className="flex items-center gap-1 text-sm font-medium text-slate-700">
-            {NAV_LINKS.map((link) => (
+            {links.map((link) => (
               <li key={link.href}>
                 <a href={link.href} className="rounded-lg px-3 py-2 hover:bg-slate-100 hover:text-slate-900">
                   {link.label}
@@ -46,18 +48,24 @@ export function Navbar({ appUrl }: { appUrl: string }) {
             href={`${appUrl}/login`}
             className="hidden min-h-11 items-center rounded-lg px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 sm:inline-flex"
           >
-            Sign in
+            {m.public_nav_sign_in()}
           </a>
           <a href={`${appUrl}/signup`} className={primaryButton}>
-            Get started
+            {m.public_cta_get_started()}
           </a>
           <details data-mobile-menu className="relative lg:hidden">
-            <summary aria-label="Menu" className="flex size-11 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100">
+            <summary
+              aria-label={m.public_nav_menu_label()}
+              className="flex size-11 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
+            >
               <Menu className="size-6" aria-hidden />
             </summary>
-            <nav aria-label="Sections" className="absolute right-0 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+            <nav
+              aria-label={m.public_nav_sections_label()}
+              className="absolute right-0 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
+            >
               <ul className="text-base font-medium text-slate-700">
-                {NAV_LINKS.map((link) => (
+                {links.map((link) => (
                   <li key={link.href}>
                     <a href={link.href} className="block rounded-lg px-3 py-2.5 hover:bg-slate-100">
                       {link.label}
@@ -66,7 +74,7 @@ export function Navbar({ appUrl }: { appUrl: string }) {
                 ))}
                 <li className="mt-1 border-t border-slate-200 pt-1 sm:hidden">
                   <a href={`${appUrl}/login`} className="block rounded-lg px-3 py-2.5 hover:bg-slate-100">
-                    Sign in
+                    {m.public_nav_sign_in()}
                   </a>
                 </li>
               </ul>
@@ -86,60 +94,60 @@ export function Footer({ links }: { links: LandingLinks }) {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-4">
         <div className="md:col-span-1">
           <Logo className="[&>span:last-child]:text-white" />
-          <p className="mt-4 leading-relaxed">
-            WhatsApp Business API messaging, AI bots and CRM integrations for organisations in Kenya and across Africa.
-          </p>
+          <p className="mt-4 leading-relaxed">{m.public_footer_blurb()}</p>
         </div>
         <div>
-          <h2 className="font-semibold text-white">Product</h2>
+          <h2 className="font-semibold text-white">{m.public_footer_product()}</h2>
           <ul className="mt-3 space-y-1">
-            {NAV_LINKS.slice(0, 4).map((link) => (
-              <li key={link.href}>
-                <a href={link.href} className={linkClass}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
+            {navLinks()
+              .slice(0, 4)
+              .map((link) => (
+                <li key={link.href}>
+                  <a href={link.href} className={linkClass}>
+                    {link.label}
+                  </a>
+                </li>
+              ))}
           </ul>
         </div>
         <div>
-          <h2 className="font-semibold text-white">Company</h2>
+          <h2 className="font-semibold text-white">{m.public_footer_company()}</h2>
           <ul className="mt-3 space-y-1">
             <li>
               <a href="#about" className={linkClass}>
-                About
+                {m.public_nav_about()}
               </a>
             </li>
             <li>
               <a href="#faq" className={linkClass}>
-                FAQ
+                {m.public_nav_faq()}
               </a>
             </li>
             <li>
               <a href="/privacy-policy" className={linkClass}>
-                Privacy Policy
+                {m.public_privacy_title()}
               </a>
             </li>
             <li>
               <a href="/terms-of-service" className={linkClass}>
-                Terms of Service
+                {m.public_terms_title()}
               </a>
             </li>
           </ul>
         </div>
         <div>
-          <h2 className="font-semibold text-white">Contact</h2>
+          <h2 className="font-semibold text-white">{m.public_footer_contact()}</h2>
           <ul className="mt-3 space-y-1">
             <li>
               <a href={`mailto:${links.salesEmail}`} className={`${linkClass} inline-flex items-center gap-2`}>
                 <Mail className="size-4" aria-hidden />
-                <span>Sales: {links.salesEmail}</span>
+                <span>{m.public_footer_sales({ email: links.salesEmail })}</span>
               </a>
             </li>
             <li>
               <a href={`mailto:${links.supportEmail}`} className={`${linkClass} inline-flex items-center gap-2`}>
                 <Mail className="size-4" aria-hidden />
-                <span>Support: {links.supportEmail}</span>
+                <span>{m.public_footer_support({ email: links.supportEmail })}</span>
               </a>
             </li>
             <li>
@@ -151,19 +159,19 @@ export function Footer({ links }: { links: LandingLinks }) {
             <li>
               <a href={links.whatsappChatUrl} target="_blank" rel="noopener" className={`${linkClass} inline-flex items-center gap-2`}>
                 <MessageCircle className="size-4" aria-hidden />
-                <span>WhatsApp us</span>
+                <span>{m.public_footer_whatsapp()}</span>
               </a>
             </li>
             <li className="inline-flex items-center gap-2 py-1">
               <MapPin className="size-4" aria-hidden />
-              <span>Nairobi, Kenya</span>
+              <span>{m.public_footer_location()}</span>
             </li>
           </ul>
         </div>
       </div>
       <div className="border-t border-slate-800">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6 sm:px-6">
-          <p className="text-slate-400">© {new Date().getFullYear()} Jumbe. All rights reserved.</p>
+          <p className="text-slate-400">{m.public_footer_copyright({ year: new Date().getFullYear() })}</p>
           <LanguageSwitcher className="text-slate-300" />
         </div>
       </div>
@@ -184,7 +192,7 @@ export function FloatingActions({ whatsappChatUrl }: { whatsappChatUrl: string }
         href="#top"
         data-back-to-top
         data-visible="false"
-        aria-label="Back to top"
+        aria-label={m.public_back_to_top()}
         className="invisible flex size-12 items-center justify-center rounded-full border border-slate-200 bg-white text-slate-700 opacity-0 shadow-lg transition-opacity hover:bg-slate-50 data-[visible=true]:visible data-[visible=true]:opacity-100"
       >
         <ArrowUp className="size-5" aria-hidden />
@@ -194,7 +202,7 @@ export function FloatingActions({ whatsappChatUrl }: { whatsappChatUrl: string }
         target="_blank"
         rel="noopener"
         data-whatsapp
-        aria-label="Chat with us on WhatsApp (opens in a new tab)"
+        aria-label={m.public_whatsapp_chat_label()}
         className="flex size-14 items-center justify-center rounded-full bg-[#128c4a] text-white shadow-lg hover:bg-brand-900"
       >
         <svg viewBox="0 0 24 24" width="28" height="28" fill="currentColor" aria-hidden>

@@ -1,8 +1,13 @@
+import { m } from "~/paraglide/messages";
+
 /**
  * The landing page's words (product spec section 1). The claims are used word for word:
  * 99.9% uptime, multilingual support (Swahili, French, English), go-live in 4 to 6 weeks,
  * end-to-end encryption, SOC 2 compliance; case studies: 30% fewer office visits, over 150 agencies,
  * under 6 weeks, 65% faster response. The client organisations are fictional.
+ *
+ * The words are in app/messages/public (keys public_home_*), in the request's language: each list
+ * is a function, called when the page is drawn.
  */
 
 export type ClientId = "mji-mpya" | "taifa" | "mavuno" | "ukarimu" | "kilima" | "savanna" | "baraka" | "ziwa";
@@ -22,29 +27,26 @@ export interface DemoChatScript {
   lines: ChatLine[];
 }
 
-export const NAV_LINKS = [
-  { href: "#solutions", label: "Solutions" },
-  { href: "#features", label: "Features" },
-  { href: "#case-studies", label: "Case Studies" },
-  { href: "#pricing", label: "Pricing" },
-  { href: "#about", label: "About" },
-  { href: "#faq", label: "FAQ" },
-] as const;
+export const navLinks = () => [
+  { href: "#solutions", label: m.public_nav_solutions() },
+  { href: "#features", label: m.public_nav_features() },
+  { href: "#case-studies", label: m.public_nav_case_studies() },
+  { href: "#pricing", label: m.public_nav_pricing() },
+  { href: "#about", label: m.public_nav_about() },
+  { href: "#faq", label: m.public_nav_faq() },
+];
 
-export const HERO_CHAT: DemoChatScript = {
-  name: "Jumbe Assistant",
-  status: "online",
-  inputLabel: "Message Jumbe Assistant",
+/** A demo chat's header, status and message box, for the one the visitor talks to. */
+const chatWith = (name: string) => ({ name, status: m.public_chat_status_online(), inputLabel: m.public_chat_input_label({ name }) });
+
+export const heroChat = (): DemoChatScript => ({
+  ...chatWith(m.public_chat_hero_name()),
   lines: [
-    { from: "them", text: "Karibu! I'm the Jumbe Assistant. How can I help you today?", time: "09:41" },
-    { from: "me", text: "Habari! I'd like to check the status of my application.", time: "09:42" },
-    {
-      from: "them",
-      text: "Sure. Please share your reference number and I'll look it up for you, in English, Kiswahili or Français.",
-      time: "09:42",
-    },
+    { from: "them", text: m.public_chat_hero_line1(), time: "09:41" },
+    { from: "me", text: m.public_chat_hero_line2(), time: "09:42" },
+    { from: "them", text: m.public_chat_hero_line3(), time: "09:42" },
   ],
-};
+});
 
 export interface Solution {
   id: string;
@@ -54,102 +56,61 @@ export interface Solution {
   chat: DemoChatScript;
 }
 
-export const SOLUTIONS: Solution[] = [
+export const solutions = (): Solution[] => [
   {
     id: "public-sector",
-    title: "Public Sector",
-    lead: "Bring government services to where citizens already are. Answer questions, share application updates and take bookings on WhatsApp, around the clock.",
-    points: [
-      "Service enquiries, permits and application status in one chat",
-      "Appointment booking and reminders that cut queues",
-      "Announcements and alerts to citizens who opted in",
-    ],
+    title: m.public_sector_public(),
+    lead: m.public_solutions_public_lead(),
+    points: [m.public_solutions_public_point1(), m.public_solutions_public_point2(), m.public_solutions_public_point3()],
     chat: {
-      name: "County Services",
-      status: "online",
-      inputLabel: "Message County Services",
+      ...chatWith(m.public_chat_county_name()),
       lines: [
-        { from: "me", text: "Hello, how do I renew my single business permit?", time: "08:15" },
-        {
-          from: "them",
-          text: "You can renew it right here. Reply 1 to start your renewal or 2 to book a visit to a service centre.",
-          time: "08:15",
-        },
+        { from: "me", text: m.public_chat_county_line1(), time: "08:15" },
+        { from: "them", text: m.public_chat_county_line2(), time: "08:15" },
         { from: "me", text: "1", time: "08:16" },
-        { from: "them", text: "Great. Please send your business registration number.", time: "08:16" },
+        { from: "them", text: m.public_chat_county_line4(), time: "08:16" },
       ],
     },
   },
   {
     id: "banking",
-    title: "Banking & Financial Services",
-    lead: "Serve account holders securely on the channel they trust. Balance checks, loan applications, card services and fraud alerts, with end-to-end encryption.",
-    points: [
-      "Verified self-service for balances, statements and cards",
-      "Loan and account applications with document upload",
-      "Real-time transaction and fraud alerts",
-    ],
+    title: m.public_sector_banking(),
+    lead: m.public_solutions_banking_lead(),
+    points: [m.public_solutions_banking_point1(), m.public_solutions_banking_point2(), m.public_solutions_banking_point3()],
     chat: {
-      name: "Bank Support",
-      status: "online",
-      inputLabel: "Message Bank Support",
+      ...chatWith(m.public_chat_bank_name()),
       lines: [
-        { from: "me", text: "I need a mini statement for my savings account.", time: "14:02" },
-        {
-          from: "them",
-          text: "For your security, please confirm the one-time code we just sent to your registered number.",
-          time: "14:02",
-        },
-        { from: "me", text: "Done.", time: "14:03" },
-        { from: "them", text: "Confirmed. Your mini statement is ready. Latest: M-Pesa deposit, KES 2,500.", time: "14:03" },
+        { from: "me", text: m.public_chat_bank_line1(), time: "14:02" },
+        { from: "them", text: m.public_chat_bank_line2(), time: "14:02" },
+        { from: "me", text: m.public_chat_bank_line3(), time: "14:03" },
+        { from: "them", text: m.public_chat_bank_line4(), time: "14:03" },
       ],
     },
   },
   {
     id: "enterprise",
-    title: "Enterprise AI & CRM",
-    lead: "Connect AI assistants to your CRM and core systems, so every conversation is personal and every hand-over to a human agent keeps its context.",
-    points: [
-      "AI bots that answer from your own knowledge base",
-      "Two-way sync with your CRM, helpdesk and ERP",
-      "Smooth hand-over to live agents with full history",
-    ],
+    title: m.public_sector_enterprise(),
+    lead: m.public_solutions_enterprise_lead(),
+    points: [m.public_solutions_enterprise_point1(), m.public_solutions_enterprise_point2(), m.public_solutions_enterprise_point3()],
     chat: {
-      name: "Customer Care",
-      status: "online",
-      inputLabel: "Message Customer Care",
+      ...chatWith(m.public_chat_care_name()),
       lines: [
-        { from: "me", text: "Where is my order #4821?", time: "11:20" },
-        { from: "them", text: "Hi Amina! Order #4821 left our Nairobi warehouse this morning and arrives tomorrow.", time: "11:20" },
-        { from: "me", text: "Can I change the delivery address?", time: "11:21" },
-        { from: "them", text: "Of course. I'm connecting you to an agent who can see your order history.", time: "11:21" },
+        { from: "me", text: m.public_chat_care_line1(), time: "11:20" },
+        { from: "them", text: m.public_chat_care_line2(), time: "11:20" },
+        { from: "me", text: m.public_chat_care_line3(), time: "11:21" },
+        { from: "them", text: m.public_chat_care_line4(), time: "11:21" },
       ],
     },
   },
 ];
 
-export const FEATURES = [
-  {
-    icon: "uptime",
-    title: "99.9% uptime",
-    text: "Infrastructure built for always-on public services and banking, with monitoring around the clock.",
-  },
-  {
-    icon: "languages",
-    title: "Multilingual support",
-    text: "Bots and templates with multilingual support (Swahili, French, English), so every customer is served in their language.",
-  },
-  {
-    icon: "security",
-    title: "Security and compliance",
-    text: "End-to-end encryption on every conversation and SOC 2 compliance for your auditors.",
-  },
-  {
-    icon: "launch",
-    title: "Fast go-live",
-    text: "From kick-off to your first live conversation: go-live in 4 to 6 weeks, with onboarding support throughout.",
-  },
-] as const;
+export const features = () =>
+  [
+    { icon: "uptime", title: m.public_claim_uptime(), text: m.public_features_uptime_text() },
+    { icon: "languages", title: m.public_features_languages_title(), text: m.public_features_languages_text() },
+    { icon: "security", title: m.public_features_security_title(), text: m.public_features_security_text() },
+    { icon: "launch", title: m.public_features_launch_title(), text: m.public_features_launch_text() },
+  ] as const;
 
 export interface CaseStudy {
   client: ClientId;
@@ -159,95 +120,80 @@ export interface CaseStudy {
   text: string;
 }
 
-export const CASE_STUDIES: CaseStudy[] = [
+export const caseStudies = (): CaseStudy[] => [
   {
     client: "mji-mpya",
     name: "Mji Mpya County",
-    sector: "Public Sector",
-    result: "30% fewer office visits",
-    text: "Residents renew permits and check applications on WhatsApp instead of queuing at county offices.",
+    sector: m.public_sector_public(),
+    result: m.public_case_mji_mpya_result(),
+    text: m.public_case_mji_mpya_text(),
   },
   {
     client: "taifa",
     name: "Taifa Services Hub",
-    sector: "Public Sector",
-    result: "Over 150 agencies",
-    text: "One verified WhatsApp channel connects citizens with over 150 agencies.",
+    sector: m.public_sector_public(),
+    result: m.public_case_taifa_result(),
+    text: m.public_case_taifa_text(),
   },
   {
     client: "mavuno",
     name: "Mavuno Savings Bank",
-    sector: "Banking & Financial Services",
-    result: "Live in under 6 weeks",
-    text: "Balance checks, statements and card services moved to WhatsApp in under 6 weeks.",
+    sector: m.public_sector_banking(),
+    result: m.public_case_mavuno_result(),
+    text: m.public_case_mavuno_text(),
   },
   {
     client: "ukarimu",
     name: "Ukarimu Assurance",
-    sector: "Banking & Financial Services",
-    result: "65% faster response",
-    text: "Claims questions are answered by an AI assistant first, with agents taking over when needed: 65% faster response.",
+    sector: m.public_sector_banking(),
+    result: m.public_case_ukarimu_result(),
+    text: m.public_case_ukarimu_text(),
   },
   {
     client: "kilima",
     name: "Kilima Microfinance",
-    sector: "Banking & Financial Services",
-    result: "Swahili, French, English",
-    text: "Loan reminders and repayments for members across East and Central Africa, with multilingual support (Swahili, French, English).",
+    sector: m.public_sector_banking(),
+    result: m.public_case_kilima_result(),
+    text: m.public_case_kilima_text(),
   },
   {
     client: "savanna",
     name: "Savanna Power & Water",
-    sector: "Utilities",
-    result: "99.9% uptime",
-    text: "Outage alerts, meter readings and bill enquiries on a channel with 99.9% uptime.",
+    sector: m.public_sector_utilities(),
+    result: m.public_claim_uptime(),
+    text: m.public_case_savanna_text(),
   },
   {
     client: "baraka",
     name: "Baraka Health Network",
-    sector: "Healthcare",
-    result: "End-to-end encryption",
-    text: "Appointment reminders and lab-result notices protected by end-to-end encryption.",
+    sector: m.public_sector_healthcare(),
+    result: m.public_claim_encryption(),
+    text: m.public_case_baraka_text(),
   },
   {
     client: "ziwa",
     name: "Ziwa Logistics",
-    sector: "Enterprise AI & CRM",
-    result: "CRM-connected AI",
-    text: "Delivery updates come straight from the CRM, and an AI assistant handles rescheduling.",
+    sector: m.public_sector_enterprise(),
+    result: m.public_case_ziwa_result(),
+    text: m.public_case_ziwa_text(),
   },
 ];
 
 /** The 7 logos of the client carousel (spec section 9). */
 export const CAROUSEL_CLIENTS: ClientId[] = ["mji-mpya", "taifa", "mavuno", "ukarimu", "kilima", "savanna", "baraka"];
 
-export const PRICING_FEATURES = [
-  "WhatsApp Business API onboarding and verification",
-  "AI bots with multilingual support (Swahili, French, English)",
-  "Campaigns, broadcasts and message templates",
-  "CRM and core-system integrations",
-  "End-to-end encryption and SOC 2 compliance",
-  "99.9% uptime and a dedicated account team",
+export const pricingFeatures = () => [
+  m.public_pricing_feature1(),
+  m.public_pricing_feature2(),
+  m.public_pricing_feature3(),
+  m.public_pricing_feature4(),
+  m.public_pricing_feature5(),
+  m.public_pricing_feature6(),
 ];
 
-export const FAQS = [
-  {
-    question: "How long does it take to go live?",
-    answer:
-      "Most organisations go live in 4 to 6 weeks. That covers WhatsApp Business account verification, message template approval, integration with your systems and training for your team.",
-  },
-  {
-    question: "Which languages do your bots speak?",
-    answer: "Jumbe offers multilingual support (Swahili, French, English). Customers can switch language at any point in a conversation.",
-  },
-  {
-    question: "How do you keep our data secure?",
-    answer:
-      "Conversations are protected by end-to-end encryption, and our platform maintains SOC 2 compliance. Access to your workspace is controlled by roles and every action is recorded in an activity log.",
-  },
-  {
-    question: "How much does Jumbe cost?",
-    answer:
-      "Our Enterprise plan is priced to fit your message volumes, integrations and support needs. Talk to our sales team for a custom quote in KES.",
-  },
+export const faqs = () => [
+  { question: m.public_faq_golive_question(), answer: m.public_faq_golive_answer() },
+  { question: m.public_faq_languages_question(), answer: m.public_faq_languages_answer() },
+  { question: m.public_faq_security_question(), answer: m.public_faq_security_answer() },
+  { question: m.public_faq_cost_question(), answer: m.public_faq_cost_answer() },
 ];

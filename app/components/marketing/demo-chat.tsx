@@ -1,4 +1,5 @@
 import { CheckCheck, SendHorizontal } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 import type { DemoChatScript } from "./content";
 
 /**
@@ -20,7 +21,7 @@ export function DemoChat({ chat, className = "" }: { chat: DemoChatScript; class
       </div>
       <div
         role="log"
-        aria-label={`Conversation with ${chat.name}`}
+        aria-label={m.public_chat_log_label({ name: chat.name })}
         tabIndex={0}
         data-demo-chat-log
         className="flex max-h-[28rem] min-h-64 flex-col gap-2 overflow-y-auto bg-[#efeae2] p-3 text-sm"
@@ -40,13 +41,13 @@ export function DemoChat({ chat, className = "" }: { chat: DemoChatScript; class
           autoComplete="off"
           disabled
           aria-label={chat.inputLabel}
-          placeholder="Type a message"
+          placeholder={m.public_chat_placeholder()}
           className="min-w-0 flex-1 rounded-full border border-slate-300 bg-white px-4 py-2.5 text-base text-slate-900 placeholder:text-slate-600 disabled:bg-slate-100"
         />
         <button
           type="submit"
           disabled
-          aria-label="Send message"
+          aria-label={m.public_chat_send()}
           className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-900 disabled:opacity-60"
         >
           <SendHorizontal className="size-5" aria-hidden />
@@ -59,7 +60,7 @@ export function DemoChat({ chat, className = "" }: { chat: DemoChatScript; class
 export function SentBubble({ text, time }: { text: string; time: string }) {
   return (
     <div data-sent className="ml-auto max-w-[85%] rounded-lg rounded-tr-none bg-[#d9fdd3] px-3 py-2 text-slate-900 shadow-sm">
-      <span className="sr-only">You: </span>
+      <span className="sr-only">{m.public_chat_you()}</span>
       <span data-text className="break-words">
         {text}
       </span>

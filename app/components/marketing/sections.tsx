@@ -1,7 +1,9 @@
 import { Check, ChevronDown, Globe2, Lock, Rocket, ShieldCheck, Activity, Landmark, Building2, Bot } from "~/components/ui/icons";
 import type { ReactNode } from "react";
 import { ClientLogo } from "./client-logos";
-import { CAROUSEL_CLIENTS, CASE_STUDIES, FAQS, FEATURES, HERO_CHAT, PRICING_FEATURES, SOLUTIONS } from "./content";
+import { rich } from "~/content/legal/blocks";
+import { m } from "~/paraglide/messages";
+import { CAROUSEL_CLIENTS, caseStudies, faqs, features, heroChat, pricingFeatures, solutions } from "./content";
 import { DemoChat } from "./demo-chat";
 
 const primaryButton =
@@ -28,36 +30,33 @@ export function Hero({ appUrl, salesEmail }: { appUrl: string; salesEmail: strin
       <div className="mx-auto grid max-w-6xl items-center gap-12 lg:grid-cols-[1fr_auto]">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-900">
-            WhatsApp Business API for Africa
+            {m.public_hero_badge()}
           </p>
           <h1 id="hero-title" className="mt-5 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl lg:text-6xl">
-            Serve every citizen and customer on WhatsApp
+            {m.public_hero_title()}
           </h1>
-          <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-600">
-            Jumbe gives government agencies, banks and enterprises in Kenya and across Africa one platform for WhatsApp campaigns, AI bots,
-            live chat and CRM integrations, with 99.9% uptime, multilingual support (Swahili, French, English) and go-live in 4 to 6 weeks.
-          </p>
+          <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-600">{m.public_hero_lead()}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href={`${appUrl}/signup`} className={primaryButton}>
-              Get started
+              {m.public_cta_get_started()}
             </a>
             <a href={`mailto:${salesEmail}`} className={secondaryButton}>
-              Talk to sales
+              {m.public_hero_talk_to_sales()}
             </a>
           </div>
           <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium text-slate-700">
             <li className="inline-flex items-center gap-2">
-              <Lock className="size-4 text-brand-700" aria-hidden /> End-to-end encryption
+              <Lock className="size-4 text-brand-700" aria-hidden /> {m.public_claim_encryption()}
             </li>
             <li className="inline-flex items-center gap-2">
-              <ShieldCheck className="size-4 text-brand-700" aria-hidden /> SOC 2 compliance
+              <ShieldCheck className="size-4 text-brand-700" aria-hidden /> {m.public_claim_soc2()}
             </li>
             <li className="inline-flex items-center gap-2">
-              <Activity className="size-4 text-brand-700" aria-hidden /> 99.9% uptime
+              <Activity className="size-4 text-brand-700" aria-hidden /> {m.public_claim_uptime()}
             </li>
           </ul>
         </div>
-        <DemoChat chat={HERO_CHAT} className="mx-auto lg:mx-0" />
+        <DemoChat chat={heroChat()} className="mx-auto lg:mx-0" />
       </div>
     </section>
   );
@@ -73,12 +72,12 @@ export function ClientCarousel() {
     <section aria-labelledby="clients-title" className="border-y border-slate-200 bg-white px-4 py-10 sm:px-6">
       <div className="mx-auto max-w-6xl">
         <h2 id="clients-title" className="text-center text-sm font-semibold tracking-wide text-slate-600 uppercase">
-          Trusted by organisations across Africa
+          {m.public_clients_title()}
         </h2>
         <div
           data-carousel
           role="region"
-          aria-label="Client logos"
+          aria-label={m.public_clients_label()}
           tabIndex={0}
           className="mt-6 overflow-x-auto rounded-lg [scrollbar-width:thin]"
         >
@@ -100,11 +99,11 @@ const SOLUTION_ICONS = { "public-sector": Landmark, banking: Building2, enterpri
 export function Solutions() {
   return (
     <section id="solutions" aria-labelledby="solutions-title" className={sectionClass}>
-      <SectionHeading id="solutions-title" eyebrow="Solutions" title="Built for the organisations Africa relies on">
-        From county offices to banking halls and contact centres: one WhatsApp platform, shaped to your sector.
+      <SectionHeading id="solutions-title" eyebrow={m.public_nav_solutions()} title={m.public_solutions_title()}>
+        {m.public_solutions_lead()}
       </SectionHeading>
       <div className="mx-auto mt-16 max-w-6xl space-y-20">
-        {SOLUTIONS.map((solution, index) => {
+        {solutions().map((solution, index) => {
           const Icon = SOLUTION_ICONS[solution.id] ?? Bot;
           return (
             <article
@@ -144,11 +143,11 @@ const FEATURE_ICONS = { uptime: Activity, languages: Globe2, security: ShieldChe
 export function Features() {
   return (
     <section id="features" aria-labelledby="features-title" className={`${sectionClass} bg-white`}>
-      <SectionHeading id="features-title" eyebrow="Features" title="Enterprise-grade from day one">
-        Everything a regulated organisation needs to run WhatsApp at scale.
+      <SectionHeading id="features-title" eyebrow={m.public_nav_features()} title={m.public_features_title()}>
+        {m.public_features_lead()}
       </SectionHeading>
       <ul className="mx-auto mt-14 grid max-w-6xl gap-6 sm:grid-cols-2 lg:grid-cols-4">
-        {FEATURES.map((feature) => {
+        {features().map((feature) => {
           const Icon = FEATURE_ICONS[feature.icon];
           return (
             <li key={feature.title} className="rounded-2xl border border-slate-200 bg-slate-50 p-6">
@@ -168,11 +167,11 @@ export function Features() {
 export function CaseStudies() {
   return (
     <section id="case-studies" aria-labelledby="case-studies-title" className={sectionClass}>
-      <SectionHeading id="case-studies-title" eyebrow="Case Studies" title="Results our clients can measure">
-        Public bodies, banks and enterprises already talk to the people they serve through Jumbe.
+      <SectionHeading id="case-studies-title" eyebrow={m.public_nav_case_studies()} title={m.public_cases_title()}>
+        {m.public_cases_lead()}
       </SectionHeading>
       <ul className="mx-auto mt-14 grid max-w-6xl gap-6 sm:grid-cols-2 lg:grid-cols-4">
-        {CASE_STUDIES.map((study) => (
+        {caseStudies().map((study) => (
           <li key={study.client} data-case-study className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
             <ClientLogo id={study.client} className="h-10 w-auto self-start" />
             <p className="mt-5 text-2xl font-bold text-brand-700">{study.result}</p>
@@ -186,14 +185,14 @@ export function CaseStudies() {
   );
 }
 
-/** A pricing plan; its call to action reads 'Contact Us' unless the plan says otherwise (spec section 1). */
+/** A pricing plan; its call to action reads 'Contact Us' (its language's) unless the plan says otherwise (spec section 1). */
 function PlanCard({
   name,
   price,
   description,
   features,
   href,
-  cta = "Contact Us",
+  cta = m.public_pricing_contact_us(),
 }: {
   name: string;
   price: string;
@@ -225,16 +224,16 @@ function PlanCard({
 export function Pricing({ salesEmail }: { salesEmail: string }) {
   return (
     <section id="pricing" aria-labelledby="pricing-title" className={`${sectionClass} bg-white`}>
-      <SectionHeading id="pricing-title" eyebrow="Pricing" title="One plan, shaped around you">
-        Every organisation's volumes and integrations are different, so we price each Enterprise engagement to fit.
+      <SectionHeading id="pricing-title" eyebrow={m.public_nav_pricing()} title={m.public_pricing_title()}>
+        {m.public_pricing_lead()}
       </SectionHeading>
       <PlanCard
         name="Enterprise"
-        price="Custom"
-        description="For government agencies, banks and enterprises."
-        features={PRICING_FEATURES}
+        price={m.public_pricing_price_custom()}
+        description={m.public_pricing_description()}
+        features={pricingFeatures()}
         href={`mailto:${salesEmail}`}
-        cta="Talk To Us"
+        cta={m.public_pricing_cta()}
       />
     </section>
   );
@@ -245,21 +244,14 @@ export function About() {
     <section id="about" aria-labelledby="about-title" className={sectionClass}>
       <div className="mx-auto grid max-w-6xl gap-10 lg:grid-cols-2 lg:items-center">
         <div>
-          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">About</p>
+          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{m.public_nav_about()}</p>
           <h2 id="about-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
-            Messages that move Africa forward
+            {m.public_about_title()}
           </h2>
         </div>
         <div className="space-y-4 text-lg leading-relaxed text-slate-600">
-          <p>
-            <strong className="text-slate-900">Jumbe</strong> is Swahili for “messages”. We are a Nairobi team building WhatsApp Business
-            messaging for the organisations people depend on every day: county and national government, banks, insurers, utilities and
-            growing enterprises.
-          </p>
-          <p>
-            WhatsApp is where Africa already talks. We make it a secure, reliable and multilingual service channel, and we stay with you
-            from the first template to millions of conversations.
-          </p>
+          <p>{rich(m.public_about_p1, { jumbe: <strong className="text-slate-900">Jumbe</strong> })}</p>
+          <p>{m.public_about_p2()}</p>
         </div>
       </div>
     </section>
@@ -270,9 +262,9 @@ export function About() {
 export function Faq() {
   return (
     <section id="faq" aria-labelledby="faq-title" className={`${sectionClass} bg-white`}>
-      <SectionHeading id="faq-title" eyebrow="FAQ" title="Frequently asked questions" />
+      <SectionHeading id="faq-title" eyebrow={m.public_nav_faq()} title={m.public_faq_title()} />
       <div className="mx-auto mt-12 max-w-3xl divide-y divide-slate-200 rounded-2xl border border-slate-200">
-        {FAQS.map((faq, index) => (
+        {faqs().map((faq, index) => (
           <details key={faq.question} name="faq" data-faq open={index === 0} className="group">
             <summary className="flex min-h-14 items-center justify-between gap-4 px-6 py-4 text-left font-semibold text-slate-900 hover:bg-slate-50">
               <span>{faq.question}</span>
@@ -291,23 +283,21 @@ export function ClosingCta({ appUrl, salesEmail }: { appUrl: string; salesEmail:
     <section aria-labelledby="cta-title" className="bg-brand-900 px-4 py-16 text-center sm:px-6 sm:py-20">
       <div className="mx-auto max-w-3xl">
         <h2 id="cta-title" className="text-3xl font-bold tracking-tight text-white sm:text-4xl">
-          Ready to meet your customers on WhatsApp?
+          {m.public_closing_title()}
         </h2>
-        <p className="mt-4 text-lg text-brand-100">
-          Create your account today, or talk to us about your organisation. Go-live in 4 to 6 weeks.
-        </p>
+        <p className="mt-4 text-lg text-brand-100">{m.public_closing_lead()}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <a
             href={`${appUrl}/signup`}
             className="inline-flex min-h-12 items-center justify-center rounded-lg bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50"
           >
-            Create your account
+            {m.public_closing_create_account()}
           </a>
           <a
             href={`mailto:${salesEmail}`}
             className="inline-flex min-h-12 items-center justify-center rounded-lg border border-white/60 px-6 py-3 font-semibold text-white hover:bg-white/10"
           >
-            Contact sales
+            {m.public_closing_contact_sales()}
           </a>
         </div>
       </div>

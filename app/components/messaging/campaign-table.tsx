@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { statusWords } from "~/lib/campaign-live";
 import { Pager, Table, type Column } from "~/components/ui/table";
 import type { ReactNode } from "react";
+import { m } from "~/paraglide/messages";
 
 /** A campaign as the Campaigns tab and Broadcast History list it (the domain's CampaignView, as JSON). */
 export interface CampaignRow {
@@ -49,44 +50,67 @@ export function CampaignTable({
   const columns: Column<CampaignRow>[] = [
     {
       key: "name",
-      header: "Name",
+      header: m.messaging_campaigns_col_name(),
       cell: (row) => (
         <Link to={href("/messaging/campaigns/:id", { id: row.id })} className="cell-link">
           {row.name}
-          {row.kind === "broadcast" ? <span className="block text-xs font-normal text-slate-500">Quick broadcast</span> : null}
+          {row.kind === "broadcast" ? (
+            <span className="block text-xs font-normal text-slate-500">{m.messaging_campaigns_quick_broadcast()}</span>
+          ) : null}
         </Link>
       ),
     },
     {
       key: "status",
-      header: "Status",
+      header: m.messaging_campaigns_col_status(),
       cell: (row) => {
         const declined = row.approval?.declinedAt ? "declined" : null;
         return <Badge status={declined ?? row.status}>{statusWords(row.status, declined)}</Badge>;
       },
     },
-    { key: "template", header: "Template", hideOnPhone: true, cell: (row) => `${row.template.name} (${row.template.language})` },
-    { key: "audience", header: "Audience", hideOnPhone: true, cell: (row) => row.audienceLabel },
-    figure("sent", "Sent"),
-    figure("delivered", "Delivered"),
-    figure("read", "Read"),
-    figure("replied", "Replied"),
-    ...(ended ? [figure("failed", "Failed")] : []),
+    {
+      key: "template",
+      header: m.messaging_campaigns_col_template(),
+      hideOnPhone: true,
+      cell: (row) => `${row.template.name} (${row.template.language})`,
+    },
+    { key: "audience", header: m.messaging_campaigns_col_audience(), hideOnPhone: true, cell: (row) => row.audienceLabel },
+    figure("sent", m.messaging_count_sent()),
+    figure("delivered", m.messaging_count_delivered()),
+    figure("read", m.messaging_count_read()),
+    figure("replied", m.messaging_count_replied()),
+    ...(ended ? [figure("failed", m.messaging_count_failed())] : []),
     ended
-      ? { key: "ended", header: "Ended", hideOnPhone: true, cell: (row: CampaignRow) => (row.finishedAt ? formatWhen(row.finishedAt) : "") }
+      ? {
+          key: "ended",
+          header: m.messaging_campaigns_col_ended(),
+          hideOnPhone: true,
+          cell: (row: CampaignRow) => (row.finishedAt ? formatWhen(row.finishedAt) : ""),
+        }
       : {
           key: "scheduled",
-          header: "Scheduled for",
+          header: m.messaging_campaigns_col_scheduled_for(),
           hideOnPhone: true,
           cell: (row: CampaignRow) => (row.scheduledFor ? formatWhen(row.scheduledFor) : ""),
         },
-    { key: "created", header: "Created", hideOnPhone: true, cell: (row) => formatWhen(row.createdAt) },
+    { key: "created", header: m.messaging_campaigns_col_created(), hideOnPhone: true, cell: (row) => formatWhen(row.createdAt) },
   ];
   return (
     <>
-      <Table caption={ended ? "Broadcast history" : "Campaigns"} columns={columns} rows={rows} rowKey={(row) => row.id} empty={empty} />
+      <Table
+        caption={ended ? m.messaging_broadcasts_table_caption() : m.messaging_campaigns_table_caption()}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={empty}
+      />
       <div className="px-4 pb-4">
-        <Pager searchParams={searchParams} newer={newer} older={older} label={ended ? "Broadcast history pages" : "Campaign pages"} />
+        <Pager
+          searchParams={searchParams}
+          newer={newer}
+          older={older}
+          label={ended ? m.messaging_broadcasts_pager_label() : m.messaging_campaigns_pager_label()}
+        />
       </div>
     </>
   );

@@ -1,5 +1,6 @@
 import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { Field } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
 
 type TextField = FieldMetadata<string | undefined>;
 
@@ -22,22 +23,22 @@ export function ContactIdentityFields({
         </p>
       ) : null}
       <Field
-        label="Name"
+        label={m.messaging_contact_field_name()}
         markRequired
         errors={fields.name.errors}
         {...getInputProps(fields.name, { type: "text" })}
         key={fields.name.key}
       />
       <Field
-        label="Phone"
+        label={m.messaging_contact_field_phone()}
         markRequired
         errors={fields.phone.errors}
         {...getInputProps(fields.phone, { type: "tel" })}
         key={fields.phone.key}
       />
       <Field
-        label="Tags"
-        hint="Separate tags with commas."
+        label={m.messaging_contact_field_tags()}
+        hint={m.messaging_contact_field_tags_hint()}
         errors={fields.tags.errors}
         {...getInputProps(fields.tags, { type: "text" })}
         key={fields.tags.key}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { href } from "react-router";
 import { Tabs } from "~/components/ui/tabs";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 export type MessageCenterTab = "campaigns" | "contacts" | "broadcasts";
 
@@ -11,17 +12,17 @@ export function MessageCenter({ tab, actions, children }: { tab: MessageCenterTa
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <PageTitle>Message Center</PageTitle>
-          <p className="text-slate-600">Campaigns, contacts and broadcast history.</p>
+          <PageTitle>{m.messaging_center_title()}</PageTitle>
+          <p className="text-slate-600">{m.messaging_center_description()}</p>
         </div>
         {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
       </div>
       <Tabs
-        label="Message Center"
+        label={m.messaging_center_title()}
         items={[
-          { label: "Campaigns", to: href("/messaging"), current: tab === "campaigns" },
-          { label: "Contacts", to: href("/messaging/contacts"), current: tab === "contacts" },
-          { label: "Broadcast History", to: href("/messaging/broadcasts"), current: tab === "broadcasts" },
+          { label: m.messaging_center_tab_campaigns(), to: href("/messaging"), current: tab === "campaigns" },
+          { label: m.messaging_center_tab_contacts(), to: href("/messaging/contacts"), current: tab === "contacts" },
+          { label: m.messaging_center_tab_broadcasts(), to: href("/messaging/broadcasts"), current: tab === "broadcasts" },
         ]}
       />
       {children}

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { formatWhen } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** A notification as the bell and /notifications show it (the bell has no body: it lists titles). */
 export interface ShownNotification {
@@ -21,7 +22,7 @@ export function NotificationItem({ notification: n, compact = false }: { notific
       <span aria-hidden className="notice-dot" data-testid={n.read ? undefined : "notification-unread"} />
       <div className="min-w-0 flex-1">
         <Link to={`/notifications/${n.id}`} className="notice-title">
-          {n.read ? null : <span className="sr-only">Unread: </span>}
+          {n.read ? null : <span className="sr-only">{`${m.inbox_notifications_unread_prefix()} `}</span>}
           {n.title}
         </Link>
         {n.body ? <p className="text-sm text-slate-600">{n.body}</p> : null}

@@ -18,6 +18,8 @@ import { Field, PasswordField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyConfirmSetupSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "ConfirmSetupSchema");
@@ -51,21 +53,30 @@ export function TwoFactorCard({
     <Card aria-labelledby="two-factor-title">
       <CardHeader
         id="two-factor-title"
-        title="Two-factor sign-in"
-        description="After your password, a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password and others)."
-        actions={status.on ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}
+        title={m.settings_two_factor_title()}
+        description={m.settings_two_factor_description()}
+        actions={
+          status.on ? (
+            <Badge tone="success">{m.settings_two_factor_on()}</Badge>
+          ) : (
+            <Badge tone="neutral">{m.settings_two_factor_off()}</Badge>
+          )
+        }
       />
       <CardBody className="space-y-4">
-        {mustSetUp ? <Notice tone="warning">Your organisation requires two-factor sign-in. Set it up to continue.</Notice> : null}
+        {mustSetUp ? <Notice tone="warning">{m.settings_two_factor_must_set_up()}</Notice> : null}
         {issued ? <RecoveryCodes codes={issued.recoveryCodes} message={issued.message} /> : null}
         {status.on ? (
           <>
             <p className="text-sm text-slate-700">
-              On since {status.since ? formatWhen(status.since) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes left.
+              {m.settings_two_factor_on_since({
+                since: status.since ? formatWhen(status.since) : "—",
+                left: String(status.recoveryCodesLeft),
+              })}
             </p>
             <RenewCodesForm result={resultFor(failed, "2fa-codes")} busy={busy} />
             {required ? (
-              <p className="text-sm text-slate-600">Your organisation requires two-factor sign-in, so it cannot be turned off.</p>
+              <p className="text-sm text-slate-600">{m.settings_two_factor_cannot_turn_off()}</p>
             ) : (
               <TurnOffForm result={resultFor(failed, "2fa-off")} busy={busy} />
             )}
@@ -75,7 +86,7 @@ export function TwoFactorCard({
         ) : (
           <Form method="post">
             <Button type="submit" name="intent" value="2fa-start" disabled={busy}>
-              Set up two-factor sign-in
+              {m.settings_two_factor_set_up()}
             </Button>
           </Form>
         )}
@@ -97,22 +108,22 @@ function SetupSteps({
   return (
     <ol className="space-y-4 text-sm text-slate-700">
       <li>
-        <p className="font-medium text-slate-900">1. Scan this QR code with your authenticator app.</p>
+        <p className="font-medium text-slate-900">{m.settings_two_factor_step_scan()}</p>
         {/* The SVG is drawn on the server from the otpauth:// link (no script, no request elsewhere). */}
         <div className="mt-2 size-48 rounded-lg border border-slate-200 p-1" dangerouslySetInnerHTML={{ __html: setup.qr }} />
-        <p className="mt-2">Can&apos;t scan it? Choose &quot;enter a setup key&quot; in the app and type this key (time-based):</p>
+        <p className="mt-2">{m.settings_two_factor_cannot_scan()}</p>
         <p className="mt-1 flex flex-wrap items-center gap-2">
           <code data-testid="totp-secret" className="rounded bg-slate-100 px-2 py-1 font-mono text-sm tracking-wider text-slate-900">
             {grouped(setup.secret)}
           </code>
-          <CopyButton text={setup.secret} label="Copy key" />
+          <CopyButton text={setup.secret} label={m.settings_two_factor_copy_key()} />
         </p>
       </li>
       <li>
-        <p className="font-medium text-slate-900">2. Enter the 6-digit code the app shows.</p>
+        <p className="font-medium text-slate-900">{m.settings_two_factor_step_code()}</p>
         <Form method="post" {...getFormProps(form)} className="mt-2 max-w-xs">
           <Field
-            label="Code from the app"
+            label={m.settings_two_factor_code_label()}
             markRequired
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -123,10 +134,10 @@ function SetupSteps({
           />
           <div className="flex gap-2">
             <Button type="submit" name="intent" value="2fa-confirm" disabled={busy}>
-              Turn on
+              {m.settings_two_factor_turn_on()}
             </Button>
             <Button type="submit" name="intent" value="2fa-cancel" variant="secondary" formNoValidate disabled={busy}>
-              Cancel
+              {m.settings_cancel()}
             </Button>
           </div>
         </Form>
@@ -136,13 +147,10 @@ function SetupSteps({
 }
 
 function RecoveryCodes({ codes, message }: { codes: string[]; message: string }) {
-  const text = `Jumbe recovery codes (each works once)\n\n${codes.join("\n")}\n`;
+  const text = `${m.settings_two_factor_codes_file_title()}\n\n${codes.join("\n")}\n`;
   return (
     <Notice tone="success" title={message}>
-      <p>
-        Each recovery code signs you in once if you lose your phone. Save them now (print them or keep them in a password manager): they are
-        not shown again.
-      </p>
+      <p>{m.settings_two_factor_codes_explain()}</p>
       <ul data-testid="recovery-codes" className="mt-3 grid max-w-sm grid-cols-2 gap-x-6 gap-y-1 font-mono text-base text-slate-900">
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -154,9 +162,9 @@ function RecoveryCodes({ codes, message }: { codes: string[]; message: string })
           href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
           className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
         >
-          Download the codes
+          {m.settings_two_factor_codes_download()}
         </a>
-        <CopyButton text={codes.join("\n")} label="Copy the codes" />
+        <CopyButton text={codes.join("\n")} label={m.settings_two_factor_codes_copy()} />
       </p>
     </Notice>
   );
@@ -166,11 +174,11 @@ function RenewCodesForm({ result, busy }: { result: SubmissionResult<string[]> |
   const [form, fields] = useSchemaForm(lazyRenewCodesSchema, result, { id: "two-factor-codes" });
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={result ? true : undefined}>
-      <summary className="cursor-pointer text-sm font-semibold text-slate-900">Make new recovery codes</summary>
+      <summary className="cursor-pointer text-sm font-semibold text-slate-900">{m.settings_two_factor_renew_title()}</summary>
       <Form method="post" {...getFormProps(form)} className="mt-3 max-w-sm">
-        <p className="pb-2 text-sm text-slate-600">Your current recovery codes stop working.</p>
+        <p className="pb-2 text-sm text-slate-600">{m.settings_two_factor_renew_note()}</p>
         <PasswordField
-          label="Your password"
+          label={m.settings_your_password()}
           markRequired
           autoComplete="current-password"
           errors={fields.password.errors}
@@ -178,7 +186,7 @@ function RenewCodesForm({ result, busy }: { result: SubmissionResult<string[]> |
           key={fields.password.key}
         />
         <Button type="submit" name="intent" value="2fa-codes" variant="secondary" disabled={busy}>
-          Make new codes
+          {m.settings_two_factor_renew_button()}
         </Button>
       </Form>
     </details>
@@ -189,11 +197,11 @@ function TurnOffForm({ result, busy }: { result: SubmissionResult<string[]> | nu
   const [form, fields] = useSchemaForm(lazyTurnOffSchema, result, { id: "two-factor-off" });
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={result ? true : undefined}>
-      <summary className="cursor-pointer text-sm font-semibold text-slate-900">Turn off two-factor sign-in</summary>
+      <summary className="cursor-pointer text-sm font-semibold text-slate-900">{m.settings_two_factor_turn_off_title()}</summary>
       <Form method="post" {...getFormProps(form)} className="mt-3 max-w-sm">
-        <p className="pb-2 text-sm text-slate-600">Your account is then protected by your password alone.</p>
+        <p className="pb-2 text-sm text-slate-600">{m.settings_two_factor_turn_off_note()}</p>
         <PasswordField
-          label="Your password"
+          label={m.settings_your_password()}
           markRequired
           autoComplete="current-password"
           errors={fields.password.errors}
@@ -201,7 +209,7 @@ function TurnOffForm({ result, busy }: { result: SubmissionResult<string[]> | nu
           key={fields.password.key}
         />
         <Field
-          label="Code from the app, or a recovery code"
+          label={m.settings_two_factor_code_or_recovery_label()}
           markRequired
           autoComplete="one-time-code"
           maxLength={20}
@@ -210,7 +218,7 @@ function TurnOffForm({ result, busy }: { result: SubmissionResult<string[]> | nu
           key={fields.code.key}
         />
         <Button type="submit" name="intent" value="2fa-off" variant="danger" disabled={busy}>
-          Turn off
+          {m.settings_two_factor_turn_off()}
         </Button>
       </Form>
     </details>
@@ -232,23 +240,33 @@ export function RequireTwoFactorCard({
     <Card aria-labelledby="require-two-factor-title">
       <CardHeader
         id="require-two-factor-title"
-        title="Require two-factor sign-in for everyone"
-        description="Members who have not set it up are taken to this page, and can do nothing else until they have."
-        actions={required ? <Badge tone="success">Required</Badge> : <Badge tone="neutral">Not required</Badge>}
+        title={m.settings_two_factor_require_title()}
+        description={m.settings_two_factor_require_description()}
+        actions={
+          required ? (
+            <Badge tone="success">{m.settings_two_factor_required()}</Badge>
+          ) : (
+            <Badge tone="neutral">{m.settings_two_factor_not_required()}</Badge>
+          )
+        }
       />
       <CardBody className="space-y-3">
         <p className="text-sm text-slate-700">
           {withoutTwoFactor === 0
-            ? "Every member has two-factor sign-in on."
-            : `${withoutTwoFactor} ${withoutTwoFactor === 1 ? "member has" : "members have"} not turned it on yet.`}
+            ? m.settings_two_factor_everyone_on()
+            : byCount(
+                withoutTwoFactor,
+                () => m.settings_two_factor_without_one({ count: withoutTwoFactor }),
+                () => m.settings_two_factor_without_other({ count: withoutTwoFactor }),
+              )}
         </p>
         {!required && !ownerHasIt ? (
-          <p className="text-sm text-slate-600">Turn on two-factor sign-in for yourself first.</p>
+          <p className="text-sm text-slate-600">{m.settings_two_factor_yourself_first()}</p>
         ) : (
           <Form method="post">
             <input type="hidden" name="required" value={required ? "off" : "on"} />
             <Button type="submit" name="intent" value="2fa-require" variant={required ? "secondary" : "primary"} disabled={busy}>
-              {required ? "Stop requiring it" : "Require it for everyone"}
+              {required ? m.settings_two_factor_stop_requiring() : m.settings_two_factor_require_button()}
             </Button>
           </Form>
         )}

@@ -2,22 +2,25 @@ import { Card } from "~/components/ui/card";
 import { CheckboxField, Field, SelectField } from "~/components/ui/field";
 import { LIMITS } from "~/lib/templates";
 import type { TemplatePartProps } from "./template-form-parts";
+import { m } from "~/paraglide/messages";
 
 /** An authentication template's settings: Meta writes its text, Jumbe asks for the code's button. */
 export function AuthenticationFields({ values, errors: err }: TemplatePartProps) {
   return (
     <Card className="space-y-1">
-      <h2 className="mb-2 font-semibold">Verification code message</h2>
+      <h2 className="mb-2 font-semibold">{m.templates_auth_heading()}</h2>
       <p className="mb-3 text-sm text-slate-600">
-        Meta writes the text of authentication templates: &ldquo;<em>123456</em> is your verification code.&rdquo;
+        {m.templates_auth_meta_writes_before()}
+        <em>123456</em>
+        {m.templates_auth_meta_writes_after()}
       </p>
       <CheckboxField
-        label="Add the security notice (For your security, do not share this code.)"
+        label={m.templates_auth_security_notice()}
         name="addSecurityRecommendation"
         defaultChecked={values.addSecurityRecommendation}
       />
       <Field
-        label="Code expires after (minutes, optional)"
+        label={m.templates_auth_expiry()}
         name="codeExpirationMinutes"
         type="number"
         inputMode="numeric"
@@ -29,16 +32,16 @@ export function AuthenticationFields({ values, errors: err }: TemplatePartProps)
       />
       <div className="grid gap-3 sm:grid-cols-2">
         <SelectField
-          label="Button"
+          label={m.templates_auth_button()}
           name="otpType"
           defaultValue={values.otpType}
           options={[
-            { value: "COPY_CODE", label: "Copy code" },
-            { value: "ONE_TAP", label: "One-tap autofill (Android)" },
+            { value: "COPY_CODE", label: m.templates_auth_copy_code() },
+            { value: "ONE_TAP", label: m.templates_auth_one_tap() },
           ]}
         />
         <Field
-          label="Button text"
+          label={m.templates_button_text()}
           name="otpButtonText"
           defaultValue={values.otpButtonText ?? "Copy code"}
           errors={err("otpButtonText")}
@@ -48,9 +51,14 @@ export function AuthenticationFields({ values, errors: err }: TemplatePartProps)
       <div id="template-one-tap" data-live-region>
         {values.otpType === "ONE_TAP" ? (
           <div className="grid gap-3 sm:grid-cols-2">
-            <Field label="Android package name" name="packageName" defaultValue={values.packageName ?? ""} errors={err("packageName")} />
             <Field
-              label="App signing key hash"
+              label={m.templates_auth_package_name()}
+              name="packageName"
+              defaultValue={values.packageName ?? ""}
+              errors={err("packageName")}
+            />
+            <Field
+              label={m.templates_auth_signature_hash()}
               name="signatureHash"
               defaultValue={values.signatureHash ?? ""}
               errors={err("signatureHash")}

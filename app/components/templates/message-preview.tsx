@@ -1,6 +1,7 @@
 import { Copy, ExternalLink, FileText, Image as ImageIcon, Phone, Play, Reply } from "~/components/ui/icons";
 import type { RenderedTemplate } from "~/lib/templates";
 import { formatted } from "./formatted";
+import { m } from "~/paraglide/messages";
 
 export const DEVICE_WIDTHS = { mobile: 360, tablet: 600, desktop: 900 } as const;
 export type Device = keyof typeof DEVICE_WIDTHS;
@@ -20,16 +21,18 @@ function MediaHeader({ media, chosen }: { media: NonNullable<RenderedTemplate["m
     return media.src ? (
       <img
         src={media.src}
-        alt={`Header image${media.fileName ? `: ${media.fileName}` : ""}`}
+        alt={media.fileName ? m.templates_preview_header_image_named({ file: media.fileName }) : m.templates_preview_header_image()}
         className={IMAGE_CLASS}
         data-live-image={slot}
+        data-live-image-alt={slot && m.templates_preview_header_image_named({ file: "" })}
       />
     ) : (
       <div
         className="mb-2 flex h-36 items-center justify-center rounded-md bg-slate-200 text-slate-500"
         role="img"
-        aria-label="Header image"
+        aria-label={m.templates_preview_header_image()}
         data-live-image={slot}
+        data-live-image-alt={slot && m.templates_preview_header_image_named({ file: "" })}
       >
         <ImageIcon className="size-10" aria-hidden />
       </div>
@@ -39,7 +42,7 @@ function MediaHeader({ media, chosen }: { media: NonNullable<RenderedTemplate["m
       <div
         className="mb-2 flex h-36 items-center justify-center rounded-md bg-slate-700"
         role="img"
-        aria-label={`Header video${media.fileName ? `: ${media.fileName}` : ""}`}
+        aria-label={media.fileName ? m.templates_preview_header_video_named({ file: media.fileName }) : m.templates_preview_header_video()}
       >
         <span className="flex size-12 items-center justify-center rounded-full bg-black/50 text-white">
           <Play className="size-6 translate-x-0.5" aria-hidden />
@@ -47,14 +50,20 @@ function MediaHeader({ media, chosen }: { media: NonNullable<RenderedTemplate["m
       </div>
     );
   return (
-    <div className="mb-2 flex items-center gap-3 rounded-md bg-slate-100 px-3 py-2" aria-label="Header document">
+    <div className="mb-2 flex items-center gap-3 rounded-md bg-slate-100 px-3 py-2" aria-label={m.templates_preview_header_document()}>
       <FileText className="size-8 shrink-0 text-red-600" aria-hidden />
       <div className="min-w-0">
-        <p className="truncate text-sm font-medium">{media.fileName || "Document"}</p>
+        <p className="truncate text-sm font-medium">{media.fileName || m.templates_preview_document()}</p>
         <p className="text-xs text-slate-500">PDF</p>
       </div>
     </div>
   );
+}
+
+/** The figure's name: "Message preview, mobile width". */
+function figureLabel(device: Device) {
+  if (device === "mobile") return m.templates_preview_figure_mobile();
+  return device === "tablet" ? m.templates_preview_figure_tablet() : m.templates_preview_figure_desktop();
 }
 
 const ICONS = { QUICK_REPLY: Reply, URL: ExternalLink, PHONE_NUMBER: Phone, COPY_CODE: Copy, OTP: Copy } as const;
@@ -74,7 +83,7 @@ export function MessagePreview({
 }) {
   return (
     <div className="mx-auto w-full" style={{ maxWidth: DEVICE_WIDTHS[device] }} data-device={device}>
-      <div className="rounded-2xl bg-[#efeae2] p-3 shadow-inner" role="figure" aria-label={`Message preview, ${device} width`}>
+      <div className="rounded-2xl bg-[#efeae2] p-3 shadow-inner" role="figure" aria-label={figureLabel(device)}>
         <div className="max-w-[85%] rounded-lg rounded-tl-none bg-white px-3 py-2 text-[15px] leading-snug text-slate-900 shadow-sm">
           {message.media ? <MediaHeader media={message.media} chosen={chosenImage} /> : null}
           {message.header ? <p className="mb-1 font-semibold break-words">{message.header}</p> : null}

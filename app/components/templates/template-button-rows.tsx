@@ -4,6 +4,7 @@ import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { BUTTON_LABELS, BUTTON_TYPES, LIMITS, type TemplateInput } from "~/lib/templates";
 import type { FieldErrors } from "./template-form-parts";
+import { m } from "~/paraglide/messages";
 
 /**
  * The template's buttons, one row each. Adding and removing rows are posts (they work without
@@ -13,8 +14,8 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
   const problem = err("buttons");
   return (
     <Card className="space-y-3">
-      <h2 className="font-semibold">Buttons (optional)</h2>
-      <p className="text-sm text-slate-600">Up to 10: quick replies together, at most 2 website buttons, 1 phone number and 1 copy code.</p>
+      <h2 className="font-semibold">{m.templates_buttons_heading()}</h2>
+      <p className="text-sm text-slate-600">{m.templates_buttons_rules()}</p>
       <input type="hidden" name="buttonCount" value={values.buttons.length} />
       {problem ? (
         <p role="alert" className="text-sm text-red-600">
@@ -24,13 +25,13 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
       {values.buttons.map((button, i) => (
         <fieldset key={`${i}-${button.type}`} className="rounded-lg border border-slate-200 p-3">
           <legend className="px-1 text-sm font-medium text-slate-700">
-            Button {i + 1}: {BUTTON_LABELS[button.type]}
+            {m.templates_button_legend({ number: i + 1, kind: BUTTON_LABELS[button.type] })}
           </legend>
           <input type="hidden" name={`buttons[${i}].type`} value={button.type} />
           <div className="grid gap-x-3 sm:grid-cols-2">
             {button.type !== "COPY_CODE" ? (
               <Field
-                label="Button text"
+                label={m.templates_button_text()}
                 name={`buttons[${i}].text`}
                 defaultValue={button.text}
                 errors={err(`buttons[${i}].text`)}
@@ -40,15 +41,15 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
             {button.type === "URL" ? (
               <>
                 <Field
-                  label="Website address"
+                  label={m.templates_button_website()}
                   name={`buttons[${i}].url`}
                   type="url"
                   defaultValue={button.url ?? ""}
                   errors={err(`buttons[${i}].url`)}
-                  hint="May end in {{1}}."
+                  hint={m.templates_button_website_hint({ variable: "{{1}}" })}
                 />
                 <Field
-                  label="Example for the address's {{1}} (if any)"
+                  label={m.templates_button_website_example({ variable: "{{1}}" })}
                   name={`buttons[${i}].example`}
                   defaultValue={button.example ?? ""}
                   errors={err(`buttons[${i}].example`)}
@@ -57,7 +58,7 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
             ) : null}
             {button.type === "PHONE_NUMBER" ? (
               <Field
-                label="Phone number"
+                label={m.templates_button_phone_number()}
                 name={`buttons[${i}].phone`}
                 type="tel"
                 defaultValue={button.phone ?? ""}
@@ -67,7 +68,7 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
             ) : null}
             {button.type === "COPY_CODE" ? (
               <Field
-                label="Example offer code"
+                label={m.templates_button_offer_code()}
                 name={`buttons[${i}].example`}
                 defaultValue={button.example ?? ""}
                 errors={err(`buttons[${i}].example`)}
@@ -76,7 +77,7 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
             ) : null}
           </div>
           <Button type="submit" name="intent" value={`remove-button:${i}`} variant="ghost" size="sm" formNoValidate>
-            <Trash2 className="size-4" aria-hidden /> Remove button {i + 1}
+            <Trash2 className="size-4" aria-hidden /> {m.templates_button_remove({ number: i + 1 })}
           </Button>
         </fieldset>
       ))}

@@ -5,6 +5,7 @@ import type { Column } from "~/components/ui/table";
 import type { TemplateRow } from "~/.server/domains/templates/queries";
 import { formatWhen } from "~/lib/dates";
 import { categoryLabel, languageLabel, templateStatusTone, templateStatusWord } from "~/lib/templates";
+import { m } from "~/paraglide/messages";
 
 /**
  * The templates table's columns. `dialogLink` opens a template's view or delete dialog in the URL;
@@ -20,7 +21,7 @@ export function templateColumns({
   return [
     {
       key: "name",
-      header: "Name",
+      header: m.templates_column_name(),
       cell: (row) => (
         <div className="min-w-0">
           <Link to={dialogLink("view", row.id)} className="font-medium break-all text-slate-900 hover:underline" preventScrollReset>
@@ -28,29 +29,29 @@ export function templateColumns({
           </Link>
           {row.lastError ? <p className="text-xs text-amber-700">{row.lastError}</p> : null}
           {row.status === "rejected" && row.platformRejection ? (
-            <p className="text-xs text-red-700">Returned by Jumbe: {row.platformRejection}</p>
+            <p className="text-xs text-red-700">{m.templates_returned_by_jumbe({ reason: row.platformRejection })}</p>
           ) : row.status === "rejected" && row.rejectionReason ? (
             <p className="text-xs text-red-700">{row.rejectionReason}</p>
           ) : null}
         </div>
       ),
     },
-    { key: "type", header: "Type", cell: (row) => categoryLabel(row.category), hideOnPhone: true },
-    { key: "language", header: "Language", cell: (row) => languageLabel(row.language), hideOnPhone: true },
+    { key: "type", header: m.templates_column_type(), cell: (row) => categoryLabel(row.category), hideOnPhone: true },
+    { key: "language", header: m.templates_column_language(), cell: (row) => languageLabel(row.language), hideOnPhone: true },
     {
       key: "status",
-      header: "Status",
+      header: m.templates_column_status(),
       cell: (row) => <Badge tone={templateStatusTone(row.status)}>{templateStatusWord(row.status)}</Badge>,
     },
     {
       key: "submitted",
-      header: "Date submitted",
-      cell: (row) => (row.submittedAt ? formatWhen(row.submittedAt) : "Not submitted"),
+      header: m.templates_column_submitted(),
+      cell: (row) => (row.submittedAt ? formatWhen(row.submittedAt) : m.templates_not_submitted()),
       hideOnPhone: true,
     },
     {
       key: "actions",
-      header: <span className="sr-only">Actions</span>,
+      header: <span className="sr-only">{m.templates_column_actions()}</span>,
       align: "right",
       cell: (row) => (
         <div className="flex justify-end gap-1">
@@ -58,7 +59,7 @@ export function templateColumns({
             to={dialogLink("view", row.id)}
             preventScrollReset
             className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
-            aria-label={`View ${row.name}`}
+            aria-label={m.templates_view_label({ name: row.name })}
           >
             <Eye className="size-4" aria-hidden />
           </Link>
@@ -70,7 +71,7 @@ export function templateColumns({
                   name="intent"
                   value="copy"
                   className="rounded p-1.5 text-slate-600 hover:bg-slate-100"
-                  aria-label={`Copy ${row.name}`}
+                  aria-label={m.templates_copy_label({ name: row.name })}
                 >
                   <Copy className="size-4" aria-hidden />
                 </button>
@@ -79,7 +80,7 @@ export function templateColumns({
                 to={dialogLink("delete", row.id)}
                 preventScrollReset
                 className="rounded p-1.5 text-red-600 hover:bg-red-50"
-                aria-label={`Delete ${row.name}`}
+                aria-label={m.templates_delete_label({ name: row.name })}
               >
                 <Trash2 className="size-4" aria-hidden />
               </Link>

@@ -2,8 +2,10 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field, FileField, SelectField, TextareaField } from "~/components/ui/field";
 import { SAMPLE_FIELD } from "~/lib/template-form";
-import { formatBytes, isMediaFormat, LIMITS, MEDIA_SAMPLES, placeholderCount, sampleHint } from "~/lib/templates";
+import { formatBytes, isMediaFormat, LIMITS, MEDIA_SAMPLES, placeholderCount, sampleHint, sampleLabel } from "~/lib/templates";
+import { formatNumber } from "~/lib/dates";
 import type { TemplatePartProps } from "./template-form-parts";
+import { m } from "~/paraglide/messages";
 
 /**
  * The message's header (text or a media sample), body with its example values, and footer. Without
@@ -17,32 +19,32 @@ export function TemplateContentFields({ values, errors: err }: TemplatePartProps
   const kept = values.headerSample?.id ? values.headerSample : undefined;
   return (
     <Card className="space-y-1">
-      <h2 className="mb-2 font-semibold">Content</h2>
+      <h2 className="mb-2 font-semibold">{m.templates_content_heading()}</h2>
       <SelectField
-        label="Header (optional)"
+        label={m.templates_header_label()}
         name="headerFormat"
         defaultValue={values.headerFormat}
         options={[
-          { value: "NONE", label: "No header" },
-          { value: "TEXT", label: "Text" },
-          { value: "IMAGE", label: "Image" },
-          { value: "VIDEO", label: "Video" },
-          { value: "DOCUMENT", label: "Document (PDF)" },
+          { value: "NONE", label: m.templates_header_none() },
+          { value: "TEXT", label: m.templates_header_text_option() },
+          { value: "IMAGE", label: m.templates_header_image() },
+          { value: "VIDEO", label: m.templates_header_video() },
+          { value: "DOCUMENT", label: m.templates_header_document() },
         ]}
       />
       <div id="template-header" data-live-region>
         {media ? (
           <>
             <FileField
-              label={`Sample ${MEDIA_SAMPLES[media].noun}`}
+              label={sampleLabel(media)}
               name={SAMPLE_FIELD}
               accept={MEDIA_SAMPLES[media].accept}
               errors={err("headerSample")}
               markRequired={!kept}
               hint={
                 kept
-                  ? `Kept: ${kept.fileName} (${formatBytes(kept.size)}). Choose a file only to replace it. ${sampleHint(media)}`
-                  : `Meta reviews the template with it. ${sampleHint(media)}`
+                  ? m.templates_sample_kept({ file: kept.fileName, size: formatBytes(kept.size), hint: sampleHint(media) })
+                  : m.templates_sample_reviewed({ hint: sampleHint(media) })
               }
             />
             {kept ? (
@@ -59,17 +61,17 @@ export function TemplateContentFields({ values, errors: err }: TemplatePartProps
         {values.headerFormat === "TEXT" ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <Field
-              label="Header text"
+              label={m.templates_header_text()}
               name="headerText"
               defaultValue={values.headerText ?? ""}
               errors={err("headerText")}
               maxLength={LIMITS.headerText}
-              hint="Up to 60 characters, one variable {{1}}."
+              hint={m.templates_header_text_hint({ count: LIMITS.headerText, variable: "{{1}}" })}
             />
             <div id="template-header-example" data-live-region>
               {placeholderCount(values.headerText) ? (
                 <Field
-                  label="Example for the header's {{1}}"
+                  label={m.templates_header_example({ variable: "{{1}}" })}
                   name="headerExample"
                   defaultValue={values.headerExample ?? ""}
                   errors={err("headerExample")}
@@ -80,24 +82,24 @@ export function TemplateContentFields({ values, errors: err }: TemplatePartProps
         ) : null}
       </div>
       <TextareaField
-        label="Body"
+        label={m.templates_body_label()}
         name="body"
         defaultValue={values.body ?? ""}
         errors={err("body")}
         markRequired
         rows={6}
         maxLength={LIMITS.body}
-        hint="Up to 1,024 characters. Variables are {{1}}, {{2}}... in order; *bold*, _italic_."
+        hint={m.templates_body_hint({ count: formatNumber(LIMITS.body), first: "{{1}}", second: "{{2}}" })}
       />
       <div id="template-examples" data-live-region>
         {exampleCount ? (
           <fieldset className="rounded-lg border border-slate-200 p-3">
-            <legend className="px-1 text-sm font-medium text-slate-700">Example values (Meta reviews the template with them)</legend>
+            <legend className="px-1 text-sm font-medium text-slate-700">{m.templates_examples_legend()}</legend>
             <div className="grid gap-x-3 sm:grid-cols-2">
               {Array.from({ length: exampleCount }, (_, i) => (
                 <Field
                   key={i}
-                  label={`Example for {{${i + 1}}}`}
+                  label={m.templates_example_for({ variable: `{{${i + 1}}}` })}
                   name="bodyExamples"
                   id={`bodyExamples-${i}`}
                   defaultValue={values.bodyExamples[i] ?? ""}
@@ -108,12 +110,12 @@ export function TemplateContentFields({ values, errors: err }: TemplatePartProps
           </fieldset>
         ) : (
           <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate data-live-fallback>
-            Update example fields
+            {m.templates_examples_update()}
           </Button>
         )}
       </div>
       <Field
-        label="Footer (optional)"
+        label={m.templates_footer_label()}
         name="footer"
         defaultValue={values.footer ?? ""}
         errors={err("footer")}

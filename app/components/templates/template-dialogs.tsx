@@ -6,13 +6,14 @@ import { closeDialogHref, UrlDialog } from "~/components/ui/dialog";
 import { formatWhen } from "~/lib/dates";
 import {
   categoryLabel,
-  HELD_EXPLANATION,
+  heldExplanation,
   languageLabel,
   templateStatusTone,
   templateStatusWord,
   type renderTemplate,
 } from "~/lib/templates";
 import { MessagePreview } from "./message-preview";
+import { m } from "~/paraglide/messages";
 
 /** The template a dialog of the templates page is about, as its loader gives it. */
 export interface SelectedTemplate {
@@ -51,28 +52,34 @@ export function TemplateViewDialog({
       <div className="space-y-3">
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <Badge tone={templateStatusTone(selected.status)}>{templateStatusWord(selected.status)}</Badge>
-          {selected.submittedAt ? <span className="text-slate-600">Submitted {formatWhen(selected.submittedAt)}</span> : null}
-          {selected.qualityScore ? <span className="text-slate-600">Quality: {selected.qualityScore}</span> : null}
+          {selected.submittedAt ? (
+            <span className="text-slate-600">{m.templates_dialog_submitted({ when: formatWhen(selected.submittedAt) })}</span>
+          ) : null}
+          {selected.qualityScore ? (
+            <span className="text-slate-600">{m.templates_dialog_quality({ quality: selected.qualityScore })}</span>
+          ) : null}
         </p>
         {selected.previousCategory ? (
           <p className="text-sm text-amber-800">
-            Meta moved it from {categoryLabel(selected.previousCategory)} to {categoryLabel(selected.category)}.
+            {m.templates_dialog_category_moved({ from: categoryLabel(selected.previousCategory), to: categoryLabel(selected.category) })}
           </p>
         ) : null}
-        {selected.status === "held" ? <p className="text-sm text-sky-800">{HELD_EXPLANATION}</p> : null}
+        {selected.status === "held" ? <p className="text-sm text-sky-800">{heldExplanation()}</p> : null}
         {selected.status === "rejected" && selected.platformRejection ? (
-          <p className="text-sm text-red-700">Returned by Jumbe&apos;s review: {selected.platformRejection}</p>
+          <p className="text-sm text-red-700">{m.templates_dialog_returned({ reason: selected.platformRejection })}</p>
         ) : null}
-        {selected.rejectionReason ? <p className="text-sm text-red-700">Rejected: {selected.rejectionReason}</p> : null}
+        {selected.rejectionReason ? (
+          <p className="text-sm text-red-700">{m.templates_dialog_rejected({ reason: selected.rejectionReason })}</p>
+        ) : null}
         {selected.lastError ? <p className="text-sm text-amber-800">{selected.lastError}</p> : null}
         <MessagePreview message={selected.preview} />
         <div className="flex flex-wrap gap-2">
           <ButtonLink to={`${href("/preview")}?template=${selected.id}`} variant="secondary" size="sm">
-            Preview with your values
+            {m.templates_dialog_preview()}
           </ButtonLink>
           {canManage && ["draft", "rejected", "paused"].includes(selected.status) ? (
             <ButtonLink to={href("/templates/:id/edit", { id: selected.id })} size="sm">
-              {selected.status === "draft" ? "Edit and submit" : "Edit and resubmit"}
+              {selected.status === "draft" ? m.templates_dialog_edit_submit() : m.templates_dialog_edit_resubmit()}
             </ButtonLink>
           ) : null}
         </div>
@@ -95,19 +102,17 @@ export function TemplateDeleteDialog({
     <UrlDialog
       name="delete"
       searchParams={search}
-      title={`Delete ${selected.name}?`}
-      description={
-        selected.atMeta ? "It is deleted at Meta too, and Meta keeps its name from being reused for 30 days." : "The draft is removed."
-      }
+      title={m.templates_dialog_delete_title({ name: selected.name })}
+      description={selected.atMeta ? m.templates_dialog_delete_at_meta() : m.templates_dialog_delete_draft()}
     >
       <Form method="post" className="flex justify-end gap-2">
         <input type="hidden" name="template" value={selected.id} />
         <input type="hidden" name="confirm" value="yes" />
         <ButtonLink to={closeDialogHref(search)} variant="secondary" preventScrollReset replace>
-          Cancel
+          {m.templates_cancel()}
         </ButtonLink>
-        <Button type="submit" name="intent" value="delete" variant="danger" pending={deleting} pendingText="Deleting...">
-          <Trash2 className="size-4" aria-hidden /> Delete
+        <Button type="submit" name="intent" value="delete" variant="danger" pending={deleting} pendingText={m.templates_deleting()}>
+          <Trash2 className="size-4" aria-hidden /> {m.templates_delete()}
         </Button>
       </Form>
     </UrlDialog>

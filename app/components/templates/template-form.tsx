@@ -20,6 +20,8 @@ import { TemplateIdentityFields, type AccountChoice } from "./template-identity-
 
 import { renderTemplate, type TemplateInput } from "~/lib/templates";
 
+import { m } from "~/paraglide/messages";
+
 // Conform's state of the server's answer (its messages at their fields). The page never hydrates
 // (decision 068), so the schema itself never loads in a browser: the server checks the form.
 const lazyTemplateFormSchema = lazySchema(() => import("~/lib/schemas/templates"), "TemplateFormSchema");
@@ -59,7 +61,7 @@ export function TemplateForm({
         encType="multipart/form-data"
         {...getFormProps(form)}
         className="space-y-4"
-        aria-label="Template"
+        aria-label={m.templates_form_label()}
         data-live-post="refresh"
       >
         <FormError errors={form.errors} />
@@ -74,17 +76,17 @@ export function TemplateForm({
         )}
 
         <div className="flex flex-wrap gap-3">
-          <Button type="submit" name="intent" value="submit" pendingText="Submitting...">
-            Submit for approval
+          <Button type="submit" name="intent" value="submit" pendingText={m.templates_form_submitting()}>
+            {m.templates_form_submit()}
           </Button>
           <Button type="submit" name="intent" value="draft" variant="secondary">
-            Save draft
+            {m.templates_form_save_draft()}
           </Button>
         </div>
       </Form>
 
-      <aside aria-label="Preview" className="lg:sticky lg:top-4 lg:self-start">
-        <h2 className="mb-2 text-sm font-semibold text-slate-700">Preview</h2>
+      <aside aria-label={m.templates_form_preview()} className="lg:sticky lg:top-4 lg:self-start">
+        <h2 className="mb-2 text-sm font-semibold text-slate-700">{m.templates_form_preview()}</h2>
         <div id="template-preview" data-live-region>
           <MessagePreview message={renderTemplate(values)} chosenImage />
         </div>

@@ -3,6 +3,7 @@ import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { LIMITS, TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, type TemplateInput } from "~/lib/templates";
 import type { FieldErrors } from "./template-form-parts";
+import { m } from "~/paraglide/messages";
 
 export interface AccountChoice {
   id: string;
@@ -27,19 +28,19 @@ export function TemplateIdentityFields({
     <>
       <Card className="space-y-1">
         <Field
-          label="Template name"
+          label={m.templates_name_label()}
           name="name"
           defaultValue={values.name}
           errors={err("name")}
           markRequired
           readOnly={locked}
-          hint="Lowercase letters, numbers and underscores, e.g. order_update."
+          hint={m.templates_name_hint()}
           maxLength={LIMITS.name}
           autoComplete="off"
         />
         <div className="grid gap-3 sm:grid-cols-2">
           <SelectField
-            label="Type"
+            label={m.templates_column_type()}
             name="category"
             defaultValue={values.category}
             disabled={locked}
@@ -47,7 +48,7 @@ export function TemplateIdentityFields({
             options={TEMPLATE_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))}
           />
           <SelectField
-            label="Language"
+            label={m.templates_column_language()}
             name="language"
             defaultValue={values.language}
             disabled={locked}
@@ -58,7 +59,7 @@ export function TemplateIdentityFields({
           // Without JavaScript a new type's fields come with the form posted back; with it the type's
           // select presses this button itself (app/assets/live.js, data-live-submit).
           <Button type="submit" name="intent" value="refresh" variant="link" formNoValidate data-live-fallback>
-            Show this type&apos;s fields
+            {m.templates_show_type_fields()}
           </Button>
         )}
         {locked ? (
@@ -69,13 +70,13 @@ export function TemplateIdentityFields({
         ) : null}
         {accounts.length > 1 && !locked ? (
           <SelectField
-            label="WhatsApp Business account"
+            label={m.templates_account_label()}
             name="accountId"
             defaultValue={accountId ?? ""}
             errors={err("accountId")}
             markRequired
           >
-            <option value="">Choose an account</option>
+            <option value="">{m.templates_account_choose()}</option>
             {accounts.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.label}

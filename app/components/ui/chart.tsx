@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export interface Point {
   label: string;
@@ -50,8 +52,8 @@ function ChartFigure({
             <caption>{title}</caption>
             <thead>
               <tr>
-                <th scope="col">{labelHeader ?? "Period"}</th>
-                <th scope="col">{valueHeader ?? "Value"}</th>
+                <th scope="col">{labelHeader ?? m.app_analytics_period()}</th>
+                <th scope="col">{valueHeader ?? m.app_ui_value()}</th>
               </tr>
             </thead>
             <tbody>
@@ -76,7 +78,7 @@ function ChartFigure({
  */
 export function SeriesTable({
   caption,
-  labelHeader = "Period",
+  labelHeader = m.app_analytics_period(),
   columns,
 }: {
   caption: string;
@@ -225,7 +227,7 @@ export function SeriesBarChart({
   const current = series.find((s) => s.key === selected) ?? series[0]!;
   return (
     <div>
-      <div role="group" aria-label="Series shown" className="mb-3 inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
+      <div role="group" aria-label={m.app_ui_series_shown()} className="mb-3 inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
         {series.map((s) => (
           <Link
             key={s.key}
@@ -271,7 +273,7 @@ export function Funnel({
   formatValue?: (value: number) => string;
 }) {
   const first = steps[0]?.value ?? 0;
-  const percent = new Intl.NumberFormat("en-KE", { maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 });
   return (
     <figure>
       <figcaption className="sr-only">{title}</figcaption>
@@ -291,10 +293,10 @@ export function Funnel({
               </div>
               <p className="mt-1 text-xs text-slate-600">
                 {!before
-                  ? "Where the funnel starts"
+                  ? m.app_ui_funnel_start()
                   : ofBefore === null
-                    ? `No ${before.label.toLowerCase()} messages to compare with`
-                    : `${ofBefore}% of ${before.label.toLowerCase()}`}
+                    ? m.app_ui_funnel_nothing_before({ step: before.label.toLowerCase() })
+                    : m.app_ui_funnel_share({ percent: ofBefore, step: before.label.toLowerCase() })}
               </p>
             </li>
           );

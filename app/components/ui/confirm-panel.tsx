@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from "react";
 import { Form } from "react-router";
 import { Button, ButtonLink } from "./button";
+import { m } from "~/paraglide/messages";
 
 /**
  * An inline "are you sure?" for an action that cannot be undone: a page state of its own (a
@@ -41,7 +42,7 @@ export function ConfirmPanel({
           {confirmLabel}
         </Button>
         <ButtonLink to={cancelTo} variant="secondary">
-          Cancel
+          {m.app_ui_cancel()}
         </ButtonLink>
       </div>
     </Form>

@@ -1,10 +1,12 @@
 import { Check, Copy } from "~/components/ui/icons";
 import { useEnhanced } from "./enhanced";
+import { m } from "~/paraglide/messages";
 
 /**
  * Copies `text` to the clipboard (app/assets/forms.js, `data-copy`): the same button on a hydrated
  * page and on one sent without React. Rendered hidden: without scripts there is nothing it could do,
- * and the script shows it. Pressed, it says "Copied" for two seconds.
+ * and the script shows it. Pressed, it says "Copied" for two seconds (`data-copied-label`, in the
+ * page's language).
  */
 export function CopyButton({ text, label, subtle = false }: { text: string; label: string; subtle?: boolean }) {
   const enhanced = useEnhanced<HTMLButtonElement>();
@@ -14,6 +16,7 @@ export function CopyButton({ text, label, subtle = false }: { text: string; labe
       type="button"
       hidden
       data-copy={text}
+      data-copied-label={m.auth_forms_copied()}
       className={`group ${
         subtle
           ? "inline-flex items-center gap-1 rounded bg-slate-700 px-2 py-1 text-xs font-medium text-white hover:bg-slate-600"

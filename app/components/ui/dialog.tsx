@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import { X } from "~/components/ui/icons";
 import { closeDialogHref } from "~/lib/dialog-href";
+import { m } from "~/paraglide/messages";
 
 /**
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the inert page behind
@@ -99,7 +100,7 @@ export function UrlDialog({
             to={closeHref}
             replace
             preventScrollReset
-            aria-label="Close"
+            aria-label={m.app_ui_close()}
             className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
           >
             <X className="size-5" aria-hidden />

@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { Eye, EyeOff } from "~/components/ui/icons";
 import { useEnhanced } from "~/components/ui/enhanced";
+import { m } from "~/paraglide/messages";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: ReactNode;
@@ -45,8 +46,10 @@ export function PasswordField(props: Omit<FieldProps, "type" | "trailing">) {
       type="button"
       hidden
       data-password-toggle
+      data-show-label={m.auth_forms_show_password()}
+      data-hide-label={m.auth_forms_hide_password()}
       className="group absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
-      aria-label="Show password"
+      aria-label={m.auth_forms_show_password()}
       aria-pressed="false"
     >
       <Eye className="size-5 group-aria-pressed:hidden" aria-hidden />

@@ -1,3 +1,5 @@
+import { m } from "~/paraglide/messages";
+
 export interface HoneypotProps {
   nameFieldName: string;
   validFromFieldName: string | null;
@@ -8,7 +10,7 @@ export interface HoneypotProps {
 export function HoneypotInputs({ honeypot }: { honeypot: HoneypotProps }) {
   return (
     <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
-      <label htmlFor={honeypot.nameFieldName}>Please leave this field blank</label>
+      <label htmlFor={honeypot.nameFieldName}>{m.auth_honeypot_label()}</label>
       <input id={honeypot.nameFieldName} name={honeypot.nameFieldName} type="text" defaultValue="" autoComplete="nope" tabIndex={-1} />
       {honeypot.validFromFieldName ? (
         <input name={honeypot.validFromFieldName} type="hidden" value={honeypot.encryptedValidFrom} readOnly />

@@ -4,7 +4,7 @@ import { getLocale, locales, type Locale } from "~/paraglide/runtime";
 import { m } from "~/paraglide/messages";
 
 // Each language named in itself, the same in every language: a person who reads only that one finds it.
-const NAMES: Record<Locale, string> = { en: "English", sw: "Kiswahili", fr: "Français" };
+export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", sw: "Kiswahili", fr: "Français" };
 
 /**
  * The language switcher (decision 071): a plain form posting to /language, which keeps the choice
@@ -26,7 +26,7 @@ export function LanguageSwitcher({ className }: { className: string }) {
       >
         {locales.map((locale) => (
           <option key={locale} value={locale} lang={locale}>
-            {NAMES[locale]}
+            {LANGUAGE_NAMES[locale]}
           </option>
         ))}
       </select>

@@ -1,6 +1,7 @@
 import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { PasswordField } from "./field";
 import { StrengthMeter } from "./strength-meter";
+import { m } from "~/paraglide/messages";
 
 /** New password with the strength meter, then its confirmation (change and reset password). */
 export function NewPasswordFields({
@@ -15,7 +16,7 @@ export function NewPasswordFields({
   return (
     <>
       <PasswordField
-        label="New password"
+        label={m.auth_new_password_label()}
         markRequired
         autoComplete="new-password"
         errors={newPassword.errors}

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 
 /** The URL of page `page` (1-based): the filters and sort kept; page 1 drops the parameter. */
 export function pageNumberHref(searchParams: URLSearchParams, page: number) {
@@ -32,23 +33,21 @@ export function PageLinks({
     <nav aria-label={label} className="mt-4 flex items-center justify-between gap-3">
       {page > 1 ? (
         <Link to={pageNumberHref(searchParams, page - 1)} className={live}>
-          <ChevronLeft className="size-4" aria-hidden /> Previous
+          <ChevronLeft className="size-4" aria-hidden /> {m.app_pager_previous()}
         </Link>
       ) : (
         <span aria-disabled="true" className={dead}>
-          <ChevronLeft className="size-4" aria-hidden /> Previous
+          <ChevronLeft className="size-4" aria-hidden /> {m.app_pager_previous()}
         </span>
       )}
-      <span className="text-sm text-slate-600">
-        Page {page} of {pages}
-      </span>
+      <span className="text-sm text-slate-600">{m.app_pager_page_of({ page, pages })}</span>
       {page < pages ? (
         <Link to={pageNumberHref(searchParams, page + 1)} className={live}>
-          Next <ChevronRight className="size-4" aria-hidden />
+          {m.app_pager_next()} <ChevronRight className="size-4" aria-hidden />
         </Link>
       ) : (
         <span aria-disabled="true" className={dead}>
-          Next <ChevronRight className="size-4" aria-hidden />
+          {m.app_pager_next()} <ChevronRight className="size-4" aria-hidden />
         </span>
       )}
     </nav>

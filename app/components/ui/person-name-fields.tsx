@@ -1,5 +1,6 @@
 import { getInputProps, type FieldMetadata } from "~/components/ui/form-state";
 import { Field } from "./field";
+import { m } from "~/paraglide/messages";
 
 /** First and last name side by side on wider screens (sign-up, joining a team). */
 export function PersonNameFields({
@@ -12,7 +13,7 @@ export function PersonNameFields({
   return (
     <div className="grid gap-x-4 sm:grid-cols-2">
       <Field
-        label="First name"
+        label={m.auth_first_name_label()}
         markRequired
         autoComplete="given-name"
         errors={firstName.errors}
@@ -20,7 +21,7 @@ export function PersonNameFields({
         key={firstName.key}
       />
       <Field
-        label="Last name"
+        label={m.auth_last_name_label()}
         markRequired
         autoComplete="family-name"
         errors={lastName.errors}

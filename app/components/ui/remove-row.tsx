@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { Trash2 } from "~/components/ui/icons";
 import type { Column } from "./table";
+import { m } from "~/paraglide/messages";
 
 /**
  * A table's last column of remove buttons: each row's own small form posts `intent` with the row's
@@ -20,7 +21,7 @@ export function removeRowColumn<Row>({
 }): Column<Row> {
   return {
     key: "actions",
-    header: <span className="sr-only">Actions</span>,
+    header: <span className="sr-only">{m.app_ui_actions()}</span>,
     align: "right",
     cell: (row) => (
       <Form method="post">

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Card } from "./card";
 import { Name } from "./name";
+import { m } from "~/paraglide/messages";
 
 // Only the search pages show results: apart from the SearchBox, which every signed-in page's top bar carries.
 
@@ -37,13 +38,13 @@ export function SearchResults({
         {message}
       </p>
     );
-  if (query && !sections.length) return <p className="text-slate-600">Nothing found for “{query}”.</p>;
+  if (query && !sections.length) return <p className="text-slate-600">{m.app_search_nothing_found({ query })}</p>;
   return sections.map((section) => (
     <Card padding="none" key={section.id} aria-labelledby={`${idPrefix}-${section.id}`}>
       <h2 id={`${idPrefix}-${section.id}`} className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-700">
         {section.label}
         {cappedAt !== undefined && section.hits.length >= cappedAt ? (
-          <span className="font-normal text-slate-600"> (the first {cappedAt}: add more words to narrow)</span>
+          <span className="font-normal text-slate-600"> {m.app_search_capped({ count: cappedAt })}</span>
         ) : null}
       </h2>
       <ul className="divide-y divide-slate-100">

@@ -1,5 +1,7 @@
 import { ArrowDown, ArrowUp, type IconComponent } from "~/components/ui/icons";
 import { Link } from "react-router";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 /** How a figure moved against the period before it. */
 export interface Change {
@@ -11,14 +13,17 @@ export interface Change {
   better?: "up" | "down";
 }
 
-const percentFormat = new Intl.NumberFormat("en-KE", { maximumFractionDigits: 1 });
+const percentFormats = new Map<string, Intl.NumberFormat>();
 
 /** "+12.5% vs previous 7 days", "−3% vs previous 24 hours", "No change vs …", or "No data for the previous period". */
 export function changeWords({ percent, against }: Pick<Change, "percent" | "against">) {
-  if (percent === null) return "No data for the previous period";
-  if (percent === 0) return `No change vs ${against}`;
+  if (percent === null) return m.app_change_no_data();
+  if (percent === 0) return m.app_change_flat({ against });
+  const locale = intlLocale();
+  let format = percentFormats.get(locale);
+  if (!format) percentFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })));
   // U+2212, which screen readers read as "minus" (a hyphen is often read as nothing or "dash").
-  return `${percent > 0 ? "+" : "\u2212"}${percentFormat.format(Math.abs(percent))}% vs ${against}`;
+  return m.app_change_moved({ change: `${percent > 0 ? "+" : "\u2212"}${format.format(Math.abs(percent))}`, against });
 }
 
 /** The change in words, with an arrow for its direction and green or red for good or bad news. */

@@ -1,4 +1,5 @@
 import { PasswordField } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
 
 /**
  * A destructive admin action's confirmation (decision 037): shown inside the action's own form when
@@ -13,8 +14,8 @@ export function StepUpField({ needed, error, id }: { needed: boolean; error?: st
       <PasswordField
         id={id}
         name="confirmation"
-        label="Your password or authenticator code"
-        hint="It has been more than 10 minutes since you last confirmed it is you."
+        label={m.auth_step_up_label()}
+        hint={m.auth_step_up_hint()}
         autoComplete="current-password"
         errors={error ? [error] : undefined}
         markRequired

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Name } from "./name";
+import { m } from "~/paraglide/messages";
 
 /** Label and value pairs in a grid (a review's figures, a record's details). */
 export function SummaryList({ items, className = "" }: { items: { label: string; value: ReactNode }[]; className?: string }) {
@@ -37,26 +38,26 @@ export function MessagePreviewList({
 }) {
   if (!messages.length) return <p className={`text-sm text-slate-600 ${className}`.trim()}>{empty}</p>;
   return (
-    <ol className={`grid gap-4 sm:grid-cols-3 ${className}`.trim()} aria-label="Message previews">
-      {messages.map((m) => (
-        <li key={m.to} className="min-w-0">
+    <ol className={`grid gap-4 sm:grid-cols-3 ${className}`.trim()} aria-label={m.app_ui_message_previews()}>
+      {messages.map((message) => (
+        <li key={message.to} className="min-w-0">
           <p className="mb-1 text-xs text-slate-500">
-            To{" "}
-            {m.name ? (
+            {m.app_ui_preview_to()}{" "}
+            {message.name ? (
               <>
-                <Name>{m.name}</Name>,{" "}
+                <Name>{message.name}</Name>,{" "}
               </>
             ) : null}
-            <span className="tabular-nums">{m.to}</span>
+            <span className="tabular-nums">{message.to}</span>
           </p>
           <div className="rounded-lg rounded-tl-none bg-[#dcf8c6] px-3 py-2 text-sm text-slate-900 shadow-sm">
-            {m.header ? <p className="font-semibold">{m.header}</p> : null}
-            <p className="whitespace-pre-line">{m.body}</p>
-            {m.footer ? <p className="mt-1 text-xs text-slate-500">{m.footer}</p> : null}
+            {message.header ? <p className="font-semibold">{message.header}</p> : null}
+            <p className="whitespace-pre-line">{message.body}</p>
+            {message.footer ? <p className="mt-1 text-xs text-slate-500">{message.footer}</p> : null}
           </div>
-          {m.buttons?.length ? (
-            <ul className="mt-1 space-y-1" aria-label="Buttons">
-              {m.buttons.map((b, i) => (
+          {message.buttons?.length ? (
+            <ul className="mt-1 space-y-1" aria-label={m.app_ui_buttons()}>
+              {message.buttons.map((b, i) => (
                 <li key={i} className="rounded-lg bg-white px-3 py-1.5 text-center text-sm text-sky-700 shadow-sm">
                   <span className="font-medium">{b.text}</span>
                   <span className="block text-xs break-all text-slate-500">{b.value}</span>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from "~/components/ui/icons";
+import { m } from "~/paraglide/messages";
 
 export type SortDirection = "asc" | "desc";
 
@@ -126,11 +127,12 @@ export function Table<Row>({
  */
 export type PagerOrder = "newest-first" | "oldest-first" | "other";
 
-const PAGER_WORDS: Record<PagerOrder, { back: string; on: string }> = {
-  "newest-first": { back: "Newer", on: "Older" },
-  "oldest-first": { back: "Older", on: "Newer" },
-  other: { back: "Previous", on: "Next" },
-};
+/** The pager's two words for an order, in the page's language. */
+function pagerWords(order: PagerOrder): { back: string; on: string } {
+  if (order === "newest-first") return { back: m.app_pager_newer(), on: m.app_pager_older() };
+  if (order === "oldest-first") return { back: m.app_pager_older(), on: m.app_pager_newer() };
+  return { back: m.app_pager_previous(), on: m.app_pager_next() };
+}
 
 /** The pager's order of a table sorted `dir`, by time or not (a date column, or a name, an amount, a status). */
 export function pagerOrder(byTime: boolean, dir: SortDirection): PagerOrder {
@@ -148,7 +150,7 @@ export function Pager({
   searchParams,
   newer,
   older,
-  label = "Pages",
+  label = m.app_pager_pages(),
   order = "newest-first",
 }: {
   searchParams: URLSearchParams;
@@ -160,7 +162,7 @@ export function Pager({
   const item = "inline-flex items-center gap-1 rounded-lg border px-3 py-1.5 text-sm font-medium";
   const live = `${item} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`;
   const dead = `${item} border-slate-200 text-slate-400`;
-  const words = PAGER_WORDS[order];
+  const words = pagerWords(order);
   const back = (
     <>
       <ChevronLeft className="size-4" aria-hidden /> {words.back}

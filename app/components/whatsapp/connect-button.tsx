@@ -1,6 +1,7 @@
 import { LoaderCircle, MessageCircle } from "~/components/ui/icons";
 import { buttonClass } from "~/components/ui/button";
 import embeddedSignupScript from "~/assets/embedded-signup.js?url";
+import { m } from "~/paraglide/messages";
 
 export { embeddedSignupScript };
 
@@ -47,13 +48,21 @@ export function ConnectButton({ config, label }: { config: ConnectConfig; label:
             {label}
           </button>
           <noscript>
-            <p className="text-sm text-amber-700">
-              Meta&apos;s signup window needs JavaScript. Turn it on for this page to connect your account.
-            </p>
+            <p className="text-sm text-amber-700">{m.whatsapp_signup_needs_javascript()}</p>
           </noscript>
         </>
       )}
-      <p className="text-sm text-slate-600" aria-live="polite" data-testid="connect-phase" data-signup-phase />
+      {/* What the page's script writes here as the signup goes on, in the page's language. */}
+      <p
+        className="text-sm text-slate-600"
+        aria-live="polite"
+        data-testid="connect-phase"
+        data-signup-phase
+        data-waiting={m.whatsapp_phase_waiting()}
+        data-processing={m.whatsapp_phase_processing()}
+        data-cancelled={m.whatsapp_phase_cancelled()}
+        data-error={m.whatsapp_phase_error()}
+      />
     </div>
   );
 }

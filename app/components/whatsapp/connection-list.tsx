@@ -4,6 +4,7 @@ import { Power, PowerOff } from "~/components/ui/icons";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { formatWhen } from "~/lib/dates";
 import { useCan } from "~/components/layout/shell-role";
+import { m } from "~/paraglide/messages";
 
 // The confirmation opens on a click: its code comes then, not with the page (decision 061).
 const Dialog = lazy(() => import("~/components/ui/dialog").then((module) => ({ default: module.Dialog })));
@@ -26,15 +27,20 @@ const QUALITY = {
   unknown: "bg-slate-100 text-slate-700",
 } as Record<string, string>;
 
+/** Meta's quality rating of a number in words (the rating itself is a code: high, medium, low, unknown). */
+function qualityWord(quality: string) {
+  if (quality === "high") return m.whatsapp_quality_high();
+  if (quality === "medium") return m.whatsapp_quality_medium();
+  if (quality === "low") return m.whatsapp_quality_low();
+  return quality === "unknown" ? m.whatsapp_quality_unknown() : quality;
+}
+
 /** The disconnect question a page was asked to show (server-rendered, for browsers without JavaScript). */
 export interface DisconnectQuestion {
   accountId: string;
   label: string;
   redirectTo: string;
 }
-
-const DISCONNECT_EXPLAINED =
-  "Meta stops sending this account's messages to Jumbe. Its contacts, messages and history stay, and you can reconnect it later.";
 
 /**
  * Each connected WABA with its numbers, and a form that disconnects or reconnects it. Disconnect asks
@@ -68,11 +74,11 @@ export function ConnectionList({
             <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
               <div className="min-w-0">
                 <p className="font-semibold">
-                  {c.name ?? "WhatsApp Business Account"}{" "}
+                  {c.name ?? m.whatsapp_account_unnamed()}{" "}
                   <span
                     className={`ml-1 rounded-full px-2 py-0.5 text-xs font-medium ${c.status === "connected" ? "bg-brand-100 text-brand-900" : "bg-slate-200 text-slate-700"}`}
                   >
-                    {c.status === "connected" ? "Connected" : "Disconnected"}
+                    {c.status === "connected" ? m.whatsapp_connected() : m.whatsapp_disconnected()}
                   </span>
                 </p>
                 <p className="text-xs text-slate-500">WABA {c.wabaId}</p>
@@ -82,9 +88,11 @@ export function ConnectionList({
                     className="mt-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
                     data-testid="needs-reconnection"
                   >
-                    <span className="font-semibold">Needs reconnecting.</span> Meta stopped accepting Jumbe&apos;s access to this account on{" "}
-                    {formatWhen(c.needsReconnection.since)} ({c.needsReconnection.reason}). Messages from its numbers are waiting: connect
-                    it again with the button above and they are sent.
+                    <span className="font-semibold">{m.whatsapp_needs_reconnecting()}</span>{" "}
+                    {m.whatsapp_needs_reconnecting_detail({
+                      when: formatWhen(c.needsReconnection.since),
+                      reason: c.needsReconnection.reason,
+                    })}
                   </p>
                 ) : null}
                 <ul className="mt-2 space-y-1">
@@ -93,10 +101,12 @@ export function ConnectionList({
                       <span className="font-medium">{n.number}</span>
                       {n.verifiedName ? <span className="text-slate-600">{n.verifiedName}</span> : null}
                       <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${QUALITY[n.quality] ?? QUALITY.unknown}`}>
-                        Quality: {n.quality}
+                        {m.whatsapp_quality({ quality: qualityWord(n.quality) })}
                       </span>
-                      {n.qualityEvent ? <span className="text-xs text-slate-500">Last quality event: {n.qualityEvent}</span> : null}
-                      {!n.registered ? <span className="text-xs text-amber-700">Not registered</span> : null}
+                      {n.qualityEvent ? (
+                        <span className="text-xs text-slate-500">{m.whatsapp_quality_event({ event: n.qualityEvent })}</span>
+                      ) : null}
+                      {!n.registered ? <span className="text-xs text-amber-700">{m.whatsapp_not_registered()}</span> : null}
                     </li>
                   ))}
                 </ul>
@@ -117,11 +127,11 @@ export function ConnectionList({
                         setAsking(c);
                       }}
                     >
-                      <PowerOff className="size-4" aria-hidden /> Disconnect
+                      <PowerOff className="size-4" aria-hidden /> {m.whatsapp_disconnect()}
                     </Button>
                   ) : (
                     <Button name="intent" value="reconnect" disabled={busy}>
-                      <Power className="size-4" aria-hidden /> Reconnect
+                      <Power className="size-4" aria-hidden /> {m.whatsapp_reconnect()}
                     </Button>
                   )}
                 </Form>
@@ -137,16 +147,16 @@ export function ConnectionList({
                 data-testid="disconnect-confirm"
               >
                 <p id="disconnect-question" className="font-semibold text-red-900">
-                  Disconnect {confirming.label}?
+                  {m.whatsapp_disconnect_question({ account: confirming.label })}
                 </p>
-                <p className="mt-1 text-sm text-red-900">{DISCONNECT_EXPLAINED}</p>
+                <p className="mt-1 text-sm text-red-900">{m.whatsapp_disconnect_explained()}</p>
                 <DisconnectFields accountId={c.id} redirectTo={confirming.redirectTo} />
                 <div className="mt-3 flex gap-2">
                   <Button type="submit" variant="danger" disabled={busy}>
-                    Disconnect
+                    {m.whatsapp_disconnect()}
                   </Button>
                   <ButtonLink to={confirming.redirectTo} variant="secondary">
-                    Cancel
+                    {m.whatsapp_cancel()}
                   </ButtonLink>
                 </div>
               </Form>
@@ -159,16 +169,16 @@ export function ConnectionList({
           <Dialog open onClose={() => setAsking(null)} labelledBy="disconnect-dialog-title">
             <Form method="post" action={href("/whatsapp")} onSubmit={() => setAsking(null)} data-testid="disconnect-dialog">
               <h2 id="disconnect-dialog-title" className="text-lg font-semibold">
-                Disconnect {connectionLabel(asking)}?
+                {m.whatsapp_disconnect_question({ account: connectionLabel(asking) })}
               </h2>
-              <p className="mt-2 text-sm text-slate-600">{DISCONNECT_EXPLAINED}</p>
+              <p className="mt-2 text-sm text-slate-600">{m.whatsapp_disconnect_explained()}</p>
               <DisconnectFields accountId={asking.id} redirectTo={redirectTo} />
               <div className="mt-4 flex justify-end gap-2">
                 <Button type="button" variant="secondary" onClick={() => setAsking(null)}>
-                  Cancel
+                  {m.whatsapp_cancel()}
                 </Button>
                 <Button type="submit" variant="danger" disabled={busy}>
-                  Disconnect
+                  {m.whatsapp_disconnect()}
                 </Button>
               </div>
             </Form>
@@ -192,6 +202,6 @@ function DisconnectFields({ accountId, redirectTo }: { accountId: string; redire
 
 /** The same words the server-rendered question uses (disconnectQuestion). */
 function connectionLabel(c: ConnectionView) {
-  const name = c.name ?? `WhatsApp Business Account ${c.wabaId}`;
+  const name = c.name ?? m.whatsapp_account_fallback({ waba: c.wabaId });
   return c.numbers.length ? `${name} (${c.numbers.map((n) => n.number).join(", ")})` : name;
 }

@@ -28,10 +28,10 @@ export function thresholdOf(value: z.output<typeof ApprovalSettingSchema>): numb
 /** Declining a campaign that waits for approval: the reason is required (the author sees it). */
 export const DeclineSchema = z.object({
   reason: z
-    .string({ error: APPROVAL_MESSAGES.reasonRequired })
+    .string({ error: () => APPROVAL_MESSAGES.reasonRequired })
     .check(
       z.trim(),
-      z.minLength(1, { error: APPROVAL_MESSAGES.reasonRequired, abort: true }),
-      z.maxLength(DECLINE_REASON_MAX, APPROVAL_MESSAGES.reasonTooLong),
+      z.minLength(1, { error: () => APPROVAL_MESSAGES.reasonRequired, abort: true }),
+      z.maxLength(DECLINE_REASON_MAX, { error: () => APPROVAL_MESSAGES.reasonTooLong }),
     ),
 });

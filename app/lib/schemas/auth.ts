@@ -6,12 +6,12 @@ export { EMAIL_PATTERN, MESSAGES, SIGNIN_PASSWORD_MIN, PASSWORD_MIN, PASSWORD_MA
 
 /** An e-mail address: required, trimmed, at most 254 characters, the spec's shape. */
 export const emailField = z
-  .string({ error: MESSAGES.emailRequired })
+  .string({ error: () => MESSAGES.emailRequired })
   .check(
     z.trim(),
-    z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
-    z.maxLength(254, MESSAGES.emailInvalid),
-    z.regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+    z.minLength(1, { error: () => MESSAGES.emailRequired, abort: true }),
+    z.maxLength(254, { error: () => MESSAGES.emailInvalid }),
+    z.regex(EMAIL_PATTERN, { error: () => MESSAGES.emailInvalid }),
   );
 
 const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
@@ -21,10 +21,10 @@ const optionalSecret = () => z.optional(z.string().check(z.maxLength(PASSWORD_MA
 
 const otp = z.pipe(
   z.pipe(
-    z.string({ error: MESSAGES.otpIncomplete }),
+    z.string({ error: () => MESSAGES.otpIncomplete }),
     z.transform((v: string) => v.replace(/\D/g, "")),
   ),
-  z.string().check(z.length(6, MESSAGES.otpIncomplete)),
+  z.string().check(z.length(6, { error: () => MESSAGES.otpIncomplete })),
 );
 
 const email = emailField;
@@ -32,10 +32,10 @@ const email = emailField;
 export const SigninSchema = z.object({
   email,
   password: z
-    .string({ error: MESSAGES.passwordRequired })
+    .string({ error: () => MESSAGES.passwordRequired })
     .check(
-      z.minLength(1, { error: MESSAGES.passwordRequired, abort: true }),
-      z.minLength(SIGNIN_PASSWORD_MIN, MESSAGES.signinPasswordMin),
+      z.minLength(1, { error: () => MESSAGES.passwordRequired, abort: true }),
+      z.minLength(SIGNIN_PASSWORD_MIN, { error: () => MESSAGES.signinPasswordMin }),
       z.maxLength(PASSWORD_MAX),
     ),
   remember: z.optional(z.boolean()),
@@ -106,11 +106,11 @@ export const ResetPasswordSchema = z
 
 export const ProfileSchema = z.object({
   businessName: z
-    .string({ error: MESSAGES.businessNameRequired })
+    .string({ error: () => MESSAGES.businessNameRequired })
     .check(
       z.overwrite(withoutBidiControls),
       z.trim(),
-      z.minLength(1, { error: MESSAGES.businessNameRequired, abort: true }),
+      z.minLength(1, { error: () => MESSAGES.businessNameRequired, abort: true }),
       z.maxLength(120),
     ),
   email,

@@ -1,5 +1,7 @@
 // The limits and words of the billing forms, without zod: pages import them from here and load the
 // schemas (billing.ts) only when a form is used (decision 061).
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** M-Pesa takes whole shillings from KES 10 up to KES 250,000 a transaction. */
 export const TOPUP_LIMITS_KES = { min: 10, max: 250_000 } as const;
@@ -12,21 +14,46 @@ export const TOPUP_METHODS = ["mpesa", "card", "bank"] as const;
 
 export type TopupMethod = (typeof TOPUP_METHODS)[number];
 
-export const TOPUP_METHOD_WORDS: Record<TopupMethod, string> = { mpesa: "M-Pesa", card: "Card", bank: "Bank transfer" };
+/** Each method in words, read in the request's language (M-Pesa is M-Pesa in every one). */
+export const TOPUP_METHOD_WORDS: Record<TopupMethod, string> = {
+  mpesa: "M-Pesa",
+  get card() {
+    return m.validation_topup_method_card();
+  },
+  get bank() {
+    return m.validation_topup_method_bank();
+  },
+};
 
 export const DISPUTE_REASON_MIN = 10;
 
 export const DISPUTE_REASON_LIMIT = 1000;
 
+// Getters: each text is read in the language of the request (or page) that reports it, never at load.
 export const BILLING_MESSAGES = {
-  amount: "Enter a whole number of shillings from KES 10 to KES 250,000.",
-  bounds: "At least KES 10, at most KES 250,000 per M-Pesa payment.",
-  phone: "Enter a Safaricom M-Pesa number, such as 0712 345 678.",
-  method: "Choose M-Pesa, card or bank transfer.",
-  plan: "Choose a plan.",
-  reasonShort: "Say what is wrong with the invoice (at least 10 characters).",
-  reasonLong: `Keep the reason under ${DISPUTE_REASON_LIMIT} characters.`,
-} as const;
+  get amount() {
+    return m.validation_topup_amount({ min: formatNumber(TOPUP_LIMITS_KES.min), max: formatNumber(TOPUP_LIMITS_KES.max) });
+  },
+  get bounds() {
+    return m.validation_topup_bounds({ min: formatNumber(TOPUP_LIMITS_KES.min), max: formatNumber(TOPUP_LIMITS_KES.max) });
+  },
+  get phone() {
+    return m.validation_topup_phone();
+  },
+  get method() {
+    return m.validation_topup_method();
+  },
+  get plan() {
+    return m.validation_plan();
+  },
+  get reasonShort() {
+    return m.validation_dispute_reason_short({ min: DISPUTE_REASON_MIN });
+  },
+  // Written without grouping ("1000"), as it always was.
+  get reasonLong() {
+    return m.validation_dispute_reason_long({ max: DISPUTE_REASON_LIMIT });
+  },
+};
 
 /** A top-up amount as typed ("1,000", "2500"): whole shillings within the limits, or null. */
 export function topupAmountKes(text: string): number | null {

@@ -21,9 +21,9 @@ export type { TopupMethod } from "./billing-rules";
 
 export const TopupSchema = z
   .object({
-    amount: z.string({ error: BILLING_MESSAGES.amount }).check(z.maxLength(20, { error: BILLING_MESSAGES.amount })),
-    method: z.optional(z.enum(TOPUP_METHODS, { error: BILLING_MESSAGES.method })),
-    phone: z.optional(z.string().check(z.trim(), z.maxLength(32, { error: BILLING_MESSAGES.phone }))),
+    amount: z.string({ error: () => BILLING_MESSAGES.amount }).check(z.maxLength(20, { error: () => BILLING_MESSAGES.amount })),
+    method: z.optional(z.enum(TOPUP_METHODS, { error: () => BILLING_MESSAGES.method })),
+    phone: z.optional(z.string().check(z.trim(), z.maxLength(32, { error: () => BILLING_MESSAGES.phone }))),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -36,8 +36,8 @@ export const TopupSchema = z
 /** A plan and its billing type as one choice, "growth/postpaid". */
 export const PlanChoiceSchema = z.object({
   choice: z
-    .string({ error: BILLING_MESSAGES.plan })
-    .check(z.regex(/^(starter|growth|enterprise)\/(prepaid|postpaid)$/, { error: BILLING_MESSAGES.plan })),
+    .string({ error: () => BILLING_MESSAGES.plan })
+    .check(z.regex(/^(starter|growth|enterprise)\/(prepaid|postpaid)$/, { error: () => BILLING_MESSAGES.plan })),
 });
 
 const shillings = z.optional(z.string().check(z.trim(), z.maxLength(20)));
@@ -52,10 +52,10 @@ export const WalletAlertsSchema = z.object({
 
 export const DisputeSchema = z.object({
   reason: z
-    .string({ error: BILLING_MESSAGES.reasonShort })
+    .string({ error: () => BILLING_MESSAGES.reasonShort })
     .check(
       z.trim(),
-      z.minLength(DISPUTE_REASON_MIN, { error: BILLING_MESSAGES.reasonShort }),
-      z.maxLength(DISPUTE_REASON_LIMIT, { error: BILLING_MESSAGES.reasonLong }),
+      z.minLength(DISPUTE_REASON_MIN, { error: () => BILLING_MESSAGES.reasonShort }),
+      z.maxLength(DISPUTE_REASON_LIMIT, { error: () => BILLING_MESSAGES.reasonLong }),
     ),
 });

@@ -2,22 +2,22 @@
 import * as z from "zod/mini";
 import { withoutBidiControls } from "~/lib/names";
 
-import { CONTACT_MESSAGES } from "./contacts-rules";
+import { CONSENT_EVIDENCE_MAX, CONTACT_MESSAGES, CONTACT_NAME_MAX } from "./contacts-rules";
 export { CONTACT_MESSAGES, splitTags } from "./contacts-rules";
 
-const name = z.string({ error: CONTACT_MESSAGES.nameRequired }).check(
+const name = z.string({ error: () => CONTACT_MESSAGES.nameRequired }).check(
   // Bidirectional controls (app/lib/names.ts) go: a name of nothing else is no name.
   z.overwrite(withoutBidiControls),
   z.trim(),
-  z.minLength(1, { error: CONTACT_MESSAGES.nameRequired, abort: true }),
-  z.maxLength(120, "A name has at most 120 characters."),
+  z.minLength(1, { error: () => CONTACT_MESSAGES.nameRequired, abort: true }),
+  z.maxLength(CONTACT_NAME_MAX, { error: () => CONTACT_MESSAGES.nameTooLong }),
 );
 const phone = z
-  .string({ error: CONTACT_MESSAGES.phoneRequired })
+  .string({ error: () => CONTACT_MESSAGES.phoneRequired })
   .check(
     z.trim(),
-    z.minLength(1, { error: CONTACT_MESSAGES.phoneRequired, abort: true }),
-    z.maxLength(32, "That is too long for a phone number."),
+    z.minLength(1, { error: () => CONTACT_MESSAGES.phoneRequired, abort: true }),
+    z.maxLength(32, { error: () => CONTACT_MESSAGES.phoneTooLong }),
   );
 const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
 
@@ -48,13 +48,15 @@ export const EditContactSchema = z.object({
 
 /** Recording consent by hand on the contact page. */
 export const ConsentSchema = z.object({
-  status: z.enum(["opted_in", "opted_out"], { error: "Choose opted in or opted out." }),
-  source: z.enum(["form", "manual", "import", "api", "keyword", "meta"], { error: "Choose where the consent came from." }),
+  status: z.enum(["opted_in", "opted_out"], { error: () => CONTACT_MESSAGES.consentStatus }),
+  source: z.enum(["form", "manual", "import", "api", "keyword", "meta"], {
+    error: () => CONTACT_MESSAGES.consentSource,
+  }),
   evidence: z
-    .string({ error: CONTACT_MESSAGES.evidenceRequired })
+    .string({ error: () => CONTACT_MESSAGES.evidenceRequired })
     .check(
       z.trim(),
-      z.minLength(1, { error: CONTACT_MESSAGES.evidenceRequired, abort: true }),
-      z.maxLength(2000, "Evidence has at most 2,000 characters."),
+      z.minLength(1, { error: () => CONTACT_MESSAGES.evidenceRequired, abort: true }),
+      z.maxLength(CONSENT_EVIDENCE_MAX, { error: () => CONTACT_MESSAGES.evidenceTooLong }),
     ),
 });

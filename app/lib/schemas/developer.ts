@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { WEBHOOK_EVENTS } from "../developer";
-import { WEBHOOK_MESSAGES } from "./developer-rules";
-export { WEBHOOK_MESSAGES } from "./developer-rules";
+import { WEBHOOK_MESSAGES, WEBHOOK_URL_MAX } from "./developer-rules";
+export { WEBHOOK_MESSAGES, WEBHOOK_URL_MAX } from "./developer-rules";
 
 function isAbsoluteHttpUrl(value: string) {
   try {
@@ -18,14 +18,14 @@ function isAbsoluteHttpUrl(value: string) {
  */
 export const WebhookSchema = z.object({
   url: z
-    .string({ error: WEBHOOK_MESSAGES.urlRequired })
+    .string({ error: () => WEBHOOK_MESSAGES.urlRequired })
     .check(
       z.trim(),
-      z.minLength(1, { error: WEBHOOK_MESSAGES.urlRequired, abort: true }),
-      z.maxLength(2048, { error: WEBHOOK_MESSAGES.urlTooLong, abort: true }),
-      z.refine(isAbsoluteHttpUrl, WEBHOOK_MESSAGES.urlInvalid),
+      z.minLength(1, { error: () => WEBHOOK_MESSAGES.urlRequired, abort: true }),
+      z.maxLength(WEBHOOK_URL_MAX, { error: () => WEBHOOK_MESSAGES.urlTooLong, abort: true }),
+      z.refine(isAbsoluteHttpUrl, { error: () => WEBHOOK_MESSAGES.urlInvalid }),
     ),
   events: z
-    .array(z.enum(WEBHOOK_EVENTS, { error: WEBHOOK_MESSAGES.eventUnknown }), { error: WEBHOOK_MESSAGES.eventsRequired })
-    .check(z.minLength(1, WEBHOOK_MESSAGES.eventsRequired)),
+    .array(z.enum(WEBHOOK_EVENTS, { error: () => WEBHOOK_MESSAGES.eventUnknown }), { error: () => WEBHOOK_MESSAGES.eventsRequired })
+    .check(z.minLength(1, { error: () => WEBHOOK_MESSAGES.eventsRequired })),
 });

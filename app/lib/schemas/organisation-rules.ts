@@ -1,5 +1,6 @@
 // The limits and words of the organisation forms, without zod: pages import them from here and load the
 // schemas (organisation.ts) only when a form is used (decision 061).
+import { m } from "~/paraglide/messages";
 
 export const ORGANISATION_NAME_MAX = 120;
 
@@ -11,18 +12,42 @@ export const POSTAL_ADDRESS_MAX = 160;
 /** KRA's PIN: a letter (P for companies and organisations, A for people), 9 digits, a letter. The database checks it too. */
 export const KRA_PIN_PATTERN = /^[A-Z][0-9]{9}[A-Z]$/;
 
+// Getters: each text is read in the language of the request (or page) that reports it, never at load.
 export const ORGANISATION_MESSAGES = {
-  nameRequired: "Organisation name is required",
-  nameMax: `Keep the organisation name to ${ORGANISATION_NAME_MAX} characters`,
-  kraPin: "Enter the KRA PIN as a letter, 9 digits and a letter, like P051234567X.",
-  postalAddressMax: `Keep the postal address to ${POSTAL_ADDRESS_MAX} characters`,
-  county: "Choose a county from the list",
-  industry: "Choose an industry from the list",
-  timeZone: "Choose a time zone from the list",
-  passwordRequired: "Your password is required",
-  confirmNameRequired: "Type the organisation's name to confirm",
-  confirmNameMismatch: "This is not the organisation's name. Type it exactly as shown.",
-} as const;
+  get nameRequired() {
+    return m.validation_organisation_name_required();
+  },
+  get nameMax() {
+    return m.validation_organisation_name_max({ max: ORGANISATION_NAME_MAX });
+  },
+  get kraPin() {
+    return m.validation_organisation_kra_pin();
+  },
+  get postalAddressMax() {
+    return m.validation_organisation_postal_address_max({ max: POSTAL_ADDRESS_MAX });
+  },
+  get county() {
+    return m.validation_organisation_county();
+  },
+  get industry() {
+    return m.validation_organisation_industry();
+  },
+  get timeZone() {
+    return m.validation_organisation_time_zone();
+  },
+  get language() {
+    return m.validation_organisation_language();
+  },
+  get passwordRequired() {
+    return m.validation_your_password_required();
+  },
+  get confirmNameRequired() {
+    return m.validation_organisation_confirm_name_required();
+  },
+  get confirmNameMismatch() {
+    return m.validation_organisation_confirm_name_mismatch();
+  },
+};
 
 /** A KRA PIN as people type it: spaces and case do not matter ("p051 234 567x" is P051234567X). */
 export const normaliseKraPin = (value: string) => value.replace(/\s+/g, "").toUpperCase();

@@ -3,8 +3,9 @@ import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAuditPage } from "~/.server/domains/admin/audit";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
+import { m } from "~/paraglide/messages";
 
-/** The audit log as CSV (Export Data on the Audit log tab), one organisation's when ?org= is given. */
+/** The audit log as CSV (Export Data on the Audit log tab), one organisation's when ?org= is given; its headings in the request's language, the records as stored. */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
@@ -12,18 +13,18 @@ export async function loader(args: Route.LoaderArgs) {
   return streamedCsv(
     "admin_audit_log",
     [
-      "When",
-      "Administrator",
-      "Action",
-      "Organisation ID",
-      "Organisation",
-      "Target",
-      "Target ID",
-      "Reason",
-      "Before",
-      "After",
-      "IP address",
-      "User agent",
+      m.admin_column_when(),
+      m.admin_audit_column_admin(),
+      m.admin_column_action(),
+      m.admin_csv_organisation_id(),
+      m.admin_column_organisation(),
+      m.admin_csv_target(),
+      m.admin_csv_target_id(),
+      m.admin_reason(),
+      m.admin_csv_before(),
+      m.admin_csv_after(),
+      m.admin_csv_ip_address(),
+      m.admin_csv_user_agent(),
     ],
     async function* () {
       let cursor: string | null = null;

@@ -4,6 +4,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
 import { adminInvoiceStatusWords, invoicePaymentWords } from "~/lib/admin-billing";
+import { m } from "~/paraglide/messages";
 
 /** Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed page by page. */
 export async function loader(args: Route.LoaderArgs) {
@@ -13,19 +14,19 @@ export async function loader(args: Route.LoaderArgs) {
   return streamedCsv(
     "admin_invoices",
     [
-      "Invoice number",
-      "Business",
-      "Email",
-      "Plan",
-      "Amount (KES)",
-      "Issued",
-      "Due date",
-      "Paid date",
-      "Status",
-      "Payment method",
-      "Credited (KES)",
-      "Reconciled",
-      "Organisation ID",
+      m.admin_csv_invoice_number(),
+      m.admin_column_business(),
+      m.admin_billing_column_email(),
+      m.admin_column_plan(),
+      m.admin_csv_amount_kes(),
+      m.admin_column_issued(),
+      m.admin_billing_column_due(),
+      m.admin_billing_column_paid(),
+      m.admin_column_status(),
+      m.admin_billing_column_method(),
+      m.admin_csv_credited_kes(),
+      m.admin_billing_column_reconciled(),
+      m.admin_csv_organisation_id(),
     ],
     async function* () {
       let after: string | null = null;
@@ -43,7 +44,7 @@ export async function loader(args: Route.LoaderArgs) {
           adminInvoiceStatusWords(r),
           invoicePaymentWords(r) ?? "",
           (r.creditedCents / 100).toFixed(2),
-          r.reconciled ? "yes" : "no",
+          r.reconciled ? m.admin_csv_yes() : m.admin_csv_no(),
           r.organizationId,
         ]);
         after = page.next;

@@ -8,7 +8,7 @@ import { listDisputes } from "~/.server/domains/admin/billing/disputes";
 import { unreconciledTransfers } from "~/.server/domains/admin/billing/reconciliation";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pager, pagerOrder, Table } from "~/components/ui/table";
-import { disputeColumns, INVOICE_COLUMNS, link, RevenueTable } from "~/components/admin/billing/billing-tables";
+import { disputeColumns, invoiceColumns, link, RevenueTable } from "~/components/admin/billing/billing-tables";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
@@ -18,8 +18,11 @@ import { formatInvoiceDate, formatKes } from "~/lib/invoice";
 import { BILLING_PERIODS } from "~/lib/admin-billing";
 import { INVOICE_STATUS_BADGES } from "~/components/billing/invoice-history";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
+import { formatNumber } from "~/lib/dates";
+import { byCount } from "~/lib/intl";
 
-export const meta: Route.MetaFunction = () => [{ title: "Billing | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_billing() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -54,12 +57,11 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
       <div>
-        <PageTitle>Billing</PageTitle>
+        <PageTitle>{m.admin_tab_billing()}</PageTitle>
         <p className="mt-1 text-slate-600">
-          Figures in KES for <strong>{periodName.toLowerCase()}</strong> (Nairobi time): tax invoices issued in the period (receipts on
-          account and credit notes are not counted as invoiced). Revenue by method is the money received in the period.
+          {m.admin_billing_intro_before()} <strong>{periodName.toLowerCase()}</strong> {m.admin_billing_intro_after()}
         </p>
-        <nav aria-label="Period" className="mt-3 flex flex-wrap gap-2">
+        <nav aria-label={m.admin_billing_period()} className="mt-3 flex flex-wrap gap-2">
           {Object.entries(BILLING_PERIODS).map(([value, label]) => (
             <Link
               key={value}
@@ -73,114 +75,152 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
         </nav>
       </div>
 
-      <section aria-label="Totals" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label={m.admin_billing_totals()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
-          label="Invoiced"
+          label={m.admin_billing_invoiced()}
           value={formatKes(totals.invoicedCents)}
           icon={Wallet}
-          hint={`${totals.invoices.toLocaleString("en-US")} invoices`}
+          hint={byCount(
+            totals.invoices,
+            () => m.admin_billing_invoices_one({ count: formatNumber(totals.invoices) }),
+            () => m.admin_billing_invoices_other({ count: formatNumber(totals.invoices) }),
+          )}
         />
-        <StatCard label="Paid" value={formatKes(totals.paidCents)} icon={CheckCircle2} />
-        <StatCard label="Outstanding" value={formatKes(totals.outstandingCents)} icon={Clock} hint="Pending, overdue and disputed" />
+        <StatCard label={m.admin_invoice_status_paid()} value={formatKes(totals.paidCents)} icon={CheckCircle2} />
         <StatCard
-          label="Overdue"
+          label={m.admin_billing_outstanding()}
+          value={formatKes(totals.outstandingCents)}
+          icon={Clock}
+          hint={m.admin_billing_outstanding_hint()}
+        />
+        <StatCard
+          label={m.admin_invoice_status_overdue()}
           value={formatKes(totals.overdueCents)}
           icon={AlertTriangle}
-          hint={totals.creditedCents ? `Credit notes: ${formatKes(totals.creditedCents)}` : undefined}
+          hint={totals.creditedCents ? m.admin_billing_credit_notes_total({ amount: formatKes(totals.creditedCents) }) : undefined}
         />
       </section>
 
       <Card aria-labelledby="revenue-title">
         <CardHeader
           id="revenue-title"
-          title="Revenue breakdown"
-          description={`${periodName}: paid invoices by plan, money received by method.`}
+          title={m.admin_billing_revenue_title()}
+          description={m.admin_billing_revenue_intro({ period: periodName })}
         />
         <div className="mt-4 grid gap-6 lg:grid-cols-2">
-          <RevenueTable caption="By plan (paid invoices)" lines={byPlan} empty="No paid invoices in this period." />
-          <RevenueTable caption="By payment method (money received)" lines={byMethod} empty="No payments in this period." />
+          <RevenueTable
+            caption={m.admin_billing_by_plan()}
+            labelHeader={m.admin_column_plan()}
+            lines={byPlan}
+            empty={m.admin_billing_by_plan_empty()}
+          />
+          <RevenueTable
+            caption={m.admin_billing_by_method()}
+            labelHeader={m.admin_billing_method()}
+            lines={byMethod}
+            empty={m.admin_billing_by_method_empty()}
+          />
         </div>
       </Card>
 
       <Card aria-labelledby="reconcile-title" padding="none">
         <div className="px-4 pt-4">
-          <CardHeader
-            id="reconcile-title"
-            title="Reconciliation"
-            description="Bank transfers awaiting their money, oldest first. Find each reference on the bank statement, then reconcile it."
-          />
+          <CardHeader id="reconcile-title" title={m.admin_billing_reconciliation()} description={m.admin_billing_reconciliation_intro()} />
         </div>
         <Table
-          caption="Unreconciled bank transfers"
+          caption={m.admin_billing_unreconciled()}
           columns={[
             {
               key: "invoice",
-              header: "Invoice",
+              header: m.admin_column_invoice(),
               cell: (r: (typeof unreconciled)[number]) => (
                 <Link to={`/admin/billing/invoices/${r.id}`} className={link}>
                   {r.invoiceNumber}
                 </Link>
               ),
             },
-            { key: "business", header: "Business", cell: (r) => r.businessName },
-            { key: "reference", header: "Reference", cell: (r) => <code>{r.reference ?? "—"}</code> },
-            { key: "amount", header: "Amount", align: "right", cell: (r) => formatKes(r.amountCents) },
-            { key: "issued", header: "Issued", hideOnPhone: true, cell: (r) => formatInvoiceDate(r.issuedAt) },
+            { key: "business", header: m.admin_column_business(), cell: (r) => r.businessName },
+            { key: "reference", header: m.admin_billing_reference(), cell: (r) => <code>{r.reference ?? "—"}</code> },
+            { key: "amount", header: m.admin_column_amount(), align: "right", cell: (r) => formatKes(r.amountCents) },
+            { key: "issued", header: m.admin_column_issued(), hideOnPhone: true, cell: (r) => formatInvoiceDate(r.issuedAt) },
             {
               key: "action",
-              header: <span className="sr-only">Actions</span>,
+              header: <span className="sr-only">{m.admin_column_actions()}</span>,
               align: "right",
               cell: (r) => (
-                <Link to={`/admin/billing/invoices/${r.id}?dialog=reconcile`} className={link} aria-label={`Reconcile ${r.invoiceNumber}`}>
-                  Reconcile
+                <Link
+                  to={`/admin/billing/invoices/${r.id}?dialog=reconcile`}
+                  className={link}
+                  aria-label={m.admin_reconcile_number({ number: r.invoiceNumber })}
+                >
+                  {m.admin_reconcile()}
                 </Link>
               ),
             },
           ]}
           rows={unreconciled}
           rowKey={(r) => r.id}
-          empty="No bank transfers await reconciliation."
+          empty={m.admin_billing_unreconciled_empty()}
         />
       </Card>
 
       <Card aria-labelledby="disputes-title" padding="none">
         <div className="px-4 pt-4">
-          <CardHeader id="disputes-title" title="Disputes" description="Invoices tenants disputed, with their reason. Open ones first." />
+          <CardHeader id="disputes-title" title={m.admin_disputes()} description={m.admin_billing_disputes_intro()} />
         </div>
-        <h3 className="px-4 pt-4 text-sm font-semibold text-slate-900">Open ({openDisputes.length})</h3>
-        <Table caption="Open disputes" columns={disputeColumns(false)} rows={openDisputes} rowKey={(d) => d.id} empty="No open disputes." />
-        <h3 className="px-4 pt-4 text-sm font-semibold text-slate-900">Recently resolved</h3>
+        <h3 className="px-4 pt-4 text-sm font-semibold text-slate-900">
+          {m.admin_billing_disputes_open({ count: formatNumber(openDisputes.length) })}
+        </h3>
         <Table
-          caption="Resolved disputes"
+          caption={m.admin_billing_disputes_open_caption()}
+          columns={disputeColumns(false)}
+          rows={openDisputes}
+          rowKey={(d) => d.id}
+          empty={m.admin_billing_disputes_open_empty()}
+        />
+        <h3 className="px-4 pt-4 text-sm font-semibold text-slate-900">{m.admin_billing_disputes_resolved()}</h3>
+        <Table
+          caption={m.admin_billing_disputes_resolved_caption()}
           columns={disputeColumns(true)}
           rows={resolvedDisputes}
           rowKey={(d) => d.id}
-          empty="No disputes resolved yet."
+          empty={m.admin_billing_disputes_resolved_empty()}
         />
       </Card>
 
       <section aria-labelledby="invoices-title">
         <h2 id="invoices-title" className="text-lg font-semibold">
-          Invoices
+          {m.admin_invoices()}
         </h2>
-        <p className="text-sm text-slate-600">Every organisation&apos;s invoices, receipts and credit notes, whatever the period above.</p>
-        <Form method="get" className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end" role="search" aria-label="Invoices">
+        <p className="text-sm text-slate-600">{m.admin_billing_invoices_intro()}</p>
+        <Form
+          method="get"
+          className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+          role="search"
+          aria-label={m.admin_invoices()}
+        >
           <input type="hidden" name="period" value={period} />
           <input type="hidden" name="sort" value={filters.sort} />
           <input type="hidden" name="dir" value={filters.dir} />
-          <FilterInput label="Search" name="q" type="search" defaultValue={filters.q} placeholder="Invoice number, business or e-mail" />
+          <FilterInput
+            label={m.admin_search_title()}
+            name="q"
+            type="search"
+            defaultValue={filters.q}
+            placeholder={m.admin_billing_search_placeholder()}
+          />
           <FilterSelect
             name="status"
-            label="Status"
+            label={m.admin_column_status()}
             value={filters.status ?? ""}
-            all="All statuses"
+            all={m.admin_all_statuses()}
             options={Object.entries(INVOICE_STATUS_BADGES).map(([v, b]) => [v, b.label])}
           />
           <FilterSelect
             name="plan"
-            label="Plan"
+            label={m.admin_column_plan()}
             value={filters.plan ?? ""}
-            all="All plans"
+            all={m.admin_all_plans()}
             options={[
               ["starter", "Starter"],
               ["growth", "Growth"],
@@ -188,20 +228,26 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
             ]}
           />
           <Button type="submit" variant="secondary">
-            Filter
+            {m.admin_billing_filter()}
           </Button>
         </Form>
         <div className="mt-4 rounded-xl border border-slate-200 bg-white shadow-sm">
           <Table
-            caption="Invoices across organisations"
-            columns={INVOICE_COLUMNS}
+            caption={m.admin_billing_invoices_caption()}
+            columns={invoiceColumns()}
             rows={invoices.rows}
             rowKey={(r) => r.id}
             searchParams={searchParams}
-            empty="No invoices match."
+            empty={m.admin_billing_invoices_empty()}
           />
         </div>
-        <Pager searchParams={searchParams} newer={invoices.previous} older={invoices.next} label="Invoice pages" order={invoiceOrder} />
+        <Pager
+          searchParams={searchParams}
+          newer={invoices.previous}
+          older={invoices.next}
+          label={m.admin_billing_invoice_pages()}
+          order={invoiceOrder}
+        />
       </section>
     </div>
   );

@@ -17,9 +17,15 @@ import { replyFor } from "~/components/admin/billing/form-reply";
 import { formatInvoiceDateTime, formatKes } from "~/lib/invoice";
 import { withoutBidiControls } from "~/lib/names";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
+import { invoiceStatusWords } from "~/lib/admin-billing";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
-  { title: `Dispute of ${page?.invoice.document.number ?? "an invoice"} | Billing | Admin console | Jumbe` },
+  {
+    title: m.admin_title({
+      page: `${page ? m.admin_dispute_title({ number: page.invoice.document.number }) : m.admin_dispute_title_unknown()} | ${m.admin_tab_billing()}`,
+    }),
+  },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -40,13 +46,11 @@ export const action = (args: Route.ActionArgs) =>
       destructive: true,
       work: async ({ current, meta, id, values }) => {
         const done = await creditDispute(current, meta, id, values);
-        return `Credit note ${done.creditNoteNumber} issued for ${formatKes(done.amountCents)}: ${
-          done.voided
-            ? `${done.invoiceNumber} is void.`
-            : done.dueCents !== null
-              ? `${formatKes(done.dueCents)} of ${done.invoiceNumber} is still due.`
-              : "credited to the wallet."
-        }`;
+        const issued = { number: done.creditNoteNumber, amount: formatKes(done.amountCents) };
+        if (done.voided) return m.admin_dispute_credited_void_toast({ ...issued, invoice: done.invoiceNumber });
+        if (done.dueCents !== null)
+          return m.admin_dispute_credited_due_toast({ ...issued, invoice: done.invoiceNumber, due: formatKes(done.dueCents) });
+        return m.admin_dispute_credited_wallet_toast(issued);
       },
     }),
     reject: billingIntent({
@@ -54,7 +58,7 @@ export const action = (args: Route.ActionArgs) =>
       destructive: true,
       work: async ({ current, meta, id, values }) => {
         const done = await rejectDispute(current, meta, id, values);
-        return `Dispute rejected: ${done.invoiceNumber} is ${done.status} again, and the organisation sees your note.`;
+        return m.admin_dispute_rejected_toast({ number: done.invoiceNumber, status: invoiceStatusWords(done.status) });
       },
     }),
   });
@@ -65,14 +69,14 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
   const doc = invoice.document;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <BackLink to="/admin/billing">Billing</BackLink>
+      <BackLink to="/admin/billing">{m.admin_tab_billing()}</BackLink>
       <h1 className="flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
-        Dispute of {doc.number}
+        {m.admin_dispute_title({ number: doc.number })}
         {dispute.status === "open" ? (
-          <Badge tone="info">Open</Badge>
+          <Badge tone="info">{m.admin_dispute_open()}</Badge>
         ) : (
           <Badge tone={dispute.outcome === "credited" ? "success" : "neutral"}>
-            {dispute.outcome === "credited" ? "Credited" : "Rejected"}
+            {dispute.outcome === "credited" ? m.admin_dispute_credited() : m.admin_dispute_rejected()}
           </Badge>
         )}
       </h1>
@@ -80,19 +84,21 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
       <Card aria-labelledby="reason-title">
         <CardHeader
           id="reason-title"
-          title="The tenant's reason"
-          description={`${withoutBidiControls(invoice.businessName)}, raised ${formatInvoiceDateTime(dispute.raisedAt)}${dispute.raisedBy ? ` by ${dispute.raisedBy}` : ""}.`}
+          title={m.admin_dispute_reason_title()}
+          description={`${m.admin_dispute_raised({ name: withoutBidiControls(invoice.businessName), when: formatInvoiceDateTime(dispute.raisedAt) })}${
+            dispute.raisedBy ? ` ${m.admin_by({ who: dispute.raisedBy })}` : ""
+          }.`}
         />
         <p className="mt-3 break-words whitespace-pre-line text-slate-900" data-testid="dispute-reason">
           {dispute.reason}
         </p>
         <p className="mt-3 text-sm text-slate-600">
-          Invoice{" "}
+          {m.admin_column_invoice()}{" "}
           <TextLink to={`/admin/billing/invoices/${invoice.id}`} weight="medium" underline="hover">
             {doc.number}
           </TextLink>{" "}
-          <AdminInvoiceStatusBadge status={invoice.status} />, {formatKes(doc.totalCents)}; before the dispute it was{" "}
-          {dispute.previousStatus}.
+          <AdminInvoiceStatusBadge status={invoice.status} />,{" "}
+          {m.admin_dispute_before({ amount: formatKes(doc.totalCents), status: invoiceStatusWords(dispute.previousStatus) })}
         </p>
       </Card>
 
@@ -100,18 +106,22 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
         <Card aria-labelledby="resolution-title" data-testid="dispute-resolution">
           <CardHeader
             id="resolution-title"
-            title={dispute.outcome === "credited" ? "Resolved by a credit note" : "Rejected"}
-            description={`${dispute.resolvedAt ? formatInvoiceDateTime(dispute.resolvedAt) : ""}${dispute.resolvedBy ? ` by ${dispute.resolvedBy}` : ""}`}
+            title={dispute.outcome === "credited" ? m.admin_dispute_resolved_credit() : m.admin_dispute_rejected()}
+            description={`${dispute.resolvedAt ? formatInvoiceDateTime(dispute.resolvedAt) : ""}${
+              dispute.resolvedBy ? ` ${m.admin_by({ who: dispute.resolvedBy })}` : ""
+            }`}
           />
           {dispute.creditNote ? (
             <p className="mt-2 text-sm">
-              Credit note{" "}
+              {m.admin_billing_paid_by_credit_note()}{" "}
               <TextLink to={`/admin/billing/invoices/${dispute.creditNote.id}`} weight="medium" underline="hover">
                 {dispute.creditNote.number}
               </TextLink>
             </p>
           ) : null}
-          {dispute.resolution ? <p className="mt-2 text-sm break-words">Note to the tenant: {dispute.resolution}</p> : null}
+          {dispute.resolution ? (
+            <p className="mt-2 text-sm break-words">{m.admin_dispute_note_to_tenant({ note: dispute.resolution })}</p>
+          ) : null}
         </Card>
       ) : (
         <div className="grid gap-6 md:grid-cols-2">

@@ -21,9 +21,11 @@ import { Download } from "~/components/ui/icons";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { Name } from "~/components/ui/name";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
+import { paymentMethodWords } from "~/lib/admin-billing";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
-  { title: `${page?.invoice.document.number ?? "Invoice"} | Billing | Admin console | Jumbe` },
+  { title: m.admin_title({ page: `${page?.invoice.document.number ?? m.admin_column_invoice()} | ${m.admin_tab_billing()}` }) },
 ];
 
 // A refused reconcile (409: another tab or administrator reconciled it first) reads the invoice again,
@@ -45,7 +47,7 @@ export const action = (args: Route.ActionArgs) =>
       destructive: false,
       work: async ({ current, meta, id }) => {
         const sent = await sendInvoiceReminder(current, meta, id);
-        return `Reminder for ${sent.number} e-mailed to ${sent.to}.`;
+        return m.admin_invoice_reminder_sent({ number: sent.number, to: sent.to });
       },
     }),
     reconcile: billingIntent({
@@ -53,12 +55,10 @@ export const action = (args: Route.ActionArgs) =>
       destructive: true,
       work: async ({ current, meta, id, values }) => {
         const done = await reconcileInvoice(current, meta, id, values);
-        return `${done.number} reconciled: the wallet was credited once.`;
+        return m.admin_invoice_reconciled_toast({ number: done.number });
       },
     }),
   });
-
-const METHOD_WORDS: Record<string, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "Card", bank: "Bank transfer" };
 
 export default function AdminInvoice({ loaderData, actionData }: Route.ComponentProps) {
   const { invoice, stepUp, today } = loaderData;
@@ -70,25 +70,25 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
   const doc = invoice.document;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <BackLink to="/admin/billing">Billing</BackLink>
+      <BackLink to="/admin/billing">{m.admin_tab_billing()}</BackLink>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
           {doc.number} <AdminInvoiceStatusBadge status={invoice.status} creditedCents={doc.credited?.cents} />
         </h1>
         <div className="flex flex-wrap gap-2">
           <a href={`/admin/billing/invoices/${invoice.id}/pdf`} download className={buttonClass("secondary")}>
-            <Download className="size-4" aria-hidden /> Download PDF
+            <Download className="size-4" aria-hidden /> {m.admin_invoice_download_pdf()}
           </a>
           {invoice.remindable ? (
             <Form method="post" preventScrollReset>
               <Button type="submit" name="intent" value="reminder" variant="secondary" pending={busy}>
-                Send Reminder
+                {m.admin_invoice_send_reminder()}
               </Button>
             </Form>
           ) : null}
           {invoice.reconcilable ? (
             <Link to={dialogHref(searchParams, "reconcile")} preventScrollReset className={buttonClass("primary")}>
-              Reconcile
+              {m.admin_reconcile()}
             </Link>
           ) : null}
         </div>
@@ -98,47 +98,52 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
       {!invoice.reconcilable ? <FormError errors={formErrorsOf(reconcileReply)} /> : null}
 
       <Card aria-labelledby="account-title">
-        <CardHeader id="account-title" title="Account" />
+        <CardHeader id="account-title" title={m.admin_account()} />
         <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <div>
-            <dt className="text-slate-500">Business</dt>
+            <dt className="text-slate-500">{m.admin_column_business()}</dt>
             <dd>
               <TextLink to={`/admin/users/${invoice.organizationId}`} weight="medium" underline="hover">
                 <Name>{invoice.businessName}</Name>
               </TextLink>{" "}
               ·{" "}
               <TextLink to={`/admin/billing/wallets/${invoice.organizationId}`} underline="hover">
-                Wallet
+                {m.admin_billing_paid_by_wallet()}
               </TextLink>
             </dd>
           </div>
           <div>
-            <dt className="text-slate-500">Owner&apos;s e-mail</dt>
+            <dt className="text-slate-500">{m.admin_invoice_owner_email()}</dt>
             <dd>{invoice.ownerEmail ?? "—"}</dd>
           </div>
           <div>
-            <dt className="text-slate-500">Payment method</dt>
-            <dd>{invoice.paymentMethod ? (METHOD_WORDS[invoice.paymentMethod] ?? invoice.paymentMethod) : "—"}</dd>
+            <dt className="text-slate-500">{m.admin_billing_column_method()}</dt>
+            <dd>{invoice.paymentMethod ? paymentMethodWords(invoice.paymentMethod) : "—"}</dd>
           </div>
           <div>
-            <dt className="text-slate-500">Reconciled</dt>
+            <dt className="text-slate-500">{m.admin_billing_column_reconciled()}</dt>
             <dd data-testid="reconciled">
               {invoice.reconciled
-                ? `Yes, ${invoice.reconciledAt ? formatInvoiceDateTime(invoice.reconciledAt) : ""}${invoice.reconciledBy ? ` by ${invoice.reconciledBy}` : ""}`
-                : "No"}
-              {invoice.reconciliationNote ? <span className="block text-slate-600">Notes: {invoice.reconciliationNote}</span> : null}
+                ? `${m.admin_invoice_reconciled_yes({ when: invoice.reconciledAt ? formatInvoiceDateTime(invoice.reconciledAt) : "" })}${
+                    invoice.reconciledBy ? ` ${m.admin_by({ who: invoice.reconciledBy })}` : ""
+                  }`
+                : m.admin_no()}
+              {invoice.reconciliationNote ? (
+                <span className="block text-slate-600">{m.admin_invoice_notes({ notes: invoice.reconciliationNote })}</span>
+              ) : null}
             </dd>
           </div>
           <div>
-            <dt className="text-slate-500">Reminders sent</dt>
+            <dt className="text-slate-500">{m.admin_invoice_reminders()}</dt>
             <dd data-testid="reminders">
-              {invoice.reminders}
-              {invoice.lastReminderAt ? `, last ${formatInvoiceDateTime(invoice.lastReminderAt)}` : ""}
+              {invoice.lastReminderAt
+                ? m.admin_invoice_reminders_last({ count: invoice.reminders, when: formatInvoiceDateTime(invoice.lastReminderAt) })
+                : invoice.reminders}
             </dd>
           </div>
           {invoice.creditsInvoice ? (
             <div>
-              <dt className="text-slate-500">Credits</dt>
+              <dt className="text-slate-500">{m.admin_invoice_credits()}</dt>
               <dd>
                 <TextLink to={`/admin/billing/invoices/${invoice.creditsInvoice.id}`} underline="hover">
                   {invoice.creditsInvoice.number}
@@ -148,13 +153,21 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
           ) : null}
           {invoice.disputes.length ? (
             <div className="sm:col-span-2">
-              <dt className="text-slate-500">Disputes</dt>
+              <dt className="text-slate-500">{m.admin_disputes()}</dt>
               <dd>
                 <ul>
                   {invoice.disputes.map((d) => (
                     <li key={d.id}>
                       <TextLink to={`/admin/billing/disputes/${d.id}`} underline="hover">
-                        {d.status === "open" ? "Open" : d.outcome === "credited" ? "Credited" : "Rejected"}: {d.reason}
+                        {m.admin_invoice_dispute_line({
+                          status:
+                            d.status === "open"
+                              ? m.admin_dispute_open()
+                              : d.outcome === "credited"
+                                ? m.admin_dispute_credited()
+                                : m.admin_dispute_rejected(),
+                          reason: d.reason,
+                        })}
                       </TextLink>
                     </li>
                   ))}
@@ -171,8 +184,8 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
         <UrlDialog
           name="reconcile"
           searchParams={reconcileParams}
-          title={`Reconcile ${doc.number}`}
-          description="Match the transfer on the bank statement. The tenant's wallet is credited once, and the invoice marked paid."
+          title={m.admin_reconcile_number({ number: doc.number })}
+          description={m.admin_invoice_reconcile_intro()}
         >
           <ReconcileForm
             invoiceId={invoice.id}

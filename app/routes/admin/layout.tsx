@@ -11,6 +11,7 @@ import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 export const middleware: Route.MiddlewareFunction[] = [adminPages];
 
@@ -57,7 +58,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       />
       <div className="mx-auto max-w-7xl px-4 pt-4 sm:px-6">
         <Tabs
-          label="Admin console"
+          label={m.admin_console_name()}
           items={[...ADMIN_TABS, AUDIT_TAB].map((item) => ({ label: item.label, to: item.to, current: item === tab }))}
         />
       </div>

@@ -12,8 +12,9 @@ import { Pager } from "~/components/ui/table";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Notifications | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_notifications_title() }) }];
 
 /** Every platform event, newest first, 25 a page: sign-ups, disputes opened, failed jobs, open health alerts. */
 export async function loader(args: Route.LoaderArgs) {
@@ -50,22 +51,25 @@ export default function AdminNotifications({ loaderData }: Route.ComponentProps)
     <div className="mx-auto max-w-3xl">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <PageTitle>Notifications</PageTitle>
-          <p className="mt-1 text-slate-600">New sign-ups, disputes opened, failed jobs and open health alerts, newest first.</p>
+          <PageTitle>{m.admin_notifications_title()}</PageTitle>
+          <p className="mt-1 text-slate-600">{m.admin_notifications_intro()}</p>
         </div>
         <Form method="post" action={href("/admin/notifications")}>
           <input type="hidden" name="intent" value="mark-read" />
           <Button type="submit" variant="secondary">
-            Mark all as read
+            {m.admin_notifications_mark_all_read()}
           </Button>
         </Form>
       </div>
       {events.length ? (
         <>
           <p className="sr-only" role="status">
-            {unread ? `${unread} unread on this page` : "All read"}
+            {unread ? m.admin_notifications_unread_on_page({ count: unread }) : m.admin_notifications_all_read()}
           </p>
-          <ul className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm" aria-label="Platform events">
+          <ul
+            className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm"
+            aria-label={m.admin_notifications_events()}
+          >
             {events.map((event) => (
               <li key={`${event.kind}-${event.id}`}>
                 <BellEventLine event={event} />
@@ -75,11 +79,10 @@ export default function AdminNotifications({ loaderData }: Route.ComponentProps)
         </>
       ) : (
         <p className="mt-6 text-slate-600">
-          Nothing has happened yet: no sign-ups, disputes, failed jobs or health alerts.{" "}
-          <TextLink to={href("/admin")}>Back to the overview</TextLink>
+          {m.admin_notifications_empty()} <TextLink to={href("/admin")}>{m.admin_notifications_back()}</TextLink>
         </p>
       )}
-      {newer || older ? <Pager searchParams={searchParams} newer={newer} older={older} label="Notification pages" /> : null}
+      {newer || older ? <Pager searchParams={searchParams} newer={newer} older={older} label={m.admin_notifications_pages()} /> : null}
     </div>
   );
 }

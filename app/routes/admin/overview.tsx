@@ -16,15 +16,9 @@ import { formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Admin console | Jumbe" }];
-
-/** Each revenue metric's definition in brief (decision 038 has them in full). */
-const METRIC_WORDS = {
-  mrr: "Monthly fees (before VAT) of the active postpaid organisations' plans, from the price list; prepaid plans have no fee.",
-  arpu: "Completed payments in the month ÷ active organisations that had joined by its end:",
-  churn: "Organisations suspended or closed in the month ÷ customers at its start:",
-} as const;
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title_console() }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -38,11 +32,11 @@ export async function loader(args: Route.LoaderArgs) {
   return { kpis, metrics, growth, volume, activity: activity.records, alerts };
 }
 
-const ACTIVITY_COLUMNS: Column<TenantActivity>[] = [
-  { key: "when", header: "When", cell: (r) => <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time> },
+const activityColumns = (): Column<TenantActivity>[] => [
+  { key: "when", header: m.admin_column_when(), cell: (r) => <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time> },
   {
     key: "organisation",
-    header: "Organisation",
+    header: m.admin_column_organisation(),
     cell: (r) => (
       <TextLink to={`/admin/users/${r.organizationId}`} weight="medium">
         <Name>{r.organizationName}</Name>
@@ -51,7 +45,7 @@ const ACTIVITY_COLUMNS: Column<TenantActivity>[] = [
   },
   {
     key: "action",
-    header: "Action",
+    header: m.admin_column_action(),
     cell: (r) => (
       <>
         <span className="text-slate-900">{r.action}</span>
@@ -59,7 +53,7 @@ const ACTIVITY_COLUMNS: Column<TenantActivity>[] = [
       </>
     ),
   },
-  { key: "status", header: "Status", cell: (r) => <Badge status={r.status} />, hideOnPhone: true },
+  { key: "status", header: m.admin_column_status(), cell: (r) => <Badge status={r.status} />, hideOnPhone: true },
 ];
 
 // The platform at a glance: KPIs, revenue metrics with their definitions, growth and volume, activity and alerts.
@@ -68,51 +62,68 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Admin Console</PageTitle>
-        <p className="mt-1 text-slate-600">Platform overview across every organisation.</p>
+        <PageTitle>{m.admin_overview_title()}</PageTitle>
+        <p className="mt-1 text-slate-600">{m.admin_overview_intro()}</p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
-          label="Organisations"
+          label={m.admin_overview_organisations()}
           value={formatNumber(kpis.organizations)}
           icon={Building2}
           href="/admin/users"
-          hint={`${formatNumber(kpis.byStatus.active)} active · ${formatNumber(kpis.byStatus.pending)} pending · ${formatNumber(kpis.byStatus.suspended)} suspended`}
+          hint={m.admin_overview_organisations_hint({
+            active: formatNumber(kpis.byStatus.active),
+            pending: formatNumber(kpis.byStatus.pending),
+            suspended: formatNumber(kpis.byStatus.suspended),
+          })}
         />
         <StatCard
-          label="Active in 30 days"
+          label={m.admin_overview_active30()}
           value={formatNumber(kpis.active30)}
           icon={Activity}
-          hint="A member signed in, or a message went or came, in the last 30 days."
+          hint={m.admin_overview_active30_hint()}
         />
         <StatCard
-          label="Messages this month"
+          label={m.admin_messages_this_month()}
           value={formatNumber(kpis.messagesThisMonth)}
           icon={MessageSquare}
-          hint="Sent (accepted by Meta) since the 1st, Nairobi time."
+          hint={m.admin_overview_messages_hint()}
         />
         <StatCard
-          label="Revenue this month"
+          label={m.admin_overview_revenue()}
           value={formatKes(kpis.revenueThisMonthCents)}
           icon={Wallet}
-          hint="Completed payments since the 1st, Nairobi time."
+          hint={m.admin_overview_revenue_hint()}
         />
       </div>
 
       <Card aria-labelledby="revenue-metrics">
-        <CardHeader id="revenue-metrics" title="Revenue metrics" description="From the ledger and the price list." />
+        <CardHeader id="revenue-metrics" title={m.admin_overview_metrics_title()} description={m.admin_overview_metrics_intro()} />
         <CardBody>
           <dl className="grid gap-4 md:grid-cols-3">
-            <Metric label="MRR" value={formatKes(metrics.mrrCents)} definition={METRIC_WORDS.mrr} />
             <Metric
-              label={`ARPU (${metrics.month})`}
-              value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
-              definition={`${METRIC_WORDS.arpu} ${formatKes(metrics.monthRevenueCents)} ÷ ${formatNumber(metrics.payingBase)}.`}
+              id="mrr"
+              label={m.admin_overview_mrr()}
+              value={formatKes(metrics.mrrCents)}
+              definition={m.admin_overview_mrr_definition()}
             />
             <Metric
-              label={`Churn (${metrics.month})`}
-              value={metrics.churnPercent === null ? "—" : `${metrics.churnPercent}%`}
-              definition={`${METRIC_WORDS.churn} ${formatNumber(metrics.churned)} of ${formatNumber(metrics.startBase)}.`}
+              id="arpu"
+              label={m.admin_overview_arpu({ month: metrics.month })}
+              value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
+              definition={m.admin_overview_arpu_definition({
+                revenue: formatKes(metrics.monthRevenueCents),
+                base: formatNumber(metrics.payingBase),
+              })}
+            />
+            <Metric
+              id="churn"
+              label={m.admin_overview_churn({ month: metrics.month })}
+              value={metrics.churnPercent === null ? "—" : `${formatNumber(metrics.churnPercent)}%`}
+              definition={m.admin_overview_churn_definition({
+                churned: formatNumber(metrics.churned),
+                start: formatNumber(metrics.startBase),
+              })}
             />
           </dl>
         </CardBody>
@@ -121,20 +132,20 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <BarChart
-            title="User growth: new organisations per month"
+            title={m.admin_overview_growth_title()}
             data={growth.map((g) => ({ label: g.label, value: g.value }))}
             formatValue={formatNumber}
-            labelHeader="Month"
-            valueHeader="New organisations"
+            labelHeader={m.admin_overview_growth_month()}
+            valueHeader={m.admin_overview_growth_value()}
           />
         </Card>
         <Card>
           <BarChart
-            title="Message volume: messages sent per day, last 30 days"
+            title={m.admin_overview_volume_title()}
             data={volume.map((v) => ({ label: v.label, value: v.sent }))}
             formatValue={formatNumber}
-            labelHeader="Day"
-            valueHeader="Messages sent"
+            labelHeader={m.admin_overview_volume_day()}
+            valueHeader={m.admin_overview_volume_value()}
           />
         </Card>
       </div>
@@ -142,29 +153,25 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-6 lg:grid-cols-3">
         <Card padding="none" className="lg:col-span-2" aria-labelledby="recent-activity">
           <div className="p-5 pb-0">
-            <CardHeader
-              id="recent-activity"
-              title="Recent activity"
-              description="Every organisation's activity log, newest first. Export Data downloads the last 30 days."
-            />
+            <CardHeader id="recent-activity" title={m.admin_recent_activity()} description={m.admin_overview_activity_intro()} />
           </div>
           <div className="mt-3">
             <Table
-              caption="Recent activity across organisations"
-              columns={ACTIVITY_COLUMNS}
+              caption={m.admin_overview_activity_caption()}
+              columns={activityColumns()}
               rows={activity}
               rowKey={(r) => r.id}
-              empty={<p>No activity yet.</p>}
+              empty={<p>{m.admin_no_activity()}</p>}
             />
           </div>
         </Card>
         <Card aria-labelledby="system-alerts">
           <CardHeader
             id="system-alerts"
-            title="System alerts"
+            title={m.admin_system_alerts()}
             actions={
               <Link to="/admin/system" className="text-sm font-medium text-brand-700 underline">
-                System health
+                {m.admin_overview_system_health()}
               </Link>
             }
           />
@@ -173,17 +180,19 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
               <ul className="space-y-3">
                 {alerts.map((alert) => (
                   <li key={alert.id} className="text-sm">
-                    <Badge tone={alert.level === "error" ? "danger" : "warning"}>{alert.level === "error" ? "Error" : "Warning"}</Badge>{" "}
+                    <Badge tone={alert.level === "error" ? "danger" : "warning"}>
+                      {alert.level === "error" ? m.admin_level_error() : m.admin_level_warning()}
+                    </Badge>{" "}
                     <span className="font-medium text-slate-900">{alert.title}</span>
                     {alert.details ? <span className="block text-slate-600">{alert.details}</span> : null}
                     <span className="block text-xs text-slate-500">
-                      Since <time dateTime={alert.openedAt}>{formatWhen(alert.openedAt)}</time>
+                      {m.admin_overview_alert_since()} <time dateTime={alert.openedAt}>{formatWhen(alert.openedAt)}</time>
                     </span>
                   </li>
                 ))}
               </ul>
             ) : (
-              <p className="text-sm text-slate-600">No open alerts.</p>
+              <p className="text-sm text-slate-600">{m.admin_no_open_alerts()}</p>
             )}
           </CardBody>
         </Card>
@@ -192,11 +201,11 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Metric({ label, value, definition }: { label: string; value: string; definition: string }) {
+function Metric({ id, label, value, definition }: { id: string; label: string; value: string; definition: string }) {
   return (
     <div className="rounded-lg border border-slate-100 bg-slate-50 p-4">
       <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`metric-${label.split(" ")[0]!.toLowerCase()}`}>
+      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`metric-${id}`}>
         {value}
       </dd>
       <dd className="mt-2 text-xs text-slate-600">{definition}</dd>

@@ -6,8 +6,9 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox } from "~/components/ui/search";
 import { SearchResults } from "~/components/ui/search-results";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Search | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_search_title() }) }];
 
 /**
  * GET /admin/search?q=: the header's search from every tab but Users. An exact id or invoice number
@@ -34,24 +35,19 @@ export default function AdminSearch({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
-        <PageTitle>Search</PageTitle>
-        <p className="mt-1 text-slate-600">
-          Organisations, users, invoices, WhatsApp numbers and templates of every tenant. An id or an invoice number opens its page.
-        </p>
+        <PageTitle>{m.admin_search_title()}</PageTitle>
+        <p className="mt-1 text-slate-600">{m.admin_search_intro()}</p>
       </div>
       <SearchBox
         action={href("/admin/search")}
         id="admin-search-page-q"
-        label="Search the platform"
+        label={m.admin_search_platform_label()}
         defaultValue={query}
-        placeholder="Name, e-mail, phone, invoice number, WABA id..."
+        placeholder={m.admin_search_placeholder()}
         messageId={message ? "admin-search-message" : undefined}
       />
       {!message && !query ? (
-        <p className="text-slate-600">
-          Type {limits.minLength} to {limits.maxLength} characters: part of a name, an e-mail address, a phone number, an invoice number, a
-          WABA or phone number id, or a template&apos;s name.
-        </p>
+        <p className="text-slate-600">{m.admin_search_hint({ min: limits.minLength, max: limits.maxLength })}</p>
       ) : null}
       <SearchResults
         query={query}

@@ -13,14 +13,15 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { Notice } from "~/components/ui/notice";
 import { Table } from "~/components/ui/table";
-import { ALERT_COLUMNS, InstanceCard, RangeSelector, ResolveForm, ServiceCard } from "~/components/admin/system/system-parts";
+import { alertColumns, InstanceCard, RangeSelector, ResolveForm, ServiceCard } from "~/components/admin/system/system-parts";
 import { DatabaseSection, MetricsSection, ResourcesSection } from "~/components/admin/system/system-sections";
 import { formatWhen } from "~/lib/dates";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "System | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_system() }) }];
 
 /**
  * The System tab (issue 19): health cards from real probes (cached a few seconds in this process:
@@ -42,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
   const formData = await readForm(args.request);
   // The alert's id and note are read through the domain's own schema (ResolveAlertForm).
   if (parseWithZod(formData, { schema: IntentSchema }).status !== "success")
-    return data({ alertId: "", message: "Unknown action." }, { status: 400 });
+    return data({ alertId: "", message: m.admin_unknown_action() }, { status: 400 });
   const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
   if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
   return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
@@ -55,10 +56,8 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <PageTitle>System</PageTitle>
-          <p className="mt-1 text-slate-600">
-            Service health, metrics sampled every minute, resources per instance, database statistics and alerts.
-          </p>
+          <PageTitle>{m.admin_tab_system()}</PageTitle>
+          <p className="mt-1 text-slate-600">{m.admin_system_intro()}</p>
         </div>
         <RangeSelector range={range} />
       </div>
@@ -67,13 +66,13 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
       <section aria-labelledby="health-title">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="health-title" className="text-lg font-semibold text-slate-900">
-            Service health
+            {m.admin_system_health()}
           </h2>
           <p className="text-sm text-slate-600">
-            Probed <time dateTime={health.checkedAt}>{formatWhen(health.checkedAt)}</time> by this instance
-            {health.cached ? " (kept a few seconds; older results are refreshed behind the page)" : ""}.{" "}
+            {m.admin_system_probed()} <time dateTime={health.checkedAt}>{formatWhen(health.checkedAt)}</time>{" "}
+            {health.cached ? m.admin_system_probed_by_cached() : m.admin_system_probed_by()}{" "}
             <TextLink to={`?range=${range}&probe=now`} preventScrollReset>
-              Probe again
+              {m.admin_system_probe_again()}
             </TextLink>
           </p>
         </div>
@@ -82,7 +81,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
             <ServiceCard key={probe.service} probe={probe} />
           ))}
         </div>
-        <h3 className="mt-6 font-semibold text-slate-900">Instances</h3>
+        <h3 className="mt-6 font-semibold text-slate-900">{m.admin_system_instances()}</h3>
         {health.instances.length ? (
           <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {health.instances.map((instance) => (
@@ -90,18 +89,15 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
             ))}
           </div>
         ) : (
-          <p className="mt-2 text-sm text-slate-600">No instance has written a heartbeat yet.</p>
+          <p className="mt-2 text-sm text-slate-600">{m.admin_system_no_instances()}</p>
         )}
       </section>
 
       <section aria-labelledby="alerts-title" id="alerts">
         <h2 id="alerts-title" className="text-lg font-semibold text-slate-900">
-          Open alerts
+          {m.admin_system_open_alerts()}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Raised by rules every minute: an instance missing, queue lag, error rate, webhook backlog and failures. A rule resolves its alert
-          when the condition clears; resolve one yourself with a note (recorded in the audit log).
-        </p>
+        <p className="mt-1 text-sm text-slate-600">{m.admin_system_alerts_intro()}</p>
         {actionData && !openAlerts.some((a) => a.id === actionData.alertId) ? <Notice tone="warning">{actionData.message}</Notice> : null}
         {openAlerts.length ? (
           <ul className="mt-3 space-y-3">
@@ -112,12 +108,15 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
                     <div className="min-w-0">
                       <h3 className="font-semibold text-slate-900">{alert.title}</h3>
                       <p className="text-sm text-slate-600">
-                        {alert.ruleWords} · opened <time dateTime={alert.openedAt}>{formatWhen(alert.openedAt)}</time> · last seen{" "}
+                        {alert.ruleWords} · {m.admin_system_alert_opened()}{" "}
+                        <time dateTime={alert.openedAt}>{formatWhen(alert.openedAt)}</time> · {m.admin_system_alert_last_seen()}{" "}
                         <time dateTime={alert.lastSeenAt}>{formatWhen(alert.lastSeenAt)}</time>
                       </p>
                       {alert.details ? <p className="mt-1 text-sm text-slate-700">{alert.details}</p> : null}
                     </div>
-                    <Badge tone={alert.level === "error" ? "danger" : "warning"}>{alert.level === "error" ? "Error" : "Warning"}</Badge>
+                    <Badge tone={alert.level === "error" ? "danger" : "warning"}>
+                      {alert.level === "error" ? m.admin_level_error() : m.admin_level_warning()}
+                    </Badge>
                   </div>
                   <ResolveForm alert={alert} error={actionData?.alertId === alert.id ? actionData.message : null} />
                 </Card>
@@ -126,7 +125,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
           </ul>
         ) : (
           <p className="mt-3 text-sm text-slate-600" data-testid="no-open-alerts">
-            No open alerts.
+            {m.admin_no_open_alerts()}
           </p>
         )}
       </section>
@@ -137,20 +136,18 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
 
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-lg font-semibold text-slate-900">
-          Alerts in {words}
+          {m.admin_system_alerts_in({ range: words })}
         </h2>
         <Card padding="none" className="mt-3">
           <Table
-            caption={`Alerts opened in ${words}, and any still open`}
-            columns={ALERT_COLUMNS}
+            caption={m.admin_system_alerts_caption({ range: words })}
+            columns={alertColumns()}
             rows={alerts}
             rowKey={(a) => a.id}
-            empty={<p className="p-4 text-sm text-slate-600">No alerts in {words}.</p>}
+            empty={<p className="p-4 text-sm text-slate-600">{m.admin_system_alerts_empty({ range: words })}</p>}
           />
         </Card>
-        {moreAlerts ? (
-          <p className="mt-2 text-sm text-slate-600">The 50 newest are shown; Export Data downloads them all for {words}.</p>
-        ) : null}
+        {moreAlerts ? <p className="mt-2 text-sm text-slate-600">{m.admin_system_alerts_more({ range: words })}</p> : null}
       </section>
     </div>
   );

@@ -30,16 +30,21 @@ import { categoryLabel, formatBytes, languageLabel, renderTemplate, templateStat
 import { TextLink } from "~/components/ui/text-link";
 import { RejectForm, TemplateHistory } from "~/components/admin/templates/review-parts";
 import { formErrorsOf, replyFor } from "~/components/admin/billing/form-reply";
+import { m } from "~/paraglide/messages";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData?.template ? `Review ${loaderData.template.name}` : "Template review"} | Admin console | Jumbe` },
+  {
+    title: m.admin_title({
+      page: loaderData?.template ? m.admin_template_review_title({ name: loaderData.template.name }) : m.admin_template_review(),
+    }),
+  },
 ];
 
 async function requireReviewed(args: Route.LoaderArgs | Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
   const reviewed = await findReviewedTemplate(scope, args.params.id);
-  if (!reviewed) throw data("Template not found.", { status: 404 });
+  if (!reviewed) throw data(m.admin_template_not_found(), { status: 404 });
   return { current, scope, reviewed };
 }
 
@@ -89,23 +94,22 @@ const ReviewSchema = z.object({
 export async function action(args: Route.ActionArgs) {
   const { current, scope, reviewed } = await requireReviewed(args);
   const submission = parseWithZod(await readForm(args.request), { schema: ReviewSchema });
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  if (submission.status !== "success") throw data(m.admin_unknown_action(), { status: 400 });
   const { intent, reason, holdReason } = submission.value;
   const meta = requestMeta(args.request, args.context);
   const here = href("/admin/templates/:id", { id: reviewed.id });
   try {
     if (intent === "approve") {
       const outcome = await approveHeldTemplate(scope, current, meta, reviewed.id);
-      if (outcome.metaError)
-        return redirectWithToast(here, "error", `Approved, but Meta did not accept it: ${outcome.metaError}. It is still held.`);
-      return redirectWithToast(here, "success", `${outcome.template.name} was sent to Meta for approval.`);
+      if (outcome.metaError) return redirectWithToast(here, "error", m.admin_template_approved_meta_refused({ error: outcome.metaError }));
+      return redirectWithToast(here, "success", m.admin_template_sent_toast({ name: outcome.template.name }));
     }
     if (intent === "reject") {
       const outcome = await rejectHeldTemplate(scope, current, meta, reviewed.id, reason ?? "");
       return redirectWithToast(
         here,
         "success",
-        `${outcome.template.name} was returned to ${withoutBidiControls(reviewed.business)} with your reason.`,
+        m.admin_template_returned_toast({ name: outcome.template.name, business: withoutBidiControls(reviewed.business) }),
       );
     }
   } catch (error) {
@@ -117,8 +121,8 @@ export async function action(args: Route.ActionArgs) {
     here,
     "success",
     on
-      ? `${withoutBidiControls(reviewed.business)}'s submissions are now held for review.`
-      : `${withoutBidiControls(reviewed.business)}'s submissions go straight to Meta again.`,
+      ? m.admin_template_org_held_toast({ name: withoutBidiControls(reviewed.business) })
+      : m.admin_template_org_released_toast({ name: withoutBidiControls(reviewed.business) }),
   );
 }
 
@@ -131,7 +135,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
   return (
     <div className="space-y-6">
       <div>
-        <BackLink to={href("/admin/templates")}>Templates</BackLink>
+        <BackLink to={href("/admin/templates")}>{m.admin_tab_templates()}</BackLink>
         <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
           <span className="break-all">{template.name}</span>
           <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
@@ -142,7 +146,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
       </div>
 
       {approveErrors ? (
-        <Notice tone="warning" title="Not sent">
+        <Notice tone="warning" title={m.admin_template_not_sent()}>
           {approveErrors[0]}
         </Notice>
       ) : null}
@@ -150,13 +154,17 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
-          <CardHeader title="The template" description="As the organisation's customers would see it." />
+          <CardHeader title={m.admin_template_the_template()} description={m.admin_template_preview_intro()} />
           <CardBody>
             <MessagePreview message={preview} />
             {sample ? (
               <p className="mt-3 text-sm text-slate-600" data-testid="header-sample">
                 <a href={sample.url} className="text-brand-700 underline">
-                  Open the header&apos;s sample {sample.format === "IMAGE" ? "image" : sample.format === "VIDEO" ? "video" : "document"}
+                  {sample.format === "IMAGE"
+                    ? m.admin_template_sample_image()
+                    : sample.format === "VIDEO"
+                      ? m.admin_template_sample_video()
+                      : m.admin_template_sample_document()}
                 </a>{" "}
                 ({sample.fileName}, {formatBytes(sample.size)})
               </p>
@@ -167,61 +175,64 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
         <div className="space-y-6">
           {held ? (
             <Card aria-labelledby="decision">
-              <CardHeader
-                id="decision"
-                title="Decision"
-                description="Approve sends it to Meta for Meta's own review. Reject returns it to the organisation with your reason."
-              />
+              <CardHeader id="decision" title={m.admin_template_decision()} description={m.admin_template_decision_intro()} />
               <CardBody className="space-y-5">
                 <Form method="post">
-                  <Button type="submit" name="intent" value="approve" pending={busy("approve")} pendingText="Sending to Meta...">
-                    Approve and send to Meta
+                  <Button type="submit" name="intent" value="approve" pending={busy("approve")} pendingText={m.admin_template_sending()}>
+                    {m.admin_template_approve()}
                   </Button>
                 </Form>
                 <RejectForm result={replyFor(actionData, "reject")} busy={busy("reject")} />
               </CardBody>
             </Card>
           ) : (
-            <Notice title={`${templateStatusLabel(template.status)}: no decision to make`}>
-              Only templates held for review can be approved or returned. Its history is below.
+            <Notice title={m.admin_template_no_decision({ status: templateStatusLabel(template.status) })}>
+              {m.admin_template_no_decision_text()}
             </Notice>
           )}
 
           <Card>
-            <CardHeader title="Organisation" />
+            <CardHeader title={m.admin_column_organisation()} />
             <CardBody className="space-y-4">
               <SummaryList
                 items={[
                   {
-                    label: "Business",
+                    label: m.admin_column_business(),
                     value: (
                       <TextLink to={`${href("/admin/users/:id", { id: tenant.organizationId })}`}>
                         <Name>{tenant.business}</Name>
                       </TextLink>
                     ),
                   },
-                  { label: "Business ID", value: tenant.businessId },
-                  { label: "Owner", value: tenant.ownerEmail ?? "—" },
-                  { label: "WhatsApp Business Account", value: template.wabaId ?? "None yet" },
-                  { label: "Meta's template ID", value: template.metaTemplateId ?? "Not at Meta" },
-                  { label: "Submitted", value: template.submittedAt ? formatWhen(template.submittedAt) : "Not submitted" },
+                  { label: m.admin_template_business_id(), value: tenant.businessId },
+                  { label: m.admin_role_owner(), value: tenant.ownerEmail ?? "—" },
+                  { label: m.admin_whatsapp_business_account(), value: template.wabaId ?? m.admin_template_none_yet() },
+                  { label: m.admin_template_meta_id(), value: template.metaTemplateId ?? m.admin_template_not_at_meta() },
                   {
-                    label: "Platform review",
-                    value: tenant.templateReview ? "Submissions held for review" : "Submissions go straight to Meta",
+                    label: m.admin_template_submitted(),
+                    value: template.submittedAt ? formatWhen(template.submittedAt) : m.admin_template_not_submitted(),
+                  },
+                  {
+                    label: m.admin_template_platform_review(),
+                    value: tenant.templateReview ? m.admin_template_review_held() : m.admin_template_review_straight(),
                   },
                 ]}
               />
-              {template.platformRejection ? <p className="text-sm text-red-700">Returned by Jumbe: {template.platformRejection}</p> : null}
-              {template.rejectionReason ? <p className="text-sm text-red-700">Meta&apos;s reason: {template.rejectionReason}</p> : null}
+              {template.platformRejection ? (
+                <p className="text-sm text-red-700">{m.admin_template_returned_by_jumbe({ reason: template.platformRejection })}</p>
+              ) : null}
+              {template.rejectionReason ? (
+                <p className="text-sm text-red-700">{m.admin_template_meta_reason({ reason: template.rejectionReason })}</p>
+              ) : null}
               <Form method="post" className="flex flex-wrap items-end gap-3">
-                <Field label="Reason (for the audit log)" name="holdReason" maxLength={1000} className="min-w-56 flex-1" />
+                <Field label={m.admin_audit_reason_label()} name="holdReason" maxLength={1000} className="min-w-56 flex-1" />
                 {tenant.templateReview ? (
                   <Button type="submit" name="intent" value="release" variant="secondary" pending={busy("release")}>
-                    Release: send straight to Meta
+                    {m.admin_template_release()}
                   </Button>
                 ) : (
                   <Button type="submit" name="intent" value="hold" variant="secondary" pending={busy("hold")}>
-                    Hold submissions for review
+                    {m.admin_template_hold()}
                   </Button>
                 )}
               </Form>

@@ -4,6 +4,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/domains/admin/templates/queries";
 import { categoryLabel, languageLabel, templateStatusLabel } from "~/lib/templates";
+import { m } from "~/paraglide/messages";
 
 /** The Templates tab's table as CSV (Export Data), with the page's filters and sort, one keyset page at a time. */
 export async function loader(args: Route.LoaderArgs) {
@@ -12,7 +13,16 @@ export async function loader(args: Route.LoaderArgs) {
   const filters = readAdminTemplateFilters(args.url.searchParams);
   return streamedCsv(
     "templates",
-    ["Template ID", "Name", "Business", "Organisation ID", "Type", "Status", "Submitted", "Language"],
+    [
+      m.admin_csv_template_id(),
+      m.admin_templates_column_name(),
+      m.admin_column_business(),
+      m.admin_csv_organisation_id(),
+      m.admin_templates_column_type(),
+      m.admin_column_status(),
+      m.admin_template_submitted(),
+      m.admin_templates_column_language(),
+    ],
     async function* () {
       let after: string | null = null;
       do {

@@ -25,13 +25,14 @@ import { TemplateFilters } from "~/components/templates/template-filters";
 import { Pager, pagerOrder, Table } from "~/components/ui/table";
 import { withoutBidiControls } from "~/lib/names";
 import { PageTitle } from "~/components/ui/page-title";
-import { ADMIN_TEMPLATE_COLUMNS } from "~/components/admin/templates/template-columns";
+import { adminTemplateColumns } from "~/components/admin/templates/template-columns";
 import { TemplateFigures } from "~/components/admin/templates/template-figures";
 import { ReviewQueue } from "~/components/admin/templates/review-queue";
 import { HeldOrganisationsCard, NewOrganisationsCard, OrganisationHoldCard } from "~/components/admin/templates/hold-forms";
 import { replyFor } from "~/components/admin/billing/form-reply";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Templates | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_templates() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -74,38 +75,38 @@ export async function action(args: Route.ActionArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
   const submission = parseWithZod(await readForm(args.request), { schema: HoldSchema });
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  if (submission.status !== "success") throw data(m.admin_unknown_action(), { status: 400 });
   const { intent, hold, reason = "" } = submission.value;
   const meta = requestMeta(args.request, args.context);
   if (intent === "new-organisations") {
-    if (hold !== "on" && hold !== "off")
-      return refusedAt(submission, intent, "hold", "Choose whether new organisations' submissions are held.");
+    if (hold !== "on" && hold !== "off") return refusedAt(submission, intent, "hold", m.admin_templates_new_choose());
     const on = hold === "on";
     const changed = await setHoldNewOrganisations(scope, current, meta, on, reason);
     const message = on
       ? changed
-        ? "New organisations' template submissions are now held for review from their sign-up."
-        : "New organisations' template submissions were already held for review."
+        ? m.admin_templates_new_held_toast()
+        : m.admin_templates_new_already_held_toast()
       : changed
-        ? "New organisations' template submissions go straight to Meta again."
-        : "New organisations' template submissions were not held.";
+        ? m.admin_templates_new_released_toast()
+        : m.admin_templates_new_not_held_toast();
     return redirectWithToast(href("/admin/templates"), "success", message);
   }
   // Every hold and release form's refusal shows in "Hold an organisation" (the others send an id).
   const who = submission.value.organisation?.trim() ?? "";
-  if (!who) return refusedAt(submission, "hold", "organisation", "Enter the organisation's business ID (JMB-...) or a member's e-mail.");
+  if (!who) return refusedAt(submission, "hold", "organisation", m.admin_templates_hold_who());
   const organisation = await findOrganisationForHold(scope, who);
-  if (!organisation) return refusedAt(submission, "hold", "organisation", `No organisation has the business ID or member e-mail "${who}".`);
+  if (!organisation) return refusedAt(submission, "hold", "organisation", m.admin_templates_hold_unknown({ who }));
   const on = intent === "hold";
   const changed = await setTemplateHold(scope, current, meta, organisation.id, on, reason);
   const back = submission.value.back === "org" ? `${href("/admin/templates")}?org=${organisation.id}` : href("/admin/templates");
+  const name = withoutBidiControls(organisation.name);
   const message = on
     ? changed
-      ? `${withoutBidiControls(organisation.name)}'s template submissions are now held for review.`
-      : `${withoutBidiControls(organisation.name)}'s submissions were already held for review.`
+      ? m.admin_templates_org_held_toast({ name })
+      : m.admin_templates_org_already_held_toast({ name })
     : changed
-      ? `${withoutBidiControls(organisation.name)}'s template submissions go straight to Meta again.`
-      : `${withoutBidiControls(organisation.name)}'s submissions were not held.`;
+      ? m.admin_templates_org_released_toast({ name })
+      : m.admin_templates_org_not_held_toast({ name });
   return redirectWithToast(back, "success", message);
 }
 
@@ -120,11 +121,8 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Templates</PageTitle>
-        <p className="mt-1 text-slate-600">
-          Every organisation&apos;s message templates. Organisations held for review send their submissions to Jumbe first: approve to send
-          one on to Meta, or return it with a reason.
-        </p>
+        <PageTitle>{m.admin_tab_templates()}</PageTitle>
+        <p className="mt-1 text-slate-600">{m.admin_templates_intro()}</p>
       </div>
 
       <TemplateFigures figures={figures} />
@@ -135,14 +133,14 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
 
       <TemplateFilters
         filters={filters}
-        placeholder="Template or business name"
+        placeholder={m.admin_templates_search_placeholder()}
         hidden={filters.organizationId ? <input type="hidden" name="org" value={filters.organizationId} /> : null}
       >
         <div className="flex gap-2">
-          <Button type="submit">Apply filters</Button>
+          <Button type="submit">{m.admin_templates_apply_filters()}</Button>
           {filtered ? (
             <ButtonLink to={href("/admin/templates")} variant="secondary">
-              Clear
+              {m.admin_clear()}
             </ButtonLink>
           ) : null}
         </div>
@@ -150,15 +148,21 @@ export default function AdminTemplates({ loaderData, actionData }: Route.Compone
 
       <Card padding="none">
         <Table
-          caption="Template submissions"
-          columns={ADMIN_TEMPLATE_COLUMNS}
+          caption={m.admin_templates_caption()}
+          columns={adminTemplateColumns()}
           rows={page.rows}
           rowKey={(r) => r.id}
           searchParams={searchParams}
-          empty={filtered ? "No templates match these filters." : "No templates yet."}
+          empty={filtered ? m.admin_templates_empty_filtered() : m.admin_templates_empty()}
         />
         <div className="px-4 pb-4">
-          <Pager searchParams={searchParams} newer={page.newer} older={page.older} label="Template pages" order={submissionOrder} />
+          <Pager
+            searchParams={searchParams}
+            newer={page.newer}
+            older={page.older}
+            label={m.admin_templates_pages()}
+            order={submissionOrder}
+          />
         </div>
       </Card>
 

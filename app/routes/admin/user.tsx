@@ -24,9 +24,16 @@ import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { withoutBidiControls } from "~/lib/names";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
+import { byCount } from "~/lib/intl";
+import { billingTypeWords, userStatusWords } from "~/lib/admin-users";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  { title: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : "Organisation"} | Users | Admin console | Jumbe` },
+  {
+    title: m.admin_title({
+      page: `${loaded && "tenant" in loaded ? withoutBidiControls(loaded.tenant.name) : m.admin_column_organisation()} | ${m.admin_tab_users()}`,
+    }),
+  },
 ];
 
 const notFound = () => data("Not Found", { status: 404 });
@@ -62,7 +69,11 @@ export async function action(args: Route.ActionArgs) {
     if (submission.status !== "success") return refused(intent, 400, submission.reply());
     try {
       const outcome = await editTenant(current, meta, tenant.id, submission.value);
-      return redirectWithToast(here, "success", outcome.changed ? `${withoutBidiControls(tenant.name)} was updated.` : "Nothing changed.");
+      return redirectWithToast(
+        here,
+        "success",
+        outcome.changed ? m.admin_user_updated({ name: withoutBidiControls(tenant.name) }) : m.admin_user_nothing_changed(),
+      );
     } catch (error) {
       return refusedFor(intent, submission, error);
     }
@@ -76,22 +87,40 @@ export async function action(args: Route.ActionArgs) {
     try {
       if (intent === "suspend") {
         const done = await suspendTenant(current, meta, tenant.id, submission.value.reason);
-        const campaigns = done.campaignsPaused ? ` ${done.campaignsPaused} campaign${done.campaignsPaused === 1 ? "" : "s"} paused.` : "";
+        const count = done.campaignsPaused;
+        const campaigns = count
+          ? ` ${byCount(
+              count,
+              () => m.admin_user_campaigns_paused_one({ count }),
+              () => m.admin_user_campaigns_paused_other({ count }),
+            )}`
+          : "";
         return redirectWithToast(
           here,
           "success",
-          `${withoutBidiControls(tenant.name)} is suspended: its members were signed out and its API key refused.${campaigns}`,
+          `${m.admin_user_suspended_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`,
         );
       }
       const done = await reactivateTenant(current, meta, tenant.id, submission.value.reason);
-      const campaigns = done.campaignsResumed ? ` ${done.campaignsResumed} campaign${done.campaignsResumed === 1 ? "" : "s"} resumed.` : "";
-      return redirectWithToast(here, "success", `${withoutBidiControls(tenant.name)} is active again.${campaigns}`);
+      const count = done.campaignsResumed;
+      const campaigns = count
+        ? ` ${byCount(
+            count,
+            () => m.admin_user_campaigns_resumed_one({ count }),
+            () => m.admin_user_campaigns_resumed_other({ count }),
+          )}`
+        : "";
+      return redirectWithToast(
+        here,
+        "success",
+        `${m.admin_user_reactivated_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`,
+      );
     } catch (error) {
       return refusedFor(intent, submission, error);
     }
   }
   // Only a hand-made post has no button's intent: no form of the page shows it.
-  return formFailure(null, 400, "Choose Edit User, Suspend User or Reactivate.", { intent });
+  return formFailure(null, 400, m.admin_user_choose_action(), { intent });
 }
 
 /** A domain's refusal in the form it refused: at its field, or above the form; an unknown organisation is the 404 page. */
@@ -111,38 +140,41 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
   const suspended = tenant.status === "suspended";
   return (
     <div className="space-y-6">
-      <BackLink to="/admin/users">All users</BackLink>
+      <BackLink to="/admin/users">{m.admin_user_back()}</BackLink>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <PageTitle>
             <Name>{tenant.name}</Name>
           </PageTitle>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
-            <Badge status={tenant.status}>{tenant.status[0]!.toUpperCase() + tenant.status.slice(1)}</Badge>
+            <Badge status={tenant.status}>{userStatusWords(tenant.status)}</Badge>
             <span>
-              {tenant.plan} · {tenant.billingType === "postpaid" ? "Postpaid" : "Prepaid"} · Business ID {tenant.businessId}
+              {tenant.plan} · {billingTypeWords(tenant.billingType)} · {m.admin_user_business_id({ id: tenant.businessId })}
             </span>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
           <ButtonLink to={dialogHref(searchParams, "edit")} variant="secondary" preventScrollReset>
-            Edit User
+            {m.admin_user_edit()}
           </ButtonLink>
           {suspended ? (
             <ButtonLink to={dialogHref(searchParams, "reactivate")} preventScrollReset>
-              Reactivate
+              {m.admin_user_reactivate()}
             </ButtonLink>
           ) : (
             <ButtonLink to={dialogHref(searchParams, "suspend")} variant="danger" preventScrollReset>
-              Suspend User
+              {m.admin_user_suspend_user()}
             </ButtonLink>
           )}
         </div>
       </div>
 
       {suspended ? (
-        <Notice tone="warning" title="Suspended">
-          Since {tenant.suspendedAt ? formatWhen(tenant.suspendedAt) : "—"}. Reason: {tenant.suspensionReason ?? "—"}
+        <Notice tone="warning" title={m.admin_status_suspended()}>
+          {m.admin_user_suspended_since({
+            when: tenant.suspendedAt ? formatWhen(tenant.suspendedAt) : "—",
+            reason: tenant.suspensionReason ?? "—",
+          })}
         </Notice>
       ) : null}
 
@@ -150,19 +182,19 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
 
       <TenantRecords tenant={tenant} activity={activity} audit={audit} moreAudit={moreAudit} />
 
-      <UrlDialog name="edit" searchParams={searchParams} title="Edit User">
+      <UrlDialog name="edit" searchParams={searchParams} title={m.admin_user_edit()}>
         <EditUserForm tenant={tenant} result={result("edit")} cancel={closeDialogHref(searchParams)} busy={busy} />
       </UrlDialog>
 
       <UrlDialog
         name="suspend"
         searchParams={searchParams}
-        title="Suspend User"
-        description="At once: every member is signed out, the API key is refused, and scheduled and sending campaigns pause. Reactivate undoes it."
+        title={m.admin_user_suspend_user()}
+        description={m.admin_user_suspend_description()}
       >
         <ReasonForm
           intent="suspend"
-          label="Suspend"
+          label={m.admin_user_suspend()}
           danger
           result={result("suspend")}
           stepUpNeeded={stepUpNeeded}
@@ -173,12 +205,12 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
       <UrlDialog
         name="reactivate"
         searchParams={searchParams}
-        title="Reactivate"
-        description="The organisation becomes active again, and the campaigns the suspension paused resume."
+        title={m.admin_user_reactivate()}
+        description={m.admin_user_reactivate_description()}
       >
         <ReasonForm
           intent="reactivate"
-          label="Reactivate"
+          label={m.admin_user_reactivate()}
           result={result("reactivate")}
           stepUpNeeded={stepUpNeeded}
           cancel={closeDialogHref(searchParams)}

@@ -3,7 +3,7 @@ import type { Route } from "./+types/users";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/domains/admin/users/list";
-import { USER_PLANS } from "~/lib/admin-users";
+import { USER_PLANS, userStatusWords } from "~/lib/admin-users";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Table, type Column } from "~/components/ui/table";
 import { PageLinks } from "~/components/ui/page-links";
@@ -17,8 +17,10 @@ import { formatDay, formatNumber } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
+import { byCount } from "~/lib/intl";
 
-export const meta: Route.MetaFunction = () => [{ title: "Users | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_users() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -29,53 +31,61 @@ export async function loader(args: Route.LoaderArgs) {
   return problems.length ? data(body, { status: 400 }) : body;
 }
 
-const STATUS_WORDS: Record<AdminUserRow["status"], string> = { active: "Active", pending: "Pending", suspended: "Suspended" };
-
-const COLUMNS: Column<AdminUserRow>[] = [
+const columns = (): Column<AdminUserRow>[] => [
   {
     key: "business",
-    header: "Business",
+    header: m.admin_column_business(),
     sortable: true,
     cell: (r) => (
       <>
         <TextLink to={`/admin/users/${r.id}`} weight="medium">
           <Name>{r.businessName}</Name>
         </TextLink>
-        <span className="block text-xs text-slate-500">{r.email ?? "No owner"}</span>
+        <span className="block text-xs text-slate-500">{r.email ?? m.admin_no_owner()}</span>
       </>
     ),
   },
-  { key: "plan", header: "Plan", sortable: true, cell: (r) => r.plan },
-  { key: "status", header: "Status", sortable: true, cell: (r) => <Badge status={r.status}>{STATUS_WORDS[r.status]}</Badge> },
+  { key: "plan", header: m.admin_column_plan(), sortable: true, cell: (r) => r.plan },
+  {
+    key: "status",
+    header: m.admin_column_status(),
+    sortable: true,
+    cell: (r) => <Badge status={r.status}>{userStatusWords(r.status)}</Badge>,
+  },
   {
     key: "usage",
-    header: "Usage",
+    header: m.admin_users_column_usage(),
     hideOnPhone: true,
     cell: (r) => (
       <div className="min-w-36">
         <ProgressBar
-          label="Messages"
+          label={m.admin_users_messages()}
           value={Math.min(r.messagesUsed, r.messageLimit)}
           max={r.messageLimit}
-          valueText={`${formatNumber(r.messagesUsed)} / ${formatNumber(r.messageLimit)}${r.limitOverridden ? " (override)" : ""}`}
+          valueText={
+            r.limitOverridden
+              ? m.admin_users_usage_override({ used: formatNumber(r.messagesUsed), limit: formatNumber(r.messageLimit) })
+              : `${formatNumber(r.messagesUsed)} / ${formatNumber(r.messageLimit)}`
+          }
           tone={r.messagesUsed >= r.messageLimit ? "danger" : r.messagesUsed >= r.messageLimit * 0.8 ? "warning" : "brand"}
         />
       </div>
     ),
   },
-  { key: "revenue", header: "Revenue", align: "right", cell: (r) => formatKes(r.revenueCents) },
+  { key: "revenue", header: m.admin_users_column_revenue(), align: "right", cell: (r) => formatKes(r.revenueCents) },
   {
     key: "joined",
-    header: "Joined",
+    header: m.admin_column_joined(),
     sortable: true,
     hideOnPhone: true,
     cell: (r) => <time dateTime={r.joinDate}>{formatDay(r.joinDate)}</time>,
   },
   {
     key: "lastActive",
-    header: "Last active",
+    header: m.admin_users_column_last_active(),
     hideOnPhone: true,
-    cell: (r) => (r.lastActive ? <time dateTime={r.lastActive}>{formatDay(`${r.lastActive}T12:00:00+03:00`)}</time> : "Never"),
+    cell: (r) =>
+      r.lastActive ? <time dateTime={r.lastActive}>{formatDay(`${r.lastActive}T12:00:00+03:00`)}</time> : m.admin_users_never(),
   },
 ];
 
@@ -83,25 +93,31 @@ const COLUMNS: Column<AdminUserRow>[] = [
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const { counts, rows, total, page, pages, filters, problems } = loaderData;
+  // The table's order as the address chose it, kept by the filters' form.
+  const sortChosen = !!searchParams.get("sort");
+  const directionChosen = !!searchParams.get("dir");
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Users</PageTitle>
-        <p className="mt-1 text-slate-600">Every organisation on Jumbe: its plan, status, usage this month and what it has paid.</p>
+        <PageTitle>{m.admin_tab_users()}</PageTitle>
+        <p className="mt-1 text-slate-600">{m.admin_users_intro()}</p>
       </div>
       <section aria-labelledby="user-counts" className="grid gap-4 md:grid-cols-2">
         <h2 id="user-counts" className="sr-only">
-          Counts
+          {m.admin_users_counts()}
         </h2>
         <CountList
-          title="By status"
+          title={m.admin_users_by_status()}
           items={[
-            ["Active", counts.byStatus.active, "?status=active"],
-            ["Pending", counts.byStatus.pending, "?status=pending"],
-            ["Suspended", counts.byStatus.suspended, "?status=suspended"],
+            ["active", m.admin_status_active(), counts.byStatus.active, "?status=active"],
+            ["pending", m.admin_status_pending(), counts.byStatus.pending, "?status=pending"],
+            ["suspended", m.admin_status_suspended(), counts.byStatus.suspended, "?status=suspended"],
           ]}
         />
-        <CountList title="By plan" items={USER_PLANS.map((plan) => [plan, counts.byPlan[plan] ?? 0, `?plan=${plan}`] as const)} />
+        <CountList
+          title={m.admin_users_by_plan()}
+          items={USER_PLANS.map((plan) => [plan.toLowerCase(), plan, counts.byPlan[plan] ?? 0, `?plan=${plan}`] as const)}
+        />
       </section>
 
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -109,63 +125,74 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         {filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
         <FilterSelect
           name="status"
-          label="Status"
+          label={m.admin_column_status()}
           value={filters.status ?? ""}
-          all="All statuses"
+          all={m.admin_all_statuses()}
           options={[
-            ["active", "Active"],
-            ["pending", "Pending"],
-            ["suspended", "Suspended"],
+            ["active", m.admin_status_active()],
+            ["pending", m.admin_status_pending()],
+            ["suspended", m.admin_status_suspended()],
           ]}
         />
-        <FilterSelect name="plan" label="Plan" value={filters.plan ?? ""} all="All plans" options={USER_PLANS.map((p) => [p, p])} />
-        {searchParams.get("sort") ? <input type="hidden" name="sort" value={filters.sort} /> : null}
-        {searchParams.get("dir") ? <input type="hidden" name="dir" value={filters.dir} /> : null}
+        <FilterSelect
+          name="plan"
+          label={m.admin_column_plan()}
+          value={filters.plan ?? ""}
+          all={m.admin_all_plans()}
+          options={USER_PLANS.map((p) => [p, p])}
+        />
+        {sortChosen ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+        {directionChosen ? <input type="hidden" name="dir" value={filters.dir} /> : null}
         <Button type="submit" variant="secondary">
-          Apply
+          {m.admin_apply()}
         </Button>
         {filters.q || filters.status || filters.plan ? (
           <ButtonLink to="/admin/users" variant="ghost">
-            Clear
+            {m.admin_clear()}
           </ButtonLink>
         ) : null}
       </Form>
 
       {problems.length ? (
-        <Notice tone="warning" title="Some filters were left out">
+        <Notice tone="warning" title={m.admin_users_filters_left_out()}>
           {problems.join(" ")}
         </Notice>
       ) : null}
 
       <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
         <p className="border-b border-slate-100 px-4 py-3 text-sm text-slate-600" aria-live="polite">
-          {formatNumber(total)} {total === 1 ? "organisation" : "organisations"}
-          {filters.q ? ` matching “${filters.q}”` : ""}
+          {byCount(
+            total,
+            () => m.admin_users_total_one({ count: formatNumber(total) }),
+            () => m.admin_users_total_other({ count: formatNumber(total) }),
+          )}
+          {filters.q ? ` ${m.admin_users_matching({ query: filters.q })}` : ""}
         </p>
         <Table
-          caption="Organisations"
-          columns={COLUMNS}
+          caption={m.admin_overview_organisations()}
+          columns={columns()}
           rows={rows}
           rowKey={(r) => r.id}
           searchParams={searchParams}
-          empty={<p>No organisations match. Try another search or filter.</p>}
+          empty={<p>{m.admin_users_empty()}</p>}
         />
       </div>
-      {pages > 1 ? <PageLinks searchParams={searchParams} page={page} pages={pages} label="Organisation pages" /> : null}
+      {pages > 1 ? <PageLinks searchParams={searchParams} page={page} pages={pages} label={m.admin_users_pages()} /> : null}
     </div>
   );
 }
 
-function CountList({ title, items }: { title: string; items: readonly (readonly [string, number, string])[] }) {
+/** Counts, each a link to the table filtered by it: [test id, label, count, link]. */
+function CountList({ title, items }: { title: string; items: readonly (readonly [string, string, number, string])[] }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <h3 className="text-sm font-semibold text-slate-700">{title}</h3>
       <ul className="mt-2 grid grid-cols-3 gap-2">
-        {items.map(([label, value, href]) => (
-          <li key={label}>
+        {items.map(([id, label, value, href]) => (
+          <li key={id}>
             <Link to={href} className="block rounded-lg p-2 hover:bg-slate-50">
               <span className="block text-xs text-slate-600">{label}</span>
-              <span className="block text-xl font-bold text-slate-900" data-testid={`count-${label.toLowerCase()}`}>
+              <span className="block text-xl font-bold text-slate-900" data-testid={`count-${id}`}>
                 {formatNumber(value)}
               </span>
             </Link>

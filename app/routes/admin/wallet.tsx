@@ -23,9 +23,14 @@ import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { replyFor } from "~/components/admin/billing/form-reply";
+import { m } from "~/paraglide/messages";
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
-  { title: `Wallet of ${page ? withoutBidiControls(page.wallet.businessName) : "an organisation"} | Admin console | Jumbe` },
+  {
+    title: m.admin_title({
+      page: page ? m.admin_wallet_title({ name: withoutBidiControls(page.wallet.businessName) }) : m.admin_wallet_title_unknown(),
+    }),
+  },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -42,18 +47,31 @@ export const action = (args: Route.ActionArgs) =>
       destructive: true,
       work: async ({ current, meta, id, values }) => {
         const done = await adjustWallet(current, meta, id, values);
-        return `${done.amountCents > 0 ? "Credited" : "Debited"} ${formatKes(Math.abs(done.amountCents))}: the balance is now ${formatKes(done.balanceAfterCents)}.`;
+        const words = { amount: formatKes(Math.abs(done.amountCents)), balance: formatKes(done.balanceAfterCents) };
+        return done.amountCents > 0 ? m.admin_wallet_credited_toast(words) : m.admin_wallet_debited_toast(words);
       },
     }),
   });
 
-const ENTRY_COLUMNS: Column<AdminWallet["entries"][number]>[] = [
-  { key: "when", header: "When", cell: (e) => formatInvoiceDateTime(e.createdAt) },
-  { key: "kind", header: "Kind", cell: (e) => e.kind.replace("_", " ") },
-  { key: "description", header: "Description", cell: (e) => <span className="break-words">{e.description}</span> },
-  { key: "by", header: "By", hideOnPhone: true, cell: (e) => e.createdBy ?? "—" },
-  { key: "amount", header: "Amount", align: "right", cell: (e) => formatKes(e.amountCents) },
-  { key: "balance", header: "Balance after", align: "right", cell: (e) => formatKes(e.balanceAfterCents) },
+/** A ledger entry's kind in words ("invoice payment"); a kind not listed shows its code. */
+const ENTRY_KIND_WORDS: Record<string, () => string> = {
+  topup: () => m.admin_wallet_kind_topup(),
+  hold: () => m.admin_wallet_kind_hold(),
+  release: () => m.admin_wallet_kind_release(),
+  charge: () => m.admin_wallet_kind_charge(),
+  refund: () => m.admin_wallet_kind_refund(),
+  adjustment: () => m.admin_wallet_kind_adjustment(),
+  invoice_payment: () => m.admin_wallet_kind_invoice_payment(),
+};
+const entryKindWords = (kind: string) => (Object.hasOwn(ENTRY_KIND_WORDS, kind) ? ENTRY_KIND_WORDS[kind]!() : kind.replace("_", " "));
+
+const entryColumns = (): Column<AdminWallet["entries"][number]>[] => [
+  { key: "when", header: m.admin_column_when(), cell: (e) => formatInvoiceDateTime(e.createdAt) },
+  { key: "kind", header: m.admin_wallet_column_kind(), cell: (e) => entryKindWords(e.kind) },
+  { key: "description", header: m.admin_wallet_column_description(), cell: (e) => <span className="break-words">{e.description}</span> },
+  { key: "by", header: m.admin_wallet_column_by(), hideOnPhone: true, cell: (e) => e.createdBy ?? "—" },
+  { key: "amount", header: m.admin_column_amount(), align: "right", cell: (e) => formatKes(e.amountCents) },
+  { key: "balance", header: m.admin_wallet_column_balance_after(), align: "right", cell: (e) => formatKes(e.balanceAfterCents) },
 ];
 
 export default function AdminWalletPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -65,42 +83,38 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
   );
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <BackLink to="/admin/billing">Billing</BackLink>
+      <BackLink to="/admin/billing">{m.admin_tab_billing()}</BackLink>
       <PageTitle>
-        Wallet of{" "}
+        {m.admin_wallet_heading_before()}{" "}
         <TextLink to={`/admin/users/${wallet.organizationId}`} underline="hover">
           <Name>{wallet.businessName}</Name>
         </TextLink>
       </PageTitle>
       <p className="text-slate-600">
-        {wallet.plan}, {wallet.billingType}.
+        {wallet.plan}, {wallet.billingType === "postpaid" ? m.admin_user_form_postpaid() : m.admin_user_form_prepaid()}.
       </p>
       <div className="grid gap-4 sm:grid-cols-3">
-        <StatCard label="Balance" value={formatKes(wallet.balanceCents)} icon={Wallet} />
-        <StatCard label="Held" value={formatKes(wallet.heldCents)} icon={Clock} hint="Reserved for queued prepaid messages" />
-        <StatCard label="Available" value={formatKes(wallet.availableCents)} icon={Wallet} />
+        <StatCard label={m.admin_wallet_balance()} value={formatKes(wallet.balanceCents)} icon={Wallet} />
+        <StatCard label={m.admin_wallet_held()} value={formatKes(wallet.heldCents)} icon={Clock} hint={m.admin_wallet_held_hint()} />
+        <StatCard label={m.admin_wallet_available()} value={formatKes(wallet.availableCents)} icon={Wallet} />
       </div>
       <Card aria-labelledby="adjust-title">
-        <CardHeader
-          id="adjust-title"
-          title="Adjust the wallet"
-          description="A credit or debit with a reason, written to the ledger as an adjustment by you. A debit cannot take the available balance below zero."
-        />
+        <CardHeader id="adjust-title" title={m.admin_wallet_adjust_title()} description={m.admin_wallet_adjust_intro()} />
         <Form method="post" className="mt-4 grid gap-4 sm:max-w-lg" {...getFormProps(form)} noValidate>
           <FormError id={form.errorId} errors={form.errors} />
           <RadioGroupField
-            legend="Direction"
+            legend={m.admin_wallet_direction_legend()}
             name={fields.direction.name}
             defaultValue={fields.direction.initialValue === "debit" ? "debit" : "credit"}
             options={[
-              { value: "credit", label: "Credit (add money)" },
-              { value: "debit", label: "Debit (take money)" },
+              { value: "credit", label: m.admin_wallet_credit_option() },
+              { value: "debit", label: m.admin_wallet_debit_option() },
             ]}
             errors={fields.direction.errors}
             key={fields.direction.key}
           />
           <Field
-            label="Amount (KES)"
+            label={m.admin_wallet_amount()}
             name={fields.amount.name}
             inputMode="decimal"
             markRequired
@@ -109,7 +123,7 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
             key={fields.amount.key}
           />
           <TextareaField
-            label="Reason"
+            label={m.admin_reason()}
             name={fields.reason.name}
             maxLength={ADJUSTMENT_REASON_MAX}
             markRequired
@@ -120,16 +134,22 @@ export default function AdminWalletPage({ loaderData, actionData }: Route.Compon
           <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} />
           <div>
             <Button type="submit" name="intent" value="adjust" pending={busy}>
-              Apply adjustment
+              {m.admin_wallet_apply()}
             </Button>
           </div>
         </Form>
       </Card>
       <Card aria-labelledby="ledger-title" padding="none">
         <div className="px-4 pt-4">
-          <CardHeader id="ledger-title" title="Latest ledger entries" description="The 25 newest, newest first." />
+          <CardHeader id="ledger-title" title={m.admin_wallet_ledger_title()} description={m.admin_wallet_ledger_intro()} />
         </div>
-        <Table caption="Ledger entries" columns={ENTRY_COLUMNS} rows={wallet.entries} rowKey={(e) => e.id} empty="No ledger entries yet." />
+        <Table
+          caption={m.admin_wallet_ledger_caption()}
+          columns={entryColumns()}
+          rows={wallet.entries}
+          rowKey={(e) => e.id}
+          empty={m.admin_wallet_ledger_empty()}
+        />
       </Card>
     </div>
   );

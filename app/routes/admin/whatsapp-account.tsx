@@ -24,9 +24,14 @@ import { ConnectionTestCard, ManageAccountCard, type ManageActionData } from "~/
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { withoutBidiControls } from "~/lib/names";
+import { m } from "~/paraglide/messages";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: `${loaderData ? withoutBidiControls(loaderData.account.business) : "WhatsApp account"} | WhatsApp | Admin console | Jumbe` },
+  {
+    title: m.admin_title({
+      page: `${loaderData ? withoutBidiControls(loaderData.account.business) : m.admin_whatsapp_account()} | WhatsApp`,
+    }),
+  },
 ];
 
 const notFound = () => data("Not Found", { status: 404 });
@@ -47,12 +52,12 @@ export async function loader(args: Route.LoaderArgs) {
   return { account, calls, hooks, showLogs, stepUpNeeded: stepUpNeeded(current), now: Date.now() };
 }
 
-// A missing reason reads as an empty one: both ask for a few words.
+// A missing reason reads as an empty one: both ask for a few words (each message read in the request's language).
 const REASON = z
-  .string({ error: "Give the reason, in a few words." })
+  .string({ error: () => m.admin_whatsapp_reason_required() })
   .trim()
-  .min(3, "Give the reason, in a few words.")
-  .max(500, "Keep the reason under 500 characters.");
+  .min(3, { error: () => m.admin_whatsapp_reason_required() })
+  .max(500, { error: () => m.admin_whatsapp_reason_long() });
 
 /** What Mark for reconnection and Disconnect post (Disconnect's step-up password is read by checkStepUp). */
 const ReasonPostSchema = z.object({ reason: REASON });
@@ -110,7 +115,7 @@ export async function action(args: Route.ActionArgs) {
     }
   }
   // Only a hand-made post has no button's intent: no form of the page shows it.
-  return formFailure(null, 400, "Choose an action: test, resubscribe, disconnect or reconnect.", { intent });
+  return formFailure(null, 400, m.admin_whatsapp_choose_action(), { intent });
 }
 
 // One WhatsApp Business Account: its details and numbers, Test Connection, Manage Account and View Logs.
@@ -120,7 +125,7 @@ export default function AdminWhatsappAccount({ loaderData, actionData }: Route.C
   const answer = actionData as ManageActionData;
   return (
     <div className="space-y-6">
-      <BackLink to="/admin/whatsapp">WhatsApp accounts</BackLink>
+      <BackLink to="/admin/whatsapp">{m.admin_whatsapp_accounts()}</BackLink>
       <AccountHeading account={account} showLogs={showLogs} />
       <AccountNotices account={account} />
       <AccountCard account={account} now={now} />

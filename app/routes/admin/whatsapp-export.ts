@@ -4,6 +4,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords } from "~/lib/admin-whatsapp";
+import { m } from "~/paraglide/messages";
 
 /** The WhatsApp tab's table as CSV (Export Data), with the page's search, status filter and sort. */
 export async function loader(args: Route.LoaderArgs) {
@@ -13,22 +14,22 @@ export async function loader(args: Route.LoaderArgs) {
   return streamedCsv(
     "whatsapp_accounts",
     [
-      "Account ID",
-      "Organisation ID",
-      "Business",
-      "Account name",
-      "Numbers",
+      m.admin_csv_account_id(),
+      m.admin_csv_organisation_id(),
+      m.admin_column_business(),
+      m.admin_whatsapp_account_name(),
+      m.admin_csv_numbers(),
       "WABA ID",
-      "Status",
-      "Quality",
-      "Messaging tier",
-      "Messages this month",
-      "Webhook subscribed",
-      "Last webhook",
-      "API version",
-      "Connected since",
-      "Disconnected at",
-      "Reconnect reason",
+      m.admin_column_status(),
+      m.admin_whatsapp_column_quality(),
+      m.admin_whatsapp_column_tier(),
+      m.admin_messages_this_month(),
+      m.admin_csv_webhook_subscribed(),
+      m.admin_csv_last_webhook(),
+      m.admin_whatsapp_api_version(),
+      m.admin_whatsapp_connected_since(),
+      m.admin_csv_disconnected_at(),
+      m.admin_csv_reconnect_reason(),
     ],
     async function* () {
       let after: string | null = null;
@@ -45,7 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
           a.numbers.map((n) => qualityWords(n.quality)).join("; "),
           a.numbers.map((n) => tierWords(n.messagingLimit)).join("; "),
           a.messagesThisMonth,
-          a.subscribed ? "yes" : "no",
+          a.subscribed ? m.admin_csv_yes() : m.admin_csv_no(),
           a.lastWebhookAt,
           a.apiVersion,
           a.connectedAt,

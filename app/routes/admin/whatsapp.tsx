@@ -22,8 +22,9 @@ import {
 } from "~/lib/admin-whatsapp";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
-export const meta: Route.MetaFunction = () => [{ title: "WhatsApp accounts | Admin console | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_whatsapp_accounts() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
@@ -44,7 +45,7 @@ function columns(now: number): Column<AdminAccountRow>[] {
   return [
     {
       key: "business",
-      header: "Business",
+      header: m.admin_column_business(),
       sortable: true,
       cell: (a) => (
         <>
@@ -57,7 +58,7 @@ function columns(now: number): Column<AdminAccountRow>[] {
     },
     {
       key: "number",
-      header: "Number",
+      header: m.admin_whatsapp_column_number(),
       cell: (a) =>
         a.numbers.length ? (
           <ul>
@@ -68,30 +69,30 @@ function columns(now: number): Column<AdminAccountRow>[] {
             ))}
           </ul>
         ) : (
-          <span className="text-slate-500">None</span>
+          <span className="text-slate-500">{m.admin_whatsapp_none()}</span>
         ),
     },
     { key: "waba", header: "WABA ID", sortable: true, cell: (a) => <span className="font-mono text-xs">{a.wabaId}</span> },
     {
       key: "status",
-      header: "Status",
+      header: m.admin_column_status(),
       cell: (a) => <Badge tone={STATUS_TONE[a.status]}>{ACCOUNT_STATUS_LABELS[a.status]}</Badge>,
     },
     {
       key: "quality",
-      header: "Quality",
+      header: m.admin_whatsapp_column_quality(),
       cell: (a) => (a.numbers.length ? a.numbers.map((n) => qualityWords(n.quality)).join(", ") : "—"),
       hideOnPhone: true,
     },
     {
       key: "tier",
-      header: "Messaging tier",
+      header: m.admin_whatsapp_column_tier(),
       cell: (a) => (a.numbers.length ? a.numbers.map((n) => tierWords(n.messagingLimit)).join(", ") : "—"),
       hideOnPhone: true,
     },
     {
       key: "messages",
-      header: "Messages this month",
+      header: m.admin_messages_this_month(),
       align: "right",
       cell: (a) => formatNumber(a.messagesThisMonth),
       hideOnPhone: true,
@@ -105,17 +106,17 @@ function columns(now: number): Column<AdminAccountRow>[] {
           <>
             <Badge tone={hook.tone}>{hook.label}</Badge>
             <span className="block text-xs text-slate-500">
-              {a.lastWebhookAt ? <>Last: {formatWhen(a.lastWebhookAt)}</> : "Nothing received"}
+              {a.lastWebhookAt ? m.admin_whatsapp_webhook_last({ when: formatWhen(a.lastWebhookAt) }) : m.admin_whatsapp_nothing_received()}
             </span>
           </>
         );
       },
       hideOnPhone: true,
     },
-    { key: "api", header: "API version", cell: (a) => a.apiVersion, hideOnPhone: true },
+    { key: "api", header: m.admin_whatsapp_api_version(), cell: (a) => a.apiVersion, hideOnPhone: true },
     {
       key: "connected",
-      header: "Connected since",
+      header: m.admin_whatsapp_connected_since(),
       sortable: true,
       cell: (a) => <time dateTime={a.connectedAt}>{formatDay(a.connectedAt)}</time>,
       hideOnPhone: true,
@@ -131,30 +132,33 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
   const filtered = !!(filters.q || filters.status);
   return (
     <div>
-      <PageTitle>WhatsApp accounts</PageTitle>
-      <p className="mt-1 text-slate-600">
-        Every organisation&apos;s WhatsApp Business Accounts: their numbers, quality, messaging tier and webhooks. Open one to view its
-        logs, test its connection or manage it.
-      </p>
-      <Form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search" aria-label="Filter WhatsApp accounts">
+      <PageTitle>{m.admin_whatsapp_accounts()}</PageTitle>
+      <p className="mt-1 text-slate-600">{m.admin_whatsapp_intro()}</p>
+      <Form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search" aria-label={m.admin_whatsapp_filter()}>
         <div className="w-72 max-w-full">
-          <FilterInput label="Search" type="search" name="q" defaultValue={filters.q} placeholder="Business, number or WABA ID" />
+          <FilterInput
+            label={m.admin_search_title()}
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            placeholder={m.admin_whatsapp_search_placeholder()}
+          />
         </div>
         <FilterSelect
           name="status"
-          label="Status"
+          label={m.admin_column_status()}
           value={filters.status}
-          all="All statuses"
+          all={m.admin_all_statuses()}
           options={ACCOUNT_STATUSES.map((s) => [s, ACCOUNT_STATUS_LABELS[s]])}
         />
         <input type="hidden" name="sort" value={filters.sort} />
         <input type="hidden" name="dir" value={filters.dir} />
         <Button type="submit" variant="secondary">
-          Apply
+          {m.admin_apply()}
         </Button>
         {filtered ? (
           <ButtonLink to="/admin/whatsapp" variant="ghost">
-            Clear
+            {m.admin_clear()}
           </ButtonLink>
         ) : null}
       </Form>
@@ -165,16 +169,16 @@ export default function AdminWhatsapp({ loaderData }: Route.ComponentProps) {
       ) : null}
       <div className="mt-6 rounded-xl border border-slate-200 bg-white shadow-sm">
         <Table
-          caption="WhatsApp accounts"
+          caption={m.admin_whatsapp_accounts()}
           columns={columns(now)}
           rows={accounts}
           rowKey={(a) => a.id}
           searchParams={searchParams}
-          empty={filtered ? "No WhatsApp account matches these filters." : "No organisation has connected a WhatsApp account yet."}
+          empty={filtered ? m.admin_whatsapp_empty_filtered() : m.admin_whatsapp_empty()}
         />
       </div>
       {next || previous ? (
-        <Pager searchParams={searchParams} newer={previous} older={next} label="WhatsApp account pages" order={accountOrder} />
+        <Pager searchParams={searchParams} newer={previous} older={next} label={m.admin_whatsapp_pages()} order={accountOrder} />
       ) : null}
     </div>
   );

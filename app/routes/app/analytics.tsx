@@ -13,6 +13,7 @@ import { periodWords } from "~/components/analytics/words";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Advanced Analytics: everyone who sees the campaigns' results. Figures, charts drawn on the server
 // and links: sent as a document without React (decision 066); another series is a link.
@@ -21,7 +22,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "campaigns:vi
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Advanced Analytics | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.app_analytics_title()} | Jumbe` }];
 
 /** Advanced Analytics (spec section 2): every filter in the URL; a refused one shows the default period's figures and why (400). */
 export async function loader(args: Route.LoaderArgs) {
@@ -47,15 +48,15 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Advanced Analytics</PageTitle>
+        <PageTitle>{m.app_analytics_title()}</PageTitle>
         <p className="mt-1 text-slate-600" data-testid="analytics-period">
           {periodWords(filters)}
         </p>
       </div>
 
       {error ? (
-        <Notice tone="warning" title="Those filters could not be used.">
-          {error} Showing the {PERIOD_LABELS[filters.period].toLowerCase()} instead.
+        <Notice tone="warning" title={m.app_analytics_refused()}>
+          {error} {m.app_analytics_showing_instead({ period: PERIOD_LABELS[filters.period].toLowerCase() })}
         </Notice>
       ) : null}
 

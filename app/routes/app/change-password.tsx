@@ -19,6 +19,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyChangePasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "ChangePasswordSchema");
@@ -29,7 +30,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "account:mana
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Change Password | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_change_password_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "account:manage");
@@ -60,23 +61,27 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
     <div className="mx-auto max-w-lg">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Link to={loaderData.profilePath} className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <ArrowLeft className="size-4" aria-hidden /> Back to Profile
+        <ArrowLeft className="size-4" aria-hidden /> {m.settings_change_password_back()}
       </Link>
-      <h1 className="mt-4 text-2xl font-bold tracking-tight">Change Password</h1>
-      <p className="text-slate-600">Other devices signed in to your account will be signed out.</p>
+      <h1 className="mt-4 text-2xl font-bold tracking-tight">{m.settings_change_password_title()}</h1>
+      <p className="text-slate-600">{m.settings_change_password_intro()}</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <FormError id={form.errorId} errors={form.errors} />
         <PasswordField
-          label="Current password"
+          label={m.settings_change_password_current()}
           markRequired
           autoComplete="current-password"
           errors={fields.currentPassword.errors}
           {...getInputProps(fields.currentPassword, { type: "password" })}
           key={fields.currentPassword.key}
         />
-        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
-        <Button type="submit" className="w-full" pendingText="Updating...">
-          Update Password
+        <NewPasswordFields
+          newPassword={fields.newPassword}
+          confirmPassword={fields.confirmPassword}
+          confirmLabel={m.settings_change_password_confirm()}
+        />
+        <Button type="submit" className="w-full" pendingText={m.settings_change_password_pending()}>
+          {m.settings_change_password_submit()}
         </Button>
       </Form>
     </div>

@@ -12,10 +12,11 @@ import { useGrants } from "~/components/layout/shell-role";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { BrowserPermission } from "~/lib/grants";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "overview:view" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Overview | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.app_nav_overview()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "overview:view");
@@ -25,23 +26,37 @@ export async function loader(args: Route.LoaderArgs) {
 // Each quick action is offered only to a role that can do it (a viewer reads; an agent makes no templates).
 // Send Message starts a conversation with one person (a campaign is the Message Center's);
 // Manage Contacts to the Message Center's Contacts tab.
-const QUICK_ACTIONS: { to: string; label: string; icon: typeof Send; needs: BrowserPermission }[] = [
-  { to: href("/chat/new"), label: "Send Message", icon: Send, needs: "inbox:reply" },
-  { to: href("/messaging/contacts"), label: "Manage Contacts", icon: Users, needs: "contacts:manage" },
-  { to: href("/templates"), label: "Create Template", icon: FileText, needs: "templates:manage" },
-  { to: href("/analytics"), label: "View Analytics", icon: BarChart3, needs: "campaigns:view" },
+const quickActions = (): { to: string; label: string; icon: typeof Send; needs: BrowserPermission }[] => [
+  { to: href("/chat/new"), label: m.app_dashboard_send_message(), icon: Send, needs: "inbox:reply" },
+  { to: href("/messaging/contacts"), label: m.app_dashboard_manage_contacts(), icon: Users, needs: "contacts:manage" },
+  { to: href("/templates"), label: m.app_dashboard_create_template(), icon: FileText, needs: "templates:manage" },
+  { to: href("/analytics"), label: m.app_dashboard_view_analytics(), icon: BarChart3, needs: "campaigns:view" },
 ];
+
+/** The Account Status card's figure: the status in words (the loader says Setup, Active or Suspended). */
+function statusWords(status: "Setup" | "Active" | "Suspended") {
+  if (status === "Setup") return m.app_dashboard_status_setup();
+  return status === "Suspended" ? m.app_dashboard_status_suspended() : m.app_dashboard_status_active();
+}
+
+/** What a tenant in setup still has to do, or has done, of the two steps. */
+function setupHint(progress: { whatsapp: boolean; templates: boolean }) {
+  if (progress.whatsapp && progress.templates) return m.app_dashboard_setup_hint_both();
+  if (progress.whatsapp) return m.app_dashboard_setup_hint_whatsapp();
+  if (progress.templates) return m.app_dashboard_setup_hint_templates();
+  return m.app_dashboard_setup_hint_none();
+}
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { overview, businessName } = loaderData;
   const navigation = useNavigation();
   const grants = useGrants();
-  const quickActions = QUICK_ACTIONS.filter((action) => grants.includes(action.needs));
+  const actions = quickActions().filter((action) => grants.includes(action.needs));
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Overview</PageTitle>
-        <p className="text-slate-600">Welcome back, {businessName}.</p>
+        <PageTitle>{m.app_nav_overview()}</PageTitle>
+        <p className="text-slate-600">{m.app_dashboard_welcome({ name: businessName })}</p>
       </div>
 
       <Card aria-labelledby="wa-card">
@@ -57,17 +72,17 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="text-sm text-slate-600" data-testid="whatsapp-status">
               {overview.whatsapp.connected
-                ? "Connected"
+                ? m.app_status_connected()
                 : overview.whatsapp.connections.length
-                  ? "Disconnected. Reconnect to receive messages again; your history is kept."
-                  : "Not connected. Connect your WhatsApp Business account to start messaging."}
+                  ? m.app_dashboard_whatsapp_disconnected()
+                  : m.app_dashboard_whatsapp_not_connected()}
             </p>
           </div>
           <Link
             to={href("/whatsapp")}
             className="rounded-lg bg-brand-700 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-900"
           >
-            {overview.whatsapp.connections.length ? "Manage" : "Connect WhatsApp"}
+            {overview.whatsapp.connections.length ? m.app_dashboard_manage() : m.app_dashboard_connect_whatsapp()}
           </Link>
         </div>
         {overview.whatsapp.connections.length ? (
@@ -79,44 +94,47 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
-          label="Messages Sent"
+          label={m.app_dashboard_messages_sent()}
           value={formatNumber(overview.messagesSent)}
           icon={Send}
-          hint="This month, counted against your plan"
+          hint={m.app_dashboard_messages_sent_hint()}
         />
         <StatCard
-          label="Active Contacts"
+          label={m.app_dashboard_active_contacts()}
           value={formatNumber(overview.activeContacts)}
           icon={Users}
-          hint="With a message in the last 30 days"
+          hint={m.app_dashboard_active_contacts_hint()}
         />
         <StatCard
-          label="Templates"
-          value={`${formatNumber(overview.templatesApproved)} of ${formatNumber(overview.templatesTotal)}`}
+          label={m.app_nav_templates()}
+          value={m.app_dashboard_templates_value({
+            approved: formatNumber(overview.templatesApproved),
+            total: formatNumber(overview.templatesTotal),
+          })}
           icon={FileText}
-          hint="Approved by Meta"
+          hint={m.app_dashboard_templates_hint()}
         />
         <StatCard
-          label="Account Status"
-          value={overview.accountStatus}
+          label={m.app_dashboard_account_status()}
+          value={statusWords(overview.accountStatus)}
           icon={ShieldCheck}
           hint={
             overview.accountStatus === "Setup"
-              ? `${overview.progress.whatsapp ? "WhatsApp connected" : "Connect WhatsApp"} and ${overview.progress.templates ? "a template approved" : "get a template approved"}`
+              ? setupHint(overview.progress)
               : overview.accountStatus === "Suspended"
-                ? "Suspended by the platform"
-                : "Ready to message customers"
+                ? m.app_dashboard_suspended_hint()
+                : m.app_dashboard_ready_hint()
           }
         />
       </div>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
-          <h2 className="font-semibold">Quick Actions</h2>
+          <h2 className="font-semibold">{m.app_dashboard_quick_actions()}</h2>
           <div className="mt-4 grid grid-cols-2 gap-3">
-            {quickActions.map(({ to, label, icon: Icon }) => (
+            {actions.map(({ to, label, icon: Icon }) => (
               <Link
-                key={label}
+                key={to}
                 to={to}
                 className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-4 text-center text-sm font-medium text-slate-700 hover:border-brand-600 hover:bg-brand-50"
               >
@@ -127,7 +145,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </div>
         </Card>
         <Card>
-          <h2 className="font-semibold">Recent Activity</h2>
+          <h2 className="font-semibold">{m.app_dashboard_recent_activity()}</h2>
           {overview.recentActivity.length ? (
             <ul className="mt-4 divide-y divide-slate-100">
               {overview.recentActivity.map((item) => (
@@ -155,7 +173,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                     {item.details ? <p className="truncate text-sm text-slate-600">{item.details}</p> : null}
                     <p className="text-xs text-slate-500">
                       {item.count > 1
-                        ? `${formatWhen(item.firstAt)}${item.atLeast ? " or earlier" : ""} – ${formatWhen(item.at)}`
+                        ? `${item.atLeast ? m.app_dashboard_or_earlier({ when: formatWhen(item.firstAt) }) : formatWhen(item.firstAt)} – ${formatWhen(item.at)}`
                         : formatWhen(item.at)}
                     </p>
                   </div>
@@ -163,7 +181,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           ) : (
-            <p className="mt-4 text-sm text-slate-500">No activity yet.</p>
+            <p className="mt-4 text-sm text-slate-500">{m.app_dashboard_no_activity()}</p>
           )}
         </Card>
       </div>

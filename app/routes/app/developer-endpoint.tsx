@@ -10,6 +10,8 @@ import { exampleLanguage } from "~/components/developers/languages";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { endpointDescription, endpointSummary, errorMeaning } from "~/.server/domains/developer/reference-words";
+import { m } from "~/paraglide/messages";
 
 // A reference page: a document without React, as the error catalogue is (decision 066).
 export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
@@ -18,7 +20,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "developer:vi
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
-  { title: `${page ? page.endpoint.summary : "Endpoint"} | Developers | Jumbe` },
+  { title: `${page ? page.endpoint.summary : m.developers_endpoint()} | ${m.developers_title()} | Jumbe` },
 ];
 
 /** One endpoint of the API: what it does, its example in curl, JavaScript or Python (`?lang=`), and its errors. */
@@ -26,14 +28,23 @@ export async function loader(args: Route.LoaderArgs) {
   await requireUserWithPermission(args, "developer:view");
   const language = exampleLanguage(args.url);
   const endpoint = endpointReference(args.params.operation, language);
-  if (!endpoint) throw data("No such endpoint.", { status: 404 });
-  return { endpoint, language };
+  if (!endpoint) throw data(m.developers_endpoint_not_found(), { status: 404 });
+  // The reference's words in the page's language; paths, codes and examples as the API has them.
+  return {
+    endpoint: {
+      ...endpoint,
+      summary: endpointSummary(endpoint.operationId, endpoint.summary),
+      description: endpointDescription(endpoint.operationId, endpoint.description),
+      errors: endpoint.errors.map((row) => ({ ...row, meaning: errorMeaning(row.code, row.meaning) })),
+    },
+    language,
+  };
 }
 
 export default function DeveloperEndpoint({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <BackLink to="/developers#endpoints-heading">Developers</BackLink>
+      <BackLink to="/developers#endpoints-heading">{m.developers_title()}</BackLink>
       <PageTitle>{loaderData.endpoint.summary}</PageTitle>
       <EndpointDetail endpoint={loaderData.endpoint} language={loaderData.language} />
     </div>

@@ -27,6 +27,8 @@ import { exampleLanguage } from "~/components/developers/languages";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { endpointSummary } from "~/.server/domains/developer/reference-words";
+import { m } from "~/paraglide/messages";
 
 // Sent as a document without React (decision 066): its forms post as documents, every step of the
 // key and the secret is a page of its own, and the copy buttons are app/assets/forms.js's.
@@ -40,7 +42,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // The delivery a Redeliver button names.
 const RedeliverSchema = z.object({ delivery: z.string().check(z.regex(UUID)) });
 
-export const meta: Route.MetaFunction = () => [{ title: "Developers | Jumbe" }];
+// A path, not words.
+const OPENAPI_PATH = "/api/v1/openapi.json";
+
+export const meta: Route.MetaFunction = () => [{ title: `${m.developers_title()} | Jumbe` }];
 
 /**
  * The key is shown only when asked for (?reveal=1), so every read of it is a logged request; the
@@ -82,7 +87,7 @@ export async function loader(args: Route.LoaderArgs) {
     // One example here, in one language at a time (tabs); each endpoint's are on its own page.
     language,
     example: quickStartExample(language),
-    endpoints: endpointIndex(),
+    endpoints: endpointIndex().map((endpoint) => ({ ...endpoint, summary: endpointSummary(endpoint.operationId, endpoint.summary) })),
   };
 }
 
@@ -93,10 +98,9 @@ export async function action(args: Route.ActionArgs) {
   const meta = requestMeta(request, context);
   const { intent, confirm } = postedTexts(form, ["intent", "confirm"]);
   if (intent === "regenerate") {
-    if (confirm !== "yes")
-      return redirectWithToast("/developers?confirm=regenerate", "error", "Confirm that the current key should stop working.");
+    if (confirm !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", m.developers_key_confirm_first());
     await regenerateApiKey(current, meta);
-    return redirectWithToast("/developers?reveal=1", "success", "New API key created. The old key no longer works.");
+    return redirectWithToast("/developers?reveal=1", "success", m.developers_key_regenerated());
   }
   if (intent === "webhook") {
     const submission = parseWithZod(form, { schema: WebhookSchema });
@@ -106,48 +110,36 @@ export async function action(args: Route.ActionArgs) {
       const field = saved.message === WEBHOOK_MESSAGES.eventsRequired || saved.message === WEBHOOK_MESSAGES.eventUnknown ? "events" : "url";
       return formFailure(submission.reply({ fieldErrors: { [field]: [saved.message] } }), 400);
     }
-    return redirectWithToast("/developers", "success", "Webhook configuration saved.");
+    return redirectWithToast("/developers", "success", m.developers_webhook_saved());
   }
   if (intent === "webhook-secret-rotate") {
     if (confirm !== "yes")
-      return redirectWithToast(
-        "/developers?confirm=rotate-secret#signing-secret",
-        "error",
-        "Confirm that the signing secret should change.",
-      );
-    if (!(await rotateWebhookSecret(current, meta))) throw data("Save a webhook URL first: it has no signing secret yet.", { status: 400 });
-    return redirectWithToast(
-      "/developers?secret=1#signing-secret",
-      "success",
-      "New signing secret created. The previous one also signs for 24 hours.",
-    );
+      return redirectWithToast("/developers?confirm=rotate-secret#signing-secret", "error", m.developers_secret_confirm_first());
+    if (!(await rotateWebhookSecret(current, meta))) throw data(m.developers_secret_no_webhook(), { status: 400 });
+    return redirectWithToast("/developers?secret=1#signing-secret", "success", m.developers_secret_rotated());
   }
   if (intent === "webhook-test") {
-    if (!(await sendTestEvent(current, meta))) throw data("Save a webhook URL first, and re-enable it if it is disabled.", { status: 400 });
-    return redirectWithToast(
-      "/developers#deliveries-heading",
-      "success",
-      "Test event queued. Its delivery is listed under Recent deliveries.",
-    );
+    if (!(await sendTestEvent(current, meta))) throw data(m.developers_test_no_webhook(), { status: 400 });
+    return redirectWithToast("/developers#deliveries-heading", "success", m.developers_test_queued());
   }
   if (intent === "webhook-redeliver") {
     const chosen = readPosted(form, RedeliverSchema);
-    if (!chosen) throw data("Choose a delivery to send again.", { status: 400 });
+    if (!chosen) throw data(m.developers_redeliver_choose(), { status: 400 });
     const outcome = await redeliver(current, chosen.delivery, meta);
-    if (outcome === "not_found") throw data("Delivery not found.", { status: 404 });
-    if (outcome === "disabled") throw data("Re-enable the webhook endpoint before redelivering.", { status: 409 });
-    return redirectWithToast("/developers#deliveries-heading", "success", "Event queued to be sent again.");
+    if (outcome === "not_found") throw data(m.developers_redeliver_not_found(), { status: 404 });
+    if (outcome === "disabled") throw data(m.developers_redeliver_disabled(), { status: 409 });
+    return redirectWithToast("/developers#deliveries-heading", "success", m.developers_redeliver_queued());
   }
   if (intent === "webhook-enable") {
     const outcome = await enableEndpoint(current, meta);
-    if (outcome === "missing") throw data("There is no webhook endpoint to enable.", { status: 400 });
+    if (outcome === "missing") throw data(m.developers_enable_missing(), { status: 400 });
     return redirectWithToast(
       "/developers",
       "success",
-      outcome === "reenabled" ? "Webhook endpoint re-enabled." : "The webhook endpoint is already enabled.",
+      outcome === "reenabled" ? m.developers_enable_done() : m.developers_enable_already(),
     );
   }
-  return redirectWithToast("/developers", "error", "Unknown action.");
+  return redirectWithToast("/developers", "error", m.developers_unknown_action());
 }
 
 export default function Developers({ loaderData }: Route.ComponentProps) {
@@ -156,13 +148,13 @@ export default function Developers({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Developers</PageTitle>
+        <PageTitle>{m.developers_title()}</PageTitle>
         <p className="text-slate-600">
-          Your API key, webhooks and the Jumbe API. The full description is at{" "}
-          <a href="/api/v1/openapi.json" className="font-medium text-brand-700 underline">
-            /api/v1/openapi.json
+          {m.developers_intro_before()}{" "}
+          <a href={OPENAPI_PATH} className="font-medium text-brand-700 underline">
+            {OPENAPI_PATH}
           </a>{" "}
-          (OpenAPI 3.1).
+          {m.developers_intro_after()}
         </p>
       </div>
       <ApiUsageCards usage={loaderData.usage} />

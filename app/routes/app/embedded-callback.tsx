@@ -10,10 +10,11 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
 import type { PermissionHandle } from "~/lib/permissions";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "whatsapp:manage" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Connecting WhatsApp | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.whatsapp_callback_title()} | Jumbe` }];
 
 /**
  * Meta's flow ends here with ?code&shared_waba_id (and the state Jumbe sent). The code is used at
@@ -29,14 +30,14 @@ export async function loader(args: Route.LoaderArgs) {
   const result = await handleEmbeddedCallback(current, url, requestMeta(request, context));
   const headers = new Headers();
   if (result.kind === "missing") {
-    headers.append("Set-Cookie", await toastCookie("error", "Missing required parameters."));
+    headers.append("Set-Cookie", await toastCookie("error", m.whatsapp_callback_missing()));
     throw redirect("/embedded-callback?outcome=missing", { headers });
   }
   if (result.kind === "failed") {
-    headers.append("Set-Cookie", await toastCookie("error", "Signup failed"));
+    headers.append("Set-Cookie", await toastCookie("error", m.whatsapp_callback_failed_toast()));
     throw redirect(`/embedded-callback?outcome=failed&reason=${result.reason}`, { headers });
   }
-  headers.append("Set-Cookie", await toastCookie("success", "Signup complete!"));
+  headers.append("Set-Cookie", await toastCookie("success", m.whatsapp_callback_complete()));
   throw redirect(`/embedded-callback?outcome=connected&waba=${encodeURIComponent(result.account.wabaId)}`, { headers });
 }
 
@@ -63,12 +64,12 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
         {loaderData.state === "success" ? (
           <>
             <CheckCircle2 className="mx-auto size-12 text-brand-600" aria-hidden />
-            <h1 className="mt-4 text-xl font-bold">Signup complete!</h1>
-            <p className="mt-2 text-slate-600">Your WhatsApp Business Account is connected: {loaderData.numbers.join(", ")}.</p>
+            <h1 className="mt-4 text-xl font-bold">{m.whatsapp_callback_complete()}</h1>
+            <p className="mt-2 text-slate-600">{m.whatsapp_callback_connected({ numbers: loaderData.numbers.join(", ") })}</p>
             <p className="mt-4 text-sm text-slate-500">
-              Taking you to{" "}
+              {m.whatsapp_callback_taking_you()}{" "}
               <TextLink to={href("/whatsapp")} weight="medium">
-                WhatsApp Setup
+                {m.whatsapp_callback_setup_link()}
               </TextLink>
               ...
             </p>
@@ -78,7 +79,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
             <XCircle className="mx-auto size-12 text-red-600" aria-hidden />
             <div role="alert">
               <h1 className="mt-4 text-xl font-bold">
-                {loaderData.state === "missing" ? "Missing required parameters." : "Failed to complete signup. Please try again."}
+                {loaderData.state === "missing" ? m.whatsapp_callback_missing() : m.whatsapp_callback_failed()}
               </h1>
               {loaderData.state === "error" && loaderData.reason ? <p className="mt-2 text-slate-600">{loaderData.reason}</p> : null}
             </div>
@@ -86,7 +87,7 @@ export default function EmbeddedCallback({ loaderData }: Route.ComponentProps) {
               to={href("/whatsapp")}
               className="mt-6 inline-flex rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-900"
             >
-              Back to WhatsApp Setup
+              {m.whatsapp_callback_back()}
             </Link>
           </>
         )}

@@ -9,54 +9,64 @@ import { overviewFigures, type SetupProgress } from "~/.server/domains/dashboard
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "tutorial:view" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Get Started | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.app_nav_get_started()} | Jumbe` }];
 
-const STEPS: { title: string; done: keyof SetupProgress | null; body: string; link: { to: string; label: string } | null }[] = [
+interface Step {
+  title: string;
+  done: keyof SetupProgress | null;
+  body: string;
+  link: { to: string; label: string } | null;
+}
+
+/** The tour's steps, in the page's language. */
+const steps = (): Step[] => [
   {
-    title: "Welcome to Jumbe",
+    title: m.app_tutorial_welcome_title(),
     done: null,
-    body: "Jumbe connects your organisation to customers on WhatsApp: templates, campaigns, broadcasts and live chat in one place. This short tour shows the way.",
+    body: m.app_tutorial_welcome_body(),
     link: null,
   },
   {
-    title: "Connect WhatsApp",
+    title: m.app_dashboard_connect_whatsapp(),
     done: "whatsapp",
-    body: "Link your WhatsApp Business account through Meta's Embedded Signup. Have your Business Manager ready, a phone number for the business, and admin access to your Facebook page.",
-    link: { to: href("/whatsapp"), label: "Open WhatsApp Setup" },
+    body: m.app_tutorial_whatsapp_body(),
+    link: { to: href("/whatsapp"), label: m.app_tutorial_whatsapp_link() },
   },
   {
-    title: "Create message templates",
+    title: m.app_tutorial_templates_title(),
     done: "templates",
-    body: "Messages that start a conversation use templates approved by Meta. Write them in English, Swahili or French, with {{1}}-style variables for names and amounts.",
-    link: { to: href("/templates"), label: "Open Templates" },
+    // A template's variable as Meta writes it: braces are only for inputs in the words files.
+    body: m.app_tutorial_templates_body({ example: "{{1}}" }),
+    link: { to: href("/templates"), label: m.app_tutorial_templates_link() },
   },
   {
-    title: "Add your contacts",
+    title: m.app_tutorial_contacts_title(),
     done: "contacts",
-    body: "Import your customers' numbers: 07…, 01… and +254… forms are all understood. Tag them to reach the right group.",
-    link: { to: href("/messaging"), label: "Open Message Center" },
+    body: m.app_tutorial_contacts_body(),
+    link: { to: href("/messaging"), label: m.app_tutorial_message_center_link() },
   },
   {
-    title: "Send your first campaign",
+    title: m.app_tutorial_campaign_title(),
     done: "campaign",
-    body: "Pick a template, choose an audience and send now or schedule it. Delivery and read receipts arrive as they happen.",
-    link: { to: href("/messaging"), label: "Open Message Center" },
+    body: m.app_tutorial_campaign_body(),
+    link: { to: href("/messaging"), label: m.app_tutorial_message_center_link() },
   },
   {
-    title: "Track results",
+    title: m.app_tutorial_results_title(),
     done: "results",
-    body: "See sent, delivered, read and replied figures per campaign and per day, and keep an eye on costs in KES under Billing.",
-    link: { to: href("/analytics"), label: "Open Analytics" },
+    body: m.app_tutorial_results_body(),
+    link: { to: href("/analytics"), label: m.app_tutorial_results_link() },
   },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "tutorial:view");
   const raw = Number(args.url.searchParams.get("step") ?? "1");
-  const step = Number.isInteger(raw) && raw >= 1 && raw <= STEPS.length ? raw : 1;
+  const step = Number.isInteger(raw) && raw >= 1 && raw <= steps().length ? raw : 1;
   // Which steps the tenant has done, from its own records (a connected number, an approved template…).
   const { progress } = await overviewFigures(current.organization.id);
   return { step, home: homeFor(current.role), progress };
@@ -65,33 +75,34 @@ export async function loader(args: Route.LoaderArgs) {
 // Every control is a link (?step=N), so the tutorial works without JavaScript.
 export default function GetStarted({ loaderData }: Route.ComponentProps) {
   const { step, home, progress } = loaderData;
-  const current = STEPS[step - 1]!;
-  const last = step === STEPS.length;
+  const tour = steps();
+  const current = tour[step - 1]!;
+  const last = step === tour.length;
   return (
     <div className="mx-auto max-w-2xl">
       <div className="flex items-center justify-between text-sm text-slate-600">
-        <span>
-          Step {step} of {STEPS.length}
-        </span>
+        <span>{m.app_tutorial_step_of({ step, total: tour.length })}</span>
         <Link to={home} className="font-medium text-slate-600 hover:text-slate-900 hover:underline">
-          Skip Tutorial
+          {m.app_tutorial_skip()}
         </Link>
       </div>
       <div
         className="mt-2 h-2 rounded-full bg-slate-200"
         role="progressbar"
         aria-valuemin={1}
-        aria-valuemax={STEPS.length}
+        aria-valuemax={tour.length}
         aria-valuenow={step}
-        aria-label="Tutorial progress"
+        aria-label={m.app_tutorial_progress()}
       >
-        <div className="h-2 rounded-full bg-brand-600 transition-[width]" style={{ width: `${(step / STEPS.length) * 100}%` }} />
+        <div className="h-2 rounded-full bg-brand-600 transition-[width]" style={{ width: `${(step / tour.length) * 100}%` }} />
       </div>
       <article className="mt-6 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <div className="flex flex-wrap items-center gap-3">
           <PageTitle>{current.title}</PageTitle>
           {current.done ? (
-            <Badge tone={progress[current.done] ? "success" : "neutral"}>{progress[current.done] ? "Done" : "Not done yet"}</Badge>
+            <Badge tone={progress[current.done] ? "success" : "neutral"}>
+              {progress[current.done] ? m.app_tutorial_done() : m.app_tutorial_not_done()}
+            </Badge>
           ) : null}
         </div>
         <p className="mt-3 text-slate-600">{current.body}</p>
@@ -103,12 +114,12 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
       </article>
       <section className="mt-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="progress-title">
         <h2 id="progress-title" className="font-semibold">
-          Your progress
+          {m.app_tutorial_your_progress()}
         </h2>
         <ul className="mt-3 space-y-2 text-sm">
-          {STEPS.map((s, i) =>
+          {tour.map((s, i) =>
             s.done ? (
-              <li key={s.title} className="flex items-center gap-2" data-testid="setup-step">
+              <li key={s.done} className="flex items-center gap-2" data-testid="setup-step">
                 {progress[s.done] ? (
                   <CheckCircle2 className="size-4 text-brand-600" aria-hidden />
                 ) : (
@@ -117,28 +128,28 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
                 <Link to={`?step=${i + 1}`} className="text-slate-700 hover:underline">
                   {s.title}
                 </Link>
-                <span className="sr-only">{progress[s.done] ? "(done)" : "(not done yet)"}</span>
+                <span className="sr-only">{progress[s.done] ? m.app_tutorial_done_sr() : m.app_tutorial_not_done_sr()}</span>
               </li>
             ) : null,
           )}
         </ul>
       </section>
-      <nav className="mt-6 flex items-center justify-between" aria-label="Tutorial steps">
+      <nav className="mt-6 flex items-center justify-between" aria-label={m.app_tutorial_steps()}>
         {step > 1 ? (
           <ButtonLink to={`?step=${step - 1}`} variant="secondary">
-            <ArrowLeft className="size-4" aria-hidden /> Previous
+            <ArrowLeft className="size-4" aria-hidden /> {m.app_tutorial_previous()}
           </ButtonLink>
         ) : (
           <span aria-hidden className={buttonClass("secondary", "md", "invisible")}>
-            Previous
+            {m.app_tutorial_previous()}
           </span>
         )}
         <ol className="flex gap-2">
-          {STEPS.map((s, i) => (
-            <li key={s.title}>
+          {tour.map((s, i) => (
+            <li key={i}>
               <Link
                 to={`?step=${i + 1}`}
-                aria-label={`Step ${i + 1}: ${s.title}`}
+                aria-label={m.app_tutorial_step_label({ step: i + 1, title: s.title })}
                 aria-current={i + 1 === step ? "step" : undefined}
                 className={`block size-2.5 rounded-full ${i + 1 === step ? "bg-brand-600" : "bg-slate-300 hover:bg-slate-400"}`}
               />
@@ -146,10 +157,10 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
         {last ? (
-          <ButtonLink to={home}>Get Started</ButtonLink>
+          <ButtonLink to={home}>{m.app_tutorial_finish()}</ButtonLink>
         ) : (
           <ButtonLink to={`?step=${step + 1}`}>
-            Next <ArrowRight className="size-4" aria-hidden />
+            {m.app_tutorial_next()} <ArrowRight className="size-4" aria-hidden />
           </ButtonLink>
         )}
       </nav>

@@ -25,6 +25,7 @@ import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decision 067): the page's script (app/assets/live.js, data-live-form)
 // asks the server for the preview again as values are typed, and a new template loads its page.
@@ -32,12 +33,12 @@ export const handle: PermissionHandle & PageHandle = { permission: "templates:vi
 
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Message Preview | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.templates_preview_title()} | Jumbe` }];
 
-const DEVICES: { value: Device; label: string; icon: typeof Smartphone }[] = [
-  { value: "mobile", label: "Mobile", icon: Smartphone },
-  { value: "tablet", label: "Tablet", icon: Tablet },
-  { value: "desktop", label: "Desktop", icon: Monitor },
+const devices = (): { value: Device; label: string; icon: typeof Smartphone }[] => [
+  { value: "mobile", label: m.templates_preview_device_mobile(), icon: Smartphone },
+  { value: "tablet", label: m.templates_preview_device_tablet(), icon: Tablet },
+  { value: "desktop", label: m.templates_preview_device_desktop(), icon: Monitor },
 ];
 
 /**
@@ -86,12 +87,12 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <PageTitle>Message Preview</PageTitle>
-        <p className="text-slate-600">See a template as your customers will, with your own values, on a phone, a tablet or a computer.</p>
+        <PageTitle>{m.templates_preview_title()}</PageTitle>
+        <p className="text-slate-600">{m.templates_preview_intro()}</p>
       </div>
       {missing ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          That template was not found. Choose one of yours below.
+          {m.templates_preview_missing()}
         </p>
       ) : null}
       {template ? (
@@ -106,14 +107,14 @@ export default function Preview({ loaderData }: Route.ComponentProps) {
         <Card>
           {canCreate ? (
             <p className="text-slate-700">
-              No templates yet.{" "}
+              {m.templates_empty()}{" "}
               <TextLink to={href("/templates/new")} weight="semibold">
-                Create a template
+                {m.templates_preview_empty_create()}
               </TextLink>{" "}
-              to preview it here.
+              {m.templates_preview_empty_after()}
             </p>
           ) : (
-            <p className="text-slate-700">No templates yet.</p>
+            <p className="text-slate-700">{m.templates_empty()}</p>
           )}
         </Card>
       )}
@@ -135,10 +136,10 @@ function PreviewForm({
   const variables = templateVariables(template.input);
   return (
     <div className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
-      <Form method="get" className="space-y-1" aria-label="Preview settings" data-live-form="message-preview">
+      <Form method="get" className="space-y-1" aria-label={m.templates_preview_settings()} data-live-form="message-preview">
         <Card className="space-y-1">
           <SelectField
-            label="Template"
+            label={m.templates_preview_template()}
             name="template"
             defaultValue={template.id}
             // Another template has other variables: its page is loaded.
@@ -150,18 +151,18 @@ function PreviewForm({
           </p>
           {variables.length ? (
             <fieldset>
-              <legend className="mb-2 text-sm font-semibold text-slate-800">Variables</legend>
+              <legend className="mb-2 text-sm font-semibold text-slate-800">{m.templates_preview_variables()}</legend>
               {variables.map((v) => (
                 <Field key={v.key} label={v.label} name={v.key} defaultValue={initial[v.key] ?? ""} placeholder={v.example} />
               ))}
             </fieldset>
           ) : (
-            <p className="pb-2 text-sm text-slate-600">This template has no variables.</p>
+            <p className="pb-2 text-sm text-slate-600">{m.templates_preview_no_variables()}</p>
           )}
           <fieldset>
-            <legend className="mb-2 text-sm font-semibold text-slate-800">Device width</legend>
+            <legend className="mb-2 text-sm font-semibold text-slate-800">{m.templates_preview_device_width()}</legend>
             <div className="flex flex-wrap gap-2">
-              {DEVICES.map(({ value, label, icon: Icon }) => (
+              {devices().map(({ value, label, icon: Icon }) => (
                 <label
                   key={value}
                   className="flex cursor-pointer items-center gap-1.5 rounded-lg border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600"
@@ -173,11 +174,11 @@ function PreviewForm({
             </div>
           </fieldset>
           <Button type="submit" className="mt-4">
-            Show preview
+            {m.templates_preview_show()}
           </Button>
         </Card>
       </Form>
-      <section id="message-preview" aria-label={`Preview of ${template.name}`}>
+      <section id="message-preview" aria-label={m.templates_preview_of({ name: template.name })}>
         <MessagePreview message={renderTemplate(template.input, initial)} device={device} />
       </section>
     </div>

@@ -24,6 +24,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyProfileSchema = lazySchema(() => import("~/lib/schemas/auth"), "ProfileSchema");
@@ -34,7 +35,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "account:mana
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Profile | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_profile_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "account:manage");
@@ -76,7 +77,7 @@ export async function action(args: Route.ActionArgs) {
       return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
     return redirectWithToast(path, "success", outcome.message);
   }
-  if (formData.get("intent") !== "save") return formFailure(null, 400, "Unknown action.");
+  if (formData.get("intent") !== "save") return formFailure(null, 400, m.settings_unknown_action());
 
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "profile" });
@@ -106,28 +107,26 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div className="flex items-center justify-between">
         <div>
-          <PageTitle>Profile</PageTitle>
-          <p className="text-slate-600">
-            {profile.name} · member since {formatDay(profile.createdAt)}
-          </p>
+          <PageTitle>{m.settings_profile_title()}</PageTitle>
+          <p className="text-slate-600">{m.settings_profile_member_since({ name: profile.name, date: formatDay(profile.createdAt) })}</p>
         </div>
         {showForm ? null : (
           <ButtonLink to="?edit=1" variant="secondary">
-            <Pencil className="size-4" aria-hidden /> Edit Profile
+            <Pencil className="size-4" aria-hidden /> {m.settings_profile_edit()}
           </ButtonLink>
         )}
       </div>
 
       <Card padding="lg" aria-labelledby="business-info">
         <h2 id="business-info" className="font-semibold">
-          Business information
+          {m.settings_profile_business_information()}
         </h2>
         {showForm ? (
           <Form method="post" {...getFormProps(form)} className="mt-4">
             <FormError id={form.errorId} errors={form.errors} />
             {loaderData.canRename ? (
               <Field
-                label="Business name"
+                label={m.settings_profile_business_name()}
                 markRequired
                 errors={fields.businessName.errors}
                 {...getInputProps(fields.businessName, { type: "text" })}
@@ -136,41 +135,41 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             ) : (
               <div className="pb-4 text-sm">
                 <input type="hidden" name="businessName" value={profile.businessName} />
-                <p className="font-medium text-slate-700">Business name</p>
+                <p className="font-medium text-slate-700">{m.settings_profile_business_name()}</p>
                 <p className="mt-1 text-slate-900">{profile.businessName}</p>
-                <p className="mt-0.5 text-xs text-slate-500">The organisation&apos;s owner or an admin can rename it.</p>
+                <p className="mt-0.5 text-xs text-slate-500">{m.settings_profile_rename_note()}</p>
                 {fields.businessName.errors ? <p className="mt-0.5 text-sm text-red-600">{fields.businessName.errors[0]}</p> : null}
               </div>
             )}
             <Field
-              label="Email"
+              label={m.settings_profile_email()}
               markRequired
-              hint="A new address is used once you confirm the code we send to it."
+              hint={m.settings_profile_email_hint()}
               errors={fields.email.errors}
               {...getInputProps(fields.email, { type: "email" })}
               key={fields.email.key}
             />
             <Field
-              label="Phone number"
+              label={m.settings_profile_phone()}
               placeholder="0712 345 678"
               errors={fields.phoneNumber.errors}
               {...getInputProps(fields.phoneNumber, { type: "tel" })}
               key={fields.phoneNumber.key}
             />
             <div className="flex gap-3">
-              <Button type="submit" name="intent" value="save" pendingText="Saving...">
-                Save Changes
+              <Button type="submit" name="intent" value="save" pendingText={m.settings_saving()}>
+                {m.settings_profile_save()}
               </Button>
               <ButtonLink to="." variant="secondary">
-                Cancel
+                {m.settings_cancel()}
               </ButtonLink>
             </div>
           </Form>
         ) : (
           <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-            <Item label="Business name" value={profile.businessName} />
-            <Item label="Email" value={profile.email} />
-            <Item label="Phone number" value={profile.phoneNumber || "Not set"} />
+            <Item label={m.settings_profile_business_name()} value={profile.businessName} />
+            <Item label={m.settings_profile_email()} value={profile.email} />
+            <Item label={m.settings_profile_phone()} value={profile.phoneNumber || m.settings_profile_not_set()} />
           </dl>
         )}
       </Card>
@@ -179,24 +178,22 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
       <Card padding="lg" aria-labelledby="whatsapp-info">
         <h2 id="whatsapp-info" className="font-semibold">
-          WhatsApp information
+          {m.settings_profile_whatsapp_information()}
         </h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-          <Item label="Business ID" value={profile.businessId} />
-          <Item label="WhatsApp number" value={profile.whatsappNumber || "Not connected"} />
+          <Item label={m.settings_profile_business_id()} value={profile.businessId} />
+          <Item label={m.settings_profile_whatsapp_number()} value={profile.whatsappNumber || m.settings_profile_not_connected()} />
         </dl>
-        <p className="mt-3 text-xs text-slate-500">
-          These are read-only. The WhatsApp number comes from your connected WhatsApp Business account.
-        </p>
+        <p className="mt-3 text-xs text-slate-500">{m.settings_profile_read_only_note()}</p>
       </Card>
 
       <Card padding="lg" aria-labelledby="account-activity">
         <div className="flex items-center justify-between">
           <h2 id="account-activity" className="font-semibold">
-            Account activity
+            {m.settings_profile_account_activity()}
           </h2>
           <Link to={href("/change-password")} className="text-sm font-semibold text-brand-700 hover:underline">
-            Change Password
+            {m.settings_change_password_title()}
           </Link>
         </div>
         {activity.length ? (
@@ -215,7 +212,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-sm text-slate-500">No activity yet.</p>
+          <p className="mt-3 text-sm text-slate-500">{m.settings_profile_no_activity()}</p>
         )}
       </Card>
     </div>
@@ -235,15 +232,16 @@ function ConfirmEmail({ pendingEmail }: { pendingEmail: string }) {
   return (
     <section className="rounded-xl border border-amber-200 bg-amber-50 p-6" aria-labelledby="confirm-email">
       <h2 id="confirm-email" className="font-semibold">
-        Confirm your new email
+        {m.settings_profile_confirm_email_title()}
       </h2>
       <p className="mt-1 text-sm text-slate-700">
-        Enter the 6-digit code we sent to <strong>{pendingEmail}</strong>. Until then, sign in with your current email.
+        {m.settings_profile_confirm_email_before()} <strong>{pendingEmail}</strong>
+        {m.settings_profile_confirm_email_after()}
       </p>
       <Form method="post" className="mt-4 max-w-sm">
         <OtpInput />
         <Button type="submit" name="intent" value="confirm-email" className="mt-4">
-          Confirm Email
+          {m.settings_profile_confirm_email_submit()}
         </Button>
       </Form>
     </section>

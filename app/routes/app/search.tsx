@@ -8,11 +8,12 @@ import { SearchBox } from "~/components/ui/search";
 import { SearchResults } from "~/components/ui/search-results";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 // Every member searches; its providers show only what the member may see.
 export const handle: PermissionHandle = { permission: "signed-in" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Search | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.app_shell_search()} | Jumbe` }];
 
 /** GET /search?q=: what the top bar's search box finds across the domains the user may see. */
 export async function loader(args: Route.LoaderArgs) {
@@ -27,14 +28,14 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { query, message, sections } = loaderData;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <PageTitle>Search</PageTitle>
+      <PageTitle>{m.app_shell_search()}</PageTitle>
       <SearchBox
         action={href("/search")}
         id="search-page-q"
-        label="Search"
+        label={m.app_shell_search()}
         defaultValue={query}
         maxLength={100}
-        placeholder="Pages, WhatsApp numbers, activity..."
+        placeholder={m.app_search_placeholder()}
       />
       <SearchResults query={query} message={message} sections={sections} idPrefix="search" />
     </div>

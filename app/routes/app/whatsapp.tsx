@@ -27,6 +27,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decisions 066, 067): Embedded Signup is the page's own script
 // (app/assets/embedded-signup.js); a disconnect asks its question on the page the server draws.
@@ -38,7 +39,7 @@ export const handle: PermissionHandle & PageHandle = {
 
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "WhatsApp Business Setup | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.whatsapp_setup_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "whatsapp:view");
@@ -70,13 +71,13 @@ export async function action(args: Route.ActionArgs) {
   const { intent, accountId, redirectTo: back, confirm } = postedTexts(form, ["intent", "accountId", "redirectTo", "confirm"]);
   const to = isLocalPath(back) ? back : "/whatsapp";
   const meta = requestMeta(request, context);
-  if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", "Unknown action.");
+  if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", m.whatsapp_unknown_action());
   if (intent === "disconnect" && confirm !== "yes") {
     // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
     if (!(await disconnectQuestion(current.organization.id, accountId))) {
       const [known] = (await listConnections(current.organization.id)).filter((c) => c.id === accountId);
       if (!known) throw new Response("Not Found", { status: 404 });
-      return redirectWithToast(to, "success", "WhatsApp account disconnected.");
+      return redirectWithToast(to, "success", m.whatsapp_disconnected_toast());
     }
     const ask = new URLSearchParams({ confirm: "disconnect", account: accountId });
     if (to !== "/whatsapp") ask.set("redirectTo", to);
@@ -86,24 +87,21 @@ export async function action(args: Route.ActionArgs) {
     const done =
       intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
     if (!done) throw new Response("Not Found", { status: 404 });
-    return redirectWithToast(to, "success", intent === "disconnect" ? "WhatsApp account disconnected." : "WhatsApp account reconnected.");
+    return redirectWithToast(to, "success", intent === "disconnect" ? m.whatsapp_disconnected_toast() : m.whatsapp_reconnected_toast());
   } catch (error) {
     if (error instanceof ConnectionError) return redirectWithToast(to, "error", error.message);
     throw error;
   }
 }
 
-const TIPS = [
-  "Have your Meta Business Manager account ready, with its business details complete.",
-  "Use a business phone number that can receive an SMS or a call and is not on the WhatsApp app.",
-  "You need admin access to your business's Facebook page and Business Manager.",
-];
+const tips = () => [m.whatsapp_tip_business_manager(), m.whatsapp_tip_phone_number(), m.whatsapp_tip_admin_access()];
 
-const STEP_TEXT: Record<string, string> = {
-  "embedded-signup": "Sign in with Facebook and choose or create your WhatsApp Business Account.",
-  "verify-number": "Confirm the business phone number that will send and receive messages.",
-  "complete-setup": "Jumbe registers the number and subscribes to its messages.",
-};
+/** What each setup step asks, by its id (signupStatus names the steps). */
+function stepText(id: string) {
+  if (id === "embedded-signup") return m.whatsapp_step_signup_text();
+  if (id === "verify-number") return m.whatsapp_step_verify_text();
+  return id === "complete-setup" ? m.whatsapp_step_complete_text() : undefined;
+}
 
 export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
   const { signup, status, connections, loadFailed, confirmDisconnect } = loaderData;
@@ -111,8 +109,8 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
-        <PageTitle>WhatsApp Business Setup</PageTitle>
-        <p className="text-slate-600">Connect your WhatsApp Business Account through Meta&apos;s Embedded Signup.</p>
+        <PageTitle>{m.whatsapp_setup_title()}</PageTitle>
+        <p className="text-slate-600">{m.whatsapp_setup_intro()}</p>
       </div>
 
       <p
@@ -123,17 +121,17 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
         {loadFailed ? (
           <>
             <XCircle className="size-5" aria-hidden />
-            {"✗ Failed to load status. Try again later."}
+            {m.whatsapp_status_failed()}
           </>
         ) : status?.completed ? (
           <>
             <CheckCircle2 className="size-5" aria-hidden />
-            Connected
+            {m.whatsapp_connected()}
           </>
         ) : (
           <>
             <AlertCircle className="size-5" aria-hidden />
-            Signup not complete. Please follow the steps below.
+            {m.whatsapp_status_incomplete()}
           </>
         )}
       </p>
@@ -142,17 +140,20 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
         .filter((c) => c.reconnectRequested)
         .map((c) => (
           <div key={c.id} data-testid="reconnect-requested">
-            <Notice tone="warning" title="Jumbe asks you to connect this account again">
+            <Notice tone="warning" title={m.whatsapp_reconnect_requested_title()}>
               <p>
-                {c.name ?? `WhatsApp Business Account ${c.wabaId}`}, asked on {formatWhen(c.reconnectRequested!.since)}. Reason:{" "}
-                {c.reconnectRequested!.reason}
+                {m.whatsapp_reconnect_requested_detail({
+                  name: c.name ?? m.whatsapp_account_fallback({ waba: c.wabaId }),
+                  when: formatWhen(c.reconnectRequested!.since),
+                  reason: c.reconnectRequested!.reason,
+                })}
               </p>
-              <p className="mt-1">Connect it again with Embedded Signup below; this notice goes away once it is connected.</p>
+              <p className="mt-1">{m.whatsapp_reconnect_requested_help()}</p>
             </Notice>
           </div>
         ))}
 
-      <ol className="grid gap-4 sm:grid-cols-3" aria-label="Setup steps">
+      <ol className="grid gap-4 sm:grid-cols-3" aria-label={m.whatsapp_steps_label()}>
         {(status?.steps ?? []).map((step, index) => (
           <li
             key={step.id}
@@ -166,9 +167,13 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
                 {index + 1}. {step.title}
               </span>
             </div>
-            <p className="mt-2 text-sm text-slate-600">{STEP_TEXT[step.id]}</p>
+            <p className="mt-2 text-sm text-slate-600">{stepText(step.id)}</p>
             <p className="mt-2 text-xs font-medium uppercase tracking-wide text-slate-500">
-              {step.status === "error" ? "Error" : step.status === "completed" ? "Completed" : "Pending"}
+              {step.status === "error"
+                ? m.whatsapp_step_error()
+                : step.status === "completed"
+                  ? m.whatsapp_step_completed()
+                  : m.whatsapp_step_pending()}
             </p>
           </li>
         ))}
@@ -177,25 +182,24 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
       {canManage ? (
         <Card padding="lg" aria-labelledby="connect-heading">
           <h2 id="connect-heading" className="text-lg font-semibold">
-            {connections.length ? "Connect another WhatsApp number" : "Connect your WhatsApp Business Account"}
+            {connections.length ? m.whatsapp_connect_another_heading() : m.whatsapp_connect_heading()}
           </h2>
           <p className="mt-1 mb-4 text-sm text-slate-600">
-            A window from Meta opens. Sign in, pick or create your business, WhatsApp Business Account and phone number, and Jumbe finishes
-            the setup.
-            {signup.mode === "sandbox" ? " This server runs in sandbox mode: the window is Jumbe's local stand-in for Meta." : ""}
+            {m.whatsapp_connect_explained()}
+            {signup.mode === "sandbox" ? ` ${m.whatsapp_connect_sandbox()}` : ""}
           </p>
-          <ConnectButton config={signup} label={connections.length ? "Connect another number" : "Connect WhatsApp Business"} />
+          <ConnectButton config={signup} label={connections.length ? m.whatsapp_connect_another_button() : m.whatsapp_connect_button()} />
         </Card>
       ) : (
         <p className="text-sm text-slate-600" data-testid="connect-not-allowed">
-          Your organisation&apos;s owner or an admin connects and disconnects WhatsApp accounts.
+          {m.whatsapp_connect_not_allowed()}
         </p>
       )}
 
       {connections.length ? (
         <section aria-labelledby="accounts-heading" className="space-y-3">
           <h2 id="accounts-heading" className="text-lg font-semibold">
-            Connected accounts
+            {m.whatsapp_connected_accounts()}
           </h2>
           <ConnectionList connections={connections} busy={false} redirectTo="/whatsapp" confirming={confirmDisconnect} />
         </section>
@@ -203,10 +207,10 @@ export default function WhatsappSetup({ loaderData }: Route.ComponentProps) {
 
       <section className="rounded-xl border border-amber-200 bg-amber-50 p-5" aria-labelledby="tips-heading">
         <h2 id="tips-heading" className="flex items-center gap-2 font-semibold text-amber-900">
-          <Lightbulb className="size-5" aria-hidden /> Before you start
+          <Lightbulb className="size-5" aria-hidden /> {m.whatsapp_tips_heading()}
         </h2>
         <ul className="mt-3 space-y-2 text-sm text-amber-900">
-          {TIPS.map((tip) => (
+          {tips().map((tip) => (
             <li key={tip} className="flex gap-2">
               <Phone className="mt-0.5 size-4 shrink-0" aria-hidden />
               {tip}

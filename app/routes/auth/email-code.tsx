@@ -27,6 +27,7 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyOtpSchema = lazySchema(() => import("~/lib/schemas/auth"), "OtpSchema");
@@ -35,7 +36,7 @@ const lazyOtpSchema = lazySchema(() => import("~/lib/schemas/auth"), "OtpSchema"
 export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Check your e-mail | Jumbe" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: m.auth_email_code_meta_title() }, { name: "robots", content: "noindex" }];
 
 async function loginAgain(from: string, message: string) {
   const to = from ? `${href("/login")}?from=${encodeURIComponent(from)}` : href("/login");
@@ -98,10 +99,11 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
   const otpError = fields.otp.errors?.[0];
   return (
     <AuthShell
-      title="Check your e-mail"
+      title={m.auth_email_code_title()}
       subtitle={
         <>
-          We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>.
+          {m.auth_code_sent_to()} <strong className="text-slate-900">{loaderData.email}</strong>
+          {m.auth_email_code_sent_after()}
         </>
       }
     >
@@ -114,20 +116,20 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
           {otpError ?? ""}
         </p>
-        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text="Checking...">
-          Verify and sign in
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text={m.auth_checking()}>
+          {m.auth_verify_and_sign_in()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        No e-mail?{" "}
+        {m.auth_email_code_no_email()}{" "}
         <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend">
-          Send a new code
+          {m.auth_send_new_code()}
         </Button>
       </p>
       <p className="mt-2 text-center text-sm text-slate-600">
-        Not you?{" "}
+        {m.auth_email_code_not_you()}{" "}
         <TextLink to={href("/login")} weight="semibold" underline="hover">
-          Back to sign in
+          {m.auth_back_to_sign_in()}
         </TextLink>
       </p>
     </AuthShell>

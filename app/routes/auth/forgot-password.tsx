@@ -18,6 +18,7 @@ import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyEmailOnlySchema = lazySchema(() => import("~/lib/schemas/auth"), "EmailOnlySchema");
@@ -27,8 +28,8 @@ export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
-  { title: "Forgot password | Jumbe" },
-  { name: "description", content: "Reset the password of your Jumbe account with a code sent to your email." },
+  { title: m.auth_forgot_meta_title() },
+  { name: "description", content: m.auth_forgot_meta_description() },
 ];
 
 export async function loader() {
@@ -38,7 +39,7 @@ export async function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: EmailOnlySchema });
-  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: ["Something went wrong. Please try again."] }));
+  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [m.auth_forgot_spam()] }));
   if (submission.status !== "success") return formFailure(submission.reply());
   const outcome = await requestPasswordReset(submission.value.email, requestMeta(request, context));
   if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message] }), outcome.status, outcome.message);
@@ -51,26 +52,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useSchemaForm(lazyEmailOnlySchema, actionData?.result);
   return (
-    <AuthShell title="Forgot password?" subtitle="Enter your account's email and we will send you a 6-digit code to reset your password.">
+    <AuthShell title={m.auth_forgot_password()} subtitle={m.auth_forgot_subtitle()}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         <HoneypotInputs honeypot={loaderData.honeypot} />
         <Field
-          label="Email"
+          label={m.auth_email_label()}
           markRequired
           autoComplete="email"
           errors={fields.email.errors}
           {...getInputProps(fields.email, { type: "email" })}
           key={fields.email.key}
         />
-        <Button type="submit" className="mt-2 w-full" data-pending-text="Sending...">
-          Send Reset Code
+        <Button type="submit" className="mt-2 w-full" data-pending-text={m.auth_forgot_pending()}>
+          {m.auth_forgot_submit()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
         <TextLink to={href("/login")} weight="semibold" underline="hover">
-          Back to sign in
+          {m.auth_back_to_sign_in()}
         </TextLink>
       </p>
     </AuthShell>

@@ -19,6 +19,7 @@ import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyAcceptInvitationSchema = lazySchema(() => import("~/lib/schemas/team"), "AcceptInvitationSchema");
@@ -27,28 +28,25 @@ const lazyAcceptInvitationSchema = lazySchema(() => import("~/lib/schemas/team")
 export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Join your team | Jumbe" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: m.auth_invitation_meta_title() }, { name: "robots", content: "noindex" }];
 
-const CLOSED: Record<Exclude<InvitationState, "open">, { title: string; text: string; status: number }> = {
-  expired: {
-    title: "This invitation has expired",
-    text: "Invitations work for 7 days. Ask whoever invited you to send it again.",
-    status: 410,
-  },
-  accepted: { title: "This invitation has been used", text: "Each invitation works once. If it was you, sign in.", status: 410 },
-  revoked: { title: "This invitation was withdrawn", text: "Ask whoever invited you for a new one.", status: 410 },
-};
+/** Why a link cannot be used, in the request's language. */
+const closedWords = (): Record<Exclude<InvitationState, "open">, { title: string; text: string; status: number }> => ({
+  expired: { title: m.auth_invitation_expired_title(), text: m.auth_invitation_expired_text(), status: 410 },
+  accepted: { title: m.auth_invitation_used_title(), text: m.auth_invitation_used_text(), status: 410 },
+  revoked: { title: m.auth_invitation_revoked_title(), text: m.auth_invitation_revoked_text(), status: 410 },
+});
 
 /** What the link opens: the form to join, or why it cannot be used (answered with 404 or 410). */
 export async function loader({ params }: Route.LoaderArgs) {
   const invitation = await invitationByToken(params.token);
   if (!invitation)
     return data(
-      { closed: { title: "No such invitation", text: "Check that the link is complete, or ask for a new one." }, invitation: null },
+      { closed: { title: m.auth_invitation_missing_title(), text: m.auth_invitation_missing_text() }, invitation: null },
       { status: 404 },
     );
   if (invitation.state !== "open") {
-    const closed = CLOSED[invitation.state];
+    const closed = closedWords()[invitation.state];
     return data({ closed: { title: closed.title, text: closed.text }, invitation: null }, { status: closed.status });
   }
   return {
@@ -78,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const session = await createSession(joined.userId, false, meta);
   const headers = new Headers();
   headers.append("Set-Cookie", session.setCookie);
-  headers.append("Set-Cookie", await toastCookie("success", "Welcome to the team! You are signed in."));
+  headers.append("Set-Cookie", await toastCookie("success", m.auth_invitation_welcome()));
   throw redirect(href("/dashboard"), { headers });
 }
 
@@ -89,7 +87,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
       <AuthShell title={loaderData.closed.title} subtitle={loaderData.closed.text}>
         <p className="text-center text-sm">
           <TextLink to={href("/login")} weight="semibold" underline="hover">
-            Sign in
+            {m.auth_sign_in_link()}
           </TextLink>
         </p>
       </AuthShell>
@@ -98,20 +96,25 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const { invitation } = loaderData;
   return (
     <AuthShell
-      title={`Join ${invitation.organization}`}
+      title={m.auth_invitation_title({ organization: invitation.organization })}
       subtitle={
         <>
-          You were invited as <strong className="text-slate-900">{invitation.role}</strong>. Choose your name and password for{" "}
-          <strong className="text-slate-900">{invitation.email}</strong>.
+          {m.auth_invitation_invited_as()} <strong className="text-slate-900">{invitation.role}</strong>
+          {m.auth_invitation_choose_for()} <strong className="text-slate-900">{invitation.email}</strong>
+          {m.auth_invitation_choose_after()}
         </>
       }
     >
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
-        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm password" />
-        <Button type="submit" className="mt-2 w-full" data-pending-text="Joining...">
-          Join the team
+        <NewPasswordFields
+          newPassword={fields.newPassword}
+          confirmPassword={fields.confirmPassword}
+          confirmLabel={m.auth_confirm_password_label()}
+        />
+        <Button type="submit" className="mt-2 w-full" data-pending-text={m.auth_invitation_pending()}>
+          {m.auth_invitation_submit()}
         </Button>
       </Form>
     </AuthShell>

@@ -21,6 +21,7 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazySigninSchema = lazySchema(() => import("~/lib/schemas/auth"), "SigninSchema");
@@ -30,11 +31,8 @@ export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
-  { title: "Sign in | Jumbe" },
-  {
-    name: "description",
-    content: "Sign in to Jumbe to run WhatsApp Business campaigns, broadcasts and customer chat for your organisation.",
-  },
+  { title: m.auth_login_meta_title() },
+  { name: "description", content: m.auth_login_meta_description() },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -93,14 +91,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useSchemaForm(lazySigninSchema, actionData?.result);
   return (
-    <AuthShell title="Welcome back" subtitle="Sign in to your Jumbe account" aside={<ChatPreview />}>
+    <AuthShell title={m.auth_login_title()} subtitle={m.auth_login_subtitle()} aside={<ChatPreview />}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)} className="space-y-1">
         <FormError id={form.errorId} errors={form.errors} />
         <HoneypotInputs honeypot={loaderData.honeypot} />
         <input type="hidden" name="from" value={loaderData.from} />
         <Field
-          label="Email"
+          label={m.auth_email_label()}
           markRequired
           autoComplete="email"
           inputMode="email"
@@ -109,7 +107,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           key={fields.email.key}
         />
         <PasswordField
-          label="Password"
+          label={m.auth_password_label()}
           markRequired
           autoComplete="current-password"
           errors={fields.password.errors}
@@ -119,32 +117,32 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <div className="flex items-center justify-between pb-4 text-sm">
           <label className="flex items-center gap-2 text-slate-700">
             <input type="checkbox" name="remember" value="on" className="size-4 rounded border-slate-300 accent-brand-600" />
-            Remember me
+            {m.auth_login_remember()}
           </label>
           <TextLink to={href("/forgot-password")} weight="medium" underline="hover">
-            Forgot password?
+            {m.auth_forgot_password()}
           </TextLink>
         </div>
-        <Button type="submit" className="w-full" data-pending-text="Signing in...">
-          Sign In
+        <Button type="submit" className="w-full" data-pending-text={m.auth_login_pending()}>
+          {m.auth_login_submit()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Don&apos;t have an account?{" "}
+        {m.auth_login_no_account()}{" "}
         <TextLink to={href("/signup")} weight="semibold" underline="hover">
-          Sign up
+          {m.auth_login_sign_up_link()}
         </TextLink>
       </p>
       <p className="mt-4 text-center text-xs text-slate-500">
-        By signing in you agree to our{" "}
+        {m.auth_login_terms_before()}{" "}
         <Link to={href("/terms")} className="underline">
-          Terms of Service
+          {m.auth_terms_of_service()}
         </Link>{" "}
-        and{" "}
+        {m.auth_login_terms_and()}{" "}
         <Link to={href("/privacy")} className="underline">
-          Privacy Policy
+          {m.auth_privacy_policy()}
         </Link>
-        .
+        {m.auth_login_terms_after()}
       </p>
     </AuthShell>
   );

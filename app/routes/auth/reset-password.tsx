@@ -19,6 +19,7 @@ import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyResetPasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "ResetPasswordSchema");
@@ -27,7 +28,7 @@ const lazyResetPasswordSchema = lazySchema(() => import("~/lib/schemas/auth"), "
 export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Reset password | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.auth_reset_meta_title() }];
 
 async function resetEmail(request: Request) {
   return ((await signedCookies().resetEmail.parse(request.headers.get("cookie"))) as string | null) ?? null;
@@ -58,29 +59,33 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const [form, fields] = useSchemaForm(lazyResetPasswordSchema, actionData?.result, { prepare: joinOtpBoxes });
   return (
     <AuthShell
-      title="Reset your password"
+      title={m.auth_reset_title()}
       subtitle={
         <>
-          Enter the code we sent to <strong className="text-slate-900">{loaderData.email}</strong> and choose a new password.
+          {m.auth_reset_subtitle_before()} <strong className="text-slate-900">{loaderData.email}</strong> {m.auth_reset_subtitle_after()}
         </>
       }
     >
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        <p className="mb-2 text-sm font-medium text-slate-700">Reset code</p>
+        <p className="mb-2 text-sm font-medium text-slate-700">{m.auth_reset_code_label()}</p>
         <OtpInput describedBy={fields.otp.errorId} invalid={!!fields.otp.errors} />
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
           {fields.otp.errors?.[0] ?? ""}
         </p>
-        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} confirmLabel="Confirm new password" />
-        <Button type="submit" className="mt-2 w-full" data-pending-text="Resetting...">
-          Reset Password
+        <NewPasswordFields
+          newPassword={fields.newPassword}
+          confirmPassword={fields.confirmPassword}
+          confirmLabel={m.auth_reset_confirm_label()}
+        />
+        <Button type="submit" className="mt-2 w-full" data-pending-text={m.auth_reset_pending()}>
+          {m.auth_reset_submit()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
         <TextLink to={href("/forgot-password")} weight="semibold" underline="hover">
-          Send a new code
+          {m.auth_send_new_code()}
         </TextLink>
       </p>
     </AuthShell>

@@ -11,7 +11,7 @@ import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
-import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
+import { createSignup, signupSuccess } from "~/.server/domains/auth/signup";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -19,11 +19,12 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { PASSWORD_MIN } from "~/lib/schemas/auth-rules";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazySignupSchema = lazySchema(() => import("~/lib/schemas/auth"), "SignupSchema");
 
-export const SIGNUP_FAILED = "Registration failed. Please try again.";
 // Spec section 9: the success message shows for 1.8 s before the verify page.
 const REDIRECT_DELAY_MS = 1800;
 
@@ -32,11 +33,8 @@ export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
-  { title: "Create your account | Jumbe" },
-  {
-    name: "description",
-    content: "Create a Jumbe account and start messaging your customers on the WhatsApp Business API, in Swahili, French and English.",
-  },
+  { title: m.auth_signup_meta_title() },
+  { name: "description", content: m.auth_signup_meta_description() },
 ];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -49,7 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SignupSchema });
   const hide = ["password", "confirmPassword"];
-  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [SIGNUP_FAILED], hideFields: hide }), 400, SIGNUP_FAILED);
+  if (await isSpam(formData)) {
+    const failed = m.auth_signup_failed();
+    return formFailure(submission.reply({ formErrors: [failed], hideFields: hide }), 400, failed);
+  }
   if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }), 400, submission.reply().error?.[""]?.[0]);
 
   const v = submission.value;
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(reply, outcome.status, outcome.message);
   }
   return data(
-    { result: submission.reply({ resetForm: true }), toast: null, success: SIGNUP_SUCCESS },
+    { result: submission.reply({ resetForm: true }), toast: null, success: signupSuccess() },
     { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
   );
 }
@@ -81,7 +82,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   const [form, fields] = useSchemaForm(lazySignupSchema, actionData?.result);
 
   return (
-    <AuthShell title="Create your account" subtitle="Start messaging your customers on WhatsApp" aside={<MarketingPanel />}>
+    <AuthShell title={m.auth_signup_title()} subtitle={m.auth_signup_subtitle()} aside={<MarketingPanel />}>
       {success ? (
         <>
           {/* The browser follows this after the pause, with or without scripts. */}
@@ -89,9 +90,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Toast toast={{ type: "success", message: success }} />
           <FormSuccess message={success} />
           <p className="text-sm text-slate-600">
-            Taking you to{" "}
+            {m.auth_signup_taking_you_to()}{" "}
             <TextLink to={href("/verify-otp")} weight="semibold">
-              Verify Email
+              {m.auth_verify_title()}
             </TextLink>
             …
           </p>
@@ -104,14 +105,14 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <HoneypotInputs honeypot={loaderData.honeypot} />
             <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
             <Field
-              label="Business/Organization name (optional)"
+              label={m.auth_signup_business_name()}
               autoComplete="organization"
               errors={fields.businessName.errors}
               {...getInputProps(fields.businessName, { type: "text" })}
               key={fields.businessName.key}
             />
             <Field
-              label="Email"
+              label={m.auth_email_label()}
               markRequired
               autoComplete="email"
               errors={fields.email.errors}
@@ -119,7 +120,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
               key={fields.email.key}
             />
             <Field
-              label="Phone (optional)"
+              label={m.auth_signup_phone()}
               autoComplete="tel"
               placeholder="0712 345 678"
               errors={fields.phoneNumber.errors}
@@ -127,16 +128,16 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
               key={fields.phoneNumber.key}
             />
             <PasswordField
-              label="Password"
+              label={m.auth_password_label()}
               markRequired
               autoComplete="new-password"
-              hint="At least 8 characters"
+              hint={m.auth_signup_password_hint({ min: PASSWORD_MIN })}
               errors={fields.password.errors}
               {...getInputProps(fields.password, { type: "password" })}
               key={fields.password.key}
             />
             <PasswordField
-              label="Confirm password"
+              label={m.auth_confirm_password_label()}
               markRequired
               autoComplete="new-password"
               errors={fields.confirmPassword.errors}
@@ -152,27 +153,27 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
                 className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600"
               />
               <span>
-                I agree to the{" "}
+                {m.auth_signup_agree_before()}{" "}
                 <TextLink to={href("/terms")} weight="medium">
-                  Terms of Service
+                  {m.auth_terms_of_service()}
                 </TextLink>{" "}
-                and{" "}
+                {m.auth_signup_agree_and()}{" "}
                 <TextLink to={href("/privacy")} weight="medium">
-                  Privacy Policy
+                  {m.auth_privacy_policy()}
                 </TextLink>
               </span>
             </label>
             <p id={fields.agreedToTerms.errorId} className="min-h-5 pt-0.5 text-sm text-red-600">
               {fields.agreedToTerms.errors?.[0] ?? ""}
             </p>
-            <Button type="submit" className="mt-2 w-full" data-pending-text="Creating Account...">
-              Create Account
+            <Button type="submit" className="mt-2 w-full" data-pending-text={m.auth_signup_pending()}>
+              {m.auth_signup_submit()}
             </Button>
           </Form>
           <p className="mt-6 text-center text-sm text-slate-600">
-            Already have an account?{" "}
+            {m.auth_signup_have_account()}{" "}
             <TextLink to={href("/login")} weight="semibold" underline="hover">
-              Sign in
+              {m.auth_sign_in_link()}
             </TextLink>
           </p>
         </>

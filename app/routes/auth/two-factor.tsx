@@ -21,6 +21,7 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyTwoFactorCodeSchema = lazySchema(() => import("~/lib/schemas/two-factor"), "TwoFactorCodeSchema");
@@ -29,7 +30,7 @@ const lazyTwoFactorCodeSchema = lazySchema(() => import("~/lib/schemas/two-facto
 export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Two-factor sign-in | Jumbe" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: m.auth_two_factor_meta_title() }, { name: "robots", content: "noindex" }];
 
 function loginAgain(from: string, message: string) {
   const to = from ? `${href("/login")}?from=${encodeURIComponent(from)}` : href("/login");
@@ -72,33 +73,33 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useSchemaForm(lazyTwoFactorCodeSchema, actionData?.result);
   return (
-    <AuthShell title="Two-factor sign-in" subtitle="One more step: prove it is you.">
+    <AuthShell title={m.auth_two_factor_title()} subtitle={m.auth_two_factor_subtitle()}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <Form method="post" {...getFormProps(form)} className="space-y-1">
         <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="from" value={loaderData.from} />
         <p className="pb-3 text-sm text-slate-600">{TWO_FACTOR_MESSAGES.askCode}</p>
         <Field
-          label="Authentication code"
+          label={m.auth_two_factor_code_label()}
           markRequired
           autoComplete="one-time-code"
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
           maxLength={20}
-          hint="The code changes every 30 seconds. Lost your phone? Enter one of your recovery codes instead."
+          hint={m.auth_two_factor_code_hint()}
           errors={fields.code.errors}
           {...getInputProps(fields.code, { type: "text" })}
           key={fields.code.key}
         />
-        <Button type="submit" className="w-full" data-pending-text="Checking...">
-          Verify and sign in
+        <Button type="submit" className="w-full" data-pending-text={m.auth_checking()}>
+          {m.auth_verify_and_sign_in()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Not you, or no code?{" "}
+        {m.auth_two_factor_no_code()}{" "}
         <TextLink to={href("/login")} weight="semibold" underline="hover">
-          Back to sign in
+          {m.auth_back_to_sign_in()}
         </TextLink>
       </p>
     </AuthShell>

@@ -18,21 +18,21 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { joinOtpBoxes } from "~/lib/otp";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyOtpSchema = lazySchema(() => import("~/lib/schemas/auth"), "OtpSchema");
 
 // Spec section 9: 1.5 s on the success message, then the sign-in page.
 const REDIRECT_DELAY_MS = 1500;
-const VERIFY_FAILED = "Verification failed. Please try again.";
 
 // Plain HTML in the browser, no React (decision 060).
 export const handle = documentPage;
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [
-  { title: "Verify your email | Jumbe" },
-  { name: "description", content: "Enter the 6-digit code we emailed you to verify your Jumbe account." },
+  { title: m.auth_verify_meta_title() },
+  { name: "description", content: m.auth_verify_meta_description() },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -47,7 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const meta = requestMeta(request, context);
 
   if (formData.get("intent") === "resend") {
-    if (!email) return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, "Failed to resend OTP");
+    if (!email)
+      return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, m.auth_verify_resend_failed());
     const outcome = await resendSignupCode(email, meta);
     return data(
       {
@@ -65,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await verifySignupCode(email, submission.value.otp, meta);
   if (!outcome.ok)
     return formFailure(
-      submission.reply({ formErrors: [outcome.message || VERIFY_FAILED], hideFields: ["otp"] }),
+      submission.reply({ formErrors: [outcome.message || m.auth_verify_failed()], hideFields: ["otp"] }),
       outcome.status,
       outcome.message,
     );
@@ -86,13 +87,13 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
 
   if (success) {
     return (
-      <AuthShell title="Verify Email">
+      <AuthShell title={m.auth_verify_title()}>
         {/* The browser follows this after the pause, with or without scripts. */}
         <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/login`} />
         <Toast toast={{ type: "success", message: success }} />
         <FormSuccess message={success} />
         <Link to={href("/login")} className="text-sm font-semibold text-brand-700 underline">
-          Continue to sign in
+          {m.auth_verify_continue()}
         </Link>
       </AuthShell>
     );
@@ -101,14 +102,15 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   const otpError = fields.otp.errors?.[0];
   return (
     <AuthShell
-      title="Verify Email"
+      title={m.auth_verify_title()}
       subtitle={
         loaderData.email ? (
           <>
-            We sent a 6-digit code to <strong className="text-slate-900">{loaderData.email}</strong>. Enter it below.
+            {m.auth_code_sent_to()} <strong className="text-slate-900">{loaderData.email}</strong>
+            {m.auth_verify_enter_below()}
           </>
         ) : (
-          "Enter the 6-digit code we e-mailed you."
+          m.auth_verify_subtitle_no_email()
         )
       }
     >
@@ -116,22 +118,31 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         {loaderData.email ? null : (
-          <Field label="Email" name="email" type="email" autoComplete="email" markRequired errors={fields.email.errors} />
+          <Field label={m.auth_email_label()} name="email" type="email" autoComplete="email" markRequired errors={fields.email.errors} />
         )}
         <OtpInput describedBy={fields.otp.errorId} invalid={!!otpError} />
         <p id={fields.otp.errorId} className="min-h-5 pt-1 text-sm text-red-600">
           {otpError ?? ""}
         </p>
-        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text="Verifying...">
-          Verify Account
+        <Button type="submit" name="intent" value="verify" className="mt-4 w-full" data-pending-text={m.auth_verify_pending()}>
+          {m.auth_verify_submit()}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Didn&apos;t receive the code?{" "}
+        {m.auth_verify_no_code()}{" "}
         {/* Usable at once as the server renders it (the server keeps the 30 s window and says so); the
             page's script disables it and counts down from the server's figure. */}
-        <Button type="submit" variant="link" form={form.id} formNoValidate name="intent" value="resend" data-countdown={resendIn}>
-          Resend OTP
+        <Button
+          type="submit"
+          variant="link"
+          form={form.id}
+          formNoValidate
+          name="intent"
+          value="resend"
+          data-countdown={resendIn}
+          data-countdown-text={m.auth_forms_countdown({ label: m.auth_verify_resend(), seconds: "{seconds}" })}
+        >
+          {m.auth_verify_resend()}
         </Button>
       </p>
     </AuthShell>

@@ -1,3 +1,4 @@
+import { languageLinks } from "~/lib/alternates";
 import type { Route } from "./+types/home";
 import landingScript from "~/assets/landing.js?url";
 import type { PageHandle } from "~/root";
@@ -6,40 +7,42 @@ import { FloatingActions, Footer, Navbar } from "~/components/marketing/chrome";
 import { SentBubbleTemplate } from "~/components/marketing/demo-chat";
 import { JsonLd } from "~/components/marketing/json-ld";
 import { About, CaseStudies, ClientCarousel, ClosingCta, Faq, Features, Hero, Pricing, Solutions } from "~/components/marketing/sections";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 // Server-rendered HTML only: no React runtime in the browser, just the small landing script (docs/decisions/007).
 export const handle: PageHandle = { hydrate: false, scripts: [landingScript] };
-
-const TITLE = "Jumbe | WhatsApp Business messaging for Africa";
-const DESCRIPTION =
-  "WhatsApp Business API messaging, AI bots and CRM integrations for government agencies, banks and enterprises in Kenya and across Africa. 99.9% uptime, Swahili, French and English.";
 
 export function loader() {
   return siteConfig();
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [{ title: TITLE }, { name: "description", content: DESCRIPTION }];
+  // In the request's language (app/messages/public), read when the page is drawn.
+  const title = m.public_home_meta_title();
+  const description = m.public_home_meta_description();
+  if (!loaderData) return [{ title }, { name: "description", content: description }];
   const { siteUrl } = loaderData;
   const url = `${siteUrl}/`;
   const image = `${siteUrl}/og-image.jpg`;
   return [
-    { title: TITLE },
-    { name: "description", content: DESCRIPTION },
-    { tagName: "link", rel: "canonical", href: url },
+    { title },
+    { name: "description", content: description },
+    // The page in each language for search engines (issue 43), this one's as canonical.
+    ...languageLinks(url),
     { property: "og:type", content: "website" },
     { property: "og:site_name", content: "Jumbe" },
-    { property: "og:title", content: TITLE },
-    { property: "og:description", content: DESCRIPTION },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
     { property: "og:url", content: url },
     { property: "og:image", content: image },
     { property: "og:image:width", content: "1200" },
     { property: "og:image:height", content: "630" },
-    { property: "og:image:alt", content: "Jumbe: WhatsApp Business messaging for Africa" },
-    { property: "og:locale", content: "en_KE" },
+    { property: "og:image:alt", content: m.public_home_og_image_alt() },
+    { property: "og:locale", content: intlLocale().replace("-", "_") },
     { name: "twitter:card", content: "summary_large_image" },
-    { name: "twitter:title", content: TITLE },
-    { name: "twitter:description", content: DESCRIPTION },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
     { name: "twitter:image", content: image },
   ];
 };
@@ -52,7 +55,7 @@ function organization({ siteUrl, salesEmail, supportEmail, supportPhone }: Route
     name: "Jumbe",
     url: `${siteUrl}/`,
     logo: `${siteUrl}/icon-512.png`,
-    description: DESCRIPTION,
+    description: m.public_home_meta_description(),
     email: salesEmail,
     address: { "@type": "PostalAddress", addressLocality: "Nairobi", addressCountry: "KE" },
     areaServed: "Africa",
@@ -78,7 +81,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         href="#main"
         className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-900 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
       >
-        Skip to content
+        {m.public_skip_to_content()}
       </a>
       <div id="top" />
       <Navbar appUrl={links.appUrl} />

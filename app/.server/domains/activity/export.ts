@@ -3,8 +3,19 @@ import { nairobiDate } from "./filters";
 import { activityChunks, type ActivityRecord, type ActivityScope } from "./log-queries";
 import { csvRow } from "./csv";
 import { log } from "../../infrastructure/log";
+import { m } from "~/paraglide/messages";
 
-const HEADER = ["ID", "Timestamp", "Type", "Status", "Action", "Details", "IP Address", "User Agent"];
+/** The columns' names, in the request's language (the rows' own words stay as they were stored). */
+const header = () => [
+  m.app_activity_csv_id(),
+  m.app_activity_csv_timestamp(),
+  m.app_activity_type(),
+  m.app_activity_status(),
+  m.app_activity_csv_action(),
+  m.app_activity_csv_details(),
+  m.app_activity_csv_ip(),
+  m.app_activity_csv_user_agent(),
+];
 
 /** activity_logs_{date}.csv, with the date of the export in Nairobi. */
 export function exportFileName(now = new Date()) {
@@ -18,6 +29,8 @@ export function exportFileName(now = new Date()) {
  */
 export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilter) {
   const encoder = new TextEncoder();
+  // Read now, in the request: the stream's pulls may run after it.
+  const heading = csvRow(header());
   const chunks = activityChunks(scope, filter);
   // The first chunk is read before answering: a failure there can still become an error page.
   let pending: IteratorResult<ActivityRecord[], void> | null = await chunks.next();
@@ -26,7 +39,7 @@ export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilt
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${csvRow(HEADER)}`));
+        controller.enqueue(encoder.encode(`\uFEFF${heading}`));
         return;
       }
       try {

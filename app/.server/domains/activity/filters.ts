@@ -1,6 +1,7 @@
 /** The Activity page's and API's filters (spec sections 2, 7 and 9), read from a URL's query. */
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE, type DateRange } from "~/lib/activity";
 import { NAIROBI_OFFSET_MS, nairobiDate, nairobiMidnight } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 export { ACTIVITY_STATUSES, ACTIVITY_TYPES, DATE_RANGES, DEFAULT_RANGE, type DateRange };
 
@@ -37,7 +38,6 @@ function parseBound(value: string, edge: "start" | "end"): Date | null {
 const EARLIEST = Date.UTC(2000, 0, 1) - NAIROBI_OFFSET_MS;
 const LATEST = Date.UTC(2101, 0, 1) - NAIROBI_OFFSET_MS;
 const inBounds = (at: Date) => at.getTime() >= EARLIEST && at.getTime() <= LATEST;
-const OUT_OF_BOUNDS = "must be between 2000-01-01 and 2100-12-31.";
 
 export type FilterResult = { ok: true; filter: ActivityFilter } | { ok: false; message: string };
 
@@ -50,9 +50,9 @@ export function parseActivityFilter(query: URLSearchParams, now = new Date()): F
   const type = query.get("type") || "all";
   const status = query.get("status") || "all";
   if (type !== "all" && !(ACTIVITY_TYPES as readonly string[]).includes(type))
-    return { ok: false, message: `Unknown activity type "${type.slice(0, 40)}".` };
+    return { ok: false, message: m.app_activity_error_type({ type: type.slice(0, 40) }) };
   if (status !== "all" && !(ACTIVITY_STATUSES as readonly string[]).includes(status))
-    return { ok: false, message: `Unknown status "${status.slice(0, 40)}".` };
+    return { ok: false, message: m.app_activity_error_status({ status: status.slice(0, 40) }) };
   const base = {
     type: type === "all" ? undefined : (type as ActivityFilter["type"]),
     status: status === "all" ? undefined : (status as ActivityFilter["status"]),
@@ -63,17 +63,18 @@ export function parseActivityFilter(query: URLSearchParams, now = new Date()): F
   if (startDate || endDate) {
     const start = startDate ? parseBound(startDate, "start") : new Date(0);
     const end = endDate ? parseBound(endDate, "end") : now;
-    if (!start) return { ok: false, message: "startDate must be an ISO date (2026-11-22) or timestamp with an offset." };
-    if (!end) return { ok: false, message: "endDate must be an ISO date (2026-11-22) or timestamp with an offset." };
-    if (startDate && !inBounds(start)) return { ok: false, message: `startDate ${OUT_OF_BOUNDS}` };
-    if (endDate && !inBounds(end)) return { ok: false, message: `endDate ${OUT_OF_BOUNDS}` };
-    if (start.getTime() >= end.getTime()) return { ok: false, message: "startDate must be before endDate." };
+    // The parameters keep their names (startDate, endDate) in every language: they are the API's.
+    if (!start) return { ok: false, message: m.app_activity_error_bound({ field: "startDate" }) };
+    if (!end) return { ok: false, message: m.app_activity_error_bound({ field: "endDate" }) };
+    if (startDate && !inBounds(start)) return { ok: false, message: m.app_activity_error_out_of_bounds({ field: "startDate" }) };
+    if (endDate && !inBounds(end)) return { ok: false, message: m.app_activity_error_out_of_bounds({ field: "endDate" }) };
+    if (start.getTime() >= end.getTime()) return { ok: false, message: m.app_activity_error_order() };
     return { ok: true, filter: { ...base, start, end, range: "custom" } };
   }
 
   const range = query.get("range") || DEFAULT_RANGE;
   // Own keys only: "constructor" or "toString" is `in` every object.
-  if (!Object.hasOwn(DATE_RANGES, range)) return { ok: false, message: `Unknown date range "${range.slice(0, 40)}".` };
+  if (!Object.hasOwn(DATE_RANGES, range)) return { ok: false, message: m.app_activity_error_range({ range: range.slice(0, 40) }) };
   const days = DATE_RANGES[range as DateRange];
   const start =
     range === "24hours" ? new Date(now.getTime() - DAY_MS) : new Date(nairobiMidnight(nairobiDate(now)).getTime() - (days - 1) * DAY_MS);

@@ -4,6 +4,7 @@ import type { CurrentUser } from "../auth/guards";
 import { confirmOwnPassword } from "../auth/own-password";
 import { checkSecondFactor } from "../auth/two-factor/second-factor";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
+import { m } from "~/paraglide/messages";
 
 /**
  * Step-up for destructive admin actions (suspend, adjust a wallet, reconcile, resolve a dispute, disconnect): the
@@ -16,9 +17,14 @@ export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 /** The form field a destructive action's form carries when a step-up is due. */
 export const STEP_UP_FIELD = "confirmation";
 
+/** What a refused step-up says, read in the request's language. */
 export const STEP_UP_MESSAGES = {
-  required: "Confirm it is you: enter your password (or a code from your authenticator app).",
-  wrong: "That password or code is not right.",
+  get required() {
+    return m.admin_step_up_required();
+  },
+  get wrong() {
+    return m.admin_step_up_wrong();
+  },
 } as const;
 
 export function stepUpNeeded(current: Pick<CurrentUser, "session">, now = Date.now()) {

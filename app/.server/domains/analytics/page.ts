@@ -1,8 +1,9 @@
 import { analyticsNumbers, analyticsReport } from "./report";
+import { m } from "~/paraglide/messages";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters, type AnalyticsFilters, type AnalyticsReport, type ParsedFilters } from "~/lib/analytics";
 
 /** The words for a number filter naming a number the tenant has never had (or another tenant's). */
-export const NOT_YOUR_NUMBER = "That business number is not one of yours.";
+export const notYourNumber = () => m.app_analytics_error_number();
 
 /**
  * The filters of an Analytics URL for one tenant: parsed, and the number checked against the
@@ -14,7 +15,7 @@ export async function tenantAnalyticsFilters(organizationId: string, params: URL
   const numbers = await analyticsNumbers(organizationId);
   if (numbers.some((n) => n.id === parsed.filters.number)) return parsed;
   const fallback = parseAnalyticsFilters(new URLSearchParams({ chart: parsed.filters.chart }), now).filters;
-  return { ok: false, filters: fallback, error: NOT_YOUR_NUMBER };
+  return { ok: false, filters: fallback, error: notYourNumber() };
 }
 
 /** What the form shows: what was asked for (so a refused custom range can be corrected), or the filters read. */

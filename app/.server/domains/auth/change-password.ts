@@ -10,15 +10,13 @@ import type { CurrentUser } from "./guards";
 import { knownDeviceCookieHeader } from "./known-device";
 import { hashPassword, verifyPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
+import { m } from "~/paraglide/messages";
 
 /** The stored hash, read only where a password is checked (sessions never load it). */
 async function passwordHashOf(userId: string) {
   const [row] = await db().select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
   return row?.hash ?? "";
 }
-
-export const PASSWORD_CHANGED = "Password changed successfully";
-export const CURRENT_PASSWORD_WRONG = "Current password is incorrect";
 
 /**
  * Changes the password after checking the current one; every other session of the user ends.
@@ -46,7 +44,12 @@ export async function changePassword(
       details: "Wrong current password",
       meta,
     });
-    return { ok: false as const, status: 400 as const, field: "currentPassword" as const, message: CURRENT_PASSWORD_WRONG };
+    return {
+      ok: false as const,
+      status: 400 as const,
+      field: "currentPassword" as const,
+      message: m.validation_auth_current_password_wrong(),
+    };
   }
   await refundRateLimit(RATE_LIMITS.passwordChange, current.user.id, limited);
   const passwordChangedAt = new Date();
@@ -67,7 +70,7 @@ export async function changePassword(
   await sendMail(passwordChangedMail(current.user.email));
   return {
     ok: true as const,
-    message: PASSWORD_CHANGED,
+    message: m.validation_auth_password_changed(),
     deviceCookie: knownDeviceCookieHeader({ id: current.user.id, passwordChangedAt }),
   };
 }

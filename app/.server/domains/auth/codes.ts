@@ -2,6 +2,8 @@ import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { verificationCodes } from "../../infrastructure/db/schema";
 import { constantTimeEqual, keyedHash, randomDigits } from "../../infrastructure/security/crypto";
+import { m } from "~/paraglide/messages";
+import type { Locale } from "~/paraglide/runtime";
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -12,12 +14,29 @@ export type CodePurpose = "signup" | "reset" | "email_change" | "signin";
 
 export type CodeCheck = { ok: true; targetEmail: string } | { ok: false; reason: "invalid" | "expired" | "locked" | "missing" };
 
+/** Why a code was refused, in the request's language (or `locale`'s: the activity log keeps English). */
+export function codeMessage(reason: Extract<CodeCheck, { ok: false }>["reason"], locale?: Locale) {
+  const options = locale ? { locale } : undefined;
+  if (reason === "expired") return m.validation_auth_code_expired({}, options);
+  if (reason === "locked") return m.validation_auth_code_locked({}, options);
+  return m.validation_auth_code_invalid({}, options);
+}
+
+/** The same as getters, each read in the language of the request that says it. */
 export const CODE_MESSAGES = {
-  invalid: "Invalid verification code. Please try again.",
-  expired: "This code has expired. Please request a new one.",
-  locked: "Too many wrong attempts. Please request a new code.",
-  missing: "Invalid verification code. Please try again.",
-} as const;
+  get invalid() {
+    return codeMessage("invalid");
+  },
+  get expired() {
+    return codeMessage("expired");
+  },
+  get locked() {
+    return codeMessage("locked");
+  },
+  get missing() {
+    return codeMessage("missing");
+  },
+};
 
 /** A fresh code for this user and purpose; it replaces any earlier one. Returns the plain code to send. */
 export async function issueCode(userId: string, purpose: CodePurpose, targetEmail: string) {

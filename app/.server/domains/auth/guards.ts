@@ -5,7 +5,7 @@ import { messagesUsedThisMonth } from "../billing/month-usage";
 import { can, roleOf, type Permission, type Role } from "./permissions";
 import { holdsAll, matchedRouteAccess, mayOpen } from "./route-permissions";
 import { jsonError, STATUS_MESSAGES } from "../../infrastructure/http/json";
-import { inDisplayZone } from "../../infrastructure/http/display-zone";
+import { inDisplayZone, inSavedLocale } from "../../infrastructure/http/display-zone";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { requestInfoOf } from "../../infrastructure/http/context";
 
@@ -202,8 +202,8 @@ function declaredAccess(args: GuardArgs & { url: URL; pattern?: string; params?:
  */
 export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
   const current = await requireUserWithPermission(args, declaredAccess(args).permissions);
-  // Dates on the page are in the organisation's time zone (its Organisation settings).
-  return inDisplayZone(current.organization.timeZone, next);
+  // Dates on the page are in the organisation's time zone (its Organisation settings), words in the member's language.
+  return inSavedLocale(current.user.locale, args.url, () => inDisplayZone(current.organization.timeZone, next));
 };
 
 /**
@@ -213,8 +213,9 @@ export const signedInPages: MiddlewareFunction<Response> = async (args, next) =>
  */
 export const signedInResources: MiddlewareFunction<Response> = async (args, next) => {
   const { permissions, signInReturnsTo } = declaredAccess(args);
-  await requireResourcePermission(args, permissions, { from: signInReturnsTo });
-  return next();
+  const current = await requireResourcePermission(args, permissions, { from: signInReturnsTo });
+  // A PDF or an export in the member's language and the organisation's time zone, as its page.
+  return inSavedLocale(current.user.locale, args.url, () => inDisplayZone(current.organization.timeZone, next));
 };
 
 /**
@@ -249,7 +250,7 @@ function consoleJsonNotFound() {
  * that); an administrator's request by any method but GET, HEAD or POST is refused.
  */
 export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
-  await requirePlatformAdmin(args);
+  const current = await requirePlatformAdmin(args);
   if (!["GET", "HEAD", "POST"].includes(args.request.method))
     return new Response("Method not allowed.", {
       status: 405,
@@ -262,7 +263,7 @@ export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
       status: refusal.status,
       headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE },
     });
-  return next();
+  return inSavedLocale(current.user.locale, args.url, next);
 };
 
 export async function authUserOf(current: CurrentUser) {

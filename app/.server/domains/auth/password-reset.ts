@@ -9,14 +9,12 @@ import { sendMail } from "../../infrastructure/mail/transport";
 import { passwordChangedMail } from "../../infrastructure/mail/messages";
 import { hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { forgetSignInFailures } from "./signin-attempts";
-import { CODE_MESSAGES, consumeCode } from "./codes";
+import { codeMessage, consumeCode } from "./codes";
 import { hashPassword } from "./password";
 import { deleteUserSessions } from "./sessions";
 import { RESET_MAIL_QUEUE, type ResetMailPayload } from "./reset-mail-job";
 import { findUserByEmail } from "./users";
-
-export const RESET_REQUESTED = "If an account exists for that email, we have sent a 6-digit reset code to it.";
-export const RESET_DONE = "Your password has been reset. Please sign in with your new password.";
+import { m } from "~/paraglide/messages";
 
 /**
  * Queues the reset mail (reset-mail-job.ts) after the limits; the answer is the same either way.
@@ -32,7 +30,7 @@ export async function requestPasswordReset(email: string, meta: RequestMeta) {
   // Someone is waiting for this mail: ahead of background work on its queue.
   await enqueueJob(RESET_MAIL_QUEUE, { email: normalized, meta } satisfies ResetMailPayload, { priority: 10 });
   wakeWorkers();
-  return { ok: true as const, message: RESET_REQUESTED };
+  return { ok: true as const, message: m.validation_auth_reset_requested() };
 }
 
 /** Sets a new password with a valid reset code and ends every session of that user. */
@@ -45,9 +43,9 @@ export async function resetPassword(email: string, otp: string, newPassword: str
   if (!limited.allowed) return { ok: false as const, status: 429 as const, message: rateLimitMessage(limited.retryAfterSeconds) };
 
   const account = await findUserByEmail(normalized);
-  if (!account) return { ok: false as const, status: 400 as const, message: CODE_MESSAGES.invalid };
+  if (!account) return { ok: false as const, status: 400 as const, message: codeMessage("invalid") };
   const check = await consumeCode(account.user.id, "reset", otp);
-  if (!check.ok) return { ok: false as const, status: 400 as const, message: CODE_MESSAGES[check.reason] };
+  if (!check.ok) return { ok: false as const, status: 400 as const, message: codeMessage(check.reason) };
 
   // Receiving the code proves the mailbox, so an unverified account becomes verified too.
   await db()
@@ -67,5 +65,5 @@ export async function resetPassword(email: string, otp: string, newPassword: str
     meta,
   });
   await sendMail(passwordChangedMail(account.user.email));
-  return { ok: true as const, message: RESET_DONE };
+  return { ok: true as const, message: m.validation_auth_reset_done() };
 }

@@ -9,6 +9,7 @@ import { hitRateLimit, resetRateLimit } from "../../infrastructure/security/rate
 import { issueCode } from "./codes";
 import { RESEND_WINDOW } from "./signup";
 import { findUserByEmail } from "./users";
+import { mailLocaleOf } from "./language";
 
 /**
  * Forgot-password mail runs here, off the request: the request only counts its limits and queues
@@ -22,7 +23,10 @@ export interface ResetMailPayload {
   meta: RequestMeta;
 }
 
-/** Mails a reset code when the address has an account that is not suspended, once per 30 s window. */
+/**
+ * Mails a reset code when the address has an account that is not suspended, once per 30 s window.
+ * Off the request, so in the member's language: the one they chose, else their organisation's.
+ */
 export async function sendResetMails(jobs: Job<ResetMailPayload>[]) {
   for (const { payload } of jobs) {
     const account = await findUserByEmail(payload.email);
@@ -32,7 +36,7 @@ export async function sendResetMails(jobs: Job<ResetMailPayload>[]) {
     try {
       const code = await issueCode(account.user.id, "reset", account.user.email);
       if (env().sandbox) log().warn(`[sandbox] password reset code for ${account.user.email}: ${code}`);
-      await sendMail(passwordResetMail(account.user.email, code));
+      await sendMail(passwordResetMail(account.user.email, code, mailLocaleOf(account.user, account.organization)));
     } catch (error) {
       // The retry must not find its own window closed.
       await resetRateLimit(RESET_RESEND_WINDOW, account.user.id);

@@ -2,8 +2,23 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { deviceOf } from "../../infrastructure/http/user-agent";
+import { m } from "~/paraglide/messages";
 
 export { deviceOf };
+
+// The names deviceOf gives browsers and systems (user-agent.ts): product names, the same in every language.
+const BROWSER_ON_SYSTEM = /^(Edge|Opera|Samsung Internet|Firefox|Chrome|Safari) on (Android|iOS|Windows|macOS|ChromeOS|Linux)$/;
+
+/**
+ * A browser in a few words for the person reading ("Chrome on Android", "Chrome kwenye Android"):
+ * deviceOf's, in the request's language. The activity log keeps deviceOf's English.
+ */
+export function deviceName(userAgent: string | null | undefined) {
+  if (!userAgent) return m.validation_auth_device_unknown();
+  const device = deviceOf(userAgent);
+  const parts = BROWSER_ON_SYSTEM.exec(device);
+  return parts ? m.validation_auth_device_on({ browser: parts[1]!, system: parts[2]! }) : device;
+}
 
 export interface ActiveSession {
   /** The session's key (the SHA-256 of its cookie's token: it opens nothing by itself). */
@@ -31,7 +46,7 @@ export async function listSessions(userId: string, currentSessionId: string, now
   );
   return rows.map((r) => ({
     id: r.id,
-    device: deviceOf(r.user_agent),
+    device: deviceName(r.user_agent),
     ip: r.ip_address,
     signedInAt: new Date(r.created_at),
     lastUsedAt: new Date(r.last_used_at),

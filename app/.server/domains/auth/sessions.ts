@@ -63,6 +63,8 @@ interface SessionRow {
   suspended_at: Date | string | null;
   suspension_reason: string | null;
   template_review: boolean;
+  locale: User["locale"];
+  default_locale: Organization["defaultLocale"];
   user_id: string;
   email: string;
   first_name: string;
@@ -116,7 +118,7 @@ const SESSION_COLUMNS = `
   o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
   o.closure_requested_at, o.closure_requested_by, o.erase_after,
   o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
-  o.suspended_at, o.suspension_reason, o.template_review`;
+  o.suspended_at, o.suspension_reason, o.template_review, u.locale, o.default_locale`;
 const SESSION_FROM = `
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
@@ -159,6 +161,7 @@ export async function findSession(request: Request, options: FindSessionOptions 
       passwordChangedAt: maybeDate(row.password_changed_at),
       twoFactorEnabledAt: maybeDate(row.two_factor_enabled_at),
       adminBellSeenAt: maybeDate(row.admin_bell_seen_at),
+      locale: row.locale,
     },
     organization: {
       id: row.organization_id,
@@ -189,6 +192,7 @@ export async function findSession(request: Request, options: FindSessionOptions 
       suspendedAt: maybeDate(row.suspended_at),
       suspensionReason: row.suspension_reason,
       templateReview: row.template_review,
+      defaultLocale: row.default_locale,
     },
     messagesUsedThisMonth: row.messages_used === undefined ? null : Number(row.messages_used),
   };

@@ -18,14 +18,26 @@ import { openChallenge } from "./two-factor/challenge";
 import { notifyNewDeviceSignIn } from "../notifications/new-device";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import type { Organization, User } from "../../infrastructure/db/schema";
+import { m } from "~/paraglide/messages";
 
+/** What sign-in says: getters, each read in the language of the request that says it. */
 export const SIGNIN_MESSAGES = {
-  invalid: "Invalid email or password.",
-  suspended: "Your account has been suspended. Please contact support@jumbe.co.ke.",
-  unverified: "Please verify your email to continue. We have sent a verification code to your inbox.",
-  success: "Login successful!",
-  fallback: "An error occurred during login.",
-} as const;
+  get invalid() {
+    return m.validation_auth_signin_invalid();
+  },
+  get suspended() {
+    return m.validation_auth_signin_suspended();
+  },
+  get unverified() {
+    return m.validation_auth_signin_unverified();
+  },
+  get success() {
+    return m.validation_auth_signin_success();
+  },
+  get fallback() {
+    return m.validation_auth_signin_fallback();
+  },
+};
 
 export type SignedIn = { ok: true; user: AuthUser; role: Role; setCookie: string; deviceCookie: string };
 

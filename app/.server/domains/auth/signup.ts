@@ -14,8 +14,13 @@ import { hashPassword } from "./password";
 import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
 import { booleanSettingSql, PLATFORM_SETTINGS } from "../../infrastructure/config/platform-settings";
+import { m } from "~/paraglide/messages";
+import { baseLocale, getLocale } from "~/paraglide/runtime";
 
-export const SIGNUP_SUCCESS = "Registration Successful! Please check your email for the verification OTP.";
+/** What a sign-up that went through says, in the request's language. */
+export const signupSuccess = () => m.validation_auth_signup_success();
+/** The same in English, as the JSON API answers it (docs/api.md); pages say signupSuccess(). */
+export const SIGNUP_SUCCESS = m.validation_auth_signup_success({}, { locale: baseLocale });
 export const RESEND_WINDOW = { name: "code:resend", limit: 1, windowSeconds: 30, fixed: true };
 
 export interface SignupInput {
@@ -48,14 +53,15 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
   let phone: string | null = null;
   if (input.phoneNumber) {
     phone = normalizePhone(input.phoneNumber);
-    if (!phone) return { ok: false, status: 400, message: "Please enter a valid phone number", field: "phoneNumber" };
+    if (!phone) return { ok: false, status: 400, message: m.validation_auth_phone_invalid(), field: "phoneNumber" };
   }
   const email = input.email.trim();
   const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(email);
   if (existing) {
     const fresh = await hitRateLimit(RESEND_WINDOW, existing.user.id);
-    if (fresh.allowed) await sendMail(existingAccountMail(existing.user.email));
+    // In the language the account chose, else the request's.
+    if (fresh.allowed) await sendMail(existingAccountMail(existing.user.email, existing.user.locale ?? getLocale()));
     return { ok: true, email };
   }
 
@@ -80,6 +86,8 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
           lastName: input.lastName.trim(),
           phoneNumber: phone,
           passwordHash,
+          // The language the person signed up in: their pages and e-mails until they choose another.
+          locale: getLocale(),
         })
         .onConflictDoNothing()
         .returning();

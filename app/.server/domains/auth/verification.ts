@@ -4,12 +4,11 @@ import { organizations, users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
-import { CODE_MESSAGES, consumeCode } from "./codes";
+import { codeMessage, consumeCode } from "./codes";
 import { RESEND_WINDOW, sendVerificationCode } from "./signup";
 import { findUserByEmail } from "./users";
-
-export const VERIFY_SUCCESS = "Email verified successfully! Redirecting...";
-export const RESEND_SUCCESS = "New OTP sent to your email";
+import { m } from "~/paraglide/messages";
+import { baseLocale } from "~/paraglide/runtime";
 
 export type VerifyResult = { ok: true; message: string } | { ok: false; status: 400 | 429; message: string };
 
@@ -23,7 +22,7 @@ export async function verifySignupCode(email: string, otp: string, meta: Request
   if (!limited.allowed) return { ok: false, status: 429, message: rateLimitMessage(limited.retryAfterSeconds) };
 
   const account = await findUserByEmail(normalized);
-  if (!account || account.user.isVerified) return { ok: false, status: 400, message: CODE_MESSAGES.invalid };
+  if (!account || account.user.isVerified) return { ok: false, status: 400, message: codeMessage("invalid") };
   const check = await consumeCode(account.user.id, "signup", otp);
   if (!check.ok) {
     await recordActivity({
@@ -32,10 +31,11 @@ export async function verifySignupCode(email: string, otp: string, meta: Request
       type: "auth",
       status: "warning",
       action: "Email verification failed",
-      details: CODE_MESSAGES[check.reason],
+      // The activity log keeps Jumbe's words in English.
+      details: codeMessage(check.reason, baseLocale),
       meta,
     });
-    return { ok: false, status: 400, message: CODE_MESSAGES[check.reason] };
+    return { ok: false, status: 400, message: codeMessage(check.reason) };
   }
   await db().transaction(async (tx) => {
     await tx.update(users).set({ isVerified: true }).where(eq(users.id, account.user.id));
@@ -51,7 +51,7 @@ export async function verifySignupCode(email: string, otp: string, meta: Request
     details: account.user.email,
     meta,
   });
-  return { ok: true, message: VERIFY_SUCCESS };
+  return { ok: true, message: m.validation_auth_email_verified() };
 }
 
 export type ResendResult = { ok: true; message: string } | { ok: false; status: 429; message: string; retryAfterSeconds: number };
@@ -76,12 +76,12 @@ export async function resendSignupCode(email: string, meta: RequestMeta): Promis
     return {
       ok: false,
       status: 429,
-      message: `Please wait ${window.retryAfterSeconds} seconds before requesting a new code.`,
+      message: m.validation_auth_code_wait({ seconds: window.retryAfterSeconds }),
       retryAfterSeconds: window.retryAfterSeconds,
     };
   }
   if (account && !account.user.isVerified) {
     await sendVerificationCode(account.user.id, account.user.email);
   }
-  return { ok: true, message: RESEND_SUCCESS };
+  return { ok: true, message: m.validation_auth_otp_resent() };
 }

@@ -5,6 +5,7 @@ import { recordActivity } from "../activity/record";
 import { formatKes } from "~/lib/invoice";
 import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
+import { m } from "~/paraglide/messages";
 
 /**
  * Bank transfers (decision 035): the member is shown Jumbe's account and a reference of their own;
@@ -70,11 +71,15 @@ export async function reconcileBankTransfer(
   options: Reconciliation = {},
 ) {
   const reference = statementReference.trim();
-  if (!reference || reference.length > 64)
-    throw refusePayment(422, "invalid_reference", "Enter the bank's reference for the transfer (up to 64 characters).");
+  if (!reference || reference.length > 64) throw refusePayment(422, "invalid_reference", m.billing_refusal_bank_reference());
   const [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1 and method = 'bank'`, [paymentId]);
-  if (!payment) throw refusePayment(404, "not_found", "Not Found: The requested resource does not exist.");
-  if (payment.status !== "pending") throw refusePayment(409, "payment_state", `This transfer is already ${payment.status}.`);
+  if (!payment) throw refusePayment(404, "not_found", m.billing_refusal_not_found());
+  if (payment.status !== "pending")
+    throw refusePayment(
+      409,
+      "payment_state",
+      payment.status === "completed" ? m.billing_refusal_transfer_already_completed() : m.billing_refusal_transfer_already_failed(),
+    );
   try {
     return await completePayment(
       payment.id,
@@ -90,8 +95,7 @@ export async function reconcileBankTransfer(
       },
     );
   } catch (error) {
-    if (isUniqueViolation(error))
-      throw refusePayment(409, "duplicate_reference", "That bank reference is already recorded for another payment: check the statement.");
+    if (isUniqueViolation(error)) throw refusePayment(409, "duplicate_reference", m.billing_refusal_bank_reference_taken());
     throw error;
   }
 }

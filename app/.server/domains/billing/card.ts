@@ -11,6 +11,7 @@ import {
   type VerifiedTransaction,
 } from "../../infrastructure/clients/paystack";
 import { completePayment, createPayment, failPayment, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
+import { m } from "~/paraglide/messages";
 
 /**
  * Card top-ups through Paystack's hosted checkout (decision 035): a pending payment with its own
@@ -59,8 +60,7 @@ export async function startCardTopup(
 }
 
 const CARD_PAGE_FAILED = "The card payment page could not be opened. Nothing was charged.";
-const cardUnavailable = () =>
-  refusePayment(502, "card_unavailable", "The card payment page could not be opened just now. Nothing was charged; try again in a minute.");
+const cardUnavailable = () => refusePayment(502, "card_unavailable", m.billing_refusal_card_unavailable());
 /** How long a repeat waits for the first request to get its checkout page from Paystack. */
 const FIRST_CHECKOUT_WAIT_MS = 10_000;
 
@@ -76,12 +76,7 @@ async function firstCheckoutUrl(first: PaymentRow): Promise<string | null> {
     if (payment?.checkout_url) return payment.checkout_url;
     if (!payment || (payment.status === "failed" && payment.result_code === "initialize")) throw cardUnavailable();
     if (payment.status !== "pending") return null;
-    if (Date.now() > deadline)
-      throw refusePayment(
-        409,
-        "idempotency_in_progress",
-        "A card payment with this Idempotency-Key is still being opened. Try again in a moment to get its page.",
-      );
+    if (Date.now() > deadline) throw refusePayment(409, "idempotency_in_progress", m.billing_refusal_idempotency_in_progress());
     await new Promise((resolve) => setTimeout(resolve, 100));
     [payment] = await rawQuery<PaymentRow>(`select * from payments where id = $1`, [first.id]);
   }

@@ -5,6 +5,7 @@ import { formatKes } from "~/lib/invoice";
 import type { BillingType } from "../../infrastructure/db/schema/billing";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { m } from "~/paraglide/messages";
 
 /**
  * Charging wired into the sending engine (decision 035). A template message of a prepaid
@@ -21,9 +22,12 @@ export interface SendPrice {
   priceCents: number;
 }
 
-/** The plain sentence a member reads when the wallet cannot pay for a send. */
+/** The plain sentence a member reads when the wallet cannot pay for a send (English: see insufficientBalanceText). */
 export const INSUFFICIENT_BALANCE_TEXT =
   "Your wallet balance is too low to send this message. Top up on the Billing page, then send it again.";
+
+/** The same sentence in the request's language: what a refusal to a member says. */
+export const insufficientBalanceText = () => m.billing_refusal_insufficient_balance();
 
 /**
  * Why a campaign paused itself when the wallet ran dry: a top-up resumes the campaigns paused with exactly this.

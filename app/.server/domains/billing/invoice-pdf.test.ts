@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { formatAmount, type InvoiceLine } from "~/lib/invoice";
 import { renderInvoicePdf, sampleInvoice, sampleTopUpReceipt, winAnsiText } from "./invoice-pdf";
 import { lineFromGross, lineFromNet, totalsOf } from "./vat";
@@ -209,6 +210,92 @@ describe("issue 40: one reference, partial credit, receipts", () => {
   });
 });
 
+describe("issue 43: the PDF in the language of the request that downloads it", () => {
+  // French letters, guillemets, "œ" and the curly apostrophe are all WinAnsi: drawn as they are.
+  const frenchBuyer = { ...sampleInvoice().buyer, name: "Coopérative d’Épargne « Kôlô » & Sœurs" };
+
+  it("writes a French invoice whole: its words, accents, amounts and page numbers, nothing replaced", async () => {
+    const bytes = await inLocale("fr", () => renderInvoicePdf(sampleInvoice({ buyer: frenchBuyer })));
+    const page = (await pdfText(bytes))[0]!;
+    expect(page).toEqual(
+      expect.arrayContaining([
+        "FACTURE FISCALE",
+        "EN ATTENTE DE PAIEMENT",
+        "KRA PIN : P000000000A",
+        "FACTURÉ À",
+        "Coopérative d’Épargne « Kôlô » & Sœurs",
+        "Identifiant d'entreprise",
+        "DÉTAILS DE LA FACTURE",
+        "Numéro de facture",
+        "Émise le",
+        "Échéance",
+        "Période",
+        "Abonnement postpayé",
+        "Montants en KES ; prix unitaires HT",
+        "Code article",
+        "Qté",
+        "Prix unit.",
+        "TVA 16 %",
+        "TTC",
+      ]),
+    );
+    // amounts by Intl for French, their no-break spaces (U+202F, U+00A0) drawn as spaces
+    expect(page).toEqual(expect.arrayContaining(["12 480", "0,20", "2 496,00", "399,36", "2 895,36", "15 000,00"]));
+    expect(page).toEqual(
+      expect.arrayContaining(["Montant HT (imposable)", "17 496,00 KES", "2 799,36 KES", "Total dû (KES)", "20 295,36 KES"]),
+    );
+    expect(page).toEqual(
+      expect.arrayContaining(["PAYER PAR VIREMENT BANCAIRE", "N° de compte", "Référence", "En attente de transmission à KRA"]),
+    );
+    expect(page).toContain("INV-2026-000184 · Page 1 sur 1");
+    expect(page).toContain("Montants en shillings kényans (KES). Dates et heures à l'heure de Nairobi (EAT). Merci de votre confiance.");
+    expect(page.join(" ")).toContain("La TVA de 16 % est calculée sur chaque ligne");
+    expect(page.join(" ")).not.toContain("?");
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getTitle()).toBe("Facture fiscale INV-2026-000184");
+    expect(pdf.getSubject()).toBe("Abonnement postpayé pour Coopérative d'Épargne « Kôlô » & Soeurs");
+  });
+
+  it("writes a Swahili receipt and tax invoice, with Kenya shillings as Swahili writes them", async () => {
+    const page = (await pdfText(await inLocale("sw", () => renderInvoicePdf(sampleTopUpReceipt()))))[0]!;
+    expect(page).toEqual(
+      expect.arrayContaining([
+        "ANKARA YA KODI",
+        "IMELIPWA",
+        "Risiti ya kuongeza salio la pochi, imelipwa kikamilifu",
+        "KRA PIN: P000000000A",
+        "ANKARA KWA",
+        "Nambari ya ankara",
+        "Uongezaji wa salio la pochi",
+        "Kiasi kwa KES; bei za kipimo zinajumuisha VAT",
+        "Kiasi kinachotozwa kodi",
+        "VAT 16%",
+        "Jumla iliyolipwa (KES)",
+        "Ksh 1,000.00",
+        "MALIPO",
+        "Njia",
+        "M-Pesa",
+        "CU serial no.",
+        "KRACU0300001234",
+      ]),
+    );
+    expect(page).toContain("INV-2026-000185 · Ukurasa 1 kati ya 1");
+    expect(page.join(" ")).not.toContain("?");
+    const receipt = sampleTopUpReceipt({ number: "RCT-2026-000012", coveredBy: { number: "INV-2026-000190", month: "2026-11-01" } });
+    const onAccount = (await pdfText(await inLocale("sw", () => renderInvoicePdf(receipt))))[0]!;
+    expect(onAccount).toEqual(
+      expect.arrayContaining(["RISITI", "Kiasi kilichopokelewa (KES)", "Malipo yaliyopokelewa kwenye akaunti: si ankara ya kodi"]),
+    );
+    expect(onAccount.join(" ")).toContain("inatozwa kwenye ankara ya kodi INV-2026-000190, ya Novemba 2026.");
+  });
+
+  it("repeats the French title on a further page", async () => {
+    const pages = await pdfText(await inLocale("fr", () => renderInvoicePdf(withLines(itemLines(60)))));
+    expect(pages[1]).toContain("FACTURE FISCALE INV-2026-000184 (suite)");
+    expect(pages[1]).toContain("INV-2026-000184 · Page 2 sur 2");
+  });
+});
+
 describe("winAnsiText", () => {
   const latin = null;
   it("keeps WinAnsi, swaps spaces and dashes it lacks, strips accents it lacks, drops emoji, marks the rest", () => {
@@ -219,5 +306,8 @@ describe("winAnsiText", () => {
     expect(winAnsiText("Ω 中", latin)).toBe("? ?");
     expect(winAnsiText("naïve", latin)).toBe("naïve");
     expect(winAnsiText("in\u00advoice \u200bdue\u200d", latin)).toBe("invoice due");
+    expect(winAnsiText("Coopérative d’épargne « Œuvre » — 15\u202f000,00\u00a0KES", latin)).toBe(
+      "Coopérative d'épargne « OEuvre » - 15 000,00 KES",
+    );
   });
 });

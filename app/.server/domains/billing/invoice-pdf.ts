@@ -17,15 +17,18 @@ import {
   isReceipt,
   coveringInvoiceWords,
   transferReference,
-  ETIMS_PENDING_TEXT,
+  etimsPendingText,
   INVOICE_KIND_LABELS,
-  VAT_LABEL,
+  vatLabel,
   documentSubtitle,
   formatPeriod,
+  formatRate,
   paymentMethodLabel,
   showsBankDetails,
   totalLabel,
 } from "~/lib/invoice-document";
+import { intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export { sampleInvoice, sampleTopUpReceipt } from "./invoice-sample";
 
@@ -36,6 +39,8 @@ export { sampleInvoice, sampleTopUpReceipt } from "./invoice-sample";
  * The output is the same bytes for the same invoice: the document's dates are the invoice's issue time,
  * and nothing else varies (pdf-lib writes no random file id).
  * The standard fonts only have WinAnsi (Windows-1252) glyphs, so every string passes `winAnsiText` first.
+ * Its words are the request's language (issue 43): English, Swahili or French, all within WinAnsi; a
+ * label longer than the English one it replaces wraps or shrinks where the English one fits as it is.
  */
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -94,12 +99,12 @@ interface TextStyle {
 
 function setMetadata(pdf: PDFDocument, invoice: InvoiceDocument) {
   const issued = new Date(invoice.issuedAt);
-  pdf.setTitle(winAnsiText(`Tax invoice ${invoice.number}`, null));
+  pdf.setTitle(winAnsiText(m.documents_pdf_title({ number: invoice.number }), null));
   pdf.setAuthor(winAnsiText(invoice.seller.name, null));
-  pdf.setSubject(winAnsiText(`${INVOICE_KIND_LABELS[invoice.kind]} for ${invoice.buyer.name}`, null));
+  pdf.setSubject(winAnsiText(m.documents_pdf_subject({ kind: INVOICE_KIND_LABELS[invoice.kind], buyer: invoice.buyer.name }), null));
   pdf.setCreator("Jumbe");
   pdf.setProducer("Jumbe (pdf-lib)");
-  pdf.setLanguage("en-KE");
+  pdf.setLanguage(intlLocale());
   if (!Number.isNaN(issued.getTime())) {
     pdf.setCreationDate(issued);
     pdf.setModificationDate(issued);
@@ -116,7 +121,11 @@ function makeRoom(sheet: Sheet, height: number, invoice: InvoiceDocument): boole
   if (sheet.y - height >= FOOTER_HEIGHT) return false;
   sheet.page = sheet.pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   sheet.y = PAGE_HEIGHT - MARGIN_TOP;
-  text(sheet, `${documentTitle(invoice)} ${invoice.number} (continued)`, MARGIN_X, sheet.y, { size: 9, bold: true, colour: MUTED });
+  text(sheet, m.documents_pdf_continued({ title: documentTitle(invoice), number: invoice.number }), MARGIN_X, sheet.y, {
+    size: 9,
+    bold: true,
+    colour: MUTED,
+  });
   sheet.y -= 22;
   return true;
 }
@@ -132,12 +141,27 @@ const STAND_INS: Record<string, string> = {
   "\u00ad": "",
 };
 
+// Characters French writes that WinAnsi has but Latin-1 lacks: their plain forms where only Latin-1 is kept (metadata).
+const LATIN1_STAND_INS: Record<string, string> = {
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201c": '"',
+  "\u201d": '"',
+  "\u0153": "oe",
+  "\u0152": "OE",
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2026": "...",
+};
+
 /**
  * `value` with only characters Helvetica can draw: no-break and thin spaces become spaces, accented
  * letters outside WinAnsi lose their accents, line breaks and tabs become spaces, and anything else
  * unknown becomes "?" (other scripts) or nothing (emoji), so the invoice still renders; runs of spaces
  * become one. `characters` is the font's
- * set (null: keep printable ASCII and Latin-1 only, for metadata).
+ * set (null: keep printable ASCII and Latin-1 only, for metadata, where curly quotes, dashes and "œ" take
+ * their plain forms). Swahili and French are drawn whole: their letters, "«»", "œ" and "’" are all WinAnsi,
+ * and the no-break spaces French amounts carry (U+00A0, U+202F) become spaces.
  */
 export function winAnsiText(value: string, characters: Set<number> | null): string {
   const drawable = (char: string) => {
@@ -149,6 +173,7 @@ export function winAnsiText(value: string, characters: Set<number> | null): stri
     if (char in STAND_INS) out += STAND_INS[char];
     else if (/\s/u.test(char)) out += " ";
     else if (drawable(char)) out += char;
+    else if (!characters && char in LATIN1_STAND_INS) out += LATIN1_STAND_INS[char];
     else if (/\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\p{M}|\p{Cf}/u.test(char)) continue;
     else {
       const plain = char.normalize("NFKD").replace(/\p{M}/gu, "");
@@ -232,17 +257,20 @@ function drawHeader(sheet: Sheet, invoice: InvoiceDocument) {
   let left = top;
   left -= paragraph(sheet, invoice.seller.name, MARGIN_X, left, 290, { size: 14, bold: true }, 1.2) + 3;
   left -= paragraph(sheet, invoice.seller.address, MARGIN_X, left, 250, { size: 8.5, colour: MUTED });
-  text(sheet, `KRA PIN: ${invoice.seller.kraPin}`, MARGIN_X, left - 2, { size: 8.5, bold: true });
+  text(sheet, m.documents_pdf_seller_pin({ pin: invoice.seller.kraPin }), MARGIN_X, left - 2, { size: 8.5, bold: true });
   left -= 14;
 
-  textRight(sheet, documentTitle(invoice), right, top, { size: 20, bold: true, colour: BRAND });
+  // The right-hand column has what the seller's name (290 points) and address (250) leave: a longer title or subtitle shrinks.
+  const title = documentTitle(invoice);
+  const titleStyle = { size: 20, bold: true, colour: BRAND };
+  textRight(sheet, title, right, top, { ...titleStyle, size: sizeToFit(sheet, title, CONTENT_WIDTH - 300, titleStyle) });
   textRight(sheet, invoice.number, right, top - 26, { size: 11, bold: true });
   const status = invoiceStatusWords(invoice).toUpperCase();
   textRight(sheet, status, right, top - 42, { size: 9, bold: true, colour: STATUS_COLOURS[invoice.status] });
   let titleBottom = top - 54;
   const subtitle = documentSubtitle(invoice);
   if (subtitle) {
-    textRight(sheet, subtitle, right, titleBottom, { size: 8, colour: MUTED });
+    textRight(sheet, subtitle, right, titleBottom, { size: sizeToFit(sheet, subtitle, CONTENT_WIDTH - 260, { size: 8 }), colour: MUTED });
     titleBottom -= 12;
   }
   sheet.y = Math.min(left, titleBottom) - 8;
@@ -250,12 +278,28 @@ function drawHeader(sheet: Sheet, invoice: InvoiceDocument) {
   sheet.y -= 12;
 }
 
+/**
+ * Where a column of labels ends: at `labelWidth`, or further (up to 45% of `width`) when a label is
+ * wider (another language's); a label wider still wraps within it.
+ */
+function labelColumn(sheet: Sheet, rows: [string, string][], width: number, labelWidth: number, size: number) {
+  const widest = Math.max(0, ...rows.map(([label]) => widthOf(sheet, label, { size })));
+  return widest + LABEL_GAP <= labelWidth ? labelWidth : Math.max(labelWidth, Math.min(widest + LABEL_GAP, width * 0.45));
+}
+const LABEL_GAP = 6;
+
+/** How tall a label and value row is: its label's or its value's lines, whichever are more. */
+function rowLines(sheet: Sheet, [label, value]: [string, string], column: number, width: number, size: number) {
+  return Math.max(wrap(sheet, label, column - LABEL_GAP, { size }).length, wrap(sheet, value, width - column, { size }).length);
+}
+
 /** Label and value rows, the label in grey on the left; returns the height used. */
 function detailRows(sheet: Sheet, rows: [string, string][], x: number, top: number, width: number, labelWidth = 78) {
+  const column = labelColumn(sheet, rows, width, labelWidth, 8.5);
   let y = top;
   for (const [label, value] of rows) {
-    text(sheet, label, x, y, { size: 8.5, colour: MUTED });
-    y -= paragraph(sheet, value, x + labelWidth, y, width - labelWidth, { size: 8.5 }) + 2.5;
+    const labelHeight = paragraph(sheet, label, x, y, column - LABEL_GAP, { size: 8.5, colour: MUTED });
+    y -= Math.max(labelHeight, paragraph(sheet, value, x + column, y, width - column, { size: 8.5 })) + 2.5;
   }
   return top - y;
 }
@@ -269,26 +313,27 @@ function drawParties(sheet: Sheet, invoice: InvoiceDocument) {
   const top = sheet.y;
   const column = CONTENT_WIDTH / 2 - 10;
   const { buyer } = invoice;
-  sectionLabel(sheet, "Bill to", MARGIN_X, top);
+  sectionLabel(sheet, m.documents_pdf_bill_to(), MARGIN_X, top);
   const nameHeight = paragraph(sheet, buyer.name, MARGIN_X, top - 13, column, { size: 10.5, bold: true }, 1.25);
-  const buyerRows: [string, string][] = [["KRA PIN", buyer.kraPin ?? "Not provided"]];
-  if (buyer.address) buyerRows.push(["Address", buyer.address]);
-  if (buyer.county) buyerRows.push(["County", buyer.county]);
-  buyerRows.push(["Business ID", buyer.businessId]);
-  if (buyer.email) buyerRows.push(["E-mail", buyer.email]);
+  // "KRA PIN" is KRA's name for it, the same in every language.
+  const buyerRows: [string, string][] = [["KRA PIN", buyer.kraPin ?? m.documents_pdf_not_provided()]];
+  if (buyer.address) buyerRows.push([m.documents_pdf_address(), buyer.address]);
+  if (buyer.county) buyerRows.push([m.documents_pdf_county(), buyer.county]);
+  buyerRows.push([m.documents_pdf_business_id(), buyer.businessId]);
+  if (buyer.email) buyerRows.push([m.documents_pdf_email(), buyer.email]);
   const buyerHeight = 16 + nameHeight + detailRows(sheet, buyerRows, MARGIN_X, top - 16 - nameHeight, column, 62);
 
   const x = MARGIN_X + CONTENT_WIDTH / 2 + 10;
-  sectionLabel(sheet, "Invoice details", x, top);
+  sectionLabel(sheet, m.documents_pdf_invoice_details(), x, top);
   const period = formatPeriod(invoice);
   const details: [string, string][] = [
-    ["Invoice number", invoice.number],
-    ["Issued", `${formatInvoiceDateTime(invoice.issuedAt)} (Nairobi)`],
+    [m.documents_pdf_invoice_number(), invoice.number],
+    [m.documents_pdf_issued(), `${formatInvoiceDateTime(invoice.issuedAt)} (Nairobi)`],
   ];
-  if (invoice.dueAt) details.push(["Due", formatInvoiceDate(invoice.dueAt)]);
-  if (period) details.push(["Period", period]);
-  details.push(["Type", INVOICE_KIND_LABELS[invoice.kind]]);
-  details.push(["Status", invoiceStatusWords(invoice)]);
+  if (invoice.dueAt) details.push([m.documents_pdf_due(), formatInvoiceDate(invoice.dueAt)]);
+  if (period) details.push([m.documents_pdf_period(), period]);
+  details.push([m.documents_pdf_type(), INVOICE_KIND_LABELS[invoice.kind]]);
+  details.push([m.documents_pdf_status(), invoiceStatusWords(invoice)]);
   const detailsHeight = 13 + detailRows(sheet, details, x, top - 13, column);
 
   sheet.y = top - Math.max(buyerHeight, detailsHeight) - 6;
@@ -296,7 +341,8 @@ function drawParties(sheet: Sheet, invoice: InvoiceDocument) {
 
 /** A column of the lines table: text columns wrap (shrinking first when `shrink`), figure columns shrink to fit. */
 interface Column {
-  header: string;
+  /** In the request's language: read when the table is drawn. */
+  header: () => string;
   width: number;
   kind: "text" | "figure";
   cell: (line: InvoiceLine) => string;
@@ -305,14 +351,14 @@ interface Column {
 }
 
 const FIXED_COLUMNS: Column[] = [
-  { header: "Item code", width: 66, kind: "text", shrink: true, muted: true, cell: (line) => line.itemCode },
-  { header: "Description", width: 0, kind: "text", cell: (line) => line.description },
-  { header: "Qty", width: 40, kind: "figure", cell: (line) => formatQuantity(line.quantity) },
-  { header: "Unit", width: 42, kind: "text", shrink: true, cell: (line) => line.unit },
-  { header: "Unit price", width: 52, kind: "figure", cell: (line) => formatAmount(line.unitPriceCents) },
-  { header: "Net", width: 58, kind: "figure", cell: (line) => formatAmount(line.netCents) },
-  { header: VAT_LABEL, width: 50, kind: "figure", cell: (line) => formatAmount(line.vatCents) },
-  { header: "Gross", width: 60, kind: "figure", cell: (line) => formatAmount(line.grossCents) },
+  { header: m.documents_pdf_column_item_code, width: 66, kind: "text", shrink: true, muted: true, cell: (line) => line.itemCode },
+  { header: m.documents_pdf_column_description, width: 0, kind: "text", cell: (line) => line.description },
+  { header: m.documents_pdf_column_quantity, width: 40, kind: "figure", cell: (line) => formatQuantity(line.quantity) },
+  { header: m.documents_pdf_column_unit, width: 42, kind: "text", shrink: true, cell: (line) => line.unit },
+  { header: m.documents_pdf_column_unit_price, width: 52, kind: "figure", cell: (line) => formatAmount(line.unitPriceCents) },
+  { header: m.documents_pdf_column_net, width: 58, kind: "figure", cell: (line) => formatAmount(line.netCents) },
+  { header: vatLabel, width: 50, kind: "figure", cell: (line) => formatAmount(line.vatCents) },
+  { header: m.documents_pdf_column_gross, width: 60, kind: "figure", cell: (line) => formatAmount(line.grossCents) },
 ];
 // The description takes whatever width the other columns leave.
 const COLUMNS = FIXED_COLUMNS.map((column) =>
@@ -325,16 +371,19 @@ const ROW_PADDING = 5; // 3 above the text, 2 below
 
 /** The caption above the table and its shaded header row. */
 function drawTableHeader(sheet: Sheet, invoice: InvoiceDocument) {
-  const note = invoice.pricesIncludeVat ? "Amounts in KES; unit prices include VAT" : "Amounts in KES; unit prices exclude VAT";
-  text(sheet, "Items", MARGIN_X, sheet.y, { size: 9, bold: true });
+  const note = invoice.pricesIncludeVat ? m.documents_pdf_items_note_vat_included() : m.documents_pdf_items_note_vat_excluded();
+  text(sheet, m.documents_pdf_items(), MARGIN_X, sheet.y, { size: 9, bold: true });
   textRight(sheet, note, PAGE_WIDTH - MARGIN_X, sheet.y + 0.5, { size: 7.5, colour: MUTED });
   sheet.y -= 14;
   sheet.page.drawRectangle({ x: MARGIN_X, y: sheet.y - 16, width: CONTENT_WIDTH, height: 16, color: SHADE });
   let x = MARGIN_X;
   for (const column of COLUMNS) {
-    const style = { size: 7.5, bold: true, colour: MUTED };
-    if (column.kind === "figure") textRight(sheet, column.header, x + column.width - CELL_PADDING, sheet.y - 5, style);
-    else text(sheet, column.header, x + CELL_PADDING, sheet.y - 5, style);
+    const header = column.header();
+    // A header longer than its column (another language's) shrinks to fit it.
+    const bold = { size: 7.5, bold: true };
+    const style = { ...bold, size: sizeToFit(sheet, header, column.width - 2 * CELL_PADDING, bold), colour: MUTED };
+    if (column.kind === "figure") textRight(sheet, header, x + column.width - CELL_PADDING, sheet.y - 5, style);
+    else text(sheet, header, x + CELL_PADDING, sheet.y - 5, style);
     x += column.width;
   }
   sheet.y -= 16;
@@ -365,7 +414,7 @@ function drawLineItems(sheet: Sheet, invoice: InvoiceDocument) {
     drawRow(sheet, cells, height);
   }
   if (!invoice.lines.length) {
-    text(sheet, "No items.", MARGIN_X + CELL_PADDING, sheet.y - 3, { size: ROW_SIZE, colour: MUTED });
+    text(sheet, m.documents_pdf_no_items(), MARGIN_X + CELL_PADDING, sheet.y - 3, { size: ROW_SIZE, colour: MUTED });
     sheet.y -= ROW_LEADING + ROW_PADDING;
   }
 }
@@ -385,46 +434,74 @@ function drawRow(sheet: Sheet, cells: Cell[], height: number) {
   rule(sheet, sheet.y + 0.5);
 }
 
+/** A line of the totals: its label, its amount and how both are drawn. */
+interface TotalRow {
+  label: string;
+  amount: string;
+  style: TextStyle;
+  labelColour?: RGB;
+}
+
+const TOTALS_WIDTH = 210;
+const TOTALS_GAP = 8; // the least room between a label and its amount
+
 /** The totals on the right; on the left, how VAT was worked out. */
 function drawTotals(sheet: Sheet, invoice: InvoiceDocument) {
   makeRoom(sheet, invoice.credited?.cents ? 102 : 74, invoice);
   const top = sheet.y - 10;
   const right = PAGE_WIDTH - MARGIN_X;
-  const labelX = right - 210;
+  const small = { size: 9 };
+  const large = { size: 11, bold: true };
   // A receipt charges no VAT of its own: it shows the amount received, and names the tax invoice that does.
-  const rows: [string, number][] = isReceipt(invoice)
+  const rows: TotalRow[] = isReceipt(invoice)
     ? []
     : [
-        ["Net (taxable) amount", invoice.netCents],
-        [VAT_LABEL, invoice.vatCents],
+        { label: m.documents_pdf_net_amount(), amount: formatKes(invoice.netCents), style: small, labelColour: MUTED },
+        { label: vatLabel(), amount: formatKes(invoice.vatCents), style: small, labelColour: MUTED },
       ];
-  rows.forEach(([label, cents], i) => {
-    text(sheet, label, labelX, top - i * 14, { size: 9, colour: MUTED });
-    textRight(sheet, formatKes(cents), right, top - i * 14, { size: 9 });
-  });
-  const totalTop = top - rows.length * 14 - 2;
-  rule(sheet, totalTop + 3, labelX, 210, INK, 1);
-  text(sheet, isReceipt(invoice) ? "Amount received (KES)" : totalLabel(invoice.status), labelX, totalTop - 4, { size: 11, bold: true });
-  textRight(sheet, formatKes(invoice.totalCents), right, totalTop - 4, { size: 11, bold: true });
-  let after = totalTop - 4;
+  const total: TotalRow = {
+    label: isReceipt(invoice) ? m.documents_pdf_amount_received() : totalLabel(invoice.status),
+    amount: formatKes(invoice.totalCents),
+    style: large,
+  };
+  const after: TotalRow[] = [];
   if (invoice.credited && invoice.credited.cents > 0) {
-    after -= 14;
-    text(sheet, `Credited (${invoice.credited.notes.join(", ")})`, labelX, after, { size: 9, colour: MUTED });
-    textRight(sheet, `-${formatKes(invoice.credited.cents)}`, right, after, { size: 9 });
+    const notes = invoice.credited.notes.join(", ");
+    after.push({
+      label: m.documents_pdf_credited({ notes }),
+      amount: `-${formatKes(invoice.credited.cents)}`,
+      style: small,
+      labelColour: MUTED,
+    });
     if (invoice.status === "pending" || invoice.status === "overdue") {
-      after -= 14;
-      text(sheet, "Amount due (KES)", labelX, after, { size: 11, bold: true });
-      textRight(sheet, formatKes(amountDueCents(invoice)), right, after, { size: 11, bold: true });
+      after.push({ label: m.documents_pdf_amount_due(), amount: formatKes(amountDueCents(invoice)), style: large });
     }
   }
+  // 210 points, wider (up to the VAT note's edge) when a label and its amount need more; a label that still does not fit shrinks.
+  const needed = [...rows, total, ...after].map(
+    (row) => widthOf(sheet, row.label, row.style) + TOTALS_GAP + widthOf(sheet, row.amount, row.style),
+  );
+  const width = Math.min(Math.max(TOTALS_WIDTH, ...needed), CONTENT_WIDTH - 258);
+  const labelX = right - width;
+  const drawTotalRow = (row: TotalRow, y: number) => {
+    const room = width - TOTALS_GAP - widthOf(sheet, row.amount, row.style);
+    text(sheet, row.label, labelX, y, { ...row.style, size: sizeToFit(sheet, row.label, room, row.style), colour: row.labelColour });
+    textRight(sheet, row.amount, right, y, row.style);
+  };
+  rows.forEach((row, i) => drawTotalRow(row, top - i * 14));
+  const totalTop = top - rows.length * 14 - 2;
+  rule(sheet, totalTop + 3, labelX, width, INK, 1);
+  drawTotalRow(total, totalTop - 4);
+  let bottom = totalTop - 4;
+  for (const row of after) drawTotalRow(row, (bottom -= 14));
 
+  const rate = formatRate();
   const how =
     coveringInvoiceWords(invoice) ??
-    (invoice.pricesIncludeVat
-      ? `Prices include VAT at 16%. Each line's VAT is the part of its gross amount above the net, the net rounded to the nearest cent; the totals are the sums of the lines.`
-      : `Prices exclude VAT. VAT at 16% is worked out on each line and rounded to the nearest cent; the totals are the sums of the lines.`);
-  paragraph(sheet, how, MARGIN_X, top, 250, { size: 7.5, colour: MUTED });
-  sheet.y = Math.min(totalTop - 24, after - 20);
+    (invoice.pricesIncludeVat ? m.documents_pdf_vat_note_included({ rate }) : m.documents_pdf_vat_note_excluded({ rate }));
+  const howHeight = paragraph(sheet, how, MARGIN_X, top, 250, { size: 7.5, colour: MUTED });
+  // Below the totals, and below the note when it is the longer (another language's words can take a line more).
+  sheet.y = Math.min(totalTop - 24, bottom - 20, top - howHeight - 6);
 }
 
 interface Panel {
@@ -435,32 +512,34 @@ interface Panel {
 }
 
 function paymentPanel(invoice: InvoiceDocument): Panel {
-  const rows: [string, string][] = [["Status", invoiceStatusWords(invoice)]];
-  rows.push(["Method", paymentMethodLabel(invoice) ?? "Not paid yet"]);
+  const rows: [string, string][] = [[m.documents_pdf_status(), invoiceStatusWords(invoice)]];
+  rows.push([m.documents_pdf_method(), paymentMethodLabel(invoice) ?? m.documents_pdf_not_paid_yet()]);
   // While a transfer is awaited its reference is shown once, in the bank panel.
-  if (invoice.payment.reference && !(showsBankDetails(invoice) && invoice.bank)) rows.push(["Reference", invoice.payment.reference]);
-  if (invoice.paidAt) rows.push(["Paid", formatInvoiceDateTime(invoice.paidAt)]);
-  return { title: "Payment", rows };
+  if (invoice.payment.reference && !(showsBankDetails(invoice) && invoice.bank))
+    rows.push([m.documents_pdf_reference(), invoice.payment.reference]);
+  if (invoice.paidAt) rows.push([m.documents_pdf_paid_at(), formatInvoiceDateTime(invoice.paidAt)]);
+  return { title: m.documents_pdf_payment(), rows };
 }
 
 function bankPanel(invoice: InvoiceDocument): Panel | null {
   if (!showsBankDetails(invoice) || !invoice.bank) return null;
   const { bank } = invoice;
   return {
-    title: "Pay by bank transfer",
+    title: m.documents_pdf_pay_by_bank(),
     rows: [
-      ["Bank", bank.bank],
-      ["Branch", bank.branch],
-      ["Account name", bank.accountName],
-      ["Account no.", bank.accountNumber],
-      ["Reference", transferReference(invoice)],
+      [m.documents_pdf_bank(), bank.bank],
+      [m.documents_pdf_branch(), bank.branch],
+      [m.documents_pdf_account_name(), bank.accountName],
+      [m.documents_pdf_account_number(), bank.accountNumber],
+      [m.documents_pdf_reference(), transferReference(invoice)],
     ],
   };
 }
 
 function etimsPanel(invoice: InvoiceDocument): Panel {
   const { cuSerial, cuInvoiceNumber, qrUrl } = invoice.etims;
-  if (!cuSerial && !cuInvoiceNumber) return { title: "KRA eTIMS", rows: [], note: ETIMS_PENDING_TEXT };
+  if (!cuSerial && !cuInvoiceNumber) return { title: "KRA eTIMS", rows: [], note: etimsPendingText() };
+  // KRA's names for the control unit's fields, the same in every language.
   return {
     title: "KRA eTIMS",
     rows: [
@@ -488,8 +567,9 @@ function drawPaymentPanels(sheet: Sheet, invoice: InvoiceDocument) {
 
 function panelHeight(sheet: Sheet, panel: Panel, width: number) {
   const inner = width - 16;
+  const column = labelColumn(sheet, panel.rows, inner, PANEL_LABEL_WIDTH, 8);
   let height = 8 + 14;
-  for (const [, value] of panel.rows) height += wrap(sheet, value, inner - PANEL_LABEL_WIDTH, { size: 8 }).length * 8 * 1.3 + PANEL_ROW_GAP;
+  for (const row of panel.rows) height += rowLines(sheet, row, column, inner, 8) * 8 * 1.3 + PANEL_ROW_GAP;
   if (panel.note) height += wrap(sheet, panel.note, inner, { size: 8.5, bold: true }).length * 11;
   if (panel.qr) height += QR_SIZE + 6;
   return height + 8;
@@ -498,11 +578,12 @@ function panelHeight(sheet: Sheet, panel: Panel, width: number) {
 function drawPanel(sheet: Sheet, panel: Panel, x: number, top: number, width: number, height: number) {
   sheet.page.drawRectangle({ x, y: top - height, width, height, borderColor: RULE, borderWidth: 0.75 });
   const inner = x + 8;
+  const column = labelColumn(sheet, panel.rows, width - 16, PANEL_LABEL_WIDTH, 8);
   sectionLabel(sheet, panel.title, inner, top - 8);
   let y = top - 22;
   for (const [label, value] of panel.rows) {
-    text(sheet, label, inner, y, { size: 8, colour: MUTED });
-    y -= paragraph(sheet, value, inner + PANEL_LABEL_WIDTH, y, width - 16 - PANEL_LABEL_WIDTH, { size: 8 }) + PANEL_ROW_GAP;
+    const labelHeight = paragraph(sheet, label, inner, y, column - LABEL_GAP, { size: 8, colour: MUTED });
+    y -= Math.max(labelHeight, paragraph(sheet, value, inner + column, y, width - 16 - column, { size: 8 })) + PANEL_ROW_GAP;
   }
   if (panel.note) paragraph(sheet, panel.note, inner, y, width - 16, { size: 8.5, bold: true, colour: STATUS_COLOURS.pending });
   if (panel.qr) drawQr(sheet, panel.qr, inner, y - 4, QR_SIZE);
@@ -533,20 +614,12 @@ function drawFooters(sheet: Sheet, invoice: InvoiceDocument) {
     const onPage = { ...sheet, page };
     rule(onPage, FOOTER_HEIGHT - 14);
     const top = FOOTER_HEIGHT - 20;
-    const pageNumber = `${invoice.number} · Page ${index + 1} of ${pages.length}`;
+    const pageNumber = m.documents_pdf_page({ number: invoice.number, page: index + 1, pages: pages.length });
     textRight(onPage, pageNumber, PAGE_WIDTH - MARGIN_X, top, { size: 7, colour: MUTED });
     const seller = `${invoice.seller.name} · KRA PIN ${invoice.seller.kraPin} · ${invoice.seller.address}`;
     const room = CONTENT_WIDTH - widthOf(onPage, pageNumber, { size: 7 }) - 16;
     text(onPage, seller, MARGIN_X, top, { size: sizeToFit(onPage, seller, room, { size: 7 }), colour: MUTED });
-    text(
-      onPage,
-      "Amounts in Kenya shillings (KES). Dates and times in Africa/Nairobi (EAT). Thank you for your business.",
-      MARGIN_X,
-      top - 10,
-      {
-        size: 7,
-        colour: MUTED,
-      },
-    );
+    const thanks = m.documents_pdf_footer();
+    text(onPage, thanks, MARGIN_X, top - 10, { size: sizeToFit(onPage, thanks, CONTENT_WIDTH, { size: 7 }), colour: MUTED });
   });
 }

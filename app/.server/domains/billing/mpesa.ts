@@ -29,6 +29,8 @@ import {
 } from "./payments";
 import { announceWalletCredited } from "./wallet-credited";
 import { clearLowBalanceAlert } from "./low-balance";
+import { m } from "~/paraglide/messages";
+import type { Locale } from "~/paraglide/runtime";
 
 /**
  * M-Pesa (decision 035): wallet top-ups by M-Pesa Express (an STK push: a prompt on the payer's
@@ -44,8 +46,6 @@ export const FIRST_QUERY_AFTER_MS = 45_000;
 /** A prompt nobody answered in this long has failed (the phone is off or out of reach). */
 export const PROMPT_GIVE_UP_MS = 10 * 60_000;
 
-const PHONE_WORDS = "Enter a Safaricom M-Pesa number, such as 0712 345 678.";
-
 export interface MpesaTopupRequest {
   amount: unknown;
   phone: unknown;
@@ -58,9 +58,9 @@ export interface MpesaTopupRequest {
 export async function startMpesaTopup(actor: { organizationId: string; userId: string | null }, request: MpesaTopupRequest) {
   const amountKes = parseTopupAmount(request.amount);
   const phone = typeof request.phone === "string" ? normaliseMpesaPhone(request.phone) : null;
-  if (!phone) throw refusePayment(422, "invalid_phone", PHONE_WORDS, "phone");
+  if (!phone) throw refusePayment(422, "invalid_phone", m.billing_refusal_mpesa_phone(), "phone");
   const [org] = await rawQuery<{ business_id: string }>(`select business_id from organizations where id = $1`, [actor.organizationId]);
-  if (!org) throw refusePayment(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (!org) throw refusePayment(404, "not_found", m.billing_refusal_not_found());
   const { secret, hash } = callbackSecret();
   const { payment, repeated } = await createPayment(db(), {
     organizationId: actor.organizationId,
@@ -91,25 +91,31 @@ export async function startMpesaTopup(actor: { organizationId: string; userId: s
     );
     return updated!;
   } catch (error) {
-    const reason = pushFailureWords(error);
+    // The payment keeps its reason in English (it is stored, and read by jobs and the console); the member reads theirs.
     await failPayment(payment.id, {
       code: error instanceof DarajaError ? (error.errorCode ?? String(error.httpStatus)) : "network",
-      reason,
+      reason: pushFailureWords(error, "en"),
     });
-    throw refusePayment(error instanceof DarajaError && error.httpStatus < 500 ? 422 : 502, "mpesa_refused", reason, "phone");
+    throw refusePayment(
+      error instanceof DarajaError && error.httpStatus < 500 ? 422 : 502,
+      "mpesa_refused",
+      pushFailureWords(error),
+      "phone",
+    );
   }
 }
 
-function pushFailureWords(error: unknown) {
+/** Why a push failed, in `locale` (the request's when not given); logged once, when said in English. */
+function pushFailureWords(error: unknown, locale?: Locale) {
+  const options = locale ? { locale } : {};
   if (!(error instanceof DarajaError)) {
-    log().warn({ err: error }, "M-Pesa push failed to reach Safaricom");
-    return "M-Pesa could not be reached just now. Nothing was charged; try again in a minute.";
+    if (locale === "en") log().warn({ err: error }, "M-Pesa push failed to reach Safaricom");
+    return m.billing_refusal_mpesa_unreachable({}, options);
   }
-  if (/lock subscriber|already in process/i.test(error.errorMessage))
-    return "That phone already has an M-Pesa prompt waiting. Answer or cancel it on the phone, then try again.";
-  if (/PhoneNumber|PartyA/i.test(error.errorMessage)) return `M-Pesa did not accept that phone number. ${PHONE_WORDS}`;
-  log().warn({ code: error.errorCode, message: error.errorMessage }, "M-Pesa refused a push");
-  return `M-Pesa refused the prompt (${error.errorMessage}). Nothing was charged.`;
+  if (/lock subscriber|already in process/i.test(error.errorMessage)) return m.billing_refusal_mpesa_prompt_waiting({}, options);
+  if (/PhoneNumber|PartyA/i.test(error.errorMessage)) return m.billing_refusal_mpesa_phone_refused({}, options);
+  if (locale === "en") log().warn({ code: error.errorCode, message: error.errorMessage }, "M-Pesa refused a push");
+  return m.billing_refusal_mpesa_refused({ reason: error.errorMessage }, options);
 }
 
 /** What the callback route answers: Safaricom wants 200 quickly; a wrong address or body gets a 4xx and changes nothing. */

@@ -4,6 +4,7 @@ import { redirectWithToast } from "../../infrastructure/http/toast";
 import { DisputeSchema } from "~/lib/schemas/billing";
 import { disputeInvoice } from "./settings";
 import { refusalOf, throwIfNotFound, refusalReply } from "../../infrastructure/http/refusal-reply";
+import { m } from "~/paraglide/messages";
 
 /** The dispute of an invoice (shared with the invoice's own page): 404 for another organisation's. */
 export async function disputeAction(
@@ -17,7 +18,7 @@ export async function disputeAction(
   if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent, invoice: invoiceId });
   try {
     const { number } = await disputeInvoice(actor, invoiceId, submission.value.reason);
-    return redirectWithToast(back, "success", `${number} is disputed. Jumbe's billing team will reply; the invoice is on hold meanwhile.`);
+    return redirectWithToast(back, "success", m.billing_dispute_saved_toast({ number }));
   } catch (error) {
     const refusal = refusalOf(error);
     throwIfNotFound(refusal);

@@ -4,6 +4,7 @@ import { paymentView, type PaymentRow, type PaymentView } from "./payments";
 import { periodAt, type Period } from "./periods";
 import { listPlans } from "./settings";
 import { walletSummary } from "./summary";
+import { m } from "~/paraglide/messages";
 
 /**
  * What the /billing pages read, in few statements: the wallet and plan, the price list, the invoice
@@ -53,7 +54,7 @@ export async function spendBreakdown(organizationId: string, period: Pick<Period
     byCategory: rows.filter((r) => Number(r.grouped_by_category) === 0).map((r) => line(r.category ?? "other", r)),
     byNumber: rows
       .filter((r) => Number(r.grouped_by_category) === 1)
-      .map((r) => line(r.display ?? r.phone_number_id ?? "Unknown number", r)),
+      .map((r) => line(r.display ?? r.phone_number_id ?? m.billing_spend_unknown_number(), r)),
   };
 }
 

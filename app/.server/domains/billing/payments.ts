@@ -13,6 +13,8 @@ import { announceWalletCredited } from "./wallet-credited";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
 import { clearLowBalanceAlert } from "./low-balance";
 import { Refusal } from "../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /**
  * Payments in (decision 035): created pending, then completed exactly once (the status guard, and a
@@ -32,14 +34,15 @@ export const refusePayment = (
   field?: "amount" | "phone" | "method" | "email",
 ) => new Refusal({ domain: "payment", status, code, message, field });
 
-export const AMOUNT_WORDS = `Enter a whole number of shillings from KES ${TOPUP_MIN_KES.toLocaleString("en-US")} to KES ${TOPUP_MAX_KES.toLocaleString("en-US")}.`;
+/** "Enter a whole number of shillings from KES 10 to KES 250,000.", in the request's language. */
+export const amountWords = () => m.billing_refusal_topup_amount({ min: formatNumber(TOPUP_MIN_KES), max: formatNumber(TOPUP_MAX_KES) });
 
 /** A top-up amount in shillings from a form or JSON (a number, or digits with optional commas). */
 export function parseTopupAmount(value: unknown): number {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim().replace(/,/g, "") : "";
-  if (!/^\d{1,7}(\.0{1,2})?$/.test(text)) throw refusePayment(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  if (!/^\d{1,7}(\.0{1,2})?$/.test(text)) throw refusePayment(422, "invalid_amount", amountWords(), "amount");
   const amount = Number(text);
-  if (amount < TOPUP_MIN_KES || amount > TOPUP_MAX_KES) throw refusePayment(422, "invalid_amount", AMOUNT_WORDS, "amount");
+  if (amount < TOPUP_MIN_KES || amount > TOPUP_MAX_KES) throw refusePayment(422, "invalid_amount", amountWords(), "amount");
   return amount;
 }
 
@@ -136,12 +139,12 @@ export async function createPayment(executor: Executor, input: NewPayment): Prom
     // A bank transfer's invoice is its own pending document, written after the payment.
     (input.method === "bank" || (earlier.invoice_id ?? null) === (input.invoiceId ?? null)) &&
     (input.method !== "mpesa" || earlier.phone === (input.phone ?? null));
-  if (!sameRequest) throw refusePayment(409, "idempotency_conflict", IDEMPOTENCY_CONFLICT_WORDS);
+  if (!sameRequest) throw refusePayment(409, "idempotency_conflict", idempotencyConflictWords());
   return { payment: earlier, repeated: true };
 }
 
-export const IDEMPOTENCY_CONFLICT_WORDS =
-  "This Idempotency-Key was used for a different payment (another amount, method or phone). Use a new key for a new payment.";
+/** A repeated Idempotency-Key with another payment behind it, in the request's language. */
+export const idempotencyConflictWords = () => m.billing_refusal_idempotency_conflict();
 
 const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "card", bank: "bank transfer" };
 

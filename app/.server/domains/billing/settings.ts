@@ -8,6 +8,8 @@ import { normaliseMpesaPhone } from "../../infrastructure/clients/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
 import { dayWords, periodAt } from "./periods";
 import { Refusal } from "../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /**
  * What an owner or admin changes on /billing: the plan (from the next period), the wallet's alerts,
@@ -63,15 +65,14 @@ export async function listPlans(): Promise<PlanRow[]> {
 export async function changePlan(actor: Actor, input: { plan: unknown; billingType: unknown }, now = new Date()) {
   const code = typeof input.plan === "string" ? input.plan.toLowerCase() : "";
   const billingType = typeof input.billingType === "string" ? input.billingType : "";
-  if (!(PLAN_CODES as readonly string[]).includes(code))
-    throw refuseBilling(422, "invalid_plan", "Choose Starter, Growth or Enterprise.", "plan");
+  if (!(PLAN_CODES as readonly string[]).includes(code)) throw refuseBilling(422, "invalid_plan", m.billing_refusal_choose_plan(), "plan");
   if (!(BILLING_TYPES as readonly string[]).includes(billingType))
-    throw refuseBilling(422, "invalid_billing_type", "Choose prepaid or postpaid.", "billingType");
+    throw refuseBilling(422, "invalid_billing_type", m.billing_refusal_choose_billing_type(), "billingType");
   const [plan] = await rawQuery<{ name: string }>(`select name from billing_plans where code = $1 and billing_type = $2`, [
     code,
     billingType,
   ]);
-  if (!plan) throw refuseBilling(422, "invalid_plan", "That plan is not offered.", "plan");
+  if (!plan) throw refuseBilling(422, "invalid_plan", m.billing_refusal_plan_not_offered(), "plan");
   const from = periodAt(now).next;
   const [org] = await rawQuery<{ plan_type: string; billing_type: string }>(
     `update organizations o set
@@ -82,7 +83,7 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
      where o.id = $1 returning o.plan_type, o.billing_type`,
     [actor.organizationId, code, billingType, plan.name, from],
   );
-  if (!org) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
+  if (!org) throw refuseBilling(404, "not_found", m.billing_refusal_not_found());
   const same = org.plan_type.toLowerCase() === code && org.billing_type === billingType;
   await recordActivity({
     organizationId: actor.organizationId,
@@ -95,14 +96,17 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
   return { plan: plan.name, billingType: billingType as BillingType, from: same ? null : from };
 }
 
-const AMOUNT_FIELD_WORDS = (label: string) =>
-  `${label}: enter whole shillings from KES ${TOPUP_MIN_KES.toLocaleString("en-US")} to KES ${TOPUP_MAX_KES.toLocaleString("en-US")}, or leave it empty.`;
+/** "<label>: enter whole shillings from KES 10 to KES 250,000, or leave it empty." (without the last part for a field that must be filled). */
+const amountFieldWords = (label: string, optional = true) => {
+  const words = { label, min: formatNumber(TOPUP_MIN_KES), max: formatNumber(TOPUP_MAX_KES) };
+  return optional ? m.billing_refusal_alert_amount_optional(words) : m.billing_refusal_alert_amount_required(words);
+};
 
 function optionalShillings(value: unknown, label: string, field: string, min = 0): number | null {
   const text = typeof value === "string" ? value.trim().replace(/,/g, "") : value === undefined || value === null ? "" : String(value);
   if (!text) return null;
   if (!/^\d{1,7}$/.test(text) || Number(text) < min || Number(text) > TOPUP_MAX_KES)
-    throw refuseBilling(422, "invalid_amount", AMOUNT_FIELD_WORDS(label), field);
+    throw refuseBilling(422, "invalid_amount", amountFieldWords(label), field);
   return Number(text) * 100;
 }
 
@@ -115,24 +119,17 @@ export interface WalletAlertsInput {
 
 /** The low-balance alert and the automatic M-Pesa prompt (both optional; empty turns them off). */
 export async function saveWalletAlerts(actor: Actor, input: WalletAlertsInput) {
-  const low = optionalShillings(input.lowBalance, "Low-balance alert", "lowBalance");
-  const below = optionalShillings(input.autoTopupBelow, "Prompt when below", "autoTopupBelow");
-  const amount = optionalShillings(input.autoTopupAmount, "Prompt amount", "autoTopupAmount", TOPUP_MIN_KES);
+  const low = optionalShillings(input.lowBalance, m.billing_refusal_field_low_balance(), "lowBalance");
+  const below = optionalShillings(input.autoTopupBelow, m.billing_refusal_field_prompt_below(), "autoTopupBelow");
+  const amount = optionalShillings(input.autoTopupAmount, m.billing_refusal_field_prompt_amount(), "autoTopupAmount", TOPUP_MIN_KES);
   const phoneText = typeof input.autoTopupPhone === "string" ? input.autoTopupPhone.trim() : "";
   let phone: string | null = null;
   if (below !== null || amount !== null || phoneText) {
-    if (below === null)
-      throw refuseBilling(
-        422,
-        "invalid_amount",
-        "Say below which balance to send the prompt, or clear all three to turn it off.",
-        "autoTopupBelow",
-      );
+    if (below === null) throw refuseBilling(422, "invalid_amount", m.billing_refusal_prompt_below_missing(), "autoTopupBelow");
     if (amount === null)
-      throw refuseBilling(422, "invalid_amount", AMOUNT_FIELD_WORDS("Prompt amount").replace(", or leave it empty", ""), "autoTopupAmount");
+      throw refuseBilling(422, "invalid_amount", amountFieldWords(m.billing_refusal_field_prompt_amount(), false), "autoTopupAmount");
     phone = normaliseMpesaPhone(phoneText);
-    if (!phone)
-      throw refuseBilling(422, "invalid_phone", "Enter the Safaricom M-Pesa number to prompt, such as 0712 345 678.", "autoTopupPhone");
+    if (!phone) throw refuseBilling(422, "invalid_phone", m.billing_refusal_prompt_phone(), "autoTopupPhone");
   }
   await db().execute(sql`
     update wallets set low_balance_threshold_cents = ${low}, auto_topup_threshold_cents = ${below}, auto_topup_amount_cents = ${amount},
@@ -157,11 +154,10 @@ export const DISPUTE_REASON_MAX = 1000;
 /** Disputes one of the organisation's invoices with a reason; a platform administrator resolves it. */
 export async function disputeInvoice(actor: Actor, invoiceId: string, reason: unknown) {
   const text = typeof reason === "string" ? reason.trim() : "";
-  if (text.length < 10)
-    throw refuseBilling(422, "invalid_reason", "Say what is wrong with the invoice (at least 10 characters).", "reason");
+  if (text.length < 10) throw refuseBilling(422, "invalid_reason", m.billing_refusal_dispute_reason_short(), "reason");
   if (text.length > DISPUTE_REASON_MAX)
-    throw refuseBilling(422, "invalid_reason", `Keep the reason under ${DISPUTE_REASON_MAX} characters.`, "reason");
-  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
+    throw refuseBilling(422, "invalid_reason", m.billing_refusal_dispute_reason_long({ max: String(DISPUTE_REASON_MAX) }), "reason");
+  if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) throw refuseBilling(404, "not_found", m.billing_refusal_not_found());
   const outcome = await db().transaction(async (tx) => {
     const found = await queryRows<{ id: string; number: string; status: string; kind: string }>(
       tx,
@@ -169,12 +165,10 @@ export async function disputeInvoice(actor: Actor, invoiceId: string, reason: un
       select id, number, status, kind from invoices where id = ${invoiceId} and organization_id = ${actor.organizationId} for update`,
     );
     const invoice = found[0];
-    if (!invoice) throw refuseBilling(404, "not_found", "Not Found: The requested resource does not exist.");
-    if (invoice.status === "disputed")
-      throw refuseBilling(409, "already_disputed", "This invoice is already disputed; Jumbe will reply to the open dispute.");
-    if (invoice.kind === "credit_note")
-      throw refuseBilling(409, "credit_note", "A credit note cannot be disputed; dispute the invoice it credits instead.");
-    if (invoice.status === "void") throw refuseBilling(409, "invoice_void", "This invoice was cancelled, so there is nothing to dispute.");
+    if (!invoice) throw refuseBilling(404, "not_found", m.billing_refusal_not_found());
+    if (invoice.status === "disputed") throw refuseBilling(409, "already_disputed", m.billing_refusal_already_disputed());
+    if (invoice.kind === "credit_note") throw refuseBilling(409, "credit_note", m.billing_refusal_credit_note());
+    if (invoice.status === "void") throw refuseBilling(409, "invoice_void", m.billing_refusal_invoice_void());
     await tx.execute(sql`
       insert into invoice_disputes (organization_id, invoice_id, reason, previous_status, raised_by)
       values (${actor.organizationId}, ${invoice.id}, ${text}, ${invoice.status}, ${actor.userId})`);

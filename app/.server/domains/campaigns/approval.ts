@@ -11,6 +11,8 @@ import { wakeFeeder } from "./wake";
 import { notifyApprovalDecided } from "../notifications/emitters";
 import { kindLabel } from "./approval-request";
 import { hasHeldApiKey } from "../developer/api-keys";
+import { statusWords } from "~/lib/campaign-live";
+import { m } from "~/paraglide/messages";
 
 /**
  * Broadcast approval (maker-checker, decision 033). When the owner has set a threshold
@@ -32,15 +34,23 @@ import { hasHeldApiKey } from "../developer/api-keys";
  */
 
 export const APPROVAL_WORDS = {
-  forbidden: "Only the organisation's owner and admins can approve or decline a campaign.",
-  ownCampaign: "You made this campaign, so you cannot approve or decline it: another owner or admin must.",
-  keyHolder:
-    "This campaign was made with the organisation's API key, which you have seen, so you cannot approve or decline it: an owner or admin who has never revealed that key must.",
-  notAwaiting: (what: string, status: string) =>
-    status === "awaiting_approval"
-      ? `This ${what} is waiting for approval.`
-      : `This ${what} is not waiting for approval (it is ${status.replace("_", " ")}): it was decided already.`,
-} as const;
+  get forbidden() {
+    return m.messaging_approval_forbidden();
+  },
+  get ownCampaign() {
+    return m.messaging_approval_own_campaign();
+  },
+  get keyHolder() {
+    return m.messaging_approval_key_holder();
+  },
+  notAwaiting: (kind: string, status: string) => {
+    const broadcast = kind === "broadcast";
+    if (status === "awaiting_approval")
+      return broadcast ? m.messaging_approval_waiting_broadcast() : m.messaging_approval_waiting_campaign();
+    const state = statusWords(status).toLowerCase();
+    return broadcast ? m.messaging_approval_decided_broadcast({ state }) : m.messaging_approval_decided_campaign({ state });
+  },
+};
 
 /** Who approves or declines: a member with their role (an API key never does). */
 export interface Approver extends Actor {
@@ -87,8 +97,7 @@ async function checkDecidable(executor: Executor, row: StoredCampaign, approver:
   if (row.created_by && row.created_by === approver.userId) throw refuseCampaign(403, "own_campaign", APPROVAL_WORDS.ownCampaign);
   if (row.api_key_id && (await hasHeldApiKey(executor, row.api_key_id, approver.userId)))
     throw refuseCampaign(403, "key_holder", APPROVAL_WORDS.keyHolder);
-  if (row.status !== "awaiting_approval")
-    throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(kindLabel(row).toLowerCase(), row.status));
+  if (row.status !== "awaiting_approval") throw refuseCampaign(409, "campaign_state", APPROVAL_WORDS.notAwaiting(row.kind, row.status));
 }
 
 /**

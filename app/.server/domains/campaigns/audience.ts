@@ -9,6 +9,8 @@ import { normaliseRecipient } from "../messaging/recipient";
 import { missingValueCondition } from "./variables";
 import { refuseCampaign } from "./refusals";
 import { isRefusal } from "../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** Numbers a campaign may name directly (the API's `phones`, a pasted or uploaded list). */
 export const AUDIENCE_PHONES_MAX = 10_000;
@@ -24,31 +26,37 @@ export async function checkAudience(organizationId: string, input: CampaignAudie
     try {
       audience.segmentId = (await getSegment(organizationId, String(input.segmentId))).id;
     } catch (error) {
-      if (isRefusal(error, "contact")) throw refuseCampaign(404, "invalid_audience", "That segment does not exist.", "audience");
+      if (isRefusal(error, "contact")) throw refuseCampaign(404, "invalid_audience", m.messaging_audience_no_segment(), "audience");
       throw error;
     }
   }
   const tags = [...new Set((input.tags ?? []).map((t) => String(t).replace(/\s+/g, " ").trim().toLowerCase()).filter(Boolean))];
   if (tags.length > AUDIENCE_TAGS_MAX)
-    throw refuseCampaign(422, "invalid_audience", `Choose at most ${AUDIENCE_TAGS_MAX} tags.`, "audience");
+    throw refuseCampaign(422, "invalid_audience", m.messaging_audience_too_many_tags({ max: AUDIENCE_TAGS_MAX }), "audience");
   if (tags.length) audience.tags = tags;
   const ids = [...new Set(input.contactIds ?? [])];
   if (ids.length > AUDIENCE_CONTACT_IDS_MAX)
-    throw refuseCampaign(422, "invalid_audience", `Name at most ${AUDIENCE_CONTACT_IDS_MAX.toLocaleString("en")} contacts.`, "audience");
-  if (ids.some((id) => !UUID.test(String(id)))) throw refuseCampaign(422, "invalid_audience", "A contact id is not valid.", "audience");
-  if (ids.length) audience.contactIds = ids;
-  const phones = (input.phones ?? []).map((p) => String(p).trim()).filter(Boolean);
-  if (phones.length > AUDIENCE_PHONES_MAX)
-    throw refuseCampaign(422, "invalid_audience", `A list holds at most ${AUDIENCE_PHONES_MAX.toLocaleString("en")} numbers.`, "audience");
-  if (phones.length) audience.phones = phones;
-  if (input.everyone) audience.everyone = true;
-  if (!audience.segmentId && !audience.tags && !audience.contactIds && !audience.phones && !audience.everyone)
     throw refuseCampaign(
       422,
       "invalid_audience",
-      "Choose who receives it: a segment, tags, contacts, a list of numbers or everyone opted in.",
+      m.messaging_audience_too_many_contacts({ max: formatNumber(AUDIENCE_CONTACT_IDS_MAX) }),
       "audience",
     );
+  if (ids.some((id) => !UUID.test(String(id))))
+    throw refuseCampaign(422, "invalid_audience", m.messaging_audience_bad_contact_id(), "audience");
+  if (ids.length) audience.contactIds = ids;
+  const phones = (input.phones ?? []).map((p) => String(p).trim()).filter(Boolean);
+  if (phones.length > AUDIENCE_PHONES_MAX)
+    throw refuseCampaign(
+      422,
+      "invalid_audience",
+      m.messaging_audience_too_many_numbers({ max: formatNumber(AUDIENCE_PHONES_MAX) }),
+      "audience",
+    );
+  if (phones.length) audience.phones = phones;
+  if (input.everyone) audience.everyone = true;
+  if (!audience.segmentId && !audience.tags && !audience.contactIds && !audience.phones && !audience.everyone)
+    throw refuseCampaign(422, "invalid_audience", m.messaging_audience_required(), "audience");
   return audience;
 }
 

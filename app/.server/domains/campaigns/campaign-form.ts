@@ -15,6 +15,7 @@ import {
 } from "~/lib/campaign-form";
 import { formatWhen, zonedInstant } from "~/lib/dates";
 import type { CampaignKind } from "~/lib/schemas/campaign";
+import { m } from "~/paraglide/messages";
 
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
 const EMPTY: PlaceholderValues = { source: "", fallback: "", value: "" };
@@ -27,7 +28,9 @@ export function campaignInputOf(values: CampaignFormValues, kind: CampaignKind, 
   const phones = numbersIn(values.phones);
   const tags = splitTagList(values.tags);
   const scheduledFor = kind === "campaign" && values.when === "later" ? (zonedInstant(values.date, values.time) ?? null) : null;
-  const name = values.name.trim() || (kind === "broadcast" && template ? `Quick broadcast: ${template.name}`.slice(0, 80) : values.name);
+  const name =
+    values.name.trim() ||
+    (kind === "broadcast" && template ? m.messaging_broadcast_default_name({ template: template.name }).slice(0, 80) : values.name);
   return {
     name,
     kind,

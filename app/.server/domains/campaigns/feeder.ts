@@ -30,6 +30,8 @@ import { notifyCampaignFinished } from "../notifications/emitters";
 import { announceApprovalRequest } from "./approval-request";
 import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing/charging";
 import { isRefusal, type Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
+import { baseLocale } from "~/paraglide/runtime";
 
 /**
  * Seconds of the number's rate kept queued ahead of the dispatcher: enough that it never waits for
@@ -209,8 +211,11 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
               from messages where campaign_id = ${campaignId} and accepted_at is null and failed_at is null) w`,
     );
     const { waiting, limited, rate } = state!;
+    // Stored as Jumbe says it (English: the feeder runs outside any request); the page says it in the reader's language.
     const notice = limited
-      ? `${limited} message${limited === 1 ? " waits" : "s wait"} for the number's messaging limit: WhatsApp lets it reach only so many new people in 24 hours. They go as the limit allows.`
+      ? limited === 1
+        ? m.messaging_notice_limit_one({ count: limited }, { locale: baseLocale })
+        : m.messaging_notice_limit_other({ count: limited }, { locale: baseLocale })
       : null;
     noticeNow = notice;
     const room = Math.min(FEED_BATCH, Math.max(LEAD_MIN, rate * LEAD_SECONDS) - waiting);

@@ -4,6 +4,12 @@ import { wakeFeeder } from "./wake";
 import { notifyCampaignPaused } from "../notifications/emitters";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { m } from "~/paraglide/messages";
+import { baseLocale } from "~/paraglide/runtime";
+
+// A pause's reason is stored as Jumbe says it, in English, whoever's request paused it: the
+// campaign's page says it in its reader's language (stored-words.ts), the API and the log as stored.
+const stored = { locale: baseLocale } as const;
 
 /** An activity log row for the caller's transaction to write (the webhook writer's shape). */
 export interface GuardActivity {
@@ -53,14 +59,14 @@ export function pauseForTemplateStatus(
   tx: Executor,
   change: { organizationId: string; wabaId: string; name: string; language: string | null; event: string },
 ) {
-  const what = change.event === "DISABLED" ? "disabled" : "paused";
+  const disabled = change.event === "DISABLED";
   return pauseWhere(
     tx,
     change.organizationId,
     usesTemplate(change.wabaId, change.name, change.language),
-    `Meta ${what} the template ${change.name} because people reported or ignored it. ${
-      what === "paused" ? "Resume once Meta lifts the pause (usually within hours), or cancel." : "Cancel, and send an approved template."
-    }`,
+    disabled
+      ? m.messaging_paused_template_disabled({ name: change.name }, stored)
+      : m.messaging_paused_template_paused({ name: change.name }, stored),
   );
 }
 
@@ -73,9 +79,9 @@ export function pauseForRecategorisation(
     tx,
     change.organizationId,
     sql`${usesTemplate(change.wabaId, change.name, change.language)} and c.template_category <> ${change.category}`,
-    `Meta recategorised the template ${change.name} as ${change.category.toLowerCase()}: ${
-      change.category === "MARKETING" ? "it may only go to people who opted in, at the marketing rate. " : ""
-    }Check the audience and resume, or cancel.`,
+    change.category === "MARKETING"
+      ? m.messaging_paused_recategorised_marketing({ name: change.name }, stored)
+      : m.messaging_paused_recategorised({ name: change.name, category: change.category.toLowerCase() }, stored),
   );
 }
 
@@ -85,16 +91,11 @@ export function pauseForLowQuality(tx: Executor, phone: { organizationId: string
     tx,
     phone.organizationId,
     sql`c.phone_number_id = ${phone.phoneNumberId}`,
-    `Meta flagged the quality of ${phone.display} as low: people blocked or reported its messages. Sending more now risks a lower messaging limit. Review the template and audience, then resume.`,
+    m.messaging_paused_low_quality({ number: phone.display }, stored),
   );
 }
 
 /** The organisation is closing: every sending and scheduled campaign stops, and says why (its owner may resume it after reopening). */
 export function pauseForClosing(tx: Executor, organizationId: string, eraseOn: string) {
-  return pauseWhere(
-    tx,
-    organizationId,
-    sql`true`,
-    `The organisation is closing: its data will be erased on ${eraseOn} unless its owner reopens it. After reopening, resume it or cancel.`,
-  );
+  return pauseWhere(tx, organizationId, sql`true`, m.messaging_paused_closing({ date: eraseOn }, stored));
 }

@@ -21,6 +21,9 @@ import { notifyCampaignPaused } from "../notifications/emitters";
 import { announceApprovalRequest, needsApproval, requestApproval } from "./approval-request";
 import type { Actor } from "./actor";
 import { isRefusal } from "../../infrastructure/refusal";
+import { statusWords } from "~/lib/campaign-live";
+import { m } from "~/paraglide/messages";
+import { baseLocale, getLocale } from "~/paraglide/runtime";
 
 export const CAMPAIGN_NAME_MAX = 80;
 /** How far ahead a campaign may be scheduled. */
@@ -65,13 +68,13 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   const name = String(input.name ?? "")
     .replace(/\s+/g, " ")
     .trim();
-  if (!name) throw refuseCampaign(422, "invalid_campaign", "Give the campaign a name.", "name");
+  if (!name) throw refuseCampaign(422, "invalid_campaign", m.messaging_campaign_name_required(), "name");
   if ([...name].length > CAMPAIGN_NAME_MAX)
-    throw refuseCampaign(422, "invalid_campaign", `A campaign name has at most ${CAMPAIGN_NAME_MAX} characters.`, "name");
+    throw refuseCampaign(422, "invalid_campaign", m.messaging_campaign_name_too_long({ max: CAMPAIGN_NAME_MAX }), "name");
   const sender = await resolveSenderNumber(organizationId, input.from).catch((error) => {
     throw sendRefusalAsCampaign(error, "from");
   });
-  if (!input.template?.name) throw refuseCampaign(422, "template_not_found", "Choose an approved template.", "template");
+  if (!input.template?.name) throw refuseCampaign(422, "template_not_found", m.messaging_campaign_template_required(), "template");
   const headerMedia = headerMediaInput(input.parameters?.headerMedia);
   const template = await prepareTemplate(organizationId, sender, { ...input.template, header: headerMedia }).catch((error) => {
     throw templateRefusal(error);
@@ -82,11 +85,11 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   let scheduledFor: Date | null = null;
   if (input.scheduledFor) {
     const at = new Date(input.scheduledFor);
-    if (Number.isNaN(at.getTime())) throw refuseCampaign(422, "invalid_schedule", "Give the date and time to send it.", "scheduledFor");
+    if (Number.isNaN(at.getTime())) throw refuseCampaign(422, "invalid_schedule", m.messaging_campaign_schedule_required(), "scheduledFor");
     if (at.getTime() < now.getTime() - 60_000)
-      throw refuseCampaign(422, "invalid_schedule", "That time has passed: choose a time from now on, or send it now.", "scheduledFor");
+      throw refuseCampaign(422, "invalid_schedule", m.messaging_campaign_schedule_past(), "scheduledFor");
     if (at.getTime() > now.getTime() + SCHEDULE_MAX_DAYS * 86_400_000)
-      throw refuseCampaign(422, "invalid_schedule", `Schedule it at most ${SCHEDULE_MAX_DAYS} days ahead.`, "scheduledFor");
+      throw refuseCampaign(422, "invalid_schedule", m.messaging_campaign_schedule_too_far({ days: SCHEDULE_MAX_DAYS }), "scheduledFor");
     scheduledFor = at;
   }
   return {
@@ -107,13 +110,7 @@ async function checkValues(organizationId: string, template: PreparedTemplate, g
   const body = checkParameterSources(given?.body ?? [], template.body.count, definitions);
   let header: ParameterSource | undefined;
   if (template.headerTakesText) {
-    if (!given?.header)
-      throw refuseCampaign(
-        422,
-        "invalid_parameters",
-        "The template's header has a placeholder: map it to a field or give a value.",
-        "parameters",
-      );
+    if (!given?.header) throw refuseCampaign(422, "invalid_parameters", m.messaging_campaign_header_value_required(), "parameters");
     header = checkParameterSources([given.header], 1, definitions, "header")[0];
   }
   const buttons = checkButtonSources(template, given?.buttons, definitions);
@@ -173,7 +170,7 @@ export async function confirmCampaign(
   const checked = await checkCampaign(actor.organizationId, input, now);
   const estimate = await estimateCampaign(actor.organizationId, checked);
   if (!input.draft && estimate.recipients === 0)
-    throw refuseCampaign(422, "empty_audience", "Nobody in this audience can receive it: see who is left out and why.", "audience");
+    throw refuseCampaign(422, "empty_audience", m.messaging_campaign_audience_empty(), "audience");
   const planned = input.draft ? "draft" : checked.scheduledFor && checked.scheduledFor > now ? "scheduled" : "sending";
   const { id, status, recipients, threshold } = await db().transaction(async (tx) => {
     const rows = await queryRows<{ id: string }>(
@@ -309,6 +306,18 @@ export async function readStoredCampaign(executor: Executor, organizationId: str
 
 const label = (row: { kind: string }) => (row.kind === "broadcast" ? "Broadcast" : "Campaign");
 
+/** Why a campaign in this state cannot be paused, resumed or cancelled, said for its kind. */
+function stateRefusal(row: { kind: string; status: string }, asked: "pause" | "resume" | "ended") {
+  // English names the status as stored ("awaiting_approval"); another language says it in words.
+  const state = getLocale() === baseLocale ? row.status : statusWords(row.status).toLowerCase();
+  const broadcast = row.kind === "broadcast";
+  if (asked === "pause")
+    return broadcast ? m.messaging_campaign_cannot_pause_broadcast({ state }) : m.messaging_campaign_cannot_pause_campaign({ state });
+  if (asked === "resume")
+    return broadcast ? m.messaging_campaign_cannot_resume_broadcast({ state }) : m.messaging_campaign_cannot_resume_campaign({ state });
+  return broadcast ? m.messaging_campaign_ended_broadcast({ state }) : m.messaging_campaign_ended_campaign({ state });
+}
+
 /** "Campaign paused", "Broadcast resumed"… in the tenant's activity log: by the actor, or by Jumbe for `reason`. */
 function recordCampaignEvent(actor: Actor, row: { kind: string; name: string }, verb: string, reason?: string) {
   return recordActivity({
@@ -330,11 +339,7 @@ export async function pauseCampaign(actor: Actor, id: string, reason?: string) {
   const row = await db().transaction(async (tx) => {
     const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (stored.status !== "sending" && stored.status !== "scheduled")
-      throw refuseCampaign(
-        409,
-        "campaign_state",
-        `This ${label(stored).toLowerCase()} is ${stored.status}: only one sending or scheduled can be paused.`,
-      );
+      throw refuseCampaign(409, "campaign_state", stateRefusal(stored, "pause"));
     await tx.execute(sql`
       update campaigns set status = 'paused', paused_reason = ${reason ?? null}, paused_by = ${reason ? null : (actor.userId ?? null)}, updated_at = now()
       where id = ${stored.id}`);
@@ -367,12 +372,7 @@ export async function resumeCampaign(actor: Actor, id: string) {
   if (!checked) await refuseWhileClosing(actor.organizationId).catch((error) => Promise.reject(sendRefusalAsCampaign(error, "")));
   const row = await db().transaction(async (tx) => {
     const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
-    if (stored.status !== "paused")
-      throw refuseCampaign(
-        409,
-        "campaign_state",
-        `This ${label(stored).toLowerCase()} is ${stored.status}: only a paused one can be resumed.`,
-      );
+    if (stored.status !== "paused") throw refuseCampaign(409, "campaign_state", stateRefusal(stored, "resume"));
     await tx.execute(sql`update campaigns set paused_reason = null, paused_by = null where id = ${stored.id}`);
     if (checked && !stored.started_at) {
       const started = await startChecked(tx, stored, checked);
@@ -401,7 +401,7 @@ export async function cancelCampaign(actor: Actor, id: string) {
   const row = await db().transaction(async (tx) => {
     const stored = await readStoredCampaign(tx, actor.organizationId, id, true);
     if (["completed", "cancelled", "failed"].includes(stored.status))
-      throw refuseCampaign(409, "campaign_state", `This ${label(stored).toLowerCase()} has already ended (${stored.status}).`);
+      throw refuseCampaign(409, "campaign_state", stateRefusal(stored, "ended"));
     // Its figures counted again by the next reader: the end moves them (decision 049).
     await tx.execute(
       sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now(), counted_at = null where id = ${stored.id}`,

@@ -5,6 +5,7 @@ import { contactTagChoices } from "../contacts/tags";
 import { BUILT_IN_FIELDS } from "./variables";
 import { valueButtons, type ValueButton } from "../messaging/compose";
 import { mediaKindOf } from "../messaging/media-types";
+import { m } from "~/paraglide/messages";
 
 /** One approved template as the New Campaign form offers it: what its placeholders need. */
 export interface TemplateChoice {
@@ -93,7 +94,11 @@ export async function mediaChoices(organizationId: string, limit = 50): Promise<
      where organization_id = $1 and direction = 'outbound' order by created_at desc, id limit $2`,
     [organizationId, limit],
   );
-  return rows.map((r) => ({ id: r.id, name: r.file_name ?? `${r.mime_type} file`, kind: mediaKindOf(r.mime_type) ?? null }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.file_name ?? m.messaging_media_unnamed_file({ type: r.mime_type }),
+    kind: mediaKindOf(r.mime_type) ?? null,
+  }));
 }
 
 /** Everything the New Campaign form offers: numbers, templates, the fields a placeholder can take, segments, tags and uploads. */

@@ -3,11 +3,17 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../../infrastructure/db/keyset";
 import { csvRow } from "../activity/csv";
 import { log } from "../../infrastructure/log";
+import { inLocale } from "../../infrastructure/http/display-zone";
+import { getLocale } from "~/paraglide/runtime";
 import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../../infrastructure/db/schema/campaigns";
 import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
+import { storedWords } from "./stored-words";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 import type { CampaignStatus, RecipientResult } from "~/lib/campaign-live";
+import { formatNumber } from "~/lib/dates";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export { CAMPAIGN_STATUSES, RECIPIENT_RESULTS, type CampaignStatus, type RecipientResult } from "~/lib/campaign-live";
 /** Broadcast History: what has ended. */
@@ -95,12 +101,35 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 
 export function audienceLabel(audience: CampaignAudience, segmentName: string | null) {
   const parts: string[] = [];
-  if (audience.segmentId) parts.push(segmentName ? `Segment ${segmentName}` : "A deleted segment");
-  if (audience.tags?.length) parts.push(`${audience.tags.length === 1 ? "tag" : "tags"} ${audience.tags.join(", ")}`);
-  if (audience.contactIds?.length) parts.push(`${audience.contactIds.length} chosen contact${audience.contactIds.length === 1 ? "" : "s"}`);
-  if (audience.phones?.length)
-    parts.push(`${audience.phones.length.toLocaleString("en")} number${audience.phones.length === 1 ? "" : "s"}`);
-  if (audience.everyone) parts.push("everyone opted in");
+  if (audience.segmentId)
+    parts.push(segmentName ? m.messaging_audience_label_segment({ name: segmentName }) : m.messaging_audience_label_deleted_segment());
+  if (audience.tags?.length) {
+    const tags = audience.tags.join(", ");
+    parts.push(audience.tags.length === 1 ? m.messaging_audience_label_tag({ tags }) : m.messaging_audience_label_tags({ tags }));
+  }
+  if (audience.contactIds?.length) {
+    const n = audience.contactIds.length;
+    const count = String(n);
+    parts.push(
+      byCount(
+        n,
+        () => m.messaging_audience_label_contacts_one({ count }),
+        () => m.messaging_audience_label_contacts_other({ count }),
+      ),
+    );
+  }
+  if (audience.phones?.length) {
+    const n = audience.phones.length;
+    const count = formatNumber(n);
+    parts.push(
+      byCount(
+        n,
+        () => m.messaging_audience_label_numbers_one({ count }),
+        () => m.messaging_audience_label_numbers_other({ count }),
+      ),
+    );
+  }
+  if (audience.everyone) parts.push(m.messaging_audience_label_everyone());
   const text = parts.join(" + ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -135,18 +164,19 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
     leftOut: figures.leftOut,
     estimatedCostKes: row.estimated_cost_cents === null ? null : Number(row.estimated_cost_cents) / 100,
     counts: figures.counts,
-    // Stored with its own "Paused: " before the page's: said once.
-    pausedReason: row.paused_reason === WALLET_EMPTY_PAUSE_BEFORE ? WALLET_EMPTY_PAUSE : row.paused_reason,
+    // Stored with its own "Paused: " before the page's: said once. Stored in English (Jumbe's jobs write
+    // them), said in the reader's language.
+    pausedReason: storedWords(row.paused_reason === WALLET_EMPTY_PAUSE_BEFORE ? WALLET_EMPTY_PAUSE : row.paused_reason),
     pausedBy: row.paused_by_name,
-    notice: row.notice,
-    createdBy: row.created_by ? { id: row.created_by, name: row.created_by_name ?? "A member" } : null,
+    notice: storedWords(row.notice),
+    createdBy: row.created_by ? { id: row.created_by, name: row.created_by_name ?? m.messaging_someone_member() } : null,
     approval:
       row.status === "awaiting_approval" || row.approved_at || row.declined_at
         ? {
             requestedAt: row.status === "awaiting_approval" ? iso(row.updated_at) : null,
-            approvedBy: row.approved_at ? (row.approved_by_name ?? "A former member") : null,
+            approvedBy: row.approved_at ? (row.approved_by_name ?? m.messaging_someone_former_member()) : null,
             approvedAt: iso(row.approved_at),
-            declinedBy: row.declined_at ? (row.declined_by_name ?? "A former member") : null,
+            declinedBy: row.declined_at ? (row.declined_by_name ?? m.messaging_someone_former_member()) : null,
             declinedAt: iso(row.declined_at),
             declineReason: row.decline_reason,
           }
@@ -351,31 +381,35 @@ export async function openRecipientsCsv(organizationId: string, campaignId: stri
   const encoder = new TextEncoder();
   let after: number | undefined;
   let started = false;
+  // The reasons in the asker's language: the stream is read after the request's own work has returned.
+  const locale = getLocale();
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${csvRow(CSV_HEADER)}`));
-        return;
-      }
-      try {
-        const rows = await rawQuery<RecipientRow>(recipientsQuery(result, after, CSV_CHUNK), [campaignId]);
-        if (!rows.length) return controller.close();
-        after = Number(rows.at(-1)!.id);
-        controller.enqueue(
-          encoder.encode(
-            rows
-              .map(recipientView)
-              .map((r) =>
-                csvRow([r.phone, r.name, r.result, r.replied ? "yes" : "no", r.reason, r.sentAt, r.deliveredAt, r.readAt, r.repliedAt]),
-              )
-              .join(""),
-          ),
-        );
-      } catch (error) {
-        log().error({ err: error }, "campaign results export failed mid-stream");
-        controller.error(error);
-      }
-    },
+    pull: (controller) => inLocale(locale, () => pullRows(controller)),
   });
+
+  async function pullRows(controller: ReadableStreamDefaultController<Uint8Array>) {
+    if (!started) {
+      started = true;
+      controller.enqueue(encoder.encode(`\uFEFF${csvRow(CSV_HEADER)}`));
+      return;
+    }
+    try {
+      const rows = await rawQuery<RecipientRow>(recipientsQuery(result, after, CSV_CHUNK), [campaignId]);
+      if (!rows.length) return controller.close();
+      after = Number(rows.at(-1)!.id);
+      controller.enqueue(
+        encoder.encode(
+          rows
+            .map(recipientView)
+            .map((r) =>
+              csvRow([r.phone, r.name, r.result, r.replied ? "yes" : "no", r.reason, r.sentAt, r.deliveredAt, r.readAt, r.repliedAt]),
+            )
+            .join(""),
+        ),
+      );
+    } catch (error) {
+      log().error({ err: error }, "campaign results export failed mid-stream");
+      controller.error(error);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import type { SendRefusalCode } from "../messaging/refusals";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /**
  * Why Jumbe will not create or change a campaign: a stable code for programs and a plain sentence
@@ -29,4 +30,4 @@ export const refuseCampaign = (status: CampaignRefusalStatus, code: CampaignRefu
 export const campaignRefusalOfSend = (refusal: Refusal, field?: string) =>
   refuseCampaign(refusal.status, refusal.code as SendRefusalCode, refusal.message, field);
 
-export const campaignNotFound = () => refuseCampaign(404, "campaign_not_found", "No such campaign.");
+export const campaignNotFound = () => refuseCampaign(404, "campaign_not_found", m.messaging_campaign_no_such());

@@ -4,6 +4,7 @@ import type { PreparedTemplate } from "../messaging/compose";
 import { campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources, parameterValue, type RecipientFields } from "./variables";
 import { isRefusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /**
  * A campaign's values beyond the body: a media header's file (one for everyone) and the buttons
@@ -26,9 +27,9 @@ export function headerMediaInput(media: CampaignHeaderMedia | undefined): Campai
   const mediaId = String(media.mediaId ?? "").trim();
   const filename = String(media.filename ?? "").trim();
   if (!link && !mediaId) return undefined;
-  if (link && mediaId) throw refuseValues("Give the header's file as a link or as an uploaded file, not both.");
+  if (link && mediaId) throw refuseValues(m.messaging_header_file_both());
   if (link) checkLink(link);
-  if (filename.length > FILENAME_MAX) throw refuseValues(`A file name has at most ${FILENAME_MAX} characters.`);
+  if (filename.length > FILENAME_MAX) throw refuseValues(m.messaging_header_file_name_too_long({ max: FILENAME_MAX }));
   return { ...(link ? { link } : { mediaId }), ...(filename ? { filename } : {}) };
 }
 
@@ -39,19 +40,18 @@ function checkLink(link: string) {
   } catch {
     url = undefined;
   }
-  if (!url || link.length > LINK_MAX || !url.hostname)
-    throw refuseValues("The header's link is not a web address: give the file's https://... address.");
-  if (url.protocol !== "https:")
-    throw refuseValues("The header's link must start with https://: WhatsApp fetches the file only from a secure address.");
+  if (!url || link.length > LINK_MAX || !url.hostname) throw refuseValues(m.messaging_header_link_invalid());
+  if (url.protocol !== "https:") throw refuseValues(m.messaging_header_link_not_https());
 }
 
 /** The file given fits the template: a media header has one (prepareTemplate refused it missing), another has none. */
 export function checkHeaderMediaFits(template: PreparedTemplate, media: CampaignHeaderMedia | undefined) {
   if (media && !MEDIA_FORMATS.includes(template.headerFormat ?? ""))
-    throw refuseValues(`${template.name} has no image, video or document header: leave out the header file.`);
+    throw refuseValues(m.messaging_header_file_not_needed({ template: template.name }));
 }
 
-const buttonName = (button: PreparedTemplate["buttons"][number]) => `button ${button.index + 1} (${button.text.slice(0, 25)})`;
+const buttonName = (button: PreparedTemplate["buttons"][number]) =>
+  m.messaging_button_name({ number: button.index + 1, text: button.text.slice(0, 25) });
 
 /** One value per button that takes one (checked like the body's), none for another; in the buttons' order. */
 export function checkButtonSources(
@@ -62,16 +62,16 @@ export function checkButtonSources(
   const list = given ?? [];
   for (const entry of list) {
     if (!template.buttons.some((b) => b.index === entry?.index))
-      throw refuseValues(`${template.name} has no button ${Number(entry?.index) + 1} that takes a value.`);
+      throw refuseValues(m.messaging_button_unknown({ template: template.name, number: Number(entry?.index) + 1 }));
   }
   const sources = template.buttons.map((button) => {
     const found = list.filter((entry) => entry.index === button.index);
-    if (found.length > 1) throw refuseValues(`Give ${buttonName(button)} one value, not ${found.length}.`);
+    if (found.length > 1) throw refuseValues(m.messaging_button_one_value({ button: buttonName(button), count: found.length }));
     if (!found[0])
       throw refuseValues(
         button.kind === "url"
-          ? `${buttonName(button)} ends its link with a placeholder: map it to a contact field or give a value.`
-          : `${buttonName(button)} copies a code: map it to a contact field or give the code.`,
+          ? m.messaging_button_url_value_required({ button: buttonName(button) })
+          : m.messaging_button_code_value_required({ button: buttonName(button) }),
       );
     return found[0].source;
   });
@@ -79,7 +79,7 @@ export function checkButtonSources(
   template.buttons.forEach((button, i) => {
     const source = checked[i]!;
     if (button.kind === "copy_code" && "value" in source && source.value.length > COPY_CODE_MAX)
-      throw refuseValues(`A copy code has at most ${COPY_CODE_MAX} characters.`);
+      throw refuseValues(m.messaging_button_code_too_long({ max: COPY_CODE_MAX }));
   });
   return template.buttons.map((button, i) => ({ index: button.index, source: checked[i]! }));
 }
@@ -104,6 +104,16 @@ export function templateRefusal(error: unknown) {
 /** How a preview shows the header file: "[image: poster.jpg]". */
 export function headerMediaLabel(format: string | null, media: (CampaignHeaderMedia & { uploadedName?: string }) | null | undefined) {
   if (!media || !format) return null;
-  const name = media.filename || media.uploadedName || media.link || "an uploaded file";
-  return `[${format.toLowerCase()}: ${name}]`;
+  const name = media.filename || media.uploadedName || media.link || m.messaging_header_uploaded_file();
+  return m.messaging_preview_header_media({ kind: mediaKindWords(format), name });
+}
+
+/** A media header's kind in words ("image"), for a preview or a form; another format as Meta names it, lower-cased. */
+export function mediaKindWords(format: string): string {
+  const words: Record<string, () => string> = {
+    IMAGE: m.messaging_media_kind_image,
+    VIDEO: m.messaging_media_kind_video,
+    DOCUMENT: m.messaging_media_kind_document,
+  };
+  return words[format.toUpperCase()]?.() ?? format.toLowerCase();
 }

@@ -2,9 +2,22 @@ import { sql, type SQL } from "drizzle-orm";
 import type { ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import type { AttributeDefinition } from "../contacts/attributes";
 import { refuseCampaign } from "./refusals";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 /** The contact fields a placeholder can take, besides the tenant's custom attributes. */
-export const BUILT_IN_FIELDS = { name: "Full name", first_name: "First name", phone: "Phone number" } as const;
+export const BUILT_IN_FIELDS: { readonly name: string; readonly first_name: string; readonly phone: string } = {
+  // Read when shown: the request's language.
+  get name() {
+    return m.messaging_field_full_name();
+  },
+  get first_name() {
+    return m.messaging_field_first_name();
+  },
+  get phone() {
+    return m.messaging_field_phone_number();
+  },
+};
 export const PARAMETER_MAX = 1024;
 
 /** What a placeholder reads from one recipient: their contact, if they have one. */
@@ -31,17 +44,11 @@ export function checkParameterSources(
 ): ParameterSource[] {
   const nameOf = (i: number) => names[i] ?? `{{${i + 1}}}`;
   if (sources.length !== expected)
-    throw refuseCampaign(
-      422,
-      "invalid_parameters",
-      `The template's ${label} takes ${expected} value${expected === 1 ? "" : "s"}; ${sources.length} ${sources.length === 1 ? "was" : "were"} given.`,
-      "parameters",
-    );
+    throw refuseCampaign(422, "invalid_parameters", countRefusal(label, expected, sources.length), "parameters");
   return sources.map((source, i) => {
     if ("value" in source) {
       const value = parameterText(String(source.value ?? ""));
-      if (!value)
-        throw refuseCampaign(422, "invalid_parameters", `Give a value for ${nameOf(i)}, or map it to a contact field.`, "parameters");
+      if (!value) throw refuseCampaign(422, "invalid_parameters", m.messaging_parameters_value_required({ name: nameOf(i) }), "parameters");
       return { value };
     }
     const field = String(source.field ?? "").trim();
@@ -49,12 +56,40 @@ export function checkParameterSources(
       throw refuseCampaign(
         422,
         "invalid_parameters",
-        `${nameOf(i)} is mapped to ${field ? `"${field.slice(0, 40)}"` : "nothing"}, which is not a contact field: use name, first_name, phone or one of your custom fields.`,
+        field
+          ? m.messaging_parameters_unknown_field({ name: nameOf(i), field: field.slice(0, 40) })
+          : m.messaging_parameters_unmapped({ name: nameOf(i) }),
         "parameters",
       );
     const fallback = source.fallback === undefined ? undefined : parameterText(String(source.fallback));
     return fallback ? { field, fallback } : { field };
   });
+}
+
+/** "The template's body takes 2 values; 1 was given." for the body, a text header or the buttons. */
+function countRefusal(label: string, expected: number, given: number) {
+  const part =
+    label === "header"
+      ? m.messaging_parameters_part_header()
+      : label === "buttons"
+        ? m.messaging_parameters_part_buttons()
+        : m.messaging_parameters_part_body();
+  const inputs = { part, expected, given };
+  return byCount(
+    expected,
+    () =>
+      byCount(
+        given,
+        () => m.messaging_parameters_count_one_given_one(inputs),
+        () => m.messaging_parameters_count_one_given_other(inputs),
+      ),
+    () =>
+      byCount(
+        given,
+        () => m.messaging_parameters_count_other_given_one(inputs),
+        () => m.messaging_parameters_count_other_given_other(inputs),
+      ),
+  );
 }
 
 /** One placeholder's value for one recipient: the field, else the fallback; empty when neither. */

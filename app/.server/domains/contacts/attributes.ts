@@ -1,5 +1,6 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 
 export type AttributeType = "text" | "number" | "date" | "boolean";
 export type AttributeValue = string | number | boolean;
@@ -24,16 +25,16 @@ const TEXT_MAX = 1000;
 /** One value checked against its definition and stored in its type; null or "" removes it. */
 export function attributeValue(definition: AttributeDefinition, value: unknown): AttributeValue | null {
   if (value === null || value === undefined || value === "") return null;
-  const bad = (why: string) => refuseContact(422, "invalid_attribute", `${definition.label}: ${why}`);
+  const bad = (why: string) => refuseContact(422, "invalid_attribute", m.messaging_attribute_invalid({ label: definition.label, why }));
   switch (definition.type) {
     case "text": {
       const text = String(value).trim();
-      if (text.length > TEXT_MAX) throw bad(`at most ${TEXT_MAX} characters.`);
+      if (text.length > TEXT_MAX) throw bad(m.messaging_attribute_too_long({ max: TEXT_MAX }));
       return text;
     }
     case "number": {
       const n = typeof value === "number" ? value : Number(String(value).replace(/,/g, "").trim());
-      if (!Number.isFinite(n)) throw bad(`"${String(value).slice(0, 40)}" is not a number.`);
+      if (!Number.isFinite(n)) throw bad(m.messaging_attribute_not_number({ value: String(value).slice(0, 40) }));
       return n;
     }
     case "boolean": {
@@ -41,13 +42,13 @@ export function attributeValue(definition: AttributeDefinition, value: unknown):
       const word = String(value).trim().toLowerCase();
       if (["true", "yes", "ndiyo", "1", "y"].includes(word)) return true;
       if (["false", "no", "hapana", "0", "n"].includes(word)) return false;
-      throw bad(`"${String(value).slice(0, 40)}" is not yes or no.`);
+      throw bad(m.messaging_attribute_not_boolean({ value: String(value).slice(0, 40) }));
     }
     case "date": {
       const text = String(value).trim();
       const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
       const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
-      if (!date || date.toISOString().slice(0, 10) !== text) throw bad(`"${text.slice(0, 40)}" is not a date (YYYY-MM-DD).`);
+      if (!date || date.toISOString().slice(0, 10) !== text) throw bad(m.messaging_attribute_not_date({ value: text.slice(0, 40) }));
       return text;
     }
   }
@@ -66,7 +67,9 @@ export function checkAttributes(definitions: Map<string, AttributeDefinition>, v
       throw refuseContact(
         422,
         "unknown_attribute",
-        `${key.slice(0, 60)} is not one of your contact fields${definitions.size ? ` (${[...definitions.keys()].join(", ")})` : ""}.`,
+        definitions.size
+          ? m.messaging_attribute_unknown_listed({ key: key.slice(0, 60), keys: [...definitions.keys()].join(", ") })
+          : m.messaging_attribute_unknown({ key: key.slice(0, 60) }),
       );
     const checked = attributeValue(definition, value);
     if (checked === null) remove.push(key);

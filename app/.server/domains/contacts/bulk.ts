@@ -6,6 +6,7 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { contactTags, MAX_TAGS } from "./fields";
 import { contactConditions, type Actor, type ContactFilter } from "./manage";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 import { pruneContactTags } from "./tags";
 
 /** The rows a bulk action works on: the ticked ones, or everything a filter matches. */
@@ -21,10 +22,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The target's condition on `c`, checked: ids must be ids, and a selection is small. */
 function targetCondition(organizationId: string, target: BulkTarget): SQL {
   if ("filter" in target) return contactConditions(organizationId, target.filter);
-  if (!target.ids.length) throw refuseContact(400, "contact_not_found", "Tick at least one contact first.");
-  if (target.ids.length > SELECTION_MAX) throw refuseContact(400, "contact_not_found", `Tick at most ${SELECTION_MAX} contacts at once.`);
-  if (!target.ids.every((id) => UUID.test(id)))
-    throw refuseContact(400, "contact_not_found", "That selection holds something that is not a contact.");
+  if (!target.ids.length) throw refuseContact(400, "contact_not_found", m.messaging_bulk_tick_first());
+  if (target.ids.length > SELECTION_MAX) throw refuseContact(400, "contact_not_found", m.messaging_bulk_too_many({ max: SELECTION_MAX }));
+  if (!target.ids.every((id) => UUID.test(id))) throw refuseContact(400, "contact_not_found", m.messaging_bulk_not_contact());
   return sql`c.organization_id = ${organizationId} and c.id = any(${sql.param(target.ids)}::uuid[])`;
 }
 
@@ -98,7 +98,7 @@ const added = (tags: string[]) =>
 
 function bulkTags(input: string[]) {
   const tags = contactTags(input.flatMap((t) => t.split(",")));
-  if (!tags.length) throw refuseContact(400, "invalid_tag", "Name the tag first.");
+  if (!tags.length) throw refuseContact(400, "invalid_tag", m.messaging_bulk_tag_required());
   return tags;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 
@@ -25,8 +26,9 @@ export async function recordConsent(executor: Executor, events: ConsentEvent[]):
   if (!events.length) return [];
   for (const e of events) {
     if (!CONSENT_SOURCES.includes(e.source))
-      throw refuseContact(422, "invalid_consent", `source must be one of ${CONSENT_SOURCES.join(", ")}.`);
-    if (e.evidence.length > EVIDENCE_MAX) throw refuseContact(422, "invalid_consent", `evidence has at most ${EVIDENCE_MAX} characters.`);
+      throw refuseContact(422, "invalid_consent", m.messaging_consent_source_invalid({ sources: CONSENT_SOURCES.join(", ") }));
+    if (e.evidence.length > EVIDENCE_MAX)
+      throw refuseContact(422, "invalid_consent", m.messaging_consent_evidence_too_long({ max: EVIDENCE_MAX }));
   }
   const col = <K extends keyof ConsentEvent>(key: K) => sql.param(events.map((e) => e[key] ?? null));
   const result = await queryRows<{ contact_id: string; status: ConsentStatus }>(

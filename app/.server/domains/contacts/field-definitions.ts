@@ -6,6 +6,7 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { AttributeType } from "./attributes";
 import type { Actor } from "./manage";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 
 export const ATTRIBUTE_TYPES: readonly AttributeType[] = ["text", "number", "date", "boolean"];
 export const ATTRIBUTES_MAX = 50;
@@ -17,20 +18,19 @@ const RESERVED = new Set(["id", "name", "phone", "tags", "notes", "language", "o
 export async function defineAttribute(actor: Actor & { meta?: RequestMeta }, input: { key: string; label: string; type: string }) {
   const key = input.key.trim().toLowerCase();
   const label = input.label.replace(/\s+/g, " ").trim();
-  if (!KEY.test(key))
-    throw refuseContact(422, "invalid_attribute", "A key starts with a letter and holds lower-case letters, digits and _ (at most 40).");
-  if (RESERVED.has(key)) throw refuseContact(422, "invalid_attribute", `"${key}" is one of a contact's own fields: choose another key.`);
-  if (!label || label.length > 80) throw refuseContact(422, "invalid_attribute", "Give the field a label (at most 80 characters).");
+  if (!KEY.test(key)) throw refuseContact(422, "invalid_attribute", m.messaging_attribute_key_invalid());
+  if (RESERVED.has(key)) throw refuseContact(422, "invalid_attribute", m.messaging_attribute_key_reserved({ key }));
+  if (!label || label.length > 80) throw refuseContact(422, "invalid_attribute", m.messaging_attribute_label_required());
   if (!ATTRIBUTE_TYPES.includes(input.type as AttributeType))
-    throw refuseContact(422, "invalid_attribute", "Choose text, number, date or yes/no.");
+    throw refuseContact(422, "invalid_attribute", m.messaging_attribute_type_required());
   await db().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contact_attributes:${actor.organizationId}`}))`);
     const [{ n, same }] = (await queryRows<{ n: number; same: number }>(
       tx,
       sql`select count(*)::int as n, count(*) filter (where key = ${key})::int as same from contact_attributes where organization_id = ${actor.organizationId}`,
     )) as [{ n: number; same: number }];
-    if (same) throw refuseContact(409, "invalid_attribute", `There is already a field with the key "${key}".`);
-    if (n >= ATTRIBUTES_MAX) throw refuseContact(409, "invalid_attribute", `A business has at most ${ATTRIBUTES_MAX} custom fields.`);
+    if (same) throw refuseContact(409, "invalid_attribute", m.messaging_attribute_key_taken({ key }));
+    if (n >= ATTRIBUTES_MAX) throw refuseContact(409, "invalid_attribute", m.messaging_attribute_too_many({ max: ATTRIBUTES_MAX }));
     await tx.execute(
       sql`insert into contact_attributes (organization_id, key, label, type) values (${actor.organizationId}, ${key}, ${label}, ${input.type})`,
     );
@@ -53,7 +53,7 @@ export async function removeAttribute(actor: Actor & { meta?: RequestMeta }, key
     db(),
     sql`delete from contact_attributes where organization_id = ${actor.organizationId} and key = ${key} returning label`,
   );
-  if (!removed) throw refuseContact(404, "unknown_attribute", "No field with this key in your organisation.");
+  if (!removed) throw refuseContact(404, "unknown_attribute", m.messaging_attribute_not_found());
   for (;;) {
     const done = (
       await queryRows<unknown>(

@@ -2,6 +2,7 @@ import { normaliseRecipient } from "../messaging/recipient";
 import { refuseContact } from "./refusals";
 import { withoutBidiControls } from "~/lib/names";
 import { isRefusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /** At most this many tags a contact, each at most TAG_MAX characters. */
 export const MAX_TAGS = 50;
@@ -31,8 +32,8 @@ export function contactName(input: string): string {
     .replace(/\p{Cc}/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
-  if (!name) throw refuseContact(422, "invalid_name", "Give the contact a name.");
-  if ([...name].length > NAME_MAX) throw refuseContact(422, "invalid_name", `A name has at most ${NAME_MAX} characters.`);
+  if (!name) throw refuseContact(422, "invalid_name", m.messaging_contact_name_required());
+  if ([...name].length > NAME_MAX) throw refuseContact(422, "invalid_name", m.messaging_contact_name_too_long({ max: NAME_MAX }));
   return name;
 }
 
@@ -43,10 +44,10 @@ export function contactTags(input: readonly string[]): string[] {
     const tag = raw.replace(/\s+/g, " ").trim().toLowerCase();
     if (!tag) continue;
     if ([...tag].length > TAG_MAX)
-      throw refuseContact(422, "invalid_tag", `"${tag.slice(0, TAG_MAX)}…" is longer than ${TAG_MAX} characters.`);
-    if (/[,\p{Cc}]/u.test(tag)) throw refuseContact(422, "invalid_tag", `"${tag}" may not hold a comma or a control character.`);
+      throw refuseContact(422, "invalid_tag", m.messaging_contact_tag_too_long({ tag: tag.slice(0, TAG_MAX), max: TAG_MAX }));
+    if (/[,\p{Cc}]/u.test(tag)) throw refuseContact(422, "invalid_tag", m.messaging_contact_tag_invalid({ tag }));
     if (!tags.includes(tag)) tags.push(tag);
   }
-  if (tags.length > MAX_TAGS) throw refuseContact(422, "invalid_tag", `A contact has at most ${MAX_TAGS} tags.`);
+  if (tags.length > MAX_TAGS) throw refuseContact(422, "invalid_tag", m.messaging_contact_too_many_tags({ max: MAX_TAGS }));
   return tags;
 }

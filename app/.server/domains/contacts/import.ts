@@ -17,6 +17,9 @@ import { contactName, contactPhone, contactTags, NOTES_MAX } from "./fields";
 import { phoneHash } from "./manage";
 import { CsvError, CsvParser, csvRecords, headerColumns, type CsvRecord } from "./csv/reader";
 import { Refusal, isRefusal } from "../../infrastructure/refusal";
+import { inLocale } from "../../infrastructure/http/display-zone";
+import { m } from "~/paraglide/messages";
+import { baseLocale, getLocale, isLocale } from "~/paraglide/runtime";
 
 const MB = 1024 * 1024;
 export { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type DuplicatePolicy };
@@ -98,14 +101,20 @@ function importView(row: ImportRow): ImportView {
     skipped: row.skipped,
     invalid: row.invalid,
     hasRejected: !!row.rejected_key,
-    error: row.error,
+    error: errorWords(row.error),
     createdAt: iso(row.created_at)!,
     finishedAt: iso(row.finished_at),
   };
 }
 
+/** Why an import failed, stored as Jumbe says it (English: the job runs outside any request). */
+const stoppedOnError = () => m.messaging_import_stopped_error({}, { locale: baseLocale });
+
+/** A stored failure in the reader's language (one Jumbe does not know shows as stored). */
+const errorWords = (error: string | null) => (error !== null && error === stoppedOnError() ? m.messaging_import_stopped_error() : error);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFound = () => refuseImport(404, "No import with this id in your organisation.");
+const notFound = () => refuseImport(404, m.messaging_import_not_found());
 
 async function readImportRow(executor: Executor, organizationId: string | null, id: string, lock = false) {
   if (!UUID.test(id)) return null;
@@ -159,15 +168,15 @@ export async function uploadImport(
   actor: ImportActor,
   upload: { body: ReadableStream<Uint8Array> | null; boundary: string | undefined },
 ): Promise<ImportView> {
-  if (!upload.boundary) throw refuseImport(400, "Send the file as a multipart/form-data form with a part named file.");
+  if (!upload.boundary) throw refuseImport(400, m.messaging_import_not_multipart());
   const reader = new MultipartReader(upload.body, upload.boundary, { maxBytes: IMPORT_BODY_MAX_BYTES, maxParts: 8 });
   let stored: { key: string; size: number; columns: string[]; fileName: string } | undefined;
   try {
     for (let part = await reader.next(); part; part = await reader.next()) {
       if (part.name !== IMPORT_FILE_FIELD) continue;
-      if (stored) throw refuseImport(400, "Send one file per import.");
+      if (stored) throw refuseImport(400, m.messaging_import_one_file());
       // A form sent with no file chosen has a file part with an empty name.
-      if (!part.fileName) throw refuseImport(400, "Choose a CSV file to import.");
+      if (!part.fileName) throw refuseImport(400, m.messaging_import_choose_file());
       const parser = new CsvParser();
       let header: CsvRecord | undefined;
       let rows = 0;
@@ -189,20 +198,19 @@ export async function uploadImport(
       try {
         file = await fileStorage().write(checked, { maxBytes: IMPORT_MAX_BYTES });
       } catch (error) {
-        if (error instanceof StorageLimitError)
-          throw refuseImport(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
+        if (error instanceof StorageLimitError) throw refuseImport(413, m.messaging_import_too_large({ max: IMPORT_MAX_BYTES / MB }));
         throw error;
       }
       stored = { key: file.key, size: file.size, columns: [], fileName: displayName(part.fileName) };
       stored.columns = headerColumns(header!.fields);
-      if (!rows) throw refuseImport(422, "The file has a header line but no rows to import.");
+      if (!rows) throw refuseImport(422, m.messaging_import_no_rows());
     }
-    if (!stored) throw refuseImport(400, "Choose a CSV file to import.");
+    if (!stored) throw refuseImport(400, m.messaging_import_choose_file());
   } catch (error) {
     if (stored) await fileStorage().delete(stored.key);
     if (error instanceof MultipartError) {
-      if (error.tooLarge) throw refuseImport(413, `The file is larger than ${IMPORT_MAX_BYTES / MB} MB. Split it into smaller files.`);
-      throw refuseImport(400, `The upload is malformed: ${error.message}`);
+      if (error.tooLarge) throw refuseImport(413, m.messaging_import_too_large({ max: IMPORT_MAX_BYTES / MB }));
+      throw refuseImport(400, m.messaging_import_malformed({ reason: error.message }));
     }
     if (error instanceof CsvError) {
       await drain(reader);
@@ -280,18 +288,18 @@ export function checkMapping(
   const seen = new Map<string, string>();
   for (const [column, target] of Object.entries(settings.mapping)) {
     if (!columns.includes(column)) {
-      errors[""] = `The file has no column “${column.slice(0, 60)}”.`;
+      errors[""] = m.messaging_import_no_column({ column: column.slice(0, 60) });
       continue;
     }
     if (!target) continue;
-    if (!targets.has(target)) errors[column] = `“${target.slice(0, 60)}” is not a contact field or one of your custom fields.`;
-    else if (seen.has(target)) errors[column] = `“${seen.get(target)}” is already mapped to ${target}: map each field once.`;
+    if (!targets.has(target)) errors[column] = m.messaging_import_unknown_target({ target: target.slice(0, 60) });
+    else if (seen.has(target)) errors[column] = m.messaging_import_target_twice({ column: seen.get(target)!, target });
     else seen.set(target, column);
   }
-  if (![...seen.keys()].includes("phone") && !errors[""])
-    errors[""] = "Map one column to the phone number: it is how contacts are matched.";
-  if (!DUPLICATE_POLICIES.includes(settings.duplicates)) errors["duplicates"] = "Choose what a duplicate does: skip, update or merge tags.";
-  if ((settings.consentEvidence ?? "").length > EVIDENCE_MAX) errors["consentEvidence"] = `At most ${EVIDENCE_MAX} characters.`;
+  if (![...seen.keys()].includes("phone") && !errors[""]) errors[""] = m.messaging_import_phone_required();
+  if (!DUPLICATE_POLICIES.includes(settings.duplicates)) errors["duplicates"] = m.messaging_import_duplicates_required();
+  if ((settings.consentEvidence ?? "").length > EVIDENCE_MAX)
+    errors["consentEvidence"] = m.messaging_import_evidence_too_long({ max: EVIDENCE_MAX });
   return Object.keys(errors).length ? errors : null;
 }
 
@@ -301,7 +309,7 @@ export async function startImport(actor: ImportActor, id: string, settings: Impo
   const started = await db().transaction(async (tx) => {
     const row = await readImportRow(tx, actor.organizationId, id, true);
     if (!row) throw notFound();
-    if (row.status !== "uploaded") throw refuseImport(409, "This import has started already.");
+    if (row.status !== "uploaded") throw refuseImport(409, m.messaging_import_started_already());
     const errors = checkMapping(row.columns, settings, definitions);
     if (errors) throw refuseImport(422, Object.values(errors)[0]!);
     const mapping = Object.fromEntries(Object.entries(settings.mapping).filter(([, target]) => target));
@@ -313,7 +321,8 @@ export async function startImport(actor: ImportActor, id: string, settings: Impo
           consent_source = ${evidence}, status = 'queued'
         where id = ${row.id} returning *`,
     ))!;
-    await enqueueJob(IMPORT_QUEUE, { importId: row.id }, { executor: tx, uniqueKey: `contact-import:${row.id}` });
+    // The rejected rows' reasons are written in the language of whoever started it.
+    await enqueueJob(IMPORT_QUEUE, { importId: row.id, locale: getLocale() }, { executor: tx, uniqueKey: `contact-import:${row.id}` });
     return updated;
   });
   await recordActivity({
@@ -383,14 +392,14 @@ function checkRow(plan: Plan, record: CsvRecord): Candidate | Rejected {
   const cells = record.fields;
   const reject = (reason: string): Rejected => ({ line: record.line, cells, reason });
   if (cells.length > plan.columns.length && cells.slice(plan.columns.length).some((c) => c.trim()))
-    return reject(`The row has ${cells.length} cells; the header names ${plan.columns.length} columns.`);
+    return reject(m.messaging_import_row_too_many_cells({ cells: cells.length, columns: plan.columns.length }));
   const get = (target: string) => {
     const at = plan.index.get(target);
     return at === undefined ? "" : cellText(cells[at]);
   };
   try {
     const rawPhone = get("phone");
-    if (!rawPhone) return reject("No phone number.");
+    if (!rawPhone) return reject(m.messaging_import_row_no_phone());
     const candidate: Candidate = { line: record.line, cells, phone: contactPhone(rawPhone), attributes: {} };
     const name = get("name");
     if (name) candidate.name = contactName(name);
@@ -399,18 +408,18 @@ function checkRow(plan: Plan, record: CsvRecord): Candidate | Rejected {
     const language = get("language");
     if (language) {
       const code = LANGUAGES[language.toLowerCase()];
-      if (!code) return reject(`Language “${language.slice(0, 40)}” is not en (English) or sw (Kiswahili).`);
+      if (!code) return reject(m.messaging_import_row_language({ language: language.slice(0, 40) }));
       candidate.language = code;
     }
     const notes = get("notes");
     if (notes) {
-      if (notes.length > NOTES_MAX) return reject(`Notes have at most ${NOTES_MAX} characters.`);
+      if (notes.length > NOTES_MAX) return reject(m.messaging_contact_notes_too_long({ max: NOTES_MAX }));
       candidate.notes = notes;
     }
     for (const [target] of plan.index) {
       if (!target.startsWith("attr:")) continue;
       const definition = plan.definitions.get(target.slice(5));
-      if (!definition) return reject(`The custom field ${target.slice(5)} no longer exists.`);
+      if (!definition) return reject(m.messaging_import_row_field_gone({ key: target.slice(5) }));
       const value = attributeValue(definition, get(target));
       if (value !== null) candidate.attributes[definition.key] = value;
     }
@@ -443,8 +452,6 @@ interface BatchOutcome {
   skipped: number;
   rejected: Rejected[];
 }
-
-const ERASED = "This number was erased at the person's request: import it only with their fresh consent (fill in where consent came from).";
 
 /**
  * Decides one batch against the book and, unless `dryRun`, writes it in `tx`: new contacts, updates
@@ -500,7 +507,7 @@ async function applyBatch(
     const book = existing.get(phone);
     if (erased.has(phone)) {
       // Every row of an erased number is refused, with the reason.
-      for (const row of rows) outcome.rejected.push({ line: row.line, cells: row.cells, reason: ERASED });
+      for (const row of rows) outcome.rejected.push({ line: row.line, cells: row.cells, reason: m.messaging_import_row_erased() });
       continue;
     }
     // The first row of a number creates it (or meets the book's contact); the others are duplicates.
@@ -574,13 +581,14 @@ async function applyBatch(
 }
 
 /** Runs the import jobs (one at a time: batchSize 1); outside a transaction, each batch its own. */
-export async function runImportJobs(jobs: Job<{ importId: string }>[]) {
+export async function runImportJobs(jobs: Job<{ importId: string; locale?: string }>[]) {
   for (const job of jobs) {
+    const locale = isLocale(job.payload.locale) ? job.payload.locale : baseLocale;
     try {
-      await runImport(job.payload.importId);
+      // In the language of whoever started it: the rejected rows' reasons are theirs to read.
+      await inLocale(locale, () => runImport(job.payload.importId));
     } catch (error) {
-      if (job.attempts >= IMPORT_ATTEMPTS)
-        await failImport(job.payload.importId, "The import stopped on an error. Try it again, or ask support.");
+      if (job.attempts >= IMPORT_ATTEMPTS) await failImport(job.payload.importId, stoppedOnError());
       throw error;
     }
   }

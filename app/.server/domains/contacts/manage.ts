@@ -9,6 +9,7 @@ import { contactName, contactPhone, contactTags, NOTES_MAX } from "./fields";
 import { refuseContact } from "./refusals";
 import { contactView, type ContactRow, type ContactView } from "./views";
 import type { ContactFilter } from "~/lib/contact-filter";
+import { m } from "~/paraglide/messages";
 
 /** What a caller may set on a contact; anything left out stays as it is. */
 export interface ContactChanges {
@@ -41,7 +42,8 @@ async function isErased(executor: Executor, organizationId: string, e164: string
 /** The fields as stored: each checked, attributes against the tenant's definitions. */
 async function checked(organizationId: string, changes: ContactChanges) {
   const notes = changes.notes === undefined ? undefined : (changes.notes ?? "").trim() || null;
-  if (notes && notes.length > NOTES_MAX) throw refuseContact(422, "invalid_name", `Notes have at most ${NOTES_MAX} characters.`);
+  if (notes && notes.length > NOTES_MAX)
+    throw refuseContact(422, "invalid_name", m.messaging_contact_notes_too_long({ max: NOTES_MAX }), "notes");
   const attributes =
     changes.attributes === undefined ? undefined : checkAttributes(await attributeDefinitions(organizationId), changes.attributes);
   return {
@@ -75,17 +77,12 @@ export async function saveContact(
         tx,
         sql`select id from contacts where organization_id = ${actor.organizationId} and phone = ${phone} for update`,
       );
-      if (existing && !options.upsert)
-        throw refuseContact(409, "duplicate_phone", `${phone} is already a contact. Edit that one, or merge the two.`);
+      if (existing && !options.upsert) throw refuseContact(409, "duplicate_phone", m.messaging_contact_duplicate_phone({ phone }));
       let id = existing?.id;
       let created = false;
       if (!id) {
         if (options.consent?.status !== "opted_in" && (await isErased(tx, actor.organizationId, phone)))
-          throw refuseContact(
-            409,
-            "erased_contact",
-            `${phone} asked to be erased. Add them again only with their fresh consent (consent opted_in, with evidence).`,
-          );
+          throw refuseContact(409, "erased_contact", m.messaging_contact_erased_phone({ phone }));
         const inserted = (await queryRow<{ id: string; inserted: boolean }>(
           tx,
           sql`
@@ -115,7 +112,7 @@ export async function saveContact(
   } catch (error) {
     // Two requests for one new number at once: the second is the first's update.
     if (isUniquePhone(error) && options.upsert) return saveContact(actor, changes, options);
-    if (isUniquePhone(error)) throw refuseContact(409, "duplicate_phone", `${phone} is already a contact.`);
+    if (isUniquePhone(error)) throw refuseContact(409, "duplicate_phone", m.messaging_contact_duplicate_phone_short({ phone }));
     throw error;
   }
 }
@@ -147,12 +144,13 @@ export async function updateContact(actor: Actor, id: string, changes: ContactCh
       return (await readContact(tx, actor.organizationId, id))!;
     });
   } catch (error) {
-    if (isUniquePhone(error)) throw refuseContact(409, "duplicate_phone", `${fields.phone} is already another contact: merge the two.`);
+    if (isUniquePhone(error))
+      throw refuseContact(409, "duplicate_phone", m.messaging_contact_duplicate_phone_other({ phone: String(fields.phone) }));
     throw error;
   }
 }
 
-const notFound = () => refuseContact(404, "contact_not_found", "No contact with this id in your organisation.");
+const notFound = () => refuseContact(404, "contact_not_found", m.messaging_contact_id_not_found());
 
 export async function readContact(executor: Executor, organizationId: string, id: string, lock = false): Promise<ContactView | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;

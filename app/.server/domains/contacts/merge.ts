@@ -5,9 +5,10 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { MAX_TAGS } from "./fields";
 import { readContact, type Actor } from "./manage";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 import type { ContactView } from "./views";
 
-const notFound = () => refuseContact(404, "contact_not_found", "No contact with this id in your organisation.");
+const notFound = () => refuseContact(404, "contact_not_found", m.messaging_contact_id_not_found());
 
 /**
  * Merges `otherId` into `survivorId`, in one transaction: the survivor keeps its own fields and
@@ -16,8 +17,7 @@ const notFound = () => refuseContact(404, "contact_not_found", "No contact with 
  * The survivor's opt-in is then its latest consent event, whoever's it was.
  */
 export async function mergeContacts(actor: Actor & { meta?: RequestMeta }, survivorId: string, otherId: string): Promise<ContactView> {
-  if (survivorId === otherId)
-    throw refuseContact(400, "contact_not_found", "Choose another contact to merge with: a contact cannot merge with itself.");
+  if (survivorId === otherId) throw refuseContact(400, "contact_not_found", m.messaging_contact_merge_self());
   const merged = await db().transaction(async (tx) => {
     // Locked in id order, so two merges of the same pair cannot deadlock.
     const [first, second] = [survivorId, otherId].sort();

@@ -13,19 +13,22 @@ export type ContactRefusalCode =
   | "erased_contact"
   | "invalid_consent";
 
-/** Why Jumbe will not store a contact change: a stable code for programs, a plain sentence for people, and the form field it shows at. */
-export const refuseContact = (status: ContactRefusalStatus, code: ContactRefusalCode, message: string) =>
-  new Refusal({ domain: "contact", status, code, message, field: contactFieldOf(code, message) });
+/**
+ * Why Jumbe will not store a contact change: a stable code for programs, a plain sentence for people
+ * (in the request's language), and the form field it shows at (the code's own unless `field` says).
+ */
+export const refuseContact = (status: ContactRefusalStatus, code: ContactRefusalCode, message: string, field?: string) =>
+  new Refusal({ domain: "contact", status, code, message, field: field ?? contactFieldOf(code) });
 
 /** Which field of the contact forms a refusal is about; undefined for the whole form. */
-function contactFieldOf(code: ContactRefusalCode, message: string): string | undefined {
+function contactFieldOf(code: ContactRefusalCode): string | undefined {
   switch (code) {
     case "invalid_phone_number":
     case "duplicate_phone":
     case "erased_contact":
       return "phone";
     case "invalid_name":
-      return message.startsWith("Notes") ? "notes" : "name";
+      return "name";
     case "invalid_tag":
       return "tags";
     case "invalid_consent":

@@ -7,8 +7,9 @@ import { fileStorage } from "../../infrastructure/storage";
 import { log } from "../../infrastructure/log";
 import { phoneHash, readContact, type Actor } from "./manage";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 
-const notFound = () => refuseContact(404, "contact_not_found", "No contact with this id in your organisation.");
+const notFound = () => refuseContact(404, "contact_not_found", m.messaging_contact_id_not_found());
 /** A subject access export holds at most this many messages (a person's whole history in practice). */
 export const EXPORT_MESSAGES_MAX = 100_000;
 

@@ -7,6 +7,7 @@ import { contactFilterOf, contactFilterQuery, readContactFilterParams, type Cont
 import type { Actor } from "./manage";
 import { countMatching } from "./page";
 import { refuseContact } from "./refusals";
+import { m } from "~/paraglide/messages";
 
 export const SEGMENT_NAME_MAX = 80;
 export const SEGMENTS_MAX = 200;
@@ -36,7 +37,7 @@ function segmentOf(row: SegmentRow): Segment {
 function segmentName(input: string) {
   const name = input.replace(/\s+/g, " ").trim();
   if (!name || [...name].length > SEGMENT_NAME_MAX)
-    throw refuseContact(422, "invalid_name", `Give the segment a name (at most ${SEGMENT_NAME_MAX} characters).`);
+    throw refuseContact(422, "invalid_name", m.messaging_segment_name_required({ max: SEGMENT_NAME_MAX }));
   return name;
 }
 
@@ -50,9 +51,8 @@ export async function saveSegment(actor: Actor & { meta?: RequestMeta }, input: 
       tx,
       sql`select count(*)::int as n, count(*) filter (where lower(name) = lower(${name}))::int as same from segments where organization_id = ${actor.organizationId}`,
     ))!;
-    if (existing.same) throw refuseContact(409, "invalid_name", `There is already a segment called "${name}".`);
-    if (existing.n >= SEGMENTS_MAX)
-      throw refuseContact(409, "invalid_name", `A business keeps at most ${SEGMENTS_MAX} segments: delete one first.`);
+    if (existing.same) throw refuseContact(409, "invalid_name", m.messaging_segment_name_taken({ name }));
+    if (existing.n >= SEGMENTS_MAX) throw refuseContact(409, "invalid_name", m.messaging_segment_too_many({ max: SEGMENTS_MAX }));
     return (await queryRow<SegmentRow>(
       tx,
       sql`insert into segments (organization_id, name, filter, created_by)
@@ -84,7 +84,7 @@ export async function listSegments(organizationId: string, options: { counts: bo
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFound = () => refuseContact(404, "contact_not_found", "No segment with this id in your organisation.");
+const notFound = () => refuseContact(404, "contact_not_found", m.messaging_segment_not_found());
 
 export async function getSegment(organizationId: string, id: string) {
   if (!UUID.test(id)) throw notFound();

@@ -9,6 +9,8 @@ import { queueMessage } from "../messaging/queue";
 
 import { logConversationEvents, logMessageEvents } from "../messaging/conversation-events";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** Who acts in the inbox: a member of the organisation. */
 export interface InboxActor {
@@ -31,8 +33,7 @@ const touchConversation = (conversation: ConversationRow) => async (tx: Executor
 
 /** The customer's number to answer, or a refusal for a customer known only by their username. */
 function recipientOf(conversation: ConversationRow) {
-  if (!conversation.phone)
-    throw refuseInbox(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot answer them yet.");
+  if (!conversation.phone) throw refuseInbox(409, m.inbox_reply_username_only());
   return conversation.phone;
 }
 
@@ -51,24 +52,16 @@ export async function sendReply(
   },
 ) {
   const text = reply.text.replace(/\r\n/g, "\n").trim();
-  if (!text && !reply.attachment) throw refuseInbox(400, "Write a message before sending.");
+  if (!text && !reply.attachment) throw refuseInbox(400, m.inbox_reply_blank());
   if (text.length > MAX_TEXT_LENGTH)
-    throw refuseInbox(
-      400,
-      `A WhatsApp message holds at most ${MAX_TEXT_LENGTH.toLocaleString("en-GB")} characters; this one has ${text.length.toLocaleString("en-GB")}.`,
-    );
-  if (!conversation.window.open)
-    throw refuseInbox(
-      409,
-      "More than 24 hours since the customer last wrote: WhatsApp takes only a template now. Choose one below.",
-      "template",
-    );
+    throw refuseInbox(400, m.inbox_reply_too_long({ max: formatNumber(MAX_TEXT_LENGTH), count: formatNumber(text.length) }));
+  if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
   let content: OutboundContent;
   if (reply.attachment) {
     const kind = reply.attachment.kind as "image" | "video" | "audio" | "document" | "sticker";
     const captioned = kind !== "audio" && kind !== "sticker";
-    if (text && !captioned) throw refuseInbox(400, "Audio and stickers go without a caption: send the text on its own.");
-    if (text.length > 1024 && captioned) throw refuseInbox(400, "A caption holds at most 1,024 characters.");
+    if (text && !captioned) throw refuseInbox(400, m.inbox_reply_no_caption());
+    if (text.length > 1024 && captioned) throw refuseInbox(400, m.inbox_reply_caption_max({ max: formatNumber(1024) }));
     content = {
       kind,
       media: {
@@ -141,19 +134,14 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
        and m.contact_id = $3 and m.phone_number_id = $4`,
     [actor.organizationId, messageId, conversation.contactId, conversation.phoneNumberId],
   );
-  if (!failed) throw refuseInbox(404, "No failed message to send again: it was sent again already, or it is not in this conversation.");
-  if (failed.message_type !== "template" && !conversation.window.open)
-    throw refuseInbox(
-      409,
-      "More than 24 hours since the customer last wrote: WhatsApp takes only a template now. Choose one below.",
-      "template",
-    );
+  if (!failed) throw refuseInbox(404, m.inbox_retry_none());
+  if (failed.message_type !== "template" && !conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
   return db().transaction(async (tx) => {
     const claimed = await queryRows<unknown>(
       tx,
       sql`update messages set retried_at = now() where id = ${failed.id} and retried_at is null returning id`,
     );
-    if (!claimed.length) throw refuseInbox(409, "This message was sent again already.");
+    if (!claimed.length) throw refuseInbox(409, m.inbox_retry_done());
     const inserted = await queryRows<{ id: string }>(
       tx,
       sql`
@@ -174,9 +162,8 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
 /** An internal note in the thread: members see it, the customer never does. */
 export async function addNote(actor: InboxActor, conversation: ConversationRow, body: string) {
   const text = body.replace(/\r\n/g, "\n").trim();
-  if (!text) throw refuseInbox(400, "Write the note before saving it.", "note");
-  if (text.length > MAX_NOTE_LENGTH)
-    throw refuseInbox(400, `A note holds at most ${MAX_NOTE_LENGTH.toLocaleString("en-GB")} characters.`, "note");
+  if (!text) throw refuseInbox(400, m.inbox_note_blank(), "note");
+  if (text.length > MAX_NOTE_LENGTH) throw refuseInbox(400, m.inbox_note_too_long({ max: formatNumber(MAX_NOTE_LENGTH) }), "note");
   await db().transaction(async (tx) => {
     await writeEntry(tx, actor, conversation.id, "note", { body: text });
   });
@@ -193,7 +180,7 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
       `select id from users where id = $1::uuid and organization_id = $2 and org_role in ('owner', 'admin', 'agent')`,
       [assigneeId, actor.organizationId],
     );
-    if (!member) throw refuseInbox(422, "Choose a member of your organisation who answers customers.", "assignee");
+    if (!member) throw refuseInbox(422, m.inbox_assign_not_member(), "assignee");
   }
   await db().transaction(async (tx) => {
     const changed = await queryRows<unknown>(
@@ -279,6 +266,6 @@ export async function latestUnreadInbound(organizationId: string, conversationId
 }
 
 /** The conversation's state changes as the thread names them: refuses a state that needs a permission the member lacks. */
-export function refuseUnless(allowed: boolean, message = "Your role cannot do this in the inbox.") {
-  if (!allowed) throw refuseInbox(403, message, "form");
+export function refuseUnless(allowed: boolean, message?: string) {
+  if (!allowed) throw refuseInbox(403, message ?? m.inbox_role_cannot(), "form");
 }

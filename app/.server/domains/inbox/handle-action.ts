@@ -23,6 +23,14 @@ import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns/template
 import type { MediaRef } from "../messaging/content";
 import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
+
+/** What a template's media header takes, and how to give it, by its kind. */
+const HEADER_WORDS = {
+  image: { takes: m.inbox_action_header_takes_image, give: m.inbox_action_give_header_image },
+  video: { takes: m.inbox_action_header_takes_video, give: m.inbox_action_give_header_video },
+  document: { takes: m.inbox_action_header_takes_document, give: m.inbox_action_give_header_document },
+} as const;
 
 /**
  * A media header's file for a template send: the uploaded file (of the header's kind) or an https
@@ -34,18 +42,16 @@ function templateHeaderMedia(
   attachment: { id: string; kind: string; fileName: string | null } | null,
 ): MediaRef | undefined {
   if (!chosen.headerMedia) {
-    if (attachment || link.trim())
-      throw refuseInbox(400, `${chosen.name} has no image, video or document header: leave out the file.`, "attachment");
+    if (attachment || link.trim()) throw refuseInbox(400, m.inbox_action_no_media_header({ name: chosen.name }), "attachment");
     return undefined;
   }
   const kind = chosen.headerMedia;
   if (attachment) {
-    if (link.trim()) throw refuseInbox(400, "Give the header's file as an upload or as a link, not both.", "headerLink");
-    if (attachment.kind !== kind)
-      throw refuseInbox(415, `This template's header takes ${kind === "image" ? "an image" : `a ${kind}`}.`, "attachment");
+    if (link.trim()) throw refuseInbox(400, m.inbox_action_upload_or_link(), "headerLink");
+    if (attachment.kind !== kind) throw refuseInbox(415, HEADER_WORDS[kind].takes(), "attachment");
     return { mediaId: attachment.id, ...(kind === "document" && attachment.fileName ? { filename: attachment.fileName } : {}) };
   }
-  if (!link.trim()) throw refuseInbox(400, `Give the header's ${kind}: upload the file or give its https:// link.`, "attachment");
+  if (!link.trim()) throw refuseInbox(400, HEADER_WORDS[kind].give(), "attachment");
   try {
     return headerMediaInput({ link });
   } catch (error) {
@@ -79,7 +85,7 @@ export async function handleInboxAction(
   const refusedRole = (): InboxOutcome => ({
     kind: "refused",
     status: 403,
-    errors: { form: "Your role reads conversations; owners, admins and agents answer them." },
+    errors: { form: m.inbox_role_reads_only() },
     values: {},
   });
   if (!can(current.role, "inbox:reply")) return refusedRole();
@@ -100,7 +106,7 @@ export async function handleInboxAction(
   const intent = field("intent");
   const values = Object.fromEntries([...fields].filter(([k]) => k !== "intent").map(([k, v]) => [k, v.slice(0, 5000)]));
   try {
-    if (!INTENTS.has(intent)) throw refuseInbox(400, "Unknown action.", "form");
+    if (!INTENTS.has(intent)) throw refuseInbox(400, m.inbox_unknown_action(), "form");
     switch (intent) {
       case "send": {
         let text = field("body");
@@ -116,17 +122,15 @@ export async function handleInboxAction(
       case "template": {
         const templates = await replyTemplates(actor.organizationId, conversation.phoneNumberId);
         const chosen = templates.find((t) => t.id === field("template"));
-        if (!chosen) throw refuseInbox(422, "Choose an approved template of this number.", "template");
+        if (!chosen) throw refuseInbox(422, m.inbox_action_choose_template(), "template");
         const parameters = chosen.parameters.map((_, i) => field(`p${i + 1}`).trim());
         const blank = parameters.findIndex((p) => !p);
-        if (blank >= 0) throw refuseInbox(400, `Give the value of {{${chosen.parameters[blank]}}}.`, `p${blank + 1}`);
+        if (blank >= 0)
+          throw refuseInbox(400, m.inbox_action_give_value({ placeholder: `{{${chosen.parameters[blank]}}}` }), `p${blank + 1}`);
         if (parameters.some((p) => /[\n\t]| {5,}/.test(p)))
-          throw refuseInbox(
-            400,
-            "Template values cannot hold line breaks, tabs or more than four spaces in a row (WhatsApp's rule).",
-            `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`,
-          );
-        if (chosen.headerTakesValue && !field("headerText").trim()) throw refuseInbox(400, "Give the header's value.", "headerText");
+          throw refuseInbox(400, m.inbox_action_value_whitespace(), `p${parameters.findIndex((p) => /[\n\t]| {5,}/.test(p)) + 1}`);
+        if (chosen.headerTakesValue && !field("headerText").trim())
+          throw refuseInbox(400, m.inbox_action_give_header_value(), "headerText");
         const header = templateHeaderMedia(chosen, field("headerLink"), attachment);
         const buttons = chosen.buttons.map((button) => {
           const name = `b${button.index}`;
@@ -134,13 +138,13 @@ export async function handleInboxAction(
           if (!value)
             throw refuseInbox(
               400,
-              button.kind === "url" ? `Give the end of the link of the button ${button.text}.` : "Give the code the customer copies.",
+              button.kind === "url" ? m.inbox_action_give_link_end({ button: button.text }) : m.inbox_action_give_code(),
               name,
             );
-          if (/[\n\t]/.test(value)) throw refuseInbox(400, "A button's value cannot hold line breaks or tabs.", name);
+          if (/[\n\t]/.test(value)) throw refuseInbox(400, m.inbox_action_button_whitespace(), name);
           if (button.kind === "copy_code" && value.length > COPY_CODE_MAX)
-            throw refuseInbox(400, `A copy code has at most ${COPY_CODE_MAX} characters.`, name);
-          if (value.length > LINK_MAX) throw refuseInbox(400, `A link's ending has at most ${LINK_MAX} characters.`, name);
+            throw refuseInbox(400, m.inbox_action_copy_code_max({ max: COPY_CODE_MAX }), name);
+          if (value.length > LINK_MAX) throw refuseInbox(400, m.inbox_action_link_max({ max: LINK_MAX }), name);
           return { index: button.index, value };
         });
         await sendTemplateReply(actor, conversation, {
@@ -151,7 +155,7 @@ export async function handleInboxAction(
           headerMedia: header,
           buttons,
         });
-        return { kind: "done", toast: `Template ${chosen.name} is on its way.` };
+        return { kind: "done", toast: m.inbox_action_template_sent({ name: chosen.name }) };
       }
       case "note":
         await addNote(actor, conversation, field("note"));
@@ -162,25 +166,25 @@ export async function handleInboxAction(
           can(current.role, "inbox:assign") ||
           assignee === actor.userId ||
           (assignee === null && conversation.assignee?.id === actor.userId);
-        if (!mayAssign) throw refuseInbox(403, "Only owners and admins assign conversations to others; take it yourself instead.", "form");
+        if (!mayAssign) throw refuseInbox(403, m.inbox_action_assign_forbidden(), "form");
         await assignConversation(actor, conversation, assignee);
-        return { kind: "done", toast: assignee ? "Conversation assigned." : "Conversation unassigned." };
+        return { kind: "done", toast: assignee ? m.inbox_action_assigned() : m.inbox_action_unassigned() };
       }
       case "take":
         await assignConversation(actor, conversation, actor.userId);
-        return { kind: "done", toast: "The conversation is yours." };
+        return { kind: "done", toast: m.inbox_action_taken() };
       case "unassign":
         if (conversation.assignee?.id !== actor.userId && !can(current.role, "inbox:assign"))
-          throw refuseInbox(403, "Only owners and admins unassign others' conversations.", "form");
+          throw refuseInbox(403, m.inbox_action_unassign_forbidden(), "form");
         await assignConversation(actor, conversation, null);
-        return { kind: "done", toast: "Conversation unassigned." };
+        return { kind: "done", toast: m.inbox_action_unassigned() };
       case "resolve":
       case "reopen":
         await setConversationState(actor, conversation, intent === "resolve" ? "resolved" : "open");
-        return { kind: "done", toast: intent === "resolve" ? "Conversation resolved." : "Conversation reopened." };
+        return { kind: "done", toast: intent === "resolve" ? m.inbox_action_resolved() : m.inbox_action_reopened() };
       case "retry":
         await retryMessage(actor, conversation, field("message"));
-        return { kind: "done", toast: "Sending it again." };
+        return { kind: "done", toast: m.inbox_action_retrying() };
       case "read":
         await markConversationOpened(actor.organizationId, conversation);
         return { kind: "quiet" };
@@ -194,7 +198,7 @@ export async function handleInboxAction(
           );
         return { kind: "quiet" };
     }
-    throw refuseInbox(400, "Unknown action.", "form");
+    throw refuseInbox(400, m.inbox_unknown_action(), "form");
   } catch (error) {
     // A refused send keeps no file.
     if (attachment && (isRefusal(error, "inbox") || isRefusal(error, "send")))

@@ -4,6 +4,7 @@ import { decodeKeysetCursor, encodeKeysetCursor } from "../../infrastructure/db/
 import { memberColumns, memberOf } from "./members";
 import { contentLine, messageContent } from "./message-content";
 import { serviceWindow } from "./window";
+import { m } from "~/paraglide/messages";
 
 /** Conversations a page of the list shows: two screens of a phone (issue 42: 25 were 20 KB of each inbox page's HTML; 15 keep /chat within 40 KB). */
 export const LIST_PAGE_SIZE = 15;
@@ -178,7 +179,7 @@ function conversationRow(row: Row, now?: Date): ConversationRow {
   return {
     id: String(row.id),
     contactId: String(row.contact_id),
-    name: String(row.name ?? "") || String(row.phone ?? "WhatsApp user"),
+    name: String(row.name ?? "") || String(row.phone ?? m.inbox_whatsapp_user()),
     phone: (row.phone as string | null) ?? null,
     phoneNumberId: String(row.phone_number_id),
     businessNumber: row.business_digits ? `+${String(row.business_digits)}` : String(row.phone_number_id),

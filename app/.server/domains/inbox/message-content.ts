@@ -1,4 +1,5 @@
-import type { MediaKind, MessageContent } from "~/lib/inbox";
+import { mediaLabel, orderWords, type MediaKind, type MessageContent } from "~/lib/inbox";
+import { m } from "~/paraglide/messages";
 
 /**
  * What a message in a thread shows: parsed from what Meta sent (inbound: the message object of the
@@ -57,7 +58,7 @@ export function messageContent(source: ContentSource): MessageContent {
 
 function fallback(source: ContentSource): MessageContent {
   const body = typeof source.body === "string" ? source.body.trim() : "";
-  return body ? { kind: "text", text: body } : { kind: "unsupported", text: "This message could not be shown." };
+  return body ? { kind: "text", text: body } : { kind: "unsupported", text: m.inbox_content_not_shown() };
 }
 
 function inboundContent(source: ContentSource, payload: Obj, type: string): MessageContent | null {
@@ -86,7 +87,7 @@ function inboundContent(source: ContentSource, payload: Obj, type: string): Mess
     case "unsupported":
       return unsupportedOf(payload);
     default:
-      return { kind: "unsupported", text: `The customer sent ${article(type)} message, which the inbox cannot show.` };
+      return { kind: "unsupported", text: unknownKind(type) };
   }
 }
 
@@ -102,14 +103,29 @@ function inboundMedia(source: ContentSource, media: MediaKind, value: unknown): 
     mimeType: file?.mimeType ?? str(part.mime_type),
     size: file?.size ?? null,
     url: file ? mediaUrl(source.id) : null,
-    unavailable: file ? null : source.errorTitle ? failureWords(media, source.errorDetails) : "Downloading…",
+    unavailable: file ? null : source.errorTitle ? failureWords(media, source.errorDetails) : m.inbox_content_downloading(),
     voice: media === "audio" && part.voice === true,
   };
 }
 
 /** Why a customer's file is not here, in words: the download job's reason, which already names the kind. */
 function failureWords(media: MediaKind, details: string | null) {
-  return str(details) ?? `The ${media} could not be downloaded from WhatsApp.`;
+  return str(details) ?? downloadFailed(media);
+}
+
+function downloadFailed(media: MediaKind) {
+  switch (media) {
+    case "image":
+      return m.inbox_content_download_failed_image();
+    case "video":
+      return m.inbox_content_download_failed_video();
+    case "audio":
+      return m.inbox_content_download_failed_audio();
+    case "document":
+      return m.inbox_content_download_failed_document();
+    case "sticker":
+      return m.inbox_content_download_failed_sticker();
+  }
 }
 
 /** The address of a message's file in Jumbe (app/routes/app/chat/media.ts). */
@@ -143,7 +159,7 @@ function contactsOf(value: unknown): MessageContent | null {
         .filter(isObj)
         .map((e) => str(e.email))
         .filter((e): e is string => !!e);
-      return { name: str(name.formatted_name) ?? (parts.join(" ") || phones[0] || "Contact"), phones, emails };
+      return { name: str(name.formatted_name) ?? (parts.join(" ") || phones[0] || m.inbox_content_contact()), phones, emails };
     });
   return people.length ? { kind: "contacts", people } : null;
 }
@@ -156,8 +172,12 @@ function interactiveReply(interactive: Obj): MessageContent | null {
     return title ? { kind: "choice", title, description: str(reply.description) } : null;
   }
   if (type === "nfm_reply")
-    return { kind: "choice", title: str(objOf(interactive.nfm_reply).body) ?? "Sent the form", description: "A WhatsApp Flow's answers" };
-  return { kind: "unsupported", text: "The customer answered an interactive message in a way the inbox cannot show." };
+    return {
+      kind: "choice",
+      title: str(objOf(interactive.nfm_reply).body) ?? m.inbox_content_flow_sent(),
+      description: m.inbox_content_flow_answers(),
+    };
+  return { kind: "unsupported", text: m.inbox_content_interactive_unsupported() };
 }
 
 function reactionOf(value: unknown): MessageContent | null {
@@ -176,8 +196,8 @@ function orderOf(order: Obj): MessageContent {
 function systemOf(system: Obj): MessageContent {
   const newNumber = str(system.wa_id) ?? str(system.new_wa_id);
   if (str(system.type) === "user_changed_number" && newNumber)
-    return { kind: "unsupported", text: `The customer changed their WhatsApp number to +${newNumber.replace(/^\+/, "")}.` };
-  return { kind: "unsupported", text: str(system.body) ?? "A notice from WhatsApp about this customer." };
+    return { kind: "unsupported", text: m.inbox_content_number_changed({ number: newNumber.replace(/^\+/, "") }) };
+  return { kind: "unsupported", text: str(system.body) ?? m.inbox_content_whatsapp_notice() };
 }
 
 function unsupportedOf(payload: Obj): MessageContent {
@@ -185,7 +205,7 @@ function unsupportedOf(payload: Obj): MessageContent {
   const detail = str(objOf(error.error_data).details) ?? str(error.title);
   return {
     kind: "unsupported",
-    text: `The customer sent a kind of message WhatsApp does not pass on to businesses${detail ? ` (${detail.replace(/\.$/, "")})` : ""}. Ask them to send it another way.`,
+    text: detail ? m.inbox_content_unsupported_detail({ detail: detail.replace(/\.$/, "") }) : m.inbox_content_unsupported(),
   };
 }
 
@@ -225,7 +245,7 @@ function outboundMedia(source: ContentSource, media: MediaKind, value: unknown):
     mimeType: file?.mimeType ?? null,
     size: file?.size ?? null,
     url: held ? mediaUrl(source.id) : null,
-    unavailable: held ? null : str(value.link) ? "Sent as a link: Jumbe keeps no copy." : "Jumbe keeps no copy of this file.",
+    unavailable: held ? null : str(value.link) ? m.inbox_content_sent_as_link() : m.inbox_content_no_copy(),
     voice: false,
   };
 }
@@ -276,7 +296,7 @@ function templateOf(source: ContentSource, graph: Obj): MessageContent {
   if (format === "TEXT") headerText = fill(str(header?.text) ?? "", headerParameters) || null;
   else if (format === "LOCATION") {
     const location = objOf(headerParameters.find((p) => p.type === "location")?.location);
-    headerText = str(location.name) ?? str(location.address) ?? "Location";
+    headerText = str(location.name) ?? str(location.address) ?? m.inbox_content_location();
   } else if (!header) headerText = str(headerParameters.find((p) => p.type === "text")?.text);
 
   const bodyText = body
@@ -342,23 +362,24 @@ function templateButtons(part: Obj | undefined): string[] {
     .filter(Boolean);
 }
 
-function article(type: string) {
+/** "The customer sent an order_status message…": a kind of message the inbox does not know, named as Meta names it. */
+function unknownKind(type: string) {
   const word =
     type
       .replace(/[^\w-]+/g, " ")
       .trim()
       .slice(0, 40) || "unknown";
-  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+  return /^[aeiou]/i.test(word) ? m.inbox_content_unknown_an({ type: word }) : m.inbox_content_unknown_a({ type: word });
 }
 
 // ---- one line -----------------------------------------------------------------------------------
 
-const MEDIA_LINES: Record<MediaKind, string> = {
-  image: "📷 Photo",
-  video: "🎥 Video",
-  audio: "🎵 Audio",
-  document: "📄 Document",
-  sticker: "💟 Sticker",
+const MEDIA_ICONS: Record<MediaKind, string> = {
+  image: "📷",
+  video: "🎥",
+  audio: "🎵",
+  document: "📄",
+  sticker: "💟",
 };
 
 /** At most this many characters in a line (the list cuts it further with CSS). */
@@ -376,28 +397,30 @@ export function contentLine(content: MessageContent): string {
       return oneLine(content.text);
     case "media": {
       if (content.media === "document")
-        return oneLine(`📄 ${content.fileName ?? "Document"}${content.caption ? `: ${content.caption}` : ""}`);
-      const label = content.voice ? "🎤 Voice message" : MEDIA_LINES[content.media];
+        return oneLine(`📄 ${content.fileName ?? mediaLabel("document")}${content.caption ? `: ${content.caption}` : ""}`);
+      const label = content.voice ? `🎤 ${m.inbox_media_voice()}` : `${MEDIA_ICONS[content.media]} ${mediaLabel(content.media)}`;
       return oneLine(content.caption ? `${label}: ${content.caption}` : label);
     }
     case "location": {
       const place = content.name ?? content.address ?? `${content.latitude.toFixed(5)}, ${content.longitude.toFixed(5)}`;
-      return oneLine(`📍 Location: ${place}`);
+      return oneLine(`📍 ${m.inbox_line_location({ place })}`);
     }
     case "contacts": {
       const names = content.people.map((p) => p.name).join(", ");
-      return oneLine(content.people.length === 1 ? `👤 Contact: ${names}` : `👤 ${content.people.length} contacts: ${names}`);
+      return oneLine(
+        `👤 ${content.people.length === 1 ? m.inbox_line_contact({ names }) : m.inbox_line_contacts({ count: content.people.length, names })}`,
+      );
     }
     case "template":
-      return oneLine([content.header, content.body].filter(Boolean).join(": ") || `Template ${content.name}`);
+      return oneLine([content.header, content.body].filter(Boolean).join(": ") || m.inbox_message_template({ name: content.name }));
     case "interactive":
       return oneLine(content.body);
     case "choice":
       return oneLine(content.title);
     case "reaction":
-      return content.emoji ? `Reacted ${content.emoji}` : "Removed a reaction";
+      return content.emoji ? m.inbox_message_reacted_with({ emoji: content.emoji }) : m.inbox_message_reaction_removed();
     case "order":
-      return oneLine(`🛒 Order: ${content.items} ${content.items === 1 ? "item" : "items"}${content.text ? `: ${content.text}` : ""}`);
+      return oneLine(`${orderWords(content.items)}${content.text ? `: ${content.text}` : ""}`);
     case "unsupported":
       return oneLine(content.text);
   }

@@ -3,6 +3,7 @@ import { mediaKindOf } from "../messaging/media-types";
 import { MultipartError, MultipartReader, multipartBoundary } from "../../infrastructure/http/multipart";
 import { refuseInbox } from "./actions";
 import { isRefusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /** The largest attachment the inbox sends: WhatsApp's limit for video and audio (images 5 MB, checked as it streams). */
 export const INBOX_ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -22,7 +23,7 @@ export interface ReplyForm {
  */
 export async function readReplyForm(organizationId: string, request: Request): Promise<ReplyForm> {
   const boundary = multipartBoundary(request.headers.get("content-type"));
-  if (!boundary) throw refuseInbox(400, "The form could not be read: send it again.", "attachment");
+  if (!boundary) throw refuseInbox(400, m.inbox_form_unreadable(), "attachment");
   const reader = new MultipartReader(request.body, boundary, { maxBytes: INBOX_ATTACHMENT_MAX_BYTES + FORM_FRAMING, maxParts: 16 });
   const fields = new Map<string, string>();
   let attachment: ReplyForm["attachment"] = null;
@@ -31,7 +32,7 @@ export async function readReplyForm(organizationId: string, request: Request): P
       if (part.fileName !== undefined) {
         // A file input with no file chosen sends an empty part without a name.
         if (part.name !== FILE_FIELD || part.fileName === "") continue;
-        if (attachment) throw refuseInbox(400, "Attach one file at a time.", "attachment");
+        if (attachment) throw refuseInbox(400, m.inbox_form_one_file(), "attachment");
         const stored = await storeUploadedMedia(organizationId, {
           declaredType: part.contentType,
           fileName: part.fileName,
@@ -40,7 +41,7 @@ export async function readReplyForm(organizationId: string, request: Request): P
         const kind = mediaKindOf(stored.mimeType);
         if (!kind) {
           await discardUploadedMedia(organizationId, stored.id);
-          throw refuseInbox(415, "WhatsApp does not take this kind of file.", "attachment");
+          throw refuseInbox(415, m.inbox_form_file_type(), "attachment");
         }
         attachment = { ...stored, kind };
         continue;
@@ -49,11 +50,11 @@ export async function readReplyForm(organizationId: string, request: Request): P
       const chunks: Buffer[] = [];
       for await (const chunk of reader.chunks()) {
         size += chunk.byteLength;
-        if (size > FIELD_MAX_BYTES) throw refuseInbox(413, "The message is too long.", "body");
+        if (size > FIELD_MAX_BYTES) throw refuseInbox(413, m.inbox_form_too_long(), "body");
         chunks.push(chunk);
       }
       const text = Buffer.concat(chunks).toString("utf8");
-      if (text.includes("\u0000")) throw refuseInbox(400, "The form holds a character that cannot be stored.", "body");
+      if (text.includes("\u0000")) throw refuseInbox(400, m.inbox_form_bad_character(), "body");
       fields.set(part.name, text);
     }
     return { fields, attachment };
@@ -67,8 +68,8 @@ export async function readReplyForm(organizationId: string, request: Request): P
         ? refuseInbox(error.status === 404 ? 400 : error.status, error.message, "attachment")
         : error instanceof MultipartError
           ? error.tooLarge
-            ? refuseInbox(413, `The file is over ${INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB, the most the inbox sends.`, "attachment")
-            : refuseInbox(400, "The form could not be read: send it again.", "attachment")
+            ? refuseInbox(413, m.inbox_attachment_too_big({ max: INBOX_ATTACHMENT_MAX_BYTES / 1024 / 1024 }), "attachment")
+            : refuseInbox(400, m.inbox_form_unreadable(), "attachment")
           : null;
     if (!refusal) throw error;
     refusal.values = Object.fromEntries(

@@ -6,6 +6,7 @@ import { contactPhone } from "../contacts/fields";
 import { logConversationEvents } from "../messaging/conversation-events";
 import type { InboxActor } from "./actions";
 import { Refusal, isRefusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /** How many contacts the search box lists at most. */
 export const START_MATCHES = 20;
@@ -36,7 +37,7 @@ export async function startNumbers(organizationId: string) {
 
 const contactOf = (r: { id: string; name: string; phone: string | null; opt_in: string }): StartContact => ({
   id: r.id,
-  name: r.name || r.phone || "WhatsApp user",
+  name: r.name || r.phone || m.inbox_whatsapp_user(),
   phone: r.phone,
   optedOut: r.opt_in === "opted_out",
 });
@@ -86,16 +87,16 @@ export async function startConversation(
   input: { contactId?: string; phone?: string; phoneNumberId?: string },
 ): Promise<{ conversationId: string; created: boolean }> {
   const numbers = await startNumbers(actor.organizationId);
-  if (!numbers.length) throw refuseStart(409, "Connect a WhatsApp number before writing to customers.", "form");
+  if (!numbers.length) throw refuseStart(409, m.inbox_start_connect_first(), "form");
   const phoneNumberId = numbers.length === 1 ? numbers[0]!.id : (input.phoneNumberId ?? "");
-  if (!numbers.some((n) => n.id === phoneNumberId)) throw refuseStart(422, "Choose which of your numbers to write from.", "number");
+  if (!numbers.some((n) => n.id === phoneNumberId)) throw refuseStart(422, m.inbox_start_choose_number(), "number");
 
   let contact: StartContact | null = null;
   const contactId = (input.contactId ?? "").trim();
   const typed = (input.phone ?? "").trim();
   if (contactId) {
     contact = await startContact(actor.organizationId, contactId);
-    if (!contact) throw refuseStart(404, "No such contact in your organisation.", "contact");
+    if (!contact) throw refuseStart(404, m.inbox_new_contact_not_found(), "contact");
   } else if (typed) {
     let phone: string;
     try {
@@ -116,13 +117,12 @@ export async function startConversation(
         }
       }
       contact = await contactByPhone(actor.organizationId, phone);
-      if (!contact) throw refuseStart(409, "The contact could not be saved: try again.", "phone");
+      if (!contact) throw refuseStart(409, m.inbox_start_not_saved(), "phone");
     }
-  } else throw refuseStart(422, "Choose a contact or type a phone number.", "phone");
+  } else throw refuseStart(422, m.inbox_start_choose_contact(), "phone");
 
-  if (contact.optedOut) throw refuseStart(409, `${contact.name} opted out of your messages, so Jumbe does not write to them.`, "form");
-  if (!contact.phone)
-    throw refuseStart(409, "This customer hides their number behind a WhatsApp username, so Jumbe cannot write to them first.", "form");
+  if (contact.optedOut) throw refuseStart(409, m.inbox_start_opted_out({ name: contact.name }), "form");
+  if (!contact.phone) throw refuseStart(409, m.inbox_start_username_only(), "form");
 
   return db().transaction(async (tx) => {
     const inserted = await queryRow<{ id: string }>(

@@ -5,6 +5,7 @@ import { failureInWords } from "../campaigns/failure-words";
 import { memberColumns, memberOf } from "./members";
 import { contentLine, messageContent } from "./message-content";
 import { statusOf } from "./list";
+import { m } from "~/paraglide/messages";
 
 /** Messages a page of the thread shows ("load older" brings the next). */
 export const THREAD_PAGE_SIZE = 30;
@@ -186,7 +187,7 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
               direction: quoted.direction === "inbound" ? "inbound" : "outbound",
               text: contentLine(contentOfRow(quoted)).slice(0, 200),
             }
-          : { id: null, direction: null, text: "A message not in Jumbe" }
+          : { id: null, direction: null, text: m.inbox_thread_quote_missing() }
         : null,
       reactions: [...(reactionsOf.get(String(row.wamid ?? "")) ?? new Map()).entries()].map(([from, emoji]) => ({ emoji, from })),
       failure: status === "failed" ? failureInWords(row.error_code as number | null, row.error_title as string | null) : null,

@@ -4,6 +4,8 @@ import { isUuid } from "./media-files";
 import { MEDIA_TYPES, mediaKindOf } from "./media-types";
 import { refuse } from "./refusals";
 import type { SenderNumber } from "./sender";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 /** Meta's request for one message, ready for POST /{phone-number-id}/messages. */
 export type GraphMessage = Record<string, unknown>;
@@ -34,7 +36,28 @@ function needed(names: string[]) {
   return { count: named.length, named };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A message kind as a sentence names it, with its article: "an image", "a video". */
+export const kindWithArticle = (kind: MediaKind) =>
+  ({
+    image: m.validation_send_kind_a_image,
+    video: m.validation_send_kind_a_video,
+    audio: m.validation_send_kind_a_audio,
+    document: m.validation_send_kind_a_document,
+    sticker: m.validation_send_kind_a_sticker,
+  })[kind]();
+
+/** A media header's format as a word ("image"); a format without one is said as stored. */
+const headerWord = (format: string) => {
+  const word = {
+    IMAGE: m.validation_send_header_image,
+    VIDEO: m.validation_send_header_video,
+    DOCUMENT: m.validation_send_header_document,
+  }[format];
+  return word ? word() : format.toLowerCase();
+};
+
+/** Languages as a sentence lists them: "en and sw". */
+const both = (languages: string[]) => languages.reduce((before, after) => m.validation_send_and({ before, after }));
 
 /** Checks `content` against Jumbe's rules and the tenant's templates, and writes Meta's request. */
 export async function composeMessage(
@@ -107,21 +130,19 @@ async function checkMediaFile(organizationId: string, kind: MediaKind, mediaId: 
         [organizationId, mediaId],
       )
     : [];
-  if (!file)
-    throw refuse(
-      404,
-      "media_not_found",
-      `${field}: no media file ${mediaId.slice(0, 80)} in your organisation. Upload the file with POST /api/v1/media and give the id it answers.`,
-    );
+  if (!file) throw refuse(404, "media_not_found", m.validation_send_media_not_found_field({ field, id: mediaId.slice(0, 80) }));
   const fileKind = mediaKindOf(file.mime_type);
   if (fileKind !== kind) {
     const takes = Object.entries(MEDIA_TYPES)
       .filter(([, rule]) => rule.kind === kind)
       .map(([type]) => type);
+    const words = { field, mime: file.mime_type, kind: kindWithArticle(kind), types: takes.join(", ") };
     throw refuse(
       422,
       "media_type_mismatch",
-      `${field}: the file is ${file.mime_type}${fileKind ? `, which WhatsApp sends as ${fileKind === "image" || fileKind === "audio" ? "an" : "a"} ${fileKind}` : ""}; ${kind === "image" || kind === "audio" ? "an" : "a"} ${kind} takes ${takes.join(", ")}.`,
+      fileKind
+        ? m.validation_send_media_type_mismatch_sent_as({ ...words, sentAs: kindWithArticle(fileKind) })
+        : m.validation_send_media_type_mismatch(words),
     );
   }
   return file;
@@ -161,11 +182,7 @@ async function wamidOf(organizationId: string, sender: SenderNumber, id: string)
     [organizationId, sender.phoneNumberId, id],
   );
   if (!row?.wamid)
-    throw refuse(
-      422,
-      "message_not_found",
-      `No message ${id.slice(0, 80)} on ${sender.number} to react or reply to (or it has not reached WhatsApp yet).`,
-    );
+    throw refuse(422, "message_not_found", m.validation_send_message_not_found({ id: id.slice(0, 80), number: sender.number }));
   return row.wamid;
 }
 
@@ -190,7 +207,7 @@ async function findApprovedTemplate(
     [organizationId, sender.wabaId, wanted.name],
   );
   if (!rows.length)
-    throw refuse(422, "template_not_found", `No template named ${wanted.name} on the WhatsApp account of ${sender.number}.`);
+    throw refuse(422, "template_not_found", m.validation_send_template_not_found({ name: wanted.name, number: sender.number }));
   const languages = rows.map((r) => r.language);
   const template = wanted.language ? rows.find((r) => r.language === wanted.language) : rows.length === 1 ? rows[0] : undefined;
   if (!template)
@@ -198,14 +215,14 @@ async function findApprovedTemplate(
       422,
       "template_not_found",
       wanted.language
-        ? `${wanted.name} has no ${wanted.language} version (it has ${languages.join(", ")}).`
-        : `${wanted.name} exists in ${languages.join(" and ")}: say which with language.`,
+        ? m.validation_send_template_no_language({ name: wanted.name, language: wanted.language, languages: languages.join(", ") })
+        : m.validation_send_template_which_language({ name: wanted.name, languages: both(languages) }),
     );
   if (template.status !== "approved")
     throw refuse(
       422,
       "template_not_approved",
-      `${wanted.name} (${template.language}) is ${template.status}: only templates Meta approved can be sent.`,
+      m.validation_send_template_not_approved({ name: wanted.name, language: template.language, status: template.status }),
     );
   return template;
 }
@@ -216,23 +233,26 @@ const componentOf = (template: TemplateRow, type: string) =>
 function checkParameters(wanted: TemplateContent, template: TemplateRow) {
   const body = needed(placeholderNames(componentOf(template, "BODY")?.text));
   if (wanted.parameters.length !== body.count) {
+    const count = body.count;
     const given = wanted.parameters.length;
-    throw refuse(
-      422,
-      "parameter_mismatch",
-      `${wanted.name}'s body takes ${plural(body.count, "parameter")}; ${given} ${given === 1 ? "was" : "were"} given.`,
+    const parameters = byCount(
+      count,
+      () => m.validation_send_parameters_one({ count }),
+      () => m.validation_send_parameters_other({ count }),
     );
+    const gave = byCount(
+      given,
+      () => m.validation_send_given_one({ count: given }),
+      () => m.validation_send_given_other({ count: given }),
+    );
+    throw refuse(422, "parameter_mismatch", m.validation_send_parameter_count({ name: wanted.name, parameters, given: gave }));
   }
   const header = componentOf(template, "HEADER");
   const format = String(header?.format ?? "").toUpperCase();
   if (format === "TEXT" && needed(placeholderNames(header?.text)).count > 0 && !wanted.header?.text)
-    throw refuse(422, "parameter_mismatch", `${wanted.name}'s header has a placeholder: give its value as header.text.`);
+    throw refuse(422, "parameter_mismatch", m.validation_send_header_text_needed({ name: wanted.name }));
   if (["IMAGE", "VIDEO", "DOCUMENT"].includes(format) && !wanted.header?.link && !wanted.header?.mediaId)
-    throw refuse(
-      422,
-      "parameter_mismatch",
-      `${wanted.name} has a ${format.toLowerCase()} header: give the file as header.link or header.mediaId.`,
-    );
+    throw refuse(422, "parameter_mismatch", m.validation_send_header_file_needed({ name: wanted.name, format: headerWord(format) }));
   const buttons = (componentOf(template, "BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
   buttons.forEach((button, index) => {
     const dynamic = String(button.type).toUpperCase() === "URL" && placeholderNames(button.url).length > 0;
@@ -240,14 +260,19 @@ function checkParameters(wanted: TemplateContent, template: TemplateRow) {
       throw refuse(
         422,
         "parameter_mismatch",
-        `${wanted.name}'s button ${index + 1} (${String(button.text)}) ends its link with a placeholder: give it in buttons as { index: ${index}, value }.`,
+        m.validation_send_button_value_needed({
+          name: wanted.name,
+          number: index + 1,
+          text: String(button.text),
+          example: `{ index: ${index}, value }`,
+        }),
       );
   });
   for (const given of wanted.buttons ?? []) {
     const button = buttons[given.index];
     const type = String(button?.type ?? "").toUpperCase();
     if (!button || (type !== "URL" && type !== "COPY_CODE"))
-      throw refuse(422, "parameter_mismatch", `${wanted.name} has no button ${given.index + 1} that takes a value.`);
+      throw refuse(422, "parameter_mismatch", m.validation_send_button_takes_no_value({ name: wanted.name, number: given.index + 1 }));
   }
 }
 
@@ -303,7 +328,7 @@ export function valueButtons(components: Record<string, unknown>[]): ValueButton
     const type = String(button.type).toUpperCase();
     if (type === "URL" && placeholderNames(button.url).length > 0)
       return [{ index, kind: "url", text: String(button.text ?? ""), url: String(button.url) }];
-    if (type === "COPY_CODE") return [{ index, kind: "copy_code", text: String(button.text ?? "Copy code"), url: null }];
+    if (type === "COPY_CODE") return [{ index, kind: "copy_code", text: String(button.text ?? m.validation_send_copy_code()), url: null }];
     return [];
   });
 }
@@ -311,12 +336,8 @@ export function valueButtons(components: Record<string, unknown>[]): ValueButton
 /** A media header needs its file: one for every recipient, given when the campaign is made. */
 function checkHeaderFile(name: string, format: string, header: MediaRef | undefined) {
   if (!MEDIA_HEADERS.includes(format) || header?.link || header?.mediaId) return;
-  const kind = format.toLowerCase();
-  throw refuse(
-    422,
-    "parameter_mismatch",
-    `${name} has ${kind === "image" ? "an" : "a"} ${kind} header: give the file to send with it, as an https link or an uploaded file.`,
-  );
+  const kind = format.toLowerCase() as MediaKind;
+  throw refuse(422, "parameter_mismatch", m.validation_send_header_file_missing({ name, kind: kindWithArticle(kind) }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { fileStorage, StorageLimitError } from "../../infrastructure/storage";
 import { decideMediaType, formatLimit, MEDIA_TYPES, SNIFF_BYTES } from "./media-types";
 import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /**
  * The tenant's media files (decision 023): uploads for sending, and what customers sent. The bytes
@@ -29,7 +30,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
 
 export const mediaNotFound = (id: string) =>
-  refuseMedia(404, "media_not_found", `No media file ${id.slice(0, 80)} in your organisation: unknown, deleted or another's.`);
+  refuseMedia(404, "media_not_found", m.validation_send_media_not_found({ id: id.slice(0, 80) }));
 
 /** A file name fit to store and show: the last path segment, no control characters, at most 200 characters. */
 export function cleanMediaFileName(name: string | undefined): string | null {
@@ -73,7 +74,7 @@ export async function storeUploadedMedia(
     head.push(next.value);
     headBytes += next.value.byteLength;
   }
-  if (headBytes === 0) throw refuseMedia(400, "invalid_request", "The file is empty: send the file's bytes in the part named file.");
+  if (headBytes === 0) throw refuseMedia(400, "invalid_request", m.validation_send_media_empty());
   const decision = decideMediaType(file.declaredType, Buffer.concat(head).subarray(0, SNIFF_BYTES));
   if (!decision.ok) throw refuseMedia(415, decision.code, decision.message);
 
@@ -92,11 +93,15 @@ export async function storeUploadedMedia(
   } catch (error) {
     if (error instanceof StorageLimitError) {
       const what =
-        decision.kind === "sticker" ? `${decision.animated ? "an animated" : "a static"} sticker` : MEDIA_TYPES[decision.mimeType]!.label;
+        decision.kind === "sticker"
+          ? decision.animated
+            ? m.validation_send_sticker_animated()
+            : m.validation_send_sticker_static()
+          : MEDIA_TYPES[decision.mimeType]!.label();
       throw refuseMedia(
         413,
         "media_too_large",
-        `The file is over ${formatLimit(decision.maxBytes)}, the most WhatsApp takes for ${what} (${decision.mimeType}).`,
+        m.validation_send_media_too_large({ limit: formatLimit(decision.maxBytes), what, mime: decision.mimeType }),
       );
     }
     throw error;

@@ -1,4 +1,5 @@
 import type { MediaKind } from "./content";
+import { m } from "~/paraglide/messages";
 
 /**
  * The media WhatsApp takes, as Meta's media reference lists them (supported media types and sizes):
@@ -8,33 +9,38 @@ import type { MediaKind } from "./content";
 const KB = 1024;
 const MB = 1024 * KB;
 
-export const MEDIA_TYPES: Record<string, { kind: MediaKind; maxBytes: number; label: string }> = {
-  "image/jpeg": { kind: "image", maxBytes: 5 * MB, label: "a JPEG image" },
-  "image/png": { kind: "image", maxBytes: 5 * MB, label: "a PNG image" },
-  "video/mp4": { kind: "video", maxBytes: 16 * MB, label: "an MP4 video" },
-  "video/3gpp": { kind: "video", maxBytes: 16 * MB, label: "a 3GPP video" },
-  "audio/aac": { kind: "audio", maxBytes: 16 * MB, label: "AAC audio" },
-  "audio/amr": { kind: "audio", maxBytes: 16 * MB, label: "AMR audio" },
-  "audio/mpeg": { kind: "audio", maxBytes: 16 * MB, label: "MP3 audio" },
-  "audio/mp4": { kind: "audio", maxBytes: 16 * MB, label: "MP4 (M4A) audio" },
-  "audio/ogg": { kind: "audio", maxBytes: 16 * MB, label: "Ogg audio" },
-  "text/plain": { kind: "document", maxBytes: 100 * MB, label: "a text file" },
-  "application/pdf": { kind: "document", maxBytes: 100 * MB, label: "a PDF" },
-  "application/msword": { kind: "document", maxBytes: 100 * MB, label: "a Word document" },
-  "application/vnd.ms-excel": { kind: "document", maxBytes: 100 * MB, label: "an Excel workbook" },
-  "application/vnd.ms-powerpoint": { kind: "document", maxBytes: 100 * MB, label: "a PowerPoint presentation" },
+/** Each type's `label` names a file of it in a sentence ("a JPEG image"), in the request's language. */
+export const MEDIA_TYPES: Record<string, { kind: MediaKind; maxBytes: number; label: () => string }> = {
+  "image/jpeg": { kind: "image", maxBytes: 5 * MB, label: m.validation_send_label_jpeg },
+  "image/png": { kind: "image", maxBytes: 5 * MB, label: m.validation_send_label_png },
+  "video/mp4": { kind: "video", maxBytes: 16 * MB, label: m.validation_send_label_mp4_video },
+  "video/3gpp": { kind: "video", maxBytes: 16 * MB, label: m.validation_send_label_3gpp },
+  "audio/aac": { kind: "audio", maxBytes: 16 * MB, label: m.validation_send_label_aac },
+  "audio/amr": { kind: "audio", maxBytes: 16 * MB, label: m.validation_send_label_amr },
+  "audio/mpeg": { kind: "audio", maxBytes: 16 * MB, label: m.validation_send_label_mp3 },
+  "audio/mp4": { kind: "audio", maxBytes: 16 * MB, label: m.validation_send_label_m4a },
+  "audio/ogg": { kind: "audio", maxBytes: 16 * MB, label: m.validation_send_label_ogg },
+  "text/plain": { kind: "document", maxBytes: 100 * MB, label: m.validation_send_label_text },
+  "application/pdf": { kind: "document", maxBytes: 100 * MB, label: m.validation_send_label_pdf },
+  "application/msword": { kind: "document", maxBytes: 100 * MB, label: m.validation_send_label_word },
+  "application/vnd.ms-excel": { kind: "document", maxBytes: 100 * MB, label: m.validation_send_label_excel },
+  "application/vnd.ms-powerpoint": { kind: "document", maxBytes: 100 * MB, label: m.validation_send_label_powerpoint },
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document": {
     kind: "document",
     maxBytes: 100 * MB,
-    label: "a Word document",
+    label: m.validation_send_label_word,
   },
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { kind: "document", maxBytes: 100 * MB, label: "an Excel workbook" },
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+    kind: "document",
+    maxBytes: 100 * MB,
+    label: m.validation_send_label_excel,
+  },
   "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
     kind: "document",
     maxBytes: 100 * MB,
-    label: "a PowerPoint presentation",
+    label: m.validation_send_label_powerpoint,
   },
-  "image/webp": { kind: "sticker", maxBytes: 500 * KB, label: "a WebP sticker" },
+  "image/webp": { kind: "sticker", maxBytes: 500 * KB, label: m.validation_send_label_webp },
 };
 export const STATIC_STICKER_MAX_BYTES = 100 * KB;
 /** The largest file of any type: the upload's body limit is this and the form's framing. */
@@ -112,9 +118,6 @@ export type MediaTypeDecision =
   | { ok: true; mimeType: string; kind: MediaKind; maxBytes: number; animated: boolean }
   | { ok: false; code: "unsupported_media_type" | "media_type_mismatch"; message: string };
 
-const SUPPORTED_LIST =
-  "JPEG or PNG images, MP4 or 3GPP videos, AAC, AMR, MP3, M4A or Ogg audio, PDF, Word, Excel, PowerPoint or text documents, WebP stickers";
-
 /**
  * The type a file is stored and sent as: what its first bytes show, checked against the type the
  * client declared. A declared type the bytes contradict is refused rather than trusted; with no
@@ -127,7 +130,7 @@ export function decideMediaType(declaredType: string, head: Buffer): MediaTypeDe
     return {
       ok: false,
       code: "unsupported_media_type",
-      message: `WhatsApp does not take ${declared.slice(0, 80)} files. It takes ${SUPPORTED_LIST}.`,
+      message: m.validation_send_type_unsupported({ type: declared.slice(0, 80), supported: m.validation_send_supported_types() }),
     };
   const candidates = sniffMediaTypes(head);
   let mimeType: string | undefined;
@@ -136,18 +139,25 @@ export function decideMediaType(declaredType: string, head: Buffer): MediaTypeDe
       return {
         ok: false,
         code: "unsupported_media_type",
-        message: `This Office file could be one of ${candidates.join(", ")}: send the file part with its Content-Type.`,
+        message: m.validation_send_office_ambiguous({ candidates: candidates.join(", ") }),
       };
     mimeType = candidates[0];
     if (!mimeType)
-      return { ok: false, code: "unsupported_media_type", message: `The file is not one WhatsApp takes. It takes ${SUPPORTED_LIST}.` };
+      return {
+        ok: false,
+        code: "unsupported_media_type",
+        message: m.validation_send_type_unknown({ supported: m.validation_send_supported_types() }),
+      };
   } else if (candidates.includes(declared)) mimeType = declared;
   else {
-    const actual = candidates[0] ? ` Its bytes are ${MEDIA_TYPES[candidates[0]]!.label} (${candidates[0]}).` : "";
+    const actual = candidates[0];
+    const label = MEDIA_TYPES[declared]!.label();
     return {
       ok: false,
       code: "media_type_mismatch",
-      message: `The file was sent as ${declared}, but its bytes are not ${MEDIA_TYPES[declared]!.label}.${actual} Send the file with its real type.`,
+      message: actual
+        ? m.validation_send_type_mismatch_actual({ declared, label, actualLabel: MEDIA_TYPES[actual]!.label(), actual })
+        : m.validation_send_type_mismatch({ declared, label }),
     };
   }
   const rule = MEDIA_TYPES[mimeType]!;

@@ -10,7 +10,8 @@ import { refuse } from "./refusals";
 import { resolveSenderNumber, serviceWindowClosesAt } from "./sender";
 import { wakeDispatcher } from "./dispatcher";
 import { messageView, type MessageView } from "./views";
-import { chargeColumns, holdForQueued, INSUFFICIENT_BALANCE_TEXT, sendPrice } from "../billing/charging";
+import { chargeColumns, holdForQueued, insufficientBalanceText, sendPrice } from "../billing/charging";
+import { m } from "~/paraglide/messages";
 
 export interface SendRequest {
   to: string;
@@ -51,19 +52,11 @@ export async function queueMessage(organizationId: string, request: SendRequest,
   const to = normaliseRecipient(request.to);
   const sender = await resolveSenderNumber(organizationId, request.from);
   if (isFreeForm(request.content) && !(await serviceWindowClosesAt(organizationId, sender.phoneNumberId, to)))
-    throw refuse(
-      422,
-      "outside_service_window",
-      `${to} has not written to ${sender.number} in the last 24 hours, so WhatsApp only takes a template message now.`,
-    );
+    throw refuse(422, "outside_service_window", m.validation_send_outside_window({ to, number: sender.number }));
   const composed = await composeMessage(organizationId, sender, to, request.content, request.replyTo);
   // Meta's policy and the Data Protection Act: marketing only to people who said yes (issue 13's ledger).
   if (composed.templateCategory === "marketing" && !(await optedIn(organizationId, to)))
-    throw refuse(
-      422,
-      "not_opted_in",
-      `${to} has not opted in to marketing messages from you. Record their consent first, or send a utility template.`,
-    );
+    throw refuse(422, "not_opted_in", m.validation_send_not_opted_in({ to }));
 
   const view = await db().transaction(async (tx) => {
     if (idempotency) {
@@ -85,7 +78,7 @@ export async function queueMessage(organizationId: string, request: SendRequest,
     if (composed.templateId) {
       const price = await sendPrice(tx, organizationId);
       const held = await holdForQueued(tx, price, { organizationId, count: 1, description: `A message to ${to} queued` });
-      if (!held) throw refuse(402, "insufficient_balance", INSUFFICIENT_BALANCE_TEXT);
+      if (!held) throw refuse(402, "insufficient_balance", insufficientBalanceText());
       charge = chargeColumns(price);
     }
     const inserted = await queryRows<Record<string, unknown>>(
@@ -121,12 +114,7 @@ async function previousAnswer(organizationId: string, idempotency: Idempotency):
     [organizationId, idempotency.key],
   );
   if (!row) return undefined;
-  if (row.request_hash !== idempotency.requestHash)
-    throw refuse(
-      409,
-      "idempotency_conflict",
-      "This Idempotency-Key was used in the last 24 hours for a different request. Use a new key for a new message.",
-    );
+  if (row.request_hash !== idempotency.requestHash) throw refuse(409, "idempotency_conflict", m.validation_send_idempotency_conflict());
   return row.response;
 }
 

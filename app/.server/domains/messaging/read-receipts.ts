@@ -2,6 +2,7 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { refuse } from "./refusals";
+import { m } from "~/paraglide/messages";
 
 /**
  * Marks a customer's message as read (the blue ticks on their phone), optionally showing them the
@@ -34,14 +35,9 @@ export async function markInboundRead(
      where m.organization_id = $1 and m.id = $2 and m.direction = 'inbound'`,
     [organizationId, messageId],
   );
-  if (!message?.wamid) throw refuse(404, "message_not_found", "No message from a customer with this id in your organisation.");
-  if (!message.access_token_encrypted) throw refuse(409, "no_whatsapp_number", "The number this message came to is no longer connected.");
-  if (message.refused)
-    throw refuse(
-      409,
-      "whatsapp_reconnect_needed",
-      "Meta no longer accepts Jumbe's access to this WhatsApp account. Connect it again first.",
-    );
+  if (!message?.wamid) throw refuse(404, "message_not_found", m.validation_send_inbound_not_found());
+  if (!message.access_token_encrypted) throw refuse(409, "no_whatsapp_number", m.validation_send_number_disconnected());
+  if (message.refused) throw refuse(409, "whatsapp_reconnect_needed", m.validation_send_account_refused());
   // A read receipt is shown once; the typing indicator is worth sending again.
   if (message.read_at && !options.typing) return { readAt: new Date(message.read_at).toISOString(), alreadyRead: true };
   await client.markRead(message.phone_number_id, decryptSecret(message.access_token_encrypted), message.wamid, options.typing ?? false);

@@ -1,6 +1,7 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import { DEFAULT_COUNTRY, isPhoneShaped, normalizePhone } from "~/lib/phone";
 import { refuse } from "./refusals";
+import { m } from "~/paraglide/messages";
 
 /**
  * The recipient in E.164 (`+254712345678`). `0712 345 678`, `254712345678` and `+254 712 345 678`
@@ -9,11 +10,9 @@ import { refuse } from "./refusals";
  */
 export function normaliseRecipient(input: string, country: CountryCode = DEFAULT_COUNTRY): string {
   const raw = input.trim();
-  if (!isPhoneShaped(raw))
-    throw refuse(422, "invalid_phone_number", `"${raw.slice(0, 40)}" is not a phone number. Write it as +254712345678 or 0712345678.`);
+  if (!isPhoneShaped(raw)) throw refuse(422, "invalid_phone_number", m.validation_send_not_a_phone({ raw: raw.slice(0, 40) }));
   const e164 = normalizePhone(raw, country);
-  if (!e164)
-    throw refuse(422, "invalid_phone_number", `${raw} is not a valid phone number. Write it with its country code, such as +254712345678.`);
+  if (!e164) throw refuse(422, "invalid_phone_number", m.validation_send_phone_invalid({ raw }));
   return e164;
 }
 

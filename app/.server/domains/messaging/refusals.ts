@@ -1,4 +1,5 @@
 import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 /**
  * Why Jumbe will not queue a message, checked before Meta is called: a stable code for programs and
  * a plain sentence for people. The API answers it as `{ code, message }` with `status`.
@@ -28,9 +29,9 @@ export const refuse = refuseSend;
 
 /**
  * The organisation is closing (its owner asked; its data is erased at the end of the grace period):
- * nothing is sent, whoever asks. Reopening it in Account Settings lifts this at once.
+ * nothing is sent, whoever asks. Reopening it in Account Settings lifts this at once. In the
+ * request's language (English for the API and for Jumbe's own work, which stores it).
  */
-export const CLOSING_SENDS_NOTHING =
-  "Your organisation is closing, so Jumbe sends no messages for it. Its owner can reopen it in Account Settings before its data is erased.";
+export const closingSendsNothing = () => m.validation_send_closing();
 
-export const organisationClosing = () => refuse(409, "organization_closing", CLOSING_SENDS_NOTHING);
+export const organisationClosing = () => refuse(409, "organization_closing", closingSendsNothing());

@@ -1,6 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { organisationClosing, refuse } from "./refusals";
 import { digitsOf, normaliseRecipient } from "./recipient";
+import { m } from "~/paraglide/messages";
 
 /** A connected number a tenant sends from, with its account (WABA). */
 export interface SenderNumber {
@@ -42,7 +43,7 @@ export async function resolveSenderNumber(organizationId: string, from?: string)
   );
   if (found[0]?.closing) throw organisationClosing();
   const rows = found.filter((r) => r.phone_number_id !== null);
-  if (!rows.length) throw refuse(409, "no_whatsapp_number", "No WhatsApp number is connected. Connect one on the WhatsApp page first.");
+  if (!rows.length) throw refuse(409, "no_whatsapp_number", m.validation_send_no_number());
   let row = rows[0]!;
   if (from !== undefined && from.trim()) {
     const wanted = from.trim();
@@ -53,26 +54,11 @@ export async function resolveSenderNumber(organizationId: string, from?: string)
       digits = undefined;
     }
     const found = rows.find((r) => r.phone_number_id === wanted || (digits !== undefined && r.phone_digits === digits));
-    if (!found)
-      throw refuse(
-        409,
-        "no_whatsapp_number",
-        `${wanted.slice(0, 40)} is not a connected WhatsApp number of your organisation. Give its phone number id or the number.`,
-      );
+    if (!found) throw refuse(409, "no_whatsapp_number", m.validation_send_not_our_number({ wanted: wanted.slice(0, 40) }));
     row = found;
   }
-  if (row.token_refused)
-    throw refuse(
-      409,
-      "whatsapp_reconnect_needed",
-      `Meta no longer accepts Jumbe's access to the WhatsApp account of +${row.phone_digits}. Connect it again on the WhatsApp page, then send.`,
-    );
-  if (!row.registered_at)
-    throw refuse(
-      409,
-      "number_not_registered",
-      `+${row.phone_digits} is not registered with WhatsApp yet. Finish its setup on the WhatsApp page.`,
-    );
+  if (row.token_refused) throw refuse(409, "whatsapp_reconnect_needed", m.validation_send_reconnect({ number: `+${row.phone_digits}` }));
+  if (!row.registered_at) throw refuse(409, "number_not_registered", m.validation_send_not_registered({ number: `+${row.phone_digits}` }));
   return {
     phoneNumberId: row.phone_number_id,
     accountId: row.account_id,

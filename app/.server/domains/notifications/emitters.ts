@@ -1,6 +1,7 @@
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
 import { ROLE_WORDS } from "~/lib/schemas/team";
+import { intlLocale } from "~/lib/intl";
 import { notify } from "./notify";
 import type { Executor } from "../../infrastructure/db/client";
 
@@ -8,7 +9,7 @@ import type { Executor } from "../../infrastructure/db/client";
  * What each product event says in the bell (decision 031): the domain code that sees the event
  * calls one of these, inside its own transaction where it has one, so the notification exists
  * exactly when the change does. Each key names the cause, so a retried webhook or job notifies
- * nobody twice.
+ * nobody twice. Titles and bodies are stored as written here, in English (issue 43 leaves them so).
  */
 
 const DECISIONS: Record<string, string> = { APPROVED: "approved", REJECTED: "rejected", PAUSED: "paused", DISABLED: "disabled" };
@@ -195,7 +196,7 @@ export async function notifyApprovalRequested(
       organizationId: campaign.organizationId,
       event: "approval_requested",
       title: `${what(campaign.kind)} awaiting your approval: ${campaign.name}`,
-      body: `It would reach ${request.recipients.toLocaleString("en-KE")} people. An owner or admin other than its author approves or declines it on its page.`,
+      body: `It would reach ${request.recipients.toLocaleString(intlLocale("en"))} people. An owner or admin other than its author approves or declines it on its page.`,
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `approval-requested:${campaign.id}:${at.getTime()}`,
       excludeUserId: request.by ?? null,

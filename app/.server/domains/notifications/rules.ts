@@ -3,15 +3,16 @@ import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastru
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "~/lib/permissions";
-import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
+import { EVENT_SETTINGS, eventLabel, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 export type EmailRules = Record<NotificationEvent, OrgRole[]>;
 
 /** Refused: only owners and admins change who is e-mailed. Nothing changed. */
 export const refuseNotificationRules = () =>
-  new Refusal({ domain: "notification_rules", status: 403, message: "Only owners and admins change the notification settings." });
+  new Refusal({ domain: "notification_rules", status: 403, message: m.inbox_notifications_rules_forbidden() });
 
 const ordered = (roles: readonly string[]) => RULE_ROLES.filter((role) => roles.includes(role));
 
@@ -61,7 +62,8 @@ export async function saveEmailRules(actor: RulesEditor, rules: Partial<Record<N
     type: "settings",
     status: "success",
     action: "Notification settings changed",
-    details: changed.map((s) => `${s.label}: ${words(before[s.event])} to ${words(next[s.event])}`).join("; "),
+    // Stored as the activity log keeps its lines: in English.
+    details: changed.map((s) => `${eventLabel(s.event, "en")}: ${words(before[s.event])} to ${words(next[s.event])}`).join("; "),
     meta,
   });
   return changed.length;

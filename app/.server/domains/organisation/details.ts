@@ -6,6 +6,7 @@ import { can, type Role } from "../auth/permissions";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
 import { INDUSTRIES, type Industry } from "~/lib/kenya";
+import type { Locale } from "~/paraglide/runtime";
 
 /** Who acts on the organisation: the signed-in member as the guards resolve them (the organisation as the session read it). */
 export interface OrganisationActor {
@@ -21,6 +22,7 @@ export interface OrganisationDetails {
   county: string | null;
   industry: Industry | null;
   timeZone: string;
+  defaultLocale: Locale;
 }
 
 /** The details as the page shows them: read with the session, so the page costs no statement of its own. */
@@ -32,6 +34,7 @@ export function organisationDetails(organization: Organization): OrganisationDet
     county: organization.county,
     industry: organization.industry && Object.hasOwn(INDUSTRIES, organization.industry) ? (organization.industry as Industry) : null,
     timeZone: organization.timeZone,
+    defaultLocale: organization.defaultLocale,
   };
 }
 
@@ -42,6 +45,7 @@ const FIELD_WORDS: Record<keyof OrganisationDetails, string> = {
   county: "county",
   industry: "industry",
   timeZone: "time zone",
+  defaultLocale: "e-mail language",
 };
 
 /**
@@ -57,14 +61,16 @@ export async function updateOrganisationDetails(actor: OrganisationActor, input:
     county: input.county || null,
     industry: (input.industry as Industry | undefined) || null,
     timeZone: input.timeZone,
+    defaultLocale: input.defaultLocale ?? actor.organization.defaultLocale,
   };
   const before = organisationDetails(actor.organization);
   const changed = (Object.keys(FIELD_WORDS) as (keyof OrganisationDetails)[]).filter((key) => before[key] !== next[key]);
   if (!changed.length) return changed;
   await rawQuery(
-    `update organizations set name = $2, kra_pin = $3, postal_address = $4, county = $5, industry = $6, time_zone = $7, updated_at = now()
+    `update organizations set name = $2, kra_pin = $3, postal_address = $4, county = $5, industry = $6, time_zone = $7,
+       default_locale = $8, updated_at = now()
      where id = $1`,
-    [actor.organization.id, next.name, next.kraPin, next.postalAddress, next.county, next.industry, next.timeZone],
+    [actor.organization.id, next.name, next.kraPin, next.postalAddress, next.county, next.industry, next.timeZone, next.defaultLocale],
   );
   const words = changed.map((key) => FIELD_WORDS[key]);
   await recordActivity({

@@ -1,4 +1,5 @@
 import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 /**
  * Why a change to the organisation is refused: a stable code, a plain sentence, and the form field
  * it is about when there is one. Nothing has changed when one is thrown.
@@ -10,11 +11,24 @@ export const refuseOrganisation = (
   field?: "password" | "confirmName",
 ) => new Refusal({ domain: "organisation", status, code, message, field });
 
+/** The sentences, each read when used (in the request's language). */
 export const ORGANISATION_REFUSALS = {
-  forbidden: "Only the organisation's owner and admins can change its details.",
-  ownerOnly: "Only the owner can close or reopen the organisation.",
-  wrongPassword: "The password is not correct.",
-  alreadyClosing: "The organisation is already closing.",
-  notClosing: "The organisation is not closing.",
-  graceOver: "The 30 days to reopen the organisation are over: its data is being erased.",
-} as const;
+  get forbidden() {
+    return m.settings_organisation_refusal_forbidden();
+  },
+  get ownerOnly() {
+    return m.settings_organisation_refusal_owner_only();
+  },
+  get wrongPassword() {
+    return m.settings_refusal_wrong_password();
+  },
+  get alreadyClosing() {
+    return m.settings_organisation_refusal_already_closing();
+  },
+  get notClosing() {
+    return m.settings_organisation_refusal_not_closing();
+  },
+  get graceOver() {
+    return m.settings_organisation_refusal_grace_over();
+  },
+};

@@ -12,10 +12,12 @@ import { emailChangeMail, existingAccountMail } from "../../infrastructure/mail/
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { normalizePhone } from "~/lib/phone";
+import { m } from "~/paraglide/messages";
 
 import { can, type Role } from "../auth/permissions";
 
-export const PROFILE_SAVED = "Profile updated successfully";
+/** "Profile updated successfully", in the request's language. */
+export const profileSaved = () => m.settings_profile_saved();
 
 export interface ProfileInput {
   businessName: string;
@@ -27,7 +29,8 @@ export type ProfileResult =
   | { ok: true; message: string; pendingEmail?: string }
   | { ok: false; status: 400 | 403 | 429; field?: "phoneNumber" | "email" | "businessName"; message: string };
 
-export const BUSINESS_NAME_NOT_YOURS = "Only the owner or an admin can rename the organisation.";
+/** Said to an agent or viewer who tried to rename the organisation. */
+export const businessNameNotYours = () => m.settings_profile_business_name_not_yours();
 
 /** Owners and admins rename the organisation (a platform administrator their own); agents and viewers see its name. */
 export const mayRenameOrganisation = (role: Role) => role === "platform_admin" || can(role, "organization:manage");
@@ -41,7 +44,7 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
   const renamed = input.businessName !== current.organization.name;
   // The organisation's name is the organisation's (Account Settings, Organisation): owners and admins change it.
   if (renamed && !mayRenameOrganisation(current.role))
-    return { ok: false, status: 403, field: "businessName", message: BUSINESS_NAME_NOT_YOURS };
+    return { ok: false, status: 403, field: "businessName", message: businessNameNotYours() };
   if (renamed) changes.push("business name");
   if ((phone ?? null) !== (current.user.phoneNumber ?? null)) changes.push("phone");
   const newEmail = input.email.trim();
@@ -77,8 +80,8 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
     });
   }
   return emailChanged
-    ? { ok: true, message: `${PROFILE_SAVED}. We sent a code to ${newEmail} to confirm it.`, pendingEmail: newEmail }
-    : { ok: true, message: PROFILE_SAVED };
+    ? { ok: true, message: m.settings_profile_saved_email_code({ email: newEmail }), pendingEmail: newEmail }
+    : { ok: true, message: profileSaved() };
 }
 
 // A taken address gets a notice, not a code, and the owner sees the same answer.
@@ -107,8 +110,7 @@ export async function confirmEmailChange(current: CurrentUser, otp: string, meta
     .where(and(eq(users.id, current.user.id)))
     .returning({ id: users.id })
     .catch(() => []);
-  if (!updated.length)
-    return { ok: false as const, status: 400 as const, message: "This email address can no longer be used. Please choose another." };
+  if (!updated.length) return { ok: false as const, status: 400 as const, message: m.settings_profile_email_unusable() };
   await recordActivity({
     organizationId: current.organization.id,
     userId: current.user.id,
@@ -118,5 +120,5 @@ export async function confirmEmailChange(current: CurrentUser, otp: string, meta
     details: `${current.user.email} → ${check.targetEmail}`,
     meta,
   });
-  return { ok: true as const, message: `Your email is now ${check.targetEmail}` };
+  return { ok: true as const, message: m.settings_profile_email_changed({ email: check.targetEmail }) };
 }

@@ -7,89 +7,125 @@ import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
 import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
+import { m } from "~/paraglide/messages";
 
-// The signed-in pages a search can point to, with the words people use for them.
-const PAGES: { to: string; title: string; words: string }[] = [
-  { to: "/dashboard", title: "Overview", words: "dashboard home stats recent activity" },
-  { to: "/get-started", title: "Get Started", words: "tutorial steps guide onboarding" },
-  { to: "/whatsapp", title: "WhatsApp Setup", words: "whatsapp connect embedded signup number meta waba disconnect" },
-  { to: "/activity", title: "Activity Log", words: "activity log audit history export csv" },
-  { to: "/messaging", title: "Message Center", words: "messaging campaigns broadcasts broadcast history send" },
-  { to: "/messaging/campaigns/new", title: "New Campaign", words: "create new campaign schedule send bulk audience" },
-  { to: "/messaging/broadcasts", title: "Broadcasts", words: "quick broadcasts broadcast history sent messages" },
+// The signed-in pages a search can point to, with the words people use for them (English, kept
+// whatever the language: the page's title in the request's language is searched too).
+const PAGES: { to: string; title: () => string; words: string }[] = [
+  { to: "/dashboard", title: m.app_nav_overview, words: "Overview dashboard home stats recent activity" },
+  { to: "/get-started", title: m.app_nav_get_started, words: "Get Started tutorial steps guide onboarding" },
+  {
+    to: "/whatsapp",
+    title: m.app_nav_whatsapp_setup,
+    words: "WhatsApp Setup whatsapp connect embedded signup number meta waba disconnect",
+  },
+  { to: "/activity", title: m.app_activity_title, words: "Activity Log activity log audit history export csv" },
+  {
+    to: "/messaging",
+    title: m.app_search_page_message_center,
+    words: "Message Center messaging campaigns broadcasts broadcast history send",
+  },
+  {
+    to: "/messaging/campaigns/new",
+    title: m.app_search_page_new_campaign,
+    words: "New Campaign create new campaign schedule send bulk audience",
+  },
+  {
+    to: "/messaging/broadcasts",
+    title: m.app_search_page_broadcasts,
+    words: "Broadcasts quick broadcasts broadcast history sent messages",
+  },
   {
     to: "/templates",
-    title: "Templates",
-    words: "templates message template meta approval approved pending rejected marketing utility authentication sync",
+    title: m.app_nav_templates,
+    words: "Templates templates message template meta approval approved pending rejected marketing utility authentication sync",
   },
-  { to: "/templates/new", title: "Create Template", words: "create new template submit meta approval" },
+  { to: "/templates/new", title: m.app_dashboard_create_template, words: "Create Template create new template submit meta approval" },
   {
     to: "/messaging/contacts",
-    title: "Contacts",
-    words: "contacts customers people phone numbers tags segments consent opt-in import export",
+    title: m.app_nav_contacts,
+    words: "Contacts contacts customers people phone numbers tags segments consent opt-in import export",
   },
   {
     to: "/chat",
-    title: "Inbox",
-    words: "chat inbox conversations customers reply answer messages unread assign resolve whatsapp",
+    title: m.app_nav_inbox,
+    words: "Inbox chat inbox conversations customers reply answer messages unread assign resolve whatsapp",
   },
   {
     to: "/billing",
-    title: "Billing & Subscription",
-    words: "billing subscription plan wallet balance top up topup m-pesa mpesa card bank payment invoices receipts usage spend alerts",
+    title: m.app_search_page_billing,
+    words:
+      "Billing & Subscription billing subscription plan wallet balance top up topup m-pesa mpesa card bank payment invoices receipts usage spend alerts",
   },
-  { to: "/developers", title: "Developers", words: "api key keys webhook webhooks developer developers integration curl docs" },
-  { to: "/profile", title: "Profile", words: "profile account business name email phone" },
-  { to: "/change-password", title: "Change Password", words: "password security" },
+  {
+    to: "/developers",
+    title: m.app_nav_developers,
+    words: "Developers api key keys webhook webhooks developer developers integration curl docs",
+  },
+  { to: "/profile", title: m.app_search_page_profile, words: "Profile profile account business name email phone" },
+  { to: "/change-password", title: m.app_shell_change_password, words: "Change Password password security" },
   {
     to: "/settings/organisation",
-    title: "Organisation",
-    words: "account settings organisation organization details name kra pin tax postal address county industry time zone invoices",
+    title: m.app_search_page_organisation,
+    words:
+      "Organisation account settings organisation organization details name kra pin tax postal address county industry time zone invoices",
   },
   {
     to: "/settings/account",
-    title: "Close the organisation",
-    words: "account settings close delete erase reopen organisation organization",
+    title: m.app_search_page_close_organisation,
+    words: "Close the organisation account settings close delete erase reopen organisation organization",
   },
-  { to: "/settings", title: "Account Settings", words: "account settings preferences" },
-  { to: "/settings/security", title: "Security", words: "account settings security sessions devices signed in sign out" },
-  { to: "/notifications", title: "Notifications", words: "notifications bell alerts unread read" },
+  { to: "/settings", title: m.app_shell_account_settings, words: "Account Settings account settings preferences" },
+  {
+    to: "/settings/security",
+    title: m.app_search_page_security,
+    words: "Security account settings security sessions devices signed in sign out",
+  },
+  { to: "/notifications", title: m.app_nav_notifications, words: "Notifications notifications bell alerts unread read" },
   {
     to: "/settings/notifications",
-    title: "Notification settings",
-    words: "account settings notifications e-mail email alerts rules who gets",
+    title: m.app_search_page_notification_settings,
+    words: "Notification settings account settings notifications e-mail email alerts rules who gets",
   },
   {
     to: "/settings/team",
-    title: "Team",
-    words: "account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
+    title: m.app_search_page_team,
+    words: "Team account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
   },
   {
     to: "/chat/quick-replies",
-    title: "Saved answers",
-    words: "chat inbox saved answers quick replies canned responses shortcuts slash reply text",
+    title: m.app_search_page_saved_answers,
+    words: "Saved answers chat inbox saved answers quick replies canned responses shortcuts slash reply text",
   },
   {
     to: "/analytics",
-    title: "Advanced Analytics",
-    words: "analytics reports statistics figures sent delivered read replied rates funnel templates daily hourly csv spend",
+    title: m.app_analytics_title,
+    words:
+      "Advanced Analytics analytics reports statistics figures sent delivered read replied rates funnel templates daily hourly csv spend",
   },
-  { to: "/admin", title: "Admin Console", words: "admin console platform users organisations" },
-  ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({ to, title: `${page.title} (coming soon)`, words: page.summary })),
+  { to: "/admin", title: m.app_search_page_admin_console, words: "Admin Console admin console platform users organisations" },
+  ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({
+    to,
+    title: () => m.app_search_coming_soon({ title: page.title() }),
+    words: `${page.title({}, { locale: "en" })} (coming soon) ${page.summary({}, { locale: "en" })}`,
+  })),
 ];
 
 const pages: SearchProvider = {
   id: "pages",
-  label: "Pages",
+  get label() {
+    return m.app_search_section_pages();
+  },
   async search(current, query, limit) {
     const words = query.toLowerCase().split(" ");
-    const found = PAGES.filter((page) => {
-      if (!mayOpen(current.role, page.to)) return false;
+    // Each page by its title in the request's language, and by the English words people use for it.
+    const titled = PAGES.filter((page) => mayOpen(current.role, page.to)).map((page) => ({ ...page, title: page.title() }));
+    const found = titled.filter((page) => {
       const text = `${page.title} ${page.words}`.toLowerCase();
       return words.every((word) => text.includes(word));
     });
     // A page named by what was typed ("templates") comes before those that only mention it.
-    const named = (page: (typeof PAGES)[number]) => words.every((word) => page.title.toLowerCase().includes(word));
+    const named = (page: (typeof titled)[number]) => words.every((word) => page.title.toLowerCase().includes(word));
     return [...found.filter(named), ...found.filter((page) => !named(page))]
       .slice(0, limit)
       .map((page) => ({ title: page.title, to: page.to }));
@@ -98,7 +134,9 @@ const pages: SearchProvider = {
 
 const whatsappAccounts: SearchProvider = {
   id: "whatsapp",
-  label: "WhatsApp accounts and numbers",
+  get label() {
+    return m.app_search_section_whatsapp();
+  },
   permission: "whatsapp:view",
   async search(current, query, limit) {
     const pattern = likePattern(query);
@@ -122,8 +160,10 @@ const whatsappAccounts: SearchProvider = {
       limit ${limit}`,
     );
     return rows.map((row) => ({
-      title: row.verified_name ?? row.name ?? `WhatsApp Business Account ${row.waba_id}`,
-      detail: [row.number, `WABA ${row.waba_id}`, row.status === "connected" ? "Connected" : "Disconnected"].filter(Boolean).join(" · "),
+      title: row.verified_name ?? row.name ?? m.app_search_whatsapp_account({ id: row.waba_id }),
+      detail: [row.number, `WABA ${row.waba_id}`, row.status === "connected" ? m.app_status_connected() : m.app_status_disconnected()]
+        .filter(Boolean)
+        .join(" · "),
       to: "/whatsapp",
     }));
   },
@@ -131,7 +171,9 @@ const whatsappAccounts: SearchProvider = {
 
 const activity: SearchProvider = {
   id: "activity",
-  label: "Activity",
+  get label() {
+    return m.app_nav_activity();
+  },
   permission: "activity:view",
   async search(current, query, limit) {
     const pattern = likePattern(query);
@@ -152,7 +194,9 @@ const activity: SearchProvider = {
 /** Invoices and receipts by number or description ("INV-2026", "top-up"), newest first. */
 const invoices: SearchProvider = {
   id: "invoices",
-  label: "Invoices",
+  get label() {
+    return m.app_search_section_invoices();
+  },
   permission: "billing:view",
   async search(current, query, limit) {
     const pattern = likePattern(query);
@@ -166,7 +210,7 @@ const invoices: SearchProvider = {
     );
     return rows.map((row) => ({
       title: row.number,
-      detail: `${row.description} · ${formatKes(Number(row.total_cents))} · ${row.status.charAt(0).toUpperCase()}${row.status.slice(1)}`,
+      detail: `${row.description} · ${formatKes(Number(row.total_cents))} · ${invoiceStatusWord(row.status)}`,
       to: `/billing/invoices/${row.id}`,
     }));
   },
@@ -175,7 +219,9 @@ const invoices: SearchProvider = {
 /** Platform administrators find organisations and their users across every tenant. */
 export const platformUsers: SearchProvider = {
   id: "users",
-  label: "Users",
+  get label() {
+    return m.app_search_section_users();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     // Across tenants only with the platform scope, which refuses anybody without the console.
@@ -192,11 +238,37 @@ export const platformUsers: SearchProvider = {
     );
     return rows.map((row) => ({
       title: `${row.first_name} ${row.last_name}`.trim() || row.email,
-      detail: `${row.email} · ${row.organization} · ${row.status}`,
+      detail: `${row.email} · ${row.organization} · ${organisationStatusWord(row.status)}`,
       to: "/admin",
     }));
   },
 };
+
+/** An invoice's status as the search shows it ("Paid"); one it does not know, as stored. */
+function invoiceStatusWord(status: string) {
+  switch (status) {
+    case "paid":
+      return m.app_search_invoice_paid();
+    case "pending":
+      return m.app_search_invoice_pending();
+    case "overdue":
+      return m.app_search_invoice_overdue();
+    case "disputed":
+      return m.app_search_invoice_disputed();
+    case "void":
+      return m.app_search_invoice_void();
+    default:
+      return `${status.charAt(0).toUpperCase()}${status.slice(1)}`;
+  }
+}
+
+/** An organisation's status in the users' search ("active"); one it does not know, as stored. */
+function organisationStatusWord(status: string) {
+  if (status === "active") return m.app_search_org_active();
+  if (status === "suspended") return m.app_search_org_suspended();
+  if (status === "pending") return m.app_search_org_pending();
+  return status;
+}
 
 /** Every domain's search; a new domain adds its provider here. */
 export const SEARCH_PROVIDERS: SearchProvider[] = [pages, whatsappAccounts, activity, invoices, platformUsers];

@@ -1,5 +1,6 @@
 import { can, type Permission } from "../auth/permissions";
 import type { CurrentUser } from "../auth/guards";
+import { m } from "~/paraglide/messages";
 
 /** One thing a search found: what it is, where it lives, and a line of context. */
 export interface SearchHit {
@@ -16,7 +17,7 @@ export interface SearchHit {
  */
 export interface SearchProvider {
   id: string;
-  /** The heading its hits appear under. */
+  /** The heading its hits appear under, in the request's language (a getter where it is words). */
   label: string;
   permission?: Permission;
   search(current: CurrentUser, query: string, limit: number): Promise<SearchHit[]>;
@@ -38,9 +39,8 @@ export function readSearchQuery(raw: string | null): SearchQuery {
     .trim();
   if (!query) return { ok: "empty", typed };
   if (query.length < SEARCH_LIMITS.minLength)
-    return { ok: false, message: `Type at least ${SEARCH_LIMITS.minLength} characters to search.`, typed };
-  if (query.length > SEARCH_LIMITS.maxLength)
-    return { ok: false, message: `Search for at most ${SEARCH_LIMITS.maxLength} characters.`, typed };
+    return { ok: false, message: m.app_search_too_short({ min: SEARCH_LIMITS.minLength }), typed };
+  if (query.length > SEARCH_LIMITS.maxLength) return { ok: false, message: m.app_search_too_long({ max: SEARCH_LIMITS.maxLength }), typed };
   return { ok: true, query };
 }
 

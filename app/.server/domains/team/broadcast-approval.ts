@@ -3,15 +3,31 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can } from "../auth/permissions";
 import { formatNumber } from "~/lib/dates";
+import { byCount, intlLocale } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
+import type { Locale } from "~/paraglide/runtime";
 import { APPROVAL_THRESHOLD_MAX } from "~/lib/schemas/approval";
 import type { Actor } from "./members";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 
-/** Broadcast approval in words, for the Team page and the activity log. */
-export function approvalInWords(threshold: number | null) {
-  return threshold === null
-    ? "Broadcast approval is off: campaigns and broadcasts send as soon as they are confirmed."
-    : `Broadcast approval is on for more than ${formatNumber(threshold)} recipient${threshold === 1 ? "" : "s"}: a campaign or broadcast to more people waits until an owner or admin other than its author approves it (one made with the API key: an owner or admin who has never seen that key).`;
+/**
+ * Broadcast approval in words: in the request's language for the Team page, in `locale` when given
+ * (the activity log keeps English, as its other words).
+ */
+export function approvalInWords(threshold: number | null, locale?: Locale): string {
+  const options = locale ? { locale } : {};
+  if (threshold === null) return m.settings_team_approval_off({}, options);
+  if (!locale)
+    return byCount(
+      threshold,
+      () => m.settings_team_approval_on_one({ count: formatNumber(threshold) }),
+      () => m.settings_team_approval_on_other({ count: formatNumber(threshold) }),
+    );
+  const tag = intlLocale(locale);
+  const count = new Intl.NumberFormat(tag).format(threshold);
+  return new Intl.PluralRules(tag).select(threshold) === "one"
+    ? m.settings_team_approval_on_one({ count }, options)
+    : m.settings_team_approval_on_other({ count }, options);
 }
 
 /**
@@ -21,7 +37,12 @@ export function approvalInWords(threshold: number | null) {
 export async function setBroadcastApproval(actor: Actor, threshold: number | null, meta?: RequestMeta) {
   if (!can(actor.role, "approvals:configure")) throw refuseTeam(403, "forbidden", TEAM_MESSAGES.approvalOwnerOnly);
   if (threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 0 || threshold > APPROVAL_THRESHOLD_MAX))
-    throw refuseTeam(400, "invalid_threshold", "Give a whole number from 0 to 1,000,000.", "threshold");
+    throw refuseTeam(
+      400,
+      "invalid_threshold",
+      m.settings_team_refusal_threshold({ max: formatNumber(APPROVAL_THRESHOLD_MAX) }),
+      "threshold",
+    );
   const [before] = await rawQuery<{ approval_threshold: number | null }>(
     `with old as (select approval_threshold from organizations where id = $1)
      update organizations set approval_threshold = $2, updated_at = now()
@@ -40,7 +61,7 @@ export async function setBroadcastApproval(actor: Actor, threshold: number | nul
         : before.approval_threshold === null
           ? "Broadcast approval turned on"
           : "Broadcast approval threshold changed",
-    details: approvalInWords(threshold),
+    details: approvalInWords(threshold, "en"),
     meta,
   });
 }

@@ -16,6 +16,9 @@ import { requireTeamManager, type Actor, type AssignableRole } from "./members";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { notifyInvitationAccepted } from "../notifications/emitters";
+import { inLocale } from "../../infrastructure/http/display-zone";
+import { m } from "~/paraglide/messages";
+import type { Locale } from "~/paraglide/runtime";
 
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 7;
@@ -67,7 +70,12 @@ function newLink() {
   return { token, tokenHash: sha256(token), link: `${env().APP_URL}/invitations/${token}` };
 }
 
-const ROLE_WITH_ARTICLE: Record<AssignableRole, string> = { admin: "an admin", agent: "an agent", viewer: "a viewer" };
+/** The role as the invitation's sentence says it ("as an admin"), in the language being written. */
+const ROLE_WITH_ARTICLE: Record<AssignableRole, () => string> = {
+  admin: m.validation_auth_invite_as_admin,
+  agent: m.validation_auth_invite_as_agent,
+  viewer: m.validation_auth_invite_as_viewer,
+};
 
 /** Invitation e-mails go out from a job, so an SMTP failure never fails the request (the job retries). */
 export const INVITATION_MAIL_QUEUE = "team.invitation-mail";
@@ -91,7 +99,8 @@ async function queueInvitationMail(invitationId: string, executor?: Executor) {
 /**
  * The job: for each invitation still open and unexpired, a new link (the one mailed before, if any,
  * stops working) and the e-mail with it. A retry after a failed send mails a newer link; only the
- * latest works. Invitations closed or expired meanwhile get nothing.
+ * latest works. Invitations closed or expired meanwhile get nothing. The invitee has no account yet,
+ * so no language of their own: the mail is in the inviting organisation's (its default_locale).
  */
 export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
   for (const { payload } of jobs) {
@@ -102,24 +111,31 @@ export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
       expires_at: Date | string;
       organization: string;
       inviter: string | null;
+      locale: Locale;
     }>(
       `update invitations i set token_hash = $2
        from organizations o
        where i.id = $1 and o.id = i.organization_id and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()
-       returning i.email, i.role, i.expires_at, o.name as organization,
+       returning i.email, i.role, i.expires_at, o.name as organization, o.default_locale as locale,
                  (select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u where u.id = i.invited_by) as inviter`,
       [payload.invitationId, tokenHash],
     );
     if (!row) continue;
-    await sendMail(
-      invitationMail(row.email, {
-        organization: row.organization,
-        invitedBy: row.inviter ?? `The team at ${row.organization}`,
-        role: ROLE_WITH_ARTICLE[row.role],
-        link,
-        expiresOn: formatDay(new Date(row.expires_at)),
-      }),
+    // Written in the organisation's language: its words, and the day as that language writes it.
+    const mail = inLocale(row.locale, () =>
+      invitationMail(
+        row.email,
+        {
+          organization: row.organization,
+          invitedBy: row.inviter ?? m.validation_auth_invite_team_at({ organization: row.organization }),
+          role: ROLE_WITH_ARTICLE[row.role](),
+          link,
+          expiresOn: formatDay(new Date(row.expires_at)),
+        },
+        row.locale,
+      ),
     );
+    await sendMail(mail);
   }
 }
 

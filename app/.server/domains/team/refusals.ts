@@ -1,4 +1,5 @@
 import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 /**
  * Why a change to the team is refused: a stable code for programs, a plain sentence for people, and
  * the form field it is about when there is one. Nothing has changed when one is thrown.
@@ -22,19 +23,45 @@ export type TeamRefusalCode =
 export const refuseTeam = (status: TeamRefusalStatus, code: TeamRefusalCode, message: string, field?: string) =>
   new Refusal({ domain: "team", status, code, message, field });
 
+/** The sentences, each read when used (in the request's language). */
 export const TEAM_MESSAGES = {
-  forbidden: "Only the organisation's owner and admins can change the team.",
-  ownerOnly: "Only the owner can hand over the ownership.",
-  approvalOwnerOnly: "Only the owner can turn broadcast approval on or off, or change its threshold.",
-  memberNotFound: "No such member.",
-  invitationNotFound: "No such invitation.",
-  invitationClosed: "This invitation has already been used or was withdrawn.",
-  invitationExpired: "This invitation has expired. Ask for a new one.",
-  alreadyMember: "This person is already a member of your organisation.",
-  accountExists:
-    "This e-mail address already has a Jumbe account, and an account belongs to one organisation. Invite another address for them.",
-  ownerFixed: "The owner's role changes only when the ownership is handed over.",
-  ownerStays: "The owner cannot be removed. Hand over the ownership first.",
-  notYourself: "You cannot change your own role or remove yourself.",
-  wrongPassword: "The password is not correct.",
-} as const;
+  get forbidden() {
+    return m.settings_team_refusal_forbidden();
+  },
+  get ownerOnly() {
+    return m.settings_team_refusal_owner_only();
+  },
+  get approvalOwnerOnly() {
+    return m.settings_team_refusal_approval_owner_only();
+  },
+  get memberNotFound() {
+    return m.settings_team_refusal_member_not_found();
+  },
+  get invitationNotFound() {
+    return m.settings_team_refusal_invitation_not_found();
+  },
+  get invitationClosed() {
+    return m.settings_team_refusal_invitation_closed();
+  },
+  get invitationExpired() {
+    return m.settings_team_refusal_invitation_expired();
+  },
+  get alreadyMember() {
+    return m.settings_team_refusal_already_member();
+  },
+  get accountExists() {
+    return m.settings_team_refusal_account_exists();
+  },
+  get ownerFixed() {
+    return m.settings_team_refusal_owner_fixed();
+  },
+  get ownerStays() {
+    return m.settings_team_refusal_owner_stays();
+  },
+  get notYourself() {
+    return m.settings_team_refusal_not_yourself();
+  },
+  get wrongPassword() {
+    return m.settings_refusal_wrong_password();
+  },
+};

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { m } from "~/paraglide/messages";
 
 /** The tenant's connected WhatsApp Business accounts, as the template form offers them. */
 export async function templateAccountChoices(organizationId: string) {
@@ -8,5 +9,5 @@ export async function templateAccountChoices(organizationId: string) {
     db(),
     sql`select id, waba_id, name from whatsapp_accounts where organization_id = ${organizationId} and status = 'connected' order by connected_at`,
   );
-  return rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.waba_id})` : `WhatsApp Business Account ${r.waba_id}` }));
+  return rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.waba_id})` : m.templates_account_fallback({ waba: r.waba_id }) }));
 }

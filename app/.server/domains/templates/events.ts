@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { m } from "~/paraglide/messages";
 
 /**
  * A template's history (template_events): what the tenant did (submitted, edited, deleted), what
@@ -11,21 +12,50 @@ import { queryRows } from "../../infrastructure/db/query";
 
 export type TemplateEventSource = "tenant" | "platform" | "meta";
 
-/** Event codes and what the Review page says for each; Meta's status events are stored as their own names (APPROVED...). */
+/**
+ * Event codes and what the Review page says for each, in the request's language; Meta's status
+ * events are stored as their own names (APPROVED...).
+ */
 export const TEMPLATE_EVENT_WORDS: Record<string, string> = {
-  created: "Created as a draft",
-  submitted: "Submitted for review",
-  edited: "Edited and submitted again",
-  deleted: "Deleted",
-  held: "Held for Jumbe's review",
-  approved: "Approved by Jumbe and sent to Meta",
-  approve_failed: "Approved by Jumbe, but Meta did not accept it",
-  rejected: "Returned by Jumbe's review",
-  organisation_held: "The organisation's submissions are now held for review",
-  sent: "Sent to Meta",
-  send_failed: "Meta did not accept the submission",
-  category: "Meta changed the category",
-  quality: "Meta's quality rating changed",
+  get created() {
+    return m.templates_event_created();
+  },
+  get submitted() {
+    return m.templates_event_submitted();
+  },
+  get edited() {
+    return m.templates_event_edited();
+  },
+  get deleted() {
+    return m.templates_event_deleted();
+  },
+  get held() {
+    return m.templates_event_held();
+  },
+  get approved() {
+    return m.templates_event_approved();
+  },
+  get approve_failed() {
+    return m.templates_event_approve_failed();
+  },
+  get rejected() {
+    return m.templates_event_rejected();
+  },
+  get organisation_held() {
+    return m.templates_event_organisation_held();
+  },
+  get sent() {
+    return m.templates_event_sent();
+  },
+  get send_failed() {
+    return m.templates_event_send_failed();
+  },
+  get category() {
+    return m.templates_event_category();
+  },
+  get quality() {
+    return m.templates_event_quality();
+  },
 };
 
 export interface TemplateEventInput {
@@ -83,6 +113,7 @@ export async function templateHistory(templateId: string): Promise<TemplateEvent
 
 /** An event in words: ours from the table above, Meta's as "Meta: approved". */
 export function templateEventWords(event: Pick<TemplateEvent, "source" | "event">) {
-  if (event.source === "meta" && /^[A-Z_]+$/.test(event.event)) return `Meta: ${event.event.toLowerCase().replace(/_/g, " ")}`;
+  if (event.source === "meta" && /^[A-Z_]+$/.test(event.event))
+    return m.templates_event_meta({ event: event.event.toLowerCase().replace(/_/g, " ") });
   return TEMPLATE_EVENT_WORDS[event.event] ?? event.event;
 }

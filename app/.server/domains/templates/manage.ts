@@ -21,6 +21,7 @@ import {
 import { findTemplate, toTemplate } from "./queries";
 import { recordTemplateEvent } from "./events";
 import { attachSample, copySample, dropSample, HANDLE_REUSE_MS, rememberHandle, templateSampleFile, usableSample } from "./media";
+import { m } from "~/paraglide/messages";
 
 /**
  * Creating, submitting, copying, editing and deleting templates. Jumbe checks every rule it can
@@ -33,17 +34,33 @@ export interface Actor {
   meta?: RequestMeta;
 }
 
+/** The refusals, in the request's language (read when asked, never at load). */
 export const TEMPLATE_MESSAGES = {
-  noAccount:
-    "Connect a WhatsApp Business account before submitting templates to Meta (WhatsApp Setup). You can save this template as a draft now.",
-  chooseAccount: "Choose the WhatsApp Business account this template belongs to.",
-  unknownAccount: "Choose one of your connected WhatsApp Business accounts.",
-  notEditable: "Only drafts, rejected and paused templates can be edited.",
-  accountGone: "The WhatsApp Business account of this template is no longer connected. Reconnect it first.",
-  sampleGone: "Choose the sample file again: the one chosen before is no longer available.",
-  sampleMissing: "The media header has no sample file. Choose one on the template's page and submit it again.",
-  notHeld: "Only a template held for review can be approved or returned.",
-} as const;
+  get noAccount() {
+    return m.templates_refusal_no_account();
+  },
+  get chooseAccount() {
+    return m.templates_refusal_choose_account();
+  },
+  get unknownAccount() {
+    return m.templates_refusal_unknown_account();
+  },
+  get notEditable() {
+    return m.templates_refusal_not_editable();
+  },
+  get accountGone() {
+    return m.templates_refusal_account_gone();
+  },
+  get sampleGone() {
+    return m.templates_refusal_sample_gone();
+  },
+  get sampleMissing() {
+    return m.templates_refusal_sample_missing();
+  },
+  get notHeld() {
+    return m.templates_refusal_not_held();
+  },
+};
 
 /** A media header's sample the tenant may use for this template (checked before anything is stored). */
 async function checkSample(actor: Actor, input: TemplateInput, templateId?: string): Promise<Problems | undefined> {
@@ -133,7 +150,7 @@ async function nameTaken(organizationId: string, wabaId: string | null, name: st
 }
 
 const takenMessage = (input: { name: string; language: string }) =>
-  `A template named ${input.name} already exists in ${languageLabel(input.language)} for this WhatsApp account. Choose another name or language.`;
+  m.templates_refusal_name_taken({ name: input.name, language: languageLabel(input.language) });
 
 /** Saves a new template as a draft and, when asked, submits it to Meta. */
 export async function createTemplate(
@@ -172,7 +189,7 @@ export async function createTemplate(
     actor,
     "success",
     "Template created",
-    `${template.name} (${languageLabel(template.language)}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
+    `${template.name} (${languageLabel(template.language, "en")}, ${template.category})${options.submit ? "" : " saved as a draft"}`,
   );
   if (!options.submit || !account) return { ok: true, template };
   return submitOrHold(actor, template, account, "submitted", client);
@@ -225,7 +242,7 @@ async function holdForReview(actor: Actor, template: MessageTemplate, account: L
     actor,
     "success",
     "Template held for review",
-    `${template.name} (${languageLabel(template.language)}): Jumbe reviews it before it goes to Meta`,
+    `${template.name} (${languageLabel(template.language, "en")}): Jumbe reviews it before it goes to Meta`,
   );
   return { ok: true, template: toTemplate(row!) };
 }
@@ -237,7 +254,7 @@ async function holdForReview(actor: Actor, template: MessageTemplate, account: L
  */
 export async function sendHeldTemplate(actor: Actor, id: string, client: GraphClient = graphClient()): Promise<SaveResult> {
   const template = await findTemplate(actor.organizationId, id);
-  if (!template) return { ok: false, problems: { form: "Template not found." }, status: 404 };
+  if (!template) return { ok: false, problems: { form: m.templates_not_found() }, status: 404 };
   if (template.status !== "held") return { ok: false, problems: { form: TEMPLATE_MESSAGES.notHeld }, status: 409 };
   const account = (await liveAccounts(actor.organizationId)).find((a) =>
     template.metaTemplateId ? a.waba_id === template.wabaId : a.id === template.accountId || a.waba_id === template.wabaId,
@@ -273,7 +290,7 @@ async function submitToMeta(actor: Actor, template: MessageTemplate, account: Li
       actor,
       "success",
       "Template submitted to Meta",
-      `${template.name} (${languageLabel(template.language)}) to WhatsApp Business Account ${account.waba_id}`,
+      `${template.name} (${languageLabel(template.language, "en")}) to WhatsApp Business Account ${account.waba_id}`,
     );
     await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "sent" });
     return { ok: true, template: toTemplate(row!) };
@@ -338,7 +355,7 @@ export async function updateTemplate(
   client: GraphClient = graphClient(),
 ): Promise<SaveResult> {
   const template = await findTemplate(actor.organizationId, id);
-  if (!template) return { ok: false, problems: { form: "Template not found." }, status: 404 };
+  if (!template) return { ok: false, problems: { form: m.templates_not_found() }, status: 404 };
   if (!["draft", "rejected", "paused"].includes(template.status)) return { ok: false, problems: { form: TEMPLATE_MESSAGES.notEditable } };
   // At Meta a template's name, language and category stay what they were submitted with.
   const submitted = template.metaTemplateId !== null;
@@ -429,7 +446,7 @@ async function sendEditToMeta(
       last_error = null, submitted_at = now(), updated_at = now()
     where id = ${template.id} returning *`,
   );
-  await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language)})`);
+  await logTemplate(actor, "success", "Template resubmitted to Meta", `${template.name} (${languageLabel(template.language, "en")})`);
   await recordTemplateEvent({ templateId: template.id, organizationId: actor.organizationId, source: "meta", event: "sent" });
   return { ok: true, template: toTemplate(row!) };
 }
@@ -470,7 +487,7 @@ export type DeleteResult = { ok: true; atMeta: boolean } | { ok: false; status: 
  */
 export async function deleteTemplate(actor: Actor, id: string, client: GraphClient = graphClient()): Promise<DeleteResult> {
   const template = await findTemplate(actor.organizationId, id);
-  if (!template) return { ok: false, status: 404, message: "Template not found." };
+  if (!template) return { ok: false, status: 404, message: m.templates_not_found() };
   const account = template.metaTemplateId
     ? (await liveAccounts(actor.organizationId)).find((a) => a.waba_id === template.wabaId)
     : undefined;
@@ -485,7 +502,7 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
         sql`update message_templates set deleting_at = null, last_error = ${`Meta did not delete it: ${reason}`}, updated_at = now() where id = ${template.id}`,
       );
       await logTemplate(actor, "error", "Template deletion failed", `${template.name}: ${reason}`);
-      return { ok: false, status: 502, message: `Meta did not delete ${template.name}: ${reason}` };
+      return { ok: false, status: 502, message: m.templates_refusal_meta_delete({ name: template.name, reason }) };
     }
   }
   await queryRows(db(), sql`delete from message_templates where id = ${template.id} and organization_id = ${actor.organizationId}`);
@@ -500,7 +517,7 @@ export async function deleteTemplate(actor: Actor, id: string, client: GraphClie
     actor,
     "success",
     "Template deleted",
-    `${template.name} (${languageLabel(template.language)})${template.metaTemplateId ? (account ? ", also at Meta" : ", here only: its WhatsApp account is disconnected") : ""}`,
+    `${template.name} (${languageLabel(template.language, "en")})${template.metaTemplateId ? (account ? ", also at Meta" : ", here only: its WhatsApp account is disconnected") : ""}`,
   );
   return { ok: true, atMeta: !!(template.metaTemplateId && account) };
 }

@@ -13,6 +13,7 @@ import {
   type TemplateInput,
 } from "../../../lib/templates";
 import { chosenFile, SAMPLE_FIELD } from "../../../lib/template-form";
+import { m } from "~/paraglide/messages";
 
 /**
  * The sample files of media headers (decision 019): kept in the database (every instance sees
@@ -32,8 +33,10 @@ export interface SampleFile {
 }
 
 export const SAMPLE_MESSAGES = {
-  notAFile: "Send the sample as a file (a multipart/form-data upload), not as text.",
-} as const;
+  get notAFile() {
+    return m.templates_sample_not_a_file();
+  },
+};
 
 /** The route that shows a template's sample (tenant and permission checked there). */
 export const sampleUrl = (templateId: string) => `/templates/${templateId}/sample`;

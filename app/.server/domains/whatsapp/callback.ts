@@ -4,20 +4,44 @@ import { log } from "../../infrastructure/log";
 import { completeEmbeddedSignup, EmbeddedSignupError, type ConnectedAccount } from "./embedded-signup";
 import { GraphApiError, GraphNetworkError } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { isValidSignupState } from "./signup-state";
+import { m } from "~/paraglide/messages";
 
-/** Why a signup failed, as a fixed code: the page shows its text, so a crafted URL cannot put words on it. */
+/**
+ * Why a signup failed, as a fixed code: the page shows its text (in the request's language), so a
+ * crafted URL cannot put words on it.
+ */
 export const FAILURE_REASONS = {
-  cancelled: "Signup was closed in Meta's window before it finished.",
-  state: "This signup link was not started from your session. Please start again from WhatsApp Setup.",
-  invalid: "The signup parameters are not valid.",
-  expired: "The signup code from Meta has expired or was already used. Please connect again.",
-  not_granted: "Meta did not grant Jumbe access to the WhatsApp Business Account you chose.",
-  taken: "This WhatsApp Business Account is connected to another organisation.",
-  no_numbers: "The WhatsApp Business Account has no phone number yet. Add one in Meta's window and connect again.",
-  register: "Meta refused to register the phone number for the Cloud API.",
-  graph: "Meta answered with an error. Please try again in a moment.",
-  network: "Meta could not be reached. Please try again in a moment.",
-} as const;
+  get cancelled() {
+    return m.whatsapp_failure_cancelled();
+  },
+  get state() {
+    return m.whatsapp_failure_state();
+  },
+  get invalid() {
+    return m.whatsapp_failure_invalid();
+  },
+  get expired() {
+    return m.whatsapp_failure_expired();
+  },
+  get not_granted() {
+    return m.whatsapp_failure_not_granted();
+  },
+  get taken() {
+    return m.whatsapp_failure_taken();
+  },
+  get no_numbers() {
+    return m.whatsapp_failure_no_numbers();
+  },
+  get register() {
+    return m.whatsapp_failure_register();
+  },
+  get graph() {
+    return m.whatsapp_failure_graph();
+  },
+  get network() {
+    return m.whatsapp_failure_network();
+  },
+};
 
 export type FailureReason = keyof typeof FAILURE_REASONS;
 

@@ -18,6 +18,7 @@ import { e164, qualityLabel } from "./phone-format";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
 import { wakeDispatcher } from "../messaging/dispatcher";
+import { m } from "~/paraglide/messages";
 
 // One statement: the accounts, each with its numbers (none for an account without any). Built once
 // (the ORM took 0.1 ms a call to write this join of two whole tables).
@@ -102,9 +103,13 @@ export async function signupStatus(organizationId: string, known?: Connection[])
   return {
     completed,
     steps: [
-      { id: "embedded-signup", title: "Embedded Signup", status: failedLast && !completed ? "error" : connected ? "completed" : "pending" },
-      { id: "verify-number", title: "Verify Number", status: verified ? "completed" : "pending" },
-      { id: "complete-setup", title: "Complete Setup", status: completed ? "completed" : "pending" },
+      {
+        id: "embedded-signup",
+        title: m.whatsapp_step_signup(),
+        status: failedLast && !completed ? "error" : connected ? "completed" : "pending",
+      },
+      { id: "verify-number", title: m.whatsapp_step_verify(), status: verified ? "completed" : "pending" },
+      { id: "complete-setup", title: m.whatsapp_step_complete(), status: completed ? "completed" : "pending" },
     ] as { id: string; title: string; status: "pending" | "completed" | "error" }[],
   };
 }
@@ -135,7 +140,7 @@ export async function disconnectQuestion(organizationId: string, accountId: stri
     .from(whatsappPhoneNumbers)
     .where(and(eq(whatsappPhoneNumbers.accountId, account.id), isNull(whatsappPhoneNumbers.disconnectedAt)))
     .orderBy(whatsappPhoneNumbers.createdAt);
-  const name = account.name ?? `WhatsApp Business Account ${account.wabaId}`;
+  const name = account.name ?? m.whatsapp_account_fallback({ waba: account.wabaId });
   return { accountId: account.id, label: numbers.length ? `${name} (${numbers.map((n) => e164(n.display)).join(", ")})` : name };
 }
 
@@ -158,7 +163,7 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
       details: failure,
       meta,
     });
-    throw new ConnectionError(DISCONNECT_UNREACHABLE);
+    throw new ConnectionError(m.whatsapp_refusal_disconnect_unreachable());
   }
   await db().transaction((tx) => markDisconnected(tx, account));
   await recordActivity({
@@ -172,8 +177,6 @@ export async function disconnectAccount(current: CurrentUser, accountId: string,
   });
   return { ...account, status: "disconnected" as const };
 }
-
-export const DISCONNECT_UNREACHABLE = "Meta could not be reached to disconnect the account. Please try again.";
 
 /**
  * The first half of a disconnect (the tenant's, or an administrator's): Meta stops sending the WABA's
@@ -211,9 +214,9 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
   if (!account) return undefined;
   if (account.status === "connected") return account;
   if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() <= Date.now())
-    throw new ConnectionError("Meta's access for this account has expired. Connect it again with Embedded Signup.");
+    throw new ConnectionError(m.whatsapp_refusal_access_expired());
   // After a disconnect the WABA or its numbers may have been connected by another tenant since.
-  if (await heldElsewhere(current.organization.id, account.id, account.wabaId)) throw new ConnectionError(TAKEN_ELSEWHERE);
+  if (await heldElsewhere(current.organization.id, account.id, account.wabaId)) throw new ConnectionError(m.whatsapp_failure_taken());
   try {
     await client.subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted));
   } catch (error) {
@@ -228,8 +231,8 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
     });
     throw new ConnectionError(
       error instanceof GraphApiError && error.code === 190
-        ? "Meta no longer accepts Jumbe's access to this account. Connect it again with Embedded Signup."
-        : "Meta could not be reached to reconnect the account. Please try again.",
+        ? m.whatsapp_refusal_access_refused()
+        : m.whatsapp_refusal_reconnect_unreachable(),
     );
   }
   try {
@@ -255,7 +258,7 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
     });
   } catch (error) {
     // Another tenant connected the WABA or a number between the check above and this write.
-    if (isUniqueViolation(error)) throw new ConnectionError(TAKEN_ELSEWHERE);
+    if (isUniqueViolation(error)) throw new ConnectionError(m.whatsapp_failure_taken());
     throw error;
   }
   await recordActivity({
@@ -269,8 +272,6 @@ export async function reconnectAccount(current: CurrentUser, accountId: string, 
   });
   return { ...account, status: "connected" as const };
 }
-
-const TAKEN_ELSEWHERE = "This WhatsApp Business Account is connected to another organisation.";
 
 /** Whether another tenant's live link holds the WABA or one of this account's numbers. */
 async function heldElsewhere(organizationId: string, accountId: string, wabaId: string) {

@@ -24,3 +24,12 @@ export function inDisplayZone<T>(zone: string, work: () => T): T {
 export function inLocale<T>(locale: Locale, work: () => T): T {
   return requestDisplay.run({ ...requestDisplay.getStore(), locale }, work);
 }
+
+/**
+ * A signed-in person's pages in the language they saved (issue 43), over the cookie and the browser's
+ * languages the root chose from; a link's `?lng=` still wins, as it did there.
+ */
+export function inSavedLocale<T>(saved: Locale | null | undefined, url: URL, work: () => T): T {
+  if (!saved || saved === requestDisplay.getStore()?.locale || url.searchParams.has("lng")) return work();
+  return inLocale(saved, work);
+}

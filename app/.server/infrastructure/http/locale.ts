@@ -51,5 +51,14 @@ export function fromAcceptLanguage(header: string | null): Locale | undefined {
 export { baseLocale, locales };
 export type { Locale };
 
-/** The root's middleware: the rest of the request (loaders, actions, the document) in its language. */
-export const localeMiddleware: MiddlewareFunction<Response> = ({ request }, next) => inLocale(localeOf(request), next);
+/**
+ * The root's middleware: the rest of the request (loaders, actions, the document) in its language.
+ * The JSON API answers in English whatever the caller's languages: its codes are what programs read,
+ * its messages stay as documented (docs/api.md).
+ */
+export const localeMiddleware: MiddlewareFunction<Response> = ({ request, url }, next) =>
+  inLocale(isApiPath(url?.pathname ?? new URL(request.url).pathname) ? baseLocale : localeOf(request, url), next);
+
+function isApiPath(pathname: string) {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}

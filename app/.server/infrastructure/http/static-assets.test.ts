@@ -15,6 +15,9 @@ let server: Server;
 let port = 0;
 // A script large enough to be worth compressing, and one too short to shrink.
 const script = Array.from({ length: 400 }, (_, i) => `export const value${i} = "Habari ${i}";`).join("\n");
+// A file the server makes once the build is read (the words files, decision 072).
+const wordsBody = Buffer.from(`globalThis.__jw=${JSON.stringify({ a: "Habari ".repeat(40) })};`);
+let generated: { path: string; body: Buffer }[] = [];
 const image = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 beforeAll(async () => {
@@ -24,7 +27,10 @@ beforeAll(async () => {
   await precompressDirectory(dir);
   const app = express();
   app.use(compression());
-  app.use("/assets", serveAssets(dir));
+  app.use(
+    "/assets",
+    serveAssets(dir, () => generated),
+  );
   app.use((_req, res) => void res.status(404).send("not here"));
   server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -104,6 +110,21 @@ describe("precompressed assets", () => {
     expect((await get("/assets/missing-abc.js")).status).toBe(404);
     expect((await get("/assets/app-abc123.js.br")).status).toBe(404);
     expect((await get("/assets/app-abc123.js", {}, "POST")).status).toBe(404);
+  });
+});
+
+describe("files the server makes", () => {
+  it("are served like the built ones, compressed once, from when the server has them", async () => {
+    expect((await get("/assets/words-sw-0123456789.js")).status).toBe(404);
+    generated = [{ path: "/assets/words-sw-0123456789.js", body: wordsBody }];
+    const br = await get("/assets/words-sw-0123456789.js", { "Accept-Encoding": "gzip, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(zlib.brotliDecompressSync(br.body)).toEqual(wordsBody);
+    const gz = await get("/assets/words-sw-0123456789.js", { "Accept-Encoding": "gzip" });
+    expect(zlib.gunzipSync(gz.body)).toEqual(wordsBody);
+    expect((await get("/assets/app-abc123.js")).status).toBe(200);
   });
 });
 

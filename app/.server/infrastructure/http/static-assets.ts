@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import type { RequestHandler } from "express";
 import { COMPRESSIBLE } from "./precompress";
 
@@ -59,17 +60,47 @@ export function loadAssets(dir: string) {
   return assets;
 }
 
+/** A file the server makes from the build (the words files, browser-words.ts), compressed once like the built ones. */
+export interface GeneratedAsset {
+  path: string;
+  body: Buffer;
+}
+
+function generatedAsset(body: Buffer): Asset {
+  return {
+    type: TYPES[".js"]!,
+    compressible: true,
+    variants: {
+      identity: variant(body, "identity"),
+      br: variant(zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), "br"),
+      gzip: variant(zlib.gzipSync(body, { level: 9 }), "gzip"),
+    },
+  };
+}
+
 /**
  * Serves the fingerprinted build output from memory: brotli (quality 11) to clients that accept it,
  * gzip (level 9) to the others, as built (`precompress.ts`), with no file-system call and no
  * compression per request. A name it does not know goes on (the app's 404). The names carry a hash
  * of the content, so they are cached for a year as immutable.
  */
-export function serveAssets(dir: string): RequestHandler {
+export function serveAssets(dir: string, generated: () => readonly GeneratedAsset[] = () => []): RequestHandler {
   const assets = loadAssets(dir);
+  let made: readonly GeneratedAsset[] = [];
+  const find = (path: string) => {
+    const found = assets.get(path);
+    if (found) return found;
+    // Made when the build is read (JavaScript: a page script, immutable under its hash like the others).
+    if (generated() !== made) {
+      made = generated();
+      for (const file of made)
+        if (!assets.has(file.path.replace(/^\/assets/, ""))) assets.set(file.path.replace(/^\/assets/, ""), generatedAsset(file.body));
+    }
+    return assets.get(path);
+  };
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const asset = assets.get(req.path);
+    const asset = find(req.path);
     if (!asset) return next();
     // Brotli first whatever order the client lists them in (browsers write "gzip, deflate, br").
     const encoding: Encoding = (["br", "gzip"] as const).find((e) => asset.variants[e] && req.acceptsEncodings(e) === e) ?? "identity";

@@ -1,81 +1,91 @@
 import { env } from "../config/env";
 import type { OutgoingMail } from "./transport";
+import { m } from "~/paraglide/messages";
+import { getLocale, type Locale } from "~/paraglide/runtime";
 
-const SIGN_OFF = "\n\nKaribu,\nThe Jumbe team";
+/**
+ * The product's e-mails, each in the language of the person it goes to (issue 43): the caller passes
+ * it (the member's saved language, else their organisation's: `mailLocaleOf`); in a request the
+ * request's language is the default (a person signing up, asking for a code).
+ */
+const signed = (text: string, locale: Locale) => `${text}\n\n${m.mail_sign_off({}, { locale })}`;
+const at = (path: string) => `${env().APP_URL}${path}`;
 
-export function verificationCodeMail(to: string, code: string): OutgoingMail {
+export function verificationCodeMail(to: string, code: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: `Your Jumbe verification code: ${code}`,
-    text: `Your Jumbe verification code is ${code}.\n\nEnter it on the Verify Email page within 10 minutes. If you did not create a Jumbe account, you can ignore this e-mail.${SIGN_OFF}`,
+    subject: m.mail_verification_subject({ code }, { locale }),
+    text: signed(m.mail_verification_text({ code }, { locale }), locale),
   };
 }
 
-export function existingAccountMail(to: string): OutgoingMail {
+export function existingAccountMail(to: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: "Someone tried to sign up with your e-mail",
-    text: `Someone tried to create a Jumbe account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${env().APP_URL}/login, or reset your password at ${env().APP_URL}/forgot-password. If it was not you, no action is needed: nothing about your account has changed.${SIGN_OFF}`,
+    subject: m.mail_existing_subject({}, { locale }),
+    text: signed(m.mail_existing_text({ login: at("/login"), reset: at("/forgot-password") }, { locale }), locale),
   };
 }
 
-export function passwordResetMail(to: string, code: string): OutgoingMail {
+export function passwordResetMail(to: string, code: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: `Your Jumbe password reset code: ${code}`,
-    text: `Your Jumbe password reset code is ${code}.\n\nEnter it on the reset page within 10 minutes to choose a new password. If you did not ask to reset your password, ignore this e-mail; your password stays the same.${SIGN_OFF}`,
+    subject: m.mail_reset_subject({ code }, { locale }),
+    text: signed(m.mail_reset_text({ code }, { locale }), locale),
   };
 }
 
 /** A new browser's sign-in while the account sees many failed sign-ins (decision 044): the code, and where the password came from. */
-export function signInCodeMail(to: string, code: string, from: { device: string; ip: string }): OutgoingMail {
+export function signInCodeMail(to: string, code: string, from: { device: string; ip: string }, locale: Locale = getLocale()): OutgoingMail {
+  const ip = from.ip || m.mail_unknown_ip({}, { locale });
   return {
     to,
-    subject: `Your Jumbe sign-in code: ${code}`,
-    text: `Your Jumbe sign-in code is ${code}.\n\nYour password was just entered to sign in to Jumbe from a new browser (${from.device}, IP address ${from.ip || "unknown"}). Many sign-ins to your account have failed lately, so a new browser also needs this code. Enter it on the sign-in page within 10 minutes. Browsers you signed in with before are not asked for it.\n\nIf this was not you, do not give this code to anyone: someone knows your password. Reset it now at ${env().APP_URL}/forgot-password.${SIGN_OFF}`,
+    subject: m.mail_signin_code_subject({ code }, { locale }),
+    text: signed(m.mail_signin_code_text({ code, device: from.device, ip, reset: at("/forgot-password") }, { locale }), locale),
   };
 }
 
-export function emailChangeMail(to: string, code: string): OutgoingMail {
+export function emailChangeMail(to: string, code: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: `Confirm your new Jumbe e-mail: ${code}`,
-    text: `Your code to confirm this address for your Jumbe account is ${code}. It is valid for 10 minutes.${SIGN_OFF}`,
+    subject: m.mail_email_change_subject({ code }, { locale }),
+    text: signed(m.mail_email_change_text({ code }, { locale }), locale),
   };
 }
 
-export function passwordChangedMail(to: string): OutgoingMail {
+export function passwordChangedMail(to: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: "Your Jumbe password was changed",
-    text: `The password of your Jumbe account was just changed. If this was not you, reset it now at ${env().APP_URL}/forgot-password.${SIGN_OFF}`,
+    subject: m.mail_password_changed_subject({}, { locale }),
+    text: signed(m.mail_password_changed_text({ reset: at("/forgot-password") }, { locale }), locale),
   };
 }
 
-export function webhookDisabledMail(to: string, url: string): OutgoingMail {
+export function webhookDisabledMail(to: string, url: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: "Your Jumbe webhook endpoint was disabled",
-    text: `Jumbe could not deliver events to your webhook endpoint for three days, so it has stopped sending to it:\n\n${url}\n\nOnce the endpoint answers again, re-enable it on the Developers page at ${env().APP_URL}/developers. The events that failed are listed there and can be redelivered.${SIGN_OFF}`,
+    subject: m.mail_webhook_disabled_subject({}, { locale }),
+    text: signed(m.mail_webhook_disabled_text({ url, developers: at("/developers") }, { locale }), locale),
   };
 }
 
-export function whatsappReconnectMail(to: string, account: string, reason: string): OutgoingMail {
+export function whatsappReconnectMail(to: string, account: string, reason: string, locale: Locale = getLocale()): OutgoingMail {
   return {
     to,
-    subject: "Reconnect your WhatsApp account to keep sending",
-    text: `Meta stopped accepting Jumbe's access to your WhatsApp Business Account ${account} (${reason}). Messages from its numbers are waiting and nothing has been lost.\n\nConnect the account again with Embedded Signup on the WhatsApp page at ${env().APP_URL}/whatsapp. Once it is connected, the waiting messages are sent.${SIGN_OFF}`,
+    subject: m.mail_reconnect_subject({}, { locale }),
+    text: signed(m.mail_reconnect_text({ account, reason, whatsapp: at("/whatsapp") }, { locale }), locale),
   };
 }
 
 export function invitationMail(
   to: string,
   invitation: { organization: string; invitedBy: string; role: string; link: string; expiresOn: string },
+  locale: Locale = getLocale(),
 ): OutgoingMail {
   return {
     to,
-    subject: `${invitation.invitedBy} invited you to ${invitation.organization} on Jumbe`,
-    text: `${invitation.invitedBy} invited you to join ${invitation.organization} on Jumbe as ${invitation.role}.\n\nAccept the invitation and choose your password here (the link works once, until ${invitation.expiresOn}):\n\n${invitation.link}\n\nIf you did not expect this, ignore this e-mail: nothing happens unless you open the link.${SIGN_OFF}`,
+    subject: m.mail_invitation_subject(invitation, { locale }),
+    text: signed(m.mail_invitation_text(invitation, { locale }), locale),
   };
 }
 
@@ -83,11 +93,16 @@ export function invitationMail(
 export function notificationMail(
   to: string,
   notification: { title: string; body: string; link: string | null; organization: string; event: string },
+  locale: Locale = getLocale(),
 ): OutgoingMail {
-  const where = notification.link ? `\n\nSee it in Jumbe: ${env().APP_URL}${notification.link}` : "";
+  const where = notification.link ? `\n\n${m.mail_notification_see_it({ url: at(notification.link) }, { locale })}` : "";
+  const why = m.mail_notification_why(
+    { organization: notification.organization, event: notification.event, settings: at("/settings/notifications") },
+    { locale },
+  );
   return {
     to,
     subject: notification.title,
-    text: `${notification.body || notification.title}${where}\n\nYou get this e-mail because ${notification.organization}'s notification settings send "${notification.event}" by e-mail to your role. Owners and admins change them at ${env().APP_URL}/settings/notifications.${SIGN_OFF}`,
+    text: signed(`${notification.body || notification.title}${where}\n\n${why}`, locale),
   };
 }

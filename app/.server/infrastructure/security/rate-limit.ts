@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../db/client";
 import { env } from "../config/env";
 import { ipRateSubject } from "./ip-subject";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export interface RateLimitRule {
   /** Bucket name, e.g. `signin:ip`. */
@@ -159,7 +161,12 @@ export const RATE_LIMITS = {
   resetAccount: { name: "reset:account", limit: 5, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
+/** Why a request was limited, and for how long, in the request's language. */
 export function rateLimitMessage(retryAfterSeconds: number) {
   const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return byCount(
+    minutes,
+    () => m.validation_auth_rate_limited_one({ minutes }),
+    () => m.validation_auth_rate_limited_other({ minutes }),
+  );
 }

@@ -5,8 +5,9 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { StepUpField } from "~/components/ui/step-up-field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
-import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
+import { invoiceStatusWords, RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
 import { formatKes } from "~/lib/invoice";
+import { m } from "~/paraglide/messages";
 
 interface DisputeFormProps {
   result?: SubmissionResult<string[]> | null;
@@ -26,28 +27,24 @@ export function CreditDisputeForm({
   const [form, fields] = useServerCheckedForm<{ amount: string; note: string; confirmation: string }>(result, { id: "credit-dispute" });
   return (
     <Card aria-labelledby="credit-title">
-      <CardHeader
-        id="credit-title"
-        title="Resolve with a credit note"
-        description="A numbered credit note (CRN) the tenant sees with the invoice."
-      />
+      <CardHeader id="credit-title" title={m.admin_dispute_credit_title()} description={m.admin_dispute_credit_intro()} />
       <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="credit-effect">
         {creditEffectWords(previousStatus, number, totalCents)}
       </p>
       <Form method="post" className="mt-4 space-y-4" {...getFormProps(form)} noValidate>
         <FormError id={form.errorId} errors={form.errors} />
         <Field
-          label="Amount to credit (KES, VAT included)"
+          label={m.admin_dispute_credit_amount()}
           name={fields.amount.name}
           inputMode="decimal"
           placeholder={(totalCents / 100).toFixed(2)}
-          hint={`Leave it empty to credit all ${formatKes(totalCents)}.`}
+          hint={m.admin_dispute_credit_amount_hint({ total: formatKes(totalCents) })}
           defaultValue={fields.amount.initialValue}
           errors={fields.amount.errors}
           key={fields.amount.key}
         />
         <TextareaField
-          label="Note to the tenant (optional)"
+          label={m.admin_dispute_note_optional()}
           name={fields.note.name}
           maxLength={RESOLUTION_NOTE_MAX}
           defaultValue={fields.note.initialValue}
@@ -56,7 +53,7 @@ export function CreditDisputeForm({
         />
         <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} id="credit-confirmation" />
         <Button type="submit" name="intent" value="credit" pending={busy}>
-          Issue credit note
+          {m.admin_dispute_issue_credit()}
         </Button>
       </Form>
     </Card>
@@ -70,13 +67,13 @@ export function RejectDisputeForm({ previousStatus, result, stepUp, busy }: Disp
     <Card aria-labelledby="reject-title">
       <CardHeader
         id="reject-title"
-        title="Reject the dispute"
-        description={`The invoice returns to ${previousStatus}; the tenant sees your note on their billing page.`}
+        title={m.admin_dispute_reject_title()}
+        description={m.admin_dispute_reject_intro({ status: invoiceStatusWords(previousStatus) })}
       />
       <Form method="post" className="mt-4 space-y-4" {...getFormProps(form)} noValidate>
         <FormError id={form.errorId} errors={form.errors} />
         <TextareaField
-          label="Note to the tenant"
+          label={m.admin_dispute_note()}
           name={fields.note.name}
           maxLength={RESOLUTION_NOTE_MAX}
           markRequired
@@ -86,7 +83,7 @@ export function RejectDisputeForm({ previousStatus, result, stepUp, busy }: Disp
         />
         <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} id="reject-confirmation" />
         <Button type="submit" name="intent" value="reject" variant="danger" pending={busy}>
-          Reject dispute
+          {m.admin_dispute_reject()}
         </Button>
       </Form>
     </Card>
@@ -96,6 +93,6 @@ export function RejectDisputeForm({ previousStatus, result, stepUp, busy }: Disp
 /** What a credit note will do, shown before the administrator confirms it. */
 function creditEffectWords(previousStatus: string, number: string, totalCents: number) {
   if (previousStatus === "pending" || previousStatus === "overdue")
-    return `${number} is unpaid. Crediting all ${formatKes(totalCents)} voids it. Crediting part of it lowers what is due by that amount, and the rest stays due; nothing is added to or taken from the wallet.`;
-  return `${number} is ${previousStatus === "paid" ? "paid" : previousStatus}. The credit goes back to the tenant's wallet as money they can spend.`;
+    return m.admin_dispute_effect_unpaid({ number, total: formatKes(totalCents) });
+  return m.admin_dispute_effect_paid({ number, status: invoiceStatusWords(previousStatus) });
 }

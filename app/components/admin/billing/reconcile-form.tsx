@@ -5,6 +5,7 @@ import { Field, FormError, TextareaField } from "~/components/ui/field";
 import { StepUpField } from "~/components/ui/step-up-field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
+import { m } from "~/paraglide/messages";
 
 /** Reconcile a bank transfer: the statement's reference, the day the money came, and notes. */
 export function ReconcileForm({
@@ -40,17 +41,17 @@ export function ReconcileForm({
     >
       <FormError id={form.errorId} errors={form.errors} />
       <Field
-        label="Bank reference"
+        label={m.admin_reconcile_reference()}
         name={fields.reference.name}
         maxLength={64}
         markRequired
-        hint={reference ? `The tenant was given ${reference}.` : undefined}
+        hint={reference ? m.admin_reconcile_reference_hint({ reference }) : undefined}
         defaultValue={fields.reference.initialValue}
         errors={fields.reference.errors}
         key={fields.reference.key}
       />
       <Field
-        label="Payment date"
+        label={m.admin_reconcile_payment_date()}
         name={fields.paymentDate.name}
         type="date"
         max={today}
@@ -60,7 +61,7 @@ export function ReconcileForm({
         key={fields.paymentDate.key}
       />
       <TextareaField
-        label="Notes"
+        label={m.admin_reconcile_notes()}
         name={fields.note.name}
         maxLength={RECONCILE_NOTE_MAX}
         defaultValue={fields.note.initialValue}
@@ -70,10 +71,10 @@ export function ReconcileForm({
       <StepUpField needed={stepUp} error={fields.confirmation.errors?.[0]} id="reconcile-confirmation" />
       <div className="flex justify-end gap-2">
         <Link to={cancel} replace preventScrollReset className={buttonClass("secondary")}>
-          Cancel
+          {m.admin_cancel()}
         </Link>
         <Button type="submit" name="intent" value="reconcile" pending={busy}>
-          Mark as Reconciled
+          {m.admin_reconcile_submit()}
         </Button>
       </div>
     </Form>

@@ -5,52 +5,61 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart, LineChart, SeriesTable } from "~/components/ui/chart";
 import { Table } from "~/components/ui/table";
 import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 // The System tab's sampled sections: the metrics charts, each instance's resources and the database's statistics.
+
+/** The database server's own name, the same in every language. */
+const POSTGRESQL = "PostgreSQL";
+
+/** A note about the database in the request's language (the cached statistics keep its id beside the English). */
+function noteWords(id: DatabaseStats["slowestNoteId"], english: string | null) {
+  return id ? (m[id] as () => string)() : english;
+}
 
 /** Requests, errors, the job queue and webhooks over the chosen range (`words` says it: "the last hour"...). */
 export function MetricsSection({ series, words }: { series: SystemSeries; words: string }) {
   return (
     <section aria-labelledby="metrics-title">
       <h2 id="metrics-title" className="text-lg font-semibold text-slate-900">
-        Metrics over {words}
+        {m.admin_metrics_title({ range: words })}
       </h2>
       {series.empty ? (
-        <p className="mt-1 text-sm text-slate-600">No samples in {words} yet: each instance samples every minute.</p>
+        <p className="mt-1 text-sm text-slate-600">{m.admin_metrics_empty({ range: words })}</p>
       ) : (
-        <p className="mt-1 text-sm text-slate-600">Sampled every minute, Nairobi time; kept 30 days.</p>
+        <p className="mt-1 text-sm text-slate-600">{m.admin_metrics_sampled()}</p>
       )}
       {/* Six charts over the same periods: their figures for screen readers in one table after them. */}
       <div className="mt-3 grid gap-4 lg:grid-cols-2">
         <Card padding="sm">
-          <BarChart title="Requests answered" data={series.requests} inSharedTable />
+          <BarChart title={m.admin_metrics_requests()} data={series.requests} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Server errors (share of requests answered 5xx, %)" data={series.errorRate} inSharedTable />
+          <LineChart title={m.admin_metrics_errors_chart()} data={series.errorRate} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Job queue depth (ready jobs, peak)" data={series.jobsReady} inSharedTable />
+          <LineChart title={m.admin_metrics_jobs_chart()} data={series.jobsReady} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Oldest ready job (seconds waited, peak)" data={series.oldestJob} inSharedTable />
+          <LineChart title={m.admin_metrics_oldest_chart()} data={series.oldestJob} inSharedTable />
         </Card>
         <Card padding="sm">
-          <BarChart title="Webhook deliveries received" data={series.webhooksReceived} inSharedTable />
+          <BarChart title={m.admin_metrics_webhooks_chart()} data={series.webhooksReceived} inSharedTable />
         </Card>
         <Card padding="sm">
-          <LineChart title="Webhook lag (seconds the oldest waited, peak)" data={series.webhookLag} inSharedTable />
+          <LineChart title={m.admin_metrics_lag_chart()} data={series.webhookLag} inSharedTable />
         </Card>
       </div>
       <SeriesTable
-        caption={`Metrics over ${words}`}
-        labelHeader="Time"
+        caption={m.admin_metrics_title({ range: words })}
+        labelHeader={m.admin_metrics_time()}
         columns={[
-          { header: "Requests answered", data: series.requests },
-          { header: "Server errors (%)", data: series.errorRate },
-          { header: "Ready jobs (peak)", data: series.jobsReady },
-          { header: "Oldest ready job (s, peak)", data: series.oldestJob },
-          { header: "Webhook deliveries", data: series.webhooksReceived },
-          { header: "Webhook lag (s, peak)", data: series.webhookLag },
+          { header: m.admin_metrics_requests(), data: series.requests },
+          { header: m.admin_metrics_errors(), data: series.errorRate },
+          { header: m.admin_metrics_jobs(), data: series.jobsReady },
+          { header: m.admin_metrics_oldest(), data: series.oldestJob },
+          { header: m.admin_metrics_webhooks(), data: series.webhooksReceived },
+          { header: m.admin_metrics_lag(), data: series.webhookLag },
         ]}
       />
     </section>
@@ -62,32 +71,32 @@ export function ResourcesSection({ series, words }: { series: SystemSeries; word
   return (
     <section aria-labelledby="resources-title">
       <h2 id="resources-title" className="text-lg font-semibold text-slate-900">
-        Resources per instance
+        {m.admin_resources_title()}
       </h2>
       {series.instances.length ? (
         <div className="mt-3 space-y-4">
           {series.instances.map((instance) => (
             <Card key={instance.id} padding="sm">
-              <CardHeader level={3} title={`${instance.hostname} · process ${instance.pid}`} />
+              <CardHeader level={3} title={`${instance.hostname} · ${m.admin_instance_process({ pid: instance.pid })}`} />
               <CardBody className="grid gap-4 md:grid-cols-3">
-                <LineChart title="CPU (% of a core, average)" data={instance.cpu} height={140} inSharedTable />
-                <LineChart title="Memory (RSS, MB, average)" data={instance.memoryMb} height={140} inSharedTable />
-                <LineChart title="Event-loop delay (p99, ms, peak)" data={instance.loopDelay} height={140} inSharedTable />
+                <LineChart title={m.admin_resources_cpu_chart()} data={instance.cpu} height={140} inSharedTable />
+                <LineChart title={m.admin_resources_memory_chart()} data={instance.memoryMb} height={140} inSharedTable />
+                <LineChart title={m.admin_resources_loop_chart()} data={instance.loopDelay} height={140} inSharedTable />
               </CardBody>
               <SeriesTable
-                caption={`Resources of ${instance.hostname}, process ${instance.pid}`}
-                labelHeader="Time"
+                caption={m.admin_resources_caption({ hostname: instance.hostname, pid: instance.pid })}
+                labelHeader={m.admin_metrics_time()}
                 columns={[
                   { header: "CPU (%)", data: instance.cpu },
-                  { header: "Memory (MB)", data: instance.memoryMb },
-                  { header: "Event-loop delay (ms)", data: instance.loopDelay },
+                  { header: m.admin_resources_memory(), data: instance.memoryMb },
+                  { header: m.admin_resources_loop(), data: instance.loopDelay },
                 ]}
               />
             </Card>
           ))}
         </div>
       ) : (
-        <p className="mt-1 text-sm text-slate-600">No instance sampled its resources in {words}.</p>
+        <p className="mt-1 text-sm text-slate-600">{m.admin_resources_empty({ range: words })}</p>
       )}
     </section>
   );
@@ -98,22 +107,22 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
   return (
     <section aria-labelledby="database-title">
       <h2 id="database-title" className="text-lg font-semibold text-slate-900">
-        Database
+        {m.admin_probe_service_database()}
       </h2>
       <div className="mt-3 grid gap-4 lg:grid-cols-2">
         <Card padding="sm">
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-500">Engine</dt>
+            <dt className="text-slate-500">{m.admin_db_engine()}</dt>
             <dd className="text-right font-medium">
-              {database.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}
+              {database.kind === "pglite" ? m.admin_db_pglite() : POSTGRESQL}
               {database.version ? ` ${database.version}` : ""}
             </dd>
-            <dt className="text-slate-500">Size</dt>
+            <dt className="text-slate-500">{m.admin_logs_column_size()}</dt>
             <dd className="text-right font-medium" data-testid="database-size">
               {bytes(database.sizeBytes)}
             </dd>
           </dl>
-          <h3 className="mt-4 text-sm font-semibold text-slate-900">Connections</h3>
+          <h3 className="mt-4 text-sm font-semibold text-slate-900">{m.admin_db_connections()}</h3>
           {database.connections ? (
             <ul className="mt-1 text-sm">
               {database.connections.map((c) => (
@@ -124,31 +133,31 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
               ))}
             </ul>
           ) : (
-            <p className="mt-1 text-sm text-slate-600">{database.connectionsNote}</p>
+            <p className="mt-1 text-sm text-slate-600">{noteWords(database.connectionsNoteId, database.connectionsNote)}</p>
           )}
         </Card>
         <Card padding="none">
           <Table
-            caption="Largest tables"
+            caption={m.admin_db_tables()}
             columns={[
-              { key: "name", header: "Table", cell: (t) => <code className="text-sm">{t.name}</code> },
-              { key: "size", header: "Size", cell: (t) => bytes(t.totalBytes), align: "right" },
+              { key: "name", header: m.admin_db_table(), cell: (t) => <code className="text-sm">{t.name}</code> },
+              { key: "size", header: m.admin_logs_column_size(), cell: (t) => bytes(t.totalBytes), align: "right" },
               {
                 key: "rows",
-                header: "Rows (estimate)",
-                cell: (t) => (t.rows === null ? "not analysed yet" : formatNumber(t.rows)),
+                header: m.admin_db_rows(),
+                cell: (t) => (t.rows === null ? m.admin_db_not_analysed() : formatNumber(t.rows)),
                 align: "right",
                 hideOnPhone: true,
               },
             ]}
             rows={database.tables}
             rowKey={(t) => t.name}
-            empty={<p className="p-4 text-sm text-slate-600">The table sizes could not be read.</p>}
+            empty={<p className="p-4 text-sm text-slate-600">{m.admin_db_tables_unreadable()}</p>}
           />
         </Card>
       </div>
       <Card padding="sm" className="mt-4">
-        <h3 className="text-sm font-semibold text-slate-900">Slowest statements</h3>
+        <h3 className="text-sm font-semibold text-slate-900">{m.admin_db_slowest()}</h3>
         {database.slowest ? (
           <ol className="mt-2 space-y-2 text-sm">
             {database.slowest.map((s, i) => (
@@ -156,15 +165,13 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
                 <code className="block truncate text-xs" title={s.query}>
                   {s.query}
                 </code>
-                <span className="text-slate-600">
-                  {s.meanMs} ms on average over {formatNumber(s.calls)} calls
-                </span>
+                <span className="text-slate-600">{m.admin_db_slowest_line({ ms: String(s.meanMs), calls: formatNumber(s.calls) })}</span>
               </li>
             ))}
           </ol>
         ) : (
           <p className="mt-1 text-sm text-slate-600" data-testid="slowest-note">
-            {database.slowestNote}
+            {noteWords(database.slowestNoteId, database.slowestNote)}
           </p>
         )}
       </Card>

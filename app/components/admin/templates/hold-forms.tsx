@@ -10,6 +10,8 @@ import { Name } from "~/components/ui/name";
 import { TextLink } from "~/components/ui/text-link";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { withoutBidiControls } from "~/lib/names";
+import { m } from "~/paraglide/messages";
+import { formatNumber } from "~/lib/dates";
 
 /** Whether a button of the page's forms (by its intent) is the one being submitted. */
 type Busy = (intent: string) => boolean;
@@ -22,24 +24,20 @@ export function OrganisationHoldCard({ organisation, busy }: { organisation: Org
       <CardHeader
         id="org-hold"
         title={<Name>{organisation.name}</Name>}
-        description={
-          organisation.templateReview
-            ? "Its template submissions are held: Jumbe reviews each before it goes to Meta."
-            : "Its template submissions go straight to Meta."
-        }
+        description={organisation.templateReview ? m.admin_hold_org_held() : m.admin_hold_org_straight()}
       />
       <CardBody>
         <Form method="post" className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="organisation" value={organisation.id} />
           <input type="hidden" name="back" value="org" />
-          <Field label="Reason (for the audit log)" name="reason" maxLength={1000} className="min-w-64 flex-1" />
+          <Field label={m.admin_audit_reason_label()} name="reason" maxLength={1000} className="min-w-64 flex-1" />
           {organisation.templateReview ? (
             <Button type="submit" name="intent" value="release" variant="secondary" pending={busy("release")}>
-              Release: send straight to Meta
+              {m.admin_template_release()}
             </Button>
           ) : (
             <Button type="submit" name="intent" value="hold" pending={busy("hold")}>
-              <ShieldAlert className="size-4" aria-hidden /> Hold submissions for review
+              <ShieldAlert className="size-4" aria-hidden /> {m.admin_template_hold()}
             </Button>
           )}
         </Form>
@@ -54,20 +52,18 @@ export function NewOrganisationsCard({ holdNew, result, busy }: { holdNew: boole
     <Card aria-labelledby="new-organisations">
       <CardHeader
         id="new-organisations"
-        title="New organisations"
-        description="A platform setting: when it is on, every organisation made by sign-up starts with its template submissions held for review. Organisations already signed up, and members joining by invitation, are not affected."
+        title={m.admin_overview_growth_value()}
+        description={m.admin_hold_new_intro()}
         actions={
           <span data-testid="hold-new-state">
-            <Badge tone={holdNew ? "warning" : "success"}>{holdNew ? "Held for review" : "Straight to Meta"}</Badge>
+            <Badge tone={holdNew ? "warning" : "success"}>
+              {holdNew ? m.admin_hold_new_held_badge() : m.admin_hold_new_straight_badge()}
+            </Badge>
           </span>
         }
       />
       <CardBody>
-        <p className="mb-3 text-sm text-slate-700">
-          {holdNew
-            ? "New organisations' template submissions are held: Jumbe reviews each before it goes to Meta, until the organisation is released."
-            : "New organisations' template submissions go straight to Meta."}
-        </p>
+        <p className="mb-3 text-sm text-slate-700">{holdNew ? m.admin_hold_new_held_text() : m.admin_hold_new_straight_text()}</p>
         {/* Remounted when the setting changes, so the checked option follows it after a save. */}
         <NewOrganisationsForm key={String(holdNew)} holdNew={holdNew} result={result} busy={busy} />
       </CardBody>
@@ -80,24 +76,24 @@ function NewOrganisationsForm({ holdNew, result, busy }: { holdNew: boolean; res
   return (
     <Form method="post" className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start" {...getFormProps(form)} noValidate>
       <RadioGroupField
-        legend="Hold new organisations' template submissions"
+        legend={m.admin_hold_new_legend()}
         name={fields.hold.name}
         defaultValue={holdNew ? "on" : "off"}
         errors={fields.hold.errors}
         options={[
-          { value: "on", label: "On", description: "Held for Jumbe's review from their sign-up." },
-          { value: "off", label: "Off", description: "Straight to Meta." },
+          { value: "on", label: m.admin_hold_new_on(), description: m.admin_hold_new_on_description() },
+          { value: "off", label: m.admin_hold_new_off(), description: m.admin_hold_new_off_description() },
         ]}
       />
       <Field
-        label="Reason (for the audit log)"
+        label={m.admin_audit_reason_label()}
         name={fields.reason.name}
         maxLength={1000}
         defaultValue={fields.reason.initialValue}
         key={fields.reason.key}
       />
       <Button type="submit" name="intent" value="new-organisations" className="sm:mt-6" pending={busy("new-organisations")}>
-        Save setting
+        {m.admin_hold_new_save()}
       </Button>
     </Form>
   );
@@ -107,11 +103,7 @@ function NewOrganisationsForm({ holdNew, result, busy }: { holdNew: boolean; res
 export function HeldOrganisationsCard({ held, result, busy }: { held: HeldOrganisation[]; result: Reply; busy: Busy }) {
   return (
     <Card aria-labelledby="held-organisations">
-      <CardHeader
-        id="held-organisations"
-        title="Organisations held for review"
-        description="New organisations can be held by an administrator. Jumbe holds an organisation itself when Meta flags or disables one of its templates, or rejects one as abusive or a scam."
-      />
+      <CardHeader id="held-organisations" title={m.admin_hold_held_title()} description={m.admin_hold_held_intro()} />
       <CardBody className="space-y-4">
         {held.length ? (
           <ul className="divide-y divide-slate-100">
@@ -122,20 +114,21 @@ export function HeldOrganisationsCard({ held, result, busy }: { held: HeldOrgani
                     <Name>{o.name}</Name>
                   </TextLink>{" "}
                   <span className="text-slate-600">
-                    {o.businessId} · {o.held} waiting
+                    {o.businessId} · {m.admin_hold_waiting({ count: formatNumber(o.held) })}
                   </span>
                 </span>
                 <Form method="post">
                   <input type="hidden" name="organisation" value={o.id} />
                   <Button type="submit" name="intent" value="release" size="sm" variant="secondary">
-                    Release<span className="sr-only"> {withoutBidiControls(o.name)}</span>
+                    {m.admin_hold_release()}
+                    <span className="sr-only"> {withoutBidiControls(o.name)}</span>
                   </Button>
                 </Form>
               </li>
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-slate-600">No organisation is held: every submission goes straight to Meta.</p>
+          <p className="text-sm text-slate-600">{m.admin_hold_none()}</p>
         )}
         <HoldOrganisationForm result={result} busy={busy} />
       </CardBody>
@@ -149,30 +142,30 @@ function HoldOrganisationForm({ result, busy }: { result: Reply; busy: Busy }) {
     <Form
       method="post"
       className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-      aria-label="Hold an organisation"
+      aria-label={m.admin_hold_form()}
       {...getFormProps(form)}
       noValidate
     >
       <FormError id={form.errorId} errors={form.errors} />
       <Field
-        label="Organisation to hold"
+        label={m.admin_hold_organisation()}
         name={fields.organisation.name}
-        placeholder="JMB-... or owner@example.co.ke"
-        hint="Its business ID or a member's e-mail."
+        placeholder={m.admin_hold_organisation_placeholder()}
+        hint={m.admin_hold_organisation_hint()}
         defaultValue={fields.organisation.initialValue}
         errors={fields.organisation.errors}
         key={fields.organisation.key}
         markRequired
       />
       <Field
-        label="Reason (for the audit log)"
+        label={m.admin_audit_reason_label()}
         name={fields.reason.name}
         maxLength={1000}
         defaultValue={fields.reason.initialValue}
         key={fields.reason.key}
       />
       <Button type="submit" name="intent" value="hold" className="sm:mt-6" pending={busy("hold")}>
-        Hold submissions
+        {m.admin_hold_submit()}
       </Button>
     </Form>
   );

@@ -5,6 +5,7 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { TextareaField } from "~/components/ui/field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { formatWhen } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** One event of a template's history, with its words. */
 export interface TemplateHistoryEvent {
@@ -20,7 +21,7 @@ export interface TemplateHistoryEvent {
 export function TemplateHistory({ history, importedFromMeta }: { history: TemplateHistoryEvent[]; importedFromMeta: boolean }) {
   return (
     <Card aria-labelledby="history">
-      <CardHeader id="history" title="History" description="What the organisation did, what Jumbe's review decided and what Meta said." />
+      <CardHeader id="history" title={m.admin_history()} description={m.admin_history_intro()} />
       <CardBody>
         {history.length ? (
           <ol className="space-y-3 border-l border-slate-200 pl-4">
@@ -29,7 +30,7 @@ export function TemplateHistory({ history, importedFromMeta }: { history: Templa
                 <p>
                   <span className="font-medium text-slate-900">{event.words}</span>{" "}
                   <span className="text-slate-500">
-                    · {event.source === "meta" ? "Meta" : event.source === "platform" ? "Jumbe" : "Organisation"}
+                    · {event.source === "meta" ? "Meta" : event.source === "platform" ? "Jumbe" : m.admin_column_organisation()}
                     {event.actorEmail ? ` (${event.actorEmail})` : ""} ·{" "}
                     <time dateTime={event.createdAt}>{formatWhen(event.createdAt)}</time>
                   </span>
@@ -39,9 +40,7 @@ export function TemplateHistory({ history, importedFromMeta }: { history: Templa
             ))}
           </ol>
         ) : (
-          <p className="text-sm text-slate-600">
-            No recorded events yet{importedFromMeta ? ": it was imported from Meta's Business Manager" : ""}.
-          </p>
+          <p className="text-sm text-slate-600">{importedFromMeta ? m.admin_history_empty_imported() : m.admin_history_empty()}</p>
         )}
       </CardBody>
     </Card>
@@ -54,17 +53,17 @@ export function RejectForm({ result, busy }: { result: SubmissionResult<string[]
   return (
     <Form method="post" className="space-y-3" {...getFormProps(form)} noValidate>
       <TextareaField
-        label="Reason the organisation will see"
+        label={m.admin_reject_reason()}
         name={fields.reason.name}
         maxLength={1000}
         markRequired
-        hint="What to change before submitting again."
+        hint={m.admin_reject_reason_hint()}
         defaultValue={fields.reason.initialValue}
         errors={fields.reason.errors ?? form.errors}
         key={fields.reason.key}
       />
       <Button type="submit" name="intent" value="reject" variant="danger" pending={busy}>
-        Reject
+        {m.admin_reject()}
       </Button>
     </Form>
   );

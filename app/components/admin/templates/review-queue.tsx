@@ -5,6 +5,7 @@ import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { Name } from "~/components/ui/name";
 import { formatWhen } from "~/lib/dates";
 import { categoryLabel, languageLabel } from "~/lib/templates";
+import { m } from "~/paraglide/messages";
 
 type QueuedTemplate = Awaited<ReturnType<typeof heldQueue>>[number];
 
@@ -14,11 +15,11 @@ export function ReviewQueue({ queue }: { queue: QueuedTemplate[] }) {
   return (
     <Card>
       <CardHeader
-        title="Waiting for review"
-        description="Held submissions, the longest waiting first. They reach Meta only when approved."
+        title={m.admin_review_waiting()}
+        description={m.admin_review_queue_intro()}
         actions={
           <ButtonLink to={`${href("/admin/templates")}?status=held&sort=submitted&dir=asc`} size="sm" variant="secondary">
-            All held templates
+            {m.admin_review_all_held()}
           </ButtonLink>
         }
       />
@@ -30,11 +31,12 @@ export function ReviewQueue({ queue }: { queue: QueuedTemplate[] }) {
                 <span className="font-medium break-all text-slate-900">{t.name}</span>{" "}
                 <span className="text-slate-600">
                   · <Name>{t.business}</Name> · {categoryLabel(t.category)} · {languageLabel(t.language)}
-                  {t.submittedAt ? ` · submitted ${formatWhen(t.submittedAt)}` : ""}
+                  {t.submittedAt ? ` · ${m.admin_review_submitted({ when: formatWhen(t.submittedAt) })}` : ""}
                 </span>
               </span>
               <ButtonLink to={href("/admin/templates/:id", { id: t.id })} size="sm">
-                Review<span className="sr-only"> {t.name}</span>
+                {m.admin_review()}
+                <span className="sr-only"> {t.name}</span>
               </ButtonLink>
             </li>
           ))}

@@ -7,13 +7,19 @@ import type { Column } from "~/components/ui/table";
 import { TextLink } from "~/components/ui/text-link";
 import { formatWhen } from "~/lib/dates";
 import { categoryLabel, languageLabel, templateStatusLabel, templateStatusTone } from "~/lib/templates";
+import { m } from "~/paraglide/messages";
 
-/** The console's table of template submissions: each links to its review. */
-export const ADMIN_TEMPLATE_COLUMNS: Column<AdminTemplateRow>[] = [
-  { key: "name", header: "Name", sortable: true, cell: (r) => <span className="font-medium break-all text-slate-900">{r.name}</span> },
+/** The console's table of template submissions: each links to its review (its words in the request's language). */
+export const adminTemplateColumns = (): Column<AdminTemplateRow>[] => [
+  {
+    key: "name",
+    header: m.admin_templates_column_name(),
+    sortable: true,
+    cell: (r) => <span className="font-medium break-all text-slate-900">{r.name}</span>,
+  },
   {
     key: "business",
-    header: "Business",
+    header: m.admin_column_business(),
     sortable: true,
     cell: (r) => (
       <TextLink to={`${href("/admin/templates")}?org=${r.organizationId}`}>
@@ -21,28 +27,35 @@ export const ADMIN_TEMPLATE_COLUMNS: Column<AdminTemplateRow>[] = [
       </TextLink>
     ),
   },
-  { key: "type", header: "Type", sortable: true, cell: (r) => categoryLabel(r.category), hideOnPhone: true },
+  { key: "type", header: m.admin_templates_column_type(), sortable: true, cell: (r) => categoryLabel(r.category), hideOnPhone: true },
   {
     key: "status",
-    header: "Status",
+    header: m.admin_column_status(),
     sortable: true,
     cell: (r) => <Badge tone={templateStatusTone(r.status)}>{templateStatusLabel(r.status)}</Badge>,
   },
   {
     key: "submitted",
-    header: "Submitted",
+    header: m.admin_template_submitted(),
     sortable: true,
-    cell: (r) => (r.submittedAt ? <time dateTime={r.submittedAt}>{formatWhen(r.submittedAt)}</time> : "Not submitted"),
+    cell: (r) => (r.submittedAt ? <time dateTime={r.submittedAt}>{formatWhen(r.submittedAt)}</time> : m.admin_template_not_submitted()),
     hideOnPhone: true,
   },
-  { key: "language", header: "Language", sortable: true, cell: (r) => languageLabel(r.language), hideOnPhone: true },
+  {
+    key: "language",
+    header: m.admin_templates_column_language(),
+    sortable: true,
+    cell: (r) => languageLabel(r.language),
+    hideOnPhone: true,
+  },
   {
     key: "review",
-    header: <span className="sr-only">Review</span>,
+    header: <span className="sr-only">{m.admin_review()}</span>,
     align: "right",
     cell: (r) => (
       <ButtonLink to={href("/admin/templates/:id", { id: r.id })} size="sm" variant={r.status === "held" ? "primary" : "secondary"}>
-        Review<span className="sr-only"> {r.name}</span>
+        {m.admin_review()}
+        <span className="sr-only"> {r.name}</span>
       </ButtonLink>
     ),
   },

@@ -7,10 +7,25 @@ import { ProgressBar } from "~/components/ui/progress-bar";
 import { auditActionLabel, describeChange } from "~/lib/admin-audit";
 import { formatDay, formatNumber, formatWhen } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
+import { m } from "~/paraglide/messages";
 
 type TenantActivity = Awaited<ReturnType<typeof tenantActivity>>;
 
-const ROLE_WORDS: Record<string, string> = { owner: "Owner", admin: "Admin", agent: "Agent", viewer: "Viewer" };
+/** A member's role in words (the glossary's), in the request's language. */
+function roleWords(role: string) {
+  switch (role) {
+    case "owner":
+      return m.admin_role_owner();
+    case "admin":
+      return m.admin_role_admin();
+    case "agent":
+      return m.admin_role_agent();
+    case "viewer":
+      return m.admin_role_viewer();
+    default:
+      return role;
+  }
+}
 
 /** The organisation's details, this month's usage and money, and its members. */
 export function TenantOverview({
@@ -23,53 +38,62 @@ export function TenantOverview({
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       <Card aria-labelledby="details">
-        <CardHeader id="details" title="Details" />
+        <CardHeader id="details" title={m.admin_user_details()} />
         <CardBody>
           <dl className="space-y-2 text-sm">
-            <Detail label="Owner" value={tenant.owner ? <Name>{`${tenant.owner.firstName} ${tenant.owner.lastName}`}</Name> : "No owner"} />
-            <Detail label="E-mail" value={tenant.owner?.email ?? "—"} />
-            <Detail label="Phone" value={tenant.owner?.phoneNumber ?? "—"} />
-            <Detail label="WhatsApp number" value={tenant.whatsappNumber ?? "Not connected"} />
-            <Detail label="Joined" value={formatDay(tenant.joinDate)} />
-            {tenant.closing ? <Detail label="Closing" value="The owner asked to close it" /> : null}
+            <Detail
+              label={m.admin_role_owner()}
+              value={tenant.owner ? <Name>{`${tenant.owner.firstName} ${tenant.owner.lastName}`}</Name> : m.admin_no_owner()}
+            />
+            <Detail label={m.admin_email()} value={tenant.owner?.email ?? "—"} />
+            <Detail label={m.admin_phone()} value={tenant.owner?.phoneNumber ?? "—"} />
+            <Detail label={m.admin_user_whatsapp_number()} value={tenant.whatsappNumber ?? m.admin_user_not_connected()} />
+            <Detail label={m.admin_column_joined()} value={formatDay(tenant.joinDate)} />
+            {tenant.closing ? <Detail label={m.admin_user_closing()} value={m.admin_user_closing_value()} /> : null}
           </dl>
         </CardBody>
       </Card>
       <Card aria-labelledby="usage">
-        <CardHeader id="usage" title="Usage this month" />
+        <CardHeader id="usage" title={m.admin_user_usage_title()} />
         <CardBody className="space-y-4">
           <ProgressBar
-            label="Messages"
+            label={m.admin_users_messages()}
             value={Math.min(messagesUsed, tenant.messageLimit)}
             max={tenant.messageLimit}
-            valueText={`${formatNumber(messagesUsed)} of ${formatNumber(tenant.messageLimit)}`}
+            valueText={m.admin_user_usage_of({ used: formatNumber(messagesUsed), limit: formatNumber(tenant.messageLimit) })}
             tone={messagesUsed >= tenant.messageLimit ? "danger" : "brand"}
           />
           <p className="text-sm text-slate-600" data-testid="message-limit-source">
             {tenant.limitOverride
-              ? `Limit set by an administrator (override of the ${tenant.plan} plan's ${formatNumber(tenant.planMessageLimit)}). Reason: ${tenant.limitOverride.reason}`
-              : `The ${tenant.plan} plan's limit.`}
+              ? m.admin_user_limit_override({
+                  plan: tenant.plan,
+                  limit: formatNumber(tenant.planMessageLimit),
+                  reason: tenant.limitOverride.reason,
+                })
+              : m.admin_user_limit_plan({ plan: tenant.plan })}
           </p>
           <dl className="space-y-2 text-sm">
-            <Detail label="Wallet balance" value={formatKes(wallet.balanceCents)} />
-            <Detail label="Held for queued messages" value={formatKes(wallet.heldCents)} />
-            <Detail label="Revenue (total paid)" value={formatKes(revenueCents)} />
+            <Detail label={m.admin_user_wallet_balance()} value={formatKes(wallet.balanceCents)} />
+            <Detail label={m.admin_user_held()} value={formatKes(wallet.heldCents)} />
+            <Detail label={m.admin_user_revenue_total()} value={formatKes(revenueCents)} />
           </dl>
         </CardBody>
       </Card>
       <Card aria-labelledby="members">
-        <CardHeader id="members" title={`Members (${members.length})`} />
+        <CardHeader id="members" title={m.admin_user_members({ count: formatNumber(members.length) })} />
         <CardBody>
           <ul className="divide-y divide-slate-100 text-sm">
-            {members.map((m) => (
-              <li key={m.id} className="py-2">
+            {members.map((member) => (
+              <li key={member.id} className="py-2">
                 <span className="font-medium text-slate-900">
-                  <Name>{m.name}</Name>
+                  <Name>{member.name}</Name>
                 </span>{" "}
-                · {ROLE_WORDS[m.role] ?? m.role}
-                <span className="block text-slate-600">{m.email}</span>
+                · {roleWords(member.role)}
+                <span className="block text-slate-600">{member.email}</span>
                 <span className="block text-xs text-slate-500">
-                  {m.lastSignIn ? `Last signed in ${formatWhen(m.lastSignIn)}` : "Never signed in"}
+                  {member.lastSignIn
+                    ? m.admin_user_last_signed_in({ when: formatWhen(member.lastSignIn) })
+                    : m.admin_user_never_signed_in()}
                 </span>
               </li>
             ))}
@@ -90,7 +114,7 @@ export function TenantRecords({
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Card aria-labelledby="activity">
-        <CardHeader id="activity" title="Recent activity" />
+        <CardHeader id="activity" title={m.admin_recent_activity()} />
         <CardBody>
           {activity.length ? (
             <ul className="divide-y divide-slate-100 text-sm">
@@ -105,17 +129,17 @@ export function TenantRecords({
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-600">No activity yet.</p>
+            <p className="text-sm text-slate-600">{m.admin_no_activity()}</p>
           )}
         </CardBody>
       </Card>
       <Card aria-labelledby="admin-records">
         <CardHeader
           id="admin-records"
-          title="Administrator actions"
+          title={m.admin_audit_caption()}
           actions={
             <Link to={`/admin/audit?org=${tenant.id}`} className="text-sm font-medium text-brand-700 underline">
-              {moreAudit ? "All records in the audit log" : "Open in the audit log"}
+              {moreAudit ? m.admin_user_audit_all() : m.admin_user_audit_open()}
             </Link>
           }
         />
@@ -126,15 +150,15 @@ export function TenantRecords({
                 <li key={r.id} className="py-2">
                   <span className="font-medium text-slate-900">{auditActionLabel(r.action)}</span>{" "}
                   <span className="text-xs text-slate-500">
-                    by {r.adminEmail}, <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time>
+                    {m.admin_user_audit_by({ email: r.adminEmail })} <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time>
                   </span>
-                  {r.reason ? <span className="block text-slate-600">Reason: {r.reason}</span> : null}
+                  {r.reason ? <span className="block text-slate-600">{m.admin_reason_is({ reason: r.reason })}</span> : null}
                   <span className="block text-xs text-slate-500">{describeChange(r.before, r.after)}</span>
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-600">No administrator has acted on this organisation.</p>
+            <p className="text-sm text-slate-600">{m.admin_user_audit_none()}</p>
           )}
         </CardBody>
       </Card>

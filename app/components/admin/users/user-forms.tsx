@@ -7,6 +7,7 @@ import { StepUpField } from "~/components/ui/step-up-field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 type EditFields = Record<"plan" | "limitOverride" | "overrideReason" | "status" | "firstName" | "lastName" | "email" | "phone", string>;
 
@@ -40,7 +41,7 @@ export function EditUserForm({
     <Form method="post" action={`?${new URLSearchParams({ dialog: "edit" })}`} {...getFormProps(form)} className="space-y-3" noValidate>
       <FormError id={form.errorId} errors={form.errors} />
       <SelectField
-        label="Plan"
+        label={m.admin_column_plan()}
         name={fields.plan.name}
         defaultValue={fields.plan.initialValue}
         options={USER_PLANS.map((p) => ({ value: p, label: p }))}
@@ -48,13 +49,16 @@ export function EditUserForm({
         key={fields.plan.key}
       />
       <fieldset className="space-y-3">
-        <legend className="text-sm font-semibold text-slate-700">Message limit</legend>
+        <legend className="text-sm font-semibold text-slate-700">{m.admin_user_form_limit()}</legend>
         <p className="text-sm text-slate-600">
-          The limit follows the plan&apos;s price list ({tenant.billingType === "postpaid" ? "postpaid" : "prepaid"}: the {tenant.plan} plan
-          allows {formatNumber(tenant.planMessageLimit)} messages a month). Leave the override empty to follow the plan.
+          {m.admin_user_form_limit_help({
+            billing: tenant.billingType === "postpaid" ? m.admin_user_form_postpaid() : m.admin_user_form_prepaid(),
+            plan: tenant.plan,
+            limit: formatNumber(tenant.planMessageLimit),
+          })}
         </p>
         <Field
-          label="Override the plan's limit (messages a month)"
+          label={m.admin_user_form_override()}
           name={fields.limitOverride.name}
           inputMode="numeric"
           defaultValue={fields.limitOverride.initialValue}
@@ -62,7 +66,7 @@ export function EditUserForm({
           key={fields.limitOverride.key}
         />
         <TextareaField
-          label="Reason for the override"
+          label={m.admin_user_form_override_reason()}
           name={fields.overrideReason.name}
           rows={2}
           maxLength={REASON_MAX}
@@ -72,15 +76,15 @@ export function EditUserForm({
         />
       </fieldset>
       {suspended ? (
-        <p className="text-sm text-slate-600">Status: suspended. Reactivate it with Reactivate, giving the reason.</p>
+        <p className="text-sm text-slate-600">{m.admin_user_form_suspended()}</p>
       ) : (
         <SelectField
-          label="Status"
+          label={m.admin_column_status()}
           name={fields.status.name}
           defaultValue={fields.status.initialValue}
           options={[
-            { value: "active", label: "Active" },
-            { value: "pending", label: "Pending" },
+            { value: "active", label: m.admin_status_active() },
+            { value: "pending", label: m.admin_status_pending() },
           ]}
           errors={fields.status.errors}
           key={fields.status.key}
@@ -88,10 +92,10 @@ export function EditUserForm({
       )}
       {tenant.owner ? (
         <fieldset className="space-y-3">
-          <legend className="text-sm font-semibold text-slate-700">The owner&apos;s contact details</legend>
+          <legend className="text-sm font-semibold text-slate-700">{m.admin_user_form_owner()}</legend>
           <div className="grid gap-3 sm:grid-cols-2">
             <Field
-              label="First name"
+              label={m.admin_user_form_first_name()}
               name={fields.firstName.name}
               defaultValue={fields.firstName.initialValue}
               errors={fields.firstName.errors}
@@ -100,7 +104,7 @@ export function EditUserForm({
               markRequired
             />
             <Field
-              label="Last name"
+              label={m.admin_user_form_last_name()}
               name={fields.lastName.name}
               defaultValue={fields.lastName.initialValue}
               errors={fields.lastName.errors}
@@ -110,7 +114,7 @@ export function EditUserForm({
             />
           </div>
           <Field
-            label="E-mail"
+            label={m.admin_email()}
             name={fields.email.name}
             type="email"
             defaultValue={fields.email.initialValue}
@@ -120,7 +124,7 @@ export function EditUserForm({
             markRequired
           />
           <Field
-            label="Phone"
+            label={m.admin_phone()}
             name={fields.phone.name}
             type="tel"
             defaultValue={fields.phone.initialValue}
@@ -130,7 +134,7 @@ export function EditUserForm({
           />
         </fieldset>
       ) : null}
-      <DialogButtons cancel={cancel} busy={busy} intent="edit" label="Save changes" />
+      <DialogButtons cancel={cancel} busy={busy} intent="edit" label={m.admin_save_changes()} />
     </Form>
   );
 }
@@ -157,10 +161,10 @@ export function ReasonForm({
     <Form method="post" action={`?${new URLSearchParams({ dialog: intent })}`} {...getFormProps(form)} className="space-y-3" noValidate>
       <FormError id={form.errorId} errors={form.errors} />
       <TextareaField
-        label="Reason"
+        label={m.admin_reason()}
         name={fields.reason.name}
         maxLength={REASON_MAX}
-        hint="Recorded in the audit log."
+        hint={m.admin_user_form_reason_hint()}
         defaultValue={fields.reason.initialValue}
         errors={fields.reason.errors}
         key={fields.reason.key}
@@ -188,7 +192,7 @@ function DialogButtons({
   return (
     <div className="flex justify-end gap-2 pt-2">
       <ButtonLink to={cancel} variant="secondary" replace preventScrollReset>
-        Cancel
+        {m.admin_cancel()}
       </ButtonLink>
       <Button type="submit" name="intent" value={intent} variant={danger ? "danger" : "primary"} pending={busy}>
         {label}

@@ -4,33 +4,40 @@ import { Card } from "~/components/ui/card";
 import { Table, pageHref, type Column } from "~/components/ui/table";
 import { TextLink } from "~/components/ui/text-link";
 import { formatNumber, formatWhen } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
-const CALL_COLUMNS: Column<GraphCallView>[] = [
-  { key: "at", header: "When", cell: (c) => <time dateTime={c.at}>{formatWhen(c.at)}</time> },
+const callColumns = (): Column<GraphCallView>[] => [
+  { key: "at", header: m.admin_column_when(), cell: (c) => <time dateTime={c.at}>{formatWhen(c.at)}</time> },
   {
     key: "call",
-    header: "Call",
+    header: m.admin_logs_column_call(),
     cell: (c) => (
       <span className="font-mono text-xs">
         {c.method} {c.path}
       </span>
     ),
   },
-  { key: "status", header: "Answer", cell: (c) => (c.status === null ? "No answer" : `HTTP ${c.status}`) },
-  { key: "duration", header: "Time", align: "right", cell: (c) => `${formatNumber(c.durationMs)} ms` },
-  { key: "error", header: "Error", cell: (c) => c.error ?? "—" },
-  { key: "origin", header: "By", cell: (c) => (c.origin === "admin" ? "Administrator" : "Jumbe") },
+  { key: "status", header: m.admin_logs_column_answer(), cell: (c) => (c.status === null ? m.admin_logs_no_answer() : `HTTP ${c.status}`) },
+  { key: "duration", header: m.admin_logs_column_time(), align: "right", cell: (c) => `${formatNumber(c.durationMs)} ms` },
+  { key: "error", header: m.admin_level_error(), cell: (c) => c.error ?? "—" },
+  { key: "origin", header: m.admin_wallet_column_by(), cell: (c) => (c.origin === "admin" ? m.admin_audit_column_admin() : "Jumbe") },
 ];
 
-const WEBHOOK_COLUMNS: Column<WebhookView>[] = [
-  { key: "at", header: "Received", cell: (w) => <time dateTime={w.at}>{formatWhen(w.at)}</time> },
-  { key: "fields", header: "Changes", cell: (w) => (w.fields.length ? w.fields.join(", ") : "—") },
+const webhookColumns = (): Column<WebhookView>[] => [
+  { key: "at", header: m.admin_logs_column_received(), cell: (w) => <time dateTime={w.at}>{formatWhen(w.at)}</time> },
+  { key: "fields", header: m.admin_logs_column_changes(), cell: (w) => (w.fields.length ? w.fields.join(", ") : "—") },
   {
     key: "outcome",
-    header: "Outcome",
-    cell: (w) => (w.processed ? (w.outcome ?? "processed") : "Waiting to be processed"),
+    header: m.admin_billing_column_outcome(),
+    // A stored outcome is Meta's or the worker's own code: shown as it is.
+    cell: (w) => (w.processed ? (w.outcome ?? m.admin_logs_processed()) : m.admin_logs_waiting()),
   },
-  { key: "size", header: "Size", align: "right", cell: (w) => `${formatNumber(w.bytes)} bytes` },
+  {
+    key: "size",
+    header: m.admin_logs_column_size(),
+    align: "right",
+    cell: (w) => m.admin_logs_bytes({ count: formatNumber(w.bytes) }),
+  },
 ];
 
 type LogCursor = { calls?: string; hooks?: string };
@@ -54,26 +61,26 @@ export function AccountLogs({
   return (
     <section id="logs" aria-labelledby="logs-heading" className="space-y-4">
       <h2 id="logs-heading" className="text-lg font-semibold">
-        Logs
+        {m.admin_logs_title()}
       </h2>
       <LogCard
-        caption="Graph API calls, newest first"
-        columns={CALL_COLUMNS}
+        caption={m.admin_logs_calls_caption()}
+        columns={callColumns()}
         rows={calls.calls}
-        empty="No Graph API call recorded in the last 30 days."
+        empty={m.admin_logs_calls_empty()}
         cursor="calls"
         next={calls.next}
-        pages={{ label: "Graph call pages", newest: "Newest calls", older: "Older calls" }}
+        pages={{ label: m.admin_logs_calls_pages(), newest: m.admin_logs_calls_newest(), older: m.admin_logs_calls_older() }}
         logsHref={logsHref}
       />
       <LogCard
-        caption="Webhooks received, newest first"
-        columns={WEBHOOK_COLUMNS}
+        caption={m.admin_logs_hooks_caption()}
+        columns={webhookColumns()}
         rows={hooks.webhooks}
-        empty="No webhook received for this WhatsApp Business Account in the last 30 days."
+        empty={m.admin_logs_hooks_empty()}
         cursor="hooks"
         next={hooks.next}
-        pages={{ label: "Webhook pages", newest: "Newest webhooks", older: "Older webhooks" }}
+        pages={{ label: m.admin_logs_hooks_pages(), newest: m.admin_logs_hooks_newest(), older: m.admin_logs_hooks_older() }}
         logsHref={logsHref}
       />
     </section>

@@ -9,11 +9,12 @@ import { SummaryList } from "~/components/ui/summary";
 import { Table, type Column } from "~/components/ui/table";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { ACCOUNT_STATUS_LABELS, qualityWords, tierWords, webhookWords, type AdminAccountRow, type AdminNumber } from "~/lib/admin-whatsapp";
+import { m } from "~/paraglide/messages";
 
-const NUMBER_COLUMNS: Column<AdminNumber>[] = [
+const numberColumns = (): Column<AdminNumber>[] => [
   {
     key: "number",
-    header: "Number",
+    header: m.admin_whatsapp_column_number(),
     cell: (n) => (
       <>
         <span className="font-medium">{n.display}</span>
@@ -21,10 +22,10 @@ const NUMBER_COLUMNS: Column<AdminNumber>[] = [
       </>
     ),
   },
-  { key: "id", header: "Phone number ID", cell: (n) => <span className="font-mono text-xs">{n.phoneNumberId}</span> },
-  { key: "quality", header: "Quality", cell: (n) => qualityWords(n.quality) },
-  { key: "tier", header: "Messaging tier", cell: (n) => tierWords(n.messagingLimit) },
-  { key: "status", header: "Meta status", cell: (n) => n.status ?? "—" },
+  { key: "id", header: m.admin_whatsapp_phone_number_id(), cell: (n) => <span className="font-mono text-xs">{n.phoneNumberId}</span> },
+  { key: "quality", header: m.admin_whatsapp_column_quality(), cell: (n) => qualityWords(n.quality) },
+  { key: "tier", header: m.admin_whatsapp_column_tier(), cell: (n) => tierWords(n.messagingLimit) },
+  { key: "status", header: m.admin_whatsapp_meta_status(), cell: (n) => n.status ?? "—" },
 ];
 
 /** The account's business, WABA id and status, with View Logs and the link to its organisation. */
@@ -36,7 +37,7 @@ export function AccountHeading({ account, showLogs }: { account: AdminAccountRow
           <Name>{account.business}</Name>
         </PageTitle>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-600">
-          WhatsApp Business Account <span className="font-mono text-sm">{account.wabaId}</span>
+          {m.admin_whatsapp_business_account()} <span className="font-mono text-sm">{account.wabaId}</span>
           <Badge tone={account.status === "connected" ? "success" : account.status === "disconnected" ? "neutral" : "warning"}>
             {ACCOUNT_STATUS_LABELS[account.status]}
           </Badge>
@@ -44,10 +45,10 @@ export function AccountHeading({ account, showLogs }: { account: AdminAccountRow
       </div>
       <div className="flex flex-wrap gap-2">
         <ButtonLink to={showLogs ? `/admin/whatsapp/${account.id}` : "?view=logs#logs"} variant="secondary">
-          {showLogs ? "Hide logs" : "View Logs"}
+          {showLogs ? m.admin_whatsapp_hide_logs() : m.admin_whatsapp_view_logs()}
         </ButtonLink>
         <Link to={`/admin/users/${account.organizationId}`} className="self-center text-sm text-brand-700 underline">
-          The organisation
+          {m.admin_whatsapp_the_organisation()}
         </Link>
       </div>
     </div>
@@ -59,13 +60,13 @@ export function AccountNotices({ account }: { account: AdminAccountRow }) {
   return (
     <>
       {account.status === "token_refused" ? (
-        <Notice tone="warning" title="Meta refused the stored token">
-          {account.tokenRefusal ?? "Error 190"}. Sending waits until the organisation connects the account again.
+        <Notice tone="warning" title={m.admin_whatsapp_token_refused_title()}>
+          {m.admin_whatsapp_token_refused_text({ refusal: account.tokenRefusal ?? m.admin_whatsapp_error_190() })}
         </Notice>
       ) : null}
       {account.reconnectReason ? (
-        <Notice tone="warning" title="Reconnection requested">
-          The organisation is asked to connect this account again. Reason: {account.reconnectReason}
+        <Notice tone="warning" title={m.admin_whatsapp_reconnect_title()}>
+          {m.admin_whatsapp_reconnect_text({ reason: account.reconnectReason })}
         </Notice>
       ) : null}
     </>
@@ -77,34 +78,36 @@ export function AccountCard({ account, now }: { account: AdminAccountRow; now: n
   const hook = webhookWords(account.subscribed, account.lastWebhookAt, now);
   return (
     <Card>
-      <CardHeader title="Account" />
+      <CardHeader title={m.admin_account()} />
       <SummaryList
         className="mt-3"
         items={[
-          { label: "Account name", value: account.name ?? "—" },
-          { label: "Messages this month", value: formatNumber(account.messagesThisMonth) },
+          { label: m.admin_whatsapp_account_name(), value: account.name ?? "—" },
+          { label: m.admin_messages_this_month(), value: formatNumber(account.messagesThisMonth) },
           {
             label: "Webhook",
             value: (
               <>
                 <Badge tone={hook.tone}>{hook.label}</Badge>{" "}
-                {account.lastWebhookAt ? `last received ${formatWhen(account.lastWebhookAt)}` : "nothing received yet"}
+                {account.lastWebhookAt
+                  ? m.admin_whatsapp_last_received({ when: formatWhen(account.lastWebhookAt) })
+                  : m.admin_whatsapp_nothing_received_yet()}
               </>
             ),
           },
-          { label: "API version", value: account.apiVersion },
-          { label: "Connected since", value: formatWhen(account.connectedAt) },
-          ...(account.disconnectedAt ? [{ label: "Disconnected", value: formatWhen(account.disconnectedAt) }] : []),
+          { label: m.admin_whatsapp_api_version(), value: account.apiVersion },
+          { label: m.admin_whatsapp_connected_since(), value: formatWhen(account.connectedAt) },
+          ...(account.disconnectedAt ? [{ label: m.admin_whatsapp_status_disconnected(), value: formatWhen(account.disconnectedAt) }] : []),
         ]}
       />
       <div className="mt-4">
         <Table
-          caption="Phone numbers"
+          caption={m.admin_whatsapp_phone_numbers()}
           showCaption
-          columns={NUMBER_COLUMNS}
+          columns={numberColumns()}
           rows={account.numbers}
           rowKey={(n) => n.phoneNumberId}
-          empty="No number on this account."
+          empty={m.admin_whatsapp_no_number()}
         />
       </div>
     </Card>

@@ -9,6 +9,7 @@ import { Notice } from "~/components/ui/notice";
 import { StepUpField } from "~/components/ui/step-up-field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /** What Manage Account's action answers: Test Connection's result, or the refused form's Conform reply with its intent. */
 export type ManageActionData = { intent?: string; result?: SubmissionResult<string[]> | null; test?: ConnectionTest } | undefined;
@@ -22,20 +23,16 @@ const replyFor = (actionData: ManageActionData, intent: string): Reply =>
 export function ConnectionTestCard({ test, busy }: { test: ConnectionTest | undefined; busy: boolean }) {
   return (
     <Card aria-labelledby="test-heading">
-      <CardHeader
-        id="test-heading"
-        title="Test Connection"
-        description="One real call to Meta with the stored token (GET the WhatsApp Business Account's id and name), timed."
-      />
+      <CardHeader id="test-heading" title={m.admin_manage_test()} description={m.admin_manage_test_intro()} />
       <Form method="post" className="mt-3">
         <Button type="submit" name="intent" value="test" variant="secondary" disabled={busy}>
-          Test Connection
+          {m.admin_manage_test()}
         </Button>
       </Form>
       {test ? (
         <div className="mt-3" data-testid="connection-test">
-          <Notice tone={test.ok ? "success" : "warning"} title={test.ok ? "Connection works" : "Connection failed"}>
-            {test.answer} Time: {formatNumber(test.latencyMs)} ms.
+          <Notice tone={test.ok ? "success" : "warning"} title={test.ok ? m.admin_manage_test_ok() : m.admin_manage_test_failed()}>
+            {test.answer} {m.admin_manage_test_time({ ms: formatNumber(test.latencyMs) })}
           </Notice>
         </div>
       ) : null}
@@ -57,14 +54,14 @@ export function ManageAccountCard({
 }) {
   return (
     <Card aria-labelledby="manage-heading">
-      <CardHeader id="manage-heading" title="Manage Account" description="Each action is recorded in the audit log." />
+      <CardHeader id="manage-heading" title={m.admin_manage_title()} description={m.admin_manage_intro()} />
       {connected ? (
         <div className="mt-4 grid gap-6 lg:grid-cols-3">
           <AdminActionForm
-            title="Resubscribe to webhooks"
-            description="Asks Meta again to send this account's webhooks to Jumbe."
+            title={m.admin_manage_resubscribe_title()}
+            description={m.admin_manage_resubscribe_intro()}
             intent="resubscribe"
-            submit="Resubscribe"
+            submit={m.admin_manage_resubscribe()}
             disabled={busy}
           >
             <FormError errors={replyFor(actionData, "resubscribe")?.error?.[""] ?? undefined} />
@@ -73,9 +70,7 @@ export function ManageAccountCard({
           <DisconnectForm result={replyFor(actionData, "disconnect")} stepUpNeeded={stepUpNeeded} busy={busy} />
         </div>
       ) : (
-        <p className="mt-3 text-sm text-slate-600">
-          This account is disconnected. Its organisation can connect it again from its WhatsApp page.
-        </p>
+        <p className="mt-3 text-sm text-slate-600">{m.admin_manage_disconnected()}</p>
       )}
     </Card>
   );
@@ -86,14 +81,14 @@ function ReconnectForm({ result, busy }: { result: Reply; busy: boolean }) {
   const [form, fields] = useServerCheckedForm<{ reason: string }>(result, { id: "reconnect-account" });
   return (
     <AdminActionForm
-      title="Mark for reconnection"
+      title={m.admin_manage_reconnect()}
       intent="reconnect"
-      submit="Mark for reconnection"
+      submit={m.admin_manage_reconnect()}
       disabled={busy}
       formProps={getFormProps(form)}
     >
       <TextareaField
-        label="Reason, shown to the organisation"
+        label={m.admin_manage_reconnect_reason()}
         name={fields.reason.name}
         id="reconnect-reason"
         rows={2}
@@ -112,16 +107,16 @@ function DisconnectForm({ result, stepUpNeeded, busy }: { result: Reply; stepUpN
   const [form, fields] = useServerCheckedForm<{ reason: string; confirmation: string }>(result, { id: "disconnect-account" });
   return (
     <AdminActionForm
-      title="Disconnect"
-      description="Meta stops sending this account's webhooks; its numbers stop sending. The organisation can connect it again."
+      title={m.admin_manage_disconnect()}
+      description={m.admin_manage_disconnect_intro()}
       intent="disconnect"
-      submit="Disconnect"
+      submit={m.admin_manage_disconnect()}
       variant="danger"
       disabled={busy}
       formProps={getFormProps(form)}
     >
       <TextareaField
-        label="Reason"
+        label={m.admin_reason()}
         name={fields.reason.name}
         id="disconnect-reason"
         rows={2}

@@ -5,6 +5,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { type Column } from "~/components/ui/table";
 import { formatDay, formatWhen } from "~/lib/dates";
 import { INVITE_ROLES, ROLE_WORDS } from "~/lib/schemas/team-rules";
+import { m } from "~/paraglide/messages";
 
 interface MemberColumnsOptions {
   me: string;
@@ -17,29 +18,29 @@ export function memberColumns({ me, canManage, canHandOver }: MemberColumnsOptio
   return [
     {
       key: "name",
-      header: "Member",
-      cell: (m) => (
+      header: m.settings_team_column_member(),
+      cell: (member) => (
         <span>
-          <span className="font-medium text-slate-900">{m.name}</span>
-          {m.id === me ? <span className="text-slate-500"> (you)</span> : null}
-          <span className="block text-sm text-slate-600">{m.email}</span>
+          <span className="font-medium text-slate-900">{member.name}</span>
+          {member.id === me ? <span className="text-slate-500"> {m.settings_team_you()}</span> : null}
+          <span className="block text-sm text-slate-600">{member.email}</span>
         </span>
       ),
     },
     {
       key: "role",
-      header: "Role",
-      cell: (m) =>
-        canManage && m.role !== "owner" && m.id !== me ? (
+      header: m.settings_team_role(),
+      cell: (member) =>
+        canManage && member.role !== "owner" && member.id !== me ? (
           <Form method="post" className="flex items-center gap-2">
-            <input type="hidden" name="member" value={m.id} />
-            <label className="sr-only" htmlFor={`role-${m.id}`}>
-              Role of {m.name}
+            <input type="hidden" name="member" value={member.id} />
+            <label className="sr-only" htmlFor={`role-${member.id}`}>
+              {m.settings_team_role_of({ name: member.name })}
             </label>
             <select
-              id={`role-${m.id}`}
+              id={`role-${member.id}`}
               name="role"
-              defaultValue={m.role}
+              defaultValue={member.role}
               className="min-w-32 rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
             >
               {INVITE_ROLES.map((role) => (
@@ -49,32 +50,47 @@ export function memberColumns({ me, canManage, canHandOver }: MemberColumnsOptio
               ))}
             </select>
             <Button type="submit" name="intent" value="role" variant="secondary" size="sm">
-              Change
+              {m.settings_team_change_role()}
             </Button>
           </Form>
         ) : (
-          <Badge tone={m.role === "owner" ? "success" : "neutral"}>{ROLE_WORDS[m.role]}</Badge>
+          <Badge tone={member.role === "owner" ? "success" : "neutral"}>{ROLE_WORDS[member.role]}</Badge>
         ),
     },
-    { key: "joined", header: "Joined", hideOnPhone: true, cell: (m) => formatDay(m.joinedAt) },
-    { key: "seen", header: "Last sign-in", hideOnPhone: true, cell: (m) => (m.lastLoginAt ? formatWhen(m.lastLoginAt) : "Not yet") },
+    { key: "joined", header: m.settings_team_column_joined(), hideOnPhone: true, cell: (member) => formatDay(member.joinedAt) },
+    {
+      key: "seen",
+      header: m.settings_team_column_last_sign_in(),
+      hideOnPhone: true,
+      cell: (member) => (member.lastLoginAt ? formatWhen(member.lastLoginAt) : m.settings_team_not_yet()),
+    },
     ...(canManage || canHandOver
       ? [
           {
             key: "actions",
-            header: <span className="sr-only">Actions</span>,
+            header: <span className="sr-only">{m.settings_actions()}</span>,
             align: "right" as const,
-            cell: (m: Member) =>
-              m.role === "owner" || m.id === me ? null : (
+            cell: (member: Member) =>
+              member.role === "owner" || member.id === me ? null : (
                 <span className="inline-flex gap-2">
                   {canHandOver ? (
-                    <ButtonLink to={`?handover=${m.id}`} variant="secondary" size="sm" aria-label={`Make ${m.name} the owner`}>
-                      Make owner
+                    <ButtonLink
+                      to={`?handover=${member.id}`}
+                      variant="secondary"
+                      size="sm"
+                      aria-label={m.settings_team_make_owner_of({ name: member.name })}
+                    >
+                      {m.settings_team_make_owner()}
                     </ButtonLink>
                   ) : null}
                   {canManage ? (
-                    <ButtonLink to={`?confirm=remove&member=${m.id}`} variant="secondary" size="sm" aria-label={`Remove ${m.name}`}>
-                      Remove
+                    <ButtonLink
+                      to={`?confirm=remove&member=${member.id}`}
+                      variant="secondary"
+                      size="sm"
+                      aria-label={m.settings_team_remove_name({ name: member.name })}
+                    >
+                      {m.settings_team_remove()}
                     </ButtonLink>
                   ) : null}
                 </span>

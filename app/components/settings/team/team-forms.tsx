@@ -12,13 +12,15 @@ import { CheckboxField, Field, FormError, PasswordField, SelectField } from "~/c
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 
 import { INVITE_ROLES, ROLE_SUMMARIES } from "~/lib/schemas/team-rules";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyApprovalSettingSchema = lazySchema(() => import("~/lib/schemas/approval"), "ApprovalSettingSchema");
 const lazyHandoverSchema = lazySchema(() => import("~/lib/schemas/team"), "HandoverSchema");
 const lazyInviteSchema = lazySchema(() => import("~/lib/schemas/team"), "InviteSchema");
 
-const ROLE_OPTIONS = INVITE_ROLES.map((role) => ({ value: role, label: ROLE_SUMMARIES[role] }));
+// Built when the form renders: the summaries are words.
+const roleOptions = () => INVITE_ROLES.map((role) => ({ value: role, label: ROLE_SUMMARIES[role] }));
 
 type LastResult = Parameters<typeof useSchemaForm>[1];
 
@@ -43,32 +45,32 @@ export function ApprovalCard({
   });
   return (
     <Card>
-      <CardHeader title="Broadcast approval" />
+      <CardHeader title={m.settings_team_approval_title()} />
       <p className="mt-1 text-sm text-slate-600" data-testid="approval-state">
         {words}
       </p>
-      {!canConfigure ? <p className="mt-1 text-xs text-slate-500">Only the owner can change this.</p> : null}
+      {!canConfigure ? <p className="mt-1 text-xs text-slate-500">{m.settings_team_approval_owner_only()}</p> : null}
       {canConfigure ? (
         <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:max-w-xl">
           <FormError id={form.errorId} errors={form.errors} />
           <CheckboxField
-            label="Require approval for large campaigns and broadcasts"
-            hint="Someone other than the author (an owner or admin) approves them before anything is sent."
+            label={m.settings_team_approval_enabled_label()}
+            hint={m.settings_team_approval_enabled_hint()}
             errors={fields.enabled.errors}
             {...getInputProps(fields.enabled, { type: "checkbox", value: "on" })}
             key={fields.enabled.key}
           />
           <Field
-            label="When they reach more than (recipients)"
+            label={m.settings_team_approval_threshold_label()}
             inputMode="numeric"
             errors={fields.threshold.errors}
-            hint="A whole number from 0 to 1,000,000. With 0, every campaign and broadcast needs approval."
+            hint={m.settings_team_approval_threshold_hint()}
             {...getInputProps(fields.threshold, { type: "text" })}
             key={fields.threshold.key}
           />
           <div>
             <Button type="submit" name="intent" value="approval">
-              Save approval setting
+              {m.settings_team_approval_save()}
             </Button>
           </div>
         </Form>
@@ -82,14 +84,14 @@ export function InviteCard({ result }: { result: LastResult }) {
   const [form, fields] = useSchemaForm(lazyInviteSchema, result, { id: "invite", shouldValidate: "onBlur" });
   return (
     <Card>
-      <CardHeader title="Invite a member" />
-      <p className="mt-1 text-sm text-slate-600">They get an e-mail with a link to join, valid for 7 days and usable once.</p>
+      <CardHeader title={m.settings_team_invite_title()} />
+      <p className="mt-1 text-sm text-slate-600">{m.settings_team_invite_description()}</p>
       <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
         <div className="sm:col-span-3">
           <FormError id={form.errorId} errors={form.errors} />
         </div>
         <Field
-          label="E-mail"
+          label={m.settings_team_email()}
           markRequired
           autoComplete="off"
           errors={fields.email.errors}
@@ -97,17 +99,17 @@ export function InviteCard({ result }: { result: LastResult }) {
           key={fields.email.key}
         />
         <SelectField
-          label="Role"
+          label={m.settings_team_role()}
           markRequired
           errors={fields.role.errors}
           {...getSelectProps(fields.role)}
           defaultValue={fields.role.initialValue ?? "agent"}
           key={fields.role.key}
-          options={ROLE_OPTIONS}
+          options={roleOptions()}
         />
         <div className="sm:pt-6">
           <Button type="submit" name="intent" value="invite">
-            Send invitation
+            {m.settings_team_invite_submit()}
           </Button>
         </div>
       </Form>
@@ -128,16 +130,14 @@ export function HandoverPanel({ member, result }: { member: Member; result: Last
         aria-labelledby="handover-title"
       >
         <p id="handover-title" className="font-semibold text-amber-900">
-          Make {member.name} the owner?
+          {m.settings_team_handover_title({ name: member.name })}
         </p>
-        <p className="mt-1 text-sm text-amber-900">
-          {member.email} becomes the owner, with billing and closing the account. You become an admin. Enter your password to confirm.
-        </p>
+        <p className="mt-1 text-sm text-amber-900">{m.settings_team_handover_explain({ email: member.email })}</p>
         <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="member" value={member.id} />
         <div className="mt-3 max-w-sm">
           <PasswordField
-            label="Your password"
+            label={m.settings_your_password()}
             markRequired
             autoComplete="current-password"
             errors={fields.password.errors}
@@ -147,10 +147,10 @@ export function HandoverPanel({ member, result }: { member: Member; result: Last
         </div>
         <div className="flex gap-2">
           <Button type="submit" name="intent" value="handover">
-            Hand over the ownership
+            {m.settings_team_handover_submit()}
           </Button>
           <ButtonLink to={href("/settings/team")} variant="secondary">
-            Cancel
+            {m.settings_cancel()}
           </ButtonLink>
         </div>
       </Form>

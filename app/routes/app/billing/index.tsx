@@ -29,6 +29,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
+import { m } from "~/paraglide/messages";
 
 // The page's forms check billing:manage.
 // Plan, wallet, usage and invoices with URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
@@ -37,7 +38,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "billing:view
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Billing & Subscription | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.billing_meta_title() }];
 
 /** Billing & Subscription (spec section 2): owners and admins see it; the same roles change it. */
 export async function loader(args: Route.LoaderArgs) {
@@ -99,7 +100,7 @@ export async function action(args: Route.ActionArgs) {
       } catch (error) {
         return refusalReply(submission, refusalOf(error), { field: "choice", status: 422, extra: { intent } });
       }
-      return redirectWithToast("/billing", "success", "Plan change saved. It applies from the start of the next billing period.");
+      return redirectWithToast("/billing", "success", m.billing_plan_saved_toast());
     }
     case "alerts": {
       const submission = parseWithZod(form, { schema: WalletAlertsSchema });
@@ -116,12 +117,12 @@ export async function action(args: Route.ActionArgs) {
         const refusal = refusalOf(error);
         return refusalReply(submission, refusal, { field: refusal.field ?? "lowBalance", status: 422, extra: { intent } });
       }
-      return redirectWithToast("/billing", "success", "Wallet alerts saved.");
+      return redirectWithToast("/billing", "success", m.billing_alerts_saved_toast());
     }
     case "dispute":
       return disputeAction(actor, invoice, form, intent, "/billing");
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.billing_unknown_action(), { status: 400 });
 }
 
 // The top-up, plan and dispute dialogs: open only while the URL names one, so in the browser a chunk
@@ -157,12 +158,12 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <PageTitle>Billing &amp; Subscription</PageTitle>
-          <p className="mt-1 text-sm text-slate-600">Your plan, the wallet, this month&apos;s usage and spend, and your invoices.</p>
+          <PageTitle>{m.billing_title()}</PageTitle>
+          <p className="mt-1 text-sm text-slate-600">{m.billing_intro()}</p>
         </div>
         {canManage ? (
           <ButtonLink to={topupHref} preventScrollReset>
-            <Wallet className="size-4" aria-hidden /> Top up wallet
+            <Wallet className="size-4" aria-hidden /> {m.billing_topup_button()}
           </ButtonLink>
         ) : null}
       </div>
@@ -175,11 +176,7 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
 
       {canManage ? (
         <Card aria-labelledby="alerts-title">
-          <CardHeader
-            id="alerts-title"
-            title="Wallet alerts"
-            description="Hear about a low balance before messages stop, or have M-Pesa ask you to top up."
-          />
+          <CardHeader id="alerts-title" title={m.billing_alerts_title()} description={m.billing_alerts_description()} />
           <WalletAlertsForm result={resultOf("alerts")} alerts={alerts} busy={busy} />
         </Card>
       ) : null}

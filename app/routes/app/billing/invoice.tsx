@@ -22,6 +22,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // An invoice to read, print or dispute: sent as a document without React (decision 066).
 export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
@@ -29,7 +30,9 @@ export const handle: PermissionHandle & PageHandle = { permission: "billing:view
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = ({ data: page }) => [{ title: `${page?.invoice.number ?? "Invoice"} | Billing | Jumbe` }];
+export const meta: Route.MetaFunction = ({ data: page }) => [
+  { title: m.billing_invoice_meta_title({ number: page?.invoice.number ?? m.billing_invoices_column_invoice() }) },
+];
 
 /** One invoice or receipt as a page, its PDF, and its dispute. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {
@@ -56,7 +59,7 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "billing:manage");
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
-  if (intent !== "dispute") throw data("Unknown action.", { status: 400 });
+  if (intent !== "dispute") throw data(m.billing_unknown_action(), { status: 400 });
   const actor = { organizationId: current.organization.id, userId: current.user.id };
   return disputeAction(actor, args.params.id, form, intent, `/billing/invoices/${args.params.id}`);
 }
@@ -68,36 +71,38 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
-      <BackLink to="/billing">Billing &amp; Subscription</BackLink>
+      <BackLink to="/billing">{m.billing_title()}</BackLink>
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
         <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
           {invoice.number} <InvoiceStatusBadge status={invoice.status} creditedCents={invoice.credited?.cents} />
         </h1>
         <a href={`/billing/invoices/${id}/pdf`} download className={buttonClass("secondary")}>
-          <Download className="size-4" aria-hidden /> Download PDF
+          <Download className="size-4" aria-hidden /> {m.billing_download_pdf()}
         </a>
       </div>
       {dispute ? (
         <Card aria-labelledby="dispute-title" className="border-sky-200 bg-sky-50 print:hidden" data-testid="invoice-dispute">
           <CardHeader
             id="dispute-title"
-            title="Disputed"
-            description={`Raised ${formatInvoiceDateTime(dispute.raisedAt)}. Jumbe's billing team will reply.`}
+            title={m.billing_invoice_status_disputed()}
+            description={m.billing_dispute_raised({ date: formatInvoiceDateTime(dispute.raisedAt) })}
           />
-          <p className="mt-2 text-sm break-words text-slate-800">Reason: {dispute.reason}</p>
+          <p className="mt-2 text-sm break-words text-slate-800">{m.billing_dispute_reason({ reason: dispute.reason })}</p>
         </Card>
       ) : null}
       {resolved ? (
         <Card aria-labelledby="resolution-title" className="print:hidden" data-testid="invoice-dispute-outcome">
           <CardHeader
             id="resolution-title"
-            title={resolved.outcome === "credited" ? "Dispute resolved: credited" : "Dispute rejected"}
-            description={`Answered ${formatInvoiceDateTime(resolved.resolvedAt)} by Jumbe's billing team.`}
+            title={resolved.outcome === "credited" ? m.billing_dispute_resolved_credited() : m.billing_dispute_rejected()}
+            description={m.billing_dispute_answered({ date: formatInvoiceDateTime(resolved.resolvedAt) })}
           />
-          {resolved.note ? <p className="mt-2 text-sm break-words text-slate-800">Note: {resolved.note}</p> : null}
+          {resolved.note ? (
+            <p className="mt-2 text-sm break-words text-slate-800">{m.billing_dispute_note({ note: resolved.note })}</p>
+          ) : null}
           {resolved.creditNote ? (
             <p className="mt-2 text-sm">
-              Credit note{" "}
+              {m.billing_credit_note()}{" "}
               <TextLink to={`/billing/invoices/${resolved.creditNote.id}`} weight="medium">
                 {resolved.creditNote.number}
               </TextLink>
@@ -109,19 +114,15 @@ export default function Invoice({ loaderData, actionData }: Route.ComponentProps
         <PaybillDetails
           paybill={paybill}
           amountCents={amountDueCents(invoice)}
-          title={`Pay ${invoice.number} with M-Pesa Paybill`}
-          note="What you send goes to your wallet once M-Pesa confirms it, and the wallet pays your open invoices, oldest first, each once it covers the whole amount."
+          title={m.billing_invoice_paybill_title({ number: invoice.number })}
+          note={m.billing_invoice_paybill_note()}
           className="print:hidden"
         />
       ) : null}
       <InvoiceView invoice={invoice} />
       {canManage && disputable ? (
         <Card aria-labelledby="dispute-form-title" className="print:hidden" id="dispute">
-          <CardHeader
-            id="dispute-form-title"
-            title="Dispute this invoice"
-            description="Something wrong with it? Tell us what, and it is put on hold until our billing team answers."
-          />
+          <CardHeader id="dispute-form-title" title={m.billing_dispute_form_title()} description={m.billing_dispute_form_description()} />
           <div className="mt-4">
             <DisputeForm
               result={actionData && "result" in actionData ? actionData.result : undefined}

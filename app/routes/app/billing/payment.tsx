@@ -18,10 +18,11 @@ import { SummaryList } from "~/components/ui/summary";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "billing:view" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Payment | Billing | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.billing_payment_meta_title() }];
 
 /** One top-up as it goes: waiting for the phone (or the bank), then paid or failed. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {
@@ -36,7 +37,13 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-const METHOD_TITLES = { mpesa: "M-Pesa top-up", c2b: "M-Pesa paybill payment", card: "Card top-up", bank: "Bank transfer" } as const;
+/** What the payment is, as the page's title says it (read when the page renders). */
+function methodTitle(method: "mpesa" | "c2b" | "card" | "bank") {
+  if (method === "c2b") return m.billing_payment_title_c2b();
+  if (method === "card") return m.billing_payment_title_card();
+  if (method === "bank") return m.billing_payment_title_bank();
+  return m.billing_payment_title_mpesa();
+}
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
   const { payment, phone, reference, invoice, balanceCents, bank, paybill } = loaderData;
@@ -46,10 +53,8 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
   const tryAgain = `/billing?dialog=topup&amount=${Math.round(payment.amount)}`;
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <BackLink to="/billing">Billing &amp; Subscription</BackLink>
-      <PageTitle>
-        {METHOD_TITLES[payment.method]}: {formatKes(payment.amountCents)}
-      </PageTitle>
+      <BackLink to="/billing">{m.billing_title()}</BackLink>
+      <PageTitle>{m.billing_payment_heading({ method: methodTitle(payment.method), amount: formatKes(payment.amountCents) })}</PageTitle>
       <Card aria-live="polite" data-testid="payment-state" data-status={payment.status}>
         {pending && payment.method !== "bank" ? (
           <noscript>
@@ -58,21 +63,22 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
         ) : null}
         {pending && payment.method === "mpesa" ? (
           <>
-            <CardHeader title={`Check your phone: approve ${kesWords(payment.amountCents)} to Jumbe with your M-Pesa PIN`} />
+            <CardHeader title={m.billing_payment_check_phone({ amount: kesWords(payment.amountCents) })} />
             <CardBody className="space-y-3 text-sm text-slate-700">
               <p className="flex items-center gap-2">
-                <Smartphone className="size-5 text-brand-600" aria-hidden /> The prompt went to {phone ? `+${phone}` : "your phone"}.
+                <Smartphone className="size-5 text-brand-600" aria-hidden />{" "}
+                {phone ? m.billing_payment_prompt_sent_to({ phone: `+${phone}` }) : m.billing_payment_prompt_sent_to_your_phone()}
               </p>
-              <p>This page updates by itself once M-Pesa answers. Nothing is taken until you enter your PIN.</p>
+              <p>{m.billing_payment_mpesa_wait_note()}</p>
               <TextLink to="." weight="medium" underline="hover">
-                Check again
+                {m.billing_payment_check_again()}
               </TextLink>
               {paybill ? (
                 <PaybillDetails
                   paybill={paybill}
                   amountCents={payment.amountCents}
-                  title="No prompt? Pay with M-Pesa Paybill instead"
-                  note="What you send goes to your wallet once M-Pesa confirms it. Paying here and approving the prompt as well puts both in your wallet."
+                  title={m.billing_payment_no_prompt_title()}
+                  note={m.billing_payment_no_prompt_note()}
                   level={3}
                   className="mt-2"
                 />
@@ -82,33 +88,33 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
         ) : null}
         {pending && payment.method === "card" ? (
           <>
-            <CardHeader title="Waiting for the card payment to be confirmed" />
+            <CardHeader title={m.billing_payment_card_waiting()} />
             <CardBody className="space-y-3 text-sm text-slate-700">
-              <p>This page updates by itself once Paystack confirms the payment.</p>
+              <p>{m.billing_payment_card_wait_note()}</p>
               <TextLink to="." weight="medium" underline="hover">
-                Check again
+                {m.billing_payment_check_again()}
               </TextLink>
             </CardBody>
           </>
         ) : null}
         {pending && payment.method === "bank" && bank ? (
           <>
-            <CardHeader title="Pay by bank transfer" description="Your wallet is credited once the transfer reaches our account." />
+            <CardHeader title={m.billing_pay_by_bank_transfer()} description={m.billing_payment_bank_description()} />
             <CardBody className="space-y-4">
               <SummaryList
                 items={[
-                  { label: "Amount", value: formatKes(payment.amountCents) },
-                  { label: "Reference to quote", value: <span data-testid="bank-reference">{reference}</span> },
-                  { label: "Bank", value: bank.bank },
-                  { label: "Branch", value: bank.branch },
-                  { label: "Account name", value: bank.accountName },
-                  { label: "Account number", value: bank.accountNumber },
+                  { label: m.billing_amount(), value: formatKes(payment.amountCents) },
+                  { label: m.billing_payment_reference_to_quote(), value: <span data-testid="bank-reference">{reference}</span> },
+                  { label: m.billing_bank(), value: bank.bank },
+                  { label: m.billing_branch(), value: bank.branch },
+                  { label: m.billing_account_name(), value: bank.accountName },
+                  { label: m.billing_account_number(), value: bank.accountNumber },
                 ]}
               />
-              <p className="text-sm text-slate-700">Quote the reference exactly, so we can match your transfer to your wallet.</p>
+              <p className="text-sm text-slate-700">{m.billing_payment_quote_reference()}</p>
               {invoice ? (
                 <Link to={`/billing/invoices/${invoice.id}`} className="text-sm font-medium text-brand-700 hover:underline">
-                  View the pending invoice {invoice.number}
+                  {m.billing_payment_view_pending_invoice({ number: invoice.number })}
                 </Link>
               ) : null}
             </CardBody>
@@ -118,16 +124,21 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
           <>
             <div className="flex items-center gap-2">
               <CheckCircle2 className="size-6 text-brand-600" aria-hidden />
-              <CardHeader title={`Paid: ${formatKes(payment.amountCents)} received`} />
+              <CardHeader title={m.billing_payment_paid_received({ amount: formatKes(payment.amountCents) })} />
             </div>
             <CardBody className="space-y-3 text-sm text-slate-700">
-              {payment.receipt ? <p>M-Pesa receipt {payment.receipt}.</p> : reference ? <p>Reference {reference}.</p> : null}
+              {payment.receipt ? (
+                <p>{m.billing_payment_mpesa_receipt({ receipt: payment.receipt })}</p>
+              ) : reference ? (
+                <p>{m.billing_payment_reference({ reference })}</p>
+              ) : null}
               <p>
-                Your wallet balance is now <strong data-testid="payment-balance">{formatKes(balanceCents)}</strong>.
+                {m.billing_payment_balance_now_before()} <strong data-testid="payment-balance">{formatKes(balanceCents)}</strong>
+                {m.billing_payment_balance_now_after()}
               </p>
               {invoice ? (
                 <TextLink to={`/billing/invoices/${invoice.id}`} weight="medium" underline="hover">
-                  View receipt {invoice.number}
+                  {m.billing_payment_view_receipt({ number: invoice.number })}
                 </TextLink>
               ) : null}
             </CardBody>
@@ -137,11 +148,11 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
           <>
             <div className="flex items-center gap-2">
               <XCircle className="size-6 text-red-600" aria-hidden />
-              <CardHeader title="The payment did not go through" />
+              <CardHeader title={m.billing_payment_failed_title()} />
             </div>
             <CardBody className="space-y-3">
-              <Notice tone="warning">{payment.reason ?? "The payment was not completed. Nothing was charged."}</Notice>
-              <ButtonLink to={tryAgain}>Try again</ButtonLink>
+              <Notice tone="warning">{payment.reason ?? m.billing_payment_failed_default()}</Notice>
+              <ButtonLink to={tryAgain}>{m.billing_payment_try_again()}</ButtonLink>
               {paybill ? <PaybillDetails paybill={paybill} amountCents={payment.amountCents} level={3} className="mt-2" /> : null}
             </CardBody>
           </>

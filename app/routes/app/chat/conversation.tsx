@@ -22,6 +22,7 @@ import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import type { PageHandle } from "~/root";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decision 069): the inbox's stream reads the page again when something
 // about this conversation changes (app/assets/live.js: the thread, the header, who is on it); the
@@ -29,7 +30,9 @@ import type { PermissionHandle } from "~/lib/permissions";
 // comes back, and a reload shows what changed.
 export const handle: PermissionHandle & PageHandle = { permission: "inbox:view", ...liveDocumentPage };
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.conversation.name ?? "Conversation"} | Chat | Jumbe` }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: m.inbox_conversation_meta_title({ name: data?.conversation.name ?? m.inbox_conversation() }) },
+];
 
 /**
  * /chat/<id>: one conversation beside the list. Opening it (by a member who answers) marks the
@@ -42,7 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
   const organizationId = current.organization.id;
   const now = new Date();
   const conversation = await findConversation(organizationId, args.params.id, now);
-  if (!conversation) throw data("No such conversation in your organisation.", { status: 404 });
+  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
   const url = args.url;
   const place = listPlace(url);
   const marksRead = can(current.role, "inbox:reply");
@@ -69,7 +72,10 @@ export async function loader(args: Route.LoaderArgs) {
     chosenTemplate: page.templates.find((t) => t.id === templateId) ?? null,
     replyTo:
       quoted && quoted.type === "message"
-        ? { id: quoted.id, text: quoted.content.kind === "text" ? quoted.content.text.slice(0, 120) : "a message" }
+        ? {
+            id: quoted.id,
+            text: quoted.content.kind === "text" ? quoted.content.text.slice(0, 120) : m.inbox_conversation_quote_fallback(),
+          }
         : null,
     viewerId: current.user.id,
     presence: present.filter((member) => member.id !== current.user.id),
@@ -82,7 +88,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "inbox:view");
   const conversation = await findConversation(current.organization.id, args.params.id);
-  if (!conversation) throw data("No such conversation in your organisation.", { status: 404 });
+  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
   const outcome = await handleInboxAction(current, conversation, args.request, readForm);
   const back = `/chat/${conversation.id}${placeSearch(listPlace(args.url))}`;
   if (outcome.kind === "refused")
@@ -130,7 +136,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         <Link
           to={placeHref("/chat", place)}
           className="rounded-lg p-1 text-slate-600 hover:bg-slate-100 md:hidden"
-          aria-label="Back to conversations"
+          aria-label={m.inbox_conversation_back()}
         >
           <ArrowLeft size={20} />
         </Link>
@@ -141,23 +147,33 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
             </Link>
           </h2>
           <p className="truncate text-xs text-slate-600">
-            {conversation.phone ? `${conversation.phone} · ` : ""}to {conversation.businessNumber} ·{" "}
+            {conversation.phone ? `${conversation.phone} · ` : ""}
+            {m.inbox_conversation_to_number({ number: conversation.businessNumber })} ·{" "}
             <span data-testid="window-state">{windowWords(conversation.window, now, true)}</span>
             {presence.length ? (
               <span className="text-brand-800" data-testid="presence">
                 {" "}
-                · {presence.map((m) => `${m.name} is ${m.state}`).join(", ")}
+                ·{" "}
+                {presence
+                  .map((member) =>
+                    member.state === "typing"
+                      ? m.inbox_presence_typing({ name: member.name })
+                      : m.inbox_presence_viewing({ name: member.name }),
+                  )
+                  .join(", ")}
               </span>
             ) : null}
           </p>
         </div>
-        <Badge tone={conversation.status === "open" ? "success" : "neutral"}>{conversation.status === "open" ? "Open" : "Resolved"}</Badge>
+        <Badge tone={conversation.status === "open" ? "success" : "neutral"}>
+          {conversation.status === "open" ? m.inbox_status_open() : m.inbox_status_resolved()}
+        </Badge>
         {canReply ? (
           <div className="flex flex-wrap items-center gap-1">
             {canAssign ? (
               <Form method="post" className="flex items-center gap-1">
                 <label htmlFor="assignee" className="sr-only">
-                  Assign to
+                  {m.inbox_assign_label()}
                 </label>
                 <select
                   id="assignee"
@@ -166,26 +182,26 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
                   key={conversation.assignee?.id ?? "nobody"}
                   className="rounded-lg border border-slate-300 px-2 py-1 text-xs"
                 >
-                  <option value="">Nobody</option>
-                  {members.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.name}
+                  <option value="">{m.inbox_assign_nobody()}</option>
+                  {members.map((member) => (
+                    <option key={member.id} value={member.id}>
+                      {member.name}
                     </option>
                   ))}
                 </select>
                 <Button type="submit" name="intent" value="assign" size="sm" variant="secondary">
-                  Assign
+                  {m.inbox_assign_button()}
                 </Button>
               </Form>
             ) : (
               <Form method="post">
                 {mine ? (
                   <Button type="submit" name="intent" value="unassign" size="sm" variant="secondary">
-                    Let go
+                    {m.inbox_let_go()}
                   </Button>
                 ) : (
                   <Button type="submit" name="intent" value="take" size="sm" variant="secondary">
-                    {conversation.assignee ? `Take from ${conversation.assignee.name}` : "Take"}
+                    {conversation.assignee ? m.inbox_take_from({ name: conversation.assignee.name }) : m.inbox_take()}
                   </Button>
                 )}
               </Form>
@@ -198,12 +214,12 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
                 size="sm"
                 variant="secondary"
               >
-                {conversation.status === "open" ? "Resolve" : "Reopen"}
+                {conversation.status === "open" ? m.inbox_resolve() : m.inbox_reopen()}
               </Button>
             </Form>
           </div>
         ) : conversation.assignee ? (
-          <span className="text-xs text-slate-600">Assigned to {conversation.assignee.name}</span>
+          <span className="text-xs text-slate-600">{m.inbox_assigned_to({ name: conversation.assignee.name })}</span>
         ) : null}
       </header>
       <div id="inbox-notice" data-live-region="">
@@ -226,7 +242,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
       <footer className="space-y-2 border-t border-slate-200 bg-white p-3">
         <div id="inbox-composer" data-live-region="">
           {!canReply ? (
-            <p className="text-sm text-slate-600">Your role reads conversations; owners, admins and agents answer them.</p>
+            <p className="text-sm text-slate-600">{m.inbox_role_reads_only()}</p>
           ) : conversation.window.open ? (
             <ReplyComposer quickReplies={quickReplies} replyTo={replyTo} cancelReplyHref={withParams({})} failed={failed} />
           ) : (

@@ -4,6 +4,7 @@ import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "inbox:view", signInReturnsTo: "/chat" };
 
@@ -17,8 +18,7 @@ export const handle: PermissionHandle = { permission: "inbox:view", signInReturn
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
   const current = await requireResourcePermission(args);
-  if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
-    throw data("This is the inbox's live stream, for EventSource.", { status: 406 });
+  if (!(request.headers.get("accept") ?? "").includes("text/event-stream")) throw data(m.inbox_events_not_a_page(), { status: 406 });
   const url = new URL(request.url);
   const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "";
   const after = /^\d{1,18}$/.test(lastEventId) ? Number(lastEventId) : null;

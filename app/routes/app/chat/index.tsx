@@ -8,12 +8,13 @@ import { placeHref } from "~/components/inbox/conversation-list";
 import { MessageCircle } from "~/components/ui/icons";
 import type { PageHandle } from "~/root";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decision 069): the inbox's stream reads the list again as it changes
 // (app/assets/live.js); without scripts, "Check for new messages" does.
 export const handle: PermissionHandle & PageHandle = { permission: "inbox:view", ...liveDocumentPage };
 
-export const meta: Route.MetaFunction = () => [{ title: "Chat | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.inbox_chat_meta_title() }];
 
 /** /chat: the organisation's conversations (spec: Chat), newest activity first, searchable and filtered. */
 export async function loader(args: Route.LoaderArgs) {
@@ -38,10 +39,8 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
     >
       <div className="m-auto max-w-sm p-6 text-center text-slate-600">
         <MessageCircle size={40} className="mx-auto text-slate-400" />
-        <p className="mt-2 font-medium text-slate-800">Choose a conversation</p>
-        <p className="text-sm">
-          Customers who write to your WhatsApp number appear on the left. Answer them within 24 hours of their last message.
-        </p>
+        <p className="mt-2 font-medium text-slate-800">{m.inbox_chat_empty_title()}</p>
+        <p className="text-sm">{m.inbox_chat_empty_body()}</p>
       </div>
     </InboxScreen>
   );

@@ -4,6 +4,7 @@ import { fileNotFound, storedFileResponse } from "~/.server/infrastructure/http/
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { messageFile } from "~/.server/domains/inbox/media";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "inbox:view" };
 
@@ -15,7 +16,7 @@ export const handle: PermissionHandle = { permission: "inbox:view" };
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireResourcePermission(args);
   const file = await messageFile(current.organization.id, args.params.id);
-  if (!file) return fileNotFound("This message has no file here.");
+  if (!file) return fileNotFound(m.inbox_media_no_file());
   return storedFileResponse(args.request, file, `whatsapp-${args.params.id.slice(0, 8)}`);
 }
 

@@ -21,6 +21,7 @@ import { Notice } from "~/components/ui/notice";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import type { PageHandle } from "~/root";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 // A document without React, as the rest of the inbox (decision 069): a search and a post.
 export const handle: PermissionHandle & PageHandle = { permission: "inbox:reply", ...menuDocumentPage };
@@ -28,7 +29,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "inbox:reply"
 /** The search box's longest text (the server cuts a longer one). */
 const START_SEARCH_MAX_CLIENT = 100;
 
-export const meta: Route.MetaFunction = () => [{ title: "New conversation | Chat | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.inbox_new_meta_title() }];
 
 interface StartActionData {
   errors: Partial<Record<"contact" | "phone" | "number" | "form", string>>;
@@ -47,7 +48,7 @@ export async function loader(args: Route.LoaderArgs) {
   const numbers = await startNumbers(organizationId);
   const contactId = params.get("contact");
   const contact = contactId ? await startContact(organizationId, contactId) : null;
-  if (contactId && !contact) throw data("No such contact in your organisation.", { status: 404 });
+  if (contactId && !contact) throw data(m.inbox_new_contact_not_found(), { status: 404 });
   if (contact && numbers.length === 1) {
     const existing = await existingConversation(organizationId, contact.id, numbers[0]!.id);
     if (existing) throw redirect(href("/chat/:id", { id: existing }));
@@ -88,44 +89,44 @@ export default function NewConversation({ loaderData, actionData }: Route.Compon
   const chosenId = failed?.values.contactId ?? "";
   return (
     <div className="mx-auto max-w-2xl space-y-4">
-      <BackLink to={href("/chat")}>Chat</BackLink>
-      <h1 className="text-2xl font-semibold text-slate-900">New conversation</h1>
+      <BackLink to={href("/chat")}>{m.inbox_chat_title()}</BackLink>
+      <h1 className="text-2xl font-semibold text-slate-900">{m.inbox_new_conversation()}</h1>
       {!numbers.length ? (
         <Notice tone="warning">
-          Connect a WhatsApp number first: customers get your messages from it.{" "}
+          {m.inbox_new_connect_first()}{" "}
           <Link to={href("/whatsapp")} className="font-medium underline">
-            Connect WhatsApp
+            {m.inbox_new_connect_link()}
           </Link>
         </Notice>
       ) : (
         <>
           {contact ? null : (
             <Card>
-              <CardHeader title="Find a contact" description="Search your contacts by name or number." />
+              <CardHeader title={m.inbox_new_find_title()} description={m.inbox_new_find_description()} />
               <Form method="get" className="mt-3 flex items-end gap-2" role="search">
                 <div className="flex-1">
-                  <Field label="Name or number" name="q" type="search" defaultValue={q} maxLength={START_SEARCH_MAX_CLIENT} />
+                  <Field label={m.inbox_new_search_label()} name="q" type="search" defaultValue={q} maxLength={START_SEARCH_MAX_CLIENT} />
                 </div>
                 <Button type="submit" variant="secondary">
-                  Search
+                  {m.inbox_search()}
                 </Button>
               </Form>
             </Card>
           )}
           <Card>
-            <Form method="post" className="space-y-4" aria-label="Start the conversation">
+            <Form method="post" className="space-y-4" aria-label={m.inbox_new_form_label()}>
               <FormError id="form-error" errors={errors.form ? [errors.form] : undefined} />
               {contact ? (
                 <div>
-                  <p className="text-sm font-medium text-slate-700">To</p>
+                  <p className="text-sm font-medium text-slate-700">{m.inbox_new_to()}</p>
                   <p className="text-slate-900" data-testid="chosen-contact">
                     {contact.name}
                     {contact.phone && contact.phone !== contact.name ? ` (${contact.phone})` : ""}
                   </p>
-                  {contact.optedOut ? <p className="mt-1 text-sm text-amber-800">{contact.name} opted out of your messages.</p> : null}
+                  {contact.optedOut ? <p className="mt-1 text-sm text-amber-800">{m.inbox_new_opted_out({ name: contact.name })}</p> : null}
                   <input type="hidden" name="contactId" value={contact.id} />
                   <Link to={href("/chat/new")} className="text-sm font-medium text-brand-700 hover:underline">
-                    Write to someone else
+                    {m.inbox_new_someone_else()}
                   </Link>
                 </div>
               ) : (
@@ -133,36 +134,38 @@ export default function NewConversation({ loaderData, actionData }: Route.Compon
                   {q ? (
                     matches.length ? (
                       <fieldset>
-                        <legend className="mb-1 block text-sm font-medium text-slate-700">Contacts matching “{q}”</legend>
+                        <legend className="mb-1 block text-sm font-medium text-slate-700">{m.inbox_new_matches({ q })}</legend>
                         <div className="grid gap-2">
-                          {matches.map((m) => (
+                          {matches.map((match) => (
                             <label
-                              key={m.id}
+                              key={match.id}
                               className="flex cursor-pointer items-center gap-3 rounded-lg border border-slate-200 px-3 py-2 hover:bg-slate-50 has-checked:border-brand-600 has-checked:bg-brand-50"
                             >
-                              <input type="radio" name="contactId" value={m.id} defaultChecked={m.id === chosenId} />
+                              <input type="radio" name="contactId" value={match.id} defaultChecked={match.id === chosenId} />
                               <span>
-                                <span className="font-medium text-slate-900">{m.name}</span>
-                                {m.phone && m.phone !== m.name ? <span className="text-slate-600"> {m.phone}</span> : null}
-                                {m.optedOut ? <span className="text-sm text-amber-800"> (opted out)</span> : null}
+                                <span className="font-medium text-slate-900">{match.name}</span>
+                                {match.phone && match.phone !== match.name ? <span className="text-slate-600"> {match.phone}</span> : null}
+                                {match.optedOut ? (
+                                  <span className="text-sm text-amber-800">{` ${m.inbox_new_match_opted_out()}`}</span>
+                                ) : null}
                               </span>
                             </label>
                           ))}
                         </div>
                       </fieldset>
                     ) : (
-                      <p className="text-sm text-slate-600">No contact matches “{q}”. Type their number below instead.</p>
+                      <p className="text-sm text-slate-600">{m.inbox_new_no_match({ q })}</p>
                     )
                   ) : null}
                   <Field
-                    label={matches.length ? "Or type a phone number" : "Phone number"}
+                    label={matches.length ? m.inbox_new_phone_or() : m.inbox_new_phone()}
                     name="phone"
                     type="tel"
                     autoComplete="off"
                     inputMode="tel"
                     maxLength={30}
                     placeholder="0712 345 678"
-                    hint="A number that is not a contact yet becomes one."
+                    hint={m.inbox_new_phone_hint()}
                     defaultValue={failed?.values.phone ?? ""}
                     errors={errors.phone ? [errors.phone] : undefined}
                   />
@@ -170,19 +173,17 @@ export default function NewConversation({ loaderData, actionData }: Route.Compon
               )}
               {numbers.length > 1 ? (
                 <SelectField
-                  label="Write from"
+                  label={m.inbox_new_from_label()}
                   name="number"
                   defaultValue={failed?.values.number ?? ""}
                   errors={errors.number ? [errors.number] : undefined}
-                  options={[{ value: "", label: "Choose a number…" }, ...numbers.map((n) => ({ value: n.id, label: n.label }))]}
+                  options={[{ value: "", label: m.inbox_new_choose_number() }, ...numbers.map((n) => ({ value: n.id, label: n.label }))]}
                 />
               ) : (
-                <p className="text-sm text-slate-600">From {numbers[0]!.label}</p>
+                <p className="text-sm text-slate-600">{m.inbox_new_from({ number: numbers[0]!.label })}</p>
               )}
-              <p className="text-sm text-slate-600">
-                When the customer has not written in the last 24 hours, WhatsApp takes only an approved template: you choose it next.
-              </p>
-              <Button type="submit">Start conversation</Button>
+              <p className="text-sm text-slate-600">{m.inbox_new_window_hint()}</p>
+              <Button type="submit">{m.inbox_new_start()}</Button>
             </Form>
           </Card>
         </>

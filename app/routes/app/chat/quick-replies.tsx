@@ -29,6 +29,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A list of saved answers and their forms: sent as a document without React (decision 066); the server checks every field.
 export const handle: PermissionHandle & PageHandle = { permission: "inbox:quick-replies", ...menuDocumentPage };
@@ -36,7 +37,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "inbox:quick-
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Saved answers | Chat | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.inbox_quick_meta_title() }];
 
 /** The organisation's saved answers; `?edit=<id>` opens one for editing, `?confirm=delete&reply=<id>` asks before deleting. */
 export async function loader(args: Route.LoaderArgs) {
@@ -81,7 +82,7 @@ export async function action(args: Route.ActionArgs) {
           return redirectWithToast(
             here,
             "success",
-            intent === "add" ? `Saved answer /${saved.shortcut} added.` : `/${saved.shortcut} saved.`,
+            intent === "add" ? m.inbox_quick_added({ shortcut: saved.shortcut }) : m.inbox_quick_saved({ shortcut: saved.shortcut }),
           );
         } catch (error) {
           // Refused for a field (the shortcut is taken): said at the field, the form as it was sent.
@@ -91,9 +92,9 @@ export async function action(args: Route.ActionArgs) {
         }
       }
       case "delete": {
-        if (confirm !== "yes") return formFailure(null, 400, "Confirm the deletion first.", { intent });
+        if (confirm !== "yes") return formFailure(null, 400, m.inbox_quick_confirm_first(), { intent });
         const gone = await deleteQuickReply(actor, id);
-        return redirectWithToast(here, "success", `Saved answer /${gone.shortcut} deleted.`);
+        return redirectWithToast(here, "success", m.inbox_quick_deleted({ shortcut: gone.shortcut }));
       }
     }
   } catch (error) {
@@ -101,7 +102,7 @@ export async function action(args: Route.ActionArgs) {
     throwIfNotFound(refusal);
     return refusalToast(refusal, { intent });
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.inbox_unknown_action(), { status: 400 });
 }
 
 type ActionData = Route.ComponentProps["actionData"];
@@ -112,21 +113,30 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
   const columns: Column<QuickReply>[] = [
     {
       key: "shortcut",
-      header: "Shortcut",
+      header: m.inbox_quick_shortcut(),
       cell: (r) => <span className="font-mono font-medium whitespace-nowrap text-slate-900">/{r.shortcut}</span>,
     },
-    { key: "body", header: "Answer", cell: (r) => <span className="block max-w-prose whitespace-pre-line text-slate-700">{r.body}</span> },
+    {
+      key: "body",
+      header: m.inbox_quick_answer(),
+      cell: (r) => <span className="block max-w-prose whitespace-pre-line text-slate-700">{r.body}</span>,
+    },
     {
       key: "actions",
-      header: <span className="sr-only">Actions</span>,
+      header: <span className="sr-only">{m.inbox_quick_actions()}</span>,
       align: "right",
       cell: (r) => (
         <span className="inline-flex gap-2">
-          <ButtonLink to={`?edit=${r.id}`} variant="secondary" size="sm" aria-label={`Edit /${r.shortcut}`}>
-            Edit
+          <ButtonLink to={`?edit=${r.id}`} variant="secondary" size="sm" aria-label={m.inbox_quick_edit_label({ shortcut: r.shortcut })}>
+            {m.inbox_quick_edit()}
           </ButtonLink>
-          <ButtonLink to={`?confirm=delete&reply=${r.id}`} variant="secondary" size="sm" aria-label={`Delete /${r.shortcut}`}>
-            Delete
+          <ButtonLink
+            to={`?confirm=delete&reply=${r.id}`}
+            variant="secondary"
+            size="sm"
+            aria-label={m.inbox_quick_delete_label({ shortcut: r.shortcut })}
+          >
+            {m.inbox_quick_delete()}
           </ButtonLink>
         </span>
       ),
@@ -136,11 +146,12 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <BackLink to={href("/chat")}>Back to Chat</BackLink>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Saved answers</h1>
+        <BackLink to={href("/chat")}>{m.inbox_quick_back()}</BackLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.inbox_quick_title()}</h1>
         <p className="text-slate-600">
-          Answers your team gives often. In a chat, type <kbd className="font-mono">/</kbd> and the shortcut to put the text in the reply,
-          then change it if needed before sending.
+          {m.inbox_quick_intro_before()}
+          <kbd className="font-mono">/</kbd>
+          {m.inbox_quick_intro_after()}
         </p>
       </div>
       {editing ? (
@@ -154,51 +165,51 @@ export default function QuickReplies({ loaderData, actionData }: Route.Component
       <Card padding="none">
         <div className="px-4 pt-4">
           <CardHeader
-            title="Your saved answers"
-            description={`${replies.length} of at most ${QUICK_REPLIES_MAX}, by shortcut. Everyone who answers chats can use them.`}
+            title={m.inbox_quick_list_title()}
+            description={m.inbox_quick_list_description({ count: replies.length, max: QUICK_REPLIES_MAX })}
           />
         </div>
         <Table
-          caption="Saved answers"
+          caption={m.inbox_quick_title()}
           columns={columns}
           rows={replies}
           rowKey={(r) => r.id}
           empty={
             <>
-              No saved answers yet. A saved answer is a reply your team sends often (opening hours, how to pay by M-Pesa, where to find you)
-              kept under a short name: type <span className="font-mono">/hours</span> in a chat and the whole text goes in. Add the first
-              one below.
+              {m.inbox_quick_empty_before()}
+              <span className="font-mono">{m.inbox_quick_empty_example()}</span>
+              {m.inbox_quick_empty_after()}
             </>
           }
         />
         {deleting ? (
           <div className="px-4 pb-4">
             <ConfirmPanel
-              title={`Delete /${deleting.shortcut}?`}
+              title={m.inbox_quick_delete_title({ shortcut: deleting.shortcut })}
               intent="delete"
-              confirmLabel="Delete saved answer"
+              confirmLabel={m.inbox_quick_delete_confirm()}
               cancelTo={here}
               fields={{ id: deleting.id }}
             >
-              The answer is gone for the whole team. Messages already sent with it stay as they are.
+              {m.inbox_quick_delete_body()}
             </ConfirmPanel>
           </div>
         ) : null}
       </Card>
       {full ? (
         <Card>
-          <CardHeader title="Add a saved answer" />
+          <CardHeader title={m.inbox_quick_add_title()} />
           <p className="mt-1 text-sm text-slate-600">{QUICK_REPLY_MESSAGES.limit}</p>
         </Card>
       ) : (
         <AddCard result={actionData?.intent === "add" ? resultOf(actionData) : undefined} />
       )}
       <p className="text-sm text-slate-600">
-        For messages outside the 24-hour window WhatsApp takes only approved{" "}
+        {m.inbox_quick_outside_before()}
         <TextLink to={href("/templates")} weight="medium">
-          templates
+          {m.inbox_quick_outside_link()}
         </TextLink>
-        , not saved answers.
+        {m.inbox_quick_outside_after()}
       </p>
     </div>
   );

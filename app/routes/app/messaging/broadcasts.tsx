@@ -3,7 +3,7 @@ import { Megaphone } from "~/components/ui/icons";
 import type { Route } from "./+types/broadcasts";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
-import { ENDED_CHOICES } from "~/lib/campaign-live";
+import { ENDED_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { CampaignTable } from "~/components/messaging/campaign-table";
 import { MessageCenter } from "~/components/messaging/message-center";
@@ -14,6 +14,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A filtered list: sent as a document without React (decision 066).
 export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...menuDocumentPage };
@@ -21,7 +22,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "messaging:vi
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Broadcast History | Message Center | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_broadcasts_meta_title() }];
 
 /** /messaging/broadcasts: Broadcast History, every campaign and quick broadcast that has ended, with its final figures. */
 export async function loader(args: Route.LoaderArgs) {
@@ -41,9 +42,11 @@ export async function loader(args: Route.LoaderArgs) {
 export default function Broadcasts({ loaderData }: Route.ComponentProps) {
   const { q, status, page, canManage } = loaderData;
   const [search] = useSearchParams();
+  // A later page of a filter that matched: not the empty book.
+  const paged = !!(search.get("after") || search.get("before"));
   const actions = canManage ? (
     <ButtonLink to={href("/messaging/broadcasts/new")}>
-      <Megaphone className="size-4" aria-hidden /> Quick Broadcast
+      <Megaphone className="size-4" aria-hidden /> {m.messaging_quick_broadcast_button()}
     </ButtonLink>
   ) : null;
   return (
@@ -51,26 +54,32 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
       <Form
         method="get"
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 sm:items-end"
-        aria-label="Filters"
+        aria-label={m.messaging_filters_label()}
       >
-        <FilterInput label="Search" type="search" name="q" defaultValue={q} placeholder="Name or template" />
+        <FilterInput
+          label={m.messaging_search()}
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder={m.messaging_broadcasts_search_placeholder()}
+        />
         <FilterSelect
           name="status"
-          label="Ended as"
+          label={m.messaging_broadcasts_filter_ended_as()}
           value={status}
-          options={ENDED_CHOICES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)])}
-          all="Any"
+          options={ENDED_CHOICES.map((s) => [s, statusWords(s)])}
+          all={m.messaging_broadcasts_filter_any()}
         />
-        <Button type="submit">Apply filters</Button>
+        <Button type="submit">{m.messaging_apply_filters()}</Button>
       </Form>
-      {!page.campaigns.length && !q && !status && !search.get("after") && !search.get("before") ? (
+      {!page.campaigns.length && !q && !status && !paged ? (
         <Card>
-          <h2 className="font-semibold text-slate-900">No broadcasts yet</h2>
+          <h2 className="font-semibold text-slate-900">{m.messaging_broadcasts_empty_title()}</h2>
           <p className="mt-1 text-sm text-slate-600">
-            Every campaign and quick broadcast that has ended is listed here with its final figures.{" "}
+            {m.messaging_broadcasts_empty_body()}{" "}
             {canManage ? (
               <TextLink to={href("/messaging/broadcasts/new")} weight="semibold">
-                Send a quick broadcast
+                {m.messaging_broadcasts_empty_link()}
               </TextLink>
             ) : null}
           </p>
@@ -85,9 +94,9 @@ export default function Broadcasts({ loaderData }: Route.ComponentProps) {
             ended
             empty={
               <>
-                Nothing matches.{" "}
+                {m.messaging_broadcasts_none_match()}{" "}
                 <TextLink to={href("/messaging/broadcasts")} weight="semibold">
-                  Show everything
+                  {m.messaging_broadcasts_show_all()}
                 </TextLink>
               </>
             }

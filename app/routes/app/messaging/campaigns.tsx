@@ -14,6 +14,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A filtered list: sent as a document without React (decision 066).
 export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...menuDocumentPage };
@@ -21,9 +22,10 @@ export const handle: PermissionHandle & PageHandle = { permission: "messaging:vi
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Campaigns | Message Center | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_campaigns_meta_title() }];
 
-const STATUS_LABELS: [CampaignStatus, string][] = STATUS_CHOICES.map((s) => [s, statusWords(s)]);
+/** The status filter's choices, in the request's language. */
+const statusLabels = (): [CampaignStatus, string][] => STATUS_CHOICES.map((s) => [s, statusWords(s)]);
 
 /** /messaging: the Campaigns tab. Search and status in the URL (a GET form), newest first, keyset pages. */
 export async function loader(args: Route.LoaderArgs) {
@@ -43,14 +45,16 @@ export async function loader(args: Route.LoaderArgs) {
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
   const { q, status, page, canManage } = loaderData;
   const [search] = useSearchParams();
+  // A later page of a filter that matched: not the empty book.
+  const paged = !!(search.get("after") || search.get("before"));
   const filtered = !!(q || status);
   const actions = canManage ? (
     <>
       <ButtonLink to={href("/messaging/broadcasts/new")} variant="secondary">
-        <Megaphone className="size-4" aria-hidden /> Quick Broadcast
+        <Megaphone className="size-4" aria-hidden /> {m.messaging_quick_broadcast_button()}
       </ButtonLink>
       <ButtonLink to={href("/messaging/campaigns/new")}>
-        <Plus className="size-4" aria-hidden /> New Campaign
+        <Plus className="size-4" aria-hidden /> {m.messaging_new_campaign_button()}
       </ButtonLink>
     </>
   ) : null;
@@ -59,20 +63,32 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
       <Form
         method="get"
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 sm:items-end"
-        aria-label="Filters"
+        aria-label={m.messaging_filters_label()}
       >
-        <FilterInput label="Search" type="search" name="q" defaultValue={q} placeholder="Campaign or template name" />
-        <FilterSelect name="status" label="Status" value={status} options={STATUS_LABELS} all="Any status" />
-        <Button type="submit">Apply filters</Button>
+        <FilterInput
+          label={m.messaging_search()}
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder={m.messaging_campaigns_search_placeholder()}
+        />
+        <FilterSelect
+          name="status"
+          label={m.messaging_campaigns_col_status()}
+          value={status}
+          options={statusLabels()}
+          all={m.messaging_campaigns_filter_any_status()}
+        />
+        <Button type="submit">{m.messaging_apply_filters()}</Button>
       </Form>
-      {!page.campaigns.length && !filtered && !search.get("after") && !search.get("before") ? (
+      {!page.campaigns.length && !filtered && !paged ? (
         <Card>
-          <h2 className="font-semibold text-slate-900">No campaigns yet</h2>
+          <h2 className="font-semibold text-slate-900">{m.messaging_campaigns_empty_title()}</h2>
           <p className="mt-1 text-sm text-slate-600">
-            A campaign sends one approved template to a segment, tags or a list of numbers, now or at a time you choose.{" "}
+            {m.messaging_campaigns_empty_body()}{" "}
             {canManage ? (
               <TextLink to={href("/messaging/campaigns/new")} weight="semibold">
-                Create your first campaign
+                {m.messaging_campaigns_empty_link()}
               </TextLink>
             ) : null}
           </p>
@@ -86,9 +102,9 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
             searchParams={search}
             empty={
               <>
-                No campaigns match.{" "}
+                {m.messaging_campaigns_none_match()}{" "}
                 <TextLink to={href("/messaging")} weight="semibold">
-                  Show every campaign
+                  {m.messaging_campaigns_show_all()}
                 </TextLink>
               </>
             }

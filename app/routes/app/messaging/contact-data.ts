@@ -5,6 +5,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { contactDataFile } from "~/.server/domains/contacts/rights";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "contacts:manage", signInReturnsTo: "/messaging/contacts/:id" };
 
@@ -30,7 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
     });
   } catch (error) {
     if (refusalOf(error).status !== 404) throw error;
-    return new Response("Contact not found.", {
+    return new Response(m.messaging_contact_not_found(), {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

@@ -20,11 +20,12 @@ import { ContactConfirmation, ContactHeader } from "~/components/contacts/contac
 import { ConsentCard, EditContactCard } from "~/components/contacts/contact-forms";
 import { MergeCard, RightsCard } from "~/components/contacts/contact-manage";
 import { ContactTimeline } from "~/components/contacts/contact-timeline";
-import { OPT_IN_LABELS } from "~/components/contacts/labels";
+import { optInLabels } from "~/components/contacts/labels";
 import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // A contact, its fields, consent and history: sent as a document without React (decision 066); the server checks every field.
 export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
@@ -32,7 +33,9 @@ export const handle: PermissionHandle & PageHandle = { permission: "contacts:vie
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.contact.name ?? "Contact"} | Contacts | Jumbe` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: m.messaging_contact_meta_title({ name: loaderData?.contact.name ?? m.messaging_contact_meta_fallback() }) },
+];
 
 /**
  * /messaging/contacts/:id: a contact, its edit form, consent, timeline, merge, delete and the
@@ -44,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const contact = await getContact(organizationId, args.params.id).catch((error) => {
-    throwIfNotFound(refusalOf(error), "Contact not found.");
+    throwIfNotFound(refusalOf(error), m.messaging_contact_not_found());
     throw error;
   });
   const mergeQuery = params.get("merge")?.trim().slice(0, 200) ?? "";
@@ -88,7 +91,7 @@ export async function action(args: Route.ActionArgs) {
           return redirectWithToast(
             `${here}?confirm=${intent}${intent === "merge" ? `&other=${encodeURIComponent(other)}` : ""}`,
             "info",
-            "Confirm first.",
+            m.messaging_contact_confirm_first(),
           );
         if (intent === "delete") await deleteContact(actor, id);
         if (intent === "erase") await eraseContact(actor, id);
@@ -96,16 +99,16 @@ export async function action(args: Route.ActionArgs) {
           return redirectWithToast(
             href("/messaging/contacts"),
             "success",
-            intent === "erase" ? "Contact erased. Their messages are kept without personal content." : "Contact deleted.",
+            intent === "erase" ? m.messaging_contact_erased_toast() : m.messaging_contact_deleted_toast(),
           );
         const merged = await mergeContacts(actor, id, other);
-        return redirectWithToast(here, "success", `Merged: ${merged.name} now holds both contacts' tags, fields, messages and consent.`);
+        return redirectWithToast(here, "success", m.messaging_contact_merged_toast({ name: merged.name }));
       }
     }
   } catch (error) {
     const refusal = refusalOf(error);
     // Merging, the other contact is the one not found: said on this contact's page.
-    if (refusal.code === "contact_not_found" && intent !== "merge") throwIfNotFound(refusal, "Contact not found.");
+    if (refusal.code === "contact_not_found" && intent !== "merge") throwIfNotFound(refusal, m.messaging_contact_not_found());
     return refusalToast(refusal, { form: intent }, refusal.status === 404 ? 400 : refusal.status);
   }
   throw data("Unknown action.", { status: 400 });
@@ -126,7 +129,7 @@ async function saveContactForm(actor: { organizationId: string; userId: string }
       notes: notes ?? null,
       language: language ?? null,
     });
-    return redirectWithToast(href("/messaging/contacts/:id", { id }), "success", `${contact.name} saved.`);
+    return redirectWithToast(href("/messaging/contacts/:id", { id }), "success", m.messaging_contact_saved_toast({ name: contact.name }));
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal.status === 404) throw refusal;
@@ -141,7 +144,7 @@ async function recordConsentForm(actor: { organizationId: string; userId: string
   return redirectWithToast(
     href("/messaging/contacts/:id", { id }),
     "success",
-    `${OPT_IN_LABELS[contact.optIn]}: recorded in the consent ledger.`,
+    m.messaging_consent_recorded_toast({ status: optInLabels()[contact.optIn] }),
   );
 }
 

@@ -33,6 +33,8 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 // A filtered list, bulk actions and URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
@@ -40,7 +42,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "contacts:vie
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Contacts | Message Center | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_contacts_meta_title() }];
 
 // What the bulk bar and the delete confirmation post: the filter they act on, the ticked ids, the tags.
 const BulkPostSchema = z.object({
@@ -112,16 +114,37 @@ export async function action(args: Route.ActionArgs) {
         confirm.set("dialog", "delete");
         confirm.set("scope", scope);
         if (scope === "selected") for (const id of ids.slice(0, SELECTION_MAX)) confirm.append("id", id);
-        if (scope === "selected" && !ids.length) return formFailure(null, 400, "Tick at least one contact first.");
-        return redirectWithToast(`${href("/messaging/contacts")}?${confirm}`, "info", "Confirm the deletion.");
+        if (scope === "selected" && !ids.length) return formFailure(null, 400, m.messaging_bulk_tick_first());
+        return redirectWithToast(`${href("/messaging/contacts")}?${confirm}`, "info", m.messaging_bulk_confirm_deletion());
       }
       const deleted = await bulkDelete(actor, target);
-      return redirectWithToast(back, "success", `${formatNumber(deleted)} contact${deleted === 1 ? "" : "s"} deleted.`);
+      const count = formatNumber(deleted);
+      return redirectWithToast(
+        back,
+        "success",
+        byCount(
+          deleted,
+          () => m.messaging_bulk_deleted_one({ count }),
+          () => m.messaging_bulk_deleted_other({ count }),
+        ),
+      );
     }
     const tags = splitTags(post.tags);
     const changed = intent === "tag" ? await bulkTag(actor, target, tags) : await bulkUntag(actor, target, tags);
-    const verb = intent === "tag" ? "Tagged" : "Untagged";
-    return redirectWithToast(back, "success", `${verb} ${formatNumber(changed)} contact${changed === 1 ? "" : "s"} (${tags.join(", ")}).`);
+    const said = { count: formatNumber(changed), tags: tags.join(", ") };
+    const toast =
+      intent === "tag"
+        ? byCount(
+            changed,
+            () => m.messaging_bulk_tagged_one(said),
+            () => m.messaging_bulk_tagged_other(said),
+          )
+        : byCount(
+            changed,
+            () => m.messaging_bulk_untagged_one(said),
+            () => m.messaging_bulk_untagged_other(said),
+          );
+    return redirectWithToast(back, "success", toast);
   } catch (error) {
     const refusal = refusalOf(error);
     return refusalToast(refusal, undefined, refusal.status === 404 ? 400 : refusal.status);
@@ -138,7 +161,11 @@ async function addContact(actor: { organizationId: string; userId: string }, for
       { name, phone, tags: splitTags(tags) },
       consent ? { consent: { status: consent === "yes" ? "opted_in" : "opted_out", source: "form", evidence } } : {},
     );
-    return redirectWithToast(href("/messaging/contacts/:id", { id: contact.id }), "success", `${contact.name} (${contact.phone}) added.`);
+    return redirectWithToast(
+      href("/messaging/contacts/:id", { id: contact.id }),
+      "success",
+      m.messaging_contacts_added_toast({ name: contact.name, phone: contact.phone ?? "" }),
+    );
   } catch (error) {
     const refusal = refusalOf(error);
     return refusalReply(submission, refusal, { status: refusal.status === 404 ? 400 : refusal.status });
@@ -165,25 +192,25 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
         <p className="px-4 pt-4 text-sm text-slate-600" id="contacts-count">
           {matching.count === 0 && !matching.more
             ? filtered
-              ? "No contacts match."
-              : "No contacts yet."
-            : `${matchingText} contact${matching.count === 1 && !matching.more ? "" : "s"}${filtered ? " match" : ""}.`}
+              ? m.messaging_contacts_count_none_match()
+              : m.messaging_contacts_count_none()
+            : countWords(matching.count, matching.more, matchingText, filtered)}
         </p>
         {canManage && page.contacts.length ? <BulkBar filterParams={filterParams} matchingText={matchingText} busy={busy} /> : null}
         <Table
-          caption="Contacts"
+          caption={m.messaging_center_tab_contacts()}
           columns={contactColumns({ canManage, canMessage })}
           rows={page.contacts}
           rowKey={(row) => row.id}
           empty={
             filtered ? (
-              "No contacts match these filters."
+              m.messaging_contacts_empty_filtered()
             ) : (
               <>
-                No contacts yet.{" "}
+                {m.messaging_contacts_count_none()}{" "}
                 {canManage ? (
                   <TextLink to={dialogHref(search, "add")} weight="semibold">
-                    Add your first contact
+                    {m.messaging_contacts_empty_add_first()}
                   </TextLink>
                 ) : null}
               </>
@@ -191,7 +218,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
           }
         />
         <div className="px-4 pb-4">
-          <Pager searchParams={search} newer={page.newer} older={page.older} label="Contact pages" />
+          <Pager searchParams={search} newer={page.newer} older={page.older} label={m.messaging_contacts_pager_label()} />
         </div>
       </Card>
 
@@ -208,6 +235,14 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
       ) : null}
     </MessageCenter>
   );
+}
+
+/** "1,204 contacts match.", "10,000+ contacts.": the count above the list (one contact only when exactly one). */
+function countWords(count: number, more: boolean, text: string, filtered: boolean) {
+  const one = count === 1 && !more;
+  if (filtered)
+    return one ? m.messaging_contacts_count_match_one({ count: text }) : m.messaging_contacts_count_match_other({ count: text });
+  return one ? m.messaging_contacts_count_one({ count: text }) : m.messaging_contacts_count_other({ count: text });
 }
 
 export function ErrorBoundary() {

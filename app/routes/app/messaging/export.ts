@@ -7,6 +7,7 @@ import { recordActivity } from "~/.server/domains/activity/record";
 import { contactsExportFileName, exportFilter, openContactsCsv } from "~/.server/domains/contacts/export";
 import { log } from "~/.server/infrastructure/log";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 // A copy of the book leaves with those who manage it.
 export const handle: PermissionHandle = { permission: "contacts:manage", signInReturnsTo: "/messaging/contacts" };
@@ -40,9 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
     });
   } catch (error) {
     log().error({ err: error }, "contacts export failed");
-    return isNavigation(args)
-      ? redirect("/messaging/contacts?exportError=1")
-      : jsonError(500, "Failed to export contacts. Please try again.");
+    return isNavigation(args) ? redirect("/messaging/contacts?exportError=1") : jsonError(500, m.messaging_contacts_export_failed());
   }
 }
 

@@ -19,6 +19,7 @@ import { Toast } from "~/components/ui/toast";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // A list and two forms: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
@@ -26,9 +27,16 @@ export const handle: PermissionHandle & PageHandle = { permission: "contacts:vie
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Contact fields | Contacts | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_fields_meta_title() }];
 
-const TYPE_LABELS = { text: "Text", number: "Number", date: "Date", boolean: "Yes/no" } as const;
+/** A field's type in words, in the request's language. */
+const typeLabels = () =>
+  ({
+    text: m.messaging_fields_type_text(),
+    number: m.messaging_fields_type_number(),
+    date: m.messaging_fields_type_date(),
+    boolean: m.messaging_fields_type_boolean(),
+  }) as const;
 
 /** The tenant's custom contact fields: each a key templates and CSVs use, a label, a type. */
 export async function loader(args: Route.LoaderArgs) {
@@ -45,11 +53,11 @@ export async function action(args: Route.ActionArgs) {
   try {
     if (posted.intent === "add") {
       const field = await defineAttribute(actor, { key: text("key"), label: text("label"), type: text("type") });
-      return redirectWithToast(href("/messaging/contacts/fields"), "success", `Field "${field.label}" added.`);
+      return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_added_toast({ label: field.label }));
     }
     if (posted.intent === "remove") {
       await removeAttribute(actor, text("key"));
-      return redirectWithToast(href("/messaging/contacts/fields"), "success", "Field removed, with its values.");
+      return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_removed_toast());
     }
   } catch (error) {
     const refusal = refusalOf(error);
@@ -61,17 +69,22 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Fields({ loaderData, actionData }: Route.ComponentProps) {
   const { fields, canManage } = loaderData;
+  const types = typeLabels();
   const columns: Column<AttributeDefinition>[] = [
-    { key: "label", header: "Label", cell: (row) => <span className="font-medium text-slate-900">{row.label}</span> },
-    { key: "key", header: "Key", cell: (row) => <code className="text-sm">{row.key}</code> },
-    { key: "type", header: "Type", cell: (row) => TYPE_LABELS[row.type] },
+    {
+      key: "label",
+      header: m.messaging_fields_col_label(),
+      cell: (row) => <span className="font-medium text-slate-900">{row.label}</span>,
+    },
+    { key: "key", header: m.messaging_fields_col_key(), cell: (row) => <code className="text-sm">{row.key}</code> },
+    { key: "type", header: m.messaging_fields_col_type(), cell: (row) => types[row.type] },
     ...(canManage
       ? [
           removeRowColumn<AttributeDefinition>({
             intent: "remove",
             name: "key",
             value: (row) => row.key,
-            label: (row) => `Remove field ${row.label}`,
+            label: (row) => m.messaging_fields_remove_label({ label: row.label }),
           }),
         ]
       : []),
@@ -80,40 +93,52 @@ export default function Fields({ loaderData, actionData }: Route.ComponentProps)
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Contact fields</h1>
-        <p className="text-slate-600">Your own fields on every contact, usable as template variables and import columns.</p>
+        <BackLink to={href("/messaging/contacts")}>{m.messaging_center_tab_contacts()}</BackLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.messaging_fields_title()}</h1>
+        <p className="text-slate-600">{m.messaging_fields_intro()}</p>
       </div>
       <Card padding="none">
-        <Table caption="Contact fields" columns={columns} rows={fields} rowKey={(row) => row.key} empty="No custom fields yet." />
+        <Table
+          caption={m.messaging_fields_title()}
+          columns={columns}
+          rows={fields}
+          rowKey={(row) => row.key}
+          empty={m.messaging_fields_empty()}
+        />
       </Card>
       {canManage ? (
         <Card>
-          <CardHeader title="Add a field" />
+          <CardHeader title={m.messaging_fields_add_title()} />
           <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-4 sm:items-end">
             {actionData?.problem ? (
               <p role="alert" className="text-sm text-red-700 sm:col-span-4">
                 {actionData.problem}
               </p>
             ) : null}
-            <Field label="Label" name="label" maxLength={80} defaultValue={actionData?.values?.label} placeholder="e.g. County" />
             <Field
-              label="Key"
+              label={m.messaging_fields_col_label()}
+              name="label"
+              maxLength={80}
+              defaultValue={actionData?.values?.label}
+              placeholder={m.messaging_fields_label_placeholder()}
+            />
+            <Field
+              label={m.messaging_fields_col_key()}
               name="key"
               maxLength={40}
               defaultValue={actionData?.values?.key}
-              placeholder="e.g. county"
-              hint="Lower case, digits, _"
+              placeholder={m.messaging_fields_key_placeholder()}
+              hint={m.messaging_fields_key_hint()}
             />
             <SelectField
-              label="Type"
+              label={m.messaging_fields_col_type()}
               name="type"
               defaultValue={actionData?.values?.type ?? "text"}
-              options={Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+              options={Object.entries(types).map(([value, label]) => ({ value, label }))}
             />
             <div className="pb-6">
-              <Button type="submit" name="intent" value="add" pendingText="Adding...">
-                Add field
+              <Button type="submit" name="intent" value="add" pendingText={m.messaging_adding()}>
+                {m.messaging_fields_add_button()}
               </Button>
             </div>
           </Form>

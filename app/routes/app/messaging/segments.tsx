@@ -21,6 +21,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A filter, a list and a form: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "contacts:view", ...menuDocumentPage };
@@ -28,7 +29,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "contacts:vie
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Segments | Contacts | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_segments_meta_title() }];
 
 /** Saved filters with a live count. Arriving with a filter in the query offers to save it. */
 export async function loader(args: Route.LoaderArgs) {
@@ -59,11 +60,11 @@ export async function action(args: Route.ActionArgs) {
     if (intent === "save") {
       const filter = readContactFilterParams(new URLSearchParams({ q, tag, optin, seen }));
       const segment = await saveSegment(actor, { name, filter });
-      return redirectWithToast(href("/messaging/contacts/segments"), "success", `Segment "${segment.name}" saved.`);
+      return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_saved_toast({ name: segment.name }));
     }
     if (intent === "delete") {
       await deleteSegment(actor, segmentId);
-      return redirectWithToast(href("/messaging/contacts/segments"), "success", "Segment deleted. Its contacts are untouched.");
+      return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_deleted_toast());
     }
   } catch (error) {
     const refusal = refusalOf(error);
@@ -75,11 +76,21 @@ export async function action(args: Route.ActionArgs) {
 
 function describeFilter(filter: ContactFilterParams) {
   const parts: string[] = [];
-  if (filter.q) parts.push(`matching "${filter.q}"`);
-  if (filter.tag) parts.push(`tagged ${filter.tag}`);
-  if (filter.optin) parts.push({ opted_in: "opted in", opted_out: "opted out", unknown: "not asked" }[filter.optin]);
-  if (filter.seen) parts.push(filter.seen === "never" ? "never seen" : `seen in the last ${filter.seen} days`);
-  return parts.length ? parts.join(", ") : "every contact";
+  if (filter.q) parts.push(m.messaging_segments_filter_matching({ q: filter.q }));
+  if (filter.tag) parts.push(m.messaging_segments_filter_tagged({ tag: filter.tag }));
+  if (filter.optin)
+    parts.push(
+      {
+        opted_in: m.messaging_segments_filter_opted_in,
+        opted_out: m.messaging_segments_filter_opted_out,
+        unknown: m.messaging_segments_filter_not_asked,
+      }[filter.optin](),
+    );
+  if (filter.seen)
+    parts.push(
+      filter.seen === "never" ? m.messaging_segments_filter_never_seen() : m.messaging_segments_filter_seen_days({ days: filter.seen }),
+    );
+  return parts.length ? parts.join(", ") : m.messaging_segments_filter_everyone();
 }
 
 type Row = Route.ComponentProps["loaderData"]["segments"][number];
@@ -90,17 +101,17 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
   const columns: Column<Row>[] = [
     {
       key: "name",
-      header: "Segment",
+      header: m.messaging_segments_col_segment(),
       cell: (row) => (
         <Link to={`${href("/messaging/contacts")}?${row.query}`} className="cell-link">
           {row.name}
         </Link>
       ),
     },
-    { key: "filter", header: "Filter", hideOnPhone: true, cell: (row) => describeFilter(row.filter) },
+    { key: "filter", header: m.messaging_segments_col_filter(), hideOnPhone: true, cell: (row) => describeFilter(row.filter) },
     {
       key: "count",
-      header: "Contacts",
+      header: m.messaging_center_tab_contacts(),
       align: "right",
       cell: (row) => (row.count ? `${formatNumber(row.count.count)}${row.count.more ? "+" : ""}` : ""),
     },
@@ -110,7 +121,7 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
             intent: "delete",
             name: "segment",
             value: (row) => row.id,
-            label: (row) => `Delete segment ${row.name}`,
+            label: (row) => m.messaging_segments_delete_label({ name: row.name }),
           }),
         ]
       : []),
@@ -119,49 +130,51 @@ export default function Segments({ loaderData, actionData }: Route.ComponentProp
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
-        <BackLink to={href("/messaging/contacts")}>Contacts</BackLink>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Segments</h1>
-        <p className="text-slate-600">Saved filters for campaigns. Counts are live: a segment is whoever matches it now.</p>
+        <BackLink to={href("/messaging/contacts")}>{m.messaging_center_tab_contacts()}</BackLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.messaging_segments_title()}</h1>
+        <p className="text-slate-600">{m.messaging_segments_intro()}</p>
       </div>
       {canManage && isFiltered(filter) ? (
         <Card>
-          <CardHeader title="Save this filter" description={`Contacts ${describe}.`} />
+          <CardHeader title={m.messaging_segments_save_title()} description={m.messaging_segments_save_description({ filter: describe })} />
           <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
             {Object.entries(filter).map(([key, value]) => (
               <input key={key} type="hidden" name={key} value={value} />
             ))}
             <Field
-              label="Segment name"
+              label={m.messaging_segments_name_label()}
               name="name"
               maxLength={80}
               className="min-w-64"
               errors={actionData?.problem ? [actionData.problem] : undefined}
             />
             <div className="pb-6">
-              <Button type="submit" name="intent" value="save" pendingText="Saving...">
-                Save segment
+              <Button type="submit" name="intent" value="save" pendingText={m.messaging_saving()}>
+                {m.messaging_segments_save_button()}
               </Button>
             </div>
           </Form>
           <p className="text-sm">
-            <TextLink to={`${href("/messaging/contacts")}?${contactFilterQuery(filter)}`}>Back to these contacts</TextLink>
+            <TextLink to={`${href("/messaging/contacts")}?${contactFilterQuery(filter)}`}>
+              {m.messaging_segments_back_to_contacts()}
+            </TextLink>
           </p>
         </Card>
       ) : null}
       <Card padding="none">
         <Table
-          caption="Segments"
+          caption={m.messaging_segments_title()}
           columns={columns}
           rows={segments}
           rowKey={(row) => row.id}
           searchParams={search}
           empty={
             <>
-              No segments yet. Filter your{" "}
+              {m.messaging_segments_empty_before()}{" "}
               <TextLink to={href("/messaging/contacts")} weight="semibold">
-                contacts
+                {m.messaging_segments_empty_link()}
               </TextLink>{" "}
-              and save the filter as a segment.
+              {m.messaging_segments_empty_after()}
             </>
           }
         />

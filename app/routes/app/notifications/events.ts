@@ -6,6 +6,7 @@ import { watchNotifications } from "~/.server/domains/notifications/live";
 import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "notifications:view", signInReturnsTo: "/notifications" };
 
@@ -24,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireResourcePermission(args);
   // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
-    throw data("This is the notification bell's live stream, for EventSource.", { status: 406 });
+    throw data(m.inbox_notifications_events_not_a_page(), { status: 406 });
   const reader = { userId: current.user.id, organizationId: current.organization.id };
   const first = await bellOf(reader);
   return liveStream(request, (send) => {

@@ -12,10 +12,12 @@ import { Card } from "~/components/ui/card";
 import type { loader as layoutLoader } from "~/routes/app/layout";
 import type { PermissionHandle } from "~/lib/permissions";
 import { PageTitle } from "~/components/ui/page-title";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "notifications:view" };
 
-export const meta: Route.MetaFunction = () => [{ title: "Notifications | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.inbox_notifications_meta_title() }];
 
 /** The member's notifications, newest first, 20 a page (keyset: `after` is the last row's position). */
 export async function loader(args: Route.LoaderArgs) {
@@ -36,18 +38,24 @@ export async function action(args: Route.ActionArgs) {
   const to = isLocalPath(back) ? back : href("/notifications");
   switch (intent) {
     case "read":
-      if (!(await markRead(reader, notification))) throw data("Notification not found.", { status: 404 });
+      if (!(await markRead(reader, notification))) throw data(m.inbox_notifications_not_found(), { status: 404 });
       return redirect(to);
     case "read-all": {
       const marked = await markAllRead(reader);
       return redirectWithToast(
         to,
         "success",
-        marked ? `${marked} notification${marked === 1 ? "" : "s"} marked as read.` : "Nothing was unread.",
+        marked
+          ? byCount(
+              marked,
+              () => m.inbox_notifications_marked_one({ count: marked }),
+              () => m.inbox_notifications_marked_other({ count: marked }),
+            )
+          : m.inbox_notifications_nothing_unread(),
       );
     }
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.inbox_unknown_action(), { status: 400 });
 }
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
@@ -61,24 +69,30 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <PageTitle>Notifications</PageTitle>
+          <PageTitle>{m.inbox_notifications_title()}</PageTitle>
           <p className="text-slate-600">
-            {unread ? `${unread >= 100 ? "99+" : unread} unread.` : "You are up to date."} What happened in your organisation that concerns
-            you.
+            {unread
+              ? byCount(
+                  unread,
+                  () => m.inbox_notifications_unread_one({ count: unread >= 100 ? "99+" : unread }),
+                  () => m.inbox_notifications_unread_other({ count: unread >= 100 ? "99+" : unread }),
+                )
+              : m.inbox_notifications_up_to_date()}{" "}
+            {m.inbox_notifications_intro()}
           </p>
         </div>
         {unread ? (
           <Form method="post">
             <input type="hidden" name="redirectTo" value={here} />
             <Button type="submit" name="intent" value="read-all" variant="secondary" disabled={busy}>
-              Mark all as read
+              {m.inbox_notifications_mark_all()}
             </Button>
           </Form>
         ) : null}
       </div>
       <Card padding="none">
         {items.length ? (
-          <ul className="divide-y divide-slate-100" aria-label="Notifications">
+          <ul className="divide-y divide-slate-100" aria-label={m.inbox_notifications_title()}>
             {items.map((n) => (
               <li key={n.id} className="flex items-start gap-2 pr-3">
                 <div className="min-w-0 flex-1">
@@ -95,9 +109,9 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                       variant="ghost"
                       size="sm"
                       disabled={busy}
-                      aria-label={`Mark read: ${n.title}`}
+                      aria-label={m.inbox_notifications_mark_read_label({ title: n.title })}
                     >
-                      Mark read
+                      {m.inbox_notifications_mark_read()}
                     </Button>
                   </Form>
                 )}
@@ -105,24 +119,20 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         ) : (
-          <p className="p-6 text-sm text-slate-600">
-            {paged
-              ? "No older notifications."
-              : "No notifications yet. Template decisions, finished campaigns and the like will show here."}
-          </p>
+          <p className="p-6 text-sm text-slate-600">{paged ? m.inbox_notifications_no_older() : m.inbox_notifications_none()}</p>
         )}
       </Card>
       <div className="flex items-center justify-between gap-3">
         {paged ? (
           <Link to={href("/notifications")} className="text-sm font-medium text-brand-700 hover:underline">
-            Back to the newest
+            {m.inbox_notifications_back_newest()}
           </Link>
         ) : (
           <span />
         )}
         {next ? (
           <ButtonLink to={`?after=${encodeURIComponent(next)}`} variant="secondary" size="sm">
-            Older notifications
+            {m.inbox_notifications_older()}
           </ButtonLink>
         ) : null}
       </div>

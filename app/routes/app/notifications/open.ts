@@ -4,6 +4,7 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { markRead } from "~/.server/domains/notifications/queries";
 import { isInProductLink } from "~/lib/notifications";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "notifications:view" };
 
@@ -14,6 +15,6 @@ export const handle: PermissionHandle = { permission: "notifications:view" };
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "notifications:view");
   const found = await markRead({ userId: current.user.id, organizationId: current.organization.id }, args.params.id);
-  if (!found) throw data("Notification not found.", { status: 404 });
+  if (!found) throw data(m.inbox_notifications_not_found(), { status: 404 });
   throw redirect(found.link && isInProductLink(found.link) ? found.link : "/notifications");
 }

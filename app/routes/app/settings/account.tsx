@@ -22,6 +22,7 @@ import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-r
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyCloseOrganisationSchema = lazySchema(() => import("~/lib/schemas/organisation"), "CloseOrganisationSchema");
@@ -34,7 +35,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "organization
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Account | Account Settings | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_account_meta_title() }];
 
 /** Closing the organisation, or reopening it while it closes: the owner's (the layout's middleware checks first). */
 export async function loader(args: Route.LoaderArgs) {
@@ -59,11 +60,7 @@ export async function action(args: Route.ActionArgs) {
     if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
     try {
       const { eraseAfter } = await closeOrganisation(current, submission.value, meta);
-      return redirectWithToast(
-        here,
-        "success",
-        `The organisation is closing. Its data will be erased on ${formatDay(eraseAfter)} unless you reopen it.`,
-      );
+      return redirectWithToast(here, "success", m.settings_account_closing_toast({ date: formatDay(eraseAfter) }));
     } catch (error) {
       return refusalReply(submission, refusalOf(error), { hideFields: ["password"], extra: { intent } });
     }
@@ -73,16 +70,12 @@ export async function action(args: Route.ActionArgs) {
     if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
     try {
       await reopenOrganisation(current, submission.value, meta);
-      return redirectWithToast(
-        here,
-        "success",
-        "The organisation is open again and will not be erased. Campaigns paused by the closing stay paused: resume the ones you still want.",
-      );
+      return redirectWithToast(here, "success", m.settings_account_reopened_toast());
     } catch (error) {
       return refusalReply(submission, refusalOf(error), { hideFields: ["password"], extra: { intent } });
     }
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.settings_unknown_action(), { status: 400 });
 }
 
 export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
@@ -105,23 +98,17 @@ function CloseCard({ name, result }: { name: string; result: Parameters<typeof u
   const [form, fields] = useSchemaForm(lazyCloseOrganisationSchema, result, { id: "close" });
   return (
     <Card>
-      <CardHeader title="Close the organisation" />
+      <CardHeader title={m.settings_account_close_title()} />
       <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
-        <p>
-          Closing stops all sending at once: campaigns and broadcasts pause, nothing new can be sent, and the API refuses to send. Your team
-          keeps access for {GRACE_DAYS} days to read and export what it needs, and every page says when the data goes.
-        </p>
-        <p>
-          After {GRACE_DAYS} days, {name} and everything in it is erased for good: contacts and their consent records, conversations and
-          media, campaigns, templates, the team&apos;s accounts, API keys and the activity log. Until then you can reopen it here.
-        </p>
+        <p>{m.settings_account_close_explain({ days: String(GRACE_DAYS) })}</p>
+        <p>{m.settings_account_close_erased({ days: String(GRACE_DAYS), name })}</p>
       </div>
       <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md">
         <FormError id={form.errorId} errors={form.errors} />
         <Field
           label={
             <>
-              Type <strong>{name}</strong> to confirm
+              {m.settings_account_confirm_name_before()} <strong>{name}</strong> {m.settings_account_confirm_name_after()}
             </>
           }
           markRequired
@@ -132,7 +119,7 @@ function CloseCard({ name, result }: { name: string; result: Parameters<typeof u
           key={fields.confirmName.key}
         />
         <PasswordField
-          label="Your password"
+          label={m.settings_your_password()}
           markRequired
           autoComplete="current-password"
           errors={fields.password.errors}
@@ -140,7 +127,7 @@ function CloseCard({ name, result }: { name: string; result: Parameters<typeof u
           key={fields.password.key}
         />
         <Button type="submit" name="intent" value="close" variant="danger">
-          Close the organisation
+          {m.settings_account_close_title()}
         </Button>
       </Form>
     </Card>
@@ -159,18 +146,18 @@ function ReopenCard({
   const [form, fields] = useSchemaForm(lazyReopenOrganisationSchema, result, { id: "reopen" });
   return (
     <Card>
-      <CardHeader title="The organisation is closing" />
+      <CardHeader title={m.settings_account_closing_title()} />
       <div className="mt-2 max-w-3xl space-y-2 text-sm text-slate-700">
         <p>
-          Closed on {formatWhen(requestedAt)}. Its data will be erased on <strong>{formatWhen(eraseAfter)}</strong> (Nairobi time). Nothing
-          is sent until then.
+          {m.settings_account_closing_erase_before({ closed: formatWhen(requestedAt) })} <strong>{formatWhen(eraseAfter)}</strong>{" "}
+          {m.settings_account_closing_erase_after()}
         </p>
-        <p>Reopening keeps everything and lets it send again. Campaigns paused by the closing stay paused until you resume them.</p>
+        <p>{m.settings_account_reopen_explain()}</p>
       </div>
       <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md">
         <FormError id={form.errorId} errors={form.errors} />
         <PasswordField
-          label="Your password"
+          label={m.settings_your_password()}
           markRequired
           autoComplete="current-password"
           errors={fields.password.errors}
@@ -178,7 +165,7 @@ function ReopenCard({
           key={fields.password.key}
         />
         <Button type="submit" name="intent" value="reopen">
-          Reopen the organisation
+          {m.settings_account_reopen_button()}
         </Button>
       </Form>
     </Card>

@@ -18,6 +18,7 @@ import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-r
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // A form of checkboxes: sent as a document without React (decision 066); app/assets/forms.js holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "notifications:manage", ...menuDocumentPage };
@@ -25,11 +26,21 @@ export const handle: PermissionHandle & PageHandle = { permission: "notification
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Notifications | Account Settings | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_notifications_meta_title() }];
 
 export const RULES_MESSAGES = {
-  badRole: "Choose e-mail recipients among owners, admins, agents and viewers.",
-} as const;
+  get badRole() {
+    return m.settings_notifications_bad_role();
+  },
+};
+
+/** "<event>: e-mail owners": a checkbox's name, by the role it ticks. */
+function emailRoleLabel(event: string, role: (typeof RULE_ROLES)[number]) {
+  if (role === "owner") return m.settings_notifications_email_owners({ event });
+  if (role === "admin") return m.settings_notifications_email_admins({ event });
+  if (role === "agent") return m.settings_notifications_email_agents({ event });
+  return m.settings_notifications_email_viewers({ event });
+}
 
 // For each event the roles ticked (`<event>=<role>`, repeated): only the roles a rule can name.
 const RulesSchema = z.object(Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, z.array(z.enum(RULE_ROLES))])));
@@ -44,7 +55,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "notifications:manage");
   const form = await readForm(args.request);
-  if (postedTexts(form, ["intent"]).intent !== "save") throw data("Unknown action.", { status: 400 });
+  if (postedTexts(form, ["intent"]).intent !== "save") throw data(m.settings_unknown_action(), { status: 400 });
   const chosen = readPosted(form, RulesSchema);
   if (!chosen) return formFailure(null, 400, RULES_MESSAGES.badRole);
   try {
@@ -52,7 +63,7 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast(
       href("/settings/notifications"),
       "success",
-      changed ? "Notification settings saved." : "Nothing changed: the settings were already so.",
+      changed ? m.settings_notifications_saved_toast() : m.settings_notifications_unchanged_toast(),
     );
   } catch (error) {
     return refusalToast(refusalOf(error));
@@ -67,19 +78,16 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
       <SettingsHeader current="notifications" />
       <Card padding="none">
         <div className="px-4 pt-4">
-          <CardHeader
-            title="E-mail notifications"
-            description="Every notification shows in the bell of the members it concerns. Tick who also gets it by e-mail; a ticked role sees it in the bell too."
-          />
+          <CardHeader title={m.settings_notifications_title()} description={m.settings_notifications_description()} />
         </div>
         <Form method="post" className="mt-2">
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <caption className="sr-only">Who gets an e-mail for each event</caption>
+              <caption className="sr-only">{m.settings_notifications_caption()}</caption>
               <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
                 <tr>
                   <th scope="col" className="px-4 py-2">
-                    Event
+                    {m.settings_notifications_column_event()}
                   </th>
                   {RULE_ROLES.map((role) => (
                     <th key={role} scope="col" className="px-3 py-2 text-center">
@@ -103,7 +111,7 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
                           name={s.event}
                           value={role}
                           defaultChecked={rules[s.event].includes(role)}
-                          aria-label={`${s.label}: e-mail ${ROLE_WORDS[role].toLowerCase()}s`}
+                          aria-label={emailRoleLabel(s.label, role)}
                           className="size-4 rounded border-slate-300 accent-brand-700"
                         />
                       </td>
@@ -114,8 +122,8 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
             </table>
           </div>
           <div className="flex justify-end border-t border-slate-200 p-4">
-            <Button type="submit" name="intent" value="save" pendingText="Saving...">
-              Save notification settings
+            <Button type="submit" name="intent" value="save" pendingText={m.settings_saving()}>
+              {m.settings_notifications_save()}
             </Button>
           </div>
         </Form>

@@ -1,3 +1,5 @@
+import { LANGUAGE_NAMES } from "~/components/ui/language-switcher";
+import { locales } from "~/paraglide/runtime";
 import { Form, href } from "react-router";
 import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -23,6 +25,7 @@ import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-r
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Loaded when the form is first used (decision 061).
 const lazyOrganisationDetailsSchema = lazySchema(() => import("~/lib/schemas/organisation"), "OrganisationDetailsSchema");
@@ -33,10 +36,16 @@ export const handle: PermissionHandle & PageHandle = { permission: "organization
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Organisation | Account Settings | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_organisation_meta_title() }];
 
-const INDUSTRY_OPTIONS = [{ value: "", label: "Not given" }, ...Object.entries(INDUSTRIES).map(([value, label]) => ({ value, label }))];
-const COUNTIES_WITH_NONE = [{ value: "", label: "Not given" }, ...COUNTY_OPTIONS];
+// Built when the page renders: their words are the request's language.
+const industryOptions = () => [
+  { value: "", label: m.settings_organisation_not_given() },
+  ...Object.entries(INDUSTRIES).map(([value, label]) => ({ value, label })),
+];
+// Each language named in itself, as the switcher names them.
+const LANGUAGE_OPTIONS = locales.map((locale) => ({ value: locale, label: LANGUAGE_NAMES[locale] }));
+const countiesWithNone = () => [{ value: "", label: m.settings_organisation_not_given() }, ...COUNTY_OPTIONS];
 const AFRICAN_ZONES = OFFERED_TIME_ZONES.filter((zone) => zone.startsWith("Africa/"));
 
 /** The organisation's name and what its invoices carry; owners and admins (the layout's middleware checks first). */
@@ -61,7 +70,7 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(
     href("/settings/organisation"),
     "success",
-    changed.length ? "Organisation details saved." : "Nothing to save: the details are as they were.",
+    changed.length ? m.settings_organisation_saved_toast() : m.settings_organisation_unchanged_toast(),
   );
 }
 
@@ -77,6 +86,7 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
       county: details.county ?? "",
       industry: details.industry ?? "",
       timeZone: details.timeZone,
+      defaultLocale: details.defaultLocale,
     },
   });
   // A zone set elsewhere (any the server knows) stays a choice.
@@ -86,16 +96,13 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <SettingsHeader current="organisation" />
       <Card>
-        <CardHeader
-          title="Organisation details"
-          description="The name shows in the user menu and on messages to your team; the rest goes on your invoices."
-        />
+        <CardHeader title={m.settings_organisation_title()} description={m.settings_organisation_description()} />
         <Form method="post" {...getFormProps(form)} className="mt-4 grid max-w-3xl gap-x-4 sm:grid-cols-2">
           <div className="sm:col-span-2">
             <FormError id={form.errorId} errors={form.errors} />
           </div>
           <Field
-            label="Organisation name"
+            label={m.settings_organisation_name_label()}
             markRequired
             autoComplete="organization"
             maxLength={ORGANISATION_NAME_MAX}
@@ -105,8 +112,8 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
             className="sm:col-span-2"
           />
           <Field
-            label="KRA PIN"
-            hint="A letter, 9 digits and a letter, like P051234567X."
+            label={m.settings_organisation_kra_pin_label()}
+            hint={m.settings_organisation_kra_pin_hint()}
             autoComplete="off"
             spellCheck={false}
             errors={fields.kraPin.errors}
@@ -114,15 +121,15 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
             key={fields.kraPin.key}
           />
           <SelectField
-            label="County"
+            label={m.settings_organisation_county_label()}
             errors={fields.county.errors}
             {...getSelectProps(fields.county)}
             key={fields.county.key}
-            options={COUNTIES_WITH_NONE}
+            options={countiesWithNone()}
           />
           <Field
-            label="Postal address for invoices"
-            hint="For example P.O. Box 30123-00100, Nairobi."
+            label={m.settings_organisation_postal_address_label()}
+            hint={m.settings_organisation_postal_address_hint()}
             autoComplete="street-address"
             maxLength={POSTAL_ADDRESS_MAX}
             errors={fields.postalAddress.errors}
@@ -131,34 +138,43 @@ export default function OrganisationSettings({ loaderData, actionData }: Route.C
             className="sm:col-span-2"
           />
           <SelectField
-            label="Industry"
+            label={m.settings_organisation_industry_label()}
             errors={fields.industry.errors}
             {...getSelectProps(fields.industry)}
             key={fields.industry.key}
-            options={INDUSTRY_OPTIONS}
+            options={industryOptions()}
           />
           <SelectField
-            label="Default time zone"
+            label={m.settings_organisation_time_zone_label()}
             markRequired
-            hint="Every member sees dates and times in it, and schedules campaigns in it."
+            hint={m.settings_organisation_time_zone_hint()}
             errors={fields.timeZone.errors}
             {...getSelectProps(fields.timeZone)}
             key={fields.timeZone.key}
           >
-            <optgroup label="Africa">
+            <optgroup label={m.settings_organisation_zones_africa()}>
               {AFRICAN_ZONES.map((zone) => (
                 <option key={zone} value={zone}>
                   {timeZoneLabel(zone)}
                 </option>
               ))}
             </optgroup>
-            <optgroup label="Other">
+            <optgroup label={m.settings_organisation_zones_other()}>
               <option value="UTC">{timeZoneLabel("UTC")}</option>
               {otherZone ? <option value={otherZone}>{otherZone}</option> : null}
             </optgroup>
           </SelectField>
+          <SelectField
+            label={m.settings_organisation_language_label()}
+            markRequired
+            hint={m.settings_organisation_language_hint()}
+            errors={fields.defaultLocale.errors}
+            {...getSelectProps(fields.defaultLocale)}
+            key={fields.defaultLocale.key}
+            options={LANGUAGE_OPTIONS}
+          />
           <div className="sm:col-span-2">
-            <Button type="submit">Save details</Button>
+            <Button type="submit">{m.settings_organisation_save()}</Button>
           </div>
         </Form>
       </Card>

@@ -31,6 +31,8 @@ import { refusalOf, refusalToast, refusalReply } from "~/.server/infrastructure/
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { byCount } from "~/lib/intl";
+import { m } from "~/paraglide/messages";
 
 // A settings form: sent as a document without React (decision 066); the server checks every field and app/assets/forms.js holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "account:manage", ...menuDocumentPage };
@@ -38,7 +40,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "account:mana
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Security | Account Settings | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_security_meta_title() }];
 
 /** How the signed-in person signs in (two-factor) and where they are signed in: each live session, with a way to end the others. */
 export async function loader(args: Route.LoaderArgs) {
@@ -68,22 +70,28 @@ export async function action(args: Route.ActionArgs) {
     switch (intent) {
       case "one": {
         if (!(await signOutSession(owner, String(form.get("session") ?? ""), meta))) throw data("No such session.", { status: 404 });
-        return redirectWithToast(here, "success", "That session is signed out.");
+        return redirectWithToast(here, "success", m.settings_security_session_signed_out());
       }
       case "others": {
         const ended = await signOutOtherSessions(owner, meta);
         return redirectWithToast(
           here,
           "success",
-          ended ? `Signed out of ${ended} other session${ended === 1 ? "" : "s"}.` : "You were not signed in anywhere else.",
+          ended
+            ? byCount(
+                ended,
+                () => m.settings_security_others_signed_out_one({ count: ended }),
+                () => m.settings_security_others_signed_out_other({ count: ended }),
+              )
+            : m.settings_security_no_other_sessions(),
         );
       }
       case "2fa-start":
         await startTwoFactorSetup(current);
-        return redirectWithToast(here, "info", "Scan the QR code with your authenticator app, then enter the code it shows.");
+        return redirectWithToast(here, "info", m.settings_security_two_factor_started());
       case "2fa-cancel":
         await cancelTwoFactorSetup(current);
-        return redirectWithToast(here, "info", "Two-factor set-up cancelled.");
+        return redirectWithToast(here, "info", m.settings_security_two_factor_cancelled());
       case "2fa-confirm": {
         const submission = parseWithZod(form, { schema: ConfirmSetupSchema });
         if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }), 400, undefined, { intent });
@@ -95,9 +103,7 @@ export async function action(args: Route.ActionArgs) {
         const submission = parseWithZod(form, { schema: RenewCodesSchema });
         if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
         const codes = await refusedAtField(submission, intent, () => renewRecoveryCodes(current, submission.value.password, meta));
-        return codes.ok
-          ? { recoveryCodes: codes.value, message: "New recovery codes made. The earlier ones no longer work." }
-          : codes.response;
+        return codes.ok ? { recoveryCodes: codes.value, message: m.settings_security_codes_renewed() } : codes.response;
       }
       case "2fa-off": {
         const submission = parseWithZod(form, { schema: TurnOffSchema });
@@ -114,14 +120,14 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(
           here,
           "success",
-          required ? "Two-factor sign-in is now required for everyone." : "Two-factor sign-in is no longer required.",
+          required ? m.settings_security_two_factor_required_toast() : m.settings_security_two_factor_not_required_toast(),
         );
       }
     }
   } catch (error) {
     return refusalToast(refusalOf(error), { intent });
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.settings_unknown_action(), { status: 400 });
 }
 
 type Submission = Parameters<typeof refusalReply>[0];
@@ -144,20 +150,20 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
   const columns: Column<ActiveSession>[] = [
     {
       key: "device",
-      header: "Device",
+      header: m.settings_security_column_device(),
       cell: (s) => (
         <span className="inline-flex items-center gap-2">
           <span className="font-medium text-slate-900">{s.device}</span>
-          {s.current ? <Badge tone="success">This device</Badge> : null}
+          {s.current ? <Badge tone="success">{m.settings_security_this_device()}</Badge> : null}
         </span>
       ),
     },
-    { key: "ip", header: "IP address", hideOnPhone: true, cell: (s) => s.ip ?? "Unknown" },
-    { key: "since", header: "Signed in", hideOnPhone: true, cell: (s) => formatWhen(s.signedInAt) },
-    { key: "used", header: "Last active", cell: (s) => formatWhen(s.lastUsedAt) },
+    { key: "ip", header: m.settings_security_column_ip(), hideOnPhone: true, cell: (s) => s.ip ?? m.settings_security_unknown() },
+    { key: "since", header: m.settings_security_column_signed_in(), hideOnPhone: true, cell: (s) => formatWhen(s.signedInAt) },
+    { key: "used", header: m.settings_security_column_last_active(), cell: (s) => formatWhen(s.lastUsedAt) },
     {
       key: "actions",
-      header: <span className="sr-only">Actions</span>,
+      header: <span className="sr-only">{m.settings_actions()}</span>,
       align: "right",
       cell: (s) =>
         s.current ? null : (
@@ -169,9 +175,9 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
               value="one"
               variant="secondary"
               size="sm"
-              aria-label={`Sign out ${s.device}, last active ${formatWhen(s.lastUsedAt)}`}
+              aria-label={m.settings_security_sign_out_device({ device: s.device, lastActive: formatWhen(s.lastUsedAt) })}
             >
-              Sign out
+              {m.settings_security_sign_out()}
             </Button>
           </Form>
         ),
@@ -192,20 +198,24 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
       <Card padding="none">
         <div className="flex flex-wrap items-end justify-between gap-3 px-4 pt-4">
           <div>
-            <CardHeader title="Where you are signed in" />
-            <p className="mt-1 text-sm text-slate-600">
-              Sign out a device you do not recognise, then change your password. Activity is updated about once an hour.
-            </p>
+            <CardHeader title={m.settings_security_sessions_title()} />
+            <p className="mt-1 text-sm text-slate-600">{m.settings_security_sessions_description()}</p>
           </div>
           {others ? (
             <Form method="post">
               <Button type="submit" name="intent" value="others" variant="secondary">
-                Sign out all other sessions
+                {m.settings_security_sign_out_others()}
               </Button>
             </Form>
           ) : null}
         </div>
-        <Table caption="Your sessions" columns={columns} rows={sessions} rowKey={(s) => s.id} empty="No sessions." />
+        <Table
+          caption={m.settings_security_sessions_caption()}
+          columns={columns}
+          rows={sessions}
+          rowKey={(s) => s.id}
+          empty={m.settings_security_no_sessions()}
+        />
       </Card>
     </div>
   );

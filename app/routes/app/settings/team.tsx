@@ -31,6 +31,7 @@ import { refusalOf, throwIfNotFound, refusalToast, refusalReply } from "~/.serve
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // The team is seen by all, changed by owners and admins (the page's forms check team:manage).
 // The members, their roles and invitations: sent as a document without React (decision 066); the
@@ -40,7 +41,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "team:view", 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Team | Account Settings | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.settings_team_meta_title() }];
 
 /** The organisation's members and open invitations; owners and admins manage them, everyone sees them. */
 export async function loader(args: Route.LoaderArgs) {
@@ -51,7 +52,8 @@ export async function loader(args: Route.LoaderArgs) {
     listMembers(current.organization.id),
     canManage ? listOpenInvitations(current.organization.id) : Promise.resolve([] as OpenInvitation[]),
   ]);
-  const chosen = (key: string) => members.find((m) => m.id === params.get(key) && m.id !== current.user.id && m.role !== "owner") ?? null;
+  const chosen = (key: string) =>
+    members.find((member) => member.id === params.get(key) && member.id !== current.user.id && member.role !== "owner") ?? null;
   return {
     me: current.user.id,
     organization: current.organization.name,
@@ -87,25 +89,25 @@ export async function action(args: Route.ActionArgs) {
           if (!refusal.field) throw refusal;
           return refusalReply(submission, refusal, { extra: { intent } });
         }
-        return redirectWithToast(here, "success", `Invitation sent to ${submission.value.email.toLowerCase()}.`);
+        return redirectWithToast(here, "success", m.settings_team_invited_toast({ email: submission.value.email.toLowerCase() }));
       }
       case "role": {
         const submission = parseWithZod(form, { schema: RoleChangeSchema });
-        if (submission.status !== "success") return formFailure(null, 400, "Choose a role.", { intent });
+        if (submission.status !== "success") return formFailure(null, 400, m.settings_team_choose_role(), { intent });
         await changeMemberRole(current, member, submission.value.role, meta);
-        return redirectWithToast(here, "success", `Role changed to ${ROLE_WORDS[submission.value.role]}.`);
+        return redirectWithToast(here, "success", m.settings_team_role_changed_toast({ role: ROLE_WORDS[submission.value.role] }));
       }
       case "remove": {
-        if (confirm !== "yes") return formFailure(null, 400, "Confirm the removal first.", { intent });
+        if (confirm !== "yes") return formFailure(null, 400, m.settings_team_confirm_removal_first(), { intent });
         await removeMember(current, member, meta);
-        return redirectWithToast(here, "success", "Member removed. They have been signed out everywhere.");
+        return redirectWithToast(here, "success", m.settings_team_removed_toast());
       }
       case "resend":
         await resendInvitation(current, invitation, meta);
-        return redirectWithToast(here, "success", "Invitation sent again, with a new link valid for 7 days.");
+        return redirectWithToast(here, "success", m.settings_team_resent_toast());
       case "revoke":
         await revokeInvitation(current, invitation, meta);
-        return redirectWithToast(here, "success", "Invitation withdrawn. Its link no longer works.");
+        return redirectWithToast(here, "success", m.settings_team_revoked_toast());
       case "handover": {
         const submission = parseWithZod(form, { schema: HandoverSchema });
         if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
@@ -116,7 +118,7 @@ export async function action(args: Route.ActionArgs) {
           if (refusal.code !== "wrong_password") throw refusal;
           return refusalReply(submission, refusal, { field: "password", status: 400, hideFields: ["password"], extra: { intent } });
         }
-        return redirectWithToast(here, "success", "You have handed over the ownership. You are now an admin.");
+        return redirectWithToast(here, "success", m.settings_team_handed_over_toast());
       }
       case "approval": {
         const submission = parseWithZod(form, { schema: ApprovalSettingSchema });
@@ -137,7 +139,7 @@ export async function action(args: Route.ActionArgs) {
     throwIfNotFound(refusal);
     return refusalToast(refusal, { intent });
   }
-  throw data("Unknown action.", { status: 400 });
+  throw data(m.settings_unknown_action(), { status: 400 });
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
@@ -160,23 +162,26 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
       <SettingsHeader current="team" />
       <Card padding="none">
         <div className="px-4 pt-4">
-          <CardHeader title="Members" />
-          <p className="mt-1 text-sm text-slate-600">
-            One owner; admins can do everything but hand over the ownership; agents answer chats, manage contacts and send campaigns;
-            viewers see without changing.
-          </p>
+          <CardHeader title={m.settings_team_members_title()} />
+          <p className="mt-1 text-sm text-slate-600">{m.settings_team_members_description()}</p>
         </div>
-        <Table caption="Members" columns={columns} rows={members} rowKey={(m) => m.id} empty="No members." />
+        <Table
+          caption={m.settings_team_members_title()}
+          columns={columns}
+          rows={members}
+          rowKey={(member) => member.id}
+          empty={m.settings_team_no_members()}
+        />
         {removing ? (
           <div className="px-4 pb-4">
             <ConfirmPanel
-              title={`Remove ${removing.name}?`}
+              title={m.settings_team_remove_title({ name: removing.name })}
               intent="remove"
-              confirmLabel="Remove member"
+              confirmLabel={m.settings_team_remove_confirm()}
               cancelTo={href("/settings/team")}
               fields={{ member: removing.id }}
             >
-              {removing.email} loses access at once and is signed out everywhere. What they did stays in the activity log.
+              {m.settings_team_remove_explain({ email: removing.email })}
             </ConfirmPanel>
           </div>
         ) : null}

@@ -15,7 +15,7 @@ import { applyRowIntent, emptyTemplateInput } from "~/lib/template-form";
 import { problemErrors, TemplateFieldsSchema, TemplatePostSchema } from "~/lib/schemas/templates";
 import { SAVING_INTENTS } from "~/lib/schemas/templates-rules";
 import {
-  HELD_EXPLANATION,
+  heldExplanation,
   templateProblems,
   templateStatusTone,
   templateStatusWord,
@@ -28,6 +28,7 @@ import { Badge } from "~/components/ui/badge";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decision 068): the server redraws the preview and the example fields as
 // they are typed (app/assets/live.js, data-live-post), and checks the form when it is sent.
@@ -36,7 +37,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "templates:ma
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData?.template ? `Edit ${loaderData.template.name}` : "Create template"} | Jumbe` },
+  { title: `${loaderData?.template ? m.templates_edit_title({ name: loaderData.template.name }) : m.templates_create_title()} | Jumbe` },
 ];
 
 /** /templates/new and /templates/:id/edit: a page of its own, so it works without JavaScript. */
@@ -46,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const accounts = await templateAccountChoices(organizationId);
   if (!args.params.id) return { template: null, values: emptyTemplateInput(), accounts };
   const template = await findTemplate(organizationId, args.params.id);
-  if (!template) throw data("Template not found.", { status: 404 });
+  if (!template) throw data(m.templates_not_found(), { status: 404 });
   return {
     template: {
       id: template.id,
@@ -67,11 +68,11 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "templates:manage");
   const form = await readForm(args.request);
   const posted = parseWithZod(form, { schema: TemplatePostSchema });
-  if (posted.status !== "success") throw data("Unknown action.", { status: 400 });
+  if (posted.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
   const { intent, accountId } = posted.value;
   // The fields are read as typed, never refused here: the domain judges them when saving.
   const submission = parseWithZod(form, { schema: TemplateFieldsSchema, disableAutoCoercion: true });
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  if (submission.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
   // A media header's sample: a file chosen now is checked and kept, so a form sent back keeps it.
   const sample = await readFormSample(current.organization.id, form, submission.value, args.params.id);
   const values = sample.values;
@@ -79,28 +80,29 @@ export async function action(args: Route.ActionArgs) {
   // Adding or removing a button row, or showing example fields: the same form back, changed.
   const changed = applyRowIntent(values, intent);
   if (changed) return { result: submission.reply(), toast: null, values: changed };
-  if (!(SAVING_INTENTS as readonly string[]).includes(intent)) throw data("Unknown action.", { status: 400 });
+  if (!(SAVING_INTENTS as readonly string[]).includes(intent)) throw data(m.templates_unknown_action(), { status: 400 });
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const options = { accountId, submit: intent === "submit" };
   const result = args.params.id
     ? await updateTemplate(actor, args.params.id, values, options)
     : await createTemplate(actor, values, options);
   if (!result.ok) {
-    if (result.status === 404) throw data("Template not found.", { status: 404 });
+    if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
     return refused(submission, values, result.problems);
   }
   if (result.submitError)
     return redirectWithToast(
       href("/templates/:id/edit", { id: result.template.id }),
       "error",
-      `Saved as a draft, but Meta did not accept it: ${result.submitError}`,
+      m.templates_saved_meta_refused({ reason: result.submitError }),
     );
+  const name = result.template.name;
   const message =
     intent !== "submit"
-      ? `${result.template.name} was saved as a draft.`
+      ? m.templates_saved_draft({ name })
       : result.template.status === "held"
-        ? `${result.template.name} is held for review: Jumbe reviews it before it goes to Meta.`
-        : `${result.template.name} was submitted to Meta for approval.`;
+        ? m.templates_saved_held({ name })
+        : m.templates_saved_submitted({ name });
   return redirectWithToast(href("/templates"), "success", message);
 }
 
@@ -116,23 +118,23 @@ export default function TemplateEditor({ loaderData, actionData }: Route.Compone
     <div className="space-y-6">
       <div>
         <Link to={href("/templates")} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-          <ArrowLeft className="size-4" aria-hidden /> Message Templates
+          <ArrowLeft className="size-4" aria-hidden /> {m.templates_title()}
         </Link>
         <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
-          {template ? `Edit ${template.name}` : "Create template"}
+          {template ? m.templates_edit_title({ name: template.name }) : m.templates_create_title()}
           {template ? <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge> : null}
         </h1>
         {template?.status === "held" ? (
-          <p className="mt-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">{HELD_EXPLANATION}</p>
+          <p className="mt-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">{heldExplanation()}</p>
         ) : null}
         {template?.platformRejection ? (
           <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            Jumbe&apos;s review returned it: {template.platformRejection}. Change it and submit it again.
+            {m.templates_edit_platform_rejection({ reason: template.platformRejection })}
           </p>
         ) : null}
         {template?.rejectionReason ? (
           <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            Meta rejected it: {template.rejectionReason}. Change it and submit it again.
+            {m.templates_edit_meta_rejection({ reason: template.rejectionReason })}
           </p>
         ) : null}
         {template?.lastError ? (

@@ -25,6 +25,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // A filtered list with URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
 export const handle: PermissionHandle & PageHandle = { permission: "templates:view", ...menuDocumentPage };
@@ -32,7 +33,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "templates:vi
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Message Templates | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: `${m.templates_title()} | Jumbe` }];
 
 /**
  * The tenant's templates: filters and pages in the URL (a GET form), the view and delete dialogs as
@@ -51,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
     templateAccountChoices(organizationId),
     selectedId ? findTemplate(organizationId, selectedId) : undefined,
   ]);
-  if (selectedId && !selected) throw data("Template not found.", { status: 404 });
+  if (selectedId && !selected) throw data(m.templates_not_found(), { status: 404 });
   return {
     filters,
     page,
@@ -82,23 +83,23 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "templates:manage");
   const submission = parseWithZod(await readForm(args.request), { schema: TemplateListActionSchema });
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  if (submission.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
   const { intent, template: id, confirm } = submission.value;
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   if (intent === "copy") {
     const copy = await copyTemplate(actor, id);
-    if (!copy) throw data("Template not found.", { status: 404 });
-    return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", `Copied as ${copy.name}. Change it and submit it.`);
+    if (!copy) throw data(m.templates_not_found(), { status: 404 });
+    return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", m.templates_copied({ name: copy.name }));
   }
   if (intent === "delete") {
     if (confirm !== "yes")
-      return redirectWithToast(`/templates?dialog=delete&template=${encodeURIComponent(id)}`, "error", "Confirm the deletion first.");
+      return redirectWithToast(`/templates?dialog=delete&template=${encodeURIComponent(id)}`, "error", m.templates_delete_confirm_first());
     const result = await deleteTemplate(actor, id);
     if (!result.ok) {
-      if (result.status === 404) throw data("Template not found.", { status: 404 });
+      if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
       return redirectWithToast(href("/templates"), "error", result.message);
     }
-    return redirectWithToast(href("/templates"), "success", result.atMeta ? "Template deleted here and at Meta." : "Template deleted.");
+    return redirectWithToast(href("/templates"), "success", result.atMeta ? m.templates_deleted_at_meta() : m.templates_deleted());
   }
   return syncFromMeta(current.organization.id);
 }
@@ -106,15 +107,15 @@ export async function action(args: Route.ActionArgs) {
 /** "Sync from Meta": every connected account's templates, said in one toast. */
 async function syncFromMeta(organizationId: string) {
   const outcomes = await syncOrganisationTemplates(organizationId);
-  if (!outcomes.length)
-    return redirectWithToast(href("/templates"), "error", "Connect a WhatsApp Business account first: there is nothing to sync.");
+  if (!outcomes.length) return redirectWithToast(href("/templates"), "error", m.templates_sync_nothing());
   const failed = outcomes.find((o) => o.error);
-  if (failed) return redirectWithToast(href("/templates"), "error", `Sync from Meta failed for ${failed.wabaId}: ${failed.error}`);
+  if (failed)
+    return redirectWithToast(href("/templates"), "error", m.templates_sync_failed({ waba: failed.wabaId, reason: failed.error ?? "" }));
   const sum = (key: "imported" | "updated" | "removed") => outcomes.reduce((n, o) => n + o[key], 0);
   return redirectWithToast(
     href("/templates"),
     "success",
-    `Synced from Meta: ${sum("imported")} imported, ${sum("updated")} updated, ${sum("removed")} removed.`,
+    m.templates_synced({ imported: sum("imported"), updated: sum("updated"), removed: sum("removed") }),
   );
 }
 
@@ -147,25 +148,25 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <TemplatesHeader counts={counts} connected={connected} canManage={canManage} syncing={busy("sync")} />
 
-      <TemplateFilters filters={filters} placeholder="Template name">
-        <Button type="submit">Apply filters</Button>
+      <TemplateFilters filters={filters} placeholder={m.templates_filter_placeholder()}>
+        <Button type="submit">{m.templates_filter_apply()}</Button>
       </TemplateFilters>
 
       <Card padding="none">
         <Table
-          caption="Message templates"
+          caption={m.templates_table_caption()}
           columns={templateColumns({ dialogLink, canManage })}
           rows={page.rows}
           rowKey={(row) => row.id}
           empty={
             filtered ? (
-              "No templates match these filters."
+              m.templates_empty_filtered()
             ) : (
               <>
-                No templates yet.{" "}
+                {m.templates_empty()}{" "}
                 {canManage ? (
                   <TextLink to={href("/templates/new")} weight="semibold">
-                    Create your first template
+                    {m.templates_empty_create()}
                   </TextLink>
                 ) : null}
               </>
@@ -173,7 +174,7 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
           }
         />
         <div className="px-4 pb-4">
-          <Pager searchParams={search} newer={page.newer} older={page.older} label="Template pages" />
+          <Pager searchParams={search} newer={page.newer} older={page.older} label={m.templates_pages_label()} />
         </div>
       </Card>
 

@@ -3,6 +3,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isTenant } from "../users/tenants";
+import { m } from "~/paraglide/messages";
 
 /**
  * The admin console's bell: platform events derived by query, no table of their own. Four sources,
@@ -142,17 +143,29 @@ function toEvent(row: EventRow): BellEvent {
   const base = { kind: row.kind, id: row.id, at, cursor: `${row.at_text}|${row.kind}|${row.id}` };
   switch (row.kind) {
     case "signup":
-      return { ...base, title: `New sign-up: ${row.title}`, detail: row.detail, to: `/admin/users/${row.target}`, level: "info" };
+      return {
+        ...base,
+        title: m.admin_bell_signup_title({ name: row.title }),
+        detail: row.detail,
+        to: `/admin/users/${row.target}`,
+        level: "info",
+      };
     case "dispute":
       return {
         ...base,
-        title: `Dispute opened on ${row.title}`,
+        title: m.admin_bell_dispute_title({ number: row.title }),
         detail: row.detail,
         to: `/admin/billing/disputes/${row.target}`,
         level: "warning",
       };
     case "job":
-      return { ...base, title: `Job failed in the ${row.title} queue`, detail: row.detail || null, to: "/admin/system", level: "error" };
+      return {
+        ...base,
+        title: m.admin_bell_job_title({ queue: row.title }),
+        detail: row.detail || null,
+        to: "/admin/system",
+        level: "error",
+      };
     default:
       return { ...base, title: row.title, detail: row.detail, to: "/admin/system", level: row.level === "error" ? "error" : "warning" };
   }

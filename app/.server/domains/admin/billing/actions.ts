@@ -8,6 +8,7 @@ import { requestMeta, type RequestMeta } from "../../../infrastructure/http/requ
 import { checkStepUp, STEP_UP_FIELD } from "../step-up";
 import { NOT_FOUND } from "./refusal";
 import { refusalOf, refusalReply, throwIfNotFound } from "../../../infrastructure/http/refusal-reply";
+import { m } from "~/paraglide/messages";
 
 /** What one intent's work is given: who acts, from where, on which id (the route's :id), and its fields, trimmed ("" when empty). */
 export interface BillingIntentInput<Name extends string = string> {
@@ -85,4 +86,4 @@ const refused = (intent: string, status: number, result: SubmissionResult<string
 
 /** An intent no form of the page sends: no form shows it. */
 const unknownIntent = (submission: { reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]> }) =>
-  refused("", 400, submission.reply({ formErrors: ["Unknown action."], hideFields: HIDDEN }));
+  refused("", 400, submission.reply({ formErrors: [m.admin_unknown_action()], hideFields: HIDDEN }));

@@ -13,6 +13,8 @@ import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
 import { refuseAdminBilling, NOT_FOUND, parseShillings } from "./refusal";
+import { m } from "~/paraglide/messages";
+import { formatNumber } from "~/lib/dates";
 
 /**
  * Disputes of invoices (raised by tenants on /billing), resolved by an administrator (decision 035,
@@ -73,7 +75,7 @@ export async function listDisputes(_scope: PlatformScope, status: "open" | "reso
     invoiceId: r.invoice_id,
     invoiceNumber: r.number,
     organizationId: r.organization_id,
-    businessName: r.business ?? "Erased organisation",
+    businessName: r.business ?? m.admin_erased_organisation(),
     reason: r.reason,
     amountCents: Number(r.total_cents),
     raisedAt: when(r.created_at)!,
@@ -161,15 +163,15 @@ async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedD
   );
   const row = found[0];
   if (!row) throw refuseAdminBilling(404, NOT_FOUND);
-  if (row.dispute_status !== "open") throw refuseAdminBilling(409, `This dispute of ${row.number} is already resolved.`);
+  if (row.dispute_status !== "open") throw refuseAdminBilling(409, m.admin_dispute_already_resolved({ number: row.number }));
   return row;
 }
 
 function parseNote(value: string, required: boolean) {
   const note = value.trim();
-  if (required && note.length < 5)
-    throw refuseAdminBilling(422, "Write the note the organisation will see (at least 5 characters).", "note");
-  if (note.length > RESOLUTION_NOTE_MAX) throw refuseAdminBilling(422, `Keep the note under ${RESOLUTION_NOTE_MAX} characters.`, "note");
+  if (required && note.length < 5) throw refuseAdminBilling(422, m.admin_dispute_note_short(), "note");
+  if (note.length > RESOLUTION_NOTE_MAX)
+    throw refuseAdminBilling(422, m.admin_dispute_note_long({ max: formatNumber(RESOLUTION_NOTE_MAX) }), "note");
   return note || null;
 }
 
@@ -181,11 +183,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
     const total = Number(dispute.total_cents);
     const amountCents = input.amount.trim() ? parseShillings(input.amount) : total;
     if (amountCents === null || amountCents <= 0 || amountCents > total)
-      throw refuseAdminBilling(
-        422,
-        `Enter an amount from KES 0.01 to ${formatKes(total)} (the invoice's total), or leave it empty for all of it.`,
-        "amount",
-      );
+      throw refuseAdminBilling(422, m.admin_dispute_amount_range({ total: formatKes(total) }), "amount");
     const whole = amountCents === total;
     const unpaid = dispute.previous_status === "pending" || dispute.previous_status === "overdue";
     const creditNote = await issueInvoice(tx, {
@@ -230,7 +228,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
         description: `Credit note ${creditNote.number} for ${dispute.number}`,
         createdBy: current.user.id,
       });
-      if (!entry) throw refuseAdminBilling(409, "This organisation has no wallet to credit.");
+      if (!entry) throw refuseAdminBilling(409, m.admin_dispute_no_wallet());
     }
     // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
     // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.

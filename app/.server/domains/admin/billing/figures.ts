@@ -4,6 +4,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMidnight, periodAt, previousPeriod } from "../../billing/periods";
 import { BILLING_PERIODS, type BillingPeriod } from "~/lib/admin-billing";
+import { m } from "~/paraglide/messages";
 
 /**
  * The Billing tab's figures. Invoiced, paid, outstanding and overdue count tax invoices (series INV:
@@ -75,11 +76,16 @@ export interface RevenueLine {
   amountCents: number;
 }
 
-export const METHOD_LABELS: Record<string, string> = {
+/** Each way money comes in, in the order the table lists them; its name in the request's language. */
+export const METHOD_LABELS: Readonly<Record<string, string>> = {
   mpesa: "M-Pesa Express",
   c2b: "M-Pesa paybill (C2B)",
-  card: "Card",
-  bank: "Bank transfer",
+  get card() {
+    return m.admin_billing_method_card();
+  },
+  get bank() {
+    return m.admin_billing_method_bank();
+  },
 };
 
 /** Paid tax invoices by the plan they were issued on, largest first. */
@@ -91,7 +97,12 @@ export async function revenueByPlan(_scope: PlatformScope, bounds: { from: Date 
     from invoices where series = 'INV' and status = 'paid' ${range(sql.raw("issued_at"), bounds)}
     group by plan_type order by amount desc`,
   );
-  return rows.map((r) => ({ key: r.plan ?? "none", label: r.plan ?? "No plan", count: Number(r.n), amountCents: Number(r.amount) }));
+  return rows.map((r) => ({
+    key: r.plan ?? "none",
+    label: r.plan ?? m.admin_billing_no_plan(),
+    count: Number(r.n),
+    amountCents: Number(r.amount),
+  }));
 }
 
 /** Money received in the period by each way in (every method listed, zero where none came). */

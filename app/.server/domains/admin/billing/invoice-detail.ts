@@ -15,6 +15,7 @@ import { nairobiDate } from "../../billing/periods";
 import { recordAdminAction } from "../audit";
 import { refuseAdminBilling, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
+import { m } from "~/paraglide/messages";
 
 /** An invoice as the console shows it: the document, its organisation, its payment and reconciliation, its disputes. */
 export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
@@ -126,12 +127,12 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
     throw refuseAdminBilling(
       409,
       invoice.status === "paid"
-        ? `${invoice.document.number} is paid: there is nothing to remind them of.`
+        ? m.admin_reminder_paid({ number: invoice.document.number })
         : invoice.status === "void"
-          ? `${invoice.document.number} is void: there is nothing to remind them of.`
-          : `${invoice.document.number} is ${invoice.status}: only an unpaid invoice (pending or overdue) gets a reminder.`,
+          ? m.admin_reminder_void({ number: invoice.document.number })
+          : m.admin_reminder_not_unpaid({ number: invoice.document.number, status: invoice.status }),
     );
-  if (!invoice.ownerEmail) throw refuseAdminBilling(409, "This organisation has no owner to e-mail.");
+  if (!invoice.ownerEmail) throw refuseAdminBilling(409, m.admin_reminder_no_owner());
   await sendMail(
     reminderMail(invoice.ownerEmail, {
       number: invoice.document.number,

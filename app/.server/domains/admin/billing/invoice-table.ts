@@ -5,6 +5,7 @@ import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { INVOICE_STATUSES, PLAN_CODES } from "../../../infrastructure/db/schema/billing";
 import { AMOUNT_DUE_SQL } from "../../billing/invoices";
+import { m } from "~/paraglide/messages";
 
 /**
  * The Billing tab's invoice table across tenants (the spec's admin invoice row): search by invoice
@@ -89,7 +90,7 @@ function toRow(r: StoredRow): AdminInvoiceRow {
     id: r.id,
     invoiceNumber: r.number,
     organizationId: r.organization_id,
-    businessName: r.business ?? r.buyer_name ?? "Erased organisation",
+    businessName: r.business ?? r.buyer_name ?? m.admin_erased_organisation(),
     email: r.email,
     plan: r.plan_type,
     amountCents: Number(r.total_cents),

@@ -13,6 +13,8 @@ import { refuseAdminBilling, NOT_FOUND } from "./refusal";
 import { isReconcilable } from "./invoice-table";
 import { RECONCILE_NOTE_MAX } from "~/lib/admin-billing";
 import { isRefusal } from "../../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /**
  * Mark as Reconciled: an administrator found the transfer on the bank statement. Only an
@@ -30,10 +32,10 @@ export interface ReconcileInput {
 /** The payment date as the instant it is recorded at: noon in Nairobi that day (a statement gives days, not times). */
 function parsePaymentDate(value: string, issuedAt: Date, now = new Date()): Date {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-    throw refuseAdminBilling(422, "Enter the day the money reached the account, such as 2026-11-20.", "paymentDate");
-  if (value > nairobiDate(now)) throw refuseAdminBilling(422, "The payment date cannot be in the future.", "paymentDate");
+    throw refuseAdminBilling(422, m.admin_reconcile_date_format(), "paymentDate");
+  if (value > nairobiDate(now)) throw refuseAdminBilling(422, m.admin_reconcile_date_future(), "paymentDate");
   if (value < nairobiDate(issuedAt))
-    throw refuseAdminBilling(422, `The payment date cannot be before the invoice was issued (${nairobiDate(issuedAt)}).`, "paymentDate");
+    throw refuseAdminBilling(422, m.admin_reconcile_date_before_issue({ date: nairobiDate(issuedAt) }), "paymentDate");
   return new Date(nairobiMidnight(value).getTime() + 12 * 3_600_000);
 }
 
@@ -61,14 +63,13 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
     throw refuseAdminBilling(
       409,
       invoice.reconciled
-        ? `${invoice.number} is already reconciled: the wallet was credited once.`
-        : `Only an unreconciled bank transfer awaiting its money can be reconciled; ${invoice.number} is not one.`,
+        ? m.admin_reconcile_already({ number: invoice.number })
+        : m.admin_reconcile_not_transfer({ number: invoice.number }),
     );
   const reference = input.reference.trim();
-  if (!reference || reference.length > 64)
-    throw refuseAdminBilling(422, "Enter the bank's reference for the transfer (up to 64 characters).", "reference");
+  if (!reference || reference.length > 64) throw refuseAdminBilling(422, m.admin_reconcile_reference_required(), "reference");
   if (input.note.length > RECONCILE_NOTE_MAX)
-    throw refuseAdminBilling(422, `Keep the notes under ${RECONCILE_NOTE_MAX} characters.`, "note");
+    throw refuseAdminBilling(422, m.admin_reconcile_notes_long({ max: formatNumber(RECONCILE_NOTE_MAX) }), "note");
   const paidAt = parsePaymentDate(input.paymentDate, new Date(invoice.issued_at));
   const paymentId = invoice.payment_id ?? (await paymentForInvoice(invoice));
   try {
@@ -94,13 +95,13 @@ export async function reconcileInvoice(current: CurrentUser, meta: RequestMeta, 
         });
       },
     });
-    if (!done) throw refuseAdminBilling(409, `${invoice.number} is already reconciled: the wallet was credited once.`);
+    if (!done) throw refuseAdminBilling(409, m.admin_reconcile_already({ number: invoice.number }));
     return { number: invoice.number, amountCents: Number(invoice.total_cents) };
   } catch (error) {
     if (isRefusal(error, "payment"))
       throw refuseAdminBilling(
         error.status === 404 ? 404 : error.status === 422 ? 422 : 409,
-        error.code === "payment_state" ? `${invoice.number} is already reconciled: the wallet was credited once.` : error.message,
+        error.code === "payment_state" ? m.admin_reconcile_already({ number: invoice.number }) : error.message,
         error.code === "invalid_reference" || error.code === "duplicate_reference" ? "reference" : undefined,
       );
     throw error;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
+import { m } from "~/paraglide/messages";
 
 /** Bank transfers awaiting reconciliation, oldest first (invoices_unreconciled_bank_idx): what to look for on the statement. */
 export async function unreconciledTransfers(_scope: PlatformScope, limit = 50) {
@@ -27,7 +28,7 @@ export async function unreconciledTransfers(_scope: PlatformScope, limit = 50) {
     id: r.id,
     invoiceNumber: r.number,
     organizationId: r.organization_id,
-    businessName: r.business ?? "Erased organisation",
+    businessName: r.business ?? m.admin_erased_organisation(),
     amountCents: Number(r.total_cents),
     issuedAt: new Date(r.issued_at).toISOString(),
     dueAt: r.due_at ? new Date(r.due_at).toISOString() : null,

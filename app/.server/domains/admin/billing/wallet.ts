@@ -10,6 +10,8 @@ import { formatKes } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";
 import { refuseAdminBilling, NOT_FOUND, parseShillings } from "./refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 /**
  * Manual wallet adjustments: an administrator credits or debits an organisation's wallet with a
@@ -73,14 +75,14 @@ export async function adjustWallet(
   input: { direction: string; amount: string; reason: string },
 ) {
   if (!isUuid(organizationId)) throw refuseAdminBilling(404, NOT_FOUND);
-  if (input.direction !== "credit" && input.direction !== "debit") throw refuseAdminBilling(422, "Choose credit or debit.", "direction");
+  if (input.direction !== "credit" && input.direction !== "debit") throw refuseAdminBilling(422, m.admin_wallet_direction(), "direction");
   const cents = parseShillings(input.amount);
   if (cents === null || cents <= 0 || cents > ADJUSTMENT_MAX_KES * 100)
-    throw refuseAdminBilling(422, `Enter an amount in KES from 0.01 to ${ADJUSTMENT_MAX_KES.toLocaleString("en-US")}.`, "amount");
+    throw refuseAdminBilling(422, m.admin_wallet_amount_range({ max: formatNumber(ADJUSTMENT_MAX_KES) }), "amount");
   const reason = input.reason.trim();
-  if (reason.length < 5) throw refuseAdminBilling(422, "Say why (at least 5 characters): the organisation's ledger shows it.", "reason");
+  if (reason.length < 5) throw refuseAdminBilling(422, m.admin_wallet_reason_short(), "reason");
   if (reason.length > ADJUSTMENT_REASON_MAX)
-    throw refuseAdminBilling(422, `Keep the reason under ${ADJUSTMENT_REASON_MAX} characters.`, "reason");
+    throw refuseAdminBilling(422, m.admin_wallet_reason_long({ max: formatNumber(ADJUSTMENT_REASON_MAX) }), "reason");
   const amountCents = input.direction === "credit" ? cents : -cents;
   return db().transaction(async (tx) => {
     const [org] = await queryRows<{ id: string }>(tx, sql`select id from organizations where id = ${organizationId}`);
@@ -96,7 +98,7 @@ export async function adjustWallet(
     if (!entry)
       throw refuseAdminBilling(
         409,
-        `A debit of ${formatKes(cents)} would take the available balance (${formatKes(before.availableCents)}) below zero: nothing was changed.`,
+        m.admin_wallet_debit_too_large({ amount: formatKes(cents), available: formatKes(before.availableCents) }),
         "amount",
       );
     const after = { balanceCents: entry.balanceAfterCents, heldCents: entry.heldAfterCents };

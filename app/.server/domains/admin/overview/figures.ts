@@ -4,6 +4,8 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
+import { baseLocale, getLocale } from "~/paraglide/runtime";
+import { intlLocale } from "~/lib/intl";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
@@ -12,6 +14,16 @@ export const VOLUME_DAYS = 30;
 export const GROWTH_MONTHS = 12;
 
 const n = (value: unknown) => Number(value ?? 0);
+
+/**
+ * A month ("2026-11") or a day ("2026-11-05") in the request's language: English keeps the database's
+ * own words ("November 2026", "Nov 2026", "5 Nov"); Swahili and French are written by `Intl`.
+ */
+function calendarWords(date: string, english: string, options: Intl.DateTimeFormatOptions) {
+  if (getLocale() === baseLocale) return english;
+  const at = new Date(`${date.length === 7 ? `${date}-01` : date}T12:00:00Z`);
+  return Number.isNaN(at.getTime()) ? english : new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: "UTC" }).format(at);
+}
 
 export interface PlatformOverview {
   kpis: {
@@ -104,6 +116,8 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
   const startBase = n(row?.start_base);
   const churned = n(row?.churned);
   const growth = (typeof row?.growth === "string" ? JSON.parse(row.growth) : (row?.growth ?? [])) as [string, string, number | string][];
+  // The growth chart's months end with this one: the one before it is the metrics' last complete month.
+  const metricsMonth = growth.at(-2)?.[0];
   return {
     kpis: {
       organizations: n(row?.organizations),
@@ -113,7 +127,9 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       revenueThisMonthCents: n(row?.revenue_month),
     },
     metrics: {
-      month: String(row?.label ?? ""),
+      month: metricsMonth
+        ? calendarWords(metricsMonth, String(row?.label ?? ""), { month: "long", year: "numeric" })
+        : String(row?.label ?? ""),
       mrrCents: n(row?.mrr),
       monthRevenueCents: monthRevenue,
       payingBase,
@@ -122,7 +138,11 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       churned,
       churnPercent: startBase ? Math.round((churned / startBase) * 1000) / 10 : null,
     },
-    growth: growth.map(([month, label, value]) => ({ month, label, value: n(value) })),
+    growth: growth.map(([month, label, value]) => ({
+      month,
+      label: calendarWords(month, label, { month: "short", year: "numeric" }),
+      value: n(value),
+    })),
   };
 }
 
@@ -136,7 +156,12 @@ export async function messageVolume(_scope: PlatformScope) {
     select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent, coalesce(t.received, 0) as received
     from days d left join totals t on t.day = d.day order by d.day`,
   );
-  return rows.map((r) => ({ day: r.day, label: r.label, sent: n(r.sent), received: n(r.received) }));
+  return rows.map((r) => ({
+    day: r.day,
+    label: calendarWords(r.day, r.label, { day: "numeric", month: "short" }),
+    sent: n(r.sent),
+    received: n(r.received),
+  }));
 }
 
 export interface OpenAlert {

@@ -4,7 +4,9 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { platformScope } from "../../../infrastructure/db/scope";
 import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
 import { formatKes } from "~/lib/invoice";
-import { TEMPLATE_STATUS_LABELS, type TemplateStatus } from "~/lib/templates";
+import { templateStatusLabel } from "~/lib/templates";
+import { userStatusWords } from "~/lib/admin-users";
+import { m } from "~/paraglide/messages";
 
 /**
  * The admin console's search (/admin/search): what a platform administrator can find across every
@@ -33,11 +35,12 @@ const ORGANIZATION_TEXT = sql`(o.name || ' ' || o.business_id)`;
 const USER_TEXT = sql`(u.first_name || ' ' || u.last_name || ' ' || u.email || ' ' || coalesce(u.phone_number, ''))`;
 const NUMBER_TEXT = sql`(n.display_phone_number || ' ' || n.phone_digits || ' ' || n.phone_number_id)`;
 
-const STATUS_WORDS: Record<string, string> = { pending: "Pending", active: "Active", suspended: "Suspended" };
-
+// Each provider's heading is a getter: read in the request's language when the results are shown.
 export const adminOrganizations: SearchProvider = {
   id: "organizations",
-  label: "Organisations",
+  get label() {
+    return m.admin_overview_organisations();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
@@ -51,7 +54,7 @@ export const adminOrganizations: SearchProvider = {
     );
     return rows.map((row) => ({
       title: row.name,
-      detail: `${row.business_id} · ${row.plan_type} · ${STATUS_WORDS[row.status] ?? row.status}`,
+      detail: `${row.business_id} · ${row.plan_type} · ${userStatusWords(row.status)}`,
       to: `/admin/users/${row.id}`,
     }));
   },
@@ -59,7 +62,9 @@ export const adminOrganizations: SearchProvider = {
 
 export const adminUsers: SearchProvider = {
   id: "users",
-  label: "Users",
+  get label() {
+    return m.admin_tab_users();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
@@ -88,17 +93,29 @@ export const adminUsers: SearchProvider = {
   },
 };
 
-const INVOICE_STATUS_WORDS: Record<string, string> = {
-  paid: "Paid",
-  pending: "Pending",
-  overdue: "Overdue",
-  disputed: "Disputed",
-  void: "Void",
-};
+/** An invoice's status in words, in the request's language. */
+function invoiceStatusWords(status: string) {
+  switch (status) {
+    case "paid":
+      return m.admin_invoice_status_paid();
+    case "pending":
+      return m.admin_status_pending();
+    case "overdue":
+      return m.admin_invoice_status_overdue();
+    case "disputed":
+      return m.admin_invoice_status_disputed();
+    case "void":
+      return m.admin_invoice_status_void();
+    default:
+      return status;
+  }
+}
 
 export const adminInvoices: SearchProvider = {
   id: "invoices",
-  label: "Invoices",
+  get label() {
+    return m.admin_invoices();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
@@ -113,7 +130,7 @@ export const adminInvoices: SearchProvider = {
     );
     return rows.map((row) => ({
       title: row.number,
-      detail: `${row.organization} · ${formatKes(Number(row.total_cents))} · ${INVOICE_STATUS_WORDS[row.status] ?? row.status}`,
+      detail: `${row.organization} · ${formatKes(Number(row.total_cents))} · ${invoiceStatusWords(row.status)}`,
       to: `/admin/billing/invoices/${row.id}`,
     }));
   },
@@ -121,7 +138,9 @@ export const adminInvoices: SearchProvider = {
 
 export const adminWhatsapp: SearchProvider = {
   id: "whatsapp",
-  label: "WhatsApp numbers",
+  get label() {
+    return m.admin_search_whatsapp_numbers();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
@@ -163,9 +182,9 @@ export const adminWhatsapp: SearchProvider = {
       detail: [
         row.verified_name,
         row.organization,
-        row.phone_number_id && `Phone number id ${row.phone_number_id}`,
+        row.phone_number_id && m.admin_search_phone_number_id({ id: row.phone_number_id }),
         `WABA ${row.waba_id}`,
-        row.status === "connected" ? "Connected" : "Disconnected",
+        row.status === "connected" ? m.admin_whatsapp_status_connected() : m.admin_whatsapp_status_disconnected(),
       ]
         .filter(Boolean)
         .join(" · "),
@@ -176,7 +195,9 @@ export const adminWhatsapp: SearchProvider = {
 
 export const adminTemplates: SearchProvider = {
   id: "templates",
-  label: "Templates",
+  get label() {
+    return m.admin_tab_templates();
+  },
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
@@ -191,7 +212,7 @@ export const adminTemplates: SearchProvider = {
     );
     return rows.map((row) => ({
       title: row.name,
-      detail: `${row.organization} · ${row.language} · ${TEMPLATE_STATUS_LABELS[row.status as TemplateStatus] ?? row.status}`,
+      detail: `${row.organization} · ${row.language} · ${templateStatusLabel(row.status)}`,
       to: `/admin/templates/${row.id}`,
     }));
   },

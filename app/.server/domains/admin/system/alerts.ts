@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { READY_JOB } from "./figures";
+import { m } from "~/paraglide/messages";
 
 /**
  * Alerts raised by rules (issue 19). The system monitor (a recurring job, once a minute across the
@@ -30,12 +31,26 @@ export const ERROR_RATE_MIN_REQUESTS = 20;
 /** Webhook deliveries unprocessed for longer than this are a backlog: the workers are behind or stopped. */
 export const WEBHOOK_BACKLOG_MINUTES = 5;
 
-export const RULE_WORDS: Record<AlertRule, string> = {
-  instance_missing: "Instance missing",
-  queue_lag: "Queue lag",
-  error_rate: "Error rate",
-  webhook_backlog: "Webhook backlog",
-  webhook_failures: "Webhook failures",
+/**
+ * Each rule's name as the console shows it, read in the request's language. The alerts' titles and
+ * details are written by the monitor job, outside any request, and stored as written (English).
+ */
+export const RULE_WORDS: Readonly<Record<AlertRule, string>> = {
+  get instance_missing() {
+    return m.admin_rule_instance_missing();
+  },
+  get queue_lag() {
+    return m.admin_rule_queue_lag();
+  },
+  get error_rate() {
+    return m.admin_rule_error_rate();
+  },
+  get webhook_backlog() {
+    return m.admin_rule_webhook_backlog();
+  },
+  get webhook_failures() {
+    return m.admin_rule_webhook_failures();
+  },
 };
 
 interface Finding {
@@ -197,7 +212,7 @@ function alertRow(r: {
   return {
     id: r.id,
     rule: r.rule,
-    ruleWords: RULE_WORDS[r.rule as AlertRule] ?? r.rule,
+    ruleWords: Object.hasOwn(RULE_WORDS, r.rule) ? RULE_WORDS[r.rule as AlertRule] : r.rule,
     key: r.key,
     level: r.level,
     title: r.title,
@@ -263,8 +278,8 @@ export async function resolveAlert(tx: Executor, adminId: string, alertId: strin
   if (!row) {
     const exists = await queryRows<unknown>(tx, sql`select 1 from system_alerts where id = ${alertId}`);
     return exists.length
-      ? { ok: false, status: 409, message: "This alert is already resolved." }
-      : { ok: false, status: 404, message: "No such alert." };
+      ? { ok: false, status: 409, message: m.admin_alert_already_resolved() }
+      : { ok: false, status: 404, message: m.admin_alert_not_found() };
   }
   if (row.rule === ALERT_RULES.instanceMissing)
     await tx.execute(sql`

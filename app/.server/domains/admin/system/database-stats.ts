@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, databaseKind } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
+import { m } from "~/paraglide/messages";
 
 /**
  * The System tab's database statistics: size, largest tables, connections (pg_stat_activity), and the
@@ -15,10 +16,20 @@ export interface DatabaseStats {
   sizeBytes: number | null;
   tables: { name: string; totalBytes: number; rows: number | null }[];
   connections: { state: string; count: number }[] | null;
+  /** Why there are no connections, in English; `connectionsNoteId` is its message for the page (the statistics are cached for every reader). */
   connectionsNote: string | null;
+  connectionsNoteId: DatabaseNoteId | null;
   slowest: { query: string; calls: number; meanMs: number; totalMs: number }[] | null;
   slowestNote: string | null;
+  slowestNoteId: DatabaseNoteId | null;
 }
+
+/** A note about what the database does not offer: one of the catalogue's messages (`admin_db_note_*`). */
+export type DatabaseNoteId = Extract<keyof typeof m, `admin_db_note_${string}`>;
+
+/** A note's English words, kept beside its id. */
+const english = (id: DatabaseNoteId | null) =>
+  id ? (m[id] as (inputs: object, options: { locale: "en" }) => string)({}, { locale: "en" }) : null;
 
 async function optional<T>(read: () => Promise<T>): Promise<T | null> {
   try {
@@ -79,10 +90,9 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
     ),
   ]);
   let slowest: DatabaseStats["slowest"] = null;
-  let slowestNote: string | null = null;
-  if (kind === "pglite") slowestNote = "The embedded database (PGlite) keeps no statement statistics.";
-  else if (!extension?.[0]?.present)
-    slowestNote = "pg_stat_statements is not enabled: add it to shared_preload_libraries and run create extension pg_stat_statements.";
+  let slowestNoteId: DatabaseNoteId | null = null;
+  if (kind === "pglite") slowestNoteId = "admin_db_note_pglite_statements";
+  else if (!extension?.[0]?.present) slowestNoteId = "admin_db_note_statements_absent";
   else {
     const rows = await optional(() =>
       queryRows<{ query: string; calls: number | string; mean: number; total: number }>(
@@ -100,21 +110,20 @@ async function readDatabaseStats(): Promise<DatabaseStats> {
         meanMs: Math.round(Number(r.mean) * 10) / 10,
         totalMs: Math.round(Number(r.total)),
       }));
-    else slowestNote = "pg_stat_statements is installed but could not be read (is it in shared_preload_libraries?).";
+    else slowestNoteId = "admin_db_note_statements_unreadable";
   }
+  const connectionsNoteId: DatabaseNoteId | null =
+    kind === "pglite" ? "admin_db_note_pglite_connections" : connections ? null : "admin_db_note_connections_unreadable";
   return {
     kind,
     version: basics?.[0]?.version ?? null,
     sizeBytes: basics?.[0] ? Number(basics[0].size) : null,
     tables: (tables ?? []).map((t) => ({ name: t.name, totalBytes: Number(t.total), rows: t.rows === null ? null : Number(t.rows) })),
     connections: connections ? connections.map((c) => ({ state: c.state ?? "background", count: Number(c.n) })) : null,
-    connectionsNote:
-      kind === "pglite"
-        ? "The embedded database (PGlite) runs inside this process: one connection, no pg_stat_activity."
-        : connections
-          ? null
-          : "pg_stat_activity could not be read.",
+    connectionsNote: english(connectionsNoteId),
+    connectionsNoteId,
     slowest,
-    slowestNote,
+    slowestNote: english(slowestNoteId),
+    slowestNoteId,
   };
 }

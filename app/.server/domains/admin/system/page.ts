@@ -9,6 +9,7 @@ import { alertsInRange, openAlerts, resolveAlert } from "./alerts";
 import { databaseStats } from "./database-stats";
 import { serviceHealth } from "./probes";
 import { parseRange, SYSTEM_RANGES, systemSeries } from "./series";
+import { m } from "~/paraglide/messages";
 
 /** What the System tab shows, for the range in the URL (a bad one: the default, with the reason). */
 export async function systemPage(_scope: PlatformScope, params: URLSearchParams) {
@@ -33,13 +34,14 @@ export async function systemPage(_scope: PlatformScope, params: URLSearchParams)
   };
 }
 
+// Each message is read in the request's language when the form is checked.
 export const ResolveAlertForm = z.object({
-  alertId: z.string().refine(isUuid, "No such alert."),
+  alertId: z.string().refine(isUuid, { error: () => m.admin_alert_not_found() }),
   note: z
-    .string({ error: "Say how the alert was resolved." })
+    .string({ error: () => m.admin_alert_note_required() })
     .trim()
-    .min(3, "Say how the alert was resolved (at least 3 characters).")
-    .max(500, "Keep the note under 500 characters."),
+    .min(3, { error: () => m.admin_alert_note_short() })
+    .max(500, { error: () => m.admin_alert_note_long() }),
 });
 
 /**
@@ -65,6 +67,6 @@ export async function resolveAlertAction(current: CurrentUser, meta: RequestMeta
       before: { status: "open", rule: outcome.alert.rule, title: outcome.alert.title },
       after: { status: "resolved" },
     });
-    return { ok: true as const, status: 200, message: `Resolved: ${outcome.alert.title}`, alertId };
+    return { ok: true as const, status: 200, message: m.admin_alert_resolved_toast({ title: outcome.alert.title }), alertId };
   });
 }

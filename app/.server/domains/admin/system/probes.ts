@@ -7,6 +7,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 import { queueFigures } from "./figures";
 import { INSTANCE_MISSING_SECONDS, QUEUE_LAG_SECONDS, WEBHOOK_BACKLOG_MINUTES } from "./alerts";
+import { m } from "~/paraglide/messages";
 
 /**
  * The System tab's health cards: a real probe of each service, with its latency. Every probe has its
@@ -32,8 +33,14 @@ export interface Probe {
   status: ProbeStatus;
   /** How long the probe took, in ms (null when nothing was probed). */
   latencyMs: number | null;
-  /** What it found, in words: the figures, or why it is down. */
+  /** What it found, in words (English): the figures, or why it is down. */
   summary: string;
+  /**
+   * The same summary as a message of the catalogue and its inputs, for the page to say in the reader's
+   * language (the results are shared by every page load, whatever its language); absent when the
+   * summary is the service's or the network's own words.
+   */
+  words?: ProbeWords;
   /** Figures for the card (label, value). */
   figures: { label: string; value: string }[];
 }
@@ -56,18 +63,35 @@ export interface HealthReport {
   instances: InstanceProbe[];
 }
 
+/** A probe's summary as one of the catalogue's messages (`admin_probe_*`) with its inputs. */
+export interface ProbeWords {
+  id: Extract<keyof typeof m, `admin_probe_${string}`>;
+  values: Record<string, string>;
+}
+
+/** A summary in words: English in `summary` (logs, tests, the probes' cache), the message for the page in `words`. */
+function said(id: ProbeWords["id"], values: Record<string, string> = {}): { summary: string; words: ProbeWords } {
+  const message = m[id] as (inputs: Record<string, string>, options: { locale: "en" }) => string;
+  return { summary: message(values, { locale: "en" }), words: { id, values } };
+}
+
 const elapsed = (started: bigint) => Math.max(0, Math.round(Number(process.hrtime.bigint() - started) / 1e6));
 
-function reason(error: unknown): string {
+/** The mail server hung up before answering. */
+class ClosedByServer extends Error {}
+
+function reason(error: unknown): { summary: string; words?: ProbeWords } {
+  if (error instanceof ClosedByServer) return said("admin_probe_smtp_closed");
   if (error instanceof Error) {
-    if (error.name === "TimeoutError" || error.name === "AbortError") return `No answer within ${PROBE_TIMEOUT_MS / 1000} seconds.`;
+    if (error.name === "TimeoutError" || error.name === "AbortError")
+      return said("admin_probe_timeout", { seconds: String(PROBE_TIMEOUT_MS / 1000) });
     const code = (error as { code?: string; cause?: { code?: string; message?: string } }).cause?.code ?? (error as { code?: string }).code;
-    if (code === "ECONNREFUSED") return "Connection refused: nothing is listening at the configured address.";
-    if (code === "ENOTFOUND") return "The host name does not resolve.";
-    if (code === "ECONNRESET") return "The connection was reset.";
-    return (error as { cause?: { message?: string } }).cause?.message ?? error.message;
+    if (code === "ECONNREFUSED") return said("admin_probe_refused");
+    if (code === "ENOTFOUND") return said("admin_probe_not_found");
+    if (code === "ECONNRESET") return said("admin_probe_reset");
+    return { summary: (error as { cause?: { message?: string } }).cause?.message ?? error.message };
   }
-  return String(error);
+  return { summary: String(error) };
 }
 
 /** Runs `probe` with a timeout; whatever it throws becomes a "down" card with the reason in words. */
@@ -81,7 +105,7 @@ async function timed(service: string, probe: (signal: AbortSignal) => Promise<Om
     ]);
     return { service, latencyMs: elapsed(started), ...result };
   } catch (error) {
-    return { service, status: "down", latencyMs: elapsed(started), summary: reason(error), figures: [] };
+    return { service, status: "down", latencyMs: elapsed(started), ...reason(error), figures: [] };
   }
 }
 
@@ -90,7 +114,7 @@ const seconds = (n: number) => (n < 120 ? `${n} s` : n < 7200 ? `${Math.round(n 
 function probeDatabase() {
   return timed("Database", async () => {
     await queryRows(db(), sql`select 1`);
-    return { status: "up", summary: "Answered select 1.", figures: [] };
+    return { status: "up", ...said("admin_probe_database_up"), figures: [] };
   });
 }
 
@@ -104,7 +128,7 @@ function probeQueues() {
     const behind = f.oldestReadySeconds > QUEUE_LAG_SECONDS;
     return {
       status: behind ? "degraded" : "up",
-      summary: behind ? `The oldest ready job has waited ${seconds(f.oldestReadySeconds)}.` : "Jobs are picked up on time.",
+      ...(behind ? said("admin_probe_jobs_behind", { wait: seconds(f.oldestReadySeconds) }) : said("admin_probe_jobs_on_time")),
       figures: [
         { label: "Ready", value: String(f.jobsReady) },
         { label: "Oldest ready job", value: f.jobsReady ? seconds(f.oldestReadySeconds) : "none" },
@@ -116,7 +140,7 @@ function probeQueues() {
     const behind = f.webhookLagSeconds > WEBHOOK_BACKLOG_MINUTES * 60;
     return {
       status: behind ? "degraded" : "up",
-      summary: behind ? `Deliveries have waited ${seconds(f.webhookLagSeconds)} to be processed.` : "Deliveries are processed on time.",
+      ...(behind ? said("admin_probe_webhooks_behind", { wait: seconds(f.webhookLagSeconds) }) : said("admin_probe_webhooks_on_time")),
       figures: [
         { label: "Received in the last minute", value: String(f.webhooksLastMinute) },
         { label: "Waiting", value: String(f.webhookBacklog) },
@@ -138,14 +162,17 @@ function probeGraph() {
     const answer = await fetch(url, { signal, headers: { Accept: "application/json" } });
     const body = (await answer.json().catch(() => null)) as { data?: { is_valid?: boolean }; error?: { message?: string } } | null;
     const where = { label: "Address", value: `${config.GRAPH_API_BASE_URL.replace(/\?.*$/, "")} (${config.GRAPH_API_VERSION})` };
-    if (answer.status >= 500 || !body) return { status: "down", summary: `Graph answered HTTP ${answer.status}.`, figures: [where] };
+    if (answer.status >= 500 || !body)
+      return { status: "down", ...said("admin_probe_graph_http", { status: String(answer.status) }), figures: [where] };
     if (body.error)
       return {
         status: "degraded",
-        summary: `Graph answered but refused the app token: ${body.error.message ?? "no reason given"}`,
+        ...(body.error.message
+          ? said("admin_probe_graph_refused", { reason: body.error.message })
+          : said("admin_probe_graph_refused_no_reason")),
         figures: [where],
       };
-    return { status: "up", summary: "Graph answered debug_token for the app.", figures: [where] };
+    return { status: "up", ...said("admin_probe_graph_up"), figures: [where] };
   });
 }
 
@@ -160,11 +187,14 @@ function probeMpesa() {
     });
     const body = (await answer.json().catch(() => null)) as { access_token?: string; errorMessage?: string } | null;
     const where = { label: "Environment", value: config.MPESA_ENVIRONMENT };
-    if (answer.status === 200 && body?.access_token) return { status: "up", summary: "Daraja issued an OAuth token.", figures: [where] };
-    if (answer.status >= 500 || !body) return { status: "down", summary: `Daraja answered HTTP ${answer.status}.`, figures: [where] };
+    if (answer.status === 200 && body?.access_token) return { status: "up", ...said("admin_probe_mpesa_up"), figures: [where] };
+    if (answer.status >= 500 || !body)
+      return { status: "down", ...said("admin_probe_mpesa_http", { status: String(answer.status) }), figures: [where] };
     return {
       status: "down",
-      summary: `Daraja refused the consumer key and secret (HTTP ${answer.status}${body.errorMessage ? `: ${body.errorMessage}` : ""}).`,
+      ...(body.errorMessage
+        ? said("admin_probe_mpesa_refused_reason", { status: String(answer.status), reason: body.errorMessage })
+        : said("admin_probe_mpesa_refused", { status: String(answer.status) })),
       figures: [where],
     };
   });
@@ -189,7 +219,7 @@ function smtpReply(socket: net.Socket): Promise<{ code: number; text: string }> 
     };
     const onClose = () => {
       cleanup();
-      reject(new Error("The mail server closed the connection."));
+      reject(new ClosedByServer("The mail server closed the connection."));
     };
     const cleanup = () => {
       socket.off("data", onData);
@@ -210,7 +240,7 @@ function probeSmtp() {
       service: "SMTP",
       status: "off",
       latencyMs: null,
-      summary: "SMTP_URL is not set: mail is kept in the sandbox outbox.",
+      ...said("admin_probe_smtp_off"),
       figures: [],
     });
   const url = new URL(SMTP_URL);
@@ -223,14 +253,14 @@ function probeSmtp() {
     try {
       const greeting = await smtpReply(socket);
       if (greeting.code !== 220)
-        return { status: "down", summary: `The mail server greeted with ${greeting.code} ${greeting.text}.`, figures: [] };
+        return { status: "down", ...said("admin_probe_smtp_greeting", { code: String(greeting.code), text: greeting.text }), figures: [] };
       socket.write("EHLO jumbe-probe\r\n");
       const hello = await smtpReply(socket);
       socket.write("QUIT\r\n");
       const where = { label: "Server", value: `${url.hostname}:${port}` };
       if (hello.code !== 250)
-        return { status: "down", summary: `The mail server answered EHLO with ${hello.code} ${hello.text}.`, figures: [where] };
-      return { status: "up", summary: `Greeted and answered EHLO (${greeting.text.slice(0, 60)}).`, figures: [where] };
+        return { status: "down", ...said("admin_probe_smtp_ehlo", { code: String(hello.code), text: hello.text }), figures: [where] };
+      return { status: "up", ...said("admin_probe_smtp_up", { greeting: greeting.text.slice(0, 60) }), figures: [where] };
     } finally {
       signal.removeEventListener("abort", abort);
       socket.end();

@@ -4,6 +4,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { METRIC } from "./monitor";
 
 import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
+import { intlLocale } from "~/lib/intl";
 
 export { DEFAULT_RANGE, parseRange, SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
 
@@ -35,14 +36,16 @@ export interface SystemSeries {
   empty: boolean;
 }
 
+/** A bucket's time as the chart labels it, in the request's language (Nairobi's clock). */
 function bucketLabel(range: SystemRange, epochSeconds: number) {
   const at = new Date(epochSeconds * 1000);
+  const locale = intlLocale();
   const zone = { timeZone: "Africa/Nairobi" } as const;
   if (range === "1h" || range === "24h")
-    return at.toLocaleTimeString("en-KE", { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
+    return at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
   if (range === "7d")
-    return `${at.toLocaleDateString("en-KE", { ...zone, weekday: "short", day: "numeric" })} ${at.toLocaleTimeString("en-KE", { ...zone, hour: "2-digit", minute: "2-digit", hour12: false })}`;
-  return at.toLocaleDateString("en-KE", { ...zone, day: "numeric", month: "short" });
+    return `${at.toLocaleDateString(locale, { ...zone, weekday: "short", day: "numeric" })} ${at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false })}`;
+  return at.toLocaleDateString(locale, { ...zone, day: "numeric", month: "short" });
 }
 
 /** metric_samples over the range in its buckets: the platform's charts and each instance's resources. */

@@ -13,6 +13,8 @@ import { findTemplate } from "../../templates/queries";
 import type { GraphClient } from "../../../infrastructure/clients/whatsapp-graph/graph-client";
 import type { MessageTemplate } from "../../../infrastructure/db/schema";
 import { Refusal } from "../../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
+import { formatNumber } from "~/lib/dates";
 
 /**
  * The platform's review of held templates (issue 19): approving sends the template to Meta through
@@ -22,10 +24,17 @@ import { Refusal } from "../../../infrastructure/refusal";
 
 type Admin = Pick<CurrentUser, "user">;
 
+/** What a refused decision says, read in the request's language. */
 export const REVIEW_MESSAGES = {
-  reasonRequired: "Give the reason the organisation will see: what to change before submitting again.",
-  reasonTooLong: "Keep the reason under 1,000 characters.",
-  claimed: "Another administrator is deciding this template right now. Reload the page in a minute.",
+  get reasonRequired() {
+    return m.admin_review_reason_required();
+  },
+  get reasonTooLong() {
+    return m.admin_review_reason_long({ max: formatNumber(1000) });
+  },
+  get claimed() {
+    return m.admin_review_claimed();
+  },
 } as const;
 
 /** A decision done: the template as it now is, and Meta's words when Meta did not take an approved one. */
@@ -37,8 +46,6 @@ export interface ReviewOutcome {
 /** A decision refused: nothing changed. A refused reject is said at its reason; a refused approve has no field. */
 const refuseReview = (status: 400 | 404 | 409, message: string, field?: "reason") =>
   new Refusal({ domain: "admin_templates", status, message, field });
-
-const NOT_FOUND = "Template not found.";
 
 /** A short lease on the decision: two administrators pressing Approve at once send the template once. */
 async function claimHeld(templateId: string, admin: Admin) {
@@ -74,7 +81,7 @@ export async function approveHeldTemplate(
   client?: GraphClient,
 ): Promise<ReviewOutcome> {
   const state = await heldState(templateId);
-  if (!state) throw refuseReview(404, NOT_FOUND);
+  if (!state) throw refuseReview(404, m.admin_template_not_found());
   if (state.status !== "held") throw refuseReview(409, TEMPLATE_MESSAGES.notHeld);
   const organizationId = await claimHeld(templateId, admin);
   if (!organizationId) throw refuseReview(409, REVIEW_MESSAGES.claimed);
@@ -84,7 +91,7 @@ export async function approveHeldTemplate(
       db(),
       sql`update message_templates set platform_reviewed_at = null, platform_reviewed_by = null where id = ${templateId}`,
     );
-    throw refuseReview(result.status === 404 ? 404 : 409, result.problems.form ?? "The template cannot be sent.");
+    throw refuseReview(result.status === 404 ? 404 : 409, result.problems.form ?? m.admin_review_cannot_send());
   }
   const template = result.template;
   await db().transaction(async (tx) => {
@@ -125,7 +132,7 @@ export async function rejectHeldTemplate(
   if (!reason) throw refuseReview(400, REVIEW_MESSAGES.reasonRequired, "reason");
   if (reason.length > 1000) throw refuseReview(400, REVIEW_MESSAGES.reasonTooLong, "reason");
   const state = await heldState(templateId);
-  if (!state) throw refuseReview(404, NOT_FOUND, "reason");
+  if (!state) throw refuseReview(404, m.admin_template_not_found(), "reason");
   if (state.status !== "held") throw refuseReview(409, TEMPLATE_MESSAGES.notHeld, "reason");
   const decided = await db().transaction(async (tx) => {
     const result = await queryRows<{ id: string; organization_id: string; name: string }>(

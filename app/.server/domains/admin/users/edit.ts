@@ -6,19 +6,22 @@ import type { CurrentUser } from "../../auth/guards";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
 import { normalizePhone } from "~/lib/phone";
-import { refuseTenant } from "./suspension";
+import { refuseTenant, TENANT_NOT_FOUND } from "./suspension";
 import { isTenant } from "./tenants";
 import { REASON_MAX, USER_PLANS } from "~/lib/admin-users";
 import { withoutBidiControls } from "~/lib/names";
 import { Refusal } from "../../../infrastructure/refusal";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
 
 export const MESSAGE_LIMIT_MAX = 10_000_000;
 
-const name = (label: string) =>
-  z.string({ error: `${label} is required.` }).check(
+// Every message is a function: the schema is made once, its words are read in each request's language.
+const name = (words: { required: () => string; tooLong: () => string }) =>
+  z.string({ error: words.required }).check(
     z.overwrite((v) => withoutBidiControls(v).replace(/\s+/g, " ").trim()),
-    z.minLength(1, { error: `${label} is required.`, abort: true }),
-    z.maxLength(60, `Keep the ${label.toLowerCase()} to 60 characters.`),
+    z.minLength(1, { error: words.required, abort: true }),
+    z.maxLength(60, { error: words.tooLong }),
   );
 
 /**
@@ -27,42 +30,41 @@ const name = (label: string) =>
  */
 export const EditTenantSchema = z
   .object({
-    plan: z.enum(USER_PLANS, { error: "Choose Starter, Growth or Enterprise." }),
+    plan: z.enum(USER_PLANS, { error: () => m.admin_edit_plan_choose() }),
     limitOverride: z.optional(
       z.string().check(
         z.overwrite((v) => v.replace(/[\s,]/g, "")),
-        z.refine((v) => v === "" || /^\d{1,8}$/.test(v), { error: "Give the message limit as a whole number of messages.", abort: true }),
-        z.refine(
-          (v) => v === "" || (Number(v) >= 1 && Number(v) <= MESSAGE_LIMIT_MAX),
-          `The message limit is from 1 to ${MESSAGE_LIMIT_MAX.toLocaleString("en-KE")}.`,
-        ),
+        z.refine((v) => v === "" || /^\d{1,8}$/.test(v), { error: () => m.admin_edit_limit_whole(), abort: true }),
+        z.refine((v) => v === "" || (Number(v) >= 1 && Number(v) <= MESSAGE_LIMIT_MAX), {
+          error: () => m.admin_edit_limit_range({ max: formatNumber(MESSAGE_LIMIT_MAX) }),
+        }),
       ),
     ),
     overrideReason: z.optional(
       z.string().check(
         z.overwrite((v) => withoutBidiControls(v).replace(/\s+/g, " ").trim()),
-        z.maxLength(REASON_MAX, `Keep the reason to ${REASON_MAX} characters.`),
+        z.maxLength(REASON_MAX, { error: () => m.admin_edit_reason_max({ max: REASON_MAX }) }),
       ),
     ),
-    status: z.optional(z.enum(["pending", "active"], { error: "Choose pending or active (suspend with Suspend User)." })),
-    firstName: name("First name"),
-    lastName: name("Last name"),
-    email: z.string({ error: "The e-mail address is required." }).check(
+    status: z.optional(z.enum(["pending", "active"], { error: () => m.admin_edit_status_choose() })),
+    firstName: name({ required: () => m.admin_edit_first_name_required(), tooLong: () => m.admin_edit_first_name_max() }),
+    lastName: name({ required: () => m.admin_edit_last_name_required(), tooLong: () => m.admin_edit_last_name_max() }),
+    email: z.string({ error: () => m.admin_edit_email_required() }).check(
       z.overwrite((v) => v.trim().toLowerCase()),
-      z.minLength(1, { error: "The e-mail address is required.", abort: true }),
-      z.maxLength(254, "An e-mail address has at most 254 characters."),
-      z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an e-mail address like name@example.co.ke."),
+      z.minLength(1, { error: () => m.admin_edit_email_required(), abort: true }),
+      z.maxLength(254, { error: () => m.admin_edit_email_max() }),
+      z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: () => m.admin_edit_email_format() }),
     ),
     phone: z.optional(
       z.string().check(
         z.overwrite((v) => v.trim()),
-        z.refine((v) => !v || normalizePhone(v) !== null, "Enter a phone number like 0712 345 678 or +254 712 345 678."),
+        z.refine((v) => !v || normalizePhone(v) !== null, { error: () => m.admin_edit_phone_format() }),
       ),
     ),
   })
   .check(
     z.refine((v) => !v.limitOverride || !!v.overrideReason, {
-      error: "Give the reason for overriding the plan's message limit, or leave the limit empty to follow the plan.",
+      error: () => m.admin_edit_override_reason_required(),
       path: ["overrideReason"],
     }),
   );
@@ -70,10 +72,10 @@ export type EditTenantInput = z.output<typeof EditTenantSchema>;
 
 /** Suspend User and Reactivate: the reason, required. */
 export const ReasonSchema = z.object({
-  reason: z.string({ error: "Give the reason." }).check(
+  reason: z.string({ error: () => m.admin_edit_reason_required() }).check(
     z.overwrite((v) => v.replace(/\s+/g, " ").trim()),
-    z.minLength(1, { error: "Give the reason.", abort: true }),
-    z.maxLength(REASON_MAX, `Keep the reason to ${REASON_MAX} characters.`),
+    z.minLength(1, { error: () => m.admin_edit_reason_required(), abort: true }),
+    z.maxLength(REASON_MAX, { error: () => m.admin_edit_reason_max({ max: REASON_MAX }) }),
   ),
 });
 
@@ -105,9 +107,8 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
       where o.id = ${id} and ${isTenant()} for update of o`,
     );
     const row = rows[0];
-    if (!row) throw refuseTenant(404, "Not Found");
-    if (row.status === "suspended" && input.status)
-      throw refuseEdit("status", "This organisation is suspended: reactivate it with Reactivate, giving the reason.");
+    if (!row) throw refuseTenant(404, TENANT_NOT_FOUND);
+    if (row.status === "suspended" && input.status) throw refuseEdit("status", m.admin_edit_suspended_refusal());
     const before = {
       plan: row.plan_type,
       limitOverride: row.message_limit_override === null ? null : Number(row.message_limit_override),
@@ -130,7 +131,7 @@ export async function editTenant(admin: CurrentUser, meta: RequestMeta, id: stri
         tx,
         sql`select 1 from users where lower(email) = ${input.email} and id <> ${row.owner_id} limit 1`,
       );
-      if (taken.length) throw refuseEdit("email", "Another account already uses this e-mail address.");
+      if (taken.length) throw refuseEdit("email", m.admin_edit_email_taken());
     }
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     if (!changed) return { changed: false };

@@ -6,6 +6,7 @@ import { isTenant } from "./tenants";
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { nairobiDate } from "~/lib/dates";
 import { USER_PLANS, USER_STATUSES } from "~/lib/admin-users";
+import { m } from "~/paraglide/messages";
 
 export { USER_PLANS, USER_STATUSES };
 
@@ -31,26 +32,26 @@ export interface UserFilters {
 export function readUserFilters(params: URLSearchParams): { filters: UserFilters; problems: string[] } {
   const problems: string[] = [];
   const q = (params.get("q") ?? "").replace(/\s+/g, " ").trim();
-  const pick = <T extends string>(name: string, allowed: readonly T[], words: string): T | null => {
+  const pick = <T extends string>(name: string, allowed: readonly T[], problem: () => string): T | null => {
     const value = params.get(name);
     if (!value) return null;
     if ((allowed as readonly string[]).includes(value)) return value as T;
-    problems.push(`Choose a ${words} from the list.`);
+    problems.push(problem());
     return null;
   };
-  const status = pick("status", USER_STATUSES, "status");
-  const plan = pick("plan", USER_PLANS, "plan");
-  const sort = pick("sort", USER_SORTS, "column to sort by") ?? "joined";
+  const status = pick("status", USER_STATUSES, () => m.admin_users_problem_status());
+  const plan = pick("plan", USER_PLANS, () => m.admin_users_problem_plan());
+  const sort = pick("sort", USER_SORTS, () => m.admin_users_problem_sort()) ?? "joined";
   const dirParam = params.get("dir");
-  if (dirParam && dirParam !== "asc" && dirParam !== "desc") problems.push("Sort ascending or descending.");
+  if (dirParam && dirParam !== "asc" && dirParam !== "desc") problems.push(m.admin_users_problem_dir());
   const dir = dirParam === "asc" || dirParam === "desc" ? dirParam : sort === "joined" ? "desc" : "asc";
   const pageParam = params.get("page");
   let page = 1;
   if (pageParam) {
     if (/^[1-9]\d{0,5}$/.test(pageParam)) page = Number(pageParam);
-    else problems.push("A page is a whole number from 1.");
+    else problems.push(m.admin_users_problem_page());
   }
-  if (q.length > QUERY_MAX) problems.push(`Search with at most ${QUERY_MAX} characters.`);
+  if (q.length > QUERY_MAX) problems.push(m.admin_users_problem_query({ max: QUERY_MAX }));
   return { filters: { q: q.slice(0, QUERY_MAX), status, plan, sort, dir, page }, problems };
 }
 

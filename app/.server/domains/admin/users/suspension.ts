@@ -12,6 +12,7 @@ import { isUuid } from "../../../infrastructure/db/keyset";
 import { wakeDispatcher } from "../../messaging/dispatcher";
 import { failMessagesIn } from "../../messaging/failures";
 import { Refusal, isRefusal } from "../../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /**
  * Hours a message outside a campaign may wait out a suspension: reactivating sends those queued
@@ -24,6 +25,9 @@ export const SUSPENSION_HOLD_HOURS = 24;
 export const SUSPENSION_PAUSE = "suspended";
 
 /** A refused change to a tenant: 404 for an unknown one, 409 for one in the wrong state. */
+// A 404 is never shown as such: the console answers it with the product's Not Found page.
+export const TENANT_NOT_FOUND = "Not Found";
+
 export const refuseTenant = (status: 404 | 409, message: string) => new Refusal({ domain: "tenant", status, message });
 
 interface Locked {
@@ -35,7 +39,7 @@ interface Locked {
 }
 
 async function lockTenant(tx: Executor, id: string): Promise<Locked> {
-  if (!isUuid(id)) throw refuseTenant(404, "Not Found");
+  if (!isUuid(id)) throw refuseTenant(404, TENANT_NOT_FOUND);
   const rows = await queryRows<Locked>(
     tx,
     sql`
@@ -43,7 +47,7 @@ async function lockTenant(tx: Executor, id: string): Promise<Locked> {
     where id = ${id} and ${isTenant()} for update`,
   );
   const row = rows[0];
-  if (!row) throw refuseTenant(404, "Not Found");
+  if (!row) throw refuseTenant(404, TENANT_NOT_FOUND);
   return row;
 }
 
@@ -58,7 +62,7 @@ async function lockTenant(tx: Executor, id: string): Promise<Locked> {
 export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const { tenant, paused } = await db().transaction(async (tx) => {
     const tenant = await lockTenant(tx, id);
-    if (tenant.status === "suspended") throw refuseTenant(409, "This organisation is already suspended.");
+    if (tenant.status === "suspended") throw refuseTenant(409, m.admin_tenant_already_suspended());
     await tx.execute(sql`
       update organizations set status = 'suspended', suspended_at = now(), suspension_reason = ${reason}, updated_at = now()
       where id = ${id}`);
@@ -107,7 +111,7 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
 export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id: string, reason: string) {
   const tenant = await db().transaction(async (tx) => {
     const tenant = await lockTenant(tx, id);
-    if (tenant.status !== "suspended") throw refuseTenant(409, "This organisation is not suspended.");
+    if (tenant.status !== "suspended") throw refuseTenant(409, m.admin_tenant_not_suspended());
     await tx.execute(sql`
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
     // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx: due again, but

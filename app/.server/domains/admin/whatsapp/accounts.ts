@@ -6,6 +6,7 @@ import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks"
 import { env } from "../../../infrastructure/config/env";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { ACCOUNT_STATUSES, type AccountStatus, type AdminAccountRow, type AdminNumber } from "~/lib/admin-whatsapp";
+import { m } from "~/paraglide/messages";
 
 /**
  * The WhatsApp tab's table: every WhatsApp account across tenants, one keyset page at a time. The
@@ -32,7 +33,7 @@ export function readAccountFilters(params: URLSearchParams): { filters: AccountF
   const q = (params.get("q") ?? "").trim().slice(0, 100);
   const rawStatus = params.get("status") ?? "";
   const status = (ACCOUNT_STATUSES as readonly string[]).includes(rawStatus) ? (rawStatus as AccountStatus) : "";
-  if (rawStatus && !status) problems.push(`"${rawStatus.slice(0, 40)}" is not a status this table knows; showing every status.`);
+  if (rawStatus && !status) problems.push(m.admin_whatsapp_unknown_status({ status: rawStatus.slice(0, 40) }));
   const rawSort = params.get("sort") ?? "";
   const sort = (ACCOUNT_SORTS as readonly string[]).includes(rawSort) ? (rawSort as AccountSort) : "connected";
   const dir = params.get("dir") === "asc" ? "asc" : params.get("dir") === "desc" ? "desc" : sort === "connected" ? "desc" : "asc";

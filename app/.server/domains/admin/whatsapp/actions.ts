@@ -17,6 +17,7 @@ import { graphCallsRecorded, recordGraphCall, withGraphCallContext } from "../..
 import { markDisconnected, unsubscribeForDisconnect } from "../../whatsapp/connections";
 import { recordAdminAction } from "../audit";
 import { Refusal } from "../../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /**
  * Manage Account on the admin console's WhatsApp tab: Test Connection, resubscribe, disconnect and
@@ -70,39 +71,48 @@ export interface ConnectionTest {
 /** Test Connection: GET /{waba-id}?fields=id,name,... with the stored token, timed; audited whatever the outcome. */
 export async function testConnection(current: CurrentUser, meta: RequestMeta, account: Account): Promise<ConnectionTest> {
   const started = performance.now();
-  let result: Omit<ConnectionTest, "latencyMs" | "at">;
+  let result: Omit<ConnectionTest, "latencyMs" | "at"> & { stored: string };
   try {
     const waba = await asAdmin(account, () => adminGraphClient().getWaba(account.wabaId, decryptSecret(account.accessTokenEncrypted)));
-    result = { ok: true, answer: `Meta answered: WhatsApp Business Account ${waba.id}${waba.name ? ` (${waba.name})` : ""}.` };
+    // The page reads the answer in the administrator's language; the audit log keeps it in English, as it stores everything.
+    const answer = (locale?: "en") =>
+      waba.name
+        ? m.admin_test_answered_named({ id: waba.id, name: waba.name }, { locale })
+        : m.admin_test_answered({ id: waba.id }, { locale });
+    result = { ok: true, answer: answer(), stored: answer("en") };
   } catch (error) {
-    result = { ok: false, answer: failureWords(error) };
+    result = { ok: false, answer: failureWords(error), stored: failureWords(error, "en") };
   }
-  const test = { ...result, latencyMs: Math.round(performance.now() - started), at: new Date().toISOString() };
+  const { stored, ...answered } = result;
+  const test = { ...answered, latencyMs: Math.round(performance.now() - started), at: new Date().toISOString() };
   await graphCallsRecorded();
   await recordAdminAction(db(), current, meta, {
     action: "whatsapp.test",
     organizationId: account.organizationId,
     targetType: "whatsapp_account",
     targetId: account.id,
-    after: { ok: test.ok, latencyMs: test.latencyMs, answer: test.answer },
+    after: { ok: test.ok, latencyMs: test.latencyMs, answer: stored },
   });
   return test;
 }
 
-function failureWords(error: unknown) {
+/** Why a call to Meta failed, in words (Meta's own summary and the network's reason are as they came). */
+function failureWords(error: unknown, locale?: "en") {
   if (error instanceof GraphApiError)
-    return `Meta refused the call (HTTP ${error.status}): ${error.summary}${error.code === 190 ? ". The stored token is no longer accepted: the organisation must connect the account again." : ""}`;
-  return `Meta could not be reached: ${describeGraphFailure(error)}`;
+    return error.code === 190
+      ? m.admin_test_refused_token({ status: error.status, summary: error.summary }, { locale })
+      : m.admin_test_refused({ status: error.status, summary: error.summary }, { locale });
+  return m.admin_test_unreachable({ reason: describeGraphFailure(error) }, { locale });
 }
 
 /** Resubscribe: POST /{waba}/subscribed_apps, so Meta sends the WABA's webhooks to Jumbe again. Answers the toast's sentence. */
 export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta, account: Account): Promise<string> {
-  if (account.status !== "connected") throw refusal(409, "This account is disconnected: only its organisation can connect it again.");
+  if (account.status !== "connected") throw refusal(409, m.admin_manage_refused_disconnected());
   try {
     await asAdmin(account, () => adminGraphClient().subscribeApp(account.wabaId, decryptSecret(account.accessTokenEncrypted)));
   } catch (error) {
     await graphCallsRecorded();
-    throw refusal(502, `Not resubscribed. ${failureWords(error)}`);
+    throw refusal(502, m.admin_manage_not_resubscribed({ reason: failureWords(error) }));
   }
   await graphCallsRecorded();
   await db().transaction(async (tx) => {
@@ -116,7 +126,7 @@ export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta
       after: { subscribed: true },
     });
   });
-  return "Resubscribed: Meta sends this account's webhooks to Jumbe.";
+  return m.admin_manage_resubscribed_toast();
 }
 
 /**
@@ -124,10 +134,10 @@ export async function resubscribeAccount(current: CurrentUser, meta: RequestMeta
  * Step-up is the caller's. Answers the toast's sentence.
  */
 export async function disconnectAsAdmin(current: CurrentUser, meta: RequestMeta, account: Account, reason: string): Promise<string> {
-  if (account.status !== "connected") throw refusal(409, "This account is already disconnected.");
+  if (account.status !== "connected") throw refusal(409, m.admin_manage_already_disconnected());
   const failure = await asAdmin(account, () => unsubscribeForDisconnect(account, adminGraphClient()));
   await graphCallsRecorded();
-  if (failure) throw refusal(502, `Not disconnected: Meta could not be reached to unsubscribe (${failure}).`);
+  if (failure) throw refusal(502, m.admin_manage_not_disconnected({ reason: failure }));
   await db().transaction(async (tx) => {
     await markDisconnected(tx, account);
     await recordAdminAction(tx, current, meta, {
@@ -149,12 +159,12 @@ export async function disconnectAsAdmin(current: CurrentUser, meta: RequestMeta,
     action: "WhatsApp account disconnected by Jumbe",
     details: `WhatsApp Business Account ${account.wabaId}. Reason: ${reason}`,
   });
-  return "Disconnected. The organisation can connect it again from its WhatsApp page.";
+  return m.admin_manage_disconnected_toast();
 }
 
 /** Mark for reconnection: the tenant's WhatsApp page asks them to connect it again, with the reason, until they do. Answers the toast's sentence. */
 export async function requestReconnection(current: CurrentUser, meta: RequestMeta, account: Account, reason: string): Promise<string> {
-  if (account.status !== "connected") throw refusal(409, "This account is disconnected: its organisation already has to connect it again.");
+  if (account.status !== "connected") throw refusal(409, m.admin_manage_reconnect_refused());
   await db().transaction(async (tx) => {
     const [after] = await tx
       .update(whatsappAccounts)
@@ -171,5 +181,5 @@ export async function requestReconnection(current: CurrentUser, meta: RequestMet
       after: { reconnectRequestedAt: after?.at?.toISOString() ?? null, reconnectReason: reason },
     });
   });
-  return "Marked for reconnection: the organisation sees the request and its reason on its WhatsApp page.";
+  return m.admin_manage_reconnect_toast();
 }

@@ -7,9 +7,10 @@ import { signInCodeMail } from "../../../infrastructure/mail/messages";
 import { sendMail } from "../../../infrastructure/mail/transport";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../../infrastructure/security/rate-limit";
 import { CODE_TTL_MS, issueCode } from "../codes";
-import { deviceOf } from "../../../infrastructure/http/user-agent";
 import { findUserById } from "../users";
 import type { Organization, User } from "../../../infrastructure/db/schema";
+import { m } from "~/paraglide/messages";
+import { deviceName } from "../session-list";
 
 /**
  * Sign-in with a code e-mailed to the account (decision 044): while the account sees more failed
@@ -21,12 +22,19 @@ export const EMAIL_CODE_COOKIE = "jumbe_email_code";
 /** At most one code every 30 s an account: within it, the code already mailed is the one to enter. */
 export const SIGNIN_CODE_RESEND_WINDOW = { name: "code:signin-resend", limit: 1, windowSeconds: 30, fixed: true };
 
+/** What the e-mailed code's step says: getters, each read in the language of the request that says it. */
 export const EMAIL_CODE_MESSAGES = {
-  askCode: "Many sign-ins to this account have failed lately, so we e-mailed you a 6-digit code. Enter it to finish signing in.",
-  resent: "We e-mailed you a new code.",
-  timedOut: "Your sign-in has timed out. Please sign in again.",
-  wait: (seconds: number) => `Please wait ${seconds} seconds before requesting a new code.`,
-} as const;
+  get askCode() {
+    return m.validation_auth_email_code_ask();
+  },
+  get resent() {
+    return m.validation_auth_email_code_resent();
+  },
+  get timedOut() {
+    return m.validation_auth_signin_timed_out();
+  },
+  wait: (seconds: number) => m.validation_auth_code_wait({ seconds }),
+};
 
 export interface PendingSignIn {
   userId: string;
@@ -90,7 +98,7 @@ async function mailSignInCode(user: Pick<User, "id" | "email">, meta: RequestMet
   if (!quota.allowed) return { ok: false, message: rateLimitMessage(quota.retryAfterSeconds) };
   const code = await issueCode(user.id, "signin", user.email);
   if (env().sandbox) log().warn(`[sandbox] sign-in code for ${user.email}: ${code}`);
-  await sendMail(signInCodeMail(user.email, code, { device: deviceOf(meta.userAgent), ip: meta.ip }));
+  await sendMail(signInCodeMail(user.email, code, { device: deviceName(meta.userAgent), ip: meta.ip }));
   return { ok: true, sent: true, retryAfterSeconds: SIGNIN_CODE_RESEND_WINDOW.windowSeconds };
 }
 

@@ -1,7 +1,7 @@
 import { recordActivity } from "../../activity/record";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { rateLimitMessage } from "../../../infrastructure/security/rate-limit";
-import { CODE_MESSAGES, consumeCode } from "../codes";
+import { codeMessage, consumeCode } from "../codes";
 import { openSignedInSession, SIGNIN_MESSAGES, type SignedIn } from "../signin";
 import { takeCodeAttempt } from "../signin-attempts";
 import { openChallenge } from "../two-factor/challenge";
@@ -44,7 +44,7 @@ export async function completeEmailCodeSignIn(
       details: "Wrong e-mailed sign-in code",
       meta,
     });
-    return refused(400, CODE_MESSAGES[check.reason], false);
+    return refused(400, codeMessage(check.reason), false);
   }
   if (organization.status === "suspended") return refused(403, SIGNIN_MESSAGES.suspended, true);
   if (user.twoFactorEnabledAt)

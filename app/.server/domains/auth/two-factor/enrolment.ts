@@ -13,6 +13,7 @@ import { checkSecondFactor } from "./second-factor";
 import { matchingStep, newTotpSecret, otpauthUri } from "./totp";
 import { qrSvg } from "./qr";
 import { Refusal } from "../../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 type Member = Pick<CurrentUser, "user" | "organization" | "role">;
 
@@ -54,7 +55,7 @@ export async function twoFactorStatus(
     on: false,
     since: null,
     recoveryCodesLeft: 0,
-    setup: { secret, qr: qrSvg(otpauthUri(secret, email), "QR code to scan with your authenticator app") },
+    setup: { secret, qr: qrSvg(otpauthUri(secret, email), m.validation_auth_two_factor_qr_label()) },
     withoutTwoFactor,
   };
 }
@@ -159,7 +160,7 @@ export async function renewRecoveryCodes(member: Member, password: string, meta:
 
 /** The owner's "require two-factor for everyone" (the owner must have it on first). */
 export async function setTwoFactorRequired(member: Member, required: boolean, meta: RequestMeta) {
-  if (!can(member.role, "security:enforce")) throw refuseTwoFactor(403, "Only the owner can change this.");
+  if (!can(member.role, "security:enforce")) throw refuseTwoFactor(403, m.validation_auth_two_factor_owner_only());
   if (required && !member.user.twoFactorEnabledAt) throw refuseTwoFactor(409, TWO_FACTOR_MESSAGES.ownerFirst);
   await db()
     .update(organizations)

@@ -7,6 +7,8 @@
  * field, record and column count is bounded, and a file that is not UTF-8 text is refused.
  */
 
+import { m } from "~/paraglide/messages";
+
 export class CsvError extends Error {
   constructor(message: string) {
     super(message);
@@ -55,12 +57,13 @@ const enum State {
 }
 
 /** Signatures of files people upload by mistake, with what to do instead. */
-const NOT_CSV: { magic: number[]; what: string }[] = [
-  { magic: [0x50, 0x4b, 0x03, 0x04], what: "an Excel workbook or another zip file: save it from Excel as “CSV UTF-8 (Comma delimited)”" },
-  { magic: [0xd0, 0xcf, 0x11, 0xe0], what: "an old Excel workbook (.xls): save it from Excel as “CSV UTF-8 (Comma delimited)”" },
-  { magic: [0x25, 0x50, 0x44, 0x46], what: "a PDF" },
-  { magic: [0xff, 0xfe], what: "UTF-16 text: save it as “CSV UTF-8”" },
-  { magic: [0xfe, 0xff], what: "UTF-16 text: save it as “CSV UTF-8”" },
+// Functions, not words: each is said in the request's language when a file is refused.
+const NOT_CSV: { magic: number[]; refusal: () => string }[] = [
+  { magic: [0x50, 0x4b, 0x03, 0x04], refusal: m.messaging_csv_not_csv_zip },
+  { magic: [0xd0, 0xcf, 0x11, 0xe0], refusal: m.messaging_csv_not_csv_xls },
+  { magic: [0x25, 0x50, 0x44, 0x46], refusal: m.messaging_csv_not_csv_pdf },
+  { magic: [0xff, 0xfe], refusal: m.messaging_csv_not_csv_utf16 },
+  { magic: [0xfe, 0xff], refusal: m.messaging_csv_not_csv_utf16 },
 ];
 
 /**
@@ -130,14 +133,13 @@ export class CsvParser {
   end(): CsvRecord[] {
     const out: CsvRecord[] = [];
     if (this.delimiterByte === undefined) {
-      if (!this.head?.length) throw new CsvError("The file is empty: it needs a header line naming its columns.");
+      if (!this.head?.length) throw new CsvError(m.messaging_csv_empty());
       const rest = this.detect(true);
       if (rest) this.run(rest, out);
     }
-    if (this.state === State.Quoted)
-      throw new CsvError(`A quoted field that starts on line ${this.recordLine} is never closed (a quote mark missing?).`);
+    if (this.state === State.Quoted) throw new CsvError(m.messaging_csv_quote_not_closed({ line: this.recordLine }));
     if (this.state !== State.FieldStart || this.fields.length) this.endRecord(out, this.offset);
-    if (!this.records && !this.resumed) throw new CsvError("The file is empty: it needs a header line naming its columns.");
+    if (!this.records && !this.resumed) throw new CsvError(m.messaging_csv_empty());
     return out;
   }
 
@@ -146,8 +148,7 @@ export class CsvParser {
     let head = this.head!;
     if (!this.checkedStart) {
       if (head.length < 4 && !ended) return null;
-      for (const { magic, what } of NOT_CSV)
-        if (magic.every((b, i) => head[i] === b)) throw new CsvError(`This file is ${what}, not a CSV file.`);
+      for (const { magic, refusal } of NOT_CSV) if (magic.every((b, i) => head[i] === b)) throw new CsvError(refusal());
       this.checkedStart = true;
       if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
         head = head.subarray(3);
@@ -169,9 +170,7 @@ export class CsvParser {
     }
     if (endOfLine < 0 && !ended) {
       if (head.length > this.limits.maxRecordBytes)
-        throw new CsvError(
-          `The first line is longer than ${this.limits.maxRecordBytes} bytes: this does not look like a CSV file's header.`,
-        );
+        throw new CsvError(m.messaging_csv_first_line_too_long({ max: this.limits.maxRecordBytes }));
       this.head = head;
       return null;
     }
@@ -181,8 +180,7 @@ export class CsvParser {
     const hint = /^"?sep=(.)"?$/i.exec(line);
     if (hint) {
       const byte = hint[1]!.charCodeAt(0);
-      if (!(DELIMITERS as readonly number[]).includes(byte))
-        throw new CsvError(`The file asks for “${hint[1]}” as its delimiter: use a comma, a semicolon or a tab.`);
+      if (!(DELIMITERS as readonly number[]).includes(byte)) throw new CsvError(m.messaging_csv_bad_delimiter({ delimiter: hint[1]! }));
       this.delimiterByte = byte;
       let next = endOfLine < 0 ? head.length : endOfLine + 1;
       if (head[endOfLine] === CR && head[next] === LF) next++;
@@ -231,9 +229,7 @@ export class CsvParser {
       if (b === CR || (b === LF && this.previous !== CR)) this.line++;
       this.previous = b;
       if (++this.recordBytes > maxRecordBytes)
-        throw new CsvError(
-          `The record on line ${this.recordLine} is longer than ${maxRecordBytes} bytes${this.state === State.Quoted ? " (a quote mark left open?)" : ""}.`,
-        );
+        throw new CsvError(recordTooLong(this.recordLine, maxRecordBytes, this.state === State.Quoted));
       switch (this.state) {
         case State.FieldStart:
           if (b === QUOTE) {
@@ -277,11 +273,9 @@ export class CsvParser {
   private appendRun(chunk: Buffer, from: number, to: number, high: number) {
     const length = to - from;
     if ((this.recordBytes += length) > this.limits.maxRecordBytes)
-      throw new CsvError(
-        `The record on line ${this.recordLine} is longer than ${this.limits.maxRecordBytes} bytes${this.state === State.Quoted ? " (a quote mark left open?)" : ""}.`,
-      );
+      throw new CsvError(recordTooLong(this.recordLine, this.limits.maxRecordBytes, this.state === State.Quoted));
     if (this.fieldLength + length > this.limits.maxFieldBytes)
-      throw new CsvError(`A field on line ${this.recordLine} is longer than ${this.limits.maxFieldBytes} bytes.`);
+      throw new CsvError(m.messaging_csv_field_too_long({ line: this.recordLine, max: this.limits.maxFieldBytes }));
     if (this.fieldLength + length > this.field.length) {
       let size = this.field.length * 2;
       while (size < this.fieldLength + length) size *= 2;
@@ -296,7 +290,7 @@ export class CsvParser {
 
   private append(b: number) {
     if (this.fieldLength >= this.limits.maxFieldBytes)
-      throw new CsvError(`A field on line ${this.recordLine} is longer than ${this.limits.maxFieldBytes} bytes.`);
+      throw new CsvError(m.messaging_csv_field_too_long({ line: this.recordLine, max: this.limits.maxFieldBytes }));
     if (this.fieldLength === this.field.length) {
       const grown = Buffer.allocUnsafe(Math.min(this.field.length * 2, this.limits.maxFieldBytes));
       this.field.copy(grown, 0, 0, this.fieldLength);
@@ -308,14 +302,14 @@ export class CsvParser {
 
   private endField(next: State) {
     if (this.fields.length >= this.limits.maxColumns)
-      throw new CsvError(`The record on line ${this.recordLine} has more than ${this.limits.maxColumns} columns.`);
+      throw new CsvError(m.messaging_csv_too_many_columns({ line: this.recordLine, max: this.limits.maxColumns }));
     let text: string;
     if (this.fieldAscii) text = this.field.toString("latin1", 0, this.fieldLength);
     else {
       try {
         text = this.decoder.decode(this.field.subarray(0, this.fieldLength));
       } catch {
-        throw new CsvError(`Line ${this.recordLine} is not UTF-8 text. Save the file as “CSV UTF-8” (Excel: File › Save As › CSV UTF-8).`);
+        throw new CsvError(m.messaging_csv_not_utf8({ line: this.recordLine }));
       }
     }
     this.fields.push(text);
@@ -336,7 +330,11 @@ export class CsvParser {
   }
 }
 
-const notText = () => new CsvError("The file holds NUL bytes: it is a binary file, not a CSV text file.");
+const notText = () => new CsvError(m.messaging_csv_binary());
+
+/** A record over the limit, and whether a quote mark was left open. */
+const recordTooLong = (line: number, max: number, quoted: boolean) =>
+  quoted ? m.messaging_csv_record_too_long_quoted({ line, max }) : m.messaging_csv_record_too_long({ line, max });
 
 /** The records of a byte stream, one at a time. */
 export async function* csvRecords(source: AsyncIterable<Uint8Array>, options: CsvOptions = {}): AsyncGenerator<CsvRecord, void, undefined> {
@@ -350,12 +348,12 @@ export const delimiterName = (delimiter: string) => NAMES[delimiter.charCodeAt(0
 
 /** Header cells as column names: trimmed, each present and once (case-insensitively). */
 export function headerColumns(fields: string[]): string[] {
-  const columns = fields.map((f, i) => f.replace(/\p{Cc}/gu, " ").trim() || `Column ${i + 1}`);
+  const columns = fields.map((f, i) => f.replace(/\p{Cc}/gu, " ").trim() || m.messaging_csv_column_default({ number: i + 1 }));
   const seen = new Set<string>();
   for (const c of columns) {
-    if (c.length > 100) throw new CsvError(`The header “${c.slice(0, 40)}…” is longer than 100 characters: is the first line a header?`);
+    if (c.length > 100) throw new CsvError(m.messaging_csv_header_too_long({ header: c.slice(0, 40) }));
     const key = c.toLowerCase();
-    if (seen.has(key)) throw new CsvError(`The header names the column “${c}” twice: give each column its own name.`);
+    if (seen.has(key)) throw new CsvError(m.messaging_csv_header_twice({ column: c }));
     seen.add(key);
   }
   return columns;

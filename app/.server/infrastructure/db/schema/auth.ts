@@ -53,9 +53,14 @@ export const organizations = pgTable(
     suspensionReason: text("suspension_reason"),
     /** Hold this tenant's template submissions for a platform administrator before they go to Meta (new or flagged tenants). */
     templateReview: boolean("template_review").notNull().default(false),
+    /** The language of its members' e-mails until each chooses one (issue 43): en, sw or fr. */
+    defaultLocale: text("default_locale", { enum: ["en", "sw", "fr"] })
+      .notNull()
+      .default("en"),
   },
   (t) => [
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),
+    check("organizations_default_locale_check", sql`default_locale in ('en', 'sw', 'fr')`),
     check("organizations_approval_threshold_check", sql`approval_threshold is null or approval_threshold >= 0`),
     check(
       "organizations_message_limit_override_check",
@@ -98,6 +103,8 @@ export const users = pgTable(
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     /** A platform administrator's bell: events after this are unread. */
     adminBellSeenAt: timestamp("admin_bell_seen_at", { withTimezone: true }),
+    /** The language the member chose (issue 43): their pages and e-mails; null until they choose (then the organisation's for e-mails). */
+    locale: text("locale", { enum: ["en", "sw", "fr"] }),
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
@@ -111,6 +118,7 @@ export const users = pgTable(
       .on(t.organizationId)
       .where(sql`org_role = 'owner'`),
     check("users_org_role_check", sql`org_role in ('owner', 'admin', 'agent', 'viewer')`),
+    check("users_locale_check", sql`locale is null or locale in ('en', 'sw', 'fr')`),
     // The admin console's search: any part of the name, e-mail or phone (app/.server/domains/admin/search).
     index("users_search_trgm_idx").using(
       "gin",

@@ -30,6 +30,7 @@ import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.se
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // A document without React (decision 067): while it sends (and for a day after, as statuses arrive)
 // the page's script (app/assets/live.js) follows the events route and redraws its live parts.
@@ -38,11 +39,11 @@ export const handle: PermissionHandle & PageHandle = { permission: "campaigns:vi
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  { title: `${loaded?.campaign.name ?? "Campaign"} | Message Center | Jumbe` },
+  { title: m.messaging_campaign_meta_title({ name: loaded?.campaign.name ?? m.messaging_campaign_meta_fallback() }) },
 ];
 
 const notFound = (error: unknown) => {
-  if (isRefusal(error) && error.status === 404) return data("Campaign not found.", { status: 404 });
+  if (isRefusal(error) && error.status === 404) return data(m.messaging_campaign_not_found(), { status: 404 });
   return error;
 };
 
@@ -103,10 +104,12 @@ async function templateValuesInWords(organizationId: string, parameters: Campaig
   let headerFile: string | null = media?.link ?? null;
   if (media?.mediaId) {
     const file = await getMediaFile(organizationId, media.mediaId).catch(() => null);
-    headerFile = file ? `Uploaded file ${file.fileName ?? file.id}` : "An uploaded file, since deleted";
+    headerFile = file ? m.messaging_campaign_header_uploaded({ name: file.fileName ?? file.id }) : m.messaging_campaign_header_deleted();
   }
-  if (headerFile && media?.filename) headerFile += ` (shown as ${media.filename})`;
-  const buttons = (parameters.buttons ?? []).map((b) => `Button ${b.index + 1}: ${sourceInWords(b.source, BUILT_IN_FIELDS)}`);
+  if (headerFile && media?.filename) headerFile = m.messaging_campaign_header_shown_as({ file: headerFile, name: media.filename });
+  const buttons = (parameters.buttons ?? []).map((b) =>
+    m.messaging_campaign_button_value({ number: b.index + 1, source: sourceInWords(b.source, BUILT_IN_FIELDS) }),
+  );
   return { headerFile, buttons };
 }
 
@@ -129,32 +132,32 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(
           page,
           "success",
-          outcome === "sending" ? "Approved: it is sending now." : "Approved: it will send at its scheduled time.",
+          outcome === "sending" ? m.messaging_campaign_approved_sending() : m.messaging_campaign_approved_scheduled(),
         );
       }
       const submission = parseWithZod(form, { schema: DeclineSchema });
       if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
       await declineCampaign(approver, id, submission.value.reason);
-      return redirectWithToast(page, "success", "Declined: it will not be sent, and its author can see why.");
+      return redirectWithToast(page, "success", m.messaging_campaign_declined_toast());
     }
     if (!can(current.role, "campaigns:manage")) throw redirect("/unauthorized");
     if (intent === "pause") {
       await pauseCampaign(actor, id);
-      return redirectWithToast(page, "success", "Paused: nothing more leaves until you resume it.");
+      return redirectWithToast(page, "success", m.messaging_campaign_paused_toast());
     }
     if (intent === "resume") {
       await resumeCampaign(actor, id);
-      return redirectWithToast(page, "success", "Resumed.");
+      return redirectWithToast(page, "success", m.messaging_campaign_resumed_toast());
     }
     if (intent === "cancel") {
       if (posted.status !== "success" || posted.value.confirm !== "yes") return redirect(`${page}?confirm=cancel`);
       await cancelCampaign(actor, id);
-      return redirectWithToast(page, "success", "Cancelled: whoever had not been sent to is left out.");
+      return redirectWithToast(page, "success", m.messaging_campaign_cancelled_toast());
     }
   } catch (error) {
     // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
     const refusal = refusalOf(error);
-    throwIfNotFound(refusal, "Campaign not found.");
+    throwIfNotFound(refusal, m.messaging_campaign_not_found());
     if (intent === "approve" || intent === "decline") return refusalToast(refusal, { intent });
     return refusalRedirect(page, refusal);
   }
@@ -183,7 +186,7 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
   const leftOutTotal = Object.values(campaign.leftOut).reduce((sum, n) => sum + (n ?? 0), 0);
   const reach = campaign.audienceSize === null ? null : campaign.audienceSize - leftOutTotal;
   const page = href("/messaging/campaigns/:id", { id: campaign.id });
-  const what = campaign.kind === "broadcast" ? "broadcast" : "campaign";
+  const broadcast = campaign.kind === "broadcast";
   const canPause = live.status === "sending" || live.status === "scheduled";
   const canResume = live.status === "paused";
   const canCancel = !["completed", "cancelled", "failed"].includes(live.status);
@@ -204,20 +207,24 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
       <div id="campaign-heading" data-live-region className="flex flex-wrap items-end justify-between gap-3">
         <CampaignHeading campaign={campaign} status={live.status} />
         {canManage && (canPause || canResume || canCancel) ? (
-          <CampaignControls what={what} canPause={canPause} canResume={canResume} canCancel={canCancel && !confirmCancel} />
+          <CampaignControls kind={campaign.kind} canPause={canPause} canResume={canResume} canCancel={canCancel && !confirmCancel} />
         ) : null}
       </div>
 
       {canManage && canCancel && confirmCancel ? (
-        <ConfirmPanel title={`Cancel this ${what}?`} intent="cancel" confirmLabel={`Yes, cancel the ${what}`} cancelTo={page}>
-          Whoever has not been sent to yet is left out. Messages already with Meta keep their statuses. This cannot be undone.
+        <ConfirmPanel
+          title={broadcast ? m.messaging_campaign_cancel_title_broadcast() : m.messaging_campaign_cancel_title_campaign()}
+          intent="cancel"
+          confirmLabel={broadcast ? m.messaging_campaign_cancel_confirm_broadcast() : m.messaging_campaign_cancel_confirm_campaign()}
+          cancelTo={page}
+        >
+          {m.messaging_campaign_cancel_body()}
         </ConfirmPanel>
       ) : null}
 
       {campaign.approval ? (
         <ApprovalPanel
           campaign={campaign}
-          what={what}
           canDecide={canDecide && live.status === "awaiting_approval"}
           isAuthor={isAuthor}
           madeWithApiKey={madeWithApiKey}

@@ -7,6 +7,7 @@ import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd, liveFiguresOf } from "~/lib/campaign-live";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging/campaigns/:id" };
 
@@ -25,7 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     first = await getCampaign(organizationId, params.id);
   } catch (error) {
-    throwIfNotFound(refusalOf(error), "Campaign not found.");
+    throwIfNotFound(refusalOf(error), m.messaging_campaign_not_found());
     throw error;
   }
   return liveStream(request, (send, end) => {

@@ -21,6 +21,7 @@ import { CampaignReviewForm } from "~/components/campaigns/campaign-review";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
 
 // Campaigns and quick broadcasts: seen by everyone who sees the Message Center, made by those who manage them.
 // Documents without React (decision 067): each step posts the whole form; a chosen template's
@@ -32,7 +33,11 @@ export const clientLoader = loadAsDocument;
 const kindOf = (url: URL): CampaignKind => (url.pathname.startsWith("/messaging/broadcasts") ? "broadcast" : "campaign");
 
 export const meta: Route.MetaFunction = ({ location }) => [
-  { title: `${location.pathname.startsWith("/messaging/broadcasts") ? "Quick Broadcast" : "New Campaign"} | Message Center | Jumbe` },
+  {
+    title: location.pathname.startsWith("/messaging/broadcasts")
+      ? m.messaging_new_meta_title_broadcast()
+      : m.messaging_new_meta_title_campaign(),
+  },
 ];
 
 /**
@@ -104,15 +109,23 @@ export async function action(args: Route.ActionArgs) {
       return answer(submission.reply(), 200, review);
     }
     const { id, status } = await confirmCampaign(actor, { ...input, draft: intent === "draft" });
-    const what = kind === "broadcast" ? "Broadcast" : "Campaign";
+    const broadcast = kind === "broadcast";
     const message =
       intent === "draft"
-        ? `${what} saved as a draft.`
+        ? broadcast
+          ? m.messaging_new_toast_draft_broadcast()
+          : m.messaging_new_toast_draft_campaign()
         : status === "awaiting_approval"
-          ? `${what} waiting for approval: it reaches more people than your organisation's approval threshold, so an owner or admin other than you must approve it before anything is sent.`
+          ? broadcast
+            ? m.messaging_new_toast_awaiting_broadcast()
+            : m.messaging_new_toast_awaiting_campaign()
           : input.scheduledFor
-            ? `${what} scheduled for ${formatWhen(input.scheduledFor)}.`
-            : `${what} started: sending now.`;
+            ? broadcast
+              ? m.messaging_new_toast_scheduled_broadcast({ when: formatWhen(input.scheduledFor) })
+              : m.messaging_new_toast_scheduled_campaign({ when: formatWhen(input.scheduledFor) })
+            : broadcast
+              ? m.messaging_new_toast_started_broadcast()
+              : m.messaging_new_toast_started_campaign();
     return redirectWithToast(href("/messaging/campaigns/:id", { id }), "success", message);
   } catch (error) {
     const refusal = refusalOf(error);
@@ -129,19 +142,15 @@ export default function NewCampaign({ loaderData, actionData }: Route.ComponentP
   const values = actionData
     ? campaignValuesOf(actionData.result?.initialValue ?? {})
     : { ...emptyCampaignForm(), template: template ?? "" };
-  const title = kind === "broadcast" ? "Quick Broadcast" : "New Campaign";
+  const title = kind === "broadcast" ? m.messaging_new_title_broadcast() : m.messaging_new_title_campaign();
   const back = kind === "broadcast" ? href("/messaging/broadcasts") : href("/messaging");
   const review = actionData?.step === "review" ? actionData.review : null;
   return (
     <div className="space-y-6">
       <div>
-        <BackLink to={back}>{kind === "broadcast" ? "Broadcast History" : "Campaigns"}</BackLink>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">{review ? `Review: ${title}` : title}</h1>
-        <p className="text-slate-600">
-          {kind === "broadcast"
-            ? "One approved template to an audience, sent now."
-            : "One approved template to an audience, now or at a time you choose."}
-        </p>
+        <BackLink to={back}>{kind === "broadcast" ? m.messaging_center_tab_broadcasts() : m.messaging_center_tab_campaigns()}</BackLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{review ? m.messaging_new_review_title({ title }) : title}</h1>
+        <p className="text-slate-600">{kind === "broadcast" ? m.messaging_new_intro_broadcast() : m.messaging_new_intro_campaign()}</p>
       </div>
       {review ? (
         <CampaignReviewForm kind={kind} values={values} review={review} />

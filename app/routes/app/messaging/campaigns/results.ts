@@ -4,6 +4,7 @@ import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/domains/campaigns/queries";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging/campaigns/:id" };
 
@@ -34,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
       },
     });
   } catch (error) {
-    throwIfNotFound(refusalOf(error), "Campaign not found.");
+    throwIfNotFound(refusalOf(error), m.messaging_campaign_not_found());
     throw error;
   }
 }

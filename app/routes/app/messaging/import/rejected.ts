@@ -5,6 +5,7 @@ import { openRejectedRows } from "~/.server/domains/contacts/import";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "contacts:manage" };
 
@@ -23,7 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
     });
   } catch (error) {
     if (refusalOf(error).status === 404)
-      return new Response("No rejected rows for this import.", {
+      return new Response(m.messaging_import_no_rejected(), {
         status: 404,
         headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
       });

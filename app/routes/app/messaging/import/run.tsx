@@ -18,11 +18,12 @@ import { FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { ProgressBar } from "~/components/ui/progress-bar";
 import { refusalOf, refusalPageError, refusalFormError } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
+import { m } from "~/paraglide/messages";
 
 export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData?.importing.fileName ?? "Import"} | Import contacts | Jumbe` },
+  { title: m.messaging_import_run_meta_title({ file: loaderData?.importing.fileName ?? m.messaging_import_run_meta_fallback() }) },
 ];
 
 /**
@@ -36,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
   const definitions = await attributeDefinitions(organizationId);
   return {
     importing,
-    fields: [...definitions.values()].map((d) => ({ value: `attr:${d.key}`, label: `Custom field: ${d.label}` })),
+    fields: [...definitions.values()].map((d) => ({ value: `attr:${d.key}`, label: m.messaging_import_custom_field({ label: d.label }) })),
     suggested: importing.status === "uploaded" ? suggestMapping(importing.columns, definitions) : {},
     evidenceMax: EVIDENCE_MAX,
   };
@@ -76,20 +77,22 @@ export async function action(args: Route.ActionArgs) {
   return redirect(href("/messaging/contacts/import/:id", { id: importing.id }));
 }
 
-const TARGETS = [
-  { value: "", label: "Ignore this column" },
-  { value: "name", label: "Name" },
-  { value: "phone", label: "Phone number" },
-  { value: "tags", label: "Tags (separated by commas)" },
-  { value: "language", label: "Language (en or sw)" },
-  { value: "notes", label: "Notes" },
+/** What a column can fill (besides the tenant's custom fields), in the page's language. */
+const importTargets = () => [
+  { value: "", label: m.messaging_import_target_ignore() },
+  { value: "name", label: m.messaging_contact_field_name() },
+  { value: "phone", label: m.messaging_field_phone_number() },
+  { value: "tags", label: m.messaging_import_target_tags() },
+  { value: "language", label: m.messaging_import_target_language() },
+  { value: "notes", label: m.messaging_contact_notes_label() },
 ];
 
-const DUPLICATE_LABELS: Record<DuplicatePolicy, string> = {
-  skip: "Skip it: keep the contact as it is",
-  update: "Update it with the file's values",
-  merge_tags: "Only add the file's tags to it",
-};
+/** What a duplicate does, in the page's language. */
+const duplicateLabels = (): Record<DuplicatePolicy, string> => ({
+  skip: m.messaging_import_duplicates_skip(),
+  update: m.messaging_import_duplicates_update(),
+  merge_tags: m.messaging_import_duplicates_merge_tags(),
+});
 
 export default function ImportRun({ loaderData, actionData }: Route.ComponentProps) {
   const { importing } = loaderData;
@@ -100,11 +103,11 @@ export default function ImportRun({ loaderData, actionData }: Route.ComponentPro
           to={href("/messaging/contacts/import")}
           className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
         >
-          <ArrowLeft className="size-4" aria-hidden /> Imports
+          <ArrowLeft className="size-4" aria-hidden /> {m.messaging_import_run_back()}
         </Link>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Import {importing.fileName}</h1>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.messaging_import_run_title({ file: importing.fileName })}</h1>
         <p className="text-slate-600">
-          {formatNumber(Math.round(importing.size / 1024))} KB, {importing.columns.length} columns.
+          {m.messaging_import_run_size({ size: formatNumber(Math.round(importing.size / 1024)), columns: importing.columns.length })}
         </p>
       </div>
       {importing.status === "uploaded" ? <Mapping loaderData={loaderData} actionData={actionData} /> : <Progress importing={importing} />}
@@ -116,10 +119,11 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
   const { importing, fields, suggested, evidenceMax } = loaderData;
   const navigation = useNavigation();
   const chosen = actionData?.mapping ?? suggested;
-  const targets = [...TARGETS, ...fields];
+  const targets = [...importTargets(), ...fields];
+  const duplicates = duplicateLabels();
   return (
     <Card>
-      <CardHeader title="2. Match the columns" description="Say what each column of the file holds. Columns you ignore are not imported." />
+      <CardHeader title={m.messaging_import_mapping_title()} description={m.messaging_import_mapping_description()} />
       <Form method="post">
         <CardBody className="space-y-5">
           <FormError errors={actionData?.error ? [actionData.error] : undefined} />
@@ -127,7 +131,7 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
             {importing.columns.map((column, i) => (
               <SelectField
                 key={column}
-                label={`Column “${column}”`}
+                label={m.messaging_import_column_label({ column })}
                 name={`column${i}`}
                 defaultValue={chosen[column] ?? ""}
                 options={targets}
@@ -135,22 +139,22 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
             ))}
           </div>
           <SelectField
-            label="When a number is already a contact (or appears twice in the file)"
+            label={m.messaging_import_duplicates_label()}
             name="duplicates"
             defaultValue={actionData?.duplicates ?? "skip"}
-            options={DUPLICATE_POLICIES.map((p) => ({ value: p, label: DUPLICATE_LABELS[p] }))}
+            options={DUPLICATE_POLICIES.map((p) => ({ value: p, label: duplicates[p] }))}
           />
           <TextareaField
-            label="Where consent came from (optional)"
+            label={m.messaging_import_consent_label()}
             name="consentEvidence"
             maxLength={evidenceMax}
             defaultValue={actionData?.consent ?? ""}
-            hint="For example “Signed paper forms at the Nairobi branch, May 2026”. When given, each imported contact is recorded as opted in, with this as the evidence; it also lets numbers erased earlier be added again."
+            hint={m.messaging_import_consent_hint()}
           />
         </CardBody>
         <CardFooter>
-          <Button type="submit" pending={navigation.state === "submitting"} pendingText="Starting...">
-            Start import
+          <Button type="submit" pending={navigation.state === "submitting"} pendingText={m.messaging_starting()}>
+            {m.messaging_import_start()}
           </Button>
         </CardFooter>
       </Form>
@@ -169,11 +173,12 @@ function Progress({ importing }: { importing: Route.ComponentProps["loaderData"]
     }, 1000);
     return () => clearInterval(timer);
   }, [working, revalidator]);
-  const counts: [string, number][] = [
-    ["Created", importing.created],
-    ["Updated", importing.updated],
-    ["Skipped", importing.skipped],
-    ["Invalid", importing.invalid],
+  // The key names each figure for tests and scripts (data-count); the label says it.
+  const counts: [string, string, number][] = [
+    ["created", m.messaging_import_count_created(), importing.created],
+    ["updated", m.messaging_import_count_updated(), importing.updated],
+    ["skipped", m.messaging_import_count_skipped(), importing.skipped],
+    ["invalid", m.messaging_import_count_invalid(), importing.invalid],
   ];
   return (
     <Card>
@@ -183,28 +188,34 @@ function Progress({ importing }: { importing: Route.ComponentProps["loaderData"]
         </noscript>
       ) : null}
       <CardHeader
-        title={importing.status === "done" ? "Import finished" : importing.status === "failed" ? "Import failed" : "3. Importing..."}
+        title={
+          importing.status === "done"
+            ? m.messaging_import_progress_done()
+            : importing.status === "failed"
+              ? m.messaging_import_progress_failed()
+              : m.messaging_import_progress_working()
+        }
         description={
           working
             ? importing.status === "queued"
-              ? "Waiting for its turn. This page updates by itself."
-              : "Contacts are being added. This page updates by itself; you can leave it and come back."
+              ? m.messaging_import_progress_queued()
+              : m.messaging_import_progress_running()
             : undefined
         }
       />
       <CardBody className="space-y-5">
         <ProgressBar
-          label="File read"
+          label={m.messaging_import_file_read()}
           value={importing.bytesRead}
           max={Math.max(importing.size, 1)}
           tone={importing.status === "failed" ? "danger" : "brand"}
         />
         {importing.error ? <FormError errors={[importing.error]} /> : null}
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4" aria-live="polite">
-          {counts.map(([label, value]) => (
-            <div key={label} className="rounded-lg border border-slate-200 p-3">
+          {counts.map(([key, label, value]) => (
+            <div key={key} className="rounded-lg border border-slate-200 p-3">
               <dt className="text-sm text-slate-600">{label}</dt>
-              <dd className="text-2xl font-semibold text-slate-900" data-count={label.toLowerCase()}>
+              <dd className="text-2xl font-semibold text-slate-900" data-count={key}>
                 {formatNumber(value)}
               </dd>
             </div>
@@ -219,10 +230,10 @@ function Progress({ importing }: { importing: Route.ComponentProps["loaderData"]
               className={buttonClass("secondary")}
               download
             >
-              <Download className="size-4" aria-hidden /> Download the rejected rows (CSV, with the reason for each)
+              <Download className="size-4" aria-hidden /> {m.messaging_import_download_rejected()}
             </a>
           ) : null}
-          <ButtonLink to={href("/messaging/contacts")}>See the contacts</ButtonLink>
+          <ButtonLink to={href("/messaging/contacts")}>{m.messaging_import_see_contacts()}</ButtonLink>
         </CardFooter>
       ) : null}
     </Card>

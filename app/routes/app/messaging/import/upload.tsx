@@ -18,6 +18,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
+import { m } from "~/paraglide/messages";
 
 // The CSV import adds contacts: its pages and its rejected rows are for those who manage them.
 // Step 1 is a document without React (decision 066): a file posted as a form, its button busy until
@@ -26,7 +27,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "contacts:man
 
 export const clientLoader = loadAsDocument;
 
-export const meta: Route.MetaFunction = () => [{ title: "Import contacts | Message Center | Jumbe" }];
+export const meta: Route.MetaFunction = () => [{ title: m.messaging_import_meta_title() }];
 
 /** /messaging/contacts/import: upload a CSV file (step 1 of 3), and the latest imports. */
 export async function loader(args: Route.LoaderArgs) {
@@ -48,9 +49,18 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-const STATUS_LABELS = { uploaded: "Needs mapping", queued: "Queued", running: "Running", done: "Done", failed: "Failed" } as const;
+/** An import's status in words, in the request's language. */
+const statusLabels = () =>
+  ({
+    uploaded: m.messaging_import_status_uploaded(),
+    queued: m.messaging_import_status_queued(),
+    running: m.messaging_import_status_running(),
+    done: m.messaging_import_status_done(),
+    failed: m.messaging_import_status_failed(),
+  }) as const;
 
 export default function ImportUpload({ loaderData, actionData }: Route.ComponentProps) {
+  const statuses = statusLabels();
   return (
     <div className="space-y-6">
       <div>
@@ -58,60 +68,59 @@ export default function ImportUpload({ loaderData, actionData }: Route.Component
           to={href("/messaging/contacts")}
           className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
         >
-          <ArrowLeft className="size-4" aria-hidden /> Contacts
+          <ArrowLeft className="size-4" aria-hidden /> {m.messaging_center_tab_contacts()}
         </Link>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Import contacts</h1>
-        <p className="text-slate-600">
-          Upload a CSV file with a header line, choose what each column holds, and Jumbe adds the contacts in the background.
-        </p>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.messaging_import_title()}</h1>
+        <p className="text-slate-600">{m.messaging_import_intro()}</p>
       </div>
       <Card>
-        <CardHeader
-          title="1. Upload a CSV file"
-          description="UTF-8 with or without a byte order mark, comma- or semicolon-separated (Excel's “CSV UTF-8” works as it is). One row per person; a phone number column is needed."
-        />
+        <CardHeader title={m.messaging_import_step1_title()} description={m.messaging_import_step1_description()} />
         <CardBody>
           <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
             <FileField
-              label="CSV file"
+              label={m.messaging_import_file_label()}
               name={IMPORT_FILE_FIELD}
               accept=".csv,text/csv"
-              hint={`Up to ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`}
+              hint={m.messaging_import_file_hint({ max: IMPORT_MAX_BYTES / 1024 / 1024 })}
               errors={actionData?.error ? [actionData.error] : undefined}
               className="min-w-72 flex-1"
             />
-            <Button type="submit" pendingText="Uploading...">
-              Upload
+            <Button type="submit" pendingText={m.messaging_import_uploading()}>
+              {m.messaging_import_upload()}
             </Button>
           </Form>
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title="Recent imports" />
+        <CardHeader title={m.messaging_import_recent()} />
         <CardBody>
           <Table
-            caption="Recent imports"
+            caption={m.messaging_import_recent()}
             rows={loaderData.imports}
             rowKey={(i) => i.id}
-            empty="No imports yet."
+            empty={m.messaging_import_none()}
             columns={[
               {
                 key: "file",
-                header: "File",
+                header: m.messaging_import_col_file(),
                 cell: (i) => (
                   <TextLink to={href("/messaging/contacts/import/:id", { id: i.id })} weight="medium" underline="hover">
                     {i.fileName}
                   </TextLink>
                 ),
               },
-              { key: "status", header: "Status", cell: (i) => <Badge status={i.status}>{STATUS_LABELS[i.status]}</Badge> },
+              {
+                key: "status",
+                header: m.messaging_campaigns_col_status(),
+                cell: (i) => <Badge status={i.status}>{statuses[i.status]}</Badge>,
+              },
               {
                 key: "counts",
-                header: "Created / updated / skipped / invalid",
+                header: m.messaging_import_col_counts(),
                 cell: (i) => [i.created, i.updated, i.skipped, i.invalid].map(formatNumber).join(" / "),
                 hideOnPhone: true,
               },
-              { key: "when", header: "Uploaded", cell: (i) => formatWhen(i.createdAt), hideOnPhone: true },
+              { key: "when", header: m.messaging_import_col_uploaded(), cell: (i) => formatWhen(i.createdAt), hideOnPhone: true },
             ]}
           />
         </CardBody>
