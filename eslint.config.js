@@ -111,6 +111,21 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", ...sentence("on a page")] },
   },
   {
+    // The browser build keeps only the messages its code names (decision 072): `m[id]` would keep all of them.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/.server/**", "app/**/*.test.{ts,tsx}", "app/routes/dev/**", "app/routes/api/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...sentence("on a page"),
+        {
+          selector: "MemberExpression[object.name='m'][computed=true]",
+          message: "Name the message (m.key()): a computed m[id] puts the whole catalogue in the browser's code (decision 072).",
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures use `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts", "playwright.config.ts"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },

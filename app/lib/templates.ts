@@ -276,7 +276,7 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 /** The numbers of the `{{n}}` placeholders in order of appearance; a `{{name}}` gives NaN. */
 export function placeholders(text: string | undefined): number[] {
   if (!text) return [];
-  return [...text.matchAll(PLACEHOLDER)].map((m) => (/^\d+$/.test(m[1]!) ? Number(m[1]) : Number.NaN));
+  return [...text.matchAll(PLACEHOLDER)].map((match) => (/^\d+$/.test(match[1]!) ? Number(match[1]) : Number.NaN));
 }
 
 /** How many example values the text needs: its highest placeholder number. */

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
 
@@ -31,11 +31,37 @@ export function messageName(source: string) {
   return /^export const ([A-Za-z_$][\w$]*) = /m.exec(source)?.[1];
 }
 
+const M_IMPORT = /import\s*\{\s*m\s*\}\s*from\s*["']((?:~|\.{1,2})\/(?:[\w.-]+\/)*paraglide\/messages(?:\.js)?)["'];?/;
+const M_USE = /(?<![\w$.])m\.([A-Za-z_$][\w$]*)/g;
+
+/**
+ * A module's `m.key` uses as direct imports of each message's module (`import { key as __w_key }`):
+ * the catalogue's `m` re-exports every message, so every page's chunks would share every message the
+ * app uses; named one by one, each message lands with the code that says it, as a literal did. Only
+ * names the catalogue has are taken; the `m` import stays while anything else still reads `m`.
+ */
+export function importMessagesDirectly(code: string, known: ReadonlySet<string>, messagesDir: string): string | null {
+  const found = M_IMPORT.exec(code);
+  if (!found) return null;
+  const keys = new Set<string>();
+  const body = code.slice(0, found.index) + code.slice(found.index + found[0].length);
+  const rewritten = body.replace(M_USE, (whole, key: string) => {
+    if (!known.has(key)) return whole;
+    keys.add(key);
+    return `__w_${key}`;
+  });
+  if (!keys.size) return null;
+  const stillUsesM = /(?<![\w$.])m(?![\w$])/.test(rewritten.replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, ""));
+  const imports = [...keys].map((key) => `import { ${key} as __w_${key} } from ${JSON.stringify(`${messagesDir}/${key}.js`)};`).join("\n");
+  return `${imports}\n${stillUsesM ? `${found[0]}\n` : ""}${rewritten}`;
+}
+
 export function browserWords({ messagesDir, wordsModule }: { messagesDir: string; wordsModule: string }): Plugin {
   const prefix = messagesDir.endsWith(path.sep) ? messagesDir : messagesDir + path.sep;
   // The browser build's record, handed to the server build that follows it in the same process.
   let recorded: ClientWordsMap | null = null;
   const names = new Map<string, string>();
+  let known: Set<string> | null = null;
   return {
     name: "jumbe:browser-words",
     enforce: "pre",
@@ -57,6 +83,16 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
       if (!name) return null;
       names.set(id, name);
       return clientMessageModule(name, wordsModule);
+    },
+    transform(code, id, options) {
+      if (options?.ssr || this.environment?.mode !== "build" || id.includes("/node_modules/") || !/\.(tsx?|jsx?)$/.test(id.split("?")[0]!))
+        return null;
+      if (!code.includes("paraglide/messages")) return null;
+      known ??= new Set(
+        readdirSync(messagesDir).flatMap((file) => (file.endsWith(".js") && !file.startsWith("_") ? [file.slice(0, -3)] : [])),
+      );
+      const rewritten = importMessagesDirectly(code, known, messagesDir);
+      return rewritten === null ? null : { code: rewritten, map: null };
     },
     generateBundle(_options, bundle) {
       if (this.environment?.config.consumer !== "client") return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerBuild } from "react-router";
-import { clientMessageModule, messageName, type ClientWordsMap } from "./browser-words-build";
+import { clientMessageModule, importMessagesDirectly, messageName, type ClientWordsMap } from "./browser-words-build";
 import { hydratedKeys, hydratedRouteIds, readBrowserWords, browserWordsPath, wordsFiles } from "./browser-words";
 import { word } from "~/lib/words.client";
 
@@ -95,5 +95,24 @@ describe("the browser's words", () => {
     expect(clientMessageModule("billing_title", "/app/lib/words.client.ts")).toBe(
       'import { word } from "/app/lib/words.client.ts";\nexport const billing_title = /* @__PURE__ */ word("billing_title");\n',
     );
+  });
+});
+
+describe("the browser build's message imports", () => {
+  const known = new Set(["app_title", "app_hello", "language"]);
+  it("names each message a module says, so it lands in that module's chunk", () => {
+    const source = `import { useState } from "react";\nimport { m } from "~/paraglide/messages";\nexport const A = () => m.app_title() + m.app_hello({ name }) + m.app_title();\n`;
+    expect(importMessagesDirectly(source, known, "/abs/app/paraglide/messages")).toBe(
+      `import { app_title as __w_app_title } from "/abs/app/paraglide/messages/app_title.js";\nimport { app_hello as __w_app_hello } from "/abs/app/paraglide/messages/app_hello.js";\nimport { useState } from "react";\n\nexport const A = () => __w_app_title() + __w_app_hello({ name }) + __w_app_title();\n`,
+    );
+  });
+
+  it("keeps the catalogue's import while something else reads m, and leaves other objects' properties alone", () => {
+    const source = `import { m } from "../paraglide/messages";\nconst x = (m) => m.length + m.language();\nconst y = item.m.app_title;\nexport { m };\n`;
+    const out = importMessagesDirectly(source, known, "/p")!;
+    expect(out).toContain('import { m } from "../paraglide/messages";');
+    expect(out).toContain("m.length + __w_language()");
+    expect(out).toContain("item.m.app_title");
+    expect(importMessagesDirectly(`import { x } from "./y";\nx.app_title;`, known, "/p")).toBeNull();
   });
 });

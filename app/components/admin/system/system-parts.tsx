@@ -54,12 +54,6 @@ function serviceWords(service: string) {
   }
 }
 
-/** What a probe found, in the request's language (the probes keep English beside the message's id). */
-function summaryWords(probe: Probe) {
-  if (!probe.words) return probe.summary;
-  return (m[probe.words.id] as (inputs: Record<string, string>) => string)(probe.words.values);
-}
-
 /** A card's figure: its label (English in the shared probe results) in words, and "none" too. */
 const FIGURE_WORDS: Record<string, () => string> = {
   Ready: () => m.admin_probe_figure_ready(),
@@ -102,7 +96,7 @@ export function ServiceCard({ probe }: { probe: Probe }) {
         </h3>
         <Badge tone={status.tone}>{status.words}</Badge>
       </div>
-      <p className="mt-2 text-sm text-slate-700">{summaryWords(probe)}</p>
+      <p className="mt-2 text-sm text-slate-700">{probe.summary}</p>
       <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
         {probe.latencyMs !== null ? (
           <>

@@ -12,11 +12,6 @@ import { m } from "~/paraglide/messages";
 /** The database server's own name, the same in every language. */
 const POSTGRESQL = "PostgreSQL";
 
-/** A note about the database in the request's language (the cached statistics keep its id beside the English). */
-function noteWords(id: DatabaseStats["slowestNoteId"], english: string | null) {
-  return id ? (m[id] as () => string)() : english;
-}
-
 /** Requests, errors, the job queue and webhooks over the chosen range (`words` says it: "the last hour"...). */
 export function MetricsSection({ series, words }: { series: SystemSeries; words: string }) {
   return (
@@ -133,7 +128,7 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
               ))}
             </ul>
           ) : (
-            <p className="mt-1 text-sm text-slate-600">{noteWords(database.connectionsNoteId, database.connectionsNote)}</p>
+            <p className="mt-1 text-sm text-slate-600">{database.connectionsNote}</p>
           )}
         </Card>
         <Card padding="none">
@@ -171,7 +166,7 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
           </ol>
         ) : (
           <p className="mt-1 text-sm text-slate-600" data-testid="slowest-note">
-            {noteWords(database.slowestNoteId, database.slowestNote)}
+            {database.slowestNote}
           </p>
         )}
       </Card>
