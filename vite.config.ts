@@ -212,13 +212,13 @@ const PARAGLIDE_RUNTIME = path.resolve(import.meta.dirname, "app/paraglide/runti
 const BROWSER_RUNTIME = path.resolve(import.meta.dirname, "app/lib/locale-runtime.client.ts");
 
 /**
- * The browser build gets a small runtime in place of Paraglide's (app/lib/locale-runtime.client.ts,
+ * The browser (the build and the development server) gets a small runtime in place of Paraglide's (app/lib/locale-runtime.client.ts,
  * decision 071): the messages only ask it for the page's locale, which is the document's.
  */
 function browserLocaleRuntime(): Plugin {
   return {
     name: "jumbe:browser-locale-runtime",
-    apply: "build",
+    // The development server too: a page in Swahili hydrates in Swahili there as well.
     enforce: "pre",
     async resolveId(source, importer, options) {
       if (options.ssr || !source.includes("runtime")) return null;

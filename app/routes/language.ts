@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/language";
 import { isLocale } from "~/paraglide/runtime";
+import { m } from "~/paraglide/messages";
 import { isLocalPath } from "~/.server/domains/auth/guards";
 import { localeCookieHeader } from "~/.server/infrastructure/http/cookies";
 import { readForm } from "~/.server/infrastructure/http/forms";
@@ -11,14 +12,15 @@ import { saveMemberLocale } from "~/.server/domains/auth/language";
  * The language switcher's form (the public footer, the user menu): a plain post that keeps the
  * choice in a cookie, and on the account of a signed-in person (their every device and e-mail), and
  * goes back to the page it came from, in the new language (decision 071).
- * A language this product does not speak, or a page elsewhere, changes nothing and goes home.
+ * A language this product does not speak is refused (400, nothing kept); a page elsewhere goes home.
  */
 export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);
   const locale = String(form.get("locale") ?? "");
   const back = String(form.get("redirectTo") ?? "");
   const to = isLocalPath(back) ? withoutLngParameter(back) : "/";
-  if (!isLocale(locale)) throw redirect(to);
+  if (!isLocale(locale))
+    return new Response(m.language_unknown(), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const signedIn = await findSession(request);
   if (signedIn && signedIn.user.locale !== locale) await saveMemberLocale(signedIn.user.id, locale);
   throw redirect(to, { headers: { "Set-Cookie": localeCookieHeader(locale) } });

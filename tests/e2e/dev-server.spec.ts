@@ -48,6 +48,15 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   const icon = page.getByRole("complementary", { name: "Main navigation" }).getByRole("navigation").locator("svg > use").first();
   expect(await icon.getAttribute("href")).toMatch(/^\/app\/assets\/icons\.svg#[\w-]+$/);
   await expect.poll(() => icon.evaluate((el) => (el as SVGUseElement).getBBox().width), { timeout: 30_000 }).toBeGreaterThan(10);
+
+  // A page in Swahili hydrates in Swahili from source too (the browser's locale runtime reads
+  // <html lang>): React keeps the server's words, and the fixture fails on a hydration error.
+  await page.context().addCookies([{ name: "lng", value: "sw", url: server.base }]);
+  await page.goto(`${server.base}/dashboard`);
+  expect(await page.locator("html").getAttribute("lang")).toBe("sw");
+  await expect(page.getByLabel("Lugha ya kuonyesha")).toHaveCount(1);
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByLabel("Lugha ya kuonyesha")).toHaveCount(1);
 });
 
 test("the UI kit's gallery shows every component, and its URL dialog is a modal with JavaScript", async ({ page }) => {

@@ -96,17 +96,19 @@ describe("the switcher's form", () => {
     expect(await langOf(await page("/login?from=%2Fdashboard", { cookie: "lng=sw" }))).toBe("sw");
   });
 
-  it("changes nothing for a language it does not speak, and never leaves the site", async () => {
+  it("refuses a language it does not speak with a 400 that keeps nothing, and never leaves the site", async () => {
     const unknown = await choose({ locale: "de", redirectTo: "/signup" });
-    expect(unknown.status).toBe(302);
-    expect(unknown.headers.get("location")).toBe("/signup");
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toBe("Choose English, Kiswahili or Français.");
     expect(unknown.headers.get("set-cookie")).toBeNull();
+    const inSwahili = await choose({ locale: "xx", redirectTo: "/" }, "lng=sw");
+    expect(await inSwahili.text()).toBe("Chagua English, Kiswahili au Français.");
     for (const elsewhere of ["https://evil.example/", "//evil.example", "/\\evil.example", ""]) {
       const away = await choose({ locale: "fr", redirectTo: elsewhere });
       expect(away.headers.get("location")).toBe("/");
     }
     const missing = await choose({});
-    expect(missing.headers.get("location")).toBe("/");
+    expect(missing.status).toBe(400);
     expect(missing.headers.get("set-cookie")).toBeNull();
   });
 
