@@ -2,11 +2,14 @@ import { Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
+import { preloadModule } from "react-dom";
 import { NonceProvider } from "~/components/nonce";
 import { requestInfoOf } from "~/.server/infrastructure/http/context";
 import { log } from "~/.server/infrastructure/log";
 import { noteRequestError } from "~/.server/infrastructure/http/database-unavailable";
 import { clientErrorStatus, logRefusal } from "~/.server/infrastructure/http/error-page";
+import { browserWordsOf } from "~/.server/infrastructure/http/browser-words";
+import { getLocale } from "~/paraglide/runtime";
 
 export const streamTimeout = 5_000;
 
@@ -19,6 +22,14 @@ export default function handleRequest(
 ) {
   if (request.method.toUpperCase() === "HEAD") return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   const nonce = requestInfoOf(loadContext).cspNonce;
+  // A hydrated page's words, in its language (decision 072): React writes the import map first in the
+  // head, before any module is fetched, and the routes' words files among the page's preloads.
+  const words = isDocumentPage(routerContext)
+    ? undefined
+    : browserWordsOf(
+        getLocale(),
+        routerContext.staticHandlerContext.matches.map((match) => match.route.id),
+      );
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -26,10 +37,12 @@ export default function handleRequest(
     // Pages are small and loaders finish before rendering, so wait for everything: one complete, compressible document.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
+        {words ? <PreloadModules hrefs={words.preload} nonce={nonce} /> : null}
         <ServerRouter context={matchedRoutesOnly(routerContext)} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
+        importMap: words?.importMap,
         // The document is sent whole (onAllReady), so a finished Suspense boundary is written in place:
         // never moved after the page for a script to reveal (React does that past this many bytes), which
         // without JavaScript would leave it hidden (decision 061).
@@ -71,6 +84,12 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** Nothing on the page: the modules React lists among the head's preloads (it renders only on the server). */
+function PreloadModules({ hrefs, nonce }: { hrefs: string[]; nonce: string }) {
+  for (const href of hrefs) preloadModule(href, { as: "script", nonce });
+  return null;
 }
 
 /**

@@ -12,8 +12,8 @@ declare module "virtual:react-router/server-build" {
 }
 
 declare module "virtual:jumbe/client-words" {
-  import type { ClientWordsMap } from "~/.server/infrastructure/http/browser-words-build";
-  /** The browser build's record of its chunks' message keys (decision 072); null without a browser build. */
-  const words: ClientWordsMap | null;
+  import type { ClientWords } from "~/.server/infrastructure/http/browser-words-build";
+  /** The browser build's record of its chunks' message keys and their ids (decision 072); null without a browser build. */
+  const words: ClientWords | null;
   export default words;
 }

@@ -21,7 +21,6 @@ import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
 import { localeMiddleware } from "~/.server/infrastructure/http/locale";
-import { browserWordsPath } from "~/.server/infrastructure/http/browser-words";
 import { getLocale } from "~/paraglide/runtime";
 
 // Every request is written in its person's language (decision 071): chosen once, here.
@@ -43,8 +42,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await takeToast(request);
-  const locale = getLocale();
-  return data({ toast, locale, words: browserWordsPath(locale) }, { headers });
+  return data({ toast, locale: getLocale() }, { headers });
 }
 
 /**
@@ -59,8 +57,7 @@ export interface PageHandle {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   // An error page without the root's data still says its language.
-  const rootData = useRouteLoaderData<typeof loader>("root");
-  const locale = rootData?.locale ?? getLocale();
+  const locale = useRouteLoaderData<typeof loader>("root")?.locale ?? getLocale();
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   const hydrate = !handles.some((handle) => handle.hydrate === false);
   const pageScripts = handles.flatMap((handle) => handle.scripts ?? []);
@@ -72,8 +69,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#059669" />
         <Meta />
         <Links nonce={nonce} />
-        {/* A hydrated page's words, in its language, before its code runs (decision 072). */}
-        {hydrate && rootData?.words ? <script type="module" src={rootData.words} nonce={nonce} /> : null}
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
         {children}

@@ -330,11 +330,11 @@ function gitCommit() {
 
 function printPages(report) {
   console.log(
-    `\nPage weight (first visit; kB = 1000 bytes on the wire; br = a browser over HTTPS, gzip = a gzip-only client; budgets: pages without React ${kB(report.documentBudgetGzip)} kB gzip, hydrated pages ${kB(report.appCeilingGzip)} kB gzip (goal ${kB(report.appGoalGzip)}) and ${kB(report.nextPageBudgetGzip)} kB more opened after /dashboard)`,
+    `\nPage weight (first visit; kB = 1000 bytes on the wire; br = a browser over HTTPS, gzip = a gzip-only client; budgets: pages without React ${kB(report.documentBudgetGzip)} kB gzip, hydrated pages ${kB(report.appCeilingGzip)} kB gzip (goal ${kB(report.appGoalGzip)} for the code, words at most ${kB(report.wordsBudgetGzip)} kB gzip in each language) and ${kB(report.nextPageBudgetGzip)} kB more opened after /dashboard)`,
   );
   const rows = report.pages.map((p) =>
     p.error && !p.js
-      ? [p.path, p.as ?? "-", p.error, "", "", "", "", "", "", ""]
+      ? [p.path, p.as ?? "-", p.error, "", "", "", "", "", "", "", ""]
       : [
           p.path,
           p.as ?? "-",
@@ -345,12 +345,22 @@ function printPages(report) {
           kB(p.html.gzipBytes),
           kB(p.css.gzipBytes),
           p.js.afterOverviewGzipBytes === undefined ? "-" : kB(p.js.afterOverviewGzipBytes),
+          p.js.wordsByLocale
+            ? Object.entries(p.js.wordsByLocale)
+                .map(([locale, bytes]) => `${locale} ${kB(bytes)}`)
+                .join(", ")
+            : "-",
           p.document
             ? `${p.overBudget ? "OVER" : (p.error ?? "ok")} (${kB(report.documentBudgetGzip)} kB gzip)`
-            : `${p.overBudget ? "OVER" : (p.error ?? "ok")}${p.overGoal ? `, over the ${kB(report.appGoalGzip)} kB goal` : ", goal met"}`,
+            : `${p.overBudget || p.overWordsBudget ? "OVER" : (p.error ?? "ok")}${p.overGoal ? `, over the ${kB(report.appGoalGzip)} kB goal` : ", goal met"}`,
         ],
   );
-  console.log(table(["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", "JS budget"], rows));
+  console.log(
+    table(
+      ["page", "as", "JS files", "JS raw", "JS br", "JS gzip", "HTML gzip", "CSS gzip", "after /dashboard", "words gzip", "JS budget"],
+      rows,
+    ),
+  );
 }
 
 function printThroughput(section, note) {

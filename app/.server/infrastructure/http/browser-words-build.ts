@@ -5,25 +5,42 @@ import type { Plugin } from "vite";
 /**
  * The browser's words (issue 43, decision 072). Paraglide compiles each message into a module that
  * holds it in every language; on a hydrated page that would send every language's words to every
- * browser. The browser build replaces each message module by a lookup in the page's words
- * (`word(key)`, app/lib/words.client.ts): the chunks carry keys, no text. The build records which
- * keys each chunk uses and which chunks it loads; the server (browser-words.ts) then writes one file
- * a language holding only the words the hydrated pages' chunks use, and a hydrated page loads the
- * file of its language before its code runs.
+ * browser. The browser build instead writes each `m.key` as a lookup in the page's words
+ * (`word(id)`, app/lib/words.client.ts) by a short id: the chunks carry ids, no text. The build
+ * records which keys each chunk says and which chunks it loads, and makes each route's chunk import
+ * `jw/<its file>` first; the server (browser-words.ts) writes, for each language, a file a route with
+ * the words that route adds to its parents', and each page's import map sends `jw/` to its language.
  */
 export const CLIENT_WORDS_MODULE = "virtual:jumbe/client-words";
+/** What a route's chunk imports for its words; each page's import map names its language's folder (browser-words.ts). */
+export const WORDS_SPECIFIER = "jw/";
+const CLIENT_ROUTE = "?__react-router-build-client-route";
 const RESOLVED_CLIENT_WORDS = `\0${CLIENT_WORDS_MODULE}`;
 
 /** A browser chunk's keys and the chunks it loads, by file name ("assets/dashboard-abc123.js"). */
 export interface ClientChunkWords {
   keys: string[];
   imports: string[];
+  /** The chunks it loads on demand (`lazy`); each of those imports its own words when it comes. */
+  dynamicImports?: string[];
+  /** Loaded on demand: it imports `jw/<its file>` first, like a route's chunk. */
+  onDemand?: boolean;
 }
 export type ClientWordsMap = Record<string, ClientChunkWords>;
+/** The browser build's record: each key's id in the browser, and each chunk's keys. */
+export interface ClientWords {
+  ids: Record<string, string>;
+  chunks: ClientWordsMap;
+}
 
-/** How the words of one message module are looked up in the browser, with its exported name. */
-export function clientMessageModule(name: string, wordsModule: string) {
-  return `import { word } from ${JSON.stringify(wordsModule)};\nexport const ${name} = /* @__PURE__ */ word(${JSON.stringify(name)});\n`;
+/** Each key's id in the browser: its place in the sorted catalogue, in base 36 ("app_title" → "1k"). */
+export function shortIds(keys: Iterable<string>): Map<string, string> {
+  return new Map([...keys].sort().map((key, index) => [key, index.toString(36)]));
+}
+
+/** How the words of one message module are looked up in the browser, with its exported name and id. */
+export function clientMessageModule(name: string, id: string, wordsModule: string) {
+  return `import { word } from ${JSON.stringify(wordsModule)};\nexport const ${name} = /* @__PURE__ */ word(${JSON.stringify(id)});\n`;
 }
 
 /** The exported name of a compiled Paraglide message module ("export const billing_title = ..."). */
@@ -35,33 +52,45 @@ const M_IMPORT = /import\s*\{\s*m\s*\}\s*from\s*["']((?:~|\.{1,2})\/(?:[\w.-]+\/
 const M_USE = /(?<![\w$.])m\.([A-Za-z_$][\w$]*)/g;
 
 /**
- * A module's `m.key` uses as direct imports of each message's module (`import { key as __w_key }`):
- * the catalogue's `m` re-exports every message, so every page's chunks would share every message the
- * app uses; named one by one, each message lands with the code that says it, as a literal did. Only
- * names the catalogue has are taken; the `m` import stays while anything else still reads `m`.
+ * A module's `m.key` uses as lookups of the page's words (`__jw("1k")`): the catalogue's `m`
+ * re-exports every message, and a module a message would make Rollup share each message between the
+ * pages that say it in a chunk of its own (thousands of tiny chunks, sixty scripts on /dashboard).
+ * Inline, a message is a short string in the code that says it. Only names the catalogue has are
+ * taken; the `m` import stays while anything else still reads `m`.
  */
-export function importMessagesDirectly(code: string, known: ReadonlySet<string>, messagesDir: string): string | null {
+export function lookUpWordsInline(
+  code: string,
+  ids: ReadonlyMap<string, string>,
+  wordsModule: string,
+): { code: string; keys: string[] } | null {
   const found = M_IMPORT.exec(code);
   if (!found) return null;
   const keys = new Set<string>();
   const body = code.slice(0, found.index) + code.slice(found.index + found[0].length);
   const rewritten = body.replace(M_USE, (whole, key: string) => {
-    if (!known.has(key)) return whole;
+    const id = ids.get(key);
+    if (id === undefined) return whole;
     keys.add(key);
-    return `__w_${key}`;
+    return `__jw(${JSON.stringify(id)})`;
   });
   if (!keys.size) return null;
-  const stillUsesM = /(?<![\w$.])m(?![\w$])/.test(rewritten.replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, ""));
-  const imports = [...keys].map((key) => `import { ${key} as __w_${key} } from ${JSON.stringify(`${messagesDir}/${key}.js`)};`).join("\n");
-  return `${imports}\n${stillUsesM ? `${found[0]}\n` : ""}${rewritten}`;
+  // (Not "m-auto" in a class name, nor an id the rewriting wrote.)
+  const rest = body.replace(M_USE, (whole, key: string) => (ids.has(key) ? "" : whole));
+  const stillUsesM = /(?<![\w$.-])m(?![\w$-])/.test(rest.replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, ""));
+  return {
+    code: `import { word as __jw } from ${JSON.stringify(wordsModule)};\n${stillUsesM ? `${found[0]}\n` : ""}${rewritten}`,
+    keys: [...keys].sort(),
+  };
 }
 
 export function browserWords({ messagesDir, wordsModule }: { messagesDir: string; wordsModule: string }): Plugin {
   const prefix = messagesDir.endsWith(path.sep) ? messagesDir : messagesDir + path.sep;
   // The browser build's record, handed to the server build that follows it in the same process.
-  let recorded: ClientWordsMap | null = null;
-  const names = new Map<string, string>();
-  let known: Set<string> | null = null;
+  let recorded: ClientWords | null = null;
+  let ids: Map<string, string> | null = null;
+  const catalogueIds = () => (ids ??= shortIds(catalogueKeys(messagesDir)));
+  // The keys each module says, by module id.
+  const keysOfModule = new Map<string, string[]>();
   return {
     name: "jumbe:browser-words",
     enforce: "pre",
@@ -72,43 +101,62 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
       if (id === RESOLVED_CLIENT_WORDS) {
         // The development server and the test runner have no browser build: the browser there runs
         // Paraglide's own modules, and the server writes no words file.
-        const words = (globalThis as { [KEY]?: ClientWordsMap })[KEY] ?? recorded;
+        const words = (globalThis as { [KEY]?: ClientWords })[KEY] ?? recorded;
         if (!words && this.environment?.mode === "build" && options?.ssr) {
           this.error("The server build found no record of the browser build's words: build both with `react-router build`.");
         }
         return `export default ${JSON.stringify(words ?? null)};`;
       }
+      // A message module a module reading `m` whole still brings in: a lookup too.
       if (options?.ssr || this.environment?.mode !== "build" || !id.startsWith(prefix) || path.basename(id).startsWith("_")) return null;
       const name = messageName(readFileSync(id, "utf8"));
-      if (!name) return null;
-      names.set(id, name);
-      return clientMessageModule(name, wordsModule);
+      const short = name === undefined ? undefined : catalogueIds().get(name);
+      if (!name || short === undefined) return null;
+      keysOfModule.set(id, [name]);
+      return clientMessageModule(name, short, wordsModule);
     },
     transform(code, id, options) {
       if (options?.ssr || this.environment?.mode !== "build" || id.includes("/node_modules/") || !/\.(tsx?|jsx?)$/.test(id.split("?")[0]!))
         return null;
       if (!code.includes("paraglide/messages")) return null;
-      known ??= new Set(
-        readdirSync(messagesDir).flatMap((file) => (file.endsWith(".js") && !file.startsWith("_") ? [file.slice(0, -3)] : [])),
-      );
-      const rewritten = importMessagesDirectly(code, known, messagesDir);
-      return rewritten === null ? null : { code: rewritten, map: null };
+      const rewritten = lookUpWordsInline(code, catalogueIds(), wordsModule);
+      if (rewritten === null) return null;
+      keysOfModule.set(id, rewritten.keys);
+      // Reading `m` whole would bring every message's module into the browser.
+      if (M_IMPORT.test(rewritten.code)) this.warn(`${path.relative(process.cwd(), id)} reads the whole catalogue (m) in the browser.`);
+      return { code: rewritten.code, map: null };
     },
     generateBundle(_options, bundle) {
       if (this.environment?.config.consumer !== "client") return;
-      const words: ClientWordsMap = {};
+      const chunks: ClientWordsMap = {};
       for (const output of Object.values(bundle)) {
         if (output.type !== "chunk") continue;
-        const keys = Object.entries(output.modules)
-          .filter(([id, module]) => module.renderedLength > 0 && names.has(id))
-          .map(([id]) => names.get(id)!)
-          .sort();
-        words[output.fileName] = { keys, imports: [...output.imports, ...output.dynamicImports] };
+        const keys = new Set<string>();
+        for (const [id, module] of Object.entries(output.modules))
+          if (module.renderedLength > 0) for (const key of keysOfModule.get(id) ?? []) keys.add(key);
+        const route = output.isEntry && !!output.facadeModuleId?.endsWith(CLIENT_ROUTE);
+        const onDemand = output.isDynamicEntry && !route;
+        chunks[output.fileName] = {
+          keys: [...keys].sort(),
+          imports: output.imports,
+          ...(output.dynamicImports.length ? { dynamicImports: output.dynamicImports } : {}),
+          ...(onDemand ? { onDemand } : {}),
+        };
+        // A route's words come before its code: first among its imports, so ahead of every chunk it
+        // loads (their words are the route's, or a parent route's, already there). So do those of a
+        // chunk loaded on demand (a rare dialog, the administrator's header): not with the page's.
+        if (route || onDemand)
+          output.code = `import${JSON.stringify(WORDS_SPECIFIER + path.posix.basename(output.fileName))};${output.code}`;
       }
-      recorded = words;
-      (globalThis as { [KEY]?: ClientWordsMap })[KEY] = words;
+      recorded = { ids: Object.fromEntries(catalogueIds()), chunks };
+      (globalThis as { [KEY]?: ClientWords })[KEY] = recorded;
     },
   };
+}
+
+/** The names of the compiled messages (one module each in the build: app/paraglide/messages/<key>.js). */
+function catalogueKeys(messagesDir: string) {
+  return readdirSync(messagesDir).flatMap((file) => (file.endsWith(".js") && !file.startsWith("_") ? [file.slice(0, -3)] : []));
 }
 
 // React Router builds the browser, then the server, each with a fresh copy of this configuration's

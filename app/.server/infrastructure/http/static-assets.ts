@@ -87,16 +87,21 @@ function generatedAsset(body: Buffer): Asset {
 export function serveAssets(dir: string, generated: () => readonly GeneratedAsset[] = () => []): RequestHandler {
   const assets = loadAssets(dir);
   let made: readonly GeneratedAsset[] = [];
+  let madeByPath = new Map<string, Buffer>();
   const find = (path: string) => {
     const found = assets.get(path);
     if (found) return found;
-    // Made when the build is read (JavaScript: a page script, immutable under its hash like the others).
+    // Made when the build is read (JavaScript: a page's words, immutable under its hash like the
+    // others), compressed when first asked for: there are hundreds, and most are rarely fetched.
     if (generated() !== made) {
       made = generated();
-      for (const file of made)
-        if (!assets.has(file.path.replace(/^\/assets/, ""))) assets.set(file.path.replace(/^\/assets/, ""), generatedAsset(file.body));
+      madeByPath = new Map(made.map((file) => [file.path.replace(/^\/assets/, ""), file.body]));
     }
-    return assets.get(path);
+    const body = madeByPath.get(path);
+    if (!body) return undefined;
+    const asset = generatedAsset(body);
+    assets.set(path, asset);
+    return asset;
   };
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
