@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
-import { preloadModule } from "react-dom";
 import { NonceProvider } from "~/components/nonce";
+import { PreloadsProvider } from "~/components/preloads";
 import { requestInfoOf } from "~/.server/infrastructure/http/context";
 import { log } from "~/.server/infrastructure/log";
 import { noteRequestError } from "~/.server/infrastructure/http/database-unavailable";
@@ -37,8 +37,9 @@ export default function handleRequest(
     // Pages are small and loaders finish before rendering, so wait for everything: one complete, compressible document.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        {words ? <PreloadModules hrefs={words.preload} nonce={nonce} /> : null}
-        <ServerRouter context={matchedRoutesOnly(routerContext)} url={request.url} nonce={nonce} />
+        <PreloadsProvider value={words?.preload ?? []}>
+          <ServerRouter context={matchedRoutesOnly(routerContext)} url={request.url} nonce={nonce} />
+        </PreloadsProvider>
       </NonceProvider>,
       {
         nonce,
@@ -84,12 +85,6 @@ export default function handleRequest(
       },
     );
   });
-}
-
-/** Nothing on the page: the modules React lists among the head's preloads (it renders only on the server). */
-function PreloadModules({ hrefs, nonce }: { hrefs: string[]; nonce: string }) {
-  for (const href of hrefs) preloadModule(href, { as: "script", nonce });
-  return null;
 }
 
 /**

@@ -22,6 +22,7 @@ import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
 import { localeMiddleware } from "~/.server/infrastructure/http/locale";
 import { getLocale } from "~/paraglide/runtime";
+import { usePreloadModules } from "~/components/preloads";
 
 // Every request is written in its person's language (decision 071): chosen once, here.
 export const middleware: Route.MiddlewareFunction[] = [localeMiddleware];
@@ -56,6 +57,8 @@ export interface PageHandle {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // A hydrated page's words files, fetched beside its code (decision 072; named by the server's entry).
+  usePreloadModules(nonce);
   // An error page without the root's data still says its language.
   const locale = useRouteLoaderData<typeof loader>("root")?.locale ?? getLocale();
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);

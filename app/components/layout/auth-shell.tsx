@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { CheckCircle2, Globe2, ShieldCheck, Zap } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
+import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { m } from "~/paraglide/messages";
 
 /** Centered card used by sign-in, verification and password pages, with an optional side panel. */
@@ -26,6 +27,8 @@ export function AuthShell({
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
           {subtitle ? <p className="mt-1 text-slate-600">{subtitle}</p> : null}
           <div className="mt-6">{children}</div>
+          {/* Before signing in too: the language of the sign-in, sign-up and code pages (issue 43). */}
+          <LanguageSwitcher className="mt-10 border-t border-slate-200 pt-4 text-slate-600" />
         </div>
       </main>
       {aside ? <aside className="hidden flex-1 bg-gradient-to-br from-brand-700 to-brand-900 lg:flex">{aside}</aside> : null}

@@ -72,6 +72,10 @@ describe("the browser's words", () => {
       "dashboard.js": ["app_title"],
       // Loaded on demand from the Overview: not with the page, and less what the root brought.
       "dialog.js": ["app_dialog"],
+      // Documents: their chunks come only for their client loader, which loads the page as a document.
+      "admin.js": [],
+      "admin-users.js": [],
+      "chat.js": [],
     });
   });
 
@@ -80,7 +84,14 @@ describe("the browser's words", () => {
     expect([...folders.keys()]).toEqual(["en", "sw", "fr"]);
     expect(folders.get("sw")).toMatch(/^\/assets\/words-sw-[0-9a-f]{10}\/$/);
     const sw = files.filter((file) => file.locale === "sw");
-    expect(sw.map((file) => file.path.slice(folders.get("sw")!.length)).sort()).toEqual(["dashboard.js", "dialog.js", "root.js"]);
+    expect(sw.map((file) => file.path.slice(folders.get("sw")!.length)).sort()).toEqual([
+      "admin-users.js",
+      "admin.js",
+      "chat.js",
+      "dashboard.js",
+      "dialog.js",
+      "root.js",
+    ]);
     const dashboard = sw.find((file) => file.path.endsWith("/dashboard.js"))!;
     expect(dashboard.body.toString()).toBe(`Object.assign(globalThis.__jw??={},{"${ids.app_title}":"Muhtasari"});\n`);
     const root = sw.find((file) => file.path.endsWith("/root.js"))!.body.toString();

@@ -67,28 +67,11 @@ function keysFrom(start: string[], words: ClientWordsMap): Set<string> {
   return keys;
 }
 
-/** The chunks loaded on demand from the given ones, further down too. */
-function onDemandFrom(start: string[], words: ClientWordsMap): string[] {
-  const pending = start.map(fileOf);
-  const seen = new Set<string>();
-  const found = new Set<string>();
-  while (pending.length) {
-    const next = fileOf(pending.pop()!);
-    if (seen.has(next)) continue;
-    seen.add(next);
-    const chunk = words[next];
-    if (!chunk) continue;
-    if (chunk.onDemand) found.add(next);
-    pending.push(...chunk.imports, ...(chunk.dynamicImports ?? []));
-  }
-  return [...found];
-}
-
 /**
  * The keys each words file brings, by the file name of the chunk that imports it
  * ("dashboard-Ab12Cd.js"): for a hydrated route's chunk, what it and the chunks it imports say, less
  * what its parent routes' chunks already brought (the root's takes the client entry's too); for a
- * chunk loaded on demand from them, what it and its imports say, less the root's.
+ * document's, nothing; for a chunk loaded on demand, what it and its imports say, less the root's.
  */
 export function routeKeys(assets: Assets, routes: Routes, words: ClientWordsMap): Map<string, string[]> {
   const closure = new Map<string, Set<string>>();
@@ -109,17 +92,23 @@ export function routeKeys(assets: Assets, routes: Routes, words: ClientWordsMap)
     for (const key of keys) if (!less.has(key)) own.add(key);
     byFile.set(file, own);
   };
-  const hydrated = hydratedRouteIds(routes);
-  const rootKeys = new Set(hydrated.filter((id) => !routes[id]?.parentId).flatMap((id) => [...keysOfRoute(id)]));
-  for (const id of hydrated) {
+  const hydrated = new Set(hydratedRouteIds(routes));
+  const rootKeys = new Set([...hydrated].filter((id) => !routes[id]?.parentId).flatMap((id) => [...keysOfRoute(id)]));
+  for (const id of Object.keys(assets.routes)) {
     const module = assets.routes[id]?.module;
     if (!module) continue;
+    // A document's chunk is still imported in the browser, for its client loader that loads the page
+    // as a document (document-page.ts): its words file is there, and empty.
+    if (!hydrated.has(id)) {
+      add(nameOf(module), [], rootKeys);
+      continue;
+    }
     const above = new Set<string>();
-    for (let parent = routes[id]?.parentId; parent; parent = routes[parent]?.parentId)
-      for (const key of keysOfRoute(parent)) above.add(key);
+    for (let parent = routes[id]?.parentId; parent; parent = routes[parent]?.parentId) for (const key of keysOfRoute(parent)) above.add(key);
     add(nameOf(module), keysOfRoute(id), above);
-    for (const chunk of onDemandFrom(startOf(id), words)) add(nameOf(chunk), keysFrom([chunk], words), rootKeys);
   }
+  // Every chunk loaded on demand has its file: what it and its imports say, less the root's.
+  for (const [file, chunk] of Object.entries(words)) if (chunk.onDemand) add(nameOf(file), keysFrom([file], words), rootKeys);
   return new Map([...byFile].map(([file, keys]) => [file, [...keys].sort()]));
 }
 

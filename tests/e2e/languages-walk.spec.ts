@@ -1,0 +1,103 @@
+import { test, expect } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ADMIN, BASE_URL, DEMO, fillOtpBoxes, latestCode, newUser, signIn } from "./helpers";
+import { catalogue, englishCheck, type Locale } from "./english-left";
+
+// Issue 43's walk: sign-up, sign-in, the dashboard, a template, a campaign, the inbox, billing with an
+// invoice's PDF, and the admin console, in Swahili and in French, with JavaScript on and off (the two
+// projects): no English on any of them but names (english-left.ts says how it looks).
+
+const LOCALES = ["sw", "fr"] as const satisfies readonly Exclude<Locale, "en">[];
+
+async function inLanguage(page: Page, locale: Locale) {
+  await page.context().addCookies([{ name: "lng", value: locale, url: BASE_URL }]);
+}
+
+/** Opens `path` and expects it in `locale` with no English left; answers the page's HTML links, to go further. */
+async function expectNoEnglish(page: Page, locale: Exclude<Locale, "en">, path: string | null) {
+  if (path) await page.goto(path);
+  await expect(page.locator("html")).toHaveAttribute("lang", locale);
+  const english = await englishCheck(locale).find(page);
+  expect.soft(english, `English on ${page.url()} in ${locale}`).toEqual([]);
+}
+
+const hrefMatching = async (page: Page, pattern: RegExp) => {
+  const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+  const found = hrefs.find((href) => pattern.test(href));
+  expect(found, `a link matching ${pattern} on ${page.url()}`).toBeTruthy();
+  return found!;
+};
+
+for (const locale of LOCALES) {
+  test(`a new person signs up and signs in in ${locale}, and sees no English`, async ({ page, request }) => {
+    const words = catalogue(locale);
+    const user = newUser();
+    await inLanguage(page, locale);
+    await expectNoEnglish(page, locale, "/signup");
+    await page.locator('input[name="firstName"]').fill(user.firstName);
+    await page.locator('input[name="lastName"]').fill(user.lastName);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.locator('input[name="confirmPassword"]').fill(user.password);
+    await page.locator('input[name="agreedToTerms"]').check();
+    await page.getByRole("button", { name: words.auth_signup_submit }).click();
+    await page.waitForURL("**/verify-otp");
+    await expectNoEnglish(page, locale, null);
+    // The code's e-mail is in the language the account was made in.
+    const code = await latestCode(request, user.email);
+    const mails = (await (await request.get("/sandbox/mail.json")).json()) as { to: string; subject: string }[];
+    expect(mails.find((mail) => mail.to === user.email)!.subject).toBe(words.mail_verification_subject!.replace("{code}", code));
+    await page.getByRole("group").locator('input[name="otp"]').first().waitFor();
+    await fillOtpBoxes(page, code);
+    await page.getByRole("button", { name: words.auth_verify_submit }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/verify-otp"));
+    await expectNoEnglish(page, locale, null);
+
+    // Signed out, the sign-in page; then in again through its form.
+    await page.context().clearCookies();
+    await inLanguage(page, locale);
+    await expectNoEnglish(page, locale, "/login");
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole("button", { name: words.auth_login_submit, exact: true }).click();
+    await page.waitForURL((url) => url.pathname !== "/login");
+    await expectNoEnglish(page, locale, "/dashboard");
+  });
+
+  test(`a member's pages, a template, a campaign, a conversation and an invoice's PDF are in ${locale}`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await inLanguage(page, locale);
+    await signIn(page, DEMO.email, DEMO.password, { to: "/dashboard" });
+    await expectNoEnglish(page, locale, null);
+    await expectNoEnglish(page, locale, "/templates");
+    await expectNoEnglish(page, locale, await hrefMatching(page, /[?&]dialog=view&template=/));
+    await expectNoEnglish(page, locale, "/templates/new");
+    await expectNoEnglish(page, locale, "/messaging");
+    await expectNoEnglish(page, locale, await hrefMatching(page, /^\/messaging\/campaigns\/[0-9a-f-]{36}$/));
+    await expectNoEnglish(page, locale, "/messaging/campaigns/new");
+    await expectNoEnglish(page, locale, "/messaging/contacts");
+    await expectNoEnglish(page, locale, "/chat");
+    await expectNoEnglish(page, locale, await hrefMatching(page, /^\/chat\/[0-9a-f-]{36}$/));
+    await expectNoEnglish(page, locale, "/billing");
+    const invoice = await hrefMatching(page, /^\/billing\/invoices\/[0-9a-f-]{36}$/);
+    await expectNoEnglish(page, locale, invoice);
+    await expectNoEnglish(page, locale, "/analytics");
+    await expectNoEnglish(page, locale, "/settings/team");
+    await expectNoEnglish(page, locale, "/developers");
+
+    const pdf = await page.request.get(`${invoice}/pdf`);
+    expect(pdf.status()).toBe(200);
+    const { lines, english } = await englishCheck(locale).findInPdf(await pdf.body());
+    const words = catalogue(locale);
+    expect(lines.some((line) => [words.documents_title_tax_invoice, words.documents_title_receipt].includes(line))).toBe(true);
+    expect(english, `English in ${invoice}/pdf`).toEqual([]);
+  });
+
+  test(`the admin console is in ${locale}`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await inLanguage(page, locale);
+    await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin" });
+    for (const path of ["/admin", "/admin/users", "/admin/billing", "/admin/whatsapp", "/admin/system", "/admin/templates", "/admin/audit"])
+      await expectNoEnglish(page, locale, path);
+  });
+}
