@@ -1,6 +1,6 @@
 import { test, expect } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { ADMIN, BASE_URL, DEMO, fillOtpBoxes, latestCode, newUser, signIn } from "./helpers";
+import { ADMIN, BASE_URL, DEMO, latestCode, newUser, signIn } from "./helpers";
 import { catalogue, englishCheck, type Locale } from "./english-left";
 
 // Issue 43's walk: sign-up, sign-in, the dashboard, a template, a campaign, the inbox, billing with an
@@ -13,11 +13,15 @@ async function inLanguage(page: Page, locale: Locale) {
   await page.context().addCookies([{ name: "lng", value: locale, url: BASE_URL }]);
 }
 
-/** Opens `path` and expects it in `locale` with no English left; answers the page's HTML links, to go further. */
+// The demo's own records, named when they were made, in its members' language (English): data, like a
+// contact's name. A quick broadcast is named after its first words by the product, in its author's language.
+const DEMO_NAMES = new Set(["line: Quick broadcast: Nakuru office closed"]);
+
+/** Opens `path` and expects it in `locale` with no English left but the demo's own names. */
 async function expectNoEnglish(page: Page, locale: Exclude<Locale, "en">, path: string | null) {
   if (path) await page.goto(path);
   await expect(page.locator("html")).toHaveAttribute("lang", locale);
-  const english = await englishCheck(locale).find(page);
+  const english = (await englishCheck(locale).find(page)).filter((found) => !DEMO_NAMES.has(found));
   expect.soft(english, `English on ${page.url()} in ${locale}`).toEqual([]);
 }
 
@@ -47,8 +51,9 @@ for (const locale of LOCALES) {
     const code = await latestCode(request, user.email);
     const mails = (await (await request.get("/sandbox/mail.json")).json()) as { to: string; subject: string }[];
     expect(mails.find((mail) => mail.to === user.email)!.subject).toBe(words.mail_verification_subject!.replace("{code}", code));
-    await page.getByRole("group").locator('input[name="otp"]').first().waitFor();
-    await fillOtpBoxes(page, code);
+    const boxes = page.locator('input[name="otp"]');
+    await expect(boxes).toHaveCount(6);
+    for (let i = 0; i < code.length; i++) await boxes.nth(i).fill(code[i]!);
     await page.getByRole("button", { name: words.auth_verify_submit }).click();
     await page.waitForURL((url) => !url.pathname.startsWith("/verify-otp"));
     await expectNoEnglish(page, locale, null);

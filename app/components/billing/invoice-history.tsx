@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { invoiceWords } from "~/lib/invoice-words";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Table, type Column } from "~/components/ui/table";
@@ -96,7 +97,7 @@ export function InvoiceHistory({ invoices, disputeHref }: { invoices: InvoiceLis
       ),
     },
     { key: "date", header: m.billing_invoices_column_date(), cell: (i) => formatInvoiceDate(i.issuedAt) },
-    { key: "description", header: m.billing_invoices_column_description(), hideOnPhone: true, cell: (i) => i.description },
+    { key: "description", header: m.billing_invoices_column_description(), hideOnPhone: true, cell: (i) => invoiceWords(i.description) },
     { key: "amount", header: m.billing_amount(), align: "right", cell: (i) => formatKes(i.totalCents) },
     {
       key: "status",

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
+import { invoiceWords } from "~/lib/invoice-words";
 import { encode as encodeQr } from "uqr";
 import {
   formatAmount,
@@ -315,8 +316,7 @@ function drawParties(sheet: Sheet, invoice: InvoiceDocument) {
   const { buyer } = invoice;
   sectionLabel(sheet, m.documents_pdf_bill_to(), MARGIN_X, top);
   const nameHeight = paragraph(sheet, buyer.name, MARGIN_X, top - 13, column, { size: 10.5, bold: true }, 1.25);
-  // "KRA PIN" is KRA's name for it, the same in every language.
-  const buyerRows: [string, string][] = [["KRA PIN", buyer.kraPin ?? m.documents_pdf_not_provided()]];
+  const buyerRows: [string, string][] = [[m.documents_kra_pin(), buyer.kraPin ?? m.documents_pdf_not_provided()]];
   if (buyer.address) buyerRows.push([m.documents_pdf_address(), buyer.address]);
   if (buyer.county) buyerRows.push([m.documents_pdf_county(), buyer.county]);
   buyerRows.push([m.documents_pdf_business_id(), buyer.businessId]);
@@ -352,7 +352,7 @@ interface Column {
 
 const FIXED_COLUMNS: Column[] = [
   { header: m.documents_pdf_column_item_code, width: 66, kind: "text", shrink: true, muted: true, cell: (line) => line.itemCode },
-  { header: m.documents_pdf_column_description, width: 0, kind: "text", cell: (line) => line.description },
+  { header: m.documents_pdf_column_description, width: 0, kind: "text", cell: (line) => invoiceWords(line.description) },
   { header: m.documents_pdf_column_quantity, width: 40, kind: "figure", cell: (line) => formatQuantity(line.quantity) },
   { header: m.documents_pdf_column_unit, width: 42, kind: "text", shrink: true, cell: (line) => line.unit },
   { header: m.documents_pdf_column_unit_price, width: 52, kind: "figure", cell: (line) => formatAmount(line.unitPriceCents) },
@@ -616,7 +616,7 @@ function drawFooters(sheet: Sheet, invoice: InvoiceDocument) {
     const top = FOOTER_HEIGHT - 20;
     const pageNumber = m.documents_pdf_page({ number: invoice.number, page: index + 1, pages: pages.length });
     textRight(onPage, pageNumber, PAGE_WIDTH - MARGIN_X, top, { size: 7, colour: MUTED });
-    const seller = `${invoice.seller.name} · KRA PIN ${invoice.seller.kraPin} · ${invoice.seller.address}`;
+    const seller = `${invoice.seller.name} · ${m.documents_kra_pin()} ${invoice.seller.kraPin} · ${invoice.seller.address}`;
     const room = CONTENT_WIDTH - widthOf(onPage, pageNumber, { size: 7 }) - 16;
     text(onPage, seller, MARGIN_X, top, { size: sizeToFit(onPage, seller, room, { size: 7 }), colour: MUTED });
     const thanks = m.documents_pdf_footer();

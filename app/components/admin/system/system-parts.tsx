@@ -107,7 +107,7 @@ export function ServiceCard({ probe }: { probe: Probe }) {
         {probe.figures.map((f) => (
           <div key={f.label} className="contents">
             <dt className="text-slate-500">{figureWords(f.label)}</dt>
-            <dd className="truncate text-right font-medium text-slate-900" title={f.value}>
+            <dd className="truncate text-right font-medium text-slate-900" title={f.value === "none" ? m.admin_probe_none() : f.value}>
               {f.value === "none" ? m.admin_probe_none() : f.value}
             </dd>
           </div>
