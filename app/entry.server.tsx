@@ -10,6 +10,7 @@ import { noteRequestError } from "~/.server/infrastructure/http/database-unavail
 import { clientErrorStatus, logRefusal } from "~/.server/infrastructure/http/error-page";
 import { browserWordsOf } from "~/.server/infrastructure/http/browser-words";
 import { getLocale } from "~/paraglide/runtime";
+import { pseudoLocalize, wantsPseudoLocale } from "~/.server/infrastructure/http/pseudo-locale";
 
 export const streamTimeout = 5_000;
 
@@ -62,7 +63,9 @@ export default function handleRequest(
               clearTimeout(timeoutId);
               timeoutId = undefined;
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              const html = compactManifestPatch(Buffer.concat(chunks));
+              const whole = compactManifestPatch(Buffer.concat(chunks));
+              // Layout checks in a pseudo-locale (local deployments only: pseudo-locale.ts).
+              const html = wantsPseudoLocale(request) ? Buffer.from(pseudoLocalize(whole.toString("utf8"))) : whole;
               resolve(
                 new Response(isDocumentPage(routerContext) ? withoutDiscoveryMarks(html) : html, {
                   headers: responseHeaders,
