@@ -5,6 +5,7 @@ import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
+import { activityInWords } from "~/.server/domains/activity/words";
 import { StatCard } from "~/components/ui/stat-card";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { BarChart } from "~/components/ui/chart";
@@ -29,7 +30,8 @@ export async function loader(args: Route.LoaderArgs) {
     recentActivity(scope, { limit: 10 }),
     openSystemAlerts(scope),
   ]);
-  return { kpis, metrics, growth, volume, activity: activity.records, alerts };
+  // The tenants' records in the administrator's language; the export keeps them as stored.
+  return { kpis, metrics, growth, volume, activity: activity.records.map(activityInWords), alerts };
 }
 
 const activityColumns = (): Column<TenantActivity>[] => [

@@ -9,6 +9,7 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { checkStepUp, STEP_UP_FIELD, stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/domains/admin/users/detail";
+import { activityInWords } from "~/.server/domains/activity/words";
 import { EditTenantSchema, editTenant, ReasonSchema } from "~/.server/domains/admin/users/edit";
 import { reactivateTenant, suspendTenant } from "~/.server/domains/admin/users/suspension";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
@@ -43,7 +44,9 @@ export async function loader(args: Route.LoaderArgs) {
   const scope = platformScope(current);
   const tenant = await findTenant(scope, args.params.id);
   if (!tenant) throw notFound();
-  return { tenant, ...(await tenantActivity(scope, tenant.id)), stepUpNeeded: stepUpNeeded(current) };
+  const records = await tenantActivity(scope, tenant.id);
+  // The tenant's activity in the administrator's language (stored in English).
+  return { tenant, ...records, activity: records.activity.map(activityInWords), stepUpNeeded: stepUpNeeded(current) };
 }
 
 type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };

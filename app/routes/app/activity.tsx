@@ -15,6 +15,7 @@ import {
   type DateRange,
 } from "~/lib/activity";
 import { activityStats, listActivity } from "~/.server/domains/activity/log-queries";
+import { activityInWords } from "~/.server/domains/activity/words";
 import { log } from "~/.server/infrastructure/log";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -68,7 +69,8 @@ export async function loader(args: Route.LoaderArgs) {
       loadFailed: false,
       data: {
         stats,
-        logs: page.logs,
+        // Said in the reader's language; the API and the export give them as stored.
+        logs: page.logs.map(activityInWords),
         paged: !!cursor,
         firstPage: `/activity${query.size ? `?${query}` : ""}`,
         nextPage: next ? `/activity?${next}` : null,

@@ -14,6 +14,7 @@ import { formatDay, formatWhen } from "~/lib/dates";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { pendingCode } from "~/.server/domains/auth/codes";
 import { listRecentActivity } from "~/.server/domains/activity/queries";
+import { activityInWords } from "~/.server/domains/activity/words";
 import { confirmEmailChange, mayRenameOrganisation, updateProfile } from "~/.server/domains/profile/update-profile";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
@@ -58,7 +59,7 @@ export async function loader(args: Route.LoaderArgs) {
       createdAt: current.user.createdAt.toISOString(),
     },
     pendingEmail: pending?.targetEmail ?? null,
-    activity: activity.map((a) => ({ id: a.id, action: a.action, details: a.details, at: a.createdAt.toISOString() })),
+    activity: activity.map((a) => activityInWords({ id: a.id, action: a.action, details: a.details, at: a.createdAt.toISOString() })),
   };
 }
 

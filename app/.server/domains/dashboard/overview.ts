@@ -3,6 +3,7 @@ import { RECENT_ROWS, recentActivityOnce } from "../activity/queries";
 import type { CurrentUser } from "../auth/guards";
 import { listConnections } from "../whatsapp/connections";
 import { collapseRepeats } from "./recent-activity";
+import { activityInWords } from "../activity/words";
 
 const RECENT_ENTRIES = 5;
 
@@ -24,6 +25,7 @@ export async function dashboardOverview(current: CurrentUser, context?: unknown)
     accountStatus: accountStatus(figures),
     progress: figures.progress,
     whatsapp: { connected: live, connections },
+    // Repeats are found on the stored English, then each entry is said in the reader's language.
     recentActivity: collapseRepeats(
       recent.map((r) => ({
         id: r.id,
@@ -36,6 +38,6 @@ export async function dashboardOverview(current: CurrentUser, context?: unknown)
       RECENT_ENTRIES,
       // A full read may have cut a run of repeats short.
       { more: recent.length === RECENT_ROWS },
-    ),
+    ).map(activityInWords),
   };
 }

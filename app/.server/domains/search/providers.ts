@@ -7,6 +7,7 @@ import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
 import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
+import { actionInWords, detailsInWords } from "../activity/words";
 import { m } from "~/paraglide/messages";
 
 // The signed-in pages a search can point to, with the words people use for them (English, kept
@@ -187,7 +188,8 @@ const activity: SearchProvider = {
       order by created_at desc nulls last, id desc nulls last
       limit ${limit}`,
     );
-    return rows.map((row) => ({ title: row.action, detail: row.details, to: "/activity" }));
+    // Found by the stored English, shown in the reader's language.
+    return rows.map((row) => ({ title: actionInWords(row.action), detail: row.details && detailsInWords(row.details), to: "/activity" }));
   },
 };
 
