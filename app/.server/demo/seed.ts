@@ -12,6 +12,7 @@ import {
   messages,
   organizations,
   users,
+  type NotificationEvent,
 } from "../infrastructure/db/schema";
 import { hashPassword } from "../domains/auth/password";
 import { randomToken, sha256 } from "../infrastructure/security/crypto";
@@ -20,6 +21,7 @@ import { env } from "../infrastructure/config/env";
 import { DEMO as SANDBOX_DEMO } from "@jumbe/sandbox/meta/state";
 import { stableNumericId } from "@jumbe/sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
+import { inEnglish, words, type NoticeWords } from "../domains/notifications/words";
 import { seedBilling } from "./seed-billing";
 import { estimateSendCost } from "../domains/billing/charging";
 import { seedAdminBilling } from "./seed-admin-billing";
@@ -578,43 +580,62 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
     .from(campaigns)
     .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.status, "awaiting_approval")))
     .limit(1);
-  const rows = [
+  // Written as the emitters write them: messages, said in the reader's language, with their English.
+  const rows: { event: NotificationEvent; words: NoticeWords; link: string; at: number; read: boolean }[] = [
     {
-      event: "campaign_finished" as const,
-      title: "Campaign finished: December repayment reminder, Nakuru branch",
-      body: "All members were sent the reminder; the results are on its page.",
+      event: "campaign_finished",
+      words: {
+        title: words("app_notice_campaign_finished_title", { name: "December repayment reminder, Nakuru branch" }),
+        body: words("app_notice_finished_body", {
+          outcome: { list: [words("app_notice_outcome_sent", { count: NAKURU_MEMBERS }), words("app_notice_outcome_none_failed")] },
+        }),
+      },
       link: done ? `/messaging/campaigns/${done.id}` : "/messaging",
       at: 3,
       read: false,
     },
     {
-      event: "invitation" as const,
-      title: "Amina Hassan joined the team",
-      body: "amina.hassan@nyota-sacco.demo accepted the invitation and joined as Agent.",
+      event: "invitation",
+      words: {
+        title: words("app_notice_joined_title", { name: "Amina Hassan" }),
+        body: words("app_notice_joined_body", { email: "amina.hassan@nyota-sacco.demo", role: words("validation_role_agent") }),
+      },
       link: "/settings/team",
       at: 9,
       read: false,
     },
     {
-      event: "approval_requested" as const,
-      title: "Campaign awaiting your approval: Repayment reminder, all members",
-      body: `It would reach ${NAKURU_MEMBERS.toLocaleString("en-KE")} people. An owner or admin other than its author approves or declines it on its page.`,
+      event: "approval_requested",
+      words: {
+        title: words("app_notice_campaign_approval_title", { name: "Repayment reminder, all members" }),
+        body: words("app_notice_approval_body", { count: NAKURU_MEMBERS }),
+      },
       link: awaiting ? `/messaging/campaigns/${awaiting.id}` : "/messaging",
       at: 2,
       read: false,
     },
     {
-      event: "quality_drop" as const,
-      title: "Messaging limit of +254 711 000 001 lowered",
-      body: "Meta lowered the number's messaging limit to TIER_1K after its quality dropped.",
+      event: "quality_drop",
+      words: {
+        title: words("app_notice_limit_lowered_title", { number: "+254 711 000 001" }),
+        body: words("app_notice_limit_lowered_to_body", { limit: "TIER_1K" }),
+      },
       link: "/whatsapp",
       at: 52,
       read: true,
     },
     {
-      event: "new_device_sign_in" as const,
-      title: "New sign-in from Chrome on Android",
-      body: "Your account was signed in to from a new device: Chrome on Android, IP address 41.90.64.12. If this was not you, change your password and sign out of the sessions you do not know.",
+      event: "new_device_sign_in",
+      words: {
+        title: words("app_notice_new_device_title", {
+          device: words("validation_auth_device_on", { browser: "Chrome", system: "Android" }),
+        }),
+        body: words("app_notice_new_device_body", {
+          device: words("validation_auth_device_on", { browser: "Chrome", system: "Android" }),
+          ip: "41.90.64.12",
+          when: { at: hoursAgo(75).toISOString() },
+        }),
+      },
       link: "/settings/security",
       at: 75,
       read: true,
@@ -627,8 +648,8 @@ async function seedNotifications(organizationId: string, ownerId: string, now: n
         organizationId,
         userId: ownerId,
         event: r.event,
-        title: r.title,
-        body: r.body,
+        ...inEnglish(r.words),
+        words: r.words,
         link: r.link,
         dedupeKey: `demo:${r.event}:${r.at}`,
         createdAt: hoursAgo(r.at),

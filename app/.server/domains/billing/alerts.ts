@@ -3,8 +3,8 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { notify } from "../notifications/notify";
+import { words } from "../notifications/words";
 import { log } from "../../infrastructure/log";
-import { formatKes } from "~/lib/invoice";
 import { startMpesaTopup } from "./mpesa";
 import { isRefusal } from "../../infrastructure/refusal";
 
@@ -51,8 +51,11 @@ export async function checkWalletAlerts(organizationId: string, now = new Date()
         {
           organizationId,
           event: "low_balance",
-          title: `Wallet balance low: ${formatKes(available)}`,
-          body: `The available balance is below your alert of ${formatKes(low)}. Top up on the Billing page so messages keep going.`,
+          // Amounts in cents: written as each reader's language writes Kenya shillings.
+          words: {
+            title: words("app_notice_low_balance_title", { amount: { kes: available } }),
+            body: words("app_notice_low_balance_body", { threshold: { kes: low } }),
+          },
           link: "/billing",
           dedupeKey: `low-balance:${organizationId}:${now.getTime()}`,
         },

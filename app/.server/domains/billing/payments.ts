@@ -5,6 +5,7 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { PaymentMethod } from "../../infrastructure/db/schema/billing";
 import { recordActivity } from "../activity/record";
 import { notify } from "../notifications/notify";
+import { words } from "../notifications/words";
 import { formatKes } from "~/lib/invoice";
 import { changeWallet } from "./ledger";
 import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
@@ -310,8 +311,11 @@ export async function failPayment(paymentId: string, failure: { code: string; re
       {
         organizationId: failed.organization_id,
         event: "payment_failed",
-        title: `Payment not completed: ${formatKes(Number(failed.amount_cents))}`,
-        body: failure.reason,
+        // The reason is Safaricom's or Paystack's own text, kept as they wrote it.
+        words: {
+          title: words("app_notice_payment_failed_title", { amount: { kes: Number(failed.amount_cents) } }),
+          body: failure.reason,
+        },
         link: "/billing",
         dedupeKey: `payment-failed:${failed.id}`,
         userIds: [failed.created_by],

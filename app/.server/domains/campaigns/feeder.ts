@@ -22,7 +22,7 @@ import {
   type StoredCampaign,
 } from "./lifecycle";
 import { finalCounts, refreshSendingFigures } from "./progress";
-import { campaignOutcome, outcomeInWords } from "./outcome";
+import { campaignOutcome, outcomeInWords, outcomeWords } from "./outcome";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
@@ -329,7 +329,7 @@ async function completeCampaign(campaignId: string) {
     await notifyCampaignFinished(
       tx,
       { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
-      outcomeInWords(outcome),
+      outcomeWords(outcome),
     );
     return { ...done, outcome };
   });

@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
-import { formatNumber as grouped } from "~/lib/dates";
+import { baseLocale } from "~/paraglide/runtime";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { sayIn, words, type MessageKey, type Said } from "../notifications/words";
+
+type FailureKey = MessageKey & `app_notice_failure_${string}`;
 
 /**
  * What happened to a campaign, in the words its "finished" notification and activity line use:
@@ -13,49 +16,52 @@ export interface CampaignOutcome {
   /** Accepted by Meta and not failed since. */
   sent: number;
   failed: number;
-  /** The failures by reason, in short words, most first. */
-  failedBy: { words: string; count: number }[];
+  /** The failures by reason, as the message of their short words, most first. */
+  failedBy: { words: FailureKey; count: number }[];
   /** People in the audience who were never sent it (not opted in, no valid number, cancelled...). */
   leftOut: number;
 }
 
-// Short words for a count beside them; failure-words.ts has the full sentence for one recipient.
-const FAILED_BY_CODE: Record<number, string> = {
-  190: "WhatsApp account needs reconnecting",
-  470: "outside the 24-hour window",
-  130429: "sent too fast",
-  131021: "sent to its own number",
-  131026: "not reachable on WhatsApp",
-  131042: "WhatsApp payment method needs attention",
-  131047: "outside the 24-hour window",
-  131048: "number slowed down after reports",
-  131049: "held back by Meta's marketing limit",
-  131050: "turned off marketing messages",
-  131052: "media problem",
-  131053: "media problem",
-  131056: "too many messages to one person",
-  132000: "template problem",
-  132001: "template problem",
-  132005: "template problem",
-  132007: "template problem",
-  132012: "template problem",
-  132015: "template problem",
-  132016: "template problem",
-  132018: "template problem",
-  133010: "sending number not registered",
+// Short words for a count beside them, as messages (said in each reader's language in the
+// "finished" notification, in English in the activity log); failure-words.ts has the full sentence
+// for one recipient.
+const FAILED_BY_CODE: Record<number, FailureKey> = {
+  190: "app_notice_failure_reconnect",
+  470: "app_notice_failure_window",
+  130429: "app_notice_failure_too_fast",
+  131021: "app_notice_failure_own_number",
+  131026: "app_notice_failure_unreachable",
+  131042: "app_notice_failure_payment_method",
+  131047: "app_notice_failure_window",
+  131048: "app_notice_failure_slowed",
+  131049: "app_notice_failure_marketing_limit",
+  131050: "app_notice_failure_marketing_off",
+  131052: "app_notice_failure_media",
+  131053: "app_notice_failure_media",
+  131056: "app_notice_failure_too_many",
+  132000: "app_notice_failure_template",
+  132001: "app_notice_failure_template",
+  132005: "app_notice_failure_template",
+  132007: "app_notice_failure_template",
+  132012: "app_notice_failure_template",
+  132015: "app_notice_failure_template",
+  132016: "app_notice_failure_template",
+  132018: "app_notice_failure_template",
+  133010: "app_notice_failure_not_registered",
 };
-const FAILED_BY_TITLE: Record<string, string> = {
-  whatsapp_reconnect_needed: "WhatsApp account needs reconnecting",
-  messaging_limit_reached: "messaging limit reached",
-  number_not_connected: "number disconnected",
-  not_opted_in: "not opted in",
-  organization_closing: "organisation closing",
+const FAILED_BY_TITLE: Record<string, FailureKey> = {
+  whatsapp_reconnect_needed: "app_notice_failure_reconnect",
+  messaging_limit_reached: "app_notice_failure_limit_reached",
+  number_not_connected: "app_notice_failure_disconnected",
+  not_opted_in: "app_notice_failure_not_opted_in",
+  organization_closing: "app_notice_failure_closing",
 };
 
-export function failedInShortWords(code: number | null, title: string | null): string {
+/** The message of a failure's short words, by Meta's code or Jumbe's own title. */
+export function failedInShortWords(code: number | null, title: string | null): FailureKey {
   if (code !== null && FAILED_BY_CODE[code]) return FAILED_BY_CODE[code];
   if (title && FAILED_BY_TITLE[title]) return FAILED_BY_TITLE[title];
-  return "other errors";
+  return "app_notice_failure_other";
 }
 
 /** The campaign's outcome counted now (inside the caller's transaction when it passes one). */
@@ -72,29 +78,44 @@ export async function campaignOutcome(executor: Executor, campaignId: string): P
     select 'left_out', null, null, count(*)::int from campaign_recipients r where r.campaign_id = ${campaignId} and r.state = 'left_out'`,
   );
   const outcome: CampaignOutcome = { sent: 0, failed: 0, failedBy: [], leftOut: 0 };
-  const byWords = new Map<string, number>();
+  const byWords = new Map<FailureKey, number>();
   for (const row of result) {
     const n = Number(row.n);
     if (row.kind === "sent") outcome.sent = n;
     else if (row.kind === "left_out") outcome.leftOut = n;
     else {
       outcome.failed += n;
-      const words = failedInShortWords(row.error_code === null ? null : Number(row.error_code), row.error_title);
-      byWords.set(words, (byWords.get(words) ?? 0) + n);
+      const key = failedInShortWords(row.error_code === null ? null : Number(row.error_code), row.error_title);
+      byWords.set(key, (byWords.get(key) ?? 0) + n);
     }
   }
+  // Ties in the order of their English words, whatever the language they are said in.
+  const english = (key: FailureKey) => sayIn(baseLocale, words(key)) ?? key;
   outcome.failedBy = [...byWords]
-    .map(([words, count]) => ({ words, count }))
-    .sort((a, b) => b.count - a.count || a.words.localeCompare(b.words));
+    .map(([key, count]) => ({ words: key, count }))
+    .sort((a, b) => b.count - a.count || english(a.words).localeCompare(english(b.words)));
   return outcome;
 }
 
-/** "45 sent, 2 failed (1 not reachable on WhatsApp, 1 sent too fast), 3 left out". */
-export function outcomeInWords(outcome: CampaignOutcome): string {
-  const parts = [`${grouped(outcome.sent)} sent`];
+/**
+ * "45 sent, 2 failed (1 not reachable on WhatsApp, 1 sent too fast), 3 left out" as messages: the
+ * counts stay numbers, grouped for the language they are said in.
+ */
+export function outcomeWords(outcome: CampaignOutcome): Said {
+  const parts: Said[] = [words("app_notice_outcome_sent", { count: outcome.sent })];
   if (outcome.failed)
-    parts.push(`${grouped(outcome.failed)} failed (${outcome.failedBy.map((f) => `${grouped(f.count)} ${f.words}`).join(", ")})`);
-  else parts.push("none failed");
-  if (outcome.leftOut) parts.push(`${grouped(outcome.leftOut)} left out`);
-  return parts.join(", ");
+    parts.push(
+      words("app_notice_outcome_failed", {
+        count: outcome.failed,
+        reasons: { list: outcome.failedBy.map((f) => words("app_notice_outcome_failed_by", { count: f.count, reason: words(f.words) })) },
+      }),
+    );
+  else parts.push(words("app_notice_outcome_none_failed"));
+  if (outcome.leftOut) parts.push(words("app_notice_outcome_left_out", { count: outcome.leftOut }));
+  return { list: parts };
+}
+
+/** The outcome in English, as the activity log keeps it. */
+export function outcomeInWords(outcome: CampaignOutcome): string {
+  return sayIn(baseLocale, outcomeWords(outcome))!;
 }

@@ -1,18 +1,33 @@
 import type { OrgRole } from "../../infrastructure/db/schema";
-import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { ROLE_WORDS } from "~/lib/schemas/team";
-import { intlLocale } from "~/lib/intl";
+import { storedMessageOf } from "../campaigns/stored-words";
 import { notify } from "./notify";
+import { words, type Message, type MessageKey, type Said } from "./words";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**
  * What each product event says in the bell (decision 031): the domain code that sees the event
  * calls one of these, inside its own transaction where it has one, so the notification exists
  * exactly when the change does. Each key names the cause, so a retried webhook or job notifies
- * nobody twice. Titles and bodies are stored as written here, in English (issue 43 leaves them so).
+ * nobody twice. What each says is kept as messages and inputs (words.ts), said in each reader's
+ * language when shown, with its English stored beside them.
  */
 
-const DECISIONS: Record<string, string> = { APPROVED: "approved", REJECTED: "rejected", PAUSED: "paused", DISABLED: "disabled" };
+const DECISIONS: Record<string, { title: MessageKey; body: MessageKey }> = {
+  APPROVED: { title: "app_notice_template_approved_title", body: "app_notice_template_approved_body" },
+  REJECTED: { title: "app_notice_template_rejected_title", body: "app_notice_template_rejected_body" },
+  PAUSED: { title: "app_notice_template_paused_title", body: "app_notice_template_paused_body" },
+  DISABLED: { title: "app_notice_template_disabled_title", body: "app_notice_template_disabled_body" },
+};
+
+const ROLE_MESSAGES: Record<OrgRole, MessageKey> = {
+  owner: "validation_role_owner",
+  admin: "validation_role_admin",
+  agent: "validation_role_agent",
+  viewer: "validation_role_viewer",
+};
+
+/** A role's name as a message, said in the reader's language with the sentence around it. */
+const roleWords = (role: OrgRole): Message => words(ROLE_MESSAGES[role]);
 
 /** Meta decided a template: approved, rejected (with the reason), paused or disabled. Other events notify nobody. */
 export async function notifyTemplateDecision(
@@ -21,20 +36,16 @@ export async function notifyTemplateDecision(
 ) {
   const decided = DECISIONS[change.event];
   if (!decided) return;
+  // Meta's reason is Meta's own text: kept as Meta wrote it, inside the reader's sentence.
   const body =
-    change.event === "APPROVED"
-      ? `It can be sent now.`
-      : change.event === "REJECTED"
-        ? `${change.reason ? `Meta's reason: ${change.reason}. ` : ""}Edit it and submit it again.`
-        : change.event === "PAUSED"
-          ? "People reported or ignored it. Campaigns sending it are paused until Meta lifts the pause."
-          : "It can no longer be sent. Campaigns sending it are paused.";
+    change.event === "REJECTED" && change.reason
+      ? words("app_notice_template_rejected_reason_body", { reason: change.reason })
+      : words(decided.body);
   await notify(
     {
       organizationId: change.organizationId,
       event: "template_decision",
-      title: `Meta ${decided} the template ${change.name}`,
-      body,
+      words: { title: words(decided.title, { name: change.name }), body },
       link: `/templates?dialog=view&template=${change.templateId}`,
       dedupeKey: `template:${change.templateId}:${change.event}:${change.at}`,
     },
@@ -42,7 +53,21 @@ export async function notifyTemplateDecision(
   );
 }
 
-const what = (kind: string) => (kind === "broadcast" ? "Broadcast" : "Campaign");
+/**
+ * A campaign's title message, by its kind: a broadcast has its own sentence rather than its name as
+ * an input, since Swahili agrees the verb with the noun ("kampeni imesitishwa", "tangazo limesitishwa").
+ */
+const byKind = (kind: string, campaign: MessageKey, broadcast: MessageKey, name: string) =>
+  words(kind === "broadcast" ? broadcast : campaign, { name });
+
+/**
+ * A pause reason in messages: Jumbe's own sentences (stored in English on the campaign, see
+ * stored-words.ts) become the message they are, so each reader gets them in their language; any
+ * other text (Meta's, a provider's) is kept as written.
+ */
+export function pauseReasonWords(reason: string): Said {
+  return storedMessageOf(reason) ?? reason;
+}
 
 /** A campaign paused: by Jumbe (`reason`: a template, the number's quality, Meta's refusal) or by a member (not told of their own act). */
 export async function notifyCampaignPaused(
@@ -55,8 +80,10 @@ export async function notifyCampaignPaused(
     {
       organizationId: campaign.organizationId,
       event: "campaign_paused",
-      title: `${what(campaign.kind)} paused: ${campaign.name}`,
-      body: pause.reason ?? "A member paused it. Nothing more is sent until it is resumed.",
+      words: {
+        title: byKind(campaign.kind, "app_notice_campaign_paused_title", "app_notice_broadcast_paused_title", campaign.name),
+        body: pause.reason ? pauseReasonWords(pause.reason) : words("app_notice_paused_by_member_body"),
+      },
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `campaign-paused:${campaign.id}:${at.getTime()}`,
       userIds: [campaign.createdBy],
@@ -70,15 +97,17 @@ export async function notifyCampaignPaused(
 export async function notifyCampaignFinished(
   executor: Executor,
   campaign: { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null },
-  /** What happened, in the campaigns' own words ("1,200 sent, 3 failed..."). */
-  outcomeWords: string,
+  /** What happened, in messages ("1,200 sent, 3 failed...": outcome.ts's outcomeWords). */
+  outcome: Said,
 ) {
   await notify(
     {
       organizationId: campaign.organizationId,
       event: "campaign_finished",
-      title: `${what(campaign.kind)} finished: ${campaign.name}`,
-      body: `${outcomeWords}. Failures WhatsApp reports later show on its page, with the results.`,
+      words: {
+        title: byKind(campaign.kind, "app_notice_campaign_finished_title", "app_notice_broadcast_finished_title", campaign.name),
+        body: words("app_notice_finished_body", { outcome }),
+      },
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `campaign-finished:${campaign.id}`,
       userIds: [campaign.createdBy],
@@ -97,11 +126,19 @@ export async function notifyQualityDrop(
     {
       organizationId: phone.organizationId,
       event: "quality_drop",
-      title: phone.event === "FLAGGED" ? `Quality of ${phone.display} flagged as low` : `Messaging limit of ${phone.display} lowered`,
-      body:
+      words:
         phone.event === "FLAGGED"
-          ? "People blocked or reported its messages. Its campaigns are paused: review the template and the audience, then resume."
-          : `Meta lowered the number's messaging limit${phone.limit ? ` to ${phone.limit}` : ""} after its quality dropped.`,
+          ? {
+              title: words("app_notice_quality_flagged_title", { number: phone.display }),
+              body: words("app_notice_quality_flagged_body"),
+            }
+          : {
+              title: words("app_notice_limit_lowered_title", { number: phone.display }),
+              // Meta's tier (TIER_1K...) as Meta names it.
+              body: phone.limit
+                ? words("app_notice_limit_lowered_to_body", { limit: phone.limit })
+                : words("app_notice_limit_lowered_body"),
+            },
       link: "/whatsapp",
       dedupeKey: `quality:${phone.phoneNumberId}:${phone.event}:${phone.at}`,
     },
@@ -118,18 +155,22 @@ export async function notifyWebhookFailing(
   tx: Executor,
   endpoint: { organizationId: string; url: string; failingSince: string; disabled: boolean },
 ) {
-  const mail = endpoint.disabled ? webhookDisabledMail("", endpoint.url) : undefined;
   await notify(
     {
       organizationId: endpoint.organizationId,
       event: "webhook_failing",
-      title: endpoint.disabled ? "Webhook endpoint disabled" : "Webhook deliveries are failing",
-      body: endpoint.disabled
-        ? `No delivery to ${endpoint.url} has succeeded for three days, so Jumbe stopped sending to it. Re-enable it once it answers; the failed events can be redelivered.`
-        : `Deliveries to ${endpoint.url} have failed for over an hour. Jumbe keeps retrying for three days, then disables the endpoint.`,
+      words: endpoint.disabled
+        ? {
+            title: words("app_notice_webhook_disabled_title"),
+            body: words("app_notice_webhook_disabled_body", { url: endpoint.url }),
+          }
+        : {
+            title: words("app_notice_webhook_failing_title"),
+            body: words("app_notice_webhook_failing_body", { url: endpoint.url }),
+          },
       link: "/developers",
       dedupeKey: `webhook-${endpoint.disabled ? "disabled" : "failing"}:${endpoint.failingSince}`,
-      mail: mail ? { subject: mail.subject, text: mail.text } : undefined,
+      mail: endpoint.disabled ? { kind: "webhook_disabled", url: endpoint.url } : undefined,
     },
     tx,
   );
@@ -152,8 +193,10 @@ export async function notifyInvitationAccepted(
     {
       organizationId: joined.organizationId,
       event: "invitation",
-      title: `${joined.name || joined.email} joined the team`,
-      body: `${joined.email} accepted the invitation and joined as ${ROLE_WORDS[joined.role]}.`,
+      words: {
+        title: words("app_notice_joined_title", { name: joined.name || joined.email }),
+        body: words("app_notice_joined_body", { email: joined.email, role: roleWords(joined.role) }),
+      },
       link: "/settings/team",
       dedupeKey: `invitation-accepted:${joined.invitationId}`,
       userIds: [joined.invitedBy],
@@ -173,8 +216,10 @@ export async function notifyRoleChanged(
     {
       organizationId: change.organizationId,
       event: "role_changed",
-      title: `Your role is now ${ROLE_WORDS[change.to]}`,
-      body: `${change.by} changed your role from ${ROLE_WORDS[change.from]} to ${ROLE_WORDS[change.to]}.`,
+      words: {
+        title: words("app_notice_role_title", { role: roleWords(change.to) }),
+        body: words("app_notice_role_body", { by: change.by, from: roleWords(change.from), to: roleWords(change.to) }),
+      },
       link: "/settings/team",
       dedupeKey: `role:${change.memberId}:${change.to}:${at.getTime()}`,
       userIds: [change.memberId],
@@ -195,8 +240,11 @@ export async function notifyApprovalRequested(
     {
       organizationId: campaign.organizationId,
       event: "approval_requested",
-      title: `${what(campaign.kind)} awaiting your approval: ${campaign.name}`,
-      body: `It would reach ${request.recipients.toLocaleString(intlLocale("en"))} people. An owner or admin other than its author approves or declines it on its page.`,
+      words: {
+        title: byKind(campaign.kind, "app_notice_campaign_approval_title", "app_notice_broadcast_approval_title", campaign.name),
+        // The count stays a number: grouped as each reader's language groups it ("1,234", "1 234").
+        body: words("app_notice_approval_body", { count: request.recipients }),
+      },
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `approval-requested:${campaign.id}:${at.getTime()}`,
       excludeUserId: request.by ?? null,
@@ -215,12 +263,14 @@ export async function notifyApprovalDecided(
     {
       organizationId: campaign.organizationId,
       event: "approval_decided",
-      title: `${what(campaign.kind)} ${decision.approved ? "approved" : "declined"}: ${campaign.name}`,
-      body: decision.approved
-        ? decision.outcome === "sending"
-          ? "It is sending now."
-          : "It will send at its scheduled time."
-        : `Reason: ${decision.reason ?? ""}`,
+      words: {
+        title: decision.approved
+          ? byKind(campaign.kind, "app_notice_campaign_approved_title", "app_notice_broadcast_approved_title", campaign.name)
+          : byKind(campaign.kind, "app_notice_campaign_declined_title", "app_notice_broadcast_declined_title", campaign.name),
+        body: decision.approved
+          ? words(decision.outcome === "sending" ? "app_notice_approved_sending_body" : "app_notice_approved_scheduled_body")
+          : words("app_notice_declined_body", { reason: decision.reason ?? "" }),
+      },
       link: `/messaging/campaigns/${campaign.id}`,
       dedupeKey: `approval-decided:${campaign.id}`,
       userIds: [campaign.createdBy],

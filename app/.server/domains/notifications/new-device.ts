@@ -1,8 +1,8 @@
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { deviceOf } from "../../infrastructure/http/user-agent";
+import { deviceWords } from "../auth/session-list";
 import { sha256 } from "../../infrastructure/security/crypto";
-import { formatWhen } from "~/lib/dates";
 import { notify, type NotifyOutcome } from "./notify";
+import { words } from "./words";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**
@@ -18,14 +18,21 @@ export async function notifyNewDeviceSignIn(
 ): Promise<NotifyOutcome | null> {
   if (input.knownDevice) return null;
   const at = input.at ?? new Date();
-  const device = deviceOf(input.meta.userAgent);
+  const device = deviceWords(input.meta.userAgent);
   const minute = Math.floor(at.getTime() / 60_000);
   return notify(
     {
       organizationId: input.organizationId,
       event: "new_device_sign_in",
-      title: `New sign-in from ${device}`,
-      body: `Your account was signed in to from a new device: ${device}, IP address ${input.meta.ip || "unknown"}, ${formatWhen(at)}. If this was not you, change your password and sign out of the sessions you do not know.`,
+      words: {
+        title: words("app_notice_new_device_title", { device }),
+        // The moment stays a moment: written in the reader's language and the display zone when shown.
+        body: words("app_notice_new_device_body", {
+          device,
+          ip: input.meta.ip || words("app_notice_unknown_ip"),
+          when: { at: at.toISOString() },
+        }),
+      },
       link: "/settings/security",
       dedupeKey: `new-device:${sha256(`${input.meta.userAgent}|${input.meta.ip}`).slice(0, 24)}:${minute}`,
       userIds: [input.user.id],

@@ -3,16 +3,28 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { NotificationEvent, OrgRole } from "../../infrastructure/db/schema";
 import { EVENT_SETTING, isInProductLink } from "~/lib/notifications";
+import { inEnglish, type NoticeWords } from "./words";
 
 /** The pg_notify channel a new (or newly read) notification is announced on; the payload is the member's id. */
 export const NOTIFICATION_CHANNEL = "jumbe_notifications";
 /** One e-mail per notification the organisation's rule selects, sent by a job (an SMTP failure never fails the caller). */
 export const NOTIFICATION_MAIL_QUEUE = "notifications.mail";
 
+/**
+ * An e-mail of its own in place of the notification's title and body, written by the mail job in the
+ * recipient's language (the job payload keeps what it needs, not the words).
+ */
+export type NotificationMailKind = { kind: "webhook_disabled"; url: string };
+
 export interface NotifyInput {
   organizationId: string;
   event: NotificationEvent;
-  title: string;
+  /**
+   * What it says as messages: said in each reader's language, their English stored as the title
+   * and body. Callers not yet moved to messages give the English title and body instead.
+   */
+  words?: NoticeWords;
+  title?: string;
   body?: string;
   /** A path inside Jumbe (`/templates?...`): never another site. */
   link?: string | null;
@@ -29,7 +41,7 @@ export interface NotifyInput {
   /** Who did it: not notified about their own act. */
   excludeUserId?: string | null;
   /** The e-mail's own words, where they differ from the notification's title and body. */
-  mail?: { subject: string; text: string };
+  mail?: NotificationMailKind;
 }
 
 export interface NotifyOutcome {
@@ -52,6 +64,9 @@ export async function notify(input: NotifyInput, executor: Executor = db()): Pro
   if (input.link && !link) throw new Error(`A notification links inside Jumbe only, not to ${input.link}`);
   const roles = input.roles ?? setting.audience;
   const userIds = (input.userIds ?? []).filter((id): id is string => typeof id === "string" && id.length > 0);
+  const { title, body } = input.words ? inEnglish(input.words) : { title: input.title ?? "", body: input.body ?? "" };
+  if (!title) throw new Error(`A ${input.event} notification says nothing: give its words or its title`);
+  const words = input.words ? JSON.stringify(input.words) : null;
   const result = await queryRows<{ notified: number; mailed: number }>(
     executor,
     sql`
@@ -68,8 +83,8 @@ export async function notify(input: NotifyInput, executor: Executor = db()): Pro
                  and (u.org_role = any(${sql.param([...roles])}::text[]) or u.org_role = any(rule.email_roles))))
         and u.id is distinct from ${input.excludeUserId ?? null}::uuid
     ), inserted as (
-      insert into notifications (organization_id, user_id, event, title, body, link, dedupe_key)
-      select ${input.organizationId}, r.id, ${input.event}, ${input.title.slice(0, 200)}, ${(input.body ?? "").slice(0, 2000)}, ${link},
+      insert into notifications (organization_id, user_id, event, title, body, words, link, dedupe_key)
+      select ${input.organizationId}, r.id, ${input.event}, ${title.slice(0, 200)}, ${body.slice(0, 2000)}, ${words}::jsonb, ${link},
              ${input.dedupeKey}
       from recipients r
       on conflict (user_id, dedupe_key) do nothing

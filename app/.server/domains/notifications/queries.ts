@@ -2,6 +2,8 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../../infrastructure/db/keyset";
 import type { NotificationEvent } from "../../infrastructure/db/schema";
 import { NOTIFICATION_CHANNEL } from "./notify";
+import { noticeIn } from "./words";
+import { getLocale, type Locale } from "~/paraglide/runtime";
 
 /** Whose notifications: the signed-in member, in their organisation. Nothing else is ever read or changed. */
 export interface Reader {
@@ -35,17 +37,18 @@ interface Row {
   event: NotificationEvent;
   title: string;
   body: string;
+  /** What it says as messages (words.ts); null on rows written before issue 43. */
+  words: unknown;
   link: string | null;
   created_at: Date | string;
   at: string;
   read_at: Date | string | null;
 }
 
-const view = (r: Row): NotificationView => ({
+const view = (r: Row, locale: Locale): NotificationView => ({
   id: r.id,
   event: r.event,
-  title: r.title,
-  body: r.body,
+  ...noticeIn(locale, r),
   link: r.link,
   at: new Date(r.created_at).toISOString(),
   read: r.read_at !== null,
@@ -53,15 +56,16 @@ const view = (r: Row): NotificationView => ({
 
 /**
  * The bell: the member's latest notifications and how many are unread (counted to UNREAD_CAP), in
- * one statement. Its live stream sends it as a page opens and whenever it changes.
+ * one statement. Its live stream sends it as a page opens and whenever it changes, from outside the
+ * request that opened it: it passes the request's language rather than reading it then.
  */
-export async function bellOf(reader: Reader): Promise<{ unread: number; items: BellItem[] }> {
-  const rows = await rawQuery<Pick<Row, "id" | "title" | "created_at" | "read_at"> & { unread: number }>(
-    `select c.unread, n.id, n.title, n.created_at, n.read_at
+export async function bellOf(reader: Reader, locale: Locale = getLocale()): Promise<{ unread: number; items: BellItem[] }> {
+  const rows = await rawQuery<Pick<Row, "id" | "title" | "words" | "created_at" | "read_at"> & { unread: number }>(
+    `select c.unread, n.id, n.title, n.words, n.created_at, n.read_at
      from (select count(*)::int as unread from (
              select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) c
      left join lateral (
-       select id, title, created_at, read_at from notifications
+       select id, title, words, created_at, read_at from notifications
        where user_id = $1 and organization_id = $2 order by created_at desc nulls last, id desc nulls last limit ${BELL_ROWS}) n on true`,
     [reader.userId, reader.organizationId],
   );
@@ -69,7 +73,12 @@ export async function bellOf(reader: Reader): Promise<{ unread: number; items: B
     unread: Number(rows[0]?.unread ?? 0),
     items: rows
       .filter((r) => r.id)
-      .map((r) => ({ id: r.id, title: r.title, at: new Date(r.created_at).toISOString(), read: r.read_at !== null })),
+      .map((r) => ({
+        id: r.id,
+        title: noticeIn(locale, { title: r.title, body: "", words: r.words }).title,
+        at: new Date(r.created_at).toISOString(),
+        read: r.read_at !== null,
+      })),
   };
 }
 
@@ -101,12 +110,13 @@ export async function shellReadsOf(
   };
 }
 
-/** A page of the member's notifications, newest first; `next` is the cursor of the page after (older). */
-export async function listNotifications(reader: Reader, options: { cursor?: string | null; limit?: number } = {}) {
+/** A page of the member's notifications, newest first, in `locale`; `next` is the cursor of the page after (older). */
+export async function listNotifications(reader: Reader, options: { cursor?: string | null; limit?: number; locale?: Locale } = {}) {
+  const locale = options.locale ?? getLocale();
   const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
   const after = decodeKeysetCursor(options.cursor);
   const rows = await rawQuery<Row>(
-    `select id, event, title, body, link, created_at, created_at::text as at, read_at from notifications
+    `select id, event, title, body, words, link, created_at, created_at::text as at, read_at from notifications
      where user_id = $1 and organization_id = $2 ${after ? "and (created_at, id) < ($4::timestamptz, $5::uuid)" : ""}
      order by created_at desc nulls last, id desc nulls last limit $3`,
     after ? [reader.userId, reader.organizationId, limit + 1, after.at, after.id] : [reader.userId, reader.organizationId, limit + 1],
@@ -114,7 +124,11 @@ export async function listNotifications(reader: Reader, options: { cursor?: stri
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(view), next: more && last ? encodeKeysetCursor(last.at, last.id) : null, paged: Boolean(after) };
+  return {
+    items: page.map((row) => view(row, locale)),
+    next: more && last ? encodeKeysetCursor(last.at, last.id) : null,
+    paged: Boolean(after),
+  };
 }
 
 /**

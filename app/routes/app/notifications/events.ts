@@ -7,6 +7,7 @@ import { log } from "~/.server/infrastructure/log";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";
+import { getLocale } from "~/paraglide/runtime";
 
 export const handle: PermissionHandle = { permission: "notifications:view", signInReturnsTo: "/notifications" };
 
@@ -27,7 +28,9 @@ export async function loader(args: Route.LoaderArgs) {
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data(m.inbox_notifications_events_not_a_page(), { status: 406 });
   const reader = { userId: current.user.id, organizationId: current.organization.id };
-  const first = await bellOf(reader);
+  // Later reads run when a change is heard, outside this request: they say it in its language still.
+  const locale = getLocale();
+  const first = await bellOf(reader, locale);
   return liveStream(request, (send) => {
     let last = "";
     let stopped = false;
@@ -51,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
       try {
         do {
           again = false;
-          emit(await bellOf(reader));
+          emit(await bellOf(reader, locale));
         } while (again && !stopped);
       } catch (error) {
         log().warn({ err: error }, "notification events: reading the bell failed");

@@ -7,6 +7,7 @@ import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { recordAdminAction } from "../audit";
 import { recordActivity } from "../../activity/record";
 import { notify } from "../../notifications/notify";
+import { words } from "../../notifications/words";
 import { recordTemplateEvent } from "../../templates/events";
 import { sendHeldTemplate, TEMPLATE_MESSAGES } from "../../templates/manage";
 import { findTemplate } from "../../templates/queries";
@@ -163,8 +164,11 @@ export async function rejectHeldTemplate(
       {
         organizationId: row.organization_id,
         event: "template_decision",
-        title: `Jumbe returned the template ${row.name}`,
-        body: `Jumbe's reason: ${reason}. Edit it and submit it again.`,
+        // The reviewer's reason as they typed it, inside the reader's sentence.
+        words: {
+          title: words("app_notice_template_returned_title", { name: row.name }),
+          body: words("app_notice_template_returned_body", { reason }),
+        },
         link: `/templates?dialog=view&template=${templateId}`,
         dedupeKey: `template:${templateId}:platform-rejected:${Date.now()}`,
       },

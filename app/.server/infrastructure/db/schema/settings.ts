@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, boolean } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, boolean } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 
@@ -55,6 +55,12 @@ export const notifications = pgTable(
     event: text("event", { enum: NOTIFICATION_EVENTS }).notNull(),
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
+    /**
+     * What the title and body say as the catalogue's messages and their inputs (issue 43:
+     * domains/notifications/words.ts), said in each reader's language; the English above is their
+     * English. Null on rows written before, which show their English.
+     */
+    words: jsonb("words").$type<{ title: unknown; body?: unknown }>(),
     /** A path inside the product (never another site). */
     link: text("link"),
     /** One notification a member a cause (a retried job does not notify twice). */
