@@ -169,6 +169,18 @@ describe("the activity log's words", () => {
     expect(inLocale("sw", () => detailsInWords("1 contact deleted."))).toBe("Anwani 1 imefutwa.");
   });
 
+  it("says a change of who is e-mailed about events, every part in the reader's words, or leaves it as stored", () => {
+    const stored = "Campaign finished: Owner, Admin to Owner, Agent; Number quality drop: Owner to nobody";
+    expect(inLocale("en", () => detailsInWords(stored))).toBe(stored);
+    const swahili = inLocale("sw", () => detailsInWords(stored));
+    expect(swahili).not.toContain("Campaign finished");
+    expect(swahili).toContain(" hadi ");
+    expect(swahili).toContain("hakuna");
+    expect(inLocale("fr", () => detailsInWords(stored))).toContain(" → ");
+    // A part that is not Jumbe's words keeps the whole line as stored.
+    expect(inLocale("sw", () => detailsInWords("Campaign finished: Owner to Wanjiru"))).toBe("Campaign finished: Owner to Wanjiru");
+  });
+
   it("shows what it does not know as stored: older wordings, people's own words, devices, addresses", () => {
     inLocale("sw", () => {
       for (const text of [

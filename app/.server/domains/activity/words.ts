@@ -1,4 +1,8 @@
 import { m } from "~/paraglide/messages";
+import { EVENT_SETTINGS, eventLabel } from "~/lib/notifications";
+import { ROLE_WORDS } from "~/lib/schemas/team";
+import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastructure/db/schema";
+import { inLocale } from "../../infrastructure/http/display-zone";
 
 /**
  * The activity log in the reader's language (issue 43). Domain code stores each record's action, and
@@ -229,10 +233,37 @@ export function actionInWords(action: string): string {
   return key ? m[key]() : action;
 }
 
+// The notification e-mail rules' changes: "Campaign finished: Owner, Admin to Owner, Agent; ...".
+const RULE_CHANGE = /^(?<event>[^:;]+): (?<before>[^;]+?) to (?<after>[^;]+)$/;
+
+/** A saved rule's change in the request's language, if every part of it is Jumbe's words. */
+function ruleChangesInWords(text: string): string | undefined {
+  const events = new Map<string, NotificationEvent>(EVENT_SETTINGS.map((setting) => [eventLabel(setting.event, "en"), setting.event]));
+  const roles = new Map<string, OrgRole>(ORG_ROLES.map((role) => [inLocale("en", () => ROLE_WORDS[role]), role]));
+  const nobody = m.app_activity_detail_nobody({}, { locale: "en" });
+  const rolesInWords = (list: string) => {
+    if (list === nobody) return m.app_activity_detail_nobody();
+    const found = list.split(", ").map((name) => roles.get(name));
+    return found.every(Boolean) ? found.map((role) => ROLE_WORDS[role!]).join(", ") : undefined;
+  };
+  const said: string[] = [];
+  for (const part of text.split("; ")) {
+    const match = RULE_CHANGE.exec(part)?.groups;
+    const event = match ? events.get(match.event!) : undefined;
+    const before = match ? rolesInWords(match.before!) : undefined;
+    const after = match ? rolesInWords(match.after!) : undefined;
+    if (!event || before === undefined || after === undefined) return undefined;
+    said.push(m.app_activity_detail_email_rule({ event: eventLabel(event), before, after }));
+  }
+  return said.join("; ");
+}
+
 /** Stored details in the request's language, when Jumbe wrote them to a known sentence or pattern; else as stored. */
 export function detailsInWords(text: string): string {
   const key = details.get(text);
   if (key) return m[key]();
+  const rules = ruleChangesInWords(text);
+  if (rules !== undefined) return rules;
   for (const { pattern, words } of DETAIL_PATTERNS) {
     const match = pattern.exec(text);
     if (match?.groups) return words(match.groups as Parts);

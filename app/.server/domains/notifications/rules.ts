@@ -7,6 +7,7 @@ import { EVENT_SETTINGS, eventLabel, RULE_ROLES } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { Refusal } from "../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";
+import { inLocale } from "../../infrastructure/http/display-zone";
 
 export type EmailRules = Record<NotificationEvent, OrgRole[]>;
 
@@ -26,7 +27,9 @@ export async function readEmailRules(organizationId: string): Promise<EmailRules
   return Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, ordered(stored.get(s.event) ?? s.defaultEmail)])) as EmailRules;
 }
 
-const words = (roles: readonly OrgRole[]) => (roles.length ? roles.map((r) => ROLE_WORDS[r]).join(", ") : "nobody");
+// The activity log keeps its lines in English (read in each reader's language: activity/words.ts).
+const words = (roles: readonly OrgRole[]) =>
+  inLocale("en", () => (roles.length ? roles.map((r) => ROLE_WORDS[r]).join(", ") : m.app_activity_detail_nobody()));
 
 /**
  * Saves who each event e-mails (every event at once, as the settings form sends them), in one
@@ -63,7 +66,14 @@ export async function saveEmailRules(actor: RulesEditor, rules: Partial<Record<N
     status: "success",
     action: "Notification settings changed",
     // Stored as the activity log keeps its lines: in English.
-    details: changed.map((s) => `${eventLabel(s.event, "en")}: ${words(before[s.event])} to ${words(next[s.event])}`).join("; "),
+    details: changed
+      .map((s) =>
+        m.app_activity_detail_email_rule(
+          { event: eventLabel(s.event, "en"), before: words(before[s.event]), after: words(next[s.event]) },
+          { locale: "en" },
+        ),
+      )
+      .join("; "),
     meta,
   });
   return changed.length;

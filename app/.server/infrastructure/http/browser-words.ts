@@ -104,7 +104,8 @@ export function routeKeys(assets: Assets, routes: Routes, words: ClientWordsMap)
       continue;
     }
     const above = new Set<string>();
-    for (let parent = routes[id]?.parentId; parent; parent = routes[parent]?.parentId) for (const key of keysOfRoute(parent)) above.add(key);
+    for (let parent = routes[id]?.parentId; parent; parent = routes[parent]?.parentId)
+      for (const key of keysOfRoute(parent)) above.add(key);
     add(nameOf(module), keysOfRoute(id), above);
   }
   // Every chunk loaded on demand has its file: what it and its imports say, less the root's.
