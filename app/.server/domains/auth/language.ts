@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { users } from "../../infrastructure/db/schema";
-import { baseLocale, type Locale } from "~/paraglide/runtime";
+import type { Locale } from "~/paraglide/runtime";
 
 /**
  * A member's language (issue 43): chosen with the switcher (the user menu) and kept on their account,
@@ -9,9 +9,4 @@ import { baseLocale, type Locale } from "~/paraglide/runtime";
  */
 export async function saveMemberLocale(userId: string, locale: Locale) {
   await db().update(users).set({ locale }).where(eq(users.id, userId));
-}
-
-/** The language to write to a member in when no page is open (an e-mail, a job): theirs, else their organisation's, else English. */
-export function mailLocaleOf(member: { locale?: Locale | null }, organization?: { defaultLocale?: Locale | null } | null): Locale {
-  return member.locale ?? organization?.defaultLocale ?? baseLocale;
 }

@@ -9,7 +9,7 @@ import { hitRateLimit, resetRateLimit } from "../../infrastructure/security/rate
 import { issueCode } from "./codes";
 import { RESEND_WINDOW } from "./signup";
 import { findUserByEmail } from "./users";
-import { mailLocaleOf } from "./language";
+import { mailLocaleOf } from "../../infrastructure/mail/locale";
 
 /**
  * Forgot-password mail runs here, off the request: the request only counts its limits and queues

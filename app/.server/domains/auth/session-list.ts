@@ -3,7 +3,6 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { deviceOf } from "../../infrastructure/http/user-agent";
 import { m } from "~/paraglide/messages";
-import { words, type Said } from "../notifications/words";
 
 export { deviceOf };
 
@@ -19,17 +18,6 @@ export function deviceName(userAgent: string | null | undefined) {
   const device = deviceOf(userAgent);
   const parts = BROWSER_ON_SYSTEM.exec(device);
   return parts ? m.validation_auth_device_on({ browser: parts[1]!, system: parts[2]! }) : device;
-}
-
-/**
- * The same few words as messages, for words kept to be said later in their reader's language (a
- * new sign-in's notification): what deviceOf could not name is kept as it gave it.
- */
-export function deviceWords(userAgent: string | null | undefined): Said {
-  if (!userAgent) return words("validation_auth_device_unknown");
-  const device = deviceOf(userAgent);
-  const parts = BROWSER_ON_SYSTEM.exec(device);
-  return parts ? words("validation_auth_device_on", { browser: parts[1]!, system: parts[2]! }) : device;
 }
 
 export interface ActiveSession {

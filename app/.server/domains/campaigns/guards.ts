@@ -8,7 +8,7 @@ import { m } from "~/paraglide/messages";
 import { baseLocale } from "~/paraglide/runtime";
 
 // A pause's reason is stored as Jumbe says it, in English, whoever's request paused it: the
-// campaign's page says it in its reader's language (stored-words.ts), the API and the log as stored.
+// campaign's page says it in its reader's language (notifications/stored-words.ts), the API and the log as stored.
 const stored = { locale: baseLocale } as const;
 
 /** An activity log row for the caller's transaction to write (the webhook writer's shape). */

@@ -8,7 +8,7 @@ import { getLocale } from "~/paraglide/runtime";
 import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../../infrastructure/db/schema/campaigns";
 import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
-import { storedWords } from "./stored-words";
+import { storedWords } from "../notifications/stored-words";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 import type { CampaignStatus, RecipientResult } from "~/lib/campaign-live";
 import { formatNumber } from "~/lib/dates";

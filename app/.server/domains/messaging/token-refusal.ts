@@ -7,7 +7,7 @@ import { recordActivity } from "../activity/record";
 import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { whatsappReconnectMail } from "../../infrastructure/mail/messages";
-import { mailLocaleOf } from "../auth/language";
+import { mailLocaleOf } from "../../infrastructure/mail/locale";
 
 /**
  * Meta's error 190 (the access token expired, was revoked, or the password behind it changed) is not

@@ -1,5 +1,5 @@
 import type { OrgRole } from "../../infrastructure/db/schema";
-import { storedMessageOf } from "../campaigns/stored-words";
+import { storedMessageOf } from "./stored-words";
 import { notify } from "./notify";
 import { words, type Message, type MessageKey, type Said } from "./words";
 import type { Executor } from "../../infrastructure/db/client";

@@ -5,7 +5,7 @@ import { notificationMail, webhookDisabledMail } from "../../infrastructure/mail
 import { EVENT_SETTING, eventLabel } from "~/lib/notifications";
 import type { Locale } from "~/paraglide/runtime";
 import type { NotificationEvent } from "../../infrastructure/db/schema";
-import { mailLocaleOf } from "../auth/language";
+import { mailLocaleOf } from "../../infrastructure/mail/locale";
 import type { NotificationMailKind } from "./notify";
 import { noticeIn } from "./words";
 

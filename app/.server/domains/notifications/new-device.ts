@@ -1,8 +1,8 @@
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { deviceWords } from "../auth/session-list";
+import { deviceOf } from "../../infrastructure/http/user-agent";
 import { sha256 } from "../../infrastructure/security/crypto";
 import { notify, type NotifyOutcome } from "./notify";
-import { words } from "./words";
+import { words, type Said } from "./words";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**
@@ -40,4 +40,18 @@ export async function notifyNewDeviceSignIn(
     },
     executor,
   );
+}
+
+// The names deviceOf gives browsers and systems (user-agent.ts): product names, the same in every language.
+const BROWSER_ON_SYSTEM = /^(Edge|Opera|Samsung Internet|Firefox|Chrome|Safari) on (Android|iOS|Windows|macOS|ChromeOS|Linux)$/;
+
+/**
+ * The same few words as messages, for words kept to be said later in their reader's language (a
+ * new sign-in's notification): what deviceOf could not name is kept as it gave it.
+ */
+export function deviceWords(userAgent: string | null | undefined): Said {
+  if (!userAgent) return words("validation_auth_device_unknown");
+  const device = deviceOf(userAgent);
+  const parts = BROWSER_ON_SYSTEM.exec(device);
+  return parts ? words("validation_auth_device_on", { browser: parts[1]!, system: parts[2]! }) : device;
 }

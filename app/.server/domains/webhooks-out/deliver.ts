@@ -8,7 +8,7 @@ import { recordActivity } from "../activity/record";
 import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { mailLocaleOf } from "../auth/language";
+import { mailLocaleOf } from "../../infrastructure/mail/locale";
 import { resolveWebhookTarget, systemResolver, type Resolver } from "./endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
