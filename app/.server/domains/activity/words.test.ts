@@ -181,6 +181,24 @@ describe("the activity log's words", () => {
     expect(inLocale("sw", () => detailsInWords("Campaign finished: Owner to Wanjiru"))).toBe("Campaign finished: Owner to Wanjiru");
   });
 
+  it("says a WhatsApp account's details in the reader's words, keeping Meta's event names, numbers and people's reasons", () => {
+    const stored = [
+      "WhatsApp Business Account 4257481994522844: PARTNER_ADDED",
+      "WhatsApp Business Account 4257481994522844 with +254786536856, +254700000001",
+      "WhatsApp Business Account 42: 3 imported, 1 updated, 0 removed",
+      "WhatsApp Business Account 42: 3 imported, 1 updated, 2 removed (deleted at Meta: promo_old, hello)",
+      "WhatsApp Business Account 42. Reason: Fraud report from Safaricom",
+    ];
+    for (const text of stored) expect(inLocale("en", () => detailsInWords(text))).toBe(text);
+    expect(stored.map((text) => inLocale("sw", () => detailsInWords(text)))).toEqual([
+      "Akaunti ya WhatsApp Business 4257481994522844: PARTNER_ADDED",
+      "Akaunti ya WhatsApp Business 4257481994522844 yenye +254786536856, +254700000001",
+      "Akaunti ya WhatsApp Business 42: 3 vimeingizwa, 1 vimesasishwa, 0 vimeondolewa",
+      "Akaunti ya WhatsApp Business 42: 3 vimeingizwa, 1 vimesasishwa, 2 vimeondolewa (vilivyofutwa na Meta: promo_old, hello)",
+      "Akaunti ya WhatsApp Business 42. Sababu: Fraud report from Safaricom",
+    ]);
+  });
+
   it("shows what it does not know as stored: older wordings, people's own words, devices, addresses", () => {
     inLocale("sw", () => {
       for (const text of [

@@ -178,7 +178,12 @@ const DETAIL_KEYS = {
 } as const satisfies Record<string, keyof typeof m>;
 
 /** A pattern's named parts: each pattern has those its message needs. */
-type Parts = Readonly<Record<"email" | "count" | "prefix" | "old" | "id" | "name", string>>;
+type Parts = Readonly<
+  Record<
+    "email" | "count" | "prefix" | "old" | "id" | "name" | "event" | "numbers" | "imported" | "updated" | "removed" | "names" | "reason",
+    string
+  >
+>;
 
 /**
  * Details Jumbe writes to a fixed pattern around an identifier, an address or a name, which are
@@ -198,6 +203,29 @@ const DETAIL_PATTERNS: { pattern: RegExp; words: (parts: Parts) => string }[] = 
     words: (parts) => m.app_activity_detail_api_key_replaced(parts),
   },
   { pattern: /^WhatsApp Business Account (?<id>\d+)$/, words: (parts) => m.app_activity_detail_whatsapp_business_account(parts) },
+  // Meta's event's own name (PARTNER_ADDED) is Meta's, kept as it is.
+  {
+    pattern: /^WhatsApp Business Account (?<id>\d+): (?<event>[A-Z_]+)$/,
+    words: (parts) => m.app_activity_detail_whatsapp_account_event(parts),
+  },
+  {
+    pattern: /^WhatsApp Business Account (?<id>\d+) with (?<numbers>\+?[\d ]+(?:, \+?[\d ]+)*)$/,
+    words: (parts) => m.app_activity_detail_whatsapp_account_with(parts),
+  },
+  {
+    pattern: /^WhatsApp Business Account (?<id>\d+): (?<imported>\d+) imported, (?<updated>\d+) updated, (?<removed>\d+) removed$/,
+    words: (parts) => m.app_activity_detail_whatsapp_account_synced(parts),
+  },
+  {
+    pattern:
+      /^WhatsApp Business Account (?<id>\d+): (?<imported>\d+) imported, (?<updated>\d+) updated, (?<removed>\d+) removed \(deleted at Meta: (?<names>[^)]+)\)$/,
+    words: (parts) => m.app_activity_detail_whatsapp_account_synced_gone(parts),
+  },
+  // The administrator's reason is their own words.
+  {
+    pattern: /^WhatsApp Business Account (?<id>\d+)\. Reason: (?<reason>[\s\S]+)$/,
+    words: (parts) => m.app_activity_detail_whatsapp_account_reason(parts),
+  },
   { pattern: /^Delivery (?<id>[\w-]+)$/, words: (parts) => m.app_activity_detail_webhook_delivery(parts) },
   {
     pattern: /^(?<count>\d+) contacts? deleted\.$/,
