@@ -105,5 +105,9 @@ for (const locale of LOCALES) {
     await signIn(page, ADMIN.email, ADMIN.password, { to: "/admin" });
     for (const path of ["/admin", "/admin/users", "/admin/billing", "/admin/whatsapp", "/admin/system", "/admin/templates", "/admin/audit"])
       await expectNoEnglish(page, locale, path);
+    // A tenant's wallet: its ledger's sentences, written by the billing code in English, said in the language.
+    await page.goto("/admin/billing");
+    await expectNoEnglish(page, locale, await hrefMatching(page, /^\/admin\/billing\/invoices\/[0-9a-f-]{36}$/));
+    await expectNoEnglish(page, locale, await hrefMatching(page, /^\/admin\/billing\/wallets\/[0-9a-f-]{36}$/));
   });
 }

@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { walletEntryWords } from "~/.server/domains/billing/wallet-words";
 import { getFormProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/wallet";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
@@ -37,7 +38,9 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const wallet = await adminWallet(platformScope(current), args.params.id);
   if (!wallet) throw data("Not Found", { status: 404 });
-  return { wallet, stepUp: stepUpNeeded(current) };
+  // The ledger's sentences in the reader's language (the page is a document: said here, on the server).
+  const entries = wallet.entries.map((entry) => ({ ...entry, description: walletEntryWords(entry.description) }));
+  return { wallet: { ...wallet, entries }, stepUp: stepUpNeeded(current) };
 }
 
 export const action = (args: Route.ActionArgs) =>
