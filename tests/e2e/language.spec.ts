@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { test, expect } from "./fixtures";
 import { BASE_URL, DEMO, signIn, signUpAndVerifyViaApi, userMenu } from "./helpers";
+import { catalogue, type Locale } from "./english-left";
 
 // Issue 43, decision 071: a person chooses the language with the switcher in the public footer or the
 // user menu; a plain form, so the same with JavaScript on and off.
@@ -41,23 +41,10 @@ test("a member chooses French from the user menu and stays on the page", async (
 
 // Decision 072: a hydrated page's code carries message keys, no words; the words come in one file of
 // the page's language, and no other language's words reach the browser.
-const catalogue = (locale: string) =>
-  Object.assign(
-    {},
-    ...readdirSync("app/messages", { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((area) => {
-        const { $schema: _schema, ...words } = JSON.parse(readFileSync(`app/messages/${area.name}/${locale}.json`, "utf8")) as Record<
-          string,
-          string
-        >;
-        return words;
-      }),
-  ) as Record<string, string>;
 
 test("a hydrated page in Swahili loads Swahili words only, and its browser code carries none", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "the browser's words are for pages that run React");
-  const [en, sw, fr] = ["en", "sw", "fr"].map(catalogue);
+  const [en, sw, fr] = (["en", "sw", "fr"] as Locale[]).map(catalogue);
   // Words of one language that no other writes the same way, long enough not to occur by chance.
   const own = (words: Record<string, string>, others: Record<string, string>[]) =>
     Object.entries(words)

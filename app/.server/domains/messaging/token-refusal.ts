@@ -1,13 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { organizations, users } from "../../infrastructure/db/schema";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
-import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { whatsappReconnectMail } from "../../infrastructure/mail/messages";
-import { mailLocaleOf } from "../../infrastructure/mail/locale";
+import { ownersToWrite } from "../auth/language";
 
 /**
  * Meta's error 190 (the access token expired, was revoked, or the password behind it changed) is not
@@ -59,27 +57,8 @@ export async function markTokensRefused(refusals: { phoneNumberId: string; organ
 /** The e-mail to the tenant's owners (a job outside any transaction, like the other mails), each in their own language. */
 export async function sendReconnectMails(jobs: Job<{ organizationId: string; account: string; reason: string }>[]) {
   for (const { payload } of jobs) {
-    const members = await db()
-      .select({
-        email: users.email,
-        usertype: users.usertype,
-        orgRole: users.orgRole,
-        locale: users.locale,
-        defaultLocale: organizations.defaultLocale,
-      })
-      .from(users)
-      .innerJoin(organizations, eq(organizations.id, users.organizationId))
-      .where(eq(users.organizationId, payload.organizationId));
-    for (const member of members)
-      if (roleOf(member) === "owner")
-        await sendMail(
-          whatsappReconnectMail(
-            member.email,
-            payload.account,
-            payload.reason,
-            mailLocaleOf(member, { defaultLocale: member.defaultLocale }),
-          ),
-        );
+    for (const owner of await ownersToWrite(payload.organizationId))
+      await sendMail(whatsappReconnectMail(owner.email, payload.account, payload.reason, owner.locale));
   }
 }
 

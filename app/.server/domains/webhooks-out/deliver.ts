@@ -1,14 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { organizations, users } from "../../infrastructure/db/schema";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
-import { roleOf } from "../auth/permissions";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { mailLocaleOf } from "../../infrastructure/mail/locale";
+import { ownersToWrite } from "../auth/language";
 import { resolveWebhookTarget, systemResolver, type Resolver } from "./endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
@@ -168,20 +166,8 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
 /** Tells the organisation's owners that their endpoint was disabled, each in their own language. */
 export async function sendDisabledMails(jobs: Job<{ organizationId: string; url: string }>[]) {
   for (const { payload } of jobs) {
-    const members = await db()
-      .select({
-        email: users.email,
-        usertype: users.usertype,
-        orgRole: users.orgRole,
-        locale: users.locale,
-        defaultLocale: organizations.defaultLocale,
-      })
-      .from(users)
-      .innerJoin(organizations, eq(organizations.id, users.organizationId))
-      .where(eq(users.organizationId, payload.organizationId));
-    for (const member of members)
-      if (roleOf(member) === "owner")
-        await sendMail(webhookDisabledMail(member.email, payload.url, mailLocaleOf(member, { defaultLocale: member.defaultLocale })));
+    for (const owner of await ownersToWrite(payload.organizationId))
+      await sendMail(webhookDisabledMail(owner.email, payload.url, owner.locale));
   }
 }
 
