@@ -222,6 +222,11 @@ function browserLocaleRuntime(): Plugin {
     enforce: "pre",
     async resolveId(source, importer, options) {
       if (options.ssr || !source.includes("runtime")) return null;
+      // Server modules never reach the browser, but the development server's dependency scan crawls
+      // them (optimizeDeps.entries): given the browser's runtime, display-zone.ts's import of
+      // overwriteGetLocale fails the whole scan, and the first page load then finds the
+      // dependencies late (Vite answers 504 "Outdated Optimize Dep" and the page never hydrates).
+      if (importer?.includes("/.server/")) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved && resolved.id === PARAGLIDE_RUNTIME ? BROWSER_RUNTIME : null;
     },

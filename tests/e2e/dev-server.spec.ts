@@ -57,6 +57,9 @@ test("npm run dev serves the product from source with Vite, hydrates, and the de
   await expect(page.getByLabel("Lugha ya kuonyesha")).toHaveCount(1);
   await page.waitForLoadState("networkidle");
   await expect(page.getByLabel("Lugha ya kuonyesha")).toHaveCount(1);
+  // Vite's start-up scan read every module (a module it cannot follow makes it give up, and the
+  // pages then find their dependencies late: a 504 and no hydration, on some runs only).
+  expect(server.stderr()).not.toContain("Failed to run dependency scan");
 });
 
 test("the UI kit's gallery shows every component, and its URL dialog is a modal with JavaScript", async ({ page }) => {

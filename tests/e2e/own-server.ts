@@ -15,6 +15,8 @@ export interface OwnServer {
   start: (env?: Record<string, string>) => Promise<void>;
   /** SIGTERM by default; SIGKILL for a crash. */
   stop: (signal?: NodeJS.Signals) => Promise<void>;
+  /** What the running server has written to stderr (its first 200 KB). */
+  stderr: () => string;
   /** Stops it and removes its data directory. */
   dispose: () => Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `jumbe-${prefix}-`));
   let child: ChildProcess | undefined;
+  let written = "";
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (!child) return;
     const running = child;
@@ -69,7 +72,11 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
     });
     child = started;
     let errors = "";
-    started.stderr!.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+    written = "";
+    started.stderr!.on("data", (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-4000);
+      if (written.length < 200_000) written += chunk.toString();
+    });
     // A fresh database migrates and seeds the demo first: on a busy two-core machine that has taken
     // over 30 s, so wait on a deadline rather than a fixed number of tries.
     const deadline = Date.now() + STARTUP_DEADLINE_MS;
@@ -91,6 +98,7 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
     dataDir,
     start,
     stop,
+    stderr: () => written,
     dispose: async () => {
       await stop();
       rmSync(dataDir, { recursive: true, force: true });
