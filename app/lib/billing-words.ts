@@ -22,6 +22,18 @@ export function longDate(ymd: string): string {
   return format.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
+const longMonths = new Map<string, Intl.DateTimeFormat>();
+
+/** "November 2026" from "2026-11", in the page's language; the text itself when it is not one. */
+export function longMonth(ym: string): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(ym);
+  if (!match) return ym;
+  const locale = intlLocale();
+  let format = longMonths.get(locale);
+  if (!format) longMonths.set(locale, (format = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" })));
+  return format.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)));
+}
+
 /** "Prepaid", "Postpaid": a billing type as a label (read when used). */
 export const BILLING_TYPE_WORDS: Record<string, string> = {
   get prepaid() {

@@ -9,6 +9,7 @@ import { changeWallet } from "~/.server/domains/billing/ledger";
 import { checkWalletAlerts } from "~/.server/domains/billing/alerts";
 import { walletSummary } from "~/.server/domains/billing/summary";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { noticeIn } from "~/.server/domains/notifications/words";
 import { createVerifiedUser } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
@@ -193,6 +194,13 @@ describe("the monthly cycle", () => {
       `select body from notifications where event = 'invoice_overdue' order by created_at limit 1`,
     );
     expect(body!.body).toMatch(/^It was due on 15 October 2026\. Pay it on the Billing page/);
+    // Issue 43: a reader in Swahili or French sees it in their language, the amount and the day theirs.
+    const [stored] = await rawQuery<{ title: string; body: string; words: unknown }>(
+      `select title, body, words from notifications where event = 'invoice_overdue' order by created_at limit 1`,
+    );
+    expect(noticeIn("sw", stored!).title).toMatch(/^Muda wa kulipa ankara INV-2026-\d{6} umepita: Ksh\u00a02,320.00$/);
+    expect(noticeIn("sw", stored!).body).toMatch(/^Ilipaswa kulipwa tarehe 15 Oktoba 2026\. Ilipe kwenye ukurasa wa Malipo na ankara/);
+    expect(noticeIn("fr", stored!).body).toMatch(/^Elle était à régler le 15 octobre 2026\. /);
     await drainJobs();
     expect((await rawQuery(`select count(*)::int as n from mail_outbox where subject like '%overdue%'`))[0]).toEqual({ n: 2 });
 

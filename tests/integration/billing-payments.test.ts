@@ -16,6 +16,7 @@ import { saveWalletAlerts } from "~/.server/domains/billing/settings";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { noticeIn } from "~/.server/domains/notifications/words";
 
 registerJobHandlers();
 
@@ -87,6 +88,16 @@ describe("M-Pesa Express top-ups", () => {
     expect(paid).toMatchObject({ status: "completed", receipt: expect.stringMatching(/^[A-Z0-9]{10}$/) });
     expect(await balance(b.organizationId)).toBe(100_000);
     expect(await ledgerKinds(b.organizationId)).toEqual(["topup"]);
+    // The member who paid is told, in English as stored and in their own language when they read it.
+    const [told] = await rawQuery<{ title: string; body: string; words: unknown }>(
+      `select title, body, words from notifications where organization_id = $1 and event = 'payment_received'`,
+      [b.organizationId],
+    );
+    expect(told).toMatchObject({ title: "Payment received: KES 1,000.00", body: `Paid by M-Pesa, receipt ${paid!.receipt}. Confirmed by M-Pesa.` });
+    expect(noticeIn("fr", told!)).toEqual({
+      title: "Paiement reçu : 1\u202f000,00\u00a0KES",
+      body: `Payé par M-Pesa, reçu ${paid!.receipt}. Confirmé par M-Pesa.`,
+    });
     // A prepaid top-up is the VAT tax point: an INV tax invoice with KES 137.93 VAT inside KES 1,000.
     expect(await documents(b.organizationId)).toEqual([
       { number: expect.stringMatching(/^INV-\d{4}-000001$/), kind: "topup", status: "paid", total_cents: "100000", vat_cents: "13793" },

@@ -3,7 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { notify } from "../notifications/notify";
-import { words } from "../notifications/words";
+import { words } from "../../infrastructure/words/said";
 import { log } from "../../infrastructure/log";
 import { startMpesaTopup } from "./mpesa";
 import { isRefusal } from "../../infrastructure/refusal";

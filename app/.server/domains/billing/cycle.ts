@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { notify } from "../notifications/notify";
+import { words } from "../../infrastructure/words/said";
 import { recordActivity } from "../activity/record";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { issueInvoice } from "./invoices";
@@ -92,10 +93,15 @@ async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
       {
         organizationId: org.id,
         event: "invoice_issued",
-        title: `Invoice ${made.number}: ${formatKes(made.totalCents)}`,
-        body: paid
-          ? `Your ${monthWords(period)} invoice was paid from your wallet.`
-          : `Your ${monthWords(period)} invoice is due by ${dayWords(nairobiDate(new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000)))}. Pay it on the Billing page by M-Pesa, card or bank transfer.`,
+        words: {
+          title: words("app_notice_invoice_issued_title", { number: made.number, amount: { kes: made.totalCents } }),
+          body: paid
+            ? words("app_notice_invoice_paid_from_wallet_body", { month: { month: period.start.slice(0, 7) } })
+            : words("app_notice_invoice_due_body", {
+                month: { month: period.start.slice(0, 7) },
+                day: { day: nairobiDate(new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000)) },
+              }),
+        },
         link: "/billing",
         dedupeKey: `invoice-issued:${made.id}`,
       },
@@ -215,8 +221,12 @@ export async function remindOverdue(now: Date) {
     await notify({
       organizationId: invoice.organization_id,
       event: "invoice_overdue",
-      title: `Invoice ${invoice.number} is overdue: ${formatKes(Number(invoice.total_cents))}`,
-      body: `${invoice.due_at ? `It was due on ${dayWords(nairobiDate(new Date(invoice.due_at)))}. ` : ""}Pay it on the Billing page by M-Pesa, card or bank transfer. If you disagree with it, dispute it there.`,
+      words: {
+        title: words("app_notice_invoice_overdue_title", { number: invoice.number, amount: { kes: Number(invoice.total_cents) } }),
+        body: invoice.due_at
+          ? words("app_notice_invoice_overdue_body", { day: { day: nairobiDate(new Date(invoice.due_at)) } })
+          : words("app_notice_invoice_overdue_undated_body"),
+      },
       link: "/billing",
       dedupeKey: `invoice-overdue:${invoice.id}:${invoice.reminders}`,
     });

@@ -5,7 +5,7 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { PaymentMethod } from "../../infrastructure/db/schema/billing";
 import { recordActivity } from "../activity/record";
 import { notify } from "../notifications/notify";
-import { words } from "../notifications/words";
+import { words, type Message, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { formatKes } from "~/lib/invoice";
 import { changeWallet } from "./ledger";
 import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
@@ -148,6 +148,25 @@ export async function createPayment(executor: Executor, input: NewPayment): Prom
 export const idempotencyConflictWords = () => m.billing_refusal_idempotency_conflict();
 
 const METHOD_WORDS: Record<PaymentMethod, string> = { mpesa: "M-Pesa", c2b: "M-Pesa paybill", card: "card", bank: "bank transfer" };
+const METHOD_NOTICE: Record<PaymentMethod, Message> = {
+  mpesa: words("app_notice_method_mpesa"),
+  c2b: words("app_notice_method_c2b"),
+  card: words("app_notice_method_card"),
+  bank: words("app_notice_method_bank"),
+};
+const VIA_NOTICE = new Map<string, MessageKey>([
+  ["M-Pesa", "app_notice_via_mpesa"],
+  ["M-Pesa's status query", "app_notice_via_mpesa_query"],
+  ["M-Pesa paybill", "app_notice_via_paybill"],
+  ["Paystack", "app_notice_via_paystack"],
+  ["Paystack's verification", "app_notice_via_paystack_check"],
+  ["bank reconciliation", "app_notice_via_bank"],
+]);
+/** Who confirmed a payment, in the reader's words when it is one of Jumbe's confirmations (else as given). */
+const viaWords = (via: string): Said => {
+  const key = VIA_NOTICE.get(via);
+  return key ? words(key) : via;
+};
 
 /**
  * Completes a pending payment once: the wallet is credited (keyed by the receipt, so a receipt
@@ -240,8 +259,13 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
     {
       organizationId: payment.organization_id,
       event: "payment_received",
-      title: `Payment received: ${formatKes(amountCents)}`,
-      body: `${METHOD_WORDS[payment.method]}${payment.receipt ? `, receipt ${payment.receipt}` : ""}. Confirmed by ${via}.`,
+      // The method and who confirmed it in the reader's words; a receipt number is M-Pesa's or Paystack's.
+      words: {
+        title: words("app_notice_payment_received_title", { amount: { kes: amountCents } }),
+        body: payment.receipt
+          ? words("app_notice_payment_received_receipt_body", { method: METHOD_NOTICE[payment.method], receipt: payment.receipt, via: viaWords(via) })
+          : words("app_notice_payment_received_body", { method: METHOD_NOTICE[payment.method], via: viaWords(via) }),
+      },
       link: "/billing",
       dedupeKey: `payment-received:${payment.id}`,
       userIds: [payment.created_by],

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { baseLocale } from "~/paraglide/runtime";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
-import { sayIn, words, type MessageKey, type Said } from "../notifications/words";
+import { sayIn, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 
 type FailureKey = MessageKey & `app_notice_failure_${string}`;
 

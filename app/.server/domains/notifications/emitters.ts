@@ -1,7 +1,7 @@
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { storedMessageOf } from "./stored-words";
 import { notify } from "./notify";
-import { words, type Message, type MessageKey, type Said } from "./words";
+import { words, type Message, type MessageKey, type Said } from "../../infrastructure/words/said";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**

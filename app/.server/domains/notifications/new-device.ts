@@ -2,7 +2,7 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { deviceOf } from "../../infrastructure/http/user-agent";
 import { sha256 } from "../../infrastructure/security/crypto";
 import { notify, type NotifyOutcome } from "./notify";
-import { words, type Said } from "./words";
+import { words, type Said } from "../../infrastructure/words/said";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**

@@ -19,7 +19,8 @@ import {
   notifyWebhookFailing,
 } from "./emitters";
 import { notifyNewDeviceSignIn } from "./new-device";
-import { inEnglish, noticeIn, sayIn, words, type NoticeWords } from "./words";
+import { inEnglish, noticeIn, type NoticeWords } from "./words";
+import { sayIn, words } from "../../infrastructure/words/said";
 
 // Issue 43: a notification keeps what it says as messages and inputs, and each reader sees it in
 // their language. Its English (the stored title and body) is word for word what it was before.

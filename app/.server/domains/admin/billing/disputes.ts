@@ -9,6 +9,7 @@ import { issueInvoice } from "../../billing/invoices";
 import { changeWallet } from "../../billing/ledger";
 import { lineFromGross } from "../../billing/vat";
 import { notify } from "../../notifications/notify";
+import { words, type Message } from "../../../infrastructure/words/said";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { RESOLUTION_NOTE_MAX } from "~/lib/admin-billing";
@@ -255,7 +256,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
     await tellTenant(
       tx,
       dispute,
-      `Dispute of ${dispute.number} resolved: credit note ${creditNote.number} for ${formatKes(amountCents)}`,
+      words("app_notice_dispute_credited_title", { number: dispute.number, note: creditNote.number, amount: { kes: amountCents } }),
       note,
     );
     return {
@@ -284,7 +285,7 @@ export async function rejectDispute(current: CurrentUser, meta: RequestMeta, dis
       before: { invoice: dispute.number, status: "disputed" },
       after: { status: dispute.previous_status },
     });
-    await tellTenant(tx, dispute, `Dispute of ${dispute.number} rejected`, note);
+    await tellTenant(tx, dispute, words("app_notice_dispute_rejected_title", { number: dispute.number }), note);
     return { invoiceNumber: dispute.number, status: dispute.previous_status };
   });
 }
@@ -301,13 +302,13 @@ async function closeDispute(
     where id = ${disputeId}`);
 }
 
-async function tellTenant(tx: Executor, dispute: LockedDispute, title: string, note: string | null) {
+/** The administrator's note is their own words, shown as they wrote it under the reader's title. */
+async function tellTenant(tx: Executor, dispute: LockedDispute, title: Message, note: string | null) {
   await notify(
     {
       organizationId: dispute.organization_id,
       event: "invoice_issued",
-      title,
-      body: note ?? undefined,
+      words: { title, ...(note ? { body: note } : {}) },
       link: `/billing/invoices/${dispute.invoice_id}`,
       dedupeKey: `dispute-resolved:${dispute.id}`,
     },

@@ -7,7 +7,7 @@ import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { recordAdminAction } from "../audit";
 import { recordActivity } from "../../activity/record";
 import { notify } from "../../notifications/notify";
-import { words } from "../../notifications/words";
+import { words } from "../../../infrastructure/words/said";
 import { recordTemplateEvent } from "../../templates/events";
 import { sendHeldTemplate, TEMPLATE_MESSAGES } from "../../templates/manage";
 import { findTemplate } from "../../templates/queries";

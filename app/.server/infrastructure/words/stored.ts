@@ -1,0 +1,120 @@
+import { m } from "~/paraglide/messages";
+import { baseLocale, getLocale, type Locale } from "~/paraglide/runtime";
+import { sayIn, type Message, type MessageKey, type Said } from "./said";
+
+/**
+ * English that Jumbe stored (an activity's details, a console alert) read back into the message
+ * that wrote it, so a page says it in its reader's language (issue 43, decision 074). The writer
+ * stores `englishOf(words(key, inputs))`; the reader matches the text against the English of the
+ * messages listed here, each input of a known kind, and says the message again. Rows written
+ * before a sentence was listed, in the same words, are read the same way. A text no message
+ * matches is shown as stored.
+ *
+ * An input's kind says how its English is read back:
+ * - "data": kept as written (a name, an e-mail, a URL, Meta's reason);
+ * - "count": "1,234" → a number, grouped as the reader's language groups it;
+ * - "kes": "KES 2,320.00" → an amount, written as the reader's language writes shillings;
+ * - "day": "1 December 2026" → a calendar day; "month": "November 2026" → a month;
+ * - a list of message keys: one of those messages (a role, a payment method), said in the reader's language;
+ * - another StoredSentences: one of its sentences, itself read back (a pause reason inside a detail).
+ */
+export type StoredInput = "data" | "count" | "kes" | "day" | "month" | readonly MessageKey[] | StoredSentences;
+
+/** A message that writes stored English, and the kinds of its inputs (none: a fixed sentence). */
+export type StoredSentence = readonly [key: MessageKey, inputs?: Readonly<Record<string, StoredInput>>];
+
+export interface StoredSentences {
+  /** The message a stored text is, with its inputs as words; undefined when none matches. */
+  read(text: string): Message | undefined;
+  /** The stored text in `locale` (the request's by default); undefined when no message matches. */
+  say(text: string, locale?: Locale): string | undefined;
+}
+
+type MessageFunction = (inputs: Record<string, string>, options: { locale: Locale }) => string;
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const pad = (n: number) => n.toString().padStart(2, "0");
+
+/** Each kind's English read back into an input; undefined when the text is not of that kind. */
+function readInput(kind: StoredInput, text: string): Said | undefined {
+  if (kind === "data") return text;
+  if (kind === "count") return /^\d{1,3}(?:,\d{3})*$|^\d+$/.test(text) ? Number(text.replaceAll(",", "")) : undefined;
+  if (kind === "kes") {
+    const amount = /^(-?)KES (\d{1,3}(?:,\d{3})*)\.(\d{2})$/.exec(text);
+    return amount ? { kes: (amount[1] ? -1 : 1) * (Number(amount[2]!.replaceAll(",", "")) * 100 + Number(amount[3])) } : undefined;
+  }
+  if (kind === "day") {
+    const day = /^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$/.exec(text);
+    const month = day ? MONTHS.indexOf(day[2]!) : -1;
+    return day && month >= 0 ? { day: `${day[3]}-${pad(month + 1)}-${pad(Number(day[1]))}` } : undefined;
+  }
+  if (kind === "month") {
+    const found = /^([A-Z][a-z]+) (\d{4})$/.exec(text);
+    const month = found ? MONTHS.indexOf(found[1]!) : -1;
+    return found && month >= 0 ? { month: `${found[2]}-${pad(month + 1)}` } : undefined;
+  }
+  if (Array.isArray(kind)) {
+    const key = (kind as readonly MessageKey[]).find((candidate) => englishOfKey(candidate) === text);
+    return key ? [key] : undefined;
+  }
+  return (kind as StoredSentences).read(text);
+}
+
+const englishCache = new Map<MessageKey, string>();
+function englishOfKey(key: MessageKey): string {
+  let english = englishCache.get(key);
+  if (english === undefined) englishCache.set(key, (english = (m[key] as unknown as MessageFunction)({}, { locale: baseLocale })));
+  return english;
+}
+
+interface Compiled {
+  key: MessageKey;
+  /** The inputs in the order they appear in the English. */
+  names: string[];
+  regex: RegExp;
+}
+
+/** A message's English as a pattern: each input a group, the rest matched as written. */
+function compile([key, inputs = {}]: StoredSentence): Compiled {
+  const names = Object.keys(inputs);
+  const marked = (m[key] as unknown as MessageFunction)(Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE000`])), {
+    locale: baseLocale,
+  });
+  const source = marked
+    .split(/\uE000\d+\uE000/)
+    .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("([\\s\\S]+?)");
+  const order = [...marked.matchAll(/\uE000(\d+)\uE000/g)].map((match) => names[Number(match[1])]!);
+  return { key, names: order, regex: new RegExp(`^${source}$`) };
+}
+
+/**
+ * The sentences one part of Jumbe stores, tried in order (list the more particular first: the first
+ * whose inputs all read back wins).
+ */
+export function storedSentences(list: readonly StoredSentence[]): StoredSentences {
+  let compiled: Compiled[] | undefined;
+  const kinds = new Map(list.map(([key, inputs = {}]) => [key, inputs]));
+  const read = (text: string): Message | undefined => {
+    compiled ??= list.map(compile);
+    for (const { key, names, regex } of compiled) {
+      const match = regex.exec(text);
+      if (!match) continue;
+      const inputs: Record<string, Said> = {};
+      const readBack = names.every((name, i) => {
+        const value = readInput(kinds.get(key)![name]!, match[i + 1]!);
+        if (value !== undefined) inputs[name] = value;
+        return value !== undefined;
+      });
+      if (readBack) return names.length ? [key, inputs] : [key];
+    }
+    return undefined;
+  };
+  return {
+    read,
+    say(text, locale = getLocale()) {
+      const message = read(text);
+      return message ? sayIn(locale, message) : undefined;
+    },
+  };
+}
