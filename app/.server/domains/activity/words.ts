@@ -1,4 +1,5 @@
 import { m } from "~/paraglide/messages";
+import { STORED_DETAILS } from "./stored-details";
 import { EVENT_SETTINGS, eventLabel } from "~/lib/notifications";
 import { ROLE_WORDS } from "~/lib/schemas/team";
 import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastructure/db/schema";
@@ -292,6 +293,8 @@ export function detailsInWords(text: string): string {
   if (key) return m[key]();
   const rules = ruleChangesInWords(text);
   if (rules !== undefined) return rules;
+  const stored = STORED_DETAILS.say(text);
+  if (stored !== undefined) return stored;
   for (const { pattern, words } of DETAIL_PATTERNS) {
     const match = pattern.exec(text);
     if (match?.groups) return words(match.groups as Parts);

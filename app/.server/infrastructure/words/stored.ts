@@ -24,6 +24,8 @@ export type StoredInput = "data" | "count" | "kes" | "day" | "month" | readonly 
 export type StoredSentence = readonly [key: MessageKey, inputs?: Readonly<Record<string, StoredInput>>];
 
 export interface StoredSentences {
+  /** The sentences, in the order they are tried. */
+  readonly list: readonly StoredSentence[];
   /** The message a stored text is, with its inputs as words; undefined when none matches. */
   read(text: string): Message | undefined;
   /** The stored text in `locale` (the request's by default); undefined when no message matches. */
@@ -111,6 +113,7 @@ export function storedSentences(list: readonly StoredSentence[]): StoredSentence
     return undefined;
   };
   return {
+    list,
     read,
     say(text, locale = getLocale()) {
       const message = read(text);
