@@ -19,7 +19,8 @@ import { queryRows } from "~/.server/infrastructure/db/query";
 import { createMetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createMpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
-import { evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
+import { alertInWords, evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { instanceIdentity, noteRequest } from "~/.server/infrastructure/metrics/instance";
 import { METRIC, pruneSystemData, runSystemMonitor, writeHeartbeat, writeInstanceSamples } from "~/.server/domains/admin/system/monitor";
 import { parseRange } from "~/.server/domains/admin/system/series";
@@ -47,10 +48,16 @@ async function member() {
 }
 
 const openAlertRows = () =>
-  queryRows<{ id: string; rule: string; key: string; level: string; title: string; resolved_at: string | null; resolution: string | null }>(
-    db(),
-    sql`select id, rule, key, level, title, resolved_at, resolution from system_alerts order by opened_at`,
-  );
+  queryRows<{
+    id: string;
+    rule: string;
+    key: string;
+    level: string;
+    title: string;
+    details: string | null;
+    resolved_at: string | null;
+    resolution: string | null;
+  }>(db(), sql`select id, rule, key, level, title, details, resolved_at, resolution from system_alerts order by opened_at`);
 
 const stoppers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -250,6 +257,11 @@ describe("the alert rules", () => {
     expect(others).toEqual([]);
     expect(opened).toMatchObject({ rule: "instance_missing", key: "web-3:4242:ab12cd", level: "error", resolved_at: null });
     expect(opened!.title).toBe("Instance web-3 (process 4242) has sent no heartbeat for 3 minutes");
+    // Stored in English; an administrator reading in Swahili or French sees it in their language.
+    expect(inLocale("sw", () => alertInWords(opened!.title))).toBe("Seva web-3 (mchakato 4242) haijatuma ishara ya uhai kwa dakika 3");
+    expect(inLocale("fr", () => alertInWords(opened!.details!))).toBe(
+      "L'instance web-3:4242:ab12cd a écrit son dernier signal de vie il y a 3 minutes ; elle en envoie un toutes les 15 secondes. Si elle a été retirée volontairement, résolvez cette alerte pour l'oublier.",
+    );
     expect(await systemAlerts(platformScope({ role: "platform_admin" } as never))).toEqual([
       { id: opened!.id, level: "error", text: opened!.title },
     ]);
@@ -259,6 +271,7 @@ describe("the alert rules", () => {
     const [cleared] = await openAlertRows();
     expect(cleared!.resolved_at).not.toBeNull();
     expect(cleared!.resolution).toBe("The condition cleared.");
+    expect(inLocale("sw", () => alertInWords(cleared!.resolution!))).toBe("Hali imerejea kuwa ya kawaida.");
   });
 
   it("queue lag: opens per queue when the oldest ready job waited over 2 minutes, clears when it ran", async () => {

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { alertInWords } from "../system/alerts";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
@@ -167,7 +168,13 @@ function toEvent(row: EventRow): BellEvent {
         level: "error",
       };
     default:
-      return { ...base, title: row.title, detail: row.detail, to: "/admin/system", level: row.level === "error" ? "error" : "warning" };
+      return {
+        ...base,
+        title: alertInWords(row.title),
+        detail: row.detail === null ? null : alertInWords(row.detail),
+        to: "/admin/system",
+        level: row.level === "error" ? "error" : "warning",
+      };
   }
 }
 

@@ -1,4 +1,5 @@
 import { messagesUsedThisMonthSql } from "../../billing/month-usage";
+import { alertInWords } from "../system/alerts";
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
@@ -185,5 +186,11 @@ export async function openSystemAlerts(_scope: PlatformScope, limit = 10): Promi
     sql`
     select id, level, title, details, opened_at from system_alerts where resolved_at is null order by opened_at desc nulls last limit ${limit}`,
   );
-  return rows.map((r) => ({ id: r.id, level: r.level, title: r.title, details: r.details, openedAt: new Date(r.opened_at).toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    level: r.level,
+    title: alertInWords(r.title),
+    details: r.details === null ? null : alertInWords(r.details),
+    openedAt: new Date(r.opened_at).toISOString(),
+  }));
 }

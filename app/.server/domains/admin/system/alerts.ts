@@ -3,6 +3,8 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { READY_JOB } from "./figures";
 import { m } from "~/paraglide/messages";
+import { englishOf, words, type Message, type MessageKey, type Said } from "../../../infrastructure/words/said";
+import { storedSentences } from "../../../infrastructure/words/stored";
 
 /**
  * Alerts raised by rules (issue 19). The system monitor (a recurring job, once a minute across the
@@ -61,13 +63,58 @@ interface Finding {
   details: string;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** A message whose words differ for one: `one` when the count is 1. */
+const counted = (count: number, one: MessageKey, other: MessageKey, inputs: Record<string, Said> = {}) =>
+  words(count === 1 ? one : other, { count, ...inputs });
 
-function duration(seconds: number) {
-  if (seconds < 120) return plural(Math.round(seconds), "second", "seconds");
-  if (seconds < 7200) return plural(Math.round(seconds / 60), "minute", "minutes");
-  return plural(Math.round(seconds / 3600), "hour", "hours");
+/** "2 minutes", "3 hours": how long, in the reader's words. */
+function duration(seconds: number): Message {
+  if (seconds < 120) return counted(Math.round(seconds), "admin_alert_text_seconds_one", "admin_alert_text_seconds");
+  if (seconds < 7200) return counted(Math.round(seconds / 60), "admin_alert_text_minutes_one", "admin_alert_text_minutes");
+  return counted(Math.round(seconds / 3600), "admin_alert_text_hours_one", "admin_alert_text_hours");
 }
+
+const DURATIONS = storedSentences(
+  (
+    [
+      "admin_alert_text_seconds_one",
+      "admin_alert_text_seconds",
+      "admin_alert_text_minutes_one",
+      "admin_alert_text_minutes",
+      "admin_alert_text_hours_one",
+      "admin_alert_text_hours",
+    ] as const
+  ).map((key) => [key, { count: "count" }] as const),
+);
+
+/**
+ * The monitor writes its alerts outside any request and stores them in English; the console (its
+ * System tab, export, bell and overview) says them in its reader's language by reading the English
+ * back into these messages (decision 074). Names (hosts, queues) and ids are data.
+ */
+const ALERT_SENTENCES = storedSentences([
+  ["admin_alert_text_instance_missing_title", { host: "data", pid: "data", duration: DURATIONS }],
+  ["admin_alert_text_instance_missing_details", { id: "data", duration: DURATIONS }],
+  ["admin_alert_text_queue_lag_title", { queue: "data", duration: DURATIONS }],
+  ["admin_alert_text_queue_lag_details_one", { count: "count", queue: "data", seconds: "count" }],
+  ["admin_alert_text_queue_lag_details", { count: "count", queue: "data", seconds: "count" }],
+  ["admin_alert_text_error_rate_title", { percent: "data" }],
+  ["admin_alert_text_error_rate_details_one", { errors: "count", requests: "count", limit: "count" }],
+  ["admin_alert_text_error_rate_details", { errors: "count", requests: "count", limit: "count" }],
+  ["admin_alert_text_webhook_backlog_title_one", { count: "count", minutes: "count" }],
+  ["admin_alert_text_webhook_backlog_title", { count: "count", minutes: "count" }],
+  ["admin_alert_text_webhook_backlog_details", { duration: DURATIONS }],
+  ["admin_alert_text_webhook_failures_title_one", { count: "count" }],
+  ["admin_alert_text_webhook_failures_title", { count: "count" }],
+  ["admin_alert_text_webhook_failures_details"],
+  ["admin_alert_text_condition_cleared"],
+]);
+
+/** An alert's stored title, details or resolution in the reader's language (an administrator's own note as written). */
+export const alertInWords = (text: string) => ALERT_SENTENCES.say(text) ?? text;
+
+/** What the monitor resolves an alert with when its condition cleared. */
+const CONDITION_CLEARED = englishOf(words("admin_alert_text_condition_cleared"));
 
 async function missingInstances(): Promise<Finding[]> {
   const rows = await queryRows<{ instance_id: string; hostname: string; pid: number; silent: number }>(
@@ -80,8 +127,10 @@ async function missingInstances(): Promise<Finding[]> {
     rule: ALERT_RULES.instanceMissing,
     key: r.instance_id,
     level: "error",
-    title: `Instance ${r.hostname} (process ${r.pid}) has sent no heartbeat for ${duration(Number(r.silent))}`,
-    details: `Instance ${r.instance_id} last wrote its heartbeat ${duration(Number(r.silent))} ago; it beats every 15 seconds. If it was retired on purpose, resolve this alert to forget it.`,
+    title: englishOf(
+      words("admin_alert_text_instance_missing_title", { host: r.hostname, pid: String(r.pid), duration: duration(Number(r.silent)) }),
+    ),
+    details: englishOf(words("admin_alert_text_instance_missing_details", { id: r.instance_id, duration: duration(Number(r.silent)) })),
   }));
 }
 
@@ -97,8 +146,13 @@ async function laggingQueues(): Promise<Finding[]> {
     rule: ALERT_RULES.queueLag,
     key: r.queue,
     level: Number(r.oldest) > QUEUE_LAG_SECONDS * 5 ? "error" : "warning",
-    title: `The ${r.queue} queue's oldest ready job has waited ${duration(Number(r.oldest))}`,
-    details: `${plural(Number(r.ready), "job is", "jobs are")} ready in ${r.queue}; the alert opens past ${QUEUE_LAG_SECONDS} seconds. Are the workers running (JOB_WORKERS above 0)?`,
+    title: englishOf(words("admin_alert_text_queue_lag_title", { queue: r.queue, duration: duration(Number(r.oldest)) })),
+    details: englishOf(
+      counted(Number(r.ready), "admin_alert_text_queue_lag_details_one", "admin_alert_text_queue_lag_details", {
+        queue: r.queue,
+        seconds: QUEUE_LAG_SECONDS,
+      }),
+    ),
   }));
 }
 
@@ -119,8 +173,14 @@ async function errorRate(): Promise<Finding[]> {
       rule: ALERT_RULES.errorRate,
       key: "",
       level: "error",
-      title: `${Math.round(percent * 10) / 10}% of requests answered with a server error in the last 5 minutes`,
-      details: `${plural(errors, "request", "requests")} of ${requests} answered 5xx; the alert opens above ${ERROR_RATE_PERCENT}%. The request log lines with status 500 say which paths.`,
+      title: englishOf(words("admin_alert_text_error_rate_title", { percent: String(Math.round(percent * 10) / 10) })),
+      details: englishOf(
+        words(errors === 1 ? "admin_alert_text_error_rate_details_one" : "admin_alert_text_error_rate_details", {
+          errors,
+          requests,
+          limit: ERROR_RATE_PERCENT,
+        }),
+      ),
     },
   ];
 }
@@ -142,8 +202,12 @@ async function webhookProblems(): Promise<Finding[]> {
       rule: ALERT_RULES.webhookBacklog,
       key: "",
       level: "error",
-      title: `${plural(waiting, "webhook delivery has", "webhook deliveries have")} waited over ${WEBHOOK_BACKLOG_MINUTES} minutes`,
-      details: `The oldest unprocessed delivery arrived ${duration(Number(row?.oldest ?? 0))} ago. Deliveries are stored on arrival and processed by the job workers.`,
+      title: englishOf(
+        counted(waiting, "admin_alert_text_webhook_backlog_title_one", "admin_alert_text_webhook_backlog_title", {
+          minutes: WEBHOOK_BACKLOG_MINUTES,
+        }),
+      ),
+      details: englishOf(words("admin_alert_text_webhook_backlog_details", { duration: duration(Number(row?.oldest ?? 0)) })),
     });
   const failed = Number(row?.failed ?? 0);
   if (failed)
@@ -151,8 +215,8 @@ async function webhookProblems(): Promise<Finding[]> {
       rule: ALERT_RULES.webhookFailures,
       key: "",
       level: "warning",
-      title: `${plural(failed, "webhook delivery", "webhook deliveries")} failed processing in the last hour`,
-      details: "These deliveries gave up after their retries (outcome failed); the job log says why.",
+      title: englishOf(counted(failed, "admin_alert_text_webhook_failures_title_one", "admin_alert_text_webhook_failures_title")),
+      details: englishOf(words("admin_alert_text_webhook_failures_details")),
     });
   return findings;
 }
@@ -172,7 +236,7 @@ export async function evaluateAlertRules() {
         do update set level = excluded.level, title = excluded.title, details = excluded.details, last_seen_at = now()`);
     const holding = findings.map((f) => `${f.rule}\n${f.key}`);
     await tx.execute(sql`
-      update system_alerts set resolved_at = now(), resolution = 'The condition cleared.'
+      update system_alerts set resolved_at = now(), resolution = ${CONDITION_CLEARED}
       where resolved_at is null and rule = any(${sql.param(Object.values(ALERT_RULES))}::text[])
         and not (rule || chr(10) || key = any(${sql.param(holding)}::text[]))`);
   });
@@ -215,13 +279,13 @@ function alertRow(r: {
     ruleWords: Object.hasOwn(RULE_WORDS, r.rule) ? RULE_WORDS[r.rule as AlertRule] : r.rule,
     key: r.key,
     level: r.level,
-    title: r.title,
-    details: r.details,
+    title: alertInWords(r.title),
+    details: r.details === null ? null : alertInWords(r.details),
     openedAt: iso(r.opened_at)!,
     lastSeenAt: iso(r.last_seen_at)!,
     resolvedAt: iso(r.resolved_at),
     resolvedByEmail: r.resolved_by_email,
-    resolution: r.resolution,
+    resolution: r.resolution === null ? null : alertInWords(r.resolution),
   };
 }
 
