@@ -20,3 +20,4 @@ export * from "./inbox";
 export * from "./billing";
 export * from "./analytics";
 export * from "./admin";
+export * from "./automations";

@@ -185,6 +185,8 @@ export const messages = pgTable(
     campaignId: uuid("campaign_id"),
     /** The member who wrote it in the inbox. */
     sentBy: uuid("sent_by").references(() => users.id, { onDelete: "set null" }),
+    /** The automation run that sent it (automation_runs.id; no foreign key: the schema files would import each other). */
+    automationRunId: uuid("automation_run_id"),
     /** A failed message an agent sent again (as a new message): when, so it is retried once. */
     retriedAt: timestamp("retried_at", { withTimezone: true }),
     /**
