@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { englishOf, sayIn, words } from "~/.server/infrastructure/words/said";
 import { outcomeInWords, outcomeWords, type CampaignOutcome } from "~/.server/domains/campaigns/outcome";
+import { failureInWords } from "~/.server/domains/campaigns/failure-words";
 import { detailsInWords } from "./words";
 import { billingTypeInWords, categoryInWords } from "./stored-inputs";
 
@@ -128,5 +129,16 @@ describe("template details", () => {
     expect(sw(stored)).toBe("water_notice: Miamala hadi Masoko");
     expect(sw("water_notice: ? to MARKETING")).toBe("water_notice: ? hadi Masoko");
     expect(sw("promo: Please change the header to text")).toBe("promo: Please change the header to text");
+  });
+});
+
+describe("a message a suspension failed", () => {
+  it("says why in the reader's language, not as Jumbe's code", () => {
+    expect(failureInWords(null, "organization_suspended")).toBe(
+      "The organisation was suspended, and the message waited too long: it was not sent.",
+    );
+    expect(inLocale("sw", () => failureInWords(null, "organization_suspended"))).toBe(
+      "Shirika lilikuwa limesimamishwa, na ujumbe ulisubiri muda mrefu mno: haukutumwa.",
+    );
   });
 });

@@ -46,8 +46,7 @@ export const TEMPLATE_CATEGORIES = [
 /** A template's category inside a stored sentence: "?" when Meta did not say it, a code Jumbe does not know as it is. */
 export function categoryInWords(category: string | null): Said {
   if (category === null) return words("app_activity_detail_category_unknown");
-  const key = CATEGORY_KEYS[category];
-  return key ? words(key) : category;
+  return Object.hasOwn(CATEGORY_KEYS, category) ? words(CATEGORY_KEYS[category]!) : category;
 }
 
 const data = "data";
