@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { describeGraphFailure, GraphApiError } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
+import { approvalInWords } from "../team/broadcast-approval";
+import { codeMessage } from "../auth/codes";
 import { detailsInWords } from "./words";
 
 // Issue 43: details the account, team, profile, webhook, organisation, contact, WhatsApp and API
@@ -25,6 +27,27 @@ describe("the people and settings details in the reader's language", () => {
     expect(said("wanjiru@nyota.co.ke as Agent").sw).toBe("wanjiru@nyota.co.ke kama Mhudumu");
     // Not a role: as stored.
     expect(said("wanjiru@nyota.co.ke (Chairperson)").sw).toBe("wanjiru@nyota.co.ke (Chairperson)");
+  });
+
+  it("says Jumbe's own sentences stored from the catalogue: broadcast approval, a verification code's refusal", () => {
+    for (const threshold of [null, 1, 2500]) {
+      const stored = approvalInWords(threshold, "en");
+      expect(said(stored)).toEqual({ en: stored, sw: approvalInWords(threshold, "sw"), fr: approvalInWords(threshold, "fr") });
+    }
+    expect(said(codeMessage("expired", "en")).sw).toBe(codeMessage("expired", "sw"));
+  });
+
+  it("says a profile's, a webhook's and a contact import's details, keeping addresses and file names", () => {
+    expect(said("Updated phone; E-mail change to wanjiru@nyota.co.ke awaiting confirmation").sw).toBe(
+      "Nambari ya simu imesasishwa; mabadiliko ya barua pepe kuwa wanjiru@nyota.co.ke yanasubiri uthibitisho",
+    );
+    expect(said("New secret whsec_ab12...; the previous one also signs for 24 hours").sw).toBe(
+      "Siri mpya whsec_ab12...; ya awali itaendelea kusaini kwa saa 24",
+    );
+    expect(said("members.csv: duplicates merge tags, with consent evidence").fr).toBe(
+      "members.csv : doublons — fusionner les étiquettes, avec preuve du consentement",
+    );
+    expect(said("vip, nairobi added to 2 contacts.").sw).toBe("Anwani 2 zimewekewa lebo: vip, nairobi.");
   });
 
   it("says which of the organisation's fields changed, joined as the language joins a list", () => {
