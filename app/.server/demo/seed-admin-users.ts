@@ -116,7 +116,7 @@ export async function seedAdminUsers() {
     }
     await db().execute(sql`
       insert into activity_logs (organization_id, type, status, action, details, created_at) values
-        (${id}, 'security', 'success', 'Account created', ${`${t.owner[0]} ${t.owner[1]} signed up`}, ${joined.toISOString()}::timestamptz),
+        (${id}, 'security', 'success', 'Account created', ${`Sign-up for ${email}`}, ${joined.toISOString()}::timestamptz),
         (${id}, 'billing', 'success', 'Wallet topped up', ${toppedUp(t.paid)}, now() - ${`${i * 2 + 1} hours`}::interval)`);
   }
   await foldAnalytics();
