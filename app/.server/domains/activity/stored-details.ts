@@ -73,6 +73,11 @@ const HTTP_METHODS = [
 ] as const;
 
 const PEOPLE_AND_SETTINGS: StoredSentence[] = [
+  // The activity log's own export: its range and filters (codes) kept as written.
+  ["app_activity_detail_export_range_type_status", { start: "instant", end: "instant", type: "data", status: "data" }],
+  ["app_activity_detail_export_range_type", { start: "instant", end: "instant", type: "data" }],
+  ["app_activity_detail_export_range_status", { start: "instant", end: "instant", status: "data" }],
+  ["app_activity_detail_export_range", { start: "instant", end: "instant" }],
   // Sign-in and e-mail verification.
   ["app_activity_detail_signed_in_email_code", { session: SESSIONS }],
   [
